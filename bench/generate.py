@@ -1,0 +1,92 @@
+"""Realistic synthetic memory trees for benchmarks: both frontmatter layouts, drift sprinkled in.
+
+    python bench/generate.py OUT_DIR --files 1000 [--seed 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from pathlib import Path
+
+TYPES = ("user", "feedback", "project", "reference")
+TOPICS = (
+    "billing", "invoices", "deploy", "testing", "postgres", "migrations", "logging", "auth",
+    "webhooks", "rate-limits", "caching", "search", "onboarding", "api", "frontend", "queues",
+)
+WORDS = (
+    "the service retries each webhook with exponential backoff and gives up after six attempts "
+    "integration tests run against a real database started from the compose file never a mock "
+    "deploys go through the pipeline on merge and production needs a manual approval step "
+    "the user prefers short answers that show a diff instead of describing the change in prose "
+    "structured logs carry one event per line with the invoice id and the merchant id as fields "
+    "cursor pagination keeps pages stable while new rows arrive and clients must not parse cursors"
+).split()
+
+
+def paragraph(rng: random.Random, words: int) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(words)).capitalize() + "."
+
+
+def frontmatter(rng: random.Random, name: str, kind: str, drift: str | None) -> str:
+    description = f"{paragraph(rng, 12)[:-1]} ({name})"
+    if drift == "bad-type":
+        kind = "note"
+    if rng.random() < 0.5:
+        lines = [f"name: {name}", f"description: {description}", f"type: {kind}"]
+    else:
+        lines = [
+            f"name: {name}", f"description: {description}", "metadata:", f"  type: {kind}",
+            "  node_type: memory", f"  originSessionId: {rng.getrandbits(64):016x}",
+            "  modified: 2026-10-01",
+        ]
+    if drift == "no-description":
+        lines = [line for line in lines if not line.startswith("description")]
+    return "---\n" + "\n".join(lines) + "\n---\n"
+
+
+def body(rng: random.Random, names: list[str], kind: str) -> str:
+    parts = [paragraph(rng, rng.randint(25, 60)) for _ in range(rng.randint(1, 4))]
+    if names and rng.random() < 0.3:
+        parts.append(f"See [[{rng.choice(names)}]].")
+    if kind in ("feedback", "project"):
+        parts.append(f"**Why:** {paragraph(rng, 14)}\n**How to apply:** {paragraph(rng, 12)}")
+    return "\n\n".join(parts) + "\n"
+
+
+def generate(out: Path, files: int, seed: int = 7) -> Path:
+    rng = random.Random(seed)
+    out.mkdir(parents=True, exist_ok=True)
+    names: list[str] = []
+    index = ["# Memory index", ""]
+    for number in range(files):
+        topic = TOPICS[number % len(TOPICS)]
+        kind = rng.choice(TYPES)
+        name = f"{topic}-{number:05d}"
+        folder = f"{topic}/" if number % 3 == 0 else ""
+        path = f"{folder}{kind}_{name}.md"
+        roll = rng.random()
+        drift = "bad-type" if roll < 0.02 else "no-description" if roll < 0.04 else None
+        text = frontmatter(rng, name, kind, drift) + body(rng, names[-50:], kind)
+        (out / path).parent.mkdir(parents=True, exist_ok=True)
+        (out / path).write_text(text, encoding="utf-8")
+        names.append(name)
+        if rng.random() < 0.97:  # ~3% unindexed
+            index.append(f"- [{name}]({path}) — {paragraph(rng, 10)[:-1]}")
+        if rng.random() < 0.02:  # broken links
+            index.append(f"- [gone {number}](gone_{number}.md) — removed long ago")
+    (out / "MEMORY.md").write_text("\n".join(index) + "\n", encoding="utf-8")
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--files", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    generate(args.out, args.files, args.seed)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,9 @@
+"""``python -m memory_audit``."""
+
+from __future__ import annotations
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,48 @@
+"""The registry of dimensions: id -> module, in report order.
+
+Each module exposes ``ID``, an ``Options`` dataclass (every field defaulted;
+config validates ``checks.<id>`` against it) and ``check(tree, options)``,
+which yields findings (and ``Skip`` notes) and never prints or formats.
+The module docstring is the user documentation of the dimension.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, Protocol
+
+from ..findings import DIMENSION_IDS, Finding, Skip
+from ..tree import MemoryTree
+from . import (
+    frontmatter,
+    index_drift,
+    orphans,
+    relations,
+    session_recaps,
+    superseded,
+)
+
+
+class Check(Protocol):
+    ID: str
+    Options: type[Any]
+    __doc__: str | None
+
+    def check(self, tree: MemoryTree, options: Any) -> Iterator[Finding | Skip]: ...
+
+
+_MODULES: tuple[Check, ...] = (
+    index_drift,
+    frontmatter,
+    relations,
+    orphans,
+    superseded,
+    session_recaps,
+)
+
+REGISTRY: dict[str, Check] = {
+    dimension: module
+    for dimension in DIMENSION_IDS
+    for module in _MODULES
+    if dimension == module.ID
+}

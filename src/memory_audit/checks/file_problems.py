@@ -1,0 +1,36 @@
+"""Turning read and parse problems into findings, for the dimension that owns a file kind."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from ..findings import Finding, make_finding
+from ..memory_file import FileProblem
+
+SUGGESTIONS = {
+    "unparseable-frontmatter": "fix the YAML between the --- lines (quote values containing ': ')",
+    "frontmatter-not-mapping": "rewrite the frontmatter as key: value lines",
+    "unclosed-frontmatter": "add the closing --- line after the last frontmatter field",
+    "not-utf8": "re-save the file as UTF-8",
+    "binary-file": "remove the file or restore its text from a backup",
+    "file-too-large": "split the file into topic files; memory files are read whole into context",
+    "symlink-outside-tree": "copy the file into the tree, or remove the link",
+    "dangling-symlink": "remove the link, or restore its target",
+    "not-regular-file": "remove it; only regular .md files are memories",
+}
+
+
+def problem_findings(
+    dimension: str, path: str, problems: Iterable[FileProblem]
+) -> Iterator[Finding]:
+    for problem in problems:
+        yield make_finding(
+            dimension,
+            problem.code,
+            path,
+            problem.line,
+            problem.message,
+            SUGGESTIONS.get(problem.code),
+            key=problem.code,
+            judgment=problem.code not in SUGGESTIONS,
+        )

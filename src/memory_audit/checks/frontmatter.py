@@ -1,0 +1,278 @@
+"""Frontmatter validity: every memory file carries the fields discovery relies on.
+
+Read and parse problems come first (a file that cannot be read cannot be
+checked), then, per file:
+
+- ``no-frontmatter``: the file has no ``---`` block at all;
+- ``missing-field`` / ``empty-field`` / ``invalid-field``: a required field is
+  absent, blank, or not text. Profile ``claude-code`` requires ``name``,
+  ``description`` and ``type`` (top level or under ``metadata:``); profile
+  ``governed`` also ``scope`` and ``relevance`` (``type: session-recap`` is
+  exempt from ``relevance``);
+- ``invalid-type``: ``type`` outside user | feedback | project | reference |
+  session-recap; ``conflicting-type``: top-level and ``metadata.type`` differ;
+- ``invalid-kind``: ``kind`` outside architectural-rule | decision | lesson |
+  preference | warning;
+- ``broad-scope`` (governed, user judgment): ``scope`` is empty or generic
+  while the first paragraph is clearly about a specific module or technology.
+
+Session recaps are checked by ``session-recaps``; ``team/`` only for secrets.
+
+Failing::
+
+    ---
+    name: testing policy
+    type: feedbak
+    ---
+
+    testing.md:3 — type `feedbak` is not one of user, feedback, project, reference,
+    session-recap. Suggest: set type to one of them.
+
+Passing::
+
+    ---
+    name: testing-policy
+    description: Integration tests hit a real database, never mocks
+    metadata: {type: feedback}
+    ---
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from ..findings import Finding, Skip, make_finding
+from ..memory_file import MemoryFile
+from ..tree import MemoryTree
+from .file_problems import problem_findings
+
+ID = "frontmatter"
+TYPES = ("user", "feedback", "project", "reference", "session-recap")
+KINDS = ("architectural-rule", "decision", "lesson", "preference", "warning")
+REQUIRED = {
+    "claude-code": ("name", "description", "type"),
+    "governed": ("name", "description", "type", "scope", "relevance"),
+}
+GENERIC_SCOPES = frozenset({"", "global", "general", "all", "any", "everything", "*"})
+DOMAIN_WORDS = frozenset(
+    [
+        "python",
+        "rust",
+        "go",
+        "golang",
+        "java",
+        "kotlin",
+        "swift",
+        "typescript",
+        "javascript",
+        "node",
+        "react",
+        "vue",
+        "svelte",
+        "django",
+        "flask",
+        "fastapi",
+        "rails",
+        "postgres",
+        "postgresql",
+        "mysql",
+        "sqlite",
+        "redis",
+        "kafka",
+        "docker",
+        "kubernetes",
+        "terraform",
+        "ansible",
+        "pytest",
+        "jest",
+        "vitest",
+        "webpack",
+        "vite",
+        "graphql",
+        "grpc",
+        "aws",
+        "gcp",
+        "azure",
+        "nginx",
+        "linux",
+        "macos",
+        "ios",
+        "android",
+        "cargo",
+        "npm",
+        "pip",
+        "poetry",
+        "celery",
+        "airflow",
+        "spark",
+        "pandas",
+        "numpy",
+    ]
+)
+CODE_TOKEN = re.compile(
+    r"`[^`]+`|\b[\w.-]+/[\w./-]+|\b\w+\.(?:py|ts|tsx|js|rs|go|rb|java|sql|toml|ya?ml)\b"
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
+    for path, problems in sorted(tree.unread.items()):
+        if path != "MEMORY.md" and not path.startswith("sessions/"):
+            yield from problem_findings(ID, path, problems)
+    for memory in sorted(tree.memories, key=lambda m: m.path):
+        yield from problem_findings(ID, memory.path, memory.problems)
+        if memory.frontmatter is not None:
+            yield from _fields(memory, tree.profile)
+        elif not memory.frontmatter_present and not memory.problems:
+            yield _no_frontmatter(memory)
+
+
+def _no_frontmatter(memory: MemoryFile) -> Finding:
+    return make_finding(
+        ID,
+        "no-frontmatter",
+        memory.path,
+        1,
+        "no frontmatter: discovery cannot see its name, description or type",
+        "add a --- block with name, description and type at the top of the file",
+        fix={"action": "add-frontmatter", "path": memory.path},
+    )
+
+
+def _fields(memory: MemoryFile, profile: str) -> Iterator[Finding]:
+    metadata = memory.frontmatter.get("metadata") if memory.frontmatter else None
+    if metadata is not None and not isinstance(metadata, Mapping):
+        yield _field_finding(
+            memory,
+            "invalid-field",
+            "metadata",
+            "`metadata` is not a mapping",
+            "make `metadata:` a block of key: value lines",
+        )
+    for name in REQUIRED[profile]:
+        if name == "relevance" and memory.type == "session-recap":
+            continue
+        yield from _required(memory, name, profile)
+    yield from _type(memory)
+    kind = memory.meta_text("kind")
+    if kind and kind not in KINDS:
+        yield _field_finding(
+            memory,
+            "invalid-kind",
+            "kind",
+            f"kind `{kind}` is not one of {', '.join(KINDS)}",
+            "set kind to one of them, or remove it",
+        )
+    if profile == "governed":
+        yield from _scope(memory)
+
+
+def _required(memory: MemoryFile, name: str, profile: str) -> Iterator[Finding]:
+    value = memory.meta(name)
+    if value is None and name not in _keys(memory):
+        where = " (top level or under metadata:)" if name == "type" else ""
+        yield _field_finding(
+            memory,
+            "missing-field",
+            name,
+            f"missing required field `{name}`{where} ({profile} profile)",
+            f"add `{name}:` to the frontmatter",
+            fix={"action": "add-field", "path": memory.path, "field": name},
+        )
+    elif name == "scope":
+        return  # an empty scope is judged by _scope, not flagged as missing
+    elif isinstance(value, Mapping) or (isinstance(value, list) and name != "relevance"):
+        yield _field_finding(
+            memory,
+            "invalid-field",
+            name,
+            f"`{name}` is a {type(value).__name__}, expected text",
+            f"write `{name}` as one line of text",
+        )
+    elif value is None or not str(value).strip():
+        yield _field_finding(
+            memory,
+            "empty-field",
+            name,
+            f"`{name}` is empty",
+            f"fill in `{name}`",
+            fix={"action": "add-field", "path": memory.path, "field": name},
+        )
+
+
+def _keys(memory: MemoryFile) -> set[str]:
+    fm = memory.frontmatter or {}
+    metadata = fm.get("metadata")
+    return set(fm) | (set(metadata) if isinstance(metadata, Mapping) else set())
+
+
+def _type(memory: MemoryFile) -> Iterator[Finding]:
+    fm = memory.frontmatter or {}
+    top, metadata = fm.get("type"), fm.get("metadata")
+    nested = metadata.get("type") if isinstance(metadata, Mapping) else None
+    if top is not None and nested is not None and str(top).strip() != str(nested).strip():
+        yield _field_finding(
+            memory,
+            "conflicting-type",
+            "type",
+            f"top-level type `{top}` disagrees with metadata.type `{nested}`",
+            "keep one of them (metadata.type in the current layout)",
+        )
+    value = memory.type
+    if value and value not in TYPES:
+        yield _field_finding(
+            memory,
+            "invalid-type",
+            "type",
+            f"type `{value}` is not one of {', '.join(TYPES)}",
+            "set type to one of them",
+        )
+
+
+def _scope(memory: MemoryFile) -> Iterator[Finding]:
+    if "scope" not in _keys(memory):
+        return
+    scope = memory.scope
+    if not scope <= GENERIC_SCOPES:
+        return
+    hint = _domain_hint(memory.first_paragraph)
+    if hint:
+        yield _field_finding(
+            memory,
+            "broad-scope",
+            "scope",
+            f"scope is {'generic' if scope - {''} else 'empty'} but the body is specific "
+            f"(mentions {hint})",
+            f"narrow the scope to the area it applies to (e.g. `{hint.strip('`')}`)",
+            judgment=True,
+        )
+
+
+def _domain_hint(paragraph: str) -> str:
+    match = CODE_TOKEN.search(paragraph)
+    if match:
+        return str(match.group(0))
+    words: list[str] = re.findall(r"[a-z]+", paragraph.lower())
+    return next((word for word in words if word in DOMAIN_WORDS), "")
+
+
+def _field_finding(
+    memory: MemoryFile,
+    code: str,
+    name: str,
+    message: str,
+    suggestion: str,
+    *,
+    judgment: bool = False,
+    fix: dict[str, str] | None = None,
+) -> Finding:
+    line = memory.frontmatter_line(f"{name}:") or 1
+    return make_finding(
+        ID, code, memory.path, line, message, suggestion, key=name, judgment=judgment, fix=fix
+    )

@@ -1,0 +1,146 @@
+"""MEMORY.md index drift: the index and the files on disk disagree.
+
+Reports, for the index at the root of the tree:
+
+- ``missing-index``: there is no MEMORY.md (or it cannot be read);
+- ``broken-index-link``: an index line links a file that does not exist;
+- ``stale-index-path``: the linked file is gone but exactly one unindexed file
+  with the same name exists elsewhere in the tree (it was moved);
+- ``missing-index-entry``: a memory file no index line links to. Files under
+  ``sessions/`` are found by folder and are exempt, as are superseded files
+  (their own ``superseded_by``, or another file's ``supersedes`` relation):
+  the index should not list them;
+- ``duplicate-index-entry``: two index lines link the same file.
+
+Failing::
+
+    MEMORY.md:   - [Testing](feedback_testing.md) — no DB mocks
+    on disk:     feedback/feedback_testing.md, user_role.md
+
+    MEMORY.md:1 — index path `feedback_testing.md` is stale; the file is now at
+    `feedback/feedback_testing.md`. Suggest: update the link.
+    user_role.md — not referenced from MEMORY.md. Suggest: add an index line.
+
+Passing: every memory file linked exactly once, every link resolving.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..findings import Finding, Skip, make_finding
+from ..index_file import INDEX_NAME, IndexLink
+from ..memory_file import MemoryFile
+from ..tree import MemoryTree, Target
+
+ID = "index-drift"
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
+    if tree.index is None:
+        yield _missing_index(tree)
+        return
+    moved = {link.line: (link, path) for path, link in tree.moved_index_targets.items()}
+    for link, target in tree.index_links:
+        if link.line in moved and moved[link.line][0] == link:
+            yield _stale_path(link, moved[link.line][1])
+        elif not target.exists:
+            yield _broken_link(link, target)
+    for memory in tree.memories:
+        if (
+            memory.path not in tree.index_targets
+            and memory.path not in tree.moved_index_targets
+            and memory.path not in tree.superseded
+        ):
+            yield _missing_entry(memory)
+    yield from _duplicate_entries(tree)
+
+
+def _missing_index(tree: MemoryTree) -> Finding:
+    problems = tree.unread.get(INDEX_NAME, ())
+    errors = [e.error for e in tree.errors if e.path == INDEX_NAME]
+    reason = "; ".join([p.message for p in problems] + errors)
+    if reason:
+        message = f"MEMORY.md cannot be read ({reason}) — index cannot be checked"
+        suggestion = "restore MEMORY.md as UTF-8 text, one pointer line per memory file"
+    else:
+        message = "MEMORY.md is missing — index cannot be checked"
+        suggestion = "create MEMORY.md with one `- [Title](file.md) — hook` line per memory file"
+    return make_finding(ID, "missing-index", INDEX_NAME, None, message, suggestion)
+
+
+def _stale_path(link: IndexLink, actual: str) -> Finding:
+    return make_finding(
+        ID,
+        "stale-index-path",
+        INDEX_NAME,
+        link.line,
+        f"index path `{link.target}` is stale; the file is now at `{actual}`",
+        f"update the link to `{actual}`",
+        key=link.target,
+        related=(actual,),
+        fix={"action": "update-index-path", "line": link.line, "old": link.target, "new": actual},
+    )
+
+
+def _broken_link(link: IndexLink, target: Target) -> Finding:
+    where = "outside the tree " if target.absolute is not None and not target.inside else ""
+    shown = f"[[{link.target}]]" if link.wiki else f"`{link.target}`"
+    return make_finding(
+        ID,
+        "broken-index-link",
+        INDEX_NAME,
+        link.line,
+        f"link target {shown} {where}doesn't exist",
+        "remove the entry, or update the path if the file was renamed",
+        key=link.target,
+        fix={"action": "remove-index-line", "line": link.line, "target": link.target},
+    )
+
+
+def _missing_entry(memory: MemoryFile) -> Finding:
+    title = memory.name or memory.stem.replace("_", " ").replace("-", " ")
+    line = f"- [{title}]({memory.path})"
+    if memory.description:
+        line += f" — {memory.description}"
+    return make_finding(
+        ID,
+        "missing-index-entry",
+        memory.path,
+        None,
+        "not referenced from MEMORY.md",
+        f"add an index line: `{_clip(line)}`",
+        fix={"action": "add-index-line", "path": memory.path, "text": line},
+    )
+
+
+def _duplicate_entries(tree: MemoryTree) -> Iterator[Finding]:
+    seen: dict[str, int] = {}
+    for entry in tree.index.entries if tree.index else ():
+        target = tree.resolve_link(entry.target, "", wiki=entry.links[0].wiki)
+        if target.path is None or not target.exists:
+            continue
+        if target.path in seen:
+            yield make_finding(
+                ID,
+                "duplicate-index-entry",
+                INDEX_NAME,
+                entry.line,
+                f"`{target.path}` is already indexed on line {seen[target.path]}",
+                "remove this line (keep the one with the better hook)",
+                key=target.path,
+                related=(target.path,),
+                fix={"action": "remove-index-line", "line": entry.line, "target": entry.target},
+            )
+        else:
+            seen[target.path] = entry.line
+
+
+def _clip(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

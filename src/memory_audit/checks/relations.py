@@ -1,0 +1,203 @@
+"""Broken relations: typed links between memories that point nowhere or one way only.
+
+When at least one file declares ``relations:`` (typed relations adopted):
+
+- ``broken-relation``: a relation's target does not exist;
+- ``bad-relation-type``: type outside supersedes | contradicts | supports | related_to;
+- ``missing-superseded-by``: A ``supersedes`` B, but B has no ``superseded_by: A``;
+- ``missing-supersedes``: B says ``superseded_by: A``, but A declares no
+  ``supersedes`` relation to B.
+
+Whenever the tree has them, whether or not relations are adopted:
+
+- ``broken-superseded-by``: ``superseded_by`` names a file that does not exist;
+- ``broken-link``: a body links a ``.md`` file that does not exist;
+- ``broken-wikilink`` (user judgment): ``[[name]]`` matches no memory's name,
+  file name or title. Claude Code tolerates links to notes not yet written.
+
+Failing::
+
+    feedback/baz.md:   relations: [{type: supersedes, target: lessons/qux.md}]
+    lessons/qux.md:    (no superseded_by)
+
+    feedback/baz.md:4 — supersedes `lessons/qux.md` but lessons/qux.md has no
+    superseded_by back-pointer. Suggest: add `superseded_by: feedback/baz.md` to lessons/qux.md.
+
+Passing: the same pair with ``superseded_by: feedback/baz.md`` on qux.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..findings import Finding, Skip, make_finding
+from ..memory_file import FileKind, MemoryFile, Relation
+from ..tree import MemoryTree
+
+ID = "relations"
+RELATION_TYPES = ("supersedes", "contradicts", "supports", "related_to")
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
+    files = sorted(tree.of_kind(FileKind.MEMORY, FileKind.RECAP), key=lambda m: m.path)
+    adopted = any(m.relations_declared for m in files)
+    for memory in files:
+        if adopted:
+            yield from _relations(tree, memory)
+            yield from _back_pointers(tree, memory)
+        yield from _superseded_by_targets(tree, memory)
+        yield from _body_links(tree, memory)
+
+
+def _relations(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
+    for problem in memory.problems:
+        if problem.code == "malformed-relation":
+            yield make_finding(
+                ID,
+                "malformed-relation",
+                memory.path,
+                problem.line,
+                problem.message,
+                "give each relation a type and a target",
+                key=problem.message,
+            )
+    for relation in memory.relations:
+        if relation.type not in RELATION_TYPES:
+            shown = f"`{relation.type}`" if relation.type else "missing"
+            yield make_finding(
+                ID,
+                "bad-relation-type",
+                memory.path,
+                relation.line,
+                f"relation type {shown} (to `{relation.target}`) is not one of "
+                f"{', '.join(RELATION_TYPES)}",
+                "use one of the four relation types",
+                key=f"{relation.type}>{relation.target}",
+            )
+        target = tree.resolve_reference(relation.target, memory.path)
+        if not target.exists:
+            yield _broken_relation(memory, relation)
+        elif relation.type == "supersedes" and target.path is not None:
+            successor = tree.files.get(target.path)
+            if successor is not None:
+                yield from _missing_back_pointer(tree, memory, relation, successor)
+
+
+def _broken_relation(memory: MemoryFile, relation: Relation) -> Finding:
+    return make_finding(
+        ID,
+        "broken-relation",
+        memory.path,
+        relation.line,
+        f"{relation.type or 'relation'} target `{relation.target}` doesn't exist",
+        "remove the relation, or update the path if the target was moved",
+        key=f"{relation.type}>{relation.target}",
+        fix={
+            "action": "remove-relation",
+            "path": memory.path,
+            "type": relation.type,
+            "target": relation.target,
+        },
+    )
+
+
+def _missing_back_pointer(
+    tree: MemoryTree, memory: MemoryFile, relation: Relation, target: MemoryFile
+) -> Iterator[Finding]:
+    points_back = any(
+        tree.resolve_reference(raw, target.path).path == memory.path for raw in target.superseded_by
+    )
+    if not points_back:
+        yield make_finding(
+            ID,
+            "missing-superseded-by",
+            memory.path,
+            relation.line,
+            f"supersedes `{target.path}` but {target.path} has no superseded_by back-pointer",
+            f"add `superseded_by: {memory.path}` to {target.path}",
+            key=target.path,
+            related=(target.path,),
+            fix={"action": "add-superseded-by", "path": target.path, "value": memory.path},
+        )
+
+
+def _back_pointers(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
+    for raw in memory.superseded_by:
+        target = tree.resolve_reference(raw, memory.path)
+        successor = tree.files.get(target.path) if target.path is not None else None
+        if successor is None:
+            continue
+        declares = any(
+            r.type == "supersedes"
+            and tree.resolve_reference(r.target, successor.path).path == memory.path
+            for r in successor.relations
+        )
+        if not declares:
+            yield make_finding(
+                ID,
+                "missing-supersedes",
+                memory.path,
+                memory.frontmatter_line("superseded_by"),
+                f"superseded_by `{successor.path}`, but {successor.path} declares no "
+                "supersedes relation back",
+                f"add `{{type: supersedes, target: {memory.path}}}` to the relations of "
+                f"{successor.path}",
+                key=successor.path,
+                related=(successor.path,),
+                fix={
+                    "action": "add-relation",
+                    "path": successor.path,
+                    "type": "supersedes",
+                    "target": memory.path,
+                },
+            )
+
+
+def _superseded_by_targets(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
+    for raw in memory.superseded_by:
+        if not tree.resolve_reference(raw, memory.path).exists:
+            yield make_finding(
+                ID,
+                "broken-superseded-by",
+                memory.path,
+                memory.frontmatter_line("superseded_by"),
+                f"superseded_by `{raw}` doesn't exist",
+                "point superseded_by at the memory that replaced this one, or remove it",
+                key=raw,
+            )
+
+
+def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
+    for link in memory.links:
+        if link.wiki:
+            if not tree.resolve_link(link.target, memory.path, wiki=True).exists:
+                yield make_finding(
+                    ID,
+                    "broken-wikilink",
+                    memory.path,
+                    link.line,
+                    f"wikilink [[{link.target}]] matches no memory's name, file name or title",
+                    "write that memory, fix the name, or drop the brackets",
+                    key=link.target,
+                    judgment=True,
+                )
+            continue
+        path_part = link.target.split("#", 1)[0]
+        if not path_part.endswith(".md") or ":" in path_part.split("/", 1)[0]:
+            continue
+        if not tree.resolve_path(link.target, memory.path).exists:
+            yield make_finding(
+                ID,
+                "broken-link",
+                memory.path,
+                link.line,
+                f"link to `{link.target}` doesn't resolve",
+                "update the link to the file's current path, or remove it",
+                key=link.target,
+            )

@@ -1,0 +1,131 @@
+"""Session-recap schema: files under ``sessions/`` are episodic records with a fixed shape.
+
+For every file under ``sessions/``:
+
+- ``recap-filename``: the name is not ``YYYY-MM-DD-<slug>.md`` (lower-case slug),
+  or its date does not exist (``2026-13-45``);
+- ``missing-frontmatter`` / ``unparseable-frontmatter``: no usable frontmatter;
+- ``recap-type``: ``type`` is missing or not ``session-recap``.
+
+These are the only checks recaps get: their bodies are stale by nature, so
+duplicates, stale references and bloat leave them alone (secrets do not).
+
+Failing::
+
+    sessions/March 3 planning.md   (type: project)
+
+Passing::
+
+    sessions/2026-03-03-planning.md   (type: session-recap)
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..findings import Finding, Skip, make_finding
+from ..memory_file import MemoryFile
+from ..tree import MemoryTree
+from .file_problems import problem_findings
+
+ID = "session-recaps"
+RECAP_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}-[a-z0-9][a-z0-9-]*\.md$")
+DATE_IN_NAME = re.compile(r"(\d{4})[-_. ]?(\d{2})[-_. ]?(\d{2})")
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
+    for path, problems in sorted(tree.unread.items()):
+        if path.startswith("sessions/"):
+            yield from problem_findings(ID, path, problems)
+    for recap in sorted(tree.recaps, key=lambda m: m.path):
+        yield from _filename(recap)
+        yield from problem_findings(ID, recap.path, recap.problems)
+        if not recap.frontmatter_present and not recap.problems:
+            yield make_finding(
+                ID,
+                "missing-frontmatter",
+                recap.path,
+                1,
+                "session recap has no frontmatter",
+                "add a --- block with `type: session-recap`",
+                fix={
+                    "action": "set-field",
+                    "path": recap.path,
+                    "field": "type",
+                    "value": "session-recap",
+                },
+            )
+        elif recap.frontmatter is not None and recap.type != "session-recap":
+            found = f"`{recap.type}`" if recap.type else "missing"
+            yield make_finding(
+                ID,
+                "recap-type",
+                recap.path,
+                recap.frontmatter_line("type:") or 1,
+                f"type is {found}, expected `session-recap`",
+                "set `type: session-recap`",
+                fix={
+                    "action": "set-field",
+                    "path": recap.path,
+                    "field": "type",
+                    "value": "session-recap",
+                },
+            )
+
+
+def _filename(recap: MemoryFile) -> Iterator[Finding]:
+    folder, _, name = recap.path.rpartition("/")
+    if RECAP_NAME.match(name):
+        if _date_from(name[:10]) is None:
+            yield make_finding(
+                ID,
+                "recap-filename",
+                recap.path,
+                None,
+                f"`{name[:10]}` in the file name is not a real date",
+                "rename with the session's actual date (YYYY-MM-DD)",
+            )
+        return
+    proposed = _proposed_name(recap, name)
+    fix = None
+    suggestion = "rename to YYYY-MM-DD-<slug>.md (the session's date, a lower-case slug)"
+    if proposed:
+        suggestion = f"rename to `{folder}/{proposed}`"
+        fix = {"action": "rename-file", "path": recap.path, "to": f"{folder}/{proposed}"}
+    yield make_finding(
+        ID,
+        "recap-filename",
+        recap.path,
+        None,
+        f"file name `{name}` is not YYYY-MM-DD-<slug>.md",
+        suggestion,
+        fix=fix,
+    )
+
+
+def _proposed_name(recap: MemoryFile, name: str) -> str | None:
+    stem = name.removesuffix(".md")
+    date = _date_from(stem) or _date_from(recap.meta_text("date"))
+    if date is None:
+        return None
+    rest = DATE_IN_NAME.sub("", stem, count=1)
+    slug = re.sub(r"[^a-z0-9]+", "-", rest.lower()).strip("-") or "session"
+    return f"{date.isoformat()}-{slug}.md"
+
+
+def _date_from(text: str) -> dt.date | None:
+    match = DATE_IN_NAME.search(text)
+    if not match:
+        return None
+    try:
+        return dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    except ValueError:
+        return None

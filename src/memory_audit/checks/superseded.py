@@ -1,0 +1,68 @@
+"""Superseded entries in index: MEMORY.md still points at replaced memories.
+
+When a file's frontmatter says ``superseded_by:``, discovery already skips
+it, but an index line that still links it misleads every session and costs
+index lines. The file itself stays on disk, readable.
+
+Failing::
+
+    MEMORY.md:7   - [Old deploy steps](deploy_v1.md) — how we deploy
+    deploy_v1.md  superseded_by: deploy_v2.md
+
+    MEMORY.md:7 — `deploy_v1.md` is superseded by `deploy_v2.md` but still indexed.
+    Suggest: remove the index line.
+
+Passing: the index links ``deploy_v2.md`` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..findings import Finding, Skip, make_finding
+from ..index_file import INDEX_NAME, IndexLink
+from ..memory_file import MemoryFile
+from ..tree import MemoryTree
+
+ID = "superseded"
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
+    for link, target in tree.index_links:
+        memory = tree.files.get(target.path) if target.path is not None else None
+        if memory is not None and memory.superseded_by:
+            yield _superseded_entry(tree, link, memory)
+
+
+def _superseded_entry(tree: MemoryTree, link: IndexLink, memory: MemoryFile) -> Finding:
+    successors = [tree.resolve_reference(s, memory.path).path for s in memory.superseded_by]
+    shown = ", ".join(f"`{s}`" for s in memory.superseded_by)
+    unindexed = [s for s in successors if s in tree.files and s not in tree.index_targets]
+    if len(unindexed) == 1:
+        suggestion = f"point the index line at `{unindexed[0]}` instead"
+        fix = {
+            "action": "update-index-path",
+            "line": link.line,
+            "old": link.target,
+            "new": unindexed[0],
+        }
+    else:
+        suggestion = "remove the index line; the file stays readable on disk"
+        fix = {"action": "remove-index-line", "line": link.line, "target": link.target}
+    return make_finding(
+        ID,
+        "superseded-in-index",
+        INDEX_NAME,
+        link.line,
+        f"`{memory.path}` is superseded by {shown} but still indexed",
+        suggestion,
+        key=memory.path,
+        related=(memory.path,),
+        fix=fix,
+    )

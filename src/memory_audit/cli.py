@@ -1,0 +1,180 @@
+"""The command line: argparse to one function per command, errors to exit codes.
+
+Exit codes of ``audit``: 0 no findings, 1 findings, 2 usage or configuration
+error (or no memory tree), 3 internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from . import __version__
+from .errors import MemoryAuditError
+from .findings import DIMENSION_IDS
+
+Handler = Callable[[argparse.Namespace], int]
+FORMATS = ("text", "markdown", "json")
+
+
+# Options whose values are project slugs, which start with "-" ("-home-me-app").
+SLUG_OPTIONS = ("--project",)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(_join_slug_values(sys.argv[1:] if argv is None else list(argv)))
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return handler(args)
+    except MemoryAuditError as exc:
+        print(f"memory-audit: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        _silence_stdout()
+        return 141
+    except Exception as exc:
+        return _internal_error(exc)
+
+
+def _join_slug_values(argv: list[str]) -> list[str]:
+    """``--project -home-me-app`` would read as two options; make it ``--project=-home-me-app``."""
+    joined: list[str] = []
+    tokens = iter(argv)
+    for token in tokens:
+        if token in SLUG_OPTIONS:
+            value = next(tokens, None)
+            joined.append(token if value is None else f"{token}={value}")
+        else:
+            joined.append(token)
+    return joined
+
+
+def _internal_error(exc: Exception) -> int:
+    frame = traceback.extract_tb(exc.__traceback__)[-1:]
+    where = f" at {Path(frame[0].filename).name}:{frame[0].lineno}" if frame else ""
+    # The message is left out on purpose: it may quote file content (a secret).
+    print(f"memory-audit: internal error: {type(exc).__name__}{where}", file=sys.stderr)
+    if os.environ.get("MEMORY_AUDIT_DEBUG"):
+        traceback.print_exc()
+    else:
+        print("memory-audit: set MEMORY_AUDIT_DEBUG=1 for the traceback", file=sys.stderr)
+    return 3
+
+
+def _silence_stdout() -> None:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="memory-audit",
+        description="Audit Claude Code memory trees; run the weekly audit as a service.",
+    )
+    parser.add_argument("--version", action="version", version=f"memory-audit {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    _add_audit(commands)
+    _add_projects(commands)
+    _add_config(commands)
+    return parser
+
+
+def _config_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="configuration file (default: the user config folder's config.yaml)",
+    )
+
+
+def _add_audit(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser("audit", help="audit memory trees and print the report")
+    p.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="memory trees (or projects) to audit; default: every tree found",
+    )
+    p.add_argument(
+        "--project",
+        metavar="SLUG",
+        help="audit ~/.claude/projects/SLUG/memory (a slug, or the project's path)",
+    )
+    p.add_argument(
+        "--check",
+        action="append",
+        default=[],
+        metavar="ID",
+        help=f"run only this dimension (repeatable): {', '.join(DIMENSION_IDS)}",
+    )
+    p.add_argument("--format", choices=FORMATS, default="text", dest="output_format")
+    p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write the report to FILE")
+    p.add_argument(
+        "--profile",
+        choices=("auto", "claude-code", "governed"),
+        help="frontmatter schema profile (default: auto)",
+    )
+    p.add_argument(
+        "--max-per-dimension",
+        type=int,
+        metavar="N",
+        help="cap findings shown per dimension in text and markdown (default 50)",
+    )
+    _config_option(p)
+    p.set_defaults(handler=_audit)
+
+
+def _audit(args: argparse.Namespace) -> int:
+    from .commands import audit
+
+    return audit.run(
+        paths=args.paths,
+        project=args.project,
+        checks=args.check,
+        output_format=args.output_format,
+        output=args.output,
+        config_path=args.config,
+        profile=args.profile,
+        max_per_dimension=args.max_per_dimension,
+        out=sys.stdout,
+    )
+
+
+def _add_projects(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser("projects", help="list the memory trees found")
+    p.add_argument("--format", choices=("text", "json"), default="text", dest="output_format")
+    _config_option(p)
+    p.set_defaults(handler=_projects)
+
+
+def _projects(args: argparse.Namespace) -> int:
+    from .commands import projects
+
+    return projects.run(config_path=args.config, output_format=args.output_format, out=sys.stdout)
+
+
+def _add_config(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser("config", help="show, check or create the configuration file")
+    p.add_argument("action", choices=("path", "show", "validate", "init"))
+    p.add_argument("--force", action="store_true", help="init: overwrite an existing file")
+    _config_option(p)
+    p.set_defaults(handler=_config)
+
+
+def _config(args: argparse.Namespace) -> int:
+    from .commands import config_command
+
+    return config_command.run(
+        action=args.action, config_path=args.config, force=args.force, out=sys.stdout
+    )

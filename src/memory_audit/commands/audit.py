@@ -1,0 +1,54 @@
+"""``memory-audit audit``: audit trees and print the report. Never writes to a tree."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import TextIO
+
+from .. import config as config_module
+from ..atomic import write_atomic
+from ..config import Profile
+from ..engine import audit_refs, select_checks
+from ..errors import UsageError
+from ..report import RENDERERS
+from .targets import resolve_targets
+
+
+def run(
+    *,
+    paths: Sequence[str],
+    project: str | None,
+    checks: Sequence[str],
+    output_format: str,
+    output: Path | None,
+    config_path: Path | None,
+    profile: Profile | None,
+    max_per_dimension: int | None,
+    out: TextIO,
+) -> int:
+    config = config_module.load(config_path)
+    refs = resolve_targets(paths, project, config)
+    selection = select_checks(checks, config.settings.audit.skip)
+    audit_settings = config.settings.audit
+    if profile is not None:
+        audit_settings = replace(audit_settings, profile=profile)
+    if max_per_dimension is not None:
+        audit_settings = replace(audit_settings, max_per_dimension=max_per_dimension)
+    config = replace(config, settings=replace(config.settings, audit=audit_settings))
+    run_ = audit_refs(refs, config, selection)
+    rendered = RENDERERS[output_format](run_)
+    if output is None:
+        out.write(rendered)
+    else:
+        _refuse_inside_trees(output, [r.root for r in refs])
+        write_atomic(output, rendered, mode=0o600)
+    return 1 if run_.total else 0
+
+
+def _refuse_inside_trees(output: Path, roots: Sequence[Path]) -> None:
+    target = output.absolute().resolve()
+    for root in roots:
+        if target.is_relative_to(root.absolute().resolve()):
+            raise UsageError(f"refusing to write the report inside the memory tree {root}")

@@ -1,0 +1,82 @@
+"""``memory-audit projects``: the trees found, their size, and the project each belongs to."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from .. import config as config_module
+from ..discover import TreeRef, find_trees
+from ..index_file import INDEX_NAME
+from ..tree_walk import list_tree
+
+NOT_LOCATED = "project root not located"
+
+
+@dataclass(frozen=True)
+class TreeSummary:
+    ref: TreeRef
+    files: int
+    index_lines: int
+    index_bytes: int
+
+    def to_json(self) -> dict[str, object]:
+        path = self.ref.location.project_path
+        return {
+            "root": str(self.ref.root),
+            "project": self.ref.location.slug,
+            "project_path": str(path) if path else None,
+            "files": self.files,
+            "index_lines": self.index_lines,
+            "index_bytes": self.index_bytes,
+        }
+
+
+def summarize(ref: TreeRef) -> TreeSummary:
+    listing = list_tree(ref.root)
+    lines, size = _index_size(ref.root / INDEX_NAME)
+    return TreeSummary(ref, len(listing.candidates), lines, size)
+
+
+def _index_size(path: Path) -> tuple[int, int]:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return 0, 0
+    return data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1), len(data)
+
+
+def run(*, config_path: Path | None, output_format: str, out: TextIO) -> int:
+    config = config_module.load(config_path)
+    summaries = [summarize(ref) for ref in find_trees(config.settings.roots)]
+    if output_format == "json":
+        out.write(json.dumps([s.to_json() for s in summaries], indent=2) + "\n")
+    else:
+        out.write(render_table(summaries))
+    return 0
+
+
+def render_table(summaries: Sequence[TreeSummary]) -> str:
+    if not summaries:
+        return "No memory trees found.\n"
+    rows = [("PROJECT", "FILES", "INDEX LINES", "INDEX BYTES", "PROJECT PATH")]
+    for s in summaries:
+        path = s.ref.location.project_path
+        rows.append(
+            (
+                s.ref.label,
+                str(s.files),
+                str(s.index_lines),
+                f"{s.index_bytes:,}",
+                str(path) if path else NOT_LOCATED,
+            )
+        )
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = [
+        "  ".join(c.ljust(w) for c, w in zip(r[:4], widths, strict=True)) + "  " + r[4]
+        for r in rows
+    ]
+    return "\n".join(lines) + "\n"

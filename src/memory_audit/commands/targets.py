@@ -1,0 +1,25 @@
+"""Turning command-line arguments into the trees a command works on."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from .. import discover
+from ..config import Config
+from ..discover import TreeRef
+from ..errors import UsageError
+
+
+def resolve_targets(paths: Sequence[str], project: str | None, config: Config) -> list[TreeRef]:
+    """Explicit paths, else ``--project``, else every tree found."""
+    if paths and project:
+        raise UsageError("give tree paths or --project, not both")
+    if project:
+        return [discover.tree_for_project(project)]
+    if paths:
+        return [discover.tree_for_path(Path(p)) for p in paths]
+    refs = discover.find_trees(config.settings.roots)
+    if not refs:
+        raise UsageError(f"no memory tree found at {discover.projects_dir()}/*/memory")
+    return refs

@@ -1,0 +1,235 @@
+"""Configuration: one YAML file, every option defaulted, validated once.
+
+The file lives at ``platformdirs.user_config_dir("memory-audit")/config.yaml``
+unless ``--config`` names another. No raw dicts leave this module: callers get
+a frozen :class:`Config`. ``config/config.example.yaml`` documents every key.
+"""
+
+from __future__ import annotations
+
+import re
+import zoneinfo
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import platformdirs
+import yaml
+
+from .checks import REGISTRY
+from .config_schema import Problems, build
+from .errors import ConfigError
+from .findings import DIMENSION_IDS
+
+APP = "memory-audit"
+DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+WEEKLY = re.compile(r"^\s*(?P<days>[a-z,*-]+)\s+(?P<hour>\d{1,2}):(?P<minute>\d{2})\s*$", re.I)
+
+
+@dataclass(frozen=True)
+class WeeklyTime:
+    days: tuple[str, ...]
+    hour: int
+    minute: int
+
+    @property
+    def day_of_week(self) -> str:
+        """APScheduler's day_of_week, always by name (its numbers start on Monday)."""
+        return ",".join(self.days)
+
+
+def parse_weekly(text: str) -> WeeklyTime:
+    match = WEEKLY.match(text)
+    if not match:
+        raise ValueError(f"{text!r} is not '<day> HH:MM' (e.g. 'sun 09:00')")
+    raw_days = match.group("days").lower()
+    days = DAYS if raw_days in ("*", "daily") else tuple(d[:3] for d in raw_days.split(","))
+    unknown = [d for d in days if d not in DAYS]
+    hour, minute = int(match.group("hour")), int(match.group("minute"))
+    if unknown or hour > 23 or minute > 59:
+        raise ValueError(f"{text!r} is not '<day> HH:MM' with days mon..sun and a valid time")
+    return WeeklyTime(days, hour, minute)
+
+
+def _weekly_error(value: str) -> str | None:
+    try:
+        parse_weekly(value)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _timezone_error(value: str) -> str | None:
+    if value == "local":
+        return None
+    try:
+        zoneinfo.ZoneInfo(value)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return f"unknown time zone {value!r} (use 'local' or an IANA name like 'Europe/Paris')"
+    return None
+
+
+def _dimensions_error(values: tuple[str, ...]) -> str | None:
+    unknown = [v for v in values if v not in DIMENSION_IDS]
+    return f"unknown dimension(s) {', '.join(unknown)}" if unknown else None
+
+
+Profile = Literal["auto", "claude-code", "governed"]
+
+
+@dataclass(frozen=True)
+class AuditSettings:
+    profile: Profile = "auto"
+    max_file_bytes: int = field(default=1024 * 1024, metadata={"range": (1024, 1 << 30)})
+    max_per_dimension: int = field(default=50, metadata={"range": (1, 1_000_000)})
+    skip: tuple[str, ...] = field(default=(), metadata={"check": _dimensions_error})
+
+
+@dataclass(frozen=True)
+class ScheduleSettings:
+    weekly: str = field(default="sun 09:00", metadata={"check": _weekly_error})
+    timezone: str = field(default="local", metadata={"check": _timezone_error})
+    tick_seconds: float = field(default=60.0, metadata={"range": (1.0, 3600.0)})
+
+    @property
+    def weekly_time(self) -> WeeklyTime:
+        return parse_weekly(self.weekly)
+
+
+@dataclass(frozen=True)
+class WatchSettings:
+    enabled: bool = True
+    debounce_seconds: float = field(default=2.0, metadata={"range": (0.0, 600.0)})
+    rescan_seconds: float = field(default=180.0, metadata={"range": (1.0, 86400.0)})
+    observer: Literal["auto", "native", "polling"] = "auto"
+    polling_interval_seconds: float = field(default=5.0, metadata={"range": (0.5, 3600.0)})
+
+
+@dataclass(frozen=True)
+class NotifySettings:
+    enabled: bool = True
+    backend: Literal["auto", "desktop", "osascript", "none"] = "auto"
+    timeout_seconds: float = field(default=5.0, metadata={"range": (0.1, 120.0)})
+    coalesce_seconds: float = field(default=1.0, metadata={"range": (0.0, 600.0)})
+    max_per_hour: int = field(default=12, metadata={"range": (1, 3600)})
+
+
+@dataclass(frozen=True)
+class ReportSettings:
+    keep: int = field(default=12, metadata={"range": (1, 10_000)})
+    dir: str | None = None
+
+
+@dataclass(frozen=True)
+class StateSettings:
+    dir: str | None = None
+    changelog_dir: str | None = None
+
+
+@dataclass(frozen=True)
+class Settings:
+    roots: tuple[str, ...] = ("~/.claude/projects/*/memory",)
+    audit: AuditSettings = AuditSettings()
+    schedule: ScheduleSettings = ScheduleSettings()
+    watch: WatchSettings = WatchSettings()
+    notify: NotifySettings = NotifySettings()
+    reports: ReportSettings = ReportSettings()
+    state: StateSettings = StateSettings()
+
+
+@dataclass(frozen=True)
+class Config:
+    settings: Settings = Settings()
+    checks: Mapping[str, Any] = field(default_factory=dict)
+    source: Path | None = None
+
+    def check_options(self, dimension: str) -> Any:
+        return self.checks.get(dimension) or REGISTRY[dimension].Options()
+
+    @property
+    def report_dir(self) -> Path:
+        configured = self.settings.reports.dir
+        return _expand(configured) if configured else data_dir() / "reports"
+
+    @property
+    def state_dir(self) -> Path:
+        configured = self.settings.state.dir
+        return _expand(configured) if configured else Path(platformdirs.user_state_dir(APP))
+
+    @property
+    def changelog_dir(self) -> Path:
+        configured = self.settings.state.changelog_dir
+        return _expand(configured) if configured else self.state_dir / "changelog"
+
+
+def _expand(path: str) -> Path:
+    return Path(path).expanduser()
+
+
+def data_dir() -> Path:
+    return Path(platformdirs.user_data_dir(APP))
+
+
+def default_path() -> Path:
+    return Path(platformdirs.user_config_dir(APP)) / "config.yaml"
+
+
+def load(path: Path | None = None) -> Config:
+    """The configuration from ``path``, or the default file, or all defaults."""
+    explicit = path is not None
+    path = path or default_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if explicit:
+            raise ConfigError(f"config file not found: {path}") from None
+        return Config()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc}") from None
+    return parse(text, str(path), path=path)
+
+
+def parse(text: str, source: str = "config.yaml", *, path: Path | None = None) -> Config:
+    problems = Problems(source)
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{source}: not valid YAML: {exc}") from None
+    checks_node = _pop_key(node, "checks")
+    settings = build(Settings, node, "", problems)
+    checks = _check_options(checks_node, problems)
+    if problems.messages:
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems.messages))
+    return Config(settings, checks, path)
+
+
+def _pop_key(node: yaml.Node | None, key: str) -> yaml.Node | None:
+    if not isinstance(node, yaml.MappingNode):
+        return None
+    for pair in list(node.value):
+        if isinstance(pair[0], yaml.ScalarNode) and pair[0].value == key:
+            node.value.remove(pair)
+            value: yaml.Node = pair[1]
+            return value
+    return None
+
+
+def _check_options(node: yaml.Node | None, problems: Problems) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if node is None or (isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null")):
+        return options
+    if not isinstance(node, yaml.MappingNode):
+        problems.add(node, "checks", "expected a mapping of dimension id to options")
+        return options
+    for key_node, value_node in node.value:
+        dimension = str(key_node.value)
+        if dimension not in REGISTRY:
+            problems.add(
+                key_node, f"checks.{dimension}", f"unknown dimension (valid: {', '.join(REGISTRY)})"
+            )
+            continue
+        options[dimension] = build(
+            REGISTRY[dimension].Options, value_node, f"checks.{dimension}", problems
+        )
+    return options

@@ -1,0 +1,228 @@
+"""Where memory trees are, and which project each belongs to.
+
+A tree lives at ``~/.claude/projects/<slug>/memory/``; the slug is the project
+path with every character outside ``[A-Za-z0-9]`` replaced by ``-``. That
+mapping loses information, so the project path is read from the ``cwd`` field
+of the project's session transcripts, with a bounded filesystem walk as the
+fallback. Slugs longer than 200 characters carry a hash suffix we cannot
+recompute: those are matched by prefix.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import UsageError
+from .index_file import INDEX_NAME
+from .tree import ProjectLocation
+
+SLUG_LIMIT = 200
+TRANSCRIPTS_TO_SAMPLE = 5
+LINES_TO_SAMPLE = 50
+WALK_BUDGET = 4000
+
+
+@dataclass(frozen=True)
+class TreeRef:
+    root: Path
+    location: ProjectLocation
+
+    @property
+    def label(self) -> str:
+        return self.location.slug or str(self.root)
+
+
+def claude_home() -> Path:
+    configured = os.environ.get("CLAUDE_CONFIG_DIR")
+    return Path(configured).expanduser() if configured else Path.home() / ".claude"
+
+
+def projects_dir() -> Path:
+    return claude_home() / "projects"
+
+
+def slugify(path: str | Path) -> str:
+    return re.sub(r"[^A-Za-z0-9]", "-", str(path))
+
+
+def slug_matches(candidate: str, slug: str) -> bool:
+    if len(slug) <= SLUG_LIMIT:
+        return candidate == slug
+    return len(candidate) > SLUG_LIMIT and candidate[:SLUG_LIMIT] == slug[:SLUG_LIMIT]
+
+
+def settings_memory_dir(home: Path | None = None) -> Path | None:
+    """``autoMemoryDirectory`` from the user settings (``settings.local.json`` wins)."""
+    found: Path | None = None
+    base = home or claude_home()
+    for name in ("settings.json", "settings.local.json"):
+        value = _read_json_object(base / name).get("autoMemoryDirectory")
+        if isinstance(value, str) and value.strip():
+            found = Path(value.strip()).expanduser()
+    return found
+
+
+def _read_json_object(path: Path) -> dict[str, object]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+DEFAULT_ROOTS = ("~/.claude/projects/*/memory",)
+
+
+def find_trees(roots: tuple[str, ...] = DEFAULT_ROOTS) -> list[TreeRef]:
+    """Every tree matching the ``roots`` globs, plus the settings' ``autoMemoryDirectory``."""
+    seen: set[Path] = set()
+    refs: list[TreeRef] = []
+    for root in _candidate_roots(roots):
+        real = root.resolve()
+        if root.is_dir() and real not in seen:
+            seen.add(real)
+            refs.append(TreeRef(root, locate(root)))
+    return refs
+
+
+def expand_root(pattern: str) -> str:
+    """``~/.claude`` means the Claude Code folder (``$CLAUDE_CONFIG_DIR`` when set)."""
+    if pattern == "~/.claude" or pattern.startswith("~/.claude/"):
+        pattern = str(claude_home()) + pattern[len("~/.claude") :]
+    return os.path.expanduser(pattern)
+
+
+def _candidate_roots(roots: tuple[str, ...]) -> Iterator[Path]:
+    for pattern in roots:
+        expanded = expand_root(pattern)
+        anchor = Path(expanded).anchor
+        if not anchor:
+            yield from sorted(Path().glob(expanded))
+        elif glob_magic(expanded):
+            yield from sorted(Path(anchor).glob(os.path.relpath(expanded, anchor)))
+        else:
+            yield Path(expanded)
+    configured = settings_memory_dir()
+    if configured is not None:
+        yield configured
+
+
+def glob_magic(pattern: str) -> bool:
+    return any(c in pattern for c in "*?[")
+
+
+def locate(root: Path) -> ProjectLocation:
+    """The slug, project path and transcripts of a tree, as far as they can be known."""
+    parent = root.absolute().parent
+    if root.name != "memory" or parent.parent.resolve() != projects_dir().resolve():
+        return ProjectLocation()
+    slug = parent.name
+    return ProjectLocation(slug, locate_project(slug, parent), parent)
+
+
+def locate_project(slug: str, transcripts_dir: Path) -> Path | None:
+    for cwd in transcript_cwds(transcripts_dir):
+        for candidate in (cwd, *cwd.parents):
+            if slug_matches(slugify(candidate), slug) and candidate.is_dir():
+                return candidate
+    return walk_for_slug(slug)
+
+
+def transcript_cwds(transcripts_dir: Path) -> Iterator[Path]:
+    """``cwd`` values from the newest transcripts, reading only their first lines."""
+    try:
+        transcripts = sorted(
+            transcripts_dir.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True
+        )
+    except OSError:
+        return
+    for transcript in transcripts[:TRANSCRIPTS_TO_SAMPLE]:
+        cwd = _first_cwd(transcript)
+        if cwd is not None:
+            yield cwd
+
+
+def _first_cwd(transcript: Path) -> Path | None:
+    try:
+        with transcript.open("rb") as handle:
+            for _, raw in zip(range(LINES_TO_SAMPLE), handle, strict=False):
+                cwd = _cwd_of(raw)
+                if cwd is not None:
+                    return cwd
+    except OSError:
+        return None
+    return None
+
+
+def _cwd_of(raw: bytes) -> Path | None:
+    if b'"cwd"' not in raw:
+        return None
+    try:
+        record = json.loads(raw)
+    except ValueError:
+        return None
+    cwd = record.get("cwd") if isinstance(record, dict) else None
+    return Path(cwd) if isinstance(cwd, str) and os.path.isabs(cwd) else None
+
+
+def walk_for_slug(slug: str) -> Path | None:
+    """Rebuild a path from its slug by walking the filesystem from ``/``, greedily."""
+    if not slug.startswith("-") or len(slug) > SLUG_LIMIT:
+        return None
+    budget = [WALK_BUDGET]
+    return _walk(Path("/"), slug[1:], budget)
+
+
+def _walk(directory: Path, rest: str, budget: list[int]) -> Path | None:
+    budget[0] -= 1
+    if budget[0] < 0:
+        return None
+    try:
+        names = sorted((e.name for e in os.scandir(directory) if e.is_dir()), key=len, reverse=True)
+    except OSError:
+        return None
+    for name in names:
+        head = slugify(name)
+        if not rest.startswith(head):
+            continue
+        if len(rest) == len(head):
+            return directory / name
+        if rest[len(head)] == "-":
+            found = _walk(directory / name, rest[len(head) + 1 :], budget)
+            if found is not None:
+                return found
+    return None
+
+
+def tree_for_project(project: str) -> TreeRef:
+    """``--project``: a slug (``-home-me-app``, the leading dash optional) or a project path."""
+    candidates = [project, f"-{project}"]
+    if os.path.isabs(os.path.expanduser(project)):
+        candidates = [slugify(Path(project).expanduser().resolve()), slugify(project)]
+    for slug in candidates:
+        root = projects_dir() / slug / "memory"
+        if slug and "/" not in slug and root.is_dir():
+            return TreeRef(root, locate(root))
+    raise UsageError(f"no memory tree found at {projects_dir() / candidates[0] / 'memory'}")
+
+
+def tree_for_path(path: Path) -> TreeRef:
+    """An explicit argument: a memory tree, a ``projects/<slug>`` folder, or a project."""
+    path = path.expanduser()
+    if not path.is_dir():
+        raise UsageError(f"no memory tree found at {path}")
+    if path.name == "memory" or (path / INDEX_NAME).exists():
+        return TreeRef(path, locate(path))
+    if (path / "memory").is_dir():
+        return TreeRef(path / "memory", locate(path / "memory"))
+    by_slug = projects_dir() / slugify(path.resolve()) / "memory"
+    if by_slug.is_dir():
+        return TreeRef(by_slug, locate(by_slug))
+    if any(path.glob("*.md")):
+        return TreeRef(path, ProjectLocation())
+    raise UsageError(f"no memory tree found at {path}")

@@ -1,0 +1,219 @@
+"""Running checks over trees: isolate failures, order findings, count and cap.
+
+The engine is the only place that knows about all checks at once. A check
+that raises becomes an error entry naming the check (with the exception type
+and where it happened, never its message: messages can carry file content),
+and the other checks still run.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import traceback
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .checks import REGISTRY
+from .config import Config
+from .consolidation import LOCK_NAME, lock_age
+from .discover import TreeRef
+from .errors import UsageError
+from .findings import DIMENSION_ORDER, Finding, Skip
+from .health import Health, measure
+from .tree import MemoryTree, load_tree
+
+# Findings that make the rest of a dimension moot come first within it.
+LEADING_CODES = frozenset(
+    {
+        "missing-index",
+        "unparseable-frontmatter",
+        "frontmatter-not-mapping",
+        "unclosed-frontmatter",
+        "binary-file",
+        "file-too-large",
+        "not-utf8",
+    }
+)
+
+
+@dataclass(frozen=True)
+class TreeReport:
+    root: Path
+    project: str | None
+    project_path: Path | None
+    profile: str
+    memory_files: int
+    session_recaps: int
+    has_index: bool
+    health: Health
+    findings: tuple[Finding, ...]
+    skipped: tuple[Skip, ...] = ()
+    errors: tuple[tuple[str, str], ...] = ()
+    checks: tuple[str, ...] = ()
+    dismissed: tuple[Finding, ...] = ()
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return dict(Counter(f.dimension for f in self.findings))
+
+    def shown(self, cap: int) -> list[Finding]:
+        seen: Counter[str] = Counter()
+        kept = []
+        for finding in self.findings:
+            seen[finding.dimension] += 1
+            if seen[finding.dimension] <= cap:
+                kept.append(finding)
+        return kept
+
+    def not_shown(self, cap: int) -> dict[str, int]:
+        return {d: n - cap for d, n in self.counts.items() if n > cap}
+
+
+@dataclass(frozen=True)
+class Run:
+    reports: tuple[TreeReport, ...]
+    generated_at: dt.datetime = field(default_factory=lambda: dt.datetime.now().astimezone())
+    max_per_dimension: int = 50
+    version: str = __version__
+
+    @property
+    def total(self) -> int:
+        return sum(len(r.findings) for r in self.reports)
+
+
+def audit_tree(
+    tree: MemoryTree,
+    selection: Sequence[str],
+    options: Mapping[str, Any] | None = None,
+    dismissed: Iterable[str] = (),
+) -> TreeReport:
+    """Run the selected dimensions (ids, in any order) over one snapshot."""
+    options = options or {}
+    findings: list[Finding] = []
+    skipped: list[Skip] = []
+    errors: list[tuple[str, str]] = [(e.path, e.error) for e in tree.errors]
+    for dimension in sorted(selection, key=DIMENSION_ORDER.__getitem__):
+        check = REGISTRY[dimension]
+        try:
+            for item in check.check(tree, options.get(dimension) or check.Options()):
+                (skipped if isinstance(item, Skip) else findings).append(item)  # type: ignore[arg-type]
+        except Exception as exc:
+            errors.append(("", f"check {dimension!r} failed: {_where(exc)}"))
+    hidden = frozenset(dismissed)
+    ordered = order(tree, _unique(findings))
+    return TreeReport(
+        root=tree.root,
+        project=tree.location.slug,
+        project_path=tree.location.project_path,
+        profile=tree.profile,
+        memory_files=len(tree.memories),
+        session_recaps=len(tree.recaps),
+        has_index=tree.index is not None,
+        health=measure(tree, ordered),
+        findings=tuple(f for f in ordered if f.fingerprint not in hidden),
+        skipped=tuple(skipped),
+        errors=tuple(errors),
+        checks=tuple(selection),
+        dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
+    )
+
+
+def order(tree: MemoryTree, findings: Iterable[Finding]) -> list[Finding]:
+    """Dimension order, leading codes, then files more referenced first, then place."""
+    references: dict[str, int] = {}
+
+    def key(finding: Finding) -> tuple[int, int, int, str, int, str]:
+        if finding.path not in references:
+            references[finding.path] = tree.references_to(finding.path)
+        return (
+            DIMENSION_ORDER[finding.dimension],
+            0 if finding.code in LEADING_CODES else 1,
+            -references[finding.path],
+            finding.path,
+            finding.line or 0,
+            finding.code,
+        )
+
+    return sorted(findings, key=key)
+
+
+def _unique(findings: Iterable[Finding]) -> list[Finding]:
+    seen: set[tuple[str, int | None]] = set()
+    kept = []
+    for finding in findings:
+        identity = (finding.fingerprint, finding.line)
+        if identity not in seen:
+            seen.add(identity)
+            kept.append(finding)
+    return kept
+
+
+def _where(exc: BaseException) -> str:
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return type(exc).__name__
+    last = frames[-1]
+    return f"{type(exc).__name__} at {Path(last.filename).name}:{last.lineno}"
+
+
+def select_checks(requested: Sequence[str], skip: Sequence[str] = ()) -> tuple[str, ...]:
+    """The dimensions to run: those asked for, else every registered one not skipped."""
+    unknown = [r for r in requested if r not in REGISTRY]
+    if unknown:
+        raise UsageError(
+            f"unknown dimension {', '.join(map(repr, unknown))}; valid: {', '.join(REGISTRY)}"
+        )
+    chosen = requested or [d for d in REGISTRY if d not in skip]
+    return tuple(sorted(set(chosen), key=DIMENSION_ORDER.__getitem__))
+
+
+def audit_refs(
+    refs: Sequence[TreeRef],
+    config: Config,
+    selection: Sequence[str],
+    *,
+    now: dt.datetime | None = None,
+    dismissed: Iterable[str] = (),
+) -> Run:
+    """Load and audit each tree; a tree being consolidated is reported, not read."""
+    now = now or dt.datetime.now().astimezone()
+    options = {d: config.check_options(d) for d in selection}
+    dismissed = frozenset(dismissed)
+    reports = []
+    for ref in refs:
+        age = lock_age(ref.root, now.timestamp())
+        if age is not None:
+            reports.append(busy_report(ref, age))
+            continue
+        tree = load_tree(
+            ref.root,
+            location=ref.location,
+            profile=config.settings.audit.profile,
+            max_file_bytes=config.settings.audit.max_file_bytes,
+            now=now,
+        )
+        reports.append(audit_tree(tree, selection, options, dismissed))
+    return Run(tuple(reports), now, config.settings.audit.max_per_dimension)
+
+
+def busy_report(ref: TreeRef, age: float) -> TreeReport:
+    message = (
+        f"Claude Code is consolidating this tree (lock taken {int(age // 60)} min ago); "
+        "not audited, try again later"
+    )
+    return TreeReport(
+        root=ref.root,
+        project=ref.location.slug,
+        project_path=ref.location.project_path,
+        profile="claude-code",
+        memory_files=0,
+        session_recaps=0,
+        has_index=False,
+        health=Health(0, 0, 0, 0, (), 0, 0),
+        findings=(),
+        errors=((LOCK_NAME, message),),
+    )

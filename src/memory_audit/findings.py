@@ -1,0 +1,137 @@
+"""The finding type, the dimension table and fingerprints.
+
+The dimension table fixes the report order: seed 000's severity ranking first,
+then the governance dimensions. Ids are used everywhere (``--check``, JSON,
+config, module names), so they never change once published.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Dimension:
+    id: str
+    title: str
+
+
+DIMENSIONS: tuple[Dimension, ...] = (
+    Dimension("index-drift", "MEMORY.md index drift"),
+    Dimension("frontmatter", "Frontmatter validity"),
+    Dimension("relations", "Broken relations"),
+    Dimension("duplicates", "Possible duplicates"),
+    Dimension("stale-refs", "Stale references"),
+    Dimension("orphans", "Orphan files"),
+    Dimension("superseded", "Superseded entries in index"),
+    Dimension("session-recaps", "Session-recap schema"),
+    Dimension("secrets", "Possible secrets"),
+    Dimension("bloat", "Bloat"),
+    Dimension("index-budget", "Index load budget"),
+    Dimension("expiry", "Review due"),
+    Dimension("confidence", "Confidence ratings"),
+    Dimension("corrections", "Correction stacks"),
+    Dimension("usage", "Dead weight by usage"),
+)
+
+DIMENSION_IDS: tuple[str, ...] = tuple(d.id for d in DIMENSIONS)
+DIMENSION_ORDER: Mapping[str, int] = {d.id: i for i, d in enumerate(DIMENSIONS)}
+DIMENSION_TITLES: Mapping[str, str] = {d.id: d.title for d in DIMENSIONS}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing worth the user's attention, with where it is and what to do.
+
+    ``fix`` is a machine-readable proposal for the interactive session; it is
+    never applied by the audit itself.
+    """
+
+    dimension: str
+    code: str
+    path: str
+    line: int | None
+    message: str
+    suggestion: str | None
+    fingerprint: str
+    judgment: bool = False
+    related: tuple[str, ...] = ()
+    fix: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "dimension": self.dimension,
+            "code": self.code,
+            "path": self.path,
+            "line": self.line,
+            "message": self.message,
+            "suggestion": self.suggestion,
+            "judgment": self.judgment,
+            "related": list(self.related),
+            "fix": dict(self.fix) if self.fix is not None else None,
+            "fingerprint": self.fingerprint,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Finding:
+        fix = data.get("fix")
+        return cls(
+            dimension=str(data["dimension"]),
+            code=str(data["code"]),
+            path=str(data["path"]),
+            line=data.get("line"),
+            message=str(data["message"]),
+            suggestion=data.get("suggestion"),
+            fingerprint=str(data["fingerprint"]),
+            judgment=bool(data.get("judgment", False)),
+            related=tuple(data.get("related") or ()),
+            fix=dict(fix) if isinstance(fix, Mapping) else None,
+        )
+
+
+def fingerprint(dimension: str, code: str, path: str, key: str = "") -> str:
+    """A stable identity for a finding across runs.
+
+    Never built from a line number (lines move when other entries are added)
+    and never from raw secret text (callers pass a salted hash instead).
+    """
+    digest = hashlib.sha256("\x1f".join((dimension, code, path, key)).encode("utf-8"))
+    return digest.hexdigest()[:20]
+
+
+def make_finding(
+    dimension: str,
+    code: str,
+    path: str,
+    line: int | None,
+    message: str,
+    suggestion: str | None = None,
+    *,
+    key: str = "",
+    judgment: bool = False,
+    related: tuple[str, ...] = (),
+    fix: Mapping[str, Any] | None = None,
+) -> Finding:
+    return Finding(
+        dimension=dimension,
+        code=code,
+        path=path,
+        line=line,
+        message=message,
+        suggestion=suggestion,
+        fingerprint=fingerprint(dimension, code, path, key),
+        judgment=judgment,
+        related=related,
+        fix=fix,
+    )
+
+
+@dataclass(frozen=True)
+class Skip:
+    """A part of a dimension that could not run, and why (shown in ``skipped``)."""
+
+    dimension: str
+    reason: str

@@ -1,0 +1,80 @@
+"""The ``memory-audit/run@1`` JSON document (DESIGN §4): every finding, no cap."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+from typing import Any
+
+from ..engine import Run, TreeReport
+from ..findings import Finding, Skip
+from ..health import Health
+
+SCHEMA = "memory-audit/run@1"
+
+
+def render(run: Run) -> str:
+    return json.dumps(to_json(run), indent=2, ensure_ascii=False) + "\n"
+
+
+def to_json(run: Run) -> dict[str, Any]:
+    return {
+        "schema": SCHEMA,
+        "tool": {"name": "memory-audit", "version": run.version},
+        "generated_at": run.generated_at.isoformat(timespec="seconds"),
+        "reports": [_tree(report, run.max_per_dimension) for report in run.reports],
+    }
+
+
+def _tree(report: TreeReport, cap: int) -> dict[str, Any]:
+    return {
+        "root": str(report.root.absolute()),
+        "project": report.project,
+        "project_path": str(report.project_path) if report.project_path else None,
+        "profile": report.profile,
+        "files_scanned": {
+            "memory": report.memory_files,
+            "session_recaps": report.session_recaps,
+            "index": report.has_index,
+        },
+        "health": report.health.to_json(),
+        "findings": [f.to_json() for f in report.findings],
+        "counts": report.counts,
+        "not_shown": report.not_shown(cap),
+        "skipped": [{"dimension": s.dimension, "reason": s.reason} for s in report.skipped],
+        "errors": [{"path": path, "error": error} for path, error in report.errors],
+        "checks": list(report.checks),
+        "dismissed": [f.to_json() for f in report.dismissed],
+    }
+
+
+def from_json(data: dict[str, Any]) -> Run:
+    """Read a run back (the daemon's ``summary.json``), for review and the session hook."""
+    if data.get("schema") != SCHEMA:
+        raise ValueError(f"not a {SCHEMA} document")
+    reports = tuple(_tree_from(r) for r in data["reports"])
+    return Run(
+        reports=reports,
+        generated_at=dt.datetime.fromisoformat(data["generated_at"]),
+        version=str(data.get("tool", {}).get("version", "")),
+    )
+
+
+def _tree_from(data: dict[str, Any]) -> TreeReport:
+    scanned = data.get("files_scanned", {})
+    return TreeReport(
+        root=Path(data["root"]),
+        project=data.get("project"),
+        project_path=Path(data["project_path"]) if data.get("project_path") else None,
+        profile=str(data.get("profile", "claude-code")),
+        memory_files=int(scanned.get("memory", 0)),
+        session_recaps=int(scanned.get("session_recaps", 0)),
+        has_index=bool(scanned.get("index", False)),
+        health=Health.from_json(data.get("health", {})),
+        findings=tuple(Finding.from_json(f) for f in data.get("findings", [])),
+        skipped=tuple(Skip(s["dimension"], s["reason"]) for s in data.get("skipped", [])),
+        errors=tuple((e.get("path", ""), e.get("error", "")) for e in data.get("errors", [])),
+        checks=tuple(data.get("checks", [])),
+        dismissed=tuple(Finding.from_json(f) for f in data.get("dismissed", [])),
+    )

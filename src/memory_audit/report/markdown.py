@@ -1,0 +1,60 @@
+"""The markdown report: the text report's content, formatted for a viewer."""
+
+from __future__ import annotations
+
+from ..engine import Run, TreeReport
+from ..findings import DIMENSION_TITLES, DIMENSIONS
+from . import wording
+
+
+def render(run: Run) -> str:
+    stamp = run.generated_at.isoformat(timespec="seconds")
+    head = [f"_memory-audit {run.version}, {stamp}_"]
+    blocks = [render_tree(report, run.max_per_dimension) for report in run.reports]
+    return "\n\n".join(head + blocks) + "\n"
+
+
+def render_tree(report: TreeReport, cap: int) -> str:
+    title = report.project or wording.display_root(report.root)
+    lines = [
+        f"# Memory audit: {title}",
+        "",
+        f"- Tree: `{wording.display_root(report.root)}`",
+        f"- Files scanned: {wording.files_scanned(report)}",
+        f"- Findings: **{len(report.findings)}** total",
+        f"- Health: {wording.health_line(report)}",
+    ]
+    if report.health.largest:
+        lines.append(f"- Largest: {wording.largest_line(report)}")
+    counts = report.counts
+    shown = report.shown(cap)
+    for dimension in DIMENSIONS:
+        if dimension.id not in counts:
+            continue
+        lines += ["", f"## {dimension.title} ({counts[dimension.id]})", ""]
+        lines += [
+            f"- `{wording.location(f)}` — {wording.sentence(f)}"
+            for f in shown
+            if f.dimension == dimension.id
+        ]
+        hidden = report.not_shown(cap).get(dimension.id)
+        if hidden:
+            lines += ["", wording.more_not_shown(hidden, dimension.id)]
+    quiet = "All dimensions" if not report.findings else "All other dimensions"
+    lines += ["", f"## {quiet}: Nothing material."]
+    lines += _notes(report)
+    return "\n".join(lines)
+
+
+def _notes(report: TreeReport) -> list[str]:
+    lines: list[str] = []
+    if report.skipped:
+        lines += ["", "### Skipped", ""]
+        lines += [f"- {DIMENSION_TITLES[s.dimension]}: {s.reason}" for s in report.skipped]
+    if report.errors:
+        lines += ["", "### Errors", ""]
+        lines += [f"- `{path or '(audit)'}`: {error}" for path, error in report.errors]
+    if report.dismissed:
+        lines += ["", f"### Dismissed ({len(report.dismissed)}, not counted)", ""]
+        lines += [f"- `{wording.location(f)}` — {f.message}" for f in report.dismissed]
+    return lines

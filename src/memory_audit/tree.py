@@ -1,0 +1,313 @@
+"""MemoryTree: an immutable snapshot of one memory tree, read once.
+
+Checks never touch the filesystem for the tree's own files: everything they
+need (frontmatter, index entries, links, reverse maps) is here. Link targets
+that fall outside the tree are checked for existence only.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from urllib.parse import unquote
+
+from .index_file import INDEX_NAME, Index, IndexLink, parse_index
+from .markdown import is_external
+from .memory_file import FileKind, FileProblem, MemoryFile, parse_memory_file
+from .tree_walk import Candidate, ReadError, list_tree, read_text
+
+DEFAULT_MAX_FILE_BYTES = 1024 * 1024
+# The index gets a larger cap: every structural check depends on it, and a runaway
+# index is drift to report, not a file to skip.
+INDEX_MAX_BYTES = 16 * 1024 * 1024
+PROFILES = ("auto", "claude-code", "governed")
+GOVERNED_MARKERS = ("scope", "relevance")
+
+
+@dataclass(frozen=True)
+class ProjectLocation:
+    """Where a tree belongs: its slug, the located project folder, its transcripts."""
+
+    slug: str | None = None
+    project_path: Path | None = None
+    transcripts_dir: Path | None = None
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a link points. ``path`` is set for targets inside the tree."""
+
+    path: str | None
+    absolute: Path | None
+    exists: bool
+
+    @property
+    def inside(self) -> bool:
+        return self.path is not None
+
+
+@dataclass(frozen=True)
+class MemoryTree:
+    root: Path
+    files: Mapping[str, MemoryFile]
+    index: Index | None
+    present: frozenset[str]
+    unread: Mapping[str, tuple[FileProblem, ...]]
+    errors: tuple[ReadError, ...]
+    location: ProjectLocation
+    profile: str
+    taken_at: dt.datetime
+    home: Path = field(default_factory=Path.home)
+
+    # ---- views -------------------------------------------------------------
+
+    def of_kind(self, *kinds: FileKind) -> list[MemoryFile]:
+        return [f for f in self.files.values() if f.kind in kinds]
+
+    @property
+    def memories(self) -> list[MemoryFile]:
+        return self.of_kind(FileKind.MEMORY)
+
+    @property
+    def recaps(self) -> list[MemoryFile]:
+        return self.of_kind(FileKind.RECAP)
+
+    @cached_property
+    def index_links(self) -> tuple[tuple[IndexLink, Target], ...]:
+        """Every file link in MEMORY.md with where it resolves (seed 000's line -> target map)."""
+        return tuple(
+            (link, self.resolve_link(link.target, "", wiki=link.wiki))
+            for entry in (self.index.entries if self.index else ())
+            for link in entry.links
+        )
+
+    @cached_property
+    def index_targets(self) -> Mapping[str, tuple[int, ...]]:
+        """Tree path -> MEMORY.md lines that link to it."""
+        found: dict[str, list[int]] = defaultdict(list)
+        for link, target in self.index_links:
+            if target.path is not None:
+                found[target.path].append(link.line)
+        return {path: tuple(lines) for path, lines in found.items()}
+
+    @cached_property
+    def superseded(self) -> frozenset[str]:
+        """Files marked replaced: by their own ``superseded_by`` or another's ``supersedes``."""
+        found = {m.path for m in self.files.values() if m.superseded_by}
+        for source in self.files.values():
+            for relation in source.relations:
+                if relation.type == "supersedes":
+                    target = self.resolve_reference(relation.target, source.path)
+                    if target.path is not None and target.path != source.path:
+                        found.add(target.path)
+        return frozenset(found)
+
+    @cached_property
+    def moved_index_targets(self) -> Mapping[str, IndexLink]:
+        """Unindexed file -> the broken index link that meant it.
+
+        A link is taken to mean a file when the link's target is gone and exactly
+        one unindexed, unsuperseded memory elsewhere has the same file name.
+        """
+        unindexed: dict[str, list[str]] = defaultdict(list)
+        for memory in self.memories:
+            if memory.path not in self.index_targets and memory.path not in self.superseded:
+                unindexed[memory.path.rsplit("/", 1)[-1]].append(memory.path)
+        moved: dict[str, IndexLink] = {}
+        for link, target in self.index_links:
+            if target.exists or link.wiki:
+                continue
+            name = link.target.split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+            candidates = [p for p in unindexed.get(name, []) if p not in moved]
+            if len(candidates) == 1:
+                moved[candidates[0]] = link
+        return moved
+
+    @cached_property
+    def incoming_relations(self) -> Mapping[str, frozenset[str]]:
+        """Tree path -> files whose ``relations:`` or ``superseded_by`` point at it."""
+        found: dict[str, set[str]] = defaultdict(set)
+        for source in self.files.values():
+            targets = [r.target for r in source.relations] + list(source.superseded_by)
+            for raw in targets:
+                target = self.resolve_reference(raw, source.path)
+                if target.path is not None and target.path != source.path:
+                    found[target.path].add(source.path)
+        return {path: frozenset(sources) for path, sources in found.items()}
+
+    @cached_property
+    def incoming_links(self) -> Mapping[str, frozenset[str]]:
+        """Tree path -> files whose bodies link to it (markdown links or wikilinks)."""
+        found: dict[str, set[str]] = defaultdict(set)
+        for source in self.files.values():
+            for link in source.links:
+                if link.wiki or not is_external(link.target):
+                    target = self.resolve_link(link.target, source.path, wiki=link.wiki)
+                    if target.path is not None and target.path != source.path:
+                        found[target.path].add(source.path)
+        return {path: frozenset(sources) for path, sources in found.items()}
+
+    def references_to(self, path: str) -> int:
+        """How many index lines, relations and links point at ``path`` (for ordering)."""
+        return (
+            len(self.index_targets.get(path, ()))
+            + len(self.incoming_relations.get(path, ()))
+            + len(self.incoming_links.get(path, ()))
+        )
+
+    @cached_property
+    def names(self) -> Mapping[str, str]:
+        """Normalised name, stem, first heading or index title -> tree path."""
+        found: dict[str, str] = {}
+        for entry in self.index.entries if self.index else ():
+            target = self.resolve_path(entry.target, "") if not entry.links[0].wiki else None
+            if target is not None and target.path is not None and target.path in self.files:
+                found.setdefault(name_key(entry.title), target.path)
+        for memory in self.files.values():
+            for label in (memory.stem, memory.name, _first_heading(memory)):
+                if label:
+                    found[name_key(label)] = memory.path
+        return found
+
+    # ---- resolving links ---------------------------------------------------
+
+    def resolve_link(self, target: str, source: str, *, wiki: bool = False) -> Target:
+        if wiki:
+            path = self.names.get(name_key(target))
+            return Target(path, self.root / path if path else None, path is not None)
+        return self.resolve_path(target, source)
+
+    def resolve_reference(self, raw: str, source: str) -> Target:
+        """A relation or ``superseded_by`` value: a path, or a memory's name."""
+        target = self.resolve_path(raw, source)
+        if target.exists or "/" in raw or raw.endswith(".md"):
+            if not target.exists and target.path is not None:
+                from_root = self.resolve_path(raw, "")
+                return from_root if from_root.exists else target
+            return target
+        by_name = self.names.get(name_key(raw))
+        if by_name is not None:
+            return Target(by_name, self.root / by_name, True)
+        with_suffix = self.resolve_path(raw + ".md", "")
+        return with_suffix if with_suffix.exists else target
+
+    def resolve_path(self, raw: str, source: str) -> Target:
+        """Resolve a path written in ``source`` (a tree path; "" for the root)."""
+        text = unquote(raw.split("#", 1)[0].split("?", 1)[0]).strip()
+        if not text:
+            return Target(source or None, None, True)
+        if text.startswith("file://"):
+            text = text[len("file://") :]
+        if text.startswith("~"):
+            candidate = Path(os.path.normpath(self.home / text[1:].lstrip("/")))
+        elif os.path.isabs(text):
+            candidate = Path(os.path.normpath(text))
+        else:
+            base = self.root / source.rpartition("/")[0] if source else self.root
+            candidate = Path(os.path.normpath(base / text))
+        return self._classify(candidate)
+
+    def _classify(self, candidate: Path) -> Target:
+        for root in self._roots:
+            if candidate.is_relative_to(root):
+                rel = candidate.relative_to(root).as_posix()
+                exists = rel in self.present or rel in self.files or os.path.lexists(candidate)
+                return Target(rel if rel != "." else "", candidate, exists)
+        return Target(None, candidate, os.path.exists(candidate))
+
+    @cached_property
+    def _roots(self) -> tuple[Path, ...]:
+        absolute = Path(os.path.normpath(self.root.absolute()))
+        real = Path(os.path.realpath(self.root))
+        return (absolute,) if absolute == real else (absolute, real)
+
+
+def name_key(label: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", label.lower().removesuffix(".md")).strip("-")
+
+
+def _first_heading(memory: MemoryFile) -> str:
+    for line in memory.body_lines[:20]:
+        if line.startswith("# "):
+            return line[2:].strip()
+    return ""
+
+
+def load_tree(
+    root: Path,
+    *,
+    location: ProjectLocation | None = None,
+    profile: str = "auto",
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+    now: dt.datetime | None = None,
+    candidates: Iterable[Candidate] | None = None,
+) -> MemoryTree:
+    """Read ``root`` into a snapshot. ``candidates`` overrides the listing (tests
+    use it to delete a file between listing and reading)."""
+    root = Path(os.path.normpath(root.absolute()))
+    listing = list_tree(root)
+    files: dict[str, MemoryFile] = {}
+    unread: dict[str, tuple[FileProblem, ...]] = {p: (q,) for p, q in listing.problems}
+    errors = list(listing.errors)
+    for candidate in listing.candidates if candidates is None else candidates:
+        result = read_text(candidate.source, max_file_bytes)
+        if result.error is not None:
+            errors.append(ReadError(candidate.path, result.error))
+        elif result.text is None:
+            unread[candidate.path] = result.problems
+        else:
+            files[candidate.path] = parse_memory_file(
+                candidate.path,
+                candidate.kind,
+                result.text,
+                result.size,
+                result.mtime,
+                result.problems,
+            )
+    index = _read_index(listing.index, max(max_file_bytes, INDEX_MAX_BYTES), unread, errors)
+    return MemoryTree(
+        root=root,
+        files=files,
+        index=index,
+        present=frozenset(listing.present),
+        unread=unread,
+        errors=tuple(errors),
+        location=location or ProjectLocation(),
+        profile=resolve_profile(profile, files.values()),
+        taken_at=now or dt.datetime.now().astimezone(),
+    )
+
+
+def _read_index(
+    candidate: Candidate | None,
+    max_file_bytes: int,
+    unread: dict[str, tuple[FileProblem, ...]],
+    errors: list[ReadError],
+) -> Index | None:
+    if candidate is None:
+        return None
+    result = read_text(candidate.source, max_file_bytes)
+    if result.error is not None:
+        errors.append(ReadError(INDEX_NAME, result.error))
+        return None
+    if result.text is None:
+        unread[INDEX_NAME] = result.problems
+        return None
+    return parse_index(result.text, result.size, result.mtime, result.line_bytes)
+
+
+def resolve_profile(requested: str, files: Iterable[MemoryFile]) -> str:
+    """``auto`` is ``governed`` as soon as any file uses ``scope`` or ``relevance``."""
+    if requested != "auto":
+        return requested
+    for memory in files:
+        fm = memory.frontmatter or {}
+        if any(key in fm for key in GOVERNED_MARKERS):
+            return "governed"
+    return "claude-code"

@@ -1,0 +1,210 @@
+"""Listing a memory tree and reading its files without trusting them.
+
+Rules that hold here so nothing above has to think about them:
+
+- nothing is ever written, created or renamed;
+- a symlink whose target lies outside the tree is checked for existence
+  only and never opened;
+- symlinked folders inside the tree are followed once (loops end);
+- a file is opened with ``O_NOFOLLOW`` on its resolved path, checked to be a
+  regular file, and read only up to the size limit;
+- I/O failures become error entries, odd content becomes a problem.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .index_file import INDEX_NAME
+from .memory_file import FileKind, FileProblem
+
+IGNORED_TOP_LEVEL = frozenset({"logs", "agents"})
+BINARY_SNIFF = 8192
+
+
+@dataclass(frozen=True)
+class Candidate:
+    path: str  # POSIX, relative to the tree root, as the user sees it
+    source: Path  # what to open: the file itself or its resolved symlink target
+    kind: FileKind
+
+
+@dataclass(frozen=True)
+class ReadError:
+    path: str
+    error: str
+
+
+@dataclass
+class Listing:
+    candidates: list[Candidate] = field(default_factory=list)
+    index: Candidate | None = None
+    present: set[str] = field(default_factory=set)  # every path seen, .md or not
+    problems: list[tuple[str, FileProblem]] = field(default_factory=list)
+    errors: list[ReadError] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    text: str | None
+    size: int
+    mtime: float
+    line_bytes: tuple[int, ...] = ()
+    problems: tuple[FileProblem, ...] = ()
+    error: str | None = None
+
+
+def list_tree(root: Path) -> Listing:
+    listing = Listing()
+    real_root = Path(os.path.realpath(root))
+    _walk(real_root, "", real_root, {real_root}, listing)
+    listing.candidates.sort(key=lambda c: c.path)
+    return listing
+
+
+def _walk(directory: Path, prefix: str, real_root: Path, visited: set[Path], out: Listing) -> None:
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError as exc:
+        out.errors.append(ReadError(prefix.rstrip("/") or ".", describe_os_error(exc)))
+        return
+    for entry in entries:
+        if entry.name.startswith(".") or (not prefix and entry.name in IGNORED_TOP_LEVEL):
+            continue
+        _visit(entry, prefix + entry.name, real_root, visited, out)
+
+
+def _visit(
+    entry: os.DirEntry[str], rel: str, real_root: Path, visited: set[Path], out: Listing
+) -> None:
+    out.present.add(rel)
+    is_md = entry.name.endswith(".md")
+    if entry.is_symlink():
+        _visit_symlink(entry, rel, is_md, real_root, visited, out)
+        return
+    if entry.is_dir(follow_symlinks=False):
+        _walk(Path(entry.path), rel + "/", real_root, visited, out)
+    elif is_md:
+        _add_file(Path(entry.path), rel, out)
+
+
+def _visit_symlink(
+    entry: os.DirEntry[str],
+    rel: str,
+    is_md: bool,
+    real_root: Path,
+    visited: set[Path],
+    out: Listing,
+) -> None:
+    try:
+        target = Path(os.path.realpath(entry.path, strict=True))
+    except OSError as exc:
+        if exc.errno == errno.ELOOP or isinstance(exc, RuntimeError):
+            out.errors.append(ReadError(rel, "symlink loop; not followed"))
+        elif is_md:
+            out.problems.append((rel, FileProblem("dangling-symlink", "symlink to a missing file")))
+        return
+    if not target.is_relative_to(real_root):
+        # Existence only: strict realpath succeeded, so the target exists. Never read it.
+        if is_md or target.is_dir():
+            message = f"symlink to {target} outside the tree (it exists); not read"
+            out.problems.append((rel, FileProblem("symlink-outside-tree", message)))
+        return
+    if target.is_dir():
+        if target not in visited:
+            visited.add(target)
+            _walk(target, rel + "/", real_root, visited, out)
+    elif is_md:
+        _add_file(target, rel, out)
+
+
+def _add_file(source: Path, rel: str, out: Listing) -> None:
+    if rel == INDEX_NAME:
+        out.index = Candidate(rel, source, FileKind.MEMORY)
+    else:
+        out.candidates.append(Candidate(rel, source, kind_of(rel)))
+
+
+def kind_of(rel: str) -> FileKind:
+    top = rel.split("/", 1)[0]
+    if top == "sessions" and "/" in rel:
+        return FileKind.RECAP
+    if top == "team" and "/" in rel:
+        return FileKind.TEAM
+    return FileKind.MEMORY
+
+
+def read_text(source: Path, max_bytes: int) -> ReadResult:
+    """Read a listed file as text, within limits; never raises for I/O or content."""
+    try:
+        fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        return ReadResult(None, 0, 0.0, error=describe_os_error(exc))
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            problem = FileProblem("not-regular-file", "not a regular file; not read")
+            return ReadResult(None, info.st_size, info.st_mtime, problems=(problem,))
+        if info.st_size > max_bytes:
+            problem = FileProblem(
+                "file-too-large",
+                f"file is {_human(info.st_size)}, over the {_human(max_bytes)} limit; not read",
+            )
+            return ReadResult(None, info.st_size, info.st_mtime, problems=(problem,))
+        try:
+            data = handle.read(max_bytes + 1)
+        except OSError as exc:
+            return ReadResult(None, info.st_size, info.st_mtime, error=describe_os_error(exc))
+    return _decode(data, info.st_mtime)
+
+
+def _decode(data: bytes, mtime: float) -> ReadResult:
+    size = len(data)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        problem = FileProblem("not-utf8", "file is UTF-16; Claude Code reads and writes UTF-8", 1)
+        text = data.decode("utf-16", errors="replace")
+        return _result(text, data, mtime, (problem,))
+    if b"\x00" in data[:BINARY_SNIFF]:
+        problem = FileProblem("binary-file", "binary content in a .md file; not read")
+        return ReadResult(None, size, mtime, problems=(problem,))
+    try:
+        text = data.decode("utf-8-sig")
+        problems: tuple[FileProblem, ...] = ()
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        problem = FileProblem(
+            "not-utf8", f"invalid UTF-8 byte 0x{data[exc.start]:02x} at offset {exc.start}", line
+        )
+        text = data.decode("utf-8-sig", errors="replace")
+        problems = (problem,)
+    return _result(text, data, mtime, problems)
+
+
+def _result(text: str, data: bytes, mtime: float, problems: tuple[FileProblem, ...]) -> ReadResult:
+    line_bytes = tuple(len(part) + 1 for part in data.split(b"\n"))
+    if data.endswith(b"\n"):
+        line_bytes = line_bytes[:-1]
+    elif line_bytes:
+        line_bytes = (*line_bytes[:-1], line_bytes[-1] - 1)
+    text = text.replace("\r\n", "\n")
+    return ReadResult(text, len(data), mtime, line_bytes, problems)
+
+
+def describe_os_error(exc: OSError) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "vanished before it could be read"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    if exc.errno == errno.ELOOP:
+        return "symlink loop or symlink in place of a file; not followed"
+    return exc.strerror or type(exc).__name__
+
+
+def _human(size: int) -> str:
+    if size >= 1024 * 1024:
+        return f"{size / (1024 * 1024):.1f} MB"
+    return f"{size / 1024:.0f} KB"

@@ -1,0 +1,132 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.harness import codes, findings, index, memory, write_tree
+
+
+def test_index_drift_clean_tree_has_no_findings(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir, {"MEMORY.md": index("a.md", "b.md"), "a.md": memory("a"), "b.md": memory("b")}
+    )
+    assert findings(tree_dir, "index-drift") == []
+
+
+def test_index_drift_missing_index_is_the_first_finding_and_others_still_run(
+    tree_dir: Path,
+) -> None:
+    write_tree(tree_dir, {"a.md": memory("a", type="nonsense")})
+    found = findings(tree_dir, "index-drift", "frontmatter")
+    assert codes(found)[0] == ("missing-index", "MEMORY.md", None)
+    assert "MEMORY.md is missing" in found[0].message
+    assert ("invalid-type", "a.md", 4) in codes(found)
+
+
+def test_index_drift_broken_link_names_line_and_target(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index("a.md", "gone.md"), "a.md": memory("a")})
+    [finding] = findings(tree_dir, "index-drift")
+    assert (finding.code, finding.line) == ("broken-index-link", 3)
+    assert "`gone.md`" in finding.message
+    assert finding.fix == {"action": "remove-index-line", "line": 3, "target": "gone.md"}
+
+
+def test_index_drift_moved_file_is_a_stale_path_not_broken_plus_missing(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index("testing.md"), "feedback/testing.md": memory("t")})
+    [finding] = findings(tree_dir, "index-drift")
+    assert finding.code == "stale-index-path"
+    assert finding.related == ("feedback/testing.md",)
+    assert finding.fix is not None
+    assert finding.fix["new"] == "feedback/testing.md"
+
+
+def test_index_drift_two_candidates_for_a_moved_file_is_broken_not_guessed(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {"MEMORY.md": index("notes.md"), "a/notes.md": memory("x"), "b/notes.md": memory("y")},
+    )
+    assert sorted(codes(findings(tree_dir, "index-drift"))) == [
+        ("broken-index-link", "MEMORY.md", 2),
+        ("missing-index-entry", "a/notes.md", None),
+        ("missing-index-entry", "b/notes.md", None),
+    ]
+
+
+def test_index_drift_unindexed_file_gets_an_index_line_from_its_frontmatter(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {"MEMORY.md": index(), "user_role.md": memory("user-role", description="Backend lead")},
+    )
+    [finding] = findings(tree_dir, "index-drift")
+    assert finding.code == "missing-index-entry"
+    assert finding.fix is not None
+    assert finding.fix["text"] == "- [user-role](user_role.md) — Backend lead"
+
+
+def test_index_drift_sessions_and_superseded_files_need_no_entry(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("new.md"),
+            "new.md": memory("new", body="", relations="[{type: supersedes, target: older.md}]"),
+            "old.md": memory("old", superseded_by="new.md"),
+            "older.md": memory("older"),
+            "sessions/2026-01-02-x.md": memory("x", type="session-recap"),
+        },
+    )
+    assert findings(tree_dir, "index-drift") == []
+
+
+def test_index_drift_accepts_real_world_entry_variants(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Memory\n\n## Group\n"
+            "- [A](./a.md) - dash separator\n"
+            "* [B](b.md): colon separator\n"
+            "1. [C](sub/../c.md)\n"
+            "- **[D](d.md)** — bold link\n"
+            "- [E](e.md#section) — anchor\n"
+            "- [[f-note]] — wikilink by name\n",
+            "a.md": memory("a"),
+            "b.md": memory("b"),
+            "c.md": memory("c"),
+            "d.md": memory("d"),
+            "e.md": memory("e"),
+            "f.md": memory("f-note"),
+        },
+    )
+    assert findings(tree_dir, "index-drift") == []
+
+
+def test_index_drift_home_relative_link_into_the_tree_resolves(
+    tree_dir: Path, isolated_home: Path
+) -> None:
+    root = isolated_home / ".claude/projects/-p/memory"
+    write_tree(
+        root, {"MEMORY.md": "- [A](~/.claude/projects/-p/memory/a.md) — a\n", "a.md": memory("a")}
+    )
+    assert findings(root, "index-drift") == []
+
+
+def test_index_drift_link_out_of_the_tree_is_checked_for_existence_only(tmp_path: Path) -> None:
+    root = tmp_path / "memory"
+    (tmp_path / "outside.md").write_text("exists")
+    write_tree(root, {"MEMORY.md": "- [Out](../outside.md) — x\n- [Gone](../gone.md) — y\n"})
+    assert codes(findings(root, "index-drift")) == [("broken-index-link", "MEMORY.md", 2)]
+
+
+def test_index_drift_duplicate_entry_reported_on_the_later_line(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index("a.md", "a.md"), "a.md": memory("a")})
+    assert codes(findings(tree_dir, "index-drift")) == [("duplicate-index-entry", "MEMORY.md", 3)]
+
+
+def test_index_drift_links_inside_code_blocks_and_urls_are_not_entries(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "- [A](a.md) — a\n```\n- [X](missing.md) — in code\n```\n"
+            "- [Docs](https://example.org/x.md) — external\n",
+            "a.md": memory("a"),
+        },
+    )
+    assert findings(tree_dir, "index-drift") == []

@@ -1,0 +1,124 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.harness import codes, findings, index, memory, write_tree
+
+
+def audit(tree_dir: Path, files: dict[str, str]) -> list[tuple[str, str, int | None]]:
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    return codes(findings(tree_dir, "relations"))
+
+
+def test_relations_complete_supersession_pair_is_clean(tree_dir: Path) -> None:
+    assert (
+        audit(
+            tree_dir,
+            {
+                "new.md": memory("new", relations="[{type: supersedes, target: old.md}]"),
+                "old.md": memory("old", superseded_by="new.md"),
+            },
+        )
+        == []
+    )
+
+
+def test_relations_missing_back_pointer_on_the_superseded_file(tree_dir: Path) -> None:
+    found = audit(
+        tree_dir,
+        {
+            "new.md": memory("new", relations="[{type: supersedes, target: old.md}]"),
+            "old.md": memory("old"),
+        },
+    )
+    assert found == [("missing-superseded-by", "new.md", 5)]
+    [finding] = findings(tree_dir, "relations")
+    assert finding.fix == {"action": "add-superseded-by", "path": "old.md", "value": "new.md"}
+
+
+def test_relations_superseded_by_without_supersedes_relation(tree_dir: Path) -> None:
+    found = audit(
+        tree_dir,
+        {
+            "new.md": memory("new", relations="[{type: supports, target: other.md}]"),
+            "old.md": memory("old", superseded_by="new.md"),
+            "other.md": memory("other"),
+        },
+    )
+    assert found == [("missing-supersedes", "old.md", 5)]
+
+
+def test_relations_broken_target_and_bad_type(tree_dir: Path) -> None:
+    found = audit(
+        tree_dir,
+        {
+            "a.md": memory(
+                "a", relations="[{type: supports, target: gone.md}, {type: inspires, target: b.md}]"
+            ),
+            "b.md": memory("b"),
+        },
+    )
+    assert sorted(found) == [("bad-relation-type", "a.md", 5), ("broken-relation", "a.md", 5)]
+
+
+def test_relations_mapping_and_pair_shapes_are_understood(tree_dir: Path) -> None:
+    found = audit(
+        tree_dir,
+        {
+            "a.md": memory("a", relations="{supports: [b.md, c.md]}"),
+            "b.md": memory("b", relations="[{related_to: c.md}]"),
+            "c.md": memory("c"),
+        },
+    )
+    assert found == []
+
+
+def test_relations_targets_may_name_a_memory_instead_of_a_path(tree_dir: Path) -> None:
+    assert (
+        audit(
+            tree_dir,
+            {
+                "a.md": memory("a", relations="[{type: supports, target: b-note}]"),
+                "b.md": memory("b-note"),
+            },
+        )
+        == []
+    )
+
+
+def test_relations_skipped_silently_when_no_file_declares_relations(tree_dir: Path) -> None:
+    found = audit(
+        tree_dir, {"old.md": memory("old", superseded_by="new.md"), "new.md": memory("new")}
+    )
+    assert found == []
+
+
+def test_relations_broken_superseded_by_reported_even_without_relations(tree_dir: Path) -> None:
+    assert audit(tree_dir, {"old.md": memory("old", superseded_by="nowhere.md")}) == [
+        ("broken-superseded-by", "old.md", 5)
+    ]
+
+
+def test_relations_broken_wikilink_is_user_judgment_and_good_ones_resolve(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", body="See [[b-note]], [[B title]], [[missing note]] and [[b]]."),
+            "b.md": memory("b-note", body="# B title\n\ntext"),
+        },
+    )
+    [finding] = findings(tree_dir, "relations")
+    assert (finding.code, finding.judgment) == ("broken-wikilink", True)
+    assert "[[missing note]]" in finding.message
+
+
+def test_relations_broken_markdown_link_to_a_memory(tree_dir: Path) -> None:
+    found = audit(
+        tree_dir,
+        {
+            "a.md": memory("a", body="Line one\nsee [b](sub/b.md) and [c](c.md)"),
+            "c.md": memory("c"),
+        },
+    )
+    assert found == [("broken-link", "a.md", 7)]

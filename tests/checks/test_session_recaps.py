@@ -1,0 +1,51 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.harness import codes, findings, memory, write_tree
+
+
+def test_session_recaps_well_formed_recap_is_clean(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"sessions/2026-10-02-rate-limits.md": memory("r", type="session-recap")})
+    assert findings(tree_dir, "session-recaps") == []
+
+
+def test_session_recaps_misshaped_name_gets_a_rename_from_its_date(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"sessions/2026_10_02 Rate Limits.md": memory("r", type="session-recap")})
+    [finding] = findings(tree_dir, "session-recaps")
+    assert finding.code == "recap-filename"
+    assert finding.fix == {
+        "action": "rename-file",
+        "path": "sessions/2026_10_02 Rate Limits.md",
+        "to": "sessions/2026-10-02-rate-limits.md",
+    }
+
+
+def test_session_recaps_name_without_any_date_has_no_concrete_rename(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"sessions/notes.md": memory("r", type="session-recap")})
+    [finding] = findings(tree_dir, "session-recaps")
+    assert finding.fix is None
+    assert "YYYY-MM-DD" in (finding.suggestion or "")
+
+
+def test_session_recaps_wrong_type_missing_and_broken_frontmatter(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "sessions/2026-01-01-a.md": memory("a", type="project"),
+            "sessions/2026-01-02-b.md": "no frontmatter\n",
+            "sessions/2026-01-03-c.md": "---\ntype: [broken\n---\n",
+        },
+    )
+    found = codes(findings(tree_dir, "session-recaps"))
+    assert ("recap-type", "sessions/2026-01-01-a.md", 4) in found
+    assert ("missing-frontmatter", "sessions/2026-01-02-b.md", 1) in found
+    assert next(c for c in found if c[1].endswith("c.md"))[0] == "unparseable-frontmatter"
+    assert len(found) == 3
+
+
+def test_session_recaps_impossible_date_in_a_well_shaped_name_is_flagged(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"sessions/2026-13-45-x.md": memory("r", type="session-recap")})
+    [finding] = findings(tree_dir, "session-recaps")
+    assert finding.code == "recap-filename"
+    assert "not a real date" in finding.message

@@ -1,0 +1,225 @@
+"""Malformed input never crashes an audit: each case yields a finding or an error entry."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memory_audit.tree import load_tree
+from memory_audit.tree_walk import list_tree
+from tests.harness import codes, digest, findings, index, memory, report, write_tree
+
+BOMB = "\n".join(
+    ["---", 'a: &a ["x","x","x","x","x","x","x","x","x"]']
+    + [
+        f"{c}: &{c} [{', '.join([f'*{p}'] * 9)}]"
+        for p, c in zip("abcdefgh", "bcdefghi", strict=True)
+    ]
+    + ["name: bomb", "description: *i", "type: user", "---", "body"]
+)
+
+
+def test_alias_bomb_is_refused_with_bounded_memory(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index("bomb.md"), "bomb.md": BOMB})
+    tracemalloc.start()
+    try:
+        found = findings(tree_dir)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    [problem] = [f for f in found if f.path == "bomb.md" and f.dimension == "frontmatter"]
+    assert problem.code == "unparseable-frontmatter"
+    assert "alias bomb" in problem.message
+    assert peak < 20 * 1024 * 1024
+
+
+def test_yaml_python_tags_build_nothing(tree_dir: Path, tmp_path: Path) -> None:
+    marker = tmp_path / "pwned"
+    payload = f'---\nname: !!python/object/apply:os.system ["touch {marker}"]\n---\n'
+    write_tree(tree_dir, {"MEMORY.md": index("evil.md"), "evil.md": payload})
+    found = codes(findings(tree_dir, "frontmatter"))
+    assert found == [("unparseable-frontmatter", "evil.md", 2)]
+    assert not marker.exists()
+
+
+def test_binary_file_named_md(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir, {"MEMORY.md": index("blob.md"), "blob.md": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"}
+    )
+    assert codes(findings(tree_dir, "frontmatter")) == [("binary-file", "blob.md", None)]
+
+
+def test_huge_file_is_reported_not_read(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index("huge.md")})
+    with (tree_dir / "huge.md").open("wb") as handle:
+        handle.write(b"---\nname: huge\n---\n")
+        handle.truncate(50 * 1024 * 1024)
+    tracemalloc.start()
+    try:
+        found = findings(tree_dir, "frontmatter", "index-drift")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert codes(found) == [("file-too-large", "huge.md", None)]
+    assert "50.0 MB" in found[0].message
+    assert peak < 5 * 1024 * 1024
+
+
+def test_non_utf8_bytes_are_reported_and_the_rest_still_checked(tree_dir: Path) -> None:
+    text = "---\nname: a\ndescription: caf\xe9\ntype: bogus\n---\nbody\n".encode("latin-1")
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": text})
+    found = codes(findings(tree_dir, "frontmatter"))
+    assert found == [("not-utf8", "a.md", 3), ("invalid-type", "a.md", 4)]
+
+
+def test_crlf_and_bom_parse_like_plain_files(tree_dir: Path) -> None:
+    text = "\ufeff---\r\nname: a\r\ndescription: d\r\ntype: wrong\r\n---\r\nsee [[nothing]]\r\n"
+    write_tree(tree_dir, {"MEMORY.md": index("a.md").replace("\n", "\r\n"), "a.md": text.encode()})
+    found = codes(findings(tree_dir))
+    assert ("invalid-type", "a.md", 4) in found
+    assert ("broken-wikilink", "a.md", 6) in found
+    assert not any(code == "missing-index-entry" for code, _, _ in found)
+
+
+def test_utf16_file_is_reported(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a").encode("utf-16")})
+    assert codes(findings(tree_dir, "frontmatter")) == [("not-utf8", "a.md", 1)]
+
+
+def test_empty_files_are_memories_without_frontmatter(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": "", "empty.md": ""})
+    found = codes(findings(tree_dir, "frontmatter", "index-drift"))
+    assert found == [("missing-index-entry", "empty.md", None), ("no-frontmatter", "empty.md", 1)]
+
+
+def test_unclosed_frontmatter(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": "---\nname: a\nno closing fence\n"})
+    assert codes(findings(tree_dir, "frontmatter")) == [("unclosed-frontmatter", "a.md", 1)]
+
+
+def test_symlink_loop_is_an_error_entry_and_the_audit_goes_on(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a")})
+    (tree_dir / "loop.md").symlink_to(tree_dir / "loop.md")
+    (tree_dir / "sub").mkdir()
+    (tree_dir / "sub" / "back").symlink_to(tree_dir)
+    result = report(tree_dir)
+    assert ("loop.md", "symlink loop; not followed") in result.errors
+    assert result.memory_files == 1
+
+
+def test_symlink_out_of_the_tree_is_checked_for_existence_only(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    write_tree(outside, {"secret.md": memory("x", type="not-a-type")})
+    tree_dir = write_tree(tmp_path / "memory", {"MEMORY.md": index("linked.md", "dir/a.md")})
+    (tree_dir / "linked.md").symlink_to(outside / "secret.md")
+    (tree_dir / "dir").symlink_to(outside)
+    found = codes(findings(tree_dir, "frontmatter"))
+    # Only the links are reported: had the target been read, its invalid type would show.
+    assert sorted(found) == [
+        ("symlink-outside-tree", "dir", None),
+        ("symlink-outside-tree", "linked.md", None),
+    ]
+
+
+def test_symlink_inside_the_tree_is_read_once(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index("a.md", "alias.md"), "a.md": memory("a", type="bad")})
+    (tree_dir / "alias.md").symlink_to("a.md")
+    found = codes(findings(tree_dir, "frontmatter"))
+    assert found == [("invalid-type", "a.md", 4), ("invalid-type", "alias.md", 4)]
+
+
+def test_fifo_named_md_is_not_opened(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index("pipe.md")})
+    os.mkfifo(tree_dir / "pipe.md")
+    assert codes(findings(tree_dir, "frontmatter")) == [("not-regular-file", "pipe.md", None)]
+
+
+def test_file_deleted_between_listing_and_reading(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir, {"MEMORY.md": index("a.md", "b.md"), "a.md": memory("a"), "b.md": memory("b")}
+    )
+    listing = list_tree(tree_dir)
+    (tree_dir / "b.md").unlink()
+    tree = load_tree(tree_dir, candidates=listing.candidates)
+    assert [(e.path, e.error) for e in tree.errors] == [
+        ("b.md", "vanished before it could be read")
+    ]
+    assert set(tree.files) == {"a.md"}
+
+
+def test_binary_index_is_reported_as_unreadable(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": b"\x00\x01\x02", "a.md": memory("a")})
+    [first, *_] = findings(tree_dir, "index-drift")
+    assert first.code == "missing-index"
+    assert "cannot be read" in first.message
+
+
+def _audit_json_without_read_permission(tree_dir: Path) -> dict[str, Any]:
+    command = [sys.executable, "-m", "memory_audit", "audit", "--format", "json", str(tree_dir)]
+    if os.geteuid() == 0:
+        # root reads mode-000 files; drop the capabilities that allow it for this one process
+        setpriv = shutil.which("setpriv")
+        assert setpriv, "setpriv (util-linux) is needed to test unreadable files as root"
+        command = [setpriv, "--bounding-set", "-dac_override,-dac_read_search", *command]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    assert result.returncode == 1, result.stderr
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def test_unreadable_file_is_an_error_entry(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "locked.md"),
+            "a.md": memory("a", type="bad"),
+            "locked.md": memory("locked"),
+        },
+    )
+    (tree_dir / "locked.md").chmod(0)
+    try:
+        data = _audit_json_without_read_permission(tree_dir)
+    finally:
+        (tree_dir / "locked.md").chmod(0o644)
+    [tree_report] = data["reports"]
+    assert {"path": "locked.md", "error": "permission denied"} in tree_report["errors"]
+    assert [f["code"] for f in tree_report["findings"]] == ["invalid-type"]
+
+
+def test_audit_writes_nothing_into_the_tree(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "gone.md"),
+            "a.md": memory("a", type="bad"),
+            "b.md": BOMB,
+            "sessions/bad name.md": "x",
+            "team/t.md": memory("t"),
+            ".consolidate-lock.old": "1",
+        },
+    )
+    (tree_dir / "loop.md").symlink_to(tree_dir / "loop.md")
+    before = digest(tree_dir)
+    result = subprocess.run(
+        [sys.executable, "-m", "memory_audit", "audit", "--format", "json", str(tree_dir)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert digest(tree_dir) == before
+
+
+@pytest.mark.parametrize("content", [b"---\n", b"---\n---\n", b"\n\n", b"---\n...\n", b"\xff\xfe"])
+def test_degenerate_files_never_crash(tree_dir: Path, content: bytes) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": content})
+    result = report(tree_dir)
+    assert not [e for e in result.errors if "failed" in e[1]]

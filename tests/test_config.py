@@ -1,0 +1,59 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memory_audit import config
+from memory_audit.errors import ConfigError
+from memory_audit.resource_files import read_resource
+
+
+def test_config_defaults_without_a_file() -> None:
+    loaded = config.load()
+    assert loaded.settings.schedule.weekly == "sun 09:00"
+    assert loaded.settings.watch.debounce_seconds == 2.0
+    assert loaded.settings.notify.backend == "auto"
+    assert loaded.settings.reports.keep == 12
+    assert loaded.settings.roots == ("~/.claude/projects/*/memory",)
+
+
+def test_config_example_file_is_valid_and_equals_the_defaults() -> None:
+    parsed = config.parse(read_resource("config", "config.example.yaml"))
+    assert parsed.settings == config.Config().settings
+
+
+def test_config_errors_name_every_bad_key_and_its_line() -> None:
+    text = (
+        "roots: [a]\nschedule:\n  weekly: someday\n  timezone: Mars/Olympus\nwatch:\n"
+        "  debounce_seconds: fast\nnotify: {backend: pigeon}\nreports: {keep: 0}\nbogus: 1\n"
+    )
+    with pytest.raises(ConfigError) as caught:
+        config.parse(text, "c.yaml")
+    message = str(caught.value)
+    for expected in (
+        "c.yaml:3: schedule.weekly",
+        "c.yaml:4: schedule.timezone",
+        "c.yaml:6: watch.debounce_seconds: expected a number",
+        "c.yaml:7: notify.backend: 'pigeon' is not one of",
+        "c.yaml:8: reports.keep: 0 is out of range",
+        "c.yaml:9: bogus: unknown key",
+    ):
+        assert expected in message
+
+
+def test_config_check_options_are_validated_per_dimension() -> None:
+    with pytest.raises(ConfigError, match=r"c.yaml:2: checks.no-such-check: unknown dimension"):
+        config.parse("checks:\n  no-such-check: {}\n", "c.yaml")
+
+
+def test_config_missing_explicit_file_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="config file not found"):
+        config.load(tmp_path / "none.yaml")
+
+
+def test_weekly_time_uses_day_names() -> None:
+    assert config.parse_weekly("sun 09:00") == config.WeeklyTime(("sun",), 9, 0)
+    assert config.parse_weekly("Monday,thu 8:30").day_of_week == "mon,thu"
+    with pytest.raises(ValueError, match="not '<day> HH:MM'"):
+        config.parse_weekly("sun 25:00")

@@ -1,0 +1,128 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memory_audit import discover
+from memory_audit.errors import UsageError
+from tests.harness import memory, write_tree
+
+
+def make_project(
+    home: Path, project: Path, transcripts: list[dict[str, object]] | None = None
+) -> Path:
+    slug = discover.slugify(project)
+    folder = home / ".claude/projects" / slug
+    write_tree(folder / "memory", {"MEMORY.md": "- [A](a.md) — a\n", "a.md": memory("a")})
+    if transcripts is not None:
+        lines = [json.dumps(t) for t in transcripts]
+        (folder / "0001.jsonl").write_text("not json\n" + "\n".join(lines) + "\n")
+    return folder / "memory"
+
+
+def test_slugify_replaces_everything_outside_alphanumerics() -> None:
+    assert discover.slugify("/home/me/my.app") == "-home-me-my-app"
+    assert discover.slugify("/srv/a_b c/ü") == "-srv-a-b-c--"
+
+
+def test_project_path_comes_from_transcript_cwd_walking_up_to_the_slug(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "my.app"
+    (project / "src/deep").mkdir(parents=True)
+    root = make_project(
+        isolated_home, project, [{"type": "user", "cwd": str(project / "src/deep")}]
+    )
+    [ref] = discover.find_trees()
+    assert ref.root == root
+    assert ref.location.slug == discover.slugify(project)
+    assert ref.location.project_path == project
+
+
+def test_project_path_falls_back_to_a_filesystem_walk(isolated_home: Path, tmp_path: Path) -> None:
+    project = tmp_path / "proj.x" / "web-app"
+    project.mkdir(parents=True)
+    make_project(isolated_home, project, transcripts=None)
+    [ref] = discover.find_trees()
+    assert ref.location.project_path == project
+
+
+def test_project_path_not_located_when_nothing_matches(isolated_home: Path) -> None:
+    make_project(isolated_home, Path("/nonexistent/place/zz"), transcripts=[{"cwd": "/elsewhere"}])
+    [ref] = discover.find_trees()
+    assert ref.location.project_path is None
+
+
+def test_long_slugs_match_by_prefix_never_recomputed(isolated_home: Path, tmp_path: Path) -> None:
+    project = tmp_path / ("x" * 230)
+    project.mkdir()
+    slug = discover.slugify(project)[:200] + "-1a2b3c"
+    folder = isolated_home / ".claude/projects" / slug
+    write_tree(folder / "memory", {"a.md": memory("a")})
+    (folder / "s.jsonl").write_text(json.dumps({"cwd": str(project)}) + "\n")
+    [ref] = discover.find_trees()
+    assert ref.location.project_path == project
+
+
+def test_auto_memory_directory_from_settings_is_added(isolated_home: Path, tmp_path: Path) -> None:
+    custom = write_tree(tmp_path / "custom-memory", {"a.md": memory("a")})
+    (isolated_home / ".claude").mkdir()
+    (isolated_home / ".claude/settings.json").write_text(
+        json.dumps({"autoMemoryDirectory": str(custom)})
+    )
+    assert [r.root for r in discover.find_trees()] == [custom]
+
+
+def test_settings_local_wins_and_broken_settings_are_ignored(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    (isolated_home / ".claude").mkdir()
+    (isolated_home / ".claude/settings.json").write_text("{not json")
+    (isolated_home / ".claude/settings.local.json").write_text(
+        json.dumps({"autoMemoryDirectory": "~/m"})
+    )
+    assert discover.settings_memory_dir() == isolated_home / "m"
+
+
+def test_claude_config_dir_moves_the_projects_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cc"))
+    root = write_tree(tmp_path / "cc/projects/-p/memory", {"a.md": memory("a")})
+    assert [r.root for r in discover.find_trees()] == [root]
+
+
+def test_tree_for_path_accepts_tree_project_folder_and_project(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "app"
+    project.mkdir()
+    root = make_project(isolated_home, project, [{"cwd": str(project)}])
+    assert discover.tree_for_path(root).root == root
+    assert discover.tree_for_path(root.parent).root == root
+    assert discover.tree_for_path(project).root == root
+
+
+def test_tree_for_path_missing_is_a_usage_error(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match=f"no memory tree found at {tmp_path / 'nope'}"):
+        discover.tree_for_path(tmp_path / "nope")
+    assert not (tmp_path / "nope").exists()
+
+
+def test_tree_for_project_unknown_slug(isolated_home: Path) -> None:
+    with pytest.raises(UsageError, match="no memory tree found at"):
+        discover.tree_for_project("-does-not-exist")
+
+
+def test_tree_for_project_accepts_slug_bare_slug_and_project_path(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "app"
+    project.mkdir()
+    root = make_project(isolated_home, project, [{"cwd": str(project)}])
+    slug = discover.slugify(project)
+    assert discover.tree_for_project(slug).root == root
+    assert discover.tree_for_project(slug[1:]).root == root
+    assert discover.tree_for_project(str(project)).root == root

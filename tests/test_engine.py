@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from memory_audit import checks, engine
+from memory_audit.errors import UsageError
+from memory_audit.findings import DIMENSION_IDS, Finding
+from memory_audit.tree import MemoryTree
+from tests.harness import index, load, memory, report, write_tree
+
+
+def test_engine_orders_by_dimension_then_most_referenced_file(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("popular.md", "quiet.md"),
+            "popular.md": memory("popular", type="bad"),
+            "quiet.md": memory("quiet", type="bad"),
+            "a.md": memory("a", body="[[popular]]"),
+            "b.md": memory("b", body="[[popular]]"),
+        },
+    )
+    found = report(tree_dir, "frontmatter", "index-drift").findings
+    assert [f.dimension for f in found] == [
+        "index-drift",
+        "index-drift",
+        "frontmatter",
+        "frontmatter",
+    ]
+    assert [f.path for f in found if f.dimension == "frontmatter"] == ["popular.md", "quiet.md"]
+
+
+def test_engine_isolates_a_crashing_check(tree_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def explode(tree: MemoryTree, options: object) -> Iterator[Finding]:
+        yield from ()
+        raise KeyError("file content must not leak")
+
+    crashing = SimpleNamespace(ID="orphans", Options=lambda: None, check=explode)
+    monkeypatch.setitem(checks.REGISTRY, "orphans", crashing)
+    write_tree(tree_dir, {"MEMORY.md": index(), "a.md": memory("a", type="bad")})
+    result = report(tree_dir, "orphans", "frontmatter")
+    assert [f.code for f in result.findings] == ["invalid-type"]
+    [(_path, error)] = result.errors
+    assert error.startswith("check 'orphans' failed: KeyError at test_engine.py:")
+    assert "leak" not in error
+
+
+def test_engine_caps_text_but_counts_everything(tree_dir: Path) -> None:
+    files = {f"f{i:02}.md": memory(f"f{i}") for i in range(60)}
+    write_tree(tree_dir, {"MEMORY.md": index(), **files})
+    result = report(tree_dir, "index-drift")
+    assert result.counts == {"index-drift": 60}
+    assert len(result.shown(50)) == 50
+    assert result.not_shown(50) == {"index-drift": 10}
+
+
+def test_engine_dismissed_findings_are_listed_apart(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index(), "a.md": memory("a"), "b.md": memory("b")})
+    tree = load(tree_dir)
+    first = engine.audit_tree(tree, ["index-drift"]).findings[0]
+    again = engine.audit_tree(tree, ["index-drift"], dismissed={first.fingerprint})
+    assert first not in again.findings
+    assert again.dismissed == (first,)
+
+
+def test_select_checks_rejects_unknown_ids_and_lists_valid_ones() -> None:
+    with pytest.raises(UsageError, match="unknown dimension 'nope'; valid: index-drift, "):
+        engine.select_checks(["nope"])
+    assert engine.select_checks([], skip=["orphans"]) == tuple(
+        d for d in DIMENSION_IDS if d in checks.REGISTRY and d != "orphans"
+    )
+
+
+def test_fingerprints_are_stable_when_lines_move(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index("gone.md")})
+    before = report(tree_dir, "index-drift").findings[0]
+    write_tree(tree_dir, {"MEMORY.md": "# Title\n\nintro\n" + index("gone.md")})
+    after = report(tree_dir, "index-drift").findings[0]
+    assert before.line != after.line
+    assert before.fingerprint == after.fingerprint

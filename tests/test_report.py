@@ -1,0 +1,87 @@
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+from memory_audit.engine import Run
+from memory_audit.report import RENDERERS, json_report
+from tests.harness import NOW, index, memory, report, write_tree
+
+
+def drifted(tree_dir: Path) -> Run:
+    files = {f"extra{i}.md": memory(f"extra{i}") for i in range(3)}
+    write_tree(
+        tree_dir, {"MEMORY.md": index("a.md", "gone.md"), "a.md": memory("a", type="bad"), **files}
+    )
+    return Run((report(tree_dir, "index-drift", "frontmatter"),), NOW, max_per_dimension=2)
+
+
+def test_text_report_has_the_seed_shape(tree_dir: Path) -> None:
+    text = RENDERERS["text"](drifted(tree_dir))
+    lines = text.splitlines()
+    assert lines[0] == f"Memory audit: {tree_dir}/"
+    assert lines[1] == "Files scanned: 4 memory files + 0 session-recaps + MEMORY.md"
+    assert lines[2] == "Findings: 5 total"
+    assert "## MEMORY.md index drift (4)" in lines
+    assert (
+        "- MEMORY.md:3 — link target `gone.md` doesn't exist. Suggest: remove the entry, "
+        "or update the path if the file was renamed." in lines
+    )
+    assert "(2 more not shown — narrow with --check index-drift)" in lines
+    assert (
+        "- a.md:4 — type `bad` is not one of user, feedback, project, reference, session-recap. "
+        "Suggest: set type to one of them." in lines
+    )
+    assert lines[-1] == "## All other dimensions: Nothing material."
+
+
+def test_text_report_of_a_clean_tree(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a")})
+    text = RENDERERS["text"](Run((report(tree_dir),), NOW))
+    assert "Findings: 0 total" in text
+    assert text.rstrip().endswith("## All dimensions: Nothing material.")
+
+
+def test_markdown_report_carries_the_same_findings(tree_dir: Path) -> None:
+    text = RENDERERS["markdown"](drifted(tree_dir))
+    assert "## Frontmatter validity (1)" in text
+    assert "- `a.md:4` — type `bad` is not one of" in text
+    assert "(2 more not shown — narrow with --check index-drift)" in text
+
+
+def test_json_report_lists_every_finding_and_round_trips(tree_dir: Path) -> None:
+    run = drifted(tree_dir)
+    data = json.loads(RENDERERS["json"](run))
+    assert data["schema"] == "memory-audit/run@1"
+    assert dt.datetime.fromisoformat(data["generated_at"]).utcoffset() is not None
+    [tree] = data["reports"]
+    assert tree["root"] == str(tree_dir)
+    assert tree["files_scanned"] == {"memory": 4, "session_recaps": 0, "index": True}
+    assert len(tree["findings"]) == 5
+    assert tree["counts"] == {"index-drift": 4, "frontmatter": 1}
+    assert tree["not_shown"] == {"index-drift": 2}
+    assert set(tree["health"]) == {
+        "files",
+        "total_lines",
+        "index_lines",
+        "index_bytes",
+        "largest",
+        "review_due",
+        "unindexed",
+    }
+    first = tree["findings"][0]
+    assert set(first) == {
+        "dimension",
+        "code",
+        "path",
+        "line",
+        "message",
+        "suggestion",
+        "judgment",
+        "related",
+        "fix",
+        "fingerprint",
+    }
+    again = json_report.from_json(data)
+    assert again.reports[0].findings == run.reports[0].findings
