@@ -17,8 +17,10 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(PIP) install -e '.[test]'
 	touch $@ $(VENV)/.installed
 
+DEMO_ARGS := examples/drifted-memory --project-root examples/ledgerly --config examples/config.yaml
+
 demo: $(VENV)/.installed
-	@$(BIN)/memory-audit audit examples/drifted-memory; status=$$?; [ $$status -le 1 ]
+	@$(BIN)/memory-audit audit $(DEMO_ARGS); status=$$?; [ $$status -le 1 ]
 
 test: $(VENV)/.installed-test system-packages lint typecheck unit
 

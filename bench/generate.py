@@ -1,6 +1,6 @@
 """Realistic synthetic memory trees for benchmarks: both frontmatter layouts, drift sprinkled in.
 
-    python bench/generate.py OUT_DIR --files 1000 [--seed 7]
+python bench/generate.py OUT_DIR --files 1000 [--seed 7]
 """
 
 from __future__ import annotations
@@ -11,21 +11,50 @@ from pathlib import Path
 
 TYPES = ("user", "feedback", "project", "reference")
 TOPICS = (
-    "billing", "invoices", "deploy", "testing", "postgres", "migrations", "logging", "auth",
-    "webhooks", "rate-limits", "caching", "search", "onboarding", "api", "frontend", "queues",
+    "billing",
+    "invoices",
+    "deploy",
+    "testing",
+    "postgres",
+    "migrations",
+    "logging",
+    "auth",
+    "webhooks",
+    "rate-limits",
+    "caching",
+    "search",
+    "onboarding",
+    "api",
+    "frontend",
+    "queues",
 )
 WORDS = (
-    "the service retries each webhook with exponential backoff and gives up after six attempts "
-    "integration tests run against a real database started from the compose file never a mock "
-    "deploys go through the pipeline on merge and production needs a manual approval step "
-    "the user prefers short answers that show a diff instead of describing the change in prose "
-    "structured logs carry one event per line with the invoice id and the merchant id as fields "
-    "cursor pagination keeps pages stable while new rows arrive and clients must not parse cursors"
+    "the service retries each webhook with exponential backoff and gives up after six "
+    "attempts integration tests run against a real database started from the compose file "
+    "never a mock deploys go through the pipeline on merge and production needs a manual "
+    "approval step the user prefers short answers that show a diff instead of describing the "
+    "change in prose structured logs carry one event per line with the invoice id and the "
+    "merchant id as fields cursor pagination keeps pages stable while new rows arrive and "
+    "clients must not parse cursors"
 ).split()
 
 
+def _vocabulary(size: int = 4000) -> tuple[list[str], list[float]]:
+    """Common words plus invented terms (identifiers, names), drawn with Zipf weights."""
+    rng = random.Random(0)
+    syllables = ["ka", "lo", "mi", "ten", "dra", "vel", "qu", "ix", "ro", "sta", "ne", "por"]
+    invented = {
+        "".join(rng.choice(syllables) for _ in range(rng.randint(2, 4))) for _ in range(size)
+    }
+    words = list(dict.fromkeys(WORDS)) + sorted(invented)
+    return words, [1.0 / (rank + 1) for rank in range(len(words))]
+
+
+VOCABULARY, WEIGHTS = _vocabulary()
+
+
 def paragraph(rng: random.Random, words: int) -> str:
-    return " ".join(rng.choice(WORDS) for _ in range(words)).capitalize() + "."
+    return " ".join(rng.choices(VOCABULARY, WEIGHTS, k=words)).capitalize() + "."
 
 
 def frontmatter(rng: random.Random, name: str, kind: str, drift: str | None) -> str:
@@ -36,8 +65,12 @@ def frontmatter(rng: random.Random, name: str, kind: str, drift: str | None) -> 
         lines = [f"name: {name}", f"description: {description}", f"type: {kind}"]
     else:
         lines = [
-            f"name: {name}", f"description: {description}", "metadata:", f"  type: {kind}",
-            "  node_type: memory", f"  originSessionId: {rng.getrandbits(64):016x}",
+            f"name: {name}",
+            f"description: {description}",
+            "metadata:",
+            f"  type: {kind}",
+            "  node_type: memory",
+            f"  originSessionId: {rng.getrandbits(64):016x}",
             "  modified: 2026-10-01",
         ]
     if drift == "no-description":
@@ -58,6 +91,7 @@ def generate(out: Path, files: int, seed: int = 7) -> Path:
     rng = random.Random(seed)
     out.mkdir(parents=True, exist_ok=True)
     names: list[str] = []
+    paths: list[str] = []
     index = ["# Memory index", ""]
     for number in range(files):
         topic = TOPICS[number % len(TOPICS)]
@@ -68,6 +102,10 @@ def generate(out: Path, files: int, seed: int = 7) -> Path:
         roll = rng.random()
         drift = "bad-type" if roll < 0.02 else "no-description" if roll < 0.04 else None
         text = frontmatter(rng, name, kind, drift) + body(rng, names[-50:], kind)
+        if number and rng.random() < 0.01:  # ~1% near-duplicates of an earlier file
+            earlier = (out / rng.choice(paths)).read_text(encoding="utf-8")
+            text = earlier.replace("name: ", "name: copy-of-", 1)
+        paths.append(path)
         (out / path).parent.mkdir(parents=True, exist_ok=True)
         (out / path).write_text(text, encoding="utf-8")
         names.append(name)
@@ -77,6 +115,26 @@ def generate(out: Path, files: int, seed: int = 7) -> Path:
             index.append(f"- [gone {number}](gone_{number}.md) — removed long ago")
     (out / "MEMORY.md").write_text("\n".join(index) + "\n", encoding="utf-8")
     return out
+
+
+def secret_corpus(out: Path, files: int = 2000, size: int = 4096, seed: int = 11) -> list[str]:
+    """Files of ~``size`` bytes of prose, 1 in 50 with a planted token; returns the tokens."""
+    rng = random.Random(seed)
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    planted = []
+    out.mkdir(parents=True, exist_ok=True)
+    for number in range(files):
+        lines: list[str] = []
+        while sum(len(line) + 1 for line in lines) < size:
+            lines.append(paragraph(rng, rng.randint(8, 20)))
+        if number % 50 == 0:
+            token = "ghp_" + "".join(rng.choice(alphabet) for _ in range(36))
+            planted.append(token)
+            lines.insert(rng.randrange(len(lines)), f"The deploy bot uses {token} for pushes.")
+        (out / f"note_{number:05d}.md").write_text(
+            frontmatter(rng, f"note-{number}", "reference", None) + "\n".join(lines) + "\n"
+        )
+    return planted
 
 
 def main() -> None:

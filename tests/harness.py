@@ -37,7 +37,7 @@ def memory(name: str, body: str = "Body text.", **fields: object) -> str:
 
 
 def index(*targets: str) -> str:
-    return "# Index\n" + "".join(f"- [{t}]({t}) — about {t}\n" for t in targets)
+    return "# Index\n" + "".join(f"- [{t}]({t}) — notes about {t}\n" for t in targets)
 
 
 def load(

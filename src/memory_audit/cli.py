@@ -131,6 +131,18 @@ def _add_audit(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="N",
         help="cap findings shown per dimension in text and markdown (default 50)",
     )
+    p.add_argument(
+        "--project-root",
+        type=Path,
+        metavar="DIR",
+        help="the project the tree belongs to (default: located from transcripts)",
+    )
+    p.add_argument(
+        "--transcripts",
+        type=Path,
+        metavar="DIR",
+        help="folder of the project's session transcripts (*.jsonl), for `usage`",
+    )
     _config_option(p)
     p.set_defaults(handler=_audit)
 
@@ -148,6 +160,8 @@ def _audit(args: argparse.Namespace) -> int:
         profile=args.profile,
         max_per_dimension=args.max_per_dimension,
         out=sys.stdout,
+        project_root=args.project_root,
+        transcripts=args.transcripts,
     )
 
 

@@ -7,6 +7,7 @@ a frozen :class:`Config`. ``config/config.example.yaml`` documents every key.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import zoneinfo
 from collections.abc import Mapping
@@ -145,7 +146,11 @@ class Config:
     source: Path | None = None
 
     def check_options(self, dimension: str) -> Any:
-        return self.checks.get(dimension) or REGISTRY[dimension].Options()
+        options = self.checks.get(dimension) or REGISTRY[dimension].Options()
+        # Checks that keep state (the secret salt, false positives) follow state.dir.
+        if getattr(options, "state_dir", "unset") is None:
+            options = dataclasses.replace(options, state_dir=str(self.state_dir))
+        return options
 
     @property
     def report_dir(self) -> Path:

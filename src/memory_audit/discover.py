@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import UsageError
+from .git_objects import GitUnavailable, repository_root
 from .index_file import INDEX_NAME
 from .tree import ProjectLocation
 
@@ -117,12 +118,23 @@ def glob_magic(pattern: str) -> bool:
 
 
 def locate(root: Path) -> ProjectLocation:
-    """The slug, project path and transcripts of a tree, as far as they can be known."""
+    """The slug, project path and transcripts of a tree, as far as they can be known.
+
+    A tree outside the projects folder (a synced copy, or one committed to a
+    repository) belongs to the git work tree it lives in, if any.
+    """
     parent = root.absolute().parent
     if root.name != "memory" or parent.parent.resolve() != projects_dir().resolve():
-        return ProjectLocation()
+        return ProjectLocation(project_path=_enclosing_repository(root))
     slug = parent.name
     return ProjectLocation(slug, locate_project(slug, parent), parent)
+
+
+def _enclosing_repository(root: Path) -> Path | None:
+    try:
+        return repository_root(root)
+    except GitUnavailable:
+        return None
 
 
 def locate_project(slug: str, transcripts_dir: Path) -> Path | None:
@@ -224,5 +236,5 @@ def tree_for_path(path: Path) -> TreeRef:
     if by_slug.is_dir():
         return TreeRef(by_slug, locate(by_slug))
     if any(path.glob("*.md")):
-        return TreeRef(path, ProjectLocation())
+        return TreeRef(path, locate(path))
     raise UsageError(f"no memory tree found at {path}")

@@ -44,7 +44,7 @@ class Target:
     """Where a link points. ``path`` is set for targets inside the tree."""
 
     path: str | None
-    absolute: Path | None
+    absolute: str | None
     exists: bool
 
     @property
@@ -180,7 +180,9 @@ class MemoryTree:
     def resolve_link(self, target: str, source: str, *, wiki: bool = False) -> Target:
         if wiki:
             path = self.names.get(name_key(target))
-            return Target(path, self.root / path if path else None, path is not None)
+            return Target(
+                path, os.path.join(self._root_text, path) if path else None, path is not None
+            )
         return self.resolve_path(target, source)
 
     def resolve_reference(self, raw: str, source: str) -> Target:
@@ -193,39 +195,55 @@ class MemoryTree:
             return target
         by_name = self.names.get(name_key(raw))
         if by_name is not None:
-            return Target(by_name, self.root / by_name, True)
+            return Target(by_name, os.path.join(self._root_text, by_name), True)
         with_suffix = self.resolve_path(raw + ".md", "")
         return with_suffix if with_suffix.exists else target
 
     def resolve_path(self, raw: str, source: str) -> Target:
-        """Resolve a path written in ``source`` (a tree path; "" for the root)."""
+        """Resolve a path written in ``source`` (a tree path; "" for the root).
+
+        Memoised: the snapshot never changes, and the same links are resolved by
+        several checks. Strings, not pathlib: this is the structural checks' hot path.
+        """
+        key = (raw, source.rpartition("/")[0])
+        found = self._resolved.get(key)
+        if found is None:
+            found = self._resolved[key] = self._resolve(raw, key[1])
+        return found
+
+    def _resolve(self, raw: str, folder: str) -> Target:
         text = unquote(raw.split("#", 1)[0].split("?", 1)[0]).strip()
         if not text:
-            return Target(source or None, None, True)
-        if text.startswith("file://"):
-            text = text[len("file://") :]
+            return Target(None, None, True)
+        text = text.removeprefix("file://")
         if text.startswith("~"):
-            candidate = Path(os.path.normpath(self.home / text[1:].lstrip("/")))
+            candidate = os.path.join(str(self.home), text[1:].lstrip("/"))
         elif os.path.isabs(text):
-            candidate = Path(os.path.normpath(text))
+            candidate = text
         else:
-            base = self.root / source.rpartition("/")[0] if source else self.root
-            candidate = Path(os.path.normpath(base / text))
-        return self._classify(candidate)
+            candidate = os.path.join(self._root_text, folder, text)
+        return self._classify(os.path.normpath(candidate))
 
-    def _classify(self, candidate: Path) -> Target:
-        for root in self._roots:
-            if candidate.is_relative_to(root):
-                rel = candidate.relative_to(root).as_posix()
+    def _classify(self, candidate: str) -> Target:
+        for root in self._root_texts:
+            if candidate.startswith(root + "/") or candidate == root:
+                rel = candidate[len(root) + 1 :]
                 exists = rel in self.present or rel in self.files or os.path.lexists(candidate)
-                return Target(rel if rel != "." else "", candidate, exists)
+                return Target(rel, candidate, exists)
         return Target(None, candidate, os.path.exists(candidate))
 
     @cached_property
-    def _roots(self) -> tuple[Path, ...]:
-        absolute = Path(os.path.normpath(self.root.absolute()))
-        real = Path(os.path.realpath(self.root))
-        return (absolute,) if absolute == real else (absolute, real)
+    def _resolved(self) -> dict[tuple[str, str], Target]:
+        return {}
+
+    @cached_property
+    def _root_text(self) -> str:
+        return os.path.normpath(self.root.absolute())
+
+    @cached_property
+    def _root_texts(self) -> tuple[str, ...]:
+        real = os.path.realpath(self.root)
+        return (self._root_text,) if real == self._root_text else (self._root_text, real)
 
 
 def name_key(label: str) -> str:

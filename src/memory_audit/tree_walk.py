@@ -156,7 +156,8 @@ def read_text(source: Path, max_bytes: int) -> ReadResult:
             )
             return ReadResult(None, info.st_size, info.st_mtime, problems=(problem,))
         try:
-            data = handle.read(max_bytes + 1)
+            # read(n) preallocates n bytes: ask for what fstat saw, not for the limit.
+            data = handle.read(info.st_size + 1)
         except OSError as exc:
             return ReadResult(None, info.st_size, info.st_mtime, error=describe_os_error(exc))
     return _decode(data, info.st_mtime)

@@ -14,11 +14,15 @@ from typing import Any, Protocol
 from ..findings import DIMENSION_IDS, Finding, Skip
 from ..tree import MemoryTree
 from . import (
+    bloat,
+    duplicates,
     frontmatter,
     index_drift,
     orphans,
     relations,
+    secrets,
     session_recaps,
+    stale_refs,
     superseded,
 )
 
@@ -35,9 +39,13 @@ _MODULES: tuple[Check, ...] = (
     index_drift,
     frontmatter,
     relations,
+    duplicates,
+    stale_refs,
     orphans,
     superseded,
     session_recaps,
+    secrets,
+    bloat,
 )
 
 REGISTRY: dict[str, Check] = {

@@ -13,7 +13,7 @@ from ..config import Profile
 from ..engine import audit_refs, select_checks
 from ..errors import UsageError
 from ..report import RENDERERS
-from .targets import resolve_targets
+from .targets import resolve_targets, with_location
 
 
 def run(
@@ -27,9 +27,11 @@ def run(
     profile: Profile | None,
     max_per_dimension: int | None,
     out: TextIO,
+    project_root: Path | None = None,
+    transcripts: Path | None = None,
 ) -> int:
     config = config_module.load(config_path)
-    refs = resolve_targets(paths, project, config)
+    refs = with_location(resolve_targets(paths, project, config), project_root, transcripts)
     selection = select_checks(checks, config.settings.audit.skip)
     audit_settings = config.settings.audit
     if profile is not None:

@@ -3,12 +3,35 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from .. import discover
 from ..config import Config
 from ..discover import TreeRef
 from ..errors import UsageError
+
+
+def with_location(
+    refs: list[TreeRef], project_root: Path | None, transcripts: Path | None
+) -> list[TreeRef]:
+    """Apply ``--project-root`` / ``--transcripts`` overrides to every target."""
+    for path, what in ((project_root, "--project-root"), (transcripts, "--transcripts")):
+        if path is not None and not path.is_dir():
+            raise UsageError(f"{what}: {path} is not a folder")
+    return [
+        replace(
+            ref,
+            location=replace(
+                ref.location,
+                project_path=project_root.absolute() if project_root else ref.location.project_path,
+                transcripts_dir=transcripts.absolute()
+                if transcripts
+                else ref.location.transcripts_dir,
+            ),
+        )
+        for ref in refs
+    ]
 
 
 def resolve_targets(paths: Sequence[str], project: str | None, config: Config) -> list[TreeRef]:

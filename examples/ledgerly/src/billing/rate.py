@@ -1,0 +1,1 @@
+"""Prices usage events; the example memory cites this file."""

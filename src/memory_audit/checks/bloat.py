@@ -1,0 +1,271 @@
+"""Bloat: memories that cost context without paying for it.
+
+Staleness and value (seed 000 10a), all user judgment:
+
+- ``finished-work``: a ``project`` memory whose status lines (``[x]``, ``✓``,
+  ``done``, ``shipped`` against ``[ ]``, ``todo``, ``in progress``) are at
+  least ``done_ratio`` done, with at least three of them;
+- ``stale-as-of``: a ``project`` memory framing a date more than ``stale_days``
+  old as current ("as of 2026-03-01", "current status (March 2026)");
+- ``always-on-stale``: either of those on a memory with ``relevance: always``,
+  the prime offender: finished work riding the always-on floor (suggest demoting);
+- ``encoded-in-rule``: a lesson or architectural rule (in ``claude-code``
+  profile: a ``feedback`` memory) that a rule or skill file now cites by name
+  or carries in nearly the same words;
+- ``warning-dead-target``: a ``kind: warning`` memory whose cited paths are all gone.
+
+Uncompressed bodies (seed 000 10b) and size (seed 002):
+
+- ``narrative-body``: a body over ``narrative_bytes`` told as a story ("this
+  session", "it turned out", "we found", long sentences);
+- ``why-restates-rule``: a ``**Why:**`` line that repeats the rule or is self-evident;
+- ``terse-description``: a description or index hook squeezed into shorthand
+  or too short to tell what the memory is for;
+- ``long-file``: more than ``max_lines`` lines.
+
+Failing::
+
+    ---
+    type: project
+    relevance: always
+    ---
+    Status as of 2026-02-01: [x] ingest [x] rate [x] render [x] send
+
+Passing: the same memory trimmed to the live frontier, ``relevance`` by phase.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ..fast_regex import compile_fast
+from ..findings import Finding, Skip, make_finding
+from ..index_file import INDEX_NAME
+from ..memory_file import MemoryFile
+from ..references import path_references
+from ..rule_files import RuleFile, rule_files
+from ..staleness import finished_work, stale_as_of
+from ..tree import MemoryTree
+from .duplicates import jaccard, tokens
+from .stale_refs import path_exists
+
+ID = "bloat"
+NARRATIVE = compile_fast(
+    r"(?i:\b(?:(?:in )?this session|it turned out|turns out|we found|we discovered|we reali[sz]ed"
+    r"|i noticed|after (?:some|a lot of|much) debugging|at first|eventually|we spent|we tried"
+    r"|the user asked me|then we|it took (?:us|me))\b)"
+)
+SELF_EVIDENT = re.compile(
+    r"\b(?:best practice|good practice|it(?:'s| is) (?:important|better|cleaner)"
+    r"|to avoid (?:issues|problems)|because (?:it works|the user said so|it is correct))\b",
+    re.I,
+)
+WHY = re.compile(r"^\s*\*\*Why:?\*\*:?\s*(.+)$", re.I)
+# Shorthand glues symbols to words ("db→real;no-mock"); prose spaces them ("ingest → rate").
+GLUED = re.compile(r"\w(?:→|⇒|->|=>|;|&|\+|\|)\w")
+RULE_KINDS = ("lesson", "architectural-rule")
+
+
+@dataclass(frozen=True)
+class Options:
+    stale_days: int = field(default=60, metadata={"range": (1, 36500)})
+    done_ratio: float = field(default=0.7, metadata={"range": (0.1, 1.0)})
+    narrative_bytes: int = field(default=400, metadata={"range": (0, 1_000_000)})
+    max_lines: int = field(default=100, metadata={"range": (10, 100_000)})
+    rule_similarity: float = field(default=0.6, metadata={"range": (0.3, 1.0)})
+
+
+def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
+    rules = rule_files(tree.location.project_path)
+    for memory in sorted(tree.memories, key=lambda m: m.path):
+        yield from _staleness(tree, memory, options)
+        yield from _encoded(tree, memory, rules, options)
+        yield from _dead_warning(tree, memory)
+        yield from _narrative(memory, options)
+        yield from _why(memory)
+        yield from _terse(
+            memory.path,
+            memory.frontmatter_line("description:"),
+            memory.description,
+            "description",
+            memory.frontmatter is not None and "description" in memory.frontmatter,
+        )
+        yield from _long(memory, options)
+    for entry in tree.index.entries if tree.index else ():
+        yield from _terse(INDEX_NAME, entry.line, entry.hook, "hook", True, key=entry.target)
+
+
+def _staleness(tree: MemoryTree, memory: MemoryFile, options: Options) -> Iterator[Finding]:
+    if memory.type != "project":
+        return
+    evidence = finished_work(memory.body_lines, options.done_ratio)
+    stale = stale_as_of(
+        memory.body_lines, memory.body_start, tree.taken_at.date(), options.stale_days
+    )
+    if evidence is None and stale is None:
+        return
+    line = stale[0] if stale else None
+    what = evidence if evidence is not None else f"says {stale[1]} as if current" if stale else ""
+    if _always_on(memory):
+        yield make_finding(
+            ID,
+            "always-on-stale",
+            memory.path,
+            line or memory.frontmatter_line("relevance"),
+            f"{what}, yet `relevance: always` loads it into every session",
+            "demote: drop `relevance: always` (scope it to a phase), or archive it (superseded_by)",
+            judgment=True,
+            fix={"action": "demote-relevance", "path": memory.path},
+        )
+        return
+    code = "finished-work" if evidence else "stale-as-of"
+    yield make_finding(
+        ID,
+        code,
+        memory.path,
+        line,
+        what,
+        "trim the finished history and keep the live frontier, or archive the memory",
+        judgment=True,
+    )
+
+
+def _always_on(memory: MemoryFile) -> bool:
+    value = memory.meta("relevance")
+    values = value if isinstance(value, list) else [value]
+    return any(str(v).strip().lower() == "always" for v in values if v is not None)
+
+
+def _encoded(
+    tree: MemoryTree, memory: MemoryFile, rules: list[RuleFile], options: Options
+) -> Iterator[Finding]:
+    kind = memory.meta_text("kind")
+    is_rule = kind in RULE_KINDS or (not kind and memory.type == "feedback")
+    if not is_rule or not rules:
+        return
+    mine = tokens(memory.first_paragraph)
+    citation = _citation(memory)
+    for rule in rules:
+        cites = bool(citation.search(rule.text))
+        similar = len(mine) >= 5 and any(
+            jaccard(mine, p) >= options.rule_similarity for p in rule.paragraphs
+        )
+        if cites or similar:
+            how = "cites it" if cites else "carries the same rule"
+            yield make_finding(
+                ID,
+                "encoded-in-rule",
+                memory.path,
+                None,
+                f"{rule.display} {how}; the memory may now be redundant",
+                f"if {rule.display} covers it fully, archive the memory or delete it",
+                key=str(rule.path),
+                judgment=True,
+                related=(rule.display,),
+            )
+            return
+
+
+def _citation(memory: MemoryFile) -> re.Pattern[str]:
+    """A rule cites a memory by its file name, or by a compound name ("testing-real-db").
+
+    Single-word names ("testing") are ordinary words in a rule, not citations.
+    """
+    names = [re.escape(memory.path.rsplit("/", 1)[-1])]
+    if re.search(r"\w[-_]\w", memory.name):
+        names.append(re.escape(memory.name))
+    return re.compile(rf"(?<![\w-])(?:{'|'.join(names)})(?![\w-])")
+
+
+def _dead_warning(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
+    if memory.meta_text("kind") != "warning":
+        return
+    refs = list(path_references(memory.body_lines, memory.body_start))
+    verdicts = [path_exists(tree, memory, r.text) for r in refs]
+    if refs and all(v is False for v in verdicts):
+        cited = ", ".join(f"`{r.text}`" for r in refs[:3])
+        yield make_finding(
+            ID,
+            "warning-dead-target",
+            memory.path,
+            refs[0].line,
+            f"warns about {cited}, which no longer exist(s)",
+            "delete or archive the warning: the hazard it describes is gone",
+            judgment=True,
+        )
+
+
+def _narrative(memory: MemoryFile, options: Options) -> Iterator[Finding]:
+    body = memory.body
+    if len(body.encode()) <= options.narrative_bytes:
+        return
+    markers = sorted({m.group(0).lower() for m in NARRATIVE.finditer(body)})
+    long_sentences = [s for s in re.split(r"(?<=[.!?])\s+", body) if len(s.split()) > 40]
+    if len(markers) >= 2 or (markers and long_sentences):
+        shown = ", ".join(f'"{m}"' for m in markers[:3])
+        yield make_finding(
+            ID,
+            "narrative-body",
+            memory.path,
+            memory.body_start,
+            f"{len(body.encode())}-byte body told as a story ({shown})",
+            "recompress: the rule in one line, then **Why:** and **How to apply:**; drop the story",
+        )
+
+
+def _why(memory: MemoryFile) -> Iterator[Finding]:
+    rule = tokens(memory.first_paragraph)
+    for number, text in enumerate(memory.body_lines, start=memory.body_start):
+        match = WHY.match(text)
+        if not match:
+            continue
+        why = tokens(match.group(1))
+        restates = len(why) >= 3 and len(why & rule) / len(why) >= 0.7
+        if restates or SELF_EVIDENT.search(match.group(1)):
+            reason = "repeats the rule" if restates else "is self-evident"
+            yield make_finding(
+                ID,
+                "why-restates-rule",
+                memory.path,
+                number,
+                f"the **Why:** line {reason}; it would not stop a misapplication",
+                "drop the Why line, or state the concrete incident or constraint behind the rule",
+                key=str(number - memory.body_start),
+            )
+
+
+def _terse(
+    path: str, line: int | None, text: str, what: str, present: bool, key: str = ""
+) -> Iterator[Finding]:
+    words = text.split()
+    if not present or not words:
+        return  # a missing description is a frontmatter finding; a hookless line is allowed
+    shorthand = len(GLUED.findall(text)) >= 2 or any(len(w) > 30 for w in words)
+    if len(words) >= 2 and not shorthand:
+        return
+    problem = (
+        "is too short to tell when it matters" if len(words) < 2 else "is squeezed into shorthand"
+    )
+    yield make_finding(
+        ID,
+        "terse-description",
+        path,
+        line,
+        f"{what} `{text}` {problem}",
+        f"write the {what} as a plain sentence that says when the memory is relevant",
+        key=key or what,
+    )
+
+
+def _long(memory: MemoryFile, options: Options) -> Iterator[Finding]:
+    if memory.line_count > options.max_lines:
+        yield make_finding(
+            ID,
+            "long-file",
+            memory.path,
+            None,
+            f"{memory.line_count} lines, over {options.max_lines}",
+            "compress (rule, why, how to apply) or split it into topic files",
+        )

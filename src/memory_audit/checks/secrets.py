@@ -1,0 +1,83 @@
+"""Possible secrets: credentials pasted into memory files, the index, recaps or ``team/``.
+
+Every file's text (frontmatter values and body) is scanned with the rules of
+``config/secret-patterns.md`` (or ``patterns:``, a file in the same format):
+over 30 token families with documented formats (AWS, GitHub, GitLab,
+Anthropic, OpenAI, Slack, Stripe, Google, npm, PyPI, Hugging Face, ...),
+private keys, JWTs, database URLs with a password, and generic
+``password=`` assignments gated by entropy. A match is shown redacted
+(``<head>...<tail>``, at most 40 characters) and identified by a salted
+fingerprint; matches recorded as false positives are not reported again.
+
+Failing::
+
+    notes.md:  the CI token is ghp_R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u
+
+    notes.md:1 — possible GitHub personal access token: matched "ghp_R8mQ...aE7u"
+    (pattern: github-pat). Suggest: review and redact, or mark as false positive.
+
+Passing: ``sk-...``, ``<your-key>``, ``${GITHUB_TOKEN}``, ``AKIAIOSFODNN7EXAMPLE``,
+UUIDs, commit hashes and ``ssh-rsa AAAA...`` public keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+from ..findings import Finding, Skip, make_finding
+from ..index_file import INDEX_NAME
+from ..secrets.loading import RulesUnavailable, load_scanner
+from ..secrets.scanner import Scanner, SecretMatch
+from ..tree import MemoryTree
+
+ID = "secrets"
+
+
+@dataclass(frozen=True)
+class Options:
+    patterns: str | None = None  # a rules file in the format of config/secret-patterns.md
+    state_dir: str | None = None  # where the salt and the user's false positives live
+
+
+def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
+    try:
+        scanner = scanner_for(options)
+    except RulesUnavailable as exc:
+        yield Skip(ID, str(exc))
+        return
+    texts = [(m.path, "\n".join(m.lines)) for m in tree.files.values()]
+    if tree.index is not None:
+        texts.append((INDEX_NAME, "\n".join(tree.index.lines)))
+    for path, text in sorted(texts):
+        for match in scanner.scan(text):
+            if match.fingerprint not in scanner.false_positives:
+                yield secret_finding(path, match)
+
+
+def scanner_for(options: Options) -> Scanner:
+    patterns = Path(options.patterns).expanduser() if options.patterns else None
+    state = options.state_dir or platformdirs.user_state_dir("memory-audit")
+    return load_scanner(patterns, Path(state).expanduser())
+
+
+def secret_finding(path: str, match: SecretMatch) -> Finding:
+    return make_finding(
+        ID,
+        "possible-secret",
+        path,
+        match.line,
+        f'possible {match.label}: matched "{match.redacted}" (pattern: {match.rule})',
+        "review and redact, or mark as false positive",
+        key=match.fingerprint,
+        fix={
+            "action": "redact-secret",
+            "path": path,
+            "line": match.line,
+            "pattern": match.rule,
+            "fingerprint": match.fingerprint,
+        },
+    )

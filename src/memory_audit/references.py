@@ -1,0 +1,100 @@
+"""Spotting file paths and commit hashes in memory prose.
+
+Deliberately conservative: a missed reference costs nothing, a false
+"missing file" costs the user's trust. A path is a token with a ``/`` that
+either starts like a path (``~/``, ``./``, ``../``, ``/``, ``.claude/``), is
+written in backticks, or ends in a file extension; URLs, globs, templates,
+dates and fractions are not paths. A commit hash is 7-40 hex characters with
+both digits and letters, after the word "commit", in backticks or in
+parentheses.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from .markdown import MD_LINK, is_external, prose_lines
+
+BACKTICKED = re.compile(r"`([^`\n]+)`")
+SLASHED_WORD = re.compile(r"[^\s`]*/[^\s`]*")
+EDGE_PUNCTUATION = "()[]{}<>\"',;:.!?*_"
+LINE_SUFFIX = re.compile(r"(?::\d+){1,2}$|#L?\d+(?:-L?\d+)?$")
+EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
+NOT_A_PATH = re.compile(r"://|[*?{}<>$%|\\]|^[@#]|^-|\s")
+DOMAIN = re.compile(
+    r"^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|ai|co|app|gov|edu|me|sh)$", re.I
+)
+PATH_START = ("~/", "./", "../", "/", ".claude/")
+COMPONENT = re.compile(r"^[\w.@+~-]*$")
+
+HEX = r"[0-9a-f]"
+COMMIT_CONTEXTS = (
+    re.compile(rf"\bcommits?\s+`?({HEX}{{7,40}})\b", re.I),
+    re.compile(rf"`({HEX}{{7,12}}|{HEX}{{40}})`"),
+    re.compile(rf"\(({HEX}{{7,12}}|{HEX}{{40}})\)"),
+)
+
+
+@dataclass(frozen=True)
+class Reference:
+    line: int
+    text: str
+
+
+def path_references(lines: Sequence[str], first_line: int) -> Iterator[Reference]:
+    for number, text in prose_lines(lines, first_line):
+        if "/" not in text:
+            continue  # every path we recognise has a slash
+        seen: set[str] = set()
+        for candidate, backticked in _candidates(text):
+            path = clean_path(candidate, backticked)
+            if path is not None and path not in seen:
+                seen.add(path)
+                yield Reference(number, path)
+
+
+def _candidates(text: str) -> Iterator[tuple[str, bool]]:
+    for match in BACKTICKED.finditer(text):
+        if "/" in match.group(1):
+            yield match.group(1).strip(), True
+    for match in MD_LINK.finditer(text):
+        target = match.group("target").strip("<>")
+        if not is_external(target) and not target.split("#", 1)[0].endswith(".md"):
+            yield target, True
+    without_code = BACKTICKED.sub(" ", MD_LINK.sub(" ", text))
+    for match in SLASHED_WORD.finditer(without_code):
+        yield match.group(0), False
+
+
+def clean_path(token: str, backticked: bool) -> str | None:
+    """The path a token names, or None when it is not a file reference."""
+    token = token.strip(EDGE_PUNCTUATION) if not backticked else token
+    token = LINE_SUFFIX.sub("", token.split(" ", 1)[0] if backticked else token)
+    if (
+        not token
+        or "/" not in token
+        or NOT_A_PATH.search(token)
+        or DOMAIN.match(token.split("/")[0])
+    ):
+        return None
+    if not re.search(r"[A-Za-z]", token) or not all(COMPONENT.match(c) for c in token.split("/")):
+        return None
+    if token.startswith(PATH_START) or backticked:
+        return token.rstrip("/") or None
+    last = token.rstrip("/").rsplit("/", 1)[-1]
+    if EXTENSION.search(last) or token.count("/") >= 2:
+        return token.rstrip("/")
+    return None
+
+
+def commit_references(lines: Sequence[str], first_line: int) -> Iterator[Reference]:
+    for number, text in prose_lines(lines, first_line):
+        seen: set[str] = set()
+        for pattern in COMMIT_CONTEXTS:
+            for match in pattern.finditer(text):
+                value = match.group(1).lower()
+                if value not in seen and re.search(r"[0-9]", value) and re.search("[a-f]", value):
+                    seen.add(value)
+                    yield Reference(number, value)

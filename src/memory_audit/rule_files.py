@@ -1,0 +1,58 @@
+"""The behavioural layer: rule and skill files that may already carry a memory's lesson.
+
+Rules live in ``~/.claude/rules/*.md`` and ``<project>/.claude/rules/**/*.md``;
+skills in ``~/.claude/skills/*/SKILL.md`` and the project's ``.claude/skills``.
+They are read (bounded in number and size) only to compare their wording with
+memories; they are never written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .checks.duplicates import tokens
+from .discover import claude_home
+
+MAX_FILES = 200
+MAX_BYTES = 256 * 1024
+
+
+@dataclass(frozen=True)
+class RuleFile:
+    path: Path
+    display: str
+    text: str
+    paragraphs: tuple[frozenset[str], ...]
+
+
+def rule_files(project: Path | None) -> list[RuleFile]:
+    found: list[RuleFile] = []
+    for path in _paths(project)[:MAX_FILES]:
+        text = _read(path)
+        if text is not None:
+            blocks = [b for b in text.split("\n\n") if b.strip()]
+            found.append(RuleFile(path, _display(path), text, tuple(tokens(b) for b in blocks)))
+    return found
+
+
+def _paths(project: Path | None) -> list[Path]:
+    home = claude_home()
+    paths = sorted((home / "rules").glob("*.md")) + sorted((home / "skills").glob("*/SKILL.md"))
+    if project is not None:
+        paths += sorted((project / ".claude/rules").rglob("*.md"))
+        paths += sorted((project / ".claude/skills").glob("*/SKILL.md"))
+    return paths
+
+
+def _read(path: Path) -> str | None:
+    try:
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            return handle.read(MAX_BYTES)
+    except OSError:
+        return None
+
+
+def _display(path: Path) -> str:
+    home = Path.home()
+    return f"~/{path.relative_to(home)}" if path.is_relative_to(home) else str(path)

@@ -1,0 +1,84 @@
+"""Building a scanner from the configured rules, the false-positive tables and the salt.
+
+Rules come from the configured patterns file, else the bundled one. False
+positives are the union of the rules file's table and the user's own table in
+the state folder (where ``memory-audit review`` records them). Scanners are
+cached by file identity, so the daemon pays for compilation once.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+from pathlib import Path
+
+from .redact import load_salt
+from .rules import RuleSet, bundled_rules, load_rules, parse_rules
+from .scanner import Scanner
+
+FALSE_POSITIVES_NAME = "secret-false-positives.md"
+FALSE_POSITIVES_HEADER = """# Secret false positives
+
+Matches marked "not a secret". Fingerprints are salted hashes; the secret itself is never stored.
+
+## False positives
+
+| fingerprint | pattern | file | note |
+|---|---|---|---|
+"""
+
+
+class RulesUnavailable(Exception):
+    """The configured patterns file cannot be used; the message says why."""
+
+
+def false_positives_path(state_dir: Path) -> Path:
+    return state_dir / FALSE_POSITIVES_NAME
+
+
+def load_scanner(patterns: Path | None, state_dir: Path) -> Scanner:
+    return _cached(
+        patterns, _identity(patterns), state_dir, _identity(false_positives_path(state_dir))
+    )
+
+
+def _identity(path: Path | None) -> tuple[int, int] | None:
+    if path is None:
+        return None
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size
+
+
+@functools.lru_cache(maxsize=8)
+def _cached(
+    patterns: Path | None,
+    patterns_identity: tuple[int, int] | None,
+    state_dir: Path,
+    false_positives_identity: tuple[int, int] | None,
+) -> Scanner:
+    rules = _rules(patterns)
+    extra = _user_false_positives(state_dir) if false_positives_identity else frozenset()
+    rules = replace(rules, false_positives=rules.false_positives | extra)
+    return Scanner(rules, load_salt(state_dir))
+
+
+def _rules(patterns: Path | None) -> RuleSet:
+    if patterns is None:
+        return bundled_rules()
+    try:
+        return load_rules(patterns)
+    except FileNotFoundError:
+        raise RulesUnavailable(f"patterns file {patterns} not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RulesUnavailable(f"patterns file {patterns} unreadable ({exc})") from None
+
+
+def _user_false_positives(state_dir: Path) -> frozenset[str]:
+    try:
+        text = false_positives_path(state_dir).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return frozenset()
+    return parse_rules(text, "false positives").false_positives

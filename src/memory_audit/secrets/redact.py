@@ -1,0 +1,66 @@
+"""Showing and identifying a secret without revealing it.
+
+A secret is shown as ``<head>...<tail>``: at most 40 characters, and never
+more than about a third of the secret (the head usually shows the token's
+prefix, ``ghp_`` or ``sk-ant-``, which is what a reader needs). Its identity across runs is an
+HMAC-SHA256 under a per-user random salt, so a fingerprint in a report or
+in the false-positive table says nothing about the secret to anyone else.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import math
+import os
+import secrets as stdlib_secrets
+from collections import Counter
+from pathlib import Path
+
+MAX_SHOWN = 40
+SALT_NAME = "secret-salt"
+
+
+def redact(secret: str) -> str:
+    if len(secret) < 12:
+        head, tail = 2, 1
+    elif len(secret) < 24:
+        head, tail = len(secret) // 6, 2
+    else:
+        head, tail = min(max(4, len(secret) // 5), 12), 4
+    shown = f"{secret[:head]}...{secret[-tail:]}"
+    return shown[:MAX_SHOWN]
+
+
+def fingerprint(rule: str, secret: str, salt: bytes) -> str:
+    return hmac.new(salt, f"{rule}\x1f{secret}".encode(), hashlib.sha256).hexdigest()[:24]
+
+
+def entropy(text: str) -> float:
+    """Shannon entropy in bits per character."""
+    if not text:
+        return 0.0
+    counts = Counter(text)
+    total = len(text)
+    return -sum(n / total * math.log2(n / total) for n in counts.values())
+
+
+def load_salt(state_dir: Path) -> bytes:
+    """The per-user salt, created (0600, in a 0700 folder) on first use.
+
+    When the state folder cannot be written, a salt for this process only is
+    used: fingerprints then differ between runs, but nothing is revealed.
+    """
+    path = state_dir / SALT_NAME
+    with contextlib.suppress(OSError, ValueError):
+        return bytes.fromhex(path.read_text().strip())
+    salt = stdlib_secrets.token_bytes(32)
+    with contextlib.suppress(OSError):
+        state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(salt.hex())
+    with contextlib.suppress(OSError, ValueError):
+        return bytes.fromhex(path.read_text().strip())
+    return salt

@@ -1,0 +1,108 @@
+"""Secret rules from a markdown file: a JSON code block of rules, a false-positive table.
+
+The format is the one ``config/secret-patterns.md`` documents. A rule that
+does not compile is left out and named in ``problems``; the others still run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..resource_files import read_resource
+
+JSON_BLOCK = re.compile(r"^```json[ \t]*\n(.*?)^```", re.M | re.S)
+TABLE_ROW = re.compile(r"^\|\s*([0-9a-f]{16,64})\s*\|", re.M)
+BUNDLED = ("config", "secret-patterns.md")
+
+
+@dataclass(frozen=True)
+class Rule:
+    name: str
+    label: str
+    regex: str
+    keywords: tuple[str, ...]
+    entropy: float | None = None
+    generic: bool = False
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    rules: tuple[Rule, ...]
+    false_positives: frozenset[str]
+    source: str
+    problems: tuple[str, ...] = ()
+
+
+def bundled_rules() -> RuleSet:
+    return parse_rules(read_resource(*BUNDLED), "bundled secret-patterns.md")
+
+
+def load_rules(path: Path) -> RuleSet:
+    return parse_rules(path.read_text(encoding="utf-8"), str(path))
+
+
+def parse_rules(text: str, source: str) -> RuleSet:
+    block = JSON_BLOCK.search(text)
+    if block is None:
+        return RuleSet((), _false_positives(text), source, (f"{source}: no ```json block",))
+    try:
+        raw = json.loads(block.group(1))
+    except ValueError as exc:
+        return RuleSet((), _false_positives(text), source, (f"{source}: invalid JSON: {exc}",))
+    rules: list[Rule] = []
+    problems: list[str] = []
+    for item in raw if isinstance(raw, list) else []:
+        rule, problem = _rule(item)
+        if rule is not None:
+            rules.append(rule)
+        if problem:
+            problems.append(f"{source}: {problem}")
+    return RuleSet(tuple(rules), _false_positives(text), source, tuple(problems))
+
+
+def _rule(item: Any) -> tuple[Rule | None, str | None]:
+    if not isinstance(item, dict) or not all(
+        isinstance(item.get(k), str) for k in ("name", "regex")
+    ):
+        return None, f"rule {item!r:.60} needs a name and a regex"
+    name = item["name"]
+    keywords = item.get("keywords") or []
+    entropy = item.get("entropy")
+    try:
+        re.compile(item["regex"])
+    except re.error as exc:
+        return None, f"rule {name!r}: regex does not compile ({exc})"
+    if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
+        return None, f"rule {name!r}: keywords must be a list of strings"
+    if entropy is not None and not isinstance(entropy, int | float):
+        return None, f"rule {name!r}: entropy must be a number"
+    rule = Rule(
+        name=name,
+        label=str(item.get("type") or name),
+        regex=item["regex"],
+        keywords=tuple(k.lower() for k in keywords),
+        entropy=float(entropy) if entropy is not None else None,
+        generic=bool(item.get("generic", False)),
+    )
+    return rule, None
+
+
+def _false_positives(text: str) -> frozenset[str]:
+    heading = re.search(r"^#+\s*False positives\s*$", text, re.M | re.I)
+    if heading is None:
+        return frozenset()
+    return frozenset(TABLE_ROW.findall(text, heading.end()))
+
+
+def false_positive_row(fingerprint: str, rule: str, path: str, note: str) -> str:
+    cells = [
+        fingerprint,
+        rule,
+        path.replace("|", "\\|"),
+        note.replace("|", "\\|").replace("\n", " "),
+    ]
+    return "| " + " | ".join(cells) + " |\n"

@@ -1,0 +1,79 @@
+"""Reading staleness out of a body: finished-work status lines and dated "as of" claims."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+
+DONE = re.compile(
+    r"^\s*(?:[-*+]\s*)?(?:\[[xX]\]|[✓✔✅☑]|~~)"
+    r"|\b(?:done|shipped|merged|completed|finished|landed|released)\b\s*[.)]?\s*$"
+    r"|[(:—-]\s*(?:done|shipped|merged|completed)\b|[✓✔✅]",
+    re.I,
+)
+OPEN = re.compile(
+    r"^\s*(?:[-*+]\s*)?(?:\[ \]|☐|todo\b|wip\b|next\b)"
+    r"|\b(?:in progress|pending|blocked|not started)\b",
+    re.I,
+)
+MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+MONTHS = {m: i for i, m in enumerate(MONTH_NAMES, start=1)}
+DATE = (
+    r"(?P<iso>\d{4}-\d{2}(?:-\d{2})?)"
+    rf"|(?P<month>{'|'.join(MONTH_NAMES)})[a-z]*\.?\s+(?:(?P<day>\d{{1,2}}),?\s+)?(?P<year>\d{{4}})"
+    rf"|(?P<day2>\d{{1,2}})\s+(?P<month2>{'|'.join(MONTH_NAMES)})[a-z]*\.?\s+(?P<year2>\d{{4}})"
+)
+CURRENT = re.compile(
+    r"\b(?:as of|as at|state of play|current(?:ly)?|status|snapshot|right now)\b"
+    rf"[^.\n]{{0,40}}?(?:{DATE})",
+    re.I,
+)
+
+
+def finished_work(lines: Sequence[str], ratio: float) -> str | None:
+    done = open_ = 0
+    for text in lines:
+        if OPEN.search(text):
+            open_ += 1
+        elif DONE.search(text):
+            done += 1
+    total = done + open_
+    if total >= 3 and done / total >= ratio:
+        return f"body is mostly finished work ({done} of {total} status lines done)"
+    return None
+
+
+def stale_as_of(
+    lines: Sequence[str], first_line: int, today: dt.date, days: int
+) -> tuple[int, str] | None:
+    for number, text in enumerate(lines, start=first_line):
+        for match in CURRENT.finditer(text):
+            when = _date(match)
+            if when is not None and (today - when).days > days:
+                return number, f"'{match.group(0).strip()}' ({(today - when).days} days ago)"
+    return None
+
+
+def _date(match: re.Match[str]) -> dt.date | None:
+    groups = match.groupdict()
+    try:
+        if groups["iso"]:
+            parts = [int(p) for p in groups["iso"].split("-")]
+            return (
+                dt.date(parts[0], parts[1], parts[2])
+                if len(parts) == 3
+                else _month_end(parts[0], parts[1])
+            )
+        month = groups["month"] or groups["month2"]
+        year = int(groups["year"] or groups["year2"])
+        day = groups["day"] or groups["day2"]
+        number = MONTHS[month.lower()[:3]]
+        return dt.date(year, number, int(day)) if day else _month_end(year, number)
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def _month_end(year: int, month: int) -> dt.date:
+    following = dt.date(year + month // 12, month % 12 + 1, 1)
+    return following - dt.timedelta(days=1)

@@ -1,0 +1,145 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.harness import codes, findings, index, memory, write_tree
+
+FINISHED = "Status:\n- [x] ingest\n- [x] rate\n- [x] render\n- [ ] send\n- [x] webhooks"
+ACTIVE = "Status:\n- [x] ingest\n- [ ] rate\n- [ ] render\n- [ ] send"
+
+
+def audit(tree_dir: Path, files: dict[str, str]) -> list[tuple[str, str, int | None]]:
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    return codes(findings(tree_dir, "bloat"))
+
+
+def test_bloat_finished_work_project_and_not_an_active_one(tree_dir: Path) -> None:
+    found = audit(
+        tree_dir, {"done.md": memory("done", body=FINISHED), "live.md": memory("live", body=ACTIVE)}
+    )
+    assert found == [("finished-work", "done.md", None)]
+
+
+def test_bloat_stale_as_of_date_framed_as_current(tree_dir: Path) -> None:
+    found = audit(
+        tree_dir,
+        {
+            "old.md": memory("old", body="Intro.\nState of play as of 2026-08-01: rating is slow."),
+            "month.md": memory("month", body="Current status (March 2026): discounts pending."),
+            "recent.md": memory("recent", body="As of 2026-11-20 the queue is healthy."),
+            "history.md": memory("history", body="In 2024-01 we moved to Postgres."),
+        },
+    )
+    assert found == [("stale-as-of", "month.md", 6), ("stale-as-of", "old.md", 7)]
+
+
+def test_bloat_always_on_stale_memory_suggests_demotion(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md"),
+            "a.md": memory("a", scope="[billing]", relevance="always", body=FINISHED),
+        },
+    )
+    [finding] = findings(tree_dir, "bloat")
+    assert finding.code == "always-on-stale"
+    assert finding.fix == {"action": "demote-relevance", "path": "a.md"}
+
+
+def test_bloat_lesson_encoded_in_a_rule_file(tree_dir: Path, isolated_home: Path) -> None:
+    rules = isolated_home / ".claude/rules"
+    rules.mkdir(parents=True)
+    (rules / "testing.md").write_text(
+        "# Testing\n\nIntegration tests must hit a real Postgres database, never mocks.\n"
+    )
+    found = audit(
+        tree_dir,
+        {
+            "a.md": memory(
+                "a",
+                type="feedback",
+                body="Integration tests must hit a real Postgres database, never mocks.",
+            ),
+            "b.md": memory("b", type="feedback", body="Answers stay short and show a diff."),
+        },
+    )
+    assert found == [("encoded-in-rule", "a.md", None)]
+
+
+def test_bloat_warning_about_paths_that_are_gone(tree_dir: Path, tmp_path: Path) -> None:
+    found = audit(
+        tree_dir,
+        {
+            "w.md": memory("w", kind="warning", body="Never run `~/bin/old-deploy.sh` on prod."),
+            "ok.md": memory("ok", kind="warning", body="Never edit `feedback/x.md` by hand."),
+            "feedback/x.md": memory("x"),
+        },
+    )
+    assert found == [("warning-dead-target", "w.md", 7)]
+
+
+def test_bloat_narrative_body(tree_dir: Path) -> None:
+    story = (
+        "In this session we tried three approaches to the flaky webhook test. At first we thought it "
+        "was the clock. It turned out the queue was shared between tests, and we found that resetting it "
+        "in a fixture fixed everything. " * 2
+    )
+    found = audit(
+        tree_dir,
+        {"s.md": memory("s", body=story), "t.md": memory("t", body="Reset the queue per test.")},
+    )
+    assert found == [("narrative-body", "s.md", 6)]
+
+
+def test_bloat_why_line_that_restates_the_rule(tree_dir: Path) -> None:
+    found = audit(
+        tree_dir,
+        {
+            "a.md": memory(
+                "a",
+                body="Always run migrations before tests.\n\n**Why:** run migrations before tests always.",
+            ),
+            "b.md": memory("b", body="Use UTC.\n\n**Why:** it is best practice."),
+            "c.md": memory(
+                "c",
+                body="Use UTC.\n\n**Why:** invoices crossed midnight in Sydney and double-billed.",
+            ),
+        },
+    )
+    assert found == [("why-restates-rule", "a.md", 8), ("why-restates-rule", "b.md", 8)]
+
+
+def test_bloat_terse_descriptions_and_hooks(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "- [A](a.md) — db→real;mock→no;int→docker\n- [B](b.md) — ingest → rate → render → send\n",
+            "a.md": memory("a", description="notes"),
+            "b.md": memory("b"),
+        },
+    )
+    assert sorted(codes(findings(tree_dir, "bloat"))) == [
+        ("terse-description", "MEMORY.md", 1),
+        ("terse-description", "a.md", 3),
+    ]
+
+
+def test_bloat_long_file(tree_dir: Path) -> None:
+    found = audit(
+        tree_dir, {"long.md": memory("long", body="\n".join(f"line {i}" for i in range(120)))}
+    )
+    assert found == [("long-file", "long.md", None)]
+
+
+def test_bloat_rule_citing_a_memory_by_compound_name(tree_dir: Path, isolated_home: Path) -> None:
+    rules = isolated_home / ".claude/rules"
+    rules.mkdir(parents=True)
+    (rules / "db.md").write_text("Carries the testing-real-db memory. Testing matters.\n")
+    found = audit(
+        tree_dir,
+        {
+            "x.md": memory("testing-real-db", type="feedback", body="Real DB only in tests."),
+            "y.md": memory("testing", type="feedback", body="Write tests first always."),
+        },
+    )
+    assert found == [("encoded-in-rule", "x.md", None)]

@@ -1,0 +1,228 @@
+"""Per-rule samples: true positives built from a seeded RNG (no real-looking credentials are
+committed), false positives written out: near misses, placeholders, documentation examples."""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import string
+
+_rng = random.Random(20261130)
+ALNUM = string.ascii_letters + string.digits
+URLSAFE = ALNUM + "_-"
+HEX = "0123456789abcdef"
+BASE32 = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+BECH32 = "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
+
+
+def rnd(alphabet: str, length: int) -> str:
+    return "".join(_rng.choice(alphabet) for _ in range(length))
+
+
+def _b64url(data: dict[str, object]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
+
+
+def _pem() -> str:
+    body = "\n".join(rnd(ALNUM + "+/", 64) for _ in range(4))
+    return f"-----BEGIN RSA PRIVATE KEY-----\n{body}\n-----END RSA PRIVATE KEY-----"
+
+
+JWT = ".".join(
+    [
+        _b64url({"alg": "HS256", "typ": "JWT"}),
+        _b64url({"sub": "4242", "admin": True}),
+        rnd(URLSAFE, 43),
+    ]
+)
+
+# rule name -> (true positives, false positives). A true positive is (text, secret part).
+CASES: dict[str, tuple[list[tuple[str, str]], list[str]]] = {}
+
+
+def case(rule: str, positives: list[str | tuple[str, str]], negatives: list[str]) -> None:
+    CASES[rule] = ([p if isinstance(p, tuple) else (p, p) for p in positives], negatives)
+
+
+case(
+    "aws-access-key-id",
+    ["AKIA" + rnd(BASE32, 16), "ASIA" + rnd(BASE32, 16)],
+    ["AKIAIOSFODNN7EXAMPLE", "AKIA" + rnd(BASE32, 12), "akia" + rnd(BASE32, 16).lower()],
+)
+_aws = rnd(ALNUM + "/+", 40)
+case(
+    "aws-secret-access-key",
+    [(f"aws_secret_access_key = {_aws}", _aws)],
+    [
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "aws_secret_access_key = ${AWS_SECRET_ACCESS_KEY}",
+    ],
+)
+case(
+    "github-pat", ["ghp_" + rnd(ALNUM, 36)], ["ghp_...", "ghp_" + "x" * 36, "ghp_" + rnd(ALNUM, 20)]
+)
+case("github-oauth-token", ["gho_" + rnd(ALNUM, 36)], ["gho_" + rnd(ALNUM, 35), "gho_<token>"])
+case("github-user-token", ["ghu_" + rnd(ALNUM, 36)], ["ghu_" + rnd(ALNUM, 12)])
+case("github-app-token", ["ghs_" + rnd(ALNUM, 36)], ["ghs_" + "0" * 36])
+case("github-refresh-token", ["ghr_" + rnd(ALNUM, 76)], ["ghr_" + rnd(ALNUM, 10)])
+case(
+    "github-fine-grained-pat",
+    [f"github_pat_{rnd(ALNUM, 22)}_{rnd(ALNUM, 59)}"],
+    ["github_pat_" + rnd(ALNUM, 30), "github_pat_..."],
+)
+case("gitlab-pat", ["glpat-" + rnd(URLSAFE, 20)], ["glpat-xxxxxxxxxxxxxxxxxxxx", "glpat-short"])
+case(
+    "anthropic-api-key",
+    [f"sk-ant-api03-{rnd(URLSAFE, 93)}AA"],
+    ["sk-ant-api03-...", "sk-ant-api03-<your-key>"],
+)
+case(
+    "anthropic-admin-key",
+    [f"sk-ant-admin01-{rnd(URLSAFE, 93)}AA"],
+    ["sk-ant-admin01-" + rnd(URLSAFE, 20)],
+)
+case(
+    "openai-project-key",
+    [f"sk-proj-{rnd(URLSAFE, 120)}", f"sk-svcacct-{rnd(URLSAFE, 60)}"],
+    ["sk-proj-...", "sk-...", "sk-proj-" + rnd(URLSAFE, 12)],
+)
+case(
+    "openai-legacy-key", [f"sk-{rnd(ALNUM, 20)}T3BlbkFJ{rnd(ALNUM, 20)}"], ["sk-" + rnd(ALNUM, 48)]
+)
+case(
+    "slack-token",
+    [
+        f"xoxb-{rnd(string.digits, 12)}-{rnd(string.digits, 13)}-{rnd(ALNUM, 24)}",
+        f"xoxp-{rnd(string.digits, 11)}-{rnd(string.digits, 11)}-{rnd(ALNUM, 32)}",
+    ],
+    ["xoxb-your-token-here", "xoxb-1234"],
+)
+case(
+    "slack-webhook",
+    [f"https://hooks.slack.com/services/T{rnd(ALNUM, 8)}/B{rnd(ALNUM, 8)}/{rnd(ALNUM, 24)}"],
+    ["https://hooks.slack.com/services/...", "https://api.slack.com/messaging/webhooks"],
+)
+case(
+    "stripe-live-key",
+    ["sk_live_" + rnd(ALNUM, 24), "rk_live_" + rnd(ALNUM, 24)],
+    ["pk_live_" + rnd(ALNUM, 24), "sk_test_" + rnd(ALNUM, 24), "sk_live_xxxxxxxxxxxxxxxxxxxxxxxx"],
+)
+case("google-api-key", ["AIza" + rnd(URLSAFE, 35)], ["AIza" + rnd(URLSAFE, 20), "AIzaSy<your-key>"])
+case(
+    "google-oauth-client-secret",
+    ["GOCSPX-" + rnd(URLSAFE, 28)],
+    ["GOCSPX-...", "GOCSPX-" + rnd(URLSAFE, 10)],
+)
+case(
+    "google-oauth-access-token",
+    ["ya29." + rnd(URLSAFE, 120)],
+    ["ya29.", "ya29.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"],
+)
+case(
+    "gcp-service-account-key",
+    [(f'"private_key_id": "{(k := rnd(HEX, 40))}"', k)],
+    ['"private_key_id": "<id>"', '"client_id": "' + rnd(string.digits, 21) + '"'],
+)
+case(
+    "npm-token",
+    ["npm_" + rnd(ALNUM, 36)],
+    ["npm_" + "a" * 36, "npm_install_dependencies_for_the_build"],
+)
+case(
+    "pypi-token",
+    ["pypi-AgEIcHlwaS5vcmc" + rnd(URLSAFE, 70)],
+    ["pypi-AgEIcHlwaS5vcmc...", "pypi-token"],
+)
+case(
+    "huggingface-token",
+    ["hf_" + rnd(ALNUM, 34)],
+    ["hf_" + "x" * 34, "hf_hub_download_the_model_files_now"],
+)
+case(
+    "sendgrid-api-key",
+    [f"SG.{rnd(URLSAFE, 22)}.{rnd(URLSAFE, 43)}"],
+    ["SG.xxxxxxxx.yyyyyyyy", "SG.12345"],
+)
+case(
+    "twilio-api-key",
+    ["SK" + rnd(HEX, 32)],
+    ["SK" + "0" * 32, "sk" + rnd(HEX, 32), "SK" + rnd(HEX, 20)],
+)
+case("digitalocean-token", ["dop_v1_" + rnd(HEX, 64)], ["dop_v1_" + rnd(HEX, 20), "dop_v1_<token>"])
+case("shopify-token", ["shpat_" + rnd(HEX, 32), "shpss_" + rnd(HEX, 32)], ["shpat_" + rnd(HEX, 10)])
+case("vault-token", ["hvs." + rnd(URLSAFE, 95)], ["hvs.xxxxxxxxxxxxxxxxxxxxxxxxxxxx", "hvs.short"])
+case(
+    "azure-ad-client-secret",
+    [f"{rnd(ALNUM, 3)}8Q~{rnd(ALNUM + '_~.-', 34)}"],
+    ["abc8Q~" + "x" * 34, "Q~Q~"],
+)
+case("databricks-token", ["dapi" + rnd(HEX, 32)], ["dapi" + rnd(HEX, 10), "dapi_docs"])
+case("linear-api-key", ["lin_api_" + rnd(ALNUM, 40)], ["lin_api_" + rnd(ALNUM, 12), "lin_api_..."])
+case("grafana-service-token", [f"glsa_{rnd(ALNUM, 32)}_{rnd(HEX, 8)}"], ["glsa_" + rnd(ALNUM, 10)])
+case(
+    "telegram-bot-token",
+    [f"{rnd(string.digits, 9)}:AA{rnd(URLSAFE, 33)}"],
+    ["123456789:AAxxxxxxxxx", "12:34:56"],
+)
+case(
+    "age-secret-key",
+    ["AGE-SECRET-KEY-1" + rnd(BECH32, 58)],
+    ["AGE-SECRET-KEY-1...", "age1" + rnd(BECH32, 58).lower()],
+)
+_pem_text = _pem()
+case(
+    "private-key",
+    [(_pem_text, _pem_text[: _pem_text.index("-----END") + len("-----END")])],
+    [
+        "-----BEGIN PUBLIC KEY-----\n" + rnd(ALNUM, 64) + "\n-----END PUBLIC KEY-----",
+        "files start with -----BEGIN PRIVATE KEY----- and end with an END line.",
+    ],
+)
+case("jwt", [JWT], ["eyJhbGciOiJIUzI1NiJ9", "eyJ.eyJ.abc"])
+_db = rnd(ALNUM, 14)
+case(
+    "database-url-password",
+    [
+        (f"postgres://app:{_db}@db.internal:5432/app", _db),
+        (f"mongodb+srv://svc:{(_m := rnd(ALNUM, 16))}@cluster0.mongodb.net/x", _m),
+    ],
+    [
+        "postgres://app:${DB_PASSWORD}@db/app",
+        "postgres://app:<password>@db/app",
+        "postgres://user:password@localhost/app",
+        "postgres://db.internal:5432/app",
+    ],
+)
+_pw = rnd(ALNUM, 16)
+case(
+    "generic-assignment",
+    [(f'password = "{_pw}"', _pw), (f"api_key: {(_k := rnd(ALNUM, 24))}", _k)],
+    [
+        'password = os.environ["DB_PASSWORD"]',
+        "password: required",
+        "token = getToken()",
+        "api_key = settings.API_KEY",
+        "password=hunter2",
+        "password = aaaaaaaaaa",
+        "secret_key = ${SECRET_KEY}",
+        "password: see the team vault",
+    ],
+)
+
+# Strings no rule may report (issue 3's negative list).
+NEGATIVES = [
+    "request id 3f2a9c1e-7b4d-4e8a-9c2f-1a6b5d8e0f47 failed",
+    "fixed in commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+    "md5 " + rnd(HEX, 32) + " sha1 " + rnd(HEX, 40) + " sha256 " + rnd(HEX, 64),
+    "logo: data:image/png;base64,"
+    + base64.b64encode(bytes(_rng.getrandbits(8) for _ in range(600))).decode(),
+    "set OPENAI_API_KEY=sk-... before running",
+    "api key: <your-key>",
+    "token: xxxx",
+    "export GITHUB_TOKEN=${GITHUB_TOKEN}",
+    "Authorization: Bearer {{token}}",
+    "publishable key pk_live_" + rnd(ALNUM, 24),
+    "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABgQ" + rnd(ALNUM + "+/", 300) + " me@laptop",
+    "AWS docs use AKIAIOSFODNN7EXAMPLE and wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+]

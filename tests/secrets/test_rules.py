@@ -1,0 +1,72 @@
+"""Recall on every rule family, silence on the negative list, and rule-file handling."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import re2
+
+from memory_audit.secrets.rules import bundled_rules, parse_rules
+from memory_audit.secrets.scanner import Scanner
+from tests.secrets.samples import CASES, NEGATIVES
+
+RULES = bundled_rules()
+SCANNER = Scanner(RULES, b"test-salt")
+
+
+def test_bundled_rules_cover_at_least_30_families_and_all_have_samples() -> None:
+    names = {r.name for r in RULES.rules}
+    assert RULES.problems == ()
+    assert len(names) >= 30
+    assert names == set(CASES)
+
+
+@pytest.mark.parametrize("rule", [r.name for r in RULES.rules])
+def test_rule_compiles_in_both_engines(rule: str) -> None:
+    [regex] = [r.regex for r in RULES.rules if r.name == rule]
+    re.compile(regex)
+    re2.compile(regex)
+
+
+@pytest.mark.parametrize("rule", sorted(CASES))
+def test_rule_finds_its_true_positives(rule: str) -> None:
+    for text, secret in CASES[rule][0]:
+        matches = SCANNER.scan(f"Noted during setup:\n  {text}\nthat was all.\n")
+        assert [m.rule for m in matches] == [rule], text
+        [match] = matches
+        assert match.line == 2
+        assert secret.startswith(match.redacted.split("...")[0])
+        assert match.end - match.start == len(secret)
+
+
+@pytest.mark.parametrize("rule", sorted(CASES))
+def test_rule_ignores_its_false_positives(rule: str) -> None:
+    for text in CASES[rule][1]:
+        assert [m.rule for m in SCANNER.scan(f"note: {text}\n")] == [], text
+
+
+def test_negative_list_gives_zero_hits_across_all_rules() -> None:
+    assert SCANNER.scan("\n".join(NEGATIVES)) == []
+
+
+def test_specific_rule_wins_over_generic_on_the_same_text() -> None:
+    text, _ = CASES["github-pat"][0][0]
+    [match] = SCANNER.scan(f"token = {text}\n")
+    assert match.rule == "github-pat"
+
+
+def test_rule_file_with_a_bad_regex_keeps_the_good_rules() -> None:
+    text = '```json\n[{"name": "bad", "regex": "(unclosed"}, {"name": "ok", "regex": "OK[0-9]{8}"}]\n```\n'
+    rules = parse_rules(text, "mine.md")
+    assert [r.name for r in rules.rules] == ["ok"]
+    assert "rule 'bad': regex does not compile" in rules.problems[0]
+
+
+def test_rule_file_false_positive_table_is_read(tmp_path: Path) -> None:
+    text = (
+        "```json\n[]\n```\n\n## False positives\n\n| fingerprint | pattern | file | note |\n"
+        "|---|---|---|---|\n| 0123456789abcdef01234567 | github-pat | a.md | test token |\n"
+    )
+    assert parse_rules(text, "x").false_positives == {"0123456789abcdef01234567"}
