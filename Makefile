@@ -17,9 +17,12 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(PIP) install -e '.[test]'
 	touch $@ $(VENV)/.installed
 
-DEMO_ARGS := examples/drifted-memory --project-root examples/ledgerly --config examples/config.yaml
+DEMO_TRANSCRIPTS := build/demo/transcripts
+DEMO_ARGS := examples/drifted-memory --project-root examples/ledgerly --config examples/config.yaml \
+	--transcripts $(DEMO_TRANSCRIPTS)
 
 demo: $(VENV)/.installed
+	@$(BIN)/python examples/make_transcripts.py examples/drifted-memory $(DEMO_TRANSCRIPTS)
 	@$(BIN)/memory-audit audit $(DEMO_ARGS); status=$$?; [ $$status -le 1 ]
 
 test: $(VENV)/.installed-test system-packages lint typecheck unit

@@ -6,6 +6,7 @@ python bench/generate.py OUT_DIR --files 1000 [--seed 7]
 from __future__ import annotations
 
 import argparse
+import json
 import random
 from pathlib import Path
 
@@ -135,6 +136,62 @@ def secret_corpus(out: Path, files: int = 2000, size: int = 4096, seed: int = 11
             frontmatter(rng, f"note-{number}", "reference", None) + "\n".join(lines) + "\n"
         )
     return planted
+
+
+def transcript_corpus(folder: Path, tree: Path, count: int, megabytes: int, seed: int = 5) -> int:
+    """``count`` session transcripts of ~``megabytes`` each, shaped like Claude Code's JSONL:
+    user turns, assistant text, tool calls and large tool results; a few Reads of memory files.
+    Returns the total size in bytes."""
+    rng = random.Random(seed)
+    memories = sorted(str(p) for p in tree.rglob("*.md") if p.name != "MEMORY.md")
+    total = 0
+    for number in range(count):
+        path = folder / f"{number:04d}-session.jsonl"
+        with path.open("w", encoding="utf-8") as handle:
+            written = 0
+            while written < megabytes * 1024 * 1024:
+                line = json.dumps(_transcript_record(rng, memories, number)) + "\n"
+                handle.write(line)
+                written += len(line)
+        total += written
+    return total
+
+
+def _transcript_record(rng: random.Random, memories: list[str], session: int) -> dict[str, object]:
+    roll = rng.random()
+    base: dict[str, object] = {
+        "sessionId": f"s{session}",
+        "cwd": "/home/dev/ledgerly",
+        "uuid": f"{rng.getrandbits(128):032x}",
+    }
+    if roll < 0.02 and memories:
+        content = [
+            {
+                "type": "tool_use",
+                "id": "toolu",
+                "name": "Read",
+                "input": {"file_path": rng.choice(memories[: len(memories) * 3 // 4])},
+            }
+        ]
+        return {**base, "type": "assistant", "message": {"role": "assistant", "content": content}}
+    if roll < 0.3:
+        result = " ".join(paragraph(rng, 60) for _ in range(rng.randint(5, 40)))
+        return {
+            **base,
+            "type": "user",
+            "message": {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "toolu", "content": result}],
+            },
+        }
+    return {
+        **base,
+        "type": "assistant",
+        "message": {
+            "role": "assistant",
+            "content": [{"type": "text", "text": paragraph(rng, rng.randint(20, 200))}],
+        },
+    }
 
 
 def main() -> None:

@@ -15,11 +15,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.generate import generate, secret_corpus
-from memory_audit.checks import REGISTRY, duplicates
+from bench.generate import generate, secret_corpus, transcript_corpus
+from memory_audit.checks import REGISTRY, duplicates, usage
 from memory_audit.engine import audit_tree
 from memory_audit.secrets.loading import load_scanner
-from memory_audit.tree import load_tree
+from memory_audit.tree import ProjectLocation, load_tree
 from memory_audit.tree_walk import list_tree, read_text
 
 REPEATS = 5
@@ -84,7 +84,28 @@ def bench_secrets(work: Path) -> None:
     )
 
 
+def bench_transcripts(work: Path) -> None:
+    """`usage` over 50 transcripts of 10 MB each (500 MB): cold (no cache), then warm."""
+    project = work / "projects" / "-bench"
+    root = generate(project / "memory", 200)
+    size = transcript_corpus(project, root, count=50, megabytes=10)
+    tree = load_tree(root, location=ProjectLocation("-bench", None, project))
+    options = usage.Options(sessions=50, state_dir=str(work / "usage-state"))
+    cache = work / "usage-state" / "usage-cache.json"
+
+    def cold() -> int:
+        cache.unlink(missing_ok=True)
+        return len(list(usage.check(tree, options)))
+
+    times = timed(cold, repeats=3)
+    found = cold()
+    print(f"usage {size / 1e6:.0f} MB in 50 transcripts, cold: {summary(times)}; {found} unread")
+    warm = timed(lambda: list(usage.check(tree, options)))
+    print(f"usage {size / 1e6:.0f} MB in 50 transcripts, warm cache: {summary(warm)}")
+
+
 BENCHMARKS: dict[str, Callable[[Path], None]] = {
+    "transcripts": bench_transcripts,
     "audit": bench_audit,
     "duplicates": bench_duplicates,
     "secrets": bench_secrets,

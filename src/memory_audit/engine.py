@@ -113,7 +113,7 @@ def audit_tree(
         memory_files=len(tree.memories),
         session_recaps=len(tree.recaps),
         has_index=tree.index is not None,
-        health=measure(tree, ordered),
+        health=measure(tree),
         findings=tuple(f for f in ordered if f.fingerprint not in hidden),
         skipped=tuple(skipped),
         errors=tuple(errors),

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .findings import Finding
+from .checks.expiry import is_due
 from .tree import MemoryTree
 
 LARGEST = 5
@@ -46,7 +45,7 @@ class Health:
         )
 
 
-def measure(tree: MemoryTree, findings: Sequence[Finding]) -> Health:
+def measure(tree: MemoryTree) -> Health:
     memories = tree.memories
     by_size = sorted(memories, key=lambda m: (-m.line_count, m.path))[:LARGEST]
     indexed = tree.index_targets
@@ -56,6 +55,7 @@ def measure(tree: MemoryTree, findings: Sequence[Finding]) -> Health:
         index_lines=tree.index.line_count if tree.index else 0,
         index_bytes=tree.index.size if tree.index else 0,
         largest=tuple((m.path, m.line_count) for m in by_size),
-        review_due=sum(1 for f in findings if f.dimension == "expiry" and f.code == "review-due"),
+        # From the rule itself, not from findings: --check may have left `expiry` out.
+        review_due=sum(1 for m in memories if is_due(m, tree.taken_at.date())),
         unindexed=sum(1 for m in memories if m.path not in indexed),
     )

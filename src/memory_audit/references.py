@@ -30,10 +30,11 @@ PATH_START = ("~/", "./", "../", "/", ".claude/")
 COMPONENT = re.compile(r"^[\w.@+~-]*$")
 
 HEX = r"[0-9a-f]"
-COMMIT_CONTEXTS = (
-    re.compile(rf"\bcommits?\s+`?({HEX}{{7,40}})\b", re.I),
-    re.compile(rf"`({HEX}{{7,12}}|{HEX}{{40}})`"),
-    re.compile(rf"\(({HEX}{{7,12}}|{HEX}{{40}})\)"),
+# One pass per line: after "commit", in backticks, or in parentheses.
+COMMIT_CONTEXT = re.compile(
+    rf"\b(?i:commits?)\s+`?({HEX}{{7,40}})\b"
+    rf"|`({HEX}{{7,12}}|{HEX}{{40}})`"
+    rf"|\(({HEX}{{7,12}}|{HEX}{{40}})\)"
 )
 
 
@@ -92,9 +93,8 @@ def clean_path(token: str, backticked: bool) -> str | None:
 def commit_references(lines: Sequence[str], first_line: int) -> Iterator[Reference]:
     for number, text in prose_lines(lines, first_line):
         seen: set[str] = set()
-        for pattern in COMMIT_CONTEXTS:
-            for match in pattern.finditer(text):
-                value = match.group(1).lower()
-                if value not in seen and re.search(r"[0-9]", value) and re.search("[a-f]", value):
-                    seen.add(value)
-                    yield Reference(number, value)
+        for match in COMMIT_CONTEXT.finditer(text):
+            value = next(g for g in match.groups() if g is not None).lower()
+            if value not in seen and re.search(r"[0-9]", value) and re.search("[a-f]", value):
+                seen.add(value)
+                yield Reference(number, value)

@@ -15,9 +15,25 @@ from typing import Any
 import yaml
 
 # libyaml's loader is several times faster; pure Python where libyaml is missing.
-_Loader: type[yaml.CSafeLoader] | type[yaml.SafeLoader] = getattr(
-    yaml, "CSafeLoader", yaml.SafeLoader
-)
+_Base: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_Base):  # type: ignore[valid-type,misc]
+    """The safe loader, except that an impossible date stays a string.
+
+    PyYAML raises on ``review_by: 2026-13-45``, which would make the whole
+    frontmatter unusable; the date checks report the bad value instead.
+    """
+
+
+def _timestamp(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    try:
+        return loader.construct_yaml_timestamp(node)  # type: ignore[arg-type]
+    except ValueError:
+        return loader.construct_scalar(node)  # type: ignore[arg-type]
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
 
 MAX_NODES = 10_000
 MAX_TEXT = 64 * 1024

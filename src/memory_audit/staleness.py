@@ -10,12 +10,12 @@ DONE = re.compile(
     r"^\s*(?:[-*+]\s*)?(?:\[[xX]\]|[✓✔✅☑]|~~)"
     r"|\b(?:done|shipped|merged|completed|finished|landed|released)\b\s*[.)]?\s*$"
     r"|[(:—-]\s*(?:done|shipped|merged|completed)\b|[✓✔✅]",
-    re.I,
+    re.I | re.M,
 )
 OPEN = re.compile(
     r"^\s*(?:[-*+]\s*)?(?:\[ \]|☐|todo\b|wip\b|next\b)"
     r"|\b(?:in progress|pending|blocked|not started)\b",
-    re.I,
+    re.I | re.M,
 )
 MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 MONTHS = {m: i for i, m in enumerate(MONTH_NAMES, start=1)}
@@ -32,13 +32,14 @@ CURRENT = re.compile(
 
 
 def finished_work(lines: Sequence[str], ratio: float) -> str | None:
-    done = open_ = 0
-    for text in lines:
-        if OPEN.search(text):
-            open_ += 1
-        elif DONE.search(text):
-            done += 1
-    total = done + open_
+    """Status lines mostly done? A line with an open marker counts as open.
+
+    Two passes over the whole body (not two calls per line): the markers are rare.
+    """
+    body = "\n".join(lines)
+    open_lines = {body.count("\n", 0, m.start()) for m in OPEN.finditer(body)}
+    done_lines = {body.count("\n", 0, m.start()) for m in DONE.finditer(body)} - open_lines
+    done, total = len(done_lines), len(done_lines) + len(open_lines)
     if total >= 3 and done / total >= ratio:
         return f"body is mostly finished work ({done} of {total} status lines done)"
     return None

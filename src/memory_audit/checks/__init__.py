@@ -15,8 +15,12 @@ from ..findings import DIMENSION_IDS, Finding, Skip
 from ..tree import MemoryTree
 from . import (
     bloat,
+    confidence,
+    corrections,
     duplicates,
+    expiry,
     frontmatter,
+    index_budget,
     index_drift,
     orphans,
     relations,
@@ -24,6 +28,7 @@ from . import (
     session_recaps,
     stale_refs,
     superseded,
+    usage,
 )
 
 
@@ -46,6 +51,11 @@ _MODULES: tuple[Check, ...] = (
     session_recaps,
     secrets,
     bloat,
+    index_budget,
+    expiry,
+    confidence,
+    corrections,
+    usage,
 )
 
 REGISTRY: dict[str, Check] = {

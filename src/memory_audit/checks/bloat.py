@@ -202,8 +202,7 @@ def _narrative(memory: MemoryFile, options: Options) -> Iterator[Finding]:
     if len(body.encode()) <= options.narrative_bytes:
         return
     markers = sorted({m.group(0).lower() for m in NARRATIVE.finditer(body)})
-    long_sentences = [s for s in re.split(r"(?<=[.!?])\s+", body) if len(s.split()) > 40]
-    if len(markers) >= 2 or (markers and long_sentences):
+    if len(markers) >= 2 or (markers and _has_long_sentence(body)):
         shown = ", ".join(f'"{m}"' for m in markers[:3])
         yield make_finding(
             ID,
@@ -215,12 +214,17 @@ def _narrative(memory: MemoryFile, options: Options) -> Iterator[Finding]:
         )
 
 
+def _has_long_sentence(body: str) -> bool:
+    return any(len(s.split()) > 40 for s in re.split(r"(?<=[.!?])\s+", body))
+
+
 def _why(memory: MemoryFile) -> Iterator[Finding]:
-    rule = tokens(memory.first_paragraph)
+    rule: frozenset[str] | None = None
     for number, text in enumerate(memory.body_lines, start=memory.body_start):
         match = WHY.match(text)
         if not match:
             continue
+        rule = tokens(memory.first_paragraph) if rule is None else rule
         why = tokens(match.group(1))
         restates = len(why) >= 3 and len(why & rule) / len(why) >= 0.7
         if restates or SELF_EVIDENT.search(match.group(1)):

@@ -65,6 +65,7 @@ class Scanner:
         self.false_positives = rules.false_positives
         self._salt = salt
         self._keywords = sorted({k for r in self.rules for k in r.keywords})
+        self._always = {i for i, r in enumerate(self.rules) if not r.keywords}
         self._keyword_set = _keyword_set(self._keywords)
         specific = [(i, r) for i, r in enumerate(self.rules) if not r.generic]
         generic = [(i, r) for i, r in enumerate(self.rules) if r.generic]
@@ -88,6 +89,8 @@ class Scanner:
 
     def _candidate_rules(self, text: str) -> set[int]:
         present = self._present_keywords(text)
+        if not present:
+            return self._always  # the common case: most files mention no keyword at all
         return {
             i
             for i, rule in enumerate(self.rules)

@@ -1,0 +1,107 @@
+"""Confidence ratings: interpretations should not pass for facts.
+
+``confidence`` (seed 002) is ``high``, ``medium`` or ``low``; the first word
+counts, so ``medium — useful lens but not proven`` is medium.
+
+- ``invalid-confidence``: any other value (a list, a number, "very sure");
+- ``low-confidence-always-on`` (user judgment): a low-confidence memory loaded
+  into every session (``relevance: always``);
+- ``low-confidence-foundation`` (user judgment): other memories build on it
+  (incoming ``supports`` relations);
+- ``low-confidence-unchallenged``: low confidence and never challenged
+  (no ``last_challenged``).
+
+Failing::
+
+    confidence: low — single observation
+    relevance: always
+
+Passing: ``confidence: low`` with ``last_challenged`` set and a phase-scoped relevance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..findings import Finding, Skip, make_finding
+from ..memory_file import MemoryFile
+from ..tree import MemoryTree
+
+ID = "confidence"
+LEVELS = ("high", "medium", "low")
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+def level(memory: MemoryFile) -> str | None:
+    """``high``/``medium``/``low``, "" for an invalid value, None when absent."""
+    value = memory.meta("confidence")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.split():
+        return ""
+    first = value.split()[0].lower().strip(".,;:—-")
+    return first if first in LEVELS else ""
+
+
+def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
+    for memory in sorted(tree.memories, key=lambda m: m.path):
+        found = level(memory)
+        line = memory.frontmatter_line("confidence")
+        if found == "":
+            yield make_finding(
+                ID,
+                "invalid-confidence",
+                memory.path,
+                line,
+                f"confidence `{str(memory.meta('confidence'))[:60]}` is not high, medium or low",
+                "start confidence with high, medium or low (a note may follow: `medium — why`)",
+            )
+        elif found == "low":
+            yield from _low(tree, memory, line)
+
+
+def _low(tree: MemoryTree, memory: MemoryFile, line: int | None) -> Iterator[Finding]:
+    relevance = memory.meta("relevance")
+    values = relevance if isinstance(relevance, list) else [relevance]
+    if any(str(v).strip().lower() == "always" for v in values if v is not None):
+        yield make_finding(
+            ID,
+            "low-confidence-always-on",
+            memory.path,
+            line,
+            "low-confidence memory is loaded into every session (`relevance: always`)",
+            "confirm it and raise the confidence, or narrow its relevance",
+            judgment=True,
+        )
+    dependents = sorted(
+        source.path
+        for source in tree.files.values()
+        for relation in source.relations
+        if relation.type == "supports"
+        and tree.resolve_reference(relation.target, source.path).path == memory.path
+    )
+    if dependents:
+        yield make_finding(
+            ID,
+            "low-confidence-foundation",
+            memory.path,
+            line,
+            f"low-confidence memory supports {', '.join(f'`{d}`' for d in dependents)}",
+            "verify it before more memories build on it",
+            judgment=True,
+            related=tuple(dependents),
+        )
+    if memory.meta("last_challenged") is None:
+        yield make_finding(
+            ID,
+            "low-confidence-unchallenged",
+            memory.path,
+            line,
+            "low confidence and never challenged (no last_challenged)",
+            "test it against reality, then record last_challenged or drop the memory",
+        )

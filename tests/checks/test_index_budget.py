@@ -1,0 +1,73 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.harness import codes, findings, memory, write_tree
+
+
+def entries(count: int, start: int = 0, hook: str = "notes about it") -> str:
+    return "".join(f"- [Note {i}](n{i}.md) — {hook}\n" for i in range(start, start + count))
+
+
+def test_index_budget_230_line_index_names_exactly_the_entries_past_line_200(
+    tree_dir: Path,
+) -> None:
+    write_tree(tree_dir, {"MEMORY.md": "# Index\n" + entries(229)})
+    found = findings(tree_dir, "index-budget")
+    assert found[0].code == "over-budget"
+    assert "230 lines" in found[0].message
+    assert "30 entries from line 201" in found[0].message
+    invisible = [(f.line, f.message) for f in found if f.code == "invisible-entry"]
+    assert [line for line, _ in invisible] == list(range(201, 231))
+    assert "`[Note 199](n199.md)`" in invisible[0][1]
+
+
+def test_index_budget_26kb_index_names_the_entries_past_the_byte_cut_off(tree_dir: Path) -> None:
+    hook = "x" * 200 + " the rest of a long but valid hook"
+    text = "# Index\n" + entries(101, hook=hook)
+    write_tree(tree_dir, {"MEMORY.md": text})
+    raw = text.encode()
+    assert 26_000 <= len(raw) < 28_000
+    assert text.count("\n") < 200
+    first_hidden = raw[:25_000].count(b"\n") + 1  # the line the cut falls in
+    found = findings(tree_dir, "index-budget")
+    invisible = [f for f in found if f.code == "invisible-entry"]
+    assert [f.line for f in invisible] == list(range(first_hidden, 103))
+    assert "cut off mid-line" in invisible[0].message
+    assert "past the cut-off" in invisible[1].message
+    assert "25,000 bytes" in found[0].message
+
+
+def test_index_budget_warns_before_the_limit(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": "# Index\n" + entries(160)})
+    assert codes(findings(tree_dir, "index-budget")) == [("near-budget", "MEMORY.md", None)]
+
+
+def test_index_budget_inline_content_rules_long_hooks_and_several_links(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n\nThis project bills merchants monthly. Invoices are\nimmutable once sent.\n\n"
+            "## Rules\n- Always run `make lint` before pushing.\nNever deploy on Fridays.\n\n"
+            "```sh\nmake deploy\n```\n"
+            f"- [A](a.md) — {'a very long hook ' * 12}\n- [B](b.md) and [C](c.md) — both\n",
+            "a.md": memory("a"),
+            "b.md": memory("b"),
+            "c.md": memory("c"),
+        },
+    )
+    assert codes(findings(tree_dir, "index-budget")) == [
+        ("inline-content", "MEMORY.md", 3),
+        ("rule-in-index", "MEMORY.md", 7),
+        ("rule-in-index", "MEMORY.md", 8),
+        ("inline-content", "MEMORY.md", 10),
+        ("long-hook", "MEMORY.md", 13),
+        ("several-links", "MEMORY.md", 14),
+    ]
+
+
+def test_index_budget_pointer_only_index_is_clean(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir, {"MEMORY.md": "# Index\n\n## Group\n" + entries(40) + "<!-- generated -->\n"}
+    )
+    assert findings(tree_dir, "index-budget") == []
