@@ -21,6 +21,10 @@ def test_config_defaults_without_a_file() -> None:
 def test_config_example_file_is_valid_and_equals_the_defaults() -> None:
     parsed = config.parse(read_resource("config", "config.example.yaml"))
     assert parsed.settings == config.Config().settings
+    defaults = config.Config()
+    assert parsed.checks  # the example sets every check option, to its default
+    for dimension in parsed.checks:
+        assert parsed.check_options(dimension) == defaults.check_options(dimension)
 
 
 def test_config_errors_name_every_bad_key_and_its_line() -> None:
@@ -57,3 +61,25 @@ def test_weekly_time_uses_day_names() -> None:
     assert config.parse_weekly("Monday,thu 8:30").day_of_week == "mon,thu"
     with pytest.raises(ValueError, match="not '<day> HH:MM'"):
         config.parse_weekly("sun 25:00")
+
+
+def test_config_example_documents_every_option() -> None:
+    import yaml
+
+    from memory_audit.checks import REGISTRY
+    from memory_audit.config_schema import describe, settable_fields
+
+    example = yaml.safe_load(read_resource("config", "config.example.yaml"))
+    for key, _ in describe(config.Settings):
+        node = example
+        for part in key.split("."):
+            assert part in node, f"config.example.yaml does not document {key}"
+            node = node[part]
+    for dimension, check in REGISTRY.items():
+        for name in settable_fields(check.Options):
+            assert name in example["checks"][dimension], f"checks.{dimension}.{name} undocumented"
+
+
+def test_internal_options_cannot_be_set_from_a_file() -> None:
+    with pytest.raises(ConfigError, match=r"checks\.secrets\.state_dir: unknown key"):
+        config.parse("checks:\n  secrets: {state_dir: /tmp/elsewhere}\n")

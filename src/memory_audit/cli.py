@@ -86,6 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_audit(commands)
     _add_projects(commands)
     _add_config(commands)
+    _add_daemon(commands)
+    _add_report(commands)
     return parser
 
 
@@ -191,4 +193,39 @@ def _config(args: argparse.Namespace) -> int:
 
     return config_command.run(
         action=args.action, config_path=args.config, force=args.force, out=sys.stdout
+    )
+
+
+def _add_daemon(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser(
+        "daemon", help="run the service in the foreground (watch, weekly audit)"
+    )
+    p.add_argument(
+        "--once",
+        action="store_true",
+        help="run the weekly audit now, write reports, notify and exit",
+    )
+    _config_option(p)
+    p.set_defaults(handler=_daemon)
+
+
+def _daemon(args: argparse.Namespace) -> int:
+    from .commands import daemon
+
+    return daemon.run(config_path=args.config, once=args.once)
+
+
+def _add_report(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser("report", help="list or show the service's reports")
+    p.add_argument("action", choices=("list", "show", "path"))
+    p.add_argument("run", nargs="?", metavar="RUN", help="a run folder name (default: latest)")
+    _config_option(p)
+    p.set_defaults(handler=_report)
+
+
+def _report(args: argparse.Namespace) -> int:
+    from .commands import report
+
+    return report.run(
+        action=args.action, run_name=args.run, config_path=args.config, out=sys.stdout
     )

@@ -112,7 +112,7 @@ class NotifySettings:
     enabled: bool = True
     backend: Literal["auto", "desktop", "osascript", "none"] = "auto"
     timeout_seconds: float = field(default=5.0, metadata={"range": (0.1, 120.0)})
-    coalesce_seconds: float = field(default=1.0, metadata={"range": (0.0, 600.0)})
+    coalesce_seconds: float = field(default=0.15, metadata={"range": (0.0, 600.0)})
     max_per_hour: int = field(default=12, metadata={"range": (1, 3600)})
 
 

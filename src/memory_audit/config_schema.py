@@ -39,7 +39,7 @@ def build(cls: type[T], node: yaml.Node | None, key: str, problems: Problems) ->
         problems.add(node, key or "(top level)", "expected a mapping of options")
         return cls()
     hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    fields = settable_fields(cls)
     values: dict[str, Any] = {}
     for key_node, value_node in node.value:
         name = str(key_node.value)
@@ -57,6 +57,11 @@ def build(cls: type[T], node: yaml.Node | None, key: str, problems: Problems) ->
 
 
 _INVALID: Any = object()
+INTERNAL = {"internal": True}  # field metadata: wired by the program, not set in config files
+
+
+def settable_fields(cls: type[Any]) -> dict[str, dataclasses.Field[Any]]:
+    return {f.name: f for f in dataclasses.fields(cls) if not f.metadata.get("internal")}
 
 
 def convert(hint: Any, node: yaml.Node, key: str, problems: Problems) -> Any:
@@ -156,7 +161,7 @@ def describe(cls: type[Any], prefix: str = "") -> list[tuple[str, Any]]:
     """(dotted key, default) for every option, for ``config show``."""
     rows: list[tuple[str, Any]] = []
     hints = typing.get_type_hints(cls)
-    for field in dataclasses.fields(cls):
+    for field in settable_fields(cls).values():
         key = f"{prefix}{field.name}"
         if dataclasses.is_dataclass(hints[field.name]):
             rows.extend(describe(hints[field.name], key + "."))

@@ -79,15 +79,21 @@ def _read_json_object(path: Path) -> dict[str, object]:
 DEFAULT_ROOTS = ("~/.claude/projects/*/memory",)
 
 
-def find_trees(roots: tuple[str, ...] = DEFAULT_ROOTS) -> list[TreeRef]:
-    """Every tree matching the ``roots`` globs, plus the settings' ``autoMemoryDirectory``."""
+def find_trees(
+    roots: tuple[str, ...] = DEFAULT_ROOTS, *, locate_projects: bool = True
+) -> list[TreeRef]:
+    """Every tree matching the ``roots`` globs, plus the settings' ``autoMemoryDirectory``.
+
+    ``locate_projects=False`` skips finding each project's folder (transcripts, a
+    filesystem walk): the watcher needs only the roots, and rescans often.
+    """
     seen: set[Path] = set()
     refs: list[TreeRef] = []
     for root in _candidate_roots(roots):
         real = root.resolve()
         if root.is_dir() and real not in seen:
             seen.add(real)
-            refs.append(TreeRef(root, locate(root)))
+            refs.append(TreeRef(root, locate(root) if locate_projects else ProjectLocation()))
     return refs
 
 

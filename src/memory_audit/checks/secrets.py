@@ -23,11 +23,12 @@ UUIDs, commit hashes and ``ssh-rsa AAAA...`` public keys.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import platformdirs
 
+from ..config_schema import INTERNAL
 from ..findings import Finding, Skip, make_finding
 from ..index_file import INDEX_NAME
 from ..secrets.loading import RulesUnavailable, load_scanner
@@ -40,7 +41,8 @@ ID = "secrets"
 @dataclass(frozen=True)
 class Options:
     patterns: str | None = None  # a rules file in the format of config/secret-patterns.md
-    state_dir: str | None = None  # where the salt and the user's false positives live
+    # where the salt and the user's false positives live: the configured state.dir
+    state_dir: str | None = field(default=None, metadata=INTERNAL)
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:

@@ -27,6 +27,7 @@ from pathlib import Path
 
 import platformdirs
 
+from ..config_schema import INTERNAL
 from ..findings import Finding, Skip, make_finding
 from ..transcripts import recent_transcripts, sessions
 from ..tree import MemoryTree
@@ -38,7 +39,8 @@ ID = "usage"
 class Options:
     sessions: int = field(default=10, metadata={"range": (1, 10_000)})
     max_transcript_mb: int = field(default=1024, metadata={"range": (1, 1_000_000)})
-    state_dir: str | None = None  # where the per-transcript cache lives
+    # where the per-transcript cache lives: the configured state.dir
+    state_dir: str | None = field(default=None, metadata=INTERNAL)
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:

@@ -11,6 +11,7 @@ import yaml
 from .. import config as config_module
 from ..atomic import ensure_private_dir, write_atomic
 from ..checks import REGISTRY
+from ..config_schema import settable_fields
 from ..errors import UsageError
 from ..resource_files import read_resource
 
@@ -34,10 +35,12 @@ def run(*, action: str, config_path: Path | None, force: bool, out: TextIO) -> i
 def show(config: config_module.Config) -> str:
     """The effective configuration, defaults filled in, as YAML."""
     document: dict[str, Any] = _plain(dataclasses.asdict(config.settings))
-    document["checks"] = {
-        dimension: _plain(dataclasses.asdict(config.check_options(dimension)))
-        for dimension in REGISTRY
-    }
+    document["checks"] = {}
+    for dimension, check in REGISTRY.items():
+        values = dataclasses.asdict(config.check_options(dimension))
+        document["checks"][dimension] = {
+            name: _plain(values[name]) for name in settable_fields(check.Options)
+        }
     header = f"# effective configuration (source: {config.source or 'defaults'})\n"
     return header + yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
 

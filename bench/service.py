@@ -1,0 +1,139 @@
+"""Service benchmarks against a real daemon process, session bus and notification server.
+
+    .venv/bin/python bench/service.py [--idle-seconds 600] [--alerts 40]
+
+- start to ready: process spawn to ``READY=1`` on ``$NOTIFY_SOCKET``, 50 trees of 200 files;
+- footprint: resident memory (VmRSS now, VmHWM peak) after the baseline audit of those trees;
+- idle CPU: user+system CPU seconds over ``--idle-seconds`` with the 50 trees watched;
+- latency: write of a new secret to the Notify call reaching the server, debounce 0.2 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.harness import index, memory, write_tree
+from tests.secrets.samples import ALNUM, rnd
+from tests.support.daemon_process import DaemonProcess, Home, wait_for
+from tests.support.session_bus import session_bus
+
+from bench.generate import generate
+
+CONFIG = """\
+watch: {debounce_seconds: 0.2}
+notify: {max_per_hour: 1000}
+"""
+
+
+def proc_status(pid: int) -> dict[str, int]:
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            fields[key] = int(value.split()[0])  # kB
+    return fields
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = int(fields[11]) + int(fields[12])  # utime + stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def fifty_trees(home: Home) -> None:
+    for number in range(50):
+        generate(home.projects / f"-home-dev-project-{number:02}" / "memory", 200, seed=number)
+
+
+def start(home: Home) -> tuple[DaemonProcess, float]:
+    config = home.root / "config.yaml"
+    config.write_text(CONFIG)
+    started = time.monotonic()
+    daemon = DaemonProcess(home, config).start()
+    assert daemon.wait_message("READY=1", timeout=30), daemon.messages
+    return daemon, time.monotonic() - started
+
+
+def bench_fifty(work: Path, idle_seconds: float) -> None:
+    home = Home(work / "fifty")
+    fifty_trees(home)
+    readies = []
+    for _ in range(3):
+        daemon, ready = start(home)
+        readies.append(ready)
+        if len(readies) < 3:
+            daemon.stop()
+    print(
+        f"start to ready, 50 trees x 200 files: median {statistics.median(readies):.2f} s "
+        f"(runs: {', '.join(f'{r:.2f}' for r in readies)})"
+    )
+    try:
+        assert wait_for((home.reports / "latest" / "summary.json").exists, timeout=120)
+        time.sleep(2)
+        assert daemon.process is not None
+        pid = daemon.process.pid
+        status = proc_status(pid)
+        print(
+            f"memory after the baseline audit: VmRSS {status['VmRSS'] / 1024:.0f} MB, "
+            f"peak VmHWM {status['VmHWM'] / 1024:.0f} MB"
+        )
+        before = cpu_seconds(pid)
+        time.sleep(idle_seconds)
+        used = cpu_seconds(pid) - before
+        print(
+            f"idle CPU over {idle_seconds:.0f} s with 50 trees watched: {used:.2f} s "
+            f"({used * 600 / idle_seconds:.2f} s per 10 min)"
+        )
+    finally:
+        daemon.stop()
+
+
+def bench_latency(work: Path, alerts: int) -> None:
+    home = Home(work / "latency")
+    tree = write_tree(
+        home.projects / "-app" / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")}
+    )
+    with session_bus(work / "bus") as bus:
+        home.bus_address = bus.address
+        daemon, _ = start(home)
+        try:
+            assert bus.wait_for(1)  # baseline
+            latencies = []
+            for number in range(alerts):
+                before = len(bus.notifications())
+                path = tree / f"note_{number:03}.md"
+                path.write_text(memory(f"n{number}", body=f"token ghp_{rnd(ALNUM, 36)}"))
+                written = time.time()
+                found = bus.wait_for(before + 1, timeout=10)
+                latencies.append(float(str(found[-1]["time"])) - written)
+                time.sleep(0.3)
+        finally:
+            daemon.stop()
+    latencies.sort()
+    p95 = latencies[max(0, round(0.95 * len(latencies)) - 1)]
+    print(
+        f"write to notification, debounce 0.2 s, {alerts} alerts: median "
+        f"{statistics.median(latencies):.3f} s, p95 {p95:.3f} s, max {latencies[-1]:.3f} s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--idle-seconds", type=float, default=600.0)
+    parser.add_argument("--alerts", type=int, default=40)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="memory-audit-service-") as work:
+        bench_latency(Path(work), args.alerts)
+        bench_fifty(Path(work), args.idle_seconds)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,30 @@
+"""``memory-audit daemon [--config FILE] [--once]``: the service, in the foreground."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from pathlib import Path
+
+from .. import config as config_module
+from ..daemon import logs
+from ..daemon.service import Daemon
+
+log = logging.getLogger("memory_audit.daemon")
+
+
+def run(*, config_path: Path | None, once: bool) -> int:
+    # Reports, state and logs are the user's alone, whatever creates them.
+    os.umask(0o077)
+    config = config_module.load(config_path)  # invalid: ConfigError, exit 2, before any side effect
+    log_file = logs.setup()
+    log.info(
+        "memory-audit daemon starting (config: %s, log: %s)", config.source or "defaults", log_file
+    )
+    return asyncio.run(_main(config_path, config, once))
+
+
+async def _main(config_path: Path | None, config: config_module.Config, once: bool) -> int:
+    daemon = Daemon(config_path, config)
+    return await (daemon.once() if once else daemon.serve())

@@ -1,0 +1,198 @@
+"""On-change alerts: a secret landing in a memory file, an index crossing its budget.
+
+Each (tree, file, secret) alerts once ever (keyed by the secret's salted
+fingerprint), unless dismissed or recorded as a false positive. Alerts that
+arrive together are coalesced into one notification ("3 possible secrets in
+2 files"); alerts held back by the rate limit wait for the next window, so
+nothing is lost. MEMORY.md alerts once each time it crosses its budget.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..index_file import INDEX_NAME
+from ..secrets.scanner import Scanner, SecretMatch
+from ..tree_walk import IGNORED_TOP_LEVEL, read_text
+from .notify import Notifier
+from .state import State
+
+log = logging.getLogger("memory_audit.daemon")
+SHOWN_LINES = 3
+
+
+@dataclass(frozen=True)
+class Alert:
+    key: str
+    kind: str  # "secret" | "budget"
+    root: str
+    path: str
+    text: str  # one line, already redacted
+
+
+@dataclass(frozen=True)
+class Budget:
+    lines: int = 200
+    bytes: int = 25_000
+
+
+def relative_in_tree(path: Path, root: Path) -> str | None:
+    """The tree path of a changed file, or None when it is not something we scan."""
+    try:
+        rel = path.relative_to(root).as_posix()
+    except ValueError:
+        return None
+    parts = rel.split("/")
+    if (
+        not rel.endswith(".md")
+        or any(p.startswith(".") for p in parts)
+        or parts[0] in IGNORED_TOP_LEVEL
+    ):
+        return None
+    return rel
+
+
+@dataclass(frozen=True)
+class FileScan:
+    """What a changed file holds, read off the loop (no state touched)."""
+
+    root: Path
+    rel: str
+    matches: tuple[SecretMatch, ...]
+    index_shape: tuple[int, int] | None  # (lines, bytes) of MEMORY.md
+
+
+def scan_file(path: Path, root: Path, scanner: Scanner, max_bytes: int) -> FileScan | None:
+    rel = relative_in_tree(path, root)
+    if rel is None:
+        return None
+    result = read_text(path, max_bytes if rel != INDEX_NAME else 64 * 1024 * 1024)
+    if result.text is None:
+        return None
+    shape = (len(result.line_bytes), result.size) if rel == INDEX_NAME else None
+    return FileScan(root, rel, tuple(scanner.scan(result.text)), shape)
+
+
+def alerts_for(
+    scan: FileScan, state: State, ignored: frozenset[str], budget: Budget
+) -> list[Alert]:
+    """New alerts from one scan: secrets never alerted before, and a budget crossing."""
+    found = []
+    for match in scan.matches:
+        if match.fingerprint in ignored:
+            continue
+        key = hashlib.sha256(
+            f"{scan.root}\x1f{scan.rel}\x1f{match.fingerprint}".encode()
+        ).hexdigest()[:32]
+        if not state.alerted(key):
+            found.append(
+                Alert(
+                    key,
+                    "secret",
+                    str(scan.root),
+                    scan.rel,
+                    f"{scan.rel}:{match.line} {match.label} {match.redacted}",
+                )
+            )
+    if scan.index_shape is not None:
+        crossing = _budget_crossing(scan, state, budget)
+        if crossing is not None:
+            found.append(crossing)
+    return found
+
+
+def _budget_crossing(scan: FileScan, state: State, budget: Budget) -> Alert | None:
+    lines, size = scan.index_shape or (0, 0)
+    over = lines > budget.lines or size > budget.bytes
+    if over == state.over_budget(str(scan.root)):
+        return None
+    state.set_over_budget(str(scan.root), over)
+    if not over:
+        return None  # back under budget: the next crossing alerts again
+    stamp = dt.datetime.now().isoformat(timespec="microseconds")
+    key = hashlib.sha256(f"{scan.root}\x1fbudget\x1f{stamp}".encode()).hexdigest()[:32]
+    name = scan.root.parent.name or str(scan.root)
+    text = (
+        f"{name}: MEMORY.md is {lines} lines, {size:,} bytes; sessions see only the first "
+        f"{budget.lines} lines / {budget.bytes:,} bytes"
+    )
+    return Alert(key, "budget", str(scan.root), INDEX_NAME, text)
+
+
+class AlertCenter:
+    """Collects alerts and sends them as one notification after a short quiet window."""
+
+    def __init__(
+        self,
+        state: State,
+        notifier: Notifier,
+        coalesce_seconds: float,
+        opens: Callable[[], Path | None],
+    ) -> None:
+        self.state = state
+        self.notifier = notifier
+        self.coalesce_seconds = coalesce_seconds
+        self.opens = opens
+        self._pending: dict[str, Alert] = {}
+        self._flush: asyncio.TimerHandle | None = None
+        self._sending: set[asyncio.Task[None]] = set()
+
+    def add(self, alerts: list[Alert]) -> None:
+        for alert in alerts:
+            self._pending.setdefault(alert.key, alert)
+        if self._pending and self._flush is None:
+            loop = asyncio.get_running_loop()
+            self._flush = loop.call_later(
+                self.coalesce_seconds, lambda: asyncio.ensure_future(self.flush())
+            )
+
+    @property
+    def pending(self) -> int:
+        return len(self._pending)
+
+    def _start_flush(self) -> None:
+        task = asyncio.ensure_future(self.flush())
+        self._sending.add(task)  # asyncio keeps only weak references to tasks
+        task.add_done_callback(self._sending.discard)
+
+    async def flush(self) -> None:
+        self._flush = None
+        if not self._pending:
+            return
+        alerts = list(self._pending.values())
+        shown = await self.notifier.send(title(alerts), body(alerts), self.opens())
+        if shown is None:  # rate-limited: keep them, try again later
+            self._flush = asyncio.get_running_loop().call_later(
+                60.0, lambda: asyncio.ensure_future(self.flush())
+            )
+            return
+        for alert in alerts:
+            self._pending.pop(alert.key, None)
+            log.warning("alert: %s", alert.text)
+        self.state.record_alerts(
+            [(a.key, a.kind, a.root, a.path) for a in alerts], dt.datetime.now().astimezone()
+        )
+
+
+def title(alerts: list[Alert]) -> str:
+    secrets = [a for a in alerts if a.kind == "secret"]
+    if not secrets:
+        return "memory-audit: MEMORY.md past its load budget"
+    files = len({(a.root, a.path) for a in secrets})
+    noun = "secret" if len(secrets) == 1 else "secrets"
+    where = "file" if files == 1 else "files"
+    return f"memory-audit: {len(secrets)} possible {noun} in {files} {where}"
+
+
+def body(alerts: list[Alert]) -> str:
+    lines = [a.text for a in alerts[:SHOWN_LINES]]
+    if len(alerts) > SHOWN_LINES:
+        lines.append(f"…and {len(alerts) - SHOWN_LINES} more")
+    lines.append("Review: memory-audit review")
+    return "\n".join(lines)

@@ -1,0 +1,192 @@
+"""Desktop notifications that can never block or storm.
+
+Backends, chosen in one place:
+
+- ``desktop``: desktop-notifier (D-Bus ``org.freedesktop.Notifications`` on
+  Linux). It never raises; a notification counts as delivered only when its
+  ``on_dispatched`` callback ran. Every send is bounded by a timeout, so a
+  hung notification server cannot stall the service. On Linux, when
+  ``DBUS_SESSION_BUS_ADDRESS`` is unset and ``$XDG_RUNTIME_DIR/bus`` exists
+  (the usual case under systemd), that bus is used.
+- ``osascript``: macOS without an app bundle, where desktop-notifier cannot
+  post; arguments are passed as ``argv``, never spliced into a script.
+- ``none``: log only. Reports hold everything anyway.
+
+A sliding-window rate limit caps notifications per hour, whatever happens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Protocol
+
+from desktop_notifier import DesktopNotifier
+
+from ..config import NotifySettings
+
+log = logging.getLogger("memory_audit.daemon")
+APP_NAME = "memory-audit"
+HOUR = 3600.0
+
+
+class Backend(Protocol):
+    name: str
+
+    async def send(self, title: str, message: str, opens: Path | None, timeout: float) -> bool: ...
+
+
+class DesktopBackend:
+    name = "desktop"
+
+    def __init__(self) -> None:
+        self._notifier: DesktopNotifier | None = None
+
+    async def send(self, title: str, message: str, opens: Path | None, timeout: float) -> bool:
+        if self._notifier is None:
+            self._notifier = DesktopNotifier(app_name=APP_NAME)
+        dispatched = asyncio.Event()
+        try:
+            await asyncio.wait_for(
+                self._notifier.send(
+                    title=title,
+                    message=message,
+                    on_dispatched=dispatched.set,
+                    on_clicked=(lambda: open_path(opens)) if opens else None,
+                ),
+                timeout,
+            )
+        except TimeoutError:
+            log.warning("notification server did not answer within %.1f s", timeout)
+        if not dispatched.is_set():
+            # desktop-notifier keeps a dead connection forever; start afresh next time,
+            # so a notification server that comes (back) later is found.
+            self._notifier = None
+        return dispatched.is_set()
+
+
+class OsascriptBackend:
+    name = "osascript"
+    SCRIPT = (
+        "on run argv",
+        "display notification (item 2 of argv) with title (item 1 of argv)",
+        "end run",
+    )
+
+    async def send(self, title: str, message: str, opens: Path | None, timeout: float) -> bool:
+        arguments = [a for line in self.SCRIPT for a in ("-e", line)]
+        process = await asyncio.create_subprocess_exec(
+            "osascript",
+            *arguments,
+            title,
+            message,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            return await asyncio.wait_for(process.wait(), timeout) == 0
+        except TimeoutError:
+            process.kill()
+            return False
+
+
+class LogBackend:
+    name = "none"
+
+    async def send(self, title: str, message: str, opens: Path | None, timeout: float) -> bool:
+        log.info("notification (not shown): %s — %s", title, message)
+        return False
+
+
+def open_path(path: Path | None) -> None:
+    """Open a report in the user's viewer (notification clicked)."""
+    opener = "open" if sys.platform == "darwin" else "xdg-open"
+    if path is not None and shutil.which(opener):
+        with contextlib.suppress(OSError):
+            subprocess.Popen(
+                [opener, str(path)],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+
+
+def use_runtime_bus() -> None:
+    """Point D-Bus clients at ``$XDG_RUNTIME_DIR/bus`` when nothing else is set."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if (
+        sys.platform.startswith("linux")
+        and "DBUS_SESSION_BUS_ADDRESS" not in os.environ
+        and runtime
+        and os.path.exists(os.path.join(runtime, "bus"))
+    ):
+        os.environ["DBUS_SESSION_BUS_ADDRESS"] = f"unix:path={runtime}/bus"
+
+
+def choose_backend(setting: str) -> Backend:
+    if setting == "none":
+        return LogBackend()
+    if setting == "osascript":
+        return OsascriptBackend()
+    if setting == "auto" and platform.system() == "Darwin" and not _in_app_bundle():
+        return OsascriptBackend()
+    use_runtime_bus()
+    return DesktopBackend()
+
+
+def _in_app_bundle() -> bool:
+    return ".app/Contents/" in sys.executable
+
+
+class RateLimit:
+    """At most ``limit`` events in any hour (monotonic clock)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._sent: collections.deque[float] = collections.deque()
+
+    def allow(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        while self._sent and now - self._sent[0] >= HOUR:
+            self._sent.popleft()
+        if len(self._sent) >= self.limit:
+            return False
+        self._sent.append(now)
+        return True
+
+
+class Notifier:
+    def __init__(self, settings: NotifySettings, backend: Backend | None = None) -> None:
+        self.settings = settings
+        self.backend = backend or choose_backend(settings.backend if settings.enabled else "none")
+        self.limit = RateLimit(settings.max_per_hour)
+        self._warned = False
+
+    async def send(self, title: str, message: str, opens: Path | None = None) -> bool | None:
+        """True: shown. False: not shown (logged). None: held back by the rate limit."""
+        if not self.limit.allow():
+            log.warning("notification rate limit (%d/hour) reached; held back", self.limit.limit)
+            return None
+        try:
+            shown = await self.backend.send(title, message, opens, self.settings.timeout_seconds)
+        except Exception as exc:  # a notification must never take the service down
+            log.warning("notification failed: %s", type(exc).__name__)
+            shown = False
+        if not shown and not self._warned and self.backend.name != "none":
+            self._warned = True
+            log.warning(
+                "no notification shown (no server on the session bus?); "
+                "everything stays in the reports"
+            )
+        first_line = message.splitlines()[0] if message else ""
+        log.info("notification %s: %s — %s", "shown" if shown else "not shown", title, first_line)
+        return shown

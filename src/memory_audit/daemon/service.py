@@ -1,0 +1,402 @@
+"""The daemon: one asyncio loop that watches, audits weekly, reports and notifies.
+
+It never changes a memory tree. Audits and file scans run on worker threads
+(the loop stays responsive to events and signals); the SQLite state is only
+touched from the loop thread. SIGTERM/SIGINT stop it within a few seconds (an
+audit in progress is abandoned: reports are written atomically, so nothing
+partial is left), SIGHUP reloads the configuration (an invalid one is logged
+and the old one kept).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+import signal
+import threading
+from collections.abc import Callable, Coroutine
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+from apscheduler.jobstores.memory import MemoryJobStore
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from .. import config as config_module
+from ..checks import index_budget
+from ..checks.secrets import scanner_for
+from ..consolidation import lock_age
+from ..discover import TreeRef, expand_root, find_trees, glob_magic
+from ..engine import Run, audit_refs, select_checks
+from ..errors import ConfigError
+from ..history import Changes
+from ..secrets.scanner import Scanner
+from ..tree_walk import list_tree
+from . import systemd_notify
+from .alerts import Alert, AlertCenter, Budget, FileScan, alerts_for, scan_file
+from .instance import InstanceLock
+from .notify import Notifier
+from .schedule import WeeklySchedule
+from .state import State
+from .store import ReportStore
+from .watch import TreeWatcher
+
+log = logging.getLogger("memory_audit.daemon")
+T = TypeVar("T")
+BUSY_RETRY = dt.timedelta(minutes=5)
+FAILURE_RETRY = dt.timedelta(minutes=15)
+RESCAN_AFTER_NEW_FOLDER = 1.0
+Clock = Callable[[], dt.datetime]
+
+
+def local_now() -> dt.datetime:
+    return dt.datetime.now().astimezone()
+
+
+def in_daemon_thread(work: Callable[[], T]) -> asyncio.Future[T]:
+    """Run ``work`` on a daemon thread: unlike executor threads, an exit never waits for it."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(result: T | None, error: BaseException | None) -> None:
+        if not future.done():
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(result)  # type: ignore[arg-type]
+
+    def target() -> None:
+        try:
+            result = work()
+        except BaseException as exc:  # handed to the awaiting coroutine
+            loop.call_soon_threadsafe(settle, None, exc)
+        else:
+            loop.call_soon_threadsafe(settle, result, None)
+
+    threading.Thread(target=target, name="memory-audit-worker", daemon=True).start()
+    return future
+
+
+class Daemon:
+    def __init__(
+        self, config_path: Path | None, config: config_module.Config, clock: Clock = local_now
+    ) -> None:
+        self.config_path = config_path
+        self.config = config
+        self.clock = clock
+        self.state = State(config.state_dir)
+        self.store = ReportStore(config.report_dir, config.settings.reports.keep, report_extras())
+        self.notifier = Notifier(config.settings.notify)
+        self.schedule = WeeklySchedule.from_settings(config.settings.schedule)
+        self.alerts = AlertCenter(
+            self.state, self.notifier, config.settings.notify.coalesce_seconds, self.latest_summary
+        )
+        self._run_lock = asyncio.Lock()
+        self._retry_at: dt.datetime | None = None
+        self._stop = asyncio.Event()
+        self._changed: set[Path] = set()
+        self._changed_ready = asyncio.Event()
+        self._rescan_handle: asyncio.TimerHandle | None = None
+        self.watcher: TreeWatcher | None = None
+        self.scheduler: AsyncIOScheduler | None = None
+        self._background: set[asyncio.Task[Any]] = set()
+
+    def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
+        """A background task, kept referenced until done (asyncio holds tasks weakly)."""
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # ---- lifecycle -----------------------------------------------------------
+
+    async def serve(self) -> int:
+        lock = InstanceLock(self.config.state_dir)
+        lock.acquire()
+        loop = asyncio.get_running_loop()
+        try:
+            self.store.clean_partial()
+            self._install_signals(loop)
+            self._start_watching(loop)
+            self._start_scheduler()
+            tasks = [
+                asyncio.create_task(t)
+                for t in (
+                    self._tick_loop(),
+                    self._rescan_loop(),
+                    self._change_loop(),
+                    self._watchdog_loop(),
+                )
+            ]
+            systemd_notify.notify("READY=1")
+            log.info(
+                "memory-audit daemon ready; next weekly audit %s",
+                self.schedule.next_fire(self.clock()).isoformat(timespec="minutes"),
+            )
+            self._spawn(self._startup_sweep())
+            self._spawn(self.weekly())
+            await self._stop.wait()
+            systemd_notify.notify("STOPPING=1")
+            for task in tasks:
+                task.cancel()
+        finally:
+            self._shutdown()
+            lock.release()
+        log.info("memory-audit daemon stopped")
+        return 0
+
+    async def once(self) -> int:
+        """``--once``: the weekly audit now, reports, notification, exit."""
+        ran = await self._run("once")
+        await self.alerts.flush()
+        return 0 if ran else 3
+
+    def stop(self) -> None:
+        log.info("stopping")
+        self._stop.set()
+
+    def _install_signals(self, loop: asyncio.AbstractEventLoop) -> None:
+        loop.add_signal_handler(signal.SIGTERM, self.stop)
+        loop.add_signal_handler(signal.SIGINT, self.stop)
+        loop.add_signal_handler(signal.SIGHUP, self.reload)
+
+    def _shutdown(self) -> None:
+        if self.scheduler is not None and self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+        if self.watcher is not None:
+            self.watcher.stop()
+        self.state.close()
+
+    def reload(self) -> None:
+        try:
+            fresh = config_module.load(self.config_path)
+        except ConfigError as exc:
+            log.error("configuration reload failed; keeping the previous configuration: %s", exc)
+            return
+        self.config = fresh
+        self.notifier.settings = fresh.settings.notify
+        self.alerts.coalesce_seconds = fresh.settings.notify.coalesce_seconds
+        self.store.keep = fresh.settings.reports.keep
+        self.schedule = WeeklySchedule.from_settings(fresh.settings.schedule)
+        if self.scheduler is not None:
+            self.scheduler.reschedule_job("weekly", trigger=self.schedule.trigger)
+        if self.watcher is not None:
+            self.watcher.debouncer.delay = fresh.settings.watch.debounce_seconds
+            self.rescan()
+        log.info("configuration reloaded from %s", fresh.source or "defaults")
+
+    # ---- the weekly audit ----------------------------------------------------
+
+    def _start_scheduler(self) -> None:
+        self.scheduler = AsyncIOScheduler(
+            jobstores={"default": MemoryJobStore()},
+            job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
+        )
+        self.scheduler.add_job(
+            self.weekly, self.schedule.trigger, id="weekly", replace_existing=True
+        )
+        self.scheduler.start()
+
+    async def weekly(self) -> None:
+        """Run the weekly audit if it is due (missed runs are caught up, anacron style)."""
+        now = self.clock()
+        if self._run_lock.locked() or (self._retry_at is not None and now < self._retry_at):
+            return
+        if not self.schedule.due(now, self.state.last_success()):
+            return
+        trees = self.trees(locate_projects=False)
+        busy = [r for r in trees if lock_age(r.root, now.timestamp()) is not None]
+        if busy:
+            self._retry_at = now + BUSY_RETRY
+            log.info(
+                "%s is being consolidated by Claude Code; weekly audit retried at %s",
+                busy[0].root,
+                self._retry_at.isoformat(timespec="minutes"),
+            )
+            return
+        if not await self._run("weekly"):
+            self._retry_at = self.clock() + FAILURE_RETRY
+
+    async def _run(self, kind: str) -> bool:
+        async with self._run_lock:
+            started = self.clock()
+            run_id = self.state.begin_run(kind, started)
+            dismissed = self.state.dismissed()
+            try:
+                run = await in_daemon_thread(lambda: self._audit(started, dismissed))
+                changes = self.state.changes(run, dismissed)
+                folder = await in_daemon_thread(lambda: self.store.write(run, changes))
+            except Exception:
+                log.exception("%s audit failed", kind)
+                self.state.fail_run(run_id, self.clock())
+                return False
+            # Success is recorded only now that the reports exist.
+            self.state.finish_run(run_id, run, folder, changes, self.clock())
+            self._retry_at = None
+            log.info(
+                "%s audit: %d findings in %d trees; reports in %s",
+                kind,
+                run.total,
+                len(run.reports),
+                folder,
+            )
+        await self._notify_run(run, changes, folder)
+        return True
+
+    def _audit(self, now: dt.datetime, dismissed: frozenset[str]) -> Run:
+        selection = select_checks([], self.config.settings.audit.skip)
+        return audit_refs(self.trees(), self.config, selection, now=now, dismissed=dismissed)
+
+    async def _notify_run(self, run: Run, changes: dict[str, Changes], folder: Path) -> None:
+        new = sum(len(c.new) for c in changes.values())
+        projects = sum(1 for r in run.reports if r.findings)
+        if run.total:
+            message = (
+                f"{run.total} findings in {projects} of {len(run.reports)} projects, "
+                f"{new} new since the last run.\nReview: memory-audit review"
+            )
+        else:
+            message = f"All {len(run.reports)} memory trees are clean."
+        await self.notifier.send("memory-audit: weekly audit", message, folder / "summary.md")
+
+    def latest_summary(self) -> Path | None:
+        latest = self.store.latest()
+        return latest / "summary.md" if latest else None
+
+    # ---- watching ------------------------------------------------------------
+
+    def trees(self, *, locate_projects: bool = True) -> list[TreeRef]:
+        return find_trees(self.config.settings.roots, locate_projects=locate_projects)
+
+    def project_folders(self) -> list[Path]:
+        """The folders new trees appear in: each root glob's part before its first wildcard."""
+        folders = []
+        for pattern in self.config.settings.roots:
+            parts = Path(expand_root(pattern)).parts
+            index = next((i for i, p in enumerate(parts) if glob_magic(p)), None)
+            if index:
+                folders.append(Path(*parts[:index]))
+        return folders
+
+    def _start_watching(self, loop: asyncio.AbstractEventLoop) -> None:
+        watch = self.config.settings.watch
+        if not watch.enabled:
+            return
+        self.watcher = TreeWatcher(
+            loop,
+            watch.debounce_seconds,
+            watch.observer,
+            watch.polling_interval_seconds,
+            self._file_changed,
+            self._schedule_rescan,
+        )
+        self.watcher.start()
+        self.rescan()
+
+    def rescan(self) -> None:
+        if self.watcher is None:
+            return
+        had_limit = self.watcher.limit_hit
+        roots = [r.root for r in self.trees(locate_projects=False)]
+        self.watcher.update(roots, self.project_folders())
+        self.state.set_watched(self.watcher.observers(), self.clock())
+        if self.watcher.limit_hit and not had_limit:
+            self._spawn(
+                self.notifier.send(
+                    "memory-audit: watching by polling",
+                    "The inotify watch limit is reached; memory trees are polled instead "
+                    "(alerts may take a few seconds longer). Raise fs.inotify.max_user_watches.",
+                )
+            )
+
+    def _schedule_rescan(self) -> None:
+        if self._rescan_handle is None:
+            self._rescan_handle = asyncio.get_running_loop().call_later(
+                RESCAN_AFTER_NEW_FOLDER, self._rescan_now
+            )
+
+    def _rescan_now(self) -> None:
+        self._rescan_handle = None
+        self.rescan()
+
+    def _file_changed(self, path: Path) -> None:
+        self._changed.add(path)
+        self._changed_ready.set()
+
+    async def _change_loop(self) -> None:
+        """Scan changed files in batches on a worker thread; alert from the loop."""
+        while True:
+            await self._changed_ready.wait()
+            self._changed_ready.clear()
+            batch, self._changed = self._changed, set()
+            roots = [Path(r) for r in (self.watcher.observers() if self.watcher else {})]
+            scanner = scanner_for(self.config.check_options("secrets"))
+            limit = self.config.settings.audit.max_file_bytes
+            scans = await in_daemon_thread(partial(_scan_all, batch, roots, scanner, limit))
+            self._raise_alerts(scans, scanner)
+
+    def _raise_alerts(self, scans: list[FileScan], scanner: Scanner) -> None:
+        options: index_budget.Options = self.config.check_options("index-budget")
+        budget = Budget(options.line_limit, options.byte_limit)
+        ignored = scanner.false_positives | self.state.dismissed()
+        found: list[Alert] = []
+        for scan in scans:
+            found += alerts_for(scan, self.state, ignored, budget)
+        self.alerts.add(found)
+
+    async def _startup_sweep(self) -> None:
+        """Alert for secrets that landed while the service was not running."""
+        roots = [r.root for r in self.trees(locate_projects=False)]
+        paths = await in_daemon_thread(lambda: _tree_files(roots))
+        self._changed.update(paths)
+        if paths:
+            self._changed_ready.set()
+
+    # ---- timers --------------------------------------------------------------
+
+    async def _tick_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.settings.schedule.tick_seconds)
+            self._spawn(self.weekly())
+
+    async def _rescan_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.settings.watch.rescan_seconds)
+            self.rescan()
+
+    async def _watchdog_loop(self) -> None:
+        interval = systemd_notify.watchdog_interval()
+        while interval:
+            systemd_notify.notify("WATCHDOG=1")
+            await asyncio.sleep(interval)
+
+
+def _scan_all(paths: set[Path], roots: list[Path], scanner: Scanner, limit: int) -> list[FileScan]:
+    scans = []
+    for path in sorted(paths):
+        root = max(
+            (r for r in roots if path.is_relative_to(r)), key=lambda r: len(r.parts), default=None
+        )
+        if root is not None:
+            with contextlib.suppress(OSError):
+                scan = scan_file(path, root, scanner, limit)
+                if scan is not None:
+                    scans.append(scan)
+    return scans
+
+
+def _tree_files(roots: list[Path]) -> list[Path]:
+    """Every file the audit reads, listed safely (no symlink loops, nothing outside)."""
+    files = []
+    for root in roots:
+        listing = list_tree(root)
+        files += [root / c.path for c in listing.candidates]
+        if listing.index is not None:
+            files.append(root / listing.index.path)
+    return files
+
+
+def report_extras() -> tuple[Any, ...]:
+    """Extra files for each run folder (the HTML report joins here)."""
+    return ()

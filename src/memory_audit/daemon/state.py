@@ -1,0 +1,344 @@
+"""The service's memory: SQLite under ``user_state_dir("memory-audit")``.
+
+Runs, the history of every finding (first seen, last seen, resolved), alerts
+already sent, dismissals, and which trees are watched how. Only fingerprints,
+paths and redacted messages are stored, never a secret. A database that
+SQLite cannot read is moved aside and recreated, with a log line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import logging
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..atomic import ensure_private_dir
+from ..engine import Run, TreeReport
+from ..history import Changes, Resolved
+
+log = logging.getLogger("memory_audit.daemon")
+DB_NAME = "state.db"
+SCHEMA_VERSION = 1
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY, kind TEXT NOT NULL, started_at TEXT NOT NULL, finished_at TEXT,
+    status TEXT NOT NULL, folder TEXT, trees INTEGER, findings INTEGER, new INTEGER,
+    resolved INTEGER
+);
+CREATE TABLE IF NOT EXISTS run_counts (
+    run_id INTEGER NOT NULL, root TEXT NOT NULL, project TEXT, dimension TEXT NOT NULL,
+    count INTEGER NOT NULL, index_lines INTEGER NOT NULL, index_bytes INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS findings (
+    root TEXT NOT NULL, fingerprint TEXT NOT NULL, dimension TEXT NOT NULL, code TEXT NOT NULL,
+    path TEXT NOT NULL, message TEXT NOT NULL, first_seen TEXT NOT NULL, last_seen TEXT NOT NULL,
+    resolved_at TEXT, PRIMARY KEY (root, fingerprint)
+);
+CREATE TABLE IF NOT EXISTS alerts (
+    key TEXT PRIMARY KEY, kind TEXT NOT NULL, root TEXT NOT NULL, path TEXT NOT NULL,
+    sent_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS budget (root TEXT PRIMARY KEY, over INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS dismissals (
+    fingerprint TEXT PRIMARY KEY, root TEXT, reason TEXT NOT NULL, created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS watched (
+    root TEXT PRIMARY KEY, observer TEXT NOT NULL, updated_at TEXT NOT NULL
+);
+"""
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    id: int
+    kind: str
+    started_at: dt.datetime
+    finished_at: dt.datetime | None
+    status: str
+    folder: str | None
+    trees: int
+    findings: int
+    new: int
+    resolved: int
+
+
+def now_text(when: dt.datetime) -> str:
+    return when.astimezone().isoformat(timespec="seconds")
+
+
+def parse_time(text: str | None) -> dt.datetime | None:
+    return dt.datetime.fromisoformat(text) if text else None
+
+
+class State:
+    def __init__(self, folder: Path) -> None:
+        ensure_private_dir(folder)
+        self.path = folder / DB_NAME
+        self.db = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            return self._connect()
+        except sqlite3.DatabaseError as exc:
+            aside = self.path.with_name(f"{DB_NAME}.corrupt-{dt.datetime.now():%Y%m%dT%H%M%S}")
+            log.error(
+                "state database %s unreadable (%s); moved to %s and recreated",
+                self.path,
+                exc,
+                aside.name,
+            )
+            os.replace(self.path, aside)
+            for suffix in ("-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(f"{self.path}{suffix}")
+            return self._connect()
+
+    def _connect(self) -> sqlite3.Connection:
+        fresh = not self.path.exists()
+        if fresh:
+            os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
+        db = sqlite3.connect(self.path, timeout=10)
+        try:
+            db.execute("PRAGMA busy_timeout = 10000")
+            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("integrity check failed")
+            db.execute("PRAGMA journal_mode = WAL")
+            db.executescript(SCHEMA)
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            db.commit()
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        os.chmod(self.path, 0o600)
+        return db
+
+    def close(self) -> None:
+        self.db.close()
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        with self.db:
+            yield self.db
+
+    # ---- meta ---------------------------------------------------------------
+
+    def get(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return str(row[0]) if row else None
+
+    def put(self, key: str, value: str) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def last_success(self) -> dt.datetime | None:
+        return parse_time(self.get("last_success"))
+
+    # ---- runs ---------------------------------------------------------------
+
+    def begin_run(self, kind: str, started: dt.datetime) -> int:
+        with self.transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO runs (kind, started_at, status) VALUES (?, ?, 'running')",
+                (kind, now_text(started)),
+            )
+        return int(cursor.lastrowid or 0)
+
+    def fail_run(self, run_id: int, finished: dt.datetime) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE runs SET status = 'failed', finished_at = ? WHERE id = ?",
+                (now_text(finished), run_id),
+            )
+
+    def changes(self, run: Run, dismissed: frozenset[str]) -> dict[str, Changes]:
+        """New and resolved findings per tree, against what is open in the state."""
+        result = {}
+        for report in run.reports:
+            root = str(report.root)
+            open_rows = {
+                row[0]: row[1:]
+                for row in self.db.execute(
+                    "SELECT fingerprint, dimension, code, path, message FROM findings "
+                    "WHERE root = ? AND resolved_at IS NULL",
+                    (root,),
+                )
+            }
+            current = {f.fingerprint for f in report.findings}
+            new = tuple(
+                f
+                for f in report.findings
+                if f.fingerprint not in open_rows and f.fingerprint not in dismissed
+            )
+            resolved = tuple(Resolved(*v) for k, v in sorted(open_rows.items()) if k not in current)
+            result[root] = Changes(new, resolved)
+        return result
+
+    def finish_run(
+        self,
+        run_id: int,
+        run: Run,
+        folder: Path,
+        changes: dict[str, Changes],
+        finished: dt.datetime,
+    ) -> None:
+        """Record the run, the findings history and success: one transaction, after the
+        reports are written."""
+        stamp = now_text(finished)
+        with self.transaction() as db:
+            for report in run.reports:
+                self._record_tree(db, run_id, report, stamp)
+            new = sum(len(c.new) for c in changes.values())
+            resolved = sum(len(c.resolved) for c in changes.values())
+            db.execute(
+                "UPDATE runs SET status = 'ok', finished_at = ?, folder = ?, trees = ?, "
+                "findings = ?, new = ?, resolved = ? WHERE id = ?",
+                (stamp, str(folder), len(run.reports), run.total, new, resolved, run_id),
+            )
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('last_success', ?)", (stamp,))
+
+    def _record_tree(
+        self, db: sqlite3.Connection, run_id: int, report: TreeReport, stamp: str
+    ) -> None:
+        root = str(report.root)
+        if any(path == ".consolidate-lock" for path, _ in report.errors):
+            return  # not audited this time: its history stays as it was
+        current = {f.fingerprint for f in report.findings}
+        for finding in report.findings:
+            db.execute(
+                "INSERT INTO findings VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL) "
+                "ON CONFLICT (root, fingerprint) DO UPDATE SET last_seen = excluded.last_seen, "
+                "message = excluded.message, path = excluded.path, resolved_at = NULL",
+                (
+                    root,
+                    finding.fingerprint,
+                    finding.dimension,
+                    finding.code,
+                    finding.path,
+                    finding.message,
+                    stamp,
+                    stamp,
+                ),
+            )
+        for (fingerprint,) in db.execute(
+            "SELECT fingerprint FROM findings WHERE root = ? AND resolved_at IS NULL", (root,)
+        ).fetchall():
+            if fingerprint not in current:
+                db.execute(
+                    "UPDATE findings SET resolved_at = ? WHERE root = ? AND fingerprint = ?",
+                    (stamp, root, fingerprint),
+                )
+        for dimension, count in report.counts.items():
+            db.execute(
+                "INSERT INTO run_counts VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    run_id,
+                    root,
+                    report.project,
+                    dimension,
+                    count,
+                    report.health.index_lines,
+                    report.health.index_bytes,
+                ),
+            )
+        if not report.counts:
+            db.execute(
+                "INSERT INTO run_counts VALUES (?, ?, ?, '', 0, ?, ?)",
+                (
+                    run_id,
+                    root,
+                    report.project,
+                    report.health.index_lines,
+                    report.health.index_bytes,
+                ),
+            )
+
+    def runs(self, limit: int = 50) -> list[RunRecord]:
+        rows = self.db.execute(
+            "SELECT id, kind, started_at, finished_at, status, folder, trees, findings, new, "
+            "resolved FROM runs ORDER BY id DESC LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [
+            RunRecord(
+                r[0],
+                r[1],
+                dt.datetime.fromisoformat(r[2]),
+                parse_time(r[3]),
+                r[4],
+                r[5],
+                r[6] or 0,
+                r[7] or 0,
+                r[8] or 0,
+                r[9] or 0,
+            )
+            for r in rows
+        ]
+
+    def open_findings(self) -> dict[str, int]:
+        """Root -> findings currently open (not resolved, not dismissed)."""
+        rows = self.db.execute(
+            "SELECT root, COUNT(*) FROM findings WHERE resolved_at IS NULL AND fingerprint NOT IN "
+            "(SELECT fingerprint FROM dismissals) GROUP BY root"
+        ).fetchall()
+        return {str(root): int(count) for root, count in rows}
+
+    def trend(self, limit_runs: int = 26) -> list[tuple[int, str, str, str, int, int, int]]:
+        """(run id, finished, root, dimension, count, index lines, index bytes), oldest first."""
+        rows = self.db.execute(
+            "SELECT r.id, r.finished_at, c.root, c.dimension, c.count, c.index_lines, "
+            "c.index_bytes FROM run_counts c JOIN runs r ON r.id = c.run_id "
+            "WHERE r.status = 'ok' AND r.id IN "
+            "(SELECT id FROM runs WHERE status = 'ok' ORDER BY id DESC LIMIT ?) ORDER BY r.id",
+            (limit_runs,),
+        ).fetchall()
+        return [tuple(row) for row in rows]
+
+    # ---- alerts, budget, dismissals, watched --------------------------------
+
+    def alerted(self, key: str) -> bool:
+        return self.db.execute("SELECT 1 FROM alerts WHERE key = ?", (key,)).fetchone() is not None
+
+    def record_alerts(self, alerts: Iterable[tuple[str, str, str, str]], when: dt.datetime) -> None:
+        with self.transaction() as db:
+            db.executemany(
+                "INSERT OR IGNORE INTO alerts VALUES (?, ?, ?, ?, ?)",
+                [(*alert, now_text(when)) for alert in alerts],
+            )
+
+    def alert_count(self) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM alerts").fetchone()[0])
+
+    def over_budget(self, root: str) -> bool:
+        row = self.db.execute("SELECT over FROM budget WHERE root = ?", (root,)).fetchone()
+        return bool(row and row[0])
+
+    def set_over_budget(self, root: str, over: bool) -> None:
+        with self.transaction() as db:
+            db.execute("INSERT OR REPLACE INTO budget VALUES (?, ?)", (root, int(over)))
+
+    def dismiss(self, fingerprint: str, root: str | None, reason: str, when: dt.datetime) -> None:
+        with self.transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO dismissals VALUES (?, ?, ?, ?)",
+                (fingerprint, root, reason, now_text(when)),
+            )
+
+    def dismissed(self) -> frozenset[str]:
+        return frozenset(r[0] for r in self.db.execute("SELECT fingerprint FROM dismissals"))
+
+    def set_watched(self, observers: dict[str, str], when: dt.datetime) -> None:
+        with self.transaction() as db:
+            db.execute("DELETE FROM watched")
+            db.executemany(
+                "INSERT INTO watched VALUES (?, ?, ?)",
+                [(root, kind, now_text(when)) for root, kind in sorted(observers.items())],
+            )
+
+    def watched(self) -> dict[str, str]:
+        return {str(r[0]): str(r[1]) for r in self.db.execute("SELECT root, observer FROM watched")}

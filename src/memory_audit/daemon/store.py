@@ -1,0 +1,165 @@
+"""Report folders: one per run under ``<data dir>/reports/``, written atomically.
+
+Folders are named by UTC time. A run is written into ``.tmp-<stamp>/`` and
+renamed to ``<stamp>/`` when complete, so a reader (or a crash, or ``kill -9``)
+never sees half a report; ``latest`` is a symlink swapped in one rename.
+Folders are 0700, files 0600.
+Only the newest ``keep`` runs are kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import os
+import re
+import shutil
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from ..atomic import PRIVATE_DIR, PRIVATE_FILE, ensure_private_dir
+from ..engine import Run, TreeReport
+from ..history import Changes
+from ..report import json_report, markdown
+from ..report.changes import changes_markdown
+
+RUN_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{6})(?:-(\d+))?$")
+LATEST = "latest"
+Extra = Callable[[Run, Path], None]  # more files for a run folder (the HTML report)
+
+
+class ReportStore:
+    def __init__(self, root: Path, keep: int, extras: tuple[Extra, ...] = ()) -> None:
+        self.root = root
+        self.keep = keep
+        self.extras = extras
+
+    def runs(self) -> list[Path]:
+        """Complete run folders, oldest first."""
+        if not self.root.is_dir():
+            return []
+        return sorted(
+            (p for p in self.root.iterdir() if p.is_dir() and RUN_NAME.match(p.name)), key=run_order
+        )
+
+    def latest(self) -> Path | None:
+        runs = self.runs()
+        return runs[-1] if runs else None
+
+    def clean_partial(self) -> None:
+        """Remove temporary folders a killed run left behind."""
+        if self.root.is_dir():
+            for leftover in self.root.glob(".tmp-*"):
+                shutil.rmtree(leftover, ignore_errors=True)
+
+    def write(self, run: Run, changes: Mapping[str, Changes]) -> Path:
+        ensure_private_dir(self.root)
+        final = self._free_name(run.generated_at)
+        temp = self.root / f".tmp-{final.name}-{os.getpid()}"
+        temp.mkdir(mode=PRIVATE_DIR)
+        try:
+            self._fill(temp, run, changes)
+            os.rename(temp, final)
+        except BaseException:
+            shutil.rmtree(temp, ignore_errors=True)
+            raise
+        self._point_latest(final)
+        self._prune()
+        return final
+
+    def _free_name(self, when: dt.datetime) -> Path:
+        """``YYYY-MM-DDTHHMMSS`` in UTC (names sort in time order, DST or not); a second
+        run in the same second gets a suffix above every one in use."""
+        base = when.astimezone(dt.UTC).strftime("%Y-%m-%dT%H%M%S")
+        taken = [run_order(p)[1] for p in self.runs() if run_order(p)[0] == base]
+        if not taken and not (self.root / base).exists():
+            return self.root / base
+        return self.root / f"{base}-{max(taken, default=1) + 1}"
+
+    def _fill(self, folder: Path, run: Run, changes: Mapping[str, Changes]) -> None:
+        _write(folder / "summary.json", json_report.render(run))
+        _write(folder / "summary.md", summary_markdown(run, changes))
+        used: set[str] = set()
+        for report in run.reports:
+            name = _unique(report_name(report), used)
+            body = markdown.render_tree(report, run.max_per_dimension)
+            extra = changes.get(str(report.root))
+            text = body + ("\n\n" + changes_markdown(extra) if extra else "") + "\n"
+            _write(folder / f"{name}.md", text)
+        for extra_writer in self.extras:
+            extra_writer(run, folder)
+
+    def _point_latest(self, final: Path) -> None:
+        temp = self.root / f".latest-{os.getpid()}"
+        with contextlib.suppress(FileNotFoundError):
+            temp.unlink()
+        temp.symlink_to(final.name)
+        os.replace(temp, self.root / LATEST)
+
+    def _prune(self) -> None:
+        runs = self.runs()
+        for old in runs[: max(0, len(runs) - self.keep)]:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def run_order(folder: Path) -> tuple[str, int]:
+    match = RUN_NAME.match(folder.name)
+    if match is None:
+        return ("", 0)
+    return (match.group(1), int(match.group(2) or 1))
+
+
+def report_name(report: TreeReport) -> str:
+    """The per-project file name: the slug, or the tree's folder names."""
+    raw = report.project or "-".join(report.root.parts[-2:])
+    return re.sub(r"[^A-Za-z0-9._-]", "-", raw).strip(".") or "tree"
+
+
+def _unique(name: str, used: set[str]) -> str:
+    candidate, number = name, 1
+    while candidate in used:
+        number += 1
+        candidate = f"{name}-{number}"
+    used.add(candidate)
+    return candidate
+
+
+def _write(path: Path, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def summary_markdown(run: Run, changes: Mapping[str, Changes]) -> str:
+    stamp = run.generated_at.isoformat(timespec="seconds")
+    projects = [r for r in run.reports]
+    new = sum(len(c.new) for c in changes.values())
+    resolved = sum(len(c.resolved) for c in changes.values())
+    lines = [
+        f"# memory-audit weekly summary, {stamp}",
+        "",
+        f"**{run.total} findings** in {sum(1 for r in projects if r.findings)} of "
+        f"{len(projects)} memory trees; {new} new and {resolved} resolved since the last run.",
+        "",
+        "| project | findings | new | resolved | index lines | index bytes | report |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    used: set[str] = set()
+    for report in projects:
+        name = _unique(report_name(report), used)
+        change = changes.get(str(report.root), Changes())
+        lines.append(
+            f"| {report.project or report.root} | {len(report.findings)} | {len(change.new)} | "
+            f"{len(change.resolved)} | {report.health.index_lines} | {report.health.index_bytes:,} "
+            f"| [{name}.md]({name}.md) |"
+        )
+    lines += ["", "Review and fix, one confirmed decision at a time: `memory-audit review`."]
+    return "\n".join(lines) + "\n"
+
+
+def read_summary(folder: Path) -> dict[str, object]:
+    data: dict[str, object] = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    return data

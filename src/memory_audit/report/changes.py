@@ -1,0 +1,24 @@
+"""The "new since last run / resolved" sections the service adds to its reports."""
+
+from __future__ import annotations
+
+from ..findings import DIMENSION_TITLES
+from ..history import Changes
+from . import wording
+
+
+def changes_markdown(changes: Changes) -> str:
+    lines = [f"## Since the last run: {len(changes.new)} new, {len(changes.resolved)} resolved"]
+    if changes.new:
+        lines += ["", "New:", ""]
+        lines += [
+            f"- `{wording.location(f)}` — {DIMENSION_TITLES[f.dimension]}: {f.message}"
+            for f in changes.new
+        ]
+    if changes.resolved:
+        lines += ["", "Resolved:", ""]
+        lines += [
+            f"- `{r.path}` — {DIMENSION_TITLES.get(r.dimension, r.dimension)}: {r.message}"
+            for r in changes.resolved
+        ]
+    return "\n".join(lines)
