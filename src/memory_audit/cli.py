@@ -88,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_config(commands)
     _add_daemon(commands)
     _add_report(commands)
+    _add_service(commands)
+    _add_status(commands)
+    _add_doctor(commands)
     return parser
 
 
@@ -229,3 +232,58 @@ def _report(args: argparse.Namespace) -> int:
     return report.run(
         action=args.action, run_name=args.run, config_path=args.config, out=sys.stdout
     )
+
+
+def _add_service(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser(
+        "service", help="install the service (systemd user unit / launchd agent)"
+    )
+    p.add_argument("action", choices=("install", "uninstall", "status", "logs"))
+    p.add_argument(
+        "--print",
+        action="store_true",
+        dest="print_only",
+        help="install: print the rendered service file and change nothing",
+    )
+    p.add_argument(
+        "--purge", action="store_true", help="uninstall: also delete the reports, state and logs"
+    )
+    _config_option(p)
+    p.set_defaults(handler=_service)
+
+
+def _service(args: argparse.Namespace) -> int:
+    from .commands import service
+
+    return service.run(
+        action=args.action,
+        print_only=args.print_only,
+        purge=args.purge,
+        config_path=args.config,
+        out=sys.stdout,
+    )
+
+
+def _add_status(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser("status", help="what the service is doing (reads its state)")
+    _config_option(p)
+    p.set_defaults(handler=_status)
+
+
+def _status(args: argparse.Namespace) -> int:
+    from .commands import status
+
+    return status.run(config_path=args.config, out=sys.stdout)
+
+
+def _add_doctor(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser("doctor", help="check the set-up and explain how to fix it")
+    p.add_argument("--notify-test", action="store_true", help="send a real test notification")
+    _config_option(p)
+    p.set_defaults(handler=_doctor)
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from .commands import doctor
+
+    return doctor.run(config_path=args.config, notify_test=args.notify_test, out=sys.stdout)

@@ -106,7 +106,7 @@ def test_new_project_folder_is_noticed_and_a_tree_can_vanish(tmp_path: Path) -> 
 
     noticed, observers = asyncio.run(scenario())
     assert noticed >= 1
-    assert observers == {str(projects / "-new" / "memory"): "native"}
+    assert observers == {str(projects / "-new" / "memory"): "inotify"}
 
 
 FALLBACK = """
@@ -160,7 +160,7 @@ def test_inotify_limit_on_subfolders_falls_back_to_polling(tmp_path: Path) -> No
         repo=str(Path(__file__).parents[2]), trees=[str(small), str(big)], target=str(target)
     )
     data = run_with_inotify_limit(4, code)
-    assert data["observers"] == {str(small): "native", str(big): "polling"}
+    assert data["observers"] == {str(small): "inotify", str(big): "polling"}
     assert data["limit"] is True
     assert str(target) in data["fired"]  # polling still delivers the change
 
@@ -174,5 +174,5 @@ def test_inotify_limit_on_the_root_falls_back_to_polling(tmp_path: Path) -> None
         repo=str(Path(__file__).parents[2]), trees=[str(first), str(second)], target=str(target)
     )
     data = run_with_inotify_limit(1, code)
-    assert data["observers"] == {str(first): "native", str(second): "polling"}
+    assert data["observers"] == {str(first): "inotify", str(second): "polling"}
     assert str(target) in data["fired"]

@@ -20,6 +20,7 @@ import contextlib
 import errno
 import logging
 import os
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from watchdog.observers.polling import PollingObserver
 
 log = logging.getLogger("memory_audit.daemon")
 LIMIT_ERRORS = (errno.ENOSPC, errno.EMFILE)
+NATIVE = {"linux": "inotify", "darwin": "fsevents"}.get(sys.platform, "native")
 
 
 class Debouncer:
@@ -144,7 +146,7 @@ class TreeWatcher:
             else:
                 missing = _unwatched_folders(watch, self.native, root)
                 if not missing:
-                    self.watches[root] = ("native", watch)
+                    self.watches[root] = (NATIVE, watch)
                     log.info("watching %s", root)
                     return
                 self.native.unschedule(watch)
@@ -179,7 +181,7 @@ class TreeWatcher:
                 )
 
     def _unschedule(self, kind: str, watch: ObservedWatch) -> None:
-        observer = self.native if kind == "native" else self.polling
+        observer = self.polling if kind == "polling" else self.native
         with contextlib.suppress(KeyError, OSError):  # a deleted tree's watch is already gone
             observer.unschedule(watch)
 

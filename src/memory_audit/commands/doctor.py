@@ -1,0 +1,237 @@
+"""``memory-audit doctor [--notify-test]``: check the set-up, one line each, with the fix.
+
+Trees, configuration, private folders, the inotify budget, the D-Bus session
+bus and a notification server (``--notify-test`` sends a real one), the
+service, and the clock as the schedule sees it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import os
+import stat
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from dbus_fast import Message
+from dbus_fast.aio import MessageBus
+
+from .. import config as config_module
+from ..daemon.notify import DesktopBackend, Notifier, use_runtime_bus
+from ..daemon.schedule import WeeklySchedule
+from ..discover import find_trees
+from ..errors import ConfigError
+from ..install import backend_for_platform
+from ..install.spec import ServiceBackend
+
+OK, WARN, FAIL = "ok", "warn", "fail"
+MARKS = {OK: "✓", WARN: "!", FAIL: "✗"}
+NOTIFICATIONS = "org.freedesktop.Notifications"
+
+
+@dataclass(frozen=True)
+class Check:
+    level: str
+    text: str
+    fix: str = ""
+
+    def line(self) -> str:
+        return f"{MARKS[self.level]} {self.text}" + (f"\n    fix: {self.fix}" if self.fix else "")
+
+
+def run(
+    *,
+    config_path: Path | None,
+    notify_test: bool,
+    out: TextIO,
+    backend: ServiceBackend | None = None,
+) -> int:
+    try:
+        config = config_module.load(config_path)
+    except ConfigError as exc:
+        out.write(
+            Check(FAIL, f"configuration invalid: {exc}", "correct the keys named above").line()
+            + "\n"
+        )
+        config = config_module.Config()
+    else:
+        out.write(
+            Check(OK, f"configuration valid ({config.source or 'no file: all defaults'})").line()
+            + "\n"
+        )
+    checks: list[Callable[[], list[Check]]] = [
+        lambda: [trees(config)],
+        lambda: folders(config),
+        lambda: [inotify(config)],
+        lambda: notifications(config, notify_test),
+        lambda: [service(backend)],
+        lambda: [clock(config)],
+    ]
+    results = [check for produce in checks for check in produce()]
+    out.write("".join(check.line() + "\n" for check in results))
+    return 1 if any(c.level == FAIL for c in results) else 0
+
+
+def trees(config: config_module.Config) -> Check:
+    found = find_trees(config.settings.roots, locate_projects=False)
+    if not found:
+        return Check(
+            FAIL,
+            f"no memory trees found ({', '.join(config.settings.roots)})",
+            "use Claude Code with auto memory on, or set `roots:` in the configuration",
+        )
+    return Check(OK, f"{len(found)} memory tree(s) found")
+
+
+def folders(config: config_module.Config) -> list[Check]:
+    return [
+        _private_folder(name, path)
+        for name, path in (("state", config.state_dir), ("reports", config.report_dir))
+    ]
+
+
+def _private_folder(name: str, path: Path) -> Check:
+    if not path.exists():
+        return Check(OK, f"{name} folder {path} will be created on first run")
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if not os.access(path, os.W_OK):
+        return Check(FAIL, f"{name} folder {path} is not writable", f"chown -R $USER {path}")
+    if mode & 0o077:
+        return Check(
+            FAIL,
+            f"{name} folder {path} is readable by others (mode {mode:o})",
+            f"chmod -R go-rwx {path}",
+        )
+    return Check(OK, f"{name} folder {path} is private and writable")
+
+
+def inotify(config: config_module.Config) -> Check:
+    limit_file = Path("/proc/sys/fs/inotify/max_user_watches")
+    if not limit_file.exists():
+        return Check(OK, "file watching: no inotify on this platform (native or polling)")
+    limit = int(limit_file.read_text().split()[0])
+    needed = sum(
+        1 + sum(len(dirs) for _, dirs, _ in os.walk(ref.root))
+        for ref in find_trees(config.settings.roots, locate_projects=False)
+    )
+    text = (
+        f"inotify: the trees need {needed} watches; the limit is {limit} "
+        "(shared with other programs)"
+    )
+    if needed > limit // 2:
+        return Check(
+            WARN if needed <= limit else FAIL,
+            text,
+            "sudo sysctl fs.inotify.max_user_watches=524288 (and make it permanent in "
+            "/etc/sysctl.d/); until then the service polls",
+        )
+    return Check(OK, text)
+
+
+def notifications(config: config_module.Config, send_test: bool) -> list[Check]:
+    if sys.platform == "darwin":
+        return [Check(OK, "notifications: osascript (macOS)")]
+    use_runtime_bus()
+    address = os.environ.get("DBUS_SESSION_BUS_ADDRESS")
+    if not address:
+        return [
+            Check(
+                FAIL,
+                "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS unset, no $XDG_RUNTIME_DIR/bus)",
+                "run inside your desktop session, or: systemctl --user import-environment "
+                "DBUS_SESSION_BUS_ADDRESS DISPLAY",
+            )
+        ]
+    try:
+        server = asyncio.run(asyncio.wait_for(_notification_server(), timeout=5))
+    except Exception as exc:
+        return [
+            Check(
+                FAIL,
+                f"D-Bus session bus {address} not reachable ({type(exc).__name__})",
+                "systemctl --user import-environment DBUS_SESSION_BUS_ADDRESS DISPLAY "
+                "(or dbus-update-activation-environment --systemd --all)",
+            )
+        ]
+    found = [Check(OK, f"D-Bus session bus reachable ({address})")]
+    if not server:
+        found.append(
+            Check(
+                WARN,
+                "no notification server on the session bus: alerts go to the "
+                "log and the reports only",
+                "start your desktop's notification daemon (e.g. dunst, mako)",
+            )
+        )
+        return found
+    found.append(Check(OK, f"notification server present ({server})"))
+    if send_test:
+        shown = asyncio.run(
+            Notifier(config.settings.notify, DesktopBackend()).send(
+                "memory-audit doctor", "Test notification: alerts will look like this."
+            )
+        )
+        found.append(
+            Check(OK, "test notification sent")
+            if shown
+            else Check(FAIL, "test notification not shown", "see the server's own logs")
+        )
+    return found
+
+
+async def _notification_server() -> str:
+    bus = await MessageBus().connect()
+    try:
+        for member, body in (("NameHasOwner", [NOTIFICATIONS]), ("ListActivatableNames", [])):
+            reply = await bus.call(
+                Message(
+                    destination="org.freedesktop.DBus",
+                    path="/org/freedesktop/DBus",
+                    interface="org.freedesktop.DBus",
+                    member=member,
+                    signature="s" if body else "",
+                    body=body,
+                )
+            )
+            value = reply.body[0] if reply is not None and reply.body else None
+            if value is True or (isinstance(value, list) and NOTIFICATIONS in value):
+                return "running" if member == "NameHasOwner" else "started on demand"
+        return ""
+    finally:
+        bus.disconnect()
+
+
+def service(backend: ServiceBackend | None) -> Check:
+    try:
+        backend = backend or backend_for_platform()
+    except Exception as exc:
+        return Check(WARN, f"service: {exc}")
+    status = backend.status()
+    if not status.installed:
+        return Check(
+            WARN,
+            "service not installed: nothing runs the weekly audit",
+            "memory-audit service install",
+        )
+    if status.enabled is False or status.active is False:
+        return Check(
+            FAIL,
+            f"service installed but {status.detail}",
+            "memory-audit service install (re-enables it); memory-audit service logs",
+        )
+    return Check(OK, f"service installed ({status.detail or 'state unknown'})")
+
+
+def clock(config: config_module.Config) -> Check:
+    schedule = WeeklySchedule.from_settings(config.settings.schedule)
+    now = dt.datetime.now(schedule.zone)
+    fire = schedule.next_fire(now)
+    return Check(
+        OK,
+        f"clock: now {now:%Y-%m-%d %H:%M %Z} ({schedule.zone}); weekly audit "
+        f"'{config.settings.schedule.weekly}' next at {fire:%Y-%m-%d %H:%M %Z}",
+    )

@@ -1,0 +1,104 @@
+"""``memory-audit status``: what the service is doing, read from its state (no daemon needed)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import TextIO
+
+from .. import config as config_module
+from ..daemon.instance import InstanceLock
+from ..daemon.schedule import WeeklySchedule
+from ..daemon.state import DB_NAME, RunRecord, State
+from ..install import backend_for_platform
+from ..install.spec import ServiceBackend
+
+
+def run(*, config_path: Path | None, out: TextIO, backend: ServiceBackend | None = None) -> int:
+    config = config_module.load(config_path)
+    now = dt.datetime.now().astimezone()
+    out.write(service_line(config, backend) + "\n")
+    schedule = WeeklySchedule.from_settings(config.settings.schedule)
+    if not (config.state_dir / DB_NAME).exists():
+        out.write(
+            "No state yet: the service has not run. Start it with `memory-audit service "
+            "install` (or try `memory-audit daemon --once`).\n"
+        )
+        out.write(f"Next weekly audit: {_when(schedule.next_fire(now))}\n")
+        return 0
+    state = State(config.state_dir)
+    try:
+        out.write(_runs(state, schedule, now))
+        out.write(_pending(state))
+        out.write(f"Alerts sent: {state.alert_count()}\n")
+        out.write(_watched(state))
+    finally:
+        state.close()
+    return 0
+
+
+def service_line(config: config_module.Config, backend: ServiceBackend | None) -> str:
+    pid = InstanceLock.holder(config.state_dir)
+    running = f"running (pid {pid})" if pid else "not running"
+    try:
+        backend = backend or backend_for_platform()
+    except Exception:
+        return f"Service: {running}"
+    status = backend.status()
+    installed = "installed" if status.installed else "not installed"
+    enabled = {True: ", enabled", False: ", not enabled", None: ""}[status.enabled]
+    return f"Service: {backend.name} unit {installed}{enabled}; daemon {running}"
+
+
+def _when(moment: dt.datetime | None) -> str:
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M %Z") if moment else "never"
+
+
+def _runs(state: State, schedule: WeeklySchedule, now: dt.datetime) -> str:
+    runs = state.runs(limit=20)
+    last: RunRecord | None = runs[0] if runs else None
+    lines = []
+    if last is None:
+        lines.append("Last audit: none yet")
+    else:
+        outcome = (
+            f"{last.status}, {last.findings} findings in {last.trees} trees, {last.new} new"
+            if last.status == "ok"
+            else last.status
+        )
+        lines.append(f"Last audit: {_when(last.started_at)} ({last.kind}: {outcome})")
+    success = state.last_success()
+    lines.append(f"Last successful audit: {_when(success)}")
+    due = (
+        " (due now: the service catches up on its next tick)" if schedule.due(now, success) else ""
+    )
+    lines.append(f"Next weekly audit: {_when(schedule.next_fire(now))}{due}")
+    return "\n".join(lines) + "\n"
+
+
+def _pending(state: State) -> str:
+    pending = state.open_findings()
+    if not pending:
+        return "Pending findings: none\n"
+    lines = [f"Pending findings: {sum(pending.values())}"]
+    for root, count in sorted(pending.items()):
+        lines.append(f"  {count:>5}  {_project(root)}")
+    return "\n".join(lines) + "\n"
+
+
+def _project(root: str) -> str:
+    path = Path(root)
+    return path.parent.name if path.name == "memory" else root
+
+
+def _watched(state: State) -> str:
+    watched = state.watched()
+    if not watched:
+        return "Watched trees: none recorded (the service watches while it runs)\n"
+    kinds: dict[str, int] = {}
+    for kind in watched.values():
+        kinds[kind] = kinds.get(kind, 0) + 1
+    summary = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
+    lines = [f"Watched trees: {len(watched)} ({summary})"]
+    lines += [f"  {kind:<9} {root}" for root, kind in sorted(watched.items())]
+    return "\n".join(lines) + "\n"

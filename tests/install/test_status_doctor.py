@@ -1,0 +1,74 @@
+"""`status` and `doctor` on an empty machine and on the state a real daemon run wrote."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.harness import index, memory, write_tree
+from tests.install.test_service_command import cli
+from tests.support.daemon_process import DaemonProcess, Home
+from tests.support.session_bus import session_bus
+
+
+def test_status_and_doctor_on_an_empty_machine(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    home.root.mkdir()
+    status = cli(home, "status")
+    assert status.returncode == 0
+    assert "Service: systemd unit not installed; daemon not running" in status.stdout
+    assert "No state yet: the service has not run" in status.stdout
+    assert "Next weekly audit: " in status.stdout
+    doctor = cli(home, "doctor")
+    assert doctor.returncode == 1
+    assert "✗ no memory trees found" in doctor.stdout
+    assert "✗ D-Bus session bus" in doctor.stdout
+    assert "! service not installed" in doctor.stdout
+    assert "fix: memory-audit service install" in doctor.stdout
+    assert not (home.root / ".local").exists()  # looking changes nothing
+
+
+def test_status_and_doctor_after_a_real_daemon_run(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    write_tree(
+        home.projects / "-work-app" / "memory",
+        {"MEMORY.md": index("gone.md", "a.md"), "a.md": memory("a")},
+    )
+    write_tree(
+        home.projects / "-work-site" / "memory", {"MEMORY.md": index("b.md"), "b.md": memory("b")}
+    )
+    with session_bus(tmp_path / "bus") as bus:
+        home.bus_address = bus.address
+        code, _, err = DaemonProcess(home, home.config()).start("--once").finish()
+        assert code == 0, err
+        status = cli(home, "status").stdout
+        assert "(once: ok, 1 findings in 2 trees, 1 new)" in status
+        assert "Pending findings: 1\n      1  -work-app" in status
+        assert "Alerts sent: 0" in status
+        doctor = cli(home, "doctor", "--notify-test")
+        assert "✓ 2 memory tree(s) found" in doctor.stdout
+        assert f"✓ D-Bus session bus reachable ({bus.address})" in doctor.stdout
+        assert "✓ notification server present (running)" in doctor.stdout
+        assert "✓ test notification sent" in doctor.stdout
+        assert "✓ state folder" in doctor.stdout
+        assert "is private and writable" in doctor.stdout
+        assert "inotify: the trees need 2 watches" in doctor.stdout
+        assert [n["summary"] for n in bus.notifications()][-1] == "memory-audit doctor"
+
+
+def test_doctor_flags_a_folder_others_can_read(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    write_tree(home.projects / "-app" / "memory", {"MEMORY.md": ""})
+    home.state.mkdir(parents=True)
+    home.state.chmod(0o755)
+    doctor = cli(home, "doctor")
+    assert f"✗ state folder {home.state} is readable by others (mode 755)" in doctor.stdout
+    assert f"fix: chmod -R go-rwx {home.state}" in doctor.stdout
+
+
+def test_doctor_without_a_notification_server(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    write_tree(home.projects / "-app" / "memory", {"MEMORY.md": ""})
+    with session_bus(tmp_path / "bus", server=False) as bus:
+        home.bus_address = bus.address
+        doctor = cli(home, "doctor").stdout
+    assert "! no notification server on the session bus" in doctor
