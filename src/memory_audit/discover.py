@@ -20,7 +20,7 @@ from pathlib import Path
 from .errors import UsageError
 from .git_objects import GitUnavailable, repository_root
 from .index_file import INDEX_NAME
-from .tree import ProjectLocation
+from .location import ProjectLocation
 
 SLUG_LIMIT = 200
 TRANSCRIPTS_TO_SAMPLE = 5

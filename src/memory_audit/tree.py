@@ -18,9 +18,12 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from .index_file import INDEX_NAME, Index, IndexLink, parse_index
+from .location import ProjectLocation
 from .markdown import is_external
 from .memory_file import FileKind, FileProblem, MemoryFile, parse_memory_file
 from .tree_walk import Candidate, ReadError, list_tree, read_text
+
+__all__ = ["MemoryTree", "ProjectLocation", "Target", "load_tree"]
 
 DEFAULT_MAX_FILE_BYTES = 1024 * 1024
 # The index gets a larger cap: every structural check depends on it, and a runaway
@@ -28,15 +31,6 @@ DEFAULT_MAX_FILE_BYTES = 1024 * 1024
 INDEX_MAX_BYTES = 16 * 1024 * 1024
 PROFILES = ("auto", "claude-code", "governed")
 GOVERNED_MARKERS = ("scope", "relevance")
-
-
-@dataclass(frozen=True)
-class ProjectLocation:
-    """Where a tree belongs: its slug, the located project folder, its transcripts."""
-
-    slug: str | None = None
-    project_path: Path | None = None
-    transcripts_dir: Path | None = None
 
 
 @dataclass(frozen=True)

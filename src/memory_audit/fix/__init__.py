@@ -1,0 +1,1 @@
+"""Fixes, applied only in the interactive session, one confirmed decision at a time."""
