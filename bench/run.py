@@ -6,7 +6,10 @@
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -17,7 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.generate import generate, secret_corpus, transcript_corpus
 from memory_audit.checks import REGISTRY, duplicates, usage
-from memory_audit.engine import audit_tree
+from memory_audit.daemon.store import ReportStore
+from memory_audit.engine import Run, audit_tree
 from memory_audit.secrets.loading import load_scanner
 from memory_audit.tree import ProjectLocation, load_tree
 from memory_audit.tree_walk import list_tree, read_text
@@ -104,7 +108,44 @@ def bench_transcripts(work: Path) -> None:
     print(f"usage {size / 1e6:.0f} MB in 50 transcripts, warm cache: {summary(warm)}")
 
 
+def bench_hook(work: Path) -> None:
+    """`hook session-start` as Claude Code runs it: a new process, JSON on stdin, a report of
+    50 projects of 200 files (thousands of findings) to read."""
+    home = work / "hook-home"
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "XDG_DATA_HOME": str(home / ".local/share"),
+        "XDG_STATE_HOME": str(home / ".local/state"),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+    }
+    env.pop("CLAUDE_CONFIG_DIR", None)
+    trees = [
+        generate(home / ".claude/projects" / f"-home-dev-p{n:02}" / "memory", 200, seed=n)
+        for n in range(50)
+    ]
+    run = Run(tuple(audit_tree(load_tree(t), tuple(REGISTRY)) for t in trees))
+    store = ReportStore(home / ".local/share/memory-audit/reports", keep=3)
+    folder = store.write(run, {})
+    size = (folder / "summary.json").stat().st_size
+    payload = json.dumps({"session_id": "s", "cwd": "/home/dev/p07", "source": "startup"})
+    command = [sys.executable, "-m", "memory_audit", "hook", "session-start"]
+
+    def once() -> str:
+        return subprocess.run(
+            command, input=payload, env=env, capture_output=True, text=True, check=True
+        ).stdout
+
+    assert "pending in this project's memory" in once()
+    times = timed(once, repeats=20)
+    print(
+        f"hook session-start, {run.total} findings in a {size / 1e6:.1f} MB report: "
+        f"{summary(times)} (a whole process, interpreter start included)"
+    )
+
+
 BENCHMARKS: dict[str, Callable[[Path], None]] = {
+    "hook": bench_hook,
     "transcripts": bench_transcripts,
     "audit": bench_audit,
     "duplicates": bench_duplicates,

@@ -91,6 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
     _add_service(commands)
     _add_status(commands)
     _add_doctor(commands)
+    _add_review(commands)
+    _add_dismiss(commands)
+    _add_changelog(commands)
+    _add_hook(commands)
+    _add_claude(commands)
     return parser
 
 
@@ -287,3 +292,90 @@ def _doctor(args: argparse.Namespace) -> int:
     from .commands import doctor
 
     return doctor.run(config_path=args.config, notify_test=args.notify_test, out=sys.stdout)
+
+
+def _add_review(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser("review", help="walk through the findings and fix them, one by one")
+    p.add_argument(
+        "paths", nargs="*", metavar="PATH", help="the memory tree (default: this project's)"
+    )
+    p.add_argument("--project", metavar="SLUG", help="the tree of ~/.claude/projects/SLUG")
+    p.add_argument(
+        "--from-report",
+        type=Path,
+        metavar="FILE",
+        help="take the findings from this run@1 JSON report",
+    )
+    _config_option(p)
+    p.set_defaults(handler=_review)
+
+
+def _review(args: argparse.Namespace) -> int:
+    from .commands import review
+
+    return review.run(
+        paths=args.paths,
+        project=args.project,
+        from_report=args.from_report,
+        config_path=args.config,
+        inp=sys.stdin,
+        out=sys.stdout,
+    )
+
+
+def _add_dismiss(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser("dismiss", help="stop reporting a finding (by its fingerprint)")
+    p.add_argument("fingerprint")
+    p.add_argument("--reason", required=True, help="why (kept in the state)")
+    _config_option(p)
+    p.set_defaults(handler=_dismiss)
+
+
+def _dismiss(args: argparse.Namespace) -> int:
+    from .commands import history
+
+    return history.dismiss(
+        fingerprint=args.fingerprint, reason=args.reason, config_path=args.config, out=sys.stdout
+    )
+
+
+def _add_changelog(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser("changelog", help="the structural changelog of a project's memory")
+    p.add_argument("paths", nargs="*", metavar="PATH")
+    p.add_argument("--project", metavar="SLUG")
+    _config_option(p)
+    p.set_defaults(handler=_changelog)
+
+
+def _changelog(args: argparse.Namespace) -> int:
+    from .commands import history
+
+    return history.show_changelog(
+        paths=args.paths, project=args.project, config_path=args.config, out=sys.stdout
+    )
+
+
+def _add_hook(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser("hook", help="Claude Code hook entry points (reads the hook's JSON)")
+    p.add_argument("event", choices=("session-start",))
+    p.set_defaults(handler=_hook)
+
+
+def _hook(args: argparse.Namespace) -> int:
+    from .commands import hook
+
+    return hook.run(event=args.event, inp=sys.stdin, out=sys.stdout)
+
+
+def _add_claude(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser(
+        "claude", help="add or remove the SessionStart hook and /memory-audit skill"
+    )
+    p.add_argument("action", choices=("install", "uninstall"))
+    p.set_defaults(handler=_claude)
+
+
+def _claude(args: argparse.Namespace) -> int:
+    from .commands import claude
+
+    return claude.run(action=args.action, out=sys.stdout)

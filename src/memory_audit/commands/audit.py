@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -10,9 +11,13 @@ from typing import TextIO
 from .. import config as config_module
 from ..atomic import write_atomic
 from ..config import Profile
+from ..dismissals import read_dismissed
 from ..engine import audit_refs, select_checks
-from ..errors import UsageError
+from ..errors import MemoryAuditError, UsageError
+from ..install import backend_for_platform
 from ..report import RENDERERS
+from . import service
+from .offer import offer_weekly
 from .targets import resolve_targets, with_location
 
 
@@ -39,14 +44,36 @@ def run(
     if max_per_dimension is not None:
         audit_settings = replace(audit_settings, max_per_dimension=max_per_dimension)
     config = replace(config, settings=replace(config.settings, audit=audit_settings))
-    run_ = audit_refs(refs, config, selection)
+    run_ = audit_refs(refs, config, selection, dismissed=read_dismissed(config.state_dir))
     rendered = RENDERERS[output_format](run_)
     if output is None:
         out.write(rendered)
     else:
         _refuse_inside_trees(output, [r.root for r in refs])
         write_atomic(output, rendered, mode=0o600)
+    if output_format == "text" and output is None and out.isatty():
+        _offer_service(config, config_path)
     return 1 if run_.total else 0
+
+
+def _offer_service(config: config_module.Config, config_path: Path | None) -> None:
+    try:
+        backend = backend_for_platform()
+    except MemoryAuditError:
+        return
+    offer_weekly(
+        config.state_dir,
+        backend.unit_path().exists(),
+        sys.stdin,
+        sys.stderr,
+        lambda: service.run(
+            action="install",
+            print_only=False,
+            config_path=config_path,
+            out=sys.stdout,
+            backend=backend,
+        ),
+    )
 
 
 def _refuse_inside_trees(output: Path, roots: Sequence[Path]) -> None:

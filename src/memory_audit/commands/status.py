@@ -9,7 +9,8 @@ from typing import TextIO
 from .. import config as config_module
 from ..daemon.instance import InstanceLock
 from ..daemon.schedule import WeeklySchedule
-from ..daemon.state import DB_NAME, RunRecord, State
+from ..daemon.state import RunRecord, State
+from ..dismissals import DB_NAME
 from ..install import backend_for_platform
 from ..install.spec import ServiceBackend
 

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..atomic import ensure_private_dir
+from ..dismissals import DB_NAME
 from ..engine import Run, TreeReport
 from ..history import Changes, Resolved
 
 log = logging.getLogger("memory_audit.daemon")
-DB_NAME = "state.db"
 SCHEMA_VERSION = 1
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -8,6 +8,7 @@ understand raises :class:`CannotEdit` and the session offers a manual fix.
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import Any
 
 import yaml
@@ -65,13 +66,13 @@ def set_value(lines: list[str], key: str, value: Any) -> list[str]:
     """Set ``key`` at the top level, or under ``metadata:`` where the file keeps it there."""
     found = _top_level(lines, key)
     if found is not None:
-        return lines[: found[0]] + [f"{key}: {scalar(value)}"] + lines[found[1] :]
+        return [*lines[: found[0]], f"{key}: {scalar(value)}", *lines[found[1] :]]
     nested = _nested(lines, "metadata", key)
     if nested is not None:
         indent = lines[nested][: len(lines[nested]) - len(lines[nested].lstrip())]
-        return lines[:nested] + [f"{indent}{key}: {scalar(value)}"] + lines[nested + 1 :]
+        return [*lines[:nested], f"{indent}{key}: {scalar(value)}", *lines[nested + 1 :]]
     _, end = span(lines)
-    return lines[:end] + [f"{key}: {scalar(value)}"] + lines[end:]
+    return [*lines[:end], f"{key}: {scalar(value)}", *lines[end:]]
 
 
 def remove_key(lines: list[str], key: str) -> list[str]:
@@ -109,22 +110,32 @@ def add_relation(lines: list[str], relation_type: str, target: str) -> list[str]
     found = _top_level(lines, "relations")
     if found is None:
         _, end = span(lines)
-        return lines[:end] + ["relations:", f"  - type: {scalar(relation_type)}",
-                              f"    target: {scalar(target)}"] + lines[end:]
+        return [
+            *lines[:end],
+            "relations:",
+            f"  - type: {scalar(relation_type)}",
+            f"    target: {scalar(target)}",
+            *lines[end:],
+        ]
     head, stop = found
     if TOP_KEY.match(lines[head]).group("rest").strip():  # type: ignore[union-attr]
         current = value_of(lines, "relations")
         if not isinstance(current, list):
             raise CannotEdit("`relations:` is not a list")
-        return lines[:head] + [f"relations: {scalar([*current, item])}"] + lines[stop:]
+        return [*lines[:head], f"relations: {scalar([*current, item])}", *lines[stop:]]
     block_end = stop
     while block_end > head + 1 and not lines[block_end - 1].strip():
         block_end -= 1
-    first = next((ITEM.match(lines[i]) for i in range(head + 1, block_end) if ITEM.match(lines[i])),
-                 None)
+    first = next(
+        (ITEM.match(lines[i]) for i in range(head + 1, block_end) if ITEM.match(lines[i])), None
+    )
     indent = first.group("indent") if first else "  "
-    return (lines[:block_end] + [f"{indent}- type: {scalar(relation_type)}",
-                                 f"{indent}  target: {scalar(target)}"] + lines[block_end:])
+    return [
+        *lines[:block_end],
+        f"{indent}- type: {scalar(relation_type)}",
+        f"{indent}  target: {scalar(target)}",
+        *lines[block_end:],
+    ]
 
 
 def remove_relation(lines: list[str], relation_type: str, target: str) -> list[str]:
@@ -135,7 +146,7 @@ def remove_relation(lines: list[str], relation_type: str, target: str) -> list[s
     current = value_of(lines, "relations")
     if TOP_KEY.match(lines[head]).group("rest").strip() or not isinstance(current, list):  # type: ignore[union-attr]
         kept = _without(current, relation_type, target)
-        return lines[:head] + [f"relations: {scalar(kept)}"] + lines[stop:]
+        return [*lines[:head], f"relations: {scalar(kept)}", *lines[stop:]]
     items = _block_items(lines, head + 1, stop)
     doomed = [(a, b) for a, b in items if _matches(_load_item(lines[a:b]), relation_type, target)]
     if not doomed:
@@ -152,7 +163,7 @@ def _block_items(lines: list[str], start: int, stop: int) -> list[tuple[int, int
 
 
 def _load_item(item_lines: list[str]) -> Any:
-    loaded = safe_yaml.load("\n".join(item_lines).strip())
+    loaded = safe_yaml.load(textwrap.dedent("\n".join(item_lines)))
     return loaded[0] if isinstance(loaded, list) and loaded else loaded
 
 

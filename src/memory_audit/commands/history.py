@@ -1,0 +1,50 @@
+"""``memory-audit dismiss FINGERPRINT --reason …`` and ``memory-audit changelog``."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from .. import config as config_module
+from ..daemon.state import State
+from ..errors import UsageError
+from ..fix.changelog import changelog_path
+from .targets import resolve_targets
+
+FINGERPRINT = re.compile(r"^[0-9a-f]{8,64}$")
+
+
+def dismiss(*, fingerprint: str, reason: str, config_path: Path | None, out: TextIO) -> int:
+    if not FINGERPRINT.match(fingerprint):
+        raise UsageError(
+            f"{fingerprint!r} is not a finding fingerprint (hex, from the JSON report)"
+        )
+    config = config_module.load(config_path)
+    state = State(config.state_dir)
+    try:
+        state.dismiss(fingerprint, None, reason, dt.datetime.now().astimezone())
+    finally:
+        state.close()
+    out.write(
+        f"dismissed {fingerprint}: it stays out of notifications and is listed apart in reports\n"
+    )
+    return 0
+
+
+def show_changelog(
+    *, paths: Sequence[str], project: str | None, config_path: Path | None, out: TextIO
+) -> int:
+    config = config_module.load(config_path)
+    refs = resolve_targets(paths, project, config)
+    for ref in refs:
+        path = changelog_path(config.changelog_dir, ref.location.slug or ref.root.name)
+        if path.exists():
+            out.write(path.read_text(encoding="utf-8"))
+        else:
+            out.write(
+                f"No changelog yet for {ref.label} (review sessions that apply fixes add to it).\n"
+            )
+    return 0

@@ -1,0 +1,126 @@
+"""``memory-audit hook session-start``: tell a new Claude Code session what is pending.
+
+Claude Code runs it at session start with a JSON object on stdin (``cwd``,
+``session_id``, ``source``); what it prints joins the session's context. It
+reads the latest report (it never audits), prints at most ~15 lines, the most
+important first, and prints nothing when nothing is pending. It must never
+hold up or fail a session: any problem means silence and exit 0. It imports
+only what it needs, so it answers in a few tens of milliseconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+import platformdirs
+
+from ..discover import projects_dir, slug_matches, slugify
+from ..dismissals import read_dismissed
+
+APP = "memory-audit"
+SHOWN = 10
+PRIORITY = (
+    "secrets",
+    "index-drift",
+    "index-budget",
+    "frontmatter",
+    "relations",
+    "superseded",
+    "expiry",
+    "corrections",
+    "confidence",
+    "stale-refs",
+    "duplicates",
+    "orphans",
+    "session-recaps",
+    "bloat",
+    "usage",
+)
+
+
+def run(*, event: str, inp: TextIO, out: TextIO) -> int:
+    with contextlib.suppress(Exception):
+        if event == "session-start":
+            text = session_start(json.loads(inp.read() or "{}"))
+            if text:
+                out.write(text)
+    return 0
+
+
+def session_start(payload: Any) -> str:
+    cwd = payload.get("cwd") if isinstance(payload, dict) else None
+    if not isinstance(cwd, str) or not cwd:
+        return ""
+    root = tree_for(Path(cwd))
+    if root is None:
+        return ""
+    reports_dir, state_dir = _folders()
+    summary = reports_dir / "latest" / "summary.json"
+    data = json.loads(summary.read_text(encoding="utf-8"))
+    report = next((r for r in data.get("reports", []) if Path(r["root"]) == root), None)
+    if report is None:
+        return ""
+    dismissed = read_dismissed(state_dir)
+    findings = [f for f in report.get("findings", []) if f.get("fingerprint") not in dismissed]
+    return summary_text(findings, str(data.get("generated_at", ""))) if findings else ""
+
+
+def tree_for(cwd: Path) -> Path | None:
+    """The memory tree of the project ``cwd`` is in (the project or any sub-folder)."""
+    base = projects_dir()
+    for folder in (cwd, *cwd.parents):
+        slug = slugify(folder)
+        exact = base / slug / "memory"
+        if exact.is_dir():
+            return exact
+        if len(slug) > 200 and base.is_dir():  # long slugs carry a hash: match by prefix
+            for candidate in base.iterdir():
+                if slug_matches(slug, candidate.name) and (candidate / "memory").is_dir():
+                    return candidate / "memory"
+    return None
+
+
+def _folders() -> tuple[Path, Path]:
+    """Reports and state folders: the defaults, or ``reports.dir``/``state.dir`` from the
+    config file (read without validating: the hook must stay light and never fail)."""
+    reports = Path(platformdirs.user_data_dir(APP)) / "reports"
+    state = Path(platformdirs.user_state_dir(APP))
+    config = Path(platformdirs.user_config_dir(APP)) / "config.yaml"
+    if config.exists():
+        import yaml  # only when there is a file to read
+
+        data = yaml.safe_load(config.read_text(encoding="utf-8")) or {}
+        custom_reports = (data.get("reports") or {}).get("dir")
+        custom_state = (data.get("state") or {}).get("dir")
+        reports = Path(custom_reports).expanduser() if custom_reports else reports
+        state = Path(custom_state).expanduser() if custom_state else state
+    return reports, state
+
+
+def summary_text(findings: list[dict[str, Any]], generated_at: str) -> str:
+    order = {d: i for i, d in enumerate(PRIORITY)}
+    ranked = sorted(findings, key=lambda f: order.get(str(f.get("dimension")), len(order)))
+    when = generated_at[:16].replace("T", " ")
+    lines = [
+        f"memory-audit: {len(findings)} finding(s) pending in this project's memory "
+        f"(weekly report of {when}). Most important first:"
+    ]
+    for finding in ranked[:SHOWN]:
+        where = f"{finding['path']}:{finding['line']}" if finding.get("line") else finding["path"]
+        lines.append(f"- [{finding['dimension']}] {where} — {finding['message']}")
+    if len(findings) > SHOWN:
+        lines.append(f"- …and {len(findings) - SHOWN} more")
+    lines.append(
+        "Nothing has been changed. To fix them one decision at a time, the user can run "
+        "`memory-audit review` in a terminal, or ask you to walk through them with the "
+        "/memory-audit skill (propose each fix, apply only what they confirm)."
+    )
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - Claude Code calls the CLI, this is for debugging
+    sys.exit(run(event="session-start", inp=sys.stdin, out=sys.stdout))

@@ -1,0 +1,231 @@
+"""``memory-audit review [PATH | --project SLUG] [--from-report FILE]``: one decision at a time.
+
+The only code path that writes to a memory tree. Findings come from the
+latest report of the tree (or ``--from-report``), or from an audit run now
+when there is no report or it is older than the tree.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from .. import config as config_module
+from ..atomic import ensure_private_dir, write_atomic
+from ..checks.secrets import scanner_for
+from ..daemon.state import State
+from ..daemon.store import ReportStore
+from ..discover import TreeRef, find_trees, projects_dir, slugify, tree_for_path
+from ..engine import TreeReport, audit_tree, select_checks
+from ..errors import UsageError
+from ..findings import Finding
+from ..fix import changelog
+from ..fix.actions import actions
+from ..fix.session import Console, Outcome, Session
+from ..report import json_report
+from ..secrets.loading import FALSE_POSITIVES_HEADER, false_positives_path
+from ..secrets.rules import false_positive_row
+from ..tree import load_tree
+from .targets import resolve_targets
+
+SKIP_IN_REVIEW = ("usage",)  # reading transcripts again adds nothing a fix needs
+
+
+def run(
+    *,
+    paths: Sequence[str],
+    project: str | None,
+    from_report: Path | None,
+    config_path: Path | None,
+    inp: TextIO,
+    out: TextIO,
+) -> int:
+    config = config_module.load(config_path)
+    ref = _target(paths, project, config)
+    console = Console(inp, out)
+    state = State(config.state_dir)
+    try:
+        return _review(ref, config, state, console, from_report)
+    finally:
+        state.close()
+
+
+def _target(paths: Sequence[str], project: str | None, config: config_module.Config) -> TreeRef:
+    if paths or project:
+        refs = resolve_targets(paths, project, config)
+        if len(refs) != 1:
+            raise UsageError("review works on one tree at a time")
+        return refs[0]
+    cwd = Path.cwd()
+    for folder in (cwd, *cwd.parents):
+        candidate = projects_dir() / slugify(folder) / "memory"
+        if candidate.is_dir():
+            return tree_for_path(candidate)
+    found = find_trees(config.settings.roots)
+    if len(found) == 1:
+        return found[0]
+    names = "\n  ".join(ref.label for ref in found) or "(none found)"
+    raise UsageError(f"which tree? give a path or --project SLUG:\n  {names}")
+
+
+def _review(
+    ref: TreeRef,
+    config: config_module.Config,
+    state: State,
+    console: Console,
+    from_report: Path | None,
+) -> int:
+    selection = select_checks([], (*config.settings.audit.skip, *SKIP_IN_REVIEW))
+    options = {d: config.check_options(d) for d in selection}
+
+    def audit_now() -> TreeReport:
+        tree = load_tree(
+            ref.root,
+            location=ref.location,
+            profile=config.settings.audit.profile,
+            max_file_bytes=config.settings.audit.max_file_bytes,
+        )
+        return audit_tree(tree, selection, options, state.dismissed())
+
+    before = audit_now()
+    findings = _findings(ref, config, before, from_report, console)
+    dismissed = state.dismissed()
+    findings = [f for f in findings if f.fingerprint not in dismissed]
+    if not findings:
+        console.say(f"No findings to review in {ref.root}.")
+        return 0
+    scanner = scanner_for(config.check_options("secrets"))
+    session = Session(
+        ref.root, console, actions(scanner), scanner, lambda: list(audit_now().findings)
+    )
+    outcome = session.run(findings)
+    _persist(outcome, ref, config, state)
+    after = audit_now()
+    console.say("")
+    console.say(
+        f"Audit complete. {len(outcome.applied)} applied, {outcome.skipped} skipped, "
+        f"{outcome.deferred} deferred. Memory tree: {len(after.findings)} findings remain."
+    )
+    if outcome.applied:
+        _record_changelog(
+            outcome=outcome,
+            ref=ref,
+            config=config,
+            console=console,
+            before=before,
+            after=after,
+            from_report=from_report,
+        )
+    return 0
+
+
+def _findings(
+    ref: TreeRef,
+    config: config_module.Config,
+    fresh: TreeReport,
+    from_report: Path | None,
+    console: Console,
+) -> list[Finding]:
+    report_file = from_report or _latest_report(config)
+    if report_file is not None:
+        stored = _stored(report_file, ref.root)
+        if stored is not None and stored[0].timestamp() >= _newest_change(ref.root):
+            console.say(f"Findings from the report of {stored[0]:%Y-%m-%d %H:%M} ({report_file}).")
+            return list(stored[1].findings)
+        if from_report is not None and stored is None:
+            raise UsageError(f"{from_report} has no report for {ref.root}")
+        console.say("The report is older than the tree: audited now.")
+    else:
+        console.say("No report for this tree yet: audited now.")
+    return list(fresh.findings)
+
+
+def _latest_report(config: config_module.Config) -> Path | None:
+    latest = ReportStore(config.report_dir, config.settings.reports.keep).latest()
+    return latest / "summary.json" if latest else None
+
+
+def _stored(report_file: Path, root: Path) -> tuple[dt.datetime, TreeReport] | None:
+    try:
+        run = json_report.from_json(json.loads(report_file.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError) as exc:
+        raise UsageError(f"cannot read report {report_file}: {exc}") from None
+    for report in run.reports:
+        if report.root.resolve() == root.resolve():
+            return run.generated_at, report
+    return None
+
+
+def _newest_change(root: Path) -> float:
+    newest = root.stat().st_mtime
+    for folder, _, files in os.walk(root):
+        for name in files:
+            if name.endswith(".md"):
+                try:
+                    newest = max(newest, os.stat(os.path.join(folder, name)).st_mtime)
+                except OSError:
+                    continue
+    return newest
+
+
+def _persist(outcome: Outcome, ref: TreeRef, config: config_module.Config, state: State) -> None:
+    now = dt.datetime.now().astimezone()
+    for finding, reason in outcome.dismissed:
+        state.dismiss(finding.fingerprint, str(ref.root), reason, now)
+    if outcome.false_positives:
+        path = false_positives_path(config.state_dir)
+        text = path.read_text(encoding="utf-8") if path.exists() else FALSE_POSITIVES_HEADER
+        for finding in outcome.false_positives:
+            fix = finding.fix or {}
+            text += false_positive_row(
+                str(fix.get("fingerprint")),
+                str(fix.get("pattern")),
+                finding.path,
+                f"marked in review {now:%Y-%m-%d}",
+            )
+        ensure_private_dir(path.parent)
+        write_atomic(path, text)
+    if outcome.todos:
+        todo = config.state_dir / "todo" / f"{ref.label.strip('/').replace('/', '-')}.md"
+        lines = [
+            f"- [ ] {f.path}{f':{f.line}' if f.line else ''} — {f.message} "
+            f"(captured {now:%Y-%m-%d})"
+            for f in outcome.todos
+        ]
+        changelog.append(todo, f"TODO for {ref.label}", "\n".join(lines))
+
+
+def _record_changelog(
+    *,
+    outcome: Outcome,
+    ref: TreeRef,
+    config: config_module.Config,
+    console: Console,
+    before: TreeReport,
+    after: TreeReport,
+    from_report: Path | None,
+) -> None:
+    try:
+        why = console.ask("Why these changes? (one line for the changelog, Enter to skip)")
+    except (EOFError, KeyboardInterrupt):
+        why = ""
+    trigger = f"report {from_report}" if from_report else "memory-audit review"
+    text = changelog.entry(
+        dt.datetime.now().astimezone(),
+        trigger,
+        outcome.applied,
+        why,
+        _metrics(before),
+        _metrics(after),
+    )
+    path = changelog.changelog_path(config.changelog_dir, ref.location.slug or ref.root.name)
+    changelog.append(path, ref.label, text)
+    console.say(f"Changelog: {path}")
+
+
+def _metrics(report: TreeReport) -> changelog.Metrics:
+    return changelog.Metrics(report.health.index_lines, report.health.files, len(report.findings))

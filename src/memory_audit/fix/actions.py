@@ -1,0 +1,248 @@
+"""The fix actions: one small function per ``fix.action`` a finding can propose.
+
+Each takes the tree root, the finding's ``fix`` and the user's answers to the
+action's questions, re-reads the files it touches, and returns an
+:class:`Edit`. Nothing is written here. When the file no longer matches what
+the audit saw, :class:`StaleTarget` asks the session to re-check the finding.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import frontmatter as frontmatter_lib
+
+from ..index_file import INDEX_NAME
+from ..secrets.scanner import Scanner
+from . import frontmatter_edit as fm
+from .edits import Edit, FileChange, StaleTarget
+from .text_file import TextFile, new_file
+
+Fix = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Action:
+    build: Callable[[Path, Fix, list[str]], Edit]
+    questions: tuple[tuple[str, Callable[[Fix], str]], ...] = ()  # (question, default from fix)
+    touches_index: bool = False
+
+
+def _read(root: Path, rel: str) -> TextFile:
+    path = root / rel
+    try:
+        return TextFile.read(path)
+    except FileNotFoundError:
+        raise StaleTarget(f"{rel} no longer exists") from None
+
+
+def _change(before: TextFile, lines: list[str]) -> FileChange:
+    return FileChange(before, before.with_text("\n".join(lines)))
+
+
+# ---- MEMORY.md -------------------------------------------------------------------------
+
+
+def _index_line(index: TextFile, line: int, target: str) -> int:
+    """The 0-based index of the MEMORY.md line linking ``target``: at ``line`` if it is
+    still there, else wherever it moved (when exactly one line links it)."""
+    patterns = (f"]({target})", f"]({target}#", f"](<{target}>)", f"[[{target}]]")
+    lines = index.lines
+    if 0 < line <= len(lines) and any(p in lines[line - 1] for p in patterns):
+        return line - 1
+    found = [i for i, text in enumerate(lines) if any(p in text for p in patterns)]
+    if len(found) == 1:
+        return found[0]
+    raise StaleTarget(f"MEMORY.md no longer has one line linking `{target}`")
+
+
+def remove_index_line(root: Path, fix: Fix, answers: list[str]) -> Edit:
+    index = _read(root, INDEX_NAME)
+    at = _index_line(index, int(fix["line"]), str(fix["target"]))
+    lines = index.lines
+    return Edit(
+        f"MEMORY.md: removed the index line for `{fix['target']}`",
+        (_change(index, lines[:at] + lines[at + 1 :]),),
+    )
+
+
+def update_index_path(root: Path, fix: Fix, answers: list[str]) -> Edit:
+    index = _read(root, INDEX_NAME)
+    old, new = str(fix["old"]), (answers[0] if answers else str(fix["new"]))
+    at = _index_line(index, int(fix["line"]), old)
+    lines = index.lines
+    lines[at] = (
+        lines[at].replace(f"]({old}", f"]({new}", 1).replace(f"](<{old}>)", f"](<{new}>)", 1)
+    )
+    return Edit(f"MEMORY.md: index link `{old}` now points at `{new}`", (_change(index, lines),))
+
+
+def add_index_line(root: Path, fix: Fix, answers: list[str]) -> Edit:
+    text = answers[0] if answers and answers[0].strip() else str(fix["text"])
+    path = root / INDEX_NAME
+    index = TextFile.read(path) if path.exists() else new_file(path, "# Memory index\n")
+    lines = [*index.text.rstrip("\n").split("\n"), text, ""]
+    change = FileChange(index if path.exists() else None, index.with_text("\n".join(lines)))
+    return Edit(f"MEMORY.md: added an index line for `{fix['path']}`", (change,))
+
+
+def move_to_topic(root: Path, fix: Fix, answers: list[str]) -> Edit:
+    """Seed 003: knowledge written into the index moves to a topic file; a pointer stays."""
+    index = _read(root, INDEX_NAME)
+    first, last = int(fix["first"]) - 1, int(fix["last"])
+    lines = index.lines
+    name = (answers[0] if answers else "").strip() or "index-notes.md"
+    description = (answers[1] if len(answers) > 1 else "").strip() or "Notes moved out of MEMORY.md"
+    if not name.endswith(".md") or Path(name).is_absolute() or ".." in Path(name).parts:
+        raise StaleTarget(f"`{name}` is not a .md file name inside the tree")
+    if (root / name).exists():
+        raise StaleTarget(f"{name} already exists; choose another name")
+    body = "\n".join(lines[first:last]).strip() + "\n"
+    post = frontmatter_lib.Post(
+        body, name=Path(name).stem, description=description, type="reference"
+    )
+    topic = new_file(root / name, frontmatter_lib.dumps(post) + "\n")
+    title = Path(name).stem.replace("-", " ").replace("_", " ").capitalize()
+    pointer = f"- [{title}]({name}) — {description}"
+    return Edit(
+        f"MEMORY.md: moved lines {first + 1}–{last} into `{name}`",
+        (FileChange(None, topic), _change(index, [*lines[:first], pointer, *lines[last:]])),
+    )
+
+
+# ---- frontmatter -------------------------------------------------------------------------
+
+
+def add_superseded_by(root: Path, fix: Fix, answers: list[str]) -> Edit:
+    memory = _read(root, str(fix["path"]))
+    lines = fm.add_list_value(memory.lines, "superseded_by", str(fix["value"]))
+    return Edit(f"{fix['path']}: superseded_by `{fix['value']}`", (_change(memory, lines),))
+
+
+def add_relation(root: Path, fix: Fix, answers: list[str]) -> Edit:
+    memory = _read(root, str(fix["path"]))
+    lines = fm.add_relation(memory.lines, str(fix["type"]), str(fix["target"]))
+    return Edit(
+        f"{fix['path']}: added relation {fix['type']} `{fix['target']}`", (_change(memory, lines),)
+    )
+
+
+def remove_relation(root: Path, fix: Fix, answers: list[str]) -> Edit:
+    memory = _read(root, str(fix["path"]))
+    lines = fm.remove_relation(memory.lines, str(fix["type"]), str(fix["target"]))
+    return Edit(
+        f"{fix['path']}: removed the broken relation to `{fix['target']}`",
+        (_change(memory, lines),),
+    )
+
+
+def set_field(root: Path, fix: Fix, answers: list[str]) -> Edit:
+    value = answers[0] if answers else str(fix["value"])
+    memory = _read(root, str(fix["path"]))
+    if not memory.text.startswith("---"):
+        lines = ["---", f"{fix['field']}: {fm.scalar(value)}", "---", *memory.lines]
+    else:
+        lines = fm.set_value(memory.lines, str(fix["field"]), value)
+    return Edit(f"{fix['path']}: set {fix['field']} to `{value}`", (_change(memory, lines),))
+
+
+def add_frontmatter(root: Path, fix: Fix, answers: list[str]) -> Edit:
+    rel = str(fix["path"])
+    memory = _read(root, rel)
+    description, kind = ([*answers, "", ""])[:2]
+    header = [
+        "---",
+        f"name: {fm.scalar(Path(rel).stem.replace('_', '-'))}",
+        f"description: {fm.scalar(description or 'TODO: one line saying when this matters')}",
+        f"type: {fm.scalar(kind or 'project')}",
+        "---",
+    ]
+    return Edit(f"{rel}: added frontmatter", (_change(memory, header + memory.lines),))
+
+
+def demote_relevance(root: Path, fix: Fix, answers: list[str]) -> Edit:
+    memory = _read(root, str(fix["path"]))
+    value = (answers[0] if answers else "").strip()
+    lines = (
+        fm.set_value(memory.lines, "relevance", value)
+        if value
+        else fm.remove_key(memory.lines, "relevance")
+    )
+    shown = f"relevance `{value}`" if value else "no relevance"
+    return Edit(f"{fix['path']}: relevance always → {shown}", (_change(memory, lines),))
+
+
+# ---- files and secrets -----------------------------------------------------------------
+
+
+def rename_file(root: Path, fix: Fix, answers: list[str]) -> Edit:
+    rel = str(fix["path"])
+    to = answers[0] if answers and answers[0].strip() else str(fix["to"])
+    memory = _read(root, rel)
+    if (root / to).exists():
+        raise StaleTarget(f"{to} already exists")
+    return Edit(f"renamed `{rel}` to `{to}`", (FileChange(memory, memory, rename_to=root / to),))
+
+
+def redact_secret(scanner: Scanner) -> Callable[[Path, Fix, list[str]], Edit]:
+    def build(root: Path, fix: Fix, answers: list[str]) -> Edit:
+        rel = str(fix["path"])
+        memory = _read(root, rel)
+        matches = [m for m in scanner.scan(memory.text) if m.fingerprint == fix["fingerprint"]]
+        if not matches:
+            raise StaleTarget(f"that secret is no longer in {rel}")
+        text = memory.text
+        for match in sorted(matches, key=lambda m: m.start, reverse=True):
+            text = text[: match.start] + f"<REDACTED:{match.rule}>" + text[match.end :]
+        return Edit(
+            f"{rel}: redacted a possible {matches[0].label} (line {matches[0].line})",
+            (FileChange(memory, memory.with_text(text)),),
+        )
+
+    return build
+
+
+def kebab(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def actions(scanner: Scanner) -> dict[str, Action]:
+    """Every fix action, by the ``fix.action`` name the checks use."""
+    return {
+        "remove-index-line": Action(remove_index_line, touches_index=True),
+        "update-index-path": Action(
+            update_index_path, (("New path", lambda f: str(f["new"])),), touches_index=True
+        ),
+        "add-index-line": Action(
+            add_index_line, (("Index line", lambda f: str(f["text"])),), touches_index=True
+        ),
+        "move-to-topic": Action(
+            move_to_topic,
+            (
+                ("New topic file", lambda f: "index-notes.md"),
+                ("Its one-line description", lambda f: "Notes moved out of MEMORY.md"),
+            ),
+            touches_index=True,
+        ),
+        "add-superseded-by": Action(add_superseded_by),
+        "add-relation": Action(add_relation),
+        "remove-relation": Action(remove_relation),
+        "set-field": Action(set_field, (("Value", lambda f: str(f["value"])),)),
+        "add-field": Action(set_field, (("Value", lambda f: ""),)),
+        "add-frontmatter": Action(
+            add_frontmatter,
+            (
+                ("Description (one line: when does this matter?)", lambda f: ""),
+                ("Type (user, feedback, project, reference)", lambda f: "project"),
+            ),
+        ),
+        "demote-relevance": Action(
+            demote_relevance, (("New relevance (empty: remove the field)", lambda f: ""),)
+        ),
+        "rename-file": Action(rename_file, (("New name", lambda f: str(f["to"])),)),
+        "redact-secret": Action(redact_secret(scanner)),
+    }

@@ -1,0 +1,70 @@
+"""The structural changelog (seed 002): why the memory changed, not only what.
+
+One append-only markdown file per project under the changelog folder; each
+applied review session adds an entry: date, trigger, changes, the user's
+reason, and the tree's metrics before and after.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..atomic import ensure_private_dir
+
+
+@dataclass(frozen=True)
+class Metrics:
+    index_lines: int
+    files: int
+    findings: int
+
+
+def changelog_path(folder: Path, project: str) -> Path:
+    return folder / f"{re.sub(r'[^A-Za-z0-9._-]', '-', project).strip('.') or 'tree'}.md"
+
+
+def entry(
+    when: dt.datetime,
+    trigger: str,
+    changes: Sequence[str],
+    why: str,
+    before: Metrics,
+    after: Metrics,
+) -> str:
+    lines = [
+        f"## {when:%Y-%m-%d %H:%M} — review session",
+        "",
+        "### Trigger",
+        trigger,
+        "",
+        "### Changes",
+        *[f"- {c}" for c in changes],
+        "",
+        "### Why",
+        why or "(not given)",
+        "",
+        "### Metrics",
+        "| | Before | After |",
+        "|---|---|---|",
+        f"| index lines | {before.index_lines} | {after.index_lines} |",
+        f"| memory files | {before.files} | {after.files} |",
+        f"| findings | {before.findings} | {after.findings} |",
+        "",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def append(path: Path, title: str, text: str) -> None:
+    """Append-only: opened with O_APPEND, never rewritten."""
+    ensure_private_dir(path.parent)
+    fresh = not path.exists()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    with os.fdopen(fd, "a", encoding="utf-8") as handle:
+        if fresh:
+            handle.write(f"# Memory changelog: {title}\n\n")
+        handle.write(text + "\n")

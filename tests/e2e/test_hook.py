@@ -1,0 +1,107 @@
+"""`memory-audit hook session-start`, as Claude Code runs it: JSON on stdin."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import platformdirs
+
+from memory_audit.daemon.state import State
+from memory_audit.daemon.store import ReportStore
+from memory_audit.discover import slugify
+from memory_audit.engine import Run
+from tests.harness import NOW, index, memory, report, write_tree
+from tests.secrets.samples import CASES
+
+TOKEN = CASES["github-pat"][0][0][0]
+
+
+def hook(stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "memory_audit", "hook", "session-start"],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=os.environ.copy(),
+        timeout=30,
+    )
+
+
+def project_with_report(home: Path, tmp_path: Path, files: dict[str, str]) -> tuple[Path, Path]:
+    project = tmp_path / "work" / "app"
+    (project / "src").mkdir(parents=True)
+    tree = write_tree(home / ".claude/projects" / slugify(project) / "memory", files)
+    store = ReportStore(Path(platformdirs.user_data_dir("memory-audit")) / "reports", keep=3)
+    store.write(Run((report(tree),), NOW), {})
+    return project, tree
+
+
+def test_hook_lists_pending_findings_most_important_first(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    project, _ = project_with_report(
+        isolated_home,
+        tmp_path,
+        {"MEMORY.md": index("gone.md", "a.md"), "a.md": memory("a", body=f"token {TOKEN}")},
+    )
+    payload = json.dumps(
+        {
+            "session_id": "s1",
+            "cwd": str(project / "src"),
+            "hook_event_name": "SessionStart",
+            "source": "startup",
+        }
+    )
+    result = hook(payload)
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("memory-audit: 2 finding(s) pending in this project's memory")
+    assert lines[1].startswith("- [secrets] a.md:6 — possible GitHub personal access token")
+    assert lines[2] == "- [index-drift] MEMORY.md:2 — link target `gone.md` doesn't exist"
+    assert "memory-audit review" in lines[-1]
+    assert len(lines) <= 15
+    assert TOKEN not in result.stdout
+
+
+def test_hook_is_silent_when_nothing_is_pending_or_dismissed(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    project, tree = project_with_report(isolated_home, tmp_path, {"MEMORY.md": index("gone.md")})
+    fingerprint = report(tree).findings[0].fingerprint
+    State(Path(platformdirs.user_state_dir("memory-audit"))).dismiss(
+        fingerprint, str(tree), "ok", NOW
+    )
+    assert hook(json.dumps({"cwd": str(project)})).stdout == ""
+
+
+def test_hook_caps_a_long_list(isolated_home: Path, tmp_path: Path) -> None:
+    files = {f"n{i:02}.md": memory(f"n{i}") for i in range(30)}
+    project, _ = project_with_report(isolated_home, tmp_path, {"MEMORY.md": "", **files})
+    lines = hook(json.dumps({"cwd": str(project)})).stdout.splitlines()
+    assert len(lines) == 13
+    assert lines[-2].startswith("- …and ")
+
+
+def test_hook_never_fails_a_session(isolated_home: Path, tmp_path: Path) -> None:
+    for stdin in (
+        "",
+        "not json",
+        "[1, 2]",
+        json.dumps({"cwd": 42}),
+        json.dumps({"cwd": str(tmp_path)}),
+        "\x00\xff binary",
+    ):
+        result = hook(stdin)
+        assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+    project = tmp_path / "p"
+    project.mkdir()
+    write_tree(
+        isolated_home / ".claude/projects" / slugify(project) / "memory",
+        {"MEMORY.md": index("gone.md")},
+    )
+    assert hook(json.dumps({"cwd": str(project)})).stdout == ""  # a tree, but no report yet

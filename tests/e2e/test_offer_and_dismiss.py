@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from tests.e2e.test_cli import cli
+from tests.e2e.test_review import env_for
+from tests.harness import index, write_tree
+from tests.support.terminal import Terminal
+
+
+def audit_in_terminal(home: Path, tree: Path) -> Terminal:
+    return Terminal([sys.executable, "-m", "memory_audit", "audit", str(tree)], env_for(home))
+
+
+def test_the_weekly_service_is_offered_once_and_a_no_is_remembered(tmp_path: Path) -> None:
+    tree = write_tree(tmp_path / "memory", {"MEMORY.md": index("gone.md")})
+    home = tmp_path / "home"
+    first = audit_in_terminal(home, tree)
+    text = first.expect("Install it now? [y/N] ")
+    assert "`memory-audit service install` runs it in the background" in text
+    first.send("n")
+    assert first.wait() == 1
+    offers = json.loads((home / ".local/state/memory-audit/offers.json").read_text())
+    assert offers == {"weekly_service": "declined"}
+    second = audit_in_terminal(home, tree)
+    assert second.wait() == 1
+    assert "Install it now" not in second.output
+
+
+def test_no_offer_when_the_output_is_not_a_terminal(tmp_path: Path, isolated_home: Path) -> None:
+    tree = write_tree(tmp_path / "memory", {"MEMORY.md": index("gone.md")})
+    result = cli("audit", str(tree))
+    assert "service install" not in result.stdout + result.stderr
+    assert not (isolated_home / ".local/state/memory-audit/offers.json").exists()
+
+
+def test_dismiss_keeps_a_finding_out_of_reports_and_counts(tmp_path: Path) -> None:
+    tree = write_tree(tmp_path / "memory", {"MEMORY.md": index("gone.md")})
+    data = json.loads(cli("audit", "--format", "json", str(tree)).stdout)
+    fingerprint = data["reports"][0]["findings"][0]["fingerprint"]
+    assert cli("dismiss", "zz-not-hex", "--reason", "x").returncode == 2
+    assert cli("dismiss", fingerprint, "--reason", "intentional").returncode == 0
+    after = cli("audit", "--format", "json", str(tree))
+    assert after.returncode == 0  # no findings left: dismissed ones do not count
+    report = json.loads(after.stdout)["reports"][0]
+    assert report["findings"] == []
+    assert [f["fingerprint"] for f in report["dismissed"]] == [fingerprint]
+    assert "Dismissed (1, not counted):" in cli("audit", str(tree)).stdout

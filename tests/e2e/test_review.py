@@ -1,0 +1,162 @@
+"""`memory-audit review` driven through a real pseudo-terminal."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+from pathlib import Path
+
+from tests.harness import memory, write_tree
+from tests.support.terminal import Terminal
+
+INDEX = "# Index\n- [A](a.md) — about a\n- [Gone](gone.md) — removed long ago\n- [Style](style.md) — rules\n"
+
+
+def env_for(home: Path) -> dict[str, str]:
+    return {
+        **{k: v for k, v in os.environ.items() if not k.startswith("XDG_")},
+        "HOME": str(home),
+        "XDG_STATE_HOME": str(home / ".local/state"),
+        "XDG_DATA_HOME": str(home / ".local/share"),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "TERM": "dumb",
+        "EDITOR": "true",
+    }
+
+
+def review(home: Path, tree: Path, *extra: str) -> Terminal:
+    return Terminal(
+        [sys.executable, "-m", "memory_audit", "review", str(tree), *extra], env_for(home)
+    )
+
+
+def make_tree(tmp_path: Path) -> Path:
+    return write_tree(
+        tmp_path / "memory",
+        {
+            "MEMORY.md": INDEX,
+            "a.md": memory("a"),
+            "ref/style.md": memory("style"),
+            "orphan.md": memory("orphan"),
+        },
+    )
+
+
+def hashes(tree: Path) -> dict[str, str]:
+    return {
+        str(p.relative_to(tree)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(tree.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_review_apply_one_skip_one_quit_midway(tmp_path: Path) -> None:
+    tree = make_tree(tmp_path)
+    before = hashes(tree)
+    term = review(tmp_path / "home", tree)
+    assert "link target `gone.md` doesn't exist" in term.expect("[q]uit: ")
+    term.send("a")
+    shown = term.expect("Applied:")
+    assert "-- [Gone](gone.md) — removed long ago" in shown
+    assert "index path `style.md` is stale" in term.expect("[q]uit: ")
+    term.send("s")
+    term.expect("Remember this dismissal (not reported again)? [y]es / [n]o: ")
+    term.send("n")
+    assert "orphan.md" in term.expect("[q]uit: ")
+    term.send("q")
+    summary = term.expect("findings remain.")
+    term.expect("Enter to skip): ")
+    term.send("the old flaky-test note was deleted months ago")
+    assert term.wait() == 0
+    assert "Audit complete. 1 applied, 1 skipped, " in summary
+    assert (tree / "MEMORY.md").read_bytes() == (
+        "# Index\n- [A](a.md) — about a\n- [Style](style.md) — rules\n"
+    ).encode()
+    after = hashes(tree)
+    assert {k: v for k, v in after.items() if k != "MEMORY.md"} == {
+        k: v for k, v in before.items() if k != "MEMORY.md"
+    }
+
+
+def test_review_rechecks_when_memory_md_changed_since_the_audit(tmp_path: Path) -> None:
+    tree = make_tree(tmp_path)
+    term = review(tmp_path / "home", tree)
+    assert "MEMORY.md:3" in term.expect("[q]uit: ")
+    changed = "# Index\n<!-- reorganised in another session -->\n" + INDEX.split("\n", 1)[1]
+    (tree / "MEMORY.md").write_text(changed)  # another session edits the index meanwhile
+    term.send("a")
+    recheck = term.expect("[q]uit: ")
+    assert "MEMORY.md changed since the audit; checking this finding again." in recheck
+    assert "MEMORY.md:4" in recheck  # the same finding, at its new line
+    term.send("a")
+    term.expect("Applied:")
+    term.expect("[q]uit: ")
+    term.send("q")
+    term.expect("Enter to skip): ")
+    term.send("")
+    assert term.wait() == 0
+    assert (tree / "MEMORY.md").read_text() == changed.replace(
+        "- [Gone](gone.md) — removed long ago\n", ""
+    )
+
+
+def test_review_ctrl_c_leaves_every_file_untouched(tmp_path: Path) -> None:
+    tree = make_tree(tmp_path)
+    before = hashes(tree)
+    term = review(tmp_path / "home", tree)
+    term.expect("[q]uit: ")
+    term.interrupt()
+    assert "Nothing half-written" in term.expect("findings remain.")
+    assert term.wait() == 0
+    assert hashes(tree) == before
+
+
+def test_review_edit_then_view_then_dismiss(tmp_path: Path) -> None:
+    tree = make_tree(tmp_path)
+    home = tmp_path / "home"
+    term = review(home, tree)
+    term.expect("[q]uit: ")
+    term.send("v")
+    assert ">    3 | - [Gone](gone.md) — removed long ago" in term.expect("[q]uit: ")
+    term.send("s")
+    term.expect("[n]o: ")
+    term.send("y")
+    term.expect("Reason (one line) [dismissed in review]: ")
+    term.send("kept on purpose")
+    term.expect("[q]uit: ")  # the stale path: edit the proposed path
+    term.send("e")
+    term.expect("New path [ref/style.md]: ")
+    term.send("ref/style.md")
+    term.expect("Apply this change? [y]es / [n]o: ")
+    term.send("y")
+    term.expect("Applied:")
+    term.expect("[q]uit: ")
+    term.send("q")
+    term.expect("Enter to skip): ")
+    term.send("")
+    assert term.wait() == 0
+    assert "- [Style](ref/style.md) — rules" in (tree / "MEMORY.md").read_text()
+    second = review(home, tree)
+    assert "gone.md" not in second.expect("[q]uit: ")  # the dismissal is remembered
+    second.send("q")
+    assert second.wait() == 0
+
+
+def test_review_records_the_session_in_the_changelog(tmp_path: Path) -> None:
+    tree = make_tree(tmp_path)
+    home = tmp_path / "home"
+    term = review(home, tree)
+    term.expect("[q]uit: ")
+    term.send("a")
+    term.expect("[q]uit: ")
+    term.send("q")
+    term.expect("Enter to skip): ")
+    term.send("cleaning up after the migration")
+    assert term.wait() == 0
+    show = Terminal([sys.executable, "-m", "memory_audit", "changelog", str(tree)], env_for(home))
+    text = show.expect("| findings |")
+    assert show.wait() == 0
+    assert "### Why\ncleaning up after the migration" in text
+    assert "- MEMORY.md: removed the index line for `gone.md`" in text
+    assert "| index lines | 4 | 3 |" in text

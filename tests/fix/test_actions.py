@@ -1,0 +1,272 @@
+"""Every fix action on a small tree: the exact bytes before and after."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memory_audit.fix.actions import actions
+from memory_audit.fix.edits import Edit, StaleTarget
+from memory_audit.fix.frontmatter_edit import CannotEdit
+from memory_audit.secrets.redact import fingerprint
+from memory_audit.secrets.rules import bundled_rules
+from memory_audit.secrets.scanner import Scanner
+from tests.harness import findings, index, memory, write_tree
+from tests.secrets.samples import CASES
+
+SALT = b"salt"
+SCANNER = Scanner(bundled_rules(), SALT)
+ACTIONS = actions(SCANNER)
+
+
+def build(root: Path, fix: dict[str, object], answers: list[str] | None = None) -> Edit:
+    action = ACTIONS[str(fix["action"])]
+    defaults = [default(fix) for _, default in action.questions]
+    return action.build(root, fix, answers if answers is not None else defaults)
+
+
+def apply(root: Path, fix: dict[str, object], answers: list[str] | None = None) -> Edit:
+    edit = build(root, fix, answers)
+    edit.apply()
+    return edit
+
+
+def test_remove_index_line(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {"MEMORY.md": "# Index\n- [A](a.md) — a\n- [Gone](gone.md) — x\n- [B](b.md) — b\n"},
+    )
+    edit = apply(tree_dir, {"action": "remove-index-line", "line": 3, "target": "gone.md"})
+    assert (tree_dir / "MEMORY.md").read_text() == "# Index\n- [A](a.md) — a\n- [B](b.md) — b\n"
+    assert "-- [Gone](gone.md) — x" in edit.diff(tree_dir)
+
+
+def test_remove_index_line_that_moved_and_one_that_vanished(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": "# Index\n\nNew intro line.\n- [Gone](gone.md) — x\n"})
+    apply(tree_dir, {"action": "remove-index-line", "line": 2, "target": "gone.md"})
+    assert (tree_dir / "MEMORY.md").read_text() == "# Index\n\nNew intro line.\n"
+    with pytest.raises(StaleTarget, match=r"no longer has one line linking `gone\.md`"):
+        build(tree_dir, {"action": "remove-index-line", "line": 2, "target": "gone.md"})
+
+
+def test_update_index_path_keeps_crlf_and_bom(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": "\ufeff# Index\r\n- [Style](style.md) — rules\r\n".encode()})
+    apply(
+        tree_dir,
+        {"action": "update-index-path", "line": 2, "old": "style.md", "new": "ref/style.md"},
+    )
+    assert (
+        tree_dir / "MEMORY.md"
+    ).read_bytes() == "\ufeff# Index\r\n- [Style](ref/style.md) — rules\r\n".encode()
+
+
+def test_add_index_line_appends_and_creates_a_missing_index(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": "# Index\n- [A](a.md) — a", "b.md": memory("b")})
+    apply(tree_dir, {"action": "add-index-line", "path": "b.md", "text": "- [b](b.md) — About b"})
+    assert (
+        tree_dir / "MEMORY.md"
+    ).read_text() == "# Index\n- [A](a.md) — a\n- [b](b.md) — About b\n"
+    (tree_dir / "MEMORY.md").unlink()
+    apply(tree_dir, {"action": "add-index-line", "path": "b.md", "text": "- [b](b.md) — B"})
+    assert (tree_dir / "MEMORY.md").read_text() == "# Memory index\n- [b](b.md) — B\n"
+
+
+def test_move_inline_index_content_into_a_topic_file(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\nInvoices are immutable.\nCredit notes fix them.\n- [A](a.md) — a\n",
+            "a.md": memory("a"),
+        },
+    )
+    apply(
+        tree_dir,
+        {"action": "move-to-topic", "first": 2, "last": 3},
+        ["invoices.md", "How invoices are corrected after sending"],
+    )
+    assert (tree_dir / "MEMORY.md").read_text() == (
+        "# Index\n- [Invoices](invoices.md) — How invoices are corrected after sending\n- [A](a.md) — a\n"
+    )
+    topic = (tree_dir / "invoices.md").read_text()
+    assert topic.startswith("---\n")
+    assert "description: How invoices are corrected after sending" in topic
+    assert topic.endswith("Invoices are immutable.\nCredit notes fix them.\n")
+    assert [f.code for f in findings(tree_dir, "frontmatter", "index-drift", "index-budget")] == []
+
+
+def test_add_superseded_by_and_supersedes_relation(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "old.md": memory("old"),
+            "new.md": memory("new", relations="[{type: supports, target: x.md}]"),
+            "x.md": memory("x"),
+        },
+    )
+    apply(tree_dir, {"action": "add-superseded-by", "path": "old.md", "value": "new.md"})
+    assert (tree_dir / "old.md").read_text() == memory("old", superseded_by="new.md")
+    apply(
+        tree_dir,
+        {"action": "add-relation", "path": "new.md", "type": "supersedes", "target": "old.md"},
+    )
+    assert (
+        "relations: [{target: x.md, type: supports}, {target: old.md, type: supersedes}]"
+        in (tree_dir / "new.md").read_text()
+    )
+    assert findings(tree_dir, "relations") == []
+
+
+def test_add_relation_to_a_block_list_keeps_its_indentation(tree_dir: Path) -> None:
+    text = "---\nname: n\nrelations:\n    - type: supports\n      target: x.md\n---\nbody\n"
+    write_tree(tree_dir, {"n.md": text, "x.md": memory("x"), "o.md": memory("o")})
+    apply(
+        tree_dir, {"action": "add-relation", "path": "n.md", "type": "supersedes", "target": "o.md"}
+    )
+    assert (tree_dir / "n.md").read_text() == (
+        "---\nname: n\nrelations:\n    - type: supports\n      target: x.md\n"
+        "    - type: supersedes\n      target: o.md\n---\nbody\n"
+    )
+
+
+def test_remove_broken_relation_from_block_and_flow_lists(tree_dir: Path) -> None:
+    block = "---\nname: n\nrelations:\n  - type: supports\n    target: gone.md\n  - type: supports\n    target: x.md\n---\nb\n"
+    write_tree(
+        tree_dir,
+        {"n.md": block, "f.md": memory("f", relations="[{type: supports, target: gone.md}]")},
+    )
+    apply(
+        tree_dir,
+        {"action": "remove-relation", "path": "n.md", "type": "supports", "target": "gone.md"},
+    )
+    assert (
+        tree_dir / "n.md"
+    ).read_text() == "---\nname: n\nrelations:\n  - type: supports\n    target: x.md\n---\nb\n"
+    apply(
+        tree_dir,
+        {"action": "remove-relation", "path": "f.md", "type": "supports", "target": "gone.md"},
+    )
+    assert "relations: []" in (tree_dir / "f.md").read_text()
+
+
+def test_set_field_in_either_layout_and_add_a_missing_field(tree_dir: Path) -> None:
+    current = (
+        "---\nname: r\ndescription: d\nmetadata:\n  type: project\n  node_type: memory\n---\nbody\n"
+    )
+    write_tree(tree_dir, {"sessions/r.md": current, "a.md": "---\nname: a\ntype: user\n---\nx\n"})
+    apply(
+        tree_dir,
+        {"action": "set-field", "path": "sessions/r.md", "field": "type", "value": "session-recap"},
+    )
+    assert (tree_dir / "sessions/r.md").read_text() == current.replace(
+        "  type: project", "  type: session-recap"
+    )
+    apply(
+        tree_dir,
+        {"action": "add-field", "path": "a.md", "field": "description"},
+        ["The user's role: backend lead"],
+    )
+    assert (
+        (tree_dir / "a.md").read_text()
+        == "---\nname: a\ntype: user\ndescription: 'The user''s role: backend lead'\n---\nx\n"
+    )
+
+
+def test_add_frontmatter_to_a_bare_file(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"deploy_notes.md": "Deploys need approval.\n"})
+    apply(
+        tree_dir,
+        {"action": "add-frontmatter", "path": "deploy_notes.md"},
+        ["How production deploys are approved", "project"],
+    )
+    assert (tree_dir / "deploy_notes.md").read_text() == (
+        "---\nname: deploy-notes\ndescription: How production deploys are approved\ntype: project\n---\n"
+        "Deploys need approval.\n"
+    )
+
+
+def test_demote_relevance(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "a.md": memory("a", relevance="always", scope="[x]"),
+            "b.md": memory("b", relevance="always"),
+        },
+    )
+    apply(tree_dir, {"action": "demote-relevance", "path": "a.md"}, ["phase-2"])
+    assert "relevance: phase-2\n" in (tree_dir / "a.md").read_text()
+    apply(tree_dir, {"action": "demote-relevance", "path": "b.md"}, [""])
+    assert "relevance" not in (tree_dir / "b.md").read_text()
+
+
+def test_rename_a_misshaped_recap(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"sessions/Oct 9 planning.md": memory("p", type="session-recap")})
+    apply(
+        tree_dir,
+        {
+            "action": "rename-file",
+            "path": "sessions/Oct 9 planning.md",
+            "to": "sessions/2026-10-09-planning.md",
+        },
+    )
+    assert sorted(p.name for p in (tree_dir / "sessions").iterdir()) == ["2026-10-09-planning.md"]
+    write_tree(tree_dir, {"sessions/x.md": "x", "sessions/taken.md": "y"})
+    with pytest.raises(StaleTarget, match="already exists"):
+        build(
+            tree_dir, {"action": "rename-file", "path": "sessions/x.md", "to": "sessions/taken.md"}
+        )
+
+
+def test_redact_a_secret_in_place(tree_dir: Path) -> None:
+    token = CASES["github-pat"][0][0][0]
+    write_tree(tree_dir, {"a.md": memory("a", body=f"CI token {token} (rotate yearly)")})
+    fix = {
+        "action": "redact-secret",
+        "path": "a.md",
+        "line": 5,
+        "pattern": "github-pat",
+        "fingerprint": fingerprint("github-pat", token, SALT),
+    }
+    edit = build(tree_dir, fix)
+    assert token not in edit.description
+    edit.apply()
+    assert (tree_dir / "a.md").read_text() == memory(
+        "a", body="CI token <REDACTED:github-pat> (rotate yearly)"
+    )
+    with pytest.raises(StaleTarget, match=r"no longer in a\.md"):
+        build(tree_dir, fix)
+
+
+def test_an_unknown_frontmatter_shape_is_refused_not_guessed(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"a.md": "---\nname: a\nrelations: just-a-string\n---\n"})
+    with pytest.raises(CannotEdit):
+        build(
+            tree_dir,
+            {"action": "remove-relation", "path": "a.md", "type": "supports", "target": "x.md"},
+        )
+
+
+def test_every_fix_the_checks_propose_has_an_action(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("gone.md", "old.md", "style.md")
+            + "Always run tests.\nInline fact one.\n",
+            "old.md": memory("old", superseded_by="new.md"),
+            "new.md": memory("new"),
+            "ref/style.md": memory("style"),
+            "bare.md": "text\n",
+            "rel.md": memory(
+                "rel",
+                relations="[{type: supersedes, target: plain.md}, {type: supports, target: nope.md}]",
+            ),
+            "plain.md": memory("plain", superseded_by="other.md"),
+            "other.md": memory("other"),
+            "sessions/bad name.md": memory("s", type="project", date="2026-01-02"),
+            "a.md": memory("a", description=None, body=f"token {CASES['github-pat'][0][0][0]}"),
+            "g.md": memory("g", scope="[x]", relevance="always", body="- [x] a\n- [x] b\n- [x] c"),
+        },
+    )
+    proposed = {str(f.fix["action"]) for f in findings(tree_dir) if f.fix}
+    assert proposed - set(ACTIONS) == set()
+    assert len(proposed) >= 10
