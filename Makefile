@@ -21,9 +21,13 @@ DEMO_TRANSCRIPTS := build/demo/transcripts
 DEMO_ARGS := examples/drifted-memory --project-root examples/ledgerly --config examples/config.yaml \
 	--transcripts $(DEMO_TRANSCRIPTS)
 
+DEMO_HTML := build/demo/report.html
+
 demo: $(VENV)/.installed
 	@$(BIN)/python examples/make_transcripts.py examples/drifted-memory $(DEMO_TRANSCRIPTS)
 	@$(BIN)/memory-audit audit $(DEMO_ARGS); status=$$?; [ $$status -le 1 ]
+	@$(BIN)/memory-audit audit $(DEMO_ARGS) --format html --output $(DEMO_HTML); [ $$? -le 1 ]
+	@echo; echo "HTML report: $(DEMO_HTML) (open it in a browser)"
 
 test: $(VENV)/.installed-test system-packages lint typecheck unit
 

@@ -18,7 +18,7 @@ from .errors import MemoryAuditError
 from .findings import DIMENSION_IDS
 
 Handler = Callable[[argparse.Namespace], int]
-FORMATS = ("text", "markdown", "json")
+FORMATS = ("text", "markdown", "json", "html", "sarif", "github")
 
 
 # Options whose values are project slugs, which start with "-" ("-home-me-app").
@@ -96,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_changelog(commands)
     _add_hook(commands)
     _add_claude(commands)
+    _add_precommit(commands)
     return parser
 
 
@@ -379,3 +380,32 @@ def _claude(args: argparse.Namespace) -> int:
     from .commands import claude
 
     return claude.run(action=args.action, out=sys.stdout)
+
+
+def _add_precommit(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser(
+        "pre-commit", help="audit the memory trees among FILES (pre-commit hook)"
+    )
+    p.add_argument("files", nargs="*", metavar="FILE")
+    p.add_argument(
+        "--check",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="run only this dimension (repeatable; default: all but usage)",
+    )
+    p.add_argument("--format", choices=FORMATS, default="text", dest="output_format")
+    _config_option(p)
+    p.set_defaults(handler=_precommit)
+
+
+def _precommit(args: argparse.Namespace) -> int:
+    from .commands import precommit
+
+    return precommit.run(
+        files=args.files,
+        checks=args.check,
+        output_format=args.output_format,
+        config_path=args.config,
+        out=sys.stdout,
+    )

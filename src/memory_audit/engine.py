@@ -24,6 +24,7 @@ from .discover import TreeRef
 from .errors import UsageError
 from .findings import DIMENSION_ORDER, Finding, Skip
 from .health import Health, measure
+from .history import Changes, TrendPoint
 from .tree import MemoryTree, load_tree
 
 # Findings that make the rest of a dimension moot come first within it.
@@ -79,6 +80,9 @@ class Run:
     generated_at: dt.datetime = field(default_factory=lambda: dt.datetime.now().astimezone())
     max_per_dimension: int = 50
     version: str = __version__
+    # Filled where the state is at hand (the service, or audit with a state database):
+    changes: Mapping[str, Changes] = field(default_factory=dict)  # tree root -> since last run
+    history: tuple[TrendPoint, ...] = ()  # earlier runs, oldest first, for trend charts
 
     @property
     def total(self) -> int:

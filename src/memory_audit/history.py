@@ -19,3 +19,16 @@ class Resolved:
 class Changes:
     new: tuple[Finding, ...] = ()
     resolved: tuple[Resolved, ...] = ()
+
+
+@dataclass(frozen=True)
+class TrendPoint:
+    """One tree's counts in one earlier run, from the state database."""
+
+    run_id: int
+    finished_at: str
+    root: str
+    dimension: str  # "" for a run with no findings in that tree
+    count: int
+    index_lines: int
+    index_bytes: int

@@ -11,8 +11,9 @@ from typing import TextIO
 from .. import config as config_module
 from ..atomic import write_atomic
 from ..config import Profile
-from ..dismissals import read_dismissed
-from ..engine import audit_refs, select_checks
+from ..daemon.state import State
+from ..dismissals import DB_NAME, read_dismissed
+from ..engine import Run, audit_refs, select_checks
 from ..errors import MemoryAuditError, UsageError
 from ..install import backend_for_platform
 from ..report import RENDERERS
@@ -44,7 +45,10 @@ def run(
     if max_per_dimension is not None:
         audit_settings = replace(audit_settings, max_per_dimension=max_per_dimension)
     config = replace(config, settings=replace(config.settings, audit=audit_settings))
-    run_ = audit_refs(refs, config, selection, dismissed=read_dismissed(config.state_dir))
+    dismissed = read_dismissed(config.state_dir)
+    run_ = audit_refs(refs, config, selection, dismissed=dismissed)
+    if output_format == "html":
+        run_ = with_history(run_, config, dismissed)
     rendered = RENDERERS[output_format](run_)
     if output is None:
         out.write(rendered)
@@ -54,6 +58,18 @@ def run(
     if output_format == "text" and output is None and out.isatty():
         _offer_service(config, config_path)
     return 1 if run_.total else 0
+
+
+def with_history(run: Run, config: config_module.Config, dismissed: frozenset[str]) -> Run:
+    """What is new since the service's last run, and the trend of earlier runs, when the
+    state database exists (it is not created for this)."""
+    if not (config.state_dir / DB_NAME).exists():
+        return run
+    state = State(config.state_dir)
+    try:
+        return replace(run, changes=state.changes(run, dismissed), history=state.trend())
+    finally:
+        state.close()
 
 
 def _offer_service(config: config_module.Config, config_path: Path | None) -> None:

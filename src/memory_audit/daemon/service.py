@@ -14,9 +14,11 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
+import os
 import signal
 import threading
 from collections.abc import Callable, Coroutine
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -32,6 +34,7 @@ from ..discover import TreeRef, expand_root, find_trees, glob_magic
 from ..engine import Run, audit_refs, select_checks
 from ..errors import ConfigError
 from ..history import Changes
+from ..report import html
 from ..secrets.scanner import Scanner
 from ..tree_walk import list_tree
 from . import systemd_notify
@@ -224,8 +227,9 @@ class Daemon:
             run_id = self.state.begin_run(kind, started)
             dismissed = self.state.dismissed()
             try:
-                run = await in_daemon_thread(lambda: self._audit(started, dismissed))
-                changes = self.state.changes(run, dismissed)
+                audited = await in_daemon_thread(lambda: self._audit(started, dismissed))
+                changes = self.state.changes(audited, dismissed)
+                run = replace(audited, changes=changes, history=self.state.trend())
                 folder = await in_daemon_thread(lambda: self.store.write(run, changes))
             except Exception:
                 log.exception("%s audit failed", kind)
@@ -398,5 +402,11 @@ def _tree_files(roots: list[Path]) -> list[Path]:
 
 
 def report_extras() -> tuple[Any, ...]:
-    """Extra files for each run folder (the HTML report joins here)."""
-    return ()
+    """Extra files for each run folder: the HTML report, ``index.html``."""
+    return (write_html,)
+
+
+def write_html(run: Run, folder: Path) -> None:
+    fd = os.open(folder / "index.html", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(html.render(run))

@@ -20,7 +20,7 @@ from pathlib import Path
 from ..atomic import ensure_private_dir
 from ..dismissals import DB_NAME
 from ..engine import Run, TreeReport
-from ..history import Changes, Resolved
+from ..history import Changes, Resolved, TrendPoint
 
 log = logging.getLogger("memory_audit.daemon")
 SCHEMA_VERSION = 1
@@ -288,8 +288,8 @@ class State:
         ).fetchall()
         return {str(root): int(count) for root, count in rows}
 
-    def trend(self, limit_runs: int = 26) -> list[tuple[int, str, str, str, int, int, int]]:
-        """(run id, finished, root, dimension, count, index lines, index bytes), oldest first."""
+    def trend(self, limit_runs: int = 26) -> tuple[TrendPoint, ...]:
+        """Each earlier successful run's counts per tree and dimension, oldest first."""
         rows = self.db.execute(
             "SELECT r.id, r.finished_at, c.root, c.dimension, c.count, c.index_lines, "
             "c.index_bytes FROM run_counts c JOIN runs r ON r.id = c.run_id "
@@ -297,7 +297,7 @@ class State:
             "(SELECT id FROM runs WHERE status = 'ok' ORDER BY id DESC LIMIT ?) ORDER BY r.id",
             (limit_runs,),
         ).fetchall()
-        return [tuple(row) for row in rows]
+        return tuple(TrendPoint(*row) for row in rows)
 
     # ---- alerts, budget, dismissals, watched --------------------------------
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..engine import Run
-from . import json_report, markdown, text
+from . import github, html, json_report, markdown, sarif, text
 
 Renderer = Callable[[Run], str]
 
@@ -13,4 +13,7 @@ RENDERERS: dict[str, Renderer] = {
     "text": text.render,
     "markdown": markdown.render,
     "json": json_report.render,
+    "html": html.render,
+    "sarif": sarif.render,
+    "github": github.render,
 }

@@ -1,0 +1,56 @@
+"""``memory-audit pre-commit [--check ID]... FILE...``: audit the memory trees among these files.
+
+For a repository that commits memory trees. A file belongs to the nearest
+folder above it that holds a MEMORY.md (or is named ``memory``); each such
+tree is audited once, with every dimension but ``usage`` unless ``--check``
+says otherwise. Exit 1 on findings fails the commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from ..findings import DIMENSION_IDS
+from ..index_file import INDEX_NAME
+from . import audit
+
+DEFAULT_CHECKS = tuple(d for d in DIMENSION_IDS if d != "usage")
+
+
+def trees_of(files: Sequence[str]) -> list[Path]:
+    roots: list[Path] = []
+    for name in files:
+        path = Path(name).absolute()
+        for folder in path.parents:
+            if (folder / INDEX_NAME).is_file() or folder.name == "memory":
+                if folder not in roots:
+                    roots.append(folder)
+                break
+    return roots
+
+
+def run(
+    *,
+    files: Sequence[str],
+    checks: Sequence[str],
+    output_format: str,
+    config_path: Path | None,
+    out: TextIO,
+) -> int:
+    roots = trees_of(files)
+    if not roots:
+        return 0
+    return audit.run(
+        paths=[str(r) for r in roots],
+        project=None,
+        checks=checks or DEFAULT_CHECKS,
+        output_format=output_format,
+        output=None,
+        config_path=config_path,
+        profile=None,
+        max_per_dimension=None,
+        out=out,
+        project_root=Path.cwd(),
+    )

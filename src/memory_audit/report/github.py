@@ -1,0 +1,39 @@
+"""GitHub Actions workflow commands: ``::warning file=…,line=…,title=…::message``.
+
+Secrets are errors, judgment calls notices, the rest warnings. Values are
+escaped the way the runner expects (``%``, ``\\r``, ``\\n`` everywhere; ``:``
+and ``,`` in properties too).
+"""
+
+from __future__ import annotations
+
+from ..engine import Run
+from ..findings import DIMENSION_TITLES
+from . import wording
+from .sarif import artifact_uri, level
+
+COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render(run: Run) -> str:
+    lines = []
+    for report in run.reports:
+        for finding in report.findings:
+            props = [f"file={_property(artifact_uri(report, finding.path))}"]
+            if finding.line:
+                props.append(f"line={finding.line}")
+            props.append(
+                f"title={_property('memory-audit: ' + DIMENSION_TITLES[finding.dimension])}"
+            )
+            lines.append(
+                f"::{COMMAND[level(finding)]} {','.join(props)}::{_data(wording.sentence(finding))}"
+            )
+    return "\n".join(lines) + ("\n" if lines else "")

@@ -1,0 +1,237 @@
+"""The HTML report: one self-contained file people can read at a glance.
+
+No scripts, no fonts, no URLs: styles are inline, charts are inline SVG.
+Light or dark by ``prefers-color-scheme``; printable. Per project it shows the
+health summary (index size against the load budget as bars), what is new and
+what was resolved since the last run, and the findings by dimension in the
+words of the text report; over the runs in the state, trend charts of
+findings per dimension and of index size against the budget.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from html import escape
+
+from ..engine import Run, TreeReport
+from ..findings import DIMENSION_TITLES, DIMENSIONS
+from ..history import Changes
+from . import charts, wording
+
+STYLE = """
+:root { --bg: #ffffff; --fg: #1d1f23; --muted: #5c6370; --line: #d8dbe0; --card: #f6f7f9;
+        --ok: #2e7d32; --warn: #b26a00; --bad: #c62828; --accent: #3b5bdb; }
+@media (prefers-color-scheme: dark) {
+  :root { --bg: #16181c; --fg: #e6e8eb; --muted: #9aa1ad; --line: #353a42; --card: #1f2227;
+          --ok: #66bb6a; --warn: #ffb74d; --bad: #ef5350; --accent: #8ea2ff; }
+}
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 64rem; padding: 2rem 1.5rem; background: var(--bg);
+       color: var(--fg); font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
+h1 { font-size: 1.6rem; margin: 0 0 .25rem; } h2 { margin-top: 2.5rem; font-size: 1.3rem; }
+h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; } .muted { color: var(--muted); }
+code { font: .92em ui-monospace, "SFMono-Regular", Menlo, monospace; }
+table { border-collapse: collapse; width: 100%; margin: .5rem 0 1rem; }
+th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+.card { background: var(--card); border: 1px solid var(--line); border-radius: 8px;
+        padding: .8rem 1rem; margin: .8rem 0; }
+.bar { position: relative; height: .7rem; background: var(--line); border-radius: 4px;
+       min-width: 8rem; overflow: hidden; }
+.bar > span { position: absolute; inset: 0 auto 0 0; background: var(--ok); }
+.bar.warn > span { background: var(--warn); } .bar.over > span { background: var(--bad); }
+ul.findings { padding-left: 1.2rem; } ul.findings li { margin: .25rem 0; }
+.judgment { color: var(--muted); font-style: italic; }
+.new { color: var(--bad); } .resolved { color: var(--ok); }
+svg.chart { width: 100%; height: auto; }
+svg .axis { stroke: var(--muted); } svg .tick, svg .legend { fill: var(--muted); font-size: 11px; }
+svg .limit { stroke: var(--bad); stroke-dasharray: 6 4; } svg .limit-label { fill: var(--bad); }
+@media print {
+  :root { --bg: #fff; --fg: #000; --card: #fff; }
+  body { max-width: none; padding: 0; font-size: 11pt; }
+  section.project { break-before: page; }
+}
+"""
+
+LINE_LIMIT, BYTE_LIMIT = 200, 25_000
+CODE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def text(value: str) -> str:
+    """Escaped text, with the report's `backticked` names shown as code."""
+    return CODE_SPAN.sub(r"<code>\1</code>", escape(value))
+
+
+def render(run: Run) -> str:
+    stamp = run.generated_at.isoformat(timespec="minutes").replace("T", " ")
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>Memory audit, {escape(stamp)}</title><style>{STYLE}</style></head><body>",
+        f'<h1>Memory audit</h1><p class="muted">{run.total} findings in '
+        f"{len(run.reports)} memory tree(s), {escape(stamp)} · "
+        f"memory-audit {escape(run.version)}</p>",
+        _overview(run),
+        _trends(run),
+        *[_project(index, report, run) for index, report in enumerate(run.reports)],
+        "</body></html>",
+    ]
+    return "\n".join(parts) + "\n"
+
+
+def project_name(report: TreeReport) -> str:
+    return report.project or wording.display_root(report.root)
+
+
+def _budget(report: TreeReport) -> float:
+    """How full the load budget is, in percent: the tighter of lines and bytes."""
+    h = report.health
+    return 100 * max(h.index_lines / LINE_LIMIT, h.index_bytes / BYTE_LIMIT)
+
+
+def _bar(percent: float, label: str) -> str:
+    level = "over" if percent > 100 else "warn" if percent > 75 else ""
+    return (
+        f'<div class="bar {level}" title="{escape(label)}" aria-label="{escape(label)}">'
+        f'<span style="width:{min(percent, 100):.0f}%"></span></div>'
+    )
+
+
+def _overview(run: Run) -> str:
+    rows = []
+    for index, report in enumerate(run.reports):
+        change = run.changes.get(str(report.root), Changes())
+        rows.append(
+            f'<tr><td><a href="#p{index}">{escape(project_name(report))}</a></td>'
+            f'<td class="num">{len(report.findings)}</td><td class="num">{len(change.new)}</td>'
+            f'<td class="num">{len(change.resolved)}</td>'
+            f"<td>{_bar(_budget(report), f'{_budget(report):.0f}% of the index load budget')}"
+            "</td></tr>"
+        )
+    return (
+        '<table><thead><tr><th>Project</th><th class="num">Findings</th><th class="num">New</th>'
+        '<th class="num">Resolved</th><th>Index load budget</th></tr></thead><tbody>'
+        + "".join(rows)
+        + "</tbody></table>"
+    )
+
+
+def _trends(run: Run) -> str:
+    runs: dict[tuple[int, str], list[tuple[str, str, int, int, int]]] = defaultdict(list)
+    for point in run.history:
+        runs[(point.run_id, point.finished_at[:10])].append(
+            (point.root, point.dimension, point.count, point.index_lines, point.index_bytes)
+        )
+    current = [
+        (str(r.root), d, n, r.health.index_lines, r.health.index_bytes)
+        for r in run.reports
+        for d, n in (r.counts.items() or [("", 0)])
+    ]
+    runs[(1 << 62, run.generated_at.date().isoformat())] = current
+    ordered = [runs[key] for key in sorted(runs)]
+    labels = [key[1] for key in sorted(runs)]
+    per_dimension = {
+        DIMENSION_TITLES[d.id]: [
+            sum(n for _, dim, n, _, _ in points if dim == d.id) for points in ordered
+        ]
+        for d in DIMENSIONS
+    }
+    names = {str(r.root): project_name(r) for r in run.reports}
+    budget: dict[str, list[float]] = {}
+    for root, name in names.items():
+        budget[name] = [
+            max(
+                [
+                    100 * max(lines / LINE_LIMIT, size / BYTE_LIMIT)
+                    for r, _, _, lines, size in points
+                    if r == root
+                ]
+                or [0.0]
+            )
+            for points in ordered
+        ]
+    note = (
+        ""
+        if len(ordered) > 1
+        else (
+            '<p class="muted">Trends build up as the service runs its weekly audits; this is the '
+            "first point.</p>"
+        )
+    )
+    return (
+        "<h2>Trends</h2>"
+        + note
+        + charts.stacked_bars("Findings per dimension, per run", labels, per_dimension)
+        + charts.lines_against_limit("Index size against the load budget", labels, budget, 100)
+    )
+
+
+def _project(index: int, report: TreeReport, run: Run) -> str:
+    h = report.health
+    largest = ", ".join(f"<code>{escape(p)}</code> ({n})" for p, n in h.largest) or "–"
+    parts = [
+        f'<section class="project" id="p{index}"><h2>{escape(project_name(report))}</h2>',
+        f'<p class="muted"><code>{escape(str(report.root))}</code> · '
+        f"profile {escape(report.profile)}</p>",
+        '<div class="card"><table>',
+        f'<tr><th>Memory files</th><td class="num">{h.files}</td><td>{h.total_lines:,} lines; '
+        f"largest: {largest}</td></tr>",
+        f'<tr><th>Index lines</th><td class="num">{h.index_lines} / {LINE_LIMIT}</td>'
+        f"<td>{_bar(100 * h.index_lines / LINE_LIMIT, 'index lines against 200')}</td></tr>",
+        f'<tr><th>Index bytes</th><td class="num">{h.index_bytes:,} / {BYTE_LIMIT:,}</td>'
+        f"<td>{_bar(100 * h.index_bytes / BYTE_LIMIT, 'index bytes against 25,000')}</td></tr>",
+        f'<tr><th>Review due</th><td class="num">{h.review_due}</td><td></td></tr>',
+        f'<tr><th>Unindexed</th><td class="num">{h.unindexed}</td><td></td></tr>',
+        "</table></div>",
+        _changes(run.changes.get(str(report.root))),
+        _findings(report, run.max_per_dimension),
+        "</section>",
+    ]
+    return "\n".join(p for p in parts if p)
+
+
+def _changes(change: Changes | None) -> str:
+    if change is None:
+        return ""
+    items = [
+        f'<li class="new">new: <code>{escape(wording.location(f))}</code> — {text(f.message)}</li>'
+        for f in change.new
+    ]
+    items += [
+        f'<li class="resolved">resolved: <code>{escape(r.path)}</code> — {text(r.message)}</li>'
+        for r in change.resolved
+    ]
+    title = f"<h3>Since the last run: {len(change.new)} new, {len(change.resolved)} resolved</h3>"
+    return title + (f'<ul class="findings">{"".join(items)}</ul>' if items else "")
+
+
+def _findings(report: TreeReport, cap: int) -> str:
+    if not report.findings:
+        return "<p>All dimensions: nothing material.</p>"
+    shown, hidden = report.shown(cap), report.not_shown(cap)
+    parts = []
+    for dimension in DIMENSIONS:
+        mine = [f for f in shown if f.dimension == dimension.id]
+        if not mine:
+            continue
+        items = "".join(
+            f"<li><code>{escape(wording.location(f))}</code> — "
+            f"{text(wording.sentence(f).removesuffix(' (user judgment required)'))}"
+            + (' <span class="judgment">(user judgment required)</span>' if f.judgment else "")
+            + "</li>"
+            for f in mine
+        )
+        more = (
+            f'<p class="muted">{escape(wording.more_not_shown(hidden[dimension.id], dimension.id))}'
+            "</p>"
+            if dimension.id in hidden
+            else ""
+        )
+        parts.append(
+            f'<section class="dimension" data-dimension="{dimension.id}">'
+            f"<h3>{escape(dimension.title)} ({report.counts[dimension.id]})</h3>"
+            f'<ul class="findings">{items}</ul>{more}</section>'
+        )
+    return "\n".join(parts)

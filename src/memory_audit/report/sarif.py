@@ -1,0 +1,94 @@
+"""SARIF 2.1.0: one rule per dimension (its module docstring is the help), one result per finding.
+
+Paths inside the current folder are written relative to it (what code scanning
+in CI expects for a committed tree); others as absolute ``file://`` URIs.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..checks import REGISTRY
+from ..engine import Run, TreeReport
+from ..findings import DIMENSION_TITLES, Finding
+from . import wording
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def render(run: Run) -> str:
+    return json.dumps(to_sarif(run), indent=2, ensure_ascii=False) + "\n"
+
+
+def level(finding: Finding) -> str:
+    if finding.dimension == "secrets":
+        return "error"
+    return "note" if finding.judgment else "warning"
+
+
+def artifact_uri(report: TreeReport, path: str) -> str:
+    full = (report.root / path).absolute()
+    cwd = Path.cwd()
+    return full.relative_to(cwd).as_posix() if full.is_relative_to(cwd) else full.as_uri()
+
+
+def _rules() -> list[dict[str, Any]]:
+    rules = []
+    for dimension, check in REGISTRY.items():
+        doc = (check.__doc__ or "").strip()
+        summary = doc.split("\n\n", 1)[0].replace("\n", " ")
+        rules.append(
+            {
+                "id": dimension,
+                "name": "".join(part.capitalize() for part in dimension.split("-")),
+                "shortDescription": {"text": DIMENSION_TITLES[dimension]},
+                "fullDescription": {"text": summary},
+                "help": {"text": doc},
+                "defaultConfiguration": {"level": "error" if dimension == "secrets" else "warning"},
+            }
+        )
+    return rules
+
+
+def _result(report: TreeReport, finding: Finding, rule_index: dict[str, int]) -> dict[str, Any]:
+    location: dict[str, Any] = {"artifactLocation": {"uri": artifact_uri(report, finding.path)}}
+    if finding.line:
+        location["region"] = {"startLine": finding.line}
+    return {
+        "ruleId": finding.dimension,
+        "ruleIndex": rule_index[finding.dimension],
+        "level": level(finding),
+        "message": {"text": wording.sentence(finding)},
+        "locations": [{"physicalLocation": location}],
+        "partialFingerprints": {"memoryAuditFingerprint/v1": finding.fingerprint},
+        "properties": {
+            "code": finding.code,
+            "judgment": finding.judgment,
+            "related": list(finding.related),
+        },
+    }
+
+
+def to_sarif(run: Run) -> dict[str, Any]:
+    rules = _rules()
+    rule_index = {rule["id"]: i for i, rule in enumerate(rules)}
+    results = [
+        _result(report, finding, rule_index)
+        for report in run.reports
+        for finding in report.findings
+    ]
+    return {
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {"name": "memory-audit", "version": run.version, "rules": rules}
+                },
+                "results": results,
+                "invocations": [{"executionSuccessful": not any(r.errors for r in run.reports)}],
+            }
+        ],
+    }
