@@ -58,16 +58,19 @@ def two_projects(tmp_path: Path) -> Run:
 def test_html_is_self_contained_and_carries_no_secret(tmp_path: Path) -> None:
     html = RENDERERS["html"](two_projects(tmp_path))
     assert RESOURCE.search(html) is None
-    assert "http://" not in html and "https://" not in html
+    assert "http://" not in html
+    assert "https://" not in html
     assert "<script" not in html.lower()
-    assert "@media (prefers-color-scheme: dark)" in html and "@media print" in html
+    assert "@media (prefers-color-scheme: dark)" in html
+    assert "@media print" in html
     assert TOKEN not in html
 
 
 def test_html_shows_projects_dimensions_changes_and_trends(tmp_path: Path) -> None:
     html = RENDERERS["html"](two_projects(tmp_path))
     assert html.count('<section class="project"') == 2
-    assert 'data-dimension="index-drift"' in html and 'data-dimension="secrets"' in html
+    assert 'data-dimension="index-drift"' in html
+    assert 'data-dimension="secrets"' in html
     assert "Since the last run: 1 new, 1 resolved" in html
     assert "link target <code>old.md</code> doesn&#x27;t exist" in html
     assert html.count('<svg class="chart"') == 2
