@@ -126,3 +126,25 @@ def test_tree_for_project_accepts_slug_bare_slug_and_project_path(
     assert discover.tree_for_project(slug).root == root
     assert discover.tree_for_project(slug[1:]).root == root
     assert discover.tree_for_project(str(project)).root == root
+
+
+def test_tree_for_folder_from_a_subfolder_and_for_long_hashed_slugs(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    short = tmp_path / "app"
+    (short / "src/deep").mkdir(parents=True)
+    root = make_project(isolated_home, short, None)
+    assert discover.tree_for_folder(short / "src/deep") == root
+    long_project = tmp_path / ("y" * 230)
+    (long_project / "lib").mkdir(parents=True)
+    hashed = isolated_home / ".claude/projects" / (discover.slugify(long_project)[:200] + "-9f8e7d")
+    write_tree(hashed / "memory", {"MEMORY.md": ""})
+    assert discover.tree_for_folder(long_project / "lib") == hashed / "memory"
+    assert discover.tree_for_folder(tmp_path / "unrelated") is None
+
+
+def test_tree_for_project_with_a_very_long_path_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="no memory tree found for the project"):
+        discover.tree_for_project(str(tmp_path / ("z" * 300)))
+    with pytest.raises(UsageError, match="no memory tree found at"):
+        discover.tree_for_project("-" + "z" * 300)

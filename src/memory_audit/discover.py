@@ -23,6 +23,7 @@ from .index_file import INDEX_NAME
 from .location import ProjectLocation
 
 SLUG_LIMIT = 200
+NAME_MAX = 255  # longest file name most file systems allow
 TRANSCRIPTS_TO_SAMPLE = 5
 LINES_TO_SAMPLE = 50
 WALK_BUDGET = 4000
@@ -219,14 +220,32 @@ def _walk(directory: Path, rest: str, budget: list[int]) -> Path | None:
 
 def tree_for_project(project: str) -> TreeRef:
     """``--project``: a slug (``-home-me-app``, the leading dash optional) or a project path."""
-    candidates = [project, f"-{project}"]
     if os.path.isabs(os.path.expanduser(project)):
-        candidates = [slugify(Path(project).expanduser().resolve()), slugify(project)]
-    for slug in candidates:
+        path = Path(project).expanduser()
+        found = tree_for_folder(path.absolute()) or tree_for_folder(path.resolve())
+        if found is not None:
+            return TreeRef(found, locate(found))
+        raise UsageError(f"no memory tree found for the project {project}")
+    for slug in (project, f"-{project}"):
         root = projects_dir() / slug / "memory"
-        if slug and "/" not in slug and root.is_dir():
+        if slug and "/" not in slug and len(slug) <= NAME_MAX and root.is_dir():
             return TreeRef(root, locate(root))
-    raise UsageError(f"no memory tree found at {projects_dir() / candidates[0] / 'memory'}")
+    raise UsageError(f"no memory tree found at {projects_dir() / project / 'memory'}")
+
+
+def tree_for_folder(folder: Path) -> Path | None:
+    """The memory tree of the project ``folder`` is in (the project itself or any sub-folder)."""
+    base = projects_dir()
+    for candidate in (folder, *folder.parents):
+        slug = slugify(candidate)
+        if len(slug) <= SLUG_LIMIT:
+            if (base / slug / "memory").is_dir():
+                return base / slug / "memory"
+        elif base.is_dir():  # cut at 200 and hashed: such a name is never on disk, match by prefix
+            for entry in base.iterdir():
+                if slug_matches(slug, entry.name) and (entry / "memory").is_dir():
+                    return entry / "memory"
+    return None
 
 
 def tree_for_path(path: Path) -> TreeRef:

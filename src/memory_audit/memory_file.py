@@ -99,6 +99,13 @@ class MemoryFile:
         return tags(self.meta("scope"))
 
     @property
+    def always_loaded(self) -> bool:
+        """``relevance: always`` (alone or in a list): loaded into every session."""
+        value = self.meta("relevance")
+        values = value if isinstance(value, list) else [value]
+        return any(str(v).strip().lower() == "always" for v in values if v is not None)
+
+    @property
     def body_lines(self) -> Sequence[str]:
         return self.lines[self.body_start - 1 :]
 

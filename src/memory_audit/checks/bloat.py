@@ -108,7 +108,7 @@ def _staleness(tree: MemoryTree, memory: MemoryFile, options: Options) -> Iterat
         return
     line = stale[0] if stale else None
     what = evidence if evidence is not None else f"says {stale[1]} as if current" if stale else ""
-    if _always_on(memory):
+    if memory.always_loaded:
         yield make_finding(
             ID,
             "always-on-stale",
@@ -130,12 +130,6 @@ def _staleness(tree: MemoryTree, memory: MemoryFile, options: Options) -> Iterat
         "trim the finished history and keep the live frontier, or archive the memory",
         judgment=True,
     )
-
-
-def _always_on(memory: MemoryFile) -> bool:
-    value = memory.meta("relevance")
-    values = value if isinstance(value, list) else [value]
-    return any(str(v).strip().lower() == "always" for v in values if v is not None)
 
 
 def _encoded(

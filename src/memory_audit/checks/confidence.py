@@ -66,9 +66,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
 
 
 def _low(tree: MemoryTree, memory: MemoryFile, line: int | None) -> Iterator[Finding]:
-    relevance = memory.meta("relevance")
-    values = relevance if isinstance(relevance, list) else [relevance]
-    if any(str(v).strip().lower() == "always" for v in values if v is not None):
+    if memory.always_loaded:
         yield make_finding(
             ID,
             "low-confidence-always-on",

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 import platformdirs
 
-from ..discover import projects_dir, slug_matches, slugify
+from ..discover import tree_for_folder
 from ..dismissals import read_dismissed
 
 APP = "memory-audit"
@@ -55,7 +55,7 @@ def session_start(payload: Any) -> str:
     cwd = payload.get("cwd") if isinstance(payload, dict) else None
     if not isinstance(cwd, str) or not cwd:
         return ""
-    root = tree_for(Path(cwd))
+    root = tree_for_folder(Path(cwd))
     if root is None:
         return ""
     reports_dir, state_dir = _folders()
@@ -67,21 +67,6 @@ def session_start(payload: Any) -> str:
     dismissed = read_dismissed(state_dir)
     findings = [f for f in report.get("findings", []) if f.get("fingerprint") not in dismissed]
     return summary_text(findings, str(data.get("generated_at", ""))) if findings else ""
-
-
-def tree_for(cwd: Path) -> Path | None:
-    """The memory tree of the project ``cwd`` is in (the project or any sub-folder)."""
-    base = projects_dir()
-    for folder in (cwd, *cwd.parents):
-        slug = slugify(folder)
-        exact = base / slug / "memory"
-        if exact.is_dir():
-            return exact
-        if len(slug) > 200 and base.is_dir():  # long slugs carry a hash: match by prefix
-            for candidate in base.iterdir():
-                if slug_matches(slug, candidate.name) and (candidate / "memory").is_dir():
-                    return candidate / "memory"
-    return None
 
 
 def _folders() -> tuple[Path, Path]:

@@ -19,7 +19,7 @@ from ..atomic import ensure_private_dir, write_atomic
 from ..checks.secrets import scanner_for
 from ..daemon.state import State
 from ..daemon.store import ReportStore
-from ..discover import TreeRef, find_trees, projects_dir, slugify, tree_for_path
+from ..discover import TreeRef, find_trees, tree_for_folder, tree_for_path
 from ..engine import TreeReport, audit_tree, select_checks
 from ..errors import UsageError
 from ..findings import Finding
@@ -60,11 +60,9 @@ def _target(paths: Sequence[str], project: str | None, config: config_module.Con
         if len(refs) != 1:
             raise UsageError("review works on one tree at a time")
         return refs[0]
-    cwd = Path.cwd()
-    for folder in (cwd, *cwd.parents):
-        candidate = projects_dir() / slugify(folder) / "memory"
-        if candidate.is_dir():
-            return tree_for_path(candidate)
+    here = tree_for_folder(Path.cwd())
+    if here is not None:
+        return tree_for_path(here)
     found = find_trees(config.settings.roots)
     if len(found) == 1:
         return found[0]

@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import datetime as dt
 import logging
-import os
 import signal
 import threading
 from collections.abc import Callable, Coroutine
@@ -43,7 +42,7 @@ from .instance import InstanceLock
 from .notify import Notifier
 from .schedule import WeeklySchedule
 from .state import State
-from .store import ReportStore
+from .store import ReportStore, write_file
 from .watch import TreeWatcher
 
 log = logging.getLogger("memory_audit.daemon")
@@ -407,6 +406,4 @@ def report_extras() -> tuple[Any, ...]:
 
 
 def write_html(run: Run, folder: Path) -> None:
-    fd = os.open(folder / "index.html", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(html.render(run))
+    write_file(folder / "index.html", html.render(run))

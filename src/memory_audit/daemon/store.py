@@ -78,15 +78,15 @@ class ReportStore:
         return self.root / f"{base}-{max(taken, default=1) + 1}"
 
     def _fill(self, folder: Path, run: Run, changes: Mapping[str, Changes]) -> None:
-        _write(folder / "summary.json", json_report.render(run))
-        _write(folder / "summary.md", summary_markdown(run, changes))
+        write_file(folder / "summary.json", json_report.render(run))
+        write_file(folder / "summary.md", summary_markdown(run, changes))
         used: set[str] = set()
         for report in run.reports:
             name = _unique(report_name(report), used)
             body = markdown.render_tree(report, run.max_per_dimension)
             extra = changes.get(str(report.root))
             text = body + ("\n\n" + changes_markdown(extra) if extra else "") + "\n"
-            _write(folder / f"{name}.md", text)
+            write_file(folder / f"{name}.md", text)
         for extra_writer in self.extras:
             extra_writer(run, folder)
 
@@ -125,7 +125,8 @@ def _unique(name: str, used: set[str]) -> str:
     return candidate
 
 
-def _write(path: Path, text: str) -> None:
+def write_file(path: Path, text: str) -> None:
+    """A new private file in a run folder being built (never replaces one)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
         handle.write(text)
