@@ -51,7 +51,7 @@ def test_hung_notification_server_is_bounded_by_the_timeout(
 ) -> None:
     with session_bus(tmp_path / "bus", hang=True) as bus:
         monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", bus.address)
-        notifier = Notifier(NotifySettings(timeout_seconds=0.5), DesktopBackend())
+        notifier = Notifier(NotifySettings(timeout_seconds=1.0), DesktopBackend())
 
         async def both() -> tuple[bool | None, int]:
             ticks = 0
@@ -70,7 +70,7 @@ def test_hung_notification_server_is_bounded_by_the_timeout(
         result, ticks = asyncio.run(both())
         assert result is False
         assert len(bus.notifications()) == 1  # the server got the call and never answered
-        assert ticks >= 3  # the loop kept running while the send waited
+        assert ticks >= 2  # the loop kept running while the send waited (20 ticks if idle)
 
 
 def test_notification_server_that_appears_later_is_found(
