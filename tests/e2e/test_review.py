@@ -160,3 +160,26 @@ def test_review_records_the_session_in_the_changelog(tmp_path: Path) -> None:
     assert "### Why\ncleaning up after the migration" in text
     assert "- MEMORY.md: removed the index line for `gone.md`" in text
     assert "| index lines | 4 | 3 |" in text
+
+
+def test_review_manual_fix_opens_the_editor_at_the_line(tmp_path: Path) -> None:
+    tree = write_tree(
+        tmp_path / "memory",
+        {
+            "MEMORY.md": "# Index\n- [A](a.md) — notes about a\n",
+            "a.md": memory("a", body="See [[a-note-never-written]] for details."),
+        },
+    )
+    record = tmp_path / "editor-args"
+    editor = tmp_path / "editor.sh"
+    editor.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > {record}\n')
+    editor.chmod(0o755)
+    env = {**env_for(tmp_path / "home"), "EDITOR": str(editor)}
+    term = Terminal([sys.executable, "-m", "memory_audit", "review", str(tree)], env)
+    shown = term.expect("[q]uit: ")
+    assert "a.md:6" in shown
+    assert "(user judgment required)" in shown
+    term.send("m")
+    assert "0 applied, 0 skipped, 1 deferred" in term.expect("findings remain.")
+    assert term.wait() == 0
+    assert record.read_text().splitlines() == ["+6", str(tree / "a.md")]
