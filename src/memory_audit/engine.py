@@ -61,6 +61,11 @@ class TreeReport:
     def counts(self) -> dict[str, int]:
         return dict(Counter(f.dimension for f in self.findings))
 
+    @property
+    def audited(self) -> bool:
+        """False for a tree Claude Code was consolidating: its findings are unknown, not zero."""
+        return not any(path == LOCK_NAME for path, _ in self.errors)
+
     def shown(self, cap: int) -> list[Finding]:
         seen: Counter[str] = Counter()
         kept = []

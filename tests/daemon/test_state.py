@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from memory_audit.daemon.state import State
-from memory_audit.engine import Run
+from memory_audit.discover import TreeRef
+from memory_audit.engine import Run, busy_report
+from memory_audit.location import ProjectLocation
 from tests.harness import NOW, index, memory, report, write_tree
 
 
@@ -51,6 +53,17 @@ def test_state_dismissed_findings_are_not_new_and_not_open(tmp_path: Path) -> No
     assert state.changes(first, state.dismissed())[str(tree)].new == ()
     state.finish_run(state.begin_run("weekly", NOW), first, tmp_path, {}, NOW)
     assert state.open_findings() == {}
+
+
+def test_state_a_tree_being_consolidated_resolves_nothing(tmp_path: Path) -> None:
+    tree = write_tree(tmp_path / "memory", {"MEMORY.md": index("gone.md")})
+    state = State(tmp_path / "state")
+    first = run_of(tree)
+    state.finish_run(state.begin_run("weekly", NOW), first, tmp_path, {}, NOW)
+    busy = Run((busy_report(TreeRef(tree, ProjectLocation()), 120.0),), NOW)
+    assert state.changes(busy, frozenset()) == {}
+    state.finish_run(state.begin_run("once", NOW), busy, tmp_path, {}, NOW)
+    assert state.open_findings() == {str(tree): 1}
 
 
 def test_state_corrupt_database_is_moved_aside_and_recreated(

@@ -160,6 +160,8 @@ class State:
         """New and resolved findings per tree, against what is open in the state."""
         result = {}
         for report in run.reports:
+            if not report.audited:
+                continue  # nothing new, nothing resolved: its history stays as it was
             root = str(report.root)
             open_rows = {
                 row[0]: row[1:]
@@ -205,9 +207,9 @@ class State:
     def _record_tree(
         self, db: sqlite3.Connection, run_id: int, report: TreeReport, stamp: str
     ) -> None:
-        root = str(report.root)
-        if any(path == ".consolidate-lock" for path, _ in report.errors):
+        if not report.audited:
             return  # not audited this time: its history stays as it was
+        root = str(report.root)
         current = {f.fingerprint for f in report.findings}
         for finding in report.findings:
             db.execute(
