@@ -140,21 +140,17 @@ class AlertCenter:
         self.coalesce_seconds = coalesce_seconds
         self.opens = opens
         self._pending: dict[str, Alert] = {}
+        self._in_flight: set[str] = set()  # keys being sent: a re-scan must not queue them again
         self._flush: asyncio.TimerHandle | None = None
         self._sending: set[asyncio.Task[None]] = set()
 
     def add(self, alerts: list[Alert]) -> None:
         for alert in alerts:
-            self._pending.setdefault(alert.key, alert)
+            if alert.key not in self._in_flight:
+                self._pending.setdefault(alert.key, alert)
         if self._pending and self._flush is None:
             loop = asyncio.get_running_loop()
-            self._flush = loop.call_later(
-                self.coalesce_seconds, lambda: asyncio.ensure_future(self.flush())
-            )
-
-    @property
-    def pending(self) -> int:
-        return len(self._pending)
+            self._flush = loop.call_later(self.coalesce_seconds, self._start_flush)
 
     def _start_flush(self) -> None:
         task = asyncio.ensure_future(self.flush())
@@ -162,18 +158,28 @@ class AlertCenter:
         task.add_done_callback(self._sending.discard)
 
     async def flush(self) -> None:
+        if self._flush is not None:
+            self._flush.cancel()  # a direct call (``--once``) leaves no timer behind
         self._flush = None
         if not self._pending:
             return
+        # Taken out before the send: alerts arriving while a slow server keeps it
+        # waiting go into the next notification, not into this one a second time.
         alerts = list(self._pending.values())
-        shown = await self.notifier.send(title(alerts), body(alerts), self.opens())
+        self._pending.clear()
+        keys = {a.key for a in alerts}
+        self._in_flight |= keys
+        try:
+            shown = await self.notifier.send(title(alerts), body(alerts), self.opens())
+        finally:
+            self._in_flight -= keys
         if shown is None:  # rate-limited: keep them, try again later
-            self._flush = asyncio.get_running_loop().call_later(
-                60.0, lambda: asyncio.ensure_future(self.flush())
-            )
+            self._pending = {a.key: a for a in alerts} | self._pending
+            if self._flush is not None:
+                self._flush.cancel()
+            self._flush = asyncio.get_running_loop().call_later(60.0, self._start_flush)
             return
         for alert in alerts:
-            self._pending.pop(alert.key, None)
             log.warning("alert: %s", alert.text)
         self.state.record_alerts(
             [(a.key, a.kind, a.root, a.path) for a in alerts], dt.datetime.now().astimezone()
