@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from . import __version__
-from .errors import MemoryAuditError
+from .errors import MemoryAuditError, describe
 from .findings import DIMENSION_IDS
 
 Handler = Callable[[argparse.Namespace], int]
@@ -60,10 +60,7 @@ def _join_slug_values(argv: list[str]) -> list[str]:
 
 
 def _internal_error(exc: Exception) -> int:
-    frame = traceback.extract_tb(exc.__traceback__)[-1:]
-    where = f" at {Path(frame[0].filename).name}:{frame[0].lineno}" if frame else ""
-    # The message is left out on purpose: it may quote file content (a secret).
-    print(f"memory-audit: internal error: {type(exc).__name__}{where}", file=sys.stderr)
+    print(f"memory-audit: internal error: {describe(exc)}", file=sys.stderr)
     if os.environ.get("MEMORY_AUDIT_DEBUG"):
         traceback.print_exc()
     else:

@@ -9,7 +9,6 @@ and the other checks still run.
 from __future__ import annotations
 
 import datetime as dt
-import traceback
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from .checks import REGISTRY
 from .config import Config
 from .consolidation import LOCK_NAME, lock_age
 from .discover import TreeRef
-from .errors import UsageError
+from .errors import UsageError, describe
 from .findings import DIMENSION_ORDER, Finding, Skip
 from .health import Health, measure
 from .history import Changes, TrendPoint
@@ -111,7 +110,7 @@ def audit_tree(
             for item in check.check(tree, options.get(dimension) or check.Options()):
                 (skipped if isinstance(item, Skip) else findings).append(item)  # type: ignore[arg-type]
         except Exception as exc:
-            errors.append(("", f"check {dimension!r} failed: {_where(exc)}"))
+            errors.append(("", f"check {dimension!r} failed: {describe(exc)}"))
     hidden = frozenset(dismissed)
     ordered = order(tree, _unique(findings))
     return TreeReport(
@@ -159,14 +158,6 @@ def _unique(findings: Iterable[Finding]) -> list[Finding]:
             seen.add(identity)
             kept.append(finding)
     return kept
-
-
-def _where(exc: BaseException) -> str:
-    frames = traceback.extract_tb(exc.__traceback__)
-    if not frames:
-        return type(exc).__name__
-    last = frames[-1]
-    return f"{type(exc).__name__} at {Path(last.filename).name}:{last.lineno}"
 
 
 def select_checks(requested: Sequence[str], skip: Sequence[str] = ()) -> tuple[str, ...]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import traceback
+from pathlib import Path
+
 
 class MemoryAuditError(Exception):
     """Base of every error the tool reports to the user as a sentence."""
@@ -21,3 +24,16 @@ class ConfigError(UsageError):
 
 class AlreadyRunning(UsageError):
     """A second daemon for the same user."""
+
+
+def describe(exc: BaseException) -> str:
+    """``KeyError at tree.py:88``: what failed and where, never the message.
+
+    An exception's message may quote file content (a secret), so logs, reports
+    and the terminal get only its type and the line that raised it.
+    """
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return type(exc).__name__
+    last = frames[-1]
+    return f"{type(exc).__name__} at {Path(last.filename).name}:{last.lineno}"
