@@ -1,15 +1,25 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 
 import pytest
 
+from memory_audit import config
 from memory_audit.config import NotifySettings
 from memory_audit.daemon.alerts import Alert, AlertCenter
 from memory_audit.daemon.notify import DesktopBackend, Notifier
+from memory_audit.daemon.service import Daemon
 from memory_audit.daemon.state import State
+from memory_audit.resource_files import read_resource
+from memory_audit.secrets.rules import BUNDLED
+from tests.harness import index, memory, write_tree
+from tests.secrets.samples import CASES
 from tests.support.session_bus import session_bus
+from tests.support.waiting import wait_until
+
+TOKEN = CASES["github-pat"][0][0][0]
 
 
 def secret(key: str, path: str) -> Alert:
@@ -29,10 +39,7 @@ def test_alerts_arriving_during_a_slow_send_are_not_sent_twice(
             center.add([secret("a", "a.md")])
             await asyncio.sleep(0.4)  # the first send waits on the server
             center.add([secret("a", "a.md"), secret("b", "b.md")])  # a.md scanned again
-            for _ in range(100):  # both sends time out after 1 s and are then recorded
-                if state.alert_count() == 2:
-                    break
-                await asyncio.sleep(0.05)
+            await wait_until(lambda: state.alert_count() == 2)  # both sends time out after 1 s
             await asyncio.sleep(0.3)  # room for a third notification, were one coming
 
         asyncio.run(scenario())
@@ -44,3 +51,39 @@ def test_alerts_arriving_during_a_slow_send_are_not_sent_twice(
         "b.md:1 GitHub token ghp_R8mQ...aE7u",
     ]
     assert all(len(b.splitlines()) == 2 for b in bodies)  # one alert and the review line each
+
+
+def test_secret_alerts_pause_without_the_patterns_file_and_resume_when_it_is_back(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    tree = write_tree(
+        tmp_path / "projects/-app/memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")}
+    )
+    patterns = tmp_path / "my-patterns.md"
+    settings = config.parse(
+        f"roots: ['{tmp_path}/projects/*/memory']\n"
+        f"state: {{dir: {tmp_path}/state}}\nreports: {{dir: {tmp_path}/reports}}\n"
+        "watch: {debounce_seconds: 0.05}\nnotify: {backend: none, coalesce_seconds: 0.05}\n"
+        f"checks: {{secrets: {{patterns: {patterns}}}}}\n"
+    )
+    caplog.set_level(logging.INFO, "memory_audit.daemon")
+    missing = f"secret alerts paused: patterns file {patterns} not found"
+
+    async def scenario() -> tuple[int, int]:
+        daemon = Daemon(None, settings)
+        serving = asyncio.create_task(daemon.serve())
+        # The start-up sweep finds no rules, then neither does the leak's own batch.
+        assert await wait_until(lambda: caplog.text.count(missing) == 1)
+        (tree / "leak.md").write_text(memory("leak", body=f"token {TOKEN}"))
+        assert await wait_until(lambda: caplog.text.count(missing) == 2)
+        paused = daemon.state.alert_count()
+        patterns.write_text(read_resource(*BUNDLED))
+        (tree / "a.md").write_text(memory("a", body="edited"))  # any later change
+        await wait_until(lambda: daemon.state.alert_count() > 0)
+        resumed = daemon.state.alert_count()
+        daemon.stop()
+        await serving
+        return paused, resumed
+
+    assert asyncio.run(scenario()) == (0, 1)  # the leak, kept from the paused batch
+    assert TOKEN not in caplog.text

@@ -8,25 +8,15 @@ import os
 import shutil
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from memory_audit.daemon.watch import TreeWatcher
+from tests.support.waiting import wait_until
 
 Fired = list[Path]
-
-
-async def wait_until(condition: Callable[[], bool], timeout: float = 10.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        await asyncio.sleep(0.05)
-    return condition()
 
 
 def make_watcher(

@@ -31,9 +31,10 @@ from ..checks.secrets import scanner_for
 from ..consolidation import lock_age
 from ..discover import TreeRef, expand_root, find_trees, glob_magic
 from ..engine import Run, audit_refs, select_checks
-from ..errors import ConfigError
+from ..errors import ConfigError, describe
 from ..history import Changes
 from ..report import html
+from ..secrets.loading import RulesUnavailable
 from ..secrets.scanner import Scanner
 from ..tree_walk import list_tree
 from . import systemd_notify
@@ -328,16 +329,30 @@ class Daemon:
         self._changed_ready.set()
 
     async def _change_loop(self) -> None:
-        """Scan changed files in batches on a worker thread; alert from the loop."""
+        """Scan changed files in batches on a worker thread; alert from the loop.
+
+        A batch that fails is logged and dropped; the loop, and with it every later
+        alert, carries on. Without a usable patterns file the batch is kept, and
+        scanned with the next change once the file is back.
+        """
         while True:
             await self._changed_ready.wait()
             self._changed_ready.clear()
             batch, self._changed = self._changed, set()
-            roots = [Path(r) for r in (self.watcher.observers() if self.watcher else {})]
-            scanner = scanner_for(self.config.check_options("secrets"))
-            limit = self.config.settings.audit.max_file_bytes
-            scans = await in_daemon_thread(partial(_scan_all, batch, roots, scanner, limit))
-            self._raise_alerts(scans, scanner)
+            try:
+                await self._scan_changes(batch)
+            except RulesUnavailable as exc:
+                self._changed |= batch
+                log.error("secret alerts paused: %s", exc)
+            except Exception as exc:
+                log.error("scanning %d changed file(s) failed: %s", len(batch), describe(exc))
+
+    async def _scan_changes(self, batch: set[Path]) -> None:
+        roots = [Path(r) for r in (self.watcher.observers() if self.watcher else {})]
+        scanner = scanner_for(self.config.check_options("secrets"))
+        limit = self.config.settings.audit.max_file_bytes
+        scans = await in_daemon_thread(partial(_scan_all, batch, roots, scanner, limit))
+        self._raise_alerts(scans, scanner)
 
     def _raise_alerts(self, scans: list[FileScan], scanner: Scanner) -> None:
         options: index_budget.Options = self.config.check_options("index-budget")
