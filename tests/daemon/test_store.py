@@ -43,6 +43,18 @@ def test_store_writes_a_complete_private_run_folder_and_latest(tmp_path: Path) -
     assert all(p.stat().st_mode & 0o777 == 0o600 for p in folder.iterdir())
 
 
+def test_store_trees_with_the_same_name_get_their_own_files_and_links(tmp_path: Path) -> None:
+    one = write_tree(tmp_path / "work/app/memory", {"MEMORY.md": index("gone.md")})
+    two = write_tree(tmp_path / "home/app/memory", {"MEMORY.md": index("x.md")})
+    run = Run((report(one, "index-drift"), report(two, "index-drift")), NOW)
+    folder = ReportStore(tmp_path / "reports", keep=3).write(run, {})
+    summary = (folder / "summary.md").read_text()
+    assert f"| {one} | 1 | 0 | 0 | 2 | 53 | [app-memory.md](app-memory.md) |" in summary
+    assert f"| {two} | 1 | 0 | 0 | 2 | 44 | [app-memory-2.md](app-memory-2.md) |" in summary
+    assert "`gone.md` doesn't exist" in (folder / "app-memory.md").read_text()
+    assert "`x.md` doesn't exist" in (folder / "app-memory-2.md").read_text()
+
+
 def test_store_keeps_only_the_newest_runs(tmp_path: Path) -> None:
     store = ReportStore(tmp_path / "reports", keep=2)
     run = sample_run(tmp_path)

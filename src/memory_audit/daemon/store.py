@@ -15,7 +15,7 @@ import json
 import os
 import re
 import shutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from ..atomic import PRIVATE_DIR, PRIVATE_FILE, ensure_private_dir
@@ -80,9 +80,7 @@ class ReportStore:
     def _fill(self, folder: Path, run: Run, changes: Mapping[str, Changes]) -> None:
         write_file(folder / "summary.json", json_report.render(run))
         write_file(folder / "summary.md", summary_markdown(run, changes))
-        used: set[str] = set()
-        for report in run.reports:
-            name = _unique(report_name(report), used)
+        for report, name in zip(run.reports, report_names(run.reports), strict=True):
             body = markdown.render_tree(report, run.max_per_dimension)
             extra = changes.get(str(report.root))
             text = body + ("\n\n" + changes_markdown(extra) if extra else "") + "\n"
@@ -110,19 +108,21 @@ def run_order(folder: Path) -> tuple[str, int]:
     return (match.group(1), int(match.group(2) or 1))
 
 
-def report_name(report: TreeReport) -> str:
-    """The per-project file name: the slug, or the tree's folder names."""
-    raw = report.project or "-".join(report.root.parts[-2:])
-    return re.sub(r"[^A-Za-z0-9._-]", "-", raw).strip(".") or "tree"
-
-
-def _unique(name: str, used: set[str]) -> str:
-    candidate, number = name, 1
-    while candidate in used:
-        number += 1
-        candidate = f"{name}-{number}"
-    used.add(candidate)
-    return candidate
+def report_names(reports: Sequence[TreeReport]) -> list[str]:
+    """Each tree's file name in a run folder (the summary links to them): its slug, or
+    its folder names, with a number added where two would clash."""
+    used: set[str] = set()
+    names = []
+    for report in reports:
+        raw = report.project or "-".join(report.root.parts[-2:])
+        name = re.sub(r"[^A-Za-z0-9._-]", "-", raw).strip(".") or "tree"
+        candidate, number = name, 1
+        while candidate in used:
+            number += 1
+            candidate = f"{name}-{number}"
+        used.add(candidate)
+        names.append(candidate)
+    return names
 
 
 def write_file(path: Path, text: str) -> None:
@@ -136,7 +136,7 @@ def write_file(path: Path, text: str) -> None:
 
 def summary_markdown(run: Run, changes: Mapping[str, Changes]) -> str:
     stamp = run.generated_at.isoformat(timespec="seconds")
-    projects = [r for r in run.reports]
+    projects = run.reports
     new = sum(len(c.new) for c in changes.values())
     resolved = sum(len(c.resolved) for c in changes.values())
     lines = [
@@ -148,9 +148,7 @@ def summary_markdown(run: Run, changes: Mapping[str, Changes]) -> str:
         "| project | findings | new | resolved | index lines | index bytes | report |",
         "|---|---|---|---|---|---|---|",
     ]
-    used: set[str] = set()
-    for report in projects:
-        name = _unique(report_name(report), used)
+    for report, name in zip(projects, report_names(projects), strict=True):
         change = changes.get(str(report.root), Changes())
         lines.append(
             f"| {report.project or report.root} | {len(report.findings)} | {len(change.new)} | "
