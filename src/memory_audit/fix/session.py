@@ -11,7 +11,6 @@ being written, so every file is either untouched or fully fixed.
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import os
 import shlex
 import signal
@@ -229,7 +228,8 @@ class Session:
             return self._changed_meanwhile(finding, str(exc))
         except CannotEdit as exc:
             self.console.say(f"  This fix cannot be made automatically: {exc}. Fix it by hand.")
-            return finding if self._offer_manual(finding) else None
+            self._offer_manual(finding)
+            return None
         return self._confirm(finding, change, asked=edit)
 
     def _confirm(self, finding: Finding, change: Edit, *, asked: bool) -> Finding | None:
@@ -255,11 +255,10 @@ class Session:
             self.outcome.skipped += 1
         return fresh
 
-    def _offer_manual(self, finding: Finding) -> bool:
+    def _offer_manual(self, finding: Finding) -> None:
         if self.console.choose("  Open it in your editor?", {"y": "yes", "n": "no"}) == "y":
             self._edit_by_hand(finding)
         self.outcome.deferred += 1
-        return False
 
     def _edit_by_hand(self, finding: Finding) -> None:
         path = self.root / finding.path
@@ -298,7 +297,3 @@ class Session:
             return (self.root / INDEX_NAME).read_bytes()
         except OSError:
             return None
-
-
-def today() -> str:
-    return dt.date.today().isoformat()
