@@ -217,6 +217,22 @@ def test_rename_a_misshaped_recap(tree_dir: Path) -> None:
         )
 
 
+@pytest.mark.parametrize("name", ["../escape.md", "/tmp/escape.md", "sessions/notes.txt"])
+def test_a_file_name_the_user_types_stays_a_md_file_inside_the_tree(
+    tree_dir: Path, name: str
+) -> None:
+    write_tree(
+        tree_dir,
+        {"MEMORY.md": "# Index\nLong note.\nMore.\n", "sessions/x.md": "x"},
+    )
+    rename: dict[str, object] = {"action": "rename-file", "path": "sessions/x.md", "to": "y.md"}
+    move: dict[str, object] = {"action": "move-to-topic", "first": 2, "last": 3}
+    for fix, answers in ((rename, [name]), (move, [name, "notes"])):
+        with pytest.raises(StaleTarget, match=r"is not a \.md file name inside the tree"):
+            build(tree_dir, fix, answers)
+    assert (tree_dir / "sessions/x.md").read_text() == "x"
+
+
 def test_redact_a_secret_in_place(tree_dir: Path) -> None:
     token = CASES["github-pat"][0][0][0]
     write_tree(tree_dir, {"a.md": memory("a", body=f"CI token {token} (rotate yearly)")})

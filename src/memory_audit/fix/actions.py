@@ -8,7 +8,6 @@ the audit saw, :class:`StaleTarget` asks the session to re-check the finding.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,8 @@ from .edits import Edit, FileChange, StaleTarget
 from .text_file import TextFile, new_file
 
 Fix = Mapping[str, Any]
+TOPIC_NAME = "index-notes.md"  # move-to-topic's proposal, when the user names nothing
+TOPIC_DESCRIPTION = "Notes moved out of MEMORY.md"
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,15 @@ def _read(root: Path, rel: str) -> TextFile:
 
 def _change(before: TextFile, lines: list[str]) -> FileChange:
     return FileChange(before, before.with_text("\n".join(lines)))
+
+
+def _new_name(root: Path, name: str) -> Path:
+    """Where a file the user named goes: a new ``.md`` file inside the tree, or StaleTarget."""
+    if not name.endswith(".md") or Path(name).is_absolute() or ".." in Path(name).parts:
+        raise StaleTarget(f"`{name}` is not a .md file name inside the tree")
+    if (root / name).exists():
+        raise StaleTarget(f"{name} already exists; choose another name")
+    return root / name
 
 
 # ---- MEMORY.md -------------------------------------------------------------------------
@@ -95,17 +105,14 @@ def move_to_topic(root: Path, fix: Fix, answers: list[str]) -> Edit:
     index = _read(root, INDEX_NAME)
     first, last = int(fix["first"]) - 1, int(fix["last"])
     lines = index.lines
-    name = (answers[0] if answers else "").strip() or "index-notes.md"
-    description = (answers[1] if len(answers) > 1 else "").strip() or "Notes moved out of MEMORY.md"
-    if not name.endswith(".md") or Path(name).is_absolute() or ".." in Path(name).parts:
-        raise StaleTarget(f"`{name}` is not a .md file name inside the tree")
-    if (root / name).exists():
-        raise StaleTarget(f"{name} already exists; choose another name")
+    name = (answers[0] if answers else "").strip() or TOPIC_NAME
+    description = (answers[1] if len(answers) > 1 else "").strip() or TOPIC_DESCRIPTION
+    path = _new_name(root, name)
     body = "\n".join(lines[first:last]).strip() + "\n"
     post = frontmatter_lib.Post(
         body, name=Path(name).stem, description=description, type="reference"
     )
-    topic = new_file(root / name, frontmatter_lib.dumps(post) + "\n")
+    topic = new_file(path, frontmatter_lib.dumps(post) + "\n")
     title = Path(name).stem.replace("-", " ").replace("_", " ").capitalize()
     pointer = f"- [{title}]({name}) — {description}"
     return Edit(
@@ -183,9 +190,8 @@ def rename_file(root: Path, fix: Fix, answers: list[str]) -> Edit:
     rel = str(fix["path"])
     to = answers[0] if answers and answers[0].strip() else str(fix["to"])
     memory = _read(root, rel)
-    if (root / to).exists():
-        raise StaleTarget(f"{to} already exists")
-    return Edit(f"renamed `{rel}` to `{to}`", (FileChange(memory, memory, rename_to=root / to),))
+    target = _new_name(root, to)
+    return Edit(f"renamed `{rel}` to `{to}`", (FileChange(memory, memory, rename_to=target),))
 
 
 def redact_secret(scanner: Scanner) -> Callable[[Path, Fix, list[str]], Edit]:
@@ -206,10 +212,6 @@ def redact_secret(scanner: Scanner) -> Callable[[Path, Fix, list[str]], Edit]:
     return build
 
 
-def kebab(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
 def actions(scanner: Scanner) -> dict[str, Action]:
     """Every fix action, by the ``fix.action`` name the checks use."""
     return {
@@ -223,8 +225,8 @@ def actions(scanner: Scanner) -> dict[str, Action]:
         "move-to-topic": Action(
             move_to_topic,
             (
-                ("New topic file", lambda f: "index-notes.md"),
-                ("Its one-line description", lambda f: "Notes moved out of MEMORY.md"),
+                ("New topic file", lambda f: TOPIC_NAME),
+                ("Its one-line description", lambda f: TOPIC_DESCRIPTION),
             ),
             touches_index=True,
         ),
