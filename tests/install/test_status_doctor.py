@@ -44,6 +44,9 @@ def test_status_and_doctor_after_a_real_daemon_run(tmp_path: Path) -> None:
         assert "(once: ok, 1 findings in 2 trees, 1 new)" in status
         assert "Pending findings: 1\n      1  -work-app" in status
         assert "Alerts sent: 0" in status
+        app = home.projects / "-work-app" / "memory"
+        (app / "ref").mkdir()  # one watch more; a linked folder is not followed, so none
+        (app / "linked").symlink_to(tmp_path, target_is_directory=True)
         doctor = cli(home, "doctor", "--notify-test")
         assert "✓ 2 memory tree(s) found" in doctor.stdout
         assert f"✓ D-Bus session bus reachable ({bus.address})" in doctor.stdout
@@ -51,7 +54,7 @@ def test_status_and_doctor_after_a_real_daemon_run(tmp_path: Path) -> None:
         assert "✓ test notification sent" in doctor.stdout
         assert "✓ state folder" in doctor.stdout
         assert "is private and writable" in doctor.stdout
-        assert "inotify: the trees need 2 watches" in doctor.stdout
+        assert "inotify: the trees need 3 watches" in doctor.stdout
         assert [n["summary"] for n in bus.notifications()][-1] == "memory-audit doctor"
 
 

@@ -23,7 +23,8 @@ from dbus_fast.aio import MessageBus
 from .. import config as config_module
 from ..daemon.notify import DesktopBackend, Notifier, use_runtime_bus
 from ..daemon.schedule import WeeklySchedule
-from ..discover import find_trees
+from ..daemon.watch import watches_needed
+from ..discover import TreeRef, find_trees
 from ..errors import ConfigError
 from ..install import backend_for_platform
 from ..install.spec import ServiceBackend
@@ -63,10 +64,11 @@ def run(
             Check(OK, f"configuration valid ({config.source or 'no file: all defaults'})").line()
             + "\n"
         )
+    found = find_trees(config.settings.roots, locate_projects=False)
     checks: list[Callable[[], list[Check]]] = [
-        lambda: [trees(config)],
+        lambda: [trees(config, found)],
         lambda: folders(config),
-        lambda: [inotify(config)],
+        lambda: [inotify(found)],
         lambda: notifications(config, notify_test),
         lambda: [service(backend)],
         lambda: [clock(config)],
@@ -76,8 +78,7 @@ def run(
     return 1 if any(c.level == FAIL for c in results) else 0
 
 
-def trees(config: config_module.Config) -> Check:
-    found = find_trees(config.settings.roots, locate_projects=False)
+def trees(config: config_module.Config, found: list[TreeRef]) -> Check:
     if not found:
         return Check(
             FAIL,
@@ -109,15 +110,12 @@ def _private_folder(name: str, path: Path) -> Check:
     return Check(OK, f"{name} folder {path} is private and writable")
 
 
-def inotify(config: config_module.Config) -> Check:
+def inotify(found: list[TreeRef]) -> Check:
     limit_file = Path("/proc/sys/fs/inotify/max_user_watches")
     if not limit_file.exists():
         return Check(OK, "file watching: no inotify on this platform (native or polling)")
     limit = int(limit_file.read_text().split()[0])
-    needed = sum(
-        1 + sum(len(dirs) for _, dirs, _ in os.walk(ref.root))
-        for ref in find_trees(config.settings.roots, locate_projects=False)
-    )
+    needed = sum(watches_needed(ref.root) for ref in found)
     text = (
         f"inotify: the trees need {needed} watches; the limit is {limit} "
         "(shared with other programs)"

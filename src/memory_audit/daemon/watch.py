@@ -207,10 +207,15 @@ def _unwatched_folders(watch: ObservedWatch, observer: BaseObserver, root: Path)
     watched = getattr(group, "_active_callbacks_by_path", None)
     if not isinstance(watched, dict):
         return 0
-    folders = 1 + sum(
+    return max(0, watches_needed(root) - len(watched))
+
+
+def watches_needed(root: Path) -> int:
+    """inotify watches a recursive watch of ``root`` takes: one per folder, symlinks not
+    followed."""
+    return 1 + sum(
         1
         for current, dirs, _ in os.walk(root)
         for d in dirs
         if not os.path.islink(os.path.join(current, d))
     )
-    return max(0, folders - len(watched))
