@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from pathlib import Path
 from typing import TextIO
 
@@ -56,8 +57,7 @@ def _when(moment: dt.datetime | None) -> str:
 
 
 def _runs(state: State, schedule: WeeklySchedule, now: dt.datetime) -> str:
-    runs = state.runs(limit=20)
-    last: RunRecord | None = runs[0] if runs else None
+    last: RunRecord | None = next(iter(state.runs(limit=1)), None)
     lines = []
     if last is None:
         lines.append("Last audit: none yet")
@@ -96,9 +96,7 @@ def _watched(state: State) -> str:
     watched = state.watched()
     if not watched:
         return "Watched trees: none recorded (the service watches while it runs)\n"
-    kinds: dict[str, int] = {}
-    for kind in watched.values():
-        kinds[kind] = kinds.get(kind, 0) + 1
+    kinds = Counter(watched.values())
     summary = ", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items()))
     lines = [f"Watched trees: {len(watched)} ({summary})"]
     lines += [f"  {kind:<9} {root}" for root, kind in sorted(watched.items())]
