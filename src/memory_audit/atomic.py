@@ -21,6 +21,10 @@ def ensure_private_dir(path: Path) -> Path:
 
 
 def write_atomic(path: Path, data: bytes | str, mode: int = PRIVATE_FILE) -> None:
+    """Replace ``path``'s content. A symlink (a dotfiles manager's) stays a link: the
+    new content goes to the file it points at."""
+    if path.is_symlink() and path.exists():
+        path = path.resolve()
     payload = data.encode("utf-8") if isinstance(data, str) else data
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

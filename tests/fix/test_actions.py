@@ -42,6 +42,18 @@ def test_remove_index_line(tree_dir: Path) -> None:
     assert "-- [Gone](gone.md) — x" in edit.diff(tree_dir)
 
 
+def test_a_symlinked_file_is_fixed_in_its_target_and_stays_a_link(tmp_path: Path) -> None:
+    target = tmp_path / "dotfiles/MEMORY.md"
+    target.parent.mkdir()
+    target.write_text("# Index\n- [Gone](gone.md) — x\n")
+    tree = tmp_path / "memory"
+    tree.mkdir()
+    (tree / "MEMORY.md").symlink_to(target)
+    apply(tree, {"action": "remove-index-line", "line": 2, "target": "gone.md"})
+    assert (tree / "MEMORY.md").is_symlink()
+    assert target.read_text() == "# Index\n"
+
+
 def test_remove_index_line_that_moved_and_one_that_vanished(tree_dir: Path) -> None:
     write_tree(tree_dir, {"MEMORY.md": "# Index\n\nNew intro line.\n- [Gone](gone.md) — x\n"})
     apply(tree_dir, {"action": "remove-index-line", "line": 2, "target": "gone.md"})

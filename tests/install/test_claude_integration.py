@@ -80,6 +80,22 @@ def test_install_without_a_settings_file(isolated_home: Path) -> None:
     assert json.loads(settings.read_text()) == {}
 
 
+def test_a_symlinked_settings_file_stays_a_link(isolated_home: Path) -> None:
+    dotfiles = isolated_home / "dotfiles/claude-settings.json"
+    dotfiles.parent.mkdir()
+    dotfiles.write_text(json.dumps(OTHER))
+    settings = isolated_home / ".claude/settings.json"
+    settings.parent.mkdir()
+    settings.symlink_to(dotfiles)
+    assert claude("install").returncode == 0
+    assert settings.is_symlink()
+    assert settings.resolve() == dotfiles
+    assert len(ours(json.loads(dotfiles.read_text()))) == 1
+    assert claude("uninstall").returncode == 0
+    assert settings.is_symlink()
+    assert json.loads(dotfiles.read_text()) == OTHER
+
+
 def test_comments_or_trailing_commas_are_refused_and_nothing_changes(isolated_home: Path) -> None:
     settings = isolated_home / ".claude/settings.json"
     settings.parent.mkdir()
