@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from .markdown import FENCE, HEADING, MD_LINK, WIKILINK, is_external
 
 INDEX_NAME = "MEMORY.md"
+# What of MEMORY.md reaches a session: Claude Code cuts it after this many lines or bytes.
+LOAD_LINE_LIMIT = 200
+LOAD_BYTE_LIMIT = 25_000
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 HOOK_SEPARATOR = re.compile(r"^\s*(?:—|–|--|-|:)\s*")
 

@@ -28,7 +28,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from ..findings import Finding, Skip, make_finding
-from ..index_file import INDEX_NAME, LIST_ITEM, Index, LineKind
+from ..index_file import (
+    INDEX_NAME,
+    LIST_ITEM,
+    LOAD_BYTE_LIMIT,
+    LOAD_LINE_LIMIT,
+    Index,
+    LineKind,
+)
 from ..tree import MemoryTree
 
 ID = "index-budget"
@@ -51,8 +58,8 @@ RULE_START = (
 
 @dataclass(frozen=True)
 class Options:
-    line_limit: int = field(default=200, metadata={"range": (1, 100_000)})
-    byte_limit: int = field(default=25_000, metadata={"range": (1, 100_000_000)})
+    line_limit: int = field(default=LOAD_LINE_LIMIT, metadata={"range": (1, 100_000)})
+    byte_limit: int = field(default=LOAD_BYTE_LIMIT, metadata={"range": (1, 100_000_000)})
     warn_lines: int = field(default=150, metadata={"range": (1, 100_000)})
     warn_bytes: int = field(default=20_000, metadata={"range": (1, 100_000_000)})
     max_hook_chars: int = field(default=150, metadata={"range": (10, 10_000)})

@@ -38,8 +38,8 @@ class Alert:
 
 @dataclass(frozen=True)
 class Budget:
-    lines: int = 200
-    bytes: int = 25_000
+    lines: int
+    bytes: int
 
 
 def relative_in_tree(path: Path, root: Path) -> str | None:

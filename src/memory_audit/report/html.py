@@ -17,6 +17,7 @@ from html import escape
 from ..engine import Run, TreeReport
 from ..findings import DIMENSION_TITLES, DIMENSIONS
 from ..history import Changes
+from ..index_file import LOAD_BYTE_LIMIT, LOAD_LINE_LIMIT
 from . import charts, wording
 
 STYLE = """
@@ -54,7 +55,6 @@ svg .limit { stroke: var(--bad); stroke-dasharray: 6 4; } svg .limit-label { fil
 }
 """
 
-LINE_LIMIT, BYTE_LIMIT = 200, 25_000
 CODE_SPAN = re.compile(r"`([^`]+)`")
 
 
@@ -88,7 +88,7 @@ def project_name(report: TreeReport) -> str:
 def _budget(report: TreeReport) -> float:
     """How full the load budget is, in percent: the tighter of lines and bytes."""
     h = report.health
-    return 100 * max(h.index_lines / LINE_LIMIT, h.index_bytes / BYTE_LIMIT)
+    return 100 * max(h.index_lines / LOAD_LINE_LIMIT, h.index_bytes / LOAD_BYTE_LIMIT)
 
 
 def _bar(percent: float, label: str) -> str:
@@ -96,6 +96,13 @@ def _bar(percent: float, label: str) -> str:
     return (
         f'<div class="bar {level}" title="{escape(label)}" aria-label="{escape(label)}">'
         f'<span style="width:{min(percent, 100):.0f}%"></span></div>'
+    )
+
+
+def _budget_row(title: str, used: int, limit: int, what: str) -> str:
+    return (
+        f'<tr><th>{title}</th><td class="num">{used:,} / {limit:,}</td>'
+        f"<td>{_bar(100 * used / limit, f'{what} against {limit:,}')}</td></tr>"
     )
 
 
@@ -144,7 +151,7 @@ def _trends(run: Run) -> str:
         budget[name] = [
             max(
                 [
-                    100 * max(lines / LINE_LIMIT, size / BYTE_LIMIT)
+                    100 * max(lines / LOAD_LINE_LIMIT, size / LOAD_BYTE_LIMIT)
                     for r, _, _, lines, size in points
                     if r == root
                 ]
@@ -178,10 +185,8 @@ def _project(index: int, report: TreeReport, run: Run) -> str:
         '<div class="card"><table>',
         f'<tr><th>Memory files</th><td class="num">{h.files}</td><td>{h.total_lines:,} lines; '
         f"largest: {largest}</td></tr>",
-        f'<tr><th>Index lines</th><td class="num">{h.index_lines} / {LINE_LIMIT}</td>'
-        f"<td>{_bar(100 * h.index_lines / LINE_LIMIT, 'index lines against 200')}</td></tr>",
-        f'<tr><th>Index bytes</th><td class="num">{h.index_bytes:,} / {BYTE_LIMIT:,}</td>'
-        f"<td>{_bar(100 * h.index_bytes / BYTE_LIMIT, 'index bytes against 25,000')}</td></tr>",
+        _budget_row("Index lines", h.index_lines, LOAD_LINE_LIMIT, "index lines"),
+        _budget_row("Index bytes", h.index_bytes, LOAD_BYTE_LIMIT, "index bytes"),
         f'<tr><th>Review due</th><td class="num">{h.review_due}</td><td></td></tr>',
         f'<tr><th>Unindexed</th><td class="num">{h.unindexed}</td><td></td></tr>',
         "</table></div>",

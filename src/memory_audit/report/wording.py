@@ -6,9 +6,7 @@ from pathlib import Path
 
 from ..engine import TreeReport
 from ..findings import Finding
-
-INDEX_LINE_LIMIT = 200
-INDEX_BYTE_LIMIT = 25_000
+from ..index_file import LOAD_BYTE_LIMIT, LOAD_LINE_LIMIT
 
 
 def display_root(root: Path) -> str:
@@ -28,8 +26,8 @@ def health_line(report: TreeReport) -> str:
     h = report.health
     parts = [
         f"{h.files} files, {h.total_lines:,} lines",
-        f"index {h.index_lines}/{INDEX_LINE_LIMIT} lines, "
-        f"{h.index_bytes:,}/{INDEX_BYTE_LIMIT:,} bytes",
+        f"index {h.index_lines}/{LOAD_LINE_LIMIT} lines, "
+        f"{h.index_bytes:,}/{LOAD_BYTE_LIMIT:,} bytes",
         f"{h.review_due} review due",
         f"{h.unindexed} unindexed",
     ]
