@@ -23,8 +23,8 @@ from memory_audit.checks import REGISTRY, duplicates, usage
 from memory_audit.daemon.store import ReportStore
 from memory_audit.engine import Run, audit_tree
 from memory_audit.secrets.loading import load_scanner
-from memory_audit.tree import ProjectLocation, load_tree
-from memory_audit.tree_walk import list_tree, read_text
+from memory_audit.tree.snapshot import ProjectLocation, load_tree
+from memory_audit.tree.walk import list_tree, read_text
 
 REPEATS = 5
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from memory_audit.checks import REGISTRY
 from memory_audit.engine import TreeReport, audit_tree
-from memory_audit.findings import Finding
-from memory_audit.tree import MemoryTree, ProjectLocation, load_tree
+from memory_audit.model.finding import Finding
+from memory_audit.tree.snapshot import MemoryTree, ProjectLocation, load_tree
 
 NOW = dt.datetime(2026, 11, 30, 10, 0, tzinfo=dt.UTC)
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from memory_audit.tree import load_tree
-from memory_audit.tree_walk import list_tree
+from memory_audit.tree.snapshot import load_tree
+from memory_audit.tree.walk import list_tree
 from tests.harness import codes, digest, findings, index, memory, report, write_tree
 
 BOMB = "\n".join(

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from memory_audit import config
+from memory_audit.config import settings as config
 from memory_audit.errors import ConfigError
 from memory_audit.resource_files import read_resource
 
@@ -67,7 +67,7 @@ def test_config_example_documents_every_option() -> None:
     import yaml
 
     from memory_audit.checks import REGISTRY
-    from memory_audit.config_schema import describe, settable_fields
+    from memory_audit.config.schema import describe, settable_fields
 
     example = yaml.safe_load(read_resource("config", "config.example.yaml"))
     for key, _ in describe(config.Settings):

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from memory_audit import discover
 from memory_audit.errors import UsageError
+from memory_audit.tree import discovery as discover
 from tests.harness import memory, write_tree
 
 

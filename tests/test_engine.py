@@ -8,8 +8,8 @@ import pytest
 
 from memory_audit import checks, engine
 from memory_audit.errors import UsageError
-from memory_audit.findings import DIMENSION_IDS, Finding
-from memory_audit.tree import MemoryTree
+from memory_audit.model.finding import DIMENSION_IDS, Finding
+from memory_audit.tree.snapshot import MemoryTree
 from tests.harness import index, load, memory, report, write_tree
 
 

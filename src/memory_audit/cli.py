@@ -13,9 +13,9 @@ import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from . import __version__
-from .errors import MemoryAuditError, describe
-from .findings import DIMENSION_IDS
+from memory_audit import __version__
+from memory_audit.errors import MemoryAuditError, describe
+from memory_audit.model.finding import DIMENSION_IDS
 
 Handler = Callable[[argparse.Namespace], int]
 FORMATS = ("text", "markdown", "json", "html", "sarif", "github")
@@ -156,7 +156,7 @@ def _add_audit(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _audit(args: argparse.Namespace) -> int:
-    from .commands import audit
+    from memory_audit.commands import audit
 
     return audit.run(
         paths=args.paths,
@@ -181,7 +181,7 @@ def _add_projects(commands: argparse._SubParsersAction[argparse.ArgumentParser])
 
 
 def _projects(args: argparse.Namespace) -> int:
-    from .commands import projects
+    from memory_audit.commands import projects
 
     return projects.run(config_path=args.config, output_format=args.output_format, out=sys.stdout)
 
@@ -195,7 +195,7 @@ def _add_config(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _config(args: argparse.Namespace) -> int:
-    from .commands import config_command
+    from memory_audit.commands import config_command
 
     return config_command.run(
         action=args.action, config_path=args.config, force=args.force, out=sys.stdout
@@ -216,7 +216,7 @@ def _add_daemon(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _daemon(args: argparse.Namespace) -> int:
-    from .commands import daemon
+    from memory_audit.commands import daemon
 
     return daemon.run(config_path=args.config, once=args.once)
 
@@ -230,7 +230,7 @@ def _add_report(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _report(args: argparse.Namespace) -> int:
-    from .commands import report
+    from memory_audit.commands import report
 
     return report.run(
         action=args.action, run_name=args.run, config_path=args.config, out=sys.stdout
@@ -256,7 +256,7 @@ def _add_service(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def _service(args: argparse.Namespace) -> int:
-    from .commands import service
+    from memory_audit.commands import service
 
     return service.run(
         action=args.action,
@@ -274,7 +274,7 @@ def _add_status(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _status(args: argparse.Namespace) -> int:
-    from .commands import status
+    from memory_audit.commands import status
 
     return status.run(config_path=args.config, out=sys.stdout)
 
@@ -287,7 +287,7 @@ def _add_doctor(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from .commands import doctor
+    from memory_audit.commands import doctor
 
     return doctor.run(config_path=args.config, notify_test=args.notify_test, out=sys.stdout)
 
@@ -309,7 +309,7 @@ def _add_review(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _review(args: argparse.Namespace) -> int:
-    from .commands import review
+    from memory_audit.commands import review
 
     return review.run(
         paths=args.paths,
@@ -330,7 +330,7 @@ def _add_dismiss(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 def _dismiss(args: argparse.Namespace) -> int:
-    from .commands import history
+    from memory_audit.commands import history
 
     return history.dismiss(
         fingerprint=args.fingerprint, reason=args.reason, config_path=args.config, out=sys.stdout
@@ -346,7 +346,7 @@ def _add_changelog(commands: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def _changelog(args: argparse.Namespace) -> int:
-    from .commands import history
+    from memory_audit.commands import history
 
     return history.show_changelog(
         paths=args.paths, project=args.project, config_path=args.config, out=sys.stdout
@@ -360,7 +360,7 @@ def _add_hook(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 
 
 def _hook(args: argparse.Namespace) -> int:
-    from .commands import hook
+    from memory_audit.commands import hook
 
     return hook.run(event=args.event, inp=sys.stdin, out=sys.stdout)
 
@@ -374,7 +374,7 @@ def _add_claude(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _claude(args: argparse.Namespace) -> int:
-    from .commands import claude
+    from memory_audit.commands import claude
 
     return claude.run(action=args.action, out=sys.stdout)
 
@@ -397,7 +397,7 @@ def _add_precommit(commands: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def _precommit(args: argparse.Namespace) -> int:
-    from .commands import precommit
+    from memory_audit.commands import precommit
 
     return precommit.run(
         files=args.files,

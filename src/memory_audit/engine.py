@@ -15,16 +15,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import __version__
-from .checks import REGISTRY
-from .config import Config
-from .consolidation import LOCK_NAME, lock_age
-from .discover import TreeRef
-from .errors import UsageError, describe
-from .findings import DIMENSION_ORDER, Finding, Skip
-from .health import Health, measure
-from .history import Changes, TrendPoint
-from .tree import MemoryTree, load_tree
+from memory_audit import __version__
+from memory_audit.analysis.health import Health, measure
+from memory_audit.checks import REGISTRY
+from memory_audit.config.settings import Config
+from memory_audit.errors import UsageError, describe
+from memory_audit.model.changes import Changes, TrendPoint
+from memory_audit.model.finding import DIMENSION_ORDER, Finding, Skip
+from memory_audit.tree.consolidation_lock import LOCK_NAME, lock_age
+from memory_audit.tree.discovery import TreeRef
+from memory_audit.tree.snapshot import MemoryTree, load_tree
 
 # Findings that make the rest of a dimension moot come first within it.
 LEADING_CODES = frozenset(

@@ -5,7 +5,7 @@ import random
 from pathlib import Path
 
 from memory_audit.checks.duplicates import Options, jaccard, similar_pairs, tokens
-from memory_audit.tree import load_tree
+from memory_audit.tree.snapshot import load_tree
 from tests.harness import findings, index, memory, write_tree
 
 RULE = "Integration tests must hit a real Postgres database started from the compose file, never mocks."

@@ -4,7 +4,7 @@ import subprocess
 from pathlib import Path
 
 from memory_audit.checks.stale_refs import DesignDoc, Options
-from memory_audit.tree import ProjectLocation
+from memory_audit.tree.snapshot import ProjectLocation
 from tests.harness import codes, digest, findings, index, memory, report, write_tree
 
 

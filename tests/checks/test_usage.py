@@ -5,8 +5,8 @@ import os
 from pathlib import Path
 
 from memory_audit.checks.usage import Options
-from memory_audit.transcripts import reads_in
-from memory_audit.tree import ProjectLocation
+from memory_audit.sources.transcripts import reads_in
+from memory_audit.tree.snapshot import ProjectLocation
 from tests.harness import codes, findings, memory, report, write_tree
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from memory_audit import config
-from memory_audit.config import NotifySettings
+from memory_audit.config import settings as config
+from memory_audit.config.settings import NotifySettings
 from memory_audit.daemon.alerts import Alert, AlertCenter
 from memory_audit.daemon.notify import DesktopBackend, Notifier
 from memory_audit.daemon.service import Daemon

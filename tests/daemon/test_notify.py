@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from memory_audit.config import NotifySettings
+from memory_audit.config.settings import NotifySettings
 from memory_audit.daemon.notify import DesktopBackend, Notifier, RateLimit, use_runtime_bus
 from tests.support.session_bus import session_bus
 

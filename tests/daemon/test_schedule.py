@@ -5,7 +5,7 @@ import zoneinfo
 
 import pytest
 
-from memory_audit.config import parse_weekly
+from memory_audit.config.settings import parse_weekly
 from memory_audit.daemon.schedule import WeeklySchedule
 
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")

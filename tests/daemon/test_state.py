@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from memory_audit.daemon.state import State
-from memory_audit.discover import TreeRef
 from memory_audit.engine import Run, busy_report
-from memory_audit.location import ProjectLocation
+from memory_audit.tree.discovery import TreeRef
+from memory_audit.tree.location import ProjectLocation
 from tests.harness import NOW, index, memory, report, write_tree
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from memory_audit.daemon.store import ReportStore
 from memory_audit.engine import Run
-from memory_audit.history import Changes
+from memory_audit.model.changes import Changes
 from tests.harness import NOW, index, memory, report, write_tree
 
 

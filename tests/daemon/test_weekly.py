@@ -7,7 +7,7 @@ import datetime as dt
 import os
 from pathlib import Path
 
-from memory_audit import config
+from memory_audit.config import settings as config
 from memory_audit.daemon.service import Daemon
 from tests.harness import index, memory, write_tree
 

@@ -12,8 +12,8 @@ import platformdirs
 
 from memory_audit.daemon.state import State
 from memory_audit.daemon.store import ReportStore
-from memory_audit.discover import slugify
 from memory_audit.engine import Run
+from memory_audit.tree.discovery import slugify
 from tests.harness import NOW, index, memory, report, write_tree
 from tests.secrets.samples import CASES
 

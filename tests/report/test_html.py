@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from memory_audit.engine import Run
-from memory_audit.history import Changes, Resolved, TrendPoint
+from memory_audit.model.changes import Changes, Resolved, TrendPoint
 from memory_audit.report import RENDERERS
 from tests.harness import NOW, index, memory, report, write_tree
 from tests.secrets.samples import CASES

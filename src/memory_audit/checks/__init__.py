@@ -11,9 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, Protocol
 
-from ..findings import DIMENSION_IDS, Finding, Skip
-from ..tree import MemoryTree
-from . import (
+from memory_audit.checks import (
     bloat,
     confidence,
     corrections,
@@ -30,6 +28,8 @@ from . import (
     superseded,
     usage,
 )
+from memory_audit.model.finding import DIMENSION_IDS, Finding, Skip
+from memory_audit.tree.snapshot import MemoryTree
 
 
 class Check(Protocol):

@@ -40,16 +40,16 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from ..fast_regex import compile_fast
-from ..findings import Finding, Skip, make_finding
-from ..index_file import INDEX_NAME
-from ..memory_file import MemoryFile
-from ..references import path_references
-from ..rule_files import RuleFile, rule_files
-from ..staleness import finished_work, stale_as_of
-from ..tree import MemoryTree
-from .duplicates import jaccard, tokens
-from .stale_refs import path_exists
+from memory_audit.analysis.fast_regex import compile_fast
+from memory_audit.analysis.references import path_references
+from memory_audit.analysis.staleness import finished_work, stale_as_of
+from memory_audit.checks.duplicates import jaccard, tokens
+from memory_audit.checks.stale_refs import path_exists
+from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.sources.rule_files import RuleFile, rule_files
+from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.memory_file import MemoryFile
+from memory_audit.tree.snapshot import MemoryTree
 
 ID = "bloat"
 NARRATIVE = compile_fast(

@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..findings import Finding, Skip, make_finding
-from ..memory_file import MemoryFile
-from ..tree import MemoryTree
+from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.memory_file import MemoryFile
+from memory_audit.tree.snapshot import MemoryTree
 
 ID = "confidence"
 LEVELS = ("high", "medium", "low")

@@ -23,9 +23,9 @@ from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
-from ..findings import Finding, Skip, make_finding
-from ..graphs import LongestChains, loops
-from ..tree import MemoryTree
+from memory_audit.analysis.graphs import LongestChains, loops
+from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.snapshot import MemoryTree
 
 ID = "corrections"
 

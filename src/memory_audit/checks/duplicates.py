@@ -35,9 +35,9 @@ from collections import Counter, defaultdict, deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from ..findings import Finding, Skip, make_finding
-from ..memory_file import MemoryFile
-from ..tree import MemoryTree
+from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.memory_file import MemoryFile
+from memory_audit.tree.snapshot import MemoryTree
 
 ID = "duplicates"
 TOKEN = re.compile(r"[^\W_]+", re.UNICODE)

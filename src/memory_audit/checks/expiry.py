@@ -32,10 +32,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dates import looks_like_date, parse_date, relative_days
-from ..findings import Finding, Skip, make_finding
-from ..memory_file import MemoryFile
-from ..tree import MemoryTree
+from memory_audit.analysis.dates import looks_like_date, parse_date, relative_days
+from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.memory_file import MemoryFile
+from memory_audit.tree.snapshot import MemoryTree
 
 ID = "expiry"
 NOT_EVENTS = frozenset(

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from ..findings import Finding, make_finding
-from ..memory_file import FileProblem
+from memory_audit.model.finding import Finding, make_finding
+from memory_audit.tree.memory_file import FileProblem
 
 SUGGESTIONS = {
     "unparseable-frontmatter": "fix the YAML between the --- lines (quote values containing ': ')",

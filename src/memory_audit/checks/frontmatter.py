@@ -43,10 +43,10 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from ..findings import Finding, Skip, make_finding
-from ..memory_file import MemoryFile
-from ..tree import MemoryTree
-from .file_problems import problem_findings
+from memory_audit.checks.file_problems import problem_findings
+from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.memory_file import MemoryFile
+from memory_audit.tree.snapshot import MemoryTree
 
 ID = "frontmatter"
 TYPES = ("user", "feedback", "project", "reference", "session-recap")

@@ -27,8 +27,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from ..findings import Finding, Skip, make_finding
-from ..index_file import (
+from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.index_file import (
     INDEX_NAME,
     LIST_ITEM,
     LOAD_BYTE_LIMIT,
@@ -36,7 +36,7 @@ from ..index_file import (
     Index,
     LineKind,
 )
-from ..tree import MemoryTree
+from memory_audit.tree.snapshot import MemoryTree
 
 ID = "index-budget"
 RULE_START = (

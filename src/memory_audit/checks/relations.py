@@ -31,9 +31,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..findings import Finding, Skip, make_finding
-from ..memory_file import FileKind, MemoryFile, Relation
-from ..tree import MemoryTree
+from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.memory_file import FileKind, MemoryFile, Relation
+from memory_audit.tree.snapshot import MemoryTree
 
 ID = "relations"
 RELATION_TYPES = ("supersedes", "contradicts", "supports", "related_to")

@@ -28,12 +28,12 @@ from pathlib import Path
 
 import platformdirs
 
-from ..config_schema import INTERNAL
-from ..findings import Finding, Skip, make_finding
-from ..index_file import INDEX_NAME
-from ..secrets.loading import RulesUnavailable, load_scanner
-from ..secrets.scanner import Scanner, SecretMatch
-from ..tree import MemoryTree
+from memory_audit.config.schema import INTERNAL
+from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.secrets.loading import RulesUnavailable, load_scanner
+from memory_audit.secrets.scanner import Scanner, SecretMatch
+from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.snapshot import MemoryTree
 
 ID = "secrets"
 

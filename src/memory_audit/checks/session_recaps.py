@@ -26,10 +26,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..findings import Finding, Skip, make_finding
-from ..memory_file import MemoryFile
-from ..tree import MemoryTree
-from .file_problems import problem_findings
+from memory_audit.checks.file_problems import problem_findings
+from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.memory_file import MemoryFile
+from memory_audit.tree.snapshot import MemoryTree
 
 ID = "session-recaps"
 RECAP_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}-[a-z0-9][a-z0-9-]*\.md$")

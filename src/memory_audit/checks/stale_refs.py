@@ -32,11 +32,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..findings import Finding, Skip, make_finding
-from ..git_objects import GitUnavailable, existing_commits, repository_root
-from ..memory_file import MemoryFile
-from ..references import Reference, commit_references, path_references
-from ..tree import MemoryTree
+from memory_audit.analysis.references import Reference, commit_references, path_references
+from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.sources.git import GitUnavailable, existing_commits, repository_root
+from memory_audit.tree.memory_file import MemoryFile
+from memory_audit.tree.snapshot import MemoryTree
 
 ID = "stale-refs"
 DOC_READ_LIMIT = 4 * 1024 * 1024

@@ -20,10 +20,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..findings import Finding, Skip, make_finding
-from ..index_file import INDEX_NAME, IndexLink
-from ..memory_file import MemoryFile
-from ..tree import MemoryTree
+from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.index_file import INDEX_NAME, IndexLink
+from memory_audit.tree.memory_file import MemoryFile
+from memory_audit.tree.snapshot import MemoryTree
 
 ID = "superseded"
 

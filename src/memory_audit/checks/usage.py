@@ -27,10 +27,10 @@ from pathlib import Path
 
 import platformdirs
 
-from ..config_schema import INTERNAL
-from ..findings import Finding, Skip, make_finding
-from ..transcripts import recent_transcripts, sessions
-from ..tree import MemoryTree
+from memory_audit.config.schema import INTERNAL
+from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.sources.transcripts import recent_transcripts, sessions
+from memory_audit.tree.snapshot import MemoryTree
 
 ID = "usage"
 

@@ -8,18 +8,18 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from .. import config as config_module
-from ..atomic import write_atomic
-from ..config import Profile
-from ..daemon.state import State
-from ..dismissals import DB_NAME, read_dismissed
-from ..engine import Run, audit_refs, select_checks
-from ..errors import MemoryAuditError, UsageError
-from ..install import backend_for_platform
-from ..report import RENDERERS
-from . import service
-from .offer import offer_weekly
-from .targets import resolve_targets, with_location
+from memory_audit.atomic import write_atomic
+from memory_audit.commands import service
+from memory_audit.commands.offer import offer_weekly
+from memory_audit.commands.targets import resolve_targets, with_location
+from memory_audit.config import settings as config_module
+from memory_audit.config.settings import Profile
+from memory_audit.daemon.dismissals import DB_NAME, read_dismissed
+from memory_audit.daemon.state import State
+from memory_audit.engine import Run, audit_refs, select_checks
+from memory_audit.errors import MemoryAuditError, UsageError
+from memory_audit.install import backend_for_platform
+from memory_audit.report import RENDERERS
 
 
 def run(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import contextlib
 from typing import TextIO
 
-from ..atomic import write_atomic
-from ..install import claude
+from memory_audit.atomic import write_atomic
+from memory_audit.install import claude
 
 
 def run(*, action: str, out: TextIO) -> int:

@@ -8,12 +8,12 @@ from typing import Any, TextIO
 
 import yaml
 
-from .. import config as config_module
-from ..atomic import ensure_private_dir, write_atomic
-from ..checks import REGISTRY
-from ..config_schema import settable_fields
-from ..errors import UsageError
-from ..resource_files import read_resource
+from memory_audit.atomic import ensure_private_dir, write_atomic
+from memory_audit.checks import REGISTRY
+from memory_audit.config import settings as config_module
+from memory_audit.config.schema import settable_fields
+from memory_audit.errors import UsageError
+from memory_audit.resource_files import read_resource
 
 
 def run(*, action: str, config_path: Path | None, force: bool, out: TextIO) -> int:

@@ -7,9 +7,9 @@ import logging
 import os
 from pathlib import Path
 
-from .. import config as config_module
-from ..daemon import logs
-from ..daemon.service import Daemon
+from memory_audit.config import settings as config_module
+from memory_audit.daemon import logs
+from memory_audit.daemon.service import Daemon
 
 log = logging.getLogger("memory_audit.daemon")
 

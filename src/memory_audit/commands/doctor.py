@@ -20,14 +20,14 @@ from typing import TextIO
 from dbus_fast import Message
 from dbus_fast.aio import MessageBus
 
-from .. import config as config_module
-from ..daemon.notify import DesktopBackend, Notifier, use_runtime_bus
-from ..daemon.schedule import WeeklySchedule
-from ..daemon.watch import watches_needed
-from ..discover import TreeRef, find_trees
-from ..errors import ConfigError
-from ..install import backend_for_platform
-from ..install.spec import ServiceBackend
+from memory_audit.config import settings as config_module
+from memory_audit.daemon.notify import DesktopBackend, Notifier, use_runtime_bus
+from memory_audit.daemon.schedule import WeeklySchedule
+from memory_audit.daemon.watch import watches_needed
+from memory_audit.errors import ConfigError
+from memory_audit.install import backend_for_platform
+from memory_audit.install.spec import ServiceBackend
+from memory_audit.tree.discovery import TreeRef, find_trees
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 MARKS = {OK: "✓", WARN: "!", FAIL: "✗"}

@@ -8,11 +8,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from .. import config as config_module
-from ..daemon.state import State
-from ..errors import UsageError
-from ..fix.changelog import changelog_path
-from .targets import resolve_targets
+from memory_audit.commands.targets import resolve_targets
+from memory_audit.config import settings as config_module
+from memory_audit.daemon.state import State
+from memory_audit.errors import UsageError
+from memory_audit.fix.changelog import changelog_path
 
 FINGERPRINT = re.compile(r"^[0-9a-f]{8,64}$")
 

@@ -18,8 +18,8 @@ from typing import Any, TextIO
 
 import platformdirs
 
-from ..discover import tree_for_folder
-from ..dismissals import read_dismissed
+from memory_audit.daemon.dismissals import read_dismissed
+from memory_audit.tree.discovery import tree_for_folder
 
 APP = "memory-audit"
 SHOWN = 10

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import TextIO
 
-from ..atomic import ensure_private_dir, write_atomic
+from memory_audit.atomic import ensure_private_dir, write_atomic
 
 OFFERS = "offers.json"
 COMMAND = "memory-audit service install"

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from ..findings import DIMENSION_IDS
-from ..index_file import INDEX_NAME
-from . import audit
+from memory_audit.commands import audit
+from memory_audit.model.finding import DIMENSION_IDS
+from memory_audit.tree.index_file import INDEX_NAME
 
 DEFAULT_CHECKS = tuple(d for d in DIMENSION_IDS if d != "usage")
 

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from .. import config as config_module
-from ..discover import TreeRef, find_trees
-from ..index_file import INDEX_NAME
-from ..tree_walk import list_tree
+from memory_audit.config import settings as config_module
+from memory_audit.tree.discovery import TreeRef, find_trees
+from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.walk import list_tree
 
 NOT_LOCATED = "project root not located"
 

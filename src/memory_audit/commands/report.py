@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO
 
-from .. import config as config_module
-from ..daemon.store import ReportStore, read_summary
-from ..errors import UsageError
+from memory_audit.config import settings as config_module
+from memory_audit.daemon.store import ReportStore, read_summary
+from memory_audit.errors import UsageError
 
 
 def run(*, action: str, run_name: str | None, config_path: Path | None, out: TextIO) -> int:

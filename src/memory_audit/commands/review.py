@@ -14,23 +14,23 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from .. import config as config_module
-from ..atomic import ensure_private_dir, write_atomic
-from ..checks.secrets import scanner_for
-from ..daemon.state import State
-from ..daemon.store import ReportStore
-from ..discover import TreeRef, find_trees, tree_for_folder, tree_for_path
-from ..engine import TreeReport, audit_tree, select_checks
-from ..errors import UsageError
-from ..findings import Finding
-from ..fix import changelog
-from ..fix.actions import actions
-from ..fix.session import Console, Outcome, Session
-from ..report import json_report
-from ..secrets.loading import FALSE_POSITIVES_HEADER, false_positives_path
-from ..secrets.rules import false_positive_row
-from ..tree import load_tree
-from .targets import resolve_targets
+from memory_audit.atomic import ensure_private_dir, write_atomic
+from memory_audit.checks.secrets import scanner_for
+from memory_audit.commands.targets import resolve_targets
+from memory_audit.config import settings as config_module
+from memory_audit.daemon.state import State
+from memory_audit.daemon.store import ReportStore
+from memory_audit.engine import TreeReport, audit_tree, select_checks
+from memory_audit.errors import UsageError
+from memory_audit.fix import changelog
+from memory_audit.fix.actions import actions
+from memory_audit.fix.session import Console, Outcome, Session
+from memory_audit.model.finding import Finding
+from memory_audit.report import json_report
+from memory_audit.secrets.loading import FALSE_POSITIVES_HEADER, false_positives_path
+from memory_audit.secrets.rules import false_positive_row
+from memory_audit.tree.discovery import TreeRef, find_trees, tree_for_folder, tree_for_path
+from memory_audit.tree.snapshot import load_tree
 
 SKIP_IN_REVIEW = ("usage",)  # reading transcripts again adds nothing a fix needs
 

@@ -8,11 +8,11 @@ import shutil
 from pathlib import Path
 from typing import TextIO
 
-from .. import config as config_module
-from ..atomic import write_atomic
-from ..daemon import logs as daemon_logs
-from ..install import backend_for_platform
-from ..install.spec import MANIFEST, CommandResult, Manifest, ServiceBackend, ServiceSpec
+from memory_audit.atomic import write_atomic
+from memory_audit.config import settings as config_module
+from memory_audit.daemon import logs as daemon_logs
+from memory_audit.install import backend_for_platform
+from memory_audit.install.spec import MANIFEST, CommandResult, Manifest, ServiceBackend, ServiceSpec
 
 MARKER = "memory-audit service install"
 

@@ -7,13 +7,13 @@ from collections import Counter
 from pathlib import Path
 from typing import TextIO
 
-from .. import config as config_module
-from ..daemon.instance import InstanceLock
-from ..daemon.schedule import WeeklySchedule
-from ..daemon.state import RunRecord, State
-from ..dismissals import DB_NAME
-from ..install import backend_for_platform
-from ..install.spec import ServiceBackend
+from memory_audit.config import settings as config_module
+from memory_audit.daemon.dismissals import DB_NAME
+from memory_audit.daemon.instance import InstanceLock
+from memory_audit.daemon.schedule import WeeklySchedule
+from memory_audit.daemon.state import RunRecord, State
+from memory_audit.install import backend_for_platform
+from memory_audit.install.spec import ServiceBackend
 
 
 def run(*, config_path: Path | None, out: TextIO, backend: ServiceBackend | None = None) -> int:

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from .. import discover
-from ..config import Config
-from ..discover import TreeRef
-from ..errors import UsageError
+from memory_audit.config.settings import Config
+from memory_audit.errors import UsageError
+from memory_audit.tree import discovery as discover
+from memory_audit.tree.discovery import TreeRef
 
 
 def with_location(

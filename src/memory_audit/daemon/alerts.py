@@ -17,11 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..index_file import INDEX_NAME
-from ..secrets.scanner import Scanner, SecretMatch
-from ..tree_walk import IGNORED_TOP_LEVEL, read_text
-from .notify import Notifier
-from .state import State
+from memory_audit.daemon.notify import Notifier
+from memory_audit.daemon.state import State
+from memory_audit.secrets.scanner import Scanner, SecretMatch
+from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.walk import IGNORED_TOP_LEVEL, read_text
 
 log = logging.getLogger("memory_audit.daemon")
 SHOWN_LINES = 3

@@ -10,8 +10,8 @@ import fcntl
 import os
 from pathlib import Path
 
-from ..atomic import ensure_private_dir
-from ..errors import AlreadyRunning
+from memory_audit.atomic import ensure_private_dir
+from memory_audit.errors import AlreadyRunning
 
 LOCK_NAME = "daemon.lock"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import platformdirs
 
-from ..atomic import ensure_private_dir
+from memory_audit.atomic import ensure_private_dir
 
 FORMAT = "%(asctime)s %(levelname)s %(message)s"
 

@@ -32,7 +32,7 @@ from typing import Protocol
 
 from desktop_notifier import DesktopNotifier
 
-from ..config import NotifySettings
+from memory_audit.config.settings import NotifySettings
 
 log = logging.getLogger("memory_audit.daemon")
 APP_NAME = "memory-audit"

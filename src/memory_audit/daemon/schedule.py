@@ -18,7 +18,7 @@ import zoneinfo
 import tzlocal
 from apscheduler.triggers.cron import CronTrigger
 
-from ..config import ScheduleSettings, WeeklyTime
+from memory_audit.config.settings import ScheduleSettings, WeeklyTime
 
 LOOKBACK = dt.timedelta(days=8)
 

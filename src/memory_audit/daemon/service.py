@@ -25,26 +25,26 @@ from typing import Any, TypeVar
 from apscheduler.jobstores.memory import MemoryJobStore
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from .. import config as config_module
-from ..checks import index_budget
-from ..checks.secrets import scanner_for
-from ..consolidation import lock_age
-from ..discover import TreeRef, expand_root, find_trees, glob_magic
-from ..engine import Run, audit_refs, select_checks
-from ..errors import ConfigError, describe
-from ..history import Changes
-from ..report import html
-from ..secrets.loading import RulesUnavailable
-from ..secrets.scanner import Scanner
-from ..tree_walk import list_tree
-from . import systemd_notify
-from .alerts import Alert, AlertCenter, Budget, FileScan, alerts_for, scan_file
-from .instance import InstanceLock
-from .notify import Notifier
-from .schedule import WeeklySchedule
-from .state import State
-from .store import ReportStore, write_file
-from .watch import TreeWatcher
+from memory_audit.checks import index_budget
+from memory_audit.checks.secrets import scanner_for
+from memory_audit.config import settings as config_module
+from memory_audit.daemon import systemd_notify
+from memory_audit.daemon.alerts import Alert, AlertCenter, Budget, FileScan, alerts_for, scan_file
+from memory_audit.daemon.instance import InstanceLock
+from memory_audit.daemon.notify import Notifier
+from memory_audit.daemon.schedule import WeeklySchedule
+from memory_audit.daemon.state import State
+from memory_audit.daemon.store import ReportStore, write_file
+from memory_audit.daemon.watch import TreeWatcher
+from memory_audit.engine import Run, audit_refs, select_checks
+from memory_audit.errors import ConfigError, describe
+from memory_audit.model.changes import Changes
+from memory_audit.report import html
+from memory_audit.secrets.loading import RulesUnavailable
+from memory_audit.secrets.scanner import Scanner
+from memory_audit.tree.consolidation_lock import lock_age
+from memory_audit.tree.discovery import TreeRef, expand_root, find_trees, glob_magic
+from memory_audit.tree.walk import list_tree
 
 log = logging.getLogger("memory_audit.daemon")
 T = TypeVar("T")

@@ -17,10 +17,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..atomic import ensure_private_dir
-from ..dismissals import DB_NAME
-from ..engine import Run, TreeReport
-from ..history import Changes, Resolved, TrendPoint
+from memory_audit.atomic import ensure_private_dir
+from memory_audit.daemon.dismissals import DB_NAME
+from memory_audit.engine import Run, TreeReport
+from memory_audit.model.changes import Changes, Resolved, TrendPoint
 
 log = logging.getLogger("memory_audit.daemon")
 SCHEMA_VERSION = 1

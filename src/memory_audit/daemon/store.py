@@ -18,11 +18,11 @@ import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from ..atomic import PRIVATE_DIR, PRIVATE_FILE, ensure_private_dir
-from ..engine import Run, TreeReport
-from ..history import Changes
-from ..report import json_report, markdown
-from ..report.changes import changes_markdown
+from memory_audit.atomic import PRIVATE_DIR, PRIVATE_FILE, ensure_private_dir
+from memory_audit.engine import Run, TreeReport
+from memory_audit.model.changes import Changes
+from memory_audit.report import json_report, markdown
+from memory_audit.report.changes import changes_markdown
 
 RUN_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{6})(?:-(\d+))?$")
 LATEST = "latest"

@@ -15,11 +15,11 @@ from typing import Any
 
 import frontmatter as frontmatter_lib
 
-from ..index_file import INDEX_NAME
-from ..secrets.scanner import Scanner
-from . import frontmatter_edit as fm
-from .edits import Edit, FileChange, StaleTarget
-from .text_file import TextFile, new_file
+from memory_audit.fix import frontmatter_edit as fm
+from memory_audit.fix.edits import Edit, FileChange, StaleTarget
+from memory_audit.fix.text_file import TextFile, new_file
+from memory_audit.secrets.scanner import Scanner
+from memory_audit.tree.index_file import INDEX_NAME
 
 Fix = Mapping[str, Any]
 TOPIC_NAME = "index-notes.md"  # move-to-topic's proposal, when the user names nothing

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..atomic import ensure_private_dir
+from memory_audit.atomic import ensure_private_dir
 
 
 @dataclass(frozen=True)

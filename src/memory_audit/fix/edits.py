@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .text_file import TextFile
+from memory_audit.fix.text_file import TextFile
 
 
 class StaleTarget(Exception):

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from .. import safe_yaml
+from memory_audit.tree import bounded_yaml as safe_yaml
 
 TOP_KEY = re.compile(r"^(?P<key>[A-Za-z_][\w-]*)\s*:(?P<rest>.*)$")
 ITEM = re.compile(r"^(?P<indent>\s+)-\s")

@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from ..findings import DIMENSION_TITLES, Finding
-from ..index_file import INDEX_NAME
-from ..report import wording
-from ..secrets.redact import redact
-from ..secrets.scanner import Scanner
-from .actions import Action
-from .edits import Edit, StaleTarget
-from .frontmatter_edit import CannotEdit
+from memory_audit.fix.actions import Action
+from memory_audit.fix.edits import Edit, StaleTarget
+from memory_audit.fix.frontmatter_edit import CannotEdit
+from memory_audit.model.finding import DIMENSION_TITLES, Finding
+from memory_audit.report import wording
+from memory_audit.secrets.redact import redact
+from memory_audit.secrets.scanner import Scanner
+from memory_audit.tree.index_file import INDEX_NAME
 
 Recheck = Callable[[], list[Finding]]  # a fresh audit of the tree
 

@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..atomic import write_atomic
+from memory_audit.atomic import write_atomic
 
 BOM = "\ufeff"
 

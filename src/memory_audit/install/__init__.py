@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import UsageError
-from .launchd import LaunchdBackend
-from .spec import ServiceBackend
-from .systemd import SystemdBackend
+from memory_audit.errors import UsageError
+from memory_audit.install.launchd import LaunchdBackend
+from memory_audit.install.spec import ServiceBackend
+from memory_audit.install.systemd import SystemdBackend
 
 
 def backend_for_platform(platform: str | None = None) -> ServiceBackend:

@@ -6,8 +6,8 @@ import os
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from ..resource_files import read_resource
-from .spec import CommandResult, ServiceSpec, ServiceStatus, fill, run
+from memory_audit.install.spec import CommandResult, ServiceSpec, ServiceStatus, fill, run
+from memory_audit.resource_files import read_resource
 
 LABEL = "org.memory-audit.daemon"
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-from .. import __version__
-from ..atomic import ensure_private_dir, write_atomic
+from memory_audit import __version__
+from memory_audit.atomic import ensure_private_dir, write_atomic
 
 COMMAND_TIMEOUT = 30
 MANIFEST = "install-manifest.json"

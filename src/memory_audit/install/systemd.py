@@ -6,8 +6,8 @@ import os
 import shutil
 from pathlib import Path
 
-from ..resource_files import read_resource
-from .spec import CommandResult, ServiceSpec, ServiceStatus, fill, run
+from memory_audit.install.spec import CommandResult, ServiceSpec, ServiceStatus, fill, run
+from memory_audit.resource_files import read_resource
 
 UNIT = "memory-audit.service"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..engine import Run
-from . import github, html, json_report, markdown, sarif, text
+from memory_audit.engine import Run
+from memory_audit.report import github, html, json_report, markdown, sarif, text
 
 Renderer = Callable[[Run], str]
 

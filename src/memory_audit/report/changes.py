@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..findings import DIMENSION_TITLES
-from ..history import Changes
-from . import wording
+from memory_audit.model.changes import Changes
+from memory_audit.model.finding import DIMENSION_TITLES
+from memory_audit.report import wording
 
 
 def changes_markdown(changes: Changes) -> str:

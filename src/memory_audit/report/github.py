@@ -7,10 +7,10 @@ and ``,`` in properties too).
 
 from __future__ import annotations
 
-from ..engine import Run
-from ..findings import DIMENSION_TITLES
-from . import wording
-from .sarif import artifact_uri, level
+from memory_audit.engine import Run
+from memory_audit.model.finding import DIMENSION_TITLES
+from memory_audit.report import wording
+from memory_audit.report.sarif import artifact_uri, level
 
 COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
 

@@ -14,11 +14,11 @@ import re
 from collections import defaultdict
 from html import escape
 
-from ..engine import Run, TreeReport
-from ..findings import DIMENSION_TITLES, DIMENSIONS
-from ..history import Changes
-from ..index_file import LOAD_BYTE_LIMIT, LOAD_LINE_LIMIT
-from . import charts, wording
+from memory_audit.engine import Run, TreeReport
+from memory_audit.model.changes import Changes
+from memory_audit.model.finding import DIMENSION_TITLES, DIMENSIONS
+from memory_audit.report import charts, wording
+from memory_audit.tree.index_file import LOAD_BYTE_LIMIT, LOAD_LINE_LIMIT
 
 STYLE = """
 :root { --bg: #ffffff; --fg: #1d1f23; --muted: #5c6370; --line: #d8dbe0; --card: #f6f7f9;

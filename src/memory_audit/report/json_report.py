@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..engine import Run, TreeReport
-from ..findings import Finding, Skip
-from ..health import Health
+from memory_audit.analysis.health import Health
+from memory_audit.engine import Run, TreeReport
+from memory_audit.model.finding import Finding, Skip
 
 SCHEMA = "memory-audit/run@1"
 

@@ -10,10 +10,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..checks import REGISTRY
-from ..engine import Run, TreeReport
-from ..findings import DIMENSION_TITLES, Finding
-from . import wording
+from memory_audit.checks import REGISTRY
+from memory_audit.engine import Run, TreeReport
+from memory_audit.model.finding import DIMENSION_TITLES, Finding
+from memory_audit.report import wording
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 

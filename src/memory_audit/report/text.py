@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..engine import Run, TreeReport
-from ..findings import DIMENSION_TITLES, DIMENSIONS
-from . import wording
+from memory_audit.engine import Run, TreeReport
+from memory_audit.model.finding import DIMENSION_TITLES, DIMENSIONS
+from memory_audit.report import wording
 
 
 def render(run: Run) -> str:

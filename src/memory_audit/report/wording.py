@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..engine import TreeReport
-from ..findings import Finding
-from ..index_file import LOAD_BYTE_LIMIT, LOAD_LINE_LIMIT
+from memory_audit.engine import TreeReport
+from memory_audit.model.finding import Finding
+from memory_audit.tree.index_file import LOAD_BYTE_LIMIT, LOAD_LINE_LIMIT
 
 
 def display_root(root: Path) -> str:

@@ -12,9 +12,9 @@ import functools
 from dataclasses import replace
 from pathlib import Path
 
-from .redact import load_salt
-from .rules import RuleSet, bundled_rules, load_rules, parse_rules
-from .scanner import Scanner
+from memory_audit.secrets.redact import load_salt
+from memory_audit.secrets.rules import RuleSet, bundled_rules, load_rules, parse_rules
+from memory_audit.secrets.scanner import Scanner
 
 FALSE_POSITIVES_NAME = "secret-false-positives.md"
 FALSE_POSITIVES_HEADER = """# Secret false positives

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..resource_files import read_resource
+from memory_audit.resource_files import read_resource
 
 JSON_BLOCK = re.compile(r"^```json[ \t]*\n(.*?)^```", re.M | re.S)
 TABLE_ROW = re.compile(r"^\|\s*([0-9a-f]{16,64})\s*\|", re.M)

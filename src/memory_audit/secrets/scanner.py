@@ -20,9 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..fast_regex import compile_fast
-from .redact import entropy, fingerprint, redact
-from .rules import Rule, RuleSet
+from memory_audit.analysis.fast_regex import compile_fast
+from memory_audit.secrets.redact import entropy, fingerprint, redact
+from memory_audit.secrets.rules import Rule, RuleSet
 
 try:
     import re2 as _re2

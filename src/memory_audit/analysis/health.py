@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .checks.expiry import is_due
-from .tree import MemoryTree
+from memory_audit.checks.expiry import is_due
+from memory_audit.tree.snapshot import MemoryTree
 
 LARGEST = 5
 

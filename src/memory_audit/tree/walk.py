@@ -19,8 +19,8 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .index_file import INDEX_NAME
-from .memory_file import FileKind, FileProblem
+from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.memory_file import FileKind, FileProblem
 
 IGNORED_TOP_LEVEL = frozenset({"logs", "agents"})
 BINARY_SNIFF = 8192

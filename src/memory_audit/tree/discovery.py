@@ -17,10 +17,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import UsageError
-from .git_objects import GitUnavailable, repository_root
-from .index_file import INDEX_NAME
-from .location import ProjectLocation
+from memory_audit.errors import UsageError
+from memory_audit.sources.git import GitUnavailable, repository_root
+from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.location import ProjectLocation
 
 SLUG_LIMIT = 200
 NAME_MAX = 255  # longest file name most file systems allow

@@ -17,8 +17,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from . import safe_yaml
-from .markdown import Link, find_links, first_paragraph
+from memory_audit.tree import bounded_yaml as safe_yaml
+from memory_audit.tree.markdown import Link, find_links, first_paragraph
 
 RELATION_TARGET_KEYS = ("target", "path", "to", "file")
 

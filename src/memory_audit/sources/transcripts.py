@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .atomic import ensure_private_dir, write_atomic
+from memory_audit.atomic import ensure_private_dir, write_atomic
 
 BLOCK = 4 * 1024 * 1024
 MAX_LINE = 64 * 1024 * 1024  # a longer line is dropped, not buffered

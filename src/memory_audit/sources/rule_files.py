@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from .checks.duplicates import tokens
-from .discover import claude_home
+from memory_audit.checks.duplicates import tokens
+from memory_audit.tree.discovery import claude_home
 
 MAX_FILES = 200
 MAX_BYTES = 256 * 1024

@@ -17,11 +17,11 @@ from functools import cached_property
 from pathlib import Path
 from urllib.parse import unquote
 
-from .index_file import INDEX_NAME, Index, IndexLink, parse_index
-from .location import ProjectLocation
-from .markdown import is_external
-from .memory_file import FileKind, FileProblem, MemoryFile, parse_memory_file
-from .tree_walk import Candidate, ReadError, list_tree, read_text
+from memory_audit.tree.index_file import INDEX_NAME, Index, IndexLink, parse_index
+from memory_audit.tree.location import ProjectLocation
+from memory_audit.tree.markdown import is_external
+from memory_audit.tree.memory_file import FileKind, FileProblem, MemoryFile, parse_memory_file
+from memory_audit.tree.walk import Candidate, ReadError, list_tree, read_text
 
 __all__ = ["MemoryTree", "ProjectLocation", "Target", "load_tree"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .findings import Finding
+from memory_audit.model.finding import Finding
 
 
 @dataclass(frozen=True)

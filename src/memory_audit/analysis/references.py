@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from .markdown import MD_LINK, is_external, prose_lines
+from memory_audit.tree.markdown import MD_LINK, is_external, prose_lines
 
 BACKTICKED = re.compile(r"`([^`\n]+)`")
 SLASHED_WORD = re.compile(r"[^\s`]*/[^\s`]*")

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .markdown import FENCE, HEADING, MD_LINK, WIKILINK, is_external
+from memory_audit.tree.markdown import FENCE, HEADING, MD_LINK, WIKILINK, is_external
 
 INDEX_NAME = "MEMORY.md"
 # What of MEMORY.md reaches a session: Claude Code cuts it after this many lines or bytes.

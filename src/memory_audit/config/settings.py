@@ -18,10 +18,10 @@ from typing import Any, Literal
 import platformdirs
 import yaml
 
-from .checks import REGISTRY
-from .config_schema import Problems, build
-from .errors import ConfigError
-from .findings import DIMENSION_IDS
+from memory_audit.checks import REGISTRY
+from memory_audit.config.schema import Problems, build
+from memory_audit.errors import ConfigError
+from memory_audit.model.finding import DIMENSION_IDS
 
 APP = "memory-audit"
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
