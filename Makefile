@@ -41,7 +41,9 @@ lint: $(VENV)/.installed-test
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
 
+# The suite's self-test first: with every check made to raise, every check test must fail.
 unit: $(VENV)/.installed-test
+	$(BIN)/pytest -p no:cacheprovider -o addopts= -p no:terminal tests/checks --checks-raise
 	$(BIN)/pytest
 
 bench: $(VENV)/.installed-test

@@ -16,12 +16,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from memory_audit.checks import DIMENSIONS
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.generate import generate, secret_corpus, transcript_corpus
 from memory_audit.checks import REGISTRY, duplicates, usage
 from memory_audit.daemon.store import ReportStore
-from memory_audit.engine import Run, audit_tree
+from memory_audit.engine import audit_tree
+from memory_audit.model.run import Run
 from memory_audit.secrets.loading import load_scanner
 from memory_audit.tree.snapshot import ProjectLocation, load_tree
 from memory_audit.tree.walk import list_tree, read_text
@@ -124,7 +127,9 @@ def bench_hook(work: Path) -> None:
         generate(home / ".claude/projects" / f"-home-dev-p{n:02}" / "memory", 200, seed=n)
         for n in range(50)
     ]
-    run = Run(tuple(audit_tree(load_tree(t), tuple(REGISTRY)) for t in trees))
+    run = Run(
+        tuple(audit_tree(load_tree(t), tuple(REGISTRY)) for t in trees), dimensions=DIMENSIONS
+    )
     store = ReportStore(home / ".local/share/memory-audit/reports", keep=3)
     folder = store.write(run, {})
     size = (folder / "summary.json").stat().st_size

@@ -6,6 +6,59 @@ from pathlib import Path
 
 import pytest
 
+from memory_audit.checks import REGISTRY
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--checks-raise",
+        action="store_true",
+        help="self-test of the suite: every check raises; every check test must then fail",
+    )
+
+
+class _RaisingCheck:
+    def __init__(self, module: object) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._module, name)
+
+    def check(self, *_: object) -> None:
+        raise RuntimeError("check disabled by --checks-raise")
+
+
+_passed_with_checks_raising: list[str] = []
+_failed_with_checks_raising: list[str] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.getoption("--checks-raise"):
+        for dimension, module in list(REGISTRY.items()):
+            REGISTRY[dimension] = _RaisingCheck(module)  # type: ignore[assignment]
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call":
+        (_passed_with_checks_raising if report.passed else _failed_with_checks_raising).append(
+            report.nodeid
+        )
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """With --checks-raise the suite passes only when every test it ran failed."""
+    if not session.config.getoption("--checks-raise"):
+        return
+    if _passed_with_checks_raising or not _failed_with_checks_raising:
+        print("\nself-test FAILED: these tests pass although every check raises:")
+        print("\n".join(f"  {node}" for node in _passed_with_checks_raising) or "  (no test ran)")
+        session.exitstatus = 1
+    else:
+        print(
+            f"\nself-test: all {len(_failed_with_checks_raising)} check tests fail when checks raise"
+        )
+        session.exitstatus = 0
+
 
 @pytest.fixture(autouse=True)
 def isolated_home(

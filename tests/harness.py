@@ -9,8 +9,9 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from memory_audit.checks import REGISTRY
-from memory_audit.engine import TreeReport, audit_tree
+from memory_audit.engine import audit_tree
 from memory_audit.model.finding import Finding
+from memory_audit.model.run import TreeReport
 from memory_audit.tree.snapshot import MemoryTree, ProjectLocation, load_tree
 
 NOW = dt.datetime(2026, 11, 30, 10, 0, tzinfo=dt.UTC)
@@ -59,7 +60,11 @@ def report(
     now: dt.datetime = NOW,
 ) -> TreeReport:
     tree = load(root, profile=profile, location=location, now=now)
-    return audit_tree(tree, checks or tuple(REGISTRY), options)
+    found = audit_tree(tree, checks or tuple(REGISTRY), options)
+    failed = [error for path, error in found.errors if error.startswith("check ")]
+    # A check that raised yields no findings: without this, every `== []` passes.
+    assert not failed, f"the engine recorded check errors: {failed}"
+    return found
 
 
 def findings(

@@ -4,13 +4,14 @@ from pathlib import Path
 
 import pytest
 
+from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config
 from memory_audit.errors import ConfigError
 from memory_audit.resource_files import read_resource
 
 
 def test_config_defaults_without_a_file() -> None:
-    loaded = config.load()
+    loaded = config.load(None, OPTION_TYPES)
     assert loaded.settings.schedule.weekly == "sun 09:00"
     assert loaded.settings.watch.debounce_seconds == 2.0
     assert loaded.settings.notify.backend == "auto"
@@ -19,9 +20,9 @@ def test_config_defaults_without_a_file() -> None:
 
 
 def test_config_example_file_is_valid_and_equals_the_defaults() -> None:
-    parsed = config.parse(read_resource("config", "config.example.yaml"))
-    assert parsed.settings == config.Config().settings
-    defaults = config.Config()
+    parsed = config.parse(read_resource("config", "config.example.yaml"), option_types=OPTION_TYPES)
+    assert parsed.settings == config.Config(option_types=OPTION_TYPES).settings
+    defaults = config.Config(option_types=OPTION_TYPES)
     assert parsed.checks  # the example sets every check option, to its default
     for dimension in parsed.checks:
         assert parsed.check_options(dimension) == defaults.check_options(dimension)
@@ -33,7 +34,7 @@ def test_config_errors_name_every_bad_key_and_its_line() -> None:
         "  debounce_seconds: fast\nnotify: {backend: pigeon}\nreports: {keep: 0}\nbogus: 1\n"
     )
     with pytest.raises(ConfigError) as caught:
-        config.parse(text, "c.yaml")
+        config.parse(text, "c.yaml", option_types=OPTION_TYPES)
     message = str(caught.value)
     for expected in (
         "c.yaml:3: schedule.weekly",
@@ -48,12 +49,12 @@ def test_config_errors_name_every_bad_key_and_its_line() -> None:
 
 def test_config_check_options_are_validated_per_dimension() -> None:
     with pytest.raises(ConfigError, match=r"c.yaml:2: checks.no-such-check: unknown dimension"):
-        config.parse("checks:\n  no-such-check: {}\n", "c.yaml")
+        config.parse("checks:\n  no-such-check: {}\n", "c.yaml", option_types=OPTION_TYPES)
 
 
 def test_config_missing_explicit_file_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="config file not found"):
-        config.load(tmp_path / "none.yaml")
+        config.load(tmp_path / "none.yaml", OPTION_TYPES)
 
 
 def test_weekly_time_uses_day_names() -> None:
@@ -82,4 +83,4 @@ def test_config_example_documents_every_option() -> None:
 
 def test_internal_options_cannot_be_set_from_a_file() -> None:
     with pytest.raises(ConfigError, match=r"checks\.secrets\.state_dir: unknown key"):
-        config.parse("checks:\n  secrets: {state_dir: /tmp/elsewhere}\n")
+        config.parse("checks:\n  secrets: {state_dir: /tmp/elsewhere}\n", option_types=OPTION_TYPES)

@@ -8,7 +8,7 @@ import pytest
 
 from memory_audit import checks, engine
 from memory_audit.errors import UsageError
-from memory_audit.model.finding import DIMENSION_IDS, Finding
+from memory_audit.model.finding import Finding
 from memory_audit.tree.snapshot import MemoryTree
 from tests.harness import index, load, memory, report, write_tree
 
@@ -71,7 +71,7 @@ def test_select_checks_rejects_unknown_ids_and_lists_valid_ones() -> None:
     with pytest.raises(UsageError, match="unknown dimension 'nope'; valid: index-drift, "):
         engine.select_checks(["nope"])
     assert engine.select_checks([], skip=["orphans"]) == tuple(
-        d for d in DIMENSION_IDS if d in checks.REGISTRY and d != "orphans"
+        d for d in checks.REGISTRY if d != "orphans"
     )
 
 

@@ -1,4 +1,10 @@
-"""The command line: argparse to one function per command, errors to exit codes.
+"""The command line: a table of commands, argparse, and errors to exit codes.
+
+Each command is one row of :data:`COMMANDS`: its name, help, arguments, and
+the ``module:function`` that runs it. The function receives the parsed
+options as keyword arguments (each option's ``dest`` is the parameter's name)
+plus the streams it asks for; it is imported only when its command runs, so
+that ``hook session-start`` and ``--help`` stay fast.
 
 Exit codes of ``audit``: 0 no findings, 1 findings, 2 usage or configuration
 error (or no memory tree), 3 internal error.
@@ -7,33 +13,244 @@ error (or no memory tree), 3 internal error.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from memory_audit import __version__
 from memory_audit.errors import MemoryAuditError, describe
-from memory_audit.model.finding import DIMENSION_IDS
-
-Handler = Callable[[argparse.Namespace], int]
-FORMATS = ("text", "markdown", "json", "html", "sarif", "github")
-
+from memory_audit.report import RENDERER_MODULES
 
 # Options whose values are project slugs, which start with "-" ("-home-me-app").
 SLUG_OPTIONS = ("--project",)
+PROFILES = ("auto", "claude-code", "governed")
+
+
+@dataclass(frozen=True)
+class Arg:
+    flags: tuple[str, ...]
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def arg(*flags: str, **options: Any) -> Arg:
+    return Arg(flags, options)
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str
+    target: str  # "module:function" under memory_audit.commands
+    args: tuple[Arg, ...] = ()
+    streams: tuple[str, ...] = ("out",)  # which of inp/out the function takes
+    config: bool = True  # takes --config
+
+
+CONFIG = arg(
+    "--config",
+    dest="config_path",
+    type=Path,
+    metavar="FILE",
+    help="configuration file (default: the user config folder's config.yaml)",
+)
+CHECK = arg(
+    "--check",
+    dest="checks",
+    action="append",
+    default=[],
+    metavar="ID",
+    help="run only this dimension (repeatable; `memory-audit audit --help` lists them)",
+)
+FORMAT = arg("--format", choices=tuple(RENDERER_MODULES), default="text", dest="output_format")
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "audit",
+        "audit memory trees and print the report",
+        "audit:run",
+        (
+            arg("paths", nargs="*", metavar="PATH", help="memory trees (or projects) to audit"),
+            arg("--project", metavar="SLUG", help="a project's tree: its slug, or its path"),
+            CHECK,
+            FORMAT,
+            arg("--output", "-o", type=Path, metavar="FILE", help="write the report to FILE"),
+            arg("--profile", choices=PROFILES, help="frontmatter schema profile (default: auto)"),
+            arg(
+                "--max-per-dimension",
+                type=int,
+                metavar="N",
+                help="cap findings shown per dimension in text and markdown (default 50)",
+            ),
+            arg(
+                "--project-root",
+                type=Path,
+                metavar="DIR",
+                help="the project the tree belongs to (default: located from transcripts)",
+            ),
+            arg(
+                "--transcripts",
+                type=Path,
+                metavar="DIR",
+                help="folder of the project's session transcripts (*.jsonl), for `usage`",
+            ),
+        ),
+    ),
+    Command(
+        "projects",
+        "list the memory trees found",
+        "projects:run",
+        (arg("--format", choices=("text", "json"), default="text", dest="output_format"),),
+    ),
+    Command(
+        "config",
+        "show, check or create the configuration file",
+        "config_command:run",
+        (
+            arg("action", choices=("path", "show", "validate", "init")),
+            arg("--force", action="store_true", help="init: overwrite an existing file"),
+        ),
+    ),
+    Command(
+        "daemon",
+        "run the service in the foreground (watch, weekly audit)",
+        "daemon:run",
+        (
+            arg(
+                "--once",
+                action="store_true",
+                help="run the weekly audit now, write reports, notify and exit",
+            ),
+        ),
+        streams=(),
+    ),
+    Command(
+        "report",
+        "list or show the service's reports",
+        "report:run",
+        (
+            arg("action", choices=("list", "show", "path")),
+            arg("run_name", nargs="?", metavar="RUN", help="a run folder name (default: latest)"),
+        ),
+    ),
+    Command(
+        "service",
+        "install the service (systemd user unit / launchd agent)",
+        "service:run",
+        (
+            arg("action", choices=("install", "uninstall", "status", "logs")),
+            arg(
+                "--print",
+                action="store_true",
+                dest="print_only",
+                help="install: print the rendered service file and change nothing",
+            ),
+            arg(
+                "--purge",
+                action="store_true",
+                help="uninstall: also delete the reports, state and logs",
+            ),
+        ),
+    ),
+    Command("status", "what the service is doing (reads its state)", "status:run"),
+    Command(
+        "doctor",
+        "check the set-up and explain how to fix it",
+        "doctor:run",
+        (arg("--notify-test", action="store_true", help="send a real test notification"),),
+    ),
+    Command(
+        "review",
+        "walk through the findings and fix them, one by one",
+        "review:run",
+        (
+            arg(
+                "paths", nargs="*", metavar="PATH", help="the memory tree (default: this project's)"
+            ),
+            arg("--project", metavar="SLUG", help="the tree of ~/.claude/projects/SLUG"),
+            arg(
+                "--from-report",
+                type=Path,
+                metavar="FILE",
+                help="take the findings from this run@1 JSON report",
+            ),
+        ),
+        streams=("inp", "out"),
+    ),
+    Command(
+        "dismiss",
+        "stop reporting a finding (by its fingerprint)",
+        "history:dismiss",
+        (arg("fingerprint"), arg("--reason", required=True, help="why (kept in the state)")),
+    ),
+    Command(
+        "changelog",
+        "the structural changelog of a project's memory",
+        "history:show_changelog",
+        (arg("paths", nargs="*", metavar="PATH"), arg("--project", metavar="SLUG")),
+    ),
+    Command(
+        "hook",
+        "Claude Code hook entry points (reads the hook's JSON)",
+        "hook:run",
+        (arg("event", choices=("session-start",)),),
+        streams=("inp", "out"),
+        config=False,
+    ),
+    Command(
+        "claude",
+        "add or remove the SessionStart hook and /memory-audit skill",
+        "claude:run",
+        (arg("action", choices=("install", "uninstall")),),
+        config=False,
+    ),
+    Command(
+        "pre-commit",
+        "audit the memory trees among FILES (pre-commit hook)",
+        "precommit:run",
+        (
+            arg("files", nargs="*", metavar="FILE"),
+            arg(
+                "--check",
+                dest="checks",
+                action="append",
+                default=[],
+                metavar="ID",
+                help="run only this dimension (repeatable; default: all but usage)",
+            ),
+            FORMAT,
+        ),
+    ),
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if arguments == ["hook", "session-start"]:
+        # Every Claude Code session start waits for this: skip building the parser.
+        return _call("hook:run", {"event": "session-start"}, ("inp", "out"))
     parser = build_parser()
-    args = parser.parse_args(_join_slug_values(sys.argv[1:] if argv is None else list(argv)))
-    handler: Handler | None = getattr(args, "handler", None)
-    if handler is None:
+    args = vars(parser.parse_args(_join_slug_values(arguments)))
+    command: Command | None = args.pop("command", None)
+    if command is None:
         parser.print_help(sys.stderr)
         return 2
+    return _call(command.target, args, command.streams)
+
+
+def _call(target: str, kwargs: dict[str, Any], streams: Sequence[str]) -> int:
+    module_name, _, function = target.partition(":")
+    streams_for = {"inp": sys.stdin, "out": sys.stdout}
     try:
-        return handler(args)
+        module = importlib.import_module(f"memory_audit.commands.{module_name}")
+        result: int = getattr(module, function)(
+            **kwargs, **{name: streams_for[name] for name in streams}
+        )
+        return result
     except MemoryAuditError as exc:
         print(f"memory-audit: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -80,329 +297,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"memory-audit {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    _add_audit(commands)
-    _add_projects(commands)
-    _add_config(commands)
-    _add_daemon(commands)
-    _add_report(commands)
-    _add_service(commands)
-    _add_status(commands)
-    _add_doctor(commands)
-    _add_review(commands)
-    _add_dismiss(commands)
-    _add_changelog(commands)
-    _add_hook(commands)
-    _add_claude(commands)
-    _add_precommit(commands)
+    for command in COMMANDS:
+        sub = commands.add_parser(command.name, help=command.help)
+        for argument in command.args:
+            sub.add_argument(*argument.flags, **argument.options)
+        if command.config:
+            sub.add_argument(*CONFIG.flags, **CONFIG.options)
+        sub.set_defaults(command=command)
     return parser
-
-
-def _config_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--config",
-        type=Path,
-        metavar="FILE",
-        help="configuration file (default: the user config folder's config.yaml)",
-    )
-
-
-def _add_audit(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = commands.add_parser("audit", help="audit memory trees and print the report")
-    p.add_argument(
-        "paths",
-        nargs="*",
-        metavar="PATH",
-        help="memory trees (or projects) to audit; default: every tree found",
-    )
-    p.add_argument(
-        "--project",
-        metavar="SLUG",
-        help="audit ~/.claude/projects/SLUG/memory (a slug, or the project's path)",
-    )
-    p.add_argument(
-        "--check",
-        action="append",
-        default=[],
-        metavar="ID",
-        help=f"run only this dimension (repeatable): {', '.join(DIMENSION_IDS)}",
-    )
-    p.add_argument("--format", choices=FORMATS, default="text", dest="output_format")
-    p.add_argument("--output", "-o", type=Path, metavar="FILE", help="write the report to FILE")
-    p.add_argument(
-        "--profile",
-        choices=("auto", "claude-code", "governed"),
-        help="frontmatter schema profile (default: auto)",
-    )
-    p.add_argument(
-        "--max-per-dimension",
-        type=int,
-        metavar="N",
-        help="cap findings shown per dimension in text and markdown (default 50)",
-    )
-    p.add_argument(
-        "--project-root",
-        type=Path,
-        metavar="DIR",
-        help="the project the tree belongs to (default: located from transcripts)",
-    )
-    p.add_argument(
-        "--transcripts",
-        type=Path,
-        metavar="DIR",
-        help="folder of the project's session transcripts (*.jsonl), for `usage`",
-    )
-    _config_option(p)
-    p.set_defaults(handler=_audit)
-
-
-def _audit(args: argparse.Namespace) -> int:
-    from memory_audit.commands import audit
-
-    return audit.run(
-        paths=args.paths,
-        project=args.project,
-        checks=args.check,
-        output_format=args.output_format,
-        output=args.output,
-        config_path=args.config,
-        profile=args.profile,
-        max_per_dimension=args.max_per_dimension,
-        out=sys.stdout,
-        project_root=args.project_root,
-        transcripts=args.transcripts,
-    )
-
-
-def _add_projects(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = commands.add_parser("projects", help="list the memory trees found")
-    p.add_argument("--format", choices=("text", "json"), default="text", dest="output_format")
-    _config_option(p)
-    p.set_defaults(handler=_projects)
-
-
-def _projects(args: argparse.Namespace) -> int:
-    from memory_audit.commands import projects
-
-    return projects.run(config_path=args.config, output_format=args.output_format, out=sys.stdout)
-
-
-def _add_config(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = commands.add_parser("config", help="show, check or create the configuration file")
-    p.add_argument("action", choices=("path", "show", "validate", "init"))
-    p.add_argument("--force", action="store_true", help="init: overwrite an existing file")
-    _config_option(p)
-    p.set_defaults(handler=_config)
-
-
-def _config(args: argparse.Namespace) -> int:
-    from memory_audit.commands import config_command
-
-    return config_command.run(
-        action=args.action, config_path=args.config, force=args.force, out=sys.stdout
-    )
-
-
-def _add_daemon(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = commands.add_parser(
-        "daemon", help="run the service in the foreground (watch, weekly audit)"
-    )
-    p.add_argument(
-        "--once",
-        action="store_true",
-        help="run the weekly audit now, write reports, notify and exit",
-    )
-    _config_option(p)
-    p.set_defaults(handler=_daemon)
-
-
-def _daemon(args: argparse.Namespace) -> int:
-    from memory_audit.commands import daemon
-
-    return daemon.run(config_path=args.config, once=args.once)
-
-
-def _add_report(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = commands.add_parser("report", help="list or show the service's reports")
-    p.add_argument("action", choices=("list", "show", "path"))
-    p.add_argument("run", nargs="?", metavar="RUN", help="a run folder name (default: latest)")
-    _config_option(p)
-    p.set_defaults(handler=_report)
-
-
-def _report(args: argparse.Namespace) -> int:
-    from memory_audit.commands import report
-
-    return report.run(
-        action=args.action, run_name=args.run, config_path=args.config, out=sys.stdout
-    )
-
-
-def _add_service(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = commands.add_parser(
-        "service", help="install the service (systemd user unit / launchd agent)"
-    )
-    p.add_argument("action", choices=("install", "uninstall", "status", "logs"))
-    p.add_argument(
-        "--print",
-        action="store_true",
-        dest="print_only",
-        help="install: print the rendered service file and change nothing",
-    )
-    p.add_argument(
-        "--purge", action="store_true", help="uninstall: also delete the reports, state and logs"
-    )
-    _config_option(p)
-    p.set_defaults(handler=_service)
-
-
-def _service(args: argparse.Namespace) -> int:
-    from memory_audit.commands import service
-
-    return service.run(
-        action=args.action,
-        print_only=args.print_only,
-        purge=args.purge,
-        config_path=args.config,
-        out=sys.stdout,
-    )
-
-
-def _add_status(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = commands.add_parser("status", help="what the service is doing (reads its state)")
-    _config_option(p)
-    p.set_defaults(handler=_status)
-
-
-def _status(args: argparse.Namespace) -> int:
-    from memory_audit.commands import status
-
-    return status.run(config_path=args.config, out=sys.stdout)
-
-
-def _add_doctor(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = commands.add_parser("doctor", help="check the set-up and explain how to fix it")
-    p.add_argument("--notify-test", action="store_true", help="send a real test notification")
-    _config_option(p)
-    p.set_defaults(handler=_doctor)
-
-
-def _doctor(args: argparse.Namespace) -> int:
-    from memory_audit.commands import doctor
-
-    return doctor.run(config_path=args.config, notify_test=args.notify_test, out=sys.stdout)
-
-
-def _add_review(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = commands.add_parser("review", help="walk through the findings and fix them, one by one")
-    p.add_argument(
-        "paths", nargs="*", metavar="PATH", help="the memory tree (default: this project's)"
-    )
-    p.add_argument("--project", metavar="SLUG", help="the tree of ~/.claude/projects/SLUG")
-    p.add_argument(
-        "--from-report",
-        type=Path,
-        metavar="FILE",
-        help="take the findings from this run@1 JSON report",
-    )
-    _config_option(p)
-    p.set_defaults(handler=_review)
-
-
-def _review(args: argparse.Namespace) -> int:
-    from memory_audit.commands import review
-
-    return review.run(
-        paths=args.paths,
-        project=args.project,
-        from_report=args.from_report,
-        config_path=args.config,
-        inp=sys.stdin,
-        out=sys.stdout,
-    )
-
-
-def _add_dismiss(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = commands.add_parser("dismiss", help="stop reporting a finding (by its fingerprint)")
-    p.add_argument("fingerprint")
-    p.add_argument("--reason", required=True, help="why (kept in the state)")
-    _config_option(p)
-    p.set_defaults(handler=_dismiss)
-
-
-def _dismiss(args: argparse.Namespace) -> int:
-    from memory_audit.commands import history
-
-    return history.dismiss(
-        fingerprint=args.fingerprint, reason=args.reason, config_path=args.config, out=sys.stdout
-    )
-
-
-def _add_changelog(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = commands.add_parser("changelog", help="the structural changelog of a project's memory")
-    p.add_argument("paths", nargs="*", metavar="PATH")
-    p.add_argument("--project", metavar="SLUG")
-    _config_option(p)
-    p.set_defaults(handler=_changelog)
-
-
-def _changelog(args: argparse.Namespace) -> int:
-    from memory_audit.commands import history
-
-    return history.show_changelog(
-        paths=args.paths, project=args.project, config_path=args.config, out=sys.stdout
-    )
-
-
-def _add_hook(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = commands.add_parser("hook", help="Claude Code hook entry points (reads the hook's JSON)")
-    p.add_argument("event", choices=("session-start",))
-    p.set_defaults(handler=_hook)
-
-
-def _hook(args: argparse.Namespace) -> int:
-    from memory_audit.commands import hook
-
-    return hook.run(event=args.event, inp=sys.stdin, out=sys.stdout)
-
-
-def _add_claude(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = commands.add_parser(
-        "claude", help="add or remove the SessionStart hook and /memory-audit skill"
-    )
-    p.add_argument("action", choices=("install", "uninstall"))
-    p.set_defaults(handler=_claude)
-
-
-def _claude(args: argparse.Namespace) -> int:
-    from memory_audit.commands import claude
-
-    return claude.run(action=args.action, out=sys.stdout)
-
-
-def _add_precommit(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = commands.add_parser(
-        "pre-commit", help="audit the memory trees among FILES (pre-commit hook)"
-    )
-    p.add_argument("files", nargs="*", metavar="FILE")
-    p.add_argument(
-        "--check",
-        action="append",
-        default=[],
-        metavar="ID",
-        help="run only this dimension (repeatable; default: all but usage)",
-    )
-    p.add_argument("--format", choices=FORMATS, default="text", dest="output_format")
-    _config_option(p)
-    p.set_defaults(handler=_precommit)
-
-
-def _precommit(args: argparse.Namespace) -> int:
-    from memory_audit.commands import precommit
-
-    return precommit.run(
-        files=args.files,
-        checks=args.check,
-        output_format=args.output_format,
-        config_path=args.config,
-        out=sys.stdout,
-    )

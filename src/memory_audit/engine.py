@@ -9,20 +9,17 @@ and the other checks still run.
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from memory_audit import __version__
-from memory_audit.analysis.health import Health, measure
-from memory_audit.checks import REGISTRY
+from memory_audit.analysis.health import measure
+from memory_audit.checks import DIMENSIONS, ORDER, REGISTRY
 from memory_audit.config.settings import Config
 from memory_audit.errors import UsageError, describe
-from memory_audit.model.changes import Changes, TrendPoint
-from memory_audit.model.finding import DIMENSION_ORDER, Finding, Skip
-from memory_audit.tree.consolidation_lock import LOCK_NAME, lock_age
+from memory_audit.model.finding import Finding, Skip
+from memory_audit.model.health import Health
+from memory_audit.model.run import CONSOLIDATION_LOCK, Run, TreeReport
+from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.snapshot import MemoryTree, load_tree
 
@@ -40,59 +37,6 @@ LEADING_CODES = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class TreeReport:
-    root: Path
-    project: str | None
-    project_path: Path | None
-    profile: str
-    memory_files: int
-    session_recaps: int
-    has_index: bool
-    health: Health
-    findings: tuple[Finding, ...]
-    skipped: tuple[Skip, ...] = ()
-    errors: tuple[tuple[str, str], ...] = ()
-    checks: tuple[str, ...] = ()
-    dismissed: tuple[Finding, ...] = ()
-
-    @property
-    def counts(self) -> dict[str, int]:
-        return dict(Counter(f.dimension for f in self.findings))
-
-    @property
-    def audited(self) -> bool:
-        """False for a tree Claude Code was consolidating: its findings are unknown, not zero."""
-        return not any(path == LOCK_NAME for path, _ in self.errors)
-
-    def shown(self, cap: int) -> list[Finding]:
-        seen: Counter[str] = Counter()
-        kept = []
-        for finding in self.findings:
-            seen[finding.dimension] += 1
-            if seen[finding.dimension] <= cap:
-                kept.append(finding)
-        return kept
-
-    def not_shown(self, cap: int) -> dict[str, int]:
-        return {d: n - cap for d, n in self.counts.items() if n > cap}
-
-
-@dataclass(frozen=True)
-class Run:
-    reports: tuple[TreeReport, ...]
-    generated_at: dt.datetime = field(default_factory=lambda: dt.datetime.now().astimezone())
-    max_per_dimension: int = 50
-    version: str = __version__
-    # Filled where the state is at hand (the service, or audit with a state database):
-    changes: Mapping[str, Changes] = field(default_factory=dict)  # tree root -> since last run
-    history: tuple[TrendPoint, ...] = ()  # earlier runs, oldest first, for trend charts
-
-    @property
-    def total(self) -> int:
-        return sum(len(r.findings) for r in self.reports)
-
-
 def audit_tree(
     tree: MemoryTree,
     selection: Sequence[str],
@@ -104,7 +48,7 @@ def audit_tree(
     findings: list[Finding] = []
     skipped: list[Skip] = []
     errors: list[tuple[str, str]] = [(e.path, e.error) for e in tree.errors]
-    for dimension in sorted(selection, key=DIMENSION_ORDER.__getitem__):
+    for dimension in sorted(selection, key=ORDER.__getitem__):
         check = REGISTRY[dimension]
         try:
             for item in check.check(tree, options.get(dimension) or check.Options()):
@@ -138,7 +82,7 @@ def order(tree: MemoryTree, findings: Iterable[Finding]) -> list[Finding]:
         if finding.path not in references:
             references[finding.path] = tree.references_to(finding.path)
         return (
-            DIMENSION_ORDER[finding.dimension],
+            ORDER[finding.dimension],
             0 if finding.code in LEADING_CODES else 1,
             -references[finding.path],
             finding.path,
@@ -168,7 +112,7 @@ def select_checks(requested: Sequence[str], skip: Sequence[str] = ()) -> tuple[s
             f"unknown dimension {', '.join(map(repr, unknown))}; valid: {', '.join(REGISTRY)}"
         )
     chosen = requested or [d for d in REGISTRY if d not in skip]
-    return tuple(sorted(set(chosen), key=DIMENSION_ORDER.__getitem__))
+    return tuple(sorted(set(chosen), key=ORDER.__getitem__))
 
 
 def audit_refs(
@@ -197,7 +141,7 @@ def audit_refs(
             now=now,
         )
         reports.append(audit_tree(tree, selection, options, dismissed))
-    return Run(tuple(reports), now, config.settings.audit.max_per_dimension)
+    return Run(tuple(reports), now, config.settings.audit.max_per_dimension, dimensions=DIMENSIONS)
 
 
 def busy_report(ref: TreeRef, age: float) -> TreeReport:
@@ -215,5 +159,5 @@ def busy_report(ref: TreeRef, age: float) -> TreeReport:
         has_index=False,
         health=Health(0, 0, 0, 0, (), 0, 0),
         findings=(),
-        errors=((LOCK_NAME, message),),
+        errors=((CONSOLIDATION_LOCK, message),),
     )

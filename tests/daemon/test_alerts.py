@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config
 from memory_audit.config.settings import NotifySettings
 from memory_audit.daemon.alerts import Alert, AlertCenter
@@ -64,7 +65,8 @@ def test_secret_alerts_pause_without_the_patterns_file_and_resume_when_it_is_bac
         f"roots: ['{tmp_path}/projects/*/memory']\n"
         f"state: {{dir: {tmp_path}/state}}\nreports: {{dir: {tmp_path}/reports}}\n"
         "watch: {debounce_seconds: 0.05}\nnotify: {backend: none, coalesce_seconds: 0.05}\n"
-        f"checks: {{secrets: {{patterns: {patterns}}}}}\n"
+        f"checks: {{secrets: {{patterns: {patterns}}}}}\n",
+        option_types=OPTION_TYPES,
     )
     caplog.set_level(logging.INFO, "memory_audit.daemon")
     missing = f"secret alerts paused: patterns file {patterns} not found"

@@ -7,15 +7,17 @@ from pathlib import Path
 
 import pytest
 
+from memory_audit.checks import DIMENSIONS
 from memory_audit.daemon.state import State
-from memory_audit.engine import Run, busy_report
+from memory_audit.engine import busy_report
+from memory_audit.model.run import Run
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.location import ProjectLocation
 from tests.harness import NOW, index, memory, report, write_tree
 
 
 def run_of(tree: Path) -> Run:
-    return Run((report(tree, "index-drift"),), NOW)
+    return Run((report(tree, "index-drift"),), NOW, dimensions=DIMENSIONS)
 
 
 def test_state_new_and_resolved_findings_between_runs(tmp_path: Path) -> None:
@@ -60,7 +62,7 @@ def test_state_a_tree_being_consolidated_resolves_nothing(tmp_path: Path) -> Non
     state = State(tmp_path / "state")
     first = run_of(tree)
     state.finish_run(state.begin_run("weekly", NOW), first, tmp_path, {}, NOW)
-    busy = Run((busy_report(TreeRef(tree, ProjectLocation()), 120.0),), NOW)
+    busy = Run((busy_report(TreeRef(tree, ProjectLocation()), 120.0),), NOW, dimensions=DIMENSIONS)
     assert state.changes(busy, frozenset()) == {}
     state.finish_run(state.begin_run("once", NOW), busy, tmp_path, {}, NOW)
     assert state.open_findings() == {str(tree): 1}

@@ -8,9 +8,10 @@ import sys
 import time
 from pathlib import Path
 
+from memory_audit.checks import DIMENSIONS
 from memory_audit.daemon.store import ReportStore
-from memory_audit.engine import Run
 from memory_audit.model.changes import Changes
+from memory_audit.model.run import Run
 from tests.harness import NOW, index, memory, report, write_tree
 
 
@@ -19,7 +20,7 @@ def sample_run(tmp_path: Path) -> Run:
     two = write_tree(
         tmp_path / "projects/-b/memory", {"MEMORY.md": index("x.md"), "x.md": memory("x")}
     )
-    return Run((report(one, "index-drift"), report(two, "index-drift")), NOW)
+    return Run((report(one, "index-drift"), report(two, "index-drift")), NOW, dimensions=DIMENSIONS)
 
 
 def test_store_writes_a_complete_private_run_folder_and_latest(tmp_path: Path) -> None:
@@ -46,7 +47,7 @@ def test_store_writes_a_complete_private_run_folder_and_latest(tmp_path: Path) -
 def test_store_trees_with_the_same_name_get_their_own_files_and_links(tmp_path: Path) -> None:
     one = write_tree(tmp_path / "work/app/memory", {"MEMORY.md": index("gone.md")})
     two = write_tree(tmp_path / "home/app/memory", {"MEMORY.md": index("x.md")})
-    run = Run((report(one, "index-drift"), report(two, "index-drift")), NOW)
+    run = Run((report(one, "index-drift"), report(two, "index-drift")), NOW, dimensions=DIMENSIONS)
     folder = ReportStore(tmp_path / "reports", keep=3).write(run, {})
     summary = (folder / "summary.md").read_text()
     assert f"| {one} | 1 | 0 | 0 | 2 | 53 | [app-memory.md](app-memory.md) |" in summary
@@ -68,12 +69,13 @@ WRITER = """
 import sys
 from pathlib import Path
 sys.path.insert(0, {repo!r})
+from memory_audit.checks import DIMENSIONS
 from memory_audit.daemon.store import ReportStore
-from memory_audit.engine import Run
+from memory_audit.model.run import Run
 from tests.harness import NOW, index, report, write_tree
 trees = [write_tree(Path({base!r}) / f"p{{i}}/memory", {{"MEMORY.md": index(*[f"g{{j}}.md" for j in range(300)])}})
          for i in range(20)]
-run = Run(tuple(report(t, "index-drift") for t in trees), NOW)
+run = Run(tuple(report(t, "index-drift") for t in trees), NOW, dimensions=DIMENSIONS)
 store = ReportStore(Path({reports!r}), keep=1000)
 print("writing", flush=True)
 while True:

@@ -7,6 +7,7 @@ import datetime as dt
 import os
 from pathlib import Path
 
+from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config
 from memory_audit.daemon.service import Daemon
 from tests.harness import index, memory, write_tree
@@ -27,7 +28,7 @@ def settings(tmp_path: Path) -> config.Config:
         f"roots: ['{tmp_path}/projects/*/memory']\nschedule: {{weekly: 'sun 09:00', timezone: UTC}}\n"
         f"notify: {{backend: none}}\nstate: {{dir: {tmp_path}/state}}\nreports: {{dir: {tmp_path}/reports}}\n"
     )
-    return config.parse(text)
+    return config.parse(text, option_types=OPTION_TYPES)
 
 
 def test_baseline_then_sunday_then_nothing_until_the_next_sunday(tmp_path: Path) -> None:

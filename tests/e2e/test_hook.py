@@ -10,9 +10,10 @@ from pathlib import Path
 
 import platformdirs
 
+from memory_audit.checks import DIMENSIONS
 from memory_audit.daemon.state import State
 from memory_audit.daemon.store import ReportStore
-from memory_audit.engine import Run
+from memory_audit.model.run import Run
 from memory_audit.tree.discovery import slugify
 from tests.harness import NOW, index, memory, report, write_tree
 from tests.secrets.samples import CASES
@@ -37,7 +38,7 @@ def project_with_report(home: Path, tmp_path: Path, files: dict[str, str]) -> tu
     (project / "src").mkdir(parents=True)
     tree = write_tree(home / ".claude/projects" / slugify(project) / "memory", files)
     store = ReportStore(Path(platformdirs.user_data_dir("memory-audit")) / "reports", keep=3)
-    store.write(Run((report(tree),), NOW), {})
+    store.write(Run((report(tree),), NOW, dimensions=DIMENSIONS), {})
     return project, tree
 
 

@@ -4,8 +4,9 @@ from pathlib import Path
 
 import platformdirs
 
+from memory_audit.checks import DIMENSIONS
 from memory_audit.daemon.store import ReportStore
-from memory_audit.engine import Run
+from memory_audit.model.run import Run
 from tests.e2e.test_cli import cli
 from tests.harness import NOW, index, report, write_tree
 
@@ -17,8 +18,8 @@ def test_report_list_show_and_path(tmp_path: Path) -> None:
     assert "memory-audit daemon --once" in missing.stderr
     tree = write_tree(tmp_path / "memory", {"MEMORY.md": index("gone.md")})
     store = ReportStore(Path(platformdirs.user_data_dir("memory-audit")) / "reports", keep=5)
-    first = store.write(Run((report(tree, "index-drift"),), NOW), {})
-    second = store.write(Run((report(tree, "index-drift"),), NOW), {})
+    first = store.write(Run((report(tree, "index-drift"),), NOW, dimensions=DIMENSIONS), {})
+    second = store.write(Run((report(tree, "index-drift"),), NOW, dimensions=DIMENSIONS), {})
     listing = cli("report", "list").stdout.splitlines()
     assert listing[1].startswith(second.name)
     assert listing[2].startswith(first.name)

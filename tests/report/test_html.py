@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from memory_audit.engine import Run
+from memory_audit.checks import DIMENSIONS
 from memory_audit.model.changes import Changes, Resolved, TrendPoint
-from memory_audit.report import RENDERERS
+from memory_audit.model.run import Run
+from memory_audit.report import renderer
 from tests.harness import NOW, index, memory, report, write_tree
 from tests.secrets.samples import CASES
 from tests.support.browser import distinct_pixel_bytes, dump_dom, screenshot
@@ -52,11 +53,11 @@ def two_projects(tmp_path: Path) -> Run:
             ),
         )
     }
-    return Run(named, NOW, changes=changes, history=history)
+    return Run(named, NOW, changes=changes, history=history, dimensions=DIMENSIONS)
 
 
 def test_html_is_self_contained_and_carries_no_secret(tmp_path: Path) -> None:
-    html = RENDERERS["html"](two_projects(tmp_path))
+    html = renderer("html")(two_projects(tmp_path))
     assert RESOURCE.search(html) is None
     assert "http://" not in html
     assert "https://" not in html
@@ -67,7 +68,7 @@ def test_html_is_self_contained_and_carries_no_secret(tmp_path: Path) -> None:
 
 
 def test_html_shows_projects_dimensions_changes_and_trends(tmp_path: Path) -> None:
-    html = RENDERERS["html"](two_projects(tmp_path))
+    html = renderer("html")(two_projects(tmp_path))
     assert html.count('<section class="project"') == 2
     assert 'data-dimension="index-drift"' in html
     assert 'data-dimension="secrets"' in html
@@ -82,7 +83,7 @@ def test_html_shows_projects_dimensions_changes_and_trends(tmp_path: Path) -> No
 
 def test_html_in_headless_chromium(tmp_path: Path) -> None:
     page = tmp_path / "report.html"
-    page.write_text(RENDERERS["html"](two_projects(tmp_path)))
+    page.write_text(renderer("html")(two_projects(tmp_path)))
     blank = tmp_path / "blank.html"
     blank.write_text("<!DOCTYPE html><html><body></body></html>")
     shot = screenshot(page.as_uri(), tmp_path / "report.png", tmp_path / "profile1")

@@ -6,9 +6,9 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from memory_audit.checks import REGISTRY
-from memory_audit.engine import Run
-from memory_audit.report import RENDERERS
+from memory_audit.checks import DIMENSIONS, REGISTRY
+from memory_audit.model.run import Run
+from memory_audit.report import renderer
 from tests.harness import NOW, index, memory, report, write_tree
 from tests.secrets.samples import CASES
 
@@ -25,7 +25,7 @@ def drifted(tmp_path: Path) -> Run:
             "lonely.md": memory("lonely"),
         },
     )
-    return Run((report(tree),), NOW)
+    return Run((report(tree),), NOW, dimensions=DIMENSIONS)
 
 
 def test_sarif_is_valid_against_the_2_1_0_schema(
@@ -33,7 +33,7 @@ def test_sarif_is_valid_against_the_2_1_0_schema(
 ) -> None:
     run = drifted(tmp_path)
     monkeypatch.chdir(tmp_path / "repo")
-    log = json.loads(RENDERERS["sarif"](run))
+    log = json.loads(renderer("sarif")(run))
     jsonschema.Draft4Validator(SCHEMA).validate(log)
     [sarif_run] = log["runs"]
     rules = sarif_run["tool"]["driver"]["rules"]
@@ -62,7 +62,7 @@ def test_sarif_paths_outside_the_current_folder_are_file_uris(
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
-    log = json.loads(RENDERERS["sarif"](run))
+    log = json.loads(renderer("sarif")(run))
     jsonschema.Draft4Validator(SCHEMA).validate(log)
     uri = log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"][
         "uri"
@@ -73,7 +73,7 @@ def test_sarif_paths_outside_the_current_folder_are_file_uris(
 def test_github_annotations(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     run = drifted(tmp_path)
     monkeypatch.chdir(tmp_path / "repo")
-    lines = RENDERERS["github"](run).splitlines()
+    lines = renderer("github")(run).splitlines()
     assert (
         "::warning file=memory/MEMORY.md,line=2,title=memory-audit%3A MEMORY.md index drift::"
         "link target `gone.md` doesn't exist. Suggest: remove the entry, or update the path if the "
@@ -89,6 +89,8 @@ def test_github_escapes_newlines_percent_and_property_separators(
 ) -> None:
     tree = write_tree(tmp_path / "m, 100%: x", {"MEMORY.md": index("gone%.md")})
     monkeypatch.chdir(tmp_path)
-    [line] = RENDERERS["github"](Run((report(tree, "index-drift"),), NOW)).splitlines()
+    [line] = renderer("github")(
+        Run((report(tree, "index-drift"),), NOW, dimensions=DIMENSIONS)
+    ).splitlines()
     assert line.startswith("::warning file=m%2C 100%25%3A x/MEMORY.md,line=2,")
     assert "`gone%25.md`" in line

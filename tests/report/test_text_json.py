@@ -4,8 +4,9 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from memory_audit.engine import Run
-from memory_audit.report import RENDERERS, json_report
+from memory_audit.checks import DIMENSIONS
+from memory_audit.model.run import Run
+from memory_audit.report import json_report, renderer
 from tests.harness import NOW, index, memory, report, write_tree
 
 
@@ -14,11 +15,16 @@ def drifted(tree_dir: Path) -> Run:
     write_tree(
         tree_dir, {"MEMORY.md": index("a.md", "gone.md"), "a.md": memory("a", type="bad"), **files}
     )
-    return Run((report(tree_dir, "index-drift", "frontmatter"),), NOW, max_per_dimension=2)
+    return Run(
+        (report(tree_dir, "index-drift", "frontmatter"),),
+        NOW,
+        max_per_dimension=2,
+        dimensions=DIMENSIONS,
+    )
 
 
 def test_text_report_has_the_seed_shape(tree_dir: Path) -> None:
-    text = RENDERERS["text"](drifted(tree_dir))
+    text = renderer("text")(drifted(tree_dir))
     lines = text.splitlines()
     assert lines[0] == f"Memory audit: {tree_dir}/"
     assert lines[1] == "Files scanned: 4 memory files + 0 session-recaps + MEMORY.md"
@@ -38,13 +44,13 @@ def test_text_report_has_the_seed_shape(tree_dir: Path) -> None:
 
 def test_text_report_of_a_clean_tree(tree_dir: Path) -> None:
     write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a")})
-    text = RENDERERS["text"](Run((report(tree_dir),), NOW))
+    text = renderer("text")(Run((report(tree_dir),), NOW, dimensions=DIMENSIONS))
     assert "Findings: 0 total" in text
     assert text.rstrip().endswith("## All dimensions: Nothing material.")
 
 
 def test_markdown_report_carries_the_same_findings(tree_dir: Path) -> None:
-    text = RENDERERS["markdown"](drifted(tree_dir))
+    text = renderer("markdown")(drifted(tree_dir))
     assert "## Frontmatter validity (1)" in text
     assert "- `a.md:4` — type `bad` is not one of" in text
     assert "(2 more not shown — narrow with --check index-drift)" in text
@@ -52,7 +58,7 @@ def test_markdown_report_carries_the_same_findings(tree_dir: Path) -> None:
 
 def test_json_report_lists_every_finding_and_round_trips(tree_dir: Path) -> None:
     run = drifted(tree_dir)
-    data = json.loads(RENDERERS["json"](run))
+    data = json.loads(renderer("json")(run))
     assert data["schema"] == "memory-audit/run@1"
     assert dt.datetime.fromisoformat(data["generated_at"]).utcoffset() is not None
     [tree] = data["reports"]

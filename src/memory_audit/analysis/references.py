@@ -11,11 +11,14 @@ parentheses.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from memory_audit.tree.markdown import MD_LINK, is_external, prose_lines
+from memory_audit.tree.memory_file import MemoryFile
+from memory_audit.tree.snapshot import MemoryTree
 
 BACKTICKED = re.compile(r"`([^`\n]+)`")
 SLASHED_WORD = re.compile(r"[^\s`]*/[^\s`]*")
@@ -98,3 +101,20 @@ def commit_references(lines: Sequence[str], first_line: int) -> Iterator[Referen
             if value not in seen and re.search(r"[0-9]", value) and re.search("[a-f]", value):
                 seen.add(value)
                 yield Reference(number, value)
+
+
+def path_exists(tree: MemoryTree, memory: MemoryFile, text: str) -> bool | None:
+    """True/False when it can be told; None for a relative path with no project to check."""
+    if text.startswith("~/"):
+        return bool(os.path.lexists(tree.home / text[2:]))
+    if text.startswith("/"):
+        first = text.strip("/").split("/", 1)[0]
+        # "/api/v1/users" is a route, not a file: only judge paths under real top-level folders.
+        return os.path.lexists(text) if os.path.isdir("/" + first) else True
+    project = tree.location.project_path
+    bases = [tree.root, tree.root / memory.path.rpartition("/")[0], tree.home]
+    if project is not None:
+        bases += [project, project.parent]
+    if any(os.path.lexists(base / text) for base in bases):
+        return True
+    return False if project is not None else None

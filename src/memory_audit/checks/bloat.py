@@ -41,10 +41,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from memory_audit.analysis.fast_regex import compile_fast
-from memory_audit.analysis.references import path_references
+from memory_audit.analysis.references import path_exists, path_references
+from memory_audit.analysis.similarity import jaccard, tokens
 from memory_audit.analysis.staleness import finished_work, stale_as_of
-from memory_audit.checks.duplicates import jaccard, tokens
-from memory_audit.checks.stale_refs import path_exists
+from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.rule_files import RuleFile, rule_files
 from memory_audit.tree.index_file import INDEX_NAME
@@ -52,6 +52,7 @@ from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "bloat"
+DIMENSION = Dimension(ID, "Bloat", Severity.NOTE, hook_priority=140)
 NARRATIVE = compile_fast(
     r"(?i:\b(?:(?:in )?this session|it turned out|turns out|we found|we discovered|we reali[sz]ed"
     r"|i noticed|after (?:some|a lot of|much) debugging|at first|eventually|we spent|we tried"
@@ -78,7 +79,10 @@ class Options:
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
-    rules = rule_files(tree.location.project_path)
+    rules = [
+        (rule, tuple(map(tokens, rule.paragraphs)))
+        for rule in rule_files(tree.location.project_path)
+    ]
     for memory in sorted(tree.memories, key=lambda m: m.path):
         yield from _staleness(tree, memory, options)
         yield from _encoded(tree, memory, rules, options)
@@ -133,7 +137,10 @@ def _staleness(tree: MemoryTree, memory: MemoryFile, options: Options) -> Iterat
 
 
 def _encoded(
-    tree: MemoryTree, memory: MemoryFile, rules: list[RuleFile], options: Options
+    tree: MemoryTree,
+    memory: MemoryFile,
+    rules: list[tuple[RuleFile, tuple[frozenset[str], ...]]],
+    options: Options,
 ) -> Iterator[Finding]:
     kind = memory.meta_text("kind")
     is_rule = kind in RULE_KINDS or (not kind and memory.type == "feedback")
@@ -141,10 +148,10 @@ def _encoded(
         return
     mine = tokens(memory.first_paragraph)
     citation = _citation(memory)
-    for rule in rules:
+    for rule, paragraphs in rules:
         cites = bool(citation.search(rule.text))
         similar = len(mine) >= 5 and any(
-            jaccard(mine, p) >= options.rule_similarity for p in rule.paragraphs
+            jaccard(mine, p) >= options.rule_similarity for p in paragraphs
         )
         if cites or similar:
             how = "cites it" if cites else "carries the same rule"

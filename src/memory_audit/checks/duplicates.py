@@ -29,41 +29,24 @@ Passing: the same two files with different types (``feedback`` / ``reference``).
 
 from __future__ import annotations
 
-import math
-import re
-from collections import Counter, defaultdict, deque
+from collections import defaultdict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from memory_audit.analysis.similarity import similar_pairs, tokens
+from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "duplicates"
-TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
-STOPWORDS = frozenset(
-    """a about above after again against all am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further
-    had has have having he her here hers him his how i if in into is it its itself just me more
-    most my no nor not now of off on once only or other our ours out over own same she should so
-    some such than that the their theirs them then there these they this those through to too
-    under until up very was we were what when where which while who whom why will with would you
-    your yours""".split()
-)
+DIMENSION = Dimension(ID, "Possible duplicates", Severity.NOTE, hook_priority=110)
 
 
 @dataclass(frozen=True)
 class Options:
     threshold: float = field(default=0.8, metadata={"range": (0.3, 1.0)})
     min_tokens: int = field(default=5, metadata={"range": (1, 1000)})
-
-
-def tokens(text: str) -> frozenset[str]:
-    return frozenset(t for t in TOKEN.findall(text.lower()) if t not in STOPWORDS)
-
-
-def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    return len(a & b) / len(a | b) if a or b else 0.0
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
@@ -88,58 +71,6 @@ def comparable_groups(tree: MemoryTree, records: Sequence[MemoryFile]) -> list[l
         for key in keys:
             groups[key].append(record)
     return [groups[key] for key in sorted(groups)]
-
-
-def similar_pairs(
-    records: Sequence[MemoryFile], sets: dict[str, frozenset[str]], threshold: float
-) -> Iterator[tuple[MemoryFile, MemoryFile, float]]:
-    """Every pair with Jaccard ≥ threshold (PPJoin: prefix, size and positional filtering)."""
-    frequency = Counter(t for r in records for t in sets[r.path])
-    by_size = sorted(records, key=lambda r: (len(sets[r.path]), r.path))
-    sizes = [len(sets[r.path]) for r in by_size]
-    postings: dict[str, deque[tuple[int, int]]] = defaultdict(deque)
-    for x, record in enumerate(by_size):
-        ordered = sorted(sets[record.path], key=lambda t: (frequency[t], t))
-        size = sizes[x]
-        probe = size - math.ceil(threshold * size) + 1
-        overlap = _prefix_overlaps(ordered[:probe], size, sizes, postings, threshold)
-        for y, count in overlap.items():
-            if count > 0:
-                other = by_size[y]
-                common = len(sets[record.path] & sets[other.path])
-                score = common / (size + sizes[y] - common)
-                if score >= threshold:
-                    yield other, record, score
-        # Later records are at least as large, so a shorter prefix suffices for the index.
-        indexed = size - math.ceil(2 * threshold / (1 + threshold) * size) + 1
-        for i, token in enumerate(ordered[:indexed]):
-            postings[token].append((x, i))
-
-
-def _prefix_overlaps(
-    prefix: Sequence[str],
-    size: int,
-    sizes: Sequence[int],
-    postings: dict[str, deque[tuple[int, int]]],
-    threshold: float,
-) -> dict[int, int]:
-    """Candidates with their prefix overlap; 0 marks one the positional bound ruled out."""
-    overlap: dict[int, int] = {}
-    minimum = threshold * size
-    for i, token in enumerate(prefix):
-        entries = postings.get(token)
-        if not entries:
-            continue
-        while entries and sizes[entries[0][0]] < minimum:
-            entries.popleft()  # too small for this record, so for every later (larger) one
-        for y, j in entries:
-            seen = overlap.get(y)
-            if seen == 0:
-                continue
-            needed = math.ceil(threshold / (1 + threshold) * (size + sizes[y]))
-            bound = (seen or 0) + 1 + min(size - i - 1, sizes[y] - j - 1)
-            overlap[y] = (seen or 0) + 1 if bound >= needed else 0
-    return overlap
 
 
 def linked(tree: MemoryTree, left: MemoryFile, right: MemoryFile) -> bool:

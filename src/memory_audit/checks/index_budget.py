@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.index_file import (
     INDEX_NAME,
@@ -39,6 +40,7 @@ from memory_audit.tree.index_file import (
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "index-budget"
+DIMENSION = Dimension(ID, "Index load budget", Severity.WARNING, hook_priority=30)
 RULE_START = (
     "always ",
     "never ",

@@ -24,18 +24,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
-
-import platformdirs
 
 from memory_audit.config.schema import INTERNAL
+from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
-from memory_audit.secrets.loading import RulesUnavailable, load_scanner
-from memory_audit.secrets.scanner import Scanner, SecretMatch
+from memory_audit.secrets.loading import RulesUnavailable, scanner_for
+from memory_audit.secrets.scanner import SecretMatch
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "secrets"
+DIMENSION = Dimension(ID, "Possible secrets", Severity.ERROR, hook_priority=10)
 
 
 @dataclass(frozen=True)
@@ -47,7 +46,7 @@ class Options:
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     try:
-        scanner = scanner_for(options)
+        scanner = scanner_for(options.patterns, options.state_dir)
     except RulesUnavailable as exc:
         yield Skip(ID, str(exc))
         return
@@ -58,12 +57,6 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         for match in scanner.scan(text):
             if match.fingerprint not in scanner.false_positives:
                 yield secret_finding(path, match)
-
-
-def scanner_for(options: Options) -> Scanner:
-    patterns = Path(options.patterns).expanduser() if options.patterns else None
-    state = options.state_dir or platformdirs.user_state_dir("memory-audit")
-    return load_scanner(patterns, Path(state).expanduser())
 
 
 def secret_finding(path: str, match: SecretMatch) -> Finding:

@@ -25,20 +25,32 @@ Passing: the same memory after the rename, citing the current path and a commit 
 
 from __future__ import annotations
 
-import os
 import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memory_audit.analysis.references import Reference, commit_references, path_references
+from memory_audit.analysis.references import (
+    Reference,
+    commit_references,
+    path_exists,
+    path_references,
+)
+from memory_audit.model.dimension import Dimension, Need, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.git import GitUnavailable, existing_commits, repository_root
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "stale-refs"
+DIMENSION = Dimension(
+    ID,
+    "Stale references",
+    Severity.WARNING,
+    hook_priority=100,
+    needs=frozenset({Need.PROJECT, Need.GIT}),
+)
 DOC_READ_LIMIT = 4 * 1024 * 1024
 
 
@@ -89,23 +101,6 @@ def _paths(tree: MemoryTree, memories: list[MemoryFile]) -> Iterator[Finding | S
                 yield _missing_file(memory, ref, project)
     if unchecked:
         yield Skip(ID, f"{unchecked} relative path(s) not checked — project root not located")
-
-
-def path_exists(tree: MemoryTree, memory: MemoryFile, text: str) -> bool | None:
-    """True/False when it can be told; None for a relative path with no project to check."""
-    if text.startswith("~/"):
-        return os.path.lexists(tree.home / text[2:])
-    if text.startswith("/"):
-        first = text.strip("/").split("/", 1)[0]
-        # "/api/v1/users" is a route, not a file: only judge paths under real top-level folders.
-        return os.path.lexists(text) if os.path.isdir("/" + first) else True
-    project = tree.location.project_path
-    bases = [tree.root, tree.root / memory.path.rpartition("/")[0], tree.home]
-    if project is not None:
-        bases += [project, project.parent]
-    if any(os.path.lexists(base / text) for base in bases):
-        return True
-    return False if project is not None else None
 
 
 def _missing_file(memory: MemoryFile, ref: Reference, project: Path | None) -> Finding:

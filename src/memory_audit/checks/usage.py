@@ -25,14 +25,21 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import platformdirs
-
+from memory_audit.config.paths import default_state_dir
 from memory_audit.config.schema import INTERNAL
+from memory_audit.model.dimension import Dimension, Need, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.transcripts import recent_transcripts, sessions
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "usage"
+DIMENSION = Dimension(
+    ID,
+    "Dead weight by usage",
+    Severity.NOTE,
+    hook_priority=150,
+    needs=frozenset({Need.TRANSCRIPTS}),
+)
 
 
 @dataclass(frozen=True)
@@ -52,7 +59,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         yield Skip(ID, f"needs {options.sessions} sessions, found {len(transcripts)}")
         return
     roots = sorted({str(tree.root), os.path.realpath(tree.root)})
-    state = Path(options.state_dir or platformdirs.user_state_dir("memory-audit"))
+    state = Path(options.state_dir or default_state_dir())
     recent = sessions(transcripts, roots, state, options.max_transcript_mb * 1024 * 1024)
     read = {_relative(path, roots) for session in recent for path in session.reads}
     for memory in sorted(tree.memories, key=lambda m: m.path):

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TextIO
 
 from memory_audit.atomic import write_atomic
+from memory_audit.checks import OPTION_TYPES
 from memory_audit.commands import service
 from memory_audit.commands.offer import offer_weekly
 from memory_audit.commands.targets import resolve_targets, with_location
@@ -16,10 +17,11 @@ from memory_audit.config import settings as config_module
 from memory_audit.config.settings import Profile
 from memory_audit.daemon.dismissals import DB_NAME, read_dismissed
 from memory_audit.daemon.state import State
-from memory_audit.engine import Run, audit_refs, select_checks
+from memory_audit.engine import audit_refs, select_checks
 from memory_audit.errors import MemoryAuditError, UsageError
 from memory_audit.install import backend_for_platform
-from memory_audit.report import RENDERERS
+from memory_audit.model.run import Run
+from memory_audit.report import renderer
 
 
 def run(
@@ -36,7 +38,7 @@ def run(
     project_root: Path | None = None,
     transcripts: Path | None = None,
 ) -> int:
-    config = config_module.load(config_path)
+    config = config_module.load(config_path, OPTION_TYPES)
     refs = with_location(resolve_targets(paths, project, config), project_root, transcripts)
     selection = select_checks(checks, config.settings.audit.skip)
     audit_settings = config.settings.audit
@@ -49,7 +51,7 @@ def run(
     run_ = audit_refs(refs, config, selection, dismissed=dismissed)
     if output_format == "html":
         run_ = with_history(run_, config, dismissed)
-    rendered = RENDERERS[output_format](run_)
+    rendered = renderer(output_format)(run_)
     if output is None:
         out.write(rendered)
     else:

@@ -9,23 +9,24 @@ from typing import Any, TextIO
 import yaml
 
 from memory_audit.atomic import ensure_private_dir, write_atomic
-from memory_audit.checks import REGISTRY
+from memory_audit.checks import OPTION_TYPES, REGISTRY
 from memory_audit.config import settings as config_module
+from memory_audit.config.paths import default_config_file
 from memory_audit.config.schema import settable_fields
 from memory_audit.errors import UsageError
 from memory_audit.resource_files import read_resource
 
 
 def run(*, action: str, config_path: Path | None, force: bool, out: TextIO) -> int:
-    path = config_path or config_module.default_path()
+    path = config_path or default_config_file()
     if action == "path":
         out.write(f"{path}\n")
     elif action == "validate":
-        loaded = config_module.load(config_path)
+        loaded = config_module.load(config_path, OPTION_TYPES)
         where = loaded.source or "(no file: all defaults)"
         out.write(f"{where}: valid\n")
     elif action == "show":
-        out.write(show(config_module.load(config_path)))
+        out.write(show(config_module.load(config_path, OPTION_TYPES)))
     else:
         init(path, force)
         out.write(f"wrote {path}\n")

@@ -7,6 +7,7 @@ import logging
 import os
 from pathlib import Path
 
+from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
 from memory_audit.daemon import logs
 from memory_audit.daemon.service import Daemon
@@ -17,7 +18,8 @@ log = logging.getLogger("memory_audit.daemon")
 def run(*, config_path: Path | None, once: bool) -> int:
     # Reports, state and logs are the user's alone, whatever creates them.
     os.umask(0o077)
-    config = config_module.load(config_path)  # invalid: ConfigError, exit 2, before any side effect
+    # An invalid file is a ConfigError (exit 2) before any side effect.
+    config = config_module.load(config_path, OPTION_TYPES)
     log_file = logs.setup()
     log.info(
         "memory-audit daemon starting (config: %s, log: %s)", config.source or "defaults", log_file

@@ -20,6 +20,7 @@ from typing import TextIO
 from dbus_fast import Message
 from dbus_fast.aio import MessageBus
 
+from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
 from memory_audit.daemon.notify import DesktopBackend, Notifier, use_runtime_bus
 from memory_audit.daemon.schedule import WeeklySchedule
@@ -52,7 +53,7 @@ def run(
     backend: ServiceBackend | None = None,
 ) -> int:
     try:
-        config = config_module.load(config_path)
+        config = config_module.load(config_path, OPTION_TYPES)
     except ConfigError as exc:
         out.write(
             Check(FAIL, f"configuration invalid: {exc}", "correct the keys named above").line()

@@ -16,30 +16,11 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-import platformdirs
-
+from memory_audit.config.paths import default_config_file, default_reports_dir, default_state_dir
 from memory_audit.daemon.dismissals import read_dismissed
 from memory_audit.tree.discovery import tree_for_folder
 
-APP = "memory-audit"
 SHOWN = 10
-PRIORITY = (
-    "secrets",
-    "index-drift",
-    "index-budget",
-    "frontmatter",
-    "relations",
-    "superseded",
-    "expiry",
-    "corrections",
-    "confidence",
-    "stale-refs",
-    "duplicates",
-    "orphans",
-    "session-recaps",
-    "bloat",
-    "usage",
-)
 
 
 def run(*, event: str, inp: TextIO, out: TextIO) -> int:
@@ -66,15 +47,18 @@ def session_start(payload: Any) -> str:
         return ""
     dismissed = read_dismissed(state_dir)
     findings = [f for f in report.get("findings", []) if f.get("fingerprint") not in dismissed]
-    return summary_text(findings, str(data.get("generated_at", ""))) if findings else ""
+    priority = {
+        str(d.get("id")): int(d.get("hook_priority", 50)) for d in data.get("dimensions", [])
+    }
+    return summary_text(findings, str(data.get("generated_at", "")), priority) if findings else ""
 
 
 def _folders() -> tuple[Path, Path]:
     """Reports and state folders: the defaults, or ``reports.dir``/``state.dir`` from the
     config file (read without validating: the hook must stay light and never fail)."""
-    reports = Path(platformdirs.user_data_dir(APP)) / "reports"
-    state = Path(platformdirs.user_state_dir(APP))
-    config = Path(platformdirs.user_config_dir(APP)) / "config.yaml"
+    reports = default_reports_dir()
+    state = default_state_dir()
+    config = default_config_file()
     if config.exists():
         import yaml  # only when there is a file to read
 
@@ -86,9 +70,11 @@ def _folders() -> tuple[Path, Path]:
     return reports, state
 
 
-def summary_text(findings: list[dict[str, Any]], generated_at: str) -> str:
-    order = {d: i for i, d in enumerate(PRIORITY)}
-    ranked = sorted(findings, key=lambda f: order.get(str(f.get("dimension")), len(order)))
+def summary_text(
+    findings: list[dict[str, Any]], generated_at: str, priority: dict[str, int]
+) -> str:
+    """``priority`` is the report's dimension table (lower first); report order breaks ties."""
+    ranked = sorted(findings, key=lambda f: priority.get(str(f.get("dimension")), 1 << 30))
     when = generated_at[:16].replace("T", " ")
     lines = [
         f"memory-audit: {len(findings)} finding(s) pending in this project's memory "

@@ -12,11 +12,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from memory_audit.checks import DIMENSIONS
 from memory_audit.commands import audit
-from memory_audit.model.finding import DIMENSION_IDS
+from memory_audit.model.dimension import Need
 from memory_audit.tree.index_file import INDEX_NAME
 
-DEFAULT_CHECKS = tuple(d for d in DIMENSION_IDS if d != "usage")
+# A commit has no session transcripts: dimensions that read them are left to the service.
+DEFAULT_CHECKS = tuple(d.id for d in DIMENSIONS if Need.TRANSCRIPTS not in d.needs)
 
 
 def trees_of(files: Sequence[str]) -> list[Path]:

@@ -15,19 +15,20 @@ from pathlib import Path
 from typing import TextIO
 
 from memory_audit.atomic import ensure_private_dir, write_atomic
-from memory_audit.checks.secrets import scanner_for
+from memory_audit.checks import OPTION_TYPES
 from memory_audit.commands.targets import resolve_targets
 from memory_audit.config import settings as config_module
 from memory_audit.daemon.state import State
 from memory_audit.daemon.store import ReportStore
-from memory_audit.engine import TreeReport, audit_tree, select_checks
+from memory_audit.engine import audit_tree, select_checks
 from memory_audit.errors import UsageError
 from memory_audit.fix import changelog
 from memory_audit.fix.actions import actions
 from memory_audit.fix.session import Console, Outcome, Session
 from memory_audit.model.finding import Finding
+from memory_audit.model.run import TreeReport
 from memory_audit.report import json_report
-from memory_audit.secrets.loading import FALSE_POSITIVES_HEADER, false_positives_path
+from memory_audit.secrets.loading import FALSE_POSITIVES_HEADER, false_positives_path, scanner_for
 from memory_audit.secrets.rules import false_positive_row
 from memory_audit.tree.discovery import TreeRef, find_trees, tree_for_folder, tree_for_path
 from memory_audit.tree.snapshot import load_tree
@@ -44,7 +45,7 @@ def run(
     inp: TextIO,
     out: TextIO,
 ) -> int:
-    config = config_module.load(config_path)
+    config = config_module.load(config_path, OPTION_TYPES)
     ref = _target(paths, project, config)
     console = Console(inp, out)
     state = State(config.state_dir)
@@ -96,7 +97,8 @@ def _review(
     if not findings:
         console.say(f"No findings to review in {ref.root}.")
         return 0
-    scanner = scanner_for(config.check_options("secrets"))
+    rules = config.check_options("secrets")
+    scanner = scanner_for(rules.patterns, rules.state_dir)
     session = Session(
         ref.root, console, actions(scanner), scanner, lambda: list(audit_now().findings)
     )

@@ -15,15 +15,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-import platformdirs
 import yaml
 
-from memory_audit.checks import REGISTRY
+from memory_audit.config.paths import default_config_file, default_reports_dir, default_state_dir
 from memory_audit.config.schema import Problems, build
 from memory_audit.errors import ConfigError
-from memory_audit.model.finding import DIMENSION_IDS
 
-APP = "memory-audit"
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 WEEKLY = re.compile(r"^\s*(?P<days>[a-z,*-]+)\s+(?P<hour>\d{1,2}):(?P<minute>\d{2})\s*$", re.I)
 
@@ -71,11 +68,6 @@ def _timezone_error(value: str) -> str | None:
     return None
 
 
-def _dimensions_error(values: tuple[str, ...]) -> str | None:
-    unknown = [v for v in values if v not in DIMENSION_IDS]
-    return f"unknown dimension(s) {', '.join(unknown)}" if unknown else None
-
-
 Profile = Literal["auto", "claude-code", "governed"]
 
 
@@ -84,7 +76,7 @@ class AuditSettings:
     profile: Profile = "auto"
     max_file_bytes: int = field(default=1024 * 1024, metadata={"range": (1024, 1 << 30)})
     max_per_dimension: int = field(default=50, metadata={"range": (1, 1_000_000)})
-    skip: tuple[str, ...] = field(default=(), metadata={"check": _dimensions_error})
+    skip: tuple[str, ...] = ()  # dimension ids, checked against the registry in parse()
 
 
 @dataclass(frozen=True)
@@ -139,14 +131,20 @@ class Settings:
     state: StateSettings = StateSettings()
 
 
+OptionTypes = Mapping[str, type[Any]]
+"""Each dimension's ``Options`` dataclass, by id: the checks registry hands it in, so
+that reading the configuration never imports the checks themselves."""
+
+
 @dataclass(frozen=True)
 class Config:
     settings: Settings = Settings()
     checks: Mapping[str, Any] = field(default_factory=dict)
     source: Path | None = None
+    option_types: OptionTypes = field(default_factory=dict)
 
     def check_options(self, dimension: str) -> Any:
-        options = self.checks.get(dimension) or REGISTRY[dimension].Options()
+        options = self.checks.get(dimension) or self.option_types[dimension]()
         # Checks that keep state (the secret salt, false positives) follow state.dir.
         if getattr(options, "state_dir", "unset") is None:
             options = dataclasses.replace(options, state_dir=str(self.state_dir))
@@ -155,12 +153,12 @@ class Config:
     @property
     def report_dir(self) -> Path:
         configured = self.settings.reports.dir
-        return _expand(configured) if configured else data_dir() / "reports"
+        return _expand(configured) if configured else default_reports_dir()
 
     @property
     def state_dir(self) -> Path:
         configured = self.settings.state.dir
-        return _expand(configured) if configured else Path(platformdirs.user_state_dir(APP))
+        return _expand(configured) if configured else default_state_dir()
 
     @property
     def changelog_dir(self) -> Path:
@@ -172,30 +170,32 @@ def _expand(path: str) -> Path:
     return Path(path).expanduser()
 
 
-def data_dir() -> Path:
-    return Path(platformdirs.user_data_dir(APP))
+def load(path: Path | None = None, option_types: OptionTypes | None = None) -> Config:
+    """The configuration from ``path``, or the default file, or all defaults.
 
-
-def default_path() -> Path:
-    return Path(platformdirs.user_config_dir(APP)) / "config.yaml"
-
-
-def load(path: Path | None = None) -> Config:
-    """The configuration from ``path``, or the default file, or all defaults."""
+    ``option_types`` validates ``checks.<id>``; None (for commands that run no
+    check) skips that section.
+    """
     explicit = path is not None
-    path = path or default_path()
+    path = path or default_config_file()
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         if explicit:
             raise ConfigError(f"config file not found: {path}") from None
-        return Config()
+        return Config(option_types=option_types or {})
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read config file {path}: {exc}") from None
-    return parse(text, str(path), path=path)
+    return parse(text, str(path), path=path, option_types=option_types)
 
 
-def parse(text: str, source: str = "config.yaml", *, path: Path | None = None) -> Config:
+def parse(
+    text: str,
+    source: str = "config.yaml",
+    *,
+    path: Path | None = None,
+    option_types: OptionTypes | None = None,
+) -> Config:
     problems = Problems(source)
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -203,10 +203,12 @@ def parse(text: str, source: str = "config.yaml", *, path: Path | None = None) -
         raise ConfigError(f"{source}: not valid YAML: {exc}") from None
     checks_node = _pop_key(node, "checks")
     settings = build(Settings, node, "", problems)
-    checks = _check_options(checks_node, problems)
+    checks = {} if option_types is None else _check_options(checks_node, option_types, problems)
+    if option_types is not None:
+        _check_skip(node, settings.audit.skip, option_types, problems)
     if problems.messages:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems.messages))
-    return Config(settings, checks, path)
+    return Config(settings, checks, path, option_types or {})
 
 
 def _pop_key(node: yaml.Node | None, key: str) -> yaml.Node | None:
@@ -220,7 +222,9 @@ def _pop_key(node: yaml.Node | None, key: str) -> yaml.Node | None:
     return None
 
 
-def _check_options(node: yaml.Node | None, problems: Problems) -> dict[str, Any]:
+def _check_options(
+    node: yaml.Node | None, option_types: OptionTypes, problems: Problems
+) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if node is None or (isinstance(node, yaml.ScalarNode) and node.tag.endswith(":null")):
         return options
@@ -229,12 +233,30 @@ def _check_options(node: yaml.Node | None, problems: Problems) -> dict[str, Any]
         return options
     for key_node, value_node in node.value:
         dimension = str(key_node.value)
-        if dimension not in REGISTRY:
-            problems.add(
-                key_node, f"checks.{dimension}", f"unknown dimension (valid: {', '.join(REGISTRY)})"
-            )
+        if dimension not in option_types:
+            valid = ", ".join(option_types)
+            problems.add(key_node, f"checks.{dimension}", f"unknown dimension (valid: {valid})")
             continue
         options[dimension] = build(
-            REGISTRY[dimension].Options, value_node, f"checks.{dimension}", problems
+            option_types[dimension], value_node, f"checks.{dimension}", problems
         )
     return options
+
+
+def _check_skip(
+    node: yaml.Node | None, skip: tuple[str, ...], option_types: OptionTypes, problems: Problems
+) -> None:
+    unknown = [v for v in skip if v not in option_types]
+    if unknown:
+        audit = _find_key(node, "audit")
+        where = _find_key(audit, "skip") or audit or node
+        problems.add(where, "audit.skip", f"unknown dimension(s) {', '.join(unknown)}")
+
+
+def _find_key(node: yaml.Node | None, key: str) -> yaml.Node | None:
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value == key:
+                found: yaml.Node = value_node
+                return found
+    return None

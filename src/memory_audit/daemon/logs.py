@@ -10,12 +10,13 @@ from pathlib import Path
 import platformdirs
 
 from memory_audit.atomic import ensure_private_dir
+from memory_audit.config.paths import APP
 
 FORMAT = "%(asctime)s %(levelname)s %(message)s"
 
 
 def log_dir() -> Path:
-    return Path(platformdirs.user_log_dir("memory-audit"))
+    return Path(platformdirs.user_log_dir(APP))
 
 
 def setup(level: int = logging.INFO) -> Path:

@@ -25,8 +25,7 @@ from typing import Any, TypeVar
 from apscheduler.jobstores.memory import MemoryJobStore
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from memory_audit.checks import index_budget
-from memory_audit.checks.secrets import scanner_for
+from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
 from memory_audit.daemon import systemd_notify
 from memory_audit.daemon.alerts import Alert, AlertCenter, Budget, FileScan, alerts_for, scan_file
@@ -36,11 +35,12 @@ from memory_audit.daemon.schedule import WeeklySchedule
 from memory_audit.daemon.state import State
 from memory_audit.daemon.store import ReportStore, write_file
 from memory_audit.daemon.watch import TreeWatcher
-from memory_audit.engine import Run, audit_refs, select_checks
+from memory_audit.engine import audit_refs, select_checks
 from memory_audit.errors import ConfigError, describe
 from memory_audit.model.changes import Changes
+from memory_audit.model.run import Run
 from memory_audit.report import html
-from memory_audit.secrets.loading import RulesUnavailable
+from memory_audit.secrets.loading import RulesUnavailable, scanner_for
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import TreeRef, expand_root, find_trees, glob_magic
@@ -173,7 +173,7 @@ class Daemon:
 
     def reload(self) -> None:
         try:
-            fresh = config_module.load(self.config_path)
+            fresh = config_module.load(self.config_path, OPTION_TYPES)
         except ConfigError as exc:
             log.error("configuration reload failed; keeping the previous configuration: %s", exc)
             return
@@ -349,13 +349,14 @@ class Daemon:
 
     async def _scan_changes(self, batch: set[Path]) -> None:
         roots = [Path(r) for r in (self.watcher.observers() if self.watcher else {})]
-        scanner = scanner_for(self.config.check_options("secrets"))
+        rules = self.config.check_options("secrets")
+        scanner = scanner_for(rules.patterns, rules.state_dir)
         limit = self.config.settings.audit.max_file_bytes
         scans = await in_daemon_thread(partial(_scan_all, batch, roots, scanner, limit))
         self._raise_alerts(scans, scanner)
 
     def _raise_alerts(self, scans: list[FileScan], scanner: Scanner) -> None:
-        options: index_budget.Options = self.config.check_options("index-budget")
+        options = self.config.check_options("index-budget")
         budget = Budget(options.line_limit, options.byte_limit)
         ignored = scanner.false_positives | self.state.dismissed()
         found: list[Alert] = []

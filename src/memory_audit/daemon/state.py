@@ -19,8 +19,8 @@ from pathlib import Path
 
 from memory_audit.atomic import ensure_private_dir
 from memory_audit.daemon.dismissals import DB_NAME
-from memory_audit.engine import Run, TreeReport
 from memory_audit.model.changes import Changes, Resolved, TrendPoint
+from memory_audit.model.run import Run, TreeReport
 
 log = logging.getLogger("memory_audit.daemon")
 SCHEMA_VERSION = 1

@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from memory_audit.atomic import PRIVATE_DIR, PRIVATE_FILE, ensure_private_dir
-from memory_audit.engine import Run, TreeReport
 from memory_audit.model.changes import Changes
+from memory_audit.model.run import Run, TreeReport
 from memory_audit.report import json_report, markdown
 from memory_audit.report.changes import changes_markdown
 
@@ -81,9 +81,9 @@ class ReportStore:
         write_file(folder / "summary.json", json_report.render(run))
         write_file(folder / "summary.md", summary_markdown(run, changes))
         for report, name in zip(run.reports, report_names(run.reports), strict=True):
-            body = markdown.render_tree(report, run.max_per_dimension)
+            body = markdown.render_tree(report, run)
             extra = changes.get(str(report.root))
-            text = body + ("\n\n" + changes_markdown(extra) if extra else "") + "\n"
+            text = body + ("\n\n" + changes_markdown(extra, run.title) if extra else "") + "\n"
             write_file(folder / f"{name}.md", text)
         for extra_writer in self.extras:
             extra_writer(run, folder)

@@ -20,10 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+from memory_audit.checks import REGISTRY
 from memory_audit.fix.actions import Action
 from memory_audit.fix.edits import Edit, StaleTarget
 from memory_audit.fix.frontmatter_edit import CannotEdit
-from memory_audit.model.finding import DIMENSION_TITLES, Finding
+from memory_audit.model.finding import Finding
 from memory_audit.report import wording
 from memory_audit.secrets.redact import redact
 from memory_audit.secrets.scanner import Scanner
@@ -136,7 +137,7 @@ class Session:
     def _show(self, finding: Finding, counter: str) -> None:
         self.console.say()
         self.console.say(
-            f"{counter} {DIMENSION_TITLES[finding.dimension]}: {wording.location(finding)}"
+            f"{counter} {REGISTRY[finding.dimension].DIMENSION.title}: {wording.location(finding)}"
         )
         self.console.say(f"  {finding.message}")
         if finding.suggestion:

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit.atomic import write_atomic
+from memory_audit.config.paths import claude_home
 from memory_audit.errors import UsageError
 from memory_audit.resource_files import read_resource
-from memory_audit.tree.discovery import claude_home
 
 HOOK_MARKERS = ("memory_audit hook session-start", "memory-audit hook session-start")
 SKILL_MARKER = "memory-audit claude install"

@@ -1,8 +1,8 @@
-"""The finding type, the dimension table and fingerprints.
+"""The finding type and its fingerprint.
 
-The dimension table fixes the report order: seed 000's severity ranking first,
-then the governance dimensions. Ids are used everywhere (``--check``, JSON,
-config, module names), so they never change once published.
+A finding names its dimension by id (``--check``, JSON, config and module names
+use the same ids, so they never change once published; the table of dimensions
+is the checks registry).
 """
 
 from __future__ import annotations
@@ -11,35 +11,6 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-
-
-@dataclass(frozen=True)
-class Dimension:
-    id: str
-    title: str
-
-
-DIMENSIONS: tuple[Dimension, ...] = (
-    Dimension("index-drift", "MEMORY.md index drift"),
-    Dimension("frontmatter", "Frontmatter validity"),
-    Dimension("relations", "Broken relations"),
-    Dimension("duplicates", "Possible duplicates"),
-    Dimension("stale-refs", "Stale references"),
-    Dimension("orphans", "Orphan files"),
-    Dimension("superseded", "Superseded entries in index"),
-    Dimension("session-recaps", "Session-recap schema"),
-    Dimension("secrets", "Possible secrets"),
-    Dimension("bloat", "Bloat"),
-    Dimension("index-budget", "Index load budget"),
-    Dimension("expiry", "Review due"),
-    Dimension("confidence", "Confidence ratings"),
-    Dimension("corrections", "Correction stacks"),
-    Dimension("usage", "Dead weight by usage"),
-)
-
-DIMENSION_IDS: tuple[str, ...] = tuple(d.id for d in DIMENSIONS)
-DIMENSION_ORDER: Mapping[str, int] = {d.id: i for i, d in enumerate(DIMENSIONS)}
-DIMENSION_TITLES: Mapping[str, str] = {d.id: d.title for d in DIMENSIONS}
 
 
 @dataclass(frozen=True)

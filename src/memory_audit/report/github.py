@@ -7,8 +7,7 @@ and ``,`` in properties too).
 
 from __future__ import annotations
 
-from memory_audit.engine import Run
-from memory_audit.model.finding import DIMENSION_TITLES
+from memory_audit.model.run import Run
 from memory_audit.report import wording
 from memory_audit.report.sarif import artifact_uri, level
 
@@ -30,10 +29,7 @@ def render(run: Run) -> str:
             props = [f"file={_property(artifact_uri(report, finding.path))}"]
             if finding.line:
                 props.append(f"line={finding.line}")
-            props.append(
-                f"title={_property('memory-audit: ' + DIMENSION_TITLES[finding.dimension])}"
-            )
-            lines.append(
-                f"::{COMMAND[level(finding)]} {','.join(props)}::{_data(wording.sentence(finding))}"
-            )
+            props.append(f"title={_property('memory-audit: ' + run.title(finding.dimension))}")
+            command = COMMAND[level(run, finding)]
+            lines.append(f"::{command} {','.join(props)}::{_data(wording.sentence(finding))}")
     return "\n".join(lines) + ("\n" if lines else "")

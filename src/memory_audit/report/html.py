@@ -14,9 +14,8 @@ import re
 from collections import defaultdict
 from html import escape
 
-from memory_audit.engine import Run, TreeReport
 from memory_audit.model.changes import Changes
-from memory_audit.model.finding import DIMENSION_TITLES, DIMENSIONS
+from memory_audit.model.run import Run, TreeReport
 from memory_audit.report import charts, wording
 from memory_audit.tree.index_file import LOAD_BYTE_LIMIT, LOAD_LINE_LIMIT
 
@@ -140,10 +139,8 @@ def _trends(run: Run) -> str:
     ordered = [runs[key] for key in sorted(runs)]
     labels = [key[1] for key in sorted(runs)]
     per_dimension = {
-        DIMENSION_TITLES[d.id]: [
-            sum(n for _, dim, n, _, _ in points if dim == d.id) for points in ordered
-        ]
-        for d in DIMENSIONS
+        d.title: [sum(n for _, dim, n, _, _ in points if dim == d.id) for points in ordered]
+        for d in run.dimensions
     }
     names = {str(r.root): project_name(r) for r in run.reports}
     budget: dict[str, list[float]] = {}
@@ -191,7 +188,7 @@ def _project(index: int, report: TreeReport, run: Run) -> str:
         f'<tr><th>Unindexed</th><td class="num">{h.unindexed}</td><td></td></tr>',
         "</table></div>",
         _changes(run.changes.get(str(report.root))),
-        _findings(report, run.max_per_dimension),
+        _findings(report, run),
         "</section>",
     ]
     return "\n".join(p for p in parts if p)
@@ -212,12 +209,13 @@ def _changes(change: Changes | None) -> str:
     return title + (f'<ul class="findings">{"".join(items)}</ul>' if items else "")
 
 
-def _findings(report: TreeReport, cap: int) -> str:
+def _findings(report: TreeReport, run: Run) -> str:
+    cap = run.max_per_dimension
     if not report.findings:
         return "<p>All dimensions: nothing material.</p>"
     shown, hidden = report.shown(cap), report.not_shown(cap)
     parts = []
-    for dimension in DIMENSIONS:
+    for dimension in run.dimensions:
         mine = [f for f in shown if f.dimension == dimension.id]
         if not mine:
             continue

@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from memory_audit.analysis.health import Health
-from memory_audit.engine import Run, TreeReport
+from memory_audit.model.dimension import Dimension
 from memory_audit.model.finding import Finding, Skip
+from memory_audit.model.health import Health
+from memory_audit.model.run import Run, TreeReport
 
 SCHEMA = "memory-audit/run@1"
 
@@ -23,6 +24,9 @@ def to_json(run: Run) -> dict[str, Any]:
         "schema": SCHEMA,
         "tool": {"name": "memory-audit", "version": run.version},
         "generated_at": run.generated_at.isoformat(timespec="seconds"),
+        # Beyond DESIGN §4, additive: the dimension table, so that readers of a stored
+        # report (the session hook) order and title findings without importing the checks.
+        "dimensions": [d.to_json() for d in run.dimensions],
         "reports": [_tree(report, run.max_per_dimension) for report in run.reports],
     }
 
@@ -58,6 +62,7 @@ def from_json(data: dict[str, Any]) -> Run:
         reports=reports,
         generated_at=dt.datetime.fromisoformat(data["generated_at"]),
         version=str(data.get("tool", {}).get("version", "")),
+        dimensions=tuple(Dimension.from_json(d) for d in data.get("dimensions", [])),
     )
 
 

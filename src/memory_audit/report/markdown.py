@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from memory_audit.engine import Run, TreeReport
-from memory_audit.model.finding import DIMENSION_TITLES, DIMENSIONS
+from memory_audit.model.run import Run, TreeReport
 from memory_audit.report import wording
 
 
 def render(run: Run) -> str:
     stamp = run.generated_at.isoformat(timespec="seconds")
     head = [f"_memory-audit {run.version}, {stamp}_"]
-    blocks = [render_tree(report, run.max_per_dimension) for report in run.reports]
+    blocks = [render_tree(report, run) for report in run.reports]
     return "\n\n".join(head + blocks) + "\n"
 
 
-def render_tree(report: TreeReport, cap: int) -> str:
+def render_tree(report: TreeReport, run: Run) -> str:
+    cap = run.max_per_dimension
     title = report.project or wording.display_root(report.root)
     lines = [
         f"# Memory audit: {title}",
@@ -28,7 +28,7 @@ def render_tree(report: TreeReport, cap: int) -> str:
         lines.append(f"- Largest: {wording.largest_line(report)}")
     counts = report.counts
     shown = report.shown(cap)
-    for dimension in DIMENSIONS:
+    for dimension in run.dimensions:
         if dimension.id not in counts:
             continue
         lines += ["", f"## {dimension.title} ({counts[dimension.id]})", ""]
@@ -42,15 +42,15 @@ def render_tree(report: TreeReport, cap: int) -> str:
             lines += ["", wording.more_not_shown(hidden, dimension.id)]
     quiet = "All dimensions" if not report.findings else "All other dimensions"
     lines += ["", f"## {quiet}: Nothing material."]
-    lines += _notes(report)
+    lines += _notes(report, run)
     return "\n".join(lines)
 
 
-def _notes(report: TreeReport) -> list[str]:
+def _notes(report: TreeReport, run: Run) -> list[str]:
     lines: list[str] = []
     if report.skipped:
         lines += ["", "### Skipped", ""]
-        lines += [f"- {DIMENSION_TITLES[s.dimension]}: {s.reason}" for s in report.skipped]
+        lines += [f"- {run.title(s.dimension)}: {s.reason}" for s in report.skipped]
     if report.errors:
         lines += ["", "### Errors", ""]
         lines += [f"- `{path or '(audit)'}`: {error}" for path, error in report.errors]

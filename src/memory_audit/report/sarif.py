@@ -10,9 +10,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from memory_audit.checks import REGISTRY
-from memory_audit.engine import Run, TreeReport
-from memory_audit.model.finding import DIMENSION_TITLES, Finding
+from memory_audit.model.dimension import Severity
+from memory_audit.model.finding import Finding
+from memory_audit.model.run import Run, TreeReport
 from memory_audit.report import wording
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -22,10 +22,12 @@ def render(run: Run) -> str:
     return json.dumps(to_sarif(run), indent=2, ensure_ascii=False) + "\n"
 
 
-def level(finding: Finding) -> str:
-    if finding.dimension == "secrets":
+def level(run: Run, finding: Finding) -> str:
+    """The dimension's severity; a judgment call is never louder than a note."""
+    severity = next((d.severity for d in run.dimensions if d.id == finding.dimension), None)
+    if severity is Severity.ERROR:
         return "error"
-    return "note" if finding.judgment else "warning"
+    return "note" if finding.judgment or severity is Severity.NOTE else "warning"
 
 
 def artifact_uri(report: TreeReport, path: str) -> str:
@@ -34,32 +36,34 @@ def artifact_uri(report: TreeReport, path: str) -> str:
     return full.relative_to(cwd).as_posix() if full.is_relative_to(cwd) else full.as_uri()
 
 
-def _rules() -> list[dict[str, Any]]:
+def _rules(run: Run) -> list[dict[str, Any]]:
     rules = []
-    for dimension, check in REGISTRY.items():
-        doc = (check.__doc__ or "").strip()
+    for dimension in run.dimensions:
+        doc = dimension.doc.strip()
         summary = doc.split("\n\n", 1)[0].replace("\n", " ")
         rules.append(
             {
-                "id": dimension,
-                "name": "".join(part.capitalize() for part in dimension.split("-")),
-                "shortDescription": {"text": DIMENSION_TITLES[dimension]},
+                "id": dimension.id,
+                "name": "".join(part.capitalize() for part in dimension.id.split("-")),
+                "shortDescription": {"text": dimension.title},
                 "fullDescription": {"text": summary},
                 "help": {"text": doc},
-                "defaultConfiguration": {"level": "error" if dimension == "secrets" else "warning"},
+                "defaultConfiguration": {"level": dimension.severity.value},
             }
         )
     return rules
 
 
-def _result(report: TreeReport, finding: Finding, rule_index: dict[str, int]) -> dict[str, Any]:
+def _result(
+    run: Run, report: TreeReport, finding: Finding, rule_index: dict[str, int]
+) -> dict[str, Any]:
     location: dict[str, Any] = {"artifactLocation": {"uri": artifact_uri(report, finding.path)}}
     if finding.line:
         location["region"] = {"startLine": finding.line}
     return {
         "ruleId": finding.dimension,
         "ruleIndex": rule_index[finding.dimension],
-        "level": level(finding),
+        "level": level(run, finding),
         "message": {"text": wording.sentence(finding)},
         "locations": [{"physicalLocation": location}],
         "partialFingerprints": {"memoryAuditFingerprint/v1": finding.fingerprint},
@@ -72,10 +76,10 @@ def _result(report: TreeReport, finding: Finding, rule_index: dict[str, int]) ->
 
 
 def to_sarif(run: Run) -> dict[str, Any]:
-    rules = _rules()
+    rules = _rules(run)
     rule_index = {rule["id"]: i for i, rule in enumerate(rules)}
     results = [
-        _result(report, finding, rule_index)
+        _result(run, report, finding, rule_index)
         for report in run.reports
         for finding in report.findings
     ]

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from memory_audit.engine import Run, TreeReport
-from memory_audit.model.finding import DIMENSION_TITLES, DIMENSIONS
+from memory_audit.model.run import Run, TreeReport
 from memory_audit.report import wording
 
 
 def render(run: Run) -> str:
-    blocks = [render_tree(report, run.max_per_dimension) for report in run.reports]
+    blocks = [render_tree(report, run) for report in run.reports]
     return "\n\n".join(blocks) + "\n"
 
 
-def render_tree(report: TreeReport, cap: int) -> str:
+def render_tree(report: TreeReport, run: Run) -> str:
+    cap = run.max_per_dimension
     lines = [
         f"Memory audit: {wording.display_root(report.root)}",
         f"Files scanned: {wording.files_scanned(report)}",
@@ -23,7 +23,7 @@ def render_tree(report: TreeReport, cap: int) -> str:
         lines.append(f"Largest: {wording.largest_line(report)}")
     counts = report.counts
     shown = report.shown(cap)
-    for dimension in DIMENSIONS:
+    for dimension in run.dimensions:
         if dimension.id not in counts:
             continue
         lines += ["", f"## {dimension.title} ({counts[dimension.id]})"]
@@ -36,7 +36,7 @@ def render_tree(report: TreeReport, cap: int) -> str:
         if hidden:
             lines.append(wording.more_not_shown(hidden, dimension.id))
     lines += ["", _quiet_dimensions(report)]
-    lines += _notes(report)
+    lines += _notes(report, run)
     return "\n".join(lines)
 
 
@@ -46,11 +46,11 @@ def _quiet_dimensions(report: TreeReport) -> str:
     return "## All other dimensions: Nothing material."
 
 
-def _notes(report: TreeReport) -> list[str]:
+def _notes(report: TreeReport, run: Run) -> list[str]:
     lines: list[str] = []
     if report.skipped:
         lines += ["", "Skipped:"]
-        lines += [f"- {DIMENSION_TITLES[s.dimension]}: {s.reason}" for s in report.skipped]
+        lines += [f"- {run.title(s.dimension)}: {s.reason}" for s in report.skipped]
     if report.errors:
         lines += ["", "Errors:"]
         lines += [f"- {path or '(audit)'}: {error}" for path, error in report.errors]

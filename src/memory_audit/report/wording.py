@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memory_audit.engine import TreeReport
 from memory_audit.model.finding import Finding
+from memory_audit.model.run import TreeReport
 from memory_audit.tree.index_file import LOAD_BYTE_LIMIT, LOAD_LINE_LIMIT
 
 

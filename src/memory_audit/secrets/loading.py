@@ -12,6 +12,7 @@ import functools
 from dataclasses import replace
 from pathlib import Path
 
+from memory_audit.config.paths import default_state_dir
 from memory_audit.secrets.redact import load_salt
 from memory_audit.secrets.rules import RuleSet, bundled_rules, load_rules, parse_rules
 from memory_audit.secrets.scanner import Scanner
@@ -82,3 +83,9 @@ def _user_false_positives(state_dir: Path) -> frozenset[str]:
     except (OSError, UnicodeDecodeError):
         return frozenset()
     return parse_rules(text, "false positives").false_positives
+
+
+def scanner_for(patterns: str | None, state_dir: str | None) -> Scanner:
+    """The scanner of ``checks.secrets`` options: its rules file and state folder (the salt)."""
+    rules = Path(patterns).expanduser() if patterns else None
+    return load_scanner(rules, Path(state_dir or default_state_dir()).expanduser())

@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory_audit.checks.duplicates import tokens
-from memory_audit.tree.discovery import claude_home
+from memory_audit.config.paths import claude_home
 
 MAX_FILES = 200
 MAX_BYTES = 256 * 1024
@@ -23,7 +22,7 @@ class RuleFile:
     path: Path
     display: str
     text: str
-    paragraphs: tuple[frozenset[str], ...]
+    paragraphs: tuple[str, ...]
 
 
 def rule_files(project: Path | None) -> list[RuleFile]:
@@ -32,7 +31,7 @@ def rule_files(project: Path | None) -> list[RuleFile]:
         text = _read(path)
         if text is not None:
             blocks = [b for b in text.split("\n\n") if b.strip()]
-            found.append(RuleFile(path, _display(path), text, tuple(tokens(b) for b in blocks)))
+            found.append(RuleFile(path, _display(path), text, tuple(blocks)))
     return found
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-LOCK_NAME = ".consolidate-lock"
+from memory_audit.model.run import CONSOLIDATION_LOCK as LOCK_NAME
+
 STALE_AFTER_SECONDS = 3600.0
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from memory_audit.config.paths import claude_home
 from memory_audit.errors import UsageError
 from memory_audit.sources.git import GitUnavailable, repository_root
 from memory_audit.tree.index_file import INDEX_NAME
@@ -37,11 +38,6 @@ class TreeRef:
     @property
     def label(self) -> str:
         return self.location.slug or str(self.root)
-
-
-def claude_home() -> Path:
-    configured = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(configured).expanduser() if configured else Path.home() / ".claude"
 
 
 def projects_dir() -> Path:

@@ -1,0 +1,56 @@
+"""What the rest of the program knows about a dimension, declared by its check module.
+
+Each ``checks/<id>.py`` declares one :class:`Dimension`; the registry in
+``checks/__init__.py`` lists the modules in report order, and everything else
+(report titles, SARIF rules, the session hook's priority, ``--check`` choices)
+is derived from that one list.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Severity(enum.StrEnum):
+    """How loud a finding of this dimension is: SARIF's levels, and colour in a terminal."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    NOTE = "note"
+
+
+class Need(enum.StrEnum):
+    """What a check reads beyond the tree; a check whose need is absent skips itself."""
+
+    PROJECT = "project"
+    TRANSCRIPTS = "transcripts"
+    GIT = "git"
+
+
+@dataclass(frozen=True)
+class Dimension:
+    id: str
+    title: str
+    severity: Severity = Severity.WARNING
+    hook_priority: int = 50  # lower is shown first by the session hook
+    needs: frozenset[Need] = field(default_factory=frozenset)
+    doc: str = field(default="", compare=False)  # the check module's docstring: its user doc
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "severity": self.severity.value,
+            "hook_priority": self.hook_priority,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Dimension:
+        return cls(
+            id=str(data["id"]),
+            title=str(data.get("title", data["id"])),
+            severity=Severity(data.get("severity", "warning")),
+            hook_priority=int(data.get("hook_priority", 50)),
+        )

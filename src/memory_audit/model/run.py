@@ -1,0 +1,79 @@
+"""The result of an audit: one report per tree, and the run that holds them.
+
+Renderers, the state database and the fix session all take these types; the
+engine builds them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memory_audit import __version__
+from memory_audit.model.changes import Changes, TrendPoint
+from memory_audit.model.dimension import Dimension
+from memory_audit.model.finding import Finding, Skip
+from memory_audit.model.health import Health
+
+CONSOLIDATION_LOCK = ".consolidate-lock"
+"""The file Claude Code's consolidation holds; a report whose error names it was not audited."""
+
+
+@dataclass(frozen=True)
+class TreeReport:
+    root: Path
+    project: str | None
+    project_path: Path | None
+    profile: str
+    memory_files: int
+    session_recaps: int
+    has_index: bool
+    health: Health
+    findings: tuple[Finding, ...]
+    skipped: tuple[Skip, ...] = ()
+    errors: tuple[tuple[str, str], ...] = ()
+    checks: tuple[str, ...] = ()
+    dismissed: tuple[Finding, ...] = ()
+
+    @property
+    def counts(self) -> dict[str, int]:
+        return dict(Counter(f.dimension for f in self.findings))
+
+    @property
+    def audited(self) -> bool:
+        """False for a tree Claude Code was consolidating: its findings are unknown, not zero."""
+        return not any(path == CONSOLIDATION_LOCK for path, _ in self.errors)
+
+    def shown(self, cap: int) -> list[Finding]:
+        seen: Counter[str] = Counter()
+        kept = []
+        for finding in self.findings:
+            seen[finding.dimension] += 1
+            if seen[finding.dimension] <= cap:
+                kept.append(finding)
+        return kept
+
+    def not_shown(self, cap: int) -> dict[str, int]:
+        return {d: n - cap for d, n in self.counts.items() if n > cap}
+
+
+@dataclass(frozen=True)
+class Run:
+    reports: tuple[TreeReport, ...]
+    generated_at: dt.datetime = field(default_factory=lambda: dt.datetime.now().astimezone())
+    max_per_dimension: int = 50
+    version: str = __version__
+    dimensions: tuple[Dimension, ...] = ()  # the registry's table, in report order
+    # Filled where the state is at hand (the service, or audit with a state database):
+    changes: Mapping[str, Changes] = field(default_factory=dict)  # tree root -> since last run
+    history: tuple[TrendPoint, ...] = ()  # earlier runs, oldest first, for trend charts
+
+    @property
+    def total(self) -> int:
+        return sum(len(r.findings) for r in self.reports)
+
+    def title(self, dimension: str) -> str:
+        return next((d.title for d in self.dimensions if d.id == dimension), dimension)

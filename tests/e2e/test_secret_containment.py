@@ -1,0 +1,52 @@
+"""No planted secret leaves its file: every output format and the state folder are grepped."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import platformdirs
+
+from tests.harness import index, memory, write_tree
+from tests.secrets.samples import CASES
+
+PLANTED = [secret for positives, _ in CASES.values() for _, secret in positives]
+
+
+def test_no_planted_secret_escapes_into_any_output(tmp_path: Path) -> None:
+    body = "\n".join(
+        f"- {name}: {text}" for name, (positives, _) in CASES.items() for text, _ in positives
+    )
+    tree = write_tree(
+        tmp_path / "memory", {"MEMORY.md": index("all.md"), "all.md": memory("all", body=body)}
+    )
+    outputs = []
+    for fmt in ("text", "markdown", "json"):
+        out = tmp_path / f"report.{fmt}"
+        result = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "memory_audit",
+                "audit",
+                "--format",
+                fmt,
+                "-o",
+                str(out),
+                str(tree),
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+            env=os.environ.copy(),
+        )
+        assert result.returncode == 1, result.stderr
+        outputs += [result.stdout, result.stderr, out.read_text()]
+    state = Path(platformdirs.user_state_dir("memory-audit"))
+    outputs += [p.read_bytes().decode("latin-1") for p in state.rglob("*") if p.is_file()]
+    assert sum(o.count("possible-secret") for o in outputs) == len(PLANTED)
+    for secret in PLANTED:
+        for output in outputs:
+            assert secret not in output

@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_audit.secrets.redact import fingerprint, load_salt, redact
+from tests.secrets.samples import CASES
+
+PLANTED = [secret for positives, _ in CASES.values() for _, secret in positives]
+
+
+def test_salt_is_private_random_and_stable(tmp_path: Path) -> None:
+    first = load_salt(tmp_path / "state")
+    assert load_salt(tmp_path / "state") == first
+    assert load_salt(tmp_path / "other") != first
+    assert (tmp_path / "state/secret-salt").stat().st_mode & 0o777 == 0o600
+    assert fingerprint("r", "s", first) != fingerprint("r", "s", load_salt(tmp_path / "other"))
+
+
+def test_redaction_shows_at_most_40_characters_and_a_third_of_the_secret() -> None:
+    for secret in PLANTED:
+        shown = redact(secret)
+        assert len(shown) <= 40
+        visible = len(shown) - 3
+        assert visible <= max(3, len(secret) // 3 + 1), (secret, shown)
+        assert secret not in shown
