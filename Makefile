@@ -17,16 +17,23 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(PIP) install -e '.[test]'
 	touch $@ $(VENV)/.installed
 
-DEMO_TRANSCRIPTS := build/demo/transcripts
+# The demo writes nothing outside the checkout: state, caches and the secret salt go under
+# DEMO_DIR (the XDG folders point there), and Claude Code's folder is an empty one there too.
+DEMO_DIR ?= build/demo
+DEMO_TRANSCRIPTS := $(DEMO_DIR)/transcripts
 DEMO_ARGS := examples/drifted-memory --project-root examples/ledgerly --config examples/config.yaml \
 	--transcripts $(DEMO_TRANSCRIPTS)
+DEMO_ENV := XDG_STATE_HOME=$(abspath $(DEMO_DIR))/state XDG_DATA_HOME=$(abspath $(DEMO_DIR))/data \
+	XDG_CACHE_HOME=$(abspath $(DEMO_DIR))/cache XDG_CONFIG_HOME=$(abspath $(DEMO_DIR))/config \
+	CLAUDE_CONFIG_DIR=$(abspath $(DEMO_DIR))/claude PYTHONDONTWRITEBYTECODE=1
 
-DEMO_HTML := build/demo/report.html
+DEMO_HTML := $(DEMO_DIR)/report.html
 
 demo: $(VENV)/.installed
-	@$(BIN)/python examples/make_transcripts.py examples/drifted-memory $(DEMO_TRANSCRIPTS)
-	@$(BIN)/memory-audit audit $(DEMO_ARGS); status=$$?; [ $$status -le 1 ]
-	@$(BIN)/memory-audit audit $(DEMO_ARGS) --format html --output $(DEMO_HTML); [ $$? -le 1 ]
+	@$(DEMO_ENV) $(BIN)/python examples/make_transcripts.py examples/drifted-memory $(DEMO_TRANSCRIPTS)
+	@$(DEMO_ENV) $(BIN)/memory-audit audit $(DEMO_ARGS); status=$$?; [ $$status -le 1 ]
+	@$(DEMO_ENV) $(BIN)/memory-audit audit $(DEMO_ARGS) --format html --output $(DEMO_HTML) \
+		>/dev/null; [ $$? -le 1 ]
 	@echo; echo "HTML report: $(DEMO_HTML) (open it in a browser)"
 
 test: $(VENV)/.installed-test system-packages lint typecheck unit

@@ -84,3 +84,22 @@ def test_config_example_documents_every_option() -> None:
 def test_internal_options_cannot_be_set_from_a_file() -> None:
     with pytest.raises(ConfigError, match=r"checks\.secrets\.state_dir: unknown key"):
         config.parse("checks:\n  secrets: {state_dir: /tmp/elsewhere}\n", option_types=OPTION_TYPES)
+
+
+def test_unknown_top_level_key_lists_every_valid_key_including_checks() -> None:
+    with pytest.raises(ConfigError) as caught:
+        config.parse("bogus: 1\n", "c.yaml", option_types=OPTION_TYPES)
+    valid = str(caught.value).split("valid: ", 1)[1]
+    for key in ("roots", "schedule", "audit", "reports", "state", "checks"):
+        assert key in valid
+
+
+def test_yaml_syntax_errors_name_the_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text("roots: [a\nschedule: {weekly: sun 09:00}\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        config.load(path, OPTION_TYPES)
+    message = str(caught.value)
+    assert message.startswith(f"{path}:2:")
+    assert "not valid YAML" in message
+    assert "<unicode string>" not in message

@@ -83,3 +83,31 @@ def test_fingerprints_are_stable_when_lines_move(tree_dir: Path) -> None:
     after = report(tree_dir, "index-drift").findings[0]
     assert before.line != after.line
     assert before.fingerprint == after.fingerprint
+
+
+def test_the_same_problem_on_several_lines_is_several_findings_each_with_its_own_fingerprint(
+    tree_dir: Path,
+) -> None:
+    write_tree(
+        tree_dir,
+        {"MEMORY.md": index("a.md", "a.md", "a.md"), "a.md": memory("a")},
+    )
+    duplicates = [
+        f for f in report(tree_dir, "index-drift").findings if f.code == "duplicate-index-entry"
+    ]
+    assert [f.line for f in duplicates] == [3, 4]
+    assert len({f.fingerprint for f in duplicates}) == 2
+
+    write_tree(tree_dir, {"MEMORY.md": "# Title\n\nintro\n" + index("a.md", "a.md", "a.md")})
+    moved = [
+        f for f in report(tree_dir, "index-drift").findings if f.code == "duplicate-index-entry"
+    ]
+    assert [f.line for f in moved] == [6, 7]
+    assert [f.fingerprint for f in moved] == [f.fingerprint for f in duplicates]
+
+
+def test_no_two_findings_of_the_example_tree_share_a_fingerprint() -> None:
+    example = Path(__file__).resolve().parent.parent / "examples" / "drifted-memory"
+    found = report(example).findings
+    assert len(found) > 20
+    assert len({f.fingerprint for f in found}) == len(found)

@@ -16,7 +16,7 @@ from memory_audit.analysis.health import measure
 from memory_audit.checks import DIMENSIONS, ORDER, REGISTRY
 from memory_audit.config.settings import Config
 from memory_audit.errors import UsageError, describe
-from memory_audit.model.finding import Finding, Skip
+from memory_audit.model.finding import Finding, Skip, distinct
 from memory_audit.model.health import Health
 from memory_audit.model.run import CONSOLIDATION_LOCK, Run, TreeReport
 from memory_audit.tree.consolidation_lock import lock_age
@@ -56,7 +56,7 @@ def audit_tree(
         except Exception as exc:
             errors.append(("", f"check {dimension!r} failed: {describe(exc)}"))
     hidden = frozenset(dismissed)
-    ordered = order(tree, _unique(findings))
+    ordered = order(tree, distinct(findings))
     return TreeReport(
         root=tree.root,
         project=tree.location.slug,
@@ -91,17 +91,6 @@ def order(tree: MemoryTree, findings: Iterable[Finding]) -> list[Finding]:
         )
 
     return sorted(findings, key=key)
-
-
-def _unique(findings: Iterable[Finding]) -> list[Finding]:
-    seen: set[tuple[str, int | None]] = set()
-    kept = []
-    for finding in findings:
-        identity = (finding.fingerprint, finding.line)
-        if identity not in seen:
-            seen.add(identity)
-            kept.append(finding)
-    return kept
 
 
 def select_checks(requested: Sequence[str], skip: Sequence[str] = ()) -> tuple[str, ...]:

@@ -116,3 +116,78 @@ def test_a_foreign_skill_with_our_name_is_left_alone(isolated_home: Path) -> Non
     assert "is not ours" in claude("install").stdout
     claude("uninstall")
     assert skill.read_text() == "my own skill\n"
+
+
+def test_install_then_uninstall_keeps_two_backups_even_within_one_second(
+    isolated_home: Path,
+) -> None:
+    settings = isolated_home / ".claude/settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps(OTHER))
+    assert claude("install").returncode == 0
+    installed = settings.read_text()
+    assert claude("uninstall").returncode == 0
+    backups = sorted(settings.parent.glob("settings.json.memory-audit-backup-*"))
+    assert len(backups) == 2
+    contents = {json.loads(b.read_text()) == OTHER for b in backups}
+    assert contents == {True, False}  # one holds the original, the other the installed file
+    assert installed in {b.read_text() for b in backups}
+
+
+def test_skill_and_hook_run_this_installation_by_its_absolute_path(isolated_home: Path) -> None:
+    settings = isolated_home / ".claude/settings.json"
+    settings.parent.mkdir()
+    stale = {
+        "hooks": {
+            "SessionStart": [
+                {
+                    "hooks": [
+                        {
+                            "type": "command",
+                            "command": ("/gone/venv/bin/python -m memory_audit hook session-start"),
+                        }
+                    ]
+                }
+            ]
+        }
+    }
+    settings.write_text(json.dumps(stale))
+    assert claude("install").returncode == 0
+    [hook] = ours(json.loads(settings.read_text()))
+    assert hook["command"] == f"{sys.executable} -m memory_audit hook session-start"
+    skill = (isolated_home / ".claude/skills/memory-audit/SKILL.md").read_text()
+    assert f"    {sys.executable} -m memory_audit audit --format json\n" in skill
+    assert "{command}" not in skill
+    assert "\n    memory-audit " not in skill  # no bare command Claude's PATH may not have
+
+
+def test_doctor_names_a_hook_or_skill_whose_program_is_gone(isolated_home: Path) -> None:
+    assert claude("install").returncode == 0
+    healthy = subprocess.run(
+        [sys.executable, "-m", "memory_audit", "doctor"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=os.environ.copy(),
+    ).stdout
+    assert f"✓ Claude Code SessionStart hook runs {sys.executable}" in healthy
+    assert f"✓ Claude Code /memory-audit skill runs {sys.executable}" in healthy
+
+    skill = isolated_home / ".claude/skills/memory-audit/SKILL.md"
+    skill.write_text(skill.read_text().replace(sys.executable, "/gone/venv/bin/python"))
+    settings = isolated_home / ".claude/settings.json"
+    settings.write_text(settings.read_text().replace(sys.executable, "/gone/venv/bin/python"))
+    doctor = subprocess.run(
+        [sys.executable, "-m", "memory_audit", "doctor"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=os.environ.copy(),
+    )
+    assert doctor.returncode == 1
+    assert (
+        "✗ Claude Code SessionStart hook runs /gone/venv/bin/python, which no longer exists"
+        in doctor.stdout
+    )
+    assert "✗ Claude Code /memory-audit skill runs /gone/venv/bin/python" in doctor.stdout
+    assert "fix: memory-audit claude install" in doctor.stdout

@@ -75,3 +75,14 @@ def test_doctor_without_a_notification_server(tmp_path: Path) -> None:
         home.bus_address = bus.address
         doctor = cli(home, "doctor").stdout
     assert "! no notification server on the session bus" in doctor
+
+
+def test_doctor_warns_for_a_unit_that_is_written_but_not_known_to_run(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    write_tree(home.projects / "-app" / "memory", {"MEMORY.md": ""})
+    unit = home.root / ".config/systemd/user/memory-audit.service"
+    unit.parent.mkdir(parents=True)
+    unit.write_text("[Service]\nExecStart=/bin/true\n")
+    doctor = cli(home, "doctor").stdout  # no user manager reachable in this home
+    assert "! service unit installed but not known to be running" in doctor
+    assert "✓ service installed" not in doctor

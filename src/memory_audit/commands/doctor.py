@@ -25,8 +25,8 @@ from memory_audit.config import settings as config_module
 from memory_audit.daemon.notify import DesktopBackend, Notifier, use_runtime_bus
 from memory_audit.daemon.schedule import WeeklySchedule
 from memory_audit.daemon.watch import watches_needed
-from memory_audit.errors import ConfigError
-from memory_audit.install import backend_for_platform
+from memory_audit.errors import ConfigError, UsageError
+from memory_audit.install import backend_for_platform, claude
 from memory_audit.install.spec import ServiceBackend
 from memory_audit.tree.discovery import TreeRef, find_trees
 
@@ -72,6 +72,7 @@ def run(
         lambda: [inotify(found)],
         lambda: notifications(config, notify_test),
         lambda: [service(backend)],
+        claude_integration,
         lambda: [clock(config)],
     ]
     results = [check for produce in checks for check in produce()]
@@ -222,7 +223,39 @@ def service(backend: ServiceBackend | None) -> Check:
             f"service installed but {status.detail}",
             "memory-audit service install (re-enables it); memory-audit service logs",
         )
-    return Check(OK, f"service installed ({status.detail or 'state unknown'})")
+    if status.active is None:
+        # The unit file is there, but nothing says it runs: no tick for that.
+        return Check(
+            WARN,
+            f"service unit installed but not known to be running ({status.detail})",
+            "memory-audit service install (starts it); memory-audit service status",
+        )
+    return Check(OK, f"service installed and running ({status.detail})")
+
+
+def claude_integration() -> list[Check]:
+    """The hook and the skill run an absolute path: it must still exist after upgrades."""
+    try:
+        programs = [
+            ("SessionStart hook", p)
+            for p in claude.hook_programs(claude.load_settings(claude.settings_path()))
+        ]
+    except UsageError as exc:
+        return [Check(WARN, f"Claude Code settings unreadable: {exc}")]
+    skill = claude.skill_program(claude.skill_path())
+    if skill is not None:
+        programs.append(("/memory-audit skill", skill))
+    return [_program(what, program) for what, program in programs]
+
+
+def _program(what: str, program: str) -> Check:
+    if program and os.access(program, os.X_OK) and Path(program).is_file():
+        return Check(OK, f"Claude Code {what} runs {program}")
+    return Check(
+        FAIL,
+        f"Claude Code {what} runs {program or '(no command)'}, which no longer exists",
+        "memory-audit claude install (writes this installation's path)",
+    )
 
 
 def clock(config: config_module.Config) -> Check:

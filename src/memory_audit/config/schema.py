@@ -31,8 +31,17 @@ class Problems:
         self.messages.append(f"{where}: {key}: {text}")
 
 
-def build(cls: type[T], node: yaml.Node | None, key: str, problems: Problems) -> T:
-    """An instance of the dataclass ``cls`` from a mapping node (None: all defaults)."""
+def build(
+    cls: type[T],
+    node: yaml.Node | None,
+    key: str,
+    problems: Problems,
+    also_valid: tuple[str, ...] = (),
+) -> T:
+    """An instance of the dataclass ``cls`` from a mapping node (None: all defaults).
+
+    ``also_valid`` names keys the caller reads itself (the top level's ``checks``), so the
+    list of valid keys in an error is complete."""
     if node is None or _is_null(node):
         return cls()
     if not isinstance(node, yaml.MappingNode):
@@ -45,7 +54,8 @@ def build(cls: type[T], node: yaml.Node | None, key: str, problems: Problems) ->
         name = str(key_node.value)
         full = f"{key}.{name}" if key else name
         if name not in fields:
-            problems.add(key_node, full, f"unknown key (valid: {', '.join(fields)})")
+            valid = ", ".join([*fields, *also_valid])
+            problems.add(key_node, full, f"unknown key (valid: {valid})")
             continue
         value = convert(hints[name], value_node, full, problems)
         if value is not _INVALID:

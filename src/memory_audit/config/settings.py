@@ -200,15 +200,24 @@ def parse(
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{source}: not valid YAML: {exc}") from None
+        raise ConfigError(yaml_error(source, exc)) from None
     checks_node = _pop_key(node, "checks")
-    settings = build(Settings, node, "", problems)
+    settings = build(Settings, node, "", problems, also_valid=("checks",))
     checks = {} if option_types is None else _check_options(checks_node, option_types, problems)
     if option_types is not None:
         _check_skip(node, settings.audit.skip, option_types, problems)
     if problems.messages:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems.messages))
     return Config(settings, checks, path, option_types or {})
+
+
+def yaml_error(source: str, exc: yaml.YAMLError) -> str:
+    """The parser's complaint with the file's name and line, not ``in "<unicode string>"``."""
+    if not isinstance(exc, yaml.MarkedYAMLError) or exc.problem_mark is None:
+        return f"{source}: not valid YAML ({type(exc).__name__})"
+    mark = exc.problem_mark
+    context = f" ({exc.context})" if exc.context else ""
+    return f"{source}:{mark.line + 1}:{mark.column + 1}: not valid YAML: {exc.problem}{context}"
 
 
 def _pop_key(node: yaml.Node | None, key: str) -> yaml.Node | None:

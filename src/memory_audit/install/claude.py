@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
+import re
 import shlex
 import shutil
 import sys
@@ -34,9 +36,44 @@ def skill_path() -> Path:
     return claude_home() / "skills" / "memory-audit" / "SKILL.md"
 
 
-def hook_command(python: Path | None = None) -> str:
+def command_line(python: Path | None = None) -> str:
+    """How Claude Code runs this installation: its interpreter's absolute path, so a
+    virtualenv install works although its ``bin`` is not on Claude's PATH."""
     interpreter = python or Path(sys.executable).absolute()
-    return f"{shlex.quote(str(interpreter))} -m memory_audit hook session-start"
+    return f"{shlex.quote(str(interpreter))} -m memory_audit"
+
+
+def hook_command(python: Path | None = None) -> str:
+    return f"{command_line(python)} hook session-start"
+
+
+def hook_programs(settings: dict[str, Any]) -> list[str]:
+    """The programs our SessionStart hooks run (their first word), for ``doctor``."""
+    hooks = settings.get("hooks")
+    groups = hooks.get("SessionStart") if isinstance(hooks, dict) else None
+    programs = []
+    for group in groups if isinstance(groups, list) else []:
+        inner = group.get("hooks") if isinstance(group, dict) else None
+        for hook in inner if isinstance(inner, list) else []:
+            if _is_ours(hook):
+                programs.append(_first_word(str(hook["command"])))
+    return programs
+
+
+def skill_program(path: Path) -> str | None:
+    """The program our installed skill tells Claude to run, or None (no skill, not ours)."""
+    if not skill_is_ours(path):
+        return None
+    found = re.search(r"^    (.+?) -m memory_audit audit", path.read_text(encoding="utf-8"), re.M)
+    return _first_word(found.group(1)) if found else ""
+
+
+def _first_word(command: str) -> str:
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return command
+    return words[0] if words else ""
 
 
 def load_settings(path: Path) -> dict[str, Any]:
@@ -114,9 +151,7 @@ def save_settings(path: Path, settings: dict[str, Any]) -> Path | None:
     """Write ``settings`` (2-space JSON, as Claude Code does) after a backup; the backup's path."""
     backup = None
     if path.exists():
-        backup = path.with_name(
-            f"{path.name}.memory-audit-backup-{dt.datetime.now():%Y%m%dT%H%M%S}"
-        )
+        backup = _new_backup(path)
         shutil.copy2(path, backup)
         mode = path.stat().st_mode & 0o777
     else:
@@ -126,8 +161,22 @@ def save_settings(path: Path, settings: dict[str, Any]) -> Path | None:
     return backup
 
 
-def skill_text() -> str:
-    return read_resource("claude", "SKILL.md")
+def _new_backup(path: Path) -> Path:
+    """A backup name no earlier backup has: install then uninstall in the same second keeps
+    both (the name is claimed with O_EXCL before it is written)."""
+    stamp = f"{path.name}.memory-audit-backup-{dt.datetime.now():%Y%m%dT%H%M%S}"
+    for number in range(1, 1000):
+        candidate = path.with_name(stamp if number == 1 else f"{stamp}-{number}")
+        try:
+            os.close(os.open(candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        except FileExistsError:
+            continue
+        return candidate
+    raise UsageError(f"too many backups of {path} this second; nothing was changed")
+
+
+def skill_text(python: Path | None = None) -> str:
+    return read_resource("claude", "SKILL.md").replace("{command}", command_line(python))
 
 
 def skill_is_ours(path: Path) -> bool:

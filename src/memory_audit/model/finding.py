@@ -8,8 +8,8 @@ is the checks registry).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -98,6 +98,39 @@ def make_finding(
         related=related,
         fix=fix,
     )
+
+
+def distinct(findings: Iterable[Finding]) -> list[Finding]:
+    """Every finding with its own fingerprint, in the order given.
+
+    A check keys a finding on what it is about (``references `x.md```), so the same
+    problem written twice in a file (two lines, same missing path) would share one
+    fingerprint, and dismissing or counting one would silently cover both. The first
+    keeps its fingerprint (dismissals stay valid); each later one, by line, gets the
+    first's fingerprint plus its ordinal: stable when lines move, distinct from the others.
+    An exact repeat (same fingerprint, same line) is the same finding and is dropped.
+    """
+    groups: dict[str, list[Finding]] = {}
+    for finding in findings:
+        groups.setdefault(finding.fingerprint, []).append(finding)
+    renamed: dict[int, Finding] = {}
+    for fingerprint_, group in groups.items():
+        lines_seen: set[int | None] = set()
+        ordinal = 0
+        for finding in sorted(group, key=lambda f: (f.path, f.line or 0)):
+            if finding.line in lines_seen:
+                continue
+            lines_seen.add(finding.line)
+            ordinal += 1
+            renamed[id(finding)] = (
+                finding if ordinal == 1 else _numbered(finding, fingerprint_, ordinal)
+            )
+    return [renamed[id(f)] for f in findings if id(f) in renamed]
+
+
+def _numbered(finding: Finding, first: str, ordinal: int) -> Finding:
+    digest = hashlib.sha256(f"{first}\x1f#{ordinal}".encode()).hexdigest()[:20]
+    return replace(finding, fingerprint=digest)
 
 
 @dataclass(frozen=True)
