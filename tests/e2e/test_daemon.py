@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import signal
 from pathlib import Path
 
+from memory_audit.daemon.state import State
+from memory_audit.daemon.store import ReportStore
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import CASES
 from tests.support.daemon_process import DaemonProcess, Home, wait_for
@@ -103,3 +106,36 @@ def test_invalid_config_at_start_exits_2_before_anything_runs(tmp_path: Path) ->
     assert code == 2
     assert "notify.backend: 'carrier-pigeon' is not one of" in err
     assert not home.reports.exists()
+
+
+def test_sighup_sends_the_next_runs_reports_to_a_new_reports_dir(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    write_tree(home.projects / "-app" / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")})
+    config = home.config()
+    moved = tmp_path / "elsewhere" / "reports"
+    daemon = DaemonProcess(home, config).start()
+    try:
+        assert daemon.wait_message("READY=1")
+        assert wait_for((home.reports / "latest" / "summary.json").exists)
+        config.write_text(
+            config.read_text() + f"reports: {{dir: '{moved}'}}\nstate: {{dir: '{tmp_path}/s2'}}\n"
+        )
+        daemon.signal(signal.SIGHUP)
+        assert wait_for(lambda: "configuration reloaded" in home.log.read_text())
+        # A week passes: the weekly audit is due again, and the 1 s tick starts it.
+        state = State(home.state)
+        state.put(
+            "last_success", (dt.datetime.now().astimezone() - dt.timedelta(days=8)).isoformat()
+        )
+        state.close()
+        assert wait_for((moved / "latest" / "summary.json").exists)
+    finally:
+        code, _, err = daemon.stop()
+    assert code == 0, err
+    assert len(ReportStore(home.reports, 12).runs()) == 1
+    log = home.log.read_text()
+    assert f"reports now go to {moved}" in log
+    assert "rebuilt: reports\n" in log
+    # The state folder holds the daemon's lock and database: refused live, kept.
+    assert f"state.dir changed to {tmp_path}/s2" in log
+    assert not (tmp_path / "s2").exists()

@@ -102,11 +102,12 @@ def test_html_in_headless_chromium(tmp_path: Path) -> None:
 
 
 def test_daemon_run_folders_get_an_html_report(tmp_path: Path) -> None:
-    from memory_audit.daemon.service import report_extras
-    from memory_audit.daemon.store import ReportStore
+    from memory_audit.config.settings import Config, ReportSettings, Settings
+    from memory_audit.daemon.components import build_store
 
     run = two_projects(tmp_path)
-    folder = ReportStore(tmp_path / "reports", 3, report_extras()).write(run, run.changes)
+    reports = ReportSettings(dir=str(tmp_path / "reports"))
+    folder = build_store(Config(Settings(reports=reports))).write(run, run.changes)
     html = (folder / "index.html").read_text()
     assert "-work-app" in html
     assert (folder / "index.html").stat().st_mode & 0o777 == 0o600

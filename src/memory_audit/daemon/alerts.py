@@ -144,6 +144,19 @@ class AlertCenter:
         self._flush: asyncio.TimerHandle | None = None
         self._sending: set[asyncio.Task[None]] = set()
 
+    def take_over(self, previous: AlertCenter) -> None:
+        """Carry on ``previous``'s work after a reload built this one.
+
+        Its waiting alerts move here; the keys it is sending stay excluded (the set
+        is shared, so its send in progress still clears them when done).
+        """
+        if previous._flush is not None:
+            previous._flush.cancel()
+            previous._flush = None
+        self._in_flight = previous._in_flight
+        waiting, previous._pending = list(previous._pending.values()), {}
+        self.add(waiting)
+
     def add(self, alerts: list[Alert]) -> None:
         for alert in alerts:
             if alert.key not in self._in_flight:

@@ -154,6 +154,10 @@ class RateLimit:
         self.limit = limit
         self._sent: collections.deque[float] = collections.deque()
 
+    def carry_over(self, previous: RateLimit) -> None:
+        """Count the events ``previous`` allowed in the last hour as this limit's own."""
+        self._sent = previous._sent
+
     def allow(self, now: float | None = None) -> bool:
         now = time.monotonic() if now is None else now
         while self._sent and now - self._sent[0] >= HOUR:

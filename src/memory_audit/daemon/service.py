@@ -4,8 +4,9 @@ It never changes a memory tree. Audits and file scans run on worker threads
 (the loop stays responsive to events and signals); the SQLite state is only
 touched from the loop thread. SIGTERM/SIGINT stop it within a few seconds (an
 audit in progress is abandoned: reports are written atomically, so nothing
-partial is left), SIGHUP reloads the configuration (an invalid one is logged
-and the old one kept).
+partial is left). SIGHUP reloads the configuration: the components whose
+settings changed are built anew from it (see :mod:`memory_audit.daemon.components`);
+an invalid file is logged and the old configuration kept.
 """
 
 from __future__ import annotations
@@ -29,17 +30,21 @@ from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
 from memory_audit.daemon import systemd_notify
 from memory_audit.daemon.alerts import Alert, AlertCenter, Budget, FileScan, alerts_for, scan_file
+from memory_audit.daemon.components import (
+    build_notifier,
+    build_store,
+    keep_state_dir,
+    with_section,
+    writable_store,
+)
 from memory_audit.daemon.instance import InstanceLock
-from memory_audit.daemon.notify import Notifier
 from memory_audit.daemon.schedule import WeeklySchedule
 from memory_audit.daemon.state import State
-from memory_audit.daemon.store import ReportStore, write_file
 from memory_audit.daemon.watch import TreeWatcher
 from memory_audit.engine import audit_refs, select_checks
 from memory_audit.errors import ConfigError, describe
 from memory_audit.model.changes import Changes
 from memory_audit.model.run import Run
-from memory_audit.report import html
 from memory_audit.secrets.loading import RulesUnavailable, scanner_for
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.consolidation_lock import lock_age
@@ -90,12 +95,10 @@ class Daemon:
         self.config = config
         self.clock = clock
         self.state = State(config.state_dir)
-        self.store = ReportStore(config.report_dir, config.settings.reports.keep, report_extras())
-        self.notifier = Notifier(config.settings.notify)
+        self.store = build_store(config)
+        self.notifier = build_notifier(config.settings.notify)
         self.schedule = WeeklySchedule.from_settings(config.settings.schedule)
-        self.alerts = AlertCenter(
-            self.state, self.notifier, config.settings.notify.coalesce_seconds, self.latest_summary
-        )
+        self.alerts = self._build_alerts()
         self._run_lock = asyncio.Lock()
         self._retry_at: dt.datetime | None = None
         self._stop = asyncio.Event()
@@ -171,23 +174,76 @@ class Daemon:
             self.watcher.stop()
         self.state.close()
 
+    def _build_alerts(self) -> AlertCenter:
+        coalesce = self.config.settings.notify.coalesce_seconds
+        return AlertCenter(self.state, self.notifier, coalesce, self.latest_summary)
+
+    # ---- reload (SIGHUP) -----------------------------------------------------
+
     def reload(self) -> None:
         try:
             fresh = config_module.load(self.config_path, OPTION_TYPES)
         except ConfigError as exc:
             log.error("configuration reload failed; keeping the previous configuration: %s", exc)
             return
-        self.config = fresh
-        self.notifier.settings = fresh.settings.notify
-        self.alerts.coalesce_seconds = fresh.settings.notify.coalesce_seconds
-        self.store.keep = fresh.settings.reports.keep
-        self.schedule = WeeklySchedule.from_settings(fresh.settings.schedule)
+        old, self.config = self.config, keep_state_dir(self.config, fresh)
+        rebuilt = [
+            name
+            for name, rebuild in (
+                ("reports", self._rebuild_store),
+                ("notifications", self._rebuild_notifier),
+                ("schedule", self._rebuild_schedule),
+                ("watchers", self._rebuild_watchers),
+            )
+            if rebuild(old)
+        ]
+        self.rescan()  # roots may have changed
+        log.info(
+            "configuration reloaded from %s; rebuilt: %s",
+            fresh.source or "defaults",
+            ", ".join(rebuilt) or "nothing",
+        )
+
+    def _rebuild_store(self, old: config_module.Config) -> bool:
+        keep = self.config.settings.reports.keep
+        if (self.config.report_dir, keep) == (old.report_dir, old.settings.reports.keep):
+            return False
+        store = writable_store(self.config)
+        if store is None:
+            self.config = with_section(self.config, reports=old.settings.reports)
+            return False
+        self.store = store  # a run in progress writes its reports here too
+        self.store.clean_partial()
+        log.info("reports now go to %s", self.store.root)
+        return True
+
+    def _rebuild_notifier(self, old: config_module.Config) -> bool:
+        if self.config.settings.notify == old.settings.notify:
+            return False
+        self.notifier = build_notifier(self.config.settings.notify, self.notifier)
+        fresh = self._build_alerts()
+        fresh.take_over(self.alerts)
+        self.alerts = fresh
+        return True
+
+    def _rebuild_schedule(self, old: config_module.Config) -> bool:
+        if self.config.settings.schedule == old.settings.schedule:
+            return False
+        self.schedule = WeeklySchedule.from_settings(self.config.settings.schedule)
         if self.scheduler is not None:
             self.scheduler.reschedule_job("weekly", trigger=self.schedule.trigger)
+        return True
+
+    def _rebuild_watchers(self, old: config_module.Config) -> bool:
+        if self.config.settings.watch == old.settings.watch:
+            return False
         if self.watcher is not None:
-            self.watcher.debouncer.delay = fresh.settings.watch.debounce_seconds
-            self.rescan()
-        log.info("configuration reloaded from %s", fresh.source or "defaults")
+            self.watcher.stop()
+            self.watcher = None
+        self._start_watching(asyncio.get_running_loop())
+        if self.watcher is not None:
+            self._spawn(self._startup_sweep())  # what changed while no watcher looked
+        return True
 
     # ---- the weekly audit ----------------------------------------------------
 
@@ -414,12 +470,3 @@ def _tree_files(roots: list[Path]) -> list[Path]:
         if listing.index is not None:
             files.append(root / listing.index.path)
     return files
-
-
-def report_extras() -> tuple[Any, ...]:
-    """Extra files for each run folder: the HTML report, ``index.html``."""
-    return (write_html,)
-
-
-def write_html(run: Run, folder: Path) -> None:
-    write_file(folder / "index.html", html.render(run))
