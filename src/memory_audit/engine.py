@@ -19,6 +19,8 @@ from memory_audit.errors import UsageError, describe
 from memory_audit.model.finding import Finding, Skip, distinct
 from memory_audit.model.health import Health
 from memory_audit.model.run import CONSOLIDATION_LOCK, Run, TreeReport
+from memory_audit.secrets.boundary import Boundary, tree_boundary
+from memory_audit.secrets.loading import RulesUnavailable, scanner_for
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.snapshot import MemoryTree, load_tree
@@ -55,8 +57,9 @@ def audit_tree(
                 (skipped if isinstance(item, Skip) else findings).append(item)  # type: ignore[arg-type]
         except Exception as exc:
             errors.append(("", f"check {dimension!r} failed: {describe(exc)}"))
+    boundary = _boundary(tree, options.get("secrets"))
     hidden = frozenset(dismissed)
-    ordered = order(tree, distinct(findings))
+    ordered = order(tree, distinct(boundary.finding(f) for f in findings))
     return TreeReport(
         root=tree.root,
         project=tree.location.slug,
@@ -67,11 +70,23 @@ def audit_tree(
         has_index=tree.index is not None,
         health=measure(tree),
         findings=tuple(f for f in ordered if f.fingerprint not in hidden),
-        skipped=tuple(skipped),
-        errors=tuple(errors),
+        skipped=tuple(Skip(s.dimension, boundary.text(s.reason)) for s in skipped),
+        errors=tuple((path, boundary.text(error)) for path, error in errors),
         checks=tuple(selection),
         dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
     )
+
+
+def _boundary(tree: MemoryTree, secrets_options: Any) -> Boundary:
+    """The tree's redaction boundary, from the secrets check's rules (the bundled ones when
+    its patterns file is unusable: the boundary never turns itself off)."""
+    patterns = getattr(secrets_options, "patterns", None)
+    state_dir = getattr(secrets_options, "state_dir", None)
+    try:
+        scanner = scanner_for(patterns, state_dir)
+    except RulesUnavailable:
+        scanner = scanner_for(None, state_dir)
+    return tree_boundary(tree, scanner)
 
 
 def order(tree: MemoryTree, findings: Iterable[Finding]) -> list[Finding]:
@@ -114,7 +129,8 @@ def audit_refs(
 ) -> Run:
     """Load and audit each tree; a tree being consolidated is reported, not read."""
     now = now or dt.datetime.now().astimezone()
-    options = {d: config.check_options(d) for d in selection}
+    # The secrets options also configure the redaction boundary, selected or not.
+    options = {d: config.check_options(d) for d in {*selection, "secrets"}}
     dismissed = frozenset(dismissed)
     reports = []
     for ref in refs:

@@ -298,3 +298,13 @@ def test_every_fix_the_checks_propose_has_an_action(tree_dir: Path) -> None:
     proposed = {str(f.fix["action"]) for f in findings(tree_dir) if f.fix}
     assert proposed - set(ACTIONS) == set()
     assert len(proposed) >= 10
+
+
+def test_remove_index_line_whose_target_the_boundary_masked(tree_dir: Path) -> None:
+    token = CASES["github-pat"][0][0][0]
+    write_tree(tree_dir, {"MEMORY.md": f"# Index\n- [A](a.md) — a\n- [X]({token}.md) — x\n"})
+    [finding] = [f for f in findings(tree_dir, "index-drift") if f.line == 3]
+    assert finding.fix is not None
+    assert token not in str(finding.fix)
+    apply(tree_dir, dict(finding.fix))
+    assert (tree_dir / "MEMORY.md").read_text() == "# Index\n- [A](a.md) — a\n"

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from memory_audit.config.schema import INTERNAL
 from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.secrets.boundary import tree_secrets
 from memory_audit.secrets.loading import RulesUnavailable, scanner_for
 from memory_audit.secrets.scanner import SecretMatch
-from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "secrets"
@@ -50,11 +50,8 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     except RulesUnavailable as exc:
         yield Skip(ID, str(exc))
         return
-    texts = [(m.path, "\n".join(m.lines)) for m in tree.files.values()]
-    if tree.index is not None:
-        texts.append((INDEX_NAME, "\n".join(tree.index.lines)))
-    for path, text in sorted(texts):
-        for match in scanner.scan(text):
+    for path, matches in tree_secrets(tree, scanner).items():
+        for match, _ in matches:
             if match.fingerprint not in scanner.false_positives:
                 yield secret_finding(path, match)
 

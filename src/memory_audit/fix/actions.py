@@ -64,10 +64,25 @@ def _index_line(index: TextFile, line: int, target: str) -> int:
     lines = index.lines
     if 0 < line <= len(lines) and any(p in lines[line - 1] for p in patterns):
         return line - 1
+    if 0 < line <= len(lines) and _masked_link(lines[line - 1], target):
+        return line - 1
     found = [i for i, text in enumerate(lines) if any(p in text for p in patterns)]
     if len(found) == 1:
         return found[0]
     raise StaleTarget(f"MEMORY.md no longer has one line linking `{target}`")
+
+
+def _masked_link(line: str, target: str) -> bool:
+    """A target the redaction boundary masked (``ghp_...aE7u.md``) still names the link of
+    its own line: its visible head and tail, in that order, inside one link."""
+    head, dots, tail = target.partition("...")
+    if not dots:
+        return False
+    for opening, closing in (("](", ")"), ("[[", "]]")):
+        start = line.find(opening + head)
+        if start != -1 and line.find(tail + closing, start + len(opening + head)) != -1:
+            return True
+    return False
 
 
 def remove_index_line(root: Path, fix: Fix, answers: list[str]) -> Edit:
@@ -85,6 +100,8 @@ def update_index_path(root: Path, fix: Fix, answers: list[str]) -> Edit:
     old, new = str(fix["old"]), (answers[0] if answers else str(fix["new"]))
     at = _index_line(index, int(fix["line"]), old)
     lines = index.lines
+    if f"]({old}" not in lines[at] and f"](<{old}>)" not in lines[at]:
+        raise fm.CannotEdit("the link holds a possible secret; redact it first")
     lines[at] = (
         lines[at].replace(f"]({old}", f"]({new}", 1).replace(f"](<{old}>)", f"](<{new}>)", 1)
     )

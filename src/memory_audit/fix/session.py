@@ -26,7 +26,7 @@ from memory_audit.fix.edits import Edit, StaleTarget
 from memory_audit.fix.frontmatter_edit import CannotEdit
 from memory_audit.model.finding import Finding
 from memory_audit.report import wording
-from memory_audit.secrets.redact import redact
+from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.index_file import INDEX_NAME
 
@@ -234,7 +234,7 @@ class Session:
         return self._confirm(finding, change, asked=edit)
 
     def _confirm(self, finding: Finding, change: Edit, *, asked: bool) -> Finding | None:
-        self.console.say(self._redacted(change.diff(self.root)).rstrip())
+        self.console.say(self._redacted_diff(change).rstrip())
         if asked and self.console.choose("  Apply this change?", {"y": "yes", "n": "no"}) == "n":
             return finding
         try:
@@ -282,16 +282,18 @@ class Session:
         except OSError as exc:
             self.console.say(f"  (cannot read {finding.path}: {exc.strerror})")
             return
+        # Never echo a secret, not even back to its owner's terminal: the boundary of the
+        # whole file, so a private key's body lines are masked too.
+        boundary = Boundary.for_text(self.scanner, "\n".join(lines))
         middle = (finding.line or 1) - 1
         for number in range(max(0, middle - 6), min(len(lines), middle + 7)):
             mark = ">" if number == middle else " "
-            self.console.say(f"  {mark}{number + 1:5} | {self._redacted(lines[number])}")
+            self.console.say(f"  {mark}{number + 1:5} | {boundary.text(lines[number])}")
 
-    def _redacted(self, text: str) -> str:
-        """Never echo a secret, not even back to its owner's terminal."""
-        for match in sorted(self.scanner.scan(text), key=lambda m: m.start, reverse=True):
-            text = text[: match.start] + redact(text[match.start : match.end]) + text[match.end :]
-        return text
+    def _redacted_diff(self, change: Edit) -> str:
+        texts = [c.after.text for c in change.changes]
+        texts += [c.before.text for c in change.changes if c.before is not None]
+        return Boundary.for_text(self.scanner, "\n\n".join(texts)).text(change.diff(self.root))
 
     def _read_index(self) -> bytes | None:
         try:

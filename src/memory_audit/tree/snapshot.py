@@ -227,6 +227,11 @@ class MemoryTree:
         return Target(None, candidate, os.path.exists(candidate))
 
     @cached_property
+    def scratch(self) -> dict[object, object]:
+        """Results other layers derive from the snapshot once (the secret scan), by key."""
+        return {}
+
+    @cached_property
     def _resolved(self) -> dict[tuple[str, str], Target]:
         return {}
 

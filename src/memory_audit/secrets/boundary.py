@@ -1,0 +1,197 @@
+"""The redaction boundary: every piece of text leaving the engine passes through here.
+
+A tree's secret spans are found once per file (the ``secrets`` rules; a PEM
+private key is one span, header to footer). :class:`Boundary` then masks, in
+any outgoing text, every run of characters that shares a fragment of
+:data:`FRAGMENT` characters or more with one of those spans (a whole secret
+shorter than that counts as one fragment). Matching fragments, not whole
+secrets, is what catches a body line of a private key quoted as a path, or a
+token cut in half by an ellipsis. The run is shown as ``<first 4>...<last 4>``;
+those pieces, and the longer head the ``secrets`` check shows (``redact``),
+are shorter than a fragment, so masking twice changes nothing.
+
+Quotes of file text in a finding (its backtick code spans) are bounded to
+:data:`QUOTE_LIMIT` characters with an ellipsis here too, so no check can
+forget it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from typing import Any, cast
+
+from memory_audit.model.finding import Finding
+from memory_audit.secrets.scanner import Scanner, SecretMatch
+from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.snapshot import MemoryTree
+
+# Longer than the longest head ``redact`` shows (12), so a redacted secret is not masked again.
+FRAGMENT = 13
+# Any FRAGMENT-long window of a secret holds one whole aligned chunk of this length: a cheap
+# substring test that rules out most texts before the window-by-window pass.
+_CHUNK = FRAGMENT // 2
+QUOTE_LIMIT = 80
+ELLIPSIS = "…"
+
+
+class Boundary:
+    """Masks fragments of known secrets in text; identity when there are none."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        values = {s for s in secrets if s.strip()}
+        self._short = sorted((s for s in values if len(s) < FRAGMENT), key=len, reverse=True)
+        self._grams = {s[i : i + FRAGMENT] for s in values for i in range(len(s) - FRAGMENT + 1)}
+        self._chunks = {
+            s[i : i + _CHUNK]
+            for s in values
+            if len(s) >= FRAGMENT
+            for i in range(0, len(s) - _CHUNK + 1, _CHUNK)
+        }
+
+    @classmethod
+    def for_text(cls, scanner: Scanner, text: str) -> Boundary:
+        """The boundary of one text (a file shown in ``review``, a diff of it)."""
+        return cls(secret_values(scanner, text))
+
+    def __bool__(self) -> bool:
+        return bool(self._short or self._grams)
+
+    def text(self, text: str) -> str:
+        if not self or not text:
+            return text
+        spans = self._spans(text)
+        for start, end in reversed(spans):
+            text = text[:start] + mask(text[start:end]) + text[end:]
+        return text
+
+    def value(self, value: Any) -> Any:
+        """A fix payload, a list or any JSON-like value with every string masked."""
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, Mapping):
+            return {key: self.value(item) for key, item in value.items()}
+        if isinstance(value, list | tuple):
+            return type(value)(self.value(item) for item in value)
+        return value
+
+    def finding(self, finding: Finding) -> Finding:
+        return dataclasses.replace(
+            finding,
+            message=bound_quotes(self.text(finding.message)),
+            suggestion=(
+                bound_quotes(self.text(finding.suggestion))
+                if finding.suggestion is not None
+                else None
+            ),
+            related=tuple(self.text(r) for r in finding.related),
+            fix=self.value(finding.fix) if finding.fix is not None else None,
+        )
+
+    def _spans(self, text: str) -> list[tuple[int, int]]:
+        marks = [(i, i + len(s)) for s in self._short for i in _occurrences(text, s)]
+        if any(chunk in text for chunk in self._chunks):
+            marks += [
+                (i, i + FRAGMENT)
+                for i in range(len(text) - FRAGMENT + 1)
+                if text[i : i + FRAGMENT] in self._grams
+            ]
+        return _merged(marks)
+
+
+def mask(run: str) -> str:
+    """``<first 4>...<last 4>`` of a run of secret text; less of a short one."""
+    if len(run) < 12:
+        return f"{run[:2]}...{run[-1:]}"
+    return f"{run[:4]}...{run[-4:]}"
+
+
+def secret_values(scanner: Scanner, text: str) -> list[str]:
+    """The text of every secret span in ``text`` that is not a recorded false positive."""
+    return [
+        text[m.start : m.end]
+        for m in scanner.scan(text)
+        if m.fingerprint not in scanner.false_positives
+    ]
+
+
+TreeSecrets = Mapping[str, tuple[tuple[SecretMatch, str], ...]]
+
+
+def tree_secrets(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
+    """Tree path -> its secret matches with their text, scanned once per snapshot.
+
+    The ``secrets`` check and the engine's boundary both ask; the scan is kept
+    in the snapshot's scratch space under the scanner's identity.
+    """
+    key = ("tree-secrets", id(scanner))
+    if key not in tree.scratch:
+        tree.scratch[key] = _scan_tree(tree, scanner)
+    return cast(TreeSecrets, tree.scratch[key])
+
+
+def _scan_tree(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
+    texts = [(m.path, "\n".join(m.lines)) for m in tree.files.values()]
+    if tree.index is not None:
+        texts.append((INDEX_NAME, "\n".join(tree.index.lines)))
+    return {
+        path: tuple((m, text[m.start : m.end]) for m in scanner.scan(text))
+        for path, text in sorted(texts)
+    }
+
+
+def tree_boundary(tree: MemoryTree, scanner: Scanner) -> Boundary:
+    """Every secret of the tree: in its files' text, and in their frontmatter values as
+    YAML decodes them (``"pass = \\"x\\""`` hides its secret from a scan of the raw text)."""
+    found = [
+        value
+        for matches in tree_secrets(tree, scanner).values()
+        for match, value in matches
+        if match.fingerprint not in scanner.false_positives
+    ]
+    decoded = "\n".join(s for m in tree.files.values() for s in _strings(m.frontmatter))
+    return Boundary([*found, *secret_values(scanner, decoded)])
+
+
+def _strings(value: object) -> Iterable[str]:
+    """Every string (keys too) inside a decoded YAML value."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _strings(key)
+            yield from _strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item)
+
+
+def bound_quotes(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """Every backtick code span in ``text`` cut to ``limit`` characters, with an ellipsis."""
+    if "`" not in text:
+        return text
+    pieces = text.split("`")
+    for i in range(1, len(pieces) - 1, 2):  # odd pieces lie between a pair of backticks
+        pieces[i] = clip(pieces[i], limit)
+    return "`".join(pieces)
+
+
+def clip(text: str, limit: int = QUOTE_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + ELLIPSIS
+
+
+def _occurrences(text: str, needle: str) -> Iterable[int]:
+    at = text.find(needle)
+    while at != -1:
+        yield at
+        at = text.find(needle, at + 1)
+
+
+def _merged(marks: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(marks):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged

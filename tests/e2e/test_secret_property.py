@@ -1,0 +1,165 @@
+"""Property: secrets of every rule family, planted at random in every field and body
+position of generated trees, appear in no output, stored file or log.
+
+The trees are generated from a seeded random (so a failure reproduces); the
+whole tool runs on them as a user would: ``audit`` in every format, the
+service's ``--once`` run (run folder, state database, log) and the session hook.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from memory_audit.tree.discovery import slugify
+from tests.harness import write_tree
+from tests.secrets.samples import CASES
+from tests.support.daemon_process import DaemonProcess, Home
+
+FORMATS = ("text", "markdown", "json", "html", "sarif", "github")
+TREES = 6
+SEED = 20261130
+
+# (text, secret) for every true positive of every rule family.
+SAMPLES = [sample for positives, _ in CASES.values() for sample in positives]
+# A token that names itself (no key word around it) can stand alone, e.g. as a link target.
+STANDALONE = [(t, s) for t, s in SAMPLES if t == s and "\n" not in s]
+ONE_LINE = [(t, s) for t, s in SAMPLES if "\n" not in t]
+
+Plant = Callable[[str], str]
+
+
+def _yaml_value(rng: random.Random, text: str) -> str:
+    return json.dumps(text) if rng.random() < 0.5 else text
+
+
+class Planter:
+    """Builds a tree, putting a secret wherever ``rng`` says; remembers what it planted."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.planted: list[str] = []
+
+    def secret(self, standalone: bool = False, one_line: bool = True) -> str:
+        pool = STANDALONE if standalone else ONE_LINE if one_line else SAMPLES
+        text, secret = self.rng.choice(pool)
+        self.planted.append(secret)
+        return text
+
+    def maybe(self, plain: str, **kind: bool) -> str:
+        return self.secret(**kind) if self.rng.random() < 0.4 else plain
+
+    def frontmatter(self, stem: str) -> list[str]:
+        fields = {
+            "name": self.maybe(stem),
+            "description": f"when {self.maybe('deploying')} matters",
+            "type": self.maybe("project"),
+            "review_by": self.maybe("2027-01-01"),
+            "confidence": self.maybe("high"),
+            "superseded_by": self.maybe("other.md", standalone=True),
+        }
+        lines = [f"{k}: {_yaml_value(self.rng, v)}" for k, v in fields.items()]
+        target = self.maybe("other.md", standalone=True)
+        lines += ["relations:", f"  - {{type: supersedes, target: {json.dumps(target)}}}"]
+        return ["---", *lines, "---"]
+
+    def body(self) -> list[str]:
+        return [
+            f"# {self.maybe('Title')}",
+            f"Use {self.maybe('the runbook')} for releases.",
+            f"See [the page]({self.maybe('page', standalone=True)}.md) and "
+            f"[[{self.maybe('Other', standalone=True)}]].",
+            f"The script is at `scripts/{self.maybe('deploy', standalone=True)}/run.sh`.",
+            "",
+            self.maybe("Closing note.", one_line=False),
+        ]
+
+    def index(self, stems: list[str]) -> str:
+        lines = ["# Index"]
+        for stem in stems:
+            lines.append(f"- [{self.maybe(stem)}]({stem}.md) — about {self.maybe(stem)}")
+        lines.append(f"- [Gone]({self.maybe('gone', standalone=True)}.md) — removed")
+        lines.append(f"Always {self.maybe('run the tests')} before pushing.")
+        return "\n".join(lines) + "\n"
+
+    def tree(self, root: Path) -> Path:
+        stems = [f"topic-{i}" for i in range(self.rng.randint(2, 4))]
+        files = {f"{s}.md": "\n".join(self.frontmatter(s) + self.body()) + "\n" for s in stems}
+        return write_tree(root, {"MEMORY.md": self.index(stems), **files})
+
+
+def fragments(secret: str) -> list[str]:
+    lines = [line.strip() for line in secret.split("\n") if len(line.strip()) >= 13]
+    return lines or [secret]
+
+
+def cli(home: Home, *argv: str, stdin: str = "") -> str:
+    result = subprocess.run(
+        [sys.executable, "-m", "memory_audit", *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=home.env(),
+        timeout=120,
+    )
+    assert result.returncode in (0, 1), result.stderr
+    return result.stdout + result.stderr
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], dict[str, str]]:
+    base = tmp_path_factory.mktemp("property")
+    home = Home(base / "home")
+    planter = Planter(random.Random(SEED))
+    projects = []
+    for number in range(TREES):
+        project = base / "work" / f"app{number}"
+        (project / "src").mkdir(parents=True)
+        planter.tree(home.projects / slugify(project) / "memory")
+        projects.append(project)
+    outputs: dict[str, str] = {}
+    for fmt in FORMATS:
+        outputs[f"audit {fmt}"] = cli(home, "audit", "--format", fmt)
+    code, out, err = DaemonProcess(home, home.config(timeout=1)).start("--once").finish(120)
+    assert code == 0, err
+    outputs["daemon"] = out + err
+    for folder in (home.reports, home.state):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            if path.name == "state.db":
+                with sqlite3.connect(path) as db:
+                    outputs["state .dump"] = "\n".join(db.iterdump())
+            else:
+                outputs[f"file {path.name}"] = path.read_bytes().decode("latin-1")
+    for project in projects:
+        payload = json.dumps({"cwd": str(project / "src")})
+        outputs[f"hook {project.name}"] = cli(home, "hook", "session-start", stdin=payload)
+    return planter.planted, outputs
+
+
+def test_secrets_were_planted_in_every_family(world: tuple[list[str], dict[str, str]]) -> None:
+    planted, outputs = world
+    assert len(set(planted)) >= len(CASES)
+    assert "possible-secret" in outputs["audit json"]
+    assert any("finding(s) pending" in v for k, v in outputs.items() if k.startswith("hook"))
+
+
+def test_no_planted_secret_in_any_output_stored_file_or_log(
+    world: tuple[list[str], dict[str, str]],
+) -> None:
+    planted, outputs = world
+    leaks = {
+        (name, piece[:8])
+        for secret in set(planted)
+        for piece in fragments(secret)
+        for name, text in outputs.items()
+        if piece in text
+    }
+    assert sorted(leaks) == []

@@ -1,0 +1,88 @@
+"""The redaction boundary: fragments of a secret are masked wherever they appear."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_audit.model.finding import make_finding
+from memory_audit.secrets.boundary import Boundary, bound_quotes, tree_boundary
+from memory_audit.secrets.loading import load_scanner
+from tests.harness import index, load, memory, write_tree
+from tests.secrets.samples import CASES
+
+TOKEN = CASES["github-pat"][0][0][0]
+PEM_TEXT, PEM = CASES["private-key"][0][0]
+
+
+def test_a_whole_secret_is_masked_first_four_last_four() -> None:
+    assert Boundary([TOKEN]).text(f"see {TOKEN}.md") == f"see {TOKEN[:4]}...{TOKEN[-4:]}.md"
+
+
+def test_a_cut_piece_of_a_secret_is_masked_too() -> None:
+    shown = Boundary([TOKEN]).text(f"quote: `{TOKEN[:20]}…`")
+    assert TOKEN[4:20] not in shown
+    assert shown == f"quote: `{TOKEN[:4]}...{TOKEN[16:20]}…`"
+
+
+def test_one_line_of_a_private_key_body_is_masked() -> None:
+    body_line = PEM.split("\n")[2]
+    shown = Boundary([PEM]).text(f"references `{body_line}`, which doesn't exist")
+    assert body_line[4:-4] not in shown
+
+
+def test_masking_twice_changes_nothing() -> None:
+    boundary = Boundary([TOKEN, PEM])
+    once = boundary.text(f"{TOKEN} and {PEM}")
+    assert boundary.text(once) == once
+
+
+def test_a_short_secret_is_masked_whole_and_other_text_is_left_alone() -> None:
+    boundary = Boundary(["hunter2x9"])
+    assert boundary.text("pw hunter2x9, hunter2 alone") == "pw hu...9, hunter2 alone"
+    assert Boundary([]).text("nothing to hide") == "nothing to hide"
+
+
+def test_a_finding_is_masked_in_every_text_field_and_its_fix() -> None:
+    finding = make_finding(
+        "index-drift",
+        "broken-index-link",
+        "MEMORY.md",
+        3,
+        f"link target `{TOKEN}.md` doesn't exist",
+        f"remove `{TOKEN}`",
+        related=(f"{TOKEN}.md",),
+        fix={"action": "remove-index-line", "line": 3, "target": f"{TOKEN}.md", "x": [TOKEN]},
+    )
+    shown = Boundary([TOKEN]).finding(finding)
+    assert TOKEN not in repr(shown.to_json())
+    assert shown.fix == {
+        "action": "remove-index-line",
+        "line": 3,
+        "target": f"{TOKEN[:4]}...{TOKEN[-4:]}.md",
+        "x": [f"{TOKEN[:4]}...{TOKEN[-4:]}"],
+    }
+    assert shown.fingerprint == finding.fingerprint
+
+
+def test_quotes_are_bounded_to_80_characters_with_an_ellipsis() -> None:
+    quoted = bound_quotes(f"hook `{'x' * 200}` is long; see `a.md`")
+    assert quoted == f"hook `{'x' * 79}…` is long; see `a.md`"
+
+
+def test_the_tree_boundary_knows_secrets_of_the_text_and_of_decoded_yaml(
+    tree_dir: Path, tmp_path: Path
+) -> None:
+    hidden = 'password = \\"Zq8vKp2LmW4nRt\\"'  # escaped: the raw text shows no secret
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md") + f"- [x]({TOKEN}.md)\n",
+            "a.md": memory("a", description=f'"{hidden}"', body=PEM_TEXT),
+        },
+    )
+    scanner = load_scanner(None, tmp_path / "state")
+    boundary = tree_boundary(load(tree_dir), scanner)
+    shown = boundary.text(f"{TOKEN} Zq8vKp2LmW4nRt {PEM.split(chr(10))[1]}")
+    assert TOKEN not in shown
+    assert "Zq8vKp2LmW4nRt" not in shown
+    assert PEM.split("\n")[1] not in shown
