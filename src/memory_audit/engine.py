@@ -8,6 +8,7 @@ and the other checks still run.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -52,11 +53,10 @@ def audit_tree(
     errors: list[tuple[str, str]] = [(e.path, e.error) for e in tree.errors]
     for dimension in sorted(selection, key=ORDER.__getitem__):
         check = REGISTRY[dimension]
-        try:
-            for item in check.check(tree, options.get(dimension) or check.Options()):
-                (skipped if isinstance(item, Skip) else findings).append(item)  # type: ignore[arg-type]
-        except Exception as exc:
-            errors.append(("", f"check {dimension!r} failed: {describe(exc)}"))
+        items, failures = run_isolated(tree, dimension, options.get(dimension) or check.Options())
+        for item in items:
+            (skipped if isinstance(item, Skip) else findings).append(item)  # type: ignore[arg-type]
+        errors += failures
     boundary = _boundary(tree, options.get("secrets"))
     hidden = frozenset(dismissed)
     ordered = order(tree, distinct(boundary.finding(f) for f in findings))
@@ -75,6 +75,59 @@ def audit_tree(
         checks=tuple(selection),
         dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
     )
+
+
+def run_isolated(
+    tree: MemoryTree, dimension: str, check_options: Any
+) -> tuple[list[Finding | Skip], list[tuple[str, str]]]:
+    """One check over the tree; when it raises, the files that make it raise are found
+    (by halving the tree) and left out with an error entry each, and the check runs
+    again on the rest. A failure no single file causes fails the whole check."""
+    try:
+        return _items(tree, dimension, check_options), []
+    except Exception as exc:
+        whole = [("", f"check {dimension!r} failed: {describe(exc)}")]
+    culprits: dict[str, str] = {}
+    if _fails(_only(tree, []), dimension, check_options) is not None:
+        return [], whole
+    _find_culprits(tree, dimension, check_options, sorted(tree.files), culprits)
+    rest = _only(tree, [p for p in tree.files if p not in culprits])
+    if not culprits or _fails(rest, dimension, check_options) is not None:
+        return [], whole
+    errors = [
+        (path, f"check {dimension!r} failed on this file: {why}") for path, why in culprits.items()
+    ]
+    return _items(rest, dimension, check_options), errors
+
+
+def _items(tree: MemoryTree, dimension: str, check_options: Any) -> list[Finding | Skip]:
+    return list(REGISTRY[dimension].check(tree, check_options))
+
+
+def _fails(tree: MemoryTree, dimension: str, check_options: Any) -> str | None:
+    try:
+        _items(tree, dimension, check_options)
+    except Exception as exc:
+        return describe(exc)
+    return None
+
+
+def _find_culprits(
+    tree: MemoryTree, dimension: str, check_options: Any, paths: list[str], out: dict[str, str]
+) -> None:
+    failure = _fails(_only(tree, paths), dimension, check_options)
+    if failure is None:
+        return
+    if len(paths) == 1:
+        out[paths[0]] = failure
+        return
+    middle = len(paths) // 2
+    _find_culprits(tree, dimension, check_options, paths[:middle], out)
+    _find_culprits(tree, dimension, check_options, paths[middle:], out)
+
+
+def _only(tree: MemoryTree, paths: Iterable[str]) -> MemoryTree:
+    return dataclasses.replace(tree, files={p: tree.files[p] for p in paths})
 
 
 def _boundary(tree: MemoryTree, secrets_options: Any) -> Boundary:

@@ -15,6 +15,8 @@ RELATIVE = re.compile(
 )
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "six": 6, "twelve": 12}
 DAYS_PER = {"day": 1, "week": 7, "month": 30, "year": 365}
+# More days than any date can be away from another: "after 10000 years" is never due.
+NEVER = (dt.date.max - dt.date.min).days + 1
 
 
 def parse_date(value: Any) -> dt.date | None:
@@ -44,5 +46,24 @@ def relative_days(text: str) -> int | None:
     if match is None:
         return None
     amount = match.group(1).lower()
-    count = int(amount) if amount.isdigit() else NUMBERS[amount]
-    return count * DAYS_PER[match.group(2).lower()]
+    if not amount.isdigit():
+        count = NUMBERS[amount]
+    else:  # int() refuses over 4,300 digits; a count that long is "never" anyway
+        count = int(amount) if len(amount) <= len(str(NEVER)) else NEVER
+    return min(count * DAYS_PER[match.group(2).lower()], NEVER)
+
+
+def add_days(base: dt.date, days: int) -> dt.date:
+    """``base`` moved by ``days``, saturating at the first and last representable dates."""
+    try:
+        return base + dt.timedelta(days=days)
+    except OverflowError:
+        return dt.date.max if days > 0 else dt.date.min
+
+
+def date_of_timestamp(seconds: float) -> dt.date:
+    """The local date of a file time; a time out of range saturates instead of raising."""
+    try:
+        return dt.datetime.fromtimestamp(seconds).date()
+    except (OverflowError, OSError, ValueError):
+        return dt.date.max if seconds > 0 else dt.date.min

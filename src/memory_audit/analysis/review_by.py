@@ -8,7 +8,13 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from memory_audit.analysis.dates import looks_like_date, parse_date, relative_days
+from memory_audit.analysis.dates import (
+    add_days,
+    date_of_timestamp,
+    looks_like_date,
+    parse_date,
+    relative_days,
+)
 from memory_audit.tree.memory_file import MemoryFile
 
 NOT_EVENTS = frozenset(
@@ -43,7 +49,7 @@ def _review_text(memory: MemoryFile, text: str) -> ReviewBy:
         return ReviewBy("date" if due else "invalid", due, text)
     days = relative_days(text)
     if days is not None:
-        return ReviewBy("date", _base_date(memory) + dt.timedelta(days=days), text)
+        return ReviewBy("date", add_days(_base_date(memory), days), text)
     is_event = len(text.split()) >= 2 and text.lower() not in NOT_EVENTS
     return ReviewBy("event" if is_event else "invalid", None, text)
 
@@ -58,4 +64,4 @@ def _base_date(memory: MemoryFile) -> dt.date:
         found = parse_date(memory.meta(key))
         if found is not None:
             return found
-    return dt.datetime.fromtimestamp(memory.mtime).date()
+    return date_of_timestamp(memory.mtime)

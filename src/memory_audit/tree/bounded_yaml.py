@@ -37,6 +37,10 @@ _Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
 
 MAX_NODES = 10_000
 MAX_TEXT = 64 * 1024
+# Python refuses to print an int of over 4,300 digits (ValueError); YAML reads ``0xfff…``
+# of any length. Past this many bits (about 4,000 digits) a number stays a short text.
+MAX_INT_BITS = 13_000
+HUGE_NUMBER = "<a number too long to show>"
 
 
 class YAMLProblem(Exception):
@@ -84,6 +88,8 @@ def _copy(value: Any, budget: list[int]) -> Any:
         return {_key(k): _copy(v, budget) for k, v in value.items()}
     if isinstance(value, list | tuple | set):
         return [_copy(v, budget) for v in value]
+    if isinstance(value, int) and value.bit_length() > MAX_INT_BITS:
+        return HUGE_NUMBER
     if value is None or isinstance(value, str | bool | int | float | dt.date):
         return value
     if isinstance(value, bytes):
@@ -93,6 +99,8 @@ def _copy(value: Any, budget: list[int]) -> Any:
 
 def _key(key: Any) -> Any:
     # Keys must stay hashable scalars; YAML allows lists as keys, we do not.
+    if isinstance(key, int) and key.bit_length() > MAX_INT_BITS:
+        return HUGE_NUMBER
     if key is None or isinstance(key, str | bool | int | float | dt.date):
         return key
     return str(key)

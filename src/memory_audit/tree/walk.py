@@ -59,37 +59,49 @@ class ReadResult:
 
 
 def list_tree(root: Path) -> Listing:
+    """Every file of the tree. Folders wait on a list, not on the call stack: 500 nested
+    folders are a tree like any other, not a RecursionError."""
     listing = Listing()
     real_root = Path(os.path.realpath(root))
-    _walk(real_root, "", real_root, {real_root}, listing)
+    visited = {real_root}
+    pending = [(real_root, "")]
+    while pending:
+        directory, prefix = pending.pop()
+        for entry in _entries(directory, prefix, listing):
+            rel = prefix + entry.name
+            folder = _visit(entry, rel, real_root, visited, listing)
+            if folder is not None:
+                pending.append((folder, rel + "/"))
     listing.candidates.sort(key=lambda c: c.path)
     return listing
 
 
-def _walk(directory: Path, prefix: str, real_root: Path, visited: set[Path], out: Listing) -> None:
+def _entries(directory: Path, prefix: str, out: Listing) -> list[os.DirEntry[str]]:
     try:
         entries = sorted(os.scandir(directory), key=lambda e: e.name)
     except OSError as exc:
         out.errors.append(ReadError(prefix.rstrip("/") or ".", describe_os_error(exc)))
-        return
-    for entry in entries:
-        if entry.name.startswith(".") or (not prefix and entry.name in IGNORED_TOP_LEVEL):
-            continue
-        _visit(entry, prefix + entry.name, real_root, visited, out)
+        return []
+    return [
+        e
+        for e in entries
+        if not (e.name.startswith(".") or (not prefix and e.name in IGNORED_TOP_LEVEL))
+    ]
 
 
 def _visit(
     entry: os.DirEntry[str], rel: str, real_root: Path, visited: set[Path], out: Listing
-) -> None:
+) -> Path | None:
+    """Records a file; returns a folder still to walk."""
     out.present.add(rel)
     is_md = entry.name.endswith(".md")
     if entry.is_symlink():
-        _visit_symlink(entry, rel, is_md, real_root, visited, out)
-        return
+        return _visit_symlink(entry, rel, is_md, real_root, visited, out)
     if entry.is_dir(follow_symlinks=False):
-        _walk(Path(entry.path), rel + "/", real_root, visited, out)
-    elif is_md:
+        return Path(entry.path)
+    if is_md:
         _add_file(Path(entry.path), rel, out)
+    return None
 
 
 def _visit_symlink(
@@ -99,7 +111,7 @@ def _visit_symlink(
     real_root: Path,
     visited: set[Path],
     out: Listing,
-) -> None:
+) -> Path | None:
     try:
         target = Path(os.path.realpath(entry.path, strict=True))
     except OSError as exc:
@@ -107,19 +119,20 @@ def _visit_symlink(
             out.errors.append(ReadError(rel, "symlink loop; not followed"))
         elif is_md:
             out.problems.append((rel, FileProblem("dangling-symlink", "symlink to a missing file")))
-        return
+        return None
     if not target.is_relative_to(real_root):
         # Existence only: strict realpath succeeded, so the target exists. Never read it.
         if is_md or target.is_dir():
             message = f"symlink to {target} outside the tree (it exists); not read"
             out.problems.append((rel, FileProblem("symlink-outside-tree", message)))
-        return
+        return None
     if target.is_dir():
         if target not in visited:
             visited.add(target)
-            _walk(target, rel + "/", real_root, visited, out)
+            return target
     elif is_md:
         _add_file(target, rel, out)
+    return None
 
 
 def _add_file(source: Path, rel: str, out: Listing) -> None:
