@@ -9,6 +9,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -18,7 +19,7 @@ from memory_audit.tree.snapshot import MemoryTree
 from tests.harness import findings, index, load, memory, report, write_tree
 
 
-def audit_json(tree: Path) -> tuple[int, dict[str, object]]:
+def audit_json(tree: Path) -> tuple[int, dict[str, Any]]:
     result = subprocess.run(
         [sys.executable, "-m", "memory_audit", "audit", "--format", "json", str(tree)],
         capture_output=True,
@@ -71,7 +72,7 @@ def test_a_huge_number_in_frontmatter_is_audited(tree_dir: Path, digits: str) ->
         },
     )
     code, data = audit_json(tree_dir)
-    [tree_report] = data["reports"]  # type: ignore[index]
+    [tree_report] = data["reports"]
     assert tree_report["errors"] == []
     assert code == 1
 
