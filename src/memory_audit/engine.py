@@ -59,7 +59,7 @@ def audit_tree(
         errors += failures
     boundary = _boundary(tree, options.get("secrets"))
     hidden = frozenset(dismissed)
-    ordered = order(tree, distinct(boundary.finding(f) for f in findings))
+    ordered = order(tree, distinct([boundary.finding(f) for f in findings]))
     return TreeReport(
         root=tree.root,
         project=tree.location.slug,
