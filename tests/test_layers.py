@@ -28,6 +28,7 @@ RANKS = {
     "checks": 6,
     "engine": 7,
     "report": 7,
+    "journal": 7,
     "fix": 8,
     "daemon": 8,
     "install": 8,

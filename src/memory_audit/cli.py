@@ -194,6 +194,30 @@ COMMANDS: tuple[Command, ...] = (
         (arg("paths", nargs="*", metavar="PATH"), arg("--project", metavar="SLUG")),
     ),
     Command(
+        "history",
+        "what changed in memory, when and by whom (the service's journal)",
+        "timeline:run",
+        (
+            arg("target", nargs="?", metavar="TREE|FILE", help="a memory tree or one file"),
+            arg("--since", metavar="TIME", help="only changes from then on (2026-11-30[T14:00])"),
+            arg("--diff", action="store_true", help="show each change as a unified diff"),
+            arg("--format", choices=("text", "json"), default="text", dest="output_format"),
+            arg("--purge", metavar="FILE", help="drop every version of FILE from the journal"),
+        ),
+    ),
+    Command(
+        "restore",
+        "bring back a journaled version of a file, or a whole tree as it was",
+        "restore:run",
+        (
+            arg("target", metavar="FILE|TREE"),
+            arg("--at", metavar="TIME", help="the version in force at TIME"),
+            arg("--version", type=int, metavar="N", help="version N (see `memory-audit history`)"),
+            arg("--tree", action="store_true", help="restore every file of the tree as at --at"),
+        ),
+        streams=("inp", "out"),
+    ),
+    Command(
         "hook",
         "Claude Code hook entry points (reads the hook's JSON)",
         "hook:run",

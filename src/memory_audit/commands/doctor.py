@@ -28,6 +28,8 @@ from memory_audit.daemon.watch import watches_needed
 from memory_audit.errors import ConfigError, UsageError
 from memory_audit.install import backend_for_platform, claude
 from memory_audit.install.spec import ServiceBackend
+from memory_audit.journal.index import DB_NAME
+from memory_audit.journal.store import FOLDER, Journal
 from memory_audit.tree.discovery import TreeRef, find_trees
 
 OK, WARN, FAIL = "ok", "warn", "fail"
@@ -74,6 +76,7 @@ def run(
         lambda: [service(backend)],
         claude_integration,
         lambda: [clock(config)],
+        lambda: [journal(config)],
     ]
     results = [check for produce in checks for check in produce()]
     out.write("".join(check.line() + "\n" for check in results))
@@ -267,3 +270,22 @@ def clock(config: config_module.Config) -> Check:
         f"clock: now {now:%Y-%m-%d %H:%M %Z} ({schedule.zone}); weekly audit "
         f"'{config.settings.schedule.weekly}' next at {fire:%Y-%m-%d %H:%M %Z}",
     )
+
+
+def journal(config: config_module.Config) -> Check:
+    """How big the journal is and how far back it goes (never created by looking)."""
+    folder = config.state_dir / FOLDER
+    if not (folder / DB_NAME).exists():
+        return Check(OK, "journal: nothing recorded yet (the service keeps it)")
+    store = Journal(config.state_dir)
+    try:
+        stats = store.stats()
+    finally:
+        store.close()
+    budget = config.settings.journal.max_mb
+    used = stats.bytes_on_disk / (1024 * 1024)
+    since = dt.datetime.fromtimestamp(stats.oldest).date().isoformat() if stats.oldest else "-"
+    text = f"journal: {stats.versions} versions, {used:.1f} of {budget} MB, oldest {since}"
+    if used > 0.9 * budget:
+        return Check(WARN, text, "raise journal.max_mb, or let retention drop old versions")
+    return Check(OK, text)

@@ -121,6 +121,20 @@ class StateSettings:
 
 
 @dataclass(frozen=True)
+class JournalSettings:
+    enabled: bool = True
+    alert_deleted: int = field(default=5, metadata={"range": (1, 1_000_000)})
+    alert_shrink: float = field(default=0.3, metadata={"range": (0.01, 1.0)})
+    keep_all_days: int = field(default=30, metadata={"range": (1, 36500)})
+    daily_days: int = field(default=90, metadata={"range": (0, 36500)})
+    deleted_days: int = field(default=90, metadata={"range": (1, 36500)})
+    max_mb: int = field(default=200, metadata={"range": (1, 1_000_000)})
+    max_file_bytes: int = field(default=1024 * 1024, metadata={"range": (1024, 1 << 30)})
+    attribution_seconds: float = field(default=10.0, metadata={"range": (0.5, 3600.0)})
+    retry_seconds: float = field(default=30.0, metadata={"range": (0.1, 86400.0)})
+
+
+@dataclass(frozen=True)
 class Settings:
     roots: tuple[str, ...] = ("~/.claude/projects/*/memory",)
     audit: AuditSettings = AuditSettings()
@@ -129,6 +143,7 @@ class Settings:
     notify: NotifySettings = NotifySettings()
     reports: ReportSettings = ReportSettings()
     state: StateSettings = StateSettings()
+    journal: JournalSettings = JournalSettings()
 
 
 OptionTypes = Mapping[str, type[Any]]

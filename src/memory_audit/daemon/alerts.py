@@ -200,13 +200,20 @@ class AlertCenter:
 
 
 def title(alerts: list[Alert]) -> str:
+    """What the notification is about, most urgent first (secrets, lost files, the budget)."""
+    parts = []
     secrets = [a for a in alerts if a.kind == "secret"]
-    if not secrets:
-        return "memory-audit: MEMORY.md past its load budget"
-    files = len({(a.root, a.path) for a in secrets})
-    noun = "secret" if len(secrets) == 1 else "secrets"
-    where = "file" if files == 1 else "files"
-    return f"memory-audit: {len(secrets)} possible {noun} in {files} {where}"
+    if secrets:
+        files = len({(a.root, a.path) for a in secrets})
+        noun = "secret" if len(secrets) == 1 else "secrets"
+        where = "file" if files == 1 else "files"
+        parts.append(f"{len(secrets)} possible {noun} in {files} {where}")
+    losses = {a.root for a in alerts if a.kind == "mass-change"}
+    if losses:
+        parts.append("memory files lost" + (f" in {len(losses)} trees" if len(losses) > 1 else ""))
+    if not parts:
+        parts.append("MEMORY.md past its load budget")
+    return "memory-audit: " + "; ".join(parts)
 
 
 def body(alerts: list[Alert]) -> str:

@@ -17,6 +17,7 @@ import datetime as dt
 import logging
 import signal
 import threading
+import time
 from collections.abc import Callable, Coroutine
 from dataclasses import replace
 from functools import partial
@@ -38,17 +39,19 @@ from memory_audit.daemon.components import (
     writable_store,
 )
 from memory_audit.daemon.instance import InstanceLock
+from memory_audit.daemon.journaling import JournalKeeper, split_by_tree
 from memory_audit.daemon.schedule import WeeklySchedule
 from memory_audit.daemon.state import State
 from memory_audit.daemon.watch import TreeWatcher
 from memory_audit.engine import audit_refs, select_checks
 from memory_audit.errors import ConfigError, describe
-from memory_audit.model.changes import Changes
+from memory_audit.model.changes import Activity, Changes
 from memory_audit.model.run import Run
 from memory_audit.secrets.loading import RulesUnavailable, scanner_for
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import TreeRef, expand_root, find_trees, glob_magic
+from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.walk import list_tree
 
 log = logging.getLogger("memory_audit.daemon")
@@ -105,6 +108,10 @@ class Daemon:
         self._changed: set[Path] = set()
         self._changed_ready = asyncio.Event()
         self._rescan_handle: asyncio.TimerHandle | None = None
+        self.journal = self._build_journal()
+        self._journal_pending: set[Path] = set()
+        self._journal_ready = asyncio.Event()
+        self._journaled_roots: set[Path] = set()
         self.watcher: TreeWatcher | None = None
         self.scheduler: AsyncIOScheduler | None = None
         self._background: set[asyncio.Task[Any]] = set()
@@ -132,6 +139,7 @@ class Daemon:
                     self._tick_loop(),
                     self._rescan_loop(),
                     self._change_loop(),
+                    self._journal_loop(),
                     self._watchdog_loop(),
                 )
             ]
@@ -141,6 +149,7 @@ class Daemon:
                 self.schedule.next_fire(self.clock()).isoformat(timespec="minutes"),
             )
             self._spawn(self._startup_sweep())
+            self._spawn(self._journal_baseline())
             self._spawn(self.weekly())
             await self._stop.wait()
             systemd_notify.notify("STOPPING=1")
@@ -172,6 +181,8 @@ class Daemon:
             self.scheduler.shutdown(wait=False)
         if self.watcher is not None:
             self.watcher.stop()
+        if self.journal is not None:
+            self.journal.close()
         self.state.close()
 
     def _build_alerts(self) -> AlertCenter:
@@ -194,6 +205,7 @@ class Daemon:
                 ("notifications", self._rebuild_notifier),
                 ("schedule", self._rebuild_schedule),
                 ("watchers", self._rebuild_watchers),
+                ("journal", self._rebuild_journal),
             )
             if rebuild(old)
         ]
@@ -203,6 +215,23 @@ class Daemon:
             fresh.source or "defaults",
             ", ".join(rebuilt) or "nothing",
         )
+
+    def _build_journal(self) -> JournalKeeper | None:
+        settings = self.config.settings.journal
+        return (
+            JournalKeeper(self.config.state_dir, settings, self._scanner)
+            if settings.enabled
+            else None
+        )
+
+    def _rebuild_journal(self, old: config_module.Config) -> bool:
+        if self.config.settings.journal == old.settings.journal:
+            return False
+        if self.journal is not None:
+            self.journal.close()
+        self.journal = self._build_journal()
+        self._journaled_roots.clear()  # a journal switched back on takes a new baseline
+        return True
 
     def _rebuild_store(self, old: config_module.Config) -> bool:
         keep = self.config.settings.reports.keep
@@ -285,7 +314,11 @@ class Daemon:
             try:
                 audited = await in_daemon_thread(lambda: self._audit(started, dismissed))
                 changes = self.state.changes(audited, dismissed)
-                run = replace(audited, changes=changes, history=self.state.trend())
+                last = self.state.last_success()  # the state is read on the loop thread only
+                activity = await in_daemon_thread(lambda: self._journal_activity(audited, last))
+                run = replace(
+                    audited, changes=changes, history=self.state.trend(), activity=activity
+                )
                 folder = await in_daemon_thread(lambda: self.store.write(run, changes))
             except Exception:
                 log.exception("%s audit failed", kind)
@@ -303,6 +336,15 @@ class Daemon:
             )
         await self._notify_run(run, changes, folder)
         return True
+
+    def _journal_activity(self, run: Run, last: dt.datetime | None) -> dict[str, Activity]:
+        """What the journal recorded since the last successful run (none on the first)."""
+        if self.journal is None or last is None:
+            return {}
+        roots = [report.root for report in run.reports]
+        activity = self.journal.activity(roots, last.timestamp())
+        self.journal.retain(time.time())
+        return activity
 
     def _audit(self, now: dt.datetime, dismissed: frozenset[str]) -> Run:
         selection = select_checks([], self.config.settings.audit.skip)
@@ -360,6 +402,8 @@ class Daemon:
         had_limit = self.watcher.limit_hit
         roots = [r.root for r in self.trees(locate_projects=False)]
         self.watcher.update(roots, self.project_folders())
+        if self.journal is not None and set(roots) - self._journaled_roots:
+            self._spawn(self._journal_baseline())
         self.state.set_watched(self.watcher.observers(), self.clock())
         if self.watcher.limit_hit and not had_limit:
             self._spawn(
@@ -383,6 +427,69 @@ class Daemon:
     def _file_changed(self, path: Path) -> None:
         self._changed.add(path)
         self._changed_ready.set()
+        if self.journal is not None:
+            self._journal_pending.add(path)
+            self._journal_ready.set()
+
+    def _scanner(self) -> Scanner:
+        rules = self.config.check_options("secrets")
+        return scanner_for(rules.patterns, rules.state_dir)
+
+    # ---- the journal ---------------------------------------------------------
+
+    async def _journal_baseline(self) -> None:
+        """Record every tree not yet journaled by this process (at start, and new trees)."""
+        if self.journal is None:
+            return
+        journal = self.journal
+        refs = [r for r in self.trees(locate_projects=False) if r.root not in self._journaled_roots]
+        if not refs:
+            return
+        self._journaled_roots |= {r.root for r in refs}
+        try:
+            await in_daemon_thread(journal.journal.repair)
+            changes = await in_daemon_thread(lambda: journal.record(refs, None))
+        except Exception as exc:
+            self._journaled_roots -= {r.root for r in refs}
+            log.error("journal: baseline failed: %s; retried at the next rescan", describe(exc))
+            return
+        recorded = sum(len(c.versions) for c in changes)
+        log.info("journal: baseline of %d tree(s), %d version(s) recorded", len(refs), recorded)
+
+    async def _journal_loop(self) -> None:
+        """Record settled changes; a failure (full disk) keeps them for the next attempt."""
+        while True:
+            await self._journal_ready.wait()
+            self._journal_ready.clear()
+            batch, self._journal_pending = self._journal_pending, set()
+            try:
+                changes = await self._journal_batch(batch)
+            except Exception as exc:
+                self._journal_pending |= batch
+                log.error("journal: %d change(s) not recorded yet: %s", len(batch), describe(exc))
+                asyncio.get_running_loop().call_later(
+                    self.config.settings.journal.retry_seconds, self._journal_ready.set
+                )
+                continue
+            if self.journal is not None:
+                now = time.time()
+                self.alerts.add([a for c in changes for a in self.journal.watch.observe(c, now)])
+
+    async def _journal_batch(self, batch: set[Path]) -> list[Any]:
+        journal = self.journal
+        if journal is None or not batch:
+            return []
+        watched = {Path(r) for r in (self.watcher.observers() if self.watcher else {})}
+        refs = {r.root: r for r in self.trees(locate_projects=False)}
+        # A tree deleted wholesale is no longer found, and soon no longer watched.
+        for root in (watched | self._journaled_roots) - set(refs):
+            refs[root] = TreeRef(root, ProjectLocation())
+        by_tree, locks = split_by_tree(batch, refs)
+        now = time.time()
+        for root in locks:
+            journal.note_lock_event(root, now)
+        chosen = [refs[root] for root in by_tree]
+        return await in_daemon_thread(lambda: journal.record(chosen, by_tree))
 
     async def _change_loop(self) -> None:
         """Scan changed files in batches on a worker thread; alert from the loop.

@@ -22,7 +22,7 @@ from memory_audit.atomic import PRIVATE_DIR, PRIVATE_FILE, ensure_private_dir
 from memory_audit.model.changes import Changes
 from memory_audit.model.run import Run, TreeReport
 from memory_audit.report import json_report, markdown
-from memory_audit.report.changes import changes_markdown
+from memory_audit.report.changes import activity_markdown, changes_markdown
 
 RUN_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{6})(?:-(\d+))?$")
 LATEST = "latest"
@@ -83,7 +83,11 @@ class ReportStore:
         for report, name in zip(run.reports, report_names(run.reports), strict=True):
             body = markdown.render_tree(report, run)
             extra = changes.get(str(report.root))
-            text = body + ("\n\n" + changes_markdown(extra, run.title) if extra else "") + "\n"
+            activity = run.activity.get(str(report.root))
+            sections = [body]
+            sections += [changes_markdown(extra, run.title)] if extra else []
+            sections += [activity_markdown(activity)] if activity and activity.changes else []
+            text = "\n\n".join(sections) + "\n"
             write_file(folder / f"{name}.md", text)
         for extra_writer in self.extras:
             extra_writer(run, folder)

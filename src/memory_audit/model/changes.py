@@ -32,3 +32,29 @@ class TrendPoint:
     count: int
     index_lines: int
     index_bytes: int
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One journaled change to a memory file (the service's journal)."""
+
+    when: str  # local time, "YYYY-MM-DD HH:MM"
+    kind: str  # created | modified | deleted | restored
+    path: str
+    by: str  # who made it, best effort
+
+
+@dataclass(frozen=True)
+class Activity:
+    """What happened to one tree's files since the service's last run, newest first."""
+
+    changes: tuple[FileChange, ...] = ()
+
+    def count(self, kind: str) -> int:
+        return sum(1 for c in self.changes if c.kind == kind)
+
+    def by_actor(self) -> list[tuple[str, int]]:
+        counts: dict[str, int] = {}
+        for change in self.changes:
+            counts[change.by] = counts.get(change.by, 0) + 1
+        return sorted(counts.items(), key=lambda item: (-item[1], item[0]))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_audit import __version__
-from memory_audit.model.changes import Changes, TrendPoint
+from memory_audit.model.changes import Activity, Changes, TrendPoint
 from memory_audit.model.dimension import Dimension
 from memory_audit.model.finding import Finding, Skip
 from memory_audit.model.health import Health
@@ -70,6 +70,8 @@ class Run:
     # Filled where the state is at hand (the service, or audit with a state database):
     changes: Mapping[str, Changes] = field(default_factory=dict)  # tree root -> since last run
     history: tuple[TrendPoint, ...] = ()  # earlier runs, oldest first, for trend charts
+    # tree root -> what the journal recorded since the last run
+    activity: Mapping[str, Activity] = field(default_factory=dict)
 
     @property
     def total(self) -> int:

@@ -14,9 +14,10 @@ import re
 from collections import defaultdict
 from html import escape
 
-from memory_audit.model.changes import Changes
+from memory_audit.model.changes import Activity, Changes
 from memory_audit.model.run import Run, TreeReport
 from memory_audit.report import charts, wording
+from memory_audit.report.changes import SHOWN_CHANGES
 from memory_audit.tree.index_file import LOAD_BYTE_LIMIT, LOAD_LINE_LIMIT
 
 STYLE = """
@@ -188,6 +189,7 @@ def _project(index: int, report: TreeReport, run: Run) -> str:
         f'<tr><th>Unindexed</th><td class="num">{h.unindexed}</td><td></td></tr>',
         "</table></div>",
         _changes(run.changes.get(str(report.root))),
+        _activity(run.activity.get(str(report.root))),
         _findings(report, run),
         "</section>",
     ]
@@ -207,6 +209,20 @@ def _changes(change: Changes | None) -> str:
     ]
     title = f"<h3>Since the last run: {len(change.new)} new, {len(change.resolved)} resolved</h3>"
     return title + (f'<ul class="findings">{"".join(items)}</ul>' if items else "")
+
+
+def _activity(activity: Activity | None) -> str:
+    """The journal since the last run, as a small timeline (newest first)."""
+    if activity is None or not activity.changes:
+        return ""
+    items = "".join(
+        f'<li class="change {escape(c.kind)}"><time>{escape(c.when)}</time> {escape(c.kind)} '
+        f"<code>{escape(c.path)}</code> — {escape(c.by)}</li>"
+        for c in activity.changes[:SHOWN_CHANGES]
+    )
+    more = len(activity.changes) - SHOWN_CHANGES
+    tail = f"<li>… and {more} more (<code>memory-audit history</code>)</li>" if more > 0 else ""
+    return f'<h3>Memory changes since the last run</h3><ol class="timeline">{items}{tail}</ol>'
 
 
 def _findings(report: TreeReport, run: Run) -> str:

@@ -1,0 +1,159 @@
+"""Bringing a journaled version back: plan, show, confirm, write, record.
+
+Writes go only to regular files inside the tree, never through a symlink (every
+folder from the tree root down is checked, and the file is replaced with a
+rename in its own folder), and never over a change the user has not seen: the
+file is read again right before the write and compared with what the diff showed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import os
+import stat
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memory_audit.journal.blobs import CorruptBlob
+from memory_audit.journal.index import RESTORED, Actor, NewVersion, Version
+from memory_audit.journal.store import Journal
+
+MAX_READ = 64 * 1024 * 1024
+
+
+class RestoreRefused(Exception):
+    """A restore that must not happen (changed since shown, a symlink on the way, …)."""
+
+
+@dataclass(frozen=True)
+class RestorePlan:
+    root: Path
+    path: str
+    version: Version
+    content: bytes
+    current: bytes | None  # the file as read before asking; None: the file does not exist
+    shown: bytes | None = None  # ``current`` with secrets masked, as the journal keeps text
+    masked: Callable[[bytes], bytes] | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def needed(self) -> bool:
+        """False when the file already says what the version says (secrets aside)."""
+        return (self.current if self.shown is None else self.shown) != self.content
+
+
+def _safe_parent(root: Path, rel: str, create: bool) -> Path:
+    """The file's folder, every step a real folder inside the tree (created when asked;
+    a tree deleted wholesale comes back with its first restored file)."""
+    if not rel or rel.startswith("/") or ".." in rel.split("/"):
+        raise RestoreRefused(f"{rel!r} is not a path inside the tree")
+    if create and not os.path.lexists(root):
+        root.mkdir(parents=True)
+    folder = root
+    for part in rel.split("/")[:-1]:
+        folder = folder / part
+        try:
+            info = os.lstat(folder)
+        except FileNotFoundError:
+            if not create:
+                raise
+            os.mkdir(folder, 0o755)
+            continue
+        if not stat.S_ISDIR(info.st_mode):
+            raise RestoreRefused(f"{folder} is not a real folder (a symlink or a file)")
+    return folder
+
+
+def read_current(root: Path, rel: str) -> bytes | None:
+    """The file as it is now, read without following a symlink; None when absent."""
+    try:
+        parent = _safe_parent(root, rel, create=False)
+        fd = os.open(parent / rel.rsplit("/", 1)[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise RestoreRefused(f"{rel}: cannot be read safely ({exc.strerror})") from None
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise RestoreRefused(f"{rel} is not a regular file")
+        return handle.read(MAX_READ)
+
+
+def plan(
+    journal: Journal, root: Path, version: Version, masked: Callable[[bytes], bytes]
+) -> RestorePlan:
+    try:
+        content = journal.content(version)
+    except CorruptBlob:
+        raise RestoreRefused(
+            f"version {version.id} of {version.path} is damaged in the journal; not restored"
+        ) from None
+    current = read_current(root, version.path)
+    shown = None if current is None else masked(current)
+    return RestorePlan(root, version.path, version, content, current, shown, masked)
+
+
+def replan(journal: Journal, old: RestorePlan) -> RestorePlan:
+    """The same version against the file as it is now (after a refused write)."""
+    current = read_current(old.root, old.path)
+    masked = old.masked if old.masked is not None else (lambda data: data)
+    shown = None if current is None else masked(current)
+    return RestorePlan(old.root, old.path, old.version, old.content, current, shown, masked)
+
+
+def diff(plan: RestorePlan) -> str:
+    if plan.current is None:
+        header = f"{plan.path}: the file was deleted; it comes back as version {plan.version.id}"
+        return header + "\n" + _added(plan.content)
+    # The masked text: a secret in the file never reaches the terminal.
+    before = (plan.shown or plan.current).decode("utf-8", "replace").splitlines(keepends=True)
+    after = plan.content.decode("utf-8", "replace").splitlines(keepends=True)
+    lines = difflib.unified_diff(
+        before, after, f"{plan.path} (now)", f"{plan.path} (version {plan.version.id})"
+    )
+    return "".join(lines) or f"{plan.path}: already identical to version {plan.version.id}\n"
+
+
+def _added(content: bytes) -> str:
+    return "".join("+" + line for line in content.decode("utf-8", "replace").splitlines(True))
+
+
+def write(plan: RestorePlan) -> None:
+    """Write the version, unless the file changed since the diff was shown."""
+    write_checked(plan.root, plan.path, plan.current, plan.content)
+
+
+def write_checked(root: Path, rel: str, shown: bytes | None, content: bytes) -> None:
+    """Replace ``rel`` with ``content`` if it still holds ``shown`` (None: still absent)."""
+    parent = _safe_parent(root, rel, create=True)
+    if read_current(root, rel) != shown:
+        raise RestoreRefused(f"{rel} changed since it was shown; look again")
+    fd, temp = tempfile.mkstemp(prefix=".restore-", dir=parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(content)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, 0o644 & ~_umask())
+        os.replace(temp, parent / rel.rsplit("/", 1)[-1])
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+
+
+def record(journal: Journal, plan: RestorePlan, reason: str, when: float) -> None:
+    info = os.lstat(plan.root / plan.path)
+    version = NewVersion(
+        str(plan.root), plan.path, when, RESTORED, plan.version.blob, len(plan.content),
+        info.st_mtime_ns, Actor("restore", None, reason[:80]), f"from version {plan.version.id}",
+    )  # fmt: skip
+    journal.index.add([version])
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current

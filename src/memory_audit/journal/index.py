@@ -1,0 +1,247 @@
+"""The journal's index: one SQLite row per version of a memory file.
+
+A version is a file's content at the moment it settled after a change (its
+blob), a tombstone when it was deleted, or a note that it was too large to
+keep. Each row says who made the change, as far as it can be told. Only
+paths, sizes, times, blob names and shortened, masked labels are stored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from memory_audit.atomic import ensure_private_dir
+
+log = logging.getLogger("memory_audit.journal")
+DB_NAME = "journal.sqlite"
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS versions (
+    id INTEGER PRIMARY KEY, root TEXT NOT NULL, path TEXT NOT NULL, at REAL NOT NULL,
+    kind TEXT NOT NULL, blob TEXT, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
+    actor TEXT NOT NULL, session TEXT, label TEXT NOT NULL, note TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS versions_by_file ON versions (root, path, id);
+CREATE INDEX IF NOT EXISTS versions_by_time ON versions (at);
+"""
+INSERT = (
+    "INSERT INTO versions (id, root, path, at, kind, blob, size, mtime_ns, actor, session, label, "
+    "note) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+LATEST = (
+    "SELECT id, root, path, at, kind, blob, size, mtime_ns, actor, session, label, note "
+    "FROM versions WHERE id IN (SELECT MAX(id) FROM versions WHERE root = ? GROUP BY path)"
+)
+HISTORY = (
+    "SELECT id, root, path, at, kind, blob, size, mtime_ns, actor, session, label, note "
+    "FROM versions WHERE (?1 IS NULL OR root = ?1) AND (?2 IS NULL OR path = ?2) "
+    "AND (?3 IS NULL OR at >= ?3) ORDER BY id DESC LIMIT ?4"
+)
+BY_ID = (
+    "SELECT id, root, path, at, kind, blob, size, mtime_ns, actor, session, label, note "
+    "FROM versions WHERE id = ?"
+)
+# Kinds of change. A tombstone has no blob; "too-large" is a change whose content was not kept.
+BASELINE, CREATED, MODIFIED, DELETED, RESTORED = (
+    "baseline",
+    "created",
+    "modified",
+    "deleted",
+    "restored",
+)
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who changed a file: best effort, and labelled as such wherever it is shown."""
+
+    kind: str  # "session" | "consolidation" | "outside" | "baseline" | "restore"
+    session: str | None = None
+    label: str = ""  # a session's first prompt (shortened, masked), or the user's reason
+
+    def describe(self) -> str:
+        if self.kind == "session":
+            short = (self.session or "")[:8]
+            return f"Claude Code session {short}" + (f' ("{self.label}")' if self.label else "")
+        return {
+            "consolidation": "Claude Code consolidation (auto dream)",
+            "outside": "outside Claude Code",
+            "baseline": "first seen by the journal",
+            "restore": "memory-audit restore" + (f" ({self.label})" if self.label else ""),
+        }.get(self.kind, self.kind)
+
+
+@dataclass(frozen=True)
+class Version:
+    id: int
+    root: str
+    path: str
+    at: float
+    kind: str
+    blob: str | None
+    size: int
+    mtime_ns: int
+    actor: Actor
+    note: str = ""
+
+    @property
+    def is_tombstone(self) -> bool:
+        return self.kind == DELETED
+
+    @property
+    def kept(self) -> bool:
+        return self.blob is not None
+
+
+@dataclass(frozen=True)
+class NewVersion:
+    """A version about to be recorded (the index assigns its id)."""
+
+    root: str
+    path: str
+    at: float
+    kind: str
+    blob: str | None
+    size: int
+    mtime_ns: int
+    actor: Actor
+    note: str = ""
+
+
+def _version(row: Sequence[object]) -> Version:
+    vid, root, path, at, kind, blob, size, mtime_ns, actor, session, label, note = row
+    return Version(
+        int(vid),  # type: ignore[call-overload]
+        str(root),
+        str(path),
+        float(at),  # type: ignore[arg-type]
+        str(kind),
+        None if blob is None else str(blob),
+        int(size),  # type: ignore[call-overload]
+        int(mtime_ns),  # type: ignore[call-overload]
+        Actor(str(actor), None if session is None else str(session), str(label)),
+        str(note),
+    )
+
+
+class JournalIndex:
+    """Thread-safe: the daemon records from worker threads, commands read from theirs."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._lock = threading.Lock()
+        self._db = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        ensure_private_dir(self.folder)
+        path = self.folder / DB_NAME
+        try:
+            return self._connect(path)
+        except sqlite3.DatabaseError as exc:
+            aside = path.with_name(f"{DB_NAME}.corrupt-{int(time.time())}")
+            with contextlib.suppress(OSError):
+                os.replace(path, aside)
+            log.error("journal index unreadable (%s); moved to %s and started anew", exc, aside)
+            return self._connect(path)
+
+    @staticmethod
+    def _connect(path: Path) -> sqlite3.Connection:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        os.close(fd)
+        db = sqlite3.connect(path, timeout=10.0, check_same_thread=False, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.executescript(SCHEMA)
+        db.execute("SELECT COUNT(*) FROM versions").fetchone()
+        return db
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _query(self, sql: str, args: Sequence[object] = ()) -> list[tuple[object, ...]]:
+        with self._lock:
+            return list(self._db.execute(sql, args).fetchall())
+
+    def add(self, versions: Iterable[NewVersion]) -> list[Version]:
+        added = []
+        with self._transaction() as db:
+            for v in versions:
+                values = (v.root, v.path, v.at, v.kind, v.blob, v.size, v.mtime_ns)
+                who = (v.actor.kind, v.actor.session, v.actor.label, v.note)
+                cursor = db.execute(INSERT, (*values, *who))
+                added.append(_version((cursor.lastrowid, *values, *who)))
+        return added
+
+    def latest_by_path(self, root: str) -> dict[str, Version]:
+        rows = self._query(
+            LATEST,
+            (root,),
+        )
+        return {v.path: v for v in map(_version, rows)}
+
+    def history(
+        self,
+        root: str | None = None,
+        path: str | None = None,
+        since: float | None = None,
+        limit: int = 1_000_000,
+    ) -> list[Version]:
+        """Versions newest first, filtered by tree, file and time."""
+        rows = self._query(
+            HISTORY,
+            (root, path, since, limit),
+        )
+        return [_version(r) for r in rows]
+
+    def get(self, version_id: int) -> Version | None:
+        rows = self._query(BY_ID, (version_id,))
+        return _version(rows[0]) if rows else None
+
+    def roots(self) -> list[str]:
+        return [str(r[0]) for r in self._query("SELECT DISTINCT root FROM versions ORDER BY 1")]
+
+    def referenced_blobs(self) -> set[str]:
+        rows = self._query("SELECT DISTINCT blob FROM versions WHERE blob IS NOT NULL")
+        return {str(r[0]) for r in rows}
+
+    def delete(self, ids: Iterable[int]) -> int:
+        chosen = [(i,) for i in ids]
+        with self._transaction() as db:
+            db.executemany("DELETE FROM versions WHERE id = ?", chosen)
+        return len(chosen)
+
+    def drop_blob(self, name: str) -> int:
+        """Forget a blob found corrupt: its versions stay, marked as not kept."""
+        with self._transaction() as db:
+            cursor = db.execute(
+                "UPDATE versions SET blob = NULL, note = 'content lost: stored copy corrupt' "
+                "WHERE blob = ?",
+                (name,),
+            )
+            return cursor.rowcount
+
+    def oldest(self) -> float | None:
+        row = self._query("SELECT MIN(at) FROM versions")
+        return float(row[0][0]) if row and row[0][0] is not None else None  # type: ignore[arg-type]
+
+    def count(self) -> int:
+        count: int = self._query("SELECT COUNT(*) FROM versions")[0][0]  # type: ignore[assignment]
+        return count

@@ -1,0 +1,73 @@
+"""The journal as a whole: index and blobs under ``<state dir>/journal/``."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from memory_audit.journal.blobs import BlobStore, CorruptBlob
+from memory_audit.journal.index import JournalIndex, Version
+
+log = logging.getLogger("memory_audit.journal")
+FOLDER = "journal"
+
+
+@dataclass(frozen=True)
+class JournalStats:
+    versions: int
+    bytes_on_disk: int
+    oldest: float | None
+
+
+class Journal:
+    def __init__(self, state_dir: Path) -> None:
+        self.folder = state_dir / FOLDER
+        self.index = JournalIndex(self.folder)
+        self.blobs = BlobStore(self.folder / "blobs")
+
+    def close(self) -> None:
+        self.index.close()
+
+    def content(self, version: Version) -> bytes:
+        """The kept content of a version; a corrupt copy is reported and forgotten, never used."""
+        if version.blob is None:
+            raise CorruptBlob(f"version {version.id} has no kept content")
+        try:
+            return self.blobs.get(version.blob)
+        except (CorruptBlob, OSError) as exc:
+            self.index.drop_blob(version.blob)
+            self.blobs.delete(version.blob)
+            log.error("journal blob %s is corrupt or missing; dropped", version.blob[:12])
+            raise CorruptBlob(version.blob) from exc
+
+    def repair(self) -> int:
+        """At start: remove temporary files a crash left; forget blobs that are missing."""
+        self.blobs.clean_temporary()
+        missing = [b for b in self.index.referenced_blobs() if not self.blobs.path(b).is_file()]
+        for name in missing:
+            self.index.drop_blob(name)
+            log.error("journal blob %s is missing; its versions are marked lost", name[:12])
+        return len(missing)
+
+    def collect_garbage(self) -> int:
+        """Delete blobs no version refers to any more."""
+        referenced = self.index.referenced_blobs()
+        orphans = [name for name in self.blobs.names() if name not in referenced]
+        for name in orphans:
+            self.blobs.delete(name)
+        return len(orphans)
+
+    def purge(self, root: str, path: str) -> int:
+        """Drop every version of one file (on the user's request)."""
+        ids = [v.id for v in self.index.history(root=root, path=path)]
+        self.index.delete(ids)
+        self.collect_garbage()
+        return len(ids)
+
+    def stats(self) -> JournalStats:
+        size = sum(self.blobs.stored_size(name) for name in self.blobs.names())
+        for name in ("journal.sqlite", "journal.sqlite-wal"):
+            path = self.folder / name
+            size += path.stat().st_size if path.exists() else 0
+        return JournalStats(self.index.count(), size, self.index.oldest())

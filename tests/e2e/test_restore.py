@@ -1,0 +1,114 @@
+"""`memory-audit restore` on a real pseudo-terminal, against a journal recorded from real files."""
+
+from __future__ import annotations
+
+import os
+import sys
+import zlib
+from pathlib import Path
+
+import platformdirs
+
+from memory_audit.journal.index import Actor
+from memory_audit.journal.recorder import Recorder
+from memory_audit.journal.store import Journal
+from memory_audit.secrets.loading import scanner_for
+from tests.harness import index, memory, write_tree
+from tests.support.terminal import Terminal
+
+
+def journal_of(tree: Path, *edits: dict[str, str | None]) -> Journal:
+    """A journal with a baseline of ``tree`` and one recorded step per edit (None deletes)."""
+    state = Path(platformdirs.user_state_dir("memory-audit"))
+    journal = Journal(state)
+    recorder = Recorder(journal.index, journal.blobs, scanner_for(None, str(state)), 1 << 20)
+    recorder.reconcile(tree, 1000.0, lambda *_: Actor("baseline"))
+    for step, edit in enumerate(edits, start=1):
+        for name, text in edit.items():
+            if text is None:
+                (tree / name).unlink()
+            else:
+                (tree / name).write_text(text)
+        recorder.reconcile(tree, 1000.0 + step, lambda *_: Actor("outside"), changed=set(edit))
+    return journal
+
+
+def restore(*args: str) -> Terminal:
+    return Terminal([sys.executable, "-m", "memory_audit", "restore", *args], dict(os.environ))
+
+
+def test_restore_a_deleted_file_shows_it_asks_and_brings_it_back(tmp_path: Path) -> None:
+    tree = write_tree(tmp_path / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")})
+    original = (tree / "a.md").read_bytes()
+    journal_of(tree, {"a.md": None, "MEMORY.md": "# Index\n"}).close()
+    term = restore(str(tree / "a.md"))
+    shown = term.expect("Restore this version?")
+    assert "a.md: the file was deleted" in shown
+    assert "+description: About a" in shown
+    term.send("y")
+    assert "MEMORY.md no longer lists:" in term.expect("Add these lines back to MEMORY.md?")
+    term.send("y")
+    term.expect("Why restore?")
+    term.send("deleted by mistake")
+    assert term.wait() == 0
+    assert (tree / "a.md").read_bytes() == original
+    assert (tree / "MEMORY.md").read_text() == "# Index\n- [a.md](a.md) — notes about a.md\n"
+
+
+def test_restore_refuses_a_file_changed_after_the_diff_was_shown_and_shows_it_again(
+    tmp_path: Path,
+) -> None:
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body="First.")})
+    journal_of(tree, {"a.md": memory("a", body="Second.")}).close()
+    term = restore(str(tree / "a.md"))
+    assert "-Second." in term.expect("Restore this version?")
+    (tree / "a.md").write_text(memory("a", body="Someone else wrote this meanwhile."))
+    term.send("y")
+    again = term.expect("Restore this version?")
+    assert "changed since it was shown" in again
+    assert "-Someone else wrote this meanwhile." in again
+    term.send("n")
+    term.wait()
+    assert "Someone else wrote this meanwhile." in (tree / "a.md").read_text()
+
+
+def test_restore_never_writes_a_corrupt_version(tmp_path: Path) -> None:
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body="Kept.")})
+    journal = journal_of(tree, {"a.md": memory("a", body="Changed.")})
+    [first] = [v for v in journal.index.history(str(tree), "a.md") if v.kind == "baseline"]
+    assert first.blob is not None
+    journal.blobs.path(first.blob).write_bytes(zlib.compress(b"tampered"))
+    journal.close()
+    term = restore(str(tree / "a.md"), "--version", str(first.id))
+    term.expect("damaged in the journal; not restored")
+    assert term.wait() == 2
+    assert "Changed." in (tree / "a.md").read_text()
+
+
+def test_restore_never_writes_through_a_symlinked_folder(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    tree = write_tree(tmp_path / "memory", {"sub/a.md": memory("a")})
+    journal_of(tree, {"sub/a.md": None}).close()
+    (tree / "sub").rmdir()
+    (tree / "sub").symlink_to(outside)
+    term = restore(str(tree / "sub/a.md"))
+    term.expect("not a real folder")
+    assert term.wait() == 2
+    assert list(outside.iterdir()) == []
+
+
+def test_restore_a_tree_deleted_wholesale_comes_back_file_by_file_or_all(tmp_path: Path) -> None:
+    files = {"MEMORY.md": index("a.md", "b.md"), "a.md": memory("a"), "deep/b.md": memory("b")}
+    tree = write_tree(tmp_path / "memory", files)
+    originals = {name: (tree / name).read_bytes() for name in files}
+    journal_of(tree, dict.fromkeys(files)).close()
+    (tree / "deep").rmdir()
+    tree.rmdir()
+    term = restore("--tree", str(tree), "--at", "1970-01-01T00:16:40+00:00")
+    assert "3 files differ from then (3 deleted since)" in term.expect("Restore")
+    term.send("a")
+    term.expect("Why restore?")
+    term.send("")
+    assert term.wait() == 0
+    assert {name: (tree / name).read_bytes() for name in files} == originals

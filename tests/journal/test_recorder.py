@@ -1,0 +1,153 @@
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memory_audit.journal.index import Actor
+from memory_audit.journal.recorder import TOO_LARGE, Recorder
+from memory_audit.journal.store import Journal
+from memory_audit.secrets.loading import scanner_for
+from tests.harness import index, memory, write_tree
+from tests.secrets.samples import CASES
+
+TOKEN = CASES["github-pat"][0][0][0]
+
+
+def outside(rel: str, at: float, kind: str) -> Actor:
+    return Actor("outside")
+
+
+@pytest.fixture
+def journal(tmp_path: Path) -> Journal:
+    return Journal(tmp_path / "state")
+
+
+def recorder(journal: Journal, tmp_path: Path, max_bytes: int = 1024 * 1024) -> Recorder:
+    scanner = scanner_for(None, str(tmp_path / "state"))
+    return Recorder(journal.index, journal.blobs, scanner, max_bytes)
+
+
+def test_recorder_baseline_then_edits_deletes_and_creations(
+    tmp_path: Path, journal: Journal
+) -> None:
+    tree = write_tree(
+        tmp_path / "memory",
+        {"MEMORY.md": index("a.md", "b.md"), "a.md": memory("a"), "b.md": memory("b")},
+    )
+    rec = recorder(journal, tmp_path)
+    baseline = rec.reconcile(tree, 100.0, outside)
+    assert sorted((v.path, v.kind, v.actor.kind) for v in baseline) == [
+        ("MEMORY.md", "baseline", "baseline"),
+        ("a.md", "baseline", "baseline"),
+        ("b.md", "baseline", "baseline"),
+    ]
+    assert rec.reconcile(tree, 101.0, outside) == []  # nothing changed: nothing recorded
+
+    (tree / "a.md").write_text(memory("a", body="Edited."))
+    (tree / "b.md").unlink()
+    (tree / "c.md").write_text(memory("c"))
+    changed = rec.reconcile(tree, 102.0, outside, changed={"a.md", "b.md", "c.md"})
+    assert sorted((v.path, v.kind) for v in changed) == [
+        ("a.md", "modified"),
+        ("b.md", "deleted"),
+        ("c.md", "created"),
+    ]
+    [edit] = [v for v in changed if v.path == "a.md"]
+    assert journal.content(edit) == (tree / "a.md").read_bytes()
+    [first] = [v for v in baseline if v.path == "a.md"]
+    assert journal.content(first) == memory("a").encode()
+
+
+def test_recorder_same_content_rewritten_is_not_a_new_version(
+    tmp_path: Path, journal: Journal
+) -> None:
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a")})
+    rec = recorder(journal, tmp_path)
+    rec.reconcile(tree, 1.0, outside)
+    (tree / "a.md").write_text(memory("a"))
+    assert rec.reconcile(tree, 2.0, outside, changed={"a.md"}) == []
+
+
+def test_recorder_masks_secrets_before_storing(tmp_path: Path, journal: Journal) -> None:
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=f"token {TOKEN} here")})
+    [version] = recorder(journal, tmp_path).reconcile(tree, 1.0, outside)
+    stored = journal.content(version).decode()
+    assert TOKEN not in stored
+    assert "token ghp_" in stored
+    assert stored.endswith("here\n")
+    everything = b"".join(p.read_bytes() for p in (tmp_path / "state").rglob("*") if p.is_file())
+    assert TOKEN.encode() not in everything
+
+
+def test_recorder_too_large_is_recorded_but_not_kept(tmp_path: Path, journal: Journal) -> None:
+    tree = write_tree(tmp_path / "memory", {"big.md": "x" * (5 * 1024 * 1024)})
+    [version] = recorder(journal, tmp_path).reconcile(tree, 1.0, outside)
+    assert (version.kept, version.note, version.size) == (False, TOO_LARGE, 5 * 1024 * 1024)
+    assert list(journal.blobs.names()) == []
+
+
+UNREADABLE = """
+import sys
+sys.path.insert(0, {src!r})
+from pathlib import Path
+from memory_audit.journal.index import Actor
+from memory_audit.journal.recorder import Recorder
+from memory_audit.journal.store import Journal
+from memory_audit.secrets.loading import scanner_for
+journal = Journal(Path({state!r}))
+rec = Recorder(journal.index, journal.blobs, scanner_for(None, {state!r}), 1 << 20)
+found = rec.reconcile(Path({tree!r}), 2.0, lambda *a: Actor("outside"), changed={{"sub/b.md"}})
+print(sorted((v.path, v.kind) for v in found))
+"""
+
+
+def run_without_read_capability(script: str) -> str:
+    """As root, drop the capabilities that read anything: the folder is then unreadable."""
+    command = [sys.executable, "-c", script]
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        assert setpriv, "setpriv (util-linux) is needed to test unreadable folders as root"
+        command = [setpriv, "--bounding-set", "-dac_override,-dac_read_search", *command]
+    result = subprocess.run(command, capture_output=True, text=True, check=True)
+    return result.stdout.strip()
+
+
+def test_recorder_unreadable_folder_is_unknown_not_deleted(
+    tmp_path: Path, journal: Journal
+) -> None:
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a"), "sub/b.md": memory("b")})
+    recorder(journal, tmp_path).reconcile(tree, 1.0, outside)
+    journal.close()
+    os.chmod(tree / "sub", 0)
+    try:
+        src = str(Path(__file__).resolve().parents[2] / "src")
+        state = str(tmp_path / "state")
+        printed = run_without_read_capability(
+            UNREADABLE.format(src=src, state=state, tree=str(tree))
+        )
+    finally:
+        os.chmod(tree / "sub", 0o700)
+    assert printed == "[]"  # sub/b.md is not reported deleted
+    (tree / "sub/b.md").unlink()
+    again = Journal(tmp_path / "state")
+    gone = recorder(again, tmp_path).reconcile(tree, 3.0, outside, changed={"sub/b.md"})
+    assert [(v.path, v.kind) for v in gone] == [("sub/b.md", "deleted")]
+
+
+def test_recorder_a_tree_deleted_wholesale_tombstones_every_file(
+    tmp_path: Path, journal: Journal
+) -> None:
+    files = {"MEMORY.md": index("a.md"), "a.md": memory("a"), "deep/b.md": memory("b")}
+    tree = write_tree(tmp_path / "memory", files)
+    rec = recorder(journal, tmp_path)
+    rec.reconcile(tree, 1.0, outside)
+    for path in sorted(tree.rglob("*"), reverse=True):
+        path.rmdir() if path.is_dir() else path.unlink()
+    tree.rmdir()
+    gone = rec.reconcile(tree, 2.0, outside, changed={"a.md"})
+    assert sorted((v.path, v.kind) for v in gone) == sorted((p, "deleted") for p in files)
