@@ -182,6 +182,7 @@ class Daemon:
         if self.watcher is not None:
             self.watcher.stop()
         if self.journal is not None:
+            self.journal.journal.index.mark_stopped()
             self.journal.close()
         self.state.close()
 
@@ -447,7 +448,7 @@ class Daemon:
             return
         self._journaled_roots |= {r.root for r in refs}
         try:
-            await in_daemon_thread(journal.journal.repair)
+            await in_daemon_thread(lambda: journal.journal.repair(time.time()))
             changes = await in_daemon_thread(lambda: journal.record(refs, None))
         except Exception as exc:
             self._journaled_roots -= {r.root for r in refs}

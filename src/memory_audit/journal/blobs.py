@@ -1,10 +1,13 @@
 """Content-addressed, compressed blobs: one file per distinct content.
 
 A blob is named by the SHA-256 of its (uncompressed) content and written to a
-temporary file, fsynced, then renamed into place, so a crash (kill -9 in the
-middle of a write) leaves at most an unreferenced temporary file, never a
-half-written blob under its final name. Reading verifies the hash: a corrupt
-blob raises :class:`CorruptBlob` and is never handed to a restore.
+temporary file, then renamed into place, so a crash (kill -9 in the middle of
+a write) leaves at most an unreferenced temporary file, never a half-written
+blob under its final name. Blobs are not fsynced one by one (that cost 5 ms a
+file, 50 s for a 10,000-file baseline); instead the journal verifies, at the
+next start, every blob written since the last clean stop (a power cut is the
+only way to lose one), and reading always verifies the hash: a corrupt blob
+raises :class:`CorruptBlob` and is never handed to a restore.
 """
 
 from __future__ import annotations
@@ -12,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import tempfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,6 +35,7 @@ def digest(data: bytes) -> str:
 class BlobStore:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self._made: set[Path] = set()
 
     def path(self, name: str) -> Path:
         return self.folder / name[:2] / name[2:]
@@ -42,7 +45,7 @@ class BlobStore:
         name = digest(data)
         target = self.path(name)
         if not target.exists():
-            self._write(target, zlib.compress(data, 6))
+            self._write(target, zlib.compress(data, 1))
         return name
 
     def get(self, name: str) -> bytes:
@@ -83,15 +86,15 @@ class BlobStore:
         return removed
 
     def _write(self, target: Path, payload: bytes) -> None:
-        ensure_private_dir(self.folder)
-        ensure_private_dir(target.parent)
-        fd, temp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=target.parent)
+        for folder in (self.folder, target.parent):
+            if folder not in self._made:
+                ensure_private_dir(folder)
+                self._made.add(folder)
+        temp = target.parent / f"{TEMP_PREFIX}{os.getpid()}-{target.name}"
         try:
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, PRIVATE_FILE)
             with os.fdopen(fd, "wb") as handle:
                 handle.write(payload)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(temp, PRIVATE_FILE)
             os.replace(temp, target)
         except BaseException:
             with contextlib.suppress(OSError):

@@ -30,6 +30,7 @@ CREATE TABLE IF NOT EXISTS versions (
 );
 CREATE INDEX IF NOT EXISTS versions_by_file ON versions (root, path, id);
 CREATE INDEX IF NOT EXISTS versions_by_time ON versions (at);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 INSERT = (
     "INSERT INTO versions (id, root, path, at, kind, blob, size, mtime_ns, actor, session, label, "
@@ -245,3 +246,16 @@ class JournalIndex:
     def count(self) -> int:
         count: int = self._query("SELECT COUNT(*) FROM versions")[0][0]  # type: ignore[assignment]
         return count
+
+    def mark_running(self, now: float) -> float | None:
+        """The daemon starts recording; returns when an unclean run began (None: clean)."""
+        with self._transaction() as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'running_since'").fetchone()
+            db.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('running_since', ?)", (now,)
+            )
+        return float(row[0]) if row else None
+
+    def mark_stopped(self) -> None:
+        with self._transaction() as db:
+            db.execute("DELETE FROM meta WHERE key = 'running_since'")

@@ -41,14 +41,29 @@ class Journal:
             log.error("journal blob %s is corrupt or missing; dropped", version.blob[:12])
             raise CorruptBlob(version.blob) from exc
 
-    def repair(self) -> int:
-        """At start: remove temporary files a crash left; forget blobs that are missing."""
+    def repair(self, now: float) -> int:
+        """At the daemon's start: remove temporary files a crash left, forget missing blobs,
+        and after an unclean stop verify every blob written since that run began."""
         self.blobs.clean_temporary()
-        missing = [b for b in self.index.referenced_blobs() if not self.blobs.path(b).is_file()]
-        for name in missing:
+        unclean_since = self.index.mark_running(now)
+        suspects = {b for b in self.index.referenced_blobs() if not self.blobs.path(b).is_file()}
+        if unclean_since is not None:
+            recent = self.index.history(since=unclean_since)
+            suspects |= {v.blob for v in recent if v.blob and not self._intact(v.blob)}
+        for name in suspects:
             self.index.drop_blob(name)
-            log.error("journal blob %s is missing; its versions are marked lost", name[:12])
-        return len(missing)
+            self.blobs.delete(name)
+            log.error(
+                "journal blob %s is missing or damaged; its versions are marked lost", name[:12]
+            )
+        return len(suspects)
+
+    def _intact(self, name: str) -> bool:
+        try:
+            self.blobs.get(name)
+        except (CorruptBlob, OSError):
+            return False
+        return True
 
     def collect_garbage(self) -> int:
         """Delete blobs no version refers to any more."""
