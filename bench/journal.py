@@ -73,8 +73,13 @@ def bench_baseline() -> None:
         make_trees(home, 50, 200)
         config = home / "config.yaml"
         config.write_text("notify: {backend: none}\nschedule: {weekly: 'sun 09:00'}\n")
-        env = {**os.environ, "HOME": str(home), "XDG_STATE_HOME": str(home / "state"),
-               "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "cfg")}  # fmt: skip
+        env = {
+            **os.environ,
+            "HOME": str(home),
+            "XDG_STATE_HOME": str(home / "state"),
+            "XDG_DATA_HOME": str(home / "data"),
+            "XDG_CONFIG_HOME": str(home / "cfg"),
+        }
         log = home / "state/memory-audit/log/daemon.log"
         start = time.perf_counter()
         daemon = subprocess.Popen(
@@ -107,10 +112,8 @@ def bench_change() -> None:
             recorder.reconcile(root, float(i), lambda *_: Actor("outside"), {target.name})
             times.append(time.perf_counter() - start)
         times.sort()
-        print(
-            f"change: one file of a 200-file tree: median {statistics.median(times) * 1000:.1f} ms, "
-            f"p95 {times[int(len(times) * 0.95)] * 1000:.1f} ms"
-        )
+        median, p95 = statistics.median(times) * 1000, times[int(len(times) * 0.95)] * 1000
+        print(f"change: one file of a 200-file tree: median {median:.1f} ms, p95 {p95:.1f} ms")
 
 
 def bench_year() -> None:

@@ -151,3 +151,22 @@ def test_recorder_a_tree_deleted_wholesale_tombstones_every_file(
     tree.rmdir()
     gone = rec.reconcile(tree, 2.0, outside, changed={"a.md"})
     assert sorted((v.path, v.kind) for v in gone) == sorted((p, "deleted") for p in files)
+
+
+def test_recorder_after_an_unclean_stop_damaged_recent_blobs_are_found_and_dropped(
+    tmp_path: Path,
+) -> None:
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a"), "b.md": memory("b")})
+    journal = Journal(tmp_path / "state")
+    assert journal.repair(now=0.5) == 0  # first start: clean
+    versions = recorder(journal, tmp_path).reconcile(tree, 1.0, outside)
+    [a] = [v for v in versions if v.path == "a.md"]
+    assert a.blob is not None
+    journal.blobs.path(a.blob).write_bytes(b"half a blob")  # what a power cut can leave
+    journal.close()  # no mark_stopped: the daemon died
+    again = Journal(tmp_path / "state")
+    assert again.repair(now=2.0) == 1
+    [lost] = [v for v in again.index.history(str(tree), "a.md")]
+    assert (lost.kept, lost.note) == (False, "content lost: stored copy corrupt")
+    again.index.mark_stopped()
+    assert again.repair(now=3.0) == 0  # after a clean stop nothing is re-read
