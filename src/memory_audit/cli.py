@@ -31,6 +31,19 @@ SLUG_OPTIONS = ("--project",)
 PROFILES = ("auto", "claude-code", "governed")
 
 
+def _max_per_dimension(text: str) -> int:
+    """``--max-per-dimension``: a positive number, or ``all``."""
+    if text.strip().lower() == "all":
+        return sys.maxsize
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number or `all`")
+    return value
+
+
 @dataclass(frozen=True)
 class Arg:
     flags: tuple[str, ...]
@@ -66,6 +79,12 @@ CHECK = arg(
     metavar="ID",
     help="run only this dimension (repeatable; `memory-audit audit --help` lists them)",
 )
+ALL = arg(
+    "--all",
+    dest="every",
+    action="store_true",
+    help="every tree (default: the project this folder is in, else every tree)",
+)
 FORMAT = arg("--format", choices=tuple(RENDERER_MODULES), default="text", dest="output_format")
 
 COMMANDS: tuple[Command, ...] = (
@@ -75,16 +94,34 @@ COMMANDS: tuple[Command, ...] = (
         "audit:run",
         (
             arg("paths", nargs="*", metavar="PATH", help="memory trees (or projects) to audit"),
-            arg("--project", metavar="SLUG", help="a project's tree: its slug, or its path"),
+            arg(
+                "--project",
+                metavar="SLUG",
+                help="a project's tree: its slug, or its path (`.`: this folder's project)",
+            ),
+            ALL,
             CHECK,
             FORMAT,
             arg("--output", "-o", type=Path, metavar="FILE", help="write the report to FILE"),
             arg("--profile", choices=PROFILES, help="frontmatter schema profile (default: auto)"),
             arg(
                 "--max-per-dimension",
-                type=int,
-                metavar="N",
+                type=_max_per_dimension,
+                metavar="N|all",
                 help="cap findings shown per dimension in text and markdown (default 50)",
+            ),
+            arg("-q", "--quiet", action="store_true", help="text: only the summary screen"),
+            arg(
+                "-v",
+                "--verbose",
+                action="store_true",
+                help="text: also what was skipped, and why",
+            ),
+            arg(
+                "--color",
+                choices=("auto", "always", "never"),
+                default="auto",
+                help="colour by severity (auto: on a terminal, unless NO_COLOR is set)",
             ),
             arg(
                 "--project-root",

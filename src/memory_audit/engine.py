@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from memory_audit.analysis.health import measure
@@ -179,27 +179,42 @@ def audit_refs(
     *,
     now: dt.datetime | None = None,
     dismissed: Iterable[str] = (),
+    progress: Callable[[int, TreeRef], None] | None = None,
 ) -> Run:
-    """Load and audit each tree; a tree being consolidated is reported, not read."""
+    """Load and audit each tree; a tree being consolidated is reported, not read.
+
+    ``progress`` is told before each tree how many are done, and which comes next."""
     now = now or dt.datetime.now().astimezone()
     # The secrets options also configure the redaction boundary, selected or not.
     options = {d: config.check_options(d) for d in {*selection, "secrets"}}
     dismissed = frozenset(dismissed)
-    reports = []
+    reports: list[TreeReport] = []
     for ref in refs:
-        age = lock_age(ref.root, now.timestamp())
-        if age is not None:
-            reports.append(busy_report(ref, age))
-            continue
-        tree = load_tree(
-            ref.root,
-            location=ref.location,
-            profile=config.settings.audit.profile,
-            max_file_bytes=config.settings.audit.max_file_bytes,
-            now=now,
-        )
-        reports.append(audit_tree(tree, selection, options, dismissed))
+        if progress is not None:
+            progress(len(reports), ref)
+        reports.append(_audit_ref(ref, config, selection, options, dismissed, now))
     return Run(tuple(reports), now, config.settings.audit.max_per_dimension, dimensions=DIMENSIONS)
+
+
+def _audit_ref(
+    ref: TreeRef,
+    config: Config,
+    selection: Sequence[str],
+    options: Mapping[str, Any],
+    dismissed: frozenset[str],
+    now: dt.datetime,
+) -> TreeReport:
+    age = lock_age(ref.root, now.timestamp())
+    if age is not None:
+        return busy_report(ref, age)
+    tree = load_tree(
+        ref.root,
+        location=ref.location,
+        profile=config.settings.audit.profile,
+        max_file_bytes=config.settings.audit.max_file_bytes,
+        now=now,
+    )
+    return audit_tree(tree, selection, options, dismissed)
 
 
 def busy_report(ref: TreeRef, age: float) -> TreeReport:

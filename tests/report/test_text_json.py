@@ -24,22 +24,36 @@ def drifted(tree_dir: Path) -> Run:
 
 
 def test_text_report_has_the_seed_shape(tree_dir: Path) -> None:
-    text = renderer("text")(drifted(tree_dir))
+    run = drifted(tree_dir)
+    fixable = sum(1 for f in run.reports[0].findings if f.fix is not None)
+    assert 0 < fixable < 5
+    text = renderer("text")(run)
     lines = text.splitlines()
     assert lines[0] == f"Memory audit: {tree_dir}/"
     assert lines[1] == "Files scanned: 4 memory files + 0 session-recaps + MEMORY.md"
     assert lines[2] == "Findings: 5 total"
     assert "## MEMORY.md index drift (4)" in lines
+    gone = next(f for f in run.reports[0].findings if f.path == "MEMORY.md" and f.line == 3)
     assert (
         "- MEMORY.md:3 — link target `gone.md` doesn't exist. Suggest: remove the entry, "
-        "or update the path if the file was renamed." in lines
+        f"or update the path if the file was renamed. [{gone.fingerprint[:8]}]" in lines
     )
     assert "(2 more not shown — narrow with --check index-drift)" in lines
-    assert (
-        "- a.md:4 — type `bad` is not one of user, feedback, project, reference, session-recap. "
-        "Suggest: set type to one of them." in lines
+    assert any(
+        line.startswith(
+            "- a.md:4 — type `bad` is not one of user, feedback, project, reference, "
+            "session-recap. Suggest: set type to one of them. ["
+        )
+        for line in lines
     )
-    assert lines[-1] == "## All other dimensions: Nothing material."
+    # Only the two dimensions that ran; both found something: no "Nothing material" line.
+    assert not any("Nothing material" in line for line in lines)
+    assert lines[-4:] == [
+        "----",
+        f"{fixable} of 5 findings have a proposed fix; the others need your judgment.",
+        "Walk them one decision at a time (1. Apply  2. Skip  3. Edit  4. View detail):",
+        f"  memory-audit review {tree_dir}",
+    ]
 
 
 def test_text_report_of_a_clean_tree(tree_dir: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -12,7 +13,8 @@ from memory_audit.atomic import write_atomic
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.commands import service
 from memory_audit.commands.offer import offer_weekly
-from memory_audit.commands.targets import resolve_targets, with_location
+from memory_audit.commands.progress import Progress
+from memory_audit.commands.targets import resolve_scope, with_location
 from memory_audit.config import settings as config_module
 from memory_audit.config.settings import Profile
 from memory_audit.daemon.dismissals import DB_NAME, read_dismissed
@@ -21,10 +23,11 @@ from memory_audit.engine import audit_refs, select_checks
 from memory_audit.errors import MemoryAuditError, UsageError
 from memory_audit.install import backend_for_platform
 from memory_audit.model.run import Run
-from memory_audit.report import renderer
+from memory_audit.report import colour, renderer, text
+from memory_audit.report.text import TextOptions
 
 
-def run(
+def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
     *,
     paths: Sequence[str],
     project: str | None,
@@ -37,29 +40,78 @@ def run(
     out: TextIO,
     project_root: Path | None = None,
     transcripts: Path | None = None,
+    every: bool = False,
+    quiet: bool = False,
+    verbose: bool = False,
+    color: str = "auto",
 ) -> int:
-    config = config_module.load(config_path, OPTION_TYPES)
-    refs = with_location(resolve_targets(paths, project, config), project_root, transcripts)
+    if quiet and verbose:
+        raise UsageError("-q and -v do not go together")
+    config = _with_overrides(
+        config_module.load(config_path, OPTION_TYPES), profile, max_per_dimension
+    )
+    scope = resolve_scope(paths, project, config, every=every)
+    refs = with_location(scope.refs, project_root, transcripts)
     selection = select_checks(checks, config.settings.audit.skip)
-    audit_settings = config.settings.audit
-    if profile is not None:
-        audit_settings = replace(audit_settings, profile=profile)
-    if max_per_dimension is not None:
-        audit_settings = replace(audit_settings, max_per_dimension=max_per_dimension)
-    config = replace(config, settings=replace(config.settings, audit=audit_settings))
     dismissed = read_dismissed(config.state_dir)
-    run_ = audit_refs(refs, config, selection, dismissed=dismissed)
+    progress = Progress.on(
+        sys.stderr, len(refs), transcripts_per_tree=_transcripts(config, selection)
+    )
+    try:
+        run_ = audit_refs(refs, config, selection, dismissed=dismissed, progress=progress)
+    finally:
+        if progress is not None:
+            progress.finish()
     if output_format == "html":
         run_ = with_history(run_, config, dismissed)
-    rendered = renderer(output_format)(run_)
+    if output_format == "text":
+        options = TextOptions(
+            color=colour.wanted(color, output is None and out.isatty(), os.environ),
+            detail="quiet" if quiet else "verbose" if verbose else "normal",
+            note=scope.note,
+            current=scope.current,
+        )
+        rendered = text.render(run_, options)
+    else:
+        if scope.note:
+            print(f"memory-audit: {scope.note}", file=sys.stderr)
+        rendered = renderer(output_format)(run_)
     if output is None:
         out.write(rendered)
     else:
-        _refuse_inside_trees(output, [r.root for r in refs])
-        write_atomic(output, rendered, mode=0o600)
+        _write_report(output, rendered, [r.root for r in refs])
     if output_format == "text" and output is None and out.isatty():
         _offer_service(config, config_path)
     return 1 if run_.total else 0
+
+
+def _with_overrides(
+    config: config_module.Config, profile: Profile | None, cap: int | None
+) -> config_module.Config:
+    audit_settings = config.settings.audit
+    if profile is not None:
+        audit_settings = replace(audit_settings, profile=profile)
+    if cap is not None:
+        audit_settings = replace(audit_settings, max_per_dimension=cap)
+    return replace(config, settings=replace(config.settings, audit=audit_settings))
+
+
+def _transcripts(config: config_module.Config, selection: Sequence[str]) -> int | None:
+    if "usage" not in selection:
+        return None
+    return int(getattr(config.check_options("usage"), "sessions", 10))
+
+
+def _write_report(output: Path, rendered: str, roots: Sequence[Path]) -> None:
+    _refuse_inside_trees(output, roots)
+    if output.is_dir():
+        raise UsageError(f"--output {output} is a folder; name a file in it")
+    if not output.absolute().parent.is_dir():
+        raise UsageError(f"--output: the folder {output.absolute().parent} does not exist")
+    try:
+        write_atomic(output, rendered, mode=0o600)
+    except OSError as exc:
+        raise UsageError(f"--output: cannot write {output} ({exc.strerror})") from None
 
 
 def with_history(run: Run, config: config_module.Config, dismissed: frozenset[str]) -> Run:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memory_audit.config.settings import Config
@@ -34,15 +34,50 @@ def with_location(
     ]
 
 
-def resolve_targets(paths: Sequence[str], project: str | None, config: Config) -> list[TreeRef]:
-    """Explicit paths, else ``--project``, else every tree found."""
-    if paths and project:
-        raise UsageError("give tree paths or --project, not both")
+@dataclass(frozen=True)
+class Scope:
+    """The trees a command works on, and the sentence that says how they were chosen when
+    the user did not name them (printed first)."""
+
+    refs: list[TreeRef]
+    note: str = ""
+    current: Path | None = None  # the tree of the project the command runs in, if any
+
+
+def resolve_targets(
+    paths: Sequence[str], project: str | None, config: Config, *, every: bool = False
+) -> list[TreeRef]:
+    return resolve_scope(paths, project, config, every=every).refs
+
+
+def resolve_scope(
+    paths: Sequence[str], project: str | None, config: Config, *, every: bool = False
+) -> Scope:
+    """Seed 000's scope: explicit paths, else ``--project``, else ``--all``, else the project
+    the command runs in (its folder or any sub-folder), else every tree, saying so."""
+    if sum(map(bool, (paths, project, every))) > 1:
+        raise UsageError("give tree paths, --project or --all, not more than one")
+    here = discover.tree_for_folder(Path.cwd())
     if project:
-        return [discover.tree_for_project(project)]
+        return Scope([discover.tree_for_project(_project_path(project))], current=here)
     if paths:
-        return [discover.tree_for_path(Path(p)) for p in paths]
+        return Scope([discover.tree_for_path(Path(p)) for p in paths], current=here)
+    if here is not None and not every:
+        return Scope([discover.tree_for_path(here)], current=here)
     refs = discover.find_trees(config.settings.roots)
     if not refs:
         raise UsageError(f"no memory tree found at {discover.projects_dir()}/*/memory")
-    return refs
+    if every:
+        return Scope(refs, current=here)
+    return Scope(
+        refs,
+        f"Not inside a project with memory: every tree ({len(refs)}); "
+        "--project or a path chooses one.",
+    )
+
+
+def _project_path(project: str) -> str:
+    """``--project .`` (or any relative path to a folder) means that folder's project."""
+    if project.startswith(("-", "/", "~")) or not Path(project).is_dir():
+        return project
+    return str(Path(project).absolute())

@@ -243,8 +243,9 @@ def _findings(report: TreeReport, run: Run) -> str:
             for f in mine
         )
         more = (
-            f'<p class="muted">{escape(wording.more_not_shown(hidden[dimension.id], dimension.id))}'
-            "</p>"
+            '<p class="muted">'
+            + escape(wording.more_not_shown(hidden[dimension.id], dimension.id, report))
+            + "</p>"
             if dimension.id in hidden
             else ""
         )

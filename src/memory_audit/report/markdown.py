@@ -33,15 +33,16 @@ def render_tree(report: TreeReport, run: Run) -> str:
             continue
         lines += ["", f"## {dimension.title} ({counts[dimension.id]})", ""]
         lines += [
-            f"- `{wording.location(f)}` — {wording.sentence(f)}"
+            f"- `{wording.location(f)}` — {wording.sentence(f)} `[{wording.short_fingerprint(f)}]`"
             for f in shown
             if f.dimension == dimension.id
         ]
         hidden = report.not_shown(cap).get(dimension.id)
         if hidden:
-            lines += ["", wording.more_not_shown(hidden, dimension.id)]
-    quiet = "All dimensions" if not report.findings else "All other dimensions"
-    lines += ["", f"## {quiet}: Nothing material."]
+            lines += ["", wording.more_not_shown(hidden, dimension.id, report)]
+    quiet = wording.quiet_dimensions(report, run)
+    if quiet:
+        lines += ["", f"## {quiet}: Nothing material."]
     lines += _notes(report, run)
     return "\n".join(lines)
 
@@ -56,5 +57,8 @@ def _notes(report: TreeReport, run: Run) -> list[str]:
         lines += [f"- `{path or '(audit)'}`: {error}" for path, error in report.errors]
     if report.dismissed:
         lines += ["", f"### Dismissed ({len(report.dismissed)}, not counted)", ""]
-        lines += [f"- `{wording.location(f)}` — {f.message}" for f in report.dismissed]
+        lines += [
+            f"- `{wording.location(f)}` — {f.message} `[{wording.short_fingerprint(f)}]`"
+            for f in report.dismissed
+        ]
     return lines

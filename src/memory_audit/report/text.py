@@ -1,60 +1,162 @@
-"""The plain-text report, in the shape of seed 000 §4."""
+"""The plain-text report, in the shape of seed 000 §4, for a person at a terminal.
+
+Several trees: one summary screen first (per project, findings by dimension,
+secrets first, totals), then each tree's details. ``quiet`` prints only the
+summary, ``verbose`` adds what was skipped and why. It ends as the seed's report
+does: how many findings have a proposed fix, and the command that walks them.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from memory_audit.model.finding import Finding
 from memory_audit.model.run import Run, TreeReport
 from memory_audit.report import wording
+from memory_audit.report.colour import SECRET_DIMENSION, Painter
+
+Detail = Literal["quiet", "normal", "verbose"]
+RULE = "----"
 
 
-def render(run: Run) -> str:
-    blocks = [render_tree(report, run) for report in run.reports]
-    return "\n\n".join(blocks) + "\n"
+@dataclass(frozen=True)
+class TextOptions:
+    color: bool = False
+    detail: Detail = "normal"
+    note: str = ""  # how the trees were chosen, when the user did not name them: first line
+    current: Path | None = None  # the tree of the project the command ran in
 
 
-def render_tree(report: TreeReport, run: Run) -> str:
-    cap = run.max_per_dimension
+def render(run: Run, options: TextOptions | None = None) -> str:
+    options = options or TextOptions()
+    paint = Painter(options.color, run.dimensions)
+    blocks = [options.note] if options.note else []
+    if len(run.reports) > 1 or options.detail == "quiet":
+        blocks.append(summary(run, paint))
+    if options.detail != "quiet":
+        blocks += [render_tree(report, run, paint, options) for report in run.reports]
+    blocks.append(ending(run, options))
+    return "\n\n".join(b for b in blocks if b) + "\n"
+
+
+# ---- the summary screen ---------------------------------------------------------------
+
+
+def summary(run: Run, paint: Painter) -> str:
+    with_findings = sum(1 for r in run.reports if r.findings)
+    secrets = sum(r.counts.get(SECRET_DIMENSION, 0) for r in run.reports)
+    head = f"Summary: {run.total} findings in {with_findings} of {len(run.reports)} memory trees"
+    if secrets:
+        head += " — " + paint.dimension(f"{secrets} possible secret(s)", SECRET_DIMENSION)
+    names = [r.project or wording.display_root(r.root) for r in run.reports]
+    width = max(len(n) for n in [*names, "TOTAL"])
+    lines = [paint.bold(head), ""]
+    for report, name in zip(run.reports, names, strict=True):
+        lines.append(
+            f"  {name.ljust(width)}  {len(report.findings):>6}  {_by_dimension(report, run, paint)}"
+        )
+    lines.append(f"  {'TOTAL'.ljust(width)}  {run.total:>6}")
+    return "\n".join(lines)
+
+
+def _by_dimension(report: TreeReport, run: Run, paint: Painter) -> str:
+    if not report.audited:
+        return paint.dim("not audited (being consolidated)")
+    counts = report.counts
+    if not counts:
+        return paint.dim("clean")
+    order = sorted(run.dimensions, key=lambda d: d.id != SECRET_DIMENSION)
+    return " · ".join(
+        paint.dimension(f"{d.id} {counts[d.id]}", d.id) for d in order if d.id in counts
+    )
+
+
+# ---- one tree's details ----------------------------------------------------------------
+
+
+def render_tree(
+    report: TreeReport, run: Run, paint: Painter | None = None, options: TextOptions | None = None
+) -> str:
+    paint = paint or Painter(False)
+    options = options or TextOptions()
     lines = [
-        f"Memory audit: {wording.display_root(report.root)}",
+        paint.bold(f"Memory audit: {wording.display_root(report.root)}"),
         f"Files scanned: {wording.files_scanned(report)}",
         f"Findings: {len(report.findings)} total",
         f"Health: {wording.health_line(report)}",
     ]
     if report.health.largest:
         lines.append(f"Largest: {wording.largest_line(report)}")
-    counts = report.counts
-    shown = report.shown(cap)
-    for dimension in run.dimensions:
-        if dimension.id not in counts:
-            continue
-        lines += ["", f"## {dimension.title} ({counts[dimension.id]})"]
-        lines += [
-            f"- {wording.location(f)} — {wording.sentence(f)}"
-            for f in shown
-            if f.dimension == dimension.id
-        ]
-        hidden = report.not_shown(cap).get(dimension.id)
-        if hidden:
-            lines.append(wording.more_not_shown(hidden, dimension.id))
-    lines += ["", _quiet_dimensions(report)]
-    lines += _notes(report, run)
+    lines += _dimensions(report, run, paint)
+    quiet = wording.quiet_dimensions(report, run)
+    if quiet:
+        lines += ["", f"## {quiet}: Nothing material."]
+    lines += _notes(report, run, options)
     return "\n".join(lines)
 
 
-def _quiet_dimensions(report: TreeReport) -> str:
-    if not report.findings:
-        return "## All dimensions: Nothing material."
-    return "## All other dimensions: Nothing material."
-
-
-def _notes(report: TreeReport, run: Run) -> list[str]:
+def _dimensions(report: TreeReport, run: Run, paint: Painter) -> list[str]:
+    cap = run.max_per_dimension
+    counts = report.counts
+    shown = report.shown(cap)
+    hidden = report.not_shown(cap)
     lines: list[str] = []
-    if report.skipped:
+    for dimension in run.dimensions:
+        if dimension.id not in counts:
+            continue
+        title = f"## {dimension.title} ({counts[dimension.id]})"
+        lines += ["", paint.dimension(title, dimension.id)]
+        lines += [_line(f, paint) for f in shown if f.dimension == dimension.id]
+        if dimension.id in hidden:
+            lines.append(wording.more_not_shown(hidden[dimension.id], dimension.id, report))
+    return lines
+
+
+def _line(finding: Finding, paint: Painter) -> str:
+    where = wording.location(finding)
+    if finding.dimension == SECRET_DIMENSION:
+        where = paint.dimension(where, SECRET_DIMENSION)
+    mark = paint.dim(f"[{wording.short_fingerprint(finding)}]")
+    return f"- {where} — {wording.sentence(finding)} {mark}"
+
+
+def _notes(report: TreeReport, run: Run, options: TextOptions) -> list[str]:
+    lines: list[str] = []
+    if report.skipped and options.detail == "verbose":
         lines += ["", "Skipped:"]
         lines += [f"- {run.title(s.dimension)}: {s.reason}" for s in report.skipped]
+    elif report.skipped:
+        lines += ["", f"Skipped: {len(report.skipped)} part(s) of checks could not run (-v: why)."]
     if report.errors:
         lines += ["", "Errors:"]
         lines += [f"- {path or '(audit)'}: {error}" for path, error in report.errors]
     if report.dismissed:
-        lines += ["", f"Dismissed ({len(report.dismissed)}, not counted):"]
-        lines += [f"- {wording.location(f)} — {f.message}" for f in report.dismissed]
+        lines += [
+            "",
+            f"Dismissed ({len(report.dismissed)}, not counted; `memory-audit dismiss --list`):",
+        ]
+        lines += [
+            f"- {wording.location(f)} — {f.message} [{wording.short_fingerprint(f)}]"
+            for f in report.dismissed
+        ]
     return lines
+
+
+# ---- the ending: what to do next -------------------------------------------------------
+
+
+def ending(run: Run, options: TextOptions) -> str:
+    """Seed 000's "Apply proposed fixes?" adapted: the count and the command per tree."""
+    fixable = [(r, wording.fixable(r)) for r in run.reports]
+    total = sum(n for _, n in fixable)
+    if not run.total:
+        return ""
+    lines = [
+        RULE,
+        f"{total} of {run.total} findings have a proposed fix; the others need your judgment.",
+        "Walk them one decision at a time (1. Apply  2. Skip  3. Edit  4. View detail):",
+    ]
+    lines += [f"  {wording.review_command(r, options.current)}" for r in run.reports if r.findings]
+    return "\n".join(lines)

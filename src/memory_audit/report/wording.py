@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 from memory_audit.model.finding import Finding
-from memory_audit.model.run import TreeReport
+from memory_audit.model.run import Run, TreeReport
 from memory_audit.tree.index_file import LOAD_BYTE_LIMIT, LOAD_LINE_LIMIT
 
 
@@ -55,5 +56,40 @@ def sentence(finding: Finding) -> str:
     return text
 
 
-def more_not_shown(count: int, dimension: str) -> str:
+def more_not_shown(count: int, dimension: str, report: TreeReport | None = None) -> str:
+    """The seed's note; ``--check`` is suggested only when it would narrow the run."""
+    if report is not None and tuple(report.checks) == (dimension,):
+        return f"({count} more not shown — all of them: --max-per-dimension all)"
     return f"({count} more not shown — narrow with --check {dimension})"
+
+
+def short_fingerprint(finding: Finding) -> str:
+    """What ``dismiss`` takes: the first 8 hex digits are enough to name one finding."""
+    return finding.fingerprint[:8]
+
+
+def quiet_dimensions(report: TreeReport, run: Run) -> str:
+    """Which dimensions found nothing, of those that ran ("" when none)."""
+    ran = [d for d in run.dimensions if d.id in report.checks]
+    quiet = [d for d in ran if d.id not in report.counts]
+    if not quiet or not report.audited:
+        return ""
+    if len(ran) == len(run.dimensions):
+        return "All other dimensions" if report.findings else "All dimensions"
+    return ", ".join(d.title for d in quiet)
+
+
+def fixable(report: TreeReport) -> int:
+    """Findings whose fix ``review`` can apply (the others ask for the user's judgment)."""
+    return sum(1 for f in report.findings if f.fix is not None)
+
+
+def review_command(report: TreeReport, current: Path | None) -> str:
+    """The command that reviews this tree from where the user is."""
+    if current is not None and report.root.absolute() == current.absolute():
+        return "memory-audit review"
+    if report.project:
+        return f"memory-audit review --project={report.project}"
+    root = report.root.absolute()
+    shown = root.relative_to(Path.cwd()) if root.is_relative_to(Path.cwd()) else root
+    return f"memory-audit review {shlex.quote(str(shown))}"
