@@ -220,15 +220,28 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "dismiss",
-        "stop reporting a finding (by its fingerprint)",
+        "stop reporting a finding (by its fingerprint, as shown in [brackets])",
         "history:dismiss",
-        (arg("fingerprint"), arg("--reason", required=True, help="why (kept in the state)")),
+        (
+            arg("fingerprint", nargs="?", help="the finding's fingerprint (8 digits suffice)"),
+            arg("paths", nargs="*", metavar="PATH", help="the tree (default: as for audit)"),
+            arg("--project", metavar="SLUG", help="the tree of this project"),
+            ALL,
+            arg("--reason", help="why (kept in the state)"),
+            arg("--list", action="store_true", dest="list_only", help="list the dismissals"),
+        ),
+    ),
+    Command(
+        "undismiss",
+        "report a dismissed finding again",
+        "history:undismiss",
+        (arg("fingerprint"),),
     ),
     Command(
         "changelog",
         "the structural changelog of a project's memory",
         "history:show_changelog",
-        (arg("paths", nargs="*", metavar="PATH"), arg("--project", metavar="SLUG")),
+        (arg("paths", nargs="*", metavar="PATH"), arg("--project", metavar="SLUG"), ALL),
     ),
     Command(
         "history",

@@ -40,11 +40,46 @@ def test_dismiss_keeps_a_finding_out_of_reports_and_counts(tmp_path: Path) -> No
     tree = write_tree(tmp_path / "memory", {"MEMORY.md": index("gone.md")})
     data = json.loads(cli("audit", "--format", "json", str(tree)).stdout)
     fingerprint = data["reports"][0]["findings"][0]["fingerprint"]
-    assert cli("dismiss", "zz-not-hex", "--reason", "x").returncode == 2
-    assert cli("dismiss", fingerprint, "--reason", "intentional").returncode == 0
+    assert cli("dismiss", "zz-not-hex", str(tree), "--reason", "x").returncode == 2
+    assert cli("dismiss", fingerprint, str(tree), "--reason", "intentional").returncode == 0
     after = cli("audit", "--format", "json", str(tree))
     assert after.returncode == 0  # no findings left: dismissed ones do not count
     report = json.loads(after.stdout)["reports"][0]
     assert report["findings"] == []
     assert [f["fingerprint"] for f in report["dismissed"]] == [fingerprint]
-    assert "Dismissed (1, not counted):" in cli("audit", str(tree)).stdout
+    assert (
+        "Dismissed (1, not counted; `memory-audit dismiss --list`):"
+        in cli("audit", str(tree)).stdout
+    )
+
+
+def test_dismiss_refuses_unknown_fingerprints_takes_the_short_one_lists_and_undoes(
+    tmp_path: Path,
+) -> None:
+    tree = write_tree(tmp_path / "memory", {"MEMORY.md": index("gone.md", "lost.md")})
+    text = cli("audit", str(tree)).stdout
+    shown = [
+        line.rsplit("[", 1)[1].rstrip("]") for line in text.splitlines() if "`gone.md`" in line
+    ]
+    assert len(shown) == 1 and len(shown[0]) == 8
+
+    unknown = cli("dismiss", "deadbeef", str(tree), "--reason", "typo")
+    assert unknown.returncode == 2
+    assert "no finding has the fingerprint deadbeef" in unknown.stderr
+    assert cli("dismiss", "--list").stdout == "No dismissals.\n"
+
+    done = cli("dismiss", shown[0], str(tree), "--reason", "kept on purpose")
+    assert done.returncode == 0, done.stderr
+    assert f"dismissed [{shown[0]}] MEMORY.md" in done.stdout
+    listing = cli("dismiss", "--list").stdout
+    assert listing.startswith(f"[{shown[0]}] ")
+    assert f"{tree}\n    kept on purpose\n" in listing
+    after = cli("audit", str(tree)).stdout
+    assert "Findings: 1 total" in after
+    assert f"[{shown[0]}]" in after.split("Dismissed (1")[1]
+
+    assert cli("undismiss", "feedface").returncode == 2
+    back = cli("undismiss", shown[0])
+    assert back.returncode == 0, back.stderr
+    assert cli("dismiss", "--list").stdout == "No dismissals.\n"
+    assert "Findings: 2 total" in cli("audit", str(tree)).stdout

@@ -222,7 +222,7 @@ def _record_changelog(
         _metrics(before),
         _metrics(after),
     )
-    path = changelog.changelog_path(config.changelog_dir, ref.location.slug or ref.root.name)
+    path = changelog.changelog_path(config.changelog_dir, ref.root)
     changelog.append(path, ref.label, text)
     console.say(f"Changelog: {path}")
 

@@ -334,6 +334,20 @@ class State:
     def dismissed(self) -> frozenset[str]:
         return frozenset(r[0] for r in self.db.execute("SELECT fingerprint FROM dismissals"))
 
+    def dismissals(self) -> list[tuple[str, str | None, str, str]]:
+        """(fingerprint, tree root or None, reason, when), oldest first."""
+        return [
+            (str(r[0]), r[1], str(r[2]), str(r[3]))
+            for r in self.db.execute(
+                "SELECT fingerprint, root, reason, created_at FROM dismissals "
+                "ORDER BY created_at, fingerprint"
+            )
+        ]
+
+    def undismiss(self, fingerprint: str) -> None:
+        with self.transaction() as db:
+            db.execute("DELETE FROM dismissals WHERE fingerprint = ?", (fingerprint,))
+
     def set_watched(self, observers: dict[str, str], when: dt.datetime) -> None:
         with self.transaction() as db:
             db.execute("DELETE FROM watched")

@@ -1,6 +1,6 @@
 """The structural changelog (seed 002): why the memory changed, not only what.
 
-One append-only markdown file per project under the changelog folder; each
+One append-only markdown file per tree under the changelog folder; each
 applied review session adds an entry: date, trigger, changes, the user's
 reason, and the tree's metrics before and after.
 """
@@ -8,6 +8,7 @@ reason, and the tree's metrics before and after.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import os
 import re
 from collections.abc import Sequence
@@ -24,8 +25,13 @@ class Metrics:
     findings: int
 
 
-def changelog_path(folder: Path, project: str) -> Path:
-    return folder / f"{re.sub(r'[^A-Za-z0-9._-]', '-', project).strip('.') or 'tree'}.md"
+def changelog_path(folder: Path, root: Path) -> Path:
+    """One file per tree, named from its full path: two trees both called ``memory``
+    never share one (the readable tail, then a hash of the whole path)."""
+    full = str(root.absolute())
+    readable = re.sub(r"[^A-Za-z0-9._-]+", "-", full).strip(".-")[-80:].lstrip(".-") or "tree"
+    digest = hashlib.sha256(full.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    return folder / f"{readable}-{digest}.md"
 
 
 def entry(
