@@ -61,7 +61,8 @@ def test_dismiss_refuses_unknown_fingerprints_takes_the_short_one_lists_and_undo
     shown = [
         line.rsplit("[", 1)[1].rstrip("]") for line in text.splitlines() if "`gone.md`" in line
     ]
-    assert len(shown) == 1 and len(shown[0]) == 8
+    assert len(shown) == 1
+    assert len(shown[0]) == 8
 
     unknown = cli("dismiss", "deadbeef", str(tree), "--reason", "typo")
     assert unknown.returncode == 2

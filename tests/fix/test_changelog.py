@@ -15,7 +15,8 @@ def test_two_trees_both_called_memory_keep_separate_changelogs(tmp_path: Path) -
     second = changelog.changelog_path(tmp_path, tmp_path / "b" / "memory")
     assert first != second
     assert first.parent == second.parent == tmp_path
-    assert first.name.endswith(".md") and "-a-memory-" in first.name
+    assert first.name.endswith(".md")
+    assert "-a-memory-" in first.name
     assert changelog.changelog_path(tmp_path, tmp_path / "a" / "memory") == first  # stable
 
 
@@ -35,6 +36,7 @@ def test_changelog_inside_a_project_shows_that_project_only(
     assert "entry for app" in inside
     assert "entry for site" not in inside
     every = cli("changelog", "--all", cwd=projects["app"]).stdout
-    assert "entry for app" in every and "entry for site" in every
+    assert "entry for app" in every
+    assert "entry for site" in every
     outside = cli("changelog", cwd=tmp_path).stdout
     assert outside.startswith("Not inside a project with memory: every tree (2)")
