@@ -41,7 +41,7 @@ def test_status_and_doctor_after_a_real_daemon_run(tmp_path: Path) -> None:
         code, _, err = DaemonProcess(home, home.config()).start("--once").finish()
         assert code == 0, err
         status = cli(home, "status").stdout
-        assert "(once: ok, 1 findings in 2 trees, 1 new)" in status
+        assert "(once: ok, first run: 1 findings in 2 trees)" in status
         assert "Pending findings: 1\n      1  -work-app" in status
         assert "Alerts sent: 0" in status
         app = home.projects / "-work-app" / "memory"
@@ -86,3 +86,24 @@ def test_doctor_warns_for_a_unit_that_is_written_but_not_known_to_run(tmp_path: 
     doctor = cli(home, "doctor").stdout  # no user manager reachable in this home
     assert "! service unit installed but not known to be running" in doctor
     assert "✓ service installed" not in doctor
+
+
+def test_the_first_service_run_is_a_baseline_not_all_new(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    write_tree(home.projects / "-work-app" / "memory", {"MEMORY.md": index("gone.md", "x.md")})
+    with session_bus(tmp_path / "bus") as bus:
+        home.bus_address = bus.address
+        for _ in range(2):
+            code, _, err = DaemonProcess(home, home.config()).start("--once").finish()
+            assert code == 0, err
+        first, second = [n["body"] for n in bus.notifications()][-2:]
+    assert first.startswith("2 findings in 1 of 1 projects, the first run.")
+    assert "new" not in first
+    assert second.startswith("2 findings in 1 of 1 projects, 0 new since the last run.")
+    runs = sorted(p for p in home.reports.iterdir() if p.name != "latest")
+    summary = (runs[0] / "summary.md").read_text()
+    assert "first run: the baseline later runs are compared with." in summary
+    assert "| -work-app | 2 | – | – |" in summary
+    [tree_report] = [p for p in runs[0].glob("*.md") if p.name != "summary.md"]
+    assert "## First run: the baseline" in tree_report.read_text()
+    assert "0 new and 0 resolved since the last run" in (runs[1] / "summary.md").read_text()

@@ -62,11 +62,11 @@ def _runs(state: State, schedule: WeeklySchedule, now: dt.datetime) -> str:
     if last is None:
         lines.append("Last audit: none yet")
     else:
-        outcome = (
-            f"{last.status}, {last.findings} findings in {last.trees} trees, {last.new} new"
-            if last.status == "ok"
-            else last.status
-        )
+        outcome = last.status
+        if last.status == "ok" and last.new is None:
+            outcome += f", first run: {last.findings} findings in {last.trees} trees"
+        elif last.status == "ok":
+            outcome += f", {last.findings} findings in {last.trees} trees, {last.new} new"
         lines.append(f"Last audit: {_when(last.started_at)} ({last.kind}: {outcome})")
     success = state.last_success()
     lines.append(f"Last successful audit: {_when(success)}")

@@ -45,7 +45,7 @@ from memory_audit.daemon.state import State
 from memory_audit.daemon.watch import TreeWatcher
 from memory_audit.engine import audit_refs, select_checks
 from memory_audit.errors import ConfigError, describe
-from memory_audit.model.changes import Activity, Changes
+from memory_audit.model.changes import Activity, Changes, is_baseline
 from memory_audit.model.run import Run
 from memory_audit.secrets.loading import RulesUnavailable, scanner_for
 from memory_audit.secrets.scanner import Scanner
@@ -354,10 +354,11 @@ class Daemon:
     async def _notify_run(self, run: Run, changes: dict[str, Changes], folder: Path) -> None:
         new = sum(len(c.new) for c in changes.values())
         projects = sum(1 for r in run.reports if r.findings)
+        since = "the first run" if is_baseline(changes) else f"{new} new since the last run"
         if run.total:
             message = (
                 f"{run.total} findings in {projects} of {len(run.reports)} projects, "
-                f"{new} new since the last run.\nReview: memory-audit review"
+                f"{since}.\nReview: memory-audit review"
             )
         else:
             message = f"All {len(run.reports)} memory trees are clean."

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from memory_audit.atomic import ensure_private_dir
 from memory_audit.daemon.dismissals import DB_NAME
-from memory_audit.model.changes import Changes, Resolved, TrendPoint
+from memory_audit.model.changes import Changes, Resolved, TrendPoint, is_baseline
 from memory_audit.model.run import Run, TreeReport
 
 log = logging.getLogger("memory_audit.daemon")
@@ -64,7 +64,7 @@ class RunRecord:
     folder: str | None
     trees: int
     findings: int
-    new: int
+    new: int | None  # None: the first run, a baseline
     resolved: int
 
 
@@ -157,7 +157,9 @@ class State:
             )
 
     def changes(self, run: Run, dismissed: frozenset[str]) -> dict[str, Changes]:
-        """New and resolved findings per tree, against what is open in the state."""
+        """New and resolved findings per tree, against what is open in the state; on the
+        first run, a baseline (nothing is new when there was no last run)."""
+        first = self.last_success() is None
         result = {}
         for report in run.reports:
             if not report.audited:
@@ -178,7 +180,7 @@ class State:
                 if f.fingerprint not in open_rows and f.fingerprint not in dismissed
             )
             resolved = tuple(Resolved(*v) for k, v in sorted(open_rows.items()) if k not in current)
-            result[root] = Changes(new, resolved)
+            result[root] = Changes(baseline=True) if first else Changes(new, resolved)
         return result
 
     def finish_run(
@@ -195,7 +197,7 @@ class State:
         with self.transaction() as db:
             for report in run.reports:
                 self._record_tree(db, run_id, report, stamp)
-            new = sum(len(c.new) for c in changes.values())
+            new = None if is_baseline(changes) else sum(len(c.new) for c in changes.values())
             resolved = sum(len(c.resolved) for c in changes.values())
             db.execute(
                 "UPDATE runs SET status = 'ok', finished_at = ?, folder = ?, trees = ?, "
@@ -276,7 +278,7 @@ class State:
                 r[5],
                 r[6] or 0,
                 r[7] or 0,
-                r[8] or 0,
+                r[8],  # None: the first run, a baseline
                 r[9] or 0,
             )
             for r in rows

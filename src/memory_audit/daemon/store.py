@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from memory_audit.atomic import PRIVATE_DIR, PRIVATE_FILE, ensure_private_dir
-from memory_audit.model.changes import Changes
+from memory_audit.model.changes import Changes, is_baseline
 from memory_audit.model.run import Run, TreeReport
 from memory_audit.report import json_report, markdown
 from memory_audit.report.changes import activity_markdown, changes_markdown
@@ -143,24 +143,34 @@ def summary_markdown(run: Run, changes: Mapping[str, Changes]) -> str:
     projects = run.reports
     new = sum(len(c.new) for c in changes.values())
     resolved = sum(len(c.resolved) for c in changes.values())
+    since = (
+        "first run: the baseline later runs are compared with."
+        if is_baseline(changes)
+        else f"{new} new and {resolved} resolved since the last run."
+    )
     lines = [
         f"# memory-audit weekly summary, {stamp}",
         "",
         f"**{run.total} findings** in {sum(1 for r in projects if r.findings)} of "
-        f"{len(projects)} memory trees; {new} new and {resolved} resolved since the last run.",
+        f"{len(projects)} memory trees; {since}",
         "",
         "| project | findings | new | resolved | index lines | index bytes | report |",
         "|---|---|---|---|---|---|---|",
     ]
     for report, name in zip(projects, report_names(projects), strict=True):
         change = changes.get(str(report.root), Changes())
+        health = report.health
         lines.append(
-            f"| {report.project or report.root} | {len(report.findings)} | {len(change.new)} | "
-            f"{len(change.resolved)} | {report.health.index_lines} | {report.health.index_bytes:,} "
-            f"| [{name}.md]({name}.md) |"
+            f"| {report.project or report.root} | {len(report.findings)} | "
+            f"{_count(change.new, change)} | {_count(change.resolved, change)} | "
+            f"{health.index_lines} | {health.index_bytes:,} | [{name}.md]({name}.md) |"
         )
     lines += ["", "Review and fix, one confirmed decision at a time: `memory-audit review`."]
     return "\n".join(lines) + "\n"
+
+
+def _count(items: tuple[object, ...], change: Changes) -> str:
+    return "–" if change.baseline else str(len(items))
 
 
 def read_summary(folder: Path) -> dict[str, object]:

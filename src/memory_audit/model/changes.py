@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from memory_audit.model.finding import Finding
@@ -19,6 +20,11 @@ class Resolved:
 class Changes:
     new: tuple[Finding, ...] = ()
     resolved: tuple[Resolved, ...] = ()
+    baseline: bool = False  # the first run: nothing to compare with, so nothing is "new"
+
+
+def is_baseline(changes: Mapping[str, Changes]) -> bool:
+    return any(c.baseline for c in changes.values())
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ from memory_audit.report import wording
 
 
 def changes_markdown(changes: Changes, title: Callable[[str], str]) -> str:
+    if changes.baseline:
+        return "## First run: the baseline; later runs list what is new and what was resolved"
     lines = [f"## Since the last run: {len(changes.new)} new, {len(changes.resolved)} resolved"]
     if changes.new:
         lines += ["", "New:", ""]

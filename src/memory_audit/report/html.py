@@ -112,8 +112,9 @@ def _overview(run: Run) -> str:
         change = run.changes.get(str(report.root), Changes())
         rows.append(
             f'<tr><td><a href="#p{index}">{escape(project_name(report))}</a></td>'
-            f'<td class="num">{len(report.findings)}</td><td class="num">{len(change.new)}</td>'
-            f'<td class="num">{len(change.resolved)}</td>'
+            f'<td class="num">{len(report.findings)}</td>'
+            f'<td class="num">{"–" if change.baseline else len(change.new)}</td>'
+            f'<td class="num">{"–" if change.baseline else len(change.resolved)}</td>'
             f"<td>{_bar(_budget(report), f'{_budget(report):.0f}% of the index load budget')}"
             "</td></tr>"
         )
@@ -199,6 +200,8 @@ def _project(index: int, report: TreeReport, run: Run) -> str:
 def _changes(change: Changes | None) -> str:
     if change is None:
         return ""
+    if change.baseline:
+        return "<h3>First run: the baseline; later runs show what is new and resolved</h3>"
     items = [
         f'<li class="new">new: <code>{escape(wording.location(f))}</code> — {text(f.message)}</li>'
         for f in change.new
