@@ -96,7 +96,7 @@ def test_the_first_service_run_is_a_baseline_not_all_new(tmp_path: Path) -> None
         for _ in range(2):
             code, _, err = DaemonProcess(home, home.config()).start("--once").finish()
             assert code == 0, err
-        first, second = [n["body"] for n in bus.notifications()][-2:]
+        first, second = [str(n["body"]) for n in bus.notifications()][-2:]
     assert first.startswith("2 findings in 1 of 1 projects, the first run.")
     assert "new" not in first
     assert second.startswith("2 findings in 1 of 1 projects, 0 new since the last run.")
