@@ -209,6 +209,7 @@ COMMANDS: tuple[Command, ...] = (
                 "paths", nargs="*", metavar="PATH", help="the memory tree (default: this project's)"
             ),
             arg("--project", metavar="SLUG", help="the tree of ~/.claude/projects/SLUG"),
+            ALL,
             arg(
                 "--from-report",
                 type=Path,

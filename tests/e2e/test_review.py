@@ -55,12 +55,17 @@ def test_review_apply_one_skip_one_quit_midway(tmp_path: Path) -> None:
     tree = make_tree(tmp_path)
     before = hashes(tree)
     term = review(tmp_path / "home", tree)
-    assert "link target `gone.md` doesn't exist" in term.expect("[q]uit: ")
-    term.send("a")
-    shown = term.expect("Applied:")
-    assert "-- [Gone](gone.md) — removed long ago" in shown
+    proposal = term.expect("[q]uit: ")
+    assert "link target `gone.md` doesn't exist" in proposal
+    # The one change Apply makes, and its diff, before the question; nothing written yet.
+    assert "Apply makes one change: MEMORY.md: removed the index line for `gone.md`" in proposal
+    assert "-- [Gone](gone.md) — removed long ago" in proposal
+    assert "1. [a]pply  2. [s]kip  3. [e]dit  4. [v]iew detail  [q]uit: " in proposal
+    assert hashes(tree) == before
+    term.send("1")
+    term.expect("Applied:")
     assert "index path `style.md` is stale" in term.expect("[q]uit: ")
-    term.send("s")
+    term.send("2")
     term.expect("Remember this dismissal (not reported again)? [y]es / [n]o: ")
     term.send("n")
     assert "orphan.md" in term.expect("[q]uit: ")
@@ -107,8 +112,10 @@ def test_review_ctrl_c_leaves_every_file_untouched(tmp_path: Path) -> None:
     term = review(tmp_path / "home", tree)
     term.expect("[q]uit: ")
     term.interrupt()
-    assert "Nothing half-written" in term.expect("findings remain.")
-    assert term.wait() == 0
+    stopped = term.expect("findings remain.")
+    assert "Nothing half-written" in stopped
+    assert "Audit complete. 0 applied, 0 skipped, 5 deferred." in stopped
+    assert term.wait() == 130
     assert hashes(tree) == before
 
 
@@ -125,7 +132,7 @@ def test_review_edit_then_view_then_dismiss(tmp_path: Path) -> None:
     term.expect("Reason (one line) [dismissed in review]: ")
     term.send("kept on purpose")
     term.expect("[q]uit: ")  # the stale path: edit the proposed path
-    term.send("e")
+    term.send("3")
     term.expect("New path [ref/style.md]: ")
     term.send("ref/style.md")
     term.expect("Apply this change? [y]es / [n]o: ")
@@ -138,7 +145,7 @@ def test_review_edit_then_view_then_dismiss(tmp_path: Path) -> None:
     assert term.wait() == 0
     assert "- [Style](ref/style.md) — rules" in (tree / "MEMORY.md").read_text()
     second = review(home, tree)
-    assert "gone.md" not in second.expect("[q]uit: ")  # the dismissal is remembered
+    assert "link target `gone.md`" not in second.expect("[q]uit: ")  # dismissal remembered
     second.send("q")
     assert second.wait() == 0
 

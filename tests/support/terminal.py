@@ -54,6 +54,18 @@ class Terminal:
     def interrupt(self) -> None:
         os.write(self.fd, b"\x03")
 
+    def hang_up(self, timeout: float = 30.0) -> int:
+        """Close the terminal, as when its window is closed; the program's exit code."""
+        os.close(self.fd)
+        deadline = time.monotonic() + timeout
+        while not self._exited():
+            if time.monotonic() > deadline:
+                os.kill(self.pid, 9)
+                raise AssertionError("did not exit after the terminal closed")
+            time.sleep(0.05)
+        assert self.status is not None
+        return self.status
+
     def _exited(self) -> bool:
         if self.status is None:
             pid, status = os.waitpid(self.pid, os.WNOHANG)

@@ -10,13 +10,14 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import signal
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
 from memory_audit.atomic import ensure_private_dir, write_atomic
 from memory_audit.checks import OPTION_TYPES
-from memory_audit.commands.targets import resolve_targets
+from memory_audit.commands.targets import resolve_scope
 from memory_audit.config import settings as config_module
 from memory_audit.daemon.state import State
 from memory_audit.daemon.store import ReportStore
@@ -24,16 +25,20 @@ from memory_audit.engine import audit_tree, select_checks
 from memory_audit.errors import UsageError
 from memory_audit.fix import changelog
 from memory_audit.fix.actions import actions
-from memory_audit.fix.session import Console, Outcome, Session
+from memory_audit.fix.console import Console, interrupts_deferred
+from memory_audit.fix.session import Outcome, Session
 from memory_audit.model.finding import Finding
 from memory_audit.model.run import TreeReport
 from memory_audit.report import json_report
 from memory_audit.secrets.loading import FALSE_POSITIVES_HEADER, false_positives_path, scanner_for
 from memory_audit.secrets.rules import false_positive_row
-from memory_audit.tree.discovery import TreeRef, find_trees, tree_for_folder, tree_for_path
+from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.snapshot import load_tree
 
 SKIP_IN_REVIEW = ("usage",)  # reading transcripts again adds nothing a fix needs
+
+
+INTERRUPTED = 130  # Ctrl-C or a closed terminal, as a shell reports SIGINT
 
 
 def run(
@@ -44,31 +49,31 @@ def run(
     config_path: Path | None,
     inp: TextIO,
     out: TextIO,
+    every: bool = False,
 ) -> int:
+    """Scoped like ``audit``: this project's tree, else each tree in turn."""
     config = config_module.load(config_path, OPTION_TYPES)
-    ref = _target(paths, project, config)
+    scope = resolve_scope(paths, project, config, every=every)
     console = Console(inp, out)
+    if scope.note:
+        console.say(scope.note)
     state = State(config.state_dir)
+    # A closed terminal: not killed by the hang-up, the session reads end-of-file at its
+    # next question and stops as Ctrl-C does, so what was applied is recorded.
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:
-        return _review(ref, config, state, console, from_report)
+        for number, ref in enumerate(scope.refs, 1):
+            if len(scope.refs) > 1:
+                console.say(f"\n=== Tree {number} of {len(scope.refs)}: {ref.label} ===")
+            outcome = _review(ref, config, state, console, from_report)
+            if outcome.interrupted:
+                return INTERRUPTED
+            if outcome.quit:
+                break
+        return 0
     finally:
+        signal.signal(signal.SIGHUP, previous)
         state.close()
-
-
-def _target(paths: Sequence[str], project: str | None, config: config_module.Config) -> TreeRef:
-    if paths or project:
-        refs = resolve_targets(paths, project, config)
-        if len(refs) != 1:
-            raise UsageError("review works on one tree at a time")
-        return refs[0]
-    here = tree_for_folder(Path.cwd())
-    if here is not None:
-        return tree_for_path(here)
-    found = find_trees(config.settings.roots)
-    if len(found) == 1:
-        return found[0]
-    names = "\n  ".join(ref.label for ref in found) or "(none found)"
-    raise UsageError(f"which tree? give a path or --project SLUG:\n  {names}")
 
 
 def _review(
@@ -77,7 +82,7 @@ def _review(
     state: State,
     console: Console,
     from_report: Path | None,
-) -> int:
+) -> Outcome:
     selection = select_checks([], (*config.settings.audit.skip, *SKIP_IN_REVIEW))
     options = {d: config.check_options(d) for d in selection}
 
@@ -96,20 +101,20 @@ def _review(
     findings = [f for f in findings if f.fingerprint not in dismissed]
     if not findings:
         console.say(f"No findings to review in {ref.root}.")
-        return 0
+        return Outcome()
     rules = config.check_options("secrets")
     scanner = scanner_for(rules.patterns, rules.state_dir)
     session = Session(
         ref.root, console, actions(scanner), scanner, lambda: list(audit_now().findings)
     )
-    outcome = session.run(findings)
-    _persist(outcome, ref, config, state)
+    try:
+        outcome = session.run(findings)
+    finally:
+        with interrupts_deferred():  # dismissals survive any failure, and a hang-up
+            _persist(session.outcome, ref, config, state)
     after = audit_now()
     console.say("")
-    console.say(
-        f"Audit complete. {len(outcome.applied)} applied, {outcome.skipped} skipped, "
-        f"{outcome.deferred} deferred. Memory tree: {len(after.findings)} findings remain."
-    )
+    console.say(outcome.summary(len(after.findings)))
     if outcome.applied:
         _record_changelog(
             outcome=outcome,
@@ -120,7 +125,7 @@ def _review(
             after=after,
             from_report=from_report,
         )
-    return 0
+    return outcome
 
 
 def _findings(
@@ -209,10 +214,12 @@ def _record_changelog(
     after: TreeReport,
     from_report: Path | None,
 ) -> None:
-    try:
-        why = console.ask("Why these changes? (one line for the changelog, Enter to skip)")
-    except (EOFError, KeyboardInterrupt):
-        why = ""
+    why = ""
+    if not outcome.interrupted:  # stopped: record now, ask nothing more
+        try:
+            why = console.ask("Why these changes? (one line for the changelog, Enter to skip)")
+        except (EOFError, KeyboardInterrupt):
+            outcome.interrupted = True
     trigger = f"report {from_report}" if from_report else "memory-audit review"
     text = changelog.entry(
         dt.datetime.now().astimezone(),
@@ -223,7 +230,8 @@ def _record_changelog(
         _metrics(after),
     )
     path = changelog.changelog_path(config.changelog_dir, ref.root)
-    changelog.append(path, ref.label, text)
+    with interrupts_deferred():
+        changelog.append(path, ref.label, text)
     console.say(f"Changelog: {path}")
 
 

@@ -7,6 +7,7 @@ it was or fully changed.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 from dataclasses import dataclass
@@ -47,12 +48,40 @@ class Edit:
                 parts.append(f"rename {name} → {target}\n")
         return "".join(parts)
 
+    def changed_on_disk(self) -> str | None:
+        """The first file that no longer holds what this edit was computed from, if any."""
+        for change in self.changes:
+            if change.before is None:
+                continue
+            try:
+                current = change.before.path.read_bytes()
+            except OSError:
+                return change.before.path.name
+            if current != change.before.encoded():
+                return change.before.path.name
+        return None
+
     def apply(self) -> None:
-        for change in sorted(self.changes, key=lambda c: c.before is not None):
-            if change.rename_to is not None:
-                if change.rename_to.exists():
-                    raise StaleTarget(f"{change.rename_to.name} already exists")
-                change.after.write()
-                os.rename(change.after.path, change.rename_to)
-            elif change.before is None or change.before.text != change.after.text:
-                change.after.write()
+        """New files first; if a later write fails, the new files go again, so a failed fix
+        leaves the tree as it was (each existing file is replaced atomically)."""
+        created: list[Path] = []
+        try:
+            for change in sorted(self.changes, key=lambda c: c.before is not None):
+                _apply_one(change)
+                if change.before is None:
+                    created.append(change.after.path)
+        except BaseException:
+            for path in created:
+                with contextlib.suppress(OSError):
+                    path.unlink()
+            raise
+
+
+def _apply_one(change: FileChange) -> None:
+    if change.rename_to is not None:
+        if change.rename_to.exists():
+            raise StaleTarget(f"{change.rename_to.name} already exists")
+        change.after.write()
+        os.rename(change.after.path, change.rename_to)
+    elif change.before is None or change.before.text != change.after.text:
+        change.after.write()

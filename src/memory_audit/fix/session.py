@@ -1,27 +1,33 @@
 """The propose-confirm-commit session (seed 000 §5): one finding, one decision, at a time.
 
-Each finding with a concrete fix asks Apply / Skip / Edit / View detail / Quit;
-a judgment finding asks skip / manual fix (``$EDITOR`` at the line) / capture
-as TODO / quit. Applying shows the diff. Before a fix that touches MEMORY.md,
-the file is read again: if someone changed it since the audit, the finding is
-checked again and the question asked again. Ctrl-C is deferred while a fix is
-being written, so every file is either untouched or fully fixed.
+Each finding with a concrete fix first states the one change Apply makes and
+shows its diff, then asks 1 Apply / 2 Skip / 3 Edit / 4 View detail (the
+numbers or the letters), q to quit. Edit is the alternative (another value,
+or for a dead index link, another path instead of removing the line). A
+judgment finding asks skip / manual fix (``$EDITOR`` at the line) / capture as
+TODO. Before each finding the tree is checked again when a fix was applied
+since: a finding an earlier fix resolved is dropped, not asked. Before a fix
+that touches MEMORY.md, the file is read again: if someone changed it since the
+audit, the finding is checked again and the question asked again. A write that
+fails (a read-only folder, a full disk) ends that one fix with a message; the
+session goes on. Ctrl-C is deferred while a fix is being written, so every file
+is either untouched or fully fixed; at a question, Ctrl-C or a closed terminal
+ends the session (``interrupted``) and the caller records what was done.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shlex
-import signal
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any
 
 from memory_audit.checks import REGISTRY
 from memory_audit.fix.actions import Action
+from memory_audit.fix.console import Console, interrupts_deferred
 from memory_audit.fix.edits import Edit, StaleTarget
 from memory_audit.fix.frontmatter_edit import CannotEdit
 from memory_audit.model.finding import Finding
@@ -31,62 +37,50 @@ from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.index_file import INDEX_NAME
 
 Recheck = Callable[[], list[Finding]]  # a fresh audit of the tree
+APPLIED, SKIPPED, DEFERRED, RESOLVED = "applied", "skipped", "deferred", "resolved"
+CONCRETE = {"a": "Apply", "s": "Skip", "e": "Edit", "v": "View detail"}
+SECRET = {"a": "Apply (redact)", "s": "Skip", "f": "False positive", "v": "View detail"}
+JUDGMENT = {"s": "skip", "m": "manual fix", "t": "capture as TODO", "v": "view detail"}
+QUIT = {"q": "quit"}
+# Edit's alternative when the proposal itself takes no answer: a dead index link can
+# point at another file instead of being removed.
+EDIT_INSTEAD: dict[str, tuple[str, Callable[[Mapping[str, Any]], dict[str, Any]]]] = {
+    "remove-index-line": (
+        "update-index-path",
+        lambda fix: {"old": fix["target"], "new": fix["target"], "line": fix["line"]},
+    ),
+}
 
 
 @dataclass
 class Outcome:
-    applied: list[str] = field(default_factory=list)  # changelog lines
-    skipped: int = 0
-    deferred: int = 0
+    applied: list[str] = field(default_factory=list)  # changelog lines, one per change
+    counts: dict[str, int] = field(
+        default_factory=lambda: {APPLIED: 0, SKIPPED: 0, DEFERRED: 0, RESOLVED: 0}
+    )
     dismissed: list[tuple[Finding, str]] = field(default_factory=list)
     todos: list[Finding] = field(default_factory=list)
     false_positives: list[Finding] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # fixes that could not be written
     quit: bool = False
+    interrupted: bool = False  # Ctrl-C or the terminal closed
 
+    @property
+    def skipped(self) -> int:
+        return self.counts[SKIPPED]
 
-class Console:
-    def __init__(self, inp: TextIO, out: TextIO) -> None:
-        self.inp = inp
-        self.out = out
+    @property
+    def deferred(self) -> int:
+        return self.counts[DEFERRED]
 
-    def say(self, text: str = "") -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
-
-    def ask(self, prompt: str, default: str = "") -> str:
-        shown = f"{prompt} [{default}]: " if default else f"{prompt}: "
-        self.out.write(shown)
-        self.out.flush()
-        line = self.inp.readline()
-        if not line:
-            raise EOFError
-        return line.rstrip("\n").strip() or default
-
-    def choose(self, prompt: str, choices: dict[str, str]) -> str:
-        """A one-letter choice; the word or its first letter both work."""
-        menu = " / ".join(
-            f"[{key}]{word[1:]}" if word.lower().startswith(key) else f"{word} [{key}]"
-            for key, word in choices.items()
+    def summary(self, remaining: int) -> str:
+        """Seed 000's closing line; the counts add up to the findings the session had."""
+        resolved = self.counts[RESOLVED]
+        earlier = f" ({resolved} already resolved by an earlier fix)" if resolved else ""
+        return (
+            f"Audit complete. {self.counts[APPLIED]} applied, {self.skipped} skipped, "
+            f"{self.deferred} deferred{earlier}. Memory tree: {remaining} findings remain."
         )
-        while True:
-            answer = self.ask(f"{prompt} {menu}").lower()
-            for key, word in choices.items():
-                if answer in (key, word.lower()):
-                    return key
-            self.say(f"  Please answer one of: {', '.join(choices)}")
-
-
-@contextlib.contextmanager
-def interrupts_deferred() -> Iterator[None]:
-    """Hold Ctrl-C while files are written; it takes effect right after."""
-    pending: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda number, frame: pending.append(number))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        if pending:
-            raise KeyboardInterrupt
 
 
 class Session:
@@ -105,34 +99,54 @@ class Session:
         self.recheck = recheck
         self.outcome = Outcome()
         self._index_seen = self._read_index()
+        self._fresh: dict[str, Finding] | None = None  # the tree as it is, after a fix
 
     def run(self, findings: list[Finding]) -> Outcome:
         queue = list(findings)
         for number, finding in enumerate(queue, 1):
             if self.outcome.quit:
-                self.outcome.deferred += 1
+                self._count(DEFERRED)
                 continue
             try:
-                self._decide(finding, f"[{number}/{len(queue)}]")
+                self._count(self._next(finding, f"[{number}/{len(queue)}]"))
             except (KeyboardInterrupt, EOFError):
                 self.console.say(
                     "\nStopped. Nothing half-written: each file is as it was or fully fixed."
                 )
-                self.outcome.quit = True
-                self.outcome.deferred += 1
+                self.outcome.quit = self.outcome.interrupted = True
+                self._count(DEFERRED)
         return self.outcome
+
+    def _count(self, result: str) -> None:
+        self.outcome.counts[result] += 1
+
+    def _next(self, finding: Finding, counter: str) -> str:
+        current = self._still_reported(finding)
+        if current is None:
+            return RESOLVED
+        return self._decide(current, counter)
+
+    def _still_reported(self, finding: Finding) -> Finding | None:
+        """The finding as the tree has it now; None when an earlier fix resolved it."""
+        if self._fresh is None:
+            return finding
+        return self._fresh.get(finding.fingerprint)
+
+    def _tree_changed(self) -> None:
+        self._fresh = {f.fingerprint: f for f in self.recheck()}
 
     # ---- one finding ----------------------------------------------------------------------
 
-    def _decide(self, finding: Finding, counter: str) -> None:
+    def _decide(self, finding: Finding, counter: str) -> str:
         current: Finding | None = finding
         while current is not None:
             self._show(current, counter)
             action = self.actions.get(str((current.fix or {}).get("action", "")))
-            if action is not None:
-                current = self._concrete(current, action)
-            else:
-                current = self._judgment(current)
+            result = self._concrete(current, action) if action else self._judgment(current)
+            if isinstance(result, str):
+                return result
+            current = result
+        return SKIPPED  # pragma: no cover - the loop only ends through a return
 
     def _show(self, finding: Finding, counter: str) -> None:
         self.console.say()
@@ -140,68 +154,75 @@ class Session:
             f"{counter} {REGISTRY[finding.dimension].DIMENSION.title}: {wording.location(finding)}"
         )
         self.console.say(f"  {finding.message}")
-        if finding.suggestion:
-            self.console.say(f"  Proposed: {finding.suggestion}")
 
-    def _concrete(self, finding: Finding, action: Action) -> Finding | None:
-        choices = {"a": "Apply", "s": "Skip", "e": "Edit", "v": "View detail", "q": "Quit"}
-        if finding.dimension == "secrets":
-            choices = {
-                "a": "Apply (redact)",
-                "f": "False positive",
-                "s": "Skip",
-                "v": "View detail",
-                "q": "Quit",
-            }
-        key = self.console.choose("Action?", choices)
-        if key == "v":
-            self._view(finding)
-            return finding
-        if key in ("a", "e"):
-            return self._apply(finding, action, edit=key == "e")
-        if key == "f":
-            self.outcome.false_positives.append(finding)
-            self.console.say("  Recorded as a false positive; it will not be reported again.")
-            self.outcome.skipped += 1
-            return None
-        if key == "s":
-            self._skip(finding)
-            return None
-        self._quit()
-        return None
-
-    def _judgment(self, finding: Finding) -> Finding | None:
-        self.console.say("  (user judgment required)")
-        choices = {
-            "s": "skip",
-            "m": "manual fix",
-            "t": "capture as TODO",
-            "v": "view detail",
-            "q": "quit",
+    def _concrete(self, finding: Finding, action: Action) -> Finding | str:
+        proposal = self._propose(finding, action)
+        if not isinstance(proposal, Edit):
+            return proposal
+        self.console.say(f"  Apply makes one change: {proposal.description}")
+        self.console.say(self._redacted_diff(proposal).rstrip())
+        choices = SECRET if finding.dimension == "secrets" else CONCRETE
+        key = self.console.choose("Action?", {**choices, **QUIT}, numbered=True)
+        handlers: dict[str, Callable[[], Finding | str]] = {
+            "v": lambda: self._view(finding),
+            "a": lambda: self._write(finding, proposal),
+            "e": lambda: self._edit(finding, action),
+            "f": lambda: self._false_positive(finding),
+            "s": lambda: self._skip(finding),
+            "q": self._quit,
         }
-        key = self.console.choose("Action?", choices)
-        if key == "v":
-            self._view(finding)
-            return finding
-        if key == "m":
-            self._edit_by_hand(finding)
-            self.outcome.deferred += 1
-        elif key == "t":
-            self.outcome.todos.append(finding)
-            self.outcome.deferred += 1
-            self.console.say("  Captured as a TODO.")
-        elif key == "s":
-            self._skip(finding)
-        else:
-            self._quit()
-        return None
+        return handlers[key]()
 
-    def _quit(self) -> None:
+    def _false_positive(self, finding: Finding) -> str:
+        self.outcome.false_positives.append(finding)
+        self.console.say("  Recorded as a false positive; it will not be reported again.")
+        return SKIPPED
+
+    def _propose(self, finding: Finding, action: Action) -> Edit | Finding | str:
+        """The change Apply makes, built before asking (nothing written)."""
+        fix = finding.fix or {}
+        if action.touches_index and self._read_index() != self._index_seen:
+            return self._changed_meanwhile(finding, "MEMORY.md changed since the audit")
+        answers = [default(fix) for _, default in action.questions]
+        return self._build(finding, action, fix, answers)
+
+    def _build(
+        self, finding: Finding, action: Action, fix: Mapping[str, Any], answers: list[str]
+    ) -> Edit | Finding | str:
+        try:
+            return action.build(self.root, fix, answers)
+        except StaleTarget as exc:
+            return self._changed_meanwhile(finding, str(exc))
+        except CannotEdit as exc:
+            self.console.say(f"  This fix cannot be made automatically: {exc}. Fix it by hand.")
+            return self._offer_manual(finding)
+        except (OSError, UnicodeError) as exc:
+            return self._failed(finding, exc)
+
+    def _judgment(self, finding: Finding) -> Finding | str:
+        if finding.suggestion:
+            self.console.say(f"  Suggestion: {finding.suggestion}")
+        self.console.say("  (user judgment required)")
+        key = self.console.choose("Action?", {**JUDGMENT, **QUIT}, numbered=True)
+        handlers: dict[str, Callable[[], Finding | str]] = {
+            "v": lambda: self._view(finding),
+            "m": lambda: self._edit_by_hand(finding),
+            "t": lambda: self._todo(finding),
+            "s": lambda: self._skip(finding),
+            "q": self._quit,
+        }
+        return handlers[key]()
+
+    def _todo(self, finding: Finding) -> str:
+        self.outcome.todos.append(finding)
+        self.console.say("  Captured as a TODO.")
+        return DEFERRED
+
+    def _quit(self) -> str:
         self.outcome.quit = True
-        self.outcome.deferred += 1
+        return DEFERRED
 
-    def _skip(self, finding: Finding) -> None:
-        self.outcome.skipped += 1
+    def _skip(self, finding: Finding) -> str:
         if (
             self.console.choose(
                 "  Remember this dismissal (not reported again)?", {"y": "yes", "n": "no"}
@@ -210,58 +231,76 @@ class Session:
         ):
             reason = self.console.ask("  Reason (one line)", "dismissed in review")
             self.outcome.dismissed.append((finding, reason))
+        return SKIPPED
 
     # ---- applying --------------------------------------------------------------------------
 
-    def _apply(self, finding: Finding, action: Action, *, edit: bool) -> Finding | None:
-        fix = finding.fix or {}
-        if action.touches_index and self._read_index() != self._index_seen:
-            return self._changed_meanwhile(finding, "MEMORY.md changed since the audit")
-        answers = [q_default(fix) for _, q_default in action.questions]
-        if edit:
-            answers = [
-                self.console.ask(f"  {question}", default)
-                for (question, _), default in zip(action.questions, answers, strict=True)
-            ]
-        try:
-            change = action.build(self.root, fix, answers)
-        except StaleTarget as exc:
-            return self._changed_meanwhile(finding, str(exc))
-        except CannotEdit as exc:
-            self.console.say(f"  This fix cannot be made automatically: {exc}. Fix it by hand.")
-            self._offer_manual(finding)
-            return None
-        return self._confirm(finding, change, asked=edit)
-
-    def _confirm(self, finding: Finding, change: Edit, *, asked: bool) -> Finding | None:
-        self.console.say(self._redacted_diff(change).rstrip())
-        if asked and self.console.choose("  Apply this change?", {"y": "yes", "n": "no"}) == "n":
+    def _edit(self, finding: Finding, action: Action) -> Finding | str:
+        """Edit: the proposal with other answers, or its alternative (EDIT_INSTEAD)."""
+        fix: Mapping[str, Any] = finding.fix or {}
+        if not action.questions and str(fix.get("action")) in EDIT_INSTEAD:
+            name, adapt = EDIT_INSTEAD[str(fix.get("action"))]
+            action, fix = self.actions[name], adapt(fix)
+        if not action.questions:
+            self.console.say("  This proposal has nothing to edit; Apply it or Skip it.")
             return finding
+        answers = [
+            self.console.ask(f"  {question}", default(fix))
+            for question, default in action.questions
+        ]
+        change = self._build(finding, action, fix, answers)
+        if not isinstance(change, Edit):
+            return change
+        self.console.say(self._redacted_diff(change).rstrip())
+        if self.console.choose("  Apply this change?", {"y": "yes", "n": "no"}) == "n":
+            return finding
+        return self._write(finding, change)
+
+    def _write(self, finding: Finding, change: Edit) -> Finding | str:
+        changed = change.changed_on_disk()
+        if changed is not None:  # another session wrote it since the diff was shown
+            return self._changed_meanwhile(finding, f"{changed} changed since the audit")
         try:
             with interrupts_deferred():
                 change.apply()
         except StaleTarget as exc:
             return self._changed_meanwhile(finding, str(exc))
+        except (OSError, UnicodeError) as exc:
+            return self._failed(finding, exc)
         self._index_seen = self._read_index()
         self.outcome.applied.append(change.description)
         self.console.say(f"  Applied: {change.description}")
-        return None
+        self._tree_changed()
+        return APPLIED
 
-    def _changed_meanwhile(self, finding: Finding, why: str) -> Finding | None:
+    def _failed(self, finding: Finding, exc: Exception) -> str:
+        """One fix that could not be made; the session goes on with the next."""
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+        name = Path(exc.filename).name if isinstance(exc, OSError) and exc.filename else ""
+        where = f" {name}" if name else f" {finding.path}"
+        self.console.say(
+            f"  Could not write{where}: {why}. The file is unchanged; "
+            "this finding is left for later."
+        )
+        self.outcome.failed.append(f"{finding.path}: {why}")
+        return DEFERRED
+
+    def _changed_meanwhile(self, finding: Finding, why: str) -> Finding | str:
         self.console.say(f"  {why}; checking this finding again.")
         self._index_seen = self._read_index()
-        fresh = next((f for f in self.recheck() if f.fingerprint == finding.fingerprint), None)
+        self._tree_changed()
+        fresh = self._still_reported(finding)
         if fresh is None:
             self.console.say("  It is no longer reported: nothing to do.")
-            self.outcome.skipped += 1
+            return RESOLVED
         return fresh
 
-    def _offer_manual(self, finding: Finding) -> None:
+    def _offer_manual(self, finding: Finding) -> str:
         if self.console.choose("  Open it in your editor?", {"y": "yes", "n": "no"}) == "y":
-            self._edit_by_hand(finding)
-        self.outcome.deferred += 1
+            return self._edit_by_hand(finding)
+        return DEFERRED
 
-    def _edit_by_hand(self, finding: Finding) -> None:
+    def _edit_by_hand(self, finding: Finding) -> str:
         path = self.root / finding.path
         editor = shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
         line = [f"+{finding.line}"] if finding.line else []
@@ -271,8 +310,10 @@ class Session:
             self.console.say(
                 f"  Could not start the editor ({exc.strerror}); edit {path} yourself."
             )
+        return DEFERRED
 
-    def _view(self, finding: Finding) -> None:
+    def _view(self, finding: Finding) -> Finding:
+        """The lines around the finding; then the same question again."""
         try:
             lines = (
                 (self.root / finding.path)
@@ -281,7 +322,7 @@ class Session:
             )
         except OSError as exc:
             self.console.say(f"  (cannot read {finding.path}: {exc.strerror})")
-            return
+            return finding
         # Never echo a secret, not even back to its owner's terminal: the boundary of the
         # whole file, so a private key's body lines are masked too.
         boundary = Boundary.for_text(self.scanner, "\n".join(lines))
@@ -289,6 +330,7 @@ class Session:
         for number in range(max(0, middle - 6), min(len(lines), middle + 7)):
             mark = ">" if number == middle else " "
             self.console.say(f"  {mark}{number + 1:5} | {boundary.text(lines[number])}")
+        return finding
 
     def _redacted_diff(self, change: Edit) -> str:
         texts = [c.after.text for c in change.changes]
