@@ -21,7 +21,7 @@ from memory_audit.config import settings as config_module
 from memory_audit.errors import UsageError
 from memory_audit.fix import restore as restoring
 from memory_audit.fix.changelog import append, changelog_path
-from memory_audit.fix.session import Console
+from memory_audit.fix.console import Console
 from memory_audit.journal import lookup
 from memory_audit.journal.index import Version
 from memory_audit.journal.recorder import mask
@@ -218,7 +218,7 @@ def _record(
     changes = [f"restored `{p.path}` from version {p.version.id}" for p in done]
     name = root.parent.name if root.name == "memory" else root.name
     entry = _entry(dt.datetime.now().astimezone(), changes, reason)
-    append(changelog_path(changelog_dir, name), name, entry)
+    append(changelog_path(changelog_dir, root), name, entry)  # the tree's own changelog
     console.say(f"Restored {len(done)} file(s); recorded in the changelog.")
 
 
