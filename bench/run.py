@@ -92,13 +92,13 @@ def bench_secrets(work: Path) -> None:
 
 
 def bench_transcripts(work: Path) -> None:
-    """`usage` over 50 transcripts of 10 MB each (500 MB): cold (no cache), then warm."""
+    """`usage` over 200 transcripts of 10 MB each (2 GB): cold (no cache), then warm."""
     project = work / "projects" / "-bench"
     root = generate(project / "memory", 200)
-    size = transcript_corpus(project, root, count=50, megabytes=10)
+    size = transcript_corpus(project, root, count=200, megabytes=10)
     tree = load_tree(root, location=ProjectLocation("-bench", None, project))
-    options = usage.Options(sessions=50, state_dir=str(work / "usage-state"))
-    cache = work / "usage-state" / "usage-cache.json"
+    options = usage.Options(sessions=200, state_dir=str(work / "usage-state"))
+    cache = work / "usage-state" / "sessions-cache.json"
 
     def cold() -> int:
         cache.unlink(missing_ok=True)
@@ -106,9 +106,9 @@ def bench_transcripts(work: Path) -> None:
 
     times = timed(cold, repeats=3)
     found = cold()
-    print(f"usage {size / 1e6:.0f} MB in 50 transcripts, cold: {summary(times)}; {found} unread")
+    print(f"usage {size / 1e6:.0f} MB in 200 transcripts, cold: {summary(times)}; {found} found")
     warm = timed(lambda: list(usage.check(tree, options)))
-    print(f"usage {size / 1e6:.0f} MB in 50 transcripts, warm cache: {summary(warm)}")
+    print(f"usage {size / 1e6:.0f} MB in 200 transcripts, warm cache: {summary(warm)}")
 
 
 def bench_hook(work: Path) -> None:

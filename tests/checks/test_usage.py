@@ -1,86 +1,94 @@
 from __future__ import annotations
 
-import json
-import os
 from pathlib import Path
 
-from memory_audit.checks.usage import Options
 from memory_audit.tree.snapshot import ProjectLocation
 from tests.harness import codes, findings, memory, report, write_tree
-from tests.support.transcripts import read_call
+from tests.support.transcripts import nested_memory, read_call, relevant_memories, write_session
+
+RULE = "Integration tests must hit a real Postgres database started from compose, never mocks."
+OTHER = "Invoices are rounded per line item, then summed; the total is never rounded again."
 
 
-def write_sessions(folder: Path, reads: list[list[Path]], junk: bool = False) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    for number, paths in enumerate(reads):
-        lines = [json.dumps({"type": "user", "cwd": "/x", "message": {"content": "hi"}})]
-        lines += [read_call(p) for p in paths]
-        if junk:
-            lines += [
-                "not json at all",
-                "\x00\x01\x02 binary",
-                json.dumps({"type": "unknown-future-event"}),
-            ]
-        text = "\n".join(lines) + ("\n" + read_call(paths[0])[:40] if junk and paths else "\n")
-        transcript = folder / f"session-{number:02}.jsonl"
-        transcript.write_text(text)
-        os.utime(transcript, (1_700_000_000 + number, 1_700_000_000 + number))
+def tree_with(tmp_path: Path, files: dict[str, str]) -> tuple[Path, Path, ProjectLocation]:
+    store = tmp_path / "projects" / "-p"
+    root = write_tree(store / "memory", files)
+    project = tmp_path / "app"
+    project.mkdir()
+    return root, store, ProjectLocation("-p", project, store)
 
 
-def tree_with_transcripts(tmp_path: Path) -> tuple[Path, Path]:
-    project = tmp_path / "projects" / "-p"
-    root = write_tree(
-        project / "memory",
-        {
-            "read.md": memory("read"),
-            "also.md": memory("also"),
-            "unread.md": memory("unread"),
-            "sessions/2026-01-01-x.md": "r",
-        },
-    )
-    return root, project
-
-
-def test_usage_reports_the_unread_memory_and_not_the_read_ones(tmp_path: Path) -> None:
-    root, project = tree_with_transcripts(tmp_path)
-    write_sessions(
-        project, [[root / "read.md"]] * 9 + [[root / "also.md", root / "read.md"]], junk=True
-    )
-    found = findings(root, "usage", location=ProjectLocation("-p", None, project))
-    assert codes(found) == [("unread-memory", "unread.md", None)]
-    assert found[0].judgment
-    assert "last 10 sessions" in found[0].message
-
-
-def test_usage_only_the_last_n_sessions_count(tmp_path: Path) -> None:
-    root, project = tree_with_transcripts(tmp_path)
-    write_sessions(project, [[root / "also.md"]] + [[root / "read.md"]] * 10)
-    found = findings(root, "usage", location=ProjectLocation("-p", None, project))
-    assert sorted(f.path for f in found) == ["also.md", "unread.md"]
-
-
-def test_usage_reports_nothing_with_fewer_sessions(tmp_path: Path) -> None:
-    root, project = tree_with_transcripts(tmp_path)
-    write_sessions(project, [[root / "read.md"]] * 3)
-    result = report(root, "usage", location=ProjectLocation("-p", None, project))
-    assert result.findings == ()
-    assert [s.reason for s in result.skipped] == ["needs 10 sessions, found 3"]
-
-
-def test_usage_cache_is_reused_and_invalidated_by_size(tmp_path: Path) -> None:
-    root, project = tree_with_transcripts(tmp_path)
-    write_sessions(project, [[root / "read.md"]] * 10)
-    state = tmp_path / "state"
-    options = {"usage": Options(state_dir=str(state))}
-    location = ProjectLocation("-p", None, project)
-    assert len(findings(root, "usage", options=options, location=location)) == 2
-    cache = json.loads((state / "usage-cache.json").read_text())
-    assert len(cache["entries"]) == 10
-    assert (state / "usage-cache.json").stat().st_mode & 0o777 == 0o600
-    newest = project / "session-09.jsonl"
-    stamp = newest.stat().st_mtime
-    newest.write_text(newest.read_text() + read_call(root / "unread.md") + "\n")
-    os.utime(newest, (stamp, stamp))
-    assert [f.path for f in findings(root, "usage", options=options, location=location)] == [
-        "also.md"
+def test_usage_unused_and_said_in_claude_md_is_dead_weight(tmp_path: Path) -> None:
+    root, store, location = tree_with(
+        tmp_path,
+        {"tests.md": memory("tests", body=RULE), "billing.md": memory("billing", body=OTHER),
+         "used.md": memory("used")},
+    )  # fmt: skip
+    assert location.project_path is not None
+    (location.project_path / "CLAUDE.md").write_text(f"# Rules\n\n{RULE}\n")
+    for number in range(3):
+        write_session(store, number, [read_call(root / "used.md")])
+    found = {f.code: f for f in findings(root, "usage", location=location)}
+    assert sorted((f.code, f.path) for f in found.values()) == [
+        ("dead-weight", "tests.md"),
+        ("unused-memories", "MEMORY.md"),
     ]
+    assert "CLAUDE.md" in found["dead-weight"].message
+    assert found["unused-memories"].related == ("billing.md",)
+
+
+def test_usage_a_memory_attached_or_recalled_is_used(tmp_path: Path) -> None:
+    root, store, location = tree_with(
+        tmp_path, {"a.md": memory("a", body=RULE), "b.md": memory("b", body=RULE)}
+    )
+    write_session(store, 0, [nested_memory(root / "a.md")])
+    write_session(store, 1, [relevant_memories(root / "b.md")])
+    write_session(store, 2, [])
+    assert findings(root, "usage", location=location) == []
+
+
+def test_usage_another_used_memory_saying_the_same_makes_it_dead_weight(tmp_path: Path) -> None:
+    root, store, location = tree_with(
+        tmp_path, {"old.md": memory("old", body=RULE), "new.md": memory("new", body=RULE + " Yes.")}
+    )
+    for number in range(3):
+        write_session(store, number, [read_call(root / "new.md")])
+    [found] = findings(root, "usage", location=location)
+    assert (found.code, found.path) == ("dead-weight", "old.md")
+    assert "`new.md`" in found.message
+
+
+def test_usage_only_the_last_sessions_count_and_too_few_is_a_skip(tmp_path: Path) -> None:
+    root, store, location = tree_with(tmp_path, {"a.md": memory("a", body=OTHER)})
+    write_session(store, 0, [read_call(root / "a.md")])
+    write_session(store, 1, [])
+    result = report(root, "usage", location=location)
+    assert [s.reason for s in result.skipped] == ["needs 3 sessions, found 2"]
+    write_session(store, 2, [])
+    write_session(store, 3, [])
+    assert codes(findings(root, "usage", location=location)) == [
+        ("unused-memories", "MEMORY.md", None)
+    ]
+
+
+def test_usage_a_store_whose_project_moved_names_where_it_went(tmp_path: Path) -> None:
+    projects = tmp_path / "home/.claude/projects"
+    old_store = projects / "-work-oldparent-app"
+    root = write_tree(old_store / "memory", {"a.md": memory("a")})
+    new_project = tmp_path / "work/newparent/app"
+    new_project.mkdir(parents=True)
+    write_session(old_store, 0, [], cwd=str(tmp_path / "work/oldparent/app"))
+    write_session(projects / "-work-newparent-app", 0, [], cwd=str(new_project))
+    location = ProjectLocation("-work-oldparent-app", None, old_store)
+    import os
+
+    os.environ["CLAUDE_CONFIG_DIR"] = str(tmp_path / "home/.claude")
+    try:
+        found = [
+            f for f in findings(root, "usage", location=location) if f.code == "orphaned-store"
+        ]
+    finally:
+        del os.environ["CLAUDE_CONFIG_DIR"]
+    [orphan] = found
+    assert "no longer exists; sessions now run in" in orphan.message  # paths quoted, bounded
+    assert orphan.related == ("-work-newparent-app",)

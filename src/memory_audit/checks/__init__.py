@@ -18,6 +18,7 @@ from memory_audit.checks import (
     bloat,
     confidence,
     corrections,
+    coverage,
     duplicates,
     expiry,
     frontmatter,
@@ -61,6 +62,7 @@ _MODULES: tuple[Check, ...] = (
     confidence,
     corrections,
     usage,
+    coverage,
 )
 
 REGISTRY: dict[str, Check] = {module.ID: module for module in _MODULES}

@@ -1,35 +1,45 @@
-"""Dead weight by usage: memories no recent session opened.
+"""Dead weight by usage: memories no recent session used whose content lives elsewhere.
 
-Claude Code's session transcripts (``~/.claude/projects/<slug>/*.jsonl``)
-record every tool call. A memory file that no ``Read`` call opened in the
-last ``sessions`` sessions (default 10) is a dead-weight candidate (seed 002):
-user judgment, since a memory can matter without being read (its description
-alone steers sessions). With fewer sessions than that, nothing is reported.
-Recaps and ``team/`` are not judged; MEMORY.md is always loaded.
+What each session did is read from its transcript (``~/.claude/projects/<slug>/*.jsonl``):
+a memory reached a session when a ``Read`` call opened it, or Claude Code attached
+it (``nested_memory``) or picked it for a turn (``relevant_memories``). A memory
+none of the last ``sessions`` sessions (default 3) used is *unused*; it is
+**dead weight** when what it says is also carried elsewhere: a CLAUDE.md (the
+project's or the user's), a rule in ``.claude/rules/`` or ``~/.claude/rules/``, a
+skill, or another memory that sessions do use (its first paragraph appears there,
+``overlap`` of its words or more). Unused memories with unique content are counted
+in one note, not reported file by file: they may still steer sessions by their
+description. With fewer sessions than ``sessions``, nothing is judged.
 
-Transcripts are streamed, broken lines skipped, results cached per transcript
-(size and mtime) in the state folder; a transcript over ``max_transcript_mb``
-is read from its most recent part only.
+A store whose project folder is gone (every ``cwd`` in its transcripts missing) is
+**orphaned**: the finding names the store where sessions now run for a folder of
+the same name (a moved or renamed project).
 
 Failing::
 
-    old_vendor_notes.md — no session read it in the last 10 sessions.
+    feedback_tests.md — not used in the last 3 sessions, and CLAUDE.md says the same
+    (92% of its words). Suggest: delete it, or keep only what CLAUDE.md lacks.
 
-Passing: every memory opened at least once in the last 10 sessions.
+Passing: every unused memory says something nothing else says.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memory_audit.analysis.moved_projects import moved_project
+from memory_audit.analysis.similarity import tokens
 from memory_audit.config.paths import default_state_dir
 from memory_audit.config.schema import INTERNAL
 from memory_audit.model.dimension import Dimension, Need, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
-from memory_audit.sources.transcripts import recent_transcripts, sessions
+from memory_audit.sources.rule_files import instruction_files, rule_files
+from memory_audit.sources.sessions import session_activity
+from memory_audit.sources.transcripts import recent_transcripts
+from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "usage"
@@ -40,40 +50,61 @@ DIMENSION = Dimension(
     hook_priority=150,
     needs=frozenset({Need.TRANSCRIPTS}),
 )
+MIN_TOKENS = 5
 
 
 @dataclass(frozen=True)
 class Options:
-    sessions: int = field(default=10, metadata={"range": (1, 10_000)})
+    sessions: int = field(default=3, metadata={"range": (1, 10_000)})
+    overlap: float = field(default=0.8, metadata={"range": (0.3, 1.0)})
     max_transcript_mb: int = field(default=1024, metadata={"range": (1, 1_000_000)})
     # where the per-transcript cache lives: the configured state.dir
     state_dir: str | None = field(default=None, metadata=INTERNAL)
 
 
+@dataclass(frozen=True)
+class Carrier:
+    label: str
+    paragraphs: tuple[frozenset[str], ...]
+
+
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     folder = tree.location.transcripts_dir
     if folder is None:
-        return
+        return  # no transcripts (a tree outside ~/.claude, in CI): nothing to judge, silently
+    yield from _orphaned(folder)
     transcripts = recent_transcripts(folder, options.sessions)
     if len(transcripts) < options.sessions:
         yield Skip(ID, f"needs {options.sessions} sessions, found {len(transcripts)}")
         return
-    roots = sorted({str(tree.root), os.path.realpath(tree.root)})
+    used = surfaced(tree, transcripts, options)
+    judged = [m for m in tree.memories if not m.path.startswith("team/")]
+    unused = [m for m in sorted(judged, key=lambda m: m.path) if m.path not in used]
+    carriers = _carriers(tree, [m for m in judged if m.path in used])
+    unique = []
+    for memory in unused:
+        carried = _carried_by(memory, carriers, options.overlap)
+        if carried is None:
+            unique.append(memory.path)
+        else:
+            yield _dead_weight(memory, carried, options.sessions)
+    if unique:
+        yield _unused_note(unique, options.sessions)
+
+
+def tree_roots(tree: MemoryTree) -> list[str]:
+    return sorted({str(tree.root), os.path.realpath(tree.root)})
+
+
+def surfaced(tree: MemoryTree, transcripts: Sequence[Path], options: Options) -> set[str]:
+    """Tree paths of the memories that reached any of these sessions."""
+    roots = tree_roots(tree)
     state = Path(options.state_dir or default_state_dir())
-    recent = sessions(transcripts, roots, state, options.max_transcript_mb * 1024 * 1024)
-    read = {_relative(path, roots) for session in recent for path in session.reads}
-    for memory in sorted(tree.memories, key=lambda m: m.path):
-        if memory.path not in read:
-            yield make_finding(
-                ID,
-                "unread-memory",
-                memory.path,
-                None,
-                f"no session read it in the last {len(recent)} sessions",
-                "if it no longer matters or lives elsewhere, archive it; if it should be read, "
-                "sharpen its description and index hook",
-                judgment=True,
-            )
+    limit = options.max_transcript_mb * 1024 * 1024
+    found = set()
+    for session in session_activity(transcripts, roots, state, limit):
+        found |= {_relative(path, roots) for path in session.surfaced}
+    return found
 
 
 def _relative(path: str, roots: list[str]) -> str:
@@ -81,3 +112,72 @@ def _relative(path: str, roots: list[str]) -> str:
         if path.startswith(root.rstrip("/") + "/"):
             return path[len(root.rstrip("/")) + 1 :]
     return path
+
+
+def _carriers(tree: MemoryTree, used: Sequence[MemoryFile]) -> list[Carrier]:
+    project = tree.location.project_path
+    found = [
+        Carrier(rule.display, tuple(tokens(p) for p in rule.paragraphs))
+        for rule in instruction_files(project) + rule_files(project)
+    ]
+    found += [Carrier(f"`{m.path}`", (tokens(m.first_paragraph),)) for m in used]
+    return found
+
+
+def _carried_by(memory: MemoryFile, carriers: Sequence[Carrier], overlap: float) -> str | None:
+    """Where the memory's first paragraph is already said: the share of its words there."""
+    mine = tokens(memory.first_paragraph)
+    if len(mine) < MIN_TOKENS:
+        return None
+    for carrier in carriers:
+        for paragraph in carrier.paragraphs:
+            share = len(mine & paragraph) / len(mine)
+            if share >= overlap:
+                return f"{carrier.label} ({share:.0%} of its words)"
+    return None
+
+
+def _dead_weight(memory: MemoryFile, carried: str, sessions: int) -> Finding:
+    return make_finding(
+        ID,
+        "dead-weight",
+        memory.path,
+        None,
+        f"not used in the last {sessions} sessions, and {carried} already says it",
+        "delete it, or keep only what the other place lacks",
+        judgment=True,
+    )
+
+
+def _unused_note(paths: list[str], sessions: int) -> Finding:
+    return make_finding(
+        ID,
+        "unused-memories",
+        "MEMORY.md",
+        None,
+        f"{len(paths)} memories not used in the last {sessions} sessions (their content is "
+        "not found elsewhere, so they are kept)",
+        "if one no longer matters, archive it; if it should be recalled, sharpen its description",
+        judgment=True,
+        related=tuple(paths),
+    )
+
+
+def _orphaned(transcripts_dir: Path) -> Iterator[Finding]:
+    moved = moved_project(transcripts_dir)
+    if moved is None:
+        return
+    where = "; ".join(f"`{path}` (store `{slug}`)" for slug, path in moved.candidates)
+    found = f"; sessions now run in {where}" if where else "; no store for it was found"
+    yield make_finding(
+        ID,
+        "orphaned-store",
+        "MEMORY.md",
+        None,
+        f"this store's project `{moved.old_path}` no longer exists{found}",
+        "move or merge this store into the project's new one (memory-audit review), "
+        "or delete it if the project is gone",
+        key=str(moved.old_path),
+        judgment=True,
+        related=tuple(slug for slug, _ in moved.candidates),
+    )

@@ -28,11 +28,26 @@ class RuleFile:
 def rule_files(project: Path | None) -> list[RuleFile]:
     found: list[RuleFile] = []
     for path in _paths(project)[:MAX_FILES]:
-        text = _read(path)
-        if text is not None:
-            blocks = [b for b in text.split("\n\n") if b.strip()]
-            found.append(RuleFile(path, _display(path), text, tuple(blocks)))
+        rule = _rule_file(path)
+        if rule is not None:
+            found.append(rule)
     return found
+
+
+def instruction_files(project: Path | None) -> list[RuleFile]:
+    """CLAUDE.md files Claude Code loads for the project (the user's and the project's)."""
+    paths = [claude_home() / "CLAUDE.md"]
+    if project is not None:
+        paths += [project / "CLAUDE.md", project / ".claude/CLAUDE.md", project / "CLAUDE.local.md"]
+    return [rule for path in paths if (rule := _rule_file(path)) is not None]
+
+
+def _rule_file(path: Path) -> RuleFile | None:
+    text = _read(path)
+    if text is None:
+        return None
+    blocks = [b for b in text.split("\n\n") if b.strip()]
+    return RuleFile(path, _display(path), text, tuple(blocks))
 
 
 def _paths(project: Path | None) -> list[Path]:

@@ -1,0 +1,152 @@
+"""Coverage gaps: parts of the project sessions keep working in that no memory mentions.
+
+From the session transcripts: the project folders each of the last ``window``
+sessions (default 30) read, edited or ran commands in, down to ``depth`` levels
+(default 2: ``src/billing``). A folder worked in during at least ``min_sessions``
+of them (default 5) is a gap when no memory, MEMORY.md line or rule names the
+folder or any file sessions touched in it. Build output, vendored and generated
+folders, and anything under ``.git``, are never areas. One finding per area (the
+deepest qualifying folder), for the user to judge: a memory is worth writing
+when there is something a session should know before touching that code.
+
+Failing::
+
+    MEMORY.md — sessions worked in `src/billing/` in 9 of the last 30 sessions (last
+    2026-11-27); no memory mentions it (user judgment required).
+
+Passing: a memory that says "invoices are built in src/billing/…".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from memory_audit.config.paths import default_state_dir
+from memory_audit.config.schema import INTERNAL
+from memory_audit.model.dimension import Dimension, Need, Severity
+from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.sources.rule_files import instruction_files, rule_files
+from memory_audit.sources.sessions import SessionActivity, session_activity
+from memory_audit.sources.transcripts import recent_transcripts
+from memory_audit.tree.snapshot import MemoryTree
+
+ID = "coverage"
+DIMENSION = Dimension(
+    ID,
+    "Coverage gaps",
+    Severity.NOTE,
+    hook_priority=160,
+    needs=frozenset({Need.TRANSCRIPTS, Need.PROJECT}),
+)
+NOT_AREAS = frozenset(
+    """.git .hg .svn node_modules vendor third_party build dist out target coverage .venv venv
+    __pycache__ .mypy_cache .pytest_cache .ruff_cache .tox .next .nuxt generated gen .cache
+    .idea .vscode .claude""".split()
+)
+
+
+@dataclass(frozen=True)
+class Options:
+    window: int = field(default=30, metadata={"range": (1, 10_000)})
+    min_sessions: int = field(default=5, metadata={"range": (1, 10_000)})
+    depth: int = field(default=2, metadata={"range": (1, 10)})
+    max_transcript_mb: int = field(default=1024, metadata={"range": (1, 1_000_000)})
+    state_dir: str | None = field(default=None, metadata=INTERNAL)
+
+
+@dataclass
+class Area:
+    sessions: int = 0
+    last: float = 0.0
+    files: set[str] = field(default_factory=set)
+
+
+def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
+    folder, project = tree.location.transcripts_dir, tree.location.project_path
+    if folder is None:
+        return  # no transcripts: nothing to judge, silently
+    if project is None:
+        yield Skip(ID, "sessions' project folder not located")
+        return
+    transcripts = recent_transcripts(folder, options.window)
+    if len(transcripts) < options.min_sessions:
+        yield Skip(ID, f"needs {options.min_sessions} sessions, found {len(transcripts)}")
+        return
+    state = Path(options.state_dir or default_state_dir())
+    limit = options.max_transcript_mb * 1024 * 1024
+    activity = session_activity(transcripts, [str(project)], state, limit)
+    areas = worked_areas(activity, project, options.depth)
+    busy = {name: a for name, a in areas.items() if a.sessions >= options.min_sessions}
+    text = _mentions(tree, project)
+    for name in _deepest(busy):
+        area = busy[name]
+        if not _mentioned(name, area, text):
+            yield _gap(name, area, len(activity))
+
+
+def worked_areas(sessions: Iterable[SessionActivity], project: Path, depth: int) -> dict[str, Area]:
+    areas: dict[str, Area] = {}
+    for session in sessions:
+        seen: Counter[str] = Counter()
+        for path in session.touched:
+            for name, file in _areas_of(path, project, depth):
+                seen[name] += 1
+                area = areas.setdefault(name, Area())
+                if file:
+                    area.files.add(file)
+        for name in seen:
+            areas[name].sessions += 1
+            areas[name].last = max(areas[name].last, session.started)
+    return areas
+
+
+def _areas_of(path: str, project: Path, depth: int) -> Iterator[tuple[str, str]]:
+    try:
+        relative = PurePosixPath(path).relative_to(project.as_posix())
+    except ValueError:
+        return
+    parts = relative.parts
+    if not parts or any(p in NOT_AREAS or p.startswith(".") for p in parts):
+        return
+    is_file = "." in parts[-1]
+    folders = parts[:-1] if is_file else parts
+    for level in range(1, min(depth, len(folders)) + 1):
+        yield "/".join(folders[:level]), parts[-1] if is_file else ""
+
+
+def _deepest(areas: dict[str, Area]) -> list[str]:
+    """Areas with no busy area below them: ``src`` goes when ``src/billing`` is reported."""
+    return sorted(a for a in areas if not any(b.startswith(a + "/") for b in areas))
+
+
+def _mentions(tree: MemoryTree, project: Path) -> str:
+    texts = ["\n".join(m.lines) for m in tree.memories + tree.recaps]
+    if tree.index is not None:
+        texts.append("\n".join(tree.index.lines))
+    texts += [r.text for r in instruction_files(project) + rule_files(project)]
+    return "\n".join(texts).lower()
+
+
+def _mentioned(name: str, area: Area, text: str) -> bool:
+    if name.lower() in text:
+        return True
+    return any(file.lower() in text for file in area.files if len(file) > 3)
+
+
+def _gap(name: str, area: Area, window: int) -> Finding:
+    last = dt.datetime.fromtimestamp(area.last).date().isoformat() if area.last else "unknown"
+    return make_finding(
+        ID,
+        "coverage-gap",
+        "MEMORY.md",
+        None,
+        f"sessions worked in `{name}/` in {area.sessions} of the last {window} sessions "
+        f"(last {last}); no memory mentions it",
+        f"if a session should know something before touching `{name}/`, capture it in a memory",
+        key=name,
+        judgment=True,
+    )

@@ -1,0 +1,213 @@
+"""What each Claude Code session did with memory and with the project, from its transcript.
+
+Per transcript (one session): when it ran, its ``cwd``, which memory files reached
+it, and which project paths it read, edited or ran commands in. A memory reaches a
+session in three ways, each recorded in the transcript:
+
+- a ``Read`` tool call on the memory file (``tool_use`` in an ``assistant`` record);
+- an ``attachment`` record of type ``nested_memory`` (a memory or rule file injected
+  into context, with its ``path``);
+- an ``attachment`` record of type ``relevant_memories`` (the memories Claude Code's
+  recall picked for a turn, each with a ``path``).
+
+Transcripts are streamed in blocks, and only lines naming the memory tree or the
+project are parsed (others cannot matter); unknown record types are counted and
+skipped; results are cached per transcript by size and mtime.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memory_audit.atomic import ensure_private_dir, write_atomic
+from memory_audit.sources.transcripts import chunks
+
+CACHE_NAME = "sessions-cache.json"
+CACHE_VERSION = 1
+KNOWN_RECORDS = frozenset(
+    {"user", "assistant", "attachment", "system", "summary", "progress", "file-history-snapshot",
+     "last-prompt", "ai-title", "mode", "permission-mode", "result"}
+)  # fmt: skip
+PATH_TOOLS = frozenset({"Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "Glob", "Grep"})
+
+
+@dataclass
+class SessionActivity:
+    transcript: str
+    session: str = ""
+    started: float = 0.0
+    cwd: str | None = None
+    surfaced: set[str] = field(default_factory=set)  # absolute memory paths
+    touched: set[str] = field(default_factory=set)  # absolute project paths (files or folders)
+    unknown_records: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        data["surfaced"], data["touched"] = sorted(self.surfaced), sorted(self.touched)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SessionActivity:
+        return cls(
+            str(data["transcript"]), str(data.get("session", "")), float(data.get("started", 0)),
+            data.get("cwd"), set(data.get("surfaced", [])), set(data.get("touched", [])),
+            int(data.get("unknown_records", 0)),
+        )  # fmt: skip
+
+
+def read_session(transcript: Path, needles: Sequence[str], max_bytes: int) -> SessionActivity:
+    activity = SessionActivity(str(transcript))
+    encoded = [n.encode("utf-8") for n in needles if n]
+    try:
+        with transcript.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > max_bytes:
+                handle.seek(size - max_bytes)  # the most recent part; the first line is partial
+            for chunk in chunks(handle):
+                for line in chunk.split(b"\n"):
+                    if any(n in line for n in encoded):
+                        _take(line, activity)
+    except OSError:
+        pass
+    return activity
+
+
+def _take(line: bytes, activity: SessionActivity) -> None:
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return  # truncated, binary or not JSON
+    if not isinstance(record, dict):
+        return
+    kind = record.get("type")
+    if kind not in KNOWN_RECORDS:
+        activity.unknown_records += 1
+        return
+    _stamp(record, activity)
+    if kind == "attachment":
+        activity.surfaced.update(_attached(record.get("attachment")))
+    for tool in _tool_uses(record):
+        _tool(tool, record, activity)
+
+
+def _stamp(record: dict[str, Any], activity: SessionActivity) -> None:
+    if not activity.session and isinstance(record.get("sessionId"), str):
+        activity.session = record["sessionId"]
+    if activity.cwd is None and isinstance(record.get("cwd"), str):
+        activity.cwd = record["cwd"]
+    when = record.get("timestamp")
+    if not activity.started and isinstance(when, str):
+        with contextlib.suppress(ValueError):
+            activity.started = dt.datetime.fromisoformat(when.replace("Z", "+00:00")).timestamp()
+
+
+def _attached(attachment: Any) -> Iterator[str]:
+    if not isinstance(attachment, dict):
+        return
+    if attachment.get("type") == "nested_memory" and isinstance(attachment.get("path"), str):
+        yield os.path.normpath(attachment["path"])
+    if attachment.get("type") == "relevant_memories":
+        for memory in attachment.get("memories") or []:
+            if isinstance(memory, dict) and isinstance(memory.get("path"), str):
+                yield os.path.normpath(memory["path"])
+
+
+def _tool_uses(record: dict[str, Any]) -> list[dict[str, Any]]:
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return []
+    return [c for c in content if isinstance(c, dict) and c.get("type") == "tool_use"]
+
+
+def _tool(tool: dict[str, Any], record: dict[str, Any], activity: SessionActivity) -> None:
+    given = tool.get("input") if isinstance(tool.get("input"), dict) else {}
+    assert isinstance(given, dict)
+    name = tool.get("name")
+    if name in PATH_TOOLS:
+        path = given.get("file_path") or given.get("notebook_path") or given.get("path")
+        if isinstance(path, str) and path.startswith("/"):
+            normal = os.path.normpath(path)
+            activity.touched.add(normal)
+            if name == "Read":
+                activity.surfaced.add(normal)
+    elif name == "Bash" and isinstance(record.get("cwd"), str):
+        activity.touched.add(os.path.normpath(record["cwd"]))
+
+
+class SessionCache:
+    """``sessions-cache.json`` in the state folder: transcript -> its activity, kept while the
+    transcript's size and mtime and the paths looked for stay the same."""
+
+    def __init__(self, folder: Path | None, needles: Sequence[str]) -> None:
+        self._path = folder / CACHE_NAME if folder else None
+        self._needles = sorted(needles)
+        self._entries: dict[str, Any] = self._load()
+        self._dirty = False
+
+    def _load(self) -> dict[str, Any]:
+        if self._path is None:
+            return {}
+        try:
+            data = json.loads(self._path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        ok = isinstance(data, dict) and data.get("version") == CACHE_VERSION
+        entries = data.get("entries") if ok else None
+        return entries if isinstance(entries, dict) else {}
+
+    def get(self, transcript: Path, info: os.stat_result) -> SessionActivity | None:
+        entry = self._entries.get(str(transcript))
+        if not isinstance(entry, dict) or entry.get("needles") != self._needles:
+            return None
+        if entry.get("size") != info.st_size or entry.get("mtime_ns") != info.st_mtime_ns:
+            return None
+        with contextlib.suppress(KeyError, TypeError, ValueError):
+            return SessionActivity.from_json(entry["activity"])
+        return None
+
+    def put(self, transcript: Path, info: os.stat_result, activity: SessionActivity) -> None:
+        self._entries[str(transcript)] = {
+            "size": info.st_size,
+            "mtime_ns": info.st_mtime_ns,
+            "needles": self._needles,
+            "activity": activity.to_json(),
+        }
+        self._dirty = True
+
+    def save(self) -> None:
+        if self._path is None or not self._dirty:
+            return
+        with contextlib.suppress(OSError):
+            ensure_private_dir(self._path.parent)
+            document = {"version": CACHE_VERSION, "entries": self._entries}
+            write_atomic(self._path, json.dumps(document))
+
+
+def session_activity(
+    transcripts: Iterable[Path], needles: Sequence[str], cache_dir: Path | None, max_bytes: int
+) -> list[SessionActivity]:
+    """Each transcript's activity, newest transcript first, from the cache when unchanged."""
+    cache = SessionCache(cache_dir, needles)
+    found = []
+    for transcript in transcripts:
+        try:
+            info = transcript.stat()
+        except OSError:
+            continue
+        activity = cache.get(transcript, info)
+        if activity is None:
+            activity = read_session(transcript, needles, max_bytes)
+            cache.put(transcript, info, activity)
+        if not activity.started:
+            activity.started = info.st_mtime
+        found.append(activity)
+    cache.save()
+    return found
