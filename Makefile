@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --disable-pip-version-check --quiet
 
-.PHONY: demo test lint typecheck unit bench system-packages clean
+.PHONY: demo test lint typecheck unit coverage bench system-packages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -48,10 +48,25 @@ lint: $(VENV)/.installed-test
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
 
+# Test processes in parallel (pytest-xdist; tests in one xdist_group share a worker).
+WORKERS ?= auto
+
 # The suite's self-test first: with every check made to raise, every check test must fail.
 unit: $(VENV)/.installed-test
 	$(BIN)/pytest -p no:cacheprovider -o addopts= -p no:terminal tests/checks --checks-raise
-	$(BIN)/pytest
+	$(BIN)/pytest -p no:cacheprovider -n $(WORKERS)
+
+# Line coverage of src/, the processes the tests start (CLI, daemon, hook) included.
+COVERAGE_DIR := build/coverage
+COVERAGE := COVERAGE_FILE=$(abspath $(COVERAGE_DIR))/.coverage $(BIN)/coverage
+
+coverage: $(VENV)/.installed-test
+	rm -rf $(COVERAGE_DIR) && mkdir -p $(COVERAGE_DIR)
+	$(COVERAGE) run -m pytest -p no:cacheprovider -q -n $(WORKERS)
+	$(COVERAGE) combine -q $(COVERAGE_DIR)
+	$(COVERAGE) html -q -d $(COVERAGE_DIR)/html
+	$(COVERAGE) report --fail-under=90
+	@echo "HTML: $(COVERAGE_DIR)/html/index.html"
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python bench/run.py

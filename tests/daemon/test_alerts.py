@@ -27,6 +27,7 @@ def secret(key: str, path: str) -> Alert:
     return Alert(key, "secret", "/tree", path, f"{path}:1 GitHub token ghp_R8mQ...aE7u")
 
 
+@pytest.mark.slow
 def test_alerts_arriving_during_a_slow_send_are_not_sent_twice(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -46,6 +46,7 @@ def test_no_bus_at_all_returns_false(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert send(Notifier(NotifySettings(timeout_seconds=2.0), DesktopBackend())) is False
 
 
+@pytest.mark.slow
 def test_hung_notification_server_is_bounded_by_the_timeout(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

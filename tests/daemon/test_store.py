@@ -8,6 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from memory_audit.checks import DIMENSIONS
 from memory_audit.daemon.store import ReportStore
 from memory_audit.model.changes import Changes
@@ -80,9 +82,11 @@ store = ReportStore(Path({reports!r}), keep=1000)
 print("writing", flush=True)
 while True:
     store.write(run, {{}})
+    print("wrote", flush=True)
 """
 
 
+@pytest.mark.slow
 def test_kill_9_while_writing_never_leaves_a_visible_partial_report(tmp_path: Path) -> None:
     reports = tmp_path / "reports"
     code = WRITER.format(
@@ -92,6 +96,8 @@ def test_kill_9_while_writing_never_leaves_a_visible_partial_report(tmp_path: Pa
         writer = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
         assert writer.stdout is not None
         assert writer.stdout.readline().strip() == "writing"
+        # One complete run first, however busy the machine; then a kill mid-write.
+        assert writer.stdout.readline().strip() == "wrote"
         time.sleep(delay)
         os.kill(writer.pid, signal.SIGKILL)
         writer.wait()

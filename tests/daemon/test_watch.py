@@ -27,6 +27,7 @@ def make_watcher(
     )
 
 
+@pytest.mark.slow
 def test_many_writes_to_one_file_fire_once_after_the_quiet_period(tmp_path: Path) -> None:
     tree = tmp_path / "memory"
     (tree / "sub").mkdir(parents=True)
@@ -139,6 +140,7 @@ def run_with_inotify_limit(limit: int, code: str) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.slow
 def test_inotify_limit_on_subfolders_falls_back_to_polling(tmp_path: Path) -> None:
     small = tmp_path / "small"
     big = tmp_path / "big"
@@ -155,6 +157,7 @@ def test_inotify_limit_on_subfolders_falls_back_to_polling(tmp_path: Path) -> No
     assert str(target) in data["fired"]  # polling still delivers the change
 
 
+@pytest.mark.slow
 def test_inotify_limit_on_the_root_falls_back_to_polling(tmp_path: Path) -> None:
     first, second = tmp_path / "first", tmp_path / "second"
     first.mkdir()

@@ -6,6 +6,8 @@ import datetime as dt
 import signal
 from pathlib import Path
 
+import pytest
+
 from memory_audit.daemon.state import State
 from memory_audit.daemon.store import ReportStore
 from tests.harness import index, memory, write_tree
@@ -20,6 +22,7 @@ def secret_notifications(bus_notifications: list[dict[str, object]]) -> list[dic
     return [n for n in bus_notifications if "possible secret" in str(n["summary"])]
 
 
+@pytest.mark.slow
 def test_daemon_end_to_end(tmp_path: Path) -> None:
     home = Home(tmp_path / "home")
     tree = write_tree(
@@ -63,6 +66,7 @@ def test_daemon_end_to_end(tmp_path: Path) -> None:
     assert "memory-audit daemon stopped" in home.log.read_text()
 
 
+@pytest.mark.slow
 def test_second_daemon_exits_2_with_a_clear_message(tmp_path: Path) -> None:
     home = Home(tmp_path / "home")
     write_tree(home.projects / "-app" / "memory", {"MEMORY.md": ""})
@@ -108,6 +112,7 @@ def test_invalid_config_at_start_exits_2_before_anything_runs(tmp_path: Path) ->
     assert not home.reports.exists()
 
 
+@pytest.mark.slow
 def test_sighup_sends_the_next_runs_reports_to_a_new_reports_dir(tmp_path: Path) -> None:
     home = Home(tmp_path / "home")
     write_tree(home.projects / "-app" / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")})

@@ -9,6 +9,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import ALNUM, rnd
 from tests.support.daemon_process import DaemonProcess, Home, wait_for
@@ -45,6 +47,7 @@ def test_once_without_a_notification_server_still_writes_reports(tmp_path: Path)
     assert "no notification shown" in home.log.read_text()
 
 
+@pytest.mark.slow
 def test_once_with_a_hung_notification_server_completes(tmp_path: Path) -> None:
     home = Home(tmp_path / "home")
     one_tree(home)
@@ -72,6 +75,7 @@ def test_corrupt_state_database_is_moved_aside_and_the_run_succeeds(tmp_path: Pa
     assert_reports_written(home)
 
 
+@pytest.mark.slow
 def test_deleted_tree_and_new_project_while_watched(tmp_path: Path) -> None:
     home = Home(tmp_path / "home")
     doomed = one_tree(home, "-doomed")
@@ -96,6 +100,7 @@ def test_deleted_tree_and_new_project_while_watched(tmp_path: Path) -> None:
     assert f"stopped watching {doomed}" in home.log.read_text()
 
 
+@pytest.mark.slow
 def test_5000_writes_in_10_seconds_give_one_coalesced_alert_missing_nothing(tmp_path: Path) -> None:
     home = Home(tmp_path / "home")
     tree = one_tree(home)

@@ -76,6 +76,7 @@ def test_install_and_uninstall_without_a_reachable_user_manager(home: Home) -> N
     assert "memory-audit service is not installed" in cli(home, "service", "uninstall").stdout
 
 
+@pytest.mark.slow
 def test_install_status_and_uninstall_with_a_real_user_manager(home: Home) -> None:
     if (missing := unavailable_reason()) is not None:
         pytest.fail(f"a real systemd user manager is needed for this test: {missing}")

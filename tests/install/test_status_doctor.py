@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.harness import index, memory, write_tree
 from tests.install.test_service_command import cli
 from tests.support.daemon_process import DaemonProcess, Home
@@ -27,6 +29,7 @@ def test_status_and_doctor_on_an_empty_machine(tmp_path: Path) -> None:
     assert not (home.root / ".local").exists()  # looking changes nothing
 
 
+@pytest.mark.slow
 def test_status_and_doctor_after_a_real_daemon_run(tmp_path: Path) -> None:
     home = Home(tmp_path / "home")
     write_tree(

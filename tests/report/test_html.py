@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from memory_audit.checks import DIMENSIONS
 from memory_audit.model.changes import Changes, Resolved, TrendPoint
 from memory_audit.model.run import Run
@@ -81,6 +83,7 @@ def test_html_shows_projects_dimensions_changes_and_trends(tmp_path: Path) -> No
     assert "Trends build up" not in html  # four points: a real trend
 
 
+@pytest.mark.slow
 def test_html_in_headless_chromium(tmp_path: Path) -> None:
     page = tmp_path / "report.html"
     page.write_text(renderer("html")(two_projects(tmp_path)))
