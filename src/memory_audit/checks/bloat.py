@@ -1,6 +1,6 @@
 """Bloat: memories that cost context without paying for it.
 
-Staleness and value (seed 000 10a), all user judgment:
+Staleness and value (docs/dimensions.md, "Dead weight"), all user judgment:
 
 - ``finished-work``: a ``project`` memory whose status lines (``[x]``, ``✓``,
   ``done``, ``shipped`` against ``[ ]``, ``todo``, ``in progress``) are at
@@ -14,7 +14,7 @@ Staleness and value (seed 000 10a), all user judgment:
   or carries in nearly the same words;
 - ``warning-dead-target``: a ``kind: warning`` memory whose cited paths are all gone.
 
-Uncompressed bodies (seed 000 10b) and size (seed 002):
+Uncompressed bodies and size:
 
 - ``narrative-body``: a body over ``narrative_bytes`` told as a story ("this
   session", "it turned out", "we found", long sentences);

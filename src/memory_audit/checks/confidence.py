@@ -1,7 +1,8 @@
 """Confidence ratings: interpretations should not pass for facts.
 
-``confidence`` (seed 002) is ``high``, ``medium`` or ``low``; the first word
-counts, so ``medium — useful lens but not proven`` is medium.
+``confidence`` (docs/dimensions.md, "Governance fields") is ``high``,
+``medium`` or ``low``; the first word counts, so ``medium — useful lens but
+not proven`` is medium.
 
 - ``invalid-confidence``: any other value (a list, a number, "very sure");
 - ``low-confidence-always-on`` (user judgment): a low-confidence memory loaded

@@ -1,6 +1,6 @@
 """Review due: corrections and conventions past their ``review_by``, or long unchallenged.
 
-``review_by`` (seed 002) says when a memory should be re-evaluated:
+``review_by`` (docs/dimensions.md, "Governance fields") says when a memory should be re-evaluated:
 
 - a date (YAML date or ``YYYY-MM-DD…`` text) that has passed → ``review-due``;
 - "after 3 months" (days, weeks, months, years) counted from ``last_challenged``,

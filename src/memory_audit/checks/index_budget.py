@@ -8,9 +8,10 @@ whichever comes first; the rest is invisible to every session.
 - ``near-budget``: past ``warn_lines`` (150) or ``warn_bytes`` (20,000);
 - ``inline-content``: lines that are not pointers (paragraphs, code blocks,
   tables, knowledge written into the index), one finding per block: a
-  pointer-only index keeps knowledge in topic files (seed 003);
+  pointer-only index keeps knowledge in topic files (docs/dimensions.md,
+  "The memory model");
 - ``rule-in-index``: a behavioural rule ("Always…", "Never…") with no pointer:
-  it belongs in ``~/.claude/rules/``, the always-loaded third layer (seed 002);
+  it belongs in ``~/.claude/rules/``, the always-loaded rules layer;
 - ``long-hook``: a hook over ``max_hook_chars`` (150);
 - ``several-links``: one index line pointing at more than one file.
 

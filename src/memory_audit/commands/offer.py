@@ -1,4 +1,7 @@
-"""After the first audit: offer the weekly service once (seed 000 §6), remember a "no"."""
+"""After the first audit: offer the weekly service once, remember a "no".
+
+What the user sees: README, "In Claude Code".
+"""
 
 from __future__ import annotations
 

@@ -118,7 +118,10 @@ def add_index_line(root: Path, fix: Fix, answers: list[str]) -> Edit:
 
 
 def move_to_topic(root: Path, fix: Fix, answers: list[str]) -> Edit:
-    """Seed 003: knowledge written into the index moves to a topic file; a pointer stays."""
+    """Knowledge written into the index moves to a topic file; a pointer stays.
+
+    A pointer-only index: docs/dimensions.md, "The memory model".
+    """
     index = _read(root, INDEX_NAME)
     first, last = int(fix["first"]) - 1, int(fix["last"])
     lines = index.lines

@@ -1,4 +1,6 @@
-"""The structural changelog (seed 002): why the memory changed, not only what.
+"""The structural changelog: why the memory changed, not only what.
+
+Why it exists: docs/dimensions.md, "Fixing and the changelog".
 
 One append-only markdown file per tree under the changelog folder; each
 applied review session adds an entry: date, trigger, changes, the user's

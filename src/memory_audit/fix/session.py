@@ -1,4 +1,6 @@
-"""The propose-confirm-commit session (seed 000 §5): one finding, one decision, at a time.
+"""The propose-confirm-commit session: one finding, one decision, at a time.
+
+What the user sees: README, "Fixing: one decision at a time".
 
 Each finding with a concrete fix first states the one change Apply makes and
 shows its diff, then asks 1 Apply / 2 Skip / 3 Edit / 4 View detail (the

@@ -1,4 +1,4 @@
-"""The health summary (seed 002's periodic audit): the shape of a tree in numbers."""
+"""The health summary: the shape of a tree in numbers (docs/dimensions.md, "The report")."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""The plain-text report, in the shape of seed 000 §4, for a person at a terminal.
+"""The plain-text report for a person at a terminal, in the shape of docs/dimensions.md, "The report".
 
 Several trees: one summary screen first (per project, findings by dimension,
 secrets first, totals), then each tree's details. ``quiet`` prints only the
-summary, ``verbose`` adds what was skipped and why. It ends as the seed's report
-does: how many findings have a proposed fix, and the command that walks them.
+summary, ``verbose`` adds what was skipped and why. It ends with how many
+findings have a proposed fix, and the command that walks them.
 """
 
 from __future__ import annotations

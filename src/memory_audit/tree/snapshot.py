@@ -74,7 +74,7 @@ class MemoryTree:
 
     @cached_property
     def index_links(self) -> tuple[tuple[IndexLink, Target], ...]:
-        """Every file link in MEMORY.md with where it resolves (seed 000's line -> target map)."""
+        """Every file link in MEMORY.md with where it resolves (the index's line -> target map)."""
         return tuple(
             (link, self.resolve_link(link.target, "", wiki=link.wiki))
             for entry in (self.index.entries if self.index else ())
