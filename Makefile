@@ -48,7 +48,7 @@ lint: $(VENV)/.installed-test
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
 
-# Test processes in parallel (pytest-xdist; tests in one xdist_group share a worker).
+# Tests spread over processes (pytest-xdist); `make unit WORKERS=0` runs them in one.
 WORKERS ?= auto
 
 # The suite's self-test first: with every check made to raise, every check test must fail.

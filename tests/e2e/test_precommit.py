@@ -1,11 +1,14 @@
 """The pre-commit hook, run by pre-commit itself on temporary git repositories.
 
 pre-commit builds the hook's environment (a venv with memory-audit installed)
-once per repository and revision. ``try-repo`` makes a new revision on every
-call, so both tests would pay for that build; instead one session-wide
-snapshot of this checkout (committed work and edits alike, as ``try-repo``
-would take them) is the hook repository, at one revision, with one shared
-``PRE_COMMIT_HOME``. Both tests sit in one xdist group so they share it too.
+once per repository and revision, the slow part. ``try-repo`` makes a new
+revision on every call, so each run would build it again; instead a snapshot
+of this checkout (committed work and edits alike, as ``try-repo`` would take
+them) is the hook repository at one revision, and one test runs the hook on a
+drifted repository and on a clean one with one ``PRE_COMMIT_HOME``: one build.
+(One test rather than two sharing a fixture: pytest 9.2 breaks xdist's
+``--dist loadgroup``, pytest-dev/pytest-xdist#1386, so two tests could land on
+two workers and build twice.)
 """
 
 from __future__ import annotations
@@ -19,9 +22,6 @@ from pathlib import Path
 import pytest
 
 from tests.harness import index, memory, write_tree
-
-# Both hook tests on one xdist worker: they share its session's hook environment.
-IN_ONE_HOOK_ENVIRONMENT = pytest.mark.xdist_group("pre-commit")
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 CONFIG = """\
@@ -47,31 +47,23 @@ def git(repo: Path, *args: str) -> str:
     return done.stdout
 
 
-@pytest.fixture(scope="session")
-def hook_repository(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+def hook_repository(folder: Path) -> tuple[Path, str]:
     """This checkout as it is now, committed into a scratch repository: (path, revision)."""
-    snapshot = tmp_path_factory.mktemp("hook-repository")
     listed = git(REPOSITORY, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
     for name in filter(None, listed.split("\0")):
         source = REPOSITORY / name
-        if source.is_file():  # a file deleted but not yet staged is listed too
-            (snapshot / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, snapshot / name)
-    git(snapshot, "init", "-q")
-    git(snapshot, "add", ".")
-    git(snapshot, "commit", "-q", "-m", "snapshot")
-    return snapshot, git(snapshot, "rev-parse", "HEAD").strip()
-
-
-@pytest.fixture(scope="session")
-def pre_commit_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("pre-commit-home")
+        if source.is_symlink() or source.is_file():  # deleted but unstaged files are listed too
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, folder / name, follow_symlinks=False)  # resources/ are links
+    git(folder, "init", "-q")
+    git(folder, "add", ".")
+    git(folder, "commit", "-q", "-m", "snapshot")
+    return folder, git(folder, "rev-parse", "HEAD").strip()
 
 
 def run_hook(
-    tmp_path: Path, files: dict[str, str], hook: tuple[Path, str], home: Path
+    repo: Path, files: dict[str, str], hook: tuple[Path, str], home: Path
 ) -> subprocess.CompletedProcess[str]:
-    repo = tmp_path / "notes"
     write_tree(repo / "claude" / "memory", files)
     (repo / "README.md").write_text("# notes\n")
     (repo / ".pre-commit-config.yaml").write_text(CONFIG.format(repo=hook[0], rev=hook[1]))
@@ -89,26 +81,20 @@ def run_hook(
 
 
 @pytest.mark.slow
-@IN_ONE_HOOK_ENVIRONMENT
-def test_pre_commit_hook_fails_on_a_drifted_tree(
-    tmp_path: Path, hook_repository: tuple[Path, str], pre_commit_home: Path
+def test_pre_commit_hook_fails_on_a_drifted_tree_and_passes_on_a_clean_one(
+    tmp_path: Path,
 ) -> None:
-    files = {"MEMORY.md": index("gone.md", "a.md"), "a.md": memory("a")}
-    result = run_hook(tmp_path, files, hook_repository, pre_commit_home)
-    assert result.returncode == 1, result.stdout + result.stderr
-    assert "link target `gone.md` doesn't exist" in result.stdout
-    assert "Failed" in result.stdout
-
-
-@pytest.mark.slow
-@IN_ONE_HOOK_ENVIRONMENT
-def test_pre_commit_hook_passes_on_a_clean_tree(
-    tmp_path: Path, hook_repository: tuple[Path, str], pre_commit_home: Path
-) -> None:
-    files = {"MEMORY.md": index("a.md"), "a.md": memory("a")}
-    result = run_hook(tmp_path, files, hook_repository, pre_commit_home)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert "Passed" in result.stdout
+    hook = hook_repository(tmp_path / "hook-repository")
+    home = tmp_path / "pre-commit-home"
+    drifted = {"MEMORY.md": index("gone.md", "a.md"), "a.md": memory("a")}
+    failed = run_hook(tmp_path / "drifted", drifted, hook, home)
+    assert failed.returncode == 1, failed.stdout + failed.stderr
+    assert "link target `gone.md` doesn't exist" in failed.stdout
+    assert "Failed" in failed.stdout
+    clean = {"MEMORY.md": index("a.md"), "a.md": memory("a")}
+    passed = run_hook(tmp_path / "clean", clean, hook, home)
+    assert passed.returncode == 0, passed.stdout + passed.stderr
+    assert "Passed" in passed.stdout
 
 
 def command(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
