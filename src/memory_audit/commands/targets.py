@@ -53,8 +53,8 @@ def resolve_targets(
 def resolve_scope(
     paths: Sequence[str], project: str | None, config: Config, *, every: bool = False
 ) -> Scope:
-    """Seed 000's scope: explicit paths, else ``--project``, else ``--all``, else the project
-    the command runs in (its folder or any sub-folder), else every tree, saying so."""
+    """The trees a command works on: explicit paths, else ``--project``, else ``--all``, else
+    the project the command runs in (its folder or any sub-folder), else every tree, saying so."""
     if sum(map(bool, (paths, project, every))) > 1:
         raise UsageError("give tree paths, --project or --all, not more than one")
     here = discover.tree_for_folder(Path.cwd())

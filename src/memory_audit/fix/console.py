@@ -1,6 +1,6 @@
 """The review's terminal: printing that survives a closed terminal, questions answered by
-word, letter or number (seed 000: "1. Apply  2. Skip  3. Edit  4. View detail"), and Ctrl-C
-held while files are written."""
+word, letter or number ("1. Apply  2. Skip  3. Edit  4. View detail"), and Ctrl-C held
+while files are written."""
 
 from __future__ import annotations
 

@@ -76,7 +76,8 @@ class Outcome:
         return self.counts[DEFERRED]
 
     def summary(self, remaining: int) -> str:
-        """Seed 000's closing line; the counts add up to the findings the session had."""
+        """The closing line (README, "Fixing: one decision at a time"); the counts add up to the
+        findings the session had."""
         resolved = self.counts[RESOLVED]
         earlier = f" ({resolved} already resolved by an earlier fix)" if resolved else ""
         return (

@@ -1,4 +1,6 @@
-"""The plain-text report for a person at a terminal, in the shape of docs/dimensions.md, "The report".
+"""The plain-text report, for a person at a terminal.
+
+Its shape: docs/dimensions.md, "The report".
 
 Several trees: one summary screen first (per project, findings by dimension,
 secrets first, totals), then each tree's details. ``quiet`` prints only the
@@ -148,7 +150,7 @@ def _notes(report: TreeReport, run: Run, options: TextOptions) -> list[str]:
 
 
 def ending(run: Run, options: TextOptions) -> str:
-    """Seed 000's "Apply proposed fixes?" adapted: the count and the command per tree."""
+    """The closing lines: how many findings have a proposed fix, and the review command per tree."""
     fixable = [(r, wording.fixable(r)) for r in run.reports]
     total = sum(n for _, n in fixable)
     if not run.total:

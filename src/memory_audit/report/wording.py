@@ -57,7 +57,7 @@ def sentence(finding: Finding) -> str:
 
 
 def more_not_shown(count: int, dimension: str, report: TreeReport | None = None) -> str:
-    """The seed's note; ``--check`` is suggested only when it would narrow the run."""
+    """The note under a capped section; ``--check`` is offered only when it would narrow the run."""
     if report is not None and tuple(report.checks) == (dimension,):
         return f"({count} more not shown — all of them: --max-per-dimension all)"
     return f"({count} more not shown — narrow with --check {dimension})"
