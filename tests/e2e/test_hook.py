@@ -106,3 +106,32 @@ def test_hook_never_fails_a_session(isolated_home: Path, tmp_path: Path) -> None
         {"MEMORY.md": index("gone.md")},
     )
     assert hook(json.dumps({"cwd": str(project)})).stdout == ""  # a tree, but no report yet
+
+
+def test_hook_output_stays_under_claude_codes_context_limit(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    from dataclasses import replace
+
+    from memory_audit.commands.hook import CONTEXT_LIMIT
+    from memory_audit.model.finding import make_finding
+
+    project = tmp_path / "work" / "app"
+    project.mkdir(parents=True)
+    tree = write_tree(
+        isolated_home / ".claude/projects" / slugify(project) / "memory", {"MEMORY.md": ""}
+    )
+    long = [
+        make_finding("bloat", "long", f"n{i:02}.md", 1, "x" * 3000, key=str(i)) for i in range(40)
+    ]
+    audited = replace(report(tree), findings=tuple(long))
+    store = ReportStore(Path(platformdirs.user_data_dir("memory-audit")) / "reports", keep=3)
+    store.write(Run((audited,), NOW, dimensions=DIMENSIONS), {})
+    text = hook(json.dumps({"cwd": str(project)})).stdout
+    assert len(text) < CONTEXT_LIMIT
+    lines = text.splitlines()
+    assert lines[0].startswith("memory-audit: 40 finding(s) pending")
+    shown = [line for line in lines if line.startswith("- [bloat]")]
+    assert 1 <= len(shown) <= 10
+    assert all(line.endswith("…") for line in shown)
+    assert lines[-2] == f"- …and {40 - len(shown)} more (bloat {40 - len(shown)})"

@@ -21,6 +21,15 @@ from memory_audit.daemon.dismissals import read_dismissed
 from memory_audit.tree.discovery import tree_for_folder
 
 SHOWN = 10
+CONTEXT_LIMIT = 10_000  # Claude Code cuts hook context longer than this
+CONTEXT_BUDGET = 9_000  # ours: the limit with room to spare
+LINE_LIMIT = 400  # one finding's line; a longer message is cut
+SUMMARY_ROOM = 600  # for the "…and N more (by dimension)" line
+CLOSING = (
+    "Nothing has been changed. To fix them one decision at a time, the user can run "
+    "`memory-audit review` in a terminal, or ask you to walk through them with the "
+    "/memory-audit skill (propose each fix, apply only what they confirm)."
+)
 
 
 def run(*, event: str, inp: TextIO, out: TextIO) -> int:
@@ -73,24 +82,42 @@ def _folders() -> tuple[Path, Path]:
 def summary_text(
     findings: list[dict[str, Any]], generated_at: str, priority: dict[str, int]
 ) -> str:
-    """``priority`` is the report's dimension table (lower first); report order breaks ties."""
+    """``priority`` is the report's dimension table (lower first); report order breaks ties.
+    The text stays under Claude Code's limit for hook context: what does not fit is
+    summarised by dimension."""
     ranked = sorted(findings, key=lambda f: priority.get(str(f.get("dimension")), 1 << 30))
     when = generated_at[:16].replace("T", " ")
-    lines = [
+    head = (
         f"memory-audit: {len(findings)} finding(s) pending in this project's memory "
         f"(weekly report of {when}). Most important first:"
-    ]
-    for finding in ranked[:SHOWN]:
-        where = f"{finding['path']}:{finding['line']}" if finding.get("line") else finding["path"]
-        lines.append(f"- [{finding['dimension']}] {where} — {finding['message']}")
-    if len(findings) > SHOWN:
-        lines.append(f"- …and {len(findings) - SHOWN} more")
-    lines.append(
-        "Nothing has been changed. To fix them one decision at a time, the user can run "
-        "`memory-audit review` in a terminal, or ask you to walk through them with the "
-        "/memory-audit skill (propose each fix, apply only what they confirm)."
     )
+    lines = [head]
+    used = len(head) + len(CLOSING) + SUMMARY_ROOM
+    for finding in ranked[:SHOWN]:
+        line = _finding_line(finding)
+        if used + len(line) + 1 > CONTEXT_BUDGET:
+            break
+        lines.append(line)
+        used += len(line) + 1
+    rest = ranked[len(lines) - 1 :]
+    if rest:
+        lines.append(_more(rest))
+    lines.append(CLOSING)
     return "\n".join(lines) + "\n"
+
+
+def _finding_line(finding: dict[str, Any]) -> str:
+    where = f"{finding['path']}:{finding['line']}" if finding.get("line") else finding["path"]
+    text = f"- [{finding['dimension']}] {where} — {finding['message']}"
+    return text if len(text) <= LINE_LIMIT else text[: LINE_LIMIT - 1] + "…"
+
+
+def _more(rest: list[dict[str, Any]]) -> str:
+    counts: dict[str, int] = {}
+    for finding in rest:
+        counts[str(finding.get("dimension"))] = counts.get(str(finding.get("dimension")), 0) + 1
+    by_dimension = ", ".join(f"{d} {n}" for d, n in list(counts.items())[:20])
+    return f"- …and {len(rest)} more ({by_dimension[: SUMMARY_ROOM - 40]})"
 
 
 if __name__ == "__main__":  # pragma: no cover - Claude Code calls the CLI, this is for debugging
