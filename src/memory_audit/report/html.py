@@ -18,15 +18,26 @@ from memory_audit.model.changes import Activity, Changes
 from memory_audit.model.run import Run, TreeReport
 from memory_audit.report import charts, wording
 from memory_audit.report.changes import SHOWN_CHANGES
+from memory_audit.report.colour import SECRET_DIMENSION
 from memory_audit.tree.index_file import LOAD_BYTE_LIMIT, LOAD_LINE_LIMIT
 
 STYLE = """
 :root { --bg: #ffffff; --fg: #1d1f23; --muted: #5c6370; --line: #d8dbe0; --card: #f6f7f9;
-        --ok: #2e7d32; --warn: #b26a00; --bad: #c62828; --accent: #3b5bdb; }
+        --ok: #2e7d32; --warn: #b26a00; --bad: #c62828; --accent: #3b5bdb;
+        --link: #1f4fd1; --visited: #6a3fb5; --secret-bg: #fdecea; --secret-fg: #8e1111; }
 @media (prefers-color-scheme: dark) {
   :root { --bg: #16181c; --fg: #e6e8eb; --muted: #9aa1ad; --line: #353a42; --card: #1f2227;
-          --ok: #66bb6a; --warn: #ffb74d; --bad: #ef5350; --accent: #8ea2ff; }
+          --ok: #66bb6a; --warn: #ffb74d; --bad: #ef5350; --accent: #8ea2ff;
+          --link: #9db4ff; --visited: #c7a6ff; --secret-bg: #3a1517; --secret-fg: #ffb4ab; }
 }
+a { color: var(--link); } a:visited { color: var(--visited); }
+.swatch { display: inline-block; width: .7em; height: .7em; border-radius: 2px;
+          margin-right: .4em; vertical-align: baseline; }
+section.dimension.secret { background: var(--secret-bg); color: var(--secret-fg);
+          border-left: 4px solid var(--bad); padding: .2rem .8rem; border-radius: 4px; }
+.badge { font-size: .75em; font-weight: 700; text-transform: uppercase; letter-spacing: .04em;
+         background: var(--bad); color: #fff; border-radius: 3px; padding: .05em .4em;
+         margin-right: .4em; }
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 64rem; padding: 2rem 1.5rem; background: var(--bg);
        color: var(--fg); font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; }
@@ -127,6 +138,16 @@ def _overview(run: Run) -> str:
 
 
 def _trends(run: Run) -> str:
+    if len({p.run_id for p in run.history}) < 1:
+        # One point is not a trend: two charts of a single bar would fill the first screen.
+        return (
+            '<p class="muted" id="trends-note">Trends appear once the service has run twice; '
+            "this report is the first point.</p>"
+        )
+    return _trend_charts(run)
+
+
+def _trend_charts(run: Run) -> str:
     runs: dict[tuple[int, str], list[tuple[str, str, int, int, int]]] = defaultdict(list)
     for point in run.history:
         runs[(point.run_id, point.finished_at[:10])].append(
@@ -158,18 +179,10 @@ def _trends(run: Run) -> str:
             )
             for points in ordered
         ]
-    note = (
-        ""
-        if len(ordered) > 1
-        else (
-            '<p class="muted">Trends build up as the service runs its weekly audits; this is the '
-            "first point.</p>"
-        )
-    )
+    colours = {d.title: charts.dimension_colour(d.id) for d in run.dimensions}
     return (
         "<h2>Trends</h2>"
-        + note
-        + charts.stacked_bars("Findings per dimension, per run", labels, per_dimension)
+        + charts.stacked_bars("Findings per dimension, per run", labels, per_dimension, colours)
         + charts.lines_against_limit("Index size against the load budget", labels, budget, 100)
     )
 
@@ -238,8 +251,10 @@ def _findings(report: TreeReport, run: Run) -> str:
         mine = [f for f in shown if f.dimension == dimension.id]
         if not mine:
             continue
+        secret = dimension.id == SECRET_DIMENSION
+        badge = '<span class="badge">secret</span>' if secret else ""
         items = "".join(
-            f"<li><code>{escape(wording.location(f))}</code> — "
+            f"<li>{badge}<code>{escape(wording.location(f))}</code> — "
             f"{text(wording.sentence(f).removesuffix(' (user judgment required)'))}"
             + (' <span class="judgment">(user judgment required)</span>' if f.judgment else "")
             + "</li>"
@@ -252,9 +267,11 @@ def _findings(report: TreeReport, run: Run) -> str:
             if dimension.id in hidden
             else ""
         )
+        swatch = f'<span class="swatch" style="background:{charts.dimension_colour(dimension.id)}">'
         parts.append(
-            f'<section class="dimension" data-dimension="{dimension.id}">'
-            f"<h3>{escape(dimension.title)} ({report.counts[dimension.id]})</h3>"
+            f'<section class="dimension{" secret" if secret else ""}" '
+            f'data-dimension="{dimension.id}">'
+            f"<h3>{swatch}</span>{escape(dimension.title)} ({report.counts[dimension.id]})</h3>"
             f'<ul class="findings">{items}</ul>{more}</section>'
         )
     return "\n".join(parts)
