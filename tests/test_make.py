@@ -102,3 +102,11 @@ def test_make_demo_leaves_home_untouched(tmp_path: Path) -> None:
     assert sorted(p.name for p in home.rglob("*")) == [".claude", ".local", "state"]
     assert (demo / "state/memory-audit/secret-salt").exists()
     assert (demo / "report.html").exists()
+
+
+def test_the_readme_usage_section_shows_the_summary_screen() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    usage = readme.split("## Usage", 1)[1].split("\n## ", 1)[0]
+    assert "Summary: " in usage
+    assert "  TOTAL " in usage
+    assert "Walk them one decision at a time (1. Apply  2. Skip  3. Edit  4. View detail):" in usage

@@ -21,6 +21,7 @@ from memory_audit.report.colour import SECRET_DIMENSION, Painter
 
 Detail = Literal["quiet", "normal", "verbose"]
 RULE = "----"
+WIDTH = 100  # the summary's lines wrap here
 
 
 @dataclass(frozen=True)
@@ -56,23 +57,40 @@ def summary(run: Run, paint: Painter) -> str:
     width = max(len(n) for n in [*names, "TOTAL"])
     lines = [paint.bold(head), ""]
     for report, name in zip(run.reports, names, strict=True):
-        lines.append(
-            f"  {name.ljust(width)}  {len(report.findings):>6}  {_by_dimension(report, run, paint)}"
-        )
+        lead = f"  {name.ljust(width)}  {len(report.findings):>6}  "
+        parts = _by_dimension(report, run, paint)
+        lines += _wrapped(lead, parts, WIDTH)
     lines.append(f"  {'TOTAL'.ljust(width)}  {run.total:>6}")
     return "\n".join(lines)
 
 
-def _by_dimension(report: TreeReport, run: Run, paint: Painter) -> str:
+def _by_dimension(report: TreeReport, run: Run, paint: Painter) -> list[tuple[str, str]]:
+    """(plain, painted) words: the plain one measures, the painted one is printed."""
     if not report.audited:
-        return paint.dim("not audited (being consolidated)")
+        text = "not audited (being consolidated)"
+        return [(text, paint.dim(text))]
     counts = report.counts
     if not counts:
-        return paint.dim("clean")
+        return [("clean", paint.dim("clean"))]
     order = sorted(run.dimensions, key=lambda d: d.id != SECRET_DIMENSION)
-    return " · ".join(
-        paint.dimension(f"{d.id} {counts[d.id]}", d.id) for d in order if d.id in counts
-    )
+    return [
+        (f"{d.id} {counts[d.id]}", paint.dimension(f"{d.id} {counts[d.id]}", d.id))
+        for d in order
+        if d.id in counts
+    ]
+
+
+def _wrapped(lead: str, parts: list[tuple[str, str]], width: int) -> list[str]:
+    """``lead`` then the parts joined by " · ", continued under the first part."""
+    lines, current, used = [], lead, len(lead)
+    for index, (plain, painted) in enumerate(parts):
+        separator = " · " if index and used > len(lead) else ""
+        if index and used + len(separator) + len(plain) > width:
+            lines.append(current)
+            current, used, separator = " " * len(lead), len(lead), ""
+        current += separator + painted
+        used += len(separator) + len(plain)
+    return [*lines, current]
 
 
 # ---- one tree's details ----------------------------------------------------------------
