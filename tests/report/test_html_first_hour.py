@@ -104,6 +104,8 @@ def test_every_dimension_keeps_one_colour_of_its_own() -> None:
     colours = [charts.dimension_colour(d.id) for d in DIMENSIONS]
     assert len(set(colours)) == len(colours)
     assert charts.dimension_colour("secrets") == "#d62728"
+    assert set(colours).isdisjoint(charts.SPARE_COLOURS)  # a new dimension collides with none
+    assert charts.dimension_colour("not-yet-written") in charts.SPARE_COLOURS
 
 
 def test_nice_ticks_are_round() -> None:

@@ -44,7 +44,10 @@ DIMENSION_COLOURS = {
     "confidence": "#9467bd",
     "corrections": "#8c564b",
     "usage": "#17becf",
+    "coverage": "#7f7f00",
 }
+# For a dimension not listed yet: colours no listed dimension uses.
+SPARE_COLOURS = ("#e377c2", "#bcbd22", "#aec7e8", "#ffbb78", "#98df8a", "#c5b0d5")
 
 
 def color(index: int) -> str:
@@ -55,7 +58,7 @@ def dimension_colour(dimension: str) -> str:
     """A dimension's fixed colour; one added later gets a stable one from its id."""
     if dimension in DIMENSION_COLOURS:
         return DIMENSION_COLOURS[dimension]
-    return PALETTE[sum(dimension.encode()) % len(PALETTE)]
+    return SPARE_COLOURS[sum(dimension.encode()) % len(SPARE_COLOURS)]
 
 
 def nice_ticks(maximum: float, count: int = 4, *, whole: bool = False) -> list[float]:
