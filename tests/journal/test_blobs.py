@@ -57,7 +57,9 @@ def test_blobs_kill_9_while_writing_leaves_no_half_blob_under_a_name(tmp_path: P
     )
     assert writer.stdout is not None
     assert writer.stdout.readline().strip() == "writing"
-    time.sleep(1.0)
+    deadline = time.monotonic() + 60
+    while not list(folder.glob("*/[0-9a-f]*")) and time.monotonic() < deadline:
+        time.sleep(0.01)  # at least one blob whole, the next one likely half written
     writer.send_signal(signal.SIGKILL)
     writer.wait()
     store = BlobStore(folder)
