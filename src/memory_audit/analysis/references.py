@@ -16,12 +16,11 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from memory_audit.tree.markdown import MD_LINK, is_external, prose_lines
+from memory_audit.tree.markdown import Link, is_external, parse_markdown, prose_lines
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 BACKTICKED = re.compile(r"`([^`\n]+)`")
-SLASHED_WORD = re.compile(r"[^\s`]*/[^\s`]*")
 EDGE_PUNCTUATION = "()[]{}<>\"',;:.!?*_"
 LINE_SUFFIX = re.compile(r"(?::\d+){1,2}$|#L?\d+(?:-L?\d+)?$")
 EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
@@ -48,28 +47,34 @@ class Reference:
 
 
 def path_references(lines: Sequence[str], first_line: int) -> Iterator[Reference]:
+    links: dict[int, list[Link]] = {}
+    for link in parse_markdown(lines, first_line).links:
+        links.setdefault(link.line, []).append(link)
     for number, text in prose_lines(lines, first_line):
         if "/" not in text:
             continue  # every path we recognise has a slash
         seen: set[str] = set()
-        for candidate, backticked in _candidates(text):
+        for candidate, backticked in _candidates(text, links.get(number, ())):
             path = clean_path(candidate, backticked)
             if path is not None and path not in seen:
                 seen.add(path)
                 yield Reference(number, path)
 
 
-def _candidates(text: str) -> Iterator[tuple[str, bool]]:
+def _candidates(text: str, links: Sequence[Link]) -> Iterator[tuple[str, bool]]:
     for match in BACKTICKED.finditer(text):
         if "/" in match.group(1):
             yield match.group(1).strip(), True
-    for match in MD_LINK.finditer(text):
-        target = match.group("target").strip("<>")
-        if not is_external(target) and not target.split("#", 1)[0].endswith(".md"):
-            yield target, True
-    without_code = BACKTICKED.sub(" ", MD_LINK.sub(" ", text))
-    for match in SLASHED_WORD.finditer(without_code):
-        yield match.group(0), False
+    for link in links:
+        if link.wiki:
+            continue
+        if not is_external(link.target) and not link.target.split("#", 1)[0].endswith(".md"):
+            yield link.target, True
+        text = text.replace(f"]({link.target}", " ").replace(f"[{link.title}", " ")
+    for word in BACKTICKED.sub(" ", text).split():
+        # A word's pieces between backticks: what `[^\s`]*/[^\s`]*` found, without its
+        # backtracking (quadratic on a long word with no slash after a backtick).
+        yield from ((piece, False) for piece in word.split("`") if "/" in piece)
 
 
 def clean_path(token: str, backticked: bool) -> str | None:

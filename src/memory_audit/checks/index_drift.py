@@ -10,7 +10,12 @@ Reports, for the index at the root of the tree:
   ``sessions/`` are found by folder and are exempt, as are superseded files
   (their own ``superseded_by``, or another file's ``supersedes`` relation):
   the index should not list them;
-- ``duplicate-index-entry``: two index lines link the same file.
+- ``duplicate-index-entry``: two index lines link the same file;
+- ``index-not-read``: lines too long or too dense in ``[`` to parse in bounded
+  time (a 1 MB line of brackets): entries there were not checked.
+
+Entries are read as CommonMark reads them: a link inside a code span or code
+block is no entry.
 
 Failing::
 
@@ -62,6 +67,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         ):
             yield _missing_entry(memory)
     yield from _duplicate_entries(tree)
+    yield from _unread_lines(tree.index.unread)
 
 
 def _missing_index(tree: MemoryTree) -> Finding:
@@ -142,6 +148,21 @@ def _duplicate_entries(tree: MemoryTree) -> Iterator[Finding]:
             )
         else:
             seen[target.path] = entry.line
+
+
+def _unread_lines(unread: tuple[tuple[int, int], ...]) -> Iterator[Finding]:
+    for first, last in unread:
+        where = f"line {first}" if first == last else f"lines {first}–{last}"
+        yield make_finding(
+            ID,
+            "index-not-read",
+            INDEX_NAME,
+            first,
+            f"{where}: too long or too dense in link syntax to parse; entries there were not"
+            " checked",
+            "keep index entries to one short line each",
+            key=f"{first}",
+        )
 
 
 def _clip(text: str, limit: int = 160) -> str:

@@ -14,6 +14,10 @@ Whenever the tree has them, whether or not relations are adopted:
 - ``broken-link``: a body links a ``.md`` file that does not exist;
 - ``broken-wikilink`` (user judgment): ``[[name]]`` matches no memory's name,
   file name or title. Claude Code tolerates links to notes not yet written.
+- ``links-not-read``: a paragraph too long or too dense in ``[`` to parse in
+  bounded time (a 1 MB line of brackets): its links were not checked.
+
+Links are read as CommonMark reads them: not inside code spans or code blocks.
 
 Failing::
 
@@ -55,6 +59,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             yield from _back_pointers(tree, memory)
         yield from _superseded_by_targets(tree, memory)
         yield from _body_links(tree, memory)
+        yield from _unread_links(memory)
 
 
 def _relations(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
@@ -203,3 +208,17 @@ def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
                 "update the link to the file's current path, or remove it",
                 key=link.target,
             )
+
+
+def _unread_links(memory: MemoryFile) -> Iterator[Finding]:
+    for first, last in memory.links_unread:
+        where = f"line {first}" if first == last else f"lines {first}–{last}"
+        yield make_finding(
+            ID,
+            "links-not-read",
+            memory.path,
+            first,
+            f"{where}: too long or too dense in link syntax to parse; links there were not checked",
+            "split the text into shorter paragraphs, or move bulk data out of memory",
+            key=f"{first}",
+        )

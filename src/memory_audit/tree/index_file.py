@@ -2,22 +2,26 @@
 
 The canonical entry is ``- [Title](file.md) — one-line hook``. Real indexes
 also use `` - `` or ``: `` after the link, ordered lists, headings between
-groups and links written ``./x.md``, ``../x.md`` or ``~/x.md``.
+groups and links written ``./x.md``, ``../x.md`` or ``~/x.md``. Lines are
+classified from the CommonMark token stream (:mod:`memory_audit.tree.markdown`),
+so a link in a code span or block is no entry and ``---`` is a break.
 """
 
 from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from memory_audit.tree.markdown import FENCE, HEADING, MD_LINK, WIKILINK, is_external
+from memory_audit.tree.markdown import Block, Limits, Span, is_external, parse_markdown
 
 INDEX_NAME = "MEMORY.md"
 # What of MEMORY.md reaches a session: Claude Code cuts it after this many lines or bytes.
 LOAD_LINE_LIMIT = 200
 LOAD_BYTE_LIMIT = 25_000
+# The index may hold a whole tree's entries (10,000 in the benchmark): a larger parse budget.
+INDEX_LIMITS = Limits(lines=20_000, inline=1_000_000)
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 HOOK_SEPARATOR = re.compile(r"^\s*(?:—|–|--|-|:)\s*")
 
@@ -27,7 +31,8 @@ class LineKind(enum.Enum):
     HEADING = "heading"
     POINTER = "pointer"  # a list item that starts with a link: a proper index entry
     LINKED_TEXT = "linked-text"  # prose that mentions a link somewhere
-    CODE = "code"  # inside or delimiting a fenced block
+    CODE = "code"  # inside or delimiting a code block (fenced or indented)
+    BREAK = "break"  # a thematic break (---, ***): structure, not content
     TEXT = "text"  # anything else: inline knowledge, rules, paragraphs
     COMMENT = "comment"  # <!-- ... --> lines
 
@@ -66,6 +71,7 @@ class Index:
     size: int  # bytes on disk
     line_bytes: tuple[int, ...]  # bytes of each line on disk, its newline included
     mtime: float
+    unread: tuple[tuple[int, int], ...] = ()  # line ranges too costly to read links from
 
     @property
     def line_count(self) -> int:
@@ -76,77 +82,59 @@ def parse_index(text: str, size: int, mtime: float, raw_line_bytes: Sequence[int
     lines = tuple(text.split("\n"))
     if lines and lines[-1] == "":
         lines = lines[:-1]
-    kinds = _classify(lines)
-    entries = tuple(
-        entry
-        for number, (line, kind) in enumerate(zip(lines, kinds, strict=True), start=1)
-        if (entry := _entry(number, line, kind)) is not None
+    document = parse_markdown(lines, limits=INDEX_LIMITS)
+    kinds = [LineKind.BLANK if not line.strip() else LineKind.TEXT for line in lines]
+    entries: list[IndexEntry] = []
+    for block in document.blocks:
+        for number in range(block.first, block.last + 1):
+            kinds[number - 1] = _block_kind(block, lines[number - 1])
+        if block.spans:
+            entries += _entries(block, kinds)
+    return Index(
+        lines,
+        tuple(kinds),
+        tuple(entries),
+        size,
+        tuple(raw_line_bytes),
+        mtime,
+        document.unread,
     )
-    return Index(lines, kinds, entries, size, tuple(raw_line_bytes), mtime)
 
 
-def _classify(lines: Sequence[str]) -> tuple[LineKind, ...]:
-    kinds: list[LineKind] = []
-    fence: str | None = None
-    in_comment = False
-    for line in lines:
-        match = FENCE.match(line)
-        if fence is not None or match:
-            if match:
-                marker = match.group(1)
-                fence = marker if fence is None else (None if marker == fence else fence)
-            kinds.append(LineKind.CODE)
-            continue
-        stripped = line.strip()
-        if in_comment or stripped.startswith("<!--"):
-            in_comment = "-->" not in stripped
-            kinds.append(LineKind.COMMENT)
-        else:
-            kinds.append(_kind_of(line, stripped))
-    return tuple(kinds)
-
-
-def _kind_of(line: str, stripped: str) -> LineKind:
-    if not stripped:
+def _block_kind(block: Block, line: str) -> LineKind:
+    if not line.strip():
         return LineKind.BLANK
-    if HEADING.match(line):
-        return LineKind.HEADING
-    item = LIST_ITEM.match(line)
-    rest = line[item.end() :] if item else ""
-    if item and (_starts_with_link(rest)):
-        return LineKind.POINTER
-    if _file_links(line):
-        return LineKind.LINKED_TEXT
-    return LineKind.TEXT
+    if block.kind == "html":
+        return LineKind.COMMENT if line.lstrip().startswith("<!--") else LineKind.TEXT
+    return BLOCK_KINDS.get(block.kind, LineKind.TEXT)
 
 
-def _starts_with_link(text: str) -> bool:
-    # "- **[Title](x.md)** — hook" is as much a pointer as the plain form.
-    text = text.lstrip("*_ ")
-    match = MD_LINK.match(text) or WIKILINK.match(text)
-    return match is not None and not is_external(_target_of(match))
+BLOCK_KINDS = {"code": LineKind.CODE, "heading": LineKind.HEADING, "break": LineKind.BREAK}
 
 
-def _target_of(match: re.Match[str]) -> str:
-    if "target" in match.groupdict():
-        return match.group("target").strip("<>")
-    return match.group("name").strip()
+def _entries(block: Block, kinds: list[LineKind]) -> Iterator[IndexEntry]:
+    by_line: dict[int, list[Span]] = {}
+    for span in block.spans:
+        by_line.setdefault(span.link.line, []).append(span)
+    for number, spans in sorted(by_line.items()):
+        files = [s for s in spans if s.link.wiki or not is_external(s.link.target)]
+        if not files or block.kind != "paragraph":
+            continue
+        line_start = block.text.rfind("\n", 0, spans[0].start) + 1
+        line_end = _line_end(block.text, spans[0].start)
+        pointer = (
+            block.opens_item
+            and number == block.first
+            and files[0] is spans[0]
+            and not block.text[line_start : spans[0].start].strip(" *_")
+        )
+        kinds[number - 1] = LineKind.POINTER if pointer else LineKind.LINKED_TEXT
+        after = block.text[files[0].end : line_end].lstrip("*_")
+        hook = HOOK_SEPARATOR.sub("", after, count=1).strip() if after.strip() else ""
+        links = tuple(IndexLink(number, s.link.title, s.link.target, s.link.wiki) for s in files)
+        yield IndexEntry(number, kinds[number - 1], links, hook)
 
 
-def _file_links(line: str) -> list[tuple[re.Match[str], str]]:
-    found = [(m, m.group("title")) for m in MD_LINK.finditer(line)]
-    found += [(m, m.group("name").strip()) for m in WIKILINK.finditer(line)]
-    found.sort(key=lambda pair: pair[0].start())
-    return [(m, title) for m, title in found if not is_external(_target_of(m))]
-
-
-def _entry(number: int, line: str, kind: LineKind) -> IndexEntry | None:
-    if kind not in (LineKind.POINTER, LineKind.LINKED_TEXT):
-        return None
-    links = _file_links(line)
-    index_links = tuple(
-        IndexLink(number, title, _target_of(m), wiki="name" in m.groupdict()) for m, title in links
-    )
-    after = line[links[0][0].end() :].lstrip("*_")
-    hook = HOOK_SEPARATOR.sub("", after, count=1).strip() if after.strip() else ""
-    return IndexEntry(number, kind, index_links, hook)
+def _line_end(text: str, offset: int) -> int:
+    end = text.find("\n", offset)
+    return len(text) if end < 0 else end

@@ -1,22 +1,52 @@
-"""The few pieces of Markdown structure an audit needs: fences, links, paragraphs.
+"""Markdown read as CommonMark reads it: links, wikilinks, code, with line numbers.
 
-Everything works on lists of lines so that callers can report 1-based line
-numbers relative to the whole file.
+Links and code come from markdown-it-py's token stream, so a link inside a
+code span or a code block (fenced or indented) is not a link, ``foo(bar).md``
+is one target, and ``---`` is a thematic break. ``[[wikilinks]]`` are not
+CommonMark: they are found in the text of paragraphs and headings, outside
+code spans, by a hand scanner.
+
+Every step runs in linear time on untrusted text (DESIGN §6). markdown-it-py's
+own link-label search walks to the end of the paragraph for every unclosed
+``[``, which is quadratic; :mod:`memory_audit.tree.markdown_bounds` replaces it
+with a memoised one and bounds link destinations and titles. Emphasis, entities,
+autolinks and inline HTML say nothing about links or code, and their rules
+(some of them superlinear) are switched off.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
-FENCE = re.compile(r"^\s{0,3}(```|~~~)")
-MD_LINK = re.compile(
-    r"(?<!!)\[(?P<title>[^\]\n]*)\]\((?P<target><[^>\n]*>|[^)\s]+)(?:\s+\"[^\"\n]*\")?\)"
-)
-WIKILINK = re.compile(r"\[\[(?P<name>[^\]\[|#\n]+)(?:#[^\]|\n]*)?(?:\|[^\]\n]*)?\]\]")
-HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
-SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+from markdown_it.token import Token
+
+from memory_audit.tree.markdown_bounds import OFFSET, bounded_parser
+from memory_audit.tree.wikilinks import find_wikilinks
+
+HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")  # anchored: linear
+SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
+_PARSER = bounded_parser()
+# Bounds that keep one document's parse under about a second whatever it holds (measured in
+# docs/benchmarks.md); the largest real memory file costs 5,600 units and has 983 lines.
+LABEL_COST = 24
+_DROP_MARKUP = str.maketrans("", "", "\n!#$%&*+-:<=>@[\\]^_`{}~")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much of a document is parsed: its first ``lines``, and inline text up to a cost
+    of ``inline`` (see :func:`inline_cost`). Past them, links are not read and the lines
+    are listed in ``Document.unread``."""
+
+    lines: int = 5_000
+    inline: int = 50_000
+
+
+BODY_LIMITS = Limits()
 
 
 @dataclass(frozen=True)
@@ -29,49 +59,205 @@ class Link:
     wiki: bool
 
 
-def prose_lines(lines: Sequence[str], first_line: int = 1) -> Iterator[tuple[int, str]]:
-    """Yield ``(line number, text)`` for lines outside fenced code blocks."""
-    fence: str | None = None
-    for number, text in enumerate(lines, start=first_line):
-        match = FENCE.match(text)
-        if match:
-            marker = match.group(1)
-            if fence is None:
-                fence = marker
-            elif marker == fence:
-                fence = None
+@dataclass(frozen=True)
+class Span:
+    """A link and where it sits in its block's text (offsets into ``Block.text``)."""
+
+    link: Link
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Block:
+    """A leaf block: ``paragraph``, ``heading``, ``code``, ``html`` or ``break``."""
+
+    kind: str
+    first: int  # 1-based line numbers, inclusive
+    last: int
+    text: str = ""  # the inline text of a paragraph or heading (container markers removed)
+    spans: tuple[Span, ...] = ()
+    opens_item: bool = False  # the first block of a list item: its first line has the marker
+    unread: tuple[tuple[int, int], ...] = ()  # lines past the parse budget: links not read
+
+    def line_of(self, offset: int) -> int:
+        return self.first + self.text.count("\n", 0, offset)
+
+
+@dataclass(frozen=True)
+class Document:
+    blocks: tuple[Block, ...]
+    unread: tuple[tuple[int, int], ...] = ()  # line ranges whose links were not read
+
+    @property
+    def links(self) -> tuple[Link, ...]:
+        return tuple(span.link for block in self.blocks for span in block.spans)
+
+    @property
+    def code_lines(self) -> frozenset[int]:
+        """Lines inside fenced or indented code blocks, fence lines included."""
+        return frozenset(
+            line
+            for block in self.blocks
+            if block.kind == "code"
+            for line in range(block.first, block.last + 1)
+        )
+
+
+def parse_markdown(
+    lines: Sequence[str], first_line: int = 1, limits: Limits = BODY_LIMITS
+) -> Document:
+    return _parse(tuple(lines), first_line, limits)
+
+
+@lru_cache(maxsize=64)  # a body is parsed by the loader, then again by stale-refs and bloat
+def _parse(lines: tuple[str, ...], first_line: int, limits: Limits) -> Document:
+    env: dict[str, object] = {}
+    tokens = _PARSER.parse("\n".join(lines[: limits.lines]), env)
+    budget = [limits.inline]
+    blocks = [_read_inline(block, env, budget) for block in _blocks(tokens, first_line)]
+    unread = [lines for block in blocks for lines in block.unread]
+    if len(lines) > limits.lines:
+        unread.append((first_line + limits.lines, first_line + len(lines) - 1))
+    return Document(tuple(blocks), tuple(unread))
+
+
+def _read_inline(block: Block, env: dict[str, object], budget: list[int]) -> Block:
+    """Parse a paragraph's or heading's inline text within the document's budget.
+
+    A paragraph over the budget is read line by line, so that the lines that fit
+    (an index entry next to a runaway line) are still read.
+    """
+    if block.kind not in ("paragraph", "heading"):
+        return block
+    if _affordable(block.text, budget):
+        return replace(block, spans=_inline_spans(block, block.text, 0, env))
+    spans: list[Span] = []
+    unread: list[tuple[int, int]] = []
+    offset = 0
+    for number, line in enumerate(block.text.split("\n"), start=block.first):
+        if _affordable(line, budget):
+            spans += _inline_spans(block, line, offset, env)
+        else:
+            unread.append((number, number))
+        offset += len(line) + 1
+    return replace(block, spans=tuple(spans), unread=tuple(unread))
+
+
+def _affordable(text: str, budget: list[int]) -> bool:
+    cost = inline_cost(text)
+    if cost > budget[0]:
+        return False
+    budget[0] -= cost
+    return True
+
+
+def _inline_spans(block: Block, text: str, offset: int, env: dict[str, object]) -> tuple[Span, ...]:
+    children: list[Token] = []
+    _PARSER.inline.parse(text, _PARSER, env, children)
+    return _spans(block, children, text, offset)
+
+
+def inline_cost(text: str) -> int:
+    """What markdown-it's inline parser spends on ``text``, in rough units.
+
+    Plain text is consumed in runs; each markup character costs one pass of the
+    rules, and each ``[`` a link-label search on top.
+    """
+    markup = len(text) - len(text.translate(_DROP_MARKUP))
+    return markup + LABEL_COST * text.count("[")
+
+
+def _blocks(tokens: Sequence[Token], first_line: int) -> Iterator[Block]:
+    item_open = False
+    for index, token in enumerate(tokens):
+        if token.type == "list_item_open":
+            item_open = True
+        if token.map is None or token.type not in LEAF_KINDS:
             continue
-        if fence is None:
+        first, last = token.map[0] + first_line, token.map[1] + first_line - 1
+        kind = LEAF_KINDS[token.type]
+        text = tokens[index + 1].content if kind in ("paragraph", "heading") else ""
+        yield Block(kind, first, max(first, last), text, opens_item=item_open)
+        item_open = False
+
+
+LEAF_KINDS = {
+    "paragraph_open": "paragraph",
+    "heading_open": "heading",
+    "code_block": "code",
+    "fence": "code",
+    "html_block": "html",
+    "hr": "break",
+}
+
+
+def _spans(block: Block, children: Sequence[Token], text: str, offset: int) -> tuple[Span, ...]:
+    """Links in ``text``, which starts at ``offset`` of the block's text."""
+    found = list(_markdown_links(block, children, offset))
+    code = [child.meta[OFFSET] for child in children if child.type == "code_inline"]
+    found += _wiki_spans(block, text, code, offset)
+    return tuple(sorted(found, key=lambda span: span.start))
+
+
+def _markdown_links(block: Block, children: Sequence[Token], offset: int) -> Iterator[Span]:
+    for index, child in enumerate(children):
+        if child.type != "link_open" or OFFSET not in child.meta:
+            continue
+        start, end = (offset + at for at in child.meta[OFFSET])
+        title = _label_text(children, index + 1)
+        target = str(child.attrs.get("href", ""))
+        yield Span(Link(block.line_of(start), target, title, wiki=False), start, end)
+
+
+def _label_text(children: Sequence[Token], start: int) -> str:
+    parts: list[str] = []
+    for child in children[start:]:
+        if child.type == "link_close":
+            break
+        if child.type == "code_inline":
+            parts.append(child.markup + child.content + child.markup)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        else:
+            parts.append(child.content)
+    return "".join(parts)
+
+
+def _wiki_spans(
+    block: Block, text: str, code: Sequence[tuple[int, int]], offset: int
+) -> Iterator[Span]:
+    starts = [start for start, _ in code]
+    for start, end, name in find_wikilinks(text):
+        inside = bisect.bisect_right(starts, start) - 1
+        if inside >= 0 and code[inside][1] > start:
+            continue  # in a code span: `[[x]]` is code, not a link
+        at = offset + start
+        yield Span(Link(block.line_of(at), name, name, wiki=True), at, offset + end)
+
+
+def prose_lines(lines: Sequence[str], first_line: int = 1) -> Iterator[tuple[int, str]]:
+    """Yield ``(line number, text)`` for lines outside code blocks (fenced or indented)."""
+    code = parse_markdown(lines, first_line).code_lines
+    for number, text in enumerate(lines, start=first_line):
+        if number not in code:
             yield number, text
-
-
-def find_links(lines: Sequence[str], first_line: int = 1) -> tuple[Link, ...]:
-    found: list[Link] = []
-    for number, text in prose_lines(lines, first_line):
-        if "](" in text:
-            found.extend(
-                Link(number, m.group("target").strip("<>"), m.group("title"), wiki=False)
-                for m in MD_LINK.finditer(text)
-            )
-        if "[[" in text:
-            found.extend(
-                Link(number, m.group("name").strip(), m.group("name").strip(), wiki=True)
-                for m in WIKILINK.finditer(text)
-            )
-    return tuple(found)
 
 
 def is_external(target: str) -> bool:
     """True for URLs and other scheme links (``https:``, ``mailto:``), which are not files."""
-    return bool(SCHEME.match(target)) and not target.startswith("file:")
+    scheme, colon, _ = target.partition(":")
+    if not colon or not scheme or not scheme[0].isalpha() or scheme == "file":
+        return False
+    return all(c in SCHEME_CHARS for c in scheme)
 
 
-def first_paragraph(lines: Sequence[str]) -> str:
-    """The first block of prose, skipping headings, front blank lines and code."""
+def first_paragraph(lines: Sequence[str], first_line: int = 1) -> str:
+    """The first block of prose, skipping headings, front blank lines, breaks and code."""
     paragraph: list[str] = []
-    for _, text in prose_lines(lines):
+    for _, text in prose_lines(lines, first_line):
         stripped = text.strip()
-        if not stripped:
+        if not stripped or _is_break(stripped):
             if paragraph:
                 break
             continue
@@ -79,3 +265,8 @@ def first_paragraph(lines: Sequence[str]) -> str:
             continue
         paragraph.append(stripped)
     return " ".join(paragraph)
+
+
+def _is_break(stripped: str) -> bool:
+    marks = stripped.replace(" ", "")
+    return len(marks) >= 3 and marks[0] in "-*_" and marks == marks[0] * len(marks)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memory_audit.tree import bounded_yaml as safe_yaml
-from memory_audit.tree.markdown import Link, find_links, first_paragraph
+from memory_audit.tree.markdown import Link, first_paragraph, parse_markdown
 
 RELATION_TARGET_KEYS = ("target", "path", "to", "file")
 
@@ -57,6 +57,7 @@ class MemoryFile:
     body_start: int
     problems: tuple[FileProblem, ...]
     links: tuple[Link, ...]
+    links_unread: tuple[tuple[int, int], ...]  # line ranges past the Markdown parse budget
     relations: tuple[Relation, ...]
     relations_declared: bool
     superseded_by: tuple[str, ...]
@@ -154,6 +155,7 @@ def parse_memory_file(
     frontmatter = _load_frontmatter(fm_lines, found) if fm_lines is not None else None
     relations, declared = _relations(frontmatter, lines, body_start, found)
     body = lines[body_start - 1 :]
+    document = parse_markdown(body, body_start)
     return MemoryFile(
         path=path,
         kind=kind,
@@ -164,11 +166,12 @@ def parse_memory_file(
         frontmatter_present=fm_lines is not None,
         body_start=body_start,
         problems=tuple(found),
-        links=find_links(body, body_start),
+        links=document.links,
+        links_unread=document.unread,
         relations=relations,
         relations_declared=declared,
         superseded_by=_superseded_by(frontmatter),
-        first_paragraph=first_paragraph(body),
+        first_paragraph=first_paragraph(body, body_start),
     )
 
 
