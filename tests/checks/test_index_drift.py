@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memory_audit.checks.index_drift import Options as IndexDriftOptions
 from tests.harness import codes, findings, index, memory, write_tree
 
 
@@ -44,22 +45,42 @@ def test_index_drift_two_candidates_for_a_moved_file_is_broken_not_guessed(tree_
         tree_dir,
         {"MEMORY.md": index("notes.md"), "a/notes.md": memory("x"), "b/notes.md": memory("y")},
     )
-    assert sorted(codes(findings(tree_dir, "index-drift"))) == [
+    assert sorted(codes(findings(tree_dir, "index-drift", "orphans"))) == [
         ("broken-index-link", "MEMORY.md", 2),
-        ("missing-index-entry", "a/notes.md", None),
-        ("missing-index-entry", "b/notes.md", None),
+        ("orphan-candidate", "a/notes.md", None),
+        ("orphan-candidate", "b/notes.md", None),
     ]
 
 
-def test_index_drift_unindexed_file_gets_an_index_line_from_its_frontmatter(tree_dir: Path) -> None:
+def hub_tree(tree_dir: Path) -> None:
     write_tree(
         tree_dir,
-        {"MEMORY.md": index(), "user_role.md": memory("user-role", description="Backend lead")},
+        {
+            "MEMORY.md": index("archive.md"),
+            "archive.md": memory("archive", body="Dormant notes:\n\n- [[old-idea]]"),
+            "user_old_idea.md": memory("old-idea", description="An idea parked in 2025"),
+        },
     )
-    [finding] = findings(tree_dir, "index-drift")
-    assert finding.code == "missing-index-entry"
+
+
+def test_index_drift_file_reached_through_a_hub_needs_no_entry_by_default(tree_dir: Path) -> None:
+    hub_tree(tree_dir)
+    assert findings(tree_dir, "index-drift", "orphans") == []
+
+
+def test_index_drift_flat_index_reports_a_hub_reached_file_once_as_judgment(
+    tree_dir: Path,
+) -> None:
+    hub_tree(tree_dir)
+    options = {"index-drift": IndexDriftOptions(flat_index=True)}
+    [finding] = findings(tree_dir, "index-drift", "orphans", options=options)
+    assert (finding.code, finding.path, finding.judgment) == (
+        "missing-index-entry",
+        "user_old_idea.md",
+        True,
+    )
     assert finding.fix is not None
-    assert finding.fix["text"] == "- [user-role](user_role.md) — Backend lead"
+    assert finding.fix["text"] == "- [old-idea](user_old_idea.md) — An idea parked in 2025"
 
 
 def test_index_drift_sessions_and_superseded_files_need_no_entry(tree_dir: Path) -> None:

@@ -30,7 +30,11 @@ def test_orphans_reachable_through_a_relation_or_link_is_not_an_orphan(tree_dir:
             "by_successor.md": memory("s"),
         },
     )
-    assert codes(findings(tree_dir, "orphans")) == [("orphan-candidate", "old.md", None)]
+    # by_successor.md is reached only from old.md, which nothing reachable leads to
+    assert codes(findings(tree_dir, "orphans")) == [
+        ("orphan-candidate", "by_successor.md", None),
+        ("orphan-candidate", "old.md", None),
+    ]
 
 
 def test_orphans_self_link_does_not_count(tree_dir: Path) -> None:
@@ -53,3 +57,65 @@ def test_orphans_sessions_and_team_files_are_never_orphans(tree_dir: Path) -> No
 def test_orphans_moved_file_the_index_still_means_is_not_an_orphan(tree_dir: Path) -> None:
     write_tree(tree_dir, {"MEMORY.md": index("style.md"), "ref/style.md": memory("style")})
     assert findings(tree_dir, "orphans") == []
+
+
+def test_orphans_hub_and_second_level_index_reach_their_notes(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Memory\n\n## Retros\n- [Retros](retros/index.md) — every retro\n",
+            "retros/index.md": memory("retros", body="- [Sprint 1](sprint_1.md)\n- [[sprint-2]]"),
+            "retros/sprint_1.md": memory("sprint-1", body="Next: [[Sprint 3 retro]]"),
+            "retros/sprint_2.md": memory("sprint-2"),
+            "retros/sprint_3.md": memory("s3", body="# Sprint 3 retro\n\nShipped."),
+            "retros/unlinked.md": memory("unlinked"),
+        },
+    )
+    assert codes(findings(tree_dir, "orphans", "index-drift")) == [
+        ("orphan-candidate", "retros/unlinked.md", None)
+    ]
+
+
+def test_orphans_related_fields_reach_by_name_with_type_prefix_and_case(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md"),
+            "a.md": memory("a", related="[Deploy_Notes]", relates_to="feedback_style.md"),
+            "project_deploy_notes.md": memory("deploy notes v2"),
+            "feedback_style.md": memory("style"),
+        },
+    )
+    assert findings(tree_dir, "orphans") == []
+
+
+def test_orphans_a_file_linked_only_from_an_orphan_is_one_finding_each(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md"),
+            "a.md": memory("a"),
+            "island.md": memory("island", body="see [[reef]]"),
+            "reef.md": memory("reef"),
+        },
+    )
+    found = sorted(findings(tree_dir, "orphans", "index-drift"), key=lambda f: f.path)
+    assert codes(found) == [
+        ("orphan-candidate", "island.md", None),
+        ("orphan-candidate", "reef.md", None),
+    ]
+    assert found[1].related == ("island.md",)
+    assert found[0].fix is not None
+    assert found[0].fix["text"] == "- [island](island.md) — About island"
+
+
+def test_orphans_link_inside_code_does_not_reach(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md"),
+            "a.md": memory("a", body="write links as `[x](b.md)`\n\n    [[b]]\n"),
+            "b.md": memory("b"),
+        },
+    )
+    assert codes(findings(tree_dir, "orphans")) == [("orphan-candidate", "b.md", None)]

@@ -122,3 +122,47 @@ def test_relations_broken_markdown_link_to_a_memory(tree_dir: Path) -> None:
         },
     )
     assert found == [("broken-link", "a.md", 7)]
+
+
+def test_relations_related_fields_to_missing_memories_are_broken(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "project_deploy_notes.md"),
+            "a.md": memory("a", related="[deploy-notes, gone-note]", relates_to="missing_file.md"),
+            "project_deploy_notes.md": memory("deploy"),
+        },
+    )
+    assert codes(findings(tree_dir, "relations")) == [
+        ("broken-relation", "a.md", 5),
+        ("broken-relation", "a.md", 6),
+    ]
+
+
+def test_relations_related_scalar_by_name_resolves(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", relates_to="Team Style"),
+            "b.md": memory("team-style"),
+        },
+    )
+    assert findings(tree_dir, "relations") == []
+
+
+def test_relations_links_in_code_are_not_checked_and_parentheses_resolve(tree_dir: Path) -> None:
+    body = (
+        "Index lines look like `- [Title](gone.md) — hook`.\n\n"
+        "```\n[x](also_gone.md)\n```\n\n"
+        "See [the draft](draft(v2).md) and [[draft(v2)]].\n\n---\n\n[broken](really_gone.md)"
+    )
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "draft(v2).md"),
+            "a.md": memory("a", body=body),
+            "draft(v2).md": memory("draft"),
+        },
+    )
+    assert codes(findings(tree_dir, "relations")) == [("broken-link", "a.md", 16)]

@@ -17,7 +17,7 @@ from tests.harness import NOW, index, memory, report, write_tree
 
 
 def run_of(tree: Path) -> Run:
-    return Run((report(tree, "index-drift"),), NOW, dimensions=DIMENSIONS)
+    return Run((report(tree, "index-drift", "orphans"),), NOW, dimensions=DIMENSIONS)
 
 
 def test_state_new_and_resolved_findings_between_runs(tmp_path: Path) -> None:
@@ -38,7 +38,7 @@ def test_state_new_and_resolved_findings_between_runs(tmp_path: Path) -> None:
     second = run_of(tree)
     changes = state.changes(second, frozenset())
     assert [f.message for f in changes[str(tree)].new] == ["link target `gone2.md` doesn't exist"]
-    assert [r.code for r in changes[str(tree)].resolved] == ["missing-index-entry"]
+    assert [r.code for r in changes[str(tree)].resolved] == ["orphan-candidate"]
     later = NOW + dt.timedelta(days=7)
     state.finish_run(state.begin_run("weekly", later), second, tmp_path, changes, later)
     assert state.open_findings() == {str(tree): 2}

@@ -6,10 +6,11 @@ Reports, for the index at the root of the tree:
 - ``broken-index-link``: an index line links a file that does not exist;
 - ``stale-index-path``: the linked file is gone but exactly one unindexed file
   with the same name exists elsewhere in the tree (it was moved);
-- ``missing-index-entry``: a memory file no index line links to. Files under
-  ``sessions/`` are found by folder and are exempt, as are superseded files
-  (their own ``superseded_by``, or another file's ``supersedes`` relation):
-  the index should not list them;
+- ``missing-index-entry`` (only with ``flat_index: true``, user judgment): a
+  memory reachable from MEMORY.md through a hub, archive or relation, but with
+  no index line of its own. Recaps (``sessions/``) and superseded files are
+  exempt: the index should not list them. A memory that nothing reachable
+  leads to is reported once, by ``orphans``, never here;
 - ``duplicate-index-entry``: two index lines link the same file;
 - ``index-not-read``: lines too long or too dense in ``[`` to parse in bounded
   time (a 1 MB line of brackets): entries there were not checked.
@@ -20,13 +21,12 @@ block is no entry.
 Failing::
 
     MEMORY.md:   - [Testing](feedback_testing.md) — no DB mocks
-    on disk:     feedback/feedback_testing.md, user_role.md
+    on disk:     feedback/feedback_testing.md
 
     MEMORY.md:1 — index path `feedback_testing.md` is stale; the file is now at
     `feedback/feedback_testing.md`. Suggest: update the link.
-    user_role.md — not referenced from MEMORY.md. Suggest: add an index line.
 
-Passing: every memory file linked exactly once, every link resolving.
+Passing: every index link resolving, no file linked twice.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ DIMENSION = Dimension(ID, "MEMORY.md index drift", Severity.WARNING, hook_priori
 
 @dataclass(frozen=True)
 class Options:
-    pass
+    flat_index: bool = False  # every memory needs its own MEMORY.md line, hubs or not
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
@@ -59,13 +59,15 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             yield _stale_path(link, moved[link.line][1])
         elif not target.exists:
             yield _broken_link(link, target)
-    for memory in tree.memories:
-        if (
-            memory.path not in tree.index_targets
-            and memory.path not in tree.moved_index_targets
-            and memory.path not in tree.superseded
-        ):
-            yield _missing_entry(memory)
+    if options.flat_index:
+        for memory in sorted(tree.memories, key=lambda m: m.path):
+            if (
+                memory.path in tree.reachable  # unreachable files are orphans' to report
+                and memory.path not in tree.index_targets
+                and memory.path not in tree.moved_index_targets
+                and memory.path not in tree.superseded
+            ):
+                yield _missing_entry(memory)
     yield from _duplicate_entries(tree)
     yield from _unread_lines(tree.index.unread)
 
@@ -122,8 +124,9 @@ def _missing_entry(memory: MemoryFile) -> Finding:
         "missing-index-entry",
         memory.path,
         None,
-        "not referenced from MEMORY.md",
+        "reachable through other memories, but not listed in MEMORY.md (flat_index)",
         f"add an index line: `{_clip(line)}`",
+        judgment=True,
         fix={"action": "add-index-line", "path": memory.path, "text": line},
     )
 

@@ -1,18 +1,24 @@
-"""Orphan files: memories nothing leads to.
+"""Orphan files: memories nothing leads to from MEMORY.md.
 
-A file is an orphan candidate when it is isolated twice over: no MEMORY.md
-line links it (a stale index path that means it counts as a link), and no
-other memory reaches it (no ``relations:`` entry, no ``superseded_by``, no
-body link or ``[[wikilink]]``). A file missing from the
-index but reachable through another memory is findable, so it is not an
-orphan (index-drift still reports the missing entry). Files under
-``sessions/`` are found by folder and are never orphans.
+A memory is reachable when a reader starting at MEMORY.md gets to it: an
+index line links it (a stale index path that means it counts), or a reachable
+file links it (markdown link or ``[[wikilink]]``) or names it in a relation
+field (``relations:``, ``superseded_by``, ``related:``, ``relates_to:``). Hubs,
+archives and second-level indexes (``retros/index.md``) therefore reach the
+notes they list. Recaps (``sessions/``) are never orphans.
+
+This dimension owns unreachable files: each yields exactly one finding, here.
+``index-drift`` reports a reachable file missing from MEMORY.md only when the
+user asks for a flat index (its ``flat_index`` option), never an unreachable
+one.
 
 Failing::
 
-    scratch_idea.md — not in MEMORY.md, and no memory links to it.
+    scratch_idea.md — not reachable from MEMORY.md: no index line, and no link
+    or relation from a reachable memory leads to it.
 
-Passing: ``scratch_idea.md`` linked from ``project_plan.md`` as ``[[scratch-idea]]``.
+Passing: ``scratch_idea.md`` linked as ``[[scratch-idea]]`` from
+``archive.md``, which MEMORY.md lists.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from dataclasses import dataclass
 
 from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "orphans"
@@ -35,17 +42,35 @@ class Options:
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     for memory in sorted(tree.memories, key=lambda m: m.path):
-        if memory.path in tree.index_targets or memory.path in tree.moved_index_targets:
-            continue
-        if memory.path in tree.incoming_relations or memory.path in tree.incoming_links:
-            continue
-        yield make_finding(
-            ID,
-            "orphan-candidate",
-            memory.path,
-            None,
-            "not in MEMORY.md, and no relation or link from another memory leads to it",
-            "add it to MEMORY.md, link it from a related memory, or remove it if no longer"
-            " relevant",
-            judgment=True,
-        )
+        if memory.path not in tree.reachable:
+            yield _orphan(tree, memory)
+
+
+def _orphan(tree: MemoryTree, memory: MemoryFile) -> Finding:
+    linked_from = sorted(tree.incoming_links.get(memory.path, set()))
+    related = sorted(tree.incoming_relations.get(memory.path, set()))
+    sources = sorted({*linked_from, *related})
+    why = (
+        f"only unreachable files lead to it ({', '.join(sources[:3])})"
+        if sources
+        else "no index line, and no link or relation from another memory leads to it"
+    )
+    title = memory.name or memory.stem.replace("_", " ").replace("-", " ")
+    line = f"- [{title}]({memory.path})" + (
+        f" — {memory.description}" if memory.description else ""
+    )
+    return make_finding(
+        ID,
+        "orphan-candidate",
+        memory.path,
+        None,
+        f"not reachable from MEMORY.md: {why}",
+        "add it to MEMORY.md, link it from an indexed memory, or remove it if no longer relevant",
+        judgment=True,
+        related=tuple(sources),
+        fix=None if memory.path in tree.superseded else _add_line(memory.path, line),
+    )
+
+
+def _add_line(path: str, line: str) -> dict[str, str]:
+    return {"action": "add-index-line", "path": path, "text": line}

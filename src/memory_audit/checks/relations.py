@@ -11,6 +11,9 @@ When at least one file declares ``relations:`` (typed relations adopted):
 Whenever the tree has them, whether or not relations are adopted:
 
 - ``broken-superseded-by``: ``superseded_by`` names a file that does not exist;
+- ``broken-relation`` for ``related:`` / ``relates_to:`` (a list or one value):
+  a target that is neither a file nor a memory's name. Names match as
+  wikilinks do: case, ``-``/``_`` and a type prefix (``project_``) aside;
 - ``broken-link``: a body links a ``.md`` file that does not exist;
 - ``broken-wikilink`` (user judgment): ``[[name]]`` matches no memory's name,
   file name or title. Claude Code tolerates links to notes not yet written.
@@ -58,6 +61,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             yield from _relations(tree, memory)
             yield from _back_pointers(tree, memory)
         yield from _superseded_by_targets(tree, memory)
+        yield from _related_targets(tree, memory)
         yield from _body_links(tree, memory)
         yield from _unread_links(memory)
 
@@ -177,6 +181,20 @@ def _superseded_by_targets(tree: MemoryTree, memory: MemoryFile) -> Iterator[Fin
                 f"superseded_by `{raw}` doesn't exist",
                 "point superseded_by at the memory that replaced this one, or remove it",
                 key=raw,
+            )
+
+
+def _related_targets(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
+    for relation in memory.related:
+        if not tree.resolve_reference(relation.target, memory.path).exists:
+            yield make_finding(
+                ID,
+                "broken-relation",
+                memory.path,
+                relation.line,
+                f"{relation.type} target `{relation.target}` matches no memory's file or name",
+                "point it at an existing memory (file name or name), or remove it",
+                key=f"{relation.type}>{relation.target}",
             )
 
 

@@ -62,6 +62,7 @@ class MemoryFile:
     relations_declared: bool
     superseded_by: tuple[str, ...]
     first_paragraph: str
+    related: tuple[Relation, ...] = ()  # ``related:`` / ``relates_to:`` values, typed by key
 
     def meta(self, key: str) -> Any:
         fm = self.frontmatter or {}
@@ -172,6 +173,7 @@ def parse_memory_file(
         relations_declared=declared,
         superseded_by=_superseded_by(frontmatter),
         first_paragraph=first_paragraph(body, body_start),
+        related=_related(frontmatter, lines, body_start),
     )
 
 
@@ -269,11 +271,31 @@ def _target_text(value: Any) -> str | None:
 
 
 def _superseded_by(frontmatter: Mapping[str, Any] | None) -> tuple[str, ...]:
+    return _field_targets(frontmatter, "superseded_by")
+
+
+def _field_targets(frontmatter: Mapping[str, Any] | None, key: str) -> tuple[str, ...]:
+    """A scalar or list field's targets, from the top level or from ``metadata``."""
     if not frontmatter:
         return ()
-    value = frontmatter.get("superseded_by")
+    value = frontmatter.get(key)
     if value is None:
         metadata = frontmatter.get("metadata")
-        value = metadata.get("superseded_by") if isinstance(metadata, Mapping) else None
+        value = metadata.get(key) if isinstance(metadata, Mapping) else None
     values = value if isinstance(value, list) else [value]
     return tuple(t for t in (_target_text(v) for v in values) if t)
+
+
+RELATED_KEYS = ("related", "relates_to")
+
+
+def _related(
+    frontmatter: Mapping[str, Any] | None, lines: Sequence[str], body_start: int
+) -> tuple[Relation, ...]:
+    """``related:`` and ``relates_to:`` (a list or one value; file names or memory names)."""
+    found = []
+    for key in RELATED_KEYS:
+        for target in _field_targets(frontmatter, key):
+            line = next((n for n in range(2, body_start - 1) if target in lines[n - 1]), None)
+            found.append(Relation(key, target, line))
+    return tuple(found)

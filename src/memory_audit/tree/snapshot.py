@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -31,6 +31,7 @@ DEFAULT_MAX_FILE_BYTES = 1024 * 1024
 INDEX_MAX_BYTES = 16 * 1024 * 1024
 PROFILES = ("auto", "claude-code", "governed")
 GOVERNED_MARKERS = ("scope", "relevance")
+TYPE_PREFIXES = frozenset({"user", "feedback", "project", "reference"})
 
 
 @dataclass(frozen=True)
@@ -124,28 +125,56 @@ class MemoryTree:
         return moved
 
     @cached_property
-    def incoming_relations(self) -> Mapping[str, frozenset[str]]:
-        """Tree path -> files whose ``relations:`` or ``superseded_by`` point at it."""
-        found: dict[str, set[str]] = defaultdict(set)
-        for source in self.files.values():
-            targets = [r.target for r in source.relations] + list(source.superseded_by)
-            for raw in targets:
-                target = self.resolve_reference(raw, source.path)
+    def outgoing(self) -> Mapping[str, frozenset[str]]:
+        """Tree path -> files its links, wikilinks and relation fields lead to.
+
+        Relation fields: ``relations:``, ``superseded_by``, ``related:``, ``relates_to:``.
+        """
+        return {
+            path: frozenset(self._relation_targets(m) | self._link_targets(m))
+            for path, m in self.files.items()
+        }
+
+    def _relation_targets(self, source: MemoryFile) -> set[str]:
+        raws = [r.target for r in (*source.relations, *source.related)]
+        found = set()
+        for raw in [*raws, *source.superseded_by]:
+            target = self.resolve_reference(raw, source.path)
+            if target.path is not None and target.path != source.path:
+                found.add(target.path)
+        return found
+
+    def _link_targets(self, source: MemoryFile) -> set[str]:
+        found = set()
+        for link in source.links:
+            if link.wiki or not is_external(link.target):
+                target = self.resolve_link(link.target, source.path, wiki=link.wiki)
                 if target.path is not None and target.path != source.path:
-                    found[target.path].add(source.path)
-        return {path: frozenset(sources) for path, sources in found.items()}
+                    found.add(target.path)
+        return found
+
+    @cached_property
+    def incoming_relations(self) -> Mapping[str, frozenset[str]]:
+        """Tree path -> files whose relation fields point at it."""
+        return _reverse({p: self._relation_targets(m) for p, m in self.files.items()})
 
     @cached_property
     def incoming_links(self) -> Mapping[str, frozenset[str]]:
         """Tree path -> files whose bodies link to it (markdown links or wikilinks)."""
-        found: dict[str, set[str]] = defaultdict(set)
-        for source in self.files.values():
-            for link in source.links:
-                if link.wiki or not is_external(link.target):
-                    target = self.resolve_link(link.target, source.path, wiki=link.wiki)
-                    if target.path is not None and target.path != source.path:
-                        found[target.path].add(source.path)
-        return {path: frozenset(sources) for path, sources in found.items()}
+        return _reverse({p: self._link_targets(m) for p, m in self.files.items()})
+
+    @cached_property
+    def reachable(self) -> frozenset[str]:
+        """Files a reader reaches from MEMORY.md: its entries, then every link or relation
+        of a reached file (hubs, archives, a second-level index), breadth first."""
+        seen = set(self.index_targets) | set(self.moved_index_targets)
+        queue = deque(sorted(seen))
+        while queue:
+            for target in self.outgoing.get(queue.popleft(), ()):
+                if target not in seen:
+                    seen.add(target)
+                    queue.append(target)
+        return frozenset(seen)
 
     def references_to(self, path: str) -> int:
         """How many index lines, relations and links point at ``path`` (for ordering)."""
@@ -167,6 +196,10 @@ class MemoryTree:
             for label in (memory.stem, memory.name, _first_heading(memory)):
                 if label:
                     found[name_key(label)] = memory.path
+        for memory in self.files.values():  # [[deploy-notes]] for project_deploy_notes.md
+            prefix, _, rest = memory.stem.partition("_")
+            if prefix.lower() in TYPE_PREFIXES and rest:
+                found.setdefault(name_key(rest), memory.path)
         return found
 
     # ---- resolving links ---------------------------------------------------
@@ -243,6 +276,14 @@ class MemoryTree:
     def _root_texts(self) -> tuple[str, ...]:
         real = os.path.realpath(self.root)
         return (self._root_text,) if real == self._root_text else (self._root_text, real)
+
+
+def _reverse(edges: Mapping[str, Iterable[str]]) -> Mapping[str, frozenset[str]]:
+    found: dict[str, set[str]] = defaultdict(set)
+    for source, targets in edges.items():
+        for target in targets:
+            found[target].add(source)
+    return {path: frozenset(sources) for path, sources in found.items()}
 
 
 def name_key(label: str) -> str:
