@@ -119,3 +119,19 @@ def test_orphans_link_inside_code_does_not_reach(tree_dir: Path) -> None:
         },
     )
     assert codes(findings(tree_dir, "orphans")) == [("orphan-candidate", "b.md", None)]
+
+
+def test_orphans_hub_named_in_a_code_span_reaches_its_notes(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir / "notes-memory",
+        {
+            "MEMORY.md": index("blog.md"),
+            "blog.md": memory("blog", body="Post-mortems: read `notes-memory/retros/index.md`."),
+            "retros/index.md": memory("retros", body="- [First](retro_first.md)"),
+            "retros/retro_first.md": memory("first"),
+            "retros/retro_stray.md": memory("stray", body="`retro_first.md` says it all"),
+        },
+    )
+    assert codes(findings(tree_dir / "notes-memory", "orphans", "relations")) == [
+        ("orphan-candidate", "retros/retro_stray.md", None)
+    ]

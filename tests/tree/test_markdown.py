@@ -65,3 +65,8 @@ def test_first_paragraph_skips_headings_code_and_breaks() -> None:
 def test_wikilinks_take_the_name_before_heading_and_alias() -> None:
     text = "[[a]] [[b#Part]] [[c|shown]] [[ d ]] [[]] [[x\ny]] [[[e]]]"
     assert [name for _, _, name in find_wikilinks(text)] == ["a", "b", "c", "d", "e"]
+
+
+def test_markdown_md_path_in_a_code_span_is_a_mention_not_a_link() -> None:
+    [link] = parse_markdown(["read `retros/index.md` first, not `a b.md` or `x.py`"]).links
+    assert (link.target, link.mention) == ("retros/index.md", True)

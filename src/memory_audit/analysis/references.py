@@ -66,7 +66,7 @@ def _candidates(text: str, links: Sequence[Link]) -> Iterator[tuple[str, bool]]:
         if "/" in match.group(1):
             yield match.group(1).strip(), True
     for link in links:
-        if link.wiki:
+        if link.wiki or link.mention:
             continue
         if not is_external(link.target) and not link.target.split("#", 1)[0].endswith(".md"):
             yield link.target, True

@@ -200,6 +200,8 @@ def _related_targets(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
 
 def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
     for link in memory.links:
+        if link.mention:
+            continue  # a path in a code span: stale-refs' concern, not a link
         if link.wiki:
             if not tree.resolve_link(link.target, memory.path, wiki=True).exists:
                 yield make_finding(

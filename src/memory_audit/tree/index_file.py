@@ -115,7 +115,8 @@ BLOCK_KINDS = {"code": LineKind.CODE, "heading": LineKind.HEADING, "break": Line
 def _entries(block: Block, kinds: list[LineKind]) -> Iterator[IndexEntry]:
     by_line: dict[int, list[Span]] = {}
     for span in block.spans:
-        by_line.setdefault(span.link.line, []).append(span)
+        if not span.link.mention:  # a path in a code span is text, not an entry
+            by_line.setdefault(span.link.line, []).append(span)
     for number, spans in sorted(by_line.items()):
         files = [s for s in spans if s.link.wiki or not is_external(s.link.target)]
         if not files or block.kind != "paragraph":

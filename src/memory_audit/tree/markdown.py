@@ -57,6 +57,7 @@ class Link:
     target: str
     title: str
     wiki: bool
+    mention: bool = False  # a ``.md`` path in a code span: a pointer a reader follows, no link
 
 
 @dataclass(frozen=True)
@@ -195,6 +196,7 @@ LEAF_KINDS = {
 def _spans(block: Block, children: Sequence[Token], text: str, offset: int) -> tuple[Span, ...]:
     """Links in ``text``, which starts at ``offset`` of the block's text."""
     found = list(_markdown_links(block, children, offset))
+    found += _mentions(block, children, offset)
     code = [child.meta[OFFSET] for child in children if child.type == "code_inline"]
     found += _wiki_spans(block, text, code, offset)
     return tuple(sorted(found, key=lambda span: span.start))
@@ -208,6 +210,18 @@ def _markdown_links(block: Block, children: Sequence[Token], offset: int) -> Ite
         title = _label_text(children, index + 1)
         target = str(child.attrs.get("href", ""))
         yield Span(Link(block.line_of(start), target, title, wiki=False), start, end)
+
+
+def _mentions(block: Block, children: Sequence[Token], offset: int) -> Iterator[Span]:
+    for child in children:
+        path = child.content.strip()
+        if child.type == "code_inline" and OFFSET in child.meta and _is_md_path(path):
+            start, end = (offset + at for at in child.meta[OFFSET])
+            yield Span(Link(block.line_of(start), path, path, wiki=False, mention=True), start, end)
+
+
+def _is_md_path(text: str) -> bool:
+    return text.endswith(".md") and not any(c.isspace() for c in text) and "://" not in text
 
 
 def _label_text(children: Sequence[Token], start: int) -> str:

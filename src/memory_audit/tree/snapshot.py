@@ -147,11 +147,25 @@ class MemoryTree:
     def _link_targets(self, source: MemoryFile) -> set[str]:
         found = set()
         for link in source.links:
-            if link.wiki or not is_external(link.target):
+            if link.mention:
+                target = self._resolve_mention(link.target, source.path)
+            elif link.wiki or not is_external(link.target):
                 target = self.resolve_link(link.target, source.path, wiki=link.wiki)
-                if target.path is not None and target.path != source.path:
-                    found.add(target.path)
+            else:
+                continue
+            if target.path is not None and target.path != source.path:
+                found.add(target.path)
         return found
+
+    def _resolve_mention(self, raw: str, source: str) -> Target:
+        """A ``.md`` path in a code span, from the file, the root, or the repository
+        (``.claude-memory/retros/index.md``); only an existing file counts."""
+        own = f"{self.root.name}/"
+        for text, folder in ((raw, source), (raw, ""), (raw.removeprefix(own), "")):
+            target = self.resolve_path(text, folder)
+            if target.exists and target.path in self.files:
+                return target
+        return Target(None, None, False)
 
     @cached_property
     def incoming_relations(self) -> Mapping[str, frozenset[str]]:

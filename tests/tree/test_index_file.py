@@ -1,0 +1,45 @@
+"""MEMORY.md entries and line kinds from the CommonMark token stream."""
+
+from __future__ import annotations
+
+from memory_audit.tree.index_file import Index, LineKind, parse_index
+
+
+def parse(text: str) -> Index:
+    return parse_index(text, len(text.encode()), 0.0, [])
+
+
+def test_index_entries_with_each_hook_separator_and_headings_between_groups() -> None:
+    text = (
+        "# Memory\n\n## Work\n- [Deploy](deploy.md) — how we ship\n"
+        "- **[Style](style(v2).md)** - tabs\n1. [[team-notes]]: who is who\n\n"
+        "## Links\nSee [a](a.md) for more.\n"
+    )
+    index = parse(text)
+    assert [(e.line, e.kind, e.target, e.hook) for e in index.entries] == [
+        (4, LineKind.POINTER, "deploy.md", "how we ship"),
+        (5, LineKind.POINTER, "style(v2).md", "tabs"),
+        (6, LineKind.POINTER, "team-notes", "who is who"),
+        (9, LineKind.LINKED_TEXT, "a.md", "for more."),
+    ]
+    assert index.line_kinds[:3] == (LineKind.HEADING, LineKind.BLANK, LineKind.HEADING)
+
+
+def test_index_code_comments_and_breaks_are_not_entries() -> None:
+    text = (
+        "- [A](a.md) — a\n\n---\n\n<!-- [old](old.md) -->\n\n"
+        "```\n- [B](b.md)\n```\n\n    - [C](c.md)\n\nUse `- [Title](file.md) — hook`.\n"
+    )
+    index = parse(text)
+    assert [e.target for e in index.entries] == ["a.md"]
+    kinds = index.line_kinds
+    assert kinds[2] is LineKind.BREAK
+    assert kinds[4] is LineKind.COMMENT
+    assert kinds[6:9] == (LineKind.CODE,) * 3
+    assert kinds[10] is LineKind.CODE
+    assert kinds[12] is LineKind.TEXT
+
+
+def test_index_entry_line_numbers_survive_a_multiline_paragraph() -> None:
+    text = "Intro with `code\nspanning` two lines\n- [A](a.md) — a\n  continued\n- [B](b.md)\n"
+    assert [(e.line, e.target) for e in parse(text).entries] == [(3, "a.md"), (5, "b.md")]
