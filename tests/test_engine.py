@@ -24,12 +24,12 @@ def test_engine_orders_by_dimension_then_most_referenced_file(tree_dir: Path) ->
             "b.md": memory("b", body="[[popular]]"),
         },
     )
-    found = report(tree_dir, "frontmatter", "index-drift").findings
+    found = report(tree_dir, "frontmatter", "orphans").findings
     assert [f.dimension for f in found] == [
-        "index-drift",
-        "index-drift",
         "frontmatter",
         "frontmatter",
+        "orphans",
+        "orphans",
     ]
     assert [f.path for f in found if f.dimension == "frontmatter"] == ["popular.md", "quiet.md"]
 
@@ -53,17 +53,17 @@ def test_engine_isolates_a_crashing_check(tree_dir: Path, monkeypatch: pytest.Mo
 def test_engine_caps_text_but_counts_everything(tree_dir: Path) -> None:
     files = {f"f{i:02}.md": memory(f"f{i}") for i in range(60)}
     write_tree(tree_dir, {"MEMORY.md": index(), **files})
-    result = report(tree_dir, "index-drift")
-    assert result.counts == {"index-drift": 60}
+    result = report(tree_dir, "orphans")
+    assert result.counts == {"orphans": 60}
     assert len(result.shown(50)) == 50
-    assert result.not_shown(50) == {"index-drift": 10}
+    assert result.not_shown(50) == {"orphans": 10}
 
 
 def test_engine_dismissed_findings_are_listed_apart(tree_dir: Path) -> None:
     write_tree(tree_dir, {"MEMORY.md": index(), "a.md": memory("a"), "b.md": memory("b")})
     tree = load(tree_dir)
-    first = engine.audit_tree(tree, ["index-drift"]).findings[0]
-    again = engine.audit_tree(tree, ["index-drift"], dismissed={first.fingerprint})
+    first = engine.audit_tree(tree, ["orphans"]).findings[0]
+    again = engine.audit_tree(tree, ["orphans"], dismissed={first.fingerprint})
     assert first not in again.findings
     assert again.dismissed == (first,)
 

@@ -78,4 +78,4 @@ def test_dense_brackets_are_reported_as_not_read(tmp_path: Path) -> None:
     found = codes_of(audit_json(tree))
     assert ("links-not-read", "a.md", 6) in found
     assert ("index-not-read", "MEMORY.md", 2) in found
-    assert ("missing-index-entry", "a.md", None) not in found  # line 1 was still read
+    assert ("orphan-candidate", "a.md", None) not in found  # line 1 was still read

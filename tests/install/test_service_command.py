@@ -92,8 +92,8 @@ def test_install_status_and_uninstall_with_a_real_user_manager(home: Home) -> No
         assert wait_for(lambda: "Watched trees: 1 (1 inotify)" in cli(home, "status").stdout)
         status = cli(home, "status").stdout
         assert "Service: systemd unit installed, enabled; daemon running (pid" in status
-        assert "(weekly: ok, first run: 3 findings in 1 trees)" in status
-        assert "      3  -work-app" in status
+        assert "(weekly: ok, first run: 2 findings in 1 trees)" in status
+        assert "      2  -work-app" in status
         assert "active" in cli(home, "service", "status").stdout
         reinstall = cli(home, "service", "install")
         assert "systemctl --user restart memory-audit.service" in reinstall.stdout

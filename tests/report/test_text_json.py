@@ -16,7 +16,7 @@ def drifted(tree_dir: Path) -> Run:
         tree_dir, {"MEMORY.md": index("a.md", "gone.md"), "a.md": memory("a", type="bad"), **files}
     )
     return Run(
-        (report(tree_dir, "index-drift", "frontmatter"),),
+        (report(tree_dir, "index-drift", "frontmatter", "orphans"),),
         NOW,
         max_per_dimension=2,
         dimensions=DIMENSIONS,
@@ -32,13 +32,14 @@ def test_text_report_has_the_seed_shape(tree_dir: Path) -> None:
     assert lines[0] == f"Memory audit: {tree_dir}/"
     assert lines[1] == "Files scanned: 4 memory files + 0 session-recaps + MEMORY.md"
     assert lines[2] == "Findings: 5 total"
-    assert "## MEMORY.md index drift (4)" in lines
+    assert "## MEMORY.md index drift (1)" in lines
+    assert "## Orphan files (3)" in lines
     gone = next(f for f in run.reports[0].findings if f.path == "MEMORY.md" and f.line == 3)
     assert (
         "- MEMORY.md:3 — link target `gone.md` doesn't exist. Suggest: remove the entry, "
         f"or update the path if the file was renamed. [{gone.fingerprint[:8]}]" in lines
     )
-    assert "(2 more not shown — narrow with --check index-drift)" in lines
+    assert "(1 more not shown — narrow with --check orphans)" in lines
     assert any(
         line.startswith(
             "- a.md:4 — type `bad` is not one of user, feedback, project, reference, "
@@ -46,7 +47,7 @@ def test_text_report_has_the_seed_shape(tree_dir: Path) -> None:
         )
         for line in lines
     )
-    # Only the two dimensions that ran; both found something: no "Nothing material" line.
+    # Only the three dimensions that ran; all found something: no "Nothing material" line.
     assert not any("Nothing material" in line for line in lines)
     assert lines[-4:] == [
         "----",
@@ -67,7 +68,7 @@ def test_markdown_report_carries_the_same_findings(tree_dir: Path) -> None:
     text = renderer("markdown")(drifted(tree_dir))
     assert "## Frontmatter validity (1)" in text
     assert "- `a.md:4` — type `bad` is not one of" in text
-    assert "(2 more not shown — narrow with --check index-drift)" in text
+    assert "(1 more not shown — narrow with --check orphans)" in text
 
 
 def test_json_report_lists_every_finding_and_round_trips(tree_dir: Path) -> None:
@@ -79,8 +80,8 @@ def test_json_report_lists_every_finding_and_round_trips(tree_dir: Path) -> None
     assert tree["root"] == str(tree_dir)
     assert tree["files_scanned"] == {"memory": 4, "session_recaps": 0, "index": True}
     assert len(tree["findings"]) == 5
-    assert tree["counts"] == {"index-drift": 4, "frontmatter": 1}
-    assert tree["not_shown"] == {"index-drift": 2}
+    assert tree["counts"] == {"index-drift": 1, "frontmatter": 1, "orphans": 3}
+    assert tree["not_shown"] == {"orphans": 1}
     assert set(tree["health"]) == {
         "files",
         "total_lines",
