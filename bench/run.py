@@ -61,6 +61,31 @@ def bench_audit(work: Path) -> None:
     print(f"audit ratio 10,000/1,000: {medians[10_000] / medians[1_000]:.1f}")
 
 
+PATHOLOGICAL_SIZE = 1_000_000  # under the 1 MiB file cap: the line is read, not skipped
+PATHOLOGICAL_LINES = {
+    "](+[": "](" + "[" * PATHOLOGICAL_SIZE,
+    "[[": "[[" * (PATHOLOGICAL_SIZE // 2),
+    "backticks": "x" + "`" * PATHOLOGICAL_SIZE,
+    "nested []": "[" * (PATHOLOGICAL_SIZE // 2) + "]" * (PATHOLOGICAL_SIZE // 2),
+    "no newline": "word/" + "x" * PATHOLOGICAL_SIZE,
+}
+
+
+def bench_pathological(work: Path) -> None:
+    """Full audit of a tree whose memory file and MEMORY.md each hold one 1 MB line."""
+    for name, line in PATHOLOGICAL_LINES.items():
+        root = work / f"pathological-{len(name)}-{abs(hash(name))}"
+        root.mkdir()
+        (root / "MEMORY.md").write_text(f"- [A](a.md) — a\n{line}\n", encoding="utf-8")
+        body = f"---\nname: a\ndescription: a pathological line\ntype: project\n---\n{line}\n"
+        (root / "a.md").write_text(body, encoding="utf-8")
+
+        def audit(root: Path = root) -> object:
+            return audit_tree(load_tree(root), tuple(REGISTRY))
+
+        print(f"pathological {name:>10}: {summary(timed(audit, repeats=3))}")
+
+
 def bench_duplicates(work: Path) -> None:
     """The duplicates dimension alone on a loaded 10,000-file tree (~1% planted near-duplicates)."""
     tree = load_tree(generate(work / "dup-10000", 10_000))
@@ -155,6 +180,7 @@ BENCHMARKS: dict[str, Callable[[Path], None]] = {
     "audit": bench_audit,
     "duplicates": bench_duplicates,
     "secrets": bench_secrets,
+    "pathological": bench_pathological,
 }
 
 

@@ -135,3 +135,17 @@ def test_orphans_hub_named_in_a_code_span_reaches_its_notes(tree_dir: Path) -> N
     assert codes(findings(tree_dir / "notes-memory", "orphans", "relations")) == [
         ("orphan-candidate", "retros/retro_stray.md", None)
     ]
+
+
+def test_orphans_index_naming_a_file_in_a_code_span_reaches_it(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Notes\n- **`market_rules.md`** — 50 tactical rules\n",
+            "market_rules.md": memory("rules"),
+            "unnamed.md": memory("unnamed"),
+        },
+    )
+    assert codes(findings(tree_dir, "orphans", "index-drift")) == [
+        ("orphan-candidate", "unnamed.md", None)
+    ]

@@ -49,6 +49,15 @@ def repository_root(folder: Path) -> Path:
     return Path(_git(folder, "rev-parse", "--show-toplevel").strip())
 
 
+def remote_urls(repo: Path) -> list[str]:
+    """The fetch URLs of ``repo``'s remotes (none is an empty list)."""
+    try:
+        output = _git(repo, "config", "--get-regexp", r"^remote\..*\.url$")
+    except GitUnavailable:
+        return []  # git exits 1 when no key matches
+    return [line.split(" ", 1)[1] for line in output.splitlines() if " " in line]
+
+
 def existing_commits(repo: Path, hashes: Iterable[str]) -> set[str]:
     """The subset of ``hashes`` (abbreviated or full) that name a commit in ``repo``."""
     wanted = sorted(set(hashes))

@@ -19,9 +19,9 @@ from pathlib import Path
 
 from memory_audit.config.paths import claude_home
 from memory_audit.errors import UsageError
-from memory_audit.sources.git import GitUnavailable, repository_root
+from memory_audit.sources.git import GitUnavailable, remote_urls, repository_root
 from memory_audit.tree.index_file import INDEX_NAME
-from memory_audit.tree.location import ProjectLocation
+from memory_audit.tree.location import ProjectLocation, is_config_repository
 
 SLUG_LIMIT = 200
 NAME_MAX = 255  # longest file name most file systems allow
@@ -124,7 +124,9 @@ def locate(root: Path) -> ProjectLocation:
     """The slug, project path and transcripts of a tree, as far as they can be known.
 
     A tree outside the projects folder (a synced copy, or one committed to a
-    repository) belongs to the git work tree it lives in, if any.
+    repository) belongs to the git work tree it lives in, unless that repository
+    is the memory folder's own, or a dotfiles or Claude configuration repository
+    (:func:`is_config_repository`): then the project is not located.
     """
     parent = root.absolute().parent
     if root.name != "memory" or parent.parent.resolve() != projects_dir().resolve():
@@ -135,9 +137,13 @@ def locate(root: Path) -> ProjectLocation:
 
 def _enclosing_repository(root: Path) -> Path | None:
     try:
-        return repository_root(root)
+        repo = repository_root(root)
     except GitUnavailable:
         return None
+    tree = Path(os.path.realpath(root))
+    if is_config_repository(Path(os.path.realpath(repo)), tree, remote_urls(repo)):
+        return None
+    return repo
 
 
 def locate_project(slug: str, transcripts_dir: Path) -> Path | None:

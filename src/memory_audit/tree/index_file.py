@@ -72,6 +72,7 @@ class Index:
     line_bytes: tuple[int, ...]  # bytes of each line on disk, its newline included
     mtime: float
     unread: tuple[tuple[int, int], ...] = ()  # line ranges too costly to read links from
+    mentions: tuple[str, ...] = ()  # ``.md`` paths named in code spans: `notes.md` — pointers
 
     @property
     def line_count(self) -> int:
@@ -98,6 +99,7 @@ def parse_index(text: str, size: int, mtime: float, raw_line_bytes: Sequence[int
         tuple(raw_line_bytes),
         mtime,
         document.unread,
+        tuple(link.target for link in document.links if link.mention),
     )
 
 

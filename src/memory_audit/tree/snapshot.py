@@ -182,6 +182,10 @@ class MemoryTree:
         """Files a reader reaches from MEMORY.md: its entries, then every link or relation
         of a reached file (hubs, archives, a second-level index), breadth first."""
         seen = set(self.index_targets) | set(self.moved_index_targets)
+        for mention in self.index.mentions if self.index else ():  # - **`notes.md`** — hook
+            named = self._resolve_mention(mention, "")
+            if named.path is not None:
+                seen.add(named.path)
         queue = deque(sorted(seen))
         while queue:
             for target in self.outgoing.get(queue.popleft(), ()):
