@@ -30,6 +30,7 @@ def test_a_finding_an_earlier_fix_resolved_is_not_asked_and_the_counts_add_up(
             "MEMORY.md": f"# Index\n- [A](a.md) — about a\n- [Gone](gone.md) — {LONG_HOOK}\n",
             "a.md": memory("a"),
             "b.md": memory("b"),
+            "c.md": memory("c"),  # b and c: unreachable, one orphan finding each
         },
     )
     home = tmp_path / "home"
