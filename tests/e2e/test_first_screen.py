@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 from memory_audit.commands.progress import Progress
 from memory_audit.tree.discovery import TreeRef, slugify
 from memory_audit.tree.location import ProjectLocation
@@ -35,6 +37,7 @@ def _token_line() -> str:
     return f"The sandbox token is ghp_{rnd(ALNUM, 36)} for now."
 
 
+@pytest.mark.slow
 def test_inside_a_project_audit_takes_that_project_and_all_takes_every_tree(
     tmp_path: Path, isolated_home: Path
 ) -> None:
@@ -80,6 +83,7 @@ def test_several_trees_show_one_summary_screen_first_then_details(
     assert "memory-audit review --project=" in quiet
 
 
+@pytest.mark.slow
 def test_verbose_says_what_was_skipped_and_why(tmp_path: Path) -> None:
     body = "The entry point is `src/app/main.py`."  # relative: needs the project, not located
     tree = write_tree(
@@ -93,6 +97,7 @@ def test_verbose_says_what_was_skipped_and_why(tmp_path: Path) -> None:
     assert cli("audit", str(tree), "-q", "-v").returncode == 2
 
 
+@pytest.mark.slow
 def test_colour_on_a_terminal_by_severity_secrets_loudest(tmp_path: Path) -> None:
     home = tmp_path / "home"
     tree = write_tree(
@@ -140,6 +145,7 @@ def test_the_progress_line_appears_after_a_second_and_is_erased() -> None:
     assert Progress.on(io.StringIO(), 3, transcripts_per_tree=None) is None  # not a terminal
 
 
+@pytest.mark.slow
 def test_max_per_dimension_takes_a_positive_number_or_all(tmp_path: Path) -> None:
     targets = [f"gone{i}.md" for i in range(4)]
     tree = write_tree(tmp_path / "memory", {"MEMORY.md": index(*targets)})

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import CASES
 from tests.support.daemon_process import DaemonProcess, Home, wait_for
@@ -48,6 +50,7 @@ def consolidation_tree(home: Home) -> tuple[Path, dict[str, str]]:
     return write_tree(home.projects / "-work-app" / "memory", files), files
 
 
+@pytest.mark.slow
 def test_journal_consolidation_deleting_23_files_alerts_once_and_restores(
     tmp_path: Path,
 ) -> None:
@@ -108,6 +111,7 @@ def _now_text() -> str:
     return dt.datetime.now().astimezone().isoformat()
 
 
+@pytest.mark.slow
 def test_journal_a_file_rewritten_1000_times_loses_nothing_at_the_end(tmp_path: Path) -> None:
     home = Home(tmp_path / "home")
     tree = write_tree(home.projects / "-work-app" / "memory", {"MEMORY.md": index("busy.md")})
@@ -135,6 +139,7 @@ def test_journal_a_file_rewritten_1000_times_loses_nothing_at_the_end(tmp_path: 
     assert newest
 
 
+@pytest.mark.slow
 def test_journal_keeps_watching_and_alerting_when_its_disk_is_full(tmp_path: Path) -> None:
     home = Home(tmp_path / "home")
     tree = write_tree(

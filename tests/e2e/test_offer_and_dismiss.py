@@ -4,6 +4,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.test_cli import cli
 from tests.e2e.test_review import env_for
 from tests.harness import index, write_tree
@@ -36,6 +38,7 @@ def test_no_offer_when_the_output_is_not_a_terminal(tmp_path: Path, isolated_hom
     assert not (isolated_home / ".local/state/memory-audit/offers.json").exists()
 
 
+@pytest.mark.slow
 def test_dismiss_keeps_a_finding_out_of_reports_and_counts(tmp_path: Path) -> None:
     tree = write_tree(tmp_path / "memory", {"MEMORY.md": index("gone.md")})
     data = json.loads(cli("audit", "--format", "json", str(tree)).stdout)
@@ -53,6 +56,7 @@ def test_dismiss_keeps_a_finding_out_of_reports_and_counts(tmp_path: Path) -> No
     )
 
 
+@pytest.mark.slow
 def test_dismiss_refuses_unknown_fingerprints_takes_the_short_one_lists_and_undoes(
     tmp_path: Path,
 ) -> None:

@@ -3,6 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import platformdirs
+import pytest
 
 from memory_audit.checks import DIMENSIONS
 from memory_audit.daemon.store import ReportStore
@@ -11,6 +12,7 @@ from tests.e2e.test_cli import cli
 from tests.harness import NOW, index, report, write_tree
 
 
+@pytest.mark.slow
 def test_report_list_show_and_path(tmp_path: Path) -> None:
     assert "No reports yet" in cli("report", "list").stdout
     missing = cli("report", "show")

@@ -25,6 +25,8 @@ from tests.harness import memory, write_tree
 from tests.support.daemon_process import DaemonProcess, Home
 from tests.support.terminal import Terminal
 
+pytestmark = pytest.mark.slow  # one world built for all, in seconds
+
 FORMATS = ("text", "markdown", "json", "html", "sarif", "github")
 _rng = random.Random(1130)
 ALNUM = string.ascii_letters + string.digits

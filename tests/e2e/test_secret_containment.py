@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import platformdirs
+import pytest
 
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import CASES
@@ -15,6 +16,7 @@ from tests.secrets.samples import CASES
 PLANTED = [secret for positives, _ in CASES.values() for _, secret in positives]
 
 
+@pytest.mark.slow
 def test_no_planted_secret_escapes_into_any_output(tmp_path: Path) -> None:
     body = "\n".join(
         f"- {name}: {text}" for name, (positives, _) in CASES.items() for text, _ in positives

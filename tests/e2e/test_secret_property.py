@@ -23,6 +23,8 @@ from tests.harness import write_tree
 from tests.secrets.samples import CASES
 from tests.support.daemon_process import DaemonProcess, Home
 
+pytestmark = pytest.mark.slow  # one world built for all, in seconds
+
 FORMATS = ("text", "markdown", "json", "html", "sarif", "github")
 TREES = 6
 SEED = 20261130

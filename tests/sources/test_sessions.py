@@ -4,6 +4,8 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from memory_audit.sources.sessions import read_session, session_activity
 from tests.support.transcripts import (
     nested_memory,
@@ -56,6 +58,7 @@ def test_sessions_project_paths_read_edited_and_commands_run_in(tmp_path: Path) 
     assert activity.cwd == str(project)
 
 
+@pytest.mark.slow
 def test_sessions_truncated_huge_and_cached(tmp_path: Path) -> None:
     memory = tmp_path / "p/memory"
     transcript = write_session(tmp_path / "p", 1, [read_call(memory / "early.md")])
