@@ -8,7 +8,8 @@ The report it reads is written once by the code this script imports (the same on
 ``bench/run.py hook``: 50 projects of 200 files). Runs alternate between the trees, so a
 machine whose load changes during the measurement slows them alike. Printed per tree: the
 median wall time of the whole process (interpreter start included), and its median CPU
-time (user + system), which other processes on a busy machine disturb much less.
+time (user + system), which other processes on a busy machine disturb much less; and the
+same for ``python -c pass``, the interpreter's own start, as the floor.
 """
 
 from __future__ import annotations
@@ -63,11 +64,17 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_once(src: Path, env: dict[str, str]) -> tuple[float, float, str]:
-    """(wall seconds, CPU seconds, stdout) of one hook process."""
+HOOK = ("-m", "memory_audit", "hook", "session-start")
+BARE = ("-c", "pass")  # the interpreter alone: what no change to the hook can remove
+
+
+def run_once(
+    src: Path, env: dict[str, str], args: tuple[str, ...] = HOOK
+) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds, stdout) of one process."""
     cpu_before, started = children_cpu(), time.perf_counter()
     out = subprocess.run(
-        [sys.executable, "-m", "memory_audit", "hook", "session-start"],
+        [sys.executable, *args],
         input=PAYLOAD,
         env={**env, "PYTHONPATH": str(src)},
         capture_output=True,
@@ -84,16 +91,18 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memory-audit-hook-") as work:
         env = private_home(Path(work))
-        times: dict[Path, list[tuple[float, float]]] = {src: [] for src in args.sources}
+        times: dict[str, list[tuple[float, float]]] = {str(s): [] for s in args.sources}
+        times["python -c pass"] = []
         for _ in range(args.runs):
             for src in args.sources:
                 wall, cpu, out = run_once(src.resolve(), env)
                 assert "pending in this project's memory" in out, out
-                times[src].append((wall, cpu))
-    for src, pairs in times.items():
+                times[str(src)].append((wall, cpu))
+            times["python -c pass"].append(run_once(Path(), env, BARE)[:2])
+    for name, pairs in times.items():
         walls, cpus = [w for w, _ in pairs], [c for _, c in pairs]
         print(
-            f"{src}: wall median {statistics.median(walls):.3f} s "
+            f"{name}: wall median {statistics.median(walls):.3f} s "
             f"(min {min(walls):.3f}, max {max(walls):.3f}); "
             f"CPU median {statistics.median(cpus):.3f} s ({args.runs} runs)"
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from tests.e2e.test_review import env_for, make_tree, review
@@ -64,13 +65,16 @@ def test_a_judgment_finding_captured_as_todo_lands_in_the_todo_file(tmp_path: Pa
 def test_review_takes_the_reports_findings_until_the_tree_changes(tmp_path: Path) -> None:
     home = tmp_path / "home"
     tree = make_tree(tmp_path)
+    # Written a minute ago: the report's time (whole seconds) comes after every file's.
+    for path in (tree, *tree.rglob("*")):
+        os.utime(path, (time.time() - 60, time.time() - 60))
     report = tmp_path / "run.json"
     audit(home, "--format", "json", "-o", str(report), str(tree))
     term = review(home, tree, "--from-report", str(report))
     assert "Findings from the report of " in term.expect("[q]uit: ")
     term.send("q")
     assert term.wait() == 0
-    later = (tree / "a.md").stat().st_mtime + 5
+    later = time.time() + 60
     os.utime(tree / "a.md", (later, later))  # edited after the report was written
     term = review(home, tree, "--from-report", str(report))
     assert "The report is older than the tree: audited now." in term.expect("[q]uit: ")
