@@ -102,6 +102,19 @@ COMMANDS: tuple[Command, ...] = (
             ALL,
             CHECK,
             FORMAT,
+            arg(
+                "--indent",
+                type=int,
+                metavar="N",
+                help="json: indent nested values by N spaces (default: compact, one line)",
+            ),
+            arg(
+                "--pretty",
+                action="store_const",
+                const=2,
+                dest="indent",
+                help="json: indented for people (same as --indent 2)",
+            ),
             arg("--output", "-o", type=Path, metavar="FILE", help="write the report to FILE"),
             arg("--profile", choices=PROFILES, help="frontmatter schema profile (default: auto)"),
             arg(
@@ -306,7 +319,8 @@ COMMANDS: tuple[Command, ...] = (
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = sys.argv[1:] if argv is None else list(argv)
     if arguments == ["hook", "session-start"]:
-        # Every Claude Code session start waits for this: skip building the parser.
+        # memory_audit.__main__ answers this before importing this module; here for callers
+        # of main() in the same process. Every session start waits for it: no parser.
         return _call("hook:run", {"event": "session-start"}, ("inp", "out"))
     parser = build_parser()
     args = vars(parser.parse_args(_join_slug_values(arguments)))

@@ -104,3 +104,15 @@ def test_cli_config_init_writes_the_example_privately(isolated_home: Path) -> No
     assert path.stat().st_mode & 0o777 == 0o600
     assert cli("config", "init").returncode == 2
     assert "sun 09:00" in cli("config", "show").stdout
+
+
+def test_cli_json_is_one_line_unless_asked_to_be_pretty(tmp_path: Path) -> None:
+    tree = write_tree(tmp_path / "memory", {"MEMORY.md": index("gone.md")})
+    compact = cli("audit", "--format", "json", str(tree)).stdout
+    assert compact.count("\n") == 1
+    pretty = cli("audit", "--format", "json", "--pretty", str(tree)).stdout
+    assert pretty.startswith('{\n  "schema"')
+    four = tmp_path / "four.json"
+    cli("audit", "--format", "json", "--indent", "4", "--output", str(four), str(tree))
+    assert four.read_text().startswith('{\n    "schema"')
+    assert json.loads(compact)["reports"] == json.loads(pretty)["reports"]

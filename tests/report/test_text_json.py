@@ -106,3 +106,28 @@ def test_json_report_lists_every_finding_and_round_trips(tree_dir: Path) -> None
     }
     again = json_report.from_json(data)
     assert again.reports[0].findings == run.reports[0].findings
+
+
+def two_trees(tmp_path: Path) -> Run:
+    roots = [tmp_path / "one" / "memory", tmp_path / 'tw"o\\é' / "memory"]
+    for root in roots:
+        write_tree(root, {"MEMORY.md": index("gone.md"), "a.md": memory("a", type="bad")})
+    reports = tuple(report(root, "index-drift", "frontmatter") for root in roots)
+    return Run(reports, NOW, dimensions=DIMENSIONS)
+
+
+def test_json_is_compact_and_streamed_exactly_as_one_dump(tmp_path: Path) -> None:
+    run = two_trees(tmp_path)
+    text = json_report.render(run)
+    assert text.count("\n") == 1
+    assert text.endswith("}\n")
+    compact = json.dumps(json_report.to_json(run), separators=(",", ":"), ensure_ascii=False)
+    assert text == compact + "\n"
+    assert json.loads(text)["reports"][1]["root"] == str(tmp_path / 'tw"o\\é' / "memory")
+
+
+def test_json_indent_is_for_people(tmp_path: Path) -> None:
+    run = two_trees(tmp_path)
+    pretty = json_report.render(run, indent=2)
+    assert pretty.startswith('{\n  "schema": "memory-audit/run@1",\n')
+    assert json.loads(pretty) == json.loads(json_report.render(run))

@@ -23,7 +23,7 @@ from memory_audit.engine import audit_refs, select_checks
 from memory_audit.errors import MemoryAuditError, UsageError
 from memory_audit.install import backend_for_platform
 from memory_audit.model.run import Run
-from memory_audit.report import colour, renderer, text
+from memory_audit.report import colour, json_report, renderer, text
 from memory_audit.report.text import TextOptions
 
 
@@ -44,6 +44,7 @@ def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
     quiet: bool = False,
     verbose: bool = False,
     color: str = "auto",
+    indent: int | None = None,
 ) -> int:
     if quiet and verbose:
         raise UsageError("-q and -v do not go together")
@@ -75,7 +76,10 @@ def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
     else:
         if scope.note:
             print(f"memory-audit: {scope.note}", file=sys.stderr)
-        rendered = renderer(output_format)(run_)
+        if output is None and output_format == "json":
+            json_report.write(run_, out, indent)  # streamed: one tree's JSON at a time
+            return 1 if run_.total else 0
+        rendered = _render(run_, output_format, indent)
     if output is None:
         out.write(rendered)
     else:
@@ -112,6 +116,12 @@ def _write_report(output: Path, rendered: str, roots: Sequence[Path]) -> None:
         write_atomic(output, rendered, mode=0o600)
     except OSError as exc:
         raise UsageError(f"--output: cannot write {output} ({exc.strerror})") from None
+
+
+def _render(run: Run, output_format: str, indent: int | None) -> str:
+    if output_format == "json":
+        return json_report.render(run, indent)
+    return renderer(output_format)(run)
 
 
 def with_history(run: Run, config: config_module.Config, dismissed: frozenset[str]) -> Run:

@@ -4,21 +4,27 @@ Claude Code runs it at session start with a JSON object on stdin (``cwd``,
 ``session_id``, ``source``); what it prints joins the session's context. It
 reads the latest report (it never audits), prints at most ~15 lines, the most
 important first, and prints nothing when nothing is pending. It must never
-hold up or fail a session: any problem means silence and exit 0. It imports
-only what it needs, so it answers in a few tens of milliseconds.
+hold up or fail a session: any problem means silence and exit 0.
+
+Every session start waits for it, so it imports only ``json`` and ``os`` (no
+pathlib, typing, platformdirs or argparse; sqlite3 only when there are
+dismissals to read): ``memory_audit.__main__`` calls it before the CLI exists.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
+import os
 import sys
-from pathlib import Path
-from typing import Any, TextIO
 
-from memory_audit.config.paths import default_config_file, default_reports_dir, default_state_dir
+from memory_audit.config.user_dirs import user_dir
 from memory_audit.daemon.dismissals import read_dismissed
-from memory_audit.tree.discovery import tree_for_folder
+from memory_audit.daemon.summary_reader import head_and_report
+from memory_audit.tree.slugs import tree_root_for_folder
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing itself costs milliseconds at every session start
+    from typing import Any, TextIO
 
 SHOWN = 10
 CONTEXT_LIMIT = 10_000  # Claude Code cuts hook context longer than this
@@ -33,25 +39,27 @@ CLOSING = (
 
 
 def run(*, event: str, inp: TextIO, out: TextIO) -> int:
-    with contextlib.suppress(Exception):
+    try:
         if event == "session-start":
             text = session_start(json.loads(inp.read() or "{}"))
             if text:
                 out.write(text)
+                out.flush()
+    except Exception:  # noqa: S110 - a session start is never held up by the hook
+        pass
     return 0
 
 
 def session_start(payload: Any) -> str:
     cwd = payload.get("cwd") if isinstance(payload, dict) else None
-    if not isinstance(cwd, str) or not cwd:
+    if not isinstance(cwd, str) or not os.path.isabs(cwd):
         return ""
-    root = tree_for_folder(Path(cwd))
+    root = tree_root_for_folder(os.path.normpath(cwd))
     if root is None:
         return ""
     reports_dir, state_dir = _folders()
-    summary = reports_dir / "latest" / "summary.json"
-    data = json.loads(summary.read_text(encoding="utf-8"))
-    report = next((r for r in data.get("reports", []) if Path(r["root"]) == root), None)
+    with open(os.path.join(reports_dir, "latest", "summary.json"), encoding="utf-8") as summary:
+        data, report = head_and_report(summary.read(), root)
     if report is None:
         return ""
     dismissed = read_dismissed(state_dir)
@@ -62,20 +70,21 @@ def session_start(payload: Any) -> str:
     return summary_text(findings, str(data.get("generated_at", "")), priority) if findings else ""
 
 
-def _folders() -> tuple[Path, Path]:
+def _folders() -> tuple[str, str]:
     """Reports and state folders: the defaults, or ``reports.dir``/``state.dir`` from the
     config file (read without validating: the hook must stay light and never fail)."""
-    reports = default_reports_dir()
-    state = default_state_dir()
-    config = default_config_file()
-    if config.exists():
+    reports = os.path.join(user_dir("data"), "reports")
+    state = user_dir("state")
+    config = os.path.join(user_dir("config"), "config.yaml")
+    if os.path.exists(config):
         import yaml  # only when there is a file to read
 
-        data = yaml.safe_load(config.read_text(encoding="utf-8")) or {}
+        with open(config, encoding="utf-8") as handle:
+            data = yaml.safe_load(handle) or {}
         custom_reports = (data.get("reports") or {}).get("dir")
         custom_state = (data.get("state") or {}).get("dir")
-        reports = Path(custom_reports).expanduser() if custom_reports else reports
-        state = Path(custom_state).expanduser() if custom_state else state
+        reports = os.path.expanduser(custom_reports) if custom_reports else reports
+        state = os.path.expanduser(custom_state) if custom_state else state
     return reports, state
 
 

@@ -1,32 +1,38 @@
 """Every default folder, computed in one place.
 
-Light on purpose (``os`` and ``platformdirs`` only): the session hook imports it.
-A configured ``reports.dir`` or ``state.dir`` replaces these defaults; see
-:class:`memory_audit.config.settings.Config`.
+The folders themselves come from :mod:`memory_audit.config.user_dirs`, which the
+session hook uses alone (without pathlib). A configured ``reports.dir`` or
+``state.dir`` replaces these defaults; see :class:`memory_audit.config.settings.Config`.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import platformdirs
+from memory_audit.config.user_dirs import APP, user_dir
+from memory_audit.config.user_dirs import claude_home as claude_home_text
 
-APP = "memory-audit"
+__all__ = [  # APP is re-exported
+    "APP",
+    "claude_home",
+    "default_config_file",
+    "default_data_dir",
+    "default_reports_dir",
+    "default_state_dir",
+]
 
 
 def claude_home() -> Path:
     """``~/.claude``, or ``$CLAUDE_CONFIG_DIR`` when Claude Code is told to look elsewhere."""
-    configured = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(configured).expanduser() if configured else Path.home() / ".claude"
+    return Path(claude_home_text())
 
 
 def default_config_file() -> Path:
-    return Path(platformdirs.user_config_dir(APP)) / "config.yaml"
+    return Path(user_dir("config")) / "config.yaml"
 
 
 def default_data_dir() -> Path:
-    return Path(platformdirs.user_data_dir(APP))
+    return Path(user_dir("data"))
 
 
 def default_reports_dir() -> Path:
@@ -34,4 +40,4 @@ def default_reports_dir() -> Path:
 
 
 def default_state_dir() -> Path:
-    return Path(platformdirs.user_state_dir(APP))
+    return Path(user_dir("state"))

@@ -1,11 +1,18 @@
-"""The ``memory-audit/run@1`` JSON document (DESIGN §4): every finding, no cap."""
+"""The ``memory-audit/run@1`` JSON document (DESIGN §4): every finding, no cap.
+
+Compact by default: with ``indent`` Python's json falls back to its pure-Python
+encoder, several times slower on a large run (``--pretty``/``--indent N`` is
+for people). :func:`write` streams the document one tree at a time, so a run
+of thousands of findings is never held as one string.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+import io
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from memory_audit.model.dimension import Dimension
 from memory_audit.model.finding import Finding, Skip
@@ -15,11 +22,37 @@ from memory_audit.model.run import Run, TreeReport
 SCHEMA = "memory-audit/run@1"
 
 
-def render(run: Run) -> str:
-    return json.dumps(to_json(run), indent=2, ensure_ascii=False) + "\n"
+COMPACT = (",", ":")
+
+
+def render(run: Run, indent: int | None = None) -> str:
+    text = io.StringIO()
+    write(run, text, indent)
+    return text.getvalue()
+
+
+def write(run: Run, out: TextIO, indent: int | None = None) -> None:
+    """The document, as :func:`json.dumps` of :func:`to_json` would give it, plus a newline."""
+    if indent is not None:  # for people: the whole document, nested indentation
+        out.write(json.dumps(to_json(run), indent=indent, ensure_ascii=False) + "\n")
+        return
+    head = json.dumps(_head(run), separators=COMPACT, ensure_ascii=False)
+    out.write(head[:-1] + ',"reports":[')  # "reports" is the last key of the document
+    for number, report in enumerate(run.reports):
+        out.write("," if number else "")
+        tree = _tree(report, run.max_per_dimension)
+        out.write(json.dumps(tree, separators=COMPACT, ensure_ascii=False))
+    out.write("]}\n")
 
 
 def to_json(run: Run) -> dict[str, Any]:
+    return {
+        **_head(run),
+        "reports": [_tree(report, run.max_per_dimension) for report in run.reports],
+    }
+
+
+def _head(run: Run) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
         "tool": {"name": "memory-audit", "version": run.version},
@@ -27,7 +60,6 @@ def to_json(run: Run) -> dict[str, Any]:
         # Beyond DESIGN §4, additive: the dimension table, so that readers of a stored
         # report (the session hook) order and title findings without importing the checks.
         "dimensions": [d.to_json() for d in run.dimensions],
-        "reports": [_tree(report, run.max_per_dimension) for report in run.reports],
     }
 
 

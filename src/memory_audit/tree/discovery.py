@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,8 +21,11 @@ from memory_audit.errors import UsageError
 from memory_audit.sources.git import GitUnavailable, remote_urls, repository_root
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.location import ProjectLocation, is_config_repository
+from memory_audit.tree.slugs import SLUG_LIMIT, slug_matches, slugify, tree_root_for_folder
 
-SLUG_LIMIT = 200
+# Re-exported: slugs live in tree.slugs (light, for the hook); callers know them from here.
+__all__ = ["SLUG_LIMIT", "slug_matches", "slugify"]
+
 NAME_MAX = 255  # longest file name most file systems allow
 TRANSCRIPTS_TO_SAMPLE = 5
 LINES_TO_SAMPLE = 50
@@ -42,16 +44,6 @@ class TreeRef:
 
 def projects_dir() -> Path:
     return claude_home() / "projects"
-
-
-def slugify(path: str | Path) -> str:
-    return re.sub(r"[^A-Za-z0-9]", "-", str(path))
-
-
-def slug_matches(candidate: str, slug: str) -> bool:
-    if len(slug) <= SLUG_LIMIT:
-        return candidate == slug
-    return len(candidate) > SLUG_LIMIT and candidate[:SLUG_LIMIT] == slug[:SLUG_LIMIT]
 
 
 def settings_memory_dir(home: Path | None = None) -> Path | None:
@@ -237,17 +229,8 @@ def tree_for_project(project: str) -> TreeRef:
 
 def tree_for_folder(folder: Path) -> Path | None:
     """The memory tree of the project ``folder`` is in (the project itself or any sub-folder)."""
-    base = projects_dir()
-    for candidate in (folder, *folder.parents):
-        slug = slugify(candidate)
-        if len(slug) <= SLUG_LIMIT:
-            if (base / slug / "memory").is_dir():
-                return base / slug / "memory"
-        elif base.is_dir():  # cut at 200 and hashed: such a name is never on disk, match by prefix
-            for entry in base.iterdir():
-                if slug_matches(slug, entry.name) and (entry / "memory").is_dir():
-                    return entry / "memory"
-    return None
+    found = tree_root_for_folder(str(folder))
+    return Path(found) if found is not None else None
 
 
 def tree_for_path(path: Path) -> TreeRef:

@@ -1,0 +1,49 @@
+"""Project slugs and the tree of a folder, on strings (``os`` and ``re`` only).
+
+A tree lives at ``<claude home>/projects/<slug>/memory/``; the slug is the
+project path with every character outside ``[A-Za-z0-9]`` replaced by ``-``.
+Slugs longer than 200 characters carry a hash suffix we cannot recompute:
+those are matched by prefix. Light on purpose: the session hook imports it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from memory_audit.config.user_dirs import claude_home
+
+SLUG_LIMIT = 200
+NOT_SLUG = re.compile(r"[^A-Za-z0-9]")
+
+
+def slugify(path: str | os.PathLike[str]) -> str:
+    return NOT_SLUG.sub("-", os.fspath(path))
+
+
+def slug_matches(candidate: str, slug: str) -> bool:
+    if len(slug) <= SLUG_LIMIT:
+        return candidate == slug
+    return len(candidate) > SLUG_LIMIT and candidate[:SLUG_LIMIT] == slug[:SLUG_LIMIT]
+
+
+def tree_root_for_folder(folder: str) -> str | None:
+    """The memory tree of the project ``folder`` (absolute) is in: the project or a sub-folder."""
+    base = os.path.join(claude_home(), "projects")
+    for candidate in _self_and_parents(folder):
+        slug = slugify(candidate)
+        if len(slug) <= SLUG_LIMIT:
+            if os.path.isdir(os.path.join(base, slug, "memory")):
+                return os.path.join(base, slug, "memory")
+        elif os.path.isdir(base):  # cut at 200 and hashed: never on disk as such, match by prefix
+            for name in sorted(os.listdir(base)):
+                if slug_matches(slug, name) and os.path.isdir(os.path.join(base, name, "memory")):
+                    return os.path.join(base, name, "memory")
+    return None
+
+
+def _self_and_parents(folder: str) -> list[str]:
+    chain = [folder]
+    while (parent := os.path.dirname(chain[-1])) != chain[-1]:
+        chain.append(parent)
+    return chain
