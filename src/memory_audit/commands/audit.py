@@ -11,17 +11,13 @@ from typing import TextIO
 
 from memory_audit.atomic import write_atomic
 from memory_audit.checks import OPTION_TYPES
-from memory_audit.commands import service
-from memory_audit.commands.offer import offer_weekly
 from memory_audit.commands.progress import Progress
 from memory_audit.commands.targets import resolve_scope, with_location
 from memory_audit.config import settings as config_module
 from memory_audit.config.settings import Profile
 from memory_audit.daemon.dismissals import DB_NAME, read_dismissed
-from memory_audit.daemon.state import State
 from memory_audit.engine import audit_refs, select_checks
 from memory_audit.errors import MemoryAuditError, UsageError
-from memory_audit.install import backend_for_platform
 from memory_audit.model.run import Run
 from memory_audit.report import colour, json_report, renderer, text
 from memory_audit.report.text import TextOptions
@@ -129,6 +125,8 @@ def with_history(run: Run, config: config_module.Config, dismissed: frozenset[st
     state database exists (it is not created for this)."""
     if not (config.state_dir / DB_NAME).exists():
         return run
+    from memory_audit.daemon.state import State  # sqlite3: only for an HTML report's history
+
     state = State(config.state_dir)
     try:
         return replace(run, changes=state.changes(run, dismissed), history=state.trend())
@@ -137,6 +135,11 @@ def with_history(run: Run, config: config_module.Config, dismissed: frozenset[st
 
 
 def _offer_service(config: config_module.Config, config_path: Path | None) -> None:
+    # Only at a terminal: the service installer (urllib, http, XML) stays out of scripted runs.
+    from memory_audit.commands import service
+    from memory_audit.commands.offer import offer_weekly
+    from memory_audit.install import backend_for_platform
+
     try:
         backend = backend_for_platform()
     except MemoryAuditError:

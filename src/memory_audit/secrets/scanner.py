@@ -14,7 +14,6 @@ fallback; both accept the rule syntax (no look-around, scoped flags).
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -65,7 +64,12 @@ class Scanner:
         self.false_positives = rules.false_positives
         self._salt = salt
         self._keywords = sorted({k for r in self.rules for k in r.keywords})
-        self._always = {i for i, r in enumerate(self.rules) if not r.keywords}
+        self._always = frozenset(i for i, r in enumerate(self.rules) if not r.keywords)
+        # keyword -> the rules it lets run (with the keyword-less ones): a set union per file
+        self._enabled_by = [
+            self._always | {i for i, r in enumerate(self.rules) if keyword in r.keywords}
+            for keyword in self._keywords
+        ]
         self._keyword_set = _keyword_set(self._keywords)
         specific = [(i, r) for i, r in enumerate(self.rules) if not r.generic]
         generic = [(i, r) for i, r in enumerate(self.rules) if r.generic]
@@ -76,35 +80,33 @@ class Scanner:
         candidates = self._candidate_rules(text)
         if not candidates:
             return []
-        line_starts = _line_starts(text)
         found: list[SecretMatch] = []
         taken: list[tuple[int, int]] = []
         for pattern, members in self._passes:
+            if candidates.isdisjoint(members):
+                continue  # no rule of this pass may run here: skip its scan of the text
             for match in pattern.finditer(text):
-                hit = self._hit(match, members, candidates, line_starts)
+                hit = self._hit(text, match, members, candidates)
                 if hit is not None and not any(hit.start < e and s < hit.end for s, e in taken):
                     found.append(hit)
             taken = [(m.start, m.end) for m in found]
         return sorted(found, key=lambda m: m.start)
 
-    def _candidate_rules(self, text: str) -> set[int]:
-        present = self._present_keywords(text)
-        if not present:
-            return self._always  # the common case: most files mention no keyword at all
-        return {
-            i
-            for i, rule in enumerate(self.rules)
-            if not rule.keywords or any(k in present for k in rule.keywords)
-        }
-
-    def _present_keywords(self, text: str) -> set[str]:
+    def _candidate_rules(self, text: str) -> frozenset[int]:
+        present: Sequence[int]
         if self._keyword_set is not None:
-            return {self._keywords[i] for i in self._keyword_set.Match(text) or ()}
-        lowered = text.lower()
-        return {k for k in self._keywords if k in lowered}
+            present = self._keyword_set.Match(text) or ()
+        else:
+            lowered = text.lower()
+            present = [n for n, k in enumerate(self._keywords) if k in lowered]
+        if not present:
+            return self._always  # no keyword at all: only the rules that always run
+        if len(present) == 1:
+            return self._enabled_by[present[0]]
+        return self._always.union(*(self._enabled_by[n] for n in present))
 
     def _hit(
-        self, match: Any, members: Sequence[int], candidates: set[int], line_starts: list[int]
+        self, text: str, match: Any, members: Sequence[int], candidates: frozenset[int]
     ) -> SecretMatch | None:
         groups = match.groupdict()
         index = next((i for i in members if groups.get(f"r{i}") is not None), None)
@@ -120,7 +122,7 @@ class Scanner:
         return SecretMatch(
             rule=rule.name,
             label=rule.label,
-            line=bisect.bisect_right(line_starts, start),
+            line=text.count("\n", 0, start) + 1,
             start=start,
             end=end,
             redacted=redact(secret.strip()),
@@ -138,15 +140,6 @@ def plausible(rule: Rule, secret: str) -> bool:
     if rule.entropy is not None and entropy(value) < rule.entropy:
         return False
     return not (rule.generic and NOT_A_VALUE.search(value))
-
-
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    position = text.find("\n")
-    while position != -1:
-        starts.append(position + 1)
-        position = text.find("\n", position + 1)
-    return starts
 
 
 def _keyword_set(keywords: Sequence[str]) -> Any:
