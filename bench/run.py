@@ -1,13 +1,16 @@
 """Benchmarks. Each prints its numbers; docs/benchmarks.md records them with this command.
 
-.venv/bin/python bench/run.py [audit ...]   (no name: all of them)
+.venv/bin/python bench/run.py [hook secrets audit ...]   (no name: all of them)
+
+``hook``, ``secrets``, ``audit`` and ``service`` measure whole processes, as users feel them;
+``duplicates`` and ``transcripts`` time one part in-process. ``secrets`` installs gitleaks and
+detect-secrets into a venv of their own (build/bench-venv) on first use.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -20,14 +23,17 @@ from memory_audit.checks import DIMENSIONS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.generate import generate, secret_corpus, transcript_corpus
+from bench import service
+from bench.corpus import secret_corpus
+from bench.generate import generate, transcript_corpus
+from bench.process import bench_audit_process, isolated_env, timed_runs
+from bench.sweep import compare
 from memory_audit.checks import REGISTRY, duplicates, usage
+from memory_audit.daemon.state import State
 from memory_audit.daemon.store import ReportStore
 from memory_audit.engine import audit_tree
 from memory_audit.model.run import Run
-from memory_audit.secrets.loading import load_scanner
 from memory_audit.tree.snapshot import ProjectLocation, load_tree
-from memory_audit.tree.walk import list_tree, read_text
 
 REPEATS = 5
 
@@ -43,22 +49,6 @@ def timed(action: Callable[[], object], repeats: int = REPEATS) -> list[float]:
 
 def summary(times: list[float]) -> str:
     return f"median {statistics.median(times):.3f} s (min {min(times):.3f}, max {max(times):.3f})"
-
-
-def bench_audit(work: Path) -> None:
-    """Full audit (read + every dimension) of synthetic trees of 1,000 and 10,000 files."""
-    medians = {}
-    for files in (1_000, 10_000):
-        root = generate(work / f"tree-{files}", files)
-
-        def audit(root: Path = root) -> object:
-            return audit_tree(load_tree(root), tuple(REGISTRY))
-
-        times = timed(audit)
-        medians[files] = statistics.median(times)
-        findings = len(audit().findings)  # type: ignore[attr-defined]
-        print(f"audit {files:>6} files: {summary(times)}; {findings} findings")
-    print(f"audit ratio 10,000/1,000: {medians[10_000] / medians[1_000]:.1f}")
 
 
 PATHOLOGICAL_SIZE = 1_000_000  # under the 1 MiB file cap: the line is read, not skipped
@@ -96,24 +86,11 @@ def bench_duplicates(work: Path) -> None:
 
 
 def bench_secrets(work: Path) -> None:
-    """Secret sweep of a 2,000-file corpus (~8 MB): list, read, decode and scan every file."""
+    """The secret sweep as users run it, side by side with gitleaks 8 and detect-secrets:
+    2,000 memory-shaped files (~8 MB), 48 planted tokens in 33 families, 120 decoys."""
     root = work / "secrets-2000"
     planted = secret_corpus(root)
-    size = sum(p.stat().st_size for p in root.iterdir())
-    scanner = load_scanner(None, work / "state")
-
-    def sweep() -> int:
-        hits = 0
-        for candidate in list_tree(root).candidates:
-            text = read_text(candidate.source, 1 << 20).text or ""
-            hits += len(scanner.scan(text))
-        return hits
-
-    times = timed(sweep)
-    print(
-        f"secrets {size / 1e6:.1f} MB in 2000 files: {summary(times)}; "
-        f"{sweep()} hits for {len(planted)} planted"
-    )
+    compare(root, planted, work)
 
 
 def bench_transcripts(work: Path) -> None:
@@ -137,49 +114,55 @@ def bench_transcripts(work: Path) -> None:
 
 
 def bench_hook(work: Path) -> None:
-    """`hook session-start` as Claude Code runs it: a new process, JSON on stdin, a report of
-    50 projects of 200 files (thousands of findings) to read."""
+    """`hook session-start` as Claude Code runs it (the command `memory-audit claude install`
+    writes): a new process, JSON on stdin, a compact report of 70 projects of 200 files
+    (0.8 MB) and a state database with dismissals to read."""
     home = work / "hook-home"
-    env = {
-        **os.environ,
-        "HOME": str(home),
-        "XDG_DATA_HOME": str(home / ".local/share"),
-        "XDG_STATE_HOME": str(home / ".local/state"),
-        "XDG_CONFIG_HOME": str(home / ".config"),
-    }
-    env.pop("CLAUDE_CONFIG_DIR", None)
+    env = isolated_env(home)
     trees = [
         generate(home / ".claude/projects" / f"-home-dev-p{n:02}" / "memory", 200, seed=n)
-        for n in range(50)
+        for n in range(70)
     ]
     run = Run(
         tuple(audit_tree(load_tree(t), tuple(REGISTRY)) for t in trees), dimensions=DIMENSIONS
     )
     store = ReportStore(home / ".local/share/memory-audit/reports", keep=3)
-    folder = store.write(run, {})
-    size = (folder / "summary.json").stat().st_size
+    size = (store.write(run, {}) / "summary.json").stat().st_size
     payload = json.dumps({"session_id": "s", "cwd": "/home/dev/p07", "source": "startup"})
     command = [sys.executable, "-m", "memory_audit", "hook", "session-start"]
+    baseline = timed_runs([sys.executable, "-c", "pass"], env, "", 20)
+    for label in ("no state database", "a state database with 20 dismissals"):
+        if label != "no state database":
+            state = State(home / ".local/state/memory-audit")
+            for finding in run.reports[3].findings[:20]:
+                state.dismiss(finding.fingerprint, str(trees[3]), "bench", run.generated_at)
+            state.close()
+        check = subprocess.run(
+            command, input=payload, env=env, capture_output=True, text=True, check=False
+        )
+        assert "pending in this project's memory" in check.stdout, check
+        times = timed_runs(command, env, payload, 20)
+        print(
+            f"hook session-start, {run.total} findings in a {size / 1e6:.2f} MB report, "
+            f"{label}: {summary(times)} (whole process; `python -c pass`: "
+            f"{statistics.median(baseline):.3f} s)"
+        )
 
-    def once() -> str:
-        return subprocess.run(
-            command, input=payload, env=env, capture_output=True, text=True, check=True
-        ).stdout
 
-    assert "pending in this project's memory" in once()
-    times = timed(once, repeats=20)
-    print(
-        f"hook session-start, {run.total} findings in a {size / 1e6:.1f} MB report: "
-        f"{summary(times)} (a whole process, interpreter start included)"
-    )
+def bench_service(work: Path) -> None:
+    """The daemon with the shipped unit's watchdog: ready, first report, memory, idle CPU
+    over a real 10 minutes, and alert latency."""
+    service.bench_fifty(work, 600.0)
+    service.bench_latency(work, 60)
 
 
 BENCHMARKS: dict[str, Callable[[Path], None]] = {
     "hook": bench_hook,
-    "transcripts": bench_transcripts,
-    "audit": bench_audit,
-    "duplicates": bench_duplicates,
     "secrets": bench_secrets,
+    "audit": bench_audit_process,
+    "duplicates": bench_duplicates,
+    "transcripts": bench_transcripts,
+    "service": bench_service,
     "pathological": bench_pathological,
 }
 
