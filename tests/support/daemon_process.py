@@ -77,7 +77,11 @@ class DaemonProcess:
         path.unlink(missing_ok=True)
         self.notify_socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.notify_socket.bind(str(path))
-        env = {**self.home.env(), "NOTIFY_SOCKET": str(path), "WATCHDOG_USEC": str(self.watchdog_usec)}
+        env = {
+            **self.home.env(),
+            "NOTIFY_SOCKET": str(path),
+            "WATCHDOG_USEC": str(self.watchdog_usec),
+        }
         self.process = subprocess.Popen(
             [sys.executable, "-m", "memory_audit", "daemon", "--config", str(self.config), *extra],
             env=env,
