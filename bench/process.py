@@ -21,25 +21,34 @@ BENCH = Path(__file__).resolve().parent
 MEASURE = """\
 import resource, subprocess, sys, time
 start = time.perf_counter()
-done = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
-      len(done.stdout), done.returncode)
+try:
+    done = subprocess.run(sys.argv[2:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          timeout=float(sys.argv[1]))
+    size, code = len(done.stdout), done.returncode
+except subprocess.TimeoutExpired:
+    size, code = 0, -9
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(time.perf_counter() - start, usage.ru_maxrss, size, code, usage.ru_utime + usage.ru_stime)
 """
+TIMEOUT = 900.0
 
 
-def measure(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, int]:
-    """Seconds, peak MB and output bytes of one run of ``command`` in a fresh process."""
+def measure(
+    command: list[str], env: dict[str, str] | None = None
+) -> tuple[float, float, int, float]:
+    """Wall seconds, peak MB, output bytes and CPU seconds of one run of ``command`` in a
+    fresh process; killed after :data:`TIMEOUT` seconds (then the output size is 0)."""
     done = subprocess.run(
-        [sys.executable, "-c", MEASURE, *command],
+        [sys.executable, "-c", MEASURE, str(TIMEOUT), *command],
         env=env,
         capture_output=True,
         text=True,
         check=True,
     )
-    seconds, peak_kb, size, code = done.stdout.split()
-    if int(code) not in (0, 1):
+    seconds, peak_kb, size, code, cpu = done.stdout.split()
+    if int(code) not in (0, 1, -9):
         raise RuntimeError(f"{command} exited {code}")
-    return float(seconds), int(peak_kb) / 1024, int(size)
+    return float(seconds), int(peak_kb) / 1024, int(size), float(cpu)
 
 
 def isolated_env(home: Path) -> dict[str, str]:
@@ -51,8 +60,9 @@ def isolated_env(home: Path) -> dict[str, str]:
     return env
 
 
-def audit_command(tree: Path) -> list[str]:
-    return [sys.executable, "-m", "memory_audit", "audit", "--format", "json", str(tree)]
+def audit_command(tree: Path, output: Path) -> list[str]:
+    command = [sys.executable, "-m", "memory_audit", "audit", "--format", "json"]
+    return [*command, "--output", str(output), str(tree)]
 
 
 def bench_audit_process(work: Path) -> None:
@@ -67,30 +77,44 @@ def bench_audit_process(work: Path) -> None:
     ]
     for label, files, vocabulary, repeats in cases:
         tree = memory_tree(work / f"tree-{files}-{vocabulary}", files, vocabulary=vocabulary)
-        floor = [measure([sys.executable, str(BENCH / "floor.py"), str(tree)])[0]]
-        runs = [measure(audit_command(tree), env) for _ in range(repeats)]
-        floor += [measure([sys.executable, str(BENCH / "floor.py"), str(tree)])[0]]
+        floor = [measure([sys.executable, str(BENCH / "floor.py"), str(tree)])]
+        output = work / "report.json"
+        output.unlink(missing_ok=True)
+        runs = [measure(audit_command(tree, output), env) for _ in range(repeats)]
+        floor += [measure([sys.executable, str(BENCH / "floor.py"), str(tree)])]
         seconds = statistics.median(r[0] for r in runs)
-        findings = _findings(tree, env)
+        cpu = statistics.median(r[3] for r in runs)
+        floor_seconds, floor_cpu = min(f[0] for f in floor), min(f[3] for f in floor)
+        done = output.exists() and max(r[0] for r in runs) < TIMEOUT
+        findings = _findings(output) if done else f"killed after {TIMEOUT:.0f} s"
         print(
             f"audit, whole process, {files:,} files, {label}: median {seconds:.2f} s "
-            f"(runs: {', '.join(f'{r[0]:.2f}' for r in runs)}), peak "
-            f"{max(r[1] for r in runs):.0f} MB, JSON {runs[-1][2] / 1e6:.1f} MB, "
-            f"{findings}; floor {min(floor):.2f} s, ratio {seconds / min(floor):.1f}"
+            f"(runs: {', '.join(f'{r[0]:.2f}' for r in runs)}), CPU {cpu:.2f} s, peak "
+            f"{max(r[1] for r in runs):.0f} MB, {findings}; floor {floor_seconds:.2f} s "
+            f"(CPU {floor_cpu:.2f} s), ratio {seconds / floor_seconds:.1f} "
+            f"(CPU {cpu / floor_cpu:.1f})"
         )
 
 
-def _findings(tree: Path, env: dict[str, str]) -> str:
-    done = subprocess.run(audit_command(tree), env=env, capture_output=True, text=True, check=False)
-    [report] = json.loads(done.stdout)["reports"]
+def _findings(output: Path) -> str:
+    [report] = json.loads(output.read_text(encoding="utf-8"))["reports"]
     counts = report["counts"]
-    return f"{sum(counts.values())} findings ({counts.get('duplicates', 0)} duplicates)"
+    size = output.stat().st_size / 1e6
+    duplicates = counts.get("duplicates", 0)
+    return f"{sum(counts.values())} findings ({duplicates} duplicates), {size:.1f} MB JSON"
 
 
-def timed_runs(command: list[str], env: dict[str, str], stdin: str, repeats: int) -> list[float]:
+def timed_runs(
+    command: list[str], env: dict[str, str], stdin: str, repeats: int
+) -> tuple[list[float], float]:
+    """Wall seconds of each run, and the mean CPU seconds (user + system) of one run: on a
+    busy machine the wall time says more about the neighbours than about the command."""
     times = []
+    before = os.times()
     for _ in range(repeats):
         start = time.perf_counter()
         subprocess.run(command, input=stdin, env=env, capture_output=True, text=True, check=True)
         times.append(time.perf_counter() - start)
-    return times
+    after = os.times()
+    cpu = after.children_user + after.children_system
+    return times, (cpu - before.children_user - before.children_system) / repeats

@@ -130,7 +130,7 @@ def bench_hook(work: Path) -> None:
     size = (store.write(run, {}) / "summary.json").stat().st_size
     payload = json.dumps({"session_id": "s", "cwd": "/home/dev/p07", "source": "startup"})
     command = [sys.executable, "-m", "memory_audit", "hook", "session-start"]
-    baseline = timed_runs([sys.executable, "-c", "pass"], env, "", 20)
+    baseline, baseline_cpu = timed_runs([sys.executable, "-c", "pass"], env, "", 20)
     for label in ("no state database", "a state database with 20 dismissals"):
         if label != "no state database":
             state = State(home / ".local/state/memory-audit")
@@ -141,11 +141,12 @@ def bench_hook(work: Path) -> None:
             command, input=payload, env=env, capture_output=True, text=True, check=False
         )
         assert "pending in this project's memory" in check.stdout, check
-        times = timed_runs(command, env, payload, 20)
+        times, cpu = timed_runs(command, env, payload, 20)
         print(
             f"hook session-start, {run.total} findings in a {size / 1e6:.2f} MB report, "
-            f"{label}: {summary(times)} (whole process; `python -c pass`: "
-            f"{statistics.median(baseline):.3f} s)"
+            f"{label}: {summary(times)}, CPU {cpu * 1000:.0f} ms a run (whole process; "
+            f"`python -c pass`: {statistics.median(baseline):.3f} s, CPU "
+            f"{baseline_cpu * 1000:.0f} ms)"
         )
 
 
