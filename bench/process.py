@@ -65,17 +65,21 @@ def audit_command(tree: Path, output: Path) -> list[str]:
     return [*command, "--output", str(output), str(tree)]
 
 
-def bench_audit_process(work: Path) -> None:
+CASES = (
+    ("realistic", 1_000, None, 5),
+    ("realistic", 10_000, None, 3),
+    ("small vocabulary (300 words)", 10_000, 300, 3),
+    ("realistic", 50_000, None, 1),
+    ("small vocabulary (300 words)", 50_000, 300, 1),
+)
+
+
+def bench_audit_process(work: Path, sizes: tuple[int, ...] = (1_000, 10_000, 50_000)) -> None:
     """`memory-audit audit --format json TREE`, every dimension, against the floor."""
     env = isolated_env(work / "audit-home")
-    cases = [
-        ("realistic", 1_000, None, 5),
-        ("realistic", 10_000, None, 3),
-        ("small vocabulary (300 words)", 10_000, 300, 3),
-        ("realistic", 50_000, None, 1),
-        ("small vocabulary (300 words)", 50_000, 300, 1),
-    ]
-    for label, files, vocabulary, repeats in cases:
+    for label, files, vocabulary, repeats in CASES:
+        if files not in sizes:
+            continue
         tree = memory_tree(work / f"tree-{files}-{vocabulary}", files, vocabulary=vocabulary)
         floor = [measure([sys.executable, str(BENCH / "floor.py"), str(tree)])]
         output = work / "report.json"
