@@ -51,6 +51,12 @@ def test_negative_list_gives_zero_hits_across_all_rules() -> None:
     assert SCANNER.scan("\n".join(NEGATIVES)) == []
 
 
+def test_an_environment_variable_name_is_where_a_secret_lives_not_a_secret() -> None:
+    assert SCANNER.scan("Worker secret: HOLIDAY_API_KEY, NEIS_API_KEY (set with wrangler)") == []
+    [match] = SCANNER.scan("password: Kx9_QpL2_Zr7w")
+    assert match.rule == "generic-assignment"
+
+
 def test_specific_rule_wins_over_generic_on_the_same_text() -> None:
     text, _ = CASES["github-pat"][0][0]
     [match] = SCANNER.scan(f"token = {text}\n")

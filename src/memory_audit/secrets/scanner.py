@@ -36,6 +36,9 @@ PLACEHOLDER = re.compile(
     re.I,
 )
 NOT_A_VALUE = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|[()\[\]]|^\$|^%|^os\.|^env\.", re.I)
+# The name of an environment variable ("secret: HOLIDAY_API_KEY, ..." in prose says where
+# the secret lives, not what it is): upper case words joined by underscores.
+VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 # Whole values that are placeholders in documentation, whatever the rule.
 PLACEHOLDER_WORDS = frozenset(
     """password passwords passwd pass pwd secret secrets token tokens user username admin root
@@ -139,7 +142,7 @@ def plausible(rule: Rule, secret: str) -> bool:
         return False
     if rule.entropy is not None and entropy(value) < rule.entropy:
         return False
-    return not (rule.generic and NOT_A_VALUE.search(value))
+    return not (rule.generic and (NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value)))
 
 
 def _keyword_set(keywords: Sequence[str]) -> Any:
