@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from memory_audit.analysis.fast_regex import compile_fast
-from memory_audit.tree.markdown import Link, is_external, parse_markdown, prose_lines
+from memory_audit.tree.markdown import Document, Link, is_external, parse_markdown, prose_lines
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -47,11 +47,15 @@ class Reference:
     text: str
 
 
-def path_references(lines: Sequence[str], first_line: int) -> Iterator[Reference]:
+def path_references(
+    lines: Sequence[str], first_line: int, document: Document | None = None
+) -> Iterator[Reference]:
+    """``document``: the lines already parsed (``MemoryFile.markdown``), to parse once."""
+    document = document or parse_markdown(lines, first_line)
     links: dict[int, list[Link]] = {}
-    for link in parse_markdown(lines, first_line).links:
+    for link in document.links:
         links.setdefault(link.line, []).append(link)
-    for number, text in prose_lines(lines, first_line):
+    for number, text in prose_lines(lines, first_line, document):
         if "/" not in text:
             continue  # every path we recognise has a slash
         seen: set[str] = set()
@@ -99,8 +103,10 @@ def clean_path(token: str, backticked: bool) -> str | None:
     return None
 
 
-def commit_references(lines: Sequence[str], first_line: int) -> Iterator[Reference]:
-    for number, text in prose_lines(lines, first_line):
+def commit_references(
+    lines: Sequence[str], first_line: int, document: Document | None = None
+) -> Iterator[Reference]:
+    for number, text in prose_lines(lines, first_line, document):
         seen: set[str] = set()
         for match in COMMIT_CONTEXT.finditer(text):
             value = next(g for g in match.groups() if g is not None).lower()

@@ -183,7 +183,7 @@ def _citation(memory: MemoryFile) -> re.Pattern[str]:
 def _dead_warning(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
     if memory.meta_text("kind") != "warning":
         return
-    refs = list(path_references(memory.body_lines, memory.body_start))
+    refs = list(path_references(memory.body_lines, memory.body_start, memory.markdown))
     verdicts = [path_exists(tree, memory, r.text) for r in refs]
     if refs and all(v is False for v in verdicts):
         cited = ", ".join(f"`{r.text}`" for r in refs[:3])

@@ -93,7 +93,7 @@ def _paths(tree: MemoryTree, memories: list[MemoryFile]) -> Iterator[Finding | S
     project = tree.location.project_path
     unchecked = 0
     for memory in memories:
-        for ref in path_references(memory.body_lines, memory.body_start):
+        for ref in path_references(memory.body_lines, memory.body_start, memory.markdown):
             verdict = path_exists(tree, memory, ref.text)
             if verdict is None:
                 unchecked += 1
@@ -118,7 +118,9 @@ def _missing_file(memory: MemoryFile, ref: Reference, project: Path | None) -> F
 
 
 def _commits(tree: MemoryTree, memories: list[MemoryFile]) -> Iterator[Finding | Skip]:
-    refs = [(m, r) for m in memories for r in commit_references(m.body_lines, m.body_start)]
+    refs = [
+        (m, r) for m in memories for r in commit_references(m.body_lines, m.body_start, m.markdown)
+    ]
     if not refs:
         return
     repos, reason = _repositories(tree, memories)

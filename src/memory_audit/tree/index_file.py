@@ -21,7 +21,8 @@ INDEX_NAME = "MEMORY.md"
 LOAD_LINE_LIMIT = 200
 LOAD_BYTE_LIMIT = 25_000
 # The index may hold a whole tree's entries (10,000 in the benchmark): a larger parse budget.
-INDEX_LIMITS = Limits(lines=20_000, inline=1_000_000)
+# Always parsed: its headings and breaks are structure even without a single link.
+INDEX_LIMITS = Limits(lines=20_000, inline=1_000_000, skip_plain=False)
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 HOOK_SEPARATOR = re.compile(r"^\s*(?:—|–|--|-|:)\s*")
 

@@ -44,6 +44,7 @@ class Limits:
 
     lines: int = 5_000
     inline: int = 50_000
+    skip_plain: bool = True  # a document with no link or code syntax is not parsed at all
 
 
 BODY_LIMITS = Limits()
@@ -113,6 +114,8 @@ def parse_markdown(
 
 @lru_cache(maxsize=64)  # a body is parsed by the loader, then again by stale-refs and bloat
 def _parse(lines: tuple[str, ...], first_line: int, limits: Limits) -> Document:
+    if limits.skip_plain and not any(_may_hold_links_or_code(line) for line in lines):
+        return Document(())  # plain prose: no link, no code; skip the (slow) parser
     env: dict[str, object] = {}
     tokens = _PARSER.parse("\n".join(lines[: limits.lines]), env)
     budget = [limits.inline]
@@ -121,6 +124,13 @@ def _parse(lines: tuple[str, ...], first_line: int, limits: Limits) -> Document:
     if len(lines) > limits.lines:
         unread.append((first_line + limits.lines, first_line + len(lines) - 1))
     return Document(tuple(blocks), tuple(unread))
+
+
+def _may_hold_links_or_code(line: str) -> bool:
+    """False only when CommonMark can find no link, wikilink, code span or code block:
+    every link starts with ``[``, every code span with a backtick, a fence is backticks
+    or ``~~~``, and indented code needs four columns of indentation."""
+    return "[" in line or "`" in line or "~~~" in line or "    " in line or "\t" in line
 
 
 def _read_inline(block: Block, env: dict[str, object], budget: list[int]) -> Block:
@@ -250,9 +260,11 @@ def _wiki_spans(
         yield Span(Link(block.line_of(at), name, name, wiki=True), at, offset + end)
 
 
-def prose_lines(lines: Sequence[str], first_line: int = 1) -> Iterator[tuple[int, str]]:
+def prose_lines(
+    lines: Sequence[str], first_line: int = 1, document: Document | None = None
+) -> Iterator[tuple[int, str]]:
     """Yield ``(line number, text)`` for lines outside code blocks (fenced or indented)."""
-    code = parse_markdown(lines, first_line).code_lines
+    code = (document or parse_markdown(lines, first_line)).code_lines
     for number, text in enumerate(lines, start=first_line):
         if number not in code:
             yield number, text

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memory_audit.tree import bounded_yaml as safe_yaml
-from memory_audit.tree.markdown import Link, first_paragraph, parse_markdown
+from memory_audit.tree.markdown import Document, Link, first_paragraph, parse_markdown
 
 RELATION_TARGET_KEYS = ("target", "path", "to", "file")
 
@@ -56,6 +56,7 @@ class MemoryFile:
     frontmatter_present: bool
     body_start: int
     problems: tuple[FileProblem, ...]
+    markdown: Document  # the body as CommonMark reads it (links, code blocks)
     links: tuple[Link, ...]
     links_unread: tuple[tuple[int, int], ...]  # line ranges past the Markdown parse budget
     relations: tuple[Relation, ...]
@@ -167,6 +168,7 @@ def parse_memory_file(
         frontmatter_present=fm_lines is not None,
         body_start=body_start,
         problems=tuple(found),
+        markdown=document,
         links=document.links,
         links_unread=document.unread,
         relations=relations,
