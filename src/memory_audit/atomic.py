@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -38,3 +39,38 @@ def write_atomic(path: Path, data: bytes | str, mode: int = PRIVATE_FILE) -> Non
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
+
+
+class OutputRefused(Exception):
+    """An output path that cannot take a file: the message says why."""
+
+
+def write_output(path: Path, data: str, mode: int = PRIVATE_FILE) -> None:
+    """Write a report where the user asked. A regular file (or a new one) is replaced
+    atomically; a device, FIFO or socket (``/dev/null``, ``/dev/stdout``) is written in
+    place, never replaced; a folder or a missing parent folder is refused."""
+    try:
+        info = os.stat(path)  # through symlinks: what the path leads to decides
+    except FileNotFoundError:
+        parent = path.absolute().parent
+        if not os.path.isdir(parent):
+            raise OutputRefused(f"the folder {parent} does not exist") from None
+        _write_replacing(path, data, mode)
+        return
+    if stat.S_ISDIR(info.st_mode):
+        raise OutputRefused(f"{path} is a folder; name a file in it")
+    if stat.S_ISREG(info.st_mode):
+        _write_replacing(path, data, mode)
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(data)
+    except OSError as exc:
+        raise OutputRefused(f"cannot write {path} ({exc.strerror or type(exc).__name__})") from None
+
+
+def _write_replacing(path: Path, data: str, mode: int) -> None:
+    try:
+        write_atomic(path, data, mode)
+    except OSError as exc:
+        raise OutputRefused(f"cannot write {path} ({exc.strerror or type(exc).__name__})") from None

@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-from memory_audit.atomic import write_atomic
+from memory_audit.atomic import OutputRefused, write_output
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.commands.progress import Progress
 from memory_audit.commands.targets import resolve_scope, with_location
@@ -104,14 +104,10 @@ def _transcripts(config: config_module.Config, selection: Sequence[str]) -> int 
 
 def _write_report(output: Path, rendered: str, roots: Sequence[Path]) -> None:
     _refuse_inside_trees(output, roots)
-    if output.is_dir():
-        raise UsageError(f"--output {output} is a folder; name a file in it")
-    if not output.absolute().parent.is_dir():
-        raise UsageError(f"--output: the folder {output.absolute().parent} does not exist")
     try:
-        write_atomic(output, rendered, mode=0o600)
-    except OSError as exc:
-        raise UsageError(f"--output: cannot write {output} ({exc.strerror})") from None
+        write_output(output, rendered)
+    except OutputRefused as exc:
+        raise UsageError(f"--output: {exc}") from None
 
 
 def _render(run: Run, output_format: str, indent: int | None) -> str:
