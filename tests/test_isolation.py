@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -99,3 +100,43 @@ def test_a_check_failing_on_one_file_audits_the_others(
     assert path == "f4.md"
     assert error.startswith("check 'orphans' failed on this file: ValueError at test_isolation.py:")
     assert "secret" not in error
+
+
+def audit_text(tree: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "memory_audit", "audit", str(tree)],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=os.environ.copy(),
+    )
+
+
+CLEAN = {
+    "MEMORY.md": "- [Deploy](deploy.md) — read before deploying the app to production\n",
+    "deploy.md": memory("deploy", description="read before deploying the app to production"),
+}
+
+
+def test_a_clean_tree_exits_0(tree_dir: Path) -> None:
+    write_tree(tree_dir, CLEAN)
+    assert audit_text(tree_dir).returncode == 0
+
+
+def test_a_socket_left_unaudited_exits_1_with_the_reason(tree_dir: Path) -> None:
+    write_tree(tree_dir, CLEAN)
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(tree_dir / "sock.md"))
+        result = audit_text(tree_dir)
+    assert result.returncode == 1
+    assert (
+        "- sock.md: a socket (or a device without a driver), not a file; not read" in result.stdout
+    )
+
+
+def test_a_symlink_loop_left_unaudited_exits_1(tree_dir: Path) -> None:
+    write_tree(tree_dir, CLEAN)
+    (tree_dir / "loop.md").symlink_to("loop.md")
+    result = audit_text(tree_dir)
+    assert result.returncode == 1
+    assert "loop.md" in result.stdout

@@ -82,7 +82,13 @@ def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
         _write_report(output, rendered, [r.root for r in refs])
     if output_format == "text" and output is None and out.isatty():
         _offer_service(config, config_path)
-    return 1 if run_.total else 0
+    return 1 if run_.total or unaudited_files(run_) else 0
+
+
+def unaudited_files(run: Run) -> bool:
+    """A file that could not be read or checked is no clean bill of health: exit 1, the
+    reason is in the report's errors. (A tree being consolidated is not audited at all.)"""
+    return any(report.errors and report.audited for report in run.reports)
 
 
 def _with_overrides(

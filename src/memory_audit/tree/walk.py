@@ -215,6 +215,8 @@ def describe_os_error(exc: OSError) -> str:
         return "permission denied"
     if exc.errno == errno.ELOOP:
         return "symlink loop or symlink in place of a file; not followed"
+    if exc.errno == errno.ENXIO:
+        return "a socket (or a device without a driver), not a file; not read"
     return exc.strerror or type(exc).__name__
 
 
