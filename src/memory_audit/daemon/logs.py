@@ -11,8 +11,18 @@ import platformdirs
 
 from memory_audit.atomic import ensure_private_dir
 from memory_audit.config.paths import APP
+from memory_audit.model.visible import visible
 
 FORMAT = "%(asctime)s %(levelname)s %(message)s"
+
+
+class VisibleFormatter(logging.Formatter):
+    """Log messages name memory files: a file name with a newline or an escape sequence
+    must not forge a log line or drive the terminal that tails the log."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        record.message = visible(record.message)
+        return super().formatMessage(record)
 
 
 def log_dir() -> Path:
@@ -26,10 +36,10 @@ def setup(level: int = logging.INFO) -> Path:
     logger.setLevel(level)
     logger.handlers.clear()
     stream = logging.StreamHandler()
-    stream.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
+    stream.setFormatter(VisibleFormatter("%(levelname)s %(message)s"))
     logger.addHandler(stream)
     rotating = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=3)
-    rotating.setFormatter(logging.Formatter(FORMAT))
+    rotating.setFormatter(VisibleFormatter(FORMAT))
     logger.addHandler(rotating)
     os.chmod(path, 0o600)
     # desktop-notifier logs a traceback for every failed send; one line of ours is enough.

@@ -9,6 +9,8 @@ import signal
 from collections.abc import Iterator
 from typing import TextIO
 
+from memory_audit.model.visible import visible, visible_lines
+
 
 class Console:
     def __init__(self, inp: TextIO, out: TextIO) -> None:
@@ -17,11 +19,12 @@ class Console:
 
     def say(self, text: str = "") -> None:
         with contextlib.suppress(OSError):  # a closed terminal must not stop the bookkeeping
-            self.out.write(text + "\n")
+            # No escape sequence from a file reaches the terminal, whatever the caller passed.
+            self.out.write(visible_lines(text) + "\n")
             self.out.flush()
 
     def ask(self, prompt: str, default: str = "") -> str:
-        shown = f"{prompt} [{default}]: " if default else f"{prompt}: "
+        shown = visible(f"{prompt} [{default}]: " if default else f"{prompt}: ")
         try:
             self.out.write(shown)
             self.out.flush()

@@ -33,6 +33,7 @@ from memory_audit.fix.console import Console, interrupts_deferred
 from memory_audit.fix.edits import Edit, StaleTarget
 from memory_audit.fix.frontmatter_edit import CannotEdit
 from memory_audit.model.finding import Finding
+from memory_audit.model.visible import visible, visible_lines
 from memory_audit.report import wording
 from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.scanner import Scanner
@@ -156,7 +157,7 @@ class Session:
         self.console.say(
             f"{counter} {REGISTRY[finding.dimension].DIMENSION.title}: {wording.location(finding)}"
         )
-        self.console.say(f"  {finding.message}")
+        self.console.say(f"  {visible(finding.message)}")
 
     def _concrete(self, finding: Finding, action: Action) -> Finding | str:
         proposal = self._propose(finding, action)
@@ -204,7 +205,7 @@ class Session:
 
     def _judgment(self, finding: Finding) -> Finding | str:
         if finding.suggestion:
-            self.console.say(f"  Suggestion: {finding.suggestion}")
+            self.console.say(f"  Suggestion: {visible(finding.suggestion)}")
         self.console.say("  (user judgment required)")
         key = self.console.choose("Action?", {**JUDGMENT, **QUIT}, numbered=True)
         handlers: dict[str, Callable[[], Finding | str]] = {
@@ -332,13 +333,14 @@ class Session:
         middle = (finding.line or 1) - 1
         for number in range(max(0, middle - 6), min(len(lines), middle + 7)):
             mark = ">" if number == middle else " "
-            self.console.say(f"  {mark}{number + 1:5} | {boundary.text(lines[number])}")
+            self.console.say(f"  {mark}{number + 1:5} | {visible(boundary.text(lines[number]))}")
         return finding
 
     def _redacted_diff(self, change: Edit) -> str:
         texts = [c.after.text for c in change.changes]
         texts += [c.before.text for c in change.changes if c.before is not None]
-        return Boundary.for_text(self.scanner, "\n\n".join(texts)).text(change.diff(self.root))
+        masked = Boundary.for_text(self.scanner, "\n\n".join(texts)).text(change.diff(self.root))
+        return visible_lines(masked)
 
     def _read_index(self) -> bytes | None:
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from memory_audit.model.run import Run, TreeReport
+from memory_audit.model.visible import code_span, visible
 from memory_audit.report import wording
 
 
@@ -19,7 +20,7 @@ def render_tree(report: TreeReport, run: Run) -> str:
     lines = [
         f"# Memory audit: {title}",
         "",
-        f"- Tree: `{wording.display_root(report.root)}`",
+        f"- Tree: {code_span(wording.display_root(report.root))}",
         f"- Files scanned: {wording.files_scanned(report)}",
         f"- Findings: **{len(report.findings)}** total",
         f"- Health: {wording.health_line(report)}",
@@ -33,7 +34,8 @@ def render_tree(report: TreeReport, run: Run) -> str:
             continue
         lines += ["", f"## {dimension.title} ({counts[dimension.id]})", ""]
         lines += [
-            f"- `{wording.location(f)}` — {wording.sentence(f)} `[{wording.short_fingerprint(f)}]`"
+            f"- {code_span(wording.location(f))} — {wording.sentence(f)} "
+            f"`[{wording.short_fingerprint(f)}]`"
             for f in shown
             if f.dimension == dimension.id
         ]
@@ -51,14 +53,17 @@ def _notes(report: TreeReport, run: Run) -> list[str]:
     lines: list[str] = []
     if report.skipped:
         lines += ["", "### Skipped", ""]
-        lines += [f"- {run.title(s.dimension)}: {s.reason}" for s in report.skipped]
+        lines += [f"- {run.title(s.dimension)}: {visible(s.reason)}" for s in report.skipped]
     if report.errors:
         lines += ["", "### Errors", ""]
-        lines += [f"- `{path or '(audit)'}`: {error}" for path, error in report.errors]
+        lines += [
+            f"- {code_span(path or '(audit)')}: {visible(error)}" for path, error in report.errors
+        ]
     if report.dismissed:
         lines += ["", f"### Dismissed ({len(report.dismissed)}, not counted)", ""]
         lines += [
-            f"- `{wording.location(f)}` — {f.message} `[{wording.short_fingerprint(f)}]`"
+            f"- {code_span(wording.location(f))} — {visible(f.message)} "
+            f"`[{wording.short_fingerprint(f)}]`"
             for f in report.dismissed
         ]
     return lines

@@ -16,6 +16,7 @@ from typing import Literal
 
 from memory_audit.model.finding import Finding
 from memory_audit.model.run import Run, TreeReport
+from memory_audit.model.visible import visible
 from memory_audit.report import wording
 from memory_audit.report.colour import SECRET_DIMENSION, Painter
 
@@ -146,19 +147,19 @@ def _notes(report: TreeReport, run: Run, options: TextOptions) -> list[str]:
     lines: list[str] = []
     if report.skipped and options.detail == "verbose":
         lines += ["", "Skipped:"]
-        lines += [f"- {run.title(s.dimension)}: {s.reason}" for s in report.skipped]
+        lines += [f"- {run.title(s.dimension)}: {visible(s.reason)}" for s in report.skipped]
     elif report.skipped:
         lines += ["", f"Skipped: {len(report.skipped)} part(s) of checks could not run (-v: why)."]
     if report.errors:
         lines += ["", "Errors:"]
-        lines += [f"- {path or '(audit)'}: {error}" for path, error in report.errors]
+        lines += [f"- {wording.error_line(path, error)}" for path, error in report.errors]
     if report.dismissed:
         lines += [
             "",
             f"Dismissed ({len(report.dismissed)}, not counted; `memory-audit dismiss --list`):",
         ]
         lines += [
-            f"- {wording.location(f)} — {f.message} [{wording.short_fingerprint(f)}]"
+            f"- {wording.location(f)} — {visible(f.message)} [{wording.short_fingerprint(f)}]"
             for f in report.dismissed
         ]
     return lines

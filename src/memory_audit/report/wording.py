@@ -1,4 +1,8 @@
-"""Wording shared by the human-readable renderers, so text and markdown say the same thing."""
+"""Wording shared by the human-readable renderers, so text and markdown say the same thing.
+
+Paths and messages carry text from memory files: they are shown through ``visible``,
+so a file name or a quote can neither colour a terminal nor start a line of its own.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from pathlib import Path
 
 from memory_audit.model.finding import Finding
 from memory_audit.model.run import Run, TreeReport
+from memory_audit.model.visible import visible
 from memory_audit.tree.index_file import LOAD_BYTE_LIMIT, LOAD_LINE_LIMIT
 
 
@@ -15,7 +20,7 @@ def display_root(root: Path) -> str:
     absolute = root.absolute()
     home = Path.home()
     shown = f"~/{absolute.relative_to(home)}" if absolute.is_relative_to(home) else str(absolute)
-    return shown.rstrip("/") + "/"
+    return visible(shown.rstrip("/") + "/")
 
 
 def files_scanned(report: TreeReport) -> str:
@@ -36,13 +41,13 @@ def health_line(report: TreeReport) -> str:
 
 
 def largest_line(report: TreeReport) -> str:
-    return ", ".join(f"{path} ({lines} lines)" for path, lines in report.health.largest)
+    return ", ".join(f"{visible(path)} ({lines} lines)" for path, lines in report.health.largest)
 
 
 def location(finding: Finding) -> str:
     if finding.line is None:
-        return finding.path
-    return f"{finding.path}:{finding.line}"
+        return visible(finding.path)
+    return f"{visible(finding.path)}:{finding.line}"
 
 
 def sentence(finding: Finding) -> str:
@@ -53,7 +58,11 @@ def sentence(finding: Finding) -> str:
     text += "."
     if finding.judgment:
         text += " (user judgment required)"
-    return text
+    return visible(text)
+
+
+def error_line(path: str, error: str) -> str:
+    return f"{visible(path or '(audit)')}: {visible(error)}"
 
 
 def more_not_shown(count: int, dimension: str, report: TreeReport | None = None) -> str:

@@ -1,0 +1,48 @@
+"""Untrusted text made visible: memory text and file names reach terminals, logs and
+Claude Code (the session hook) as data, never as escape sequences or new lines.
+
+``visible`` shows every control character as its escape (``\\x1b``, ``\\n``), and
+the Unicode characters that break or reorder lines (line and paragraph
+separators, bidirectional overrides) as ``\\u2028``-style escapes.
+``code_span`` puts text in a markdown code span whatever backticks it holds.
+"""
+
+from __future__ import annotations
+
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_LINE_BREAKERS = [
+    0x85,
+    0x2028,
+    0x2029,
+    *range(0x202A, 0x202F),
+    *range(0x2066, 0x206A),
+    0x200E,
+    0x200F,
+]
+_TABLE: dict[int, str] = {
+    **{c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)]},
+    **{c: f"\\u{c:04x}" for c in _LINE_BREAKERS},
+    **{ord(k): v for k, v in _NAMED.items()},
+}
+
+
+def visible(text: str) -> str:
+    return text.translate(_TABLE)
+
+
+def visible_lines(text: str) -> str:
+    """A block whose lines are ours (a diff, a file's lines): each line made visible."""
+    return "\n".join(visible(line) for line in text.split("\n"))
+
+
+def code_span(text: str) -> str:
+    """A markdown code span holding ``text`` literally (CommonMark: a fence of more
+    backticks than the longest run inside, padded when the text touches a backtick)."""
+    text = visible(text)
+    longest = run = 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
