@@ -163,7 +163,7 @@ class Session:
         proposal = self._propose(finding, action)
         if not isinstance(proposal, Edit):
             return proposal
-        self.console.say(f"  Apply makes one change: {proposal.description}")
+        self.console.say(f"  Apply makes one change: {visible(proposal.description)}")
         self.console.say(self._redacted_diff(proposal).rstrip())
         choices = SECRET if finding.dimension == "secrets" else CONCRETE
         key = self.console.choose("Action?", {**choices, **QUIT}, numbered=True)
@@ -273,7 +273,7 @@ class Session:
             return self._failed(finding, exc)
         self._index_seen = self._read_index()
         self.outcome.applied.append(change.description)
-        self.console.say(f"  Applied: {change.description}")
+        self.console.say(f"  Applied: {visible(change.description)}")
         self._tree_changed()
         return APPLIED
 
@@ -290,7 +290,7 @@ class Session:
         return DEFERRED
 
     def _changed_meanwhile(self, finding: Finding, why: str) -> Finding | str:
-        self.console.say(f"  {why}; checking this finding again.")
+        self.console.say(f"  {visible(why)}; checking this finding again.")
         self._index_seen = self._read_index()
         self._tree_changed()
         fresh = self._still_reported(finding)
