@@ -9,6 +9,8 @@ separators, bidirectional overrides) as ``\\u2028``-style escapes.
 
 from __future__ import annotations
 
+import re
+
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _LINE_BREAKERS = [
     0x85,
@@ -26,8 +28,13 @@ _TABLE: dict[int, str] = {
 }
 
 
+_NEEDS_ESCAPE = re.compile("[" + "".join(re.escape(chr(c)) for c in _TABLE) + "]")
+_BACKTICKS = re.compile("`+")
+
+
 def visible(text: str) -> str:
-    return text.translate(_TABLE)
+    # Most text has nothing to escape: one C-speed search, no translation.
+    return text.translate(_TABLE) if _NEEDS_ESCAPE.search(text) else text
 
 
 def visible_lines(text: str) -> str:
@@ -39,10 +46,7 @@ def code_span(text: str) -> str:
     """A markdown code span holding ``text`` literally (CommonMark: a fence of more
     backticks than the longest run inside, padded when the text touches a backtick)."""
     text = visible(text)
-    longest = run = 0
-    for char in text:
-        run = run + 1 if char == "`" else 0
-        longest = max(longest, run)
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
