@@ -42,16 +42,18 @@ def test_remove_index_line(tree_dir: Path) -> None:
     assert "-- [Gone](gone.md) — x" in edit.diff(tree_dir)
 
 
-def test_a_symlinked_file_is_fixed_in_its_target_and_stays_a_link(tmp_path: Path) -> None:
+def test_a_symlinked_file_is_not_fixed_through_its_link(tmp_path: Path) -> None:
+    """DESIGN §6.7: review writes only regular files inside the tree, never through a link."""
     target = tmp_path / "dotfiles/MEMORY.md"
     target.parent.mkdir()
     target.write_text("# Index\n- [Gone](gone.md) — x\n")
     tree = tmp_path / "memory"
     tree.mkdir()
     (tree / "MEMORY.md").symlink_to(target)
-    apply(tree, {"action": "remove-index-line", "line": 2, "target": "gone.md"})
+    with pytest.raises(StaleTarget, match="symlink"):
+        apply(tree, {"action": "remove-index-line", "line": 2, "target": "gone.md"})
     assert (tree / "MEMORY.md").is_symlink()
-    assert target.read_text() == "# Index\n"
+    assert target.read_text() == "# Index\n- [Gone](gone.md) — x\n"
 
 
 def test_remove_index_line_that_moved_and_one_that_vanished(tree_dir: Path) -> None:

@@ -140,13 +140,28 @@ def _findings(
         stored = _stored(report_file, ref.root)
         if stored is not None and stored[0].timestamp() >= _newest_change(ref.root):
             console.say(f"Findings from the report of {stored[0]:%Y-%m-%d %H:%M} ({report_file}).")
-            return list(stored[1].findings)
+            return _still_true(list(stored[1].findings), fresh, console)
         if from_report is not None and stored is None:
             raise UsageError(f"{from_report} has no report for {ref.root}")
         console.say("The report is older than the tree: audited now.")
     else:
         console.say("No report for this tree yet: audited now.")
     return list(fresh.findings)
+
+
+def _still_true(stored: list[Finding], fresh: TreeReport, console: Console) -> list[Finding]:
+    """A report is a file anyone could have written: each of its findings is kept only
+    when the audit of the tree as it is now finds it too, and then the audit's own
+    finding (path, fix) is used, never the report's."""
+    now = {f.fingerprint: f for f in (*fresh.findings, *fresh.dismissed)}
+    kept = [now[f.fingerprint] for f in stored if f.fingerprint in now]
+    refused = len(stored) - len(kept)
+    if refused:
+        console.say(
+            f"{refused} finding(s) of the report do not match the tree as it is now "
+            "(fixed meanwhile, or not from this tree): left out."
+        )
+    return kept
 
 
 def _latest_report(config: config_module.Config) -> Path | None:

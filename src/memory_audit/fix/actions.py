@@ -16,6 +16,7 @@ from typing import Any
 import frontmatter as frontmatter_lib
 
 from memory_audit.fix import frontmatter_edit as fm
+from memory_audit.fix import tree_access
 from memory_audit.fix.edits import Edit, FileChange, StaleTarget
 from memory_audit.fix.text_file import TextFile, new_file
 from memory_audit.secrets.scanner import Scanner
@@ -34,11 +35,12 @@ class Action:
 
 
 def _read(root: Path, rel: str) -> TextFile:
-    path = root / rel
+    """Through the tree guard: a fix reads (and later writes) only regular files inside
+    the tree, whatever path a report or a finding names."""
     try:
-        return TextFile.read(path)
-    except FileNotFoundError:
-        raise StaleTarget(f"{rel} no longer exists") from None
+        return TextFile.read_in(root, rel)
+    except tree_access.NotInTree as exc:
+        raise StaleTarget(str(exc)) from None
 
 
 def _change(before: TextFile, lines: list[str]) -> FileChange:
@@ -49,7 +51,11 @@ def _new_name(root: Path, name: str) -> Path:
     """Where a file the user named goes: a new ``.md`` file inside the tree, or StaleTarget."""
     if not name.endswith(".md") or Path(name).is_absolute() or ".." in Path(name).parts:
         raise StaleTarget(f"`{name}` is not a .md file name inside the tree")
-    if (root / name).exists():
+    try:
+        taken = tree_access.exists(root, name)
+    except tree_access.NotInTree as exc:  # e.g. a folder on the way is a symlink
+        raise StaleTarget(str(exc)) from None
+    if taken:
         raise StaleTarget(f"{name} already exists; choose another name")
     return root / name
 
@@ -110,10 +116,10 @@ def update_index_path(root: Path, fix: Fix, answers: list[str]) -> Edit:
 
 def add_index_line(root: Path, fix: Fix, answers: list[str]) -> Edit:
     text = answers[0] if answers and answers[0].strip() else str(fix["text"])
-    path = root / INDEX_NAME
-    index = TextFile.read(path) if path.exists() else new_file(path, "# Memory index\n")
+    existing = _read(root, INDEX_NAME) if tree_access.exists(root, INDEX_NAME) else None
+    index = existing or new_file(root / INDEX_NAME, "# Memory index\n", root)
     lines = [*index.text.rstrip("\n").split("\n"), text, ""]
-    change = FileChange(index if path.exists() else None, index.with_text("\n".join(lines)))
+    change = FileChange(existing, index.with_text("\n".join(lines)))
     return Edit(f"MEMORY.md: added an index line for `{fix['path']}`", (change,))
 
 
@@ -132,7 +138,7 @@ def move_to_topic(root: Path, fix: Fix, answers: list[str]) -> Edit:
     post = frontmatter_lib.Post(
         body, name=Path(name).stem, description=description, type="reference"
     )
-    topic = new_file(path, frontmatter_lib.dumps(post) + "\n")
+    topic = new_file(path, frontmatter_lib.dumps(post) + "\n", root)
     title = Path(name).stem.replace("-", " ").replace("_", " ").capitalize()
     pointer = f"- [{title}]({name}) — {description}"
     return Edit(

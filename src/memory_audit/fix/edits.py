@@ -13,6 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from memory_audit.fix import tree_access
 from memory_audit.fix.text_file import TextFile
 
 
@@ -78,6 +79,12 @@ class Edit:
 
 
 def _apply_one(change: FileChange) -> None:
+    if change.after.root is not None:
+        try:
+            _apply_in_tree(change, change.after.root)
+        except tree_access.NotInTree as exc:
+            raise StaleTarget(str(exc)) from None
+        return
     if change.rename_to is not None:
         if change.rename_to.exists():
             raise StaleTarget(f"{change.rename_to.name} already exists")
@@ -85,3 +92,17 @@ def _apply_one(change: FileChange) -> None:
         os.rename(change.after.path, change.rename_to)
     elif change.before is None or change.before.text != change.after.text:
         change.after.write()
+
+
+def _apply_in_tree(change: FileChange, root: Path) -> None:
+    """Through the tree guard: the file must still hold exactly the bytes the edit was
+    computed from (a concurrent writer's lines are never lost), no symlink is followed."""
+    rel = change.after.path.relative_to(root).as_posix()
+    before = change.before
+    expected = (
+        None if before is None else before.raw if before.raw is not None else before.encoded()
+    )
+    if before is None or before.text != change.after.text:
+        tree_access.replace(root, rel, change.after.encoded(), change.after.mode, expected)
+    if change.rename_to is not None:
+        tree_access.rename(root, rel, change.rename_to.relative_to(root).as_posix())

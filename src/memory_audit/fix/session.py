@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit.checks import REGISTRY
+from memory_audit.fix import tree_access
 from memory_audit.fix.actions import Action
 from memory_audit.fix.console import Console, interrupts_deferred
 from memory_audit.fix.edits import Edit, StaleTarget
@@ -39,6 +40,7 @@ from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.index_file import INDEX_NAME
 
+VIEW_LIMIT = 1024 * 1024  # view detail reads at most this much of a file
 Recheck = Callable[[], list[Finding]]  # a fresh audit of the tree
 APPLIED, SKIPPED, DEFERRED, RESOLVED = "applied", "skipped", "deferred", "resolved"
 CONCRETE = {"a": "Apply", "s": "Skip", "e": "Edit", "v": "View detail"}
@@ -317,16 +319,14 @@ class Session:
         return DEFERRED
 
     def _view(self, finding: Finding) -> Finding:
-        """The lines around the finding; then the same question again."""
+        """The lines around the finding; then the same question again. Read through the
+        tree guard: a symlink, a FIFO or a device in the tree is refused, not opened."""
         try:
-            lines = (
-                (self.root / finding.path)
-                .read_text(encoding="utf-8", errors="replace")
-                .splitlines()
-            )
-        except OSError as exc:
-            self.console.say(f"  (cannot read {finding.path}: {exc.strerror})")
+            data, _ = tree_access.read_bytes(self.root, finding.path, VIEW_LIMIT)
+        except tree_access.NotInTree as exc:
+            self.console.say(f"  (not shown: {visible(str(exc))})")
             return finding
+        lines = data.decode("utf-8", errors="replace").splitlines()
         # Never echo a secret, not even back to its owner's terminal: the boundary of the
         # whole file, so a private key's body lines are masked too.
         boundary = Boundary.for_text(self.scanner, "\n".join(lines))

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory_audit.atomic import write_atomic
+from memory_audit.fix import tree_access
 
 BOM = "\ufeff"
 
@@ -22,6 +23,22 @@ class TextFile:
     newline: str
     bom: bool
     mode: int
+    root: Path | None = None  # set when read through the tree guard: written through it too
+    raw: bytes | None = None  # the bytes read, for the check right before a write
+
+    @classmethod
+    def read_in(cls, root: Path, rel: str) -> TextFile:
+        """A file of the tree, through the guard: a regular file, no symlink on the way."""
+        data, mode = tree_access.read_bytes(root, rel)
+        return cls.decode(root / rel, data, mode, root)
+
+    @classmethod
+    def decode(cls, path: Path, data: bytes, mode: int, root: Path | None = None) -> TextFile:
+        text = data.decode("utf-8")
+        bom = text.startswith(BOM)
+        text = text.removeprefix(BOM)
+        newline = "\r\n" if "\r\n" in text else "\n"
+        return cls(path, text.replace("\r\n", "\n"), newline, bom, mode, root, data)
 
     @classmethod
     def read(cls, path: Path) -> TextFile:
@@ -37,7 +54,7 @@ class TextFile:
         return self.text.split("\n")
 
     def with_text(self, text: str) -> TextFile:
-        return TextFile(self.path, text, self.newline, self.bom, self.mode)
+        return TextFile(self.path, text, self.newline, self.bom, self.mode, self.root)
 
     def encoded(self) -> bytes:
         text = self.text.replace("\n", self.newline)
@@ -47,8 +64,8 @@ class TextFile:
         write_atomic(self.path, self.encoded(), mode=self.mode)
 
 
-def new_file(path: Path, text: str) -> TextFile:
-    return TextFile(path, text, "\n", False, 0o644 & ~_umask())
+def new_file(path: Path, text: str, root: Path | None = None) -> TextFile:
+    return TextFile(path, text, "\n", False, 0o644 & ~_umask(), root)
 
 
 def _umask() -> int:

@@ -273,7 +273,7 @@ class MemoryTree:
         for root in self._root_texts:
             if candidate.startswith(root + "/") or candidate == root:
                 rel = candidate[len(root) + 1 :]
-                exists = rel in self.present or rel in self.files or os.path.lexists(candidate)
+                exists = rel in self.present or rel in self.files or _may_exist(candidate)
                 return Target(rel, candidate, exists)
         return Target(None, candidate, os.path.exists(candidate))
 
@@ -302,6 +302,18 @@ def _reverse(edges: Mapping[str, Iterable[str]]) -> Mapping[str, frozenset[str]]
         for target in targets:
             found[target].add(source)
     return {path: frozenset(sources) for path, sources in found.items()}
+
+
+def _may_exist(path: str) -> bool:
+    """False only when the file is known to be missing: behind an unreadable folder it
+    may well exist, and a fix must never remove the index line of a file it cannot see."""
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def name_key(label: str) -> str:
