@@ -36,7 +36,9 @@ def test_alias_bomb_is_refused_with_bounded_memory(tree_dir: Path) -> None:
     finally:
         tracemalloc.stop()
     [problem] = [f for f in found if f.path == "bomb.md" and f.dimension == "frontmatter"]
-    assert problem.code == "unparseable-frontmatter"
+    # Strict YAML refuses the bomb; Claude Code's retry quotes every `&`/`*` value and
+    # reads them as plain text, so the file is read, by the fallback only.
+    assert problem.code == "strict-yaml-only"
     assert "alias bomb" in problem.message
     assert peak < 20 * 1024 * 1024
 
@@ -46,7 +48,8 @@ def test_yaml_python_tags_build_nothing(tree_dir: Path, tmp_path: Path) -> None:
     payload = f'---\nname: !!python/object/apply:os.system ["touch {marker}"]\n---\n'
     write_tree(tree_dir, {"MEMORY.md": index("evil.md"), "evil.md": payload})
     found = codes(findings(tree_dir, "frontmatter"))
-    assert found == [("unparseable-frontmatter", "evil.md", 2)]
+    # The safe loader builds nothing; Claude Code's retry quotes the value (it holds `!`).
+    assert ("strict-yaml-only", "evil.md", 2) in found
     assert not marker.exists()
 
 

@@ -24,8 +24,11 @@ from memory_audit.secrets.boundary import Boundary, tree_boundary
 from memory_audit.secrets.loading import RulesUnavailable, scanner_for
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import TreeRef
+from memory_audit.tree.memory_file import FileKind
 from memory_audit.tree.snapshot import MemoryTree, load_tree
 
+# Dimensions that read file text only: a run of just these never parses frontmatter.
+TEXT_ONLY = frozenset({"secrets"})
 # Findings that make the rest of a dimension moot come first within it.
 LEADING_CODES = frozenset(
     {
@@ -57,23 +60,26 @@ def audit_tree(
         for item in items:
             (skipped if isinstance(item, Skip) else findings).append(item)  # type: ignore[arg-type]
         errors += failures
-    boundary = _boundary(tree, options.get("secrets"))
+    # A secrets-only run reads text, never frontmatter: its counts come from file places.
+    parsed = not set(selection) <= TEXT_ONLY
+    boundary = _boundary(tree, options.get("secrets"), parsed)
     hidden = frozenset(dismissed)
-    ordered = order(tree, distinct([boundary.finding(f) for f in findings]))
+    ordered = order(tree, distinct([boundary.finding(f) for f in findings]), by_references=parsed)
     return TreeReport(
         root=tree.root,
         project=tree.location.slug,
         project_path=tree.location.project_path,
-        profile=tree.profile,
-        memory_files=len(tree.memories),
-        session_recaps=len(tree.recaps),
+        profile=tree.profile if parsed else tree.requested_profile,
+        memory_files=_count(tree, FileKind.MEMORY, parsed),
+        session_recaps=_count(tree, FileKind.RECAP, parsed),
         has_index=tree.index is not None,
-        health=measure(tree),
+        health=measure(tree, frontmatter=parsed),
         findings=tuple(f for f in ordered if f.fingerprint not in hidden),
         skipped=tuple(Skip(s.dimension, boundary.text(s.reason)) for s in skipped),
         errors=tuple((path, boundary.text(error)) for path, error in errors),
         checks=tuple(selection),
         dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
+        not_memories=tuple(tree.not_memories.items()),
     )
 
 
@@ -130,7 +136,7 @@ def _only(tree: MemoryTree, paths: Iterable[str]) -> MemoryTree:
     return dataclasses.replace(tree, files={p: tree.files[p] for p in paths})
 
 
-def _boundary(tree: MemoryTree, secrets_options: Any) -> Boundary:
+def _boundary(tree: MemoryTree, secrets_options: Any, decode_frontmatter: bool) -> Boundary:
     """The tree's redaction boundary, from the secrets check's rules (the bundled ones when
     its patterns file is unusable: the boundary never turns itself off)."""
     patterns = getattr(secrets_options, "patterns", None)
@@ -139,16 +145,23 @@ def _boundary(tree: MemoryTree, secrets_options: Any) -> Boundary:
         scanner = scanner_for(patterns, state_dir)
     except RulesUnavailable:
         scanner = scanner_for(None, state_dir)
-    return tree_boundary(tree, scanner)
+    return tree_boundary(tree, scanner, decode_frontmatter=decode_frontmatter)
 
 
-def order(tree: MemoryTree, findings: Iterable[Finding]) -> list[Finding]:
+def _count(tree: MemoryTree, kind: FileKind, parsed: bool) -> int:
+    return sum(1 for f in tree.files.values() if (f.kind if parsed else f.listed_kind) is kind)
+
+
+def order(
+    tree: MemoryTree, findings: Iterable[Finding], *, by_references: bool = True
+) -> list[Finding]:
     """Dimension order, leading codes, then files more referenced first, then place."""
     references: dict[str, int] = {}
 
     def key(finding: Finding) -> tuple[int, int, int, str, int, str]:
         if finding.path not in references:
-            references[finding.path] = tree.references_to(finding.path)
+            # Counting references reads relations (frontmatter): not in a text-only run.
+            references[finding.path] = tree.references_to(finding.path) if by_references else 0
         return (
             ORDER[finding.dimension],
             0 if finding.code in LEADING_CODES else 1,
@@ -207,14 +220,19 @@ def _audit_ref(
     age = lock_age(ref.root, now.timestamp())
     if age is not None:
         return busy_report(ref, age)
-    tree = load_tree(
+    return audit_tree(load_ref(ref, config, now), selection, options, dismissed)
+
+
+def load_ref(ref: TreeRef, config: Config, now: dt.datetime | None = None) -> MemoryTree:
+    """One tree, read with the user's settings (profile, size limit, recap names)."""
+    return load_tree(
         ref.root,
         location=ref.location,
         profile=config.settings.audit.profile,
         max_file_bytes=config.settings.audit.max_file_bytes,
         now=now,
+        recap_globs=config.check_options("session-recaps").recap_globs,
     )
-    return audit_tree(tree, selection, options, dismissed)
 
 
 def busy_report(ref: TreeRef, age: float) -> TreeReport:

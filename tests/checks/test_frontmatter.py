@@ -66,7 +66,7 @@ def test_frontmatter_parse_error_comes_first_and_other_files_are_still_checked(
     tree_dir: Path,
 ) -> None:
     found = audit(
-        tree_dir, {"bad.md": "---\nname: [unclosed\n---\n", "zz.md": "---\nname: z\n---\n"}
+        tree_dir, {"bad.md": "---\nname: x\n- stray\n---\n", "zz.md": "---\nname: z\n---\n"}
     )
     assert found[0][:2] == ("unparseable-frontmatter", "bad.md")
     assert ("missing-field", "zz.md", 1) in found

@@ -34,7 +34,7 @@ def test_session_recaps_wrong_type_missing_and_broken_frontmatter(tree_dir: Path
         {
             "sessions/2026-01-01-a.md": memory("a", type="project"),
             "sessions/2026-01-02-b.md": "no frontmatter\n",
-            "sessions/2026-01-03-c.md": "---\ntype: [broken\n---\n",
+            "sessions/2026-01-03-c.md": "---\ntype: session-recap\n- stray item\n---\n",
         },
     )
     found = codes(findings(tree_dir, "session-recaps"))

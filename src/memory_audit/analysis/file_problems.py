@@ -9,6 +9,7 @@ from memory_audit.tree.memory_file import FileProblem
 
 SUGGESTIONS = {
     "unparseable-frontmatter": "fix the YAML between the --- lines (quote values containing ': ')",
+    "frontmatter-too-large": "keep frontmatter to a few key: value lines; the body holds detail",
     "frontmatter-not-mapping": "rewrite the frontmatter as key: value lines",
     "unclosed-frontmatter": "add the closing --- line after the last frontmatter field",
     "not-utf8": "re-save the file as UTF-8",
@@ -18,6 +19,9 @@ SUGGESTIONS = {
     "dangling-symlink": "remove the link, or restore its target",
     "not-regular-file": "remove it; only regular .md files are memories",
 }
+
+# Louder than their dimension: Claude Code reads nothing of such a file's frontmatter.
+SEVERITIES = {"unparseable-frontmatter": "error", "frontmatter-not-mapping": "error"}
 
 
 def problem_findings(
@@ -33,4 +37,5 @@ def problem_findings(
             SUGGESTIONS.get(problem.code),
             key=problem.code,
             judgment=problem.code not in SUGGESTIONS,
+            severity=SEVERITIES.get(problem.code),
         )

@@ -1,5 +1,22 @@
 """Frontmatter validity: every memory file carries the fields discovery relies on.
 
+The block is read the way Claude Code 2.1.328 reads it (DESIGN §2): it ends
+at the first ``---``, is parsed as YAML, and on failure parsed once more after
+quoting the values that tripped the parser. So each file is in one of three
+cases, each reported once:
+
+- read by strict YAML: nothing to say;
+- ``strict-yaml-only`` (low severity): only Claude Code's retry reads it;
+  strict parsers (GitHub, most tools) reject it. Every field still counts
+  for the other checks. Fix: quote the values;
+- ``unparseable-frontmatter`` (high severity): read by neither, so Claude
+  Code sees no frontmatter in this file: no name, description or type.
+
+Also how Claude Code reads it: ``value-cut-by-comment`` (an unquoted `` #``
+starts a YAML comment; the rest of the value is lost to Claude Code too) and
+``frontmatter-cut-short`` (a ``---`` inside a value ends the block early; the
+fields below it are lost, and are not reported again as missing).
+
 Read and parse problems come first (a file that cannot be read cannot be
 checked), then, per file:
 
@@ -16,7 +33,9 @@ checked), then, per file:
 - ``broad-scope`` (governed, user judgment): ``scope`` is empty or generic
   while the first paragraph is clearly about a specific module or technology.
 
-Session recaps are checked by ``session-recaps``; ``team/`` only for secrets.
+Session recaps are checked by ``session-recaps`` (only how Claude Code reads
+their block is reported here); ``team/`` only for secrets; files that are not
+memories (README.md, encrypted files) are listed as skipped.
 
 Failing::
 
@@ -44,9 +63,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from memory_audit.analysis.file_problems import problem_findings
+from memory_audit.analysis.frontmatter_reading import reading_findings
 from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
-from memory_audit.tree.memory_file import MemoryFile
+from memory_audit.tree.memory_file import FileKind, MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "frontmatter"
@@ -127,7 +147,10 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     for path, problems in sorted(tree.unread.items()):
         if path != "MEMORY.md" and not path.startswith("sessions/"):
             yield from problem_findings(ID, path, problems)
-    for memory in sorted(tree.memories, key=lambda m: m.path):
+    for memory in sorted(tree.of_kind(FileKind.MEMORY, FileKind.RECAP), key=lambda m: m.path):
+        yield from reading_findings(ID, memory)
+        if memory.kind is not FileKind.MEMORY:
+            continue
         yield from problem_findings(ID, memory.path, memory.problems)
         if memory.frontmatter is not None:
             yield from _fields(memory, tree.profile)
@@ -177,6 +200,9 @@ def _fields(memory: MemoryFile, profile: str) -> Iterator[Finding]:
 
 def _required(memory: MemoryFile, name: str, profile: str) -> Iterator[Finding]:
     value = memory.meta(name)
+    block = memory.split.block
+    if block is not None and block.cut_short and name in block.cut_short.lost_fields:
+        return  # reported once, as lost to the `---` that cut the block short
     if value is None and name not in _keys(memory):
         where = " (top level or under metadata:)" if name == "type" else ""
         yield _field_finding(

@@ -1,11 +1,18 @@
-"""Session-recap schema: files under ``sessions/`` are episodic records with a fixed shape.
+"""Session-recap schema: session recaps are episodic records with a fixed shape.
 
-For every file under ``sessions/``:
+A file is a recap when it lives under ``sessions/``, when its name matches one
+of ``recap_globs`` (``session_*.md``, ``*_session_*.md``: real trees keep
+recaps at the top level; the default asks for a year after ``_session_``),
+or when it says ``type: session-recap``; MEMORY.md never is. Recaps are exempt
+from index-drift and orphans. For every recap:
 
-- ``recap-filename``: the name is not ``YYYY-MM-DD-<slug>.md`` (lower-case slug),
-  or its date does not exist (``2026-13-45``);
+- ``recap-filename`` (under ``sessions/``, the seed's layout): the name is
+  not ``YYYY-MM-DD-<slug>.md`` (lower-case slug), or its date does not exist
+  (``2026-13-45``);
 - ``missing-frontmatter`` / ``unparseable-frontmatter``: no usable frontmatter;
-- ``recap-type``: ``type`` is missing or not ``session-recap``.
+- ``recap-type`` (under ``sessions/``): ``type`` is missing or not
+  ``session-recap``. A recap known by its name elsewhere keeps the type
+  Claude gave it: the name already says what it is.
 
 These are the only checks recaps get: their bodies are stale by nature, so
 duplicates, stale references and bloat leave them alone (secrets do not).
@@ -29,6 +36,7 @@ from dataclasses import dataclass
 from memory_audit.analysis.file_problems import problem_findings
 from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -40,7 +48,8 @@ DATE_IN_NAME = re.compile(r"(\d{4})[-_. ]?(\d{2})[-_. ]?(\d{2})")
 
 @dataclass(frozen=True)
 class Options:
-    pass
+    # File names (not paths) that mark a session recap wherever it lies.
+    recap_globs: tuple[str, ...] = DEFAULT_RECAP_GLOBS
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
@@ -48,7 +57,8 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         if path.startswith("sessions/"):
             yield from problem_findings(ID, path, problems)
     for recap in sorted(tree.recaps, key=lambda m: m.path):
-        yield from _filename(recap)
+        if recap.path.startswith("sessions/"):
+            yield from _filename(recap)
         yield from problem_findings(ID, recap.path, recap.problems)
         if not recap.frontmatter_present and not recap.problems:
             yield make_finding(
@@ -65,7 +75,11 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
                     "value": "session-recap",
                 },
             )
-        elif recap.frontmatter is not None and recap.type != "session-recap":
+        elif (
+            recap.frontmatter is not None
+            and recap.type != "session-recap"
+            and recap.path.startswith("sessions/")
+        ):
             found = f"`{recap.type}`" if recap.type else "missing"
             yield make_finding(
                 ID,

@@ -21,7 +21,7 @@ from memory_audit.commands.targets import resolve_scope
 from memory_audit.config import settings as config_module
 from memory_audit.daemon.state import State
 from memory_audit.daemon.store import ReportStore
-from memory_audit.engine import audit_tree, select_checks
+from memory_audit.engine import audit_tree, load_ref, select_checks
 from memory_audit.errors import UsageError
 from memory_audit.fix import changelog
 from memory_audit.fix.actions import actions
@@ -33,7 +33,6 @@ from memory_audit.report import json_report
 from memory_audit.secrets.loading import FALSE_POSITIVES_HEADER, false_positives_path, scanner_for
 from memory_audit.secrets.rules import false_positive_row
 from memory_audit.tree.discovery import TreeRef
-from memory_audit.tree.snapshot import load_tree
 
 SKIP_IN_REVIEW = ("usage",)  # reading transcripts again adds nothing a fix needs
 
@@ -87,12 +86,7 @@ def _review(
     options = {d: config.check_options(d) for d in selection}
 
     def audit_now() -> TreeReport:
-        tree = load_tree(
-            ref.root,
-            location=ref.location,
-            profile=config.settings.audit.profile,
-            max_file_bytes=config.settings.audit.max_file_bytes,
-        )
+        tree = load_ref(ref, config)
         return audit_tree(tree, selection, options, state.dismissed())
 
     before = audit_now()

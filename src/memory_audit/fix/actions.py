@@ -183,6 +183,17 @@ def set_field(root: Path, fix: Fix, answers: list[str]) -> Edit:
     return Edit(f"{fix['path']}: set {fix['field']} to `{value}`", (_change(memory, lines),))
 
 
+def quote_values(root: Path, fix: Fix, answers: list[str]) -> Edit:
+    """Write values that only Claude Code's lenient retry reads as proper YAML strings."""
+    memory = _read(root, str(fix["path"]))
+    lines = memory.lines
+    values: Mapping[str, Any] = fix["values"]
+    for key, value in values.items():
+        lines = fm.set_value(lines, str(key), str(value))
+    keys = ", ".join(f"`{key}`" for key in values)
+    return Edit(f"{fix['path']}: quoted {keys}", (_change(memory, lines),))
+
+
 def add_frontmatter(root: Path, fix: Fix, answers: list[str]) -> Edit:
     rel = str(fix["path"])
     memory = _read(root, rel)
@@ -261,6 +272,7 @@ def actions(scanner: Scanner) -> dict[str, Action]:
         "remove-relation": Action(remove_relation),
         "set-field": Action(set_field, (("Value", lambda f: str(f["value"])),)),
         "add-field": Action(set_field, (("Value", lambda f: ""),)),
+        "quote-values": Action(quote_values),
         "add-frontmatter": Action(
             add_frontmatter,
             (

@@ -31,8 +31,17 @@ class Finding:
     judgment: bool = False
     related: tuple[str, ...] = ()
     fix: Mapping[str, Any] | None = field(default=None, hash=False, compare=False)
+    # "error" | "warning" | "note" when this finding is louder or quieter than its
+    # dimension (Severity in model.dimension); None: the dimension's own.
+    severity: str | None = None
 
     def to_json(self) -> dict[str, Any]:
+        data = self._json()
+        if self.severity is not None:
+            data["severity"] = self.severity
+        return data
+
+    def _json(self) -> dict[str, Any]:
         return {
             "dimension": self.dimension,
             "code": self.code,
@@ -60,6 +69,7 @@ class Finding:
             judgment=bool(data.get("judgment", False)),
             related=tuple(data.get("related") or ()),
             fix=dict(fix) if isinstance(fix, Mapping) else None,
+            severity=data.get("severity"),
         )
 
 
@@ -85,6 +95,7 @@ def make_finding(
     judgment: bool = False,
     related: tuple[str, ...] = (),
     fix: Mapping[str, Any] | None = None,
+    severity: str | None = None,
 ) -> Finding:
     return Finding(
         dimension=dimension,
@@ -97,6 +108,7 @@ def make_finding(
         judgment=judgment,
         related=related,
         fix=fix,
+        severity=severity,
     )
 
 

@@ -37,6 +37,7 @@ class TreeReport:
     errors: tuple[tuple[str, str], ...] = ()
     checks: tuple[str, ...] = ()
     dismissed: tuple[Finding, ...] = ()
+    not_memories: tuple[tuple[str, str], ...] = ()  # (path, why): README, encrypted files
 
     @property
     def counts(self) -> dict[str, int]:

@@ -82,6 +82,7 @@ def _tree(report: TreeReport, cap: int) -> dict[str, Any]:
         "errors": [{"path": path, "error": error} for path, error in report.errors],
         "checks": list(report.checks),
         "dismissed": [f.to_json() for f in report.dismissed],
+        "not_memories": [{"path": p, "reason": why} for p, why in report.not_memories],
     }
 
 
@@ -114,4 +115,7 @@ def _tree_from(data: dict[str, Any]) -> TreeReport:
         errors=tuple((e.get("path", ""), e.get("error", "")) for e in data.get("errors", [])),
         checks=tuple(data.get("checks", [])),
         dismissed=tuple(Finding.from_json(f) for f in data.get("dismissed", [])),
+        not_memories=tuple(
+            (str(n.get("path", "")), str(n.get("reason", ""))) for n in data.get("not_memories", [])
+        ),
     )

@@ -51,6 +51,9 @@ def render_tree(report: TreeReport, run: Run) -> str:
 
 def _notes(report: TreeReport, run: Run) -> list[str]:
     lines: list[str] = []
+    if report.not_memories:
+        lines += ["", "### Not memories, skipped", ""]
+        lines += [f"- `{path}`: {why}" for path, why in report.not_memories]
     if report.skipped:
         lines += ["", "### Skipped", ""]
         lines += [f"- {run.title(s.dimension)}: {visible(s.reason)}" for s in report.skipped]

@@ -23,7 +23,10 @@ def render(run: Run) -> str:
 
 
 def level(run: Run, finding: Finding) -> str:
-    """The dimension's severity; a judgment call is never louder than a note."""
+    """The finding's own severity, else its dimension's; a judgment call is never louder
+    than a note."""
+    if finding.severity is not None:
+        return finding.severity
     severity = next((d.severity for d in run.dimensions if d.id == finding.dimension), None)
     if severity is Severity.ERROR:
         return "error"

@@ -145,6 +145,8 @@ def _line(finding: Finding, paint: Painter) -> str:
 
 def _notes(report: TreeReport, run: Run, options: TextOptions) -> list[str]:
     lines: list[str] = []
+    if report.not_memories:
+        lines += ["", wording.not_memories_line(report)]
     if report.skipped and options.detail == "verbose":
         lines += ["", "Skipped:"]
         lines += [f"- {run.title(s.dimension)}: {visible(s.reason)}" for s in report.skipped]

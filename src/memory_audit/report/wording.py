@@ -40,6 +40,11 @@ def health_line(report: TreeReport) -> str:
     return " · ".join(parts)
 
 
+def not_memories_line(report: TreeReport) -> str:
+    listed = ", ".join(f"{path} ({why})" for path, why in report.not_memories)
+    return f"Not memories, skipped: {listed}"
+
+
 def largest_line(report: TreeReport) -> str:
     return ", ".join(f"{visible(path)} ({lines} lines)" for path, lines in report.health.largest)
 

@@ -140,7 +140,9 @@ def _scan_tree(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
     }
 
 
-def tree_boundary(tree: MemoryTree, scanner: Scanner) -> Boundary:
+def tree_boundary(
+    tree: MemoryTree, scanner: Scanner, *, decode_frontmatter: bool = True
+) -> Boundary:
     """Every secret of the tree: in its files' text, and in their frontmatter values as
     YAML decodes them (``"pass = \\"x\\""`` hides its secret from a scan of the raw text)."""
     found = [
@@ -149,7 +151,10 @@ def tree_boundary(tree: MemoryTree, scanner: Scanner) -> Boundary:
         for match, value in matches
         if match.fingerprint not in scanner.false_positives
     ]
-    decoded = "\n".join(s for m in tree.files.values() for s in _strings(m.frontmatter))
+    # A text-only run (--check secrets) decodes no frontmatter, so none can reach its text.
+    decoded = "\n".join(
+        s for m in tree.files.values() if decode_frontmatter for s in _strings(m.frontmatter)
+    )
     return Boundary([*found, *secret_values(scanner, decoded)])
 
 

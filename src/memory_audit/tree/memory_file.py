@@ -15,27 +15,28 @@ import enum
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
-from memory_audit.tree import bounded_yaml as safe_yaml
+from memory_audit.tree.file_problem import FileProblem
+from memory_audit.tree.frontmatter_block import Split, split_block
+from memory_audit.tree.frontmatter_read import Frontmatter, read_frontmatter
 from memory_audit.tree.markdown import Document, Link, first_paragraph, parse_markdown
 
+__all__ = ["FileKind", "FileProblem", "MemoryFile", "Relation", "parse_memory_file", "tags"]
+
 RELATION_TARGET_KEYS = ("target", "path", "to", "file")
+RECAP_TYPE = "session-recap"
+UNCLOSED = FileProblem(
+    "unclosed-frontmatter", "frontmatter opened on line 1 is never closed (no closing ---)", 1
+)
 
 
 class FileKind(enum.Enum):
     MEMORY = "memory"
     RECAP = "session-recap"
     TEAM = "team"  # shared team notes: scanned for secrets only
-
-
-@dataclass(frozen=True)
-class FileProblem:
-    """Something that kept (part of) a file from being understood."""
-
-    code: str
-    message: str
-    line: int | None = None
+    NOT_MEMORY = "not-memory"  # README.md, encrypted files: listed as skipped, scanned for secrets
 
 
 @dataclass(frozen=True)
@@ -47,23 +48,96 @@ class Relation:
 
 @dataclass(frozen=True)
 class MemoryFile:
+    """One file's text; everything parsed from it is computed on first use.
+
+    ``--check secrets`` and the service's change scan read ``lines`` only, so
+    they never start a YAML parser; the structural checks pay for the parse once.
+    """
+
     path: str
-    kind: FileKind
+    listed_kind: FileKind  # what the file's place and name say; ``kind`` adds its type
     size: int
     mtime: float
     lines: tuple[str, ...]
-    frontmatter: Mapping[str, Any] | None
-    frontmatter_present: bool
-    body_start: int
-    problems: tuple[FileProblem, ...]
-    markdown: Document  # the body as CommonMark reads it (links, code blocks)
-    links: tuple[Link, ...]
-    links_unread: tuple[tuple[int, int], ...]  # line ranges past the Markdown parse budget
-    relations: tuple[Relation, ...]
-    relations_declared: bool
-    superseded_by: tuple[str, ...]
-    first_paragraph: str
-    related: tuple[Relation, ...] = ()  # ``related:`` / ``relates_to:`` values, typed by key
+    read_problems: tuple[FileProblem, ...] = ()
+
+    @cached_property
+    def kind(self) -> FileKind:
+        if self.listed_kind is FileKind.MEMORY and self.type == RECAP_TYPE:
+            return FileKind.RECAP
+        return self.listed_kind
+
+    @cached_property
+    def split(self) -> Split:
+        return split_block(self.lines)
+
+    @cached_property
+    def read(self) -> Frontmatter:
+        block = self.split.block
+        return read_frontmatter(block) if block is not None else Frontmatter(None, None)
+
+    @property
+    def frontmatter(self) -> Mapping[str, Any] | None:
+        return self.read.fields
+
+    @property
+    def frontmatter_present(self) -> bool:
+        return self.split.block is not None
+
+    @property
+    def body_start(self) -> int:
+        block = self.split.block
+        return block.body_start if block is not None else 1
+
+    @cached_property
+    def problems(self) -> tuple[FileProblem, ...]:
+        found = list(self.read_problems)
+        if self.split.opened and self.split.block is None:
+            found.append(UNCLOSED)
+        found += self.read.problems
+        found += self._relations[2]
+        return tuple(found)
+
+    @cached_property
+    def markdown(self) -> Document:
+        """The body as CommonMark reads it (links, code blocks), parsed once on first use."""
+        return parse_markdown(self.body_lines, self.body_start)
+
+    @property
+    def links(self) -> tuple[Link, ...]:
+        return self.markdown.links
+
+    @property
+    def links_unread(self) -> tuple[tuple[int, int], ...]:
+        """Line ranges past the Markdown parse budget."""
+        return self.markdown.unread
+
+    @cached_property
+    def _relations(self) -> tuple[tuple[Relation, ...], bool, tuple[FileProblem, ...]]:
+        problems: list[FileProblem] = []
+        relations, declared = _relations(self.frontmatter, self.lines, self.body_start, problems)
+        return relations, declared, tuple(problems)
+
+    @property
+    def relations(self) -> tuple[Relation, ...]:
+        return self._relations[0]
+
+    @property
+    def relations_declared(self) -> bool:
+        return self._relations[1]
+
+    @cached_property
+    def superseded_by(self) -> tuple[str, ...]:
+        return _superseded_by(self.frontmatter)
+
+    @cached_property
+    def first_paragraph(self) -> str:
+        return first_paragraph(self.body_lines, self.body_start)
+
+    @cached_property
+    def related(self) -> tuple[Relation, ...]:
+        """``related:`` / ``relates_to:`` values, typed by key."""
+        return _related(self.frontmatter, self.lines, self.body_start)
 
     def meta(self, key: str) -> Any:
         fm = self.frontmatter or {}
@@ -150,70 +224,7 @@ def parse_memory_file(
     lines = tuple(text.split("\n"))
     if lines and lines[-1] == "":
         lines = lines[:-1]
-    found = list(problems)
-    fm_lines, body_start, split_problem = split_frontmatter(lines)
-    if split_problem:
-        found.append(split_problem)
-    frontmatter = _load_frontmatter(fm_lines, found) if fm_lines is not None else None
-    relations, declared = _relations(frontmatter, lines, body_start, found)
-    body = lines[body_start - 1 :]
-    document = parse_markdown(body, body_start)
-    return MemoryFile(
-        path=path,
-        kind=kind,
-        size=size,
-        mtime=mtime,
-        lines=lines,
-        frontmatter=frontmatter,
-        frontmatter_present=fm_lines is not None,
-        body_start=body_start,
-        problems=tuple(found),
-        markdown=document,
-        links=document.links,
-        links_unread=document.unread,
-        relations=relations,
-        relations_declared=declared,
-        superseded_by=_superseded_by(frontmatter),
-        first_paragraph=first_paragraph(body, body_start),
-        related=_related(frontmatter, lines, body_start),
-    )
-
-
-def split_frontmatter(
-    lines: Sequence[str],
-) -> tuple[Sequence[str] | None, int, FileProblem | None]:
-    """Return (frontmatter lines or None, 1-based first body line, problem)."""
-    if not lines or lines[0].rstrip() != "---":
-        return None, 1, None
-    for index in range(1, len(lines)):
-        if lines[index].rstrip() in ("---", "..."):
-            return lines[1:index], index + 2, None
-    problem = FileProblem(
-        "unclosed-frontmatter", "frontmatter opened on line 1 is never closed (no closing ---)", 1
-    )
-    return None, 1, problem
-
-
-def _load_frontmatter(
-    fm_lines: Sequence[str], problems: list[FileProblem]
-) -> Mapping[str, Any] | None:
-    try:
-        value = safe_yaml.load("\n".join(fm_lines))
-    except safe_yaml.YAMLProblem as exc:
-        line = exc.line + 1 if exc.line is not None else 1
-        problems.append(FileProblem("unparseable-frontmatter", exc.message, line))
-        return None
-    if value is None:
-        return {}
-    if not isinstance(value, dict):
-        kind = "a list" if isinstance(value, list) else f"a {type(value).__name__} scalar"
-        problems.append(
-            FileProblem(
-                "frontmatter-not-mapping", f"frontmatter is {kind}, not key: value pairs", 1
-            )
-        )
-        return None
-    return value
+    return MemoryFile(path, kind, size, mtime, lines, tuple(problems))
 
 
 def _relations(

@@ -11,17 +11,25 @@ import datetime as dt
 import os
 import re
 from collections import defaultdict, deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from urllib.parse import unquote
 
+from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS, listed_kind, not_memory_reason
 from memory_audit.tree.index_file import INDEX_NAME, Index, IndexLink, parse_index
 from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.markdown import is_external
 from memory_audit.tree.memory_file import FileKind, FileProblem, MemoryFile, parse_memory_file
-from memory_audit.tree.walk import Candidate, ReadError, list_tree, read_text
+from memory_audit.tree.walk import (
+    ENCRYPTED,
+    Candidate,
+    ReadError,
+    ReadResult,
+    list_tree,
+    read_text,
+)
 
 __all__ = ["MemoryTree", "ProjectLocation", "Target", "load_tree"]
 
@@ -56,11 +64,26 @@ class MemoryTree:
     unread: Mapping[str, tuple[FileProblem, ...]]
     errors: tuple[ReadError, ...]
     location: ProjectLocation
-    profile: str
+    requested_profile: str
     taken_at: dt.datetime
     home: Path = field(default_factory=Path.home)
+    skipped_files: Mapping[str, str] = field(default_factory=dict)  # unreadable non-memories
 
     # ---- views -------------------------------------------------------------
+
+    @cached_property
+    def profile(self) -> str:
+        return resolve_profile(self.requested_profile, self.files.values())
+
+    @cached_property
+    def not_memories(self) -> Mapping[str, str]:
+        """Files in the folder that are not memories (README, encrypted): path -> why."""
+        found = dict(self.skipped_files)
+        for memory in self.files.values():
+            if memory.listed_kind is not FileKind.NOT_MEMORY:
+                continue
+            found[memory.path] = not_memory_reason(memory.path, "\n".join(memory.lines)) or ""
+        return dict(sorted(found.items()))
 
     def of_kind(self, *kinds: FileKind) -> list[MemoryFile]:
         return [f for f in self.files.values() if f.kind in kinds]
@@ -335,6 +358,7 @@ def load_tree(
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
     now: dt.datetime | None = None,
     candidates: Iterable[Candidate] | None = None,
+    recap_globs: Sequence[str] = DEFAULT_RECAP_GLOBS,
 ) -> MemoryTree:
     """Read ``root`` into a snapshot. ``candidates`` overrides the listing (tests
     use it to delete a file between listing and reading)."""
@@ -342,22 +366,18 @@ def load_tree(
     listing = list_tree(root)
     files: dict[str, MemoryFile] = {}
     unread: dict[str, tuple[FileProblem, ...]] = {p: (q,) for p, q in listing.problems}
+    skipped: dict[str, str] = {}
     errors = list(listing.errors)
     for candidate in listing.candidates if candidates is None else candidates:
         result = read_text(candidate.source, max_file_bytes)
         if result.error is not None:
             errors.append(ReadError(candidate.path, result.error))
+        elif result.text is None and any(p.code == ENCRYPTED for p in result.problems):
+            skipped[candidate.path] = result.problems[0].message
         elif result.text is None:
             unread[candidate.path] = result.problems
         else:
-            files[candidate.path] = parse_memory_file(
-                candidate.path,
-                candidate.kind,
-                result.text,
-                result.size,
-                result.mtime,
-                result.problems,
-            )
+            files[candidate.path] = _memory_file(candidate, result, recap_globs)
     index = _read_index(listing.index, max(max_file_bytes, INDEX_MAX_BYTES), unread, errors)
     return MemoryTree(
         root=root,
@@ -367,9 +387,20 @@ def load_tree(
         unread=unread,
         errors=tuple(errors),
         location=location or ProjectLocation(),
-        profile=resolve_profile(profile, files.values()),
+        requested_profile=profile,
         taken_at=now or dt.datetime.now().astimezone(),
+        skipped_files=skipped,
     )
+
+
+def _memory_file(
+    candidate: Candidate, result: ReadResult, recap_globs: Sequence[str]
+) -> MemoryFile:
+    text = result.text or ""
+    kind = listed_kind(candidate.path, candidate.kind, recap_globs)
+    if kind is FileKind.MEMORY and not_memory_reason(candidate.path, text):
+        kind = FileKind.NOT_MEMORY
+    return parse_memory_file(candidate.path, kind, text, result.size, result.mtime, result.problems)
 
 
 def _read_index(

@@ -24,6 +24,8 @@ from memory_audit.tree.memory_file import FileKind, FileProblem
 
 IGNORED_TOP_LEVEL = frozenset({"logs", "agents"})
 BINARY_SNIFF = 8192
+GIT_CRYPT_HEADER = b"\x00GITCRYPT\x00"
+ENCRYPTED = "encrypted-file"
 
 
 @dataclass(frozen=True)
@@ -182,6 +184,9 @@ def _decode(data: bytes, mtime: float) -> ReadResult:
         problem = FileProblem("not-utf8", "file is UTF-16; Claude Code reads and writes UTF-8", 1)
         text = data.decode("utf-16", errors="replace")
         return _result(text, data, mtime, (problem,))
+    if data.startswith(GIT_CRYPT_HEADER):
+        problem = FileProblem(ENCRYPTED, "encrypted (git-crypt)")
+        return ReadResult(None, size, mtime, problems=(problem,))
     if b"\x00" in data[:BINARY_SNIFF]:
         problem = FileProblem("binary-file", "binary content in a .md file; not read")
         return ReadResult(None, size, mtime, problems=(problem,))

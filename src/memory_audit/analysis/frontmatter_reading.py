@@ -1,0 +1,105 @@
+"""Findings about how Claude Code reads a file's frontmatter (DESIGN §2).
+
+Three things no YAML error message says:
+
+- ``strict-yaml-only``: strict YAML rejects the block, Claude Code's retry
+  (quoting the offending values) reads it. Claude Code is fine; GitHub, editors
+  and most tools are not. Low severity; the fix writes the values quoted.
+- ``value-cut-by-comment``: an unquoted `` #`` starts a YAML comment, so Claude
+  Code reads only the text before it; the fix quotes the whole value.
+- ``frontmatter-cut-short``: a ``---`` inside the block ends it for Claude Code;
+  the fields below it are read as body text.
+
+A block read by neither parse is a read problem of the file
+(``unparseable-frontmatter``, high severity), reported with the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from memory_audit.model.finding import Finding, make_finding
+from memory_audit.tree.claude_yaml import ReadBy
+from memory_audit.tree.frontmatter_block import CutShort
+from memory_audit.tree.memory_file import MemoryFile
+
+SHOWN = 60  # characters of memory text quoted in a message
+
+
+def reading_findings(dimension: str, memory: MemoryFile) -> Iterator[Finding]:
+    if memory.read.read_by is ReadBy.FALLBACK:
+        yield _strict_only(dimension, memory)
+    for cut in memory.read.comment_cuts:
+        yield make_finding(
+            dimension,
+            "value-cut-by-comment",
+            memory.path,
+            cut.line,
+            f"`{cut.key}` is cut at an unquoted ` #` (a YAML comment): Claude Code reads "
+            f"{_quoted(cut.kept)} and loses {_quoted(cut.lost)}",
+            f"quote the value: {cut.key}: {_yaml_quoted(cut.written)}",
+            key=cut.key,
+            fix=_set(memory, cut.key, cut.written),
+        )
+    cut_short = memory.split.block.cut_short if memory.split.block else None
+    if cut_short is not None:
+        yield _cut_short(dimension, memory, cut_short)
+
+
+def _strict_only(dimension: str, memory: MemoryFile) -> Finding:
+    quoted = memory.read.quoted
+    keys = ", ".join(f"`{q.key}`" for q in quoted)
+    line = quoted[0].line if quoted else 1
+    return make_finding(
+        dimension,
+        "strict-yaml-only",
+        memory.path,
+        line,
+        f"strict YAML parsers (GitHub, most tools) reject this; Claude Code reads it "
+        f"{'by quoting ' + keys if keys else 'after turning leading tabs into spaces'} "
+        f"({memory.read.strict_error})",
+        ("quote the value" + ("s" if len(quoted) > 1 else "") if quoted else "indent with spaces")
+        + " so every parser agrees",
+        severity="note",
+        fix={
+            "action": "quote-values",
+            "path": memory.path,
+            "values": {q.key: q.value for q in quoted},
+        }
+        if quoted
+        else None,
+    )
+
+
+def _cut_short(dimension: str, memory: MemoryFile, cut: CutShort) -> Finding:
+    where = f"inside `{cut.key}`" if cut.key else "inside the block"
+    lost = [f"`{name}`" for name in cut.lost_fields]
+    if cut.lost_text:
+        lost.insert(0, f"the rest of line {cut.line} ({_quoted(cut.lost_text)})")
+    return make_finding(
+        dimension,
+        "frontmatter-cut-short",
+        memory.path,
+        cut.line,
+        f"a `---` {where} ends the frontmatter for Claude Code; lost: "
+        + (", ".join(lost) or "nothing after it on that line"),
+        "replace that `---` (an em dash — or `--` reads the same); "
+        "Claude Code ends the block at the first `---` anywhere",
+        key=cut.key or str(cut.line),
+        severity="error" if cut.lost_fields else None,
+    )
+
+
+def _set(memory: MemoryFile, key: str, value: str) -> dict[str, object]:
+    return {"action": "quote-values", "path": memory.path, "values": {key: value}}
+
+
+def _quoted(text: str) -> str:
+    shown = text if len(text) <= SHOWN else text[: SHOWN - 1] + "…"
+    return f'"{shown}"'
+
+
+def _yaml_quoted(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    shown = escaped if len(escaped) <= SHOWN else escaped[: SHOWN - 1] + "…"
+    return f'"{shown}"'

@@ -1,0 +1,66 @@
+"""What a file in the memory folder is, beyond where it lies: recap, memory or not a memory.
+
+- A session recap is a file under ``sessions/`` (the seed's layout), a file
+  whose name matches one of the recap globs (real trees keep
+  ``session_2026-04-14_<topic>.md`` and ``project_session_<date>.md`` at the
+  top level; the default ``*_session_*`` glob asks for a year in the name so
+  that ``feedback_session_management.md`` stays a memory), or a file with
+  ``type: session-recap`` (``MemoryFile.kind``).
+  MEMORY.md is never a recap, whatever the globs say.
+- Not memories: a ``README.md`` (any case) explains the folder to people;
+  encrypted files (git-crypt's binary header, transcrypt's and openssl's
+  ``Salted__`` header in base64, ``U2FsdGVkX1``, or any body that is one
+  high-entropy base64 block) hold nothing Claude Code can read. They are
+  listed as "not memories, skipped" and still scanned for secrets when text.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from fnmatch import fnmatchcase
+
+from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.memory_file import FileKind
+
+# `*_session_*` with a year in it: `project_session_2026-03-15.md` is a recap, while
+# `feedback_session_management.md` (seen in real trees) is a memory about sessions.
+DEFAULT_RECAP_GLOBS = ("session_*.md", "*_session_*[0-9][0-9][0-9][0-9]*.md")
+OPENSSL_SALTED = "U2FsdGVkX1"  # base64 of "Salted__", how openssl enc and transcrypt begin
+BASE64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
+MIN_BASE64_BODY = 64  # shorter runs are ids and hashes, not files
+MIN_ENTROPY = 4.8  # bits per character: random base64 is 5-6, letters-only prose near 4.2
+
+
+def listed_kind(path: str, walked: FileKind, recap_globs: Sequence[str]) -> FileKind:
+    """The kind a file's place and name give it (its frontmatter may add RECAP later)."""
+    name = path.rsplit("/", 1)[-1]
+    if walked is not FileKind.MEMORY or path == INDEX_NAME:
+        return walked
+    if name.lower() == "readme.md":
+        return FileKind.NOT_MEMORY
+    if any(fnmatchcase(name, glob) for glob in recap_globs):
+        return FileKind.RECAP
+    return walked
+
+
+def not_memory_reason(path: str, text: str) -> str | None:
+    """Why a readable file is not a memory, or None when it may be one."""
+    if path.rsplit("/", 1)[-1].lower() == "readme.md":
+        return "a README for people, not a memory"
+    body = text.strip()
+    if body.startswith(OPENSSL_SALTED):
+        return "encrypted (openssl / transcrypt)"
+    if _is_base64_block(body):
+        return "encrypted or encoded (one high-entropy base64 block)"
+    return None
+
+
+def _is_base64_block(body: str) -> bool:
+    packed = "".join(body.split())
+    if len(packed) < MIN_BASE64_BODY or not set(packed) <= BASE64_CHARS:
+        return False
+    counts = Counter(packed)
+    entropy = -sum(n / len(packed) * math.log2(n / len(packed)) for n in counts.values())
+    return entropy >= MIN_ENTROPY

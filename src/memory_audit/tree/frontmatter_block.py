@@ -1,0 +1,89 @@
+"""Cutting the frontmatter block out of a file exactly where Claude Code cuts it.
+
+Claude Code 2.1.328 (DESIGN §2) drops a leading BOM (the reader already did),
+then matches ``^---\\s*\\n([\\s\\S]*?)---\\s*\\n?``: the block opens with a line
+that is ``---`` and ends at the **first** later ``---`` anywhere, even in the
+middle of a value (``description: before --- after``). What follows that
+``---`` is body text to Claude Code, so the fields below it are lost.
+
+Our checks still want the body to start after the line the author meant to
+close the block with, so :class:`Block` keeps both: the text Claude Code parses
+and the first body line as the author laid the file out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+MARK = "---"
+# JavaScript's \s: what may follow the opening and closing marks.
+JS_SPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
+
+
+@dataclass(frozen=True)
+class CutShort:
+    """A ``---`` inside the block that ends it early for Claude Code."""
+
+    line: int  # 1-based file line holding the ``---``
+    key: str  # the field whose value holds it ("" when it is not in a key: value line)
+    lost_text: str  # what follows the ``---`` on that line
+    lost_fields: tuple[str, ...]  # top-level keys below it, up to the intended closing line
+
+
+@dataclass(frozen=True)
+class Block:
+    text: str  # what Claude Code parses as YAML
+    first_line: int  # 1-based file line of the text's first line
+    body_start: int  # 1-based first body line, after the closing line the author meant
+    cut_short: CutShort | None = None
+
+
+@dataclass(frozen=True)
+class Split:
+    """``block`` is None when Claude Code sees no block; ``opened`` when line 1 is ``---``."""
+
+    block: Block | None
+    opened: bool
+
+
+def opens_block(lines: Sequence[str]) -> bool:
+    return bool(lines) and lines[0].rstrip(JS_SPACE) == MARK
+
+
+def split_block(lines: Sequence[str]) -> Split:
+    """Find the block as Claude Code does; linear in the file's length."""
+    if not opens_block(lines):
+        return Split(None, False)
+    for index in range(1, len(lines)):
+        column = lines[index].find(MARK)
+        if column < 0:
+            continue
+        if column == 0 and not lines[index][len(MARK) :].strip(JS_SPACE):
+            return Split(Block("\n".join(lines[1:index]), 2, index + 2), True)
+        return Split(_cut_inside(lines, index, column), True)
+    return Split(None, True)
+
+
+def _cut_inside(lines: Sequence[str], index: int, column: int) -> Block:
+    """A ``---`` that is not a line of its own: the block ends there anyway."""
+    line = lines[index]
+    text = "\n".join([*lines[1:index], line[:column]])
+    close = next(
+        (i for i in range(index + 1, len(lines)) if lines[i].rstrip(JS_SPACE) == MARK), None
+    )
+    below = lines[index + 1 : close] if close is not None else ()
+    key = KEY_LINE.match(line)
+    cut = CutShort(
+        line=index + 1,
+        key=key.group(1) if key and key.end() <= column else "",
+        lost_text=line[column + len(MARK) :].strip(),
+        lost_fields=tuple(m.group(1) for m in map(KEY_LINE.match, below) if m),
+    )
+    body_start = close + 2 if close is not None else index + 2
+    return Block(text, 2, body_start, cut)

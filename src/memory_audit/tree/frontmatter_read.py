@@ -1,0 +1,122 @@
+"""A file's frontmatter as Claude Code sees it, with what the audit must say about it.
+
+:func:`read_frontmatter` puts together the block cut (``frontmatter_block``)
+and the two-step parse (``claude_yaml``), and adds the one thing both YAML
+passes hide: a plain value cut short by `` #`` (a YAML comment), whose rest
+Claude Code never sees either.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from memory_audit.tree.bounded_yaml import MAX_TEXT
+from memory_audit.tree.claude_yaml import Parsed, QuotedLine, ReadBy, as_mapping, parse_block
+from memory_audit.tree.file_problem import FileProblem
+from memory_audit.tree.frontmatter_block import Block
+
+VALUE_LINE = re.compile(r"( *)([A-Za-z_][\w-]*):[ \t]+")
+TOP_KEY = re.compile(r"([A-Za-z_][\w-]*):")
+NOT_PLAIN = frozenset("\"'|>[{&*!")
+NO_FRONTMATTER = "Claude Code sees no frontmatter in this file"
+
+
+@dataclass(frozen=True)
+class CommentCut:
+    """``key: kept #lost``: YAML keeps ``kept`` and drops the rest as a comment."""
+
+    line: int  # 1-based file line
+    key: str
+    kept: str
+    lost: str
+    written: str  # the whole value as the author wrote it
+
+
+@dataclass(frozen=True)
+class Frontmatter:
+    fields: Mapping[str, Any] | None  # None: Claude Code reads no fields from this file
+    read_by: ReadBy | None  # None when there is no block
+    problems: tuple[FileProblem, ...] = ()
+    quoted: tuple[QuotedLine, ...] = ()  # lines only the fallback reads (file line numbers)
+    comment_cuts: tuple[CommentCut, ...] = ()
+    strict_error: str = ""  # why strict YAML rejected it (read by the fallback)
+
+
+def read_frontmatter(block: Block) -> Frontmatter:
+    if len(block.text) > MAX_TEXT:
+        return Frontmatter(None, None, (_too_large(block.text),))
+    parsed = parse_block(block.text)
+    offset = block.first_line
+    if parsed.read_by is ReadBy.NEITHER:
+        return Frontmatter(None, parsed.read_by, (_neither(parsed, offset),))
+    fields = as_mapping(parsed.value)
+    if fields is None:
+        return Frontmatter(None, parsed.read_by, (_not_mapping(parsed.value),))
+    quoted = tuple(QuotedLine(q.line + offset, q.key, q.value) for q in parsed.quoted)
+    cuts = tuple(comment_cuts(parsed.text, fields, offset))
+    complaint = ""
+    if parsed.read_by is ReadBy.FALLBACK:
+        where = f", line {parsed.error_line + offset - 1}" if parsed.error_line else ""
+        complaint = parsed.error.removeprefix("invalid YAML: ") + where
+    return Frontmatter(fields, parsed.read_by, (), quoted, cuts, complaint)
+
+
+def _too_large(text: str) -> FileProblem:
+    message = (
+        f"frontmatter block is {len(text) // 1024} KB, over the {MAX_TEXT // 1024} KB "
+        "this audit parses; its fields are not checked"
+    )
+    return FileProblem("frontmatter-too-large", message, 1)
+
+
+def _neither(parsed: Parsed, offset: int) -> FileProblem:
+    line = parsed.error_line + offset - 1 if parsed.error_line is not None else offset - 1
+    where = f" (line {line})" if parsed.error_line is not None else ""
+    message = f"{NO_FRONTMATTER}: {parsed.error}{where}, and its retry fails too"
+    return FileProblem("unparseable-frontmatter", message, line)
+
+
+def _not_mapping(value: Any) -> FileProblem:
+    kind = "a list" if isinstance(value, list) else f"a {type(value).__name__} scalar"
+    return FileProblem("frontmatter-not-mapping", f"frontmatter is {kind}, not key: value pairs", 1)
+
+
+def comment_cuts(text: str, fields: Mapping[str, Any], offset: int) -> list[CommentCut]:
+    """Plain values that YAML cut at `` #``, checked against what was actually loaded."""
+    found = []
+    parent: Mapping[str, Any] = {}
+    for number, line in enumerate(text.split("\n")):
+        top = TOP_KEY.match(line)
+        if top is not None:
+            nested = fields.get(top.group(1))
+            parent = nested if isinstance(nested, Mapping) else {}
+        match = VALUE_LINE.match(line)
+        if match is None:
+            continue
+        indent, key, value = match.group(1), match.group(2), line[match.end() :]
+        cut = _cut(value)
+        loaded = fields.get(key) if not indent else parent.get(key)
+        if cut is not None and _agrees(loaded, cut[0]):
+            found.append(CommentCut(number + offset, key, cut[0], cut[1], value.strip()))
+    return found
+
+
+def _cut(value: str) -> tuple[str, str] | None:
+    if not value or value[0] in NOT_PLAIN:
+        return None
+    if value[0] == "#":
+        return "", value.strip()
+    positions = [p for p in (value.find(" #"), value.find("\t#")) if p >= 0]
+    if not positions:
+        return None
+    at = min(positions)
+    return value[:at].strip(), value[at:].strip()
+
+
+def _agrees(loaded: Any, kept: str) -> bool:
+    if loaded is None:
+        return kept in ("", "~", "null", "Null", "NULL")
+    return not isinstance(loaded, Mapping | list) and str(loaded) == kept

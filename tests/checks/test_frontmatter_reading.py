@@ -1,0 +1,114 @@
+"""The frontmatter check reports how Claude Code reads each file: once, as what it is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_audit.engine import audit_tree
+from memory_audit.fix.actions import quote_values
+from tests.harness import codes, findings, index, load, memory, write_tree
+
+COLON = "---\nname: letters\ndescription: Cover letter standards: NYC location, 1 page\ntype: feedback\n---\nBody.\n"
+
+
+def test_frontmatter_strict_yaml_file_gets_nothing(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a")})
+    assert findings(tree_dir, "frontmatter") == []
+
+
+def test_frontmatter_unquoted_colon_is_one_low_severity_finding_with_a_quoting_fix(
+    tree_dir: Path,
+) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index("letters.md"), "letters.md": COLON})
+    [finding] = findings(tree_dir, "frontmatter")
+    assert (finding.code, finding.line, finding.severity) == ("strict-yaml-only", 3, "note")
+    assert (
+        "strict YAML parsers (GitHub, most tools) reject this; Claude Code reads it"
+        in finding.message
+    )
+    assert finding.fix == {
+        "action": "quote-values",
+        "path": "letters.md",
+        "values": {"description": "Cover letter standards: NYC location, 1 page"},
+    }
+    edit = quote_values(tree_dir, finding.fix, [])
+    [change] = edit.changes
+    assert "description: 'Cover letter standards: NYC location, 1 page'" in change.after.text
+
+
+def test_frontmatter_fallback_only_file_keeps_every_field_for_other_checks(tree_dir: Path) -> None:
+    bad_type = COLON.replace("type: feedback", "type: feedbak")
+    write_tree(tree_dir, {"MEMORY.md": index("letters.md"), "letters.md": bad_type})
+    assert [c[0] for c in codes(findings(tree_dir, "frontmatter"))] == [
+        "strict-yaml-only",
+        "invalid-type",
+    ]
+
+
+def test_frontmatter_fallback_only_recap_in_sessions_gets_no_parse_finding(tree_dir: Path) -> None:
+    recap = "---\nname: r\ndescription: Sprint: done\ntype: session-recap\n---\nBody.\n"
+    write_tree(tree_dir, {"sessions/2026-04-14-sprint.md": recap})
+    assert findings(tree_dir, "session-recaps") == []
+
+
+def test_frontmatter_read_by_neither_is_high_severity_with_the_parse_error_line(
+    tree_dir: Path,
+) -> None:
+    text = '---\nname: "plan:" prefix means propose\ndescription: d\ntype: feedback\n---\nBody.\n'
+    write_tree(tree_dir, {"MEMORY.md": index("plan.md"), "plan.md": text})
+    [finding] = findings(tree_dir, "frontmatter")
+    assert (finding.code, finding.line, finding.severity) == ("unparseable-frontmatter", 2, "error")
+    assert finding.message.startswith("Claude Code sees no frontmatter in this file: invalid YAML")
+    assert "(line 2)" in finding.message
+
+
+def test_frontmatter_value_cut_by_comment_names_the_lost_text(tree_dir: Path) -> None:
+    text = memory("gate", description="Fixed the gate (see #1204) and the retry")
+    write_tree(tree_dir, {"MEMORY.md": index("gate.md"), "gate.md": text})
+    [finding] = findings(tree_dir, "frontmatter")
+    assert (finding.code, finding.line) == ("value-cut-by-comment", 3)
+    assert '"Fixed the gate (see"' in finding.message
+    assert '"#1204) and the retry"' in finding.message
+    assert finding.fix == {
+        "action": "quote-values",
+        "path": "gate.md",
+        "values": {"description": "Fixed the gate (see #1204) and the retry"},
+    }
+
+
+def test_frontmatter_dashes_inside_a_value_name_the_lost_fields_once(tree_dir: Path) -> None:
+    text = "---\nname: a\ndescription: before --- after\ntype: user\n---\nBody.\n"
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": text})
+    [finding] = findings(tree_dir, "frontmatter")  # `type` is not reported missing again
+    assert (finding.code, finding.line) == ("frontmatter-cut-short", 3)
+    assert "inside `description`" in finding.message
+    assert '"after"' in finding.message
+    assert "`type`" in finding.message
+
+
+def test_frontmatter_bad_input_is_a_finding_or_a_clear_skip(tree_dir: Path) -> None:
+    files = {
+        "colons.md": "---\nname: c\ndescription: " + ":" * 10_000 + "\ntype: user\n---\n",
+        "hash.md": "---\nname: h\ndescription: #\ntype: user\n---\n",
+        "dashes.md": "---\n---\n---\n---\n",
+        "exact.md": "---\nname: e\ndescription: ---\ntype: user\n---\n",
+        "huge.md": "---\nname: x\ndescription: " + " #" * 100_000 + "\n---\n",
+    }
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    found = {(c, p) for c, p, _ in codes(findings(tree_dir, "frontmatter"))}
+    assert ("unparseable-frontmatter", "colons.md") in found
+    assert ("value-cut-by-comment", "hash.md") in found
+    assert ("missing-field", "dashes.md") in found
+    assert ("frontmatter-cut-short", "exact.md") in found
+    assert ("frontmatter-too-large", "huge.md") in found
+
+
+def test_secrets_only_run_never_parses_frontmatter(tree_dir: Path) -> None:
+    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u"
+    files = {"a.md": COLON, "b.md": memory("b", body=f"token {token}"), "c.md": memory("c")}
+    write_tree(tree_dir, {"MEMORY.md": index("a.md", "b.md"), **files})
+    tree = load(tree_dir)
+    report = audit_tree(tree, ["secrets"])
+    assert [f.path for f in report.findings] == ["b.md"]
+    assert report.memory_files == 3
+    assert all("read" not in f.__dict__ for f in tree.files.values())
