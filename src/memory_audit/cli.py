@@ -206,6 +206,15 @@ COMMANDS: tuple[Command, ...] = (
             ),
         ),
     ),
+    Command(
+        "loaded",
+        "show what a session receives from MEMORY.md, and what recall can see",
+        "loaded:run",
+        (
+            arg("project", nargs="?", metavar="PROJECT", help="tree, project folder or slug"),
+            arg("--format", choices=("text", "json"), default="text", dest="output_format"),
+        ),
+    ),
     Command("status", "what the service is doing (reads its state)", "status:run"),
     Command(
         "doctor",

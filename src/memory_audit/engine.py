@@ -62,7 +62,7 @@ def audit_tree(
         errors += failures
     # A secrets-only run reads text, never frontmatter: its counts come from file places.
     parsed = not set(selection) <= TEXT_ONLY
-    boundary = _boundary(tree, options.get("secrets"), parsed)
+    boundary = redaction_boundary(tree, options.get("secrets"), decode_frontmatter=parsed)
     hidden = frozenset(dismissed)
     ordered = order(tree, distinct([boundary.finding(f) for f in findings]), by_references=parsed)
     return TreeReport(
@@ -136,7 +136,9 @@ def _only(tree: MemoryTree, paths: Iterable[str]) -> MemoryTree:
     return dataclasses.replace(tree, files={p: tree.files[p] for p in paths})
 
 
-def _boundary(tree: MemoryTree, secrets_options: Any, decode_frontmatter: bool) -> Boundary:
+def redaction_boundary(
+    tree: MemoryTree, secrets_options: Any, *, decode_frontmatter: bool = True
+) -> Boundary:
     """The tree's redaction boundary, from the secrets check's rules (the bundled ones when
     its patterns file is unusable: the boundary never turns itself off)."""
     patterns = getattr(secrets_options, "patterns", None)

@@ -22,20 +22,35 @@ def test_index_budget_230_line_index_names_exactly_the_entries_past_line_200(
     assert "`[Note 199](n199.md)`" in invisible[0][1]
 
 
-def test_index_budget_26kb_index_names_the_entries_past_the_byte_cut_off(tree_dir: Path) -> None:
+def test_index_budget_counts_characters_not_bytes_and_cuts_at_the_last_newline(
+    tree_dir: Path,
+) -> None:
     hook = "x" * 200 + " the rest of a long but valid hook"
     text = "# Index\n" + entries(101, hook=hook)
     write_tree(tree_dir, {"MEMORY.md": text})
-    raw = text.encode()
-    assert 26_000 <= len(raw) < 28_000
-    assert text.count("\n") < 200
-    first_hidden = raw[:25_000].count(b"\n") + 1  # the line the cut falls in
+    assert 26_000 <= len(text.encode()) < 28_000  # bytes: the em dashes count 3 each
+    assert len(text) > 25_000
+    first_hidden = text[: text.rfind("\n", 0, 25_001)].count("\n") + 2
     found = findings(tree_dir, "index-budget")
     invisible = [f for f in found if f.code == "invisible-entry"]
     assert [f.line for f in invisible] == list(range(first_hidden, 103))
-    assert "cut off mid-line" in invisible[0].message
-    assert "past the cut-off" in invisible[1].message
-    assert "25,000 bytes" in found[0].message
+    assert all("past the cut-off" in f.message for f in invisible)
+    assert "25,000 characters" in found[0].message
+
+
+def test_index_budget_one_huge_line_is_cut_mid_line(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": "- [A](a.md) — " + "y" * 100_000 + "\n- [B](b.md) — b\n"})
+    found = findings(tree_dir, "index-budget")
+    invisible = [(f.line, f.message) for f in found if f.code == "invisible-entry"]
+    assert [line for line, _ in invisible] == [1, 2]
+    assert "cut off mid-line" in invisible[0][1]
+
+
+def test_index_budget_cjk_index_under_25000_characters_is_not_cut(tree_dir: Path) -> None:
+    hook = "日本語のメモを読む" * 20  # 180 characters, 540 bytes
+    write_tree(tree_dir, {"MEMORY.md": "# 索引\n" + entries(60, hook=hook)})
+    found = findings(tree_dir, "index-budget")
+    assert "over-budget" not in [f.code for f in found]  # 33 KB on disk, 11,5xx characters
 
 
 def test_index_budget_warns_before_the_limit(tree_dir: Path) -> None:

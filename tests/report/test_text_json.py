@@ -90,6 +90,10 @@ def test_json_report_lists_every_finding_and_round_trips(tree_dir: Path) -> None
         "largest",
         "review_due",
         "unindexed",
+        "index_chars",
+        "index_cut_line",
+        "recall_total",
+        "recall_seen",
     }
     first = tree["findings"][0]
     assert set(first) == {

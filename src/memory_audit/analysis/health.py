@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from memory_audit.analysis.recall import RECALL_CAP, recall_scan
 from memory_audit.analysis.review_by import is_due
 from memory_audit.model.health import Health
-from memory_audit.tree.memory_file import FileKind
+from memory_audit.tree.memory_file import FileKind, MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 LARGEST = 5
@@ -13,31 +14,42 @@ LARGEST = 5
 def measure(tree: MemoryTree, *, frontmatter: bool = True) -> Health:
     """The tree's numbers; without ``frontmatter``, only those its text gives (no YAML)."""
     if not frontmatter:
-        return _text_only(tree)
+        memories = [f for f in tree.files.values() if f.listed_kind is FileKind.MEMORY]
+        return _shape(tree, memories)
     memories = tree.memories
-    by_size = sorted(memories, key=lambda m: (-m.line_count, m.path))[:LARGEST]
     indexed = tree.index_targets
-    return Health(
-        files=len(memories),
-        total_lines=sum(m.line_count for m in memories),
-        index_lines=tree.index.line_count if tree.index else 0,
-        index_bytes=tree.index.size if tree.index else 0,
-        largest=tuple((m.path, m.line_count) for m in by_size),
+    recall = recall_scan(tree)
+    return _shape(
+        tree,
+        memories,
         # From the rule itself, not from findings: --check may have left `expiry` out.
         review_due=sum(1 for m in memories if is_due(m, tree.taken_at.date())),
         unindexed=sum(1 for m in memories if m.path not in indexed),
+        recall_total=len(recall.order),
+        recall_seen=min(len(recall.order), RECALL_CAP),
     )
 
 
-def _text_only(tree: MemoryTree) -> Health:
-    memories = [f for f in tree.files.values() if f.listed_kind is FileKind.MEMORY]
+def _shape(
+    tree: MemoryTree,
+    memories: list[MemoryFile],
+    review_due: int = 0,
+    unindexed: int = 0,
+    recall_total: int = 0,
+    recall_seen: int = 0,
+) -> Health:
     by_size = sorted(memories, key=lambda m: (-m.line_count, m.path))[:LARGEST]
+    loaded = tree.index_load
     return Health(
         files=len(memories),
         total_lines=sum(m.line_count for m in memories),
-        index_lines=tree.index.line_count if tree.index else 0,
+        index_lines=loaded.lines if loaded else 0,  # as Claude Code counts them
         index_bytes=tree.index.size if tree.index else 0,
         largest=tuple((m.path, m.line_count) for m in by_size),
-        review_due=0,
-        unindexed=0,
+        review_due=review_due,
+        unindexed=unindexed,
+        index_chars=loaded.chars if loaded else 0,
+        index_cut_line=loaded.first_hidden if loaded else None,
+        recall_total=recall_total,
+        recall_seen=recall_seen,
     )

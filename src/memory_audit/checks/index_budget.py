@@ -1,11 +1,16 @@
 """Index load budget: what of MEMORY.md actually reaches a session, and what wastes it.
 
-Claude Code loads the first 200 lines or the first 25,000 bytes of MEMORY.md,
-whichever comes first; the rest is invisible to every session.
+Claude Code (DESIGN §2) removes a frontmatter block and HTML comments, trims
+the text, keeps its first 200 lines, then cuts at the last newline at or before
+25,000 characters *as JavaScript counts them* (UTF-16 code units: an emoji is
+two, a CJK character or an em dash one) and appends a warning
+(``tree.load_budget``, the one place this is computed). The rest is invisible
+to every session.
 
-- ``over-budget``: the index is past either limit; and ``invisible-entry`` for
-  every index entry past the cut-off (or cut in the middle), with its line;
-- ``near-budget``: past ``warn_lines`` (150) or ``warn_bytes`` (20,000);
+- ``over-budget``: the index is cut; and ``invisible-entry`` for every index
+  entry past the cut (or cut in the middle), with its line;
+- ``near-budget``: past ``warn_lines`` (150) or ``warn_chars`` (20,000) as
+  Claude Code counts them;
 - ``inline-content``: lines that are not pointers (paragraphs, code blocks,
   tables, knowledge written into the index), one finding per block: a
   pointer-only index keeps knowledge in topic files (docs/dimensions.md,
@@ -13,7 +18,13 @@ whichever comes first; the rest is invisible to every session.
 - ``rule-in-index``: a behavioural rule ("Always…", "Never…") with no pointer:
   it belongs in ``~/.claude/rules/``, the always-loaded rules layer;
 - ``long-hook``: a hook over ``max_hook_chars`` (150);
-- ``several-links``: one index line pointing at more than one file.
+- ``several-links``: one index line pointing at more than one file;
+- ``past-recall-cap``: Claude Code's recall scan lists MEMORY.md, then memories
+  newest first (a ``modified`` stamp standing in for the file time; equal
+  times in path order), and stops at 200: one finding names every memory past
+  the 200th, which recall never considers (``analysis.recall``);
+- ``modified-not-a-date``: ``modified:`` values that are not dates (the scan
+  uses the file time instead), listed in one finding.
 
 Failing::
 
@@ -28,19 +39,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from memory_audit.analysis.recall import RECALL_CAP, recall_scan
 from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
-from memory_audit.tree.index_file import (
-    INDEX_NAME,
-    LIST_ITEM,
-    LOAD_BYTE_LIMIT,
-    LOAD_LINE_LIMIT,
-    Index,
-    LineKind,
-)
+from memory_audit.tree.index_file import INDEX_NAME, LIST_ITEM, Index, IndexEntry, LineKind
+from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "index-budget"
+NAMED = 20  # memories named in a message; all of them are in `related`
 DIMENSION = Dimension(ID, "Index load budget", Severity.WARNING, hook_priority=30)
 RULE_START = (
     "always ",
@@ -61,18 +68,18 @@ RULE_START = (
 
 @dataclass(frozen=True)
 class Options:
-    line_limit: int = field(default=LOAD_LINE_LIMIT, metadata={"range": (1, 100_000)})
-    byte_limit: int = field(default=LOAD_BYTE_LIMIT, metadata={"range": (1, 100_000_000)})
+    # The limits themselves are Claude Code's (200 lines, 25,000 characters), not options.
     warn_lines: int = field(default=150, metadata={"range": (1, 100_000)})
-    warn_bytes: int = field(default=20_000, metadata={"range": (1, 100_000_000)})
+    warn_chars: int = field(default=20_000, metadata={"range": (1, 100_000_000)})
     max_hook_chars: int = field(default=150, metadata={"range": (10, 10_000)})
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
+    yield from _recall(tree)
     index = tree.index
-    if index is None:
+    if index is None or tree.index_load is None:
         return
-    yield from _budget(index, options)
+    yield from _budget(index, tree.index_load, options)
     yield from _content(index)
     for entry in index.entries:
         if entry.kind is LineKind.POINTER and len(entry.hook) > options.max_hook_chars:
@@ -99,57 +106,76 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             )
 
 
-def cut_off(index: Index, options: Options) -> tuple[int, bool]:
-    """(first line not fully loaded, 1-based, or 0 when all of it loads; cut by bytes?)."""
-    loaded = 0
-    for number, size in enumerate(index.line_bytes, start=1):
-        if number > options.line_limit:
-            return number, False
-        loaded += size
-        if loaded > options.byte_limit:
-            return number, True
-    return 0, False
-
-
-def _budget(index: Index, options: Options) -> Iterator[Finding]:
-    first_hidden, by_bytes = cut_off(index, options)
-    lines, size = index.line_count, index.size
-    shape = f"MEMORY.md is {lines} lines, {size:,} bytes"
-    if first_hidden:
-        hidden = [e for e in index.entries if e.line >= first_hidden]
-        limit = f"{options.byte_limit:,} bytes" if by_bytes else f"{options.line_limit} lines"
+def _budget(index: Index, loaded: LoadedIndex, options: Options) -> Iterator[Finding]:
+    shape = f"MEMORY.md is {loaded.lines} lines, {loaded.chars:,} characters as Claude Code counts"
+    if loaded.first_hidden is not None:
+        hidden = [e for e in index.entries if e.line >= loaded.first_hidden]
         yield make_finding(
             ID,
             "over-budget",
             INDEX_NAME,
             None,
-            f"{shape}; Claude Code loads only the first {limit}, so {len(hidden)} entries "
-            f"from line {first_hidden} on are never seen",
+            f"{shape}; a session receives only its first {loaded.kept_lines} lines "
+            f"(limits: {LINE_LIMIT} lines, {CHAR_LIMIT:,} characters), so {len(hidden)} entries "
+            f"from line {loaded.first_hidden} on are never seen",
             "move inline content to topic files and merge or drop stale entries until it fits",
         )
         for entry in hidden:
-            how = (
-                "cut off mid-line"
-                if entry.line == first_hidden and by_bytes
-                else "past the cut-off"
-            )
-            yield make_finding(
-                ID,
-                "invisible-entry",
-                INDEX_NAME,
-                entry.line,
-                f"entry `[{entry.title}]({entry.target})` is {how}; no session sees it",
-                "move it above the cut-off, or shrink the index",
-                key=entry.target,
-            )
-    elif lines > options.warn_lines or size > options.warn_bytes:
+            yield _invisible(entry, loaded)
+    elif loaded.lines > options.warn_lines or loaded.chars > options.warn_chars:
         yield make_finding(
             ID,
             "near-budget",
             INDEX_NAME,
             None,
-            f"{shape}; the load limit is {options.line_limit} lines / {options.byte_limit:,} bytes",
+            f"{shape}; the load limit is {LINE_LIMIT} lines / {CHAR_LIMIT:,} characters",
             "trim now: move inline content to topic files, drop superseded and stale entries",
+        )
+
+
+def _invisible(entry: IndexEntry, loaded: LoadedIndex) -> Finding:
+    partial = entry.line == loaded.first_hidden and loaded.partial
+    how = "cut off mid-line" if partial else "past the cut-off"
+    return make_finding(
+        ID,
+        "invisible-entry",
+        INDEX_NAME,
+        entry.line,
+        f"entry `[{entry.title}]({entry.target})` is {how}; no session sees it",
+        "move it above the cut-off, or shrink the index",
+        key=entry.target,
+    )
+
+
+def _recall(tree: MemoryTree) -> Iterator[Finding]:
+    scan = recall_scan(tree)
+    past = scan.past_cap
+    if past:
+        named = ", ".join(f"`{p}`" for p in past[:NAMED])
+        more = f" and {len(past) - NAMED} more" if len(past) > NAMED else ""
+        yield make_finding(
+            ID,
+            "past-recall-cap",
+            INDEX_NAME,
+            None,
+            f"recall sees {RECALL_CAP} of {len(scan.order)} memories: Claude Code lists the "
+            f"{RECALL_CAP} newest, so {len(past)} are never candidates: {named}{more}",
+            "merge related memories, archive or delete the stale ones, until at most "
+            f"{RECALL_CAP} remain",
+            related=past,
+        )
+    if scan.not_dates:
+        shown = ", ".join(f"`{p}` (`{v[:40]}`)" for p, v in scan.not_dates[:NAMED])
+        yield make_finding(
+            ID,
+            "modified-not-a-date",
+            INDEX_NAME,
+            None,
+            f"{len(scan.not_dates)} memories carry a `modified:` that is not a date, so the "
+            f"recall scan orders them by file time: {shown}",
+            "write `modified:` as an ISO date (2026-04-14) or remove it",
+            related=tuple(p for p, _ in scan.not_dates),
+            severity="note",
         )
 
 

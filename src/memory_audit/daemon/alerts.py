@@ -1,5 +1,8 @@
 """On-change alerts: a secret landing in a memory file, an index crossing its budget.
 
+The budget is Claude Code's own cut (``tree.load_budget``): the alert fires when
+a session would receive MEMORY.md truncated, with the warning appended.
+
 Each (tree, file, secret) alerts once ever (keyed by the secret's salted
 fingerprint), unless dismissed or recorded as a false positive. Alerts that
 arrive together are coalesced into one notification ("3 possible secrets in
@@ -21,6 +24,7 @@ from memory_audit.daemon.notify import Notifier
 from memory_audit.daemon.state import State
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex, load_index
 from memory_audit.tree.walk import IGNORED_TOP_LEVEL, read_text
 
 log = logging.getLogger("memory_audit.daemon")
@@ -34,12 +38,6 @@ class Alert:
     root: str
     path: str
     text: str  # one line, already redacted
-
-
-@dataclass(frozen=True)
-class Budget:
-    lines: int
-    bytes: int
 
 
 def relative_in_tree(path: Path, root: Path) -> str | None:
@@ -65,7 +63,7 @@ class FileScan:
     root: Path
     rel: str
     matches: tuple[SecretMatch, ...]
-    index_shape: tuple[int, int] | None  # (lines, bytes) of MEMORY.md
+    index_load: LoadedIndex | None  # what of MEMORY.md a session receives
 
 
 def scan_file(path: Path, root: Path, scanner: Scanner, max_bytes: int) -> FileScan | None:
@@ -75,13 +73,11 @@ def scan_file(path: Path, root: Path, scanner: Scanner, max_bytes: int) -> FileS
     result = read_text(path, max_bytes if rel != INDEX_NAME else 64 * 1024 * 1024)
     if result.text is None:
         return None
-    shape = (len(result.line_bytes), result.size) if rel == INDEX_NAME else None
-    return FileScan(root, rel, tuple(scanner.scan(result.text)), shape)
+    loaded = load_index(result.disk_text) if rel == INDEX_NAME else None
+    return FileScan(root, rel, tuple(scanner.scan(result.text)), loaded)
 
 
-def alerts_for(
-    scan: FileScan, state: State, ignored: frozenset[str], budget: Budget
-) -> list[Alert]:
+def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Alert]:
     """New alerts from one scan: secrets never alerted before, and a budget crossing."""
     found = []
     for match in scan.matches:
@@ -100,16 +96,15 @@ def alerts_for(
                     f"{scan.rel}:{match.line} {match.label} {match.redacted}",
                 )
             )
-    if scan.index_shape is not None:
-        crossing = _budget_crossing(scan, state, budget)
+    if scan.index_load is not None:
+        crossing = _budget_crossing(scan, scan.index_load, state)
         if crossing is not None:
             found.append(crossing)
     return found
 
 
-def _budget_crossing(scan: FileScan, state: State, budget: Budget) -> Alert | None:
-    lines, size = scan.index_shape or (0, 0)
-    over = lines > budget.lines or size > budget.bytes
+def _budget_crossing(scan: FileScan, loaded: LoadedIndex, state: State) -> Alert | None:
+    over = loaded.cut
     if over == state.over_budget(str(scan.root)):
         return None
     state.set_over_budget(str(scan.root), over)
@@ -119,8 +114,9 @@ def _budget_crossing(scan: FileScan, state: State, budget: Budget) -> Alert | No
     key = hashlib.sha256(f"{scan.root}\x1fbudget\x1f{stamp}".encode()).hexdigest()[:32]
     name = scan.root.parent.name or str(scan.root)
     text = (
-        f"{name}: MEMORY.md is {lines} lines, {size:,} bytes; sessions see only the first "
-        f"{budget.lines} lines / {budget.bytes:,} bytes"
+        f"{name}: MEMORY.md is {loaded.lines} lines, {loaded.chars:,} characters; sessions "
+        f"see only its first {loaded.kept_lines} lines (limits: {LINE_LIMIT} lines, "
+        f"{CHAR_LIMIT:,} characters)"
     )
     return Alert(key, "budget", str(scan.root), INDEX_NAME, text)
 

@@ -30,7 +30,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
 from memory_audit.daemon import systemd_notify
-from memory_audit.daemon.alerts import Alert, AlertCenter, Budget, FileScan, alerts_for, scan_file
+from memory_audit.daemon.alerts import Alert, AlertCenter, FileScan, alerts_for, scan_file
 from memory_audit.daemon.components import (
     build_notifier,
     build_store,
@@ -521,12 +521,10 @@ class Daemon:
         self._raise_alerts(scans, scanner)
 
     def _raise_alerts(self, scans: list[FileScan], scanner: Scanner) -> None:
-        options = self.config.check_options("index-budget")
-        budget = Budget(options.line_limit, options.byte_limit)
         ignored = scanner.false_positives | self.state.dismissed()
         found: list[Alert] = []
         for scan in scans:
-            found += alerts_for(scan, self.state, ignored, budget)
+            found += alerts_for(scan, self.state, ignored)
         self.alerts.add(found)
 
     async def _startup_sweep(self) -> None:

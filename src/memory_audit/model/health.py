@@ -15,6 +15,11 @@ class Health:
     largest: tuple[tuple[str, int], ...]
     review_due: int
     unindexed: int
+    # Claude Code's own measures (tree.load_budget, analysis.recall); 0/None when unknown.
+    index_chars: int = 0  # UTF-16 code units of what Claude Code counts of MEMORY.md
+    index_cut_line: int | None = None  # file line of the first line no session sees whole
+    recall_total: int = 0  # memories the recall scan lists (MEMORY.md not counted)
+    recall_seen: int = 0  # of those, within the scan's first 200
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -25,6 +30,10 @@ class Health:
             "largest": [{"path": p, "lines": n} for p, n in self.largest],
             "review_due": self.review_due,
             "unindexed": self.unindexed,
+            "index_chars": self.index_chars,
+            "index_cut_line": self.index_cut_line,
+            "recall_total": self.recall_total,
+            "recall_seen": self.recall_seen,
         }
 
     @classmethod
@@ -37,4 +46,8 @@ class Health:
             largest=tuple((str(r["path"]), int(r["lines"])) for r in data.get("largest", [])),
             review_due=int(data.get("review_due", 0)),
             unindexed=int(data.get("unindexed", 0)),
+            index_chars=int(data.get("index_chars", 0)),
+            index_cut_line=data.get("index_cut_line"),
+            recall_total=int(data.get("recall_total", 0)),
+            recall_seen=int(data.get("recall_seen", 0)),
         )

@@ -19,7 +19,7 @@ from memory_audit.model.run import Run, TreeReport
 from memory_audit.report import charts, wording
 from memory_audit.report.changes import SHOWN_CHANGES
 from memory_audit.report.colour import SECRET_DIMENSION
-from memory_audit.tree.index_file import LOAD_BYTE_LIMIT, LOAD_LINE_LIMIT
+from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT
 
 STYLE = """
 :root { --bg: #ffffff; --fg: #1d1f23; --muted: #5c6370; --line: #d8dbe0; --card: #f6f7f9;
@@ -97,9 +97,24 @@ def project_name(report: TreeReport) -> str:
 
 
 def _budget(report: TreeReport) -> float:
-    """How full the load budget is, in percent: the tighter of lines and bytes."""
+    """How full the load budget is, in percent: the tighter of lines and characters
+    (bytes for reports written before characters were measured)."""
     h = report.health
-    return 100 * max(h.index_lines / LOAD_LINE_LIMIT, h.index_bytes / LOAD_BYTE_LIMIT)
+    size = h.index_chars or h.index_bytes
+    return 100 * max(h.index_lines / LINE_LIMIT, size / CHAR_LIMIT)
+
+
+def _cut_row(cut_line: int | None) -> str:
+    """Where Claude Code's cut falls in MEMORY.md: what no session sees."""
+    if cut_line is None:
+        return (
+            '<tr><th>Loaded</th><td class="num">all</td><td>every line reaches a session</td></tr>'
+        )
+    return (
+        f'<tr class="over"><th>Cut</th><td class="num">line {cut_line}</td>'
+        f"<td>sessions receive MEMORY.md up to line {cut_line - 1} and a warning; "
+        f"the rest is never seen</td></tr>"
+    )
 
 
 def _bar(percent: float, label: str) -> str:
@@ -171,7 +186,7 @@ def _trend_charts(run: Run) -> str:
         budget[name] = [
             max(
                 [
-                    100 * max(lines / LOAD_LINE_LIMIT, size / LOAD_BYTE_LIMIT)
+                    100 * max(lines / LINE_LIMIT, size / CHAR_LIMIT)
                     for r, _, _, lines, size in points
                     if r == root
                 ]
@@ -197,8 +212,9 @@ def _project(index: int, report: TreeReport, run: Run) -> str:
         '<div class="card"><table>',
         f'<tr><th>Memory files</th><td class="num">{h.files}</td><td>{h.total_lines:,} lines; '
         f"largest: {largest}</td></tr>",
-        _budget_row("Index lines", h.index_lines, LOAD_LINE_LIMIT, "index lines"),
-        _budget_row("Index bytes", h.index_bytes, LOAD_BYTE_LIMIT, "index bytes"),
+        _budget_row("Index lines", h.index_lines, LINE_LIMIT, "index lines"),
+        _budget_row("Index characters", h.index_chars, CHAR_LIMIT, "index characters"),
+        _cut_row(h.index_cut_line),
         f'<tr><th>Review due</th><td class="num">{h.review_due}</td><td></td></tr>',
         f'<tr><th>Unindexed</th><td class="num">{h.unindexed}</td><td></td></tr>',
         "</table></div>",

@@ -12,7 +12,7 @@ from pathlib import Path
 from memory_audit.model.finding import Finding
 from memory_audit.model.run import Run, TreeReport
 from memory_audit.model.visible import visible
-from memory_audit.tree.index_file import LOAD_BYTE_LIMIT, LOAD_LINE_LIMIT
+from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT
 
 
 def display_root(root: Path) -> str:
@@ -32,11 +32,13 @@ def health_line(report: TreeReport) -> str:
     h = report.health
     parts = [
         f"{h.files} files, {h.total_lines:,} lines",
-        f"index {h.index_lines}/{LOAD_LINE_LIMIT} lines, "
-        f"{h.index_bytes:,}/{LOAD_BYTE_LIMIT:,} bytes",
+        f"index {h.index_lines}/{LINE_LIMIT} lines, {h.index_chars:,}/{CHAR_LIMIT:,} characters"
+        + (f" (cut at line {h.index_cut_line})" if h.index_cut_line else ""),
         f"{h.review_due} review due",
         f"{h.unindexed} unindexed",
     ]
+    if h.recall_total > h.recall_seen:
+        parts.append(f"recall sees {h.recall_seen} of {h.recall_total}")
     return " · ".join(parts)
 
 

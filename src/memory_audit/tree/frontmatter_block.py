@@ -31,6 +31,7 @@ class CutShort:
     """A ``---`` inside the block that ends it early for Claude Code."""
 
     line: int  # 1-based file line holding the ``---``
+    column: int  # where the ``---`` starts in that line
     key: str  # the field whose value holds it ("" when it is not in a key: value line)
     lost_text: str  # what follows the ``---`` on that line
     lost_fields: tuple[str, ...]  # top-level keys below it, up to the intended closing line
@@ -81,6 +82,7 @@ def _cut_inside(lines: Sequence[str], index: int, column: int) -> Block:
     key = KEY_LINE.match(line)
     cut = CutShort(
         line=index + 1,
+        column=column,
         key=key.group(1) if key and key.end() <= column else "",
         lost_text=line[column + len(MARK) :].strip(),
         lost_fields=tuple(m.group(1) for m in map(KEY_LINE.match, below) if m),

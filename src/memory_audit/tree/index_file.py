@@ -17,9 +17,7 @@ from dataclasses import dataclass
 from memory_audit.tree.markdown import Block, Limits, Span, is_external, parse_markdown
 
 INDEX_NAME = "MEMORY.md"
-# What of MEMORY.md reaches a session: Claude Code cuts it after this many lines or bytes.
-LOAD_LINE_LIMIT = 200
-LOAD_BYTE_LIMIT = 25_000
+# What of MEMORY.md reaches a session is computed in tree.load_budget, and only there.
 # The index may hold a whole tree's entries (10,000 in the benchmark): a larger parse budget.
 # Always parsed: its headings and breaks are structure even without a single link.
 INDEX_LIMITS = Limits(lines=20_000, inline=1_000_000, skip_plain=False)

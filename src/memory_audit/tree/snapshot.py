@@ -19,6 +19,7 @@ from urllib.parse import unquote
 
 from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS, listed_kind, not_memory_reason
 from memory_audit.tree.index_file import INDEX_NAME, Index, IndexLink, parse_index
+from memory_audit.tree.load_budget import LoadedIndex, load_index
 from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.markdown import is_external
 from memory_audit.tree.memory_file import FileKind, FileProblem, MemoryFile, parse_memory_file
@@ -68,6 +69,7 @@ class MemoryTree:
     taken_at: dt.datetime
     home: Path = field(default_factory=Path.home)
     skipped_files: Mapping[str, str] = field(default_factory=dict)  # unreadable non-memories
+    index_load: LoadedIndex | None = None  # what of MEMORY.md a session receives
 
     # ---- views -------------------------------------------------------------
 
@@ -378,7 +380,9 @@ def load_tree(
             unread[candidate.path] = result.problems
         else:
             files[candidate.path] = _memory_file(candidate, result, recap_globs)
-    index = _read_index(listing.index, max(max_file_bytes, INDEX_MAX_BYTES), unread, errors)
+    index, index_load = _read_index(
+        listing.index, max(max_file_bytes, INDEX_MAX_BYTES), unread, errors
+    )
     return MemoryTree(
         root=root,
         files=files,
@@ -390,6 +394,7 @@ def load_tree(
         requested_profile=profile,
         taken_at=now or dt.datetime.now().astimezone(),
         skipped_files=skipped,
+        index_load=index_load,
     )
 
 
@@ -408,17 +413,18 @@ def _read_index(
     max_file_bytes: int,
     unread: dict[str, tuple[FileProblem, ...]],
     errors: list[ReadError],
-) -> Index | None:
+) -> tuple[Index | None, LoadedIndex | None]:
     if candidate is None:
-        return None
+        return None, None
     result = read_text(candidate.source, max_file_bytes)
     if result.error is not None:
         errors.append(ReadError(INDEX_NAME, result.error))
-        return None
+        return None, None
     if result.text is None:
         unread[INDEX_NAME] = result.problems
-        return None
-    return parse_index(result.text, result.size, result.mtime, result.line_bytes)
+        return None, None
+    index = parse_index(result.text, result.size, result.mtime, result.line_bytes)
+    return index, load_index(result.disk_text)
 
 
 def resolve_profile(requested: str, files: Iterable[MemoryFile]) -> str:

@@ -58,6 +58,12 @@ class ReadResult:
     line_bytes: tuple[int, ...] = ()
     problems: tuple[FileProblem, ...] = ()
     error: str | None = None
+    crlf_text: str = ""  # the text with its CRLF line ends, when it had any
+
+    @property
+    def disk_text(self) -> str:
+        """The text as on disk (CRLF kept): what Claude Code measures MEMORY.md by."""
+        return self.crlf_text or self.text or ""
 
 
 def list_tree(root: Path) -> Listing:
@@ -209,8 +215,9 @@ def _result(text: str, data: bytes, mtime: float, problems: tuple[FileProblem, .
         line_bytes = line_bytes[:-1]
     elif line_bytes:
         line_bytes = (*line_bytes[:-1], line_bytes[-1] - 1)
-    text = text.replace("\r\n", "\n")
-    return ReadResult(text, len(data), mtime, line_bytes, problems)
+    crlf_text = text if "\r\n" in text else ""
+    text = text.replace("\r\n", "\n") if crlf_text else text
+    return ReadResult(text, len(data), mtime, line_bytes, problems, crlf_text=crlf_text)
 
 
 def describe_os_error(exc: OSError) -> str:
