@@ -6,7 +6,7 @@ from pathlib import Path
 
 from memory_audit.engine import audit_tree
 from memory_audit.fix.actions import quote_values
-from tests.harness import codes, findings, index, load, memory, write_tree
+from tests.harness import codes, findings, index, load, memory, report, write_tree
 
 COLON = "---\nname: letters\ndescription: Cover letter standards: NYC location, 1 page\ntype: feedback\n---\nBody.\n"
 
@@ -112,3 +112,20 @@ def test_secrets_only_run_never_parses_frontmatter(tree_dir: Path) -> None:
     assert [f.path for f in report.findings] == ["b.md"]
     assert report.memory_files == 3
     assert all("read" not in f.__dict__ for f in tree.files.values())
+
+
+def test_example_tree_shows_each_case_once() -> None:
+    example = Path(__file__).resolve().parents[2] / "examples" / "drifted-memory"
+    found = report(example)
+    codes_by_path = {(f.code, f.path) for f in found.findings}
+    assert ("strict-yaml-only", "feedback_invoice_emails.md") in codes_by_path
+    assert ("value-cut-by-comment", "project_retry_gate.md") in codes_by_path
+    assert ("unparseable-frontmatter", "reference_ledger_runbook.md") in codes_by_path
+    assert ("frontmatter-cut-short", "project_ledger_migration.md") in codes_by_path
+    assert dict(found.not_memories) == {
+        "README.md": "a README for people, not a memory",
+        "credentials.secret.md": "encrypted: openssl / transcrypt",
+    }
+    recap = "session_2026-04-14_invoice-retries.md"
+    assert not [f for f in found.findings if f.path == recap]  # a recap: not unindexed, no orphan
+    assert found.session_recaps == 3

@@ -58,9 +58,9 @@ def test_readme_and_encrypted_files_are_listed_as_not_memories(tree_dir: Path) -
     found = report(tree_dir)
     assert dict(found.not_memories) == {
         "README.md": "a README for people, not a memory",
-        "blob.md": "encrypted or encoded (one high-entropy base64 block)",
-        "crypt.md": "encrypted (git-crypt)",
-        "refs.secret.md": "encrypted (openssl / transcrypt)",
+        "blob.md": "encrypted or encoded: one high-entropy base64 block",
+        "crypt.md": "encrypted: git-crypt",
+        "refs.secret.md": "encrypted: openssl / transcrypt",
     }
     assert found.memory_files == 1
     assert {f.path for f in found.findings} <= {"a.md", "MEMORY.md"}

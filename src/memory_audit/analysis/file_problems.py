@@ -8,7 +8,8 @@ from memory_audit.model.finding import Finding, make_finding
 from memory_audit.tree.memory_file import FileProblem
 
 SUGGESTIONS = {
-    "unparseable-frontmatter": "fix the YAML between the --- lines (quote values containing ': ')",
+    "unparseable-frontmatter": "rewrite the failing line as `key: 'whole value'` (single quotes,"
+    " any ' inside doubled)",
     "frontmatter-too-large": "keep frontmatter to a few key: value lines; the body holds detail",
     "frontmatter-not-mapping": "rewrite the frontmatter as key: value lines",
     "unclosed-frontmatter": "add the closing --- line after the last frontmatter field",

@@ -51,9 +51,9 @@ def not_memory_reason(path: str, text: str) -> str | None:
         return "a README for people, not a memory"
     body = text.strip()
     if body.startswith(OPENSSL_SALTED):
-        return "encrypted (openssl / transcrypt)"
+        return "encrypted: openssl / transcrypt"
     if _is_base64_block(body):
-        return "encrypted or encoded (one high-entropy base64 block)"
+        return "encrypted or encoded: one high-entropy base64 block"
     return None
 
 

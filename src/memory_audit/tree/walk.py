@@ -191,7 +191,7 @@ def _decode(data: bytes, mtime: float) -> ReadResult:
         text = data.decode("utf-16", errors="replace")
         return _result(text, data, mtime, (problem,))
     if data.startswith(GIT_CRYPT_HEADER):
-        problem = FileProblem(ENCRYPTED, "encrypted (git-crypt)")
+        problem = FileProblem(ENCRYPTED, "encrypted: git-crypt")
         return ReadResult(None, size, mtime, problems=(problem,))
     if b"\x00" in data[:BINARY_SNIFF]:
         problem = FileProblem("binary-file", "binary content in a .md file; not read")
