@@ -129,3 +129,10 @@ def test_example_tree_shows_each_case_once() -> None:
     recap = "session_2026-04-14_invoice-retries.md"
     assert not [f for f in found.findings if f.path == recap]  # a recap: not unindexed, no orphan
     assert found.session_recaps == 3
+
+
+def test_description_cut_by_comment_is_not_also_called_terse(tree_dir: Path) -> None:
+    text = memory("pr", description="PR #50 split the ledger into two services")
+    write_tree(tree_dir, {"MEMORY.md": index("pr.md"), "pr.md": text})
+    found = codes(findings(tree_dir, "frontmatter", "bloat"))
+    assert found == [("value-cut-by-comment", "pr.md", 3)]

@@ -94,7 +94,10 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             memory.frontmatter_line("description:"),
             memory.description,
             "description",
-            memory.frontmatter is not None and "description" in memory.frontmatter,
+            memory.frontmatter is not None
+            and "description" in memory.frontmatter
+            # cut short by an unquoted ` #`: reported once, as that (frontmatter)
+            and not any(cut.key == "description" for cut in memory.read.comment_cuts),
         )
         yield from _long(memory, options)
     for entry in tree.index.entries if tree.index else ():
