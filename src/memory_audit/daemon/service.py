@@ -44,7 +44,7 @@ from memory_audit.daemon.schedule import WeeklySchedule
 from memory_audit.daemon.state import State
 from memory_audit.daemon.watch import TreeWatcher
 from memory_audit.engine import audit_refs, select_checks
-from memory_audit.errors import ConfigError, describe
+from memory_audit.errors import AlreadyRunning, ConfigError, describe
 from memory_audit.model.changes import Activity, Changes, is_baseline
 from memory_audit.model.run import Run
 from memory_audit.secrets.loading import RulesUnavailable, scanner_for
@@ -129,7 +129,7 @@ class Daemon:
         lock.acquire()
         loop = asyncio.get_running_loop()
         try:
-            self.store.clean_partial()
+            self._clean_after_crash()
             self._install_signals(loop)
             self._start_watching(loop)
             self._start_scheduler()
@@ -162,10 +162,33 @@ class Daemon:
         return 0
 
     async def once(self) -> int:
-        """``--once``: the weekly audit now, reports, notification, exit."""
-        ran = await self._run("once")
-        await self.alerts.flush()
+        """``--once``: the weekly audit now, reports, notification, exit. Without a daemon
+        running, what a killed run left behind is cleaned up first."""
+        lock = self._lock_if_free()
+        if lock is not None:  # else the daemon's run may be in progress: leave its folders
+            self._clean_after_crash()
+        try:
+            ran = await self._run("once")
+            await self.alerts.flush()
+        finally:
+            if lock is not None:
+                lock.release()
         return 0 if ran else 3
+
+    def _lock_if_free(self) -> InstanceLock | None:
+        lock = InstanceLock(self.config.state_dir)
+        try:
+            lock.acquire()
+        except AlreadyRunning:
+            return None
+        return lock
+
+    def _clean_after_crash(self) -> None:
+        """Only while holding the instance lock: no other run can be in progress."""
+        self.store.clean_partial()
+        interrupted = self.state.mark_interrupted()
+        if interrupted:
+            log.info("%d run(s) cut short earlier are marked interrupted", interrupted)
 
     def stop(self) -> None:
         log.info("stopping")

@@ -141,6 +141,12 @@ class State:
 
     # ---- runs ---------------------------------------------------------------
 
+    def mark_interrupted(self) -> int:
+        """Runs still ``running`` when no daemon runs were cut short (killed, power lost)."""
+        with self.transaction() as db:
+            cursor = db.execute("UPDATE runs SET status = 'interrupted' WHERE status = 'running'")
+        return cursor.rowcount
+
     def begin_run(self, kind: str, started: dt.datetime) -> int:
         with self.transaction() as db:
             cursor = db.execute(
