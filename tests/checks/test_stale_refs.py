@@ -1,125 +1,331 @@
 from __future__ import annotations
 
-import subprocess
+import json
 from pathlib import Path
 
 from memory_audit.checks.stale_refs import DesignDoc, Options
 from memory_audit.tree.snapshot import ProjectLocation
 from tests.harness import codes, digest, findings, index, memory, report, write_tree
+from tests.support.git_repo import Repo
 
 
-def git(repo: Path, *args: str) -> str:
-    result = subprocess.run(
-        ["git", "-C", str(repo), *args],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={
-            "GIT_AUTHOR_NAME": "t",
-            "GIT_AUTHOR_EMAIL": "t@x",
-            "GIT_COMMITTER_NAME": "t",
-            "GIT_COMMITTER_EMAIL": "t@x",
-            "HOME": str(repo),
-            "PATH": "/usr/bin:/bin",
+def at(project: Path) -> ProjectLocation:
+    return ProjectLocation("-p", project, None)
+
+
+def billing_repo(path: Path) -> Repo:
+    repo = Repo(path)
+    repo.commit(
+        "first",
+        {
+            "src/billing/rate.py": "x = 1\n",
+            "src/billing/retry.py": "y = 2\n",
+            "scripts/deploy.sh": "echo deploy\n",
+            "scripts/check.sh": "echo check\n",
+            "docs/plan.md": "ADR-7 retries\nADR-9 discounts\n",
         },
     )
-    return result.stdout.strip()
+    return repo
 
 
-def make_repo(path: Path) -> str:
-    write_tree(
-        path, {"src/billing/rate.py": "x = 1\n", "docs/plan.md": "ADR-7 retries\nADR-9 discounts\n"}
-    )
-    git(path, "init", "-q")
-    git(path, "add", ".")
-    git(path, "commit", "-qm", "first")
-    return git(path, "rev-parse", "HEAD")
-
-
-def test_stale_refs_paths_and_commits_against_a_real_repository(tmp_path: Path) -> None:
-    project = tmp_path / "ledgerly"
-    head = make_repo(project)
-    body = (
-        f"Rates live in `src/billing/rate.py` since commit {head[:9]}.\n"
-        "Retries were in src/billing/retry.py (4f2a91c0).\n"
-        "Old notes: `docs/old-plan.md`, see also `/api/v1/invoices` and and/or CI/CD.\n"
-    )
+def test_a_deleted_script_still_described_as_active_names_the_commit_and_date(
+    tmp_path: Path,
+) -> None:
+    repo = billing_repo(tmp_path / "ledgerly")
+    gone = repo.remove("drop the deploy script", "scripts/deploy.sh")
+    date = repo.git("log", "-1", "--format=%cs", gone)
     tree = write_tree(
-        tmp_path / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)}
+        tmp_path / "memory",
+        {
+            "MEMORY.md": index("deploy.md", "release.md"),
+            "deploy.md": memory("deploy", body="Deploys run `scripts/deploy.sh` from CI."),
+            "release.md": memory("release", body="Release: scripts/deploy.sh, then tag."),
+        },
     )
-    before = digest(project)
-    found = findings(tree, "stale-refs", location=ProjectLocation("-p", project, None))
+    before = digest(repo.path)
+    found = findings(tree, "stale-refs", location=at(repo.path))
     assert codes(found) == [
-        ("missing-file-reference", "a.md", 7),
-        ("stale-commit-reference", "a.md", 7),
-        ("missing-file-reference", "a.md", 8),
+        ("deleted-file-reference", "deploy.md", 6),
+        ("deleted-file-reference", "release.md", 6),
     ]
-    assert "`src/billing/retry.py`" in found[0].message
-    assert "`4f2a91c0`" in found[1].message
-    assert "`docs/old-plan.md`" in found[2].message
-    assert digest(project) == before
-
-
-def test_stale_refs_without_a_project_skip_instead_of_failing(tmp_path: Path) -> None:
-    tree = write_tree(
-        tmp_path / "memory", {"a.md": memory("a", body="See `src/x.py` (commit 4f2a91c0).")}
+    assert found[0].message == (
+        f"`scripts/deploy.sh` was deleted from the project in {gone[:7]} ({date})"
     )
+    assert digest(repo.path) == before
+
+
+def test_the_same_memories_with_the_script_present_are_clean(tmp_path: Path) -> None:
+    repo = billing_repo(tmp_path / "ledgerly")
+    tree = write_tree(
+        tmp_path / "memory",
+        {"deploy.md": memory("deploy", body="Deploys run `scripts/deploy.sh` from CI.")},
+    )
+    assert findings(tree, "stale-refs", location=at(repo.path)) == []
+
+
+def test_a_renamed_file_suggests_the_new_path_and_offers_it_as_the_fix(tmp_path: Path) -> None:
+    repo = billing_repo(tmp_path / "ledgerly")
+    moved = repo.move("rename retry", "src/billing/retry.py", "src/billing/retries.py")
+    tree = write_tree(
+        tmp_path / "memory",
+        {"a.md": memory("a", body="Intro.\nRetry logic lives in `src/billing/retry.py`.")},
+    )
+    [found] = findings(tree, "stale-refs", location=at(repo.path))
+    assert (found.code, found.line) == ("renamed-file-reference", 7)
+    assert f"renamed to `src/billing/retries.py` in {moved[:7]}" in found.message
+    assert found.suggestion == "update the reference to `src/billing/retries.py`"
+    assert found.fix == {
+        "action": "replace-text",
+        "path": "a.md",
+        "line": 7,
+        "old": "src/billing/retry.py",
+        "new": "src/billing/retries.py",
+    }
+
+
+def test_memory_md_is_scanned_too(tmp_path: Path) -> None:
+    repo = billing_repo(tmp_path / "ledgerly")
+    repo.remove("drop", "scripts/check.sh")
+    tree = write_tree(
+        tmp_path / "memory",
+        {"MEMORY.md": index("a.md") + "- Checks: `scripts/check.sh`\n", "a.md": memory("a")},
+    )
+    assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
+        ("deleted-file-reference", "MEMORY.md", 3)
+    ]
+
+
+PROSE = """\
+Models: Opus/Sonnet/Haiku, tiers C1/C2/C3, some/many/legacy, Full Auto/Blast/Flame.
+The skills and hooks folders; scratch goes to tmp.
+Work on feature/x, compare with origin/main, b4/foo is the series.
+Tests: `tests/**/*.py`, src/*.py and `{src,lib}/x.py`.
+Placeholders: `…/memory`, `<path>/x.py`, `.../memory`, `path/to/file.py`, `$HOME/x.sh`.
+Build output lands in `dist/bundle.js` and `node_modules/pkg/index.js`.
+For example `src/example.py` shows the layout.
+See https://github.com/acme/ledgerly/blob/main/src/url.py and example.com/src/x.py.
+We renamed `old.sh` to `new.sh`; `legacy.sh` was deleted.
+"""
+
+
+def prose_repo(path: Path) -> Repo:
+    """A project whose history really had paths the prose above could be misread as."""
+    repo = Repo(path)
+    repo.commit(
+        "first",
+        {
+            name: "x\n"
+            for name in (
+                "feature/x",
+                "b4/foo",
+                "skills/a.md",
+                "hooks/pre.sh",
+                "tmp/scratch.txt",
+                "dist/bundle.js",
+                "node_modules/pkg/index.js",
+                "src/example.py",
+                "src/url.py",
+                "old.sh",
+                "legacy.sh",
+                "src/keep.py",
+            )
+        },
+    )
+    repo.remove("clean", "feature", "b4", "skills", "hooks", "tmp", "dist", "node_modules")
+    repo.remove("clean src", "src/example.py", "src/url.py", "legacy.sh")
+    repo.move("rename", "old.sh", "new.sh")
+    return repo
+
+
+def test_prose_read_as_paths_is_not_a_reference(tmp_path: Path) -> None:
+    repo = prose_repo(tmp_path / "p")
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=PROSE)})
+    assert findings(tree, "stale-refs", location=at(repo.path)) == []
+
+
+def test_each_prose_line_alone_is_clean_but_a_real_claim_beside_it_is_not(
+    tmp_path: Path,
+) -> None:
+    repo = prose_repo(tmp_path / "p")
+    for number, line in enumerate(PROSE.splitlines()):
+        body = f"{line}\nThe helper is `src/url.py`."
+        tree = write_tree(tmp_path / f"memory{number}", {"a.md": memory("a", body=body)})
+        found = findings(tree, "stale-refs", location=at(repo.path))
+        assert [(f.code, f.line) for f in found] == [("deleted-file-reference", 7)], line
+
+
+def test_a_secret_shaped_token_is_not_read_as_a_path(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "p")
+    token = "AbCdEf1234567890GhIjKlMn42"
+    repo.commit("first", {f"keys/{token}": "x\n", "keys/readme.txt": "x\n"})
+    repo.remove("drop", f"keys/{token}")
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=f"Key: keys/{token}")})
+    assert findings(tree, "stale-refs", location=at(repo.path)) == []
+
+
+def commit_repo(path: Path) -> tuple[Repo, str, str]:
+    """A project with a reachable commit and one that a deleted branch left unreachable."""
+    repo = billing_repo(path)
+    kept = repo.git("rev-parse", "HEAD")
+    repo.git("checkout", "-qb", "topic")
+    lost = repo.commit("topic work", {"topic.txt": "t\n"})
+    repo.git("checkout", "-q", "main")
+    repo.git("branch", "-qD", "topic")
+    return repo, kept, lost
+
+
+def test_commits_unreachable_or_absent_are_stale_others_repositories_are_not(
+    tmp_path: Path,
+) -> None:
+    repo, kept, lost = commit_repo(tmp_path / "p")
+    body = (
+        f"Rates since commit {kept[:9]}.\n"
+        f"Topic landed as commit {lost[:9]}.\n"
+        "Retries fixed in 4f2a91c0.\n"
+        "In nixosconfig, commit abc1234 pinned the kernel.\n"
+        "Upstream commit 9e8d7c6b fixed the driver.\n"
+        "See deadbeef0 (not labelled) and (12ab34cd).\n"
+    )
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    found = findings(tree, "stale-refs", location=at(repo.path))
+    assert [(f.code, f.line) for f in found] == [
+        ("stale-commit-reference", 7),
+        ("stale-commit-reference", 8),
+    ]
+    assert "no longer reachable from any branch or tag" in found[0].message
+    assert found[1].message == "commit `4f2a91c0` is not in the project's history"
+
+
+def test_when_no_cited_commit_is_in_the_project_they_are_another_repositorys(
+    tmp_path: Path,
+) -> None:
+    repo = billing_repo(tmp_path / "p")
+    body = "Merged as commit 4f2a91c0; follow-up commit 5e6f7a8b."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    result = report(tree, "stale-refs", location=at(repo.path))
+    assert result.findings == ()
+    assert [s.reason for s in result.skipped] == [
+        "2 commit reference(s) not checked — none of them is in this project's history "
+        "(another repository's commits?)"
+    ]
+
+
+def test_a_hash_of_a_blob_is_not_a_commit(tmp_path: Path) -> None:
+    repo, kept, _ = commit_repo(tmp_path / "p")
+    blob = repo.git("rev-parse", "HEAD:scripts/deploy.sh")
+    body = f"Config pinned at commit {blob} (after commit {kept[:8]})."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    result = report(tree, "stale-refs", location=at(repo.path))
+    assert result.findings == ()
+    assert [s.reason for s in result.skipped] == ["1 hash(es) name a blob, not a commit"]
+
+
+def test_without_a_project_nothing_is_reported_and_the_skip_says_why(tmp_path: Path) -> None:
+    body = "See `src/x.py` and `~/bin/tool.sh` (commit 4f2a91c0).\n/opt/app/run.sh runs it."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
     result = report(tree, "stale-refs")
     assert result.findings == ()
     assert [s.reason for s in result.skipped] == [
+        "2 home or absolute path(s) not checked here — the tree is not a Claude Code tree "
+        "on this machine",
         "1 relative path(s) not checked — project root not located",
-        "git checks skipped — repo not located",
+        "1 commit reference(s) not checked — project not located",
     ]
 
 
-def test_stale_refs_home_and_tree_paths_are_checked_without_a_project(
+def claude_tree(home: Path, files: dict[str, str]) -> Path:
+    return write_tree(home / ".claude/projects/-work-p/memory", files)
+
+
+def test_machine_paths_are_checked_on_their_own_machine(
     tmp_path: Path, isolated_home: Path
 ) -> None:
-    (isolated_home / ".claude/rules").mkdir(parents=True)
-    (isolated_home / ".claude/rules/testing.md").write_text("rule")
+    write_tree(isolated_home, {".claude/rules/testing.md": "rule"})
     body = (
-        "Rules in `~/.claude/rules/testing.md` and `~/.claude/rules/gone.md`; see `feedback/x.md`."
+        "Rules: `~/.claude/rules/testing.md`, `~/.claude/rules/gone.md`.\n"
+        "Scratch in /tmp/build/out.log, devices at /dev/ttyUSB9, mounts at /mnt/nas/x.txt.\n"
+        "API route /api/v1/users.\n"
     )
-    tree = write_tree(
-        tmp_path / "memory", {"a.md": memory("a", body=body), "feedback/x.md": memory("x")}
+    tree = claude_tree(isolated_home, {"a.md": memory("a", body=body)})
+    found = findings(tree, "stale-refs")
+    assert [(f.code, f.message, f.judgment) for f in found] == [
+        ("missing-file-reference", "`~/.claude/rules/gone.md` is not on this machine", True)
+    ]
+
+
+def test_auto_memory_directory_counts_as_this_machines_tree(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    custom = tmp_path / "elsewhere/memory"
+    write_tree(
+        isolated_home,
+        {".claude/settings.json": json.dumps({"autoMemoryDirectory": str(custom)})},
     )
-    assert [f.message.split(",")[0] for f in findings(tree, "stale-refs")] == [
-        "references `~/.claude/rules/gone.md`"
+    tree = write_tree(custom, {"a.md": memory("a", body="Tool: `~/bin/gone.sh`.")})
+    assert [f.message for f in findings(tree, "stale-refs")] == [
+        "`~/bin/gone.sh` is not on this machine"
+    ]
+
+
+def test_a_project_path_written_absolute_gets_the_history_evidence(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    repo = billing_repo(isolated_home / "work/ledgerly")
+    gone = repo.remove("drop", "scripts/check.sh")
+    body = f"Run {repo.path}/scripts/check.sh before pushing."
+    tree = claude_tree(isolated_home, {"a.md": memory("a", body=body)})
+    [found] = findings(tree, "stale-refs", location=at(repo.path))
+    assert found.code == "deleted-file-reference"
+    assert gone[:7] in found.message
+
+
+def test_the_history_is_cached_by_head(tmp_path: Path, isolated_home: Path) -> None:
+    repo = billing_repo(tmp_path / "p")
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body="`scripts/check.sh`")})
+    assert findings(tree, "stale-refs", location=at(repo.path)) == []
+    [cache] = (isolated_home / ".local/state/memory-audit/cache").glob("git-history-*.json")
+    assert cache.stat().st_mode & 0o777 == 0o600
+    assert json.loads(cache.read_text())["head"] == repo.git("rev-parse", "HEAD")
+    repo.remove("drop", "scripts/check.sh")
+    assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
+        ("deleted-file-reference", "a.md", 6)
+    ]
+    assert json.loads(cache.read_text())["head"] == repo.git("rev-parse", "HEAD")
+
+
+def test_paths_never_in_the_history_are_a_note_only_when_asked_for(tmp_path: Path) -> None:
+    repo = billing_repo(tmp_path / "p")
+    body = "See `src/billing/never.py`, `nodir/never.py` and `src/billing/Never`."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    assert findings(tree, "stale-refs", location=at(repo.path)) == []
+    options = {"stale-refs": Options(never_existed=True)}
+    found = findings(tree, "stale-refs", options=options, location=at(repo.path))
+    assert [(f.message, f.judgment) for f in found] == [
+        ("`src/billing/never.py` was never in the project's history", True)
     ]
 
 
 def test_stale_refs_design_doc_ids(tmp_path: Path) -> None:
-    project = tmp_path / "p"
-    make_repo(project)
+    repo = billing_repo(tmp_path / "p")
     tree = write_tree(
         tmp_path / "memory", {"a.md": memory("a", body="Per ADR-7 and ADR-12 we retry.")}
     )
     options = {"stale-refs": Options(design_docs=(DesignDoc(r"ADR-\d+", "docs/plan.md"),))}
-    found = findings(
-        tree, "stale-refs", options=options, location=ProjectLocation("-p", project, None)
-    )
+    found = findings(tree, "stale-refs", options=options, location=at(repo.path))
     assert [(f.code, f.message) for f in found] == [
         ("outdated-reference", "cites `ADR-12`, which docs/plan.md no longer mentions")
     ]
 
 
-def test_stale_refs_project_that_is_not_a_repository(tmp_path: Path) -> None:
-    project = tmp_path / "plain"
-    project.mkdir()
-    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body="Fixed in commit 4f2a91c0.")})
-    result = report(tree, "stale-refs", location=ProjectLocation("-p", project, None))
-    assert [s.reason for s in result.skipped] == ["git checks skipped — repo not located"]
-
-
 def test_stale_refs_session_recaps_are_exempt(tmp_path: Path) -> None:
-    project = tmp_path / "p"
-    make_repo(project)
+    repo = billing_repo(tmp_path / "p")
+    repo.remove("drop", "scripts/check.sh")
     tree = write_tree(
         tmp_path / "memory",
         {
             "sessions/2026-01-01-x.md": memory(
-                "x", type="session-recap", body="`src/gone.py` commit 4f2a91c0"
+                "x", type="session-recap", body="`scripts/check.sh` commit 4f2a91c0"
             )
         },
     )
-    assert findings(tree, "stale-refs", location=ProjectLocation("-p", project, None)) == []
+    assert findings(tree, "stale-refs", location=at(repo.path)) == []

@@ -310,3 +310,36 @@ def test_remove_index_line_whose_target_the_boundary_masked(tree_dir: Path) -> N
     assert token not in str(finding.fix)
     apply(tree_dir, dict(finding.fix))
     assert (tree_dir / "MEMORY.md").read_text() == "# Index\n- [A](a.md) — a\n"
+
+
+def test_replace_text_puts_the_renamed_path_in_the_memory(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"a.md": "---\nname: a\n---\nIntro.\nRetries: `src/retry.py`.\n"})
+    fix: dict[str, object] = {
+        "action": "replace-text",
+        "path": "a.md",
+        "line": 5,
+        "old": "src/retry.py",
+        "new": "src/retries.py",
+    }
+    apply(tree_dir, fix)
+    assert (tree_dir / "a.md").read_text() == (
+        "---\nname: a\n---\nIntro.\nRetries: `src/retries.py`.\n"
+    )
+
+
+def test_replace_text_follows_a_line_that_moved_and_refuses_a_vanished_one(
+    tree_dir: Path,
+) -> None:
+    write_tree(tree_dir, {"a.md": "New first line.\nIntro.\nRetries: `src/retry.py`.\n"})
+    fix: dict[str, object] = {
+        "action": "replace-text",
+        "path": "a.md",
+        "line": 2,
+        "old": "src/retry.py",
+        "new": "src/retries.py",
+    }
+    apply(tree_dir, fix, ["lib/retries.py"])
+    expected = "New first line.\nIntro.\nRetries: `lib/retries.py`.\n"
+    assert (tree_dir / "a.md").read_text() == expected
+    with pytest.raises(StaleTarget):
+        build(tree_dir, fix)

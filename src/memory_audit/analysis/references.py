@@ -1,12 +1,18 @@
-"""Spotting file paths and commit hashes in memory prose.
+"""Spotting the file paths and commit hashes a memory claims exist.
 
-Deliberately conservative: a missed reference costs nothing, a false
-"missing file" costs the user's trust. A path is a token with a ``/`` that
-either starts like a path (``~/``, ``./``, ``../``, ``/``, ``.claude/``), is
-written in backticks, or ends in a file extension; URLs, globs, templates,
-dates and fractions are not paths. A commit hash is 7-40 hex characters with
-both digits and letters, after the word "commit", in backticks or in
-parentheses.
+Deliberately conservative: a missed reference costs nothing, a false "stale"
+costs the user's trust. A token is a path candidate when it has a ``/`` (in
+prose, backticks or a link target) or, in backticks, is a file name with an
+extension. Word lists (``Opus/Sonnet``), branches and refs (``origin/main``,
+``feature/x``), URLs, globs, placeholders (``…``, ``<path>``, ``path/to``),
+generated folders (``node_modules/``, ``dist/``) and secret-shaped tokens are
+never candidates; whether a candidate is a claim about the project is decided
+against its history (see ``checks/stale_refs.py``).
+
+A line that says something was renamed, moved or deleted, or that gives an
+example, makes no claim that its paths exist. A hash is a commit only when the
+line labels it one ("commit abc1234", "sha", "fixed in"), and not when the
+line names another repository.
 """
 
 from __future__ import annotations
@@ -17,28 +23,56 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from memory_audit.analysis.fast_regex import compile_fast
-from memory_audit.tree.markdown import Document, Link, is_external, parse_markdown, prose_lines
+from memory_audit.tree.markdown import MD_LINK, is_external, prose_lines
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 BACKTICKED = re.compile(r"`([^`\n]+)`")
-EDGE_PUNCTUATION = "()[]{}<>\"',;:.!?*_"
+SLASHED_WORD = re.compile(r"[^\s`]*/[^\s`]*")
+EDGE_PUNCTUATION = "()[]{}<>\"',;:.!?*_“”‘’「」『』（）【】、。，："
 LINE_SUFFIX = re.compile(r"(?::\d+){1,2}$|#L?\d+(?:-L?\d+)?$")
-EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
-NOT_A_PATH = re.compile(r"://|[*?{}<>$%|\\]|^[@#]|^-|\s")
+EXTENSION = re.compile(r"[^.]\.[A-Za-z][A-Za-z0-9]{0,7}$")
+NOT_A_PATH = re.compile(r"://|[*?{}<>$%|\\\[\]=,;&^!]|^[@#]|^-|\s|…|\.\.\.|/\./|//")
 DOMAIN = re.compile(
-    r"^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|ai|co|app|gov|edu|me|sh)$", re.I
+    r"^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|ai|co|app|gov|edu|me|sh|jp|cn|kr)$",
+    re.I,
 )
-PATH_START = ("~/", "./", "../", "/", ".claude/")
+MACHINE_START = ("~/", "/")
 COMPONENT = re.compile(r"^[\w.@+~-]*$")
+SECRET_SHAPED = re.compile(r"[A-Za-z0-9]{24,}")
+REF_PREFIXES = frozenset(
+    "origin upstream refs remotes heads tags feature features feat fix fixes bugfix hotfix "
+    "release releases chore b4 dependabot renovate wip topic".split()
+)
+GENERATED = frozenset(
+    "node_modules dist build out target .venv venv __pycache__ coverage .next .nuxt .cache "
+    ".pytest_cache .mypy_cache .ruff_cache site-packages .git .terraform .gradle tmp temp "
+    ".tox htmlcov .turbo .parcel-cache".split()
+)
+PLACEHOLDERS = frozenset("foo bar baz qux xxx yyy zzz example your-project my-project".split())
+PLACEHOLDER_TEXT = re.compile(r"path/to|XXX|YYYY|NNN|<|\bN\b")
+# A line that reports a change, or gives an example, claims nothing about what exists now.
+NOT_A_CLAIM = compile_fast(
+    r"(?i)\b(?:renam\w*|mov(?:e|ed|es|ing)|delet\w*|remov\w*|drop(?:ped)?|retir\w*|deprecat\w*|"
+    r"replac\w*|supersed\w*|obsolete|legacy|formerly|previously|no longer|used to|gone|"
+    r"archiv\w*|migrat\w*|instead of|in favou?r of|merged into|consolidat\w*|old|"
+    r"e\.g|eg|for example|for instance|example|such as|hypothetical)\b"
+    r"|->|→|⇒|削除|廃止|移動|移行|リネーム|名前変更|旧|删除|移除|废弃|重命名|迁移|改名|"
+    r"삭제|제거|이동|폐기|이름 변경|例えば|例：|例:|例如|比如|举例|예:|예를|예시"
+)
+BRANCH_CONTEXT = compile_fast(r"(?i)\b(?:branch\w*|checkout|switch|rebase|push|pull|merge)\b")
 
 HEX = r"[0-9a-f]"
-# One pass per line: after "commit", in backticks, or in parentheses.
-COMMIT_CONTEXT = compile_fast(  # RE2: linear, and 150x faster than re on a 1 MB line
-    rf"\b(?i:commits?)\s+`?({HEX}{{7,40}})\b"
-    rf"|`({HEX}{{7,12}}|{HEX}{{40}})`"
-    rf"|\(({HEX}{{7,12}}|{HEX}{{40}})\)"
+COMMIT_LABEL = compile_fast(
+    r"(?i)\b(?:commits?|sha\d*|hash|revision|fixed in|landed in|landed as|reverts?|reverted|"
+    r"cherry-pick\w*)\b|コミット|提交|커밋"
 )
+HEX_TOKEN = re.compile(rf"(?<![\w/#.@:-])({HEX}{{7,40}})(?![\w/@-])(?!\.\w)")
+OTHER_REPOSITORY = compile_fast(
+    r"(?i)\b(?:upstream|kernel|linux|fork\w*|submodule\w*|vendor\w*|repos?|repositor\w*|"
+    r"github|gitlab|bitbucket|dotfiles)\b|://|[\w.-]+/[\w.-]+@|リポジトリ|仓库|仓庫|저장소"
+)
+IN_NAMED = re.compile(r"(?i)\b(?:in|from|on|at)\s+`?([\w.-]+)`?[,:]?\s+(?:commit|sha)")
 
 
 @dataclass(frozen=True)
@@ -47,76 +81,92 @@ class Reference:
     text: str
 
 
-def path_references(
-    lines: Sequence[str], first_line: int, document: Document | None = None
-) -> Iterator[Reference]:
-    """``document``: the lines already parsed (``MemoryFile.markdown``), to parse once."""
-    document = document or parse_markdown(lines, first_line)
-    links: dict[int, list[Link]] = {}
-    for link in document.links:
-        links.setdefault(link.line, []).append(link)
-    for number, text in prose_lines(lines, first_line, document):
-        if "/" not in text:
-            continue  # every path we recognise has a slash
+def path_references(lines: Sequence[str], first_line: int) -> Iterator[Reference]:
+    """Every path candidate, outside code fences and lines that make no claim."""
+    for number, text in prose_lines(lines, first_line):
+        if NOT_A_CLAIM.search(SLASHED_WORD.sub(" ", BACKTICKED.sub(" ", text))):
+            continue  # the words around the paths, not the paths, say "renamed", "e.g."
+        branchy = bool(BRANCH_CONTEXT.search(text))
         seen: set[str] = set()
-        for candidate, backticked in _candidates(text, links.get(number, ())):
+        for candidate, backticked in _candidates(text):
             path = clean_path(candidate, backticked)
-            if path is not None and path not in seen:
-                seen.add(path)
-                yield Reference(number, path)
+            if path is None or path in seen or (branchy and not has_extension(path)):
+                continue
+            seen.add(path)
+            yield Reference(number, path)
 
 
-def _candidates(text: str, links: Sequence[Link]) -> Iterator[tuple[str, bool]]:
+def _candidates(text: str) -> Iterator[tuple[str, bool]]:
     for match in BACKTICKED.finditer(text):
-        if "/" in match.group(1):
-            yield match.group(1).strip(), True
-    for link in links:
-        if link.wiki or link.mention:
-            continue
-        if not is_external(link.target) and not link.target.split("#", 1)[0].endswith(".md"):
-            yield link.target, True
-        text = text.replace(f"]({link.target}", " ").replace(f"[{link.title}", " ")
-    for word in BACKTICKED.sub(" ", text).split():
-        # A word's pieces between backticks: what `[^\s`]*/[^\s`]*` found, without its
-        # backtracking (quadratic on a long word with no slash after a backtick).
-        yield from ((piece, False) for piece in word.split("`") if "/" in piece)
+        for token in match.group(1).split():
+            yield token, True
+    for match in MD_LINK.finditer(text):
+        target = match.group("target").strip("<>")
+        if not is_external(target) and not target.split("#", 1)[0].endswith(".md"):
+            yield target, True
+    without_code = BACKTICKED.sub(" ", MD_LINK.sub(" ", text))
+    for match in SLASHED_WORD.finditer(without_code):
+        yield match.group(0), False
 
 
 def clean_path(token: str, backticked: bool) -> str | None:
     """The path a token names, or None when it is not a file reference."""
-    token = token.strip(EDGE_PUNCTUATION) if not backticked else token
-    token = LINE_SUFFIX.sub("", token.split(" ", 1)[0] if backticked else token)
-    if (
-        not token
-        or "/" not in token
-        or NOT_A_PATH.search(token)
-        or DOMAIN.match(token.split("/")[0])
-    ):
+    # A leading dot belongs to the name (`.claude/`, `.env`); a trailing one ends a sentence.
+    token = LINE_SUFFIX.sub("", token.lstrip(EDGE_PUNCTUATION.replace(".", "")))
+    token = token.rstrip(EDGE_PUNCTUATION)
+    if token.startswith("./"):
+        token = token[2:]
+    if not token or NOT_A_PATH.search(token) or PLACEHOLDER_TEXT.search(token):
         return None
-    if not re.search(r"[A-Za-z]", token) or not all(COMPONENT.match(c) for c in token.split("/")):
+    if "/" not in token and not (backticked and has_extension(token)):
         return None
-    if token.startswith(PATH_START) or backticked:
-        return token.rstrip("/") or None
-    last = token.rstrip("/").rsplit("/", 1)[-1]
-    if EXTENSION.search(last) or token.count("/") >= 2:
-        return token.rstrip("/")
-    return None
+    parts = [p for p in token.split("/") if p]
+    if not parts or DOMAIN.match(parts[0]) or not re.search(r"[A-Za-z]", token):
+        return None
+    if not all(COMPONENT.match(p) for p in parts) or _unlikely(parts, token):
+        return None
+    return token.rstrip("/") or None
 
 
-def commit_references(
-    lines: Sequence[str], first_line: int, document: Document | None = None
-) -> Iterator[Reference]:
-    for number, text in prose_lines(lines, first_line, document):
+def _unlikely(parts: list[str], token: str) -> bool:
+    """Branches, generated folders, placeholders and secret-shaped tokens."""
+    if parts[0].lower() in REF_PREFIXES and not has_extension(token):
+        return True
+    generated = GENERATED if not is_machine_path(token) else frozenset()
+    if any(p in generated or p.lower() in PLACEHOLDERS for p in parts):
+        return True
+    return any(SECRET_SHAPED.fullmatch(p) and _mixed(p) for p in parts)
+
+
+def _mixed(part: str) -> bool:
+    return any(c.isdigit() for c in part) and any(c.isupper() for c in part)
+
+
+def has_extension(path: str) -> bool:
+    return bool(EXTENSION.search(path.rstrip("/").rsplit("/", 1)[-1]))
+
+
+def is_machine_path(text: str) -> bool:
+    return text.startswith(MACHINE_START)
+
+
+def commit_references(lines: Sequence[str], first_line: int) -> Iterator[Reference]:
+    """Hashes on lines that label them commits and name no other repository."""
+    for number, text in prose_lines(lines, first_line):
+        if not COMMIT_LABEL.search(text) or OTHER_REPOSITORY.search(text):
+            continue
+        if any(m.group(1).lower() not in ("this", "the", "our") for m in IN_NAMED.finditer(text)):
+            continue  # "in nixosconfig, commit abc1234": another repository's commit
         seen: set[str] = set()
-        for match in COMMIT_CONTEXT.finditer(text):
-            value = next(g for g in match.groups() if g is not None).lower()
+        for match in HEX_TOKEN.finditer(text):
+            value = match.group(1)
             if value not in seen and re.search(r"[0-9]", value) and re.search("[a-f]", value):
                 seen.add(value)
                 yield Reference(number, value)
 
 
 def path_exists(tree: MemoryTree, memory: MemoryFile, text: str) -> bool | None:
-    """True/False when it can be told; None for a relative path with no project to check."""
+    """Existence only, for other checks: True/False, or None when it cannot be told here."""
     if text.startswith("~/"):
         return bool(os.path.lexists(tree.home / text[2:]))
     if text.startswith("/"):

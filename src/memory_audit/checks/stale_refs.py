@@ -1,26 +1,34 @@
-"""Stale references: memories that cite files, commits or design ids that no longer exist.
+"""Stale references: memories that describe files or commits the project no longer has.
 
-- ``missing-file-reference``: a path in a body (backticked, ``~/…``, ``.claude/…``,
-  or a bare ``dir/file.ext``) exists in none of the places it can refer to:
-  the located project folder (and, for ``other-repo/…``, its parent), the
-  tree, and the home folder. Existence is checked; nothing is read.
-- ``stale-commit-reference``: a hash after "commit", in backticks or in
-  parentheses that no located repository has (the project's, and sibling
-  repositories named by ``scope`` tags). One ``git cat-file --batch-check``
-  per repository answers for all hashes.
+Stale means the project once had it, and each finding says why:
+
+- ``deleted-file-reference``: a path the project's history deleted ("deleted in
+  1a2b3c4 (2026-05-02)"); ``renamed-file-reference`` when git saw a rename, with
+  the new path as the suggestion (``review`` offers the replacement).
+- ``missing-file-reference`` (a note): a path with an extension, in a folder the
+  project has, that was never in its history; or, on this machine, a ``~/`` or
+  absolute path that is not there.
+- ``stale-commit-reference``: a hash the line labels a commit ("commit abc1234",
+  "fixed in") that no branch or tag of the project reaches, unless the line
+  names another repository.
 - ``outdated-reference``: an id matching a configured ``design_docs`` pattern
-  that its planning file no longer mentions (renumbered or removed).
+  that its planning file no longer mentions.
 
-Where the project or its repository cannot be located the checks that need
-them are skipped and listed under ``skipped``, never reported as failures.
-Session recaps are stale by nature and are not checked.
+A reference is a claim only when it looks like one (see
+``analysis/references.py``): word lists, branches, globs, placeholders, URLs,
+examples, generated folders and lines that say a thing was renamed, moved or
+deleted are not. The history is one ``git log`` for the whole tree, cached by
+HEAD. ``~/`` and absolute paths are checked only for a Claude Code tree on this
+machine. MEMORY.md is scanned; session recaps (stale by nature) are not. What
+could not be checked (no project, shallow clone, no git) is listed under
+``skipped``.
 
 Failing::
 
-    deploy.md:   The retry logic lives in `src/billing/retry.py` (commit 4f2a91c).
-    (the file was renamed; the commit was rebased away)
+    deploy.md:   Deploys run `scripts/deploy.sh` (fixed in commit 4f2a91c).
+    (git rm scripts/deploy.sh in 1a2b3c4; 4f2a91c was rebased away)
 
-Passing: the same memory after the rename, citing the current path and a commit in history.
+Passing: the same memory after the change, citing the current script and a commit in history.
 """
 
 from __future__ import annotations
@@ -31,16 +39,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memory_audit.analysis.references import (
-    Reference,
-    commit_references,
-    path_exists,
-    path_references,
+from memory_audit.analysis.project_paths import Status, Verdict
+from memory_audit.analysis.references import Reference, commit_references
+from memory_audit.analysis.stale_sources import (
+    Project,
+    Source,
+    check_paths,
+    locate,
+    scanned_sources,
 )
+from memory_audit.config.schema import INTERNAL
 from memory_audit.model.dimension import Dimension, Need, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
-from memory_audit.sources.git import GitUnavailable, existing_commits, repository_root
-from memory_audit.tree.memory_file import MemoryFile
+from memory_audit.sources.git import GitUnavailable, look_up_objects, reachable
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "stale-refs"
@@ -52,6 +63,9 @@ DIMENSION = Dimension(
     needs=frozenset({Need.PROJECT, Need.GIT}),
 )
 DOC_READ_LIMIT = 4 * 1024 * 1024
+# When no commit the tree cites is in the project, the tree cites another repository's
+# history (global memory kept in a dotfiles repository): none of them is evidence here.
+NOT_THIS_PROJECTS = "none of them is in this project's history (another repository's commits?)"
 
 
 def _regex_error(value: str) -> str | None:
@@ -77,99 +91,135 @@ class Options:
     paths: bool = True
     commits: bool = True
     design_docs: tuple[DesignDoc, ...] = ()
+    # also report paths never in the history (a note): off by default, because on real
+    # trees most were planned files, runtime files or another repository's (docs/benchmarks.md)
+    never_existed: bool = False
+    # where the history cache lives: the configured state.dir
+    state_dir: str | None = field(default=None, metadata=INTERNAL)
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
-    memories = sorted(tree.memories, key=lambda m: m.path)
+    sources = scanned_sources(tree)
+    project = locate(tree, options.state_dir, report_never=options.never_existed)
+    yield from (Skip(ID, reason) for reason in project.notes)
     if options.paths:
-        yield from _paths(tree, memories)
+        stale, skipped = check_paths(tree, project, sources)
+        yield from (_path_finding(source, ref, verdict) for source, ref, verdict in stale)
+        yield from (Skip(ID, reason) for reason in skipped)
     if options.commits:
-        yield from _commits(tree, memories)
+        yield from _commits(project, sources)
     for doc in options.design_docs:
-        yield from _design_doc(tree, memories, doc)
+        yield from _design_doc(tree, sources, doc)
 
 
-def _paths(tree: MemoryTree, memories: list[MemoryFile]) -> Iterator[Finding | Skip]:
-    project = tree.location.project_path
-    unchecked = 0
-    for memory in memories:
-        for ref in path_references(memory.body_lines, memory.body_start, memory.markdown):
-            verdict = path_exists(tree, memory, ref.text)
-            if verdict is None:
-                unchecked += 1
-            elif not verdict:
-                yield _missing_file(memory, ref, project)
-    if unchecked:
-        yield Skip(ID, f"{unchecked} relative path(s) not checked — project root not located")
+def _path_finding(source: Source, ref: Reference, verdict: Verdict) -> Finding:
+    shown = f"`{ref.text}`"
+    removal = verdict.removal
+    if verdict.status is Status.REMOVED and removal is not None:
+        when = f"{removal.commit[:7]} ({removal.date})"
+        if verdict.renamed_to:
+            return make_finding(
+                ID,
+                "renamed-file-reference",
+                source.path,
+                ref.line,
+                f"{shown} was renamed to `{verdict.renamed_to}` in {when}",
+                f"update the reference to `{verdict.renamed_to}`",
+                key=ref.text,
+                fix=_replace(source, ref, verdict.renamed_to, verdict.path),
+            )
+        return make_finding(
+            ID,
+            "deleted-file-reference",
+            source.path,
+            ref.line,
+            f"{shown} was deleted from the project in {when}",
+            "remove or update the memory: it describes a file the project no longer has",
+            key=ref.text,
+        )
+    return _missing(source, ref, verdict)
 
 
-def _missing_file(memory: MemoryFile, ref: Reference, project: Path | None) -> Finding:
-    where = f"the project at {project}, " if project else ""
+def _replace(source: Source, ref: Reference, new: str, matched: str) -> dict[str, object]:
+    """The fix: the cited path becomes the new one, keeping the memory's way of writing it
+    (a memory citing ``src/x.py`` for the project's ``app/src/x.py`` gets ``src/y.py``)."""
+    head = matched[: len(matched) - len(ref.text)] if matched.endswith(ref.text) else ""
+    replacement = new[len(head) :] if head and new.startswith(head) else new
+    return {
+        "action": "replace-text",
+        "path": source.path,
+        "line": ref.line,
+        "old": ref.text,
+        "new": replacement,
+    }
+
+
+def _missing(source: Source, ref: Reference, verdict: Verdict) -> Finding:
+    if verdict.status is Status.NEVER:
+        why = "was never in the project's history"
+    elif ref.text.startswith(("~/", "/")):
+        why = "is not on this machine"
+    else:
+        why = "is not in the project (its history could not be read)"
     return make_finding(
         ID,
         "missing-file-reference",
-        memory.path,
+        source.path,
         ref.line,
-        f"references `{ref.text}`, which doesn't exist "
-        f"(checked {where}the tree and the home folder)",
-        "update the reference, or remove it if no longer relevant",
+        f"`{ref.text}` {why}",
+        "check the path: fix it, or remove it if the memory no longer applies",
+        key=ref.text,
+        judgment=True,
+    )
+
+
+def _commits(project: Project, sources: list[Source]) -> Iterator[Finding | Skip]:
+    refs = [(s, r) for s in sources for r in commit_references(s.lines, s.first_line)]
+    if not refs:
+        return
+    if project.repository is None or project.repository.shallow:
+        why = project.commit_skip or "project not located"
+        yield Skip(ID, f"{len(refs)} commit reference(s) not checked — {why}")
+        return
+    try:
+        answers = look_up_objects(project.repository, {r.text for _, r in refs})
+        live = reachable(project.repository, answers.commits.values())
+    except GitUnavailable as exc:
+        yield Skip(ID, f"{len(refs)} commit reference(s) not checked — {exc}")
+        return
+    if answers.other_objects:
+        kinds = ", ".join(sorted(set(answers.other_objects.values())))
+        yield Skip(ID, f"{len(answers.other_objects)} hash(es) name a {kinds}, not a commit")
+    if not live:
+        yield Skip(ID, f"{len(refs)} commit reference(s) not checked — {NOT_THIS_PROJECTS}")
+        return
+    for source, ref in refs:
+        if ref.text in answers.other_objects:
+            continue
+        full = answers.commits.get(ref.text)
+        if full is None or full not in live:
+            yield _stale_commit(source, ref, present=full is not None)
+
+
+def _stale_commit(source: Source, ref: Reference, *, present: bool) -> Finding:
+    evidence = (
+        "is no longer reachable from any branch or tag (rebased or squashed away)"
+        if present
+        else "is not in the project's history"
+    )
+    return make_finding(
+        ID,
+        "stale-commit-reference",
+        source.path,
+        ref.line,
+        f"commit `{ref.text}` {evidence}",
+        "update the hash to the commit that now holds the change, or remove it",
         key=ref.text,
     )
 
 
-def _commits(tree: MemoryTree, memories: list[MemoryFile]) -> Iterator[Finding | Skip]:
-    refs = [
-        (m, r) for m in memories for r in commit_references(m.body_lines, m.body_start, m.markdown)
-    ]
-    if not refs:
-        return
-    repos, reason = _repositories(tree, memories)
-    if not repos:
-        yield Skip(ID, f"git checks skipped — {reason}")
-        return
-    found: set[str] = set()
-    hashes = {r.text for _, r in refs}
-    for repo in repos:
-        try:
-            found |= existing_commits(repo, hashes - found)
-        except GitUnavailable as exc:
-            yield Skip(ID, f"git checks skipped for {repo} — {exc}")
-            return
-    names = ", ".join(str(r) for r in repos)
-    for memory, ref in refs:
-        if ref.text not in found:
-            yield make_finding(
-                ID,
-                "stale-commit-reference",
-                memory.path,
-                ref.line,
-                f"commit `{ref.text}` is not in {names}",
-                "update the hash (the commit may have been rebased or squashed), or remove it",
-                key=ref.text,
-            )
-
-
-def _repositories(tree: MemoryTree, memories: list[MemoryFile]) -> tuple[list[Path], str]:
-    project = tree.location.project_path
-    if project is None:
-        return [], "repo not located"
-    candidates = [project, *sorted({project.parent / tag for m in memories for tag in m.scope})]
-    repos: list[Path] = []
-    for folder in candidates:
-        if folder.is_dir():
-            try:
-                root = repository_root(folder)
-            except GitUnavailable as exc:
-                if folder == project and "not found" in str(exc):
-                    return [], "git not found"
-                continue
-            if root not in repos:
-                repos.append(root)
-    return repos, "repo not located"
-
-
 def _design_doc(
-    tree: MemoryTree, memories: list[MemoryFile], doc: DesignDoc
+    tree: MemoryTree, sources: list[Source], doc: DesignDoc
 ) -> Iterator[Finding | Skip]:
     path = Path(doc.file).expanduser()
     if not path.is_absolute():
@@ -185,11 +235,11 @@ def _design_doc(
         return
     pattern = re.compile(doc.pattern)
     cited: dict[tuple[str, str], int] = defaultdict(int)
-    for memory in memories:
-        for number, text in enumerate(memory.body_lines, start=memory.body_start):
+    for source in sources:
+        for number, text in enumerate(source.lines, start=source.first_line):
             for match in pattern.finditer(text):
-                if match.group(0) not in planning and (memory.path, match.group(0)) not in cited:
-                    cited[(memory.path, match.group(0))] = number
+                if match.group(0) not in planning and (source.path, match.group(0)) not in cited:
+                    cited[(source.path, match.group(0))] = number
     for (memory_path, ident), number in sorted(cited.items()):
         yield make_finding(
             ID,

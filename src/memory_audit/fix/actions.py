@@ -231,6 +231,25 @@ def rename_file(root: Path, fix: Fix, answers: list[str]) -> Edit:
     return Edit(f"renamed `{rel}` to `{to}`", (FileChange(memory, memory, rename_to=target),))
 
 
+def replace_text(root: Path, fix: Fix, answers: list[str]) -> Edit:
+    """A stale reference becomes its new form: ``old`` -> ``new`` on the finding's line, or
+    on the one line that still holds ``old`` if the file moved on."""
+    rel, old = str(fix["path"]), str(fix["old"])
+    new = answers[0] if answers and answers[0].strip() else str(fix["new"])
+    memory = _read(root, rel)
+    lines = memory.lines
+    line = int(fix.get("line") or 0)
+    if 0 < line <= len(lines) and old in lines[line - 1]:
+        at = line - 1
+    else:
+        found = [i for i, text in enumerate(lines) if old in text]
+        if len(found) != 1:
+            raise StaleTarget(f"{rel} no longer has one line citing `{old}`")
+        at = found[0]
+    lines[at] = lines[at].replace(old, new)
+    return Edit(f"{rel}: `{old}` → `{new}` (line {at + 1})", (_change(memory, lines),))
+
+
 def redact_secret(scanner: Scanner) -> Callable[[Path, Fix, list[str]], Edit]:
     def build(root: Path, fix: Fix, answers: list[str]) -> Edit:
         rel = str(fix["path"])
@@ -285,4 +304,5 @@ def actions(scanner: Scanner) -> dict[str, Action]:
         ),
         "rename-file": Action(rename_file, (("New name", lambda f: str(f["to"])),)),
         "redact-secret": Action(redact_secret(scanner)),
+        "replace-text": Action(replace_text, (("Replace with", lambda f: str(f["new"])),)),
     }

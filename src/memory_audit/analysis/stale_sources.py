@@ -1,0 +1,198 @@
+"""What ``stale-refs`` checks against: the located project, its history, this machine.
+
+:func:`locate` never guesses: no project located, a memory folder that is its own
+repository, or a repository at the home folder (dotfiles) give no history, and
+each limit becomes a line under ``skipped``. :func:`check_paths` sorts every
+path reference into a verdict or a "not checked here" count.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memory_audit.analysis.project_paths import (
+    EXISTS,
+    NOT_A_CLAIM,
+    ProjectView,
+    Status,
+    Verdict,
+    tree_prefixes,
+)
+from memory_audit.analysis.references import Reference, is_machine_path, path_references
+from memory_audit.config.paths import default_state_dir
+from memory_audit.sources.git import (
+    GitUnavailable,
+    History,
+    Repository,
+    history,
+    ignored,
+    open_repository,
+)
+from memory_audit.tree.discovery import projects_dir, settings_memory_dir
+from memory_audit.tree.snapshot import MemoryTree
+
+TRANSIENT_ROOTS = ("tmp", "dev", "proc", "sys", "run", "mnt", "media", "var/tmp", "private/tmp")
+NO_HISTORY = "paths checked for existence only"
+
+
+@dataclass(frozen=True)
+class Source:
+    """A scanned file: a memory's body, or MEMORY.md."""
+
+    path: str
+    lines: Sequence[str]
+    first_line: int
+
+
+@dataclass
+class Project:
+    view: ProjectView | None = None
+    repository: Repository | None = None
+    notes: list[str] = field(default_factory=list)
+    commit_skip: str | None = None  # why commits cannot be checked
+
+
+def scanned_sources(tree: MemoryTree) -> list[Source]:
+    found = [Source(m.path, m.body_lines, m.body_start) for m in tree.memories]
+    if tree.index is not None:
+        found.append(Source("MEMORY.md", tree.index.lines, 1))
+    return sorted(found, key=lambda s: s.path)
+
+
+def on_this_machine(tree: MemoryTree) -> bool:
+    """A Claude Code tree of this user: under ~/.claude/projects or autoMemoryDirectory."""
+    root = tree.root.resolve()
+    homes = [projects_dir(), settings_memory_dir()]
+    return any(h is not None and root.is_relative_to(h.expanduser().resolve()) for h in homes)
+
+
+def locate(tree: MemoryTree, state_dir: str | None, *, report_never: bool = False) -> Project:
+    folder = tree.location.project_path
+    if folder is None:
+        return Project(commit_skip="project not located")
+    bases = (tree.root, folder, folder.parent, *((tree.home,) if on_this_machine(tree) else ()))
+    try:
+        repo = open_repository(folder)
+    except GitUnavailable as exc:
+        view = ProjectView(folder, None, ("",), bases)
+        return Project(view, None, [f"history not read ({exc}) — {NO_HISTORY}"], str(exc))
+    refusal = _wrong_repository(tree, repo)
+    if refusal is not None:
+        view = ProjectView(folder, None, ("",), bases)
+        return Project(view, None, [f"history not read — {refusal}; {NO_HISTORY}"], refusal)
+    project = _with_history(tree, folder, repo, bases, state_dir)
+    if project.view is not None:
+        project.view.report_never = report_never
+    return project
+
+
+def _wrong_repository(tree: MemoryTree, repo: Repository) -> str | None:
+    if repo.path == tree.root.resolve():
+        return "the memory folder is its own git repository, not the project's"
+    if repo.path == tree.home.resolve():
+        return "the repository is the home folder (dotfiles), not the project"
+    return None
+
+
+def _with_history(
+    tree: MemoryTree, folder: Path, repo: Repository, bases: tuple[Path, ...], state: str | None
+) -> Project:
+    prefixes = tree_prefixes(tree.root, folder, repo.path)
+    root = folder if repo.bare else repo.path
+    if repo.shallow:
+        note = f"the project is a shallow clone: its history is missing — {NO_HISTORY}"
+        return Project(ProjectView(root, None, prefixes, bases), repo, [note], "shallow clone")
+    cache = Path(state or default_state_dir()) / "cache"
+    try:
+        found: History | None = history(repo, cache)
+    except GitUnavailable as exc:
+        note = f"history not read ({exc}) — {NO_HISTORY}"
+        return Project(ProjectView(root, None, prefixes, bases), repo, [note])
+    notes = ["the project is a bare repository: files compared with HEAD"] if repo.bare else []
+    if found is not None and not found.renames_complete:
+        notes.append("renames not detected in part of the history — objects missing from the clone")
+    view = ProjectView(root, found, prefixes, bases, check_disk=not repo.bare)
+    return Project(view, repo, notes)
+
+
+def check_paths(
+    tree: MemoryTree, project: Project, sources: Sequence[Source]
+) -> tuple[list[tuple[Source, Reference, Verdict]], list[str]]:
+    """Each stale or missing path reference with its verdict, and what was not checked."""
+    local = on_this_machine(tree)
+    found: list[tuple[Source, Reference, Verdict]] = []
+    unchecked = {"machine": 0, "relative": 0, "dotdot": 0}
+    for source in sources:
+        here = (tree.root / source.path).parent
+        for ref in path_references(source.lines, source.first_line):
+            verdict = _verdict(tree, project, ref.text, here, local, unchecked)
+            if verdict.status not in (Status.EXISTS, Status.NOT_A_CLAIM):
+                found.append((source, ref, verdict))
+    return _drop_ignored(project, found), _skips(unchecked)
+
+
+def _verdict(
+    tree: MemoryTree,
+    project: Project,
+    text: str,
+    here: Path,
+    local: bool,
+    unchecked: dict[str, int],
+) -> Verdict:
+    if ".." in text.split("/"):
+        unchecked["dotdot"] += 1
+        return NOT_A_CLAIM
+    if is_machine_path(text):
+        if not local:
+            unchecked["machine"] += 1
+            return NOT_A_CLAIM
+        return _machine_verdict(tree, project, text)
+    if project.view is None:
+        unchecked["relative"] += 1
+        return NOT_A_CLAIM
+    return project.view.verdict(text, (here,))
+
+
+def _machine_verdict(tree: MemoryTree, project: Project, text: str) -> Verdict:
+    path = tree.home / text[2:] if text.startswith("~/") else Path(text)
+    if project.view is not None and path.is_relative_to(project.view.root):
+        inside = path.relative_to(project.view.root).as_posix()
+        return project.view.verdict(inside) if inside != "." else EXISTS
+    if os.path.lexists(path) or text.lstrip("/").startswith(TRANSIENT_ROOTS):
+        return EXISTS  # transient and device paths say nothing about staleness
+    first = Path(*path.parts[:2])  # "/api/v1/users" is a route: only judge real top folders
+    return Verdict(Status.MISSING, text) if first.is_dir() else NOT_A_CLAIM
+
+
+def _drop_ignored(
+    project: Project, found: list[tuple[Source, Reference, Verdict]]
+) -> list[tuple[Source, Reference, Verdict]]:
+    """A path .gitignore excludes is a local file (``git rm --cached``, then ignored), not a
+    stale one: it most likely still exists where the memory says."""
+    paths = {v.path for _, _, v in found if v.path}
+    if not paths or project.repository is None:
+        return found
+    try:
+        local = ignored(project.repository, paths)
+    except GitUnavailable:
+        local = paths
+    return [item for item in found if item[2].path not in local]
+
+
+def _skips(unchecked: dict[str, int]) -> list[str]:
+    reasons = []
+    if unchecked["machine"]:
+        reasons.append(
+            f"{unchecked['machine']} home or absolute path(s) not checked here — "
+            "the tree is not a Claude Code tree on this machine"
+        )
+    if unchecked["relative"]:
+        reasons.append(
+            f"{unchecked['relative']} relative path(s) not checked — project root not located"
+        )
+    if unchecked["dotdot"]:
+        reasons.append(f"{unchecked['dotdot']} path(s) with `..` segments not checked")
+    return reasons

@@ -1,0 +1,142 @@
+"""stale-refs on projects it cannot fully read: no crash, and a skip line says what was not checked."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from memory_audit.tree.snapshot import ProjectLocation
+from tests.harness import codes, memory, report, write_tree
+from tests.support.git_repo import Repo
+
+
+def at(project: Path) -> ProjectLocation:
+    return ProjectLocation("-p", project, None)
+
+
+def deleted_script_repo(path: Path) -> tuple[Repo, str]:
+    repo = Repo(path)
+    repo.commit("first", {"scripts/deploy.sh": "d\n", "scripts/keep.sh": "k\n"})
+    gone = repo.remove("drop deploy", "scripts/deploy.sh")
+    return repo, gone
+
+
+BODY = "Deploy with `scripts/deploy.sh` (since commit {head})."
+
+
+def test_a_shallow_clone_says_so_and_falls_back_to_existence_checks(tmp_path: Path) -> None:
+    repo, gone = deleted_script_repo(tmp_path / "origin")
+    clone = tmp_path / "shallow"
+    subprocess.run(
+        ["git", "clone", "-q", "--depth", "1", f"file://{repo.path}", str(clone)], check=True
+    )
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=BODY.format(head=gone[:8]))})
+    result = report(tree, "stale-refs", location=at(clone))
+    assert [(f.code, f.message) for f in result.findings] == [
+        (
+            "missing-file-reference",
+            "`scripts/deploy.sh` is not in the project (its history could not be read)",
+        )
+    ]
+    assert [s.reason for s in result.skipped] == [
+        "the project is a shallow clone: its history is missing — paths checked for existence only",
+        "1 commit reference(s) not checked — shallow clone",
+    ]
+
+
+def test_a_bare_repository_is_read_from_its_history(tmp_path: Path) -> None:
+    repo, gone = deleted_script_repo(tmp_path / "origin")
+    bare = tmp_path / "bare.git"
+    subprocess.run(["git", "clone", "-q", "--bare", str(repo.path), str(bare)], check=True)
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=BODY.format(head=gone[:8]))})
+    result = report(tree, "stale-refs", location=at(bare))
+    assert [(f.code, f.line) for f in result.findings] == [("deleted-file-reference", 6)]
+    assert gone[:7] in result.findings[0].message
+    assert [s.reason for s in result.skipped] == [
+        "the project is a bare repository: files compared with HEAD"
+    ]
+
+
+def test_git_missing_from_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    repo, gone = deleted_script_repo(tmp_path / "p")
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=BODY.format(head=gone[:8]))})
+    empty = tmp_path / "no-git"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    result = report(tree, "stale-refs", location=at(repo.path))
+    assert [f.code for f in result.findings] == ["missing-file-reference"]
+    assert [s.reason for s in result.skipped] == [
+        "history not read (git not found on PATH) — paths checked for existence only",
+        "1 commit reference(s) not checked — git not found on PATH",
+    ]
+
+
+def test_a_project_that_is_not_a_repository(tmp_path: Path) -> None:
+    project = write_tree(tmp_path / "plain", {"scripts/keep.sh": "k\n"})
+    body = "Use `scripts/keep.sh`, not `scripts/gone.sh` (commit 4f2a91c0)."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    result = report(tree, "stale-refs", location=at(project))
+    assert [f.message for f in result.findings] == [
+        "`scripts/gone.sh` is not in the project (its history could not be read)"
+    ]
+    assert len(result.skipped) == 2
+    assert "commit reference(s) not checked" in result.skipped[1].reason
+
+
+def test_a_memory_folder_that_is_its_own_repository_is_not_the_project(tmp_path: Path) -> None:
+    tree = tmp_path / "memory"
+    repo = Repo(tree)
+    repo.commit("first", {"a.md": memory("a", body="See `notes/old.md`."), "notes/old.md": "x"})
+    repo.remove("drop", "notes/old.md")
+    result = report(tree, "stale-refs", location=at(tree))
+    assert result.findings == ()
+    assert [s.reason for s in result.skipped] == [
+        "history not read — the memory folder is its own git repository, not the project's; "
+        "paths checked for existence only"
+    ]
+
+
+def test_paths_with_dot_dot_segments_are_not_checked(tmp_path: Path) -> None:
+    repo, _ = deleted_script_repo(tmp_path / "p")
+    body = "Sibling: `../other/x.py` and `scripts/../scripts/deploy.sh`."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    result = report(tree, "stale-refs", location=at(repo.path))
+    assert result.findings == ()
+    assert [s.reason for s in result.skipped] == ["2 path(s) with `..` segments not checked"]
+
+
+def test_a_history_with_a_newline_in_a_file_name(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "p")
+    repo.commit("first", {"odd\nname.sh": "x\n", "tools/run.sh": "r\n", "tools/a.sh": "a\n"})
+    repo.remove("drop", "odd\nname.sh", "tools/run.sh")
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body="Run `tools/run.sh`.")})
+    result = report(tree, "stale-refs", location=at(repo.path))
+    assert codes(list(result.findings)) == [("deleted-file-reference", "a.md", 6)]
+
+
+def test_a_repository_with_100_000_files(tmp_path: Path) -> None:
+    path = tmp_path / "big"
+    subprocess.run(["git", "init", "-q", "-b", "master", str(path)], check=True)
+    stream = [
+        "blob\nmark :1\ndata 2\nx\n",
+        "commit refs/heads/master\ncommitter t <t@x> 1777000000 +0000\ndata 5\nfirst\n",
+    ]
+    stream += [f"M 100644 :1 d{i // 1000}/f{i}.txt\n" for i in range(100_000)]
+    stream += [
+        "\ncommit refs/heads/master\ncommitter t <t@x> 1777100000 +0000\ndata 4\ndrop\n",
+        "D d7/f7001.txt\n\n",
+    ]
+    subprocess.run(
+        ["git", "-C", str(path), "fast-import", "--quiet"],
+        input="".join(stream).encode(),
+        check=True,
+    )
+    # No checkout: the files exist only in git, which is what the check must read.
+    body = "Inputs: `d7/f7000.txt` and `d7/f7001.txt`."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    result = report(tree, "stale-refs", location=at(path))
+    assert [f.message.split(" in ")[0] for f in result.findings] == [
+        "`d7/f7001.txt` was deleted from the project"
+    ]
