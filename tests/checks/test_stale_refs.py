@@ -329,3 +329,18 @@ def test_stale_refs_session_recaps_are_exempt(tmp_path: Path) -> None:
         },
     )
     assert findings(tree, "stale-refs", location=at(repo.path)) == []
+
+
+def test_files_behind_a_tracked_symlink_or_now_ignored_are_not_stale(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "p")
+    repo.commit(
+        "first", {"tools/x/run.py": "r\n", "tools/keep.py": "k\n", "conf/local.yml": "a: 1\n"}
+    )
+    repo.remove("move tools/x to its own repository", "tools/x")
+    (repo.path / "tools/x").symlink_to("../../elsewhere/x")
+    repo.git("rm", "-q", "--cached", "conf/local.yml")
+    repo.commit("link it; stop tracking the local env", {".gitignore": "conf/local.yml\n"})
+    body = "Run `tools/x/run.py` or `run.py`; settings in `conf/local.yml`."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    (repo.path / "conf/local.yml").unlink()  # even when it is not on this disk
+    assert findings(tree, "stale-refs", location=at(repo.path)) == []

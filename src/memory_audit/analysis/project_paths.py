@@ -101,6 +101,15 @@ class ProjectView:
             return self._by_file_name(text)
         return self._removed(candidates) or self._by_suffix(text) or self._never(candidates)
 
+    def _through_tracked_file(self, path: str) -> bool:
+        assert self.history is not None
+        parent = path.rpartition("/")[0]
+        while parent:
+            if parent in self.history.tracked:
+                return True
+            parent = parent.rpartition("/")[0]
+        return False
+
     def _without_history(self, candidates: list[str]) -> Verdict:
         for candidate in candidates:
             if has_extension(candidate) and "/" in candidate.strip("/"):
@@ -118,6 +127,8 @@ class ProjectView:
     def _removed(self, candidates: list[str]) -> Verdict | None:
         assert self.history is not None
         for candidate in candidates:
+            if self._through_tracked_file(candidate):
+                return NOT_A_CLAIM  # under a tracked symlink: the files live where it points
             removal = self.history.removed.get(candidate)
             if removal is not None:
                 moved = self.history.final_name(candidate)

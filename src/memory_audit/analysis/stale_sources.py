@@ -178,7 +178,7 @@ def _drop_ignored(
     try:
         local = ignored(project.repository, paths)
     except GitUnavailable:
-        local = paths
+        return found  # git could not tell: the history's evidence stands
     return [item for item in found if item[2].path not in local]
 
 
