@@ -1,7 +1,7 @@
 """Is a path a memory cites still in its project, and if not, what does git say happened?
 
 A :class:`ProjectView` joins the files on disk with the project's history
-(:mod:`memory_audit.sources.git`). A path is looked up relative to the project
+(:mod:`memory_audit.sources.git_history`). A path is looked up relative to the project
 root, to each folder between the project root and the memory tree (a tree kept
 at ``app/docs/memory`` cites ``src/x.py`` meaning ``app/src/x.py``), and, when
 that finds nothing, as the unique tracked or removed path that ends with it.
@@ -18,7 +18,7 @@ from functools import cached_property
 from pathlib import Path
 
 from memory_audit.analysis.references import has_extension
-from memory_audit.sources.git import History, Removal
+from memory_audit.sources.git_history import History, Removal
 
 
 class Status(enum.Enum):
@@ -88,6 +88,11 @@ class ProjectView:
     def verdict(self, text: str, extra_bases: Iterable[Path] = ()) -> Verdict:
         """What the project says about ``text`` (``extra_bases``: more folders it may be in)."""
         candidates = [p + text for p in self.prefixes]
+        history = self.history
+        if history is not None and any(
+            c in history.tracked or c in self._tracked_dirs for c in candidates
+        ):
+            return EXISTS  # the common case, answered without touching the disk
         bases = (*extra_bases, *self.disk_bases)
         if any(os.path.lexists(base / text) for base in bases) or (
             self.check_disk and any(os.path.lexists(self.root / c) for c in candidates)
@@ -95,8 +100,6 @@ class ProjectView:
             return EXISTS
         if self.history is None:
             return self._without_history(candidates)
-        if any(c in self.history.tracked or c in self._tracked_dirs for c in candidates):
-            return EXISTS
         if "/" not in text:
             return self._by_file_name(text)
         return self._removed(candidates) or self._by_suffix(text) or self._never(candidates)

@@ -67,6 +67,10 @@ COMMIT_LABEL = compile_fast(
     r"(?i)\b(?:commits?|sha\d*|hash|revision|fixed in|landed in|landed as|reverts?|reverted|"
     r"cherry-pick\w*)\b|コミット|提交|커밋"
 )
+# Every COMMIT_LABEL match contains one of these (lower-cased): a cheap test for a whole body.
+LABEL_HINTS = ("commit", "sha", "hash", "revision", "fixed in", "landed", "revert", "cherry")
+LABEL_HINTS += ("コミット", "提交", "커밋")
+HEX_RUN = re.compile(rf"{HEX}{{7}}")  # a fast first test: no lookaround
 HEX_TOKEN = re.compile(rf"(?<![\w/#.@:-])({HEX}{{7,40}})(?![\w/@-])(?!\.\w)")
 OTHER_REPOSITORY = compile_fast(
     r"(?i)\b(?:upstream|kernel|linux|fork\w*|submodule\w*|vendor\w*|repos?|repositor\w*|"
@@ -83,17 +87,29 @@ class Reference:
 
 def path_references(lines: Sequence[str], first_line: int) -> Iterator[Reference]:
     """Every path candidate, outside code fences and lines that make no claim."""
+    body = "\n".join(lines)
+    if "/" not in body and "`" not in body:
+        return  # one test for the whole file: most bodies cite nothing
     for number, text in prose_lines(lines, first_line):
-        if NOT_A_CLAIM.search(SLASHED_WORD.sub(" ", BACKTICKED.sub(" ", text))):
-            continue  # the words around the paths, not the paths, say "renamed", "e.g."
-        branchy = bool(BRANCH_CONTEXT.search(text))
-        seen: set[str] = set()
-        for candidate, backticked in _candidates(text):
-            path = clean_path(candidate, backticked)
-            if path is None or path in seen or (branchy and not has_extension(path)):
-                continue
-            seen.add(path)
-            yield Reference(number, path)
+        if "/" not in text and "`" not in text:
+            continue  # every candidate has a slash or backticks: most lines end here
+        paths = list(dict.fromkeys(_paths_in(text)))
+        if paths and not NOT_A_CLAIM.search(SLASHED_WORD.sub(" ", BACKTICKED.sub(" ", text))):
+            # the words around the paths, not the paths, say "renamed", "e.g."
+            yield from (Reference(number, path) for path in paths)
+
+
+def _paths_in(text: str) -> Iterator[str]:
+    branchy: bool | None = None
+    for candidate, backticked in _candidates(text):
+        path = clean_path(candidate, backticked)
+        if path is not None and not has_extension(path):
+            if branchy is None:
+                branchy = bool(BRANCH_CONTEXT.search(text))
+            if branchy:
+                continue  # "rebase on feature/x": a branch, not a folder
+        if path is not None:
+            yield path
 
 
 def _candidates(text: str) -> Iterator[tuple[str, bool]]:
@@ -152,8 +168,14 @@ def is_machine_path(text: str) -> bool:
 
 def commit_references(lines: Sequence[str], first_line: int) -> Iterator[Reference]:
     """Hashes on lines that label them commits and name no other repository."""
+    body = "\n".join(lines)
+    lowered = body.lower()
+    if not any(hint in lowered for hint in LABEL_HINTS) or not HEX_RUN.search(body):
+        return  # plain substring tests first: most bodies label no commit at all
     for number, text in prose_lines(lines, first_line):
-        if not COMMIT_LABEL.search(text) or OTHER_REPOSITORY.search(text):
+        if not HEX_RUN.search(text) or not COMMIT_LABEL.search(text):
+            continue  # the cheap test first: most lines hold no hash at all
+        if OTHER_REPOSITORY.search(text):
             continue
         if any(m.group(1).lower() not in ("this", "the", "our") for m in IN_NAMED.finditer(text)):
             continue  # "in nixosconfig, commit abc1234": another repository's commit

@@ -23,14 +23,8 @@ from memory_audit.analysis.project_paths import (
 )
 from memory_audit.analysis.references import Reference, is_machine_path, path_references
 from memory_audit.config.paths import default_state_dir
-from memory_audit.sources.git import (
-    GitUnavailable,
-    History,
-    Repository,
-    history,
-    ignored,
-    open_repository,
-)
+from memory_audit.sources.git import GitUnavailable, Repository, ignored, open_repository
+from memory_audit.sources.git_history import History, history
 from memory_audit.tree.discovery import projects_dir, settings_memory_dir
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -126,7 +120,7 @@ def check_paths(
     found: list[tuple[Source, Reference, Verdict]] = []
     unchecked = {"machine": 0, "relative": 0, "dotdot": 0}
     for source in sources:
-        here = (tree.root / source.path).parent
+        here = tree.root.joinpath(*source.path.split("/")[:-1])
         for ref in path_references(source.lines, source.first_line):
             verdict = _verdict(tree, project, ref.text, here, local, unchecked)
             if verdict.status not in (Status.EXISTS, Status.NOT_A_CLAIM):
