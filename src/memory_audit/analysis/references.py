@@ -68,8 +68,10 @@ COMMIT_LABEL = compile_fast(
     r"cherry-pick\w*)\b|コミット|提交|커밋"
 )
 # Every COMMIT_LABEL match contains one of these (lower-cased): a cheap test for a whole body.
-LABEL_HINTS = ("commit", "sha", "hash", "revision", "fixed in", "landed", "revert", "cherry")
-LABEL_HINTS += ("コミット", "提交", "커밋")
+LABEL_HINTS = (
+    *("commit", "sha", "hash", "revision", "fixed in", "landed", "revert", "cherry"),
+    *("コミット", "提交", "커밋"),
+)
 HEX_RUN = re.compile(rf"{HEX}{{7}}")  # a fast first test: no lookaround
 HEX_TOKEN = re.compile(rf"(?<![\w/#.@:-])({HEX}{{7,40}})(?![\w/@-])(?!\.\w)")
 OTHER_REPOSITORY = compile_fast(
