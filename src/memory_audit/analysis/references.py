@@ -23,12 +23,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from memory_audit.analysis.fast_regex import compile_fast
-from memory_audit.tree.markdown import MD_LINK, is_external, prose_lines
+from memory_audit.tree.markdown import Link, is_external, parse_markdown, prose_lines
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 BACKTICKED = re.compile(r"`([^`\n]+)`")
-SLASHED_WORD = re.compile(r"[^\s`]*/[^\s`]*")
 EDGE_PUNCTUATION = "()[]{}<>\"',;:.!?*_“”‘’「」『』（）【】、。，："
 LINE_SUFFIX = re.compile(r"(?::\d+){1,2}$|#L?\d+(?:-L?\d+)?$")
 EXTENSION = re.compile(r"[^.]\.[A-Za-z][A-Za-z0-9]{0,7}$")
@@ -72,13 +71,15 @@ LABEL_HINTS = (
     *("commit", "sha", "hash", "revision", "fixed in", "landed", "revert", "cherry"),
     *("コミット", "提交", "커밋"),
 )
-HEX_RUN = re.compile(rf"{HEX}{{7}}")  # a fast first test: no lookaround
-HEX_TOKEN = re.compile(rf"(?<![\w/#.@:-])({HEX}{{7,40}})(?![\w/@-])(?!\.\w)")
+HEX_RUN = compile_fast(rf"{HEX}{{7}}")  # a fast first test
+# A hash is a whole token: not part of a word, path, URL, ref (#12ab34c) or file name.
+TOKEN = compile_fast(r"[\w/#.@:-]+")
+HEX_WORD = re.compile(rf"{HEX}{{7,40}}")
 OTHER_REPOSITORY = compile_fast(
     r"(?i)\b(?:upstream|kernel|linux|fork\w*|submodule\w*|vendor\w*|repos?|repositor\w*|"
     r"github|gitlab|bitbucket|dotfiles)\b|://|[\w.-]+/[\w.-]+@|リポジトリ|仓库|仓庫|저장소"
 )
-IN_NAMED = re.compile(r"(?i)\b(?:in|from|on|at)\s+`?([\w.-]+)`?[,:]?\s+(?:commit|sha)")
+IN_NAMED = compile_fast(r"(?i)\b(?:in|from|on|at)\s+`?([\w.-]+)`?[,:]?\s+(?:commit|sha)")
 
 
 @dataclass(frozen=True)
@@ -92,18 +93,25 @@ def path_references(lines: Sequence[str], first_line: int) -> Iterator[Reference
     body = "\n".join(lines)
     if "/" not in body and "`" not in body:
         return  # one test for the whole file: most bodies cite nothing
+    links: dict[int, list[Link]] = {}
+    for link in parse_markdown(lines, first_line).links:
+        links.setdefault(link.line, []).append(link)
     for number, text in prose_lines(lines, first_line):
         if "/" not in text and "`" not in text:
             continue  # every candidate has a slash or backticks: most lines end here
-        paths = list(dict.fromkeys(_paths_in(text)))
-        if paths and not NOT_A_CLAIM.search(SLASHED_WORD.sub(" ", BACKTICKED.sub(" ", text))):
+        paths = list(dict.fromkeys(_paths_in(text, links.get(number, ()))))
+        if paths and not NOT_A_CLAIM.search(_words_around_paths(text)):
             # the words around the paths, not the paths, say "renamed", "e.g."
             yield from (Reference(number, path) for path in paths)
 
 
-def _paths_in(text: str) -> Iterator[str]:
+def _words_around_paths(text: str) -> str:
+    return " ".join(w for w in BACKTICKED.sub(" ", text).split() if "/" not in w)
+
+
+def _paths_in(text: str, links: Sequence[Link]) -> Iterator[str]:
     branchy: bool | None = None
-    for candidate, backticked in _candidates(text):
+    for candidate, backticked in _candidates(text, links):
         path = clean_path(candidate, backticked)
         if path is not None and not has_extension(path):
             if branchy is None:
@@ -114,17 +122,20 @@ def _paths_in(text: str) -> Iterator[str]:
             yield path
 
 
-def _candidates(text: str) -> Iterator[tuple[str, bool]]:
+def _candidates(text: str, links: Sequence[Link]) -> Iterator[tuple[str, bool]]:
     for match in BACKTICKED.finditer(text):
         for token in match.group(1).split():
             yield token, True
-    for match in MD_LINK.finditer(text):
-        target = match.group("target").strip("<>")
-        if not is_external(target) and not target.split("#", 1)[0].endswith(".md"):
-            yield target, True
-    without_code = BACKTICKED.sub(" ", MD_LINK.sub(" ", text))
-    for match in SLASHED_WORD.finditer(without_code):
-        yield match.group(0), False
+    for link in links:
+        if link.wiki or link.mention:
+            continue
+        if not is_external(link.target) and not link.target.split("#", 1)[0].endswith(".md"):
+            yield link.target, True
+        text = text.replace(f"]({link.target}", " ").replace(f"[{link.title}", " ")
+    for word in BACKTICKED.sub(" ", text).split():
+        # A word's pieces between backticks: what `[^\s`]*/[^\s`]*` found, without its
+        # backtracking (quadratic on a long word with no slash after a backtick).
+        yield from ((piece, False) for piece in word.split("`") if "/" in piece)
 
 
 def clean_path(token: str, backticked: bool) -> str | None:
@@ -182,8 +193,10 @@ def commit_references(lines: Sequence[str], first_line: int) -> Iterator[Referen
         if any(m.group(1).lower() not in ("this", "the", "our") for m in IN_NAMED.finditer(text)):
             continue  # "in nixosconfig, commit abc1234": another repository's commit
         seen: set[str] = set()
-        for match in HEX_TOKEN.finditer(text):
-            value = match.group(1)
+        for match in TOKEN.finditer(text):
+            value = match.group(0).rstrip(".")  # a sentence's full stop is not the token's
+            if not HEX_WORD.fullmatch(value):
+                continue
             if value not in seen and re.search(r"[0-9]", value) and re.search("[a-f]", value):
                 seen.add(value)
                 yield Reference(number, value)

@@ -79,13 +79,13 @@ def open_repository(folder: Path) -> Repository:
 
 
 def repository_root(folder: Path) -> Path:
-    return Path(_git(folder, "rev-parse", "--show-toplevel").strip())
+    return Path(run_git(folder, "rev-parse", "--show-toplevel").strip())
 
 
 def remote_urls(repo: Path) -> list[str]:
     """The fetch URLs of ``repo``'s remotes (none is an empty list)."""
     try:
-        output = _git(repo, "config", "--get-regexp", r"^remote\..*\.url$")
+        output = run_git(repo, "config", "--get-regexp", r"^remote\..*\.url$")
     except GitUnavailable:
         return []  # git exits 1 when no key matches
     return [line.split(" ", 1)[1] for line in output.splitlines() if " " in line]
