@@ -194,7 +194,7 @@ def commit_references(lines: Sequence[str], first_line: int) -> Iterator[Referen
             continue  # "in nixosconfig, commit abc1234": another repository's commit
         seen: set[str] = set()
         for match in TOKEN.finditer(text):
-            value = match.group(0).rstrip(".")  # a sentence's full stop is not the token's
+            value = match.group(0).rstrip(".:")  # "commit abc1234:" / "... abc1234."
             if not HEX_WORD.fullmatch(value):
                 continue
             if value not in seen and re.search(r"[0-9]", value) and re.search("[a-f]", value):
