@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from memory_audit.analysis.fast_regex import compile_fast
-from memory_audit.tree.markdown import Link, is_external, parse_markdown, prose_lines
+from memory_audit.tree.markdown import Document, Link, is_external, parse_markdown, prose_lines
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -88,15 +88,20 @@ class Reference:
     text: str
 
 
-def path_references(lines: Sequence[str], first_line: int) -> Iterator[Reference]:
-    """Every path candidate, outside code fences and lines that make no claim."""
+def path_references(
+    lines: Sequence[str], first_line: int, document: Document | None = None
+) -> Iterator[Reference]:
+    """Every path candidate, outside code blocks and lines that make no claim.
+
+    ``document``: the lines already parsed (``MemoryFile.markdown``), to parse once."""
     body = "\n".join(lines)
     if "/" not in body and "`" not in body:
         return  # one test for the whole file: most bodies cite nothing
     links: dict[int, list[Link]] = {}
-    for link in parse_markdown(lines, first_line).links:
+    document = document or parse_markdown(lines, first_line)
+    for link in document.links:
         links.setdefault(link.line, []).append(link)
-    for number, text in prose_lines(lines, first_line):
+    for number, text in prose_lines(lines, first_line, document):
         if "/" not in text and "`" not in text:
             continue  # every candidate has a slash or backticks: most lines end here
         paths = list(dict.fromkeys(_paths_in(text, links.get(number, ()))))
@@ -179,13 +184,15 @@ def is_machine_path(text: str) -> bool:
     return text.startswith(MACHINE_START)
 
 
-def commit_references(lines: Sequence[str], first_line: int) -> Iterator[Reference]:
+def commit_references(
+    lines: Sequence[str], first_line: int, document: Document | None = None
+) -> Iterator[Reference]:
     """Hashes on lines that label them commits and name no other repository."""
     body = "\n".join(lines)
     lowered = body.lower()
     if not any(hint in lowered for hint in LABEL_HINTS) or not HEX_RUN.search(body):
         return  # plain substring tests first: most bodies label no commit at all
-    for number, text in prose_lines(lines, first_line):
+    for number, text in prose_lines(lines, first_line, document):
         if not HEX_RUN.search(text) or not COMMIT_LABEL.search(text):
             continue  # the cheap test first: most lines hold no hash at all
         if OTHER_REPOSITORY.search(text):

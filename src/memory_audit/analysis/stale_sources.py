@@ -26,6 +26,7 @@ from memory_audit.config.paths import default_state_dir
 from memory_audit.sources.git import GitUnavailable, Repository, ignored, open_repository
 from memory_audit.sources.git_history import History, history
 from memory_audit.tree.discovery import projects_dir, settings_memory_dir
+from memory_audit.tree.markdown import Document
 from memory_audit.tree.snapshot import MemoryTree
 
 TRANSIENT_ROOTS = ("tmp", "dev", "proc", "sys", "run", "mnt", "media", "var/tmp", "private/tmp")
@@ -39,6 +40,7 @@ class Source:
     path: str
     lines: Sequence[str]
     first_line: int
+    markdown: Document | None = None  # the loader's parse, reused
 
 
 @dataclass
@@ -50,7 +52,7 @@ class Project:
 
 
 def scanned_sources(tree: MemoryTree) -> list[Source]:
-    found = [Source(m.path, m.body_lines, m.body_start) for m in tree.memories]
+    found = [Source(m.path, m.body_lines, m.body_start, m.markdown) for m in tree.memories]
     if tree.index is not None:
         found.append(Source("MEMORY.md", tree.index.lines, 1))
     return sorted(found, key=lambda s: s.path)
@@ -121,7 +123,7 @@ def check_paths(
     unchecked = {"machine": 0, "relative": 0, "dotdot": 0}
     for source in sources:
         here = tree.root.joinpath(*source.path.split("/")[:-1])
-        for ref in path_references(source.lines, source.first_line):
+        for ref in path_references(source.lines, source.first_line, source.markdown):
             verdict = _verdict(tree, project, ref.text, here, local, unchecked)
             if verdict.status not in (Status.EXISTS, Status.NOT_A_CLAIM):
                 found.append((source, ref, verdict))

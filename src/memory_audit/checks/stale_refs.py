@@ -174,7 +174,7 @@ def _missing(source: Source, ref: Reference, verdict: Verdict) -> Finding:
 
 
 def _commits(project: Project, sources: list[Source]) -> Iterator[Finding | Skip]:
-    refs = [(s, r) for s in sources for r in commit_references(s.lines, s.first_line)]
+    refs = [(s, r) for s in sources for r in commit_references(s.lines, s.first_line, s.markdown)]
     if not refs:
         return
     if project.repository is None or project.repository.shallow:
