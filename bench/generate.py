@@ -118,6 +118,31 @@ def generate(out: Path, files: int, seed: int = 7) -> Path:
     return out
 
 
+def restatements(out: Path, files: int, cluster: int = 500, rate: float = 0.02) -> list[str]:
+    """A tree of ``files`` notes where ``rate`` of them restate another note in other words
+    (a few words swapped, a sentence reordered) and ``cluster`` notes restate one fact.
+    Returns the paths of the cluster."""
+    generate(out, files, seed=13)
+    rng = random.Random(17)
+    paths = sorted(p for p in out.rglob("*.md") if p.name != "MEMORY.md")
+    picked = rng.sample(paths, int(files * rate) + cluster)
+    fact = paragraph(rng, 30)
+    for number, path in enumerate(picked):
+        header, _, rest = path.read_text(encoding="utf-8").partition("\n---\n")
+        source = fact if number < cluster else rng.choice(paths).read_text(encoding="utf-8")
+        original = source.partition("\n---\n")[2].split("\n\n")[0] if number >= cluster else fact
+        path.write_text(f"{header}\n---\n{reworded(rng, original)}\n\n{rest}", encoding="utf-8")
+    return [str(p.relative_to(out)) for p in picked[:cluster]]
+
+
+def reworded(rng: random.Random, text: str) -> str:
+    """The same statement in slightly other words: one word in ten replaced, order kept."""
+    words = text.split()
+    for _ in range(max(1, len(words) // 10)):
+        words[rng.randrange(len(words))] = rng.choices(VOCABULARY, WEIGHTS)[0]
+    return " ".join(words)
+
+
 def secret_corpus(out: Path, files: int = 2000, size: int = 4096, seed: int = 11) -> list[str]:
     """Files of ~``size`` bytes of prose, 1 in 50 with a planted token; returns the tokens."""
     rng = random.Random(seed)

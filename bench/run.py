@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -25,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import service
 from bench.corpus import secret_corpus
-from bench.generate import generate, transcript_corpus
+from bench.generate import generate, restatements, transcript_corpus
 from bench.process import bench_audit_process, isolated_env, timed_runs
 from bench.sweep import compare
 from memory_audit.checks import REGISTRY, duplicates, usage
@@ -99,7 +100,28 @@ def bench_duplicates(work: Path) -> None:
     options = duplicates.Options()
     times = timed(lambda: list(duplicates.check(tree, options)))
     found = len(list(duplicates.check(tree, options)))
-    print(f"duplicates 10000 files: {summary(times)}; {found} pairs")
+    print(f"duplicates 10000 files: {summary(times)}; {found} clusters")
+
+
+def bench_restatements(work: Path) -> None:
+    """The whole audit, as a process, of 50,000 notes: 2% restate another in other words,
+    500 restate one fact. Wall time, peak memory, and the duplicates findings."""
+    root = work / "restatements-50000"
+    cluster = set(restatements(root, 50_000))
+    command = [sys.executable, "-m", "memory_audit", "audit", "--format", "json", str(root)]
+    start = time.perf_counter()
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    elapsed = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    [report] = json.loads(result.stdout)["reports"]
+    found = [f for f in report["findings"] if f["dimension"] == "duplicates"]
+    biggest = max(found, key=lambda f: len(f["related"]))
+    members = {biggest["path"], *biggest["related"]}
+    print(
+        f"audit of 50000 files with restatements: {elapsed:.1f} s, peak {peak:.0f} MB; "
+        f"{len(found)} duplicate clusters, the largest {len(members)} members "
+        f"({len(members & cluster)} of the {len(cluster)} planted)"
+    )
 
 
 def bench_secrets(work: Path) -> None:
@@ -183,6 +205,7 @@ BENCHMARKS: dict[str, Callable[[Path], None]] = {
     "transcripts": bench_transcripts,
     "service": bench_service,
     "pathological": bench_pathological,
+    "restatements": bench_restatements,
 }
 
 

@@ -2,31 +2,62 @@ from __future__ import annotations
 
 import itertools
 import random
-from pathlib import Path
 
-from memory_audit.analysis.similarity import jaccard, similar_pairs, tokens
-from memory_audit.tree.snapshot import load_tree
-from tests.harness import memory, write_tree
+from memory_audit.analysis.similarity import jaccard, shingles, similar_pairs, tokens, vectors
+
+WORDS = [f"w{i}x" for i in range(300)]
 
 
-def test_similarity_join_equals_brute_force(tmp_path: Path) -> None:
-    rng = random.Random(3)
-    words = [f"w{i}" for i in range(40)]
-    files: dict[str, str] = {}
-    for i in range(120):
-        base = rng.sample(words, 12)
-        if i % 3 == 0 and i:
-            base = files[f"f{i - 3:03}.md"].split("\n---\n")[1].split()[:12]
-            base[rng.randrange(12)] = rng.choice(words)
-        files[f"f{i:03}.md"] = memory(f"f{i}", body=" ".join(base))
-    tree = load_tree(write_tree(tmp_path / "m", files))
-    records = sorted(tree.memories, key=lambda m: m.path)
-    sets = {m.path: tokens(m.first_paragraph) for m in records}
-    joined = {frozenset((a.path, b.path)) for a, b, _ in similar_pairs(records, sets, 0.7)}
-    brute = {
-        frozenset((a.path, b.path))
-        for a, b in itertools.combinations(records, 2)
-        if jaccard(sets[a.path], sets[b.path]) >= 0.7
+def _collection(seed: int, size: int) -> list[str]:
+    """Random notes; every fourth restates an earlier one with two words changed."""
+    rng = random.Random(seed)
+    notes: list[str] = []
+    for i in range(size):
+        if i % 4 == 3:
+            words = notes[rng.randrange(i)].split()
+            for _ in range(2):
+                words[rng.randrange(len(words))] = rng.choice(WORDS)
+        else:
+            words = rng.sample(WORDS, 14)
+        notes.append(" ".join(words))
+    return notes
+
+
+def _brute(notes: list[str], threshold: float) -> set[tuple[int, int]]:
+    found = vectors(notes)
+    return {
+        (a, b)
+        for a, b in itertools.combinations(range(len(notes)), 2)
+        if found.cosine(a, b) >= threshold
     }
-    assert brute
-    assert joined == brute
+
+
+def test_join_finds_every_similar_pair_of_a_small_collection() -> None:
+    notes = _collection(3, 160)
+    brute = _brute(notes, 0.5)
+    assert len(brute) >= 30
+    assert {(a, b) for a, b, _ in similar_pairs(vectors(notes), 0.5)} == brute
+
+
+def test_lsh_alone_finds_the_restatements_of_a_larger_collection() -> None:
+    notes = _collection(5, 400)
+    brute = _brute(notes, 0.7)
+    joined = {(a, b) for a, b, _ in similar_pairs(vectors(notes), 0.7, exact_limit=0)}
+    assert joined <= brute
+    assert len(joined) >= 0.95 * len(brute)
+
+
+def test_shingles_keep_entities_whole_split_cjk_and_stem_words() -> None:
+    assert shingles("Mail robin@fern.example about D:/dev/site and user_email") == [
+        "mail",
+        "robin@fern.example",
+        "d:/dev/site",
+        "user_email",
+    ]
+    assert shingles("构建目录") == ["构建", "建目", "目录"]
+    assert shingles("The notes were merged concurrently") == ["note", "merg", "concur"]
+
+
+def test_tokens_and_jaccard_for_the_seed_measure() -> None:
+    assert tokens("The tests hit a real DB") == {"tests", "hit", "real", "db"}
+    assert jaccard(frozenset("ab"), frozenset("bc")) == 1 / 3

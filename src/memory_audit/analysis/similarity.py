@@ -1,23 +1,51 @@
-"""Set similarity for short texts: tokens, Jaccard, and an all-pairs join (PPJoin).
+"""Similarity of short notes: shingles that survive rewording, TF-IDF cosine, and a join.
 
-The join is a set-similarity join, not all pairs: tokens are ordered rarest
-first, each set is indexed by its prefix (the first ``|A| - ⌈t·|A|⌉ + 1``
-tokens, where any qualifying pair must share a token; sets already indexed are
-smaller, so they need only ``|B| - ⌈2t/(1+t)·|B|⌉ + 1``), candidates are cut by
-size (``|B| ≥ t·|A|``) and by position (the tokens left after the shared one must
-still be able to reach ``⌈t/(1+t)·(|A|+|B|)⌉`` in common), and only the survivors
-are verified.
+Shingles (:func:`shingles`):
+
+- runs of Chinese, Japanese or Korean characters give character bigrams
+  (these scripts write words without spaces; most words are two characters);
+- paths, URLs, e-mail addresses and identifiers (``user_email``,
+  ``D:/work/site``) are one shingle each, kept whole and weighted ``ENTITY_WEIGHT``
+  times a word: rare and exact, they name the fact;
+- other words are lower-cased, lightly stemmed (``notes`` = ``note``) and
+  stopwords dropped.
+
+Each note is a TF-IDF vector over its shingles (``tf = 1 + ln(count)``,
+``idf = ln((1 + n) / (1 + df)) + 1``); two notes score the cosine of their vectors.
+
+The join (:func:`similar_pairs`) scores only candidate pairs:
+
+- MinHash-LSH, always: one-permutation MinHash over ``BINS`` bins (empty bins
+  borrow a neighbour's value), bands of ``ROWS`` bins; in trees over
+  ``20 * LSH_FLOOR`` notes, shingles held by more than a twentieth of the notes
+  are left out. Members of a band bucket are sorted by signature and each is
+  paired with its next ``WINDOW`` neighbours and the bucket's first member
+  (sorted neighbourhood), so a bucket of 500 restatements costs a few thousand
+  scores, not 125,000. Over ``EXACT_LIMIT`` notes a pair must meet in two bands.
+- Up to ``EXACT_LIMIT`` notes, also every pair that shares a shingle held by
+  few notes (at most ``max(COMMON_FLOOR, n / 10)``): paraphrases share little,
+  but what they share is rare.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
-from collections import Counter, defaultdict, deque
-from collections.abc import Iterator, Sequence
-from typing import Protocol, TypeVar
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 
 TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+# Text splits into chunks at spaces and brackets; each chunk's shingles are computed once.
+CHUNK = re.compile(r"[^\s()\[\]<>{}\"'`,;*|]+")
+CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+SHINGLE = re.compile(
+    r"(?P<entity>[\w.+-]+@[\w-]+\.[\w.-]+|https?://[^\s)>\]`'\"]+"
+    r"|(?:[a-z]:)?(?:[~.\w-]*[/\\])+[\w.-]+|\w+(?:[_.]\w+)+)"
+    rf"|(?P<cjk>[{CJK}]+)|(?P<word>[^\W_]+)",
+    re.UNICODE | re.IGNORECASE,
+)
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before being
     below between both but by can could did do does doing down during each few for from further
@@ -27,9 +55,19 @@ STOPWORDS = frozenset(
     under until up very was we were what when where which while who whom why will with would you
     your yours""".split()
 )
+# A shared address, path or identifier is strong evidence of the same fact.
+ENTITY_WEIGHT = 3.0
+STEM_LENGTH = 6
+EXACT_LIMIT = 2000
+COMMON_FLOOR = 12
+LSH_FLOOR = 200
+BINS = 24
+ROWS = 3
+WINDOW = 3
 
 
 def tokens(text: str) -> frozenset[str]:
+    """Lower-cased words without stopwords (the set measure of the seed's dimension 4)."""
     return frozenset(t for t in TOKEN.findall(text.lower()) if t not in STOPWORDS)
 
 
@@ -37,61 +75,178 @@ def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a or b else 0.0
 
 
-class Keyed(Protocol):
-    @property
-    def path(self) -> str: ...
+def shingles(text: str, cache: dict[str, tuple[str, ...]] | None = None) -> list[str]:
+    """The text's shingles; ``cache`` (chunk -> shingles) pays off over a collection."""
+    memo = {} if cache is None else cache
+    found: list[str] = []
+    for chunk in CHUNK.findall(text.lower()):
+        known = memo.get(chunk)
+        if known is None:
+            known = memo[chunk] = tuple(_chunk_shingles(chunk))
+        found += known
+    return found
 
 
-K = TypeVar("K", bound=Keyed)
+def _chunk_shingles(chunk: str) -> Iterator[str]:
+    for match in SHINGLE.finditer(chunk):
+        kind = match.lastgroup
+        value = match.group(0)
+        if kind == "cjk":
+            yield from (value[i : i + 2] for i in range(max(1, len(value) - 1)))
+        elif kind == "entity":
+            yield value.rstrip(".").replace("\\", "/")
+        elif value not in STOPWORDS and not value.isdigit():
+            yield stem(value)
+
+
+def stem(word: str) -> str:
+    """A light stemmer: plural and tense suffixes off, then the first ``STEM_LENGTH`` letters.
+
+    Truncation is crude and robust: "concurrently" meets "concurrent", "configured"
+    meets "configuration", in any language written with spaces.
+    """
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    for suffix, keep in (("ing", 4), ("ed", 4), ("es", 4), ("s", 3)):
+        if word.endswith(suffix) and len(word) - len(suffix) >= keep and not word.endswith("ss"):
+            return word[: -len(suffix)][:STEM_LENGTH]
+    return word[:STEM_LENGTH]
+
+
+@dataclass(frozen=True)
+class Vectors:
+    """A collection as TF-IDF vectors: each note's shingle counts, one weight per shingle
+    (its idf), and each note's vector length."""
+
+    counts: tuple[Mapping[str, int], ...]
+    weight: Mapping[str, float]
+    norms: tuple[float, ...]
+    frequency: Mapping[str, int]
+
+    def cosine(self, left: int, right: int) -> float:
+        a, b, weight = self.counts[left], self.counts[right], self.weight
+        dot = sum(weight[s] ** 2 * _tf(a[s]) * _tf(b[s]) for s in a.keys() & b.keys())
+        return dot / (self.norms[left] * self.norms[right])
+
+    def shared(self, left: int, right: int) -> list[str]:
+        """Shingles both hold, heaviest first."""
+        both = self.counts[left].keys() & self.counts[right].keys()
+        return sorted(both, key=lambda s: (-self.weight[s], s))
+
+
+def _tf(count: int) -> float:
+    return 1.0 if count == 1 else 1.0 + math.log(count)
+
+
+def vectors(texts: Sequence[str]) -> Vectors:
+    cache: dict[str, tuple[str, ...]] = {}
+    counts = tuple(Counter(shingles(text, cache)) for text in texts)
+    frequency: Counter[str] = Counter()
+    for count in counts:
+        frequency.update(count.keys())
+    total = len(texts)
+    weight = {
+        s: (math.log((1 + total) / (1 + df)) + 1) * (1 if s.isalnum() else ENTITY_WEIGHT)
+        for s, df in frequency.items()
+    }
+    norms = tuple(
+        math.sqrt(sum((weight[s] if n == 1 else weight[s] * _tf(n)) ** 2 for s, n in c.items()))
+        or 1.0
+        for c in counts
+    )
+    return Vectors(counts, weight, norms, frequency)
 
 
 def similar_pairs(
-    records: Sequence[K], sets: dict[str, frozenset[str]], threshold: float
-) -> Iterator[tuple[K, K, float]]:
-    """Every pair with Jaccard ≥ threshold (PPJoin: prefix, size and positional filtering)."""
-    frequency = Counter(t for r in records for t in sets[r.path])
-    by_size = sorted(records, key=lambda r: (len(sets[r.path]), r.path))
-    sizes = [len(sets[r.path]) for r in by_size]
-    postings: dict[str, deque[tuple[int, int]]] = defaultdict(deque)
-    for x, record in enumerate(by_size):
-        ordered = sorted(sets[record.path], key=lambda t: (frequency[t], t))
-        size = sizes[x]
-        probe = size - math.ceil(threshold * size) + 1
-        overlap = _prefix_overlaps(ordered[:probe], size, sizes, postings, threshold)
-        for y, count in overlap.items():
-            if count > 0:
-                other = by_size[y]
-                common = len(sets[record.path] & sets[other.path])
-                score = common / (size + sizes[y] - common)
-                if score >= threshold:
-                    yield other, record, score
-        # Later records are at least as large, so a shorter prefix suffices for the index.
-        indexed = size - math.ceil(2 * threshold / (1 + threshold) * size) + 1
-        for i, token in enumerate(ordered[:indexed]):
-            postings[token].append((x, i))
+    found: Vectors, threshold: float, exact_limit: int = EXACT_LIMIT
+) -> Iterator[tuple[int, int, float]]:
+    """Pairs ``(i, j, score)``, ``i < j``, with cosine at least ``threshold``."""
+    small = len(found.counts) <= exact_limit
+    # In a large collection a pair must meet in two bands: one meeting is mostly chance.
+    pairs = _lsh_candidates(found, 1 if small else 2)
+    if small:
+        pairs |= _exact_candidates(found)
+    for left, right in sorted(pairs):
+        score = found.cosine(left, right)
+        if score >= threshold:
+            yield left, right, score
 
 
-def _prefix_overlaps(
-    prefix: Sequence[str],
-    size: int,
-    sizes: Sequence[int],
-    postings: dict[str, deque[tuple[int, int]]],
-    threshold: float,
-) -> dict[int, int]:
-    """Candidates with their prefix overlap; 0 marks one the positional bound ruled out."""
-    overlap: dict[int, int] = {}
-    minimum = threshold * size
-    for i, token in enumerate(prefix):
-        entries = postings.get(token)
-        if not entries:
-            continue
-        while entries and sizes[entries[0][0]] < minimum:
-            entries.popleft()  # too small for this record, so for every later (larger) one
-        for y, j in entries:
-            seen = overlap.get(y)
-            if seen == 0:
-                continue
-            needed = math.ceil(threshold / (1 + threshold) * (size + sizes[y]))
-            bound = (seen or 0) + 1 + min(size - i - 1, sizes[y] - j - 1)
-            overlap[y] = (seen or 0) + 1 if bound >= needed else 0
-    return overlap
+def _exact_candidates(found: Vectors) -> set[tuple[int, int]]:
+    common = max(COMMON_FLOOR, len(found.counts) // 10)
+    postings: dict[str, list[int]] = defaultdict(list)
+    for number, weights in enumerate(found.counts):
+        for shingle in weights:
+            if found.frequency[shingle] <= common:
+                postings[shingle].append(number)
+    pairs: set[tuple[int, int]] = set()
+    for members in postings.values():
+        pairs.update((a, b) for i, a in enumerate(members) for b in members[i + 1 :])
+    return pairs
+
+
+def _lsh_candidates(found: Vectors, meetings: int) -> set[tuple[int, int]]:
+    common = max(LSH_FLOOR, len(found.counts) // 20)
+    hashes = {s: _hash(s) for s, df in found.frequency.items() if df <= common}
+    signatures = [_signature(w, hashes) for w in found.counts]
+    met: Counter[tuple[int, int]] = Counter()
+    for band in range(0, BINS, ROWS):
+        buckets: dict[tuple[int, ...], list[int]] = defaultdict(list)
+        for number, signature in enumerate(signatures):
+            if signature:
+                buckets[signature[band : band + ROWS]].append(number)
+        for members in buckets.values():
+            if len(members) > 1:
+                met.update(set(_neighbours(members, signatures)))
+    return {pair for pair, count in met.items() if count >= meetings}
+
+
+_EMPTY = 1 << 64
+
+
+def _hash(shingle: str) -> int:
+    return int.from_bytes(hashlib.blake2b(shingle.encode(), digest_size=8).digest(), "big")
+
+
+def _signature(weights: Iterable[str], hashes: Mapping[str, int]) -> tuple[int, ...]:
+    signature = [_EMPTY] * BINS
+    for shingle in weights:
+        value = hashes.get(shingle)
+        if value is not None and value < signature[value % BINS]:
+            signature[value % BINS] = value
+    return _densified(signature)
+
+
+def _densified(signature: list[int]) -> tuple[int, ...]:
+    """Empty bins borrow the next filled bin's value, offset by the distance (rotation).
+
+    Short notes fill few of the bins; without this, their bands would be empty.
+    A note with no hashed shingle has no signature (the empty tuple).
+    """
+    if _EMPTY not in signature:
+        return tuple(signature)
+    if signature.count(_EMPTY) == BINS:
+        return ()
+    borrowed, distance = _EMPTY, 0
+    for i in range(2 * BINS - 1, -1, -1):  # twice round, right to left, so every bin borrows
+        value = signature[i % BINS]
+        if value != _EMPTY:
+            borrowed, distance = value, 0
+        else:
+            distance += 1
+            if i < BINS and borrowed != _EMPTY:
+                signature[i] = borrowed + distance * BINS
+    return tuple(signature)
+
+
+def _neighbours(
+    members: list[int], signatures: Sequence[tuple[int, ...]]
+) -> Iterator[tuple[int, int]]:
+    if len(members) <= WINDOW + 1:
+        yield from ((a, b) for i, a in enumerate(members) for b in members[i + 1 :])
+        return
+    ordered = sorted(members, key=lambda m: signatures[m])
+    for i, member in enumerate(ordered):
+        for other in (ordered[0], *ordered[i + 1 : i + 1 + WINDOW]):
+            if other != member:
+                yield min(member, other), max(member, other)

@@ -1,76 +1,118 @@
-"""Possible duplicates: two memories whose first paragraphs say nearly the same thing.
+"""Possible duplicates: memories that state the same fact, reported once per cluster.
 
-The measure: each first paragraph is lower-cased and split on whitespace and
-punctuation into tokens; stopwords are dropped; the rest form a set. Two
-files are possible duplicates when the Jaccard similarity of their sets,
-``|A ∩ B| / |A ∪ B|``, is at least ``threshold`` (default 0.8) and they are
-comparable: in the ``governed`` profile their ``scope`` sets share a tag, in
-``claude-code`` they have the same ``type``. Paragraphs with fewer than
-``min_tokens`` tokens are too short to judge. Pairs already linked by
-supersession are not reported.
+Each memory is read as its ``name``, ``description`` and first paragraph
+together, whatever its ``type``: a ``user`` note and a ``reference`` note can
+give the same e-mail address. The text is cut into shingles that survive
+rewording and work without spaces (words lightly stemmed; paths, URLs,
+addresses and identifiers whole; Chinese, Japanese and Korean as character
+bigrams), weighted by TF-IDF, and two memories are similar when the cosine of
+their vectors is at least ``threshold`` (default 0.4). Candidate pairs come
+from MinHash-LSH and rare shared shingles (see
+:mod:`memory_audit.analysis.similarity`), so a tree of 50,000 notes is not
+compared pair by pair. Similar memories form clusters (connected components);
+each cluster is one finding naming its members, the words they share and the
+suggested survivor: the most referenced memory (index lines, relations,
+links), then the indexed one, then the most recently modified. Short rules
+count: two one-line memories with the same words are a cluster.
 
-The comparison is a set-similarity join (PPJoin), not all pairs: tokens are
-ordered rarest first, each set is indexed by its prefix (the first
-``|A| - ⌈t·|A|⌉ + 1`` tokens, where any qualifying pair must share a token;
-sets already indexed are smaller, so they need only ``|B| - ⌈2t/(1+t)·|B|⌉ + 1``),
-candidates are cut by size (``|B| ≥ t·|A|``) and by position (the tokens left
-after the shared one must still be able to reach ``⌈t/(1+t)·(|A|+|B|)⌉`` in
-common), and only the survivors are verified.
-
-A heuristic: the user makes the call (merge, supersede, or keep as siblings).
+In the ``governed`` profile two memories are compared only when their
+``scope`` sets share a tag (seed 000, dimension 4). Memories already linked by
+supersession are never paired. A heuristic: the user makes the call (merge,
+supersede, or keep as siblings).
 
 Failing::
 
-    feedback_tests.md:   Integration tests must hit a real Postgres database, never mocks.
-    testing_policy.md:   Integration tests must always hit a real Postgres database, never mocks.
+    user_email.md     (user)       Contact: the owner's address is dana@example.org
+    user_contact.md   (reference)  Reach the owner at dana@example.org, not the old one
 
-Passing: the same two files with different types (``feedback`` / ``reference``).
+    user_contact.md — 2 memories say the same thing: `user_contact.md`, `user_email.md`
+    (shared: dana@example.org, owner, address); keep `user_email.md`
+
+Passing: two notes on the same topic that say different things ("tests use a
+real database" and "tests run in CI on every push").
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from memory_audit.analysis.similarity import similar_pairs, tokens
+from memory_audit.analysis.similarity import SHINGLE, Vectors, similar_pairs, stem, vectors
 from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.markdown import first_paragraph
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "duplicates"
 DIMENSION = Dimension(ID, "Possible duplicates", Severity.NOTE, hook_priority=110)
+BANNER = re.compile(r"^\s*(?:>|<!--)")
+OPENING_LINES = 60  # the first paragraph starts near the top; long bodies are not walked
+SHOWN_MEMBERS = 6
+SHOWN_WORDS = 5
 
 
 @dataclass(frozen=True)
 class Options:
-    threshold: float = field(default=0.8, metadata={"range": (0.3, 1.0)})
-    min_tokens: int = field(default=5, metadata={"range": (1, 1000)})
+    threshold: float = field(default=0.4, metadata={"range": (0.2, 1.0)})
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     memories = sorted(tree.memories, key=lambda m: m.path)
-    sets = {m.path: tokens(m.first_paragraph) for m in memories}
-    records = [m for m in memories if len(sets[m.path]) >= options.min_tokens]
-    reported: set[tuple[str, str]] = set()
-    # Only comparable files can be duplicates, so join within each group, never across.
-    for group in comparable_groups(tree, records):
-        for left, right, score in similar_pairs(group, sets, options.threshold):
-            pair = (min(left.path, right.path), max(left.path, right.path))
-            if pair not in reported and not linked(tree, left, right):
-                reported.add(pair)
-                yield _finding(tree, left, right, score)
+    texts = [summary_text(m) for m in memories]
+    found = vectors(texts)
+    parent = list(range(len(memories)))
+    edges = [
+        (score, left, right)
+        for left, right, score in similar_pairs(found, options.threshold)
+        if comparable(tree, memories[left], memories[right])
+    ]
+    for _, left, right in edges:
+        _union(parent, left, right)
+    strongest: dict[int, tuple[float, int, int]] = {}
+    for edge in edges:
+        root = _find(parent, edge[1])
+        strongest[root] = max(strongest.get(root, edge), edge)
+    clusters: dict[int, list[MemoryFile]] = {}
+    for number, memory in enumerate(memories):
+        clusters.setdefault(_find(parent, number), []).append(memory)
+    for root in sorted(strongest):
+        yield _finding(tree, clusters[root], (found, texts), strongest[root])
 
 
-def comparable_groups(tree: MemoryTree, records: Sequence[MemoryFile]) -> list[list[MemoryFile]]:
-    """Groups by ``type`` (claude-code) or by ``scope`` tag (governed; one group per tag)."""
-    groups: dict[str, list[MemoryFile]] = defaultdict(list)
-    for record in records:
-        keys = sorted(record.scope) if tree.profile == "governed" else [record.type]
-        for key in keys:
-            groups[key].append(record)
-    return [groups[key] for key in sorted(groups)]
+def summary_text(memory: MemoryFile) -> str:
+    """What a memory is recalled by and opens with: its name, description, first paragraph."""
+    name = memory.name.replace("_", " ").replace("-", " ")
+    return f"{name}\n{memory.description}\n{opening(memory.body_lines)}"
+
+
+def opening(lines: Sequence[str]) -> str:
+    """The first prose paragraph: banners (HTML comments, block quotes) and headings skipped.
+
+    Many trees open every note with the same banner ("Reconstructed from git
+    history", "update this file before use"); two notes that share only it are
+    not duplicates.
+    """
+    head = lines[:OPENING_LINES]
+    kept = [text for text in _outside_comments(head) if not BANNER.match(text)]
+    return first_paragraph(kept)
+
+
+def _outside_comments(lines: Sequence[str]) -> Iterator[str]:
+    inside = False
+    for text in lines:
+        if inside or text.lstrip().startswith("<!--"):
+            inside = "-->" not in text
+            yield ""
+        else:
+            yield text
+
+
+def comparable(tree: MemoryTree, left: MemoryFile, right: MemoryFile) -> bool:
+    if tree.profile == "governed" and not left.scope & right.scope:
+        return False
+    return not linked(tree, left, right)
 
 
 def linked(tree: MemoryTree, left: MemoryFile, right: MemoryFile) -> bool:
@@ -86,22 +128,88 @@ def linked(tree: MemoryTree, left: MemoryFile, right: MemoryFile) -> bool:
     return False
 
 
-def _finding(tree: MemoryTree, left: MemoryFile, right: MemoryFile, score: float) -> Finding:
-    first, second = sorted((left, right), key=lambda m: m.path)
-    basis = (
-        f"shared scope {', '.join(sorted(first.scope & second.scope))}"
-        if tree.profile == "governed"
-        else f"both type `{first.type or 'unset'}`"
+def _find(parent: list[int], node: int) -> int:
+    while parent[node] != node:
+        parent[node] = parent[parent[node]]
+        node = parent[node]
+    return node
+
+
+def _union(parent: list[int], left: int, right: int) -> int:
+    a, b = _find(parent, left), _find(parent, right)
+    root = min(a, b)
+    parent[max(a, b)] = root
+    return root
+
+
+def survivor(tree: MemoryTree, members: Sequence[MemoryFile]) -> MemoryFile:
+    """The one to keep: most referenced, then indexed, then most recent, then first by path."""
+    return min(
+        members,
+        key=lambda m: (
+            -tree.references_to(m.path),
+            m.path not in tree.index_targets,
+            -m.mtime,
+            m.path,
+        ),
     )
+
+
+def _finding(
+    tree: MemoryTree,
+    members: list[MemoryFile],
+    scored: tuple[Vectors, Sequence[str]],
+    strongest: tuple[float, int, int],
+) -> Finding:
+    found, texts = scored
+    keep = survivor(tree, members)
+    others = sorted(m.path for m in members if m is not keep)
+    score, left, right = strongest
+    shared = found.shared(left, right)[: SHOWN_WORDS * 4]
+    words = ", ".join(shared_words(texts[left], shared)[:SHOWN_WORDS])
+    listed = ", ".join(f"`{p}`" for p in sorted(m.path for m in members)[:SHOWN_MEMBERS])
+    more = f" and {len(members) - SHOWN_MEMBERS} more" if len(members) > SHOWN_MEMBERS else ""
+    basis = " within a shared scope" if tree.profile == "governed" else ""
     return make_finding(
         ID,
         "possible-duplicate",
-        second.path,
+        others[0],
         None,
-        f"first paragraph overlaps {score:.0%} with `{first.path}` ({basis})",
-        f"compare with `{first.path}`: merge them, supersede one with the other, "
-        "or keep both as intentional siblings",
-        key=first.path,
+        f"{len(members)} memories say the same thing{basis}: {listed}{more} "
+        f"(up to {score:.0%} alike; shared: {words}); suggested survivor `{keep.path}`",
+        f"merge into `{keep.path}` and supersede the others (superseded_by), "
+        "or keep them as intentional siblings",
+        key="|".join(sorted(m.path for m in members)),
         judgment=True,
-        related=(first.path,),
+        related=(keep.path, *others[1:]),
     )
+
+
+def shared_words(text: str, shared: Sequence[str]) -> list[str]:
+    """The shared shingles as ``text`` writes them: whole words, whole CJK phrases, in order."""
+    wanted = set(shared)
+    shown: dict[str, str] = {}
+    for match in SHINGLE.finditer(text):
+        value = match.group(0)
+        if match.lastgroup == "cjk":
+            shown.update((p, p) for p in _cjk_phrases(value, wanted))
+        elif len(value) > 1 and _shingle(match) in wanted:
+            shown.setdefault(value.lower(), value)
+    return [f"`{w[:40]}`" for w in shown.values()]
+
+
+def _shingle(match: re.Match[str]) -> str:
+    value = match.group(0).lower()
+    return stem(value) if match.lastgroup == "word" else value.rstrip(".").replace("\\", "/")
+
+
+def _cjk_phrases(run: str, wanted: set[str]) -> Iterator[str]:
+    """Maximal stretches of ``run`` whose every character bigram is shared (3+ characters)."""
+    start: int | None = None
+    for i in range(len(run)):
+        if i < len(run) - 1 and run[i : i + 2] in wanted:
+            start = i if start is None else start
+            continue
+        if start is not None and i + 1 - start >= 3:
+            yield run[start : i + 1]
+        start = None
