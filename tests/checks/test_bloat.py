@@ -143,3 +143,72 @@ def test_bloat_rule_citing_a_memory_by_compound_name(tree_dir: Path, isolated_ho
         },
     )
     assert found == [("encoded-in-rule", "x.md", None)]
+
+
+def test_bloat_terse_reads_the_language_and_names(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": (
+                "- [A](a.md) — see src/memory_audit/checks/index_budget_and_friends.py first\n"
+                "- [B](b.md) — 构建产物统一输出到项目根目录的 out 文件夹\n"
+                "- [C](c.md) — 選股;低量箱型→爆量突破+堆疊;15:00推播;未回測\n"
+                "- [D](d.md) — `getUserAccountPreferencesFromTheCache()` is slow\n"
+            ),
+            "a.md": memory("a", description="備忘録です"),
+            "b.md": memory("b", description="出力先"),
+            "c.md": memory("c", description="https://example.org/a/very/long/path/to/the/docs"),
+            "d.md": memory("d", description="Use user_email_address_for_the_invoice_recipient"),
+        },
+    )
+    assert sorted(codes(findings(tree_dir, "bloat"))) == [
+        ("terse-description", "MEMORY.md", 3),  # glued symbols in Chinese: shorthand
+        ("terse-description", "b.md", 3),  # three characters: too short
+        ("terse-description", "c.md", 3),  # a URL alone is one word
+    ]
+
+
+def test_bloat_narrative_needs_two_markers_in_prose_sentences(tree_dir: Path) -> None:
+    padding = "Keep the queue per test and reset it in the fixture. " * 8
+    found = audit(
+        tree_dir,
+        {
+            "heading.md": memory(
+                "heading",
+                body="## What we found in this session\n\n| step | note |\n|---|---|\n"
+                "| 1 | it turned out fine |\n\n> we tried X\n\n" + padding,
+            ),
+            "first.md": memory("first", body="The import fails at first use. " + padding),
+            "one.md": memory("one", body="It turned out the queue was shared. " + padding),
+        },
+    )
+    assert found == []
+
+
+def test_bloat_why_is_compared_with_the_rule_before_it_not_itself(tree_dir: Path) -> None:
+    found = audit(
+        tree_dir,
+        {
+            "same_paragraph.md": memory(
+                "same_paragraph",
+                body="Use UTC everywhere.\n**Why:** invoices crossed midnight in Sydney and double-billed.",
+            ),
+            "restated.md": memory(
+                "restated",
+                body="Intro line.\n\nRun migrations before the tests.\n"
+                "**Why:** migrations run before the tests.\n**How to apply:** make test does it.",
+            ),
+        },
+    )
+    assert found == [("why-restates-rule", "restated.md", 9)]
+
+
+def test_bloat_a_closed_status_with_a_date_is_a_record_not_a_current_claim(tree_dir: Path) -> None:
+    found = audit(
+        tree_dir,
+        {
+            "fixed.md": memory("fixed", body="Status: RESOLVED 2026-08-05 by pinning the driver."),
+            "gone.md": memory("gone", body="Status: this design was superseded on 2026-04-07."),
+        },
+    )
+    assert found == []

@@ -17,6 +17,10 @@ OPEN = re.compile(
     r"|\b(?:in progress|pending|blocked|not started)\b",
     re.I | re.M,
 )
+CLOSED = re.compile(
+    r"\b(?:complete[d]?|resolved|superseded|done|shipped|fixed|closed|merged|finished|retired)\b",
+    re.I,
+)
 MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 MONTHS = {m: i for i, m in enumerate(MONTH_NAMES, start=1)}
 DATE = (
@@ -48,8 +52,11 @@ def finished_work(lines: Sequence[str], ratio: float) -> str | None:
 def stale_as_of(
     lines: Sequence[str], first_line: int, today: dt.date, days: int
 ) -> tuple[int, str] | None:
+    """A dated claim framed as current; "Status: resolved 2026-08-05" is a record, not one."""
     for number, text in enumerate(lines, start=first_line):
         for match in CURRENT.finditer(text):
+            if CLOSED.search(match.group(0)):
+                continue
             when = _date(match)
             if when is not None and (today - when).days > days:
                 return number, f"'{match.group(0).strip()}' ({(today - when).days} days ago)"

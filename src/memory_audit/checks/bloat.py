@@ -16,11 +16,18 @@ Staleness and value (docs/dimensions.md, "Dead weight"), all user judgment:
 
 Uncompressed bodies and size:
 
-- ``narrative-body``: a body over ``narrative_bytes`` told as a story ("this
-  session", "it turned out", "we found", long sentences);
-- ``why-restates-rule``: a ``**Why:**`` line that repeats the rule or is self-evident;
-- ``terse-description``: a description or index hook squeezed into shorthand
-  or too short to tell what the memory is for;
+- ``narrative-body``: a body over ``narrative_bytes`` told as a story: at least
+  two different story markers ("in this session", "it turned out", "we found",
+  "at first, ...") in its prose sentences (headings, tables, quotes and code
+  are not prose; "fails at first use" is not a marker);
+- ``why-restates-rule``: a ``**Why:**`` line that repeats the rule it follows
+  (the lines just above it, else the paragraph above; never itself) or is
+  self-evident ("best practice");
+- ``terse-description``: a description or index hook too short to tell what
+  the memory is for (under two words; Chinese, Japanese and Korean count two
+  characters a word) or squeezed into shorthand (three or more symbols glued
+  between words, one per four words: ``選股;低量→爆量+堆疊;15:00推播``). Paths,
+  URLs, identifiers and code spans count as one word and are never shorthand;
 - ``long-file``: more than ``max_lines`` lines.
 
 Failing::
@@ -37,13 +44,14 @@ Passing: the same memory trimmed to the live frontier, ``relevance`` by phase.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from memory_audit.analysis.fast_regex import compile_fast
 from memory_audit.analysis.references import path_exists, path_references
 from memory_audit.analysis.similarity import jaccard, tokens
 from memory_audit.analysis.staleness import finished_work, stale_as_of
+from memory_audit.analysis.wording import prose_sentences, shorthand, units
 from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.rule_files import RuleFile, rule_files
@@ -53,19 +61,20 @@ from memory_audit.tree.snapshot import MemoryTree
 
 ID = "bloat"
 DIMENSION = Dimension(ID, "Bloat", Severity.NOTE, hook_priority=140)
+# Story markers, counted only in prose sentences. "at first" and "eventually" only
+# open a clause ("At first, we ..."), never "fails at first use".
 NARRATIVE = compile_fast(
-    r"(?i:\b(?:(?:in )?this session|it turned out|turns out|we found|we discovered|we reali[sz]ed"
-    r"|i noticed|after (?:some|a lot of|much) debugging|at first|eventually|we spent|we tried"
-    r"|the user asked me|then we|it took (?:us|me))\b)"
+    r"(?i:\b(?:in this session|during this session|it turned out|turns out that|we found"
+    r"|we discovered|we reali[sz]ed|i noticed|after (?:some|a lot of|much) debugging"
+    r"|at first,|eventually,|we spent|we tried|the user asked me|then we|it took (?:us|me))\b)"
 )
 SELF_EVIDENT = re.compile(
     r"\b(?:best practice|good practice|it(?:'s| is) (?:important|better|cleaner)"
     r"|to avoid (?:issues|problems)|because (?:it works|the user said so|it is correct))\b",
     re.I,
 )
-WHY = re.compile(r"^\s*\*\*Why:?\*\*:?\s*(.+)$", re.I)
-# Shorthand glues symbols to words ("db→real;no-mock"); prose spaces them ("ingest → rate").
-GLUED = re.compile(r"\w(?:→|⇒|->|=>|;|&|\+|\|)\w")
+WHY = re.compile(r"^\s*(?:[-*+]\s*)?\*\*Why:?\*\*:?\s*(.+)$", re.I)
+RULE_END = re.compile(r"^\s*(?:#|```|~~~|(?:[-*+]\s*)?\*\*(?:Why|How to apply)\b)", re.I)
 RULE_KINDS = ("lesson", "architectural-rule")
 
 
@@ -202,66 +211,77 @@ def _dead_warning(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
 
 
 def _narrative(memory: MemoryFile, options: Options) -> Iterator[Finding]:
-    body = memory.body
-    if len(body.encode()) <= options.narrative_bytes:
+    size = len(memory.body.encode())
+    if size <= options.narrative_bytes:
         return
-    markers = sorted({m.group(0).lower() for m in NARRATIVE.finditer(body)})
-    if len(markers) >= 2 or (markers and _has_long_sentence(body)):
-        shown = ", ".join(f'"{m}"' for m in markers[:3])
+    markers: dict[str, int] = {}
+    for index, sentence in prose_sentences(memory.body_lines):
+        for match in NARRATIVE.finditer(sentence):
+            marker = match.group(0).lower().rstrip(",").replace("during this", "in this")
+            markers.setdefault(marker, index + memory.body_start)
+    if len(markers) >= 2:
+        shown = ", ".join(f'"{m}"' for m in sorted(markers)[:3])
         yield make_finding(
             ID,
             "narrative-body",
             memory.path,
-            memory.body_start,
-            f"{len(body.encode())}-byte body told as a story ({shown})",
+            min(markers.values()),
+            f"{size}-byte body told as a story ({shown})",
             "recompress: the rule in one line, then **Why:** and **How to apply:**; drop the story",
         )
 
 
-def _has_long_sentence(body: str) -> bool:
-    return any(len(s.split()) > 40 for s in re.split(r"(?<=[.!?])\s+", body))
-
-
 def _why(memory: MemoryFile) -> Iterator[Finding]:
-    rule: frozenset[str] | None = None
-    for number, text in enumerate(memory.body_lines, start=memory.body_start):
+    lines = memory.body_lines
+    for index, text in enumerate(lines):
         match = WHY.match(text)
         if not match:
             continue
-        rule = tokens(memory.first_paragraph) if rule is None else rule
+        rule = tokens(" ".join(rule_before(lines, index)))
         why = tokens(match.group(1))
-        restates = len(why) >= 3 and len(why & rule) / len(why) >= 0.7
+        restates = len(why) >= 3 and bool(rule) and len(why & rule) / len(why) >= 0.7
         if restates or SELF_EVIDENT.search(match.group(1)):
-            reason = "repeats the rule" if restates else "is self-evident"
+            reason = "repeats the rule before it" if restates else "is self-evident"
             yield make_finding(
                 ID,
                 "why-restates-rule",
                 memory.path,
-                number,
+                index + memory.body_start,
                 f"the **Why:** line {reason}; it would not stop a misapplication",
                 "drop the Why line, or state the concrete incident or constraint behind the rule",
-                key=str(number - memory.body_start),
+                key=str(index),
             )
+
+
+def rule_before(lines: Sequence[str], index: int) -> list[str]:
+    """The rule a **Why:** line explains: the lines just above it in its paragraph, else the
+    paragraph above. Never the Why line itself, never a heading or another Why/How line."""
+    found: list[str] = []
+    position = index - 1
+    while position >= 0 and not lines[position].strip():
+        position -= 1  # the Why line opens its own paragraph: take the one above
+    while position >= 0 and lines[position].strip() and not RULE_END.match(lines[position]):
+        found.append(lines[position])
+        position -= 1
+    return found[::-1]
 
 
 def _terse(
     path: str, line: int | None, text: str, what: str, present: bool, key: str = ""
 ) -> Iterator[Finding]:
-    words = text.split()
-    if not present or not words:
+    if not present or not text.strip():
         return  # a missing description is a frontmatter finding; a hookless line is allowed
-    shorthand = len(GLUED.findall(text)) >= 2 or any(len(w) > 30 for w in words)
-    if len(words) >= 2 and not shorthand:
+    if units(text) >= 2 and not shorthand(text):
         return
     problem = (
-        "is too short to tell when it matters" if len(words) < 2 else "is squeezed into shorthand"
+        "is too short to tell when it matters" if units(text) < 2 else "is squeezed into shorthand"
     )
     yield make_finding(
         ID,
         "terse-description",
         path,
         line,
-        f"{what} `{text}` {problem}",
+        f"{what} `{text[:120]}` {problem}",
         f"write the {what} as a plain sentence that says when the memory is relevant",
         key=key or what,
     )

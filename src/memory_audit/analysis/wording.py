@@ -1,0 +1,74 @@
+"""Reading short texts in any script: length, shorthand, prose sentences, first sentences.
+
+Chinese and Japanese write words without spaces, so length is counted in
+*units*: a whitespace-separated word is one unit, a Chinese, Japanese or Korean
+character half a unit (about one word per two characters). Code spans, URLs,
+paths and identifiers (``user_email``, ``src/app.py``, ``getUser``) are one
+unit each and never shorthand: they are names, not compression.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+CODE_LIKE = re.compile(
+    r"`[^`\n]*`"  # code span
+    r"|\b[a-z][a-z0-9+.-]*://\S+"  # URL
+    r"|[~.\w-]*(?:[/\\][\w.@~-]+)+/?"  # path
+    r"|\b\w+(?:[_.]\w+)+\b"  # identifier or file name
+    r"|\b[a-z]+[A-Z]\w*",  # camelCase
+    re.ASCII,
+)
+# Shorthand glues symbols to words ("db→real;no-mock"); prose spaces them ("ingest → rate").
+GLUED = re.compile(r"\w(?:→|⇒|->|=>|;|&|\+|\|)\w")
+SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
+TABLE_OR_QUOTE = re.compile(r"^\s*(?:\||>|#|```|~~~|<)")
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+
+
+def without_code(text: str) -> str:
+    """``text`` with every code span, URL, path and identifier replaced by one placeholder."""
+    return CODE_LIKE.sub(" code ", text)
+
+
+def units(text: str) -> float:
+    """Length in words: spaced words count one, CJK characters half, names one."""
+    plain = without_code(text)
+    cjk = len(CJK_CHAR.findall(plain))
+    spaced = [w for w in CJK_CHAR.sub(" ", plain).split() if any(c.isalnum() for c in w)]
+    return len(spaced) + cjk / 2
+
+
+def shorthand(text: str) -> bool:
+    """Symbols glued between words, densely: at least three, and one per four words."""
+    glued = len(GLUED.findall(without_code(text)))
+    return glued >= 3 and glued * 4 >= units(text)
+
+
+def prose_sentences(lines: Sequence[str]) -> Iterator[tuple[int, str]]:
+    """``(line index, sentence)`` of prose: no headings, tables, quotes, code or comments."""
+    fenced = False
+    for number, text in enumerate(lines):
+        stripped = text.strip()
+        if stripped.startswith(("```", "~~~")):
+            fenced = not fenced
+            continue
+        if fenced or not stripped or TABLE_OR_QUOTE.match(text):
+            continue
+        prose = LIST_ITEM.sub("", text).strip()
+        for sentence in SENTENCE_END.split(prose):
+            if sentence.strip():
+                yield number, sentence.strip()
+
+
+def first_sentence(text: str, limit: int = 150) -> str:
+    """The first sentence of ``text`` (markup stripped), cut at a word near ``limit``."""
+    plain = re.sub(r"\*\*|__|`|^#+\s*|^\s*[-*+]\s+", "", text.strip(), flags=re.M)
+    plain = " ".join(plain.split())
+    sentence = SENTENCE_END.split(plain, maxsplit=1)[0] if plain else ""
+    if len(sentence) <= limit:
+        return sentence
+    cut = sentence[:limit]
+    return (cut.rsplit(" ", 1)[0] if " " in cut else cut) + "…"

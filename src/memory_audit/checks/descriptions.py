@@ -1,0 +1,201 @@
+"""Descriptions that recall: the one line Claude Code picks topic files by.
+
+At each turn Claude Code chooses at most five topic files from their file
+names and ``description`` lines (seed 003); a description that says nothing
+specific is a memory that is never recalled. This dimension reads each
+description (and each MEMORY.md hook) for what makes recall fail:
+
+- ``generic-description``: empty, or only words of the stop list (``misc``,
+  ``notes``, ``various``, ``things``, ``stuff``, ``info``, ``memory``, ...):
+  no content word;
+- ``description-off-body``: shares no word with the file's own name and body
+  (after stemming; CJK by character bigrams): it describes something else
+  (not judged across scripts: an English line on a Chinese note shares no word);
+- ``same-description``: the same, or nearly the same (the same content words,
+  in any order and form), description on two or more files: Claude Code
+  cannot tell them apart (one finding per group);
+- ``cut-description``: cut mid-sentence (ends in ``...``/``…``, a comma, a
+  colon, a dash, an open bracket, or a word such as "and", "the", "to");
+- ``index-line-without-hook``: a MEMORY.md line that links a file and says
+  nothing about when it matters.
+
+One-word descriptions are ``bloat``'s ``terse-description``, not repeated here.
+Each finding proposes a description built from the file's own first sentence;
+``memory-audit review`` offers it as the value of a ``set-field`` fix, asked,
+never applied without confirmation.
+
+Failing::
+
+    ---
+    description: misc notes
+    ---
+    Deploys to production need a manual approval in the pipeline.
+
+    a.md:3 — description `misc notes` says nothing specific. Suggest: describe
+    what it is about, e.g. "Deploys to production need a manual approval in the pipeline."
+
+Passing: ``description: Production deploys need a manual approval step``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from memory_audit.analysis.similarity import shingles, stem
+from memory_audit.analysis.wording import CJK_CHAR, first_sentence, units
+from memory_audit.model.dimension import Dimension, Severity
+from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.markdown import first_paragraph
+from memory_audit.tree.memory_file import MemoryFile
+from memory_audit.tree.snapshot import MemoryTree
+
+ID = "descriptions"
+DIMENSION = Dimension(ID, "Descriptions that recall", Severity.NOTE, hook_priority=135)
+GENERIC = frozenset(
+    """misc miscellaneous various varied random notes note things thing stuff info information
+    memory memories file files details detail general generic todo todos updates update log
+    logs items item etc other others some more misc. wip tmp temp scratch draft drafts
+    important useful stuff. topics topic content contents data
+    メモ 備忘録 雑多 その他 笔记 杂项 其他 备忘 메모 기타""".split()
+)
+GENERIC_STEMS = frozenset(stem(word) for word in GENERIC) | GENERIC
+CUT_WORDS = frozenset(
+    """and or the a an to of with for that which because but if when in on at by from as
+    is are was were be e.g i.e""".split()
+)
+BODY_WORDS = 12  # a body shorter than this is too little to judge a description by
+SENTENCE_TITLE = 5  # words; "Credit spreads must be atomic orders" says when it matters
+CUT_END = re.compile(r"(?:\.\.\.|…|[,:;(\[{–—-])\s*$")
+
+
+@dataclass(frozen=True)
+class Options:
+    pass
+
+
+def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
+    memories = sorted(tree.memories, key=lambda m: m.path)
+    described = [m for m in memories if _has_description(m)]
+    for memory in described:
+        yield from _generic(memory)
+        yield from _cut(memory)
+        yield from _off_body(memory)
+    yield from _same(described)
+    yield from _hookless(tree)
+
+
+def _has_description(memory: MemoryFile) -> bool:
+    return memory.frontmatter is not None and "description" in memory.frontmatter
+
+
+def proposal(memory: MemoryFile) -> str:
+    """A description from the memory's own first sentence (headings and banners skipped)."""
+    lines = [line for line in memory.body_lines if not line.lstrip().startswith((">", "<!--"))]
+    return first_sentence(first_paragraph(lines)) or memory.name.replace("_", " ")
+
+
+def _finding(memory: MemoryFile, code: str, message: str, key: str = "") -> Finding:
+    better = proposal(memory)
+    return make_finding(
+        ID,
+        code,
+        memory.path,
+        memory.frontmatter_line("description:"),
+        message,
+        f'describe what it is about and when it matters, e.g. "{better}"',
+        key=key,
+        fix={"action": "set-field", "path": memory.path, "field": "description", "value": better},
+    )
+
+
+def _quoted(text: str) -> str:
+    return f"`{text[:100]}{'…' if len(text) > 100 else ''}`"
+
+
+def content_words(text: str) -> set[str]:
+    """Stemmed words and CJK bigrams that are not on the stop list."""
+    return {s for s in shingles(text) if s not in GENERIC_STEMS and not _stop_cjk(s)}
+
+
+def _stop_cjk(shingle: str) -> bool:
+    return any(shingle in word for word in GENERIC if not word.isascii())
+
+
+def _generic(memory: MemoryFile) -> Iterator[Finding]:
+    text = memory.description.strip()
+    if not text:
+        yield _finding(memory, "generic-description", "description is empty")
+    elif units(text) >= 2 and not content_words(text):
+        yield _finding(
+            memory, "generic-description", f"description {_quoted(text)} says nothing specific"
+        )
+
+
+def _cut(memory: MemoryFile) -> Iterator[Finding]:
+    text = memory.description.strip()
+    last = text.rsplit(None, 1)[-1].lower() if text else ""
+    opened = text.count("(") > text.count(")") or text.count("[") > text.count("]")
+    if units(text) >= 2 and (CUT_END.search(text) or last in CUT_WORDS or opened):
+        tail = text if len(text) <= 80 else "…" + text[-80:]
+        yield _finding(memory, "cut-description", f"description `{tail}` stops mid-sentence")
+
+
+def _off_body(memory: MemoryFile) -> Iterator[Finding]:
+    mine = content_words(memory.description)
+    body = content_words(f"{memory.name} {memory.path} {memory.body}")
+    if _cjk_share(memory.description) < 0.2 <= _cjk_share(memory.body):
+        return  # an English description of a Chinese note shares no words, yet fits it
+    if len(mine) >= 3 and len(body) >= BODY_WORDS and not mine & body:
+        yield _finding(
+            memory,
+            "description-off-body",
+            f"description {_quoted(memory.description)} shares no word with the file's body",
+        )
+
+
+def _cjk_share(text: str) -> float:
+    letters = [c for c in text if c.isalpha()]
+    return len(CJK_CHAR.findall(text)) / len(letters) if letters else 0.0
+
+
+def _same(memories: list[MemoryFile]) -> Iterator[Finding]:
+    groups: dict[str, list[MemoryFile]] = defaultdict(list)
+    for memory in memories:
+        words = sorted(content_words(memory.description))
+        if len(words) >= 2:
+            groups[" ".join(words)].append(memory)
+    for members in groups.values():
+        if len(members) > 1:
+            first, *others = members
+            names = ", ".join(f"`{m.path}`" for m in others[:5])
+            yield _finding(
+                first,
+                "same-description",
+                f"description {_quoted(first.description)} is also on {names}: "
+                "Claude Code cannot tell them apart",
+                key="|".join(m.path for m in members),
+            )
+
+
+def _hookless(tree: MemoryTree) -> Iterator[Finding]:
+    for entry in tree.index.entries if tree.index else ():
+        if entry.hook.strip(" -—–:|") or units(entry.title) >= SENTENCE_TITLE:
+            continue  # a title that is a whole sentence is its own hook
+        target = tree.resolve_link(entry.target, "", wiki=entry.links[0].wiki).path
+        memory = tree.files.get(target) if target else None
+        if memory is None:
+            continue  # a broken link is index-drift's finding
+        better = memory.description.strip() or proposal(memory)
+        yield make_finding(
+            ID,
+            "index-line-without-hook",
+            INDEX_NAME,
+            entry.line,
+            f"the line for `{memory.path}` says nothing about when it matters",
+            f'add a hook after the link, e.g. "— {better[:150]}"',
+            key=memory.path,
+        )

@@ -1,0 +1,115 @@
+"""Descriptions that recall: generic, off the body, shared, cut, and hookless index lines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.harness import codes, findings, memory, write_tree
+
+BODY = "Deploys to production need a manual approval in the pipeline. The approver is on call."
+
+
+def test_generic_and_empty_descriptions_propose_the_first_sentence(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "misc.md": memory("misc", description="misc notes", body="# Deploys\n\n" + BODY),
+            "various.md": memory("various", description="Various notes and things", body=BODY),
+            "empty.md": memory("empty", description="''", body=BODY),
+            "good.md": memory(
+                "good", description="Production deploys need a manual approval", body=BODY
+            ),
+        },
+    )
+    found = findings(tree_dir, "descriptions")
+    assert sorted(codes(found)) == [
+        ("generic-description", "empty.md", 3),
+        ("generic-description", "misc.md", 3),
+        ("generic-description", "various.md", 3),
+    ]
+    misc = next(f for f in found if f.path == "misc.md")
+    assert "Deploys to production need a manual approval in the pipeline." in (
+        misc.suggestion or ""
+    )
+    assert misc.fix == {
+        "action": "set-field",
+        "path": "misc.md",
+        "field": "description",
+        "value": "Deploys to production need a manual approval in the pipeline.",
+    }
+
+
+def test_description_sharing_nothing_with_its_body(tree_dir: Path) -> None:
+    long_body = BODY + " The pipeline blocks until the approval arrives; rollbacks skip the wait."
+    write_tree(
+        tree_dir,
+        {
+            "off.md": memory(
+                "deploys",
+                description="Favourite lunch places near Kreuzberg office",
+                body=long_body,
+            ),
+            "on.md": memory(
+                "approval", description="Who approves production deploys", body=long_body
+            ),
+            "zh.md": memory(
+                "stock_tools",
+                description="Taiwan stock lending monitor scripts and schedules",
+                body="台股借券與融資監控腳本的位置、用法與排程。" * 6,
+            ),
+        },
+    )
+    assert codes(findings(tree_dir, "descriptions")) == [("description-off-body", "off.md", 3)]
+
+
+def test_same_description_on_two_files_is_one_finding(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "a.md": memory("a", description="Deploy approval rules", body=BODY),
+            "b.md": memory("b", description="Rules for deploy approvals", body=BODY),
+            "c.md": memory("c", description="Deploy rollback steps", body=BODY),
+        },
+    )
+    [finding] = findings(tree_dir, "descriptions")
+    assert (finding.code, finding.path) == ("same-description", "a.md")
+    assert "`b.md`" in finding.message
+
+
+def test_description_cut_mid_sentence(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "dots.md": memory("dots", description="Deploys need an approval and the…", body=BODY),
+            "word.md": memory("word", description="Button hover states updated to", body=BODY),
+            "comment.md": memory(
+                "comment", description="Use dark text (var(--bg) or #000) on neon", body=BODY
+            ),
+            "whole.md": memory("whole", description="Deploys need a manual approval.", body=BODY),
+        },
+    )
+    assert sorted(codes(findings(tree_dir, "descriptions"))) == [
+        ("cut-description", "comment.md", 3),  # YAML reads ` #000)...` as a comment
+        ("cut-description", "dots.md", 3),
+        ("cut-description", "word.md", 3),
+    ]
+
+
+def test_index_line_without_a_hook(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": (
+                "# Index\n- [Deploys](deploys.md)\n- [Rollback](rollback.md) — how to roll back\n"
+                "- [Credit spreads must be atomic multi-leg orders](spreads.md)\n"
+            ),
+            "deploys.md": memory(
+                "deploys", description="Production deploys need approval", body=BODY
+            ),
+            "rollback.md": memory("rollback", description="Rolling back a release", body=BODY),
+            "spreads.md": memory("spreads", description="Order entry for spreads", body=BODY),
+        },
+    )
+    [finding] = findings(tree_dir, "descriptions")
+    assert (finding.code, finding.path, finding.line) == ("index-line-without-hook", "MEMORY.md", 2)
+    assert "Production deploys need approval" in (finding.suggestion or "")
