@@ -13,8 +13,8 @@ def test_generic_and_empty_descriptions_propose_the_first_sentence(tree_dir: Pat
     write_tree(
         tree_dir,
         {
-            "misc.md": memory("misc", description="misc notes", body="# Deploys\n\n" + BODY),
-            "various.md": memory("various", description="Various notes and things", body=BODY),
+            "misc.md": memory("ops_a", description="misc notes", body="# Deploys\n\n" + BODY),
+            "various.md": memory("ops_b", description="Various notes and things", body=BODY),
             "empty.md": memory("empty", description="''", body=BODY),
             "good.md": memory(
                 "good", description="Production deploys need a manual approval", body=BODY

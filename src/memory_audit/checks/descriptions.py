@@ -129,17 +129,24 @@ def _generic(memory: MemoryFile) -> Iterator[Finding]:
     text = memory.description.strip()
     if not text:
         yield _finding(memory, "generic-description", "description is empty")
-    elif units(text) >= 2 and not content_words(text):
+    elif units(text) >= 2 and not content_words(text) and not _names_itself(memory, text):
         yield _finding(
             memory, "generic-description", f"description {_quoted(text)} says nothing specific"
         )
+
+
+def _names_itself(memory: MemoryFile, text: str) -> bool:
+    """ "About billing" on billing.md names its topic: not generic, only short."""
+    words = set(re.findall(r"\w+", text.lower()))
+    return bool(memory.name) and set(re.findall(r"\w+", memory.name.lower())) <= words
 
 
 def _cut(memory: MemoryFile) -> Iterator[Finding]:
     text = memory.description.strip()
     last = text.rsplit(None, 1)[-1].lower() if text else ""
     opened = text.count("(") > text.count(")") or text.count("[") > text.count("]")
-    if units(text) >= 2 and (CUT_END.search(text) or last in CUT_WORDS or opened):
+    cut_word = last in CUT_WORDS and not _names_itself(memory, last)
+    if units(text) >= 2 and (CUT_END.search(text) or cut_word or opened):
         tail = text if len(text) <= 80 else "…" + text[-80:]
         yield _finding(memory, "cut-description", f"description `{tail}` stops mid-sentence")
 
