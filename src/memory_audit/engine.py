@@ -143,8 +143,9 @@ def redaction_boundary(
     its patterns file is unusable: the boundary never turns itself off)."""
     patterns = getattr(secrets_options, "patterns", None)
     state_dir = getattr(secrets_options, "state_dir", None)
+    gitleaks = getattr(secrets_options, "gitleaks_config", None)
     try:
-        scanner = scanner_for(patterns, state_dir)
+        scanner = scanner_for(patterns, state_dir, gitleaks)
     except RulesUnavailable:
         scanner = scanner_for(None, state_dir)
     return tree_boundary(tree, scanner, decode_frontmatter=decode_frontmatter)

@@ -197,17 +197,145 @@ case(
 _pw = rnd(ALNUM, 16)
 case(
     "generic-assignment",
-    [(f'password = "{_pw}"', _pw), (f"api_key: {(_k := rnd(ALNUM, 24))}", _k)],
+    [
+        (f'password = "{_pw}"', _pw),
+        (f"api_key: {(_k := rnd(ALNUM, 24))}", _k),
+        (f"DB_PASSWORD={(_d := rnd(ALNUM, 16))}", _d),
+        (f"SECRET_KEY={(_s := rnd(ALNUM, 40))}", _s),
+        (f"db_password: {(_p := rnd(ALNUM, 16))}", _p),
+    ],
     [
         'password = os.environ["DB_PASSWORD"]',
         "password: required",
         "token = getToken()",
         "api_key = settings.API_KEY",
-        "password=hunter2",
+        "password=hunter",
         "password = aaaaaaaaaa",
         "secret_key = ${SECRET_KEY}",
         "password: see the team vault",
     ],
+)
+
+_az = rnd(ALNUM + "+/", 86) + "=="
+case(
+    "azure-storage-account-key",
+    [
+        (
+            f"DefaultEndpointsProtocol=https;AccountName=fernhill;AccountKey={_az};EndpointSuffix=core",
+            _az,
+        )
+    ],
+    ["AccountKey=<your-key>", "AccountKey=" + rnd(ALNUM, 40)],
+)
+_hk = "-".join(rnd(HEX, n) for n in (8, 4, 4, 4, 12))
+case(
+    "heroku-api-key",
+    [
+        (f"HEROKU_API_KEY={_hk}", _hk),
+        (f"heroku token: {(_hk2 := '-'.join(rnd(HEX, n) for n in (8, 4, 4, 4, 12)))}", _hk2),
+    ],
+    ["heroku app id 3f2a9c1e is in the dashboard", "HEROKU_API_KEY=${HEROKU_API_KEY}"],
+)
+case("heroku-platform-key", ["HRKU-" + rnd(URLSAFE, 60)], ["HRKU-" + rnd(URLSAFE, 20), "HRKU-..."])
+case(
+    "mailgun-api-key",
+    ["key-" + rnd(HEX, 32)],
+    ["key-" + "0" * 32, "api-key-rotation-policy", "key-" + rnd(HEX, 16)],
+)
+case(
+    "discord-bot-token",
+    [
+        (
+            f"discord bot token {(_dc := 'M' + rnd(ALNUM, 25) + '.' + rnd(URLSAFE, 6) + '.' + rnd(URLSAFE, 38))}",
+            _dc,
+        )
+    ],
+    ["discord bot token <token>", "discord " + "M" + "a" * 25 + ".aaaaaa." + "a" * 38],
+)
+case(
+    "discord-webhook",
+    [f"https://discord.com/api/webhooks/{rnd(string.digits, 18)}/{rnd(URLSAFE, 68)}"],
+    [
+        "https://discord.com/api/webhooks/...",
+        "https://discord.com/developers/docs/resources/webhook",
+    ],
+)
+_tw = rnd(HEX, 32)
+case(
+    "twilio-auth-token",
+    [(f"TWILIO_AUTH_TOKEN={_tw}", _tw), (f"twilio auth token: {(_tw2 := rnd(HEX, 32))}", _tw2)],
+    ["TWILIO_AUTH_TOKEN=${TWILIO_AUTH_TOKEN}", "twilio auth token: " + "0" * 32],
+)
+case(
+    "login-pair",
+    [
+        ("the switch login is admin/Sw1tch!2024 for now", "Sw1tch!2024"),
+        ("router credentials: ops:Fern7hill#net", "Fern7hill#net"),
+        ("sign in as deploy / Qa9!vbn3Tz then run it", "Qa9!vbn3Tz"),
+    ],
+    [
+        "GitHub account AnotherSava/claude-dotfiles",
+        "AWS account id: 123456789012",
+        "login: see the vault",
+        "ssh root@10.0.0.5:22",
+        "Example login for the demo: admin/TempPass1!",
+        "log in with user/{password}",
+    ],
+)
+case(
+    "password-phrase",
+    [
+        ("the wifi password is Gr33nH0use!", "Gr33nH0use!"),
+        ("SNMP community: pr1vCommun!ty", "pr1vCommun!ty"),
+        ("passwrod: Lx7#mQ2v", "Lx7#mQ2v"),
+        ("pw for the NAS = Kp4-ziR9", "Kp4-ziR9"),
+        ("PIN: 48291a", "48291a"),
+        ("password=hunter2", "hunter2"),
+    ],
+    [
+        "password was changed yesterday",
+        "password: {db_password}",
+        "password: <token>",
+        "password: ${DB_PASS}",
+        "passwd: xxx",
+        "password: changeme1",
+        "Example: password is TempPass1! for the demo",
+        "pin 2024-06-01 in the changelog",
+        "the password is in 1Password",
+        "community string public",
+    ],
+)
+case(
+    "app-password",
+    [("Gmail app password: abcd efgh ijkl mnop", "abcd efgh ijkl mnop")],
+    ["app password: <16 letters>", "create an app password in the account settings"],
+)
+_cs = rnd(ALNUM, 14)
+case(
+    "connection-string-password",
+    [(f"Server=db1;Database=app;User Id=sa;Password={_cs};", _cs)],
+    [
+        "Server=db1;Database=app;User Id=sa;Password={password};",
+        "Server=db1;Integrated Security=true;",
+    ],
+)
+_up = rnd(ALNUM, 12)
+case(
+    "url-password",
+    [(f"ftp://deploy:{_up}@files.fernhill.net/up", _up)],
+    ["https://user:${TOKEN}@git.fernhill.net/x", "https://fernhill.net:8443/status"],
+)
+_nr = rnd(ALNUM, 16)
+case(
+    "netrc-password",
+    [(f"machine api.fernhill.net login bot password {_nr}", _nr)],
+    ["machine api.fernhill.net login bot password <token>", "the machine has no password"],
+)
+_ba = base64.b64encode(f"deploy:{rnd(ALNUM, 14)}".encode()).decode()
+case(
+    "basic-auth-header",
+    [(f"Authorization: Basic {_ba}", _ba)],
+    ["Authorization: Basic <base64>", "Authorization: Bearer {{token}}"],
 )
 
 # Strings no rule may report (issue 3's negative list).

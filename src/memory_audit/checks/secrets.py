@@ -4,8 +4,13 @@ Every file's text (frontmatter values and body) is scanned with the rules of
 ``config/secret-patterns.md`` (or ``patterns:``, a file in the same format):
 over 30 token families with documented formats (AWS, GitHub, GitLab,
 Anthropic, OpenAI, Slack, Stripe, Google, npm, PyPI, Hugging Face, ...),
-private keys, JWTs, database URLs with a password, and generic
-``password=`` assignments gated by entropy. A match is shown redacted
+private keys, JWTs, database URLs with a password, generic ``password=``
+assignments gated by entropy, and credentials as people write them: a
+``login admin/Sw1tch!2024`` pair, ``the wifi password is ...``, an SNMP
+``community`` string, an app password, a PIN, connection strings, ``.netrc``
+and ``Authorization: Basic`` lines (misspelt ``passwrod`` too). With
+``gitleaks_config:`` the rules of a ``.gitleaks.toml`` apply as well (keywords,
+entropy and allowlists honoured). A match is shown redacted
 (``<head>...<tail>``, at most 40 characters) and identified by a salted
 fingerprint; matches recorded as false positives are not reported again.
 
@@ -40,13 +45,14 @@ DIMENSION = Dimension(ID, "Possible secrets", Severity.ERROR, hook_priority=10)
 @dataclass(frozen=True)
 class Options:
     patterns: str | None = None  # a rules file in the format of config/secret-patterns.md
+    gitleaks_config: str | None = None  # a .gitleaks.toml whose rules also apply
     # where the salt and the user's false positives live: the configured state.dir
     state_dir: str | None = field(default=None, metadata=INTERNAL)
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     try:
-        scanner = scanner_for(options.patterns, options.state_dir)
+        scanner = scanner_for(options.patterns, options.state_dir, options.gitleaks_config)
     except RulesUnavailable as exc:
         yield Skip(ID, str(exc))
         return

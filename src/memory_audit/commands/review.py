@@ -97,7 +97,7 @@ def _review(
         console.say(f"No findings to review in {ref.root}.")
         return Outcome()
     rules = config.check_options("secrets")
-    scanner = scanner_for(rules.patterns, rules.state_dir)
+    scanner = scanner_for(rules.patterns, rules.state_dir, rules.gitleaks_config)
     session = Session(
         ref.root, console, actions(scanner), scanner, lambda: list(audit_now().findings)
     )

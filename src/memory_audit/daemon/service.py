@@ -458,7 +458,7 @@ class Daemon:
 
     def _scanner(self) -> Scanner:
         rules = self.config.check_options("secrets")
-        return scanner_for(rules.patterns, rules.state_dir)
+        return scanner_for(rules.patterns, rules.state_dir, rules.gitleaks_config)
 
     # ---- the journal ---------------------------------------------------------
 
@@ -538,7 +538,7 @@ class Daemon:
     async def _scan_changes(self, batch: set[Path]) -> None:
         roots = [Path(r) for r in (self.watcher.observers() if self.watcher else {})]
         rules = self.config.check_options("secrets")
-        scanner = scanner_for(rules.patterns, rules.state_dir)
+        scanner = scanner_for(rules.patterns, rules.state_dir, rules.gitleaks_config)
         limit = self.config.settings.audit.max_file_bytes
         scans = await in_daemon_thread(partial(_scan_all, batch, roots, scanner, limit))
         self._raise_alerts(scans, scanner)

@@ -1,6 +1,7 @@
 """Building a scanner from the configured rules, the false-positive tables and the salt.
 
-Rules come from the configured patterns file, else the bundled one. False
+Rules come from the configured patterns file, else the bundled one, plus the
+rules of a gitleaks configuration when one is configured. False
 positives are the union of the rules file's table and the user's own table in
 the state folder (where ``memory-audit review`` records them). Scanners are
 cached by file identity, so the daemon pays for compilation once.
@@ -13,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from memory_audit.config.paths import default_state_dir
+from memory_audit.secrets.gitleaks import load_gitleaks
 from memory_audit.secrets.redact import load_salt
 from memory_audit.secrets.rules import RuleSet, bundled_rules, load_rules, parse_rules
 from memory_audit.secrets.scanner import Scanner
@@ -37,9 +39,14 @@ def false_positives_path(state_dir: Path) -> Path:
     return state_dir / FALSE_POSITIVES_NAME
 
 
-def load_scanner(patterns: Path | None, state_dir: Path) -> Scanner:
+def load_scanner(patterns: Path | None, state_dir: Path, gitleaks: Path | None = None) -> Scanner:
     return _cached(
-        patterns, _identity(patterns), state_dir, _identity(false_positives_path(state_dir))
+        patterns,
+        _identity(patterns),
+        state_dir,
+        _identity(false_positives_path(state_dir)),
+        gitleaks,
+        _identity(gitleaks),
     )
 
 
@@ -59,11 +66,29 @@ def _cached(
     patterns_identity: tuple[int, int] | None,
     state_dir: Path,
     false_positives_identity: tuple[int, int] | None,
+    gitleaks: Path | None = None,
+    gitleaks_identity: tuple[int, int] | None = None,
 ) -> Scanner:
     rules = _rules(patterns)
+    if gitleaks is not None:
+        extra_rules = _gitleaks_rules(gitleaks)
+        rules = replace(
+            rules,
+            rules=rules.rules + extra_rules.rules,
+            problems=rules.problems + extra_rules.problems,
+        )
     extra = _user_false_positives(state_dir) if false_positives_identity else frozenset()
     rules = replace(rules, false_positives=rules.false_positives | extra)
     return Scanner(rules, load_salt(state_dir))
+
+
+def _gitleaks_rules(path: Path) -> RuleSet:
+    try:
+        return load_gitleaks(path)
+    except FileNotFoundError:
+        raise RulesUnavailable(f"gitleaks config {path} not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RulesUnavailable(f"gitleaks config {path} unreadable ({exc})") from None
 
 
 def _rules(patterns: Path | None) -> RuleSet:
@@ -85,7 +110,10 @@ def _user_false_positives(state_dir: Path) -> frozenset[str]:
     return parse_rules(text, "false positives").false_positives
 
 
-def scanner_for(patterns: str | None, state_dir: str | None) -> Scanner:
-    """The scanner of ``checks.secrets`` options: its rules file and state folder (the salt)."""
+def scanner_for(
+    patterns: str | None, state_dir: str | None, gitleaks: str | None = None
+) -> Scanner:
+    """The scanner of ``checks.secrets`` options: its rules files and state folder (the salt)."""
     rules = Path(patterns).expanduser() if patterns else None
-    return load_scanner(rules, Path(state_dir or default_state_dir()).expanduser())
+    extra = Path(gitleaks).expanduser() if gitleaks else None
+    return load_scanner(rules, Path(state_dir or default_state_dir()).expanduser(), extra)

@@ -6,17 +6,38 @@ does not compile is left out and named in ``problems``; the others still run.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memory_audit.analysis.fast_regex import compile_fast
 from memory_audit.resource_files import read_resource
 
 JSON_BLOCK = re.compile(r"^```json[ \t]*\n(.*?)^```", re.M | re.S)
 TABLE_ROW = re.compile(r"^\|\s*([0-9a-f]{16,64})\s*\|", re.M)
 BUNDLED = ("config", "secret-patterns.md")
+
+
+@dataclass(frozen=True)
+class Allow:
+    """An allowlist (gitleaks' term): a match whose secret fits it is not a secret."""
+
+    regexes: tuple[str, ...] = ()
+    stopwords: tuple[str, ...] = ()
+
+    def covers(self, secret: str) -> bool:
+        lowered = secret.lower()
+        if any(word in lowered for word in self.stopwords):
+            return True
+        return any(_compiled(regex).search(secret) for regex in self.regexes)
+
+
+@functools.lru_cache(maxsize=512)
+def _compiled(regex: str) -> Any:
+    return compile_fast(regex)
 
 
 @dataclass(frozen=True)
@@ -27,6 +48,11 @@ class Rule:
     keywords: tuple[str, ...]
     entropy: float | None = None
     generic: bool = False
+    allows: tuple[Allow, ...] = ()
+
+    def allowed(self, secret: str) -> bool:
+        """True when an allowlist of the rule covers ``secret``."""
+        return any(allow.covers(secret) for allow in self.allows)
 
 
 @dataclass(frozen=True)

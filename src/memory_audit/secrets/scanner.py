@@ -138,7 +138,7 @@ def plausible(rule: Rule, secret: str) -> bool:
     value = secret.strip()
     if len(set(value)) < MIN_DISTINCT or PLACEHOLDER.search(value):
         return False
-    if value.lower() in PLACEHOLDER_WORDS:
+    if value.lower() in PLACEHOLDER_WORDS or rule.allowed(value):
         return False
     if rule.entropy is not None and entropy(value) < rule.entropy:
         return False
