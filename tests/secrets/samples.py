@@ -206,6 +206,8 @@ case(
     ],
     [
         'password = os.environ["DB_PASSWORD"]',
+        "Changed `parsedDesignTokens?: any;` to `parsedDesignTokens: DesignTokens | null;`",
+        "New component-level tokens: --btn-primary-hover (#2A302B light)",
         "password: required",
         "token = getToken()",
         "api_key = settings.API_KEY",
@@ -289,7 +291,6 @@ case(
         ("SNMP community: pr1vCommun!ty", "pr1vCommun!ty"),
         ("passwrod: Lx7#mQ2v", "Lx7#mQ2v"),
         ("pw for the NAS = Kp4-ziR9", "Kp4-ziR9"),
-        ("PIN: 48291a", "48291a"),
         ("password=hunter2", "hunter2"),
     ],
     [
@@ -304,6 +305,11 @@ case(
         "the password is in 1Password",
         "community string public",
     ],
+)
+case(
+    "pin-code",
+    [("the door PIN: 482913", "482913"), ("SIM pin is 73910", "73910")],
+    ["pin: 2024", "near pin: r=+0.438", "pin the version to 3.11.4", "PIN: <pin>"],
 )
 case(
     "app-password",

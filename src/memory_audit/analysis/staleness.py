@@ -9,7 +9,7 @@ from collections.abc import Sequence
 DONE = re.compile(
     r"^\s*(?:[-*+]\s*)?(?:\[[xX]\]|[✓✔✅☑]|~~)"
     r"|\b(?:done|shipped|merged|completed|finished|landed|released)\b\s*[.)]?\s*$"
-    r"|[(:—-]\s*(?:done|shipped|merged|completed)\b|[✓✔✅]",
+    r"|[(:—-]\s*(?:done|shipped|merged|completed)\b(?![.-]\w)|[✓✔✅]",  # not verify-done.sh
     re.I | re.M,
 )
 OPEN = re.compile(
@@ -18,7 +18,8 @@ OPEN = re.compile(
     re.I | re.M,
 )
 CLOSED = re.compile(
-    r"\b(?:complete[d]?|resolved|superseded|done|shipped|fixed|closed|merged|finished|retired)\b",
+    r"\b(?:complete[d]?|resolved|superseded|done|shipped|fixed|closed|merged|finished|retired"
+    r"|shelved|abandoned|cancell?ed|dropped|parked)\b",
     re.I,
 )
 MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
@@ -29,7 +30,7 @@ DATE = (
     rf"|(?P<day2>\d{{1,2}})\s+(?P<month2>{'|'.join(MONTH_NAMES)})[a-z]*\.?\s+(?P<year2>\d{{4}})"
 )
 CURRENT = re.compile(
-    r"\b(?:as of|as at|state of play|current(?:ly)?|status|snapshot|right now)\b"
+    r"\b(?:as of|as at|state of play|current(?:ly)?|status|right now)\b"
     rf"[^.\n]{{0,40}}?(?:{DATE})",
     re.I,
 )
