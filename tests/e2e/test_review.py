@@ -36,9 +36,9 @@ def make_tree(tmp_path: Path) -> Path:
         tmp_path / "memory",
         {
             "MEMORY.md": INDEX,
-            "a.md": memory("a"),
-            "ref/style.md": memory("style"),
-            "orphan.md": memory("orphan"),
+            "a.md": memory("a", body="Invoices are issued in UTC."),
+            "ref/style.md": memory("style", body="Answers stay short and show the diff."),
+            "orphan.md": memory("orphan", body="The staging database is reset nightly."),
         },
     )
 
