@@ -29,8 +29,14 @@ def write_tree(root: Path, files: Mapping[str, str | bytes]) -> Path:
     return root
 
 
-def memory(name: str, body: str = "Body text.", **fields: object) -> str:
-    """A memory file in the old layout; ``fields`` become frontmatter lines (None drops one)."""
+def memory(name: str, body: str | None = None, **fields: object) -> str:
+    """A memory file in the old layout; ``fields`` become frontmatter lines (None drops one).
+
+    The default body is ``Body text`` and words drawn from the name's hash: two default
+    memories do not say the same thing, so ``duplicates`` stays quiet on test trees."""
+    if body is None:
+        digest = hashlib.sha256(name.encode()).hexdigest()
+        body = "Body text " + " ".join(f"w{digest[i : i + 6]}" for i in range(0, 24, 6)) + "."
     values: dict[str, object] = {"name": name, "description": f"About {name}", "type": "project"}
     values.update(fields)
     lines = [f"{k}: {v}" for k, v in values.items() if v is not None]
