@@ -68,7 +68,25 @@ def first_sentence(text: str, limit: int = 150) -> str:
     plain = re.sub(r"\*\*|__|`|^#+\s*|^\s*[-*+]\s+", "", text.strip(), flags=re.M)
     plain = " ".join(plain.split())
     sentence = SENTENCE_END.split(plain, maxsplit=1)[0] if plain else ""
-    if len(sentence) <= limit:
-        return sentence
-    cut = sentence[:limit]
-    return (cut.rsplit(" ", 1)[0] if " " in cut else cut) + "…"
+    return clip(sentence, limit)
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters between words, never inside one.
+
+    A word cut in half would escape the redaction of secrets, which masks whole matches.
+    """
+    if len(text) <= limit:
+        return text
+    if text[limit].isspace():
+        return text[:limit].rstrip() + "…"
+    cut = text[: limit + 1]
+    return (cut.rsplit(None, 1)[0] if cut.strip().count(" ") else "") + "…"
+
+
+def clip_start(text: str, limit: int) -> str:
+    """The last ``limit`` characters of ``text``, starting between words."""
+    if len(text) <= limit:
+        return text
+    tail = text[-limit - 1 :]
+    return "…" + (tail.split(None, 1)[1] if len(tail.split(None, 1)) > 1 else "")

@@ -51,7 +51,7 @@ from memory_audit.analysis.fast_regex import compile_fast
 from memory_audit.analysis.references import path_exists, path_references
 from memory_audit.analysis.similarity import jaccard, tokens
 from memory_audit.analysis.staleness import finished_work, stale_as_of
-from memory_audit.analysis.wording import prose_sentences, shorthand, units
+from memory_audit.analysis.wording import clip, prose_sentences, shorthand, units
 from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.rule_files import RuleFile, rule_files
@@ -281,7 +281,7 @@ def _terse(
         "terse-description",
         path,
         line,
-        f"{what} `{text[:120]}` {problem}",
+        f"{what} `{clip(text, 120)}` {problem}",
         f"write the {what} as a plain sentence that says when the memory is relevant",
         key=key or what,
     )

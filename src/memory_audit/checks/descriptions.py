@@ -1,7 +1,7 @@
 """Descriptions that recall: the one line Claude Code picks topic files by.
 
 At each turn Claude Code chooses at most five topic files from their file
-names and ``description`` lines (seed 003); a description that says nothing
+names and ``description`` lines; a description that says nothing
 specific is a memory that is never recalled. This dimension reads each
 description (and each MEMORY.md hook) for what makes recall fail:
 
@@ -45,7 +45,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory_audit.analysis.similarity import shingles, stem
-from memory_audit.analysis.wording import CJK_CHAR, first_sentence, units
+from memory_audit.analysis.wording import CJK_CHAR, clip, clip_start, first_sentence, units
 from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.index_file import INDEX_NAME
@@ -113,7 +113,7 @@ def _finding(memory: MemoryFile, code: str, message: str, key: str = "") -> Find
 
 
 def _quoted(text: str) -> str:
-    return f"`{text[:100]}{'…' if len(text) > 100 else ''}`"
+    return f"`{clip(text, 100)}`"
 
 
 def content_words(text: str) -> set[str]:
@@ -147,7 +147,7 @@ def _cut(memory: MemoryFile) -> Iterator[Finding]:
     opened = text.count("(") > text.count(")") or text.count("[") > text.count("]")
     cut_word = last in CUT_WORDS and not _names_itself(memory, last)
     if units(text) >= 2 and (CUT_END.search(text) or cut_word or opened):
-        tail = text if len(text) <= 80 else "…" + text[-80:]
+        tail = clip_start(text, 80)
         yield _finding(memory, "cut-description", f"description `{tail}` stops mid-sentence")
 
 
@@ -203,6 +203,6 @@ def _hookless(tree: MemoryTree) -> Iterator[Finding]:
             INDEX_NAME,
             entry.line,
             f"the line for `{memory.path}` says nothing about when it matters",
-            f'add a hook after the link, e.g. "— {better[:150]}"',
+            f'add a hook after the link, e.g. "— {clip(better, 150)}"',
             key=memory.path,
         )

@@ -16,7 +16,7 @@ links), then the indexed one, then the most recently modified. Short rules
 count: two one-line memories with the same words are a cluster.
 
 In the ``governed`` profile two memories are compared only when their
-``scope`` sets share a tag (seed 000, dimension 4). Memories already linked by
+``scope`` sets share a tag (the governed schema's rule). Memories already linked by
 supersession are never paired. A heuristic: the user makes the call (merge,
 supersede, or keep as siblings).
 
@@ -51,6 +51,7 @@ BANNER = re.compile(r"^\s*(?:>|<!--)")
 OPENING_LINES = 60  # the first paragraph starts near the top; long bodies are not walked
 SHOWN_MEMBERS = 6
 SHOWN_WORDS = 5
+SHOWN_WORD_LENGTH = 40  # longer shared words are left out whole, never cut
 
 
 @dataclass(frozen=True)
@@ -195,7 +196,13 @@ def shared_words(text: str, shared: Sequence[str]) -> list[str]:
             shown.update((p, p) for p in _cjk_phrases(value, wanted))
         elif len(value) > 1 and _shingle(match) in wanted:
             shown.setdefault(value.lower(), value)
-    return [f"`{w[:40]}`" for w in shown.values()]
+    return [f"`{w}`" for w in shown.values() if _showable(w)]
+
+
+def _showable(word: str) -> bool:
+    """Short words without digits: a shared token with digits may be part of a secret,
+    and a secret must never be shown in part."""
+    return len(word) <= SHOWN_WORD_LENGTH and not any(c.isdigit() for c in word)
 
 
 def _shingle(match: re.Match[str]) -> str:

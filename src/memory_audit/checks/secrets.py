@@ -6,7 +6,7 @@ over 30 token families with documented formats (AWS, GitHub, GitLab,
 Anthropic, OpenAI, Slack, Stripe, Google, npm, PyPI, Hugging Face, ...),
 private keys, JWTs, database URLs with a password, generic ``password=``
 assignments gated by entropy, and credentials as people write them: a
-``login admin/Sw1tch!2024`` pair, ``the wifi password is ...``, an SNMP
+``login admin/<password>`` pair, ``the wifi password is ...``, an SNMP
 ``community`` string, an app password, a PIN, connection strings, ``.netrc``
 and ``Authorization: Basic`` lines (misspelt ``passwrod`` too). With
 ``gitleaks_config:`` the rules of a ``.gitleaks.toml`` apply as well (keywords,

@@ -39,6 +39,7 @@ DIMENSION_COLOURS = {
     "session-recaps": "#9c755f",
     "secrets": "#d62728",
     "bloat": "#bab0ac",
+    "descriptions": "#6b6ecf",
     "index-budget": "#1f77b4",
     "expiry": "#2ca02c",
     "confidence": "#9467bd",
