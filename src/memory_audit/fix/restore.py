@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memory_audit.fix.text_file import current_umask
 from memory_audit.journal.blobs import CorruptBlob
 from memory_audit.journal.index import RESTORED, Actor, NewVersion, Version
 from memory_audit.journal.store import Journal
@@ -136,7 +137,7 @@ def write_checked(root: Path, rel: str, shown: bytes | None, content: bytes) -> 
             handle.write(content)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temp, 0o644 & ~_umask())
+        os.chmod(temp, 0o644 & ~current_umask())
         os.replace(temp, parent / rel.rsplit("/", 1)[-1])
     except BaseException:
         with contextlib.suppress(OSError):
@@ -151,9 +152,3 @@ def record(journal: Journal, plan: RestorePlan, reason: str, when: float) -> Non
         info.st_mtime_ns, Actor("restore", None, reason[:80]), f"from version {plan.version.id}",
     )  # fmt: skip
     journal.index.add([version])
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current

@@ -65,10 +65,10 @@ class TextFile:
 
 
 def new_file(path: Path, text: str, root: Path | None = None) -> TextFile:
-    return TextFile(path, text, "\n", False, 0o644 & ~_umask(), root)
+    return TextFile(path, text, "\n", False, 0o644 & ~current_umask(), root)
 
 
-def _umask() -> int:
+def current_umask() -> int:
     current = os.umask(0)
     os.umask(current)
     return current

@@ -15,7 +15,6 @@ so a 1 GB transcript costs no more than a small one).
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import json
 import os
 import re
@@ -27,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit.journal.index import Actor
+from memory_audit.sources.transcripts import timestamp, tool_uses
 
 FIRST_READ = 8 * 1024 * 1024
 CHUNK_LIMIT = 64 * 1024 * 1024
@@ -92,14 +92,14 @@ class TranscriptFollower:
         if not isinstance(record, dict):
             return
         session = str(record.get("sessionId") or "")
-        at = _timestamp(record.get("timestamp"))
+        at = timestamp(record.get("timestamp"))
         if not session or at is None:
             return
         if record.get("type") == "user" and session not in self.prompts:
             prompt = _prompt_text(record.get("message"))
             if prompt:
                 self.prompts[session] = prompt
-        for tool in _tool_uses(record.get("message")):
+        for tool in tool_uses(record.get("message")):
             event = _event(tool, at, session)
             if event is not None:
                 self.events.append(event)
@@ -114,15 +114,6 @@ class TranscriptFollower:
         return best[1] if best else None
 
 
-def _timestamp(value: Any) -> float | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return dt.datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-    except ValueError:
-        return None
-
-
 def _prompt_text(message: Any) -> str:
     content = message.get("content") if isinstance(message, dict) else None
     if isinstance(content, list):
@@ -134,13 +125,6 @@ def _prompt_text(message: Any) -> str:
         return ""
     flat = " ".join(content.split())
     return flat if len(flat) <= PROMPT_CHARS else flat[: PROMPT_CHARS - 1] + "…"
-
-
-def _tool_uses(message: Any) -> list[dict[str, Any]]:
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, list):
-        return []
-    return [c for c in content if isinstance(c, dict) and c.get("type") == "tool_use"]
 
 
 def _event(tool: dict[str, Any], at: float, session: str) -> ToolEvent | None:

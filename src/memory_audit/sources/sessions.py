@@ -18,7 +18,6 @@ skipped; results are cached per transcript by size and mtime.
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
@@ -27,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit.atomic import ensure_private_dir, write_atomic
-from memory_audit.sources.transcripts import chunks
+from memory_audit.sources.transcripts import chunks, timestamp, tool_uses
 
 CACHE_NAME = "sessions-cache.json"
 CACHE_VERSION = 1
@@ -93,7 +92,7 @@ def _take(line: bytes, activity: SessionActivity) -> None:
     _stamp(record, activity)
     if kind == "attachment":
         activity.surfaced.update(_attached(record.get("attachment")))
-    for tool in _tool_uses(record):
+    for tool in tool_uses(record.get("message")):
         _tool(tool, record, activity)
 
 
@@ -102,10 +101,8 @@ def _stamp(record: dict[str, Any], activity: SessionActivity) -> None:
         activity.session = record["sessionId"]
     if activity.cwd is None and isinstance(record.get("cwd"), str):
         activity.cwd = record["cwd"]
-    when = record.get("timestamp")
-    if not activity.started and isinstance(when, str):
-        with contextlib.suppress(ValueError):
-            activity.started = dt.datetime.fromisoformat(when.replace("Z", "+00:00")).timestamp()
+    if not activity.started:
+        activity.started = timestamp(record.get("timestamp")) or 0.0
 
 
 def _attached(attachment: Any) -> Iterator[str]:
@@ -119,17 +116,9 @@ def _attached(attachment: Any) -> Iterator[str]:
                 yield os.path.normpath(memory["path"])
 
 
-def _tool_uses(record: dict[str, Any]) -> list[dict[str, Any]]:
-    message = record.get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, list):
-        return []
-    return [c for c in content if isinstance(c, dict) and c.get("type") == "tool_use"]
-
-
 def _tool(tool: dict[str, Any], record: dict[str, Any], activity: SessionActivity) -> None:
-    given = tool.get("input") if isinstance(tool.get("input"), dict) else {}
-    assert isinstance(given, dict)
+    raw = tool.get("input")
+    given: dict[str, Any] = raw if isinstance(raw, dict) else {}
     name = tool.get("name")
     if name in PATH_TOOLS:
         path = given.get("file_path") or given.get("notebook_path") or given.get("path")

@@ -9,6 +9,7 @@ session did is read from them by :mod:`memory_audit.sources.sessions`.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,3 +47,21 @@ def chunks(handle: Any) -> Iterator[bytes]:
         yield data[:cut]
     if carry:
         yield carry
+
+
+def tool_uses(message: Any) -> list[dict[str, Any]]:
+    """The ``tool_use`` items of a record's ``message`` (none when it has another shape)."""
+    content = message.get("content") if isinstance(message, dict) else None
+    if not isinstance(content, list):
+        return []
+    return [c for c in content if isinstance(c, dict) and c.get("type") == "tool_use"]
+
+
+def timestamp(value: Any) -> float | None:
+    """A record's ISO 8601 ``timestamp`` (``Z`` or an offset) as epoch seconds."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return dt.datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return None
