@@ -282,6 +282,7 @@ case(
         "ssh root@10.0.0.5:22",
         "Example login for the demo: admin/TempPass1!",
         "log in with user/{password}",
+        "the lab login is admin/Sw1tch!2024, not a real credential",
     ],
 )
 case(
@@ -292,6 +293,7 @@ case(
         ("passwrod: Lx7#mQ2v", "Lx7#mQ2v"),
         ("pw for the NAS = Kp4-ziR9", "Kp4-ziR9"),
         ("password=hunter2", "hunter2"),
+        ("the wifi password is Gr33nH0use! and it is not shared", "Gr33nH0use!"),
     ],
     [
         "password was changed yesterday",
@@ -304,6 +306,8 @@ case(
         "pin 2024-06-01 in the changelog",
         "the password is in 1Password",
         "community string public",
+        "password=hunter2 is the joke, not a credential",
+        "the wifi password is Gr33nH0use! (not a real password, the demo box)",
     ],
 )
 case(

@@ -32,7 +32,10 @@ except (
 
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
-    r"|changeme|change[_-]me|redacted|fake|0{8,}|12345678|abcdefgh",
+    r"|changeme|change[_-]me|redacted|fake|0{8,}|12345678|abcdefgh"
+    # the whole text of a phrase rule's disclaimed alternative: "password=x1 is the joke"
+    r"|\bnot (?:a |an )?(?:real |actual |live |valid |working )?(?:credential|password|passcode"
+    r"|secret)s?\b|\b(?:a|the) joke\b",
     re.I,
 )
 NOT_A_VALUE = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|[()\[\]]|^\$|^%|^os\.|^env\.", re.I)
