@@ -8,12 +8,17 @@
    a generic hit overlapping a specific one is dropped.
 
 RE2 (``google-re2``) is used when present: linear time, and several times
-faster than ``re`` on a combined alternation. The stdlib engine is the
-fallback; both accept the rule syntax (no look-around, scoped flags).
+faster than ``re`` on a combined alternation. It runs on the UTF-8 bytes of the
+text: given a ``str``, its Python wrapper converts every match's byte offsets
+to character offsets by counting from the previous match, which on an 8 MB
+sweep cost more than the matching itself. Offsets are converted here, and only
+for a text that is not ASCII. The stdlib engine is the fallback; both accept
+the rule syntax (no look-around, scoped flags).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -49,6 +54,7 @@ PLACEHOLDER_WORDS = frozenset(
     environment variable value hidden masked""".split()
 )
 MIN_DISTINCT = 5
+DFA_MEMORY = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -79,31 +85,39 @@ class Scanner:
         self._keyword_set = _keyword_set(self._keywords)
         specific = [(i, r) for i, r in enumerate(self.rules) if not r.generic]
         generic = [(i, r) for i, r in enumerate(self.rules) if r.generic]
-        self._passes = [p for p in (_combined(specific), _combined(generic)) if p is not None]
+        passes = [p for p in (_combined(specific), _combined(generic)) if p is not None]
+        # RE2 everywhere (the keyword set and both passes): the text is matched as bytes.
+        self._bytes = (self._keyword_set is not None or not self._keywords) and all(
+            _is_re2(p.pattern) for p in passes
+        )
+        if self._bytes:
+            passes = [dataclasses.replace(p, pattern=_bytes_pattern(p.pattern)) for p in passes]
+        self._passes = passes
 
     def scan(self, text: str) -> list[SecretMatch]:
         """Every possible secret in ``text``, false positives included (callers decide)."""
-        candidates = self._candidate_rules(text)
+        subject = _Subject(text, bytes_engine=self._bytes)
+        candidates = self._candidate_rules(subject)
         if not candidates:
             return []
         found: list[SecretMatch] = []
         taken: list[tuple[int, int]] = []
-        for pattern, members in self._passes:
-            if candidates.isdisjoint(members):
+        for one in self._passes:
+            if candidates.isdisjoint(one.rules):
                 continue  # no rule of this pass may run here: skip its scan of the text
-            for match in pattern.finditer(text):
-                hit = self._hit(text, match, members, candidates)
+            for match in one.pattern.finditer(subject.data):
+                hit = self._hit(subject, match, one.groups, candidates)
                 if hit is not None and not any(hit.start < e and s < hit.end for s, e in taken):
                     found.append(hit)
             taken = [(m.start, m.end) for m in found]
         return sorted(found, key=lambda m: m.start)
 
-    def _candidate_rules(self, text: str) -> frozenset[int]:
+    def _candidate_rules(self, subject: _Subject) -> frozenset[int]:
         present: Sequence[int]
         if self._keyword_set is not None:
-            present = self._keyword_set.Match(text) or ()
+            present = self._keyword_set.Match(subject.data) or ()
         else:
-            lowered = text.lower()
+            lowered = subject.text.lower()
             present = [n for n, k in enumerate(self._keywords) if k in lowered]
         if not present:
             return self._always  # no keyword at all: only the rules that always run
@@ -112,28 +126,48 @@ class Scanner:
         return self._always.union(*(self._enabled_by[n] for n in present))
 
     def _hit(
-        self, text: str, match: Any, members: Sequence[int], candidates: frozenset[int]
+        self,
+        subject: _Subject,
+        match: Any,
+        members: Sequence[tuple[int, int, int]],
+        candidates: frozenset[int],
     ) -> SecretMatch | None:
-        groups = match.groupdict()
-        index = next((i for i in members if groups.get(f"r{i}") is not None), None)
-        if index is None or index not in candidates:
+        groups = match.groups()  # 0-based: group n is groups[n - 1]
+        found = next(((i, r, s) for i, r, s in members if groups[r - 1] is not None), None)
+        if found is None or found[0] not in candidates:
             return None
+        index, whole, secret_group = found
         rule = self.rules[index]
-        name = f"s{index}" if groups.get(f"s{index}") is not None else f"r{index}"
-        secret = groups[name]
+        group = secret_group if secret_group and groups[secret_group - 1] is not None else whole
+        start, end = subject.span(match.span(group))
+        secret = subject.text[start:end]
         if not plausible(rule, secret):
             return None
-        # RE2's match objects take group numbers only; both engines number groups alike.
-        start, end = match.span(match.re.groupindex[name])
         return SecretMatch(
             rule=rule.name,
             label=rule.label,
-            line=text.count("\n", 0, start) + 1,
+            line=subject.text.count("\n", 0, start) + 1,
             start=start,
             end=end,
             redacted=redact(secret.strip()),
             fingerprint=fingerprint(rule.name, secret.strip(), self._salt),
         )
+
+
+class _Subject:
+    """A text as the engine sees it (UTF-8 bytes for RE2), and back to character offsets."""
+
+    def __init__(self, text: str, *, bytes_engine: bool) -> None:
+        self.text = text
+        self.data: str | bytes = text.encode("utf-8", "surrogatepass") if bytes_engine else text
+        self._same_offsets = not bytes_engine or text.isascii()
+
+    def span(self, span: tuple[int, int]) -> tuple[int, int]:
+        if self._same_offsets:
+            return span
+        assert isinstance(self.data, bytes)
+        start = len(self.data[: span[0]].decode("utf-8", "surrogatepass"))
+        return start, start + len(self.data[span[0] : span[1]].decode("utf-8", "surrogatepass"))
 
 
 def plausible(rule: Rule, secret: str) -> bool:
@@ -160,12 +194,36 @@ def _keyword_set(keywords: Sequence[str]) -> Any:
     return keyword_set
 
 
-def _combined(rules: Iterable[tuple[int, Rule]]) -> tuple[Any, list[int]] | None:
+def _is_re2(pattern: Any) -> bool:
+    return _re2 is not None and isinstance(pattern, _re2._Regexp)
+
+
+def _bytes_pattern(pattern: Any) -> Any:
+    """The RE2 pattern for UTF-8 bytes (RE2 reads the pattern as UTF-8 either way), with a
+    larger DFA budget: the combined generic rules thrash RE2's default 8 MB cache."""
+    assert _re2 is not None
+    options = _re2.Options()
+    options.max_mem = DFA_MEMORY
+    return _re2.compile(pattern.pattern.encode(), options)
+
+
+@dataclass(frozen=True)
+class _Pass:
+    """One combined alternation: rule ``i`` is group ``r{i}``, its secret group ``s{i}``."""
+
+    pattern: Any
+    rules: frozenset[int]
+    groups: tuple[tuple[int, int, int], ...]  # (rule, its group, its secret group or 0)
+
+
+def _combined(rules: Iterable[tuple[int, Rule]]) -> _Pass | None:
     members = list(rules)
     if not members:
         return None
     alternatives = [
         f"(?P<r{i}>{rule.regex.replace('(?P<secret>', f'(?P<s{i}>')})" for i, rule in members
     ]
-    pattern = "|".join(alternatives)
-    return compile_fast(pattern), [i for i, _ in members]
+    pattern = compile_fast("|".join(alternatives))
+    numbers = dict(pattern.groupindex)
+    groups = tuple((i, numbers[f"r{i}"], numbers.get(f"s{i}", 0)) for i, _ in members)
+    return _Pass(pattern, frozenset(i for i, _ in members), groups)
