@@ -6,6 +6,7 @@ import base64
 import os
 from pathlib import Path
 
+from memory_audit.tree.file_kinds import not_memory_reason
 from memory_audit.tree.memory_file import FileKind
 from memory_audit.tree.snapshot import load_tree
 from tests.harness import findings, index, load, memory, report, write_tree
@@ -76,3 +77,12 @@ def test_prose_without_punctuation_is_not_taken_for_base64(tree_dir: Path) -> No
     prose = "This memory has no frontmatter and no punctuation at all just words " * 3
     write_tree(tree_dir, {"MEMORY.md": index("p.md"), "p.md": prose})
     assert load(tree_dir).files["p.md"].kind is FileKind.MEMORY
+
+
+def test_a_base64_block_is_known_by_its_characters_whatever_whitespace_wraps_it() -> None:
+    block = base64.b64encode(os.urandom(300)).decode()
+    lines = [block[i : i + 64] for i in range(0, len(block), 64)]
+    for wrap in ("\n", "\r\n", "\t", "\u00a0", "\u2028"):
+        reason = not_memory_reason("x.md", wrap.join(lines))
+        assert reason == "encrypted or encoded: one high-entropy base64 block", repr(wrap)
+    assert not_memory_reason("x.md", "\n".join(lines[:2]) + "\n-\n" + "\n".join(lines[2:])) is None

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from fnmatch import fnmatchcase
@@ -29,6 +30,8 @@ from memory_audit.tree.memory_file import FileKind
 DEFAULT_RECAP_GLOBS = ("session_*.md", "*_session_*[0-9][0-9][0-9][0-9]*.md")
 OPENSSL_SALTED = "U2FsdGVkX1"  # base64 of "Salted__", how openssl enc and transcrypt begin
 BASE64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
+# A character neither base64 nor whitespace (re's \s and str.split agree on whitespace).
+NOT_BASE64 = re.compile(r"[^A-Za-z0-9+/=\s]")
 MIN_BASE64_BODY = 64  # shorter runs are ids and hashes, not files
 MIN_ENTROPY = 4.8  # bits per character: random base64 is 5-6, letters-only prose near 4.2
 
@@ -58,6 +61,8 @@ def not_memory_reason(path: str, text: str) -> str | None:
 
 
 def _is_base64_block(body: str) -> bool:
+    if NOT_BASE64.search(body):  # found at once in prose; no copy of the body
+        return False
     packed = "".join(body.split())
     if len(packed) < MIN_BASE64_BODY or not set(packed) <= BASE64_CHARS:
         return False
