@@ -14,7 +14,8 @@ from pathlib import Path
 CONFIG = """\
 schedule: {{weekly: "sun 09:00", tick_seconds: 1}}
 watch: {{debounce_seconds: {debounce}, rescan_seconds: 2}}
-notify: {{timeout_seconds: {timeout}, coalesce_seconds: {coalesce}, max_per_hour: 100}}
+notify: {{timeout_seconds: {timeout}, coalesce_seconds: {coalesce}, max_per_hour: 100,
+  retry_seconds: [{retry}]}}
 """
 
 
@@ -39,9 +40,13 @@ class Home:
     def log(self) -> Path:
         return self.state / "log" / "daemon.log"
 
-    def config(self, debounce: float = 0.2, timeout: float = 3.0, coalesce: float = 0.5) -> Path:
+    def config(
+        self, debounce: float = 0.2, timeout: float = 3.0, coalesce: float = 0.5, retry: float = 10
+    ) -> Path:
         path = self.root / "config.yaml"
-        path.write_text(CONFIG.format(debounce=debounce, timeout=timeout, coalesce=coalesce))
+        path.write_text(
+            CONFIG.format(debounce=debounce, timeout=timeout, coalesce=coalesce, retry=retry)
+        )
         return path
 
     def env(self) -> dict[str, str]:

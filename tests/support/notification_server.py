@@ -1,8 +1,9 @@
 """A freedesktop notification server for tests: records every Notify call as a JSON line.
 
-    python notification_server.py RECORD_FILE [--hang]
+    python notification_server.py RECORD_FILE [--hang | --slow]
 
-With ``--hang`` it accepts Notify calls and never answers them (a hung server).
+With ``--hang`` it accepts Notify calls and never answers them (a hung server);
+with ``--slow`` it answers each one a second late (a slow server).
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ Nothing = Annotated[None, DBusSignature("")]
 
 
 class Notifications(ServiceInterface):
-    def __init__(self, record: str, hang: bool) -> None:
+    def __init__(self, record: str, hang: bool, slow: bool) -> None:
         super().__init__(NAME)
         self.record = record
         self.hang = hang
+        self.slow = slow
         self.next_id = 0
 
     @dbus_method(name="Notify")
@@ -60,6 +62,8 @@ class Notifications(ServiceInterface):
             )
         if self.hang:
             await asyncio.Event().wait()
+        if self.slow:
+            await asyncio.sleep(1.0)
         self.next_id += 1
         return self.next_id
 
@@ -84,13 +88,13 @@ class Notifications(ServiceInterface):
         return [notification_id, action_key]
 
 
-async def main(record: str, hang: bool) -> None:
+async def main(record: str, hang: bool, slow: bool) -> None:
     bus = await MessageBus().connect()
-    bus.export(PATH, Notifications(record, hang))
+    bus.export(PATH, Notifications(record, hang, slow))
     await bus.request_name(NAME)
     print("ready", flush=True)
     await bus.wait_for_disconnect()  # type: ignore[no-untyped-call]
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], "--hang" in sys.argv))
+    asyncio.run(main(sys.argv[1], "--hang" in sys.argv, "--slow" in sys.argv))

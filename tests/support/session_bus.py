@@ -21,6 +21,18 @@ class SessionBus:
     record: Path
     server: subprocess.Popen[str] | None = None
 
+    def start_server(self, *flags: str) -> None:
+        """Start the recording notification server (``--hang``, ``--slow``) on this bus."""
+        env = {**os.environ, "DBUS_SESSION_BUS_ADDRESS": self.address}
+        self.server = subprocess.Popen(
+            [sys.executable, str(SERVER), str(self.record), *flags],
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.server.stdout is not None
+        assert self.server.stdout.readline().strip() == "ready"
+
     def notifications(self) -> list[dict[str, object]]:
         if not self.record.exists():
             return []
@@ -37,7 +49,9 @@ class SessionBus:
 
 
 @contextmanager
-def session_bus(folder: Path, *, server: bool = True, hang: bool = False) -> Iterator[SessionBus]:
+def session_bus(
+    folder: Path, *, server: bool = True, hang: bool = False, slow: bool = False
+) -> Iterator[SessionBus]:
     """Start ``dbus-daemon --session`` on a socket in ``folder``, and optionally the server."""
     folder.mkdir(parents=True, exist_ok=True)
     socket = folder / "bus"
@@ -56,17 +70,9 @@ def session_bus(folder: Path, *, server: bool = True, hang: bool = False) -> Ite
     assert daemon.stdout is not None
     address = daemon.stdout.readline().strip()
     bus = SessionBus(address, folder / "notifications.jsonl")
-    env = {**os.environ, "DBUS_SESSION_BUS_ADDRESS": address}
     try:
         if server:
-            bus.server = subprocess.Popen(
-                [sys.executable, str(SERVER), str(bus.record), *(["--hang"] if hang else [])],
-                env=env,
-                stdout=subprocess.PIPE,
-                text=True,
-            )
-            assert bus.server.stdout is not None
-            assert bus.server.stdout.readline().strip() == "ready"
+            bus.start_server(*(["--hang"] if hang else []), *(["--slow"] if slow else []))
         yield bus
     finally:
         for process in (bus.server, daemon):

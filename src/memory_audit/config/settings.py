@@ -68,6 +68,14 @@ def _timezone_error(value: str) -> str | None:
     return None
 
 
+def _retry_error(value: tuple[float, ...]) -> str | None:
+    if not value:
+        return "needs at least one delay"
+    if any(not 0.1 <= delay <= 86400.0 for delay in value):
+        return "each delay must be between 0.1 and 86400 seconds"
+    return None
+
+
 Profile = Literal["auto", "claude-code", "governed"]
 
 
@@ -106,6 +114,10 @@ class NotifySettings:
     timeout_seconds: float = field(default=5.0, metadata={"range": (0.1, 120.0)})
     coalesce_seconds: float = field(default=0.15, metadata={"range": (0.0, 600.0)})
     max_per_hour: int = field(default=12, metadata={"range": (1, 3600)})
+    # After no server accepted an alert: wait each delay in turn, then the last one forever.
+    retry_seconds: tuple[float, ...] = field(
+        default=(10.0, 30.0, 120.0, 600.0, 1800.0), metadata={"check": _retry_error}
+    )
 
 
 @dataclass(frozen=True)

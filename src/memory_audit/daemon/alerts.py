@@ -6,8 +6,10 @@ a session would receive MEMORY.md truncated, with the warning appended.
 Each (tree, file, secret) alerts once ever (keyed by the secret's salted
 fingerprint), unless dismissed or recorded as a false positive. Alerts that
 arrive together are coalesced into one notification ("3 possible secrets in
-2 files"); alerts held back by the rate limit wait for the next window, so
-nothing is lost. MEMORY.md alerts once each time it crosses its budget.
+2 files"); alerts held back by the rate limit wait for the next window, and
+alerts no notification server accepted are sent again later (with backoff,
+across restarts), so nothing is lost. Every alert is logged when raised.
+MEMORY.md alerts once each time it crosses its budget.
 """
 
 from __future__ import annotations
@@ -122,7 +124,14 @@ def _budget_crossing(scan: FileScan, loaded: LoadedIndex, state: State) -> Alert
 
 
 class AlertCenter:
-    """Collects alerts and sends them as one notification after a short quiet window."""
+    """Collects alerts and sends them as one notification after a short quiet window.
+
+    An alert is recorded as sent only once a notification server accepted it.
+    Until then it stays pending, in memory and in the state (a restart sends it
+    again): the next attempt comes after the next delay of ``retry_seconds``
+    (the last one repeats), or sooner with a fresh alert, but never within the
+    first delay of a failed attempt, so a missing server is not asked in a loop.
+    """
 
     def __init__(
         self,
@@ -130,15 +139,19 @@ class AlertCenter:
         notifier: Notifier,
         coalesce_seconds: float,
         opens: Callable[[], Path | None],
+        retry_seconds: tuple[float, ...] = (10.0,),
     ) -> None:
         self.state = state
         self.notifier = notifier
         self.coalesce_seconds = coalesce_seconds
         self.opens = opens
+        self.retry_seconds = retry_seconds or (10.0,)
         self._pending: dict[str, Alert] = {}
         self._in_flight: set[str] = set()  # keys being sent: a re-scan must not queue them again
         self._flush: asyncio.TimerHandle | None = None
         self._sending: set[asyncio.Task[None]] = set()
+        self._failures = 0  # attempts in a row that no server accepted
+        self._failed_at: float | None = None  # loop time of the last of them
 
     def take_over(self, previous: AlertCenter) -> None:
         """Carry on ``previous``'s work after a reload built this one.
@@ -150,18 +163,50 @@ class AlertCenter:
             previous._flush.cancel()
             previous._flush = None
         self._in_flight = previous._in_flight
+        self._failures, self._failed_at = previous._failures, previous._failed_at
         waiting, previous._pending = list(previous._pending.values()), {}
-        self.add(waiting)
+        self._queue(waiting)
+
+    def resume(self) -> None:
+        """Send again what an earlier process raised and no server accepted."""
+        self._queue([Alert(*row) for row in self.state.held_alerts()])
 
     def add(self, alerts: list[Alert]) -> None:
-        for alert in alerts:
-            if alert.key not in self._in_flight:
-                self._pending.setdefault(alert.key, alert)
-        if self._pending and self._flush is None:
-            loop = asyncio.get_running_loop()
-            self._flush = loop.call_later(self.coalesce_seconds, self._start_flush)
+        """New alerts: logged and kept in the state at once, sent after the quiet window."""
+        fresh = [a for a in alerts if a.key not in self._in_flight and a.key not in self._pending]
+        for alert in fresh:
+            log.warning("alert: %s", alert.text)
+        if fresh:
+            held = [(a.key, a.kind, a.root, a.path, a.text) for a in fresh]
+            self.state.hold_alerts(held, dt.datetime.now().astimezone())
+        self._queue(fresh)
+
+    def _queue(self, alerts: list[Alert]) -> None:
+        fresh = [a for a in alerts if a.key not in self._in_flight and a.key not in self._pending]
+        for alert in fresh:
+            self._pending[alert.key] = alert
+        if fresh:
+            self._send_within(self._next_chance())
+
+    def _next_chance(self) -> float:
+        """Seconds until fresh alerts may be sent: the quiet window, or, after a failed
+        attempt, no sooner than the first retry delay after it."""
+        if self._failed_at is None:
+            return self.coalesce_seconds
+        since = asyncio.get_running_loop().time() - self._failed_at
+        return max(self.coalesce_seconds, self.retry_seconds[0] - since)
+
+    def _send_within(self, delay: float) -> None:
+        """A flush ``delay`` seconds from now, unless one is already due sooner."""
+        loop = asyncio.get_running_loop()
+        if self._flush is not None:
+            if self._flush.when() <= loop.time() + delay:
+                return
+            self._flush.cancel()
+        self._flush = loop.call_later(delay, self._start_flush)
 
     def _start_flush(self) -> None:
+        self._flush = None
         task = asyncio.ensure_future(self.flush())
         self._sending.add(task)  # asyncio keeps only weak references to tasks
         task.add_done_callback(self._sending.discard)
@@ -179,20 +224,29 @@ class AlertCenter:
         keys = {a.key for a in alerts}
         self._in_flight |= keys
         try:
-            shown = await self.notifier.send(title(alerts), body(alerts), self.opens())
+            accepted = await self.notifier.send(title(alerts), body(alerts), self.opens())
         finally:
             self._in_flight -= keys
-        if shown is None:  # rate-limited: keep them, try again later
-            self._pending = {a.key: a for a in alerts} | self._pending
-            if self._flush is not None:
-                self._flush.cancel()
-            self._flush = asyncio.get_running_loop().call_later(60.0, self._start_flush)
+        if accepted:
+            self._failures, self._failed_at = 0, None
+            sent = [(a.key, a.kind, a.root, a.path) for a in alerts]
+            self.state.record_alerts(sent, dt.datetime.now().astimezone())
             return
-        for alert in alerts:
-            log.warning("alert: %s", alert.text)
-        self.state.record_alerts(
-            [(a.key, a.kind, a.root, a.path) for a in alerts], dt.datetime.now().astimezone()
-        )
+        self._pending = {a.key: a for a in alerts} | self._pending
+        self._retry_later(rate_limited=accepted is None)
+
+    def _retry_later(self, *, rate_limited: bool) -> None:
+        if self._flush is not None:
+            self._flush.cancel()
+            self._flush = None
+        if rate_limited:  # nothing was attempted: wait for room in the hourly cap
+            delay = max(1.0, self.notifier.limit.seconds_until_room())
+        else:
+            self._failures += 1
+            self._failed_at = asyncio.get_running_loop().time()
+            delay = self.retry_seconds[min(self._failures, len(self.retry_seconds)) - 1]
+            log.info("%d alert(s) not delivered; next attempt in %g s", len(self._pending), delay)
+        self._send_within(delay)
 
 
 def title(alerts: list[Alert]) -> str:

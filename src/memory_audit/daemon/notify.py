@@ -10,9 +10,12 @@ Backends, chosen in one place:
   (the usual case under systemd), that bus is used.
 - ``osascript``: macOS without an app bundle, where desktop-notifier cannot
   post; arguments are passed as ``argv``, never spliced into a script.
-- ``none``: log only. Reports hold everything anyway.
+- ``none``: log only. Reports hold everything anyway. The log line is the
+  delivery: a send through it counts as accepted.
 
-A sliding-window rate limit caps notifications per hour, whatever happens.
+A sliding-window rate limit caps notifications per hour, whatever happens. It
+counts notifications a backend accepted: an attempt no server answered showed
+nothing, so retrying it later does not eat the room meant for other alerts.
 """
 
 from __future__ import annotations
@@ -103,8 +106,8 @@ class LogBackend:
     name = "none"
 
     async def send(self, title: str, message: str, opens: Path | None, timeout: float) -> bool:
-        log.info("notification (not shown): %s — %s", title, message)
-        return False
+        log.info("notification (logged only, notifications are off): %s — %s", title, message)
+        return True  # the log is this backend's only channel, and the line is written
 
 
 def open_path(path: Path | None) -> None:
@@ -159,13 +162,28 @@ class RateLimit:
         self._sent = previous._sent
 
     def allow(self, now: float | None = None) -> bool:
+        """Room for one more, counted at once (see :meth:`has_room` to count only later)."""
+        now = time.monotonic() if now is None else now
+        if not self.has_room(now):
+            return False
+        self.count(now)
+        return True
+
+    def has_room(self, now: float | None = None) -> bool:
         now = time.monotonic() if now is None else now
         while self._sent and now - self._sent[0] >= HOUR:
             self._sent.popleft()
-        if len(self._sent) >= self.limit:
-            return False
-        self._sent.append(now)
-        return True
+        return len(self._sent) < self.limit
+
+    def count(self, now: float | None = None) -> None:
+        self._sent.append(time.monotonic() if now is None else now)
+
+    def seconds_until_room(self, now: float | None = None) -> float:
+        """How long until one more fits (0 when it fits now)."""
+        now = time.monotonic() if now is None else now
+        if self.has_room(now):
+            return 0.0
+        return max(0.0, self._sent[0] + HOUR - now)
 
 
 class Notifier:
@@ -176,8 +194,9 @@ class Notifier:
         self._warned = False
 
     async def send(self, title: str, message: str, opens: Path | None = None) -> bool | None:
-        """True: shown. False: not shown (logged). None: held back by the rate limit."""
-        if not self.limit.allow():
+        """True: accepted (shown, or logged by the ``none`` backend). False: no server
+        accepted it (logged). None: held back by the rate limit, nothing attempted."""
+        if not self.limit.has_room():
             log.warning("notification rate limit (%d/hour) reached; held back", self.limit.limit)
             return None
         try:
@@ -185,12 +204,16 @@ class Notifier:
         except Exception as exc:  # a notification must never take the service down
             log.warning("notification failed: %s", type(exc).__name__)
             shown = False
-        if not shown and not self._warned and self.backend.name != "none":
+        if shown:
+            self.limit.count()
+        elif not self._warned:
             self._warned = True
             log.warning(
                 "no notification shown (no server on the session bus?); "
-                "everything stays in the reports"
+                "alerts are kept and sent again later, everything stays in the reports"
             )
-        first_line = message.splitlines()[0] if message else ""
-        log.info("notification %s: %s — %s", "shown" if shown else "not shown", title, first_line)
+        if self.backend.name != "none":
+            first_line = message.splitlines()[0] if message else ""
+            state = "shown" if shown else "not shown"
+            log.info("notification %s: %s — %s", state, title, first_line)
         return shown

@@ -148,6 +148,7 @@ class Daemon:
                 "memory-audit daemon ready; next weekly audit %s",
                 self.schedule.next_fire(self.clock()).isoformat(timespec="minutes"),
             )
+            self.alerts.resume()  # what no notification server accepted before
             self._spawn(self._startup_sweep())
             self._spawn(self._journal_baseline())
             self._spawn(self.weekly())
@@ -167,6 +168,7 @@ class Daemon:
         lock = self._lock_if_free()
         if lock is not None:  # else the daemon's run may be in progress: leave its folders
             self._clean_after_crash()
+            self.alerts.resume()  # else the running daemon sends them
         try:
             ran = await self._run("once")
             await self.alerts.flush()
@@ -210,8 +212,14 @@ class Daemon:
         self.state.close()
 
     def _build_alerts(self) -> AlertCenter:
-        coalesce = self.config.settings.notify.coalesce_seconds
-        return AlertCenter(self.state, self.notifier, coalesce, self.latest_summary)
+        notify = self.config.settings.notify
+        return AlertCenter(
+            self.state,
+            self.notifier,
+            notify.coalesce_seconds,
+            self.latest_summary,
+            notify.retry_seconds,
+        )
 
     # ---- reload (SIGHUP) -----------------------------------------------------
 

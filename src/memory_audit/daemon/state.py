@@ -1,8 +1,9 @@
 """The service's memory: SQLite under ``user_state_dir("memory-audit")``.
 
 Runs, the history of every finding (first seen, last seen, resolved), alerts
-already sent, dismissals, and which trees are watched how. Only fingerprints,
-paths and redacted messages are stored, never a secret. A database that
+already sent and alerts no notification server has accepted yet, dismissals,
+and which trees are watched how. Only fingerprints, paths and redacted
+messages are stored, never a secret. A database that
 SQLite cannot read is moved aside and recreated, with a log line.
 """
 
@@ -43,6 +44,10 @@ CREATE TABLE IF NOT EXISTS findings (
 CREATE TABLE IF NOT EXISTS alerts (
     key TEXT PRIMARY KEY, kind TEXT NOT NULL, root TEXT NOT NULL, path TEXT NOT NULL,
     sent_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS pending_alerts (
+    key TEXT PRIMARY KEY, kind TEXT NOT NULL, root TEXT NOT NULL, path TEXT NOT NULL,
+    text TEXT NOT NULL, raised_at TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS budget (root TEXT PRIMARY KEY, over INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS dismissals (
@@ -315,11 +320,32 @@ class State:
         return self.db.execute("SELECT 1 FROM alerts WHERE key = ?", (key,)).fetchone() is not None
 
     def record_alerts(self, alerts: Iterable[tuple[str, str, str, str]], when: dt.datetime) -> None:
+        """Alerts a notification server accepted: never sent again, no longer pending."""
+        rows = list(alerts)
         with self.transaction() as db:
             db.executemany(
                 "INSERT OR IGNORE INTO alerts VALUES (?, ?, ?, ?, ?)",
+                [(*alert, now_text(when)) for alert in rows],
+            )
+            db.executemany("DELETE FROM pending_alerts WHERE key = ?", [(r[0],) for r in rows])
+
+    def hold_alerts(
+        self, alerts: Iterable[tuple[str, str, str, str, str]], when: dt.datetime
+    ) -> None:
+        """Alerts raised but not accepted yet (key, kind, root, path, redacted text): a
+        restart sends them again."""
+        with self.transaction() as db:
+            db.executemany(
+                "INSERT OR IGNORE INTO pending_alerts VALUES (?, ?, ?, ?, ?, ?)",
                 [(*alert, now_text(when)) for alert in alerts],
             )
+
+    def held_alerts(self) -> list[tuple[str, str, str, str, str]]:
+        """Pending alerts, oldest first."""
+        rows = self.db.execute(
+            "SELECT key, kind, root, path, text FROM pending_alerts ORDER BY raised_at, rowid"
+        )
+        return [(str(r[0]), str(r[1]), str(r[2]), str(r[3]), str(r[4])) for r in rows]
 
     def alert_count(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM alerts").fetchone()[0])

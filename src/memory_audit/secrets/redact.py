@@ -15,6 +15,7 @@ import hmac
 import math
 import os
 import secrets as stdlib_secrets
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -49,18 +50,37 @@ def entropy(text: str) -> float:
 def load_salt(state_dir: Path) -> bytes:
     """The per-user salt, created (0600, in a 0700 folder) on first use.
 
+    It appears whole or not at all (written aside, then linked into place), so a
+    thread or process reading it meanwhile never takes an empty file for the salt.
     When the state folder cannot be written, a salt for this process only is
     used: fingerprints then differ between runs, but nothing is revealed.
     """
     path = state_dir / SALT_NAME
     with contextlib.suppress(OSError, ValueError):
-        return bytes.fromhex(path.read_text().strip())
+        return _read_salt(path)
     salt = stdlib_secrets.token_bytes(32)
     with contextlib.suppress(OSError):
         state_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        _publish_salt(path, salt)
+    with contextlib.suppress(OSError, ValueError):
+        return _read_salt(path)
+    return salt
+
+
+def _read_salt(path: Path) -> bytes:
+    salt = bytes.fromhex(path.read_text().strip())
+    if len(salt) < 16:
+        raise ValueError("salt too short")
+    return salt
+
+
+def _publish_salt(path: Path, salt: bytes) -> None:
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
         with os.fdopen(fd, "w") as handle:
             handle.write(salt.hex())
-    with contextlib.suppress(OSError, ValueError):
-        return bytes.fromhex(path.read_text().strip())
-    return salt
+        with contextlib.suppress(FileExistsError):  # another writer was first: theirs wins
+            os.link(temp, path)
+    finally:
+        temp.unlink(missing_ok=True)
