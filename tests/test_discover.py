@@ -148,3 +148,11 @@ def test_tree_for_project_with_a_very_long_path_is_a_clear_error(tmp_path: Path)
         discover.tree_for_project(str(tmp_path / ("z" * 300)))
     with pytest.raises(UsageError, match="no memory tree found at"):
         discover.tree_for_project("-" + "z" * 300)
+
+
+def test_a_store_moved_to_trash_is_never_a_tree(isolated_home: Path) -> None:
+    projects = isolated_home / ".claude/projects"
+    live = write_tree(projects / "-src-app/memory", {"a.md": memory("a")})
+    write_tree(projects / "-work-app/.trash/memory", {"a.md": memory("a")})
+    found = discover.find_trees(("~/.claude/projects/**/memory",))
+    assert [r.root for r in found] == [live]

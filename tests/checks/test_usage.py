@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from memory_audit.tree.snapshot import ProjectLocation
 from tests.harness import codes, findings, memory, report, write_tree
 from tests.support.transcripts import nested_memory, read_call, relevant_memories, write_session
@@ -78,7 +80,7 @@ def test_usage_a_store_whose_project_moved_names_where_it_went(tmp_path: Path) -
     new_project = tmp_path / "work/newparent/app"
     new_project.mkdir(parents=True)
     write_session(old_store, 0, [], cwd=str(tmp_path / "work/oldparent/app"))
-    write_session(projects / "-work-newparent-app", 0, [], cwd=str(new_project))
+    write_session(projects / "-work-newparent-app", 1, [], cwd=str(new_project))
     location = ProjectLocation("-work-oldparent-app", None, old_store)
     import os
 
@@ -91,4 +93,39 @@ def test_usage_a_store_whose_project_moved_names_where_it_went(tmp_path: Path) -
         del os.environ["CLAUDE_CONFIG_DIR"]
     [orphan] = found
     assert "no longer exists; sessions now run in" in orphan.message  # paths quoted, bounded
+    assert "a folder of the same name" in orphan.message
     assert orphan.related == ("-work-newparent-app",)
+    assert orphan.fix == {"action": "move-store", "into": ["-work-newparent-app"]}
+    assert not orphan.judgment  # one place it went: review offers the move
+
+
+def test_usage_two_stores_claiming_a_moved_project_is_a_judgment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    projects = tmp_path / "home/.claude/projects"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "home/.claude"))
+    old_store = projects / "-work-app"
+    root = write_tree(old_store / "memory", {"a.md": memory("a")})
+    write_session(old_store, 0, [], cwd=str(tmp_path / "work/app"))
+    for number, parent in enumerate(("src", "tmp"), 1):
+        (tmp_path / parent / "app").mkdir(parents=True)
+        write_session(projects / f"-{parent}-app", number, [], cwd=str(tmp_path / parent / "app"))
+    location = ProjectLocation("-work-app", None, old_store)
+    [orphan] = [f for f in findings(root, "usage", location=location) if f.code == "orphaned-store"]
+    assert orphan.judgment  # no automatic choice: review asks which
+    assert "2 stores may hold it" in orphan.message
+    assert orphan.fix == {"action": "move-store", "into": ["-src-app", "-tmp-app"]}
+
+
+def test_usage_a_store_whose_project_exists_is_not_orphaned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "home/.claude"))
+    store = tmp_path / "home/.claude/projects/-work-app"
+    root = write_tree(store / "memory", {"a.md": memory("a")})
+    (tmp_path / "work/app").mkdir(parents=True)
+    write_session(store, 0, [], cwd=str(tmp_path / "work/app"))
+    location = ProjectLocation("-work-app", tmp_path / "work/app", store)
+    assert [
+        f for f in findings(root, "usage", location=location) if f.code == "orphaned-store"
+    ] == []

@@ -51,6 +51,11 @@ DIMENSION = Dimension(
     needs=frozenset({Need.TRANSCRIPTS}),
 )
 MIN_TOKENS = 5
+MOVE_ONE = (
+    "move or merge this store into the new one (memory-audit review: copies the topic "
+    "files, merges MEMORY.md, keeps this folder in .trash/)"
+)
+MOVE_PICK = "pick the store it moved to in memory-audit review, or delete it if the project is gone"
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,8 @@ class Options:
     max_transcript_mb: int = field(default=1024, metadata={"range": (1, 1_000_000)})
     # where the per-transcript cache lives: the configured state.dir
     state_dir: str | None = field(default=None, metadata=INTERNAL)
+    # review reads no transcripts for dead weight: it asks only whether the store moved
+    orphans_only: bool = field(default=False, metadata=INTERNAL)
 
 
 @dataclass(frozen=True)
@@ -73,6 +80,8 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     if folder is None:
         return  # no transcripts (a tree outside ~/.claude, in CI): nothing to judge, silently
     yield from _orphaned(folder)
+    if options.orphans_only:
+        return
     transcripts = recent_transcripts(folder, options.sessions)
     if len(transcripts) < options.sessions:
         yield Skip(ID, f"needs {options.sessions} sessions, found {len(transcripts)}")
@@ -167,17 +176,25 @@ def _orphaned(transcripts_dir: Path) -> Iterator[Finding]:
     moved = moved_project(transcripts_dir)
     if moved is None:
         return
-    where = "; ".join(f"`{path}` (store `{slug}`)" for slug, path in moved.candidates)
-    found = f"; sessions now run in {where}" if where else "; no store for it was found"
+    where = "; ".join(
+        f"`{c.path}` (store `{c.slug}`: {', '.join(c.clues)})" for c in moved.candidates
+    )
+    if len(moved.candidates) == 1:
+        found, suggestion = f"; sessions now run in {where}", MOVE_ONE
+    elif moved.candidates:
+        found, suggestion = f"; {len(moved.candidates)} stores may hold it: {where}", MOVE_PICK
+    else:
+        found, suggestion = "; no store for it was found", "delete it if the project is gone"
+    slugs = tuple(c.slug for c in moved.candidates)
     yield make_finding(
         ID,
         "orphaned-store",
         "MEMORY.md",
         None,
         f"this store's project `{moved.old_path}` no longer exists{found}",
-        "move or merge this store into the project's new one (memory-audit review), "
-        "or delete it if the project is gone",
+        suggestion,
         key=str(moved.old_path),
-        judgment=True,
-        related=tuple(slug for slug, _ in moved.candidates),
+        judgment=len(slugs) != 1,
+        related=slugs,
+        fix={"action": "move-store", "into": list(slugs)} if slugs else None,
     )

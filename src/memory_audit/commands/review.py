@@ -7,6 +7,7 @@ when there is no report or it is older than the tree.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 import os
@@ -34,7 +35,10 @@ from memory_audit.secrets.loading import FALSE_POSITIVES_HEADER, false_positives
 from memory_audit.secrets.rules import false_positive_row
 from memory_audit.tree.discovery import TreeRef
 
-SKIP_IN_REVIEW = ("usage",)  # reading transcripts again adds nothing a fix needs
+# usage runs only to ask whether the store's project moved (orphaned-store, which review
+# can fix): reading transcripts for dead weight again adds nothing a fix needs.
+REVIEW_OPTIONS = {"usage": {"orphans_only": True}}
+ORPHANED = "orphaned-store"  # asked first: the tree's other findings move with it
 
 
 INTERRUPTED = 130  # Ctrl-C or a closed terminal, as a shell reports SIGINT
@@ -82,8 +86,11 @@ def _review(
     console: Console,
     from_report: Path | None,
 ) -> Outcome:
-    selection = select_checks([], (*config.settings.audit.skip, *SKIP_IN_REVIEW))
+    selection = select_checks([], config.settings.audit.skip)
     options = {d: config.check_options(d) for d in selection}
+    for dimension, values in REVIEW_OPTIONS.items():
+        if dimension in options:
+            options[dimension] = dataclasses.replace(options[dimension], **values)
 
     def audit_now() -> TreeReport:
         tree = load_ref(ref, config)
@@ -93,6 +100,7 @@ def _review(
     findings = _findings(ref, config, before, from_report, console)
     dismissed = state.dismissed()
     findings = [f for f in findings if f.fingerprint not in dismissed]
+    findings.sort(key=lambda f: f.code != ORPHANED)
     if not findings:
         console.say(f"No findings to review in {ref.root}.")
         return Outcome()
@@ -106,9 +114,11 @@ def _review(
     finally:
         with interrupts_deferred():  # dismissals survive any failure, and a hang-up
             _persist(session.outcome, ref, config, state)
-    after = audit_now()
+    after = None if outcome.moved_to is not None else audit_now()
     console.say("")
-    console.say(outcome.summary(len(after.findings)))
+    console.say(outcome.summary(len(after.findings) if after else 0))
+    if outcome.moved_to is not None:
+        console.say(f"The store moved: review it there with memory-audit review {outcome.moved_to}")
     if outcome.applied:
         _record_changelog(
             outcome=outcome,
@@ -220,7 +230,7 @@ def _record_changelog(
     config: config_module.Config,
     console: Console,
     before: TreeReport,
-    after: TreeReport,
+    after: TreeReport | None,
     from_report: Path | None,
 ) -> None:
     why = ""
@@ -236,11 +246,18 @@ def _record_changelog(
         outcome.applied,
         why,
         _metrics(before),
-        _metrics(after),
+        _metrics(after) if after else changelog.Metrics(0, 0, 0),
     )
     path = changelog.changelog_path(config.changelog_dir, ref.root)
     with interrupts_deferred():
         changelog.append(path, ref.label, text)
+        for root, changes in outcome.elsewhere.items():
+            other = changelog.changelog_path(config.changelog_dir, root)
+            entry = changelog.entry(
+                dt.datetime.now().astimezone(), f"{trigger} of {ref.label}", changes, why
+            )
+            changelog.append(other, root.parent.name, entry)
+            console.say(f"Changelog: {other}")
     console.say(f"Changelog: {path}")
 
 

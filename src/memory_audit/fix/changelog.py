@@ -41,9 +41,11 @@ def entry(
     trigger: str,
     changes: Sequence[str],
     why: str,
-    before: Metrics,
-    after: Metrics,
+    before: Metrics | None = None,
+    after: Metrics | None = None,
 ) -> str:
+    """One review session's entry; without metrics (a tree another tree's review wrote
+    to, e.g. a store moved into it) the table is left out."""
     lines = [
         f"## {when:%Y-%m-%d %H:%M} — review session",
         "",
@@ -56,6 +58,10 @@ def entry(
         "### Why",
         why or "(not given)",
         "",
+    ]
+    if before is None or after is None:
+        return "\n".join(lines) + "\n"
+    lines += [
         "### Metrics",
         "| | Before | After |",
         "|---|---|---|",

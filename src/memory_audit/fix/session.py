@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit.checks import REGISTRY
-from memory_audit.fix import tree_access
+from memory_audit.fix import move_dialog, tree_access
 from memory_audit.fix.actions import Action
 from memory_audit.fix.console import Console, interrupts_deferred
 from memory_audit.fix.edits import Edit, StaleTarget
@@ -47,6 +47,7 @@ CONCRETE = {"a": "Apply", "s": "Skip", "e": "Edit", "v": "View detail"}
 SECRET = {"a": "Apply (redact)", "s": "Skip", "f": "False positive", "v": "View detail"}
 JUDGMENT = {"s": "skip", "m": "manual fix", "t": "capture as TODO", "v": "view detail"}
 QUIT = {"q": "quit"}
+MOVE_STORE = "move-store"  # an orphaned store: its own dialog, steps in fix/store_move.py
 # Edit's alternative when the proposal itself takes no answer: a dead index link can
 # point at another file instead of being removed.
 EDIT_INSTEAD: dict[str, tuple[str, Callable[[Mapping[str, Any]], dict[str, Any]]]] = {
@@ -67,6 +68,9 @@ class Outcome:
     todos: list[Finding] = field(default_factory=list)
     false_positives: list[Finding] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)  # fixes that could not be written
+    # changelog lines for another tree this session wrote to (a store moved into it)
+    elsewhere: dict[Path, list[str]] = field(default_factory=dict)
+    moved_to: Path | None = None  # the tree itself went to .trash: nothing more to ask
     quit: bool = False
     interrupted: bool = False  # Ctrl-C or the terminal closed
 
@@ -113,6 +117,9 @@ class Session:
             if self.outcome.quit:
                 self._count(DEFERRED)
                 continue
+            if self.outcome.moved_to is not None:  # its findings went with the store
+                self._count(RESOLVED)
+                continue
             try:
                 self._count(self._next(finding, f"[{number}/{len(queue)}]"))
             except (KeyboardInterrupt, EOFError):
@@ -147,8 +154,12 @@ class Session:
         current: Finding | None = finding
         while current is not None:
             self._show(current, counter)
-            action = self.actions.get(str((current.fix or {}).get("action", "")))
-            result = self._concrete(current, action) if action else self._judgment(current)
+            name = str((current.fix or {}).get("action", ""))
+            action = self.actions.get(name)
+            if name == MOVE_STORE:
+                result = self._move_store(current)
+            else:
+                result = self._concrete(current, action) if action else self._judgment(current)
             if isinstance(result, str):
                 return result
             current = result
@@ -178,6 +189,33 @@ class Session:
             "q": self._quit,
         }
         return handlers[key]()
+
+    def _move_store(self, finding: Finding) -> Finding | str:
+        """An orphaned store: into which store, then copy, merge the index, trash; each
+        step asked (fix/move_dialog.py)."""
+        if finding.suggestion:
+            self.console.say(f"  Suggestion: {visible(finding.suggestion)}")
+        choice = move_dialog.pick(self.console, self.root, finding)
+        handlers: dict[str, Callable[[], Finding | str]] = {
+            "v": lambda: self._view(finding),
+            "s": lambda: self._skip(finding),
+            "q": self._quit,
+        }
+        if choice in handlers:
+            return handlers[choice]()
+        moved = move_dialog.move(self.console, self.root, choice, self._redacted_diff)
+        if moved.failed:
+            self.outcome.failed.append(f"{finding.path}: {moved.failed}")
+        if not moved.changes:
+            return DEFERRED if moved.failed else SKIPPED
+        self.outcome.applied += moved.changes
+        if moved.new_root is not None:
+            self.outcome.elsewhere.setdefault(moved.new_root, []).extend(moved.changes)
+        if moved.trashed is not None:
+            self.outcome.moved_to = moved.new_root
+        else:
+            self._tree_changed()
+        return APPLIED
 
     def _false_positive(self, finding: Finding) -> str:
         self.outcome.false_positives.append(finding)
@@ -336,11 +374,11 @@ class Session:
             self.console.say(f"  {mark}{number + 1:5} | {visible(boundary.text(lines[number]))}")
         return finding
 
-    def _redacted_diff(self, change: Edit) -> str:
+    def _redacted_diff(self, change: Edit, root: Path | None = None) -> str:
         texts = [c.after.text for c in change.changes]
         texts += [c.before.text for c in change.changes if c.before is not None]
-        masked = Boundary.for_text(self.scanner, "\n\n".join(texts)).text(change.diff(self.root))
-        return visible_lines(masked)
+        diff = change.diff(root or self.root)
+        return visible_lines(Boundary.for_text(self.scanner, "\n\n".join(texts)).text(diff))
 
     def _read_index(self) -> bytes | None:
         try:

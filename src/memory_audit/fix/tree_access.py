@@ -100,12 +100,34 @@ def replace(root: Path, rel: str, data: bytes, mode: int, expected: bytes | None
 
 
 def rename(root: Path, rel: str, to: str) -> None:
-    """Move a file within its folder or into another folder of the tree; never over
-    an existing name."""
+    """Move a file (or a folder) within its folder or into another folder of the tree;
+    never over an existing name."""
     if exists(root, to):
         raise NotInTree(f"{to} already exists")
     with folder_of(root, rel) as (source, name), folder_of(root, to) as (target, new_name):
         os.rename(name, new_name, src_dir_fd=source, dst_dir_fd=target)
+
+
+def make_folders(root: Path, rel: str, mode: int = 0o777) -> None:
+    """Create the folder ``rel`` (and those on the way) inside ``root``; an existing one
+    is kept. Each is opened without following symlinks, as every other path here."""
+    fd = _open(str(root), _DIR_FLAGS, None, rel)
+    try:
+        for name in parts_of(rel):
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(name, mode, dir_fd=fd)  # the umask applies, as for any new folder
+            inner = _open(name, _DIR_FLAGS, fd, rel)
+            os.close(fd)
+            fd = inner
+    finally:
+        os.close(fd)
+
+
+def remove(root: Path, rel: str, expected: bytes) -> None:
+    """Delete a file that still holds exactly ``expected`` (a copy made moments ago)."""
+    with folder_of(root, rel) as (folder, name):
+        _check_unchanged(folder, name, rel, expected)
+        os.unlink(name, dir_fd=folder)
 
 
 def _check_unchanged(folder: int, name: str, rel: str, expected: bytes | None) -> None:

@@ -30,6 +30,7 @@ NAME_MAX = 255  # longest file name most file systems allow
 TRANSCRIPTS_TO_SAMPLE = 5
 LINES_TO_SAMPLE = 50
 WALK_BUDGET = 4000
+TRASH = ".trash"
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,8 @@ def find_trees(
     seen: set[Path] = set()
     refs: list[TreeRef] = []
     for root in _candidate_roots(roots):
+        if TRASH in root.parts:  # a store moved aside by review: kept, never audited
+            continue
         real = root.resolve()
         if root.is_dir() and real not in seen:
             seen.add(real)
