@@ -12,15 +12,24 @@ in one note, not reported file by file: they may still steer sessions by their
 description. With fewer sessions than ``sessions``, nothing is judged.
 
 A store whose project folder is gone (every ``cwd`` in its transcripts missing) is
-**orphaned**: the finding names the store where sessions now run for a folder of
-the same name (a moved or renamed project).
+**orphaned** (a renamed or moved project). The finding names where the project went:
+a newer store whose sessions run in the same git repository (one of its commits, or
+its remote, appears in the old transcripts) or in a folder of the same name; with one
+such store ``review`` offers to move this store into it (README, "Moving a store
+whose project moved"); with two or more it is a judgment naming all, and review lets
+the user pick one or skip.
 
 Failing::
 
     feedback_tests.md — not used in the last 3 sessions, and CLAUDE.md says the same
     (92% of its words). Suggest: delete it, or keep only what CLAUDE.md lacks.
 
-Passing: every unused memory says something nothing else says.
+    MEMORY.md — this store's project `/home/me/work/ledger` no longer exists; sessions
+    now run in `/home/me/src/books` (store `-home-me-src-books`: its commit 1a2b3c4d5e
+    is named in the old sessions). Suggest: move or merge this store into the new one.
+
+Passing: every unused memory says something nothing else says, and the project folder
+the sessions ran in exists.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""``memory-audit projects``: the trees found, their size, and the project each belongs to."""
+"""``memory-audit projects``: the trees found, their size, and the project each belongs to.
+
+A store whose project folder is gone (renamed or moved) says so, with the store where
+the project went when one is found (``usage``'s orphaned-store; ``review`` moves it)."""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from memory_audit.analysis.moved_projects import MovedProject, moved_project
 from memory_audit.config import settings as config_module
 from memory_audit.tree.discovery import TreeRef, find_trees
 from memory_audit.tree.index_file import INDEX_NAME
@@ -22,9 +26,11 @@ class TreeSummary:
     files: int
     index_lines: int
     index_bytes: int
+    moved: MovedProject | None = None
 
     def to_json(self) -> dict[str, object]:
         path = self.ref.location.project_path
+        moved = self.moved
         return {
             "root": str(self.ref.root),
             "project": self.ref.location.slug,
@@ -32,13 +38,32 @@ class TreeSummary:
             "files": self.files,
             "index_lines": self.index_lines,
             "index_bytes": self.index_bytes,
+            "moved": None
+            if moved is None
+            else {
+                "old_path": str(moved.old_path),
+                "into": [{"store": c.slug, "path": str(c.path)} for c in moved.candidates],
+            },
         }
+
+    @property
+    def project_text(self) -> str:
+        path = self.ref.location.project_path
+        if path is not None:
+            return str(path)
+        if self.moved is None:
+            return NOT_LOCATED
+        stores = ", ".join(c.slug for c in self.moved.candidates) or "no store found"
+        return f"gone: {self.moved.old_path} (moved to: {stores}; memory-audit review)"
 
 
 def summarize(ref: TreeRef) -> TreeSummary:
     listing = list_tree(ref.root)
     lines, size = _index_size(ref.root / INDEX_NAME)
-    return TreeSummary(ref, len(listing.candidates), lines, size)
+    location = ref.location
+    gone = location.project_path is None and location.transcripts_dir is not None
+    moved = moved_project(location.transcripts_dir) if gone and location.transcripts_dir else None
+    return TreeSummary(ref, len(listing.candidates), lines, size, moved)
 
 
 def _index_size(path: Path) -> tuple[int, int]:
@@ -64,15 +89,8 @@ def render_table(summaries: Sequence[TreeSummary]) -> str:
         return "No memory trees found.\n"
     rows = [("PROJECT", "FILES", "INDEX LINES", "INDEX BYTES", "PROJECT PATH")]
     for s in summaries:
-        path = s.ref.location.project_path
         rows.append(
-            (
-                s.ref.label,
-                str(s.files),
-                str(s.index_lines),
-                f"{s.index_bytes:,}",
-                str(path) if path else NOT_LOCATED,
-            )
+            (s.ref.label, str(s.files), str(s.index_lines), f"{s.index_bytes:,}", s.project_text)
         )
     widths = [max(len(r[i]) for r in rows) for i in range(4)]
     lines = [
