@@ -85,6 +85,7 @@ def test_cli_project_option_and_projects_listing(tmp_path: Path, isolated_home: 
             "files": 1,
             "index_lines": 2,
             "index_bytes": len(index("a.md").encode()),
+            "moved": None,
         }
     ]
 
