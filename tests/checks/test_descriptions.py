@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memory_audit.checks.descriptions import content_words
 from tests.harness import codes, findings, memory, write_tree
 
 BODY = "Deploys to production need a manual approval in the pipeline. The approver is on call."
@@ -39,6 +40,19 @@ def test_generic_and_empty_descriptions_propose_the_first_sentence(tree_dir: Pat
     }
 
 
+def test_cjk_stop_words_and_their_bigrams_are_no_content_words(tree_dir: Path) -> None:
+    assert content_words("備忘録 その他 メモ") == set()
+    assert content_words("備忘録 デプロイ") == {"デプ", "プロ", "ロイ"}
+    write_tree(
+        tree_dir,
+        {
+            "memo.md": memory("memo_a", description="備忘録 その他", body=BODY),
+            "deploy.md": memory("deploy", description="デプロイ 承認 手順", body=BODY),
+        },
+    )
+    assert codes(findings(tree_dir, "descriptions")) == [("generic-description", "memo.md", 3)]
+
+
 def test_description_sharing_nothing_with_its_body(tree_dir: Path) -> None:
     long_body = BODY + " The pipeline blocks until the approval arrives; rollbacks skip the wait."
     write_tree(
@@ -51,6 +65,11 @@ def test_description_sharing_nothing_with_its_body(tree_dir: Path) -> None:
             ),
             "on.md": memory(
                 "approval", description="Who approves production deploys", body=long_body
+            ),
+            "kana.md": memory(  # CJK marks that are no letters: no share, no division by zero
+                "kana_marks",
+                description="Katakana middle dots and sound marks",
+                body="・゛゜" * 30,
             ),
             "zh.md": memory(
                 "stock_tools",

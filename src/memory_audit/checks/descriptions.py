@@ -63,6 +63,14 @@ GENERIC = frozenset(
     メモ 備忘録 雑多 その他 笔记 杂项 其他 备忘 메모 기타""".split()
 )
 GENERIC_STEMS = frozenset(stem(word) for word in GENERIC) | GENERIC
+# Every piece of a CJK stop word: a character bigram of `メモ` or `备忘录` is no content word.
+CJK_STOP_PIECES = frozenset(
+    word[start:end]
+    for word in GENERIC
+    if not word.isascii()
+    for start in range(len(word) + 1)
+    for end in range(start, len(word) + 1)
+)
 CUT_WORDS = frozenset(
     """and or the a an to of with for that which because but if when in on at by from as
     is are was were be e.g i.e""".split()
@@ -80,12 +88,23 @@ class Options:
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     memories = sorted(tree.memories, key=lambda m: m.path)
     described = [m for m in memories if _has_description(m)]
+    words = Words()
     for memory in described:
-        yield from _generic(memory)
+        yield from _generic(memory, words)
         yield from _cut(memory)
-        yield from _off_body(memory)
-    yield from _same(described)
+        yield from _off_body(memory, words)
+    yield from _same(described, words)
     yield from _hookless(tree)
+
+
+class Words:
+    """``content_words`` over one tree: a word met in many files is stemmed once."""
+
+    def __init__(self) -> None:
+        self.chunks: dict[str, tuple[str, ...]] = {}
+
+    def of(self, text: str) -> set[str]:
+        return content_words(text, self.chunks)
 
 
 def _has_description(memory: MemoryFile) -> bool:
@@ -116,20 +135,18 @@ def _quoted(text: str) -> str:
     return f"`{clip(text, 100)}`"
 
 
-def content_words(text: str) -> set[str]:
-    """Stemmed words and CJK bigrams that are not on the stop list."""
-    return {s for s in shingles(text) if s not in GENERIC_STEMS and not _stop_cjk(s)}
+def content_words(text: str, cache: dict[str, tuple[str, ...]] | None = None) -> set[str]:
+    """Stemmed words and CJK bigrams that are not on the stop list.
+
+    ``cache``: shingles by chunk (see :func:`memory_audit.analysis.similarity.shingles`)."""
+    return set(shingles(text, cache)) - GENERIC_STEMS - CJK_STOP_PIECES
 
 
-def _stop_cjk(shingle: str) -> bool:
-    return any(shingle in word for word in GENERIC if not word.isascii())
-
-
-def _generic(memory: MemoryFile) -> Iterator[Finding]:
+def _generic(memory: MemoryFile, words: Words) -> Iterator[Finding]:
     text = memory.description.strip()
     if not text:
         yield _finding(memory, "generic-description", "description is empty")
-    elif units(text) >= 2 and not content_words(text) and not _names_itself(memory, text):
+    elif units(text) >= 2 and not words.of(text) and not _names_itself(memory, text):
         yield _finding(
             memory, "generic-description", f"description {_quoted(text)} says nothing specific"
         )
@@ -151,12 +168,14 @@ def _cut(memory: MemoryFile) -> Iterator[Finding]:
         yield _finding(memory, "cut-description", f"description `{tail}` stops mid-sentence")
 
 
-def _off_body(memory: MemoryFile) -> Iterator[Finding]:
-    mine = content_words(memory.description)
-    body = content_words(f"{memory.name} {memory.path} {memory.body}")
+def _off_body(memory: MemoryFile, words: Words) -> Iterator[Finding]:
+    mine = words.of(memory.description)
+    if len(mine) < 3:
+        return  # too few words to judge by
     if _cjk_share(memory.description) < 0.2 <= _cjk_share(memory.body):
         return  # an English description of a Chinese note shares no words, yet fits it
-    if len(mine) >= 3 and len(body) >= BODY_WORDS and not mine & body:
+    body = words.of(f"{memory.name} {memory.path} {memory.body}")
+    if len(body) >= BODY_WORDS and not mine & body:
         yield _finding(
             memory,
             "description-off-body",
@@ -165,16 +184,17 @@ def _off_body(memory: MemoryFile) -> Iterator[Finding]:
 
 
 def _cjk_share(text: str) -> float:
-    letters = [c for c in text if c.isalpha()]
-    return len(CJK_CHAR.findall(text)) / len(letters) if letters else 0.0
+    cjk = 0 if text.isascii() else len(CJK_CHAR.findall(text))
+    letters = sum(map(str.isalpha, text)) if cjk else 0  # no CJK: the share is 0 anyway
+    return cjk / letters if letters else 0.0
 
 
-def _same(memories: list[MemoryFile]) -> Iterator[Finding]:
+def _same(memories: list[MemoryFile], words: Words) -> Iterator[Finding]:
     groups: dict[str, list[MemoryFile]] = defaultdict(list)
     for memory in memories:
-        words = sorted(content_words(memory.description))
-        if len(words) >= 2:
-            groups[" ".join(words)].append(memory)
+        content = sorted(words.of(memory.description))
+        if len(content) >= 2:
+            groups[" ".join(content)].append(memory)
     for members in groups.values():
         if len(members) > 1:
             first, *others = members
