@@ -114,7 +114,11 @@ def _has_description(memory: MemoryFile) -> bool:
 def proposal(memory: MemoryFile) -> str:
     """A description from the memory's own first sentence (headings and banners skipped)."""
     lines = [line for line in memory.body_lines if not line.lstrip().startswith((">", "<!--"))]
-    return first_sentence(first_paragraph(lines)) or memory.name.replace("_", " ")
+    # Nothing skipped: the body's own parse (line numbers do not change the text).
+    opening = (
+        memory.first_paragraph if len(lines) == len(memory.body_lines) else first_paragraph(lines)
+    )
+    return first_sentence(opening) or memory.name.replace("_", " ")
 
 
 def _finding(memory: MemoryFile, code: str, message: str, key: str = "") -> Finding:

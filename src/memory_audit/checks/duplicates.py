@@ -85,18 +85,21 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
 def summary_text(memory: MemoryFile) -> str:
     """What a memory is recalled by and opens with: its name, description, first paragraph."""
     name = memory.name.replace("_", " ").replace("-", " ")
-    return f"{name}\n{memory.description}\n{opening(memory.body_lines)}"
+    return f"{name}\n{memory.description}\n{opening(memory.body_lines, memory)}"
 
 
-def opening(lines: Sequence[str]) -> str:
+def opening(lines: Sequence[str], memory: MemoryFile | None = None) -> str:
     """The first prose paragraph: banners (HTML comments, block quotes) and headings skipped.
 
     Many trees open every note with the same banner ("Reconstructed from git
     history", "update this file before use"); two notes that share only it are
-    not duplicates.
+    not duplicates. ``memory``: the file ``lines`` is the body of, whose parse is
+    reused when nothing is cut or skipped.
     """
     head = lines[:OPENING_LINES]
     kept = [text for text in _outside_comments(head) if not BANNER.match(text)]
+    if memory is not None and kept == list(lines):
+        return memory.first_paragraph  # the same lines: the body's own parse
     return first_paragraph(kept)
 
 

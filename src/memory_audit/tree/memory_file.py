@@ -132,7 +132,7 @@ class MemoryFile:
 
     @cached_property
     def first_paragraph(self) -> str:
-        return first_paragraph(self.body_lines, self.body_start)
+        return first_paragraph(self.body_lines, self.body_start, self.markdown)
 
     @cached_property
     def related(self) -> tuple[Relation, ...]:
