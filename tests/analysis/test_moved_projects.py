@@ -121,3 +121,18 @@ def test_moved_into_accepts_only_a_store_folder_beside(tmp_path: Path) -> None:
     (projects / "link").symlink_to(projects / "-a")
     assert moved_into(projects, "-a") == projects / "-a/memory"
     assert [moved_into(projects, s) for s in ("..", "-a/memory", "link", "-none", "")] == [None] * 5
+
+
+def test_what_the_old_sessions_name_is_read_again_when_a_transcript_changes(
+    tmp_path: Path,
+) -> None:
+    repo = Repo(tmp_path / "src/ledger")
+    first = repo.commit("start", {"README.md": "x\n"})
+    old = old_store(tmp_path, tool_result("nothing about git yet"))
+    write_session(stores(tmp_path) / "-src-ledger", 2, [], cwd=str(repo.path))
+    assert moved_project(old, stores(tmp_path)).candidates == ()  # type: ignore[union-attr]
+    write_session(old, 1, [tool_result(f"[main {first[:8]}] start\n 1 file changed")],
+                  cwd=str(tmp_path / "work/app"))  # fmt: skip
+    moved = moved_project(old, stores(tmp_path))
+    assert moved is not None
+    assert [c.slug for c in moved.candidates] == ["-src-ledger"]

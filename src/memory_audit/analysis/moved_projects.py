@@ -14,8 +14,9 @@ that exists, with one of these clues (each named in the finding):
 - the same folder name (a moved parent: ``~/work/app`` became ``~/src/app``).
 
 Two or more candidates are all named; the user decides (no automatic choice).
-The transcripts are scanned newest first up to ``SCAN_BYTES`` in all, with RE2
-(linear time); at most ``MAX_CLUES`` distinct hashes and remotes are kept.
+The transcripts are scanned newest first up to ``SCAN_BYTES`` in all, only their
+lines that can hold git's output, with RE2 (linear time); at most ``MAX_MATCHES``
+matches are looked at and ``MAX_CLUES`` distinct hashes and remotes kept.
 """
 
 from __future__ import annotations
@@ -26,20 +27,25 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory_audit.analysis.fast_regex import compile_fast
-from memory_audit.sources.git import GitUnavailable, look_up_objects, open_repository, remote_urls
+from memory_audit.analysis.fast_regex import compile_fast, compile_fast_bytes
+from memory_audit.sources.git import GitUnavailable, Repository, look_up_objects, remote_urls
 from memory_audit.sources.transcripts import chunks, recent_transcripts
 from memory_audit.tree.discovery import projects_dir, transcript_cwds
 
 SCAN_BYTES = 32 * 1024 * 1024
 MAX_CLUES = 5000
+MAX_MATCHES = 10_000  # each match costs the RE2 wrapper ~20 µs: 0.2 s at most
+# Only records that can show a commit or a remote are searched: git's own output
+# ("[main 1a2b3c4] ...", "commit <hash>", "N files changed", "To github.com:me/app.git").
+GIT_WORDS = (b"git", b"commit", b"changed")
 TRANSCRIPTS_TO_SCAN = 50
+CACHE_ENTRIES = 64
 # A commit abbreviation or full hash, as git prints it.
-_HASH = compile_fast(r"\b[0-9a-f]{7,40}\b")
+_HASH = compile_fast_bytes(rb"\b[0-9a-f]{7,40}\b")
 # host/owner/name or host:owner/name, as in remote URLs, push output and web links.
-_REMOTE = compile_fast(
-    r"\b([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)[:/]([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)"
-)
+_REMOTE_TEXT = r"\b([A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)[:/]([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)"
+_REMOTE = compile_fast(_REMOTE_TEXT)
+_REMOTE_BYTES = compile_fast_bytes(_REMOTE_TEXT.encode())
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,10 @@ class _Traces:
 
     hashes: set[str]
     remotes: set[str]
+    matches: int = 0
+
+
+_CACHE: dict[tuple[tuple[str, int, int], ...], _Traces] = {}
 
 
 class _LazyTraces:
@@ -117,17 +127,20 @@ def _in_git(folder: Path) -> bool:
 
 
 def _repository_clues(live: Path, traces: _LazyTraces) -> list[str]:
-    try:
-        repo = open_repository(live)
-    except GitUnavailable:
-        return []
+    """Two git calls at most, run in the session's folder (git finds the repository)."""
     seen = traces.get()
     clues = []
-    shared = sorted(set(look_up_objects(repo, seen.hashes).commits.values()))
-    if shared:
-        more = f" and {len(shared) - 1} more" if len(shared) > 1 else ""
-        clues.append(f"its commit {shared[0][:10]}{more} is named in the old sessions")
-    remotes = sorted(seen.remotes.intersection(_remote_keys(remote_urls(repo.path))))
+    try:
+        if seen.hashes:
+            repo = Repository(live, "", bare=False, shallow=False)
+            shared = sorted(set(look_up_objects(repo, seen.hashes).commits.values()))
+            if shared:
+                more = f" and {len(shared) - 1} more" if len(shared) > 1 else ""
+                clues.append(f"its commit {shared[0][:10]}{more} is named in the old sessions")
+        found = _remote_keys(remote_urls(live)) if seen.remotes else set()
+        remotes = sorted(seen.remotes.intersection(found))
+    except GitUnavailable:
+        return clues
     if remotes:
         clues.append(f"its git remote {remotes[0]} is named in the old sessions")
     return clues
@@ -148,9 +161,29 @@ def _remote_key(host: str, owner: str, name: str) -> str:
 
 
 def _traces(transcripts_dir: Path) -> _Traces:
+    """Cached in the process by the transcripts' size and mtime: the daemon audits an
+    orphaned store again and again, and its transcripts no longer change."""
+    transcripts = recent_transcripts(transcripts_dir, TRANSCRIPTS_TO_SCAN)
+    key = tuple(_stamp(t) for t in transcripts)
+    if key not in _CACHE:
+        if len(_CACHE) >= CACHE_ENTRIES:
+            _CACHE.clear()
+        _CACHE[key] = _read_traces(transcripts)
+    return _CACHE[key]
+
+
+def _stamp(path: Path) -> tuple[str, int, int]:
+    try:
+        info = path.stat()
+    except OSError:
+        return (str(path), -1, -1)
+    return (str(path), info.st_size, info.st_mtime_ns)
+
+
+def _read_traces(transcripts: list[Path]) -> _Traces:
     found = _Traces(set(), set())
     budget = SCAN_BYTES
-    for transcript in recent_transcripts(transcripts_dir, TRANSCRIPTS_TO_SCAN):
+    for transcript in transcripts:
         budget = _scan(transcript, found, budget)
         if budget <= 0:
             break
@@ -160,25 +193,35 @@ def _traces(transcripts_dir: Path) -> _Traces:
 def _scan(transcript: Path, found: _Traces, budget: int) -> int:
     with contextlib.suppress(OSError), transcript.open("rb") as handle:
         for block in chunks(handle):
-            text = block[:budget].decode("utf-8", errors="replace")
-            _take(text, found)
+            for line in block[:budget].split(b"\n"):
+                if found.matches >= MAX_MATCHES:
+                    return 0
+                if any(word in line for word in GIT_WORDS):
+                    _take(line, found)
             budget -= len(block)
-            if budget <= 0:
-                break
+            if budget <= 0 or found.matches >= MAX_MATCHES:
+                return 0
     return budget
 
 
-def _take(text: str, found: _Traces) -> None:
-    for match in _HASH.finditer(text):
+def _take(data: bytes, found: _Traces) -> None:
+    for match in _HASH.finditer(data):
+        found.matches += 1
+        if found.matches > MAX_MATCHES:
+            return
         token, start, end = match.group(0), match.start(), match.end()
         # A UUID's groups are hex too: a hash is never joined to its neighbours by "-".
-        joined = text[start - 1 : start] == "-" or text[end : end + 1] == "-"
+        joined = data[start - 1 : start] == b"-" or data[end : end + 1] == b"-"
         hashlike = not joined and not token.isdigit() and not token.isalpha()
         if hashlike and len(found.hashes) < MAX_CLUES:
-            found.hashes.add(token)
-    for match in _REMOTE.finditer(text):
+            found.hashes.add(token.decode("ascii"))
+    for match in _REMOTE_BYTES.finditer(data):
+        found.matches += 1
+        if found.matches > MAX_MATCHES:
+            return
         if len(found.remotes) < MAX_CLUES:
-            found.remotes.add(_remote_key(match.group(1), match.group(2), match.group(3)))
+            parts = (match.group(n).decode("ascii") for n in (1, 2, 3))
+            found.remotes.add(_remote_key(*parts))
 
 
 def moved_into(projects: Path, slug: str) -> Path | None:
