@@ -160,6 +160,15 @@ class State:
             )
         return int(cursor.lastrowid or 0)
 
+    def interrupt_run(self, run_id: int, stopped: dt.datetime) -> None:
+        """A run the daemon cut short when told to stop (SIGTERM)."""
+        with self.transaction() as db:
+            db.execute(
+                "UPDATE runs SET status = 'interrupted', finished_at = ? "
+                "WHERE id = ? AND status = 'running'",
+                (now_text(stopped), run_id),
+            )
+
     def fail_run(self, run_id: int, finished: dt.datetime) -> None:
         with self.transaction() as db:
             db.execute(

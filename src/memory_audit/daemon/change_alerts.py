@@ -1,0 +1,192 @@
+"""Watching the trees, and what a changed file sets off: a secret scan and its alerts.
+
+The list of trees is refreshed on a timer and when a folder appears in a
+projects folder. Changed files are scanned in batches on a worker thread
+(linear-time rules over files capped in size); alerts are raised on the loop.
+At start, every file is scanned once: secrets that landed while the service
+was not running alert too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+from collections.abc import Callable, Coroutine
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memory_audit.config.settings import Config
+from memory_audit.daemon.alerts import Alert, AlertCenter, FileScan, alerts_for, scan_file
+from memory_audit.daemon.journaling import JournalKeeper
+from memory_audit.daemon.notify import Notifier
+from memory_audit.daemon.state import State
+from memory_audit.daemon.watch import TreeWatcher
+from memory_audit.daemon.worker_thread import in_daemon_thread
+from memory_audit.errors import describe
+from memory_audit.secrets.loading import RulesUnavailable, scanner_for
+from memory_audit.secrets.scanner import Scanner
+from memory_audit.tree.discovery import TreeRef, expand_root, find_trees, glob_magic
+from memory_audit.tree.walk import list_tree
+
+log = logging.getLogger("memory_audit.daemon")
+RESCAN_AFTER_NEW_FOLDER = 1.0
+
+
+class ChangeAlerts:
+    """The watching part of :class:`~memory_audit.daemon.service.Daemon`."""
+
+    config: Config
+    clock: Callable[[], dt.datetime]
+    state: State
+    notifier: Notifier
+    alerts: AlertCenter
+    watcher: TreeWatcher | None
+    journal: JournalKeeper | None
+    _changed: set[Path]
+    _changed_ready: asyncio.Event
+    _rescan_handle: asyncio.TimerHandle | None
+    _journal_pending: set[Path]
+    _journal_ready: asyncio.Event
+    _journaled_roots: set[Path]
+
+    if TYPE_CHECKING:  # defined by the Daemon and its journal part
+
+        def _spawn(self, work: Coroutine[Any, Any, Any]) -> None: ...
+
+        async def _journal_baseline(self) -> None: ...
+
+    def trees(self, *, locate_projects: bool = True) -> list[TreeRef]:
+        return find_trees(self.config.settings.roots, locate_projects=locate_projects)
+
+    def project_folders(self) -> list[Path]:
+        """The folders new trees appear in: each root glob's part before its first wildcard."""
+        folders = []
+        for pattern in self.config.settings.roots:
+            parts = Path(expand_root(pattern)).parts
+            index = next((i for i, p in enumerate(parts) if glob_magic(p)), None)
+            if index:
+                folders.append(Path(*parts[:index]))
+        return folders
+
+    def _start_watching(self, loop: asyncio.AbstractEventLoop) -> None:
+        watch = self.config.settings.watch
+        if not watch.enabled:
+            return
+        self.watcher = TreeWatcher(
+            loop,
+            watch.debounce_seconds,
+            watch.observer,
+            watch.polling_interval_seconds,
+            self._file_changed,
+            self._schedule_rescan,
+        )
+        self.watcher.start()
+        self.rescan()
+
+    def rescan(self) -> None:
+        if self.watcher is None:
+            return
+        had_limit = self.watcher.limit_hit
+        roots = [r.root for r in self.trees(locate_projects=False)]
+        self.watcher.update(roots, self.project_folders())
+        if self.journal is not None and set(roots) - self._journaled_roots:
+            self._spawn(self._journal_baseline())
+        self.state.set_watched(self.watcher.observers(), self.clock())
+        if self.watcher.limit_hit and not had_limit:
+            self._spawn(
+                self.notifier.send(
+                    "memory-audit: watching by polling",
+                    "The inotify watch limit is reached; memory trees are polled instead "
+                    "(alerts may take a few seconds longer). Raise fs.inotify.max_user_watches.",
+                )
+            )
+
+    def _schedule_rescan(self) -> None:
+        if self._rescan_handle is None:
+            self._rescan_handle = asyncio.get_running_loop().call_later(
+                RESCAN_AFTER_NEW_FOLDER, self._rescan_now
+            )
+
+    def _rescan_now(self) -> None:
+        self._rescan_handle = None
+        self.rescan()
+
+    def _file_changed(self, path: Path) -> None:
+        self._changed.add(path)
+        self._changed_ready.set()
+        if self.journal is not None:
+            self._journal_pending.add(path)
+            self._journal_ready.set()
+
+    def _scanner(self) -> Scanner:
+        rules = self.config.check_options("secrets")
+        return scanner_for(rules.patterns, rules.state_dir, rules.gitleaks_config)
+
+    async def _change_loop(self) -> None:
+        """Scan changed files in batches on a worker thread; alert from the loop.
+
+        A batch that fails is logged and dropped; the loop, and with it every later
+        alert, carries on. Without a usable patterns file the batch is kept, and
+        scanned with the next change once the file is back.
+        """
+        while True:
+            await self._changed_ready.wait()
+            self._changed_ready.clear()
+            batch, self._changed = self._changed, set()
+            try:
+                await self._scan_changes(batch)
+            except RulesUnavailable as exc:
+                self._changed |= batch
+                log.error("secret alerts paused: %s", exc)
+            except Exception as exc:
+                log.error("scanning %d changed file(s) failed: %s", len(batch), describe(exc))
+
+    async def _scan_changes(self, batch: set[Path]) -> None:
+        roots = [Path(r) for r in (self.watcher.observers() if self.watcher else {})]
+        scanner = self._scanner()
+        limit = self.config.settings.audit.max_file_bytes
+        scans = await in_daemon_thread(partial(_scan_all, batch, roots, scanner, limit))
+        self._raise_alerts(scans, scanner)
+
+    def _raise_alerts(self, scans: list[FileScan], scanner: Scanner) -> None:
+        ignored = scanner.false_positives | self.state.dismissed()
+        found: list[Alert] = []
+        for scan in scans:
+            found += alerts_for(scan, self.state, ignored)
+        self.alerts.add(found)
+
+    async def _startup_sweep(self) -> None:
+        """Alert for secrets that landed while the service was not running."""
+        roots = [r.root for r in self.trees(locate_projects=False)]
+        paths = await in_daemon_thread(lambda: _tree_files(roots))
+        self._changed.update(paths)
+        if paths:
+            self._changed_ready.set()
+
+
+def _scan_all(paths: set[Path], roots: list[Path], scanner: Scanner, limit: int) -> list[FileScan]:
+    scans = []
+    for path in sorted(paths):
+        root = max(
+            (r for r in roots if path.is_relative_to(r)), key=lambda r: len(r.parts), default=None
+        )
+        if root is not None:
+            with contextlib.suppress(OSError):
+                scan = scan_file(path, root, scanner, limit)
+                if scan is not None:
+                    scans.append(scan)
+    return scans
+
+
+def _tree_files(roots: list[Path]) -> list[Path]:
+    """Every file the audit reads, listed safely (no symlink loops, nothing outside)."""
+    files = []
+    for root in roots:
+        listing = list_tree(root)
+        files += [root / c.path for c in listing.candidates]
+        if listing.index is not None:
+            files.append(root / listing.index.path)
+    return files
