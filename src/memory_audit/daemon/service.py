@@ -126,7 +126,7 @@ class Daemon(WeeklyAudits, ChangeAlerts, JournalFeed):
             systemd_notify.notify("STOPPING=1")
             for task in tasks:
                 task.cancel()
-            await self.interrupt_run(STOP_GRACE_SECONDS)
+            await self.cut_run_short(STOP_GRACE_SECONDS)
         finally:
             self._shutdown()
             lock.release()

@@ -93,7 +93,7 @@ class WeeklyAudits:
             finally:
                 self._running = None
 
-    async def interrupt_run(self, grace: float) -> None:
+    async def cut_run_short(self, grace: float) -> None:
         """Cut the run in progress short (SIGTERM); it is recorded as interrupted."""
         running = self._running
         if running is not None and not running.done():
