@@ -184,3 +184,24 @@ def test_two_stores_claiming_the_project_the_user_picks_one(tmp_path: Path) -> N
     assert (new / "billing.md").read_text() == BILLING
     assert hashes(home / ".claude/projects/-tmp-ledger") == other_files  # not chosen: untouched
     assert (old.parent / ".trash/memory/billing.md").read_text() == BILLING
+
+
+def test_ctrl_c_between_steps_keeps_and_records_the_steps_done(tmp_path: Path) -> None:
+    home, old, new = renamed_project(tmp_path)
+    old_files = hashes(old)
+    term = review(home, old)
+    term.expect(MOVE)
+    term.send("a")
+    term.expect("Copy them? [y]es / [n]o: ")
+    term.send("y")
+    term.expect("Merge them? [y]es / [n]o: ")
+    term.interrupt()
+    summary = term.expect("findings remain.")
+    assert "0 applied, 0 skipped, 2 deferred." in summary  # the move is not done
+    assert term.wait() == 130
+    assert (new / "billing.md").read_text() == BILLING  # step 1 stays
+    assert (new / "MEMORY.md").read_text() == NEW_INDEX  # step 2 never happened
+    assert hashes(old) == old_files
+    [log] = [t for name, t in changelogs(home).items() if "work-ledger" in name]
+    assert "copied `billing.md`, `tests.md` as `tests-moved.md`" in log
+    assert "(not given)" in log

@@ -29,6 +29,7 @@ class MoveResult:
     changes: list[str] = field(default_factory=list)  # changelog lines, one per step done
     trashed: Path | None = None  # where the old memory folder went
     failed: str | None = None
+    interrupted: bool = False  # Ctrl-C or a closed terminal at a question: steps done stay
 
 
 def pick(console: Console, root: Path, finding: Finding) -> str:
@@ -59,6 +60,8 @@ def move(console: Console, root: Path, slug: str, diff: Diff) -> MoveResult:
         plan = steps.plan_move(root, new_root)
         console.say(f"  Into {new_root}")
         _steps(console, plan, diff, result)
+    except (KeyboardInterrupt, EOFError):
+        result.interrupted = True  # the caller records the steps done, then stops
     except (steps.MoveStopped, StaleTarget, OSError, UnicodeError) as exc:
         result.failed = _why(exc)
         console.say(f"  Stopped: {result.failed}. Nothing was lost; the old store is kept.")

@@ -207,14 +207,18 @@ class Session:
         if moved.failed:
             self.outcome.failed.append(f"{finding.path}: {moved.failed}")
         if not moved.changes:
+            if moved.interrupted:
+                raise KeyboardInterrupt
             return DEFERRED if moved.failed else SKIPPED
         self.outcome.applied += moved.changes
         if moved.new_root is not None:
             self.outcome.elsewhere.setdefault(moved.new_root, []).extend(moved.changes)
         if moved.trashed is not None:
             self.outcome.moved_to = moved.new_root
-        else:
+        elif not moved.interrupted:
             self._tree_changed()
+        if moved.interrupted:  # the steps done are recorded; the move itself is deferred
+            raise KeyboardInterrupt
         return APPLIED
 
     def _false_positive(self, finding: Finding) -> str:
