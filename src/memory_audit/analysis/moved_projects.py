@@ -161,8 +161,8 @@ def _remote_key(host: str, owner: str, name: str) -> str:
 
 
 def _traces(transcripts_dir: Path) -> _Traces:
-    """Cached in the process by the transcripts' size and mtime: the daemon audits an
-    orphaned store again and again, and its transcripts no longer change."""
+    """Cached in the process by the transcripts' size and mtime: an orphaned store's
+    transcripts no longer change, and one run may ask about them more than once."""
     transcripts = recent_transcripts(transcripts_dir, TRANSCRIPTS_TO_SCAN)
     key = tuple(_stamp(t) for t in transcripts)
     if key not in _CACHE:
