@@ -37,7 +37,10 @@ DOMAIN = re.compile(
     re.I,
 )
 MACHINE_START = ("~/", "/")
-COMPONENT = re.compile(r"^[\w.@+~-]*$")
+# Every component of a path is made of these (checked on the whole token, slashes allowed).
+COMPONENTS = re.compile(r"[\w.@+~/-]*")
+LETTER = re.compile(r"[A-Za-z]")
+LEADING_EDGE = EDGE_PUNCTUATION.replace(".", "")
 SECRET_SHAPED = re.compile(r"[A-Za-z0-9]{24,}")
 REF_PREFIXES = frozenset(
     "origin upstream refs remotes heads tags feature features feat fix fixes bugfix hotfix "
@@ -111,7 +114,7 @@ def path_references(
 
 
 def _words_around_paths(text: str) -> str:
-    return " ".join(w for w in BACKTICKED.sub(" ", text).split() if "/" not in w)
+    return " ".join([w for w in BACKTICKED.sub(" ", text).split() if "/" not in w])
 
 
 def _paths_in(text: str, links: Sequence[Link]) -> Iterator[str]:
@@ -137,16 +140,24 @@ def _candidates(text: str, links: Sequence[Link]) -> Iterator[tuple[str, bool]]:
         if not is_external(link.target) and not link.target.split("#", 1)[0].endswith(".md"):
             yield link.target, True
         text = text.replace(f"]({link.target}", " ").replace(f"[{link.title}", " ")
-    for word in BACKTICKED.sub(" ", text).split():
+    prose = BACKTICKED.sub(" ", text)
+    if "/" not in prose:
+        return  # most lines: their only candidates were in backticks
+    for word in prose.split():
         # A word's pieces between backticks: what `[^\s`]*/[^\s`]*` found, without its
         # backtracking (quadratic on a long word with no slash after a backtick).
-        yield from ((piece, False) for piece in word.split("`") if "/" in piece)
+        if "/" in word:
+            yield from ((piece, False) for piece in word.split("`") if "/" in piece)
 
 
 def clean_path(token: str, backticked: bool) -> str | None:
     """The path a token names, or None when it is not a file reference."""
+    if "/" not in token and "." not in token:
+        return None  # neither a path nor a file name (most backticked words): cleaning adds none
     # A leading dot belongs to the name (`.claude/`, `.env`); a trailing one ends a sentence.
-    token = LINE_SUFFIX.sub("", token.lstrip(EDGE_PUNCTUATION.replace(".", "")))
+    token = token.lstrip(LEADING_EDGE)
+    if ":" in token or "#" in token:  # a line suffix needs one of them
+        token = LINE_SUFFIX.sub("", token)
     token = token.rstrip(EDGE_PUNCTUATION)
     if token.startswith("./"):
         token = token[2:]
@@ -155,9 +166,10 @@ def clean_path(token: str, backticked: bool) -> str | None:
     if "/" not in token and not (backticked and has_extension(token)):
         return None
     parts = [p for p in token.split("/") if p]
-    if not parts or DOMAIN.match(parts[0]) or not re.search(r"[A-Za-z]", token):
+    if not parts or DOMAIN.match(parts[0]) or not LETTER.search(token):
         return None
-    if not all(COMPONENT.match(p) for p in parts) or _unlikely(parts, token):
+    # NOT_A_PATH refused white space, so no component ends in a line break that `$` allows
+    if not COMPONENTS.fullmatch(token) or _unlikely(parts, token):
         return None
     return token.rstrip("/") or None
 

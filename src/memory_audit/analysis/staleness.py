@@ -17,6 +17,15 @@ OPEN = re.compile(
     r"|\b(?:in progress|pending|blocked|not started)\b",
     re.I | re.M,
 )
+# Every OPEN and DONE match holds one of these, as IGNORECASE compares (see ``folded``).
+OPEN_WORDS = ("[ ]", "☐", "todo", "wip", "next", "in progress", "pending", "blocked", "not started")
+DONE_WORDS = (
+    *("[x]", "✓", "✔", "✅", "☑", "~~", "done", "shipped", "merged", "completed", "finished"),
+    *("landed", "released"),
+)
+# Characters IGNORECASE takes for an ASCII letter that str.lower() does not turn into one
+# (dotted and dotless i, long s); İ must go first, lower() makes it two characters.
+FOLD_TO_ASCII = (("İ", "i"), ("ı", "i"), ("ſ", "s"))
 CLOSED = re.compile(
     r"\b(?:complete[d]?|resolved|superseded|done|shipped|fixed|closed|merged|finished|retired"
     r"|shelved|abandoned|cancell?ed|dropped|parked)\b",
@@ -42,18 +51,52 @@ def finished_work(lines: Sequence[str], ratio: float) -> str | None:
     Two passes over the whole body (not two calls per line): the markers are rare.
     """
     body = "\n".join(lines)
-    open_lines = {body.count("\n", 0, m.start()) for m in OPEN.finditer(body)}
-    done_lines = {body.count("\n", 0, m.start()) for m in DONE.finditer(body)} - open_lines
+    words = folded(body)
+    open_lines = status_lines(body, OPEN) if any(w in words for w in OPEN_WORDS) else set()
+    done_lines = status_lines(body, DONE) if any(w in words for w in DONE_WORDS) else set()
+    done_lines -= open_lines
     done, total = len(done_lines), len(done_lines) + len(open_lines)
     if total >= 3 and done / total >= ratio:
         return f"body is mostly finished work ({done} of {total} status lines done)"
     return None
 
 
+def folded(text: str) -> str:
+    """``text`` lower-cased so that a word IGNORECASE finds in it is in the result as
+    written in lower case, character for character (tests/analysis/test_staleness.py
+    checks every code point)."""
+    for character, ascii_letter in FOLD_TO_ASCII:
+        text = text.replace(character, ascii_letter)
+    return text.lower()
+
+
+def status_lines(body: str, pattern: re.Pattern[str]) -> set[int]:
+    """The 0-based lines holding a match, counted as the matches go (not from the start for
+    each match: a body with many markers would be quadratic)."""
+    found: set[int] = set()
+    line, counted = 0, 0
+    for match in pattern.finditer(body):
+        line += body.count("\n", counted, match.start())
+        counted = match.start()
+        found.add(line)
+    return found
+
+
 def stale_as_of(
     lines: Sequence[str], first_line: int, today: dt.date, days: int
 ) -> tuple[int, str] | None:
     """A dated claim framed as current; "Status: resolved 2026-08-05" is a record, not one."""
+    # A match in a line is a match at the same place in the body (the pattern looks at
+    # nothing past its own text but a \b before it): one search rules most bodies out.
+    if CURRENT.search("\n".join(lines)) is None:
+        return None
+    return dated_as_current(lines, first_line, today, days)
+
+
+def dated_as_current(
+    lines: Sequence[str], first_line: int, today: dt.date, days: int
+) -> tuple[int, str] | None:
+    """:func:`stale_as_of` line by line, without the search of the whole body first."""
     for number, text in enumerate(lines, start=first_line):
         for match in CURRENT.finditer(text):
             if CLOSED.search(match.group(0)):

@@ -211,14 +211,13 @@ def _dead_warning(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
 
 
 def _narrative(memory: MemoryFile, options: Options) -> Iterator[Finding]:
-    size = len(memory.body.encode())
-    if size <= options.narrative_bytes:
+    body = memory.body
+    size = len(body.encode())
+    # A marker in a prose sentence is a marker in the body, with the same text on each side
+    # (sentences are cut at white space or after 。！？): one search rules most bodies out.
+    if size <= options.narrative_bytes or NARRATIVE.search(body) is None:
         return
-    markers: dict[str, int] = {}
-    for index, sentence in prose_sentences(memory.body_lines):
-        for match in NARRATIVE.finditer(sentence):
-            marker = match.group(0).lower().rstrip(",").replace("during this", "in this")
-            markers.setdefault(marker, index + memory.body_start)
+    markers = story_markers(memory.body_lines, memory.body_start)
     if len(markers) >= 2:
         shown = ", ".join(f'"{m}"' for m in sorted(markers)[:3])
         yield make_finding(
@@ -229,6 +228,16 @@ def _narrative(memory: MemoryFile, options: Options) -> Iterator[Finding]:
             f"{size}-byte body told as a story ({shown})",
             "recompress: the rule in one line, then **Why:** and **How to apply:**; drop the story",
         )
+
+
+def story_markers(lines: Sequence[str], first_line: int) -> dict[str, int]:
+    """Each story marker of the prose sentences, with the line it first appears on."""
+    markers: dict[str, int] = {}
+    for index, sentence in prose_sentences(lines):
+        for match in NARRATIVE.finditer(sentence):
+            marker = match.group(0).lower().rstrip(",").replace("during this", "in this")
+            markers.setdefault(marker, index + first_line)
+    return markers
 
 
 def _why(memory: MemoryFile) -> Iterator[Finding]:

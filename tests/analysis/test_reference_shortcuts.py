@@ -1,0 +1,68 @@
+"""Path candidates and their cleaning, with the shortcuts taken, are what the plain code gave.
+
+The plain versions below are the code before the shortcuts (issue 19): every word split at
+backticks, every token cleaned through every pattern. Generated lines and tokens are made
+of the characters each step looks at.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from memory_audit.analysis import references as refs
+from memory_audit.analysis.references import BACKTICKED, clean_path
+
+COMPONENT = re.compile(r"^[\w.@+~-]*$")
+PIECES = st.sampled_from(
+    [
+        *("src", "app", "node_modules", "origin", "main", "foo", "Ab12Cd34Ef56Gh78Ij90Kl12", "a"),
+        *("/", "//", "./", "../", ".", ".py", ".md", ".toml", ":12", ":3:4", "#L5", "#L5-L9", "#"),
+        *("`", " ", "\t", "\n", "\u3000", "(", ")", "[", "]", ",", "“", "」", "*", "?", "<", ">"),
+        *("path/to", "example.com", "~/", "-x", "@scope", "…", "...", "=", "日本", "é", "_", "1"),
+    ]
+)
+TEXT = st.lists(PIECES, max_size=24).map("".join)
+
+
+def _plain_clean_path(token: str, backticked: bool) -> str | None:
+    token = refs.LINE_SUFFIX.sub("", token.lstrip(refs.EDGE_PUNCTUATION.replace(".", "")))
+    token = token.rstrip(refs.EDGE_PUNCTUATION)
+    if token.startswith("./"):
+        token = token[2:]
+    if not token or refs.NOT_A_PATH.search(token) or refs.PLACEHOLDER_TEXT.search(token):
+        return None
+    if "/" not in token and not (backticked and refs.has_extension(token)):
+        return None
+    parts = [p for p in token.split("/") if p]
+    if not parts or refs.DOMAIN.match(parts[0]) or not re.search(r"[A-Za-z]", token):
+        return None
+    if not all(COMPONENT.match(p) for p in parts) or refs._unlikely(parts, token):
+        return None
+    return token.rstrip("/") or None
+
+
+def _plain_prose_candidates(text: str) -> Iterator[tuple[str, bool]]:
+    for word in BACKTICKED.sub(" ", text).split():
+        yield from ((piece, False) for piece in word.split("`") if "/" in piece)
+
+
+@settings(max_examples=500, deadline=None)
+@given(TEXT, st.booleans())
+@example("src/app.py:12", True)
+@example("app\n", True)
+@example("`a.md`", True)
+@example("(./src/x/)", False)
+def test_cleaning_a_token_gives_what_the_plain_cleaning_gave(token: str, backticked: bool) -> None:
+    assert clean_path(token, backticked) == _plain_clean_path(token, backticked)
+
+
+@settings(max_examples=400, deadline=None)
+@given(TEXT)
+@example("see `src/a.py` and src`/b`/c.md then `x` y/z")
+def test_the_candidates_of_a_line_are_what_the_plain_split_gave(text: str) -> None:
+    backticked = [(t, True) for m in BACKTICKED.finditer(text) for t in m.group(1).split()]
+    assert list(refs._candidates(text, ())) == backticked + list(_plain_prose_candidates(text))

@@ -1,0 +1,117 @@
+"""The shortcuts of bloat's body scans give what the full scans give.
+
+Each scan first asks one cheap question of the whole body (does it hold a status word, a
+dated "as of", a story marker at all?) and stops there when the answer is no. These tests
+prove that the answer "no" is never wrong: over every code point for the case folding,
+and over generated bodies built from the very pieces the patterns look for.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import sys
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from memory_audit.analysis import staleness
+from memory_audit.analysis.staleness import (
+    DONE,
+    DONE_WORDS,
+    OPEN,
+    OPEN_WORDS,
+    dated_as_current,
+    finished_work,
+    folded,
+    stale_as_of,
+    status_lines,
+)
+from memory_audit.checks.bloat import NARRATIVE, story_markers
+
+ALL_CODE_POINTS = "".join(chr(c) for c in range(sys.maxunicode + 1) if not 0xD800 <= c < 0xE000)
+PIECES = st.sampled_from(
+    [
+        *("done", "DONE", "Shipped", "merged", "completed", "finished", "landed", "released"),
+        *("todo", "TODO", "wip", "Next", "in progress", "pending", "blocked", "not started"),
+        *("[ ]", "[x]", "[X]", "☐", "✓", "✔", "✅", "☑", "~~", "(done)", ": shipped", "— merged"),
+        *("verify-done.sh", "done.md", "İn progress", "todı", "ſhipped", "\u212aept"),
+        *("as of", "As at", "status", "currently", "right now", "state of play", "Status:"),
+        *("2026-01-05", "2025-03", "March 2025", "12 Mar 2024", "Sep. 3, 2023", "resolved"),
+        *("we found", "It turned out", "at first,", "Eventually,", "in this session", "then we"),
+        *("during this session", "we tried", "it took us", "the user asked me", "I noticed"),
+        *("\n", "\n\n", " ", "  ", "\t", ".", ". ", "。", "！", "?", ",", "-", "—", "(", ":"),
+        *("- ", "* ", "1. ", "2) ", "```", "~~~", "| ", "> ", "# ", "<!-- ", "\u3000", "\xa0"),
+        *("the", "build", "we", "found", "at", "first", "as", "of", "fails at first use"),
+    ]
+)
+BODIES = st.lists(PIECES, max_size=40).map("".join)
+
+
+def test_folding_keeps_every_character_ignorecase_takes_for_a_status_word_character() -> None:
+    folded_all = folded(ALL_CODE_POINTS)
+    assert len(folded_all) == len(ALL_CODE_POINTS)  # one character for one: places hold
+    for character in sorted({c for word in OPEN_WORDS + DONE_WORDS for c in word}):
+        for match in re.finditer(re.escape(character), ALL_CODE_POINTS, re.IGNORECASE):
+            assert folded_all[match.start()] == character.lower(), hex(ord(match.group()))
+
+
+def _every_status_line(body: str, pattern: re.Pattern[str]) -> set[int]:
+    return {body.count("\n", 0, m.start()) for m in pattern.finditer(body)}
+
+
+def _finished_work_in_full(lines: list[str], ratio: float) -> str | None:
+    body = "\n".join(lines)
+    open_lines = _every_status_line(body, OPEN)
+    done_lines = _every_status_line(body, DONE) - open_lines
+    done, total = len(done_lines), len(done_lines) + len(open_lines)
+    if total >= 3 and done / total >= ratio:
+        return f"body is mostly finished work ({done} of {total} status lines done)"
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(BODIES)
+@example("- [x] ingest\n- [x] rate\n- ſhipped render\n- todı send")
+@example("İn progress: a\n✓ b\n(done) c\n- [X] d")
+def test_status_lines_with_the_word_test_first_are_the_status_lines(body: str) -> None:
+    words = folded(body)
+    for pattern, vocabulary in ((OPEN, OPEN_WORDS), (DONE, DONE_WORDS)):
+        assert status_lines(body, pattern) == _every_status_line(body, pattern)
+        if not any(word in words for word in vocabulary):
+            assert not _every_status_line(body, pattern)
+    lines = body.split("\n")
+    assert finished_work(lines, 0.7) == _finished_work_in_full(lines, 0.7)
+
+
+@settings(max_examples=300, deadline=None)
+@given(BODIES)
+@example("Status as of 2026-01-05: live\nstatus: resolved 2025-03")
+@example("currently (12 Mar 2024)\nAs at\nMarch 2025")
+def test_stale_as_of_after_one_search_is_the_line_by_line_answer(body: str) -> None:
+    lines = body.split("\n")
+    today = dt.date(2026, 11, 30)
+    assert stale_as_of(lines, 3, today, 60) == dated_as_current(lines, 3, today, 60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(BODIES)
+@example("- It turned out。we found it\n> we tried\n```\nthen we\n```\nAt first, x")
+def test_a_body_without_a_story_marker_has_none_in_its_sentences(body: str) -> None:
+    lines = body.split("\n")
+    if NARRATIVE.search(body) is None:
+        assert story_markers(lines, 1) == {}
+
+
+def test_the_word_lists_cover_the_patterns() -> None:
+    """Every status marker the patterns know is in the word lists (a marker added to a
+    pattern and not to its list would be skipped by the shortcut)."""
+    samples = ["- [ ] a", "☐ a", "todo a", "WIP a", "next a", "x in progress", "x pending"]
+    samples += ["x blocked", "x not started"]
+    for sample in samples:
+        assert OPEN.search(sample)
+        assert any(word in folded(sample) for word in OPEN_WORDS), sample
+    for sample in ["- [x] a", "~~a~~", "✓ a", "☑ a", "✅", "a done", "a shipped.", "(merged"]:
+        assert DONE.search(sample)
+        assert any(word in folded(sample) for word in DONE_WORDS), sample
+    assert staleness.FOLD_TO_ASCII[0][0] == "İ"  # replaced before lower() doubles it
