@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import base64
+import math
 import os
+import string
+from collections import Counter
 from pathlib import Path
 
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from memory_audit.tree import file_kinds
 from memory_audit.tree.file_kinds import not_memory_reason
 from memory_audit.tree.memory_file import FileKind
 from memory_audit.tree.snapshot import load_tree
@@ -86,3 +93,31 @@ def test_a_base64_block_is_known_by_its_characters_whatever_whitespace_wraps_it(
         reason = not_memory_reason("x.md", wrap.join(lines))
         assert reason == "encrypted or encoded: one high-entropy base64 block", repr(wrap)
     assert not_memory_reason("x.md", "\n".join(lines[:2]) + "\n-\n" + "\n".join(lines[2:])) is None
+
+
+def _base64_block_in_full(body: str) -> bool:
+    """The test before its early search (issue 19): pack, compare sets, measure entropy."""
+    packed = "".join(body.split())
+    if len(packed) < file_kinds.MIN_BASE64_BODY or not set(packed) <= file_kinds.BASE64_CHARS:
+        return False
+    counts = Counter(packed)
+    entropy = -sum(n / len(packed) * math.log2(n / len(packed)) for n in counts.values())
+    return entropy >= file_kinds.MIN_ENTROPY
+
+
+BASE64_TEXT = st.text(
+    alphabet=st.one_of(
+        st.sampled_from(string.ascii_letters + string.digits + "+/="),
+        st.sampled_from(" \t\n\r\v\f\x1c\x1d\x1e\x1f\x85\xa0\u2028\u3000-_.,!é日"),
+    ),
+    max_size=300,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(BASE64_TEXT)
+@example(base64.b64encode(os.urandom(120)).decode())
+@example(base64.b64encode(os.urandom(120)).decode().replace("A", "\u3000"))
+@example(base64.encodebytes(os.urandom(200)).decode().replace("\n", "\x1c"))
+def test_the_early_search_for_a_non_base64_character_changes_no_answer(body: str) -> None:
+    assert file_kinds._is_base64_block(body) == _base64_block_in_full(body)

@@ -116,7 +116,14 @@ def test_load_flat_takes_real_shaped_frontmatter_and_agrees_with_yaml() -> None:
 
 def test_load_flat_steps_aside_for_anything_not_flat() -> None:
     for text in [
-        "metadata:\n  type: user",  # nested
+        "metadata:\n  deeper:\n    type: user",  # nested twice
+        "metadata:\n  type: user\n    more: x",  # an odd indent
+        "metadata:\n   type: user\n  more: x",
+        "name: a\n  type: user",  # under a key that has a value
+        "  type: user",  # under no key
+        "metadata:\n  - user",  # a list
+        "metadata:\n\ttype: user",  # a tab is no indent
+        "metadata:\n  type: user\n  type: user",  # duplicate key below
         "name: a\nname: b",  # duplicate key
         "# comment\nname: a",
         "name: a #comment",
@@ -132,3 +139,38 @@ def test_parse_block_uses_the_fast_path_and_yaml_alike() -> None:
     assert (
         parse_block("name: a\nreview_by: 2026-01-02").value["review_by"].isoformat() == "2026-01-02"
     )
+
+
+NESTED_LINE = st.one_of(
+    st.tuples(st.just(0), KEYS, VALUES),
+    st.tuples(st.integers(1, 4), KEYS, VALUES),
+    st.tuples(st.integers(0, 4), KEYS, st.just("")),  # a key opening a mapping (or empty)
+)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(NESTED_LINE, max_size=10), st.booleans())
+@example([(0, "name", "a"), (0, "description", "d"), (0, "metadata", ""), (2, "type", "user")], 0)
+@example([(0, "metadata", ""), (2, "type", ""), (4, "name", "x")], False)
+@example([(0, "metadata", ""), (1, "type", "a"), (1, "name", "b"), (0, "name", "c")], True)
+def test_load_flat_equals_yaml_with_one_level_below(
+    lines: list[tuple[int, str, str]], blank: bool
+) -> None:
+    text = ("\n\n" if blank else "\n").join(
+        " " * depth + (f"{key}: {value}" if value else f"{key}:") for depth, key, value in lines
+    )
+    flat = load_flat(text)
+    if flat is not None:
+        assert flat == yaml_result(text)
+
+
+def test_load_flat_takes_the_metadata_layout() -> None:
+    text = (
+        "name: testing-policy\ndescription: Tests hit a real database\nmetadata:\n"
+        "  type: feedback\n  originSessionId: 2fbf5660-08bb-4a1c-bde3-d0dbd106eeea\n"
+        "  node_type: memory"
+    )
+    flat = load_flat(text)
+    assert flat is not None
+    assert flat == yaml_result(text)
+    assert flat["metadata"]["type"] == "feedback"

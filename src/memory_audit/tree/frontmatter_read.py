@@ -86,6 +86,8 @@ def _not_mapping(value: Any) -> FileProblem:
 
 def comment_cuts(text: str, fields: Mapping[str, Any], offset: int) -> list[CommentCut]:
     """Plain values that YAML cut at `` #``, checked against what was actually loaded."""
+    if "#" not in text:
+        return []  # every cut is at a `#`: most blocks have none
     found = []
     parent: Mapping[str, Any] = {}
     for number, line in enumerate(text.split("\n")):

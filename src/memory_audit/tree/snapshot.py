@@ -416,7 +416,7 @@ def _read_index(
 ) -> tuple[Index | None, LoadedIndex | None]:
     if candidate is None:
         return None, None
-    result = read_text(candidate.source, max_file_bytes)
+    result = read_text(candidate.source, max_file_bytes, line_bytes=True)
     if result.error is not None:
         errors.append(ReadError(INDEX_NAME, result.error))
         return None, None

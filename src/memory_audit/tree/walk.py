@@ -159,8 +159,11 @@ def kind_of(rel: str) -> FileKind:
     return FileKind.MEMORY
 
 
-def read_text(source: Path, max_bytes: int) -> ReadResult:
-    """Read a listed file as text, within limits; never raises for I/O or content."""
+def read_text(source: Path, max_bytes: int, *, line_bytes: bool = False) -> ReadResult:
+    """Read a listed file as text, within limits; never raises for I/O or content.
+
+    ``line_bytes``: also count each line's bytes on disk (MEMORY.md's load budget needs
+    them; a topic file does not, and counting costs a split of every file)."""
     try:
         fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
@@ -181,15 +184,15 @@ def read_text(source: Path, max_bytes: int) -> ReadResult:
             data = handle.read(info.st_size + 1)
         except OSError as exc:
             return ReadResult(None, info.st_size, info.st_mtime, error=describe_os_error(exc))
-    return _decode(data, info.st_mtime)
+    return _decode(data, info.st_mtime, line_bytes)
 
 
-def _decode(data: bytes, mtime: float) -> ReadResult:
+def _decode(data: bytes, mtime: float, line_bytes: bool) -> ReadResult:
     size = len(data)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         problem = FileProblem("not-utf8", "file is UTF-16; Claude Code reads and writes UTF-8", 1)
         text = data.decode("utf-16", errors="replace")
-        return _result(text, data, mtime, (problem,))
+        return _result(text, data, mtime, (problem,), line_bytes)
     if data.startswith(GIT_CRYPT_HEADER):
         problem = FileProblem(ENCRYPTED, "encrypted: git-crypt")
         return ReadResult(None, size, mtime, problems=(problem,))
@@ -206,18 +209,25 @@ def _decode(data: bytes, mtime: float) -> ReadResult:
         )
         text = data.decode("utf-8-sig", errors="replace")
         problems = (problem,)
-    return _result(text, data, mtime, problems)
+    return _result(text, data, mtime, problems, line_bytes)
 
 
-def _result(text: str, data: bytes, mtime: float, problems: tuple[FileProblem, ...]) -> ReadResult:
-    line_bytes = tuple(len(part) + 1 for part in data.split(b"\n"))
-    if data.endswith(b"\n"):
-        line_bytes = line_bytes[:-1]
-    elif line_bytes:
-        line_bytes = (*line_bytes[:-1], line_bytes[-1] - 1)
+def _result(
+    text: str, data: bytes, mtime: float, problems: tuple[FileProblem, ...], count_lines: bool
+) -> ReadResult:
+    line_bytes = _line_bytes(data) if count_lines else ()
     crlf_text = text if "\r\n" in text else ""
     text = text.replace("\r\n", "\n") if crlf_text else text
     return ReadResult(text, len(data), mtime, line_bytes, problems, crlf_text=crlf_text)
+
+
+def _line_bytes(data: bytes) -> tuple[int, ...]:
+    line_bytes = tuple(len(part) + 1 for part in data.split(b"\n"))
+    if data.endswith(b"\n"):
+        return line_bytes[:-1]
+    if line_bytes:
+        return (*line_bytes[:-1], line_bytes[-1] - 1)
+    return line_bytes
 
 
 def describe_os_error(exc: OSError) -> str:
