@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from memory_audit.analysis.health import measure
+from memory_audit.analysis.health import measure, session_use
 from memory_audit.checks import DIMENSIONS, ORDER, REGISTRY
 from memory_audit.config.settings import Config
 from memory_audit.errors import UsageError, describe
@@ -73,7 +73,7 @@ def audit_tree(
         memory_files=_count(tree, FileKind.MEMORY, parsed),
         session_recaps=_count(tree, FileKind.RECAP, parsed),
         has_index=tree.index is not None,
-        health=measure(tree, frontmatter=parsed),
+        health=_health(tree, parsed, selection, options, (findings, skipped, errors)),
         findings=tuple(f for f in ordered if f.fingerprint not in hidden),
         skipped=tuple(Skip(s.dimension, boundary.text(s.reason)) for s in skipped),
         errors=tuple((path, boundary.text(error)) for path, error in errors),
@@ -81,6 +81,31 @@ def audit_tree(
         dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
         not_memories=tuple(tree.not_memories.items()),
     )
+
+
+SESSION_DIMENSIONS = frozenset({"usage", "coverage"})
+
+
+def _health(
+    tree: MemoryTree,
+    parsed: bool,
+    selection: Sequence[str],
+    options: Mapping[str, Any],
+    outcome: tuple[list[Finding], list[Skip], list[tuple[str, str]]],
+) -> Health:
+    """The tree's numbers, and what sessions did with it when a session check ran."""
+    health = measure(tree, frontmatter=parsed)
+    if not SESSION_DIMENSIONS & set(selection):
+        return health
+    findings, skipped, errors = outcome
+    failed = {s.dimension for s in skipped} | {d for d in selection if _failed(d, errors)}
+    ran = [d for d in selection if d not in failed]
+    usage = options.get("usage") or REGISTRY["usage"].Options()
+    return dataclasses.replace(health, sessions=session_use(tree, usage, ran, findings))
+
+
+def _failed(dimension: str, errors: list[tuple[str, str]]) -> bool:
+    return any(f"check {dimension!r} failed" in error for _, error in errors)
 
 
 def run_isolated(

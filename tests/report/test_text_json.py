@@ -94,7 +94,9 @@ def test_json_report_lists_every_finding_and_round_trips(tree_dir: Path) -> None
         "index_cut_line",
         "recall_total",
         "recall_seen",
+        "sessions",
     }
+    assert tree["health"]["sessions"] is None  # no session check ran
     first = tree["findings"][0]
     assert set(first) == {
         "dimension",

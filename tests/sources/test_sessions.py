@@ -86,3 +86,21 @@ def test_sessions_truncated_huge_and_cached(tmp_path: Path) -> None:
         handle.write("\n")
     [fresh] = session_activity([transcript], [str(memory)], state, 1 << 30)
     assert fresh.surfaced == first.surfaced
+
+
+def test_sessions_a_relative_or_windows_cwd_names_no_folder(tmp_path: Path) -> None:
+    project = tmp_path / "app"
+    transcript = write_session(
+        tmp_path / "p",
+        1,
+        [
+            tool_call("Bash", {"command": "make"}, cwd="app/tools"),
+            tool_call("Bash", {"command": "make"}, cwd="C:\\Users\\dev\\app"),
+            tool_call("Edit", {"file_path": "C:\\Users\\dev\\app\\src\\x.py"}, cwd="C:\\"),
+            tool_call("Bash", {"command": "make"}, cwd=str(project / "tools")),
+        ],
+        cwd="C:\\Users\\dev\\app",
+    )
+    activity = read_session(transcript, [str(project), "app", "C:"], 1 << 30)
+    assert activity.touched == {str(project / "tools")}
+    assert activity.cwd == "C:\\Users\\dev\\app"  # kept as recorded: the store's history

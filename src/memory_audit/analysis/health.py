@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Collection, Sequence
+from typing import Any
+
 from memory_audit.analysis.recall import RECALL_CAP, recall_scan
 from memory_audit.analysis.review_by import is_due
-from memory_audit.model.health import Health
+from memory_audit.analysis.session_use import surfaced, window_sessions
+from memory_audit.model.finding import Finding
+from memory_audit.model.health import Health, SessionUse
 from memory_audit.tree.memory_file import FileKind, MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -52,4 +58,25 @@ def _shape(
         index_cut_line=loaded.first_hidden if loaded else None,
         recall_total=recall_total,
         recall_seen=recall_seen,
+    )
+
+
+def session_use(
+    tree: MemoryTree, usage: Any, ran: Collection[str], findings: Sequence[Finding]
+) -> SessionUse | None:
+    """The health line's session numbers, with ``usage``'s options (its window, cache and
+    size bound). ``ran``: the dimensions that ran and judged (not skipped); the counts of
+    unused memories, dead weight and coverage gaps are those of their findings."""
+    if tree.location.transcripts_dir is None:
+        return None
+    sessions = window_sessions(tree, usage.sessions, usage.state_dir, usage.max_transcript_mb)
+    memories = {m.path for m in tree.memories}
+    found = Counter(f.code for f in findings if f.dimension in ("usage", "coverage"))
+    unused = [f for f in findings if f.dimension == "usage" and f.code == "unused-memories"]
+    return SessionUse(
+        sessions=len(sessions),
+        surfaced=len(surfaced(tree, sessions) & memories),
+        unused=sum(len(f.related) for f in unused) if "usage" in ran else None,
+        dead_weight=found["dead-weight"] if "usage" in ran else None,
+        coverage_gaps=found["coverage-gap"] if "coverage" in ran else None,
     )

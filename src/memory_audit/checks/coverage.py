@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from memory_audit.analysis.session_use import too_few
 from memory_audit.config.paths import default_state_dir
 from memory_audit.config.schema import INTERNAL
 from memory_audit.model.dimension import Dimension, Need, Severity
@@ -73,8 +74,9 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         yield Skip(ID, "sessions' project folder not located")
         return
     transcripts = recent_transcripts(folder, options.window)
-    if len(transcripts) < options.min_sessions:
-        yield Skip(ID, f"needs {options.min_sessions} sessions, found {len(transcripts)}")
+    reason = too_few(len(transcripts), options.min_sessions)
+    if reason:
+        yield Skip(ID, reason)
         return
     state = Path(options.state_dir or default_state_dir())
     limit = options.max_transcript_mb * 1024 * 1024

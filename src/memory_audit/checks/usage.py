@@ -34,20 +34,17 @@ the sessions ran in exists.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_audit.analysis.moved_projects import moved_project
+from memory_audit.analysis.session_use import surfaced, too_few, window_sessions
 from memory_audit.analysis.similarity import tokens
-from memory_audit.config.paths import default_state_dir
 from memory_audit.config.schema import INTERNAL
 from memory_audit.model.dimension import Dimension, Need, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.rule_files import instruction_files, rule_files
-from memory_audit.sources.sessions import session_activity
-from memory_audit.sources.transcripts import recent_transcripts
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -91,11 +88,12 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     yield from _orphaned(folder)
     if options.orphans_only:
         return
-    transcripts = recent_transcripts(folder, options.sessions)
-    if len(transcripts) < options.sessions:
-        yield Skip(ID, f"needs {options.sessions} sessions, found {len(transcripts)}")
+    sessions = window_sessions(tree, options.sessions, options.state_dir, options.max_transcript_mb)
+    reason = too_few(len(sessions), options.sessions)
+    if reason:
+        yield Skip(ID, reason)
         return
-    used = surfaced(tree, transcripts, options)
+    used = surfaced(tree, sessions)
     judged = [m for m in tree.memories if not m.path.startswith("team/")]
     unused = [m for m in sorted(judged, key=lambda m: m.path) if m.path not in used]
     carriers = _carriers(tree, [m for m in judged if m.path in used])
@@ -108,28 +106,6 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             yield _dead_weight(memory, carried, options.sessions)
     if unique:
         yield _unused_note(unique, options.sessions)
-
-
-def tree_roots(tree: MemoryTree) -> list[str]:
-    return sorted({str(tree.root), os.path.realpath(tree.root)})
-
-
-def surfaced(tree: MemoryTree, transcripts: Sequence[Path], options: Options) -> set[str]:
-    """Tree paths of the memories that reached any of these sessions."""
-    roots = tree_roots(tree)
-    state = Path(options.state_dir or default_state_dir())
-    limit = options.max_transcript_mb * 1024 * 1024
-    found = set()
-    for session in session_activity(transcripts, roots, state, limit):
-        found |= {_relative(path, roots) for path in session.surfaced}
-    return found
-
-
-def _relative(path: str, roots: list[str]) -> str:
-    for root in roots:
-        if path.startswith(root.rstrip("/") + "/"):
-            return path[len(root.rstrip("/")) + 1 :]
-    return path
 
 
 def _carriers(tree: MemoryTree, used: Sequence[MemoryFile]) -> list[Carrier]:

@@ -7,6 +7,38 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class SessionUse:
+    """What the recent sessions did with the tree (the ``usage`` and ``coverage`` checks).
+
+    ``None`` in a count: that check did not judge (not run, or skipped with a reason)."""
+
+    sessions: int  # sessions in usage's window that were read (its ``sessions`` newest)
+    surfaced: int  # memories of this tree that reached at least one of them
+    unused: int | None = None  # not surfaced and said nowhere else: kept, counted only
+    dead_weight: int | None = None  # not surfaced and carried elsewhere: one finding each
+    coverage_gaps: int | None = None  # areas sessions keep working in that no memory names
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_json(cls, data: Any) -> SessionUse | None:
+        if not isinstance(data, dict):
+            return None
+        return cls(
+            sessions=int(data.get("sessions", 0)),
+            surfaced=int(data.get("surfaced", 0)),
+            unused=_count_or_none(data.get("unused")),
+            dead_weight=_count_or_none(data.get("dead_weight")),
+            coverage_gaps=_count_or_none(data.get("coverage_gaps")),
+        )
+
+
+def _count_or_none(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+@dataclass(frozen=True)
 class Health:
     files: int
     total_lines: int
@@ -20,6 +52,7 @@ class Health:
     index_cut_line: int | None = None  # file line of the first line no session sees whole
     recall_total: int = 0  # memories the recall scan lists (MEMORY.md not counted)
     recall_seen: int = 0  # of those, within the scan's first 200
+    sessions: SessionUse | None = None  # None: no transcripts, or `usage` not run
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -34,6 +67,7 @@ class Health:
             "index_cut_line": self.index_cut_line,
             "recall_total": self.recall_total,
             "recall_seen": self.recall_seen,
+            "sessions": self.sessions.to_json() if self.sessions else None,
         }
 
     @classmethod
@@ -50,4 +84,5 @@ class Health:
             index_cut_line=data.get("index_cut_line"),
             recall_total=int(data.get("recall_total", 0)),
             recall_seen=int(data.get("recall_seen", 0)),
+            sessions=SessionUse.from_json(data.get("sessions")),
         )

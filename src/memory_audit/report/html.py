@@ -15,6 +15,7 @@ from collections import defaultdict
 from html import escape
 
 from memory_audit.model.changes import Activity, Changes
+from memory_audit.model.health import SessionUse
 from memory_audit.model.run import Run, TreeReport
 from memory_audit.report import charts, wording
 from memory_audit.report.changes import SHOWN_CHANGES
@@ -217,6 +218,7 @@ def _project(index: int, report: TreeReport, run: Run) -> str:
         _cut_row(h.index_cut_line),
         f'<tr><th>Review due</th><td class="num">{h.review_due}</td><td></td></tr>',
         f'<tr><th>Unindexed</th><td class="num">{h.unindexed}</td><td></td></tr>',
+        _sessions_rows(h.sessions),
         "</table></div>",
         _changes(run.changes.get(str(report.root))),
         _activity(run.activity.get(str(report.root))),
@@ -224,6 +226,24 @@ def _project(index: int, report: TreeReport, run: Run) -> str:
         "</section>",
     ]
     return "\n".join(p for p in parts if p)
+
+
+def _sessions_rows(use: SessionUse | None) -> str:
+    """What recent sessions did with the tree; a count whose check did not judge is left out."""
+    if use is None:
+        return ""
+    rows = [
+        ("Sessions", use.sessions, "the newest sessions of this store that were read"),
+        ("Surfaced", use.surfaced, "memories that reached at least one of them"),
+        ("Unused", use.unused, "memories none of them used, said nowhere else: kept"),
+        ("Dead weight", use.dead_weight, "unused memories whose content is carried elsewhere"),
+        ("Coverage gaps", use.coverage_gaps, "areas sessions keep working in, no memory names"),
+    ]
+    return "\n".join(
+        f'<tr><th>{title}</th><td class="num">{count}</td><td>{why}</td></tr>'
+        for title, count, why in rows
+        if count is not None
+    )
 
 
 def _changes(change: Changes | None) -> str:

@@ -10,6 +10,7 @@ import shlex
 from pathlib import Path
 
 from memory_audit.model.finding import Finding
+from memory_audit.model.health import SessionUse
 from memory_audit.model.run import Run, TreeReport
 from memory_audit.model.visible import visible
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT
@@ -39,7 +40,24 @@ def health_line(report: TreeReport) -> str:
     ]
     if h.recall_total > h.recall_seen:
         parts.append(f"recall sees {h.recall_seen} of {h.recall_total}")
+    if h.sessions is not None:
+        parts.append(sessions_part(h.sessions))
     return " · ".join(parts)
+
+
+def sessions_part(use: SessionUse) -> str:
+    """``3 sessions: 12 memories surfaced, 4 unused, 1 dead weight, 2 coverage gaps``;
+    a count whose check did not judge is left out."""
+    counts = [f"{use.surfaced} memories surfaced"]
+    for count, what in (
+        (use.unused, "unused"),
+        (use.dead_weight, "dead weight"),
+        (use.coverage_gaps, "coverage gaps" if use.coverage_gaps != 1 else "coverage gap"),
+    ):
+        if count is not None:
+            counts.append(f"{count} {what}")
+    noun = "session" if use.sessions == 1 else "sessions"
+    return f"{use.sessions} {noun}: " + ", ".join(counts)
 
 
 def not_memories_line(report: TreeReport) -> str:

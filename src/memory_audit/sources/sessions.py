@@ -23,7 +23,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from memory_audit.atomic import ensure_private_dir, write_atomic
 from memory_audit.sources.transcripts import chunks, timestamp, tool_uses
@@ -122,13 +122,19 @@ def _tool(tool: dict[str, Any], record: dict[str, Any], activity: SessionActivit
     name = tool.get("name")
     if name in PATH_TOOLS:
         path = given.get("file_path") or given.get("notebook_path") or given.get("path")
-        if isinstance(path, str) and path.startswith("/"):
+        if _absolute(path):
             normal = os.path.normpath(path)
             activity.touched.add(normal)
             if name == "Read":
                 activity.surfaced.add(normal)
-    elif name == "Bash" and isinstance(record.get("cwd"), str):
+    elif name == "Bash" and _absolute(record.get("cwd")):
         activity.touched.add(os.path.normpath(record["cwd"]))
+
+
+def _absolute(path: Any) -> TypeGuard[str]:
+    """A POSIX absolute path: a relative ``cwd`` or one from another OS (``C:\\``) names
+    no folder here."""
+    return isinstance(path, str) and path.startswith("/")
 
 
 class SessionCache:

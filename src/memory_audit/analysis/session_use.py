@@ -1,0 +1,52 @@
+"""Which of a tree's memories reached recent sessions: shared by ``usage`` and the health line.
+
+A memory reaches a session when a ``Read`` call opened it or Claude Code attached it
+(:mod:`memory_audit.sources.sessions` reads the transcripts). Paths are compared
+under the tree's root as given and as resolved, so a symlinked ``~/.claude`` matches.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from memory_audit.config.paths import default_state_dir
+from memory_audit.sources.sessions import SessionActivity, session_activity
+from memory_audit.sources.transcripts import recent_transcripts
+from memory_audit.tree.snapshot import MemoryTree
+
+
+def tree_roots(tree: MemoryTree) -> list[str]:
+    return sorted({str(tree.root), os.path.realpath(tree.root)})
+
+
+def window_sessions(
+    tree: MemoryTree, count: int, state_dir: str | None, max_mb: int
+) -> list[SessionActivity]:
+    """The ``count`` newest sessions of the tree's store (none without transcripts)."""
+    folder = tree.location.transcripts_dir
+    if folder is None:
+        return []
+    transcripts = recent_transcripts(folder, count)
+    state = Path(state_dir or default_state_dir())
+    return session_activity(transcripts, tree_roots(tree), state, max_mb * 1024 * 1024)
+
+
+def surfaced(tree: MemoryTree, sessions: Sequence[SessionActivity]) -> set[str]:
+    """Tree paths of the memories that reached any of these sessions."""
+    roots = [root.rstrip("/") + "/" for root in tree_roots(tree)]
+    found = set()
+    for session in sessions:
+        for path in session.surfaced:
+            found.add(next((path[len(r) :] for r in roots if path.startswith(r)), path))
+    return found
+
+
+def too_few(found: int, needed: int) -> str | None:
+    """Why a session check cannot judge with ``found`` sessions, or None when it can."""
+    if found == 0:
+        return "no session transcripts in this store (~/.claude/projects/<slug>/*.jsonl)"
+    if found < needed:
+        return f"needs {needed} sessions, found {found}"
+    return None
