@@ -101,6 +101,8 @@ def _health(
     failed = {s.dimension for s in skipped} | {d for d in selection if _failed(d, errors)}
     ran = [d for d in selection if d not in failed]
     usage = options.get("usage") or REGISTRY["usage"].Options()
+    if getattr(usage, "orphans_only", False):
+        return health  # review's run: it asks about moved stores, not about sessions
     return dataclasses.replace(health, sessions=session_use(tree, usage, ran, findings))
 
 

@@ -59,3 +59,19 @@ def test_coverage_needs_the_project_and_enough_sessions(tmp_path: Path) -> None:
     )
     assert [s.reason for s in lost.skipped] == ["sessions' project folder not located"]
     assert few.findings == ()
+
+
+def test_coverage_a_gap_offers_a_todo_note_under_a_free_name(tmp_path: Path) -> None:
+    notes = {"a.md": memory("a"), "project_src-billing.md": memory("taken", body="Deploys.")}
+    root, project, location = setup(tmp_path, notes)
+    assert location.transcripts_dir is not None
+    work(location.transcripts_dir, project, [["src/billing/x.py", "we\nird/y.py"]] * 5)
+    found = {f.message.split("`")[1]: f.fix for f in findings(root, "coverage", location=location)}
+    assert found == {
+        "src/billing/": {
+            "action": "capture-todo-note",
+            "area": "src/billing",
+            "path": "project_src-billing-2.md",
+        },
+        "we\nird/": None,  # not written into a file name or a Markdown line
+    }

@@ -343,3 +343,24 @@ def test_replace_text_follows_a_line_that_moved_and_refuses_a_vanished_one(
     assert (tree_dir / "a.md").read_text() == expected
     with pytest.raises(StaleTarget):
         build(tree_dir, fix)
+
+
+def test_capture_todo_note_creates_the_note_and_the_index(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"a.md": memory("a")})
+    fix = {"action": "capture-todo-note", "area": "src/billing", "path": "project_src-billing.md"}
+    apply(tree_dir, fix)
+    assert (tree_dir / "MEMORY.md").read_text() == (
+        "# Memory index\n- [src/billing/](project_src-billing.md) — TODO: what a session should "
+        "know before working in src/billing/\n"
+    )
+    assert (tree_dir / "project_src-billing.md").read_text() == (
+        "---\ndescription: 'TODO: what a session should know before working in src/billing/'\n"
+        "name: project_src-billing\ntype: project\n---\n\n"
+        "TODO: sessions keep working in `src/billing/` and no memory says anything about it.\n"
+        "Write what a session should know before touching it (the rules, the traps, where "
+        "things live), then delete these TODO lines.\n"
+    )
+    with pytest.raises(StaleTarget, match="already exists"):
+        build(tree_dir, fix)
+    with pytest.raises(StaleTarget, match=r"not a \.md file name inside the tree"):
+        build(tree_dir, fix, ["../outside.md", ""])

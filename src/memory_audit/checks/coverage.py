@@ -15,6 +15,11 @@ Failing::
     2026-11-27); no memory mentions it (user judgment required).
 
 Passing: a memory that says "invoices are built in src/billing/…".
+
+``memory-audit review`` offers, for each gap, to capture a TODO note: a new
+``project`` memory named after the area (``project_src-billing.md``) whose
+description says which area it is about and whose body is a TODO for the user to
+fill, plus its MEMORY.md line; shown as a diff and written only when confirmed.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ NOT_AREAS = frozenset(
     __pycache__ .mypy_cache .pytest_cache .ruff_cache .tox .next .nuxt generated gen .cache
     .idea .vscode .claude""".split()
 )
+MAX_AREA = 120  # characters of an area name review writes into a note's name
 
 
 @dataclass(frozen=True)
@@ -87,7 +93,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     for name in _deepest(busy):
         area = busy[name]
         if not _mentioned(name, area, text):
-            yield _gap(name, area, len(activity))
+            yield _gap(name, area, len(activity), _todo_fix(tree, name))
 
 
 def worked_areas(sessions: Iterable[SessionActivity], project: Path, depth: int) -> dict[str, Area]:
@@ -139,7 +145,20 @@ def _mentioned(name: str, area: Area, text: str) -> bool:
     return any(file.lower() in text for file in area.files if len(file) > 3)
 
 
-def _gap(name: str, area: Area, window: int) -> Finding:
+def _todo_fix(tree: MemoryTree, name: str) -> dict[str, str] | None:
+    """Review's offer: a TODO note for the area (fix/todo_note.py); none for a folder
+    name that could not be written plainly into a file name and a Markdown line."""
+    if len(name) > MAX_AREA or not all(c.isascii() and (c.isalnum() or c in "/_.-") for c in name):
+        return None
+    stem = "project_" + name.replace("/", "-")
+    path, number = f"{stem}.md", 1
+    while path in tree.files:
+        number += 1
+        path = f"{stem}-{number}.md"
+    return {"action": "capture-todo-note", "area": name, "path": path}
+
+
+def _gap(name: str, area: Area, window: int, fix: dict[str, str] | None) -> Finding:
     last = dt.datetime.fromtimestamp(area.last).date().isoformat() if area.last else "unknown"
     return make_finding(
         ID,
@@ -148,7 +167,9 @@ def _gap(name: str, area: Area, window: int) -> Finding:
         None,
         f"sessions worked in `{name}/` in {area.sessions} of the last {window} sessions "
         f"(last {last}); no memory mentions it",
-        f"if a session should know something before touching `{name}/`, capture it in a memory",
+        f"if a session should know something before touching `{name}/`, capture it in a memory "
+        "(review offers a TODO note)",
         key=name,
         judgment=True,
+        fix=fix,
     )

@@ -19,6 +19,8 @@ from memory_audit.fix import frontmatter_edit as fm
 from memory_audit.fix import tree_access
 from memory_audit.fix.edits import Edit, FileChange, StaleTarget
 from memory_audit.fix.text_file import TextFile, new_file
+from memory_audit.fix.todo_note import capture_todo_note
+from memory_audit.fix.todo_note import description as todo_description
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.index_file import INDEX_NAME
 
@@ -305,4 +307,9 @@ def actions(scanner: Scanner) -> dict[str, Action]:
         "rename-file": Action(rename_file, (("New name", lambda f: str(f["to"])),)),
         "redact-secret": Action(redact_secret(scanner)),
         "replace-text": Action(replace_text, (("Replace with", lambda f: str(f["new"])),)),
+        "capture-todo-note": Action(
+            capture_todo_note,
+            (("Note file", lambda f: str(f["path"])), ("Its description", todo_description)),
+            touches_index=True,
+        ),
     }

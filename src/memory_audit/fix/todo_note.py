@@ -1,0 +1,75 @@
+"""Capturing a coverage gap as a TODO note: a new memory file the user fills in, and its
+line in MEMORY.md.
+
+The ``coverage`` check proposes ``{"action": "capture-todo-note", "area": "src/billing",
+"path": "project_src-billing.md"}``. Apply writes, through the tree guard, a ``project``
+memory whose name and description say which area it is about and whose body is a TODO
+for the user, and adds its index line (MEMORY.md is created when missing). Nothing
+about the area is known beyond its name: the note asks, it does not guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import frontmatter as frontmatter_lib
+
+from memory_audit.fix import tree_access
+from memory_audit.fix.edits import Edit, FileChange, StaleTarget
+from memory_audit.fix.text_file import TextFile, new_file
+from memory_audit.tree.index_file import INDEX_NAME
+
+ACTION = "capture-todo-note"
+
+
+def description(fix: Mapping[str, Any]) -> str:
+    return f"TODO: what a session should know before working in {fix['area']}/"
+
+
+def capture_todo_note(root: Path, fix: Mapping[str, Any], answers: list[str]) -> Edit:
+    area = str(fix["area"])
+    name = (answers[0] if answers else "").strip() or str(fix["path"])
+    said = (answers[1] if len(answers) > 1 else "").strip() or description(fix)
+    note = new_file(_free(root, name), _note_text(area, name, said), root)
+    existing = _index(root)
+    index = existing or new_file(root / INDEX_NAME, "# Memory index\n", root)
+    lines = [*index.text.rstrip("\n").split("\n"), f"- [{area}/]({name}) — {said}", ""]
+    return Edit(
+        f"wrote the TODO note `{name}` for `{area}/` and its MEMORY.md line",
+        (FileChange(None, note), FileChange(existing, index.with_text("\n".join(lines)))),
+    )
+
+
+def _note_text(area: str, name: str, said: str) -> str:
+    body = (
+        f"TODO: sessions keep working in `{area}/` and no memory says anything about it.\n"
+        "Write what a session should know before touching it (the rules, the traps, where "
+        "things live), then delete these TODO lines.\n"
+    )
+    post = frontmatter_lib.Post(body, name=Path(name).stem, description=said, type="project")
+    return frontmatter_lib.dumps(post) + "\n"
+
+
+def _free(root: Path, name: str) -> Path:
+    """A new ``.md`` file inside the tree, or StaleTarget (the session asks again)."""
+    if not name.endswith(".md") or Path(name).is_absolute() or ".." in Path(name).parts:
+        raise StaleTarget(f"`{name}` is not a .md file name inside the tree")
+    try:
+        taken = tree_access.exists(root, name)
+    except tree_access.NotInTree as exc:  # e.g. a folder on the way is a symlink
+        raise StaleTarget(str(exc)) from None
+    if taken:
+        raise StaleTarget(f"{name} already exists; choose another name")
+    return root / name
+
+
+def _index(root: Path) -> TextFile | None:
+    """MEMORY.md as it is now, or None when Apply creates it."""
+    try:
+        if not tree_access.exists(root, INDEX_NAME):
+            return None
+        return TextFile.read_in(root, INDEX_NAME)
+    except tree_access.NotInTree as exc:
+        raise StaleTarget(str(exc)) from None
