@@ -347,7 +347,11 @@ def test_replace_text_follows_a_line_that_moved_and_refuses_a_vanished_one(
 
 def test_capture_todo_note_creates_the_note_and_the_index(tree_dir: Path) -> None:
     write_tree(tree_dir, {"a.md": memory("a")})
-    fix = {"action": "capture-todo-note", "area": "src/billing", "path": "project_src-billing.md"}
+    fix: dict[str, object] = {
+        "action": "capture-todo-note",
+        "area": "src/billing",
+        "path": "project_src-billing.md",
+    }
     apply(tree_dir, fix)
     assert (tree_dir / "MEMORY.md").read_text() == (
         "# Memory index\n- [src/billing/](project_src-billing.md) — TODO: what a session should "
