@@ -163,60 +163,71 @@ def secret_corpus(out: Path, files: int = 2000, size: int = 4096, seed: int = 11
     return planted
 
 
+POOL = 500
+PROJECT = "/home/dev/ledgerly"
+PROJECT_FILES = tuple(
+    f"{PROJECT}/{folder}/{name}.py"
+    for folder in ("src/billing", "src/api", "src/auth", "tests", "scripts")
+    for name in ("core", "views", "models")
+)
+
+
 def transcript_corpus(folder: Path, tree: Path, count: int, megabytes: int, seed: int = 5) -> int:
-    """``count`` session transcripts of ~``megabytes`` each, shaped like Claude Code's JSONL:
-    user turns, assistant text, tool calls and large tool results; a few Reads of memory files.
-    Returns the total size in bytes."""
+    """``count`` session transcripts of ~``megabytes`` each, shaped like Claude Code's JSONL
+    (compact JSON, every record with its ``cwd``): user turns, assistant text, large tool
+    results, tool calls that read memory files or edit and run commands in the project, and
+    memory attachments. Returns the total size in bytes."""
     rng = random.Random(seed)
     memories = sorted(str(p) for p in tree.rglob("*.md") if p.name != "MEMORY.md")
+    # Texts drawn from a pool: generating 2 GB of fresh words would take longer than reading it.
+    pool = [paragraph(rng, rng.randint(20, 200)) for _ in range(POOL)]
     total = 0
     for number in range(count):
         path = folder / f"{number:04d}-session.jsonl"
         with path.open("w", encoding="utf-8") as handle:
             written = 0
             while written < megabytes * 1024 * 1024:
-                line = json.dumps(_transcript_record(rng, memories, number)) + "\n"
+                record = _transcript_record(rng, memories, pool, number)
+                line = json.dumps(record, separators=(",", ":")) + "\n"
                 handle.write(line)
                 written += len(line)
         total += written
     return total
 
 
-def _transcript_record(rng: random.Random, memories: list[str], session: int) -> dict[str, object]:
+def _transcript_record(
+    rng: random.Random, memories: list[str], pool: list[str], session: int
+) -> dict[str, object]:
     roll = rng.random()
     base: dict[str, object] = {
         "sessionId": f"s{session}",
-        "cwd": "/home/dev/ledgerly",
+        "cwd": PROJECT,
         "uuid": f"{rng.getrandbits(128):032x}",
+        "timestamp": f"2026-11-{1 + session % 28:02d}T10:{session % 60:02d}:00.000Z",
     }
     if roll < 0.02 and memories:
-        content = [
-            {
-                "type": "tool_use",
-                "id": "toolu",
-                "name": "Read",
-                "input": {"file_path": rng.choice(memories[: len(memories) * 3 // 4])},
-            }
-        ]
-        return {**base, "type": "assistant", "message": {"role": "assistant", "content": content}}
+        read = {"file_path": rng.choice(memories[: len(memories) * 3 // 4])}
+        return {**base, "type": "assistant", "message": _tool_call("Read", read)}
+    if roll < 0.03:
+        edit = {"file_path": rng.choice(PROJECT_FILES), "old_string": "a", "new_string": "b"}
+        return {**base, "type": "assistant", "message": _tool_call("Edit", edit)}
+    if roll < 0.035:
+        return {**base, "type": "assistant", "message": _tool_call("Bash", {"command": "make"})}
+    if roll < 0.04 and memories:
+        some = memories[: len(memories) * 3 // 4]  # a quarter no session uses
+        attached = {"type": "nested_memory", "path": rng.choice(some), "content": "x"}
+        return {**base, "type": "attachment", "attachment": attached}
     if roll < 0.3:
-        result = " ".join(paragraph(rng, 60) for _ in range(rng.randint(5, 40)))
-        return {
-            **base,
-            "type": "user",
-            "message": {
-                "role": "user",
-                "content": [{"type": "tool_result", "tool_use_id": "toolu", "content": result}],
-            },
-        }
-    return {
-        **base,
-        "type": "assistant",
-        "message": {
-            "role": "assistant",
-            "content": [{"type": "text", "text": paragraph(rng, rng.randint(20, 200))}],
-        },
-    }
+        result = " ".join(rng.choices(pool, k=rng.randint(2, 16)))
+        content = [{"type": "tool_result", "tool_use_id": "toolu", "content": result}]
+        return {**base, "type": "user", "message": {"role": "user", "content": content}}
+    text = [{"type": "text", "text": rng.choice(pool)}]
+    return {**base, "type": "assistant", "message": {"role": "assistant", "content": text}}
+
+
+def _tool_call(name: str, given: dict[str, str]) -> dict[str, object]:
+    call = {"type": "tool_use", "id": "toolu", "name": name, "input": given}
+    return {"role": "assistant", "content": [call]}
 
 
 def main() -> None:

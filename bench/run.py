@@ -26,10 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import service
 from bench.corpus import secret_corpus
-from bench.generate import generate, restatements, transcript_corpus
+from bench.generate import PROJECT, generate, restatements, transcript_corpus
 from bench.process import bench_audit_process, isolated_env, timed_runs
 from bench.sweep import compare
-from memory_audit.checks import REGISTRY, duplicates, usage
+from memory_audit.checks import REGISTRY, coverage, duplicates, usage
 from memory_audit.daemon.state import State
 from memory_audit.daemon.store import ReportStore
 from memory_audit.engine import audit_tree
@@ -135,23 +135,38 @@ def bench_secrets(work: Path) -> None:
 
 
 def bench_transcripts(work: Path) -> None:
-    """`usage` over 200 transcripts of 10 MB each (2 GB): cold (no cache), then warm."""
+    """`usage` and `coverage` over 200 transcripts of 10 MB each (2 GB): cold (no sessions
+    cache), then warm. Wall time and this process's CPU time (the machine may be shared)."""
     project = work / "projects" / "-bench"
     root = generate(project / "memory", 200)
     size = transcript_corpus(project, root, count=200, megabytes=10)
-    tree = load_tree(root, location=ProjectLocation("-bench", None, project))
-    options = usage.Options(sessions=200, state_dir=str(work / "usage-state"))
+    location = ProjectLocation("-bench", Path(PROJECT), project)
+    tree = load_tree(root, location=location)
+    state = str(work / "usage-state")
+    options = (usage.Options(sessions=200, state_dir=state), coverage.Options(200, state_dir=state))
     cache = work / "usage-state" / "sessions-cache.json"
 
-    def cold() -> int:
-        cache.unlink(missing_ok=True)
-        return len(list(usage.check(tree, options)))
+    def both() -> list[object]:
+        return [*usage.check(tree, options[0]), *coverage.check(tree, options[1])]
 
-    times = timed(cold, repeats=3)
-    found = cold()
-    print(f"usage {size / 1e6:.0f} MB in 200 transcripts, cold: {summary(times)}; {found} found")
-    warm = timed(lambda: list(usage.check(tree, options)))
-    print(f"usage {size / 1e6:.0f} MB in 200 transcripts, warm cache: {summary(warm)}")
+    def cold() -> list[object]:
+        cache.unlink(missing_ok=True)
+        return both()
+
+    label = f"usage + coverage, {size / 1e6:.0f} MB in 200 transcripts"
+    print(f"{label}, cold: {cpu_summary(cold, 3)}; {len(cold())} found")
+    print(f"{label}, warm cache: {cpu_summary(both, REPEATS)}")
+
+
+def cpu_summary(action: Callable[[], object], repeats: int) -> str:
+    """Median wall and CPU (``process_time``) seconds of ``repeats`` runs."""
+    wall, cpu = [], []
+    for _ in range(repeats):
+        started, used = time.perf_counter(), time.process_time()
+        action()
+        wall.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - used)
+    return f"{summary(wall)}; CPU median {statistics.median(cpu):.3f} s"
 
 
 def bench_hook(work: Path) -> None:

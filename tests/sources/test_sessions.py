@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from memory_audit.sources.sessions import read_session, session_activity
+from memory_audit.sources.transcripts import whole_lines
 from tests.support.transcripts import (
     nested_memory,
     read_call,
@@ -25,7 +26,13 @@ def test_sessions_every_way_a_memory_reaches_a_session_is_seen(tmp_path: Path) -
             read_call(memory / "read.md"),
             nested_memory(memory / "attached.md"),
             relevant_memories(memory / "recalled.md", memory / "also.md"),
-            json.dumps({"type": "brand-new-record", "path": str(memory / "x.md")}),
+            # A record type from a newer Claude Code: skipped, counted, even with a memory.
+            json.dumps(
+                {
+                    "type": "brand-new-record",
+                    "attachment": {"type": "nested_memory", "path": str(memory / "x.md")},
+                }
+            ),
             "not json " + str(memory),
         ],
     )
@@ -104,3 +111,63 @@ def test_sessions_a_relative_or_windows_cwd_names_no_folder(tmp_path: Path) -> N
     activity = read_session(transcript, [str(project), "app", "C:"], 1 << 30)
     assert activity.touched == {str(project / "tools")}
     assert activity.cwd == "C:\\Users\\dev\\app"  # kept as recorded: the store's history
+
+
+def reference(transcript: Path, needles: list[str]) -> tuple[object, ...]:
+    """What a session did, the slow obvious way: every line decoded."""
+    surfaced: set[str] = set()
+    touched: set[str] = set()
+    first: dict[str, object] = {}
+    for raw in transcript.read_bytes().split(b"\n"):
+        try:
+            record = json.loads(raw)
+        except ValueError:
+            continue
+        for name in ("sessionId", "cwd", "timestamp"):
+            first.setdefault(name, record.get(name))
+        if record.get("type") == "attachment":
+            attached = record["attachment"]
+            paths = [attached.get("path")] + [m["path"] for m in attached.get("memories", [])]
+            surfaced |= {p for p in paths if p and any(n in p for n in needles)}
+        content = record.get("message", {}).get("content")
+        for call in content if isinstance(content, list) else []:
+            if call.get("type") != "tool_use":
+                continue
+            given = call["input"]
+            if call["name"] == "Bash" and any(n in record["cwd"] for n in needles):
+                touched.add(record["cwd"])
+            path = given.get("file_path") or given.get("path")
+            if path and path.startswith("/") and any(n in path for n in needles):
+                touched.add(path)
+                if call["name"] == "Read":
+                    surfaced.add(path)
+    return surfaced, touched, first["sessionId"], first["cwd"]
+
+
+def test_sessions_read_fast_finds_what_decoding_every_line_finds(tmp_path: Path) -> None:
+    """The bytes tests that skip lines (bench/: 2 GB of transcripts) lose nothing, on the
+    benchmark's own transcripts."""
+    from bench.generate import PROJECT, generate, transcript_corpus
+
+    store = tmp_path / "projects/-bench"
+    tree = generate(store / "memory", 40)
+    transcript_corpus(store, tree, count=2, megabytes=5)  # lines straddle 4 MB blocks
+    needles = [str(tree), PROJECT]
+    for transcript in sorted(store.glob("*.jsonl")):
+        activity = read_session(transcript, needles, 1 << 30)
+        got = (activity.surfaced, activity.touched, activity.session, activity.cwd)
+        assert got == reference(transcript, needles)
+        assert activity.surfaced  # the corpus has both
+        assert activity.touched
+
+
+@pytest.mark.parametrize("block", [1, 7, 16, 50])
+def test_transcripts_whole_lines_at_any_block_size(tmp_path: Path, block: int) -> None:
+    lines = [b"", b"short", b"x" * 100, b"", b"a line at the end, cut mid-way"]
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(b"\n".join(lines))
+    with path.open("rb") as handle:
+        got = [bytes(data[start:end]) for data, start, end in whole_lines(handle, block, 50)]
+    found = b"\n".join(got).split(b"\n")
+    # The 100-byte line is over the limit of 50: dropped whole, nothing else lost.
+    assert [line for line in found if line] == [b"short", b"a line at the end, cut mid-way"]

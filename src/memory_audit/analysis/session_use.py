@@ -24,13 +24,19 @@ def tree_roots(tree: MemoryTree) -> list[str]:
 def window_sessions(
     tree: MemoryTree, count: int, state_dir: str | None, max_mb: int
 ) -> list[SessionActivity]:
-    """The ``count`` newest sessions of the tree's store (none without transcripts)."""
+    """The ``count`` newest sessions of the tree's store (none without transcripts).
+
+    Read once for every use: lines naming the tree (memories surfaced) or the project
+    (paths touched), so ``usage``, ``coverage`` and the health line share the cache."""
     folder = tree.location.transcripts_dir
     if folder is None:
         return []
     transcripts = recent_transcripts(folder, count)
     state = Path(state_dir or default_state_dir())
-    return session_activity(transcripts, tree_roots(tree), state, max_mb * 1024 * 1024)
+    project = tree.location.project_path
+    # The project first: every record's `cwd` names it, so a block is known to matter at once.
+    needles = ([str(project)] if project else []) + tree_roots(tree)
+    return session_activity(transcripts, needles, state, max_mb * 1024 * 1024)
 
 
 def surfaced(tree: MemoryTree, sessions: Sequence[SessionActivity]) -> set[str]:

@@ -28,16 +28,14 @@ import datetime as dt
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
-from memory_audit.analysis.session_use import too_few
-from memory_audit.config.paths import default_state_dir
+from memory_audit.analysis.session_use import too_few, window_sessions
 from memory_audit.config.schema import INTERNAL
 from memory_audit.model.dimension import Dimension, Need, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.rule_files import instruction_files, rule_files
-from memory_audit.sources.sessions import SessionActivity, session_activity
-from memory_audit.sources.transcripts import recent_transcripts
+from memory_audit.sources.sessions import SessionActivity
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "coverage"
@@ -79,14 +77,11 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     if project is None:
         yield Skip(ID, "sessions' project folder not located")
         return
-    transcripts = recent_transcripts(folder, options.window)
-    reason = too_few(len(transcripts), options.min_sessions)
+    activity = window_sessions(tree, options.window, options.state_dir, options.max_transcript_mb)
+    reason = too_few(len(activity), options.min_sessions)
     if reason:
         yield Skip(ID, reason)
         return
-    state = Path(options.state_dir or default_state_dir())
-    limit = options.max_transcript_mb * 1024 * 1024
-    activity = session_activity(transcripts, [str(project)], state, limit)
     areas = worked_areas(activity, project, options.depth)
     busy = {name: a for name, a in areas.items() if a.sessions >= options.min_sessions}
     text = _mentions(tree, project)
@@ -113,11 +108,10 @@ def worked_areas(sessions: Iterable[SessionActivity], project: Path, depth: int)
 
 
 def _areas_of(path: str, project: Path, depth: int) -> Iterator[tuple[str, str]]:
-    try:
-        relative = PurePosixPath(path).relative_to(project.as_posix())
-    except ValueError:
+    prefix = project.as_posix().rstrip("/") + "/"
+    if not path.startswith(prefix):
         return
-    parts = relative.parts
+    parts = [p for p in path[len(prefix) :].split("/") if p]
     if not parts or any(p in NOT_AREAS or p.startswith(".") for p in parts):
         return
     is_file = "." in parts[-1]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import io
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,6 +48,41 @@ def chunks(handle: Any) -> Iterator[bytes]:
         yield data[:cut]
     if carry:
         yield carry
+
+
+def whole_lines(
+    handle: io.BufferedIOBase, block: int = BLOCK, max_line: int = MAX_LINE
+) -> Iterator[tuple[bytes | bytearray, int, int]]:
+    """``(data, start, end)``: ``data[start:end]`` holds whole lines (no final newline).
+
+    Blocks are read into one reused buffer and searched in place (``find`` with bounds)
+    rather than copied and split: only a line that straddles two blocks is copied. The
+    buffer is overwritten by the next step, so use it before asking for more. A line that
+    spans blocks and is longer than ``max_line`` is dropped, and not buffered while it is
+    skipped (``max_line`` is above ``block``: any longer line spans blocks)."""
+    buffer = bytearray(block)
+    view = memoryview(buffer)
+    head: list[bytes] = []  # the start of a line the previous blocks did not finish
+    held, skipping = 0, False
+    while size := handle.readinto(view):
+        first = buffer.find(b"\n", 0, size)
+        if first == -1:
+            if not skipping:
+                head.append(bytes(buffer[:size]))
+                held += size
+            if held > max_line:
+                head, held, skipping = [], 0, True
+            continue
+        if not skipping and (head or first) and held + first <= max_line:
+            line = b"".join([*head, buffer[:first]])
+            yield line, 0, len(line)
+        last = buffer.rfind(b"\n", 0, size)
+        if last > first:
+            yield buffer, first + 1, last
+        head, held, skipping = [bytes(buffer[last + 1 : size])], size - last - 1, False
+    if head and not skipping and held:
+        line = b"".join(head)
+        yield line, 0, len(line)
 
 
 def tool_uses(message: Any) -> list[dict[str, Any]]:
