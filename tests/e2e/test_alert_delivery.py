@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.harness import index, memory, write_tree
+from tests.install.test_service_command import cli
 from tests.secrets.samples import ALNUM, rnd
 from tests.support.daemon_process import DaemonProcess, Home, wait_for
 from tests.support.session_bus import session_bus
@@ -48,6 +49,8 @@ def test_an_alert_raised_with_no_server_arrives_after_a_restart_once_one_is_ther
             code, _, err = daemon.stop()
         assert code == 0, err
         assert alert_rows(home) == (0, 1)  # not sent, kept
+        status = cli(home, "status").stdout
+        assert "Alerts sent: 0; 1 waiting for a notification server" in status
 
         bus.start_server()
         daemon = DaemonProcess(home, config).start()

@@ -32,11 +32,19 @@ def run(*, config_path: Path | None, out: TextIO, backend: ServiceBackend | None
     try:
         out.write(_runs(state, schedule, now))
         out.write(_pending(state))
-        out.write(f"Alerts sent: {state.alert_count()}\n")
+        out.write(_alerts(state))
         out.write(_watched(state))
     finally:
         state.close()
     return 0
+
+
+def _alerts(state: State) -> str:
+    waiting = len(state.held_alerts())
+    line = f"Alerts sent: {state.alert_count()}"
+    if waiting:
+        line += f"; {waiting} waiting for a notification server (sent again later)"
+    return line + "\n"
 
 
 def service_line(config: config_module.Config, backend: ServiceBackend | None) -> str:
