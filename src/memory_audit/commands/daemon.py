@@ -10,6 +10,7 @@ from pathlib import Path
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
 from memory_audit.daemon import logs
+from memory_audit.daemon.report_folder import ReportsDirRefused, claim
 from memory_audit.daemon.service import Daemon
 
 log = logging.getLogger("memory_audit.daemon")
@@ -24,6 +25,13 @@ def run(*, config_path: Path | None, once: bool) -> int:
     log.info(
         "memory-audit daemon starting (config: %s, log: %s)", config.source or "defaults", log_file
     )
+    try:
+        claim(config.report_dir)  # before anything runs: a refused folder stops the daemon
+    except ReportsDirRefused as refused:
+        log.error("not starting: %s", refused)
+        raise
+    except OSError as exc:  # each run logs it again; alerts still flow meanwhile
+        log.error("reports.dir %s: %s", config.report_dir, exc.strerror or type(exc).__name__)
     return asyncio.run(_main(config_path, config, once))
 
 

@@ -11,6 +11,7 @@ from typing import TextIO
 from memory_audit.atomic import write_atomic
 from memory_audit.config import settings as config_module
 from memory_audit.daemon import logs as daemon_logs
+from memory_audit.daemon.store import ReportStore
 from memory_audit.install import backend_for_platform
 from memory_audit.install.spec import MANIFEST, CommandResult, Manifest, ServiceBackend, ServiceSpec
 
@@ -125,8 +126,11 @@ def uninstall(
 
 
 def purge_data(config: config_module.Config, out: TextIO) -> None:
-    """``--purge``: the reports, state and logs too (they are the user's data: opt-in)."""
-    for folder in dict.fromkeys([config.report_dir, daemon_logs.log_dir(), config.state_dir]):
+    """``--purge``: the reports, state and logs too (they are the user's data: opt-in).
+    Of ``reports.dir``, only what the report store wrote goes."""
+    if ReportStore(config.report_dir, config.settings.reports.keep).remove_own():
+        out.write(f"removed {config.report_dir}/\n")
+    for folder in dict.fromkeys([daemon_logs.log_dir(), config.state_dir]):
         if folder.exists():
             shutil.rmtree(folder)
             out.write(f"removed {folder}/\n")

@@ -15,7 +15,9 @@ Two changes are refused, with a log line, keeping the running value:
   at the next start.
 - a ``reports.dir`` the daemon cannot create or write (under the hardened
   systemd unit, only the folders listed when the service was installed are
-  writable: ``memory-audit service install`` again adds the new one).
+  writable: ``memory-audit service install`` again adds the new one), or an
+  existing folder of the user's that it did not create (see
+  :mod:`memory_audit.daemon.report_folder`).
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from memory_audit.atomic import ensure_private_dir
 from memory_audit.config.settings import Config, NotifySettings
 from memory_audit.daemon.notify import Notifier
+from memory_audit.daemon.report_folder import ReportsDirRefused, claim
 from memory_audit.daemon.store import ReportStore, write_file
 from memory_audit.model.run import Run
 from memory_audit.report import html
@@ -75,7 +77,7 @@ def writable_store(config: Config) -> ReportStore | None:
     """The store for ``config``, or None (logged) when its folder cannot be made or written."""
     store = build_store(config)
     try:
-        ensure_private_dir(store.root)
+        claim(store.root)
         probe = store.root / ".write-test"
         probe.touch(mode=0o600)
         probe.unlink()
@@ -85,5 +87,8 @@ def writable_store(config: Config) -> ReportStore | None:
             store.root,
             exc.strerror or type(exc).__name__,
         )
+        return None
+    except ReportsDirRefused as refused:
+        log.error("%s; the reports stay where they were", refused)
         return None
     return store

@@ -5,6 +5,11 @@ renamed to ``<stamp>/`` when complete, so a reader (or a crash, or ``kill -9``)
 never sees half a report; ``latest`` is a symlink swapped in one rename.
 Folders are 0700, files 0600.
 Only the newest ``keep`` runs are kept.
+
+The store writes only into a folder it owns (:mod:`memory_audit.daemon.report_folder`)
+and touches only what it wrote there: run folders (their name and their
+``summary.json``), its own ``latest`` symlink and its own temporary names. A
+user's file called ``latest`` or a folder that merely looks like a run stays.
 """
 
 from __future__ import annotations
@@ -12,20 +17,31 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import logging
 import os
 import re
 import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from memory_audit.atomic import PRIVATE_DIR, PRIVATE_FILE, ensure_private_dir
+from memory_audit.atomic import PRIVATE_DIR, PRIVATE_FILE
+from memory_audit.daemon.report_folder import (
+    LATEST,
+    MARKER,
+    RUN_NAME,
+    TEMP_LATEST,
+    TEMP_RUN,
+    claim,
+    is_run_folder,
+    may_replace_latest,
+    owner_mark,
+)
 from memory_audit.model.changes import Changes, is_baseline
 from memory_audit.model.run import Run, TreeReport
 from memory_audit.report import json_report, markdown
 from memory_audit.report.changes import activity_markdown, changes_markdown
 
-RUN_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{6})(?:-(\d+))?$")
-LATEST = "latest"
+log = logging.getLogger("memory_audit.daemon")
 Extra = Callable[[Run, Path], None]  # more files for a run folder (the HTML report)
 
 
@@ -39,22 +55,24 @@ class ReportStore:
         """Complete run folders, oldest first."""
         if not self.root.is_dir():
             return []
-        return sorted(
-            (p for p in self.root.iterdir() if p.is_dir() and RUN_NAME.match(p.name)), key=run_order
-        )
+        return sorted((p for p in self.root.iterdir() if is_run_folder(p)), key=run_order)
 
     def latest(self) -> Path | None:
         runs = self.runs()
         return runs[-1] if runs else None
 
     def clean_partial(self) -> None:
-        """Remove temporary folders a killed run left behind."""
-        if self.root.is_dir():
-            for leftover in self.root.glob(".tmp-*"):
+        """Remove temporary folders a killed run left behind (in a folder of ours only)."""
+        if not self.root.is_dir() or owner_mark(self.root) is None:
+            return
+        for leftover in self.root.iterdir():
+            if TEMP_RUN.match(leftover.name) and not leftover.is_symlink():
                 shutil.rmtree(leftover, ignore_errors=True)
+            elif TEMP_LATEST.match(leftover.name) and leftover.is_symlink():
+                leftover.unlink(missing_ok=True)
 
     def write(self, run: Run, changes: Mapping[str, Changes]) -> Path:
-        ensure_private_dir(self.root)
+        claim(self.root)
         final = self._free_name(run.generated_at)
         temp = self.root / f".tmp-{final.name}-{os.getpid()}"
         temp.mkdir(mode=PRIVATE_DIR)
@@ -67,6 +85,24 @@ class ReportStore:
         self._point_latest(final)
         self._prune()
         return final
+
+    def remove_own(self) -> bool:
+        """Everything the store wrote, and the folder when nothing else is left in it
+        (``service uninstall --purge``). True when the folder is gone."""
+        if not self.root.is_dir() or owner_mark(self.root) is None:
+            return False
+        self.clean_partial()
+        for folder in self.runs():
+            shutil.rmtree(folder)
+        if not may_replace_latest(self.root / LATEST):
+            return False
+        (self.root / LATEST).unlink(missing_ok=True)
+        (self.root / MARKER).unlink()
+        try:
+            self.root.rmdir()
+        except OSError:  # the user's own files stay, and so does the folder
+            return False
+        return True
 
     def _free_name(self, when: dt.datetime) -> Path:
         """``YYYY-MM-DDTHHMMSS`` in UTC (names sort in time order, DST or not); a second
@@ -93,6 +129,9 @@ class ReportStore:
             extra_writer(run, folder)
 
     def _point_latest(self, final: Path) -> None:
+        if not may_replace_latest(self.root / LATEST):
+            log.warning("%s is not memory-audit's link: left as it is", self.root / LATEST)
+            return
         temp = self.root / f".latest-{os.getpid()}"
         with contextlib.suppress(FileNotFoundError):
             temp.unlink()
