@@ -3,7 +3,18 @@ from __future__ import annotations
 import itertools
 import random
 
-from memory_audit.analysis.similarity import jaccard, shingles, similar_pairs, tokens, vectors
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memory_audit.analysis.similarity import (
+    COMMON_FLOOR,
+    _lsh_candidates,
+    jaccard,
+    shingles,
+    similar_pairs,
+    tokens,
+    vectors,
+)
 
 WORDS = [f"w{i}x" for i in range(300)]
 
@@ -45,6 +56,35 @@ def test_lsh_alone_finds_the_restatements_of_a_larger_collection() -> None:
     joined = {(a, b) for a, b, _ in similar_pairs(vectors(notes), 0.7, exact_limit=0)}
     assert joined <= brute
     assert len(joined) >= 0.95 * len(brute)
+
+
+NOTE_WORDS = st.sampled_from(
+    ["deploy", "deploys", "approval", "the", "db", "src/app.py", "a@b.org", "日本語", "x1", "y"]
+    + [f"w{i}" for i in range(12)]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(NOTE_WORDS, max_size=12).map(" ".join), min_size=2, max_size=40),
+    st.floats(0.2, 0.95),
+)
+def test_the_bound_never_drops_a_pair_that_shares_a_rare_shingle(
+    notes: list[str], threshold: float
+) -> None:
+    """Scoring every pair that shares a rare shingle (or meets in LSH) finds what the
+    join finds: pairs left unscored by the Cauchy-Schwarz bound were all dissimilar."""
+    found = vectors(notes)
+    common = max(COMMON_FLOOR, len(notes) // 10)
+    candidates = _lsh_candidates(found, 1) | {
+        (a, b)
+        for a, b in itertools.combinations(range(len(notes)), 2)
+        if any(
+            found.frequency[s] <= common for s in found.counts[a].keys() & found.counts[b].keys()
+        )
+    }
+    scored = {(a, b, found.cosine(a, b)) for a, b in candidates}
+    assert set(similar_pairs(found, threshold)) == {t for t in scored if t[2] >= threshold}
 
 
 def test_shingles_keep_entities_whole_split_cjk_and_stem_words() -> None:

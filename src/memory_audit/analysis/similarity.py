@@ -64,6 +64,7 @@ LSH_FLOOR = 200
 BINS = 16
 ROWS = 2
 WINDOW = 3
+BOUND_MARGIN = 1e-9  # rounding room: a bound never drops a pair the cosine would keep
 
 
 def tokens(text: str) -> frozenset[str]:
@@ -122,10 +123,13 @@ class Vectors:
     weight: Mapping[str, float]
     norms: tuple[float, ...]
     frequency: Mapping[str, int]
+    weighted: tuple[Mapping[str, float], ...]  # each note's vector: weight times tf
 
     def cosine(self, left: int, right: int) -> float:
-        a, b, weight = self.counts[left], self.counts[right], self.weight
-        dot = sum(weight[s] ** 2 * _tf(a[s]) * _tf(b[s]) for s in a.keys() & b.keys())
+        a, b = self.weighted[left], self.weighted[right]
+        if len(b) < len(a):
+            a, b = b, a
+        dot = sum([value * b[s] for s, value in a.items() if s in b])
         return dot / (self.norms[left] * self.norms[right])
 
     def shared(self, left: int, right: int) -> list[str]:
@@ -149,12 +153,11 @@ def vectors(texts: Sequence[str]) -> Vectors:
         s: (math.log((1 + total) / (1 + df)) + 1) * (1 if s.isalnum() else ENTITY_WEIGHT)
         for s, df in frequency.items()
     }
-    norms = tuple(
-        math.sqrt(sum((weight[s] if n == 1 else weight[s] * _tf(n)) ** 2 for s, n in c.items()))
-        or 1.0
-        for c in counts
+    weighted = tuple(
+        {s: weight[s] if n == 1 else weight[s] * _tf(n) for s, n in c.items()} for c in counts
     )
-    return Vectors(counts, weight, norms, frequency)
+    norms = tuple(math.sqrt(sum([v * v for v in w.values()])) or 1.0 for w in weighted)
+    return Vectors(counts, weight, norms, frequency, weighted)
 
 
 def similar_pairs(
@@ -165,24 +168,66 @@ def similar_pairs(
     # In a large collection a pair must meet in two bands: one meeting is mostly chance.
     pairs = _lsh_candidates(found, 1 if small else 2)
     if small:
-        pairs |= _exact_candidates(found)
+        pairs |= _exact_candidates(found, threshold)
     for left, right in sorted(pairs):
         score = found.cosine(left, right)
         if score >= threshold:
             yield left, right, score
 
 
-def _exact_candidates(found: Vectors) -> set[tuple[int, int]]:
+def _exact_candidates(found: Vectors, threshold: float) -> set[tuple[int, int]]:
+    """Pairs that share a shingle held by few notes, and may reach ``threshold``.
+
+    The dot product of a pair is its rare shingles' part (summed here, from the
+    postings that find the pair) plus its common shingles' part, which is at most
+    the product of the two notes' common-part norms (Cauchy-Schwarz): a pair whose
+    bound stays under the threshold cannot be similar and is not scored.
+    """
     common = max(COMMON_FLOOR, len(found.counts) // 10)
-    postings: dict[str, list[int]] = defaultdict(list)
-    for number, weights in enumerate(found.counts):
-        for shingle in weights:
+    postings: dict[str, tuple[list[int], list[float]]] = {}
+    rare: list[
+        list[tuple[str, int]]
+    ] = []  # each note's rare shingles, and its place in the posting
+    common_norms = []
+    for number, weights in enumerate(found.weighted):
+        squares = 0.0
+        mine = []
+        for shingle, value in weights.items():
             if found.frequency[shingle] <= common:
-                postings[shingle].append(number)
+                notes, values = postings.setdefault(shingle, ([], []))
+                mine.append((shingle, len(notes)))
+                notes.append(number)
+                values.append(value)
+            else:
+                squares += value * value
+        rare.append(mine)
+        common_norms.append(math.sqrt(squares))
+    bound = threshold * (1 - BOUND_MARGIN)
     pairs: set[tuple[int, int]] = set()
-    for members in postings.values():
-        pairs.update((a, b) for i, a in enumerate(members) for b in members[i + 1 :])
+    for left, mine in enumerate(rare):
+        dots = _rare_dots(mine, postings, found.weighted[left])
+        room = bound * found.norms[left]
+        pairs.update(
+            (left, right)
+            for right, dot in dots.items()
+            if dot + common_norms[left] * common_norms[right] >= room * found.norms[right]
+        )
     return pairs
+
+
+def _rare_dots(
+    mine: list[tuple[str, int]],
+    postings: Mapping[str, tuple[list[int], list[float]]],
+    weights: Mapping[str, float],
+) -> dict[int, float]:
+    """The rare part of the dot product with every later note that shares a rare shingle."""
+    dots: dict[int, float] = {}
+    for shingle, place in mine:
+        notes, values = postings[shingle]
+        value = weights[shingle]
+        for right, other in zip(notes[place + 1 :], values[place + 1 :], strict=True):
+            dots[right] = dots.get(right, 0.0) + value * other
+    return dots
 
 
 def _lsh_candidates(found: Vectors, meetings: int) -> set[tuple[int, int]]:

@@ -48,6 +48,7 @@ from memory_audit.tree.snapshot import MemoryTree
 ID = "duplicates"
 DIMENSION = Dimension(ID, "Possible duplicates", Severity.NOTE, hook_priority=110)
 BANNER = re.compile(r"^\s*(?:>|<!--)")
+ANY_BANNER = re.compile(BANNER.pattern, re.MULTILINE)  # a line of the text that BANNER matches
 OPENING_LINES = 60  # the first paragraph starts near the top; long bodies are not walked
 SHOWN_MEMBERS = 6
 SHOWN_WORDS = 5
@@ -97,9 +98,14 @@ def opening(lines: Sequence[str], memory: MemoryFile | None = None) -> str:
     reused when nothing is cut or skipped.
     """
     head = lines[:OPENING_LINES]
+    if memory is not None and not ANY_BANNER.search("\n".join(head)):
+        # No banner, no comment: the body's own parse. Whether a line with text is
+        # code never depends on the lines after it, so the head reads the same either way
+        # (only blank lines at its very end may differ, and they end the paragraph anyway).
+        if len(head) == len(lines):
+            return memory.first_paragraph
+        return first_paragraph(head, memory.body_start, memory.markdown)
     kept = [text for text in _outside_comments(head) if not BANNER.match(text)]
-    if memory is not None and kept == list(lines):
-        return memory.first_paragraph  # the same lines: the body's own parse
     return first_paragraph(kept)
 
 
