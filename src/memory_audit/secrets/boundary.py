@@ -90,7 +90,9 @@ class Boundary:
 
     def _spans(self, text: str) -> list[tuple[int, int]]:
         marks = [(i, i + len(s)) for s in self._short for i in _occurrences(text, s)]
-        if any(chunk in text for chunk in self._chunks):
+        # A tree's many secrets make many chunks: a text shorter than their number is
+        # cheaper to read window by window than to search for every chunk.
+        if len(text) < len(self._chunks) or any(chunk in text for chunk in self._chunks):
             marks += [
                 (i, i + FRAGMENT)
                 for i in range(len(text) - FRAGMENT + 1)

@@ -13,6 +13,7 @@ import enum
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from memory_audit.tree.markdown import Block, Limits, Span, is_external, parse_markdown
 
@@ -63,25 +64,56 @@ class IndexEntry:
 
 
 @dataclass(frozen=True)
-class Index:
-    lines: tuple[str, ...]
+class _Structure:
     line_kinds: tuple[LineKind, ...]
     entries: tuple[IndexEntry, ...]
+    unread: tuple[tuple[int, int], ...]  # line ranges too costly to read links from
+    mentions: tuple[str, ...]  # ``.md`` paths named in code spans: `notes.md` — pointers
+
+
+@dataclass(frozen=True)
+class Index:
+    """MEMORY.md's lines; its Markdown structure is parsed on first use (a secrets-only
+    run, the daemon's change scan and the session hook read the lines alone)."""
+
+    lines: tuple[str, ...]
     size: int  # bytes on disk
     line_bytes: tuple[int, ...]  # bytes of each line on disk, its newline included
     mtime: float
-    unread: tuple[tuple[int, int], ...] = ()  # line ranges too costly to read links from
-    mentions: tuple[str, ...] = ()  # ``.md`` paths named in code spans: `notes.md` — pointers
 
     @property
     def line_count(self) -> int:
         return len(self.lines)
+
+    @cached_property
+    def _structure(self) -> _Structure:
+        return _parse_structure(self.lines)
+
+    @property
+    def line_kinds(self) -> tuple[LineKind, ...]:
+        return self._structure.line_kinds
+
+    @property
+    def entries(self) -> tuple[IndexEntry, ...]:
+        return self._structure.entries
+
+    @property
+    def unread(self) -> tuple[tuple[int, int], ...]:
+        return self._structure.unread
+
+    @property
+    def mentions(self) -> tuple[str, ...]:
+        return self._structure.mentions
 
 
 def parse_index(text: str, size: int, mtime: float, raw_line_bytes: Sequence[int]) -> Index:
     lines = tuple(text.split("\n"))
     if lines and lines[-1] == "":
         lines = lines[:-1]
+    return Index(lines, size, tuple(raw_line_bytes), mtime)
+
+
+def _parse_structure(lines: tuple[str, ...]) -> _Structure:
     document = parse_markdown(lines, limits=INDEX_LIMITS)
     kinds = [LineKind.BLANK if not line.strip() else LineKind.TEXT for line in lines]
     entries: list[IndexEntry] = []
@@ -90,13 +122,9 @@ def parse_index(text: str, size: int, mtime: float, raw_line_bytes: Sequence[int
             kinds[number - 1] = _block_kind(block, lines[number - 1])
         if block.spans:
             entries += _entries(block, kinds)
-    return Index(
-        lines,
+    return _Structure(
         tuple(kinds),
         tuple(entries),
-        size,
-        tuple(raw_line_bytes),
-        mtime,
         document.unread,
         tuple(link.target for link in document.links if link.mention),
     )

@@ -22,16 +22,19 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from markdown_it.token import Token
-
 from memory_audit.tree.markdown_blocks import leaf_blocks
-from memory_audit.tree.markdown_bounds import OFFSET, bounded_parser
 from memory_audit.tree.markdown_spans import code_spans, plain_code_text
 from memory_audit.tree.wikilinks import find_wikilinks
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
 HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")  # anchored: linear
 SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
-_PARSER = bounded_parser()
+# The key of a link's or code span's place in a token's meta (set by markdown_bounds).
+OFFSET = "memory_audit_offset"
 # Bounds that keep one document's parse under about a second whatever it holds (measured in
 # docs/benchmarks.md); the largest real memory file costs 5,600 units and has 983 lines.
 LABEL_COST = 24
@@ -117,6 +120,15 @@ def parse_markdown(
     return _parse(tuple(lines), first_line, limits)
 
 
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    """Built on first use: importing markdown-it-py is a large share of a process that
+    parses no Markdown (``--check secrets``, the daemon's change scan, the session hook)."""
+    from memory_audit.tree.markdown_bounds import bounded_parser
+
+    return bounded_parser()
+
+
 @lru_cache(maxsize=64)  # a body is parsed by the loader, then again by stale-refs and bloat
 def _parse(lines: tuple[str, ...], first_line: int, limits: Limits) -> Document:
     if limits.skip_plain and not any(_may_hold_links_or_code(line) for line in lines):
@@ -177,7 +189,8 @@ def _inline_spans(
     if fast and plain_code_text(text):
         return tuple(_code_mentions(block, text, offset))
     children: list[Token] = []
-    _PARSER.inline.parse(text, _PARSER, env, children)
+    parser = _parser()
+    parser.inline.parse(text, parser, env, children)
     return _spans(block, children, text, offset)
 
 
@@ -198,7 +211,7 @@ def _leaves(
     the document, else from markdown-it (which fills ``env`` with link definitions)."""
     found = leaf_blocks(lines) if fast else None
     if found is None:
-        return list(_blocks(_PARSER.parse("\n".join(lines), env), first_line))
+        return list(_blocks(_parser().parse("\n".join(lines), env), first_line))
     return [
         Block(kind, start + first_line, max(start, end - 1) + first_line, text, opens_item=item)
         for kind, start, end, text, item in found

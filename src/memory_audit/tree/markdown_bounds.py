@@ -28,7 +28,8 @@ from markdown_it import MarkdownIt, rules_inline
 from markdown_it.helpers import parseLinkDestination, parseLinkTitle
 from markdown_it.rules_inline import StateInline
 
-OFFSET = "memory_audit_offset"
+from memory_audit.tree.markdown import OFFSET
+
 DESTINATION_LIMIT = 4096
 TITLE_LIMIT = 4096
 # "inline" too: the caller parses each block's inline text itself, within a budget.
