@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from memory_audit.daemon.logs import VisibleFormatter
+from memory_audit.model.visible import _TABLE as TABLE
 from memory_audit.model.visible import code_span, visible
 from tests.e2e.test_review import env_for
 from tests.harness import index, memory, write_tree
@@ -43,6 +44,15 @@ def test_visible_escapes_controls_and_line_breakers_and_keeps_text() -> None:
     assert visible("a\x1b[31m\nb\r\t\x7f\x9b\u2028\u202e é 日本") == (
         "a\\x1b[31m\\nb\\r\\t\\x7f\\x9b\\u2028\\u202e é 日本"
     )
+
+
+def test_visible_changes_exactly_the_escaped_characters_of_any_text() -> None:
+    # Each code point alone, inside printable text: what visible leaves alone is exactly
+    # what it has no escape for (it skips the translation of printable text).
+    for point in [*range(0x10000), *range(0x10000, 0x110000, 97), *range(0xE0000, 0xE0080)]:
+        if not 0xD800 <= point <= 0xDFFF:
+            text = f"a{chr(point)}b"
+            assert visible(text) == text.translate(TABLE), hex(point)
 
 
 def test_code_span_holds_backticks_literally() -> None:
