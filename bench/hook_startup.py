@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.generate import generate
+from bench.process import compile_bytecode
 from memory_audit.checks import DIMENSIONS, REGISTRY
 from memory_audit.daemon.store import ReportStore
 from memory_audit.engine import audit_tree
@@ -89,6 +90,8 @@ def main() -> None:
     parser.add_argument("sources", nargs="+", type=Path, metavar="SRC")
     parser.add_argument("--runs", type=int, default=20)
     args = parser.parse_args()
+    for src in args.sources:
+        compile_bytecode(src)  # as installed: no process measured compiles a module
     with tempfile.TemporaryDirectory(prefix="memory-audit-hook-") as work:
         env = private_home(Path(work))
         times: dict[str, list[tuple[float, float]]] = {str(s): [] for s in args.sources}

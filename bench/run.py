@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import service
 from bench.corpus import secret_corpus
 from bench.generate import PROJECT, generate, restatements, transcript_corpus
-from bench.process import bench_audit_process, isolated_env, timed_runs
+from bench.process import bench_audit_process, compile_bytecode, isolated_env, timed_runs
 from bench.sweep import compare
 from memory_audit.checks import REGISTRY, coverage, duplicates, usage
 from memory_audit.daemon.state import State
@@ -230,6 +230,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("names", nargs="*", choices=[*BENCHMARKS, []], metavar="NAME")
     args = parser.parse_args()
+    compile_bytecode()  # what an installed copy has: processes measured do not compile
     with tempfile.TemporaryDirectory(prefix="memory-audit-bench-") as work:
         for name in args.names or BENCHMARKS:
             BENCHMARKS[name](Path(work))

