@@ -23,6 +23,7 @@ from typing import Any, cast
 
 from memory_audit.model.finding import Finding
 from memory_audit.secrets.scanner import Scanner, SecretMatch
+from memory_audit.secrets.sweep import scan_all
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -136,9 +137,11 @@ def _scan_tree(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
     texts = [(m.path, "\n".join(m.lines)) for m in tree.files.values()]
     if tree.index is not None:
         texts.append((INDEX_NAME, "\n".join(tree.index.lines)))
+    texts.sort()
+    found = scan_all(scanner, [text for _, text in texts])
     return {
-        path: tuple((m, text[m.start : m.end]) for m in scanner.scan(text))
-        for path, text in sorted(texts)
+        path: tuple((m, text[m.start : m.end]) for m in matches)
+        for (path, text), matches in zip(texts, found, strict=True)
     }
 
 

@@ -1,0 +1,54 @@
+"""A sweep shared with a forked process finds what a scan of each text in turn finds."""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+
+import pytest
+
+from memory_audit.secrets.rules import bundled_rules
+from memory_audit.secrets.scanner import Scanner
+from memory_audit.secrets.sweep import _may_fork, scan_all
+from tests.secrets.samples import CASES
+
+SCANNER = Scanner(bundled_rules(), b"test-salt")
+TWO_CORES = len(os.sched_getaffinity(0)) > 1 if hasattr(os, "sched_getaffinity") else False
+
+
+def _texts(count: int) -> list[str]:
+    """Prose with every rule's true and false positives, some texts non-ASCII."""
+    rng = random.Random(7)
+    samples = [text for positives, negatives in CASES.values() for text, _ in positives]
+    samples += [text for _, negatives in CASES.values() for text in negatives]
+    texts = []
+    for number in range(count):
+        lines = [f"note {number}: déjà vu, 日本語" if number % 3 == 0 else f"note {number}"]
+        lines += [*rng.sample(samples, 4), "plain words " * rng.randint(1, 40)]
+        texts.append("\n".join(lines))
+    return texts
+
+
+@pytest.mark.skipif(not TWO_CORES, reason="the sweep forks only with two cores or more")
+def test_a_forked_sweep_equals_scanning_each_text() -> None:
+    texts = _texts(120)
+    assert threading.active_count() == 1
+    assert _may_fork(1, 0)  # the fork path runs
+    expected = [SCANNER.scan(text) for text in texts]
+    assert sum(len(found) for found in expected) > 100
+    assert scan_all(SCANNER, texts, parallel_bytes=0) == expected
+
+
+def test_a_small_sweep_or_a_threaded_process_does_not_fork() -> None:
+    assert not _may_fork(10, 1_000)
+    stop = threading.Event()
+    worker = threading.Thread(target=stop.wait)
+    worker.start()
+    try:
+        assert not _may_fork(10**9, 0)
+        texts = _texts(5)
+        assert scan_all(SCANNER, texts, parallel_bytes=0) == [SCANNER.scan(t) for t in texts]
+    finally:
+        stop.set()
+        worker.join()
