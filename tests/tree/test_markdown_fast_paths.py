@@ -11,7 +11,7 @@ from __future__ import annotations
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from memory_audit.tree.markdown import _PARSER, Limits, _blocks, parse_markdown
+from memory_audit.tree.markdown import Limits, _blocks, _parser, parse_markdown
 from memory_audit.tree.markdown_blocks import leaf_blocks
 from memory_audit.tree.markdown_spans import code_spans
 
@@ -139,7 +139,7 @@ REAL_SHAPED = [
 
 def same_block_lines(fast: list[tuple[str, int, int, str, bool]], lines: list[str]) -> bool:
     """``leaf_blocks`` keeps markdown-it's exclusive ends; ``_blocks`` turns them inclusive."""
-    tokens = _PARSER.parse("\n".join(lines), {})
+    tokens = _parser().parse("\n".join(lines), {})
     slow = [(b.kind, b.first, b.last, b.text, b.opens_item) for b in _blocks(tokens, 1)]
     mine = [(k, s + 1, max(s, e - 1) + 1, t, o) for k, s, e, t, o in fast]
     return mine == slow
@@ -191,7 +191,7 @@ def test_what_it_does_not_follow_goes_to_markdown_it() -> None:
 
 def markdown_it_code_spans(text: str) -> list[tuple[int, int, str]]:
     children: list = []  # type: ignore[type-arg]
-    _PARSER.inline.parse(text, _PARSER, {}, children)
+    _parser().inline.parse(text, _parser(), {}, children)
     return [
         (*child.meta["memory_audit_offset"], child.content)
         for child in children
