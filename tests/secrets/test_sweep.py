@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import os
 import random
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
 from memory_audit.secrets.rules import bundled_rules
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.secrets.sweep import _may_fork, scan_all
+from tests.harness import index, memory, write_tree
 from tests.secrets.samples import CASES
 
 SCANNER = Scanner(bundled_rules(), b"test-salt")
@@ -52,3 +56,23 @@ def test_a_small_sweep_or_a_threaded_process_does_not_fork() -> None:
     finally:
         stop.set()
         worker.join()
+
+
+def test_a_secrets_only_audit_loads_no_markdown_parser(tmp_path: Path) -> None:
+    # What --check secrets costs is what it reads: a process that parsed MEMORY.md or a
+    # note's Markdown would have imported markdown-it.
+    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u"
+    tree = tmp_path / "memory"
+    write_tree(tree, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=f"[x](b.md) {token}")})
+    code = (
+        "import sys\nfrom memory_audit.cli import main\n"
+        f"sys.argv = ['memory-audit', 'audit', '--check', 'secrets', {str(tree)!r}]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print('markdown_it' in sys.modules, file=sys.stderr)\n"
+    )
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state")}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
+    )
+    assert "ghp_R8mQ" in done.stdout
+    assert done.stderr.strip().splitlines()[-1] == "False"

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from markdown_it.common import utils
 
+from memory_audit.tree import markdown_blocks
 from memory_audit.tree.markdown import Limits, _blocks, _parser, parse_markdown
 from memory_audit.tree.markdown_blocks import leaf_blocks
 from memory_audit.tree.markdown_spans import code_spans
@@ -207,3 +209,7 @@ def markdown_it_code_spans(text: str) -> list[tuple[int, int, str]]:
 @example("`  `")
 def test_code_spans_are_markdown_its(text: str) -> None:
     assert list(code_spans(text)) == markdown_it_code_spans(text)
+
+
+def test_the_trim_set_is_markdown_its() -> None:
+    assert markdown_blocks.MD_TRIM_CHARS == utils.MD_TRIM_CHARS

@@ -17,7 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from markdown_it.common.utils import mdTrim
+# markdown-it's mdTrim set (CommonMark whitespace; tests compare it with the library's own):
+# importing markdown_it for it would load the whole parser into runs that parse no Markdown.
+MD_TRIM_CHARS = (
+    "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+def mdTrim(string: str) -> str:  # markdown-it's name and behaviour
+    return string.strip(MD_TRIM_CHARS)
+
 
 # (kind, first line, end line (exclusive), inline text, first block of a list item), 0-based
 Leaf = tuple[str, int, int, str, bool]
