@@ -88,6 +88,16 @@ def shingles(text: str, cache: dict[str, tuple[str, ...]] | None = None) -> list
     return found
 
 
+def shingle_runs(text: str, cache: dict[str, tuple[str, ...]]) -> Iterator[tuple[str, ...]]:
+    """:func:`shingles` chunk by chunk, computed as they are asked for (to stop early)."""
+    for match in CHUNK.finditer(text.lower()):
+        chunk = match.group(0)
+        known = cache.get(chunk)
+        if known is None:
+            known = cache[chunk] = tuple(_chunk_shingles(chunk))
+        yield known
+
+
 def _chunk_shingles(chunk: str) -> Iterator[str]:
     for match in SHINGLE.finditer(chunk):
         kind = match.lastgroup

@@ -44,7 +44,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memory_audit.analysis.similarity import shingles, stem
+from memory_audit.analysis.similarity import shingle_runs, shingles, stem
 from memory_audit.analysis.wording import CJK_CHAR, clip, clip_start, first_sentence, units
 from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
@@ -105,6 +105,11 @@ class Words:
 
     def of(self, text: str) -> set[str]:
         return content_words(text, self.chunks)
+
+    def shares(self, text: str, words: set[str]) -> bool:
+        """Whether ``text`` holds one of ``words`` (content words), read only as far as
+        the first one."""
+        return any(not words.isdisjoint(run) for run in shingle_runs(text, self.chunks))
 
 
 def _has_description(memory: MemoryFile) -> bool:
@@ -178,8 +183,10 @@ def _off_body(memory: MemoryFile, words: Words) -> Iterator[Finding]:
         return  # too few words to judge by
     if _cjk_share(memory.description) < 0.2 <= _cjk_share(memory.body):
         return  # an English description of a Chinese note shares no words, yet fits it
-    body = words.of(f"{memory.name} {memory.path} {memory.body}")
-    if len(body) >= BODY_WORDS and not mine & body:
+    text = f"{memory.name} {memory.path} {memory.body}"
+    if words.shares(text, mine):
+        return  # most descriptions share a word early: the rest of the body is not read
+    if len(words.of(text)) >= BODY_WORDS:
         yield _finding(
             memory,
             "description-off-body",
