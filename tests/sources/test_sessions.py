@@ -70,14 +70,16 @@ def test_sessions_truncated_huge_and_cached(tmp_path: Path) -> None:
     memory = tmp_path / "p/memory"
     transcript = write_session(tmp_path / "p", 1, [read_call(memory / "early.md")])
     with transcript.open("ab") as handle:
-        handle.truncate(200 * 1024 * 1024)  # sparse: 200 MB of NUL bytes, no disk used
+        handle.truncate(1024**3)  # sparse: 1 GB of NUL bytes, no disk used
         handle.seek(0, os.SEEK_END)
         handle.write(b"\n" + read_call(memory / "late.md").encode() + b"\n")
         handle.write(read_call(memory / "cut.md").encode()[:50])  # truncated mid-line
-    assert read_session(transcript, [str(memory)], 1 << 30).surfaced == {
+    assert read_session(transcript, [str(memory)], 2 << 30).surfaced == {
         str(memory / "early.md"),
         str(memory / "late.md"),
     }
+    # max_transcript_mb: only the newest part is read (1024 MB by default: this file is over)
+    assert read_session(transcript, [str(memory)], 1 << 30).surfaced == {str(memory / "late.md")}
     bounded = read_session(transcript, [str(memory)], 1024 * 1024)
     assert bounded.surfaced == {str(memory / "late.md")}
     state = tmp_path / "state"
