@@ -42,11 +42,8 @@ def window_sessions(
 def surfaced(tree: MemoryTree, sessions: Sequence[SessionActivity]) -> set[str]:
     """Tree paths of the memories that reached any of these sessions."""
     roots = [root.rstrip("/") + "/" for root in tree_roots(tree)]
-    found = set()
-    for session in sessions:
-        for path in session.surfaced:
-            found.add(next((path[len(r) :] for r in roots if path.startswith(r)), path))
-    return found
+    paths = set().union(*(session.surfaced for session in sessions))
+    return {next((path[len(r) :] for r in roots if path.startswith(r)), path) for path in paths}
 
 
 def too_few(found: int, needed: int) -> str | None:

@@ -25,7 +25,6 @@ fill, plus its MEMORY.md line; shown as a diff and written only when confirmed.
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,11 +92,15 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
 
 def worked_areas(sessions: Iterable[SessionActivity], project: Path, depth: int) -> dict[str, Area]:
     areas: dict[str, Area] = {}
+    prefix = project.as_posix().rstrip("/") + "/"
+    known: dict[str, list[tuple[str, str]]] = {}  # sessions touch the same paths again
     for session in sessions:
-        seen: Counter[str] = Counter()
+        seen = set()
         for path in session.touched:
-            for name, file in _areas_of(path, project, depth):
-                seen[name] += 1
+            if path not in known:
+                known[path] = list(_areas_of(path, prefix, depth))
+            for name, file in known[path]:
+                seen.add(name)
                 area = areas.setdefault(name, Area())
                 if file:
                     area.files.add(file)
@@ -107,8 +110,9 @@ def worked_areas(sessions: Iterable[SessionActivity], project: Path, depth: int)
     return areas
 
 
-def _areas_of(path: str, project: Path, depth: int) -> Iterator[tuple[str, str]]:
-    prefix = project.as_posix().rstrip("/") + "/"
+def _areas_of(path: str, prefix: str, depth: int) -> Iterator[tuple[str, str]]:
+    """The folders (down to ``depth``) a path under the project (``prefix``: its path and
+    a slash) lies in, each with the path's file name ("" for a folder)."""
     if not path.startswith(prefix):
         return
     parts = [p for p in path[len(prefix) :].split("/") if p]
