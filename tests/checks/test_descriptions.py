@@ -81,6 +81,20 @@ def test_description_sharing_nothing_with_its_body(tree_dir: Path) -> None:
     assert codes(findings(tree_dir, "descriptions")) == [("description-off-body", "off.md", 3)]
 
 
+def test_off_body_reads_the_whole_body_and_counts_only_content_words(tree_dir: Path) -> None:
+    filler = " ".join(f"zq{i}x" for i in range(40))
+    eleven = " ".join(f"yq{i}x" for i in range(9)) + " misc notes various things"
+    write_tree(
+        tree_dir,
+        {  # descriptions share nothing with the names "aa", "bb", "cc"
+            "late.md": memory("aa", description="Kreuzberg lunch places", body=filler + " lunch"),
+            "short.md": memory("bb", description="Kreuzberg dinner venues", body=eleven),
+            "long.md": memory("cc", description="Kreuzberg lunch spots", body=eleven + " yq9x"),
+        },
+    )
+    assert codes(findings(tree_dir, "descriptions")) == [("description-off-body", "long.md", 3)]
+
+
 def test_same_description_on_two_files_is_one_finding(tree_dir: Path) -> None:
     write_tree(
         tree_dir,

@@ -88,14 +88,14 @@ def shingles(text: str, cache: dict[str, tuple[str, ...]] | None = None) -> list
     return found
 
 
-def shingle_runs(text: str, cache: dict[str, tuple[str, ...]]) -> Iterator[tuple[str, ...]]:
-    """:func:`shingles` chunk by chunk, computed as they are asked for (to stop early)."""
-    for match in CHUNK.finditer(text.lower()):
-        chunk = match.group(0)
-        known = cache.get(chunk)
-        if known is None:
-            known = cache[chunk] = tuple(_chunk_shingles(chunk))
-        yield known
+def chunks(text: str) -> list[str]:
+    """The pieces :func:`shingles` cuts ``text`` into; each piece's shingles are
+    :func:`chunk_shingles` of it."""
+    return CHUNK.findall(text.lower())
+
+
+def chunk_shingles(chunk: str) -> tuple[str, ...]:
+    return tuple(_chunk_shingles(chunk))
 
 
 def _chunk_shingles(chunk: str) -> Iterator[str]:

@@ -44,7 +44,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memory_audit.analysis.similarity import shingle_runs, shingles, stem
+from memory_audit.analysis.similarity import chunk_shingles, chunks, shingles, stem
 from memory_audit.analysis.wording import CJK_CHAR, clip, clip_start, first_sentence, units
 from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
@@ -71,6 +71,7 @@ CJK_STOP_PIECES = frozenset(
     for start in range(len(word) + 1)
     for end in range(start, len(word) + 1)
 )
+STOP_WORDS = GENERIC_STEMS | CJK_STOP_PIECES
 CUT_WORDS = frozenset(
     """and or the a an to of with for that which because but if when in on at by from as
     is are was were be e.g i.e""".split()
@@ -102,14 +103,36 @@ class Words:
 
     def __init__(self) -> None:
         self.chunks: dict[str, tuple[str, ...]] = {}
+        self.holders: defaultdict[str, set[str]] = defaultdict(set)  # shingle -> its chunks
+        self.seen: set[str] = set()  # chunks already in ``holders``
 
     def of(self, text: str) -> set[str]:
         return content_words(text, self.chunks)
 
-    def shares(self, text: str, words: set[str]) -> bool:
-        """Whether ``text`` holds one of ``words`` (content words), read only as far as
-        the first one."""
-        return any(not words.isdisjoint(run) for run in shingle_runs(text, self.chunks))
+    def shares(self, found: set[str], words: set[str]) -> bool:
+        """Whether the chunks ``found`` (:func:`chunks` of a text) hold one of ``words``
+        (content words): each chunk is shingled once per tree, then looked up by word."""
+        for chunk in found - self.seen:
+            self.seen.add(chunk)
+            for shingle in self.shingles(chunk):
+                self.holders[shingle].add(chunk)
+        return any(not found.isdisjoint(self.holders.get(word, ())) for word in words)
+
+    def reach(self, found: set[str], count: int) -> bool:
+        """Whether the chunks ``found`` hold at least ``count`` content words."""
+        words: set[str] = set()
+        for chunk in found:
+            words.update(self.shingles(chunk))
+            words -= STOP_WORDS
+            if len(words) >= count:
+                return True
+        return False
+
+    def shingles(self, chunk: str) -> tuple[str, ...]:
+        known = self.chunks.get(chunk)
+        if known is None:
+            known = self.chunks[chunk] = chunk_shingles(chunk)
+        return known
 
 
 def _has_description(memory: MemoryFile) -> bool:
@@ -148,7 +171,7 @@ def content_words(text: str, cache: dict[str, tuple[str, ...]] | None = None) ->
     """Stemmed words and CJK bigrams that are not on the stop list.
 
     ``cache``: shingles by chunk (see :func:`memory_audit.analysis.similarity.shingles`)."""
-    return set(shingles(text, cache)) - GENERIC_STEMS - CJK_STOP_PIECES
+    return set(shingles(text, cache)) - STOP_WORDS
 
 
 def _generic(memory: MemoryFile, words: Words) -> Iterator[Finding]:
@@ -183,10 +206,10 @@ def _off_body(memory: MemoryFile, words: Words) -> Iterator[Finding]:
         return  # too few words to judge by
     if _cjk_share(memory.description) < 0.2 <= _cjk_share(memory.body):
         return  # an English description of a Chinese note shares no words, yet fits it
-    text = f"{memory.name} {memory.path} {memory.body}"
-    if words.shares(text, mine):
-        return  # most descriptions share a word early: the rest of the body is not read
-    if len(words.of(text)) >= BODY_WORDS:
+    found = set(chunks(f"{memory.name} {memory.path} {memory.body}"))
+    if words.shares(found, mine):
+        return  # most descriptions share a word with their file; the rest is not read
+    if words.reach(found, BODY_WORDS):
         yield _finding(
             memory,
             "description-off-body",
