@@ -34,6 +34,7 @@ from memory_audit.daemon.state import State
 from memory_audit.daemon.store import ReportStore
 from memory_audit.engine import audit_tree
 from memory_audit.model.run import Run
+from memory_audit.sources.sessions import cache_file
 from memory_audit.tree.snapshot import ProjectLocation, load_tree
 
 REPEATS = 5
@@ -144,7 +145,7 @@ def bench_transcripts(work: Path) -> None:
     tree = load_tree(root, location=location)
     state = str(work / "usage-state")
     options = (usage.Options(sessions=200, state_dir=state), coverage.Options(200, state_dir=state))
-    cache = work / "usage-state" / "sessions-cache.json"
+    cache = cache_file(work / "usage-state", project)
 
     def both() -> list[object]:
         return [*usage.check(tree, options[0]), *coverage.check(tree, options[1])]

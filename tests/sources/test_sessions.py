@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from memory_audit.sources.sessions import read_session, session_activity
+from memory_audit.sources.sessions import cache_file, read_session, session_activity
 from memory_audit.sources.transcripts import whole_lines
 from tests.support.transcripts import (
     nested_memory,
@@ -84,7 +84,7 @@ def test_sessions_truncated_huge_and_cached(tmp_path: Path) -> None:
     assert bounded.surfaced == {str(memory / "late.md")}
     state = tmp_path / "state"
     [first] = session_activity([transcript], [str(memory)], state, 1 << 30)
-    cache = state / "sessions-cache.json"
+    cache = cache_file(state, transcript.parent)
     assert cache.stat().st_mode & 0o777 == 0o600
     entry = json.loads(cache.read_text())["entries"][str(transcript)]
     entry["activity"]["surfaced"] = ["/from/the/cache.md"]
@@ -173,3 +173,22 @@ def test_transcripts_whole_lines_at_any_block_size(tmp_path: Path, block: int) -
     found = b"\n".join(got).split(b"\n")
     # The 100-byte line is over the limit of 50: dropped whole, nothing else lost.
     assert [line for line in found if line] == [b"short", b"a line at the end, cut mid-way"]
+
+
+def test_sessions_cache_is_one_file_per_store_without_gone_transcripts(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    one = [write_session(tmp_path / "one", n, []) for n in range(2)]
+    other = write_session(tmp_path / "other", 0, [])
+    session_activity(one, ["/x"], state, 1 << 30)
+    session_activity([other], ["/x"], state, 1 << 30)
+    assert cache_file(state, tmp_path / "one") != cache_file(state, tmp_path / "other")
+
+    def cached(store: str) -> list[str]:
+        return sorted(json.loads(cache_file(state, tmp_path / store).read_text())["entries"])
+
+    assert cached("one") == [str(t) for t in one]
+    assert cached("other") == [str(other)]
+    one[0].unlink()
+    newer = write_session(tmp_path / "one", 5, [])
+    session_activity([newer, one[1]], ["/x"], state, 1 << 30)
+    assert cached("one") == [str(one[1]), str(newer)]  # the deleted transcript's entry: gone

@@ -21,6 +21,7 @@ then warm).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 from collections.abc import Iterable, Iterator, Sequence
@@ -33,7 +34,7 @@ import re2
 from memory_audit.atomic import ensure_private_dir, write_atomic
 from memory_audit.sources.transcripts import timestamp, tool_uses, whole_lines
 
-CACHE_NAME = "sessions-cache.json"
+CACHE_FOLDER = "sessions-cache"  # in the state folder: one file per store of transcripts
 CACHE_VERSION = 1
 KNOWN_RECORDS = frozenset(
     {"user", "assistant", "attachment", "system", "summary", "progress", "file-history-snapshot",
@@ -190,11 +191,13 @@ def _absolute(path: Any) -> TypeGuard[str]:
 
 
 class SessionCache:
-    """``sessions-cache.json`` in the state folder: transcript -> its activity, kept while the
-    transcript's size and mtime and the paths looked for stay the same."""
+    """``sessions-cache/<store>.json`` in the state folder: transcript -> its activity, kept
+    while the transcript's size and mtime and the paths looked for stay the same. One file
+    per store, so an audit of one tree reads only its own sessions' entries; entries of
+    transcripts that are gone are dropped when the file is written."""
 
-    def __init__(self, folder: Path | None, needles: Sequence[str]) -> None:
-        self._path = folder / CACHE_NAME if folder else None
+    def __init__(self, folder: Path | None, needles: Sequence[str], store: Path | None) -> None:
+        self._path = cache_file(folder, store) if folder and store else None
         self._needles = sorted(needles)
         self._entries: dict[str, Any] = self._load()
         self._dirty = False
@@ -232,9 +235,10 @@ class SessionCache:
     def save(self) -> None:
         if self._path is None or not self._dirty:
             return
+        kept = {path: entry for path, entry in self._entries.items() if os.path.exists(path)}
         with contextlib.suppress(OSError):
             ensure_private_dir(self._path.parent)
-            document = {"version": CACHE_VERSION, "entries": self._entries}
+            document = {"version": CACHE_VERSION, "entries": kept}
             write_atomic(self._path, json.dumps(document))
 
 
@@ -242,7 +246,9 @@ def session_activity(
     transcripts: Iterable[Path], needles: Sequence[str], cache_dir: Path | None, max_bytes: int
 ) -> list[SessionActivity]:
     """Each transcript's activity, newest transcript first, from the cache when unchanged."""
-    cache = SessionCache(cache_dir, needles)
+    transcripts = list(transcripts)
+    store = transcripts[0].parent if transcripts else None
+    cache = SessionCache(cache_dir, needles, store)
     found = []
     for transcript in transcripts:
         try:
@@ -258,3 +264,9 @@ def session_activity(
         found.append(activity)
     cache.save()
     return found
+
+
+def cache_file(state_dir: Path, store: Path) -> Path:
+    """Where the activity of a store's transcripts is cached (named by a hash of its path)."""
+    name = hashlib.sha256(str(store).encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    return state_dir / CACHE_FOLDER / f"{name}.json"
