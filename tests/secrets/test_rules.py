@@ -70,6 +70,17 @@ def test_rule_file_with_a_bad_regex_keeps_the_good_rules() -> None:
     assert "rule 'bad': regex does not compile" in rules.problems[0]
 
 
+def test_a_rule_only_the_stdlib_engine_reads_still_runs() -> None:
+    # A look-ahead: RE2 refuses it, so every pass runs in ``re`` on the text instead.
+    text = (
+        '```json\n[{"name": "ahead", "regex": "(?P<secret>ZZ[0-9]{8})(?=!)", "keywords": ["zz"]},'
+        ' {"name": "ok", "regex": "(?P<secret>OK[0-9]{8})", "keywords": ["ok"]}]\n```\n'
+    )
+    scanner = Scanner(parse_rules(text, "mine.md"), b"salt")
+    found = scanner.scan("é ZZ93015728! and OK87654321, not ZZ93015728.")
+    assert [(m.rule, m.start, m.end) for m in found] == [("ahead", 2, 12), ("ok", 18, 28)]
+
+
 def test_rule_file_false_positive_table_is_read(tmp_path: Path) -> None:
     text = (
         "```json\n[]\n```\n\n## False positives\n\n| fingerprint | pattern | file | note |\n"

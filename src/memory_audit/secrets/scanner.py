@@ -18,7 +18,6 @@ the rule syntax (no look-around, scoped flags).
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ except (
     ImportError
 ):  # pragma: no cover - google-re2 is a dependency; this keeps a broken wheel usable
     _re2 = None
+_RE2_ERRORS: tuple[type[Exception], ...] = (_re2.error,) if _re2 is not None else ()
 
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
@@ -85,14 +85,14 @@ class Scanner:
         self._keyword_set = _keyword_set(self._keywords)
         specific = [(i, r) for i, r in enumerate(self.rules) if not r.generic]
         generic = [(i, r) for i, r in enumerate(self.rules) if r.generic]
-        passes = [p for p in (_combined(specific), _combined(generic)) if p is not None]
         # RE2 everywhere (the keyword set and both passes): the text is matched as bytes.
-        self._bytes = (self._keyword_set is not None or not self._keywords) and all(
-            _is_re2(p.pattern) for p in passes
-        )
-        if self._bytes:
-            passes = [dataclasses.replace(p, pattern=_bytes_pattern(p.pattern)) for p in passes]
-        self._passes = passes
+        self._bytes = _re2 is not None and (self._keyword_set is not None or not self._keywords)
+        try:
+            passes = [_combined(specific, self._bytes), _combined(generic, self._bytes)]
+        except _RE2_ERRORS:  # a rule RE2 refuses: every pass in the stdlib engine, on text
+            self._bytes = False
+            passes = [_combined(specific, False), _combined(generic, False)]
+        self._passes = [p for p in passes if p is not None]
 
     def scan(self, text: str) -> list[SecretMatch]:
         """Every possible secret in ``text``, false positives included (callers decide)."""
@@ -194,17 +194,17 @@ def _keyword_set(keywords: Sequence[str]) -> Any:
     return keyword_set
 
 
-def _is_re2(pattern: Any) -> bool:
-    return _re2 is not None and isinstance(pattern, _re2._Regexp)
-
-
-def _bytes_pattern(pattern: Any) -> Any:
+def _bytes_pattern(source: str) -> Any:
     """The RE2 pattern for UTF-8 bytes (RE2 reads the pattern as UTF-8 either way), with a
     larger DFA budget: the combined generic rules thrash RE2's default 8 MB cache."""
     assert _re2 is not None
     options = _re2.Options()
     options.max_mem = DFA_MEMORY
-    return _re2.compile(pattern.pattern.encode(), options)
+    return _re2.compile(source.encode(), options)
+
+
+def _name(key: str | bytes) -> str:
+    return key.decode() if isinstance(key, bytes) else key
 
 
 @dataclass(frozen=True)
@@ -216,14 +216,15 @@ class _Pass:
     groups: tuple[tuple[int, int, int], ...]  # (rule, its group, its secret group or 0)
 
 
-def _combined(rules: Iterable[tuple[int, Rule]]) -> _Pass | None:
+def _combined(rules: Iterable[tuple[int, Rule]], as_bytes: bool) -> _Pass | None:
     members = list(rules)
     if not members:
         return None
     alternatives = [
         f"(?P<r{i}>{rule.regex.replace('(?P<secret>', f'(?P<s{i}>')})" for i, rule in members
     ]
-    pattern = compile_fast("|".join(alternatives))
-    numbers = dict(pattern.groupindex)
+    source = "|".join(alternatives)
+    pattern = _bytes_pattern(source) if as_bytes else compile_fast(source)
+    numbers = {_name(key): number for key, number in pattern.groupindex.items()}
     groups = tuple((i, numbers[f"r{i}"], numbers.get(f"s{i}", 0)) for i, _ in members)
     return _Pass(pattern, frozenset(i for i, _ in members), groups)
