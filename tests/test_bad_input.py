@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tracemalloc
@@ -16,6 +15,7 @@ import pytest
 from memory_audit.tree.snapshot import load_tree
 from memory_audit.tree.walk import list_tree
 from tests.harness import codes, digest, findings, index, memory, report, write_tree
+from tests.support.unreadable import run_unprivileged
 
 BOMB = "\n".join(
     ["---", 'a: &a ["x","x","x","x","x","x","x","x","x"]']
@@ -170,12 +170,7 @@ def test_binary_index_is_reported_as_unreadable(tree_dir: Path) -> None:
 
 def _audit_json_without_read_permission(tree_dir: Path) -> dict[str, Any]:
     command = [sys.executable, "-m", "memory_audit", "audit", "--format", "json", str(tree_dir)]
-    if os.geteuid() == 0:
-        # root reads mode-000 files; drop the capabilities that allow it for this one process
-        setpriv = shutil.which("setpriv")
-        assert setpriv, "setpriv (util-linux) is needed to test unreadable files as root"
-        command = [setpriv, "--bounding-set", "-dac_override,-dac_read_search", *command]
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    result = run_unprivileged(command)
     assert result.returncode == 1, result.stderr
     data: dict[str, Any] = json.loads(result.stdout)
     return data

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from memory_audit.analysis.health import measure, session_use
@@ -24,9 +25,11 @@ from memory_audit.secrets.boundary import Boundary, tree_boundary
 from memory_audit.secrets.loading import RulesUnavailable, scanner_for
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import TreeRef
+from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.memory_file import FileKind
 from memory_audit.tree.snapshot import MemoryTree, load_tree
 
+ROOT = "."  # the error path of a tree whose own folder could not be listed
 # Dimensions that read file text only: a run of just these never parses frontmatter.
 TEXT_ONLY = frozenset({"secrets"})
 # Findings that make the rest of a dimension moot come first within it.
@@ -50,6 +53,10 @@ def audit_tree(
     dismissed: Iterable[str] = (),
 ) -> TreeReport:
     """Run the selected dimensions (ids, in any order) over one snapshot."""
+    unlisted = next((e.error for e in tree.errors if e.path == ROOT), None)
+    if unlisted is not None:  # nothing is known of it: no finding would be true, "missing" least
+        message = f"the memory folder cannot be read ({unlisted}); not audited"
+        return not_audited(tree.root, tree.location, ROOT, message)
     options = options or {}
     findings: list[Finding] = []
     skipped: list[Skip] = []
@@ -270,15 +277,20 @@ def busy_report(ref: TreeRef, age: float) -> TreeReport:
         f"Claude Code is consolidating this tree (lock taken {int(age // 60)} min ago); "
         "not audited, try again later"
     )
+    return not_audited(ref.root, ref.location, CONSOLIDATION_LOCK, message)
+
+
+def not_audited(root: Path, location: ProjectLocation, path: str, message: str) -> TreeReport:
+    """A tree none of whose findings are known: one error entry says why."""
     return TreeReport(
-        root=ref.root,
-        project=ref.location.slug,
-        project_path=ref.location.project_path,
+        root=root,
+        project=location.slug,
+        project_path=location.project_path,
         profile="claude-code",
         memory_files=0,
         session_recaps=0,
         has_index=False,
         health=Health(0, 0, 0, 0, (), 0, 0),
         findings=(),
-        errors=((CONSOLIDATION_LOCK, message),),
+        errors=((path, message),),
     )

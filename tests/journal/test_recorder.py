@@ -1,8 +1,6 @@
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -14,6 +12,7 @@ from memory_audit.journal.store import Journal
 from memory_audit.secrets.loading import scanner_for
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import CASES
+from tests.support.unreadable import run_unprivileged
 
 TOKEN = CASES["github-pat"][0][0][0]
 
@@ -107,13 +106,8 @@ print(sorted((v.path, v.kind) for v in found))
 
 
 def run_without_read_capability(script: str) -> str:
-    """As root, drop the capabilities that read anything: the folder is then unreadable."""
-    command = [sys.executable, "-c", script]
-    if os.geteuid() == 0:
-        setpriv = shutil.which("setpriv")
-        assert setpriv, "setpriv (util-linux) is needed to test unreadable folders as root"
-        command = [setpriv, "--bounding-set", "-dac_override,-dac_read_search", *command]
-    result = subprocess.run(command, capture_output=True, text=True, check=True)
+    result = run_unprivileged([sys.executable, "-c", script])
+    assert result.returncode == 0, result.stderr
     return result.stdout.strip()
 
 

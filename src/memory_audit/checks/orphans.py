@@ -10,7 +10,9 @@ notes they list. Recaps (``sessions/``) are never orphans.
 This dimension owns unreachable files: each yields exactly one finding, here.
 ``index-drift`` reports a reachable file missing from MEMORY.md only when the
 user asks for a flat index (its ``flat_index`` option), never an unreachable
-one.
+one. While MEMORY.md exists but cannot be read (permissions, binary), what
+it reaches is unknown: the dimension is skipped, and no fix is offered that
+would add lines to a file nobody could read.
 
 Failing::
 
@@ -41,6 +43,9 @@ class Options:
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
+    if tree.index_unreadable:
+        yield Skip(ID, "MEMORY.md cannot be read, so what it reaches is unknown")
+        return
     for memory in sorted(tree.memories, key=lambda m: m.path):
         if memory.path not in tree.reachable:
             yield _orphan(tree, memory)

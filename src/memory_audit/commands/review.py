@@ -79,6 +79,12 @@ def run(
         state.close()
 
 
+def _say_errors(report: TreeReport, console: Console) -> None:
+    """What could not be read is said, and stays out of every fix (never taken as missing)."""
+    for path, error in report.errors:
+        console.say(f"Not audited, left alone: {path}: {error}")
+
+
 def _review(
     ref: TreeRef,
     config: config_module.Config,
@@ -97,6 +103,7 @@ def _review(
         return audit_tree(tree, selection, options, state.dismissed())
 
     before = audit_now()
+    _say_errors(before, console)
     findings = _findings(ref, config, before, from_report, console)
     dismissed = state.dismissed()
     findings = [f for f in findings if f.fingerprint not in dismissed]

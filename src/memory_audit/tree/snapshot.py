@@ -91,6 +91,11 @@ class MemoryTree:
         return [f for f in self.files.values() if f.kind in kinds]
 
     @property
+    def index_unreadable(self) -> bool:
+        """MEMORY.md is there but could not be read: what it lists is unknown."""
+        return self.index is None and INDEX_NAME in self.present
+
+    @property
     def memories(self) -> list[MemoryFile]:
         return self.of_kind(FileKind.MEMORY)
 
