@@ -1,22 +1,22 @@
 """Bringing a journaled version back: plan, show, confirm, write, record.
 
-Writes go only to regular files inside the tree, never through a symlink (every
-folder from the tree root down is checked, and the file is replaced with a
-rename in its own folder), and never over a change the user has not seen: the
-file is read again right before the write and compared with what the diff showed.
+Reads and writes go through :mod:`memory_audit.fix.tree_access`, as ``review``'s do:
+regular files inside the tree, never through a symlink (every folder from the tree
+root down is opened with ``O_NOFOLLOW``, missing ones created the same way, and the
+file is replaced with a rename in its own folder), and never over a change the user
+has not seen: the file is read again right before the write and compared with what
+the diff showed.
 """
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import os
-import stat
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memory_audit.fix import tree_access
 from memory_audit.fix.text_file import current_umask
 from memory_audit.journal.blobs import CorruptBlob
 from memory_audit.journal.index import RESTORED, Actor, NewVersion, Version
@@ -45,41 +45,18 @@ class RestorePlan:
         return (self.current if self.shown is None else self.shown) != self.content
 
 
-def _safe_parent(root: Path, rel: str, create: bool) -> Path:
-    """The file's folder, every step a real folder inside the tree (created when asked;
-    a tree deleted wholesale comes back with its first restored file)."""
-    if not rel or rel.startswith("/") or ".." in rel.split("/"):
-        raise RestoreRefused(f"{rel!r} is not a path inside the tree")
-    if create and not os.path.lexists(root):
-        root.mkdir(parents=True)
-    folder = root
-    for part in rel.split("/")[:-1]:
-        folder = folder / part
-        try:
-            info = os.lstat(folder)
-        except FileNotFoundError:
-            if not create:
-                raise
-            os.mkdir(folder, 0o755)
-            continue
-        if not stat.S_ISDIR(info.st_mode):
-            raise RestoreRefused(f"{folder} is not a real folder (a symlink or a file)")
-    return folder
-
-
 def read_current(root: Path, rel: str) -> bytes | None:
-    """The file as it is now, read without following a symlink; None when absent."""
+    """The file as it is now, read through the tree guard; None when absent."""
     try:
-        parent = _safe_parent(root, rel, create=False)
-        fd = os.open(parent / rel.rsplit("/", 1)[-1], os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise RestoreRefused(f"{rel}: cannot be read safely ({exc.strerror})") from None
-    with os.fdopen(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-            raise RestoreRefused(f"{rel} is not a regular file")
-        return handle.read(MAX_READ)
+        return tree_access.read_if_present(_real(root), rel, MAX_READ)
+    except tree_access.NotInTree as refused:
+        raise RestoreRefused(str(refused)) from None
+
+
+def _real(root: Path) -> Path:
+    """The tree root as configured may be a symlink (a dotfiles manager's); below it,
+    every step is opened without following one."""
+    return Path(os.path.realpath(root))
 
 
 def plan(
@@ -127,22 +104,18 @@ def write(plan: RestorePlan) -> None:
 
 
 def write_checked(root: Path, rel: str, shown: bytes | None, content: bytes) -> None:
-    """Replace ``rel`` with ``content`` if it still holds ``shown`` (None: still absent)."""
-    parent = _safe_parent(root, rel, create=True)
-    if read_current(root, rel) != shown:
-        raise RestoreRefused(f"{rel} changed since it was shown; look again")
-    fd, temp = tempfile.mkstemp(prefix=".restore-", dir=parent)
+    """Replace ``rel`` with ``content`` if it still holds ``shown`` (None: still absent).
+    A tree deleted wholesale comes back with its first restored file, folders included."""
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, 0o644 & ~current_umask())
-        os.replace(temp, parent / rel.rsplit("/", 1)[-1])
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        raise
+        folders = tree_access.parts_of(rel)[:-1]
+        if not os.path.lexists(root):
+            root.mkdir(parents=True)
+        real = _real(root)
+        if folders:
+            tree_access.make_folders(real, "/".join(folders), 0o755)
+        tree_access.replace(real, rel, content, 0o644 & ~current_umask(), expected=shown)
+    except tree_access.NotInTree as refused:
+        raise RestoreRefused(str(refused)) from None
 
 
 def record(journal: Journal, plan: RestorePlan, reason: str, when: float) -> None:

@@ -28,6 +28,10 @@ class NotInTree(Exception):
     """A path review must not touch; the message says why, for the user."""
 
 
+class Missing(NotInTree):
+    """The file, or a folder on the way to it, does not exist."""
+
+
 def parts_of(rel: str) -> list[str]:
     """The components of a tree path, or NotInTree for anything that could leave the tree."""
     path = PurePosixPath(rel)
@@ -59,13 +63,22 @@ def read_bytes(root: Path, rel: str, limit: int = MAX_BYTES) -> tuple[bytes, int
         with os.fdopen(fd, "rb") as handle:
             info = os.fstat(handle.fileno())
             if not stat.S_ISREG(info.st_mode):
-                raise NotInTree(f"{rel} is not a regular file; review does not open it")
+                raise NotInTree(f"{rel} is not a regular file; not opened")
             if info.st_size > limit:
                 raise NotInTree(f"{rel} is {info.st_size:,} bytes, over the {limit:,} limit")
             data = handle.read(limit + 1)
     if len(data) > limit:
         raise NotInTree(f"{rel} grew over the {limit:,}-byte limit while read")
     return data, stat.S_IMODE(info.st_mode)
+
+
+def read_if_present(root: Path, rel: str, limit: int = MAX_BYTES) -> bytes | None:
+    """:func:`read_bytes`'s content, or None when the file or a folder on the way (the
+    root included) does not exist."""
+    try:
+        return read_bytes(root, rel, limit)[0]
+    except Missing:
+        return None
 
 
 def exists(root: Path, rel: str) -> bool:
@@ -150,13 +163,17 @@ def _check_unchanged(folder: int, name: str, rel: str, expected: bytes | None) -
 def _open(name: str, flags: int, folder: int | None, rel: str) -> int:
     try:
         return os.open(name, flags, dir_fd=folder)
+    except FileNotFoundError as exc:
+        raise Missing(_refusal(rel, exc)) from None
     except OSError as exc:
         raise NotInTree(_refusal(rel, exc)) from None
 
 
 def _refusal(rel: str, exc: OSError) -> str:
     if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-        return f"{rel} is reached through a symlink; review touches only files inside the tree"
+        return (
+            f"{rel} is reached through a symlink; memory-audit touches only files inside the tree"
+        )
     if isinstance(exc, FileNotFoundError):
         return f"{rel} no longer exists"
     if isinstance(exc, PermissionError):
