@@ -49,6 +49,16 @@ def timed(action: Callable[[], object], repeats: int = REPEATS) -> list[float]:
     return times
 
 
+def cpu_timed(action: Callable[[], object], repeats: int = 3) -> list[float]:
+    """CPU seconds of this process per run: steadier than wall time on a shared machine."""
+    times = []
+    for _ in range(repeats):
+        start = time.process_time()
+        action()
+        times.append(time.process_time() - start)
+    return times
+
+
 def summary(times: list[float]) -> str:
     return f"median {statistics.median(times):.3f} s (min {min(times):.3f}, max {max(times):.3f})"
 
@@ -75,7 +85,8 @@ def bench_pathological(work: Path) -> None:
         def audit(root: Path = root) -> object:
             return audit_tree(load_tree(root), tuple(REGISTRY))
 
-        print(f"pathological {name:>10}: {summary(timed(audit, repeats=3))}")
+        wall = timed(audit, repeats=3)
+        print(f"pathological {name:>10}: {summary(wall)}; CPU {summary(cpu_timed(audit))}")
 
 
 def bench_audit_cpu(work: Path) -> None:

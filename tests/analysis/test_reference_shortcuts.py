@@ -66,3 +66,41 @@ def test_cleaning_a_token_gives_what_the_plain_cleaning_gave(token: str, backtic
 def test_the_candidates_of_a_line_are_what_the_plain_split_gave(text: str) -> None:
     backticked = [(t, True) for m in BACKTICKED.finditer(text) for t in m.group(1).split()]
     assert list(refs._candidates(text, ())) == backticked + list(_plain_prose_candidates(text))
+
+
+SECRETISH = st.text(
+    alphabet=st.sampled_from("abcXYZ019"), min_size=24, max_size=40
+).filter(lambda part: refs.SECRET_SHAPED.fullmatch(part) is not None)
+
+
+@given(SECRETISH)
+@example("a" * 24)
+@example("A" * 24)
+@example("1" * 24)
+@example("a1" * 12)
+@example("A1" * 12)
+def test_mixed_is_a_digit_and_a_capital_in_a_secret_shaped_part(part: str) -> None:
+    plain = any(c.isdigit() for c in part) and any(c.isupper() for c in part)
+    assert refs._mixed(part) == plain
+
+
+@given(TEXT)
+@settings(max_examples=300)
+def test_patterns_for_long_tokens_find_what_the_stdlib_finds(token: str) -> None:
+    """The RE2 side of the sized pattern, forced onto short text, agrees with ``re``."""
+    for text in (token, token.replace("\n", " ")):
+        long, short = refs.NOT_A_PATH.long.search(text), refs.NOT_A_PATH.short.search(text)
+        assert (long is None) == (short is None)
+
+
+def test_the_spelled_out_white_space_is_what_python_calls_white_space() -> None:
+    every = "".join(c for c in map(chr, range(0x110000)) if c.isspace())
+    assert every == refs.WHITESPACE
+    assert all(refs.NOT_A_PATH.long.search(f"a/{c}b") for c in every)
+
+
+def test_a_long_token_goes_through_the_long_pattern_with_the_same_result() -> None:
+    long = "word/" + "x" * 10_000
+    assert clean_path(long, False) == long
+    assert clean_path(long + "…", False) is None
+    assert clean_path("src/" + "x" * 10_000 + ":12", False) == "src/" + "x" * 10_000

@@ -32,3 +32,21 @@ def compile_fast_bytes(pattern: bytes) -> Any:
         with contextlib.suppress(Exception):
             return _re2.compile(pattern)
     return re.compile(pattern)
+
+
+class SizedPattern:
+    """The stdlib pattern for short text, RE2 for long: per call RE2 costs more (the text
+    is encoded each time), per character far less (one 1 MB token: 2 ms against 60)."""
+
+    def __init__(self, pattern: str, long_from: int = 4096) -> None:
+        self.short = re.compile(pattern)
+        self.long = compile_fast(pattern)
+        self.long_from = long_from
+
+    def search(self, text: str) -> Any:
+        return (self.short if len(text) < self.long_from else self.long).search(text)
+
+    def sub(self, replacement: str, text: str) -> str:
+        pattern = self.short if len(text) < self.long_from else self.long
+        result: str = pattern.sub(replacement, text)
+        return result

@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from memory_audit.analysis.fast_regex import compile_fast
+from memory_audit.analysis.fast_regex import SizedPattern, compile_fast
 from memory_audit.tree.markdown import Document, Link, is_external, parse_markdown, prose_lines
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
@@ -31,7 +31,14 @@ BACKTICKED = re.compile(r"`([^`\n]+)`")
 EDGE_PUNCTUATION = "()[]{}<>\"',;:.!?*_“”‘’「」『』（）【】、。，："
 LINE_SUFFIX = re.compile(r"(?::\d+){1,2}$|#L?\d+(?:-L?\d+)?$")
 EXTENSION = re.compile(r"[^.]\.[A-Za-z][A-Za-z0-9]{0,7}$")
-NOT_A_PATH = re.compile(r"://|[*?{}<>$%|\\\[\]=,;&^!]|^[@#]|^-|\s|…|\.\.\.|/\./|//")
+# What str.isspace() calls white space, spelled out: RE2's \s is ASCII only.
+WHITESPACE = (
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+    "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+NOT_A_PATH = SizedPattern(
+    r"://|[*?{}<>$%|\\\[\]=,;&^!]|^[@#]|^-|[" + WHITESPACE + r"]|…|\.\.\.|/\./|//"
+)
 DOMAIN = re.compile(
     r"^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|ai|co|app|gov|edu|me|sh|jp|cn|kr)$",
     re.I,
@@ -185,7 +192,9 @@ def _unlikely(parts: list[str], token: str) -> bool:
 
 
 def _mixed(part: str) -> bool:
-    return any(c.isdigit() for c in part) and any(c.isupper() for c in part)
+    """A digit and an upper-case letter in a SECRET_SHAPED (ASCII letters and digits) part:
+    there, not all letters means a digit, and lower-casing changes it only for a capital."""
+    return not part.isalpha() and part.lower() != part
 
 
 def has_extension(path: str) -> bool:
