@@ -68,9 +68,9 @@ def test_the_candidates_of_a_line_are_what_the_plain_split_gave(text: str) -> No
     assert list(refs._candidates(text, ())) == backticked + list(_plain_prose_candidates(text))
 
 
-SECRETISH = st.text(
-    alphabet=st.sampled_from("abcXYZ019"), min_size=24, max_size=40
-).filter(lambda part: refs.SECRET_SHAPED.fullmatch(part) is not None)
+SECRETISH = st.text(alphabet=st.sampled_from("abcXYZ019"), min_size=24, max_size=40).filter(
+    lambda part: refs.SECRET_SHAPED.fullmatch(part) is not None
+)
 
 
 @given(SECRETISH)
