@@ -49,7 +49,7 @@ def test_packages_are_named_before_installing_and_the_lock_is_waited_for(
     assert result.returncode == 0, result.stderr
     announced = result.stdout.index("The tests need these Debian packages, missing here: ")
     assert announced < result.stdout.index("apt-get ran")
-    for package in ("chromium", "dbus-daemon", "git", "systemd"):
+    for package in ("chromium", "dbus-daemon", "git", "systemd", "util-linux"):
         assert package in result.stdout.splitlines()[0]
     calls = (tmp_path / "calls").read_text().splitlines()
     apt_calls = [c for c in calls if c.startswith("apt-get")]
@@ -59,7 +59,7 @@ def test_packages_are_named_before_installing_and_the_lock_is_waited_for(
 
 
 def test_nothing_is_installed_when_nothing_is_missing(tmp_path: Path) -> None:
-    present = ("dbus-daemon", "dbus-run-session", "systemd-analyze", "git", "chromium")
+    present = ("dbus-daemon", "dbus-run-session", "systemd-analyze", "git", "chromium", "setpriv")
     folder = _bin_with(tmp_path, ("apt-get", *present), ("sort", "id", "basename"))
     result = _run_script(folder)
     assert (result.returncode, result.stdout) == (0, "")
