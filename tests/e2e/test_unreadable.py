@@ -129,3 +129,32 @@ def test_review_says_what_it_cannot_read_and_keeps_its_index_lines(tmp_path: Pat
     assert (tree / "MEMORY.md").read_text() == INDEX.replace(
         "- [Gone](gone.md) — removed long ago\n", ""
     )
+
+
+def test_a_tree_behind_a_folder_that_cannot_be_searched_is_an_error_entry(
+    tmp_path: Path,
+) -> None:
+    locked = write_tree(tmp_path / "one/memory", {"MEMORY.md": "# Index\n", "a.md": memory("a")})
+    other = write_tree(tmp_path / "two/memory", {"MEMORY.md": "# Index\n- [G](gone.md) — g\n"})
+    with unreadable(locked.parent):
+        code, data = audit_json(locked, other)
+    first, second = data["reports"]
+    assert code == 1
+    assert first["errors"] == [
+        {"path": ".", "error": "the memory folder cannot be read (permission denied); not audited"}
+    ]
+    assert [f["code"] for f in second["findings"] if f["dimension"] == "index-drift"] == [
+        "broken-index-link"
+    ]
+
+
+def test_review_of_an_unreadable_tree_says_so_and_changes_nothing(tmp_path: Path) -> None:
+    tree = write_tree(tmp_path / "memory", {"MEMORY.md": "# Index\n", "a.md": memory("a")})
+    argv = [sys.executable, "-m", "memory_audit", "review", str(tree)]
+    with unreadable(tree):
+        term = Terminal(without_read_override(argv), env_for(tmp_path / "home"))
+        shown = term.expect("No findings to review")
+        assert term.wait() == 0
+    assert "the memory folder cannot be read (permission denied); not audited" in shown
+    assert (tree / "MEMORY.md").read_text() == "# Index\n"
+    assert sorted(p.name for p in tree.iterdir()) == ["MEMORY.md", "a.md"]

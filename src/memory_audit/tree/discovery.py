@@ -239,7 +239,11 @@ def tree_for_folder(folder: Path) -> Path | None:
 def tree_for_path(path: Path) -> TreeRef:
     """An explicit argument: a memory tree, a ``projects/<slug>`` folder, or a project."""
     path = path.expanduser()
-    if not path.is_dir():
+    try:
+        is_folder = path.is_dir()
+    except PermissionError:  # a folder on the way cannot be searched: it may well be a tree
+        return TreeRef(path, locate(path))  # its audit says it could not be read
+    if not is_folder:
         raise UsageError(f"no memory tree found at {path}")
     if path.name == "memory" or (path / INDEX_NAME).exists():
         return TreeRef(path, locate(path))
