@@ -35,7 +35,10 @@ def without_code(text: str) -> str:
 
 def units(text: str) -> float:
     """Length in words: spaced words count one, CJK characters half, names one."""
-    plain = without_code(text)
+    return _units(without_code(text))
+
+
+def _units(plain: str) -> float:
     cjk = len(CJK_CHAR.findall(plain))
     spaced = [w for w in CJK_CHAR.sub(" ", plain).split() if any(c.isalnum() for c in w)]
     return len(spaced) + cjk / 2
@@ -43,8 +46,15 @@ def units(text: str) -> float:
 
 def shorthand(text: str) -> bool:
     """Symbols glued between words, densely: at least three, and one per four words."""
-    glued = len(GLUED.findall(without_code(text)))
-    return glued >= 3 and glued * 4 >= units(text)
+    return units_and_shorthand(text)[1]
+
+
+def units_and_shorthand(text: str) -> tuple[float, bool]:
+    """:func:`units` and :func:`shorthand` of ``text``, its names replaced only once."""
+    plain = without_code(text)
+    length = _units(plain)
+    glued = len(GLUED.findall(plain))
+    return length, glued >= 3 and glued * 4 >= length
 
 
 def prose_sentences(lines: Sequence[str]) -> Iterator[tuple[int, str]]:

@@ -51,7 +51,7 @@ from memory_audit.analysis.fast_regex import compile_fast
 from memory_audit.analysis.references import path_exists, path_references
 from memory_audit.analysis.similarity import jaccard, tokens
 from memory_audit.analysis.staleness import finished_work, stale_as_of
-from memory_audit.analysis.wording import clip, prose_sentences, shorthand, units
+from memory_audit.analysis.wording import clip, prose_sentences, units_and_shorthand
 from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.rule_files import RuleFile, rule_files
@@ -280,11 +280,10 @@ def _terse(
 ) -> Iterator[Finding]:
     if not present or not text.strip():
         return  # a missing description is a frontmatter finding; a hookless line is allowed
-    if units(text) >= 2 and not shorthand(text):
+    length, squeezed = units_and_shorthand(text)
+    if length >= 2 and not squeezed:
         return
-    problem = (
-        "is too short to tell when it matters" if units(text) < 2 else "is squeezed into shorthand"
-    )
+    problem = "is too short to tell when it matters" if length < 2 else "is squeezed into shorthand"
     yield make_finding(
         ID,
         "terse-description",
