@@ -69,6 +69,16 @@ def test_quotes_are_bounded_to_80_characters_with_an_ellipsis() -> None:
     assert quoted == f"hook `{'x' * 79}…` is long; see `a.md`"
 
 
+def test_a_long_quoted_path_keeps_its_last_parts() -> None:
+    path = "/home/me/" + "deep/" * 30 + "work/ledger"
+    quoted = bound_quotes(f"project `{path}` no longer exists; note `{'y ' * 60}`")
+    assert (
+        quoted == f"project `{path[:20]}…{path[-59:]}` no longer exists; note `{('y ' * 60)[:79]}…`"
+    )
+    assert quoted.startswith("project `/home/me/deep/")
+    assert "/work/ledger` no longer" in quoted
+
+
 def test_the_tree_boundary_knows_secrets_of_the_text_and_of_decoded_yaml(
     tree_dir: Path, tmp_path: Path
 ) -> None:

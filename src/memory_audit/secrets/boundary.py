@@ -182,12 +182,24 @@ def bound_quotes(text: str, limit: int = QUOTE_LIMIT) -> str:
         return text
     pieces = text.split("`")
     for i in range(1, len(pieces) - 1, 2):  # odd pieces lie between a pair of backticks
-        pieces[i] = clip(pieces[i], limit)
+        pieces[i] = clip_path(pieces[i], limit) if _path_like(pieces[i]) else clip(pieces[i], limit)
     return "`".join(pieces)
 
 
 def clip(text: str, limit: int = QUOTE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + ELLIPSIS
+
+
+def clip_path(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """A long path cut in the middle: its last parts name what it is, its first where."""
+    if len(text) <= limit:
+        return text
+    head = limit // 4
+    return text[:head] + ELLIPSIS + text[len(text) - (limit - head - 1) :]
+
+
+def _path_like(text: str) -> bool:
+    return ("/" in text or "\\" in text) and not any(c.isspace() for c in text)
 
 
 def _occurrences(text: str, needle: str) -> Iterable[int]:
