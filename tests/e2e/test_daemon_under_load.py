@@ -19,9 +19,10 @@ BIG_FILES = 16  # ~0.5 s of audit each on these machines: several seconds in all
 
 
 def pathological_tree(home: Home) -> Path:
-    """Memory files each holding one 1 MB line that is nearly all link syntax."""
+    """Memory files, and MEMORY.md, each holding one 1 MB line that is nearly all link syntax."""
     files = {f"big_{i:02}.md": f"big_{i:02}" for i in range(BIG_FILES)}
-    tree = write_tree(home.projects / "-big" / "memory", {"MEMORY.md": index(*files)})
+    text = index(*files) + "](" + "[" * 1_000_000 + "\n"
+    tree = write_tree(home.projects / "-big" / "memory", {"MEMORY.md": text})
     for i, name in enumerate(files):
         line = "](" + "[" * 1_000_000 if i % 2 == 0 else "[[" * 500_000
         (tree / name).write_text(memory(name.removesuffix(".md"), body=line))
