@@ -17,7 +17,7 @@ import frontmatter as frontmatter_lib
 
 from memory_audit.fix import frontmatter_edit as fm
 from memory_audit.fix import tree_access
-from memory_audit.fix.edits import Edit, FileChange, StaleTarget
+from memory_audit.fix.edits import Edit, FileChange, StaleTarget, index_line_added, new_name
 from memory_audit.fix.text_file import TextFile, new_file
 from memory_audit.fix.todo_note import capture_todo_note
 from memory_audit.fix.todo_note import description as todo_description
@@ -47,19 +47,6 @@ def _read(root: Path, rel: str) -> TextFile:
 
 def _change(before: TextFile, lines: list[str]) -> FileChange:
     return FileChange(before, before.with_text("\n".join(lines)))
-
-
-def _new_name(root: Path, name: str) -> Path:
-    """Where a file the user named goes: a new ``.md`` file inside the tree, or StaleTarget."""
-    if not name.endswith(".md") or Path(name).is_absolute() or ".." in Path(name).parts:
-        raise StaleTarget(f"`{name}` is not a .md file name inside the tree")
-    try:
-        taken = tree_access.exists(root, name)
-    except tree_access.NotInTree as exc:  # e.g. a folder on the way is a symlink
-        raise StaleTarget(str(exc)) from None
-    if taken:
-        raise StaleTarget(f"{name} already exists; choose another name")
-    return root / name
 
 
 # ---- MEMORY.md -------------------------------------------------------------------------
@@ -118,10 +105,7 @@ def update_index_path(root: Path, fix: Fix, answers: list[str]) -> Edit:
 
 def add_index_line(root: Path, fix: Fix, answers: list[str]) -> Edit:
     text = answers[0] if answers and answers[0].strip() else str(fix["text"])
-    existing = _read(root, INDEX_NAME) if tree_access.exists(root, INDEX_NAME) else None
-    index = existing or new_file(root / INDEX_NAME, "# Memory index\n", root)
-    lines = [*index.text.rstrip("\n").split("\n"), text, ""]
-    change = FileChange(existing, index.with_text("\n".join(lines)))
+    change = index_line_added(root, text)
     return Edit(f"MEMORY.md: added an index line for `{fix['path']}`", (change,))
 
 
@@ -135,7 +119,7 @@ def move_to_topic(root: Path, fix: Fix, answers: list[str]) -> Edit:
     lines = index.lines
     name = (answers[0] if answers else "").strip() or TOPIC_NAME
     description = (answers[1] if len(answers) > 1 else "").strip() or TOPIC_DESCRIPTION
-    path = _new_name(root, name)
+    path = new_name(root, name)
     body = "\n".join(lines[first:last]).strip() + "\n"
     post = frontmatter_lib.Post(
         body, name=Path(name).stem, description=description, type="reference"
@@ -229,7 +213,7 @@ def rename_file(root: Path, fix: Fix, answers: list[str]) -> Edit:
     rel = str(fix["path"])
     to = answers[0] if answers and answers[0].strip() else str(fix["to"])
     memory = _read(root, rel)
-    target = _new_name(root, to)
+    target = new_name(root, to)
     return Edit(f"renamed `{rel}` to `{to}`", (FileChange(memory, memory, rename_to=target),))
 
 

@@ -14,11 +14,40 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory_audit.fix import tree_access
-from memory_audit.fix.text_file import TextFile
+from memory_audit.fix.text_file import TextFile, new_file
+from memory_audit.tree.index_file import INDEX_NAME
 
 
 class StaleTarget(Exception):
     """The file changed since the audit: the finding must be checked again."""
+
+
+def new_name(root: Path, name: str) -> Path:
+    """Where a file the user named goes: a new ``.md`` file inside the tree, or StaleTarget
+    (the session asks again)."""
+    if not name.endswith(".md") or Path(name).is_absolute() or ".." in Path(name).parts:
+        raise StaleTarget(f"`{name}` is not a .md file name inside the tree")
+    try:
+        taken = tree_access.exists(root, name)
+    except tree_access.NotInTree as exc:  # e.g. a folder on the way is a symlink
+        raise StaleTarget(str(exc)) from None
+    if taken:
+        raise StaleTarget(f"{name} already exists; choose another name")
+    return root / name
+
+
+def index_line_added(root: Path, line: str) -> FileChange:
+    """MEMORY.md with ``line`` appended, read through the tree guard; created when the
+    tree has none yet."""
+    try:
+        existing = (
+            TextFile.read_in(root, INDEX_NAME) if tree_access.exists(root, INDEX_NAME) else None
+        )
+    except tree_access.NotInTree as exc:
+        raise StaleTarget(str(exc)) from None
+    index = existing or new_file(root / INDEX_NAME, "# Memory index\n", root)
+    lines = [*index.text.rstrip("\n").split("\n"), line, ""]
+    return FileChange(existing, index.with_text("\n".join(lines)))
 
 
 @dataclass(frozen=True)

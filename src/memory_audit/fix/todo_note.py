@@ -16,10 +16,8 @@ from typing import Any
 
 import frontmatter as frontmatter_lib
 
-from memory_audit.fix import tree_access
-from memory_audit.fix.edits import Edit, FileChange, StaleTarget
-from memory_audit.fix.text_file import TextFile, new_file
-from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.fix.edits import Edit, FileChange, index_line_added, new_name
+from memory_audit.fix.text_file import new_file
 
 ACTION = "capture-todo-note"
 
@@ -32,13 +30,10 @@ def capture_todo_note(root: Path, fix: Mapping[str, Any], answers: list[str]) ->
     area = str(fix["area"])
     name = (answers[0] if answers else "").strip() or str(fix["path"])
     said = (answers[1] if len(answers) > 1 else "").strip() or description(fix)
-    note = new_file(_free(root, name), _note_text(area, name, said), root)
-    existing = _index(root)
-    index = existing or new_file(root / INDEX_NAME, "# Memory index\n", root)
-    lines = [*index.text.rstrip("\n").split("\n"), f"- [{area}/]({name}) — {said}", ""]
+    note = new_file(new_name(root, name), _note_text(area, name, said), root)
     return Edit(
         f"wrote the TODO note `{name}` for `{area}/` and its MEMORY.md line",
-        (FileChange(None, note), FileChange(existing, index.with_text("\n".join(lines)))),
+        (FileChange(None, note), index_line_added(root, f"- [{area}/]({name}) — {said}")),
     )
 
 
@@ -50,26 +45,3 @@ def _note_text(area: str, name: str, said: str) -> str:
     )
     post = frontmatter_lib.Post(body, name=Path(name).stem, description=said, type="project")
     return frontmatter_lib.dumps(post) + "\n"
-
-
-def _free(root: Path, name: str) -> Path:
-    """A new ``.md`` file inside the tree, or StaleTarget (the session asks again)."""
-    if not name.endswith(".md") or Path(name).is_absolute() or ".." in Path(name).parts:
-        raise StaleTarget(f"`{name}` is not a .md file name inside the tree")
-    try:
-        taken = tree_access.exists(root, name)
-    except tree_access.NotInTree as exc:  # e.g. a folder on the way is a symlink
-        raise StaleTarget(str(exc)) from None
-    if taken:
-        raise StaleTarget(f"{name} already exists; choose another name")
-    return root / name
-
-
-def _index(root: Path) -> TextFile | None:
-    """MEMORY.md as it is now, or None when Apply creates it."""
-    try:
-        if not tree_access.exists(root, INDEX_NAME):
-            return None
-        return TextFile.read_in(root, INDEX_NAME)
-    except tree_access.NotInTree as exc:
-        raise StaleTarget(str(exc)) from None
