@@ -88,10 +88,10 @@ def shingles(text: str, cache: dict[str, tuple[str, ...]] | None = None) -> list
     return found
 
 
-def chunks(text: str) -> list[str]:
-    """The pieces :func:`shingles` cuts ``text`` into; each piece's shingles are
-    :func:`chunk_shingles` of it."""
-    return CHUNK.findall(text.lower())
+def chunk_iter(text: str) -> Iterator[str]:
+    """The pieces :func:`shingles` cuts ``text`` into, one at a time (a reader that stops
+    early cuts no more); each piece's shingles are :func:`chunk_shingles` of it."""
+    return (match.group(0) for match in CHUNK.finditer(text.lower()))
 
 
 def chunk_shingles(chunk: str) -> tuple[str, ...]:

@@ -44,7 +44,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memory_audit.analysis.similarity import chunk_shingles, chunks, shingles, stem
+from memory_audit.analysis.similarity import CHUNK, chunk_iter, chunk_shingles, shingles, stem
 from memory_audit.analysis.wording import CJK_CHAR, clip, clip_start, first_sentence, units
 from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
@@ -103,25 +103,33 @@ class Words:
 
     def __init__(self) -> None:
         self.chunks: dict[str, tuple[str, ...]] = {}
-        self.holders: defaultdict[str, set[str]] = defaultdict(set)  # shingle -> its chunks
-        self.seen: set[str] = set()  # chunks already in ``holders``
 
     def of(self, text: str) -> set[str]:
         return content_words(text, self.chunks)
 
-    def shares(self, found: set[str], words: set[str]) -> bool:
-        """Whether the chunks ``found`` (:func:`chunks` of a text) hold one of ``words``
-        (content words): each chunk is shingled once per tree, then looked up by word."""
-        for chunk in found - self.seen:
-            self.seen.add(chunk)
-            for shingle in self.shingles(chunk):
-                self.holders[shingle].add(chunk)
-        return any(not found.isdisjoint(self.holders.get(word, ())) for word in words)
+    def shares(self, text: str, words: set[str]) -> bool:
+        """Whether ``text`` holds one of ``words`` (content words). Only the chunks where
+        one of them (or the word it stems from) occurs are shingled: every shingle is a
+        piece of its chunk (a stem is a word's start; a CJK bigram and an entity are
+        pieces), save the stem ``policy`` of ``policies``."""
+        lowered = text.lower()
+        located = ChunkFinder(lowered)
+        searchable = lowered.replace("\\", "/")  # an entity's `\\` is a `/` in its shingle
+        for word in words:
+            needles = (word, f"{word[:-1]}ies") if word.endswith("y") else (word,)
+            for needle in needles:
+                at = searchable.find(needle)
+                while at != -1:
+                    start, end = located.around(at)
+                    if not words.isdisjoint(self.shingles(lowered[start:end])):
+                        return True
+                    at = searchable.find(needle, max(end, at + 1))
+        return False
 
-    def reach(self, found: set[str], count: int) -> bool:
-        """Whether the chunks ``found`` hold at least ``count`` content words."""
+    def reach(self, text: str, count: int) -> bool:
+        """Whether ``text`` holds at least ``count`` content words."""
         words: set[str] = set()
-        for chunk in found:
+        for chunk in chunk_iter(text):
             words.update(self.shingles(chunk))
             words -= STOP_WORDS
             if len(words) >= count:
@@ -133,6 +141,23 @@ class Words:
         if known is None:
             known = self.chunks[chunk] = chunk_shingles(chunk)
         return known
+
+
+class ChunkFinder:
+    """The chunk (see :func:`~memory_audit.analysis.similarity.chunk_iter`) around a place
+    in a text, found by two matches of the chunk pattern: forwards, and backwards over
+    the reversed text."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.reversed = text[::-1]
+
+    def around(self, at: int) -> tuple[int, int]:
+        ahead = CHUNK.match(self.text, at)
+        if ahead is None:
+            return at, at + 1  # a separator: the empty piece, no shingle
+        behind = CHUNK.match(self.reversed, len(self.text) - 1 - at)
+        return at + 1 - (behind.end() - behind.start() if behind else 1), ahead.end()
 
 
 def _has_description(memory: MemoryFile) -> bool:
@@ -206,10 +231,10 @@ def _off_body(memory: MemoryFile, words: Words) -> Iterator[Finding]:
         return  # too few words to judge by
     if _cjk_share(memory.description) < 0.2 <= _cjk_share(memory.body):
         return  # an English description of a Chinese note shares no words, yet fits it
-    found = set(chunks(f"{memory.name} {memory.path} {memory.body}"))
-    if words.shares(found, mine):
-        return  # most descriptions share a word with their file; the rest is not read
-    if words.reach(found, BODY_WORDS):
+    text = f"{memory.name} {memory.path} {memory.body}"
+    if words.shares(text, mine):
+        return  # most descriptions share a word with their file
+    if words.reach(text, BODY_WORDS):
         yield _finding(
             memory,
             "description-off-body",
