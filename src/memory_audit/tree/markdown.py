@@ -38,7 +38,7 @@ OFFSET = "memory_audit_offset"
 # Bounds that keep one document's parse under about a second whatever it holds (measured in
 # docs/benchmarks.md); the largest real memory file costs 5,600 units and has 983 lines.
 LABEL_COST = 24
-_DROP_MARKUP = str.maketrans("", "", "\n!#$%&*+-:<=>@[\\]^_`{}~")
+MARKUP = re.compile(r"[\n!#$%&*+\-:<=>@\[\\\]^_`{}~]")  # a character class: linear
 
 
 @dataclass(frozen=True)
@@ -134,8 +134,11 @@ def _parse(lines: tuple[str, ...], first_line: int, limits: Limits) -> Document:
     if limits.skip_plain and not any(_may_hold_links_or_code(line) for line in lines):
         return Document(())  # plain prose: no link, no code; skip the (slow) parser
     env: dict[str, object] = {}
-    budget = [limits.inline]
-    leaves = _leaves(lines[: limits.lines], first_line, env, limits.fast)
+    read = lines[: limits.lines]
+    # Blocks' inline texts are the lines less their container markers: when all the lines
+    # fit the budget, every block does, and no block's cost needs counting.
+    budget = [limits.inline] if inline_cost("\n".join(read)) > limits.inline else None
+    leaves = _leaves(read, first_line, env, limits.fast)
     blocks = [_read_inline(block, env, budget, limits.fast) for block in leaves]
     unread = [lines for block in blocks for lines in block.unread]
     if len(lines) > limits.lines:
@@ -150,7 +153,9 @@ def _may_hold_links_or_code(line: str) -> bool:
     return "[" in line or "`" in line or "~~~" in line or "    " in line or "\t" in line
 
 
-def _read_inline(block: Block, env: dict[str, object], budget: list[int], fast: bool) -> Block:
+def _read_inline(
+    block: Block, env: dict[str, object], budget: list[int] | None, fast: bool
+) -> Block:
     """Parse a paragraph's or heading's inline text within the document's budget.
 
     A paragraph over the budget is read line by line, so that the lines that fit
@@ -158,7 +163,7 @@ def _read_inline(block: Block, env: dict[str, object], budget: list[int], fast: 
     """
     if block.kind not in ("paragraph", "heading"):
         return block
-    if _affordable(block.text, budget):
+    if budget is None or _affordable(block.text, budget):
         found = _inline_spans(block, block.text, 0, env, fast)
         return replace(block, spans=found) if found else block
     spans: list[Span] = []
@@ -200,8 +205,7 @@ def inline_cost(text: str) -> int:
     Plain text is consumed in runs; each markup character costs one pass of the
     rules, and each ``[`` a link-label search on top.
     """
-    markup = len(text) - len(text.translate(_DROP_MARKUP))
-    return markup + LABEL_COST * text.count("[")
+    return len(MARKUP.findall(text)) + LABEL_COST * text.count("[")
 
 
 def _leaves(
