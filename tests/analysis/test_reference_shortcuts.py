@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from memory_audit.analysis import references as refs
 from memory_audit.analysis.references import BACKTICKED, clean_path
+from memory_audit.tree.markdown import prose_lines
 
 COMPONENT = re.compile(r"^[\w.@+~-]*$")
 PIECES = st.sampled_from(
@@ -104,3 +105,40 @@ def test_a_long_token_goes_through_the_long_pattern_with_the_same_result() -> No
     assert clean_path(long, False) == long
     assert clean_path(long + "…", False) is None
     assert clean_path("src/" + "x" * 10_000 + ":12", False) == "src/" + "x" * 10_000
+
+
+def _plain_commit_references(lines: list[str]) -> Iterator[refs.Reference]:
+    """The per-line version: every prose line searched for a hash, then for a label."""
+    body = "\n".join(lines)
+    if not any(hint in body.lower() for hint in refs.LABEL_HINTS):
+        return
+    for number, text in prose_lines(lines, 1):
+        if not refs.HEX_RUN.search(text) or not refs.COMMIT_LABEL.search(text):
+            continue
+        if refs.OTHER_REPOSITORY.search(text) or any(
+            m.group(1).lower() not in ("this", "the", "our") for m in refs.IN_NAMED.finditer(text)
+        ):
+            continue
+        seen: set[str] = set()
+        for match in refs.TOKEN.finditer(text):
+            value = match.group(0).rstrip(".:")
+            mixed = re.search("[0-9]", value) and re.search("[a-f]", value)
+            if refs.HEX_WORD.fullmatch(value) and value not in seen and mixed:
+                seen.add(value)
+                yield refs.Reference(number, value)
+
+
+HASH_PIECES = st.sampled_from(
+    [
+        *("abc1234", "0a1b2c3d4e5f", "deadbee", "1234567", "abcdefa", "fixed in", "commit", "sha"),
+        *(" ", " ", "\n", "\n", "```", "    ", "- ", "repo", "in the", "in nixos", "é", ":", "."),
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(HASH_PIECES, max_size=30).map("".join))
+@example("commit abc1234\n\ncommit 0a1b2c3 and abc1234 again\n```\nsha abc1234\n```")
+def test_commit_references_are_what_the_line_by_line_search_found(body: str) -> None:
+    lines = body.split("\n")
+    assert list(refs.commit_references(lines, 1)) == list(_plain_commit_references(lines))

@@ -21,6 +21,8 @@ import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 from memory_audit.analysis.fast_regex import SizedPattern, compile_fast
 from memory_audit.tree.markdown import Document, Link, is_external, parse_markdown, prose_lines
@@ -157,6 +159,7 @@ def _candidates(text: str, links: Sequence[Link]) -> Iterator[tuple[str, bool]]:
             yield from ((piece, False) for piece in word.split("`") if "/" in piece)
 
 
+@lru_cache(maxsize=1 << 16)  # a tree cites the same paths and names again and again
 def clean_path(token: str, backticked: bool) -> str | None:
     """The path a token names, or None when it is not a file reference."""
     if "/" not in token and "." not in token:
@@ -213,9 +216,11 @@ def commit_references(
     lowered = body.lower()
     if not any(hint in lowered for hint in LABEL_HINTS) or not HEX_RUN.search(body):
         return  # plain substring tests first: most bodies label no commit at all
-    for number, text in prose_lines(lines, first_line, document):
-        if not HEX_RUN.search(text) or not COMMIT_LABEL.search(text):
-            continue  # the cheap test first: most lines hold no hash at all
+    code = (document or parse_markdown(lines, first_line)).code_lines
+    for number in _lines_holding(HEX_RUN, body, first_line):  # most lines hold no hash
+        text = lines[number - first_line]
+        if number in code or not COMMIT_LABEL.search(text):
+            continue
         if OTHER_REPOSITORY.search(text):
             continue
         if any(m.group(1).lower() not in ("this", "the", "our") for m in IN_NAMED.finditer(text)):
@@ -228,6 +233,18 @@ def commit_references(
             if value not in seen and re.search(r"[0-9]", value) and re.search("[a-f]", value):
                 seen.add(value)
                 yield Reference(number, value)
+
+
+def _lines_holding(pattern: Any, body: str, first_line: int) -> Iterator[int]:
+    """The numbers of the lines of ``body`` where ``pattern`` (which never spans a line
+    break) matches, in order, each once: one scan of the whole body."""
+    number, counted, last = first_line, 0, -1
+    for match in pattern.finditer(body):
+        number += body.count("\n", counted, match.start())
+        counted = match.start()
+        if number != last:
+            yield number
+            last = number
 
 
 def path_exists(tree: MemoryTree, memory: MemoryFile, text: str) -> bool | None:
