@@ -54,7 +54,7 @@ class Project:
 def scanned_sources(tree: MemoryTree) -> list[Source]:
     found = [Source(m.path, m.body_lines, m.body_start, m.markdown) for m in tree.memories]
     if tree.index is not None:
-        found.append(Source("MEMORY.md", tree.index.lines, 1))
+        found.append(Source("MEMORY.md", tree.index.lines, 1, tree.index.markdown))
     return sorted(found, key=lambda s: s.path)
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from memory_audit.tree.markdown import Block, Limits, Span, is_external, parse_markdown
+from memory_audit.tree.markdown import Block, Document, Limits, Span, is_external, parse_markdown
 
 INDEX_NAME = "MEMORY.md"
 # What of MEMORY.md reaches a session is computed in tree.load_budget, and only there.
@@ -86,8 +86,13 @@ class Index:
         return len(self.lines)
 
     @cached_property
+    def markdown(self) -> Document:
+        """The index as CommonMark reads it (within the index's own, larger, limits)."""
+        return parse_markdown(self.lines, limits=INDEX_LIMITS)
+
+    @cached_property
     def _structure(self) -> _Structure:
-        return _parse_structure(self.lines)
+        return _parse_structure(self.lines, self.markdown)
 
     @property
     def line_kinds(self) -> tuple[LineKind, ...]:
@@ -113,8 +118,7 @@ def parse_index(text: str, size: int, mtime: float, raw_line_bytes: Sequence[int
     return Index(lines, size, tuple(raw_line_bytes), mtime)
 
 
-def _parse_structure(lines: tuple[str, ...]) -> _Structure:
-    document = parse_markdown(lines, limits=INDEX_LIMITS)
+def _parse_structure(lines: tuple[str, ...], document: Document) -> _Structure:
     kinds = [LineKind.BLANK if not line.strip() else LineKind.TEXT for line in lines]
     entries: list[IndexEntry] = []
     for block in document.blocks:
