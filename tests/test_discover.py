@@ -1,9 +1,12 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from memory_audit.errors import UsageError
 from memory_audit.tree import discovery as discover
@@ -25,6 +28,13 @@ def make_project(
 def test_slugify_replaces_everything_outside_alphanumerics() -> None:
     assert discover.slugify("/home/me/my.app") == "-home-me-my-app"
     assert discover.slugify("/srv/a_b c/ü") == "-srv-a-b-c--"
+    # letters and digits outside ASCII (str.isalnum says yes to them) are replaced too
+    assert discover.slugify("/p/ß٣Ⅻ²") == "-p-----"
+
+
+@given(st.text())
+def test_slugify_is_the_regex_claude_code_s_slugs_follow(path: str) -> None:
+    assert discover.slugify(path) == re.sub(r"[^A-Za-z0-9]", "-", path)
 
 
 def test_project_path_comes_from_transcript_cwd_walking_up_to_the_slug(

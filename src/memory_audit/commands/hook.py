@@ -6,20 +6,23 @@ reads the latest report (it never audits), prints at most ~15 lines, the most
 important first, and prints nothing when nothing is pending. It must never
 hold up or fail a session: any problem means silence and exit 0.
 
-Every session start waits for it, so it imports only ``json`` and ``os`` (no
-pathlib, typing, platformdirs or argparse; sqlite3 only when there are
-dismissals to read): ``memory_audit.__main__`` calls it before the CLI exists.
+Every session start waits for it, so it imports only ``os`` and six small
+modules of ours: no pathlib, typing, platformdirs or argparse, not even ``json``
+or ``re`` (:mod:`memory_audit.model.light_json`), and ``sqlite3`` only when the
+state's copy of the dismissals is not current. ``memory_audit.__main__`` calls
+it before the CLI exists, and the command ``claude install`` writes reaches it
+without ``-m`` (runpy), see :func:`memory_audit.install.claude.hook_command`.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
 from memory_audit.config.user_dirs import user_dir
 from memory_audit.daemon.dismissals import read_dismissed
 from memory_audit.daemon.summary_reader import head_and_report
+from memory_audit.model.light_json import loads, quoted
 from memory_audit.model.visible import visible
 from memory_audit.tree.slugs import tree_root_for_folder
 
@@ -46,7 +49,7 @@ DATA_NOTE = (
 def run(*, event: str, inp: TextIO, out: TextIO) -> int:
     try:
         if event == "session-start":
-            text = session_start(json.loads(inp.read() or "{}"))
+            text = session_start(loads(inp.read() or "{}"))
             if text:
                 out.write(text)
                 out.flush()
@@ -78,7 +81,7 @@ def session_start(payload: Any) -> str:
 def _finding_line(finding: dict[str, Any]) -> str:
     """One line per finding, whatever the report holds: every value escaped (no newline,
     no escape sequence), the file name in double quotes, the message in French quotes."""
-    path = json.dumps(str(finding.get("path", "")), ensure_ascii=False)
+    path = quoted(str(finding.get("path", "")))
     line = finding.get("line")
     where = f"{path}:{line}" if isinstance(line, int) else path
     dimension = visible(str(finding.get("dimension", "")))

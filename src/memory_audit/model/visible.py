@@ -9,8 +9,6 @@ separators, bidirectional overrides) as ``\\u2028``-style escapes.
 
 from __future__ import annotations
 
-import re
-
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _LINE_BREAKERS = [
     0x85,
@@ -28,9 +26,6 @@ _TABLE: dict[int, str] = {
 }
 
 
-_BACKTICKS = re.compile("`+")
-
-
 def visible(text: str) -> str:
     # Every character of the table is unprintable (categories Cc, Cf, Zl, Zp): most text is
     # printable and has nothing to escape, which one C-speed test says. A regex of the
@@ -46,8 +41,10 @@ def visible_lines(text: str) -> str:
 def code_span(text: str) -> str:
     """A markdown code span holding ``text`` literally (CommonMark: a fence of more
     backticks than the longest run inside, padded when the text touches a backtick)."""
+    import re  # here, not at the top: the session hook imports this module, not this function
+
     text = visible(text)
-    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"

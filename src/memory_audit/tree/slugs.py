@@ -1,24 +1,24 @@
-"""Project slugs and the tree of a folder, on strings (``os`` and ``re`` only).
+"""Project slugs and the tree of a folder, on strings (``os`` only: no ``re``).
 
 A tree lives at ``<claude home>/projects/<slug>/memory/``; the slug is the
 project path with every character outside ``[A-Za-z0-9]`` replaced by ``-``.
 Slugs longer than 200 characters carry a hash suffix we cannot recompute:
-those are matched by prefix. Light on purpose: the session hook imports it.
+those are matched by prefix. Light on purpose: the session hook imports it
+(``re`` alone would cost it about 12 ms).
 """
 
 from __future__ import annotations
 
 import os
-import re
 
 from memory_audit.config.user_dirs import claude_home
 
 SLUG_LIMIT = 200
-NOT_SLUG = re.compile(r"[^A-Za-z0-9]")
 
 
 def slugify(path: str | os.PathLike[str]) -> str:
-    return NOT_SLUG.sub("-", os.fspath(path))
+    """Every character but ``[A-Za-z0-9]`` (ASCII letters and digits) made ``-``."""
+    return "".join(c if c.isascii() and c.isalnum() else "-" for c in os.fspath(path))
 
 
 def slug_matches(candidate: str, slug: str) -> bool:
