@@ -21,9 +21,12 @@ def ensure_private_dir(path: Path) -> Path:
     return path
 
 
-def write_atomic(path: Path, data: bytes | str, mode: int = PRIVATE_FILE) -> None:
+def write_atomic(
+    path: Path, data: bytes | str, mode: int = PRIVATE_FILE, *, durable: bool = True
+) -> None:
     """Replace ``path``'s content. A symlink (a dotfiles manager's) stays a link: the
-    new content goes to the file it points at."""
+    new content goes to the file it points at. ``durable=False`` skips the ``fsync``, for
+    a copy whose reader detects a torn one (after a power loss) and rebuilds it."""
     if path.is_symlink() and path.exists():
         path = path.resolve()
     payload = data.encode("utf-8") if isinstance(data, str) else data
@@ -32,7 +35,8 @@ def write_atomic(path: Path, data: bytes | str, mode: int = PRIVATE_FILE) -> Non
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             handle.flush()
-            os.fsync(handle.fileno())
+            if durable:
+                os.fsync(handle.fileno())
         os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException:

@@ -1,7 +1,17 @@
 """Reading the user's dismissals without opening (or creating) the full state.
 
-Light on purpose: the session hook uses it too. A missing or unreadable
-database means no dismissals, never an error.
+Light on purpose: the session hook uses it at every Claude Code session start,
+where importing ``sqlite3`` alone costs about 10 ms (a quarter of its budget).
+So the state keeps a plain copy of the dismissed fingerprints beside its
+database (:data:`LIST_NAME`, written by
+:func:`memory_audit.daemon.dismissed_list.write_dismissed_list` after each of
+its commits), stamped with the database's files as they were when it was read:
+their modification times and sizes. The copy is used only while the database
+still has that stamp; any later commit, by anyone (another version of the tool,
+the ``sqlite3`` shell), changes the stamp, and the dismissals are then read from
+the database itself. The database stays the only record: the copy can be stale
+or gone, never trusted when it is. A missing or unreadable database means no
+dismissals, never an error.
 """
 
 from __future__ import annotations
@@ -9,18 +19,65 @@ from __future__ import annotations
 import os
 
 DB_NAME = "state.db"
+LIST_NAME = "dismissed.list"
+LIST_HEADER = "memory-audit dismissed fingerprints v1"
 
 
 def read_dismissed(state_dir: str | os.PathLike[str]) -> frozenset[str]:
     path = os.path.join(state_dir, DB_NAME)
-    if not os.path.exists(path):
+    stamp = database_stamp(path)
+    if stamp is None:
         return frozenset()
-    import contextlib  # only when there is a database to read: the hook stays light
-    import sqlite3
+    listed = _listed(os.path.join(state_dir, LIST_NAME), stamp)
+    return listed if listed is not None else _from_database(path)
 
-    with (
-        contextlib.suppress(sqlite3.Error),
-        contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.5)) as db,
-    ):
+
+def database_stamp(path: str) -> str | None:
+    """What any commit to the database at ``path`` changes, or None when there is none.
+
+    SQLite in WAL mode appends each commit to ``-wal`` (its time and size change) and
+    copies it into the database at checkpoints (the database's change). An empty or
+    absent ``-wal`` holds nothing, whenever it was created or truncated."""
+    try:
+        database = os.stat(path)
+    except OSError:
+        return None
+    try:
+        wal = os.stat(f"{path}-wal")
+        wal_time, wal_size = (wal.st_mtime_ns, wal.st_size) if wal.st_size else (0, 0)
+    except FileNotFoundError:
+        wal_time, wal_size = 0, 0
+    return f"{database.st_mtime_ns} {database.st_size} {wal_time} {wal_size}"
+
+
+def list_text(stamp: str, fingerprints: list[str]) -> str:
+    """The list file: a header with the stamp and the count, then one fingerprint a line."""
+    return "\n".join([f"{LIST_HEADER} {stamp} {len(fingerprints)}", *fingerprints]) + "\n"
+
+
+def _listed(path: str, stamp: str) -> frozenset[str] | None:
+    """The fingerprints in the list when it was written at ``stamp`` and is whole."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            header, _, body = handle.read().partition("\n")
+    except (OSError, UnicodeDecodeError):
+        return None
+    fingerprints = body.split()
+    if header != f"{LIST_HEADER} {stamp} {len(fingerprints)}":
+        return None
+    return frozenset(fingerprints)
+
+
+def _from_database(path: str) -> frozenset[str]:
+    import sqlite3  # only when the list cannot answer: the hook stays light
+
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=0.5)
+    except sqlite3.Error:
+        return frozenset()
+    try:
         return frozenset(row[0] for row in db.execute("SELECT fingerprint FROM dismissals"))
-    return frozenset()
+    except sqlite3.Error:
+        return frozenset()
+    finally:
+        db.close()

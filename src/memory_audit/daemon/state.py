@@ -20,6 +20,7 @@ from pathlib import Path
 
 from memory_audit.atomic import ensure_private_dir
 from memory_audit.daemon.dismissals import DB_NAME
+from memory_audit.daemon.dismissed_list import write_dismissed_list
 from memory_audit.model.changes import Changes, Resolved, TrendPoint, is_baseline
 from memory_audit.model.run import Run, TreeReport
 
@@ -86,6 +87,7 @@ class State:
         ensure_private_dir(folder)
         self.path = folder / DB_NAME
         self.db = self._open()
+        self._copy_dismissals()
 
     def _open(self) -> sqlite3.Connection:
         try:
@@ -124,12 +126,26 @@ class State:
         return db
 
     def close(self) -> None:
+        """Closing the last connection checkpoints the WAL into the database, which would
+        make the hook's copy of the dismissals stale: the WAL is emptied first (waiting
+        half a second at most for a writer) and the copy written after it."""
+        with contextlib.suppress(sqlite3.Error):
+            self.db.execute("PRAGMA busy_timeout = 500")
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        self._copy_dismissals()
         self.db.close()
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         with self.db:
             yield self.db
+        self._copy_dismissals()
+
+    def _copy_dismissals(self) -> None:
+        """The plain copy of the dismissals the session hook reads (daemon/dismissals.py).
+        Not written, it is not trusted either: the hook then reads this database."""
+        with contextlib.suppress(OSError, sqlite3.Error):
+            write_dismissed_list(self.db, self.path.parent)
 
     # ---- meta ---------------------------------------------------------------
 
