@@ -2,7 +2,8 @@
 
 ``hook session-start`` runs at every Claude Code session start: it is
 answered here, before the CLI (argparse, the command table, the renderers) is
-imported at all.
+imported at all. The installed hook calls :func:`main` through ``python -P -c``
+(``install/claude.py``): ``sys.argv[1:]`` is the same as under ``-m``.
 """
 
 from __future__ import annotations

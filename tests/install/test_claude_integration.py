@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tests.harness import digest
+from tests.e2e.test_hook import project_with_report
+from tests.harness import digest, index
 
 OTHER: dict[str, Any] = {
     "model": "opus",
@@ -33,11 +34,15 @@ def claude(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+# What `claude install` writes: no `-m` (runpy at every session start), `-P` (no
+# `memory_audit` folder of the project can stand in for this installation).
+HOOK = "-P -c 'from memory_audit.__main__ import main; raise SystemExit(main())' hook session-start"
+OLD_HOOK = "-m memory_audit hook session-start"  # what earlier versions wrote
+
+
 def ours(settings: dict[str, Any]) -> list[dict[str, Any]]:
     groups = settings.get("hooks", {}).get("SessionStart", [])
-    return [
-        h for g in groups for h in g["hooks"] if "memory_audit hook session-start" in h["command"]
-    ]
+    return [h for g in groups for h in g["hooks"] if h["command"].endswith(" hook session-start")]
 
 
 def test_install_into_existing_settings_keeps_everything_else(isolated_home: Path) -> None:
@@ -49,7 +54,7 @@ def test_install_into_existing_settings_keeps_everything_else(isolated_home: Pat
     assert result.returncode == 0, result.stderr
     data = json.loads(settings.read_text())
     [hook] = ours(data)
-    assert hook["command"] == f"{sys.executable} -m memory_audit hook session-start"
+    assert hook["command"] == f"{sys.executable} {HOOK}"
     assert hook["timeout"] == 10
     assert data["model"] == "opus"
     assert data["permissions"] == OTHER["permissions"]
@@ -144,7 +149,7 @@ def test_skill_and_hook_run_this_installation_by_its_absolute_path(isolated_home
                     "hooks": [
                         {
                             "type": "command",
-                            "command": ("/gone/venv/bin/python -m memory_audit hook session-start"),
+                            "command": f"/gone/venv/bin/python {OLD_HOOK}",
                         }
                     ]
                 }
@@ -154,9 +159,9 @@ def test_skill_and_hook_run_this_installation_by_its_absolute_path(isolated_home
     settings.write_text(json.dumps(stale))
     assert claude("install").returncode == 0
     [hook] = ours(json.loads(settings.read_text()))
-    assert hook["command"] == f"{sys.executable} -m memory_audit hook session-start"
+    assert hook["command"] == f"{sys.executable} {HOOK}"
     skill = (isolated_home / ".claude/skills/memory-audit/SKILL.md").read_text()
-    assert f"    {sys.executable} -m memory_audit audit --format json\n" in skill
+    assert f"    {sys.executable} -P -m memory_audit audit --format json\n" in skill
     assert "{command}" not in skill
     assert "\n    memory-audit " not in skill  # no bare command Claude's PATH may not have
 
@@ -191,3 +196,61 @@ def test_doctor_names_a_hook_or_skill_whose_program_is_gone(isolated_home: Path)
     )
     assert "✗ Claude Code /memory-audit skill runs /gone/venv/bin/python" in doctor.stdout
     assert "fix: memory-audit claude install" in doctor.stdout
+
+
+def doctor() -> str:
+    return subprocess.run(
+        [sys.executable, "-m", "memory_audit", "doctor"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=os.environ.copy(),
+    ).stdout
+
+
+def run_hook(command: str, project: Path) -> str:
+    """``command`` as Claude Code runs it: by a shell, in the project, JSON on stdin."""
+    return subprocess.run(
+        ["/bin/sh", "-c", command],
+        input=json.dumps({"cwd": str(project)}),
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=os.environ.copy(),
+    ).stdout
+
+
+def test_an_earlier_versions_hook_keeps_working_and_install_upgrades_it(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    project, _ = project_with_report(isolated_home, tmp_path, {"MEMORY.md": index("gone.md")})
+    settings = isolated_home / ".claude/settings.json"  # .claude/projects holds the tree
+    earlier: dict[str, Any] = {
+        "type": "command",
+        "command": f"{sys.executable} {OLD_HOOK}",
+        "timeout": 10,
+    }
+    written = json.loads(json.dumps(OTHER))
+    written["hooks"]["SessionStart"].append({"hooks": [earlier]})
+    settings.write_text(json.dumps(written, indent=2))
+    answer = run_hook(earlier["command"], project)
+    assert answer.startswith("memory-audit: 1 finding(s) pending")
+
+    before = doctor()
+    assert f"✓ Claude Code SessionStart hook runs {sys.executable}" in before
+    assert "! Claude Code SessionStart hook has an earlier version's command" in before
+
+    assert claude("install").returncode == 0
+    data = json.loads(settings.read_text())
+    [hook] = ours(data)
+    assert hook == {**earlier, "command": f"{sys.executable} {HOOK}"}  # updated in place
+    assert data["hooks"]["SessionStart"][0] == OTHER["hooks"]["SessionStart"][0]
+    assert data["hooks"]["PreToolUse"] == OTHER["hooks"]["PreToolUse"]
+    assert run_hook(hook["command"], project) == answer
+    after = doctor()
+    assert f"✓ Claude Code SessionStart hook runs {sys.executable}" in after
+    assert "earlier version's command" not in after
+
+    assert claude("uninstall").returncode == 0
+    assert json.loads(settings.read_text()) == OTHER

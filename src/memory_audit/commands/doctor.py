@@ -239,16 +239,26 @@ def service(backend: ServiceBackend | None) -> Check:
 def claude_integration() -> list[Check]:
     """The hook and the skill run an absolute path: it must still exist after upgrades."""
     try:
-        programs = [
-            ("SessionStart hook", p)
-            for p in claude.hook_programs(claude.load_settings(claude.settings_path()))
-        ]
+        settings = claude.load_settings(claude.settings_path())
     except UsageError as exc:
         return [Check(WARN, f"Claude Code settings unreadable: {exc}")]
+    programs = [("SessionStart hook", p) for p in claude.hook_programs(settings)]
     skill = claude.skill_program(claude.skill_path())
     if skill is not None:
         programs.append(("/memory-audit skill", skill))
-    return [_program(what, program) for what, program in programs]
+    checks = [_program(what, program) for what, program in programs]
+    if claude.outdated_hooks(settings):
+        checks.append(OUTDATED_HOOK)
+    return checks
+
+
+OUTDATED_HOOK = Check(
+    WARN,
+    "Claude Code SessionStart hook has an earlier version's command (`-m memory_audit`): "
+    "slower at every session start, and it would run a `memory_audit` folder in the "
+    "project instead of this tool",
+    "memory-audit claude install (writes the current command)",
+)
 
 
 def _program(what: str, program: str) -> Check:

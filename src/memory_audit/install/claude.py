@@ -23,7 +23,14 @@ from memory_audit.config.paths import claude_home
 from memory_audit.errors import UsageError
 from memory_audit.resource_files import read_resource
 
-HOOK_MARKERS = ("memory_audit hook session-start", "memory-audit hook session-start")
+# The hook's code: no ``-m`` (runpy and what it imports cost ~8 ms at every session start).
+HOOK_ENTRY = "from memory_audit.__main__ import main; raise SystemExit(main())"
+# Ours: the command written now, and the ``-m`` forms earlier versions wrote.
+HOOK_MARKERS = (
+    "memory_audit.__main__ import main",
+    "memory_audit hook session-start",
+    "memory-audit hook session-start",
+)
 SKILL_MARKER = "memory-audit claude install"
 HOOK_TIMEOUT_SECONDS = 10
 
@@ -38,30 +45,49 @@ def skill_path() -> Path:
 
 def command_line(python: Path | None = None) -> str:
     """How Claude Code runs this installation: its interpreter's absolute path, so a
-    virtualenv install works although its ``bin`` is not on Claude's PATH."""
-    interpreter = python or Path(sys.executable).absolute()
-    return f"{shlex.quote(str(interpreter))} -m memory_audit"
+    virtualenv install works although its ``bin`` is not on Claude's PATH. ``-P``: Claude
+    Code runs commands in the user's project, and without it Python would import a
+    ``memory_audit`` folder there before this installation."""
+    return f"{_interpreter(python)} -P -m memory_audit"
 
 
 def hook_command(python: Path | None = None) -> str:
-    return f"{command_line(python)} hook session-start"
+    """The SessionStart hook: like :func:`command_line`, but through ``-c`` rather than
+    ``-m``, which every session start would wait for (``python -P`` since 3.11)."""
+    return f"{_interpreter(python)} -P -c {shlex.quote(HOOK_ENTRY)} hook session-start"
+
+
+def _interpreter(python: Path | None) -> str:
+    return shlex.quote(str(python or Path(sys.executable).absolute()))
 
 
 def hook_programs(settings: dict[str, Any]) -> list[str]:
     """The programs our SessionStart hooks run (their first word), for ``doctor``."""
+    return [_first_word(command) for command in _our_hook_commands(settings)]
+
+
+def outdated_hooks(settings: dict[str, Any]) -> list[str]:
+    """Our SessionStart hooks written by an earlier version (``-m memory_audit``): they
+    work, slower, and import a ``memory_audit`` folder in the project first."""
+    commands = _our_hook_commands(settings)
+    return [c for c in commands if c != hook_command(Path(_first_word(c)))]
+
+
+def _our_hook_commands(settings: dict[str, Any]) -> list[str]:
     hooks = settings.get("hooks")
     groups = hooks.get("SessionStart") if isinstance(hooks, dict) else None
-    programs = []
+    commands = []
     for group in groups if isinstance(groups, list) else []:
         inner = group.get("hooks") if isinstance(group, dict) else None
         for hook in inner if isinstance(inner, list) else []:
             if _is_ours(hook):
-                programs.append(_first_word(str(hook["command"])))
-    return programs
+                commands.append(str(hook["command"]))
+    return commands
 
 
 def skill_program(path: Path) -> str | None:
-    """The program our installed skill tells Claude to run, or None (no skill, not ours)."""
+    """The program our installed skill tells Claude to run (the first word before ``-m``,
+    with or without ``-P``), or None (no skill, not ours)."""
     if not skill_is_ours(path):
         return None
     found = re.search(r"^    (.+?) -m memory_audit audit", path.read_text(encoding="utf-8"), re.M)
