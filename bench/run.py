@@ -10,8 +10,11 @@ detect-secrets into a venv of their own (build/bench-venv) on first use.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import resource
+import shlex
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -30,9 +33,11 @@ from bench.generate import PROJECT, generate, restatements, transcript_corpus
 from bench.process import bench_audit_process, compile_bytecode, isolated_env, timed_runs
 from bench.sweep import compare
 from memory_audit.checks import REGISTRY, coverage, duplicates, usage
+from memory_audit.daemon.dismissals import DB_NAME
 from memory_audit.daemon.state import State
 from memory_audit.daemon.store import ReportStore
 from memory_audit.engine import audit_tree
+from memory_audit.install.claude import hook_command
 from memory_audit.model.run import Run
 from memory_audit.sources.sessions import cache_file
 from memory_audit.tree.snapshot import ProjectLocation, load_tree
@@ -184,7 +189,9 @@ def cpu_summary(action: Callable[[], object], repeats: int) -> str:
 def bench_hook(work: Path) -> None:
     """`hook session-start` as Claude Code runs it (the command `memory-audit claude install`
     writes): a new process, JSON on stdin, a compact report of 70 projects of 200 files
-    (0.8 MB) and a state database with dismissals to read."""
+    (0.8 MB); then a state database with dismissals beside it, read from the state's plain
+    copy; then the same database after a commit by another program, which makes the hook
+    read the database itself (``sqlite3``)."""
     home = work / "hook-home"
     env = isolated_env(home)
     trees = [
@@ -197,14 +204,12 @@ def bench_hook(work: Path) -> None:
     store = ReportStore(home / ".local/share/memory-audit/reports", keep=3)
     size = (store.write(run, {}) / "summary.json").stat().st_size
     payload = json.dumps({"session_id": "s", "cwd": "/home/dev/p07", "source": "startup"})
-    command = [sys.executable, "-m", "memory_audit", "hook", "session-start"]
+    command = shlex.split(hook_command())  # as `memory-audit claude install` writes it
+    print(f"hook command: {shlex.join(command)}")
     baseline, baseline_cpu = timed_runs([sys.executable, "-c", "pass"], env, "", 20)
-    for label in ("no state database", "a state database with 20 dismissals"):
-        if label != "no state database":
-            state = State(home / ".local/state/memory-audit")
-            for finding in run.reports[3].findings[:20]:
-                state.dismiss(finding.fingerprint, str(trees[3]), "bench", run.generated_at)
-            state.close()
+    state_dir = home / ".local/state/memory-audit"
+    for label, prepare in HOOK_CASES.items():
+        prepare(state_dir, run, trees)
         check = subprocess.run(
             command, input=payload, env=env, capture_output=True, text=True, check=False
         )
@@ -216,6 +221,26 @@ def bench_hook(work: Path) -> None:
             f"`python -c pass`: {statistics.median(baseline):.3f} s, CPU "
             f"{baseline_cpu * 1000:.0f} ms)"
         )
+
+
+def _dismiss_twenty(state_dir: Path, run: Run, trees: list[Path]) -> None:
+    state = State(state_dir)
+    for finding in run.reports[3].findings[:20]:
+        state.dismiss(finding.fingerprint, str(trees[3]), "bench", run.generated_at)
+    state.close()
+
+
+def _commit_elsewhere(state_dir: Path, run: Run, trees: list[Path]) -> None:
+    """A commit the state did not make (an earlier version, the sqlite3 shell)."""
+    with contextlib.closing(sqlite3.connect(state_dir / DB_NAME)) as db, db:
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('bench', 'elsewhere')")
+
+
+HOOK_CASES: dict[str, Callable[[Path, Run, list[Path]], None]] = {
+    "no state database": lambda *_: None,
+    "a state database with 20 dismissals": _dismiss_twenty,
+    "the same database after a commit by another program (read with sqlite3)": (_commit_elsewhere),
+}
 
 
 def bench_service(work: Path) -> None:
