@@ -40,9 +40,23 @@ TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 # Text splits into chunks at spaces and brackets; each chunk's shingles are computed once.
 CHUNK = re.compile(r"[^\s()\[\]<>{}\"'`,;*|]+")
 CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+ENTITY = (
+    r"[\w.+-]+@[\w-]+\.[\w.-]+",  # e-mail address
+    r"https?://[^\s)>\]`'\"]+",  # URL
+    r"(?:[a-z]:)?(?:[~.\w-]*[/\\])+[\w.-]+",  # path
+    r"\w+(?:[_.]\w+)+",  # identifier, file name
+)
 SHINGLE = re.compile(
-    r"(?P<entity>[\w.+-]+@[\w-]+\.[\w.-]+|https?://[^\s)>\]`'\"]+"
-    r"|(?:[a-z]:)?(?:[~.\w-]*[/\\])+[\w.-]+|\w+(?:[_.]\w+)+)"
+    rf"(?P<entity>{'|'.join(ENTITY)})|(?P<cjk>[{CJK}]+)|(?P<word>[^\W_]+)",
+    re.UNICODE | re.IGNORECASE,
+)
+# In a long chunk ("a-a-a-…" of 30 KB) an address or a path tried at each place walks the
+# rest of the chunk again: quadratic. There they start only where a run of their characters
+# starts (linear); this reads a few contrived joins ("a@x.io\\b") otherwise, so short chunks,
+# all of real prose, keep the pattern above.
+LONG_CHUNK = 256
+SHINGLE_IN_LONG_CHUNK = re.compile(
+    rf"(?P<entity>(?<![\w.+-]){ENTITY[0]}|{ENTITY[1]}|(?<![~.\w-]){ENTITY[2]}|{ENTITY[3]})"
     rf"|(?P<cjk>[{CJK}]+)|(?P<word>[^\W_]+)",
     re.UNICODE | re.IGNORECASE,
 )
@@ -98,8 +112,18 @@ def chunk_shingles(chunk: str) -> tuple[str, ...]:
     return tuple(_chunk_shingles(chunk))
 
 
+def shingle_matches(text: str) -> Iterator[re.Match[str]]:
+    """The matches :func:`shingles` reads in ``text``, chunk by chunk, as written."""
+    for chunk in CHUNK.finditer(text):
+        yield from _matches(chunk.group(0))
+
+
+def _matches(chunk: str) -> Iterator[re.Match[str]]:
+    return (SHINGLE if len(chunk) <= LONG_CHUNK else SHINGLE_IN_LONG_CHUNK).finditer(chunk)
+
+
 def _chunk_shingles(chunk: str) -> Iterator[str]:
-    for match in SHINGLE.finditer(chunk):
+    for match in _matches(chunk):
         kind = match.lastgroup
         value = match.group(0)
         if kind == "cjk":

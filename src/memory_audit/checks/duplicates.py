@@ -38,7 +38,13 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from memory_audit.analysis.similarity import SHINGLE, Vectors, similar_pairs, stem, vectors
+from memory_audit.analysis.similarity import (
+    Vectors,
+    shingle_matches,
+    similar_pairs,
+    stem,
+    vectors,
+)
 from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.markdown import first_paragraph
@@ -199,7 +205,7 @@ def shared_words(text: str, shared: Sequence[str]) -> list[str]:
     """The shared shingles as ``text`` writes them: whole words, whole CJK phrases, in order."""
     wanted = set(shared)
     shown: dict[str, str] = {}
-    for match in SHINGLE.finditer(text):
+    for match in shingle_matches(text):
         value = match.group(0)
         if match.lastgroup == "cjk":
             shown.update((p, p) for p in _cjk_phrases(value, wanted))
