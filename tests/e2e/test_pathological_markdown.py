@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from memory_audit.tree.bounded_yaml import MAX_TEXT
 from tests.harness import memory, write_tree
 
 SIZE = 1_000_000  # under the 1 MiB file cap, so the line is read, not skipped
@@ -79,3 +80,38 @@ def test_dense_brackets_are_reported_as_not_read(tmp_path: Path) -> None:
     assert ("links-not-read", "a.md", 6) in found
     assert ("index-not-read", "MEMORY.md", 2) in found
     assert ("orphan-candidate", "a.md", None) not in found  # line 1 was still read
+
+
+WORD = MAX_TEXT - 100  # the largest description whose frontmatter is still parsed
+WORDS = {  # one-line texts read as words: descriptions and index hooks
+    "one-word": "a" * WORD,
+    "dotted-word": "a." * (WORD // 2),
+    "dashed-word": "a-" * (WORD // 2),
+    "camel-word": "aB" * (WORD // 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WORDS))
+def test_pathological_description_and_hook_finish(tmp_path: Path, name: str) -> None:
+    """A 30 KB word once took minutes: the path pattern walked the word again from each
+    of its letters."""
+    text = f"- [A](a.md) — {WORDS[name] * (SIZE // WORD)}\n- [Gone](gone.md) — g\n"
+    file = f"---\nname: a\ndescription: {WORDS[name]}\ntype: user\n---\nA body.\n"
+    tree = write_tree(tmp_path / "tree", {"MEMORY.md": text, "a.md": file})
+    data = audit_json(tree)
+    found = codes_of(data)
+    assert ("broken-index-link", "MEMORY.md", 2) in found  # the index was read past the hook
+    [report] = data["reports"]
+    [description] = [f for f in report["findings"] if f["path"] == "a.md"]
+    assert description["code"] == "terse-description"  # a blob, not a sentence
+    assert f"is one {len(WORDS[name]):,}-character word" in description["message"]
+
+
+def test_two_copies_of_a_long_dashed_word_finish_as_duplicates(tmp_path: Path) -> None:
+    """Both files' shingles and the words a duplicate finding shows walk the 30 KB chunk."""
+    body = f"Deploy notes for the billing service: {WORDS['dashed-word']}\n"
+    files = {f"{name}.md": memory(name, body=body) for name in ("a", "b")}
+    index = "- [A](a.md) — billing deploys\n- [B](b.md) — billing deploys again\n"
+    tree = write_tree(tmp_path / "tree", {"MEMORY.md": index, **files})
+    found = codes_of(audit_json(tree))
+    assert ("possible-duplicate", "a.md", None) in found

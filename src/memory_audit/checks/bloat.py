@@ -76,6 +76,8 @@ SELF_EVIDENT = re.compile(
 WHY = re.compile(r"^\s*(?:[-*+]\s*)?\*\*Why:?\*\*:?\s*(.+)$", re.I)
 RULE_END = re.compile(r"^\s*(?:#|```|~~~|(?:[-*+]\s*)?\*\*(?:Why|How to apply)\b)", re.I)
 RULE_KINDS = ("lesson", "architectural-rule")
+# A "word" longer than this is a pasted blob (a hash, a minified line), not a short text.
+ONE_WORD_LIMIT = 60
 
 
 @dataclass(frozen=True)
@@ -283,7 +285,12 @@ def _terse(
     length, squeezed = units_and_shorthand(text)
     if length >= 2 and not squeezed:
         return
-    problem = "is too short to tell when it matters" if length < 2 else "is squeezed into shorthand"
+    if length < 2 and len(text) > ONE_WORD_LIMIT:
+        problem = f"is one {len(text):,}-character word, no sentence"
+    elif length < 2:
+        problem = "is too short to tell when it matters"
+    else:
+        problem = "is squeezed into shorthand"
     yield make_finding(
         ID,
         "terse-description",
