@@ -15,6 +15,7 @@ from markdown_it.common import utils
 from memory_audit.tree import markdown_blocks
 from memory_audit.tree.markdown import Limits, _blocks, _parser, parse_markdown
 from memory_audit.tree.markdown_blocks import leaf_blocks
+from memory_audit.tree.markdown_links import simple_inline
 from memory_audit.tree.markdown_spans import code_spans
 
 FAST = Limits(skip_plain=False)
@@ -213,3 +214,35 @@ def test_code_spans_are_markdown_its(text: str) -> None:
 
 def test_the_trim_set_is_markdown_its() -> None:
     assert markdown_blocks.MD_TRIM_CHARS == utils.MD_TRIM_CHARS
+
+
+INLINE = st.sampled_from(
+    [
+        *("[a](b.md)", "[see x](dir/c.md#h)", "[t](https://x.io/a)", "[[wiki]]", "[[w|shown]]"),
+        *("[", "]", "(", ")", "](", "![i](j.md)", "\\[", "\\", "`", "``", "`x.md`", "` [a](b) `"),
+        *("[a](b c)", "[a](<b>)", '[a](b "t")', "[a]( b)", "[a](b(c))", "[[a]](b)", "[a][b]"),
+        *("[a]", "[]()", "[x [y](z) w](v)", " ", "\n", "text", "日本", "<", "&amp;", "*", "_"),
+    ]
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(INLINE, max_size=12).map("".join))
+@example("[a](b.md) and [c](d.md)")
+@example("`[a](b.md)` [c](d.md)")
+@example("[x `](` y](z.md)")
+@example("[a](b.md)](c)")
+@example("[a](" + "x" * 4096 + ")")
+@example("[a](" + "x" * 4097 + ")")
+def test_inline_links_read_without_markdown_it_are_markdown_its(text: str) -> None:
+    lines = ["A paragraph:", *text.split("\n")]
+    assert parse_markdown(lines, 3, FAST) == parse_markdown(lines, 3, SLOW)
+
+
+def test_simple_links_take_the_fast_path_and_others_step_aside() -> None:
+    read = simple_inline("see [a](b.md), `c.md` and [[d]]")
+    assert read is not None
+    assert [(title, target) for _, _, title, target in read.links] == [("a", "b.md")]
+    assert [content for _, _, content in read.code] == ["c.md"]
+    for other in ("[a](b c)", "![a](b.md)", "\\[a](b)", '[a](b "t")', "[x [a](b) y](c)"):
+        assert simple_inline(other) is None

@@ -23,6 +23,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from memory_audit.tree.markdown_blocks import leaf_blocks
+from memory_audit.tree.markdown_links import SimpleInline, simple_inline
 from memory_audit.tree.markdown_spans import code_spans, plain_code_text
 from memory_audit.tree.wikilinks import find_wikilinks
 
@@ -193,6 +194,9 @@ def _inline_spans(
         return ()  # no link, wikilink or code span: nothing to find
     if fast and plain_code_text(text):
         return tuple(_code_mentions(block, text, offset))
+    simple = simple_inline(text) if fast and not env.get("references") else None
+    if simple is not None:
+        return _simple_spans(block, text, offset, simple)
     children: list[Token] = []
     parser = _parser()
     parser.inline.parse(text, parser, env, children)
@@ -253,6 +257,27 @@ def _spans(block: Block, children: Sequence[Token], text: str, offset: int) -> t
     code = [child.meta[OFFSET] for child in children if child.type == "code_inline"]
     found += _wiki_spans(block, text, code, offset)
     return tuple(sorted(found, key=lambda span: span.start))
+
+
+def _simple_spans(block: Block, text: str, offset: int, read: SimpleInline) -> tuple[Span, ...]:
+    """:func:`_spans` of a text :func:`simple_inline` read."""
+    found = [
+        Span(
+            Link(block.line_of(offset + start), target, title, wiki=False), *_at(offset, start, end)
+        )
+        for start, end, title, target in read.links
+    ]
+    found += [
+        Span(Link(block.line_of(offset + start), path, path, False, True), *_at(offset, start, end))
+        for start, end, content in read.code
+        if _is_md_path(path := content.strip())
+    ]
+    found += _wiki_spans(block, text, [(start, end) for start, end, _ in read.code], offset)
+    return tuple(sorted(found, key=lambda span: span.start))
+
+
+def _at(offset: int, start: int, end: int) -> tuple[int, int]:
+    return offset + start, offset + end
 
 
 def _markdown_links(block: Block, children: Sequence[Token], offset: int) -> Iterator[Span]:

@@ -19,37 +19,45 @@ def plain_code_text(text: str) -> bool:
 
 def code_spans(text: str) -> Iterator[tuple[int, int, str]]:
     """``(start, end, content)`` of each code span, as markdown-it's ``code_inline``."""
-    last_runs = _last_runs(text)
+    runs = last_runs(text)
     pos = 0
     while (start := text.find("`", pos)) != -1:
-        opener_end = _run_end(text, start)
-        length = opener_end - start
-        pos = opener_end
-        if last_runs.get(length, -1) < opener_end:
-            continue  # no closer anywhere after: the run is text
-        closer = opener_end
-        while (closer := text.find("`", closer)) != -1:
-            closer_end = _run_end(text, closer)
-            if closer_end - closer == length:
-                yield start, closer_end, _content(text[opener_end:closer])
-                pos = closer_end
-                break
-            closer = closer_end
+        span = closing_run(text, start, runs)
+        if span is not None:
+            yield span
+        pos = span[1] if span is not None else run_end(text, start)
 
 
-def _run_end(text: str, start: int) -> int:
+def closing_run(text: str, start: int, runs: dict[int, int]) -> tuple[int, int, str] | None:
+    """The code span opened by the backtick run at ``start``, or None (the run is text).
+
+    ``runs``: :func:`last_runs` of ``text``."""
+    opener_end = run_end(text, start)
+    length = opener_end - start
+    if runs.get(length, -1) < opener_end:
+        return None  # no closer anywhere after: the run is text
+    closer = opener_end
+    while (closer := text.find("`", closer)) != -1:
+        closer_end = run_end(text, closer)
+        if closer_end - closer == length:
+            return start, closer_end, _content(text[opener_end:closer])
+        closer = closer_end
+    return None
+
+
+def run_end(text: str, start: int) -> int:
     end = start + 1
     while end < len(text) and text[end] == "`":
         end += 1
     return end
 
 
-def _last_runs(text: str) -> dict[int, int]:
+def last_runs(text: str) -> dict[int, int]:
     """Where the last run of each length starts (markdown-it's ``_build_last_runs``)."""
     runs: dict[int, int] = {}
     pos = 0
     while (start := text.find("`", pos)) != -1:
-        pos = _run_end(text, start)
+        pos = run_end(text, start)
         runs[pos - start] = start
     return runs
 
