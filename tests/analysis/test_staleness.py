@@ -37,6 +37,7 @@ PIECES = st.sampled_from(
         *("[ ]", "[x]", "[X]", "☐", "✓", "✔", "✅", "☑", "~~", "(done)", ": shipped", "— merged"),
         *("verify-done.sh", "done.md", "İn progress", "todı", "ſhipped", "\u212aept"),
         *("as of", "As at", "status", "currently", "right now", "state of play", "Status:"),
+        *("ſtatus", "aſ of", "rİght now", "curren", "stat us"),
         *("2026-01-05", "2025-03", "March 2025", "12 Mar 2024", "Sep. 3, 2023", "resolved"),
         *("we found", "It turned out", "at first,", "Eventually,", "in this session", "then we"),
         *("during this session", "we tried", "it took us", "the user asked me", "I noticed"),
@@ -51,7 +52,8 @@ BODIES = st.lists(PIECES, max_size=40).map("".join)
 def test_folding_keeps_every_character_ignorecase_takes_for_a_status_word_character() -> None:
     folded_all = folded(ALL_CODE_POINTS)
     assert len(folded_all) == len(ALL_CODE_POINTS)  # one character for one: places hold
-    for character in sorted({c for word in OPEN_WORDS + DONE_WORDS for c in word}):
+    words = OPEN_WORDS + DONE_WORDS + staleness.CURRENT_WORDS
+    for character in sorted({c for word in words for c in word}):
         for match in re.finditer(re.escape(character), ALL_CODE_POINTS, re.IGNORECASE):
             assert folded_all[match.start()] == character.lower(), hex(ord(match.group()))
 
@@ -115,3 +117,10 @@ def test_the_word_lists_cover_the_patterns() -> None:
         assert DONE.search(sample)
         assert any(word in folded(sample) for word in DONE_WORDS), sample
     assert staleness.FOLD_TO_ASCII[0][0] == "İ"  # replaced before lower() doubles it
+
+
+def test_the_current_words_cover_the_pattern() -> None:
+    for sample in ("as of", "AS AT", "state of play", "currently", "Status", "right now"):
+        dated = f"{sample}: 2025-03"
+        assert staleness.CURRENT.search(dated), dated
+        assert any(word in folded(dated) for word in staleness.CURRENT_WORDS), dated

@@ -12,7 +12,7 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from memory_audit.analysis.wording import units, without_code
+from memory_audit.analysis.wording import CJK_CHAR, units, without_code
 
 PLAIN = re.compile(
     r"`[^`\n]*`"
@@ -43,3 +43,23 @@ def test_names_are_replaced_where_the_plain_pattern_replaced_them(text: str) -> 
 def test_a_long_word_is_one_unit_and_a_long_path_one_name() -> None:
     assert units("a-" * 20_000) == 1
     assert units("word " + "a-" * 20_000 + "/b") == 2
+
+
+def _plain_units(text: str) -> float:
+    """The count before: every whitespace-separated word with a letter or digit."""
+    plain = without_code(text)
+    cjk = len(CJK_CHAR.findall(plain))
+    spaced = [w for w in CJK_CHAR.sub(" ", plain).split() if any(c.isalnum() for c in w)]
+    return len(spaced) + cjk / 2
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["a", "é", "1", "½", "_", "—", "->", " ", "\u3000", "\xa0", "日本", "、"]),
+        max_size=30,
+    ).map("".join)
+)
+@example("— -> ___ a_ _1 ½")
+def test_units_count_the_words_with_a_letter_or_digit(text: str) -> None:
+    assert units(text) == _plain_units(text)

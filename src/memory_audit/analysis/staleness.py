@@ -45,6 +45,10 @@ CURRENT = re.compile(
 )
 
 
+# Every CURRENT match holds one of these, as IGNORECASE compares (see ``folded``).
+CURRENT_WORDS = ("as of", "as at", "state of play", "current", "status", "right now")
+
+
 def finished_work(lines: Sequence[str], ratio: float) -> str | None:
     """Status lines mostly done? A line with an open marker counts as open.
 
@@ -88,7 +92,9 @@ def stale_as_of(
     """A dated claim framed as current; "Status: resolved 2026-08-05" is a record, not one."""
     # A match in a line is a match at the same place in the body (the pattern looks at
     # nothing past its own text but a \b before it): one search rules most bodies out.
-    if CURRENT.search("\n".join(lines)) is None:
+    body = "\n".join(lines)
+    words = folded(body)
+    if not any(word in words for word in CURRENT_WORDS) or CURRENT.search(body) is None:
         return None
     return dated_as_current(lines, first_line, today, days)
 

@@ -26,6 +26,9 @@ NAMES = (
 CODE_LIKE = re.compile("|".join(NAMES), re.ASCII)
 # Without a slash there is no URL or path: the other names, found faster.
 CODE_LIKE_UNSLASHED = re.compile("|".join(NAMES[:1] + NAMES[3:]), re.ASCII)
+# A whitespace-separated word without a letter or digit ("—", "->", "___"): no unit. It
+# starts only where a word starts, so a long run of symbols is walked once.
+NO_LETTER_WORD = re.compile(r"(?<!\S)(?:[^\w\s]|_)+(?!\S)")
 # Shorthand glues symbols to words ("db→real;no-mock"); prose spaces them ("ingest → rate").
 GLUED = re.compile(r"\w(?:→|⇒|->|=>|;|&|\+|\|)\w")
 SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
@@ -46,8 +49,8 @@ def units(text: str) -> float:
 
 def _units(plain: str) -> float:
     cjk = len(CJK_CHAR.findall(plain))
-    spaced = [w for w in CJK_CHAR.sub(" ", plain).split() if any(c.isalnum() for c in w)]
-    return len(spaced) + cjk / 2
+    spaced = CJK_CHAR.sub(" ", plain) if cjk else plain
+    return len(spaced.split()) - len(NO_LETTER_WORD.findall(spaced)) + cjk / 2
 
 
 def shorthand(text: str) -> bool:
