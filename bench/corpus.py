@@ -120,9 +120,25 @@ def body(rng: random.Random, size: int) -> list[str]:
     return "\n\n".join(blocks).split("\n")
 
 
-def frontmatter(rng: random.Random, name: str) -> list[str]:
+LINKING_WORDS = frozenset(
+    """and or the a an to of with for that which because but if when in on at by from as
+    is are was were be it its this not""".split()
+)
+
+
+def frontmatter(rng: random.Random, name: str, about: list[str] | None = None) -> list[str]:
+    """``about``: the body, which the description then sums up in the body's own words, as
+    real ones do (on the 23 real trees 12 of 1,522 descriptions share no word with their
+    file); without it, words drawn at random (most then share nothing with the body)."""
     kind = rng.choice(TYPES)
     description = " ".join(words(rng, rng.randint(6, 14)))
+    prose = [w for line in about or () if line[:1].isalpha() for w in line.split()]
+    if len(prose) > 20 and rng.random() < 0.99:
+        start = rng.randrange(len(prose) - 14)
+        chosen = [w.strip(".,:;`") for w in prose[start : start + rng.randint(6, 14)]]
+        while len(chosen) > 3 and chosen[-1].lower() in LINKING_WORDS:
+            chosen.pop()  # a real description ends on a content word, not "the" or "to"
+        description = " ".join(chosen)
     if rng.random() < 0.5:
         return ["---", f"name: {name}", f"description: {description}", f"type: {kind}", "---"]
     return [
@@ -349,7 +365,8 @@ def _write_tree(rng: random.Random, out: Path, files: int) -> None:
             lines[1] = f"name: note-{number:05d}"
         else:
             size = int(min(max(rng.lognormvariate(7.7, 0.6), 300), 20_000))
-            lines = frontmatter(rng, f"note-{number:05d}") + body(rng, size)
+            text = body(rng, size)
+            lines = frontmatter(rng, f"note-{number:05d}", text) + text
             if paths and rng.random() < 0.3:
                 lines.append(f"See [related]({rng.choice(paths[-100:])}).")
         (out / path).parent.mkdir(parents=True, exist_ok=True)
