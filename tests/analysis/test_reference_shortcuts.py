@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from memory_audit.analysis import references as refs
 from memory_audit.analysis.references import BACKTICKED, clean_path
-from memory_audit.tree.markdown import prose_lines
+from memory_audit.tree.markdown import Link, parse_markdown, prose_lines
 
 COMPONENT = re.compile(r"^[\w.@+~-]*$")
 PIECES = st.sampled_from(
@@ -142,3 +142,32 @@ HASH_PIECES = st.sampled_from(
 def test_commit_references_are_what_the_line_by_line_search_found(body: str) -> None:
     lines = body.split("\n")
     assert list(refs.commit_references(lines, 1)) == list(_plain_commit_references(lines))
+
+
+def _plain_path_references(lines: list[str]) -> Iterator[refs.Reference]:
+    """The per-line version: the words around each line's paths searched on their own."""
+    document = parse_markdown(lines, 1)
+    links: dict[int, list[Link]] = {}
+    for link in document.links:
+        links.setdefault(link.line, []).append(link)
+    for number, text in prose_lines(lines, 1, document):
+        paths = list(dict.fromkeys(refs._paths_in(text, links.get(number, ()))))
+        if paths and not refs.NOT_A_CLAIM.search(refs._words_around_paths(text)):
+            yield from (refs.Reference(number, path) for path in paths)
+
+
+CLAIM_PIECES = st.sampled_from(
+    [
+        *("src/a.py", "`lib/b.ts`", "docs/c.md", "[x](d/e.py)", "renamed", "moved", "no", "longer"),
+        *("e.g.", "for", "example", "->", "旧", "이름", "변경", "old", "bold", "used", "to"),
+        *(" ", " ", "\n", "\n", "```", "    ", "- ", "`", "/", "a", "é"),
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(CLAIM_PIECES, max_size=30).map("".join))
+@example("see src/a.py\nno docs/c.md longer\nrenamed src/a.py\n이름 src/a.py 변경")
+def test_path_references_are_what_the_line_by_line_search_found(body: str) -> None:
+    lines = body.split("\n")
+    assert list(refs.path_references(lines, 1)) == list(_plain_path_references(lines))

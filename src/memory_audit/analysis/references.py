@@ -113,12 +113,18 @@ def path_references(
     document = document or parse_markdown(lines, first_line)
     for link in document.links:
         links.setdefault(link.line, []).append(link)
+    cited: list[tuple[int, list[str], str]] = []
     for number, text in prose_lines(lines, first_line, document):
         if "/" not in text and "`" not in text:
             continue  # every candidate has a slash or backticks: most lines end here
         paths = list(dict.fromkeys(_paths_in(text, links.get(number, ()))))
-        if paths and not NOT_A_CLAIM.search(_words_around_paths(text)):
-            # the words around the paths, not the paths, say "renamed", "e.g."
+        if paths:
+            cited.append((number, paths, _words_around_paths(text)))
+    # The words around the paths, not the paths, say "renamed", "e.g.": one search over
+    # all of them, a line apiece (no alternative of the pattern spans a line break).
+    claimless = set(_lines_holding(NOT_A_CLAIM, "\n".join(c[2] for c in cited), 0))
+    for place, (number, paths, _) in enumerate(cited):
+        if place not in claimless:
             yield from (Reference(number, path) for path in paths)
 
 
