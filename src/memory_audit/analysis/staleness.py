@@ -90,13 +90,15 @@ def stale_as_of(
     lines: Sequence[str], first_line: int, today: dt.date, days: int
 ) -> tuple[int, str] | None:
     """A dated claim framed as current; "Status: resolved 2026-08-05" is a record, not one."""
-    # A match in a line is a match at the same place in the body (the pattern looks at
-    # nothing past its own text but a \b before it): one search rules most bodies out.
-    body = "\n".join(lines)
-    words = folded(body)
-    if not any(word in words for word in CURRENT_WORDS) or CURRENT.search(body) is None:
-        return None
-    return dated_as_current(lines, first_line, today, days)
+    # Each line is searched on its own, so only the lines holding a word every match holds
+    # need the search; folding keeps every character in its place, line breaks included.
+    found = folded("\n".join(lines)).split("\n")
+    held = [i for i, text in enumerate(found) if any(word in text for word in CURRENT_WORDS)]
+    for at in held:
+        dated = dated_as_current(lines[at : at + 1], first_line + at, today, days)
+        if dated is not None:
+            return dated
+    return None
 
 
 def dated_as_current(
