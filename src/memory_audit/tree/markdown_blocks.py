@@ -33,6 +33,9 @@ def mdTrim(string: str) -> str:  # markdown-it's name and behaviour
 Leaf = tuple[str, int, int, str, bool]
 MAX_LEVEL = 20  # markdown-it's maxNesting: deeper, it drops the rest of the document
 SPACE = " "
+# What a block other than a paragraph or indented code starts with (fence, block quote,
+# thematic break, list marker, heading, HTML): a line starting otherwise is prose.
+MARKUP_STARTS = frozenset("`~>*-_+#<0123456789")
 
 
 class Unsupported(Exception):
@@ -68,6 +71,9 @@ class _Reader:
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
         self.shift = [len(line) - len(line.lstrip(SPACE)) for line in lines]  # tShift = sCount
+        # A list item moves its first line's shift to its content, never past the line's
+        # end: which lines are blank never changes, so it is known once.
+        self.blank = [shift >= len(line) for shift, line in zip(self.shift, lines, strict=True)]
         self.line_max = len(lines)
         self.blk_indent = 0
         self.list_indent = -1
@@ -84,9 +90,6 @@ class _Reader:
         self.leaves.append((kind, first, end, text, self.item_open))
         self.item_open = False
 
-    def empty(self, line: int) -> bool:
-        return self.shift[line] >= len(self.lines[line])
-
     def code_block(self, line: int) -> bool:
         return self.shift[line] - self.blk_indent >= 4
 
@@ -97,7 +100,7 @@ class _Reader:
     def tokenize(self, start: int, end: int) -> None:
         line = start
         while line < end:
-            while line < self.line_max and self.empty(line):
+            while line < self.line_max and self.blank[line]:
                 line += 1
             self.line = line
             if line >= end or self.shift[line] < self.blk_indent:
@@ -106,7 +109,7 @@ class _Reader:
                 raise Unsupported("nesting")
             self.block(line, end)
             line = self.line
-            if line < end and self.empty(line):
+            if line < end and self.blank[line]:
                 line += 1
                 self.line = line
 
@@ -119,9 +122,10 @@ class _Reader:
         char = self.first_char(line)
         if char in "`~" and self.fence(line, end, silent=False):
             return
-        self.refuse_others(line)
-        if self.list(line, end, silent=False):
-            return
+        if char in MARKUP_STARTS:
+            self.refuse_others(line)
+            if self.list(line, end, silent=False):
+                return
         if char == "#" and self.heading(line, silent=False):
             return
         self.paragraph(line)
@@ -145,7 +149,7 @@ class _Reader:
             return False
         last = following = line + 1
         while following < end:
-            if self.empty(following):
+            if self.blank[following]:
                 following += 1
             elif self.code_block(following):
                 following += 1
@@ -181,7 +185,7 @@ class _Reader:
         return True
 
     def stops_fence(self, line: int) -> bool:
-        return not self.empty(line) and self.shift[line] < self.blk_indent
+        return not self.blank[line] and self.shift[line] < self.blk_indent
 
     def closes_fence(self, line: int, marker: str, length: int) -> bool:
         text, pos = self.lines[line], self.shift[line]
@@ -213,11 +217,11 @@ class _Reader:
 
     def paragraph(self, start: int) -> None:
         following = start + 1
-        while following < self.line_max and not self.empty(following):
+        while following < self.line_max and not self.blank[following]:
             if self.shift[following] - self.blk_indent > 3:
                 following += 1  # a lazy continuation, whatever it holds
                 continue
-            if self.interrupts_paragraph(following):
+            if self.first_char(following) in MARKUP_STARTS and self.interrupts_paragraph(following):
                 break
             following += 1
         content = mdTrim(self.text_lines(start, following, self.blk_indent))
