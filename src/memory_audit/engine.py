@@ -25,6 +25,7 @@ from memory_audit.secrets.boundary import Boundary, tree_boundary
 from memory_audit.secrets.loading import RulesUnavailable, scanner_for
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import TreeRef
+from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS
 from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.memory_file import FileKind
 from memory_audit.tree.snapshot import MemoryTree, load_tree
@@ -268,8 +269,14 @@ def load_ref(ref: TreeRef, config: Config, now: dt.datetime | None = None) -> Me
         profile=config.settings.audit.profile,
         max_file_bytes=config.settings.audit.max_file_bytes,
         now=now,
-        recap_globs=config.check_options("session-recaps").recap_globs,
+        recap_globs=recap_globs(config),
     )
+
+
+def recap_globs(config: Config) -> tuple[str, ...]:
+    """The configured recap names; unconfigured, the default, without importing that check."""
+    configured = config.checks.get("session-recaps")
+    return DEFAULT_RECAP_GLOBS if configured is None else tuple(configured.recap_globs)
 
 
 def busy_report(ref: TreeRef, age: float) -> TreeReport:

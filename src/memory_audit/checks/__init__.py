@@ -1,75 +1,117 @@
-"""The registry of dimensions: the check modules, in report order.
+"""The registry of dimensions: one line per check module, in report order.
 
-Each module declares ``ID``, ``DIMENSION`` (title, severity, hook priority and
-what it needs; see :mod:`memory_audit.model.dimension`), an ``Options``
-dataclass (every field defaulted; the configuration validates ``checks.<id>``
-against it) and ``check(tree, options)``, which yields findings (and ``Skip``
-notes) and never prints or formats. The module docstring is the user
-documentation of the dimension. Adding a dimension: one new module, one line below.
+Each dimension is one module, ``checks/<id>.py`` (dashes as underscores). It
+declares ``ID``, an ``Options`` dataclass (every field defaulted; the
+configuration validates ``checks.<id>`` against it) and ``check(tree,
+options)``, which yields findings (and ``Skip`` notes) and never prints or
+formats. The module docstring is the user documentation of the dimension.
+What the rest of the program knows without running a check (title, severity,
+hook priority and needs; see :mod:`memory_audit.model.dimension`) is the
+module's line in ``TABLE`` below, so a module is imported only when its check
+runs, its options are validated or its docstring is read: ``--check secrets``
+loads the secrets check alone. Adding a dimension: one new module, one line below.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
-from typing import Any, Protocol
+import functools
+import importlib
+from collections.abc import Iterator, Mapping, MutableMapping
+from typing import Any, Protocol, cast
 
-from memory_audit.checks import (
-    bloat,
-    confidence,
-    corrections,
-    coverage,
-    descriptions,
-    duplicates,
-    expiry,
-    frontmatter,
-    index_budget,
-    index_drift,
-    orphans,
-    relations,
-    secrets,
-    session_recaps,
-    stale_refs,
-    superseded,
-    usage,
-)
-from memory_audit.model.dimension import Dimension
+from memory_audit.model.dimension import Dimension, Need, Severity
 from memory_audit.model.finding import Finding, Skip
 from memory_audit.tree.snapshot import MemoryTree
+
+WARNING, ERROR, NOTE = Severity.WARNING, Severity.ERROR, Severity.NOTE
+TABLE: tuple[Dimension, ...] = (
+    Dimension("index-drift", "MEMORY.md index drift", WARNING, hook_priority=20),
+    Dimension("frontmatter", "Frontmatter validity", WARNING, hook_priority=40),
+    Dimension("relations", "Broken relations", WARNING, hook_priority=50),
+    Dimension("duplicates", "Possible duplicates", NOTE, hook_priority=110),
+    Dimension("stale-refs", "Stale references", WARNING, 100, frozenset({Need.PROJECT, Need.GIT})),
+    Dimension("orphans", "Orphan files", WARNING, hook_priority=120),
+    Dimension("superseded", "Superseded entries in index", WARNING, hook_priority=60),
+    Dimension("session-recaps", "Session-recap schema", WARNING, hook_priority=130),
+    Dimension("secrets", "Possible secrets", ERROR, hook_priority=10),
+    Dimension("bloat", "Bloat", NOTE, hook_priority=140),
+    Dimension("descriptions", "Descriptions that recall", NOTE, hook_priority=135),
+    Dimension("index-budget", "Index load budget", WARNING, hook_priority=30),
+    Dimension("expiry", "Review due", WARNING, hook_priority=70),
+    Dimension("confidence", "Confidence ratings", NOTE, hook_priority=90),
+    Dimension("corrections", "Correction stacks", WARNING, hook_priority=80),
+    Dimension("usage", "Dead weight by usage", NOTE, 150, frozenset({Need.TRANSCRIPTS})),
+    Dimension("coverage", "Coverage gaps", NOTE, 160, frozenset({Need.TRANSCRIPTS, Need.PROJECT})),
+)
 
 
 class Check(Protocol):
     ID: str
-    DIMENSION: Dimension
     Options: type[Any]
     __doc__: str | None
 
     def check(self, tree: MemoryTree, options: Any) -> Iterator[Finding | Skip]: ...
 
 
-_MODULES: tuple[Check, ...] = (
-    index_drift,
-    frontmatter,
-    relations,
-    duplicates,
-    stale_refs,
-    orphans,
-    superseded,
-    session_recaps,
-    secrets,
-    bloat,
-    descriptions,
-    index_budget,
-    expiry,
-    confidence,
-    corrections,
-    usage,
-    coverage,
-)
+def module_name(dimension: str) -> str:
+    return "memory_audit.checks." + dimension.replace("-", "_")
 
-REGISTRY: dict[str, Check] = {module.ID: module for module in _MODULES}
+
+def check_module(dimension: str) -> Check:
+    """The dimension's module, imported on first use (KeyError for an unknown id)."""
+    if dimension not in ORDER:
+        raise KeyError(dimension)
+    return cast(Check, importlib.import_module(module_name(dimension)))
+
+
+def _docstring(dimension: str) -> str:
+    return check_module(dimension).__doc__ or ""
+
+
+class _Registry(MutableMapping[str, Check]):
+    """Dimension id -> its check module, imported on first access, in report order. A test
+    may put a stand-in in place of a module (``monkeypatch.setitem``)."""
+
+    def __init__(self) -> None:
+        self._stand_ins: dict[str, Check] = {}
+
+    def __getitem__(self, dimension: str) -> Check:
+        return self._stand_ins.get(dimension) or check_module(dimension)
+
+    def __setitem__(self, dimension: str, check: Check) -> None:
+        if dimension not in ORDER:
+            raise KeyError(dimension)  # the table decides which dimensions exist
+        self._stand_ins[dimension] = check
+
+    def __delitem__(self, dimension: str) -> None:
+        del self._stand_ins[dimension]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(ORDER)
+
+    def __len__(self) -> int:
+        return len(ORDER)
+
+
+class _OptionTypes(Mapping[str, type[Any]]):
+    """Dimension id -> its ``Options`` dataclass; the module is imported only for the ids
+    a configuration names (or a run needs), not to list the valid ones."""
+
+    def __getitem__(self, dimension: str) -> type[Any]:
+        return REGISTRY[dimension].Options
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(ORDER)
+
+    def __len__(self) -> int:
+        return len(ORDER)
+
+
 DIMENSIONS: tuple[Dimension, ...] = tuple(
-    dataclasses.replace(module.DIMENSION, doc=module.__doc__ or "") for module in _MODULES
+    dataclasses.replace(d, documentation=functools.partial(_docstring, d.id)) for d in TABLE
 )
-ORDER: dict[str, int] = {dimension.id: i for i, dimension in enumerate(DIMENSIONS)}
-OPTION_TYPES: dict[str, type[Any]] = {module.ID: module.Options for module in _MODULES}
+ORDER: dict[str, int] = {dimension.id: i for i, dimension in enumerate(TABLE)}
+BY_ID: dict[str, Dimension] = {dimension.id: dimension for dimension in DIMENSIONS}
+REGISTRY: MutableMapping[str, Check] = _Registry()
+OPTION_TYPES: Mapping[str, type[Any]] = _OptionTypes()

@@ -52,7 +52,6 @@ from memory_audit.analysis.references import path_exists, path_references
 from memory_audit.analysis.similarity import jaccard, tokens
 from memory_audit.analysis.staleness import finished_work, stale_as_of
 from memory_audit.analysis.wording import clip, prose_sentences, units_and_shorthand
-from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.rule_files import RuleFile, rule_files
 from memory_audit.tree.index_file import INDEX_NAME
@@ -60,7 +59,6 @@ from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "bloat"
-DIMENSION = Dimension(ID, "Bloat", Severity.NOTE, hook_priority=140)
 # Story markers, counted only in prose sentences. "at first" and "eventually" only
 # open a clause ("At first, we ..."), never "fails at first use".
 NARRATIVE = compile_fast(

@@ -25,13 +25,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "confidence"
-DIMENSION = Dimension(ID, "Confidence ratings", Severity.NOTE, hook_priority=90)
 LEVELS = ("high", "medium", "low")
 
 

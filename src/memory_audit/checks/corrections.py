@@ -24,12 +24,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from memory_audit.analysis.graphs import LongestChains, loops
-from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "corrections"
-DIMENSION = Dimension(ID, "Correction stacks", Severity.WARNING, hook_priority=80)
 
 
 @dataclass(frozen=True)

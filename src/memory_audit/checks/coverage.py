@@ -31,20 +31,12 @@ from pathlib import Path
 
 from memory_audit.analysis.session_use import too_few, window_sessions
 from memory_audit.config.schema import INTERNAL
-from memory_audit.model.dimension import Dimension, Need, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.rule_files import instruction_files, rule_files
 from memory_audit.sources.sessions import SessionActivity
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "coverage"
-DIMENSION = Dimension(
-    ID,
-    "Coverage gaps",
-    Severity.NOTE,
-    hook_priority=160,
-    needs=frozenset({Need.TRANSCRIPTS, Need.PROJECT}),
-)
 NOT_AREAS = frozenset(
     """.git .hg .svn node_modules vendor third_party build dist out target coverage .venv venv
     __pycache__ .mypy_cache .pytest_cache .ruff_cache .tox .next .nuxt generated gen .cache

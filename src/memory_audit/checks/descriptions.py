@@ -46,7 +46,6 @@ from dataclasses import dataclass
 
 from memory_audit.analysis.similarity import CHUNK, chunk_iter, chunk_shingles, shingles, stem
 from memory_audit.analysis.wording import CJK_CHAR, clip, clip_start, first_sentence, units
-from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.markdown import first_paragraph
@@ -54,7 +53,6 @@ from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "descriptions"
-DIMENSION = Dimension(ID, "Descriptions that recall", Severity.NOTE, hook_priority=135)
 GENERIC = frozenset(
     """misc miscellaneous various varied random notes note things thing stuff info information
     memory memories file files details detail general generic todo todos updates update log

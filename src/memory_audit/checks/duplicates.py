@@ -45,14 +45,12 @@ from memory_audit.analysis.similarity import (
     stem,
     vectors,
 )
-from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.markdown import first_paragraph
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "duplicates"
-DIMENSION = Dimension(ID, "Possible duplicates", Severity.NOTE, hook_priority=110)
 BANNER = re.compile(r"^\s*(?:>|<!--)")
 ANY_BANNER = re.compile(BANNER.pattern, re.MULTILINE)  # a line of the text that BANNER matches
 OPENING_LINES = 60  # the first paragraph starts near the top; long bodies are not walked

@@ -34,13 +34,11 @@ from typing import Any
 
 from memory_audit.analysis.dates import parse_date
 from memory_audit.analysis.review_by import review_by
-from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "expiry"
-DIMENSION = Dimension(ID, "Review due", Severity.WARNING, hook_priority=70)
 
 
 @dataclass(frozen=True)

@@ -64,13 +64,11 @@ from dataclasses import dataclass
 
 from memory_audit.analysis.file_problems import problem_findings
 from memory_audit.analysis.frontmatter_reading import reading_findings
-from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.memory_file import FileKind, MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "frontmatter"
-DIMENSION = Dimension(ID, "Frontmatter validity", Severity.WARNING, hook_priority=40)
 TYPES = ("user", "feedback", "project", "reference", "session-recap")
 KINDS = ("architectural-rule", "decision", "lesson", "preference", "warning")
 REQUIRED = {

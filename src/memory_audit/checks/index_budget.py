@@ -40,7 +40,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from memory_audit.analysis.recall import RECALL_CAP, recall_scan
-from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.index_file import INDEX_NAME, LIST_ITEM, Index, IndexEntry, LineKind
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex
@@ -48,7 +47,6 @@ from memory_audit.tree.snapshot import MemoryTree
 
 ID = "index-budget"
 NAMED = 20  # memories named in a message; all of them are in `related`
-DIMENSION = Dimension(ID, "Index load budget", Severity.WARNING, hook_priority=30)
 RULE_START = (
     "always ",
     "never ",

@@ -28,13 +28,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "orphans"
-DIMENSION = Dimension(ID, "Orphan files", Severity.WARNING, hook_priority=120)
 
 
 @dataclass(frozen=True)

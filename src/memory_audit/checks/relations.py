@@ -38,13 +38,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.memory_file import FileKind, MemoryFile, Relation
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "relations"
-DIMENSION = Dimension(ID, "Broken relations", Severity.WARNING, hook_priority=50)
 RELATION_TYPES = ("supersedes", "contradicts", "supports", "related_to")
 
 

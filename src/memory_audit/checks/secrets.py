@@ -31,7 +31,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from memory_audit.config.schema import INTERNAL
-from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.secrets.boundary import tree_secrets
 from memory_audit.secrets.loading import RulesUnavailable, scanner_for
@@ -39,7 +38,6 @@ from memory_audit.secrets.scanner import SecretMatch
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "secrets"
-DIMENSION = Dimension(ID, "Possible secrets", Severity.ERROR, hook_priority=10)
 
 
 @dataclass(frozen=True)

@@ -34,14 +34,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory_audit.analysis.file_problems import problem_findings
-from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "session-recaps"
-DIMENSION = Dimension(ID, "Session-recap schema", Severity.WARNING, hook_priority=130)
 RECAP_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}-[a-z0-9][a-z0-9-]*\.md$")
 DATE_IN_NAME = re.compile(r"(\d{4})[-_. ]?(\d{2})[-_. ]?(\d{2})")
 

@@ -49,19 +49,11 @@ from memory_audit.analysis.stale_sources import (
     scanned_sources,
 )
 from memory_audit.config.schema import INTERNAL
-from memory_audit.model.dimension import Dimension, Need, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.git import GitUnavailable, look_up_objects, reachable
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "stale-refs"
-DIMENSION = Dimension(
-    ID,
-    "Stale references",
-    Severity.WARNING,
-    hook_priority=100,
-    needs=frozenset({Need.PROJECT, Need.GIT}),
-)
 DOC_READ_LIMIT = 4 * 1024 * 1024
 # When no commit the tree cites is in the project, the tree cites another repository's
 # history (global memory kept in a dotfiles repository): none of them is evidence here.

@@ -20,14 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memory_audit.model.dimension import Dimension, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.index_file import INDEX_NAME, IndexLink
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "superseded"
-DIMENSION = Dimension(ID, "Superseded entries in index", Severity.WARNING, hook_priority=60)
 
 
 @dataclass(frozen=True)

@@ -42,20 +42,12 @@ from memory_audit.analysis.moved_projects import moved_project
 from memory_audit.analysis.session_use import surfaced, too_few, window_sessions
 from memory_audit.analysis.similarity import tokens
 from memory_audit.config.schema import INTERNAL
-from memory_audit.model.dimension import Dimension, Need, Severity
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.rule_files import instruction_files, rule_files
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "usage"
-DIMENSION = Dimension(
-    ID,
-    "Dead weight by usage",
-    Severity.NOTE,
-    hook_priority=150,
-    needs=frozenset({Need.TRANSCRIPTS}),
-)
 MIN_TOKENS = 5
 MOVE_ONE = (
     "move or merge this store into the new one (memory-audit review: copies the topic "

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from memory_audit.checks import REGISTRY
+from memory_audit.checks import BY_ID
 from memory_audit.fix import move_dialog, tree_access
 from memory_audit.fix.actions import Action
 from memory_audit.fix.console import Console, interrupts_deferred
@@ -167,9 +167,7 @@ class Session:
 
     def _show(self, finding: Finding, counter: str) -> None:
         self.console.say()
-        self.console.say(
-            f"{counter} {REGISTRY[finding.dimension].DIMENSION.title}: {wording.location(finding)}"
-        )
+        self.console.say(f"{counter} {BY_ID[finding.dimension].title}: {wording.location(finding)}")
         self.console.say(f"  {visible(finding.message)}")
 
     def _concrete(self, finding: Finding, action: Action) -> Finding | str:

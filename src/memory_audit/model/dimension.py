@@ -1,14 +1,14 @@
-"""What the rest of the program knows about a dimension, declared by its check module.
+"""What the rest of the program knows about a dimension without running its check.
 
-Each ``checks/<id>.py`` declares one :class:`Dimension`; the registry in
-``checks/__init__.py`` lists the modules in report order, and everything else
-(report titles, SARIF rules, the session hook's priority, ``--check`` choices)
-is derived from that one list.
+The registry in ``checks/__init__.py`` has one :class:`Dimension` per check
+module, in report order, and everything else (report titles, SARIF rules, the
+session hook's priority, ``--check`` choices) is derived from that one list.
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +36,13 @@ class Dimension:
     severity: Severity = Severity.WARNING
     hook_priority: int = 50  # lower is shown first by the session hook
     needs: frozenset[Need] = field(default_factory=frozenset)
-    doc: str = field(default="", compare=False)  # the check module's docstring: its user doc
+    # reads the check module's docstring, its user doc, on demand: importing every check
+    # module to have it would cost a one-check run most of its imports
+    documentation: Callable[[], str] = field(default=str, compare=False, repr=False)  # str() == ""
+
+    @property
+    def doc(self) -> str:
+        return self.documentation()
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -1,0 +1,79 @@
+"""The registry's table and the check modules agree, and a one-check run imports one check."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memory_audit import checks
+from memory_audit.checks import DIMENSIONS, OPTION_TYPES, ORDER, REGISTRY, TABLE, module_name
+from tests.harness import index, memory, write_tree
+
+CHECKS = Path(checks.__file__).parent
+
+
+def test_every_check_module_has_a_line_in_the_table_and_every_line_a_module() -> None:
+    on_disk = {f"memory_audit.checks.{p.stem}" for p in CHECKS.glob("*.py") if p.stem[0] != "_"}
+    assert {module_name(d.id) for d in TABLE} == on_disk
+    assert len(ORDER) == len(TABLE) == len(on_disk)  # no id listed twice
+
+
+@pytest.mark.parametrize("dimension", [d.id for d in TABLE])
+def test_a_module_declares_its_table_id_options_check_and_user_doc(dimension: str) -> None:
+    module = importlib.import_module(module_name(dimension))
+    assert dimension == module.ID
+    assert callable(module.check)
+    options = module.Options()  # every field defaulted
+    assert dataclasses.is_dataclass(options)
+    assert OPTION_TYPES[dimension] is module.Options
+    assert REGISTRY[dimension] is module
+    [documented] = [d for d in DIMENSIONS if d.id == dimension]
+    assert documented.doc == module.__doc__
+    assert "Failing" in documented.doc
+    assert "Passing" in documented.doc
+
+
+def test_an_unknown_dimension_is_not_in_the_registry() -> None:
+    assert "secret" not in REGISTRY
+    assert "secret" not in OPTION_TYPES
+    with pytest.raises(KeyError):
+        REGISTRY["secret"]
+    with pytest.raises(KeyError):
+        REGISTRY["secret"] = REGISTRY["secrets"]  # the table, not a test, names dimensions
+
+
+# Runs the real command line in a fresh interpreter and reports the check modules it loaded.
+LOADED = """
+import json, sys
+from memory_audit.cli import main
+code = main(sys.argv[1:])
+loaded = sorted(m for m in sys.modules if m.startswith("memory_audit.checks."))
+print(json.dumps({"code": code, "loaded": loaded}), file=sys.stderr)
+"""
+
+
+def loaded_checks(*arguments: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", LOADED, *arguments], capture_output=True, text=True, check=False
+    )
+    result = json.loads(done.stderr.strip().splitlines()[-1])
+    assert result["code"] in (0, 1), done.stderr
+    return list(result["loaded"])
+
+
+def test_a_secrets_only_audit_imports_the_secrets_check_alone(tmp_path: Path) -> None:
+    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u"
+    root = write_tree(
+        tmp_path / "memory",
+        {"MEMORY.md": index("a"), "a.md": memory("a", body=f"the CI token is {token}")},
+    )
+    audit = ["audit", "--format", "json", str(root)]
+    assert loaded_checks(*audit, "--check", "secrets") == ["memory_audit.checks.secrets"]
+    every_default = {module_name(d.id) for d in TABLE if d.id != "usage"}  # usage: on request
+    assert every_default <= set(loaded_checks(*audit))  # the probe sees what a run imports
