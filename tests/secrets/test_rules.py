@@ -98,3 +98,26 @@ def test_offsets_are_characters_after_text_that_is_not_ascii() -> None:
         ("pin-code", "482913", 2),
         ("github-pat", token, 2),
     ]
+
+
+def rules_file(*rules: tuple[str, str]) -> Scanner:
+    body = ", ".join(f'{{"name": "{name}", "regex": "{regex}"}}' for name, regex in rules)
+    return Scanner(parse_rules(f"```json\n[{body}]\n```\n", "mine.md"), b"salt")
+
+
+def test_of_overlapping_hits_the_leftmost_wins_then_the_earlier_rule() -> None:
+    scanner = rules_file(("late", "(?P<secret>K[0-9]{9})"), ("early", "(?P<secret>AK[0-9]{8})"))
+    found = scanner.scan("AK48291736 and K482917365")
+    assert [(m.rule, m.start) for m in found] == [("early", 0), ("late", 15)]
+    both = rules_file(("first", "(?P<secret>Q[0-9]{8})"), ("second", "(?P<secret>Q[0-9]{9})"))
+    assert [m.rule for m in both.scan("Q482917365")] == ["first"]
+
+
+def test_a_match_that_is_no_secret_still_takes_its_text_as_in_one_alternation() -> None:
+    # Rules run one by one, yet "long" matching a placeholder first hides "short" there, as
+    # a phrase rule's disclaimed alternative ("example password: ...") hides the others.
+    scanner = rules_file(("long", "(?P<secret>TK[0-9A-Za-z]{10,})"), ("short", "TK[0-9]{8}"))
+    assert scanner.scan("the token TK48291736example") == []
+    [match] = scanner.scan("the token TK48291736 (TK48291736example)")
+    assert (match.rule, match.start, match.end) == ("short", 10, 20)
+    assert SCANNER.scan("the example password: Kx9_QpL2_Zr7w") == []
