@@ -121,3 +121,11 @@ def test_a_match_that_is_no_secret_still_takes_its_text_as_in_one_alternation() 
     [match] = scanner.scan("the token TK48291736 (TK48291736example)")
     assert (match.rule, match.start, match.end) == ("short", 10, 20)
     assert SCANNER.scan("the example password: Kx9_QpL2_Zr7w") == []
+
+
+def test_a_rule_only_re2_reads_is_kept_and_runs() -> None:
+    # \pN is RE2 syntax the stdlib refuses: RE2 runs the rules, so the rule is not a problem.
+    scanner = rules_file(("digits", "(?P<secret>ZZ\\\\pN{8})"))
+    assert scanner.rules[0].name == "digits"
+    [match] = scanner.scan("code ZZ93015728 here")
+    assert (match.rule, match.start, match.end) == ("digits", 5, 15)

@@ -2,10 +2,13 @@
 
 The format is the one ``config/secret-patterns.md`` documents. A rule that
 does not compile is left out and named in ``problems``; the others still run.
+A rule is compiled once, by RE2 for the bytes the scanner matches (the stdlib
+is asked only about a regex RE2 refuses): checking a rule is building it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import re
@@ -15,6 +18,14 @@ from typing import Any
 
 from memory_audit.analysis.fast_regex import compile_fast
 from memory_audit.resource_files import read_resource
+
+try:
+    import re2 as _re2
+except ImportError:  # pragma: no cover - google-re2 is a dependency; a broken wheel: stdlib
+    _re2 = None
+RE2_ERRORS: tuple[type[Exception], ...] = (_re2.error,) if _re2 is not None else ()
+# The combined generic rules thrashed RE2's default 8 MB DFA cache; one rule's rarely does.
+DFA_MEMORY = 64 << 20
 
 JSON_BLOCK = re.compile(r"^```json[ \t]*\n(.*?)^```", re.M | re.S)
 TABLE_ROW = re.compile(r"^\|\s*([0-9a-f]{16,64})\s*\|", re.M)
@@ -38,6 +49,29 @@ class Allow:
 @functools.lru_cache(maxsize=512)
 def _compiled(regex: str) -> Any:
     return compile_fast(regex)
+
+
+@functools.lru_cache(maxsize=1024)
+def bytes_pattern(source: str) -> Any:
+    """The RE2 pattern of ``source`` for UTF-8 bytes (RE2 reads the pattern as UTF-8 either
+    way); raises RE2's error for a regex RE2 refuses."""
+    assert _re2 is not None
+    options = _re2.Options()
+    options.max_mem = DFA_MEMORY
+    return _re2.compile(source.encode(), options)
+
+
+def compile_problem(regex: str) -> str | None:
+    """Why ``regex`` compiles in neither engine; None when RE2 or the stdlib takes it."""
+    if _re2 is not None:
+        with contextlib.suppress(*RE2_ERRORS):
+            bytes_pattern(regex)
+            return None
+    try:
+        re.compile(regex)
+    except re.error as exc:
+        return str(exc)
+    return None
 
 
 @dataclass(frozen=True)
@@ -98,10 +132,9 @@ def _rule(item: Any) -> tuple[Rule | None, str | None]:
     name = item["name"]
     keywords = item.get("keywords") or []
     entropy = item.get("entropy")
-    try:
-        re.compile(item["regex"])
-    except re.error as exc:
-        return None, f"rule {name!r}: regex does not compile ({exc})"
+    problem = compile_problem(item["regex"])
+    if problem is not None:
+        return None, f"rule {name!r}: regex does not compile ({problem})"
     if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
         return None, f"rule {name!r}: keywords must be a list of strings"
     if entropy is not None and not isinstance(entropy, int | float):

@@ -30,15 +30,13 @@ from typing import Any
 
 from memory_audit.analysis.fast_regex import compile_fast
 from memory_audit.secrets.redact import entropy, fingerprint, redact
-from memory_audit.secrets.rules import Rule, RuleSet
+from memory_audit.secrets.rules import RE2_ERRORS, Rule, RuleSet, bytes_pattern
 
 try:
     import re2 as _re2
-except (
-    ImportError
-):  # pragma: no cover - google-re2 is a dependency; this keeps a broken wheel usable
+except ImportError:  # pragma: no cover - google-re2 is a dependency; a broken wheel: stdlib
     _re2 = None
-_RE2_ERRORS: tuple[type[Exception], ...] = (_re2.error,) if _re2 is not None else ()
+
 
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
@@ -59,7 +57,6 @@ PLACEHOLDER_WORDS = frozenset(
     environment variable value hidden masked""".split()
 )
 MIN_DISTINCT = 5
-DFA_MEMORY = 64 << 20
 
 
 @dataclass(frozen=True)
@@ -92,7 +89,7 @@ class Scanner:
         self._bytes = _re2 is not None and (self._keyword_set is not None or not self._keywords)
         try:
             self._patterns = [_Pattern.of(r.regex, self._bytes) for r in self.rules]
-        except _RE2_ERRORS:  # a rule RE2 refuses: every rule in the stdlib engine, on text
+        except RE2_ERRORS:  # a rule RE2 refuses: every rule in the stdlib engine, on text
             self._bytes = False
             self._patterns = [_Pattern.of(r.regex, False) for r in self.rules]
         self._specific = frozenset(i for i, r in enumerate(self.rules) if not r.generic)
@@ -200,15 +197,6 @@ def _keyword_set(keywords: Sequence[str]) -> Any:
     return keyword_set
 
 
-def _bytes_pattern(source: str) -> Any:
-    """The RE2 pattern for UTF-8 bytes (RE2 reads the pattern as UTF-8 either way), with a
-    larger DFA budget: the combined generic rules thrash RE2's default 8 MB cache."""
-    assert _re2 is not None
-    options = _re2.Options()
-    options.max_mem = DFA_MEMORY
-    return _re2.compile(source.encode(), options)
-
-
 def _name(key: str | bytes) -> str:
     return key.decode() if isinstance(key, bytes) else key
 
@@ -222,6 +210,6 @@ class _Pattern:
 
     @classmethod
     def of(cls, source: str, as_bytes: bool) -> _Pattern:
-        regex = _bytes_pattern(source) if as_bytes else compile_fast(source)
+        regex = bytes_pattern(source) if as_bytes else compile_fast(source)
         numbers = {_name(key): number for key, number in regex.groupindex.items()}
         return cls(regex, numbers.get("secret", 0))
