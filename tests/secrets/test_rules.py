@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import re2
 
-from memory_audit.secrets.rules import bundled_rules, parse_rules
+from memory_audit.secrets.rules import Rule, bundled_rules, parse_rules
 from memory_audit.secrets.scanner import Scanner
 from tests.secrets.samples import CASES, NEGATIVES
 
@@ -129,3 +129,24 @@ def test_a_rule_only_re2_reads_is_kept_and_runs() -> None:
     assert scanner.rules[0].name == "digits"
     [match] = scanner.scan("code ZZ93015728 here")
     assert (match.rule, match.start, match.end) == ("digits", 5, 15)
+
+
+# A token with no prefix of its own: its keyword is the word near it, not part of the match.
+CONTEXT_KEYWORDS = {"discord-bot-token"}
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [r for r in RULES.rules if r.keywords and r.name not in CONTEXT_KEYWORDS],
+    ids=lambda rule: rule.name,
+)
+def test_every_match_of_a_rule_holds_one_of_its_keywords(rule: Rule) -> None:
+    # Keywords decide where a rule runs: a narrow list (pin-code's "pin:", "pin is", ...
+    # rather than "pin", in "mapping" too) must still be in every text the rule matches.
+    texts = [t for positives, negatives in CASES.values() for t, _ in positives] + [
+        t for _, negatives in CASES.values() for t in negatives
+    ]
+    variants = [v for t in [*texts, *NEGATIVES] for v in (t, t.upper(), t.lower())]
+    matches = [m.group() for t in variants for m in re.finditer(rule.regex, t)]
+    assert matches or rule.name not in CASES or not CASES[rule.name][0]
+    assert [m for m in matches if not any(k in m.lower() for k in rule.keywords)] == []
