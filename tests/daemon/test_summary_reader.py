@@ -33,10 +33,10 @@ def test_each_tree_s_report_is_the_one_a_full_decode_finds(
     text, roots = summary(tmp_path, indent)
     full = json.loads(text)
     for number, root in enumerate(roots):
-        head, found = head_and_report(text, os.path.normpath(root))
+        head, found = head_and_report(text.encode(), os.path.normpath(root))
         assert found == full["reports"][number]
         assert head == {k: v for k, v in full.items() if k != "reports"}
-    assert head_and_report(text, str(tmp_path / "elsewhere"))[1] is None
+    assert head_and_report(text.encode(), str(tmp_path / "elsewhere"))[1] is None
 
 
 def test_a_document_in_another_key_order_is_decoded_whole(tmp_path: Path) -> None:
@@ -44,6 +44,6 @@ def test_a_document_in_another_key_order_is_decoded_whole(tmp_path: Path) -> Non
     data = json.loads(text)
     reordered = {"reports": [dict(reversed(r.items())) for r in data["reports"]]}
     reordered.update({k: v for k, v in data.items() if k != "reports"})
-    head, found = head_and_report(json.dumps(reordered), str(roots[1]))
+    head, found = head_and_report(json.dumps(reordered).encode(), str(roots[1]))
     assert found == data["reports"][1]
     assert head["dimensions"] == data["dimensions"]

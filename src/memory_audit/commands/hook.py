@@ -66,8 +66,8 @@ def session_start(payload: Any) -> str:
     if root is None:
         return ""
     reports_dir, state_dir = _folders()
-    with open(os.path.join(reports_dir, "latest", "summary.json"), encoding="utf-8") as summary:
-        data, report = head_and_report(summary.read(), root)
+    with open(os.path.join(reports_dir, "latest", "summary.json"), "rb") as summary:
+        data, report = head_and_report(summary.read(), root)  # decodes only what it needs
     if report is None:
         return ""
     dismissed = read_dismissed(state_dir)
