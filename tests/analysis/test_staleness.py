@@ -124,3 +124,37 @@ def test_the_current_words_cover_the_pattern() -> None:
         dated = f"{sample}: 2025-03"
         assert staleness.CURRENT.search(dated), dated
         assert any(word in folded(dated) for word in staleness.CURRENT_WORDS), dated
+
+
+# The patterns before issue 19: their white space ran on across lines (cubic on blank lines).
+OLD_DONE = re.compile(
+    r"^\s*(?:[-*+]\s*)?(?:\[[xX]\]|[✓✔✅☑]|~~)"
+    r"|\b(?:done|shipped|merged|completed|finished|landed|released)\b\s*[.)]?\s*$"
+    r"|[(:—-]\s*(?:done|shipped|merged|completed)\b(?![.-]\w)|[✓✔✅]",
+    re.I | re.M,
+)
+OLD_OPEN = re.compile(
+    r"^\s*(?:[-*+]\s*)?(?:\[ \]|☐|todo\b|wip\b|next\b)"
+    r"|\b(?:in progress|pending|blocked|not started)\b",
+    re.I | re.M,
+)
+
+
+def _without_blank_lines(body: str) -> str:
+    return "\n".join(line for line in body.split("\n") if line.strip())
+
+
+@settings(max_examples=600, deadline=None)
+@given(BODIES.map(_without_blank_lines))
+@example("done\n.\n- [x] a")
+@example("- \t[ ] todo\nshipped )\t\n~~b~~")
+def test_status_lines_are_the_old_patterns_lines_when_no_line_is_blank(body: str) -> None:
+    """Only a blank line could carry the old ``\\s*`` from one line into the next."""
+    assert status_lines(body, DONE) == _every_status_line(body, OLD_DONE)
+    assert status_lines(body, OPEN) == _every_status_line(body, OLD_OPEN)
+
+
+def test_a_marker_after_a_blank_line_is_on_its_own_line() -> None:
+    body = "Plan\n\n- [x] ingest\n\n\n- [ ] rate\ndone \n\n)"
+    assert status_lines(body, DONE) == {2, 6}  # the old pattern said {1, 6}: the blank line
+    assert status_lines(body, OPEN) == {5}  # the old pattern said {3}

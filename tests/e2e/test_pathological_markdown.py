@@ -115,3 +115,24 @@ def test_two_copies_of_a_long_dashed_word_finish_as_duplicates(tmp_path: Path) -
     tree = write_tree(tmp_path / "tree", {"MEMORY.md": index, **files})
     found = codes_of(audit_json(tree))
     assert ("possible-duplicate", "a.md", None) in found
+
+
+STATUS_BODIES = {  # a project's status lines around a long run the status patterns walk
+    "blank-lines": "- [x] ingest\n- [x] rate\n" + "\n" * SIZE + "Then:\n- [x] render\n",
+    "spaces-after-done": "- [x] ingest, done" + " " * SIZE + "x\n- [x] rate\n- [x] render\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(STATUS_BODIES))
+def test_status_lines_around_a_long_run_finish(tmp_path: Path, name: str) -> None:
+    """White space after "done" was walked again for each way to split it, and from each of
+    1,000,000 blank lines all the blank lines after it: both quadratic."""
+    body = STATUS_BODIES[name]
+    tree = write_tree(
+        tmp_path / "tree",
+        {"MEMORY.md": "- [A](a.md) — a\n", "a.md": memory("a", body=body)},
+    )
+    data = audit_json(tree)
+    [report] = data["reports"]
+    [finished] = [f for f in report["findings"] if f["code"] == "finished-work"]
+    assert "(3 of 3 status lines done)" in finished["message"]  # the last line was read
