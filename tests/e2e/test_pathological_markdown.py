@@ -136,3 +136,18 @@ def test_status_lines_around_a_long_run_finish(tmp_path: Path, name: str) -> Non
     [report] = data["reports"]
     [finished] = [f for f in report["findings"] if f["code"] == "finished-work"]
     assert "(3 of 3 status lines done)" in finished["message"]  # the last line was read
+
+
+@pytest.mark.parametrize("word", ["a.", "a-"])
+def test_a_long_dotted_first_paragraph_under_a_global_scope_finishes(
+    tmp_path: Path, word: str
+) -> None:
+    """The path a broad scope is told about was sought again from each word of the run."""
+    body = f"{word * (SIZE // 2)} see src/app.py"
+    tree = write_tree(
+        tmp_path / "tree",
+        {"MEMORY.md": "- [A](a.md) — a\n", "a.md": memory("a", body=body, scope="global")},
+    )
+    [report] = audit_json(tree)["reports"]
+    [broad] = [f for f in report["findings"] if f["code"] == "broad-scope"]
+    assert "(mentions src/app.py)" in broad["message"]  # found after the run

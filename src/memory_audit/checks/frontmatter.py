@@ -131,8 +131,13 @@ DOMAIN_WORDS = frozenset(
         "numpy",
     ]
 )
+# A code span, a path, a source file name. A path is tried once per run of path characters,
+# from where the run starts (``\b[\w.-]+/`` was tried again from each word in the run: a
+# 30 KB ``a.a.a.`` paragraph was quadratic); it is shown from the run's first letter or digit,
+# where ``\b`` put it.
 CODE_TOKEN = re.compile(
-    r"`[^`]+`|\b[\w.-]+/[\w./-]+|\b\w+\.(?:py|ts|tsx|js|rs|go|rb|java|sql|toml|ya?ml)\b"
+    r"`[^`]+`|(?<![\w.-])[.-]*(?P<path>\w[\w.-]*/[\w./-]+)"
+    r"|\b\w+\.(?:py|ts|tsx|js|rs|go|rb|java|sql|toml|ya?ml)\b"
 )
 
 
@@ -283,7 +288,7 @@ def _scope(memory: MemoryFile) -> Iterator[Finding]:
 def _domain_hint(paragraph: str) -> str:
     match = CODE_TOKEN.search(paragraph)
     if match:
-        return str(match.group(0))
+        return str(match.group("path") or match.group(0))
     words: list[str] = re.findall(r"[a-z]+", paragraph.lower())
     return next((word for word in words if word in DOMAIN_WORDS), "")
 
