@@ -241,7 +241,9 @@ def test_an_earlier_versions_hook_keeps_working_and_install_upgrades_it(
     assert f"✓ Claude Code SessionStart hook runs {sys.executable}" in before
     assert "! Claude Code SessionStart hook has an earlier version's command" in before
 
-    assert claude("install").returncode == 0
+    installed = claude("install")
+    assert installed.returncode == 0
+    assert installed.stdout.startswith(f"updated the SessionStart hook in {settings}")
     data = json.loads(settings.read_text())
     [hook] = ours(data)
     assert hook == {**earlier, "command": f"{sys.executable} {HOOK}"}  # updated in place

@@ -14,10 +14,11 @@ def run(*, action: str, out: TextIO) -> int:
     settings = claude.load_settings(settings_file)  # refuses broken JSON before any change
     skill = claude.skill_path()
     if action == "install":
+        earlier = claude.hook_programs(settings)  # an earlier install's hook is updated
         if claude.with_hook(settings, claude.hook_command()):
             backup = claude.save_settings(settings_file, settings)
             out.write(
-                f"added the SessionStart hook to {settings_file}"
+                f"{'updated' if earlier else 'added'} the SessionStart hook in {settings_file}"
                 + (f" (backup: {backup.name})\n" if backup else "\n")
             )
         else:
