@@ -151,3 +151,13 @@ def test_a_long_dotted_first_paragraph_under_a_global_scope_finishes(
     [report] = audit_json(tree)["reports"]
     [broad] = [f for f in report["findings"] if f["code"] == "broad-scope"]
     assert "(mentions src/app.py)" in broad["message"]  # found after the run
+
+
+def test_a_long_dashed_word_beside_a_path_in_a_hook_finishes(tmp_path: Path) -> None:
+    """A slash anywhere in the text let the URL pattern walk the dashed word again from
+    each of its words."""
+    hook = "a-" * (SIZE // 2) + " see src/app.py"
+    text = f"- [A](a.md) — {hook}\n- [Gone](gone.md) — g\n"
+    tree = write_tree(tmp_path / "tree", {"MEMORY.md": text, "a.md": memory("a")})
+    found = codes_of(audit_json(tree))
+    assert ("broken-index-link", "MEMORY.md", 2) in found  # the index was read past the hook

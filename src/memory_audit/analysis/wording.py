@@ -15,7 +15,10 @@ from collections.abc import Iterator, Sequence
 CJK_CHAR = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 NAMES = (
     r"`[^`\n]*`",  # code span
-    r"\b[a-z][a-z0-9+.-]*://\S+",  # URL
+    # URL. Its scheme is at most 64 characters: unbounded, it was walked again from each word
+    # of a long ``a-a-a-`` run (quadratic once the text held a slash anywhere); only a text
+    # with a longer "scheme" before ``://`` is read otherwise.
+    r"\b[a-z][a-z0-9+.-]{0,63}://\S+",
     # A path starts where a run of its characters starts: tried inside a run, it would
     # walk the run again from each place (quadratic in a 30 KB word), and it could only
     # match where the run's start already did.
