@@ -106,6 +106,7 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "url-tail": lambda n: "http://" + "a" * max(n - 7, 0),
     "sk-tail": lambda n: "sk-" + "a" * max(n - 3, 0),
     "long-word": lambda n: "a" * n,
+    "dashed-then-path": lambda n: _repeat("a-")(max(n - 8, 0)) + " see x/y",
     "2026-": _repeat("2026-01-02 "),
 }
 
