@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -77,3 +78,36 @@ def test_a_secrets_only_audit_imports_the_secrets_check_alone(tmp_path: Path) ->
     assert loaded_checks(*audit, "--check", "secrets") == ["memory_audit.checks.secrets"]
     every_default = {module_name(d.id) for d in TABLE if d.id != "usage"}  # usage: on request
     assert every_default <= set(loaded_checks(*audit))  # the probe sees what a run imports
+
+
+YAML_LOADED = """
+import json, sys
+from memory_audit.cli import main
+code = main(sys.argv[1:])
+print(json.dumps({"code": code, "yaml": "yaml" in sys.modules}), file=sys.stderr)
+"""
+
+
+def yaml_loaded(environment: dict[str, str], *arguments: str) -> bool:
+    done = subprocess.run(
+        [sys.executable, "-c", YAML_LOADED, *arguments],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=environment,
+    )
+    result = json.loads(done.stderr.strip().splitlines()[-1])
+    assert result["code"] in (0, 1), done.stderr
+    return bool(result["yaml"])
+
+
+def test_a_secrets_only_audit_loads_yaml_only_to_read_a_config_file(tmp_path: Path) -> None:
+    """Frontmatter is not read and, without a configuration file, nothing else needs YAML."""
+    root = write_tree(tmp_path / "memory", {"MEMORY.md": index("a"), "a.md": memory("a")})
+    environment = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "no-config")}
+    audit = ["audit", "--format", "json", str(root)]
+    assert not yaml_loaded(environment, *audit, "--check", "secrets")
+    assert yaml_loaded(environment, *audit)  # the other checks read frontmatter
+    config = tmp_path / "config.yaml"
+    config.write_text("audit:\n  skip: []\n", encoding="utf-8")
+    assert yaml_loaded(environment, *audit, "--config", str(config), "--check", "secrets")

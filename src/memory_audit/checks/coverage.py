@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_audit.analysis.session_use import too_few, window_sessions
-from memory_audit.config.schema import INTERNAL
+from memory_audit.config.fields import INTERNAL
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.rule_files import instruction_files, rule_files
 from memory_audit.sources.sessions import SessionActivity

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from memory_audit.config.schema import INTERNAL
+from memory_audit.config.fields import INTERNAL
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.secrets.boundary import tree_secrets
 from memory_audit.secrets.loading import RulesUnavailable, scanner_for

@@ -48,7 +48,7 @@ from memory_audit.analysis.stale_sources import (
     locate,
     scanned_sources,
 )
-from memory_audit.config.schema import INTERNAL
+from memory_audit.config.fields import INTERNAL
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.git import GitUnavailable, look_up_objects, reachable
 from memory_audit.tree.snapshot import MemoryTree

@@ -41,7 +41,7 @@ from pathlib import Path
 from memory_audit.analysis.moved_projects import moved_project
 from memory_audit.analysis.session_use import surfaced, too_few, window_sessions
 from memory_audit.analysis.similarity import tokens
-from memory_audit.config.schema import INTERNAL
+from memory_audit.config.fields import INTERNAL
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.rule_files import instruction_files, rule_files
 from memory_audit.tree.memory_file import MemoryFile

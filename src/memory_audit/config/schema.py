@@ -18,6 +18,8 @@ from typing import Any, Literal, TypeVar
 
 import yaml
 
+from memory_audit.config import fields
+
 T = TypeVar("T")
 
 
@@ -67,7 +69,7 @@ def build(
 
 
 _INVALID: Any = object()
-INTERNAL = {"internal": True}  # field metadata: wired by the program, not set in config files
+INTERNAL = fields.INTERNAL
 
 
 def settable_fields(cls: type[Any]) -> dict[str, dataclasses.Field[Any]]:

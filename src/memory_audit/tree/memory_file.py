@@ -20,8 +20,11 @@ from typing import Any
 
 from memory_audit.tree.file_problem import FileProblem
 from memory_audit.tree.frontmatter_block import Split, split_block
-from memory_audit.tree.frontmatter_read import Frontmatter, read_frontmatter
 from memory_audit.tree.markdown import Document, Link, first_paragraph, parse_markdown
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from memory_audit.tree.frontmatter_read import Frontmatter
 
 __all__ = ["FileKind", "FileProblem", "MemoryFile", "Relation", "parse_memory_file", "tags"]
 
@@ -73,6 +76,9 @@ class MemoryFile:
 
     @cached_property
     def read(self) -> Frontmatter:
+        # The YAML readers load with the first block read: a secrets-only run reads none.
+        from memory_audit.tree.frontmatter_read import Frontmatter, read_frontmatter
+
         block = self.split.block
         return read_frontmatter(block) if block is not None else Frontmatter(None, None)
 
