@@ -3,6 +3,7 @@ and secret alerts keep flowing, and SIGTERM stops it at once."""
 
 from __future__ import annotations
 
+import os
 import signal
 import sqlite3
 import subprocess
@@ -49,6 +50,14 @@ def audit_children(home: Home) -> list[int]:
     return found
 
 
+def hold(pids: list[int], sign: signal.Signals) -> None:
+    """Stop (SIGSTOP) or resume (SIGCONT) the audit processes. A held audit is a long audit
+    on any machine: the 1 MB lines alone take a faster machine (or a faster audit) only a
+    second or two, and the test must not depend on how long."""
+    for pid in pids:
+        os.kill(pid, sign)
+
+
 def pings(daemon: DaemonProcess) -> int:
     """WATCHDOG=1 messages received so far (reading what has arrived)."""
     daemon.wait_message("never sent", timeout=0.1)
@@ -71,6 +80,8 @@ def test_alerts_pings_and_sigterm_are_not_held_up_by_a_long_audit(tmp_path: Path
             assert daemon.wait_message("READY=1")
             assert wait_for(lambda: "weekly audit started" in log_text(home))
             assert wait_for(lambda: audit_children(home) != [])
+            auditing = audit_children(home)
+            hold(auditing, signal.SIGSTOP)
             pings_at_start = pings(daemon)
 
             # (a) a secret written meanwhile alerts, while the audit is still running
@@ -86,6 +97,7 @@ def test_alerts_pings_and_sigterm_are_not_held_up_by_a_long_audit(tmp_path: Path
             assert "weekly audit:" not in log_text(home)
 
             # (b) SIGTERM mid-audit: out within 2 s, status 0
+            hold(auditing, signal.SIGCONT)  # busy again, on its pathological lines
             daemon.signal(signal.SIGTERM)
             code = daemon.process.wait(timeout=2)
         except subprocess.TimeoutExpired:
@@ -115,7 +127,7 @@ def test_once_cut_short_by_sigterm_exits_at_once_and_records_the_run_interrupted
     try:
         assert wait_for(lambda: "once audit started" in log_text(home))
         assert wait_for(lambda: audit_children(home) != [])
-        daemon.signal(signal.SIGTERM)
+        daemon.signal(signal.SIGTERM)  # the 1 MB lines take seconds: still auditing
         code = daemon.process.wait(timeout=2)
     except subprocess.TimeoutExpired:
         pytest.fail("--once did not exit within 2 s of SIGTERM")
