@@ -168,8 +168,8 @@ def read_text(source: Path, max_bytes: int, *, line_bytes: bool = False) -> Read
         fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
         return ReadResult(None, 0, 0.0, error=describe_os_error(exc))
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
+    try:
+        info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             problem = FileProblem("not-regular-file", "not a regular file; not read")
             return ReadResult(None, info.st_size, info.st_mtime, problems=(problem,))
@@ -180,11 +180,22 @@ def read_text(source: Path, max_bytes: int, *, line_bytes: bool = False) -> Read
             )
             return ReadResult(None, info.st_size, info.st_mtime, problems=(problem,))
         try:
-            # read(n) preallocates n bytes: ask for what fstat saw, not for the limit.
-            data = handle.read(info.st_size + 1)
+            data = _read_up_to(fd, info.st_size + 1)  # what fstat saw, not the limit
         except OSError as exc:
             return ReadResult(None, info.st_size, info.st_mtime, error=describe_os_error(exc))
+    finally:
+        os.close(fd)
     return _decode(data, info.st_mtime, line_bytes)
+
+
+def _read_up_to(fd: int, size: int) -> bytes:
+    """``size`` bytes or up to the end, with plain reads: no buffered file object for each of
+    thousands of small files (a file grown since fstat is read to ``size``, as before)."""
+    parts = []
+    while size > 0 and (part := os.read(fd, size)):
+        parts.append(part)
+        size -= len(part)
+    return b"".join(parts)
 
 
 def _decode(data: bytes, mtime: float, line_bytes: bool) -> ReadResult:
