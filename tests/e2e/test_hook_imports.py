@@ -14,7 +14,7 @@ from memory_audit.checks import DIMENSIONS
 from memory_audit.daemon.state import State
 from memory_audit.daemon.store import ReportStore
 from memory_audit.install.claude import hook_command
-from memory_audit.model.run import Run
+from memory_audit.model.run import Run, TreeReport
 from memory_audit.tree.discovery import slugify
 from tests.harness import NOW, index, report, write_tree
 
@@ -38,17 +38,26 @@ def imported_by_hook(cwd: Path) -> tuple[str, set[str]]:
     return done.stdout, {line.rsplit("|", 1)[1].strip() for line in lines}
 
 
-def test_the_hook_answers_without_pathlib_typing_argparse_or_the_cli(
-    isolated_home: Path, tmp_path: Path
-) -> None:
+def project_with_a_report(
+    home: Path, tmp_path: Path, *indexed: str
+) -> tuple[Path, Path, TreeReport]:
+    """A project whose memory tree's MEMORY.md lists ``indexed`` (missing files), and the
+    report the service wrote of it."""
     project = tmp_path / "app"
     project.mkdir()
     tree = write_tree(
-        isolated_home / ".claude/projects" / slugify(project) / "memory",
-        {"MEMORY.md": index("gone.md")},
+        home / ".claude/projects" / slugify(project) / "memory", {"MEMORY.md": index(*indexed)}
     )
+    audited = report(tree)
     store = ReportStore(Path(platformdirs.user_data_dir("memory-audit")) / "reports", keep=3)
-    store.write(Run((report(tree),), NOW, dimensions=DIMENSIONS), {})
+    store.write(Run((audited,), NOW, dimensions=DIMENSIONS), {})
+    return project, tree, audited
+
+
+def test_the_hook_answers_without_pathlib_typing_argparse_or_the_cli(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    project, _, _ = project_with_a_report(isolated_home, tmp_path, "gone.md")
     stdout, modules = imported_by_hook(project)
     assert "1 finding(s) pending" in stdout
     assert "memory_audit.commands.hook" in modules
@@ -59,15 +68,7 @@ def test_the_hook_answers_without_pathlib_typing_argparse_or_the_cli(
 def test_dismissals_are_read_without_sqlite3_while_the_state_s_copy_is_current(
     isolated_home: Path, tmp_path: Path
 ) -> None:
-    project = tmp_path / "app"
-    project.mkdir()
-    tree = write_tree(
-        isolated_home / ".claude/projects" / slugify(project) / "memory",
-        {"MEMORY.md": index("gone.md", "lost.md")},
-    )
-    audited = report(tree)
-    store = ReportStore(Path(platformdirs.user_data_dir("memory-audit")) / "reports", keep=3)
-    store.write(Run((audited,), NOW, dimensions=DIMENSIONS), {})
+    project, tree, audited = project_with_a_report(isolated_home, tmp_path, "gone.md", "lost.md")
     state = State(Path(platformdirs.user_state_dir("memory-audit")))
     state.dismiss(audited.findings[0].fingerprint, str(tree), "ok", NOW)
     state.close()

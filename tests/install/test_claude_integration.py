@@ -168,13 +168,7 @@ def test_skill_and_hook_run_this_installation_by_its_absolute_path(isolated_home
 
 def test_doctor_names_a_hook_or_skill_whose_program_is_gone(isolated_home: Path) -> None:
     assert claude("install").returncode == 0
-    healthy = subprocess.run(
-        [sys.executable, "-m", "memory_audit", "doctor"],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=os.environ.copy(),
-    ).stdout
+    healthy = doctor()
     assert f"✓ Claude Code SessionStart hook runs {sys.executable}" in healthy
     assert f"✓ Claude Code /memory-audit skill runs {sys.executable}" in healthy
 
@@ -182,30 +176,28 @@ def test_doctor_names_a_hook_or_skill_whose_program_is_gone(isolated_home: Path)
     skill.write_text(skill.read_text().replace(sys.executable, "/gone/venv/bin/python"))
     settings = isolated_home / ".claude/settings.json"
     settings.write_text(settings.read_text().replace(sys.executable, "/gone/venv/bin/python"))
-    doctor = subprocess.run(
-        [sys.executable, "-m", "memory_audit", "doctor"],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=os.environ.copy(),
-    )
-    assert doctor.returncode == 1
+    broken = run_doctor()
+    assert broken.returncode == 1
     assert (
         "✗ Claude Code SessionStart hook runs /gone/venv/bin/python, which no longer exists"
-        in doctor.stdout
+        in broken.stdout
     )
-    assert "✗ Claude Code /memory-audit skill runs /gone/venv/bin/python" in doctor.stdout
-    assert "fix: memory-audit claude install" in doctor.stdout
+    assert "✗ Claude Code /memory-audit skill runs /gone/venv/bin/python" in broken.stdout
+    assert "fix: memory-audit claude install" in broken.stdout
 
 
-def doctor() -> str:
+def run_doctor() -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "memory_audit", "doctor"],
         capture_output=True,
         text=True,
         check=False,
         env=os.environ.copy(),
-    ).stdout
+    )
+
+
+def doctor() -> str:
+    return run_doctor().stdout
 
 
 def run_hook(command: str, project: Path) -> str:
