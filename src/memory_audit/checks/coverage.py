@@ -122,7 +122,7 @@ def _deepest(areas: dict[str, Area]) -> list[str]:
 
 
 def _mentions(tree: MemoryTree, project: Path) -> str:
-    texts = ["\n".join(m.lines) for m in tree.memories + tree.recaps]
+    texts = [m.joined for m in tree.memories + tree.recaps]
     if tree.index is not None:
         texts.append("\n".join(tree.index.lines))
     texts += [r.text for r in instruction_files(project) + rule_files(project)]

@@ -134,7 +134,7 @@ def tree_secrets(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
 
 
 def _scan_tree(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
-    texts = [(m.path, "\n".join(m.lines)) for m in tree.files.values()]
+    texts = [(m.path, m.joined) for m in tree.files.values()]
     if tree.index is not None:
         texts.append((INDEX_NAME, "\n".join(tree.index.lines)))
     texts.sort()

@@ -61,8 +61,21 @@ class MemoryFile:
     listed_kind: FileKind  # what the file's place and name say; ``kind`` adds its type
     size: int
     mtime: float
-    lines: tuple[str, ...]
+    text: str  # as read; a scan of the whole file needs no lines
     read_problems: tuple[FileProblem, ...] = ()
+
+    @cached_property
+    def lines(self) -> tuple[str, ...]:
+        """The lines, without the line break that ends the last one."""
+        lines = self.text.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        return tuple(lines)
+
+    @property
+    def joined(self) -> str:
+        """``"\\n".join(self.lines)``, without splitting the text into lines."""
+        return self.text[:-1] if self.text.endswith("\n") else self.text
 
     @cached_property
     def kind(self) -> FileKind:
@@ -198,7 +211,9 @@ class MemoryFile:
 
     @property
     def line_count(self) -> int:
-        return len(self.lines)
+        """``len(self.lines)``, counted in the text (the health line counts every file's)."""
+        ends_a_line = not self.text or self.text.endswith("\n")
+        return self.text.count("\n") + (0 if ends_a_line else 1)
 
     def frontmatter_line(self, needle: str) -> int | None:
         """The first frontmatter line that mentions ``needle`` (for pointing at a value)."""
@@ -227,10 +242,7 @@ def parse_memory_file(
     mtime: float,
     problems: Sequence[FileProblem] = (),
 ) -> MemoryFile:
-    lines = tuple(text.split("\n"))
-    if lines and lines[-1] == "":
-        lines = lines[:-1]
-    return MemoryFile(path, kind, size, mtime, lines, tuple(problems))
+    return MemoryFile(path, kind, size, mtime, text, tuple(problems))
 
 
 def _relations(

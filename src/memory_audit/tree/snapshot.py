@@ -84,7 +84,7 @@ class MemoryTree:
         for memory in self.files.values():
             if memory.listed_kind is not FileKind.NOT_MEMORY:
                 continue
-            found[memory.path] = not_memory_reason(memory.path, "\n".join(memory.lines)) or ""
+            found[memory.path] = not_memory_reason(memory.path, memory.joined) or ""
         return dict(sorted(found.items()))
 
     def of_kind(self, *kinds: FileKind) -> list[MemoryFile]:
