@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -193,7 +193,7 @@ def _inline_spans(
     if fast and "`" not in text and "[" not in text:
         return ()  # no link, wikilink or code span: nothing to find
     if fast and plain_code_text(text):
-        return tuple(_code_mentions(block, text, offset))
+        return tuple(_code_mentions(block, code_spans(text), offset))
     simple = simple_inline(text) if fast and not env.get("references") else None
     if simple is not None:
         return _simple_spans(block, text, offset, simple)
@@ -267,11 +267,7 @@ def _simple_spans(block: Block, text: str, offset: int, read: SimpleInline) -> t
         )
         for start, end, title, target in read.links
     ]
-    found += [
-        Span(Link(block.line_of(offset + start), path, path, False, True), *_at(offset, start, end))
-        for start, end, content in read.code
-        if _is_md_path(path := content.strip())
-    ]
+    found += _code_mentions(block, read.code, offset)
     found += _wiki_spans(block, text, [(start, end) for start, end, _ in read.code], offset)
     return tuple(sorted(found, key=lambda span: span.start))
 
@@ -298,9 +294,11 @@ def _mentions(block: Block, children: Sequence[Token], offset: int) -> Iterator[
             yield Span(Link(block.line_of(start), path, path, wiki=False, mention=True), start, end)
 
 
-def _code_mentions(block: Block, text: str, offset: int) -> Iterator[Span]:
-    """:func:`_mentions` for text where code spans are the only markup that matters."""
-    for start, end, content in code_spans(text):
+def _code_mentions(
+    block: Block, spans: Iterable[tuple[int, int, str]], offset: int
+) -> Iterator[Span]:
+    """:func:`_mentions` for code spans read without markdown-it (``start, end, content``)."""
+    for start, end, content in spans:
         path = content.strip()
         if _is_md_path(path):
             at = offset + start
