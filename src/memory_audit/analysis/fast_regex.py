@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Iterator
 from typing import Any
 
 try:
@@ -50,3 +51,15 @@ class SizedPattern:
         pattern = self.short if len(text) < self.long_from else self.long
         result: str = pattern.sub(replacement, text)
         return result
+
+
+def lines_matching(pattern: Any, body: str, first_line: int) -> Iterator[int]:
+    """The numbers of the lines of ``body`` where ``pattern`` (which never spans a line
+    break) matches, in order, each once: one scan of the whole body."""
+    number, counted, last = first_line, 0, -1
+    for match in pattern.finditer(body):
+        number += body.count("\n", counted, match.start())
+        counted = match.start()
+        if number != last:
+            yield number
+            last = number

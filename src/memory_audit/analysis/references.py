@@ -22,9 +22,8 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
-from memory_audit.analysis.fast_regex import SizedPattern, compile_fast
+from memory_audit.analysis.fast_regex import SizedPattern, compile_fast, lines_matching
 from memory_audit.tree.markdown import Document, Link, is_external, parse_markdown, prose_lines
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
@@ -122,7 +121,7 @@ def path_references(
             cited.append((number, paths, _words_around_paths(text)))
     # The words around the paths, not the paths, say "renamed", "e.g.": one search over
     # all of them, a line apiece (no alternative of the pattern spans a line break).
-    claimless = set(_lines_holding(NOT_A_CLAIM, "\n".join(c[2] for c in cited), 0))
+    claimless = set(lines_matching(NOT_A_CLAIM, "\n".join(c[2] for c in cited), 0))
     for place, (number, paths, _) in enumerate(cited):
         if place not in claimless:
             yield from (Reference(number, path) for path in paths)
@@ -223,7 +222,7 @@ def commit_references(
     if not any(hint in lowered for hint in LABEL_HINTS) or not HEX_RUN.search(body):
         return  # plain substring tests first: most bodies label no commit at all
     code = (document or parse_markdown(lines, first_line)).code_lines
-    for number in _lines_holding(HEX_RUN, body, first_line):  # most lines hold no hash
+    for number in lines_matching(HEX_RUN, body, first_line):  # most lines hold no hash
         text = lines[number - first_line]
         if number in code or not COMMIT_LABEL.search(text):
             continue
@@ -239,18 +238,6 @@ def commit_references(
             if value not in seen and re.search(r"[0-9]", value) and re.search("[a-f]", value):
                 seen.add(value)
                 yield Reference(number, value)
-
-
-def _lines_holding(pattern: Any, body: str, first_line: int) -> Iterator[int]:
-    """The numbers of the lines of ``body`` where ``pattern`` (which never spans a line
-    break) matches, in order, each once: one scan of the whole body."""
-    number, counted, last = first_line, 0, -1
-    for match in pattern.finditer(body):
-        number += body.count("\n", counted, match.start())
-        counted = match.start()
-        if number != last:
-            yield number
-            last = number
 
 
 def path_exists(tree: MemoryTree, memory: MemoryFile, text: str) -> bool | None:

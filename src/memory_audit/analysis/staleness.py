@@ -6,6 +6,8 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 
+from memory_audit.analysis.fast_regex import lines_matching
+
 # A marker is read on its own line: the white space around it does not run on into the next
 # lines (``\s*`` did: from each line start of 100,000 blank lines, all of them were walked
 # again: quadratic), and "done" with white space after it has one way to reach the line's end.
@@ -78,15 +80,8 @@ def folded(text: str) -> str:
 
 
 def status_lines(body: str, pattern: re.Pattern[str]) -> set[int]:
-    """The 0-based lines holding a match, counted as the matches go (not from the start for
-    each match: a body with many markers would be quadratic)."""
-    found: set[int] = set()
-    line, counted = 0, 0
-    for match in pattern.finditer(body):
-        line += body.count("\n", counted, match.start())
-        counted = match.start()
-        found.add(line)
-    return found
+    """The 0-based lines holding a match."""
+    return set(lines_matching(pattern, body, 0))
 
 
 def stale_as_of(
