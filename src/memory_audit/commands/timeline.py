@@ -32,11 +32,14 @@ from memory_audit.secrets.loading import scanner_for
 from memory_audit.secrets.scanner import Scanner
 
 NOTE = "(who made each change is a best-effort reading of session transcripts)"
-UNREAD = "      ! "  # the mark of a version whose content could not be shown
 
 
 class Unreadable(Exception):
     """A version's content that ``--diff`` cannot show; the message says why."""
+
+    def __init__(self, version: Version, reason: str) -> None:
+        super().__init__(f"version #{version.id}: {reason}")
+        self.version = version
 
 
 def run(
@@ -64,9 +67,9 @@ def run(
         if output_format == "json":
             out.write(json.dumps([_json(v) for v in versions], ensure_ascii=False) + "\n")
             return 0
-        text = render(versions, journal if diff else None)
+        text, unread = render(versions, journal if diff else None)
         out.write(text)
-        return 1 if any(line.startswith(UNREAD) for line in text.split("\n")) else 0
+        return 1 if unread else 0
     finally:
         journal.close()
 
@@ -93,10 +96,13 @@ def _json(version: Version) -> dict[str, Any]:
     }
 
 
-def render(versions: Sequence[Version], journal: Journal | None) -> str:
+def render(versions: Sequence[Version], journal: Journal | None) -> tuple[str, int]:
+    """The listing (with diffs when given the journal), and how many versions' content
+    could not be shown."""
     if not versions:
-        return "The journal holds nothing for that yet.\n"
+        return "The journal holds nothing for that yet.\n", 0
     lines = [NOTE]
+    unread: set[int] = set()
     days = Counter(_day(v) for v in versions)
     current_root = current_day = None
     for version in versions:
@@ -108,11 +114,10 @@ def render(versions: Sequence[Version], journal: Journal | None) -> str:
             lines.append(f"{current_day}: {days[current_day]} change(s)")
         lines.append(_line(version))
         if journal is not None:
-            lines += _diff_lines(journal, version)
-    unread = sum(1 for line in lines if line.startswith(UNREAD))
+            lines += _diff_lines(journal, version, unread)
     if unread:
-        lines += ["", f"{unread} version(s) could not be shown (marked !); nothing else was read."]
-    return "\n".join(lines) + "\n"
+        lines += ["", f"{len(unread)} version(s) could not be shown (marked !)."]
+    return "\n".join(lines) + "\n", len(unread)
 
 
 def _day(version: Version) -> str:
@@ -129,14 +134,15 @@ def _line(version: Version) -> str:
     )
 
 
-def _diff_lines(journal: Journal, version: Version) -> list[str]:
+def _diff_lines(journal: Journal, version: Version, unread: set[int]) -> list[str]:
     earlier = journal.index.history(version.root, version.path)
     previous = next((v for v in earlier if v.id < version.id and v.kept), None)
     try:
         after = _text(journal, version) if version.kept else []
         before = _text(journal, previous) if previous else []
     except Unreadable as exc:
-        return [f"{UNREAD}{exc}: no diff"]
+        unread.add(exc.version.id)
+        return [f"      ! {exc}; no diff"]
     diff = difflib.unified_diff(before, after, "before", f"#{version.id}", lineterm="")
     return [f"      {visible(line)}" for line in diff]
 
@@ -146,7 +152,6 @@ def _text(journal: Journal, version: Version) -> list[str]:
     try:
         data = journal.content(version)
     except CorruptBlob as exc:
-        reason = why_unreadable(exc, journal.blobs.max_inflated)
-        raise Unreadable(f"version #{version.id}: {reason}") from None
+        raise Unreadable(version, why_unreadable(exc, journal.blobs.max_inflated)) from None
     lines = decoded(data).replace("\r\n", "\n").split("\n")
     return lines[:-1] if lines[-1] == "" else lines

@@ -38,10 +38,11 @@ def why_unreadable(exc: CorruptBlob, max_inflated: int) -> str:
     if isinstance(exc, BadBlobName):
         return (
             "its journal row names no content hash (the journal index is damaged or was "
-            "edited); nothing was read"
+            "edited), so nothing was read"
         )
     if isinstance(exc, BlobTooLarge):
-        return f"its stored content inflates past {max_inflated // (1024 * 1024)} MB; not read"
+        mb = max_inflated // (1024 * 1024)
+        return f"its stored content inflates past {mb} MB, so it was not read"
     return "its content is damaged in the journal"
 
 
@@ -64,8 +65,7 @@ class Journal:
         try:
             return self.blobs.get(version.blob)
         except (BadBlobName, BlobTooLarge):
-            log.error("journal version %d: its content reference or blob is refused", version.id)
-            raise
+            raise  # the caller says why, for this version
         except (CorruptBlob, OSError) as exc:
             self.index.drop_blob(version.blob)
             self.blobs.delete(version.blob)
