@@ -27,8 +27,8 @@ from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.location import ProjectLocation
 from tests.harness import index, memory, write_tree
 from tests.journal.test_attribution import T0, tool, user, write_transcript
-from tests.journal.test_blobs import bomb
 from tests.secrets.samples import CASES
+from tests.support.bombs import bomb
 
 TOKEN = CASES["github-pat"][0][0][0]
 SPELLINGS = ("utf-8", "utf-16-le", "utf-16-be")

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from memory_audit.journal.blobs import BadBlobName, BlobStore, BlobTooLarge, CorruptBlob, digest
+from tests.support.bombs import bomb
 
 
 def test_blobs_same_content_is_stored_once_and_read_back_exactly(tmp_path: Path) -> None:
@@ -90,15 +91,6 @@ def test_blobs_a_name_that_is_no_content_hash_never_becomes_a_path(
     store.delete(name)
     assert store.stored_size(name) == 0
     assert outside.read_text() == "keep me"
-
-
-def bomb(inflated: int) -> bytes:
-    """A zlib stream that inflates to ``inflated`` zero bytes (in 16 MB steps), built
-    without ever holding them: one fully flushed block of zeros, repeated."""
-    step = 16 * 1024 * 1024
-    packer = zlib.compressobj(9)
-    first = packer.compress(bytes(step)) + packer.flush(zlib.Z_FULL_FLUSH)
-    return first + first[2:] * (inflated // step - 1)  # [2:]: the zlib header comes once
 
 
 def test_blobs_inflation_is_capped_so_a_bomb_is_refused_not_inflated(tmp_path: Path) -> None:
