@@ -20,7 +20,7 @@ from memory_audit.config.settings import JournalSettings
 from memory_audit.daemon.alerts import Alert
 from memory_audit.journal.attribution import PROMPT_CHARS, Attributor, TranscriptFollower
 from memory_audit.journal.index import BASELINE, DELETED, Version
-from memory_audit.journal.labels import labeller, shown
+from memory_audit.journal.labels import labeller, scrub, shown
 from memory_audit.journal.recorder import Recorder
 from memory_audit.journal.retention import Policy, over_budget, thinned
 from memory_audit.journal.store import Journal
@@ -142,6 +142,14 @@ class JournalKeeper:
 
     def close(self) -> None:
         self.journal.close()
+
+    def repair(self, now: float) -> None:
+        """At start: what a crash left (see :meth:`Journal.repair`), and labels stored
+        before labels were masked, masked now."""
+        self.journal.repair(now)
+        relabelled = scrub(self.journal.index, self.scanner())
+        if relabelled:
+            log.warning("journal: masked a secret in %d stored label(s)", relabelled)
 
     def record(
         self, refs: Iterable[TreeRef], changed: dict[Path, set[str]] | None

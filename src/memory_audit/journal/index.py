@@ -14,7 +14,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -178,6 +178,7 @@ class JournalIndex:
         os.close(fd)
         db = sqlite3.connect(path, timeout=10.0, check_same_thread=False, isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA secure_delete=ON")  # a relabelled or dropped row leaves no trace
         db.executescript(SCHEMA)
         _add_masked_column(db)
         db.execute("SELECT COUNT(*) FROM versions").fetchone()
@@ -257,6 +258,24 @@ class JournalIndex:
                 "UPDATE versions SET blob = NULL, note = ? WHERE blob = ?", (note, name)
             )
             return cursor.rowcount
+
+    def labels(self) -> list[str]:
+        rows = self._query("SELECT DISTINCT label FROM versions WHERE label != ''")
+        return [str(r[0]) for r in rows]
+
+    def relabel(self, renamed: Mapping[str, str]) -> int:
+        """Replace labels (old -> new) in every row, and fold the change into the database
+        file at once, so the old text is gone from it and from the write-ahead log."""
+        if not renamed:
+            return 0
+        with self._transaction() as db:
+            db.executemany(
+                "UPDATE versions SET label = ? WHERE label = ?",
+                [(new, old) for old, new in renamed.items()],
+            )
+        with self._lock:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return len(renamed)
 
     def oldest(self) -> float | None:
         row = self._query("SELECT MIN(at) FROM versions")

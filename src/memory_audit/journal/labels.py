@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable
 
-from memory_audit.journal.index import Version
+from memory_audit.journal.index import JournalIndex, Version
 from memory_audit.secrets.boundary import Boundary, secret_values
 from memory_audit.secrets.scanner import Scanner
 
@@ -34,17 +34,29 @@ def labeller(scanner: Callable[[], Scanner], limit: int) -> Callable[[str], str]
     return lambda text: label(text, scanner(), limit)
 
 
+def masked(text: str, scanner: Scanner) -> str:
+    """A stored label masked again (rows recorded before labels were masked may hold a
+    secret; a shortened one may end in half of one, which no scan can tell)."""
+    return Boundary.for_text(scanner, text).text(text)
+
+
+def scrub(index: JournalIndex, scanner: Scanner) -> int:
+    """Mask the secrets in labels stored before labels were masked; how many labels changed."""
+    renamed = {text: masked(text, scanner) for text in index.labels()}
+    return index.relabel({old: new for old, new in renamed.items() if new != old})
+
+
 def shown(versions: Iterable[Version], scanner: Scanner) -> list[Version]:
     """Versions whose labels are masked again for showing: a row recorded before labels
     were masked may hold a secret."""
-    masked: dict[str, str] = {}
+    seen: dict[str, str] = {}
     result = []
     for version in versions:
         text = version.actor.label
-        if text and text not in masked:
-            masked[text] = Boundary.for_text(scanner, text).text(text)
-        if text and masked[text] != text:
-            actor = dataclasses.replace(version.actor, label=masked[text])
+        if text and text not in seen:
+            seen[text] = masked(text, scanner)
+        if text and seen[text] != text:
+            actor = dataclasses.replace(version.actor, label=seen[text])
             result.append(dataclasses.replace(version, actor=actor))
         else:
             result.append(version)

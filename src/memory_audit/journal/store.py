@@ -83,8 +83,11 @@ class Journal:
             recent = self.index.history(since=unclean_since)
             suspects |= {v.blob for v in recent if v.blob and not self._intact(v.blob)}
         for name in suspects:
-            self.index.drop_blob(name)
-            self.blobs.delete(name)  # a name that is no content hash deletes nothing
+            if valid_name(name):
+                self.index.drop_blob(name)
+                self.blobs.delete(name)
+            else:  # names nothing in the store: nothing to delete
+                self.index.drop_blob(name, "content lost: its reference was no content hash")
             log.error(
                 "journal blob %s is missing, damaged or no content hash; its versions are "
                 "marked lost",
