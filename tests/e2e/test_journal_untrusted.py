@@ -246,3 +246,17 @@ def test_restore_of_a_utf16_version_writes_utf16_and_says_its_secret_was_masked(
     assert (tree / "a.md").read_bytes() == utf16(first.replace(TOKEN, redact(TOKEN)))
     listed = cli("history", str(tree / "a.md"), "--format", "json")
     assert '"secrets_masked": 1' in listed.stdout.split("}")[0]  # the restore's own version
+
+
+def test_restore_of_a_version_kept_before_secrets_were_counted_says_they_come_back_masked(
+    tmp_path: Path,
+) -> None:
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body="First.")})
+    journal_of(tree, {"a.md": memory("a", body="Second.").encode()}).close()
+    db = sqlite3.connect(state_dir() / "journal" / "journal.sqlite")
+    db.execute("ALTER TABLE versions DROP COLUMN masked")  # as an older version wrote it
+    db.close()
+    restored = cli("restore", str(tree / "a.md"), "--version", "1", stdin="y\n\n")
+    assert restored.returncode == 0, restored.stderr + restored.stdout
+    assert "Version 1 was kept before the journal counted masked secrets" in restored.stdout
+    assert "First." in (tree / "a.md").read_text()
