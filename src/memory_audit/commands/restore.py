@@ -127,7 +127,7 @@ def _confirm_and_write(
         return _write_all(console, plans)
     chosen = []
     for plan in plans:
-        console.say(restoring.diff(plan) + masked_note(plan.version))
+        console.say(restoring.diff(plan) + _masked_note(plan.version))
         if console.choose("Restore this file?", {"y": "yes", "n": "no"}) == "y":
             chosen.append(plan)
     return _write_all(console, chosen)
@@ -138,7 +138,7 @@ def _one(
 ) -> list[restoring.RestorePlan]:
     """Show, ask, write; a file changed while the user looked is shown again."""
     for _ in range(tries):
-        console.say(restoring.diff(plan) + masked_note(plan.version))
+        console.say(restoring.diff(plan) + _masked_note(plan.version))
         if console.choose("Restore this version?", {"y": "yes", "n": "no"}) != "y":
             return []
         try:
@@ -152,7 +152,7 @@ def _one(
     return []
 
 
-def masked_note(version: Version) -> str:
+def _masked_note(version: Version) -> str:
     """What a restore of ``version`` cannot bring back: the secrets the journal masked."""
     if version.masked == 0:
         return ""
@@ -171,7 +171,9 @@ def masked_note(version: Version) -> str:
 
 def _masked_tag(plan: restoring.RestorePlan) -> str:
     masked = plan.version.masked
-    return "" if masked == 0 else f"; {masked or 'any'} secret(s) come back masked"
+    if masked == 0:
+        return ""
+    return f"; {masked} secret(s) come back masked" if masked else "; secrets come back masked"
 
 
 def _write_all(console: Console, plans: list[restoring.RestorePlan]) -> list[restoring.RestorePlan]:

@@ -83,17 +83,19 @@ class Journal:
             recent = self.index.history(since=unclean_since)
             suspects |= {v.blob for v in recent if v.blob and not self._intact(v.blob)}
         for name in suspects:
-            if valid_name(name):
-                self.index.drop_blob(name)
-                self.blobs.delete(name)
-            else:  # names nothing in the store: nothing to delete
-                self.index.drop_blob(name, "content lost: its reference was no content hash")
-            log.error(
-                "journal blob %s is missing, damaged or no content hash; its versions are "
-                "marked lost",
-                name[:12] if valid_name(name) else "reference",
-            )
+            self._forget(name)
         return len(suspects)
+
+    def _forget(self, name: str) -> None:
+        """Mark a missing or damaged blob's versions lost; a reference that is no content
+        hash names nothing in the store, so nothing is deleted for it."""
+        if not valid_name(name):
+            self.index.drop_blob(name, "content lost: its reference was no content hash")
+            log.error("a journal row names no content hash; its versions are marked lost")
+            return
+        self.index.drop_blob(name)
+        self.blobs.delete(name)
+        log.error("journal blob %s is missing or damaged; its versions are marked lost", name[:12])
 
     def _present(self, name: str) -> bool:
         return self.blobs.path(name).is_file()
