@@ -56,6 +56,13 @@ def test_content_utf16_without_a_mark_at_either_alignment_is_masked(scanner: Sca
             assert kept.secrets == 1
 
 
+def test_content_plain_bytes_behind_a_utf16_mark_are_masked_too(scanner: Scanner) -> None:
+    data = b"\xff\xfe" + f"key {TOKEN} end".encode()  # reads as CJK, holds the token
+    kept = mask(data, scanner)
+    assert not holds(kept.data, TOKEN)
+    assert kept.secrets == 1
+
+
 def test_content_a_utf8_file_with_invalid_bytes_keeps_them_around_the_mask(
     scanner: Scanner,
 ) -> None:

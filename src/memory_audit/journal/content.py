@@ -3,12 +3,13 @@
 The walker reads a file that starts with a UTF-16 byte-order mark as UTF-16 and
 anything else as UTF-8 (:func:`memory_audit.tree.walk.read_text`); the journal
 reads bytes the same way. :func:`mask` scans each way the bytes can be read as
-text (their own encoding, and for bytes with NULs and no byte-order mark, both
-UTF-16 byte orders at both alignments, since a secret spelt that way is just as
-recoverable), masks every secret span in that reading and encodes it back with a
-lossless error handler, so every byte outside a secret is kept and a restore
-writes the file back in its own encoding. :func:`decoded` is the text a person
-reads (``history --diff``, the restore preview).
+text (their own encoding; as plain bytes too; and for bytes with NULs and no
+byte-order mark, both UTF-16 byte orders at both alignments, since a secret spelt
+any of these ways is just as recoverable from a stored blob), masks every secret
+span in that reading and encodes it back with a lossless error handler, so every
+byte outside a secret is kept and a restore writes the file back in its own
+encoding. :func:`decoded` is the text a person reads (``history --diff``, the
+restore preview).
 """
 
 from __future__ import annotations
@@ -46,9 +47,11 @@ class Masked:
 
 
 def readings(data: bytes) -> list[Reading]:
+    """Every way the bytes can hold readable text: their own encoding first, then plain
+    bytes (ASCII hidden in a UTF-16 file), then, for bytes with NULs and no mark, UTF-16."""
     for mark, codec in UTF16_MARKS:
         if data.startswith(mark):
-            return [Reading(codec, len(mark))]
+            return [Reading(codec, len(mark)), Reading("utf-8")]
     found = [Reading("utf-8")]
     if b"\x00" in data:  # no text reader's business, but no place for a plain secret either
         found += [Reading(codec, start) for _, codec in UTF16_MARKS for start in (0, 1)]
