@@ -9,13 +9,14 @@ from memory_audit.checks import DIMENSIONS
 from memory_audit.config.settings import JournalSettings
 from memory_audit.daemon.journaling import JournalKeeper, TreeChange, split_by_tree
 from memory_audit.daemon.store import ReportStore
-from memory_audit.journal.index import Actor, Version
+from memory_audit.journal.index import Actor, NewVersion, Version
 from memory_audit.model.run import Run
 from memory_audit.report.html import render
 from memory_audit.secrets.loading import scanner_for
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.location import ProjectLocation
 from tests.harness import NOW, index, memory, report, write_tree
+from tests.secrets.samples import CASES
 
 
 def keeper(tmp_path: Path, **settings: float) -> JournalKeeper:
@@ -86,3 +87,23 @@ def test_journaling_paths_are_split_by_their_innermost_tree() -> None:
     by_tree, locks = split_by_tree(paths, [outer, inner])
     assert by_tree == {outer: {"x.md", ".consolidate-lock"}, inner: {"y.md"}}
     assert locks == {outer}
+
+
+def test_journaling_a_secret_in_a_label_stored_before_labels_were_masked_is_masked_at_start(
+    tmp_path: Path,
+) -> None:
+    token = CASES["github-pat"][0][0][0]
+    journal = keeper(tmp_path)
+    journal.journal.index.add(
+        [NewVersion("/t", f"f{i}.md", 1.0, "modified", None, 0, 0,
+                    Actor("session", f"s{i}", f"deploy with {token} now {i}"))
+         for i in range(50)]
+    )  # fmt: skip
+    journal.close()
+    again = keeper(tmp_path)
+    again.repair(now=2.0)
+    [shown] = {v.actor.describe() for v in again.journal.index.history() if v.path == "f7.md"}
+    assert shown == f'Claude Code session s7 ("deploy with {token[:4]}...{token[-4:]} now 7")'
+    again.close()
+    stored = b"".join(p.read_bytes() for p in (tmp_path / "state").rglob("*") if p.is_file())
+    assert token.encode() not in stored

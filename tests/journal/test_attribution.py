@@ -4,8 +4,17 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from memory_audit.journal.attribution import FIRST_READ, Attributor, TranscriptFollower
+from memory_audit.journal.attribution import (
+    FIRST_READ,
+    PROMPT_CHARS,
+    Attributor,
+    TranscriptFollower,
+)
+from memory_audit.journal.labels import labeller
+from memory_audit.secrets.loading import scanner_for
+from tests.secrets.samples import CASES
 
+TOKEN = CASES["github-pat"][0][0][0]
 T0 = dt.datetime(2026, 11, 30, 12, 0, 0, tzinfo=dt.UTC)
 
 
@@ -35,8 +44,13 @@ def write_transcript(folder: Path, name: str, lines: list[str]) -> Path:
     return path
 
 
+def follower_of(folder: Path) -> TranscriptFollower:
+    scanner = scanner_for(None, str(folder.parent / "state"))
+    return TranscriptFollower(folder, labeller(lambda: scanner, PROMPT_CHARS))
+
+
 def attributor(folder: Path, root: Path, consolidating: bool = False) -> Attributor:
-    follower = TranscriptFollower(folder)
+    follower = follower_of(folder)
     follower.update()
     return Attributor(root, follower, lambda: consolidating, window=10.0)
 
@@ -106,7 +120,7 @@ def test_attribution_transcripts_are_read_incrementally_and_junk_is_skipped(
 ) -> None:
     root = tmp_path / "p/memory"
     path = write_transcript(tmp_path / "p", "s1", ["not json", '{"half": '])
-    follower = TranscriptFollower(tmp_path / "p")
+    follower = follower_of(tmp_path / "p")
     follower.update()
     assert list(follower.events) == []
     with path.open("a") as handle:
@@ -133,6 +147,31 @@ def test_attribution_a_huge_transcript_is_read_from_its_tail_only(tmp_path: Path
         handle.seek(0, 2)
         handle.write(b"\n" + tool("s9", "Write", {"file_path": str(root / "late.md")}, 9).encode())
         handle.write(b"\n")
-    follower = TranscriptFollower(folder)
+    follower = follower_of(folder)
     follower.update()
     assert [e.session for e in follower.events] == ["s9"]
+
+
+def test_attribution_a_secret_in_the_first_prompt_is_masked_before_it_is_shortened(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "p/memory"
+    cut = "please set up the deploy pipeline for production with " + TOKEN  # cut at 60
+    write_transcript(
+        tmp_path / "p",
+        "s1",
+        [
+            user("s1", f"deploy with {TOKEN} now"),
+            user("s2", cut),
+            tool("s1", "Write", {"file_path": str(root / "a.md")}, at=1.0),
+            tool("s2", "Write", {"file_path": str(root / "b.md")}, at=1.0),
+        ],
+    )
+    who = attributor(tmp_path / "p", root)
+    whole = who("a.md", T0.timestamp() + 1.0, "modified")
+    halved = who("b.md", T0.timestamp() + 1.0, "modified")
+    assert whole.label == f"deploy with {TOKEN[:4]}...{TOKEN[-4:]} now"
+    assert len(halved.label) == PROMPT_CHARS
+    fragments = {TOKEN[i : i + 8] for i in range(len(TOKEN) - 7)}
+    for shown in (whole.describe(), halved.describe()):
+        assert not any(fragment in shown for fragment in fragments), shown

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from memory_audit.journal.index import Actor
 from memory_audit.journal.recorder import TOO_LARGE, Recorder
 from memory_audit.journal.store import Journal
 from memory_audit.secrets.loading import scanner_for
+from memory_audit.secrets.redact import redact
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import CASES
 from tests.support.unreadable import run_unprivileged
@@ -164,3 +166,39 @@ def test_recorder_after_an_unclean_stop_damaged_recent_blobs_are_found_and_dropp
     assert (lost.kept, lost.note) == (False, "content lost: stored copy corrupt")
     again.index.mark_stopped()
     assert again.repair(now=3.0) == 0  # after a clean stop nothing is re-read
+
+
+def test_recorder_masks_a_utf16_file_in_utf16_and_counts_the_secret(
+    tmp_path: Path, journal: Journal
+) -> None:
+    text = memory("a", body=f"token {TOKEN} here")
+    tree = write_tree(tmp_path / "memory", {"MEMORY.md": index("a.md")})
+    (tree / "a.md").write_bytes(b"\xff\xfe" + text.encode("utf-16-le"))
+    [version] = [v for v in recorder(journal, tmp_path).reconcile(tree, 1.0, outside)
+                 if v.path == "a.md"]  # fmt: skip
+    stored = journal.content(version)
+    assert stored == b"\xff\xfe" + text.replace(TOKEN, redact(TOKEN)).encode("utf-16-le")
+    assert version.masked == 1
+    assert [v.masked for v in journal.index.history(str(tree), "a.md")] == [1]
+
+
+def test_recorder_a_row_naming_no_content_hash_is_dropped_at_repair_and_nothing_outside_is_touched(
+    tmp_path: Path,
+) -> None:
+    important = tmp_path / "elsewhere" / "important.txt"
+    important.parent.mkdir()
+    important.write_text("not the journal's")
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a")})
+    journal = Journal(tmp_path / "state")
+    journal.repair(now=0.5)
+    [version] = recorder(journal, tmp_path).reconcile(tree, 1.0, outside)
+    journal.close()  # no mark_stopped: the next start verifies what this run wrote
+    db = sqlite3.connect(tmp_path / "state/journal/journal.sqlite")
+    with db:
+        db.execute("UPDATE versions SET blob = ? WHERE id = ?", (f"..//{important}", version.id))
+    db.close()
+    again = Journal(tmp_path / "state")
+    assert again.repair(now=2.0) == 1
+    assert important.read_text() == "not the journal's"
+    [lost] = again.index.history(str(tree), "a.md")
+    assert not lost.kept

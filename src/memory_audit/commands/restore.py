@@ -5,7 +5,11 @@ summarised first, then restored all at once or file by file. Files changed since
 they were shown are refused and shown again. MEMORY.md is read again before it is
 touched, and a restored file missing from it gets its old index line back on
 request. Every restore is recorded in the journal and in the structural changelog,
-with the reason the user gives.
+with the reason the user gives (masked like every label).
+
+The journal masks secrets before it keeps a version, so a version that held one
+brings back its masked form (``ghp_…wxyz``), never the secret: each restore of
+such a version says so before it asks, and again once written.
 """
 
 from __future__ import annotations
@@ -23,10 +27,13 @@ from memory_audit.fix import restore as restoring
 from memory_audit.fix.changelog import append, changelog_path
 from memory_audit.fix.console import Console
 from memory_audit.journal import lookup
+from memory_audit.journal.blobs import CorruptBlob
+from memory_audit.journal.content import decoded, masked_bytes
 from memory_audit.journal.index import Version
-from memory_audit.journal.recorder import mask
+from memory_audit.journal.labels import SCANNED_CHARS, label
 from memory_audit.journal.store import Journal
 from memory_audit.secrets.loading import scanner_for
+from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.index_file import INDEX_NAME
 
 
@@ -41,13 +48,13 @@ def run(
     out: TextIO,
 ) -> int:
     config = config_module.load(config_path, OPTION_TYPES)
-    journal = Journal(config.state_dir)
+    journal = Journal(config.state_dir, config.settings.journal.max_file_bytes)
     console = Console(inp, out)
     rules = config.check_options("secrets")
     scanner = scanner_for(rules.patterns, rules.state_dir)
 
     def masked(data: bytes) -> bytes:
-        return mask(data, scanner)
+        return masked_bytes(data, scanner)
 
     try:
         root, rel = lookup.locate(journal.index, target)
@@ -62,7 +69,7 @@ def run(
         done = _confirm_and_write(console, journal, plans)
         if done:
             _offer_index_lines(console, journal, root, done)
-            _record(console, journal, config.changelog_dir, root, done)
+            _record(console, journal, config.changelog_dir, root, done, scanner)
     except restoring.RestoreRefused as exc:
         raise UsageError(str(exc)) from None
     except EOFError:
@@ -112,7 +119,7 @@ def _confirm_and_write(
     console.say(f"{len(plans)} files differ from then ({deleted} deleted since):")
     for plan in plans:
         state = "deleted" if plan.current is None else "changed"
-        console.say(f"  {plan.path} ({state}; version {plan.version.id})")
+        console.say(f"  {plan.path} ({state}; version {plan.version.id}{_masked_tag(plan)})")
     answer = console.choose("Restore", {"a": "all", "o": "one by one", "n": "none"})
     if answer == "n":
         return []
@@ -120,7 +127,7 @@ def _confirm_and_write(
         return _write_all(console, plans)
     chosen = []
     for plan in plans:
-        console.say(restoring.diff(plan))
+        console.say(restoring.diff(plan) + _masked_note(plan.version))
         if console.choose("Restore this file?", {"y": "yes", "n": "no"}) == "y":
             chosen.append(plan)
     return _write_all(console, chosen)
@@ -131,7 +138,7 @@ def _one(
 ) -> list[restoring.RestorePlan]:
     """Show, ask, write; a file changed while the user looked is shown again."""
     for _ in range(tries):
-        console.say(restoring.diff(plan))
+        console.say(restoring.diff(plan) + _masked_note(plan.version))
         if console.choose("Restore this version?", {"y": "yes", "n": "no"}) != "y":
             return []
         try:
@@ -140,9 +147,33 @@ def _one(
             console.say(f"  not restored: {exc}")
             plan = restoring.replan(journal, plan)
             continue
-        console.say(f"  restored {plan.path} (version {plan.version.id})")
+        console.say(f"  restored {plan.path} (version {plan.version.id}{_masked_tag(plan)})")
         return [plan]
     return []
+
+
+def _masked_note(version: Version) -> str:
+    """What a restore of ``version`` cannot bring back: the secrets the journal masked."""
+    if version.masked == 0:
+        return ""
+    if version.masked is None:
+        return (
+            f"Version {version.id} was kept before the journal counted masked secrets: "
+            "any secret it held comes back masked (its first and last characters), "
+            "not as it was.\n"
+        )
+    return (
+        f"Version {version.id} had {version.masked} secret(s) masked by the journal: "
+        "the restored file holds the masked form (its first and last characters), "
+        "not the secret, which the journal never kept.\n"
+    )
+
+
+def _masked_tag(plan: restoring.RestorePlan) -> str:
+    masked = plan.version.masked
+    if masked == 0:
+        return ""
+    return f"; {masked} secret(s) come back masked" if masked else "; secrets come back masked"
 
 
 def _write_all(console: Console, plans: list[restoring.RestorePlan]) -> list[restoring.RestorePlan]:
@@ -154,7 +185,7 @@ def _write_all(console: Console, plans: list[restoring.RestorePlan]) -> list[res
             console.say(f"  not restored: {exc}")
             continue
         written.append(plan)
-        console.say(f"  restored {plan.path} (version {plan.version.id})")
+        console.say(f"  restored {plan.path} (version {plan.version.id}{_masked_tag(plan)})")
     return written
 
 
@@ -181,7 +212,10 @@ def _offer_index_lines(
 def _old_index_line(journal: Journal, root: Path, rel: str) -> str | None:
     for version in journal.index.history(str(root), INDEX_NAME):
         if version.kept:
-            text = journal.content(version).decode("utf-8", "replace")
+            try:
+                text = decoded(journal.content(version))
+            except CorruptBlob:  # damaged, or a row naming no content hash: not read
+                continue
             line = next((x for x in text.splitlines() if f"]({rel})" in x), None)
             if line is not None:
                 return line
@@ -207,11 +241,14 @@ def _record(
     changelog_dir: Path,
     root: Path,
     done: list[restoring.RestorePlan],
+    scanner: Scanner,
 ) -> None:
     try:
-        reason = console.ask("Why restore? (for the changelog)")
+        typed = console.ask("Why restore? (for the changelog)")
     except EOFError:
-        reason = ""
+        typed = ""
+    # Stored in the journal (shortened there) and the changelog: masked first.
+    reason = label(typed, scanner, SCANNED_CHARS)
     now = time.time()
     for plan in done:
         restoring.record(journal, plan, reason or "not given", now)

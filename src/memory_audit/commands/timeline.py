@@ -1,8 +1,12 @@
 """``memory-audit history [TREE|FILE]``: what happened to memory, newest first, and who did it.
 
 Attribution is best effort and labelled so. ``--diff`` shows each change against
-the version before it; ``--format json`` is for tools; ``--purge FILE`` drops every
-version of one file from the journal.
+the version before it, as decoded text with control characters escaped; a version
+whose content cannot be read (a damaged blob, a journal row that names no content
+hash, a blob that inflates past the cap) is said so on its line, and the command
+then exits 1. ``--format json`` is for tools; ``--purge FILE`` drops every version
+of one file from the journal. Labels pass the redaction boundary again before they
+are shown.
 """
 
 from __future__ import annotations
@@ -15,13 +19,27 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
 from memory_audit.journal import lookup
 from memory_audit.journal.blobs import CorruptBlob
+from memory_audit.journal.content import decoded
 from memory_audit.journal.index import Version
-from memory_audit.journal.store import Journal
+from memory_audit.journal.labels import shown
+from memory_audit.journal.store import Journal, why_unreadable
+from memory_audit.model.visible import visible
+from memory_audit.secrets.loading import scanner_for
+from memory_audit.secrets.scanner import Scanner
 
 NOTE = "(who made each change is a best-effort reading of session transcripts)"
+
+
+class Unreadable(Exception):
+    """A version's content that ``--diff`` cannot show; the message says why."""
+
+    def __init__(self, version: Version, reason: str) -> None:
+        super().__init__(f"version #{version.id}: {reason}")
+        self.version = version
 
 
 def run(
@@ -34,8 +52,8 @@ def run(
     config_path: Path | None,
     out: TextIO,
 ) -> int:
-    config = config_module.load(config_path)
-    journal = Journal(config.state_dir)
+    config = config_module.load(config_path, OPTION_TYPES)
+    journal = Journal(config.state_dir, config.settings.journal.max_file_bytes)
     try:
         if purge is not None:
             root, rel = lookup.locate(journal.index, purge)
@@ -44,14 +62,21 @@ def run(
             return 0
         root, rel = lookup.locate(journal.index, target) if target else (Path(), "")
         start = lookup.parse_when(since) if since else None
-        versions = journal.index.history(str(root) if target else None, rel or None, start)
+        found = journal.index.history(str(root) if target else None, rel or None, start)
+        versions = shown(found, _scanner(config))
         if output_format == "json":
             out.write(json.dumps([_json(v) for v in versions], ensure_ascii=False) + "\n")
-        else:
-            out.write(render(versions, journal if diff else None))
+            return 0
+        text, unread = render(versions, journal if diff else None)
+        out.write(text)
+        return 1 if unread else 0
     finally:
         journal.close()
-    return 0
+
+
+def _scanner(config: config_module.Config) -> Scanner:
+    rules = config.check_options("secrets")
+    return scanner_for(rules.patterns, rules.state_dir)
 
 
 def _json(version: Version) -> dict[str, Any]:
@@ -67,13 +92,17 @@ def _json(version: Version) -> dict[str, Any]:
         "session": version.actor.session,
         "by": version.actor.describe(),
         "note": version.note,
+        "secrets_masked": version.masked,
     }
 
 
-def render(versions: Sequence[Version], journal: Journal | None) -> str:
+def render(versions: Sequence[Version], journal: Journal | None) -> tuple[str, int]:
+    """The listing (with diffs when given the journal), and how many versions' content
+    could not be shown."""
     if not versions:
-        return "The journal holds nothing for that yet.\n"
+        return "The journal holds nothing for that yet.\n", 0
     lines = [NOTE]
+    unread: set[int] = set()
     days = Counter(_day(v) for v in versions)
     current_root = current_day = None
     for version in versions:
@@ -85,8 +114,10 @@ def render(versions: Sequence[Version], journal: Journal | None) -> str:
             lines.append(f"{current_day}: {days[current_day]} change(s)")
         lines.append(_line(version))
         if journal is not None:
-            lines += _diff_lines(journal, version)
-    return "\n".join(lines) + "\n"
+            lines += _diff_lines(journal, version, unread)
+    if unread:
+        lines += ["", f"{len(unread)} version(s) could not be shown (marked !)."]
+    return "\n".join(lines) + "\n", len(unread)
 
 
 def _day(version: Version) -> str:
@@ -103,15 +134,24 @@ def _line(version: Version) -> str:
     )
 
 
-def _diff_lines(journal: Journal, version: Version) -> list[str]:
+def _diff_lines(journal: Journal, version: Version, unread: set[int]) -> list[str]:
     earlier = journal.index.history(version.root, version.path)
     previous = next((v for v in earlier if v.id < version.id and v.kept), None)
     try:
-        after = journal.content(version).decode("utf-8", "replace") if version.kept else ""
-        before = journal.content(previous).decode("utf-8", "replace") if previous else ""
-    except CorruptBlob:
-        return ["      (content damaged in the journal: no diff)"]
-    diff = difflib.unified_diff(
-        before.splitlines(), after.splitlines(), "before", f"#{version.id}", lineterm=""
-    )
-    return [f"      {line}" for line in diff]
+        after = _text(journal, version) if version.kept else []
+        before = _text(journal, previous) if previous else []
+    except Unreadable as exc:
+        unread.add(exc.version.id)
+        return [f"      ! {exc}; no diff"]
+    diff = difflib.unified_diff(before, after, "before", f"#{version.id}", lineterm="")
+    return [f"      {visible(line)}" for line in diff]
+
+
+def _text(journal: Journal, version: Version) -> list[str]:
+    """A version's lines as a person reads them (UTF-16 decoded; escaped when shown)."""
+    try:
+        data = journal.content(version)
+    except CorruptBlob as exc:
+        raise Unreadable(version, why_unreadable(exc, journal.blobs.max_inflated)) from None
+    lines = decoded(data).replace("\r\n", "\n").split("\n")
+    return lines[:-1] if lines[-1] == "" else lines

@@ -71,7 +71,7 @@ class JournalFeed:
             return
         self._journaled_roots |= {r.root for r in refs}
         try:
-            await in_daemon_thread(lambda: journal.journal.repair(time.time()))
+            await in_daemon_thread(lambda: journal.repair(time.time()))
             changes = await in_daemon_thread(lambda: journal.record(refs, None))
         except Exception as exc:
             self._journaled_roots -= {r.root for r in refs}

@@ -18,8 +18,9 @@ from pathlib import Path
 
 from memory_audit.config.settings import JournalSettings
 from memory_audit.daemon.alerts import Alert
-from memory_audit.journal.attribution import Attributor, TranscriptFollower
+from memory_audit.journal.attribution import PROMPT_CHARS, Attributor, TranscriptFollower
 from memory_audit.journal.index import BASELINE, DELETED, Version
+from memory_audit.journal.labels import labeller, scrub, shown
 from memory_audit.journal.recorder import Recorder
 from memory_audit.journal.retention import Policy, over_budget, thinned
 from memory_audit.journal.store import Journal
@@ -133,7 +134,7 @@ class JournalKeeper:
         self, state_dir: Path, settings: JournalSettings, scanner: Callable[[], Scanner]
     ) -> None:
         self.settings = settings
-        self.journal = Journal(state_dir)
+        self.journal = Journal(state_dir, settings.max_file_bytes)
         self.scanner = scanner
         self.watch = MassChangeWatch(settings)
         self._followers: dict[Path, TranscriptFollower] = {}
@@ -141,6 +142,14 @@ class JournalKeeper:
 
     def close(self) -> None:
         self.journal.close()
+
+    def repair(self, now: float) -> None:
+        """At start: what a crash left (see :meth:`Journal.repair`), and labels stored
+        before labels were masked, masked now."""
+        self.journal.repair(now)
+        relabelled = scrub(self.journal.index, self.scanner())
+        if relabelled:
+            log.warning("journal: masked a secret in %d stored label(s)", relabelled)
 
     def record(
         self, refs: Iterable[TreeRef], changed: dict[Path, set[str]] | None
@@ -172,7 +181,10 @@ class JournalKeeper:
 
     def _follower(self, ref: TreeRef) -> TranscriptFollower | None:
         folder = ref.location.transcripts_dir or ref.root.parent
-        follower = self._followers.setdefault(folder, TranscriptFollower(folder))
+        follower = self._followers.get(folder)
+        if follower is None:
+            label = labeller(self.scanner, PROMPT_CHARS)
+            follower = self._followers[folder] = TranscriptFollower(folder, label)
         follower.update()
         return follower
 
@@ -194,6 +206,7 @@ class JournalKeeper:
     def activity(self, roots: Iterable[Path], since: float) -> dict[str, Activity]:
         """Each tree's journaled changes since ``since`` (baselines left out), newest first."""
         found = {}
+        scanner = self.scanner()
         for root in roots:
             changes = tuple(
                 FileChange(
@@ -202,7 +215,7 @@ class JournalKeeper:
                     v.path,
                     v.actor.describe(),
                 )
-                for v in self.journal.index.history(str(root), since=since)
+                for v in shown(self.journal.index.history(str(root), since=since), scanner)
                 if v.kind != BASELINE
             )
             if changes:

@@ -19,8 +19,9 @@ from pathlib import Path
 from memory_audit.fix import tree_access
 from memory_audit.fix.text_file import current_umask
 from memory_audit.journal.blobs import CorruptBlob
+from memory_audit.journal.content import decoded
 from memory_audit.journal.index import RESTORED, Actor, NewVersion, Version
-from memory_audit.journal.store import Journal
+from memory_audit.journal.store import Journal, why_unreadable
 
 MAX_READ = 64 * 1024 * 1024
 
@@ -64,9 +65,10 @@ def plan(
 ) -> RestorePlan:
     try:
         content = journal.content(version)
-    except CorruptBlob:
+    except CorruptBlob as exc:
+        reason = why_unreadable(exc, journal.blobs.max_inflated)
         raise RestoreRefused(
-            f"version {version.id} of {version.path} is damaged in the journal; not restored"
+            f"version {version.id} of {version.path}: {reason}; not restored"
         ) from None
     current = read_current(root, version.path)
     shown = None if current is None else masked(current)
@@ -86,8 +88,8 @@ def diff(plan: RestorePlan) -> str:
         header = f"{plan.path}: the file was deleted; it comes back as version {plan.version.id}"
         return header + "\n" + _added(plan.content)
     # The masked text: a secret in the file never reaches the terminal.
-    before = (plan.shown or plan.current).decode("utf-8", "replace").splitlines(keepends=True)
-    after = plan.content.decode("utf-8", "replace").splitlines(keepends=True)
+    before = decoded(plan.shown or plan.current).splitlines(keepends=True)
+    after = decoded(plan.content).splitlines(keepends=True)
     lines = difflib.unified_diff(
         before, after, f"{plan.path} (now)", f"{plan.path} (version {plan.version.id})"
     )
@@ -95,7 +97,7 @@ def diff(plan: RestorePlan) -> str:
 
 
 def _added(content: bytes) -> str:
-    return "".join("+" + line for line in content.decode("utf-8", "replace").splitlines(True))
+    return "".join("+" + line for line in decoded(content).splitlines(True))
 
 
 def write(plan: RestorePlan) -> None:
@@ -123,5 +125,6 @@ def record(journal: Journal, plan: RestorePlan, reason: str, when: float) -> Non
     version = NewVersion(
         str(plan.root), plan.path, when, RESTORED, plan.version.blob, len(plan.content),
         info.st_mtime_ns, Actor("restore", None, reason[:80]), f"from version {plan.version.id}",
+        plan.version.masked,
     )  # fmt: skip
     journal.index.add([version])

@@ -7,6 +7,10 @@ command that removes or moves it (``rm``, ``mv``, ``unlink``, ``git rm``/``mv``)
 naming the file or a folder above it. It is the consolidation's when
 ``.consolidate-lock`` was held at that moment. Otherwise: "outside Claude Code".
 
+A session's label is its first prompt, made by the ``label`` function the
+follower is given (:func:`memory_audit.journal.labels.labeller`: secrets masked,
+then shortened), so no prompt is kept or stored as it was typed.
+
 Transcripts are followed incrementally: each read takes only the bytes added
 since the last one (and, the first time, at most the last ``FIRST_READ`` bytes,
 so a 1 GB transcript costs no more than a small one).
@@ -52,9 +56,11 @@ class _Followed:
 
 @dataclass
 class TranscriptFollower:
-    """The recent tool events and first prompts of every transcript in one project folder."""
+    """The recent tool events and first prompts (as labels) of every transcript in one
+    project folder."""
 
     folder: Path
+    label: Callable[[str], str]
     events: deque[ToolEvent] = field(default_factory=lambda: deque(maxlen=KEPT_EVENTS))
     prompts: dict[str, str] = field(default_factory=dict)
     _files: dict[Path, _Followed] = field(default_factory=dict)
@@ -97,8 +103,8 @@ class TranscriptFollower:
             return
         if record.get("type") == "user" and session not in self.prompts:
             prompt = _prompt_text(record.get("message"))
-            if prompt:
-                self.prompts[session] = prompt
+            if prompt.strip():
+                self.prompts[session] = self.label(prompt)
         for tool in tool_uses(record.get("message")):
             event = _event(tool, at, session)
             if event is not None:
@@ -121,10 +127,7 @@ def _prompt_text(message: Any) -> str:
             c.get("text", "") for c in content if isinstance(c, dict) and c.get("type") == "text"
         ]
         content = " ".join(t for t in texts if isinstance(t, str))
-    if not isinstance(content, str):
-        return ""
-    flat = " ".join(content.split())
-    return flat if len(flat) <= PROMPT_CHARS else flat[: PROMPT_CHARS - 1] + "…"
+    return content if isinstance(content, str) else ""
 
 
 def _event(tool: dict[str, Any], at: float, session: str) -> ToolEvent | None:

@@ -8,6 +8,12 @@ file, 50 s for a 10,000-file baseline); instead the journal verifies, at the
 next start, every blob written since the last clean stop (a power cut is the
 only way to lose one), and reading always verifies the hash: a corrupt blob
 raises :class:`CorruptBlob` and is never handed to a restore.
+
+A blob's name comes back from the index, which is a file like any other: a name
+that is not exactly a SHA-256 in hex (``../x``, an absolute path) is refused
+before it becomes a path (:class:`BadBlobName`), so nothing outside the store is
+read, written or deleted. Inflating is capped (:class:`BlobTooLarge`): a stored
+blob that inflates past the cap is refused, not read into memory whole.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import stat
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,22 +29,45 @@ from pathlib import Path
 from memory_audit.atomic import PRIVATE_FILE, ensure_private_dir
 
 TEMP_PREFIX = ".tmp-"
+NAME_LENGTH = 64
+HEX_DIGITS = frozenset("0123456789abcdef")
+# Blobs are memory files of at most the journal's size limit (1 MB by default): a blob
+# that inflates past this many bytes was never written by the journal.
+DEFAULT_MAX_INFLATED = 64 * 1024 * 1024
+# zlib's worst case for incompressible input: 5 bytes per 16 KB block, plus its header.
+PACKED_SLACK = 1024
 
 
 class CorruptBlob(Exception):
     """A stored blob whose content no longer matches its name."""
 
 
+class BadBlobName(CorruptBlob):
+    """A blob reference that is not a content hash: never turned into a path."""
+
+
+class BlobTooLarge(CorruptBlob):
+    """A stored blob that inflates (or is stored) past the store's cap."""
+
+
 def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def valid_name(name: str) -> bool:
+    """Exactly a SHA-256 in lower-case hex: no separator, no dot, nothing else."""
+    return len(name) == NAME_LENGTH and HEX_DIGITS.issuperset(name)
+
+
 class BlobStore:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, max_inflated: int = DEFAULT_MAX_INFLATED) -> None:
         self.folder = folder
+        self.max_inflated = max_inflated
         self._made: set[Path] = set()
 
     def path(self, name: str) -> Path:
+        if not valid_name(name):
+            raise BadBlobName(name)
         return self.folder / name[:2] / name[2:]
 
     def put(self, data: bytes) -> str:
@@ -49,15 +79,35 @@ class BlobStore:
         return name
 
     def get(self, name: str) -> bytes:
+        packed = self._read_packed(name)
+        inflater = zlib.decompressobj()
         try:
-            data = zlib.decompress(self.path(name).read_bytes())
+            data = inflater.decompress(packed, self.max_inflated + 1)
         except zlib.error as exc:
             raise CorruptBlob(name) from exc
-        if digest(data) != name:
+        if len(data) > self.max_inflated or inflater.unconsumed_tail:
+            raise BlobTooLarge(name)
+        if not inflater.eof or digest(data) != name:
             raise CorruptBlob(name)
         return data
 
+    def _read_packed(self, name: str) -> bytes:
+        """The stored (compressed) bytes: a regular file, no symlink, within the cap."""
+        fd = os.open(self.path(name), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise CorruptBlob(name)
+            limit = self.max_inflated + self.max_inflated // 1000 + PACKED_SLACK
+            packed = handle.read(limit + 1)
+        if len(packed) > limit:
+            raise BlobTooLarge(name)
+        return packed
+
     def delete(self, name: str) -> None:
+        """Remove a blob; a name that is not a content hash names nothing here to remove."""
+        if not valid_name(name):
+            return
         with contextlib.suppress(FileNotFoundError):
             self.path(name).unlink()
 
@@ -73,7 +123,7 @@ class BlobStore:
     def stored_size(self, name: str) -> int:
         try:
             return self.path(name).stat().st_size
-        except OSError:
+        except (OSError, BadBlobName):
             return 0
 
     def clean_temporary(self) -> int:

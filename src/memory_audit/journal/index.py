@@ -14,7 +14,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,27 +26,33 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS versions (
     id INTEGER PRIMARY KEY, root TEXT NOT NULL, path TEXT NOT NULL, at REAL NOT NULL,
     kind TEXT NOT NULL, blob TEXT, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
-    actor TEXT NOT NULL, session TEXT, label TEXT NOT NULL, note TEXT NOT NULL
+    actor TEXT NOT NULL, session TEXT, label TEXT NOT NULL, note TEXT NOT NULL, masked INTEGER
 );
 CREATE INDEX IF NOT EXISTS versions_by_file ON versions (root, path, id);
 CREATE INDEX IF NOT EXISTS versions_by_time ON versions (at);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+# ``masked``: how many secrets were masked in the kept content; NULL in rows recorded
+# before the journal counted them (an index of an older version gains the column empty).
+MASKED_COLUMN = "ALTER TABLE versions ADD COLUMN masked INTEGER"
 INSERT = (
     "INSERT INTO versions (id, root, path, at, kind, blob, size, mtime_ns, actor, session, label, "
-    "note) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "note, masked) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 LATEST = (
-    "SELECT id, root, path, at, kind, blob, size, mtime_ns, actor, session, label, note "
+    "SELECT id, root, path, at, kind, blob, size, mtime_ns, actor, session, label, note, "
+    "masked "
     "FROM versions WHERE id IN (SELECT MAX(id) FROM versions WHERE root = ? GROUP BY path)"
 )
 HISTORY = (
-    "SELECT id, root, path, at, kind, blob, size, mtime_ns, actor, session, label, note "
+    "SELECT id, root, path, at, kind, blob, size, mtime_ns, actor, session, label, note, "
+    "masked "
     "FROM versions WHERE (?1 IS NULL OR root = ?1) AND (?2 IS NULL OR path = ?2) "
     "AND (?3 IS NULL OR at >= ?3) ORDER BY id DESC LIMIT ?4"
 )
 BY_ID = (
-    "SELECT id, root, path, at, kind, blob, size, mtime_ns, actor, session, label, note "
+    "SELECT id, root, path, at, kind, blob, size, mtime_ns, actor, session, label, note, "
+    "masked "
     "FROM versions WHERE id = ?"
 )
 # Kinds of change. A tombstone has no blob; "too-large" is a change whose content was not kept.
@@ -91,6 +97,7 @@ class Version:
     mtime_ns: int
     actor: Actor
     note: str = ""
+    masked: int | None = 0  # secrets masked in the kept content; None: not counted (older row)
 
     @property
     def is_tombstone(self) -> bool:
@@ -114,10 +121,11 @@ class NewVersion:
     mtime_ns: int
     actor: Actor
     note: str = ""
+    masked: int | None = 0
 
 
 def _version(row: Sequence[object]) -> Version:
-    vid, root, path, at, kind, blob, size, mtime_ns, actor, session, label, note = row
+    vid, root, path, at, kind, blob, size, mtime_ns, actor, session, label, note, masked = row
     return Version(
         int(vid),  # type: ignore[call-overload]
         str(root),
@@ -129,7 +137,19 @@ def _version(row: Sequence[object]) -> Version:
         int(mtime_ns),  # type: ignore[call-overload]
         Actor(str(actor), None if session is None else str(session), str(label)),
         str(note),
+        None if masked is None else int(masked),  # type: ignore[call-overload]
     )
+
+
+def _add_masked_column(db: sqlite3.Connection) -> None:
+    columns = {str(row[1]) for row in db.execute("PRAGMA table_info(versions)")}
+    if "masked" in columns:
+        return
+    try:
+        db.execute(MASKED_COLUMN)
+    except sqlite3.OperationalError as exc:  # another process added it meanwhile
+        if "duplicate column" not in str(exc):
+            raise
 
 
 class JournalIndex:
@@ -158,7 +178,9 @@ class JournalIndex:
         os.close(fd)
         db = sqlite3.connect(path, timeout=10.0, check_same_thread=False, isolation_level=None)
         db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA secure_delete=ON")  # a relabelled or dropped row leaves no trace
         db.executescript(SCHEMA)
+        _add_masked_column(db)
         db.execute("SELECT COUNT(*) FROM versions").fetchone()
         return db
 
@@ -186,7 +208,7 @@ class JournalIndex:
         with self._transaction() as db:
             for v in versions:
                 values = (v.root, v.path, v.at, v.kind, v.blob, v.size, v.mtime_ns)
-                who = (v.actor.kind, v.actor.session, v.actor.label, v.note)
+                who = (v.actor.kind, v.actor.session, v.actor.label, v.note, v.masked)
                 cursor = db.execute(INSERT, (*values, *who))
                 added.append(_version((cursor.lastrowid, *values, *who)))
         return added
@@ -229,15 +251,31 @@ class JournalIndex:
             db.executemany("DELETE FROM versions WHERE id = ?", chosen)
         return len(chosen)
 
-    def drop_blob(self, name: str) -> int:
+    def drop_blob(self, name: str, note: str = "content lost: stored copy corrupt") -> int:
         """Forget a blob found corrupt: its versions stay, marked as not kept."""
         with self._transaction() as db:
             cursor = db.execute(
-                "UPDATE versions SET blob = NULL, note = 'content lost: stored copy corrupt' "
-                "WHERE blob = ?",
-                (name,),
+                "UPDATE versions SET blob = NULL, note = ? WHERE blob = ?", (note, name)
             )
             return cursor.rowcount
+
+    def labels(self) -> list[str]:
+        rows = self._query("SELECT DISTINCT label FROM versions WHERE label != ''")
+        return [str(r[0]) for r in rows]
+
+    def relabel(self, renamed: Mapping[str, str]) -> int:
+        """Replace labels (old -> new) in every row, and fold the change into the database
+        file at once, so the old text is gone from it and from the write-ahead log."""
+        if not renamed:
+            return 0
+        with self._transaction() as db:
+            db.executemany(
+                "UPDATE versions SET label = ? WHERE label = ?",
+                [(new, old) for old, new in renamed.items()],
+            )
+        with self._lock:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return len(renamed)
 
     def oldest(self) -> float | None:
         row = self._query("SELECT MIN(at) FROM versions")

@@ -5,8 +5,11 @@ file whose content differs gets a new version, a file the journal knows but
 the tree no longer has gets a tombstone. Reading happens off the daemon's
 event loop; nothing here touches the tree except to read it.
 
-Secret spans are masked (``<head>...<tail>``) before anything is stored, so
-the journal never holds a secret; a restored file holds the masked form.
+Secret spans are masked (``<head>...<tail>``) before anything is stored, in
+the encoding the file was written in (:mod:`.content`), so the journal never
+holds a secret; a restored file holds the masked form, and the version says how
+many secrets were masked so that a restore can say so. Labels (a session's first
+prompt) are masked where they are made (:mod:`.labels`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory_audit.journal.blobs import BlobStore
+from memory_audit.journal.content import mask
 from memory_audit.journal.index import (
     BASELINE,
     CREATED,
@@ -28,7 +32,6 @@ from memory_audit.journal.index import (
     NewVersion,
     Version,
 )
-from memory_audit.secrets.redact import redact
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.walk import list_tree
 
@@ -39,28 +42,15 @@ Attribute = Callable[[str, float, str], Actor]
 
 @dataclass(frozen=True)
 class Observed:
-    """A file as it is now: masked content (None when gone or too large), size, mtime."""
+    """A file as it is now: masked content (None when gone or too large), size, mtime,
+    and how many secrets were masked in it."""
 
     path: str
     data: bytes | None
     size: int
     mtime_ns: int
     exists: bool
-
-
-def mask(data: bytes, scanner: Scanner) -> bytes:
-    """``data`` with every secret span replaced by its redacted form (bytes preserved elsewhere)."""
-    text = data.decode("utf-8", "surrogateescape")
-    matches = scanner.scan(text)
-    if not matches:
-        return data
-    pieces, last = [], 0
-    for match in matches:
-        if match.start >= last:
-            pieces += [text[last : match.start], redact(text[match.start : match.end].strip())]
-            last = match.end
-    pieces.append(text[last:])
-    return "".join(pieces).encode("utf-8", "surrogateescape")
+    masked: int = 0
 
 
 def observe(root: Path, rel: str, scanner: Scanner, max_bytes: int) -> Observed:
@@ -76,7 +66,8 @@ def observe(root: Path, rel: str, scanner: Scanner, max_bytes: int) -> Observed:
         if info.st_size > max_bytes:
             return Observed(rel, None, info.st_size, info.st_mtime_ns, exists=True)
         data = handle.read(max_bytes + 1)
-    return Observed(rel, mask(data, scanner), len(data), info.st_mtime_ns, exists=True)
+    kept = mask(data, scanner)
+    return Observed(rel, kept.data, len(data), info.st_mtime_ns, True, kept.secrets)
 
 
 @dataclass(frozen=True)
@@ -164,7 +155,9 @@ class Recorder:
         kind = _kind(last, changed)
         actor = Actor("baseline") if kind == BASELINE else attribute(rel, seen.mtime_ns / 1e9, kind)
         note = TOO_LARGE if seen.data is None else ""
-        return NewVersion(str(root), rel, when, kind, blob, seen.size, seen.mtime_ns, actor, note)
+        return NewVersion(
+            str(root), rel, when, kind, blob, seen.size, seen.mtime_ns, actor, note, seen.masked
+        )
 
     @staticmethod
     def _tombstone(root: Path, last: Version, when: float, attribute: Attribute) -> NewVersion:

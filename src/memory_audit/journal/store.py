@@ -6,11 +6,24 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory_audit.journal.blobs import BlobStore, CorruptBlob
+from memory_audit.journal.blobs import (
+    DEFAULT_MAX_INFLATED,
+    BadBlobName,
+    BlobStore,
+    BlobTooLarge,
+    CorruptBlob,
+    valid_name,
+)
 from memory_audit.journal.index import JournalIndex, Version
 
 log = logging.getLogger("memory_audit.journal")
 FOLDER = "journal"
+# A blob inflating past this many times the largest file the journal keeps is refused.
+INFLATION_FACTOR = 4
+
+
+def inflation_cap(max_file_bytes: int) -> int:
+    return max(DEFAULT_MAX_INFLATED, INFLATION_FACTOR * max_file_bytes)
 
 
 @dataclass(frozen=True)
@@ -20,21 +33,39 @@ class JournalStats:
     oldest: float | None
 
 
+def why_unreadable(exc: CorruptBlob, max_inflated: int) -> str:
+    """Why a version's content was refused, in words for the person who asked for it."""
+    if isinstance(exc, BadBlobName):
+        return (
+            "its journal row names no content hash (the journal index is damaged or was "
+            "edited), so nothing was read"
+        )
+    if isinstance(exc, BlobTooLarge):
+        mb = max_inflated // (1024 * 1024)
+        return f"its stored content inflates past {mb} MB, so it was not read"
+    return "its content is damaged in the journal"
+
+
 class Journal:
-    def __init__(self, state_dir: Path) -> None:
+    def __init__(self, state_dir: Path, max_file_bytes: int = 0) -> None:
         self.folder = state_dir / FOLDER
         self.index = JournalIndex(self.folder)
-        self.blobs = BlobStore(self.folder / "blobs")
+        self.blobs = BlobStore(self.folder / "blobs", inflation_cap(max_file_bytes))
 
     def close(self) -> None:
         self.index.close()
 
     def content(self, version: Version) -> bytes:
-        """The kept content of a version; a corrupt copy is reported and forgotten, never used."""
+        """The kept content of a version; a corrupt copy is reported and forgotten, never used.
+
+        A row whose blob is not a content hash, or a blob that inflates past the cap, is
+        refused as it is: nothing is read, and nothing is dropped or deleted on its word."""
         if version.blob is None:
             raise CorruptBlob(f"version {version.id} has no kept content")
         try:
             return self.blobs.get(version.blob)
+        except (BadBlobName, BlobTooLarge):
+            raise  # the caller says why, for this version
         except (CorruptBlob, OSError) as exc:
             self.index.drop_blob(version.blob)
             self.blobs.delete(version.blob)
@@ -46,17 +77,28 @@ class Journal:
         and after an unclean stop verify every blob written since that run began."""
         self.blobs.clean_temporary()
         unclean_since = self.index.mark_running(now)
-        suspects = {b for b in self.index.referenced_blobs() if not self.blobs.path(b).is_file()}
+        referenced = self.index.referenced_blobs()
+        suspects = {b for b in referenced if not valid_name(b) or not self._present(b)}
         if unclean_since is not None:
             recent = self.index.history(since=unclean_since)
             suspects |= {v.blob for v in recent if v.blob and not self._intact(v.blob)}
         for name in suspects:
-            self.index.drop_blob(name)
-            self.blobs.delete(name)
-            log.error(
-                "journal blob %s is missing or damaged; its versions are marked lost", name[:12]
-            )
+            self._forget(name)
         return len(suspects)
+
+    def _forget(self, name: str) -> None:
+        """Mark a missing or damaged blob's versions lost; a reference that is no content
+        hash names nothing in the store, so nothing is deleted for it."""
+        if not valid_name(name):
+            self.index.drop_blob(name, "content lost: its reference was no content hash")
+            log.error("a journal row names no content hash; its versions are marked lost")
+            return
+        self.index.drop_blob(name)
+        self.blobs.delete(name)
+        log.error("journal blob %s is missing or damaged; its versions are marked lost", name[:12])
+
+    def _present(self, name: str) -> bool:
+        return self.blobs.path(name).is_file()
 
     def _intact(self, name: str) -> bool:
         try:

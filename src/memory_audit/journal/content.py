@@ -1,0 +1,96 @@
+"""A memory file's bytes as text: masked in the encoding they were written in, shown decoded.
+
+The walker reads a file that starts with a UTF-16 byte-order mark as UTF-16 and
+anything else as UTF-8 (:func:`memory_audit.tree.walk.read_text`); the journal
+reads bytes the same way. :func:`mask` scans each way the bytes can be read as
+text (their own encoding; as plain bytes too; and for bytes with NULs and no
+byte-order mark, both UTF-16 byte orders at both alignments, since a secret spelt
+any of these ways is just as recoverable from a stored blob), masks every secret
+span in that reading and encodes it back with a lossless error handler, so every
+byte outside a secret is kept and a restore writes the file back in its own
+encoding. :func:`decoded` is the text a person reads (``history --diff``, the
+restore preview).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memory_audit.secrets.redact import redact
+from memory_audit.secrets.scanner import Scanner
+
+UTF16_MARKS = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+UTF8_MARK = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to read bytes as text: from ``start`` on, in ``codec``, losslessly."""
+
+    codec: str
+    start: int = 0
+
+    @property
+    def errors(self) -> str:
+        # Both handlers decode any byte string and encode the result back to the same bytes.
+        return "surrogateescape" if self.codec == "utf-8" else "surrogatepass"
+
+    def end(self, size: int) -> int:
+        """Where the text ends: a UTF-16 reading takes whole code units only."""
+        return size if self.codec == "utf-8" else size - (size - self.start) % 2
+
+
+@dataclass(frozen=True)
+class Masked:
+    data: bytes
+    secrets: int  # how many secret spans were masked
+
+
+def readings(data: bytes) -> list[Reading]:
+    """Every way the bytes can hold readable text: their own encoding first, then plain
+    bytes (ASCII hidden in a UTF-16 file), then, for bytes with NULs and no mark, UTF-16."""
+    for mark, codec in UTF16_MARKS:
+        if data.startswith(mark):
+            return [Reading(codec, len(mark)), Reading("utf-8")]
+    found = [Reading("utf-8")]
+    if b"\x00" in data:  # no text reader's business, but no place for a plain secret either
+        found += [Reading(codec, start) for _, codec in UTF16_MARKS for start in (0, 1)]
+    return found
+
+
+def mask(data: bytes, scanner: Scanner) -> Masked:
+    """``data`` with every secret span replaced by its redacted form, bytes kept elsewhere."""
+    count = 0
+    for reading in readings(data):
+        data, found = _mask_reading(data, reading, scanner)
+        count += found
+    return Masked(data, count)
+
+
+def masked_bytes(data: bytes, scanner: Scanner) -> bytes:
+    return mask(data, scanner).data
+
+
+def _mask_reading(data: bytes, reading: Reading, scanner: Scanner) -> tuple[bytes, int]:
+    end = reading.end(len(data))  # of the data as earlier readings left it
+    text = data[reading.start : end].decode(reading.codec, reading.errors)
+    matches = scanner.scan(text)
+    if not matches:
+        return data, 0
+    pieces, last, count = [], 0, 0
+    for match in matches:
+        if match.start >= last:
+            pieces += [text[last : match.start], redact(text[match.start : match.end].strip())]
+            last = match.end
+            count += 1
+    pieces.append(text[last:])
+    body = "".join(pieces).encode(reading.codec, reading.errors)
+    return data[: reading.start] + body + data[end:], count
+
+
+def decoded(data: bytes) -> str:
+    """The text a person reads: decoded as the walker decodes it, byte-order mark left out."""
+    for mark, codec in UTF16_MARKS:
+        if data.startswith(mark):
+            return data[len(mark) :].decode(codec, "replace")
+    return data.removeprefix(UTF8_MARK).decode("utf-8", "replace")
