@@ -231,3 +231,68 @@ def test_a_shared_banner_is_not_a_duplicate(tree_dir: Path) -> None:
         },
     )
     assert findings(tree_dir, "duplicates") == []
+
+
+TEMPLATE = "_Moved out of CLAUDE.md on 2026-05-26 to save tokens; loaded only when needed._"
+
+
+def test_a_template_line_three_notes_open_with_is_not_what_they_share(tree_dir: Path) -> None:
+    bodies = {
+        "auto_sync.md": "The home folder syncs between machines through a git hook on start.",
+        "role_detection.md": "Each machine reads its role from a marker file and pushes accordingly.",
+        "profanity_marker.md": "Swearing in a prompt means the last answer missed; slow down.",
+    }
+    files = {
+        name: memory(name.removesuffix(".md"), body=f"{TEMPLATE}\n\n---\n\n{body}")
+        for name, body in bodies.items()
+    }
+    write_tree(tree_dir, files)
+    assert findings(tree_dir, "duplicates") == []
+
+
+def test_three_copies_of_one_note_are_still_duplicates(tree_dir: Path) -> None:
+    files = {
+        f"copy_{n}.md": memory(f"copy_{n}", description="Test runner", body=RULE) for n in range(3)
+    }
+    write_tree(tree_dir, files)
+    [finding] = findings(tree_dir, "duplicates")
+    assert "3 memories say the same thing" in finding.message
+
+
+def test_a_note_that_names_the_other_to_set_itself_apart_is_no_duplicate(tree_dir: Path) -> None:
+    staging = "The staging server runs the release candidate behind the VPN on port 8443."
+    write_tree(
+        tree_dir,
+        {
+            "server_staging.md": memory("server_staging", body=staging),
+            "server_preview.md": memory(
+                "server_preview",
+                body=f"{staging}\n\nNot to be confused with server_staging: this one is the"
+                " preview box, wiped nightly.",
+            ),
+            "deploy.md": memory("deploy", body=OTHER),
+            "runner.md": memory("runner", body=RULE),
+        },
+    )
+    assert findings(tree_dir, "duplicates") == []
+
+
+def test_a_dated_series_is_one_finding_that_suggests_superseding(tree_dir: Path) -> None:
+    snapshot = "Sandbox snapshot: three services up, the queue drained, disk at 41 percent."
+    files = {
+        f"sandbox-snapshot-2026-04-{day}.md": memory(f"snapshot {day}", body=snapshot)
+        for day in ("14", "20", "21")
+    }
+    files["other.md"] = memory("other", body=snapshot)
+    write_tree(tree_dir, files)
+    found = findings(tree_dir, "duplicates")
+    series = [f for f in found if f.code == "dated-series"]
+    assert [(f.path, f.related) for f in series] == [
+        (
+            "sandbox-snapshot-2026-04-21.md",
+            ("sandbox-snapshot-2026-04-14.md", "sandbox-snapshot-2026-04-20.md"),
+        )
+    ]
+    assert "superseded_by" in (series[0].suggestion or "")
+    # the undated note saying the same thing is still paired with the series
+    assert [f.code for f in found if f.code == "possible-duplicate"] == ["possible-duplicate"]

@@ -151,3 +151,86 @@ def test_index_drift_links_inside_code_blocks_and_urls_are_not_entries(tree_dir:
         },
     )
     assert findings(tree_dir, "index-drift") == []
+
+
+# A sentence that mentions a file is prose, not an entry (look-alikes of real indexes).
+PROSE_AND_POINTER = (
+    "# Index\n"
+    "The importer lives in one module. See [importer-notes.md](importer-notes.md).\n"
+    "\n"
+    "- [Importer notes](importer-notes.md) — how the nightly import batches rows\n"
+)
+
+
+def test_index_drift_prose_mentioning_an_indexed_file_is_no_duplicate(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {"MEMORY.md": PROSE_AND_POINTER, "importer-notes.md": memory("importer-notes")},
+    )
+    assert findings(tree_dir, "index-drift", "bloat", "descriptions", "superseded") == []
+
+
+def test_index_drift_a_wrapped_sentence_starting_a_line_with_a_link_is_prose(
+    tree_dir: Path,
+) -> None:
+    text = (
+        "# Index\n"
+        "- [Deploy](deploy.md) — release steps and the rollback switch\n"
+        "\n"
+        "The release process is described in\n"
+        "[deploy.md](deploy.md) and must be followed to the letter.\n"
+    )
+    write_tree(tree_dir, {"MEMORY.md": text, "deploy.md": memory("deploy")})
+    assert findings(tree_dir, "index-drift") == []
+
+
+def test_index_drift_duplicate_pointers_keep_the_one_that_names_the_file(tree_dir: Path) -> None:
+    text = (
+        "# Index\n"
+        "- [misc](cache-rules.md)\n"
+        "- [Cache rules](cache-rules.md) — when the edge cache is purged\n"
+    )
+    write_tree(tree_dir, {"MEMORY.md": text, "cache-rules.md": memory("cache-rules")})
+    [finding] = findings(tree_dir, "index-drift")
+    assert (finding.code, finding.line) == ("duplicate-index-entry", 2)
+    assert "line 3" in finding.message
+    assert finding.fix == {"action": "remove-index-line", "line": 2, "target": "cache-rules.md"}
+
+
+def test_index_drift_equal_duplicate_pointers_keep_the_first(tree_dir: Path) -> None:
+    text = "# Index\n- [Cache](cache.md) — purge rules\n- [Cache](cache.md) — purge rules\n"
+    write_tree(tree_dir, {"MEMORY.md": text, "cache.md": memory("cache")})
+    [finding] = findings(tree_dir, "index-drift")
+    assert (finding.code, finding.line) == ("duplicate-index-entry", 3)
+
+
+def test_index_drift_broken_link_in_prose_offers_no_line_removal(tree_dir: Path) -> None:
+    text = "# Index\nOlder notes were folded in. See [old-notes.md](old-notes.md) for history.\n"
+    write_tree(tree_dir, {"MEMORY.md": text})
+    [finding] = findings(tree_dir, "index-drift")
+    assert (finding.code, finding.line) == ("broken-index-link", 2)
+    assert finding.fix is None  # the link is wrong; the sentence is not
+    assert "sentence" in (finding.suggestion or "")
+
+
+def test_index_drift_no_removal_fix_ever_targets_a_prose_line(tree_dir: Path) -> None:
+    """A fix that deletes a line must be proven by that line: only pointer lines go."""
+    text = (
+        "# Index\n"
+        "See [a.md](a.md) and [gone.md](gone.md) before touching the importer.\n"
+        "- [A](a.md) — importer notes\n"
+        "- [A again](a.md)\n"
+        "Superseded work is in [old.md](old.md).\n"
+    )
+    files = {
+        "MEMORY.md": text,
+        "a.md": memory("a"),
+        "old.md": memory("old", superseded_by="a.md"),
+    }
+    write_tree(tree_dir, files)
+    removed = {
+        f.fix["line"]
+        for f in findings(tree_dir, "index-drift", "superseded", "orphans")
+        if f.fix is not None and f.fix.get("action") == "remove-index-line"
+    }
+    assert removed == {4}

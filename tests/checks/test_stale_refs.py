@@ -344,3 +344,41 @@ def test_files_behind_a_tracked_symlink_or_now_ignored_are_not_stale(tmp_path: P
     tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
     (repo.path / "conf/local.yml").unlink()  # even when it is not on this disk
     assert findings(tree, "stale-refs", location=at(repo.path)) == []
+
+
+def test_a_hash_the_line_attributes_to_another_named_repository_is_not_checked(
+    tmp_path: Path,
+) -> None:
+    repo, kept, lost = commit_repo(tmp_path / "p")
+    body = (
+        f"Rates since commit {kept[:9]}; the topic landed as commit {lost[:9]}.\n"
+        "The frontend-app commit 4f2a91c0 added the login page.\n"
+        "Matching `billing` commit 5e6f7a8b changed the token format.\n"
+        "Its follow-up commit 6a7b8c9d is ours and missing.\n"
+    )
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    found = findings(tree, "stale-refs", location=at(repo.path))
+    assert [(f.code, f.line) for f in found] == [
+        ("stale-commit-reference", 6),
+        ("stale-commit-reference", 9),
+    ]
+
+
+def test_a_list_introduced_as_removed_records_the_deletion_and_is_not_stale(
+    tmp_path: Path,
+) -> None:
+    repo = billing_repo(tmp_path / "p")
+    repo.remove("drop the scripts", "scripts/deploy.sh", "scripts/check.sh")
+    body = (
+        "We ripped out the shell scripts:\n"
+        "\n"
+        "- `scripts/deploy.sh`\n"
+        "- `scripts/check.sh`\n"
+        "\n"
+        "Releases still start from:\n"
+        "\n"
+        "- `scripts/deploy.sh` on the build host\n"
+    )
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    found = findings(tree, "stale-refs", location=at(repo.path))
+    assert codes(found) == [("deleted-file-reference", "a.md", 13)]

@@ -10,9 +10,11 @@ never candidates; whether a candidate is a claim about the project is decided
 against its history (see ``checks/stale_refs.py``).
 
 A line that says something was renamed, moved or deleted, or that gives an
-example, makes no claim that its paths exist. A hash is a commit only when the
-line labels it one ("commit abc1234", "sha", "fixed in"), and not when the
-line names another repository.
+example, makes no claim that its paths exist; nor do the items of a list that
+such a line introduces ("Removed in the cleanup:"). A hash is a commit only when
+the line labels it one ("commit abc1234", "sha", "fixed in"), and not when the
+line names another repository ("upstream", "in api-server, commit …",
+"frontend-app commit …").
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ NOT_A_CLAIM = compile_fast(
     r"(?i)\b(?:renam\w*|mov(?:e|ed|es|ing)|delet\w*|remov\w*|drop(?:ped)?|retir\w*|deprecat\w*|"
     r"replac\w*|supersed\w*|obsolete|legacy|formerly|previously|no longer|used to|gone|"
     r"archiv\w*|migrat\w*|instead of|in favou?r of|merged into|consolidat\w*|old|"
+    r"ripped out|got rid of|clean(?:ed)? ?up|cleanup|killed|"
     r"e\.g|eg|for example|for instance|example|such as|hypothetical)\b"
     r"|->|→|⇒|削除|廃止|移動|移行|リネーム|名前変更|旧|删除|移除|废弃|重命名|迁移|改名|"
     r"삭제|제거|이동|폐기|이름 변경|例えば|例：|例:|例如|比如|举例|예:|예를|예시"
@@ -91,6 +94,17 @@ OTHER_REPOSITORY = compile_fast(
     r"github|gitlab|bitbucket|dotfiles)\b|://|[\w.-]+/[\w.-]+@|リポジトリ|仓库|仓庫|저장소"
 )
 IN_NAMED = compile_fast(r"(?i)\b(?:in|from|on|at)\s+`?([\w.-]+)`?[,:]?\s+(?:commit|sha)")
+# "frontend-app commit 4f2a91c": a repository's name, hyphenated, dotted, snake_cased or in
+# backticks, right before "commit" claims that repository's history, not this one's.
+NAMED_BEFORE = compile_fast(
+    r"(?i)(?:^|[\s(])(`[\w.-]+`|[a-z0-9]+(?:[._-][a-z0-9]+)+)\s+(?:commits?|sha)\b"
+)
+# Hyphenated words that describe a commit rather than name a repository.
+COMMIT_WORDS = frozenset(
+    "follow-up fix-up cherry-pick cherry-picked squash-merge squash-merged clean-up "
+    "roll-back check-in sign-off pre-release post-release hot-fix bug-fix last-known-good "
+    "merge-base work-in-progress one-line two-line re-land".split()
+)
 
 
 @dataclass(frozen=True)
@@ -122,9 +136,29 @@ def path_references(
     # The words around the paths, not the paths, say "renamed", "e.g.": one search over
     # all of them, a line apiece (no alternative of the pattern spans a line break).
     claimless = set(lines_matching(NOT_A_CLAIM, "\n".join(c[2] for c in cited), 0))
+    # A list introduced by "Removed in the cleanup:" records what went; its items claim nothing.
+    leads = [_lead_in(lines, number - first_line) for number, _, _ in cited]
+    claimless |= set(lines_matching(NOT_A_CLAIM, "\n".join(leads), 0))
     for place, (number, paths, _) in enumerate(cited):
         if place not in claimless:
             yield from (Reference(number, path) for path in paths)
+
+
+LIST_MARKER = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s")
+LEAD_IN_REACH = 40  # lines looked back from a list item for the line that introduces it
+
+
+def _lead_in(lines: Sequence[str], at: int) -> str:
+    """The line that introduces the list ``lines[at]`` is an item of (ending in ``:``, or a
+    heading), or "" when it is no list item or nothing introduces it within reach."""
+    if not LIST_MARKER.match(lines[at]):
+        return ""
+    for back in range(at - 1, max(-1, at - 1 - LEAD_IN_REACH), -1):
+        text = lines[back].strip()
+        if not text or LIST_MARKER.match(lines[back]) or lines[back][:1].isspace():
+            continue  # blank lines, sibling items and their continuations
+        return text if text.endswith(":") or text.startswith("#") else ""
+    return ""
 
 
 def _words_around_paths(text: str) -> str:
@@ -230,6 +264,10 @@ def commit_references(
             continue
         if any(m.group(1).lower() not in ("this", "the", "our") for m in IN_NAMED.finditer(text)):
             continue  # "in nixosconfig, commit abc1234": another repository's commit
+        if any(
+            m.group(1).strip("`").lower() not in COMMIT_WORDS for m in NAMED_BEFORE.finditer(text)
+        ):
+            continue  # "frontend-app commit abc1234": that repository's commit
         seen: set[str] = set()
         for match in TOKEN.finditer(text):
             value = match.group(0).rstrip(".:")  # "commit abc1234:" / "... abc1234."

@@ -110,7 +110,8 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         )
         yield from _long(memory, options)
     for entry in tree.index.entries if tree.index else ():
-        yield from _terse(INDEX_NAME, entry.line, entry.hook, "hook", True, key=entry.target)
+        if entry.is_pointer:  # the words after a link in a sentence are no hook
+            yield from _terse(INDEX_NAME, entry.line, entry.hook, "hook", True, key=entry.target)
 
 
 def _staleness(tree: MemoryTree, memory: MemoryFile, options: Options) -> Iterator[Finding]:

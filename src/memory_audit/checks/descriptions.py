@@ -267,6 +267,8 @@ def _same(memories: list[MemoryFile], words: Words) -> Iterator[Finding]:
 
 def _hookless(tree: MemoryTree) -> Iterator[Finding]:
     for entry in tree.index.entries if tree.index else ():
+        if not entry.is_pointer:
+            continue  # prose that mentions a file needs no hook
         if entry.hook.strip(" -—–:|") or units(entry.title) >= SENTENCE_TITLE:
             continue  # a title that is a whole sentence is its own hook
         target = tree.resolve_link(entry.target, "", wiki=entry.links[0].wiki).path

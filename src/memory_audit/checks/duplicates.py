@@ -15,6 +15,14 @@ suggested survivor: the most referenced memory (index lines, relations,
 links), then the indexed one, then the most recently modified. Short rules
 count: two one-line memories with the same words are a cluster.
 
+Lines and descriptions that three or more memories share word for word are a
+template (a "moved out of CLAUDE.md" banner, a status block), not a claim: they
+are left out before comparing. A memory that names the other to set itself apart
+("not to be confused with `server_staging`") is its sibling, not its duplicate.
+Notes of one dated series (``status-2026-04-14.md``, ``status-2026-04-20.md``)
+that repeat each other are one ``dated-series`` finding that suggests marking the
+older ones superseded by the newest, never pairs.
+
 In the ``governed`` profile two memories are compared only when their
 ``scope`` sets share a tag (the governed schema's rule). Memories already linked by
 supersession are never paired. A heuristic: the user makes the call (merge,
@@ -35,6 +43,7 @@ real database" and "tests run in CI on every push").
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -57,6 +66,14 @@ OPENING_LINES = 60  # the first paragraph starts near the top; long bodies are n
 SHOWN_MEMBERS = 6
 SHOWN_WORDS = 5
 SHOWN_WORD_LENGTH = 40  # longer shared words are left out whole, never cut
+BOILERPLATE_FILES = 3  # a line in this many memories is a template, not a fact
+BOILERPLATE_LENGTH = 12  # shorter lines ("## Why", "---") are structure, kept either way
+DATE_IN_NAME = re.compile(r"(?<!\d)(?:19|20)\d\d[-_.]?[01]\d[-_.]?[0-3]\d(?!\d)")
+DISTINGUISHING = re.compile(
+    r"not to be confused|do(?:n't| not) confuse|different from|differs from|distinct from|"
+    r"unlike\b|not the same as|separate from|\bvs\.?\s|\bversus\b|"
+    r"nicht zu verwechseln|no confundir|não confundir|ne pas confondre|区别于|不同于|とは別|와 다른"
+)
 
 
 @dataclass(frozen=True)
@@ -66,14 +83,31 @@ class Options:
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     memories = sorted(tree.memories, key=lambda m: m.path)
-    texts = [summary_text(m) for m in memories]
+    shared = boilerplate(memories)
+    texts = [summary_text(m, shared) for m in memories]
     found = vectors(texts)
+    series = [series_key(m) for m in memories]
+    edges: list[tuple[float, int, int]] = []
+    in_series: dict[str, list[float]] = {}
+    for left, right, score in similar_pairs(found, options.threshold):
+        if not comparable(tree, memories[left], memories[right]):
+            continue
+        key = series[left]
+        if key is not None and key == series[right]:
+            in_series.setdefault(key, []).append(score)  # a series, not a pair
+        else:
+            edges.append((score, left, right))
+    yield from _series_findings(memories, series, in_series)
+    yield from _clusters(tree, memories, (found, texts), edges)
+
+
+def _clusters(
+    tree: MemoryTree,
+    memories: list[MemoryFile],
+    scored: tuple[Vectors, Sequence[str]],
+    edges: list[tuple[float, int, int]],
+) -> Iterator[Finding]:
     parent = list(range(len(memories)))
-    edges = [
-        (score, left, right)
-        for left, right, score in similar_pairs(found, options.threshold)
-        if comparable(tree, memories[left], memories[right])
-    ]
     for _, left, right in edges:
         _union(parent, left, right)
     strongest: dict[int, tuple[float, int, int]] = {}
@@ -84,16 +118,67 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     for number, memory in enumerate(memories):
         clusters.setdefault(_find(parent, number), []).append(memory)
     for root in sorted(strongest):
-        yield _finding(tree, clusters[root], (found, texts), strongest[root])
+        yield _finding(tree, clusters[root], scored, strongest[root])
 
 
-def summary_text(memory: MemoryFile) -> str:
-    """What a memory is recalled by and opens with: its name, description, first paragraph."""
+def boilerplate(memories: Sequence[MemoryFile]) -> frozenset[str]:
+    """Lines and descriptions that three or more memories share word for word: a
+    template ("Moved out of CLAUDE.md on …", a status block), not a fact any of them states."""
+    seen: Counter[str] = Counter()
+    for memory in memories:
+        lines = {line.strip() for line in memory.body_lines[:OPENING_LINES]}
+        lines.add(memory.description.strip())
+        seen.update(line for line in lines if len(line) >= BOILERPLATE_LENGTH)
+    return frozenset(line for line, files in seen.items() if files >= BOILERPLATE_FILES)
+
+
+def summary_text(memory: MemoryFile, shared: frozenset[str] = frozenset()) -> str:
+    """What a memory is recalled by and opens with: its name, description, first paragraph,
+    with the tree's boilerplate left out. A body that opens with nothing but boilerplate keeps
+    it: three copies of one note are still three copies."""
     name = memory.name.replace("_", " ").replace("-", " ")
-    return f"{name}\n{memory.description}\n{opening(memory.body_lines, memory)}"
+    description = "" if memory.description.strip() in shared else memory.description
+    first = opening(memory.body_lines, memory, shared) or opening(memory.body_lines, memory)
+    return f"{name}\n{description}\n{first}"
 
 
-def opening(lines: Sequence[str], memory: MemoryFile | None = None) -> str:
+def series_key(memory: MemoryFile) -> str | None:
+    """``status-#.md`` for ``status-2026-04-14.md``: notes of one dated series, or None."""
+    stem = memory.path.rpartition("/")[2].removesuffix(".md")
+    key, dated = DATE_IN_NAME.subn("#", stem)
+    return f"{memory.path.rpartition('/')[0]}/{key}" if dated and key.strip("#-_ ") else None
+
+
+def _series_findings(
+    memories: Sequence[MemoryFile],
+    series: Sequence[str | None],
+    similar: dict[str, list[float]],
+) -> Iterator[Finding]:
+    for key, scores in sorted(similar.items()):
+        members = sorted(
+            (m for m, k in zip(memories, series, strict=True) if k == key), key=lambda m: m.path
+        )
+        newest, older = members[-1], members[:-1]
+        listed = ", ".join(f"`{m.path}`" for m in older[:SHOWN_MEMBERS])
+        more = f" and {len(older) - SHOWN_MEMBERS} more" if len(older) > SHOWN_MEMBERS else ""
+        yield make_finding(
+            ID,
+            "dated-series",
+            newest.path,
+            None,
+            f"{len(members)} dated notes of one series repeat each other (up to "
+            f"{max(scores):.0%} alike); the newest is `{newest.path}`",
+            f"mark the older ones superseded by `{newest.path}` (superseded_by) or archive "
+            f"them: {listed}{more}",
+            key=key,
+            judgment=True,
+            related=tuple(m.path for m in older),
+        )
+
+
+def opening(
+    lines: Sequence[str], memory: MemoryFile | None = None, shared: frozenset[str] = frozenset()
+) -> str:
     """The first prose paragraph: banners (HTML comments, block quotes) and headings skipped.
 
     Many trees open every note with the same banner ("Reconstructed from git
@@ -102,14 +187,19 @@ def opening(lines: Sequence[str], memory: MemoryFile | None = None) -> str:
     reused when nothing is cut or skipped.
     """
     head = lines[:OPENING_LINES]
-    if memory is not None and not ANY_BANNER.search("\n".join(head)):
+    templated = bool(shared) and any(line.strip() in shared for line in head)
+    if memory is not None and not templated and not ANY_BANNER.search("\n".join(head)):
         # No banner, no comment: the body's own parse. Whether a line with text is
         # code never depends on the lines after it, so the head reads the same either way
         # (only blank lines at its very end may differ, and they end the paragraph anyway).
         if len(head) == len(lines):
             return memory.first_paragraph
         return first_paragraph(head, memory.body_start, memory.markdown)
-    kept = [text for text in _outside_comments(head) if not BANNER.match(text)]
+    # A left-out line becomes a blank one, so the paragraphs around it stay apart.
+    kept = [
+        "" if BANNER.match(text) or text.strip() in shared else text
+        for text in _outside_comments(head)
+    ]
     return first_paragraph(kept)
 
 
@@ -126,7 +216,19 @@ def _outside_comments(lines: Sequence[str]) -> Iterator[str]:
 def comparable(tree: MemoryTree, left: MemoryFile, right: MemoryFile) -> bool:
     if tree.profile == "governed" and not left.scope & right.scope:
         return False
-    return not linked(tree, left, right)
+    return not linked(tree, left, right) and not distinguished(left, right)
+
+
+def distinguished(left: MemoryFile, right: MemoryFile) -> bool:
+    """True when one note names the other to set itself apart ("not to be confused with
+    the staging box, see `server_staging.md`"): siblings by their own account."""
+    for source, other in ((left, right), (right, left)):
+        names = {n.lower() for n in (other.stem, other.name) if len(n) >= 3}
+        for line in source.body_lines:
+            lowered = line.lower()
+            if any(n in lowered for n in names) and DISTINGUISHING.search(lowered):
+                return True
+    return False
 
 
 def linked(tree: MemoryTree, left: MemoryFile, right: MemoryFile) -> bool:

@@ -35,9 +35,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory_audit.model.finding import Finding, Skip, make_finding
-from memory_audit.tree.index_file import INDEX_NAME, IndexLink
+from memory_audit.tree.index_file import INDEX_NAME, IndexEntry, IndexLink
 from memory_audit.tree.memory_file import MemoryFile
-from memory_audit.tree.snapshot import MemoryTree, Target
+from memory_audit.tree.snapshot import MemoryTree, Target, name_key
 
 ID = "index-drift"
 
@@ -52,11 +52,12 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         yield _missing_index(tree)
         return
     moved = {link.line: (link, path) for path, link in tree.moved_index_targets.items()}
+    pointers = {entry.line for entry in tree.index.entries if entry.is_pointer}
     for link, target in tree.index_links:
         if link.line in moved and moved[link.line][0] == link:
             yield _stale_path(link, moved[link.line][1])
         elif not target.exists:
-            yield _broken_link(link, target)
+            yield _broken_link(link, target, pointer=link.line in pointers)
     if options.flat_index:
         for memory in sorted(tree.memories, key=lambda m: m.path):
             if (
@@ -97,18 +98,27 @@ def _stale_path(link: IndexLink, actual: str) -> Finding:
     )
 
 
-def _broken_link(link: IndexLink, target: Target) -> Finding:
+def _broken_link(link: IndexLink, target: Target, *, pointer: bool) -> Finding:
     where = "outside the tree " if target.absolute is not None and not target.inside else ""
     shown = f"[[{link.target}]]" if link.wiki else f"`{link.target}`"
+    suggestion = "remove the entry, or update the path if the file was renamed"
+    fix: dict[str, object] | None = {
+        "action": "remove-index-line",
+        "line": link.line,
+        "target": link.target,
+    }
+    if not pointer:  # a sentence that mentions the file: the link is wrong, not the sentence
+        suggestion = "update the path in this sentence, or drop the link and keep the text"
+        fix = None
     return make_finding(
         ID,
         "broken-index-link",
         INDEX_NAME,
         link.line,
         f"link target {shown} {where}doesn't exist",
-        "remove the entry, or update the path if the file was renamed",
+        suggestion,
         key=link.target,
-        fix={"action": "remove-index-line", "line": link.line, "target": link.target},
+        fix=fix,
     )
 
 
@@ -130,25 +140,51 @@ def _missing_entry(memory: MemoryFile) -> Finding:
 
 
 def _duplicate_entries(tree: MemoryTree) -> Iterator[Finding]:
-    seen: dict[str, int] = {}
+    """Pointer lines that index one file twice: the best of them stays, the others go.
+
+    Prose that mentions a file (``... See [x](x.md).``) is not an entry, so it is
+    never a duplicate and never a line to delete.
+    """
+    lines_by_target: dict[str, list[IndexEntry]] = {}
     for entry in tree.index.entries if tree.index else ():
-        target = tree.resolve_link(entry.target, "", wiki=entry.links[0].wiki)
-        if target.path is None or not target.exists:
+        if not entry.is_pointer:
             continue
-        if target.path in seen:
-            yield make_finding(
-                ID,
-                "duplicate-index-entry",
-                INDEX_NAME,
-                entry.line,
-                f"`{target.path}` is already indexed on line {seen[target.path]}",
-                "remove this line (keep the one with the better hook)",
-                key=target.path,
-                related=(target.path,),
-                fix={"action": "remove-index-line", "line": entry.line, "target": entry.target},
-            )
-        else:
-            seen[target.path] = entry.line
+        target = tree.resolve_link(entry.target, "", wiki=entry.links[0].wiki)
+        if target.path is not None and target.exists:
+            lines_by_target.setdefault(target.path, []).append(entry)
+    for path, entries in lines_by_target.items():
+        if len(entries) < 2:
+            continue
+        memory = tree.files.get(path)
+        kept = max(entries, key=lambda e: (_fit(e, memory), -e.line))
+        for entry in entries:
+            if entry is not kept:
+                better = _fit(kept, memory) > _fit(entry, memory)
+                why = ", which names it better" if better else ""
+                yield _duplicate(entry, kept, why, path)
+
+
+def _fit(entry: IndexEntry, memory: MemoryFile | None) -> tuple[bool, bool]:
+    """How well a pointer names its file: a title matching the file's name, stem or
+    description first, then a line with a hook."""
+    names = {name_key(memory.stem), name_key(memory.name or "")} if memory else set()
+    title = name_key(entry.title)
+    described = bool(memory and title and title in name_key(memory.description))
+    return (title in names - {""} or described, bool(entry.hook.strip(" .-—–:")))
+
+
+def _duplicate(entry: IndexEntry, kept: IndexEntry, why: str, path: str) -> Finding:
+    return make_finding(
+        ID,
+        "duplicate-index-entry",
+        INDEX_NAME,
+        entry.line,
+        f"`{path}` is also indexed on line {kept.line}{why}",
+        f"remove this line; line {kept.line} stays",
+        key=path,
+        related=(path,),
+        fix={"action": "remove-index-line", "line": entry.line, "target": entry.target},
+    )
 
 
 def _unread_lines(unread: tuple[tuple[int, int], ...]) -> Iterator[Finding]:

@@ -10,16 +10,17 @@ Stale means the project once had it, and each finding says why:
   absolute path that is not there.
 - ``stale-commit-reference``: a hash the line labels a commit ("commit abc1234",
   "fixed in") that no branch or tag of the project reaches, unless the line
-  names another repository.
+  names another repository ("frontend-app commit …").
 - ``outdated-reference``: an id matching a configured ``design_docs`` pattern
   that its planning file no longer mentions.
 
 A reference is a claim only when it looks like one (see
 ``analysis/references.py``): word lists, branches, globs, placeholders, URLs,
 examples, generated folders and lines that say a thing was renamed, moved or
-deleted are not. The history is one ``git log`` for the whole tree, cached by
-HEAD. ``~/`` and absolute paths are checked only for a Claude Code tree on this
-machine. MEMORY.md is scanned; session recaps (stale by nature) are not. What
+deleted (or lists such a line introduces) are not. The history is one ``git
+log`` for the whole tree, cached by HEAD. ``~/`` and absolute paths are checked
+only for a Claude Code tree on this machine. MEMORY.md is scanned; session
+recaps (stale by nature) are not. What
 could not be checked (no project, shallow clone, no git) is listed under
 ``skipped``.
 

@@ -34,7 +34,10 @@ class Options:
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
+    pointers = {e.line for e in tree.index.entries if e.is_pointer} if tree.index else set()
     for link, target in tree.index_links:
+        if link.line not in pointers:
+            continue  # a sentence may well name an old file ("replaced X with Y")
         memory = tree.files.get(target.path) if target.path is not None else None
         if memory is not None and memory.superseded_by:
             yield _superseded_entry(tree, link, memory)

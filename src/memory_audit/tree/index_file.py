@@ -62,6 +62,11 @@ class IndexEntry:
     def title(self) -> str:
         return self.links[0].title
 
+    @property
+    def is_pointer(self) -> bool:
+        """The line starts with its link: an index entry, not prose that mentions a file."""
+        return self.kind is LineKind.POINTER
+
 
 @dataclass(frozen=True)
 class _Structure:
@@ -150,18 +155,24 @@ def _entries(block: Block, kinds: list[LineKind]) -> Iterator[IndexEntry]:
     for span in block.spans:
         if not span.link.mention:  # a path in a code span is text, not an entry
             by_line.setdefault(span.link.line, []).append(span)
+    pointer_run = True  # every line so far in this block has been a pointer
     for number, spans in sorted(by_line.items()):
         files = [s for s in spans if s.link.wiki or not is_external(s.link.target)]
         if not files or block.kind != "paragraph":
             continue
         line_start = block.text.rfind("\n", 0, spans[0].start) + 1
         line_end = _line_end(block.text, spans[0].start)
+        starts_with_link = files[0] is spans[0] and not block.text[
+            line_start : spans[0].start
+        ].strip(" *_")
+        # A pointer is a line that *starts* with its link: a list item's first line, a
+        # paragraph's first line, or a line in a run of such lines. A sentence that
+        # mentions a link ("... See [x](x.md).") or a wrapped sentence whose next line
+        # happens to begin with one is prose, whatever it links.
         pointer = (
-            block.opens_item
-            and number == block.first
-            and files[0] is spans[0]
-            and not block.text[line_start : spans[0].start].strip(" *_")
+            starts_with_link and pointer_run and (number == block.first or number - 1 in by_line)
         )
+        pointer_run = pointer
         kinds[number - 1] = LineKind.POINTER if pointer else LineKind.LINKED_TEXT
         after = block.text[files[0].end : line_end].lstrip("*_")
         hook = HOOK_SEPARATOR.sub("", after, count=1).strip() if after.strip() else ""
