@@ -68,7 +68,8 @@ def test_control_characters_in_a_file_name_never_reach_a_notification(
     assert second["summary"] == "memory-audit: \\x1b]0;owned\\x07 title"
     assert second["body"] == "a\\x1b[2J\nb"  # the message's own lines stay lines
     shown = "".join(str(n["summary"]) + str(n["body"]) for n in (first, second))
-    assert "\x1b" not in shown and "\x07" not in shown
+    assert "\x1b" not in shown
+    assert "\x07" not in shown
 
 
 def test_no_notification_server_returns_quickly_without_raising(
