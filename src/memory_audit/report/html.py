@@ -286,12 +286,14 @@ def _activity(activity: Activity | None) -> str:
 
 def _findings(report: TreeReport, run: Run) -> str:
     cap = run.max_per_dimension
+    # A dimension that did not run: its result is unknown, never "nothing material".
+    parts = [f'<p class="not-run">{shown(line)}</p>' for line in wording.not_run_lines(report, run)]
     if not report.findings:
-        return "<p>All dimensions: nothing material.</p>"
-    shown, hidden = report.shown(cap), report.not_shown(cap)
-    parts = []
+        quiet = wording.quiet_dimensions(report, run)
+        return "\n".join([*parts, f"<p>{quiet}: nothing material.</p>" if quiet else ""])
+    shown_findings, hidden = report.shown(cap), report.not_shown(cap)
     for dimension in run.dimensions:
-        mine = [f for f in shown if f.dimension == dimension.id]
+        mine = [f for f in shown_findings if f.dimension == dimension.id]
         if not mine:
             continue
         secret = dimension.id == SECRET_DIMENSION
