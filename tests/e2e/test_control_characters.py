@@ -1,14 +1,16 @@
-"""File names and contents with control characters, through `history` and the `restore`
-preview: shown escaped, so a name holding a newline cannot print a line of its own and
+"""File names, contents and reasons with control characters, through `history`, the
+`restore` preview and `dismiss`: shown escaped, so a name holding a newline cannot print a line of its own and
 no escape sequence reaches the terminal."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+from tests.e2e.test_cli import cli
 from tests.e2e.test_restore import journal_of, restore
 from tests.harness import index, memory, write_tree
 
@@ -76,3 +78,16 @@ def test_restore_tree_lists_and_records_each_name_on_one_line(tmp_path: Path) ->
     ).stdout
     assert "a\\nFORGED: restore done" in changelog
     assert_nothing_forged(changelog)
+
+
+def test_dismiss_and_its_list_show_names_and_reasons_escaped(tmp_path: Path) -> None:
+    tree = write_tree(tmp_path / "memory", {"MEMORY.md": index(), FORGED: memory("a")})
+    data = json.loads(cli("audit", "--format", "json", str(tree)).stdout)
+    [finding] = [f for f in data["reports"][0]["findings"] if f["path"] == FORGED]
+    reason = "kept\x1b[2J\nFORGED: by the user"
+    done = cli("dismiss", finding["fingerprint"], str(tree), "--reason", reason)
+    assert done.returncode == 0, done.stderr
+    assert f"dismissed [{finding['fingerprint'][:8]}] a\\nFORGED: restore done" in done.stdout
+    listing = cli("dismiss", "--list").stdout
+    assert "    kept\\x1b[2J\\nFORGED: by the user\n" in listing
+    assert_nothing_forged(done.stdout + listing)
