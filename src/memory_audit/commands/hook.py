@@ -23,7 +23,7 @@ from memory_audit.config.user_dirs import user_dir
 from memory_audit.daemon.dismissals import read_dismissed
 from memory_audit.daemon.summary_reader import head_and_report
 from memory_audit.model.light_json import loads, quoted
-from memory_audit.model.visible import visible
+from memory_audit.model.visible import visible, visible_json
 from memory_audit.tree.slugs import tree_root_for_folder
 
 TYPE_CHECKING = False
@@ -91,11 +91,11 @@ def _finding_line(finding: dict[str, Any]) -> str:
     """One line per finding, whatever the report holds: the file name and the message as
     JSON strings, which no text can close (a quote inside is ``\\"``), then every value
     escaped (no newline, no escape sequence, no line separator)."""
-    path = quoted(str(finding.get("path", "")))
+    path = visible_json(quoted(str(finding.get("path", ""))))
     line = finding.get("line")
     where = f"{path}:{line}" if isinstance(line, int) else path
     dimension = visible(str(finding.get("dimension", "")))
-    lead = f"- [{dimension}] {visible(where)} — "
+    lead = f"- [{dimension}] {where} — "
     return lead + _quoted_message(str(finding.get("message", "")), LINE_LIMIT - len(lead))
 
 
@@ -103,10 +103,10 @@ def _quoted_message(message: str, room: int) -> str:
     """``message`` as a JSON string of at most ``room`` characters: a longer one is cut
     before it is quoted (cutting the quoted text could split an escape and free the
     closing quote), and ends in "…"."""
-    text = visible(quoted(message))
+    text = visible_json(quoted(message))
     kept = min(len(message), room)  # quoted, the kept part is never shorter than itself
     while len(text) > room and kept >= 0:
-        text = visible(quoted(message[: max(kept, 0)] + "…"))
+        text = visible_json(quoted(message[: max(kept, 0)] + "…"))
         kept -= max(1, (len(text) - room) // 6)  # a character escapes to 6 at most
     return text
 
