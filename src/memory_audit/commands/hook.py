@@ -3,7 +3,8 @@
 Claude Code runs it at session start with a JSON object on stdin (``cwd``,
 ``session_id``, ``source``); what it prints joins the session's context. It
 reads the latest report (it never audits), prints at most ~15 lines, the most
-important first, and prints nothing when nothing is pending. It must never
+important first (a check that did not run, such as the secret scan without its rules,
+before any finding), and prints nothing when nothing is pending. It must never
 hold up or fail a session: any problem means silence and exit 0.
 
 Every session start waits for it, so it imports only ``os`` and six small
@@ -31,6 +32,7 @@ if TYPE_CHECKING:  # typing itself costs milliseconds at every session start
     from typing import Any, TextIO
 
 SHOWN = 10
+NOT_RUN_SHOWN = 3  # checks that did not run, said first (one line each)
 CONTEXT_LIMIT = 10_000  # Claude Code cuts hook context longer than this
 CONTEXT_BUDGET = 9_000  # ours: the limit with room to spare
 LINE_LIMIT = 400  # one finding's line; a longer message is cut
@@ -145,7 +147,7 @@ def summary_text(
         f"memory-audit: {len(findings)} finding(s) pending in this project's memory "
         f"(weekly report of {when}). Most important first. {DATA_NOTE}"
     )
-    lines = [head, *(_not_run_line(skip) for skip in not_run or [])]
+    lines = [head, *(_not_run_line(skip) for skip in (not_run or [])[:NOT_RUN_SHOWN])]
     used = sum(len(line) + 1 for line in lines) + len(CLOSING) + SUMMARY_ROOM
     shown = 0
     for finding in ranked[:SHOWN]:
