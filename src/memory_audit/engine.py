@@ -83,7 +83,7 @@ def audit_tree(
         has_index=tree.index is not None,
         health=_health(tree, parsed, selection, options, (findings, skipped, errors)),
         findings=tuple(f for f in ordered if f.fingerprint not in hidden),
-        skipped=tuple(Skip(s.dimension, boundary.text(s.reason)) for s in skipped),
+        skipped=tuple(dataclasses.replace(s, reason=boundary.text(s.reason)) for s in skipped),
         errors=tuple((path, boundary.text(error)) for path, error in errors),
         checks=tuple(selection),
         dismissed=tuple(f for f in ordered if f.fingerprint in hidden),

@@ -8,8 +8,15 @@ from pathlib import Path
 import pytest
 
 from memory_audit.config.settings import NotifySettings
+from memory_audit.daemon.alerts import AlertCenter, alerts_for, scan_file
 from memory_audit.daemon.notify import DesktopBackend, Notifier, RateLimit, use_runtime_bus
+from memory_audit.daemon.state import State
+from memory_audit.secrets.loading import scanner_for
+from tests.harness import memory, write_tree
+from tests.secrets.samples import CASES
 from tests.support.session_bus import session_bus
+
+TOKEN = CASES["github-pat"][0][0][0]
 
 
 def send(notifier: Notifier, title: str = "t", message: str = "m") -> bool | None:
@@ -30,6 +37,39 @@ def test_desktop_notification_reaches_a_real_notification_server(
     assert shown["app"] == "memory-audit"
     assert shown["summary"] == "memory-audit: 1 possible secret in 1 file"
     assert shown["body"] == "a.md:3 ghp_R8mQ...aE7u"
+
+
+def test_control_characters_in_a_file_name_never_reach_a_notification(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A secret alert names its file: a newline in the name cannot start a line of the
+    body, and no ESC or BEL reaches the notification server (body or title)."""
+    forged = "a\nFORGED: all clear\x1b]0;owned\x07.md"
+    tree = write_tree(tmp_path / "memory", {forged: memory("a", body=f"token {TOKEN}")})
+    state = State(tmp_path / "state")
+    scan = scan_file(tree / forged, tree, scanner_for(None, str(tmp_path / "state")), 1 << 20)
+    assert scan is not None
+    with session_bus(tmp_path / "bus") as bus:
+        monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", bus.address)
+        notifier = Notifier(NotifySettings(), DesktopBackend())
+        center = AlertCenter(state, notifier, 0.0, lambda: None)
+
+        async def alert_then_send() -> bool | None:
+            center.add(alerts_for(scan, state, frozenset()))
+            await center.flush()
+            return await notifier.send("memory-audit: \x1b]0;owned\x07 title", "a\x1b[2J\nb")
+
+        assert asyncio.run(alert_then_send()) is True
+        first, second = bus.notifications()
+    state.close()
+    body = str(first["body"]).splitlines()
+    assert body[0].startswith("a\\nFORGED: all clear\\x1b]0;owned\\x07.md:6 ")
+    assert body[1:] == ["Review: memory-audit review"]
+    assert second["summary"] == "memory-audit: \\x1b]0;owned\\x07 title"
+    assert second["body"] == "a\\x1b[2J\nb"  # the message's own lines stay lines
+    shown = "".join(str(n["summary"]) + str(n["body"]) for n in (first, second))
+    assert "\x1b" not in shown
+    assert "\x07" not in shown
 
 
 def test_no_notification_server_returns_quickly_without_raising(

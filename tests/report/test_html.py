@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memory_audit.checks import DIMENSIONS
-from memory_audit.model.changes import Changes, Resolved, TrendPoint
+from memory_audit.model.changes import Activity, Changes, FileChange, Resolved, TrendPoint
 from memory_audit.model.run import Run
 from memory_audit.report import renderer
 from tests.harness import NOW, index, memory, report, write_tree
@@ -81,6 +81,31 @@ def test_html_shows_projects_dimensions_changes_and_trends(tmp_path: Path) -> No
         html.count("<title>2026-11-15: MEMORY.md index drift 2</title>") == 1
     )  # an earlier run's bar
     assert "Trends build up" not in html  # four points: a real trend
+
+
+def test_html_shows_control_characters_from_names_and_texts_as_escapes(tmp_path: Path) -> None:
+    forged = "a\nFORGED\x1b]0;owned\x07.md"
+    tree = write_tree(
+        tmp_path / "projects/-work-app/memory",
+        {"MEMORY.md": index("gone.md"), forged: memory("a", body="A line.\n" * 40)},
+    )
+    root = str(tree)
+    gone = "link target `x\x1b[2J.md` doesn't exist"
+    changes = {root: Changes(resolved=(Resolved("index-drift", "broken", forged, gone),))}
+    journal = FileChange("2026-11-30 09:00", "modified", forged, "session \x1b[31mred\x07")
+    run = Run(
+        (report(tree),),
+        NOW,
+        changes=changes,
+        activity={root: Activity((journal,))},
+        dimensions=DIMENSIONS,
+    )
+    html = renderer("html")(run)
+    assert "\x1b" not in html
+    assert "\x07" not in html
+    assert html.count("<code>a\\nFORGED\\x1b]0;owned\\x07.md") >= 3  # largest, resolved, journal
+    assert "session \\x1b[31mred\\x07" in html
+    assert "<code>x\\x1b[2J.md</code>" in html
 
 
 @pytest.mark.slow

@@ -52,7 +52,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     try:
         scanner = scanner_for(options.patterns, options.state_dir, options.gitleaks_config)
     except RulesUnavailable as exc:
-        yield Skip(ID, str(exc))
+        yield Skip(ID, str(exc), whole=True)  # no rules, no scan: never a clean result
         return
     for path, matches in tree_secrets(tree, scanner).items():
         for match, _ in matches:

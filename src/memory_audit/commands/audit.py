@@ -74,7 +74,7 @@ def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
             print(f"memory-audit: {scope.note}", file=sys.stderr)
         if output is None and output_format == "json":
             json_report.write(run_, out, indent)  # streamed: one tree's JSON at a time
-            return 1 if run_.total else 0
+            return 1 if run_.total or unaudited_files(run_) else 0
         rendered = _render(run_, output_format, indent)
     if output is None:
         out.write(rendered)
@@ -86,9 +86,10 @@ def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
 
 
 def unaudited_files(run: Run) -> bool:
-    """A file that could not be read or checked is no clean bill of health: exit 1, the
-    reason is in the report's errors. (A tree being consolidated is not audited at all.)"""
-    return any(report.errors and report.audited for report in run.reports)
+    """A file that could not be read or checked, or a dimension that could not run (the
+    secret rules could not be loaded), is no clean bill of health: exit 1, the reason is
+    in the report's errors or skipped. (A tree being consolidated is not audited at all.)"""
+    return any((report.errors or report.not_run) and report.audited for report in run.reports)
 
 
 def _with_overrides(

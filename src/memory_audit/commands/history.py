@@ -22,6 +22,7 @@ from memory_audit.engine import audit_refs, select_checks
 from memory_audit.errors import UsageError
 from memory_audit.fix.changelog import changelog_path
 from memory_audit.model.finding import Finding
+from memory_audit.model.visible import visible
 
 FINGERPRINT = re.compile(r"^[0-9a-f]{6,64}$")
 
@@ -50,7 +51,8 @@ def dismiss(
     finally:
         state.close()
     out.write(
-        f"dismissed [{finding.fingerprint[:8]}] {finding.path}: {finding.message}\n"
+        f"dismissed [{finding.fingerprint[:8]}] {visible(finding.path)}: "
+        f"{visible(finding.message)}\n"
         "It stays out of notifications and counts, and is listed apart in reports "
         f"(`memory-audit undismiss {finding.fingerprint[:8]}` brings it back).\n"
     )
@@ -126,7 +128,8 @@ def _list(config: config_module.Config, out: TextIO) -> int:
         out.write("No dismissals.\n")
         return 0
     for fingerprint, root, reason, when in rows:
-        out.write(f"[{fingerprint[:8]}] {when[:10]}  {root or '(any tree)'}\n    {reason}\n")
+        shown_root = visible(root) if root else "(any tree)"
+        out.write(f"[{fingerprint[:8]}] {when[:10]}  {shown_root}\n    {visible(reason)}\n")
     return 0
 
 

@@ -32,6 +32,7 @@ from memory_audit.journal.content import decoded, masked_bytes
 from memory_audit.journal.index import Version
 from memory_audit.journal.labels import SCANNED_CHARS, label
 from memory_audit.journal.store import Journal
+from memory_audit.model.visible import code_span, visible
 from memory_audit.secrets.loading import scanner_for
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.index_file import INDEX_NAME
@@ -119,7 +120,9 @@ def _confirm_and_write(
     console.say(f"{len(plans)} files differ from then ({deleted} deleted since):")
     for plan in plans:
         state = "deleted" if plan.current is None else "changed"
-        console.say(f"  {plan.path} ({state}; version {plan.version.id}{_masked_tag(plan)})")
+        console.say(
+            f"  {visible(plan.path)} ({state}; version {plan.version.id}{_masked_tag(plan)})"
+        )
     answer = console.choose("Restore", {"a": "all", "o": "one by one", "n": "none"})
     if answer == "n":
         return []
@@ -144,10 +147,12 @@ def _one(
         try:
             restoring.write(plan)
         except restoring.RestoreRefused as exc:
-            console.say(f"  not restored: {exc}")
+            console.say(f"  not restored: {visible(str(exc))}")
             plan = restoring.replan(journal, plan)
             continue
-        console.say(f"  restored {plan.path} (version {plan.version.id}{_masked_tag(plan)})")
+        console.say(
+            f"  restored {visible(plan.path)} (version {plan.version.id}{_masked_tag(plan)})"
+        )
         return [plan]
     return []
 
@@ -182,10 +187,12 @@ def _write_all(console: Console, plans: list[restoring.RestorePlan]) -> list[res
         try:
             restoring.write(plan)
         except (restoring.RestoreRefused, OSError) as exc:
-            console.say(f"  not restored: {exc}")
+            console.say(f"  not restored: {visible(str(exc))}")
             continue
         written.append(plan)
-        console.say(f"  restored {plan.path} (version {plan.version.id}{_masked_tag(plan)})")
+        console.say(
+            f"  restored {visible(plan.path)} (version {plan.version.id}{_masked_tag(plan)})"
+        )
     return written
 
 
@@ -252,7 +259,7 @@ def _record(
     now = time.time()
     for plan in done:
         restoring.record(journal, plan, reason or "not given", now)
-    changes = [f"restored `{p.path}` from version {p.version.id}" for p in done]
+    changes = [f"restored {code_span(p.path)} from version {p.version.id}" for p in done]
     name = root.parent.name if root.name == "memory" else root.name
     entry = _entry(dt.datetime.now().astimezone(), changes, reason)
     append(changelog_path(changelog_dir, root), name, entry)  # the tree's own changelog

@@ -58,7 +58,7 @@ def run(
         if purge is not None:
             root, rel = lookup.locate(journal.index, purge)
             count = journal.purge(str(root), rel)
-            out.write(f"dropped {count} version(s) of {rel} from the journal\n")
+            out.write(f"dropped {count} version(s) of {visible(rel)} from the journal\n")
             return 0
         root, rel = lookup.locate(journal.index, target) if target else (Path(), "")
         start = lookup.parse_when(since) if since else None
@@ -108,7 +108,7 @@ def render(versions: Sequence[Version], journal: Journal | None) -> tuple[str, i
     for version in versions:
         if version.root != current_root:
             current_root, current_day = version.root, None
-            lines += ["", f"Memory tree: {version.root}"]
+            lines += ["", f"Memory tree: {visible(version.root)}"]
         if _day(version) != current_day:
             current_day = _day(version)
             lines.append(f"{current_day}: {days[current_day]} change(s)")
@@ -125,10 +125,12 @@ def _day(version: Version) -> str:
 
 
 def _line(version: Version) -> str:
+    """One line per version: its path, note and attribution come from files and
+    transcripts, so the line is escaped whole (a newline in a name cannot start a line)."""
     clock = time.strftime("%H:%M:%S", time.localtime(version.at))
     size = "" if version.is_tombstone else f"{version.size:,} B"
     note = f" — {version.note}" if version.note else ""
-    return (
+    return visible(
         f"  {clock}  #{version.id:<6} {version.kind:<9} {version.path}  {size}  "
         f"by {version.actor.describe()}{note}"
     )

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from memory_audit.daemon.notify import Notifier
 from memory_audit.daemon.state import State
+from memory_audit.model.visible import visible
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex, load_index
@@ -267,7 +268,9 @@ def title(alerts: list[Alert]) -> str:
 
 
 def body(alerts: list[Alert]) -> str:
-    lines = [a.text for a in alerts[:SHOWN_LINES]]
+    """One line per alert: its text names files, so it is escaped (a newline in a name
+    cannot start a line, an ESC or BEL never reaches the notification)."""
+    lines = [visible(a.text) for a in alerts[:SHOWN_LINES]]
     if len(alerts) > SHOWN_LINES:
         lines.append(f"…and {len(alerts) - SHOWN_LINES} more")
     lines.append("Review: memory-audit review")

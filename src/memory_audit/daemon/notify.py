@@ -36,6 +36,7 @@ from typing import Protocol
 from desktop_notifier import DesktopNotifier
 
 from memory_audit.config.settings import NotifySettings
+from memory_audit.model.visible import visible, visible_lines
 
 log = logging.getLogger("memory_audit.daemon")
 APP_NAME = "memory-audit"
@@ -195,7 +196,11 @@ class Notifier:
 
     async def send(self, title: str, message: str, opens: Path | None = None) -> bool | None:
         """True: accepted (shown, or logged by the ``none`` backend). False: no server
-        accepted it (logged). None: held back by the rate limit, nothing attempted."""
+        accepted it (logged). None: held back by the rate limit, nothing attempted.
+
+        Every backend gets the title and each line of the message escaped, whoever
+        composed them: no control character reaches a notification server or the log."""
+        title, message = visible(title), visible_lines(message)
         if not self.limit.has_room():
             log.warning("notification rate limit (%d/hour) reached; held back", self.limit.limit)
             return None

@@ -38,7 +38,7 @@ from memory_audit.daemon.report_folder import (
 )
 from memory_audit.model.changes import Changes, is_baseline
 from memory_audit.model.run import Run, TreeReport
-from memory_audit.report import json_report, markdown
+from memory_audit.report import json_report, markdown, wording
 from memory_audit.report.changes import activity_markdown, changes_markdown
 
 log = logging.getLogger("memory_audit.daemon")
@@ -193,6 +193,7 @@ def summary_markdown(run: Run, changes: Mapping[str, Changes]) -> str:
         f"**{run.total} findings** in {sum(1 for r in projects if r.findings)} of "
         f"{len(projects)} memory trees; {since}",
         "",
+        *_not_run_lines(run),
         "| project | findings | new | resolved | index lines | index bytes | report |",
         "|---|---|---|---|---|---|---|",
     ]
@@ -206,6 +207,13 @@ def summary_markdown(run: Run, changes: Mapping[str, Changes]) -> str:
         )
     lines += ["", "Review and fix, one confirmed decision at a time: `memory-audit review`."]
     return "\n".join(lines) + "\n"
+
+
+def _not_run_lines(run: Run) -> list[str]:
+    """A check that did not run (no secret rules) said above the table, never left to
+    look like a clean column."""
+    not_run = wording.not_run_summary(run)
+    return [f"**{not_run}**", ""] if not_run else []
 
 
 def _count(items: tuple[object, ...], change: Changes) -> str:

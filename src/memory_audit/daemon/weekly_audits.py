@@ -31,6 +31,7 @@ from memory_audit.daemon.worker_thread import in_daemon_thread
 from memory_audit.errors import describe
 from memory_audit.model.changes import Activity, Changes, is_baseline
 from memory_audit.model.run import Run
+from memory_audit.report import wording
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import find_trees
 
@@ -152,13 +153,14 @@ class WeeklyAudits:
         new = sum(len(c.new) for c in changes.values())
         projects = sum(1 for r in run.reports if r.findings)
         since = "the first run" if is_baseline(changes) else f"{new} new since the last run"
+        not_run = wording.not_run_summary(run)  # a check that did not run is never "clean"
         if run.total:
             message = (
                 f"{run.total} findings in {projects} of {len(run.reports)} projects, "
-                f"{since}.\nReview: memory-audit review"
+                f"{since}.\n" + (f"{not_run}\n" if not_run else "") + "Review: memory-audit review"
             )
         else:
-            message = f"All {len(run.reports)} memory trees are clean."
+            message = not_run or f"All {len(run.reports)} memory trees are clean."
         await self.notifier.send("memory-audit: weekly audit", message, folder / "summary.md")
 
     def latest_summary(self) -> Path | None:

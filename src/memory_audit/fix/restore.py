@@ -22,6 +22,7 @@ from memory_audit.journal.blobs import CorruptBlob
 from memory_audit.journal.content import decoded
 from memory_audit.journal.index import RESTORED, Actor, NewVersion, Version
 from memory_audit.journal.store import Journal, why_unreadable
+from memory_audit.model.visible import visible
 
 MAX_READ = 64 * 1024 * 1024
 
@@ -84,16 +85,19 @@ def replan(journal: Journal, old: RestorePlan) -> RestorePlan:
 
 
 def diff(plan: RestorePlan) -> str:
+    """The preview: the file's name escaped (a newline in it cannot start a line of its own);
+    its lines are made visible where they are printed (``Console.say``)."""
+    name = visible(plan.path)
     if plan.current is None:
-        header = f"{plan.path}: the file was deleted; it comes back as version {plan.version.id}"
+        header = f"{name}: the file was deleted; it comes back as version {plan.version.id}"
         return header + "\n" + _added(plan.content)
     # The masked text: a secret in the file never reaches the terminal.
     before = decoded(plan.shown or plan.current).splitlines(keepends=True)
     after = decoded(plan.content).splitlines(keepends=True)
     lines = difflib.unified_diff(
-        before, after, f"{plan.path} (now)", f"{plan.path} (version {plan.version.id})"
+        before, after, f"{name} (now)", f"{name} (version {plan.version.id})"
     )
-    return "".join(lines) or f"{plan.path}: already identical to version {plan.version.id}\n"
+    return "".join(lines) or f"{name}: already identical to version {plan.version.id}\n"
 
 
 def _added(content: bytes) -> str:

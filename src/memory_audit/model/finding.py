@@ -147,7 +147,12 @@ def _numbered(finding: Finding, first: str, ordinal: int) -> Finding:
 
 @dataclass(frozen=True)
 class Skip:
-    """A part of a dimension that could not run, and why (shown in ``skipped``)."""
+    """A part of a dimension that could not run, and why (shown in ``skipped``).
+
+    ``whole``: none of it ran (the secret rules could not be loaded): its result is
+    unknown, and every output says so where the dimension's result would be, never
+    "nothing material"."""
 
     dimension: str
     reason: str
+    whole: bool = False

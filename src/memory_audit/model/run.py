@@ -48,6 +48,11 @@ class TreeReport:
         """False for a tree Claude Code was consolidating: its findings are unknown, not zero."""
         return not any(path == CONSOLIDATION_LOCK for path, _ in self.errors)
 
+    @property
+    def not_run(self) -> dict[str, str]:
+        """Dimensions none of which ran, and why: their result is unknown, not clean."""
+        return {s.dimension: s.reason for s in self.skipped if s.whole}
+
     def shown(self, cap: int) -> list[Finding]:
         seen: Counter[str] = Counter()
         kept = []

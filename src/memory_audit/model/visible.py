@@ -24,6 +24,9 @@ _TABLE: dict[int, str] = {
     **{c: f"\\u{c:04x}" for c in _LINE_BREAKERS},
     **{ord(k): v for k, v in _NAMED.items()},
 }
+# The same characters as JSON escapes: a JSON encoder escapes C0 controls itself, but
+# leaves DEL, C1 controls, line separators and bidirectional overrides as they are.
+_JSON_TABLE = {c: f"\\u{c:04x}" for c in _TABLE}
 
 
 def visible(text: str) -> str:
@@ -31,6 +34,13 @@ def visible(text: str) -> str:
     # printable and has nothing to escape, which one C-speed test says. A regex of the
     # table's characters said it as fast, but compiling it was a tenth of the session hook.
     return text if text.isprintable() else text.translate(_TABLE)
+
+
+def visible_json(literal: str) -> str:
+    """A JSON string literal (``light_json.quoted``) with every character ``visible``
+    escapes written as a JSON escape (``\\u009b``), so it stays one valid JSON string
+    (the session hook gives memory text to Claude Code so)."""
+    return literal if literal.isprintable() else literal.translate(_JSON_TABLE)
 
 
 def visible_lines(text: str) -> str:

@@ -32,4 +32,9 @@ def render(run: Run) -> str:
             props.append(f"title={_property('memory-audit: ' + run.title(finding.dimension))}")
             command = COMMAND[level(run, finding)]
             lines.append(f"::{command} {','.join(props)}::{_data(wording.sentence(finding))}")
+        lines += [
+            f"::error title={_property('memory-audit: ' + wording.display_root(report.root))}"
+            f"::{_data(line)}"
+            for line in wording.not_run_lines(report, run)
+        ]
     return "\n".join(lines) + ("\n" if lines else "")

@@ -17,6 +17,7 @@ from html import escape
 from memory_audit.model.changes import Activity, Changes
 from memory_audit.model.health import SessionUse
 from memory_audit.model.run import Run, TreeReport
+from memory_audit.model.visible import visible
 from memory_audit.report import charts, wording
 from memory_audit.report.changes import SHOWN_CHANGES
 from memory_audit.report.colour import SECRET_DIMENSION
@@ -70,9 +71,15 @@ svg .limit { stroke: var(--bad); stroke-dasharray: 6 4; } svg .limit-label { fil
 CODE_SPAN = re.compile(r"`([^`]+)`")
 
 
+def shown(value: str) -> str:
+    """Text from memory files (names, messages) as the text report shows it (control
+    characters as escapes: ``visible``), then escaped for HTML."""
+    return escape(visible(value))
+
+
 def text(value: str) -> str:
-    """Escaped text, with the report's `backticked` names shown as code."""
-    return CODE_SPAN.sub(r"<code>\1</code>", escape(value))
+    """Shown text, with the report's `backticked` names shown as code."""
+    return CODE_SPAN.sub(r"<code>\1</code>", shown(value))
 
 
 def render(run: Run) -> str:
@@ -138,7 +145,7 @@ def _overview(run: Run) -> str:
     for index, report in enumerate(run.reports):
         change = run.changes.get(str(report.root), Changes())
         rows.append(
-            f'<tr><td><a href="#p{index}">{escape(project_name(report))}</a></td>'
+            f'<tr><td><a href="#p{index}">{shown(project_name(report))}</a></td>'
             f'<td class="num">{len(report.findings)}</td>'
             f'<td class="num">{"–" if change.baseline else len(change.new)}</td>'
             f'<td class="num">{"–" if change.baseline else len(change.resolved)}</td>'
@@ -205,10 +212,10 @@ def _trend_charts(run: Run) -> str:
 
 def _project(index: int, report: TreeReport, run: Run) -> str:
     h = report.health
-    largest = ", ".join(f"<code>{escape(p)}</code> ({n})" for p, n in h.largest) or "–"
+    largest = ", ".join(f"<code>{shown(p)}</code> ({n})" for p, n in h.largest) or "–"
     parts = [
-        f'<section class="project" id="p{index}"><h2>{escape(project_name(report))}</h2>',
-        f'<p class="muted"><code>{escape(str(report.root))}</code> · '
+        f'<section class="project" id="p{index}"><h2>{shown(project_name(report))}</h2>',
+        f'<p class="muted"><code>{shown(str(report.root))}</code> · '
         f"profile {escape(report.profile)}</p>",
         '<div class="card"><table>',
         f'<tr><th>Memory files</th><td class="num">{h.files}</td><td>{h.total_lines:,} lines; '
@@ -256,7 +263,7 @@ def _changes(change: Changes | None) -> str:
         for f in change.new
     ]
     items += [
-        f'<li class="resolved">resolved: <code>{escape(r.path)}</code> — {text(r.message)}</li>'
+        f'<li class="resolved">resolved: <code>{shown(r.path)}</code> — {text(r.message)}</li>'
         for r in change.resolved
     ]
     title = f"<h3>Since the last run: {len(change.new)} new, {len(change.resolved)} resolved</h3>"
@@ -269,7 +276,7 @@ def _activity(activity: Activity | None) -> str:
         return ""
     items = "".join(
         f'<li class="change {escape(c.kind)}"><time>{escape(c.when)}</time> {escape(c.kind)} '
-        f"<code>{escape(c.path)}</code> — {escape(c.by)}</li>"
+        f"<code>{shown(c.path)}</code> — {shown(c.by)}</li>"
         for c in activity.changes[:SHOWN_CHANGES]
     )
     more = len(activity.changes) - SHOWN_CHANGES
@@ -279,12 +286,14 @@ def _activity(activity: Activity | None) -> str:
 
 def _findings(report: TreeReport, run: Run) -> str:
     cap = run.max_per_dimension
+    # A dimension that did not run: its result is unknown, never "nothing material".
+    parts = [f'<p class="not-run">{shown(line)}</p>' for line in wording.not_run_lines(report, run)]
     if not report.findings:
-        return "<p>All dimensions: nothing material.</p>"
-    shown, hidden = report.shown(cap), report.not_shown(cap)
-    parts = []
+        quiet = wording.quiet_dimensions(report, run)
+        return "\n".join([*parts, f"<p>{quiet}: nothing material.</p>" if quiet else ""])
+    shown_findings, hidden = report.shown(cap), report.not_shown(cap)
     for dimension in run.dimensions:
-        mine = [f for f in shown if f.dimension == dimension.id]
+        mine = [f for f in shown_findings if f.dimension == dimension.id]
         if not mine:
             continue
         secret = dimension.id == SECRET_DIMENSION

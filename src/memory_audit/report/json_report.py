@@ -78,12 +78,18 @@ def _tree(report: TreeReport, cap: int) -> dict[str, Any]:
         "findings": [f.to_json() for f in report.findings],
         "counts": report.counts,
         "not_shown": report.not_shown(cap),
-        "skipped": [{"dimension": s.dimension, "reason": s.reason} for s in report.skipped],
+        "skipped": [_skip(s) for s in report.skipped],
         "errors": [{"path": path, "error": error} for path, error in report.errors],
         "checks": list(report.checks),
         "dismissed": [f.to_json() for f in report.dismissed],
         "not_memories": [{"path": p, "reason": why} for p, why in report.not_memories],
     }
+
+
+def _skip(skip: Skip) -> dict[str, Any]:
+    """A skipped part; ``"whole": true`` (additive) when none of the dimension ran."""
+    entry: dict[str, Any] = {"dimension": skip.dimension, "reason": skip.reason}
+    return (entry | {"whole": True}) if skip.whole else entry
 
 
 def from_json(data: dict[str, Any]) -> Run:
@@ -111,7 +117,9 @@ def _tree_from(data: dict[str, Any]) -> TreeReport:
         has_index=bool(scanned.get("index", False)),
         health=Health.from_json(data.get("health", {})),
         findings=tuple(Finding.from_json(f) for f in data.get("findings", [])),
-        skipped=tuple(Skip(s["dimension"], s["reason"]) for s in data.get("skipped", [])),
+        skipped=tuple(
+            Skip(s["dimension"], s["reason"], bool(s.get("whole"))) for s in data.get("skipped", [])
+        ),
         errors=tuple((e.get("path", ""), e.get("error", "")) for e in data.get("errors", [])),
         checks=tuple(data.get("checks", [])),
         dismissed=tuple(Finding.from_json(f) for f in data.get("dismissed", [])),

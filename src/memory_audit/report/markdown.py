@@ -42,6 +42,7 @@ def render_tree(report: TreeReport, run: Run) -> str:
         hidden = report.not_shown(cap).get(dimension.id)
         if hidden:
             lines += ["", wording.more_not_shown(hidden, dimension.id, report)]
+    lines += [line for text in wording.not_run_lines(report, run) for line in ("", f"## {text}")]
     quiet = wording.quiet_dimensions(report, run)
     if quiet:
         lines += ["", f"## {quiet}: Nothing material."]
@@ -54,9 +55,10 @@ def _notes(report: TreeReport, run: Run) -> list[str]:
     if report.not_memories:
         lines += ["", "### Not memories, skipped", ""]
         lines += [f"- `{path}`: {why}" for path, why in report.not_memories]
-    if report.skipped:
+    skipped = wording.partly_skipped(report)
+    if skipped:
         lines += ["", "### Skipped", ""]
-        lines += [f"- {run.title(s.dimension)}: {visible(s.reason)}" for s in report.skipped]
+        lines += [f"- {run.title(s.dimension)}: {visible(s.reason)}" for s in skipped]
     if report.errors:
         lines += ["", "### Errors", ""]
         lines += [

@@ -78,6 +78,24 @@ def _result(
     }
 
 
+def _invocation(run: Run) -> dict[str, Any]:
+    """Not successful when a file could not be checked or a dimension did not run; a
+    dimension that did not run is a notification naming its rule, never an empty result."""
+    not_run = [
+        {
+            "level": "error",
+            "descriptor": {"id": dimension},
+            "message": {"text": line},
+        }
+        for report in run.reports
+        for dimension, line in zip(report.not_run, wording.not_run_lines(report, run), strict=True)
+    ]
+    failed = not_run or any(r.errors for r in run.reports)
+    return {"executionSuccessful": not failed} | (
+        {"toolExecutionNotifications": not_run} if not_run else {}
+    )
+
+
 def to_sarif(run: Run) -> dict[str, Any]:
     rules = _rules(run)
     rule_index = {rule["id"]: i for i, rule in enumerate(rules)}
@@ -95,7 +113,7 @@ def to_sarif(run: Run) -> dict[str, Any]:
                     "driver": {"name": "memory-audit", "version": run.version, "rules": rules}
                 },
                 "results": results,
-                "invocations": [{"executionSuccessful": not any(r.errors for r in run.reports)}],
+                "invocations": [_invocation(run)],
             }
         ],
     }

@@ -71,14 +71,12 @@ def _by_dimension(report: TreeReport, run: Run, paint: Painter) -> list[tuple[st
         text = "not audited (being consolidated)"
         return [(text, paint.dim(text))]
     counts = report.counts
-    if not counts:
-        return [("clean", paint.dim("clean"))]
     order = sorted(run.dimensions, key=lambda d: d.id != SECRET_DIMENSION)
-    return [
-        (f"{d.id} {counts[d.id]}", paint.dimension(f"{d.id} {counts[d.id]}", d.id))
-        for d in order
-        if d.id in counts
-    ]
+    words = [(d.id, "did not run") for d in order if d.id in report.not_run]
+    words += [(d.id, str(counts[d.id])) for d in order if d.id in counts]
+    if not words:
+        return [("clean", paint.dim("clean"))]
+    return [(f"{d} {what}", paint.dimension(f"{d} {what}", d)) for d, what in words]
 
 
 def _wrapped(lead: str, parts: list[tuple[str, str]], width: int) -> list[str]:
@@ -111,6 +109,7 @@ def render_tree(
     if report.health.largest:
         lines.append(f"Largest: {wording.largest_line(report)}")
     lines += _dimensions(report, run, paint)
+    lines += [line for text in wording.not_run_lines(report, run) for line in ("", f"## {text}")]
     quiet = wording.quiet_dimensions(report, run)
     if quiet:
         lines += ["", f"## {quiet}: Nothing material."]
@@ -147,11 +146,12 @@ def _notes(report: TreeReport, run: Run, options: TextOptions) -> list[str]:
     lines: list[str] = []
     if report.not_memories:
         lines += ["", wording.not_memories_line(report)]
-    if report.skipped and options.detail == "verbose":
+    skipped = wording.partly_skipped(report)
+    if skipped and options.detail == "verbose":
         lines += ["", "Skipped:"]
-        lines += [f"- {run.title(s.dimension)}: {visible(s.reason)}" for s in report.skipped]
-    elif report.skipped:
-        lines += ["", f"Skipped: {len(report.skipped)} part(s) of checks could not run (-v: why)."]
+        lines += [f"- {run.title(s.dimension)}: {visible(s.reason)}" for s in skipped]
+    elif skipped:
+        lines += ["", f"Skipped: {len(skipped)} part(s) of checks could not run (-v: why)."]
     if report.errors:
         lines += ["", "Errors:"]
         lines += [f"- {wording.error_line(path, error)}" for path, error in report.errors]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from memory_audit.model.finding import Finding
+from memory_audit.model.finding import Finding, Skip
 from memory_audit.model.health import SessionUse
 from memory_audit.model.run import Run, TreeReport
 from memory_audit.model.visible import visible
@@ -103,14 +103,45 @@ def short_fingerprint(finding: Finding) -> str:
 
 
 def quiet_dimensions(report: TreeReport, run: Run) -> str:
-    """Which dimensions found nothing, of those that ran ("" when none)."""
-    ran = [d for d in run.dimensions if d.id in report.checks]
+    """Which dimensions found nothing, of those that ran ("" when none). A dimension
+    that did not run at all is not among them: its result is unknown (``not_run_lines``)."""
+    not_run = report.not_run
+    ran = [d for d in run.dimensions if d.id in report.checks and d.id not in not_run]
     quiet = [d for d in ran if d.id not in report.counts]
     if not quiet or not report.audited:
         return ""
-    if len(ran) == len(run.dimensions):
-        return "All other dimensions" if report.findings else "All dimensions"
+    if len(ran) + len(not_run) == len(run.dimensions):  # those shown above are the others
+        return "All other dimensions" if report.findings or not_run else "All dimensions"
     return ", ".join(d.title for d in quiet)
+
+
+def not_run_lines(report: TreeReport, run: Run) -> list[str]:
+    """One sentence per dimension that did not run, where its result would be shown."""
+    return [
+        f"{run.title(dimension)}: did not run — {visible(reason)}. "
+        "Its result is unknown, not clean."
+        for dimension, reason in report.not_run.items()
+    ]
+
+
+def not_run_summary(run: Run) -> str:
+    """One sentence over every tree for the dimensions that did not run ("" when all ran),
+    e.g. for the service's summary and its notification."""
+    trees: dict[str, list[str]] = {}
+    for report in run.reports:
+        for dimension, reason in report.not_run.items():
+            trees.setdefault(dimension, []).append(reason)
+    sentences = [
+        f"{run.title(dimension)} did not run in {len(reasons)} of {len(run.reports)} memory "
+        f"trees ({visible(reasons[0])}): unknown, not clean."
+        for dimension, reasons in trees.items()
+    ]
+    return " ".join(sentences)
+
+
+def partly_skipped(report: TreeReport) -> list[Skip]:
+    """Skipped parts of dimensions that ran (a dimension that did not run has its own line)."""
+    return [s for s in report.skipped if not s.whole]
 
 
 def fixable(report: TreeReport) -> int:
