@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from memory_audit.fix.restore import RestoreRefused, read_current, write_checked
+from memory_audit.fix.restore import RestoreRefused, TreeMoved, read_current, write_checked
 from memory_audit.fix.tree_access import Tree
 from tests.harness import memory, write_tree
 
@@ -66,3 +66,17 @@ def test_a_path_out_of_the_tree_is_refused(tmp_path: Path, rel: str) -> None:
     with pytest.raises(RestoreRefused, match="not a path inside the tree"):
         write_checked(Tree.open(tree), rel, None, b"x")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["memory"]
+
+
+def test_a_folder_above_the_tree_swapped_for_a_symlink_after_opening_is_refused(
+    tmp_path: Path,
+) -> None:
+    tree = write_tree(tmp_path / "store/memory", {"a.md": "mine\n"})
+    held = Tree.open(tree)
+    decoy = write_tree(tmp_path / "decoy/memory", {"a.md": "mine\n"})
+    (tmp_path / "store").rename(tmp_path / "store-original")
+    (tmp_path / "store").symlink_to(decoy.parent)
+    with pytest.raises(TreeMoved, match="is no longer the folder this session opened"):
+        write_checked(held, "a.md", b"mine\n", b"restored\n")
+    assert (decoy / "a.md").read_text() == "mine\n"
+    assert (tmp_path / "store-original/memory/a.md").read_text() == "mine\n"

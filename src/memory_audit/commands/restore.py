@@ -145,6 +145,8 @@ def _one(
             return []
         try:
             restoring.write(plan)
+        except restoring.TreeMoved:
+            raise
         except restoring.RestoreRefused as exc:
             console.say(f"  not restored: {exc}")
             plan = restoring.replan(journal, plan)

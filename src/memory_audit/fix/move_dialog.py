@@ -16,7 +16,7 @@ from memory_audit.analysis.moved_projects import moved_into
 from memory_audit.fix import store_move as steps
 from memory_audit.fix.console import Console, interrupts_deferred
 from memory_audit.fix.edits import Edit, StaleTarget
-from memory_audit.fix.tree_access import Tree
+from memory_audit.fix.tree_access import NotInTree, Tree
 from memory_audit.model.finding import Finding
 
 SHOWN = 20  # file names listed per step; the rest are counted
@@ -66,7 +66,7 @@ def move(console: Console, tree: Tree, slug: str, diff: Diff) -> MoveResult:
             plan.close()
     except (KeyboardInterrupt, EOFError):
         result.interrupted = True  # the caller records the steps done, then stops
-    except (steps.MoveStopped, StaleTarget, OSError, UnicodeError) as exc:
+    except (steps.MoveStopped, StaleTarget, NotInTree, OSError, UnicodeError) as exc:
         result.failed = _why(exc)
         console.say(f"  Stopped: {result.failed}. Nothing was lost; the old store is kept.")
     return result

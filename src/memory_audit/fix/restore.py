@@ -34,6 +34,10 @@ class RestoreRefused(Exception):
     """A restore that must not happen (changed since shown, a symlink on the way, …)."""
 
 
+class TreeMoved(RestoreRefused):
+    """The tree's folder, or one above it, was moved or swapped since the restore began."""
+
+
 @dataclass(frozen=True)
 class RestorePlan:
     tree: Tree
@@ -128,6 +132,8 @@ def write_checked(tree: Tree, rel: str, shown: bytes | None, content: bytes) -> 
             replace_shared(tree, rel, shown, content, mode)
         else:
             tree.replace(rel, content, mode, expected=shown)
+    except tree_access.Moved as moved:
+        raise TreeMoved(str(moved)) from None
     except tree_access.NotInTree as refused:
         raise RestoreRefused(str(refused)) from None
 

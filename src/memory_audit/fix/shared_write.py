@@ -41,7 +41,7 @@ from memory_audit.fix.tree_access import (
     write_temp,
 )
 
-SETTLE = 0.05  # seconds the replaced file must stay unchanged after the rename
+SETTLE = 0.1  # seconds the replaced file must stay unchanged after the rename
 WATCH_LIMIT = 2.0  # a writer still appending to the replaced file after this is not waited for
 POLL = 0.005
 REDOS = 3  # times the fix is redone on a file written over it, before asking again
