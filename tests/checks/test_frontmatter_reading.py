@@ -6,6 +6,7 @@ from pathlib import Path
 
 from memory_audit.engine import audit_tree
 from memory_audit.fix.actions import quote_values
+from memory_audit.fix.tree_access import Tree
 from tests.harness import codes, findings, index, load, memory, report, write_tree
 
 COLON = "---\nname: letters\ndescription: Cover letter standards: NYC location, 1 page\ntype: feedback\n---\nBody.\n"
@@ -31,7 +32,7 @@ def test_frontmatter_unquoted_colon_is_one_low_severity_finding_with_a_quoting_f
         "path": "letters.md",
         "values": {"description": "Cover letter standards: NYC location, 1 page"},
     }
-    edit = quote_values(tree_dir, finding.fix, [])
+    edit = quote_values(Tree.open(tree_dir), finding.fix, [])
     [change] = edit.changes
     assert "description: 'Cover letter standards: NYC location, 1 page'" in change.after.text
 

@@ -9,6 +9,7 @@ import pytest
 from memory_audit.fix.actions import actions
 from memory_audit.fix.edits import Edit, StaleTarget
 from memory_audit.fix.frontmatter_edit import CannotEdit
+from memory_audit.fix.tree_access import Tree
 from memory_audit.secrets.redact import fingerprint
 from memory_audit.secrets.rules import bundled_rules
 from memory_audit.secrets.scanner import Scanner
@@ -23,7 +24,7 @@ ACTIONS = actions(SCANNER)
 def build(root: Path, fix: dict[str, object], answers: list[str] | None = None) -> Edit:
     action = ACTIONS[str(fix["action"])]
     defaults = [default(fix) for _, default in action.questions]
-    return action.build(root, fix, answers if answers is not None else defaults)
+    return action.build(Tree.open(root), fix, answers if answers is not None else defaults)
 
 
 def apply(root: Path, fix: dict[str, object], answers: list[str] | None = None) -> Edit:
@@ -39,7 +40,7 @@ def test_remove_index_line(tree_dir: Path) -> None:
     )
     edit = apply(tree_dir, {"action": "remove-index-line", "line": 3, "target": "gone.md"})
     assert (tree_dir / "MEMORY.md").read_text() == "# Index\n- [A](a.md) — a\n- [B](b.md) — b\n"
-    assert "-- [Gone](gone.md) — x" in edit.diff(tree_dir)
+    assert "-- [Gone](gone.md) — x" in edit.diff()
 
 
 def test_a_symlinked_file_is_not_fixed_through_its_link(tmp_path: Path) -> None:

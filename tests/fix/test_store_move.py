@@ -9,6 +9,7 @@ import pytest
 
 from memory_audit.fix import store_move
 from memory_audit.fix.store_move import MoveStopped
+from memory_audit.fix.tree_access import Tree
 from tests.harness import findings, memory, write_tree
 
 OLD_INDEX = (
@@ -38,7 +39,7 @@ def two_stores(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_plan_copies_what_is_missing_and_renames_a_conflict(tmp_path: Path) -> None:
     old, new = two_stores(tmp_path)
-    plan = store_move.plan_move(old, new)
+    plan = store_move.plan_move(Tree.open(old), new)
     assert [(c.source, c.target) for c in plan.copies] == [
         ("billing.md", "billing.md"),
         ("notes/deep.md", "notes/deep.md"),
@@ -51,18 +52,20 @@ def test_plan_copies_what_is_missing_and_renames_a_conflict(tmp_path: Path) -> N
 def test_copy_is_byte_for_byte_and_never_overwrites(tmp_path: Path) -> None:
     old, new = two_stores(tmp_path)
     theirs = (new / "tests.md").read_bytes()
-    plan = store_move.plan_move(old, new)
+    plan = store_move.plan_move(Tree.open(old), new)
     store_move.copy_files(plan)
     assert (new / "billing.md").read_bytes() == (old / "billing.md").read_bytes()
     assert (new / "notes/deep.md").read_bytes() == (old / "notes/deep.md").read_bytes()
     assert (new / "tests-moved.md").read_bytes() == (old / "tests.md").read_bytes()
     assert (new / "tests.md").read_bytes() == theirs
-    assert store_move.plan_move(old, new).copies == ()  # done: a second run copies nothing
+    assert (
+        store_move.plan_move(Tree.open(old), new).copies == ()
+    )  # done: a second run copies nothing
 
 
 def test_a_failed_copy_removes_the_copies_of_its_step(tmp_path: Path) -> None:
     old, new = two_stores(tmp_path)
-    plan = store_move.plan_move(old, new)
+    plan = store_move.plan_move(Tree.open(old), new)
     (new / "notes").write_text("a file where the folder would go\n")
     with pytest.raises(MoveStopped):
         store_move.copy_files(plan)
@@ -72,7 +75,7 @@ def test_a_failed_copy_removes_the_copies_of_its_step(tmp_path: Path) -> None:
 
 def test_a_file_changed_since_the_plan_is_not_copied(tmp_path: Path) -> None:
     old, new = two_stores(tmp_path)
-    plan = store_move.plan_move(old, new)
+    plan = store_move.plan_move(Tree.open(old), new)
     (old / "tests.md").write_text("changed meanwhile\n")
     with pytest.raises(MoveStopped, match="changed since it was shown"):
         store_move.copy_files(plan)
@@ -84,7 +87,7 @@ def test_a_symlink_in_the_new_store_is_never_written_through(tmp_path: Path) -> 
     outside = tmp_path / "outside.md"
     outside.write_text("not a memory\n")
     (new / "billing.md").symlink_to(outside)
-    plan = store_move.plan_move(old, new)
+    plan = store_move.plan_move(Tree.open(old), new)
     assert ("billing.md", "billing-moved.md") in [(c.source, c.target) for c in plan.copies]
     store_move.copy_files(plan)
     assert outside.read_text() == "not a memory\n"
@@ -92,7 +95,7 @@ def test_a_symlink_in_the_new_store_is_never_written_through(tmp_path: Path) -> 
 
 def test_index_merge_appends_entries_whose_files_are_there_once(tmp_path: Path) -> None:
     old, new = two_stores(tmp_path)
-    plan = store_move.plan_move(old, new)
+    plan = store_move.plan_move(Tree.open(old), new)
     store_move.copy_files(plan)
     merge = store_move.merge_index(plan)
     assert merge is not None
@@ -104,7 +107,9 @@ def test_index_merge_appends_entries_whose_files_are_there_once(tmp_path: Path) 
     # shared.md was indexed already, dead.md is nowhere, the note is not an entry
     assert (merge.added, merge.not_merged) == (2, 3)
     assert store_move.over_budget(merge) is None
-    assert store_move.merge_index(store_move.plan_move(old, new)) is None  # nothing twice
+    assert (
+        store_move.merge_index(store_move.plan_move(Tree.open(old), new)) is None
+    )  # nothing twice
 
 
 def test_index_merge_into_a_store_without_an_index_and_past_the_budget(tmp_path: Path) -> None:
@@ -113,7 +118,7 @@ def test_index_merge_into_a_store_without_an_index_and_past_the_budget(tmp_path:
     old = write_tree(tmp_path / "projects/-old/memory", {"MEMORY.md": entries, **files})
     new = tmp_path / "projects/-new/memory"
     (tmp_path / "projects/-new").mkdir()
-    plan = store_move.plan_move(old, new)
+    plan = store_move.plan_move(Tree.open(old), new)
     store_move.copy_files(plan)
     merge = store_move.merge_index(plan)
     assert merge is not None
@@ -127,7 +132,7 @@ def test_index_merge_into_a_store_without_an_index_and_past_the_budget(tmp_path:
 
 def test_trash_moves_the_old_folder_beside_its_transcripts(tmp_path: Path) -> None:
     old, new = two_stores(tmp_path)
-    plan = store_move.plan_move(old, new)
+    plan = store_move.plan_move(Tree.open(old), new)
     store_move.copy_files(plan)
     where = store_move.trash_old(plan)
     assert where == tmp_path / "projects/-old/.trash/memory"
@@ -139,7 +144,7 @@ def test_trash_moves_the_old_folder_beside_its_transcripts(tmp_path: Path) -> No
 
 def test_trash_refuses_while_a_copy_is_missing_or_differs(tmp_path: Path) -> None:
     old, new = two_stores(tmp_path)
-    plan = store_move.plan_move(old, new)
+    plan = store_move.plan_move(Tree.open(old), new)
     with pytest.raises(MoveStopped, match="the old store is kept"):
         store_move.trash_old(plan)  # nothing copied yet
     store_move.copy_files(plan)
@@ -152,7 +157,7 @@ def test_trash_refuses_while_a_copy_is_missing_or_differs(tmp_path: Path) -> Non
 def test_a_second_trash_takes_the_next_name(tmp_path: Path) -> None:
     old, new = two_stores(tmp_path)
     (tmp_path / "projects/-old/.trash/memory").mkdir(parents=True)
-    plan = store_move.plan_move(old, new)
+    plan = store_move.plan_move(Tree.open(old), new)
     store_move.copy_files(plan)
     assert store_move.trash_old(plan) == tmp_path / "projects/-old/.trash/memory-2"
 

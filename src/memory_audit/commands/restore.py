@@ -26,6 +26,7 @@ from memory_audit.errors import UsageError
 from memory_audit.fix import restore as restoring
 from memory_audit.fix.changelog import append, changelog_path
 from memory_audit.fix.console import Console
+from memory_audit.fix.tree_access import Tree
 from memory_audit.journal import lookup
 from memory_audit.journal.blobs import CorruptBlob
 from memory_audit.journal.content import decoded, masked_bytes
@@ -57,19 +58,19 @@ def run(
     def masked(data: bytes) -> bytes:
         return masked_bytes(data, scanner)
 
+    held: Tree | None = None
     try:
         root, rel = lookup.locate(journal.index, target)
-        if tree or not rel:
-            if at is None:
-                raise UsageError("restore --tree needs --at TIME (the moment to go back to)")
-            plans = _tree_plans(journal, root, lookup.parse_when(at), masked)
+        when = _tree_moment(at) if tree or not rel else None
+        held = restoring.open_tree(root)  # from here on, every write goes through it
+        if when is not None:
+            plans = _tree_plans(journal, held, when, masked)
         else:
-            plans = [
-                restoring.plan(journal, root, _chosen(journal, root, rel, at, version), masked)
-            ]
+            chosen = _chosen(journal, root, rel, at, version)
+            plans = [restoring.plan(journal, held, chosen, masked)]
         done = _confirm_and_write(console, journal, plans)
         if done:
-            _offer_index_lines(console, journal, root, done)
+            _offer_index_lines(console, journal, held, done)
             _record(console, journal, config.changelog_dir, root, done, scanner)
     except restoring.RestoreRefused as exc:
         raise UsageError(str(exc)) from None
@@ -77,8 +78,16 @@ def run(
         console.say("\nStopped: nothing more restored.")
         return 130
     finally:
+        if held is not None:
+            held.close()
         journal.close()
     return 0
+
+
+def _tree_moment(at: str | None) -> float:
+    if at is None:
+        raise UsageError("restore --tree needs --at TIME (the moment to go back to)")
+    return lookup.parse_when(at)
 
 
 def _chosen(journal: Journal, root: Path, rel: str, at: str | None, number: int | None) -> Version:
@@ -96,13 +105,13 @@ def _chosen(journal: Journal, root: Path, rel: str, at: str | None, number: int 
 
 
 def _tree_plans(
-    journal: Journal, root: Path, when: float, masked: Callable[[bytes], bytes]
+    journal: Journal, tree: Tree, when: float, masked: Callable[[bytes], bytes]
 ) -> list[restoring.RestorePlan]:
-    then = lookup.tree_at(journal.index, root, when)
+    then = lookup.tree_at(journal.index, tree.path, when)
     plans = []
     for _, version in sorted(then.items()):
         if version.kept:
-            plan = restoring.plan(journal, root, version, masked)
+            plan = restoring.plan(journal, tree, version, masked)
             if plan.needed:
                 plans.append(plan)
     return plans
@@ -146,6 +155,8 @@ def _one(
             return []
         try:
             restoring.write(plan)
+        except restoring.TreeMoved:
+            raise
         except restoring.RestoreRefused as exc:
             console.say(f"  not restored: {visible(str(exc))}")
             plan = restoring.replan(journal, plan)
@@ -197,12 +208,13 @@ def _write_all(console: Console, plans: list[restoring.RestorePlan]) -> list[res
 
 
 def _offer_index_lines(
-    console: Console, journal: Journal, root: Path, done: list[restoring.RestorePlan]
+    console: Console, journal: Journal, tree: Tree, done: list[restoring.RestorePlan]
 ) -> None:
     restored = {p.path for p in done}
     if INDEX_NAME in restored:
         return
-    shown = restoring.read_current(root, INDEX_NAME)
+    root = tree.path
+    shown = restoring.read_current(tree, INDEX_NAME)
     index_now = (shown or b"").decode("utf-8", "replace")
     missing = [rel for rel in sorted(restored) if f"]({rel})" not in index_now]
     found = {rel: _old_index_line(journal, root, rel) for rel in missing}
@@ -213,7 +225,7 @@ def _offer_index_lines(
     for line in lines.values():
         console.say(f"  {line}")
     if console.choose("Add these lines back to MEMORY.md?", {"y": "yes", "n": "no"}) == "y":
-        _append_index_lines(console, root, shown, list(lines.values()))
+        _append_index_lines(console, tree, shown, list(lines.values()))
 
 
 def _old_index_line(journal: Journal, root: Path, rel: str) -> str | None:
@@ -230,12 +242,12 @@ def _old_index_line(journal: Journal, root: Path, rel: str) -> str | None:
 
 
 def _append_index_lines(
-    console: Console, root: Path, shown: bytes | None, lines: list[str]
+    console: Console, tree: Tree, shown: bytes | None, lines: list[str]
 ) -> None:
     text = (shown or b"").decode("utf-8", "replace")
     text += ("" if not text or text.endswith("\n") else "\n") + "\n".join(lines) + "\n"
     try:
-        restoring.write_checked(root, INDEX_NAME, shown, text.encode("utf-8"))
+        restoring.write_checked(tree, INDEX_NAME, shown, text.encode("utf-8"))
     except restoring.RestoreRefused:
         console.say("  MEMORY.md changed meanwhile; index lines not added (add them by hand).")
         return

@@ -28,6 +28,7 @@ from memory_audit.fix import changelog
 from memory_audit.fix.actions import actions
 from memory_audit.fix.console import Console, interrupts_deferred
 from memory_audit.fix.session import Outcome, Session
+from memory_audit.fix.tree_access import NotInTree, Tree
 from memory_audit.model.finding import Finding
 from memory_audit.model.run import TreeReport
 from memory_audit.report import json_report
@@ -113,14 +114,15 @@ def _review(
         return Outcome()
     rules = config.check_options("secrets")
     scanner = scanner_for(rules.patterns, rules.state_dir, rules.gitleaks_config)
-    session = Session(
-        ref.root, console, actions(scanner), scanner, lambda: list(audit_now().findings)
-    )
-    try:
-        outcome = session.run(findings)
-    finally:
-        with interrupts_deferred():  # dismissals survive any failure, and a hang-up
-            _persist(session.outcome, ref, config, state)
+    with _held(ref.root) as tree:
+        session = Session(
+            tree, console, actions(scanner), scanner, lambda: list(audit_now().findings)
+        )
+        try:
+            outcome = session.run(findings)
+        finally:
+            with interrupts_deferred():  # dismissals survive any failure, and a hang-up
+                _persist(session.outcome, ref, config, state)
     after = None if outcome.moved_to is not None else audit_now()
     console.say("")
     console.say(outcome.summary(len(after.findings) if after else 0))
@@ -137,6 +139,14 @@ def _review(
             from_report=from_report,
         )
     return outcome
+
+
+def _held(root: Path) -> Tree:
+    """The tree held open for the whole session: every fix is written through it."""
+    try:
+        return Tree.open(root)
+    except NotInTree as exc:
+        raise UsageError(f"not reviewed: {exc}") from None
 
 
 def _findings(

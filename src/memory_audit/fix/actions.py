@@ -1,6 +1,6 @@
 """The fix actions: one small function per ``fix.action`` a finding can propose.
 
-Each takes the tree root, the finding's ``fix`` and the user's answers to the
+Each takes the tree (its guard), the finding's ``fix`` and the user's answers to the
 action's questions, re-reads the files it touches, and returns an
 :class:`Edit`. Nothing is written here. When the file no longer matches what
 the audit saw, :class:`StaleTarget` asks the session to re-check the finding.
@@ -21,6 +21,7 @@ from memory_audit.fix.edits import Edit, FileChange, StaleTarget, index_line_add
 from memory_audit.fix.text_file import TextFile, new_file
 from memory_audit.fix.todo_note import capture_todo_note
 from memory_audit.fix.todo_note import description as todo_description
+from memory_audit.fix.tree_access import Tree
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.index_file import INDEX_NAME
 
@@ -31,16 +32,16 @@ TOPIC_DESCRIPTION = "Notes moved out of MEMORY.md"
 
 @dataclass(frozen=True)
 class Action:
-    build: Callable[[Path, Fix, list[str]], Edit]
+    build: Callable[[Tree, Fix, list[str]], Edit]
     questions: tuple[tuple[str, Callable[[Fix], str]], ...] = ()  # (question, default from fix)
     touches_index: bool = False
 
 
-def _read(root: Path, rel: str) -> TextFile:
+def _read(tree: Tree, rel: str) -> TextFile:
     """Through the tree guard: a fix reads (and later writes) only regular files inside
     the tree, whatever path a report or a finding names."""
     try:
-        return TextFile.read_in(root, rel)
+        return TextFile.read_in(tree, rel)
     except tree_access.NotInTree as exc:
         raise StaleTarget(str(exc)) from None
 
@@ -80,8 +81,8 @@ def _masked_link(line: str, target: str) -> bool:
     return False
 
 
-def remove_index_line(root: Path, fix: Fix, answers: list[str]) -> Edit:
-    index = _read(root, INDEX_NAME)
+def remove_index_line(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
+    index = _read(tree, INDEX_NAME)
     at = _index_line(index, int(fix["line"]), str(fix["target"]))
     lines = index.lines
     return Edit(
@@ -90,8 +91,8 @@ def remove_index_line(root: Path, fix: Fix, answers: list[str]) -> Edit:
     )
 
 
-def update_index_path(root: Path, fix: Fix, answers: list[str]) -> Edit:
-    index = _read(root, INDEX_NAME)
+def update_index_path(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
+    index = _read(tree, INDEX_NAME)
     old, new = str(fix["old"]), (answers[0] if answers else str(fix["new"]))
     at = _index_line(index, int(fix["line"]), old)
     lines = index.lines
@@ -103,28 +104,28 @@ def update_index_path(root: Path, fix: Fix, answers: list[str]) -> Edit:
     return Edit(f"MEMORY.md: index link `{old}` now points at `{new}`", (_change(index, lines),))
 
 
-def add_index_line(root: Path, fix: Fix, answers: list[str]) -> Edit:
+def add_index_line(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     text = answers[0] if answers and answers[0].strip() else str(fix["text"])
-    change = index_line_added(root, text)
+    change = index_line_added(tree, text)
     return Edit(f"MEMORY.md: added an index line for `{fix['path']}`", (change,))
 
 
-def move_to_topic(root: Path, fix: Fix, answers: list[str]) -> Edit:
+def move_to_topic(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     """Knowledge written into the index moves to a topic file; a pointer stays.
 
     A pointer-only index: docs/dimensions.md, "The memory model".
     """
-    index = _read(root, INDEX_NAME)
+    index = _read(tree, INDEX_NAME)
     first, last = int(fix["first"]) - 1, int(fix["last"])
     lines = index.lines
     name = (answers[0] if answers else "").strip() or TOPIC_NAME
     description = (answers[1] if len(answers) > 1 else "").strip() or TOPIC_DESCRIPTION
-    path = new_name(root, name)
+    rel = new_name(tree, name)
     body = "\n".join(lines[first:last]).strip() + "\n"
     post = frontmatter_lib.Post(
         body, name=Path(name).stem, description=description, type="reference"
     )
-    topic = new_file(path, frontmatter_lib.dumps(post) + "\n", root)
+    topic = new_file(tree, rel, frontmatter_lib.dumps(post) + "\n")
     title = Path(name).stem.replace("-", " ").replace("_", " ").capitalize()
     pointer = f"- [{title}]({name}) — {description}"
     return Edit(
@@ -136,22 +137,22 @@ def move_to_topic(root: Path, fix: Fix, answers: list[str]) -> Edit:
 # ---- frontmatter -------------------------------------------------------------------------
 
 
-def add_superseded_by(root: Path, fix: Fix, answers: list[str]) -> Edit:
-    memory = _read(root, str(fix["path"]))
+def add_superseded_by(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
+    memory = _read(tree, str(fix["path"]))
     lines = fm.add_list_value(memory.lines, "superseded_by", str(fix["value"]))
     return Edit(f"{fix['path']}: superseded_by `{fix['value']}`", (_change(memory, lines),))
 
 
-def add_relation(root: Path, fix: Fix, answers: list[str]) -> Edit:
-    memory = _read(root, str(fix["path"]))
+def add_relation(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
+    memory = _read(tree, str(fix["path"]))
     lines = fm.add_relation(memory.lines, str(fix["type"]), str(fix["target"]))
     return Edit(
         f"{fix['path']}: added relation {fix['type']} `{fix['target']}`", (_change(memory, lines),)
     )
 
 
-def remove_relation(root: Path, fix: Fix, answers: list[str]) -> Edit:
-    memory = _read(root, str(fix["path"]))
+def remove_relation(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
+    memory = _read(tree, str(fix["path"]))
     lines = fm.remove_relation(memory.lines, str(fix["type"]), str(fix["target"]))
     return Edit(
         f"{fix['path']}: removed the broken relation to `{fix['target']}`",
@@ -159,9 +160,9 @@ def remove_relation(root: Path, fix: Fix, answers: list[str]) -> Edit:
     )
 
 
-def set_field(root: Path, fix: Fix, answers: list[str]) -> Edit:
+def set_field(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     value = answers[0] if answers else str(fix["value"])
-    memory = _read(root, str(fix["path"]))
+    memory = _read(tree, str(fix["path"]))
     if not memory.text.startswith("---"):
         lines = ["---", f"{fix['field']}: {fm.scalar(value)}", "---", *memory.lines]
     else:
@@ -169,9 +170,9 @@ def set_field(root: Path, fix: Fix, answers: list[str]) -> Edit:
     return Edit(f"{fix['path']}: set {fix['field']} to `{value}`", (_change(memory, lines),))
 
 
-def quote_values(root: Path, fix: Fix, answers: list[str]) -> Edit:
+def quote_values(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     """Write values that only Claude Code's lenient retry reads as proper YAML strings."""
-    memory = _read(root, str(fix["path"]))
+    memory = _read(tree, str(fix["path"]))
     lines = memory.lines
     values: Mapping[str, Any] = fix["values"]
     for key, value in values.items():
@@ -180,9 +181,9 @@ def quote_values(root: Path, fix: Fix, answers: list[str]) -> Edit:
     return Edit(f"{fix['path']}: quoted {keys}", (_change(memory, lines),))
 
 
-def add_frontmatter(root: Path, fix: Fix, answers: list[str]) -> Edit:
+def add_frontmatter(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     rel = str(fix["path"])
-    memory = _read(root, rel)
+    memory = _read(tree, rel)
     description, kind = ([*answers, "", ""])[:2]
     header = [
         "---",
@@ -194,8 +195,8 @@ def add_frontmatter(root: Path, fix: Fix, answers: list[str]) -> Edit:
     return Edit(f"{rel}: added frontmatter", (_change(memory, header + memory.lines),))
 
 
-def demote_relevance(root: Path, fix: Fix, answers: list[str]) -> Edit:
-    memory = _read(root, str(fix["path"]))
+def demote_relevance(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
+    memory = _read(tree, str(fix["path"]))
     value = (answers[0] if answers else "").strip()
     lines = (
         fm.set_value(memory.lines, "relevance", value)
@@ -209,20 +210,20 @@ def demote_relevance(root: Path, fix: Fix, answers: list[str]) -> Edit:
 # ---- files and secrets -----------------------------------------------------------------
 
 
-def rename_file(root: Path, fix: Fix, answers: list[str]) -> Edit:
+def rename_file(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     rel = str(fix["path"])
     to = answers[0] if answers and answers[0].strip() else str(fix["to"])
-    memory = _read(root, rel)
-    target = new_name(root, to)
+    memory = _read(tree, rel)
+    target = new_name(tree, to)
     return Edit(f"renamed `{rel}` to `{to}`", (FileChange(memory, memory, rename_to=target),))
 
 
-def replace_text(root: Path, fix: Fix, answers: list[str]) -> Edit:
+def replace_text(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     """A stale reference becomes its new form: ``old`` -> ``new`` on the finding's line, or
     on the one line that still holds ``old`` if the file moved on."""
     rel, old = str(fix["path"]), str(fix["old"])
     new = answers[0] if answers and answers[0].strip() else str(fix["new"])
-    memory = _read(root, rel)
+    memory = _read(tree, rel)
     lines = memory.lines
     line = int(fix.get("line") or 0)
     if 0 < line <= len(lines) and old in lines[line - 1]:
@@ -236,10 +237,10 @@ def replace_text(root: Path, fix: Fix, answers: list[str]) -> Edit:
     return Edit(f"{rel}: `{old}` → `{new}` (line {at + 1})", (_change(memory, lines),))
 
 
-def redact_secret(scanner: Scanner) -> Callable[[Path, Fix, list[str]], Edit]:
-    def build(root: Path, fix: Fix, answers: list[str]) -> Edit:
+def redact_secret(scanner: Scanner) -> Callable[[Tree, Fix, list[str]], Edit]:
+    def build(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
         rel = str(fix["path"])
-        memory = _read(root, rel)
+        memory = _read(tree, rel)
         matches = [m for m in scanner.scan(memory.text) if m.fingerprint == fix["fingerprint"]]
         if not matches:
             raise StaleTarget(f"that secret is no longer in {rel}")

@@ -16,11 +16,12 @@ from memory_audit.analysis.moved_projects import moved_into
 from memory_audit.fix import store_move as steps
 from memory_audit.fix.console import Console, interrupts_deferred
 from memory_audit.fix.edits import Edit, StaleTarget
+from memory_audit.fix.tree_access import NotInTree, Tree
 from memory_audit.model.finding import Finding
 
 SHOWN = 20  # file names listed per step; the rest are counted
 YES_NO = {"y": "yes", "n": "no"}
-Diff = Callable[[Edit, Path], str]  # an edit's diff, redacted, relative to a tree root
+Diff = Callable[[Edit], str]  # an edit's diff, redacted
 
 
 @dataclass
@@ -47,22 +48,25 @@ def pick(console: Console, root: Path, finding: Finding) -> str:
     return slugs[int(key) - 1] if key in menu else key
 
 
-def move(console: Console, root: Path, slug: str, diff: Diff) -> MoveResult:
+def move(console: Console, tree: Tree, slug: str, diff: Diff) -> MoveResult:
     """Plan, then the three steps, each confirmed."""
     result = MoveResult()
-    new_root = moved_into(root.parent.parent, slug)
+    new_root = moved_into(tree.path.parent.parent, slug)
     if new_root is None:
         result.failed = f"`{slug}` is not a store next to this one"
         console.say(f"  {result.failed}; nothing moved.")
         return result
     result.new_root = new_root
     try:
-        plan = steps.plan_move(root, new_root)
-        console.say(f"  Into {new_root}")
-        _steps(console, plan, diff, result)
+        plan = steps.plan_move(tree, new_root)
+        try:
+            console.say(f"  Into {new_root}")
+            _steps(console, plan, diff, result)
+        finally:
+            plan.close()
     except (KeyboardInterrupt, EOFError):
         result.interrupted = True  # the caller records the steps done, then stops
-    except (steps.MoveStopped, StaleTarget, OSError, UnicodeError) as exc:
+    except (steps.MoveStopped, StaleTarget, NotInTree, OSError, UnicodeError) as exc:
         result.failed = _why(exc)
         console.say(f"  Stopped: {result.failed}. Nothing was lost; the old store is kept.")
     return result
@@ -109,7 +113,7 @@ def _index(console: Console, plan: steps.MovePlan, diff: Diff, result: MoveResul
         console.say("  Step 2/3: no index entry to merge (none, or all already there).")
         return True
     console.say(f"  Step 2/3: append {merge.added} entries of the old MEMORY.md to the new one:")
-    console.say(diff(merge.edit, plan.new_root).rstrip())
+    console.say(diff(merge.edit).rstrip())
     if merge.not_merged:
         console.say(
             f"  {merge.not_merged} other lines of the old index are not merged "

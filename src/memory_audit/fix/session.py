@@ -12,7 +12,10 @@ since: a finding an earlier fix resolved is dropped, not asked. Before a fix
 that touches MEMORY.md, the file is read again: if someone changed it since the
 audit, the finding is checked again and the question asked again. A write that
 fails (a read-only folder, a full disk) ends that one fix with a message; the
-session goes on. Ctrl-C is deferred while a fix is being written, so every file
+session goes on. Every read and write goes through the tree held open since the
+session began (fix/tree_access.py): a tree whose folder, or a folder above it, was
+moved or swapped for a symlink meanwhile is refused and the session stops, nothing
+written. Ctrl-C is deferred while a fix is being written, so every file
 is either untouched or fully fixed; at a question, Ctrl-C or a closed terminal
 ends the session (``interrupted``) and the caller records what was done.
 """
@@ -33,6 +36,7 @@ from memory_audit.fix.actions import Action
 from memory_audit.fix.console import Console, interrupts_deferred
 from memory_audit.fix.edits import Edit, StaleTarget
 from memory_audit.fix.frontmatter_edit import CannotEdit
+from memory_audit.fix.tree_access import Tree
 from memory_audit.model.finding import Finding
 from memory_audit.model.visible import visible, visible_lines
 from memory_audit.report import wording
@@ -96,13 +100,14 @@ class Outcome:
 class Session:
     def __init__(
         self,
-        root: Path,
+        tree: Tree,
         console: Console,
         actions: dict[str, Action],
         scanner: Scanner,
         recheck: Recheck,
     ) -> None:
-        self.root = root
+        self.tree = tree  # held open from the start: every read and write goes through it
+        self.root = tree.path
         self.console = console
         self.actions = actions
         self.scanner = scanner
@@ -201,7 +206,7 @@ class Session:
         }
         if choice in handlers:
             return handlers[choice]()
-        moved = move_dialog.move(self.console, self.root, choice, self._redacted_diff)
+        moved = move_dialog.move(self.console, self.tree, choice, self._redacted_diff)
         if moved.failed:
             self.outcome.failed.append(f"{finding.path}: {moved.failed}")
         if not moved.changes:
@@ -236,7 +241,7 @@ class Session:
         self, finding: Finding, action: Action, fix: Mapping[str, Any], answers: list[str]
     ) -> Edit | Finding | str:
         try:
-            return action.build(self.root, fix, answers)
+            return action.build(self.tree, fix, answers)
         except StaleTarget as exc:
             return self._changed_meanwhile(finding, str(exc))
         except CannotEdit as exc:
@@ -311,6 +316,8 @@ class Session:
                 change.apply()
         except StaleTarget as exc:
             return self._changed_meanwhile(finding, str(exc))
+        except tree_access.Moved as exc:
+            return self._tree_moved(exc)
         except (OSError, UnicodeError) as exc:
             return self._failed(finding, exc)
         self._index_seen = self._read_index()
@@ -329,6 +336,14 @@ class Session:
             "this finding is left for later."
         )
         self.outcome.failed.append(f"{finding.path}: {why}")
+        return DEFERRED
+
+    def _tree_moved(self, exc: tree_access.Moved) -> str:
+        """The tree's folder (or one above it) was moved or swapped for a symlink: what the
+        session opened is no longer at its path, so nothing more is written."""
+        self.console.say(f"  Refused: {visible(str(exc))}. Review stopped.")
+        self.outcome.failed.append(str(exc))
+        self.outcome.quit = True
         return DEFERRED
 
     def _changed_meanwhile(self, finding: Finding, why: str) -> Finding | str:
@@ -362,7 +377,7 @@ class Session:
         """The lines around the finding; then the same question again. Read through the
         tree guard: a symlink, a FIFO or a device in the tree is refused, not opened."""
         try:
-            data, _ = tree_access.read_bytes(self.root, finding.path, VIEW_LIMIT)
+            data, _ = self.tree.read_bytes(finding.path, VIEW_LIMIT)
         except tree_access.NotInTree as exc:
             self.console.say(f"  (not shown: {visible(str(exc))})")
             return finding
@@ -376,14 +391,14 @@ class Session:
             self.console.say(f"  {mark}{number + 1:5} | {visible(boundary.text(lines[number]))}")
         return finding
 
-    def _redacted_diff(self, change: Edit, root: Path | None = None) -> str:
+    def _redacted_diff(self, change: Edit) -> str:
         texts = [c.after.text for c in change.changes]
         texts += [c.before.text for c in change.changes if c.before is not None]
-        diff = change.diff(root or self.root)
+        diff = change.diff()
         return visible_lines(Boundary.for_text(self.scanner, "\n\n".join(texts)).text(diff))
 
     def _read_index(self) -> bytes | None:
         try:
-            return (self.root / INDEX_NAME).read_bytes()
-        except OSError:
+            return self.tree.read_if_present(INDEX_NAME)
+        except (OSError, tree_access.NotInTree):
             return None

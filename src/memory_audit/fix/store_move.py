@@ -17,18 +17,21 @@ What the user sees: README, "Moving a store whose project moved".
 
 Everything goes through :mod:`memory_audit.fix.tree_access` (no symlink followed,
 regular files only, a write never over a file that changed since it was read), and
-nothing is written outside the two stores.
+nothing is written outside the two stores: the old tree is the one the review holds
+open, the new store's memory folder (or the store, while it has none) and the old
+store (for ``.trash``) are held open from the plan on, and a write into any of them
+is refused once its path no longer leads to the folder held.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from memory_audit.fix import tree_access
 from memory_audit.fix.edits import Edit, FileChange
 from memory_audit.fix.text_file import TextFile, new_file
+from memory_audit.fix.tree_access import Tree
 from memory_audit.tree.index_file import INDEX_NAME, LineKind, parse_index
 from memory_audit.tree.load_budget import LINE_LIMIT
 from memory_audit.tree.walk import list_tree
@@ -53,11 +56,25 @@ class Copy:
 
 @dataclass(frozen=True)
 class MovePlan:
-    old_root: Path
-    new_root: Path
+    old: Tree  # the tree under review
+    new: Tree  # the new store's memory folder, created by step 1 when missing
+    store: Tree  # the old store, where .trash goes
     copies: tuple[Copy, ...]
     present: tuple[tuple[str, str], ...]  # (old path, new path): there with the same bytes
     left: tuple[str, ...]  # not copied (not a memory file, or refused): kept in .trash
+
+    @property
+    def old_root(self) -> Path:
+        return self.old.path
+
+    @property
+    def new_root(self) -> Path:
+        return self.new.path
+
+    def close(self) -> None:
+        """The folders this plan opened (the old tree is the review's own)."""
+        self.new.close()
+        self.store.close()
 
     @property
     def renamed(self) -> dict[str, str]:
@@ -77,47 +94,67 @@ class IndexMerge:
     lines_after: int
 
 
-def plan_move(old_root: Path, new_root: Path) -> MovePlan:
-    """What step 1 would copy, read now (nothing written)."""
-    listing = list_tree(old_root)
+def plan_move(old: Tree, new_root: Path) -> MovePlan:
+    """What step 1 would copy, read now (nothing written); the plan holds the new store
+    and the old one open until :meth:`MovePlan.close`."""
+    try:
+        new = Tree.open(new_root)
+    except tree_access.NotInTree as exc:
+        raise MoveStopped(str(exc)) from None
+    try:
+        store = Tree.open(old.path.parent)
+    except tree_access.NotInTree as exc:
+        new.close()
+        raise MoveStopped(str(exc)) from None
+    try:
+        copies, present, left = _plan_copies(old, new)
+    except BaseException:
+        new.close()
+        store.close()
+        raise
+    return MovePlan(old, new, store, copies, present, left)
+
+
+def _plan_copies(
+    old: Tree, new: Tree
+) -> tuple[tuple[Copy, ...], tuple[tuple[str, str], ...], tuple[str, ...]]:
+    listing = list_tree(old.path)
     copies: list[Copy] = []
     present: list[tuple[str, str]] = []
-    left = [p for p in sorted(listing.present) if _is_other_file(old_root, p)]
+    left = [p for p in sorted(listing.present) if _is_other_file(old.path, p)]
     taken: set[str] = set()
     for candidate in listing.candidates:
         try:
-            data, mode = tree_access.read_bytes(old_root, candidate.path)
+            data, mode = old.read_bytes(candidate.path)
         except tree_access.NotInTree:
             left.append(candidate.path)
             continue
-        there = _already_there(new_root, candidate.path, data)
+        there = _already_there(new, candidate.path, data)
         if there is not None:
             present.append((candidate.path, there))
             continue
-        theirs = _read_or_none(new_root, candidate.path)
-        target = candidate.path if theirs is None else _free_name(new_root, candidate.path, taken)
+        theirs = _read_or_none(new, candidate.path)
+        target = candidate.path if theirs is None else _free_name(new, candidate.path, taken)
         taken.add(target)
         copies.append(Copy(candidate.path, target, data, mode))
-    return MovePlan(old_root, new_root, tuple(copies), tuple(present), tuple(sorted(left)))
+    return tuple(copies), tuple(present), tuple(sorted(left))
 
 
 def _is_other_file(root: Path, rel: str) -> bool:
     return not rel.endswith(".md") and not (root / rel).is_dir()
 
 
-def _read_or_none(root: Path, rel: str) -> bytes | None:
-    """The file's bytes; None when nothing has that name; REFUSED when something is
-    there that review does not read (a symlink, a folder): never written over."""
-    folder = root / PurePosixPath(rel).parent
-    if not root.is_dir() or not os.path.lexists(folder):
-        return None
+def _read_or_none(tree: Tree, rel: str) -> bytes | None:
+    """The file's bytes; None when nothing has that name (or a folder on the way is
+    missing); REFUSED when something is there that review does not read (a symlink, a
+    folder): never written over."""
     try:
-        return tree_access.read_bytes(root, rel)[0] if tree_access.exists(root, rel) else None
+        return tree.read_if_present(rel)
     except tree_access.NotInTree:
         return REFUSED
 
 
-def _already_there(root: Path, rel: str, data: bytes) -> str | None:
+def _already_there(root: Tree, rel: str, data: bytes) -> str | None:
     """Where the new store holds these very bytes: the same name, or a copy an earlier
     move made under another name (so a move run twice copies nothing twice)."""
     for name in (rel, *_renamings(rel)):
@@ -135,7 +172,7 @@ def _renamings(rel: str) -> list[str]:
     return [str(path.with_name(f"{path.stem}{suffix}{path.suffix}")) for suffix in suffixes]
 
 
-def _free_name(root: Path, rel: str, taken: set[str]) -> str:
+def _free_name(root: Tree, rel: str, taken: set[str]) -> str:
     for name in _renamings(rel):
         if name not in taken and _read_or_none(root, name) is None:
             return name
@@ -150,38 +187,33 @@ def copy_files(plan: MovePlan) -> None:
     this step are removed, so the new store is as it was."""
     made: list[Copy] = []
     try:
-        _ensure_root(plan.new_root)
+        plan.new.create_root()
         for copy in plan.copies:
             _copy_one(plan, copy)
             made.append(copy)
     except tree_access.NotInTree as exc:
-        _remove(plan.new_root, made)
+        _remove(plan.new, made)
         raise MoveStopped(str(exc)) from None
     except BaseException:
-        _remove(plan.new_root, made)
+        _remove(plan.new, made)
         raise
 
 
-def _ensure_root(root: Path) -> None:
-    if not root.is_dir():
-        tree_access.make_folders(root.parent, root.name)
-
-
 def _copy_one(plan: MovePlan, copy: Copy) -> None:
-    if tree_access.read_bytes(plan.old_root, copy.source)[0] != copy.data:
+    if plan.old.read_bytes(copy.source)[0] != copy.data:
         raise MoveStopped(f"{copy.source} changed since it was shown; nothing copied")
     folder = str(PurePosixPath(copy.target).parent)
     if folder != ".":
-        tree_access.make_folders(plan.new_root, folder)
-    tree_access.replace(plan.new_root, copy.target, copy.data, copy.mode, None)
-    if tree_access.read_bytes(plan.new_root, copy.target)[0] != copy.data:
+        plan.new.make_folders(folder)
+    plan.new.replace(copy.target, copy.data, copy.mode, None)
+    if plan.new.read_bytes(copy.target)[0] != copy.data:
         raise MoveStopped(f"the copy of {copy.source} does not read back the same")
 
 
-def _remove(root: Path, made: list[Copy]) -> None:
+def _remove(tree: Tree, made: list[Copy]) -> None:
     for copy in made:
         try:
-            tree_access.remove(root, copy.target, copy.data)
+            tree.remove(copy.target, copy.data)
         except (OSError, tree_access.NotInTree):
             continue  # changed meanwhile by someone else: theirs now, left alone
 
@@ -191,12 +223,12 @@ def _remove(root: Path, made: list[Copy]) -> None:
 
 def merge_index(plan: MovePlan) -> IndexMerge | None:
     """The new MEMORY.md with the old entries appended; None when nothing is to add."""
-    old = _read_or_none(plan.old_root, INDEX_NAME)
+    old = _read_or_none(plan.old, INDEX_NAME)
     if not old:
         return None
     old_index = parse_index(old.decode("utf-8", errors="replace"), len(old), 0, [])
-    existing = _new_index(plan.new_root)
-    index = existing or new_file(plan.new_root / INDEX_NAME, "# Memory index\n", plan.new_root)
+    existing = _new_index(plan.new)
+    index = existing or new_file(plan.new, INDEX_NAME, "# Memory index\n")
     lines = index.text.rstrip("\n").split("\n")
     linked = _linked(index.text)
     added = 0
@@ -215,11 +247,11 @@ def merge_index(plan: MovePlan) -> IndexMerge | None:
     return IndexMerge(edit, added, len(counted) - added, len(lines))
 
 
-def _new_index(root: Path) -> TextFile | None:
-    if not root.is_dir() or not tree_access.exists(root, INDEX_NAME):
-        return None
+def _new_index(tree: Tree) -> TextFile | None:
     try:
-        return TextFile.read_in(root, INDEX_NAME)
+        if not tree.exists(INDEX_NAME):
+            return None
+        return TextFile.read_in(tree, INDEX_NAME)
     except (tree_access.NotInTree, UnicodeError) as exc:
         raise MoveStopped(f"the new store's MEMORY.md cannot be merged into: {exc}") from None
 
@@ -261,12 +293,11 @@ def over_budget(merge: IndexMerge) -> str | None:
 
 
 def trash_name(plan: MovePlan) -> str:
-    store = plan.old_root.parent
     for number in range(1, 1000):
         name = plan.old_root.name if number == 1 else f"{plan.old_root.name}-{number}"
-        if not (store / TRASH / name).exists():
+        if not plan.store.exists(f"{TRASH}/{name}"):
             return f"{TRASH}/{name}"
-    raise MoveStopped(f"{store / TRASH} is full")
+    raise MoveStopped(f"{plan.store.path / TRASH} is full")
 
 
 def trash_old(plan: MovePlan) -> Path:
@@ -276,20 +307,22 @@ def trash_old(plan: MovePlan) -> Path:
         _same(plan, copy.source, copy.target)
     for source, target in plan.present:
         _same(plan, source, target)
-    store = plan.old_root.parent
     to = trash_name(plan)
     try:
-        tree_access.make_folders(store, TRASH, 0o700)
-        tree_access.rename(store, plan.old_root.name, to)
+        plan.old.check_in_place()
+        if not plan.store.holds(plan.old_root.name, plan.old):
+            raise MoveStopped(f"{plan.old_root} is no longer the folder reviewed; nothing moved")
+        plan.store.make_folders(TRASH, 0o700)
+        plan.store.rename(plan.old_root.name, to)
     except tree_access.NotInTree as exc:
         raise MoveStopped(str(exc)) from None
-    return store / to
+    return plan.store.path / to
 
 
 def _same(plan: MovePlan, source: str, target: str) -> None:
     try:
-        mine = tree_access.read_bytes(plan.old_root, source)[0]
-        theirs = tree_access.read_bytes(plan.new_root, target)[0]
+        mine = plan.old.read_bytes(source)[0]
+        theirs = plan.new.read_bytes(target)[0]
     except tree_access.NotInTree as exc:
         raise MoveStopped(f"{exc}; the old store is kept") from None
     if mine != theirs:

@@ -18,6 +18,7 @@ import frontmatter as frontmatter_lib
 
 from memory_audit.fix.edits import Edit, FileChange, index_line_added, new_name
 from memory_audit.fix.text_file import new_file
+from memory_audit.fix.tree_access import Tree
 
 ACTION = "capture-todo-note"
 
@@ -26,14 +27,14 @@ def description(fix: Mapping[str, Any]) -> str:
     return f"TODO: what a session should know before working in {fix['area']}/"
 
 
-def capture_todo_note(root: Path, fix: Mapping[str, Any], answers: list[str]) -> Edit:
+def capture_todo_note(tree: Tree, fix: Mapping[str, Any], answers: list[str]) -> Edit:
     area = str(fix["area"])
     name = (answers[0] if answers else "").strip() or str(fix["path"])
     said = (answers[1] if len(answers) > 1 else "").strip() or description(fix)
-    note = new_file(new_name(root, name), _note_text(area, name, said), root)
+    note = new_file(tree, new_name(tree, name), _note_text(area, name, said))
     return Edit(
         f"wrote the TODO note `{name}` for `{area}/` and its MEMORY.md line",
-        (FileChange(None, note), index_line_added(root, f"- [{area}/]({name}) — {said}")),
+        (FileChange(None, note), index_line_added(tree, f"- [{area}/]({name}) — {said}")),
     )
 
 
