@@ -166,3 +166,43 @@ def test_relations_links_in_code_are_not_checked_and_parentheses_resolve(tree_di
         },
     )
     assert codes(findings(tree_dir, "relations")) == [("broken-link", "a.md", 16)]
+
+
+def test_wikilinks_to_skills_agents_commands_and_claude_notes_resolve(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    claude = isolated_home / ".claude"
+    write_tree(
+        claude,
+        {
+            "skills/doc-finder/SKILL.md": "---\nname: doc-finder\n---\nFind documents.\n",
+            "agents/auditor.md": "---\nname: auditor\n---\nAudits.\n",
+            "commands/release.md": "Cut a release.\n",
+            "CLAUDE.md": "# Rules\n\n## Testing rules\n\nUse real databases.\n",
+            "projects/-home-me-other/memory/shared_glossary.md": memory("shared_glossary"),
+        },
+    )
+    vault = tmp_path / "vault"
+    write_tree(vault, {"anti-patterns.md": "# Anti-patterns\n"})
+    tree = vault / "memory"
+    body = (
+        "Search with [[doc-finder]], review with [[auditor]], ship with [[release]].\n"
+        "See [[CLAUDE]], [[Testing rules]], [[anti-patterns]] and [[shared_glossary]].\n"
+        "Tracked in [[#123]], [[PROJ-42]] and [[issue-7]].\n"
+        "Still missing: [[never-written-note]].\n"
+    )
+    write_tree(tree, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
+    found = findings(tree, "relations")
+    assert [(f.code, f.line) for f in found] == [("broken-wikilink", 9)]
+    assert "[[never-written-note]]" in found[0].message
+
+
+def test_a_wikilink_that_cuts_a_memory_name_short_names_the_memory(tree_dir: Path) -> None:
+    files = {
+        "knowledge_blender_geometry_api_facts.md": memory("knowledge_blender_geometry_api_facts"),
+        "b.md": memory("b", body="Measured values live in [[knowledge-blender-geometry]]."),
+    }
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    [finding] = findings(tree_dir, "relations")
+    assert "did you mean `knowledge_blender_geometry_api_facts.md`?" in finding.message
+    assert finding.suggestion == "point it at `knowledge_blender_geometry_api_facts.md`"

@@ -382,3 +382,47 @@ def test_a_list_introduced_as_removed_records_the_deletion_and_is_not_stale(
     tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
     found = findings(tree, "stale-refs", location=at(repo.path))
     assert codes(found) == [("deleted-file-reference", "a.md", 13)]
+
+
+def test_a_hash_attributed_after_it_or_by_a_plain_project_name_is_not_checked(
+    tmp_path: Path,
+) -> None:
+    repo, kept, lost = commit_repo(tmp_path / "p")
+    body = (
+        f"Rates since commit {kept[:9]}; the topic landed as commit {lost[:9]}.\n"
+        "1. **Install script** (commit 4f2a91c0 in lite-installer)\n"
+        "2. **Start script** (commit 5e6f7a8b в\n"
+        "   lite-installer) — add the same warning\n"
+        "Key files: klatch commits 6a7b8c9d, 7b8c9d0e; session wraps.\n"
+        "Latest commits 8c9d0e1f and 9d0e1f2a are ours and missing.\n"
+    )
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    found = findings(tree, "stale-refs", location=at(repo.path))
+    assert [(f.code, f.line, f.message.split("`")[1]) for f in found] == [
+        ("stale-commit-reference", 6, lost[:9]),
+        ("stale-commit-reference", 11, "8c9d0e1f"),
+        ("stale-commit-reference", 11, "9d0e1f2a"),
+    ]
+
+
+def test_a_file_citing_only_other_repositories_hashes_is_skipped_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    repo, kept, lost = commit_repo(tmp_path / "p")
+    log = (
+        "- Website: latest commit `4f2a91c0` (blog post).\n"
+        "- Product: CI duty cycle landed (`5e6f7a8b`) and retro closed (commit 6a7b8c9d).\n"
+    )
+    tree = write_tree(
+        tmp_path / "memory",
+        {
+            "activity-log.md": memory("activity-log", body=log),
+            "a.md": memory("a", body=f"Since commit {kept[:9]}; topic was commit {lost[:9]}."),
+        },
+    )
+    result = report(tree, "stale-refs", location=at(repo.path))
+    assert codes(list(result.findings)) == [("stale-commit-reference", "a.md", 6)]
+    assert [s.reason for s in result.skipped] == [
+        "3 commit reference(s) in activity-log.md not checked — none of them is in this "
+        "project's history (another repository's commits?)"
+    ]

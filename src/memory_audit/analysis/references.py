@@ -99,6 +99,25 @@ IN_NAMED = compile_fast(r"(?i)\b(?:in|from|on|at)\s+`?([\w.-]+)`?[,:]?\s+(?:comm
 NAMED_BEFORE = compile_fast(
     r"(?i)(?:^|[\s(])(`[\w.-]+`|[a-z0-9]+(?:[._-][a-z0-9]+)+)\s+(?:commits?|sha)\b"
 )
+# "commit fd1dcba in claude-lite-installer", "(commit 5e6f7a8 в `infra`)": the repository
+# named right after the hash.
+NAMED_AFTER = compile_fast(
+    r"(?i)\bcommits?\s+`?[0-9a-f]{7,40}`?(?:\s*(?:,|and|и)\s*`?[0-9a-f]{7,40}`?)*\s+"
+    r"(?:in|from|on|at|of|в|из|на|im|dans|en)\s+(`[\w.-]+`|[a-z0-9]+(?:[._-][a-z0-9]+)+)"
+)
+# A line that ends where the repository's name would follow: the name is on the next line.
+WRAPPED = compile_fast(r"(?i)(?:^|\s)(?:in|from|on|at|of|в|из|на|im|dans|en)\s*$")
+# "klatch commits 05e1373, 18894fa": a plain name before a plural "commits", unless it is
+# one of the words that describe commits.
+PLAIN_BEFORE = compile_fast(r"(?i)(?:^|[\s(*])([a-z][a-z0-9]{2,})\s+commits\s+`?[0-9a-f]{7}")
+DESCRIBING = frozenset(
+    "the these those this that our your my their its his her all both some many few several "
+    "two three four five six seven eight nine ten new old older newer latest recent earlier "
+    "later previous following next last first final initial local remote unpushed pending "
+    "merge squash revert fixup small big large main master develop feature release other "
+    "same such no more most any each prior subsequent related relevant separate individual "
+    "atomic clean dirty broken failing passing green red upstream downstream".split()
+)
 # Hyphenated words that describe a commit rather than name a repository.
 COMMIT_WORDS = frozenset(
     "follow-up fix-up cherry-pick cherry-picked squash-merge squash-merged clean-up "
@@ -260,22 +279,39 @@ def commit_references(
         text = lines[number - first_line]
         if number in code or not COMMIT_LABEL.search(text):
             continue
-        if OTHER_REPOSITORY.search(text):
+        if WRAPPED.search(text) and number - first_line + 1 < len(lines):
+            text += " " + lines[number - first_line + 1].strip()  # "(commit abc в\n repo)"
+        if not _names_another_repository(text):
+            yield from _hashes(number, lines[number - first_line])
+
+
+def _hashes(number: int, text: str) -> Iterator[Reference]:
+    seen: set[str] = set()
+    for match in TOKEN.finditer(text):
+        value = match.group(0).rstrip(".:")  # "commit abc1234:" / "... abc1234."
+        if not HEX_WORD.fullmatch(value):
             continue
-        if any(m.group(1).lower() not in ("this", "the", "our") for m in IN_NAMED.finditer(text)):
-            continue  # "in nixosconfig, commit abc1234": another repository's commit
-        if any(
-            m.group(1).strip("`").lower() not in COMMIT_WORDS for m in NAMED_BEFORE.finditer(text)
-        ):
-            continue  # "frontend-app commit abc1234": that repository's commit
-        seen: set[str] = set()
-        for match in TOKEN.finditer(text):
-            value = match.group(0).rstrip(".:")  # "commit abc1234:" / "... abc1234."
-            if not HEX_WORD.fullmatch(value):
-                continue
-            if value not in seen and re.search(r"[0-9]", value) and re.search("[a-f]", value):
-                seen.add(value)
-                yield Reference(number, value)
+        if value not in seen and re.search(r"[0-9]", value) and re.search("[a-f]", value):
+            seen.add(value)
+            yield Reference(number, value)
+
+
+def _names_another_repository(text: str) -> bool:
+    """The line attributes its hashes to a repository other than this project's."""
+    if OTHER_REPOSITORY.search(text) or NAMED_AFTER.search(text):
+        return True  # "upstream commit …", "commit abc1234 in other-repo"
+    if any(m.group(1).lower() not in ("this", "the", "our") for m in IN_NAMED.finditer(text)):
+        return True  # "in nixosconfig, commit abc1234"
+    named = (m.group(1).strip("`").lower() for m in NAMED_BEFORE.finditer(text))
+    return any(n not in COMMIT_WORDS for n in named) or _plain_name_before(text)
+
+
+def _plain_name_before(text: str) -> bool:
+    """ "klatch commits abc1234, …": a name, not a word that describes commits."""
+    return any(
+        m.group(1).lower() not in DESCRIBING and not m.group(1).lower().endswith(("ed", "ing"))
+        for m in PLAIN_BEFORE.finditer(text)
+    )
 
 
 def path_exists(tree: MemoryTree, memory: MemoryFile, text: str) -> bool | None:

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -186,12 +186,30 @@ def _commits(project: Project, sources: list[Source]) -> Iterator[Finding | Skip
     if not live:
         yield Skip(ID, f"{len(refs)} commit reference(s) not checked — {NOT_THIS_PROJECTS}")
         return
+    foreign = _foreign_files(refs, answers.commits)
+    for path, count in sorted(foreign.items()):
+        yield Skip(ID, f"{count} commit reference(s) in {path} not checked — {NOT_THIS_PROJECTS}")
     for source, ref in refs:
-        if ref.text in answers.other_objects:
+        if ref.text in answers.other_objects or source.path in foreign:
             continue
         full = answers.commits.get(ref.text)
         if full is None or full not in live:
             yield _stale_commit(source, ref, present=full is not None)
+
+
+def _foreign_files(
+    refs: list[tuple[Source, Reference]], present: Mapping[str, str]
+) -> dict[str, int]:
+    """Files citing two or more hashes of which none is in this repository at all: a log of
+    other projects' work (the tree-wide rule above, for one file)."""
+    cited: dict[str, set[str]] = defaultdict(set)
+    for source, ref in refs:
+        cited[source.path].add(ref.text)
+    return {
+        path: len(hashes)
+        for path, hashes in cited.items()
+        if len(hashes) >= 2 and not any(h in present for h in hashes)
+    }
 
 
 def _stale_commit(source: Source, ref: Reference, *, present: bool) -> Finding:
