@@ -4,6 +4,7 @@ killed daemon, and a config file that is not a regular file never hangs a reload
 
 from __future__ import annotations
 
+import re
 import signal
 import threading
 import time
@@ -13,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.test_daemon_under_load import audit_children, hold
+from memory_audit.daemon.log_limit import BURST
+from tests.e2e.test_daemon_under_load import audit_children, hold, log_text
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import ALNUM, rnd
 from tests.support.daemon_process import DaemonProcess, Home, wait_for
@@ -85,3 +87,29 @@ def test_a_secret_alerts_within_2_s_while_another_tree_holds_a_slow_file(
         finally:
             daemon.stop()
     assert latency < 2.0, f"the alert took {latency:.1f} s"
+
+
+@pytest.mark.slow
+def test_a_failure_repeated_at_every_change_is_logged_a_few_times_with_a_count(
+    tmp_path: Path,
+) -> None:
+    home = Home(tmp_path / "home")
+    tree = small_tree(home, "-app")
+    config = home.config(debounce=0.05)
+    missing = tmp_path / "patterns-gone.md"  # every scan fails: the rules are unavailable
+    config.write_text(config.read_text() + f"checks: {{secrets: {{patterns: {missing}}}}}\n")
+    daemon = DaemonProcess(home, config).start()
+    try:
+        assert daemon.wait_message("READY=1")
+        assert wait_for(lambda: "secret alerts paused" in log_text(home))
+        for number in range(120):
+            (tree / "a.md").write_text(memory("a", body=f"edit {number}"))
+            time.sleep(0.1)
+    finally:
+        daemon.stop()
+    text = log_text(home)
+    paused = [line for line in text.splitlines() if "secret alerts paused" in line]
+    assert len(paused) <= BURST + 1  # the summary line quotes the last one
+    counted = re.search(r"repeated ([\d,]+) more times .* secret alerts paused", text)
+    assert counted is not None, text[-2000:]
+    assert int(counted[1].replace(",", "")) >= 50

@@ -32,7 +32,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
-from memory_audit.daemon import systemd_notify
+from memory_audit.daemon import logs, systemd_notify
 from memory_audit.daemon.alerts import AlertCenter
 from memory_audit.daemon.change_alerts import ChangeAlerts
 from memory_audit.daemon.components import (
@@ -273,6 +273,7 @@ class Daemon(WeeklyAudits, ChangeAlerts, JournalFeed):
     async def _tick_loop(self) -> None:
         while True:
             await asyncio.sleep(self.config.settings.schedule.tick_seconds)
+            logs.write_repeat_summaries()
             self._spawn(self.weekly())
 
     async def _rescan_loop(self) -> None:
