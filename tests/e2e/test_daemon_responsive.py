@@ -4,6 +4,7 @@ killed daemon, and a config file that is not a regular file never hangs a reload
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import threading
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from memory_audit.daemon.log_limit import BURST
-from tests.e2e.test_daemon_under_load import audit_children, hold, log_text
+from tests.e2e.test_daemon_under_load import audit_children, hold, log_text, pathological_tree
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import ALNUM, rnd
 from tests.support.daemon_process import DaemonProcess, Home, wait_for
@@ -113,3 +114,35 @@ def test_a_failure_repeated_at_every_change_is_logged_a_few_times_with_a_count(
     counted = re.search(r"repeated ([\d,]+) more times .* secret alerts paused", text)
     assert counted is not None, text[-2000:]
     assert int(counted[1].replace(",", "")) >= 50
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU the processes used (0 for one that is gone)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+@pytest.mark.slow
+def test_the_audit_child_dies_with_a_daemon_killed_mid_audit(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    pathological_tree(home)
+    daemon = DaemonProcess(home, home.config()).start()
+    assert daemon.process is not None
+    try:
+        assert daemon.wait_message("READY=1")
+        assert wait_for(lambda: audit_children(home) != [])
+        # Held once past its start-up, in its audit: an audit that does not end by itself.
+        assert wait_for(lambda: cpu_seconds(audit_children(home)) >= 1.0)
+        hold(audit_children(home), signal.SIGSTOP)
+        daemon.signal(signal.SIGKILL)
+        daemon.process.wait(timeout=10)
+        assert wait_for(lambda: audit_children(home) == [], timeout=5)
+    finally:
+        hold(audit_children(home), signal.SIGKILL)  # none, unless the test failed
+        daemon.stop()
