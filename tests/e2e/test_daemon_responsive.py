@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import re
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -57,6 +59,16 @@ def small_tree(home: Home, slug: str) -> Path:
     return write_tree(
         home.projects / slug / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")}
     )
+
+
+def stop_or_kill(daemon: DaemonProcess) -> None:
+    """Stop the daemon; kill it if it hangs (it did, on a FIFO, before the fix)."""
+    try:
+        daemon.stop()
+    except subprocess.TimeoutExpired:
+        assert daemon.process is not None
+        daemon.process.kill()
+        daemon.stop()
 
 
 def notified_about(bus: SessionBus, name: str) -> list[dict[str, object]]:
@@ -146,3 +158,34 @@ def test_the_audit_child_dies_with_a_daemon_killed_mid_audit(tmp_path: Path) -> 
     finally:
         hold(audit_children(home), signal.SIGKILL)  # none, unless the test failed
         daemon.stop()
+
+
+@pytest.mark.slow
+def test_a_reload_from_a_fifo_is_refused_and_the_daemon_alerts_on(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    tree = small_tree(home, "-app")
+    config = home.config()
+    with session_bus(tmp_path / "bus") as bus:
+        home.bus_address = bus.address
+        daemon = DaemonProcess(home, config).start()
+        try:
+            assert daemon.wait_message("READY=1")
+            config.unlink()
+            os.mkfifo(config)  # opened for reading, it blocks until someone writes
+            daemon.signal(signal.SIGHUP)
+            assert wait_for(lambda: "configuration reload failed" in log_text(home))
+            (tree / "leak.md").write_text(memory("leak", body=f"key ghp_{rnd(ALNUM, 36)}"))
+            assert wait_for(lambda: notified_about(bus, "leak.md") != [])
+            status = subprocess.run(
+                [sys.executable, "-m", "memory_audit", "status", "--config", str(config)],
+                capture_output=True,
+                text=True,
+                env=home.env(),
+                timeout=20,
+                check=False,
+            )
+        finally:
+            stop_or_kill(daemon)
+    expected = f"config file {config} is a named pipe (FIFO), not a regular file"
+    assert expected in log_text(home)
+    assert (status.returncode, expected in status.stderr) == (2, True)
