@@ -9,10 +9,7 @@ import re
 import signal
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -23,36 +20,7 @@ from tests.harness import index, memory, write_tree
 from tests.secrets.samples import ALNUM, rnd
 from tests.support.daemon_process import DaemonProcess, Home, wait_for
 from tests.support.session_bus import SessionBus, session_bus
-
-# 50,000 token-shaped placeholders after one non-ASCII character: 2 MB that the secret
-# scan takes seconds over (each hit's offset is converted from the bytes before it) and
-# that raise no alert, so the only notification is the other tree's.
-SLOW_HITS = 50_000
-
-
-def slow_index(variant: int) -> str:
-    return f"# Index é {variant}\n" + ("ghp_" + "x" * 36 + "\n") * SLOW_HITS
-
-
-@contextmanager
-def rewritten(path: Path, interval: float = 0.3) -> Iterator[None]:
-    """``path`` rewritten every ``interval`` seconds, on a thread, while the block runs."""
-    stop = threading.Event()
-    texts = [slow_index(0), slow_index(1)]
-
-    def rewrite() -> None:
-        turn = 0
-        while not stop.wait(interval):
-            path.write_text(texts[turn % 2])
-            turn += 1
-
-    writer = threading.Thread(target=rewrite, daemon=True)
-    writer.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        writer.join()
+from tests.support.slow_file import rewritten, slow_index
 
 
 def small_tree(home: Home, slug: str) -> Path:
