@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime as dt
 import logging
 from collections.abc import Callable, Coroutine
@@ -36,6 +37,10 @@ from memory_audit.tree.walk import list_tree
 
 log = logging.getLogger("memory_audit.daemon")
 RESCAN_AFTER_NEW_FOLDER = 1.0
+# Of one file's possible secrets, those that alert from one scan. Each costs the loop a
+# state lookup (and, new, a row): 50,000 of them held it for seconds, every tree's alerts
+# with it. The rest alert from a later scan; the weekly audit and review list them all.
+MAX_MATCHES_PER_FILE = 100
 
 
 class ChangeAlerts:
@@ -171,8 +176,20 @@ def _scan_all(paths: set[Path], root: Path, scanner: Scanner, limit: int) -> lis
         with contextlib.suppress(OSError):
             scan = scan_file(path, root, scanner, limit)
             if scan is not None:
-                scans.append(scan)
+                scans.append(_bounded(scan))
     return scans
+
+
+def _bounded(scan: FileScan) -> FileScan:
+    if len(scan.matches) <= MAX_MATCHES_PER_FILE:
+        return scan
+    log.warning(
+        "%s: %d possible secrets; the first %d are checked for alerts, `memory-audit review` lists all",
+        scan.rel,
+        len(scan.matches),
+        MAX_MATCHES_PER_FILE,
+    )
+    return dataclasses.replace(scan, matches=scan.matches[:MAX_MATCHES_PER_FILE])
 
 
 def _tree_files(root: Path) -> list[Path]:
