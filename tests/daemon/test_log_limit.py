@@ -66,14 +66,11 @@ def test_lines_of_one_kind_with_different_values_are_counted_as_like_it(
     logger, path = logged
     for number in range(1_000):
         logger.warning("alert: %s", f"MEMORY.md:{number} GitHub token")
-    for handler in logger.handlers:
-        assert isinstance(handler, RepeatLimitedHandler)
-        handler.write_summaries()  # the tick, before the window ended: nothing yet
+    limited = next(h for h in logger.handlers if isinstance(h, RepeatLimitedHandler))
+    limited.write_summaries()  # the tick, before the window ended: nothing yet
     assert len(lines(path)) == BURST
     clock.now += 60
-    for handler in logger.handlers:
-        assert isinstance(handler, RepeatLimitedHandler)
-        handler.write_summaries()
+    limited.write_summaries()
     assert lines(path)[BURST:] == [
         "WARNING … 980 more lines like it in 60 s (not written); the last: "
         "alert: MEMORY.md:999 GitHub token"

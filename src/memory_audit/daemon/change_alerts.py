@@ -37,9 +37,9 @@ from memory_audit.tree.walk import list_tree
 
 log = logging.getLogger("memory_audit.daemon")
 RESCAN_AFTER_NEW_FOLDER = 1.0
-# Of one file's possible secrets, those that alert from one scan. Each costs the loop a
-# state lookup (and, new, a row): 50,000 of them held it for seconds, every tree's alerts
-# with it. The rest alert from a later scan; the weekly audit and review list them all.
+# Of one file's possible secrets, how many one scan checks for alerts. Each costs the loop
+# a state lookup (and, new, a row): 50,000 of them held it for seconds, and every tree's
+# alerts with it. The weekly audit and review list them all.
 MAX_MATCHES_PER_FILE = 100
 
 
@@ -184,7 +184,8 @@ def _bounded(scan: FileScan) -> FileScan:
     if len(scan.matches) <= MAX_MATCHES_PER_FILE:
         return scan
     log.warning(
-        "%s: %d possible secrets; the first %d are checked for alerts, `memory-audit review` lists all",
+        "%s: %d possible secrets; the first %d are checked for alerts, "
+        "`memory-audit review` lists all",
         scan.rel,
         len(scan.matches),
         MAX_MATCHES_PER_FILE,
