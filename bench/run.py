@@ -2,9 +2,9 @@
 
 .venv/bin/python bench/run.py [hook secrets audit ...]   (no name: all of them)
 
-``hook``, ``secrets``, ``audit`` and ``service`` measure whole processes, as users feel them;
-``duplicates`` and ``transcripts`` time one part in-process. ``secrets`` installs gitleaks and
-detect-secrets into a venv of their own (build/bench-venv) on first use.
+``hook``, ``secrets``, ``audit``, ``service`` and ``slow-tree`` measure whole processes, as
+users feel them; ``duplicates`` and ``transcripts`` time one part in-process. ``secrets``
+installs gitleaks and detect-secrets into a venv of their own (build/bench-venv) on first use.
 """
 
 from __future__ import annotations
@@ -248,6 +248,12 @@ def bench_service(work: Path) -> None:
     over a real 10 minutes, and alert latency."""
     service.bench_fifty(work, 600.0)
     service.bench_latency(work, 60)
+    service.bench_latency_beside_slow_tree(work, 60)
+
+
+def bench_slow_tree(work: Path) -> None:
+    """Alert latency of a tree while another tree's file takes seconds to scan."""
+    service.bench_latency_beside_slow_tree(work, 40)
 
 
 BENCHMARKS: dict[str, Callable[[Path], None]] = {
@@ -258,6 +264,7 @@ BENCHMARKS: dict[str, Callable[[Path], None]] = {
     "duplicates": bench_duplicates,
     "transcripts": bench_transcripts,
     "service": bench_service,
+    "slow-tree": bench_slow_tree,
     "pathological": bench_pathological,
     "restatements": bench_restatements,
 }

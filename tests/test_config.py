@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -55,6 +57,48 @@ def test_config_check_options_are_validated_per_dimension() -> None:
 def test_config_missing_explicit_file_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="config file not found"):
         config.load(tmp_path / "none.yaml", OPTION_TYPES)
+
+
+def load_within(path: Path, seconds: float = 10.0) -> str:
+    """What loading ``path`` raised, or fails the test if the load had not returned in time
+    (it would hang for good on a FIFO opened for reading with no writer)."""
+    raised: list[str] = []
+
+    def attempt() -> None:
+        try:
+            config.load(path, OPTION_TYPES)
+            raised.append("loaded")
+        except ConfigError as exc:
+            raised.append(str(exc))
+
+    loader = threading.Thread(target=attempt, daemon=True)
+    loader.start()
+    loader.join(seconds)
+    assert raised, f"loading {path} did not return within {seconds} s"
+    return raised[0]
+
+
+def test_config_that_is_a_fifo_is_refused_at_once_naming_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "config.yaml"
+    os.mkfifo(fifo)
+    assert load_within(fifo) == (
+        f"config file {fifo} is a named pipe (FIFO), not a regular file; not read"
+    )
+
+
+def test_config_that_is_a_directory_or_a_device_is_refused_naming_it(tmp_path: Path) -> None:
+    assert load_within(tmp_path) == (
+        f"config file {tmp_path} is a directory, not a regular file; not read"
+    )
+    assert load_within(Path("/dev/zero")) == (
+        "config file /dev/zero is a character device, not a regular file; not read"
+    )
+
+
+def test_config_reached_through_a_symlink_to_a_fifo_is_refused(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "config.yaml").symlink_to(tmp_path / "pipe")
+    assert "is a named pipe (FIFO)" in load_within(tmp_path / "config.yaml")
 
 
 def test_weekly_time_uses_day_names() -> None:

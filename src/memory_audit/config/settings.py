@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from memory_audit.config.config_file import read_config_text
 from memory_audit.config.paths import default_config_file, default_reports_dir, default_state_dir
 from memory_audit.errors import ConfigError
 
@@ -203,12 +204,12 @@ def load(path: Path | None = None, option_types: OptionTypes | None = None) -> C
     explicit = path is not None
     path = path or default_config_file()
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_config_text(path)  # a regular file only: a FIFO never hangs a reload
     except FileNotFoundError:
         if explicit:
             raise ConfigError(f"config file not found: {path}") from None
         return Config(option_types=option_types or {})
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise ConfigError(f"cannot read config file {path}: {exc}") from None
     return parse(text, str(path), path=path, option_types=option_types)
 

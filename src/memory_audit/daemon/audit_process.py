@@ -17,11 +17,17 @@ stdout and exits 0; on an error it exits 1 with the error's type and place on
 stderr (never its message, which may quote a file). The child writes nothing
 anywhere else: it reads the trees and returns findings; the daemon writes the
 reports and the state.
+
+The child dies with the daemon, even a daemon killed with ``kill -9``
+(:mod:`memory_audit.daemon.parent_death`), and runs in a process group of its own
+(a Ctrl-C at the terminal reaches the daemon only); cancelling the audit kills the
+whole group, ``git`` processes the audit started included.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import logging
 import os
@@ -31,6 +37,7 @@ import sys
 from dataclasses import dataclass
 
 from memory_audit.config.settings import Config
+from memory_audit.daemon.parent_death import die_with_parent, parent_environment
 from memory_audit.engine import audit_refs, select_checks
 from memory_audit.errors import describe
 from memory_audit.model.run import Run
@@ -67,7 +74,8 @@ async def audit_in_child(request: AuditRequest) -> Run:
     try:
         out, err = await process.communicate(pickle.dumps(request))
     except asyncio.CancelledError:
-        process.kill()  # it writes nothing: nothing is lost by not letting it finish
+        if process.returncode is None:  # it writes nothing: nothing is lost by not waiting
+            _kill_group(process.pid)
         await process.wait()
         raise
     _relay(err)
@@ -79,14 +87,21 @@ async def audit_in_child(request: AuditRequest) -> Run:
     return run
 
 
+def _kill_group(pid: int) -> None:
+    """The child and whatever it started (its group, led by it: ``start_new_session``)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(pid, signal.SIGKILL)
+
+
 def _child_environment() -> dict[str, str]:
-    """The daemon's environment, minus systemd's notify variables: only the daemon speaks
-    to systemd."""
-    return {
+    """The daemon's environment, minus systemd's notify variables (only the daemon speaks
+    to systemd), plus what ties the child's life to the daemon's."""
+    inherited = {
         key: value
         for key, value in os.environ.items()
         if key not in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID")
     }
+    return inherited | parent_environment()
 
 
 def _relay(err: bytes) -> None:
@@ -106,6 +121,7 @@ def run_request(request: AuditRequest) -> Run:
 
 def main() -> int:
     """The child: one request on stdin, one run on stdout."""
+    die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the daemon decides when it stops
     result = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # a stray print() must not corrupt the pickle

@@ -1,16 +1,19 @@
 """Watching the trees, and what a changed file sets off: a secret scan and its alerts.
 
 The list of trees is refreshed on a timer and when a folder appears in a
-projects folder. Changed files are scanned in batches on a worker thread
-(linear-time rules over files capped in size); alerts are raised on the loop.
-At start, every file is scanned once: secrets that landed while the service
-was not running alert too.
+projects folder. Changed files are scanned in batches on worker threads
+(linear-time rules over files capped in size), one queue and one worker per
+tree (:mod:`memory_audit.daemon.tree_queues`): a tree whose file takes seconds
+to scan delays no other tree's alert. Alerts are raised on the loop. At start,
+every file is scanned once: secrets that landed while the service was not
+running alert too.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import datetime as dt
 import logging
 from collections.abc import Callable, Coroutine
@@ -23,6 +26,7 @@ from memory_audit.daemon.alerts import Alert, AlertCenter, FileScan, alerts_for,
 from memory_audit.daemon.journaling import JournalKeeper
 from memory_audit.daemon.notify import Notifier
 from memory_audit.daemon.state import State
+from memory_audit.daemon.tree_queues import TreeQueues, tree_of
 from memory_audit.daemon.watch import TreeWatcher
 from memory_audit.daemon.worker_thread import in_daemon_thread
 from memory_audit.errors import describe
@@ -33,6 +37,10 @@ from memory_audit.tree.walk import list_tree
 
 log = logging.getLogger("memory_audit.daemon")
 RESCAN_AFTER_NEW_FOLDER = 1.0
+# Of one file's possible secrets, how many one scan checks for alerts. Each costs the loop
+# a state lookup (and, new, a row): 50,000 of them held it for seconds, and every tree's
+# alerts with it. The weekly audit and review list them all.
+MAX_MATCHES_PER_FILE = 100
 
 
 class ChangeAlerts:
@@ -45,8 +53,7 @@ class ChangeAlerts:
     alerts: AlertCenter
     watcher: TreeWatcher | None
     journal: JournalKeeper | None
-    _changed: set[Path]
-    _changed_ready: asyncio.Event
+    scans: TreeQueues
     _rescan_handle: asyncio.TimerHandle | None
     _journal_pending: set[Path]
     _journal_ready: asyncio.Event
@@ -115,8 +122,9 @@ class ChangeAlerts:
         self.rescan()
 
     def _file_changed(self, path: Path) -> None:
-        self._changed.add(path)
-        self._changed_ready.set()
+        root = tree_of(path, self._watched_roots())
+        if root is not None:
+            self.scans.add(root, [path])
         if self.journal is not None:
             self._journal_pending.add(path)
             self._journal_ready.set()
@@ -125,31 +133,27 @@ class ChangeAlerts:
         rules = self.config.check_options("secrets")
         return scanner_for(rules.patterns, rules.state_dir, rules.gitleaks_config)
 
-    async def _change_loop(self) -> None:
-        """Scan changed files in batches on a worker thread; alert from the loop.
+    def _watched_roots(self) -> list[Path]:
+        return [Path(r) for r in (self.watcher.observers() if self.watcher else {})]
 
-        A batch that fails is logged and dropped; the loop, and with it every later
-        alert, carries on. Without a usable patterns file the batch is kept, and
-        scanned with the next change once the file is back.
+    async def _scan_tree(self, root: Path, batch: set[Path]) -> set[Path]:
+        """Scan a tree's changed files on a worker thread; alert from the loop.
+
+        A batch that fails is logged and dropped; the tree's queue, and with it every
+        later alert, carries on. Without a usable patterns file the batch is held, and
+        scanned with the tree's next change once the file is back.
         """
-        while True:
-            await self._changed_ready.wait()
-            self._changed_ready.clear()
-            batch, self._changed = self._changed, set()
-            try:
-                await self._scan_changes(batch)
-            except RulesUnavailable as exc:
-                self._changed |= batch
-                log.error("secret alerts paused: %s", exc)
-            except Exception as exc:
-                log.error("scanning %d changed file(s) failed: %s", len(batch), describe(exc))
-
-    async def _scan_changes(self, batch: set[Path]) -> None:
-        roots = [Path(r) for r in (self.watcher.observers() if self.watcher else {})]
-        scanner = self._scanner()
-        limit = self.config.settings.audit.max_file_bytes
-        scans = await in_daemon_thread(partial(_scan_all, batch, roots, scanner, limit))
-        self._raise_alerts(scans, scanner)
+        try:
+            scanner = self._scanner()
+            limit = self.config.settings.audit.max_file_bytes
+            scans = await in_daemon_thread(partial(_scan_all, batch, root, scanner, limit))
+            self._raise_alerts(scans, scanner)
+        except RulesUnavailable as exc:
+            log.error("secret alerts paused: %s", exc)
+            return batch
+        except Exception as exc:
+            log.error("scanning %d changed file(s) failed: %s", len(batch), describe(exc))
+        return set()
 
     def _raise_alerts(self, scans: list[FileScan], scanner: Scanner) -> None:
         ignored = scanner.false_positives | self.state.dismissed()
@@ -161,32 +165,38 @@ class ChangeAlerts:
     async def _startup_sweep(self) -> None:
         """Alert for secrets that landed while the service was not running."""
         roots = [r.root for r in self.trees(locate_projects=False)]
-        paths = await in_daemon_thread(lambda: _tree_files(roots))
-        self._changed.update(paths)
-        if paths:
-            self._changed_ready.set()
+        files = await in_daemon_thread(lambda: {root: _tree_files(root) for root in roots})
+        for root, paths in files.items():
+            self.scans.add(root, paths)
 
 
-def _scan_all(paths: set[Path], roots: list[Path], scanner: Scanner, limit: int) -> list[FileScan]:
+def _scan_all(paths: set[Path], root: Path, scanner: Scanner, limit: int) -> list[FileScan]:
     scans = []
     for path in sorted(paths):
-        root = max(
-            (r for r in roots if path.is_relative_to(r)), key=lambda r: len(r.parts), default=None
-        )
-        if root is not None:
-            with contextlib.suppress(OSError):
-                scan = scan_file(path, root, scanner, limit)
-                if scan is not None:
-                    scans.append(scan)
+        with contextlib.suppress(OSError):
+            scan = scan_file(path, root, scanner, limit)
+            if scan is not None:
+                scans.append(_bounded(scan))
     return scans
 
 
-def _tree_files(roots: list[Path]) -> list[Path]:
+def _bounded(scan: FileScan) -> FileScan:
+    if len(scan.matches) <= MAX_MATCHES_PER_FILE:
+        return scan
+    log.warning(
+        "%s: %d possible secrets; the first %d are checked for alerts, "
+        "`memory-audit review` lists all",
+        scan.rel,
+        len(scan.matches),
+        MAX_MATCHES_PER_FILE,
+    )
+    return dataclasses.replace(scan, matches=scan.matches[:MAX_MATCHES_PER_FILE])
+
+
+def _tree_files(root: Path) -> list[Path]:
     """Every file the audit reads, listed safely (no symlink loops, nothing outside)."""
-    files = []
-    for root in roots:
-        listing = list_tree(root)
-        files += [root / c.path for c in listing.candidates]
-        if listing.index is not None:
-            files.append(root / listing.index.path)
+    listing = list_tree(root)
+    files = [root / c.path for c in listing.candidates]
+    if listing.index is not None:
+        files.append(root / listing.index.path)
     return files

@@ -1,4 +1,10 @@
-"""The service's log: stderr (journald and launchd capture it) and a rotating file."""
+"""The service's log: stderr (journald and launchd capture it) and a rotating file.
+
+Both are behind one :class:`~memory_audit.daemon.log_limit.RepeatLimitedHandler`: a
+flood of lines of one kind (a bad file failing at every change, thousands of alerts
+from one file) is counted, not written line by line, so it cannot rotate away the
+history the file holds.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +17,7 @@ import platformdirs
 
 from memory_audit.atomic import ensure_private_dir
 from memory_audit.config.paths import APP
+from memory_audit.daemon.log_limit import RepeatLimitedHandler, RepeatLimiter
 from memory_audit.model.visible import visible
 
 FORMAT = "%(asctime)s %(levelname)s %(message)s"
@@ -37,11 +44,17 @@ def setup(level: int = logging.INFO) -> Path:
     logger.handlers.clear()
     stream = logging.StreamHandler()
     stream.setFormatter(VisibleFormatter("%(levelname)s %(message)s"))
-    logger.addHandler(stream)
     rotating = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=3)
     rotating.setFormatter(VisibleFormatter(FORMAT))
-    logger.addHandler(rotating)
+    logger.addHandler(RepeatLimitedHandler([stream, rotating], RepeatLimiter()))
     os.chmod(path, 0o600)
     # desktop-notifier logs a traceback for every failed send; one line of ours is enough.
     logging.getLogger("desktop_notifier").setLevel(logging.ERROR)
     return path
+
+
+def write_repeat_summaries() -> None:
+    """Say now how many lines each ended window held back (else the next line would)."""
+    for handler in logging.getLogger("memory_audit").handlers:
+        if isinstance(handler, RepeatLimitedHandler):
+            handler.write_summaries()

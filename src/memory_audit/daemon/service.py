@@ -32,7 +32,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
-from memory_audit.daemon import systemd_notify
+from memory_audit.daemon import logs, systemd_notify
 from memory_audit.daemon.alerts import AlertCenter
 from memory_audit.daemon.change_alerts import ChangeAlerts
 from memory_audit.daemon.components import (
@@ -46,6 +46,7 @@ from memory_audit.daemon.instance import InstanceLock
 from memory_audit.daemon.journal_feed import JournalFeed
 from memory_audit.daemon.schedule import WeeklySchedule
 from memory_audit.daemon.state import State
+from memory_audit.daemon.tree_queues import TreeQueues
 from memory_audit.daemon.watch import TreeWatcher
 from memory_audit.daemon.weekly_audits import Clock, WeeklyAudits
 from memory_audit.errors import AlreadyRunning, ConfigError
@@ -75,8 +76,7 @@ class Daemon(WeeklyAudits, ChangeAlerts, JournalFeed):
         self._retry_at: dt.datetime | None = None
         self._running: asyncio.Task[object] | None = None
         self._stop = asyncio.Event()
-        self._changed: set[Path] = set()
-        self._changed_ready = asyncio.Event()
+        self.scans = TreeQueues(self._scan_tree, self._spawn)
         self._rescan_handle: asyncio.TimerHandle | None = None
         self.journal = self._build_journal()
         self._journal_pending: set[Path] = set()
@@ -108,7 +108,6 @@ class Daemon(WeeklyAudits, ChangeAlerts, JournalFeed):
                 for t in (
                     self._tick_loop(),
                     self._rescan_loop(),
-                    self._change_loop(),
                     self._journal_loop(),
                     self._watchdog_loop(),
                 )
@@ -274,6 +273,7 @@ class Daemon(WeeklyAudits, ChangeAlerts, JournalFeed):
     async def _tick_loop(self) -> None:
         while True:
             await asyncio.sleep(self.config.settings.schedule.tick_seconds)
+            logs.write_repeat_summaries()
             self._spawn(self.weekly())
 
     async def _rescan_loop(self) -> None:
