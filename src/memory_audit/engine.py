@@ -72,7 +72,8 @@ def audit_tree(
     parsed = not set(selection) <= TEXT_ONLY
     boundary = redaction_boundary(tree, options.get("secrets"), decode_frontmatter=parsed)
     hidden = frozenset(dismissed)
-    ordered = order(tree, distinct([boundary.finding(f) for f in findings]), by_references=parsed)
+    leveled = [_leveled(boundary.finding(f)) for f in findings]
+    ordered = order(tree, distinct(leveled), by_references=parsed)
     return TreeReport(
         root=tree.root,
         project=tree.location.slug,
@@ -92,6 +93,14 @@ def audit_tree(
 
 
 SESSION_DIMENSIONS = frozenset({"usage", "coverage"})
+LEVELS = {d.id: d for d in DIMENSIONS}
+
+
+def _leveled(finding: Finding) -> Finding:
+    """The finding with its level: its check's word, or its dimension's table."""
+    if finding.level is not None:
+        return finding
+    return dataclasses.replace(finding, level=LEVELS[finding.dimension].level(finding.code).value)
 
 
 def _health(

@@ -121,10 +121,11 @@ def test_description_cut_mid_sentence(tree_dir: Path) -> None:
             "whole.md": memory("whole", description="Deploys need a manual approval.", body=BODY),
         },
     )
-    assert sorted(codes(findings(tree_dir, "descriptions"))) == [
-        ("cut-description", "comment.md", 3),  # YAML reads ` #000)...` as a comment
+    # YAML reads ` #000)...` as a comment: one cause, one finding, frontmatter's
+    assert sorted(codes(findings(tree_dir, "descriptions", "frontmatter"))) == [
         ("cut-description", "dots.md", 3),
         ("cut-description", "word.md", 3),
+        ("value-cut-by-comment", "comment.md", 3),
     ]
 
 

@@ -239,3 +239,22 @@ def test_a_project_s_own_memory_audit_package_never_stands_in_for_the_tool(
     )
     assert "HIJACKED" in run_earlier.stdout  # what the `-m` command of earlier versions did
     assert ran.exists()
+
+
+def test_the_session_hears_problems_and_never_suggestions(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    rule = "Integration tests must hit a real Postgres database from compose, never mocks."
+    files = {
+        "a.md": memory("a", description="Integration tests and the database", body=rule),
+        "b.md": memory("b", description="Tests against a real database", body=rule),
+    }
+    project, tree = project_with_report(
+        isolated_home, tmp_path, {"MEMORY.md": index("gone.md", *files), **files}
+    )
+    assert {f.level for f in report(tree).findings} == {"problem", "suggestion"}
+    lines = hook(json.dumps({"cwd": str(project)})).stdout.splitlines()
+    assert lines[0].startswith("memory-audit: 1 finding(s) pending")
+    assert [line for line in lines if line.startswith("- [")] == [
+        '- [index-drift] "MEMORY.md":2 — "link target `gone.md` doesn\'t exist"'
+    ]

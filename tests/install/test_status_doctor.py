@@ -110,3 +110,27 @@ def test_the_first_service_run_is_a_baseline_not_all_new(tmp_path: Path) -> None
     [tree_report] = [p for p in runs[0].glob("*.md") if p.name != "summary.md"]
     assert "## First run: the baseline" in tree_report.read_text()
     assert "0 new and 0 resolved since the last run" in (runs[1] / "summary.md").read_text()
+
+
+def test_the_weekly_notification_and_summary_count_problems_not_suggestions(
+    tmp_path: Path,
+) -> None:
+    home = Home(tmp_path / "home")
+    rule = "Integration tests must hit a real Postgres database from compose, never mocks."
+    files = {
+        "a.md": memory("a", description="Integration tests and the database", body=rule),
+        "b.md": memory("b", description="Tests against a real database", body=rule),
+    }
+    write_tree(
+        home.projects / "-work-app" / "memory", {"MEMORY.md": index("gone.md", *files), **files}
+    )
+    with session_bus(tmp_path / "bus") as bus:
+        home.bus_address = bus.address
+        code, _, err = DaemonProcess(home, home.config()).start("--once").finish()
+        assert code == 0, err
+        body = str(bus.notifications()[-1]["body"])
+    assert body.startswith("1 findings in 1 of 1 projects, the first run.")
+    [run] = [p for p in home.reports.iterdir() if p.name[0].isdigit()]
+    summary = (run / "summary.md").read_text()
+    assert "**1 findings** in 1 of 1 memory trees (and 1 suggestions)" in summary
+    assert "| -work-app | 1 | – | – |" in summary

@@ -109,7 +109,9 @@ def test_json_report_lists_every_finding_and_round_trips(tree_dir: Path) -> None
         "related",
         "fix",
         "fingerprint",
+        "level",
     }
+    assert first["level"] in ("problem", "suggestion")
     again = json_report.from_json(data)
     assert again.reports[0].findings == run.reports[0].findings
 

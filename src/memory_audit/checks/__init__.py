@@ -20,29 +20,66 @@ import importlib
 from collections.abc import Iterator, Mapping, MutableMapping
 from typing import Any, Protocol, cast
 
-from memory_audit.model.dimension import Dimension, Need, Severity
+from memory_audit.model.dimension import ALL_CODES, Dimension, Need, Severity
 from memory_audit.model.finding import Finding, Skip
 from memory_audit.tree.snapshot import MemoryTree
 
 WARNING, ERROR, NOTE = Severity.WARNING, Severity.ERROR, Severity.NOTE
+EVERY = frozenset({ALL_CODES})
+GIT_PROJECT, TRANSCRIPTS = frozenset({Need.PROJECT, Need.GIT}), frozenset({Need.TRANSCRIPTS})
+# Suggestions: the codes whose findings were not at least 90% right on memory trees the
+# rules were never tuned on (docs/benchmarks.md lists each code's figure), or that no
+# such tree could measure (usage and coverage read transcripts, which no public tree has).
 TABLE: tuple[Dimension, ...] = (
     Dimension("index-drift", "MEMORY.md index drift", WARNING, hook_priority=20),
-    Dimension("frontmatter", "Frontmatter validity", WARNING, hook_priority=40),
-    Dimension("relations", "Broken relations", WARNING, hook_priority=50),
-    Dimension("duplicates", "Possible duplicates", NOTE, hook_priority=110),
-    Dimension("stale-refs", "Stale references", WARNING, 100, frozenset({Need.PROJECT, Need.GIT})),
+    Dimension(
+        "frontmatter",
+        "Frontmatter validity",
+        WARNING,
+        hook_priority=40,
+        suggestions=frozenset({"strict-yaml-only"}),
+    ),
+    Dimension(
+        "relations",
+        "Broken relations",
+        WARNING,
+        hook_priority=50,
+        suggestions=frozenset({"broken-wikilink"}),
+    ),
+    Dimension("duplicates", "Possible duplicates", NOTE, hook_priority=110, suggestions=EVERY),
+    Dimension(
+        "stale-refs",
+        "Stale references",
+        WARNING,
+        100,
+        GIT_PROJECT,
+        suggestions=frozenset({"missing-file-reference"}),
+    ),
     Dimension("orphans", "Orphan files", WARNING, hook_priority=120),
     Dimension("superseded", "Superseded entries in index", WARNING, hook_priority=60),
     Dimension("session-recaps", "Session-recap schema", WARNING, hook_priority=130),
     Dimension("secrets", "Possible secrets", ERROR, hook_priority=10),
-    Dimension("bloat", "Bloat", NOTE, hook_priority=140),
-    Dimension("descriptions", "Descriptions that recall", NOTE, hook_priority=135),
-    Dimension("index-budget", "Index load budget", WARNING, hook_priority=30),
+    Dimension("bloat", "Bloat", NOTE, hook_priority=140, suggestions=EVERY),
+    Dimension("descriptions", "Descriptions that recall", NOTE, 135, suggestions=EVERY),
+    Dimension(
+        "index-budget",
+        "Index load budget",
+        WARNING,
+        hook_priority=30,
+        suggestions=frozenset({"long-hook"}),
+    ),
     Dimension("expiry", "Review due", WARNING, hook_priority=70),
     Dimension("confidence", "Confidence ratings", NOTE, hook_priority=90),
     Dimension("corrections", "Correction stacks", WARNING, hook_priority=80),
-    Dimension("usage", "Dead weight by usage", NOTE, 150, frozenset({Need.TRANSCRIPTS})),
-    Dimension("coverage", "Coverage gaps", NOTE, 160, frozenset({Need.TRANSCRIPTS, Need.PROJECT})),
+    Dimension("usage", "Dead weight by usage", NOTE, 150, TRANSCRIPTS, suggestions=EVERY),
+    Dimension(
+        "coverage",
+        "Coverage gaps",
+        NOTE,
+        160,
+        frozenset({Need.TRANSCRIPTS, Need.PROJECT}),
+        suggestions=EVERY,
+    ),
 )
 
 

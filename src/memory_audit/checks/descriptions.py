@@ -214,6 +214,8 @@ def _names_itself(memory: MemoryFile, text: str) -> bool:
 
 
 def _cut(memory: MemoryFile) -> Iterator[Finding]:
+    if any(cut.key == "description" for cut in memory.read.comment_cuts):
+        return  # cut at an unquoted ` #`: one cause, reported once (frontmatter)
     text = memory.description.strip()
     last = text.rsplit(None, 1)[-1].lower() if text else ""
     opened = text.count("(") > text.count(")") or text.count("[") > text.count("]")

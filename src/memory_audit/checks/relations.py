@@ -278,6 +278,9 @@ def _broken_wikilink(tree: MemoryTree, memory: MemoryFile, target: str, line: in
         else "write that memory, fix the name, or drop the brackets",
         key=target,
         judgment=True,
+        # a link that cuts a memory's name short is a typo to fix; the rest may be notes
+        # not written yet, or names of things outside Claude Code's reach
+        level="problem" if near else None,
     )
 
 

@@ -74,7 +74,7 @@ def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
             print(f"memory-audit: {scope.note}", file=sys.stderr)
         if output is None and output_format == "json":
             json_report.write(run_, out, indent)  # streamed: one tree's JSON at a time
-            return 1 if run_.total or unaudited_files(run_) else 0
+            return 1 if run_.problem_total or unaudited_files(run_) else 0
         rendered = _render(run_, output_format, indent)
     if output is None:
         out.write(rendered)
@@ -82,7 +82,7 @@ def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
         _write_report(output, rendered, [r.root for r in refs])
     if output_format == "text" and output is None and out.isatty():
         _offer_service(config, config_path)
-    return 1 if run_.total or unaudited_files(run_) else 0
+    return 1 if run_.problem_total or unaudited_files(run_) else 0
 
 
 def unaudited_files(run: Run) -> bool:

@@ -78,7 +78,12 @@ def session_start(payload: Any) -> str:
     if report is None:
         return ""
     dismissed = read_dismissed(state_dir)
-    findings = [f for f in report.get("findings", []) if f.get("fingerprint") not in dismissed]
+    # Suggestions wait for the user's own look (`audit`, `review`): the session hears problems.
+    findings = [
+        f
+        for f in report.get("findings", [])
+        if f.get("fingerprint") not in dismissed and f.get("level") != "suggestion"
+    ]
     # A check that did not run (no secret rules) is said even when nothing else is pending.
     not_run = [s for s in report.get("skipped", []) if isinstance(s, dict) and s.get("whole")]
     if not findings and not not_run:

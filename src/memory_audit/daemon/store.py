@@ -190,8 +190,8 @@ def summary_markdown(run: Run, changes: Mapping[str, Changes]) -> str:
     lines = [
         f"# memory-audit weekly summary, {stamp}",
         "",
-        f"**{run.total} findings** in {sum(1 for r in projects if r.findings)} of "
-        f"{len(projects)} memory trees; {since}",
+        f"**{run.problem_total} findings** in {sum(1 for r in projects if r.problems)} of "
+        f"{len(projects)} memory trees (and {run.suggestion_total} suggestions); {since}",
         "",
         *_not_run_lines(run),
         "| project | findings | new | resolved | index lines | index bytes | report |",
@@ -201,7 +201,7 @@ def summary_markdown(run: Run, changes: Mapping[str, Changes]) -> str:
         change = changes.get(str(report.root), Changes())
         health = report.health
         lines.append(
-            f"| {report.project or report.root} | {len(report.findings)} | "
+            f"| {report.project or report.root} | {len(report.problems)} | "
             f"{_count(change.new, change)} | {_count(change.resolved, change)} | "
             f"{health.index_lines} | {health.index_bytes:,} | [{name}.md]({name}.md) |"
         )

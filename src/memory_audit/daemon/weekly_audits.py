@@ -120,9 +120,10 @@ class WeeklyAudits:
         self.state.finish_run(run_id, run, folder, changes, self.clock())
         self._retry_at = None
         log.info(
-            "%s audit: %d findings in %d trees; reports in %s",
+            "%s audit: %d findings (+%d suggestions) in %d trees; reports in %s",
             kind,
-            run.total,
+            run.problem_total,
+            run.suggestion_total,
             len(run.reports),
             folder,
         )
@@ -151,12 +152,13 @@ class WeeklyAudits:
 
     async def _notify_run(self, run: Run, changes: dict[str, Changes], folder: Path) -> None:
         new = sum(len(c.new) for c in changes.values())
-        projects = sum(1 for r in run.reports if r.findings)
+        # Suggestions wait in the report: a notification speaks of problems only.
+        projects = sum(1 for r in run.reports if r.problems)
         since = "the first run" if is_baseline(changes) else f"{new} new since the last run"
         not_run = wording.not_run_summary(run)  # a check that did not run is never "clean"
-        if run.total:
+        if run.problem_total:
             message = (
-                f"{run.total} findings in {projects} of {len(run.reports)} projects, "
+                f"{run.problem_total} findings in {projects} of {len(run.reports)} projects, "
                 f"{since}.\n" + (f"{not_run}\n" if not_run else "") + "Review: memory-audit review"
             )
         else:

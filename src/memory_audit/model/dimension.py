@@ -21,6 +21,17 @@ class Severity(enum.StrEnum):
     NOTE = "note"
 
 
+class Level(enum.StrEnum):
+    """What a finding asks of the user. A code is a problem only when its findings proved
+    at least 90% right on memory trees the rules were not tuned on (docs/benchmarks.md)."""
+
+    PROBLEM = "problem"  # act on it: the exit code, the headline, notifications, the hook
+    SUGGESTION = "suggestion"  # worth a look: its own folded section, counted apart
+
+
+ALL_CODES = "*"
+
+
 class Need(enum.StrEnum):
     """What a check reads beyond the tree; a check whose need is absent skips itself."""
 
@@ -36,6 +47,8 @@ class Dimension:
     severity: Severity = Severity.WARNING
     hook_priority: int = 50  # lower is shown first by the session hook
     needs: frozenset[Need] = field(default_factory=frozenset)
+    # The codes of this dimension that are suggestions ("*": every code); the rest are problems.
+    suggestions: frozenset[str] = field(default_factory=frozenset)
     # reads the check module's docstring, its user doc, on demand: importing every check
     # module to have it would cost a one-check run most of its imports
     documentation: Callable[[], str] = field(default=str, compare=False, repr=False)  # str() == ""
@@ -44,12 +57,18 @@ class Dimension:
     def doc(self) -> str:
         return self.documentation()
 
+    def level(self, code: str) -> Level:
+        if code in self.suggestions or ALL_CODES in self.suggestions:
+            return Level.SUGGESTION
+        return Level.PROBLEM
+
     def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "title": self.title,
             "severity": self.severity.value,
             "hook_priority": self.hook_priority,
+            "suggestions": sorted(self.suggestions),
         }
 
     @classmethod
@@ -59,4 +78,5 @@ class Dimension:
             title=str(data.get("title", data["id"])),
             severity=Severity(data.get("severity", "warning")),
             hook_priority=int(data.get("hook_priority", 50)),
+            suggestions=frozenset(str(c) for c in data.get("suggestions") or ()),
         )

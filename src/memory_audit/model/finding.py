@@ -34,11 +34,20 @@ class Finding:
     # "error" | "warning" | "note" when this finding is louder or quieter than its
     # dimension (Severity in model.dimension); None: the dimension's own.
     severity: str | None = None
+    # "problem" | "suggestion" (Level in model.dimension): set by the engine from the
+    # dimension's table, or by a check that knows better for one finding.
+    level: str | None = None
+
+    @property
+    def is_suggestion(self) -> bool:
+        return self.level == "suggestion"
 
     def to_json(self) -> dict[str, Any]:
         data = self._json()
         if self.severity is not None:
             data["severity"] = self.severity
+        if self.level is not None:
+            data["level"] = self.level
         return data
 
     def _json(self) -> dict[str, Any]:
@@ -70,6 +79,7 @@ class Finding:
             related=tuple(data.get("related") or ()),
             fix=dict(fix) if isinstance(fix, Mapping) else None,
             severity=data.get("severity"),
+            level=data.get("level"),
         )
 
 
@@ -96,6 +106,7 @@ def make_finding(
     related: tuple[str, ...] = (),
     fix: Mapping[str, Any] | None = None,
     severity: str | None = None,
+    level: str | None = None,
 ) -> Finding:
     return Finding(
         dimension=dimension,
@@ -109,6 +120,7 @@ def make_finding(
         related=related,
         fix=fix,
         severity=severity,
+        level=level,
     )
 
 

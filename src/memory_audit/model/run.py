@@ -44,6 +44,19 @@ class TreeReport:
         return dict(Counter(f.dimension for f in self.findings))
 
     @property
+    def problems(self) -> tuple[Finding, ...]:
+        """The findings to act on: what the exit code, headlines, alerts and the hook count."""
+        return tuple(f for f in self.findings if not f.is_suggestion)
+
+    @property
+    def suggestions(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.is_suggestion)
+
+    @property
+    def problem_counts(self) -> dict[str, int]:
+        return dict(Counter(f.dimension for f in self.problems))
+
+    @property
     def audited(self) -> bool:
         """False for a tree Claude Code was consolidating: its findings are unknown, not zero."""
         return not any(path == CONSOLIDATION_LOCK for path, _ in self.errors)
@@ -53,17 +66,24 @@ class TreeReport:
         """Dimensions none of which ran, and why: their result is unknown, not clean."""
         return {s.dimension: s.reason for s in self.skipped if s.whole}
 
-    def shown(self, cap: int) -> list[Finding]:
+    def of_level(self, suggestions: bool | None) -> tuple[Finding, ...]:
+        """Problems (False), suggestions (True) or every finding (None)."""
+        if suggestions is None:
+            return self.findings
+        return self.suggestions if suggestions else self.problems
+
+    def shown(self, cap: int, suggestions: bool | None = None) -> list[Finding]:
         seen: Counter[str] = Counter()
         kept = []
-        for finding in self.findings:
+        for finding in self.of_level(suggestions):
             seen[finding.dimension] += 1
             if seen[finding.dimension] <= cap:
                 kept.append(finding)
         return kept
 
-    def not_shown(self, cap: int) -> dict[str, int]:
-        return {d: n - cap for d, n in self.counts.items() if n > cap}
+    def not_shown(self, cap: int, suggestions: bool | None = None) -> dict[str, int]:
+        counts = Counter(f.dimension for f in self.of_level(suggestions))
+        return {d: n - cap for d, n in counts.items() if n > cap}
 
 
 @dataclass(frozen=True)
@@ -82,6 +102,14 @@ class Run:
     @property
     def total(self) -> int:
         return sum(len(r.findings) for r in self.reports)
+
+    @property
+    def problem_total(self) -> int:
+        return sum(len(r.problems) for r in self.reports)
+
+    @property
+    def suggestion_total(self) -> int:
+        return sum(len(r.suggestions) for r in self.reports)
 
     def title(self, dimension: str) -> str:
         return next((d.title for d in self.dimensions if d.id == dimension), dimension)

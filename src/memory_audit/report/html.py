@@ -89,7 +89,8 @@ def render(run: Run) -> str:
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>Memory audit, {escape(stamp)}</title><style>{STYLE}</style></head><body>",
-        f'<h1>Memory audit</h1><p class="muted">{run.total} findings in '
+        f'<h1>Memory audit</h1><p class="muted">{run.problem_total} findings '
+        f"(+{run.suggestion_total} suggestions) in "
         f"{len(run.reports)} memory tree(s), {escape(stamp)} · "
         f"memory-audit {escape(run.version)}</p>",
         _overview(run),
@@ -146,7 +147,7 @@ def _overview(run: Run) -> str:
         change = run.changes.get(str(report.root), Changes())
         rows.append(
             f'<tr><td><a href="#p{index}">{shown(project_name(report))}</a></td>'
-            f'<td class="num">{len(report.findings)}</td>'
+            f'<td class="num">{len(report.problems)}</td>'
             f'<td class="num">{"–" if change.baseline else len(change.new)}</td>'
             f'<td class="num">{"–" if change.baseline else len(change.resolved)}</td>'
             f"<td>{_bar(_budget(report), f'{_budget(report):.0f}% of the index load budget')}"
@@ -285,17 +286,32 @@ def _activity(activity: Activity | None) -> str:
 
 
 def _findings(report: TreeReport, run: Run) -> str:
-    cap = run.max_per_dimension
     # A dimension that did not run: its result is unknown, never "nothing material".
     parts = [f'<p class="not-run">{shown(line)}</p>' for line in wording.not_run_lines(report, run)]
     if not report.findings:
         quiet = wording.quiet_dimensions(report, run)
         return "\n".join([*parts, f"<p>{quiet}: nothing material.</p>" if quiet else ""])
-    shown_findings, hidden = report.shown(cap), report.not_shown(cap)
+    parts += _sections(report, run, suggestions=False)
+    if report.suggestions:
+        folded = "\n".join(_sections(report, run, suggestions=True))
+        parts.append(
+            f'<details class="suggestions"><summary>{wording.SUGGESTIONS_TITLE} '
+            f'({len(report.suggestions)})</summary><p class="muted">'
+            f"{escape(wording.SUGGESTIONS_NOTE)}</p>{folded}</details>"
+        )
+    return "\n".join(parts)
+
+
+def _sections(report: TreeReport, run: Run, *, suggestions: bool) -> list[str]:
+    cap = run.max_per_dimension
+    shown_findings = report.shown(cap, suggestions)
+    hidden = report.not_shown(cap, suggestions)
+    parts: list[str] = []
     for dimension in run.dimensions:
         mine = [f for f in shown_findings if f.dimension == dimension.id]
         if not mine:
             continue
+        count = len(mine) + hidden.get(dimension.id, 0)
         secret = dimension.id == SECRET_DIMENSION
         badge = '<span class="badge">secret</span>' if secret else ""
         items = "".join(
@@ -316,7 +332,7 @@ def _findings(report: TreeReport, run: Run) -> str:
         parts.append(
             f'<section class="dimension{" secret" if secret else ""}" '
             f'data-dimension="{dimension.id}">'
-            f"<h3>{swatch}</span>{escape(dimension.title)} ({report.counts[dimension.id]})</h3>"
-            f'<ul class="findings">{items}</ul>{more}</section>'
+            f"<h3>{swatch}</span>{escape(dimension.title)} ({count})"
+            f'</h3><ul class="findings">{items}</ul>{more}</section>'
         )
-    return "\n".join(parts)
+    return parts

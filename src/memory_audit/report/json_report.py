@@ -77,6 +77,7 @@ def _tree(report: TreeReport, cap: int) -> dict[str, Any]:
         "health": report.health.to_json(),
         "findings": [f.to_json() for f in report.findings],
         "counts": report.counts,
+        "levels": {"problem": len(report.problems), "suggestion": len(report.suggestions)},
         "not_shown": report.not_shown(cap),
         "skipped": [_skip(s) for s in report.skipped],
         "errors": [{"path": path, "error": error} for path, error in report.errors],

@@ -15,39 +15,57 @@ def render(run: Run) -> str:
 
 
 def render_tree(report: TreeReport, run: Run) -> str:
-    cap = run.max_per_dimension
     title = report.project or wording.display_root(report.root)
     lines = [
         f"# Memory audit: {title}",
         "",
         f"- Tree: {code_span(wording.display_root(report.root))}",
         f"- Files scanned: {wording.files_scanned(report)}",
-        f"- Findings: **{len(report.findings)}** total",
+        f"- Findings: **{wording.findings_total(report)}**",
         f"- Health: {wording.health_line(report)}",
     ]
     if report.health.largest:
         lines.append(f"- Largest: {wording.largest_line(report)}")
-    counts = report.counts
-    shown = report.shown(cap)
+    lines += _sections(report, run, suggestions=False)
+    lines += [line for text in wording.not_run_lines(report, run) for line in ("", f"## {text}")]
+    quiet = wording.quiet_dimensions(report, run)
+    if quiet:
+        lines += ["", f"## {quiet}: Nothing material."]
+    if report.suggestions:  # folded: a viewer shows the summary line until it is opened
+        lines += [
+            "",
+            "<details>",
+            f"<summary>{wording.SUGGESTIONS_TITLE} ({len(report.suggestions)})</summary>",
+            "",
+            wording.SUGGESTIONS_NOTE,
+            *_sections(report, run, suggestions=True, heading="###"),
+            "",
+            "</details>",
+        ]
+    lines += _notes(report, run)
+    return "\n".join(lines)
+
+
+def _sections(report: TreeReport, run: Run, *, suggestions: bool, heading: str = "##") -> list[str]:
+    cap = run.max_per_dimension
+    found = report.of_level(suggestions)
+    shown = report.shown(cap, suggestions)
+    hidden = report.not_shown(cap, suggestions)
+    lines: list[str] = []
     for dimension in run.dimensions:
-        if dimension.id not in counts:
+        count = sum(1 for f in found if f.dimension == dimension.id)
+        if not count:
             continue
-        lines += ["", f"## {dimension.title} ({counts[dimension.id]})", ""]
+        lines += ["", f"{heading} {dimension.title} ({count})", ""]
         lines += [
             f"- {code_span(wording.location(f))} — {wording.sentence(f)} "
             f"`[{wording.short_fingerprint(f)}]`"
             for f in shown
             if f.dimension == dimension.id
         ]
-        hidden = report.not_shown(cap).get(dimension.id)
-        if hidden:
-            lines += ["", wording.more_not_shown(hidden, dimension.id, report)]
-    lines += [line for text in wording.not_run_lines(report, run) for line in ("", f"## {text}")]
-    quiet = wording.quiet_dimensions(report, run)
-    if quiet:
-        lines += ["", f"## {quiet}: Nothing material."]
-    lines += _notes(report, run)
-    return "\n".join(lines)
+        if dimension.id in hidden:
+            lines += ["", wording.more_not_shown(hidden[dimension.id], dimension.id, report)]
+    return lines
 
 
 def _notes(report: TreeReport, run: Run) -> list[str]:

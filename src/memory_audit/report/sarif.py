@@ -23,10 +23,12 @@ def render(run: Run) -> str:
 
 
 def level(run: Run, finding: Finding) -> str:
-    """The finding's own severity, else its dimension's; a judgment call is never louder
-    than a note."""
+    """The finding's own severity, else its dimension's; a judgment call or a suggestion is
+    never louder than a note."""
     if finding.severity is not None:
         return finding.severity
+    if finding.is_suggestion:
+        return "note"  # worth a look: never fails a build
     severity = next((d.severity for d in run.dimensions if d.id == finding.dimension), None)
     if severity is Severity.ERROR:
         return "error"

@@ -49,19 +49,24 @@ def render(run: Run, options: TextOptions | None = None) -> str:
 
 
 def summary(run: Run, paint: Painter) -> str:
-    with_findings = sum(1 for r in run.reports if r.findings)
-    secrets = sum(r.counts.get(SECRET_DIMENSION, 0) for r in run.reports)
-    head = f"Summary: {run.total} findings in {with_findings} of {len(run.reports)} memory trees"
+    with_findings = sum(1 for r in run.reports if r.problems)
+    secrets = sum(r.problem_counts.get(SECRET_DIMENSION, 0) for r in run.reports)
+    head = (
+        f"Summary: {run.problem_total} findings in {with_findings} of {len(run.reports)} "
+        "memory trees"
+    )
     if secrets:
         head += " — " + paint.dimension(f"{secrets} possible secret(s)", SECRET_DIMENSION)
     names = [r.project or wording.display_root(r.root) for r in run.reports]
     width = max(len(n) for n in [*names, "TOTAL"])
     lines = [paint.bold(head), ""]
     for report, name in zip(run.reports, names, strict=True):
-        lead = f"  {name.ljust(width)}  {len(report.findings):>6}  "
+        lead = f"  {name.ljust(width)}  {len(report.problems):>6}  "
         parts = _by_dimension(report, run, paint)
         lines += _wrapped(lead, parts, WIDTH)
-    lines.append(f"  {'TOTAL'.ljust(width)}  {run.total:>6}")
+    lines.append(f"  {'TOTAL'.ljust(width)}  {run.problem_total:>6}")
+    if run.suggestion_total:
+        lines += ["", wording.suggestions_line(run.suggestion_total)]
     return "\n".join(lines)
 
 
@@ -70,13 +75,15 @@ def _by_dimension(report: TreeReport, run: Run, paint: Painter) -> list[tuple[st
     if not report.audited:
         text = "not audited (being consolidated)"
         return [(text, paint.dim(text))]
-    counts = report.counts
+    counts = report.problem_counts
     order = sorted(run.dimensions, key=lambda d: d.id != SECRET_DIMENSION)
     words = [(d.id, "did not run") for d in order if d.id in report.not_run]
     words += [(d.id, str(counts[d.id])) for d in order if d.id in counts]
-    if not words:
-        return [("clean", paint.dim("clean"))]
-    return [(f"{d} {what}", paint.dimension(f"{d} {what}", d)) for d, what in words]
+    parts = [(f"{d} {what}", paint.dimension(f"{d} {what}", d)) for d, what in words]
+    if report.suggestions:
+        more = f"+{len(report.suggestions)} suggestion(s)"
+        parts.append((more, paint.dim(more)))
+    return parts or [("clean", paint.dim("clean"))]
 
 
 def _wrapped(lead: str, parts: list[tuple[str, str]], width: int) -> list[str]:
@@ -103,30 +110,37 @@ def render_tree(
     lines = [
         paint.bold(f"Memory audit: {wording.display_root(report.root)}"),
         f"Files scanned: {wording.files_scanned(report)}",
-        f"Findings: {len(report.findings)} total",
+        f"Findings: {wording.findings_total(report)}",
         f"Health: {wording.health_line(report)}",
     ]
     if report.health.largest:
         lines.append(f"Largest: {wording.largest_line(report)}")
-    lines += _dimensions(report, run, paint)
+    lines += _dimensions(report, run, paint, suggestions=False)
     lines += [line for text in wording.not_run_lines(report, run) for line in ("", f"## {text}")]
     quiet = wording.quiet_dimensions(report, run)
     if quiet:
         lines += ["", f"## {quiet}: Nothing material."]
+    if report.suggestions:
+        lines += ["", paint.bold(f"## {wording.SUGGESTIONS_TITLE} ({len(report.suggestions)})")]
+        lines += [wording.SUGGESTIONS_NOTE]
+        lines += _dimensions(report, run, paint, suggestions=True, heading="###")
     lines += _notes(report, run, options)
     return "\n".join(lines)
 
 
-def _dimensions(report: TreeReport, run: Run, paint: Painter) -> list[str]:
+def _dimensions(
+    report: TreeReport, run: Run, paint: Painter, *, suggestions: bool, heading: str = "##"
+) -> list[str]:
     cap = run.max_per_dimension
-    counts = report.counts
-    shown = report.shown(cap)
-    hidden = report.not_shown(cap)
+    found = report.of_level(suggestions)
+    counts = {d.id: sum(1 for f in found if f.dimension == d.id) for d in run.dimensions}
+    shown = report.shown(cap, suggestions)
+    hidden = report.not_shown(cap, suggestions)
     lines: list[str] = []
     for dimension in run.dimensions:
-        if dimension.id not in counts:
+        if not counts[dimension.id]:
             continue
-        title = f"## {dimension.title} ({counts[dimension.id]})"
+        title = f"{heading} {dimension.title} ({counts[dimension.id]})"
         lines += ["", paint.dimension(title, dimension.id)]
         lines += [_line(f, paint) for f in shown if f.dimension == dimension.id]
         if dimension.id in hidden:
@@ -178,7 +192,7 @@ def ending(run: Run, options: TextOptions) -> str:
         return ""
     lines = [
         RULE,
-        f"{total} of {run.total} findings have a proposed fix; the others need your judgment.",
+        wording.fixable_line(total, run.total, run.suggestion_total),
         "Walk them one decision at a time (1. Apply  2. Skip  3. Edit  4. View detail):",
     ]
     lines += [f"  {wording.review_command(r, options.current)}" for r in run.reports if r.findings]

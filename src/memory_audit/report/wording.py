@@ -144,6 +144,32 @@ def partly_skipped(report: TreeReport) -> list[Skip]:
     return [s for s in report.skipped if not s.whole]
 
 
+SUGGESTIONS_TITLE = "Suggestions"
+SUGGESTIONS_NOTE = (
+    "Worth a look, not counted: these kinds of finding were right less than 9 times in 10 on"
+    " memory trees the rules were not tuned on."
+)
+
+
+def suggestions_line(count: int) -> str:
+    return (
+        f"Also {count} suggestion(s): worth a look, not counted (shown after each tree's findings)."
+    )
+
+
+def findings_total(report: TreeReport) -> str:
+    suggestions = len(report.suggestions)
+    more = f" (+{suggestions} suggestion(s), listed last)" if suggestions else ""
+    return f"{len(report.problems)} total{more}"
+
+
+def fixable_line(fixable: int, total: int, suggestions: int = 0) -> str:
+    what = "findings and suggestions" if suggestions else "findings"
+    if fixable == total:
+        return f"All {total} {what} have a proposed fix."
+    return f"{fixable} of {total} {what} have a proposed fix; the others need your judgment."
+
+
 def fixable(report: TreeReport) -> int:
     """Findings whose fix ``review`` can apply (the others ask for the user's judgment)."""
     return sum(1 for f in report.findings if f.fix is not None)
