@@ -24,7 +24,7 @@ import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from memory_audit.atomic import PRIVATE_DIR, PRIVATE_FILE
+from memory_audit.atomic import PRIVATE_DIR, PRIVATE_FILE, UNDECODABLE
 from memory_audit.daemon.report_folder import (
     LATEST,
     MARKER,
@@ -171,7 +171,7 @@ def report_names(reports: Sequence[TreeReport]) -> list[str]:
 def write_file(path: Path, text: str) -> None:
     """A new private file in a run folder being built (never replaces one)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+    with os.fdopen(fd, "w", encoding="utf-8", errors=UNDECODABLE) as handle:
         handle.write(text)
         handle.flush()
         os.fsync(handle.fileno())
