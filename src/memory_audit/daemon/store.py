@@ -38,10 +38,12 @@ from memory_audit.daemon.report_folder import (
 )
 from memory_audit.model.changes import Changes, is_baseline
 from memory_audit.model.run import Run, TreeReport
+from memory_audit.model.visible import code_span, visible
 from memory_audit.report import json_report, markdown
 from memory_audit.report.changes import activity_markdown, changes_markdown
 
 log = logging.getLogger("memory_audit.daemon")
+SUMMARY_ERRORS = 5  # a tree's error entries named in the summary; its report has them all
 Extra = Callable[[Run, Path], None]  # more files for a run folder (the HTML report)
 
 
@@ -204,8 +206,22 @@ def summary_markdown(run: Run, changes: Mapping[str, Changes]) -> str:
             f"{_count(change.new, change)} | {_count(change.resolved, change)} | "
             f"{health.index_lines} | {health.index_bytes:,} | [{name}.md]({name}.md) |"
         )
+    lines += _errors_markdown(projects)
     lines += ["", "Review and fix, one confirmed decision at a time: `memory-audit review`."]
     return "\n".join(lines) + "\n"
+
+
+def _errors_markdown(reports: Sequence[TreeReport]) -> list[str]:
+    """What could not be read or audited, tree by tree: a tree that failed is named here,
+    never just a row of zero findings."""
+    lines = []
+    for report in reports:
+        tree = code_span(str(report.project or report.root))
+        for path, error in report.errors[:SUMMARY_ERRORS]:
+            lines.append(f"- {tree} {code_span(path)}: {visible(error)}")
+        if len(report.errors) > SUMMARY_ERRORS:
+            lines.append(f"  - …and {len(report.errors) - SUMMARY_ERRORS} more in its report")
+    return ["", "Not read or not audited:", *lines] if lines else []
 
 
 def _count(items: tuple[object, ...], change: Changes) -> str:
