@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import json
 import logging
 import os
 import re
@@ -41,6 +40,7 @@ from memory_audit.model.run import Run, TreeReport
 from memory_audit.model.visible import code_span, visible
 from memory_audit.report import json_report, markdown
 from memory_audit.report.changes import activity_markdown, changes_markdown
+from memory_audit.report.report_file import ReportUnreadable, read_report_json
 
 log = logging.getLogger("memory_audit.daemon")
 SUMMARY_ERRORS = 5  # a tree's error entries named in the summary; its report has them all
@@ -229,5 +229,7 @@ def _count(items: tuple[object, ...], change: Changes) -> str:
 
 
 def read_summary(folder: Path) -> dict[str, object]:
-    data: dict[str, object] = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    data = read_report_json(folder / "summary.json")  # a regular file, bounded
+    if not isinstance(data, dict):
+        raise ReportUnreadable(f"cannot read report {folder / 'summary.json'}: not an object")
     return data
