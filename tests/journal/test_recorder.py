@@ -164,3 +164,18 @@ def test_recorder_after_an_unclean_stop_damaged_recent_blobs_are_found_and_dropp
     assert (lost.kept, lost.note) == (False, "content lost: stored copy corrupt")
     again.index.mark_stopped()
     assert again.repair(now=3.0) == 0  # after a clean stop nothing is re-read
+
+
+def test_recorder_keeps_the_other_files_when_a_name_is_not_utf8(
+    tmp_path: Path, journal: Journal
+) -> None:
+    bad = os.fsdecode(b"n\xffo.md")
+    tree = write_tree(tmp_path / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")})
+    (tree / bad).write_text(memory("n"))
+    rec = recorder(journal, tmp_path)
+    baseline = rec.reconcile(tree, 100.0, outside)
+    assert sorted(v.path for v in baseline) == ["MEMORY.md", "a.md"]
+    assert rec.not_recorded == {(str(tree), bad): "its name is not UTF-8"}
+    (tree / "a.md").write_text(memory("a", body="Edited."))
+    changed = rec.reconcile(tree, 101.0, outside, changed={"a.md", bad})
+    assert [(v.path, v.kind) for v in changed] == [("a.md", "modified")]
