@@ -22,8 +22,6 @@ from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree, unreadable
 from memory_audit.tree.walk import ReadError
 
-TEXT_ONLY = ("lines", "joined", "listed_kind")
-
 
 def _computed(cls: type) -> tuple[str, ...]:
     """Every derived attribute of ``cls``: the cached parses and the properties over them.
@@ -38,19 +36,21 @@ INDEX_ATTRIBUTES = _computed(Index)
 
 
 def settled(tree: MemoryTree, *, parse: bool = True) -> MemoryTree:
-    """``tree`` with every file's parses done (``parse=False``: its text only, for a
-    secrets-only run), less the files and index whose parse raised."""
+    """``tree`` with every file's parses done, less the files and index whose parse
+    raised. ``parse=False`` (a secrets-only run, which scans each text whole and parses
+    nothing, not even into lines): the tree as read."""
+    if not parse:
+        return tree
     errors = list(tree.errors)
-    attributes = FILE_ATTRIBUTES if parse else TEXT_ONLY
     files = {}
     for path, memory in tree.files.items():
-        failure = _failure(memory, attributes)
+        failure = _failure(memory, FILE_ATTRIBUTES)
         if failure is None:
             files[path] = memory
         else:
             errors.append(ReadError(path, failure))
     index = tree.index
-    failure = _failure(index, INDEX_ATTRIBUTES if parse else ()) if index is not None else None
+    failure = _failure(index, INDEX_ATTRIBUTES) if index is not None else None
     if failure is not None:
         errors.append(ReadError(INDEX_NAME, failure))
         index = None
