@@ -76,6 +76,7 @@ def audit_tree(
     boundary = redaction_boundary(tree, options.get("secrets"), decode_frontmatter=parsed)
     hidden = frozenset(dismissed)
     ordered = order(tree, distinct([boundary.finding(f) for f in findings]), by_references=parsed)
+    ordered = [printable(f) for f in ordered]
     # A file name that is not UTF-8 leaves the engine as its escaped bytes (n\xffo.md).
     return escaped_all(
         TreeReport(
@@ -95,6 +96,16 @@ def audit_tree(
             not_memories=tuple(tree.not_memories.items()),
         )
     )
+
+
+def printable(finding: Finding) -> Finding:
+    """``finding`` with names that are not UTF-8 escaped. Its fix is dropped then: the fix
+    would write the escape (``n\\xffo.md``) where the name's bytes belong, so the finding
+    is left to the user's judgment."""
+    shown = escaped_all(finding)
+    if shown is finding or finding.fix is None:
+        return shown
+    return dataclasses.replace(shown, fix=None, judgment=True)
 
 
 SESSION_DIMENSIONS = frozenset({"usage", "coverage"})

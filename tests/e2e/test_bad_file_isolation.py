@@ -165,6 +165,25 @@ def test_an_undecodable_name_is_shown_escaped_in_every_format(
         assert ("orphans", SHOWN_NAME) in [(f["dimension"], f["path"]) for f in report["findings"]]
 
 
+def test_review_shows_an_undecodable_name_and_proposes_no_fix_that_would_write_its_escape(
+    tmp_path: Path,
+) -> None:
+    home = Home(tmp_path / "home")
+    tree = undecodable_tree(tmp_path / "memory")
+    before = {p.name: p.read_bytes() for p in tree.iterdir()}
+    term = Terminal(
+        [sys.executable, "-m", "memory_audit", "review", str(tree)],
+        {**home.env(), "TERM": "dumb", "EDITOR": "true"},
+    )
+    screen = term.expect("[q]uit: ")
+    assert f"Orphan files: {SHOWN_NAME}" in screen
+    assert "Apply makes" not in screen  # an index line naming "n\\xffo.md" would be wrong
+    assert "(user judgment required)" in screen
+    term.send("q")
+    assert term.wait() == 0
+    assert {p.name: p.read_bytes() for p in tree.iterdir()} == before
+
+
 @pytest.mark.slow
 def test_daemon_once_writes_every_report_next_to_an_undecodable_name(tmp_path: Path) -> None:
     home = Home(tmp_path / "home")
