@@ -151,7 +151,9 @@ class Recorder:
         for rel in sorted(suspects & present):
             try:
                 version = self._version_of(root, rel, latest.get(rel), when, attribute, changed)
-            except Exception as exc:  # one file's failure: the tree's other files are kept
+            except OSError:
+                raise  # the journal's disk (full, unwritable): the batch is retried whole
+            except Exception as exc:  # a bug on one file: the tree's other files are kept
                 self.not_recorded[(str(root), rel)] = describe(exc)
                 continue
             if version is not None:
