@@ -12,6 +12,8 @@ from functools import cached_property
 from pathlib import Path
 
 from memory_audit import engine
+from memory_audit.analysis.loaded_view import loaded_account
+from memory_audit.commands.loaded import render_text
 from memory_audit.tree.index_file import Index
 from memory_audit.tree.markdown import Document
 from memory_audit.tree.memory_file import MemoryFile
@@ -93,3 +95,13 @@ def test_an_index_that_raises_reports_no_file_as_unindexed(tree_dir: Path) -> No
     [finding] = report.findings
     assert (finding.code, finding.path) == ("missing-index", "MEMORY.md")
     assert "MEMORY.md cannot be read" in finding.message
+
+
+def test_loaded_names_an_index_that_raises_and_lists_no_pointer(tree_dir: Path) -> None:
+    account = loaded_account(settled(with_bad_index(tree_dir)), str)
+    assert account.pointers == ()
+    assert [(path, error.split(" at ")[0]) for path, error in account.errors] == [
+        ("MEMORY.md", "could not be read (IndexError")
+    ]
+    assert account.to_json()["errors"][0]["path"] == "MEMORY.md"
+    assert "Not read (1):\n  MEMORY.md: could not be read (IndexError at " in render_text(account)
