@@ -21,7 +21,7 @@ from memory_audit.errors import UsageError, describe
 from memory_audit.model.finding import Finding, Skip, distinct
 from memory_audit.model.health import Health
 from memory_audit.model.run import CONSOLIDATION_LOCK, Run, TreeReport
-from memory_audit.model.undecodable import escaped_all
+from memory_audit.model.undecodable import escaped_all, printable
 from memory_audit.secrets.boundary import Boundary, tree_boundary
 from memory_audit.secrets.loading import RulesUnavailable, scanner_for
 from memory_audit.tree.consolidation_lock import lock_age
@@ -96,16 +96,6 @@ def audit_tree(
             not_memories=tuple(tree.not_memories.items()),
         )
     )
-
-
-def printable(finding: Finding) -> Finding:
-    """``finding`` with names that are not UTF-8 escaped. Its fix is dropped then: the fix
-    would write the escape (``n\\xffo.md``) where the name's bytes belong, so the finding
-    is left to the user's judgment."""
-    shown = escaped_all(finding)
-    if shown is finding or finding.fix is None:
-        return shown
-    return dataclasses.replace(shown, fix=None, judgment=True)
 
 
 SESSION_DIMENSIONS = frozenset({"usage", "coverage"})
@@ -310,15 +300,17 @@ def busy_report(ref: TreeRef, age: float) -> TreeReport:
 
 def not_audited(root: Path, location: ProjectLocation, path: str, message: str) -> TreeReport:
     """A tree none of whose findings are known: one error entry says why."""
-    return TreeReport(
-        root=root,
-        project=location.slug,
-        project_path=location.project_path,
-        profile="claude-code",
-        memory_files=0,
-        session_recaps=0,
-        has_index=False,
-        health=Health(0, 0, 0, 0, (), 0, 0),
-        findings=(),
-        errors=((path, message),),
+    return escaped_all(
+        TreeReport(
+            root=root,
+            project=location.slug,
+            project_path=location.project_path,
+            profile="claude-code",
+            memory_files=0,
+            session_recaps=0,
+            has_index=False,
+            health=Health(0, 0, 0, 0, (), 0, 0),
+            findings=(),
+            errors=((path, message),),
+        )
     )

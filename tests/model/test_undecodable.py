@@ -7,7 +7,7 @@ from pathlib import Path
 
 from memory_audit.atomic import utf8, write_output
 from memory_audit.model.finding import fingerprint, make_finding
-from memory_audit.model.undecodable import escaped, escaped_all
+from memory_audit.model.undecodable import escaped, escaped_all, printable
 from memory_audit.model.visible import visible
 
 NAME = os.fsdecode(b"caf\xe9.md")  # Latin-1 bytes: 0xe9 alone is not UTF-8
@@ -45,3 +45,12 @@ def test_writers_escape_a_lone_surrogate_instead_of_failing(tmp_path: Path) -> N
     assert utf8(f"{NAME} \ud800") == b"caf\\xe9.md \\ud800"
     write_output(tmp_path / "report.txt", f"- {NAME}\n")
     assert (tmp_path / "report.txt").read_bytes() == b"- caf\\xe9.md\n"
+
+
+def test_a_finding_whose_fix_would_write_an_escaped_name_proposes_none() -> None:
+    fix = {"action": "add-index-line", "path": NAME}
+    finding = make_finding("orphans", "orphan", NAME, None, "lost", fix=fix)
+    shown = printable(finding)
+    assert (shown.path, shown.fix, shown.judgment) == ("caf\\xe9.md", None, True)
+    clean = make_finding("orphans", "orphan", "a.md", None, "lost", fix={"path": "a.md"})
+    assert printable(clean) is clean

@@ -13,6 +13,8 @@ import dataclasses
 from pathlib import PurePath
 from typing import Any, TypeVar
 
+from memory_audit.model.finding import Finding
+
 T = TypeVar("T")
 
 # A lone surrogate from an undecodable byte is that byte; any other is its code point.
@@ -53,6 +55,16 @@ def escaped_all(value: T) -> T:
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         found = _escaped_fields(value)
     return found  # type: ignore[no-any-return]
+
+
+def printable(finding: Finding) -> Finding:
+    """``finding`` with names that are not UTF-8 escaped. Its fix is dropped then: the fix
+    would write the escape (``n\\xffo.md``) where the name's bytes belong, so the finding
+    is left to the user's judgment."""
+    shown = escaped_all(finding)
+    if shown is finding or finding.fix is None:
+        return shown
+    return dataclasses.replace(shown, fix=None, judgment=True)
 
 
 def _escaped_fields(value: Any) -> Any:
