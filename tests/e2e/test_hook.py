@@ -214,3 +214,16 @@ def test_a_project_s_own_memory_audit_package_never_stands_in_for_the_tool(
     )
     assert "HIJACKED" in run_earlier.stdout  # what the `-m` command of earlier versions did
     assert ran.exists()
+
+
+def test_hook_is_silent_at_once_when_the_summary_is_a_fifo_or_a_device(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    project, _ = project_with_report(isolated_home, tmp_path, {"MEMORY.md": index("gone.md")})
+    summary = Path(platformdirs.user_data_dir("memory-audit")) / "reports/latest/summary.json"
+    summary.unlink()
+    os.mkfifo(summary)  # no writer will ever come: the hook must not wait for one
+    assert hook(json.dumps({"cwd": str(project)})).stdout == ""  # within hook()'s timeout
+    summary.unlink()
+    summary.symlink_to("/dev/zero")  # endless: never read
+    assert hook(json.dumps({"cwd": str(project)})).stdout == ""
