@@ -16,9 +16,10 @@ from memory_audit.analysis.loaded_view import loaded_account
 from memory_audit.commands.loaded import render_text
 from memory_audit.tree.index_file import Index
 from memory_audit.tree.markdown import Document
-from memory_audit.tree.memory_file import MemoryFile
+from memory_audit.tree.memory_file import FileKind, MemoryFile
 from memory_audit.tree.settle import settled
-from memory_audit.tree.snapshot import MemoryTree
+from memory_audit.tree.snapshot import MemoryTree, load_tree
+from memory_audit.tree.walk import Candidate
 from tests.harness import index, load, memory, write_tree
 
 
@@ -105,3 +106,16 @@ def test_loaded_names_an_index_that_raises_and_lists_no_pointer(tree_dir: Path) 
     ]
     assert account.to_json()["errors"][0]["path"] == "MEMORY.md"
     assert "Not read (1):\n  MEMORY.md: could not be read (IndexError at " in render_text(account)
+
+
+def test_a_file_whose_reading_raises_is_an_error_entry_and_the_next_file_is_read(
+    tree_dir: Path,
+) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a")})
+    broken = Candidate("b.md", None, FileKind.MEMORY)  # type: ignore[arg-type]
+    listed = [broken, Candidate("a.md", tree_dir / "a.md", FileKind.MEMORY)]
+    tree = load_tree(tree_dir, candidates=listed)
+    assert sorted(tree.files) == ["a.md"]
+    assert [(e.path, e.error.split(" at ")[0]) for e in tree.errors] == [
+        ("b.md", "could not be read (TypeError")
+    ]
