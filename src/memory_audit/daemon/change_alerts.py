@@ -10,7 +10,6 @@ was not running alert too.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
 import logging
 from collections.abc import Callable, Coroutine
@@ -26,6 +25,7 @@ from memory_audit.daemon.state import State
 from memory_audit.daemon.watch import TreeWatcher
 from memory_audit.daemon.worker_thread import in_daemon_thread
 from memory_audit.errors import describe
+from memory_audit.model.visible import visible
 from memory_audit.secrets.loading import RulesUnavailable, scanner_for
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.discovery import TreeRef, expand_root, find_trees, glob_magic
@@ -173,11 +173,17 @@ def _scan_all(paths: set[Path], roots: list[Path], scanner: Scanner, limit: int)
         root = max(
             (r for r in roots if path.is_relative_to(r)), key=lambda r: len(r.parts), default=None
         )
-        if root is not None:
-            with contextlib.suppress(OSError):
-                scan = scan_file(path, root, scanner, limit)
-                if scan is not None:
-                    scans.append(scan)
+        if root is None:
+            continue
+        try:
+            scan = scan_file(path, root, scanner, limit)
+        except OSError:
+            continue
+        except Exception as exc:  # a bug on one file: the batch's other files still alert
+            log.error("scanning %s failed: %s", visible(str(path)), describe(exc))
+            continue
+        if scan is not None:
+            scans.append(scan)
     return scans
 
 
