@@ -15,8 +15,10 @@ from typing import Any
 import pytest
 
 from memory_audit import checks, engine
+from memory_audit.config.settings import Config
 from memory_audit.model.finding import Finding, make_finding
-from memory_audit.tree.snapshot import MemoryTree
+from memory_audit.tree.discovery import TreeRef
+from memory_audit.tree.snapshot import MemoryTree, ProjectLocation
 from tests.harness import findings, index, load, memory, report, write_tree
 
 
@@ -140,3 +142,36 @@ def test_a_symlink_loop_left_unaudited_exits_1(tree_dir: Path) -> None:
     result = audit_text(tree_dir)
     assert result.returncode == 1
     assert "loop.md" in result.stdout
+
+
+def test_a_tree_whose_audit_raises_is_its_error_entry_and_the_next_tree_is_audited(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken_on_one_tree(tree: MemoryTree, options: object) -> Iterator[Finding]:
+        for path in sorted(tree.files):
+            # Not a finding: it fails past the check's own guard (ordering, redaction).
+            yield (
+                "not a finding"
+                if tree.root.name == "bad"
+                else make_finding(  # type: ignore[misc]
+                    "orphans", "seen", path, None, f"saw {path}"
+                )
+            )
+
+    monkeypatch.setitem(
+        checks.REGISTRY,
+        "orphans",
+        SimpleNamespace(ID="orphans", Options=lambda: None, check=broken_on_one_tree),
+    )
+    refs = [
+        TreeRef(write_tree(tmp_path / name, {"MEMORY.md": index(), "a.md": memory("a")}), where)
+        for name, where in (("bad", ProjectLocation(slug="-bad")), ("good", ProjectLocation()))
+    ]
+    run = engine.audit_refs(refs, Config(option_types=checks.OPTION_TYPES), ["orphans"])
+    bad, good = run.reports
+    assert (bad.project, bad.findings) == ("-bad", ())
+    [(path, error)] = bad.errors
+    assert path == "."
+    assert error.startswith("the audit of this tree failed (AttributeError at ")
+    assert [f.path for f in good.findings] == ["a.md"]
+    assert good.errors == ()

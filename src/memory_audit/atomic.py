@@ -5,6 +5,7 @@ A reader (or a crash) sees the old file or the new one, never half of one.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
 import stat
@@ -13,6 +14,28 @@ from pathlib import Path
 
 PRIVATE_FILE = 0o600
 PRIVATE_DIR = 0o700
+# The encoding error handler of every text this program writes: a lone surrogate (a byte
+# of a file name that is not UTF-8, as os.fsdecode holds it) is written as its escape,
+# ``\xff``, never as a UnicodeEncodeError that loses the whole report.
+UNDECODABLE = "memory-audit-undecodable"
+
+
+def _escape_undecodable(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    chunk = error.object[error.start : error.end]
+    return "".join(_escape(ord(c)) for c in chunk), error.end
+
+
+def _escape(code: int) -> str:
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+
+codecs.register_error(UNDECODABLE, _escape_undecodable)
+
+
+def utf8(text: str) -> bytes:
+    return text.encode("utf-8", UNDECODABLE)
 
 
 def ensure_private_dir(path: Path) -> Path:
@@ -29,7 +52,7 @@ def write_atomic(
     a copy whose reader detects a torn one (after a power loss) and rebuilds it."""
     if path.is_symlink() and path.exists():
         path = path.resolve()
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    payload = utf8(data) if isinstance(data, str) else data
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -67,7 +90,7 @@ def write_output(path: Path, data: str, mode: int = PRIVATE_FILE) -> None:
         _write_replacing(path, data, mode)
         return
     try:
-        with open(path, "w", encoding="utf-8") as handle:
+        with open(path, "w", encoding="utf-8", errors=UNDECODABLE) as handle:
             handle.write(data)
     except OSError as exc:
         raise OutputRefused(f"cannot write {path} ({exc.strerror or type(exc).__name__})") from None

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit import __version__
+from memory_audit.atomic import UNDECODABLE
 from memory_audit.errors import MemoryAuditError, describe
 from memory_audit.report import RENDERER_MODULES
 
@@ -342,6 +343,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _call(target: str, kwargs: dict[str, Any], streams: Sequence[str]) -> int:
     module_name, _, function = target.partition(":")
+    for stream in (sys.stdout, sys.stderr):  # a file name's undecodable byte prints as \xff
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors=UNDECODABLE)
     streams_for = {"inp": sys.stdin, "out": sys.stdout}
     try:
         module = importlib.import_module(f"memory_audit.commands.{module_name}")

@@ -21,6 +21,7 @@ from memory_audit.errors import UsageError, describe
 from memory_audit.model.finding import Finding, Skip, distinct
 from memory_audit.model.health import Health
 from memory_audit.model.run import CONSOLIDATION_LOCK, Run, TreeReport
+from memory_audit.model.undecodable import escaped_all, printable
 from memory_audit.secrets.boundary import Boundary, tree_boundary
 from memory_audit.secrets.loading import RulesUnavailable, scanner_for
 from memory_audit.tree.consolidation_lock import lock_age
@@ -28,6 +29,7 @@ from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS
 from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.memory_file import FileKind
+from memory_audit.tree.settle import settled
 from memory_audit.tree.snapshot import MemoryTree, load_tree
 
 ROOT = "."  # the error path of a tree whose own folder could not be listed
@@ -59,6 +61,9 @@ def audit_tree(
         message = f"the memory folder cannot be read ({unlisted}); not audited"
         return not_audited(tree.root, tree.location, ROOT, message)
     options = options or {}
+    # A secrets-only run reads text, never frontmatter: its counts come from file places.
+    parsed = not set(selection) <= TEXT_ONLY
+    tree = settled(tree, parse=parsed)  # a file no reader can parse is an error entry
     findings: list[Finding] = []
     skipped: list[Skip] = []
     errors: list[tuple[str, str]] = [(e.path, e.error) for e in tree.errors]
@@ -68,27 +73,29 @@ def audit_tree(
         for item in items:
             (skipped if isinstance(item, Skip) else findings).append(item)  # type: ignore[arg-type]
         errors += failures
-    # A secrets-only run reads text, never frontmatter: its counts come from file places.
-    parsed = not set(selection) <= TEXT_ONLY
     boundary = redaction_boundary(tree, options.get("secrets"), decode_frontmatter=parsed)
     hidden = frozenset(dismissed)
     leveled = [_leveled(boundary.finding(f)) for f in findings]
     ordered = order(tree, distinct(leveled), by_references=parsed)
-    return TreeReport(
-        root=tree.root,
-        project=tree.location.slug,
-        project_path=tree.location.project_path,
-        profile=tree.profile if parsed else tree.requested_profile,
-        memory_files=_count(tree, FileKind.MEMORY, parsed),
-        session_recaps=_count(tree, FileKind.RECAP, parsed),
-        has_index=tree.index is not None,
-        health=_health(tree, parsed, selection, options, (findings, skipped, errors)),
-        findings=tuple(f for f in ordered if f.fingerprint not in hidden),
-        skipped=tuple(dataclasses.replace(s, reason=boundary.text(s.reason)) for s in skipped),
-        errors=tuple((path, boundary.text(error)) for path, error in errors),
-        checks=tuple(selection),
-        dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
-        not_memories=tuple(tree.not_memories.items()),
+    ordered = [printable(f) for f in ordered]
+    # A file name that is not UTF-8 leaves the engine as its escaped bytes (n\xffo.md).
+    return escaped_all(
+        TreeReport(
+            root=tree.root,
+            project=tree.location.slug,
+            project_path=tree.location.project_path,
+            profile=tree.profile if parsed else tree.requested_profile,
+            memory_files=_count(tree, FileKind.MEMORY, parsed),
+            session_recaps=_count(tree, FileKind.RECAP, parsed),
+            has_index=tree.index is not None,
+            health=_health(tree, parsed, selection, options, (findings, skipped, errors)),
+            findings=tuple(f for f in ordered if f.fingerprint not in hidden),
+            skipped=tuple(dataclasses.replace(s, reason=boundary.text(s.reason)) for s in skipped),
+            errors=tuple((path, boundary.text(error)) for path, error in errors),
+            checks=tuple(selection),
+            dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
+            not_memories=tuple(tree.not_memories.items()),
+        )
     )
 
 
@@ -267,7 +274,11 @@ def _audit_ref(
     age = lock_age(ref.root, now.timestamp())
     if age is not None:
         return busy_report(ref, age)
-    return audit_tree(load_ref(ref, config, now), selection, options, dismissed)
+    try:
+        return audit_tree(load_ref(ref, config, now), selection, options, dismissed)
+    except Exception as exc:  # one tree's failure is that tree's error entry, not the run's
+        message = f"the audit of this tree failed ({describe(exc)}); not audited"
+        return not_audited(ref.root, ref.location, ROOT, message)
 
 
 def load_ref(ref: TreeRef, config: Config, now: dt.datetime | None = None) -> MemoryTree:
@@ -298,15 +309,17 @@ def busy_report(ref: TreeRef, age: float) -> TreeReport:
 
 def not_audited(root: Path, location: ProjectLocation, path: str, message: str) -> TreeReport:
     """A tree none of whose findings are known: one error entry says why."""
-    return TreeReport(
-        root=root,
-        project=location.slug,
-        project_path=location.project_path,
-        profile="claude-code",
-        memory_files=0,
-        session_recaps=0,
-        has_index=False,
-        health=Health(0, 0, 0, 0, (), 0, 0),
-        findings=(),
-        errors=((path, message),),
+    return escaped_all(
+        TreeReport(
+            root=root,
+            project=location.slug,
+            project_path=location.project_path,
+            profile="claude-code",
+            memory_files=0,
+            session_recaps=0,
+            has_index=False,
+            health=Health(0, 0, 0, 0, (), 0, 0),
+            findings=(),
+            errors=((path, message),),
+        )
     )

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from pathlib import Path
 
 import pytest
@@ -9,12 +10,15 @@ import pytest
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config
 from memory_audit.config.settings import NotifySettings
-from memory_audit.daemon.alerts import Alert, AlertCenter
+from memory_audit.daemon.alerts import Alert, AlertCenter, alerts_for, scan_file
+from memory_audit.daemon.change_alerts import _scan_all
 from memory_audit.daemon.notify import DesktopBackend, Notifier
 from memory_audit.daemon.service import Daemon
 from memory_audit.daemon.state import State
 from memory_audit.resource_files import read_resource
+from memory_audit.secrets.loading import load_scanner
 from memory_audit.secrets.rules import BUNDLED
+from memory_audit.secrets.scanner import Scanner
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import CASES
 from tests.support.session_bus import session_bus
@@ -90,3 +94,46 @@ def test_secret_alerts_pause_without_the_patterns_file_and_resume_when_it_is_bac
 
     assert asyncio.run(scenario()) == (0, 1)  # the leak, kept from the paused batch
     assert TOKEN not in caplog.text
+
+
+def test_a_secret_in_a_file_whose_name_is_not_utf8_alerts_under_the_escaped_name(
+    tmp_path: Path,
+) -> None:
+    root = write_tree(tmp_path / "memory", {"MEMORY.md": index()})
+    bad = root / os.fsdecode(b"n\xffo.md")
+    bad.write_text(memory("n", body=f"deploy key {TOKEN}"))
+    scan = scan_file(bad, root, load_scanner(None, tmp_path / "state"), 1 << 20)
+    assert scan is not None
+    [alert] = alerts_for(scan, State(tmp_path / "state"), frozenset())
+    assert alert.path == "n\\xffo.md"
+    assert alert.text.startswith("n\\xffo.md:6 GitHub personal access token ghp_")
+
+
+class FailsOnBoom:
+    """A scanner with a bug nobody has met yet: it raises on one file's text."""
+
+    def __init__(self, real: Scanner) -> None:
+        self.real = real
+
+    def scan(self, text: str) -> object:
+        if "boom" in text:
+            raise IndexError("the file's text")
+        return self.real.scan(text)
+
+
+def test_a_scan_failing_on_one_changed_file_still_scans_the_others(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = write_tree(
+        tmp_path / "memory",
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", body="boom"),
+            "b.md": memory("b", body=f"key {TOKEN}"),
+        },
+    )
+    scanner = FailsOnBoom(load_scanner(None, tmp_path / "state"))
+    with caplog.at_level(logging.ERROR, logger="memory_audit.daemon"):
+        scans = _scan_all({root / "a.md", root / "b.md"}, [root], scanner, 1 << 20)  # type: ignore[arg-type]
+    assert [(s.rel, len(s.matches)) for s in scans] == [("b.md", 1)]
+    assert f"scanning {root / 'a.md'} failed: IndexError at test_alerts.py:" in caplog.text

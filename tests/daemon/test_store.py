@@ -12,8 +12,10 @@ import pytest
 
 from memory_audit.checks import DIMENSIONS
 from memory_audit.daemon.store import ReportStore
+from memory_audit.engine import not_audited
 from memory_audit.model.changes import Changes
 from memory_audit.model.run import Run
+from memory_audit.tree.location import ProjectLocation
 from tests.harness import NOW, index, memory, report, write_tree
 
 
@@ -111,3 +113,21 @@ def test_kill_9_while_writing_never_leaves_a_visible_partial_report(tmp_path: Pa
     assert (reports / "latest").resolve() in runs
     store.clean_partial()
     assert not list(reports.glob(".tmp-*"))
+
+
+def test_store_summary_names_a_tree_that_was_not_audited(tmp_path: Path) -> None:
+    run = sample_run(tmp_path)
+    failed = not_audited(
+        tmp_path / "projects/-c/memory",
+        ProjectLocation(slug="-c"),
+        ".",
+        "the audit of this tree failed (IndexError at index_file.py:126); not audited",
+    )
+    run = Run((*run.reports, failed), NOW, dimensions=DIMENSIONS)
+    folder = ReportStore(tmp_path / "reports", keep=3).write(run, {})
+    summary = (folder / "summary.md").read_text()
+    assert "| -c | 0 |" in summary
+    assert (
+        "Not read or not audited:\n- `-c` `.`: the audit of this tree failed "
+        "(IndexError at index_file.py:126); not audited\n" in summary
+    )

@@ -258,3 +258,16 @@ def test_the_session_hears_problems_and_never_suggestions(
     assert [line for line in lines if line.startswith("- [")] == [
         '- [index-drift] "MEMORY.md":2 — "link target `gone.md` doesn\'t exist"'
     ]
+
+
+def test_hook_is_silent_at_once_when_the_summary_is_a_fifo_or_a_device(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    project, _ = project_with_report(isolated_home, tmp_path, {"MEMORY.md": index("gone.md")})
+    summary = Path(platformdirs.user_data_dir("memory-audit")) / "reports/latest/summary.json"
+    summary.unlink()
+    os.mkfifo(summary)  # no writer will ever come: the hook must not wait for one
+    assert hook(json.dumps({"cwd": str(project)})).stdout == ""  # within hook()'s timeout
+    summary.unlink()
+    summary.symlink_to("/dev/zero")  # endless: never read
+    assert hook(json.dumps({"cwd": str(project)})).stdout == ""

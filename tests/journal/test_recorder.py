@@ -12,6 +12,7 @@ from memory_audit.journal.recorder import TOO_LARGE, Recorder
 from memory_audit.journal.store import Journal
 from memory_audit.secrets.loading import scanner_for
 from memory_audit.secrets.redact import redact
+from memory_audit.secrets.scanner import Scanner
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import CASES
 from tests.support.unreadable import run_unprivileged
@@ -100,6 +101,7 @@ from memory_audit.journal.index import Actor
 from memory_audit.journal.recorder import Recorder
 from memory_audit.journal.store import Journal
 from memory_audit.secrets.loading import scanner_for
+from memory_audit.secrets.scanner import Scanner
 journal = Journal(Path({state!r}))
 rec = Recorder(journal.index, journal.blobs, scanner_for(None, {state!r}), 1 << 20)
 found = rec.reconcile(Path({tree!r}), 2.0, lambda *a: Actor("outside"), changed={{"sub/b.md"}})
@@ -202,3 +204,45 @@ def test_recorder_a_row_naming_no_content_hash_is_dropped_at_repair_and_nothing_
     assert important.read_text() == "not the journal's"
     [lost] = again.index.history(str(tree), "a.md")
     assert not lost.kept
+
+
+def test_recorder_keeps_the_other_files_when_a_name_is_not_utf8(
+    tmp_path: Path, journal: Journal
+) -> None:
+    bad = os.fsdecode(b"n\xffo.md")
+    tree = write_tree(tmp_path / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")})
+    (tree / bad).write_text(memory("n"))
+    rec = recorder(journal, tmp_path)
+    baseline = rec.reconcile(tree, 100.0, outside)
+    assert sorted(v.path for v in baseline) == ["MEMORY.md", "a.md"]
+    assert rec.not_recorded == {(str(tree), bad): "its name is not UTF-8"}
+    (tree / "a.md").write_text(memory("a", body="Edited."))
+    changed = rec.reconcile(tree, 101.0, outside, changed={"a.md", bad})
+    assert [(v.path, v.kind) for v in changed] == [("a.md", "modified")]
+
+
+class FailsOnBoom:
+    """A scanner with a bug nobody has met yet: it raises on one file's text."""
+
+    def __init__(self, real: Scanner) -> None:
+        self.real = real
+
+    def scan(self, text: str) -> object:
+        if "boom" in text:
+            raise IndexError("the file's text")
+        return self.real.scan(text)
+
+
+def test_recorder_a_bug_on_one_file_leaves_that_file_out_and_keeps_the_others(
+    tmp_path: Path, journal: Journal
+) -> None:
+    tree = write_tree(
+        tmp_path / "memory",
+        {"MEMORY.md": index("a.md"), "a.md": memory("a"), "b.md": memory("b", body="boom")},
+    )
+    scanner = FailsOnBoom(scanner_for(None, str(tmp_path / "state")))
+    rec = Recorder(journal.index, journal.blobs, scanner, 1 << 20)  # type: ignore[arg-type]
+    assert sorted(v.path for v in rec.reconcile(tree, 100.0, outside)) == ["MEMORY.md", "a.md"]
+    [(where, why)] = rec.not_recorded.items()
+    assert where == (str(tree), "b.md")
+    assert why.startswith("IndexError at test_recorder.py:")

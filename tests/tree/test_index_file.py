@@ -43,3 +43,19 @@ def test_index_code_comments_and_breaks_are_not_entries() -> None:
 def test_index_entry_line_numbers_survive_a_multiline_paragraph() -> None:
     text = "Intro with `code\nspanning` two lines\n- [A](a.md) — a\n  continued\n- [B](b.md)\n"
     assert [(e.line, e.target) for e in parse(text).entries] == [(3, "a.md"), (5, "b.md")]
+
+
+def test_a_lone_cr_is_inside_its_line_as_claude_code_splits_on_newlines_only() -> None:
+    text = "# Index\n- [A](a.md)\r— about a\nplain\r text\n- [B](b.md) — about b\n"
+    parsed = parse_index(text, len(text), 0.0, ())
+    assert parsed.line_count == 4
+    assert [(e.line, e.target, e.hook) for e in parsed.entries] == [
+        (2, "a.md", "about a"),
+        (4, "b.md", "about b"),
+    ]
+    assert parsed.line_kinds == (
+        LineKind.HEADING,
+        LineKind.POINTER,
+        LineKind.TEXT,
+        LineKind.POINTER,
+    )

@@ -36,6 +36,7 @@ class LoadedAccount:
     pointers: tuple[Pointer, ...]
     recall_order: tuple[str, ...]
     recall_not_dates: tuple[tuple[str, str], ...]
+    errors: tuple[tuple[str, str], ...] = ()  # (path, why): files that could not be read
 
     @property
     def past_cut(self) -> tuple[Pointer, ...]:
@@ -69,6 +70,7 @@ class LoadedAccount:
                 "past_cap": list(self.past_recall_cap),
                 "modified_not_dates": [{"path": p, "value": v} for p, v in self.recall_not_dates],
             },
+            "errors": [{"path": p, "error": e} for p, e in self.errors],
         }
 
 
@@ -105,4 +107,5 @@ def loaded_account(tree: MemoryTree, redact: Callable[[str], str]) -> LoadedAcco
         pointers=pointers,
         recall_order=scan.order,
         recall_not_dates=tuple((p, redact(v)) for p, v in scan.not_dates),
+        errors=tuple((e.path, redact(e.error)) for e in tree.errors),
     )

@@ -22,7 +22,7 @@ import sys
 
 from memory_audit.config.user_dirs import user_dir
 from memory_audit.daemon.dismissals import read_dismissed
-from memory_audit.daemon.summary_reader import head_and_report
+from memory_audit.daemon.summary_reader import head_and_report, read_summary_bytes
 from memory_audit.model.light_json import loads, quoted
 from memory_audit.model.visible import visible, visible_json
 from memory_audit.tree.slugs import tree_root_for_folder
@@ -73,8 +73,10 @@ def session_start(payload: Any) -> str:
     if root is None:
         return ""
     reports_dir, state_dir = _folders()
-    with open(os.path.join(reports_dir, "latest", "summary.json"), "rb") as summary:
-        data, report = head_and_report(summary.read(), root)  # decodes only what it needs
+    stored = read_summary_bytes(os.path.join(reports_dir, "latest", "summary.json"))
+    if stored is None:
+        return ""
+    data, report = head_and_report(stored, root)  # decodes only what it needs
     if report is None:
         return ""
     dismissed = read_dismissed(state_dir)

@@ -20,9 +20,11 @@ from memory_audit.analysis.recall import RECALL_CAP
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
 from memory_audit.engine import load_ref, redaction_boundary
+from memory_audit.model.undecodable import escaped_all
 from memory_audit.tree import discovery
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT
+from memory_audit.tree.settle import settled
 
 # Terminal control characters in memory text are shown, not obeyed (DESIGN §6.8).
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -31,9 +33,9 @@ RULE = "─" * 60
 
 def run(*, project: str | None, output_format: str, config_path: Path | None, out: TextIO) -> int:
     config = config_module.load(config_path, OPTION_TYPES)
-    tree = load_ref(_target(project), config)
+    tree = settled(load_ref(_target(project), config))  # a file no reader can parse: an error
     boundary = redaction_boundary(tree, config.check_options("secrets"))
-    account = loaded_account(tree, boundary.text)
+    account = escaped_all(loaded_account(tree, boundary.text))
     if output_format == "json":
         out.write(json.dumps(account.to_json(), ensure_ascii=False, indent=2) + "\n")
     else:
@@ -53,8 +55,15 @@ def _target(project: str | None) -> TreeRef:
 def render_text(account: LoadedAccount) -> str:
     lines = [_shown(account.text) if account.text else "(no MEMORY.md: nothing is loaded)"]
     lines += ["", RULE, f"What a session receives from {account.root}/MEMORY.md", RULE]
-    lines += _budget(account) + _pointers(account) + _recall(account)
+    lines += _budget(account) + _pointers(account) + _recall(account) + _errors(account)
     return "\n".join(lines) + "\n"
+
+
+def _errors(account: LoadedAccount) -> list[str]:
+    if not account.errors:
+        return []
+    lines = [f"Not read ({len(account.errors)}):"]
+    return lines + [f"  {_shown(path)}: {_shown(error)}" for path, error in account.errors]
 
 
 def _budget(account: LoadedAccount) -> list[str]:

@@ -8,6 +8,7 @@ from typing import TextIO
 from memory_audit.config import settings as config_module
 from memory_audit.daemon.store import ReportStore, read_summary
 from memory_audit.errors import UsageError
+from memory_audit.report.report_file import ReportUnreadable
 
 
 def run(*, action: str, run_name: str | None, config_path: Path | None, out: TextIO) -> int:
@@ -45,7 +46,7 @@ def _listing(store: ReportStore) -> str:
     for folder in reversed(runs):
         try:
             reports = read_summary(folder).get("reports", [])
-        except (OSError, ValueError):
+        except (OSError, ValueError, ReportUnreadable):
             lines.append(f"{folder.name:<20} (unreadable summary.json)")
             continue
         count = sum(len(r.get("findings", [])) for r in reports) if isinstance(reports, list) else 0

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import json
 import os
 import signal
 from collections.abc import Sequence
@@ -32,6 +31,7 @@ from memory_audit.fix.tree_access import NotInTree, Tree
 from memory_audit.model.finding import Finding
 from memory_audit.model.run import TreeReport
 from memory_audit.report import json_report
+from memory_audit.report.report_file import read_report_json
 from memory_audit.secrets.loading import FALSE_POSITIVES_HEADER, false_positives_path, scanner_for
 from memory_audit.secrets.rules import false_positive_row
 from memory_audit.tree.discovery import TreeRef
@@ -191,9 +191,10 @@ def _latest_report(config: config_module.Config) -> Path | None:
 
 
 def _stored(report_file: Path, root: Path) -> tuple[dt.datetime, TreeReport] | None:
+    document = read_report_json(report_file)  # a regular file, size and nesting bounded
     try:
-        run = json_report.from_json(json.loads(report_file.read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError) as exc:
+        run = json_report.from_json(document)
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise UsageError(f"cannot read report {report_file}: {exc}") from None
     for report in run.reports:
         if report.root.resolve() == root.resolve():

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from memory_audit.daemon.notify import Notifier
 from memory_audit.daemon.state import State
+from memory_audit.model.undecodable import escaped
 from memory_audit.model.visible import visible
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.tree.index_file import INDEX_NAME
@@ -77,7 +78,8 @@ def scan_file(path: Path, root: Path, scanner: Scanner, max_bytes: int) -> FileS
     if result.text is None:
         return None
     loaded = load_index(result.disk_text) if rel == INDEX_NAME else None
-    return FileScan(root, rel, tuple(scanner.scan(result.text)), loaded)
+    # A name that is not UTF-8 is shown (and keyed, and stored) as its escaped bytes.
+    return FileScan(root, escaped(rel), tuple(scanner.scan(result.text)), loaded)
 
 
 def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Alert]:

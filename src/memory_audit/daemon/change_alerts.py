@@ -12,7 +12,6 @@ running alert too.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import datetime as dt
 import logging
@@ -30,6 +29,7 @@ from memory_audit.daemon.tree_queues import TreeQueues, tree_of
 from memory_audit.daemon.watch import TreeWatcher
 from memory_audit.daemon.worker_thread import in_daemon_thread
 from memory_audit.errors import describe
+from memory_audit.model.visible import visible
 from memory_audit.secrets.loading import RulesUnavailable, scanner_for
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.discovery import TreeRef, expand_root, find_trees, glob_magic
@@ -173,10 +173,15 @@ class ChangeAlerts:
 def _scan_all(paths: set[Path], root: Path, scanner: Scanner, limit: int) -> list[FileScan]:
     scans = []
     for path in sorted(paths):
-        with contextlib.suppress(OSError):
+        try:
             scan = scan_file(path, root, scanner, limit)
-            if scan is not None:
-                scans.append(_bounded(scan))
+        except OSError:
+            continue
+        except Exception as exc:  # a bug on one file: the batch's other files still alert
+            log.error("scanning %s failed: %s", visible(str(path)), describe(exc))
+            continue
+        if scan is not None:
+            scans.append(_bounded(scan))
     return scans
 
 

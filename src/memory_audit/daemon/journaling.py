@@ -26,6 +26,7 @@ from memory_audit.journal.retention import Policy, over_budget, thinned
 from memory_audit.journal.store import Journal
 from memory_audit.model.changes import Activity, FileChange
 from memory_audit.model.run import CONSOLIDATION_LOCK
+from memory_audit.model.visible import visible
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import TreeRef
@@ -139,6 +140,7 @@ class JournalKeeper:
         self.watch = MassChangeWatch(settings)
         self._followers: dict[Path, TranscriptFollower] = {}
         self._lock_seen: dict[Path, float] = {}
+        self._not_recorded_logged: set[tuple[str, str, str]] = set()
 
     def close(self) -> None:
         self.journal.close()
@@ -166,7 +168,15 @@ class JournalKeeper:
             if files is not None and not files:
                 continue
             results.append(self._reconcile(recorder, ref, files, now))
+        self._log_not_recorded(recorder.not_recorded)
         return results
+
+    def _log_not_recorded(self, not_recorded: dict[tuple[str, str], str]) -> None:
+        """Each file the journal could not keep, once per daemon (the others were kept)."""
+        for (root, rel), why in sorted(not_recorded.items()):
+            if (root, rel, why) not in self._not_recorded_logged:
+                self._not_recorded_logged.add((root, rel, why))
+                log.warning("journal: %s in %s not recorded: %s", visible(rel), visible(root), why)
 
     def _reconcile(
         self, recorder: Recorder, ref: TreeRef, files: set[str] | None, now: float

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import json
 import logging
 import os
 import re
@@ -24,7 +23,7 @@ import shutil
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
-from memory_audit.atomic import PRIVATE_DIR, PRIVATE_FILE
+from memory_audit.atomic import PRIVATE_DIR, PRIVATE_FILE, UNDECODABLE
 from memory_audit.daemon.report_folder import (
     LATEST,
     MARKER,
@@ -38,10 +37,13 @@ from memory_audit.daemon.report_folder import (
 )
 from memory_audit.model.changes import Changes, is_baseline
 from memory_audit.model.run import Run, TreeReport
+from memory_audit.model.visible import code_span, visible
 from memory_audit.report import json_report, markdown, wording
 from memory_audit.report.changes import activity_markdown, changes_markdown
+from memory_audit.report.report_file import ReportUnreadable, read_report_json
 
 log = logging.getLogger("memory_audit.daemon")
+SUMMARY_ERRORS = 5  # a tree's error entries named in the summary; its report has them all
 Extra = Callable[[Run, Path], None]  # more files for a run folder (the HTML report)
 
 
@@ -171,7 +173,7 @@ def report_names(reports: Sequence[TreeReport]) -> list[str]:
 def write_file(path: Path, text: str) -> None:
     """A new private file in a run folder being built (never replaces one)."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+    with os.fdopen(fd, "w", encoding="utf-8", errors=UNDECODABLE) as handle:
         handle.write(text)
         handle.flush()
         os.fsync(handle.fileno())
@@ -205,6 +207,7 @@ def summary_markdown(run: Run, changes: Mapping[str, Changes]) -> str:
             f"{_count(change.new, change)} | {_count(change.resolved, change)} | "
             f"{health.index_lines} | {health.index_bytes:,} | [{name}.md]({name}.md) |"
         )
+    lines += _errors_markdown(projects)
     lines += ["", "Review and fix, one confirmed decision at a time: `memory-audit review`."]
     return "\n".join(lines) + "\n"
 
@@ -216,10 +219,25 @@ def _not_run_lines(run: Run) -> list[str]:
     return [f"**{not_run}**", ""] if not_run else []
 
 
+def _errors_markdown(reports: Sequence[TreeReport]) -> list[str]:
+    """What could not be read or audited, tree by tree: a tree that failed is named here,
+    never just a row of zero findings."""
+    lines = []
+    for report in reports:
+        tree = code_span(str(report.project or report.root))
+        for path, error in report.errors[:SUMMARY_ERRORS]:
+            lines.append(f"- {tree} {code_span(path)}: {visible(error)}")
+        if len(report.errors) > SUMMARY_ERRORS:
+            lines.append(f"  - …and {len(report.errors) - SUMMARY_ERRORS} more in its report")
+    return ["", "Not read or not audited:", *lines] if lines else []
+
+
 def _count(items: tuple[object, ...], change: Changes) -> str:
     return "–" if change.baseline else str(len(items))
 
 
 def read_summary(folder: Path) -> dict[str, object]:
-    data: dict[str, object] = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    data = read_report_json(folder / "summary.json")  # a regular file, bounded
+    if not isinstance(data, dict):
+        raise ReportUnreadable(f"cannot read report {folder / 'summary.json'}: not an object")
     return data

@@ -19,6 +19,7 @@ document. Light: ``os`` and :mod:`memory_audit.model.light_json` (not
 from __future__ import annotations
 
 import os
+import stat  # imported by os already: free
 
 from memory_audit.model.light_json import quoted, scan, skip_whitespace
 
@@ -28,6 +29,26 @@ if TYPE_CHECKING:
 
 ROOT_KEY = '"root":'
 ROOT_KEY_BYTES = ROOT_KEY.encode()
+MAX_SUMMARY_BYTES = 256 * 1024 * 1024  # report.report_file's limit (that module imports json)
+
+
+def read_summary_bytes(path: str) -> bytes | None:
+    """A stored summary's bytes, or None when it is not a regular file within the limit:
+    a FIFO left in its place is opened without waiting for a writer, a device is never
+    read (a session start is never held up, nor its memory exhausted)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_SUMMARY_BYTES:
+            return None
+        parts = []
+        left = info.st_size + 1  # what fstat saw; a file grown since is cut there
+        while left > 0 and (part := os.read(fd, left)):
+            parts.append(part)
+            left -= len(part)
+        return b"".join(parts)
+    finally:
+        os.close(fd)
 
 
 def head_and_report(data: bytes, root: str) -> tuple[dict[str, Any], dict[str, Any] | None]:

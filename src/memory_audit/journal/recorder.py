@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memory_audit.errors import describe
 from memory_audit.journal.blobs import BlobStore
 from memory_audit.journal.content import mask
 from memory_audit.journal.index import (
@@ -77,6 +78,7 @@ class TreeFiles:
 
     present: frozenset[str]
     unreadable: tuple[str, ...] = ()
+    unstorable: tuple[str, ...] = ()  # names that are not UTF-8: the index cannot hold them
 
     def unknown(self, rel: str) -> bool:
         return any(
@@ -91,7 +93,19 @@ def tree_files(root: Path) -> TreeFiles:
     files = {c.path for c in listing.candidates}
     if listing.index is not None:
         files.add(listing.index.path)
-    return TreeFiles(frozenset(files), tuple(e.path for e in listing.errors))
+    storable = frozenset(p for p in files if _storable(p))
+    unreadable = tuple(e.path for e in listing.errors)
+    return TreeFiles(storable, unreadable, tuple(sorted(files - storable)))
+
+
+def _storable(rel: str) -> bool:
+    """SQLite takes UTF-8 text only: a name holding undecodable bytes is left out (one
+    file unjournaled, with a log line), never the reason the tree's other files are not."""
+    try:
+        rel.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class Recorder:
@@ -100,6 +114,8 @@ class Recorder:
         self.blobs = blobs
         self.scanner = scanner
         self.max_bytes = max_bytes
+        # (tree root, tree path) -> why that file was not recorded, for the daemon's log
+        self.not_recorded: dict[tuple[str, str], str] = {}
 
     def reconcile(
         self,
@@ -121,8 +137,16 @@ class Recorder:
         if changed is None:
             suspects |= present
         new: list[NewVersion] = []
+        for rel in listing.unstorable:
+            self.not_recorded[(str(root), rel)] = "its name is not UTF-8"
         for rel in sorted(suspects & present):
-            version = self._version_of(root, rel, latest.get(rel), when, attribute, changed)
+            try:
+                version = self._version_of(root, rel, latest.get(rel), when, attribute, changed)
+            except OSError:
+                raise  # the journal's disk (full, unwritable): the batch is retried whole
+            except Exception as exc:  # a bug on one file: the tree's other files are kept
+                self.not_recorded[(str(root), rel)] = describe(exc)
+                continue
             if version is not None:
                 new.append(version)
         for rel in sorted(set(latest) - present):

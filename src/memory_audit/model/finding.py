@@ -89,7 +89,10 @@ def fingerprint(dimension: str, code: str, path: str, key: str = "") -> str:
     Never built from a line number (lines move when other entries are added)
     and never from raw secret text (callers pass a salted hash instead).
     """
-    digest = hashlib.sha256("\x1f".join((dimension, code, path, key)).encode("utf-8"))
+    # surrogateescape: a file name that is not UTF-8 holds its bytes as lone surrogates
+    # (os.fsdecode); they hash as those bytes, and every other text as before.
+    text = "\x1f".join((dimension, code, path, key))
+    digest = hashlib.sha256(text.encode("utf-8", "surrogateescape"))
     return digest.hexdigest()[:20]
 
 

@@ -1,9 +1,10 @@
 """Untrusted text made visible: memory text and file names reach terminals, logs and
 Claude Code (the session hook) as data, never as escape sequences or new lines.
 
-``visible`` shows every control character as its escape (``\\x1b``, ``\\n``), and
-the Unicode characters that break or reorder lines (line and paragraph
-separators, bidirectional overrides) as ``\\u2028``-style escapes.
+``visible`` shows every control character as its escape (``\\x1b``, ``\\n``), the
+Unicode characters that break or reorder lines (line and paragraph separators,
+bidirectional overrides) as ``\\u2028``-style escapes, and a file name's bytes that
+are not UTF-8 as ``\\xff``.
 ``code_span`` puts text in a markdown code span whatever backticks it holds.
 """
 
@@ -23,6 +24,8 @@ _TABLE: dict[int, str] = {
     **{c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F, *range(0x80, 0xA0)]},
     **{c: f"\\u{c:04x}" for c in _LINE_BREAKERS},
     **{ord(k): v for k, v in _NAMED.items()},
+    # A file name's byte that is not UTF-8 (os.fsdecode holds it as a lone surrogate).
+    **{0xDC00 + b: f"\\x{b:02x}" for b in range(0x80, 0x100)},
 }
 # The same characters as JSON escapes: a JSON encoder escapes C0 controls itself, but
 # leaves DEL, C1 controls, line separators and bidirectional overrides as they are.
@@ -30,7 +33,7 @@ _JSON_TABLE = {c: f"\\u{c:04x}" for c in _TABLE}
 
 
 def visible(text: str) -> str:
-    # Every character of the table is unprintable (categories Cc, Cf, Zl, Zp): most text is
+    # Every character of the table is unprintable (categories Cc, Cf, Zl, Zp, Cs): most text is
     # printable and has nothing to escape, which one C-speed test says. A regex of the
     # table's characters said it as fast, but compiling it was a tenth of the session hook.
     return text if text.isprintable() else text.translate(_TABLE)

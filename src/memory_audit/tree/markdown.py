@@ -219,7 +219,10 @@ def _leaves(
     the document, else from markdown-it (which fills ``env`` with link definitions)."""
     found = leaf_blocks(lines) if fast else None
     if found is None:
-        return list(_blocks(_parser().parse("\n".join(lines), env), first_line))
+        # Claude Code splits on "\n" only, and so do we: a lone "\r" is inside its line.
+        # markdown-it would end a line there and number every later line one too far.
+        text = "\n".join(lines).replace("\r", " ")
+        return list(_blocks(_parser().parse(text, env), first_line))
     return [
         Block(kind, start + first_line, max(start, end - 1) + first_line, text, opens_item=item)
         for kind, start, end, text, item in found

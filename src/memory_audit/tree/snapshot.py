@@ -17,6 +17,7 @@ from functools import cached_property
 from pathlib import Path
 from urllib.parse import unquote
 
+from memory_audit.errors import describe
 from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS, listed_kind, not_memory_reason
 from memory_audit.tree.index_file import INDEX_NAME, Index, IndexLink, parse_index
 from memory_audit.tree.load_budget import LoadedIndex, load_index
@@ -376,18 +377,25 @@ def load_tree(
     skipped: dict[str, str] = {}
     errors = list(listing.errors)
     for candidate in listing.candidates if candidates is None else candidates:
-        result = read_text(candidate.source, max_file_bytes)
-        if result.error is not None:
-            errors.append(ReadError(candidate.path, result.error))
-        elif result.text is None and any(p.code == ENCRYPTED for p in result.problems):
-            skipped[candidate.path] = result.problems[0].message
-        elif result.text is None:
-            unread[candidate.path] = result.problems
-        else:
-            files[candidate.path] = _memory_file(candidate, result, recap_globs)
-    index, index_load = _read_index(
-        listing.index, max(max_file_bytes, INDEX_MAX_BYTES), unread, errors
-    )
+        try:
+            result = read_text(candidate.source, max_file_bytes)
+            if result.error is not None:
+                errors.append(ReadError(candidate.path, result.error))
+            elif result.text is None and any(p.code == ENCRYPTED for p in result.problems):
+                skipped[candidate.path] = result.problems[0].message
+            elif result.text is None:
+                unread[candidate.path] = result.problems
+            else:
+                files[candidate.path] = _memory_file(candidate, result, recap_globs)
+        except Exception as exc:  # a reader's bug: this file's error entry, not the tree's
+            errors.append(ReadError(candidate.path, unreadable(exc)))
+    try:
+        index, index_load = _read_index(
+            listing.index, max(max_file_bytes, INDEX_MAX_BYTES), unread, errors
+        )
+    except Exception as exc:
+        index, index_load = None, None
+        errors.append(ReadError(INDEX_NAME, unreadable(exc)))
     return MemoryTree(
         root=root,
         files=files,
@@ -401,6 +409,12 @@ def load_tree(
         skipped_files=skipped,
         index_load=index_load,
     )
+
+
+def unreadable(exc: Exception) -> str:
+    """The error entry of a file whose reading raised: the failure's type and place only
+    (its message may quote the file)."""
+    return f"could not be read ({describe(exc)}); not audited"
 
 
 def _memory_file(
