@@ -134,6 +134,6 @@ def test_a_scan_failing_on_one_changed_file_still_scans_the_others(
     )
     scanner = FailsOnBoom(load_scanner(None, tmp_path / "state"))
     with caplog.at_level(logging.ERROR, logger="memory_audit.daemon"):
-        scans = _scan_all({root / "a.md", root / "b.md"}, [root], scanner, 1 << 20)  # type: ignore[arg-type]
+        scans = _scan_all({root / "a.md", root / "b.md"}, root, scanner, 1 << 20)  # type: ignore[arg-type]
     assert [(s.rel, len(s.matches)) for s in scans] == [("b.md", 1)]
     assert f"scanning {root / 'a.md'} failed: IndexError at test_alerts.py:" in caplog.text
