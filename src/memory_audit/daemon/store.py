@@ -38,7 +38,7 @@ from memory_audit.daemon.report_folder import (
 )
 from memory_audit.model.changes import Changes, is_baseline
 from memory_audit.model.run import Run, TreeReport
-from memory_audit.report import json_report, markdown
+from memory_audit.report import json_report, markdown, wording
 from memory_audit.report.changes import activity_markdown, changes_markdown
 
 log = logging.getLogger("memory_audit.daemon")
@@ -191,7 +191,7 @@ def summary_markdown(run: Run, changes: Mapping[str, Changes]) -> str:
         f"# memory-audit weekly summary, {stamp}",
         "",
         f"**{run.total} findings** in {sum(1 for r in projects if r.findings)} of "
-        f"{len(projects)} memory trees; {since}",
+        f"{len(projects)} memory trees{wording.not_audited_count(run)}; {since}",
         "",
         "| project | findings | new | resolved | index lines | index bytes | report |",
         "|---|---|---|---|---|---|---|",
@@ -199,8 +199,9 @@ def summary_markdown(run: Run, changes: Mapping[str, Changes]) -> str:
     for report, name in zip(projects, report_names(projects), strict=True):
         change = changes.get(str(report.root), Changes())
         health = report.health
+        found = len(report.findings) if report.audited else wording.not_audited(report)
         lines.append(
-            f"| {report.project or report.root} | {len(report.findings)} | "
+            f"| {report.project or report.root} | {found} | "
             f"{_count(change.new, change)} | {_count(change.resolved, change)} | "
             f"{health.index_lines} | {health.index_bytes:,} | [{name}.md]({name}.md) |"
         )

@@ -31,6 +31,7 @@ from memory_audit.daemon.worker_thread import in_daemon_thread
 from memory_audit.errors import describe
 from memory_audit.model.changes import Activity, Changes, is_baseline
 from memory_audit.model.run import Run
+from memory_audit.report import wording
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import find_trees
 
@@ -152,13 +153,19 @@ class WeeklyAudits:
         new = sum(len(c.new) for c in changes.values())
         projects = sum(1 for r in run.reports if r.findings)
         since = "the first run" if is_baseline(changes) else f"{new} new since the last run"
+        unaudited = [wording.not_audited(r) for r in run.reports if not r.audited]
         if run.total:
             message = (
                 f"{run.total} findings in {projects} of {len(run.reports)} projects, "
                 f"{since}.\nReview: memory-audit review"
             )
+        elif unaudited:
+            message = f"No findings in the {len(run.reports) - len(unaudited)} trees audited."
         else:
             message = f"All {len(run.reports)} memory trees are clean."
+        if unaudited:  # never "clean": say which trees were not read, and why
+            message += "\n" + "\n".join(wording.capitalised(u) for u in unaudited[:3])
+            message += f"\n(and {len(unaudited) - 3} more)" if len(unaudited) > 3 else ""
         await self.notifier.send("memory-audit: weekly audit", message, folder / "summary.md")
 
     def latest_summary(self) -> Path | None:
