@@ -271,7 +271,13 @@ COMMANDS: tuple[Command, ...] = (
         "what changed in memory, when and by whom (the service's journal)",
         "timeline:run",
         (
-            arg("target", nargs="?", metavar="TREE|FILE", help="a memory tree or one file"),
+            arg(
+                "target",
+                nargs="?",
+                metavar="TREE|FILE",
+                help="a memory tree or one file (default: this project's tree, else every tree)",
+            ),
+            ALL,
             arg("--since", metavar="TIME", help="only changes from then on (2026-11-30[T14:00])"),
             arg("--diff", action="store_true", help="show each change as a unified diff"),
             arg("--format", choices=("text", "json"), default="text", dest="output_format"),
