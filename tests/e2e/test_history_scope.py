@@ -34,7 +34,9 @@ def _two_projects(home: Path, tmp_path: Path) -> tuple[Path, Path, Path]:
     for project, changes in ((app, 2), (tmp_path / "src/site", 5)):
         tree = home / ".claude/projects" / slugify(str(project)) / "memory"
         write_tree(tree, {"MEMORY.md": index("a.md"), "a.md": memory("a")})
-        edits = [{"a.md": memory("a", body=f"Edit {n}.")} for n in range(changes - 1)]
+        edits: list[dict[str, str | None]] = [
+            {"a.md": memory("a", body=f"Edit {n}.")} for n in range(changes - 1)
+        ]
         journal_of(tree, *edits).close()  # a baseline of 2 files, then the edits
         trees.append(tree)
     return app, trees[0], trees[1]
