@@ -49,6 +49,10 @@ def test_history_inside_a_project_shows_only_its_tree(isolated_home: Path, tmp_p
     assert f"Memory tree: {app_tree}" in shown
     assert f"Memory tree: {site_tree}" not in shown
     assert _history(app, "--format", "json").count('"root"') == 3  # baseline 2 + 1 edit
+    baseline = [line for line in shown.splitlines() if " baseline " in line]
+    assert len(baseline) == 2
+    assert all(line.endswith("  first seen by the journal") for line in baseline), baseline
+    assert "by first seen" not in shown
 
 
 def test_history_all_shows_every_tree_with_its_own_count_per_day(

@@ -156,7 +156,7 @@ def _line(version: Version) -> str:
     note = f" — {version.note}" if version.note else ""
     return (
         f"  {clock}  #{version.id:<6} {version.kind:<9} {version.path}  {size}  "
-        f"by {version.actor.describe()}{note}"
+        f"{version.actor.by()}{note}"
     )
 
 
