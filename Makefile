@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --disable-pip-version-check --quiet
 
-.PHONY: demo run-hint install test lint typecheck unit coverage bench system-packages clean
+.PHONY: demo run-hint install docs test lint typecheck unit coverage bench system-packages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,10 @@ install:
 	fi
 	@case ":$$PATH:" in *":$(INSTALL_BIN):"*) ;; *) \
 		echo "$(INSTALL_BIN) is not on your PATH: add it (export PATH=\"$(INSTALL_BIN):\$$PATH\")";; esac
+
+# README sections the code owns (the Dimensions table), written from the registry.
+docs: $(VENV)/.installed
+	$(BIN)/python scripts/generate_docs.py
 
 test: $(VENV)/.installed-test system-packages lint typecheck unit
 

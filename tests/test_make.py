@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -105,6 +106,23 @@ def test_make_demo_leaves_home_untouched(tmp_path: Path) -> None:
     assert (demo / "state/memory-audit/secret-salt").exists()
     assert (demo / "report.html").exists()
     assert result.stdout.endswith("or put it on your PATH with: make install\n")  # its last word
+    assert _readme_excerpt() <= _without_fingerprints(result.stdout.replace(f"{ROOT}/", ""))
+
+
+FINGERPRINT = re.compile(r" \[[0-9a-f]{8}\]$", re.M)
+
+
+def _without_fingerprints(text: str) -> set[str]:
+    """Lines without their fingerprint: a secret's depends on the demo's own salt."""
+    return {line for line in FINGERPRINT.sub("", text).splitlines() if line.strip()}
+
+
+def _readme_excerpt() -> set[str]:
+    """The lines README shows from `make demo` (its "..." stand for lines left out)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```\nMemory audit: examples/drifted-memory/", 1)[1].split("```", 1)[0]
+    lines = _without_fingerprints("Memory audit: examples/drifted-memory/" + block)
+    return lines - {"..."}
 
 
 def test_the_readme_usage_section_shows_the_summary_screen() -> None:
