@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import re
 import subprocess
@@ -173,3 +174,29 @@ def test_benchmarks_is_a_reference_each_row_with_command_figure_and_target() -> 
     tables = [line for line in page.splitlines() if line.startswith("| ") and "command" in line]
     assert tables
     assert all(line.count("|") == header.count("|") for line in tables), tables
+
+
+def test_the_example_configuration_lists_checks_and_options_in_registry_order_each_explained() -> (
+    None
+):
+    text = (ROOT / "config/config.example.yaml").read_text(encoding="utf-8")
+    checks = text.split("\nchecks:\n", 1)[1]
+    listed: list[tuple[str, list[str]]] = []
+    for line in checks.splitlines():
+        if re.match(r"  [a-z-]+:$", line):
+            listed.append((line.strip()[:-1], []))
+        elif match := re.match(r"    ([a-z_]+):", line):
+            listed[-1][1].append(match[1])
+            assert "#" in line, f"no comment explains {line.strip()}"
+    wanted = [
+        (
+            d.id,
+            [
+                f.name
+                for f in dataclasses.fields(OPTION_TYPES[d.id])
+                if not f.metadata.get("internal")
+            ],
+        )
+        for d in DIMENSIONS
+    ]
+    assert listed == [(dimension, names) for dimension, names in wanted if names]
