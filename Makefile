@@ -71,8 +71,8 @@ system-packages:
 	@scripts/ensure-debian-packages
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench scripts/generate_docs.py
+	$(BIN)/ruff format --check src tests bench scripts/generate_docs.py
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy
