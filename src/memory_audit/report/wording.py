@@ -47,8 +47,10 @@ def health_line(report: TreeReport) -> str:
 
 def sessions_part(use: SessionUse) -> str:
     """``3 sessions: 12 memories surfaced, 4 unused, 1 dead weight, 2 coverage gaps``;
-    a count whose check did not judge is left out."""
-    counts = [f"{use.surfaced} memories surfaced"]
+    a count whose check did not judge is left out; no count at all without a session."""
+    if use.sessions == 0:  # "0 sessions: 0 memories surfaced" says nothing a user can act on
+        return "no session transcripts yet"
+    counts = [f"{use.surfaced} {'memory' if use.surfaced == 1 else 'memories'} surfaced"]
     for count, what in (
         (use.unused, "unused"),
         (use.dead_weight, "dead weight"),
