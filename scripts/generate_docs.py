@@ -3,8 +3,10 @@
 Each section lies between ``<!-- generated: NAME (make docs) -->`` and ``<!-- end: NAME -->``:
 
 - ``dimensions``: one row per dimension of the registry, in report order: its id, its title,
-  its severity, what it finds (the first paragraph of its module docstring) and the options
-  it takes with their defaults (its ``Options`` dataclass, internal fields left out).
+  its severity and what it finds (the first paragraph of its module docstring);
+- ``check-options``: one row per option a user can set (its ``Options`` dataclass, internal
+  fields left out): its default from the code, and what it does from its comment in
+  ``config/config.example.yaml``.
 
 ``tests/test_docs.py`` fails when the README differs from what this script writes.
 """
@@ -42,31 +44,53 @@ def default_text(value: Any) -> str:
     return json.dumps(value)  # true, false, null, numbers, "strings"
 
 
-def options(dimension: str) -> str:
-    """``name: default`` for each option a user can set (the defaults of a fresh instance)."""
-    defaults = OPTION_TYPES[dimension]()
-    shown = [
-        f"`{f.name}: {default_text(getattr(defaults, f.name))}`"
-        for f in dataclasses.fields(defaults)
-        if not f.metadata.get("internal")
-    ]
-    return "<br>".join(shown) or "–"
-
-
 def dimensions() -> str:
-    rows = [
-        "| id | title | severity | what it finds | options (`checks.<id>`, default) |",
-        "|---|---|---|---|---|",
-    ]
+    rows = ["| id | title | severity | what it finds |", "|---|---|---|---|"]
     for d in DIMENSIONS:
-        rows.append(
-            f"| `{d.id}` | {d.title} | {d.severity.value} | {summary(d.id, d.title)} | "
-            f"{options(d.id)} |"
-        )
+        rows.append(f"| `{d.id}` | {d.title} | {d.severity.value} | {summary(d.id, d.title)} |")
     return "\n".join(rows) + "\n"
 
 
-GENERATORS: dict[str, Callable[[], str]] = {"dimensions": dimensions}
+OPTION_LINE = re.compile(r"^    (?P<name>[a-z_]+):[^#]*(?:#\s?(?P<comment>.*))?$")
+MORE_COMMENT = re.compile(r"^ {6,}#\s?(?P<comment>.*)$")
+
+
+def example_comments() -> dict[tuple[str, str], str]:
+    """(dimension, option) -> the comment config/config.example.yaml gives it."""
+    text = (ROOT / "config" / "config.example.yaml").read_text(encoding="utf-8")
+    found: dict[tuple[str, str], str] = {}
+    dimension = key = ""
+    for line in text.split("\nchecks:\n", 1)[1].splitlines():
+        if re.match(r"^  [a-z-]+:$", line):
+            dimension, key = line.strip()[:-1], ""
+        elif match := OPTION_LINE.match(line):
+            key = match["name"]
+            found[dimension, key] = (match["comment"] or "").strip()
+        elif (more := MORE_COMMENT.match(line)) and key:
+            found[dimension, key] = f"{found[dimension, key]} {more['comment'].strip()}".strip()
+    return found
+
+
+def check_options() -> str:
+    """Every option of every dimension: its default (from the code) and what it does (the
+    example configuration's comment, which tests hold to the code's options)."""
+    comments = example_comments()
+    rows = ["| option | default | what it does |", "|---|---|---|"]
+    for d in DIMENSIONS:
+        defaults = OPTION_TYPES[d.id]()
+        for field in dataclasses.fields(defaults):
+            if field.metadata.get("internal"):
+                continue
+            what = comments.get((d.id, field.name), "").replace("|", "\\|")
+            value = default_text(getattr(defaults, field.name))
+            rows.append(f"| `checks.{d.id}.{field.name}` | `{value}` | {what} |")
+    return "\n".join(rows) + "\n"
+
+
+GENERATORS: dict[str, Callable[[], str]] = {
+    "dimensions": dimensions,
+    "check-options": check_options,
+}
 
 
 def regenerate(text: str) -> str:

@@ -87,7 +87,16 @@ def test_the_readme_dimension_table_is_generated_from_the_registry() -> None:
     assert generated == _generator().dimensions()  # else: `make docs`
     rows = [line for line in generated.splitlines() if line.startswith("| `")]
     assert [row.split("`")[1] for row in rows] == [d.id for d in DIMENSIONS]
-    assert "`threshold: 0.4`" in generated  # the duplicates default, as the code has it
+
+
+def test_the_readme_option_table_is_generated_with_the_code_s_defaults() -> None:
+    text = _section(_readme(), "Configuration")
+    begin, end = "<!-- generated: check-options (make docs) -->\n", "<!-- end: check-options -->"
+    generated = text.split(begin, 1)[1].split(end, 1)[0]
+    assert generated == _generator().check_options()  # else: `make docs`
+    assert "| `checks.duplicates.threshold` | `0.4` | TF-IDF cosine" in generated
+    rows = [line for line in generated.splitlines() if line.startswith("| `checks.")]
+    assert all(not row.endswith("|  |") for row in rows)  # every option explained
 
 
 def test_make_docs_check_passes_on_the_committed_readme() -> None:
