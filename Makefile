@@ -1,10 +1,11 @@
 # `make demo`: install and audit the bundled example tree. `make test`: lint, types, tests.
+# `make install`: put `memory-audit` on your PATH (pipx, or a venv of its own).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip --disable-pip-version-check --quiet
 
-.PHONY: demo test lint typecheck unit coverage bench system-packages clean
+.PHONY: demo run-hint install docs test lint typecheck unit coverage bench system-packages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +36,34 @@ demo: $(VENV)/.installed
 	@$(DEMO_ENV) $(BIN)/memory-audit audit $(DEMO_ARGS) --format html --output $(DEMO_HTML) \
 		>/dev/null; [ $$? -le 1 ]
 	@echo; echo "HTML report: $(DEMO_HTML) (open it in a browser)"
+	@$(MAKE) -s --no-print-directory run-hint
+
+# memory-audit lives in this checkout's .venv, not on the PATH: say how to run it.
+run-hint:
+	@echo; echo "memory-audit is installed in this checkout, not on your PATH. Run it as:"
+	@echo "  $(abspath $(BIN))/memory-audit audit examples/drifted-memory"
+	@echo "or put it on your PATH with: make install"
+
+# pipx when there is one; else a virtualenv of its own (PEP 668 refuses `pip install --user`
+# on Debian's Python) with its command linked into ~/.local/bin.
+INSTALL_HOME ?= $(or $(XDG_DATA_HOME),$(HOME)/.local/share)/memory-audit/venv
+INSTALL_BIN ?= $(HOME)/.local/bin
+
+install:
+	@if command -v pipx >/dev/null 2>&1; then \
+		pipx install --force . ; \
+	else \
+		$(PYTHON) -m venv "$(INSTALL_HOME)" && \
+		"$(INSTALL_HOME)/bin/python" -m pip --disable-pip-version-check --quiet install --upgrade . && \
+		mkdir -p "$(INSTALL_BIN)" && ln -sf "$(INSTALL_HOME)/bin/memory-audit" "$(INSTALL_BIN)/memory-audit" && \
+		echo "installed: $(INSTALL_BIN)/memory-audit (a virtualenv in $(INSTALL_HOME))"; \
+	fi
+	@case ":$$PATH:" in *":$(INSTALL_BIN):"*) ;; *) \
+		echo "$(INSTALL_BIN) is not on your PATH: add it (export PATH=\"$(INSTALL_BIN):\$$PATH\")";; esac
+
+# README sections the code owns (the Dimensions table), written from the registry.
+docs: $(VENV)/.installed
+	$(BIN)/python scripts/generate_docs.py
 
 test: $(VENV)/.installed-test system-packages lint typecheck unit
 
@@ -42,8 +71,8 @@ system-packages:
 	@scripts/ensure-debian-packages
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench scripts/generate_docs.py
+	$(BIN)/ruff format --check src tests bench scripts/generate_docs.py
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy

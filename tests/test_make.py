@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
+
+import pytest
 
 from tests.harness import digest
 
@@ -102,6 +105,24 @@ def test_make_demo_leaves_home_untouched(tmp_path: Path) -> None:
     assert sorted(p.name for p in home.rglob("*")) == [".claude", ".local", "state"]
     assert (demo / "state/memory-audit/secret-salt").exists()
     assert (demo / "report.html").exists()
+    assert result.stdout.endswith("or put it on your PATH with: make install\n")  # its last word
+    assert _readme_excerpt() <= _without_fingerprints(result.stdout.replace(f"{ROOT}/", ""))
+
+
+FINGERPRINT = re.compile(r" \[[0-9a-f]{8}\]$", re.M)
+
+
+def _without_fingerprints(text: str) -> set[str]:
+    """Lines without their fingerprint: a secret's depends on the demo's own salt."""
+    return {line for line in FINGERPRINT.sub("", text).splitlines() if line.strip()}
+
+
+def _readme_excerpt() -> set[str]:
+    """The lines README shows from `make demo` (its "..." stand for lines left out)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("```\nMemory audit: examples/drifted-memory/", 1)[1].split("```", 1)[0]
+    lines = _without_fingerprints("Memory audit: examples/drifted-memory/" + block)
+    return lines - {"..."}
 
 
 def test_the_readme_usage_section_shows_the_summary_screen() -> None:
@@ -110,3 +131,73 @@ def test_the_readme_usage_section_shows_the_summary_screen() -> None:
     assert "Summary: " in usage
     assert "  TOTAL " in usage
     assert "Walk them one decision at a time (1. Apply  2. Skip  3. Edit  4. View detail):" in usage
+
+
+def _fresh_shell(
+    home: Path, command: str, path: str = "/usr/bin:/bin"
+) -> subprocess.CompletedProcess[str]:
+    """``command`` in a new login-less shell: nothing of this process's environment."""
+    return subprocess.run(
+        ["env", "-i", f"HOME={home}", f"PATH={path}", "NO_COLOR=1", "sh", "-c", command],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+
+
+def _run_hint(home: Path) -> list[str]:
+    result = _fresh_shell(home, "make -s --no-print-directory run-hint")
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()
+
+
+def test_the_command_make_demo_prints_last_runs_in_a_fresh_shell(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    assert _fresh_shell(home, "command -v memory-audit").returncode != 0  # not on this PATH
+    hint = _run_hint(home)
+    assert hint[-1] == "or put it on your PATH with: make install"
+    command = hint[-2].strip()
+    assert command == f"{ROOT}/.venv/bin/memory-audit audit examples/drifted-memory"
+    result = _fresh_shell(home, command)
+    assert result.returncode == 1, result.stderr  # findings
+    assert result.stdout.startswith(f"Memory audit: {ROOT}/examples/drifted-memory/")
+
+
+@pytest.mark.slow  # a real pip install into a new virtualenv
+def test_make_install_without_pipx_puts_memory_audit_on_the_path(tmp_path: Path) -> None:
+    """No pipx here: a virtualenv of its own, linked into ~/.local/bin (a real pip install)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    assert shutil.which("pipx", path="/usr/bin:/bin") is None
+    installed = _fresh_shell(home, "make -s --no-print-directory install")
+    assert installed.returncode == 0, installed.stderr
+    assert f"{home}/.local/bin is not on your PATH" in installed.stdout
+    result = _fresh_shell(home, "memory-audit --version", path=f"{home}/.local/bin:/usr/bin:/bin")
+    assert (result.returncode, result.stdout) == (0, "memory-audit 0.1.0\n"), result.stderr
+
+
+def test_make_install_uses_pipx_when_there_is_one(tmp_path: Path) -> None:
+    folder = _bin_with(tmp_path, ("pipx",), ("make", "sh", "basename"))
+    result = subprocess.run(
+        ["make", "-s", "--no-print-directory", "install"],
+        cwd=ROOT,
+        env={"PATH": f"{folder}:{tmp_path}/home/.local/bin", "HOME": str(tmp_path / "home")},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "calls").read_text() == "pipx install --force .\n"
+    assert "is not on your PATH" not in result.stdout
+
+
+def test_the_readme_usage_section_starts_with_how_to_run_it() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    usage = readme.split("## Usage", 1)[1].split("\n## ", 1)[0]
+    first_block = usage.split("```sh", 1)[1].split("```", 1)[0]
+    assert "make install" in first_block
+    assert ".venv/bin/memory-audit" in first_block
+    assert usage.index("make install") < usage.index("\nmemory-audit audit")

@@ -17,7 +17,7 @@ import importlib
 import os
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,27 @@ class Command:
     args: tuple[Arg, ...] = ()
     streams: tuple[str, ...] = ("out",)  # which of inp/out the function takes
     config: bool = True  # takes --config
+    epilog: Callable[[], str] | None = None  # text after the options, made only for --help
+
+
+def dimension_list() -> str:
+    """The ids ``--check`` takes, from the registry, in report order."""
+    # Imported here: the registry costs every other command's start ~25 ms for nothing.
+    from memory_audit.checks import DIMENSIONS
+
+    rows = [f"  {d.id:<16} {d.title}" for d in DIMENSIONS]
+    return f"dimensions ({len(rows)}; --check ID), in report order:\n" + "\n".join(rows)
+
+
+class HelpParser(argparse.ArgumentParser):
+    """A parser whose epilog is computed only when its help is printed."""
+
+    lazy_epilog: Callable[[], str] | None = None
+
+    def format_help(self) -> str:
+        if self.lazy_epilog is not None and self.epilog is None:
+            self.epilog = self.lazy_epilog()
+        return super().format_help()
 
 
 CONFIG = arg(
@@ -78,7 +99,7 @@ CHECK = arg(
     action="append",
     default=[],
     metavar="ID",
-    help="run only this dimension (repeatable; `memory-audit audit --help` lists them)",
+    help="run only this dimension (repeatable; the ids are listed below)",
 )
 ALL = arg(
     "--all",
@@ -150,6 +171,7 @@ COMMANDS: tuple[Command, ...] = (
                 help="folder of the project's session transcripts (*.jsonl), for `usage`",
             ),
         ),
+        epilog=dimension_list,
     ),
     Command(
         "projects",
@@ -272,7 +294,13 @@ COMMANDS: tuple[Command, ...] = (
         "what changed in memory, when and by whom (the service's journal)",
         "timeline:run",
         (
-            arg("target", nargs="?", metavar="TREE|FILE", help="a memory tree or one file"),
+            arg(
+                "target",
+                nargs="?",
+                metavar="TREE|FILE",
+                help="a memory tree or one file (default: this project's tree, else every tree)",
+            ),
+            ALL,
             arg("--since", metavar="TIME", help="only changes from then on (2026-11-30[T14:00])"),
             arg("--diff", action="store_true", help="show each change as a unified diff"),
             arg("--format", choices=("text", "json"), default="text", dest="output_format"),
@@ -322,6 +350,7 @@ COMMANDS: tuple[Command, ...] = (
             ),
             FORMAT,
         ),
+        epilog=dimension_list,
     ),
 )
 
@@ -399,9 +428,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Audit Claude Code memory trees; run the weekly audit as a service.",
     )
     parser.add_argument("--version", action="version", version=f"memory-audit {__version__}")
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=HelpParser)
     for command in COMMANDS:
-        sub = commands.add_parser(command.name, help=command.help)
+        sub = commands.add_parser(
+            command.name, help=command.help, formatter_class=argparse.RawDescriptionHelpFormatter
+        )
+        sub.lazy_epilog = command.epilog
         for argument in command.args:
             sub.add_argument(*argument.flags, **argument.options)
         if command.config:

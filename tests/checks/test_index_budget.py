@@ -19,7 +19,18 @@ def test_index_budget_230_line_index_names_exactly_the_entries_past_line_200(
     assert "30 entries from line 201" in found[0].message
     invisible = [(f.line, f.message) for f in found if f.code == "invisible-entry"]
     assert [line for line, _ in invisible] == list(range(201, 231))
-    assert "`[Note 199](n199.md)`" in invisible[0][1]
+    assert invisible[0][1].startswith("the entry for `n199.md` is past the cut-off")
+
+
+def test_index_budget_an_invisible_entry_names_its_file_however_long_its_title(
+    tree_dir: Path,
+) -> None:
+    title = "A title that goes on " * 8
+    index = "# Index\n" + entries(199) + f"- [{title}](deep/the_hidden_one.md) — about it\n"
+    write_tree(tree_dir, {"MEMORY.md": index})
+    [invisible] = [f for f in findings(tree_dir, "index-budget") if f.code == "invisible-entry"]
+    assert invisible.line == 201
+    assert "`deep/the_hidden_one.md`" in invisible.message
 
 
 def test_index_budget_counts_characters_not_bytes_and_cuts_at_the_last_newline(

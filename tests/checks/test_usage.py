@@ -37,6 +37,7 @@ def test_usage_unused_and_said_in_claude_md_is_dead_weight(tmp_path: Path) -> No
     ]
     assert "CLAUDE.md" in found["dead-weight"].message
     assert found["unused-memories"].related == ("billing.md",)
+    assert found["unused-memories"].message.startswith("1 memory not used in the last 3 sessions")
 
 
 def test_usage_a_memory_attached_or_recalled_is_used(tmp_path: Path) -> None:

@@ -49,7 +49,7 @@ def test_journaling_activity_since_the_last_run_reaches_the_weekly_report(
     folder = ReportStore(tmp_path / "reports", keep=2).write(run, {})
     page = (folder / "p-memory.md").read_text()
     assert "## Memory changes since the last run: 1 created, 1 modified, 1 deleted" in page
-    assert "- 3 by outside Claude Code" in page
+    assert "- 3 outside Claude Code" in page
     assert '<ol class="timeline">' in render(run)
     assert "deleted <code>b.md</code>" in render(run)
 
@@ -70,6 +70,9 @@ def test_journaling_mass_deletion_alerts_once_per_event_and_actor(tmp_path: Path
     assert watch.observe(third, now=120.0) == []  # same event: no second alert
     later = TreeChange(Path("/t/memory"), tuple(gone(i, dream) for i in range(20, 27)), 700, 690)
     assert len(watch.observe(later, now=1000.0)) == 1  # a new event, after a quiet spell
+    hand = TreeChange(Path("/u/memory"), tuple(gone(i, Actor("outside")) for i in range(6)), 9, 9)
+    [by_hand] = watch.observe(hand, now=2000.0)
+    assert "6 memory files deleted or emptied outside Claude Code." in by_hand.text
 
 
 def test_journaling_a_tree_shrinking_past_the_limit_alerts_once(tmp_path: Path) -> None:

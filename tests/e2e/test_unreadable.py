@@ -12,8 +12,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.e2e.test_review import env_for
-from tests.harness import memory, write_tree
+from tests.harness import index, memory, write_tree
+from tests.support.daemon_process import Home
+from tests.support.session_bus import session_bus
 from tests.support.terminal import Terminal
 from tests.support.unreadable import run_unprivileged, unreadable, without_read_override
 
@@ -104,7 +108,7 @@ def test_an_unreadable_tree_root_is_an_error_and_the_other_trees_are_audited(
     ]
     assert text.returncode == 1, text.stderr
     assert "MEMORY.md is missing" not in text.stdout
-    assert "the memory folder cannot be read (permission denied); not audited" in text.stdout
+    assert "Not audited: the memory folder cannot be read (permission denied)" in text.stdout
 
 
 def test_review_says_what_it_cannot_read_and_keeps_its_index_lines(tmp_path: Path) -> None:
@@ -158,3 +162,71 @@ def test_review_of_an_unreadable_tree_says_so_and_changes_nothing(tmp_path: Path
     assert "the memory folder cannot be read (permission denied); not audited" in shown
     assert (tree / "MEMORY.md").read_text() == "# Index\n"
     assert sorted(p.name for p in tree.iterdir()) == ["MEMORY.md", "a.md"]
+
+
+NOT_READ = "not audited: the memory folder cannot be read (permission denied)"
+
+
+def _two_projects(home: Home) -> tuple[Path, Path]:
+    locked = write_tree(home.projects / "-work-locked/memory", {"MEMORY.md": "# Index\n"})
+    clean = write_tree(
+        home.projects / "-work-fine/memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")}
+    )
+    return locked, clean
+
+
+def _audit(home: Home, *argv: str) -> str:
+    command = [sys.executable, "-m", "memory_audit", "audit", "--all", *argv]
+    result = run_unprivileged(command, env={**home.env(), "NO_COLOR": "1"})
+    assert result.returncode == 1, result.stderr  # an unaudited tree is no clean bill of health
+    return result.stdout
+
+
+def test_a_tree_that_could_not_be_read_is_not_audited_on_every_output_never_clean(
+    tmp_path: Path,
+) -> None:
+    home = Home(tmp_path / "home")
+    locked, _ = _two_projects(home)
+    where = "~/.claude/projects/-work-locked/memory/"
+    with unreadable(locked):
+        quiet = _audit(home, "-q")
+        full = _audit(home)
+        markdown = _audit(home, "--format", "markdown")
+        data = json.loads(_audit(home, "--format", "json"))
+        html = _audit(home, "--format", "html")
+    [line] = [line for line in quiet.splitlines() if "-work-locked" in line]
+    assert line.split() == ["-work-locked", "–", *f"{NOT_READ} ({where})".split()]
+    assert "Summary: 0 findings in 0 of 2 memory trees; 1 not audited" in quiet
+    assert f"Memory audit: {where}\nN{NOT_READ[1:]}\n" in full
+    assert "- .:" not in full
+    assert "Findings: 0 total\nHealth: 0 files" not in full
+    assert f"**N{NOT_READ[1:]} ({where})**" in markdown
+    [report] = [r for r in data["reports"] if r["project"] == "-work-locked"]
+    assert (
+        report["not_audited"] == "the memory folder cannot be read (permission denied); not audited"
+    )
+    assert [r["not_audited"] for r in data["reports"] if r is not report] == [None]
+    assert f"N{NOT_READ[1:]}" in html
+    assert '<td class="num">not audited</td>' in html
+    [section] = [s for s in html.split('<section class="project"') if "-work-locked</h2>" in s]
+    assert "nothing material" not in section
+    assert "Memory files" not in section  # no numbers: they are unknown, not zero
+
+
+@pytest.mark.slow
+def test_the_weekly_notification_names_a_tree_not_audited_and_never_says_clean(
+    tmp_path: Path,
+) -> None:
+    home = Home(tmp_path / "home")
+    locked, _ = _two_projects(home)
+    command = [sys.executable, "-m", "memory_audit", "daemon", "--once", "--config"]
+    with session_bus(tmp_path / "bus") as bus, unreadable(locked):
+        home.bus_address = bus.address
+        result = run_unprivileged([*command, str(home.config())], env=home.env(), timeout=120)
+        [weekly] = bus.wait_for(1)
+    assert result.returncode == 0, result.stderr
+    assert weekly["summary"] == "memory-audit: weekly audit"
+    body = str(weekly["body"])
+    assert "clean" not in body
+    assert body.startswith("No findings in the 1 trees audited.\n")
+    assert f"N{NOT_READ[1:]} (~/.claude/projects/-work-locked/memory/)" in body

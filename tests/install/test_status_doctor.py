@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from memory_audit.daemon.state import State
 from tests.harness import index, memory, write_tree
 from tests.install.test_service_command import cli
 from tests.support.daemon_process import DaemonProcess, Home
@@ -19,7 +20,8 @@ def test_status_and_doctor_on_an_empty_machine(tmp_path: Path) -> None:
     assert status.returncode == 0
     assert "Service: systemd unit not installed; daemon not running" in status.stdout
     assert "No state yet: the service has not run" in status.stdout
-    assert "Next weekly audit: " in status.stdout
+    assert "First audit: when the service starts (a baseline); then weekly, next " in status.stdout
+    assert "Pending findings: no report yet" in status.stdout
     doctor = cli(home, "doctor")
     assert doctor.returncode == 1
     assert "✗ no memory trees found" in doctor.stdout
@@ -87,7 +89,8 @@ def test_doctor_warns_for_a_unit_that_is_written_but_not_known_to_run(tmp_path: 
     unit.parent.mkdir(parents=True)
     unit.write_text("[Service]\nExecStart=/bin/true\n")
     doctor = cli(home, "doctor").stdout  # no user manager reachable in this home
-    assert "! service unit installed but not known to be running" in doctor
+    assert "! service unit installed, but no service manager answers" in doctor
+    assert "fix: run `memory-audit daemon` yourself" in doctor  # `service install` cannot start it
     assert "✓ service installed" not in doctor
 
 
@@ -134,3 +137,70 @@ def test_the_weekly_notification_and_summary_count_problems_not_suggestions(
     summary = (run / "summary.md").read_text()
     assert "**1 findings** in 1 of 1 memory trees (and 1 suggestions)" in summary
     assert "| -work-app | 1 | – | – |" in summary
+
+
+def test_status_before_the_first_report_says_so_never_none_or_due_now(tmp_path: Path) -> None:
+    """A state database (dismissals, an interrupted first run) but no report: findings are
+    unknown, and with no daemon running nothing is about to catch up."""
+    home = Home(tmp_path / "home")
+    write_tree(home.projects / "-app" / "memory", {"MEMORY.md": index("gone.md")})
+    State(home.state).close()
+    status = cli(home, "status").stdout
+    assert "Pending findings: no report yet (the service's first audit writes one; " in status
+    assert "Pending findings: none" not in status
+    assert "First audit: when the service starts (a baseline)" in status
+    assert "due now" not in status
+
+
+def _unit_written(home: Home) -> None:
+    unit = home.root / ".config/systemd/user/memory-audit.service"
+    unit.parent.mkdir(parents=True)
+    unit.write_text("[Service]\nExecStart=/bin/true\n")
+
+
+@pytest.mark.slow
+def test_status_and_doctor_recognise_a_daemon_running_in_the_foreground(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    write_tree(home.projects / "-app" / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")})
+    _unit_written(home)  # installed, but no user manager here runs it
+    daemon = DaemonProcess(home, home.config()).start()
+    try:
+        assert daemon.wait_message("READY=1"), daemon.messages
+        assert daemon.process is not None
+        pid = daemon.process.pid
+        status = cli(home, "status").stdout
+        doctor = cli(home, "doctor").stdout
+    finally:
+        code, _, err = daemon.stop()
+    assert code == 0, err
+    assert f"daemon running (pid {pid}) in the foreground (`memory-audit daemon`)" in status
+    assert f"✓ daemon running in the foreground (pid {pid}), not under the installed" in doctor
+    assert "no service manager answers" not in doctor
+    assert "not known to be running" not in doctor
+
+
+def test_doctor_notify_test_without_a_bus_says_the_test_was_not_sent(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    write_tree(home.projects / "-app" / "memory", {"MEMORY.md": ""})
+    doctor = cli(home, "doctor", "--notify-test").stdout
+    assert "✗ test notification not sent: no session bus to send it on (see above)" in doctor
+
+
+def test_doctor_notify_test_without_a_server_says_the_test_was_not_sent(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    write_tree(home.projects / "-app" / "memory", {"MEMORY.md": ""})
+    with session_bus(tmp_path / "bus", server=False) as bus:
+        home.bus_address = bus.address
+        doctor = cli(home, "doctor", "--notify-test").stdout
+    assert "✗ test notification not sent: no notification server to accept it" in doctor
+
+
+@pytest.mark.slow
+def test_doctor_notify_test_says_when_the_server_does_not_accept_it(tmp_path: Path) -> None:
+    home = Home(tmp_path / "home")
+    write_tree(home.projects / "-app" / "memory", {"MEMORY.md": ""})
+    with session_bus(tmp_path / "bus", hang=True) as bus:
+        home.bus_address = bus.address
+        config = str(home.config(timeout=1))
+        doctor = cli(home, "doctor", "--notify-test", "--config", config).stdout
+    assert "✗ test notification not accepted: the server did not confirm it within 1 s" in doctor

@@ -139,7 +139,8 @@ def _invisible(entry: IndexEntry, loaded: LoadedIndex) -> Finding:
         "invisible-entry",
         INDEX_NAME,
         entry.line,
-        f"entry `[{entry.title}]({entry.target})` is {how}; no session sees it",
+        # The file first: a long title, shortened in the message, must not hide which it is.
+        f"the entry for `{entry.target}` is {how}; no session sees it (title `{entry.title}`)",
         "move it above the cut-off, or shrink the index",
         key=entry.target,
     )

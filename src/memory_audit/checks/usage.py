@@ -135,13 +135,17 @@ def _dead_weight(memory: MemoryFile, carried: str, sessions: int) -> Finding:
     )
 
 
+def _memories(count: int) -> str:
+    return "1 memory" if count == 1 else f"{count} memories"
+
+
 def _unused_note(paths: list[str], sessions: int) -> Finding:
     return make_finding(
         ID,
         "unused-memories",
         "MEMORY.md",
         None,
-        f"{len(paths)} memories not used in the last {sessions} sessions (their content is "
+        f"{_memories(len(paths))} not used in the last {sessions} sessions (their content is "
         "not found elsewhere, so they are kept)",
         "if one no longer matters, archive it; if it should be recalled, sharpen its description",
         judgment=True,

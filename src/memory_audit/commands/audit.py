@@ -74,7 +74,7 @@ def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
             print(f"memory-audit: {scope.note}", file=sys.stderr)
         if output is None and output_format == "json":
             json_report.write(run_, out, indent)  # streamed: one tree's JSON at a time
-            return 1 if run_.problem_total or unaudited_files(run_) else 0
+            return exit_code(run_)
         rendered = _render(run_, output_format, indent)
     if output is None:
         out.write(rendered)
@@ -82,14 +82,24 @@ def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
         _write_report(output, rendered, [r.root for r in refs])
     if output_format == "text" and output is None and out.isatty():
         _offer_service(config, config_path)
-    return 1 if run_.problem_total or unaudited_files(run_) else 0
+    return exit_code(run_)
+
+
+def exit_code(run: Run) -> int:
+    """1 for problems, or for anything that could not be audited; else 0 (every format).
+    Suggestions never make the exit code."""
+    return 1 if run.problem_total or unaudited_files(run) else 0
 
 
 def unaudited_files(run: Run) -> bool:
     """A file that could not be read or checked, or a dimension that could not run (the
     secret rules could not be loaded), is no clean bill of health: exit 1, the reason is
-    in the report's errors or skipped. (A tree being consolidated is not audited at all.)"""
-    return any((report.errors or report.not_run) and report.audited for report in run.reports)
+    in the report's errors or skipped; so is a tree whose folder cannot be read. (A tree
+    being consolidated is audited later: it alone does not make the exit code.)"""
+    return any(
+        (report.errors or report.not_run) and not report.being_consolidated
+        for report in run.reports
+    )
 
 
 def _with_overrides(

@@ -22,7 +22,13 @@ from dbus_fast.aio import MessageBus
 
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
-from memory_audit.daemon.notify import DesktopBackend, Notifier, use_runtime_bus
+from memory_audit.daemon.instance import InstanceLock
+from memory_audit.daemon.notify import (
+    DesktopBackend,
+    Notifier,
+    OsascriptBackend,
+    use_runtime_bus,
+)
 from memory_audit.daemon.schedule import WeeklySchedule
 from memory_audit.daemon.watch import watches_needed
 from memory_audit.errors import ConfigError, UsageError
@@ -73,7 +79,7 @@ def run(
         lambda: folders(config),
         lambda: [inotify(found)],
         lambda: notifications(config, notify_test),
-        lambda: [service(backend)],
+        lambda: [service(backend, InstanceLock.holder(config.state_dir))],
         claude_integration,
         lambda: [clock(config)],
         lambda: [journal(config)],
@@ -136,6 +142,15 @@ def inotify(found: list[TreeRef]) -> Check:
 
 
 def notifications(config: config_module.Config, send_test: bool) -> list[Check]:
+    found = _notification_path()
+    if send_test:  # say what became of the test, whatever stood in its way
+        blocked = next((c for c in found if c.level != OK), None)
+        found.append(_test_notification(config) if blocked is None else _not_sent(blocked))
+    return found
+
+
+def _notification_path() -> list[Check]:
+    """The bus and the server, one check each; the first that is not OK ends the list."""
     if sys.platform == "darwin":
         return [Check(OK, "notifications: osascript (macOS)")]
     use_runtime_bus()
@@ -172,18 +187,31 @@ def notifications(config: config_module.Config, send_test: bool) -> list[Check]:
         )
         return found
     found.append(Check(OK, f"notification server present ({server})"))
-    if send_test:
-        shown = asyncio.run(
-            Notifier(config.settings.notify, DesktopBackend()).send(
-                "memory-audit doctor", "Test notification: alerts will look like this."
-            )
-        )
-        found.append(
-            Check(OK, "test notification sent")
-            if shown
-            else Check(FAIL, "test notification not shown", "see the server's own logs")
-        )
     return found
+
+
+def _not_sent(blocked: Check) -> Check:
+    if blocked.text.startswith("no notification server"):
+        why = "no notification server to accept it"
+    else:
+        why = "no session bus to send it on"
+    return Check(FAIL, f"test notification not sent: {why} (see above)")
+
+
+def _test_notification(config: config_module.Config) -> Check:
+    backend = OsascriptBackend() if sys.platform == "darwin" else DesktopBackend()
+    notifier = Notifier(config.settings.notify, backend)
+    accepted = asyncio.run(
+        notifier.send("memory-audit doctor", "Test notification: alerts will look like this.")
+    )
+    if accepted:
+        return Check(OK, "test notification sent: the notification server accepted it")
+    timeout = config.settings.notify.timeout_seconds
+    return Check(
+        FAIL,
+        f"test notification not accepted: the server did not confirm it within {timeout:g} s",
+        "see the notification server's own logs; `notify.timeout_seconds` sets the wait",
+    )
 
 
 async def _notification_server() -> str:
@@ -208,12 +236,16 @@ async def _notification_server() -> str:
         bus.disconnect()
 
 
-def service(backend: ServiceBackend | None) -> Check:
+def service(backend: ServiceBackend | None, daemon_pid: int | None = None) -> Check:
+    """The service as its manager sees it; a daemon holding the instance lock that no
+    manager runs is one started by hand (``memory-audit daemon``), and it is running."""
     try:
         backend = backend or backend_for_platform()
     except Exception as exc:
         return Check(WARN, f"service: {exc}")
     status = backend.status()
+    if daemon_pid is not None and status.active is not True:
+        return _foreground(daemon_pid, status.installed)
     if not status.installed:
         return Check(
             WARN,
@@ -227,13 +259,27 @@ def service(backend: ServiceBackend | None) -> Check:
             "memory-audit service install (re-enables it); memory-audit service logs",
         )
     if status.active is None:
-        # The unit file is there, but nothing says it runs: no tick for that.
+        # The unit file is there, but no manager answers: `service install` cannot start it.
         return Check(
             WARN,
-            f"service unit installed but not known to be running ({status.detail})",
-            "memory-audit service install (starts it); memory-audit service status",
+            f"service unit installed, but no service manager answers ({status.detail}): "
+            "nothing runs the daemon",
+            "run `memory-audit daemon` yourself (in the foreground, or under your own "
+            "supervisor); where a user manager runs, `memory-audit service install` starts it",
         )
     return Check(OK, f"service installed and running ({status.detail})")
+
+
+def _foreground(pid: int, installed: bool) -> Check:
+    where = "" if pid < 0 else f" (pid {pid})"
+    if installed:
+        text = f"daemon running in the foreground{where}, not under the installed service unit"
+        return Check(OK, text)
+    return Check(
+        OK,
+        f"daemon running in the foreground{where}; no service unit installed, so it stops "
+        "with its terminal",
+    )
 
 
 def claude_integration() -> list[Check]:

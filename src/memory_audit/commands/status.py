@@ -21,16 +21,18 @@ def run(*, config_path: Path | None, out: TextIO, backend: ServiceBackend | None
     now = dt.datetime.now().astimezone()
     out.write(service_line(config, backend) + "\n")
     schedule = WeeklySchedule.from_settings(config.settings.schedule)
+    running = InstanceLock.holder(config.state_dir) is not None
     if not (config.state_dir / DB_NAME).exists():
         out.write(
             "No state yet: the service has not run. Start it with `memory-audit service "
             "install` (or try `memory-audit daemon --once`).\n"
         )
-        out.write(f"Next weekly audit: {_when(schedule.next_fire(now))}\n")
+        out.write(_next(schedule, now, None, running) + "\n")
+        out.write(NO_REPORT)
         return 0
     state = State(config.state_dir)
     try:
-        out.write(_runs(state, schedule, now))
+        out.write(_runs(state, schedule, now, running))
         out.write(_pending(state))
         out.write(_alerts(state))
         out.write(_watched(state))
@@ -55,6 +57,8 @@ def service_line(config: config_module.Config, backend: ServiceBackend | None) -
     except Exception:
         return f"Service: {running}"
     status = backend.status()
+    if pid and status.active is not True:  # it holds the lock, but no manager runs it
+        running += " in the foreground (`memory-audit daemon`), not under the service manager"
     installed = "installed" if status.installed else "not installed"
     enabled = {True: ", enabled", False: ", not enabled", None: ""}[status.enabled]
     return f"Service: {backend.name} unit {installed}{enabled}; daemon {running}"
@@ -64,7 +68,29 @@ def _when(moment: dt.datetime | None) -> str:
     return moment.astimezone().strftime("%Y-%m-%d %H:%M %Z") if moment else "never"
 
 
-def _runs(state: State, schedule: WeeklySchedule, now: dt.datetime) -> str:
+NO_REPORT = (
+    "Pending findings: no report yet (the service's first audit writes one; "
+    "`memory-audit audit` shows the findings now)\n"
+)
+
+
+def _next(
+    schedule: WeeklySchedule, now: dt.datetime, success: dt.datetime | None, running: bool
+) -> str:
+    """When the next audit runs: a first one as soon as the service runs (a baseline), an
+    overdue one on the running service's next tick or when it starts, else the schedule's."""
+    weekly = _when(schedule.next_fire(now))
+    if success is None:
+        first = "on the running service's next tick" if running else "when the service starts"
+        return f"First audit: {first} (a baseline); then weekly, next {weekly}"
+    if not schedule.due(now, success):
+        return f"Next weekly audit: {weekly}"
+    if running:
+        return "Next weekly audit: due now (the running service catches up within a minute)"
+    return f"Next weekly audit: overdue; runs as soon as the service starts (then {weekly})"
+
+
+def _runs(state: State, schedule: WeeklySchedule, now: dt.datetime, running: bool) -> str:
     last: RunRecord | None = next(iter(state.runs(limit=1)), None)
     lines = []
     if last is None:
@@ -78,14 +104,13 @@ def _runs(state: State, schedule: WeeklySchedule, now: dt.datetime) -> str:
         lines.append(f"Last audit: {_when(last.started_at)} ({last.kind}: {outcome})")
     success = state.last_success()
     lines.append(f"Last successful audit: {_when(success)}")
-    due = (
-        " (due now: the service catches up on its next tick)" if schedule.due(now, success) else ""
-    )
-    lines.append(f"Next weekly audit: {_when(schedule.next_fire(now))}{due}")
+    lines.append(_next(schedule, now, success, running))
     return "\n".join(lines) + "\n"
 
 
 def _pending(state: State) -> str:
+    if state.last_success() is None:  # "none" would read as a clean bill of health
+        return NO_REPORT
     pending = state.open_findings()
     if not pending:
         return "Pending findings: none\n"

@@ -21,6 +21,7 @@ from typing import Any, TextIO
 
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
+from memory_audit.errors import UsageError
 from memory_audit.journal import lookup
 from memory_audit.journal.blobs import CorruptBlob
 from memory_audit.journal.content import decoded
@@ -30,6 +31,7 @@ from memory_audit.journal.store import Journal, why_unreadable
 from memory_audit.model.visible import visible
 from memory_audit.secrets.loading import scanner_for
 from memory_audit.secrets.scanner import Scanner
+from memory_audit.tree import discovery as discover
 
 NOTE = "(who made each change is a best-effort reading of session transcripts)"
 
@@ -51,7 +53,10 @@ def run(
     purge: str | None,
     config_path: Path | None,
     out: TextIO,
+    every: bool = False,
 ) -> int:
+    if target and every:
+        raise UsageError("give a tree or file, or --all, not both")
     config = config_module.load(config_path, OPTION_TYPES)
     journal = Journal(config.state_dir, config.settings.journal.max_file_bytes)
     try:
@@ -60,18 +65,39 @@ def run(
             count = journal.purge(str(root), rel)
             out.write(f"dropped {count} version(s) of {visible(rel)} from the journal\n")
             return 0
-        root, rel = lookup.locate(journal.index, target) if target else (Path(), "")
+        here = None if target or every else discover.tree_for_folder(Path.cwd())
+        tree, file = _scope(journal, target, here)
         start = lookup.parse_when(since) if since else None
-        found = journal.index.history(str(root) if target else None, rel or None, start)
+        found = journal.index.history(tree, file or None, start) if tree != NOWHERE else []
         versions = shown(found, _scanner(config))
         if output_format == "json":
             out.write(json.dumps([_json(v) for v in versions], ensure_ascii=False) + "\n")
             return 0
+        if here is not None:  # chosen for the user, as `audit` does: say so, and how to widen it
+            out.write(f"This project's memory: {here}; --all for every tree.\n")
         text, unread = render(versions, journal if diff else None)
         out.write(text)
         return 1 if unread else 0
     finally:
         journal.close()
+
+
+NOWHERE = "\0"  # a tree the journal holds nothing of: no version matches it
+
+
+def _scope(journal: Journal, target: str | None, here: Path | None) -> tuple[str | None, str]:
+    """(tree root or None for every tree, file path or ""): the named tree or file, else the
+    tree of the project the command runs in, else every tree."""
+    if target:
+        root, rel = lookup.locate(journal.index, target)
+        return str(root), rel
+    if here is None:
+        return None, ""
+    try:
+        root, _ = lookup.locate(journal.index, str(here))
+    except UsageError:  # nothing journaled of this project's tree yet
+        return NOWHERE, ""
+    return str(root), ""
 
 
 def _scanner(config: config_module.Config) -> Scanner:
@@ -103,7 +129,7 @@ def render(versions: Sequence[Version], journal: Journal | None) -> tuple[str, i
         return "The journal holds nothing for that yet.\n", 0
     lines = [NOTE]
     unread: set[int] = set()
-    days = Counter(_day(v) for v in versions)
+    days = Counter((v.root, _day(v)) for v in versions)  # per tree: a header counts its own
     current_root = current_day = None
     for version in versions:
         if version.root != current_root:
@@ -111,7 +137,7 @@ def render(versions: Sequence[Version], journal: Journal | None) -> tuple[str, i
             lines += ["", f"Memory tree: {visible(version.root)}"]
         if _day(version) != current_day:
             current_day = _day(version)
-            lines.append(f"{current_day}: {days[current_day]} change(s)")
+            lines.append(f"{current_day}: {days[version.root, current_day]} change(s)")
         lines.append(_line(version))
         if journal is not None:
             lines += _diff_lines(journal, version, unread)
@@ -132,7 +158,7 @@ def _line(version: Version) -> str:
     note = f" — {version.note}" if version.note else ""
     return visible(
         f"  {clock}  #{version.id:<6} {version.kind:<9} {version.path}  {size}  "
-        f"by {version.actor.describe()}{note}"
+        f"{version.actor.by()}{note}"
     )
 
 

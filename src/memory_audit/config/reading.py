@@ -32,7 +32,7 @@ def parse_text(
     if option_types is not None:
         _check_skip(node, settings.audit.skip, option_types, problems)
     if problems.messages:
-        raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems.messages))
+        raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems.in_line_order()))
     return Config(settings, checks, path, option_types or {})
 
 

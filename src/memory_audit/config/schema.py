@@ -27,10 +27,17 @@ T = TypeVar("T")
 class Problems:
     source: str
     messages: list[str] = dataclasses.field(default_factory=list)
+    _lines: list[int] = dataclasses.field(default_factory=list)
 
     def add(self, node: yaml.Node | None, key: str, text: str) -> None:
         where = f"{self.source}:{node.start_mark.line + 1}" if node is not None else self.source
         self.messages.append(f"{where}: {key}: {text}")
+        self._lines.append(node.start_mark.line if node is not None else -1)
+
+    def in_line_order(self) -> list[str]:
+        """The messages as the file reads (``checks`` is validated last, but not listed so)."""
+        order = sorted(range(len(self.messages)), key=self._lines.__getitem__)
+        return [self.messages[i] for i in order]
 
 
 def build(

@@ -72,7 +72,7 @@ class MassChangeWatch:
             if version.is_tombstone or (version.kept and version.size <= EMPTY_BYTES):
                 key = (version.actor.kind, version.actor.session)
                 event.losses[key] += 1
-                event.labels[key] = version.actor.describe()
+                event.labels[key] = version.actor.by()
         return self._deletion_alerts(change.root, event) + self._shrink_alert(change, event)
 
     def _deletion_alerts(self, root: Path, event: _Event) -> list[Alert]:
@@ -82,7 +82,7 @@ class MassChangeWatch:
             if count > self.settings.alert_deleted and tag not in event.alerted:
                 event.alerted.add(tag)
                 text = (
-                    f"{_name(root)}: {count} memory files deleted or emptied by "
+                    f"{_name(root)}: {count} memory files deleted or emptied "
                     f"{event.labels[key]}. {_how_to_restore(root, event.started)}"
                 )
                 alerts.append(
@@ -223,7 +223,7 @@ class JournalKeeper:
                     time.strftime("%Y-%m-%d %H:%M", time.localtime(v.at)),
                     v.kind,
                     v.path,
-                    v.actor.describe(),
+                    v.actor.by(),
                 )
                 for v in shown(self.journal.index.history(str(root), since=since), scanner)
                 if v.kind != BASELINE

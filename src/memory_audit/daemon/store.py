@@ -193,7 +193,8 @@ def summary_markdown(run: Run, changes: Mapping[str, Changes]) -> str:
         f"# memory-audit weekly summary, {stamp}",
         "",
         f"**{run.problem_total} findings** in {sum(1 for r in projects if r.problems)} of "
-        f"{len(projects)} memory trees (and {run.suggestion_total} suggestions); {since}",
+        f"{len(projects)} memory trees{wording.not_audited_count(run)} (and "
+        f"{run.suggestion_total} suggestions); {since}",
         "",
         *_not_run_lines(run),
         "| project | findings | new | resolved | index lines | index bytes | report |",
@@ -202,8 +203,9 @@ def summary_markdown(run: Run, changes: Mapping[str, Changes]) -> str:
     for report, name in zip(projects, report_names(projects), strict=True):
         change = changes.get(str(report.root), Changes())
         health = report.health
+        found = len(report.problems) if report.audited else wording.not_audited(report)
         lines.append(
-            f"| {report.project or report.root} | {len(report.problems)} | "
+            f"| {report.project or report.root} | {found} | "
             f"{_count(change.new, change)} | {_count(change.resolved, change)} | "
             f"{health.index_lines} | {health.index_bytes:,} | [{name}.md]({name}.md) |"
         )

@@ -156,13 +156,19 @@ class WeeklyAudits:
         projects = sum(1 for r in run.reports if r.problems)
         since = "the first run" if is_baseline(changes) else f"{new} new since the last run"
         not_run = wording.not_run_summary(run)  # a check that did not run is never "clean"
+        unaudited = [wording.not_audited(r) for r in run.reports if not r.audited]
         if run.problem_total:
             message = (
                 f"{run.problem_total} findings in {projects} of {len(run.reports)} projects, "
                 f"{since}.\n" + (f"{not_run}\n" if not_run else "") + "Review: memory-audit review"
             )
+        elif unaudited:
+            message = f"No findings in the {len(run.reports) - len(unaudited)} trees audited."
         else:
             message = not_run or f"All {len(run.reports)} memory trees are clean."
+        if unaudited:  # never "clean": say which trees were not read, and why
+            message += "\n" + "\n".join(wording.capitalised(u) for u in unaudited[:3])
+            message += f"\n(and {len(unaudited) - 3} more)" if len(unaudited) > 3 else ""
         await self.notifier.send("memory-audit: weekly audit", message, folder / "summary.md")
 
     def latest_summary(self) -> Path | None:

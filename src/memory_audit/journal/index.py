@@ -84,6 +84,11 @@ class Actor:
             "restore": "memory-audit restore" + (f" ({self.label})" if self.label else ""),
         }.get(self.kind, self.kind)
 
+    def by(self) -> str:
+        """Who, as it reads after the change it made: "by Claude Code session …", but
+        "outside Claude Code" and "first seen by the journal" as they are."""
+        return self.describe() if self.kind in ("outside", "baseline") else f"by {self.describe()}"
+
 
 @dataclass(frozen=True)
 class Version:

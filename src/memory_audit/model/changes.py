@@ -47,7 +47,7 @@ class FileChange:
     when: str  # local time, "YYYY-MM-DD HH:MM"
     kind: str  # created | modified | deleted | restored
     path: str
-    by: str  # who made it, best effort
+    by: str  # who made it, best effort, as it reads after the change ("by …", "outside …")
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,9 @@ from memory_audit.model.health import Health
 
 CONSOLIDATION_LOCK = ".consolidate-lock"
 """The file Claude Code's consolidation holds; a report whose error names it was not audited."""
+TREE_FOLDER = "."
+"""The error path of a tree whose own folder could not be read: nothing of it was audited."""
+NOT_AUDITED = (CONSOLIDATION_LOCK, TREE_FOLDER)
 
 
 @dataclass(frozen=True)
@@ -58,8 +61,18 @@ class TreeReport:
 
     @property
     def audited(self) -> bool:
-        """False for a tree Claude Code was consolidating: its findings are unknown, not zero."""
-        return not any(path == CONSOLIDATION_LOCK for path, _ in self.errors)
+        """False for a tree Claude Code was consolidating or whose folder could not be read:
+        its findings are unknown, not zero."""
+        return self.not_audited_reason is None
+
+    @property
+    def not_audited_reason(self) -> str | None:
+        """Why no check ran over this tree (the error entry that says so), or None."""
+        return next((error for path, error in self.errors if path in NOT_AUDITED), None)
+
+    @property
+    def being_consolidated(self) -> bool:
+        return any(path == CONSOLIDATION_LOCK for path, _ in self.errors)
 
     @property
     def not_run(self) -> dict[str, str]:

@@ -32,7 +32,7 @@ def activity_markdown(activity: Activity) -> str:
         f"{activity.count(kind)} {kind}" for kind in ("created", "modified", "deleted", "restored")
     )
     lines = [f"## Memory changes since the last run: {counts}", ""]
-    lines += [f"- {n} by {who}" for who, n in activity.by_actor()]
+    lines += [f"- {n} {who}" for who, n in activity.by_actor()]  # "by …", or "outside …"
     lines += ["", "Latest (who made each change is a best-effort reading):", ""]
     lines += [f"- {c.when} {c.kind} `{c.path}` — {c.by}" for c in activity.changes[:SHOWN_CHANGES]]
     if len(activity.changes) > SHOWN_CHANGES:

@@ -91,7 +91,8 @@ def render(run: Run) -> str:
         f"<title>Memory audit, {escape(stamp)}</title><style>{STYLE}</style></head><body>",
         f'<h1>Memory audit</h1><p class="muted">{run.problem_total} findings '
         f"(+{run.suggestion_total} suggestions) in "
-        f"{len(run.reports)} memory tree(s), {escape(stamp)} · "
+        f"{len(run.reports)} memory tree(s){escape(wording.not_audited_count(run))}, "
+        f"{escape(stamp)} · "
         f"memory-audit {escape(run.version)}</p>",
         _overview(run),
         _trends(run),
@@ -145,9 +146,10 @@ def _overview(run: Run) -> str:
     rows = []
     for index, report in enumerate(run.reports):
         change = run.changes.get(str(report.root), Changes())
+        found = len(report.problems) if report.audited else "not audited"
         rows.append(
             f'<tr><td><a href="#p{index}">{shown(project_name(report))}</a></td>'
-            f'<td class="num">{len(report.problems)}</td>'
+            f'<td class="num">{found}</td>'
             f'<td class="num">{"–" if change.baseline else len(change.new)}</td>'
             f'<td class="num">{"–" if change.baseline else len(change.resolved)}</td>'
             f"<td>{_bar(_budget(report), f'{_budget(report):.0f}% of the index load budget')}"
@@ -212,6 +214,8 @@ def _trend_charts(run: Run) -> str:
 
 
 def _project(index: int, report: TreeReport, run: Run) -> str:
+    if not report.audited:
+        return _unaudited_project(index, report)
     h = report.health
     largest = ", ".join(f"<code>{shown(p)}</code> ({n})" for p, n in h.largest) or "–"
     parts = [
@@ -234,6 +238,16 @@ def _project(index: int, report: TreeReport, run: Run) -> str:
         "</section>",
     ]
     return "\n".join(p for p in parts if p)
+
+
+def _unaudited_project(index: int, report: TreeReport) -> str:
+    """A tree no check ran over: why, and no numbers (they are unknown, not zero)."""
+    why = wording.capitalised(wording.not_audited(report, path=False))
+    return (
+        f'<section class="project" id="p{index}"><h2>{escape(project_name(report))}</h2>'
+        f'<p class="muted"><code>{escape(str(report.root))}</code></p>'
+        f'<p class="not-audited"><strong>{escape(why)}</strong></p></section>'
+    )
 
 
 def _sessions_rows(use: SessionUse | None) -> str:

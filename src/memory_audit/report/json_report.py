@@ -81,6 +81,8 @@ def _tree(report: TreeReport, cap: int) -> dict[str, Any]:
         "not_shown": report.not_shown(cap),
         "skipped": [_skip(s) for s in report.skipped],
         "errors": [{"path": path, "error": error} for path, error in report.errors],
+        # Additive: why no check ran over this tree (null when audited); its counts are unknown.
+        "not_audited": report.not_audited_reason,
         "checks": list(report.checks),
         "dismissed": [f.to_json() for f in report.dismissed],
         "not_memories": [{"path": p, "reason": why} for p, why in report.not_memories],

@@ -16,6 +16,9 @@ def render(run: Run) -> str:
 
 def render_tree(report: TreeReport, run: Run) -> str:
     title = report.project or wording.display_root(report.root)
+    if not report.audited:  # no count would be true: zero findings least of all
+        why = wording.capitalised(wording.not_audited(report, path=report.project is not None))
+        return f"# Memory audit: {title}\n\n**{why}**"
     lines = [
         f"# Memory audit: {title}",
         "",

@@ -55,13 +55,15 @@ def summary(run: Run, paint: Painter) -> str:
         f"Summary: {run.problem_total} findings in {with_findings} of {len(run.reports)} "
         "memory trees"
     )
+    head += wording.not_audited_count(run)
     if secrets:
         head += " — " + paint.dimension(f"{secrets} possible secret(s)", SECRET_DIMENSION)
     names = [r.project or wording.display_root(r.root) for r in run.reports]
     width = max(len(n) for n in [*names, "TOTAL"])
     lines = [paint.bold(head), ""]
     for report, name in zip(run.reports, names, strict=True):
-        lead = f"  {name.ljust(width)}  {len(report.problems):>6}  "
+        count = len(report.problems) if report.audited else "–"  # unknown, not zero
+        lead = f"  {name.ljust(width)}  {count:>6}  "
         parts = _by_dimension(report, run, paint)
         lines += _wrapped(lead, parts, WIDTH)
     lines.append(f"  {'TOTAL'.ljust(width)}  {run.problem_total:>6}")
@@ -73,8 +75,8 @@ def summary(run: Run, paint: Painter) -> str:
 def _by_dimension(report: TreeReport, run: Run, paint: Painter) -> list[tuple[str, str]]:
     """(plain, painted) words: the plain one measures, the painted one is printed."""
     if not report.audited:
-        text = "not audited (being consolidated)"
-        return [(text, paint.dim(text))]
+        text = wording.not_audited(report, path=report.project is not None)
+        return [(text, paint.bold(text))]
     counts = report.problem_counts
     order = sorted(run.dimensions, key=lambda d: d.id != SECRET_DIMENSION)
     words = [(d.id, "did not run") for d in order if d.id in report.not_run]
@@ -107,8 +109,13 @@ def render_tree(
 ) -> str:
     paint = paint or Painter(False)
     options = options or TextOptions()
+    title = paint.bold(f"Memory audit: {wording.display_root(report.root)}")
+    if not report.audited:  # no count below would be true: zero findings least of all
+        return "\n".join(
+            [title, paint.bold(wording.capitalised(wording.not_audited(report, path=False)))]
+        )
     lines = [
-        paint.bold(f"Memory audit: {wording.display_root(report.root)}"),
+        title,
         f"Files scanned: {wording.files_scanned(report)}",
         f"Findings: {wording.findings_total(report)}",
         f"Health: {wording.health_line(report)}",
@@ -168,7 +175,9 @@ def _notes(report: TreeReport, run: Run, options: TextOptions) -> list[str]:
         lines += ["", f"Skipped: {len(skipped)} part(s) of checks could not run (-v: why)."]
     if report.errors:
         lines += ["", "Errors:"]
-        lines += [f"- {wording.error_line(path, error)}" for path, error in report.errors]
+        lines += [
+            f"- {wording.error_line(path, error, report.root)}" for path, error in report.errors
+        ]
     if report.dismissed:
         lines += [
             "",

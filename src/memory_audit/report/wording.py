@@ -11,7 +11,7 @@ from pathlib import Path
 
 from memory_audit.model.finding import Finding, Skip
 from memory_audit.model.health import SessionUse
-from memory_audit.model.run import Run, TreeReport
+from memory_audit.model.run import TREE_FOLDER, Run, TreeReport
 from memory_audit.model.visible import visible
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT
 
@@ -47,8 +47,10 @@ def health_line(report: TreeReport) -> str:
 
 def sessions_part(use: SessionUse) -> str:
     """``3 sessions: 12 memories surfaced, 4 unused, 1 dead weight, 2 coverage gaps``;
-    a count whose check did not judge is left out."""
-    counts = [f"{use.surfaced} memories surfaced"]
+    a count whose check did not judge is left out; no count at all without a session."""
+    if use.sessions == 0:  # "0 sessions: 0 memories surfaced" says nothing a user can act on
+        return "no session transcripts yet"
+    counts = [f"{use.surfaced} {'memory' if use.surfaced == 1 else 'memories'} surfaced"]
     for count, what in (
         (use.unused, "unused"),
         (use.dead_weight, "dead weight"),
@@ -86,8 +88,32 @@ def sentence(finding: Finding) -> str:
     return visible(text)
 
 
-def error_line(path: str, error: str) -> str:
+def error_line(path: str, error: str, root: Path | None = None) -> str:
+    """``path: error``; the tree's own folder (``.``) is shown by its real path."""
+    if path == TREE_FOLDER and root is not None:
+        return f"{display_root(root)}: {visible(error)}"
     return f"{visible(path or '(audit)')}: {visible(error)}"
+
+
+def not_audited(report: TreeReport, path: bool = True) -> str:
+    """For a tree no check ran over: why, and where (``path=False`` where its path is shown
+    beside it already); "" for an audited tree."""
+    reason = report.not_audited_reason
+    if reason is None:
+        return ""
+    why = reason.split("; not audited", 1)[0]  # the entry ends by saying what this line says
+    where = f" ({display_root(report.root)})" if path else ""
+    return f"not audited: {visible(why)}{where}"
+
+
+def capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def not_audited_count(run: Run) -> str:
+    """ "; 2 not audited" when some trees were not, "" otherwise: added to a run's totals."""
+    count = sum(1 for r in run.reports if not r.audited)
+    return f"; {count} not audited" if count else ""
 
 
 def more_not_shown(count: int, dimension: str, report: TreeReport | None = None) -> str:
