@@ -29,12 +29,14 @@ RANKS = {
     "engine": 7,
     "report": 7,
     "journal": 7,
-    "fix": 8,
-    "daemon": 8,
-    "install": 8,
-    "commands": 9,
-    "cli": 10,
-    "__main__": 11,
+    "store": 8,
+    "notify": 8,
+    "fix": 9,
+    "daemon": 9,
+    "install": 9,
+    "commands": 10,
+    "cli": 11,
+    "__main__": 12,
 }
 
 
@@ -91,5 +93,18 @@ def test_renderers_take_the_model_not_the_engine() -> None:
         f"{source}:{line} imports {target}"
         for source, target, line in imports()
         if part(source) == "report" and part(target) in ("engine", "checks")
+    ]
+    assert reaching == []
+
+
+def test_only_the_service_commands_import_the_service() -> None:
+    """What the service keeps (runs, dismissals, reports) is in ``store/``: a command that
+    reads it does not import the background service."""
+    reaching = [
+        f"{source}:{line} imports {target}"
+        for source, target, line in imports()
+        if source.startswith("memory_audit.commands.")
+        and source not in ("memory_audit.commands.daemon", "memory_audit.commands.service")
+        and part(target) == "daemon"
     ]
     assert reaching == []

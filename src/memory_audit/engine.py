@@ -23,7 +23,7 @@ from memory_audit.model.health import Health
 from memory_audit.model.run import CONSOLIDATION_LOCK, Run, TreeReport
 from memory_audit.model.undecodable import escaped_all, printable
 from memory_audit.secrets.boundary import Boundary, tree_boundary
-from memory_audit.secrets.loading import RulesUnavailable, scanner_for
+from memory_audit.secrets.loading import masking_scanner
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS
@@ -192,13 +192,7 @@ def redaction_boundary(
 ) -> Boundary:
     """The tree's redaction boundary, from the secrets check's rules (the bundled ones when
     its patterns file is unusable: the boundary never turns itself off)."""
-    patterns = getattr(secrets_options, "patterns", None)
-    state_dir = getattr(secrets_options, "state_dir", None)
-    gitleaks = getattr(secrets_options, "gitleaks_config", None)
-    try:
-        scanner = scanner_for(patterns, state_dir, gitleaks)
-    except RulesUnavailable:
-        scanner = scanner_for(None, state_dir)
+    scanner = masking_scanner(secrets_options)
     return tree_boundary(tree, scanner, decode_frontmatter=decode_frontmatter)
 
 

@@ -12,7 +12,7 @@ import platformdirs
 from memory_audit.journal.index import Actor
 from memory_audit.journal.recorder import Recorder
 from memory_audit.journal.store import Journal
-from memory_audit.secrets.loading import scanner_for
+from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from tests.harness import index, memory, write_tree
 from tests.support.terminal import Terminal
 
@@ -21,7 +21,9 @@ def journal_of(tree: Path, *edits: dict[str, str | None]) -> Journal:
     """A journal with a baseline of ``tree`` and one recorded step per edit (None deletes)."""
     state = Path(platformdirs.user_state_dir("memory-audit"))
     journal = Journal(state)
-    recorder = Recorder(journal.index, journal.blobs, scanner_for(None, str(state)), 1 << 20)
+    recorder = Recorder(
+        journal.index, journal.blobs, secret_scanner(ScannerConfig(state_dir=str(state))), 1 << 20
+    )
     recorder.reconcile(tree, 1000.0, lambda *_: Actor("baseline"))
     for step, edit in enumerate(edits, start=1):
         for name, text in edit.items():

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from memory_audit.model.finding import make_finding
 from memory_audit.secrets.boundary import Boundary, bound_quotes, tree_boundary
-from memory_audit.secrets.loading import load_scanner
+from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from tests.harness import index, load, memory, write_tree
 from tests.secrets.samples import CASES
 
@@ -90,7 +90,7 @@ def test_the_tree_boundary_knows_secrets_of_the_text_and_of_decoded_yaml(
             "a.md": memory("a", description=f'"{hidden}"', body=PEM_TEXT),
         },
     )
-    scanner = load_scanner(None, tmp_path / "state")
+    scanner = secret_scanner(ScannerConfig(state_dir=str(tmp_path / "state")))
     boundary = tree_boundary(load(tree_dir), scanner)
     shown = boundary.text(f"{TOKEN} Zq8vKp2LmW4nRt {PEM.split(chr(10))[1]}")
     assert TOKEN not in shown

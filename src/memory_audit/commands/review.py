@@ -19,8 +19,6 @@ from memory_audit.atomic import ensure_private_dir, write_atomic
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.commands.targets import resolve_scope
 from memory_audit.config import settings as config_module
-from memory_audit.daemon.state import State
-from memory_audit.daemon.store import ReportStore
 from memory_audit.engine import audit_tree, load_ref, select_checks
 from memory_audit.errors import UsageError
 from memory_audit.fix import changelog
@@ -32,8 +30,14 @@ from memory_audit.model.finding import Finding
 from memory_audit.model.run import TreeReport
 from memory_audit.report import json_report
 from memory_audit.report.report_file import read_report_json
-from memory_audit.secrets.loading import FALSE_POSITIVES_HEADER, false_positives_path, scanner_for
+from memory_audit.secrets.loading import (
+    FALSE_POSITIVES_HEADER,
+    false_positives_path,
+    secret_scanner,
+)
 from memory_audit.secrets.rules import false_positive_row
+from memory_audit.store.reports import ReportStore
+from memory_audit.store.state import State
 from memory_audit.tree.discovery import TreeRef
 
 # usage runs only to ask whether the store's project moved (orphaned-store, which review
@@ -112,8 +116,7 @@ def _review(
     if not findings:
         console.say(f"No findings to review in {ref.root}.")
         return Outcome()
-    rules = config.check_options("secrets")
-    scanner = scanner_for(rules.patterns, rules.state_dir, rules.gitleaks_config)
+    scanner = secret_scanner(config.check_options("secrets"))
     with _held(ref.root) as tree:
         session = Session(
             tree, console, actions(scanner), scanner, lambda: list(audit_now().findings)

@@ -22,11 +22,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory_audit.daemon.notify import Notifier
-from memory_audit.daemon.state import State
 from memory_audit.model.undecodable import escaped
 from memory_audit.model.visible import visible
+from memory_audit.notify import Notifier
 from memory_audit.secrets.scanner import Scanner, SecretMatch
+from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex, load_index
 from memory_audit.tree.walk import IGNORED_TOP_LEVEL, read_text

@@ -23,15 +23,15 @@ from typing import TYPE_CHECKING, Any
 from memory_audit.config.settings import Config
 from memory_audit.daemon.alerts import Alert, AlertCenter, FileScan, alerts_for, scan_file
 from memory_audit.daemon.journaling import JournalKeeper
-from memory_audit.daemon.notify import Notifier
-from memory_audit.daemon.state import State
 from memory_audit.daemon.tree_queues import TreeQueues, tree_of
 from memory_audit.daemon.watch import TreeWatcher
 from memory_audit.daemon.worker_thread import in_daemon_thread
 from memory_audit.errors import describe
 from memory_audit.model.visible import visible
-from memory_audit.secrets.loading import RulesUnavailable, scanner_for
+from memory_audit.notify import Notifier
+from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
 from memory_audit.secrets.scanner import Scanner
+from memory_audit.store.state import State
 from memory_audit.tree.discovery import TreeRef, expand_root, find_trees, glob_magic
 from memory_audit.tree.walk import list_tree
 
@@ -130,8 +130,7 @@ class ChangeAlerts:
             self._journal_ready.set()
 
     def _scanner(self) -> Scanner:
-        rules = self.config.check_options("secrets")
-        return scanner_for(rules.patterns, rules.state_dir, rules.gitleaks_config)
+        return secret_scanner(self.config.check_options("secrets"))
 
     def _watched_roots(self) -> list[Path]:
         return [Path(r) for r in (self.watcher.observers() if self.watcher else {})]

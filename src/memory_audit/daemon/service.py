@@ -32,6 +32,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
+from memory_audit.config.schedule import WeeklySchedule
 from memory_audit.daemon import logs, systemd_notify
 from memory_audit.daemon.alerts import AlertCenter
 from memory_audit.daemon.change_alerts import ChangeAlerts
@@ -42,14 +43,13 @@ from memory_audit.daemon.components import (
     with_section,
     writable_store,
 )
-from memory_audit.daemon.instance import InstanceLock
 from memory_audit.daemon.journal_feed import JournalFeed
-from memory_audit.daemon.schedule import WeeklySchedule
-from memory_audit.daemon.state import State
 from memory_audit.daemon.tree_queues import TreeQueues
 from memory_audit.daemon.watch import TreeWatcher
 from memory_audit.daemon.weekly_audits import Clock, WeeklyAudits
 from memory_audit.errors import AlreadyRunning, ConfigError
+from memory_audit.store.instance import InstanceLock
+from memory_audit.store.state import State
 
 log = logging.getLogger("memory_audit.daemon")
 # How long a stop waits for the run it cut short to record itself interrupted.

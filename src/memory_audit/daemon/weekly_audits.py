@@ -20,18 +20,18 @@ from pathlib import Path
 from apscheduler.jobstores.memory import MemoryJobStore
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from memory_audit.config.schedule import WeeklySchedule
 from memory_audit.config.settings import Config
 from memory_audit.daemon.audit_process import AuditFailed, AuditRequest, audit_in_child
 from memory_audit.daemon.journaling import JournalKeeper
-from memory_audit.daemon.notify import Notifier
-from memory_audit.daemon.schedule import WeeklySchedule
-from memory_audit.daemon.state import State
-from memory_audit.daemon.store import ReportStore
 from memory_audit.daemon.worker_thread import in_daemon_thread
 from memory_audit.errors import describe
 from memory_audit.model.changes import Activity, Changes, is_baseline
 from memory_audit.model.run import Run
+from memory_audit.notify import Notifier
 from memory_audit.report import wording
+from memory_audit.store.reports import ReportStore
+from memory_audit.store.state import State
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import find_trees
 
