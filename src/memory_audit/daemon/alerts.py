@@ -25,6 +25,7 @@ from pathlib import Path
 from memory_audit.model.undecodable import escaped
 from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
+from memory_audit.secrets.boundary import file_secrets
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
@@ -79,7 +80,7 @@ def scan_file(path: Path, root: Path, scanner: Scanner, max_bytes: int) -> FileS
         return None
     loaded = load_index(result.disk_text) if rel == INDEX_NAME else None
     # A name that is not UTF-8 is shown (and keyed, and stored) as its escaped bytes.
-    return FileScan(root, escaped(rel), tuple(scanner.scan(result.text)), loaded)
+    return FileScan(root, escaped(rel), tuple(file_secrets(scanner, result.text)), loaded)
 
 
 def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Alert]:
