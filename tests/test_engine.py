@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -8,6 +9,7 @@ import pytest
 
 from memory_audit import checks, engine
 from memory_audit.errors import UsageError
+from memory_audit.model.dimension import Role
 from memory_audit.model.finding import Finding
 from memory_audit.tree.snapshot import MemoryTree
 from tests.harness import index, load, memory, report, write_tree
@@ -111,3 +113,25 @@ def test_no_two_findings_of_the_example_tree_share_a_fingerprint() -> None:
     found = report(example).findings
     assert len(found) > 20
     assert len({f.fingerprint for f in found}) == len(found)
+
+
+def test_the_engine_names_no_dimension() -> None:
+    """What the engine needs of a dimension (text only, session inputs, leading codes,
+    options others read) is declared on its ``Dimension``: a new check needs no engine edit."""
+    source = Path(engine.__file__).read_text(encoding="utf-8")
+    named = sorted(
+        node.value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value in checks.ORDER
+    )
+    assert named == []
+
+
+def test_a_declared_role_moves_with_its_declaration() -> None:
+    """The engine reads the roles off the table: the dimension declaring one is used."""
+    [secret_rules] = [d.id for d in checks.DIMENSIONS if Role.SECRET_RULES in d.roles]
+    assert secret_rules == engine.SECRET_RULES
+    assert {d.id for d in checks.DIMENSIONS if d.text_only} == engine.TEXT_ONLY
+    assert all(len([d for d in checks.DIMENSIONS if r in d.roles]) == 1 for r in Role)

@@ -20,7 +20,8 @@ import importlib
 from collections.abc import Iterator, Mapping, MutableMapping
 from typing import Any, Protocol, cast
 
-from memory_audit.model.dimension import ALL_CODES, Dimension, Need, Severity
+from memory_audit.analysis.file_problems import UNREADABLE
+from memory_audit.model.dimension import ALL_CODES, Dimension, Need, Role, Severity
 from memory_audit.model.finding import Finding, Skip
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -31,13 +32,20 @@ GIT_PROJECT, TRANSCRIPTS = frozenset({Need.PROJECT, Need.GIT}), frozenset({Need.
 # rules were never tuned on (docs/benchmarks.md lists each code's figure), or that no
 # such tree could measure (usage and coverage read transcripts, which no public tree has).
 TABLE: tuple[Dimension, ...] = (
-    Dimension("index-drift", "MEMORY.md index drift", WARNING, hook_priority=20),
+    Dimension(
+        "index-drift",
+        "MEMORY.md index drift",
+        WARNING,
+        hook_priority=20,
+        leading=frozenset({"missing-index"}),
+    ),
     Dimension(
         "frontmatter",
         "Frontmatter validity",
         WARNING,
         hook_priority=40,
         suggestions=frozenset({"strict-yaml-only"}),
+        leading=UNREADABLE,
     ),
     Dimension(
         "relations",
@@ -57,8 +65,22 @@ TABLE: tuple[Dimension, ...] = (
     ),
     Dimension("orphans", "Orphan files", WARNING, hook_priority=120),
     Dimension("superseded", "Superseded entries in index", WARNING, hook_priority=60),
-    Dimension("session-recaps", "Session-recap schema", WARNING, hook_priority=130),
-    Dimension("secrets", "Possible secrets", ERROR, hook_priority=10),
+    Dimension(
+        "session-recaps",
+        "Session-recap schema",
+        WARNING,
+        hook_priority=130,
+        leading=UNREADABLE,
+        roles=frozenset({Role.RECAP_NAMES}),
+    ),
+    Dimension(
+        "secrets",
+        "Possible secrets",
+        ERROR,
+        hook_priority=10,
+        text_only=True,
+        roles=frozenset({Role.SECRET_RULES}),
+    ),
     Dimension("bloat", "Bloat", NOTE, hook_priority=140, suggestions=EVERY),
     Dimension("descriptions", "Descriptions that recall", NOTE, 135, suggestions=EVERY),
     Dimension(
@@ -71,7 +93,15 @@ TABLE: tuple[Dimension, ...] = (
     Dimension("expiry", "Review due", WARNING, hook_priority=70),
     Dimension("confidence", "Confidence ratings", NOTE, hook_priority=90),
     Dimension("corrections", "Correction stacks", WARNING, hook_priority=80),
-    Dimension("usage", "Dead weight by usage", NOTE, 150, TRANSCRIPTS, suggestions=EVERY),
+    Dimension(
+        "usage",
+        "Dead weight by usage",
+        NOTE,
+        150,
+        TRANSCRIPTS,
+        suggestions=EVERY,
+        roles=frozenset({Role.SESSION_WINDOW}),
+    ),
     Dimension(
         "coverage",
         "Coverage gaps",
