@@ -42,7 +42,8 @@ def test_engine_isolates_a_crashing_check(tree_dir: Path, monkeypatch: pytest.Mo
         raise KeyError("file content must not leak")
 
     crashing = SimpleNamespace(ID="orphans", Options=lambda: None, check=explode)
-    monkeypatch.setitem(checks.REGISTRY, "orphans", crashing)
+    real = checks.check_module
+    monkeypatch.setattr(checks, "check_module", lambda d: crashing if d == "orphans" else real(d))
     write_tree(tree_dir, {"MEMORY.md": index(), "a.md": memory("a", type="bad")})
     # The engine itself, not the harness: the harness fails a test on any check error.
     result = engine.audit_tree(load(tree_dir), ["orphans", "frontmatter"])

@@ -108,3 +108,70 @@ def test_only_the_service_commands_import_the_service() -> None:
         and part(target) == "daemon"
     ]
     assert reaching == []
+
+
+def _type_checking_only(tree: ast.Module) -> set[int]:
+    """Lines of imports under ``if TYPE_CHECKING:``: annotations only, never run."""
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
+            lines |= {
+                n.lineno for child in node.body for n in ast.walk(child) if hasattr(n, "lineno")
+            }
+    return lines
+
+
+def module_graph() -> dict[str, set[str]]:
+    """Module -> the package modules it imports when it runs, at its top or inside a
+    function alike (a lazy import still makes a cycle)."""
+    modules = {
+        ".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
+        for p in PACKAGE.rglob("*.py")
+    }
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        source = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+        source = source.removesuffix(".__init__")
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        typing_only = _type_checking_only(tree)
+        for node in ast.walk(tree):
+            if node.lineno in typing_only if hasattr(node, "lineno") else False:
+                continue
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("memory_audit"):
+                for alias in node.names:
+                    whole = f"{node.module}.{alias.name}"
+                    graph[source].add(whole if whole in modules else str(node.module))
+            elif isinstance(node, ast.Import):
+                graph[source] |= {a.name for a in node.names if a.name in modules}
+        graph[source].discard(source)
+    return graph
+
+
+def reachable(graph: dict[str, set[str]], start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = list(graph.get(start, ()))
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            todo.extend(graph.get(module, ()))
+    return seen
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Each group of modules that import one another, directly or not."""
+    reach = {module: reachable(graph, module) for module in graph}
+    found: list[list[str]] = []
+    for module in sorted(graph):
+        if module in reach[module] and not any(module in group for group in found):
+            found.append(sorted(m for m in reach[module] if module in reach.get(m, set())))
+    return found
+
+
+def test_no_import_cycles_even_inside_functions() -> None:
+    assert cycles(module_graph()) == []
+
+
+def test_the_cycle_finder_sees_an_import_inside_a_function() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]

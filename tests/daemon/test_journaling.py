@@ -55,7 +55,7 @@ def test_journaling_activity_since_the_last_run_reaches_the_weekly_report(
 
 
 def gone(vid: int, actor: Actor) -> Version:
-    return Version(vid, "/t", f"f{vid}.md", 1.0, "deleted", None, 0, 0, actor)
+    return Version("/t", f"f{vid}.md", 1.0, "deleted", None, 0, 0, actor, id=vid)
 
 
 def test_journaling_mass_deletion_alerts_once_per_event_and_actor(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol, cast
 
 from memory_audit.analysis.file_problems import UNREADABLE
@@ -136,23 +136,11 @@ def _docstring(dimension: str) -> str:
     return check_module(dimension).__doc__ or ""
 
 
-class _Registry(MutableMapping[str, Check]):
-    """Dimension id -> its check module, imported on first access, in report order. A test
-    may put a stand-in in place of a module (``monkeypatch.setitem``)."""
-
-    def __init__(self) -> None:
-        self._stand_ins: dict[str, Check] = {}
+class _Registry(Mapping[str, Check]):
+    """Dimension id -> its check module, imported on first access, in report order."""
 
     def __getitem__(self, dimension: str) -> Check:
-        return self._stand_ins.get(dimension) or check_module(dimension)
-
-    def __setitem__(self, dimension: str, check: Check) -> None:
-        if dimension not in ORDER:
-            raise KeyError(dimension)  # the table decides which dimensions exist
-        self._stand_ins[dimension] = check
-
-    def __delitem__(self, dimension: str) -> None:
-        del self._stand_ins[dimension]
+        return check_module(dimension)
 
     def __iter__(self) -> Iterator[str]:
         return iter(ORDER)
@@ -180,5 +168,5 @@ DIMENSIONS: tuple[Dimension, ...] = tuple(
 )
 ORDER: dict[str, int] = {dimension.id: i for i, dimension in enumerate(TABLE)}
 BY_ID: dict[str, Dimension] = {dimension.id: dimension for dimension in DIMENSIONS}
-REGISTRY: MutableMapping[str, Check] = _Registry()
+REGISTRY: Mapping[str, Check] = _Registry()
 OPTION_TYPES: Mapping[str, type[Any]] = _OptionTypes()
