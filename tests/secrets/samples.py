@@ -37,6 +37,20 @@ JWT = ".".join(
     ]
 )
 
+
+def uuid() -> str:
+    return "-".join(rnd(HEX, n) for n in (8, 4, 4, 4, 12))
+
+
+# Public keys whose base64 holds a '/' near its start, as many do: the part before it looks
+# like a user name (after "ssh", "creds"), the part after it like a password.
+SSH_PUBLIC_KEY = (
+    f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{rnd(ALNUM, 4)}/Kp4{rnd(ALNUM, 35)} deploy@ci"
+)
+PEM_PUBLIC_KEY = (
+    f"-----BEGIN PUBLIC KEY----- MIIBIjANBg/Kp4{rnd(ALNUM, 40)} -----END PUBLIC KEY-----"
+)
+
 # rule name -> (true positives, false positives). A true positive is (text, secret part).
 CASES: dict[str, tuple[list[tuple[str, str]], list[str]]] = {}
 
@@ -203,6 +217,15 @@ case(
         (f"DB_PASSWORD={(_d := rnd(ALNUM, 16))}", _d),
         (f"SECRET_KEY={(_s := rnd(ALNUM, 40))}", _s),
         (f"db_password: {(_p := rnd(ALNUM, 16))}", _p),
+        # credentials as people write them: a name with no suffix, a qualifier, a UUID
+        (f"DB_PASS={(_dp := rnd(ALNUM, 19))}", _dp),
+        (f"token for Scaleway (write): `{(_tk := rnd(ALNUM, 64))}`", _tk),
+        (f"Fernhill API key: `{(_uu := uuid())}`", _uu),
+        (f"clé API : {(_fr := rnd(ALNUM, 32))}", _fr),
+        (f"API-Schlüssel: {(_de := rnd(ALNUM, 32))}", _de),
+        (f"令牌：{(_zh := rnd(ALNUM, 32))}", _zh),
+        (f"トークンは {(_ja := rnd(ALNUM, 32))}", _ja),
+        (f"토큰: {(_ko := rnd(ALNUM, 32))}", _ko),
     ],
     [
         'password = os.environ["DB_PASSWORD"]',
@@ -215,6 +238,15 @@ case(
         "password = aaaaaaaaaa",
         "secret_key = ${SECRET_KEY}",
         "password: see the team vault",
+        # a hash or algorithm name, a path, an identifier, a template, an example
+        "QR token = HMAC-SHA256 of the event id",
+        "signing secret = bcrypt-sha256 (cost 12)",
+        "api key: ~/.config/fernhill/api_key.txt",
+        "secret_key = derive_from_event_id",
+        "token: process.env.FERNHILL_TOKEN",
+        "token for the CI job: ${CI_JOB_TOKEN}",
+        "for example, API key: " + uuid(),
+        "bypass=" + rnd(ALNUM, 19),
     ],
 )
 
@@ -274,8 +306,20 @@ case(
         ("the switch login is admin/Sw1tch!2024 for now", "Sw1tch!2024"),
         ("router credentials: ops:Fern7hill#net", "Fern7hill#net"),
         ("sign in as deploy / Qa9!vbn3Tz then run it", "Qa9!vbn3Tz"),
+        ("Console login: `deploy` / `Qa9!vbn3Tz`", "Qa9!vbn3Tz"),
+        ("| router login | ops / Fern7hill#net |", "Fern7hill#net"),
+        ("ssh deploy:Fern7hill#net@10.0.0.5 for the backups", "Fern7hill#net"),
+        ("credenciales: ops / Fern7hill#net", "Fern7hill#net"),
+        ("Zugangsdaten: ops/Fern7hill#net", "Fern7hill#net"),
+        ("identifiants : ops / Fern7hill#net", "Fern7hill#net"),
+        ("登录：ops / Fern7hill#net", "Fern7hill#net"),
+        ("로그인: ops/Fern7hill#net", "Fern7hill#net"),
     ],
     [
+        "ssh key: ~/.ssh/id_ed25519_fernhill",
+        "ssh deploy key: " + SSH_PUBLIC_KEY,
+        "creds: " + PEM_PUBLIC_KEY,
+        "login e.g. admin/TempPass1!",
         "GitHub account AnotherSava/claude-dotfiles",
         "AWS account id: 123456789012",
         "login: see the vault",
@@ -294,8 +338,25 @@ case(
         ("pw for the NAS = Kp4-ziR9", "Kp4-ziR9"),
         ("password=hunter2", "hunter2"),
         ("the wifi password is Gr33nH0use! and it is not shared", "Gr33nH0use!"),
+        ("| wifi password | `Gr33nH0use!` |", "Gr33nH0use!"),
+        ("la contraseña del router es Fern7hill#", "Fern7hill#"),
+        ("a senha é Kp4-ziR9x", "Kp4-ziR9x"),
+        ("das Kennwort lautet Qa9!vbn3", "Qa9!vbn3"),
+        ("mot de passe : Lx7#mQ2v", "Lx7#mQ2v"),
+        ("mdp: Kp4-ziR9", "Kp4-ziR9"),
+        ("密码：Gr33nH0use!", "Gr33nH0use!"),
+        ("口令是Lx7#mQ2v", "Lx7#mQ2v"),
+        ("パスワードは Kp4-ziR9", "Kp4-ziR9"),
+        ("비밀번호: Qa9!vbn3Tz", "Qa9!vbn3Tz"),
     ],
     [
+        "password: SHA-256",
+        "password: my_db_password_2",
+        "Set a temporary password for the new user, e.g. `password: TempPass1!`",
+        "password: TempPass1! (example)",
+        "por ejemplo, contraseña: Lx7#mQ2v",
+        "例如，密码：Gr33nH0use!",
+        "Passwort: ${DB_PASS}",
         "password was changed yesterday",
         "password: {db_password}",
         "password: <token>",
@@ -308,6 +369,52 @@ case(
         "community string public",
         "password=hunter2 is the joke, not a credential",
         "the wifi password is Gr33nH0use! (not a real password, the demo box)",
+    ],
+)
+case(
+    "password-word",
+    [
+        ("demo account password Lisbon2026!! for the shared laptop", "Lisbon2026!!"),
+        ("the kiosk pw Harbor01!! until Friday", "Harbor01!!"),
+        ("Kennwort Wz8!kLm2q2 für den Drucker", "Wz8!kLm2q2"),
+        ("password Xk29vLq8Rt4mZp7wNc3 on the staging box", "Xk29vLq8Rt4mZp7wNc3"),
+    ],
+    [
+        "password reset2024 link sent",
+        "password manager 1Password holds it",
+        "e.g. password Lisbon2026!! for the demo",
+        "password hashing v2 landed",
+    ],
+)
+case(
+    "default-password",
+    [
+        ("Console login: admin / ubnt", "ubnt"),
+        ("iDRAC: root/calvin", "calvin"),
+        ("the board is pi:raspberry until imaged", "raspberry"),
+        ("router admin / 1234", "1234"),
+    ],
+    [
+        "https://github.com/admin/ubnt",
+        "the ubnt controller runs on port 8443",
+        "root/calvin-klein",
+        "admin / <password>",
+        "for example admin/ubnt",
+    ],
+)
+case(
+    "account-pair",
+    [
+        ("the switch is admin/Harbor01!! on the mgmt port", "Harbor01!!"),
+        ("NAS: root:Tr4ck#2026 for now", "Tr4ck#2026"),
+        ("Administrator / Wz8!kLm2q2", "Wz8!kLm2q2"),
+    ],
+    [
+        "/root/.ssh/authorized_keys",
+        "open admin/settings to change it",
+        "root:x:0:0:root:/root:/bin/bash",
+        "admin:Password1",
+        "e.g. admin/TempPass1!",
     ],
 )
 case(
@@ -363,4 +470,10 @@ NEGATIVES = [
     "publishable key pk_live_" + rnd(ALNUM, 24),
     "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABgQ" + rnd(ALNUM + "+/", 300) + " me@laptop",
     "AWS docs use AKIAIOSFODNN7EXAMPLE and wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    # issue 25: flagged though not secrets
+    "QR token = HMAC-SHA256 of the event id",
+    "ssh key: ~/.ssh/id_ed25519_fernhill",
+    "ssh login for the runner: " + SSH_PUBLIC_KEY,
+    "Reset it for the user, e.g. `password: TempPass1!`",
+    "creds: " + PEM_PUBLIC_KEY,
 ]

@@ -1,0 +1,149 @@
+"""Whether the text a rule matched looks like a credential: the value classifier.
+
+Every match passes the placeholder, distinct-character and entropy filters and the
+rule's allowlists. A generic rule's match (a keyword near a value, as people write
+credentials) is also judged by its shape and by the words around it on its line:
+
+- its ``value`` kind, declared by the rule: ``mixed`` (a letter with a digit or a
+  symbol), ``strong`` (a letter, a digit and a symbol, ``Word01!!``; or a long mix of
+  cases and digits), ``token`` (16 characters or more, letters and digits) or
+  ``known`` (the rule lists the values, vendor defaults: no shape asked);
+- never a file path, a hash or algorithm name (``HMAC-SHA256``), a public key
+  (``ssh-ed25519 AAAA...``, a ``BEGIN PUBLIC KEY`` block), an identifier
+  (``snake_case``, ``process.env.X``, ``DB_PASSWORD``);
+- never text its line marks as an example (``e.g.``, ``for example``, ``example:``)
+  shortly before it, or disclaims shortly after it (``not a real password``).
+
+The words around a match are read in windows of fixed size, so the cost per match is
+bounded whatever the length of the line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_audit.secrets.redact import entropy
+from memory_audit.secrets.rules import Rule
+
+PLACEHOLDER = re.compile(
+    r"x{4,}|X{4,}|\.\.\.|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
+    r"|changeme|change[_-]me|redacted|fake|0{8,}|12345678|abcdefgh"
+    # the whole text of a phrase rule's disclaimed alternative (a user's rules file may
+    # still carry one): "password=x1 is the joke"
+    r"|\bnot (?:a |an )?(?:real |actual |live |valid |working )?(?:credential|password|passcode"
+    r"|secret)s?\b|\b(?:a|the) joke\b",
+    re.I,
+)
+NOT_A_VALUE = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|[()\[\]]|^\$|^%|^os\.|^env\.", re.I)
+# The name of an environment variable ("secret: HOLIDAY_API_KEY, ..." in prose says where
+# the secret lives, not what it is): upper case words joined by underscores.
+VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+# An identifier in code or a key file's name: lower case words joined by underscores.
+SNAKE_CASE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+# Whole values that are placeholders in documentation, whatever the rule.
+PLACEHOLDER_WORDS = frozenset(
+    """password passwords passwd pass pwd secret secrets token tokens user username admin root
+    guest postgres mysql required optional none null true false undefined string config settings
+    environment variable value hidden masked""".split()
+)
+MIN_DISTINCT = 5
+
+# A hash, cipher or signature scheme named in prose ("token = HMAC-SHA256 of the id"):
+# every part of the value, split on - _ / . +, is one of these (digits may follow) or digits.
+ALGORITHM_PART = re.compile(
+    r"(?:hmac|sha|md|bcrypt|scrypt|argon|argon2id|argon2i|argon2d|pbkdf|aes|des|rsa|dsa|ecdsa"
+    r"|ecdh|ed|x|curve|gcm|cbc|ctr|ecb|hs|rs|es|ps|crc|blake|xxh|xxhash|siphash|murmur|totp"
+    r"|hotp|base|hex|utf|keccak|poly|chacha|salsa|pkcs|sha3|whirlpool|ripemd|gost|sm|crypt)[0-9]*[a-z]?"
+    r"|[0-9]+",
+    re.I,
+)
+ALGORITHM_SPLIT = re.compile(r"[-_/.+]")
+PATH = re.compile(
+    r"^(?:~|\.{1,2})?/|^[A-Za-z]:\\|^~|\.(?:pub|pem|key|crt|cer|p12|pfx|jks|kdbx|gpg|asc|age|json"
+    r"|ya?ml|toml|ini|cfg|conf|env|txt|md|sh|py|js|ts)$",
+    re.I,
+)
+# The base64 blob of an OpenSSH public key always starts with the length of its type name.
+SSH_KEY_BLOB = re.compile(r"^AAAA[A-Za-z0-9+/]{12,}")
+# The text before a value inside a long run of base64 (a key blob whose start the window cut).
+KEY_BLOB = re.compile(r"^[A-Za-z0-9+/]{40,}")
+PUBLIC_KEY_BEFORE = re.compile(
+    r"\b(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp\d+|sk-(?:ssh|ecdsa)-\S+)\s"
+    r"|BEGIN (?:RSA |SSH2 |PGP |EC )?PUBLIC KEY|BEGIN CERTIFICATE"
+)
+EXAMPLE_BEFORE = re.compile(
+    r"\b(?:e\.g\.|eg[.:,]|for (?:example|instance)|examples?|samples?|dummy|placeholder|fake"
+    r"|something like|such as|por ejemplo|p\. ?ej\.|por exemplo|z\. ?b\.|zum beispiel|beispiel"
+    r"|par exemple|ex\. ?:)|例如|比如|例えば|예를 들어|예시",
+    re.I,
+)
+DISCLAIMER_AFTER = re.compile(
+    r"\bnot (?:a |an )?(?:real |actual |live |valid |working )?(?:credential|password|passcode"
+    r"|secret)s?\b|\b(?:a|the) joke\b|\((?:e\.g\.|for example|an example|example|sample)\b",
+    re.I,
+)
+SYMBOLS = frozenset("!@#$%^&*+=?~")
+# Characters read on each side of a match, on its own line: enough for the key blob of a
+# 4096-bit RSA key before it; an example marker counts only close by.
+WINDOW = 800
+NEAR = 60
+
+
+def plausible(rule: Rule, secret: str, before: str = "", after: str = "") -> bool:
+    """False for placeholders, documentation examples and low-entropy strings; for a
+    generic rule, also for values of the wrong shape and values their line says are not
+    credentials. ``before``/``after``: the text next to the match on its line."""
+    value = secret.strip()
+    known = rule.value == "known"
+    if not known and len(set(value)) < MIN_DISTINCT:
+        return False
+    if PLACEHOLDER.search(value) or value.lower() in PLACEHOLDER_WORDS or rule.allowed(value):
+        return False
+    if not known and rule.entropy is not None and entropy(value) < rule.entropy:
+        return False
+    if not rule.generic:
+        return True
+    return _a_value(value) and _has_shape(rule.value, value) and _in_context(before, after)
+
+
+def context(text: str, start: int, end: int) -> tuple[str, str]:
+    """The text next to ``text[start:end]`` on its line: ``WINDOW`` characters before it at
+    most, ``NEAR`` after it."""
+    before = text[max(0, start - WINDOW) : start]
+    after = text[end : end + NEAR]
+    return before[before.rfind("\n") + 1 :], after.split("\n", 1)[0]
+
+
+def _a_value(value: str) -> bool:
+    """Not a name (of a variable, a file, an algorithm) where a value would be."""
+    if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or SNAKE_CASE.match(value):
+        return False
+    if PATH.search(value) or SSH_KEY_BLOB.match(value):
+        return False
+    parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
+    named = any(p[0].isalpha() for p in parts)
+    return not (named and all(ALGORITHM_PART.fullmatch(p) for p in parts))
+
+
+def _has_shape(kind: str | None, value: str) -> bool:
+    letter = any(c.isalpha() for c in value)
+    digit = any(c.isdigit() for c in value)
+    symbol = any(c in SYMBOLS for c in value)
+    if kind == "mixed":
+        return letter and (digit or symbol)
+    if kind == "strong":
+        cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
+        return letter and digit and (symbol or (cases and len(value) >= 10))
+    if kind == "token":
+        return len(value) >= 16 and letter and digit
+    return True
+
+
+def _in_context(before: str, after: str) -> bool:
+    """Not a public key's part, not marked as an example, not disclaimed."""
+    token_start = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
+    if PATH.search(token_start) or KEY_BLOB.match(token_start) or SSH_KEY_BLOB.match(token_start):
+        return False  # the value ends a path or a key blob ("~/.ssh/id_x", "AAAA.../x")
+    if PUBLIC_KEY_BEFORE.search(before):
+        return False
+    return not (EXAMPLE_BEFORE.search(before[-NEAR:]) or DISCLAIMER_AFTER.search(after))
