@@ -9,9 +9,9 @@
    realistic 8 MB sweep, 0.2 s of DFA construction, twice the matching).
 3. Each hit passes the value classifier (``secrets/values.py``: placeholders,
    distinct characters, entropy; for generic rules the value's shape and its
-   line's words around it). Of overlapping matches the leftmost takes the text, then the earlier rule, as
-   in one alternation of the rules; a generic hit overlapping a specific one is
-   dropped.
+   line's words around it). Of overlapping matches the leftmost takes the text,
+   then the earlier rule, as in one alternation of the rules; a generic hit
+   overlapping a specific one is dropped.
 
 RE2 (``google-re2``) is used when present: linear time, and several times
 faster than ``re``. It runs on the UTF-8 bytes of the text: given a ``str``,
@@ -32,7 +32,7 @@ from typing import Any
 from memory_audit.analysis.fast_regex import compile_fast
 from memory_audit.secrets.redact import fingerprint, redact
 from memory_audit.secrets.rules import RE2_ERRORS, Rule, RuleSet, bytes_pattern
-from memory_audit.secrets.values import context, plausible
+from memory_audit.secrets.values import plausible
 
 try:
     import re2 as _re2
@@ -121,7 +121,7 @@ class Scanner:
     def _hit(self, subject: _Subject, index: int, match: Any) -> SecretMatch | None:
         rule, group = self.rules[index], self._patterns[index].secret
         start, end = subject.span(match.span(group if match.span(group)[0] >= 0 else 0))
-        if not plausible(rule, subject.text[start:end], *context(subject.text, start, end)):
+        if not plausible(rule, subject.text, start, end):
             return None
         return self._match(rule, subject.text, start, end)
 

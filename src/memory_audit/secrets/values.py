@@ -89,11 +89,11 @@ WINDOW = 800
 NEAR = 60
 
 
-def plausible(rule: Rule, secret: str, before: str = "", after: str = "") -> bool:
-    """False for placeholders, documentation examples and low-entropy strings; for a
-    generic rule, also for values of the wrong shape and values their line says are not
-    credentials. ``before``/``after``: the text next to the match on its line."""
-    value = secret.strip()
+def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
+    """False when ``text[start:end]`` is a placeholder, a documentation example or a
+    low-entropy string; for a generic rule, also when the value has the wrong shape or its
+    line says it is no credential."""
+    value = text[start:end].strip()
     known = rule.value == "known"
     if not known and len(set(value)) < MIN_DISTINCT:
         return False
@@ -103,15 +103,7 @@ def plausible(rule: Rule, secret: str, before: str = "", after: str = "") -> boo
         return False
     if not rule.generic:
         return True
-    return _a_value(value) and _has_shape(rule.value, value) and _in_context(before, after)
-
-
-def context(text: str, start: int, end: int) -> tuple[str, str]:
-    """The text next to ``text[start:end]`` on its line: ``WINDOW`` characters before it at
-    most, ``NEAR`` after it."""
-    before = text[max(0, start - WINDOW) : start]
-    after = text[end : end + NEAR]
-    return before[before.rfind("\n") + 1 :], after.split("\n", 1)[0]
+    return _a_value(value) and _has_shape(rule.value, value) and _in_context(text, start, end)
 
 
 def _a_value(value: str) -> bool:
@@ -139,8 +131,12 @@ def _has_shape(kind: str | None, value: str) -> bool:
     return True
 
 
-def _in_context(before: str, after: str) -> bool:
-    """Not a public key's part, not marked as an example, not disclaimed."""
+def _in_context(text: str, start: int, end: int) -> bool:
+    """Not a public key's part, not marked as an example, not disclaimed: the text next to
+    the value on its line, ``WINDOW`` characters before it at most, ``NEAR`` after it."""
+    before = text[max(0, start - WINDOW) : start]
+    before = before[before.rfind("\n") + 1 :]
+    after = text[end : end + NEAR].split("\n", 1)[0]
     token_start = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
     if PATH.search(token_start) or KEY_BLOB.match(token_start) or SSH_KEY_BLOB.match(token_start):
         return False  # the value ends a path or a key blob ("~/.ssh/id_x", "AAAA.../x")
