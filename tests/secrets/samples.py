@@ -477,3 +477,21 @@ NEGATIVES = [
     "Reset it for the user, e.g. `password: TempPass1!`",
     "creds: " + PEM_PUBLIC_KEY,
 ]
+
+# Issue 25, as look-alikes: credentials real memory trees held that the rules missed (file ->
+# a body line holding one, and the secret in it), and lines they flagged that hold none.
+_scaleway, _fernhill, _db_pass = rnd(ALNUM, 64), uuid(), rnd(ALNUM, 19)
+MISSED_CREDENTIALS: dict[str, tuple[str, str]] = {
+    "scaleway.md": (f"token for Scaleway (write): `{_scaleway}`", _scaleway),
+    "fernhill.md": (f"Fernhill API key: `{_fernhill}`", _fernhill),
+    "console.md": ("Console login: admin / ubnt", "ubnt"),
+    "switch.md": ("the switch is admin/Harbor01!! on the mgmt port", "Harbor01!!"),
+    "laptop.md": ("demo account password Lisbon2026!! for the shared laptop", "Lisbon2026!!"),
+    "database.md": (f"DB_PASS={_db_pass}", _db_pass),
+}
+FLAGGED_NON_SECRETS: dict[str, str] = {
+    "qr.md": "QR token = HMAC-SHA256 of the event id",
+    "key-path.md": "ssh key: ~/.ssh/id_ed25519_fernhill",
+    "public-key.md": "ssh login for the runner: " + SSH_PUBLIC_KEY,
+    "howto.md": "Reset it for the user, e.g. `password: TempPass1!`",
+}
