@@ -247,6 +247,10 @@ case(
         "token for the CI job: ${CI_JOB_TOKEN}",
         "for example, API key: " + uuid(),
         "bypass=" + rnd(ALNUM, 19),
+        "def step(self, shrink_pass: ShrinkPass, *, random_order: bool = False) -> bool:",
+        "token_type = 'content-transfer-encoding'",
+        "_token=_token, _core_token_compound=_core_token_compound,",
+        "self.username, self.password = credentials",
     ],
 )
 
@@ -320,6 +324,8 @@ case(
         "ssh deploy key: " + SSH_PUBLIC_KEY,
         "creds: " + PEM_PUBLIC_KEY,
         "login e.g. admin/TempPass1!",
+        "fix HasOnly(capability) in node::credentials [nodejs-private/node-private#505](x)",
+        "[set up the credentials]: https://github.com/nodejs/node-core-utils#setting-up-credentials",
         "GitHub account AnotherSava/claude-dotfiles",
         "AWS account id: 123456789012",
         "login: see the vault",

@@ -38,13 +38,20 @@ NOT_A_VALUE = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|[()\[\]]|^\$|^%|^
 # The name of an environment variable ("secret: HOLIDAY_API_KEY, ..." in prose says where
 # the secret lives, not what it is): upper case words joined by underscores.
 VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
-# An identifier in code or a key file's name: lower case words joined by underscores.
-SNAKE_CASE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$")
+# An identifier in code or a key file's name: lower case words joined by underscores, or
+# words run together in camelCase or PascalCase (a type: "shrink_pass: ShrinkPass").
+SNAKE_CASE = re.compile(r"^_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^_+[a-z][a-z0-9]*$")
+CAMEL_CASE = re.compile(r"^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$")
+# A label in kebab-case ("token_type = 'quoted-string'"); four words or more may be a
+# passphrase.
+KEBAB_CASE = re.compile(r"^[a-z]+(?:-[a-z]+){1,2}$")
+# An issue, a pull request or a page's anchor: "owner/repo#505", "repo#setting-up".
+ISSUE_REFERENCE = re.compile(r"^[a-z][a-z0-9._-]*#[a-z0-9-]+$")
 # Whole values that are placeholders in documentation, whatever the rule.
 PLACEHOLDER_WORDS = frozenset(
     """password passwords passwd pass pwd secret secrets token tokens user username admin root
     guest postgres mysql required optional none null true false undefined string config settings
-    environment variable value hidden masked""".split()
+    environment variable value hidden masked credentials creds""".split()
 )
 MIN_DISTINCT = 5
 
@@ -110,6 +117,8 @@ def _a_value(value: str) -> bool:
     """Not a name (of a variable, a file, an algorithm) where a value would be."""
     if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or SNAKE_CASE.match(value):
         return False
+    if CAMEL_CASE.match(value) or KEBAB_CASE.match(value) or ISSUE_REFERENCE.match(value):
+        return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value):
         return False
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
@@ -140,6 +149,8 @@ def _in_context(text: str, start: int, end: int) -> bool:
     token_start = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
     if PATH.search(token_start) or KEY_BLOB.match(token_start) or SSH_KEY_BLOB.match(token_start):
         return False  # the value ends a path or a key blob ("~/.ssh/id_x", "AAAA.../x")
+    if "://" in token_start and token_start.endswith("/"):
+        return False  # a segment of a URL's path (url-password reads a URL's credentials)
     if PUBLIC_KEY_BEFORE.search(before):
         return False
     return not (EXAMPLE_BEFORE.search(before[-NEAR:]) or DISCLAIMER_AFTER.search(after))
