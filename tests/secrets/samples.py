@@ -226,6 +226,7 @@ case(
         (f"令牌：{(_zh := rnd(ALNUM, 32))}", _zh),
         (f"トークンは {(_ja := rnd(ALNUM, 32))}", _ja),
         (f"토큰: {(_ko := rnd(ALNUM, 32))}", _ko),
+        (f"token: “{(_cq := rnd(ALNUM, 32))}”", _cq),
     ],
     [
         'password = os.environ["DB_PASSWORD"]',
@@ -318,6 +319,7 @@ case(
         ("identifiants : ops / Fern7hill#net", "Fern7hill#net"),
         ("登录：ops / Fern7hill#net", "Fern7hill#net"),
         ("로그인: ops/Fern7hill#net", "Fern7hill#net"),
+        ("login ‘ops’ / ‘Fern7hill#net’", "Fern7hill#net"),
     ],
     [
         "ssh key: ~/.ssh/id_ed25519_fernhill",
@@ -354,6 +356,8 @@ case(
         ("口令是Lx7#mQ2v", "Lx7#mQ2v"),
         ("パスワードは Kp4-ziR9", "Kp4-ziR9"),
         ("비밀번호: Qa9!vbn3Tz", "Qa9!vbn3Tz"),
+        ("WiFi パスワード「Gr33nH0use!」", "Gr33nH0use!"),
+        ("CONTRASEÑA: Gr33nH0use!", "Gr33nH0use!"),
     ],
     [
         "password: SHA-256",
