@@ -320,6 +320,7 @@ case(
         ("登录：ops / Fern7hill#net", "Fern7hill#net"),
         ("로그인: ops/Fern7hill#net", "Fern7hill#net"),
         ("login ‘ops’ / ‘Fern7hill#net’", "Fern7hill#net"),
+        (f"runner key {SSH_PUBLIC_KEY}; its login ops/Fern7hill#net", "Fern7hill#net"),
     ],
     [
         "ssh key: ~/.ssh/id_ed25519_fernhill",

@@ -74,9 +74,9 @@ PATH = re.compile(
 SSH_KEY_BLOB = re.compile(r"^AAAA[A-Za-z0-9+/]{12,}")
 # The text before a value inside a long run of base64 (a key blob whose start the window cut).
 KEY_BLOB = re.compile(r"^[A-Za-z0-9+/]{40,}")
-PUBLIC_KEY_BEFORE = re.compile(
-    r"\b(?:ssh-(?:rsa|dss|ed25519|ed448)|ecdsa-sha2-nistp\d+|sk-(?:ssh|ecdsa)-\S+)\s"
-    r"|BEGIN (?:RSA |SSH2 |PGP |EC )?PUBLIC KEY|BEGIN CERTIFICATE"
+# A public key or certificate in PEM, its body on the same line as its BEGIN line.
+PUBLIC_KEY_BEGIN = re.compile(
+    r"-----BEGIN (?:RSA |SSH2 |PGP |EC )?PUBLIC KEY(?: BLOCK)?-----|-----BEGIN CERTIFICATE-----"
 )
 EXAMPLE_BEFORE = re.compile(
     r"\b(?:e\.g\.|eg[.:,]|for (?:example|instance)|examples?|samples?|dummy|placeholder|fake"
@@ -141,16 +141,29 @@ def _has_shape(kind: str | None, value: str) -> bool:
 
 
 def _in_context(text: str, start: int, end: int) -> bool:
-    """Not a public key's part, not marked as an example, not disclaimed: the text next to
-    the value on its line, ``WINDOW`` characters before it at most, ``NEAR`` after it."""
-    before = text[max(0, start - WINDOW) : start]
-    before = before[before.rfind("\n") + 1 :]
-    after = text[end : end + NEAR].split("\n", 1)[0]
-    token_start = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
-    if PATH.search(token_start) or KEY_BLOB.match(token_start) or SSH_KEY_BLOB.match(token_start):
-        return False  # the value ends a path or a key blob ("~/.ssh/id_x", "AAAA.../x")
-    if "://" in token_start and token_start.endswith("/"):
-        return False  # a segment of a URL's path (url-password reads a URL's credentials)
-    if PUBLIC_KEY_BEFORE.search(before):
+    """Not the end of a path, a URL or a key, not marked as an example, not disclaimed."""
+    before, after = _around(text, start, end)
+    if _ends_a_name(before) or _inside_public_key(before):
         return False
     return not (EXAMPLE_BEFORE.search(before[-NEAR:]) or DISCLAIMER_AFTER.search(after))
+
+
+def _around(text: str, start: int, end: int) -> tuple[str, str]:
+    """The text next to ``text[start:end]`` on its line: ``WINDOW`` characters before it at
+    most, ``NEAR`` after it."""
+    before = text[max(0, start - WINDOW) : start]
+    return before[before.rfind("\n") + 1 :], text[end : end + NEAR].split("\n", 1)[0]
+
+
+def _ends_a_name(before: str) -> bool:
+    """The value ends a path, a URL's path or a key blob: "~/.ssh/id_x", "AAAA.../x"."""
+    token = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
+    if PATH.search(token) or KEY_BLOB.match(token) or SSH_KEY_BLOB.match(token):
+        return True
+    return "://" in token and token.endswith("/")  # url-password reads a URL's credentials
+
+
+def _inside_public_key(before: str) -> bool:
+    """In a PEM public key or certificate whose body is on its BEGIN line."""
+    begins = list(PUBLIC_KEY_BEGIN.finditer(before))
+    return bool(begins) and "-----END" not in before[begins[-1].end() :]
