@@ -359,6 +359,7 @@ case(
         ("비밀번호: Qa9!vbn3Tz", "Qa9!vbn3Tz"),
         ("WiFi パスワード「Gr33nH0use!」", "Gr33nH0use!"),
         ("CONTRASEÑA: Gr33nH0use!", "Gr33nH0use!"),
+        ("密码是Lx7#mQ2v请保密", "Lx7#mQ2v"),
     ],
     [
         "password: SHA-256",
@@ -368,6 +369,8 @@ case(
         "por ejemplo, contraseña: Lx7#mQ2v",
         "例如，密码：Gr33nH0use!",
         "Passwort: ${DB_PASS}",
+        "パスワードは12文字以上にしてください",
+        "비밀번호는 8자 이상, 특수문자 1개",
         "password was changed yesterday",
         "password: {db_password}",
         "password: <token>",
