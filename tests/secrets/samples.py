@@ -414,6 +414,8 @@ case(
         "root/calvin-klein",
         "admin / <password>",
         "for example admin/ubnt",
+        "user:1234 logged in twice",
+        "the admin / Cisco switches",
     ],
 )
 case(
