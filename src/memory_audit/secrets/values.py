@@ -8,9 +8,10 @@ credentials) is also judged by its shape and by the words around it on its line:
   symbol), ``strong`` (a letter, a digit and a symbol, ``Word01!!``; or a long mix of
   cases and digits), ``token`` (16 characters or more, letters and digits) or
   ``known`` (the rule lists the values, vendor defaults: no shape asked);
-- never a file path, a hash or algorithm name (``HMAC-SHA256``), a public key
-  (``ssh-ed25519 AAAA...``, a ``BEGIN PUBLIC KEY`` block), an identifier
-  (``snake_case``, ``process.env.X``, ``DB_PASSWORD``);
+- never a file path or a URL's path, a hash or algorithm name (``HMAC-SHA256``), a
+  public key (``ssh-ed25519 AAAA...``, a ``BEGIN PUBLIC KEY`` block), an identifier
+  (``snake_case``, ``camelCase``, ``kebab-label``, ``process.env.X``, ``DB_PASSWORD``) or
+  an issue reference (``owner/repo#505``);
 - never text its line marks as an example (``e.g.``, ``for example``, ``example:``)
   shortly before it, or disclaims shortly after it (``not a real password``).
 
