@@ -360,6 +360,11 @@ case(
         ("WiFi パスワード「Gr33nH0use!」", "Gr33nH0use!"),
         ("CONTRASEÑA: Gr33nH0use!", "Gr33nH0use!"),
         ("密码是Lx7#mQ2v请保密", "Lx7#mQ2v"),
+        # with no separator: a strong value only
+        ("demo account password Lisbon2026!! for the shared laptop", "Lisbon2026!!"),
+        ("the kiosk pw Harbor01!! until Friday", "Harbor01!!"),
+        ("Kennwort Wz8!kLm2q2 für den Drucker", "Wz8!kLm2q2"),
+        ("password Xk29vLq8Rt4mZp7wNc3 on the staging box", "Xk29vLq8Rt4mZp7wNc3"),
     ],
     [
         "password: SHA-256",
@@ -370,6 +375,11 @@ case(
         "例如，密码：Gr33nH0use!",
         "Passwort: ${DB_PASS}",
         "パスワードは12文字以上にしてください",
+        "password reset2024 link sent",
+        "password manager 1Password holds it",
+        "e.g. password Lisbon2026!! for the demo",
+        "password hashing v2 landed",
+        "the password field2 is hidden",
         "비밀번호는 8자 이상, 특수문자 1개",
         "password was changed yesterday",
         "password: {db_password}",
@@ -383,21 +393,6 @@ case(
         "community string public",
         "password=hunter2 is the joke, not a credential",
         "the wifi password is Gr33nH0use! (not a real password, the demo box)",
-    ],
-)
-case(
-    "password-word",
-    [
-        ("demo account password Lisbon2026!! for the shared laptop", "Lisbon2026!!"),
-        ("the kiosk pw Harbor01!! until Friday", "Harbor01!!"),
-        ("Kennwort Wz8!kLm2q2 für den Drucker", "Wz8!kLm2q2"),
-        ("password Xk29vLq8Rt4mZp7wNc3 on the staging box", "Xk29vLq8Rt4mZp7wNc3"),
-    ],
-    [
-        "password reset2024 link sent",
-        "password manager 1Password holds it",
-        "e.g. password Lisbon2026!! for the demo",
-        "password hashing v2 landed",
     ],
 )
 case(

@@ -40,7 +40,7 @@ def test_an_administrator_pair_with_no_keyword_is_found() -> None:
 
 def test_a_password_with_no_separator_is_found_when_it_looks_like_one() -> None:
     text = "demo account password Lisbon2026!! for the shared laptop"
-    assert found(text) == [("password-word", "Lisbon2026!!")]
+    assert found(text) == [("password-phrase", "Lisbon2026!!")]
     assert found("password manager 1Password holds it") == []
 
 

@@ -5,7 +5,8 @@ rule's allowlists. A generic rule's match (a keyword near a value, as people wri
 credentials) is also judged by its shape and by the words around it on its line:
 
 - its ``value`` kind, declared by the rule: ``mixed`` (a letter with a digit or a
-  symbol), ``strong`` (a letter, a digit and a symbol, ``Word01!!``; or a long mix of
+  symbol; ``strong`` when no separator stands between the value and the word before it),
+  ``strong`` (a letter, a digit and a symbol, ``Word01!!``; or a long mix of
   cases and digits), ``token`` (16 characters or more, letters and digits) or
   ``known`` (the rule lists the values, vendor defaults: no shape asked);
 - never a file path or a URL's path, a hash or algorithm name (``HMAC-SHA256``), a
@@ -91,6 +92,9 @@ DISCLAIMER_AFTER = re.compile(
     re.I,
 )
 SYMBOLS = frozenset("!@#$%^&*+=?~")
+# Words that separate a password from its name as ':' does ("the password is ...").
+COPULAS = frozenset("is was es era é ist lautet est".split())
+COPULA_ENDINGS = ("は", "는", "은")
 # Characters read on each side of a match, on its own line: enough for the key blob of a
 # 4096-bit RSA key before it; an example marker counts only close by.
 WINDOW = 800
@@ -111,7 +115,12 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
         return False
     if not rule.generic:
         return True
-    return _a_value(value) and _has_shape(rule.value, value) and _in_context(text, start, end)
+    if not (_a_value(value) and _in_context(text, start, end)):
+        return False
+    kind = rule.value
+    if kind == "mixed" and _unseparated(text, start):
+        kind = "strong"  # "password Word01!!": with no separator, prose unless it is strong
+    return _has_shape(kind, value)
 
 
 def _a_value(value: str) -> bool:
@@ -135,10 +144,19 @@ def _has_shape(kind: str | None, value: str) -> bool:
         return letter and (digit or symbol)
     if kind == "strong":
         cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
-        return letter and digit and (symbol or (cases and len(value) >= 10))
+        return len(value) >= 6 and letter and digit and (symbol or (cases and len(value) >= 10))
     if kind == "token":
         return len(value) >= 16 and letter and digit
     return True
+
+
+def _unseparated(text: str, start: int) -> bool:
+    """The value follows a word and a space, with no separator (``:``, ``=``, ``is``, a quote)."""
+    before = text[max(0, start - 12) : start]
+    if not before.endswith(" ") or not before.rstrip()[-1:].isalnum():
+        return False
+    word = before.rsplit(None, 1)[-1].lower()
+    return word not in COPULAS and not word.endswith(COPULA_ENDINGS)
 
 
 def _in_context(text: str, start: int, end: int) -> bool:
