@@ -325,6 +325,7 @@ case(
     [
         "ssh key: ~/.ssh/id_ed25519_fernhill",
         "ssh deploy key: " + SSH_PUBLIC_KEY,
+        "account: acme-prod/eu-west-1",
         "creds: " + PEM_PUBLIC_KEY,
         "login e.g. admin/TempPass1!",
         "fix HasOnly(capability) in node::credentials [nodejs-private/node-private#505](x)",

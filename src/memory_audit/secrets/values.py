@@ -12,7 +12,7 @@ credentials) is also judged by its shape and by the words around it on its line:
 - never a file path or a URL's path, a hash or algorithm name (``HMAC-SHA256``), a
   public key (``ssh-ed25519 AAAA...``, a ``BEGIN PUBLIC KEY`` block), an identifier
   (``snake_case``, ``camelCase``, ``kebab-label``, ``process.env.X``, ``DB_PASSWORD``) or
-  an issue reference (``owner/repo#505``);
+  an issue reference (``owner/repo#505``) or a cloud region (``eu-west-1``);
 - never text its line marks as an example (``e.g.``, ``for example``, ``example:``)
   shortly before it, or disclaims shortly after it (``not a real password``).
 
@@ -47,6 +47,8 @@ CAMEL_CASE = re.compile(r"^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$")
 # A label in kebab-case ("token_type = 'quoted-string'"); four words or more may be a
 # passphrase.
 KEBAB_CASE = re.compile(r"^[a-z]+(?:-[a-z]+){1,2}$")
+# A cloud region or zone ("account: acme-prod/eu-west-1").
+REGION = re.compile(r"^[a-z]{2,}(?:-[a-z]+)+-?[0-9]{1,2}[a-z]?$")
 # An issue, a pull request or a page's anchor: "owner/repo#505", "repo#setting-up".
 ISSUE_REFERENCE = re.compile(r"^[a-z][a-z0-9._-]*#[a-z0-9-]+$")
 # Whole values that are placeholders in documentation, whatever the rule.
@@ -129,7 +131,7 @@ def _a_value(value: str) -> bool:
         return False
     if CAMEL_CASE.match(value) or KEBAB_CASE.match(value) or ISSUE_REFERENCE.match(value):
         return False
-    if PATH.search(value) or SSH_KEY_BLOB.match(value):
+    if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
         return False
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
     named = any(p[0].isalpha() for p in parts)
