@@ -212,7 +212,7 @@ _pw = rnd(ALNUM, 16)
 case(
     "generic-assignment",
     [
-        (f'password = "{_pw}"', _pw),
+        (f'client_secret = "{_pw}"', _pw),
         (f"api_key: {(_k := rnd(ALNUM, 24))}", _k),
         (f"DB_PASSWORD={(_d := rnd(ALNUM, 16))}", _d),
         (f"SECRET_KEY={(_s := rnd(ALNUM, 40))}", _s),
@@ -222,6 +222,8 @@ case(
         (f"token for Scaleway (write): `{(_tk := rnd(ALNUM, 64))}`", _tk),
         (f"Fernhill API key: `{(_uu := uuid())}`", _uu),
         (f"clé API : {(_fr := rnd(ALNUM, 32))}", _fr),
+        (f"API token (read-only): {(_ro := rnd(HEX, 32))}", _ro),
+        (f"clave: {(_es := rnd(ALNUM, 12))}", _es),
         (f"API-Schlüssel: {(_de := rnd(ALNUM, 32))}", _de),
         (f"令牌：{(_zh := rnd(ALNUM, 32))}", _zh),
         (f"トークンは {(_ja := rnd(ALNUM, 32))}", _ja),
@@ -347,6 +349,10 @@ case(
         ("passwrod: Lx7#mQ2v", "Lx7#mQ2v"),
         ("pw for the NAS = Kp4-ziR9", "Kp4-ziR9"),
         ("password=hunter2", "hunter2"),
+        # ties with generic-assignment, whose entropy (3.0) would drop it: listed first, it reports
+        ('router admin password = "Harbor01!!"', "Harbor01!!"),
+        ("- **Password:** `Gr33nH0use!`", "Gr33nH0use!"),
+        ("- Password — Gr33nH0use!", "Gr33nH0use!"),
         ("the wifi password is Gr33nH0use! and it is not shared", "Gr33nH0use!"),
         ("| wifi password | `Gr33nH0use!` |", "Gr33nH0use!"),
         ("la contraseña del router es Fern7hill#", "Fern7hill#"),

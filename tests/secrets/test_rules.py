@@ -53,7 +53,7 @@ def test_negative_list_gives_zero_hits_across_all_rules() -> None:
 
 def test_an_environment_variable_name_is_where_a_secret_lives_not_a_secret() -> None:
     assert SCANNER.scan("Worker secret: HOLIDAY_API_KEY, NEIS_API_KEY (set with wrangler)") == []
-    [match] = SCANNER.scan("password: Kx9_QpL2_Zr7w")
+    [match] = SCANNER.scan("api_key: Kx9_QpL2_Zr7w")
     assert match.rule == "generic-assignment"
 
 
