@@ -70,6 +70,16 @@ def test_rule_file_with_a_bad_regex_keeps_the_good_rules() -> None:
     assert "rule 'bad': regex does not compile" in rules.problems[0]
 
 
+def test_a_rule_with_an_unknown_value_kind_is_named_and_left_out() -> None:
+    text = (
+        '```json\n[{"name": "odd", "regex": "OK[0-9]{8}", "value": "fancy"},'
+        ' {"name": "ok", "regex": "OK[0-9]{8}", "value": "strong", "generic": true}]\n```\n'
+    )
+    rules = parse_rules(text, "mine.md")
+    assert [(r.name, r.value) for r in rules.rules] == [("ok", "strong")]
+    assert "rule 'odd': value must be one of mixed, strong, token, known" in rules.problems[0]
+
+
 def test_a_rule_only_the_stdlib_engine_reads_still_runs() -> None:
     # A look-ahead: RE2 refuses it, so every pass runs in ``re`` on the text instead.
     text = (
