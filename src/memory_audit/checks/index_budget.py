@@ -46,6 +46,7 @@ from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "index-budget"
+SHOWN_LINES = 12  # line numbers listed in a grouped finding
 NAMED = 20  # memories named in a message; all of them are in `related`
 RULE_START = (
     "always ",
@@ -79,18 +80,8 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         return
     yield from _budget(index, tree.index_load, options)
     yield from _content(index)
+    yield from _long_hooks(index, options.max_hook_chars)
     for entry in index.entries:
-        if entry.kind is LineKind.POINTER and len(entry.hook) > options.max_hook_chars:
-            yield make_finding(
-                ID,
-                "long-hook",
-                INDEX_NAME,
-                entry.line,
-                f"hook for `{entry.target}` is {len(entry.hook)} characters "
-                f"(over {options.max_hook_chars})",
-                "shorten the hook to one line that says when to open the file; details go in it",
-                key=entry.target,
-            )
         if len(entry.links) > 1:
             targets = ", ".join(f"`{link.target}`" for link in entry.links)
             yield make_finding(
@@ -102,6 +93,30 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
                 "give each file its own pointer line",
                 key=entry.target,
             )
+
+
+def _long_hooks(index: Index, limit: int) -> Iterator[Finding]:
+    """One finding for every over-long hook of the index: one cause, one decision."""
+    long = [e for e in index.entries if e.kind is LineKind.POINTER and len(e.hook) > limit]
+    if not long:
+        return
+    first = long[0]
+    if len(long) == 1:
+        what = f"hook for `{first.target}` is {len(first.hook)} characters (over {limit})"
+    else:
+        lines = ", ".join(str(e.line) for e in long[:SHOWN_LINES])
+        more = f" and {len(long) - SHOWN_LINES} more" if len(long) > SHOWN_LINES else ""
+        what = f"{len(long)} hooks are over {limit} characters: lines {lines}{more}"
+    yield make_finding(
+        ID,
+        "long-hook",
+        INDEX_NAME,
+        first.line,
+        what,
+        "shorten each hook to one line that says when to open the file; details go in it",
+        key="long-hooks",
+        related=tuple(dict.fromkeys(e.target for e in long[1:])),
+    )
 
 
 def _budget(index: Index, loaded: LoadedIndex, options: Options) -> Iterator[Finding]:
