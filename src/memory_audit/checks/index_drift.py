@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from memory_audit.analysis.wikilinks import wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.index_file import INDEX_NAME, IndexEntry, IndexLink
 from memory_audit.tree.memory_file import MemoryFile
@@ -56,7 +57,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     for link, target in tree.index_links:
         if link.line in moved and moved[link.line][0] == link:
             yield _stale_path(link, moved[link.line][1])
-        elif not target.exists:
+        elif not target.exists and not (link.wiki and wikilink_resolves(tree, link.target, "")):
             yield _broken_link(link, target, pointer=link.line in pointers)
     if options.flat_index:
         for memory in sorted(tree.memories, key=lambda m: m.path):
