@@ -98,3 +98,15 @@ def test_index_budget_many_long_hooks_are_one_finding_naming_their_lines(tree_di
     assert finding.message.startswith("30 hooks are over 150 characters: lines 2, 3, 4,")
     assert finding.message.endswith("and 18 more")
     assert len(finding.related) == 29
+
+
+def test_index_budget_inline_content_is_a_problem_only_when_room_is_short(
+    tree_dir: Path,
+) -> None:
+    preamble = "# Index\n\nThis folder keeps what the sessions learned.\nKept by hand.\n\n"
+    write_tree(tree_dir, {"MEMORY.md": preamble + entries(20)})
+    [small] = findings(tree_dir, "index-budget")
+    assert (small.code, small.level) == ("inline-content", "suggestion")
+    write_tree(tree_dir, {"MEMORY.md": preamble + entries(160)})
+    near = {f.code: f.level for f in findings(tree_dir, "index-budget")}
+    assert near == {"near-budget": "problem", "inline-content": "problem"}

@@ -14,7 +14,8 @@ to every session.
 - ``inline-content``: lines that are not pointers (paragraphs, code blocks,
   tables, knowledge written into the index), one finding per block: a
   pointer-only index keeps knowledge in topic files (docs/dimensions.md,
-  "The memory model");
+  "The memory model"). A problem when the index is near or over its budget, a
+  suggestion below it (a preamble or a legend costs little room then);
 - ``rule-in-index``: a behavioural rule ("Always…", "Never…") with no pointer:
   it belongs in ``~/.claude/rules/``, the always-loaded rules layer;
 - ``long-hook``: a hook over ``max_hook_chars`` (150);
@@ -79,7 +80,9 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     if index is None or tree.index_load is None:
         return
     yield from _budget(index, tree.index_load, options)
-    yield from _content(index)
+    load = tree.index_load
+    tight = load.cut or load.lines > options.warn_lines or load.chars > options.warn_chars
+    yield from _content(index, tight)
     yield from _long_hooks(index, options.max_hook_chars)
     for entry in index.entries:
         if len(entry.links) > 1:
@@ -192,11 +195,15 @@ def _recall(tree: MemoryTree) -> Iterator[Finding]:
         )
 
 
-def _content(index: Index) -> Iterator[Finding]:
+def _content(index: Index, tight: bool) -> Iterator[Finding]:
+    """Rules and inline content in the index. Inline content is a problem when the index is
+    near or over its load budget (every line of it costs room a pointer needs); below that,
+    a preamble, a legend or a note on how the index is kept is a matter of taste: a
+    suggestion."""
     block: list[int] = []
     for number, (text, kind) in enumerate(zip(index.lines, index.line_kinds, strict=True), 1):
         if kind is LineKind.TEXT and _is_rule(text):
-            yield from _inline(index, block)
+            yield from _inline(index, block, tight)
             block = []
             yield make_finding(
                 ID,
@@ -210,12 +217,12 @@ def _content(index: Index) -> Iterator[Finding]:
         elif kind in (LineKind.TEXT, LineKind.CODE):
             block.append(number)
         elif kind is not LineKind.BLANK or not block:
-            yield from _inline(index, block)
+            yield from _inline(index, block, tight)
             block = []
-    yield from _inline(index, block)
+    yield from _inline(index, block, tight)
 
 
-def _inline(index: Index, block: Sequence[int]) -> Iterator[Finding]:
+def _inline(index: Index, block: Sequence[int], tight: bool) -> Iterator[Finding]:
     if not block:
         return
     first, last = block[0], block[-1]
@@ -229,6 +236,7 @@ def _inline(index: Index, block: Sequence[int]) -> Iterator[Finding]:
         "move it into a topic file and leave one `- [Title](file.md) — hook` line",
         key=index.lines[first - 1].strip()[:80],
         fix={"action": "move-to-topic", "first": first, "last": last},
+        level="problem" if tight else None,
     )
 
 
