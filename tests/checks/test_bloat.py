@@ -20,6 +20,25 @@ def test_bloat_finished_work_project_and_not_an_active_one(tree_dir: Path) -> No
     assert found == [("finished-work", "done.md", None)]
 
 
+def test_bloat_a_capability_matrix_or_a_listing_is_not_finished_work(tree_dir: Path) -> None:
+    matrix = (
+        "What the app does today:\n\n| Feature | State |\n|---|---|\n"
+        "| Clients and pets | ✅ Done |\n| Calendar | ✅ Done |\n| Till | ✅ Done |\n"
+        "| Stock | ✅ Done |\n"
+    )
+    listing = "Routes:\n\n```\nauth/login/ → LoginComponent ✅\nauth/reset/ → ResetComponent ✅\n"
+    listing += "dashboard/ → placeholder ✅\n```\n"
+    found = audit(
+        tree_dir,
+        {
+            "matrix.md": memory("matrix", body=matrix),
+            "routes.md": memory("routes", body=listing),
+            "done.md": memory("done", body=FINISHED),
+        },
+    )
+    assert found == [("finished-work", "done.md", None)]
+
+
 def test_bloat_stale_as_of_date_framed_as_current(tree_dir: Path) -> None:
     found = audit(
         tree_dir,

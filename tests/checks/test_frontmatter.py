@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.harness import codes, findings, index, write_tree
+from tests.harness import codes, findings, index, memory, write_tree
 
 CURRENT = """---
 name: testing-policy
@@ -133,3 +133,26 @@ def test_frontmatter_team_and_session_files_are_not_checked_here(tree_dir: Path)
         },
     )
     assert findings(tree_dir, "frontmatter") == []
+
+
+def test_a_folder_where_no_file_has_frontmatter_is_one_suggestion(tree_dir: Path) -> None:
+    files = {f"rule_{n}.md": f"# Rule {n}\n\nAlways answer in Spanish ({n}).\n" for n in range(4)}
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    [finding] = findings(tree_dir, "frontmatter")
+    assert (finding.code, finding.path, finding.level) == (
+        "no-frontmatter",
+        "rule_0.md",
+        "suggestion",
+    )
+    assert finding.message.startswith("none of the 4 files has frontmatter")
+    assert finding.related == ("rule_1.md", "rule_2.md", "rule_3.md")
+
+
+def test_files_without_frontmatter_among_others_are_each_a_problem(tree_dir: Path) -> None:
+    files = {f"rule_{n}.md": f"# Rule {n}\n\nAlways answer in Spanish ({n}).\n" for n in range(3)}
+    files["a.md"] = memory("a")
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    found = findings(tree_dir, "frontmatter")
+    assert [(f.code, f.path, f.level) for f in found] == [
+        ("no-frontmatter", f"rule_{n}.md", "problem") for n in range(3)
+    ]

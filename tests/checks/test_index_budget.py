@@ -97,3 +97,27 @@ def test_index_budget_pointer_only_index_is_clean(tree_dir: Path) -> None:
         tree_dir, {"MEMORY.md": "# Index\n\n## Group\n" + entries(40) + "<!-- generated -->\n"}
     )
     assert findings(tree_dir, "index-budget") == []
+
+
+def test_index_budget_many_long_hooks_are_one_finding_naming_their_lines(tree_dir: Path) -> None:
+    long = "a hook that goes on and on about the file " * 5
+    files = {f"n{i:02}.md": memory(f"n{i:02}") for i in range(30)}
+    text = "# Index\n" + "".join(f"- [N{i}](n{i:02}.md) — {long}\n" for i in range(30))
+    write_tree(tree_dir, {"MEMORY.md": text, **files})
+    [finding] = findings(tree_dir, "index-budget")
+    assert (finding.code, finding.line) == ("long-hook", 2)
+    assert finding.message.startswith("30 hooks are over 150 characters: lines 2, 3, 4,")
+    assert finding.message.endswith("and 18 more")
+    assert len(finding.related) == 29
+
+
+def test_index_budget_inline_content_is_a_problem_only_when_room_is_short(
+    tree_dir: Path,
+) -> None:
+    preamble = "# Index\n\nThis folder keeps what the sessions learned.\nKept by hand.\n\n"
+    write_tree(tree_dir, {"MEMORY.md": preamble + entries(20)})
+    [small] = findings(tree_dir, "index-budget")
+    assert (small.code, small.level) == ("inline-content", "suggestion")
+    write_tree(tree_dir, {"MEMORY.md": preamble + entries(160)})
+    near = {f.code: f.level for f in findings(tree_dir, "index-budget")}
+    assert near == {"near-budget": "problem", "inline-content": "problem"}

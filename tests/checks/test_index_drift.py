@@ -234,3 +234,14 @@ def test_index_drift_no_removal_fix_ever_targets_a_prose_line(tree_dir: Path) ->
         if f.fix is not None and f.fix.get("action") == "remove-index-line"
     }
     assert removed == {4}
+
+
+def test_index_drift_an_index_wikilink_to_a_note_above_the_tree_is_not_broken(
+    tmp_path: Path,
+) -> None:
+    vault = tmp_path / "vault"
+    write_tree(vault, {"CLAUDE.md": "# Rules\n", "vault-map.md": "# Map\n"})
+    tree = vault / "memory"
+    text = "# Index\n- [[CLAUDE]] — the rules\n- [[vault-map]] — the map\n- [[gone-note]] — x\n"
+    write_tree(tree, {"MEMORY.md": text})
+    assert codes(findings(tree, "index-drift")) == [("broken-index-link", "MEMORY.md", 4)]

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.harness import codes, findings, index, memory, write_tree
+from tests.harness import codes, findings, index, memory, report, write_tree
 
 
 def test_orphans_file_with_no_entry_and_no_incoming_link(tree_dir: Path) -> None:
@@ -148,4 +148,17 @@ def test_orphans_index_naming_a_file_in_a_code_span_reaches_it(tree_dir: Path) -
     )
     assert codes(findings(tree_dir, "orphans", "index-drift")) == [
         ("orphan-candidate", "unnamed.md", None)
+    ]
+
+
+def test_orphans_are_not_judged_when_the_index_sits_one_folder_up(tmp_path: Path) -> None:
+    write_tree(tmp_path, {"MEMORY.md": "- [A](memory/a.md) — notes\n"})
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a"), "b.md": memory("b")})
+    result = report(tree, "orphans", "index-drift")
+    [missing] = result.findings
+    assert missing.code == "missing-index"
+    assert "the one in the folder above is not this folder's index" in missing.message
+    assert missing.suggestion == "move ../MEMORY.md into this folder, its links made relative to it"
+    assert [s.reason for s in result.skipped] == [
+        "the index is the MEMORY.md one folder up; what it reaches is not judged"
     ]

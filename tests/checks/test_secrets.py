@@ -9,7 +9,7 @@ from memory_audit.secrets.loading import FALSE_POSITIVES_HEADER, false_positives
 from memory_audit.secrets.redact import fingerprint, load_salt, redact
 from memory_audit.secrets.rules import false_positive_row
 from tests.harness import codes, findings, index, memory, write_tree
-from tests.secrets.samples import CASES
+from tests.secrets.samples import CASES, FLAGGED_NON_SECRETS, MISSED_CREDENTIALS
 
 GITHUB = CASES["github-pat"][0][0][0]
 ANTHROPIC = CASES["anthropic-api-key"][0][0][0]
@@ -80,3 +80,22 @@ def test_custom_patterns_file_and_missing_file(tree_dir: Path, tmp_path: Path) -
         tree_dir, "secrets", options={"secrets": Options(patterns=str(tmp_path / "no.md"))}
     )
     assert [s.reason for s in missing.skipped] == [f"patterns file {tmp_path / 'no.md'} not found"]
+
+
+def credentials_tree(tree_dir: Path, lines: dict[str, str]) -> None:
+    """One memory a line, the line at line 7 of its file (below the frontmatter and a line)."""
+    files = {name: memory(name[:-3], body=f"Notes.\n{line}") for name, line in lines.items()}
+    write_tree(tree_dir, {"MEMORY.md": index(*lines), **files})
+
+
+def test_credentials_as_people_write_them_are_found(tree_dir: Path) -> None:
+    credentials_tree(tree_dir, {name: line for name, (line, _) in MISSED_CREDENTIALS.items()})
+    found = findings(tree_dir, "secrets")
+    assert sorted(codes(found)) == [("possible-secret", n, 7) for n in sorted(MISSED_CREDENTIALS)]
+    for finding in found:
+        assert not any(secret in repr(finding) for _, secret in MISSED_CREDENTIALS.values())
+
+
+def test_names_paths_public_keys_and_examples_are_not_reported(tree_dir: Path) -> None:
+    credentials_tree(tree_dir, FLAGGED_NON_SECRETS)
+    assert findings(tree_dir, "secrets") == []

@@ -37,6 +37,20 @@ JWT = ".".join(
     ]
 )
 
+
+def uuid() -> str:
+    return "-".join(rnd(HEX, n) for n in (8, 4, 4, 4, 12))
+
+
+# Public keys whose base64 holds a '/' near its start, as many do: the part before it looks
+# like a user name (after "ssh", "creds"), the part after it like a password.
+SSH_PUBLIC_KEY = (
+    f"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{rnd(ALNUM, 4)}/Kp4{rnd(ALNUM, 35)} deploy@ci"
+)
+PEM_PUBLIC_KEY = (
+    f"-----BEGIN PUBLIC KEY----- MIIBIjANBg/Kp4{rnd(ALNUM, 40)} -----END PUBLIC KEY-----"
+)
+
 # rule name -> (true positives, false positives). A true positive is (text, secret part).
 CASES: dict[str, tuple[list[tuple[str, str]], list[str]]] = {}
 
@@ -198,11 +212,23 @@ _pw = rnd(ALNUM, 16)
 case(
     "generic-assignment",
     [
-        (f'password = "{_pw}"', _pw),
+        (f'client_secret = "{_pw}"', _pw),
         (f"api_key: {(_k := rnd(ALNUM, 24))}", _k),
         (f"DB_PASSWORD={(_d := rnd(ALNUM, 16))}", _d),
         (f"SECRET_KEY={(_s := rnd(ALNUM, 40))}", _s),
         (f"db_password: {(_p := rnd(ALNUM, 16))}", _p),
+        # credentials as people write them: a name with no suffix, a qualifier, a UUID
+        (f"DB_PASS={(_dp := rnd(ALNUM, 19))}", _dp),
+        (f"token for Scaleway (write): `{(_tk := rnd(ALNUM, 64))}`", _tk),
+        (f"Fernhill API key: `{(_uu := uuid())}`", _uu),
+        (f"clé API : {(_fr := rnd(ALNUM, 32))}", _fr),
+        (f"API token (read-only): {(_ro := rnd(HEX, 32))}", _ro),
+        (f"clave: {(_es := rnd(ALNUM, 12))}", _es),
+        (f"API-Schlüssel: {(_de := rnd(ALNUM, 32))}", _de),
+        (f"令牌：{(_zh := rnd(ALNUM, 32))}", _zh),
+        (f"トークンは {(_ja := rnd(ALNUM, 32))}", _ja),
+        (f"토큰: {(_ko := rnd(ALNUM, 32))}", _ko),
+        (f"token: “{(_cq := rnd(ALNUM, 32))}”", _cq),
     ],
     [
         'password = os.environ["DB_PASSWORD"]',
@@ -215,6 +241,19 @@ case(
         "password = aaaaaaaaaa",
         "secret_key = ${SECRET_KEY}",
         "password: see the team vault",
+        # a hash or algorithm name, a path, an identifier, a template, an example
+        "QR token = HMAC-SHA256 of the event id",
+        "signing secret = bcrypt-sha256 (cost 12)",
+        "api key: ~/.config/fernhill/api_key.txt",
+        "secret_key = derive_from_event_id",
+        "token: process.env.FERNHILL_TOKEN",
+        "token for the CI job: ${CI_JOB_TOKEN}",
+        "for example, API key: " + uuid(),
+        "bypass=" + rnd(ALNUM, 19),
+        "def step(self, shrink_pass: ShrinkPass, *, random_order: bool = False) -> bool:",
+        "token_type = 'content-transfer-encoding'",
+        "_token=_token, _core_token_compound=_core_token_compound,",
+        "self.username, self.password = credentials",
     ],
 )
 
@@ -274,8 +313,25 @@ case(
         ("the switch login is admin/Sw1tch!2024 for now", "Sw1tch!2024"),
         ("router credentials: ops:Fern7hill#net", "Fern7hill#net"),
         ("sign in as deploy / Qa9!vbn3Tz then run it", "Qa9!vbn3Tz"),
+        ("Console login: `deploy` / `Qa9!vbn3Tz`", "Qa9!vbn3Tz"),
+        ("| router login | ops / Fern7hill#net |", "Fern7hill#net"),
+        ("ssh deploy:Fern7hill#net@10.0.0.5 for the backups", "Fern7hill#net"),
+        ("credenciales: ops / Fern7hill#net", "Fern7hill#net"),
+        ("Zugangsdaten: ops/Fern7hill#net", "Fern7hill#net"),
+        ("identifiants : ops / Fern7hill#net", "Fern7hill#net"),
+        ("登录：ops / Fern7hill#net", "Fern7hill#net"),
+        ("로그인: ops/Fern7hill#net", "Fern7hill#net"),
+        ("login ‘ops’ / ‘Fern7hill#net’", "Fern7hill#net"),
+        (f"runner key {SSH_PUBLIC_KEY}; its login ops/Fern7hill#net", "Fern7hill#net"),
     ],
     [
+        "ssh key: ~/.ssh/id_ed25519_fernhill",
+        "ssh deploy key: " + SSH_PUBLIC_KEY,
+        "account: acme-prod/eu-west-1",
+        "creds: " + PEM_PUBLIC_KEY,
+        "login e.g. admin/TempPass1!",
+        "fix HasOnly(capability) in node::credentials [nodejs-private/node-private#505](x)",
+        "[set up the credentials]: https://github.com/nodejs/node-core-utils#setting-up-credentials",
         "GitHub account AnotherSava/claude-dotfiles",
         "AWS account id: 123456789012",
         "login: see the vault",
@@ -293,9 +349,45 @@ case(
         ("passwrod: Lx7#mQ2v", "Lx7#mQ2v"),
         ("pw for the NAS = Kp4-ziR9", "Kp4-ziR9"),
         ("password=hunter2", "hunter2"),
+        # ties with generic-assignment, whose entropy (3.0) would drop it: listed first, it reports
+        ('router admin password = "Harbor01!!"', "Harbor01!!"),
+        ("- **Password:** `Gr33nH0use!`", "Gr33nH0use!"),
+        ("- Password — Gr33nH0use!", "Gr33nH0use!"),
         ("the wifi password is Gr33nH0use! and it is not shared", "Gr33nH0use!"),
+        ("| wifi password | `Gr33nH0use!` |", "Gr33nH0use!"),
+        ("la contraseña del router es Fern7hill#", "Fern7hill#"),
+        ("a senha é Kp4-ziR9x", "Kp4-ziR9x"),
+        ("das Kennwort lautet Qa9!vbn3", "Qa9!vbn3"),
+        ("mot de passe : Lx7#mQ2v", "Lx7#mQ2v"),
+        ("mdp: Kp4-ziR9", "Kp4-ziR9"),
+        ("密码：Gr33nH0use!", "Gr33nH0use!"),
+        ("口令是Lx7#mQ2v", "Lx7#mQ2v"),
+        ("パスワードは Kp4-ziR9", "Kp4-ziR9"),
+        ("비밀번호: Qa9!vbn3Tz", "Qa9!vbn3Tz"),
+        ("WiFi パスワード「Gr33nH0use!」", "Gr33nH0use!"),
+        ("CONTRASEÑA: Gr33nH0use!", "Gr33nH0use!"),
+        ("密码是Lx7#mQ2v请保密", "Lx7#mQ2v"),
+        # with no separator: a strong value only
+        ("demo account password Lisbon2026!! for the shared laptop", "Lisbon2026!!"),
+        ("the kiosk pw Harbor01!! until Friday", "Harbor01!!"),
+        ("Kennwort Wz8!kLm2q2 für den Drucker", "Wz8!kLm2q2"),
+        ("password Xk29vLq8Rt4mZp7wNc3 on the staging box", "Xk29vLq8Rt4mZp7wNc3"),
     ],
     [
+        "password: SHA-256",
+        "password: my_db_password_2",
+        "Set a temporary password for the new user, e.g. `password: TempPass1!`",
+        "password: TempPass1! (example)",
+        "por ejemplo, contraseña: Lx7#mQ2v",
+        "例如，密码：Gr33nH0use!",
+        "Passwort: ${DB_PASS}",
+        "パスワードは12文字以上にしてください",
+        "password reset2024 link sent",
+        "password manager 1Password holds it",
+        "e.g. password Lisbon2026!! for the demo",
+        "password hashing v2 landed",
+        "the password field2 is hidden",
+        "비밀번호는 8자 이상, 특수문자 1개",
         "password was changed yesterday",
         "password: {db_password}",
         "password: <token>",
@@ -308,6 +400,39 @@ case(
         "community string public",
         "password=hunter2 is the joke, not a credential",
         "the wifi password is Gr33nH0use! (not a real password, the demo box)",
+    ],
+)
+case(
+    "default-password",
+    [
+        ("Console login: admin / ubnt", "ubnt"),
+        ("iDRAC: root/calvin", "calvin"),
+        ("the board is pi:raspberry until imaged", "raspberry"),
+        ("router admin / 1234", "1234"),
+    ],
+    [
+        "https://github.com/admin/ubnt",
+        "the ubnt controller runs on port 8443",
+        "root/calvin-klein",
+        "admin / <password>",
+        "for example admin/ubnt",
+        "user:1234 logged in twice",
+        "the admin / Cisco switches",
+    ],
+)
+case(
+    "account-pair",
+    [
+        ("the switch is admin/Harbor01!! on the mgmt port", "Harbor01!!"),
+        ("NAS: root:Tr4ck#2026 for now", "Tr4ck#2026"),
+        ("Administrator / Wz8!kLm2q2", "Wz8!kLm2q2"),
+    ],
+    [
+        "/root/.ssh/authorized_keys",
+        "open admin/settings to change it",
+        "root:x:0:0:root:/root:/bin/bash",
+        "admin:Password1",
+        "e.g. admin/TempPass1!",
     ],
 )
 case(
@@ -363,4 +488,28 @@ NEGATIVES = [
     "publishable key pk_live_" + rnd(ALNUM, 24),
     "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABgQ" + rnd(ALNUM + "+/", 300) + " me@laptop",
     "AWS docs use AKIAIOSFODNN7EXAMPLE and wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    # issue 25: flagged though not secrets
+    "QR token = HMAC-SHA256 of the event id",
+    "ssh key: ~/.ssh/id_ed25519_fernhill",
+    "ssh login for the runner: " + SSH_PUBLIC_KEY,
+    "Reset it for the user, e.g. `password: TempPass1!`",
+    "creds: " + PEM_PUBLIC_KEY,
 ]
+
+# Issue 25, as look-alikes: credentials real memory trees held that the rules missed (file ->
+# a body line holding one, and the secret in it), and lines they flagged that hold none.
+_scaleway, _fernhill, _db_pass = rnd(ALNUM, 64), uuid(), rnd(ALNUM, 19)
+MISSED_CREDENTIALS: dict[str, tuple[str, str]] = {
+    "scaleway.md": (f"token for Scaleway (write): `{_scaleway}`", _scaleway),
+    "fernhill.md": (f"Fernhill API key: `{_fernhill}`", _fernhill),
+    "console.md": ("Console login: admin / ubnt", "ubnt"),
+    "switch.md": ("the switch is admin/Harbor01!! on the mgmt port", "Harbor01!!"),
+    "laptop.md": ("demo account password Lisbon2026!! for the shared laptop", "Lisbon2026!!"),
+    "database.md": (f"DB_PASS={_db_pass}", _db_pass),
+}
+FLAGGED_NON_SECRETS: dict[str, str] = {
+    "qr.md": "QR token = HMAC-SHA256 of the event id",
+    "key-path.md": "ssh key: ~/.ssh/id_ed25519_fernhill",
+    "public-key.md": "ssh login for the runner: " + SSH_PUBLIC_KEY,
+    "howto.md": "Reset it for the user, e.g. `password: TempPass1!`",
+}

@@ -53,7 +53,7 @@ def test_negative_list_gives_zero_hits_across_all_rules() -> None:
 
 def test_an_environment_variable_name_is_where_a_secret_lives_not_a_secret() -> None:
     assert SCANNER.scan("Worker secret: HOLIDAY_API_KEY, NEIS_API_KEY (set with wrangler)") == []
-    [match] = SCANNER.scan("password: Kx9_QpL2_Zr7w")
+    [match] = SCANNER.scan("api_key: Kx9_QpL2_Zr7w")
     assert match.rule == "generic-assignment"
 
 
@@ -68,6 +68,16 @@ def test_rule_file_with_a_bad_regex_keeps_the_good_rules() -> None:
     rules = parse_rules(text, "mine.md")
     assert [r.name for r in rules.rules] == ["ok"]
     assert "rule 'bad': regex does not compile" in rules.problems[0]
+
+
+def test_a_rule_with_an_unknown_value_kind_is_named_and_left_out() -> None:
+    text = (
+        '```json\n[{"name": "odd", "regex": "OK[0-9]{8}", "value": "fancy"},'
+        ' {"name": "ok", "regex": "OK[0-9]{8}", "value": "strong", "generic": true}]\n```\n'
+    )
+    rules = parse_rules(text, "mine.md")
+    assert [(r.name, r.value) for r in rules.rules] == [("ok", "strong")]
+    assert "rule 'odd': value must be one of mixed, strong, token, known" in rules.problems[0]
 
 
 def test_a_rule_only_the_stdlib_engine_reads_still_runs() -> None:

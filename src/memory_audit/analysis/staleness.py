@@ -64,10 +64,34 @@ def finished_work(lines: Sequence[str], ratio: float) -> str | None:
     open_lines = status_lines(body, OPEN) if any(w in words for w in OPEN_WORDS) else set()
     done_lines = status_lines(body, DONE) if any(w in words for w in DONE_WORDS) else set()
     done_lines -= open_lines
+    if open_lines or done_lines:
+        # A table row is a cell of a matrix ("Search | ✅"), a code block a listing: what
+        # exists, not a history of finished steps.
+        listed = not_status(lines)
+        open_lines -= listed
+        done_lines -= listed
     done, total = len(done_lines), len(done_lines) + len(open_lines)
     if total >= 3 and done / total >= ratio:
         return f"body is mostly finished work ({done} of {total} status lines done)"
     return None
+
+
+def not_status(lines: Sequence[str]) -> set[int]:
+    """The 0-based lines that are table rows or inside fenced code blocks."""
+    found: set[int] = set()
+    fence = ""
+    for number, text in enumerate(lines):
+        stripped = text.lstrip()
+        if fence:
+            found.add(number)
+            if stripped.startswith(fence):
+                fence = ""
+        elif stripped.startswith(("```", "~~~")):
+            fence = stripped[:3]
+            found.add(number)
+        elif stripped.startswith("|"):
+            found.add(number)
+    return found
 
 
 def folded(text: str) -> str:

@@ -88,7 +88,7 @@ TABLE: tuple[Dimension, ...] = (
         "Index load budget",
         WARNING,
         hook_priority=30,
-        suggestions=frozenset({"long-hook"}),
+        suggestions=frozenset({"long-hook", "inline-content"}),
     ),
     Dimension("expiry", "Review due", WARNING, hook_priority=70),
     Dimension("confidence", "Confidence ratings", NOTE, hook_priority=90),

@@ -20,7 +20,8 @@ fields below it are lost, and are not reported again as missing).
 Read and parse problems come first (a file that cannot be read cannot be
 checked), then, per file:
 
-- ``no-frontmatter``: the file has no ``---`` block at all;
+- ``no-frontmatter``: the file has no ``---`` block at all (three or more files
+  and none with one: one suggestion for the folder, which Claude Code did not write);
 - ``missing-field`` / ``empty-field`` / ``invalid-field``: a required field is
   absent, blank, or not text. Profile ``claude-code`` requires ``name``,
   ``description`` and ``type`` (top level or under ``metadata:``); profile
@@ -141,6 +142,9 @@ CODE_TOKEN = re.compile(
 )
 
 
+NONE_AT_ALL = 3  # this many files, none with frontmatter: one finding for the folder
+
+
 @dataclass(frozen=True)
 class Options:
     pass
@@ -150,6 +154,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     for path, problems in sorted(tree.unread.items()):
         if path != "MEMORY.md" and not path.startswith("sessions/"):
             yield from problem_findings(ID, path, problems)
+    bare: list[MemoryFile] = []
     for memory in sorted(tree.of_kind(FileKind.MEMORY, FileKind.RECAP), key=lambda m: m.path):
         yield from reading_findings(ID, memory)
         if memory.kind is not FileKind.MEMORY:
@@ -158,7 +163,27 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         if memory.frontmatter is not None:
             yield from _fields(memory, tree.profile)
         elif not memory.frontmatter_present and not memory.problems:
-            yield _no_frontmatter(memory)
+            bare.append(memory)
+    if len(bare) >= NONE_AT_ALL and not any(m.frontmatter_present for m in tree.memories):
+        yield _none_anywhere(bare)  # one cause: this folder was not written by Claude Code
+    else:
+        yield from (_no_frontmatter(memory) for memory in bare)
+
+
+def _none_anywhere(bare: list[MemoryFile]) -> Finding:
+    return make_finding(
+        ID,
+        "no-frontmatter",
+        bare[0].path,
+        1,
+        f"none of the {len(bare)} files has frontmatter: Claude Code's discovery sees only"
+        " their names (is this folder written by Claude Code?)",
+        "if it is a Claude Code memory folder, add a --- block with name, description and"
+        " type to each file; if not, audit only the folders Claude Code writes",
+        key="no-frontmatter-anywhere",
+        related=tuple(m.path for m in bare[1:]),
+        level="suggestion",
+    )
 
 
 def _no_frontmatter(memory: MemoryFile) -> Finding:

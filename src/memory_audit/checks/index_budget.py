@@ -14,7 +14,8 @@ to every session.
 - ``inline-content``: lines that are not pointers (paragraphs, code blocks,
   tables, knowledge written into the index), one finding per block: a
   pointer-only index keeps knowledge in topic files (docs/dimensions.md,
-  "The memory model");
+  "The memory model"). A problem when the index is near or over its budget, a
+  suggestion below it (a preamble or a legend costs little room then);
 - ``rule-in-index``: a behavioural rule ("Always…", "Never…") with no pointer:
   it belongs in ``~/.claude/rules/``, the always-loaded rules layer;
 - ``long-hook``: a hook over ``max_hook_chars`` (150);
@@ -46,6 +47,7 @@ from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "index-budget"
+SHOWN_LINES = 12  # line numbers listed in a grouped finding
 NAMED = 20  # memories named in a message; all of them are in `related`
 RULE_START = (
     "always ",
@@ -78,19 +80,11 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     if index is None or tree.index_load is None:
         return
     yield from _budget(index, tree.index_load, options)
-    yield from _content(index)
+    load = tree.index_load
+    tight = load.cut or load.lines > options.warn_lines or load.chars > options.warn_chars
+    yield from _content(index, tight)
+    yield from _long_hooks(index, options.max_hook_chars)
     for entry in index.entries:
-        if entry.kind is LineKind.POINTER and len(entry.hook) > options.max_hook_chars:
-            yield make_finding(
-                ID,
-                "long-hook",
-                INDEX_NAME,
-                entry.line,
-                f"hook for `{entry.target}` is {len(entry.hook)} characters "
-                f"(over {options.max_hook_chars})",
-                "shorten the hook to one line that says when to open the file; details go in it",
-                key=entry.target,
-            )
         if len(entry.links) > 1:
             targets = ", ".join(f"`{link.target}`" for link in entry.links)
             yield make_finding(
@@ -102,6 +96,30 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
                 "give each file its own pointer line",
                 key=entry.target,
             )
+
+
+def _long_hooks(index: Index, limit: int) -> Iterator[Finding]:
+    """One finding for every over-long hook of the index: one cause, one decision."""
+    long = [e for e in index.entries if e.kind is LineKind.POINTER and len(e.hook) > limit]
+    if not long:
+        return
+    first = long[0]
+    if len(long) == 1:
+        what = f"hook for `{first.target}` is {len(first.hook)} characters (over {limit})"
+    else:
+        lines = ", ".join(str(e.line) for e in long[:SHOWN_LINES])
+        more = f" and {len(long) - SHOWN_LINES} more" if len(long) > SHOWN_LINES else ""
+        what = f"{len(long)} hooks are over {limit} characters: lines {lines}{more}"
+    yield make_finding(
+        ID,
+        "long-hook",
+        INDEX_NAME,
+        first.line,
+        what,
+        "shorten each hook to one line that says when to open the file; details go in it",
+        key="long-hooks",
+        related=tuple(dict.fromkeys(e.target for e in long[1:])),
+    )
 
 
 def _budget(index: Index, loaded: LoadedIndex, options: Options) -> Iterator[Finding]:
@@ -178,11 +196,15 @@ def _recall(tree: MemoryTree) -> Iterator[Finding]:
         )
 
 
-def _content(index: Index) -> Iterator[Finding]:
+def _content(index: Index, tight: bool) -> Iterator[Finding]:
+    """Rules and inline content in the index. Inline content is a problem when the index is
+    near or over its load budget (every line of it costs room a pointer needs); below that,
+    a preamble, a legend or a note on how the index is kept is a matter of taste: a
+    suggestion."""
     block: list[int] = []
     for number, (text, kind) in enumerate(zip(index.lines, index.line_kinds, strict=True), 1):
         if kind is LineKind.TEXT and _is_rule(text):
-            yield from _inline(index, block)
+            yield from _inline(index, block, tight)
             block = []
             yield make_finding(
                 ID,
@@ -196,12 +218,12 @@ def _content(index: Index) -> Iterator[Finding]:
         elif kind in (LineKind.TEXT, LineKind.CODE):
             block.append(number)
         elif kind is not LineKind.BLANK or not block:
-            yield from _inline(index, block)
+            yield from _inline(index, block, tight)
             block = []
-    yield from _inline(index, block)
+    yield from _inline(index, block, tight)
 
 
-def _inline(index: Index, block: Sequence[int]) -> Iterator[Finding]:
+def _inline(index: Index, block: Sequence[int], tight: bool) -> Iterator[Finding]:
     if not block:
         return
     first, last = block[0], block[-1]
@@ -215,6 +237,7 @@ def _inline(index: Index, block: Sequence[int]) -> Iterator[Finding]:
         "move it into a topic file and leave one `- [Title](file.md) — hook` line",
         key=index.lines[first - 1].strip()[:80],
         fix={"action": "move-to-topic", "first": first, "last": last},
+        level="problem" if tight else None,
     )
 
 

@@ -2,7 +2,9 @@
 
 Reports, for the index at the root of the tree:
 
-- ``missing-index``: there is no MEMORY.md (or it cannot be read);
+- ``missing-index``: there is no MEMORY.md (or it cannot be read); when the
+  folder above holds one (a copied memory folder), it says so: Claude Code reads
+  the index only inside the memory folder (``orphans`` then judges nothing);
 - ``broken-index-link``: an index line links a file that does not exist;
 - ``stale-index-path``: the linked file is gone but exactly one unindexed file
   with the same name exists elsewhere in the tree (it was moved);
@@ -34,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from memory_audit.analysis.wikilinks import wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.index_file import INDEX_NAME, IndexEntry, IndexLink
 from memory_audit.tree.memory_file import MemoryFile
@@ -56,7 +59,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     for link, target in tree.index_links:
         if link.line in moved and moved[link.line][0] == link:
             yield _stale_path(link, moved[link.line][1])
-        elif not target.exists:
+        elif not target.exists and not (link.wiki and wikilink_resolves(tree, link.target, "")):
             yield _broken_link(link, target, pointer=link.line in pointers)
     if options.flat_index:
         for memory in sorted(tree.memories, key=lambda m: m.path):
@@ -78,6 +81,12 @@ def _missing_index(tree: MemoryTree) -> Finding:
     if reason:
         message = f"MEMORY.md cannot be read ({reason}) — index cannot be checked"
         suggestion = "restore MEMORY.md as UTF-8 text, one pointer line per memory file"
+    elif tree.index_above:
+        message = (
+            "MEMORY.md is missing here; the one in the folder above is not this folder's index"
+            " for Claude Code, which reads MEMORY.md only inside the memory folder"
+        )
+        suggestion = "move ../MEMORY.md into this folder, its links made relative to it"
     else:
         message = "MEMORY.md is missing — index cannot be checked"
         suggestion = "create MEMORY.md with one `- [Title](file.md) — hook` line per memory file"

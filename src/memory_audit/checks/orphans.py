@@ -44,6 +44,9 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     if tree.index_unreadable:
         yield Skip(ID, "MEMORY.md cannot be read, so what it reaches is unknown")
         return
+    if tree.index_above:  # adding lines to a new MEMORY.md would make a second index
+        yield Skip(ID, "the index is the MEMORY.md one folder up; what it reaches is not judged")
+        return
     for memory in sorted(tree.memories, key=lambda m: m.path):
         if memory.path not in tree.reachable:
             yield _orphan(tree, memory)

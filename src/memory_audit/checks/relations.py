@@ -40,15 +40,13 @@ Passing: the same pair with ``superseded_by: feedback/baz.md`` on qux.md.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import cast
 
+from memory_audit.analysis.wikilinks import near_name, wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
-from memory_audit.sources.claude_names import outside_names
 from memory_audit.tree.memory_file import FileKind, MemoryFile, Relation
-from memory_audit.tree.snapshot import MemoryTree, name_key
+from memory_audit.tree.snapshot import MemoryTree
 
 ID = "relations"
 RELATION_TYPES = ("supersedes", "contradicts", "supports", "related_to")
@@ -209,7 +207,7 @@ def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
         if link.mention:
             continue  # a path in a code span: stale-refs' concern, not a link
         if link.wiki:
-            if not _wikilink_resolves(tree, link.target, memory.path):
+            if not wikilink_resolves(tree, link.target, memory.path):
                 yield _broken_wikilink(tree, memory, link.target, link.line)
             continue
         path_part = link.target.split("#", 1)[0]
@@ -241,31 +239,8 @@ def _unread_links(memory: MemoryFile) -> Iterator[Finding]:
         )
 
 
-# [[#123]], [[issue-123]], [[PROJ-42]], [[PR 17]]: a ticket, not a note.
-TICKET = re.compile(r"#?\d+|(?:issue|pr|bug|ticket|gh)[-_ #]?\d+|[A-Z][A-Z0-9]{1,9}-\d+", re.I)
-
-
-def _wikilink_resolves(tree: MemoryTree, target: str, source: str) -> bool:
-    """A memory of this tree, a ticket reference, or anything else Claude Code may mean:
-    a skill, agent or command, a note beside the memory folder, a CLAUDE.md heading, a
-    memory of another store on this machine."""
-    if tree.resolve_link(target, source, wiki=True).exists:
-        return True
-    if TICKET.fullmatch(target.strip()):
-        return True
-    return name_key(target.split("|", 1)[0].split("#", 1)[0]) in _outside(tree)
-
-
-def _outside(tree: MemoryTree) -> frozenset[str]:
-    key = ("relations-outside-names",)
-    if key not in tree.scratch:  # listed once per tree, and only when a wikilink is unresolved
-        names = outside_names(tree.root, tree.location.project_path)
-        tree.scratch[key] = frozenset(name_key(n) for n in names) - {""}
-    return cast(frozenset[str], tree.scratch[key])
-
-
 def _broken_wikilink(tree: MemoryTree, memory: MemoryFile, target: str, line: int) -> Finding:
-    near = _near_name(tree, name_key(target))
+    near = near_name(tree, target)
     hint = f"; did you mean `{near}`?" if near else ""
     return make_finding(
         ID,
@@ -282,13 +257,3 @@ def _broken_wikilink(tree: MemoryTree, memory: MemoryFile, target: str, line: in
         # not written yet, or names of things outside Claude Code's reach
         level="problem" if near else None,
     )
-
-
-def _near_name(tree: MemoryTree, key: str) -> str | None:
-    """A memory whose name the link cuts short or runs past (a truncated file name)."""
-    if len(key) < 6:
-        return None
-    for name, path in sorted(tree.names.items()):
-        if len(name) >= 6 and (name.startswith(key) or key.startswith(name)):
-            return path
-    return None

@@ -5,10 +5,16 @@ Every file's text (frontmatter values and body) is scanned with the rules of
 over 30 token families with documented formats (AWS, GitHub, GitLab,
 Anthropic, OpenAI, Slack, Stripe, Google, npm, PyPI, Hugging Face, ...),
 private keys, JWTs, database URLs with a password, generic ``password=``
-assignments gated by entropy, and credentials as people write them: a
-``login admin/<password>`` pair, ``the wifi password is ...``, an SNMP
-``community`` string, an app password, a PIN, connection strings, ``.netrc``
-and ``Authorization: Basic`` lines (misspelt ``passwrod`` too). With
+assignments gated by entropy, and credentials as people write them, in
+English, Spanish, Portuguese, German, French, Chinese, Japanese and Korean: a
+``login admin/<password>`` pair (``user / pass``, ``user:pass@host``, in
+backticks or a table), ``the wifi password is ...``, ``DB_PASS=...``,
+``token for <provider> (write): ...``, ``API key: <uuid>``, a vendor's default
+password after ``admin /``, an SNMP ``community`` string, an app password, a
+PIN, connection strings, ``.netrc`` and ``Authorization: Basic`` lines
+(misspelt ``passwrod`` too). A value is judged by its shape and by its line:
+paths, hash and algorithm names, identifiers, public keys and values marked
+``e.g.`` or ``for example`` are not credentials. With
 ``gitleaks_config:`` the rules of a ``.gitleaks.toml`` apply as well (keywords,
 entropy and allowlists honoured). A match is shown redacted
 (``<head>...<tail>``, at most 40 characters) and identified by a salted
@@ -22,7 +28,8 @@ Failing::
     (pattern: github-pat). Suggest: review and redact, or mark as false positive.
 
 Passing: ``sk-...``, ``<your-key>``, ``${GITHUB_TOKEN}``, ``AKIAIOSFODNN7EXAMPLE``,
-UUIDs, commit hashes and ``ssh-rsa AAAA...`` public keys.
+UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work``,
+``token = HMAC-SHA256 of the id``, ``e.g. password: <example>``.
 """
 
 from __future__ import annotations

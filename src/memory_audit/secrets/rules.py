@@ -30,6 +30,8 @@ DFA_MEMORY = 64 << 20
 JSON_BLOCK = re.compile(r"^```json[ \t]*\n(.*?)^```", re.M | re.S)
 TABLE_ROW = re.compile(r"^\|\s*([0-9a-f]{16,64})\s*\|", re.M)
 BUNDLED = ("config", "secret-patterns.md")
+# What a generic rule's value must look like (see memory_audit.secrets.values).
+VALUE_KINDS = ("mixed", "strong", "token", "known")
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,7 @@ class Rule:
     entropy: float | None = None
     generic: bool = False
     allows: tuple[Allow, ...] = ()
+    value: str | None = None  # one of VALUE_KINDS: the shape a generic rule's value has
 
     def allowed(self, secret: str) -> bool:
         """True when an allowlist of the rule covers ``secret``."""
@@ -139,6 +142,8 @@ def _rule(item: Any) -> tuple[Rule | None, str | None]:
         return None, f"rule {name!r}: keywords must be a list of strings"
     if entropy is not None and not isinstance(entropy, int | float):
         return None, f"rule {name!r}: entropy must be a number"
+    if item.get("value") not in (None, *VALUE_KINDS):
+        return None, f"rule {name!r}: value must be one of {', '.join(VALUE_KINDS)}"
     rule = Rule(
         name=name,
         label=str(item.get("type") or name),
@@ -146,6 +151,7 @@ def _rule(item: Any) -> tuple[Rule | None, str | None]:
         keywords=tuple(k.lower() for k in keywords),
         entropy=float(entropy) if entropy is not None else None,
         generic=bool(item.get("generic", False)),
+        value=item.get("value"),
     )
     return rule, None
 

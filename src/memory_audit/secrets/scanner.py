@@ -7,10 +7,11 @@
    as one combined alternation: most rules' keywords occur in a few files, and
    a combined pattern made RE2 build one large DFA over every file (on a
    realistic 8 MB sweep, 0.2 s of DFA construction, twice the matching).
-3. Each hit passes the placeholder, distinct-character and entropy filters.
-   Of overlapping matches the leftmost takes the text, then the earlier rule, as
-   in one alternation of the rules; a generic hit overlapping a specific one is
-   dropped.
+3. Each hit passes the value classifier (``secrets/values.py``: placeholders,
+   distinct characters, entropy; for generic rules the value's shape and its
+   line's words around it). Of overlapping matches the leftmost takes the text,
+   then the earlier rule, as in one alternation of the rules; a generic hit
+   overlapping a specific one is dropped.
 
 RE2 (``google-re2``) is used when present: linear time, and several times
 faster than ``re``. It runs on the UTF-8 bytes of the text: given a ``str``,
@@ -29,34 +30,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from memory_audit.analysis.fast_regex import compile_fast
-from memory_audit.secrets.redact import entropy, fingerprint, redact
+from memory_audit.secrets.redact import fingerprint, redact
 from memory_audit.secrets.rules import RE2_ERRORS, Rule, RuleSet, bytes_pattern
+from memory_audit.secrets.values import plausible
 
 try:
     import re2 as _re2
 except ImportError:  # pragma: no cover - google-re2 is a dependency; a broken wheel: stdlib
     _re2 = None
-
-
-PLACEHOLDER = re.compile(
-    r"x{4,}|X{4,}|\.\.\.|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
-    r"|changeme|change[_-]me|redacted|fake|0{8,}|12345678|abcdefgh"
-    # the whole text of a phrase rule's disclaimed alternative: "password=x1 is the joke"
-    r"|\bnot (?:a |an )?(?:real |actual |live |valid |working )?(?:credential|password|passcode"
-    r"|secret)s?\b|\b(?:a|the) joke\b",
-    re.I,
-)
-NOT_A_VALUE = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|[()\[\]]|^\$|^%|^os\.|^env\.", re.I)
-# The name of an environment variable ("secret: HOLIDAY_API_KEY, ..." in prose says where
-# the secret lives, not what it is): upper case words joined by underscores.
-VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
-# Whole values that are placeholders in documentation, whatever the rule.
-PLACEHOLDER_WORDS = frozenset(
-    """password passwords passwd pass pwd secret secrets token tokens user username admin root
-    guest postgres mysql required optional none null true false undefined string config settings
-    environment variable value hidden masked""".split()
-)
-MIN_DISTINCT = 5
 
 
 @dataclass(frozen=True)
@@ -140,7 +121,7 @@ class Scanner:
     def _hit(self, subject: _Subject, index: int, match: Any) -> SecretMatch | None:
         rule, group = self.rules[index], self._patterns[index].secret
         start, end = subject.span(match.span(group if match.span(group)[0] >= 0 else 0))
-        if not plausible(rule, subject.text[start:end]):
+        if not plausible(rule, subject.text, start, end):
             return None
         return self._match(rule, subject.text, start, end)
 
@@ -171,18 +152,6 @@ class _Subject:
         assert isinstance(self.data, bytes)
         start = len(self.data[: span[0]].decode("utf-8", "surrogatepass"))
         return start, start + len(self.data[span[0] : span[1]].decode("utf-8", "surrogatepass"))
-
-
-def plausible(rule: Rule, secret: str) -> bool:
-    """False for placeholders, documentation examples and low-entropy strings."""
-    value = secret.strip()
-    if len(set(value)) < MIN_DISTINCT or PLACEHOLDER.search(value):
-        return False
-    if value.lower() in PLACEHOLDER_WORDS or rule.allowed(value):
-        return False
-    if rule.entropy is not None and entropy(value) < rule.entropy:
-        return False
-    return not (rule.generic and (NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value)))
 
 
 def _keyword_set(keywords: Sequence[str]) -> Any:

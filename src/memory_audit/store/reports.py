@@ -193,8 +193,8 @@ def summary_markdown(run: Run, changes: Mapping[str, Changes]) -> str:
         f"# memory-audit weekly summary, {stamp}",
         "",
         f"**{run.problem_total} findings** in {sum(1 for r in projects if r.problems)} of "
-        f"{len(projects)} memory trees{wording.not_audited_count(run)} (and "
-        f"{run.suggestion_total} suggestions); {since}",
+        f"{len(projects)} memory trees{wording.not_audited_count(run)}"
+        f"{_suggestions(run)}; {since}",
         "",
         *_not_run_lines(run),
         "| project | findings | new | resolved | index lines | index bytes | report |",
@@ -212,6 +212,10 @@ def summary_markdown(run: Run, changes: Mapping[str, Changes]) -> str:
     lines += _errors_markdown(projects)
     lines += ["", "Review and fix, one confirmed decision at a time: `memory-audit review`."]
     return "\n".join(lines) + "\n"
+
+
+def _suggestions(run: Run) -> str:
+    return f" (and {run.suggestion_total} suggestions)" if run.suggestion_total else ""
 
 
 def _not_run_lines(run: Run) -> list[str]:

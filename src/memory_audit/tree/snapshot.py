@@ -91,6 +91,12 @@ class MemoryTree:
     def of_kind(self, *kinds: FileKind) -> list[MemoryFile]:
         return [f for f in self.files.values() if f.kind in kinds]
 
+    @cached_property
+    def index_above(self) -> bool:
+        """No MEMORY.md here, but one in the folder above: a copy of a memory folder whose
+        index was kept beside it (existence only; a file outside the tree is never read)."""
+        return self.index is None and os.path.isfile(os.path.join(self.root.parent, INDEX_NAME))
+
     @property
     def index_unreadable(self) -> bool:
         """MEMORY.md is there but could not be read: what it lists is unknown."""

@@ -1,0 +1,45 @@
+"""What a ``[[wikilink]]`` resolves to, for every check that reads one (index and bodies).
+
+A memory of this tree first; then a ticket reference, which is no link at all; then
+anything else Claude Code may mean by the name (:mod:`memory_audit.sources.claude_names`:
+skills, agents, commands, notes above the tree, CLAUDE.md headings, other stores).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import cast
+
+from memory_audit.sources.claude_names import outside_names
+from memory_audit.tree.snapshot import MemoryTree, name_key
+
+# [[#123]], [[issue-123]], [[PROJ-42]], [[PR 17]]: a ticket, not a note.
+TICKET = re.compile(r"#?\d+|(?:issue|pr|bug|ticket|gh)[-_ #]?\d+|[A-Z][A-Z0-9]{1,9}-\d+", re.I)
+NEAR_MINIMUM = 6  # shorter names match too much as prefixes
+
+
+def wikilink_resolves(tree: MemoryTree, target: str, source: str) -> bool:
+    if tree.resolve_link(target, source, wiki=True).exists:
+        return True
+    if TICKET.fullmatch(target.strip()):
+        return True
+    return name_key(target.split("|", 1)[0].split("#", 1)[0]) in _outside(tree)
+
+
+def _outside(tree: MemoryTree) -> frozenset[str]:
+    key = ("wikilink-outside-names",)
+    if key not in tree.scratch:  # listed once per tree, and only when a wikilink is unresolved
+        names = outside_names(tree.root, tree.location.project_path)
+        tree.scratch[key] = frozenset(name_key(n) for n in names) - {""}
+    return cast(frozenset[str], tree.scratch[key])
+
+
+def near_name(tree: MemoryTree, target: str) -> str | None:
+    """A memory whose name the link cuts short or runs past (a truncated file name)."""
+    key = name_key(target)
+    if len(key) < NEAR_MINIMUM:
+        return None
+    for name, path in sorted(tree.names.items()):
+        if len(name) >= NEAR_MINIMUM and (name.startswith(key) or key.startswith(name)):
+            return path
+    return None

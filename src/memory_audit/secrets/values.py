@@ -1,0 +1,190 @@
+"""Whether the text a rule matched looks like a credential: the value classifier.
+
+Every match passes the placeholder, distinct-character and entropy filters and the
+rule's allowlists. A generic rule's match (a keyword near a value, as people write
+credentials) is also judged by its shape and by the words around it on its line:
+
+- its ``value`` kind, declared by the rule: ``mixed`` (a letter with a digit or a
+  symbol; ``strong`` when no separator stands between the value and the word before it),
+  ``strong`` (a letter, a digit and a symbol, ``Word01!!``; or a long mix of
+  cases and digits), ``token`` (16 characters or more, letters and digits) or
+  ``known`` (the rule lists the values, vendor defaults: no shape asked);
+- never a file path or a URL's path, a hash or algorithm name (``HMAC-SHA256``), a
+  public key (``ssh-ed25519 AAAA...``, a ``BEGIN PUBLIC KEY`` block), an identifier
+  (``snake_case``, ``camelCase``, ``kebab-label``, ``process.env.X``, ``DB_PASSWORD``) or
+  an issue reference (``owner/repo#505``) or a cloud region (``eu-west-1``);
+- never text its line marks as an example (``e.g.``, ``for example``, ``example:``)
+  shortly before it, or disclaims shortly after it (``not a real password``).
+
+The words around a match are read in windows of fixed size, so the cost per match is
+bounded whatever the length of the line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_audit.secrets.redact import entropy
+from memory_audit.secrets.rules import Rule
+
+PLACEHOLDER = re.compile(
+    r"x{4,}|X{4,}|\.\.\.|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
+    r"|changeme|change[_-]me|redacted|fake|0{8,}|12345678|abcdefgh"
+    # the whole text of a phrase rule's disclaimed alternative (a user's rules file may
+    # still carry one): "password=x1 is the joke"
+    r"|\bnot (?:a |an )?(?:real |actual |live |valid |working )?(?:credential|password|passcode"
+    r"|secret)s?\b|\b(?:a|the) joke\b",
+    re.I,
+)
+NOT_A_VALUE = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|[()\[\]]|^\$|^%|^os\.|^env\.", re.I)
+# The name of an environment variable ("secret: HOLIDAY_API_KEY, ..." in prose says where
+# the secret lives, not what it is): upper case words joined by underscores.
+VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+# An identifier in code or a key file's name: lower case words joined by underscores, or
+# words run together in camelCase or PascalCase (a type: "shrink_pass: ShrinkPass").
+SNAKE_CASE = re.compile(r"^_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^_+[a-z][a-z0-9]*$")
+CAMEL_CASE = re.compile(r"^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$")
+# A label in kebab-case ("token_type = 'quoted-string'"); four words or more may be a
+# passphrase.
+KEBAB_CASE = re.compile(r"^[a-z]+(?:-[a-z]+){1,2}$")
+# A cloud region or zone ("account: acme-prod/eu-west-1").
+REGION = re.compile(r"^[a-z]{2,}(?:-[a-z]+)+-?[0-9]{1,2}[a-z]?$")
+# An issue, a pull request or a page's anchor: "owner/repo#505", "repo#setting-up".
+ISSUE_REFERENCE = re.compile(r"^[a-z][a-z0-9._-]*#[a-z0-9-]+$")
+# Whole values that are placeholders in documentation, whatever the rule.
+PLACEHOLDER_WORDS = frozenset(
+    """password passwords passwd pass pwd secret secrets token tokens user username admin root
+    guest postgres mysql required optional none null true false undefined string config settings
+    environment variable value hidden masked credentials creds""".split()
+)
+MIN_DISTINCT = 5
+
+# A hash, cipher or signature scheme named in prose ("token = HMAC-SHA256 of the id"):
+# every part of the value, split on - _ / . +, is one of these (digits may follow) or digits.
+ALGORITHM_PART = re.compile(
+    r"(?:hmac|sha|md|bcrypt|scrypt|argon|argon2id|argon2i|argon2d|pbkdf|aes|des|rsa|dsa|ecdsa"
+    r"|ecdh|ed|x|curve|gcm|cbc|ctr|ecb|hs|rs|es|ps|crc|blake|xxh|xxhash|siphash|murmur|totp"
+    r"|hotp|base|hex|utf|keccak|poly|chacha|salsa|pkcs|sha3|whirlpool|ripemd|gost|sm|crypt)[0-9]*[a-z]?"
+    r"|[0-9]+",
+    re.I,
+)
+ALGORITHM_SPLIT = re.compile(r"[-_/.+]")
+PATH = re.compile(
+    r"^(?:~|\.{1,2})?/|^[A-Za-z]:\\|^~|\.(?:pub|pem|key|crt|cer|p12|pfx|jks|kdbx|gpg|asc|age|json"
+    r"|ya?ml|toml|ini|cfg|conf|env|txt|md|sh|py|js|ts)$",
+    re.I,
+)
+# The base64 blob of an OpenSSH public key always starts with the length of its type name.
+SSH_KEY_BLOB = re.compile(r"^AAAA[A-Za-z0-9+/]{12,}")
+# The text before a value inside a long run of base64 (a key blob whose start the window cut).
+KEY_BLOB = re.compile(r"^[A-Za-z0-9+/]{40,}")
+# A public key or certificate in PEM, its body on the same line as its BEGIN line.
+PUBLIC_KEY_BEGIN = re.compile(
+    r"-----BEGIN (?:RSA |SSH2 |PGP |EC )?PUBLIC KEY(?: BLOCK)?-----|-----BEGIN CERTIFICATE-----"
+)
+EXAMPLE_BEFORE = re.compile(
+    r"\b(?:e\.g\.|eg[.:,]|for (?:example|instance)|examples?|samples?|dummy|placeholder|fake"
+    r"|something like|such as|por ejemplo|p\. ?ej\.|por exemplo|z\. ?b\.|zum beispiel|beispiel"
+    r"|par exemple|ex\. ?:)|例如|比如|例えば|예를 들어|예시",
+    re.I,
+)
+DISCLAIMER_AFTER = re.compile(
+    r"\bnot (?:a |an )?(?:real |actual |live |valid |working )?(?:credential|password|passcode"
+    r"|secret)s?\b|\b(?:a|the) joke\b|\((?:e\.g\.|for example|an example|example|sample)\b",
+    re.I,
+)
+SYMBOLS = frozenset("!@#$%^&*+=?~")
+# Words that separate a password from its name as ':' does ("the password is ...").
+COPULAS = frozenset("is was es era é ist lautet est".split())
+COPULA_ENDINGS = ("は", "는", "은")
+# Characters read on each side of a match, on its own line: enough for the key blob of a
+# 4096-bit RSA key before it; an example marker counts only close by.
+WINDOW = 800
+NEAR = 60
+
+
+def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
+    """False when ``text[start:end]`` is a placeholder, a documentation example or a
+    low-entropy string; for a generic rule, also when the value has the wrong shape or its
+    line says it is no credential."""
+    value = text[start:end].strip()
+    known = rule.value == "known"
+    if not known and len(set(value)) < MIN_DISTINCT:
+        return False
+    if PLACEHOLDER.search(value) or value.lower() in PLACEHOLDER_WORDS or rule.allowed(value):
+        return False
+    if not known and rule.entropy is not None and entropy(value) < rule.entropy:
+        return False
+    if not rule.generic:
+        return True
+    if not (_a_value(value) and _in_context(text, start, end)):
+        return False
+    kind = rule.value
+    if kind == "mixed" and _unseparated(text, start):
+        kind = "strong"  # "password Word01!!": with no separator, prose unless it is strong
+    return _has_shape(kind, value)
+
+
+def _a_value(value: str) -> bool:
+    """Not a name (of a variable, a file, an algorithm) where a value would be."""
+    if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or SNAKE_CASE.match(value):
+        return False
+    if CAMEL_CASE.match(value) or KEBAB_CASE.match(value) or ISSUE_REFERENCE.match(value):
+        return False
+    if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
+        return False
+    parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
+    named = any(p[0].isalpha() for p in parts)
+    return not (named and all(ALGORITHM_PART.fullmatch(p) for p in parts))
+
+
+def _has_shape(kind: str | None, value: str) -> bool:
+    letter = any(c.isalpha() for c in value)
+    digit = any(c.isdigit() for c in value)
+    symbol = any(c in SYMBOLS for c in value)
+    if kind == "mixed":
+        return letter and (digit or symbol)
+    if kind == "strong":
+        cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
+        return len(value) >= 6 and letter and digit and (symbol or (cases and len(value) >= 10))
+    if kind == "token":
+        return len(value) >= 16 and letter and digit
+    return True
+
+
+def _unseparated(text: str, start: int) -> bool:
+    """The value follows a word and a space, with no separator (``:``, ``=``, ``is``, a quote)."""
+    before = text[max(0, start - 12) : start]
+    if not before.endswith(" ") or not before.rstrip()[-1:].isalnum():
+        return False
+    word = before.rsplit(None, 1)[-1].lower()
+    return word not in COPULAS and not word.endswith(COPULA_ENDINGS)
+
+
+def _in_context(text: str, start: int, end: int) -> bool:
+    """Not the end of a path, a URL or a key, not marked as an example, not disclaimed."""
+    before, after = _around(text, start, end)
+    if _ends_a_name(before) or _inside_public_key(before):
+        return False
+    return not (EXAMPLE_BEFORE.search(before[-NEAR:]) or DISCLAIMER_AFTER.search(after))
+
+
+def _around(text: str, start: int, end: int) -> tuple[str, str]:
+    """The text next to ``text[start:end]`` on its line: ``WINDOW`` characters before it at
+    most, ``NEAR`` after it."""
+    before = text[max(0, start - WINDOW) : start]
+    return before[before.rfind("\n") + 1 :], text[end : end + NEAR].split("\n", 1)[0]
+
+
+def _ends_a_name(before: str) -> bool:
+    """The value ends a path, a URL's path or a key blob: "~/.ssh/id_x", "AAAA.../x"."""
+    token = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
+    if PATH.search(token) or KEY_BLOB.match(token) or SSH_KEY_BLOB.match(token):
+        return True
+    return "://" in token and token.endswith("/")  # url-password reads a URL's credentials
+
+
+def _inside_public_key(before: str) -> bool:
+    """In a PEM public key or certificate whose body is on its BEGIN line."""
+    begins = list(PUBLIC_KEY_BEGIN.finditer(before))
+    return bool(begins) and "-----END" not in before[begins[-1].end() :]

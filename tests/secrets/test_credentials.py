@@ -1,0 +1,131 @@
+"""Credentials as people write them (issue 25): the kinds real memory trees held that the
+rules missed, and the non-secrets they flagged, as look-alikes."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_audit.secrets.rules import bundled_rules
+from memory_audit.secrets.scanner import Scanner
+from tests.secrets.samples import ALNUM, PEM_PUBLIC_KEY, SSH_PUBLIC_KEY, rnd, uuid
+
+SCANNER = Scanner(bundled_rules(), b"test-salt")
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    return [(m.rule, text[m.start : m.end]) for m in SCANNER.scan(text)]
+
+
+def test_a_token_for_a_provider_with_a_qualifier_and_backticks_is_found() -> None:
+    token = rnd(ALNUM, 64)
+    assert found(f"token for Scaleway (write): `{token}`") == [("generic-assignment", token)]
+
+
+def test_an_api_key_that_is_a_uuid_is_found_after_its_keyword_only() -> None:
+    key = uuid()
+    assert found(f"Fernhill API key: `{key}`") == [("generic-assignment", key)]
+    assert found(f"request id {key} failed") == []
+
+
+def test_a_vendor_default_password_after_a_console_login_is_found() -> None:
+    assert found("Console login: admin / ubnt") == [("default-password", "ubnt")]
+    assert found("Console login: `admin` / `calvin`") == [("default-password", "calvin")]
+
+
+def test_an_administrator_pair_with_no_keyword_is_found() -> None:
+    text = "the switch is admin/Harbor01!! on the mgmt port"
+    assert found(text) == [("account-pair", "Harbor01!!")]
+    assert found("open admin/settings2 to change it") == []
+
+
+def test_a_password_with_no_separator_is_found_when_it_looks_like_one() -> None:
+    text = "demo account password Lisbon2026!! for the shared laptop"
+    assert found(text) == [("password-phrase", "Lisbon2026!!")]
+    assert found("password manager 1Password holds it") == []
+
+
+def test_a_pass_variable_in_a_body_line_is_found() -> None:
+    value = rnd(ALNUM, 19)
+    assert found(f"DB_PASS={value}") == [("generic-assignment", value)]
+    assert found(f"bypass={value}") == []
+
+
+def test_an_algorithm_named_where_a_token_would_be_is_not_a_secret() -> None:
+    assert found("QR token = HMAC-SHA256 of the event id") == []
+    assert found("password: SHA-256") == []
+
+
+def test_an_ssh_key_path_is_not_a_login_pair() -> None:
+    assert found("ssh key: ~/.ssh/id_ed25519_fernhill") == []
+
+
+def test_a_public_key_is_not_a_login_pair() -> None:
+    assert found(f"ssh login for the runner: {SSH_PUBLIC_KEY}") == []
+    assert found(f"creds: {PEM_PUBLIC_KEY}") == []
+
+
+def test_a_password_given_as_an_example_in_instructions_is_not_a_secret() -> None:
+    assert found("Reset it for the user, e.g. `password: TempPass1!`") == []
+    assert found("login with admin/TempPass1! (for example)") == []
+    [(_, secret)] = found("Reset it for the user: `password: TempPass1!`")
+    assert secret == "TempPass1!"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "la contraseña es Fern7hill#",
+        "senha: Fern7hill#",
+        "Passwort: Fern7hill#",
+        "Kennwort lautet Fern7hill#",
+        "mot de passe : Fern7hill#",
+        "mdp: Fern7hill#",
+        "密码：Fern7hill#",
+        "口令是Fern7hill#",
+        "パスワード：Fern7hill#",
+        "비밀번호: Fern7hill#",
+        "credenciales: ops / Fern7hill#",
+        "credenciais: ops/Fern7hill#",
+        "Zugangsdaten: ops / Fern7hill#",
+        "identifiants : ops / Fern7hill#",
+        "账号：ops / Fern7hill#",
+        "ログイン: ops/Fern7hill#",
+        "계정: ops / Fern7hill#",
+    ],
+)
+def test_a_password_in_another_language_is_found(text: str) -> None:
+    assert [secret for _, secret in found(text)] == ["Fern7hill#"]
+
+
+@pytest.mark.parametrize(
+    "word", ["jeton", "clé API", "chave de API", "clave de API", "API-Schlüssel", "令牌", "토큰"]
+)
+def test_a_token_in_another_language_is_found(word: str) -> None:
+    token = rnd(ALNUM, 32)
+    assert found(f"{word}: {token}") == [("generic-assignment", token)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: <password>",
+        "password: ${DB_PASSWORD}",
+        "password: ***",
+        "passwd: xxx",
+        "password: changeme1",
+        "password: ~/.config/fernhill/pw.txt",
+        "password file: secrets.kdbx",
+        "token: process.env.FERNHILL_TOKEN",
+        "secret_key = derive_from_event_id",
+        "password hashing: bcrypt (cost 12)",
+        "for example: password is Fern7hill#",
+        "contraseña: <tu-contraseña>",
+    ],
+)
+def test_placeholders_names_and_examples_are_not_secrets(text: str) -> None:
+    assert found(text) == []
+
+
+def test_user_pass_at_host_gives_the_password_only() -> None:
+    text = "ssh deploy:Fern7hill#net@10.0.0.5 for the backups"
+    assert found(text) == [("login-pair", "Fern7hill#net")]
