@@ -12,7 +12,7 @@ from memory_audit.errors import UsageError
 from memory_audit.model.dimension import Role
 from memory_audit.model.finding import Finding
 from memory_audit.tree.snapshot import MemoryTree
-from tests.harness import index, load, memory, report, write_tree
+from tests.harness import index, load, memory, report, stand_in, write_tree
 
 
 def test_engine_orders_by_dimension_then_most_referenced_file(tree_dir: Path) -> None:
@@ -42,8 +42,7 @@ def test_engine_isolates_a_crashing_check(tree_dir: Path, monkeypatch: pytest.Mo
         raise KeyError("file content must not leak")
 
     crashing = SimpleNamespace(ID="orphans", Options=lambda: None, check=explode)
-    real = checks.check_module
-    monkeypatch.setattr(checks, "check_module", lambda d: crashing if d == "orphans" else real(d))
+    stand_in(monkeypatch, "orphans", crashing)
     write_tree(tree_dir, {"MEMORY.md": index(), "a.md": memory("a", type="bad")})
     # The engine itself, not the harness: the harness fails a test on any check error.
     result = engine.audit_tree(load(tree_dir), ["orphans", "frontmatter"])
