@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sqlite3
 import subprocess
 import sys
@@ -97,6 +98,9 @@ class Planter:
         return write_tree(root, {"MEMORY.md": self.index(stems), **files})
 
 
+SHORT = 6
+
+
 def fragments(secret: str) -> list[str]:
     lines = [line.strip() for line in secret.split("\n") if len(line.strip()) >= 13]
     return lines or [secret]
@@ -162,6 +166,14 @@ def test_no_planted_secret_in_any_output_stored_file_or_log(
         for secret in set(planted)
         for piece in fragments(secret)
         for name, text in outputs.items()
-        if piece in text
+        if leaked(piece, text)
     }
     assert sorted(leaks) == []
+
+
+def leaked(piece: str, text: str) -> bool:
+    """A short secret (a vendor default such as ``1234``) counts only as a whole word: the
+    rules' own help text says "commit abc1234"."""
+    if len(piece) >= SHORT:
+        return piece in text
+    return re.search(rf"(?<![A-Za-z0-9]){re.escape(piece)}(?![A-Za-z0-9])", text) is not None
