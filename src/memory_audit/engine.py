@@ -23,6 +23,7 @@ from memory_audit.model.health import Health
 from memory_audit.model.run import CONSOLIDATION_LOCK, Run, TreeReport
 from memory_audit.secrets.boundary import Boundary, tree_boundary
 from memory_audit.secrets.loading import RulesUnavailable, scanner_for
+from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS
@@ -72,23 +73,35 @@ def audit_tree(
     parsed = not set(selection) <= TEXT_ONLY
     boundary = redaction_boundary(tree, options.get("secrets"), decode_frontmatter=parsed)
     hidden = frozenset(dismissed)
-    ordered = order(tree, distinct([boundary.finding(f) for f in findings]), by_references=parsed)
+    # Ordered by the real paths (how often each is referenced), then shown masked.
+    ordered = [boundary.finding(f) for f in order(tree, distinct(findings), by_references=parsed)]
+    health = _health(tree, parsed, selection, options, (findings, skipped, errors))
     return TreeReport(
-        root=tree.root,
-        project=tree.location.slug,
-        project_path=tree.location.project_path,
+        root=Path(boundary.path(str(tree.root))),
+        project=_masked(boundary, tree.location.slug),
+        project_path=_masked_folder(boundary, tree.location.project_path),
         profile=tree.profile if parsed else tree.requested_profile,
         memory_files=_count(tree, FileKind.MEMORY, parsed),
         session_recaps=_count(tree, FileKind.RECAP, parsed),
         has_index=tree.index is not None,
-        health=_health(tree, parsed, selection, options, (findings, skipped, errors)),
+        health=dataclasses.replace(
+            health, largest=tuple((boundary.path(p), n) for p, n in health.largest)
+        ),
         findings=tuple(f for f in ordered if f.fingerprint not in hidden),
         skipped=tuple(Skip(s.dimension, boundary.text(s.reason)) for s in skipped),
-        errors=tuple((path, boundary.text(error)) for path, error in errors),
+        errors=tuple((boundary.path(path), boundary.text(error)) for path, error in errors),
         checks=tuple(selection),
         dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
-        not_memories=tuple(tree.not_memories.items()),
+        not_memories=tuple((boundary.path(p), why) for p, why in tree.not_memories.items()),
     )
+
+
+def _masked(boundary: Boundary, text: str | None) -> str | None:
+    return None if text is None else boundary.path(text)
+
+
+def _masked_folder(boundary: Boundary, folder: Path | None) -> Path | None:
+    return None if folder is None else Path(boundary.path(str(folder)))
 
 
 SESSION_DIMENSIONS = frozenset({"usage", "coverage"})
@@ -174,16 +187,28 @@ def _only(tree: MemoryTree, paths: Iterable[str]) -> MemoryTree:
 def redaction_boundary(
     tree: MemoryTree, secrets_options: Any, *, decode_frontmatter: bool = True
 ) -> Boundary:
-    """The tree's redaction boundary, from the secrets check's rules (the bundled ones when
-    its patterns file is unusable: the boundary never turns itself off)."""
+    """The tree's redaction boundary, from the secrets check's rules."""
+    return tree_boundary(
+        tree, boundary_scanner(secrets_options), decode_frontmatter=decode_frontmatter
+    )
+
+
+def names_boundary(secrets_options: Any, names: Iterable[str]) -> Boundary:
+    """The boundary of paths shown without a tree loaded (``projects``, ``history``): a
+    secret in a folder or file name is masked like one in a file."""
+    return Boundary.for_names(boundary_scanner(secrets_options), names)
+
+
+def boundary_scanner(secrets_options: Any) -> Scanner:
+    """The secrets check's rules (the bundled ones when its patterns file is unusable: the
+    boundary never turns itself off)."""
     patterns = getattr(secrets_options, "patterns", None)
     state_dir = getattr(secrets_options, "state_dir", None)
     gitleaks = getattr(secrets_options, "gitleaks_config", None)
     try:
-        scanner = scanner_for(patterns, state_dir, gitleaks)
+        return scanner_for(patterns, state_dir, gitleaks)
     except RulesUnavailable:
-        scanner = scanner_for(None, state_dir)
-    return tree_boundary(tree, scanner, decode_frontmatter=decode_frontmatter)
+        return scanner_for(None, state_dir)
 
 
 def _count(tree: MemoryTree, kind: FileKind, parsed: bool) -> int:

@@ -22,7 +22,7 @@ from memory_audit.commands.targets import resolve_scope
 from memory_audit.config import settings as config_module
 from memory_audit.daemon.state import State
 from memory_audit.daemon.store import ReportStore
-from memory_audit.engine import audit_tree, load_ref, select_checks
+from memory_audit.engine import audit_tree, load_ref, redaction_boundary, select_checks
 from memory_audit.errors import UsageError
 from memory_audit.fix import changelog
 from memory_audit.fix.actions import actions
@@ -113,8 +113,17 @@ def _review(
         return Outcome()
     rules = config.check_options("secrets")
     scanner = scanner_for(rules.patterns, rules.state_dir, rules.gitleaks_config)
+    tree = load_ref(ref, config)
+    names = redaction_boundary(tree, rules)
+    real_paths = names.paths(tree.present | set(tree.files))
     session = Session(
-        ref.root, console, actions(scanner), scanner, lambda: list(audit_now().findings)
+        ref.root,
+        console,
+        actions(scanner),
+        scanner,
+        lambda: list(audit_now().findings),
+        names=names,
+        real_paths=real_paths,
     )
     try:
         outcome = session.run(findings)

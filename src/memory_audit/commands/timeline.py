@@ -11,16 +11,19 @@ import difflib
 import json
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
+from memory_audit.engine import names_boundary
 from memory_audit.journal import lookup
 from memory_audit.journal.blobs import CorruptBlob
 from memory_audit.journal.index import Version
 from memory_audit.journal.store import Journal
 
+Shown = Callable[[str], str]  # a path as shown: a secret in a name masked
 NOTE = "(who made each change is a best-effort reading of session transcripts)"
 
 
@@ -34,7 +37,7 @@ def run(
     config_path: Path | None,
     out: TextIO,
 ) -> int:
-    config = config_module.load(config_path)
+    config = config_module.load(config_path, OPTION_TYPES)
     journal = Journal(config.state_dir)
     try:
         if purge is not None:
@@ -45,20 +48,23 @@ def run(
         root, rel = lookup.locate(journal.index, target) if target else (Path(), "")
         start = lookup.parse_when(since) if since else None
         versions = journal.index.history(str(root) if target else None, rel or None, start)
+        # A secret in a file, folder or project name is masked like one in a file.
+        names = [name for v in versions for name in (v.root, v.path)]
+        shown = names_boundary(config.check_options("secrets"), names).path
         if output_format == "json":
-            out.write(json.dumps([_json(v) for v in versions], ensure_ascii=False) + "\n")
+            out.write(json.dumps([_json(v, shown) for v in versions], ensure_ascii=False) + "\n")
         else:
-            out.write(render(versions, journal if diff else None))
+            out.write(render(versions, journal if diff else None, shown))
     finally:
         journal.close()
     return 0
 
 
-def _json(version: Version) -> dict[str, Any]:
+def _json(version: Version, shown: Shown = str) -> dict[str, Any]:
     return {
         "id": version.id,
-        "root": version.root,
-        "path": version.path,
+        "root": shown(version.root),
+        "path": shown(version.path),
         "at": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(version.at)),
         "kind": version.kind,
         "size": version.size,
@@ -70,7 +76,7 @@ def _json(version: Version) -> dict[str, Any]:
     }
 
 
-def render(versions: Sequence[Version], journal: Journal | None) -> str:
+def render(versions: Sequence[Version], journal: Journal | None, shown: Shown = str) -> str:
     if not versions:
         return "The journal holds nothing for that yet.\n"
     lines = [NOTE]
@@ -79,11 +85,11 @@ def render(versions: Sequence[Version], journal: Journal | None) -> str:
     for version in versions:
         if version.root != current_root:
             current_root, current_day = version.root, None
-            lines += ["", f"Memory tree: {version.root}"]
+            lines += ["", f"Memory tree: {shown(version.root)}"]
         if _day(version) != current_day:
             current_day = _day(version)
             lines.append(f"{current_day}: {days[current_day]} change(s)")
-        lines.append(_line(version))
+        lines.append(_line(version, shown))
         if journal is not None:
             lines += _diff_lines(journal, version)
     return "\n".join(lines) + "\n"
@@ -93,12 +99,12 @@ def _day(version: Version) -> str:
     return time.strftime("%Y-%m-%d", time.localtime(version.at))
 
 
-def _line(version: Version) -> str:
+def _line(version: Version, shown: Shown = str) -> str:
     clock = time.strftime("%H:%M:%S", time.localtime(version.at))
     size = "" if version.is_tombstone else f"{version.size:,} B"
     note = f" — {version.note}" if version.note else ""
     return (
-        f"  {clock}  #{version.id:<6} {version.kind:<9} {version.path}  {size}  "
+        f"  {clock}  #{version.id:<6} {version.kind:<9} {shown(version.path)}  {size}  "
         f"by {version.actor.describe()}{note}"
     )
 

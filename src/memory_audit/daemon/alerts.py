@@ -24,6 +24,7 @@ from pathlib import Path
 
 from memory_audit.daemon.notify import Notifier
 from memory_audit.daemon.state import State
+from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex, load_index
@@ -66,6 +67,9 @@ class FileScan:
     rel: str
     matches: tuple[SecretMatch, ...]
     index_load: LoadedIndex | None  # what of MEMORY.md a session receives
+    # the tree and the file as alerts show them: a secret in a name masked
+    shown_root: str = ""
+    shown_rel: str = ""
 
 
 def scan_file(path: Path, root: Path, scanner: Scanner, max_bytes: int) -> FileScan | None:
@@ -76,7 +80,9 @@ def scan_file(path: Path, root: Path, scanner: Scanner, max_bytes: int) -> FileS
     if result.text is None:
         return None
     loaded = load_index(result.disk_text) if rel == INDEX_NAME else None
-    return FileScan(root, rel, tuple(scanner.scan(result.text)), loaded)
+    names = Boundary.for_names(scanner, [str(root), rel])
+    matches = tuple(scanner.scan(result.text))
+    return FileScan(root, rel, matches, loaded, names.path(str(root)), names.path(rel))
 
 
 def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Alert]:
@@ -93,9 +99,9 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
                 Alert(
                     key,
                     "secret",
-                    str(scan.root),
-                    scan.rel,
-                    f"{scan.rel}:{match.line} {match.label} {match.redacted}",
+                    scan.shown_root or str(scan.root),
+                    scan.shown_rel or scan.rel,
+                    f"{scan.shown_rel or scan.rel}:{match.line} {match.label} {match.redacted}",
                 )
             )
     if scan.index_load is not None:
@@ -114,13 +120,14 @@ def _budget_crossing(scan: FileScan, loaded: LoadedIndex, state: State) -> Alert
         return None  # back under budget: the next crossing alerts again
     stamp = dt.datetime.now().isoformat(timespec="microseconds")
     key = hashlib.sha256(f"{scan.root}\x1fbudget\x1f{stamp}".encode()).hexdigest()[:32]
-    name = scan.root.parent.name or str(scan.root)
+    shown = Path(scan.shown_root or scan.root)
+    name = shown.parent.name or str(shown)
     text = (
         f"{name}: MEMORY.md is {loaded.lines} lines, {loaded.chars:,} characters; sessions "
         f"see only its first {loaded.kept_lines} lines (limits: {LINE_LIMIT} lines, "
         f"{CHAR_LIMIT:,} characters)"
     )
-    return Alert(key, "budget", str(scan.root), INDEX_NAME, text)
+    return Alert(key, "budget", str(shown), INDEX_NAME, text)
 
 
 class AlertCenter:

@@ -101,12 +101,19 @@ class Session:
         actions: dict[str, Action],
         scanner: Scanner,
         recheck: Recheck,
+        *,
+        names: Boundary | None = None,
+        real_paths: Mapping[str, str] | None = None,
     ) -> None:
         self.root = root
         self.console = console
         self.actions = actions
         self.scanner = scanner
         self.recheck = recheck
+        # Findings show a secret in a file or folder name masked; a fix acts on the real
+        # file (real_paths: shown path -> path), and what it says is masked again (names).
+        self.names = names or Boundary(())
+        self.real_paths = real_paths or {}
         self.outcome = Outcome()
         self._index_seen = self._read_index()
         self._fresh: dict[str, Finding] | None = None  # the tree as it is, after a fix
@@ -174,7 +181,8 @@ class Session:
         proposal = self._propose(finding, action)
         if not isinstance(proposal, Edit):
             return proposal
-        self.console.say(f"  Apply makes one change: {visible(proposal.description)}")
+        shown = self.names.text(proposal.description)
+        self.console.say(f"  Apply makes one change: {visible(shown)}")
         self.console.say(self._redacted_diff(proposal).rstrip())
         choices = SECRET if finding.dimension == "secrets" else CONCRETE
         key = self.console.choose("Action?", {**choices, **QUIT}, numbered=True)
@@ -236,7 +244,7 @@ class Session:
         self, finding: Finding, action: Action, fix: Mapping[str, Any], answers: list[str]
     ) -> Edit | Finding | str:
         try:
-            return action.build(self.root, fix, answers)
+            return action.build(self.root, self._real(fix), answers)
         except StaleTarget as exc:
             return self._changed_meanwhile(finding, str(exc))
         except CannotEdit as exc:
@@ -314,8 +322,8 @@ class Session:
         except (OSError, UnicodeError) as exc:
             return self._failed(finding, exc)
         self._index_seen = self._read_index()
-        self.outcome.applied.append(change.description)
-        self.console.say(f"  Applied: {visible(change.description)}")
+        self.outcome.applied.append(self.names.text(change.description))
+        self.console.say(f"  Applied: {visible(self.names.text(change.description))}")
         self._tree_changed()
         return APPLIED
 
@@ -347,14 +355,15 @@ class Session:
         return DEFERRED
 
     def _edit_by_hand(self, finding: Finding) -> str:
-        path = self.root / finding.path
+        path = self.root / self.real_paths.get(finding.path, finding.path)
         editor = shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
         line = [f"+{finding.line}"] if finding.line else []
         try:
             subprocess.run([*editor, *line, str(path)], check=False)
         except OSError as exc:
+            shown = self.root / finding.path
             self.console.say(
-                f"  Could not start the editor ({exc.strerror}); edit {path} yourself."
+                f"  Could not start the editor ({exc.strerror}); edit {shown} yourself."
             )
         return DEFERRED
 
@@ -362,9 +371,10 @@ class Session:
         """The lines around the finding; then the same question again. Read through the
         tree guard: a symlink, a FIFO or a device in the tree is refused, not opened."""
         try:
-            data, _ = tree_access.read_bytes(self.root, finding.path, VIEW_LIMIT)
+            real = self.real_paths.get(finding.path, finding.path)
+            data, _ = tree_access.read_bytes(self.root, real, VIEW_LIMIT)
         except tree_access.NotInTree as exc:
-            self.console.say(f"  (not shown: {visible(str(exc))})")
+            self.console.say(f"  (not shown: {visible(self.names.text(str(exc)))})")
             return finding
         lines = data.decode("utf-8", errors="replace").splitlines()
         # Never echo a secret, not even back to its owner's terminal: the boundary of the
@@ -380,7 +390,23 @@ class Session:
         texts = [c.after.text for c in change.changes]
         texts += [c.before.text for c in change.changes if c.before is not None]
         diff = change.diff(root or self.root)
-        return visible_lines(Boundary.for_text(self.scanner, "\n\n".join(texts)).text(diff))
+        boundary = Boundary.for_text(self.scanner, "\n\n".join(texts)) | self.names
+        return visible_lines(boundary.text(diff))
+
+    def _real(self, fix: Mapping[str, Any]) -> dict[str, Any]:
+        """The fix with every shown (masked) path of the tree back to the real one."""
+        if not self.real_paths:
+            return dict(fix)
+        masked = sorted((k for k, v in self.real_paths.items() if k != v), key=len, reverse=True)
+
+        def real(value: Any) -> Any:
+            if not isinstance(value, str):
+                return value
+            for shown in masked:
+                value = value.replace(shown, self.real_paths[shown])
+            return value
+
+        return {key: real(value) for key, value in fix.items()}
 
     def _read_index(self) -> bytes | None:
         try:
