@@ -26,6 +26,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+MASK = "..."  # what the redaction boundary puts where it took a secret out
 ROOT_KEY = '"root":'
 ROOT_KEY_BYTES = ROOT_KEY.encode()
 
@@ -43,7 +44,7 @@ def head_and_report(data: bytes, root: str) -> tuple[dict[str, Any], dict[str, A
 
         whole = json.loads(data.decode("utf-8"))
         reports = whole.pop("reports", [])
-        return whole, next((r for r in reports if os.path.normpath(r["root"]) == root), None)
+        return whole, next((r for r in reports if shows(r["root"], root)), None)
 
 
 def _written_as_is(data: bytes, root: str) -> dict[str, Any] | None:
@@ -78,7 +79,7 @@ def _report(text: str, root: str) -> dict[str, Any] | None:
     start = text.find(ROOT_KEY)
     while start != -1:
         value, _ = scan(text, skip_whitespace(text, start + len(ROOT_KEY)))
-        if isinstance(value, str) and os.path.normpath(value) == root:
+        if isinstance(value, str) and shows(value, root):
             brace = start - 1
             while text[brace] in " \t\r\n":
                 brace -= 1
@@ -89,6 +90,23 @@ def _report(text: str, root: str) -> dict[str, Any] | None:
             return found
         start = text.find(ROOT_KEY, start + len(ROOT_KEY))
     return None
+
+
+def shows(written: str, root: str) -> bool:
+    """``written`` is ``root``, or ``root`` as the reports show it: a secret in a folder's
+    name (the project's, whose slug names the tree) masked as ``<head>...<tail>``."""
+    if os.path.normpath(written) == root:
+        return True
+    pieces = written.split(MASK)
+    if len(pieces) < 2 or not root.startswith(pieces[0]) or not root.endswith(pieces[-1]):
+        return False
+    at, end = len(pieces[0]), len(root) - len(pieces[-1])
+    for piece in pieces[1:-1]:
+        at = root.find(piece, at, end)
+        if at == -1:
+            return False
+        at += len(piece)
+    return at < end  # the mask stands for at least one character
 
 
 def _expect(text: str, at: int, char: str) -> int:

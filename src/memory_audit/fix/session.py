@@ -376,6 +376,9 @@ class Session:
         except tree_access.NotInTree as exc:
             self.console.say(f"  (not shown: {visible(self.names.text(str(exc)))})")
             return finding
+        except OSError as exc:  # a folder (a secret in its name), or gone meanwhile
+            self.console.say(f"  (not shown: {exc.strerror or type(exc).__name__})")
+            return finding
         lines = data.decode("utf-8", errors="replace").splitlines()
         # Never echo a secret, not even back to its owner's terminal: the boundary of the
         # whole file, so a private key's body lines are masked too.

@@ -1,0 +1,151 @@
+"""Names are text: a secret in a file name, a folder name, the project folder sessions ran
+in (the transcripts' ``cwd``) or a symlink's target reaches no output, stored file or log.
+
+One home holds a tree with each of them. Every ``audit --format``, ``loaded`` (text and
+JSON), ``projects`` (text and JSON), the session hook, ``pre-commit``, ``history``, the
+service's ``--once`` run (run folder, state database, log) and the ``review`` screen are
+collected once, then searched for each secret.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sqlite3
+import string
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memory_audit.tree.discovery import slugify
+from tests.e2e.test_secret_boundary import review_screen
+from tests.harness import index, memory, write_tree
+from tests.support.daemon_process import DaemonProcess, Home
+
+pytestmark = pytest.mark.slow  # one world built for all, in seconds
+
+FORMATS = ("text", "markdown", "json", "html", "sarif", "github")
+_rng = random.Random(1201)
+ALNUM = string.ascii_letters + string.digits
+
+
+def _token() -> str:
+    return "ghp_" + "".join(_rng.choice(ALNUM) for _ in range(36))
+
+
+PLANTED = {where: _token() for where in ("file", "folder", "cwd", "symlink-target")}
+NAMED_BODY = "The body of the note whose name holds a token."
+
+
+def fragments(secret: str) -> list[str]:
+    """The secret, and every 13-character piece of it (a partial leak)."""
+    return [secret] + [secret[i : i + 13] for i in range(0, len(secret) - 12, 6)]
+
+
+def plant(base: Path, home: Home) -> tuple[Path, Path]:
+    project = base / "work" / PLANTED["cwd"]
+    (project / "src").mkdir(parents=True)
+    store = home.projects / slugify(project)
+    tree = write_tree(
+        store / "memory",
+        {
+            "MEMORY.md": index("deploy.md"),
+            "deploy.md": memory("deploy"),
+            f"{PLANTED['file']}.md": memory("named", body=NAMED_BODY),
+            f"{PLANTED['folder']}/notes.md": memory("notes"),
+        },
+    )
+    outside = base / "elsewhere" / PLANTED["symlink-target"]
+    outside.mkdir(parents=True)
+    (outside / "shared.md").write_text("shared\n")
+    os.symlink(outside / "shared.md", tree / "shared.md")
+    session = {"type": "user", "sessionId": "s1", "cwd": str(project)}
+    (store / "s1.jsonl").write_text(json.dumps(session) + "\n")
+    return project, tree
+
+
+def cli(home: Home, *argv: str, stdin: str = "", cwd: Path | None = None) -> str:
+    result = subprocess.run(
+        [sys.executable, "-m", "memory_audit", *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=home.env(),
+        cwd=cwd,
+        timeout=120,
+    )
+    assert result.returncode in (0, 1), result.stderr
+    return result.stdout + result.stderr
+
+
+def stored(home: Home) -> dict[str, str]:
+    found = {}
+    for folder in (home.reports, home.state):
+        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+            name = str(path.relative_to(home.root))
+            found[f"name {name}"] = name
+            if path.suffix not in (".db", ".sqlite"):
+                found[f"file {name}"] = path.read_bytes().decode("latin-1")
+    with sqlite3.connect(home.state / "state.db") as db:
+        found["state .dump"] = "\n".join(db.iterdump())
+    return found
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    base = tmp_path_factory.mktemp("names")
+    home = Home(base / "home")
+    project, tree = plant(base, home)
+    found: dict[str, str] = {}
+    for fmt in FORMATS:
+        found[f"audit {fmt}"] = cli(home, "audit", "--format", fmt, str(tree))
+    found["loaded"] = cli(home, "loaded", str(tree))
+    found["loaded json"] = cli(home, "loaded", "--format", "json", str(tree))
+    found["projects"] = cli(home, "projects")
+    found["projects json"] = cli(home, "projects", "--format", "json")
+    files = [str(p) for p in sorted(tree.rglob("*.md"))]
+    found["pre-commit"] = cli(home, "pre-commit", *files)
+    code, out, err = DaemonProcess(home, home.config(timeout=1)).start("--once").finish(60)
+    assert code == 0, err
+    found["daemon --once"] = out + err
+    found |= stored(home)
+    hook = json.dumps({"cwd": str(project / "src")})
+    found["hook"] = cli(home, "hook", "session-start", stdin=hook)
+    found["history"] = cli(home, "history")
+    report = json.loads(found["audit json"])
+    found["review"] = review_screen(home, tree, len(report["reports"][0]["findings"]))
+    return found
+
+
+def test_the_names_are_read_and_reported(outputs: dict[str, str]) -> None:
+    report = json.loads(outputs["audit json"])["reports"][0]
+    codes = {(f["code"], f["path"]) for f in report["findings"]}
+    file_, folder = PLANTED["file"], PLANTED["folder"]
+    assert ("secret-in-name", f"{file_[:4]}...{file_[-4:]}.md") in codes
+    assert ("secret-in-name", f"{folder[:4]}...{folder[-4:]}") in codes
+    assert any(f["code"] == "symlink-outside-tree" for f in report["findings"])
+    assert report["project_path"] is not None  # the transcript's cwd was read
+    assert "finding(s) pending" in outputs["hook"]
+
+
+def test_review_reads_the_real_file_behind_a_masked_name(outputs: dict[str, str]) -> None:
+    assert NAMED_BODY in outputs["review"]
+
+
+@pytest.mark.parametrize("where", sorted(PLANTED))
+def test_a_secret_in_a_name_reaches_no_output(outputs: dict[str, str], where: str) -> None:
+    pieces = fragments(PLANTED[where])
+    shown = outputs
+    if where == "cwd":
+        # Claude Code's own folder for the project (the slug: `_` becomes `-`) still holds
+        # the rest of the token in the tree's path: the keys of the state and the journal.
+        pieces = pieces[:1]
+        # The cache of what transcripts say (their cwd, the files sessions touched) is
+        # kept as the transcripts hold it: coverage and usage compare those paths.
+        shown = {k: v for k, v in outputs.items() if "/sessions-cache/" not in k}
+    leaks = [(name, piece) for name, text in shown.items() for piece in pieces if piece in text]
+    assert leaks == []
