@@ -199,7 +199,9 @@ def name_secrets(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
 
 def _scan_names(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
     paths = sorted(tree.present | set(tree.files) | set(tree.unread) | set(tree.skipped_files))
-    names = [_flat(path.rsplit("/", 1)[-1]) for path in paths]
+    # Without ".md": a rule that takes the rest of a word ("password is x1!.md") would take
+    # the suffix too, and the secret without it (a title made of the name) would not match.
+    names = [_flat(path.rsplit("/", 1)[-1].removesuffix(".md")) for path in paths]
     text = "\n".join(names)  # one name a line: a match's line says whose name it is
     found: dict[str, list[tuple[SecretMatch, str]]] = {}
     for match in scanner.scan(text):
