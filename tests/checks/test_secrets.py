@@ -80,3 +80,28 @@ def test_custom_patterns_file_and_missing_file(tree_dir: Path, tmp_path: Path) -
         tree_dir, "secrets", options={"secrets": Options(patterns=str(tmp_path / "no.md"))}
     )
     assert [s.reason for s in missing.skipped] == [f"patterns file {tmp_path / 'no.md'} not found"]
+
+
+def test_a_secret_in_a_file_or_folder_name_is_a_finding_shown_masked(tree_dir: Path) -> None:
+    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u"
+    folder = token[:-1] + "Q"
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md"),
+            "a.md": memory("a"),
+            f"{token}.md": "x\n",
+            f"{folder}/b.md": "y\n",
+        },
+    )
+    found = findings(tree_dir, "secrets")
+    assert codes(found) == [
+        ("secret-in-name", "ghp_...aE7Q", None),
+        ("secret-in-name", "ghp_...aE7u.md", None),
+    ]
+    assert all(token not in repr(f) and folder not in repr(f) for f in found)
+    assert found[1].message == (
+        'the name holds a possible GitHub personal access token: "ghp_R8mQ...aE7u" '
+        "(pattern: github-pat)"
+    )
+    assert found[1].suggestion == "rename it (and revoke the secret if it is real)"
