@@ -90,3 +90,35 @@ def test_secret_alerts_pause_without_the_patterns_file_and_resume_when_it_is_bac
 
     assert asyncio.run(scenario()) == (0, 1)  # the leak, kept from the paused batch
     assert TOKEN not in caplog.text
+
+
+def test_a_secret_alert_names_a_file_whose_name_holds_a_secret_masked(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    named = "ghp_" + "Zq8mR2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7"
+    tree = write_tree(
+        tmp_path / "projects/-app/memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")}
+    )
+    settings = config.parse(
+        f"roots: ['{tmp_path}/projects/*/memory']\n"
+        f"state: {{dir: {tmp_path}/state}}\nreports: {{dir: {tmp_path}/reports}}\n"
+        "watch: {debounce_seconds: 0.05}\nnotify: {backend: none, coalesce_seconds: 0.05}\n",
+        option_types=OPTION_TYPES,
+    )
+    caplog.set_level(logging.INFO, "memory_audit.daemon")
+
+    async def scenario() -> None:
+        daemon = Daemon(None, settings)
+        serving = asyncio.create_task(daemon.serve())
+        assert await wait_until(lambda: "watching" in caplog.text)
+        (tree / f"{named}.md").write_text(memory("leak", body=f"token {TOKEN}"))
+        assert await wait_until(lambda: "notification (logged only" in caplog.text)
+        daemon.stop()
+        await serving
+
+    asyncio.run(scenario())
+    # The alerts table; the journal keeps the real name, which `restore` writes back.
+    stored = (tmp_path / "state" / "state.db").read_bytes()
+    assert "ghp_...2aE7.md:" in caplog.text
+    assert named not in caplog.text
+    assert named[4:17].encode() not in stored
