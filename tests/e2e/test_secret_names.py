@@ -23,7 +23,7 @@ import pytest
 from memory_audit.tree.discovery import slugify
 from tests.e2e.test_secret_boundary import review_screen
 from tests.harness import index, memory, write_tree
-from tests.support.daemon_process import DaemonProcess, Home
+from tests.support.daemon_process import DaemonProcess, Home, wait_for
 
 pytestmark = pytest.mark.slow  # one world built for all, in seconds
 
@@ -36,8 +36,16 @@ def _token() -> str:
     return "ghp_" + "".join(_rng.choice(ALNUM) for _ in range(36))
 
 
+def _slack() -> str:
+    digits = "".join(_rng.choice(string.digits) for _ in range(25))
+    return f"xoxb-{digits[:12]}-{digits[12:]}-" + "".join(_rng.choice(ALNUM) for _ in range(24))
+
+
 PLANTED = {where: _token() for where in ("file", "folder", "cwd", "symlink-target")}
+# A token of letters, digits and dashes is its project's slug verbatim: the tree's own path.
+PLANTED["cwd-as-slug"] = _slack()
 NAMED_BODY = "The body of the note whose name holds a token."
+CONTENT = _token()  # a secret in a file's text: the service alerts, naming the file
 
 
 def fragments(secret: str) -> list[str]:
@@ -64,6 +72,12 @@ def plant(base: Path, home: Home) -> tuple[Path, Path]:
     os.symlink(outside / "shared.md", tree / "shared.md")
     session = {"type": "user", "sessionId": "s1", "cwd": str(project)}
     (store / "s1.jsonl").write_text(json.dumps(session) + "\n")
+    other = base / "work" / PLANTED["cwd-as-slug"]
+    other.mkdir(parents=True)
+    second = home.projects / slugify(other)
+    write_tree(second / "memory", {"MEMORY.md": index("gone.md")})
+    session = {"type": "user", "sessionId": "s2", "cwd": str(other)}
+    (second / "s2.jsonl").write_text(json.dumps(session) + "\n")
     return project, tree
 
 
@@ -90,8 +104,9 @@ def stored(home: Home) -> dict[str, str]:
             found[f"name {name}"] = name
             if path.suffix not in (".db", ".sqlite"):
                 found[f"file {name}"] = path.read_bytes().decode("latin-1")
-    with sqlite3.connect(home.state / "state.db") as db:
-        found["state .dump"] = "\n".join(db.iterdump())
+    for name, path in (("state", "state.db"), ("journal", "journal/journal.sqlite")):
+        with sqlite3.connect(home.state / path) as db:
+            found[f"{name} .dump"] = "\n".join(db.iterdump())
     return found
 
 
@@ -112,13 +127,28 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     code, out, err = DaemonProcess(home, home.config(timeout=1)).start("--once").finish(60)
     assert code == 0, err
     found["daemon --once"] = out + err
-    found |= stored(home)
     hook = json.dumps({"cwd": str(project / "src")})
     found["hook"] = cli(home, "hook", "session-start", stdin=hook)
-    found["history"] = cli(home, "history")
     report = json.loads(found["audit json"])
     found["review"] = review_screen(home, tree, len(report["reports"][0]["findings"]))
+    found["daemon"] = live_daemon(home, tree)
+    found |= stored(home)
+    found["history"] = cli(home, "history")
+    found["history json"] = cli(home, "history", "--format", "json")
     return found
+
+
+def live_daemon(home: Home, tree: Path) -> str:
+    """The service watching the tree: its log, the journal, a secret alert on a change."""
+    daemon = DaemonProcess(home, home.config(timeout=1)).start()
+    try:
+        assert daemon.wait_message("READY=1"), daemon.messages
+        assert wait_for(lambda: "journal: baseline" in home.log.read_text())
+        (tree / f"{PLANTED['file']}.md").write_text(memory("named", body=f"key {CONTENT}"))
+        assert wait_for(lambda: "alert:" in home.log.read_text())
+    finally:
+        _, out, err = daemon.stop()
+    return out + err
 
 
 def test_the_names_are_read_and_reported(outputs: dict[str, str]) -> None:
@@ -130,6 +160,10 @@ def test_the_names_are_read_and_reported(outputs: dict[str, str]) -> None:
     assert any(f["code"] == "symlink-outside-tree" for f in report["findings"])
     assert report["project_path"] is not None  # the transcript's cwd was read
     assert "finding(s) pending" in outputs["hook"]
+    shown = f"{file_[:4]}...{file_[-4:]}.md"
+    assert shown in outputs["history"]  # the journal's versions, listed under a masked name
+    log = outputs["file .local/state/memory-audit/log/daemon.log"]
+    assert f"alert: {shown}:" in log
 
 
 def test_review_reads_the_real_file_behind_a_masked_name(outputs: dict[str, str]) -> None:
@@ -139,13 +173,16 @@ def test_review_reads_the_real_file_behind_a_masked_name(outputs: dict[str, str]
 @pytest.mark.parametrize("where", sorted(PLANTED))
 def test_a_secret_in_a_name_reaches_no_output(outputs: dict[str, str], where: str) -> None:
     pieces = fragments(PLANTED[where])
-    shown = outputs
-    if where == "cwd":
+    # The journal keeps each version under the file's real path: `restore` writes it back
+    # there (`history` shows it masked).
+    shown = {k: v for k, v in outputs.items() if k != "journal .dump"}
+    if where.startswith("cwd"):
         # Claude Code's own folder for the project (the slug: `_` becomes `-`) still holds
         # the rest of the token in the tree's path: the keys of the state and the journal.
         pieces = pieces[:1]
         # The cache of what transcripts say (their cwd, the files sessions touched) is
         # kept as the transcripts hold it: coverage and usage compare those paths.
-        shown = {k: v for k, v in outputs.items() if "/sessions-cache/" not in k}
+        shown = {k: v for k, v in shown.items() if "/sessions-cache/" not in k}
     leaks = [(name, piece) for name, text in shown.items() for piece in pieces if piece in text]
+    assert PLANTED[where] not in "\n".join(shown)  # no stored file is named by it either
     assert leaks == []

@@ -80,9 +80,16 @@ def scan_file(path: Path, root: Path, scanner: Scanner, max_bytes: int) -> FileS
     if result.text is None:
         return None
     loaded = load_index(result.disk_text) if rel == INDEX_NAME else None
-    names = Boundary.for_names(scanner, [str(root), rel])
     matches = tuple(scanner.scan(result.text))
-    return FileScan(root, rel, matches, loaded, names.path(str(root)), names.path(rel))
+    return FileScan(
+        root, rel, matches, loaded, shown_path(scanner, str(root)), shown_path(scanner, rel)
+    )
+
+
+def shown_path(scanner: Scanner, path: str) -> str:
+    """A path as alerts and the state show it: a secret in a file, folder or project name
+    masked. Of the path alone, so a tree's key in the state is the same at every scan."""
+    return Boundary.for_names(scanner, [path]).path(path)
 
 
 def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Alert]:
@@ -113,9 +120,10 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
 
 def _budget_crossing(scan: FileScan, loaded: LoadedIndex, state: State) -> Alert | None:
     over = loaded.cut
-    if over == state.over_budget(str(scan.root)):
+    root = scan.shown_root or str(scan.root)
+    if over == state.over_budget(root):
         return None
-    state.set_over_budget(str(scan.root), over)
+    state.set_over_budget(root, over)
     if not over:
         return None  # back under budget: the next crossing alerts again
     stamp = dt.datetime.now().isoformat(timespec="microseconds")
