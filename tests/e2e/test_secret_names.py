@@ -104,9 +104,9 @@ def stored(home: Home) -> dict[str, str]:
             found[f"name {name}"] = name
             if path.suffix not in (".db", ".sqlite"):
                 found[f"file {name}"] = path.read_bytes().decode("latin-1")
-    for name, path in (("state", "state.db"), ("journal", "journal/journal.sqlite")):
-        with sqlite3.connect(home.state / path) as db:
-            found[f"{name} .dump"] = "\n".join(db.iterdump())
+    for label, database in (("state", "state.db"), ("journal", "journal/journal.sqlite")):
+        with sqlite3.connect(home.state / database) as db:
+            found[f"{label} .dump"] = "\n".join(db.iterdump())
     return found
 
 
@@ -132,6 +132,10 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     report = json.loads(found["audit json"])
     found["review"] = review_screen(home, tree, len(report["reports"][0]["findings"]))
     found["daemon"] = live_daemon(home, tree)
+    # The next run's reports tell what the journal recorded since the first.
+    code, out, err = DaemonProcess(home, home.config(timeout=1)).start("--once").finish(60)
+    assert code == 0, err
+    found["daemon --once again"] = out + err
     found |= stored(home)
     found["history"] = cli(home, "history")
     found["history json"] = cli(home, "history", "--format", "json")
@@ -164,6 +168,8 @@ def test_the_names_are_read_and_reported(outputs: dict[str, str]) -> None:
     assert shown in outputs["history"]  # the journal's versions, listed under a masked name
     log = outputs["file .local/state/memory-audit/log/daemon.log"]
     assert f"alert: {shown}:" in log
+    activity = [v for k, v in outputs.items() if k.startswith("file ") and k.endswith(".md")]
+    assert any(f" modified `{shown}`" in text for text in activity)
 
 
 def test_review_reads_the_real_file_behind_a_masked_name(outputs: dict[str, str]) -> None:
