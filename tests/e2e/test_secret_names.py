@@ -53,7 +53,7 @@ def fragments(secret: str) -> list[str]:
     return [secret] + [secret[i : i + 13] for i in range(0, len(secret) - 12, 6)]
 
 
-def plant(base: Path, home: Home) -> tuple[Path, Path]:
+def plant(base: Path, home: Home) -> tuple[Path, Path, Path]:
     project = base / "work" / PLANTED["cwd"]
     (project / "src").mkdir(parents=True)
     store = home.projects / slugify(project)
@@ -75,10 +75,10 @@ def plant(base: Path, home: Home) -> tuple[Path, Path]:
     other = base / "work" / PLANTED["cwd-as-slug"]
     other.mkdir(parents=True)
     second = home.projects / slugify(other)
-    write_tree(second / "memory", {"MEMORY.md": index("gone.md")})
+    named_by_slug = write_tree(second / "memory", {"MEMORY.md": index("gone.md")})
     session = {"type": "user", "sessionId": "s2", "cwd": str(other)}
     (second / "s2.jsonl").write_text(json.dumps(session) + "\n")
-    return project, tree
+    return project, tree, named_by_slug
 
 
 def cli(home: Home, *argv: str, stdin: str = "", cwd: Path | None = None) -> str:
@@ -114,7 +114,7 @@ def stored(home: Home) -> dict[str, str]:
 def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     base = tmp_path_factory.mktemp("names")
     home = Home(base / "home")
-    project, tree = plant(base, home)
+    project, tree, named_by_slug = plant(base, home)
     found: dict[str, str] = {}
     for fmt in FORMATS:
         found[f"audit {fmt}"] = cli(home, "audit", "--format", fmt, str(tree))
@@ -131,7 +131,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     found["hook"] = cli(home, "hook", "session-start", stdin=hook)
     report = json.loads(found["audit json"])
     found["review"] = review_screen(home, tree, len(report["reports"][0]["findings"]))
-    found["daemon"] = live_daemon(home, tree)
+    found["daemon"] = live_daemon(home, tree, named_by_slug)
     # The next run's reports tell what the journal recorded since the first.
     code, out, err = DaemonProcess(home, home.config(timeout=1)).start("--once").finish(60)
     assert code == 0, err
@@ -142,14 +142,17 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return found
 
 
-def live_daemon(home: Home, tree: Path) -> str:
-    """The service watching the tree: its log, the journal, a secret alert on a change."""
+def live_daemon(home: Home, tree: Path, named_by_slug: Path) -> str:
+    """The service watching the trees: its log, the journal, a secret alert on a change,
+    and the alert that names the tree (its memory shrank)."""
     daemon = DaemonProcess(home, home.config(timeout=1)).start()
     try:
         assert daemon.wait_message("READY=1"), daemon.messages
         assert wait_for(lambda: "journal: baseline" in home.log.read_text())
         (tree / f"{PLANTED['file']}.md").write_text(memory("named", body=f"key {CONTENT}"))
         assert wait_for(lambda: "alert:" in home.log.read_text())
+        (named_by_slug / "MEMORY.md").write_text("#\n")
+        assert wait_for(lambda: "memory shrank" in home.log.read_text())
     finally:
         _, out, err = daemon.stop()
     return out + err

@@ -19,7 +19,7 @@ import datetime as dt
 import hashlib
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memory_audit.daemon.notify import Notifier
@@ -155,8 +155,12 @@ class AlertCenter:
         coalesce_seconds: float,
         opens: Callable[[], Path | None],
         retry_seconds: tuple[float, ...] = (10.0,),
+        mask: Callable[[str], str] | None = None,
     ) -> None:
         self.state = state
+        # Every alert's text passes the secret rules: a tree or file named by a secret
+        # (a mass deletion names its project) is shown masked in the notification and log.
+        self.mask = mask
         self.notifier = notifier
         self.coalesce_seconds = coalesce_seconds
         self.opens = opens
@@ -188,6 +192,7 @@ class AlertCenter:
 
     def add(self, alerts: list[Alert]) -> None:
         """New alerts: logged and kept in the state at once, sent after the quiet window."""
+        alerts = [self._masked(a) for a in alerts]
         fresh = [a for a in alerts if a.key not in self._in_flight and a.key not in self._pending]
         for alert in fresh:
             log.warning("alert: %s", alert.text)
@@ -195,6 +200,12 @@ class AlertCenter:
             held = [(a.key, a.kind, a.root, a.path, a.text) for a in fresh]
             self.state.hold_alerts(held, dt.datetime.now().astimezone())
         self._queue(fresh)
+
+    def _masked(self, alert: Alert) -> Alert:
+        if self.mask is None:
+            return alert
+        mask = self.mask
+        return replace(alert, root=mask(alert.root), path=mask(alert.path), text=mask(alert.text))
 
     def _queue(self, alerts: list[Alert]) -> None:
         fresh = [a for a in alerts if a.key not in self._in_flight and a.key not in self._pending]
