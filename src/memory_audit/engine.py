@@ -199,6 +199,13 @@ def names_boundary(secrets_options: Any, names: Iterable[str]) -> Boundary:
     return Boundary.for_names(boundary_scanner(secrets_options), names)
 
 
+def shown_tree(config: Config, ref: TreeRef) -> Callable[[str], str]:
+    """A tree's path and label as commands show them and name their files after them: a
+    secret in a folder's name (a project folder that is a token) masked, the same way at
+    every run (the path alone is scanned, not the tree)."""
+    return names_boundary(config.check_options("secrets"), [str(ref.root), ref.label]).path
+
+
 def boundary_scanner(secrets_options: Any) -> Scanner:
     """The secrets check's rules (the bundled ones when its patterns file is unusable: the
     boundary never turns itself off)."""

@@ -24,6 +24,7 @@ from memory_audit.tree.discovery import slugify
 from tests.e2e.test_secret_boundary import review_screen
 from tests.harness import index, memory, write_tree
 from tests.support.daemon_process import DaemonProcess, Home, wait_for
+from tests.support.terminal import Terminal
 
 pytestmark = pytest.mark.slow  # one world built for all, in seconds
 
@@ -131,6 +132,8 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     found["hook"] = cli(home, "hook", "session-start", stdin=hook)
     report = json.loads(found["audit json"])
     found["review"] = review_screen(home, tree, len(report["reports"][0]["findings"]))
+    found["review applying"] = review_applying(home, named_by_slug)
+    found["changelog"] = cli(home, "changelog", str(named_by_slug))
     found["daemon"] = live_daemon(home, tree, named_by_slug)
     # The next run's reports tell what the journal recorded since the first.
     code, out, err = DaemonProcess(home, home.config(timeout=1)).start("--once").finish(60)
@@ -140,6 +143,21 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     found["history"] = cli(home, "history")
     found["history json"] = cli(home, "history", "--format", "json")
     return found
+
+
+def review_applying(home: Home, tree: Path) -> str:
+    """A review that writes: the fix applied, the changelog named after the tree."""
+    term = Terminal(
+        [sys.executable, "-m", "memory_audit", "review", str(tree)],
+        {**home.env(), "TERM": "dumb", "EDITOR": "true"},
+    )
+    term.expect("[q]uit: ")
+    term.send("a")
+    term.expect("Why these changes?")
+    term.send("the page is gone")
+    term.expect("Changelog:")
+    assert term.wait() == 0
+    return term.output
 
 
 def live_daemon(home: Home, tree: Path, named_by_slug: Path) -> str:
@@ -171,6 +189,8 @@ def test_the_names_are_read_and_reported(outputs: dict[str, str]) -> None:
     assert shown in outputs["history"]  # the journal's versions, listed under a masked name
     log = outputs["file .local/state/memory-audit/log/daemon.log"]
     assert f"alert: {shown}:" in log
+    assert "Applied: MEMORY.md: removed the index line" in outputs["review applying"]
+    assert "the page is gone" in outputs["changelog"]
     activity = [v for k, v in outputs.items() if k.startswith("file ") and k.endswith(".md")]
     assert any(f" modified `{shown}`" in text for text in activity)
 
