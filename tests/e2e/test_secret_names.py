@@ -168,7 +168,8 @@ def live_daemon(home: Home, tree: Path, named_by_slug: Path) -> str:
         assert daemon.wait_message("READY=1"), daemon.messages
         assert wait_for(lambda: "journal: baseline" in home.log.read_text())
         (tree / f"{PLANTED['file']}.md").write_text(memory("named", body=f"key {CONTENT}"))
-        assert wait_for(lambda: "alert:" in home.log.read_text())
+        redacted = f"{CONTENT[:8]}...{CONTENT[-4:]}"  # the alert for the token in its text
+        assert wait_for(lambda: redacted in home.log.read_text())
         (named_by_slug / "MEMORY.md").write_text("#\n")
         assert wait_for(lambda: "memory shrank" in home.log.read_text())
     finally:
@@ -188,7 +189,8 @@ def test_the_names_are_read_and_reported(outputs: dict[str, str]) -> None:
     shown = f"{file_[:4]}...{file_[-4:]}.md"
     assert shown in outputs["history"]  # the journal's versions, listed under a masked name
     log = outputs["file .local/state/memory-audit/log/daemon.log"]
-    assert f"alert: {shown}:" in log
+    assert f"alert: {shown}: the name holds a possible GitHub personal access token" in log
+    assert f"alert: {shown}:6 GitHub personal access token" in log  # the token in its text
     assert "Applied: MEMORY.md: removed the index line" in outputs["review applying"]
     assert "the page is gone" in outputs["changelog"]
     activity = [v for k, v in outputs.items() if k.startswith("file ") and k.endswith(".md")]

@@ -70,6 +70,7 @@ class FileScan:
     # the tree and the file as alerts show them: a secret in a name masked
     shown_root: str = ""
     shown_rel: str = ""
+    name_matches: tuple[SecretMatch, ...] = ()  # secrets in the file's or a folder's name
 
 
 def scan_file(path: Path, root: Path, scanner: Scanner, max_bytes: int) -> FileScan | None:
@@ -81,9 +82,10 @@ def scan_file(path: Path, root: Path, scanner: Scanner, max_bytes: int) -> FileS
         return None
     loaded = load_index(result.disk_text) if rel == INDEX_NAME else None
     matches = tuple(scanner.scan(result.text))
-    return FileScan(
-        root, rel, matches, loaded, shown_path(scanner, str(root)), shown_path(scanner, rel)
-    )
+    # One name a line, without ".md" (as the audit reads names: secrets/boundary.py).
+    names = tuple(scanner.scan("\n".join(p.removesuffix(".md") for p in rel.split("/"))))
+    shown = (shown_path(scanner, str(root)), shown_path(scanner, rel))
+    return FileScan(root, rel, matches, loaded, *shown, name_matches=names)
 
 
 def shown_path(scanner: Scanner, path: str) -> str:
@@ -94,7 +96,7 @@ def shown_path(scanner: Scanner, path: str) -> str:
 
 def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Alert]:
     """New alerts from one scan: secrets never alerted before, and a budget crossing."""
-    found = []
+    found = _name_alerts(scan, state, ignored)
     for match in scan.matches:
         if match.fingerprint in ignored:
             continue
@@ -115,6 +117,20 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
         crossing = _budget_crossing(scan, scan.index_load, state)
         if crossing is not None:
             found.append(crossing)
+    return found
+
+
+def _name_alerts(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Alert]:
+    """A secret in the file's name, or a folder's it is in: once per file and secret."""
+    found = []
+    shown = scan.shown_rel or scan.rel
+    for match in scan.name_matches:
+        key = hashlib.sha256(
+            f"{scan.root}\x1f{scan.rel}\x1fname\x1f{match.fingerprint}".encode()
+        ).hexdigest()[:32]
+        if match.fingerprint not in ignored and not state.alerted(key):
+            text = f"{shown}: the name holds a possible {match.label} {match.redacted}"
+            found.append(Alert(key, "secret", scan.shown_root or str(scan.root), shown, text))
     return found
 
 
