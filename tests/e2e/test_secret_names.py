@@ -139,6 +139,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     code, out, err = DaemonProcess(home, home.config(timeout=1)).start("--once").finish(60)
     assert code == 0, err
     found["daemon --once again"] = out + err
+    found["restore"] = restore_first_version(home, tree)
     found |= stored(home)
     found["history"] = cli(home, "history")
     found["history json"] = cli(home, "history", "--format", "json")
@@ -157,6 +158,26 @@ def review_applying(home: Home, tree: Path) -> str:
     term.send("the page is gone")
     term.expect("Changelog:")
     assert term.wait() == 0
+    return term.output
+
+
+def restore_first_version(home: Home, tree: Path) -> str:
+    """``restore`` of the file named by a token, to its first journaled version."""
+    versions = json.loads(cli(home, "history", "--format", "json"))
+    shown = f"{PLANTED['file'][:4]}...{PLANTED['file'][-4:]}.md"
+    first = min(v["id"] for v in versions if v["path"] == shown)
+    named = tree / f"{PLANTED['file']}.md"
+    term = Terminal(
+        [sys.executable, "-m", "memory_audit", "restore", str(named), "--version", str(first)],
+        {**home.env(), "TERM": "dumb"},
+    )
+    term.expect("Restore this version?")
+    term.send("y")
+    term.expect("Why restore?")
+    term.send("put it back")
+    term.expect("recorded in the changelog")
+    assert term.wait() == 0
+    assert NAMED_BODY in named.read_text()  # the real file got its version back
     return term.output
 
 

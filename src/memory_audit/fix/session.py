@@ -24,6 +24,7 @@ import shlex
 import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -244,7 +245,8 @@ class Session:
         self, finding: Finding, action: Action, fix: Mapping[str, Any], answers: list[str]
     ) -> Edit | Finding | str:
         try:
-            return action.build(self.root, self._real(fix), answers)
+            real_answers = [self._real_text(answer) for answer in answers]
+            return action.build(self.root, self._real(fix), real_answers)
         except StaleTarget as exc:
             return self._changed_meanwhile(finding, str(exc))
         except CannotEdit as exc:
@@ -398,18 +400,21 @@ class Session:
 
     def _real(self, fix: Mapping[str, Any]) -> dict[str, Any]:
         """The fix with every shown (masked) path of the tree back to the real one."""
-        if not self.real_paths:
-            return dict(fix)
-        masked = sorted((k for k, v in self.real_paths.items() if k != v), key=len, reverse=True)
+        return {key: self._real_text(value) for key, value in fix.items()}
 
-        def real(value: Any) -> Any:
-            if not isinstance(value, str):
-                return value
-            for shown in masked:
-                value = value.replace(shown, self.real_paths[shown])
+    def _real_text(self, value: Any) -> Any:
+        """A shown (masked) path of the tree inside ``value`` back to the real one: a fix
+        and an answer that took the shown default act on the real file."""
+        if not isinstance(value, str):
             return value
+        for shown in self._masked_paths:
+            value = value.replace(shown, self.real_paths[shown])
+        return value
 
-        return {key: real(value) for key, value in fix.items()}
+    @cached_property
+    def _masked_paths(self) -> list[str]:
+        masked = (shown for shown, real in self.real_paths.items() if shown != real)
+        return sorted(masked, key=len, reverse=True)
 
     def _read_index(self) -> bytes | None:
         try:
