@@ -123,6 +123,11 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     found["loaded json"] = cli(home, "loaded", "--format", "json", str(tree))
     found["projects"] = cli(home, "projects")
     found["projects json"] = cli(home, "projects", "--format", "json")
+    # The slug as shown (the token masked) still names its project: as reports suggest it.
+    [shown_slug] = [
+        p["project"] for p in json.loads(found["projects json"]) if "xoxb" in p["project"]
+    ]
+    found["audit --project shown"] = cli(home, "audit", "--project", shown_slug, "--format", "json")
     files = [str(p) for p in sorted(tree.rglob("*.md"))]
     found["pre-commit"] = cli(home, "pre-commit", *files)
     code, out, err = DaemonProcess(home, home.config(timeout=1)).start("--once").finish(60)
@@ -207,6 +212,9 @@ def test_the_names_are_read_and_reported(outputs: dict[str, str]) -> None:
     assert any(f["code"] == "symlink-outside-tree" for f in report["findings"])
     assert report["project_path"] is not None  # the transcript's cwd was read
     assert "finding(s) pending" in outputs["hook"]
+    [by_shown_slug] = json.loads(outputs["audit --project shown"])["reports"]
+    assert "-work-xoxb..." in by_shown_slug["project"]
+    assert any("gone.md" in f["message"] for f in by_shown_slug["findings"])
     shown = f"{file_[:4]}...{file_[-4:]}.md"
     assert shown in outputs["history"]  # the journal's versions, listed under a masked name
     log = outputs["file .local/state/memory-audit/log/daemon.log"]

@@ -22,7 +22,6 @@ from memory_audit.commands.targets import resolve_scope
 from memory_audit.config import settings as config_module
 from memory_audit.daemon.state import State
 from memory_audit.daemon.store import ReportStore
-from memory_audit.daemon.summary_reader import shows
 from memory_audit.engine import (
     audit_tree,
     load_ref,
@@ -37,6 +36,7 @@ from memory_audit.fix.actions import actions
 from memory_audit.fix.console import Console, interrupts_deferred
 from memory_audit.fix.session import Outcome, Session
 from memory_audit.model.finding import Finding
+from memory_audit.model.masked import shows
 from memory_audit.model.run import TreeReport
 from memory_audit.report import json_report
 from memory_audit.secrets.loading import FALSE_POSITIVES_HEADER, false_positives_path, scanner_for

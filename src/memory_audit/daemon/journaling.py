@@ -18,13 +18,13 @@ from pathlib import Path
 
 from memory_audit.config.settings import JournalSettings
 from memory_audit.daemon.alerts import Alert
-from memory_audit.daemon.summary_reader import shows
 from memory_audit.journal.attribution import Attributor, TranscriptFollower
 from memory_audit.journal.index import BASELINE, DELETED, Version
 from memory_audit.journal.recorder import Recorder
 from memory_audit.journal.retention import Policy, over_budget, thinned
 from memory_audit.journal.store import Journal
 from memory_audit.model.changes import Activity, FileChange
+from memory_audit.model.masked import shows
 from memory_audit.model.run import CONSOLIDATION_LOCK
 from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.loading import RulesUnavailable, scanner_for

@@ -18,15 +18,13 @@ document. Light: ``os`` and :mod:`memory_audit.model.light_json` (not
 
 from __future__ import annotations
 
-import os
-
 from memory_audit.model.light_json import quoted, scan, skip_whitespace
+from memory_audit.model.masked import shows
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-MASK = "..."  # what the redaction boundary puts where it took a secret out
 ROOT_KEY = '"root":'
 ROOT_KEY_BYTES = ROOT_KEY.encode()
 
@@ -90,23 +88,6 @@ def _report(text: str, root: str) -> dict[str, Any] | None:
             return found
         start = text.find(ROOT_KEY, start + len(ROOT_KEY))
     return None
-
-
-def shows(written: str, root: str) -> bool:
-    """``written`` is ``root``, or ``root`` as the reports show it: a secret in a folder's
-    name (the project's, whose slug names the tree) masked as ``<head>...<tail>``."""
-    if os.path.normpath(written) == root:
-        return True
-    pieces = written.split(MASK)
-    if len(pieces) < 2 or not root.startswith(pieces[0]) or not root.endswith(pieces[-1]):
-        return False
-    at, end = len(pieces[0]), len(root) - len(pieces[-1])
-    for piece in pieces[1:-1]:
-        at = root.find(piece, at, end)
-        if at == -1:
-            return False
-        at += len(piece)
-    return at < end  # the mask stands for at least one character
 
 
 def _expect(text: str, at: int, char: str) -> int:
