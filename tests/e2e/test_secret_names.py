@@ -237,9 +237,6 @@ def test_a_secret_in_a_name_reaches_no_output(outputs: dict[str, str], where: st
     # there (`history` shows it masked).
     shown = {k: v for k, v in outputs.items() if k != "journal .dump"}
     if where.startswith("cwd"):
-        # Claude Code's own folder for the project (the slug: `_` becomes `-`) still holds
-        # the rest of the token in the tree's path: the keys of the state and the journal.
-        pieces = pieces[:1]
         # The cache of what transcripts say (their cwd, the files sessions touched) is
         # kept as the transcripts hold it: coverage and usage compare those paths.
         shown = {k: v for k, v in shown.items() if "/sessions-cache/" not in k}

@@ -24,7 +24,7 @@ def run(*, config_path: Path | None, once: bool) -> int:
     # An invalid file is a ConfigError (exit 2) before any side effect.
     config = config_module.load(config_path, OPTION_TYPES)
     scanner = boundary_scanner(config.check_options("secrets"))
-    log_file = logs.setup(mask=lambda line: Boundary.for_text(scanner, line).text(line))
+    log_file = logs.setup(mask=lambda line: Boundary.for_names(scanner, [line]).text(line))
     log.info(
         "memory-audit daemon starting (config: %s, log: %s)", config.source or "defaults", log_file
     )

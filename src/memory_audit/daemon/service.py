@@ -204,7 +204,7 @@ class Daemon(WeeklyAudits, ChangeAlerts, JournalFeed):
         )
 
     def _masked_text(self, text: str) -> str:
-        return Boundary.for_text(self._shown_scanner(), text).text(text)
+        return Boundary.for_names(self._shown_scanner(), [text]).text(text)
 
     # ---- reload (SIGHUP) -----------------------------------------------------
 

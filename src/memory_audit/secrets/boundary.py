@@ -58,8 +58,11 @@ class Boundary:
 
     @classmethod
     def for_names(cls, scanner: Scanner, names: Iterable[str]) -> Boundary:
-        """The boundary of paths shown on their own (no tree read): one a line."""
-        return cls(secret_values(scanner, "\n".join(_flat(name) for name in names)))
+        """The boundary of paths shown on their own (no tree read): one a line, and the
+        tokens their slugs hide (:func:`slug_secrets`)."""
+        names = list(names)
+        found = secret_values(scanner, "\n".join(_flat(name) for name in names))
+        return cls([*found, *slug_secrets(scanner, names)])
 
     def __bool__(self) -> bool:
         return bool(self._short or self._grams)
@@ -184,7 +187,9 @@ def tree_boundary(
         s for m in tree.files.values() if decode_frontmatter for s in _strings(m.frontmatter)
     )
     named = [value for matches in name_secrets(tree, scanner).values() for _, value in matches]
-    around = secret_values(scanner, "\n".join(_flat(t) for t in _surroundings(tree)))
+    places = _surroundings(tree)
+    around = secret_values(scanner, "\n".join(_flat(t) for t in places))
+    around += slug_secrets(scanner, places)
     return Boundary([*found, *secret_values(scanner, decoded), *named, *around])
 
 
@@ -222,6 +227,29 @@ def _surroundings(tree: MemoryTree) -> list[str]:
     texts += [error.error for error in tree.errors]
     texts += [problem.message for problems in tree.unread.values() for problem in problems]
     return texts
+
+
+# Token families join their parts with "_" (ghp_, sk_live_, github_pat_<id>_<secret>).
+SLUG_JOINS = (2, 3, 4)
+
+
+def slug_secrets(scanner: Scanner, paths: Iterable[str]) -> list[str]:
+    """Tokens a project's slug holds with their "_" turned into "-".
+
+    Claude Code names a project's folder by its path with every character outside
+    ``[A-Za-z0-9]`` replaced by "-": a project folder named ``ghp_<token>`` becomes
+    ``…-ghp-<token>``, the whole token for anyone who knows the rule, which no rule
+    matches. The pieces of each "-"-joined name are joined again with "_", two to four
+    at a time, and scanned; each token found is masked in both spellings."""
+    pieces = [name.split("-") for path in paths for name in path.split("/") if "-" in name]
+    joined = [
+        "_".join(parts[i : i + size])
+        for parts in pieces
+        for size in SLUG_JOINS
+        for i in range(len(parts) - size + 1)
+    ]
+    found = secret_values(scanner, "\n".join(_flat(text) for text in joined))
+    return [spelling for value in found for spelling in (value, value.replace("_", "-"))]
 
 
 def _flat(name: str) -> str:
