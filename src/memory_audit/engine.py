@@ -58,7 +58,7 @@ def audit_tree(
     unlisted = next((e.error for e in tree.errors if e.path == ROOT), None)
     if unlisted is not None:  # nothing is known of it: no finding would be true, "missing" least
         message = f"the memory folder cannot be read ({unlisted}); not audited"
-        return not_audited(tree.root, tree.location, ROOT, message)
+        return _shown(not_audited(tree.root, tree.location, ROOT, message), options)
     options = options or {}
     findings: list[Finding] = []
     skipped: list[Skip] = []
@@ -93,6 +93,18 @@ def audit_tree(
         checks=tuple(selection),
         dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
         not_memories=tuple((boundary.path(p), why) for p, why in tree.not_memories.items()),
+    )
+
+
+def _shown(report: TreeReport, options: Mapping[str, Any] | None) -> TreeReport:
+    """A tree not read, as reports show it: a secret in its folder's names masked."""
+    where = [str(report.root), report.project or "", str(report.project_path or "")]
+    boundary = names_boundary((options or {}).get("secrets"), where)
+    return dataclasses.replace(
+        report,
+        root=Path(boundary.path(str(report.root))),
+        project=_masked(boundary, report.project),
+        project_path=_masked_folder(boundary, report.project_path),
     )
 
 
@@ -289,7 +301,7 @@ def _audit_ref(
 ) -> TreeReport:
     age = lock_age(ref.root, now.timestamp())
     if age is not None:
-        return busy_report(ref, age)
+        return _shown(busy_report(ref, age), options)
     return audit_tree(load_ref(ref, config, now), selection, options, dismissed)
 
 
