@@ -147,6 +147,8 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     found["restore"] = restore_first_version(home, tree)
     found |= stored(home)
     found["history"] = cli(home, "history")
+    for command in (("status",), ("doctor",), ("dismiss", "--list"), ("report", "list")):
+        found[" ".join(command)] = cli(home, *command)
     found["history json"] = cli(home, "history", "--format", "json")
     return found
 
