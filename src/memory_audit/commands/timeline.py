@@ -43,8 +43,8 @@ def run(
         if purge is not None:
             root, rel = lookup.locate(journal.index, purge)
             count = journal.purge(str(root), rel)
-            shown = names_boundary(config.check_options("secrets"), [rel]).path(rel)
-            out.write(f"dropped {count} version(s) of {shown} from the journal\n")
+            dropped = names_boundary(config.check_options("secrets"), [rel]).path(rel)
+            out.write(f"dropped {count} version(s) of {dropped} from the journal\n")
             return 0
         root, rel = lookup.locate(journal.index, target) if target else (Path(), "")
         start = lookup.parse_when(since) if since else None
