@@ -1,10 +1,14 @@
 """Names are text: a secret in a file name, a folder name, the project folder sessions ran
-in (the transcripts' ``cwd``) or a symlink's target reaches no output, stored file or log.
+in (the transcripts' ``cwd``, whose slug holds the token with "_" as "-", or verbatim) or a
+symlink's target reaches no output, stored file or log.
 
-One home holds a tree with each of them. Every ``audit --format``, ``loaded`` (text and
-JSON), ``projects`` (text and JSON), the session hook, ``pre-commit``, ``history``, the
-service's ``--once`` run (run folder, state database, log) and the ``review`` screen are
-collected once, then searched for each secret.
+One home holds trees with each of them. Every ``audit --format``, ``loaded`` (text and
+JSON), ``projects`` (text and JSON), ``audit --project`` with the slug as shown, the session
+hook, ``pre-commit``, the service's ``--once`` runs (run folders, state database, log), the
+running service (its log, alerts, the journal), ``review`` (viewing, and applying a fix),
+``changelog``, ``restore``, ``history`` (and ``--purge``), ``status``, ``doctor``,
+``dismiss --list`` and ``report list`` are collected once, with every file the service and
+the commands stored, then searched for each secret and every 13-character piece of it.
 """
 
 from __future__ import annotations
