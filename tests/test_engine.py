@@ -9,6 +9,8 @@ import pytest
 from memory_audit import checks, engine
 from memory_audit.errors import UsageError
 from memory_audit.model.finding import Finding
+from memory_audit.tree.discovery import TreeRef
+from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.snapshot import MemoryTree
 from tests.harness import index, load, memory, report, write_tree
 
@@ -111,3 +113,23 @@ def test_no_two_findings_of_the_example_tree_share_a_fingerprint() -> None:
     found = report(example).findings
     assert len(found) > 20
     assert len({f.fingerprint for f in found}) == len(found)
+
+
+def test_a_tree_not_read_is_shown_with_a_token_in_its_folder_name_masked(tmp_path: Path) -> None:
+    """A tree Claude Code is consolidating is reported, not read: its path is still shown
+    as the boundary shows names."""
+    token = "xoxb-408126564530-3453933633499-" + "aB3dE5gH7jK9mN1pQ3sT5vW7"
+    tree = write_tree(tmp_path / f"-work-{token}" / "memory", {"MEMORY.md": index()})
+    (tree / ".consolidate-lock").write_text("4242")
+    config = SimpleNamespace(
+        settings=SimpleNamespace(audit=SimpleNamespace(max_per_dimension=50)),
+        check_options=lambda dimension: checks.REGISTRY[dimension].Options(
+            **({"state_dir": str(tmp_path / "state")} if dimension == "secrets" else {})
+        ),
+    )
+    ref = TreeRef(tree, ProjectLocation(slug=f"-work-{token}"))
+    run = engine.audit_refs([ref], config, ("secrets",))  # type: ignore[arg-type]
+    [shown] = run.reports
+    assert not shown.audited
+    assert token not in f"{shown.root} {shown.project}"
+    assert "-work-xoxb...5vW7/memory" in str(shown.root)

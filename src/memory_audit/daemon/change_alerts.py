@@ -21,7 +21,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memory_audit.config.settings import Config
-from memory_audit.daemon.alerts import Alert, AlertCenter, FileScan, alerts_for, scan_file
+from memory_audit.daemon.alerts import (
+    Alert,
+    AlertCenter,
+    FileScan,
+    alerts_for,
+    scan_file,
+    shown_path,
+)
 from memory_audit.daemon.journaling import JournalKeeper
 from memory_audit.daemon.notify import Notifier
 from memory_audit.daemon.state import State
@@ -101,7 +108,9 @@ class ChangeAlerts:
         self.watcher.update(roots, self.project_folders())
         if self.journal is not None and set(roots) - self._journaled_roots:
             self._spawn(self._journal_baseline())
-        self.state.set_watched(self.watcher.observers(), self.clock())
+        scanner = self._shown_scanner()
+        watched = self.watcher.observers().items()
+        self.state.set_watched({shown_path(scanner, r): k for r, k in watched}, self.clock())
         if self.watcher.limit_hit and not had_limit:
             self._spawn(
                 self.notifier.send(
@@ -128,6 +137,14 @@ class ChangeAlerts:
         if self.journal is not None:
             self._journal_pending.add(path)
             self._journal_ready.set()
+
+    def _shown_scanner(self) -> Scanner:
+        """The rules that mask a secret in a watched tree's path: the bundled ones when the
+        configured file is unusable (masking never turns itself off)."""
+        try:
+            return self._scanner()
+        except RulesUnavailable:
+            return scanner_for(None, self.config.check_options("secrets").state_dir)
 
     def _scanner(self) -> Scanner:
         rules = self.config.check_options("secrets")

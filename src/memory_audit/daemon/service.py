@@ -50,6 +50,7 @@ from memory_audit.daemon.tree_queues import TreeQueues
 from memory_audit.daemon.watch import TreeWatcher
 from memory_audit.daemon.weekly_audits import Clock, WeeklyAudits
 from memory_audit.errors import AlreadyRunning, ConfigError
+from memory_audit.secrets.boundary import Boundary
 
 log = logging.getLogger("memory_audit.daemon")
 # How long a stop waits for the run it cut short to record itself interrupted.
@@ -198,7 +199,11 @@ class Daemon(WeeklyAudits, ChangeAlerts, JournalFeed):
             notify.coalesce_seconds,
             self.latest_summary,
             notify.retry_seconds,
+            mask=self._masked_text,
         )
+
+    def _masked_text(self, text: str) -> str:
+        return Boundary.for_names(self._shown_scanner(), [text]).text(text)
 
     # ---- reload (SIGHUP) -----------------------------------------------------
 
