@@ -11,6 +11,8 @@ from memory_audit import checks, engine
 from memory_audit.errors import UsageError
 from memory_audit.model.dimension import Role
 from memory_audit.model.finding import Finding
+from memory_audit.tree.discovery import TreeRef
+from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.snapshot import MemoryTree
 from tests.harness import index, load, memory, report, stand_in, write_tree
 
@@ -135,3 +137,23 @@ def test_a_declared_role_moves_with_its_declaration() -> None:
     assert secret_rules == engine.SECRET_RULES
     assert {d.id for d in checks.DIMENSIONS if d.text_only} == engine.TEXT_ONLY
     assert all(len([d for d in checks.DIMENSIONS if r in d.roles]) == 1 for r in Role)
+
+
+def test_a_tree_not_read_is_shown_with_a_token_in_its_folder_name_masked(tmp_path: Path) -> None:
+    """A tree Claude Code is consolidating is reported, not read: its path is still shown
+    as the boundary shows names."""
+    token = "xoxb-408126564530-3453933633499-" + "aB3dE5gH7jK9mN1pQ3sT5vW7"
+    tree = write_tree(tmp_path / f"-work-{token}" / "memory", {"MEMORY.md": index()})
+    (tree / ".consolidate-lock").write_text("4242")
+    config = SimpleNamespace(
+        settings=SimpleNamespace(audit=SimpleNamespace(max_per_dimension=50)),
+        check_options=lambda dimension: checks.REGISTRY[dimension].Options(
+            **({"state_dir": str(tmp_path / "state")} if dimension == "secrets" else {})
+        ),
+    )
+    ref = TreeRef(tree, ProjectLocation(slug=f"-work-{token}"))
+    run = engine.audit_refs([ref], config, ("secrets",))  # type: ignore[arg-type]
+    [shown] = run.reports
+    assert not shown.audited
+    assert token not in f"{shown.root} {shown.project}"
+    assert "-work-xoxb...5vW7/memory" in str(shown.root)

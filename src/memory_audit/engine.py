@@ -25,6 +25,7 @@ from memory_audit.model.run import CONSOLIDATION_LOCK, Run, TreeReport
 from memory_audit.model.undecodable import escaped_all, printable
 from memory_audit.secrets.boundary import Boundary, tree_boundary
 from memory_audit.secrets.loading import masking_scanner
+from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS
@@ -58,7 +59,7 @@ def audit_tree(
     unlisted = next((e.error for e in tree.errors if e.path == ROOT), None)
     if unlisted is not None:  # nothing is known of it: no finding would be true, "missing" least
         message = f"the memory folder cannot be read ({unlisted}); not audited"
-        return not_audited(tree.root, tree.location, ROOT, message)
+        return _shown(not_audited(tree.root, tree.location, ROOT, message), options)
     options = options or {}
     # A secrets-only run reads text, never frontmatter: its counts come from file places.
     parsed = not set(selection) <= TEXT_ONLY
@@ -74,28 +75,52 @@ def audit_tree(
         errors += failures
     boundary = redaction_boundary(tree, options.get(SECRET_RULES), decode_frontmatter=parsed)
     hidden = frozenset(dismissed)
-    leveled = [_leveled(boundary.finding(f)) for f in findings]
-    ordered = order(tree, distinct(leveled), by_references=parsed)
+    leveled = [_leveled(f) for f in findings]
+    # Ordered by the real paths (how often each is referenced), then shown masked.
+    ordered = [boundary.finding(f) for f in order(tree, distinct(leveled), by_references=parsed)]
     ordered = [printable(f) for f in ordered]
+    health = _health(tree, parsed, selection, options, (findings, skipped, errors))
     # A file name that is not UTF-8 leaves the engine as its escaped bytes (n\xffo.md).
     return escaped_all(
         TreeReport(
-            root=tree.root,
-            project=tree.location.slug,
-            project_path=tree.location.project_path,
+            root=Path(boundary.path(str(tree.root))),
+            project=_masked(boundary, tree.location.slug),
+            project_path=_masked_folder(boundary, tree.location.project_path),
             profile=tree.profile if parsed else tree.requested_profile,
             memory_files=_count(tree, FileKind.MEMORY, parsed),
             session_recaps=_count(tree, FileKind.RECAP, parsed),
             has_index=tree.index is not None,
-            health=_health(tree, parsed, selection, options, (findings, skipped, errors)),
+            health=dataclasses.replace(
+                health, largest=tuple((boundary.path(p), n) for p, n in health.largest)
+            ),
             findings=tuple(f for f in ordered if f.fingerprint not in hidden),
             skipped=tuple(dataclasses.replace(s, reason=boundary.text(s.reason)) for s in skipped),
-            errors=tuple((path, boundary.text(error)) for path, error in errors),
+            errors=tuple((boundary.path(path), boundary.text(error)) for path, error in errors),
             checks=tuple(selection),
             dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
-            not_memories=tuple(tree.not_memories.items()),
+            not_memories=tuple((boundary.path(p), why) for p, why in tree.not_memories.items()),
         )
     )
+
+
+def _shown(report: TreeReport, options: Mapping[str, Any] | None) -> TreeReport:
+    """A tree not read, as reports show it: a secret in its folder's names masked."""
+    where = [str(report.root), report.project or "", str(report.project_path or "")]
+    boundary = names_boundary((options or {}).get(SECRET_RULES), where)
+    return dataclasses.replace(
+        report,
+        root=Path(boundary.path(str(report.root))),
+        project=_masked(boundary, report.project),
+        project_path=_masked_folder(boundary, report.project_path),
+    )
+
+
+def _masked(boundary: Boundary, text: str | None) -> str | None:
+    return None if text is None else boundary.path(text)
+
+
+def _masked_folder(boundary: Boundary, folder: Path | None) -> Path | None:
+    return None if folder is None else Path(boundary.path(str(folder)))
 
 
 def _leveled(finding: Finding) -> Finding:
@@ -184,10 +209,29 @@ def _only(tree: MemoryTree, paths: Iterable[str]) -> MemoryTree:
 def redaction_boundary(
     tree: MemoryTree, secrets_options: Any, *, decode_frontmatter: bool = True
 ) -> Boundary:
-    """The tree's redaction boundary, from the secret rules (the bundled ones when the
-    patterns file is unusable: the boundary never turns itself off)."""
-    scanner = masking_scanner(secrets_options)
-    return tree_boundary(tree, scanner, decode_frontmatter=decode_frontmatter)
+    """The tree's redaction boundary, from the secret rules."""
+    return tree_boundary(
+        tree, boundary_scanner(secrets_options), decode_frontmatter=decode_frontmatter
+    )
+
+
+def names_boundary(secrets_options: Any, names: Iterable[str]) -> Boundary:
+    """The boundary of paths shown without a tree loaded (``projects``, ``history``): a
+    secret in a folder or file name is masked like one in a file."""
+    return Boundary.for_names(boundary_scanner(secrets_options), names)
+
+
+def shown_tree(config: Config, ref: TreeRef) -> Callable[[str], str]:
+    """A tree's path and label as commands show them and name their files after them: a
+    secret in a folder's name (a project folder that is a token) masked, the same way at
+    every run (the path alone is scanned, not the tree)."""
+    return names_boundary(config.check_options(SECRET_RULES), [str(ref.root), ref.label]).path
+
+
+def boundary_scanner(secrets_options: Any) -> Scanner:
+    """The secret rules' masking scanner (the bundled ones when the patterns file is
+    unusable: the boundary never turns itself off)."""
+    return masking_scanner(secrets_options)
 
 
 def _count(tree: MemoryTree, kind: FileKind, parsed: bool) -> int:
@@ -261,12 +305,12 @@ def _audit_ref(
 ) -> TreeReport:
     age = lock_age(ref.root, now.timestamp())
     if age is not None:
-        return busy_report(ref, age)
+        return _shown(busy_report(ref, age), options)
     try:
         return audit_tree(load_ref(ref, config, now), selection, options, dismissed)
     except Exception as exc:  # one tree's failure is that tree's error entry, not the run's
         message = f"the audit of this tree failed ({describe(exc)}); not audited"
-        return not_audited(ref.root, ref.location, ROOT, message)
+        return _shown(not_audited(ref.root, ref.location, ROOT, message), options)
 
 
 def load_ref(ref: TreeRef, config: Config, now: dt.datetime | None = None) -> MemoryTree:

@@ -99,3 +99,28 @@ def test_credentials_as_people_write_them_are_found(tree_dir: Path) -> None:
 def test_names_paths_public_keys_and_examples_are_not_reported(tree_dir: Path) -> None:
     credentials_tree(tree_dir, FLAGGED_NON_SECRETS)
     assert findings(tree_dir, "secrets") == []
+
+
+def test_a_secret_in_a_file_or_folder_name_is_a_finding_shown_masked(tree_dir: Path) -> None:
+    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u"
+    folder = token[:-1] + "Q"
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md"),
+            "a.md": memory("a"),
+            f"{token}.md": "x\n",
+            f"{folder}/b.md": "y\n",
+        },
+    )
+    found = findings(tree_dir, "secrets")
+    assert codes(found) == [
+        ("secret-in-name", "ghp_...aE7Q", None),
+        ("secret-in-name", "ghp_...aE7u.md", None),
+    ]
+    assert all(token not in repr(f) and folder not in repr(f) for f in found)
+    assert found[1].message == (
+        'the name holds a possible GitHub personal access token: "ghp_R8mQ...aE7u" '
+        "(pattern: github-pat)"
+    )
+    assert found[1].suggestion == "rename it (and revoke the secret if it is real)"

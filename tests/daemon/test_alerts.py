@@ -139,3 +139,71 @@ def test_a_scan_failing_on_one_changed_file_still_scans_the_others(
         scans = _scan_all({root / "a.md", root / "b.md"}, root, scanner, 1 << 20)  # type: ignore[arg-type]
     assert [(s.rel, len(s.matches)) for s in scans] == [("b.md", 1)]
     assert f"scanning {root / 'a.md'} failed: IndexError at test_alerts.py:" in caplog.text
+
+
+def test_a_secret_alert_names_a_file_whose_name_holds_a_secret_masked(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    named = "ghp_" + "Zq8mR2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7"
+    tree = write_tree(
+        tmp_path / "projects/-app/memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")}
+    )
+    settings = config.parse(
+        f"roots: ['{tmp_path}/projects/*/memory']\n"
+        f"state: {{dir: {tmp_path}/state}}\nreports: {{dir: {tmp_path}/reports}}\n"
+        "watch: {debounce_seconds: 0.05}\nnotify: {backend: none, coalesce_seconds: 0.05}\n",
+        option_types=OPTION_TYPES,
+    )
+    caplog.set_level(logging.INFO, "memory_audit.daemon")
+
+    async def scenario() -> None:
+        daemon = Daemon(None, settings)
+        serving = asyncio.create_task(daemon.serve())
+        assert await wait_until(lambda: "watching" in caplog.text)
+        (tree / f"{named}.md").write_text(memory("leak", body=f"token {TOKEN}"))
+        assert await wait_until(lambda: "notification (logged only" in caplog.text)
+        daemon.stop()
+        await serving
+
+    asyncio.run(scenario())
+    # The alerts table; the journal keeps the real name, which `restore` writes back.
+    stored = (tmp_path / "state" / "state.db").read_bytes()
+    assert "ghp_...2aE7.md:" in caplog.text
+    assert named not in caplog.text
+    assert named[4:17].encode() not in stored
+
+
+def test_a_file_named_by_a_secret_alerts_once_with_the_name_masked(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    named = "ghp_" + "Wq8mR2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7"
+    tree = write_tree(
+        tmp_path / "projects/-app/memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")}
+    )
+    settings = config.parse(
+        f"roots: ['{tmp_path}/projects/*/memory']\n"
+        f"state: {{dir: {tmp_path}/state}}\nreports: {{dir: {tmp_path}/reports}}\n"
+        "watch: {debounce_seconds: 0.05}\nnotify: {backend: none, coalesce_seconds: 0.05}\n",
+        option_types=OPTION_TYPES,
+    )
+    caplog.set_level(logging.INFO, "memory_audit.daemon")
+
+    async def scenario() -> int:
+        daemon = Daemon(None, settings)
+        serving = asyncio.create_task(daemon.serve())
+        assert await wait_until(lambda: "watching" in caplog.text)
+        (tree / f"{named}.md").write_text(memory("plain", body="Nothing secret in here."))
+        assert await wait_until(lambda: "alert:" in caplog.text)
+        (tree / f"{named}.md").write_text(memory("plain", body="Edited, still plain."))
+        await asyncio.sleep(0.5)  # a second change of the same file: no second alert
+        count = daemon.state.alert_count()
+        daemon.stop()
+        await serving
+        return count
+
+    assert asyncio.run(scenario()) == 1
+    assert (
+        "alert: ghp_...2aE7.md: the name holds a possible GitHub personal access token"
+        in caplog.text
+    )
+    assert named not in caplog.text

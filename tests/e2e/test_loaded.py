@@ -78,3 +78,19 @@ def test_html_report_shows_the_cut_line_in_the_index_section(tree_dir: Path) -> 
     html = renderer("html")(Run((report(tree_dir),), NOW, dimensions=DIMENSIONS))
     assert "line 201</td>" in html
     assert "sessions receive MEMORY.md up to line 200 and a warning" in html
+
+
+def test_loaded_masks_a_secret_used_as_a_link_target_in_text_and_json(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": f"- [Old]({TOKEN}.md) — removed\n"})
+    text = loaded(str(tree_dir))
+    data = json.loads(loaded(str(tree_dir), "--format", "json").stdout)
+    assert TOKEN not in text.stdout + json.dumps(data)
+    assert "  line 1: ghp_...aE7u.md (missing)" in text.stdout
+    assert data["pointers"][0]["path"] == "ghp_...aE7u.md"
+
+
+def test_loaded_masks_a_secret_in_a_file_name_in_the_recall_order(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": "- [A](a.md) — a\n", f"{TOKEN}.md": memory("b")})
+    data = json.loads(loaded(str(tree_dir), "--format", "json").stdout)
+    assert TOKEN not in json.dumps(data)
+    assert "ghp_...aE7u.md" in data["recall"]["order"]

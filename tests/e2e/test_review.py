@@ -190,3 +190,32 @@ def test_review_manual_fix_opens_the_editor_at_the_line(tmp_path: Path) -> None:
     assert "0 applied, 0 skipped, 1 deferred" in term.expect("findings remain.")
     assert term.wait() == 0
     assert record.read_text().splitlines() == ["+6", str(tree / "a.md")]
+
+
+def test_review_edit_of_a_masked_name_acts_on_the_real_file(tmp_path: Path) -> None:
+    """A file named by a token is shown masked; Edit's default (the masked line) still
+    links the real file once applied, and the token is never on screen."""
+    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u"
+    tree = write_tree(
+        tmp_path / "memory",
+        {
+            "MEMORY.md": "- [A](a.md) — notes\n",
+            "a.md": memory("a", body="Invoices are issued in UTC."),
+            f"{token}.md": memory("named", body="The staging database is reset nightly."),
+        },
+    )
+    term = review(tmp_path / "home", tree)
+    shown = term.expect("[q]uit: ")
+    assert "Orphan files: ghp_...aE7u.md" in shown
+    term.send("e")
+    term.expect("Index line [")
+    term.send("")  # the shown default
+    term.expect("Apply this change?")
+    term.send("y")
+    term.expect("[q]uit: ")
+    term.send("q")
+    term.expect("Why these changes?")
+    term.send("")
+    assert term.wait() == 0
+    assert f"]({token}.md)" in (tree / "MEMORY.md").read_text()
+    assert token not in term.output

@@ -436,6 +436,34 @@ case(
     ],
 )
 case(
+    "resend-api-key", [f"re_{rnd(ALNUM, 8)}_{rnd(ALNUM, 24)}"], ["re_" + rnd(ALNUM, 8), "re_match"]
+)
+case(
+    "password-label",
+    [
+        ("password semua: `Qw3rty!234z`", "Qw3rty!234z"),
+        ("Passwords staging: Harbor01!!", "Harbor01!!"),
+    ],
+    [
+        "Password policy: 12chars min",
+        "password reset: ask the owner",
+        "Passwords stored: `bcrypt`",
+        "password field: `currentPassword`",
+    ],
+)
+case(
+    "backticked-pair",
+    [
+        ("- Admin: `admin` / `Xy@mple987#`", "Xy@mple987#"),
+        ("- Ops: `ops.lead` / `Lantern#2207`", "Lantern#2207"),
+    ],
+    [
+        "- Maker: `maker9.abc` / `98765`",
+        "`src/app` / `src/lib` are the two roots",
+        "`main` / `develop` branches",
+    ],
+)
+case(
     "pin-code",
     [("the door PIN: 482913", "482913"), ("SIM pin is 73910", "73910")],
     ["pin: 2024", "near pin: r=+0.438", "pin the version to 3.11.4", "PIN: <pin>"],

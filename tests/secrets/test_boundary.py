@@ -7,6 +7,8 @@ from pathlib import Path
 from memory_audit.model.finding import make_finding
 from memory_audit.secrets.boundary import Boundary, bound_quotes, tree_boundary
 from memory_audit.secrets.loading import ScannerConfig, secret_scanner
+from memory_audit.tree.location import ProjectLocation
+from memory_audit.tree.snapshot import load_tree
 from tests.harness import index, load, memory, write_tree
 from tests.secrets.samples import CASES
 
@@ -96,3 +98,38 @@ def test_the_tree_boundary_knows_secrets_of_the_text_and_of_decoded_yaml(
     assert TOKEN not in shown
     assert "Zq8vKp2LmW4nRt" not in shown
     assert PEM.split("\n")[1] not in shown
+
+
+def test_a_finding_path_is_masked_and_keeps_its_fingerprint() -> None:
+    finding = make_finding("orphans", "orphan-candidate", f"notes/{TOKEN}.md", None, "unreached")
+    shown = Boundary([TOKEN]).finding(finding)
+    assert shown.path == f"notes/{TOKEN[:4]}...{TOKEN[-4:]}.md"
+    assert shown.fingerprint == finding.fingerprint  # keyed by the real path, a hash
+
+
+def test_the_tree_boundary_knows_secrets_of_names_the_project_and_link_targets(
+    tree_dir: Path, tmp_path: Path
+) -> None:
+    folder, target, project = (TOKEN[:-1] + c for c in "XYZ")
+    outside = tmp_path / target
+    outside.mkdir()
+    (outside / "x.md").write_text("x\n")
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a"), f"{folder}/b.md": "b"})
+    (tree_dir / f"{TOKEN}.md").write_text("plain\n")
+    (tree_dir / "linked.md").symlink_to(outside / "x.md")
+    location = ProjectLocation("-work-app", tmp_path / project, None)
+    tree = load_tree(tree_dir, location=location)
+    boundary = tree_boundary(tree, secret_scanner(ScannerConfig(state_dir=str(tmp_path / "state"))))
+    for secret in (TOKEN, folder, target, project):
+        assert secret not in boundary.text(f"see {secret}/x")
+
+
+def test_a_token_in_a_slug_is_masked_in_both_spellings(tmp_path: Path) -> None:
+    """Claude Code's folder for a project named by a token: its "_" became "-"."""
+    slug = f"-home-me-work-{TOKEN.replace('_', '-')}"
+    boundary = Boundary.for_names(
+        secret_scanner(ScannerConfig(state_dir=str(tmp_path / "state"))), [f"/p/{slug}/memory"]
+    )
+    shown = f"/p/-home-me-work-ghp-...{TOKEN[-4:]}/memory"
+    assert boundary.text(f"/p/{slug}/memory") == shown
+    assert boundary.text(TOKEN) == f"{TOKEN[:4]}...{TOKEN[-4:]}"

@@ -57,6 +57,12 @@ def test_an_algorithm_named_where_a_token_would_be_is_not_a_secret() -> None:
 
 def test_an_ssh_key_path_is_not_a_login_pair() -> None:
     assert found("ssh key: ~/.ssh/id_ed25519_fernhill") == []
+    assert found("- SSH key: `~/.ssh/Harborlight_ed25519`") == []  # in backticks
+
+
+def test_a_git_remote_is_not_a_login_pair() -> None:
+    assert found("SSH key added to the account. Repo: `git@github.com:fernhill/ledger2.git`") == []
+    assert found("ssh remote: git@gitlab.example:team/app2") == []
 
 
 def test_a_public_key_is_not_a_login_pair() -> None:

@@ -3,7 +3,8 @@
 Built from the snapshot's :class:`~memory_audit.tree.load_budget.LoadedIndex`
 (Claude Code's cut of MEMORY.md) and the recall scan, for ``memory-audit
 loaded``. Every piece of memory text in it has passed the tree's redaction
-boundary: a secret in MEMORY.md is shown as ``<head>...<tail>`` here too.
+boundary: a secret in MEMORY.md, or in a file, folder or project name, is shown as
+``<head>...<tail>`` here too.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ def loaded_account(tree: MemoryTree, redact: Callable[[str], str]) -> LoadedAcco
             link.line,
             redact(link.title),
             redact(link.target),
-            target.path,
+            None if target.path is None else redact(target.path),
             target.exists,
             cut is None or link.line < cut,
         )
@@ -101,11 +102,11 @@ def loaded_account(tree: MemoryTree, redact: Callable[[str], str]) -> LoadedAcco
     )
     scan = recall_scan(tree)
     return LoadedAccount(
-        root=str(tree.root),
+        root=redact(str(tree.root)),
         text=redact(index.text) if index is not None else "",
         index=index,
         pointers=pointers,
-        recall_order=scan.order,
-        recall_not_dates=tuple((p, redact(v)) for p, v in scan.not_dates),
+        recall_order=tuple(redact(p) for p in scan.order),
+        recall_not_dates=tuple((redact(p), redact(v)) for p, v in scan.not_dates),
         errors=tuple((e.path, redact(e.error)) for e in tree.errors),
     )

@@ -27,6 +27,12 @@ Failing::
     notes.md:1 — possible GitHub personal access token: matched "ghp_R8mQ...aE7u"
     (pattern: github-pat). Suggest: review and redact, or mark as false positive.
 
+File and folder names are scanned too: a name is shown in every listing, report
+and log, so a secret in one is a finding of its own (``secret-in-name``, shown
+masked: rename it)::
+
+    ghp_R8mQ...aE7u.md — the name holds a possible GitHub personal access token.
+
 Passing: ``sk-...``, ``<your-key>``, ``${GITHUB_TOKEN}``, ``AKIAIOSFODNN7EXAMPLE``,
 UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work``,
 ``token = HMAC-SHA256 of the id``, ``e.g. password: <example>``.
@@ -39,7 +45,7 @@ from dataclasses import dataclass, field
 
 from memory_audit.config.fields import INTERNAL
 from memory_audit.model.finding import Finding, Skip, make_finding
-from memory_audit.secrets.boundary import tree_secrets
+from memory_audit.secrets.boundary import name_secrets, tree_secrets
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
 from memory_audit.secrets.scanner import SecretMatch
 from memory_audit.tree.snapshot import MemoryTree
@@ -65,6 +71,24 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         for match, _ in matches:
             if match.fingerprint not in scanner.false_positives:
                 yield secret_finding(path, match)
+    for path, matches in name_secrets(tree, scanner).items():
+        for match, _ in matches:
+            yield name_finding(path, match)
+
+
+def name_finding(path: str, match: SecretMatch) -> Finding:
+    """A file or folder whose own name holds a secret: the name is in every listing,
+    report, log and backup, so only a new name takes it out (the boundary masks it here)."""
+    return make_finding(
+        ID,
+        "secret-in-name",
+        path,
+        None,
+        f'the name holds a possible {match.label}: "{match.redacted}" (pattern: {match.rule})',
+        "rename it (and revoke the secret if it is real)",
+        key=match.fingerprint,
+        judgment=True,
+    )
 
 
 def secret_finding(path: str, match: SecretMatch) -> Finding:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from collections.abc import Sequence
@@ -15,7 +16,7 @@ from memory_audit.commands.progress import Progress
 from memory_audit.commands.targets import resolve_scope, with_location
 from memory_audit.config import settings as config_module
 from memory_audit.config.settings import Profile
-from memory_audit.engine import audit_refs, select_checks
+from memory_audit.engine import audit_refs, names_boundary, select_checks
 from memory_audit.errors import MemoryAuditError, UsageError
 from memory_audit.model.run import Run
 from memory_audit.report import colour, json_report, renderer, text
@@ -51,8 +52,14 @@ def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
     refs = with_location(scope.refs, project_root, transcripts)
     selection = select_checks(checks, config.settings.audit.skip)
     dismissed = read_dismissed(config.state_dir)
+    labels = functools.cache(
+        lambda: names_boundary(config.check_options("secrets"), [r.label for r in refs])
+    )  # built when the first label is shown: only on a terminal, after a second
     progress = Progress.on(
-        sys.stderr, len(refs), transcripts_per_tree=_transcripts(config, selection)
+        sys.stderr,
+        len(refs),
+        transcripts_per_tree=_transcripts(config, selection),
+        shown=lambda label: labels().path(label),
     )
     try:
         run_ = audit_refs(refs, config, selection, dismissed=dismissed, progress=progress)

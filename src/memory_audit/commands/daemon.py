@@ -11,6 +11,8 @@ from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
 from memory_audit.daemon import logs
 from memory_audit.daemon.service import Daemon
+from memory_audit.engine import boundary_scanner
+from memory_audit.secrets.boundary import Boundary
 from memory_audit.store.report_folder import ReportsDirRefused, claim
 
 log = logging.getLogger("memory_audit.daemon")
@@ -21,7 +23,8 @@ def run(*, config_path: Path | None, once: bool) -> int:
     os.umask(0o077)
     # An invalid file is a ConfigError (exit 2) before any side effect.
     config = config_module.load(config_path, OPTION_TYPES)
-    log_file = logs.setup()
+    scanner = boundary_scanner(config.check_options("secrets"))
+    log_file = logs.setup(mask=lambda line: Boundary.for_names(scanner, [line]).text(line))
     log.info(
         "memory-audit daemon starting (config: %s, log: %s)", config.source or "defaults", log_file
     )

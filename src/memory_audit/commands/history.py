@@ -16,7 +16,7 @@ from typing import TextIO
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.commands.targets import resolve_scope
 from memory_audit.config import settings as config_module
-from memory_audit.engine import audit_refs, select_checks
+from memory_audit.engine import audit_refs, select_checks, shown_tree
 from memory_audit.errors import UsageError
 from memory_audit.fix.changelog import changelog_path
 from memory_audit.model.finding import Finding
@@ -141,16 +141,18 @@ def show_changelog(
     config_path: Path | None,
     out: TextIO,
 ) -> int:
-    config = config_module.load(config_path)
+    config = config_module.load(config_path, OPTION_TYPES)
     scope = resolve_scope(paths, project, config, every=every)
     if scope.note:
         out.write(scope.note + "\n\n")
     for ref in scope.refs:
-        path = changelog_path(config.changelog_dir, ref.root)
+        shown = shown_tree(config, ref)
+        path = changelog_path(config.changelog_dir, ref.root, shown(str(ref.root)))
         if path.exists():
             out.write(path.read_text(encoding="utf-8"))
         else:
             out.write(
-                f"No changelog yet for {ref.label} (review sessions that apply fixes add to it).\n"
+                f"No changelog yet for {shown(ref.label)} "
+                "(review sessions that apply fixes add to it).\n"
             )
     return 0

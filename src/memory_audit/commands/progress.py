@@ -24,8 +24,10 @@ class Progress:
         *,
         transcripts_per_tree: int | None,
         clock: Callable[[], float] = time.monotonic,
+        shown: Callable[[str], str] = str,
     ) -> None:
         self.stream = stream
+        self.label = shown  # a tree's label as shown: a secret in a folder's name masked
         self.total = total
         self.per_tree = transcripts_per_tree  # the usage check reads the newest N; None: no usage
         self.clock = clock
@@ -35,10 +37,17 @@ class Progress:
         self._last: TreeRef | None = None
 
     @classmethod
-    def on(cls, stream: TextIO, total: int, *, transcripts_per_tree: int | None) -> Progress | None:
+    def on(
+        cls,
+        stream: TextIO,
+        total: int,
+        *,
+        transcripts_per_tree: int | None,
+        shown: Callable[[str], str] = str,
+    ) -> Progress | None:
         if not stream.isatty():
             return None
-        return cls(stream, total, transcripts_per_tree=transcripts_per_tree)
+        return cls(stream, total, transcripts_per_tree=transcripts_per_tree, shown=shown)
 
     def __call__(self, done: int, next_ref: TreeRef) -> None:
         self._count(self._last)
@@ -48,7 +57,7 @@ class Progress:
         text = f"auditing: {done}/{self.total} trees done"
         if self.per_tree is not None:
             text += f", {self.transcripts} transcripts read"
-        self.stream.write(f"{CLEAR}{text} (now {next_ref.label[-40:]})")
+        self.stream.write(f"{CLEAR}{text} (now {self.label(next_ref.label)[-40:]})")
         self.stream.flush()
         self.shown = True
 

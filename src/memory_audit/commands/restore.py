@@ -22,6 +22,7 @@ from typing import TextIO
 
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
+from memory_audit.engine import names_boundary
 from memory_audit.errors import UsageError
 from memory_audit.fix import restore as restoring
 from memory_audit.fix.changelog import append, changelog_path
@@ -52,7 +53,8 @@ def run(
     config = config_module.load(config_path, OPTION_TYPES)
     journal = Journal(config.state_dir, config.settings.journal.max_file_bytes)
     console = Console(inp, out)
-    scanner = masking_scanner(config.check_options("secrets"))
+    rules = config.check_options("secrets")
+    scanner = masking_scanner(rules)
 
     def masked(data: bytes) -> bytes:
         return masked_bytes(data, scanner)
@@ -60,6 +62,7 @@ def run(
     held: Tree | None = None
     try:
         root, rel = lookup.locate(journal.index, target)
+        console = Console(inp, out, _names(rules, journal, root))
         when = _tree_moment(at) if tree or not rel else None
         held = restoring.open_tree(root)  # from here on, every write goes through it
         if when is not None:
@@ -270,11 +273,19 @@ def _record(
     now = time.time()
     for plan in done:
         restoring.record(journal, plan, reason or "not given", now)
-    changes = [f"restored {code_span(p.path)} from version {p.version.id}" for p in done]
-    name = root.parent.name if root.name == "memory" else root.name
-    entry = _entry(dt.datetime.now().astimezone(), changes, reason)
-    append(changelog_path(changelog_dir, root), name, entry)  # the tree's own changelog
+    shown = console.mask
+    changes = [f"restored {code_span(shown(p.path))} from version {p.version.id}" for p in done]
+    name = shown(root.parent.name if root.name == "memory" else root.name)
+    entry = _entry(dt.datetime.now().astimezone(), changes, shown(reason))
+    # the tree's own changelog
+    append(changelog_path(changelog_dir, root, shown(str(root))), name, entry)
     console.say(f"Restored {len(done)} file(s); recorded in the changelog.")
+
+
+def _names(rules: object, journal: Journal, root: Path) -> Callable[[str], str]:
+    """Masks a secret in the tree's path or in a journaled file's name, as reports do."""
+    paths = {v.path for v in journal.index.history(str(root))}
+    return names_boundary(rules, [str(root), *sorted(paths)]).text
 
 
 def _entry(when: dt.datetime, changes: list[str], why: str) -> str:

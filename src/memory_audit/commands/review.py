@@ -19,7 +19,14 @@ from memory_audit.atomic import ensure_private_dir, write_atomic
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.commands.targets import resolve_scope
 from memory_audit.config import settings as config_module
-from memory_audit.engine import audit_tree, load_ref, select_checks
+from memory_audit.engine import (
+    audit_tree,
+    load_ref,
+    names_boundary,
+    redaction_boundary,
+    select_checks,
+    shown_tree,
+)
 from memory_audit.errors import UsageError
 from memory_audit.fix import changelog
 from memory_audit.fix.actions import actions
@@ -27,6 +34,7 @@ from memory_audit.fix.console import Console, interrupts_deferred
 from memory_audit.fix.session import Outcome, Session
 from memory_audit.fix.tree_access import NotInTree, Tree
 from memory_audit.model.finding import Finding
+from memory_audit.model.masked import shows
 from memory_audit.model.run import TreeReport
 from memory_audit.report import json_report
 from memory_audit.report.report_file import read_report_json
@@ -72,7 +80,8 @@ def run(
     try:
         for number, ref in enumerate(scope.refs, 1):
             if len(scope.refs) > 1:
-                console.say(f"\n=== Tree {number} of {len(scope.refs)}: {ref.label} ===")
+                label = shown_tree(config, ref)(ref.label)
+                console.say(f"\n=== Tree {number} of {len(scope.refs)}: {label} ===")
             outcome = _review(ref, config, state, console, from_report)
             if outcome.interrupted:
                 return INTERRUPTED
@@ -114,12 +123,22 @@ def _review(
     findings = [f for f in findings if f.fingerprint not in dismissed]
     findings.sort(key=lambda f: f.code != ORPHANED)
     if not findings:
-        console.say(f"No findings to review in {ref.root}.")
+        console.say(f"No findings to review in {shown_tree(config, ref)(str(ref.root))}.")
         return Outcome()
-    scanner = secret_scanner(config.check_options("secrets"))
+    rules = config.check_options("secrets")
+    scanner = secret_scanner(rules)
+    snapshot = load_ref(ref, config)
+    names = redaction_boundary(snapshot, rules)
+    real_paths = names.paths(snapshot.present | set(snapshot.files))
     with _held(ref.root) as tree:
         session = Session(
-            tree, console, actions(scanner), scanner, lambda: list(audit_now().findings)
+            tree,
+            console,
+            actions(scanner),
+            scanner,
+            lambda: list(audit_now().findings),
+            names=names,
+            real_paths=real_paths,
         )
         try:
             outcome = session.run(findings)
@@ -166,7 +185,8 @@ def _findings(
             console.say(f"Findings from the report of {stored[0]:%Y-%m-%d %H:%M} ({report_file}).")
             return _still_true(list(stored[1].findings), fresh, console)
         if from_report is not None and stored is None:
-            raise UsageError(f"{from_report} has no report for {ref.root}")
+            shown = shown_tree(config, ref)(str(ref.root))
+            raise UsageError(f"{from_report} has no report for {shown}")
         console.say("The report is older than the tree: audited now.")
     else:
         console.say("No report for this tree yet: audited now.")
@@ -200,7 +220,7 @@ def _stored(report_file: Path, root: Path) -> tuple[dt.datetime, TreeReport] | N
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise UsageError(f"cannot read report {report_file}: {exc}") from None
     for report in run.reports:
-        if report.root.resolve() == root.resolve():
+        if report.root.resolve() == root.resolve() or shows(str(report.root), str(root)):
             return run.generated_at, report
     return None
 
@@ -219,8 +239,9 @@ def _newest_change(root: Path) -> float:
 
 def _persist(outcome: Outcome, ref: TreeRef, config: config_module.Config, state: State) -> None:
     now = dt.datetime.now().astimezone()
+    shown = shown_tree(config, ref)
     for finding, reason in outcome.dismissed:
-        state.dismiss(finding.fingerprint, str(ref.root), reason, now)
+        state.dismiss(finding.fingerprint, shown(str(ref.root)), reason, now)
     if outcome.false_positives:
         path = false_positives_path(config.state_dir)
         text = path.read_text(encoding="utf-8") if path.exists() else FALSE_POSITIVES_HEADER
@@ -235,13 +256,14 @@ def _persist(outcome: Outcome, ref: TreeRef, config: config_module.Config, state
         ensure_private_dir(path.parent)
         write_atomic(path, text)
     if outcome.todos:
-        todo = config.state_dir / "todo" / f"{ref.label.strip('/').replace('/', '-')}.md"
+        label = shown(ref.label)
+        todo = config.state_dir / "todo" / f"{label.strip('/').replace('/', '-')}.md"
         lines = [
             f"- [ ] {f.path}{f':{f.line}' if f.line else ''} — {f.message} "
             f"(captured {now:%Y-%m-%d})"
             for f in outcome.todos
         ]
-        changelog.append(todo, f"TODO for {ref.label}", "\n".join(lines))
+        changelog.append(todo, f"TODO for {label}", "\n".join(lines))
 
 
 def _record_changelog(
@@ -269,15 +291,17 @@ def _record_changelog(
         _metrics(before),
         _metrics(after) if after else changelog.Metrics(0, 0, 0),
     )
-    path = changelog.changelog_path(config.changelog_dir, ref.root)
+    shown = shown_tree(config, ref)
+    path = changelog.changelog_path(config.changelog_dir, ref.root, shown(str(ref.root)))
     with interrupts_deferred():
-        changelog.append(path, ref.label, text)
+        changelog.append(path, shown(ref.label), text)
         for root, changes in outcome.elsewhere.items():
-            other = changelog.changelog_path(config.changelog_dir, root)
+            there = names_boundary(config.check_options("secrets"), [str(root)]).path
+            other = changelog.changelog_path(config.changelog_dir, root, there(str(root)))
             entry = changelog.entry(
-                dt.datetime.now().astimezone(), f"{trigger} of {ref.label}", changes, why
+                dt.datetime.now().astimezone(), f"{trigger} of {shown(ref.label)}", changes, why
             )
-            changelog.append(other, root.parent.name, entry)
+            changelog.append(other, there(root.parent.name), entry)
             console.say(f"Changelog: {other}")
     console.say(f"Changelog: {path}")
 

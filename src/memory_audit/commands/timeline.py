@@ -15,12 +15,13 @@ import difflib
 import json
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
+from memory_audit.engine import names_boundary
 from memory_audit.errors import UsageError
 from memory_audit.journal import lookup
 from memory_audit.journal.blobs import CorruptBlob
@@ -33,6 +34,7 @@ from memory_audit.secrets.loading import masking_scanner
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree import discovery as discover
 
+Shown = Callable[[str], str]  # a path as shown: a secret in a name masked
 NOTE = "(who made each change is a best-effort reading of session transcripts)"
 
 
@@ -63,19 +65,24 @@ def run(
         if purge is not None:
             root, rel = lookup.locate(journal.index, purge)
             count = journal.purge(str(root), rel)
-            out.write(f"dropped {count} version(s) of {visible(rel)} from the journal\n")
+            dropped = names_boundary(config.check_options("secrets"), [rel]).path(rel)
+            out.write(f"dropped {count} version(s) of {visible(dropped)} from the journal\n")
             return 0
         here = None if target or every else discover.tree_for_folder(Path.cwd())
         tree, file = _scope(journal, target, here)
         start = lookup.parse_when(since) if since else None
         found = journal.index.history(tree, file or None, start) if tree != NOWHERE else []
         versions = shown(found, _scanner(config))
+        # A secret in a file, folder or project name is masked like one in a file.
+        names = [name for v in versions for name in (v.root, v.path)]
+        masked = names_boundary(config.check_options("secrets"), names).path
         if output_format == "json":
-            out.write(json.dumps([_json(v) for v in versions], ensure_ascii=False) + "\n")
+            out.write(json.dumps([_json(v, masked) for v in versions], ensure_ascii=False) + "\n")
             return 0
         if here is not None:  # chosen for the user, as `audit` does: say so, and how to widen it
-            out.write(f"This project's memory: {here}; --all for every tree.\n")
-        text, unread = render(versions, journal if diff else None)
+            shown_here = visible(masked(str(here)))
+            out.write(f"This project's memory: {shown_here}; --all for every tree.\n")
+        text, unread = render(versions, journal if diff else None, masked)
         out.write(text)
         return 1 if unread else 0
     finally:
@@ -104,11 +111,11 @@ def _scanner(config: config_module.Config) -> Scanner:
     return masking_scanner(config.check_options("secrets"))
 
 
-def _json(version: Version) -> dict[str, Any]:
+def _json(version: Version, name_of: Shown = str) -> dict[str, Any]:
     return {
         "id": version.id,
-        "root": version.root,
-        "path": version.path,
+        "root": name_of(version.root),
+        "path": name_of(version.path),
         "at": time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(version.at)),
         "kind": version.kind,
         "size": version.size,
@@ -121,9 +128,11 @@ def _json(version: Version) -> dict[str, Any]:
     }
 
 
-def render(versions: Sequence[Version], journal: Journal | None) -> tuple[str, int]:
+def render(
+    versions: Sequence[Version], journal: Journal | None, name_of: Shown = str
+) -> tuple[str, int]:
     """The listing (with diffs when given the journal), and how many versions' content
-    could not be shown."""
+    could not be shown; ``name_of`` shows a path (a secret in a name masked)."""
     if not versions:
         return "The journal holds nothing for that yet.\n", 0
     lines = [NOTE]
@@ -133,11 +142,11 @@ def render(versions: Sequence[Version], journal: Journal | None) -> tuple[str, i
     for version in versions:
         if version.root != current_root:
             current_root, current_day = version.root, None
-            lines += ["", f"Memory tree: {visible(version.root)}"]
+            lines += ["", f"Memory tree: {visible(name_of(version.root))}"]
         if _day(version) != current_day:
             current_day = _day(version)
             lines.append(f"{current_day}: {days[version.root, current_day]} change(s)")
-        lines.append(_line(version))
+        lines.append(_line(version, name_of))
         if journal is not None:
             lines += _diff_lines(journal, version, unread)
     if unread:
@@ -149,14 +158,14 @@ def _day(version: Version) -> str:
     return time.strftime("%Y-%m-%d", time.localtime(version.at))
 
 
-def _line(version: Version) -> str:
+def _line(version: Version, name_of: Shown = str) -> str:
     """One line per version: its path, note and attribution come from files and
     transcripts, so the line is escaped whole (a newline in a name cannot start a line)."""
     clock = time.strftime("%H:%M:%S", time.localtime(version.at))
     size = "" if version.is_tombstone else f"{version.size:,} B"
     note = f" — {version.note}" if version.note else ""
     return visible(
-        f"  {clock}  #{version.id:<6} {version.kind:<9} {version.path}  {size}  "
+        f"  {clock}  #{version.id:<6} {version.kind:<9} {name_of(version.path)}  {size}  "
         f"{version.actor.by()}{note}"
     )
 

@@ -19,14 +19,14 @@ import hashlib
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memory_audit.daemon.clock import Clock, local_now
 from memory_audit.model.undecodable import escaped
 from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
-from memory_audit.secrets.boundary import file_secrets
+from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
@@ -70,6 +70,10 @@ class FileScan:
     rel: str
     matches: tuple[SecretMatch, ...]
     index_load: LoadedIndex | None  # what of MEMORY.md a session receives
+    # the tree and the file as alerts show them: a secret in a name masked
+    shown_root: str = ""
+    shown_rel: str = ""
+    name_matches: tuple[SecretMatch, ...] = ()  # secrets in the file's or a folder's name
 
 
 def scan_file(path: Path, root: Path, scanner: Scanner, max_bytes: int) -> FileScan | None:
@@ -80,13 +84,24 @@ def scan_file(path: Path, root: Path, scanner: Scanner, max_bytes: int) -> FileS
     if result.text is None:
         return None
     loaded = load_index(result.disk_text) if rel == INDEX_NAME else None
+    matches = tuple(scanner.scan(result.text))
+    # One name a line, without ".md" (as the audit reads names: secrets/boundary.py).
+    names = tuple(scanner.scan("\n".join(p.removesuffix(".md") for p in rel.split("/"))))
     # A name that is not UTF-8 is shown (and keyed, and stored) as its escaped bytes.
-    return FileScan(root, escaped(rel), tuple(file_secrets(scanner, result.text)), loaded)
+    rel = escaped(rel)
+    shown = (shown_path(scanner, str(root)), shown_path(scanner, rel))
+    return FileScan(root, rel, matches, loaded, *shown, name_matches=names)
+
+
+def shown_path(scanner: Scanner, path: str) -> str:
+    """A path as alerts and the state show it: a secret in a file, folder or project name
+    masked. Of the path alone, so a tree's key in the state is the same at every scan."""
+    return Boundary.for_names(scanner, [path]).path(path)
 
 
 def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Alert]:
     """New alerts from one scan: secrets never alerted before, and a budget crossing."""
-    found = []
+    found = _name_alerts(scan, state, ignored)
     for match in scan.matches:
         if match.fingerprint in ignored:
             continue
@@ -98,9 +113,9 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
                 Alert(
                     key,
                     "secret",
-                    str(scan.root),
-                    scan.rel,
-                    f"{scan.rel}:{match.line} {match.label} {match.redacted}",
+                    scan.shown_root or str(scan.root),
+                    scan.shown_rel or scan.rel,
+                    f"{scan.shown_rel or scan.rel}:{match.line} {match.label} {match.redacted}",
                 )
             )
     if scan.index_load is not None:
@@ -110,23 +125,39 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
     return found
 
 
+def _name_alerts(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Alert]:
+    """A secret in the file's name, or a folder's it is in: once per file and secret."""
+    found = []
+    shown = scan.shown_rel or scan.rel
+    for match in scan.name_matches:
+        key = hashlib.sha256(
+            f"{scan.root}\x1f{scan.rel}\x1fname\x1f{match.fingerprint}".encode()
+        ).hexdigest()[:32]
+        if match.fingerprint not in ignored and not state.alerted(key):
+            text = f"{shown}: the name holds a possible {match.label} {match.redacted}"
+            found.append(Alert(key, "secret", scan.shown_root or str(scan.root), shown, text))
+    return found
+
+
 def _budget_crossing(scan: FileScan, loaded: LoadedIndex, state: State) -> Alert | None:
     over = loaded.cut
-    if over == state.over_budget(str(scan.root)):
+    root = scan.shown_root or str(scan.root)
+    if over == state.over_budget(root):
         return None
-    state.set_over_budget(str(scan.root), over)
+    state.set_over_budget(root, over)
     if not over:
         return None  # back under budget: the next crossing alerts again
     # Each crossing alerts anew: its key is unique (never the time, which a clock can repeat).
     crossing = secrets.token_hex(16)
     key = hashlib.sha256(f"{scan.root}\x1fbudget\x1f{crossing}".encode()).hexdigest()[:32]
-    name = scan.root.parent.name or str(scan.root)
+    shown = Path(scan.shown_root or scan.root)
+    name = shown.parent.name or str(shown)
     text = (
         f"{name}: MEMORY.md is {loaded.lines} lines, {loaded.chars:,} characters; sessions "
         f"see only its first {loaded.kept_lines} lines (limits: {LINE_LIMIT} lines, "
         f"{CHAR_LIMIT:,} characters)"
     )
-    return Alert(key, "budget", str(scan.root), INDEX_NAME, text)
+    return Alert(key, "budget", str(shown), INDEX_NAME, text)
 
 
 class AlertCenter:
@@ -146,10 +177,15 @@ class AlertCenter:
         coalesce_seconds: float,
         opens: Callable[[], Path | None],
         retry_seconds: tuple[float, ...] = (10.0,),
+        *,
         clock: Clock = local_now,
+        mask: Callable[[str], str] | None = None,
     ) -> None:
         self.state = state
         self.clock = clock
+        # Every alert's text passes the secret rules: a tree or file named by a secret
+        # (a mass deletion names its project) is shown masked in the notification and log.
+        self.mask = mask
         self.notifier = notifier
         self.coalesce_seconds = coalesce_seconds
         self.opens = opens
@@ -192,6 +228,7 @@ class AlertCenter:
 
     def add(self, alerts: list[Alert]) -> None:
         """New alerts: logged and kept in the state at once, sent after the quiet window."""
+        alerts = [self._masked(a) for a in alerts]
         fresh = [a for a in alerts if a.key not in self._in_flight and a.key not in self._pending]
         for alert in fresh:
             log.warning("alert: %s", alert.text)
@@ -199,6 +236,12 @@ class AlertCenter:
             held = [(a.key, a.kind, a.root, a.path, a.text) for a in fresh]
             self.state.hold_alerts(held, self.clock())
         self._queue(fresh)
+
+    def _masked(self, alert: Alert) -> Alert:
+        if self.mask is None:
+            return alert
+        mask = self.mask
+        return replace(alert, root=mask(alert.root), path=mask(alert.path), text=mask(alert.text))
 
     def _queue(self, alerts: list[Alert]) -> None:
         fresh = [a for a in alerts if a.key not in self._in_flight and a.key not in self._pending]

@@ -20,7 +20,14 @@ from functools import partial
 from pathlib import Path
 
 from memory_audit.config.settings import Config
-from memory_audit.daemon.alerts import Alert, AlertCenter, FileScan, alerts_for, scan_file
+from memory_audit.daemon.alerts import (
+    Alert,
+    AlertCenter,
+    FileScan,
+    alerts_for,
+    scan_file,
+    shown_path,
+)
 from memory_audit.daemon.clock import Clock
 from memory_audit.daemon.tasks import Background
 from memory_audit.daemon.tree_queues import Spawn, TreeQueues, tree_of
@@ -30,7 +37,7 @@ from memory_audit.engine import SECRET_RULES
 from memory_audit.errors import describe
 from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
-from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
+from memory_audit.secrets.loading import RulesUnavailable, masking_scanner, secret_scanner
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.store.state import State
 from memory_audit.tree.discovery import TreeRef, expand_root, find_trees, glob_magic
@@ -159,7 +166,9 @@ class ChangeWatcher:
         roots = [r.root for r in self.trees(locate_projects=False)]
         self.watcher.update(roots, self.project_folders())
         self.trees_seen(roots)
-        self.state.set_watched(self.watcher.observers(), self.clock())
+        scanner = shown_scanner_of(self.config)
+        watched = self.watcher.observers().items()
+        self.state.set_watched({shown_path(scanner, r): k for r, k in watched}, self.clock())
         if self.watcher.limit_hit and not had_limit:
             self.spawn(
                 self.notifier().send(
@@ -224,6 +233,12 @@ class ChangeWatcher:
 def scanner_of(config: Config) -> Scanner:
     """The scanner of the configured secret rules (the factory's, as everywhere)."""
     return secret_scanner(config.check_options(SECRET_RULES))
+
+
+def shown_scanner_of(config: Config) -> Scanner:
+    """The rules that mask a secret in a watched tree's path or an alert's text: the
+    bundled ones when the configured file is unusable (masking never turns itself off)."""
+    return masking_scanner(config.check_options(SECRET_RULES))
 
 
 def _scan_all(paths: set[Path], root: Path, scanner: Scanner, limit: int) -> list[FileScan]:

@@ -25,8 +25,11 @@ from memory_audit.journal.recorder import Recorder
 from memory_audit.journal.retention import Policy, over_budget, thinned
 from memory_audit.journal.store import Journal
 from memory_audit.model.changes import Activity, FileChange
+from memory_audit.model.masked import shows
 from memory_audit.model.run import CONSOLIDATION_LOCK
 from memory_audit.model.visible import visible
+from memory_audit.secrets.boundary import Boundary
+from memory_audit.secrets.loading import RulesUnavailable, ScannerConfig, masking_scanner
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import TreeRef
@@ -137,6 +140,7 @@ class JournalKeeper:
         self.settings = settings
         self.journal = Journal(state_dir, settings.max_file_bytes)
         self.scanner = scanner
+        self._state_dir = state_dir
         self.watch = MassChangeWatch(settings)
         self._followers: dict[Path, TranscriptFollower] = {}
         self._lock_seen: dict[Path, float] = {}
@@ -214,23 +218,42 @@ class JournalKeeper:
         return sum(v.size for v in latest.values() if v.kind != DELETED)
 
     def activity(self, roots: Iterable[Path], since: float) -> dict[str, Activity]:
-        """Each tree's journaled changes since ``since`` (baselines left out), newest first."""
+        """Each tree's journaled changes since ``since`` (baselines left out), newest first.
+
+        ``roots`` are the trees as the reports show them (a secret in a folder's name
+        masked): each is the journal's tree it shows, and its paths are shown masked too."""
+        journaled = self.journal.index.roots()
         found = {}
         scanner = self.scanner()
         for root in roots:
+            real = next((r for r in journaled if shows(str(root), r)), str(root))
+            versions = [
+                v
+                for v in shown(self.journal.index.history(real, since=since), scanner)
+                if v.kind != BASELINE
+            ]
+            name_of = self._shown([v.path for v in versions])
             changes = tuple(
                 FileChange(
                     time.strftime("%Y-%m-%d %H:%M", time.localtime(v.at)),
                     v.kind,
-                    v.path,
+                    name_of(v.path),
                     v.actor.by(),
                 )
-                for v in shown(self.journal.index.history(str(root), since=since), scanner)
-                if v.kind != BASELINE
+                for v in versions
             )
             if changes:
                 found[str(root)] = Activity(changes)
         return found
+
+    def _shown(self, paths: list[str]) -> Callable[[str], str]:
+        """Paths as reports show them; with the bundled rules when the configured ones are
+        unusable (masking never turns itself off)."""
+        try:
+            scanner = self.scanner()
+        except RulesUnavailable:
+            scanner = masking_scanner(ScannerConfig(state_dir=str(self._state_dir)))
+        return Boundary.for_names(scanner, paths).path
 
     def retain(self, now: float) -> int:
         policy = Policy(

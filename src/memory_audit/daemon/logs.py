@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import logging.handlers
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import platformdirs
@@ -25,10 +26,17 @@ FORMAT = "%(asctime)s %(levelname)s %(message)s"
 
 class VisibleFormatter(logging.Formatter):
     """Log messages name memory files: a file name with a newline or an escape sequence
-    must not forge a log line or drive the terminal that tails the log."""
+    must not forge a log line or drive the terminal that tails the log, and a secret in a
+    file, folder or project name (``watching ~/.claude/projects/-work-xoxb-…``) is masked
+    by ``mask``, the secret rules run over the line."""
+
+    def __init__(self, fmt: str, mask: Callable[[str], str] | None = None) -> None:
+        super().__init__(fmt)
+        self.mask = mask
 
     def formatMessage(self, record: logging.LogRecord) -> str:
-        record.message = visible(record.message)
+        message = self.mask(record.message) if self.mask is not None else record.message
+        record.message = visible(message)
         return super().formatMessage(record)
 
 
@@ -36,16 +44,16 @@ def log_dir() -> Path:
     return Path(platformdirs.user_log_dir(APP))
 
 
-def setup(level: int = logging.INFO) -> Path:
+def setup(level: int = logging.INFO, mask: Callable[[str], str] | None = None) -> Path:
     folder = ensure_private_dir(log_dir())
     path = folder / "daemon.log"
     logger = logging.getLogger("memory_audit")
     logger.setLevel(level)
     logger.handlers.clear()
     stream = logging.StreamHandler()
-    stream.setFormatter(VisibleFormatter("%(levelname)s %(message)s"))
+    stream.setFormatter(VisibleFormatter("%(levelname)s %(message)s", mask))
     rotating = logging.handlers.RotatingFileHandler(path, maxBytes=1_000_000, backupCount=3)
-    rotating.setFormatter(VisibleFormatter(FORMAT))
+    rotating.setFormatter(VisibleFormatter(FORMAT, mask))
     logger.addHandler(RepeatLimitedHandler([stream, rotating], RepeatLimiter()))
     os.chmod(path, 0o600)
     # desktop-notifier logs a traceback for every failed send; one line of ours is enough.

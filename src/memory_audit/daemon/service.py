@@ -37,7 +37,7 @@ from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
 from memory_audit.daemon import logs, systemd_notify
 from memory_audit.daemon.alerts import AlertCenter
-from memory_audit.daemon.change_alerts import ChangeWatcher, scanner_of
+from memory_audit.daemon.change_alerts import ChangeWatcher, scanner_of, shown_scanner_of
 from memory_audit.daemon.clock import Clock, local_now
 from memory_audit.daemon.components import (
     build_notifier,
@@ -51,6 +51,7 @@ from memory_audit.daemon.tasks import Background
 from memory_audit.daemon.watch import TreeWatcher
 from memory_audit.daemon.weekly_audits import WeeklyAudits
 from memory_audit.errors import AlreadyRunning, ConfigError
+from memory_audit.secrets.boundary import Boundary
 from memory_audit.store.instance import InstanceLock
 from memory_audit.store.state import State
 
@@ -206,8 +207,12 @@ class Daemon:
             notify.coalesce_seconds,
             self.audits.latest_summary,
             notify.retry_seconds,
-            self.clock,
+            clock=self.clock,
+            mask=self._masked_text,
         )
+
+    def _masked_text(self, text: str) -> str:
+        return Boundary.for_names(shown_scanner_of(self.config), [text]).text(text)
 
     # ---- reload (SIGHUP) -----------------------------------------------------
 

@@ -27,11 +27,13 @@ class Metrics:
     findings: int
 
 
-def changelog_path(folder: Path, root: Path) -> Path:
+def changelog_path(folder: Path, root: Path, shown: str | None = None) -> Path:
     """One file per tree, named from its full path: two trees both called ``memory``
-    never share one (the readable tail, then a hash of the whole path)."""
+    never share one (the readable tail, then a hash of the whole path). The readable
+    tail is of ``shown``, the path as shown (a secret in a folder's name masked)."""
     full = str(root.absolute())
-    readable = re.sub(r"[^A-Za-z0-9._-]+", "-", full).strip(".-")[-80:].lstrip(".-") or "tree"
+    tail = shown if shown is not None else full
+    readable = re.sub(r"[^A-Za-z0-9._-]+", "-", tail).strip(".-")[-80:].lstrip(".-") or "tree"
     digest = hashlib.sha256(full.encode("utf-8", "surrogateescape")).hexdigest()[:8]
     return folder / f"{readable}-{digest}.md"
 

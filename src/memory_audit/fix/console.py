@@ -6,25 +6,27 @@ from __future__ import annotations
 
 import contextlib
 import signal
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
 from memory_audit.model.visible import visible, visible_lines
 
 
 class Console:
-    def __init__(self, inp: TextIO, out: TextIO) -> None:
+    def __init__(self, inp: TextIO, out: TextIO, mask: Callable[[str], str] | None = None) -> None:
         self.inp = inp
         self.out = out
+        # What masks a secret in the names the session shows (file, folder, project).
+        self.mask = mask or (lambda text: text)
 
     def say(self, text: str = "") -> None:
         with contextlib.suppress(OSError):  # a closed terminal must not stop the bookkeeping
             # No escape sequence from a file reaches the terminal, whatever the caller passed.
-            self.out.write(visible_lines(text) + "\n")
+            self.out.write(visible_lines(self.mask(text)) + "\n")
             self.out.flush()
 
     def ask(self, prompt: str, default: str = "") -> str:
-        shown = visible(f"{prompt} [{default}]: " if default else f"{prompt}: ")
+        shown = visible(self.mask(f"{prompt} [{default}]: " if default else f"{prompt}: "))
         try:
             self.out.write(shown)
             self.out.flush()

@@ -27,6 +27,7 @@ import shlex
 import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -105,6 +106,9 @@ class Session:
         actions: dict[str, Action],
         scanner: Scanner,
         recheck: Recheck,
+        *,
+        names: Boundary | None = None,
+        real_paths: Mapping[str, str] | None = None,
     ) -> None:
         self.tree = tree  # held open from the start: every read and write goes through it
         self.root = tree.path
@@ -112,6 +116,10 @@ class Session:
         self.actions = actions
         self.scanner = scanner
         self.recheck = recheck
+        # Findings show a secret in a file or folder name masked; a fix acts on the real
+        # file (real_paths: shown path -> path), and what it says is masked again (names).
+        self.names = names or Boundary(())
+        self.real_paths = real_paths or {}
         self.outcome = Outcome()
         self._index_seen = self._read_index()
         self._fresh: dict[str, Finding] | None = None  # the tree as it is, after a fix
@@ -179,7 +187,8 @@ class Session:
         proposal = self._propose(finding, action)
         if not isinstance(proposal, Edit):
             return proposal
-        self.console.say(f"  Apply makes one change: {visible(proposal.description)}")
+        shown = self.names.text(proposal.description)
+        self.console.say(f"  Apply makes one change: {visible(shown)}")
         self.console.say(self._redacted_diff(proposal).rstrip())
         choices = SECRET if finding.dimension == "secrets" else CONCRETE
         key = self.console.choose("Action?", {**choices, **QUIT}, numbered=True)
@@ -241,7 +250,8 @@ class Session:
         self, finding: Finding, action: Action, fix: Mapping[str, Any], answers: list[str]
     ) -> Edit | Finding | str:
         try:
-            return action.build(self.tree, fix, answers)
+            real_answers = [self._real_text(answer) for answer in answers]
+            return action.build(self.tree, self._real(fix), real_answers)
         except StaleTarget as exc:
             return self._changed_meanwhile(finding, str(exc))
         except CannotEdit as exc:
@@ -321,8 +331,8 @@ class Session:
         except (OSError, UnicodeError) as exc:
             return self._failed(finding, exc)
         self._index_seen = self._read_index()
-        self.outcome.applied.append(change.description)
-        self.console.say(f"  Applied: {visible(change.description)}")
+        self.outcome.applied.append(self.names.text(change.description))
+        self.console.say(f"  Applied: {visible(self.names.text(change.description))}")
         self._tree_changed()
         return APPLIED
 
@@ -362,14 +372,15 @@ class Session:
         return DEFERRED
 
     def _edit_by_hand(self, finding: Finding) -> str:
-        path = self.root / finding.path
+        path = self.root / self.real_paths.get(finding.path, finding.path)
         editor = shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
         line = [f"+{finding.line}"] if finding.line else []
         try:
             subprocess.run([*editor, *line, str(path)], check=False)
         except OSError as exc:
+            shown = self.root / finding.path
             self.console.say(
-                f"  Could not start the editor ({exc.strerror}); edit {path} yourself."
+                f"  Could not start the editor ({exc.strerror}); edit {shown} yourself."
             )
         return DEFERRED
 
@@ -377,9 +388,13 @@ class Session:
         """The lines around the finding; then the same question again. Read through the
         tree guard: a symlink, a FIFO or a device in the tree is refused, not opened."""
         try:
-            data, _ = self.tree.read_bytes(finding.path, VIEW_LIMIT)
+            real = self.real_paths.get(finding.path, finding.path)
+            data, _ = self.tree.read_bytes(real, VIEW_LIMIT)
         except tree_access.NotInTree as exc:
-            self.console.say(f"  (not shown: {visible(str(exc))})")
+            self.console.say(f"  (not shown: {visible(self.names.text(str(exc)))})")
+            return finding
+        except OSError as exc:  # a folder (a secret in its name), or gone meanwhile
+            self.console.say(f"  (not shown: {exc.strerror or type(exc).__name__})")
             return finding
         lines = data.decode("utf-8", errors="replace").splitlines()
         # Never echo a secret, not even back to its owner's terminal: the boundary of the
@@ -395,7 +410,26 @@ class Session:
         texts = [c.after.text for c in change.changes]
         texts += [c.before.text for c in change.changes if c.before is not None]
         diff = change.diff()
-        return visible_lines(Boundary.for_text(self.scanner, "\n\n".join(texts)).text(diff))
+        boundary = Boundary.for_text(self.scanner, "\n\n".join(texts)) | self.names
+        return visible_lines(boundary.text(diff))
+
+    def _real(self, fix: Mapping[str, Any]) -> dict[str, Any]:
+        """The fix with every shown (masked) path of the tree back to the real one."""
+        return {key: self._real_text(value) for key, value in fix.items()}
+
+    def _real_text(self, value: Any) -> Any:
+        """A shown (masked) path of the tree inside ``value`` back to the real one: a fix
+        and an answer that took the shown default act on the real file."""
+        if not isinstance(value, str):
+            return value
+        for shown in self._masked_paths:
+            value = value.replace(shown, self.real_paths[shown])
+        return value
+
+    @cached_property
+    def _masked_paths(self) -> list[str]:
+        masked = (shown for shown, real in self.real_paths.items() if shown != real)
+        return sorted(masked, key=len, reverse=True)
 
     def _read_index(self) -> bytes | None:
         try:

@@ -41,6 +41,7 @@ class Boundary:
 
     def __init__(self, secrets: Iterable[str]) -> None:
         values = {s for s in secrets if s.strip()}
+        self._values = frozenset(values)
         self._short = sorted((s for s in values if len(s) < FRAGMENT), key=len, reverse=True)
         self._grams = {s[i : i + FRAGMENT] for s in values for i in range(len(s) - FRAGMENT + 1)}
         self._chunks = {
@@ -54,6 +55,14 @@ class Boundary:
     def for_text(cls, scanner: Scanner, text: str) -> Boundary:
         """The boundary of one text (a file shown in ``review``, a diff of it)."""
         return cls(secret_values(scanner, text))
+
+    @classmethod
+    def for_names(cls, scanner: Scanner, names: Iterable[str]) -> Boundary:
+        """The boundary of paths shown on their own (no tree read): one a line, and the
+        tokens their slugs hide (:func:`slug_secrets`)."""
+        names = list(names)
+        found = secret_values(scanner, "\n".join(_flat(name) for name in names))
+        return cls([*found, *slug_secrets(scanner, names)])
 
     def __bool__(self) -> bool:
         return bool(self._short or self._grams)
@@ -85,9 +94,26 @@ class Boundary:
                 if finding.suggestion is not None
                 else None
             ),
+            path=self.text(finding.path),
             related=tuple(self.text(r) for r in finding.related),
             fix=self.value(finding.fix) if finding.fix is not None else None,
         )
+
+    def path(self, path: str) -> str:
+        """A path as shown: a secret in a file, folder or project name masked like text."""
+        return self.text(path)
+
+    def paths(self, paths: Iterable[str]) -> dict[str, str]:
+        """Shown path -> the path itself, for the places that must act on a shown path
+        (``review``); a shown path two paths share is left out (neither can be chosen)."""
+        shown: dict[str, str | None] = {}
+        for path in paths:
+            masked = self.text(path)
+            shown[masked] = None if shown.get(masked, path) != path else path
+        return {masked: path for masked, path in shown.items() if path is not None}
+
+    def __or__(self, other: Boundary) -> Boundary:
+        return Boundary((*self._values, *other._values))
 
     def _spans(self, text: str) -> list[tuple[int, int]]:
         marks = [(i, i + len(s)) for s in self._short for i in _occurrences(text, s)]
@@ -173,7 +199,75 @@ def tree_boundary(
     decoded = "\n".join(
         s for m in tree.files.values() if decode_frontmatter for s in _strings(m.frontmatter)
     )
-    return Boundary([*found, *secret_values(scanner, decoded)])
+    named = [value for matches in name_secrets(tree, scanner).values() for _, value in matches]
+    places = _surroundings(tree)
+    around = secret_values(scanner, "\n".join(_flat(t) for t in places))
+    around += slug_secrets(scanner, places)
+    return Boundary([*found, *secret_values(scanner, decoded), *named, *around])
+
+
+def name_secrets(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
+    """Tree path (a file or a folder) -> the secrets in its own name, scanned once per
+    snapshot. A name is shown in every listing, report and log: it is text like any other."""
+    key = ("name-secrets", id(scanner))
+    if key not in tree.scratch:
+        tree.scratch[key] = _scan_names(tree, scanner)
+    return cast(TreeSecrets, tree.scratch[key])
+
+
+def _scan_names(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
+    paths = sorted(tree.present | set(tree.files) | set(tree.unread) | set(tree.skipped_files))
+    # Without ".md": a rule that takes the rest of a word ("password is x1!.md") would take
+    # the suffix too, and the secret without it (a title made of the name) would not match.
+    names = [_flat(path.rsplit("/", 1)[-1].removesuffix(".md")) for path in paths]
+    text = "\n".join(names)  # one name a line: a match's line says whose name it is
+    found: dict[str, list[tuple[SecretMatch, str]]] = {}
+    for match in scanner.scan(text):
+        if match.fingerprint not in scanner.false_positives:
+            found.setdefault(paths[match.line - 1], []).append(
+                (match, text[match.start : match.end])
+            )
+    return {path: tuple(matches) for path, matches in found.items()}
+
+
+def _surroundings(tree: MemoryTree) -> list[str]:
+    """Paths the tree's outputs show that are not its own names: the tree's folder, the
+    project folder sessions ran in (the transcripts' ``cwd``), and what the loader said
+    about its files (a symlink's target outside the tree)."""
+    location = tree.location
+    places = [tree.root, location.project_path, location.transcripts_dir]
+    texts = [str(place) for place in places if place is not None]
+    texts += [error.error for error in tree.errors]
+    texts += [problem.message for problems in tree.unread.values() for problem in problems]
+    return texts
+
+
+# Token families join their parts with "_" (ghp_, sk_live_, github_pat_<id>_<secret>).
+SLUG_JOINS = (2, 3, 4)
+
+
+def slug_secrets(scanner: Scanner, paths: Iterable[str]) -> list[str]:
+    """Tokens a project's slug holds with their "_" turned into "-".
+
+    Claude Code names a project's folder by its path with every character outside
+    ``[A-Za-z0-9]`` replaced by "-": a project folder named ``ghp_<token>`` becomes
+    ``…-ghp-<token>``, the whole token for anyone who knows the rule, which no rule
+    matches. The pieces of each "-"-joined name are joined again with "_", two to four
+    at a time, and scanned; each token found is masked in both spellings."""
+    pieces = [name.split("-") for path in paths for name in path.split("/") if "-" in name]
+    joined = [
+        "_".join(parts[i : i + size])
+        for parts in pieces
+        for size in SLUG_JOINS
+        for i in range(len(parts) - size + 1)
+    ]
+    found = secret_values(scanner, "\n".join(_flat(text) for text in joined))
+    return [spelling for value in found for spelling in (value, value.replace("_", "-"))]
+
+
+def _flat(name: str) -> str:
+    """A name on one line (a file name may hold a line break), its offsets kept."""
+    return name.replace("\n", " ").replace("\r", " ")
 
 
 def _strings(value: object) -> Iterable[str]:

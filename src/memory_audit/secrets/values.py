@@ -94,6 +94,7 @@ DISCLAIMER_AFTER = re.compile(
     re.I,
 )
 SYMBOLS = frozenset("!@#$%^&*+=?~")
+OPENING_QUOTES = "`'\"(“‘「『["
 # Words that separate a password from its name as ':' does ("the password is ...").
 COPULAS = frozenset("is was es era é ist lautet est".split())
 COPULA_ENDINGS = ("は", "는", "은")
@@ -179,9 +180,13 @@ def _around(text: str, start: int, end: int) -> tuple[str, str]:
 def _ends_a_name(before: str) -> bool:
     """The value ends a path, a URL's path or a key blob: "~/.ssh/id_x", "AAAA.../x"."""
     token = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
+    token = token.lstrip(OPENING_QUOTES)  # "`~/.ssh/Andromeda_ed25519`": a path in backticks
     if PATH.search(token) or KEY_BLOB.match(token) or SSH_KEY_BLOB.match(token):
         return True
-    return "://" in token and token.endswith("/")  # url-password reads a URL's credentials
+    if "://" in token:
+        return token.endswith("/")  # url-password reads a URL's credentials
+    # "git@github.com:owner/repo.git": a remote's path, owner and repository, no login pair
+    return token.endswith("/") and ("@" in token or ":" in token)
 
 
 def _inside_public_key(before: str) -> bool:

@@ -22,6 +22,7 @@ import os
 import stat  # imported by os already: free
 
 from memory_audit.model.light_json import quoted, scan, skip_whitespace
+from memory_audit.model.masked import shows
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ def head_and_report(data: bytes, root: str) -> tuple[dict[str, Any], dict[str, A
 
         whole = json.loads(data.decode("utf-8"))
         reports = whole.pop("reports", [])
-        return whole, next((r for r in reports if os.path.normpath(r["root"]) == root), None)
+        return whole, next((r for r in reports if shows(r["root"], root)), None)
 
 
 def _written_as_is(data: bytes, root: str) -> dict[str, Any] | None:
@@ -99,7 +100,7 @@ def _report(text: str, root: str) -> dict[str, Any] | None:
     start = text.find(ROOT_KEY)
     while start != -1:
         value, _ = scan(text, skip_whitespace(text, start + len(ROOT_KEY)))
-        if isinstance(value, str) and os.path.normpath(value) == root:
+        if isinstance(value, str) and shows(value, root):
             brace = start - 1
             while text[brace] in " \t\r\n":
                 brace -= 1

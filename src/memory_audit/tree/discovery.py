@@ -18,6 +18,7 @@ from pathlib import Path
 
 from memory_audit.config.paths import claude_home
 from memory_audit.errors import UsageError
+from memory_audit.model.masked import MASK, shows
 from memory_audit.sources.git import GitUnavailable, remote_urls, repository_root
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.location import ProjectLocation, is_config_repository
@@ -227,7 +228,24 @@ def tree_for_project(project: str) -> TreeRef:
         root = projects_dir() / slug / "memory"
         if slug and "/" not in slug and len(slug) <= NAME_MAX and root.is_dir():
             return TreeRef(root, locate(root))
+    shown = _shown_slug(project)
+    if shown is not None:
+        return TreeRef(shown, locate(shown))
     raise UsageError(f"no memory tree found at {projects_dir() / project / 'memory'}")
+
+
+def _shown_slug(project: str) -> Path | None:
+    """The one tree whose slug ``project`` is as reports show it (a token in the project
+    folder's name masked): the ``--project`` a report suggests works."""
+    if MASK not in project or "/" in project:
+        return None
+    try:
+        slugs = [entry.name for entry in os.scandir(projects_dir()) if entry.is_dir()]
+    except OSError:
+        return None
+    found = [s for s in slugs if shows(project, s) or shows(f"-{project}", s)]
+    root = projects_dir() / found[0] / "memory" if len(found) == 1 else None
+    return root if root is not None and root.is_dir() else None
 
 
 def tree_for_folder(folder: Path) -> Path | None:
