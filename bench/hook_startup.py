@@ -35,11 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.generate import generate
 from bench.process import compile_bytecode
 from memory_audit.checks import DIMENSIONS, REGISTRY
-from memory_audit.daemon.state import State
-from memory_audit.daemon.store import ReportStore
 from memory_audit.engine import audit_tree
 from memory_audit.install.claude import hook_command
 from memory_audit.model.run import Run
+from memory_audit.store.reports import ReportStore
+from memory_audit.store.state import State
 from memory_audit.tree.snapshot import load_tree
 
 PAYLOAD = json.dumps({"session_id": "s", "cwd": "/home/dev/p07", "source": "startup"})

@@ -28,7 +28,7 @@ from memory_audit.daemon.journaling import JournalKeeper
 from memory_audit.journal.index import MODIFIED, Actor, NewVersion
 from memory_audit.journal.recorder import Recorder
 from memory_audit.journal.store import Journal
-from memory_audit.secrets.loading import scanner_for
+from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 
 WORDS = (
     "deploy staging review tests database migration schema cache queue worker retry token "
@@ -101,7 +101,9 @@ def bench_change() -> None:
     with tempfile.TemporaryDirectory() as folder:
         [root] = make_trees(Path(folder), 1, 200)
         journal = Journal(Path(folder) / "state")
-        recorder = Recorder(journal.index, journal.blobs, scanner_for(None, folder), 1 << 20)
+        recorder = Recorder(
+            journal.index, journal.blobs, secret_scanner(ScannerConfig(state_dir=folder)), 1 << 20
+        )
         recorder.reconcile(root, 0.0, lambda *_: Actor("baseline"))
         rng = random.Random(3)
         times = []
@@ -122,7 +124,9 @@ def bench_year() -> None:
     start = time.time() - 365 * day
     with tempfile.TemporaryDirectory() as folder:
         settings = JournalSettings()
-        keeper = JournalKeeper(Path(folder), settings, lambda: scanner_for(None, folder))
+        keeper = JournalKeeper(
+            Path(folder), settings, lambda: secret_scanner(ScannerConfig(state_dir=folder))
+        )
         journal = keeper.journal
         texts = {
             (t, f): note(rng, f"n{f}", rng.randint(600, 4000))

@@ -33,13 +33,13 @@ from bench.generate import PROJECT, generate, restatements, transcript_corpus
 from bench.process import bench_audit_process, compile_bytecode, isolated_env, timed_runs
 from bench.sweep import compare
 from memory_audit.checks import REGISTRY, coverage, duplicates, usage
-from memory_audit.daemon.dismissals import DB_NAME
-from memory_audit.daemon.state import State
-from memory_audit.daemon.store import ReportStore
 from memory_audit.engine import audit_tree
 from memory_audit.install.claude import hook_command
 from memory_audit.model.run import Run
 from memory_audit.sources.sessions import cache_file
+from memory_audit.store.dismissals import DB_NAME
+from memory_audit.store.reports import ReportStore
+from memory_audit.store.state import State
 from memory_audit.tree.snapshot import ProjectLocation, load_tree
 
 REPEATS = 5

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import pytest
 
-from memory_audit.checks import REGISTRY
+from memory_audit import checks
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -34,8 +35,13 @@ _failed_with_checks_raising: list[str] = []
 
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("--checks-raise"):
-        for dimension, module in list(REGISTRY.items()):
-            REGISTRY[dimension] = _RaisingCheck(module)  # type: ignore[assignment]
+        # Every check the registry hands out raises: the module lookup itself is replaced.
+        real = checks.check_module
+
+        def raising(dimension: str) -> checks.Check:
+            return cast(checks.Check, _RaisingCheck(real(dimension)))
+
+        checks.check_module = raising
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

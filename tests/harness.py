@@ -8,6 +8,9 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+import pytest
+
+from memory_audit import checks
 from memory_audit.checks import REGISTRY
 from memory_audit.engine import audit_tree
 from memory_audit.model.finding import Finding
@@ -103,3 +106,10 @@ def digest(root: Path) -> str:
             if path.is_file() and not path.is_symlink() and os.access(path, os.R_OK):
                 h.update(path.read_bytes())
     return h.hexdigest()
+
+
+def stand_in(monkeypatch: pytest.MonkeyPatch, dimension: str, check: object) -> None:
+    """The registry hands out ``check`` for ``dimension`` for this test (its other
+    modules as they are): the module lookup is replaced, the registry itself is read-only."""
+    real = checks.check_module
+    monkeypatch.setattr(checks, "check_module", lambda d: check if d == dimension else real(d))

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -8,11 +9,12 @@ import pytest
 
 from memory_audit import checks, engine
 from memory_audit.errors import UsageError
+from memory_audit.model.dimension import Role
 from memory_audit.model.finding import Finding
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.snapshot import MemoryTree
-from tests.harness import index, load, memory, report, write_tree
+from tests.harness import index, load, memory, report, stand_in, write_tree
 
 
 def test_engine_orders_by_dimension_then_most_referenced_file(tree_dir: Path) -> None:
@@ -42,7 +44,7 @@ def test_engine_isolates_a_crashing_check(tree_dir: Path, monkeypatch: pytest.Mo
         raise KeyError("file content must not leak")
 
     crashing = SimpleNamespace(ID="orphans", Options=lambda: None, check=explode)
-    monkeypatch.setitem(checks.REGISTRY, "orphans", crashing)
+    stand_in(monkeypatch, "orphans", crashing)
     write_tree(tree_dir, {"MEMORY.md": index(), "a.md": memory("a", type="bad")})
     # The engine itself, not the harness: the harness fails a test on any check error.
     result = engine.audit_tree(load(tree_dir), ["orphans", "frontmatter"])
@@ -113,6 +115,28 @@ def test_no_two_findings_of_the_example_tree_share_a_fingerprint() -> None:
     found = report(example).findings
     assert len(found) > 20
     assert len({f.fingerprint for f in found}) == len(found)
+
+
+def test_the_engine_names_no_dimension() -> None:
+    """What the engine needs of a dimension (text only, session inputs, leading codes,
+    options others read) is declared on its ``Dimension``: a new check needs no engine edit."""
+    source = Path(engine.__file__).read_text(encoding="utf-8")
+    named = sorted(
+        node.value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value in checks.ORDER
+    )
+    assert named == []
+
+
+def test_a_declared_role_moves_with_its_declaration() -> None:
+    """The engine reads the roles off the table: the dimension declaring one is used."""
+    [secret_rules] = [d.id for d in checks.DIMENSIONS if Role.SECRET_RULES in d.roles]
+    assert secret_rules == engine.SECRET_RULES
+    assert {d.id for d in checks.DIMENSIONS if d.text_only} == engine.TEXT_ONLY
+    assert all(len([d for d in checks.DIMENSIONS if r in d.roles]) == 1 for r in Role)
 
 
 def test_a_tree_not_read_is_shown_with_a_token_in_its_folder_name_masked(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from memory_audit.config.settings import Config
 from memory_audit.model.finding import Finding, make_finding
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.snapshot import MemoryTree, ProjectLocation
-from tests.harness import findings, index, load, memory, report, write_tree
+from tests.harness import findings, index, load, memory, report, stand_in, write_tree
 
 
 def audit_json(tree: Path) -> tuple[int, dict[str, Any]]:
@@ -89,10 +89,8 @@ def test_a_check_failing_on_one_file_audits_the_others(
                 raise ValueError("secret file content")
             yield make_finding("orphans", "seen", path, None, f"saw {path}")
 
-    monkeypatch.setitem(
-        checks.REGISTRY,
-        "orphans",
-        SimpleNamespace(ID="orphans", Options=lambda: None, check=fragile),
+    stand_in(
+        monkeypatch, "orphans", SimpleNamespace(ID="orphans", Options=lambda: None, check=fragile)
     )
     files = {f"f{i}.md": memory(f"f{i}") for i in range(9)}
     write_tree(tree_dir, {"MEMORY.md": index(), **files, "f4.md": memory("f4", body="boom")})
@@ -158,8 +156,8 @@ def test_a_tree_whose_audit_raises_is_its_error_entry_and_the_next_tree_is_audit
                 )
             )
 
-    monkeypatch.setitem(
-        checks.REGISTRY,
+    stand_in(
+        monkeypatch,
         "orphans",
         SimpleNamespace(ID="orphans", Options=lambda: None, check=broken_on_one_tree),
     )

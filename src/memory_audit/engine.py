@@ -18,12 +18,13 @@ from memory_audit.analysis.health import measure, session_use
 from memory_audit.checks import DIMENSIONS, ORDER, REGISTRY
 from memory_audit.config.settings import Config
 from memory_audit.errors import UsageError, describe
+from memory_audit.model.dimension import Need, Role
 from memory_audit.model.finding import Finding, Skip, distinct
 from memory_audit.model.health import Health
 from memory_audit.model.run import CONSOLIDATION_LOCK, Run, TreeReport
 from memory_audit.model.undecodable import escaped_all, printable
 from memory_audit.secrets.boundary import Boundary, tree_boundary
-from memory_audit.secrets.loading import RulesUnavailable, scanner_for
+from memory_audit.secrets.loading import masking_scanner
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import TreeRef
@@ -34,20 +35,18 @@ from memory_audit.tree.settle import settled
 from memory_audit.tree.snapshot import MemoryTree, load_tree
 
 ROOT = "."  # the error path of a tree whose own folder could not be listed
-# Dimensions that read file text only: a run of just these never parses frontmatter.
-TEXT_ONLY = frozenset({"secrets"})
-# Findings that make the rest of a dimension moot come first within it.
-LEADING_CODES = frozenset(
-    {
-        "missing-index",
-        "unparseable-frontmatter",
-        "frontmatter-not-mapping",
-        "unclosed-frontmatter",
-        "binary-file",
-        "file-too-large",
-        "not-utf8",
-    }
-)
+# What the engine knows of a dimension is declared on it (model.dimension), never its id.
+LEVELS = {d.id: d for d in DIMENSIONS}
+TEXT_ONLY = frozenset(d.id for d in DIMENSIONS if d.text_only)
+SESSION_DIMENSIONS = frozenset(d.id for d in DIMENSIONS if Need.TRANSCRIPTS in d.needs)
+
+
+def holder(role: Role) -> str:
+    """The dimension whose options play ``role`` for everyone (the secret rules, ...)."""
+    return next(d.id for d in DIMENSIONS if role in d.roles)
+
+
+SECRET_RULES = holder(Role.SECRET_RULES)
 
 
 def audit_tree(
@@ -74,7 +73,7 @@ def audit_tree(
         for item in items:
             (skipped if isinstance(item, Skip) else findings).append(item)  # type: ignore[arg-type]
         errors += failures
-    boundary = redaction_boundary(tree, options.get("secrets"), decode_frontmatter=parsed)
+    boundary = redaction_boundary(tree, options.get(SECRET_RULES), decode_frontmatter=parsed)
     hidden = frozenset(dismissed)
     leveled = [_leveled(f) for f in findings]
     # Ordered by the real paths (how often each is referenced), then shown masked.
@@ -107,7 +106,7 @@ def audit_tree(
 def _shown(report: TreeReport, options: Mapping[str, Any] | None) -> TreeReport:
     """A tree not read, as reports show it: a secret in its folder's names masked."""
     where = [str(report.root), report.project or "", str(report.project_path or "")]
-    boundary = names_boundary((options or {}).get("secrets"), where)
+    boundary = names_boundary((options or {}).get(SECRET_RULES), where)
     return dataclasses.replace(
         report,
         root=Path(boundary.path(str(report.root))),
@@ -122,10 +121,6 @@ def _masked(boundary: Boundary, text: str | None) -> str | None:
 
 def _masked_folder(boundary: Boundary, folder: Path | None) -> Path | None:
     return None if folder is None else Path(boundary.path(str(folder)))
-
-
-SESSION_DIMENSIONS = frozenset({"usage", "coverage"})
-LEVELS = {d.id: d for d in DIMENSIONS}
 
 
 def _leveled(finding: Finding) -> Finding:
@@ -149,10 +144,9 @@ def _health(
     findings, skipped, errors = outcome
     failed = {s.dimension for s in skipped} | {d for d in selection if _failed(d, errors)}
     ran = [d for d in selection if d not in failed]
-    usage = options.get("usage") or REGISTRY["usage"].Options()
-    if getattr(usage, "orphans_only", False):
-        return health  # review's run: it asks about moved stores, not about sessions
-    return dataclasses.replace(health, sessions=session_use(tree, usage, ran, findings))
+    window = holder(Role.SESSION_WINDOW)
+    sessions = options.get(window) or REGISTRY[window].Options()
+    return dataclasses.replace(health, sessions=session_use(tree, sessions, ran, findings))
 
 
 def _failed(dimension: str, errors: list[tuple[str, str]]) -> bool:
@@ -215,7 +209,7 @@ def _only(tree: MemoryTree, paths: Iterable[str]) -> MemoryTree:
 def redaction_boundary(
     tree: MemoryTree, secrets_options: Any, *, decode_frontmatter: bool = True
 ) -> Boundary:
-    """The tree's redaction boundary, from the secrets check's rules."""
+    """The tree's redaction boundary, from the secret rules."""
     return tree_boundary(
         tree, boundary_scanner(secrets_options), decode_frontmatter=decode_frontmatter
     )
@@ -231,19 +225,13 @@ def shown_tree(config: Config, ref: TreeRef) -> Callable[[str], str]:
     """A tree's path and label as commands show them and name their files after them: a
     secret in a folder's name (a project folder that is a token) masked, the same way at
     every run (the path alone is scanned, not the tree)."""
-    return names_boundary(config.check_options("secrets"), [str(ref.root), ref.label]).path
+    return names_boundary(config.check_options(SECRET_RULES), [str(ref.root), ref.label]).path
 
 
 def boundary_scanner(secrets_options: Any) -> Scanner:
-    """The secrets check's rules (the bundled ones when its patterns file is unusable: the
-    boundary never turns itself off)."""
-    patterns = getattr(secrets_options, "patterns", None)
-    state_dir = getattr(secrets_options, "state_dir", None)
-    gitleaks = getattr(secrets_options, "gitleaks_config", None)
-    try:
-        return scanner_for(patterns, state_dir, gitleaks)
-    except RulesUnavailable:
-        return scanner_for(None, state_dir)
+    """The secret rules' masking scanner (the bundled ones when the patterns file is
+    unusable: the boundary never turns itself off)."""
+    return masking_scanner(secrets_options)
 
 
 def _count(tree: MemoryTree, kind: FileKind, parsed: bool) -> int:
@@ -262,7 +250,7 @@ def order(
             references[finding.path] = tree.references_to(finding.path) if by_references else 0
         return (
             ORDER[finding.dimension],
-            0 if finding.code in LEADING_CODES else 1,
+            0 if finding.code in LEVELS[finding.dimension].leading else 1,
             -references[finding.path],
             finding.path,
             finding.line or 0,
@@ -296,8 +284,8 @@ def audit_refs(
 
     ``progress`` is told before each tree how many are done, and which comes next."""
     now = now or dt.datetime.now().astimezone()
-    # The secrets options also configure the redaction boundary, selected or not.
-    options = {d: config.check_options(d) for d in {*selection, "secrets"}}
+    # The secret rules also configure the redaction boundary, selected or not.
+    options = {d: config.check_options(d) for d in {*selection, SECRET_RULES}}
     dismissed = frozenset(dismissed)
     reports: list[TreeReport] = []
     for ref in refs:
@@ -339,7 +327,7 @@ def load_ref(ref: TreeRef, config: Config, now: dt.datetime | None = None) -> Me
 
 def recap_globs(config: Config) -> tuple[str, ...]:
     """The configured recap names; unconfigured, the default, without importing that check."""
-    configured = config.checks.get("session-recaps")
+    configured = config.checks.get(holder(Role.RECAP_NAMES))
     return DEFAULT_RECAP_GLOBS if configured is None else tuple(configured.recap_globs)
 
 

@@ -12,8 +12,8 @@ import pytest
 
 from memory_audit.config.settings import NotifySettings
 from memory_audit.daemon.alerts import Alert, AlertCenter
-from memory_audit.daemon.notify import DesktopBackend, Notifier
-from memory_audit.daemon.state import State
+from memory_audit.notify import DesktopBackend, Notifier
+from memory_audit.store.state import State
 from tests.support.session_bus import session_bus
 from tests.support.waiting import wait_until
 

@@ -12,13 +12,13 @@ from memory_audit.config import settings as config
 from memory_audit.config.settings import NotifySettings
 from memory_audit.daemon.alerts import Alert, AlertCenter, alerts_for, scan_file
 from memory_audit.daemon.change_alerts import _scan_all
-from memory_audit.daemon.notify import DesktopBackend, Notifier
 from memory_audit.daemon.service import Daemon
-from memory_audit.daemon.state import State
+from memory_audit.notify import DesktopBackend, Notifier
 from memory_audit.resource_files import read_resource
-from memory_audit.secrets.loading import load_scanner
+from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from memory_audit.secrets.rules import BUNDLED
 from memory_audit.secrets.scanner import Scanner
+from memory_audit.store.state import State
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import CASES
 from tests.support.session_bus import session_bus
@@ -102,7 +102,9 @@ def test_a_secret_in_a_file_whose_name_is_not_utf8_alerts_under_the_escaped_name
     root = write_tree(tmp_path / "memory", {"MEMORY.md": index()})
     bad = root / os.fsdecode(b"n\xffo.md")
     bad.write_text(memory("n", body=f"deploy key {TOKEN}"))
-    scan = scan_file(bad, root, load_scanner(None, tmp_path / "state"), 1 << 20)
+    scan = scan_file(
+        bad, root, secret_scanner(ScannerConfig(state_dir=str(tmp_path / "state"))), 1 << 20
+    )
     assert scan is not None
     [alert] = alerts_for(scan, State(tmp_path / "state"), frozenset())
     assert alert.path == "n\\xffo.md"
@@ -132,7 +134,7 @@ def test_a_scan_failing_on_one_changed_file_still_scans_the_others(
             "b.md": memory("b", body=f"key {TOKEN}"),
         },
     )
-    scanner = FailsOnBoom(load_scanner(None, tmp_path / "state"))
+    scanner = FailsOnBoom(secret_scanner(ScannerConfig(state_dir=str(tmp_path / "state"))))
     with caplog.at_level(logging.ERROR, logger="memory_audit.daemon"):
         scans = _scan_all({root / "a.md", root / "b.md"}, root, scanner, 1 << 20)  # type: ignore[arg-type]
     assert [(s.rel, len(s.matches)) for s in scans] == [("b.md", 1)]

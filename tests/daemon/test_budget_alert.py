@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from memory_audit.daemon.alerts import alerts_for, scan_file
-from memory_audit.daemon.state import State
-from memory_audit.secrets.loading import load_scanner
+from memory_audit.secrets.loading import ScannerConfig, secret_scanner
+from memory_audit.store.state import State
 from tests.harness import write_tree
 
 
@@ -17,7 +17,7 @@ def index_of(count: int, hook: str) -> str:
 def test_budget_alert_once_when_the_index_starts_being_cut(tmp_path: Path) -> None:
     root = write_tree(tmp_path / "memory", {"MEMORY.md": index_of(230, "when it matters")})
     state = State(tmp_path / "state")
-    scanner = load_scanner(None, tmp_path / "state")
+    scanner = secret_scanner(ScannerConfig(state_dir=str(tmp_path / "state")))
     scan = scan_file(root / "MEMORY.md", root, scanner, 1024 * 1024)
     assert scan is not None
     [alert] = alerts_for(scan, state, frozenset())
@@ -31,6 +31,11 @@ def test_no_budget_alert_for_a_cjk_index_under_25000_characters(tmp_path: Path) 
     root = write_tree(tmp_path / "memory", {"MEMORY.md": index_of(60, "日本語のメモを読む" * 20)})
     assert (root / "MEMORY.md").stat().st_size > 25_000  # bytes: the old measure alerted
     state = State(tmp_path / "state")
-    scan = scan_file(root / "MEMORY.md", root, load_scanner(None, tmp_path / "state"), 1 << 20)
+    scan = scan_file(
+        root / "MEMORY.md",
+        root,
+        secret_scanner(ScannerConfig(state_dir=str(tmp_path / "state"))),
+        1 << 20,
+    )
     assert scan is not None
     assert alerts_for(scan, state, frozenset()) == []

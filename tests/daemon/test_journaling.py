@@ -8,11 +8,11 @@ from pathlib import Path
 from memory_audit.checks import DIMENSIONS
 from memory_audit.config.settings import JournalSettings
 from memory_audit.daemon.journaling import JournalKeeper, TreeChange, split_by_tree
-from memory_audit.daemon.store import ReportStore
 from memory_audit.journal.index import Actor, NewVersion, Version
 from memory_audit.model.run import Run
 from memory_audit.report.html import render
-from memory_audit.secrets.loading import scanner_for
+from memory_audit.secrets.loading import ScannerConfig, secret_scanner
+from memory_audit.store.reports import ReportStore
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.location import ProjectLocation
 from tests.harness import NOW, index, memory, report, write_tree
@@ -22,7 +22,7 @@ from tests.secrets.samples import CASES
 def keeper(tmp_path: Path, **settings: float) -> JournalKeeper:
     state = tmp_path / "state"
     chosen = JournalSettings(**settings)  # type: ignore[arg-type]
-    return JournalKeeper(state, chosen, lambda: scanner_for(None, str(state)))
+    return JournalKeeper(state, chosen, lambda: secret_scanner(ScannerConfig(state_dir=str(state))))
 
 
 def test_journaling_activity_since_the_last_run_reaches_the_weekly_report(
@@ -55,7 +55,7 @@ def test_journaling_activity_since_the_last_run_reaches_the_weekly_report(
 
 
 def gone(vid: int, actor: Actor) -> Version:
-    return Version(vid, "/t", f"f{vid}.md", 1.0, "deleted", None, 0, 0, actor)
+    return Version("/t", f"f{vid}.md", 1.0, "deleted", None, 0, 0, actor, id=vid)
 
 
 def test_journaling_mass_deletion_alerts_once_per_event_and_actor(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from memory_audit.config.settings import NotifySettings
 from memory_audit.daemon.alerts import Alert, AlertCenter
 from memory_audit.daemon.components import build_notifier
 from memory_audit.daemon.service import Daemon
-from memory_audit.daemon.state import State
+from memory_audit.store.state import State
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import CASES
 from tests.support.waiting import wait_until

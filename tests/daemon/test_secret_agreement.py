@@ -7,8 +7,8 @@ from pathlib import Path
 
 from memory_audit.checks.secrets import Options
 from memory_audit.daemon.alerts import alerts_for, scan_file
-from memory_audit.daemon.state import State
-from memory_audit.secrets.loading import scanner_for
+from memory_audit.secrets.loading import secret_scanner
+from memory_audit.store.state import State
 from tests.harness import findings, index, memory, write_tree
 from tests.secrets.samples import FLAGGED_NON_SECRETS, MISSED_CREDENTIALS
 
@@ -23,7 +23,7 @@ def test_the_on_change_scan_and_the_audit_agree_on_credentials_as_people_write_t
     audit = findings(tree_dir, "secrets", options={"secrets": Options(state_dir=str(state_dir))})
     audited = {(f.path, f.line, (f.fix or {})["fingerprint"]) for f in audit}
 
-    scanner = scanner_for(None, str(state_dir))  # as the daemon builds it (checks.secrets)
+    scanner = secret_scanner(Options(state_dir=str(state_dir)))  # as the daemon builds it
     state = State(tmp_path / "daemon-state")
     alerted: set[tuple[str, int, str]] = set()
     for path in sorted(tree_dir.glob("*.md")):

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from memory_audit.daemon.state import State
-from memory_audit.daemon.store import ReportStore
+from memory_audit.store.reports import ReportStore
+from memory_audit.store.state import State
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import CASES
 from tests.support.daemon_process import DaemonProcess, Home, wait_for

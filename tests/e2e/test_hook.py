@@ -12,10 +12,10 @@ from pathlib import Path
 import platformdirs
 
 from memory_audit.checks import DIMENSIONS
-from memory_audit.daemon.state import State
-from memory_audit.daemon.store import ReportStore
 from memory_audit.install.claude import hook_command
 from memory_audit.model.run import Run
+from memory_audit.store.reports import ReportStore
+from memory_audit.store.state import State
 from memory_audit.tree.discovery import slugify
 from tests.harness import NOW, index, memory, report, write_tree
 from tests.secrets.samples import CASES

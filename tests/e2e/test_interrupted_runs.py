@@ -7,8 +7,8 @@ import datetime as dt
 import sqlite3
 from pathlib import Path
 
-from memory_audit.daemon.instance import InstanceLock
-from memory_audit.daemon.state import State
+from memory_audit.store.instance import InstanceLock
+from memory_audit.store.state import State
 from tests.harness import index, memory, write_tree
 from tests.support.daemon_process import DaemonProcess, Home
 

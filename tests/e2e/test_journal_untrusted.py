@@ -21,7 +21,7 @@ from memory_audit.daemon.journaling import JournalKeeper
 from memory_audit.journal.index import Actor, NewVersion
 from memory_audit.journal.recorder import Recorder
 from memory_audit.journal.store import Journal
-from memory_audit.secrets.loading import scanner_for
+from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from memory_audit.secrets.redact import redact
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.location import ProjectLocation
@@ -41,7 +41,7 @@ def state_dir() -> Path:
 def journal_of(tree: Path, *edits: dict[str, bytes]) -> Journal:
     """A journal with a baseline of ``tree`` and one recorded step per edit."""
     journal = Journal(state_dir())
-    scanner = scanner_for(None, str(state_dir()))
+    scanner = secret_scanner(ScannerConfig(state_dir=str(state_dir())))
     recorder = Recorder(journal.index, journal.blobs, scanner, 1 << 20)
     recorder.reconcile(tree, 1000.0, lambda *_: Actor("baseline"))
     for step, edit in enumerate(edits, start=1):
@@ -118,7 +118,9 @@ def test_history_shows_a_session_prompt_with_a_secret_masked_and_the_journal_sto
     project = tmp_path / "p"
     tree = write_tree(project / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")})
     keeper = JournalKeeper(
-        state_dir(), JournalSettings(), lambda: scanner_for(None, str(state_dir()))
+        state_dir(),
+        JournalSettings(),
+        lambda: secret_scanner(ScannerConfig(state_dir=str(state_dir()))),
     )
     ref = TreeRef(tree, ProjectLocation(transcripts_dir=project))
     keeper.record([ref], None)

@@ -6,8 +6,8 @@ import platformdirs
 import pytest
 
 from memory_audit.checks import DIMENSIONS
-from memory_audit.daemon.store import ReportStore
 from memory_audit.model.run import Run
+from memory_audit.store.reports import ReportStore
 from tests.e2e.test_cli import cli
 from tests.harness import NOW, index, report, write_tree
 

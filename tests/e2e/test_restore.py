@@ -12,7 +12,7 @@ import platformdirs
 from memory_audit.journal.index import Actor
 from memory_audit.journal.recorder import Recorder
 from memory_audit.journal.store import Journal
-from memory_audit.secrets.loading import scanner_for
+from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from tests.harness import index, memory, write_tree
 from tests.support.terminal import Terminal
 
@@ -21,7 +21,9 @@ def journal_of(tree: Path, *edits: dict[str, str | None]) -> Journal:
     """A journal with a baseline of ``tree`` and one recorded step per edit (None deletes)."""
     state = Path(platformdirs.user_state_dir("memory-audit"))
     journal = Journal(state)
-    recorder = Recorder(journal.index, journal.blobs, scanner_for(None, str(state)), 1 << 20)
+    recorder = Recorder(
+        journal.index, journal.blobs, secret_scanner(ScannerConfig(state_dir=str(state))), 1 << 20
+    )
     recorder.reconcile(tree, 1000.0, lambda *_: Actor("baseline"))
     for step, edit in enumerate(edits, start=1):
         for name, text in edit.items():
@@ -112,3 +114,22 @@ def test_restore_a_tree_deleted_wholesale_comes_back_file_by_file_or_all(tmp_pat
     term.send("")
     assert term.wait() == 0
     assert {name: (tree / name).read_bytes() for name in files} == originals
+
+
+def test_restore_masks_what_only_a_gitleaks_rule_matches(tmp_path: Path) -> None:
+    """restore builds its scanner where every other part does: with the gitleaks rules."""
+    token = "fhx_" + "".join(chr(ord("a") + (i * 7) % 26) for i in range(32))
+    rules = tmp_path / ".gitleaks.toml"
+    rules.write_text(
+        "[[rules]]\nid = \"fernhill-any\"\nregex = '''fhx_[a-z]{32}'''\nkeywords = [\"fhx_\"]\n"
+    )
+    config = tmp_path / "config.yaml"
+    config.write_text(f"checks:\n  secrets:\n    gitleaks_config: {rules}\n")
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body="Old notes.")})
+    journal_of(tree, {"a.md": memory("a", body=f"The key is {token} for now.")}).close()
+    term = restore(str(tree / "a.md"), "--config", str(config))
+    shown = term.expect("Restore this version?")
+    term.send("n")
+    term.wait()
+    assert "-The key is" in shown
+    assert token not in shown

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from memory_audit.daemon.state import State
+from memory_audit.store.state import State
 from tests.harness import index, memory, write_tree
 from tests.install.test_service_command import cli
 from tests.support.daemon_process import DaemonProcess, Home

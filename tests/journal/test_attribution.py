@@ -11,7 +11,7 @@ from memory_audit.journal.attribution import (
     TranscriptFollower,
 )
 from memory_audit.journal.labels import labeller
-from memory_audit.secrets.loading import scanner_for
+from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from tests.secrets.samples import CASES
 
 TOKEN = CASES["github-pat"][0][0][0]
@@ -45,7 +45,7 @@ def write_transcript(folder: Path, name: str, lines: list[str]) -> Path:
 
 
 def follower_of(folder: Path) -> TranscriptFollower:
-    scanner = scanner_for(None, str(folder.parent / "state"))
+    scanner = secret_scanner(ScannerConfig(state_dir=str(folder.parent / "state")))
     return TranscriptFollower(folder, labeller(lambda: scanner, PROMPT_CHARS))
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memory_audit.journal.content import decoded, mask
-from memory_audit.secrets.loading import scanner_for
+from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from memory_audit.secrets.redact import redact
 from memory_audit.secrets.scanner import Scanner
 from tests.harness import memory
@@ -19,7 +19,7 @@ SPELLINGS = ("utf-8", "utf-16-le", "utf-16-be")
 
 @pytest.fixture
 def scanner(tmp_path: Path) -> Scanner:
-    return scanner_for(None, str(tmp_path / "state"))
+    return secret_scanner(ScannerConfig(state_dir=str(tmp_path / "state")))
 
 
 def holds(data: bytes, secret: str) -> bool:

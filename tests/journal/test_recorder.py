@@ -10,7 +10,7 @@ import pytest
 from memory_audit.journal.index import Actor
 from memory_audit.journal.recorder import TOO_LARGE, Recorder
 from memory_audit.journal.store import Journal
-from memory_audit.secrets.loading import scanner_for
+from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from memory_audit.secrets.redact import redact
 from memory_audit.secrets.scanner import Scanner
 from tests.harness import index, memory, write_tree
@@ -30,7 +30,7 @@ def journal(tmp_path: Path) -> Journal:
 
 
 def recorder(journal: Journal, tmp_path: Path, max_bytes: int = 1024 * 1024) -> Recorder:
-    scanner = scanner_for(None, str(tmp_path / "state"))
+    scanner = secret_scanner(ScannerConfig(state_dir=str(tmp_path / "state")))
     return Recorder(journal.index, journal.blobs, scanner, max_bytes)
 
 
@@ -100,10 +100,10 @@ from pathlib import Path
 from memory_audit.journal.index import Actor
 from memory_audit.journal.recorder import Recorder
 from memory_audit.journal.store import Journal
-from memory_audit.secrets.loading import scanner_for
+from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from memory_audit.secrets.scanner import Scanner
 journal = Journal(Path({state!r}))
-rec = Recorder(journal.index, journal.blobs, scanner_for(None, {state!r}), 1 << 20)
+rec = Recorder(journal.index, journal.blobs, secret_scanner(ScannerConfig(state_dir={state!r})), 1 << 20)
 found = rec.reconcile(Path({tree!r}), 2.0, lambda *a: Actor("outside"), changed={{"sub/b.md"}})
 print(sorted((v.path, v.kind) for v in found))
 """
@@ -240,7 +240,7 @@ def test_recorder_a_bug_on_one_file_leaves_that_file_out_and_keeps_the_others(
         tmp_path / "memory",
         {"MEMORY.md": index("a.md"), "a.md": memory("a"), "b.md": memory("b", body="boom")},
     )
-    scanner = FailsOnBoom(scanner_for(None, str(tmp_path / "state")))
+    scanner = FailsOnBoom(secret_scanner(ScannerConfig(state_dir=str(tmp_path / "state"))))
     rec = Recorder(journal.index, journal.blobs, scanner, 1 << 20)  # type: ignore[arg-type]
     assert sorted(v.path for v in rec.reconcile(tree, 100.0, outside)) == ["MEMORY.md", "a.md"]
     [(where, why)] = rec.not_recorded.items()

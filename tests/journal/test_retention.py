@@ -8,7 +8,7 @@ NOW = 1_000 * DAY
 
 def version(vid: int, days_ago: float, kind: str = "modified", path: str = "a.md") -> Version:
     blob = None if kind == "deleted" else f"blob{vid}"
-    return Version(vid, "/t", path, NOW - days_ago * DAY, kind, blob, 100, 0, Actor("outside"))
+    return Version("/t", path, NOW - days_ago * DAY, kind, blob, 100, 0, Actor("outside"), id=vid)
 
 
 def test_retention_keeps_everything_recent_then_one_a_day_then_one_a_week() -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from memory_audit.model.finding import make_finding
 from memory_audit.secrets.boundary import Boundary, bound_quotes, tree_boundary
-from memory_audit.secrets.loading import load_scanner
+from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.snapshot import load_tree
 from tests.harness import index, load, memory, write_tree
@@ -92,7 +92,7 @@ def test_the_tree_boundary_knows_secrets_of_the_text_and_of_decoded_yaml(
             "a.md": memory("a", description=f'"{hidden}"', body=PEM_TEXT),
         },
     )
-    scanner = load_scanner(None, tmp_path / "state")
+    scanner = secret_scanner(ScannerConfig(state_dir=str(tmp_path / "state")))
     boundary = tree_boundary(load(tree_dir), scanner)
     shown = boundary.text(f"{TOKEN} Zq8vKp2LmW4nRt {PEM.split(chr(10))[1]}")
     assert TOKEN not in shown
@@ -119,7 +119,7 @@ def test_the_tree_boundary_knows_secrets_of_names_the_project_and_link_targets(
     (tree_dir / "linked.md").symlink_to(outside / "x.md")
     location = ProjectLocation("-work-app", tmp_path / project, None)
     tree = load_tree(tree_dir, location=location)
-    boundary = tree_boundary(tree, load_scanner(None, tmp_path / "state"))
+    boundary = tree_boundary(tree, secret_scanner(ScannerConfig(state_dir=str(tmp_path / "state"))))
     for secret in (TOKEN, folder, target, project):
         assert secret not in boundary.text(f"see {secret}/x")
 
@@ -127,7 +127,9 @@ def test_the_tree_boundary_knows_secrets_of_names_the_project_and_link_targets(
 def test_a_token_in_a_slug_is_masked_in_both_spellings(tmp_path: Path) -> None:
     """Claude Code's folder for a project named by a token: its "_" became "-"."""
     slug = f"-home-me-work-{TOKEN.replace('_', '-')}"
-    boundary = Boundary.for_names(load_scanner(None, tmp_path / "state"), [f"/p/{slug}/memory"])
+    boundary = Boundary.for_names(
+        secret_scanner(ScannerConfig(state_dir=str(tmp_path / "state"))), [f"/p/{slug}/memory"]
+    )
     shown = f"/p/-home-me-work-ghp-...{TOKEN[-4:]}/memory"
     assert boundary.text(f"/p/{slug}/memory") == shown
     assert boundary.text(TOKEN) == f"{TOKEN[:4]}...{TOKEN[-4:]}"

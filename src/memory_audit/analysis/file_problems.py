@@ -21,6 +21,19 @@ SUGGESTIONS = {
     "not-regular-file": "remove it; only regular .md files are memories",
 }
 
+# A file whose frontmatter (or text) cannot be read whole: its dimension's other findings
+# about it are moot, so these lead.
+UNREADABLE = frozenset(
+    {
+        "unparseable-frontmatter",
+        "frontmatter-not-mapping",
+        "unclosed-frontmatter",
+        "binary-file",
+        "file-too-large",
+        "not-utf8",
+    }
+)
+
 # Louder than their dimension: Claude Code reads nothing of such a file's frontmatter.
 SEVERITIES = {"unparseable-frontmatter": "error", "frontmatter-not-mapping": "error"}
 

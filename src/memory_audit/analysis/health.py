@@ -67,8 +67,8 @@ def session_use(
     """The health line's session numbers, with ``usage``'s options (its window, cache and
     size bound). ``ran``: the dimensions that ran and judged (not skipped); the counts of
     unused memories, dead weight and coverage gaps are those of their findings."""
-    if tree.location.transcripts_dir is None:
-        return None
+    if tree.location.transcripts_dir is None or getattr(usage, "orphans_only", False):
+        return None  # orphans_only: review's run asks about moved stores, not sessions
     sessions = window_sessions(tree, usage.sessions, usage.state_dir, usage.max_transcript_mb)
     memories = {m.path for m in tree.memories}
     found = Counter(f.code for f in findings if f.dimension in ("usage", "coverage"))

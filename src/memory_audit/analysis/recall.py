@@ -15,7 +15,6 @@ files holding one are listed, so the report can say why.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,8 +81,3 @@ def stamp_time(value: Any) -> float | None:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=dt.UTC)
     return moment.timestamp()
-
-
-def scan_positions(scan: RecallScan) -> Mapping[str, int]:
-    """1-based place of each topic file in the scan (MEMORY.md is place 0)."""
-    return {path: number for number, path in enumerate(scan.order, start=1)}

@@ -17,10 +17,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Protocol, cast
 
-from memory_audit.model.dimension import ALL_CODES, Dimension, Need, Severity
+from memory_audit.analysis.file_problems import UNREADABLE
+from memory_audit.model.dimension import ALL_CODES, Dimension, Need, Role, Severity
 from memory_audit.model.finding import Finding, Skip
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -31,13 +32,20 @@ GIT_PROJECT, TRANSCRIPTS = frozenset({Need.PROJECT, Need.GIT}), frozenset({Need.
 # rules were never tuned on (docs/benchmarks.md lists each code's figure), or that no
 # such tree could measure (usage and coverage read transcripts, which no public tree has).
 TABLE: tuple[Dimension, ...] = (
-    Dimension("index-drift", "MEMORY.md index drift", WARNING, hook_priority=20),
+    Dimension(
+        "index-drift",
+        "MEMORY.md index drift",
+        WARNING,
+        hook_priority=20,
+        leading=frozenset({"missing-index"}),
+    ),
     Dimension(
         "frontmatter",
         "Frontmatter validity",
         WARNING,
         hook_priority=40,
         suggestions=frozenset({"strict-yaml-only"}),
+        leading=UNREADABLE,
     ),
     Dimension(
         "relations",
@@ -57,8 +65,22 @@ TABLE: tuple[Dimension, ...] = (
     ),
     Dimension("orphans", "Orphan files", WARNING, hook_priority=120),
     Dimension("superseded", "Superseded entries in index", WARNING, hook_priority=60),
-    Dimension("session-recaps", "Session-recap schema", WARNING, hook_priority=130),
-    Dimension("secrets", "Possible secrets", ERROR, hook_priority=10),
+    Dimension(
+        "session-recaps",
+        "Session-recap schema",
+        WARNING,
+        hook_priority=130,
+        leading=UNREADABLE,
+        roles=frozenset({Role.RECAP_NAMES}),
+    ),
+    Dimension(
+        "secrets",
+        "Possible secrets",
+        ERROR,
+        hook_priority=10,
+        text_only=True,
+        roles=frozenset({Role.SECRET_RULES}),
+    ),
     Dimension("bloat", "Bloat", NOTE, hook_priority=140, suggestions=EVERY),
     Dimension("descriptions", "Descriptions that recall", NOTE, 135, suggestions=EVERY),
     Dimension(
@@ -71,7 +93,15 @@ TABLE: tuple[Dimension, ...] = (
     Dimension("expiry", "Review due", WARNING, hook_priority=70),
     Dimension("confidence", "Confidence ratings", NOTE, hook_priority=90),
     Dimension("corrections", "Correction stacks", WARNING, hook_priority=80),
-    Dimension("usage", "Dead weight by usage", NOTE, 150, TRANSCRIPTS, suggestions=EVERY),
+    Dimension(
+        "usage",
+        "Dead weight by usage",
+        NOTE,
+        150,
+        TRANSCRIPTS,
+        suggestions=EVERY,
+        roles=frozenset({Role.SESSION_WINDOW}),
+    ),
     Dimension(
         "coverage",
         "Coverage gaps",
@@ -106,23 +136,11 @@ def _docstring(dimension: str) -> str:
     return check_module(dimension).__doc__ or ""
 
 
-class _Registry(MutableMapping[str, Check]):
-    """Dimension id -> its check module, imported on first access, in report order. A test
-    may put a stand-in in place of a module (``monkeypatch.setitem``)."""
-
-    def __init__(self) -> None:
-        self._stand_ins: dict[str, Check] = {}
+class _Registry(Mapping[str, Check]):
+    """Dimension id -> its check module, imported on first access, in report order."""
 
     def __getitem__(self, dimension: str) -> Check:
-        return self._stand_ins.get(dimension) or check_module(dimension)
-
-    def __setitem__(self, dimension: str, check: Check) -> None:
-        if dimension not in ORDER:
-            raise KeyError(dimension)  # the table decides which dimensions exist
-        self._stand_ins[dimension] = check
-
-    def __delitem__(self, dimension: str) -> None:
-        del self._stand_ins[dimension]
+        return check_module(dimension)
 
     def __iter__(self) -> Iterator[str]:
         return iter(ORDER)
@@ -150,5 +168,5 @@ DIMENSIONS: tuple[Dimension, ...] = tuple(
 )
 ORDER: dict[str, int] = {dimension.id: i for i, dimension in enumerate(TABLE)}
 BY_ID: dict[str, Dimension] = {dimension.id: dimension for dimension in DIMENSIONS}
-REGISTRY: MutableMapping[str, Check] = _Registry()
+REGISTRY: Mapping[str, Check] = _Registry()
 OPTION_TYPES: Mapping[str, type[Any]] = _OptionTypes()

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from memory_audit.config.fields import INTERNAL
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.secrets.boundary import name_secrets, tree_secrets
-from memory_audit.secrets.loading import RulesUnavailable, scanner_for
+from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
 from memory_audit.secrets.scanner import SecretMatch
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -63,7 +63,7 @@ class Options:
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     try:
-        scanner = scanner_for(options.patterns, options.state_dir, options.gitleaks_config)
+        scanner = secret_scanner(options)
     except RulesUnavailable as exc:
         yield Skip(ID, str(exc), whole=True)  # no rules, no scan: never a clean result
         return

@@ -16,12 +16,12 @@ from memory_audit.commands.progress import Progress
 from memory_audit.commands.targets import resolve_scope, with_location
 from memory_audit.config import settings as config_module
 from memory_audit.config.settings import Profile
-from memory_audit.daemon.dismissals import DB_NAME, read_dismissed
 from memory_audit.engine import audit_refs, names_boundary, select_checks
 from memory_audit.errors import MemoryAuditError, UsageError
 from memory_audit.model.run import Run
 from memory_audit.report import colour, json_report, renderer, text
 from memory_audit.report.text import TextOptions
+from memory_audit.store.dismissals import DB_NAME, read_dismissed
 
 
 def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
@@ -145,7 +145,7 @@ def with_history(run: Run, config: config_module.Config, dismissed: frozenset[st
     state database exists (it is not created for this)."""
     if not (config.state_dir / DB_NAME).exists():
         return run
-    from memory_audit.daemon.state import State  # sqlite3: only for an HTML report's history
+    from memory_audit.store.state import State  # sqlite3: only for an HTML report's history
 
     state = State(config.state_dir)
     try:

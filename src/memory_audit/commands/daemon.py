@@ -10,10 +10,10 @@ from pathlib import Path
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
 from memory_audit.daemon import logs
-from memory_audit.daemon.report_folder import ReportsDirRefused, claim
 from memory_audit.daemon.service import Daemon
 from memory_audit.engine import boundary_scanner
 from memory_audit.secrets.boundary import Boundary
+from memory_audit.store.report_folder import ReportsDirRefused, claim
 
 log = logging.getLogger("memory_audit.daemon")
 

@@ -22,21 +22,21 @@ from dbus_fast.aio import MessageBus
 
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config_module
-from memory_audit.daemon.instance import InstanceLock
-from memory_audit.daemon.notify import (
-    DesktopBackend,
-    Notifier,
-    OsascriptBackend,
-    use_runtime_bus,
-)
-from memory_audit.daemon.schedule import WeeklySchedule
-from memory_audit.daemon.watch import watches_needed
+from memory_audit.config.schedule import WeeklySchedule
 from memory_audit.errors import ConfigError, UsageError
 from memory_audit.install import backend_for_platform, claude
 from memory_audit.install.spec import ServiceBackend
 from memory_audit.journal.index import DB_NAME
 from memory_audit.journal.store import FOLDER, Journal
+from memory_audit.notify import (
+    DesktopBackend,
+    Notifier,
+    OsascriptBackend,
+    use_runtime_bus,
+)
+from memory_audit.store.instance import InstanceLock
 from memory_audit.tree.discovery import TreeRef, find_trees
+from memory_audit.tree.walk import watches_needed
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 MARKS = {OK: "✓", WARN: "!", FAIL: "✗"}

@@ -16,13 +16,13 @@ from typing import TextIO
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.commands.targets import resolve_scope
 from memory_audit.config import settings as config_module
-from memory_audit.daemon.dismissals import DB_NAME
-from memory_audit.daemon.state import State
 from memory_audit.engine import audit_refs, select_checks, shown_tree
 from memory_audit.errors import UsageError
 from memory_audit.fix.changelog import changelog_path
 from memory_audit.model.finding import Finding
 from memory_audit.model.visible import visible
+from memory_audit.store.dismissals import DB_NAME
+from memory_audit.store.state import State
 
 FINGERPRINT = re.compile(r"^[0-9a-f]{6,64}$")
 

@@ -21,10 +21,10 @@ import os
 import sys
 
 from memory_audit.config.user_dirs import user_dir
-from memory_audit.daemon.dismissals import read_dismissed
-from memory_audit.daemon.summary_reader import head_and_report, read_summary_bytes
 from memory_audit.model.light_json import loads, quoted
 from memory_audit.model.visible import visible, visible_json
+from memory_audit.store.dismissals import read_dismissed
+from memory_audit.store.summary_reader import head_and_report, read_summary_bytes
 from memory_audit.tree.slugs import tree_root_for_folder
 
 TYPE_CHECKING = False

@@ -6,9 +6,9 @@ from pathlib import Path
 from typing import TextIO
 
 from memory_audit.config import settings as config_module
-from memory_audit.daemon.store import ReportStore, read_summary
 from memory_audit.errors import UsageError
 from memory_audit.report.report_file import ReportUnreadable
+from memory_audit.store.reports import ReportStore, read_summary
 
 
 def run(*, action: str, run_name: str | None, config_path: Path | None, out: TextIO) -> int:

@@ -35,7 +35,7 @@ from memory_audit.journal.index import Version
 from memory_audit.journal.labels import SCANNED_CHARS, label
 from memory_audit.journal.store import Journal
 from memory_audit.model.visible import code_span, visible
-from memory_audit.secrets.loading import scanner_for
+from memory_audit.secrets.loading import masking_scanner
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.index_file import INDEX_NAME
 
@@ -54,7 +54,7 @@ def run(
     journal = Journal(config.state_dir, config.settings.journal.max_file_bytes)
     console = Console(inp, out)
     rules = config.check_options("secrets")
-    scanner = scanner_for(rules.patterns, rules.state_dir)
+    scanner = masking_scanner(rules)
 
     def masked(data: bytes) -> bytes:
         return masked_bytes(data, scanner)

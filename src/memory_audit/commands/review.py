@@ -19,8 +19,6 @@ from memory_audit.atomic import ensure_private_dir, write_atomic
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.commands.targets import resolve_scope
 from memory_audit.config import settings as config_module
-from memory_audit.daemon.state import State
-from memory_audit.daemon.store import ReportStore
 from memory_audit.engine import (
     audit_tree,
     load_ref,
@@ -40,8 +38,14 @@ from memory_audit.model.masked import shows
 from memory_audit.model.run import TreeReport
 from memory_audit.report import json_report
 from memory_audit.report.report_file import read_report_json
-from memory_audit.secrets.loading import FALSE_POSITIVES_HEADER, false_positives_path, scanner_for
+from memory_audit.secrets.loading import (
+    FALSE_POSITIVES_HEADER,
+    false_positives_path,
+    secret_scanner,
+)
 from memory_audit.secrets.rules import false_positive_row
+from memory_audit.store.reports import ReportStore
+from memory_audit.store.state import State
 from memory_audit.tree.discovery import TreeRef
 
 # usage runs only to ask whether the store's project moved (orphaned-store, which review
@@ -122,7 +126,7 @@ def _review(
         console.say(f"No findings to review in {shown_tree(config, ref)(str(ref.root))}.")
         return Outcome()
     rules = config.check_options("secrets")
-    scanner = scanner_for(rules.patterns, rules.state_dir, rules.gitleaks_config)
+    scanner = secret_scanner(rules)
     snapshot = load_ref(ref, config)
     names = redaction_boundary(snapshot, rules)
     real_paths = names.paths(snapshot.present | set(snapshot.files))

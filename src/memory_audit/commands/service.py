@@ -11,9 +11,9 @@ from typing import TextIO
 from memory_audit.atomic import write_atomic
 from memory_audit.config import settings as config_module
 from memory_audit.daemon import logs as daemon_logs
-from memory_audit.daemon.store import ReportStore
 from memory_audit.install import backend_for_platform
 from memory_audit.install.spec import MANIFEST, CommandResult, Manifest, ServiceBackend, ServiceSpec
+from memory_audit.store.reports import ReportStore
 
 MARKER = "memory-audit service install"
 

@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import TextIO
 
 from memory_audit.config import settings as config_module
-from memory_audit.daemon.dismissals import DB_NAME
-from memory_audit.daemon.instance import InstanceLock
-from memory_audit.daemon.schedule import WeeklySchedule
-from memory_audit.daemon.state import RunRecord, State
+from memory_audit.config.schedule import WeeklySchedule
 from memory_audit.install import backend_for_platform
 from memory_audit.install.spec import ServiceBackend
+from memory_audit.store.dismissals import DB_NAME
+from memory_audit.store.instance import InstanceLock
+from memory_audit.store.state import RunRecord, State
 
 
 def run(*, config_path: Path | None, out: TextIO, backend: ServiceBackend | None = None) -> int:

@@ -44,12 +44,6 @@ class Scope:
     current: Path | None = None  # the tree of the project the command runs in, if any
 
 
-def resolve_targets(
-    paths: Sequence[str], project: str | None, config: Config, *, every: bool = False
-) -> list[TreeRef]:
-    return resolve_scope(paths, project, config, every=every).refs
-
-
 def resolve_scope(
     paths: Sequence[str], project: str | None, config: Config, *, every: bool = False
 ) -> Scope:

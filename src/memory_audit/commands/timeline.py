@@ -30,7 +30,7 @@ from memory_audit.journal.index import Version
 from memory_audit.journal.labels import shown
 from memory_audit.journal.store import Journal, why_unreadable
 from memory_audit.model.visible import visible
-from memory_audit.secrets.loading import scanner_for
+from memory_audit.secrets.loading import masking_scanner
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree import discovery as discover
 
@@ -108,8 +108,7 @@ def _scope(journal: Journal, target: str | None, here: Path | None) -> tuple[str
 
 
 def _scanner(config: config_module.Config) -> Scanner:
-    rules = config.check_options("secrets")
-    return scanner_for(rules.patterns, rules.state_dir)
+    return masking_scanner(config.check_options("secrets"))
 
 
 def _json(version: Version, name_of: Shown = str) -> dict[str, Any]:

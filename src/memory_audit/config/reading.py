@@ -4,36 +4,38 @@ line. Imported only when there is a file to read."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from memory_audit.config.schema import Problems, build
-from memory_audit.config.settings import Config, OptionTypes, Settings
 from memory_audit.errors import ConfigError
+
+if TYPE_CHECKING:  # the settings module imports this one (lazily): no import back at run time
+    from memory_audit.config.settings import OptionTypes, Settings
 
 
 def parse_text(
     text: str,
+    settings_type: type[Settings],
     source: str = "config.yaml",
     *,
-    path: Path | None = None,
     option_types: OptionTypes | None = None,
-) -> Config:
+) -> tuple[Settings, dict[str, Any]]:
+    """The settings and the checks' options in ``text``, validated (ConfigError)."""
     problems = Problems(source)
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         raise ConfigError(yaml_error(source, exc)) from None
     checks_node = _pop_key(node, "checks")
-    settings = build(Settings, node, "", problems, also_valid=("checks",))
+    settings = build(settings_type, node, "", problems, also_valid=("checks",))
     checks = {} if option_types is None else _check_options(checks_node, option_types, problems)
     if option_types is not None:
         _check_skip(node, settings.audit.skip, option_types, problems)
     if problems.messages:
         raise ConfigError("invalid configuration:\n  " + "\n  ".join(problems.in_line_order()))
-    return Config(settings, checks, path, option_types or {})
+    return settings, checks
 
 
 def yaml_error(source: str, exc: yaml.YAMLError) -> str:

@@ -224,4 +224,5 @@ def parse(
     """The configuration in ``text`` (YAML), validated."""
     from memory_audit.config.reading import parse_text  # YAML is loaded only for a file
 
-    return parse_text(text, source, path=path, option_types=option_types)
+    settings, checks = parse_text(text, Settings, source, option_types=option_types)
+    return Config(settings, checks, path, option_types or {})

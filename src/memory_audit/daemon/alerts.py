@@ -15,19 +15,20 @@ MEMORY.md alerts once each time it crosses its budget.
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import hashlib
 import logging
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from memory_audit.daemon.notify import Notifier
-from memory_audit.daemon.state import State
+from memory_audit.daemon.clock import Clock, local_now
 from memory_audit.model.undecodable import escaped
 from memory_audit.model.visible import visible
+from memory_audit.notify import Notifier
 from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.scanner import Scanner, SecretMatch
+from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex, load_index
 from memory_audit.tree.walk import IGNORED_TOP_LEVEL, read_text
@@ -146,8 +147,9 @@ def _budget_crossing(scan: FileScan, loaded: LoadedIndex, state: State) -> Alert
     state.set_over_budget(root, over)
     if not over:
         return None  # back under budget: the next crossing alerts again
-    stamp = dt.datetime.now().isoformat(timespec="microseconds")
-    key = hashlib.sha256(f"{scan.root}\x1fbudget\x1f{stamp}".encode()).hexdigest()[:32]
+    # Each crossing alerts anew: its key is unique (never the time, which a clock can repeat).
+    crossing = secrets.token_hex(16)
+    key = hashlib.sha256(f"{scan.root}\x1fbudget\x1f{crossing}".encode()).hexdigest()[:32]
     shown = Path(scan.shown_root or scan.root)
     name = shown.parent.name or str(shown)
     text = (
@@ -175,9 +177,12 @@ class AlertCenter:
         coalesce_seconds: float,
         opens: Callable[[], Path | None],
         retry_seconds: tuple[float, ...] = (10.0,),
+        *,
+        clock: Clock = local_now,
         mask: Callable[[str], str] | None = None,
     ) -> None:
         self.state = state
+        self.clock = clock
         # Every alert's text passes the secret rules: a tree or file named by a secret
         # (a mass deletion names its project) is shown masked in the notification and log.
         self.mask = mask
@@ -206,6 +211,17 @@ class AlertCenter:
         waiting, previous._pending = list(previous._pending.values()), {}
         self._queue(waiting)
 
+    def start(self) -> None:
+        """Inside the running loop: send again what an earlier process raised and no server
+        accepted."""
+        self.resume()
+
+    def stop(self) -> None:
+        """No further send; what waits stays held in the state for the next start."""
+        if self._flush is not None:
+            self._flush.cancel()
+            self._flush = None
+
     def resume(self) -> None:
         """Send again what an earlier process raised and no server accepted."""
         self._queue([Alert(*row) for row in self.state.held_alerts()])
@@ -218,7 +234,7 @@ class AlertCenter:
             log.warning("alert: %s", alert.text)
         if fresh:
             held = [(a.key, a.kind, a.root, a.path, a.text) for a in fresh]
-            self.state.hold_alerts(held, dt.datetime.now().astimezone())
+            self.state.hold_alerts(held, self.clock())
         self._queue(fresh)
 
     def _masked(self, alert: Alert) -> Alert:
@@ -276,7 +292,7 @@ class AlertCenter:
         if accepted:
             self._failures, self._failed_at = 0, None
             sent = [(a.key, a.kind, a.root, a.path) for a in alerts]
-            self.state.record_alerts(sent, dt.datetime.now().astimezone())
+            self.state.record_alerts(sent, self.clock())
             return
         self._pending = {a.key: a for a in alerts} | self._pending
         self._retry_later(rate_limited=accepted is None)

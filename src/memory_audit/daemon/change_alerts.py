@@ -1,4 +1,5 @@
-"""Watching the trees, and what a changed file sets off: a secret scan and its alerts.
+"""The watcher component: watching the trees, and what a changed file sets off (a secret
+scan and its alerts, and the journal feed's hook).
 
 The list of trees is refreshed on a timer and when a folder appears in a
 projects folder. Changed files are scanned in batches on worker threads
@@ -13,12 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import datetime as dt
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from memory_audit.config.settings import Config
 from memory_audit.daemon.alerts import (
@@ -29,16 +28,18 @@ from memory_audit.daemon.alerts import (
     scan_file,
     shown_path,
 )
-from memory_audit.daemon.journaling import JournalKeeper
-from memory_audit.daemon.notify import Notifier
-from memory_audit.daemon.state import State
-from memory_audit.daemon.tree_queues import TreeQueues, tree_of
+from memory_audit.daemon.clock import Clock
+from memory_audit.daemon.tasks import Background
+from memory_audit.daemon.tree_queues import Spawn, TreeQueues, tree_of
 from memory_audit.daemon.watch import TreeWatcher
 from memory_audit.daemon.worker_thread import in_daemon_thread
+from memory_audit.engine import SECRET_RULES
 from memory_audit.errors import describe
 from memory_audit.model.visible import visible
-from memory_audit.secrets.loading import RulesUnavailable, scanner_for
+from memory_audit.notify import Notifier
+from memory_audit.secrets.loading import RulesUnavailable, masking_scanner, secret_scanner
 from memory_audit.secrets.scanner import Scanner
+from memory_audit.store.state import State
 from memory_audit.tree.discovery import TreeRef, expand_root, find_trees, glob_magic
 from memory_audit.tree.walk import list_tree
 
@@ -50,27 +51,97 @@ RESCAN_AFTER_NEW_FOLDER = 1.0
 MAX_MATCHES_PER_FILE = 100
 
 
-class ChangeAlerts:
-    """The watching part of :class:`~memory_audit.daemon.service.Daemon`."""
+def _ignore(*_: object) -> None:
+    return None
 
-    config: Config
-    clock: Callable[[], dt.datetime]
-    state: State
-    notifier: Notifier
-    alerts: AlertCenter
-    watcher: TreeWatcher | None
-    journal: JournalKeeper | None
-    scans: TreeQueues
-    _rescan_handle: asyncio.TimerHandle | None
-    _journal_pending: set[Path]
-    _journal_ready: asyncio.Event
-    _journaled_roots: set[Path]
 
-    if TYPE_CHECKING:  # defined by the Daemon and its journal part
+class ChangeWatcher:
+    """The watcher component: watching the trees and what a changed file sets off.
 
-        def _spawn(self, work: Coroutine[Any, Any, Any]) -> None: ...
+    Built with what it uses: the configuration, the state (alerts already sent, which
+    trees are watched), the clock, the alert queue and the notifier (functions: a reload
+    builds them anew), a ``spawn`` for background work, and two hooks the journal feed
+    listens on, ``changed(path)`` for each settled change and ``trees_seen(roots)`` after
+    each rescan. :meth:`start` watches (when ``watch.enabled``), rescans on a timer and
+    sweeps every file once; :meth:`stop` ends the watching and the timer.
+    """
 
-        async def _journal_baseline(self) -> None: ...
+    def __init__(
+        self,
+        config: Config,
+        state: State,
+        clock: Clock,
+        alerts: Callable[[], AlertCenter],
+        notifier: Callable[[], Notifier],
+        spawn: Spawn,
+        *,
+        changed: Callable[[Path], None] = _ignore,
+        trees_seen: Callable[[list[Path]], None] = _ignore,
+    ) -> None:
+        self.config = config
+        self.state = state
+        self.clock = clock
+        self.alerts = alerts
+        self.notifier = notifier
+        self.spawn = spawn
+        self.changed = changed
+        self.trees_seen = trees_seen
+        self.watcher: TreeWatcher | None = None
+        self.scans = TreeQueues(self._scan_tree, spawn)
+        self._rescan_handle: asyncio.TimerHandle | None = None
+        self._background = Background()
+
+    # ---- lifecycle -----------------------------------------------------------
+
+    def start(self) -> None:
+        """Inside the running loop: watch, rescan on a timer, and sweep every file once
+        (secrets that landed while the service was not running alert too)."""
+        self._watch()
+        self._background.spawn(self._rescan_loop())
+        self.spawn(self.sweep())
+
+    def stop(self) -> None:
+        self._background.cancel()
+        if self._rescan_handle is not None:
+            self._rescan_handle.cancel()
+            self._rescan_handle = None
+        if self.watcher is not None:
+            self.watcher.stop()  # kept: what it watched last stays readable
+
+    def reconfigure(self, config: Config) -> bool:
+        """The watch settings of ``config`` (a reload); False when they did not change."""
+        old, self.config = self.config, config
+        if config.settings.watch == old.settings.watch:
+            return False
+        if self.watcher is not None:
+            self.watcher.stop()
+            self.watcher = None
+        self._watch()
+        if self.watcher is not None:
+            self.spawn(self.sweep())  # what changed while no watcher looked
+        return True
+
+    def _watch(self) -> None:
+        watch = self.config.settings.watch
+        if not watch.enabled:
+            return
+        self.watcher = TreeWatcher(
+            asyncio.get_running_loop(),
+            watch.debounce_seconds,
+            watch.observer,
+            watch.polling_interval_seconds,
+            self._file_changed,
+            self._schedule_rescan,
+        )
+        self.watcher.start()
+        self.rescan()
+
+    async def _rescan_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.settings.watch.rescan_seconds)
+            self.rescan()
+
+    # ---- the trees -----------------------------------------------------------
 
     def trees(self, *, locate_projects: bool = True) -> list[TreeRef]:
         return find_trees(self.config.settings.roots, locate_projects=locate_projects)
@@ -85,20 +156,8 @@ class ChangeAlerts:
                 folders.append(Path(*parts[:index]))
         return folders
 
-    def _start_watching(self, loop: asyncio.AbstractEventLoop) -> None:
-        watch = self.config.settings.watch
-        if not watch.enabled:
-            return
-        self.watcher = TreeWatcher(
-            loop,
-            watch.debounce_seconds,
-            watch.observer,
-            watch.polling_interval_seconds,
-            self._file_changed,
-            self._schedule_rescan,
-        )
-        self.watcher.start()
-        self.rescan()
+    def watched_roots(self) -> list[Path]:
+        return [Path(r) for r in (self.watcher.observers() if self.watcher else {})]
 
     def rescan(self) -> None:
         if self.watcher is None:
@@ -106,14 +165,13 @@ class ChangeAlerts:
         had_limit = self.watcher.limit_hit
         roots = [r.root for r in self.trees(locate_projects=False)]
         self.watcher.update(roots, self.project_folders())
-        if self.journal is not None and set(roots) - self._journaled_roots:
-            self._spawn(self._journal_baseline())
-        scanner = self._shown_scanner()
+        self.trees_seen(roots)
+        scanner = shown_scanner_of(self.config)
         watched = self.watcher.observers().items()
         self.state.set_watched({shown_path(scanner, r): k for r, k in watched}, self.clock())
         if self.watcher.limit_hit and not had_limit:
-            self._spawn(
-                self.notifier.send(
+            self.spawn(
+                self.notifier().send(
                     "memory-audit: watching by polling",
                     "The inotify watch limit is reached; memory trees are polled instead "
                     "(alerts may take a few seconds longer). Raise fs.inotify.max_user_watches.",
@@ -130,28 +188,13 @@ class ChangeAlerts:
         self._rescan_handle = None
         self.rescan()
 
+    # ---- a change: scan, alert -----------------------------------------------
+
     def _file_changed(self, path: Path) -> None:
-        root = tree_of(path, self._watched_roots())
+        root = tree_of(path, self.watched_roots())
         if root is not None:
             self.scans.add(root, [path])
-        if self.journal is not None:
-            self._journal_pending.add(path)
-            self._journal_ready.set()
-
-    def _shown_scanner(self) -> Scanner:
-        """The rules that mask a secret in a watched tree's path: the bundled ones when the
-        configured file is unusable (masking never turns itself off)."""
-        try:
-            return self._scanner()
-        except RulesUnavailable:
-            return scanner_for(None, self.config.check_options("secrets").state_dir)
-
-    def _scanner(self) -> Scanner:
-        rules = self.config.check_options("secrets")
-        return scanner_for(rules.patterns, rules.state_dir, rules.gitleaks_config)
-
-    def _watched_roots(self) -> list[Path]:
-        return [Path(r) for r in (self.watcher.observers() if self.watcher else {})]
+        self.changed(path)
 
     async def _scan_tree(self, root: Path, batch: set[Path]) -> set[Path]:
         """Scan a tree's changed files on a worker thread; alert from the loop.
@@ -161,7 +204,7 @@ class ChangeAlerts:
         scanned with the tree's next change once the file is back.
         """
         try:
-            scanner = self._scanner()
+            scanner = scanner_of(self.config)
             limit = self.config.settings.audit.max_file_bytes
             scans = await in_daemon_thread(partial(_scan_all, batch, root, scanner, limit))
             self._raise_alerts(scans, scanner)
@@ -177,14 +220,25 @@ class ChangeAlerts:
         found: list[Alert] = []
         for scan in scans:
             found += alerts_for(scan, self.state, ignored)
-        self.alerts.add(found)
+        self.alerts().add(found)
 
-    async def _startup_sweep(self) -> None:
+    async def sweep(self) -> None:
         """Alert for secrets that landed while the service was not running."""
         roots = [r.root for r in self.trees(locate_projects=False)]
         files = await in_daemon_thread(lambda: {root: _tree_files(root) for root in roots})
         for root, paths in files.items():
             self.scans.add(root, paths)
+
+
+def scanner_of(config: Config) -> Scanner:
+    """The scanner of the configured secret rules (the factory's, as everywhere)."""
+    return secret_scanner(config.check_options(SECRET_RULES))
+
+
+def shown_scanner_of(config: Config) -> Scanner:
+    """The rules that mask a secret in a watched tree's path or an alert's text: the
+    bundled ones when the configured file is unusable (masking never turns itself off)."""
+    return masking_scanner(config.check_options(SECRET_RULES))
 
 
 def _scan_all(paths: set[Path], root: Path, scanner: Scanner, limit: int) -> list[FileScan]:

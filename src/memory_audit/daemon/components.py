@@ -17,7 +17,7 @@ Two changes are refused, with a log line, keeping the running value:
   systemd unit, only the folders listed when the service was installed are
   writable: ``memory-audit service install`` again adds the new one), or an
   existing folder of the user's that it did not create (see
-  :mod:`memory_audit.daemon.report_folder`).
+  :mod:`memory_audit.store.report_folder`).
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit.config.settings import Config, NotifySettings
-from memory_audit.daemon.notify import Notifier
-from memory_audit.daemon.report_folder import ReportsDirRefused, claim
-from memory_audit.daemon.store import ReportStore, write_file
 from memory_audit.model.run import Run
+from memory_audit.notify import Notifier
 from memory_audit.report import html
+from memory_audit.store.report_folder import ReportsDirRefused, claim
+from memory_audit.store.reports import ReportStore, write_file
 
 log = logging.getLogger("memory_audit.daemon")
 

@@ -29,7 +29,7 @@ from memory_audit.model.masked import shows
 from memory_audit.model.run import CONSOLIDATION_LOCK
 from memory_audit.model.visible import visible
 from memory_audit.secrets.boundary import Boundary
-from memory_audit.secrets.loading import RulesUnavailable, scanner_for
+from memory_audit.secrets.loading import RulesUnavailable, ScannerConfig, masking_scanner
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import TreeRef
@@ -252,7 +252,7 @@ class JournalKeeper:
         try:
             scanner = self.scanner()
         except RulesUnavailable:
-            scanner = scanner_for(None, str(self._state_dir))
+            scanner = masking_scanner(ScannerConfig(state_dir=str(self._state_dir)))
         return Boundary.for_names(scanner, paths).path
 
     def retain(self, now: float) -> int:

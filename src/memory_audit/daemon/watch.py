@@ -30,6 +30,8 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver, ObservedWatch
 from watchdog.observers.polling import PollingObserver
 
+from memory_audit.tree.walk import watches_needed
+
 log = logging.getLogger("memory_audit.daemon")
 LIMIT_ERRORS = (errno.ENOSPC, errno.EMFILE)
 NATIVE = {"linux": "inotify", "darwin": "fsevents"}.get(sys.platform, "native")
@@ -208,14 +210,3 @@ def _unwatched_folders(watch: ObservedWatch, observer: BaseObserver, root: Path)
     if not isinstance(watched, dict):
         return 0
     return max(0, watches_needed(root) - len(watched))
-
-
-def watches_needed(root: Path) -> int:
-    """inotify watches a recursive watch of ``root`` takes: one per folder, symlinks not
-    followed."""
-    return 1 + sum(
-        1
-        for current, dirs, _ in os.walk(root)
-        for d in dirs
-        if not os.path.islink(os.path.join(current, d))
-    )

@@ -1,4 +1,5 @@
-"""The weekly audit: when it is due (anacron-style catch-up), running it, its reports.
+"""The scheduler component: when the weekly audit is due (anacron-style catch-up), running
+it, its reports and its notification.
 
 The audit itself runs in a child process (:mod:`memory_audit.daemon.audit_process`);
 the state is read and written on the loop thread only; the reports are written on
@@ -19,52 +20,104 @@ from pathlib import Path
 
 from apscheduler.jobstores.memory import MemoryJobStore
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.interval import IntervalTrigger
 
+from memory_audit.config.schedule import WeeklySchedule
 from memory_audit.config.settings import Config
 from memory_audit.daemon.audit_process import AuditFailed, AuditRequest, audit_in_child
+from memory_audit.daemon.clock import Clock
 from memory_audit.daemon.journaling import JournalKeeper
-from memory_audit.daemon.notify import Notifier
-from memory_audit.daemon.schedule import WeeklySchedule
-from memory_audit.daemon.state import State
-from memory_audit.daemon.store import ReportStore
+from memory_audit.daemon.tasks import Background
 from memory_audit.daemon.worker_thread import in_daemon_thread
 from memory_audit.errors import describe
 from memory_audit.model.changes import Activity, Changes, is_baseline
 from memory_audit.model.run import Run
+from memory_audit.notify import Notifier
 from memory_audit.report import wording
+from memory_audit.store.reports import ReportStore
+from memory_audit.store.state import State
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import find_trees
 
 log = logging.getLogger("memory_audit.daemon")
 BUSY_RETRY = dt.timedelta(minutes=5)
 FAILURE_RETRY = dt.timedelta(minutes=15)
-Clock = Callable[[], dt.datetime]
+WEEKLY_JOB, CATCH_UP_JOB = "weekly", "catch-up"
 
 
 class WeeklyAudits:
-    """The weekly part of :class:`~memory_audit.daemon.service.Daemon`."""
+    """The scheduler: when the weekly audit runs, running it, its reports and notification.
 
-    config: Config
-    clock: Clock
-    state: State
-    store: ReportStore
-    notifier: Notifier
-    schedule: WeeklySchedule
-    journal: JournalKeeper | None
-    scheduler: AsyncIOScheduler | None
-    _run_lock: asyncio.Lock
-    _retry_at: dt.datetime | None
-    _running: asyncio.Task[object] | None
+    Built with what it uses (configuration, state, report store, notifier, clock, and the
+    journal feed's keeper, when there is one); the daemon swaps ``store`` and ``notifier``
+    when a reload rebuilds them. :meth:`start` is the one way the weekly audit is started:
+    APScheduler calls :meth:`weekly` on the cron trigger (a fire missed while asleep runs
+    once on waking: no grace limit, coalesced) and on a catch-up interval whose first run
+    is at once. :meth:`weekly` runs the audit only when it is due, anacron-style: the
+    trigger's previous fire time is later than the last success in the state. The interval
+    makes a run after a resume prompt (asyncio timers do not count suspended time) and
+    catches up at start what was missed while the service was not running.
+    """
 
-    def _start_scheduler(self) -> None:
+    def __init__(
+        self,
+        config: Config,
+        state: State,
+        store: ReportStore,
+        notifier: Notifier,
+        clock: Clock,
+        journal: Callable[[], JournalKeeper | None] = lambda: None,
+    ) -> None:
+        self.config = config
+        self.state = state
+        self.store = store
+        self.notifier = notifier
+        self.clock = clock
+        self.journal = journal
+        self.schedule = WeeklySchedule.from_settings(config.settings.schedule)
+        self.scheduler: AsyncIOScheduler | None = None
+        self._run_lock = asyncio.Lock()
+        self._retry_at: dt.datetime | None = None
+        self._running: asyncio.Task[object] | None = None
+        self._background = Background()
+
+    def start(self) -> None:
+        """Inside the running loop (APScheduler's asyncio scheduler takes it then)."""
         self.scheduler = AsyncIOScheduler(
             jobstores={"default": MemoryJobStore()},
             job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
         )
+        self.scheduler.add_job(self._fire, self.schedule.trigger, id=WEEKLY_JOB)
         self.scheduler.add_job(
-            self.weekly, self.schedule.trigger, id="weekly", replace_existing=True
+            self._fire,
+            IntervalTrigger(seconds=self.config.settings.schedule.tick_seconds),
+            id=CATCH_UP_JOB,
+            next_run_time=dt.datetime.now(dt.UTC),  # at start: what was missed meanwhile
         )
         self.scheduler.start()
+
+    async def _fire(self) -> None:
+        """A job's fire: the due check runs beside the scheduler, so a long audit never
+        counts as a job instance still running (the next fire is not skipped)."""
+        self._background.spawn(self.weekly())
+
+    def stop(self) -> None:
+        if self.scheduler is not None and self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+        self.scheduler = None
+
+    def reschedule(self, config: Config) -> bool:
+        """The schedule of ``config`` (a reload); False when it did not change."""
+        old, self.config = self.config, config
+        if config.settings.schedule == old.settings.schedule:
+            return False
+        self.schedule = WeeklySchedule.from_settings(config.settings.schedule)
+        if self.scheduler is not None:
+            self.scheduler.reschedule_job(WEEKLY_JOB, trigger=self.schedule.trigger)
+            self.scheduler.reschedule_job(
+                CATCH_UP_JOB, trigger=IntervalTrigger(seconds=config.settings.schedule.tick_seconds)
+            )
+        return True
 
     async def weekly(self) -> None:
         """Run the weekly audit if it is due (missed runs are caught up, anacron style)."""
@@ -83,10 +136,10 @@ class WeeklyAudits:
                 self._retry_at.isoformat(timespec="minutes"),
             )
             return
-        if not await self._run("weekly"):
+        if not await self.run("weekly"):
             self._retry_at = self.clock() + FAILURE_RETRY
 
-    async def _run(self, kind: str) -> bool:
+    async def run(self, kind: str) -> bool:
         async with self._run_lock:
             self._running = asyncio.current_task()
             try:
@@ -143,11 +196,12 @@ class WeeklyAudits:
 
     def _journal_activity(self, run: Run, last: dt.datetime | None) -> dict[str, Activity]:
         """What the journal recorded since the last successful run (none on the first)."""
-        if self.journal is None or last is None:
+        journal = self.journal()
+        if journal is None or last is None:
             return {}
         roots = [report.root for report in run.reports]
-        activity = self.journal.activity(roots, last.timestamp())
-        self.journal.retain(time.time())
+        activity = journal.activity(roots, last.timestamp())
+        journal.retain(time.time())
         return activity
 
     async def _notify_run(self, run: Run, changes: dict[str, Changes], folder: Path) -> None:

@@ -20,8 +20,6 @@ from memory_audit.fix.edits import Edit, FileChange, index_line_added, new_name
 from memory_audit.fix.text_file import new_file
 from memory_audit.fix.tree_access import Tree
 
-ACTION = "capture-todo-note"
-
 
 def description(fix: Mapping[str, Any]) -> str:
     return f"TODO: what a session should know before working in {fix['area']}/"

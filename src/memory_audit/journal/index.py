@@ -15,7 +15,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_audit.atomic import ensure_private_dir
@@ -91,29 +91,6 @@ class Actor:
 
 
 @dataclass(frozen=True)
-class Version:
-    id: int
-    root: str
-    path: str
-    at: float
-    kind: str
-    blob: str | None
-    size: int
-    mtime_ns: int
-    actor: Actor
-    note: str = ""
-    masked: int | None = 0  # secrets masked in the kept content; None: not counted (older row)
-
-    @property
-    def is_tombstone(self) -> bool:
-        return self.kind == DELETED
-
-    @property
-    def kept(self) -> bool:
-        return self.blob is not None
-
-
-@dataclass(frozen=True)
 class NewVersion:
     """A version about to be recorded (the index assigns its id)."""
 
@@ -126,13 +103,27 @@ class NewVersion:
     mtime_ns: int
     actor: Actor
     note: str = ""
-    masked: int | None = 0
+    masked: int | None = 0  # secrets masked in the kept content; None: not counted (older row)
+
+
+@dataclass(frozen=True)
+class Version(NewVersion):
+    """A recorded version: the same fields, and the id the index gave it."""
+
+    id: int = field(kw_only=True)
+
+    @property
+    def is_tombstone(self) -> bool:
+        return self.kind == DELETED
+
+    @property
+    def kept(self) -> bool:
+        return self.blob is not None
 
 
 def _version(row: Sequence[object]) -> Version:
     vid, root, path, at, kind, blob, size, mtime_ns, actor, session, label, note, masked = row
     return Version(
-        int(vid),  # type: ignore[call-overload]
         str(root),
         str(path),
         float(at),  # type: ignore[arg-type]
@@ -143,6 +134,7 @@ def _version(row: Sequence[object]) -> Version:
         Actor(str(actor), None if session is None else str(session), str(label)),
         str(note),
         None if masked is None else int(masked),  # type: ignore[call-overload]
+        id=int(vid),  # type: ignore[call-overload]
     )
 
 

@@ -40,6 +40,14 @@ class Need(enum.StrEnum):
     GIT = "git"
 
 
+class Role(enum.StrEnum):
+    """Options of a dimension that other parts read, whether or not its check runs."""
+
+    SECRET_RULES = "secret-rules"  # noqa: S105 - a role name; the scanner and boundary rules
+    SESSION_WINDOW = "session-window"  # which sessions the health line counts
+    RECAP_NAMES = "recap-names"  # which file names the tree loader reads as session recaps
+
+
 @dataclass(frozen=True)
 class Dimension:
     id: str
@@ -49,6 +57,11 @@ class Dimension:
     needs: frozenset[Need] = field(default_factory=frozenset)
     # The codes of this dimension that are suggestions ("*": every code); the rest are problems.
     suggestions: frozenset[str] = field(default_factory=frozenset)
+    # Reads file text only: a run of such dimensions alone never parses frontmatter.
+    text_only: bool = False
+    # Codes that make the rest of the dimension's findings moot: they come first within it.
+    leading: frozenset[str] = field(default_factory=frozenset)
+    roles: frozenset[Role] = field(default_factory=frozenset)
     # reads the check module's docstring, its user doc, on demand: importing every check
     # module to have it would cost a one-check run most of its imports
     documentation: Callable[[], str] = field(default=str, compare=False, repr=False)  # str() == ""

@@ -1,4 +1,10 @@
-"""Building a scanner from the configured rules, the false-positive tables and the salt.
+"""The one place a secret scanner is built: from the configured rules, the false-positive
+tables and the salt.
+
+Every part that scans or masks (the secrets check, the engine's redaction boundary, the
+daemon's alerts and journal, review, restore, timeline) calls :func:`secret_scanner` or
+:func:`masking_scanner` with the ``checks.secrets`` options, so they all know the same
+rules.
 
 Rules come from the configured patterns file, else the bundled one, plus the
 rules of a gitleaks configuration when one is configured. False
@@ -10,8 +16,9 @@ cached by file identity, so the daemon pays for compilation once.
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Protocol
 
 from memory_audit.config.paths import default_state_dir
 from memory_audit.secrets.gitleaks import load_gitleaks
@@ -39,7 +46,58 @@ def false_positives_path(state_dir: Path) -> Path:
     return state_dir / FALSE_POSITIVES_NAME
 
 
-def load_scanner(patterns: Path | None, state_dir: Path, gitleaks: Path | None = None) -> Scanner:
+class ScannerSettings(Protocol):
+    """What a scanner is built from: the ``checks.secrets`` options satisfy it."""
+
+    @property
+    def patterns(self) -> str | None: ...
+
+    @property
+    def gitleaks_config(self) -> str | None: ...
+
+    @property
+    def state_dir(self) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class ScannerConfig:
+    """Scanner settings outside a configuration (tests, benchmarks): the bundled rules."""
+
+    patterns: str | None = None
+    gitleaks_config: str | None = None
+    state_dir: str | None = None
+
+
+def secret_scanner(settings: ScannerSettings | None) -> Scanner:
+    """The scanner of the configured rules: the patterns file (else the bundled rules), a
+    gitleaks configuration's rules, both false-positive tables and the salt of the state
+    folder. Raises :class:`RulesUnavailable` when a configured file cannot be used: a scan
+    without its rules must say it did not run."""
+    settings = settings or ScannerConfig()
+    return _load(settings.patterns, settings.state_dir, settings.gitleaks_config)
+
+
+def masking_scanner(settings: ScannerSettings | None) -> Scanner:
+    """The scanner for masking text, which never turns itself off: a patterns file that
+    cannot be used is replaced by the bundled rules, and a gitleaks configuration that
+    cannot be read is left out (each as little as it must)."""
+    settings = settings or ScannerConfig()
+    patterns, state_dir, gitleaks = settings.patterns, settings.state_dir, settings.gitleaks_config
+    for chosen in ((patterns, gitleaks), (None, gitleaks), (patterns, None)):
+        try:
+            return _load(chosen[0], state_dir, chosen[1])
+        except RulesUnavailable:
+            continue
+    return _load(None, state_dir, None)
+
+
+def _load(patterns: str | None, state_dir: str | None, gitleaks: str | None) -> Scanner:
+    rules = Path(patterns).expanduser() if patterns else None
+    extra = Path(gitleaks).expanduser() if gitleaks else None
+    return _load_paths(rules, Path(state_dir or default_state_dir()).expanduser(), extra)
+
+
+def _load_paths(patterns: Path | None, state_dir: Path, gitleaks: Path | None) -> Scanner:
     return _cached(
         patterns,
         _identity(patterns),
@@ -108,12 +166,3 @@ def _user_false_positives(state_dir: Path) -> frozenset[str]:
     except (OSError, UnicodeDecodeError):
         return frozenset()
     return parse_rules(text, "false positives").false_positives
-
-
-def scanner_for(
-    patterns: str | None, state_dir: str | None, gitleaks: str | None = None
-) -> Scanner:
-    """The scanner of ``checks.secrets`` options: its rules files and state folder (the salt)."""
-    rules = Path(patterns).expanduser() if patterns else None
-    extra = Path(gitleaks).expanduser() if gitleaks else None
-    return load_scanner(rules, Path(state_dir or default_state_dir()).expanduser(), extra)

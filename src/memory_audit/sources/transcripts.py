@@ -19,7 +19,6 @@ from typing import Any
 BLOCK = 4 * 1024 * 1024
 MAX_LINE = 64 * 1024 * 1024  # a longer line is dropped, not buffered
 MAX_NODES = 100_000  # per parsed line
-CACHE_NAME = "usage-cache.json"
 CACHE_VERSION = 1
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from memory_audit.tree.markdown_blocks import leaf_blocks
-from memory_audit.tree.markdown_links import SimpleInline, simple_inline
+from memory_audit.tree.markdown_links import OFFSET, SimpleInline, simple_inline
 from memory_audit.tree.markdown_spans import code_spans, plain_code_text
 from memory_audit.tree.wikilinks import find_wikilinks
 
@@ -34,8 +34,6 @@ if TYPE_CHECKING:
 
 HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")  # anchored: linear
 SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-")
-# The key of a link's or code span's place in a token's meta (set by markdown_bounds).
-OFFSET = "memory_audit_offset"
 # Bounds that keep one document's parse under about a second whatever it holds (measured in
 # docs/benchmarks.md); the largest real memory file costs 5,600 units and has 983 lines.
 LABEL_COST = 24

@@ -28,7 +28,7 @@ from markdown_it import MarkdownIt, rules_inline
 from markdown_it.helpers import parseLinkDestination, parseLinkTitle
 from markdown_it.rules_inline import StateInline
 
-from memory_audit.tree.markdown import OFFSET
+from memory_audit.tree.markdown_links import OFFSET
 
 DESTINATION_LIMIT = 4096
 TITLE_LIMIT = 4096

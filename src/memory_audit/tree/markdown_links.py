@@ -20,6 +20,9 @@ from dataclasses import dataclass
 
 from memory_audit.tree.markdown_spans import closing_run, last_runs, run_end
 
+# The key of a link's or code span's place in a token's meta (set by markdown_bounds).
+OFFSET = "memory_audit_offset"
+
 # markdown_bounds.DESTINATION_LIMIT: a longer target is not a link (markdown-it's bound).
 SIMPLE_LINK = re.compile(r"\[([^\[\]`\\\n]+)\]\(([^\s()<>`\\\x00-\x1f\x7f]{1,4096})\)")
 

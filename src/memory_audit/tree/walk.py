@@ -257,3 +257,14 @@ def _human(size: int) -> str:
     if size >= 1024 * 1024:
         return f"{size / (1024 * 1024):.1f} MB"
     return f"{size / 1024:.0f} KB"
+
+
+def watches_needed(root: Path) -> int:
+    """inotify watches a recursive watch of ``root`` takes: one per folder, symlinks not
+    followed."""
+    return 1 + sum(
+        1
+        for current, dirs, _ in os.walk(root)
+        for d in dirs
+        if not os.path.islink(os.path.join(current, d))
+    )

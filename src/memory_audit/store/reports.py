@@ -6,7 +6,7 @@ never sees half a report; ``latest`` is a symlink swapped in one rename.
 Folders are 0700, files 0600.
 Only the newest ``keep`` runs are kept.
 
-The store writes only into a folder it owns (:mod:`memory_audit.daemon.report_folder`)
+The store writes only into a folder it owns (:mod:`memory_audit.store.report_folder`)
 and touches only what it wrote there: run folders (their name and their
 ``summary.json``), its own ``latest`` symlink and its own temporary names. A
 user's file called ``latest`` or a folder that merely looks like a run stays.
@@ -24,7 +24,13 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from memory_audit.atomic import PRIVATE_DIR, PRIVATE_FILE, UNDECODABLE
-from memory_audit.daemon.report_folder import (
+from memory_audit.model.changes import Changes, is_baseline
+from memory_audit.model.run import Run, TreeReport
+from memory_audit.model.visible import code_span, visible
+from memory_audit.report import json_report, markdown, wording
+from memory_audit.report.changes import activity_markdown, changes_markdown
+from memory_audit.report.report_file import ReportUnreadable, read_report_json
+from memory_audit.store.report_folder import (
     LATEST,
     MARKER,
     RUN_NAME,
@@ -35,12 +41,6 @@ from memory_audit.daemon.report_folder import (
     may_replace_latest,
     owner_mark,
 )
-from memory_audit.model.changes import Changes, is_baseline
-from memory_audit.model.run import Run, TreeReport
-from memory_audit.model.visible import code_span, visible
-from memory_audit.report import json_report, markdown, wording
-from memory_audit.report.changes import activity_markdown, changes_markdown
-from memory_audit.report.report_file import ReportUnreadable, read_report_json
 
 log = logging.getLogger("memory_audit.daemon")
 SUMMARY_ERRORS = 5  # a tree's error entries named in the summary; its report has them all

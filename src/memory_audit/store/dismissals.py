@@ -4,7 +4,7 @@ Light on purpose: the session hook uses it at every Claude Code session start,
 where importing ``sqlite3`` alone costs about 10 ms (a quarter of its budget).
 So the state keeps a plain copy of the dismissed fingerprints beside its
 database (:data:`LIST_NAME`, written by
-:func:`memory_audit.daemon.dismissed_list.write_dismissed_list` after each of
+:func:`memory_audit.store.dismissed_list.write_dismissed_list` after each of
 its commits), stamped with the database's files as they were when it was read:
 their modification times and sizes. The copy is used only while the database
 still has that stamp; any later commit, by anyone (another version of the tool,

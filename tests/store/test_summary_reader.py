@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from memory_audit.checks import DIMENSIONS
-from memory_audit.daemon.summary_reader import head_and_report
 from memory_audit.model.run import Run
 from memory_audit.report import json_report
+from memory_audit.store.summary_reader import head_and_report
 from tests.harness import NOW, index, memory, report, write_tree
 
 AWKWARD = ("plain", 'quo"te', "back\\slash", "émoji 🙂", '"root":"x"', "a b")

@@ -9,9 +9,9 @@ import pytest
 
 from memory_audit.config.settings import NotifySettings
 from memory_audit.daemon.alerts import AlertCenter, alerts_for, scan_file
-from memory_audit.daemon.notify import DesktopBackend, Notifier, RateLimit, use_runtime_bus
-from memory_audit.daemon.state import State
-from memory_audit.secrets.loading import scanner_for
+from memory_audit.notify import DesktopBackend, Notifier, RateLimit, use_runtime_bus
+from memory_audit.secrets.loading import ScannerConfig, secret_scanner
+from memory_audit.store.state import State
 from tests.harness import memory, write_tree
 from tests.secrets.samples import CASES
 from tests.support.session_bus import session_bus
@@ -47,7 +47,12 @@ def test_control_characters_in_a_file_name_never_reach_a_notification(
     forged = "a\nFORGED: all clear\x1b]0;owned\x07.md"
     tree = write_tree(tmp_path / "memory", {forged: memory("a", body=f"token {TOKEN}")})
     state = State(tmp_path / "state")
-    scan = scan_file(tree / forged, tree, scanner_for(None, str(tmp_path / "state")), 1 << 20)
+    scan = scan_file(
+        tree / forged,
+        tree,
+        secret_scanner(ScannerConfig(state_dir=str(tmp_path / "state"))),
+        1 << 20,
+    )
     assert scan is not None
     with session_bus(tmp_path / "bus") as bus:
         monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", bus.address)

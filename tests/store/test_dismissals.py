@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from memory_audit.daemon.dismissals import (
+from memory_audit.store.dismissals import (
     DB_NAME,
     LIST_HEADER,
     LIST_NAME,
@@ -14,7 +14,7 @@ from memory_audit.daemon.dismissals import (
     list_text,
     read_dismissed,
 )
-from memory_audit.daemon.state import State
+from memory_audit.store.state import State
 from tests.harness import NOW
 
 

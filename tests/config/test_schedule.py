@@ -5,8 +5,8 @@ import zoneinfo
 
 import pytest
 
+from memory_audit.config.schedule import WeeklySchedule
 from memory_audit.config.settings import parse_weekly
-from memory_audit.daemon.schedule import WeeklySchedule
 
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
 UTC = dt.UTC

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from memory_audit.checks import DIMENSIONS
-from memory_audit.daemon.store import ReportStore
 from memory_audit.engine import not_audited
 from memory_audit.model.changes import Changes
 from memory_audit.model.run import Run
+from memory_audit.store.reports import ReportStore
 from memory_audit.tree.location import ProjectLocation
 from tests.harness import NOW, index, memory, report, write_tree
 
@@ -74,7 +74,7 @@ import sys
 from pathlib import Path
 sys.path.insert(0, {repo!r})
 from memory_audit.checks import DIMENSIONS
-from memory_audit.daemon.store import ReportStore
+from memory_audit.store.reports import ReportStore
 from memory_audit.model.run import Run
 from tests.harness import NOW, index, report, write_tree
 trees = [write_tree(Path({base!r}) / f"p{{i}}/memory", {{"MEMORY.md": index(*[f"g{{j}}.md" for j in range(300)])}})

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory_audit.atomic import ensure_private_dir
-from memory_audit.daemon.dismissals import DB_NAME
-from memory_audit.daemon.dismissed_list import write_dismissed_list
 from memory_audit.model.changes import Changes, Resolved, TrendPoint, is_baseline
 from memory_audit.model.run import Run, TreeReport
+from memory_audit.store.dismissals import DB_NAME
+from memory_audit.store.dismissed_list import write_dismissed_list
 
 log = logging.getLogger("memory_audit.daemon")
 SCHEMA_VERSION = 1
@@ -142,7 +142,7 @@ class State:
         self._copy_dismissals()
 
     def _copy_dismissals(self) -> None:
-        """The plain copy of the dismissals the session hook reads (daemon/dismissals.py).
+        """The plain copy of the dismissals the session hook reads (store/dismissals.py).
         Not written, it is not trusted either: the hook then reads this database."""
         with contextlib.suppress(OSError, sqlite3.Error):
             write_dismissed_list(self.db, self.path.parent)

@@ -11,9 +11,9 @@ import pytest
 
 from memory_audit.config.settings import Config, ReportSettings, Settings
 from memory_audit.daemon.components import writable_store
-from memory_audit.daemon.report_folder import MARKER, ReportsDirRefused
-from memory_audit.daemon.store import ReportStore
-from tests.daemon.test_store import sample_run
+from memory_audit.store.report_folder import MARKER, ReportsDirRefused
+from memory_audit.store.reports import ReportStore
+from tests.store.test_reports import sample_run
 from tests.support.daemon_process import DaemonProcess, Home
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from memory_audit.checks import DIMENSIONS
-from memory_audit.daemon.state import State
 from memory_audit.engine import busy_report
 from memory_audit.model.run import Run
+from memory_audit.store.state import State
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.location import ProjectLocation
 from tests.harness import NOW, index, memory, report, write_tree

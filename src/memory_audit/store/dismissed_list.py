@@ -1,6 +1,6 @@
 """Writing the plain copy of the dismissed fingerprints the session hook reads.
 
-:mod:`memory_audit.daemon.dismissals` says why the copy exists and when it is
+:mod:`memory_audit.store.dismissals` says why the copy exists and when it is
 trusted: only while the database keeps the stamp written in it. The stamp is
 taken before and after reading the dismissals; when another process committed
 in between, the two differ and nothing is written (that process writes its own
@@ -17,7 +17,7 @@ import sqlite3
 from pathlib import Path
 
 from memory_audit.atomic import write_atomic
-from memory_audit.daemon.dismissals import DB_NAME, LIST_NAME, database_stamp, list_text
+from memory_audit.store.dismissals import DB_NAME, LIST_NAME, database_stamp, list_text
 
 
 def write_dismissed_list(db: sqlite3.Connection, folder: Path) -> bool:

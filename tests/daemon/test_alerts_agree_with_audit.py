@@ -1,0 +1,75 @@
+"""The on-change alert and the weekly audit find the same secrets: one boundary scans both.
+
+One file per rule family (every bundled rule's sample, a rule of the user's own patterns
+file, a gitleaks rule) in one tree; the daemon's change scan of each file must raise exactly
+the secrets the audit's ``secrets`` check reports there, on the same lines.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from memory_audit.checks.secrets import Options
+from memory_audit.daemon.alerts import alerts_for, scan_file
+from memory_audit.secrets.loading import secret_scanner
+from memory_audit.store.state import State
+from tests.harness import findings, index, memory, write_tree
+from tests.secrets.samples import CASES
+
+OWN_TOKEN = "tpt_" + "".join(chr(ord("a") + (i * 11) % 26) for i in range(20))
+GITLEAKS_TOKEN = "fhx_" + "".join(chr(ord("a") + (i * 7) % 26) for i in range(32))
+MATCHED = re.compile(r'matched "(?P<shown>[^"]*)"')
+
+
+def _options(tmp_path: Path) -> Options:
+    patterns = tmp_path / "patterns.md"
+    bundled = (Path(__file__).resolve().parents[2] / "config" / "secret-patterns.md").read_text()
+    own = '  {"name": "teapot-token", "type": "teapot token", "regex": "tpt_[a-z]{20}",\n'
+    own += '   "keywords": ["tpt_"]},\n'
+    patterns.write_text(bundled.replace("```json\n[\n", "```json\n[\n" + own, 1))
+    gitleaks = tmp_path / ".gitleaks.toml"
+    gitleaks.write_text(
+        "[[rules]]\nid = \"fernhill-any\"\nregex = '''fhx_[a-z]{32}'''\nkeywords = [\"fhx_\"]\n"
+    )
+    return Options(str(patterns), str(gitleaks), str(tmp_path / "state"))
+
+
+def _tree(tmp_path: Path) -> Path:
+    bodies = {f"{rule}.md": positives[0][0] for rule, (positives, _) in CASES.items()}
+    bodies["own-rule.md"] = f"The teapot answers to {OWN_TOKEN} today."
+    bodies["gitleaks-rule.md"] = f"Fernhill: {GITLEAKS_TOKEN}"
+    files = {
+        name: memory(name, body=f"Notes.\n{body}\nMore notes.") for name, body in bodies.items()
+    }
+    files["MEMORY.md"] = index(*bodies) + f"- staging key {GITLEAKS_TOKEN}\n"
+    return write_tree(tmp_path / "memory", files)
+
+
+def _shown(text: str, audited: set[tuple[str, int | None, str]]) -> str:
+    """The redacted secret at the end of an alert's text (a label has spaces too)."""
+    return next((shown for _, _, shown in audited if text.endswith(f" {shown}")), text)
+
+
+def test_each_rule_family_alerts_exactly_what_the_audit_reports(tmp_path: Path) -> None:
+    options = _options(tmp_path)
+    root = _tree(tmp_path)
+    audited = {
+        (f.path, f.line, MATCHED.search(f.message)["shown"])  # type: ignore[index]
+        for f in findings(root, "secrets", options={"secrets": options})
+    }
+    scanner = secret_scanner(options)
+    state = State(tmp_path / "state")
+    alerted = set()
+    for path in sorted(root.iterdir()):
+        scan = scan_file(path, root, scanner, 1 << 20)
+        assert scan is not None
+        for alert in alerts_for(scan, state, scanner.false_positives):
+            if alert.kind == "secret":  # "<path>:<line> <label> <shown>"
+                place, _ = alert.text.split(" ", 1)
+                line = int(place.rsplit(":", 1)[1])
+                alerted.add((alert.path, line, _shown(alert.text, audited)))
+    state.close()
+    assert {path for path, _, _ in audited} >= {"own-rule.md", "gitleaks-rule.md", "MEMORY.md"}
+    assert len({path for path, _, _ in audited}) > len(CASES) // 2  # the families are found
+    assert alerted == audited
