@@ -10,7 +10,7 @@ import pytest
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.config import settings as config
 from memory_audit.config.settings import NotifySettings
-from memory_audit.daemon.alerts import Alert, AlertCenter, alerts_for, scan_file
+from memory_audit.daemon.alerts import Alert, AlertCenter, alerts_for, body, scan_file
 from memory_audit.daemon.change_alerts import _scan_all
 from memory_audit.daemon.service import Daemon
 from memory_audit.notify import DesktopBackend, Notifier
@@ -207,3 +207,17 @@ def test_a_file_named_by_a_secret_alerts_once_with_the_name_masked(
         in caplog.text
     )
     assert named not in caplog.text
+
+
+def test_a_batched_notification_leads_with_its_most_severe_event() -> None:
+    alerts = [
+        Alert("k1", "budget", "/t", "MEMORY.md", "MEMORY.md is past its load budget"),
+        Alert("k2", "budget", "/u", "MEMORY.md", "MEMORY.md is past its load budget"),
+        Alert("k3", "mass-change", "/t", "", "12 memory files deleted at 10:02"),
+        Alert("k4", "budget", "/v", "MEMORY.md", "MEMORY.md is past its load budget"),
+        Alert("k5", "secret", "/t", "a.md", "a.md:6 GitHub personal access token ghp_...aE7u"),
+    ]
+    lines = body(alerts).splitlines()
+    assert lines[0].startswith("a.md:6 GitHub personal access token")
+    assert lines[1] == "12 memory files deleted at 10:02"
+    assert lines[3] == "…and 2 more (2 budget alerts)"

@@ -89,8 +89,8 @@ def test_hook_caps_a_long_list(isolated_home: Path, tmp_path: Path) -> None:
     files = {f"n{i:02}.md": memory(f"n{i}") for i in range(30)}
     project, _ = project_with_report(isolated_home, tmp_path, {"MEMORY.md": "", **files})
     lines = hook(json.dumps({"cwd": str(project)})).stdout.splitlines()
-    assert len(lines) == 13
-    assert lines[-2].startswith("- …and ")
+    assert len(lines) == 6  # the head, three orphans (one code), the rest counted, the close
+    assert lines[-2] == "- …and 27 more (orphans 27)"
 
 
 def test_hook_never_fails_a_session(isolated_home: Path, tmp_path: Path) -> None:
@@ -271,3 +271,19 @@ def test_hook_is_silent_at_once_when_the_summary_is_a_fifo_or_a_device(
     summary.unlink()
     summary.symlink_to("/dev/zero")  # endless: never read
     assert hook(json.dumps({"cwd": str(project)})).stdout == ""
+
+
+def test_the_hook_puts_what_sessions_lose_first_and_caps_any_one_code(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    files = {f"n{i}.md": memory(f"n{i}", description=None) for i in range(5)}
+    files["cut.md"] = memory(
+        "cut", description="Fixed the retry gate (see #1204) so sends back off"
+    )
+    project, _ = project_with_report(isolated_home, tmp_path, {"MEMORY.md": index(*files), **files})
+    lines = hook(json.dumps({"cwd": str(project)})).stdout.splitlines()
+    listed = [line for line in lines if line.startswith("- [")]
+    assert listed[0].startswith('- [frontmatter] "cut.md":3 — "`description` is cut at an unquoted')
+    missing = [line for line in listed if "missing required field `description`" in line]
+    assert len(missing) == 3  # five of one code: three lines, the rest counted
+    assert "- …and 2 more (frontmatter 2)" in lines

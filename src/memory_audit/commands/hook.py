@@ -32,6 +32,20 @@ if TYPE_CHECKING:  # typing itself costs milliseconds at every session start
     from typing import Any, TextIO
 
 SHOWN = 10
+PER_CODE = 3  # lines of any one code; the rest of it is counted in the closing summary
+# What a session loses with them, after secrets: memories Claude Code cannot see or reads
+# wrong. They come before the dimension order; a mass of one nit never crowds them out.
+LOSS_CODES = frozenset(
+    {
+        "invisible-entry",
+        "over-budget",
+        "value-cut-by-comment",
+        "frontmatter-cut-short",
+        "unparseable-frontmatter",
+        "past-recall-cap",
+        "broken-index-link",
+    }
+)
 NOT_RUN_SHOWN = 3  # checks that did not run, said first (one line each)
 CONTEXT_LIMIT = 10_000  # Claude Code cuts hook context longer than this
 CONTEXT_BUDGET = 9_000  # ours: the limit with room to spare
@@ -148,7 +162,7 @@ def summary_text(
     ``not_run``: the report's skipped entries of checks that did not run at all, said
     first. The text stays under Claude Code's limit for hook context: what does not fit
     is summarised by dimension."""
-    ranked = sorted(findings, key=lambda f: priority.get(str(f.get("dimension")), 1 << 30))
+    ranked = sorted(findings, key=lambda f: _rank(f, priority))
     when = visible(generated_at[:16].replace("T", " "))
     head = (
         f"memory-audit: {len(findings)} finding(s) pending in this project's memory "
@@ -156,18 +170,32 @@ def summary_text(
     )
     lines = [head, *(_not_run_line(skip) for skip in (not_run or [])[:NOT_RUN_SHOWN])]
     used = sum(len(line) + 1 for line in lines) + len(CLOSING) + SUMMARY_ROOM
-    shown = 0
-    for finding in ranked[:SHOWN]:
+    shown: list[dict[str, Any]] = []
+    per_code: dict[str, int] = {}
+    for finding in ranked:
+        code = str(finding.get("code"))
+        if len(shown) >= SHOWN or per_code.get(code, 0) >= PER_CODE:
+            continue
         line = _finding_line(finding)
         if used + len(line) + 1 > CONTEXT_BUDGET:
             break
         lines.append(line)
         used += len(line) + 1
-        shown += 1
-    if ranked[shown:]:
-        lines.append(_more(ranked[shown:]))
+        shown.append(finding)
+        per_code[code] = per_code.get(code, 0) + 1
+    rest = [f for f in ranked if not any(f is s for s in shown)]
+    if rest:
+        lines.append(_more(rest))
     lines.append(CLOSING if findings else NOT_RUN_CLOSING)
     return "\n".join(lines) + "\n"
+
+
+def _rank(finding: dict[str, Any], priority: dict[str, int]) -> tuple[int, int]:
+    """Secrets, then what sessions lose (cut, unreadable, invisible), then dimension order."""
+    dimension = priority.get(str(finding.get("dimension")), 1 << 30)
+    if finding.get("dimension") == "secrets":
+        return (0, dimension)
+    return (1 if finding.get("code") in LOSS_CODES else 2, dimension)
 
 
 def _not_run_line(skip: dict[str, Any]) -> str:

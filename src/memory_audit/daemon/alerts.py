@@ -328,11 +328,25 @@ def title(alerts: list[Alert]) -> str:
     return "memory-audit: " + "; ".join(parts)
 
 
+# What the user loses, most first: a secret leaks, deleted memories are gone, a budget past
+# its cut hides entries. The first line of a batched notification is the most severe event.
+SEVERITY = {"secret": 0, "mass-change": 1, "budget": 2}
+
+
 def body(alerts: list[Alert]) -> str:
-    """One line per alert: its text names files, so it is escaped (a newline in a name
-    cannot start a line, an ESC or BEL never reaches the notification)."""
-    lines = [visible(a.text) for a in alerts[:SHOWN_LINES]]
-    if len(alerts) > SHOWN_LINES:
-        lines.append(f"…and {len(alerts) - SHOWN_LINES} more")
+    """One line per alert, most severe first: its text names files, so it is escaped (a
+    newline in a name cannot start a line, an ESC or BEL never reaches the notification)."""
+    ranked = sorted(alerts, key=lambda a: SEVERITY.get(a.kind, len(SEVERITY)))
+    lines = [visible(a.text) for a in ranked[:SHOWN_LINES]]
+    if len(ranked) > SHOWN_LINES:
+        rest: dict[str, int] = {}
+        for alert in ranked[SHOWN_LINES:]:
+            name = KIND_NAMES.get(alert.kind, alert.kind)
+            rest[name] = rest.get(name, 0) + 1
+        kinds = ", ".join(f"{n} {kind}" for kind, n in rest.items())
+        lines.append(f"…and {len(ranked) - SHOWN_LINES} more ({kinds})")
     lines.append("Review: memory-audit review")
     return "\n".join(lines)
+
+
+KIND_NAMES = {"secret": "secrets", "mass-change": "memory losses", "budget": "budget alerts"}
