@@ -34,6 +34,8 @@ class TreeSummary:
         return {
             "root": str(self.ref.root),
             "project": self.ref.location.slug,
+            # Additive: an agent's memory names its agent and scope (null: auto memory).
+            "agent": agent.to_json() if (agent := self.ref.location.agent) else None,
             "project_path": str(path) if path else None,
             "files": self.files,
             "index_lines": self.index_lines,
@@ -51,6 +53,8 @@ class TreeSummary:
         path = self.ref.location.project_path
         if path is not None:
             return str(path)
+        if self.ref.location.agent is not None:
+            return "–"  # a user-level agent's memory belongs to no project
         if self.moved is None:
             return NOT_LOCATED
         stores = ", ".join(c.slug for c in self.moved.candidates) or "no store found"
@@ -76,7 +80,7 @@ def _index_size(path: Path) -> tuple[int, int]:
 
 def run(*, config_path: Path | None, output_format: str, out: TextIO) -> int:
     config = config_module.load(config_path)
-    summaries = [summarize(ref) for ref in find_trees(config.settings.roots)]
+    summaries = [summarize(ref) for ref in find_trees(config.settings.roots, every_store=True)]
     if output_format == "json":
         out.write(json.dumps([s.to_json() for s in summaries], indent=2) + "\n")
     else:
