@@ -41,12 +41,18 @@ def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
     verbose: bool = False,
     color: str = "auto",
     indent: int | None = None,
+    scan_transcripts: bool = False,
 ) -> int:
     if quiet and verbose:
         raise UsageError("-q and -v do not go together")
     config = _with_overrides(
         config_module.load(config_path, OPTION_TYPES), profile, max_per_dimension
     )
+    if scan_transcripts:  # `--transcripts` alone: the session transcripts' secret scan
+        from memory_audit.commands import transcript_secrets
+
+        named = resolve_scope(paths, project, config).refs if paths or project else None
+        return transcript_secrets.run(named, config, out)
     scope = resolve_scope(paths, project, config, every=every)
     refs = with_location(scope.refs, project_root, transcripts)
     selection = select_checks(checks, config.settings.audit.skip)
