@@ -30,6 +30,7 @@ RANKS = {
     "report": 7,
     "journal": 7,
     "fix": 8,
+    "cross_tree": 8,
     "daemon": 8,
     "install": 8,
     "commands": 9,

@@ -19,11 +19,12 @@ from memory_audit.atomic import ensure_private_dir, write_atomic
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.commands.targets import resolve_scope
 from memory_audit.config import settings as config_module
+from memory_audit.cross_tree import MIN_STORES, shared_note_findings
 from memory_audit.daemon.state import State
 from memory_audit.daemon.store import ReportStore
 from memory_audit.engine import audit_tree, load_ref, select_checks
 from memory_audit.errors import UsageError
-from memory_audit.fix import changelog
+from memory_audit.fix import changelog, user_level
 from memory_audit.fix.actions import actions
 from memory_audit.fix.console import Console, interrupts_deferred
 from memory_audit.fix.session import Outcome, Session
@@ -62,6 +63,7 @@ def run(
     if scope.note:
         console.say(scope.note)
     state = State(config.state_dir)
+    shared = _SharedNotes(scope.refs if len(scope.refs) >= MIN_STORES else [], config, state)
     # A closed terminal: not killed by the hang-up, the session reads end-of-file at its
     # next question and stops as Ctrl-C does, so what was applied is recorded.
     previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
@@ -69,7 +71,7 @@ def run(
         for number, ref in enumerate(scope.refs, 1):
             if len(scope.refs) > 1:
                 console.say(f"\n=== Tree {number} of {len(scope.refs)}: {ref.label} ===")
-            outcome = _review(ref, config, state, console, from_report)
+            outcome = _review(ref, config, state, console, from_report, shared)
             if outcome.interrupted:
                 return INTERRUPTED
             if outcome.quit:
@@ -92,6 +94,7 @@ def _review(
     state: State,
     console: Console,
     from_report: Path | None,
+    shared: _SharedNotes,
 ) -> Outcome:
     selection = select_checks([], config.settings.audit.skip)
     options = {d: config.check_options(d) for d in selection}
@@ -101,11 +104,14 @@ def _review(
 
     def audit_now() -> TreeReport:
         tree = load_ref(ref, config)
-        return audit_tree(tree, selection, options, state.dismissed())
+        return shared.added(ref, audit_tree(tree, selection, options, state.dismissed()))
 
     before = audit_now()
     _say_errors(before, console)
     findings = _findings(ref, config, before, from_report, console)
+    findings += [
+        f for f in shared.of(ref) if f.fingerprint not in {g.fingerprint for g in findings}
+    ]
     dismissed = state.dismissed()
     findings = [f for f in findings if f.fingerprint not in dismissed]
     findings.sort(key=lambda f: f.code != ORPHANED)
@@ -116,10 +122,15 @@ def _review(
     scanner = scanner_for(rules.patterns, rules.state_dir, rules.gitleaks_config)
     with _held(ref.root) as tree:
         session = Session(
-            tree, console, actions(scanner), scanner, lambda: list(audit_now().findings)
+            tree,
+            console,
+            {**actions(scanner), user_level.NAME: user_level.ACTION},
+            scanner,
+            lambda: list(audit_now().findings),
         )
         try:
             outcome = session.run(findings)
+            shared.changed(outcome)
         finally:
             with interrupts_deferred():  # dismissals survive any failure, and a hang-up
                 _persist(session.outcome, ref, config, state)
@@ -139,6 +150,31 @@ def _review(
             from_report=from_report,
         )
     return outcome
+
+
+class _SharedNotes:
+    """The notes several stores keep (``cross_tree``), found once and again after a fix."""
+
+    def __init__(self, refs: Sequence[TreeRef], config: config_module.Config, state: State):
+        self.refs, self.config, self.state = list(refs), config, state
+        self._found: dict[str, list[Finding]] | None = None
+
+    def of(self, ref: TreeRef) -> list[Finding]:
+        if not self.refs:
+            return []
+        if self._found is None:
+            dismissed = self.state.dismissed()
+            self._found = shared_note_findings(self.refs, self.config, dismissed)
+        return self._found.get(str(ref.root), [])
+
+    def added(self, ref: TreeRef, report: TreeReport) -> TreeReport:
+        known = {f.fingerprint for f in (*report.findings, *report.dismissed)}
+        extra = tuple(f for f in self.of(ref) if f.fingerprint not in known)
+        return dataclasses.replace(report, findings=report.findings + extra) if extra else report
+
+    def changed(self, outcome: Outcome) -> None:
+        if outcome.applied:
+            self._found = None  # a store changed: the next tree is compared as it is now
 
 
 def _held(root: Path) -> Tree:
