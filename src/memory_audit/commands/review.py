@@ -130,7 +130,6 @@ def _review(
         )
         try:
             outcome = session.run(findings)
-            shared.changed(outcome)
         finally:
             with interrupts_deferred():  # dismissals survive any failure, and a hang-up
                 _persist(session.outcome, ref, config, state)
@@ -153,7 +152,9 @@ def _review(
 
 
 class _SharedNotes:
-    """The notes several stores keep (``cross_tree``), found once and again after a fix."""
+    """The notes several stores keep (``cross_tree``), found once when the review starts:
+    moving the first store's copy must not make the others' decisions disappear. A copy
+    this review moved out is no longer asked about."""
 
     def __init__(self, refs: Sequence[TreeRef], config: config_module.Config, state: State):
         self.refs, self.config, self.state = list(refs), config, state
@@ -165,16 +166,12 @@ class _SharedNotes:
         if self._found is None:
             dismissed = self.state.dismissed()
             self._found = shared_note_findings(self.refs, self.config, dismissed)
-        return self._found.get(str(ref.root), [])
+        return [f for f in self._found.get(str(ref.root), []) if (ref.root / f.path).is_file()]
 
     def added(self, ref: TreeRef, report: TreeReport) -> TreeReport:
         known = {f.fingerprint for f in (*report.findings, *report.dismissed)}
         extra = tuple(f for f in self.of(ref) if f.fingerprint not in known)
         return dataclasses.replace(report, findings=report.findings + extra) if extra else report
-
-    def changed(self, outcome: Outcome) -> None:
-        if outcome.applied:
-            self._found = None  # a store changed: the next tree is compared as it is now
 
 
 def _held(root: Path) -> Tree:
