@@ -83,3 +83,19 @@ def test_an_explicit_agent_store_path_is_known_as_that_agents(tmp_path: Path) ->
     ref = discovery.tree_for_path(store)
     assert ref.location.agent == AgentStore("tester", "project")
     assert ref.location.project_path == project
+
+
+def test_a_projects_local_auto_memory_directory_is_a_store_of_that_project(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    project = git_project(tmp_path / "app")
+    slug = discovery.slugify(project)
+    write_session(isolated_home / ".claude/projects" / slug, 0, [], cwd=str(project))
+    moved = agent_tree(tmp_path / "synced/app-memory")
+    ignored = agent_tree(tmp_path / "elsewhere")
+    (project / ".claude").mkdir()
+    (project / ".claude/settings.json").write_text(f'{{"autoMemoryDirectory": "{ignored}"}}')
+    (project / ".claude/settings.local.json").write_text(f'{{"autoMemoryDirectory": "{moved}"}}')
+    found = {ref.root: ref.location for ref in discovery.find_trees(every_store=True)}
+    assert found[moved].project_path == project
+    assert ignored not in found  # a shared settings file cannot redirect memory
