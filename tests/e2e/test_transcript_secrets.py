@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
 import threading
 from pathlib import Path
 
@@ -10,6 +12,7 @@ from memory_audit.secrets.loading import scanner_for
 from memory_audit.secrets.transcript_scan import scan_transcripts
 from tests.e2e.test_cli import cli
 from tests.harness import digest
+from tests.support.terminal import Terminal
 
 TOKEN = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u"
 
@@ -95,3 +98,13 @@ def test_a_transcript_growing_while_it_is_read_is_read_as_it_was_opened(
         writer.join()
     assert [(s.line, s.redacted[:8]) for s in result.secrets] == [(1, "ghp_R8mQ")]
     assert result.bytes_read <= path.stat().st_size
+
+
+def test_the_scan_shows_its_progress_on_a_terminal(isolated_home: Path) -> None:
+    for number in range(3):
+        session(isolated_home, "-work-app", f"s{number}", [record("hello")])
+    env = {**os.environ, "TERM": "dumb"}
+    term = Terminal([sys.executable, "-m", "memory_audit", "audit", "--transcripts"], env)
+    term.expect("scanning transcripts: 0/3")
+    term.expect("Scanned 3 session transcripts")
+    assert term.wait() == 0
