@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -138,4 +140,15 @@ def test_the_health_line_says_how_far_transcripts_reach_and_when_the_oldest_goes
     )
     assert oldest.exists()
     text = cli("audit", str(folder / "memory")).stdout
-    assert "(cleanupPeriodDays 10: the oldest goes on 2023-11-24)" in text
+    assert "(cleanupPeriodDays 10: the oldest are past it: swept when Claude Code next" in text
+    os.utime(oldest)  # written now: swept in ten days
+    [tree] = json.loads(cli("audit", str(folder / "memory"), "--format", "json").stdout)["reports"]
+    swept = dt.date.fromisoformat(tree["transcripts"]["swept_on"])
+    assert (tree["transcripts"]["days"], swept - dt.datetime.now(dt.UTC).date()) == (
+        0,
+        dt.timedelta(days=10),
+    )
+    text = cli("audit", str(folder / "memory")).stdout
+    assert (
+        f"transcripts reach back 0 days (cleanupPeriodDays 10: the oldest goes on {swept})" in text
+    )

@@ -56,14 +56,16 @@ def health_line(report: TreeReport) -> str:
 
 
 def transcripts_part(report: TreeReport) -> str:
-    """``transcripts reach back 12 days (cleanupPeriodDays 30: the oldest goes on 2026-12-20)``"""
+    """``transcripts reach back 12 days (cleanupPeriodDays 30: the oldest goes on 2026-12-19)``"""
     span = report.transcripts
     assert span is not None
     days = "1 day" if span.days == 1 else f"{span.days} days"
-    return (
-        f"transcripts reach back {days} (cleanupPeriodDays {span.cleanup_days}: "
-        f"the oldest goes on {span.swept_on.isoformat()})"
+    when = (
+        "the oldest are past it: swept when Claude Code next starts"
+        if span.days >= span.cleanup_days
+        else f"the oldest goes on {span.swept_on.isoformat()}"
     )
+    return f"transcripts reach back {days} (cleanupPeriodDays {span.cleanup_days}: {when})"
 
 
 def frozen_line(report: TreeReport) -> str:
