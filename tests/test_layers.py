@@ -32,6 +32,7 @@ RANKS = {
     "store": 8,
     "notify": 8,
     "fix": 9,
+    "cross_tree": 9,
     "daemon": 9,
     "install": 9,
     "commands": 10,

@@ -86,6 +86,23 @@ class HelpParser(argparse.ArgumentParser):
         return super().format_help()
 
 
+class TranscriptsOption(argparse.Action):
+    """``--transcripts DIR`` names the transcripts folder; ``--transcripts`` alone asks for
+    the secret scan of every session transcript (``scan_transcripts``)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        if values is None:
+            namespace.scan_transcripts = True
+        else:
+            setattr(namespace, self.dest, Path(values))
+
+
 CONFIG = arg(
     "--config",
     dest="config_path",
@@ -166,9 +183,11 @@ COMMANDS: tuple[Command, ...] = (
             ),
             arg(
                 "--transcripts",
-                type=Path,
+                nargs="?",
+                action=TranscriptsOption,
                 metavar="DIR",
-                help="folder of the project's session transcripts (*.jsonl), for `usage`",
+                help="with DIR: the folder of the project's session transcripts (*.jsonl), for "
+                "`usage`; alone: scan the session transcripts for secrets (nothing is written)",
             ),
         ),
         epilog=dimension_list,

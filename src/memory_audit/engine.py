@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit.analysis.health import measure, session_use
+from memory_audit.analysis.store_facts import store_facts
 from memory_audit.checks import DIMENSIONS, ORDER, REGISTRY
 from memory_audit.config.settings import Config
 from memory_audit.errors import UsageError, describe
@@ -80,6 +81,7 @@ def audit_tree(
     ordered = [boundary.finding(f) for f in order(tree, distinct(leveled), by_references=parsed)]
     ordered = [printable(f) for f in ordered]
     health = _health(tree, parsed, selection, options, (findings, skipped, errors))
+    facts = store_facts(tree)
     # A file name that is not UTF-8 leaves the engine as its escaped bytes (n\xffo.md).
     return escaped_all(
         TreeReport(
@@ -99,6 +101,10 @@ def audit_tree(
             checks=tuple(selection),
             dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
             not_memories=tuple((boundary.path(p), why) for p, why in tree.not_memories.items()),
+            agent=facts.agent,
+            frozen=facts.frozen,
+            settings_notes=facts.settings_notes,
+            transcripts=facts.transcripts,
         )
     )
 
@@ -346,6 +352,7 @@ def not_audited(root: Path, location: ProjectLocation, path: str, message: str) 
             root=root,
             project=location.slug,
             project_path=location.project_path,
+            agent=location.agent,
             profile="claude-code",
             memory_files=0,
             session_recaps=0,

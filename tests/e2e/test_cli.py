@@ -81,6 +81,7 @@ def test_cli_project_option_and_projects_listing(tmp_path: Path, isolated_home: 
         {
             "root": str(folder / "memory"),
             "project": "-x-app",
+            "agent": None,
             "project_path": None,
             "files": 1,
             "index_lines": 2,

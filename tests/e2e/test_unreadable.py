@@ -195,7 +195,7 @@ def test_a_tree_that_could_not_be_read_is_not_audited_on_every_output_never_clea
         data = json.loads(_audit(home, "--format", "json"))
         html = _audit(home, "--format", "html")
     [line] = [line for line in quiet.splitlines() if "-work-locked" in line]
-    assert line.split() == ["-work-locked", "–", *f"{NOT_READ} ({where})".split()]
+    assert line.split() == ["-work-locked", "–", "–", *f"{NOT_READ} ({where})".split()]
     assert "Summary: 0 findings in 0 of 2 memory trees; 1 not audited" in quiet
     assert f"Memory audit: {where}\nN{NOT_READ[1:]}\n" in full
     assert "- .:" not in full

@@ -31,7 +31,7 @@ def test_text_report_has_the_seed_shape(tree_dir: Path) -> None:
     lines = text.splitlines()
     assert lines[0] == f"Memory audit: {tree_dir}/"
     assert lines[1] == "Files scanned: 4 memory files + 0 session-recaps + MEMORY.md"
-    assert lines[2] == "Findings: 5 total"
+    assert lines[2] == "Findings: 5 total · grade D"
     assert "## MEMORY.md index drift (1)" in lines
     assert "## Orphan files (3)" in lines
     gone = next(f for f in run.reports[0].findings if f.path == "MEMORY.md" and f.line == 3)

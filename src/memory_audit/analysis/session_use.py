@@ -16,6 +16,9 @@ from memory_audit.sources.sessions import SessionActivity, session_activity
 from memory_audit.sources.transcripts import recent_transcripts
 from memory_audit.tree.snapshot import MemoryTree
 
+# Transcripts record the main session's reads, not which subagent read what.
+AGENT_STORE = "an agent's memory: session transcripts do not say which agent read what"
+
 
 def tree_roots(tree: MemoryTree) -> list[str]:
     return sorted({str(tree.root), os.path.realpath(tree.root)})

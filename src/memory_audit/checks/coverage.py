@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memory_audit.analysis.session_use import too_few, window_sessions
+from memory_audit.analysis.session_use import AGENT_STORE, too_few, window_sessions
 from memory_audit.config.fields import INTERNAL
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.rule_files import instruction_files, rule_files
@@ -63,6 +63,9 @@ class Area:
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     folder, project = tree.location.transcripts_dir, tree.location.project_path
+    if tree.location.agent is not None:
+        yield Skip(ID, AGENT_STORE)
+        return
     if folder is None:
         return  # no transcripts: nothing to judge, silently
     if project is None:

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_audit.analysis.moved_projects import moved_project
-from memory_audit.analysis.session_use import surfaced, too_few, window_sessions
+from memory_audit.analysis.session_use import AGENT_STORE, surfaced, too_few, window_sessions
 from memory_audit.analysis.similarity import tokens
 from memory_audit.config.fields import INTERNAL
 from memory_audit.model.finding import Finding, Skip, make_finding
@@ -75,6 +75,9 @@ class Carrier:
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     folder = tree.location.transcripts_dir
+    if tree.location.agent is not None:
+        yield Skip(ID, AGENT_STORE)
+        return
     if folder is None:
         return  # no transcripts (a tree outside ~/.claude, in CI): nothing to judge, silently
     yield from _orphaned(folder)

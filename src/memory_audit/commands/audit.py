@@ -22,6 +22,7 @@ from memory_audit.model.run import Run
 from memory_audit.report import colour, json_report, renderer, text
 from memory_audit.report.text import TextOptions
 from memory_audit.store.dismissals import DB_NAME, read_dismissed
+from memory_audit.tree.discovery import TreeRef
 
 
 def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
@@ -42,30 +43,22 @@ def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
     verbose: bool = False,
     color: str = "auto",
     indent: int | None = None,
+    scan_transcripts: bool = False,
 ) -> int:
     if quiet and verbose:
         raise UsageError("-q and -v do not go together")
     config = _with_overrides(
         config_module.load(config_path, OPTION_TYPES), profile, max_per_dimension
     )
+    if scan_transcripts:  # `--transcripts` alone: the session transcripts' secret scan
+        return _scan_transcripts(paths, project, config, out)
     scope = resolve_scope(paths, project, config, every=every)
     refs = with_location(scope.refs, project_root, transcripts)
     selection = select_checks(checks, config.settings.audit.skip)
     dismissed = read_dismissed(config.state_dir)
-    labels = functools.cache(
-        lambda: names_boundary(config.check_options("secrets"), [r.label for r in refs])
-    )  # built when the first label is shown: only on a terminal, after a second
-    progress = Progress.on(
-        sys.stderr,
-        len(refs),
-        transcripts_per_tree=_transcripts(config, selection),
-        shown=lambda label: labels().path(label),
-    )
-    try:
-        run_ = audit_refs(refs, config, selection, dismissed=dismissed, progress=progress)
-    finally:
-        if progress is not None:
-            progress.finish()
+    run_ = _audited(refs, config, selection, dismissed)
+    if (every or scope.note) and "duplicates" in selection:  # every store: notes they share
+        run_ = _with_shared_notes(run_, refs, config, dismissed)
     if output_format == "html":
         run_ = with_history(run_, config, dismissed)
     if output_format == "text":
@@ -90,6 +83,45 @@ def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
     if output_format == "text" and output is None and out.isatty():
         _offer_service(config, config_path)
     return exit_code(run_)
+
+
+def _audited(
+    refs: Sequence[TreeRef],
+    config: config_module.Config,
+    selection: Sequence[str],
+    dismissed: frozenset[str],
+) -> Run:
+    labels = functools.cache(
+        lambda: names_boundary(config.check_options("secrets"), [r.label for r in refs])
+    )  # built when the first label is shown: only on a terminal, after a second
+    progress = Progress.on(
+        sys.stderr,
+        len(refs),
+        transcripts_per_tree=_transcripts(config, selection),
+        shown=lambda label: labels().path(label),
+    )
+    try:
+        return audit_refs(refs, config, selection, dismissed=dismissed, progress=progress)
+    finally:
+        if progress is not None:
+            progress.finish()
+
+
+def _scan_transcripts(
+    paths: Sequence[str], project: str | None, config: config_module.Config, out: TextIO
+) -> int:
+    from memory_audit.commands import transcript_secrets
+
+    named = resolve_scope(paths, project, config).refs if paths or project else None
+    return transcript_secrets.run(named, config, out)
+
+
+def _with_shared_notes(
+    run: Run, refs: Sequence[TreeRef], config: config_module.Config, dismissed: frozenset[str]
+) -> Run:
+    from memory_audit.cross_tree import with_shared_notes  # loads `duplicates`: only when run
+
+    return with_shared_notes(run, refs, config, dismissed)
 
 
 def exit_code(run: Run) -> int:

@@ -38,6 +38,8 @@ class TreeSummary:
         return {
             "root": shown(str(self.ref.root)),
             "project": shown(slug) if slug else None,
+            # Additive: an agent's memory names its agent and scope (null: auto memory).
+            "agent": agent.to_json() if (agent := self.ref.location.agent) else None,
             "project_path": shown(str(path)) if path else None,
             "files": self.files,
             "index_lines": self.index_lines,
@@ -71,6 +73,8 @@ class TreeSummary:
         path = self.ref.location.project_path
         if path is not None:
             return shown(str(path))
+        if self.ref.location.agent is not None:
+            return "–"  # a user-level agent's memory belongs to no project
         if self.moved is None:
             return NOT_LOCATED
         stores = ", ".join(shown(c.slug) for c in self.moved.candidates) or "no store found"
@@ -96,7 +100,7 @@ def _index_size(path: Path) -> tuple[int, int]:
 
 def run(*, config_path: Path | None, output_format: str, out: TextIO) -> int:
     config = config_module.load(config_path, OPTION_TYPES)
-    summaries = [summarize(ref) for ref in find_trees(config.settings.roots)]
+    summaries = [summarize(ref) for ref in find_trees(config.settings.roots, every_store=True)]
     # A secret in a project folder's name (the transcripts' cwd) is masked like any other.
     names = [name for s in summaries for name in s.names]
     shown = names_boundary(config.check_options("secrets"), names).path

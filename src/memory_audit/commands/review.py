@@ -19,6 +19,7 @@ from memory_audit.atomic import ensure_private_dir, write_atomic
 from memory_audit.checks import OPTION_TYPES
 from memory_audit.commands.targets import resolve_scope
 from memory_audit.config import settings as config_module
+from memory_audit.cross_tree import MIN_STORES, shared_note_findings
 from memory_audit.engine import (
     audit_tree,
     load_ref,
@@ -28,7 +29,7 @@ from memory_audit.engine import (
     shown_tree,
 )
 from memory_audit.errors import UsageError
-from memory_audit.fix import changelog
+from memory_audit.fix import changelog, user_level
 from memory_audit.fix.actions import actions
 from memory_audit.fix.console import Console, interrupts_deferred
 from memory_audit.fix.session import Outcome, Session
@@ -74,6 +75,7 @@ def run(
     if scope.note:
         console.say(scope.note)
     state = State(config.state_dir)
+    shared = _SharedNotes(scope.refs if len(scope.refs) >= MIN_STORES else [], config, state)
     # A closed terminal: not killed by the hang-up, the session reads end-of-file at its
     # next question and stops as Ctrl-C does, so what was applied is recorded.
     previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
@@ -82,7 +84,7 @@ def run(
             if len(scope.refs) > 1:
                 label = shown_tree(config, ref)(ref.label)
                 console.say(f"\n=== Tree {number} of {len(scope.refs)}: {label} ===")
-            outcome = _review(ref, config, state, console, from_report)
+            outcome = _review(ref, config, state, console, from_report, shared)
             if outcome.interrupted:
                 return INTERRUPTED
             if outcome.quit:
@@ -105,6 +107,7 @@ def _review(
     state: State,
     console: Console,
     from_report: Path | None,
+    shared: _SharedNotes,
 ) -> Outcome:
     selection = select_checks([], config.settings.audit.skip)
     options = {d: config.check_options(d) for d in selection}
@@ -114,11 +117,14 @@ def _review(
 
     def audit_now() -> TreeReport:
         tree = load_ref(ref, config)
-        return audit_tree(tree, selection, options, state.dismissed())
+        return shared.added(ref, audit_tree(tree, selection, options, state.dismissed()))
 
     before = audit_now()
     _say_errors(before, console)
     findings = _findings(ref, config, before, from_report, console)
+    findings += [
+        f for f in shared.of(ref) if f.fingerprint not in {g.fingerprint for g in findings}
+    ]
     dismissed = state.dismissed()
     findings = [f for f in findings if f.fingerprint not in dismissed]
     findings.sort(key=lambda f: f.code != ORPHANED)
@@ -134,7 +140,7 @@ def _review(
         session = Session(
             tree,
             console,
-            actions(scanner),
+            {**actions(scanner), user_level.NAME: user_level.ACTION},
             scanner,
             lambda: list(audit_now().findings),
             names=names,
@@ -161,6 +167,29 @@ def _review(
             from_report=from_report,
         )
     return outcome
+
+
+class _SharedNotes:
+    """The notes several stores keep (``cross_tree``), found once when the review starts:
+    moving the first store's copy must not make the others' decisions disappear. A copy
+    this review moved out is no longer asked about."""
+
+    def __init__(self, refs: Sequence[TreeRef], config: config_module.Config, state: State):
+        self.refs, self.config, self.state = list(refs), config, state
+        self._found: dict[str, list[Finding]] | None = None
+
+    def of(self, ref: TreeRef) -> list[Finding]:
+        if not self.refs:
+            return []
+        if self._found is None:
+            dismissed = self.state.dismissed()
+            self._found = shared_note_findings(self.refs, self.config, dismissed)
+        return [f for f in self._found.get(str(ref.root), []) if (ref.root / f.path).is_file()]
+
+    def added(self, ref: TreeRef, report: TreeReport) -> TreeReport:
+        known = {f.fingerprint for f in (*report.findings, *report.dismissed)}
+        extra = tuple(f for f in self.of(ref) if f.fingerprint not in known)
+        return dataclasses.replace(report, findings=report.findings + extra) if extra else report
 
 
 def _held(root: Path) -> Tree:

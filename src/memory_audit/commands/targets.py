@@ -58,7 +58,7 @@ def resolve_scope(
         return Scope([discover.tree_for_path(Path(p)) for p in paths], current=here)
     if here is not None and not every:
         return Scope([discover.tree_for_path(here)], current=here)
-    refs = discover.find_trees(config.settings.roots)
+    refs = discover.find_trees(config.settings.roots, every_store=True)
     if not refs:
         raise UsageError(f"no memory tree found at {discover.projects_dir()}/*/memory")
     if every:

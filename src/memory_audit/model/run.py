@@ -16,7 +16,9 @@ from memory_audit import __version__
 from memory_audit.model.changes import Activity, Changes, TrendPoint
 from memory_audit.model.dimension import Dimension
 from memory_audit.model.finding import Finding, Skip
+from memory_audit.model.grade import Grade, grade
 from memory_audit.model.health import Health
+from memory_audit.model.stores import AgentStore, TranscriptSpan
 
 CONSOLIDATION_LOCK = ".consolidate-lock"
 """The file Claude Code's consolidation holds; a report whose error names it was not audited."""
@@ -41,10 +43,19 @@ class TreeReport:
     checks: tuple[str, ...] = ()
     dismissed: tuple[Finding, ...] = ()
     not_memories: tuple[tuple[str, str], ...] = ()  # (path, why): README, encrypted files
+    agent: AgentStore | None = None  # an agent's memory (None: a project's auto memory)
+    frozen: str | None = None  # why Claude Code neither writes nor loads this store
+    settings_notes: tuple[str, ...] = ()  # settings that could not be used (defaults were)
+    transcripts: TranscriptSpan | None = None  # how far back session transcripts reach
 
     @property
     def counts(self) -> dict[str, int]:
         return dict(Counter(f.dimension for f in self.findings))
+
+    @property
+    def grade(self) -> Grade | None:
+        """A to F from problem findings per 100 memories; None when not audited."""
+        return grade(self.findings, self.memory_files) if self.audited else None
 
     @property
     def problems(self) -> tuple[Finding, ...]:

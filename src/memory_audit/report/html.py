@@ -103,7 +103,7 @@ def render(run: Run) -> str:
 
 
 def project_name(report: TreeReport) -> str:
-    return report.project or wording.display_root(report.root)
+    return wording.tree_name(report)
 
 
 def _budget(report: TreeReport) -> float:
@@ -147,16 +147,18 @@ def _overview(run: Run) -> str:
     for index, report in enumerate(run.reports):
         change = run.changes.get(str(report.root), Changes())
         found = len(report.problems) if report.audited else "not audited"
+        grade = report.grade.letter if report.grade is not None else "–"
         rows.append(
             f'<tr><td><a href="#p{index}">{shown(project_name(report))}</a></td>'
-            f'<td class="num">{found}</td>'
+            f'<td class="num">{found}</td><td class="num">{grade}</td>'
             f'<td class="num">{"–" if change.baseline else len(change.new)}</td>'
             f'<td class="num">{"–" if change.baseline else len(change.resolved)}</td>'
             f"<td>{_bar(_budget(report), f'{_budget(report):.0f}% of the index load budget')}"
             "</td></tr>"
         )
     return (
-        '<table><thead><tr><th>Project</th><th class="num">Findings</th><th class="num">New</th>'
+        '<table><thead><tr><th>Project</th><th class="num">Findings</th><th class="num">Grade</th>'
+        '<th class="num">New</th>'
         '<th class="num">Resolved</th><th>Index load budget</th></tr></thead><tbody>'
         + "".join(rows)
         + "</tbody></table>"
@@ -221,7 +223,8 @@ def _project(index: int, report: TreeReport, run: Run) -> str:
     parts = [
         f'<section class="project" id="p{index}"><h2>{shown(project_name(report))}</h2>',
         f'<p class="muted"><code>{shown(str(report.root))}</code> · '
-        f"profile {escape(report.profile)}</p>",
+        f"profile {escape(report.profile)} · {escape(wording.grade_part(report))}</p>",
+        _frozen(report),
         '<div class="card"><table>',
         f'<tr><th>Memory files</th><td class="num">{h.files}</td><td>{h.total_lines:,} lines; '
         f"largest: {largest}</td></tr>",
@@ -238,6 +241,12 @@ def _project(index: int, report: TreeReport, run: Run) -> str:
         "</section>",
     ]
     return "\n".join(p for p in parts if p)
+
+
+def _frozen(report: TreeReport) -> str:
+    lines = [wording.frozen_line(report)] if report.frozen else []
+    lines += wording.settings_lines(report)
+    return "".join(f'<p class="not-audited">{shown(line)}</p>' for line in lines)
 
 
 def _unaudited_project(index: int, report: TreeReport) -> str:

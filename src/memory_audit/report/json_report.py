@@ -18,6 +18,7 @@ from memory_audit.model.dimension import Dimension
 from memory_audit.model.finding import Finding, Skip
 from memory_audit.model.health import Health
 from memory_audit.model.run import Run, TreeReport
+from memory_audit.model.stores import AgentStore, TranscriptSpan
 
 SCHEMA = "memory-audit/run@1"
 
@@ -86,6 +87,12 @@ def _tree(report: TreeReport, cap: int) -> dict[str, Any]:
         "checks": list(report.checks),
         "dismissed": [f.to_json() for f in report.dismissed],
         "not_memories": [{"path": p, "reason": why} for p, why in report.not_memories],
+        # Additive (docs/report-json.md): whose memory, frozen by settings, grade, transcripts.
+        "agent": report.agent.to_json() if report.agent else None,
+        "frozen": report.frozen,
+        "settings_notes": list(report.settings_notes),
+        "grade": report.grade.to_json() if report.grade else None,
+        "transcripts": report.transcripts.to_json() if report.transcripts else None,
     }
 
 
@@ -129,4 +136,12 @@ def _tree_from(data: dict[str, Any]) -> TreeReport:
         not_memories=tuple(
             (str(n.get("path", "")), str(n.get("reason", ""))) for n in data.get("not_memories", [])
         ),
+        agent=AgentStore.from_json(data.get("agent")),
+        frozen=_text_or_none(data.get("frozen")),
+        settings_notes=tuple(str(n) for n in data.get("settings_notes") or ()),
+        transcripts=TranscriptSpan.from_json(data.get("transcripts")),
     )
+
+
+def _text_or_none(value: Any) -> str | None:
+    return None if value is None else str(value)

@@ -15,7 +15,7 @@ def render(run: Run) -> str:
 
 
 def render_tree(report: TreeReport, run: Run) -> str:
-    title = report.project or wording.display_root(report.root)
+    title = wording.tree_name(report)
     if not report.audited:  # no count would be true: zero findings least of all
         why = wording.capitalised(wording.not_audited(report, path=report.project is not None))
         return f"# Memory audit: {title}\n\n**{why}**"
@@ -23,6 +23,8 @@ def render_tree(report: TreeReport, run: Run) -> str:
         f"# Memory audit: {title}",
         "",
         f"- Tree: {code_span(wording.display_root(report.root))}",
+        *([f"- **{wording.frozen_line(report)}**"] if report.frozen else []),
+        *(f"- {line}" for line in wording.settings_lines(report)),
         f"- Files scanned: {wording.files_scanned(report)}",
         f"- Findings: **{wording.findings_total(report)}**",
         f"- Health: {wording.health_line(report)}",

@@ -58,12 +58,17 @@ def summary(run: Run, paint: Painter) -> str:
     head += wording.not_audited_count(run)
     if secrets:
         head += " — " + paint.dimension(f"{secrets} possible secret(s)", SECRET_DIMENSION)
-    names = [r.project or wording.display_root(r.root) for r in run.reports]
+    names = [wording.tree_name(r) for r in run.reports]
     width = max(len(n) for n in [*names, "TOTAL"])
     lines = [paint.bold(head), ""]
+    agents_shown = False
     for report, name in zip(run.reports, names, strict=True):
+        if report.agent is not None and not agents_shown:  # agents' memory: a section of its own
+            lines += ["", paint.bold("Agent memory"), ""]
+            agents_shown = True
         count = len(report.problems) if report.audited else "–"  # unknown, not zero
-        lead = f"  {name.ljust(width)}  {count:>6}  "
+        grade = report.grade.letter if report.grade is not None else "–"
+        lead = f"  {name.ljust(width)}  {count:>6}  {grade}  "
         parts = _by_dimension(report, run, paint)
         lines += _wrapped(lead, parts, WIDTH)
     lines.append(f"  {'TOTAL'.ljust(width)}  {run.problem_total:>6}")
@@ -109,13 +114,16 @@ def render_tree(
 ) -> str:
     paint = paint or Painter(False)
     options = options or TextOptions()
-    title = paint.bold(f"Memory audit: {wording.display_root(report.root)}")
+    title = paint.bold(f"Memory audit: {_title(report)}")
     if not report.audited:  # no count below would be true: zero findings least of all
         return "\n".join(
             [title, paint.bold(wording.capitalised(wording.not_audited(report, path=False)))]
         )
-    lines = [
-        title,
+    lines = [title]
+    if report.frozen:
+        lines.append(paint.bold(wording.frozen_line(report)))
+    lines += wording.settings_lines(report)
+    lines += [
         f"Files scanned: {wording.files_scanned(report)}",
         f"Findings: {wording.findings_total(report)}",
         f"Health: {wording.health_line(report)}",
@@ -133,6 +141,11 @@ def render_tree(
         lines += _dimensions(report, run, paint, suggestions=True, heading="###")
     lines += _notes(report, run, options)
     return "\n".join(lines)
+
+
+def _title(report: TreeReport) -> str:
+    root = wording.display_root(report.root)
+    return f"{wording.tree_name(report)} — {root}" if report.agent is not None else root
 
 
 def _dimensions(

@@ -24,6 +24,13 @@ def display_root(root: Path) -> str:
     return visible(shown.rstrip("/") + "/")
 
 
+def tree_name(report: TreeReport) -> str:
+    """How a summary names a tree: its agent, its project's slug, or its folder."""
+    if report.agent is not None:
+        return visible(report.agent.label)
+    return report.project or display_root(report.root)
+
+
 def files_scanned(report: TreeReport) -> str:
     index = "MEMORY.md" if report.has_index else "no MEMORY.md"
     return f"{report.memory_files} memory files + {report.session_recaps} session-recaps + {index}"
@@ -31,7 +38,8 @@ def files_scanned(report: TreeReport) -> str:
 
 def health_line(report: TreeReport) -> str:
     h = report.health
-    parts = [
+    parts = ["frozen"] if report.frozen else []
+    parts += [
         f"{h.files} files, {h.total_lines:,} lines",
         f"index {h.index_lines}/{LINE_LIMIT} lines, {h.index_chars:,}/{CHAR_LIMIT:,} characters"
         + (f" (cut at line {h.index_cut_line})" if h.index_cut_line else ""),
@@ -42,7 +50,39 @@ def health_line(report: TreeReport) -> str:
         parts.append(f"recall sees {h.recall_seen} of {h.recall_total}")
     if h.sessions is not None:
         parts.append(sessions_part(h.sessions))
+    if report.transcripts is not None:
+        parts.append(transcripts_part(report))
     return " · ".join(parts)
+
+
+def transcripts_part(report: TreeReport) -> str:
+    """``transcripts reach back 12 days (cleanupPeriodDays 30: the oldest goes on 2026-12-19)``"""
+    span = report.transcripts
+    assert span is not None
+    days = "1 day" if span.days == 1 else f"{span.days} days"
+    when = (
+        "the oldest are past it: swept when Claude Code next starts"
+        if span.days >= span.cleanup_days
+        else f"the oldest goes on {span.swept_on.isoformat()}"
+    )
+    return f"transcripts reach back {days} (cleanupPeriodDays {span.cleanup_days}: {when})"
+
+
+def frozen_line(report: TreeReport) -> str:
+    return (
+        f"Frozen: {visible(report.frozen or '')} — Claude Code neither writes this store "
+        "nor loads it into sessions"
+    )
+
+
+def settings_lines(report: TreeReport) -> list[str]:
+    return [f"Settings: {visible(note)}" for note in report.settings_notes]
+
+
+def grade_part(report: TreeReport) -> str:
+    """``grade B`` (docs/dimensions.md, "Health grade"); empty when not audited."""
+    found = report.grade
+    return f"grade {found.letter}" if found is not None else ""
 
 
 def sessions_part(use: SessionUse) -> str:
@@ -186,7 +226,8 @@ def suggestions_line(count: int) -> str:
 def findings_total(report: TreeReport) -> str:
     suggestions = len(report.suggestions)
     more = f" (+{suggestions} suggestion(s), listed last)" if suggestions else ""
-    return f"{len(report.problems)} total{more}"
+    grade = grade_part(report)
+    return f"{len(report.problems)} total{more}" + (f" · {grade}" if grade else "")
 
 
 def fixable_line(fixable: int, total: int, suggestions: int = 0) -> str:

@@ -19,7 +19,10 @@ from pathlib import Path
 from memory_audit.config.paths import claude_home
 from memory_audit.errors import UsageError
 from memory_audit.model.masked import MASK, shows
+from memory_audit.model.stores import AgentStore
 from memory_audit.sources.git import GitUnavailable, remote_urls, repository_root
+from memory_audit.tree import claude_settings
+from memory_audit.tree.agent_stores import agent_of, agent_stores
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.location import ProjectLocation, is_config_repository
 from memory_audit.tree.slugs import SLUG_LIMIT, slug_matches, slugify, tree_root_for_folder
@@ -41,6 +44,8 @@ class TreeRef:
 
     @property
     def label(self) -> str:
+        if self.location.agent is not None:
+            return self.location.agent.label
         return self.location.slug or str(self.root)
 
 
@@ -71,13 +76,39 @@ DEFAULT_ROOTS = ("~/.claude/projects/*/memory",)
 
 
 def find_trees(
-    roots: tuple[str, ...] = DEFAULT_ROOTS, *, locate_projects: bool = True
+    roots: tuple[str, ...] = DEFAULT_ROOTS,
+    *,
+    locate_projects: bool = True,
+    every_store: bool = False,
 ) -> list[TreeRef]:
-    """Every tree matching the ``roots`` globs, plus the settings' ``autoMemoryDirectory``.
+    """Every tree matching the ``roots`` globs, plus the settings' ``autoMemoryDirectory``;
+    with ``every_store``, also each known project's own ``autoMemoryDirectory`` (its local
+    settings) and every agent's memory (after the project trees).
 
     ``locate_projects=False`` skips finding each project's folder (transcripts, a
     filesystem walk): the watcher needs only the roots, and rescans often.
     """
+    refs = _auto_memory_trees(roots, locate_projects)
+    if every_store:
+        projects = known_projects(refs)
+        seen = {r.root.resolve() for r in refs}
+        refs += project_directory_trees(projects, seen)
+        refs += find_agent_trees(projects, seen)
+    return refs
+
+
+def project_directory_trees(projects: list[Path], seen: set[Path]) -> list[TreeRef]:
+    """Trees a project's ``.claude/settings.local.json`` moved with ``autoMemoryDirectory``."""
+    refs = []
+    for project in projects:
+        folder = claude_settings.resolve(project).memory_directory
+        if folder is not None and folder.is_dir() and folder.resolve() not in seen:
+            seen.add(folder.resolve())
+            refs.append(TreeRef(folder, ProjectLocation(project_path=project)))
+    return refs
+
+
+def _auto_memory_trees(roots: tuple[str, ...], locate_projects: bool) -> list[TreeRef]:
     seen: set[Path] = set()
     refs: list[TreeRef] = []
     for root in _candidate_roots(roots):
@@ -87,6 +118,38 @@ def find_trees(
         if root.is_dir() and real not in seen:
             seen.add(real)
             refs.append(TreeRef(root, locate(root) if locate_projects else ProjectLocation()))
+    return refs
+
+
+def known_projects(refs: list[TreeRef]) -> list[Path]:
+    """Project folders known from the trees found and from every project's transcripts
+    (a project without auto memory may still have agents with memory)."""
+    found = {r.location.project_path for r in refs if r.location.project_path is not None}
+    located = {r.location.transcripts_dir for r in refs}
+    for folder in _slug_folders():
+        if folder not in located:
+            project = locate_project(folder.name, folder)
+            if project is not None:
+                found.add(project)
+    return sorted(found)
+
+
+def _slug_folders() -> list[Path]:
+    try:
+        return sorted(p for p in projects_dir().iterdir() if p.is_dir())
+    except OSError:
+        return []
+
+
+def find_agent_trees(projects: list[Path], seen: set[Path] | None = None) -> list[TreeRef]:
+    """Every agent memory tree: the user's and those of ``projects``."""
+    seen = set() if seen is None else seen
+    refs = []
+    for root in agent_stores(projects):
+        real = root.resolve()
+        if real not in seen:
+            seen.add(real)
+            refs.append(TreeRef(root, locate(root)))
     return refs
 
 
@@ -124,11 +187,23 @@ def locate(root: Path) -> ProjectLocation:
     is the memory folder's own, or a dotfiles or Claude configuration repository
     (:func:`is_config_repository`): then the project is not located.
     """
+    agent = agent_of(root)
+    if agent is not None:
+        return _agent_location(root, *agent)
     parent = root.absolute().parent
     if root.name != "memory" or parent.parent.resolve() != projects_dir().resolve():
         return ProjectLocation(project_path=_enclosing_repository(root))
     slug = parent.name
     return ProjectLocation(slug, locate_project(slug, parent), parent)
+
+
+def _agent_location(root: Path, agent: AgentStore, project: Path | None) -> ProjectLocation:
+    """An agent's memory: the user's belongs to no project; a project's (committed or
+    local) belongs to the repository it is committed in, else to its project folder."""
+    if project is None:
+        return ProjectLocation(agent=agent)
+    found = _enclosing_repository(root) or (project if project.is_dir() else None)
+    return ProjectLocation(project_path=found, agent=agent)
 
 
 def _enclosing_repository(root: Path) -> Path | None:

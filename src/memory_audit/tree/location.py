@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memory_audit.model.stores import AgentStore
+
 
 @dataclass(frozen=True)
 class ProjectLocation:
@@ -15,6 +17,7 @@ class ProjectLocation:
     slug: str | None = None
     project_path: Path | None = None
     transcripts_dir: Path | None = None
+    agent: AgentStore | None = None  # the agent whose memory this is (None: auto memory)
 
 
 # A repository that keeps Claude Code's own files (dotfiles, a synced ~/.claude, a memory

@@ -1,0 +1,47 @@
+"""A tree's health grade, A to F (docs/dimensions.md, "Health grade").
+
+Only *problem* findings count (suggestions never do), per 100 memories, so the grade
+moves when the user fixes things, not when memory merely grows; what sessions lose
+outright (an index entry cut off past the load limit, a file whose frontmatter no
+reader can parse) counts three times. Small trees are measured as if they held
+``FLOOR`` memories, so that one finding in a two-memory tree is not an F.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from memory_audit.model.finding import Finding
+
+FLOOR = 10
+LOSS_WEIGHT = 3
+# Findings that mean a session does not see something the tree holds.
+SESSION_LOSSES = frozenset(
+    {
+        "invisible-entry",
+        "unparseable-frontmatter",
+        "unclosed-frontmatter",
+        "frontmatter-not-mapping",
+    }
+)
+# Highest score (weighted problems per 100 memories) each grade allows.
+BANDS = (("A", 5.0), ("B", 15.0), ("C", 30.0), ("D", 60.0))
+
+
+@dataclass(frozen=True)
+class Grade:
+    letter: str
+    score: float  # weighted problems per 100 memories
+
+    def to_json(self) -> dict[str, object]:
+        return {"letter": self.letter, "score": round(self.score, 1)}
+
+
+def grade(findings: Iterable[Finding], memories: int) -> Grade:
+    weight = sum(
+        LOSS_WEIGHT if f.code in SESSION_LOSSES else 1 for f in findings if not f.is_suggestion
+    )
+    score = 100.0 * weight / max(memories, FLOOR)
+    letter = next((letter for letter, limit in BANDS if score <= limit), "F")
+    return Grade(letter, score)
