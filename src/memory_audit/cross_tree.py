@@ -23,7 +23,7 @@ from memory_audit.analysis.similarity import similar_pairs, vectors
 from memory_audit.checks import ORDER
 from memory_audit.checks.duplicates import boilerplate, distinguished, summary_text
 from memory_audit.config.settings import Config
-from memory_audit.engine import load_ref
+from memory_audit.engine import load_ref, redaction_boundary
 from memory_audit.model.finding import Finding, make_finding
 from memory_audit.model.run import Run, TreeReport
 from memory_audit.tree.discovery import TreeRef
@@ -131,8 +131,14 @@ def with_shared_notes(
     found = findings_by_store(shared_notes(trees), labels)
     hidden = frozenset(dismissed)
     reports = list(run.reports)
+    rules = config.check_options("secrets")
     for position, number in enumerate(audited):
-        extra = [f for f in found.get(position, []) if f.fingerprint not in hidden]
+        # Out of the engine like every other finding: through the tree's redaction boundary
+        # (a secret in a file name is masked in its path and its message).
+        boundary = redaction_boundary(trees[position], rules)
+        extra = [
+            boundary.finding(f) for f in found.get(position, []) if f.fingerprint not in hidden
+        ]
         reports[number] = _added(reports[number], extra)
     return dataclasses.replace(run, reports=tuple(reports))
 
