@@ -36,6 +36,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from memory_audit.analysis.long_chunk_shingles import LongChunk
+
 TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 # Text splits into chunks at spaces and brackets; each chunk's shingles are computed once.
 CHUNK = re.compile(r"[^\s()\[\]<>{}\"'`,;*|]+")
@@ -51,14 +53,19 @@ SHINGLE = re.compile(
     re.UNICODE | re.IGNORECASE,
 )
 # In a long chunk ("a-a-a-…" of 30 KB) an address or a path tried at each place walks the
-# rest of the chunk again: quadratic. There they start only where a run of their characters
-# starts (linear); this reads a few contrived joins ("a@x.io\\b") otherwise, so short chunks,
-# all of real prose, keep the pattern above.
+# rest of the chunk again: quadratic. There an address starts only where a run of its
+# characters starts, and the path's matches are worked out per run (long_chunk_shingles);
+# this reads a few contrived joins ("a@x.io\\b") otherwise, so short chunks, all of real
+# prose, keep the pattern above.
 LONG_CHUNK = 256
-SHINGLE_IN_LONG_CHUNK = re.compile(
-    rf"(?P<entity>(?<![\w.+-]){ENTITY[0]}|{ENTITY[1]}|(?<![~.\w-]){ENTITY[2]}|{ENTITY[3]})"
-    rf"|(?P<cjk>[{CJK}]+)|(?P<word>[^\W_]+)",
-    re.UNICODE | re.IGNORECASE,
+IN_LONG_CHUNK = LongChunk(
+    others=re.compile(
+        rf"(?P<entity>(?<![\w.+-])(?P<email>{ENTITY[0]})|{ENTITY[3]})"
+        rf"|(?P<cjk>[{CJK}]+)|(?P<word>[^\W_]+)",
+        re.UNICODE | re.IGNORECASE,
+    ),
+    url=re.compile(rf"(?P<entity>{ENTITY[1]})", re.UNICODE | re.IGNORECASE),
+    path=re.compile(rf"(?P<entity>(?<![~.\w-]){ENTITY[2]})", re.UNICODE | re.IGNORECASE),
 )
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before being
@@ -119,7 +126,9 @@ def shingle_matches(text: str) -> Iterator[re.Match[str]]:
 
 
 def _matches(chunk: str) -> Iterator[re.Match[str]]:
-    return (SHINGLE if len(chunk) <= LONG_CHUNK else SHINGLE_IN_LONG_CHUNK).finditer(chunk)
+    if len(chunk) <= LONG_CHUNK:
+        return SHINGLE.finditer(chunk)
+    return IN_LONG_CHUNK.matches(chunk)
 
 
 def _chunk_shingles(chunk: str) -> Iterator[str]:
