@@ -130,7 +130,17 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "ordered-markers": _repeat("1. \n"),
     "setext-=": _repeat("a\n=\n"),
     "setext--": _repeat("a\n-\n"),
+    # words of 250 characters, each different (a cache of words does not help)
+    "a- words": lambda n: _words("a-", n),
+    "/ words": lambda n: _words("/", n),
 }
+
+
+def _words(unit: str, n: int) -> str:
+    """Numbered words of 250 characters of ``unit`` (numbers first, so no path ends them)."""
+    words = (f"{number:06d}{unit * 244}"[:250] for number in range(n // 251 + 1))
+    return " ".join(words)[:n]
+
 
 Tree = dict[str, str]
 INDEX = "- [A](a.md) — the a notes\n- [B](b.md) — the b notes\n"

@@ -1,26 +1,28 @@
-"""The shingle matches of a long chunk in linear time, as the long-chunk pattern finds them.
+"""The shingle matches of a chunk in linear time, as the shingle patterns find them.
 
-:data:`~memory_audit.analysis.similarity.SHINGLE_IN_LONG_CHUNK` tries at each place, in
-order, an e-mail address, a URL, a path, an identifier, a CJK run and a word. Its path,
-``(?:[a-z]:)?(?:[~.\\w-]*[/\\\\])+[\\w.-]+``, tried where a run of ``/``, ``\\`` or ``~/``
-starts again after each separator, walks the rest of the run before it fails: 20,000
-slashes took 18 s. What a path attempt finds is known from its run of path characters
-(``[~.\\w-]`` and separators), so it is worked out once per run:
+:data:`~memory_audit.analysis.similarity.SHINGLE` tries at each place, in order, an e-mail
+address, a URL, a path, an identifier, a CJK run and a word; in a long chunk an address and
+a path start only where a run of their characters starts (a look-behind). Tried at each
+place, the address walks the rest of its run before it fails (``a-a-a-…``), and so does the
+path, ``(?:[a-z]:)?(?:[~.\\w-]*[/\\\\])+[\\w.-]+``, even with its look-behind, which lets it start
+again after each separator: 20,000 slashes took 18 s. What an attempt finds is known from
+its run, so it is worked out once per run:
 
-- a *good separator* is one followed by a tail character (``[\\w.-]``); let G be the
-  last good separator of the run;
-- an attempt from a place at or before G matches up to the end of the tail characters
-  after G (the greedy separators run to the run's last one, then back off separator by
-  separator until one is followed by a tail character); from a place after G, or in a
-  run without one, it fails;
-- an attempt is made only where the look-behind lets it: at the run's start (or two
+- an address matches from a place in a run of ``[\\w.+-]`` exactly when it matches from the
+  run's start, and ends where that match ends;
+- for a path, a *good separator* is one followed by a tail character (``[\\w.-]``); let G be
+  the last good separator of a run of path characters (``[~.\\w-]`` and separators). An
+  attempt from a place at or before G matches up to the end of the tail characters after
+  G (the greedy separators run to the run's last one, then back off separator by separator
+  until one is followed by a tail character); from a place after G, or in a run without
+  one, it fails. With the look-behind an attempt is made only at the run's start (or two
   before it, after a drive letter ``c:``) and right after a separator.
 
-The other alternatives run as one pattern (each is linear where it may start), the URL is
-found by its fixed prefix (it runs to the chunk's end: the chunk has none of the
-characters that end it), and the three are merged in the pattern's order of preference.
-Each finder remembers its next candidate until the scan passes it, so nothing is searched
-twice. tests/analysis/test_long_chunk_shingles.py compares this with the pattern.
+The URL is found by its fixed prefix (it runs to the chunk's end: a chunk has none of the
+characters that end it), the identifier, CJK run and word run as one pattern (linear where
+they may start), and the finders are merged in the pattern's order of preference. Each
+finder remembers its next candidate until the scan passes it, so nothing is searched twice.
+tests/analysis/test_long_chunk_shingles.py compares this with the patterns.
 """
 
 from __future__ import annotations
@@ -38,7 +40,10 @@ LAST_GOOD_SEPARATOR = re.compile(r"(?s:.*)[/\\][\w.-]", FLAGS)  # anchored at a 
 SEPARATOR = re.compile(r"[/\\]")
 TAIL = re.compile(r"[\w.-]+", FLAGS)
 DRIVE = re.compile(rf"(?<![{PATH_CHARS}])[a-z]:", FLAGS)
+DRIVE_ANYWHERE = re.compile(r"[a-z]:", FLAGS)
 URL_START = re.compile(r"https?://[^\s)>\]`'\"]", FLAGS)
+# A run of address characters from which an address matches (the run is the named group).
+ADDRESS_RUN = re.compile(r"(?<![\w.+-])(?P<run>[\w.+-]+)@[\w-]+\.[\w.-]+", FLAGS)
 
 
 @dataclass(frozen=True)
@@ -54,8 +59,9 @@ class _Run:
 class _PathStarts:
     """The places, in order, where the path alternative matches."""
 
-    def __init__(self, chunk: str) -> None:
+    def __init__(self, chunk: str, anywhere: bool) -> None:
         self.chunk = chunk
+        self.anywhere = anywhere  # no look-behind: a path may start at any place of a run
         self.run = self._run_from(0)
 
     def _run_from(self, position: int) -> _Run | None:
@@ -69,7 +75,8 @@ class _PathStarts:
         drive = (
             start >= 2
             and self.chunk[start - 1] == ":"
-            and DRIVE.match(self.chunk, start - 2) is not None
+            and (DRIVE_ANYWHERE if self.anywhere else DRIVE).match(self.chunk, start - 2)
+            is not None
         )
         return _Run(start, last_good, path_end, drive)
 
@@ -79,7 +86,7 @@ class _PathStarts:
             if position <= run.start:
                 return run.start - 2 if run.drive and position <= run.start - 2 else run.start
             if position <= run.last_good:
-                if self.chunk[position - 1] in "/\\":
+                if self.anywhere or self.chunk[position - 1] in "/\\":
                     return position
                 separator = SEPARATOR.search(self.chunk, position).start()  # type: ignore[union-attr]
                 if separator < run.last_good:
@@ -88,34 +95,67 @@ class _PathStarts:
         return None
 
 
+class _AddressStarts:
+    """The places, in order, where the e-mail address alternative matches."""
+
+    def __init__(self, chunk: str, anywhere: bool) -> None:
+        self.chunk = chunk
+        self.anywhere = anywhere
+        self.run: re.Match[str] | None = ADDRESS_RUN.search(chunk)
+
+    def first_from(self, position: int) -> int | None:
+        while self.run is not None:
+            start, end = self.run.span("run")
+            if position <= start:
+                return start
+            if self.anywhere and position < end:
+                return position
+            self.run = ADDRESS_RUN.search(self.chunk, end)
+        return None
+
+
 SEARCH_AGAIN = -1
 
 
-class LongChunk:
-    """The pattern's matches in one long chunk: ``others`` is its e-mail address (in a group
-    named ``email``), identifier, CJK run and word; ``url`` and ``path`` are its URL and
-    path, each in a group named ``entity``."""
+@dataclass(frozen=True)
+class ShinglePatterns:
+    """A shingle pattern cut in its alternatives: ``address``, ``url`` and ``path`` each in a
+    group named ``entity``; ``others`` the identifier (``entity``), CJK run and word."""
 
-    def __init__(self, others: re.Pattern[str], url: re.Pattern[str], path: re.Pattern[str]):
-        self.others, self.url, self.path = others, url, path
+    address: re.Pattern[str]
+    url: re.Pattern[str]
+    path: re.Pattern[str]
+    others: re.Pattern[str]
+
+
+class ChunkScanner:
+    """The matches of the pattern in one chunk: with ``anywhere`` every alternative may
+    start at any place (:data:`~memory_audit.analysis.similarity.SHINGLE`), without it the
+    address and the path only where their look-behinds let them (the long-chunk pattern)."""
+
+    def __init__(self, patterns: ShinglePatterns, anywhere: bool) -> None:
+        self.patterns = patterns
+        self.anywhere = anywhere
 
     def matches(self, chunk: str) -> Iterator[re.Match[str]]:
-        paths = _PathStarts(chunk)
+        addresses = _AddressStarts(chunk, self.anywhere)
+        paths = _PathStarts(chunk, self.anywhere)
         beyond = len(chunk) + 1  # the place of a candidate that does not exist
-        other = self.others.search(chunk)
-        url_at = path_at = SEARCH_AGAIN
+        other = self.patterns.others.search(chunk)
+        address_at = url_at = path_at = SEARCH_AGAIN
         position = 0
         while position < len(chunk):
             # a finder searches again only once the scan has passed its candidate
             if other is not None and other.start() < position:
-                other = self.others.search(chunk, position)
+                other = self.patterns.others.search(chunk, position)
+            if address_at < position:
+                address_at = _or(addresses.first_from(position), beyond)
             if url_at < position:
                 found = URL_START.search(chunk, position)
                 url_at = found.start() if found else beyond
             if path_at < position:
-                start = paths.first_from(position)
-                path_at = beyond if start is None else start
-            match = self._first(chunk, other, url_at, path_at, paths)
+                path_at = _or(paths.first_from(position), beyond)
+            match = self._first(chunk, (address_at, url_at, path_at), other, paths)
             if match is None:
                 return
             yield match
@@ -124,22 +164,25 @@ class LongChunk:
     def _first(
         self,
         chunk: str,
+        starts: tuple[int, int, int],
         other: re.Match[str] | None,
-        url_at: int,
-        path_at: int,
         paths: _PathStarts,
     ) -> re.Match[str] | None:
         """The match the pattern prefers: the leftmost; at one place an e-mail address,
         then a URL, then a path, then the others."""
-        other_at = other.start() if other is not None else len(chunk) + 1
-        first = min(other_at, url_at, path_at)
+        address_at, url_at, path_at = starts
+        first = min(*starts, other.start() if other is not None else len(chunk) + 1)
         if first > len(chunk):
             return None
-        if other is not None and other_at == first and other.group("email") is not None:
-            return other
+        if address_at == first:
+            return self.patterns.address.match(chunk, first)
         if url_at == first:
-            return self.url.match(chunk, first)
+            return self.patterns.url.match(chunk, first)
         if path_at == first:
             assert paths.run is not None
-            return self.path.match(chunk, first, paths.run.path_end)
+            return self.patterns.path.match(chunk, first, paths.run.path_end)
         return other
+
+
+def _or(place: int | None, beyond: int) -> int:
+    return beyond if place is None else place
