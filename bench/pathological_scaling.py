@@ -16,7 +16,7 @@ or it runs past the timeout. Shapes holding a line break are tried only in bodie
 MEMORY.md; shapes holding ``/`` or a line break are not tried in names.
 
 python bench/pathological_scaling.py [--n 30000] [--n-text 131072] [--timeout 20] [--repeat 1]
-    [--shape S ...] [--place P ...] [-v]
+    [--shape S ...] [--place P ...] [--check DIMENSION ...] [-v]
 python bench/pathological_scaling.py --size BYTES [--shape S ...] [--place P ...]
     (one audit per case at that size, worst first: the figure in docs/benchmarks.md)
 python bench/pathological_scaling.py --profile SHAPE PLACE [--n 30000]
@@ -282,8 +282,12 @@ def write_tree(root: Path, tree: Tree) -> None:
         (root / rel).write_text(text, encoding="utf-8")
 
 
+# The dimensions audited: every one, unless --check names some (forked children inherit it).
+DIMENSIONS: list[str] = list(REGISTRY)
+
+
 def _audit(root: Path) -> int:
-    return len(audit_tree(load_tree(root), tuple(REGISTRY)).findings)
+    return len(audit_tree(load_tree(root), tuple(DIMENSIONS)).findings)
 
 
 def cpu_seconds(root: Path) -> float:
@@ -431,10 +435,12 @@ def main() -> int:
     parser.add_argument("--shape", action="append", choices=sorted(SHAPES))
     parser.add_argument("--place", action="append", choices=sorted(PLACES))
     parser.add_argument("--size", type=int, help="time each case once at this size")
+    parser.add_argument("--check", action="append", choices=list(REGISTRY), help="audit only")
     parser.add_argument("--profile", nargs=2, metavar=("SHAPE", "PLACE"))
     parser.add_argument("-v", action="store_true", help="print every case, not only flagged")
     args = parser.parse_args()
     shapes, places = args.shape or list(SHAPES), args.place or list(PLACES)
+    DIMENSIONS[:] = args.check or DIMENSIONS
     warm_up()
     if args.profile:
         profile(args.profile[0], args.profile[1], args.n)
