@@ -5,8 +5,7 @@ and 2N characters into one place of a small tree and audits it (every dimension)
 times; the least CPU time counts. N is where the shapes that were quadratic took a few
 tenths of a second, so that a quadratic cost shows a ratio near 4 over the audit's fixed
 cost, while a linear one shows about 2. The bound, 3.2, leaves room for a loaded machine.
-The probe covers every shape in every place; `make bench` style runs are in
-docs/benchmarks.md.
+The probe covers every shape in every place (docs/benchmarks.md, "Linear time everywhere").
 """
 
 from __future__ import annotations
@@ -18,6 +17,9 @@ from bench.pathological_scaling import PLACES, SHAPES, cpu_seconds, write_tree
 
 REPEATS = 3
 BOUND = 3.2
+# N's time is counted as at least this: a linear case takes a few milliseconds, where the
+# noise of a loaded machine could make any ratio; a quadratic one takes a tenth or more.
+FLOOR = 0.05
 CASES = [
     # the path pattern of similarity shingles: separators only (18 s for 20,000 slashes)
     ("/", "body", 2500),
@@ -46,4 +48,4 @@ def _least_cpu_seconds(root: Path, shape: str, place: str, n: int) -> float:
 def test_audit_time_grows_linearly(tmp_path: Path, shape: str, place: str, n: int) -> None:
     small = _least_cpu_seconds(tmp_path / "n", shape, place, n)
     large = _least_cpu_seconds(tmp_path / "2n", shape, place, 2 * n)
-    assert large / small <= BOUND, f"{large:.3f} s at 2N against {small:.3f} s at N"
+    assert large <= BOUND * max(small, FLOOR), f"{large:.3f} s at 2N against {small:.3f} s at N"
