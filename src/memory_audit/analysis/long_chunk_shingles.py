@@ -69,9 +69,9 @@ class _PathStarts:
         if found is None:
             return None
         start = found.start()
-        end = RUN.match(self.chunk, start).end()  # type: ignore[union-attr]
-        last_good = LAST_GOOD_SEPARATOR.match(self.chunk, start, end).end() - 2  # type: ignore[union-attr]
-        path_end = TAIL.match(self.chunk, last_good + 1).end()  # type: ignore[union-attr]
+        end = _matched(RUN.match(self.chunk, start)).end()
+        last_good = _matched(LAST_GOOD_SEPARATOR.match(self.chunk, start, end)).end() - 2
+        path_end = _matched(TAIL.match(self.chunk, last_good + 1)).end()
         drive = (
             start >= 2
             and self.chunk[start - 1] == ":"
@@ -88,11 +88,17 @@ class _PathStarts:
             if position <= run.last_good:
                 if self.anywhere or self.chunk[position - 1] in "/\\":
                     return position
-                separator = SEPARATOR.search(self.chunk, position).start()  # type: ignore[union-attr]
+                separator = _matched(SEPARATOR.search(self.chunk, position)).start()
                 if separator < run.last_good:
                     return separator + 1
             self.run = self._run_from(run.path_end)
         return None
+
+
+def _matched(match: re.Match[str] | None) -> re.Match[str]:
+    """A match the run's shape guarantees (a run found holds what these patterns need)."""
+    assert match is not None
+    return match
 
 
 class _AddressStarts:
