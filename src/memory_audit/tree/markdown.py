@@ -54,10 +54,11 @@ class Limits:
     # Headings, paragraphs, lists and code read without markdown-it, and inline text
     # without ``[`` scanned for code spans by hand: the same answers, ten times faster.
     fast: bool = True
-    # Units a backtick costs on top where a ``[`` sends the text to markdown-it: its code
-    # span search at each backtick of a link label took 10 µs (``"`a" * N`` in a MEMORY.md
-    # link title: 5 s a megabyte, issue 30). Bodies' budget bounds them without it.
-    code_span: int = 0
+    # Units a backtick or a backslash costs on top where a ``[`` sends the text to
+    # markdown-it: its code-span search or escape at each one in a link label took 4-10 µs
+    # (``"`a" * N`` in a MEMORY.md link title: 5 s a megabyte, ``"a\\" * N`` 2 s; issue 30).
+    # Bodies' smaller budget bounds them without it.
+    label_markup: int = 0
 
 
 BODY_LIMITS = Limits()
@@ -142,7 +143,7 @@ def _parse(lines: tuple[str, ...], first_line: int, limits: Limits) -> Document:
     read = lines[: limits.lines]
     # Blocks' inline texts are the lines less their container markers: when all the lines
     # fit the budget, every block does, and no block's cost needs counting.
-    whole = inline_cost("\n".join(read), limits.code_span)
+    whole = inline_cost("\n".join(read), limits.label_markup)
     budget = [limits.inline] if whole > limits.inline else None
     leaves = _leaves(read, first_line, env, limits.fast)
     blocks = [_read_inline(block, env, budget, limits) for block in leaves]
@@ -170,14 +171,14 @@ def _read_inline(
     if block.kind not in ("paragraph", "heading"):
         return block
     fast = limits.fast
-    if budget is None or _affordable(block.text, budget, limits.code_span):
+    if budget is None or _affordable(block.text, budget, limits.label_markup):
         found = _inline_spans(block, block.text, 0, env, fast)
         return replace(block, spans=found) if found else block
     spans: list[Span] = []
     unread: list[tuple[int, int]] = []
     offset = 0
     for number, line in enumerate(block.text.split("\n"), start=block.first):
-        if _affordable(line, budget, limits.code_span):
+        if _affordable(line, budget, limits.label_markup):
             spans += _inline_spans(block, line, offset, env, fast)
         else:
             unread.append((number, number))
@@ -185,8 +186,8 @@ def _read_inline(
     return replace(block, spans=tuple(spans), unread=tuple(unread))
 
 
-def _affordable(text: str, budget: list[int], code_span: int) -> bool:
-    cost = inline_cost(text, code_span)
+def _affordable(text: str, budget: list[int], label_markup: int) -> bool:
+    cost = inline_cost(text, label_markup)
     if cost > budget[0]:
         return False
     budget[0] -= cost
@@ -209,16 +210,16 @@ def _inline_spans(
     return _spans(block, children, text, offset)
 
 
-def inline_cost(text: str, code_span: int = 0) -> int:
+def inline_cost(text: str, label_markup: int = 0) -> int:
     """What markdown-it's inline parser spends on ``text``, in rough units.
 
     Plain text is consumed in runs; each markup character costs one pass of the
     rules, each ``[`` a link-label search on top, and when there is one, each backtick
-    ``code_span`` more (see :attr:`Limits.code_span`).
+    and backslash ``label_markup`` more (see :attr:`Limits.label_markup`).
     """
     brackets = text.count("[")
-    spans = code_span * text.count("`") if brackets else 0
-    return len(MARKUP.findall(text)) + LABEL_COST * brackets + spans
+    tokens = label_markup * (text.count("`") + text.count("\\")) if brackets else 0
+    return len(MARKUP.findall(text)) + LABEL_COST * brackets + tokens
 
 
 def _leaves(
