@@ -403,16 +403,18 @@ def probe(
     return 1 if flagged else 0
 
 
-def at_size(shapes: Sequence[str], places: Sequence[str], size: int, timeout: float) -> int:
+def at_size(
+    shapes: Sequence[str], places: Sequence[str], size: int, timeout: float, top: int = 10
+) -> int:
     """One audit per case with a run of ``size`` characters (names: as many files as it
-    takes), the slowest ten printed first: the worst shape's whole-audit time."""
+    takes), the slowest ``top`` printed, slowest first: the worst shape's whole-audit time."""
     times = []
     for place in places:
         for shape in shapes:
             if tried(shape, place):
                 seconds = timed(PLACES[place](SHAPES[shape](size)), timeout)
                 times.append((float("inf") if seconds is None else seconds, shape, place))
-    for seconds, shape, place in sorted(times, reverse=True)[:10]:
+    for seconds, shape, place in sorted(times, reverse=True)[:top]:
         print(f"{shape!r:>16} {place:>22} {seconds:8.3f}s CPU at {size:,} characters")
     return 0
 
@@ -435,6 +437,7 @@ def main() -> int:
     parser.add_argument("--shape", action="append", choices=sorted(SHAPES))
     parser.add_argument("--place", action="append", choices=sorted(PLACES))
     parser.add_argument("--size", type=int, help="time each case once at this size")
+    parser.add_argument("--top", type=int, default=10, help="with --size: cases printed")
     parser.add_argument("--check", action="append", choices=list(REGISTRY), help="audit only")
     parser.add_argument("--profile", nargs=2, metavar=("SHAPE", "PLACE"))
     parser.add_argument("-v", action="store_true", help="print every case, not only flagged")
@@ -446,7 +449,7 @@ def main() -> int:
         profile(args.profile[0], args.profile[1], args.n)
         return 0
     if args.size:
-        return at_size(shapes, places, args.size, args.timeout)
+        return at_size(shapes, places, args.size, args.timeout, args.top)
     return probe(shapes, places, (args.n, args.n_text), args.timeout, args.repeat)
 
 
