@@ -36,7 +36,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from memory_audit.analysis.long_chunk_shingles import ChunkScanner, ShinglePatterns
+from memory_audit.analysis.chunk_scanner import ChunkScanner, ShinglePatterns
 
 TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 # Text splits into chunks at spaces and brackets; each chunk's shingles are computed once.
@@ -55,7 +55,7 @@ SHINGLE = re.compile(
 # SHINGLE tried at each place of a chunk walks the rest of a run of address or path
 # characters before it fails ("a-a-a-…", "////…"): quadratic in the chunk's length. A chunk
 # of more than SHORT_CHUNK characters is read by a linear scanner that finds what SHINGLE
-# finds (long_chunk_shingles). In a long chunk, over LONG_CHUNK characters, an address
+# finds (chunk_scanner). In a long chunk, over LONG_CHUNK characters, an address
 # starts only where a run of its characters starts, and a path also right after a
 # separator (the look-behinds of the long-chunk pattern); this reads a few contrived joins
 # ("a@x.io\\b") otherwise, so shorter chunks, all of real prose, keep SHINGLE's reading.

@@ -22,7 +22,7 @@ The URL is found by its fixed prefix (it runs to the chunk's end: a chunk has no
 characters that end it), the identifier, CJK run and word run as one pattern (linear where
 they may start), and the finders are merged in the pattern's order of preference. Each
 finder remembers its next candidate until the scan passes it, so nothing is searched twice.
-tests/analysis/test_long_chunk_shingles.py compares this with the patterns.
+tests/analysis/test_chunk_scanner.py compares this with the patterns.
 """
 
 from __future__ import annotations
