@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memory_audit.secrets.rules import bundled_rules
-from memory_audit.secrets.scanner import Scanner, SecretMatch, _Subject, plausible
+from memory_audit.secrets.scanner import Scanner, SecretMatch, _Subject
+from memory_audit.secrets.values import plausible
 from tests.secrets.samples import CASES, NEGATIVES
 
 SCANNER = Scanner(bundled_rules(), b"test-salt")
@@ -52,7 +53,7 @@ def _original_hit(scanner: Scanner, subject: _Subject, index: int, match: Any) -
         end = start + len(subject.data[span[0] : span[1]].decode("utf-8", "surrogatepass"))
     else:
         start, end = span
-    if not plausible(rule, subject.text[start:end]):
+    if not plausible(rule, subject.text, start, end):
         return None
     line = subject.text.count("\n", 0, start) + 1
     return scanner._match(rule, subject.text, start, end, line)
