@@ -21,6 +21,7 @@ from memory_audit.errors import UsageError, describe
 from memory_audit.model.finding import Finding, Skip, distinct
 from memory_audit.model.health import Health
 from memory_audit.model.run import CONSOLIDATION_LOCK, Run, TreeReport
+from memory_audit.model.tree_scope import scoped, tree_identity
 from memory_audit.secrets.boundary import Boundary, tree_boundary
 from memory_audit.secrets.loading import RulesUnavailable, scanner_for
 from memory_audit.tree.consolidation_lock import lock_age
@@ -73,7 +74,7 @@ def audit_tree(
     boundary = redaction_boundary(tree, options.get("secrets"), decode_frontmatter=parsed)
     hidden = frozenset(dismissed)
     leveled = [_leveled(boundary.finding(f)) for f in findings]
-    ordered = order(tree, distinct(leveled), by_references=parsed)
+    ordered = order(tree, _of_tree(tree, distinct(leveled)), by_references=parsed)
     return TreeReport(
         root=tree.root,
         project=tree.location.slug,
@@ -90,6 +91,12 @@ def audit_tree(
         dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
         not_memories=tuple(tree.not_memories.items()),
     )
+
+
+def _of_tree(tree: MemoryTree, findings: list[Finding]) -> list[Finding]:
+    """Every fingerprint names its tree: a dismissal in one project never hides another's."""
+    identity = tree_identity(tree.root)
+    return [dataclasses.replace(f, fingerprint=scoped(identity, f.fingerprint)) for f in findings]
 
 
 SESSION_DIMENSIONS = frozenset({"usage", "coverage"})

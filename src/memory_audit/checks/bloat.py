@@ -134,7 +134,12 @@ def _staleness(tree: MemoryTree, memory: MemoryFile, options: Options) -> Iterat
             f"{what}, yet `relevance: always` loads it into every session",
             "demote: drop `relevance: always` (scope it to a phase), or archive it (superseded_by)",
             judgment=True,
-            fix={"action": "demote-relevance", "path": memory.path},
+            # Governed trees require `relevance`: demoting there means another value.
+            fix={
+                "action": "demote-relevance",
+                "path": memory.path,
+                **({"keep_field": True} if tree.profile == "governed" else {}),
+            },
         )
         return
     code = "finished-work" if evidence else "stale-as-of"

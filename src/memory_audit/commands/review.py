@@ -31,6 +31,7 @@ from memory_audit.fix.session import Outcome, Session
 from memory_audit.fix.tree_access import NotInTree, Tree
 from memory_audit.model.finding import Finding
 from memory_audit.model.run import TreeReport
+from memory_audit.model.tree_scope import scoped, tree_identity
 from memory_audit.report import json_report
 from memory_audit.secrets.loading import FALSE_POSITIVES_HEADER, false_positives_path, scanner_for
 from memory_audit.secrets.rules import false_positive_row
@@ -118,6 +119,7 @@ def _review(
         session = Session(
             tree, console, actions(scanner), scanner, lambda: list(audit_now().findings)
         )
+        session.todo_file = _todo_path(config, ref)
         try:
             outcome = session.run(findings)
         finally:
@@ -126,6 +128,8 @@ def _review(
     after = None if outcome.moved_to is not None else audit_now()
     console.say("")
     console.say(outcome.summary(len(after.findings) if after else 0))
+    if outcome.todos:
+        console.say(f"TODOs captured: {_todo_path(config, ref)}")
     if outcome.moved_to is not None:
         console.say(f"The store moved: review it there with memory-audit review {outcome.moved_to}")
     if outcome.applied:
@@ -175,7 +179,13 @@ def _still_true(stored: list[Finding], fresh: TreeReport, console: Console) -> l
     when the audit of the tree as it is now finds it too, and then the audit's own
     finding (path, fix) is used, never the report's."""
     now = {f.fingerprint: f for f in (*fresh.findings, *fresh.dismissed)}
-    kept = [now[f.fingerprint] for f in stored if f.fingerprint in now]
+    # A report written before fingerprints named their tree holds bare ones.
+    identity = tree_identity(fresh.root)
+    kept = [
+        now.get(f.fingerprint) or now[scoped(identity, f.fingerprint)]
+        for f in stored
+        if f.fingerprint in now or scoped(identity, f.fingerprint) in now
+    ]
     refused = len(stored) - len(kept)
     if refused:
         console.say(
@@ -231,13 +241,17 @@ def _persist(outcome: Outcome, ref: TreeRef, config: config_module.Config, state
         ensure_private_dir(path.parent)
         write_atomic(path, text)
     if outcome.todos:
-        todo = config.state_dir / "todo" / f"{ref.label.strip('/').replace('/', '-')}.md"
+        todo = _todo_path(config, ref)
         lines = [
             f"- [ ] {f.path}{f':{f.line}' if f.line else ''} — {f.message} "
             f"(captured {now:%Y-%m-%d})"
             for f in outcome.todos
         ]
         changelog.append(todo, f"TODO for {ref.label}", "\n".join(lines))
+
+
+def _todo_path(config: config_module.Config, ref: TreeRef) -> Path:
+    return config.state_dir / "todo" / f"{ref.label.strip('/').replace('/', '-')}.md"
 
 
 def _record_changelog(

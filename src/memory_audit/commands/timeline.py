@@ -11,8 +11,10 @@ are shown.
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import json
+import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from memory_audit.checks import OPTION_TYPES
+from memory_audit.commands.confirm import confirmed
 from memory_audit.config import settings as config_module
 from memory_audit.journal import lookup
 from memory_audit.journal.blobs import CorruptBlob
@@ -51,15 +54,14 @@ def run(
     purge: str | None,
     config_path: Path | None,
     out: TextIO,
+    inp: TextIO | None = None,
+    yes: bool = False,
 ) -> int:
     config = config_module.load(config_path, OPTION_TYPES)
     journal = Journal(config.state_dir, config.settings.journal.max_file_bytes)
     try:
         if purge is not None:
-            root, rel = lookup.locate(journal.index, purge)
-            count = journal.purge(str(root), rel)
-            out.write(f"dropped {count} version(s) of {visible(rel)} from the journal\n")
-            return 0
+            return _purge(journal, purge, inp or sys.stdin, out, yes)
         root, rel = lookup.locate(journal.index, target) if target else (Path(), "")
         start = lookup.parse_when(since) if since else None
         found = journal.index.history(str(root) if target else None, rel or None, start)
@@ -72,6 +74,33 @@ def run(
         return 1 if unread else 0
     finally:
         journal.close()
+
+
+def _purge(journal: Journal, given: str, inp: TextIO, out: TextIO, yes: bool) -> int:
+    """What is dropped (how many versions, from when to when, whether the journal holds the
+    only copy), then the question; ``--yes`` answers it, no terminal refuses it."""
+    root, rel = lookup.locate(journal.index, given)
+    versions = journal.index.history(str(root), rel)
+    if not versions:
+        out.write(f"the journal holds no version of {visible(rel)}; nothing to drop\n")
+        return 0
+    first, last = versions[-1].at, versions[0].at
+    out.write(
+        f"--purge drops {len(versions)} version(s) of {visible(rel)} in {visible(str(root))}, "
+        f"kept from {_when(first)} to {_when(last)}.\n"
+    )
+    if versions[0].is_tombstone:
+        out.write("The file is deleted: these versions are its only copy.\n")
+    if not confirmed(inp, out, "Drop them?", yes=yes):
+        out.write("Nothing was dropped.\n")
+        return 1
+    count = journal.purge(str(root), rel)
+    out.write(f"dropped {count} version(s) of {visible(rel)} from the journal\n")
+    return 0
+
+
+def _when(at: float) -> str:
+    return dt.datetime.fromtimestamp(at).astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 def _scanner(config: config_module.Config) -> Scanner:

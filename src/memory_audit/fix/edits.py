@@ -23,6 +23,11 @@ class StaleTarget(Exception):
     """The file changed since the audit: the finding must be checked again."""
 
 
+class NeedsValue(Exception):
+    """The answer would leave the file with a new finding (a required value left blank):
+    the session asks for another one, nothing written."""
+
+
 def new_name(tree: Tree, name: str) -> str:
     """Where a file the user named goes: a new ``.md`` file inside the tree (its path in
     the tree), or StaleTarget (the session asks again)."""

@@ -33,8 +33,8 @@ from typing import Any
 from memory_audit.checks import BY_ID
 from memory_audit.fix import move_dialog, tree_access
 from memory_audit.fix.actions import Action
-from memory_audit.fix.console import Console, interrupts_deferred
-from memory_audit.fix.edits import Edit, StaleTarget
+from memory_audit.fix.console import Console, Quit, interrupts_deferred
+from memory_audit.fix.edits import Edit, NeedsValue, StaleTarget
 from memory_audit.fix.frontmatter_edit import CannotEdit
 from memory_audit.fix.tree_access import Tree
 from memory_audit.model.finding import Finding
@@ -115,10 +115,14 @@ class Session:
         self.outcome = Outcome()
         self._index_seen = self._read_index()
         self._fresh: dict[str, Finding] | None = None  # the tree as it is, after a fix
+        self._pending: list[Finding] = []  # the findings not asked yet
+        self._claimed: set[str] = set()  # fresh findings already taken by a queued one
+        self.todo_file: Path | None = None  # where captured TODOs go (said at capture)
 
     def run(self, findings: list[Finding]) -> Outcome:
         queue = list(findings)
         for number, finding in enumerate(queue, 1):
+            self._pending = queue[number:]
             if self.outcome.quit:
                 self._count(DEFERRED)
                 continue
@@ -127,6 +131,8 @@ class Session:
                 continue
             try:
                 self._count(self._next(finding, f"[{number}/{len(queue)}]"))
+            except Quit:  # `q` at a yes/no question: as the menu's quit
+                self._count(self._quit())
             except (KeyboardInterrupt, EOFError):
                 self.console.say(
                     "\nStopped. Nothing half-written: each file is as it was or fully fixed."
@@ -145,13 +151,30 @@ class Session:
         return self._decide(current, counter)
 
     def _still_reported(self, finding: Finding) -> Finding | None:
-        """The finding as the tree has it now; None when an earlier fix resolved it."""
+        """The finding as the tree has it now; None when an earlier fix resolved it.
+
+        By fingerprint, else by what it says: two findings that share their key (one file
+        indexed on two identical lines) are told apart by their order, and when an earlier
+        fix removes the first, the second takes its fingerprint. So a finding whose
+        fingerprint is gone is still reported when the audit has one saying the same thing
+        (lines aside) that no finding still queued claims as its own."""
         if self._fresh is None:
             return finding
-        return self._fresh.get(finding.fingerprint)
+        same = self._fresh.get(finding.fingerprint)
+        if same is not None:
+            return same
+        queued = {f.fingerprint for f in self._pending}
+        for fresh in self._fresh.values():
+            if fresh.fingerprint in queued or fresh.fingerprint in self._claimed:
+                continue
+            if _same_problem(fresh, finding):
+                self._claimed.add(fresh.fingerprint)
+                return fresh
+        return None
 
     def _tree_changed(self) -> None:
         self._fresh = {f.fingerprint: f for f in self.recheck()}
+        self._claimed = set()
 
     # ---- one finding ----------------------------------------------------------------------
 
@@ -176,6 +199,10 @@ class Session:
         self.console.say(f"  {visible(finding.message)}")
 
     def _concrete(self, finding: Finding, action: Action) -> Finding | str:
+        fix = finding.fix or {}
+        defaults = [default(fix) for _, default in action.questions]
+        if defaults and not defaults[0].strip() and action.required(fix):
+            return self._asks_value(finding, action)
         proposal = self._propose(finding, action)
         if not isinstance(proposal, Edit):
             return proposal
@@ -188,6 +215,21 @@ class Session:
             "a": lambda: self._write(finding, proposal),
             "e": lambda: self._edit(finding, action),
             "f": lambda: self._false_positive(finding),
+            "s": lambda: self._skip(finding),
+            "q": self._quit,
+        }
+        return handlers[key]()
+
+    def _asks_value(self, finding: Finding, action: Action) -> Finding | str:
+        """A fix whose value only the user knows: Apply never writes it blank, it asks
+        for it, shows the change and asks once more (as Edit does)."""
+        field_ = _field_of(finding.fix or {})
+        self.console.say(f"  Apply asks for the value ({visible(field_)}; never written empty).")
+        key = self.console.choose("Action?", {**CONCRETE, **QUIT}, numbered=True)
+        handlers: dict[str, Callable[[], Finding | str]] = {
+            "v": lambda: self._view(finding),
+            "a": lambda: self._edit(finding, action),
+            "e": lambda: self._edit(finding, action),
             "s": lambda: self._skip(finding),
             "q": self._quit,
         }
@@ -244,6 +286,9 @@ class Session:
             return action.build(self.tree, fix, answers)
         except StaleTarget as exc:
             return self._changed_meanwhile(finding, str(exc))
+        except NeedsValue as exc:
+            self.console.say(f"  Not applied: {visible(str(exc))}.")
+            return finding
         except CannotEdit as exc:
             self.console.say(f"  This fix cannot be made automatically: {exc}. Fix it by hand.")
             return self._offer_manual(finding)
@@ -266,7 +311,8 @@ class Session:
 
     def _todo(self, finding: Finding) -> str:
         self.outcome.todos.append(finding)
-        self.console.say("  Captured as a TODO.")
+        where = f" in {self.todo_file}" if self.todo_file else ""
+        self.console.say(f"  Captured as a TODO{where} (written when the review ends).")
         return DEFERRED
 
     def _quit(self) -> str:
@@ -402,3 +448,30 @@ class Session:
             return self.tree.read_if_present(INDEX_NAME)
         except (OSError, tree_access.NotInTree):
             return None
+
+
+def _field_of(fix: Mapping[str, Any]) -> str:
+    field_ = fix.get("field") or ("relevance" if fix.get("action") == "demote-relevance" else "")
+    return f"`{field_}` is required" if field_ else "required"
+
+
+def _same_problem(one: Finding, other: Finding) -> bool:
+    """The same problem at another line: only line numbers differ."""
+    return (
+        (one.dimension, one.code, one.path, one.related)
+        == (other.dimension, other.code, other.path, other.related)
+        and _without_lines(one.message) == _without_lines(other.message)
+        and _fix_without_lines(one) == _fix_without_lines(other)
+    )
+
+
+def _without_lines(text: str) -> str:
+    return text.translate(NO_DIGITS)
+
+
+def _fix_without_lines(finding: Finding) -> dict[str, Any]:
+    return {k: v for k, v in (finding.fix or {}).items() if k not in LINE_KEYS}
+
+
+NO_DIGITS = str.maketrans("", "", "0123456789")
+LINE_KEYS = frozenset({"line", "first", "last"})
