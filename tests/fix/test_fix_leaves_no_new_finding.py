@@ -11,7 +11,10 @@ from pathlib import Path
 from memory_audit.checks import OPTION_TYPES, REGISTRY
 from memory_audit.config import settings as config_module
 from memory_audit.engine import audit_tree
+from memory_audit.fix import dead_weight
 from memory_audit.fix.actions import Action, actions, answers_for
+from memory_audit.fix.edits import Edit
+from memory_audit.fix.session import DEAD_WEIGHT
 from memory_audit.fix.tree_access import Tree
 from memory_audit.model.finding import Finding
 from memory_audit.secrets.loading import scanner_for
@@ -83,7 +86,7 @@ def new_findings(
     return [(f.code, f.path, f.message) for f in after if (f.dimension, f.code, f.path) in grown]
 
 
-FOLLOWS = {"always-on-stale": ("finished-work", "stale-as-of")}
+FOLLOWS = {"always-on-stale": ("finished-work", "stale-as-of"), "finished-work": ("stale-as-of",)}
 
 
 def test_no_fix_of_the_demo_tree_makes_a_new_finding(tmp_path: Path) -> None:
@@ -140,3 +143,59 @@ def test_each_fix_of_a_governed_tree_in_turn_makes_no_new_finding(tmp_path: Path
         applied.append(apply_alone(root, todo[0]))
         assert new_findings(found, audit(root, "governed"), todo[0]) == [], applied
     assert {"remove-index-line", "add-field", "demote-relevance"} <= set(applied), applied
+
+
+def dead_weight_edits(tree: Tree, finding: Finding, files: list[str]) -> dict[str, Edit]:
+    """The seed's 10a actions on the finding's file: trim takes its done items (`[x]`)."""
+    body = dead_weight.numbered_body(tree, finding.path)
+    done = ", ".join(str(n) for n, text in body if "[x]" in text or "✓" in text)
+    edits = {
+        "archive": dead_weight.archive(tree, finding.path, files),
+        "delete": dead_weight.delete(tree, finding.path, files),
+    }
+    if done:
+        edits["trim"] = dead_weight.trim(tree, finding.path, done)
+    return edits
+
+
+def test_no_archive_delete_or_trim_of_a_dead_memory_makes_a_new_finding(tmp_path: Path) -> None:
+    """Each of the seed's actions, alone on a fresh copy, for every dead-weight finding of
+    the demo tree and of a tree whose finished memory is linked from another."""
+    trees = {
+        "demo": EXAMPLES / "drifted-memory",
+        "linked": write_tree(
+            tmp_path / "linked" / "memory",
+            {
+                "MEMORY.md": "# Index\n- [Billing](billing.md) — how invoices are dated\n"
+                "- [Ledger](ledger.md) — the ledger migration plan\n",
+                "billing.md": memory(
+                    "billing", body="Invoices are dated in UTC. History: [ledger](ledger.md)."
+                ),
+                "ledger.md": memory(
+                    "ledger",
+                    description="The ledger migration plan",
+                    body="Status:\n- [x] ingest\n- [x] rate\n- [x] render\n- [ ] send\n- [x] hooks",
+                ),
+            },
+        ),
+    }
+    made: dict[str, list[tuple[str, str, str]]] = {}
+    tried: set[str] = set()
+    for label, source in trees.items():
+        dead = [f for f in audit(source) if f.dimension == "bloat" and f.code in DEAD_WEIGHT]
+        assert dead, label
+        for number, finding in enumerate(dead):
+            for name in ("archive", "delete", "trim"):
+                root = tmp_path / f"{label}{number}{name}" / "memory"
+                shutil.copytree(source, root, symlinks=True)
+                before = audit(root)
+                files = [p.relative_to(root).as_posix() for p in sorted(root.rglob("*.md"))]
+                edit = dead_weight_edits(Tree.open(root), finding, files).get(name)
+                if edit is None:
+                    continue
+                edit.apply()
+                tried.add(name)
+                if created := new_findings(before, audit(root), finding):
+                    made[f"{name} {label} {finding.path}"] = created
+    assert made == {}
+    assert tried == {"archive", "delete", "trim"}

@@ -12,7 +12,8 @@ import datetime as dt
 import json
 import os
 import signal
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -29,12 +30,16 @@ from memory_audit.fix.actions import actions
 from memory_audit.fix.console import Console, interrupts_deferred
 from memory_audit.fix.session import Outcome, Session
 from memory_audit.fix.tree_access import NotInTree, Tree
+from memory_audit.journal.index import Actor
+from memory_audit.journal.recorder import Recorder
+from memory_audit.journal.store import Journal
 from memory_audit.model.finding import Finding
 from memory_audit.model.run import TreeReport
 from memory_audit.model.tree_scope import scoped, tree_identity
 from memory_audit.report import json_report
 from memory_audit.secrets.loading import FALSE_POSITIVES_HEADER, false_positives_path, scanner_for
 from memory_audit.secrets.rules import false_positive_row
+from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.discovery import TreeRef
 
 # usage runs only to ask whether the store's project moved (orphaned-store, which review
@@ -120,9 +125,12 @@ def _review(
             tree, console, actions(scanner), scanner, lambda: list(audit_now().findings)
         )
         session.todo_file = _todo_path(config, ref)
+        journal = Journal(config.state_dir, config.settings.journal.max_file_bytes)
+        session.journal = _journaling(journal, scanner, config, ref.root)
         try:
             outcome = session.run(findings)
         finally:
+            journal.close()
             with interrupts_deferred():  # dismissals survive any failure, and a hang-up
                 _persist(session.outcome, ref, config, state)
     after = None if outcome.moved_to is not None else audit_now()
@@ -143,6 +151,22 @@ def _review(
             from_report=from_report,
         )
     return outcome
+
+
+def _journaling(
+    journal: Journal, scanner: Scanner, config: config_module.Config, root: Path
+) -> Callable[[list[str]], None]:
+    """Each file a fix touches, recorded in the journal before and after the write (by
+    ``memory-audit review``): a deleted or archived memory is restorable even when the
+    service is not running."""
+    recorder = Recorder(
+        journal.index, journal.blobs, scanner, config.settings.journal.max_file_bytes
+    )
+
+    def record(paths: list[str]) -> None:
+        recorder.reconcile(root, time.time(), lambda *_: Actor("review"), changed=set(paths))
+
+    return record
 
 
 def _held(root: Path) -> Tree:

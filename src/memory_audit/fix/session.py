@@ -22,8 +22,10 @@ ends the session (``interrupted``) and the caller records what was done.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
+import sqlite3
 import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -31,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit.checks import BY_ID
-from memory_audit.fix import move_dialog, tree_access
+from memory_audit.fix import dead_weight, move_dialog, tree_access
 from memory_audit.fix.actions import Action
 from memory_audit.fix.console import Console, Quit, interrupts_deferred
 from memory_audit.fix.edits import Edit, NeedsValue, StaleTarget
@@ -51,6 +53,20 @@ CONCRETE = {"a": "Apply", "s": "Skip", "e": "Edit", "v": "View detail"}
 SECRET = {"a": "Apply (redact)", "s": "Skip", "f": "False positive", "v": "View detail"}
 JUDGMENT = {"s": "skip", "m": "manual fix", "t": "capture as TODO", "v": "view detail"}
 QUIT = {"q": "quit"}
+# A memory that no longer earns its place (seed 000, 10a): one decision among these.
+DEAD_WEIGHT = frozenset(
+    {"always-on-stale", "finished-work", "stale-as-of", "encoded-in-rule", "warning-dead-target"}
+)
+DEAD = {
+    "d": "demote",
+    "t": "trim",
+    "a": "archive",
+    "x": "delete",
+    "s": "skip",
+    "v": "view detail",
+}
+# A body to rewrite (seed 000, 10b): Claude's job, in a session with the skill.
+RECOMPRESS = frozenset({"narrative-body", "why-restates-rule", "long-file"})
 MOVE_STORE = "move-store"  # an orphaned store: its own dialog, steps in fix/store_move.py
 # Edit's alternative when the proposal itself takes no answer: a dead index link can
 # point at another file instead of being removed.
@@ -118,6 +134,8 @@ class Session:
         self._pending: list[Finding] = []  # the findings not asked yet
         self._claimed: set[str] = set()  # fresh findings already taken by a queued one
         self.todo_file: Path | None = None  # where captured TODOs go (said at capture)
+        # Records files in the journal (before and after each fix): every change restorable.
+        self.journal: Callable[[list[str]], None] | None = None
 
     def run(self, findings: list[Finding]) -> Outcome:
         queue = list(findings)
@@ -186,6 +204,8 @@ class Session:
             action = self.actions.get(name)
             if name == MOVE_STORE:
                 result = self._move_store(current)
+            elif current.dimension == "bloat" and current.code in DEAD_WEIGHT:
+                result = self._dead_weight(current)
             else:
                 result = self._concrete(current, action) if action else self._judgment(current)
             if isinstance(result, str):
@@ -219,6 +239,79 @@ class Session:
             "q": self._quit,
         }
         return handlers[key]()
+
+    def _dead_weight(self, finding: Finding) -> Finding | str:
+        """Demote (when it is always loaded), trim, archive or delete: each shown as a diff
+        and written on one yes (fix/dead_weight.py)."""
+        if finding.suggestion:
+            self.console.say(f"  Suggestion: {visible(finding.suggestion)}")
+        demotable = str((finding.fix or {}).get("action")) == "demote-relevance"
+        choices = {k: v for k, v in DEAD.items() if k != "d" or demotable}
+        key = self.console.choose("Action?", {**choices, **QUIT}, numbered=True)
+        rel = finding.path
+        handlers: dict[str, Callable[[], Finding | str]] = {
+            "d": lambda: self._edit(finding, self.actions["demote-relevance"]),
+            "t": lambda: self._trim(finding),
+            "a": lambda: self._confirmed(
+                finding, lambda: dead_weight.archive(self.tree, rel, self._memory_files())
+            ),
+            "x": lambda: self._delete(finding),
+            "v": lambda: self._view(finding),
+            "s": lambda: self._skip(finding),
+            "q": self._quit,
+        }
+        return handlers[key]()
+
+    def _trim(self, finding: Finding) -> Finding | str:
+        try:
+            body = dead_weight.numbered_body(self.tree, finding.path)
+        except (StaleTarget, OSError, UnicodeError) as exc:
+            return self._changed_meanwhile(finding, str(exc))
+        boundary = Boundary.for_text(self.scanner, "\n".join(text for _, text in body))
+        for number, text in body:
+            self.console.say(f"  {number:5} | {visible(boundary.text(text))}")
+        picked = self.console.ask("  Lines to remove (like 7-12, 15; Enter: none)")
+        if not picked.strip():
+            return finding
+        return self._confirmed(finding, lambda: dead_weight.trim(self.tree, finding.path, picked))
+
+    def _delete(self, finding: Finding) -> Finding | str:
+        where = self.root / finding.path
+        self.console.say(
+            f"  Delete removes {visible(finding.path)} and its MEMORY.md line. The journal keeps "
+            f"it: `memory-audit restore {visible(str(where))}` brings it back."
+        )
+        return self._confirmed(
+            finding, lambda: dead_weight.delete(self.tree, finding.path, self._memory_files())
+        )
+
+    def _confirmed(self, finding: Finding, build: Callable[[], Edit]) -> Finding | str:
+        """One change shown as its diff, written on yes."""
+        try:
+            change = build()
+        except StaleTarget as exc:
+            return self._changed_meanwhile(finding, str(exc))
+        except NeedsValue as exc:
+            self.console.say(f"  Not applied: {visible(str(exc))}.")
+            return finding
+        except (OSError, UnicodeError) as exc:
+            return self._failed(finding, exc)
+        self.console.say(f"  {visible(change.description)}:")
+        self.console.say(self._redacted_diff(change).rstrip())
+        if self.console.choose("  Apply this change?", {"y": "yes", "n": "no"}) == "n":
+            return finding
+        return self._write(finding, change)
+
+    def _memory_files(self) -> list[str]:
+        """The tree's Markdown files (their links may need to follow a moved file)."""
+        found: list[str] = []
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            rel = os.path.relpath(folder, self.root)
+            for name in sorted(files):
+                if name.endswith(".md"):
+                    found.append(name if rel == "." else f"{rel}/{name}".replace(os.sep, "/"))
+        return found
 
     def _asks_value(self, finding: Finding, action: Action) -> Finding | str:
         """A fix whose value only the user knows: Apply never writes it blank, it asks
@@ -298,6 +391,12 @@ class Session:
     def _judgment(self, finding: Finding) -> Finding | str:
         if finding.suggestion:
             self.console.say(f"  Suggestion: {visible(finding.suggestion)}")
+        if finding.dimension == "bloat" and finding.code in RECOMPRESS:
+            self.console.say(
+                "  Recompress is Claude's job: in a Claude Code session run /memory-audit and "
+                f"ask it to recompress {visible(finding.path)}. It proposes the new body, shows "
+                "before and after, writes only on your yes, and audits the file again."
+            )
         self.console.say("  (user judgment required)")
         key = self.console.choose("Action?", {**JUDGMENT, **QUIT}, numbered=True)
         handlers: dict[str, Callable[[], Finding | str]] = {
@@ -357,6 +456,12 @@ class Session:
         changed = change.changed_on_disk()
         if changed is not None:  # another session wrote it since the diff was shown
             return self._changed_meanwhile(finding, f"{changed} changed since the audit")
+        touched = [c.after.rel for c in change.changes]
+        try:
+            self._record(touched)  # the journal holds what is about to change (or go)
+        except (OSError, sqlite3.Error) as exc:
+            if any(c.delete for c in change.changes):  # the journal is its only way back
+                return self._failed(finding, exc)
         try:
             with interrupts_deferred():
                 change.apply()
@@ -366,11 +471,17 @@ class Session:
             return self._tree_moved(exc)
         except (OSError, UnicodeError) as exc:
             return self._failed(finding, exc)
+        with contextlib.suppress(OSError, sqlite3.Error):  # written: the watcher records it too
+            self._record(touched + [c.rename_to for c in change.changes if c.rename_to])
         self._index_seen = self._read_index()
         self.outcome.applied.append(change.description)
         self.console.say(f"  Applied: {visible(change.description)}")
         self._tree_changed()
         return APPLIED
+
+    def _record(self, paths: list[str]) -> None:
+        if self.journal is not None:
+            self.journal(paths)
 
     def _failed(self, finding: Finding, exc: Exception) -> str:
         """One fix that could not be made; the session goes on with the next."""
