@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit.checks import BY_ID
-from memory_audit.fix import dead_weight, move_dialog, tree_access
+from memory_audit.fix import batch, dead_weight, move_dialog, tree_access
 from memory_audit.fix.actions import Action
 from memory_audit.fix.console import Console, Quit, interrupts_deferred
 from memory_audit.fix.edits import Edit, NeedsValue, StaleTarget
@@ -67,6 +67,7 @@ DEAD = {
 }
 # A body to rewrite (seed 000, 10b): Claude's job, in a session with the skill.
 RECOMPRESS = frozenset({"narrative-body", "why-restates-rule", "long-file"})
+ALL = "all"  # "apply to all N": one decision for every finding of this code in the tree
 MOVE_STORE = "move-store"  # an orphaned store: its own dialog, steps in fix/store_move.py
 # Edit's alternative when the proposal itself takes no answer: a dead index link can
 # point at another file instead of being removed.
@@ -134,6 +135,8 @@ class Session:
         self._pending: list[Finding] = []  # the findings not asked yet
         self._claimed: set[str] = set()  # fresh findings already taken by a queued one
         self.todo_file: Path | None = None  # where captured TODOs go (said at capture)
+        self._handled: dict[str, str] = {}  # queued findings decided with an earlier one
+        self.wrote_last = False  # whether the last _write got as far as writing
         # Records files in the journal (before and after each fix): every change restorable.
         self.journal: Callable[[list[str]], None] | None = None
 
@@ -141,6 +144,9 @@ class Session:
         queue = list(findings)
         for number, finding in enumerate(queue, 1):
             self._pending = queue[number:]
+            if finding.fingerprint in self._handled:  # decided with others ("apply to all")
+                self._count(self._handled.pop(finding.fingerprint))
+                continue
             if self.outcome.quit:
                 self._count(DEFERRED)
                 continue
@@ -156,7 +162,7 @@ class Session:
                     "\nStopped. Nothing half-written: each file is as it was or fully fixed."
                 )
                 self.outcome.quit = self.outcome.interrupted = True
-                self._count(DEFERRED)
+                self._count(self._handled.pop(finding.fingerprint, DEFERRED))
         return self.outcome
 
     def _count(self, result: str) -> None:
@@ -229,8 +235,11 @@ class Session:
         self.console.say(f"  Apply makes one change: {visible(proposal.description)}")
         self.console.say(self._redacted_diff(proposal).rstrip())
         choices = SECRET if finding.dimension == "secrets" else CONCRETE
-        key = self.console.choose("Action?", {**choices, **QUIT}, numbered=True)
+        group = self._same_code(finding)
+        every = {ALL: f"apply to all {len(group)}"} if len(group) > 1 else {}
+        key = self.console.choose("Action?", {**choices, **every, **QUIT}, numbered=True)
         handlers: dict[str, Callable[[], Finding | str]] = {
+            ALL: lambda: self._apply_all(finding, action, group),
             "v": lambda: self._view(finding),
             "a": lambda: self._write(finding, proposal),
             "e": lambda: self._edit(finding, action),
@@ -239,6 +248,107 @@ class Session:
             "q": self._quit,
         }
         return handlers[key]()
+
+    # ---- apply to all --------------------------------------------------------------------
+
+    def _same_code(self, finding: Finding) -> list[Finding]:
+        """This finding and every queued one of its code with the same kind of fix, as the
+        tree has them now (a secret is decided one by one)."""
+        if finding.dimension == "secrets":
+            return [finding]
+        name = (finding.fix or {}).get("action")
+        group = [finding]
+        for other in self._pending:
+            current = other if self._fresh is None else self._fresh.get(other.fingerprint)
+            if (
+                current is not None
+                and other.fingerprint not in self._handled
+                and (current.dimension, current.code) == (finding.dimension, finding.code)
+                and (current.fix or {}).get("action") == name
+            ):
+                group.append(current)
+        return group
+
+    def _apply_all(self, finding: Finding, action: Action, group: list[Finding]) -> Finding | str:
+        """Every target listed, the combined diff paged, one question, then each applied
+        with a single fix's guards and its result said (fix/batch.py)."""
+        listed: list[tuple[Finding, Edit]] = []
+        for target in group:
+            built = self._build_quietly(target, action)
+            if isinstance(built, Edit):
+                listed.append((target, built))
+            else:
+                self.console.say(f"  Left out: {wording.location(target)}: {visible(built)}")
+        self.console.say(f"  Apply to all: {len(listed)} change(s) for `{finding.code}`:")
+        for number, (target, edit) in enumerate(listed, 1):
+            self.console.say(
+                f"  {number:4}. {wording.location(target)}: {visible(edit.description)}"
+            )
+        self._paged("\n".join(self._redacted_diff(edit).rstrip() for _, edit in listed))
+        if not listed or (
+            self.console.choose(f"  Apply all {len(listed)}?", {"y": "yes", "n": "no"}) == "n"
+        ):
+            return finding
+        ledger = batch.Ledger()
+        for number, (target, edit) in enumerate(listed, 1):
+            try:
+                result, said = self._apply_listed(target, action, edit, ledger)
+            except KeyboardInterrupt:  # what was written is counted; the rest is untouched
+                if self.wrote_last:
+                    self._handled[target.fingerprint] = APPLIED
+                raise
+            self._handled[target.fingerprint] = result
+            self.console.say(f"  {number}/{len(listed)} {wording.location(target)}: {said}")
+            if self.outcome.quit:  # the tree moved: nothing more is written
+                break
+        self._tree_changed()
+        return self._handled.pop(finding.fingerprint, DEFERRED)
+
+    def _build_quietly(self, finding: Finding, action: Action) -> Edit | str:
+        fix = finding.fix or {}
+        try:
+            return action.build(self.tree, fix, [d(fix) for _, d in action.questions])
+        except (StaleTarget, NeedsValue, CannotEdit) as exc:
+            return str(exc)
+        except (OSError, UnicodeError) as exc:
+            return type(exc).__name__
+
+    def _paged(self, text: str) -> None:
+        shown = batch.pages(text)
+        for number, page in enumerate(shown, 1):
+            self.console.say(page)
+            if number < len(shown):
+                more = self.console.ask(
+                    f"  -- page {number} of {len(shown)}: Enter for more, s to stop the listing"
+                )
+                if more.lower() in ("s", "stop"):
+                    break
+
+    def _apply_listed(
+        self, finding: Finding, action: Action, listed: Edit, ledger: batch.Ledger
+    ) -> tuple[str, str]:
+        """One target of the batch: built again from the files as they are, written only
+        when its files hold what the listing read (or this batch wrote) and its change is
+        still the one listed."""
+        moved = batch.moved_on(listed, ledger, self._read_or_none)
+        if moved is not None:
+            return DEFERRED, f"skipped: {visible(moved)} changed on disk since the listing"
+        rebuilt = self._build_quietly(finding, action)
+        if not isinstance(rebuilt, Edit):
+            return DEFERRED, f"skipped: {visible(rebuilt)}"
+        if batch.delta(rebuilt) != batch.delta(listed):
+            return DEFERRED, "skipped: its change is no longer the one listed"
+        result = self._write(finding, rebuilt, recheck=False)
+        if result != APPLIED:
+            return DEFERRED, "not applied (see above)"
+        ledger.wrote(rebuilt)
+        return APPLIED, f"applied: {visible(rebuilt.description)}"
+
+    def _read_or_none(self, rel: str) -> bytes | None:
+        try:
+            return self.tree.read_if_present(rel)
+        except (OSError, tree_access.NotInTree):
+            return None
 
     def _dead_weight(self, finding: Finding) -> Finding | str:
         """Demote (when it is always loaded), trim, archive or delete: each shown as a diff
@@ -452,7 +562,7 @@ class Session:
             return finding
         return self._write(finding, change)
 
-    def _write(self, finding: Finding, change: Edit) -> Finding | str:
+    def _write(self, finding: Finding, change: Edit, recheck: bool = True) -> Finding | str:
         changed = change.changed_on_disk()
         if changed is not None:  # another session wrote it since the diff was shown
             return self._changed_meanwhile(finding, f"{changed} changed since the audit")
@@ -462,22 +572,30 @@ class Session:
         except (OSError, sqlite3.Error) as exc:
             if any(c.delete for c in change.changes):  # the journal is its only way back
                 return self._failed(finding, exc)
+        self.wrote_last = False
         try:
             with interrupts_deferred():
                 change.apply()
+                # Ctrl-C held during the write is raised when the block ends: the write is
+                # done by then, and is recorded before the interrupt goes on.
+                self._applied(change, touched)
         except StaleTarget as exc:
             return self._changed_meanwhile(finding, str(exc))
         except tree_access.Moved as exc:
             return self._tree_moved(exc)
         except (OSError, UnicodeError) as exc:
             return self._failed(finding, exc)
+        if recheck:  # one fix: said, and the tree audited again (a batch does both at its end)
+            self.console.say(f"  Applied: {visible(change.description)}")
+            self._tree_changed()
+        return APPLIED
+
+    def _applied(self, change: Edit, touched: list[str]) -> None:
+        self.wrote_last = True
+        self.outcome.applied.append(change.description)
         with contextlib.suppress(OSError, sqlite3.Error):  # written: the watcher records it too
             self._record(touched + [c.rename_to for c in change.changes if c.rename_to])
         self._index_seen = self._read_index()
-        self.outcome.applied.append(change.description)
-        self.console.say(f"  Applied: {visible(change.description)}")
-        self._tree_changed()
-        return APPLIED
 
     def _record(self, paths: list[str]) -> None:
         if self.journal is not None:
