@@ -199,3 +199,39 @@ def test_no_archive_delete_or_trim_of_a_dead_memory_makes_a_new_finding(tmp_path
                     made[f"{name} {label} {finding.path}"] = created
     assert made == {}
     assert tried == {"archive", "delete", "trim"}
+
+
+MORE = {
+    "MEMORY.md": "# Index\n- [New plan](new.md) — the current rollout plan\n"
+    "- [Old plan](old.md) — the first rollout plan\n- [Notes](notes.md) — deploy notes\n\n"
+    "Deploys run from the release branch only. The staging database is reset nightly.\n",
+    "new.md": memory("new", description="The current rollout plan", body="Roll out by region."),
+    "old.md": memory(
+        "old",
+        description="The first rollout plan",
+        superseded_by="new.md",
+        body="Roll out to everyone at once.",
+    ),
+    "notes.md": "Deploy notes: the deploy script lives in ops/deploy.sh and needs VPN.\n",
+}
+
+
+def test_the_other_fix_actions_make_no_new_finding(tmp_path: Path) -> None:
+    """add-frontmatter, move-to-topic, and a superseded file out of the index (with the
+    relation that keeps it reachable), each alone on a fresh tree."""
+    source = write_tree(tmp_path / "source" / "memory", MORE)
+    proposed = fixable(audit(source))
+    made: dict[str, list[tuple[str, str, str]]] = {}
+    for number, finding in enumerate(proposed):
+        root = tmp_path / f"copy{number}" / "memory"
+        shutil.copytree(source, root)
+        before = audit(root)
+        name = apply_alone(root, finding)
+        if created := new_findings(before, audit(root), finding):
+            made[f"{name} for {finding.code} {finding.path}"] = created
+    assert made == {}
+    applied = {str((f.fix or {})["action"]) for f in proposed}
+    assert {"add-frontmatter", "move-to-topic", "remove-index-line"} <= applied
+    # Taking a superseded file out of the index declares the supersession in its successor
+    # (add-relation's change), or the file would be an orphan.
+    assert any("relate" in (f.fix or {}) for f in proposed)

@@ -103,9 +103,18 @@ def remove_index_line(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     index = _read(tree, INDEX_NAME)
     at = _index_line(index, int(fix["line"]), str(fix["target"]))
     lines = index.lines
+    removed = _change(index, lines[:at] + lines[at + 1 :])
+    relate = fix.get("relate")
+    if not isinstance(relate, Mapping):
+        return Edit(f"MEMORY.md: removed the index line for `{fix['target']}`", (removed,))
+    # The follow-up in the same decision: the successor declares what it supersedes, so
+    # the file stays reachable once out of the index.
+    successor = _read(tree, str(relate["path"]))
+    related = fm.add_relation(successor.lines, str(relate["type"]), str(relate["target"]))
     return Edit(
-        f"MEMORY.md: removed the index line for `{fix['target']}`",
-        (_change(index, lines[:at] + lines[at + 1 :]),),
+        f"MEMORY.md: removed the index line for `{fix['target']}`; `{relate['path']}` "
+        f"{relate['type']} `{relate['target']}`",
+        (removed, _change(successor, related)),
     )
 
 

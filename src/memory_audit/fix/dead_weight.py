@@ -1,6 +1,6 @@
-"""What to do with a memory that no longer earns its place (seed 000, dimension 10a):
-archive it, delete it, or trim it. Demoting (``relevance: always`` off) is
-``demote-relevance`` in fix/actions.py.
+"""What to do with a memory that no longer earns its place (``bloat``: finished work,
+stale, encoded in a rule): archive it, delete it, or trim it. Demoting (``relevance:
+always`` off) is ``demote-relevance`` in fix/actions.py.
 
 Each builds one :class:`Edit` through the tree guard, nothing written here:
 

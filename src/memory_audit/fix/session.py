@@ -53,7 +53,7 @@ CONCRETE = {"a": "Apply", "s": "Skip", "e": "Edit", "v": "View detail"}
 SECRET = {"a": "Apply (redact)", "s": "Skip", "f": "False positive", "v": "View detail"}
 JUDGMENT = {"s": "skip", "m": "manual fix", "t": "capture as TODO", "v": "view detail"}
 QUIT = {"q": "quit"}
-# A memory that no longer earns its place (seed 000, 10a): one decision among these.
+# A memory that no longer earns its place (bloat): one decision among these.
 DEAD_WEIGHT = frozenset(
     {"always-on-stale", "finished-work", "stale-as-of", "encoded-in-rule", "warning-dead-target"}
 )
@@ -65,7 +65,7 @@ DEAD = {
     "s": "skip",
     "v": "view detail",
 }
-# A body to rewrite (seed 000, 10b): Claude's job, in a session with the skill.
+# A body to rewrite (bloat): Claude's job, in a session with the /memory-audit skill.
 RECOMPRESS = frozenset({"narrative-body", "why-restates-rule", "long-file"})
 ALL = "all"  # "apply to all N": one decision for every finding of this code in the tree
 MOVE_STORE = "move-store"  # an orphaned store: its own dialog, steps in fix/store_move.py
