@@ -157,7 +157,14 @@ def test_demoting_in_a_governed_tree_asks_for_the_new_relevance(tmp_path: Path) 
     term = review(home, tree)
     shown = term.expect("[q]uit: ")
     assert "`relevance: always` loads it into every session" in shown
-    assert "Apply asks for the value (`relevance` is required" in shown
+    assert "1. [d]emote" in shown
+    term.send("1")
+    term.expect("New relevance (empty: remove the field): ")
+    term.send("")  # the governed profile requires the field: the preview says so
+    assert (
+        "Not applied: the governed profile requires `relevance`; removing it is a new finding"
+        in term.expect("[q]uit: ")
+    )
     term.send("1")
     term.expect("New relevance (empty: remove the field): ")
     term.send("always")

@@ -55,9 +55,9 @@ class Console:
             self.say(f"  Please answer one of: {', '.join(dict.fromkeys([*numbers, *choices]))}")
 
 
-class Quit(Exception):
+class Quit(EOFError):
     """``q`` at a question that has no quit of its own: the caller stops, as it would at
-    the menu's quit."""
+    the menu's quit (a caller that knows only end-of-input stops as it does there)."""
 
 
 def _label(key: str, word: str, numbers: dict[str, str], numbered: bool) -> str:
