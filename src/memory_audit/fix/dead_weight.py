@@ -48,7 +48,8 @@ def archive(tree: Tree, rel: str, files: list[str]) -> Edit:
     for other in files:
         if other == rel:
             continue
-        changed = _relinked(_read(tree, other), rel, target)
+        linking = _readable(tree, other)
+        changed = _relinked(linking, rel, target) if linking is not None else None
         if changed is not None:
             changes.append(changed)
     moved = len(changes) - 1
@@ -70,7 +71,8 @@ def delete(tree: Tree, rel: str, files: list[str]) -> Edit:
     for other in files:
         if other in (rel, INDEX_NAME):
             continue
-        changed = _unlinked(_read(tree, other), rel)
+        linking = _readable(tree, other)
+        changed = _unlinked(linking, rel) if linking is not None else None
         if changed is not None:
             changes.append(changed)
             unlinked += 1
@@ -83,7 +85,7 @@ def numbered_body(tree: Tree, rel: str) -> list[tuple[int, str]]:
     memory = _read(tree, rel)
     lines = memory.lines
     start = _body_start(lines)
-    return [(n + 1, lines[n]) for n in range(start, len(lines))]
+    return [(n + 1, lines[n]) for n in range(start, _end(lines))]
 
 
 def trim(tree: Tree, rel: str, picked: str) -> Edit:
@@ -91,7 +93,7 @@ def trim(tree: Tree, rel: str, picked: str) -> Edit:
     memory = _read(tree, rel)
     lines = memory.lines
     start = _body_start(lines)
-    chosen = parse_lines(picked, start + 1, len(lines))
+    chosen = parse_lines(picked, start + 1, _end(lines))
     if not chosen:
         raise NeedsValue("no body line picked (numbers as shown, like 7-12, 15)")
     kept = [line for n, line in enumerate(lines, 1) if n not in chosen]
@@ -117,6 +119,11 @@ def parse_lines(picked: str, first: int, last: int) -> set[int]:
     return chosen
 
 
+def _end(lines: list[str]) -> int:
+    """How many lines there are to show: a final newline ends the last one, no line after."""
+    return len(lines) - 1 if lines and lines[-1] == "" else len(lines)
+
+
 def _body_start(lines: list[str]) -> int:
     """The 0-based index of the first body line (after a closed ``---`` block)."""
     if lines and lines[0].strip() == "---":
@@ -131,6 +138,15 @@ def _read(tree: Tree, rel: str) -> TextFile:
         return TextFile.read_in(tree, rel)
     except NotInTree as exc:
         raise StaleTarget(str(exc)) from None
+
+
+def _readable(tree: Tree, rel: str) -> TextFile | None:
+    """Another file whose links may need to follow; one that cannot be read as text (not
+    UTF-8, too large, no longer a regular file) is left as it is."""
+    try:
+        return _read(tree, rel)
+    except (StaleTarget, OSError, UnicodeError):
+        return None
 
 
 def _relinked(file: TextFile, old: str, new: str) -> FileChange | None:

@@ -18,6 +18,13 @@ moved or swapped for a symlink meanwhile is refused and the session stops, nothi
 written. Ctrl-C is deferred while a fix is being written, so every file
 is either untouched or fully fixed; at a question, Ctrl-C or a closed terminal
 ends the session (``interrupted``) and the caller records what was done.
+
+A fix whose value only the user knows (a missing required field) asks for it: Apply never
+writes a blank value. Several findings of one code with the same kind of fix can be
+decided at once ("apply to all N", fix/batch.py). A memory that no longer earns its place
+offers demote / trim / archive / delete (fix/dead_weight.py); a body to recompress is
+left to the /memory-audit skill, and said so. A finding an earlier fix seems to have
+resolved is matched again by what it says before it is counted as resolved.
 """
 
 from __future__ import annotations
@@ -321,7 +328,7 @@ class Session:
                 more = self.console.ask(
                     f"  -- page {number} of {len(shown)}: Enter for more, s to stop the listing"
                 )
-                if more.lower() in ("s", "stop"):
+                if more.lower() in ("s", "stop", "q", "quit"):
                     break
 
     def _apply_listed(
@@ -381,8 +388,8 @@ class Session:
         for number, text in body:
             self.console.say(f"  {number:5} | {visible(boundary.text(text))}")
         picked = self.console.ask("  Lines to remove (like 7-12, 15; Enter: none)")
-        if not picked.strip():
-            return finding
+        if picked.strip().lower() in ("", "q", "quit"):
+            return finding  # back to the question: nothing picked
         return self._confirmed(finding, lambda: dead_weight.trim(self.tree, finding.path, picked))
 
     def _delete(self, finding: Finding) -> Finding | str:
