@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from tests.e2e.test_review import env_for, review
@@ -206,3 +207,43 @@ def test_q_at_a_yes_no_question_quits_and_the_numbers_accepted_are_the_numbers_s
     assert term.wait() == 0
     assert "0 applied, 0 skipped, 2 deferred" in summary
     assert "gone.md" in (tree / "MEMORY.md").read_text()
+
+
+def test_a_change_that_would_make_a_new_finding_says_so_before_the_question(
+    tmp_path: Path,
+) -> None:
+    tree = write_tree(
+        tmp_path / "memory",
+        {
+            "MEMORY.md": "# Index\n- [Invoices](a.md) — when invoices are dated and sent\n",
+            "a.md": memory(
+                "a", description=None, body="Invoices are dated in UTC and sent on day one."
+            ),
+        },
+    )
+    before = (tree / "a.md").read_bytes()
+    term = review(tmp_path / "home", tree)
+    assert "missing required field `description`" in term.expect("[q]uit: ")
+    term.send("1")
+    term.expect("Value: ")
+    term.send("Invoice dating rules, and")
+    shown = term.expect("Apply this change? [y]es / [n]o: ")
+    assert "+description: Invoice dating rules, and" in shown
+    assert "Careful: this change would make 1 new finding(s):" in shown
+    assert "a.md:" in shown
+    assert "stops mid-sentence" in shown
+    term.send("n")
+    term.expect("[q]uit: ")
+    term.send("1")
+    term.expect("Value: ")
+    term.send("When invoices are dated and sent.")
+    shown = term.expect("Apply this change? [y]es / [n]o: ")
+    assert "Careful" not in shown
+    term.send("n")
+    term.expect("[q]uit: ")
+    term.send("q")
+    term.expect("findings remain.")
+    assert term.wait() == 0
+    assert (tree / "a.md").read_bytes() == before
+    # The preview's copy is gone: nothing of the tree is left in the temporary folder.
+    assert not list(Path(tempfile.gettempdir()).glob("memory-audit-preview-*"))

@@ -25,9 +25,10 @@ from memory_audit.daemon.state import State
 from memory_audit.daemon.store import ReportStore
 from memory_audit.engine import audit_tree, load_ref, select_checks
 from memory_audit.errors import UsageError
-from memory_audit.fix import changelog
+from memory_audit.fix import changelog, preview
 from memory_audit.fix.actions import actions
 from memory_audit.fix.console import Console, interrupts_deferred
+from memory_audit.fix.edits import Edit
 from memory_audit.fix.session import Outcome, Session
 from memory_audit.fix.tree_access import NotInTree, Tree
 from memory_audit.journal.index import Actor
@@ -125,6 +126,7 @@ def _review(
             tree, console, actions(scanner), scanner, lambda: list(audit_now().findings)
         )
         session.todo_file = _todo_path(config, ref)
+        session.preview = _previewing(ref, config, selection, options)
         journal = Journal(config.state_dir, config.settings.journal.max_file_bytes)
         session.journal = _journaling(journal, scanner, config, ref.root)
         try:
@@ -151,6 +153,22 @@ def _review(
             from_report=from_report,
         )
     return outcome
+
+
+def _previewing(
+    ref: TreeRef,
+    config: config_module.Config,
+    selection: Sequence[str],
+    options: dict[str, object],
+) -> Callable[[Edit], list[Finding]]:
+    """What a change would make, from an audit of a private copy (fix/preview.py)."""
+
+    def audit_copy(root: Path) -> list[Finding]:
+        copy = load_ref(TreeRef(root, ref.location), config)
+        return list(audit_tree(copy, selection, options).findings)
+
+    limit = config.settings.audit.max_file_bytes
+    return lambda edit: preview.made_by(edit, ref.root, audit_copy, limit)
 
 
 def _journaling(

@@ -74,6 +74,7 @@ DEAD = {
 }
 # A body to rewrite (bloat): Claude's job, in a session with the /memory-audit skill.
 RECOMPRESS = frozenset({"narrative-body", "why-restates-rule", "long-file"})
+PREVIEW_SHOWN = 5  # new findings a preview names (then their count)
 ALL = "all"  # "apply to all N": one decision for every finding of this code in the tree
 MOVE_STORE = "move-store"  # an orphaned store: its own dialog, steps in fix/store_move.py
 # Edit's alternative when the proposal itself takes no answer: a dead index link can
@@ -146,6 +147,8 @@ class Session:
         self.wrote_last = False  # whether the last _write got as far as writing
         # Records files in the journal (before and after each fix): every change restorable.
         self.journal: Callable[[list[str]], None] | None = None
+        # The findings a change would make (fix/preview.py): said before the question.
+        self.preview: Callable[[Edit], list[Finding]] | None = None
 
     def run(self, findings: list[Finding]) -> Outcome:
         queue = list(findings)
@@ -241,6 +244,7 @@ class Session:
             return proposal
         self.console.say(f"  Apply makes one change: {visible(proposal.description)}")
         self.console.say(self._redacted_diff(proposal).rstrip())
+        self._warn_new(proposal)
         choices = SECRET if finding.dimension == "secrets" else CONCRETE
         group = self._same_code(finding)
         every = {ALL: f"apply to all {len(group)}"} if len(group) > 1 else {}
@@ -415,6 +419,7 @@ class Session:
             return self._failed(finding, exc)
         self.console.say(f"  {visible(change.description)}:")
         self.console.say(self._redacted_diff(change).rstrip())
+        self._warn_new(change)
         if self.console.choose("  Apply this change?", {"y": "yes", "n": "no"}) == "n":
             return finding
         return self._write(finding, change)
@@ -565,6 +570,7 @@ class Session:
         if not isinstance(change, Edit):
             return change
         self.console.say(self._redacted_diff(change).rstrip())
+        self._warn_new(change)
         if self.console.choose("  Apply this change?", {"y": "yes", "n": "no"}) == "n":
             return finding
         return self._write(finding, change)
@@ -603,6 +609,23 @@ class Session:
         with contextlib.suppress(OSError, sqlite3.Error):  # written: the watcher records it too
             self._record(touched + [c.rename_to for c in change.changes if c.rename_to])
         self._index_seen = self._read_index()
+
+    def _warn_new(self, change: Edit) -> None:
+        """A change that would make a finding the tree does not have says so before the
+        question (Edit offers another value)."""
+        if self.preview is None:
+            return
+        try:
+            made = self.preview(change)
+        except (OSError, ValueError) as exc:  # no preview, said; the write keeps its guards
+            self.console.say(f"  (no preview of its effect: {type(exc).__name__})")
+            return
+        if not made:
+            return
+        self.console.say(f"  Careful: this change would make {len(made)} new finding(s):")
+        for found in made[:PREVIEW_SHOWN]:
+            self.console.say(f"    {wording.location(found)} — {visible(found.message)}")
+        self.console.say("  Edit gives it another value; or apply it and decide that next.")
 
     def _record(self, paths: list[str]) -> None:
         if self.journal is not None:
