@@ -43,11 +43,17 @@ def test_a_change_s_new_findings_from_a_copy_that_skips_fifos_and_keeps_links(
     cut = set_field(
         Tree.open(root), {"path": "a.md", "field": "description"}, ["Invoice dating, and"]
     )
-    made = preview.made_by(cut, root, audited, 1 << 20)
+    previews = preview.Preview(root, audited, 1 << 20)
+    made = previews(cut)
     assert [(f.code, f.path) for f in made] == [("cut-description", "a.md")]
     whole = set_field(
         Tree.open(root), {"path": "a.md", "field": "description"}, ["When invoices are dated."]
     )
-    assert preview.made_by(whole, root, audited, 1 << 20) == []
+    # One copy for both (the first change undone in it), audited once more for each.
+    assert previews(whole) == []
+    assert previews(cut) == made
+    assert len(set(seen)) == 1
+    assert len(seen) == 4
+    previews.close()
     assert digest(root) == before
-    assert not any(copy.exists() for copy in seen)
+    assert not seen[0].exists()

@@ -28,7 +28,6 @@ from memory_audit.errors import UsageError
 from memory_audit.fix import changelog, preview
 from memory_audit.fix.actions import actions
 from memory_audit.fix.console import Console, interrupts_deferred
-from memory_audit.fix.edits import Edit
 from memory_audit.fix.session import Outcome, Session
 from memory_audit.fix.tree_access import NotInTree, Tree
 from memory_audit.journal.index import Actor
@@ -126,13 +125,15 @@ def _review(
             tree, console, actions(scanner), scanner, lambda: list(audit_now().findings)
         )
         session.todo_file = _todo_path(config, ref)
-        session.preview = _previewing(ref, config, selection, options)
+        previews = _previewing(ref, config, selection, options)
+        session.preview = previews
         journal = Journal(config.state_dir, config.settings.journal.max_file_bytes)
         session.journal = _journaling(journal, scanner, config, ref.root)
         try:
             outcome = session.run(findings)
         finally:
             journal.close()
+            previews.close()  # the private copy of the tree goes at once
             with interrupts_deferred():  # dismissals survive any failure, and a hang-up
                 _persist(session.outcome, ref, config, state)
     after = None if outcome.moved_to is not None else audit_now()
@@ -160,15 +161,14 @@ def _previewing(
     config: config_module.Config,
     selection: Sequence[str],
     options: dict[str, object],
-) -> Callable[[Edit], list[Finding]]:
+) -> preview.Preview:
     """What a change would make, from an audit of a private copy (fix/preview.py)."""
 
     def audit_copy(root: Path) -> list[Finding]:
         copy = load_ref(TreeRef(root, ref.location), config)
         return list(audit_tree(copy, selection, options).findings)
 
-    limit = config.settings.audit.max_file_bytes
-    return lambda edit: preview.made_by(edit, ref.root, audit_copy, limit)
+    return preview.Preview(ref.root, audit_copy, config.settings.audit.max_file_bytes)
 
 
 def _journaling(
