@@ -245,5 +245,8 @@ def test_a_change_that_would_make_a_new_finding_says_so_before_the_question(
     term.expect("findings remain.")
     assert term.wait() == 0
     assert (tree / "a.md").read_bytes() == before
-    # The preview's copy is gone: nothing of the tree is left in the temporary folder.
+    # The preview's copy (in the private state folder, not /tmp) is gone with the review.
+    state = tmp_path / "home/.local/state/memory-audit"
+    assert state.is_dir()
+    assert not list(state.glob("memory-audit-preview-*"))
     assert not list(Path(tempfile.gettempdir()).glob("memory-audit-preview-*"))

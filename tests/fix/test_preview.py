@@ -4,6 +4,7 @@ never writes to the tree, and names the findings a change would make."""
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 from memory_audit.checks import REGISTRY
@@ -57,3 +58,15 @@ def test_a_change_s_new_findings_from_a_copy_that_skips_fifos_and_keeps_links(
     previews.close()
     assert digest(root) == before
     assert not seen[0].exists()
+
+
+def test_a_copy_a_killed_review_left_is_removed_and_a_live_one_kept(tmp_path: Path) -> None:
+    left, live = tmp_path / f"{preview.PREFIX}left", tmp_path / f"{preview.PREFIX}live"
+    for folder in (left, live):
+        (folder / "memory").mkdir(parents=True)
+        (folder / "memory/a.md").write_text("copied text\n")
+    day_ago = time.time() - preview.LEFT_OVER - 60
+    os.utime(left, (day_ago, day_ago))
+    preview.remove_left_over(tmp_path, time.time())
+    assert not left.exists()
+    assert (live / "memory/a.md").exists()

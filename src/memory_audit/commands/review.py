@@ -168,7 +168,10 @@ def _previewing(
         copy = load_ref(TreeRef(root, ref.location), config)
         return list(audit_tree(copy, selection, options).findings)
 
-    return preview.Preview(ref.root, audit_copy, config.settings.audit.max_file_bytes)
+    ensure_private_dir(config.state_dir)
+    preview.remove_left_over(config.state_dir, time.time())
+    limit = config.settings.audit.max_file_bytes
+    return preview.Preview(ref.root, audit_copy, limit, parent=config.state_dir)
 
 
 def _journaling(

@@ -1,17 +1,21 @@
 """What a change would make: the tree audited as it would be, before anything is written.
 
-The tree is copied into a private temporary folder (0700; regular files and symlinks
-only, each opened without following a link and without blocking on a FIFO, and at most
+The tree is copied into a private temporary folder (0700, in the user's state folder, not
+a shared /tmp: the copy holds what the memories hold; regular files and symlinks only,
+each opened without following a link and without blocking on a FIFO, at most
 ``max_bytes`` each), audited, the change written into the copy, and audited again. A
 finding the second audit has and the first has not (by dimension, code and file) is one
 the change would make. Both audits are of a copy, so what lies around the tree (its
 location, sessions) cancels out; the first is kept while the tree's files stay as they
-were (one audit per question). The copy is removed at once; the real tree is only read.
+were (one audit per question). The copy is removed when the review ends; one a killed
+review left behind is removed by the next.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import stat
 import tempfile
 from collections import Counter
@@ -23,6 +27,24 @@ from memory_audit.model.finding import Finding
 
 Audit = Callable[[Path], list[Finding]]  # the findings of a tree at this path
 Stamp = tuple[tuple[str, int, int], ...]
+PREFIX = "memory-audit-preview-"
+LEFT_OVER = 24 * 3600  # a copy this old was left by a review that was killed: removed
+
+
+def remove_left_over(parent: Path, now: float) -> None:
+    """Copies a killed review left behind (never a live one's: those are fresh)."""
+    try:
+        entries = list(parent.glob(f"{PREFIX}*"))
+    except OSError:
+        return
+    for entry in entries:
+        with contextlib.suppress(OSError):
+            if (
+                entry.is_dir()
+                and not entry.is_symlink()
+                and now - entry.stat().st_mtime > LEFT_OVER
+            ):
+                shutil.rmtree(entry)
 
 
 class Preview:
@@ -31,10 +53,13 @@ class Preview:
     written into the copy, audited, and undone. ``close`` removes the copy (so does the
     end of the process)."""
 
-    def __init__(self, root: Path, audit: Audit, max_bytes: int) -> None:
+    def __init__(
+        self, root: Path, audit: Audit, max_bytes: int, parent: Path | None = None
+    ) -> None:
         self.root = root
         self.audit = audit
         self.max_bytes = max_bytes
+        self.parent = parent  # where the copy goes: the user's private state folder
         self._folder: tempfile.TemporaryDirectory[str] | None = None
         self._stamp: Stamp | None = None
         self._before: list[Finding] = []
@@ -54,7 +79,7 @@ class Preview:
 
     def _refresh(self, stamp: Stamp) -> tempfile.TemporaryDirectory[str]:
         self.close()
-        folder = tempfile.TemporaryDirectory(prefix="memory-audit-preview-")
+        folder = tempfile.TemporaryDirectory(prefix=PREFIX, dir=self.parent)
         copy = Path(folder.name) / self.root.name
         _copy_tree(self.root, copy, self.max_bytes)
         self._folder, self._stamp, self._before = folder, stamp, self.audit(copy)
