@@ -20,6 +20,7 @@ BOUND = 3.2
 # N's time is counted as at least this: a linear case takes a few milliseconds, where the
 # noise of a loaded machine could make any ratio; a quadratic one takes a tenth or more.
 FLOOR = 0.05
+ROUNDS = 3
 CASES = [
     # the path pattern of similarity shingles: separators only (18 s for 20,000 slashes)
     ("/", "body", 2500),
@@ -46,6 +47,14 @@ def _least_cpu_seconds(root: Path, shape: str, place: str, n: int) -> float:
 
 @pytest.mark.parametrize(("shape", "place", "n"), CASES, ids=[f"{s}-{p}" for s, p, _ in CASES])
 def test_audit_time_grows_linearly(tmp_path: Path, shape: str, place: str, n: int) -> None:
-    small = _least_cpu_seconds(tmp_path / "n", shape, place, n)
-    large = _least_cpu_seconds(tmp_path / "2n", shape, place, 2 * n)
-    assert large <= BOUND * max(small, FLOOR), f"{large:.3f} s at 2N against {small:.3f} s at N"
+    ratios = []
+    # A quadratic shape grows about 4x in every round; a linear one can look superlinear in
+    # one round of a loaded machine (a collection, another process on the core), not in all.
+    for _ in range(ROUNDS):
+        small = _least_cpu_seconds(tmp_path / "n", shape, place, n)
+        large = _least_cpu_seconds(tmp_path / "2n", shape, place, 2 * n)
+        ratios.append((large / max(small, FLOOR), large, small))
+        if ratios[-1][0] <= BOUND:
+            return
+    ratio, large, small = min(ratios)
+    raise AssertionError(f"{large:.3f} s at 2N against {small:.3f} s at N ({ratio:.2f}x)")

@@ -154,7 +154,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     for command in (("status",), ("doctor",), ("dismiss", "--list"), ("report", "list")):
         found[" ".join(command)] = cli(home, *command)
     named = str(tree / f"{PLANTED['file']}.md")
-    found["history --purge"] = cli(home, "history", "--purge", named)
+    found["history --purge"] = cli(home, "history", "--purge", named, "--yes")
     found["history json"] = cli(home, "history", "--format", "json")
     return found
 
@@ -230,7 +230,7 @@ def test_the_names_are_read_and_reported(outputs: dict[str, str]) -> None:
     assert f"alert: {shown}:6 GitHub personal access token" in log  # the token in its text
     assert "Applied: MEMORY.md: removed the index line" in outputs["review applying"]
     assert "the page is gone" in outputs["changelog"]
-    assert outputs["history --purge"].startswith(f"dropped 3 version(s) of {shown}")
+    assert f"\ndropped 3 version(s) of {shown} from the journal" in outputs["history --purge"]
     activity = [v for k, v in outputs.items() if k.startswith("file ") and k.endswith(".md")]
     assert any(f" modified `{shown}`" in text for text in activity)
 
