@@ -62,12 +62,13 @@ def running_daemon(tmp_path: Path) -> Iterator[tuple[Home, SessionBus, Path]]:
         try:
             assert daemon.wait_message("READY=1")
             assert wait_for(lambda: logged(home, "weekly audit:"))
-            assert wait_for(lambda: bus.notifications())  # the weekly audit's
+            assert wait_for(bus.notifications)  # the weekly audit's
             yield home, bus, tree
         finally:
             code, _, err = daemon.stop()
         assert code == 0, err
-        assert "Traceback" not in err and "Traceback" not in home.log.read_text()
+        assert "Traceback" not in err
+        assert "Traceback" not in home.log.read_text()
 
 
 @pytest.mark.slow
@@ -92,13 +93,18 @@ def test_a_secret_pasted_into_a_session_alerts_once_within_two_seconds_not_again
     sent, saved = alerts
     assert sent["summary"] == "memory-audit: 1 possible secret sent in 1 session(s)"
     body = str(sent["body"])
-    assert SESSION in body and "2026-12-01 16:04 UTC" in body
-    assert "sent to the model provider" in body and f"rm {transcript}" in body
-    assert pasted[:4] in body and pasted not in body
+    assert SESSION in body
+    assert "2026-12-01 16:04 UTC" in body
+    assert "sent to the model provider" in body
+    assert f"rm {transcript}" in body
+    assert pasted[:4] in body
+    assert pasted not in body
     assert saved["summary"] == "memory-audit: 1 possible secret in 1 file"
-    assert other not in str(saved["body"]) and "leak.md" in str(saved["body"])
+    assert other not in str(saved["body"])
+    assert "leak.md" in str(saved["body"])
     log = home.log.read_text()
-    assert pasted not in log and other not in log
+    assert pasted not in log
+    assert other not in log
     assert log.count("alert: leak.md:") == 1  # the pasted token raised no memory alert
     # nothing was written to the transcript
     assert (
@@ -148,7 +154,8 @@ def test_a_transcript_rotated_truncated_or_deleted_while_followed_is_read_again_
         assert wait_for(lambda: len(session_alerts(bus)) == 4)
     bodies = [str(n["body"]) for n in session_alerts(bus)]
     for secret, body in zip((first, rotated, truncated, recreated), bodies, strict=True):
-        assert secret[:4] in body and secret not in body
+        assert secret[:4] in body
+        assert secret not in body
     assert "was replaced or truncated; read from its start" in home.log.read_text()
 
 
@@ -176,7 +183,8 @@ def test_a_2_gb_sparse_transcript_growing_while_read_is_read_in_bounded_chunks(
         stopped = time.monotonic()
     assert time.monotonic() - stopped < 10
     bodies = " ".join(str(n["body"]) for n in session_alerts(bus))
-    assert late[:4] in bodies and elsewhere[:4] in bodies
+    assert late[:4] in bodies
+    assert elsewhere[:4] in bodies
     assert "were not read (`memory-audit audit --transcripts` reads them)" in home.log.read_text()
 
 
