@@ -12,7 +12,6 @@ from memory_audit.secrets.transcript_tail import (
     CHUNK,
     MAX_BACKLOG,
     OVERLAP,
-    Offset,
     end_of,
     read_appended,
 )
@@ -59,12 +58,14 @@ def test_a_record_still_being_written_waits_for_its_newline(tmp_path: Path) -> N
     path.write_bytes(whole[:cut])
     half = read_appended(scanner(tmp_path), path, None)
     assert half.found == ()
-    assert half.offset is not None and half.offset.offset == 0
+    assert half.offset is not None
+    assert half.offset.offset == 0
     with path.open("ab") as handle:
         handle.write(whole[cut:])
     rest = read_appended(scanner(tmp_path), path, half.offset)
     assert len(rest.found) == 1
-    assert rest.offset is not None and rest.offset.offset == len(whole)
+    assert rest.offset is not None
+    assert rest.offset.offset == len(whole)
 
 
 def test_a_line_longer_than_a_chunk_is_read_in_overlapping_parts(tmp_path: Path) -> None:
@@ -75,7 +76,8 @@ def test_a_line_longer_than_a_chunk_is_read_in_overlapping_parts(tmp_path: Path)
     first = read_appended(scanner(tmp_path), path, None)
     assert first.found == ()
     assert first.more
-    assert first.offset is not None and first.offset.offset == CHUNK - OVERLAP
+    assert first.offset is not None
+    assert first.offset.offset == CHUNK - OVERLAP
     second = read_appended(scanner(tmp_path), path, first.offset)
     assert len(second.found) == 1
 
