@@ -84,6 +84,7 @@ def test_a_secret_pasted_into_a_session_alerts_once_within_two_seconds_not_again
         append(transcript, record(f"use this token: {pasted}") + "\n")
         assert wait_for(lambda: session_alerts(bus), timeout=10)
         assert time.monotonic() - written < 2.0  # the bound
+        append(transcript, record(f"again: {pasted}") + "\n")  # once per session
         # the same secret saved to memory afterwards: no second alert (another one does)
         (tree / "leak.md").write_text(memory("leak", body=f"token {pasted}, and {other}"))
         assert wait_for(lambda: len(bus.notifications()) >= before + 2)
@@ -107,10 +108,29 @@ def test_a_secret_pasted_into_a_session_alerts_once_within_two_seconds_not_again
     assert other not in log
     assert log.count("alert: leak.md:") == 1  # the pasted token raised no memory alert
     # nothing was written to the transcript
-    assert (
-        transcript.read_text()
-        == record("hello") + "\n" + record(f"use this token: {pasted}") + "\n"
+    assert transcript.read_text() == "".join(
+        record(text) + "\n" for text in ("hello", f"use this token: {pasted}", f"again: {pasted}")
     )
+
+
+@pytest.mark.slow
+def test_a_secret_that_alerted_from_memory_first_does_not_alert_again_from_a_session(
+    tmp_path: Path,
+) -> None:
+    saved, pasted = token(), token()
+    with running_daemon(tmp_path) as (home, bus, tree):
+        before = len(bus.notifications())
+        (tree / "leak.md").write_text(memory("leak", body=f"token {saved}"))
+        assert wait_for(lambda: len(bus.notifications()) == before + 1)
+        transcript = home.projects / "-app" / f"{SESSION}.jsonl"
+        append(transcript, record(f"the saved one {saved}") + "\n")
+        append(transcript, record(f"and a new one {pasted}") + "\n")
+        assert wait_for(lambda: session_alerts(bus))
+        time.sleep(1.0)
+    [alert] = session_alerts(bus)
+    assert pasted[:8] in str(alert["body"])
+    assert saved[:8] not in str(alert["body"])
+    assert len(bus.notifications()) == before + 2
 
 
 @pytest.mark.slow

@@ -50,7 +50,7 @@ from memory_audit.store.state import State
 from memory_audit.tree.discovery import projects_dir
 
 log = logging.getLogger("memory_audit.daemon")
-THROTTLE_SECONDS = 0.2
+THROTTLE_SECONDS = 0.5
 SUFFIX = ".jsonl"
 FOLLOWING = "transcripts-followed"  # state key: set once the first start took the ends
 KIND = "transcript"
