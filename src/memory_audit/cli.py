@@ -244,9 +244,11 @@ COMMANDS: tuple[Command, ...] = (
             arg(
                 "--purge",
                 action="store_true",
-                help="uninstall: also delete the reports, state and logs",
+                help="uninstall: also delete the reports, state, journal and logs (asks first)",
             ),
+            arg("--yes", action="store_true", help="--purge: delete without asking (scripts)"),
         ),
+        streams=("inp", "out"),
     ),
     Command(
         "loaded",
@@ -323,8 +325,14 @@ COMMANDS: tuple[Command, ...] = (
             arg("--since", metavar="TIME", help="only changes from then on (2026-11-30[T14:00])"),
             arg("--diff", action="store_true", help="show each change as a unified diff"),
             arg("--format", choices=("text", "json"), default="text", dest="output_format"),
-            arg("--purge", metavar="FILE", help="drop every version of FILE from the journal"),
+            arg(
+                "--purge",
+                metavar="FILE",
+                help="drop every version of FILE from the journal (asks first)",
+            ),
+            arg("--yes", action="store_true", help="--purge: drop without asking (scripts)"),
         ),
+        streams=("inp", "out"),
     ),
     Command(
         "restore",

@@ -18,14 +18,16 @@ import dataclasses
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from memory_audit.analysis.similarity import similar_pairs, vectors
 from memory_audit.checks import ORDER
 from memory_audit.checks.duplicates import boilerplate, distinguished, summary_text
 from memory_audit.config.settings import Config
-from memory_audit.engine import load_ref
+from memory_audit.engine import load_ref, redaction_boundary
 from memory_audit.model.finding import Finding, make_finding
 from memory_audit.model.run import Run, TreeReport
+from memory_audit.model.tree_scope import scoped, tree_identity
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
@@ -131,8 +133,13 @@ def with_shared_notes(
     found = findings_by_store(shared_notes(trees), labels)
     hidden = frozenset(dismissed)
     reports = list(run.reports)
+    rules = config.check_options("secrets")
     for position, number in enumerate(audited):
-        extra = [f for f in found.get(position, []) if f.fingerprint not in hidden]
+        # Out of the engine like every other finding: through the tree's redaction boundary
+        # (a secret in a file name is masked in its path and its message).
+        boundary = redaction_boundary(trees[position], rules)
+        mine = _scoped(trees[position].root, found.get(position, []))
+        extra = [boundary.finding(f) for f in mine if f.fingerprint not in hidden]
         reports[number] = _added(reports[number], extra)
     return dataclasses.replace(run, reports=tuple(reports))
 
@@ -145,9 +152,16 @@ def shared_note_findings(
     found = findings_by_store(shared_notes(trees), [ref.label for ref in refs])
     hidden = frozenset(dismissed)
     return {
-        str(refs[n].root): [f for f in items if f.fingerprint not in hidden]
+        str(refs[n].root): [f for f in _scoped(refs[n].root, items) if f.fingerprint not in hidden]
         for n, items in found.items()
     }
+
+
+def _scoped(root: Path, findings: list[Finding]) -> list[Finding]:
+    """Each store's copy names its store, as the engine's findings name their tree: a note
+    kept on purpose in one project is dismissed there alone."""
+    identity = tree_identity(root)
+    return [dataclasses.replace(f, fingerprint=scoped(identity, f.fingerprint)) for f in findings]
 
 
 def _label(report: TreeReport) -> str:

@@ -23,6 +23,7 @@ from memory_audit.model.dimension import Need, Role
 from memory_audit.model.finding import Finding, Skip, distinct
 from memory_audit.model.health import Health
 from memory_audit.model.run import CONSOLIDATION_LOCK, Run, TreeReport
+from memory_audit.model.tree_scope import scoped, tree_identity
 from memory_audit.model.undecodable import escaped_all, printable
 from memory_audit.secrets.boundary import Boundary, tree_boundary
 from memory_audit.secrets.loading import masking_scanner
@@ -78,7 +79,8 @@ def audit_tree(
     hidden = frozenset(dismissed)
     leveled = [_leveled(f) for f in findings]
     # Ordered by the real paths (how often each is referenced), then shown masked.
-    ordered = [boundary.finding(f) for f in order(tree, distinct(leveled), by_references=parsed)]
+    scoped_findings = _of_tree(tree, distinct(leveled))  # a fingerprint names its tree
+    ordered = [boundary.finding(f) for f in order(tree, scoped_findings, by_references=parsed)]
     ordered = [printable(f) for f in ordered]
     health = _health(tree, parsed, selection, options, (findings, skipped, errors))
     facts = store_facts(tree)
@@ -107,6 +109,12 @@ def audit_tree(
             transcripts=facts.transcripts,
         )
     )
+
+
+def _of_tree(tree: MemoryTree, findings: list[Finding]) -> list[Finding]:
+    """Every fingerprint names its tree: a dismissal in one project never hides another's."""
+    identity = tree_identity(tree.root)
+    return [dataclasses.replace(f, fingerprint=scoped(identity, f.fingerprint)) for f in findings]
 
 
 def _shown(report: TreeReport, options: Mapping[str, Any] | None) -> TreeReport:

@@ -62,7 +62,9 @@ def test_bloat_always_on_stale_memory_suggests_demotion(tree_dir: Path) -> None:
     )
     [finding] = findings(tree_dir, "bloat")
     assert finding.code == "always-on-stale"
-    assert finding.fix == {"action": "demote-relevance", "path": "a.md"}
+    # `scope` and `relevance` make the tree governed, where `relevance` is required: the
+    # demotion keeps the field (another value), or it would be the next finding.
+    assert finding.fix == {"action": "demote-relevance", "path": "a.md", "keep_field": True}
 
 
 def test_bloat_lesson_encoded_in_a_rule_file(tree_dir: Path, isolated_home: Path) -> None:

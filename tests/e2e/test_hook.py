@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shlex
@@ -14,6 +15,7 @@ import platformdirs
 from memory_audit.checks import DIMENSIONS
 from memory_audit.install.claude import hook_command
 from memory_audit.model.run import Run
+from memory_audit.model.tree_scope import scoped, tree_identity
 from memory_audit.store.reports import ReportStore
 from memory_audit.store.state import State
 from memory_audit.tree.discovery import slugify
@@ -287,3 +289,34 @@ def test_the_hook_puts_what_sessions_lose_first_and_caps_any_one_code(
     missing = [line for line in listed if "missing required field `description`" in line]
     assert len(missing) == 3  # five of one code: three lines, the rest counted
     assert "- …and 2 more (frontmatter 2)" in lines
+
+
+def test_a_report_from_before_tree_scoped_fingerprints_still_honours_dismissals(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    """The latest report was written before fingerprints named their tree (bare ones); the
+    dismissal, migrated, names the tree: the hook still hides that finding, and only that."""
+    project = tmp_path / "work" / "app"
+    project.mkdir(parents=True)
+    tree = write_tree(
+        isolated_home / ".claude/projects" / slugify(project) / "memory",
+        {"MEMORY.md": index("gone.md", "lost.md")},
+    )
+    audited = report(tree)
+    bare = ["0123456789abcdef0123", "3210fedcba9876543210"]
+    old = dataclasses.replace(
+        audited,
+        findings=tuple(
+            dataclasses.replace(f, fingerprint=b)
+            for f, b in zip(audited.findings, bare, strict=True)
+        ),
+    )
+    store = ReportStore(Path(platformdirs.user_data_dir("memory-audit")) / "reports", keep=3)
+    store.write(Run((old,), NOW, dimensions=DIMENSIONS), {})
+    state = State(Path(platformdirs.user_state_dir("memory-audit")))
+    state.dismiss(scoped(tree_identity(tree), bare[0]), str(tree), "ok", NOW)
+    state.close()
+    out = hook(json.dumps({"cwd": str(project)})).stdout
+    assert out.startswith("memory-audit: 1 finding(s) pending")
+    assert "lost.md" in out
+    assert "gone.md" not in out

@@ -162,5 +162,11 @@ def test_judgment_findings_take_numbers_too(tmp_path: Path) -> None:
     term.send("4")
     assert ">    6 | See [[a-note-never-written]] for details." in term.expect("[q]uit: ")
     term.send("3")
-    assert "Captured as a TODO." in term.expect("findings remain.")
+    captured = term.expect("findings remain.")
+    # Where it goes is said at capture, and the file is there at the end.
+    assert "  Captured as a TODO in " in captured
+    term.expect("TODOs captured: ")
+    listed = Path(term.expect(".md").strip())
     assert term.wait() == 0
+    assert f"Captured as a TODO in {listed} (written when the review ends)." in captured
+    assert "a-note-never-written" in listed.read_text(encoding="utf-8")

@@ -248,3 +248,15 @@ def test_an_earlier_versions_hook_keeps_working_and_install_upgrades_it(
 
     assert claude("uninstall").returncode == 0
     assert json.loads(settings.read_text()) == OTHER
+
+
+def test_the_skill_walks_claude_through_recompressing_a_body(isolated_home: Path) -> None:
+    """10b is Claude's job: propose the body, before and after, write on yes, audit again."""
+    assert claude("install").returncode == 0
+    skill = (isolated_home / ".claude/skills/memory-audit/SKILL.md").read_text()
+    recompress = skill[skill.index("### Recompress a body") :]
+    steps = ["Propose the rewritten body", "before, then after", "Write only on the user's yes"]
+    assert all(step in recompress for step in steps)
+    assert f"{sys.executable} -P -m memory_audit audit --format json` again" in recompress
+    dead = skill[skill.index("### A memory that no longer earns its place") :]
+    assert all(word in dead for word in ("**demote**", "**trim**", "**archive**", "**delete**"))

@@ -97,7 +97,7 @@ def test_install_status_and_uninstall_with_a_real_user_manager(home: Home) -> No
         assert "active" in cli(home, "service", "status").stdout
         reinstall = cli(home, "service", "install")
         assert "systemctl --user restart memory-audit.service" in reinstall.stdout
-        removed = cli(home, "service", "uninstall", "--purge")
+        removed = cli(home, "service", "uninstall", "--purge", "--yes")
         assert removed.returncode == 0, removed.stderr
         assert systemctl(home, "is-active", "memory-audit.service") != "active"
         time.sleep(0.5)

@@ -36,6 +36,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from memory_audit.analysis.chunk_scanner import ChunkScanner, ShinglePatterns
+
 TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 # Text splits into chunks at spaces and brackets; each chunk's shingles are computed once.
 CHUNK = re.compile(r"[^\s()\[\]<>{}\"'`,;*|]+")
@@ -50,16 +52,26 @@ SHINGLE = re.compile(
     rf"(?P<entity>{'|'.join(ENTITY)})|(?P<cjk>[{CJK}]+)|(?P<word>[^\W_]+)",
     re.UNICODE | re.IGNORECASE,
 )
-# In a long chunk ("a-a-a-…" of 30 KB) an address or a path tried at each place walks the
-# rest of the chunk again: quadratic. There they start only where a run of their characters
-# starts (linear); this reads a few contrived joins ("a@x.io\\b") otherwise, so short chunks,
-# all of real prose, keep the pattern above.
+# SHINGLE tried at each place of a chunk walks the rest of a run of address or path
+# characters before it fails ("a-a-a-…", "////…"): quadratic in the chunk's length. A chunk
+# of more than SHORT_CHUNK characters is read by a linear scanner that finds what SHINGLE
+# finds (chunk_scanner). In a long chunk, over LONG_CHUNK characters, an address
+# starts only where a run of its characters starts, and a path also right after a
+# separator (the look-behinds of the long-chunk pattern); this reads a few contrived joins
+# ("a@x.io\\b") otherwise, so shorter chunks, all of real prose, keep SHINGLE's reading.
+SHORT_CHUNK = 32
 LONG_CHUNK = 256
-SHINGLE_IN_LONG_CHUNK = re.compile(
-    rf"(?P<entity>(?<![\w.+-]){ENTITY[0]}|{ENTITY[1]}|(?<![~.\w-]){ENTITY[2]}|{ENTITY[3]})"
-    rf"|(?P<cjk>[{CJK}]+)|(?P<word>[^\W_]+)",
-    re.UNICODE | re.IGNORECASE,
+_ALTERNATIVES = ShinglePatterns(
+    address=re.compile(rf"(?P<entity>{ENTITY[0]})", re.UNICODE | re.IGNORECASE),
+    url=re.compile(rf"(?P<entity>{ENTITY[1]})", re.UNICODE | re.IGNORECASE),
+    path=re.compile(rf"(?P<entity>{ENTITY[2]})", re.UNICODE | re.IGNORECASE),
+    others=re.compile(
+        rf"(?P<entity>{ENTITY[3]})|(?P<cjk>[{CJK}]+)|(?P<word>[^\W_]+)",
+        re.UNICODE | re.IGNORECASE,
+    ),
 )
+IN_CHUNK = ChunkScanner(_ALTERNATIVES, anywhere=True)
+IN_LONG_CHUNK = ChunkScanner(_ALTERNATIVES, anywhere=False)
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before being
     below between both but by can could did do does doing down during each few for from further
@@ -119,7 +131,9 @@ def shingle_matches(text: str) -> Iterator[re.Match[str]]:
 
 
 def _matches(chunk: str) -> Iterator[re.Match[str]]:
-    return (SHINGLE if len(chunk) <= LONG_CHUNK else SHINGLE_IN_LONG_CHUNK).finditer(chunk)
+    if len(chunk) <= SHORT_CHUNK:
+        return SHINGLE.finditer(chunk)
+    return (IN_CHUNK if len(chunk) <= LONG_CHUNK else IN_LONG_CHUNK).matches(chunk)
 
 
 def _chunk_shingles(chunk: str) -> Iterator[str]:

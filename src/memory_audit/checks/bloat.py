@@ -54,6 +54,7 @@ from memory_audit.analysis.staleness import finished_work, stale_as_of
 from memory_audit.analysis.wording import clip, prose_sentences, units_and_shorthand
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.rule_files import RuleFile, rule_files
+from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
@@ -115,7 +116,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
 
 
 def _staleness(tree: MemoryTree, memory: MemoryFile, options: Options) -> Iterator[Finding]:
-    if memory.type != "project":
+    if memory.type != "project" or in_archive(memory.path):
         return
     evidence = finished_work(memory.body_lines, options.done_ratio)
     stale = stale_as_of(
@@ -134,7 +135,12 @@ def _staleness(tree: MemoryTree, memory: MemoryFile, options: Options) -> Iterat
             f"{what}, yet `relevance: always` loads it into every session",
             "demote: drop `relevance: always` (scope it to a phase), or archive it (superseded_by)",
             judgment=True,
-            fix={"action": "demote-relevance", "path": memory.path},
+            # Governed trees require `relevance`: demoting there means another value.
+            fix={
+                "action": "demote-relevance",
+                "path": memory.path,
+                **({"keep_field": True} if tree.profile == "governed" else {}),
+            },
         )
         return
     code = "finished-work" if evidence else "stale-as-of"

@@ -169,7 +169,12 @@ def proposal(memory: MemoryFile) -> str:
     opening = (
         memory.first_paragraph if len(lines) == len(memory.body_lines) else first_paragraph(lines)
     )
-    return first_sentence(opening) or memory.name.replace("_", " ")
+    sentence = first_sentence(opening) or memory.name.replace("_", " ")
+    # An opening that leads into a list ("Dormant notes:") would be reported as cut: the
+    # proposal must not be the next finding.
+    if CUT_END.search(sentence):
+        sentence = sentence.rstrip().rstrip(".…,:;([{–—-").rstrip() + "."
+    return sentence
 
 
 def _finding(memory: MemoryFile, code: str, message: str, key: str = "") -> Finding:

@@ -190,7 +190,9 @@ def _duplicate(entry: IndexEntry, kept: IndexEntry, why: str, path: str) -> Find
         entry.line,
         f"`{path}` is also indexed on line {kept.line}{why}",
         f"remove this line; line {kept.line} stays",
-        key=path,
+        # Keyed on the line's own words, not on its place among the file's entries: when
+        # another duplicate of the file goes, this one keeps its identity (and dismissal).
+        key=f"{path}\x1f{entry.target}\x1f{entry.title}\x1f{entry.hook}",
         related=(path,),
         fix={"action": "remove-index-line", "line": entry.line, "target": entry.target},
     )

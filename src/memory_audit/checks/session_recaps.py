@@ -114,6 +114,11 @@ def _filename(recap: MemoryFile) -> Iterator[Finding]:
     if proposed:
         suggestion = f"rename to `{folder}/{proposed}`"
         fix = {"action": "rename-file", "path": recap.path, "to": f"{folder}/{proposed}"}
+        if recap.frontmatter is not None and recap.type != "session-recap":
+            # Named as a recap, it is read as one: its type follows in the same change,
+            # or the rename would be the next finding (recap-type).
+            suggestion += " and set `type: session-recap`"
+            fix["set_type"] = "session-recap"
     yield make_finding(
         ID,
         "recap-filename",

@@ -58,6 +58,12 @@ def _superseded_entry(tree: MemoryTree, link: IndexLink, memory: MemoryFile) -> 
     else:
         suggestion = "remove the index line; the file stays readable on disk"
         fix = {"action": "remove-index-line", "line": link.line, "target": link.target}
+        successor = next((s for s in successors if s in tree.files), None)
+        if successor is not None and not _declares(tree, successor, memory.path):
+            # Out of the index, only a `supersedes` relation still leads to it: without
+            # one, removing the line would make it an orphan (the next finding).
+            suggestion += f", and declare in `{successor}` that it supersedes it"
+            fix["relate"] = {"path": successor, "type": "supersedes", "target": memory.path}
     return make_finding(
         ID,
         "superseded-in-index",
@@ -68,4 +74,11 @@ def _superseded_entry(tree: MemoryTree, link: IndexLink, memory: MemoryFile) -> 
         key=memory.path,
         related=(memory.path,),
         fix=fix,
+    )
+
+
+def _declares(tree: MemoryTree, successor: str, old: str) -> bool:
+    return any(
+        r.type == "supersedes" and tree.resolve_reference(r.target, successor).path == old
+        for r in tree.files[successor].relations
     )

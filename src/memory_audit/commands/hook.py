@@ -22,6 +22,7 @@ import sys
 
 from memory_audit.config.user_dirs import user_dir
 from memory_audit.model.light_json import loads, quoted
+from memory_audit.model.tree_scope import scoped, tree_identity
 from memory_audit.model.visible import visible, visible_json
 from memory_audit.store.dismissals import read_dismissed
 from memory_audit.store.summary_reader import head_and_report, read_summary_bytes
@@ -94,11 +95,15 @@ def session_start(payload: Any) -> str:
     if report is None:
         return ""
     dismissed = read_dismissed(state_dir)
+    # A report written before fingerprints named their tree holds bare ones.
+    identity = tree_identity(str(report.get("root") or root))
     # Suggestions wait for the user's own look (`audit`, `review`): the session hears problems.
     findings = [
         f
         for f in report.get("findings", [])
-        if f.get("fingerprint") not in dismissed and f.get("level") != "suggestion"
+        if f.get("fingerprint") not in dismissed
+        and scoped(identity, str(f.get("fingerprint"))) not in dismissed
+        and f.get("level") != "suggestion"
     ]
     # A check that did not run (no secret rules) is said even when nothing else is pending.
     not_run = [s for s in report.get("skipped", []) if isinstance(s, dict) and s.get("whole")]

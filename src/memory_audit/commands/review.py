@@ -11,7 +11,8 @@ import dataclasses
 import datetime as dt
 import os
 import signal
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -29,14 +30,18 @@ from memory_audit.engine import (
     shown_tree,
 )
 from memory_audit.errors import UsageError
-from memory_audit.fix import changelog, user_level
+from memory_audit.fix import changelog, preview, user_level
 from memory_audit.fix.actions import actions
 from memory_audit.fix.console import Console, interrupts_deferred
 from memory_audit.fix.session import Outcome, Session
 from memory_audit.fix.tree_access import NotInTree, Tree
+from memory_audit.journal.index import Actor
+from memory_audit.journal.recorder import Recorder
+from memory_audit.journal.store import Journal
 from memory_audit.model.finding import Finding
 from memory_audit.model.masked import shows
 from memory_audit.model.run import TreeReport
+from memory_audit.model.tree_scope import scoped, tree_identity
 from memory_audit.report import json_report
 from memory_audit.report.report_file import read_report_json
 from memory_audit.secrets.loading import (
@@ -45,6 +50,7 @@ from memory_audit.secrets.loading import (
     secret_scanner,
 )
 from memory_audit.secrets.rules import false_positive_row
+from memory_audit.secrets.scanner import Scanner
 from memory_audit.store.reports import ReportStore
 from memory_audit.store.state import State
 from memory_audit.tree.discovery import TreeRef
@@ -146,14 +152,23 @@ def _review(
             names=names,
             real_paths=real_paths,
         )
+        session.todo_file = _todo_path(config, ref)
+        previews = _previewing(ref, config, selection, options)
+        session.preview = previews
+        journal = Journal(config.state_dir, config.settings.journal.max_file_bytes)
+        session.journal = _journaling(journal, scanner, config, ref.root)
         try:
             outcome = session.run(findings)
         finally:
+            journal.close()
+            previews.close()  # the private copy of the tree goes at once
             with interrupts_deferred():  # dismissals survive any failure, and a hang-up
                 _persist(session.outcome, ref, config, state)
     after = None if outcome.moved_to is not None else audit_now()
     console.say("")
     console.say(outcome.summary(len(after.findings) if after else 0))
+    if outcome.todos:
+        console.say(f"TODOs captured: {_todo_path(config, ref)}")
     if outcome.moved_to is not None:
         console.say(f"The store moved: review it there with memory-audit review {outcome.moved_to}")
     if outcome.applied:
@@ -192,6 +207,40 @@ class _SharedNotes:
         return dataclasses.replace(report, findings=report.findings + extra) if extra else report
 
 
+def _previewing(
+    ref: TreeRef,
+    config: config_module.Config,
+    selection: Sequence[str],
+    options: dict[str, object],
+) -> preview.Preview:
+    """What a change would make, from an audit of a private copy (fix/preview.py)."""
+
+    def audit_copy(root: Path) -> list[Finding]:
+        copy = load_ref(TreeRef(root, ref.location), config)
+        return list(audit_tree(copy, selection, options).findings)
+
+    ensure_private_dir(config.state_dir)
+    preview.remove_left_over(config.state_dir, time.time())
+    limit = config.settings.audit.max_file_bytes
+    return preview.Preview(ref.root, audit_copy, limit, parent=config.state_dir)
+
+
+def _journaling(
+    journal: Journal, scanner: Scanner, config: config_module.Config, root: Path
+) -> Callable[[list[str]], None]:
+    """Each file a fix touches, recorded in the journal before and after the write (by
+    ``memory-audit review``): a deleted or archived memory is restorable even when the
+    service is not running."""
+    recorder = Recorder(
+        journal.index, journal.blobs, scanner, config.settings.journal.max_file_bytes
+    )
+
+    def record(paths: list[str]) -> None:
+        recorder.reconcile(root, time.time(), lambda *_: Actor("review"), changed=set(paths))
+
+    return record
+
+
 def _held(root: Path) -> Tree:
     """The tree held open for the whole session: every fix is written through it."""
     try:
@@ -227,7 +276,13 @@ def _still_true(stored: list[Finding], fresh: TreeReport, console: Console) -> l
     when the audit of the tree as it is now finds it too, and then the audit's own
     finding (path, fix) is used, never the report's."""
     now = {f.fingerprint: f for f in (*fresh.findings, *fresh.dismissed)}
-    kept = [now[f.fingerprint] for f in stored if f.fingerprint in now]
+    # A report written before fingerprints named their tree holds bare ones.
+    identity = tree_identity(fresh.root)
+    kept = [
+        now.get(f.fingerprint) or now[scoped(identity, f.fingerprint)]
+        for f in stored
+        if f.fingerprint in now or scoped(identity, f.fingerprint) in now
+    ]
     refused = len(stored) - len(kept)
     if refused:
         console.say(
@@ -286,13 +341,19 @@ def _persist(outcome: Outcome, ref: TreeRef, config: config_module.Config, state
         write_atomic(path, text)
     if outcome.todos:
         label = shown(ref.label)
-        todo = config.state_dir / "todo" / f"{label.strip('/').replace('/', '-')}.md"
+        todo = _todo_path(config, ref)
         lines = [
             f"- [ ] {f.path}{f':{f.line}' if f.line else ''} — {f.message} "
             f"(captured {now:%Y-%m-%d})"
             for f in outcome.todos
         ]
         changelog.append(todo, f"TODO for {label}", "\n".join(lines))
+
+
+def _todo_path(config: config_module.Config, ref: TreeRef) -> Path:
+    """The tree's TODO notes, named by the tree as reports show it (a secret masked)."""
+    label = shown_tree(config, ref)(ref.label)
+    return config.state_dir / "todo" / f"{label.strip('/').replace('/', '-')}.md"
 
 
 def _record_changelog(

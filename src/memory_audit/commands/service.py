@@ -5,14 +5,18 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import sys
 from pathlib import Path
 from typing import TextIO
 
 from memory_audit.atomic import write_atomic
+from memory_audit.commands.confirm import confirmed
 from memory_audit.config import settings as config_module
 from memory_audit.daemon import logs as daemon_logs
 from memory_audit.install import backend_for_platform
 from memory_audit.install.spec import MANIFEST, CommandResult, Manifest, ServiceBackend, ServiceSpec
+from memory_audit.journal.store import FOLDER as JOURNAL_FOLDER
+from memory_audit.journal.store import holdings
 from memory_audit.store.reports import ReportStore
 
 MARKER = "memory-audit service install"
@@ -30,7 +34,9 @@ def run(
     print_only: bool,
     config_path: Path | None,
     out: TextIO,
+    inp: TextIO | None = None,
     purge: bool = False,
+    yes: bool = False,
     backend: ServiceBackend | None = None,
 ) -> int:
     backend = backend or backend_for_platform()
@@ -38,6 +44,9 @@ def run(
     if action == "install":
         return install(backend, config, config_path, print_only, out)
     if action == "uninstall":
+        if purge and not _purge_confirmed(config, inp, out, yes):
+            out.write("Nothing was changed.\n")
+            return 1
         return uninstall(backend, config, out, purge=purge)
     if action == "status":
         status = backend.status()
@@ -123,6 +132,28 @@ def uninstall(
             os.rmdir(folder)
             out.write(f"removed {folder}/\n")
     return 0
+
+
+def _purge_confirmed(
+    config: config_module.Config, inp: TextIO | None, out: TextIO, yes: bool
+) -> bool:
+    """What ``--purge`` deletes, the journal apart (it may be the only copy of deleted
+    memories), then the question; ``--yes`` answers it, no terminal refuses it."""
+    folders = (config.report_dir, daemon_logs.log_dir(), config.state_dir)
+    out.write("--purge deletes, besides the service files:\n")
+    for folder in dict.fromkeys(folders):
+        if folder.exists():
+            out.write(f"  {folder}/\n")
+    held = holdings(config.state_dir)
+    if held is not None and held.versions:
+        out.write(
+            f"including the journal ({config.state_dir / JOURNAL_FOLDER}/): {held.versions} "
+            f"versions of {held.files} memories, the only copy of {held.only_copy} deleted "
+            "files. Once deleted, `memory-audit restore` cannot bring any of them back.\n"
+        )
+    return confirmed(
+        inp or sys.stdin, out, "Delete all of this?", yes=yes, flag="--yes (with --purge)"
+    )
 
 
 def purge_data(config: config_module.Config, out: TextIO) -> None:

@@ -11,8 +11,10 @@ are shown.
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import json
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -20,6 +22,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from memory_audit.checks import OPTION_TYPES
+from memory_audit.commands.confirm import confirmed
 from memory_audit.config import settings as config_module
 from memory_audit.engine import names_boundary
 from memory_audit.errors import UsageError
@@ -56,6 +59,8 @@ def run(
     config_path: Path | None,
     out: TextIO,
     every: bool = False,
+    inp: TextIO | None = None,
+    yes: bool = False,
 ) -> int:
     if target and every:
         raise UsageError("give a tree or file, or --all, not both")
@@ -63,11 +68,7 @@ def run(
     journal = Journal(config.state_dir, config.settings.journal.max_file_bytes)
     try:
         if purge is not None:
-            root, rel = lookup.locate(journal.index, purge)
-            count = journal.purge(str(root), rel)
-            dropped = names_boundary(config.check_options("secrets"), [rel]).path(rel)
-            out.write(f"dropped {count} version(s) of {visible(dropped)} from the journal\n")
-            return 0
+            return _purge(journal, purge, inp or sys.stdin, out, yes, config)
         here = None if target or every else discover.tree_for_folder(Path.cwd())
         tree, file = _scope(journal, target, here)
         start = lookup.parse_when(since) if since else None
@@ -105,6 +106,37 @@ def _scope(journal: Journal, target: str | None, here: Path | None) -> tuple[str
     except UsageError:  # nothing journaled of this project's tree yet
         return NOWHERE, ""
     return str(root), ""
+
+
+def _purge(
+    journal: Journal, given: str, inp: TextIO, out: TextIO, yes: bool, config: config_module.Config
+) -> int:
+    """What is dropped (how many versions, from when to when, whether the journal holds the
+    only copy), then the question; ``--yes`` answers it, no terminal refuses it."""
+    root, rel = lookup.locate(journal.index, given)
+    versions = journal.index.history(str(root), rel)
+    if not versions:
+        out.write("the journal holds no version of that file; nothing to drop\n")
+        return 0
+    first, last = versions[-1].at, versions[0].at
+    # A secret in a file, folder or project name is masked like one in a file.
+    name_of = names_boundary(config.check_options("secrets"), [rel, str(root)]).path
+    out.write(
+        f"--purge drops {len(versions)} version(s) of {visible(name_of(rel))} in "
+        f"{visible(name_of(str(root)))}, kept from {_when(first)} to {_when(last)}.\n"
+    )
+    if versions[0].is_tombstone:
+        out.write("The file is deleted: these versions are its only copy.\n")
+    if not confirmed(inp, out, "Drop them?", yes=yes):
+        out.write("Nothing was dropped.\n")
+        return 1
+    count = journal.purge(str(root), rel)
+    out.write(f"dropped {count} version(s) of {visible(name_of(rel))} from the journal\n")
+    return 0
+
+
+def _when(at: float) -> str:
+    return dt.datetime.fromtimestamp(at).astimezone().strftime("%Y-%m-%d %H:%M")
 
 
 def _scanner(config: config_module.Config) -> Scanner:

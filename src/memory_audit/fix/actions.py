@@ -17,7 +17,14 @@ import frontmatter as frontmatter_lib
 
 from memory_audit.fix import frontmatter_edit as fm
 from memory_audit.fix import tree_access
-from memory_audit.fix.edits import Edit, FileChange, StaleTarget, index_line_added, new_name
+from memory_audit.fix.edits import (
+    Edit,
+    FileChange,
+    NeedsValue,
+    StaleTarget,
+    index_line_added,
+    new_name,
+)
 from memory_audit.fix.text_file import TextFile, new_file
 from memory_audit.fix.todo_note import capture_todo_note
 from memory_audit.fix.todo_note import description as todo_description
@@ -35,6 +42,17 @@ class Action:
     build: Callable[[Tree, Fix, list[str]], Edit]
     questions: tuple[tuple[str, Callable[[Fix], str]], ...] = ()  # (question, default from fix)
     touches_index: bool = False
+    # The first answer may not be empty for this fix: Apply never writes a blank value
+    # where one is required (the session asks for it before showing the change).
+    required: Callable[[Fix], bool] = lambda fix: False
+
+
+def answers_for(action: Action, fix: Fix, value: str = "") -> list[str]:
+    """The proposal's own answers; ``value`` for a required first answer it leaves empty."""
+    answers = [default(fix) for _, default in action.questions]
+    if answers and not answers[0].strip() and action.required(fix):
+        answers[0] = value
+    return answers
 
 
 def _read(tree: Tree, rel: str) -> TextFile:
@@ -85,9 +103,18 @@ def remove_index_line(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     index = _read(tree, INDEX_NAME)
     at = _index_line(index, int(fix["line"]), str(fix["target"]))
     lines = index.lines
+    removed = _change(index, lines[:at] + lines[at + 1 :])
+    relate = fix.get("relate")
+    if not isinstance(relate, Mapping):
+        return Edit(f"MEMORY.md: removed the index line for `{fix['target']}`", (removed,))
+    # The follow-up in the same decision: the successor declares what it supersedes, so
+    # the file stays reachable once out of the index.
+    successor = _read(tree, str(relate["path"]))
+    related = fm.add_relation(successor.lines, str(relate["type"]), str(relate["target"]))
     return Edit(
-        f"MEMORY.md: removed the index line for `{fix['target']}`",
-        (_change(index, lines[:at] + lines[at + 1 :]),),
+        f"MEMORY.md: removed the index line for `{fix['target']}`; `{relate['path']}` "
+        f"{relate['type']} `{relate['target']}`",
+        (removed, _change(successor, related)),
     )
 
 
@@ -162,6 +189,8 @@ def remove_relation(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
 
 def set_field(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     value = answers[0] if answers else str(fix["value"])
+    if not value.strip():
+        raise NeedsValue(f"`{fix['field']}` needs a value; an empty one is reported as empty")
     memory = _read(tree, str(fix["path"]))
     if not memory.text.startswith("---"):
         lines = ["---", f"{fix['field']}: {fm.scalar(value)}", "---", *memory.lines]
@@ -198,6 +227,10 @@ def add_frontmatter(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
 def demote_relevance(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     memory = _read(tree, str(fix["path"]))
     value = (answers[0] if answers else "").strip()
+    if not value and fix.get("keep_field"):
+        raise NeedsValue("the governed profile requires `relevance`; removing it is a new finding")
+    if value == "always":
+        raise NeedsValue("`always` is what this fix removes; name the phase or area it is for")
     lines = (
         fm.set_value(memory.lines, "relevance", value)
         if value
@@ -215,7 +248,14 @@ def rename_file(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     to = answers[0] if answers and answers[0].strip() else str(fix["to"])
     memory = _read(tree, rel)
     target = new_name(tree, to)
-    return Edit(f"renamed `{rel}` to `{to}`", (FileChange(memory, memory, rename_to=target),))
+    kind = str(fix.get("set_type") or "")
+    if not kind:
+        return Edit(f"renamed `{rel}` to `{to}`", (FileChange(memory, memory, rename_to=target),))
+    typed = _change(memory, fm.set_value(memory.lines, "type", kind))
+    return Edit(
+        f"renamed `{rel}` to `{to}`, type `{kind}`",
+        (FileChange(memory, typed.after, rename_to=target),),
+    )
 
 
 def replace_text(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
@@ -277,7 +317,7 @@ def actions(scanner: Scanner) -> dict[str, Action]:
         "add-relation": Action(add_relation),
         "remove-relation": Action(remove_relation),
         "set-field": Action(set_field, (("Value", lambda f: str(f["value"])),)),
-        "add-field": Action(set_field, (("Value", lambda f: ""),)),
+        "add-field": Action(set_field, (("Value", lambda f: ""),), required=lambda f: True),
         "quote-values": Action(quote_values),
         "add-frontmatter": Action(
             add_frontmatter,
@@ -287,7 +327,9 @@ def actions(scanner: Scanner) -> dict[str, Action]:
             ),
         ),
         "demote-relevance": Action(
-            demote_relevance, (("New relevance (empty: remove the field)", lambda f: ""),)
+            demote_relevance,
+            (("New relevance (empty: remove the field)", lambda f: ""),),
+            required=lambda f: bool(f.get("keep_field")),
         ),
         "rename-file": Action(rename_file, (("New name", lambda f: str(f["to"])),)),
         "redact-secret": Action(redact_secret(scanner)),

@@ -38,18 +38,28 @@ class Console:
         return line.rstrip("\n").strip() or default
 
     def choose(self, prompt: str, choices: dict[str, str], numbered: bool = False) -> str:
-        """A choice by its word, its first letter or (``numbered``) its number."""
+        """A choice by its word, its first letter or (``numbered``) its number. Every
+        question takes ``q``: a menu without its own quit raises :class:`Quit`."""
         numbers = {str(n): key for n, key in enumerate(choices, 1) if key != "q"}
+        if not numbered:
+            numbers = {}  # the numbers accepted are the numbers shown
         labels = [_label(key, word, numbers, numbered) for key, word in choices.items()]
         menu = ("  " if numbered else " / ").join(labels)
         while True:
             answer = self.ask(f"{prompt} {menu}").lower()
-            if numbered and answer in numbers:
+            if answer in numbers:
                 return numbers[answer]
             for key, word in choices.items():
                 if answer in (key, word.lower()):
                     return key
-            self.say(f"  Please answer one of: {', '.join([*numbers, *choices])}")
+            if answer in ("q", "quit"):
+                raise Quit
+            self.say(f"  Please answer one of: {', '.join(dict.fromkeys([*numbers, *choices]))}")
+
+
+class Quit(EOFError):
+    """``q`` at a question that has no quit of its own: the caller stops, as it would at
+    the menu's quit (a caller that knows only end-of-input stops as it does there)."""
 
 
 def _label(key: str, word: str, numbers: dict[str, str], numbered: bool) -> str:

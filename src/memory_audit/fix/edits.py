@@ -23,6 +23,11 @@ class StaleTarget(Exception):
     """The file changed since the audit: the finding must be checked again."""
 
 
+class NeedsValue(Exception):
+    """The answer would leave the file with a new finding (a required value left blank):
+    the session asks for another one, nothing written."""
+
+
 def new_name(tree: Tree, name: str) -> str:
     """Where a file the user named goes: a new ``.md`` file inside the tree (its path in
     the tree), or StaleTarget (the session asks again)."""
@@ -53,7 +58,8 @@ def index_line_added(tree: Tree, line: str) -> FileChange:
 class FileChange:
     before: TextFile | None  # None: a new file
     after: TextFile
-    rename_to: str | None = None  # a path in the same tree
+    rename_to: str | None = None  # a path in the same tree (its folders made as needed)
+    delete: bool = False  # the file goes (the journal keeps its last version)
 
 
 @dataclass(frozen=True)
@@ -65,14 +71,12 @@ class Edit:
         parts: list[str] = []
         for change in self.changes:
             old = change.before.text.splitlines(keepends=True) if change.before else []
-            new = change.after.text.splitlines(keepends=True)
+            new = [] if change.delete else change.after.text.splitlines(keepends=True)
             name = change.after.rel
+            target = "/dev/null" if change.delete else f"b/{change.rename_to or name}"
+            source = f"a/{name}" if change.before else "/dev/null"
+            parts.extend(difflib.unified_diff(old, new, source, target, n=2))
             target = change.rename_to or name
-            parts.extend(
-                difflib.unified_diff(
-                    old, new, f"a/{name}" if change.before else "/dev/null", f"b/{target}", n=2
-                )
-            )
             if change.rename_to and old == new:
                 parts.append(f"rename {name} → {target}\n")
         return "".join(parts)
@@ -128,6 +132,9 @@ def _apply_in_tree(change: FileChange) -> None:
     :func:`memory_audit.fix.shared_write.replace_shared`."""
     after, before = change.after, change.before
     tree, rel = after.tree, after.rel
+    if change.delete and before is not None:
+        tree.remove(rel, _bytes_of(before))
+        return
     if before is None:
         tree.replace(rel, after.encoded(), after.mode, None)
     elif before.text != after.text:
@@ -136,4 +143,7 @@ def _apply_in_tree(change: FileChange) -> None:
         else:
             tree.replace(rel, after.encoded(), after.mode, _bytes_of(before))
     if change.rename_to is not None:
+        folder = change.rename_to.rpartition("/")[0]
+        if folder:
+            tree.make_folders(folder)
         tree.rename(rel, change.rename_to)

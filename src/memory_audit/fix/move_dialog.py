@@ -14,7 +14,7 @@ from pathlib import Path
 
 from memory_audit.analysis.moved_projects import moved_into
 from memory_audit.fix import store_move as steps
-from memory_audit.fix.console import Console, interrupts_deferred
+from memory_audit.fix.console import Console, Quit, interrupts_deferred
 from memory_audit.fix.edits import Edit, StaleTarget
 from memory_audit.fix.tree_access import NotInTree, Tree
 from memory_audit.model.finding import Finding
@@ -64,6 +64,8 @@ def move(console: Console, tree: Tree, slug: str, diff: Diff) -> MoveResult:
             _steps(console, plan, diff, result)
         finally:
             plan.close()
+    except Quit:  # `q` at a step: as no, the steps done are kept and recorded
+        console.say("  Stopped here: nothing more is changed; the old store is kept.")
     except (KeyboardInterrupt, EOFError):
         result.interrupted = True  # the caller records the steps done, then stops
     except (steps.MoveStopped, StaleTarget, NotInTree, OSError, UnicodeError) as exc:

@@ -18,12 +18,21 @@ moved or swapped for a symlink meanwhile is refused and the session stops, nothi
 written. Ctrl-C is deferred while a fix is being written, so every file
 is either untouched or fully fixed; at a question, Ctrl-C or a closed terminal
 ends the session (``interrupted``) and the caller records what was done.
+
+A fix whose value only the user knows (a missing required field) asks for it: Apply never
+writes a blank value. Several findings of one code with the same kind of fix can be
+decided at once ("apply to all N", fix/batch.py). A memory that no longer earns its place
+offers demote / trim / archive / delete (fix/dead_weight.py); a body to recompress is
+left to the /memory-audit skill, and said so. A finding an earlier fix seems to have
+resolved is matched again by what it says before it is counted as resolved.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
+import sqlite3
 import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -32,10 +41,10 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit.checks import BY_ID
-from memory_audit.fix import move_dialog, tree_access
+from memory_audit.fix import batch, dead_weight, move_dialog, tree_access
 from memory_audit.fix.actions import Action
-from memory_audit.fix.console import Console, interrupts_deferred
-from memory_audit.fix.edits import Edit, StaleTarget
+from memory_audit.fix.console import Console, Quit, interrupts_deferred
+from memory_audit.fix.edits import Edit, NeedsValue, StaleTarget
 from memory_audit.fix.frontmatter_edit import CannotEdit
 from memory_audit.fix.tree_access import Tree
 from memory_audit.model.finding import Finding
@@ -52,6 +61,22 @@ CONCRETE = {"a": "Apply", "s": "Skip", "e": "Edit", "v": "View detail"}
 SECRET = {"a": "Apply (redact)", "s": "Skip", "f": "False positive", "v": "View detail"}
 JUDGMENT = {"s": "skip", "m": "manual fix", "t": "capture as TODO", "v": "view detail"}
 QUIT = {"q": "quit"}
+# A memory that no longer earns its place (bloat): one decision among these.
+DEAD_WEIGHT = frozenset(
+    {"always-on-stale", "finished-work", "stale-as-of", "encoded-in-rule", "warning-dead-target"}
+)
+DEAD = {
+    "d": "demote",
+    "t": "trim",
+    "a": "archive",
+    "x": "delete",
+    "s": "skip",
+    "v": "view detail",
+}
+# A body to rewrite (bloat): Claude's job, in a session with the /memory-audit skill.
+RECOMPRESS = frozenset({"narrative-body", "why-restates-rule", "long-file"})
+PREVIEW_SHOWN = 5  # new findings a preview names (then their count)
+ALL = "all"  # "apply to all N": one decision for every finding of this code in the tree
 MOVE_STORE = "move-store"  # an orphaned store: its own dialog, steps in fix/store_move.py
 # Edit's alternative when the proposal itself takes no answer: a dead index link can
 # point at another file instead of being removed.
@@ -123,10 +148,23 @@ class Session:
         self.outcome = Outcome()
         self._index_seen = self._read_index()
         self._fresh: dict[str, Finding] | None = None  # the tree as it is, after a fix
+        self._pending: list[Finding] = []  # the findings not asked yet
+        self._claimed: set[str] = set()  # fresh findings already taken by a queued one
+        self.todo_file: Path | None = None  # where captured TODOs go (said at capture)
+        self._handled: dict[str, str] = {}  # queued findings decided with an earlier one
+        self.wrote_last = False  # whether the last _write got as far as writing
+        # Records files in the journal (before and after each fix): every change restorable.
+        self.journal: Callable[[list[str]], None] | None = None
+        # The findings a change would make (fix/preview.py): said before the question.
+        self.preview: Callable[[Edit], list[Finding]] | None = None
 
     def run(self, findings: list[Finding]) -> Outcome:
         queue = list(findings)
         for number, finding in enumerate(queue, 1):
+            self._pending = queue[number:]
+            if finding.fingerprint in self._handled:  # decided with others ("apply to all")
+                self._count(self._handled.pop(finding.fingerprint))
+                continue
             if self.outcome.quit:
                 self._count(DEFERRED)
                 continue
@@ -135,12 +173,14 @@ class Session:
                 continue
             try:
                 self._count(self._next(finding, f"[{number}/{len(queue)}]"))
+            except Quit:  # `q` at a yes/no question: as the menu's quit
+                self._count(self._quit())
             except (KeyboardInterrupt, EOFError):
                 self.console.say(
                     "\nStopped. Nothing half-written: each file is as it was or fully fixed."
                 )
                 self.outcome.quit = self.outcome.interrupted = True
-                self._count(DEFERRED)
+                self._count(self._handled.pop(finding.fingerprint, DEFERRED))
         return self.outcome
 
     def _count(self, result: str) -> None:
@@ -153,13 +193,30 @@ class Session:
         return self._decide(current, counter)
 
     def _still_reported(self, finding: Finding) -> Finding | None:
-        """The finding as the tree has it now; None when an earlier fix resolved it."""
+        """The finding as the tree has it now; None when an earlier fix resolved it.
+
+        By fingerprint, else by what it says: two findings that share their key (one file
+        indexed on two identical lines) are told apart by their order, and when an earlier
+        fix removes the first, the second takes its fingerprint. So a finding whose
+        fingerprint is gone is still reported when the audit has one saying the same thing
+        (lines aside) that no finding still queued claims as its own."""
         if self._fresh is None:
             return finding
-        return self._fresh.get(finding.fingerprint)
+        same = self._fresh.get(finding.fingerprint)
+        if same is not None:
+            return same
+        queued = {f.fingerprint for f in self._pending}
+        for fresh in self._fresh.values():
+            if fresh.fingerprint in queued or fresh.fingerprint in self._claimed:
+                continue
+            if _same_problem(fresh, finding):
+                self._claimed.add(fresh.fingerprint)
+                return fresh
+        return None
 
     def _tree_changed(self) -> None:
         self._fresh = {f.fingerprint: f for f in self.recheck()}
+        self._claimed = set()
 
     # ---- one finding ----------------------------------------------------------------------
 
@@ -171,6 +228,8 @@ class Session:
             action = self.actions.get(name)
             if name == MOVE_STORE:
                 result = self._move_store(current)
+            elif current.dimension == "bloat" and current.code in DEAD_WEIGHT:
+                result = self._dead_weight(current)
             else:
                 result = self._concrete(current, action) if action else self._judgment(current)
             if isinstance(result, str):
@@ -184,19 +243,217 @@ class Session:
         self.console.say(f"  {visible(finding.message)}")
 
     def _concrete(self, finding: Finding, action: Action) -> Finding | str:
+        fix = finding.fix or {}
+        defaults = [default(fix) for _, default in action.questions]
+        if defaults and not defaults[0].strip() and action.required(fix):
+            return self._asks_value(finding, action)
         proposal = self._propose(finding, action)
         if not isinstance(proposal, Edit):
             return proposal
         shown = self.names.text(proposal.description)
         self.console.say(f"  Apply makes one change: {visible(shown)}")
         self.console.say(self._redacted_diff(proposal).rstrip())
+        self._warn_new(proposal)
         choices = SECRET if finding.dimension == "secrets" else CONCRETE
-        key = self.console.choose("Action?", {**choices, **QUIT}, numbered=True)
+        group = self._same_code(finding)
+        every = {ALL: f"apply to all {len(group)}"} if len(group) > 1 else {}
+        key = self.console.choose("Action?", {**choices, **every, **QUIT}, numbered=True)
         handlers: dict[str, Callable[[], Finding | str]] = {
+            ALL: lambda: self._apply_all(finding, action, group),
             "v": lambda: self._view(finding),
             "a": lambda: self._write(finding, proposal),
             "e": lambda: self._edit(finding, action),
             "f": lambda: self._false_positive(finding),
+            "s": lambda: self._skip(finding),
+            "q": self._quit,
+        }
+        return handlers[key]()
+
+    # ---- apply to all --------------------------------------------------------------------
+
+    def _same_code(self, finding: Finding) -> list[Finding]:
+        """This finding and every queued one of its code with the same kind of fix, as the
+        tree has them now (a secret is decided one by one)."""
+        if finding.dimension == "secrets":
+            return [finding]
+        name = (finding.fix or {}).get("action")
+        group = [finding]
+        for other in self._pending:
+            current = other if self._fresh is None else self._fresh.get(other.fingerprint)
+            if (
+                current is not None
+                and other.fingerprint not in self._handled
+                and (current.dimension, current.code) == (finding.dimension, finding.code)
+                and (current.fix or {}).get("action") == name
+            ):
+                group.append(current)
+        return group
+
+    def _apply_all(self, finding: Finding, action: Action, group: list[Finding]) -> Finding | str:
+        """Every target listed, the combined diff paged, one question, then each applied
+        with a single fix's guards and its result said (fix/batch.py)."""
+        listed: list[tuple[Finding, Edit]] = []
+        for target in group:
+            built = self._build_quietly(target, action)
+            if isinstance(built, Edit):
+                listed.append((target, built))
+            else:
+                self.console.say(f"  Left out: {wording.location(target)}: {visible(built)}")
+        self.console.say(f"  Apply to all: {len(listed)} change(s) for `{finding.code}`:")
+        for number, (target, edit) in enumerate(listed, 1):
+            self.console.say(
+                f"  {number:4}. {wording.location(target)}: {visible(edit.description)}"
+            )
+        self._paged("\n".join(self._redacted_diff(edit).rstrip() for _, edit in listed))
+        if not listed or (
+            self.console.choose(f"  Apply all {len(listed)}?", {"y": "yes", "n": "no"}) == "n"
+        ):
+            return finding
+        ledger = batch.Ledger()
+        for number, (target, edit) in enumerate(listed, 1):
+            try:
+                result, said = self._apply_listed(target, action, edit, ledger)
+            except KeyboardInterrupt:  # what was written is counted; the rest is untouched
+                if self.wrote_last:
+                    self._handled[target.fingerprint] = APPLIED
+                raise
+            self._handled[target.fingerprint] = result
+            self.console.say(f"  {number}/{len(listed)} {wording.location(target)}: {said}")
+            if self.outcome.quit:  # the tree moved: nothing more is written
+                break
+        self._tree_changed()
+        return self._handled.pop(finding.fingerprint, DEFERRED)
+
+    def _build_quietly(self, finding: Finding, action: Action) -> Edit | str:
+        fix = finding.fix or {}
+        try:
+            return action.build(self.tree, fix, [d(fix) for _, d in action.questions])
+        except (StaleTarget, NeedsValue, CannotEdit) as exc:
+            return str(exc)
+        except (OSError, UnicodeError) as exc:
+            return type(exc).__name__
+
+    def _paged(self, text: str) -> None:
+        shown = batch.pages(text)
+        for number, page in enumerate(shown, 1):
+            self.console.say(page)
+            if number < len(shown):
+                more = self.console.ask(
+                    f"  -- page {number} of {len(shown)}: Enter for more, s to stop the listing"
+                )
+                if more.lower() in ("s", "stop", "q", "quit"):
+                    break
+
+    def _apply_listed(
+        self, finding: Finding, action: Action, listed: Edit, ledger: batch.Ledger
+    ) -> tuple[str, str]:
+        """One target of the batch: built again from the files as they are, written only
+        when its files hold what the listing read (or this batch wrote) and its change is
+        still the one listed."""
+        moved = batch.moved_on(listed, ledger, self._read_or_none)
+        if moved is not None:
+            return DEFERRED, f"skipped: {visible(moved)} changed on disk since the listing"
+        rebuilt = self._build_quietly(finding, action)
+        if not isinstance(rebuilt, Edit):
+            return DEFERRED, f"skipped: {visible(rebuilt)}"
+        if batch.delta(rebuilt) != batch.delta(listed):
+            return DEFERRED, "skipped: its change is no longer the one listed"
+        result = self._write(finding, rebuilt, recheck=False)
+        if result != APPLIED:
+            return DEFERRED, "not applied (see above)"
+        ledger.wrote(rebuilt)
+        return APPLIED, f"applied: {visible(rebuilt.description)}"
+
+    def _read_or_none(self, rel: str) -> bytes | None:
+        try:
+            return self.tree.read_if_present(rel)
+        except (OSError, tree_access.NotInTree):
+            return None
+
+    def _dead_weight(self, finding: Finding) -> Finding | str:
+        """Demote (when it is always loaded), trim, archive or delete: each shown as a diff
+        and written on one yes (fix/dead_weight.py)."""
+        if finding.suggestion:
+            self.console.say(f"  Suggestion: {visible(finding.suggestion)}")
+        demotable = str((finding.fix or {}).get("action")) == "demote-relevance"
+        choices = {k: v for k, v in DEAD.items() if k != "d" or demotable}
+        key = self.console.choose("Action?", {**choices, **QUIT}, numbered=True)
+        rel = finding.path
+        handlers: dict[str, Callable[[], Finding | str]] = {
+            "d": lambda: self._edit(finding, self.actions["demote-relevance"]),
+            "t": lambda: self._trim(finding),
+            "a": lambda: self._confirmed(
+                finding, lambda: dead_weight.archive(self.tree, rel, self._memory_files())
+            ),
+            "x": lambda: self._delete(finding),
+            "v": lambda: self._view(finding),
+            "s": lambda: self._skip(finding),
+            "q": self._quit,
+        }
+        return handlers[key]()
+
+    def _trim(self, finding: Finding) -> Finding | str:
+        try:
+            body = dead_weight.numbered_body(self.tree, finding.path)
+        except (StaleTarget, OSError, UnicodeError) as exc:
+            return self._changed_meanwhile(finding, str(exc))
+        boundary = Boundary.for_text(self.scanner, "\n".join(text for _, text in body))
+        for number, text in body:
+            self.console.say(f"  {number:5} | {visible(boundary.text(text))}")
+        picked = self.console.ask("  Lines to remove (like 7-12, 15; Enter: none)")
+        if picked.strip().lower() in ("", "q", "quit"):
+            return finding  # back to the question: nothing picked
+        return self._confirmed(finding, lambda: dead_weight.trim(self.tree, finding.path, picked))
+
+    def _delete(self, finding: Finding) -> Finding | str:
+        where = self.root / finding.path
+        self.console.say(
+            f"  Delete removes {visible(finding.path)} and its MEMORY.md line. The journal keeps "
+            f"it: `memory-audit restore {visible(str(where))}` brings it back."
+        )
+        return self._confirmed(
+            finding, lambda: dead_weight.delete(self.tree, finding.path, self._memory_files())
+        )
+
+    def _confirmed(self, finding: Finding, build: Callable[[], Edit]) -> Finding | str:
+        """One change shown as its diff, written on yes."""
+        try:
+            change = build()
+        except StaleTarget as exc:
+            return self._changed_meanwhile(finding, str(exc))
+        except NeedsValue as exc:
+            self.console.say(f"  Not applied: {visible(str(exc))}.")
+            return finding
+        except (OSError, UnicodeError) as exc:
+            return self._failed(finding, exc)
+        self.console.say(f"  {visible(change.description)}:")
+        self.console.say(self._redacted_diff(change).rstrip())
+        self._warn_new(change)
+        if self.console.choose("  Apply this change?", {"y": "yes", "n": "no"}) == "n":
+            return finding
+        return self._write(finding, change)
+
+    def _memory_files(self) -> list[str]:
+        """The tree's Markdown files (their links may need to follow a moved file)."""
+        found: list[str] = []
+        for folder, dirs, files in os.walk(self.root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            rel = os.path.relpath(folder, self.root)
+            for name in sorted(files):
+                if name.endswith(".md"):
+                    found.append(name if rel == "." else f"{rel}/{name}".replace(os.sep, "/"))
+        return found
+
+    def _asks_value(self, finding: Finding, action: Action) -> Finding | str:
+        """A fix whose value only the user knows: Apply never writes it blank, it asks
+        for it, shows the change and asks once more (as Edit does)."""
+        field_ = _field_of(finding.fix or {})
+        self.console.say(f"  Apply asks for the value ({visible(field_)}; never written empty).")
+        key = self.console.choose("Action?", {**CONCRETE, **QUIT}, numbered=True)
+        handlers: dict[str, Callable[[], Finding | str]] = {
+            "v": lambda: self._view(finding),
+            "a": lambda: self._edit(finding, action),
+            "e": lambda: self._edit(finding, action),
             "s": lambda: self._skip(finding),
             "q": self._quit,
         }
@@ -254,6 +511,9 @@ class Session:
             return action.build(self.tree, self._real(fix), real_answers)
         except StaleTarget as exc:
             return self._changed_meanwhile(finding, str(exc))
+        except NeedsValue as exc:
+            self.console.say(f"  Not applied: {visible(str(exc))}.")
+            return finding
         except CannotEdit as exc:
             self.console.say(f"  This fix cannot be made automatically: {exc}. Fix it by hand.")
             return self._offer_manual(finding)
@@ -263,6 +523,12 @@ class Session:
     def _judgment(self, finding: Finding) -> Finding | str:
         if finding.suggestion:
             self.console.say(f"  Suggestion: {visible(finding.suggestion)}")
+        if finding.dimension == "bloat" and finding.code in RECOMPRESS:
+            self.console.say(
+                "  Recompress is Claude's job: in a Claude Code session run /memory-audit and "
+                f"ask it to recompress {visible(finding.path)}. It proposes the new body, shows "
+                "before and after, writes only on your yes, and audits the file again."
+            )
         self.console.say("  (user judgment required)")
         key = self.console.choose("Action?", {**JUDGMENT, **QUIT}, numbered=True)
         handlers: dict[str, Callable[[], Finding | str]] = {
@@ -276,7 +542,8 @@ class Session:
 
     def _todo(self, finding: Finding) -> str:
         self.outcome.todos.append(finding)
-        self.console.say("  Captured as a TODO.")
+        where = f" in {self.todo_file}" if self.todo_file else ""
+        self.console.say(f"  Captured as a TODO{where} (written when the review ends).")
         return DEFERRED
 
     def _quit(self) -> str:
@@ -313,28 +580,66 @@ class Session:
         if not isinstance(change, Edit):
             return change
         self.console.say(self._redacted_diff(change).rstrip())
+        self._warn_new(change)
         if self.console.choose("  Apply this change?", {"y": "yes", "n": "no"}) == "n":
             return finding
         return self._write(finding, change)
 
-    def _write(self, finding: Finding, change: Edit) -> Finding | str:
+    def _write(self, finding: Finding, change: Edit, recheck: bool = True) -> Finding | str:
         changed = change.changed_on_disk()
         if changed is not None:  # another session wrote it since the diff was shown
             return self._changed_meanwhile(finding, f"{changed} changed since the audit")
+        touched = [c.after.rel for c in change.changes]
+        try:
+            self._record(touched)  # the journal holds what is about to change (or go)
+        except (OSError, sqlite3.Error) as exc:
+            if any(c.delete for c in change.changes):  # the journal is its only way back
+                return self._failed(finding, exc)
+        self.wrote_last = False
         try:
             with interrupts_deferred():
                 change.apply()
+                # Ctrl-C held during the write is raised when the block ends: the write is
+                # done by then, and is recorded before the interrupt goes on.
+                self._applied(change, touched)
         except StaleTarget as exc:
             return self._changed_meanwhile(finding, str(exc))
         except tree_access.Moved as exc:
             return self._tree_moved(exc)
         except (OSError, UnicodeError) as exc:
             return self._failed(finding, exc)
-        self._index_seen = self._read_index()
-        self.outcome.applied.append(self.names.text(change.description))
-        self.console.say(f"  Applied: {visible(self.names.text(change.description))}")
-        self._tree_changed()
+        if recheck:  # one fix: said, and the tree audited again (a batch does both at its end)
+            self.console.say(f"  Applied: {visible(self.names.text(change.description))}")
+            self._tree_changed()
         return APPLIED
+
+    def _applied(self, change: Edit, touched: list[str]) -> None:
+        self.wrote_last = True
+        self.outcome.applied.append(self.names.text(change.description))
+        with contextlib.suppress(OSError, sqlite3.Error):  # written: the watcher records it too
+            self._record(touched + [c.rename_to for c in change.changes if c.rename_to])
+        self._index_seen = self._read_index()
+
+    def _warn_new(self, change: Edit) -> None:
+        """A change that would make a finding the tree does not have says so before the
+        question (Edit offers another value)."""
+        if self.preview is None:
+            return
+        try:
+            made = self.preview(change)
+        except (OSError, ValueError) as exc:  # no preview, said; the write keeps its guards
+            self.console.say(f"  (no preview of its effect: {type(exc).__name__})")
+            return
+        if not made:
+            return
+        self.console.say(f"  Careful: this change would make {len(made)} new finding(s):")
+        for found in made[:PREVIEW_SHOWN]:
+            self.console.say(f"    {wording.location(found)} — {visible(found.message)}")
+        self.console.say("  Edit gives it another value; or apply it and decide that next.")
+
+    def _record(self, paths: list[str]) -> None:
+        if self.journal is not None:
+            self.journal(paths)
 
     def _failed(self, finding: Finding, exc: Exception) -> str:
         """One fix that could not be made; the session goes on with the next."""
@@ -436,3 +741,30 @@ class Session:
             return self.tree.read_if_present(INDEX_NAME)
         except (OSError, tree_access.NotInTree):
             return None
+
+
+def _field_of(fix: Mapping[str, Any]) -> str:
+    field_ = fix.get("field") or ("relevance" if fix.get("action") == "demote-relevance" else "")
+    return f"`{field_}` is required" if field_ else "required"
+
+
+def _same_problem(one: Finding, other: Finding) -> bool:
+    """The same problem at another line: only line numbers differ."""
+    return (
+        (one.dimension, one.code, one.path, one.related)
+        == (other.dimension, other.code, other.path, other.related)
+        and _without_lines(one.message) == _without_lines(other.message)
+        and _fix_without_lines(one) == _fix_without_lines(other)
+    )
+
+
+def _without_lines(text: str) -> str:
+    return text.translate(NO_DIGITS)
+
+
+def _fix_without_lines(finding: Finding) -> dict[str, Any]:
+    return {k: v for k, v in (finding.fix or {}).items() if k not in LINE_KEYS}
+
+
+NO_DIGITS = str.maketrans("", "", "0123456789")
+LINE_KEYS = frozenset({"line", "first", "last"})

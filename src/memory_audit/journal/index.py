@@ -82,6 +82,7 @@ class Actor:
             "outside": "outside Claude Code",
             "baseline": "first seen by the journal",
             "restore": "memory-audit restore" + (f" ({self.label})" if self.label else ""),
+            "review": "memory-audit review",
         }.get(self.kind, self.kind)
 
     def by(self) -> str:

@@ -27,6 +27,33 @@ def inflation_cap(max_file_bytes: int) -> int:
 
 
 @dataclass(frozen=True)
+class Holdings:
+    """What deleting the journal would lose: its versions, of how many files, and how many
+    of those files are gone from disk, the journal their only copy."""
+
+    versions: int
+    files: int
+    only_copy: int
+
+
+def holdings(state_dir: Path) -> Holdings | None:
+    """The journal under ``state_dir`` counted without creating it (None: there is none)."""
+    if not (state_dir / FOLDER / "journal.sqlite").is_file():
+        return None
+    journal = Journal(state_dir)
+    try:
+        versions = journal.index.history()
+    finally:
+        journal.close()
+    latest: dict[tuple[str, str], Version] = {}
+    for version in versions:  # newest first
+        latest.setdefault((version.root, version.path), version)
+    gone = [v for v in latest.values() if v.is_tombstone]
+    kept = {(v.root, v.path) for v in versions if v.kept}
+    return Holdings(len(versions), len(latest), sum((v.root, v.path) in kept for v in gone))
+
+
+@dataclass(frozen=True)
 class JournalStats:
     versions: int
     bytes_on_disk: int

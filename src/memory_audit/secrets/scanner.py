@@ -24,6 +24,7 @@ look-around, scoped flags).
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -80,13 +81,10 @@ class Scanner:
         """Every possible secret in ``text``, false positives included (callers decide)."""
         subject = _Subject(text, bytes_engine=self._bytes)
         candidates = self._candidate_rules(subject)
-        found: list[SecretMatch] = []
-        for group in (self._specific, self._generic):  # a generic hit on a specific one: dropped
-            hits = self._group_hits(subject, candidates & group) if candidates & group else []
-            found += [
-                h for h in hits if not any(h.start < m.end and m.start < h.end for m in found)
-            ]
-        return sorted(found, key=lambda m: m.start)
+        specific = self._group_hits(subject, candidates & self._specific)
+        generic = self._group_hits(subject, candidates & self._generic)
+        # a generic hit on a specific one: dropped
+        return sorted(specific + _clear_of(generic, specific), key=lambda m: m.start)
 
     def _candidate_rules(self, subject: _Subject) -> frozenset[int]:
         present: Sequence[int]
@@ -109,33 +107,64 @@ class Scanner:
             (m.start(), i, m) for i in rules for m in self._patterns[i].regex.finditer(subject.data)
         ]
         hits: list[SecretMatch] = []
+        lines = _LineCounter(subject.text)
         reach = 0  # where the last match that took its text ends
         for start, index, match in sorted(matches, key=lambda m: m[:2]):
             if start >= reach:
                 reach = match.end()
-                hit = self._hit(subject, index, match)
+                hit = self._hit(subject, index, match, lines)
                 if hit is not None:
                     hits.append(hit)
         return hits
 
-    def _hit(self, subject: _Subject, index: int, match: Any) -> SecretMatch | None:
+    def _hit(
+        self, subject: _Subject, index: int, match: Any, lines: _LineCounter
+    ) -> SecretMatch | None:
         rule, group = self.rules[index], self._patterns[index].secret
         start, end = subject.span(match.span(group if match.span(group)[0] >= 0 else 0))
         if not plausible(rule, subject.text, start, end):
             return None
-        return self._match(rule, subject.text, start, end)
+        return self._match(rule, subject.text, start, end, lines.line(start))
 
-    def _match(self, rule: Rule, text: str, start: int, end: int) -> SecretMatch:
+    def _match(self, rule: Rule, text: str, start: int, end: int, line: int) -> SecretMatch:
         secret = text[start:end].strip()
         return SecretMatch(
             rule=rule.name,
             label=rule.label,
-            line=text.count("\n", 0, start) + 1,
+            line=line,
             start=start,
             end=end,
             redacted=redact(secret),
             fingerprint=fingerprint(rule.name, secret, self._salt),
         )
+
+
+def _clear_of(hits: list[SecretMatch], taken: list[SecretMatch]) -> list[SecretMatch]:
+    """The ``hits`` that overlap none of ``taken`` (sorted, disjoint: each is inside a match
+    that took its text), by bisection: a text with many hits of both kinds stays linear."""
+    starts = [m.start for m in taken]
+    clear = []
+    for hit in hits:
+        before = bisect.bisect_left(starts, hit.end) - 1  # the last one starting before it ends
+        if before < 0 or taken[before].end <= hit.start:
+            clear.append(hit)
+    return clear
+
+
+class _LineCounter:
+    """Line numbers of offsets asked in increasing order (one pass over a group's hits),
+    counted on from the last one asked: counting from the start for each hit made a text
+    of many hits quadratic."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._offset = 0
+        self._line = 1
+
+    def line(self, offset: int) -> int:
+        self._line += self._text.count("\n", self._offset, offset)
+        self._offset = offset
+        return self._line
 
 
 class _Subject:
@@ -145,13 +174,22 @@ class _Subject:
         self.text = text
         self.data: str | bytes = text.encode("utf-8", "surrogatepass") if bytes_engine else text
         self._same_offsets = not bytes_engine or text.isascii()
+        self._known = (0, 0)  # a byte offset and its character offset, the last converted
 
     def span(self, span: tuple[int, int]) -> tuple[int, int]:
         if self._same_offsets:
             return span
+        start = self._characters(span[0])
+        return start, self._characters(span[1])
+
+    def _characters(self, offset: int) -> int:
+        """The character offset of a byte offset, decoded on from the last one converted
+        (spans come in increasing order; decoding from the start each time was quadratic)."""
         assert isinstance(self.data, bytes)
-        start = len(self.data[: span[0]].decode("utf-8", "surrogatepass"))
-        return start, start + len(self.data[span[0] : span[1]].decode("utf-8", "surrogatepass"))
+        known_bytes, known_chars = self._known if offset >= self._known[0] else (0, 0)
+        chars = known_chars + len(self.data[known_bytes:offset].decode("utf-8", "surrogatepass"))
+        self._known = (offset, chars)
+        return chars
 
 
 def _keyword_set(keywords: Sequence[str]) -> Any:

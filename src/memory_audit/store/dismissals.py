@@ -12,15 +12,23 @@ the ``sqlite3`` shell), changes the stamp, and the dismissals are then read from
 the database itself. The database stays the only record: the copy can be stale
 or gone, never trusted when it is. A missing or unreadable database means no
 dismissals, never an error.
+
+Fingerprints name their tree (model/finding.py, ``scoped``). A database written before
+they did holds the bare fingerprint and its tree's root; read here, each is scoped to
+its root as :class:`memory_audit.store.state.State` migrates it on its first open
+(the list's header says ``v2``: a list of bare fingerprints is never trusted).
 """
 
 from __future__ import annotations
 
 import os
 
+from memory_audit.model.tree_scope import scoped, tree_identity
+
 DB_NAME = "state.db"
 LIST_NAME = "dismissed.list"
-LIST_HEADER = "memory-audit dismissed fingerprints v1"
+LIST_HEADER = "memory-audit dismissed fingerprints v2"
+SCOPE_KEY, TREE_SCOPED = "fingerprints", "tree-scoped"  # the state's meta row once migrated
 
 
 def read_dismissed(state_dir: str | os.PathLike[str]) -> frozenset[str]:
@@ -76,8 +84,18 @@ def _from_database(path: str) -> frozenset[str]:
     except sqlite3.Error:
         return frozenset()
     try:
-        return frozenset(row[0] for row in db.execute("SELECT fingerprint FROM dismissals"))
+        rows = db.execute("SELECT fingerprint, root FROM dismissals").fetchall()
+        migrated = db.execute("SELECT value FROM meta WHERE key = ?", (SCOPE_KEY,)).fetchone()
     except sqlite3.Error:
         return frozenset()
     finally:
         db.close()
+    if migrated is not None and migrated[0] == TREE_SCOPED:
+        return frozenset(str(row[0]) for row in rows)
+    return frozenset(migrate_fingerprint(str(fp), root) for fp, root in rows)
+
+
+def migrate_fingerprint(fingerprint: str, root: str | None) -> str:
+    """A dismissal written before fingerprints named their tree, as it reads now; one
+    without a tree stays bare (it hides nothing, and ``dismiss --list`` still shows it)."""
+    return scoped(tree_identity(root), fingerprint) if root else fingerprint

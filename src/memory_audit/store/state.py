@@ -21,7 +21,7 @@ from pathlib import Path
 from memory_audit.atomic import ensure_private_dir
 from memory_audit.model.changes import Changes, Resolved, TrendPoint, is_baseline
 from memory_audit.model.run import Run, TreeReport
-from memory_audit.store.dismissals import DB_NAME
+from memory_audit.store.dismissals import DB_NAME, SCOPE_KEY, TREE_SCOPED, migrate_fingerprint
 from memory_audit.store.dismissed_list import write_dismissed_list
 
 log = logging.getLogger("memory_audit.daemon")
@@ -94,6 +94,7 @@ class State:
         ensure_private_dir(folder)
         self.path = folder / DB_NAME
         self.db = self._open()
+        self._scope_fingerprints()
         self._copy_dismissals()
 
     def _open(self) -> sqlite3.Connection:
@@ -153,6 +154,32 @@ class State:
         Not written, it is not trusted either: the hook then reads this database."""
         with contextlib.suppress(OSError, sqlite3.Error):
             write_dismissed_list(self.db, self.path.parent)
+
+    def _scope_fingerprints(self) -> None:
+        """Once: the dismissals and finding history written before fingerprints named
+        their tree, scoped to the tree each row names. A dismissal without a tree is
+        scoped to every tree whose history has that fingerprint (where it was seen)."""
+        if self.get(SCOPE_KEY) == TREE_SCOPED:
+            return
+        with self.transaction() as db:
+            seen = db.execute("SELECT root, fingerprint FROM findings").fetchall()
+            dismissals = db.execute(
+                "SELECT fingerprint, root, reason, created_at FROM dismissals"
+            ).fetchall()
+            db.execute("DELETE FROM dismissals")
+            for fingerprint, root, reason, created in dismissals:
+                roots = [root] if root else [r for r, f in seen if f == fingerprint] or [None]
+                for each in roots:
+                    db.execute(
+                        "INSERT OR REPLACE INTO dismissals VALUES (?, ?, ?, ?)",
+                        (migrate_fingerprint(fingerprint, each), each, reason, created),
+                    )
+            for root, fingerprint in seen:
+                db.execute(
+                    "UPDATE findings SET fingerprint = ? WHERE root = ? AND fingerprint = ?",
+                    (migrate_fingerprint(fingerprint, root), root, fingerprint),
+                )
+            db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (SCOPE_KEY, TREE_SCOPED))
 
     # ---- meta ---------------------------------------------------------------
 

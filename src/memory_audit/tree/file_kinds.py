@@ -25,6 +25,15 @@ from fnmatch import fnmatchcase
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.memory_file import FileKind
 
+# Where a tree keeps memories it no longer loads but keeps for their history (review's
+# archive action moves them there): finished work there is the point, not a finding.
+ARCHIVE_FOLDERS = ("archive", "archived", "_archive")
+
+
+def in_archive(path: str) -> bool:
+    return path.split("/", 1)[0] in ARCHIVE_FOLDERS and "/" in path
+
+
 # `*_session_*` with a year in it: `project_session_2026-03-15.md` is a recap, while
 # `feedback_session_management.md` (seen in real trees) is a memory about sessions.
 DEFAULT_RECAP_GLOBS = ("session_*.md", "*_session_*[0-9][0-9][0-9][0-9]*.md")

@@ -21,7 +21,7 @@ INDEX_NAME = "MEMORY.md"
 # What of MEMORY.md reaches a session is computed in tree.load_budget, and only there.
 # The index may hold a whole tree's entries (10,000 in the benchmark): a larger parse budget.
 # Always parsed: its headings and breaks are structure even without a single link.
-INDEX_LIMITS = Limits(lines=20_000, inline=1_000_000, skip_plain=False)
+INDEX_LIMITS = Limits(lines=20_000, inline=1_000_000, skip_plain=False, label_markup=8)
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,3}[.)])\s+")
 HOOK_SEPARATOR = re.compile(r"^\s*(?:—|–|--|-|:)\s*")
 

@@ -52,6 +52,11 @@ class Limits:
     # Headings, paragraphs, lists and code read without markdown-it, and inline text
     # without ``[`` scanned for code spans by hand: the same answers, ten times faster.
     fast: bool = True
+    # Units a backtick or a backslash costs on top where a ``[`` sends the text to
+    # markdown-it: its code-span search or escape at each one in a link label took 4-10 µs
+    # (``"`a" * N`` in a MEMORY.md link title: 5 s a megabyte, ``"a\\" * N`` 2 s; issue 30).
+    # Bodies' smaller budget bounds them without it.
+    label_markup: int = 0
 
 
 BODY_LIMITS = Limits()
@@ -136,9 +141,10 @@ def _parse(lines: tuple[str, ...], first_line: int, limits: Limits) -> Document:
     read = lines[: limits.lines]
     # Blocks' inline texts are the lines less their container markers: when all the lines
     # fit the budget, every block does, and no block's cost needs counting.
-    budget = [limits.inline] if inline_cost("\n".join(read)) > limits.inline else None
+    whole = inline_cost("\n".join(read), limits.label_markup)
+    budget = [limits.inline] if whole > limits.inline else None
     leaves = _leaves(read, first_line, env, limits.fast)
-    blocks = [_read_inline(block, env, budget, limits.fast) for block in leaves]
+    blocks = [_read_inline(block, env, budget, limits) for block in leaves]
     unread = [lines for block in blocks for lines in block.unread]
     if len(lines) > limits.lines:
         unread.append((first_line + limits.lines, first_line + len(lines) - 1))
@@ -153,7 +159,7 @@ def _may_hold_links_or_code(line: str) -> bool:
 
 
 def _read_inline(
-    block: Block, env: dict[str, object], budget: list[int] | None, fast: bool
+    block: Block, env: dict[str, object], budget: list[int] | None, limits: Limits
 ) -> Block:
     """Parse a paragraph's or heading's inline text within the document's budget.
 
@@ -162,14 +168,15 @@ def _read_inline(
     """
     if block.kind not in ("paragraph", "heading"):
         return block
-    if budget is None or _affordable(block.text, budget):
+    fast = limits.fast
+    if budget is None or _affordable(block.text, budget, limits.label_markup):
         found = _inline_spans(block, block.text, 0, env, fast)
         return replace(block, spans=found) if found else block
     spans: list[Span] = []
     unread: list[tuple[int, int]] = []
     offset = 0
     for number, line in enumerate(block.text.split("\n"), start=block.first):
-        if _affordable(line, budget):
+        if _affordable(line, budget, limits.label_markup):
             spans += _inline_spans(block, line, offset, env, fast)
         else:
             unread.append((number, number))
@@ -177,8 +184,8 @@ def _read_inline(
     return replace(block, spans=tuple(spans), unread=tuple(unread))
 
 
-def _affordable(text: str, budget: list[int]) -> bool:
-    cost = inline_cost(text)
+def _affordable(text: str, budget: list[int], label_markup: int) -> bool:
+    cost = inline_cost(text, label_markup)
     if cost > budget[0]:
         return False
     budget[0] -= cost
@@ -201,13 +208,16 @@ def _inline_spans(
     return _spans(block, children, text, offset)
 
 
-def inline_cost(text: str) -> int:
+def inline_cost(text: str, label_markup: int = 0) -> int:
     """What markdown-it's inline parser spends on ``text``, in rough units.
 
     Plain text is consumed in runs; each markup character costs one pass of the
-    rules, and each ``[`` a link-label search on top.
+    rules, each ``[`` a link-label search on top, and when there is one, each backtick
+    and backslash ``label_markup`` more (see :attr:`Limits.label_markup`).
     """
-    return len(MARKUP.findall(text)) + LABEL_COST * text.count("[")
+    brackets = text.count("[")
+    tokens = label_markup * (text.count("`") + text.count("\\")) if brackets else 0
+    return len(MARKUP.findall(text)) + LABEL_COST * brackets + tokens
 
 
 def _leaves(

@@ -1,0 +1,51 @@
+"""The whole audit's time grows linearly with a pathological run, wherever it stands (issue 30).
+
+A fast subset of ``bench/pathological_scaling.py``: each case writes a run of a shape of N
+and 2N characters into one place of a small tree and audits it (every dimension) a few
+times; the least CPU time counts. N is where the shapes that were quadratic took a few
+tenths of a second, so that a quadratic cost shows a ratio near 4 over the audit's fixed
+cost, while a linear one shows about 2. The bound, 3.2, leaves room for a loaded machine.
+The probe covers every shape in every place (docs/benchmarks.md, "Linear time everywhere").
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bench.pathological_scaling import PLACES, SHAPES, cpu_seconds, write_tree
+
+REPEATS = 3
+BOUND = 3.2
+# N's time is counted as at least this: a linear case takes a few milliseconds, where the
+# noise of a loaded machine could make any ratio; a quadratic one takes a tenth or more.
+FLOOR = 0.05
+CASES = [
+    # the path pattern of similarity shingles: separators only (18 s for 20,000 slashes)
+    ("/", "body", 2500),
+    ("\\", "body", 2500),
+    ("~/", "body", 3000),
+    ("/", "description", 2000),
+    ("~/", "description", 3000),
+    ("~/", "index-title", 3000),
+    # the secret scanner's bookkeeping per hit, in a text that is not ASCII
+    ("password-é-placeholder", "index-plain", 200_000),
+    ("eyJ-é-placeholder", "index-plain", 300_000),
+    # Markdown blocks the fast reader leaves to markdown-it, and names
+    ("list-markers", "index-plain", 100_000),
+    ("setext-=", "body", 100_000),
+    ("\\", "file-names", 20_000),
+    ("a-", "folder-names", 20_000),
+]
+
+
+def _least_cpu_seconds(root: Path, shape: str, place: str, n: int) -> float:
+    write_tree(root, PLACES[place](SHAPES[shape](n)))
+    return min(cpu_seconds(root) for _ in range(REPEATS))
+
+
+@pytest.mark.parametrize(("shape", "place", "n"), CASES, ids=[f"{s}-{p}" for s, p, _ in CASES])
+def test_audit_time_grows_linearly(tmp_path: Path, shape: str, place: str, n: int) -> None:
+    small = _least_cpu_seconds(tmp_path / "n", shape, place, n)
+    large = _least_cpu_seconds(tmp_path / "2n", shape, place, 2 * n)
+    assert large <= BOUND * max(small, FLOOR), f"{large:.3f} s at 2N against {small:.3f} s at N"
