@@ -129,10 +129,29 @@ def known_projects(refs: list[TreeRef]) -> list[Path]:
     located = {r.location.transcripts_dir for r in refs}
     for folder in _slug_folders():
         if folder not in located:
-            project = locate_project(folder.name, folder)
+            project = _located_project(folder)
             if project is not None:
                 found.add(project)
     return sorted(found)
+
+
+# The daemon asks at every rescan: a slug folder is located again only once it changed (a
+# new transcript), not by reading transcripts, or walking the filesystem, each time.
+_LOCATED: dict[tuple[Path, int], Path | None] = {}
+LOCATED_KEPT = 10_000
+
+
+def _located_project(folder: Path) -> Path | None:
+    try:
+        key = (folder, folder.stat().st_mtime_ns)
+    except OSError:
+        return None
+    if key not in _LOCATED:
+        if len(_LOCATED) >= LOCATED_KEPT:
+            _LOCATED.clear()
+        _LOCATED[key] = locate_project(folder.name, folder)
+    found = _LOCATED[key]
+    return found if found is not None and found.is_dir() else None
 
 
 def _slug_folders() -> list[Path]:
@@ -252,13 +271,15 @@ def _first_cwd(transcript: Path) -> Path | None:
     try:
         with transcript.open("rb") as handle:
             # Bounded: a line without end (a 2 GB sparse transcript) is not read whole.
-            head = handle.read(BYTES_TO_SAMPLE)
+            budget = BYTES_TO_SAMPLE
+            for _ in range(LINES_TO_SAMPLE):
+                raw = handle.readline(budget)
+                budget -= len(raw)
+                cwd = _cwd_of(raw)
+                if cwd is not None or not raw or budget <= 0:
+                    return cwd
     except OSError:
         return None
-    for raw in head.split(b"\n")[:LINES_TO_SAMPLE]:
-        cwd = _cwd_of(raw)
-        if cwd is not None:
-            return cwd
     return None
 
 
