@@ -248,7 +248,7 @@ class Daemon:
             if rebuild(old)
         ]
         self.audits.config = self.config  # the roots and options of the next run
-        self.transcripts.config = self.config
+        self.transcripts.reconfigure(self.config)
         self.changes.rescan()  # roots may have changed
         log.info(
             "configuration reloaded from %s; rebuilt: %s",

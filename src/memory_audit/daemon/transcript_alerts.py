@@ -115,6 +115,13 @@ class TranscriptFollower:
             self.observer.join(timeout=5)
             self.observer = None
 
+    def reconfigure(self, config: Config) -> None:
+        """A reload: watching starts again when the watch settings changed."""
+        old, self.config = self.config, config
+        if config.settings.watch != old.settings.watch:
+            self.stop()
+            self.start()
+
     def _watch(self) -> None:
         folder = projects_dir()
         watch = self.config.settings.watch
