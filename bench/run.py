@@ -2,7 +2,8 @@
 
 .venv/bin/python bench/run.py [hook secrets audit ...]   (no name: all of them)
 
-``hook``, ``secrets``, ``audit``, ``service`` and ``slow-tree`` measure whole processes, as
+``hook``, ``secrets``, ``audit``, ``service``, ``slow-tree`` and ``transcript-follow``
+measure whole processes, as
 users feel them; ``duplicates`` and ``transcripts`` time one part in-process. ``secrets``
 installs gitleaks and detect-secrets into a venv of their own (build/bench-venv) on first use.
 """
@@ -27,7 +28,7 @@ from memory_audit.checks import DIMENSIONS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import service
+from bench import service, transcript_follow
 from bench.corpus import secret_corpus
 from bench.generate import PROJECT, generate, restatements, transcript_corpus
 from bench.process import bench_audit_process, compile_bytecode, isolated_env, timed_runs
@@ -251,6 +252,11 @@ def bench_service(work: Path) -> None:
     service.bench_latency_beside_slow_tree(work, 60)
 
 
+def bench_transcript_follow(work: Path) -> None:
+    """The daemon's CPU while a session writes its transcript at 1 MB/s for a minute."""
+    transcript_follow.bench(work, 60.0, 1_000_000)
+
+
 def bench_slow_tree(work: Path) -> None:
     """Alert latency of a tree while another tree's file takes seconds to scan."""
     service.bench_latency_beside_slow_tree(work, 40)
@@ -265,6 +271,7 @@ BENCHMARKS: dict[str, Callable[[Path], None]] = {
     "transcripts": bench_transcripts,
     "service": bench_service,
     "slow-tree": bench_slow_tree,
+    "transcript-follow": bench_transcript_follow,
     "pathological": bench_pathological,
     "restatements": bench_restatements,
 }

@@ -104,3 +104,22 @@ def test_state_alerts_budget_and_watched(tmp_path: Path) -> None:
     assert state.watched() == {"/t": "native", "/u": "polling"}
     with sqlite3.connect(tmp_path / "state/state.db") as db:
         assert db.execute("SELECT COUNT(*) FROM alerts").fetchone()[0] == 1
+
+
+def test_state_transcript_offsets_survive_a_restart_and_a_deleted_one_is_forgotten(
+    tmp_path: Path,
+) -> None:
+    state = State(tmp_path)
+    state.set_transcript_offsets({"a": (1, 2, 300, "seam-a"), "b": (1, 3, 40, "seam-b")})
+    state.set_transcript_offsets({"a": (1, 2, 350, "seam-a2")}, gone=["b"])
+    state.close()
+    assert State(tmp_path).transcript_offsets() == {"a": (1, 2, 350, "seam-a2")}
+
+
+def test_state_the_first_source_to_alert_for_a_secret_keeps_it(tmp_path: Path) -> None:
+    state = State(tmp_path)
+    assert state.secret_source("fp1") is None
+    state.note_secrets(["fp1"], "transcript", NOW)
+    state.note_secrets(["fp1", "fp2"], "memory", NOW)
+    assert state.secret_source("fp1") == "transcript"
+    assert state.secret_source("fp2") == "memory"

@@ -102,8 +102,10 @@ def shown_path(scanner: Scanner, path: str) -> str:
 def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Alert]:
     """New alerts from one scan: secrets never alerted before, and a budget crossing."""
     found = _name_alerts(scan, state, ignored)
+    raised = []
     for match in scan.matches:
-        if match.fingerprint in ignored:
+        # A secret a session transcript alerted for already: one alert, not two.
+        if match.fingerprint in ignored or state.secret_source(match.fingerprint) == "transcript":
             continue
         key = hashlib.sha256(
             f"{scan.root}\x1f{scan.rel}\x1f{match.fingerprint}".encode()
@@ -118,6 +120,9 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
                     f"{scan.shown_rel or scan.rel}:{match.line} {match.label} {match.redacted}",
                 )
             )
+            raised.append(match.fingerprint)
+    if raised:
+        state.note_secrets(raised, "memory", local_now())
     if scan.index_load is not None:
         crossing = _budget_crossing(scan, scan.index_load, state)
         if crossing is not None:
@@ -314,6 +319,11 @@ class AlertCenter:
 def title(alerts: list[Alert]) -> str:
     """What the notification is about, most urgent first (secrets, lost files, the budget)."""
     parts = []
+    sessions = [a for a in alerts if a.kind == "transcript"]
+    if sessions:
+        noun = "secret" if len(sessions) == 1 else "secrets"
+        count = len({a.path for a in sessions})
+        parts.append(f"{len(sessions)} possible {noun} sent in {count} session(s)")
     secrets = [a for a in alerts if a.kind == "secret"]
     if secrets:
         files = len({(a.root, a.path) for a in secrets})
@@ -330,7 +340,7 @@ def title(alerts: list[Alert]) -> str:
 
 # What the user loses, most first: a secret leaks, deleted memories are gone, a budget past
 # its cut hides entries. The first line of a batched notification is the most severe event.
-SEVERITY = {"secret": 0, "mass-change": 1, "budget": 2}
+SEVERITY = {"transcript": 0, "secret": 0, "mass-change": 1, "budget": 2}
 
 
 def body(alerts: list[Alert]) -> str:
@@ -349,4 +359,9 @@ def body(alerts: list[Alert]) -> str:
     return "\n".join(lines)
 
 
-KIND_NAMES = {"secret": "secrets", "mass-change": "memory losses", "budget": "budget alerts"}
+KIND_NAMES = {
+    "transcript": "secrets in sessions",
+    "secret": "secrets",
+    "mass-change": "memory losses",
+    "budget": "budget alerts",
+}

@@ -115,7 +115,7 @@ def _relay(err: bytes) -> None:
 
 def run_request(request: AuditRequest) -> Run:
     selection = select_checks([], request.config.settings.audit.skip)
-    refs = find_trees(request.config.settings.roots)
+    refs = find_trees(request.config.settings.roots, every_store=True)  # agents' memory too
     return audit_refs(refs, request.config, selection, now=request.now, dismissed=request.dismissed)
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from memory_audit.config.paths import claude_home
 from memory_audit.config.settings import Config
 from memory_audit.daemon.alerts import (
     Alert,
@@ -40,6 +41,7 @@ from memory_audit.notify import Notifier
 from memory_audit.secrets.loading import RulesUnavailable, masking_scanner, secret_scanner
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.store.state import State
+from memory_audit.tree.agent_stores import USER_FOLDER
 from memory_audit.tree.discovery import TreeRef, expand_root, find_trees, glob_magic
 from memory_audit.tree.walk import list_tree
 
@@ -144,7 +146,9 @@ class ChangeWatcher:
     # ---- the trees -----------------------------------------------------------
 
     def trees(self, *, locate_projects: bool = True) -> list[TreeRef]:
-        return find_trees(self.config.settings.roots, locate_projects=locate_projects)
+        return find_trees(
+            self.config.settings.roots, locate_projects=locate_projects, every_store=True
+        )
 
     def project_folders(self) -> list[Path]:
         """The folders new trees appear in: each root glob's part before its first wildcard."""
@@ -154,7 +158,7 @@ class ChangeWatcher:
             index = next((i for i, p in enumerate(parts) if glob_magic(p)), None)
             if index:
                 folders.append(Path(*parts[:index]))
-        return folders
+        return [*folders, claude_home() / USER_FOLDER]  # a new agent's memory appears there
 
     def watched_roots(self) -> list[Path]:
         return [Path(r) for r in (self.watcher.observers() if self.watcher else {})]

@@ -88,7 +88,7 @@ class JournalFeed:
         return True
 
     def trees(self) -> list[TreeRef]:
-        return find_trees(self.config.settings.roots, locate_projects=False)
+        return find_trees(self.config.settings.roots, locate_projects=False, every_store=True)
 
     def changed(self, path: Path) -> None:
         """A settled change the watcher saw: recorded with the next batch."""

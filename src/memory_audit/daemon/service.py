@@ -13,6 +13,8 @@ reverse (Maestral's manager, engine and handler are the model):
 - the journal feed (:class:`~memory_audit.daemon.journal_feed.JournalFeed`);
 - the watcher (:class:`~memory_audit.daemon.change_alerts.ChangeWatcher`), whose changes
   go to the journal feed and whose alerts to the alerter;
+- the transcript follower (:class:`~memory_audit.daemon.transcript_alerts.TranscriptFollower`):
+  secrets a session appends to its transcript, alerted like memory's;
 - the scheduler (:class:`~memory_audit.daemon.weekly_audits.WeeklyAudits`), the one
   starter of the weekly audit.
 
@@ -48,6 +50,7 @@ from memory_audit.daemon.components import (
 )
 from memory_audit.daemon.journal_feed import JournalFeed
 from memory_audit.daemon.tasks import Background
+from memory_audit.daemon.transcript_alerts import TranscriptFollower
 from memory_audit.daemon.watch import TreeWatcher
 from memory_audit.daemon.weekly_audits import WeeklyAudits
 from memory_audit.errors import AlreadyRunning, ConfigError
@@ -97,6 +100,14 @@ class Daemon:
             changed=self.journal.changed,
             trees_seen=self.journal.trees_seen,
         )
+        self.transcripts = TranscriptFollower(
+            config,
+            self.state,
+            clock,
+            lambda: scanner_of(self.config),
+            lambda: self.alerts,
+            self._spawn,
+        )
 
     def _spawn(self, work: Coroutine[Any, Any, Any]) -> None:
         """A background task, kept referenced until done (asyncio holds tasks weakly)."""
@@ -123,6 +134,7 @@ class Daemon:
             self._clean_after_crash()
             self._install_signals(loop)
             self.changes.start()
+            self.transcripts.start()
             self.journal.start()
             self.audits.start()
             self._background.spawn(self._housekeeping_loop())
@@ -196,6 +208,7 @@ class Daemon:
         self.alerts.stop()
         self.audits.stop()
         self.journal.stop()
+        self.transcripts.stop()
         self.changes.stop()
         self.state.close()
 
@@ -235,6 +248,7 @@ class Daemon:
             if rebuild(old)
         ]
         self.audits.config = self.config  # the roots and options of the next run
+        self.transcripts.reconfigure(self.config)
         self.changes.rescan()  # roots may have changed
         log.info(
             "configuration reloaded from %s; rebuilt: %s",

@@ -126,7 +126,7 @@ class WeeklyAudits:
             return
         if not self.schedule.due(now, self.state.last_success()):
             return
-        trees = find_trees(self.config.settings.roots, locate_projects=False)
+        trees = find_trees(self.config.settings.roots, locate_projects=False, every_store=True)
         busy = [r for r in trees if lock_age(r.root, now.timestamp()) is not None]
         if busy:
             self._retry_at = now + BUSY_RETRY

@@ -144,7 +144,10 @@ def _budget_row(title: str, used: int, limit: int, what: str) -> str:
 
 def _overview(run: Run) -> str:
     rows = []
+    first_agent = next((i for i, r in enumerate(run.reports) if r.agent is not None), None)
     for index, report in enumerate(run.reports):
+        if index == first_agent:  # agents' memory: a section of its own, as the CLI shows it
+            rows.append('<tr><th colspan="6">Agent memory</th></tr>')
         change = run.changes.get(str(report.root), Changes())
         found = len(report.problems) if report.audited else "not audited"
         grade = report.grade.letter if report.grade is not None else "–"

@@ -132,10 +132,10 @@ def _records(handle: io.RawIOBase) -> Iterator[tuple[str, dt.datetime | None]]:
     keeps its number (a line that is not JSON is scanned as it is)."""
     for data, start, end in whole_lines(handle):  # type: ignore[arg-type]
         for raw in bytes(data[start:end]).split(b"\n"):
-            yield _record_text(raw)
+            yield record_text(raw)
 
 
-def _record_text(raw: bytes) -> tuple[str, dt.datetime | None]:
+def record_text(raw: bytes) -> tuple[str, dt.datetime | None]:
     text = raw.decode("utf-8", errors="replace")
     try:
         record = json.loads(text)

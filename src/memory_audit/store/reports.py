@@ -197,21 +197,35 @@ def summary_markdown(run: Run, changes: Mapping[str, Changes]) -> str:
         f"{_suggestions(run)}; {since}",
         "",
         *_not_run_lines(run),
-        "| project | findings | new | resolved | index lines | index bytes | report |",
-        "|---|---|---|---|---|---|---|",
     ]
-    for report, name in zip(projects, report_names(projects), strict=True):
-        change = changes.get(str(report.root), Changes())
-        health = report.health
-        found = len(report.problems) if report.audited else wording.not_audited(report)
-        lines.append(
-            f"| {report.project or report.root} | {found} | "
-            f"{_count(change.new, change)} | {_count(change.resolved, change)} | "
-            f"{health.index_lines} | {health.index_bytes:,} | [{name}.md]({name}.md) |"
-        )
+    named = list(zip(projects, report_names(projects), strict=True))
+    lines += _tree_table("project", [(r, n) for r, n in named if r.agent is None], changes)
+    agents = [(r, n) for r, n in named if r.agent is not None]
+    if agents:  # agents' memory: a section of its own, as the CLI shows it
+        lines += ["", "## Agent memory", "", *_tree_table("agent", agents, changes)]
     lines += _errors_markdown(projects)
     lines += ["", "Review and fix, one confirmed decision at a time: `memory-audit review`."]
     return "\n".join(lines) + "\n"
+
+
+def _tree_table(
+    heading: str, named: list[tuple[TreeReport, str]], changes: Mapping[str, Changes]
+) -> list[str]:
+    lines = [
+        f"| {heading} | findings | new | resolved | index lines | index bytes | report |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for report, name in named:
+        change = changes.get(str(report.root), Changes())
+        health = report.health
+        found = len(report.problems) if report.audited else wording.not_audited(report)
+        tree = wording.tree_name(report) if report.agent else report.project or report.root
+        lines.append(
+            f"| {tree} | {found} | "
+            f"{_count(change.new, change)} | {_count(change.resolved, change)} | "
+            f"{health.index_lines} | {health.index_bytes:,} | [{name}.md]({name}.md) |"
+        )
+    return lines
 
 
 def _suggestions(run: Run) -> str:

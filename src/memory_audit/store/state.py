@@ -57,6 +57,13 @@ CREATE TABLE IF NOT EXISTS dismissals (
 CREATE TABLE IF NOT EXISTS watched (
     root TEXT PRIMARY KEY, observer TEXT NOT NULL, updated_at TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS secrets_alerted (
+    fingerprint TEXT PRIMARY KEY, source TEXT NOT NULL, raised_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS transcript_offsets (
+    key TEXT PRIMARY KEY, device INTEGER NOT NULL, inode INTEGER NOT NULL,
+    offset INTEGER NOT NULL, seam TEXT NOT NULL
+);
 """
 
 
@@ -444,3 +451,37 @@ class State:
 
     def watched(self) -> dict[str, str]:
         return {str(r[0]): str(r[1]) for r in self.db.execute("SELECT root, observer FROM watched")}
+
+    # ---- secrets alerted, from memory or a transcript ------------------------
+
+    def secret_source(self, fingerprint: str) -> str | None:
+        """Where a secret (its salted fingerprint) first alerted: "memory", "transcript"."""
+        row = self.db.execute(
+            "SELECT source FROM secrets_alerted WHERE fingerprint = ?", (fingerprint,)
+        ).fetchone()
+        return str(row[0]) if row else None
+
+    def note_secrets(self, fingerprints: Iterable[str], source: str, when: dt.datetime) -> None:
+        """The first source to alert for a secret keeps it (the other then stays quiet)."""
+        with self.transaction() as db:
+            db.executemany(
+                "INSERT OR IGNORE INTO secrets_alerted VALUES (?, ?, ?)",
+                [(f, source, now_text(when)) for f in fingerprints],
+            )
+
+    # ---- how far each session transcript was read ----------------------------
+
+    def transcript_offsets(self) -> dict[str, tuple[int, int, int, str]]:
+        """(device, inode, offset, seam) by the transcript's key (a hash of its path)."""
+        rows = self.db.execute("SELECT key, device, inode, offset, seam FROM transcript_offsets")
+        return {str(r[0]): (int(r[1]), int(r[2]), int(r[3]), str(r[4])) for r in rows}
+
+    def set_transcript_offsets(
+        self, held: dict[str, tuple[int, int, int, str]], gone: Iterable[str] = ()
+    ) -> None:
+        with self.transaction() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO transcript_offsets VALUES (?, ?, ?, ?, ?)",
+                [(key, *where) for key, where in held.items()],
+            )
+            db.executemany("DELETE FROM transcript_offsets WHERE key = ?", [(k,) for k in gone])

@@ -33,6 +33,7 @@ __all__ = ["SLUG_LIMIT", "slug_matches", "slugify"]
 NAME_MAX = 255  # longest file name most file systems allow
 TRANSCRIPTS_TO_SAMPLE = 5
 LINES_TO_SAMPLE = 50
+BYTES_TO_SAMPLE = 1024 * 1024
 WALK_BUDGET = 4000
 TRASH = ".trash"
 
@@ -93,7 +94,7 @@ def find_trees(
         projects = known_projects(refs)
         seen = {r.root.resolve() for r in refs}
         refs += project_directory_trees(projects, seen)
-        refs += find_agent_trees(projects, seen)
+        refs += find_agent_trees(projects, seen, locate_projects=locate_projects)
     return refs
 
 
@@ -128,10 +129,29 @@ def known_projects(refs: list[TreeRef]) -> list[Path]:
     located = {r.location.transcripts_dir for r in refs}
     for folder in _slug_folders():
         if folder not in located:
-            project = locate_project(folder.name, folder)
+            project = _located_project(folder)
             if project is not None:
                 found.add(project)
     return sorted(found)
+
+
+# The daemon asks at every rescan: a slug folder is located again only once it changed (a
+# new transcript), not by reading transcripts, or walking the filesystem, each time.
+_LOCATED: dict[tuple[Path, int], Path | None] = {}
+LOCATED_KEPT = 10_000
+
+
+def _located_project(folder: Path) -> Path | None:
+    try:
+        key = (folder, folder.stat().st_mtime_ns)
+    except OSError:
+        return None
+    if key not in _LOCATED:
+        if len(_LOCATED) >= LOCATED_KEPT:
+            _LOCATED.clear()
+        _LOCATED[key] = locate_project(folder.name, folder)
+    found = _LOCATED[key]
+    return found if found is not None and found.is_dir() else None
 
 
 def _slug_folders() -> list[Path]:
@@ -141,16 +161,24 @@ def _slug_folders() -> list[Path]:
         return []
 
 
-def find_agent_trees(projects: list[Path], seen: set[Path] | None = None) -> list[TreeRef]:
-    """Every agent memory tree: the user's and those of ``projects``."""
+def find_agent_trees(
+    projects: list[Path], seen: set[Path] | None = None, *, locate_projects: bool = True
+) -> list[TreeRef]:
+    """Every agent memory tree: the user's and those of ``projects`` (without
+    ``locate_projects``, only the agent is known: no git repository is asked)."""
     seen = set() if seen is None else seen
     refs = []
     for root in agent_stores(projects):
         real = root.resolve()
         if real not in seen:
             seen.add(real)
-            refs.append(TreeRef(root, locate(root)))
+            refs.append(TreeRef(root, locate(root) if locate_projects else _agent_only(root)))
     return refs
+
+
+def _agent_only(root: Path) -> ProjectLocation:
+    agent = agent_of(root)
+    return ProjectLocation(agent=agent[0] if agent else None)
 
 
 def expand_root(pattern: str) -> str:
@@ -242,9 +270,13 @@ def transcript_cwds(transcripts_dir: Path) -> Iterator[Path]:
 def _first_cwd(transcript: Path) -> Path | None:
     try:
         with transcript.open("rb") as handle:
-            for _, raw in zip(range(LINES_TO_SAMPLE), handle, strict=False):
+            # Bounded: a line without end (a 2 GB sparse transcript) is not read whole.
+            budget = BYTES_TO_SAMPLE
+            for _ in range(LINES_TO_SAMPLE):
+                raw = handle.readline(budget)
+                budget -= len(raw)
                 cwd = _cwd_of(raw)
-                if cwd is not None:
+                if cwd is not None or not raw or budget <= 0:
                     return cwd
     except OSError:
         return None
