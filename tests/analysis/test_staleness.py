@@ -141,7 +141,10 @@ OLD_OPEN = re.compile(
 
 
 def _without_blank_lines(body: str) -> str:
-    return "\n".join(line for line in body.split("\n") if line.strip())
+    """No blank line, and no line that is a bare list marker: after either, the old ``\\s*``
+    ran on into the next line."""
+    kept = (line for line in body.split("\n") if line.strip())
+    return "\n".join(line for line in kept if line.strip() not in ("-", "*", "+"))
 
 
 @settings(max_examples=600, deadline=None)
@@ -152,6 +155,11 @@ def test_status_lines_are_the_old_patterns_lines_when_no_line_is_blank(body: str
     """Only a blank line could carry the old ``\\s*`` from one line into the next."""
     assert status_lines(body, DONE) == _every_status_line(body, OLD_DONE)
     assert status_lines(body, OPEN) == _every_status_line(body, OLD_OPEN)
+
+
+def test_a_bare_list_marker_marks_nothing_on_the_next_line() -> None:
+    assert status_lines("-\n[x]", DONE) == {1}  # the old pattern said {0}: the marker's line
+    assert status_lines("-\ntodo", OPEN) == {1}
 
 
 def test_a_marker_after_a_blank_line_is_on_its_own_line() -> None:
