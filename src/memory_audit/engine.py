@@ -24,7 +24,7 @@ from memory_audit.model.finding import Finding, Skip, distinct
 from memory_audit.model.health import Health
 from memory_audit.model.run import CONSOLIDATION_LOCK, Run, TreeReport
 from memory_audit.model.tree_scope import scoped, tree_identity
-from memory_audit.model.undecodable import escaped_all, printable
+from memory_audit.model.undecodable import encodes, escaped_all, printable
 from memory_audit.secrets.boundary import Boundary, tree_boundary
 from memory_audit.secrets.loading import masking_scanner
 from memory_audit.secrets.scanner import Scanner
@@ -81,34 +81,37 @@ def audit_tree(
     # Ordered by the real paths (how often each is referenced), then shown masked.
     scoped_findings = _of_tree(tree, distinct(leveled))  # a fingerprint names its tree
     ordered = [boundary.finding(f) for f in order(tree, scoped_findings, by_references=parsed)]
-    ordered = [printable(f) for f in ordered]
+    # A file name that is not UTF-8 leaves the engine as its escaped bytes (n\xffo.md); a
+    # tree whose names are all UTF-8 (almost every tree) has nothing to escape.
+    names = (str(tree.root), str(tree.location.project_path or ""), *tree.present)
+    undecodable = not all(encodes(name) for name in (*names, *(path for path, _ in errors)))
+    if undecodable:
+        ordered = [printable(f) for f in ordered]
     health = _health(tree, parsed, selection, options, (findings, skipped, errors))
     facts = store_facts(tree)
-    # A file name that is not UTF-8 leaves the engine as its escaped bytes (n\xffo.md).
-    return escaped_all(
-        TreeReport(
-            root=Path(boundary.path(str(tree.root))),
-            project=_masked(boundary, tree.location.slug),
-            project_path=_masked_folder(boundary, tree.location.project_path),
-            profile=tree.profile if parsed else tree.requested_profile,
-            memory_files=_count(tree, FileKind.MEMORY, parsed),
-            session_recaps=_count(tree, FileKind.RECAP, parsed),
-            has_index=tree.index is not None,
-            health=dataclasses.replace(
-                health, largest=tuple((boundary.path(p), n) for p, n in health.largest)
-            ),
-            findings=tuple(f for f in ordered if f.fingerprint not in hidden),
-            skipped=tuple(dataclasses.replace(s, reason=boundary.text(s.reason)) for s in skipped),
-            errors=tuple((boundary.path(path), boundary.text(error)) for path, error in errors),
-            checks=tuple(selection),
-            dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
-            not_memories=tuple((boundary.path(p), why) for p, why in tree.not_memories.items()),
-            agent=facts.agent,
-            frozen=facts.frozen,
-            settings_notes=facts.settings_notes,
-            transcripts=facts.transcripts,
-        )
+    report = TreeReport(
+        root=Path(boundary.path(str(tree.root))),
+        project=_masked(boundary, tree.location.slug),
+        project_path=_masked_folder(boundary, tree.location.project_path),
+        profile=tree.profile if parsed else tree.requested_profile,
+        memory_files=_count(tree, FileKind.MEMORY, parsed),
+        session_recaps=_count(tree, FileKind.RECAP, parsed),
+        has_index=tree.index is not None,
+        health=dataclasses.replace(
+            health, largest=tuple((boundary.path(p), n) for p, n in health.largest)
+        ),
+        findings=tuple(f for f in ordered if f.fingerprint not in hidden),
+        skipped=tuple(dataclasses.replace(s, reason=boundary.text(s.reason)) for s in skipped),
+        errors=tuple((boundary.path(path), boundary.text(error)) for path, error in errors),
+        checks=tuple(selection),
+        dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
+        not_memories=tuple((boundary.path(p), why) for p, why in tree.not_memories.items()),
+        agent=facts.agent,
+        frozen=facts.frozen,
+        settings_notes=facts.settings_notes,
+        transcripts=facts.transcripts,
     )
+    return escaped_all(report) if undecodable else report
 
 
 def _of_tree(tree: MemoryTree, findings: list[Finding]) -> list[Finding]:

@@ -126,7 +126,8 @@ def boilerplate(memories: Sequence[MemoryFile]) -> frozenset[str]:
     template ("Moved out of CLAUDE.md on …", a status block), not a fact any of them states."""
     seen: Counter[str] = Counter()
     for memory in memories:
-        lines = {line.strip() for line in memory.body_lines[:OPENING_LINES]}
+        start = memory.body_start - 1  # the opening lines alone, not a copy of the body
+        lines = {line.strip() for line in memory.lines[start : start + OPENING_LINES]}
         lines.add(memory.description.strip())
         seen.update(line for line in lines if len(line) >= BOILERPLATE_LENGTH)
     return frozenset(line for line, files in seen.items() if files >= BOILERPLATE_FILES)

@@ -57,6 +57,15 @@ def escaped_all(value: T) -> T:
     return found  # type: ignore[no-any-return]
 
 
+def encodes(text: str) -> bool:
+    """True when ``text`` holds no escaped byte of a name that is not UTF-8 (a surrogate)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def printable(finding: Finding) -> Finding:
     """``finding`` with names that are not UTF-8 escaped. Its fix is dropped then: the fix
     would write the escape (``n\\xffo.md``) where the name's bytes belong, so the finding
