@@ -20,7 +20,7 @@ import bisect
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from memory_audit.tree.markdown_blocks import leaf_blocks
 from memory_audit.tree.markdown_links import OFFSET, SimpleInline, simple_inline
@@ -57,7 +57,7 @@ class Limits:
 BODY_LIMITS = Limits()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a tree holds many: no __dict__ each
 class Link:
     """A link found in a body: ``[title](target)`` or ``[[name]]``."""
 
@@ -68,7 +68,7 @@ class Link:
     mention: bool = False  # a ``.md`` path in a code span: a pointer a reader follows, no link
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a tree holds many: no __dict__ each
 class Span:
     """A link and where it sits in its block's text (offsets into ``Block.text``)."""
 
@@ -77,7 +77,7 @@ class Span:
     end: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a tree holds many: no __dict__ each
 class Block:
     """A leaf block: ``paragraph``, ``heading``, ``code``, ``html`` or ``break``."""
 
@@ -98,11 +98,12 @@ class Document:
     blocks: tuple[Block, ...]
     unread: tuple[tuple[int, int], ...] = ()  # line ranges whose links were not read
 
-    @property
+    # Cached: every check that reads links or skips code asks again, for every file.
+    @cached_property
     def links(self) -> tuple[Link, ...]:
         return tuple(span.link for block in self.blocks for span in block.spans)
 
-    @property
+    @cached_property
     def code_lines(self) -> frozenset[int]:
         """Lines inside fenced or indented code blocks, fence lines included."""
         return frozenset(

@@ -174,15 +174,16 @@ class MemoryFile:
             return ""
         return str(value).strip()
 
-    @property
+    # Cached: the checks ask a file's type, name and description again and again.
+    @cached_property
     def type(self) -> str:
         return self.meta_text("type")
 
-    @property
+    @cached_property
     def name(self) -> str:
         return self.meta_text("name")
 
-    @property
+    @cached_property
     def description(self) -> str:
         return self.meta_text("description")
 
@@ -201,8 +202,9 @@ class MemoryFile:
         values = value if isinstance(value, list) else [value]
         return any(str(v).strip().lower() == "always" for v in values if v is not None)
 
-    @property
-    def body_lines(self) -> Sequence[str]:
+    @cached_property
+    def body_lines(self) -> tuple[str, ...]:
+        """Cut once: checks read them a dozen times a file (a slice copies the tuple)."""
         return self.lines[self.body_start - 1 :]
 
     @property

@@ -1,0 +1,86 @@
+"""What the checks ask of a file again and again is computed once, and reads exactly as the
+per-call code read it: the body's lines, the type, name and description, a parse's links
+and code lines (issue 28 item 5: the same findings, fewer walks of every line)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from memory_audit.tree.markdown import Document, parse_markdown
+from memory_audit.tree.memory_file import FileKind, MemoryFile, parse_memory_file
+
+FIELDS = st.sampled_from(
+    ["name: a", "description: b c", "type: project", "type: ' user '", "name: [x]", "x: 1"]
+)
+METADATA = st.sampled_from(["metadata:", "  type: feedback", "  name: n", "  description: d"])
+BODY = st.sampled_from(
+    ["", "text", "# head", "```", "    code", "- [a](b.md)", "`c.md`", "[[w]]", "~~~", "---"]
+)
+
+
+@st.composite
+def memory_texts(draw: st.DrawFn) -> str:
+    head = draw(st.lists(st.one_of(FIELDS, METADATA), max_size=5))
+    body = draw(st.lists(BODY, max_size=8))
+    opened = draw(st.sampled_from(["---\n", ""]))
+    closed = draw(st.sampled_from(["---\n", ""]))
+    return opened + "".join(f"{line}\n" for line in head) + closed + "\n".join(body)
+
+
+def _memory(text: str) -> MemoryFile:
+    return parse_memory_file("a.md", FileKind.MEMORY, text, len(text), 0.0)
+
+
+def _meta_text_as_before(frontmatter: Mapping[str, object] | None, key: str) -> str:
+    """``MemoryFile.meta_text`` before it was cached, written out."""
+    fm = frontmatter or {}
+    value = fm.get(key)
+    if key not in fm:
+        metadata = fm.get("metadata")
+        value = metadata.get(key) if isinstance(metadata, Mapping) else None
+    if value is None or isinstance(value, Mapping | list):
+        return ""
+    return str(value).strip()
+
+
+@given(memory_texts())
+@example("---\nname: a\n---\nbody\n")
+@example("---\nmetadata:\n  type: feedback\n---\n")
+@example("no frontmatter\n")
+def test_body_lines_and_fields_read_as_the_per_call_code(text: str) -> None:
+    memory = _memory(text)
+    assert memory.body_lines == memory.lines[memory.body_start - 1 :]
+    assert memory.body_lines is memory.body_lines  # cut once
+    assert memory.body == "\n".join(memory.lines[memory.body_start - 1 :])
+    for key in ("type", "name", "description"):
+        assert getattr(memory, key) == _meta_text_as_before(memory.frontmatter, key)
+
+
+def test_a_body_after_frontmatter_is_cut_once() -> None:
+    memory = _memory("---\nname: a\ntype: project\n---\none\ntwo\n")
+    assert memory.body_lines == ("one", "two")
+    assert memory.body_lines is memory.body_lines
+    assert (memory.type, memory.name) == ("project", "a")
+
+
+def _code_lines_as_before(document: Document) -> frozenset[int]:
+    return frozenset(
+        line
+        for block in document.blocks
+        if block.kind == "code"
+        for line in range(block.first, block.last + 1)
+    )
+
+
+@given(st.lists(BODY, max_size=12), st.integers(min_value=1, max_value=9))
+def test_a_documents_links_and_code_lines_read_as_the_per_call_code(
+    lines: Sequence[str], first: int
+) -> None:
+    document = parse_markdown(lines, first)
+    assert document.links == tuple(s.link for b in document.blocks for s in b.spans)
+    assert document.code_lines == _code_lines_as_before(document)
+    assert document.links is document.links
+    assert document.code_lines is document.code_lines
