@@ -10,12 +10,14 @@ here first; every writer escapes again as its last line (:mod:`memory_audit.atom
 from __future__ import annotations
 
 import dataclasses
+import functools
 from pathlib import PurePath
 from typing import Any, TypeVar
 
 from memory_audit.model.finding import Finding
 
 T = TypeVar("T")
+PLAIN = frozenset({type(None), bool, int, float})  # exact types: a subclass goes the long way
 
 # A lone surrogate from an undecodable byte is that byte; any other is its code point.
 ESCAPES: dict[int, str] = {
@@ -39,6 +41,8 @@ def escaped_all(value: T) -> T:
     """``value`` with every string inside it escaped: strings, paths, tuples, lists, dicts
     and frozen dataclasses (a report, a finding), rebuilt only where something changed."""
     found: Any = value
+    if type(value) in PLAIN:
+        return value  # most fields of a finding: nothing inside, and no branch below takes it
     if isinstance(value, str):
         found = escaped(value)
     elif isinstance(value, PurePath):
@@ -69,11 +73,14 @@ def printable(finding: Finding) -> Finding:
 
 def _escaped_fields(value: Any) -> Any:
     changes = {}
-    for field in dataclasses.fields(value):
-        if not field.init:
-            continue
-        old = getattr(value, field.name)
+    for name in _init_fields(type(value)):
+        old = getattr(value, name)
         new = escaped_all(old)
         if new is not old:
-            changes[field.name] = new
+            changes[name] = new
     return dataclasses.replace(value, **changes) if changes else value
+
+
+@functools.cache  # one entry per dataclass: every finding of a run asked for its fields
+def _init_fields(cls: type) -> tuple[str, ...]:
+    return tuple(field.name for field in dataclasses.fields(cls) if field.init)
