@@ -10,7 +10,6 @@ here first; every writer escapes again as its last line (:mod:`memory_audit.atom
 from __future__ import annotations
 
 import dataclasses
-import functools
 from pathlib import PurePath
 from typing import Any, TypeVar
 
@@ -81,6 +80,11 @@ def _escaped_fields(value: Any) -> Any:
     return dataclasses.replace(value, **changes) if changes else value
 
 
-@functools.cache  # one entry per dataclass: every finding of a run asked for its fields
+INIT_FIELDS: dict[type, tuple[str, ...]] = {}  # one entry a dataclass, asked by every finding
+
+
 def _init_fields(cls: type) -> tuple[str, ...]:
-    return tuple(field.name for field in dataclasses.fields(cls) if field.init)
+    found = INIT_FIELDS.get(cls)
+    if found is None:
+        found = INIT_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.init)
+    return found
