@@ -84,3 +84,20 @@ def test_a_documents_links_and_code_lines_read_as_the_per_call_code(
     assert document.code_lines == _code_lines_as_before(document)
     assert document.links is document.links
     assert document.code_lines is document.code_lines
+
+
+@given(memory_texts())
+@example("---\nname: a\n---\npara one\npara two `x.md`\n\n```\ncode\n```\n[a](b.md)\n")
+def test_a_files_parse_keeps_what_its_readers_read_without_the_block_texts(text: str) -> None:
+    memory = _memory(text)
+    whole = parse_markdown(memory.body_lines, memory.body_start)
+    kept = memory.markdown
+    assert (kept.links, kept.code_lines, kept.unread) == (
+        whole.links,
+        whole.code_lines,
+        whole.unread,
+    )
+    assert [(b.kind, b.first, b.last, b.spans) for b in kept.blocks] == [
+        (b.kind, b.first, b.last, b.spans) for b in whole.blocks
+    ]
+    assert all(block.text == "" for block in kept.blocks)

@@ -120,6 +120,15 @@ def parse_markdown(
     return _parse(tuple(lines), first_line, limits)
 
 
+def without_texts(document: Document) -> Document:
+    """``document`` with its blocks' inline texts dropped (a paragraph of several lines is
+    a copy of them), for a parse kept beside its lines: links, code lines and unread
+    ranges stay. Spans keep their offsets into the texts: only the index's reader reads
+    those, and it keeps its own parse whole."""
+    blocks = tuple(replace(b, text="") if b.text else b for b in document.blocks)
+    return Document(blocks, document.unread)
+
+
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
     """Built on first use: importing markdown-it-py is a large share of a process that

@@ -20,7 +20,13 @@ from typing import Any
 
 from memory_audit.tree.file_problem import FileProblem
 from memory_audit.tree.frontmatter_block import Split, split_block
-from memory_audit.tree.markdown import Document, Link, first_paragraph, parse_markdown
+from memory_audit.tree.markdown import (
+    Document,
+    Link,
+    first_paragraph,
+    parse_markdown,
+    without_texts,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -120,7 +126,7 @@ class MemoryFile:
     @cached_property
     def markdown(self) -> Document:
         """The body as CommonMark reads it (links, code blocks), parsed once on first use."""
-        return parse_markdown(self.body_lines, self.body_start)
+        return without_texts(parse_markdown(self.body_lines, self.body_start))
 
     @property
     def links(self) -> tuple[Link, ...]:
