@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from memory_audit.tree.markdown import Document, parse_markdown
+from memory_audit.tree.markdown import Document, first_paragraph, parse_markdown
 from memory_audit.tree.memory_file import FileKind, MemoryFile, parse_memory_file
 
 FIELDS = st.sampled_from(
@@ -88,7 +88,7 @@ def test_a_documents_links_and_code_lines_read_as_the_per_call_code(
 
 @given(memory_texts())
 @example("---\nname: a\n---\npara one\npara two `x.md`\n\n```\ncode\n```\n[a](b.md)\n")
-def test_a_files_parse_keeps_what_its_readers_read_without_the_block_texts(text: str) -> None:
+def test_a_files_parse_keeps_what_its_readers_read_links_and_code(text: str) -> None:
     memory = _memory(text)
     whole = parse_markdown(memory.body_lines, memory.body_start)
     kept = memory.markdown
@@ -98,6 +98,7 @@ def test_a_files_parse_keeps_what_its_readers_read_without_the_block_texts(text:
         whole.unread,
     )
     assert [(b.kind, b.first, b.last, b.spans) for b in kept.blocks] == [
-        (b.kind, b.first, b.last, b.spans) for b in whole.blocks
+        (b.kind, b.first, b.last, b.spans) for b in whole.blocks if b.spans or b.kind == "code"
     ]
     assert all(block.text == "" for block in kept.blocks)
+    assert memory.first_paragraph == first_paragraph(memory.body_lines, memory.body_start, whole)

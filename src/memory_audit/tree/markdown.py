@@ -120,12 +120,15 @@ def parse_markdown(
     return _parse(tuple(lines), first_line, limits)
 
 
-def without_texts(document: Document) -> Document:
-    """``document`` with its blocks' inline texts dropped (a paragraph of several lines is
-    a copy of them), for a parse kept beside its lines: links, code lines and unread
-    ranges stay. Spans keep their offsets into the texts: only the index's reader reads
-    those, and it keeps its own parse whole."""
-    blocks = tuple(replace(b, text="") if b.text else b for b in document.blocks)
+def links_and_code(document: Document) -> Document:
+    """What a memory file's readers read of its parse, kept beside its lines: the blocks
+    that hold a link or are code, without their inline texts (a paragraph of several
+    lines is a copy of them). Links, code lines and unread ranges stay as parsed; spans
+    keep their offsets into the texts, which only the index's reader reads, and it keeps
+    its own parse whole."""
+    blocks = tuple(
+        replace(b, text="") if b.text else b for b in document.blocks if b.spans or b.kind == "code"
+    )
     return Document(blocks, document.unread)
 
 

@@ -24,8 +24,8 @@ from memory_audit.tree.markdown import (
     Document,
     Link,
     first_paragraph,
+    links_and_code,
     parse_markdown,
-    without_texts,
 )
 
 TYPE_CHECKING = False
@@ -126,7 +126,7 @@ class MemoryFile:
     @cached_property
     def markdown(self) -> Document:
         """The body as CommonMark reads it (links, code blocks), parsed once on first use."""
-        return without_texts(parse_markdown(self.body_lines, self.body_start))
+        return links_and_code(parse_markdown(self.body_lines, self.body_start))
 
     @property
     def links(self) -> tuple[Link, ...]:
