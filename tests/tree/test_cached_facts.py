@@ -1,6 +1,7 @@
 """What the checks ask of a file again and again is computed once, and reads exactly as the
-per-call code read it: the body's lines, the type, name and description, a parse's links
-and code lines (issue 28 item 5: the same findings, fewer walks of every line)."""
+per-call code read it: the type, name and description, a parse's links and code lines;
+lines are cut on demand (issue 28 item 5: the same findings, fewer walks of every line,
+memory that grows with the text, not with its lines)."""
 
 from __future__ import annotations
 
@@ -53,17 +54,16 @@ def _meta_text_as_before(frontmatter: Mapping[str, object] | None, key: str) -> 
 def test_body_lines_and_fields_read_as_the_per_call_code(text: str) -> None:
     memory = _memory(text)
     assert memory.body_lines == memory.lines[memory.body_start - 1 :]
-    assert memory.body_lines is memory.body_lines  # cut once
     assert memory.body == "\n".join(memory.lines[memory.body_start - 1 :])
     for key in ("type", "name", "description"):
         assert getattr(memory, key) == _meta_text_as_before(memory.frontmatter, key)
 
 
-def test_a_body_after_frontmatter_is_cut_once() -> None:
+def test_a_files_fields_are_read_once() -> None:
     memory = _memory("---\nname: a\ntype: project\n---\none\ntwo\n")
     assert memory.body_lines == ("one", "two")
-    assert memory.body_lines is memory.body_lines
     assert (memory.type, memory.name) == ("project", "a")
+    assert {"type", "name"} <= vars(memory).keys()
 
 
 def _code_lines_as_before(document: Document) -> frozenset[int]:
@@ -102,3 +102,16 @@ def test_a_files_parse_keeps_what_its_readers_read_links_and_code(text: str) -> 
     ]
     assert all(block.text == "" for block in kept.blocks)
     assert memory.first_paragraph == first_paragraph(memory.body_lines, memory.body_start, whole)
+
+
+def test_a_files_lines_are_cut_again_once_later_files_were_read() -> None:
+    """Lines on demand: a tree keeps each file's text, and only the last few files' lines
+    (the checks read one file after another), so its lines never all live at once."""
+    first = _memory("---\nname: a\n---\none\ntwo\n")
+    lines = first.lines
+    assert first.lines is lines  # asked again in a row: the same cut
+    assert "lines" not in vars(first)
+    for number in range(8):
+        assert _memory(f"other {number}\n").lines == (f"other {number}",)
+    assert first.lines == lines
+    assert first.lines is not lines  # cut again: the first cut was let go

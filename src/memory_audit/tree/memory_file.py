@@ -70,13 +70,19 @@ class MemoryFile:
     text: str  # as read; a scan of the whole file needs no lines
     read_problems: tuple[FileProblem, ...] = ()
 
-    @cached_property
+    @property
     def lines(self) -> tuple[str, ...]:
-        """The lines, without the line break that ends the last one."""
-        lines = self.text.split("\n")
-        if lines[-1] == "":
-            lines.pop()
-        return tuple(lines)
+        """The lines, without the line break that ends the last one: cut from the text on
+        first use and kept only while the last few files' are (a tree's lines held as
+        strings weighed more than its text; issue 28 item 5): the checks read one file
+        after another, each asking a file's lines several times in a row."""
+        recent = _RECENT_LINES[0]
+        for memory, lines in recent:
+            if memory is self:
+                return lines
+        lines = tuple(_cut_lines(self.text))
+        _RECENT_LINES[0] = ((self, lines), *recent[: RECENT_FILES - 1])
+        return lines
 
     @property
     def joined(self) -> str:
@@ -208,9 +214,8 @@ class MemoryFile:
         values = value if isinstance(value, list) else [value]
         return any(str(v).strip().lower() == "always" for v in values if v is not None)
 
-    @cached_property
+    @property
     def body_lines(self) -> tuple[str, ...]:
-        """Cut once: checks read them a dozen times a file (a slice copies the tuple)."""
         return self.lines[self.body_start - 1 :]
 
     @property
@@ -227,10 +232,24 @@ class MemoryFile:
         """The first frontmatter line that mentions ``needle`` (for pointing at a value)."""
         if not self.frontmatter_present:
             return None
+        lines = self.lines
         for number in range(2, self.body_start - 1):
-            if needle in self.lines[number - 1]:
+            if needle in lines[number - 1]:
                 return number
         return None
+
+
+RECENT_FILES = 4
+# The last files' lines, newest first; replaced whole, never changed in place, so a reader
+# on another thread sees one version or the next.
+_RECENT_LINES: list[tuple[tuple[MemoryFile, tuple[str, ...]], ...]] = [()]
+
+
+def _cut_lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def tags(value: Any) -> frozenset[str]:
