@@ -1,13 +1,16 @@
 from __future__ import annotations
 
 import ast
+import gc
+import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import SimpleNamespace
+from types import FrameType, SimpleNamespace
 
 import pytest
 
 from memory_audit import checks, engine
+from memory_audit.config.settings import Config
 from memory_audit.errors import UsageError
 from memory_audit.model.dimension import Role
 from memory_audit.model.finding import Finding
@@ -157,3 +160,46 @@ def test_a_tree_not_read_is_shown_with_a_token_in_its_folder_name_masked(tmp_pat
     assert not shown.audited
     assert token not in f"{shown.root} {shown.project}"
     assert "-work-xoxb...5vW7/memory" in str(shown.root)
+
+
+def test_no_cyclic_collection_walks_a_tree_while_it_is_audited(tmp_path: Path) -> None:
+    """Issue 28 item 5: a snapshot's millions of objects live until its report is made,
+    and full collections walked them all to free nothing; reference counting still frees
+    the rest, and collection is on again after the tree."""
+    files = {f"n{i}.md": memory(f"n{i}", body=f"see [n{i + 1}](n{i + 1}.md)") for i in range(80)}
+    tree = write_tree(tmp_path / "memory", {"MEMORY.md": index(*files), **files})
+    collections: list[int] = []
+
+    def counted(phase: str, info: dict[str, int]) -> None:
+        if phase == "start" and _inside(sys._getframe(), {"load_tree", "audit_tree"}):
+            collections.append(info["generation"])
+
+    config = Config(option_types=checks.OPTION_TYPES)
+    gc.callbacks.append(counted)
+    try:
+        run = engine.audit_refs([TreeRef(tree, ProjectLocation())], config, list(checks.REGISTRY))
+    finally:
+        gc.callbacks.remove(counted)
+    [audited] = run.reports
+    assert audited.audited
+    assert audited.findings
+    assert collections == []
+    assert gc.isenabled()
+
+
+def test_collection_stays_off_after_a_tree_where_it_was_off() -> None:
+    gc.disable()
+    try:
+        with engine.collection_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def _inside(frame: FrameType | None, functions: set[str]) -> bool:
+    while frame is not None:
+        if frame.f_code.co_name in functions:
+            return True
+        frame = frame.f_back
+    return False

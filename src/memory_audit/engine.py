@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import gc
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -324,10 +326,29 @@ def _audit_ref(
     if age is not None:
         return _shown(busy_report(ref, age), options)
     try:
-        return audit_tree(load_ref(ref, config, now), selection, options, dismissed)
+        with collection_paused():
+            return audit_tree(load_ref(ref, config, now), selection, options, dismissed)
     except Exception as exc:  # one tree's failure is that tree's error entry, not the run's
         message = f"the audit of this tree failed ({describe(exc)}); not audited"
         return _shown(not_audited(ref.root, ref.location, ROOT, message), options)
+
+
+@contextmanager
+def collection_paused() -> Iterator[None]:
+    """No cyclic garbage collection while one tree is loaded and audited.
+
+    A snapshot holds a tree's parses (millions of objects at 10,000 files) until its
+    report is made, and makes almost no cycles: each full collection walked every one of
+    them and freed nothing (7 in a 10,000-file audit, about 15% of its CPU time).
+    Reference counting frees all the rest as before; collection resumes, where it was on,
+    once the tree is done, and its next collection frees what cycles the tree left."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def load_ref(ref: TreeRef, config: Config, now: dt.datetime | None = None) -> MemoryTree:

@@ -1,13 +1,16 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
+from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memory_audit.analysis.similarity import (
     COMMON_FLOOR,
+    ENTITY_WEIGHT,
     _lsh_candidates,
     jaccard,
     shingles,
@@ -80,7 +83,8 @@ def test_the_bound_never_drops_a_pair_that_shares_a_rare_shingle(
         (a, b)
         for a, b in itertools.combinations(range(len(notes)), 2)
         if any(
-            found.frequency[s] <= common for s in found.counts[a].keys() & found.counts[b].keys()
+            found.frequency[s] <= common
+            for s in found.weighted[a].keys() & found.weighted[b].keys()
         )
     }
     scored = {(a, b, found.cosine(a, b)) for a, b in candidates}
@@ -101,3 +105,39 @@ def test_shingles_keep_entities_whole_split_cjk_and_stem_words() -> None:
 def test_tokens_and_jaccard_for_the_seed_measure() -> None:
     assert tokens("The tests hit a real DB") == {"tests", "hit", "real", "db"}
     assert jaccard(frozenset("ab"), frozenset("bc")) == 1 / 3
+
+
+def _vectors_as_before(texts: list[str]) -> tuple[list[dict[str, float]], list[float]]:
+    """``vectors`` as it was when it kept every note's counts: the vectors and lengths."""
+    cache: dict[str, tuple[str, ...]] = {}
+    counts = [Counter(shingles(text, cache)) for text in texts]
+    frequency: Counter[str] = Counter()
+    for count in counts:
+        frequency.update(count.keys())
+    weight = {
+        s: (math.log((1 + len(texts)) / (1 + df)) + 1) * (1 if s.isalnum() else ENTITY_WEIGHT)
+        for s, df in frequency.items()
+    }
+    weighted = [
+        {s: weight[s] if n == 1 else weight[s] * (1.0 + math.log(n)) for s, n in c.items()}
+        for c in counts
+    ]
+    return weighted, [math.sqrt(sum([v * v for v in w.values()])) or 1.0 for w in weighted]
+
+
+@given(
+    st.lists(
+        st.lists(st.sampled_from([*WORDS[:12], "src/app.py", "日本語", "the", "12"]), max_size=12),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_vectors_made_without_keeping_the_counts_read_as_before(words: list[list[str]]) -> None:
+    texts = [" ".join(note) for note in words]
+    found = vectors(texts)
+    weighted, norms = _vectors_as_before(texts)
+    assert [list(w.items()) for w in found.weighted] == [list(w.items()) for w in weighted]
+    assert list(found.norms) == norms
+    for left, right in itertools.combinations(range(len(texts)), 2):
+        both = weighted[left].keys() & weighted[right].keys()
+        assert found.shared(left, right) == sorted(both, key=lambda s: (-found.weight[s], s))

@@ -164,10 +164,10 @@ def stem(word: str) -> str:
 
 @dataclass(frozen=True)
 class Vectors:
-    """A collection as TF-IDF vectors: each note's shingle counts, one weight per shingle
-    (its idf), and each note's vector length."""
+    """A collection as TF-IDF vectors: one weight per shingle (its idf), each note's
+    vector (its shingles, in the order the note holds them), and each note's vector length.
+    The shingle counts the vectors are made of are not kept (a second dict a note)."""
 
-    counts: tuple[Mapping[str, int], ...]
     weight: Mapping[str, float]
     norms: tuple[float, ...]
     frequency: Mapping[str, int]
@@ -182,7 +182,7 @@ class Vectors:
 
     def shared(self, left: int, right: int) -> list[str]:
         """Shingles both hold, heaviest first."""
-        both = self.counts[left].keys() & self.counts[right].keys()
+        both = self.weighted[left].keys() & self.weighted[right].keys()
         return sorted(both, key=lambda s: (-self.weight[s], s))
 
 
@@ -192,7 +192,7 @@ def _tf(count: int) -> float:
 
 def vectors(texts: Sequence[str]) -> Vectors:
     cache: dict[str, tuple[str, ...]] = {}
-    counts = tuple(Counter(shingles(text, cache)) for text in texts)
+    counts = [Counter(shingles(text, cache)) for text in texts]
     frequency: Counter[str] = Counter()
     for count in counts:
         frequency.update(count.keys())
@@ -201,18 +201,21 @@ def vectors(texts: Sequence[str]) -> Vectors:
         s: (math.log((1 + total) / (1 + df)) + 1) * (1 if s.isalnum() else ENTITY_WEIGHT)
         for s, df in frequency.items()
     }
-    weighted = tuple(
-        {s: weight[s] if n == 1 else weight[s] * _tf(n) for s, n in c.items()} for c in counts
-    )
+    made: list[Mapping[str, float]] = []
+    counts.reverse()  # taken from the end: each note's counts freed as its vector is made
+    while counts:
+        count = counts.pop()
+        made.append({s: weight[s] if n == 1 else weight[s] * _tf(n) for s, n in count.items()})
+    weighted = tuple(made)
     norms = tuple(math.sqrt(sum([v * v for v in w.values()])) or 1.0 for w in weighted)
-    return Vectors(counts, weight, norms, frequency, weighted)
+    return Vectors(weight, norms, frequency, weighted)
 
 
 def similar_pairs(
     found: Vectors, threshold: float, exact_limit: int = EXACT_LIMIT
 ) -> Iterator[tuple[int, int, float]]:
     """Pairs ``(i, j, score)``, ``i < j``, with cosine at least ``threshold``."""
-    small = len(found.counts) <= exact_limit
+    small = len(found.weighted) <= exact_limit
     # In a large collection a pair must meet in two bands: one meeting is mostly chance.
     pairs = _lsh_candidates(found, 1 if small else 2)
     if small:
@@ -231,7 +234,7 @@ def _exact_candidates(found: Vectors, threshold: float) -> set[tuple[int, int]]:
     the product of the two notes' common-part norms (Cauchy-Schwarz): a pair whose
     bound stays under the threshold cannot be similar and is not scored.
     """
-    common = max(COMMON_FLOOR, len(found.counts) // 10)
+    common = max(COMMON_FLOOR, len(found.weighted) // 10)
     postings: dict[str, tuple[list[int], list[float]]] = {}
     rare: list[
         list[tuple[str, int]]
@@ -279,9 +282,9 @@ def _rare_dots(
 
 
 def _lsh_candidates(found: Vectors, meetings: int) -> set[tuple[int, int]]:
-    common = max(LSH_FLOOR, len(found.counts) // 20)
+    common = max(LSH_FLOOR, len(found.weighted) // 20)
     hashes = {s: _hash(s) for s, df in found.frequency.items() if df <= common}
-    signatures = [_signature(w, hashes) for w in found.counts]
+    signatures = [_signature(w, hashes) for w in found.weighted]
     met: Counter[tuple[int, int]] = Counter()
     for band in range(0, BINS, ROWS):
         buckets: dict[tuple[int, ...], list[int]] = defaultdict(list)

@@ -27,6 +27,7 @@ from memory_audit.sources.git import GitUnavailable, Repository, ignored, open_r
 from memory_audit.sources.git_history import History, history
 from memory_audit.tree.discovery import projects_dir, settings_memory_dir
 from memory_audit.tree.markdown import Document
+from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 TRANSIENT_ROOTS = ("tmp", "dev", "proc", "sys", "run", "mnt", "media", "var/tmp", "private/tmp")
@@ -38,9 +39,16 @@ class Source:
     """A scanned file: a memory's body, or MEMORY.md."""
 
     path: str
-    lines: Sequence[str]
     first_line: int
-    markdown: Document | None = None  # the loader's parse, reused
+    markdown: Document | None  # the loader's parse, reused
+    memory: MemoryFile | None = None  # None: MEMORY.md, whose lines are ``index_lines``
+    index_lines: Sequence[str] = ()
+
+    @property
+    def lines(self) -> Sequence[str]:
+        """A memory's body lines, cut when read: a memory keeps its text, not its lines,
+        and every source's lines held at once weighed as much as the tree's text."""
+        return self.memory.body_lines if self.memory is not None else self.index_lines
 
 
 @dataclass
@@ -52,9 +60,9 @@ class Project:
 
 
 def scanned_sources(tree: MemoryTree) -> list[Source]:
-    found = [Source(m.path, m.body_lines, m.body_start, m.markdown) for m in tree.memories]
+    found = [Source(m.path, m.body_start, m.markdown, m) for m in tree.memories]
     if tree.index is not None:
-        found.append(Source("MEMORY.md", tree.index.lines, 1, tree.index.markdown))
+        found.append(Source("MEMORY.md", 1, tree.index.markdown, index_lines=tree.index.lines))
     return sorted(found, key=lambda s: s.path)
 
 

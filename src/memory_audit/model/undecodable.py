@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from memory_audit.model.finding import Finding
 
 T = TypeVar("T")
+PLAIN = frozenset({type(None), bool, int, float})  # exact types: a subclass goes the long way
 
 # A lone surrogate from an undecodable byte is that byte; any other is its code point.
 ESCAPES: dict[int, str] = {
@@ -39,6 +40,8 @@ def escaped_all(value: T) -> T:
     """``value`` with every string inside it escaped: strings, paths, tuples, lists, dicts
     and frozen dataclasses (a report, a finding), rebuilt only where something changed."""
     found: Any = value
+    if type(value) in PLAIN:
+        return value  # most fields of a finding: nothing inside, and no branch below takes it
     if isinstance(value, str):
         found = escaped(value)
     elif isinstance(value, PurePath):
@@ -78,11 +81,19 @@ def printable(finding: Finding) -> Finding:
 
 def _escaped_fields(value: Any) -> Any:
     changes = {}
-    for field in dataclasses.fields(value):
-        if not field.init:
-            continue
-        old = getattr(value, field.name)
+    for name in _init_fields(type(value)):
+        old = getattr(value, name)
         new = escaped_all(old)
         if new is not old:
-            changes[field.name] = new
+            changes[name] = new
     return dataclasses.replace(value, **changes) if changes else value
+
+
+INIT_FIELDS: dict[type, tuple[str, ...]] = {}  # one entry a dataclass, asked by every finding
+
+
+def _init_fields(cls: type) -> tuple[str, ...]:
+    found = INIT_FIELDS.get(cls)
+    if found is None:
+        found = INIT_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls) if f.init)
+    return found

@@ -20,7 +20,7 @@ import bisect
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from memory_audit.tree.markdown_blocks import leaf_blocks
 from memory_audit.tree.markdown_links import OFFSET, SimpleInline, simple_inline
@@ -62,7 +62,7 @@ class Limits:
 BODY_LIMITS = Limits()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a tree holds many: no __dict__ each
 class Link:
     """A link found in a body: ``[title](target)`` or ``[[name]]``."""
 
@@ -73,7 +73,7 @@ class Link:
     mention: bool = False  # a ``.md`` path in a code span: a pointer a reader follows, no link
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a tree holds many: no __dict__ each
 class Span:
     """A link and where it sits in its block's text (offsets into ``Block.text``)."""
 
@@ -82,7 +82,7 @@ class Span:
     end: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # a tree holds many: no __dict__ each
 class Block:
     """A leaf block: ``paragraph``, ``heading``, ``code``, ``html`` or ``break``."""
 
@@ -103,11 +103,12 @@ class Document:
     blocks: tuple[Block, ...]
     unread: tuple[tuple[int, int], ...] = ()  # line ranges whose links were not read
 
-    @property
+    # Cached: every check that reads links or skips code asks again, for every file.
+    @cached_property
     def links(self) -> tuple[Link, ...]:
         return tuple(span.link for block in self.blocks for span in block.spans)
 
-    @property
+    @cached_property
     def code_lines(self) -> frozenset[int]:
         """Lines inside fenced or indented code blocks, fence lines included."""
         return frozenset(
@@ -122,6 +123,18 @@ def parse_markdown(
     lines: Sequence[str], first_line: int = 1, limits: Limits = BODY_LIMITS
 ) -> Document:
     return _parse(tuple(lines), first_line, limits)
+
+
+def links_and_code(document: Document) -> Document:
+    """What a memory file's readers read of its parse, kept beside its lines: the blocks
+    that hold a link or are code, without their inline texts (a paragraph of several
+    lines is a copy of them). Links, code lines and unread ranges stay as parsed; spans
+    keep their offsets into the texts, which only the index's reader reads, and it keeps
+    its own parse whole."""
+    blocks = tuple(
+        replace(b, text="") if b.text else b for b in document.blocks if b.spans or b.kind == "code"
+    )
+    return Document(blocks, document.unread)
 
 
 @lru_cache(maxsize=1)

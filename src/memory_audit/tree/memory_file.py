@@ -20,7 +20,13 @@ from typing import Any
 
 from memory_audit.tree.file_problem import FileProblem
 from memory_audit.tree.frontmatter_block import Split, split_block
-from memory_audit.tree.markdown import Document, Link, first_paragraph, parse_markdown
+from memory_audit.tree.markdown import (
+    Document,
+    Link,
+    first_paragraph,
+    links_and_code,
+    parse_markdown,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -64,13 +70,19 @@ class MemoryFile:
     text: str  # as read; a scan of the whole file needs no lines
     read_problems: tuple[FileProblem, ...] = ()
 
-    @cached_property
+    @property
     def lines(self) -> tuple[str, ...]:
-        """The lines, without the line break that ends the last one."""
-        lines = self.text.split("\n")
-        if lines[-1] == "":
-            lines.pop()
-        return tuple(lines)
+        """The lines, without the line break that ends the last one: cut from the text on
+        first use and kept only while the last few files' are (a tree's lines held as
+        strings weighed more than its text; issue 28 item 5): the checks read one file
+        after another, each asking a file's lines several times in a row."""
+        recent = _RECENT_LINES[0]
+        for memory, lines in recent:
+            if memory is self:
+                return lines
+        lines = tuple(_cut_lines(self.text))
+        _RECENT_LINES[0] = ((self, lines), *recent[: RECENT_FILES - 1])
+        return lines
 
     @property
     def joined(self) -> str:
@@ -120,7 +132,7 @@ class MemoryFile:
     @cached_property
     def markdown(self) -> Document:
         """The body as CommonMark reads it (links, code blocks), parsed once on first use."""
-        return parse_markdown(self.body_lines, self.body_start)
+        return links_and_code(parse_markdown(self.body_lines, self.body_start))
 
     @property
     def links(self) -> tuple[Link, ...]:
@@ -174,15 +186,16 @@ class MemoryFile:
             return ""
         return str(value).strip()
 
-    @property
+    # Cached: the checks ask a file's type, name and description again and again.
+    @cached_property
     def type(self) -> str:
         return self.meta_text("type")
 
-    @property
+    @cached_property
     def name(self) -> str:
         return self.meta_text("name")
 
-    @property
+    @cached_property
     def description(self) -> str:
         return self.meta_text("description")
 
@@ -202,7 +215,7 @@ class MemoryFile:
         return any(str(v).strip().lower() == "always" for v in values if v is not None)
 
     @property
-    def body_lines(self) -> Sequence[str]:
+    def body_lines(self) -> tuple[str, ...]:
         return self.lines[self.body_start - 1 :]
 
     @property
@@ -219,10 +232,24 @@ class MemoryFile:
         """The first frontmatter line that mentions ``needle`` (for pointing at a value)."""
         if not self.frontmatter_present:
             return None
+        lines = self.lines
         for number in range(2, self.body_start - 1):
-            if needle in self.lines[number - 1]:
+            if needle in lines[number - 1]:
                 return number
         return None
+
+
+RECENT_FILES = 4
+# The last files' lines, newest first; replaced whole, never changed in place, so a reader
+# on another thread sees one version or the next.
+_RECENT_LINES: list[tuple[tuple[MemoryFile, tuple[str, ...]], ...]] = [()]
+
+
+def _cut_lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
 
 
 def tags(value: Any) -> frozenset[str]:
