@@ -50,9 +50,9 @@ def test_audit_time_grows_linearly(tmp_path: Path, shape: str, place: str, n: in
     ratios = []
     # A quadratic shape grows about 4x in every round; a linear one can look superlinear in
     # one round of a loaded machine (a collection, another process on the core), not in all.
-    for _ in range(ROUNDS):
-        small = _least_cpu_seconds(tmp_path / "n", shape, place, n)
-        large = _least_cpu_seconds(tmp_path / "2n", shape, place, 2 * n)
+    for attempt in range(ROUNDS):
+        small = _least_cpu_seconds(tmp_path / f"n-{attempt}", shape, place, n)
+        large = _least_cpu_seconds(tmp_path / f"2n-{attempt}", shape, place, 2 * n)
         ratios.append((large / max(small, FLOOR), large, small))
         if ratios[-1][0] <= BOUND:
             return

@@ -6,6 +6,7 @@ import json
 import sqlite3
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -60,6 +61,8 @@ def test_agent_stores_of_each_scope_are_audited_watched_alerted_and_restored(
                 )
             for scope in stores:
                 assert wait_for(lambda scope=scope: logged(home, f"alert: leak-{scope}.md:"))
+            # the alerts are coalesced for a moment before they are sent: wait for the send
+            assert wait_for(lambda: all(f"leak-{s}.md" in notified(bus) for s in stores))
             assert len(versions(home, lost)) == 1  # the baseline
             lost.unlink()
             assert wait_for(lambda: len(versions(home, lost)) == 2)
@@ -80,7 +83,7 @@ def test_agent_stores_of_each_scope_are_audited_watched_alerted_and_restored(
     assert str(repo.path) not in agents.split("\n")[2]  # the project table holds no agent row
     assert slugify(repo.path) not in agents
     # alerted once each, the secrets masked
-    text = " ".join(str(n["body"]) for n in bus.notifications())
+    text = notified(bus)
     for scope, token in tokens.items():
         assert f"leak-{scope}.md" in text
         assert token not in text
@@ -96,3 +99,7 @@ def test_agent_stores_of_each_scope_are_audited_watched_alerted_and_restored(
     term.send("deleted by mistake")
     assert term.wait() == 0
     assert lost.read_bytes() == original
+
+
+def notified(bus: Any) -> str:
+    return " ".join(str(n["body"]) for n in bus.notifications())
