@@ -141,10 +141,9 @@ def test_a_scan_failing_on_one_changed_file_still_scans_the_others(
     assert f"scanning {root / 'a.md'} failed: IndexError at test_alerts.py:" in caplog.text
 
 
-def test_a_secret_alert_names_a_file_whose_name_holds_a_secret_masked(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    named = "ghp_" + "Zq8mR2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7"
+def watched_tree(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> tuple[Path, config.Config]:
+    """A tree under a projects folder and the settings of a daemon that watches it quickly,
+    logging its alerts (no notification server)."""
     tree = write_tree(
         tmp_path / "projects/-app/memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")}
     )
@@ -155,6 +154,14 @@ def test_a_secret_alert_names_a_file_whose_name_holds_a_secret_masked(
         option_types=OPTION_TYPES,
     )
     caplog.set_level(logging.INFO, "memory_audit.daemon")
+    return tree, settings
+
+
+def test_a_secret_alert_names_a_file_whose_name_holds_a_secret_masked(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    named = "ghp_" + "Zq8mR2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7"
+    tree, settings = watched_tree(tmp_path, caplog)
 
     async def scenario() -> None:
         daemon = Daemon(None, settings)
@@ -177,16 +184,7 @@ def test_a_file_named_by_a_secret_alerts_once_with_the_name_masked(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     named = "ghp_" + "Wq8mR2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7"
-    tree = write_tree(
-        tmp_path / "projects/-app/memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")}
-    )
-    settings = config.parse(
-        f"roots: ['{tmp_path}/projects/*/memory']\n"
-        f"state: {{dir: {tmp_path}/state}}\nreports: {{dir: {tmp_path}/reports}}\n"
-        "watch: {debounce_seconds: 0.05}\nnotify: {backend: none, coalesce_seconds: 0.05}\n",
-        option_types=OPTION_TYPES,
-    )
-    caplog.set_level(logging.INFO, "memory_audit.daemon")
+    tree, settings = watched_tree(tmp_path, caplog)
 
     async def scenario() -> int:
         daemon = Daemon(None, settings)
