@@ -278,9 +278,9 @@ def test_a_note_that_names_the_other_to_set_itself_apart_is_no_duplicate(tree_di
 
 
 def test_a_dated_series_is_one_finding_that_suggests_superseding(tree_dir: Path) -> None:
-    snapshot = "Sandbox snapshot: three services up, the queue drained, disk at 41 percent."
+    snapshot = "Status snapshot: three services up, the queue drained, disk at 41 percent."
     files = {
-        f"sandbox-snapshot-2026-04-{day}.md": memory(f"snapshot {day}", body=snapshot)
+        f"status-snapshot-2026-04-{day}.md": memory(f"snapshot {day}", body=snapshot)
         for day in ("14", "20", "21")
     }
     files["other.md"] = memory("other", body=snapshot)
@@ -289,8 +289,8 @@ def test_a_dated_series_is_one_finding_that_suggests_superseding(tree_dir: Path)
     series = [f for f in found if f.code == "dated-series"]
     assert [(f.path, f.related) for f in series] == [
         (
-            "sandbox-snapshot-2026-04-21.md",
-            ("sandbox-snapshot-2026-04-14.md", "sandbox-snapshot-2026-04-20.md"),
+            "status-snapshot-2026-04-21.md",
+            ("status-snapshot-2026-04-14.md", "status-snapshot-2026-04-20.md"),
         )
     ]
     assert "superseded_by" in (series[0].suggestion or "")

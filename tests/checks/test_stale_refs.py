@@ -393,7 +393,7 @@ def test_a_hash_attributed_after_it_or_by_a_plain_project_name_is_not_checked(
         "1. **Install script** (commit 4f2a91c0 in lite-installer)\n"
         "2. **Start script** (commit 5e6f7a8b в\n"
         "   lite-installer) — add the same warning\n"
-        "Key files: klatch commits 6a7b8c9d, 7b8c9d0e; session wraps.\n"
+        "Key files: ferncastle commits 6a7b8c9d, 7b8c9d0e; notes to follow.\n"
         "Latest commits 8c9d0e1f and 9d0e1f2a are ours and missing.\n"
     )
     tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})

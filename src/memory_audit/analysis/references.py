@@ -99,7 +99,7 @@ IN_NAMED = compile_fast(r"(?i)\b(?:in|from|on|at)\s+`?([\w.-]+)`?[,:]?\s+(?:comm
 NAMED_BEFORE = compile_fast(
     r"(?i)(?:^|[\s(])(`[\w.-]+`|[a-z0-9]+(?:[._-][a-z0-9]+)+)\s+(?:commits?|sha)\b"
 )
-# "commit fd1dcba in claude-lite-installer", "(commit 5e6f7a8 в `infra`)": the repository
+# "commit 3e9b2c1 in lite-installer", "(commit 5e6f7a8 в `infra`)": the repository
 # named right after the hash.
 NAMED_AFTER = compile_fast(
     r"(?i)\bcommits?\s+`?[0-9a-f]{7,40}`?(?:\s*(?:,|and|и)\s*`?[0-9a-f]{7,40}`?)*\s+"
@@ -107,7 +107,7 @@ NAMED_AFTER = compile_fast(
 )
 # A line that ends where the repository's name would follow: the name is on the next line.
 WRAPPED = compile_fast(r"(?i)(?:^|\s)(?:in|from|on|at|of|в|из|на|im|dans|en)\s*$")
-# "klatch commits 05e1373, 18894fa": a plain name before a plural "commits", unless it is
+# "ferncastle commits 4c1d9e2, 7b3a5f0": a plain name before a plural "commits", unless it is
 # one of the words that describe commits.
 PLAIN_BEFORE = compile_fast(r"(?i)(?:^|[\s(*])([a-z][a-z0-9]{2,})\s+commits\s+`?[0-9a-f]{7}")
 DESCRIBING = frozenset(
@@ -307,7 +307,7 @@ def _names_another_repository(text: str) -> bool:
 
 
 def _plain_name_before(text: str) -> bool:
-    """ "klatch commits abc1234, …": a name, not a word that describes commits."""
+    """ "ferncastle commits abc1234, …": a name, not a word that describes commits."""
     return any(
         m.group(1).lower() not in DESCRIBING and not m.group(1).lower().endswith(("ed", "ing"))
         for m in PLAIN_BEFORE.finditer(text)
