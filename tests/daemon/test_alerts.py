@@ -17,10 +17,10 @@ from memory_audit.notify import DesktopBackend, Notifier
 from memory_audit.resource_files import read_resource
 from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from memory_audit.secrets.rules import BUNDLED
-from memory_audit.secrets.scanner import Scanner
 from memory_audit.store.state import State
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import CASES
+from tests.support.in_process_daemon import FailsOnBoom, watched_tree
 from tests.support.session_bus import session_bus
 from tests.support.waiting import wait_until
 
@@ -111,18 +111,6 @@ def test_a_secret_in_a_file_whose_name_is_not_utf8_alerts_under_the_escaped_name
     assert alert.text.startswith("n\\xffo.md:6 GitHub personal access token ghp_")
 
 
-class FailsOnBoom:
-    """A scanner with a bug nobody has met yet: it raises on one file's text."""
-
-    def __init__(self, real: Scanner) -> None:
-        self.real = real
-
-    def scan(self, text: str) -> object:
-        if "boom" in text:
-            raise IndexError("the file's text")
-        return self.real.scan(text)
-
-
 def test_a_scan_failing_on_one_changed_file_still_scans_the_others(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -138,23 +126,7 @@ def test_a_scan_failing_on_one_changed_file_still_scans_the_others(
     with caplog.at_level(logging.ERROR, logger="memory_audit.daemon"):
         scans = _scan_all({root / "a.md", root / "b.md"}, root, scanner, 1 << 20)  # type: ignore[arg-type]
     assert [(s.rel, len(s.matches)) for s in scans] == [("b.md", 1)]
-    assert f"scanning {root / 'a.md'} failed: IndexError at test_alerts.py:" in caplog.text
-
-
-def watched_tree(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> tuple[Path, config.Config]:
-    """A tree under a projects folder and the settings of a daemon that watches it quickly,
-    logging its alerts (no notification server)."""
-    tree = write_tree(
-        tmp_path / "projects/-app/memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")}
-    )
-    settings = config.parse(
-        f"roots: ['{tmp_path}/projects/*/memory']\n"
-        f"state: {{dir: {tmp_path}/state}}\nreports: {{dir: {tmp_path}/reports}}\n"
-        "watch: {debounce_seconds: 0.05}\nnotify: {backend: none, coalesce_seconds: 0.05}\n",
-        option_types=OPTION_TYPES,
-    )
-    caplog.set_level(logging.INFO, "memory_audit.daemon")
-    return tree, settings
+    assert f"scanning {root / 'a.md'} failed: IndexError at in_process_daemon.py:" in caplog.text
 
 
 def test_a_secret_alert_names_a_file_whose_name_holds_a_secret_masked(

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 from pathlib import Path
 
 import pytest
 
-from memory_audit.checks import OPTION_TYPES
-from memory_audit.config import settings as config
 from memory_audit.daemon.change_alerts import MAX_MATCHES_PER_FILE
 from memory_audit.daemon.service import Daemon
-from tests.harness import index, memory, write_tree
+from tests.harness import memory
 from tests.secrets.samples import ALNUM, rnd
+from tests.support.in_process_daemon import watched_tree
 from tests.support.waiting import wait_until
 
 
@@ -21,16 +19,7 @@ from tests.support.waiting import wait_until
 def test_a_file_full_of_secrets_alerts_a_bounded_number_at_a_time(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    tree = write_tree(
-        tmp_path / "projects/-app/memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")}
-    )
-    settings = config.parse(
-        f"roots: ['{tmp_path}/projects/*/memory']\n"
-        f"state: {{dir: {tmp_path}/state}}\nreports: {{dir: {tmp_path}/reports}}\n"
-        "watch: {debounce_seconds: 0.05}\nnotify: {backend: none, coalesce_seconds: 0.05}\n",
-        option_types=OPTION_TYPES,
-    )
-    caplog.set_level(logging.INFO, "memory_audit.daemon")
+    tree, settings = watched_tree(tmp_path, caplog)
     tokens = "".join(f"key {n}: ghp_{rnd(ALNUM, 36)}\n" for n in range(300))
 
     async def scenario() -> int:

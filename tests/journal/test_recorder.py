@@ -12,9 +12,9 @@ from memory_audit.journal.recorder import TOO_LARGE, Recorder
 from memory_audit.journal.store import Journal
 from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from memory_audit.secrets.redact import redact
-from memory_audit.secrets.scanner import Scanner
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import CASES
+from tests.support.in_process_daemon import FailsOnBoom
 from tests.support.unreadable import run_unprivileged
 
 TOKEN = CASES["github-pat"][0][0][0]
@@ -221,18 +221,6 @@ def test_recorder_keeps_the_other_files_when_a_name_is_not_utf8(
     assert [(v.path, v.kind) for v in changed] == [("a.md", "modified")]
 
 
-class FailsOnBoom:
-    """A scanner with a bug nobody has met yet: it raises on one file's text."""
-
-    def __init__(self, real: Scanner) -> None:
-        self.real = real
-
-    def scan(self, text: str) -> object:
-        if "boom" in text:
-            raise IndexError("the file's text")
-        return self.real.scan(text)
-
-
 def test_recorder_a_bug_on_one_file_leaves_that_file_out_and_keeps_the_others(
     tmp_path: Path, journal: Journal
 ) -> None:
@@ -245,4 +233,4 @@ def test_recorder_a_bug_on_one_file_leaves_that_file_out_and_keeps_the_others(
     assert sorted(v.path for v in rec.reconcile(tree, 100.0, outside)) == ["MEMORY.md", "a.md"]
     [(where, why)] = rec.not_recorded.items()
     assert where == (str(tree), "b.md")
-    assert why.startswith("IndexError at test_recorder.py:")
+    assert why.startswith("IndexError at in_process_daemon.py:")
