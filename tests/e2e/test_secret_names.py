@@ -25,16 +25,14 @@ from pathlib import Path
 import pytest
 
 from memory_audit.tree.discovery import slugify
-from tests.e2e.test_secret_boundary import review_screen
+from tests.e2e.test_secret_boundary import ALNUM, FORMATS, review_screen
 from tests.harness import index, memory, write_tree
 from tests.support.daemon_process import DaemonProcess, Home, wait_for
 from tests.support.terminal import Terminal
 
 pytestmark = pytest.mark.slow  # one world built for all, in seconds
 
-FORMATS = ("text", "markdown", "json", "html", "sarif", "github")
 _rng = random.Random(1201)
-ALNUM = string.ascii_letters + string.digits
 
 
 def _token() -> str:
