@@ -91,15 +91,6 @@ class Preview:
             self._folder = None
 
 
-def made_by(edit: Edit, root: Path, audit: Audit, max_bytes: int) -> list[Finding]:
-    """The findings ``edit`` would add to the tree at ``root``."""
-    previews = Preview(root, audit, max_bytes)
-    try:
-        return previews(edit)
-    finally:
-        previews.close()
-
-
 def _grown(before: list[Finding], after: list[Finding]) -> list[Finding]:
     grown = _kinds(after) - _kinds(before)
     made: list[Finding] = []

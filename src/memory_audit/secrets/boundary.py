@@ -159,24 +159,12 @@ def tree_secrets(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
     return cast(TreeSecrets, tree.scratch[key])
 
 
-def scanned_text(text: str) -> str:
-    """A file's text as its secrets are looked for: the audit's snapshot holds it without
-    the line break that ends it (``"\\n".join(lines)``)."""
-    return text[:-1] if text.endswith("\n") else text
-
-
-def file_secrets(scanner: Scanner, text: str) -> list[SecretMatch]:
-    """One file's possible secrets, false positives included, as the audit finds them: the
-    daemon's on-change scan asks here, so an alert and the weekly audit agree."""
-    return scanner.scan(scanned_text(text))
-
-
 def _scan_tree(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
     texts = [(m.path, m.joined) for m in tree.files.values()]
     if tree.index is not None:
         texts.append((INDEX_NAME, "\n".join(tree.index.lines)))
     texts.sort()
-    # Many files at once, on two cores when it pays: the texts are scanned_text's already.
+    # Many files at once, on two cores when it pays.
     found = scan_all(scanner, [text for _, text in texts])
     return {
         path: tuple((m, text[m.start : m.end]) for m in matches)
