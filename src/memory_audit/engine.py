@@ -18,13 +18,13 @@ from typing import Any
 
 from memory_audit.analysis.health import measure, session_use
 from memory_audit.analysis.store_facts import store_facts
-from memory_audit.checks import DIMENSIONS, ORDER, REGISTRY
+from memory_audit.checks import BY_ID, DIMENSIONS, ORDER, REGISTRY
 from memory_audit.config.settings import Config
 from memory_audit.errors import UsageError, describe
 from memory_audit.model.dimension import Need, Role
 from memory_audit.model.finding import Finding, Skip, distinct
 from memory_audit.model.health import Health
-from memory_audit.model.run import CONSOLIDATION_LOCK, Run, TreeReport
+from memory_audit.model.run import CONSOLIDATION_LOCK, TREE_FOLDER, Run, TreeReport
 from memory_audit.model.tree_scope import scoped, tree_identity
 from memory_audit.model.undecodable import encodes, escaped_all, printable
 from memory_audit.secrets.boundary import Boundary, tree_boundary
@@ -38,9 +38,7 @@ from memory_audit.tree.memory_file import FileKind
 from memory_audit.tree.settle import settled
 from memory_audit.tree.snapshot import MemoryTree, load_tree
 
-ROOT = "."  # the error path of a tree whose own folder could not be listed
 # What the engine knows of a dimension is declared on it (model.dimension), never its id.
-LEVELS = {d.id: d for d in DIMENSIONS}
 TEXT_ONLY = frozenset(d.id for d in DIMENSIONS if d.text_only)
 SESSION_DIMENSIONS = frozenset(d.id for d in DIMENSIONS if Need.TRANSCRIPTS in d.needs)
 
@@ -60,10 +58,10 @@ def audit_tree(
     dismissed: Iterable[str] = (),
 ) -> TreeReport:
     """Run the selected dimensions (ids, in any order) over one snapshot."""
-    unlisted = next((e.error for e in tree.errors if e.path == ROOT), None)
+    unlisted = next((e.error for e in tree.errors if e.path == TREE_FOLDER), None)
     if unlisted is not None:  # nothing is known of it: no finding would be true, "missing" least
         message = f"the memory folder cannot be read ({unlisted}); not audited"
-        return _shown(not_audited(tree.root, tree.location, ROOT, message), options)
+        return _shown(not_audited(tree.root, tree.location, TREE_FOLDER, message), options)
     options = options or {}
     # A secrets-only run reads text, never frontmatter: its counts come from file places.
     parsed = not set(selection) <= TEXT_ONLY
@@ -146,7 +144,7 @@ def _leveled(finding: Finding) -> Finding:
     """The finding with its level: its check's word, or its dimension's table."""
     if finding.level is not None:
         return finding
-    return dataclasses.replace(finding, level=LEVELS[finding.dimension].level(finding.code).value)
+    return dataclasses.replace(finding, level=BY_ID[finding.dimension].level(finding.code).value)
 
 
 def _health(
@@ -269,7 +267,7 @@ def order(
             references[finding.path] = tree.references_to(finding.path) if by_references else 0
         return (
             ORDER[finding.dimension],
-            0 if finding.code in LEVELS[finding.dimension].leading else 1,
+            0 if finding.code in BY_ID[finding.dimension].leading else 1,
             -references[finding.path],
             finding.path,
             finding.line or 0,
@@ -330,7 +328,7 @@ def _audit_ref(
             return audit_tree(load_ref(ref, config, now), selection, options, dismissed)
     except Exception as exc:  # one tree's failure is that tree's error entry, not the run's
         message = f"the audit of this tree failed ({describe(exc)}); not audited"
-        return _shown(not_audited(ref.root, ref.location, ROOT, message), options)
+        return _shown(not_audited(ref.root, ref.location, TREE_FOLDER, message), options)
 
 
 @contextmanager
