@@ -134,11 +134,13 @@ def with_shared_notes(
     hidden = frozenset(dismissed)
     reports = list(run.reports)
     rules = config.check_options("secrets")
-    for position, number in enumerate(audited):
+    for position, items in found.items():
+        number = audited[position]
         # Out of the engine like every other finding: through the tree's redaction boundary
-        # (a secret in a file name is masked in its path and its message).
+        # (a secret in a file name is masked in its path and its message). A store without a
+        # shared note has nothing to mask, and its tree is not scanned for one.
         boundary = redaction_boundary(trees[position], rules)
-        mine = _scoped(trees[position].root, found.get(position, []))
+        mine = _scoped(trees[position].root, items)
         extra = [boundary.finding(f) for f in mine if f.fingerprint not in hidden]
         reports[number] = _added(reports[number], extra)
     return dataclasses.replace(run, reports=tuple(reports))
