@@ -24,6 +24,7 @@ from pathlib import Path
 
 from memory_audit.fix.edits import Edit
 from memory_audit.model.finding import Finding
+from memory_audit.tree.discovery import TRASH
 
 Audit = Callable[[Path], list[Finding]]  # the findings of a tree at this path
 Stamp = tuple[tuple[str, int, int], ...]
@@ -111,7 +112,7 @@ def _stamp(source: Path) -> Stamp:
     stamp: list[tuple[str, int, int]] = []
     for folder, dirs, files in os.walk(source, followlinks=False):
         rel = Path(folder).relative_to(source)
-        dirs[:] = sorted(d for d in dirs if d != ".trash")
+        dirs[:] = sorted(d for d in dirs if d != TRASH)
         for name in sorted(files):
             try:
                 info = os.lstat(os.path.join(folder, name))
@@ -124,7 +125,7 @@ def _stamp(source: Path) -> Stamp:
 def _copy_tree(source: Path, target: Path, max_bytes: int) -> None:
     for folder, dirs, files in os.walk(source, followlinks=False):
         rel = Path(folder).relative_to(source)
-        dirs[:] = [d for d in dirs if d != ".trash"]
+        dirs[:] = [d for d in dirs if d != TRASH]
         (target / rel).mkdir(mode=0o700, parents=True, exist_ok=True)
         for name in files:
             _copy_one(Path(folder) / name, target / rel / name, max_bytes)

@@ -32,11 +32,11 @@ from memory_audit.fix import tree_access
 from memory_audit.fix.edits import Edit, FileChange
 from memory_audit.fix.text_file import TextFile, new_file
 from memory_audit.fix.tree_access import Tree
+from memory_audit.tree.discovery import TRASH
 from memory_audit.tree.index_file import INDEX_NAME, LineKind, parse_index
 from memory_audit.tree.load_budget import LINE_LIMIT
 from memory_audit.tree.walk import list_tree
 
-TRASH = ".trash"
 RENAMED_SUFFIX = "-moved"
 MAX_RENAMINGS = 100
 REFUSED = b"\0refused"  # compared by identity: no file's bytes are this object

@@ -20,12 +20,12 @@ from memory_audit.fix.actions import Action
 from memory_audit.fix.edits import Edit, FileChange, StaleTarget
 from memory_audit.fix.text_file import TextFile, new_file
 from memory_audit.fix.tree_access import Tree
+from memory_audit.tree.discovery import TRASH
 from memory_audit.tree.index_file import INDEX_NAME
 
 NAME = "move-to-user-level"
 USER_FILE = "CLAUDE.md"
 RULES = "rules"
-TRASH = ".trash"
 MARK = "<!-- moved here from project memory by memory-audit: {name} -->"
 QUESTION = "Write it to (under ~/.claude: CLAUDE.md or rules/<name>.md)"
 
