@@ -224,7 +224,7 @@ class JournalKeeper:
         masked): each is the journal's tree it shows, and its paths are shown masked too."""
         journaled = self.journal.index.roots()
         found = {}
-        scanner = self.scanner()
+        scanner = self._masking_scanner()
         for root in roots:
             real = next((r for r in journaled if shows(str(root), r)), str(root))
             versions = [
@@ -232,7 +232,7 @@ class JournalKeeper:
                 for v in shown(self.journal.index.history(real, since=since), scanner)
                 if v.kind != BASELINE
             ]
-            name_of = self._shown([v.path for v in versions])
+            name_of = Boundary.for_names(scanner, [v.path for v in versions]).path
             changes = tuple(
                 FileChange(
                     time.strftime("%Y-%m-%d %H:%M", time.localtime(v.at)),
@@ -246,14 +246,13 @@ class JournalKeeper:
                 found[str(root)] = Activity(changes)
         return found
 
-    def _shown(self, paths: list[str]) -> Callable[[str], str]:
-        """Paths as reports show them; with the bundled rules when the configured ones are
-        unusable (masking never turns itself off)."""
+    def _masking_scanner(self) -> Scanner:
+        """The configured rules, or the bundled ones when those are unusable: labels and
+        names are masked whatever the patterns file's state (masking never turns itself off)."""
         try:
-            scanner = self.scanner()
+            return self.scanner()
         except RulesUnavailable:
-            scanner = masking_scanner(ScannerConfig(state_dir=str(self._state_dir)))
-        return Boundary.for_names(scanner, paths).path
+            return masking_scanner(ScannerConfig(state_dir=str(self._state_dir)))
 
     def retain(self, now: float) -> int:
         policy = Policy(
