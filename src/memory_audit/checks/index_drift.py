@@ -55,7 +55,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         yield _missing_index(tree)
         return
     moved = {link.line: (link, path) for path, link in tree.moved_index_targets.items()}
-    pointers = {entry.line for entry in tree.index.entries if entry.is_pointer}
+    pointers = tree.index.pointer_lines
     for link, target in tree.index_links:
         if link.line in moved and moved[link.line][0] == link:
             yield _stale_path(link, moved[link.line][1])

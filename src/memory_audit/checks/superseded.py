@@ -34,7 +34,7 @@ class Options:
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
-    pointers = {e.line for e in tree.index.entries if e.is_pointer} if tree.index else set()
+    pointers = tree.index.pointer_lines if tree.index else frozenset()
     for link, target in tree.index_links:
         if link.line not in pointers:
             continue  # a sentence may well name an old file ("replaced X with Y")

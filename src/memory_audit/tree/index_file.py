@@ -115,6 +115,11 @@ class Index:
     def mentions(self) -> tuple[str, ...]:
         return self._structure.mentions
 
+    @cached_property
+    def pointer_lines(self) -> frozenset[int]:
+        """The lines that are index entries (they start with their link), not prose."""
+        return frozenset(entry.line for entry in self.entries if entry.is_pointer)
+
 
 def parse_index(text: str, size: int, mtime: float, raw_line_bytes: Sequence[int]) -> Index:
     lines = tuple(text.split("\n"))
