@@ -76,7 +76,11 @@ class FileScan:
     name_matches: tuple[SecretMatch, ...] = ()  # secrets in the file's or a folder's name
 
 
-def scan_file(path: Path, root: Path, scanner: Scanner, max_bytes: int) -> FileScan | None:
+def scan_file(
+    path: Path, root: Path, scanner: Scanner, max_bytes: int, shown_root: str | None = None
+) -> FileScan | None:
+    """One changed file's possible secrets; ``shown_root``: the tree as alerts show it, when
+    the caller scans many files of one tree (it is the same for all of them)."""
     rel = relative_in_tree(path, root)
     if rel is None:
         return None
@@ -89,7 +93,8 @@ def scan_file(path: Path, root: Path, scanner: Scanner, max_bytes: int) -> FileS
     names = tuple(scanner.scan("\n".join(p.removesuffix(".md") for p in rel.split("/"))))
     # A name that is not UTF-8 is shown (and keyed, and stored) as its escaped bytes.
     rel = escaped(rel)
-    shown = (shown_path(scanner, str(root)), shown_path(scanner, rel))
+    root_shown = shown_root if shown_root is not None else shown_path(scanner, str(root))
+    shown = (root_shown, shown_path(scanner, rel))
     return FileScan(root, rel, matches, loaded, *shown, name_matches=names)
 
 

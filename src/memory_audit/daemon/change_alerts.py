@@ -247,9 +247,10 @@ def shown_scanner_of(config: Config) -> Scanner:
 
 def _scan_all(paths: set[Path], root: Path, scanner: Scanner, limit: int) -> list[FileScan]:
     scans = []
+    shown_root = shown_path(scanner, str(root))  # one tree a batch: masked once
     for path in sorted(paths):
         try:
-            scan = scan_file(path, root, scanner, limit)
+            scan = scan_file(path, root, scanner, limit, shown_root)
         except OSError:
             continue
         except Exception as exc:  # a bug on one file: the batch's other files still alert
