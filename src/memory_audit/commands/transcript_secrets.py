@@ -63,13 +63,15 @@ def _folders(refs: Sequence[TreeRef] | None) -> list[Path]:
 def render(result: ScanResult) -> list[str]:
     size = f"{result.bytes_read / 1_000_000:.1f} MB"
     found = len(result.secrets)
-    sessions = len({s.transcript for s in result.secrets})
+    by_session: dict[Path, list[TranscriptSecret]] = {}
+    for secret in result.secrets:
+        by_session.setdefault(secret.transcript, []).append(secret)
     head = f"Scanned {result.transcripts} session transcripts ({size}): "
     if not found:
         return [head + "no possible secret."]
-    lines = [head + f"{found} possible secret(s) in {sessions} session(s).", ""]
-    for transcript in sorted({s.transcript for s in result.secrets}):
-        lines += _session(transcript, [s for s in result.secrets if s.transcript == transcript])
+    lines = [head + f"{found} possible secret(s) in {len(by_session)} session(s).", ""]
+    for transcript in sorted(by_session):
+        lines += _session(transcript, by_session[transcript])
     return [*lines, SENT]
 
 
