@@ -27,13 +27,17 @@ import re
 from memory_audit.secrets.redact import entropy
 from memory_audit.secrets.rules import Rule
 
+# "not a real password", "the joke": the text disowns the value it gives.
+DISCLAIMER = (
+    r"\bnot (?:a |an )?(?:real |actual |live |valid |working )?(?:credential|password|passcode"
+    r"|secret)s?\b|\b(?:a|the) joke\b"
+)
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
     r"|changeme|change[_-]me|redacted|fake|0{8,}|12345678|abcdefgh"
     # the whole text of a phrase rule's disclaimed alternative (a user's rules file may
     # still carry one): "password=x1 is the joke"
-    r"|\bnot (?:a |an )?(?:real |actual |live |valid |working )?(?:credential|password|passcode"
-    r"|secret)s?\b|\b(?:a|the) joke\b",
+    rf"|{DISCLAIMER}",
     re.I,
 )
 NOT_A_VALUE = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|[()\[\]]|^\$|^%|^os\.|^env\.", re.I)
@@ -89,9 +93,7 @@ EXAMPLE_BEFORE = re.compile(
     re.I,
 )
 DISCLAIMER_AFTER = re.compile(
-    r"\bnot (?:a |an )?(?:real |actual |live |valid |working )?(?:credential|password|passcode"
-    r"|secret)s?\b|\b(?:a|the) joke\b|\((?:e\.g\.|for example|an example|example|sample)\b",
-    re.I,
+    rf"{DISCLAIMER}|\((?:e\.g\.|for example|an example|example|sample)\b", re.I
 )
 SYMBOLS = frozenset("!@#$%^&*+=?~")
 OPENING_QUOTES = "`'\"(“‘「『["
