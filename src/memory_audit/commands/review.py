@@ -54,6 +54,7 @@ from memory_audit.secrets.scanner import Scanner
 from memory_audit.store.reports import ReportStore
 from memory_audit.store.state import State
 from memory_audit.tree.discovery import TreeRef
+from memory_audit.tree.snapshot import MemoryTree
 
 # usage runs only to ask whether the store's project moved (orphaned-store, which review
 # can fix): reading transcripts for dead weight again adds nothing a fix needs.
@@ -121,16 +122,18 @@ def _review(
         if dimension in options:
             options[dimension] = dataclasses.replace(options[dimension], **values)
 
+    read: list[MemoryTree] = []  # the snapshot the last audit read
+
     def audit_now() -> TreeReport:
-        tree = load_ref(ref, config)
-        return shared.added(ref, audit_tree(tree, selection, options, state.dismissed()))
+        read[:] = [load_ref(ref, config)]
+        return shared.added(ref, audit_tree(read[0], selection, options, state.dismissed()))
 
     before = audit_now()
+    snapshot = read[0]  # the tree as the findings were made, before any fix
     _say_errors(before, console)
     findings = _findings(ref, config, before, from_report, console)
-    findings += [
-        f for f in shared.of(ref) if f.fingerprint not in {g.fingerprint for g in findings}
-    ]
+    known = {g.fingerprint for g in findings}
+    findings += [f for f in shared.of(ref) if f.fingerprint not in known]
     dismissed = state.dismissed()
     findings = [f for f in findings if f.fingerprint not in dismissed]
     findings.sort(key=lambda f: f.code != ORPHANED)
@@ -139,7 +142,6 @@ def _review(
         return Outcome()
     rules = config.check_options("secrets")
     scanner = secret_scanner(rules)
-    snapshot = load_ref(ref, config)
     names = redaction_boundary(snapshot, rules)
     real_paths = names.paths(snapshot.present | set(snapshot.files))
     with _held(ref.root) as tree:
