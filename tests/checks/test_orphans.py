@@ -151,14 +151,30 @@ def test_orphans_index_naming_a_file_in_a_code_span_reaches_it(tree_dir: Path) -
     ]
 
 
-def test_orphans_are_not_judged_when_the_index_sits_one_folder_up(tmp_path: Path) -> None:
-    write_tree(tmp_path, {"MEMORY.md": "- [A](memory/a.md) — notes\n"})
-    tree = write_tree(tmp_path / "memory", {"a.md": memory("a"), "b.md": memory("b")})
+def test_orphans_are_not_judged_when_the_index_sits_one_folder_up(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # In Claude Code's own projects folder the index one level up is never read: a problem.
+    project = isolated_home / ".claude/projects/-work-p"
+    write_tree(project, {"MEMORY.md": "- [A](memory/a.md) — notes\n"})
+    tree = write_tree(project / "memory", {"a.md": memory("a"), "b.md": memory("b")})
     result = report(tree, "orphans", "index-drift")
     [missing] = result.findings
-    assert missing.code == "missing-index"
+    assert (missing.code, missing.level) == ("missing-index", "problem")
     assert "the one in the folder above is not this folder's index" in missing.message
     assert missing.suggestion == "move ../MEMORY.md into this folder, its links made relative to it"
     assert [s.reason for s in result.skipped] == [
         "the index is the MEMORY.md one folder up; what it reaches is not judged"
     ]
+
+
+def test_a_repositorys_copy_indexed_one_folder_up_is_a_suggestion(tmp_path: Path) -> None:
+    # A repository keeping its memory copy as MEMORY.md + memory/*.md: its own layout.
+    write_tree(tmp_path, {"MEMORY.md": "- [A](memory/a.md) — notes\n"})
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a")})
+    [missing] = report(tree, "orphans", "index-drift").findings
+    assert (missing.code, missing.level) == ("missing-index", "suggestion")
+    assert missing.suggestion == (
+        "if Claude Code loads this folder, move ../MEMORY.md into this folder,"
+        " its links made relative to it"
+    )

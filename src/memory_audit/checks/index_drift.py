@@ -4,7 +4,9 @@ Reports, for the index at the root of the tree:
 
 - ``missing-index``: there is no MEMORY.md (or it cannot be read); when the
   folder above holds one (a copied memory folder), it says so: Claude Code reads
-  the index only inside the memory folder (``orphans`` then judges nothing);
+  the index only inside the memory folder (``orphans`` then judges nothing). For
+  a folder outside Claude Code's own (a repository keeping a copy with its index
+  one level up, its own layout) that is a suggestion: such a copy is not loaded;
 - ``broken-index-link``: an index line links a file that does not exist;
 - ``stale-index-path``: the linked file is gone but exactly one unindexed file
   with the same name exists elsewhere in the tree (it was moved);
@@ -36,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from memory_audit.analysis.stale_sources import on_this_machine
 from memory_audit.analysis.wikilinks import wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.index_file import INDEX_NAME, IndexEntry, IndexLink
@@ -78,6 +81,7 @@ def _missing_index(tree: MemoryTree) -> Finding:
     problems = tree.unread.get(INDEX_NAME, ())
     errors = [e.error for e in tree.errors if e.path == INDEX_NAME]
     reason = "; ".join([p.message for p in problems] + errors)
+    level = None
     if reason:
         message = f"MEMORY.md cannot be read ({reason}) — index cannot be checked"
         suggestion = "restore MEMORY.md as UTF-8 text, one pointer line per memory file"
@@ -87,10 +91,15 @@ def _missing_index(tree: MemoryTree) -> Finding:
             " for Claude Code, which reads MEMORY.md only inside the memory folder"
         )
         suggestion = "move ../MEMORY.md into this folder, its links made relative to it"
+        if not on_this_machine(tree):
+            # A repository's copy indexed one level up is its owner's layout, not a tree
+            # Claude Code loads: whether to move the index is theirs to decide.
+            level = "suggestion"
+            suggestion = f"if Claude Code loads this folder, {suggestion}"
     else:
         message = "MEMORY.md is missing — index cannot be checked"
         suggestion = "create MEMORY.md with one `- [Title](file.md) — hook` line per memory file"
-    return make_finding(ID, "missing-index", INDEX_NAME, None, message, suggestion)
+    return make_finding(ID, "missing-index", INDEX_NAME, None, message, suggestion, level=level)
 
 
 def _stale_path(link: IndexLink, actual: str) -> Finding:
