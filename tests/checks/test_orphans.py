@@ -178,3 +178,40 @@ def test_a_repositorys_copy_indexed_one_folder_up_is_a_suggestion(tmp_path: Path
         "if Claude Code loads this folder, move ../MEMORY.md into this folder,"
         " its links made relative to it"
     )
+
+
+def test_with_no_index_at_all_the_missing_index_is_the_one_finding(tree_dir: Path) -> None:
+    # One cause, one finding: not an orphan per memory beside "MEMORY.md is missing".
+    write_tree(tree_dir, {"a.md": memory("a"), "b_notes.md": memory("b", description=None)})
+    result = report(tree_dir, "orphans", "index-drift")
+    [missing] = result.findings
+    assert missing.code == "missing-index"
+    assert "there is no MEMORY.md, so nothing is reachable (`missing-index`)" in [
+        s.reason for s in result.skipped
+    ]
+    # Its fix writes the index those orphans' fixes would have added line by line.
+    assert missing.fix == {
+        "action": "create-index",
+        "path": "MEMORY.md",
+        "text": "# Memory index\n\n- [a](a.md) — About a\n- [b](b_notes.md)\n",
+    }
+
+
+def test_memories_in_an_archive_folder_are_kept_out_of_the_index_on_purpose(
+    tree_dir: Path,
+) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md"),
+            "a.md": memory("a"),
+            "retired/2026-05-27-prune/old_rule.md": memory("old-rule"),
+            "archive/old_plan.md": memory("old-plan"),
+            "notes/loose.md": memory("loose"),
+        },
+    )
+    result = report(tree_dir, "orphans")
+    assert codes(result.findings) == [("orphan-candidate", "notes/loose.md", None)]
+    assert "2 memories in archive folders, kept out of the index: not judged" in [
+        s.reason for s in result.skipped
+    ]

@@ -369,3 +369,17 @@ def test_capture_todo_note_creates_the_note_and_the_index(tree_dir: Path) -> Non
         build(tree_dir, fix)
     with pytest.raises(StaleTarget, match=r"not a \.md file name inside the tree"):
         build(tree_dir, fix, ["../outside.md", ""])
+
+
+def test_create_index_writes_the_pointers_and_never_overwrites_an_index(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"a.md": memory("a"), "b.md": memory("b")})
+    [missing] = [f for f in findings(tree_dir, "index-drift") if f.code == "missing-index"]
+    assert missing.fix is not None
+    edit = apply(tree_dir, dict(missing.fix))
+    assert edit.description == "MEMORY.md: created, with a line for each of 2 memories"
+    assert (tree_dir / "MEMORY.md").read_text() == (
+        "# Memory index\n\n- [a](a.md) — About a\n- [b](b.md) — About b\n"
+    )
+    assert findings(tree_dir, "index-drift", "orphans") == []
+    with pytest.raises(StaleTarget, match=r"MEMORY\.md exists now"):
+        build(tree_dir, dict(missing.fix))

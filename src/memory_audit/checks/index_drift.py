@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from memory_audit.analysis.stale_sources import on_this_machine
 from memory_audit.analysis.wikilinks import wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.index_file import INDEX_NAME, IndexEntry, IndexLink
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree, Target, name_key
@@ -99,7 +100,19 @@ def _missing_index(tree: MemoryTree) -> Finding:
     else:
         message = "MEMORY.md is missing — index cannot be checked"
         suggestion = "create MEMORY.md with one `- [Title](file.md) — hook` line per memory file"
+        return make_finding(
+            ID, "missing-index", INDEX_NAME, None, message, suggestion, fix=_new_index(tree)
+        )
     return make_finding(ID, "missing-index", INDEX_NAME, None, message, suggestion, level=level)
+
+
+def _new_index(tree: MemoryTree) -> dict[str, str] | None:
+    """MEMORY.md with a pointer for each memory (archived ones stay out, as they were)."""
+    pointers = [m.index_pointer() for m in tree.memories if not in_archive(m.path)]
+    if not pointers:
+        return None
+    text = "# Memory index\n\n" + "\n".join(sorted(pointers)) + "\n"
+    return {"action": "create-index", "path": INDEX_NAME, "text": text}
 
 
 def _stale_path(link: IndexLink, actual: str) -> Finding:

@@ -5,7 +5,10 @@ index line links it (a stale index path that means it counts), or a reachable
 file links it (markdown link or ``[[wikilink]]``) or names it in a relation
 field (``relations:``, ``superseded_by``, ``related:``, ``relates_to:``). Hubs,
 archives and second-level indexes (``retros/index.md``) therefore reach the
-notes they list. Recaps (``sessions/``) are never orphans.
+notes they list. Recaps (``sessions/``) are never orphans, nor are memories in an
+archive folder (``archive/``, ``retired/``, ...: kept out of the index on purpose; the
+skip counts them). With no MEMORY.md at all nothing is reachable: that one cause is
+``index-drift``'s ``missing-index``, not one orphan per memory.
 
 This dimension owns unreachable files: each yields exactly one finding, here.
 ``index-drift`` reports a reachable file missing from MEMORY.md only when the
@@ -29,6 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -47,9 +51,19 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     if tree.index_above:  # adding lines to a new MEMORY.md would make a second index
         yield Skip(ID, "the index is the MEMORY.md one folder up; what it reaches is not judged")
         return
+    if tree.index is None:
+        yield Skip(ID, "there is no MEMORY.md, so nothing is reachable (`missing-index`)")
+        return
+    archived = 0
     for memory in sorted(tree.memories, key=lambda m: m.path):
-        if memory.path not in tree.reachable:
+        if memory.path in tree.reachable:
+            continue
+        if in_archive(memory.path):
+            archived += 1
+        else:
             yield _orphan(tree, memory)
+    if archived:
+        yield Skip(ID, f"{archived} memories in archive folders, kept out of the index: not judged")
 
 
 def _orphan(tree: MemoryTree, memory: MemoryFile) -> Finding:
@@ -61,10 +75,6 @@ def _orphan(tree: MemoryTree, memory: MemoryFile) -> Finding:
         if sources
         else "no index line, and no link or relation from another memory leads to it"
     )
-    title = memory.name or memory.stem.replace("_", " ").replace("-", " ")
-    line = f"- [{title}]({memory.path})" + (
-        f" — {memory.description}" if memory.description else ""
-    )
     return make_finding(
         ID,
         "orphan-candidate",
@@ -74,9 +84,9 @@ def _orphan(tree: MemoryTree, memory: MemoryFile) -> Finding:
         "add it to MEMORY.md, link it from an indexed memory, or remove it if no longer relevant",
         judgment=True,
         related=tuple(sources),
-        fix=None if memory.path in tree.superseded else _add_line(memory.path, line),
+        fix=None if memory.path in tree.superseded else _add_line(memory),
     )
 
 
-def _add_line(path: str, line: str) -> dict[str, str]:
-    return {"action": "add-index-line", "path": path, "text": line}
+def _add_line(memory: MemoryFile) -> dict[str, str]:
+    return {"action": "add-index-line", "path": memory.path, "text": memory.index_pointer()}

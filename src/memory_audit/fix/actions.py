@@ -137,6 +137,16 @@ def add_index_line(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     return Edit(f"MEMORY.md: added an index line for `{fix['path']}`", (change,))
 
 
+def create_index(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
+    """A tree with no MEMORY.md gets one, a pointer per memory (``missing-index``)."""
+    if tree.exists(INDEX_NAME):
+        raise StaleTarget("MEMORY.md exists now")
+    text = str(fix["text"])
+    count = sum(1 for line in text.splitlines() if line.startswith("- ["))
+    change = FileChange(None, new_file(tree, INDEX_NAME, text))
+    return Edit(f"MEMORY.md: created, with a line for each of {count} memories", (change,))
+
+
 def move_to_topic(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     """Knowledge written into the index moves to a topic file; a pointer stays.
 
@@ -305,6 +315,7 @@ def actions(scanner: Scanner) -> dict[str, Action]:
         "add-index-line": Action(
             add_index_line, (("Index line", lambda f: str(f["text"])),), touches_index=True
         ),
+        "create-index": Action(create_index, touches_index=True),
         "move-to-topic": Action(
             move_to_topic,
             (

@@ -26,8 +26,9 @@ from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.memory_file import FileKind
 
 # Where a tree keeps memories it no longer loads but keeps for their history (review's
-# archive action moves them there): finished work there is the point, not a finding.
-ARCHIVE_FOLDERS = ("archive", "archived", "_archive")
+# archive action moves them there): finished work there is the point, not a finding, and
+# so is their absence from the index. The first is the one review creates.
+ARCHIVE_FOLDERS = ("archive", "archived", "_archive", "retired", "deprecated", "attic")
 
 
 def in_archive(path: str) -> bool:

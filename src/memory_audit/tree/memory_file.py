@@ -203,6 +203,11 @@ class MemoryFile:
     def stem(self) -> str:
         return self.path.rsplit("/", 1)[-1].removesuffix(".md")
 
+    def index_pointer(self) -> str:
+        """The MEMORY.md line that points here: ``- [Title](path) — description``."""
+        title = self.name or self.stem.replace("_", " ").replace("-", " ")
+        return f"- [{title}]({self.path})" + (f" — {self.description}" if self.description else "")
+
     @property
     def scope(self) -> frozenset[str]:
         return tags(self.meta("scope"))
