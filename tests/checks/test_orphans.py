@@ -211,7 +211,7 @@ def test_memories_in_an_archive_folder_are_kept_out_of_the_index_on_purpose(
         },
     )
     result = report(tree_dir, "orphans")
-    assert codes(result.findings) == [("orphan-candidate", "notes/loose.md", None)]
+    assert codes(list(result.findings)) == [("orphan-candidate", "notes/loose.md", None)]
     assert "2 memories in archive folders, kept out of the index: not judged" in [
         s.reason for s in result.skipped
     ]
