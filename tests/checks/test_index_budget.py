@@ -121,3 +121,39 @@ def test_index_budget_inline_content_is_a_problem_only_when_room_is_short(
     write_tree(tree_dir, {"MEMORY.md": preamble + entries(160)})
     near = {f.code: f.level for f in findings(tree_dir, "index-budget")}
     assert near == {"near-budget": "problem", "inline-content": "problem"}
+
+
+def test_an_index_written_as_notes_is_one_finding_per_code_not_a_flood(tree_dir: Path) -> None:
+    # Six paragraphs between headings and five rules: the index is kept that way on
+    # purpose; one decision each, not eleven questions.
+    sections = "".join(
+        f"## Topic {i}\nSome knowledge about topic {i}.\nMore of it.\n- Always check {i} first.\n"
+        for i in range(5)
+    )
+    text = "# Index\n\n" + sections + "## Last\nA closing note.\n" + entries(160)
+    write_tree(tree_dir, {"MEMORY.md": text})
+    found = {f.code: f for f in findings(tree_dir, "index-budget")}
+    assert sorted(found) == ["inline-content", "near-budget", "rule-in-index"]
+    inline, rules = found["inline-content"], found["rule-in-index"]
+    assert inline.message == (
+        "11 lines of inline content, not pointers, in 6 blocks: lines 4–5, 8–9, 12–13,"
+        " 16–17, 20–21, 24"
+    )
+    assert (inline.line, inline.level) == (4, "problem")
+    assert inline.fix is not None
+    assert inline.fix["ranges"] == [[4, 5], [8, 9], [12, 13], [16, 17], [20, 21], [24, 24]]
+    assert rules.message == (
+        '5 behavioural rules in the index: lines 6, 10, 14, 18, 22 (the first: "Always check'
+        ' 0 first.")'
+    )
+
+
+def test_a_few_rules_and_blocks_keep_a_finding_each(tree_dir: Path) -> None:
+    text = "# Index\nA note.\n- Always check a.\n\n## B\nB note.\n- Never skip b.\n" + entries(3)
+    write_tree(tree_dir, {"MEMORY.md": text})
+    assert codes(findings(tree_dir, "index-budget")) == [
+        ("inline-content", "MEMORY.md", 2),
+        ("rule-in-index", "MEMORY.md", 3),
+        ("inline-content", "MEMORY.md", 6),
+        ("rule-in-index", "MEMORY.md", 7),
+    ]

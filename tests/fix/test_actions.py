@@ -110,6 +110,31 @@ def test_move_inline_index_content_into_a_topic_file(tree_dir: Path) -> None:
     assert [f.code for f in findings(tree_dir, "frontmatter", "index-drift", "index-budget")] == []
 
 
+def test_move_every_inline_block_into_one_topic_file(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\nInvoices are immutable.\n\n## Billing\nCredit notes fix them."
+            "\nThey carry the invoice id.\n- [A](a.md) — a\n",
+            "a.md": memory("a"),
+        },
+    )
+    edit = apply(
+        tree_dir,
+        {"action": "move-to-topic", "first": 2, "last": 2, "ranges": [[2, 2], [5, 6]]},
+        ["invoices.md", "How invoices are corrected after sending"],
+    )
+    assert edit.description == "MEMORY.md: moved lines 2–2, 5–6 into `invoices.md`"
+    assert (tree_dir / "MEMORY.md").read_text() == (
+        "# Index\n- [Invoices](invoices.md) — How invoices are corrected after sending\n\n"
+        "## Billing\n- [A](a.md) — a\n"
+    )
+    topic = (tree_dir / "invoices.md").read_text()
+    assert topic.endswith(
+        "Invoices are immutable.\n\nCredit notes fix them.\nThey carry the invoice id.\n"
+    )
+
+
 def test_add_superseded_by_and_supersedes_relation(tree_dir: Path) -> None:
     write_tree(
         tree_dir,

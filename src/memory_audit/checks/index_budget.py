@@ -12,12 +12,14 @@ to every session.
 - ``near-budget``: past ``warn_lines`` (150) or ``warn_chars`` (20,000) as
   Claude Code counts them;
 - ``inline-content``: lines that are not pointers (paragraphs, code blocks,
-  tables, knowledge written into the index), one finding per block: a
+  tables, knowledge written into the index), one finding per block (more than
+  three blocks: one finding listing them, whose fix moves them all): a
   pointer-only index keeps knowledge in topic files (docs/dimensions.md,
   "The memory model"). A problem when the index is near or over its budget, a
   suggestion below it (a preamble or a legend costs little room then);
 - ``rule-in-index``: a behavioural rule ("Always…", "Never…") with no pointer:
-  it belongs in ``~/.claude/rules/``, the always-loaded rules layer;
+  it belongs in ``~/.claude/rules/``, the always-loaded rules layer (more than
+  three: one finding listing their lines);
 - ``long-hook``: a hook over ``max_hook_chars`` (150);
 - ``several-links``: one index line pointing at more than one file;
 - ``past-recall-cap``: Claude Code's recall scan lists MEMORY.md, then memories
@@ -48,6 +50,7 @@ from memory_audit.tree.snapshot import MemoryTree
 
 ID = "index-budget"
 SHOWN_LINES = 12  # line numbers listed in a grouped finding
+GROUPED = 3  # more blocks (or rules) than this in one index: one finding for them all
 NAMED = 20  # memories named in a message; all of them are in `related`
 RULE_START = (
     "always ",
@@ -200,35 +203,69 @@ def _content(index: Index, tight: bool) -> Iterator[Finding]:
     """Rules and inline content in the index. Inline content is a problem when the index is
     near or over its load budget (every line of it costs room a pointer needs); below that,
     a preamble, a legend or a note on how the index is kept is a matter of taste: a
-    suggestion."""
+    suggestion. Past ``GROUPED`` blocks (or rules) the index is written that way on purpose:
+    one finding for all of them, with one fix, instead of a flood (one cause, one decision).
+    """
+    blocks: list[list[int]] = []
+    rules: list[int] = []
     block: list[int] = []
     for number, (text, kind) in enumerate(zip(index.lines, index.line_kinds, strict=True), 1):
         if kind is LineKind.TEXT and _is_rule(text):
-            yield from _inline(index, block, tight)
+            blocks.append(block)
             block = []
+            rules.append(number)
+        elif kind in (LineKind.TEXT, LineKind.CODE):
+            block.append(number)
+        elif kind is not LineKind.BLANK or not block:
+            blocks.append(block)
+            block = []
+    blocks = [b for b in [*blocks, block] if b]
+    yield from _rules(index, rules)
+    if len(blocks) > GROUPED:
+        yield _inline_grouped(index, blocks, tight)
+    else:
+        yield from (_inline(index, b, tight) for b in blocks)
+
+
+def _rules(index: Index, rules: Sequence[int]) -> Iterator[Finding]:
+    if not rules:
+        return
+    suggestion = "move it to ~/.claude/rules/<topic>.md (always loaded) and drop it from the index"
+    first = rules[0]
+    if len(rules) <= GROUPED:
+        for number in rules:
+            text = index.lines[number - 1]
             yield make_finding(
                 ID,
                 "rule-in-index",
                 INDEX_NAME,
                 number,
                 f'behavioural rule in the index: "{_rule_text(text)[:80]}"',
-                "move it to ~/.claude/rules/<topic>.md (always loaded) and drop it from the index",
+                suggestion,
                 key=text.strip(),
             )
-        elif kind in (LineKind.TEXT, LineKind.CODE):
-            block.append(number)
-        elif kind is not LineKind.BLANK or not block:
-            yield from _inline(index, block, tight)
-            block = []
-    yield from _inline(index, block, tight)
-
-
-def _inline(index: Index, block: Sequence[int], tight: bool) -> Iterator[Finding]:
-    if not block:
         return
+    yield make_finding(
+        ID,
+        "rule-in-index",
+        INDEX_NAME,
+        first,
+        f"{len(rules)} behavioural rules in the index: lines {_numbers(rules)}"
+        f' (the first: "{_rule_text(index.lines[first - 1])[:60]}")',
+        "move them to ~/.claude/rules/<topic>.md (always loaded) and drop them from the index",
+        key="rules-in-index",
+    )
+
+
+def _numbers(lines: Sequence[int]) -> str:
+    shown = ", ".join(str(n) for n in lines[:SHOWN_LINES])
+    return shown + (f" and {len(lines) - SHOWN_LINES} more" if len(lines) > SHOWN_LINES else "")
+
+
+def _inline(index: Index, block: Sequence[int], tight: bool) -> Finding:
     first, last = block[0], block[-1]
     where = f"line {first}" if first == last else f"lines {first}–{last}"
-    yield make_finding(
+    return make_finding(
         ID,
         "inline-content",
         INDEX_NAME,
@@ -237,6 +274,30 @@ def _inline(index: Index, block: Sequence[int], tight: bool) -> Iterator[Finding
         "move it into a topic file and leave one `- [Title](file.md) — hook` line",
         key=index.lines[first - 1].strip()[:80],
         fix={"action": "move-to-topic", "first": first, "last": last},
+        level="problem" if tight else None,
+    )
+
+
+def _inline_grouped(index: Index, blocks: Sequence[Sequence[int]], tight: bool) -> Finding:
+    starts = [f"{b[0]}–{b[-1]}" if len(b) > 1 else str(b[0]) for b in blocks]
+    shown = ", ".join(starts[:SHOWN_LINES])
+    more = f" and {len(starts) - SHOWN_LINES} more" if len(starts) > SHOWN_LINES else ""
+    total = sum(len(b) for b in blocks)
+    return make_finding(
+        ID,
+        "inline-content",
+        INDEX_NAME,
+        blocks[0][0],
+        f"{total} lines of inline content, not pointers, in {len(blocks)} blocks:"
+        f" lines {shown}{more}",
+        "move them into a topic file and leave one `- [Title](file.md) — hook` line",
+        key="inline-content",
+        fix={
+            "action": "move-to-topic",
+            "first": blocks[0][0],
+            "last": blocks[0][-1],
+            "ranges": [[b[0], b[-1]] for b in blocks],
+        },
         level="problem" if tight else None,
     )
 

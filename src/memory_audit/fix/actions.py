@@ -153,21 +153,31 @@ def move_to_topic(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     A pointer-only index: docs/dimensions.md, "The memory model".
     """
     index = _read(tree, INDEX_NAME)
-    first, last = int(fix["first"]) - 1, int(fix["last"])
+    # One block (first..last), or every block of the index at once (``ranges``: the grouped
+    # finding's one fix); the pointer takes the first block's place.
+    spans = [(int(a) - 1, int(b)) for a, b in fix.get("ranges") or [(fix["first"], fix["last"])]]
+    first = spans[0][0]
     lines = index.lines
     name = (answers[0] if answers else "").strip() or TOPIC_NAME
     description = (answers[1] if len(answers) > 1 else "").strip() or TOPIC_DESCRIPTION
     rel = new_name(tree, name)
-    body = "\n".join(lines[first:last]).strip() + "\n"
+    body = "\n\n".join("\n".join(lines[a:b]).strip() for a, b in spans) + "\n"
     post = frontmatter_lib.Post(
         body, name=Path(name).stem, description=description, type="reference"
     )
     topic = new_file(tree, rel, frontmatter_lib.dumps(post) + "\n")
     title = Path(name).stem.replace("-", " ").replace("_", " ").capitalize()
     pointer = f"- [{title}]({name}) — {description}"
+    moved = {number for a, b in spans for number in range(a, b)}
+    kept = [
+        pointer if number == first else line
+        for number, line in enumerate(lines)
+        if number == first or number not in moved
+    ]
+    where = ", ".join(f"{a + 1}–{b}" for a, b in spans)
     return Edit(
-        f"MEMORY.md: moved lines {first + 1}–{last} into `{name}`",
-        (FileChange(None, topic), _change(index, [*lines[:first], pointer, *lines[last:]])),
+        f"MEMORY.md: moved lines {where} into `{name}`",
+        (FileChange(None, topic), _change(index, kept)),
     )
 
 
