@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from memory_audit.checks.index_drift import Options as IndexDriftOptions
-from tests.harness import codes, findings, index, memory, write_tree
+from tests.harness import codes, findings, index, memory, report, write_tree
+from tests.support.git_repo import Repo
 
 
 def test_index_drift_clean_tree_has_no_findings(tree_dir: Path) -> None:
@@ -259,3 +260,26 @@ def test_a_link_title_of_many_code_spans_or_escapes_is_not_read(tree_dir: Path, 
     found = codes(findings(tree_dir, "index-drift"))
     assert ("index-not-read", "MEMORY.md", 2) in found
     assert ("broken-index-link", "MEMORY.md", 3) in found
+
+
+def test_index_links_to_files_the_repository_ignores_are_kept_out_on_purpose(
+    tmp_path: Path,
+) -> None:
+    # A memory folder committed with its private notes in .gitignore: this copy lacks them,
+    # the owner's folder has them. A link to a file nobody ignores is still broken.
+    repo = Repo(tmp_path / "project")
+    repo.commit(
+        "memory",
+        {
+            ".gitignore": "memory/private_*.md\n",
+            "memory/MEMORY.md": "# Index\n- [A](a.md) — a\n- [Private](private_hosts.md) — hosts\n"
+            "- [Gone](gone.md) — gone\n",
+            "memory/a.md": memory("a"),
+        },
+    )
+    result = report(repo.path / "memory", "index-drift")
+    assert codes(list(result.findings)) == [("broken-index-link", "MEMORY.md", 4)]
+    assert (
+        "1 index link(s) to files the repository ignores (kept out of git on purpose, so absent"
+        " from this copy): not reported"
+    ) in [s.reason for s in result.skipped]

@@ -35,12 +35,14 @@ Passing: every index link resolving, no file linked twice.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory_audit.analysis.stale_sources import on_this_machine
 from memory_audit.analysis.wikilinks import wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.sources.git import GitUnavailable, ignored, open_repository
 from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.index_file import INDEX_NAME, IndexEntry, IndexLink
 from memory_audit.tree.memory_file import MemoryFile
@@ -58,13 +60,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     if tree.index is None:
         yield _missing_index(tree)
         return
-    moved = {link.line: (link, path) for path, link in tree.moved_index_targets.items()}
-    pointers = tree.index.pointer_lines
-    for link, target in tree.index_links:
-        if link.line in moved and moved[link.line][0] == link:
-            yield _stale_path(link, moved[link.line][1])
-        elif not target.exists and not (link.wiki and wikilink_resolves(tree, link.target, "")):
-            yield _broken_link(link, target, pointer=link.line in pointers)
+    yield from _links(tree)
     if options.flat_index:
         for memory in sorted(tree.memories, key=lambda m: m.path):
             if (
@@ -76,6 +72,45 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
                 yield _missing_entry(memory)
     yield from _duplicate_entries(tree)
     yield from _unread_lines(tree.index.unread)
+
+
+def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
+    """Index links to moved or missing files; missing ones the repository ignores aside."""
+    assert tree.index is not None
+    moved = {link.line: (link, path) for path, link in tree.moved_index_targets.items()}
+    pointers = tree.index.pointer_lines
+    broken: list[tuple[IndexLink, Target]] = []
+    for link, target in tree.index_links:
+        if link.line in moved and moved[link.line][0] == link:
+            yield _stale_path(link, moved[link.line][1])
+        elif not target.exists and not (link.wiki and wikilink_resolves(tree, link.target, "")):
+            broken.append((link, target))
+    kept_out = _ignored(tree, [target for _, target in broken])
+    for link, target in broken:
+        if target.path is not None and target.path in kept_out:
+            continue
+        yield _broken_link(link, target, pointer=link.line in pointers)
+    if kept_out:
+        yield Skip(
+            ID,
+            f"{len(kept_out)} index link(s) to files the repository ignores (kept out of git"
+            " on purpose, so absent from this copy): not reported",
+        )
+
+
+def _ignored(tree: MemoryTree, targets: list[Target]) -> set[str]:
+    """The missing targets a ``.gitignore`` of the repository holding the tree excludes: a
+    memory folder committed with its private notes ignored links files this copy lacks."""
+    inside = sorted({t.path for t in targets if t.path is not None})
+    if not inside:
+        return set()
+    try:
+        repo = open_repository(tree.root)
+        base = os.path.relpath(tree.root, repo.path)
+        names = {os.path.normpath(os.path.join(base, p)): p for p in inside}
+        return {names[p] for p in ignored(repo, names) if p in names}
+    except (GitUnavailable, OSError, ValueError):
+        return set()  # no repository, or git could not tell: the links stay broken
 
 
 def _missing_index(tree: MemoryTree) -> Finding:
