@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +15,15 @@ from tests.harness import index, memory, write_tree
 from tests.secrets.samples import CASES
 
 PLANTED = [secret for positives, _ in CASES.values() for _, secret in positives]
+# A short secret ("1234", a PIN) also occurs inside hex fingerprints and byte counts by
+# chance (about one run in fifty): it leaks when it stands on its own.
+SHORT = 8
+
+
+def leaked(secret: str, output: str) -> bool:
+    if len(secret) >= SHORT:
+        return secret in output
+    return re.search(rf"(?<![0-9A-Za-z]){re.escape(secret)}(?![0-9A-Za-z])", output) is not None
 
 
 @pytest.mark.slow
@@ -51,4 +61,4 @@ def test_no_planted_secret_escapes_into_any_output(tmp_path: Path) -> None:
     assert sum(o.count("possible-secret") for o in outputs) == len(PLANTED)
     for secret in PLANTED:
         for output in outputs:
-            assert secret not in output
+            assert not leaked(secret, output)
