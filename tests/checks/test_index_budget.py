@@ -146,6 +146,9 @@ def test_an_index_written_as_notes_is_one_finding_per_code_not_a_flood(tree_dir:
         '5 behavioural rules in the index: lines 6, 10, 14, 18, 22 (the first: "Always check'
         ' 0 first.")'
     )
+    # Project rules first: a project's rule moved to ~/.claude/rules would load everywhere.
+    assert rules.suggestion is not None
+    assert rules.suggestion.startswith("move them to the project's .claude/rules/<topic>.md")
 
 
 def test_a_few_rules_and_blocks_keep_a_finding_each(tree_dir: Path) -> None:

@@ -207,6 +207,19 @@ def test_index_drift_equal_duplicate_pointers_keep_the_first(tree_dir: Path) -> 
     assert (finding.code, finding.line) == ("duplicate-index-entry", 3)
 
 
+def test_a_duplicate_pointer_that_says_more_is_merged_not_removed(tree_dir: Path) -> None:
+    # The later line carries the newer result: deleting it would lose it.
+    text = (
+        "# Index\n- [Horizon experiment](horizon.md) — next step: align the horizons\n"
+        "- [Horizon experiment](horizon.md) — aligned horizons beat baseline by 4 points\n"
+    )
+    write_tree(tree_dir, {"MEMORY.md": text, "horizon.md": memory("horizon")})
+    [finding] = findings(tree_dir, "index-drift")
+    assert (finding.code, finding.line) == ("duplicate-index-entry", 3)
+    assert finding.suggestion == "merge what this line adds into line 2, then remove it"
+    assert finding.fix is None
+
+
 def test_index_drift_broken_link_in_prose_offers_no_line_removal(tree_dir: Path) -> None:
     text = "# Index\nOlder notes were folded in. See [old-notes.md](old-notes.md) for history.\n"
     write_tree(tree_dir, {"MEMORY.md": text})

@@ -18,7 +18,8 @@ to every session.
   "The memory model"). A problem when the index is near or over its budget, a
   suggestion below it (a preamble or a legend costs little room then);
 - ``rule-in-index``: a behavioural rule ("Always…", "Never…") with no pointer:
-  it belongs in ``~/.claude/rules/``, the always-loaded rules layer (more than
+  it belongs in the project's ``.claude/rules/`` (or ``~/.claude/rules/`` when it
+  holds in every project), the always-loaded rules layer (more than
   three: one finding listing their lines);
 - ``long-hook``: a hook over ``max_hook_chars`` (150);
 - ``several-links``: one index line pointing at more than one file;
@@ -230,7 +231,10 @@ def _content(index: Index, tight: bool) -> Iterator[Finding]:
 def _rules(index: Index, rules: Sequence[int]) -> Iterator[Finding]:
     if not rules:
         return
-    suggestion = "move it to ~/.claude/rules/<topic>.md (always loaded) and drop it from the index"
+    suggestion = (
+        "move it to the project's .claude/rules/<topic>.md (~/.claude/rules/ if it holds in"
+        " every project), loaded every session, and drop it from the index"
+    )
     first = rules[0]
     if len(rules) <= GROUPED:
         for number in rules:
@@ -252,7 +256,8 @@ def _rules(index: Index, rules: Sequence[int]) -> Iterator[Finding]:
         first,
         f"{len(rules)} behavioural rules in the index: lines {_numbers(rules)}"
         f' (the first: "{_rule_text(index.lines[first - 1])[:60]}")',
-        "move them to ~/.claude/rules/<topic>.md (always loaded) and drop them from the index",
+        "move them to the project's .claude/rules/<topic>.md (~/.claude/rules/ for those that"
+        " hold in every project), loaded every session, and drop them from the index",
         key="rules-in-index",
     )
 

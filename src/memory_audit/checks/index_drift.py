@@ -36,6 +36,7 @@ Passing: every index link resolving, no file linked twice.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -49,6 +50,7 @@ from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree, Target, name_key
 
 ID = "index-drift"
+MORE_WORDS = 2  # words a duplicate line's hook adds before removing it would lose them
 
 
 @dataclass(frozen=True)
@@ -240,19 +242,33 @@ def _fit(entry: IndexEntry, memory: MemoryFile | None) -> tuple[bool, bool]:
 
 
 def _duplicate(entry: IndexEntry, kept: IndexEntry, why: str, path: str) -> Finding:
+    # A second line that says more than the kept one (a newer result, another use) is a
+    # duplicate, not a wrong line: removing it would lose what it says, so it is merged.
+    says_more = len(_words(entry.hook) - _words(f"{kept.title} {kept.hook}")) >= MORE_WORDS
+    suggestion = (
+        f"merge what this line adds into line {kept.line}, then remove it"
+        if says_more
+        else f"remove this line; line {kept.line} stays"
+    )
     return make_finding(
         ID,
         "duplicate-index-entry",
         INDEX_NAME,
         entry.line,
         f"`{path}` is also indexed on line {kept.line}{why}",
-        f"remove this line; line {kept.line} stays",
+        suggestion,
         # Keyed on the line's own words, not on its place among the file's entries: when
         # another duplicate of the file goes, this one keeps its identity (and dismissal).
         key=f"{path}\x1f{entry.target}\x1f{entry.title}\x1f{entry.hook}",
         related=(path,),
-        fix={"action": "remove-index-line", "line": entry.line, "target": entry.target},
+        fix=None
+        if says_more
+        else {"action": "remove-index-line", "line": entry.line, "target": entry.target},
     )
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"\w+", text.casefold()) if len(w) > 2 or w.isdigit()}
 
 
 def _unread_lines(unread: tuple[tuple[int, int], ...]) -> Iterator[Finding]:
