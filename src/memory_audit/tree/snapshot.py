@@ -32,6 +32,7 @@ from memory_audit.tree.walk import (
     list_tree,
     read_text,
 )
+from memory_audit.tree.wikilinks import find_wikilinks
 
 __all__ = ["MemoryTree", "ProjectLocation", "Target", "load_tree"]
 
@@ -268,7 +269,11 @@ class MemoryTree:
         return self.resolve_path(target, source)
 
     def resolve_reference(self, raw: str, source: str) -> Target:
-        """A relation or ``superseded_by`` value: a path, or a memory's name."""
+        """A relation or ``superseded_by`` value: a path, a memory's name, or a wikilink
+        (``"[[deploy-notes]] — why it matters"``: the link's name, the words after it aside)."""
+        wiki = reference_wikilink(raw)
+        if wiki is not None:
+            return self.resolve_link(wiki, source, wiki=True)
         target = self.resolve_path(raw, source)
         if target.exists or "/" in raw or raw.endswith(".md"):
             if not target.exists and target.path is not None:
@@ -351,6 +356,14 @@ def _may_exist(path: str) -> bool:
     except OSError:
         return True
     return True
+
+
+def reference_wikilink(raw: str) -> str | None:
+    """The name of the ``[[wikilink]]`` a relation value opens with, or None."""
+    if not raw.lstrip().startswith("[["):
+        return None
+    found = next(find_wikilinks(raw), None)
+    return found[2] if found is not None else None
 
 
 def name_key(label: str) -> str:
