@@ -283,3 +283,49 @@ def test_index_links_to_files_the_repository_ignores_are_kept_out_on_purpose(
         "1 index link(s) to files the repository ignores (kept out of git on purpose, so absent"
         " from this copy): not reported"
     ) in [s.reason for s in result.skipped]
+
+
+def test_index_links_to_template_placeholders_are_not_broken(tree_dir: Path) -> None:
+    text = (
+        "# Index\n- [Module](${MODULE}_notes.md) — per module\n- [Topic](notes_<topic>.md) — x\n"
+        "- [Part]({part}_project.md) — y\n- [Gone](gone_{.md) — z\n"
+    )
+    write_tree(tree_dir, {"MEMORY.md": text})
+    result = report(tree_dir, "index-drift")
+    assert codes(list(result.findings)) == [("broken-index-link", "MEMORY.md", 5)]
+    assert "3 index link(s) to a template placeholder: not links" in [
+        s.reason for s in result.skipped
+    ]
+
+
+def test_a_copied_tree_s_links_out_of_its_repository_are_not_checked_here(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # A repository keeps a copy of ~/.claude (agents/, memory/); its index links agents as
+    # they sit once installed, three folders up from ~/.claude/projects/<slug>/memory/.
+    repo = Repo(tmp_path / "project")
+    repo.commit(
+        "config copy",
+        {
+            "claude-config/agents/helper.md": "---\nname: helper\n---\nHelps.\n",
+            "claude-config/memory/MEMORY.md": "# Index\n"
+            "- [Helper](../../../.claude/agents/helper.md) — the helper agent\n"
+            "- [Gone](../gone.md) — inside the repository, and missing\n"
+            "- [Lost](../../.claude/agents/lost.md) — a .claude folder the copy lacks\n"
+            "- [Elsewhere](../../../../elsewhere.md) — out of the repository\n",
+        },
+    )
+    result = report(repo.path / "claude-config/memory", "index-drift")
+    assert codes(list(result.findings)) == [("broken-index-link", "MEMORY.md", 3)]
+    assert any(
+        s.reason.startswith("3 index link(s) out of the repository (or into a .claude folder")
+        for s in result.skipped
+    )
+    # Claude Code's own tree is where such links resolve: there they are broken.
+    root = isolated_home / ".claude/projects/-p/memory"
+    text = "# Index\n- [Helper](../../../agents/helper.md) — x\n- [Out](../../../../a/b.md) — y\n"
+    write_tree(root, {"MEMORY.md": text})
+    assert codes(findings(root, "index-drift")) == [
+        ("broken-index-link", "MEMORY.md", 2),
+        ("broken-index-link", "MEMORY.md", 3),
+    ]

@@ -7,7 +7,12 @@ Reports, for the index at the root of the tree:
   the index only inside the memory folder (``orphans`` then judges nothing). For
   a folder outside Claude Code's own (a repository keeping a copy with its index
   one level up, its own layout) that is a suggestion: such a copy is not loaded;
-- ``broken-index-link``: an index line links a file that does not exist;
+- ``broken-index-link``: an index line links a file that does not exist. Not
+  links: a template placeholder (``{module}_project.md``, ``<name>.md``); and in a
+  copy of a tree (a repository, not Claude Code's folder on this machine) a link out
+  of the repository or into a ``.claude`` folder the copy lacks resolves only where
+  the tree is installed. Both are counted under ``skipped``, as are links to files
+  the repository's ``.gitignore`` keeps out;
 - ``stale-index-path``: the linked file is gone but exactly one unindexed file
   with the same name exists elsewhere in the tree (it was moved);
 - ``missing-index-entry`` (only with ``flat_index: true``, user judgment): a
@@ -85,6 +90,9 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
             yield _stale_path(link, moved[link.line][1])
         elif not target.exists and not (link.wiki and wikilink_resolves(tree, link.target, "")):
             broken.append((link, target))
+    templates = [pair for pair in broken if is_template(pair[0].target)]
+    elsewhere = [pair for pair in broken if pair not in templates and _off_copy(tree, pair[1])]
+    broken = [pair for pair in broken if pair not in templates and pair not in elsewhere]
     kept_out = _ignored(tree, [target for _, target in broken])
     for link, target in broken:
         if target.path is not None and target.path in kept_out:
@@ -96,6 +104,55 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
             f"{len(kept_out)} index link(s) to files the repository ignores (kept out of git"
             " on purpose, so absent from this copy): not reported",
         )
+    if templates:
+        yield Skip(ID, f"{len(templates)} index link(s) to a template placeholder: not links")
+    if elsewhere:
+        yield Skip(
+            ID,
+            f"{len(elsewhere)} index link(s) out of the repository (or into a .claude folder"
+            " this copy lacks), which resolve only where the tree is deployed: not checked here",
+        )
+
+
+def is_template(target: str) -> bool:
+    """``{module}_project.md``, ``<name>.md``, ``${TOPIC}.md``: a placeholder to fill in."""
+    for first, last in (("{", "}"), ("<", ">")):
+        start = target.find(first)
+        if start >= 0 and target.find(last, start + 1) > start + 1:
+            return True
+    return False
+
+
+def _off_copy(tree: MemoryTree, target: Target) -> bool:
+    """A link a copy of the tree cannot check: out of the repository holding it, or into a
+    ``.claude`` folder it does not hold (``../../.claude/agents/x.md``, which resolves from
+    ``~/.claude/projects/<slug>/memory/`` once installed). Claude Code's own trees are
+    where their links resolve: there a missing file is missing."""
+    if target.inside or target.absolute is None or on_this_machine(tree):
+        return False
+    parts = target.absolute.split(os.sep)
+    if ".claude" in parts:
+        claude = os.sep.join(parts[: parts.index(".claude") + 1])
+        if not os.path.isdir(claude):
+            return True
+    repository = _repository(tree)
+    if repository is None:
+        return False
+    return os.path.commonpath([repository, os.path.realpath(target.absolute)]) != repository
+
+
+def _repository(tree: MemoryTree) -> str | None:
+    """The folder of the project holding this copy of the tree: the one the audit was given,
+    or the git repository around it."""
+    project = tree.location.project_path
+    if project is not None:
+        folder = os.path.realpath(project)
+        if os.path.realpath(tree.root).startswith(folder + os.sep):
+            return folder
+    try:
+        return os.path.realpath(open_repository(tree.root).path)
+    except (GitUnavailable, OSError, ValueError):
+        return None
 
 
 def _ignored(tree: MemoryTree, targets: list[Target]) -> set[str]:
