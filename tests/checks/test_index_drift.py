@@ -329,3 +329,33 @@ def test_a_copied_tree_s_links_out_of_its_repository_are_not_checked_here(
         ("broken-index-link", "MEMORY.md", 2),
         ("broken-index-link", "MEMORY.md", 3),
     ]
+
+
+def test_a_note_moved_to_another_memory_folder_of_the_repository_is_a_stale_path(
+    tmp_path: Path,
+) -> None:
+    repo = Repo(tmp_path / "project")
+    repo.commit(
+        "notes per client",
+        {
+            "memory/MEMORY.md": "# Index\n- [Shop](project_shop.md) — the shop client\n"
+            "- [Twice](twice.md) — two files of this name\n- [Gone](gone.md) — none\n",
+            "clients/shop.example/memory/project_shop.md": memory("shop"),
+            "clients/a/memory/twice.md": memory("a"),
+            "clients/b/memory/twice.md": memory("b"),
+        },
+    )
+    found = findings(repo.path / "memory", "index-drift")
+    assert codes(found) == [
+        ("stale-index-path", "MEMORY.md", 2),
+        ("broken-index-link", "MEMORY.md", 3),
+        ("broken-index-link", "MEMORY.md", 4),
+    ]
+    new = "../clients/shop.example/memory/project_shop.md"
+    assert found[0].fix == {
+        "action": "update-index-path",
+        "line": 2,
+        "old": "project_shop.md",
+        "new": new,
+    }
+    assert new in found[0].message

@@ -14,7 +14,9 @@ Reports, for the index at the root of the tree:
   the tree is installed. Both are counted under ``skipped``, as are links to files
   the repository's ``.gitignore`` keeps out;
 - ``stale-index-path``: the linked file is gone but exactly one unindexed file
-  with the same name exists elsewhere in the tree (it was moved);
+  with the same name exists elsewhere in the tree (it was moved); in a copy kept in
+  a repository, also when the one file of that name is elsewhere in the repository
+  (a note moved to ``clients/<name>/memory/``): the fix updates the path;
 - ``missing-index-entry`` (only with ``flat_index: true``, user judgment): a
   memory reachable from MEMORY.md through a hub, archive or relation, but with
   no index line of its own. Recaps (``sessions/``) and superseded files are
@@ -43,11 +45,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
 
 from memory_audit.analysis.stale_sources import on_this_machine
 from memory_audit.analysis.wikilinks import wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.git import GitUnavailable, ignored, open_repository
+from memory_audit.sources.project_files import files_named
 from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.index_file import INDEX_NAME, IndexEntry, IndexLink
 from memory_audit.tree.memory_file import MemoryFile
@@ -94,10 +99,14 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
     elsewhere = [pair for pair in broken if pair not in templates and _off_copy(tree, pair[1])]
     broken = [pair for pair in broken if pair not in templates and pair not in elsewhere]
     kept_out = _ignored(tree, [target for _, target in broken])
+    broken = [pair for pair in broken if pair[1].path is None or pair[1].path not in kept_out]
+    moved_out = _moved_out_of_tree(tree, [link for link, _ in broken])
     for link, target in broken:
-        if target.path is not None and target.path in kept_out:
-            continue
-        yield _broken_link(link, target, pointer=link.line in pointers)
+        new = moved_out.get((link.line, link.target))
+        if new is not None:
+            yield _stale_path(link, new)
+        else:
+            yield _broken_link(link, target, pointer=link.line in pointers)
     if kept_out:
         yield Skip(
             ID,
@@ -139,6 +148,36 @@ def _off_copy(tree: MemoryTree, target: Target) -> bool:
     if repository is None:
         return False
     return os.path.commonpath([repository, os.path.realpath(target.absolute)]) != repository
+
+
+def _moved_out_of_tree(tree: MemoryTree, links: list[IndexLink]) -> dict[tuple[int, str], str]:
+    """(line, target) -> the path, from the tree, of the one file of the link's name that
+    the repository holds outside the tree: a copy whose notes were moved to another memory
+    folder of the repository (``clients/<name>/memory/``). Only for copies: what the project
+    beside Claude Code's own tree holds is not where its memories go."""
+    wanted = {
+        (link.line, link.target): name
+        for link in links
+        if not link.wiki and (name := _file_name(link.target)).endswith(".md")
+    }
+    in_tree = {path.rsplit("/", 1)[-1] for path in (*tree.files, *tree.present)}
+    wanted = {key: name for key, name in wanted.items() if name not in in_tree}
+    repository = _repository(tree) if wanted and not on_this_machine(tree) else None
+    if repository is None:
+        return {}
+    found = files_named(Path(repository), set(wanted.values()), outside=tree.root)
+    if found is None:
+        return {}
+    root = os.path.realpath(tree.root)
+    return {
+        key: os.path.relpath(os.path.join(repository, found[name][0]), root)
+        for key, name in wanted.items()
+        if len(found[name]) == 1
+    }
+
+
+def _file_name(target: str) -> str:
+    return unquote(target.split("#", 1)[0].split("?", 1)[0]).rstrip("/").rsplit("/", 1)[-1]
 
 
 def _repository(tree: MemoryTree) -> str | None:
