@@ -228,3 +228,14 @@ def test_relation_fields_naming_a_vault_note_or_a_skill_are_not_broken(tmp_path:
     found = findings(tree, "relations")
     assert codes(found) == [("broken-relation", "a.md", 5)]
     assert "nowhere-note" in found[0].message
+
+
+def test_a_wikilink_to_the_index_resolves_and_an_elided_name_guesses_nothing(
+    tree_dir: Path,
+) -> None:
+    body = "Everything is listed in [[MEMORY]].\n\nThe fix went into [[project_...]] last week."
+    files = {"a.md": memory("a", body=body), "project_payments.md": memory("payments")}
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    [finding] = findings(tree_dir, "relations")
+    assert (finding.code, finding.line, finding.level) == ("broken-wikilink", 8, "suggestion")
+    assert "did you mean" not in finding.message
