@@ -235,30 +235,29 @@ class MemoryTree:
             named = self._resolve_mention(mention, "")
             if named.path is not None:
                 seen.add(named.path)
-        project = self.location.project_path
-        outside = instruction_files(self.root, project)
+        outside = instruction_files(self.root, self.location.project_path)
         seen |= self._named_in(outside)
+        self._reach(seen, seen)
         read = set(outside)
         while len(read) < MAX_FILES:
-            seen = self._reach(seen)
             runnable = [f for f in self._runnables_linked(seen) if f not in read]
-            runnable = runnable[: MAX_FILES - len(read)]
-            read.update(runnable)
-            new = self._named_in(runnable) - seen
+            batch = runnable[: MAX_FILES - len(read)]
+            read.update(batch)
+            new = self._named_in(batch) - seen
             if not new:
-                break
+                break  # nothing more is reached, so no further agent is linked
             seen |= new
-        return frozenset(self._reach(seen))
+            self._reach(seen, new)
+        return frozenset(seen)
 
-    def _reach(self, seeds: set[str]) -> set[str]:
-        seen = set(seeds)
-        queue = deque(sorted(seen))
+    def _reach(self, seen: set[str], start: Iterable[str]) -> None:
+        """Add to ``seen`` every file the links and relations of ``start`` lead to."""
+        queue = deque(sorted(start))
         while queue:
             for target in self.outgoing.get(queue.popleft(), ()):
                 if target not in seen:
                     seen.add(target)
                     queue.append(target)
-        return seen
 
     def _named_in(self, outside: Iterable[Path]) -> set[str]:
         """Tree files that files outside the tree link or name by path."""
