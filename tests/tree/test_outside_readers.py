@@ -53,7 +53,8 @@ def test_an_installed_agent_link_is_looked_for_beside_the_tree_and_in_the_projec
 ) -> None:
     root = tmp_path / "repo" / "claude-config" / "memory"
     link = str(tmp_path / ".claude" / "agents" / "coach.md")
-    assert runnable(link) and not runnable(str(tmp_path / "docs" / "coach.md"))
+    assert runnable(link)
+    assert not runnable(str(tmp_path / "docs" / "coach.md"))
     assert list(runnable_copies(link, root, tmp_path / "repo")) == [
         tmp_path / "repo" / "claude-config" / "agents" / "coach.md",
         tmp_path / "repo" / ".claude" / "agents" / "coach.md",
