@@ -296,3 +296,79 @@ def test_index_links_to_files_the_repository_ignores_are_kept_out_on_purpose(
         "1 index link(s) to files the repository ignores (kept out of git on purpose, so absent"
         " from this copy): not reported"
     ) in [s.reason for s in result.skipped]
+
+
+def test_index_links_to_template_placeholders_are_not_broken(tree_dir: Path) -> None:
+    text = (
+        "# Index\n- [Module](${MODULE}_notes.md) — per module\n- [Topic](notes_<topic>.md) — x\n"
+        "- [Part]({part}_project.md) — y\n- [Gone](gone_{.md) — z\n"
+    )
+    write_tree(tree_dir, {"MEMORY.md": text})
+    result = report(tree_dir, "index-drift")
+    assert codes(list(result.findings)) == [("broken-index-link", "MEMORY.md", 5)]
+    assert "3 index link(s) to a template placeholder: not links" in [
+        s.reason for s in result.skipped
+    ]
+
+
+def test_a_copied_tree_s_links_out_of_its_repository_are_not_checked_here(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # A repository keeps a copy of ~/.claude (agents/, memory/); its index links agents as
+    # they sit once installed, three folders up from ~/.claude/projects/<slug>/memory/.
+    repo = Repo(tmp_path / "project")
+    repo.commit(
+        "config copy",
+        {
+            "claude-config/agents/helper.md": "---\nname: helper\n---\nHelps.\n",
+            "claude-config/memory/MEMORY.md": "# Index\n"
+            "- [Helper](../../../.claude/agents/helper.md) — the helper agent\n"
+            "- [Gone](../gone.md) — inside the repository, and missing\n"
+            "- [Lost](../../.claude/agents/lost.md) — a .claude folder the copy lacks\n"
+            "- [Elsewhere](../../../../elsewhere.md) — out of the repository\n",
+        },
+    )
+    result = report(repo.path / "claude-config/memory", "index-drift")
+    assert codes(list(result.findings)) == [("broken-index-link", "MEMORY.md", 3)]
+    assert any(
+        s.reason.startswith("3 index link(s) out of the repository (or into a .claude folder")
+        for s in result.skipped
+    )
+    # Claude Code's own tree is where such links resolve: there they are broken.
+    root = isolated_home / ".claude/projects/-p/memory"
+    text = "# Index\n- [Helper](../../../agents/helper.md) — x\n- [Out](../../../../a/b.md) — y\n"
+    write_tree(root, {"MEMORY.md": text})
+    assert codes(findings(root, "index-drift")) == [
+        ("broken-index-link", "MEMORY.md", 2),
+        ("broken-index-link", "MEMORY.md", 3),
+    ]
+
+
+def test_a_note_moved_to_another_memory_folder_of_the_repository_is_a_stale_path(
+    tmp_path: Path,
+) -> None:
+    repo = Repo(tmp_path / "project")
+    repo.commit(
+        "notes per client",
+        {
+            "memory/MEMORY.md": "# Index\n- [Shop](project_shop.md) — the shop client\n"
+            "- [Twice](twice.md) — two files of this name\n- [Gone](gone.md) — none\n",
+            "clients/shop.example/memory/project_shop.md": memory("shop"),
+            "clients/a/memory/twice.md": memory("a"),
+            "clients/b/memory/twice.md": memory("b"),
+        },
+    )
+    found = findings(repo.path / "memory", "index-drift")
+    assert codes(found) == [
+        ("stale-index-path", "MEMORY.md", 2),
+        ("broken-index-link", "MEMORY.md", 3),
+        ("broken-index-link", "MEMORY.md", 4),
+    ]
+    new = "../clients/shop.example/memory/project_shop.md"
+    assert found[0].fix == {
+        "action": "update-index-path",
+        "line": 2,
+        "old": "project_shop.md",
+        "new": new,
+    }
+    assert new in found[0].message

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memory_audit.tree.location import ProjectLocation
 from tests.harness import codes, findings, index, memory, report, write_tree
 
 
@@ -215,3 +216,98 @@ def test_memories_in_an_archive_folder_are_kept_out_of_the_index_on_purpose(
     assert "2 memories in archive folders, kept out of the index: not judged" in [
         s.reason for s in result.skipped
     ]
+
+
+def test_a_memory_the_project_claude_md_names_is_reachable(tmp_path: Path) -> None:
+    # The repository's CLAUDE.md lists key files by path; one is a memory the index omits.
+    project = write_tree(
+        tmp_path / "project",
+        {
+            "CLAUDE.md": "# Project\n\n| File | Role |\n|---|---|\n"
+            "| `memory/plan-long-term.md` | Long-horizon plans |\n\nSee [the log](memory/log.md).\n",
+            "AGENTS.md": "Agents keep `memory/agents-notes.md` current.\n",
+        },
+    )
+    tree = write_tree(
+        project / "memory",
+        {
+            "MEMORY.md": index("a.md"),
+            "a.md": memory("a"),
+            "plan-long-term.md": memory("plan"),
+            "log.md": memory("log", body="Follows [the detail](log-detail.md)."),
+            "log-detail.md": memory("detail"),
+            "agents-notes.md": memory("agents"),
+            "forgotten.md": memory("forgotten"),
+        },
+    )
+    location = ProjectLocation(project_path=project)
+    assert codes(findings(tree, "orphans", location=location)) == [
+        ("orphan-candidate", "forgotten.md", None)
+    ]
+
+
+def test_an_agents_working_file_named_by_path_in_its_spec_is_reachable(tmp_path: Path) -> None:
+    # A repository keeps a copy of ~/.claude: agents/ beside memory/. MEMORY.md links the
+    # agent as installed (three folders up from ~/.claude/projects/<slug>/memory/), and the
+    # agent's spec names its working file at its installed path.
+    repo = tmp_path / "repo"
+    copy = write_tree(
+        repo / "claude-config",
+        {
+            "agents/coach.md": "---\nname: coach\n---\n"
+            "Keep the profile in `/home/someone/.claude/projects/-home-someone/memory/coach_profile.md`.\n",
+            "agents/unlinked.md": "Writes `~/.claude/projects/-x/memory/unlinked_notes.md`.\n",
+        },
+    )
+    tree = write_tree(
+        copy / "memory",
+        {
+            "MEMORY.md": "# Index\n- [Coach](../../../.claude/agents/coach.md) — the coach agent\n",
+            "coach_profile.md": memory("coach profile"),
+            "unlinked_notes.md": memory("unlinked"),
+        },
+    )
+    location = ProjectLocation(project_path=repo)
+    assert codes(findings(tree, "orphans", location=location)) == [
+        ("orphan-candidate", "unlinked_notes.md", None)
+    ]
+
+
+def test_a_dated_series_no_index_line_reaches_is_counted_not_reported(tree_dir: Path) -> None:
+    dates = ("2026-04-14", "2026-04-21", "2026-04-28")
+    files = {f"checkpoint-{d}.md": memory(f"checkpoint {d}") for d in dates}
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md"),
+            "a.md": memory("a"),
+            **files,
+            "note-2026-01-02.md": memory("one dated note"),
+            "note-2026-01-03.md": memory("two dated notes"),
+        },
+    )
+    result = report(tree_dir, "orphans")
+    # two dated notes are no series: each is an orphan
+    assert codes(list(result.findings)) == [
+        ("orphan-candidate", "note-2026-01-02.md", None),
+        ("orphan-candidate", "note-2026-01-03.md", None),
+    ]
+    assert (
+        "3 memories of 1 dated series that no index line reaches (a log or checkpoint a tool"
+        " writes and finds by name): not judged"
+    ) in [s.reason for s in result.skipped]
+
+
+def test_the_unindexed_notes_of_an_indexed_series_are_one_finding(tree_dir: Path) -> None:
+    dates = ("2026-04-14", "2026-04-21", "2026-04-28", "2026-05-05")
+    files = {f"status_{d}.md": memory(f"status {d}") for d in dates}
+    write_tree(
+        tree_dir, {"MEMORY.md": index("status_2026-04-14.md", "status_2026-04-21.md"), **files}
+    )
+    [finding] = findings(tree_dir, "orphans")
+    assert (finding.code, finding.path, finding.related) == (
+        "orphan-candidate",
+        "status_2026-05-05.md",
+        ("status_2026-04-28.md",),
+    )
+    assert "2 of the series are indexed" in finding.message

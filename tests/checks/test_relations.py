@@ -206,3 +206,36 @@ def test_a_wikilink_that_cuts_a_memory_name_short_names_the_memory(tree_dir: Pat
     [finding] = findings(tree_dir, "relations")
     assert "did you mean `knowledge_blender_geometry_api_facts.md`?" in finding.message
     assert finding.suggestion == "point it at `knowledge_blender_geometry_api_facts.md`"
+
+
+def test_relation_fields_naming_a_vault_note_or_a_skill_are_not_broken(tmp_path: Path) -> None:
+    # A vault keeps notes and skills beside its memory folder; related: names them as the
+    # bodies' wikilinks do, some with words after the link.
+    vault = write_tree(
+        tmp_path / "vault",
+        {"pitfalls.md": "# Pitfalls\n", "skills/terse-style/SKILL.md": "---\nname: t\n---\n"},
+    )
+    tree = vault / "memory"
+    related = '["[[pitfalls]] — items 3 and 4", "[[terse-style]]", "[[a]]", "[[nowhere-note]]"]'
+    write_tree(
+        tree,
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", related=related),
+            "b.md": memory("b", relations="[{type: supports, target: terse-style}]"),
+        },
+    )
+    found = findings(tree, "relations")
+    assert codes(found) == [("broken-relation", "a.md", 5)]
+    assert "nowhere-note" in found[0].message
+
+
+def test_a_wikilink_to_the_index_resolves_and_an_elided_name_guesses_nothing(
+    tree_dir: Path,
+) -> None:
+    body = "Everything is listed in [[MEMORY]].\n\nThe fix went into [[project_...]] last week."
+    files = {"a.md": memory("a", body=body), "project_payments.md": memory("payments")}
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    [finding] = findings(tree_dir, "relations")
+    assert (finding.code, finding.line, finding.level) == ("broken-wikilink", 8, "suggestion")
+    assert "did you mean" not in finding.message

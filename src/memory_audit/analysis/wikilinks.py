@@ -11,16 +11,21 @@ import re
 from typing import cast
 
 from memory_audit.sources.claude_names import outside_names
+from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.snapshot import MemoryTree, name_key
 
 # [[#123]], [[issue-123]], [[PROJ-42]], [[PR 17]]: a ticket, not a note.
 TICKET = re.compile(r"#?\d+|(?:issue|pr|bug|ticket|gh)[-_ #]?\d+|[A-Z][A-Z0-9]{1,9}-\d+", re.I)
 NEAR_MINIMUM = 6  # shorter names match too much as prefixes
+ELISION = "\u2026"
+INDEX_KEY = name_key(INDEX_NAME)
 
 
 def wikilink_resolves(tree: MemoryTree, target: str, source: str) -> bool:
     if tree.resolve_link(target, source, wiki=True).exists:
         return True
+    if name_key(target) == INDEX_KEY and INDEX_NAME in tree.present:
+        return True  # [[MEMORY]]: the index itself
     if TICKET.fullmatch(target.strip()):
         return True
     return name_key(target.split("|", 1)[0].split("#", 1)[0]) in _outside(tree)
@@ -37,8 +42,8 @@ def _outside(tree: MemoryTree) -> frozenset[str]:
 def near_name(tree: MemoryTree, target: str) -> str | None:
     """A memory whose name the link cuts short or runs past (a truncated file name)."""
     key = name_key(target)
-    if len(key) < NEAR_MINIMUM:
-        return None
+    if len(key) < NEAR_MINIMUM or ELISION in target or "..." in target:
+        return None  # [[project_...]]: a name left out on purpose, no truncated one
     for name, path in sorted(tree.names.items()):
         if len(name) >= NEAR_MINIMUM and (name.startswith(key) or key.startswith(name)):
             return path

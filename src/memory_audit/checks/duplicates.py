@@ -47,6 +47,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from memory_audit.analysis.dated_series import series_key as dated_series_key
 from memory_audit.analysis.similarity import (
     Vectors,
     shingle_matches,
@@ -68,7 +69,6 @@ SHOWN_WORDS = 5
 SHOWN_WORD_LENGTH = 40  # longer shared words are left out whole, never cut
 BOILERPLATE_FILES = 3  # a line in this many memories is a template, not a fact
 BOILERPLATE_LENGTH = 12  # shorter lines ("## Why", "---") are structure, kept either way
-DATE_IN_NAME = re.compile(r"(?<!\d)(?:19|20)\d\d[-_.]?[01]\d[-_.]?[0-3]\d(?!\d)")
 DISTINGUISHING = re.compile(
     r"not to be confused|do(?:n't| not) confuse|different from|differs from|distinct from|"
     r"unlike\b|not the same as|separate from|\bvs\.?\s|\bversus\b|"
@@ -145,9 +145,7 @@ def summary_text(memory: MemoryFile, shared: frozenset[str] = frozenset()) -> st
 
 def series_key(memory: MemoryFile) -> str | None:
     """``status-#.md`` for ``status-2026-04-14.md``: notes of one dated series, or None."""
-    stem = memory.path.rpartition("/")[2].removesuffix(".md")
-    key, dated = DATE_IN_NAME.subn("#", stem)
-    return f"{memory.path.rpartition('/')[0]}/{key}" if dated and key.strip("#-_ ") else None
+    return dated_series_key(memory.path)
 
 
 def _series_findings(

@@ -7,9 +7,16 @@ Reports, for the index at the root of the tree:
   the index only inside the memory folder (``orphans`` then judges nothing). For
   a folder outside Claude Code's own (a repository keeping a copy with its index
   one level up, its own layout) that is a suggestion: such a copy is not loaded;
-- ``broken-index-link``: an index line links a file that does not exist;
+- ``broken-index-link``: an index line links a file that does not exist. Not
+  links: a template placeholder (``{module}_project.md``, ``<name>.md``); and in a
+  copy of a tree (a repository, not Claude Code's folder on this machine) a link out
+  of the repository or into a ``.claude`` folder the copy lacks resolves only where
+  the tree is installed. Both are counted under ``skipped``, as are links to files
+  the repository's ``.gitignore`` keeps out;
 - ``stale-index-path``: the linked file is gone but exactly one unindexed file
-  with the same name exists elsewhere in the tree (it was moved);
+  with the same name exists elsewhere in the tree (it was moved); in a copy kept in
+  a repository, also when the one file of that name is elsewhere in the repository
+  (a note moved to ``clients/<name>/memory/``): the fix updates the path;
 - ``missing-index-entry`` (only with ``flat_index: true``, user judgment): a
   memory reachable from MEMORY.md through a hub, archive or relation, but with
   no index line of its own. Recaps (``sessions/``) and superseded files are
@@ -39,11 +46,14 @@ import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote
 
 from memory_audit.analysis.stale_sources import on_this_machine
 from memory_audit.analysis.wikilinks import wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.git import GitUnavailable, ignored, open_repository
+from memory_audit.sources.project_files import files_named
 from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.index_file import INDEX_NAME, IndexEntry, IndexLink
 from memory_audit.tree.memory_file import MemoryFile
@@ -87,17 +97,103 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
             yield _stale_path(link, moved[link.line][1])
         elif not target.exists and not (link.wiki and wikilink_resolves(tree, link.target, "")):
             broken.append((link, target))
+    templates = [pair for pair in broken if is_template(pair[0].target)]
+    elsewhere = [pair for pair in broken if pair not in templates and _off_copy(tree, pair[1])]
+    broken = [pair for pair in broken if pair not in templates and pair not in elsewhere]
     kept_out = _ignored(tree, [target for _, target in broken])
+    broken = [pair for pair in broken if pair[1].path is None or pair[1].path not in kept_out]
+    moved_out = _moved_out_of_tree(tree, [link for link, _ in broken])
     for link, target in broken:
-        if target.path is not None and target.path in kept_out:
-            continue
-        yield _broken_link(link, target, pointer=link.line in pointers)
+        new = moved_out.get((link.line, link.target))
+        if new is not None:
+            yield _stale_path(link, new)
+        else:
+            yield _broken_link(link, target, pointer=link.line in pointers)
     if kept_out:
         yield Skip(
             ID,
             f"{len(kept_out)} index link(s) to files the repository ignores (kept out of git"
             " on purpose, so absent from this copy): not reported",
         )
+    if templates:
+        yield Skip(ID, f"{len(templates)} index link(s) to a template placeholder: not links")
+    if elsewhere:
+        yield Skip(
+            ID,
+            f"{len(elsewhere)} index link(s) out of the repository (or into a .claude folder"
+            " this copy lacks), which resolve only where the tree is deployed: not checked here",
+        )
+
+
+def is_template(target: str) -> bool:
+    """``{module}_project.md``, ``<name>.md``, ``${TOPIC}.md``: a placeholder to fill in."""
+    for first, last in (("{", "}"), ("<", ">")):
+        start = target.find(first)
+        if start >= 0 and target.find(last, start + 1) > start + 1:
+            return True
+    return False
+
+
+def _off_copy(tree: MemoryTree, target: Target) -> bool:
+    """A link a copy of the tree cannot check: out of the repository holding it, or into a
+    ``.claude`` folder it does not hold (``../../.claude/agents/x.md``, which resolves from
+    ``~/.claude/projects/<slug>/memory/`` once installed). Claude Code's own trees are
+    where their links resolve: there a missing file is missing."""
+    if target.inside or target.absolute is None or on_this_machine(tree):
+        return False
+    parts = target.absolute.split(os.sep)
+    if ".claude" in parts:
+        claude = os.sep.join(parts[: parts.index(".claude") + 1])
+        if not os.path.isdir(claude):
+            return True
+    repository = _repository(tree)
+    if repository is None:
+        return False
+    return os.path.commonpath([repository, os.path.realpath(target.absolute)]) != repository
+
+
+def _moved_out_of_tree(tree: MemoryTree, links: list[IndexLink]) -> dict[tuple[int, str], str]:
+    """(line, target) -> the path, from the tree, of the one file of the link's name that
+    the repository holds outside the tree: a copy whose notes were moved to another memory
+    folder of the repository (``clients/<name>/memory/``). Only for copies: what the project
+    beside Claude Code's own tree holds is not where its memories go."""
+    wanted = {
+        (link.line, link.target): name
+        for link in links
+        if not link.wiki and (name := _file_name(link.target)).endswith(".md")
+    }
+    in_tree = {path.rsplit("/", 1)[-1] for path in (*tree.files, *tree.present)}
+    wanted = {key: name for key, name in wanted.items() if name not in in_tree}
+    repository = _repository(tree) if wanted and not on_this_machine(tree) else None
+    if repository is None:
+        return {}
+    found = files_named(Path(repository), set(wanted.values()), outside=tree.root)
+    if found is None:
+        return {}
+    root = os.path.realpath(tree.root)
+    return {
+        key: os.path.relpath(os.path.join(repository, found[name][0]), root)
+        for key, name in wanted.items()
+        if len(found[name]) == 1
+    }
+
+
+def _file_name(target: str) -> str:
+    return unquote(target.split("#", 1)[0].split("?", 1)[0]).rstrip("/").rsplit("/", 1)[-1]
+
+
+def _repository(tree: MemoryTree) -> str | None:
+    """The folder of the project holding this copy of the tree: the one the audit was given,
+    or the git repository around it."""
+    project = tree.location.project_path
+    if project is not None:
+        folder = os.path.realpath(project)
+        if os.path.realpath(tree.root).startswith(folder + os.sep):
+            return folder
+    try:
+        return os.path.realpath(open_repository(tree.root).path)
+    except (GitUnavailable, OSError, ValueError):
+        return None
 
 
 def _ignored(tree: MemoryTree, targets: list[Target]) -> set[str]:

@@ -10,6 +10,17 @@ archive folder (``archive/``, ``retired/``, ...: kept out of the index on purpos
 skip counts them). With no MEMORY.md at all nothing is reachable: that one cause is
 ``index-drift``'s ``missing-index``, not one orphan per memory.
 
+Claude Code reads more than MEMORY.md: a memory the project's ``CLAUDE.md`` or
+``AGENTS.md`` (the repository's, or a folder's above the tree) links or names by path
+(``memory/roadmap.md`` in a table of key files) is reachable, and so is one that an
+agent or skill file MEMORY.md or a reachable memory links names (the agent's working
+file). Those files are read bounded: regular files, a few dozen at most, each capped.
+
+A dated series (three or more notes differing by a date stamp, ``snapshot-2026-04-14.md``)
+that no index line reaches is a log or checkpoint a tool writes and finds by name: the
+skip counts it, no orphan is reported. When some of a series are indexed, the rest are
+one finding, not one each.
+
 This dimension owns unreachable files: each yields exactly one finding, here.
 ``index-drift`` reports a reachable file missing from MEMORY.md only when the
 user asks for a flat index (its ``flat_index`` option), never an unreachable
@@ -28,9 +39,11 @@ Passing: ``scratch_idea.md`` linked as ``[[scratch-idea]]`` from
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from memory_audit.analysis.dated_series import SERIES_MINIMUM, series_key
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.memory_file import MemoryFile
@@ -54,16 +67,68 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     if tree.index is None:
         yield Skip(ID, "there is no MEMORY.md, so nothing is reachable (`missing-index`)")
         return
-    archived = 0
-    for memory in sorted(tree.memories, key=lambda m: m.path):
-        if memory.path in tree.reachable:
-            continue
-        if in_archive(memory.path):
-            archived += 1
+    unreached = [
+        m for m in sorted(tree.memories, key=lambda m: m.path) if m.path not in tree.reachable
+    ]
+    archived = sum(1 for m in unreached if in_archive(m.path))
+    unreached = [m for m in unreached if not in_archive(m.path)]
+    series = _series(tree)
+    in_unread_series: list[MemoryFile] = []
+    for key, members in _by_series(unreached, series).items():
+        if len(members) == len(series[key]):
+            in_unread_series.extend(members)  # none indexed: a tool's checkpoints, found by name
         else:
+            yield _series_orphans(tree, members, len(series[key]) - len(members))
+    for memory in unreached:
+        if series_key(memory.path) not in series:
             yield _orphan(tree, memory)
     if archived:
         yield Skip(ID, f"{archived} memories in archive folders, kept out of the index: not judged")
+    if in_unread_series:
+        count = len({series_key(m.path) for m in in_unread_series})
+        yield Skip(
+            ID,
+            f"{len(in_unread_series)} memories of {count} dated series that no index line"
+            " reaches (a log or checkpoint a tool writes and finds by name): not judged",
+        )
+
+
+def _series(tree: MemoryTree) -> dict[str | None, list[str]]:
+    """Dated series of three or more memories: series -> its members (archives aside)."""
+    found: dict[str | None, list[str]] = defaultdict(list)
+    for memory in tree.memories:
+        key = series_key(memory.path)
+        if key is not None and not in_archive(memory.path):
+            found[key].append(memory.path)
+    return {key: paths for key, paths in found.items() if len(paths) >= SERIES_MINIMUM}
+
+
+def _by_series(
+    memories: list[MemoryFile], series: dict[str | None, list[str]]
+) -> dict[str | None, list[MemoryFile]]:
+    found: dict[str | None, list[MemoryFile]] = defaultdict(list)
+    for memory in memories:
+        key = series_key(memory.path)
+        if key in series:
+            found[key].append(memory)
+    return dict(sorted(found.items(), key=lambda item: str(item[0])))
+
+
+def _series_orphans(tree: MemoryTree, members: list[MemoryFile], indexed: int) -> Finding:
+    """The unindexed notes of a series whose others are indexed: one finding, the newest's."""
+    newest, older = members[-1], members[:-1]
+    others = f" and {len(older)} older note(s) of its series" if older else ""
+    return make_finding(
+        ID,
+        "orphan-candidate",
+        newest.path,
+        None,
+        f"not reachable from MEMORY.md{others}, while {indexed} of the series are indexed",
+        "index them as the rest of the series is, archive them, or remove them",
+        judgment=True,
+        related=tuple(m.path for m in older),
+        fix=None if older or newest.path in tree.superseded else _add_line(newest),
+    )
 
 
 def _orphan(tree: MemoryTree, memory: MemoryFile) -> Finding:

@@ -13,14 +13,18 @@ Whenever the tree has them, whether or not relations are adopted:
 - ``broken-superseded-by``: ``superseded_by`` names a file that does not exist;
 - ``broken-relation`` for ``related:`` / ``relates_to:`` (a list or one value):
   a target that is neither a file nor a memory's name. Names match as
-  wikilinks do: case, ``-``/``_`` and a type prefix (``project_``) aside;
+  wikilinks do: case, ``-``/``_`` and a type prefix (``project_``) aside; a value
+  written as a wikilink (``"[[anti-patterns]] — why"``) is that link, and a name
+  that means something outside the tree (a skill, a note above it: see
+  ``broken-wikilink``) is not broken, in these fields as in ``relations:``;
 - ``broken-link``: a body links a ``.md`` file that does not exist;
 - ``broken-wikilink`` (user judgment): ``[[name]]`` matches no memory's name,
   file name or title, and nothing else Claude Code may mean by it: a skill, agent
   or command (``~/.claude`` and the project's ``.claude``), a note in a folder above
   the tree (``[[CLAUDE]]``, a vault's ``[[anti-patterns]]``), a CLAUDE.md heading or
-  a memory of another store on this machine; a ticket (``[[#12]]``, ``[[PROJ-42]]``)
-  is no link. A name the link cuts short or runs past is offered ("did you mean").
+  a memory of another store on this machine; ``[[MEMORY]]`` is the index; a ticket
+  (``[[#12]]``, ``[[PROJ-42]]``) is no link. A name the link cuts short or runs past is
+  offered ("did you mean"), unless the name is elided on purpose (``[[project_...]]``).
   Claude Code tolerates links to notes not yet written.
 - ``links-not-read``: a paragraph too long or too dense in ``[`` to parse in
   bounded time (a 1 MB line of brackets): its links were not checked.
@@ -46,7 +50,7 @@ from dataclasses import dataclass
 from memory_audit.analysis.wikilinks import near_name, wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.memory_file import FileKind, MemoryFile, Relation
-from memory_audit.tree.snapshot import MemoryTree
+from memory_audit.tree.snapshot import MemoryTree, reference_wikilink
 
 ID = "relations"
 RELATION_TYPES = ("supersedes", "contradicts", "supports", "related_to")
@@ -96,7 +100,7 @@ def _relations(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
                 key=f"{relation.type}>{relation.target}",
             )
         target = tree.resolve_reference(relation.target, memory.path)
-        if not target.exists:
+        if not target.exists and not _names_outside(tree, relation.target, memory.path):
             yield _broken_relation(memory, relation)
         elif relation.type == "supersedes" and target.path is not None:
             successor = tree.files.get(target.path)
@@ -190,7 +194,8 @@ def _superseded_by_targets(tree: MemoryTree, memory: MemoryFile) -> Iterator[Fin
 
 def _related_targets(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
     for relation in memory.related:
-        if not tree.resolve_reference(relation.target, memory.path).exists:
+        target = tree.resolve_reference(relation.target, memory.path)
+        if not target.exists and not _names_outside(tree, relation.target, memory.path):
             yield make_finding(
                 ID,
                 "broken-relation",
@@ -200,6 +205,16 @@ def _related_targets(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
                 "point it at an existing memory (file name or name), or remove it",
                 key=f"{relation.type}>{relation.target}",
             )
+
+
+def _names_outside(tree: MemoryTree, raw: str, source: str) -> bool:
+    """A relation value that is a name (``karpathy-guidelines``, ``[[anti-patterns]] — why``)
+    Claude Code may mean outside the tree: a skill, agent, command, a note above the tree,
+    as a wikilink in a body would."""
+    name = reference_wikilink(raw)
+    if name is None and ("/" in raw or raw.endswith(".md")):
+        return False  # a path: it resolves or it does not
+    return wikilink_resolves(tree, raw if name is None else name, source)
 
 
 def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:

@@ -24,6 +24,14 @@ from memory_audit.tree.load_budget import LoadedIndex, load_index
 from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.markdown import is_external
 from memory_audit.tree.memory_file import FileKind, FileProblem, MemoryFile, parse_memory_file
+from memory_audit.tree.outside_readers import (
+    MAX_FILES,
+    instruction_files,
+    named_paths,
+    runnable,
+    runnable_copies,
+    tree_path_by_suffix,
+)
 from memory_audit.tree.walk import (
     ENCRYPTED,
     Candidate,
@@ -32,6 +40,7 @@ from memory_audit.tree.walk import (
     list_tree,
     read_text,
 )
+from memory_audit.tree.wikilinks import find_wikilinks
 
 __all__ = ["MemoryTree", "ProjectLocation", "Target", "load_tree"]
 
@@ -217,19 +226,76 @@ class MemoryTree:
     @cached_property
     def reachable(self) -> frozenset[str]:
         """Files a reader reaches from MEMORY.md: its entries, then every link or relation
-        of a reached file (hubs, archives, a second-level index), breadth first."""
+        of a reached file (hubs, archives, a second-level index), breadth first. The
+        project's CLAUDE.md and AGENTS.md, and the agent and skill files MEMORY.md or a
+        reached memory links, lead in too: Claude Code reads a memory they name from there
+        (:mod:`memory_audit.tree.outside_readers`)."""
         seen = set(self.index_targets) | set(self.moved_index_targets)
         for mention in self.index.mentions if self.index else ():  # - **`notes.md`** — hook
             named = self._resolve_mention(mention, "")
             if named.path is not None:
                 seen.add(named.path)
-        queue = deque(sorted(seen))
+        outside = instruction_files(self.root, self.location.project_path)
+        seen |= self._named_in(outside)
+        self._reach(seen, seen)
+        read = set(outside)
+        while len(read) < MAX_FILES:
+            runnable = [f for f in self._runnables_linked(seen) if f not in read]
+            batch = runnable[: MAX_FILES - len(read)]
+            read.update(batch)
+            new = self._named_in(batch) - seen
+            if not new:
+                break  # nothing more is reached, so no further agent is linked
+            seen |= new
+            self._reach(seen, new)
+        return frozenset(seen)
+
+    def _reach(self, seen: set[str], start: Iterable[str]) -> None:
+        """Add to ``seen`` every file the links and relations of ``start`` lead to."""
+        queue = deque(sorted(start))
         while queue:
             for target in self.outgoing.get(queue.popleft(), ()):
                 if target not in seen:
                     seen.add(target)
                     queue.append(target)
-        return frozenset(seen)
+
+    def _named_in(self, outside: Iterable[Path]) -> set[str]:
+        """Tree files that files outside the tree link or name by path."""
+        found = set()
+        for path in outside:
+            for raw in named_paths(path):
+                target = self._resolve(raw, os.path.relpath(path.parent, self._root_text))
+                if target.path is not None and target.path in self.files:
+                    found.add(target.path)
+                elif (tail := tree_path_by_suffix(raw, self.root.name, self._names)) is not None:
+                    found.add(tail)
+        return found
+
+    def _runnables_linked(self, reached: set[str]) -> list[Path]:
+        """Agent and skill files outside the tree that MEMORY.md or a reached file links
+        (or this repository's copy of one a link reaches once installed)."""
+        targets = [target for _, target in self.index_links]
+        for path in sorted(reached):
+            memory = self.files.get(path)
+            for link in memory.links if memory is not None else ():
+                if not link.wiki and not link.mention and not is_external(link.target):
+                    targets.append(self.resolve_path(link.target, path))
+        found: list[Path] = []
+        for target in targets:
+            if target.inside or target.absolute is None or not runnable(target.absolute):
+                continue
+            if target.exists:
+                found.append(Path(target.absolute))
+                continue
+            project = self.location.project_path
+            found.extend(
+                c for c in runnable_copies(target.absolute, self.root, project) if _file(c)
+            )
+        return list(dict.fromkeys(found))
+
+    @cached_property
+    def _names(self) -> frozenset[str]:
+        return frozenset(self.files)
 
     def references_to(self, path: str) -> int:
         """How many index lines, relations and links point at ``path`` (for ordering)."""
@@ -268,7 +334,11 @@ class MemoryTree:
         return self.resolve_path(target, source)
 
     def resolve_reference(self, raw: str, source: str) -> Target:
-        """A relation or ``superseded_by`` value: a path, or a memory's name."""
+        """A relation or ``superseded_by`` value: a path, a memory's name, or a wikilink
+        (``"[[deploy-notes]] — why it matters"``: the link's name, the words after it aside)."""
+        wiki = reference_wikilink(raw)
+        if wiki is not None:
+            return self.resolve_link(wiki, source, wiki=True)
         target = self.resolve_path(raw, source)
         if target.exists or "/" in raw or raw.endswith(".md"):
             if not target.exists and target.path is not None:
@@ -341,6 +411,10 @@ def _reverse(edges: Mapping[str, Iterable[str]]) -> Mapping[str, frozenset[str]]
     return {path: frozenset(sources) for path, sources in found.items()}
 
 
+def _file(path: Path) -> bool:
+    return path.is_file() and not path.is_symlink()
+
+
 def _may_exist(path: str) -> bool:
     """False only when the file is known to be missing: behind an unreadable folder it
     may well exist, and a fix must never remove the index line of a file it cannot see."""
@@ -351,6 +425,14 @@ def _may_exist(path: str) -> bool:
     except OSError:
         return True
     return True
+
+
+def reference_wikilink(raw: str) -> str | None:
+    """The name of the ``[[wikilink]]`` a relation value opens with, or None."""
+    if not raw.lstrip().startswith("[["):
+        return None
+    found = next(find_wikilinks(raw), None)
+    return found[2] if found is not None else None
 
 
 def name_key(label: str) -> str:

@@ -1,0 +1,80 @@
+"""Files outside a memory tree that lead Claude Code into it.
+
+Claude Code reads the project's ``CLAUDE.md`` and ``AGENTS.md`` every session, and an
+agent or skill file when it runs that agent or skill: a memory one of them links or
+names by path (``memory/roadmap.md`` in a table of key files, an agent's working file
+``~/.claude/projects/<slug>/memory/profile.md``) is read from there, index line or not.
+
+Bounded: at most ``MAX_FILES`` files are read per tree, regular files only (a symbolic
+link is not followed), each up to ``MAX_BYTES``; nothing is written.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from memory_audit.tree.markdown import is_external, parse_markdown
+from memory_audit.tree.walk import read_text
+
+INSTRUCTION_NAMES = ("CLAUDE.md", "AGENTS.md", "CLAUDE.local.md", ".claude/CLAUDE.md")
+ANCESTORS = 6  # folders above a tree whose instruction files are read
+MAX_FILES = 32
+MAX_BYTES = 256 * 1024
+RUNNABLE_FOLDERS = ("agents", "skills")  # what a memory links that Claude Code runs
+
+
+def instruction_files(root: Path, project: Path | None) -> list[Path]:
+    """CLAUDE.md and AGENTS.md of the folders above the tree (up to the project, when the
+    tree is inside it) and of the project."""
+    folders: list[Path] = []
+    for parent in list(root.parents)[:ANCESTORS]:
+        folders.append(parent)
+        if parent == project or parent == Path(parent.anchor):
+            break
+    if project is not None:
+        folders.append(project)
+    found = (folder / name for folder in dict.fromkeys(folders) for name in INSTRUCTION_NAMES)
+    return [path for path in found if path.is_file() and not path.is_symlink()]
+
+
+def named_paths(path: Path) -> tuple[str, ...]:
+    """The file paths ``path`` links or names in a code span (``memory/notes.md``)."""
+    result = read_text(path, MAX_BYTES)
+    if result.text is None:
+        return ()
+    document = parse_markdown(result.text.splitlines())
+    return tuple(
+        link.target for link in document.links if not link.wiki and not is_external(link.target)
+    )
+
+
+def runnable(absolute: str) -> bool:
+    """An agent or skill file (``.../agents/reviewer.md``, ``.../skills/x/SKILL.md``)."""
+    parts = absolute.split(os.sep)
+    return absolute.endswith(".md") and any(folder in parts[:-1] for folder in RUNNABLE_FOLDERS)
+
+
+def runnable_copies(absolute: str, root: Path, project: Path | None) -> Iterator[Path]:
+    """Where a repository keeps the agent or skill a link reaches once installed
+    (``../../../.claude/agents/x.md`` from ``~/.claude/projects/<slug>/memory/``): the
+    folder beside the tree (a copy of ``~/.claude``), or the project's ``.claude``."""
+    parts = absolute.split(os.sep)
+    if ".claude" not in parts:
+        return
+    tail = parts[len(parts) - 1 - parts[::-1].index(".claude") + 1 :]
+    bases = [root.parent, *((project / ".claude", project) if project is not None else ())]
+    for base in bases:
+        yield base.joinpath(*tail)
+
+
+def tree_path_by_suffix(raw: str, root_name: str, present: frozenset[str]) -> str | None:
+    """``/home/me/.claude/projects/-p/memory/notes.md`` names the tree's ``notes.md`` when
+    the tree's folder is ``memory``: a path written where the tree is installed."""
+    parts = raw.replace("\\", "/").split("/")
+    for at in range(len(parts) - 2, -1, -1):
+        if parts[at] == root_name:
+            tail = "/".join(parts[at + 1 :])
+            return tail if tail in present else None
+    return None
