@@ -20,8 +20,15 @@ fields below it are lost, and are not reported again as missing).
 Read and parse problems come first (a file that cannot be read cannot be
 checked), then, per file:
 
-- ``no-frontmatter``: the file has no ``---`` block at all (three or more files
-  and none with one: one suggestion for the folder, which Claude Code did not write);
+- ``no-frontmatter``: the file has no ``---`` block at all. One cause is one
+  suggestion, not a finding per file: three or more files and none with one (a folder
+  Claude Code did not write); a dated series a tool writes (three or more
+  ``name-<date>.md``, none with a block); a sub-folder of documents of another kind
+  (``specs/``: none with a block, while the rest of the tree has them);
+- ``own-schema`` (suggestion): outside Claude Code's own folders, most memories follow
+  another convention (several blocks of another schema, such as ``created``/``tags``,
+  or none with ``name``/``description``): reported once, not a ``no-frontmatter`` or
+  ``missing-field`` per file;
 - ``missing-field`` / ``empty-field`` / ``invalid-field``: a required field is
   absent, blank, or not text. Profile ``claude-code`` requires ``name``,
   ``description`` and ``type`` (top level or under ``metadata:``); profile
@@ -65,6 +72,13 @@ from dataclasses import dataclass
 
 from memory_audit.analysis.file_problems import problem_findings
 from memory_audit.analysis.frontmatter_reading import reading_findings
+from memory_audit.analysis.note_conventions import (
+    OwnConvention,
+    dated_series,
+    other_kind_folders,
+    own_convention,
+)
+from memory_audit.analysis.stale_sources import on_this_machine
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.memory_file import FileKind, MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
@@ -154,20 +168,108 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     for path, problems in sorted(tree.unread.items()):
         if path != "MEMORY.md" and not path.startswith("sessions/"):
             yield from problem_findings(ID, path, problems)
-    bare: list[MemoryFile] = []
+    readable: list[MemoryFile] = []
     for memory in sorted(tree.of_kind(FileKind.MEMORY, FileKind.RECAP), key=lambda m: m.path):
         yield from reading_findings(ID, memory)
         if memory.kind is not FileKind.MEMORY:
             continue
         yield from problem_findings(ID, memory.path, memory.problems)
-        if memory.frontmatter is not None:
-            yield from _fields(memory, tree.profile)
-        elif not memory.frontmatter_present and not memory.problems:
-            bare.append(memory)
+        if memory.frontmatter is not None or not (memory.frontmatter_present or memory.problems):
+            readable.append(memory)
+    yield from _schema(tree, readable)
+
+
+def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
+    """Fields file by file, files without frontmatter file by file or by their one cause."""
+    bare = [m for m in readable if not m.frontmatter_present]
+    own = None if on_this_machine(tree) else own_convention(readable)
     if len(bare) >= NONE_AT_ALL and not any(m.frontmatter_present for m in tree.memories):
         yield _none_anywhere(bare)  # one cause: this folder was not written by Claude Code
-    else:
-        yield from (_no_frontmatter(memory) for memory in bare)
+        return
+    if own is not None:
+        yield _own_convention(own)
+    for memory in readable:
+        if memory.frontmatter is not None and not (own and memory in own.other):
+            yield from _fields(memory, tree.profile)
+    if own is None:
+        yield from _bare(bare, tree.memories)
+
+
+def _bare(bare: list[MemoryFile], memories: list[MemoryFile]) -> Iterator[Finding]:
+    grouped: set[str] = set()
+    for name, files in sorted(dated_series(bare, memories).items()):
+        grouped.update(m.path for m in files)
+        yield _group(files, f"series:{name}", _series_message(name, files), SERIES_SUGGESTION)
+    rest = [m for m in bare if m.path not in grouped]
+    for folder, files in sorted(other_kind_folders(rest, memories).items()):
+        grouped.update(m.path for m in files)
+        yield _group(files, f"folder:{folder}", _folder_message(folder, files), FOLDER_SUGGESTION)
+    yield from (_no_frontmatter(memory) for memory in bare if memory.path not in grouped)
+
+
+def _series_message(name: str, files: list[MemoryFile]) -> str:
+    return (
+        f"{len(files)} files of one dated series (`{name}`) have no frontmatter: a tool or a"
+        " schedule writes them, not a session saving a memory"
+    )
+
+
+def _folder_message(folder: str, files: list[MemoryFile]) -> str:
+    count = "the file" if len(files) == 1 else f"the {len(files)} files"
+    return (
+        f"{count} in `{folder}/` {'has' if len(files) == 1 else 'have'} no frontmatter, unlike"
+        " the rest of the tree: documents of another kind, seen by discovery only by name"
+    )
+
+
+def _group(files: list[MemoryFile], key: str, message: str, suggestion: str) -> Finding:
+    return make_finding(
+        ID,
+        "no-frontmatter",
+        files[0].path,
+        1,
+        message,
+        suggestion,
+        key=key,
+        related=tuple(m.path for m in files[1:]),
+        level="suggestion",
+    )
+
+
+def _own_convention(own: OwnConvention) -> Finding:
+    members = own.members
+    parts = [f"{len(own.bare)} without frontmatter"] if own.bare else []
+    if own.other:
+        fields = ", ".join(own.other_fields())
+        parts.append(
+            f"{len(own.other)} with a block of another schema ({fields}; no name or description)"
+        )
+    shown = ", ".join(m.path for m in members[:3]) + (", …" if len(members) > 3 else "")
+    return make_finding(
+        ID,
+        "own-schema",
+        members[0].path,
+        1,
+        f"{len(members)} of {own.total} memories do not follow Claude Code's frontmatter schema"
+        f" (name, description, type): {'; '.join(parts)} (e.g. {shown}); this folder keeps"
+        " its own convention",
+        "if Claude Code should recall these files, give each a --- block with name,"
+        " description and type (other fields can stay); if the folder is read another way"
+        " (its index, a CLAUDE.md), nothing to do",
+        key="own-schema",
+        related=tuple(m.path for m in members[1:]),
+        level="suggestion",
+    )
+
+
+SERIES_SUGGESTION = (
+    "if sessions should recall them, have what writes them add a --- block with name,"
+    " description and type; else keep them outside the memory folder"
+)
+FOLDER_SUGGESTION = (
+    "if sessions should recall them, give each a --- block with name, description and type;"
+    " if they are read through the index or by path, nothing to do"
+)
 
 
 def _none_anywhere(bare: list[MemoryFile]) -> Finding:
