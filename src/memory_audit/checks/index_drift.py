@@ -6,7 +6,9 @@ Reports, for the index at the root of the tree:
   folder above holds one (a copied memory folder), it says so: Claude Code reads
   the index only inside the memory folder (``orphans`` then judges nothing). For
   a folder outside Claude Code's own (a repository keeping a copy with its index
-  one level up, its own layout) that is a suggestion: such a copy is not loaded;
+  one level up, its own layout) that is a suggestion: such a copy is not loaded; so
+  is one a CLAUDE.md, AGENTS.md or MEMORY.md above it (up to the project root) names
+  or links into (``clients/[domain]/memory/``): the repository reads it through that file;
 - ``broken-index-link``: an index line links a file that does not exist;
 - ``stale-index-path``: the linked file is gone but exactly one unindexed file
   with the same name exists elsewhere in the tree (it was moved);
@@ -39,6 +41,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from memory_audit.analysis.routing_files import routed_from
 from memory_audit.analysis.stale_sources import on_this_machine
 from memory_audit.analysis.wikilinks import wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
@@ -135,8 +138,25 @@ def _missing_index(tree: MemoryTree) -> Finding:
     else:
         message = "MEMORY.md is missing — index cannot be checked"
         suggestion = "create MEMORY.md with one `- [Title](file.md) — hook` line per memory file"
+        route = None if on_this_machine(tree) else routed_from(tree)
+        if route is not None:
+            # The repository's own instructions lead sessions here: the folder is read
+            # through them, not loaded as Claude Code's memory.
+            message = (
+                f"MEMORY.md is missing; {route.file} (line {route.line}) routes sessions to"
+                " this folder, which is read through it"
+            )
+            suggestion = f"if Claude Code should load this folder as its memory, {suggestion}"
+            level = "suggestion"
         return make_finding(
-            ID, "missing-index", INDEX_NAME, None, message, suggestion, fix=_new_index(tree)
+            ID,
+            "missing-index",
+            INDEX_NAME,
+            None,
+            message,
+            suggestion,
+            fix=_new_index(tree),
+            level=level,
         )
     return make_finding(ID, "missing-index", INDEX_NAME, None, message, suggestion, level=level)
 
