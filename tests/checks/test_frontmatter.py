@@ -251,3 +251,16 @@ def test_a_subfolder_of_documents_without_frontmatter_is_one_suggestion(tree_dir
         ("no-frontmatter", "specs/solidify.md", "suggestion"),
     ]
     assert found[1].message.startswith("the 2 files in `specs/` have no frontmatter")
+
+
+def test_field_lines_without_fences_are_named_as_such(tree_dir: Path) -> None:
+    text = "name: WP9 check\ndescription: Costs eat the edge\n\n# WP9\n"
+    assert audit(tree_dir, {"a.md": memory("a"), "wp9.md": text}) == [
+        ("no-frontmatter", "wp9.md", 1)
+    ]
+    [finding] = findings(tree_dir, "frontmatter")
+    assert finding.message == (
+        "lines 1–2 hold `description`, `name` without --- fences: discovery reads no"
+        " frontmatter here"
+    )
+    assert finding.fix == {"action": "add-frontmatter", "path": "wp9.md", "fence": 2}

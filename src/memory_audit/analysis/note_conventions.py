@@ -120,3 +120,17 @@ def other_kind_folders(
 
 def _within(folder: str, parent: str) -> bool:
     return folder == parent or folder.startswith(parent + "/")
+
+
+def unfenced_fields(lines: Sequence[str], most: int = 20) -> tuple[int, frozenset[str]]:
+    """``key: value`` lines opening a file without ``---`` fences: how many, and their keys
+    (none unless ``name`` or ``description`` is among them: a block that lost its fences)."""
+    keys: list[str] = []
+    for line in lines[:most]:
+        key, colon, _ = line.partition(":")
+        if not colon or not key or not all(c.isalnum() or c in "_-" for c in key):
+            break
+        keys.append(key)
+    if not SCHEMA_KEYS & set(keys):
+        return 0, frozenset()
+    return len(keys), frozenset(keys)

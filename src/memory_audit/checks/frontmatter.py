@@ -77,6 +77,7 @@ from memory_audit.analysis.note_conventions import (
     dated_series,
     other_kind_folders,
     own_convention,
+    unfenced_fields,
 )
 from memory_audit.analysis.stale_sources import on_this_machine
 from memory_audit.model.finding import Finding, Skip, make_finding
@@ -289,6 +290,9 @@ def _none_anywhere(bare: list[MemoryFile]) -> Finding:
 
 
 def _no_frontmatter(memory: MemoryFile) -> Finding:
+    count, keys = unfenced_fields(memory.lines)
+    if count:
+        return _unfenced(memory, count, keys)
     return make_finding(
         ID,
         "no-frontmatter",
@@ -297,6 +301,22 @@ def _no_frontmatter(memory: MemoryFile) -> Finding:
         "no frontmatter: discovery cannot see its name, description or type",
         "add a --- block with name, description and type at the top of the file",
         fix={"action": "add-frontmatter", "path": memory.path},
+    )
+
+
+def _unfenced(memory: MemoryFile, count: int, keys: frozenset[str]) -> Finding:
+    missing = [k for k in REQUIRED["claude-code"] if k not in keys]
+    lines = "line 1" if count == 1 else f"lines 1–{count}"
+    add = f" and add {', '.join(f'`{k}`' for k in missing)}" if missing else ""
+    return make_finding(
+        ID,
+        "no-frontmatter",
+        memory.path,
+        1,
+        f"{lines} hold {', '.join(f'`{k}`' for k in sorted(keys & {'name', 'description'}))}"
+        " without --- fences: discovery reads no frontmatter here",
+        f"wrap {lines} in --- fences{add}",
+        fix={"action": "add-frontmatter", "path": memory.path, "fence": count},
     )
 
 
