@@ -423,3 +423,9 @@ def test_add_frontmatter_fences_field_lines_written_without_fences(tree_dir: Pat
         "type: project\n---\n\n# Check\n"
     )
     assert findings(tree_dir, "frontmatter") == []
+
+
+def test_add_frontmatter_refuses_to_fence_lines_that_changed(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"a.md": "# Signal check\nname: later in the text\n"})
+    with pytest.raises(StaleTarget, match="no longer opens with those field lines"):
+        build(tree_dir, {"action": "add-frontmatter", "path": "a.md", "fence": 2})
