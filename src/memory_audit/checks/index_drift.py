@@ -136,29 +136,28 @@ def _missing_index(tree: MemoryTree) -> Finding:
             level = "suggestion"
             suggestion = f"if Claude Code loads this folder, {suggestion}"
     else:
-        message = "MEMORY.md is missing — index cannot be checked"
-        suggestion = "create MEMORY.md with one `- [Title](file.md) — hook` line per memory file"
-        route = None if on_this_machine(tree) else routed_from(tree)
-        if route is not None:
-            # The repository's own instructions lead sessions here: the folder is read
-            # through them, not loaded as Claude Code's memory.
-            message = (
-                f"MEMORY.md is missing; {route.file} (line {route.line}) routes sessions to"
-                " this folder, which is read through it"
-            )
-            suggestion = f"if Claude Code should load this folder as its memory, {suggestion}"
-            level = "suggestion"
-        return make_finding(
-            ID,
-            "missing-index",
-            INDEX_NAME,
-            None,
-            message,
-            suggestion,
-            fix=_new_index(tree),
-            level=level,
-        )
+        return _no_index(tree)
     return make_finding(ID, "missing-index", INDEX_NAME, None, message, suggestion, level=level)
+
+
+def _no_index(tree: MemoryTree) -> Finding:
+    message = "MEMORY.md is missing — index cannot be checked"
+    suggestion = "create MEMORY.md with one `- [Title](file.md) — hook` line per memory file"
+    level = None
+    route = None if on_this_machine(tree) else routed_from(tree)
+    if route is not None:
+        # The repository's own instructions lead sessions here: the folder is read
+        # through them, not loaded as Claude Code's memory.
+        message = (
+            f"MEMORY.md is missing; {route.file} (line {route.line}) routes sessions to"
+            " this folder, which is read through it"
+        )
+        suggestion = f"if Claude Code should load this folder as its memory, {suggestion}"
+        level = "suggestion"
+    fix = _new_index(tree)
+    return make_finding(
+        ID, "missing-index", INDEX_NAME, None, message, suggestion, fix=fix, level=level
+    )
 
 
 def _new_index(tree: MemoryTree) -> dict[str, str] | None:
