@@ -110,16 +110,15 @@ def other_kind_folders(
     for memory in bare:
         if "/" in memory.path:
             by_folder.setdefault(memory.path.rsplit("/", 1)[0], []).append(memory)
-    typed = {
-        m.path.rsplit("/", 1)[0] if "/" in m.path else "" for m in memories if m.frontmatter_present
-    }
+    typed: set[str] = set()  # every folder holding a memory with frontmatter, at any depth below it
+    for memory in memories:
+        if memory.frontmatter_present:
+            parts = memory.path.split("/")[:-1]
+            typed.update("/".join(parts[: i + 1]) for i in range(len(parts)))
+            typed.add("")
     if not typed:
         return {}
-    return {k: v for k, v in by_folder.items() if not any(_within(t, k) for t in typed)}
-
-
-def _within(folder: str, parent: str) -> bool:
-    return folder == parent or folder.startswith(parent + "/")
+    return {k: v for k, v in by_folder.items() if k not in typed}
 
 
 def unfenced_fields(lines: Sequence[str], most: int = 20) -> tuple[int, frozenset[str]]:
