@@ -6,9 +6,7 @@ Reports, for the index at the root of the tree:
   folder above holds one (a copied memory folder), it says so: Claude Code reads
   the index only inside the memory folder (``orphans`` then judges nothing). For
   a folder outside Claude Code's own (a repository keeping a copy with its index
-  one level up, its own layout) that is a suggestion: such a copy is not loaded; so
-  is one a CLAUDE.md, AGENTS.md or MEMORY.md above it (up to the project root) names
-  or links into (``clients/[domain]/memory/``): the repository reads it through that file;
+  one level up, its own layout) that is a suggestion: such a copy is not loaded;
 - ``broken-index-link``: an index line links a file that does not exist;
 - ``stale-index-path``: the linked file is gone but exactly one unindexed file
   with the same name exists elsewhere in the tree (it was moved);
@@ -23,6 +21,11 @@ Reports, for the index at the root of the tree:
 
 Entries are read as CommonMark reads them: a link inside a code span or code
 block is no entry.
+
+A folder without MEMORY.md that a CLAUDE.md, AGENTS.md or MEMORY.md above it (up to the
+project root) names or links into (``clients/[domain]/memory/``, ``memory/roadmap.md``)
+is read through that file: outside Claude Code's own folders, its ``missing-index`` is a
+suggestion naming that file and line.
 
 Failing::
 
