@@ -48,3 +48,14 @@ def test_claude_codes_own_folder_without_an_index_stays_a_problem(isolated_home:
     write_tree(project, {"CLAUDE.md": "- [A](memory/a.md) — notes\n"})
     tree = write_tree(project / "memory", {"a.md": memory("a")})
     assert _missing_index(tree, project).level == "problem"
+
+
+def test_instruction_files_too_large_or_not_text_route_nothing(tmp_path: Path) -> None:
+    # Read bounded: a CLAUDE.md past 256 KiB is not read, binary bytes do not crash.
+    repo = tmp_path / "repo"
+    tree = write_tree(repo / "memory", {"a.md": memory("a")})
+    padding = "x/" * (200 * 1024) + "\n"
+    write_tree(repo, {"CLAUDE.md": padding + "- [A](memory/a.md)\n", "AGENTS.md": b"\xff\x00/"})
+    assert _missing_index(tree, repo).level == "problem"
+    write_tree(repo, {"CLAUDE.md": "- [A](memory/a.md)\n"})
+    assert _missing_index(tree, repo).level == "suggestion"
