@@ -156,3 +156,111 @@ def test_files_without_frontmatter_among_others_are_each_a_problem(tree_dir: Pat
     assert [(f.code, f.path, f.level) for f in found] == [
         ("no-frontmatter", f"rule_{n}.md", "problem") for n in range(3)
     ]
+
+
+VAULT_NOTE = (
+    "---\ncreated: 2026-05-0{n}\nstatus: active\ntags: [case]\n---\n# Case {n}\n\nWhat broke.\n"
+)
+PLAIN_NOTE = "# Lesson {n}\n\nLoad on triggers: deploy, proxy.\n"
+
+
+def test_a_tree_keeping_its_own_schema_is_one_suggestion(tree_dir: Path) -> None:
+    # An Obsidian-style folder: most notes carry created/status/tags or nothing; the few in
+    # Claude Code's schema are still checked one by one.
+    files = {f"case_{n}.md": VAULT_NOTE.format(n=n) for n in range(3)}
+    files |= {f"lesson_{n}.md": PLAIN_NOTE.format(n=n) for n in range(3)}
+    files |= {"a.md": memory("a"), "b.md": memory("b", type=None)}
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    found = findings(tree_dir, "frontmatter")
+    assert [(f.code, f.path, f.level) for f in found] == [
+        ("missing-field", "b.md", "problem"),
+        ("own-schema", "case_0.md", "suggestion"),
+    ]
+    own = found[1]
+    assert own.message.startswith("6 of 8 memories do not follow Claude Code's frontmatter schema")
+    assert "3 without frontmatter; 3 with a block of another schema (created, status, tags;" in (
+        own.message
+    )
+    assert own.related == ("case_1.md", "case_2.md", "lesson_0.md", "lesson_1.md", "lesson_2.md")
+
+
+def test_bare_notes_beside_typed_ones_are_lapses_until_another_schema_shows(
+    tmp_path: Path,
+) -> None:
+    # Design notes saved by hand into a Claude Code folder: a majority, but no other schema
+    # shows, so each is a lapse its own fix repairs. Three blocks of another schema make
+    # the same folder one that keeps its own convention.
+    files = {f"0{n}-design.md": PLAIN_NOTE.format(n=n) for n in range(4)}
+    files |= {"a.md": memory("a"), "b.md": memory("b")}
+    write_tree(tmp_path / "lapses", {"MEMORY.md": index(*files), **files})
+    assert [(f.code, f.level) for f in findings(tmp_path / "lapses", "frontmatter")] == [
+        ("no-frontmatter", "problem")
+    ] * 4
+    files |= {f"case_{n}.md": VAULT_NOTE.format(n=n) for n in range(3)}
+    write_tree(tmp_path / "vault", {"MEMORY.md": index(*files), **files})
+    assert [(f.code, f.level) for f in findings(tmp_path / "vault", "frontmatter")] == [
+        ("own-schema", "suggestion")
+    ]
+
+
+def test_a_tree_of_claude_codes_own_keeps_a_finding_per_file(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # Claude Code reads this folder: each file without name and description is one that
+    # recall cannot pick, and each has its own fix. The same files in a repository: one.
+    files = {f"case_{n}.md": VAULT_NOTE.format(n=n) for n in range(3)}
+    files |= {f"lesson_{n}.md": PLAIN_NOTE.format(n=n) for n in range(3)}
+    files |= {"a.md": memory("a"), "MEMORY.md": index(*files)}
+    own = write_tree(isolated_home / ".claude/projects/-work-vault/memory", files)
+    found = [(f.code, f.level) for f in findings(own, "frontmatter")]
+    assert found.count(("no-frontmatter", "problem")) == 3
+    assert found.count(("missing-field", "problem")) == 9  # name, description, type × 3
+    copy = write_tree(tmp_path / "repo/memory", files)
+    assert [f.code for f in findings(copy, "frontmatter")] == ["own-schema"]
+
+
+def test_a_dated_series_without_frontmatter_is_one_suggestion(tree_dir: Path) -> None:
+    dates = ("2026-04-14", "2026-04-21", "2026-05-03")
+    files = {f"sandbox-snapshot-{d}.md": f"# Snapshot {d}\n\n- 3 jobs queued\n" for d in dates}
+    files |= {"a.md": memory("a"), "b.md": memory("b"), "log.md": "# Log\n"}
+    # A series with a typed member: its bare files are lapses, each reported.
+    files |= {f"status-{d}.md": f"# Status {d}\n" for d in dates[:2]}
+    files |= {"status-2026-05-10.md": memory("status-2026-05-10")}
+    files |= {f"n{n}.md": memory(f"n{n}") for n in range(6)}
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    found = findings(tree_dir, "frontmatter")
+    assert [(f.code, f.path, f.level) for f in found] == [
+        ("no-frontmatter", "log.md", "problem"),
+        ("no-frontmatter", "sandbox-snapshot-2026-04-14.md", "suggestion"),
+        ("no-frontmatter", "status-2026-04-14.md", "problem"),
+        ("no-frontmatter", "status-2026-04-21.md", "problem"),
+    ]
+    assert "3 files of one dated series (`sandbox-snapshot-<date>.md`)" in found[1].message
+    assert found[1].related == ("sandbox-snapshot-2026-04-21.md", "sandbox-snapshot-2026-05-03.md")
+
+
+def test_a_subfolder_of_documents_without_frontmatter_is_one_suggestion(tree_dir: Path) -> None:
+    spec = "# {n} specification\n\n- revision: abc123\n- status: waiting\n"
+    files = {f"specs/{n}.md": spec.format(n=n) for n in ("solidify", "volume")}
+    files |= {"a.md": memory("a"), "b.md": memory("b"), "notes/c.md": memory("c")}
+    files |= {"notes/bare.md": "# Bare\n"}
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    found = findings(tree_dir, "frontmatter")
+    assert [(f.code, f.path, f.level) for f in found] == [
+        ("no-frontmatter", "notes/bare.md", "problem"),
+        ("no-frontmatter", "specs/solidify.md", "suggestion"),
+    ]
+    assert found[1].message.startswith("the 2 files in `specs/` have no frontmatter")
+
+
+def test_field_lines_without_fences_are_named_as_such(tree_dir: Path) -> None:
+    text = "name: WP9 check\ndescription: Costs eat the edge\n\n# WP9\n"
+    assert audit(tree_dir, {"a.md": memory("a"), "wp9.md": text}) == [
+        ("no-frontmatter", "wp9.md", 1)
+    ]
+    [finding] = findings(tree_dir, "frontmatter")
+    assert finding.message == (
+        "lines 1–2 hold `description`, `name` without --- fences: discovery reads no"
+        " frontmatter here"
+    )
+    assert finding.fix == {"action": "add-frontmatter", "path": "wp9.md", "fence": 2}

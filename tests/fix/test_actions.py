@@ -408,3 +408,24 @@ def test_create_index_writes_the_pointers_and_never_overwrites_an_index(tree_dir
     assert findings(tree_dir, "index-drift", "orphans") == []
     with pytest.raises(StaleTarget, match=r"MEMORY\.md exists now"):
         build(tree_dir, dict(missing.fix))
+
+
+def test_add_frontmatter_fences_field_lines_written_without_fences(tree_dir: Path) -> None:
+    # name: and description: were written, the --- lines were not: fence them, add type.
+    text = "name: Signal check\ndescription: Costs eat the edge\ndate: 2026-05-05\n\n# Check\n"
+    write_tree(tree_dir, {"MEMORY.md": index("signal_check.md"), "signal_check.md": text})
+    [finding] = findings(tree_dir, "frontmatter")
+    assert finding.suggestion == "wrap lines 1–3 in --- fences and add `type`"
+    assert finding.fix is not None
+    apply(tree_dir, dict(finding.fix))
+    assert (tree_dir / "signal_check.md").read_text() == (
+        "---\nname: Signal check\ndescription: Costs eat the edge\ndate: 2026-05-05\n"
+        "type: project\n---\n\n# Check\n"
+    )
+    assert findings(tree_dir, "frontmatter") == []
+
+
+def test_add_frontmatter_refuses_to_fence_lines_that_changed(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"a.md": "# Signal check\nname: later in the text\n"})
+    with pytest.raises(StaleTarget, match="no longer opens with those field lines"):
+        build(tree_dir, {"action": "add-frontmatter", "path": "a.md", "fence": 2})

@@ -20,8 +20,15 @@ fields below it are lost, and are not reported again as missing).
 Read and parse problems come first (a file that cannot be read cannot be
 checked), then, per file:
 
-- ``no-frontmatter``: the file has no ``---`` block at all (three or more files
-  and none with one: one suggestion for the folder, which Claude Code did not write);
+- ``no-frontmatter``: the file has no ``---`` block at all. One cause is one
+  suggestion, not a finding per file: three or more files and none with one (a folder
+  Claude Code did not write); a dated series a tool writes (three or more
+  ``name-<date>.md``, none with a block); a sub-folder of documents of another kind
+  (``specs/``: none with a block, while the rest of the tree has them);
+- ``own-schema`` (suggestion): outside Claude Code's own folders, most memories follow
+  another convention (several blocks of another schema, such as ``created``/``tags``,
+  or none with ``name``/``description``): reported once, not a ``no-frontmatter`` or
+  ``missing-field`` per file;
 - ``missing-field`` / ``empty-field`` / ``invalid-field``: a required field is
   absent, blank, or not text. Profile ``claude-code`` requires ``name``,
   ``description`` and ``type`` (top level or under ``metadata:``); profile
@@ -65,6 +72,9 @@ from dataclasses import dataclass
 
 from memory_audit.analysis.file_problems import problem_findings
 from memory_audit.analysis.frontmatter_reading import reading_findings
+from memory_audit.analysis.note_conventions import own_convention
+from memory_audit.analysis.off_schema import bare_findings, none_anywhere, own_convention_finding
+from memory_audit.analysis.stale_sources import on_this_machine
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.memory_file import FileKind, MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
@@ -154,48 +164,31 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     for path, problems in sorted(tree.unread.items()):
         if path != "MEMORY.md" and not path.startswith("sessions/"):
             yield from problem_findings(ID, path, problems)
-    bare: list[MemoryFile] = []
+    readable: list[MemoryFile] = []
     for memory in sorted(tree.of_kind(FileKind.MEMORY, FileKind.RECAP), key=lambda m: m.path):
         yield from reading_findings(ID, memory)
         if memory.kind is not FileKind.MEMORY:
             continue
         yield from problem_findings(ID, memory.path, memory.problems)
-        if memory.frontmatter is not None:
-            yield from _fields(memory, tree.profile)
-        elif not memory.frontmatter_present and not memory.problems:
-            bare.append(memory)
+        if memory.frontmatter is not None or not (memory.frontmatter_present or memory.problems):
+            readable.append(memory)
+    yield from _schema(tree, readable)
+
+
+def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
+    """Fields file by file, files without frontmatter file by file or by their one cause."""
+    bare = [m for m in readable if not m.frontmatter_present]
+    own = None if on_this_machine(tree) else own_convention(readable)
     if len(bare) >= NONE_AT_ALL and not any(m.frontmatter_present for m in tree.memories):
-        yield _none_anywhere(bare)  # one cause: this folder was not written by Claude Code
-    else:
-        yield from (_no_frontmatter(memory) for memory in bare)
-
-
-def _none_anywhere(bare: list[MemoryFile]) -> Finding:
-    return make_finding(
-        ID,
-        "no-frontmatter",
-        bare[0].path,
-        1,
-        f"none of the {len(bare)} files has frontmatter: Claude Code's discovery sees only"
-        " their names (is this folder written by Claude Code?)",
-        "if it is a Claude Code memory folder, add a --- block with name, description and"
-        " type to each file; if not, audit only the folders Claude Code writes",
-        key="no-frontmatter-anywhere",
-        related=tuple(m.path for m in bare[1:]),
-        level="suggestion",
-    )
-
-
-def _no_frontmatter(memory: MemoryFile) -> Finding:
-    return make_finding(
-        ID,
-        "no-frontmatter",
-        memory.path,
-        1,
-        "no frontmatter: discovery cannot see its name, description or type",
-        "add a --- block with name, description and type at the top of the file",
-        fix={"action": "add-frontmatter", "path": memory.path},
-    )
+        yield none_anywhere(ID, bare)  # one cause: this folder was not written by Claude Code
+        return
+    if own is not None:
+        yield own_convention_finding(ID, own)
+    for memory in readable:
+        if memory.frontmatter is not None and not (own and memory in own.other):
+            yield from _fields(memory, tree.profile)
+    if own is None:
+        yield from bare_findings(ID, bare, tree.memories)
 
 
 def _fields(memory: MemoryFile, profile: str) -> Iterator[Finding]:

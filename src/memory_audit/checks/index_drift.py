@@ -29,6 +29,11 @@ Reports, for the index at the root of the tree:
 Entries are read as CommonMark reads them: a link inside a code span or code
 block is no entry.
 
+A folder without MEMORY.md that a CLAUDE.md, AGENTS.md or MEMORY.md above it (up to the
+project root) names or links into (``clients/[domain]/memory/``, ``memory/roadmap.md``)
+is read through that file: outside Claude Code's own folders, its ``missing-index`` is a
+suggestion naming that file and line.
+
 Failing::
 
     MEMORY.md:   - [Testing](feedback_testing.md) — no DB mocks
@@ -49,6 +54,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote
 
+from memory_audit.analysis.routing_files import routed_from
 from memory_audit.analysis.stale_sources import on_this_machine
 from memory_audit.analysis.wikilinks import wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
@@ -231,12 +237,28 @@ def _missing_index(tree: MemoryTree) -> Finding:
             level = "suggestion"
             suggestion = f"if Claude Code loads this folder, {suggestion}"
     else:
-        message = "MEMORY.md is missing — index cannot be checked"
-        suggestion = "create MEMORY.md with one `- [Title](file.md) — hook` line per memory file"
-        return make_finding(
-            ID, "missing-index", INDEX_NAME, None, message, suggestion, fix=_new_index(tree)
-        )
+        return _no_index(tree)
     return make_finding(ID, "missing-index", INDEX_NAME, None, message, suggestion, level=level)
+
+
+def _no_index(tree: MemoryTree) -> Finding:
+    message = "MEMORY.md is missing — index cannot be checked"
+    suggestion = "create MEMORY.md with one `- [Title](file.md) — hook` line per memory file"
+    level = None
+    route = None if on_this_machine(tree) else routed_from(tree)
+    if route is not None:
+        # The repository's own instructions lead sessions here: the folder is read
+        # through them, not loaded as Claude Code's memory.
+        message = (
+            f"MEMORY.md is missing; {route.file} (line {route.line}) routes sessions to"
+            " this folder, which is read through it"
+        )
+        suggestion = f"if Claude Code should load this folder as its memory, {suggestion}"
+        level = "suggestion"
+    fix = _new_index(tree)
+    return make_finding(
+        ID, "missing-index", INDEX_NAME, None, message, suggestion, fix=fix, level=level
+    )
 
 
 def _new_index(tree: MemoryTree) -> dict[str, str] | None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import frontmatter as frontmatter_lib
 
+from memory_audit.analysis.note_conventions import unfenced_fields
 from memory_audit.fix import frontmatter_edit as fm
 from memory_audit.fix import tree_access
 from memory_audit.fix.edits import (
@@ -231,17 +232,25 @@ def quote_values(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
 
 
 def add_frontmatter(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
+    """A new block; or, with ``fence``, the file's first lines (``name:`` and the like
+    written without ``---``) fenced, with the fields they lack added."""
     rel = str(fix["path"])
     memory = _read(tree, rel)
     description, kind = ([*answers, "", ""])[:2]
-    header = [
-        "---",
-        f"name: {fm.scalar(Path(rel).stem.replace('_', '-'))}",
-        f"description: {fm.scalar(description or 'TODO: one line saying when this matters')}",
-        f"type: {fm.scalar(kind or 'project')}",
-        "---",
-    ]
-    return Edit(f"{rel}: added frontmatter", (_change(memory, header + memory.lines),))
+    fields = {
+        "name": Path(rel).stem.replace("_", "-"),
+        "description": description or "TODO: one line saying when this matters",
+        "type": kind or "project",
+    }
+    fenced = int(fix.get("fence") or 0)
+    kept = memory.lines[:fenced]
+    if fenced and unfenced_fields(kept)[0] != fenced:
+        raise StaleTarget(f"{rel} no longer opens with those field lines")
+    present = {line.partition(":")[0] for line in kept}
+    added = [f"{key}: {fm.scalar(value)}" for key, value in fields.items() if key not in present]
+    header = ["---", *kept, *added, "---"]
+    done = "fenced its frontmatter" if fenced else "added frontmatter"
+    return Edit(f"{rel}: {done}", (_change(memory, header + memory.lines[fenced:]),))
 
 
 def demote_relevance(tree: Tree, fix: Fix, answers: list[str]) -> Edit:

@@ -1,0 +1,150 @@
+"""Findings for memories off Claude Code's frontmatter schema: file by file, or once for
+the cause they share (see ``note_conventions``). The ``frontmatter`` dimension's."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from memory_audit.analysis.note_conventions import (
+    OwnConvention,
+    dated_series,
+    other_kind_folders,
+    unfenced_fields,
+)
+from memory_audit.model.finding import Finding, make_finding
+from memory_audit.tree.memory_file import MemoryFile
+
+CLAUDE_FIELDS = ("name", "description", "type")
+
+
+def bare_findings(
+    dimension: str, bare: list[MemoryFile], memories: list[MemoryFile]
+) -> Iterator[Finding]:
+    """A finding per file without frontmatter, or one per series or folder they make."""
+    grouped: set[str] = set()
+    for name, files in sorted(dated_series(bare, memories).items()):
+        grouped.update(m.path for m in files)
+        yield _group(
+            dimension, files, f"series:{name}", _series_message(name, files), SERIES_SUGGESTION
+        )
+    rest = [m for m in bare if m.path not in grouped]
+    for folder, files in sorted(other_kind_folders(rest, memories).items()):
+        grouped.update(m.path for m in files)
+        yield _group(
+            dimension, files, f"folder:{folder}", _folder_message(folder, files), FOLDER_SUGGESTION
+        )
+    yield from (_no_frontmatter(dimension, memory) for memory in bare if memory.path not in grouped)
+
+
+def _series_message(name: str, files: list[MemoryFile]) -> str:
+    return (
+        f"{len(files)} files of one dated series (`{name}`) have no frontmatter: a tool or a"
+        " schedule writes them, not a session saving a memory"
+    )
+
+
+def _folder_message(folder: str, files: list[MemoryFile]) -> str:
+    count = "the file" if len(files) == 1 else f"the {len(files)} files"
+    return (
+        f"{count} in `{folder}/` {'has' if len(files) == 1 else 'have'} no frontmatter, unlike"
+        " the rest of the tree: documents of another kind, seen by discovery only by name"
+    )
+
+
+def _group(
+    dimension: str, files: list[MemoryFile], key: str, message: str, suggestion: str
+) -> Finding:
+    return make_finding(
+        dimension,
+        "no-frontmatter",
+        files[0].path,
+        1,
+        message,
+        suggestion,
+        key=key,
+        related=tuple(m.path for m in files[1:]),
+        level="suggestion",
+    )
+
+
+def own_convention_finding(dimension: str, own: OwnConvention) -> Finding:
+    members = own.members
+    parts = [f"{len(own.bare)} without frontmatter"] if own.bare else []
+    if own.other:
+        fields = ", ".join(own.other_fields())
+        parts.append(
+            f"{len(own.other)} with a block of another schema ({fields}; no name or description)"
+        )
+    shown = ", ".join(m.path for m in members[:3]) + (", …" if len(members) > 3 else "")
+    return make_finding(
+        dimension,
+        "own-schema",
+        members[0].path,
+        1,
+        f"{len(members)} of {own.total} memories do not follow Claude Code's frontmatter schema"
+        f" (name, description, type): {'; '.join(parts)} (e.g. {shown}); this folder keeps"
+        " its own convention",
+        "if Claude Code should recall these files, give each a --- block with name,"
+        " description and type (other fields can stay); if the folder is read another way"
+        " (its index, a CLAUDE.md), nothing to do",
+        key="own-schema",
+        related=tuple(m.path for m in members[1:]),
+        level="suggestion",
+    )
+
+
+SERIES_SUGGESTION = (
+    "if sessions should recall them, have what writes them add a --- block with name,"
+    " description and type; else keep them outside the memory folder"
+)
+FOLDER_SUGGESTION = (
+    "if sessions should recall them, give each a --- block with name, description and type;"
+    " if they are read through the index or by path, nothing to do"
+)
+
+
+def none_anywhere(dimension: str, bare: list[MemoryFile]) -> Finding:
+    return make_finding(
+        dimension,
+        "no-frontmatter",
+        bare[0].path,
+        1,
+        f"none of the {len(bare)} files has frontmatter: Claude Code's discovery sees only"
+        " their names (is this folder written by Claude Code?)",
+        "if it is a Claude Code memory folder, add a --- block with name, description and"
+        " type to each file; if not, audit only the folders Claude Code writes",
+        key="no-frontmatter-anywhere",
+        related=tuple(m.path for m in bare[1:]),
+        level="suggestion",
+    )
+
+
+def _no_frontmatter(dimension: str, memory: MemoryFile) -> Finding:
+    count, keys = unfenced_fields(memory.lines)
+    if count:
+        return _unfenced(dimension, memory, count, keys)
+    return make_finding(
+        dimension,
+        "no-frontmatter",
+        memory.path,
+        1,
+        "no frontmatter: discovery cannot see its name, description or type",
+        "add a --- block with name, description and type at the top of the file",
+        fix={"action": "add-frontmatter", "path": memory.path},
+    )
+
+
+def _unfenced(dimension: str, memory: MemoryFile, count: int, keys: frozenset[str]) -> Finding:
+    missing = [k for k in CLAUDE_FIELDS if k not in keys]
+    lines = "line 1" if count == 1 else f"lines 1–{count}"
+    add = f" and add {', '.join(f'`{k}`' for k in missing)}" if missing else ""
+    return make_finding(
+        dimension,
+        "no-frontmatter",
+        memory.path,
+        1,
+        f"{lines} hold {', '.join(f'`{k}`' for k in sorted(keys & {'name', 'description'}))}"
+        " without --- fences: discovery reads no frontmatter here",
+        f"wrap {lines} in --- fences{add}",
+        fix={"action": "add-frontmatter", "path": memory.path, "fence": count},
+    )
