@@ -19,3 +19,8 @@ def series_key(path: str) -> str | None:
     folder, _, name = path.rpartition("/")
     key, dated = DATE_IN_NAME.subn("#", name.removesuffix(".md"))
     return f"{folder}/{key}" if dated and key.strip("#-_ ") else None
+
+
+def shown(key: str) -> str:
+    """A series key as a reader writes it: ``notes/status-<date>.md``."""
+    return key.lstrip("/").replace("#", "<date>") + ".md"

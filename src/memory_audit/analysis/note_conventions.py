@@ -18,19 +18,15 @@ the folder keeps its notes another way, and then one cause should be one finding
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from memory_audit.analysis.dated_series import SERIES_MINIMUM, series_key
 from memory_audit.tree.memory_file import MemoryFile
 
 SCHEMA_KEYS = frozenset({"name", "description"})  # either one: the file means Claude's schema
 OTHER_BLOCKS = 3  # blocks of another schema that show the tree's own convention
 FEWEST = 3  # fewer files than this are each a lapse, whatever their share
-SERIES = 3  # files of one dated name that make a series
-# A date in a file name (2026-05-01, 20260501), with a time after it or not. File names are
-# short (255 bytes at most) and the pattern has no nested repetition: linear.
-DATE_STAMP = re.compile(r"(?<!\d)\d{4}[-_]?\d{2}[-_]?\d{2}(?:[-_T]?\d{4,6})?(?!\d)")
 
 
 @dataclass(frozen=True)
@@ -84,21 +80,11 @@ def dated_series(
     with three or more of them and no memory of that name with frontmatter."""
     by_name: dict[str, list[MemoryFile]] = {}
     for memory in bare:
-        name = series_name(memory.path)
+        name = series_key(memory.path)
         if name is not None:
             by_name.setdefault(name, []).append(memory)
-    typed = {series_name(m.path) for m in memories if m.frontmatter_present}
-    return {k: v for k, v in by_name.items() if len(v) >= SERIES and k not in typed}
-
-
-def series_name(path: str) -> str | None:
-    """The file's name with its date stamp as ``<date>``; None without one, or with
-    nothing but the date (``2026-05-01.md`` names a day, not a series)."""
-    name = DATE_STAMP.sub("<date>", path, count=1)
-    rest = name.rsplit("/", 1)[-1].removesuffix(".md").replace("<date>", "")
-    if name == path or not any(c.isalnum() for c in rest):
-        return None
-    return name
+    typed = {series_key(m.path) for m in memories if m.frontmatter_present}
+    return {k: v for k, v in by_name.items() if len(v) >= SERIES_MINIMUM and k not in typed}
 
 
 def other_kind_folders(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from memory_audit.analysis.dated_series import shown
 from memory_audit.analysis.note_conventions import (
     OwnConvention,
     dated_series,
@@ -38,7 +39,7 @@ def bare_findings(
 
 def _series_message(name: str, files: list[MemoryFile]) -> str:
     return (
-        f"{len(files)} files of one dated series (`{name}`) have no frontmatter: a tool or a"
+        f"{len(files)} files of one dated series (`{shown(name)}`) have no frontmatter: a tool or a"
         " schedule writes them, not a session saving a memory"
     )
 
