@@ -372,6 +372,10 @@ case(
         ("the kiosk pw Harbor01!! until Friday", "Harbor01!!"),
         ("Kennwort Wz8!kLm2q2 für den Drucker", "Wz8!kLm2q2"),
         ("password Xk29vLq8Rt4mZp7wNc3 on the staging box", "Xk29vLq8Rt4mZp7wNc3"),
+        # digits only or a quoted word, after an explicit separator
+        ("password: 482913", "482913"),
+        ("sudo password: `sunflower`", "sunflower"),
+        ('Passwort: "Sonnenblume"', "Sonnenblume"),
     ],
     [
         "password: SHA-256",
@@ -400,6 +404,13 @@ case(
         "community string public",
         "password=hunter2 is the joke, not a credential",
         "the wifi password is Gr33nH0use! (not a real password, the demo box)",
+        "password: 2024",
+        "password is sunflower",
+        "password: hashed",
+        "password: `required`",
+        "password is 482913 characters long",
+        "password: screenshot-login.png",
+        "password: `protected`",
     ],
 )
 case(
@@ -433,6 +444,83 @@ case(
         "root:x:0:0:root:/root:/bin/bash",
         "admin:Password1",
         "e.g. admin/TempPass1!",
+    ],
+)
+case(
+    "command-line-password",
+    [
+        ("sshpass -p 'Harbor01' ssh root@10.0.0.5", "Harbor01"),
+        ("sshpass -p harborlight ssh root@10.0.0.5", "harborlight"),
+        ("SSHPASS=harborlight sshpass -e ssh root@nas", "harborlight"),
+        ("PGPASSWORD=harborlight psql -h db -U app", "harborlight"),
+        ("export MYSQL_PWD=harborlight", "harborlight"),
+        ("mysql -u root -pHarborlight7 appdb", "Harborlight7"),
+        ("backup.sh --password harborlight7", "harborlight7"),
+        ("backup.sh --password=harborlight7", "harborlight7"),
+        ("restic-wrap --pass 'harborlight7' init", "harborlight7"),
+        ("redis-cli -h cache -a harborlight7 ping", "harborlight7"),
+        ("ipmitool -I lanplus -H 10.0.0.9 -U ADMIN -P harborlight7 power status", "harborlight7"),
+        ("curl -s -u admin:harborlight7 https://nas.local/api", "harborlight7"),
+        ("smbclient //nas/share -U ops%harborlight7", "harborlight7"),
+        ("htpasswd -b /etc/nginx/.htpasswd ops harborlight7", "harborlight7"),
+        ("htpasswd -bc /etc/nginx/.htpasswd ops harborlight7", "harborlight7"),
+    ],
+    [
+        'sshpass -p "$SSHPASS" ssh root@nas',
+        "sshpass -p ${PW} ssh root@nas",
+        "PGPASSWORD=$(cat ~/.pgpass) psql",
+        "mysql -u root -p appdb",
+        "mysql -u root -pPASSWORD appdb",
+        "mysql -p prompts for it",
+        "backup.sh --password - < pw.txt",
+        "backup.sh --password-file ~/.config/pw",
+        "docker login --password-stdin",
+        "the --password option is deprecated",
+        "tool --password ******** now",
+        "redis-cli -a <password> ping",
+        "curl -u $USER:$TOKEN https://nas.local",
+        "curl -u admin: https://nas.local",
+        "curl -u admin:password https://nas.local",
+        "graph export --user neo4j --password PASSWORD",
+        "htpasswd -c /etc/nginx/.htpasswd ops",
+        "e.g. sshpass -p Harbor01 ssh root@nas",
+    ],
+)
+case(
+    "piped-password",
+    [
+        ("echo 'harborlight7' | sudo -S apt update", "harborlight7"),
+        ("echo 'ops:harborlight7' | chpasswd", "harborlight7"),
+        ("echo ops:Harbor01 | sudo chpasswd", "Harbor01"),
+    ],
+    [
+        "echo $PASS | sudo -S ls",
+        "echo password | sudo -S ls",
+        'echo "你的密码" | sudo -S echo done',
+        "echo 'yes' | sudo -S true",
+        "echo 'ops:$(openssl rand -hex 8)' | chpasswd",
+    ],
+)
+case(
+    "user-password-pair",
+    [
+        ("user/pw: ops / fernhill42", "fernhill42"),
+        ("Username/Password: `ops` / `Harbor01`", "Harbor01"),
+        ("usuario/contraseña: ops / Fern7hill#", "Fern7hill#"),
+    ],
+    ["user/pass: see vault", "user/pw: ops / <password>", "user/password: ops / password"],
+)
+case(
+    "uuid-secret",
+    [
+        (f"PBS token backup@pbs!veeam secret {(_pbs := uuid())}", _pbs),
+        (f"printer api key `{(_printer := uuid())}`", _printer),
+    ],
+    [
+        f"request id {uuid()} failed",
+        f"token id {uuid()}",
+        f"secret id {uuid()}",
+        "secret 00000000-0000-0000-0000-000000000000",
     ],
 )
 case(

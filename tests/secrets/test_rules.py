@@ -77,7 +77,7 @@ def test_a_rule_with_an_unknown_value_kind_is_named_and_left_out() -> None:
     )
     rules = parse_rules(text, "mine.md")
     assert [(r.name, r.value) for r in rules.rules] == [("ok", "strong")]
-    assert "rule 'odd': value must be one of mixed, strong, token, known" in rules.problems[0]
+    assert "rule 'odd': value must be one of mixed, strong, token, known, any" in rules.problems[0]
 
 
 def test_a_rule_only_the_stdlib_engine_reads_still_runs() -> None:

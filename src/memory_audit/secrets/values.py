@@ -5,10 +5,13 @@ rule's allowlists. A generic rule's match (a keyword near a value, as people wri
 credentials) is also judged by its shape and by the words around it on its line:
 
 - its ``value`` kind, declared by the rule: ``mixed`` (a letter with a digit or a
-  symbol; ``strong`` when no separator stands between the value and the word before it),
-  ``strong`` (a letter, a digit and a symbol, ``Word01!!``; or a long mix of
-  cases and digits), ``token`` (16 characters or more, letters and digits) or
-  ``known`` (the rule lists the values, vendor defaults: no shape asked);
+  symbol; ``strong`` when no separator stands between the value and the word before it;
+  after ``:`` or ``=`` also six digits or more, or a quoted word of six letters or more
+  that is no common English word), ``strong`` (a letter, a digit and a symbol,
+  ``Word01!!``; or a long mix of cases and digits), ``token`` (16 characters or more,
+  letters and digits), ``known`` (the rule lists the values, vendor defaults: no shape
+  asked) or ``any`` (the place proves it is a password, ``sshpass -p``: four characters
+  or more that are no common word);
 - never a file path or a URL's path, a hash or algorithm name (``HMAC-SHA256``), a
   public key (``ssh-ed25519 AAAA...``, a ``BEGIN PUBLIC KEY`` block), an identifier
   (``snake_case``, ``camelCase``, ``kebab-label``, ``process.env.X``, ``DB_PASSWORD``) or
@@ -62,6 +65,32 @@ PLACEHOLDER_WORDS = frozenset(
     environment variable value hidden masked credentials creds""".split()
 )
 MIN_DISTINCT = 5
+# A value whose place alone proves it a password (``sshpass -p``) may be short: "hunter".
+MIN_DISTINCT_ANY = 4
+# Words prose puts where a password would be ("password: required", "--password option"):
+# a value that is a word needs more than a keyword to be a password.
+COMMON_WORDS = frozenset(
+    """required optional changed change reset hidden protected encrypted hashed stored masked
+    unknown unset empty missing blank same different default generated random expired invalid
+    valid correct incorrect wrong needed necessary mandatory disabled enabled removed rotated
+    updated provided supplied given shared secure strong weak option options flag argument
+    parameter param instead prompt prompted field here there this that only also with from
+    when then must should will cannot none nothing something anything value values string
+    text input output length characters letters digits numbers before after below above
+    file stdin login logout user users account accounts admin administrator please enter
+    again first later manager vault keychain bitwarden lastpass dashlane keepass onepassword
+    authentication authorization credentials secret secrets""".split()
+)
+# An API token's id, not its secret: "user@realm!tokenname" (Proxmox, PBS).
+TOKEN_ID = re.compile(r"^[\w.-]+@[\w.-]+![\w.-]+$")
+# Publishable keys: shipped in front-end code by design, never secrets.
+PUBLISHABLE = re.compile(r"^(?:pk_(?:live|test)_|sb_publishable_)")
+# The line says the value may be public ("anon key (public, safe to commit): ...").
+PUBLIC_NEAR = re.compile(
+    r"\bpublishable\b|\bsafe to (?:commit|share|expose|publish)\b|\bnot (?:a )?secret\b", re.I
+)
+SEPARATORS = (":", "=", "：")
+CLOSING_QUOTES = {"`": "`", "'": "'", '"': '"', "“": "”", "‘": "’", "「": "」", "『": "』"}
 
 # A hash, cipher or signature scheme named in prose ("token = HMAC-SHA256 of the id"):
 # every part of the value, split on - _ / . +, is one of these (digits may follow) or digits.
@@ -75,7 +104,11 @@ ALGORITHM_PART = re.compile(
 ALGORITHM_SPLIT = re.compile(r"[-_/.+]")
 PATH = re.compile(
     r"^(?:~|\.{1,2})?/|^[A-Za-z]:\\|^~|\.(?:pub|pem|key|crt|cer|p12|pfx|jks|kdbx|gpg|asc|age|json"
-    r"|ya?ml|toml|ini|cfg|conf|env|txt|md|sh|py|js|ts)$",
+    r"|ya?ml|toml|ini|cfg|conf|env|txt|md|sh|py|js|ts"
+    # a file named where a value would be ("login screenshot: screenshot-login.png")
+    r"|png|jpe?g|gif|svg|webp|ico|bmp|tiff?|pdf|docx?|xlsx?|pptx?|csv|html?|css|xml|zip|tar"
+    r"|gz|tgz|7z|rar|mp[34]|mov|wav|log|lock|sql|db|sqlite|bak|php|rb|go|rs|java|kt|swift"
+    r"|cpp|vue|jsx|tsx|mjs|cjs|ps1|bat|exe|dll|so|apk|ipa|dmg|iso)$",
     re.I,
 )
 # The base64 blob of an OpenSSH public key always starts with the length of its type name.
@@ -112,7 +145,7 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
     line says it is no credential."""
     value = text[start:end].strip()
     known = rule.value == "known"
-    if not known and len(set(value)) < MIN_DISTINCT:
+    if not known and len(set(value)) < (MIN_DISTINCT_ANY if rule.value == "any" else MIN_DISTINCT):
         return False
     if PLACEHOLDER.search(value) or value.lower() in PLACEHOLDER_WORDS or rule.allowed(value):
         return False
@@ -125,7 +158,7 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
     kind = rule.value
     if kind == "mixed" and _unseparated(text, start):
         kind = "strong"  # "password Word01!!": with no separator, prose unless it is strong
-    return _has_shape(kind, value)
+    return _has_shape(kind, value) or (kind == "mixed" and _stated(text, start, end, value))
 
 
 def _a_value(value: str) -> bool:
@@ -135,6 +168,8 @@ def _a_value(value: str) -> bool:
     if CAMEL_CASE.match(value) or KEBAB_CASE.match(value) or ISSUE_REFERENCE.match(value):
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
+        return False
+    if PUBLISHABLE.match(value) or TOKEN_ID.match(value):
         return False
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
     named = any(p[0].isalpha() for p in parts)
@@ -152,7 +187,25 @@ def _has_shape(kind: str | None, value: str) -> bool:
         return len(value) >= 6 and letter and digit and (symbol or (cases and len(value) >= 10))
     if kind == "token":
         return len(value) >= 16 and letter and digit
+    if kind == "any":
+        return value.lower() not in COMMON_WORDS
     return True
+
+
+def _stated(text: str, start: int, end: int, value: str) -> bool:
+    """A value that is only digits or only letters, given after ``:`` or ``=``: a password
+    all the same when it is six digits or more ("password: 482913"), or a word of six
+    letters or more in quotes that is no common word ("password: `sunflower`")."""
+    if len(value) < 6:
+        return False
+    opening = text[start - 1 : start] if start else ""
+    quoted = opening in CLOSING_QUOTES and text[end : end + 1] == CLOSING_QUOTES[opening]
+    before = text[max(0, start - 8) : start - (1 if quoted else 0)].rstrip(" *")
+    if not before.endswith(SEPARATORS):
+        return False
+    if value.isdigit():
+        return True
+    return quoted and value.isalpha() and value.lower() not in COMMON_WORDS
 
 
 def _unseparated(text: str, start: int) -> bool:
@@ -169,6 +222,8 @@ def _in_context(text: str, start: int, end: int) -> bool:
     before, after = _around(text, start, end)
     if _ends_a_name(before) or _inside_public_key(before):
         return False
+    if PUBLIC_NEAR.search(before[-NEAR:]) or PUBLIC_NEAR.search(after):
+        return False  # "publishable key: ...", "anon key (public, safe to commit): ..."
     return not (EXAMPLE_BEFORE.search(before[-NEAR:]) or DISCLAIMER_AFTER.search(after))
 
 
