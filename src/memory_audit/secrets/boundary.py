@@ -159,11 +159,17 @@ def tree_secrets(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
     return cast(TreeSecrets, tree.scratch[key])
 
 
-def _scan_tree(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
+def tree_texts(tree: MemoryTree) -> list[tuple[str, str]]:
+    """Tree path -> the text the secret rules read (a file's frontmatter and body, the
+    index's lines), sorted by path."""
     texts = [(m.path, m.joined) for m in tree.files.values()]
     if tree.index is not None:
         texts.append((INDEX_NAME, "\n".join(tree.index.lines)))
-    texts.sort()
+    return sorted(texts)
+
+
+def _scan_tree(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
+    texts = tree_texts(tree)
     # Many files at once, on two cores when it pays.
     found = scan_all(scanner, [text for _, text in texts])
     return {

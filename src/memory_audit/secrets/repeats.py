@@ -1,0 +1,145 @@
+"""A credential found once is found everywhere: every other place in the tree that holds
+the exact text of a secret the rules found.
+
+A password is often written twice: once where a rule can tell it is one (``password:
+<value>``), and again where nothing says so (a command, a table, a list of hosts). The
+second place leaks it as much as the first. Once the scan has found secrets in a tree,
+their values (of :data:`MIN_LENGTH` characters or more, recorded false positives left out)
+are searched for as literals in every text of the tree (see :class:`_Search`: linear in
+the text whatever the number of values), only when something was found.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import itertools
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import cast
+
+from memory_audit.secrets.boundary import tree_secrets, tree_texts
+from memory_audit.secrets.scanner import Scanner, SecretMatch
+from memory_audit.tree.snapshot import MemoryTree
+
+RULE = "repeated-credential"
+# Shorter values are too likely to be ordinary text elsewhere ("admin1").
+MIN_LENGTH = 6
+# Up to this many values, each is searched for on its own (str.find); beyond, by anchors.
+FIND_LIMIT = 16
+# A value starts a text or follows a character that is not part of a word.
+BOUNDARY = re.compile(r"[^\w]")
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """Another place holding a secret's value, and where the rules first found it."""
+
+    match: SecretMatch  # rule RULE; the first match's label, redaction and fingerprint
+    first_path: str
+    first_line: int
+
+
+def repeated_secrets(tree: MemoryTree, scanner: Scanner) -> Mapping[str, tuple[Repeat, ...]]:
+    """Tree path -> the places in its text that repeat a secret found elsewhere (or
+    elsewhere in the same text) and that no rule matched, scanned once per snapshot."""
+    key = ("repeated-secrets", id(scanner))
+    if key not in tree.scratch:
+        tree.scratch[key] = _repeats(tree, scanner)
+    return cast(Mapping[str, tuple[Repeat, ...]], tree.scratch[key])
+
+
+def _repeats(tree: MemoryTree, scanner: Scanner) -> dict[str, tuple[Repeat, ...]]:
+    found = tree_secrets(tree, scanner)
+    first: dict[str, tuple[str, SecretMatch]] = {}
+    for path in sorted(found):
+        for match, text in found[path]:
+            value = text.strip()
+            if len(value) >= MIN_LENGTH and match.fingerprint not in scanner.false_positives:
+                first.setdefault(value, (path, match))
+    if not first:
+        return {}
+    search = _Search(first)
+    repeats: dict[str, tuple[Repeat, ...]] = {}
+    for path, text in tree_texts(tree):
+        taken = sorted((m.start, m.end) for m, _ in found.get(path, ()))
+        places = _places(search.hits(text), text, taken, first)
+        if places:
+            repeats[path] = tuple(places)
+    return repeats
+
+
+class _Search:
+    """Every place a text holds one of the values, as ``(start, end, value)``.
+
+    A few values (the usual case): one ``str.find`` pass per value, in C. Many values (a
+    file of thousands of passwords): one pass over the places a value may start (the text's
+    start and every character after one that is not a letter, a digit or ``_``), each
+    looked up by its first :data:`MIN_LENGTH` characters, then by the lengths of the values
+    that start so. Either way linear in the text."""
+
+    def __init__(self, values: Iterable[str]) -> None:
+        self._values = sorted(values, key=len, reverse=True)
+        self._anchors: dict[str, dict[int, set[str]]] = {}
+        for value in self._values:
+            by_length = self._anchors.setdefault(value[:MIN_LENGTH], {})
+            by_length.setdefault(len(value), set()).add(value)
+        # the lengths of each anchor's values, longest first: the longer one is taken
+        self._lengths = {key: sorted(group, reverse=True) for key, group in self._anchors.items()}
+
+    def hits(self, text: str) -> list[tuple[int, int, str]]:
+        if len(self._values) <= FIND_LIMIT:
+            return [hit for value in self._values for hit in _finds(text, value)]
+        hits = []
+        for start in itertools.chain((0,), (m.end() for m in BOUNDARY.finditer(text))):
+            key = text[start : start + MIN_LENGTH]
+            for length in self._lengths.get(key, ()):
+                if text[start : start + length] in self._anchors[key][length]:
+                    hits.append((start, start + length, text[start : start + length]))
+                    break
+        return hits
+
+
+def _finds(text: str, value: str) -> Iterator[tuple[int, int, str]]:
+    at = text.find(value)
+    while at != -1:
+        yield at, at + len(value), value
+        at = text.find(value, at + 1)
+
+
+def _places(
+    hits: list[tuple[int, int, str]],
+    text: str,
+    taken: list[tuple[int, int]],
+    first: dict[str, tuple[str, SecretMatch]],
+) -> list[Repeat]:
+    starts = [start for start, _ in taken]
+    places: list[Repeat] = []
+    line, counted, reach = 1, 0, 0
+    # leftmost first, then longest
+    for start, end, value in sorted(hits, key=lambda hit: (hit[0], -hit[1])):
+        if start < reach or _inside_a_word(text, start, end):
+            continue
+        if _overlaps(taken, starts, start, end):
+            continue
+        reach = end
+        line += text.count("\n", counted, start)
+        counted = start
+        first_path, match = first[value]
+        repeat = dataclasses.replace(match, rule=RULE, line=line, start=start, end=end)
+        places.append(Repeat(repeat, first_path, match.line))
+    return places
+
+
+def _overlaps(taken: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
+    """Whether ``start..end`` overlaps one of ``taken`` (sorted, disjoint), by bisection."""
+    before = bisect.bisect_left(starts, end) - 1  # the last one starting before it ends
+    return before >= 0 and taken[before][1] > start
+
+
+def _inside_a_word(text: str, start: int, end: int) -> bool:
+    """Part of a longer run of letters and digits: "harbor7" inside "harbor7x" is not it."""
+    before = text[start - 1 : start] if start else ""
+    after = text[end : end + 1]
+    return before.isalnum() or before == "_" or after.isalnum() or after == "_"
