@@ -168,7 +168,11 @@ case("shopify-token", ["shpat_" + rnd(HEX, 32), "shpss_" + rnd(HEX, 32)], ["shpa
 case("vault-token", ["hvs." + rnd(URLSAFE, 95)], ["hvs.xxxxxxxxxxxxxxxxxxxxxxxxxxxx", "hvs.short"])
 case(
     "azure-ad-client-secret",
-    [f"{rnd(ALNUM, 3)}8Q~{rnd(ALNUM + '_~.-', 34)}"],
+    [
+        f"{rnd(ALNUM, 3)}8Q~{rnd(ALNUM + '_~.-', 34)}",
+        # a file named by it, linked: "[notes](<secret>.md)"
+        (f"[notes]({(_azure := rnd(ALNUM, 3) + '8Q~' + rnd(ALNUM, 34))}.md)", _azure),
+    ],
     ["abc8Q~" + "x" * 34, "Q~Q~"],
 )
 case("databricks-token", ["dapi" + rnd(HEX, 32)], ["dapi" + rnd(HEX, 10), "dapi_docs"])
@@ -521,6 +525,52 @@ case(
         f"token id {uuid()}",
         f"secret id {uuid()}",
         "secret 00000000-0000-0000-0000-000000000000",
+    ],
+)
+_hosts = "| host | user | password |\n|---|---|---|\n"
+case(
+    "table-password",
+    [
+        (_hosts + "| nas | ops | Fernhill42 |", "Fernhill42"),
+        (_hosts + "| nas | ops | `Harbor!x9` |", "Harbor!x9"),
+        ("| 服务 | 密码 |\n|:--|:--|\n| 路由器 | Fern7hill# |", "Fern7hill#"),
+        ("| service | credentials |\n|---|---|\n| grafana | ops / Gr4fana42 |", "Gr4fana42"),
+        ("| user | pass |\n|---|---|\n| ops | 48291377 |", "48291377"),
+        ("host | Passwort\n--- | ---\nnas | Fern7hill#", "Fern7hill#"),
+    ],
+    [
+        _hosts + "| nas | ops | — |",
+        _hosts + "| nas | ops | n/a |",
+        _hosts + "| nas | ops | *** |",
+        _hosts + "| nas | ops | ab12**** |",
+        _hosts + "| nas | ops | see vault |",
+        _hosts + "| nas | ops | in 1Password |",
+        _hosts + "| nas | ops | NAS_PASSWORD |",
+        _hosts + "| nas | ops | ~/.config/nas/pw |",
+        _hosts + "| nas | ops | <password> |",
+        _hosts + "| nas | ops | screenshot-login.png |",
+        "| test | pass | fail |\n|---|---|---|\n| unit | 120 | 3 |",
+        "| host | password |\n| nas | Fernhill42 |",  # no separator row: no table
+        "| password policy | notes |\n|---|---|\n| 12 chars | with 1 digit |",
+    ],
+)
+_printers = "| printer | API key |\n|---|---|\n"
+case(
+    "table-key",
+    [
+        (_printers + f"| hp-4th | {(_hex32 := rnd(HEX, 32))} |", _hex32),
+        (_printers + f"| hp-4th | `{(_hex40 := rnd(HEX, 40))}` |", _hex40),
+        (f"| server | token |\n|---|---|\n| pbs | {(_pbs_secret := uuid())} |", _pbs_secret),
+        (f"| bot | Token |\n|---|---|\n| ci | {(_bot := 'xK29' + rnd(ALNUM, 16))} |", _bot),
+    ],
+    [
+        "| key | action |\n|---|---|\n| Ctrl+Shift+P | palette |",
+        "| model | key |\n|---|---|\n| claude | claude-3-5-sonnet-20241022 |",
+        "| setting | key |\n|---|---|\n| online | alwaysOnline |",
+        "| table | key |\n|---|---|\n| orders | l_sap.orderlist |",
+        _printers + "| hp-4th | HP_PRINTER_API_KEY |",
+        _printers + "| hp-4th | 0123456789 |",
+        "| token id | user |\n|---|---|\n| backup@pbs!veeam | ops |",
     ],
 )
 case(

@@ -89,7 +89,12 @@ PUBLISHABLE = re.compile(r"^(?:pk_(?:live|test)_|sb_publishable_)")
 PUBLIC_NEAR = re.compile(
     r"\bpublishable\b|\bsafe to (?:commit|share|expose|publish)\b|\bnot (?:a )?secret\b", re.I
 )
-SEPARATORS = (":", "=", "：")
+SEPARATORS = (":", "=", "：", "|")
+# A key made of hex digits or a UUID, as printers, backup servers and many APIs issue them.
+RANDOM_KEY = re.compile(
+    r"^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}"
+    r"|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+)
 CLOSING_QUOTES = {"`": "`", "'": "'", '"': '"', "“": "”", "‘": "’", "「": "」", "『": "』"}
 
 # A hash, cipher or signature scheme named in prose ("token = HMAC-SHA256 of the id"):
@@ -189,6 +194,13 @@ def _has_shape(kind: str | None, value: str) -> bool:
         return len(value) >= 16 and letter and digit
     if kind == "any":
         return value.lower() not in COMMON_WORDS
+    if kind == "key":
+        return bool(RANDOM_KEY.match(value)) or (
+            len(value) >= 16
+            and digit
+            and any(c.isupper() for c in value)
+            and any(c.islower() for c in value)
+        )
     return True
 
 
