@@ -3,6 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import platformdirs
+import pytest
 
 from memory_audit.checks.secrets import Options
 from memory_audit.secrets.loading import FALSE_POSITIVES_HEADER, false_positives_path
@@ -135,7 +136,7 @@ def test_a_secret_found_once_is_found_wherever_its_text_is_repeated(tree_dir: Pa
             "a.md": memory("a", body=f"the wifi password is {password}"),
             "b.md": memory(
                 "b",
-                body=f"hosts:\n- nas {password} on the mgmt port\n- not it: {password}x\n",
+                body=f"hôtes:\n- nas {password} on the mgmt port\n- not it: {password}x\n",
             ),
         },
     )
@@ -168,9 +169,9 @@ def test_a_repeated_false_positive_is_not_reported(tree_dir: Path) -> None:
     assert findings(tree_dir, "secrets") == []
 
 
-def test_many_secrets_repeated_are_each_found_again(tree_dir: Path) -> None:
-    # more values than are searched for one by one: the search by anchors finds them too
-    passwords = [f"Harbor{n:02}!!x" for n in range(40)]
+@pytest.mark.parametrize("count", [40, 1001])  # one alternation of them; a search by anchors
+def test_many_secrets_repeated_are_each_found_again(tree_dir: Path, count: int) -> None:
+    passwords = [f"Harbor{n:04}!!x" for n in range(count)]
     write_tree(
         tree_dir,
         {
@@ -180,5 +181,5 @@ def test_many_secrets_repeated_are_each_found_again(tree_dir: Path) -> None:
         },
     )
     repeats = [f for f in findings(tree_dir, "secrets") if f.path == "b.md"]
-    assert [f.line for f in repeats] == list(range(6, 46))
+    assert [f.line for f in repeats] == list(range(6, 6 + count))
     assert all("repeated-credential" in f.message for f in repeats)

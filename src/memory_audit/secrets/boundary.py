@@ -161,11 +161,15 @@ def tree_secrets(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
 
 def tree_texts(tree: MemoryTree) -> list[tuple[str, str]]:
     """Tree path -> the text the secret rules read (a file's frontmatter and body, the
-    index's lines), sorted by path."""
-    texts = [(m.path, m.joined) for m in tree.files.values()]
-    if tree.index is not None:
-        texts.append((INDEX_NAME, "\n".join(tree.index.lines)))
-    return sorted(texts)
+    index's lines), sorted by path; built once per snapshot (a file's text is joined from
+    its parts at each ask)."""
+    key = ("secret-texts",)
+    if key not in tree.scratch:
+        texts = [(m.path, m.joined) for m in tree.files.values()]
+        if tree.index is not None:
+            texts.append((INDEX_NAME, "\n".join(tree.index.lines)))
+        tree.scratch[key] = sorted(texts)
+    return cast(list[tuple[str, str]], tree.scratch[key])
 
 
 def _scan_tree(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:

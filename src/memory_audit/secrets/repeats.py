@@ -17,17 +17,26 @@ import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from memory_audit.secrets.boundary import tree_secrets, tree_texts
+from memory_audit.secrets.rules import DFA_MEMORY
 from memory_audit.secrets.scanner import Scanner, SecretMatch
+from memory_audit.secrets.sweep import map_all
 from memory_audit.tree.snapshot import MemoryTree
+
+try:
+    import re2 as _re2
+except ImportError:  # pragma: no cover - google-re2 is a dependency; a broken wheel: anchors
+    _re2 = None
 
 RULE = "repeated-credential"
 # Shorter values are too likely to be ordinary text elsewhere ("admin1").
 MIN_LENGTH = 6
-# Up to this many values, each is searched for on its own (str.find); beyond, by anchors.
-FIND_LIMIT = 16
+# Up to this many values, one str.find pass each (in C, faster than an automaton for a
+# few); up to the next, one RE2 alternation of them; beyond, a search by anchors.
+FIND_LIMIT = 4
+ALTERNATION_LIMIT = 1000
 # A value starts a text or follows a character that is not part of a word.
 BOUNDARY = re.compile(r"[^\w]")
 
@@ -56,41 +65,69 @@ def _repeats(tree: MemoryTree, scanner: Scanner) -> dict[str, tuple[Repeat, ...]
     for path in sorted(found):
         for match, text in found[path]:
             value = text.strip()
-            if len(value) >= MIN_LENGTH and match.fingerprint not in scanner.false_positives:
-                first.setdefault(value, (path, match))
+            if len(value) < MIN_LENGTH or match.fingerprint in scanner.false_positives:
+                continue
+            if value not in first and not _self_evident(scanner, value):
+                first[value] = (path, match)
     if not first:
         return {}
     search = _Search(first)
+    texts = tree_texts(tree)
+    # Many texts at once, on two cores when it pays (a value goes by its number, no secret
+    # crosses the pipe).
+    rows = map_all(search.rows, [text for _, text in texts])
     repeats: dict[str, tuple[Repeat, ...]] = {}
-    for path, text in tree_texts(tree):
+    for (path, text), found_here in zip(texts, rows, strict=True):
         taken = sorted((m.start, m.end) for m, _ in found.get(path, ()))
-        places = _places(search.hits(text), text, taken, first)
+        hits = [(int(s), int(e), search.values[int(n)]) for s, e, n in found_here]
+        places = _places(hits, text, taken, first)
         if places:
             repeats[path] = tuple(places)
     return repeats
 
 
+def _self_evident(scanner: Scanner, value: str) -> bool:
+    """A value the rules find on its own (a token whose prefix names it, ``ghp_...``): the
+    rules find it wherever it is written, so it needs no search."""
+    return any(m.start == 0 and m.end == len(value) for m in scanner.scan(value))
+
+
 class _Search:
     """Every place a text holds one of the values, as ``(start, end, value)``.
 
-    A few values (the usual case): one ``str.find`` pass per value, in C. Many values (a
-    file of thousands of passwords): one pass over the places a value may start (the text's
-    start and every character after one that is not a letter, a digit or ``_``), each
-    looked up by its first :data:`MIN_LENGTH` characters, then by the lengths of the values
-    that start so. Either way linear in the text."""
+    Up to :data:`FIND_LIMIT` values (the usual case): a ``str.find`` pass for each. Up to
+    :data:`ALTERNATION_LIMIT`: one RE2 alternation of them, matched on the text's UTF-8
+    bytes, a single linear pass. More (a file of
+    thousands of passwords, where RE2's automaton would thrash): one pass over the places
+    a value may start (the text's start and every character after one that is not a
+    letter, a digit or ``_``), each looked up by its first :data:`MIN_LENGTH` characters,
+    then by the lengths of the values that start so. Either way linear in the text."""
 
     def __init__(self, values: Iterable[str]) -> None:
-        self._values = sorted(values, key=len, reverse=True)
+        ordered = sorted(values, key=len, reverse=True)  # of two at one place, the longer
+        self.values = ordered
+        self._numbers = {value: number for number, value in enumerate(ordered)}
+        many = FIND_LIMIT < len(ordered) <= ALTERNATION_LIMIT
+        self._literal = _alternation(ordered) if many else None
         self._anchors: dict[str, dict[int, set[str]]] = {}
-        for value in self._values:
-            by_length = self._anchors.setdefault(value[:MIN_LENGTH], {})
-            by_length.setdefault(len(value), set()).add(value)
-        # the lengths of each anchor's values, longest first: the longer one is taken
-        self._lengths = {key: sorted(group, reverse=True) for key, group in self._anchors.items()}
+        self._lengths: dict[str, list[int]] = {}
+        if self._literal is None and len(ordered) > FIND_LIMIT:
+            for value in ordered:
+                by_length = self._anchors.setdefault(value[:MIN_LENGTH], {})
+                by_length.setdefault(len(value), set()).add(value)
+            self._lengths = {
+                key: sorted(group, reverse=True) for key, group in self._anchors.items()
+            }
+
+    def rows(self, text: str) -> list[list[str | int]]:
+        """The hits as rows of numbers: start, end, the value's number in ``values``."""
+        return [[start, end, self._numbers[value]] for start, end, value in self.hits(text)]
 
     def hits(self, text: str) -> list[tuple[int, int, str]]:
-        if len(self._values) <= FIND_LIMIT:
-            return [hit for value in self._values for hit in _finds(text, value)]
+        if len(self.values) <= FIND_LIMIT:
+            return [hit for value in self.values for hit in _finds(text, value)]
+        if self._literal is not None:
+            return self._literal_hits(text)
         hits = []
         for start in itertools.chain((0,), (m.end() for m in BOUNDARY.finditer(text))):
             key = text[start : start + MIN_LENGTH]
@@ -100,12 +137,38 @@ class _Search:
                     break
         return hits
 
+    def _literal_hits(self, text: str) -> list[tuple[int, int, str]]:
+        assert self._literal is not None
+        data = text.encode("utf-8", "surrogatepass")
+        hits = []
+        chars, done = 0, 0  # a byte offset's character offset, counted on from the last
+        for match in self._literal.finditer(data):
+            start, end = match.span()
+            value = data[start:end].decode("utf-8", "surrogatepass")
+            if len(data) != len(text):  # not ASCII: bytes before it, decoded once
+                chars += len(data[done:start].decode("utf-8", "surrogatepass"))
+                done, start = start, chars
+            hits.append((start, start + len(value), value))
+        return hits
+
 
 def _finds(text: str, value: str) -> Iterator[tuple[int, int, str]]:
     at = text.find(value)
     while at != -1:
         yield at, at + len(value), value
         at = text.find(value, at + 1)
+
+
+def _alternation(values: list[str]) -> Any:
+    """The RE2 pattern matching any of ``values`` as a literal; None when RE2 refuses it."""
+    if _re2 is None:
+        return None
+    options = _re2.Options()
+    options.max_mem = DFA_MEMORY
+    try:
+        return _re2.compile("|".join(re.escape(v) for v in values).encode(), options)
+    except _re2.error:
+        return None
 
 
 def _places(
