@@ -233,6 +233,7 @@ case(
         (f"トークンは {(_ja := rnd(ALNUM, 32))}", _ja),
         (f"토큰: {(_ko := rnd(ALNUM, 32))}", _ko),
         (f"token: “{(_cq := rnd(ALNUM, 32))}”", _cq),
+        ('FTP_PASSWORD = "sunflowerfield"', "sunflowerfield"),  # a word, quoted
     ],
     [
         'password = os.environ["DB_PASSWORD"]',
@@ -258,6 +259,8 @@ case(
         "token_type = 'content-transfer-encoding'",
         "_token=_token, _core_token_compound=_core_token_compound,",
         "self.username, self.password = credentials",
+        "  - For token: computed from the bounded weights",
+        "Refresh token: Rotated daily by the job",
     ],
 )
 
@@ -415,6 +418,8 @@ case(
         "password is 482913 characters long",
         "password: screenshot-login.png",
         "password: `protected`",
+        'COMMUNITY = "community"',
+        'PASSWORD_MODE = "passwordless"',
     ],
 )
 case(
@@ -487,6 +492,9 @@ case(
         "curl -u admin:password https://nas.local",
         "graph export --user neo4j --password PASSWORD",
         "htpasswd -c /etc/nginx/.htpasswd ops",
+        "release --username ops --password env:GITHUB_TOKEN",
+        'curl -sk -u "user:apikey" https://api.fernhill.net/v2',
+        "export PGPASSWORD=file:/run/secrets/pg",
         "e.g. sshpass -p Harbor01 ssh root@nas",
     ],
 )

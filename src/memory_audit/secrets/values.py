@@ -62,7 +62,8 @@ ISSUE_REFERENCE = re.compile(r"^[a-z][a-z0-9._-]*#[a-z0-9-]+$")
 PLACEHOLDER_WORDS = frozenset(
     """password passwords passwd pass pwd secret secrets token tokens user username admin root
     guest postgres mysql required optional none null true false undefined string config settings
-    environment variable value hidden masked credentials creds""".split()
+    environment variable value hidden masked credentials creds apikey api_key api-key apitoken
+    api_token accesstoken access_token secretkey secret_key""".split()
 )
 MIN_DISTINCT = 5
 # A value whose place alone proves it a password (``sshpass -p``) may be short: "hunter".
@@ -81,6 +82,8 @@ COMMON_WORDS = frozenset(
     again first later manager vault keychain bitwarden lastpass dashlane keepass onepassword
     authentication authorization credentials secret secrets""".split()
 )
+# Where a tool reads the secret from, not the secret: "--password env:GITHUB_TOKEN".
+REFERENCE = re.compile(r"^(?:env|file|fd|stdin|keychain|op|vault|ssm|cmd|exec)[:=]", re.I)
 # An API token's id, not its secret: "user@realm!tokenname" (Proxmox, PBS).
 TOKEN_ID = re.compile(r"^[\w.-]+@[\w.-]+![\w.-]+$")
 # Publishable keys: shipped in front-end code by design, never secrets.
@@ -158,9 +161,16 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
         return False
     if not rule.generic:
         return True
-    if not (_a_value(value) and _in_context(text, start, end)):
-        return False
+    return _a_value(value) and _in_context(text, start, end) and _shaped(rule, text, start, end)
+
+
+def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
+    """The value has the shape its rule asks for, where it stands."""
+    value = text[start:end].strip()
     kind = rule.value
+    if kind is None and _wordlike(value):
+        # "For token: computed from the weights": a word, unless quoted after ":" or "="
+        return _stated(text, start, end, value)
     if kind == "mixed" and _unseparated(text, start):
         kind = "strong"  # "password Word01!!": with no separator, prose unless it is strong
     return _has_shape(kind, value) or (kind == "mixed" and _stated(text, start, end, value))
@@ -174,7 +184,7 @@ def _a_value(value: str) -> bool:
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
         return False
-    if PUBLISHABLE.match(value) or TOKEN_ID.match(value):
+    if PUBLISHABLE.match(value) or TOKEN_ID.match(value) or REFERENCE.match(value):
         return False
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
     named = any(p[0].isalpha() for p in parts)
@@ -204,6 +214,11 @@ def _has_shape(kind: str | None, value: str) -> bool:
     return True
 
 
+def _wordlike(value: str) -> bool:
+    """Letters only, in lower case or capitalised as a word is: "computed", "Shared"."""
+    return value.isalpha() and (value.islower() or (value[0].isupper() and value[1:].islower()))
+
+
 def _stated(text: str, start: int, end: int, value: str) -> bool:
     """A value that is only digits or only letters, given after ``:`` or ``=``: a password
     all the same when it is six digits or more ("password: 482913"), or a word of six
@@ -217,6 +232,8 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
         return False
     if value.isdigit():
         return True
+    if value.lower() in text[max(0, start - 40) : start].lower():
+        return False  # a constant named by its own value: COMMUNITY = "community"
     return quoted and value.isalpha() and value.lower() not in COMMON_WORDS
 
 
