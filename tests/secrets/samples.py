@@ -346,6 +346,7 @@ case(
         "Example login for the demo: admin/TempPass1!",
         "log in with user/{password}",
         "the lab login is admin/Sw1tch!2024, not a real credential",
+        "로그인 화면 작업은 따로 (docs/2026-06-DD-login-form-rework.md)",
     ],
 )
 case(

@@ -119,6 +119,8 @@ PATH = re.compile(
     r"|cpp|vue|jsx|tsx|mjs|cjs|ps1|bat|exe|dll|so|apk|ipa|dmg|iso)$",
     re.I,
 )
+# A file's suffix right after a value ("<value>.md"): the value is the file's name.
+FILE_SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,5}(?![\w.])")
 # The base64 blob of an OpenSSH public key always starts with the length of its type name.
 SSH_KEY_BLOB = re.compile(r"^AAAA[A-Za-z0-9+/]{12,}")
 # The text before a value inside a long run of base64 (a key blob whose start the window cut).
@@ -251,6 +253,9 @@ def _in_context(text: str, start: int, end: int) -> bool:
     before, after = _around(text, start, end)
     if _ends_a_name(before) or _inside_public_key(before):
         return False
+    suffix = FILE_SUFFIX.match(after)
+    if suffix is not None and PATH.search(suffix.group(0)):
+        return False  # the name of a file cut at its suffix: "docs/2026-05-login-rework.md"
     if PUBLIC_NEAR.search(before[-NEAR:]) or PUBLIC_NEAR.search(after):
         return False  # "publishable key: ...", "anon key (public, safe to commit): ..."
     return not (EXAMPLE_BEFORE.search(before[-NEAR:]) or DISCLAIMER_AFTER.search(after))
