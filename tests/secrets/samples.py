@@ -350,6 +350,27 @@ case(
     ],
 )
 case(
+    "pass-phrase",
+    [
+        ("wifi pass: Harbor01x", "Harbor01x"),
+        ("| root pass: `Harbor01!!` |", "Harbor01!!"),
+        ("the NAS pass is Kp4-ziR9", "Kp4-ziR9"),
+        ("admin pass=482913", "482913"),
+    ],
+    [
+        "pass the value to it",
+        "pass `--verbose` to see it",
+        "pass `x86_64` as the arch",
+        "also pass `follow_redirects=False` to the client",
+        "pass is 3 of 5",
+        "bypass=Harbor01x",
+        "pass: 2",
+        "pass it on: later",
+        "pass: see the vault",
+        "e.g. pass: Harbor01x",
+    ],
+)
+case(
     "password-phrase",
     [
         ("the wifi password is Gr33nH0use!", "Gr33nH0use!"),
