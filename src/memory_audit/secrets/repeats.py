@@ -75,12 +75,11 @@ def _repeats(tree: MemoryTree, scanner: Scanner) -> dict[str, tuple[Repeat, ...]
     texts = tree_texts(tree)
     # Many texts at once, on two cores when it pays (a value goes by its number, no secret
     # crosses the pipe).
-    rows = map_all(search.rows, [text for _, text in texts])
+    rows = map_all(search.hits, [text for _, text in texts], search.rows, search.from_rows)
     repeats: dict[str, tuple[Repeat, ...]] = {}
     for (path, text), found_here in zip(texts, rows, strict=True):
         taken = sorted((m.start, m.end) for m, _ in found.get(path, ()))
-        hits = [(int(s), int(e), search.values[int(n)]) for s, e, n in found_here]
-        places = _places(hits, text, taken, first)
+        places = _places(found_here, text, taken, first)
         if places:
             repeats[path] = tuple(places)
     return repeats
@@ -119,9 +118,12 @@ class _Search:
                 key: sorted(group, reverse=True) for key, group in self._anchors.items()
             }
 
-    def rows(self, text: str) -> list[list[str | int]]:
-        """The hits as rows of numbers: start, end, the value's number in ``values``."""
-        return [[start, end, self._numbers[value]] for start, end, value in self.hits(text)]
+    def rows(self, hits: list[tuple[int, int, str]]) -> list[list[str | int]]:
+        """Hits as rows of numbers: start, end, the value's number in ``values``."""
+        return [[start, end, self._numbers[value]] for start, end, value in hits]
+
+    def from_rows(self, rows: list[list[str | int]]) -> list[tuple[int, int, str]]:
+        return [(int(s), int(e), self.values[int(n)]) for s, e, n in rows]
 
     def hits(self, text: str) -> list[tuple[int, int, str]]:
         if len(self.values) <= FIND_LIMIT:

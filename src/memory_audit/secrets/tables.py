@@ -77,7 +77,12 @@ def _column_values(text: str, at: int, columns: list[int]) -> Iterator[tuple[int
 
 def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The spans of a table row's cells (the text between its pipes; ``\\|`` is no pipe)."""
-    pipes = [i for i in range(start, end) if text[i] == "|" and text[i - 1 : i] != "\\"]
+    pipes = []
+    at = text.find("|", start, end)
+    while at != -1:
+        if text[at - 1 : at] != "\\":
+            pipes.append(at)
+        at = text.find("|", at + 1, end)
     if not pipes:
         return []
     if text[start : pipes[0]].strip():  # a row written without its leading pipe

@@ -82,12 +82,15 @@ COMMON_WORDS = frozenset(
     again first later manager vault keychain bitwarden lastpass dashlane keepass onepassword
     authentication authorization credentials secret secrets""".split()
 )
-# Where a tool reads the secret from, not the secret: "--password env:GITHUB_TOKEN".
-REFERENCE = re.compile(r"^(?:env|file|fd|stdin|keychain|op|vault|ssm|cmd|exec)[:=]", re.I)
-# An API token's id, not its secret: "user@realm!tokenname" (Proxmox, PBS).
-TOKEN_ID = re.compile(r"^[\w.-]+@[\w.-]+![\w.-]+$")
-# Publishable keys: shipped in front-end code by design, never secrets.
-PUBLISHABLE = re.compile(r"^(?:pk_(?:live|test)_|sb_publishable_)")
+# Names of a secret, not the secret (one pattern, one call per value): where a tool reads
+# it from ("--password env:GITHUB_TOKEN", "op://vault/item"), an API token's id
+# ("user@realm!tokenname": Proxmox, PBS), a publishable key shipped in front-end code
+# ("pk_live_...", "sb_publishable_...").
+SECRET_NAME = re.compile(
+    r"^(?:(?:env|file|fd|stdin|keychain|op|vault|ssm|cmd|exec)[:=]|[\w.-]+@[\w.-]+![\w.-]+$"
+    r"|pk_(?:live|test)_|sb_publishable_)",
+    re.I,
+)
 # The line says the value may be public ("anon key (public, safe to commit): ...").
 PUBLIC_NEAR = re.compile(
     r"\bpublishable\b|\bsafe to (?:commit|share|expose|publish)\b|\bnot (?:a )?secret\b", re.I
@@ -186,7 +189,7 @@ def _a_value(value: str) -> bool:
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
         return False
-    if PUBLISHABLE.match(value) or TOKEN_ID.match(value) or REFERENCE.match(value):
+    if SECRET_NAME.match(value):
         return False
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
     named = any(p[0].isalpha() for p in parts)
@@ -253,10 +256,10 @@ def _in_context(text: str, start: int, end: int) -> bool:
     before, after = _around(text, start, end)
     if _ends_a_name(before) or _inside_public_key(before):
         return False
-    suffix = FILE_SUFFIX.match(after)
+    suffix = FILE_SUFFIX.match(after) if after[:1] == "." else None
     if suffix is not None and PATH.search(suffix.group(0)):
         return False  # the name of a file cut at its suffix: "docs/2026-05-login-rework.md"
-    if PUBLIC_NEAR.search(before[-NEAR:]) or PUBLIC_NEAR.search(after):
+    if PUBLIC_NEAR.search(f"{before[-NEAR:]}\n{after}"):
         return False  # "publishable key: ...", "anon key (public, safe to commit): ..."
     return not (EXAMPLE_BEFORE.search(before[-NEAR:]) or DISCLAIMER_AFTER.search(after))
 
