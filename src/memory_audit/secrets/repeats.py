@@ -67,8 +67,9 @@ def _repeats(tree: MemoryTree, scanner: Scanner) -> dict[str, tuple[Repeat, ...]
             value = text.strip()
             if len(value) < MIN_LENGTH or match.fingerprint in scanner.false_positives:
                 continue
-            if value not in first and not _self_evident(scanner, value):
-                first[value] = (path, match)
+            first.setdefault(value, (path, match))
+    for value in _self_evident(scanner, list(first)):
+        del first[value]
     if not first:
         return {}
     search = _Search(first)
@@ -85,10 +86,18 @@ def _repeats(tree: MemoryTree, scanner: Scanner) -> dict[str, tuple[Repeat, ...]
     return repeats
 
 
-def _self_evident(scanner: Scanner, value: str) -> bool:
-    """A value the rules find on its own (a token whose prefix names it, ``ghp_...``): the
-    rules find it wherever it is written, so it needs no search."""
-    return any(m.start == 0 and m.end == len(value) for m in scanner.scan(value))
+def _self_evident(scanner: Scanner, values: list[str]) -> set[str]:
+    """The values the rules find on their own (a token whose prefix names it, ``ghp_...``):
+    the rules find them wherever they are written, so they need no search. One scan of
+    them all, one a line (a value that holds a line break is searched for)."""
+    lines = [value for value in values if "\n" not in value]
+    whole: dict[tuple[int, int], str] = {}
+    at = 0
+    for line in lines:
+        whole[(at, at + len(line))] = line
+        at += len(line) + 1
+    text = "\n".join(lines)
+    return {whole[(m.start, m.end)] for m in scanner.scan(text) if (m.start, m.end) in whole}
 
 
 class _Search:
