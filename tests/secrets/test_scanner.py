@@ -54,10 +54,11 @@ def _original_scan(scanner: Scanner, text: str) -> list[SecretMatch]:
                 if hit is not None:
                     hits.append(hit)
         found += [h for h in hits if not any(h.start < m.end and m.start < h.end for m in found)]
+    tables = sorted(candidates & scanner._tables)
     cells: dict[tuple[int, int], int] = {}
-    for index in sorted(candidates & scanner._tables):
-        for span in table_cells(text, scanner.rules[index].regex):
-            cells.setdefault(span, index)
+    for index in tables:  # each table rule alone; the first naming a column takes it
+        for start, end, _ in table_cells(text, [scanner.rules[index].regex]):
+            cells.setdefault((start, end), index)
     for (start, end), index in sorted(cells.items()):
         rule = scanner.rules[index]
         clear = not any(start < m.end and m.start < end for m in found)

@@ -93,14 +93,12 @@ class Scanner:
     def _table_hits(self, text: str, rules: frozenset[int]) -> list[SecretMatch]:
         """The cells of the columns the table rules name that hold a plausible value (the
         first rule naming a cell's column takes it)."""
-        spans: dict[tuple[int, int], int] = {}
-        for index in sorted(rules):
-            for span in table_cells(text, self.rules[index].regex):
-                spans.setdefault(span, index)
+        indexes = sorted(rules)
+        cells = table_cells(text, [self.rules[index].regex for index in indexes])
         hits = []
         lines = _LineCounter(text)
-        for (start, end), index in sorted(spans.items()):
-            rule = self.rules[index]
+        for start, end, named in sorted(cells):
+            rule = self.rules[indexes[named]]
             if plausible(rule, text, start, end):
                 hits.append(self._match(rule, text, start, end, lines.line(start)))
         return hits

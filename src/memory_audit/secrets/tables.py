@@ -21,7 +21,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from memory_audit.analysis.fast_regex import compile_fast
@@ -37,21 +37,28 @@ WRAPPING = " \t*`'\"“”‘’"
 PAIR = re.compile(r"[\w.@+-]{1,40}`?\s?/\s?`?(?=\S)")
 
 
-def table_cells(text: str, header_regex: str) -> Iterator[tuple[int, int]]:
-    """The spans of the values in the columns ``header_regex`` names, in text order."""
-    header = _header_pattern(header_regex)
+def table_cells(text: str, header_regexes: Sequence[str]) -> Iterator[tuple[int, int, int]]:
+    """``(start, end, n)`` of each value in a column the ``n``-th of ``header_regexes``
+    names (the first that names it), in text order: one pass for all of them."""
+    headers = [_header_pattern(regex) for regex in header_regexes]
     for separator in SEPARATOR.finditer(text):
         if "|" not in separator.group(0):
             continue
         line_start = text.rfind("\n", 0, max(separator.start() - 1, 0)) + 1
         heading = text[line_start : max(separator.start() - 1, line_start)]
-        columns = [
-            n
-            for n, (start, end) in enumerate(_cells(heading, 0, len(heading)))
-            if end - start <= HEADER_MAX and header.search(heading[start:end])
-        ]
+        columns = {
+            column: named
+            for column, (start, end) in enumerate(_cells(heading, 0, len(heading)))
+            if end - start <= HEADER_MAX
+            and (named := _named(headers, heading[start:end])) is not None
+        }
         if columns:
             yield from _column_values(text, separator.end() + 1, columns)
+
+
+def _named(headers: list[Any], cell: str) -> int | None:
+    """The number of the first header pattern that names this header cell."""
+    return next((n for n, header in enumerate(headers) if header.search(cell)), None)
 
 
 @functools.lru_cache(maxsize=16)
@@ -59,19 +66,20 @@ def _header_pattern(regex: str) -> Any:
     return compile_fast(regex)
 
 
-def _column_values(text: str, at: int, columns: list[int]) -> Iterator[tuple[int, int]]:
-    """The values in ``columns`` of the rows from offset ``at`` on, up to the table's end."""
+def _column_values(text: str, at: int, columns: dict[int, int]) -> Iterator[tuple[int, int, int]]:
+    """The values in ``columns`` (column -> the header pattern naming it) of the rows from
+    offset ``at`` on, up to the table's end."""
     while at < len(text):
         end = text.find("\n", at)
         end = len(text) if end == -1 else end
         if "|" not in text[at:end]:  # rows may be written without their outer pipes
             return
         cells = _cells(text, at, end)
-        for column in columns:
+        for column, named in columns.items():
             if column < len(cells):
                 span = _value(text, *cells[column])
                 if span is not None:
-                    yield span
+                    yield (*span, named)
         at = end + 1
 
 
