@@ -93,6 +93,8 @@ class Scanner:
     def _table_hits(self, text: str, rules: frozenset[int]) -> list[SecretMatch]:
         """The cells of the columns the table rules name that hold a plausible value (the
         first rule naming a cell's column takes it)."""
+        if not rules:
+            return []
         indexes = sorted(rules)
         cells = table_cells(text, [self.rules[index].regex for index in indexes])
         hits = []
