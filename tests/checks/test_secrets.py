@@ -3,6 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import platformdirs
+import pytest
 
 from memory_audit.checks.secrets import Options
 from memory_audit.secrets.loading import FALSE_POSITIVES_HEADER, false_positives_path
@@ -124,3 +125,61 @@ def test_a_secret_in_a_file_or_folder_name_is_a_finding_shown_masked(tree_dir: P
         "(pattern: github-pat)"
     )
     assert found[1].suggestion == "rename it (and revoke the secret if it is real)"
+
+
+def test_a_secret_found_once_is_found_wherever_its_text_is_repeated(tree_dir: Path) -> None:
+    password = "Harbor01!!"
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", body=f"the wifi password is {password}"),
+            "b.md": memory(
+                "b",
+                body=f"hôtes:\n- nas {password} on the mgmt port\n- not it: {password}x\n",
+            ),
+        },
+    )
+    found = findings(tree_dir, "secrets")
+    assert sorted(codes(found)) == [("possible-secret", "a.md", 6), ("possible-secret", "b.md", 7)]
+    [repeat] = [f for f in found if f.path == "b.md"]
+    assert repeat.message == (
+        f'possible password written in prose, repeated: matched "{redact(password)}" '
+        "(pattern: repeated-credential; first found at a.md:6)"
+    )
+    assert password not in repr(found)
+
+
+def test_a_repeated_false_positive_is_not_reported(tree_dir: Path) -> None:
+    password = "Harbor01!!"
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", body=f"the wifi password is {password}"),
+            "b.md": memory("b", body=f"nas {password} on the mgmt port"),
+        },
+    )
+    assert len(findings(tree_dir, "secrets")) == 2
+    state = Path(platformdirs.user_state_dir("memory-audit"))
+    fp = fingerprint("password-phrase", password, load_salt(state))
+    false_positives_path(state).write_text(
+        FALSE_POSITIVES_HEADER + false_positive_row(fp, "password-phrase", "a.md", "test")
+    )
+    assert findings(tree_dir, "secrets") == []
+
+
+@pytest.mark.parametrize("count", [40, 1001])  # one alternation of them; a search by anchors
+def test_many_secrets_repeated_are_each_found_again(tree_dir: Path, count: int) -> None:
+    passwords = [f"Harbor{n:04}!!x" for n in range(count)]
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", body="\n".join(f"password: {p}" for p in passwords)),
+            "b.md": memory("b", body="\n".join(f"host{n}: `{p}`" for n, p in enumerate(passwords))),
+        },
+    )
+    repeats = [f for f in findings(tree_dir, "secrets") if f.path == "b.md"]
+    assert [f.line for f in repeats] == list(range(6, 6 + count))
+    assert all("repeated-credential" in f.message for f in repeats)

@@ -168,7 +168,11 @@ case("shopify-token", ["shpat_" + rnd(HEX, 32), "shpss_" + rnd(HEX, 32)], ["shpa
 case("vault-token", ["hvs." + rnd(URLSAFE, 95)], ["hvs.xxxxxxxxxxxxxxxxxxxxxxxxxxxx", "hvs.short"])
 case(
     "azure-ad-client-secret",
-    [f"{rnd(ALNUM, 3)}8Q~{rnd(ALNUM + '_~.-', 34)}"],
+    [
+        f"{rnd(ALNUM, 3)}8Q~{rnd(ALNUM + '_~.-', 34)}",
+        # a file named by it, linked: "[notes](<secret>.md)"
+        (f"[notes]({(_azure := rnd(ALNUM, 3) + '8Q~' + rnd(ALNUM, 34))}.md)", _azure),
+    ],
     ["abc8Q~" + "x" * 34, "Q~Q~"],
 )
 case("databricks-token", ["dapi" + rnd(HEX, 32)], ["dapi" + rnd(HEX, 10), "dapi_docs"])
@@ -229,6 +233,7 @@ case(
         (f"トークンは {(_ja := rnd(ALNUM, 32))}", _ja),
         (f"토큰: {(_ko := rnd(ALNUM, 32))}", _ko),
         (f"token: “{(_cq := rnd(ALNUM, 32))}”", _cq),
+        ('FTP_PASSWORD = "sunflowerfield"', "sunflowerfield"),  # a word, quoted
     ],
     [
         'password = os.environ["DB_PASSWORD"]',
@@ -254,6 +259,8 @@ case(
         "token_type = 'content-transfer-encoding'",
         "_token=_token, _core_token_compound=_core_token_compound,",
         "self.username, self.password = credentials",
+        "  - For token: computed from the bounded weights",
+        "Refresh token: Rotated daily by the job",
     ],
 )
 
@@ -339,6 +346,28 @@ case(
         "Example login for the demo: admin/TempPass1!",
         "log in with user/{password}",
         "the lab login is admin/Sw1tch!2024, not a real credential",
+        "로그인 화면 작업은 따로 (docs/2026-06-DD-login-form-rework.md)",
+    ],
+)
+case(
+    "pass-phrase",
+    [
+        ("wifi pass: Harbor01x", "Harbor01x"),
+        ("| root pass: `Harbor01!!` |", "Harbor01!!"),
+        ("the NAS pass is Kp4-ziR9", "Kp4-ziR9"),
+        ("admin pass=482913", "482913"),
+    ],
+    [
+        "pass the value to it",
+        "pass `--verbose` to see it",
+        "pass `x86_64` as the arch",
+        "also pass `follow_redirects=False` to the client",
+        "pass is 3 of 5",
+        "bypass=Harbor01x",
+        "pass: 2",
+        "pass it on: later",
+        "pass: see the vault",
+        "e.g. pass: Harbor01x",
     ],
 )
 case(
@@ -372,6 +401,10 @@ case(
         ("the kiosk pw Harbor01!! until Friday", "Harbor01!!"),
         ("Kennwort Wz8!kLm2q2 für den Drucker", "Wz8!kLm2q2"),
         ("password Xk29vLq8Rt4mZp7wNc3 on the staging box", "Xk29vLq8Rt4mZp7wNc3"),
+        # digits only or a quoted word, after an explicit separator
+        ("password: 482913", "482913"),
+        ("sudo password: `sunflower`", "sunflower"),
+        ('Passwort: "Sonnenblume"', "Sonnenblume"),
     ],
     [
         "password: SHA-256",
@@ -400,6 +433,15 @@ case(
         "community string public",
         "password=hunter2 is the joke, not a credential",
         "the wifi password is Gr33nH0use! (not a real password, the demo box)",
+        "password: 2024",
+        "password is sunflower",
+        "password: hashed",
+        "password: `required`",
+        "password is 482913 characters long",
+        "password: screenshot-login.png",
+        "password: `protected`",
+        'COMMUNITY = "community"',
+        'PASSWORD_MODE = "passwordless"',
     ],
 )
 case(
@@ -433,6 +475,132 @@ case(
         "root:x:0:0:root:/root:/bin/bash",
         "admin:Password1",
         "e.g. admin/TempPass1!",
+    ],
+)
+case(
+    "command-line-password",
+    [
+        ("sshpass -p 'Harbor01' ssh root@10.0.0.5", "Harbor01"),
+        ("sshpass -p harborlight ssh root@10.0.0.5", "harborlight"),
+        ("SSHPASS=harborlight sshpass -e ssh root@nas", "harborlight"),
+        ("PGPASSWORD=harborlight psql -h db -U app", "harborlight"),
+        ("export MYSQL_PWD=harborlight", "harborlight"),
+        ("mysql -u root -pHarborlight7 appdb", "Harborlight7"),
+        ("backup.sh --password harborlight7", "harborlight7"),
+        ("backup.sh --password=harborlight7", "harborlight7"),
+        ("restic-wrap --pass 'harborlight7' init", "harborlight7"),
+        ("redis-cli -h cache -a harborlight7 ping", "harborlight7"),
+        ("ipmitool -I lanplus -H 10.0.0.9 -U ADMIN -P harborlight7 power status", "harborlight7"),
+        ("curl -s -u admin:harborlight7 https://nas.local/api", "harborlight7"),
+        ("smbclient //nas/share -U ops%harborlight7", "harborlight7"),
+        ("htpasswd -b /etc/nginx/.htpasswd ops harborlight7", "harborlight7"),
+        ("htpasswd -bc /etc/nginx/.htpasswd ops harborlight7", "harborlight7"),
+    ],
+    [
+        'sshpass -p "$SSHPASS" ssh root@nas',
+        "sshpass -p ${PW} ssh root@nas",
+        "PGPASSWORD=$(cat ~/.pgpass) psql",
+        "mysql -u root -p appdb",
+        "mysql -u root -pPASSWORD appdb",
+        "mysql -p prompts for it",
+        "backup.sh --password - < pw.txt",
+        "backup.sh --password-file ~/.config/pw",
+        "docker login --password-stdin",
+        "the --password option is deprecated",
+        "tool --password ******** now",
+        "redis-cli -a <password> ping",
+        "curl -u $USER:$TOKEN https://nas.local",
+        "curl -u admin: https://nas.local",
+        "curl -u admin:password https://nas.local",
+        "graph export --user neo4j --password PASSWORD",
+        "htpasswd -c /etc/nginx/.htpasswd ops",
+        "release --username ops --password env:GITHUB_TOKEN",
+        'curl -sk -u "user:apikey" https://api.fernhill.net/v2',
+        "export PGPASSWORD=file:/run/secrets/pg",
+        "e.g. sshpass -p Harbor01 ssh root@nas",
+    ],
+)
+case(
+    "piped-password",
+    [
+        ("echo 'harborlight7' | sudo -S apt update", "harborlight7"),
+        ("echo 'ops:harborlight7' | chpasswd", "harborlight7"),
+        ("echo ops:Harbor01 | sudo chpasswd", "Harbor01"),
+    ],
+    [
+        "echo $PASS | sudo -S ls",
+        "echo password | sudo -S ls",
+        'echo "你的密码" | sudo -S echo done',
+        "echo 'yes' | sudo -S true",
+        "echo 'ops:$(openssl rand -hex 8)' | chpasswd",
+    ],
+)
+case(
+    "user-password-pair",
+    [
+        ("user/pw: ops / fernhill42", "fernhill42"),
+        ("Username/Password: `ops` / `Harbor01`", "Harbor01"),
+        ("usuario/contraseña: ops / Fern7hill#", "Fern7hill#"),
+    ],
+    ["user/pass: see vault", "user/pw: ops / <password>", "user/password: ops / password"],
+)
+case(
+    "uuid-secret",
+    [
+        (f"PBS token backup@pbs!veeam secret {(_pbs := uuid())}", _pbs),
+        (f"printer api key `{(_printer := uuid())}`", _printer),
+    ],
+    [
+        f"request id {uuid()} failed",
+        f"token id {uuid()}",
+        f"secret id {uuid()}",
+        "secret 00000000-0000-0000-0000-000000000000",
+    ],
+)
+_hosts = "| host | user | password |\n|---|---|---|\n"
+case(
+    "table-password",
+    [
+        (_hosts + "| nas | ops | Fernhill42 |", "Fernhill42"),
+        (_hosts + "| nas | ops | `Harbor!x9` |", "Harbor!x9"),
+        ("| 服务 | 密码 |\n|:--|:--|\n| 路由器 | Fern7hill# |", "Fern7hill#"),
+        ("| service | credentials |\n|---|---|\n| grafana | ops / Gr4fana42 |", "Gr4fana42"),
+        ("| user | pass |\n|---|---|\n| ops | 48291377 |", "48291377"),
+        ("host | Passwort\n--- | ---\nnas | Fern7hill#", "Fern7hill#"),
+    ],
+    [
+        _hosts + "| nas | ops | — |",
+        _hosts + "| nas | ops | n/a |",
+        _hosts + "| nas | ops | *** |",
+        _hosts + "| nas | ops | ab12**** |",
+        _hosts + "| nas | ops | see vault |",
+        _hosts + "| nas | ops | in 1Password |",
+        _hosts + "| nas | ops | NAS_PASSWORD |",
+        _hosts + "| nas | ops | ~/.config/nas/pw |",
+        _hosts + "| nas | ops | <password> |",
+        _hosts + "| nas | ops | screenshot-login.png |",
+        "| test | pass | fail |\n|---|---|---|\n| unit | 120 | 3 |",
+        "| host | password |\n| nas | Fernhill42 |",  # no separator row: no table
+        "| password policy | notes |\n|---|---|\n| 12 chars | with 1 digit |",
+    ],
+)
+_printers = "| printer | API key |\n|---|---|\n"
+case(
+    "table-key",
+    [
+        (_printers + f"| hp-4th | {(_hex32 := rnd(HEX, 32))} |", _hex32),
+        (_printers + f"| hp-4th | `{(_hex40 := rnd(HEX, 40))}` |", _hex40),
+        (f"| server | token |\n|---|---|\n| pbs | {(_pbs_secret := uuid())} |", _pbs_secret),
+        (f"| bot | Token |\n|---|---|\n| ci | {(_bot := 'xK29' + rnd(ALNUM, 16))} |", _bot),
+    ],
+    [
+        "| key | action |\n|---|---|\n| Ctrl+Shift+P | palette |",
+        "| model | key |\n|---|---|\n| claude | claude-3-5-sonnet-20241022 |",
+        "| setting | key |\n|---|---|\n| online | alwaysOnline |",
+        "| table | key |\n|---|---|\n| orders | l_sap.orderlist |",
+        _printers + "| hp-4th | HP_PRINTER_API_KEY |",
+        _printers + "| hp-4th | 0123456789 |",
+        "| token id | user |\n|---|---|\n| backup@pbs!veeam | ops |",
     ],
 )
 case(

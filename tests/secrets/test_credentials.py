@@ -135,3 +135,49 @@ def test_placeholders_names_and_examples_are_not_secrets(text: str) -> None:
 def test_user_pass_at_host_gives_the_password_only() -> None:
     text = "ssh deploy:Fern7hill#net@10.0.0.5 for the backups"
     assert found(text) == [("login-pair", "Fern7hill#net")]
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("sshpass -p 'Harbor01' ssh root@10.0.0.5", "Harbor01"),
+        ("PGPASSWORD=harborlight psql -h db -U app", "harborlight"),
+        ("mysql -u root -pHarborlight7 appdb", "Harborlight7"),
+        ("redis-cli -a harborlight7 ping", "harborlight7"),
+        ("curl -u admin:harborlight7 https://nas.local/api", "harborlight7"),
+        ("echo 'harborlight7' | sudo -S apt update", "harborlight7"),
+    ],
+)
+def test_a_password_a_command_line_takes_needs_no_shape(text: str, secret: str) -> None:
+    assert [value for _, value in found(text)] == [secret]
+
+
+def test_a_short_keyword_and_a_plain_password_are_found_after_a_separator() -> None:
+    assert [v for _, v in found("root pw: fernhill42")] == ["fernhill42"]
+    assert [v for _, v in found("password: 482913")] == ["482913"]
+    assert [v for _, v in found("user/pw: ops / fernhill42")] == ["fernhill42"]
+    assert found("password is required") == []
+    assert found("password: 2024") == []
+
+
+def test_a_uuid_after_a_secret_word_is_found_and_a_token_id_is_not() -> None:
+    secret = uuid()
+    assert found(f"PBS token backup@pbs!veeam secret {secret}") == [("uuid-secret", secret)]
+    assert found("API token: backup@pbs!veeam") == []
+    assert found(f"token id: {uuid()}") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password: screenshot-login.png",
+        "secret: logo.svg",
+        "API key: pk_test_" + rnd(ALNUM, 24),
+        "key: sb_publishable_" + rnd(ALNUM, 24),
+        "anon token (safe to commit): " + rnd(ALNUM, 32),
+        "publishable key: " + rnd(ALNUM, 32),
+        "password is hidden",
+    ],
+)
+def test_file_names_publishable_keys_and_words_are_not_secrets(text: str) -> None:
+    assert found(text) == []

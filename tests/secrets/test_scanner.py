@@ -11,13 +11,25 @@ from hypothesis import strategies as st
 
 from memory_audit.secrets.rules import bundled_rules
 from memory_audit.secrets.scanner import Scanner, SecretMatch, _Subject
+from memory_audit.secrets.tables import table_cells
 from memory_audit.secrets.values import plausible
 from tests.secrets.samples import CASES, NEGATIVES
 
 SCANNER = Scanner(bundled_rules(), b"test-salt")
 POSITIVES = sorted(text for positives, _ in CASES.values() for text, _ in positives)
 PIECES = st.sampled_from(
-    [*POSITIVES[::3], *NEGATIVES[::4], "\n", " ", "é ", "記憶 ", "password: ", "eyJ", "."]
+    [
+        *POSITIVES[::3],
+        *NEGATIVES[::4],
+        "\n",
+        " ",
+        "é ",
+        "記憶 ",
+        "password: ",
+        "eyJ",
+        ".",
+        "| a | password |\n|---|---|\n| ",
+    ]
 )
 
 
@@ -42,6 +54,17 @@ def _original_scan(scanner: Scanner, text: str) -> list[SecretMatch]:
                 if hit is not None:
                     hits.append(hit)
         found += [h for h in hits if not any(h.start < m.end and m.start < h.end for m in found)]
+    tables = sorted(candidates & scanner._tables)
+    cells: dict[tuple[int, int], int] = {}
+    for index in tables:  # each table rule alone; the first naming a column takes it
+        for start, end, _ in table_cells(text, [scanner.rules[index].regex]):
+            cells.setdefault((start, end), index)
+    for (start, end), index in sorted(cells.items()):
+        rule = scanner.rules[index]
+        clear = not any(start < m.end and m.start < end for m in found)
+        if clear and plausible(rule, text, start, end):
+            line = text.count("\n", 0, start) + 1
+            found.append(scanner._match(rule, text, start, end, line))
     return sorted(found, key=lambda m: m.start)
 
 

@@ -33,6 +33,13 @@ masked: rename it)::
 
     ghp_R8mQ...aE7u.md — the name holds a possible GitHub personal access token.
 
+A value found once is found everywhere: every other place in the tree that holds the
+exact text (six characters or more) of a secret found is a finding too (pattern
+``repeated-credential``, naming where the rules first found it)::
+
+    hosts.md:4 — possible password written in prose, repeated: matched "Ha...!"
+    (pattern: repeated-credential; first found at notes.md:1).
+
 Passing: ``sk-...``, ``<your-key>``, ``${GITHUB_TOKEN}``, ``AKIAIOSFODNN7EXAMPLE``,
 UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work``,
 ``token = HMAC-SHA256 of the id``, ``e.g. password: <example>``.
@@ -47,6 +54,7 @@ from memory_audit.config.fields import INTERNAL
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.secrets.boundary import name_secrets, tree_secrets
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
+from memory_audit.secrets.repeats import Repeat, repeated_secrets
 from memory_audit.secrets.scanner import SecretMatch
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -71,6 +79,10 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         for match, _ in matches:
             if match.fingerprint not in scanner.false_positives:
                 yield secret_finding(path, match)
+    for path, repeats in repeated_secrets(tree, scanner).items():
+        for repeat in repeats:
+            if repeat.match.fingerprint not in scanner.false_positives:
+                yield repeated_finding(path, repeat)
     for path, matches in name_secrets(tree, scanner).items():
         for match, _ in matches:
             yield name_finding(path, match)
@@ -88,6 +100,22 @@ def name_finding(path: str, match: SecretMatch) -> Finding:
         "rename it (and revoke the secret if it is real)",
         key=match.fingerprint,
         judgment=True,
+    )
+
+
+def repeated_finding(path: str, repeat: Repeat) -> Finding:
+    """The text of a secret found elsewhere, where no rule saw it: the same leak again.
+    Its fingerprint is the first one's, so marking either as a false positive clears both."""
+    match = repeat.match
+    return make_finding(
+        ID,
+        "possible-secret",
+        path,
+        match.line,
+        f'possible {match.label}, repeated: matched "{match.redacted}" '
+        f"(pattern: {match.rule}; first found at {repeat.first_path}:{repeat.first_line})",
+        "review and redact it here too, or mark as false positive",
+        key=f"{match.rule}:{match.fingerprint}",
     )
 
 

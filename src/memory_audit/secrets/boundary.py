@@ -159,11 +159,21 @@ def tree_secrets(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
     return cast(TreeSecrets, tree.scratch[key])
 
 
+def tree_texts(tree: MemoryTree) -> list[tuple[str, str]]:
+    """Tree path -> the text the secret rules read (a file's frontmatter and body, the
+    index's lines), sorted by path; built once per snapshot (a file's text is joined from
+    its parts at each ask)."""
+    key = ("secret-texts",)
+    if key not in tree.scratch:
+        texts = [(m.path, m.joined) for m in tree.files.values()]
+        if tree.index is not None:
+            texts.append((INDEX_NAME, "\n".join(tree.index.lines)))
+        tree.scratch[key] = sorted(texts)
+    return cast(list[tuple[str, str]], tree.scratch[key])
+
+
 def _scan_tree(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
-    texts = [(m.path, m.joined) for m in tree.files.values()]
-    if tree.index is not None:
-        texts.append((INDEX_NAME, "\n".join(tree.index.lines)))
-    texts.sort()
+    texts = tree_texts(tree)
     # Many files at once, on two cores when it pays.
     found = scan_all(scanner, [text for _, text in texts])
     return {

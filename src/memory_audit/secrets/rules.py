@@ -31,7 +31,7 @@ JSON_BLOCK = re.compile(r"^```json[ \t]*\n(.*?)^```", re.M | re.S)
 TABLE_ROW = re.compile(r"^\|\s*([0-9a-f]{16,64})\s*\|", re.M)
 BUNDLED = ("config", "secret-patterns.md")
 # What a generic rule's value must look like (see memory_audit.secrets.values).
-VALUE_KINDS = ("mixed", "strong", "token", "known")
+VALUE_KINDS = ("mixed", "strong", "token", "known", "any", "key")
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,8 @@ class Rule:
     generic: bool = False
     allows: tuple[Allow, ...] = ()
     value: str | None = None  # one of VALUE_KINDS: the shape a generic rule's value has
+    # a table rule: ``regex`` names a column in a table's header, its cells are the values
+    table: bool = False
 
     def allowed(self, secret: str) -> bool:
         """True when an allowlist of the rule covers ``secret``."""
@@ -152,6 +154,7 @@ def _rule(item: Any) -> tuple[Rule | None, str | None]:
         entropy=float(entropy) if entropy is not None else None,
         generic=bool(item.get("generic", False)),
         value=item.get("value"),
+        table=bool(item.get("table", False)),
     )
     return rule, None
 

@@ -33,6 +33,7 @@ from typing import Any
 from memory_audit.analysis.fast_regex import compile_fast
 from memory_audit.secrets.redact import fingerprint, redact
 from memory_audit.secrets.rules import RE2_ERRORS, Rule, RuleSet, bytes_pattern
+from memory_audit.secrets.tables import table_cells
 from memory_audit.secrets.values import plausible
 
 try:
@@ -75,7 +76,8 @@ class Scanner:
             self._bytes = False
             self._patterns = [_Pattern.of(r.regex, False) for r in self.rules]
         self._specific = frozenset(i for i, r in enumerate(self.rules) if not r.generic)
-        self._generic = frozenset(range(len(self.rules))) - self._specific
+        self._tables = frozenset(i for i, r in enumerate(self.rules) if r.table)
+        self._generic = frozenset(range(len(self.rules))) - self._specific - self._tables
 
     def scan(self, text: str) -> list[SecretMatch]:
         """Every possible secret in ``text``, false positives included (callers decide)."""
@@ -83,8 +85,25 @@ class Scanner:
         candidates = self._candidate_rules(subject)
         specific = self._group_hits(subject, candidates & self._specific)
         generic = self._group_hits(subject, candidates & self._generic)
-        # a generic hit on a specific one: dropped
-        return sorted(specific + _clear_of(generic, specific), key=lambda m: m.start)
+        # a generic hit on a specific one: dropped; a table's cell on either: dropped
+        found = sorted(specific + _clear_of(generic, specific), key=lambda m: m.start)
+        tables = self._table_hits(subject.text, candidates & self._tables)
+        return sorted(found + _clear_of(tables, found), key=lambda m: m.start) if tables else found
+
+    def _table_hits(self, text: str, rules: frozenset[int]) -> list[SecretMatch]:
+        """The cells of the columns the table rules name that hold a plausible value (the
+        first rule naming a cell's column takes it)."""
+        if not rules:
+            return []
+        indexes = sorted(rules)
+        cells = table_cells(text, [self.rules[index].regex for index in indexes])
+        hits = []
+        lines = _LineCounter(text)
+        for start, end, named in sorted(cells):
+            rule = self.rules[indexes[named]]
+            if plausible(rule, text, start, end):
+                hits.append(self._match(rule, text, start, end, lines.line(start)))
+        return hits
 
     def _candidate_rules(self, subject: _Subject) -> frozenset[int]:
         present: Sequence[int]

@@ -18,11 +18,14 @@ import dataclasses
 import json
 import os
 import threading
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Callable, Sequence
+from typing import NoReturn, TypeVar
 
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 
+# A text's results as they cross the pipe: numbers and strings.
+Row = list[str | int]
+T = TypeVar("T")
 # Below this much text a fork (and a second DFA for RE2 to build) costs more than it saves.
 PARALLEL_BYTES = 2_000_000
 
@@ -31,22 +34,46 @@ def scan_all(
     scanner: Scanner, texts: Sequence[str], parallel_bytes: int = PARALLEL_BYTES
 ) -> list[list[SecretMatch]]:
     """``[scanner.scan(text) for text in texts]``, on two cores when it pays."""
+    return map_all(scanner.scan, texts, _match_rows, _matches, parallel_bytes)
+
+
+def map_all(
+    work: Callable[[str], list[T]],
+    texts: Sequence[str],
+    to_rows: Callable[[list[T]], list[Row]],
+    from_rows: Callable[[list[Row]], list[T]],
+    parallel_bytes: int = PARALLEL_BYTES,
+) -> list[list[T]]:
+    """``[work(text) for text in texts]``, on two cores when it pays. The child's results
+    cross the pipe as rows of numbers and strings (``to_rows``, then ``from_rows``: never a
+    secret); this process's own results are never converted."""
     if not _may_fork(sum(len(t) for t in texts), parallel_bytes) or len(texts) < 2:
-        return [scanner.scan(text) for text in texts]
+        return [work(text) for text in texts]
     split = _halfway(texts)
     reader, writer = os.pipe()
     child = os.fork()
     if child == 0:  # pragma: no cover - the child's lines run in another process
-        _child(scanner, texts[split:], reader, writer)
+        _child(lambda text: to_rows(work(text)), texts[split:], reader, writer)
     os.close(writer)
-    first = [scanner.scan(text) for text in texts[:split]]
+    first = [work(text) for text in texts[:split]]
     with os.fdopen(reader, "rb") as pipe:
         sent = pipe.read()
     _, status = os.waitpid(child, 0)
-    second = _decoded(sent) if status == 0 else None
+    second = _converted(_decoded(sent) if status == 0 else None, from_rows)
     if second is None or len(second) != len(texts) - split:
-        second = [scanner.scan(text) for text in texts[split:]]
+        second = [work(text) for text in texts[split:]]
     return first + second
+
+
+def _converted(
+    rows: list[list[Row]] | None, from_rows: Callable[[list[Row]], list[T]]
+) -> list[list[T]] | None:
+    if rows is None:
+        return None
+    try:
+        return [from_rows(found) for found in rows]
+    except (ValueError, TypeError):
+        return None
 
 
 def _may_fork(size: int, parallel_bytes: int) -> bool:
@@ -66,12 +93,14 @@ def _halfway(texts: Sequence[str]) -> int:
     return len(texts) - 1
 
 
-def _child(scanner: Scanner, texts: Sequence[str], reader: int, writer: int) -> NoReturn:
-    """Scan, write the matches, and leave at once (no cleanup of the parent's state)."""
+def _child(
+    work: Callable[[str], list[Row]], texts: Sequence[str], reader: int, writer: int
+) -> NoReturn:
+    """Work, write the rows, and leave at once (no cleanup of the parent's state)."""
     code = 1
     try:
         os.close(reader)
-        rows = [[_row(m) for m in scanner.scan(text)] for text in texts]
+        rows = [work(text) for text in texts]
         with os.fdopen(writer, "wb") as pipe:
             pipe.write(json.dumps(rows).encode())
         code = 0
@@ -79,14 +108,18 @@ def _child(scanner: Scanner, texts: Sequence[str], reader: int, writer: int) -> 
         os._exit(code)
 
 
-def _row(match: SecretMatch) -> list[str | int]:
-    """The fields of a match in their order: ``SecretMatch(*row)`` rebuilds it."""
-    return [getattr(match, field.name) for field in dataclasses.fields(match)]
+def _match_rows(matches: list[SecretMatch]) -> list[Row]:
+    """The fields of each match in their order: ``SecretMatch(*row)`` rebuilds it."""
+    return [[getattr(m, field.name) for field in dataclasses.fields(m)] for m in matches]
 
 
-def _decoded(sent: bytes) -> list[list[SecretMatch]] | None:
+def _matches(rows: list[Row]) -> list[SecretMatch]:
+    return [SecretMatch(*row) for row in rows]  # type: ignore[arg-type]
+
+
+def _decoded(sent: bytes) -> list[list[Row]] | None:
     try:
         rows = json.loads(sent)
-        return [[SecretMatch(*row) for row in text] for text in rows]
-    except (ValueError, TypeError):
+    except ValueError:
         return None
+    return rows if isinstance(rows, list) else None

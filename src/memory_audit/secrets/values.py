@@ -5,10 +5,13 @@ rule's allowlists. A generic rule's match (a keyword near a value, as people wri
 credentials) is also judged by its shape and by the words around it on its line:
 
 - its ``value`` kind, declared by the rule: ``mixed`` (a letter with a digit or a
-  symbol; ``strong`` when no separator stands between the value and the word before it),
-  ``strong`` (a letter, a digit and a symbol, ``Word01!!``; or a long mix of
-  cases and digits), ``token`` (16 characters or more, letters and digits) or
-  ``known`` (the rule lists the values, vendor defaults: no shape asked);
+  symbol; ``strong`` when no separator stands between the value and the word before it;
+  after ``:`` or ``=`` also six digits or more, or a quoted word of six letters or more
+  that is no common English word), ``strong`` (a letter, a digit and a symbol,
+  ``Word01!!``; or a long mix of cases and digits), ``token`` (16 characters or more,
+  letters and digits), ``known`` (the rule lists the values, vendor defaults: no shape
+  asked) or ``any`` (the place proves it is a password, ``sshpass -p``: four characters
+  or more that are no common word);
 - never a file path or a URL's path, a hash or algorithm name (``HMAC-SHA256``), a
   public key (``ssh-ed25519 AAAA...``, a ``BEGIN PUBLIC KEY`` block), an identifier
   (``snake_case``, ``camelCase``, ``kebab-label``, ``process.env.X``, ``DB_PASSWORD``) or
@@ -59,9 +62,46 @@ ISSUE_REFERENCE = re.compile(r"^[a-z][a-z0-9._-]*#[a-z0-9-]+$")
 PLACEHOLDER_WORDS = frozenset(
     """password passwords passwd pass pwd secret secrets token tokens user username admin root
     guest postgres mysql required optional none null true false undefined string config settings
-    environment variable value hidden masked credentials creds""".split()
+    environment variable value hidden masked credentials creds apikey api_key api-key apitoken
+    api_token accesstoken access_token secretkey secret_key""".split()
 )
 MIN_DISTINCT = 5
+# A value whose place alone proves it a password (``sshpass -p``) may be short: "hunter".
+MIN_DISTINCT_ANY = 4
+# Words prose puts where a password would be ("password: required", "--password option"):
+# a value that is a word needs more than a keyword to be a password.
+COMMON_WORDS = frozenset(
+    """required optional changed change reset hidden protected encrypted hashed stored masked
+    unknown unset empty missing blank same different default generated random expired invalid
+    valid correct incorrect wrong needed necessary mandatory disabled enabled removed rotated
+    updated provided supplied given shared secure strong weak option options flag argument
+    parameter param instead prompt prompted field here there this that only also with from
+    when then must should will cannot none nothing something anything value values string
+    text input output length characters letters digits numbers before after below above
+    file stdin login logout user users account accounts admin administrator please enter
+    again first later manager vault keychain bitwarden lastpass dashlane keepass onepassword
+    authentication authorization credentials secret secrets""".split()
+)
+# Names of a secret, not the secret (one pattern, one call per value): where a tool reads
+# it from ("--password env:GITHUB_TOKEN", "op://vault/item"), an API token's id
+# ("user@realm!tokenname": Proxmox, PBS), a publishable key shipped in front-end code
+# ("pk_live_...", "sb_publishable_...").
+SECRET_NAME = re.compile(
+    r"^(?:(?:env|file|fd|stdin|keychain|op|vault|ssm|cmd|exec)[:=]|[\w.-]+@[\w.-]+![\w.-]+$"
+    r"|pk_(?:live|test)_|sb_publishable_)",
+    re.I,
+)
+# The line says the value may be public ("anon key (public, safe to commit): ...").
+PUBLIC_NEAR = re.compile(
+    r"\bpublishable\b|\bsafe to (?:commit|share|expose|publish)\b|\bnot (?:a )?secret\b", re.I
+)
+SEPARATORS = (":", "=", "：", "|")
+# A key made of hex digits or a UUID, as printers, backup servers and many APIs issue them.
+RANDOM_KEY = re.compile(
+    r"^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}"
+    r"|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+)
+CLOSING_QUOTES = {"`": "`", "'": "'", '"': '"', "“": "”", "‘": "’", "「": "」", "『": "』"}
 
 # A hash, cipher or signature scheme named in prose ("token = HMAC-SHA256 of the id"):
 # every part of the value, split on - _ / . +, is one of these (digits may follow) or digits.
@@ -75,9 +115,15 @@ ALGORITHM_PART = re.compile(
 ALGORITHM_SPLIT = re.compile(r"[-_/.+]")
 PATH = re.compile(
     r"^(?:~|\.{1,2})?/|^[A-Za-z]:\\|^~|\.(?:pub|pem|key|crt|cer|p12|pfx|jks|kdbx|gpg|asc|age|json"
-    r"|ya?ml|toml|ini|cfg|conf|env|txt|md|sh|py|js|ts)$",
+    r"|ya?ml|toml|ini|cfg|conf|env|txt|md|sh|py|js|ts"
+    # a file named where a value would be ("login screenshot: screenshot-login.png")
+    r"|png|jpe?g|gif|svg|webp|ico|bmp|tiff?|pdf|docx?|xlsx?|pptx?|csv|html?|css|xml|zip|tar"
+    r"|gz|tgz|7z|rar|mp[34]|mov|wav|log|lock|sql|db|sqlite|bak|php|rb|go|rs|java|kt|swift"
+    r"|cpp|vue|jsx|tsx|mjs|cjs|ps1|bat|exe|dll|so|apk|ipa|dmg|iso)$",
     re.I,
 )
+# A file's suffix right after a value ("<value>.md"): the value is the file's name.
+FILE_SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,5}(?![\w.])")
 # The base64 blob of an OpenSSH public key always starts with the length of its type name.
 SSH_KEY_BLOB = re.compile(r"^AAAA[A-Za-z0-9+/]{12,}")
 # The text before a value inside a long run of base64 (a key blob whose start the window cut).
@@ -112,7 +158,7 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
     line says it is no credential."""
     value = text[start:end].strip()
     known = rule.value == "known"
-    if not known and len(set(value)) < MIN_DISTINCT:
+    if not known and len(set(value)) < (MIN_DISTINCT_ANY if rule.value == "any" else MIN_DISTINCT):
         return False
     if PLACEHOLDER.search(value) or value.lower() in PLACEHOLDER_WORDS or rule.allowed(value):
         return False
@@ -120,12 +166,19 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
         return False
     if not rule.generic:
         return True
-    if not (_a_value(value) and _in_context(text, start, end)):
-        return False
+    return _a_value(value) and _in_context(text, start, end) and _shaped(rule, text, start, end)
+
+
+def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
+    """The value has the shape its rule asks for, where it stands."""
+    value = text[start:end].strip()
     kind = rule.value
+    if kind is None and _wordlike(value):
+        # "For token: computed from the weights": a word, unless quoted after ":" or "="
+        return _stated(text, start, end, value)
     if kind == "mixed" and _unseparated(text, start):
         kind = "strong"  # "password Word01!!": with no separator, prose unless it is strong
-    return _has_shape(kind, value)
+    return _has_shape(kind, value) or (kind == "mixed" and _stated(text, start, end, value))
 
 
 def _a_value(value: str) -> bool:
@@ -135,6 +188,8 @@ def _a_value(value: str) -> bool:
     if CAMEL_CASE.match(value) or KEBAB_CASE.match(value) or ISSUE_REFERENCE.match(value):
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
+        return False
+    if SECRET_NAME.match(value):
         return False
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
     named = any(p[0].isalpha() for p in parts)
@@ -152,7 +207,39 @@ def _has_shape(kind: str | None, value: str) -> bool:
         return len(value) >= 6 and letter and digit and (symbol or (cases and len(value) >= 10))
     if kind == "token":
         return len(value) >= 16 and letter and digit
+    if kind == "any":
+        return value.lower() not in COMMON_WORDS
+    if kind == "key":
+        return bool(RANDOM_KEY.match(value)) or (
+            len(value) >= 16
+            and digit
+            and any(c.isupper() for c in value)
+            and any(c.islower() for c in value)
+        )
     return True
+
+
+def _wordlike(value: str) -> bool:
+    """Letters only, in lower case or capitalised as a word is: "computed", "Shared"."""
+    return value.isalpha() and (value.islower() or (value[0].isupper() and value[1:].islower()))
+
+
+def _stated(text: str, start: int, end: int, value: str) -> bool:
+    """A value that is only digits or only letters, given after ``:`` or ``=``: a password
+    all the same when it is six digits or more ("password: 482913"), or a word of six
+    letters or more in quotes that is no common word ("password: `sunflower`")."""
+    if len(value) < 6:
+        return False
+    opening = text[start - 1 : start] if start else ""
+    quoted = opening in CLOSING_QUOTES and text[end : end + 1] == CLOSING_QUOTES[opening]
+    before = text[max(0, start - 8) : start - (1 if quoted else 0)].rstrip(" *")
+    if not before.endswith(SEPARATORS):
+        return False
+    if value.isdigit():
+        return True
+    if value.lower() in text[max(0, start - 40) : start].lower():
+        return False  # a constant named by its own value: COMMUNITY = "community"
+    return quoted and value.isalpha() and value.lower() not in COMMON_WORDS
 
 
 def _unseparated(text: str, start: int) -> bool:
@@ -169,6 +256,11 @@ def _in_context(text: str, start: int, end: int) -> bool:
     before, after = _around(text, start, end)
     if _ends_a_name(before) or _inside_public_key(before):
         return False
+    suffix = FILE_SUFFIX.match(after) if after[:1] == "." else None
+    if suffix is not None and PATH.search(suffix.group(0)):
+        return False  # the name of a file cut at its suffix: "docs/2026-05-login-rework.md"
+    if PUBLIC_NEAR.search(f"{before[-NEAR:]}\n{after}"):
+        return False  # "publishable key: ...", "anon key (public, safe to commit): ..."
     return not (EXAMPLE_BEFORE.search(before[-NEAR:]) or DISCLAIMER_AFTER.search(after))
 
 

@@ -1,0 +1,224 @@
+"""A credential found once is found everywhere: every other place in the tree that holds
+the exact text of a secret the rules found.
+
+A password is often written twice: once where a rule can tell it is one (``password:
+<value>``), and again where nothing says so (a command, a table, a list of hosts). The
+second place leaks it as much as the first. Once the scan has found secrets in a tree,
+their values (of :data:`MIN_LENGTH` characters or more, recorded false positives left out)
+are searched for as literals in every text of the tree (see :class:`_Search`: linear in
+the text whatever the number of values), only when something was found.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import itertools
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+from memory_audit.secrets.boundary import tree_secrets, tree_texts
+from memory_audit.secrets.rules import DFA_MEMORY
+from memory_audit.secrets.scanner import Scanner, SecretMatch
+from memory_audit.secrets.sweep import map_all
+from memory_audit.tree.snapshot import MemoryTree
+
+try:
+    import re2 as _re2
+except ImportError:  # pragma: no cover - google-re2 is a dependency; a broken wheel: anchors
+    _re2 = None
+
+RULE = "repeated-credential"
+# Shorter values are too likely to be ordinary text elsewhere ("admin1").
+MIN_LENGTH = 6
+# Text below which the search does not share the work with a forked process.
+PARALLEL_BYTES = 16_000_000
+# Up to this many values, one str.find pass each (in C, faster than an automaton for a
+# few); up to the next, one RE2 alternation of them; beyond, a search by anchors.
+FIND_LIMIT = 4
+ALTERNATION_LIMIT = 1000
+# A value starts a text or follows a character that is not part of a word.
+BOUNDARY = re.compile(r"[^\w]")
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """Another place holding a secret's value, and where the rules first found it."""
+
+    match: SecretMatch  # rule RULE; the first match's label, redaction and fingerprint
+    first_path: str
+    first_line: int
+
+
+def repeated_secrets(tree: MemoryTree, scanner: Scanner) -> Mapping[str, tuple[Repeat, ...]]:
+    """Tree path -> the places in its text that repeat a secret found elsewhere (or
+    elsewhere in the same text) and that no rule matched, scanned once per snapshot."""
+    key = ("repeated-secrets", id(scanner))
+    if key not in tree.scratch:
+        tree.scratch[key] = _repeats(tree, scanner)
+    return cast(Mapping[str, tuple[Repeat, ...]], tree.scratch[key])
+
+
+def _repeats(tree: MemoryTree, scanner: Scanner) -> dict[str, tuple[Repeat, ...]]:
+    found = tree_secrets(tree, scanner)
+    first: dict[str, tuple[str, SecretMatch]] = {}
+    for path in sorted(found):
+        for match, text in found[path]:
+            value = text.strip()
+            if len(value) < MIN_LENGTH or match.fingerprint in scanner.false_positives:
+                continue
+            first.setdefault(value, (path, match))
+    for value in _self_evident(scanner, list(first)):
+        del first[value]
+    if not first:
+        return {}
+    search = _Search(first)
+    texts = tree_texts(tree)
+    # Many texts at once, on two cores when it pays (a value goes by its number, no secret
+    # crosses the pipe): for far more text than the scan, the search being some five times
+    # cheaper a byte and a fork costing some 8 ms.
+    rows = map_all(
+        search.hits, [text for _, text in texts], search.rows, search.from_rows, PARALLEL_BYTES
+    )
+    repeats: dict[str, tuple[Repeat, ...]] = {}
+    for (path, text), found_here in zip(texts, rows, strict=True):
+        taken = sorted((m.start, m.end) for m, _ in found.get(path, ()))
+        places = _places(found_here, text, taken, first)
+        if places:
+            repeats[path] = tuple(places)
+    return repeats
+
+
+def _self_evident(scanner: Scanner, values: list[str]) -> set[str]:
+    """The values the rules find on their own (a token whose prefix names it, ``ghp_...``):
+    the rules find them wherever they are written, so they need no search. One scan of
+    them all, one a line (a value that holds a line break is searched for)."""
+    lines = [value for value in values if "\n" not in value]
+    whole: dict[tuple[int, int], str] = {}
+    at = 0
+    for line in lines:
+        whole[(at, at + len(line))] = line
+        at += len(line) + 1
+    text = "\n".join(lines)
+    return {whole[(m.start, m.end)] for m in scanner.scan(text) if (m.start, m.end) in whole}
+
+
+class _Search:
+    """Every place a text holds one of the values, as ``(start, end, value)``.
+
+    Up to :data:`FIND_LIMIT` values (the usual case): a ``str.find`` pass for each. Up to
+    :data:`ALTERNATION_LIMIT`: one RE2 alternation of them, matched on the text's UTF-8
+    bytes, a single linear pass. More (a file of
+    thousands of passwords, where RE2's automaton would thrash): one pass over the places
+    a value may start (the text's start and every character after one that is not a
+    letter, a digit or ``_``), each looked up by its first :data:`MIN_LENGTH` characters,
+    then by the lengths of the values that start so. Either way linear in the text."""
+
+    def __init__(self, values: Iterable[str]) -> None:
+        ordered = sorted(values, key=len, reverse=True)  # of two at one place, the longer
+        self.values = ordered
+        self._numbers = {value: number for number, value in enumerate(ordered)}
+        many = FIND_LIMIT < len(ordered) <= ALTERNATION_LIMIT
+        self._literal = _alternation(ordered) if many else None
+        self._anchors: dict[str, dict[int, set[str]]] = {}
+        self._lengths: dict[str, list[int]] = {}
+        if self._literal is None and len(ordered) > FIND_LIMIT:
+            for value in ordered:
+                by_length = self._anchors.setdefault(value[:MIN_LENGTH], {})
+                by_length.setdefault(len(value), set()).add(value)
+            self._lengths = {
+                key: sorted(group, reverse=True) for key, group in self._anchors.items()
+            }
+
+    def rows(self, hits: list[tuple[int, int, str]]) -> list[list[str | int]]:
+        """Hits as rows of numbers: start, end, the value's number in ``values``."""
+        return [[start, end, self._numbers[value]] for start, end, value in hits]
+
+    def from_rows(self, rows: list[list[str | int]]) -> list[tuple[int, int, str]]:
+        return [(int(s), int(e), self.values[int(n)]) for s, e, n in rows]
+
+    def hits(self, text: str) -> list[tuple[int, int, str]]:
+        if len(self.values) <= FIND_LIMIT:
+            return [hit for value in self.values for hit in _finds(text, value)]
+        if self._literal is not None:
+            return self._literal_hits(text)
+        hits = []
+        for start in itertools.chain((0,), (m.end() for m in BOUNDARY.finditer(text))):
+            key = text[start : start + MIN_LENGTH]
+            for length in self._lengths.get(key, ()):
+                if text[start : start + length] in self._anchors[key][length]:
+                    hits.append((start, start + length, text[start : start + length]))
+                    break
+        return hits
+
+    def _literal_hits(self, text: str) -> list[tuple[int, int, str]]:
+        assert self._literal is not None
+        data = text.encode("utf-8", "surrogatepass")
+        hits = []
+        chars, done = 0, 0  # a byte offset's character offset, counted on from the last
+        for match in self._literal.finditer(data):
+            start, end = match.span()
+            value = data[start:end].decode("utf-8", "surrogatepass")
+            if len(data) != len(text):  # not ASCII: bytes before it, decoded once
+                chars += len(data[done:start].decode("utf-8", "surrogatepass"))
+                done, start = start, chars
+            hits.append((start, start + len(value), value))
+        return hits
+
+
+def _finds(text: str, value: str) -> Iterator[tuple[int, int, str]]:
+    at = text.find(value)
+    while at != -1:
+        yield at, at + len(value), value
+        at = text.find(value, at + 1)
+
+
+def _alternation(values: list[str]) -> Any:
+    """The RE2 pattern matching any of ``values`` as a literal; None when RE2 refuses it."""
+    if _re2 is None:
+        return None
+    options = _re2.Options()
+    options.max_mem = DFA_MEMORY
+    try:
+        return _re2.compile("|".join(re.escape(v) for v in values).encode(), options)
+    except _re2.error:
+        return None
+
+
+def _places(
+    hits: list[tuple[int, int, str]],
+    text: str,
+    taken: list[tuple[int, int]],
+    first: dict[str, tuple[str, SecretMatch]],
+) -> list[Repeat]:
+    starts = [start for start, _ in taken]
+    places: list[Repeat] = []
+    line, counted, reach = 1, 0, 0
+    # leftmost first, then longest
+    for start, end, value in sorted(hits, key=lambda hit: (hit[0], -hit[1])):
+        if start < reach or _inside_a_word(text, start, end):
+            continue
+        if _overlaps(taken, starts, start, end):
+            continue
+        reach = end
+        line += text.count("\n", counted, start)
+        counted = start
+        first_path, match = first[value]
+        repeat = dataclasses.replace(match, rule=RULE, line=line, start=start, end=end)
+        places.append(Repeat(repeat, first_path, match.line))
+    return places
+
+
+def _overlaps(taken: list[tuple[int, int]], starts: list[int], start: int, end: int) -> bool:
+    """Whether ``start..end`` overlaps one of ``taken`` (sorted, disjoint), by bisection."""
+    before = bisect.bisect_left(starts, end) - 1  # the last one starting before it ends
+    return before >= 0 and taken[before][1] > start
+
+
+def _inside_a_word(text: str, start: int, end: int) -> bool:
+    """Part of a longer run of letters and digits: "harbor7" inside "harbor7x" is not it."""
+    before = text[start - 1 : start] if start else ""
+    after = text[end : end + 1]
+    return before.isalnum() or before == "_" or after.isalnum() or after == "_"

@@ -1,0 +1,117 @@
+"""Credentials in Markdown tables: the cells of a column whose header names a credential.
+
+People keep hosts, accounts and keys in tables::
+
+    | host | user | password |
+    |------|------|----------|
+    | nas  | ops  | <value>  |
+
+No word stands next to the value on its row: the column's header says what it is. A
+table rule's ``regex`` matches a header cell (``password``, ``API key``, ``密码``, ...);
+every cell under a matching header is a candidate, judged by the value classifier like
+any generic rule's value (``-``, ``n/a``, ``***``, ``see vault``, paths and variable names
+are not values). A cell that holds ``user / pass`` gives its last part.
+
+One pass over the lines of the text: a separator row (``|---|---|``) marks a table, the
+line before it is its header, the lines after it that hold a ``|`` its rows.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from memory_audit.analysis.fast_regex import compile_fast
+
+# A table's separator row: pipes, dashes, colons and spaces (with a pipe, checked after).
+# RE2: linear whatever the line (runs of spaces between two optional parts would not be).
+SEPARATOR = compile_fast(r"(?m)^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$")
+# A header cell is a column's name, not a sentence.
+HEADER_MAX = 40
+# Characters around a value in its cell: emphasis, code and quotes.
+WRAPPING = " \t*`'\"“”‘’"
+# "admin / <value>" in a credentials column: the password is the last part.
+PAIR = re.compile(r"[\w.@+-]{1,40}`?\s?/\s?`?(?=\S)")
+
+
+def table_cells(text: str, header_regexes: Sequence[str]) -> Iterator[tuple[int, int, int]]:
+    """``(start, end, n)`` of each value in a column the ``n``-th of ``header_regexes``
+    names (the first that names it), in text order: one pass for all of them."""
+    headers = [_header_pattern(regex) for regex in header_regexes]
+    for separator in SEPARATOR.finditer(text):
+        if "|" not in separator.group(0):
+            continue
+        line_start = text.rfind("\n", 0, max(separator.start() - 1, 0)) + 1
+        heading = text[line_start : max(separator.start() - 1, line_start)]
+        columns = {
+            column: named
+            for column, (start, end) in enumerate(_cells(heading, 0, len(heading)))
+            if end - start <= HEADER_MAX
+            and (named := _named(headers, heading[start:end])) is not None
+        }
+        if columns:
+            yield from _column_values(text, separator.end() + 1, columns)
+
+
+def _named(headers: list[Any], cell: str) -> int | None:
+    """The number of the first header pattern that names this header cell."""
+    return next((n for n, header in enumerate(headers) if header.search(cell)), None)
+
+
+@functools.lru_cache(maxsize=16)
+def _header_pattern(regex: str) -> Any:
+    return compile_fast(regex)
+
+
+def _column_values(text: str, at: int, columns: dict[int, int]) -> Iterator[tuple[int, int, int]]:
+    """The values in ``columns`` (column -> the header pattern naming it) of the rows from
+    offset ``at`` on, up to the table's end."""
+    while at < len(text):
+        end = text.find("\n", at)
+        end = len(text) if end == -1 else end
+        if "|" not in text[at:end]:  # rows may be written without their outer pipes
+            return
+        cells = _cells(text, at, end)
+        for column, named in columns.items():
+            if column < len(cells):
+                span = _value(text, *cells[column])
+                if span is not None:
+                    yield (*span, named)
+        at = end + 1
+
+
+def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of a table row's cells (the text between its pipes; ``\\|`` is no pipe)."""
+    pipes = []
+    at = text.find("|", start, end)
+    while at != -1:
+        if text[at - 1 : at] != "\\":
+            pipes.append(at)
+        at = text.find("|", at + 1, end)
+    if not pipes:
+        return []
+    if text[start : pipes[0]].strip():  # a row written without its leading pipe
+        pipes.insert(0, start - 1)
+    if text[pipes[-1] + 1 : end].strip():  # or without its trailing one
+        pipes.append(end)
+    return [(a + 1, b) for a, b in itertools.pairwise(pipes)]
+
+
+def _value(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The value in a cell: unwrapped, the last part of ``user / pass``; None when the
+    cell is empty or holds words."""
+    while start < end and text[start] in WRAPPING:
+        start += 1
+    while end > start and text[end - 1] in WRAPPING:
+        end -= 1
+    pair = PAIR.match(text, start, end)
+    if pair is not None:
+        start = pair.end()
+        while start < end and text[start] in WRAPPING:
+            start += 1
+    if start == end or any(c.isspace() for c in text[start:end]):
+        return None  # empty, or words: "see vault", "in 1Password"
+    return start, end
