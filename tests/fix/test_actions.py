@@ -6,10 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from memory_audit.checks.secrets import Options as SecretsOptions
 from memory_audit.fix.actions import actions
 from memory_audit.fix.edits import Edit, StaleTarget
 from memory_audit.fix.frontmatter_edit import CannotEdit
 from memory_audit.fix.tree_access import Tree
+from memory_audit.secrets.loading import secret_scanner
 from memory_audit.secrets.redact import fingerprint
 from memory_audit.secrets.rules import bundled_rules
 from memory_audit.secrets.scanner import Scanner
@@ -291,6 +293,41 @@ def test_redact_a_secret_in_place(tree_dir: Path) -> None:
     )
     with pytest.raises(StaleTarget, match=r"no longer in a\.md"):
         build(tree_dir, fix)
+
+
+def test_redacting_a_secret_redacts_every_copy_the_audit_found(tree_dir: Path) -> None:
+    password = "Harbor01!!"
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", body=f"the wifi password is {password}"),
+            "b.md": memory("b", body=f"nas {password} on the mgmt port\nagain {password}"),
+        },
+    )
+    found = findings(tree_dir, "secrets")
+    [first] = [f for f in found if f.path == "a.md"]
+    [copy, _] = [f for f in found if f.path == "b.md"]
+    assert first.fix is not None
+    assert first.fix["also"] == ["b.md"]
+    assert copy.fix is None
+    assert copy.suggestion is not None
+    assert copy.suggestion.startswith("redact it at a.md:6")
+    # The scanner the audit used: its salt named the secret's fingerprint.
+    redact = actions(secret_scanner(SecretsOptions()))["redact-secret"]
+    edit = redact.build(Tree.open(tree_dir), dict(first.fix), [])
+    edit.apply()
+    assert edit.description.endswith("and its copies in 1 other file(s)")
+    assert password not in edit.description
+    assert password not in (tree_dir / "a.md").read_text()
+    assert (
+        (tree_dir / "b.md")
+        .read_text()
+        .endswith(
+            "nas <REDACTED:password-phrase> on the mgmt port\nagain <REDACTED:password-phrase>\n"
+        )
+    )
+    assert findings(tree_dir, "secrets") == []
 
 
 def test_an_unknown_frontmatter_shape_is_refused_not_guessed(tree_dir: Path) -> None:

@@ -55,7 +55,7 @@ from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.secrets.boundary import name_secrets, tree_secrets
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
 from memory_audit.secrets.repeats import Repeat, repeated_secrets
-from memory_audit.secrets.scanner import SecretMatch
+from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "secrets"
@@ -75,17 +75,26 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     except RulesUnavailable as exc:
         yield Skip(ID, str(exc), whole=True)  # no rules, no scan: never a clean result
         return
-    for path, matches in tree_secrets(tree, scanner).items():
-        for match, _ in matches:
-            if match.fingerprint not in scanner.false_positives:
-                yield secret_finding(path, match)
-    for path, repeats in repeated_secrets(tree, scanner).items():
-        for repeat in repeats:
-            if repeat.match.fingerprint not in scanner.false_positives:
-                yield repeated_finding(path, repeat)
+    yield from _in_texts(tree, scanner)
     for path, matches in name_secrets(tree, scanner).items():
         for match, _ in matches:
             yield name_finding(path, match)
+
+
+def _in_texts(tree: MemoryTree, scanner: Scanner) -> Iterator[Finding]:
+    repeated = repeated_secrets(tree, scanner)
+    copies: dict[str, set[str]] = {}  # fingerprint -> the files repeating that secret
+    for path, repeats in repeated.items():
+        for repeat in repeats:
+            copies.setdefault(repeat.match.fingerprint, set()).add(path)
+    for path, matches in tree_secrets(tree, scanner).items():
+        for match, _ in matches:
+            if match.fingerprint not in scanner.false_positives:
+                yield secret_finding(path, match, copies.get(match.fingerprint, set()) - {path})
+    for path, repeats in repeated.items():
+        for repeat in repeats:
+            if repeat.match.fingerprint not in scanner.false_positives:
+                yield repeated_finding(path, repeat)
 
 
 def name_finding(path: str, match: SecretMatch) -> Finding:
@@ -114,12 +123,13 @@ def repeated_finding(path: str, repeat: Repeat) -> Finding:
         match.line,
         f'possible {match.label}, repeated: matched "{match.redacted}" '
         f"(pattern: {match.rule}; first found at {repeat.first_path}:{repeat.first_line})",
-        "review and redact it here too, or mark as false positive",
+        f"redact it at {repeat.first_path}:{repeat.first_line} (that fix redacts every copy),"
+        " or mark as false positive",
         key=f"{match.rule}:{match.fingerprint}",
     )
 
 
-def secret_finding(path: str, match: SecretMatch) -> Finding:
+def secret_finding(path: str, match: SecretMatch, also: set[str] | None = None) -> Finding:
     return make_finding(
         ID,
         "possible-secret",
@@ -134,5 +144,6 @@ def secret_finding(path: str, match: SecretMatch) -> Finding:
             "line": match.line,
             "pattern": match.rule,
             "fingerprint": match.fingerprint,
+            **({"also": sorted(also)} if also else {}),
         },
     )

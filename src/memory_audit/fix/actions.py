@@ -316,9 +316,23 @@ def redact_secret(scanner: Scanner) -> Callable[[Tree, Fix, list[str]], Edit]:
         text = memory.text
         for match in sorted(matches, key=lambda m: m.start, reverse=True):
             text = text[: match.start] + f"<REDACTED:{match.rule}>" + text[match.end :]
+        # The same text elsewhere, in this file or another (``repeated-credential``): one
+        # decision redacts every copy, else the copies would drop out of the report unredacted.
+        secrets = {memory.text[m.start : m.end]: m.rule for m in matches}
+        for secret, rule in secrets.items():
+            text = text.replace(secret, f"<REDACTED:{rule}>")
+        changes = [FileChange(memory, memory.with_text(text))]
+        for other in sorted({str(p) for p in fix.get("also") or ()} - {rel}):
+            copy = _read(tree, other)
+            redacted = copy.text
+            for secret, rule in secrets.items():
+                redacted = redacted.replace(secret, f"<REDACTED:{rule}>")
+            if redacted != copy.text:
+                changes.append(FileChange(copy, copy.with_text(redacted)))
+        also = f", and its copies in {len(changes) - 1} other file(s)" if len(changes) > 1 else ""
         return Edit(
-            f"{rel}: redacted a possible {matches[0].label} (line {matches[0].line})",
-            (FileChange(memory, memory.with_text(text)),),
+            f"{rel}: redacted a possible {matches[0].label} (line {matches[0].line}){also}",
+            tuple(changes),
         )
 
     return build
