@@ -10,7 +10,9 @@ Stale means the project once had it, and each finding says why:
   absolute path that is not there.
 - ``stale-commit-reference``: a hash the line labels a commit ("commit abc1234",
   "fixed in") that no branch or tag of the project reaches, unless the line
-  names another repository ("frontend-app commit …").
+  names another repository ("frontend-app commit …"). A problem when the object
+  is still in the repository (rebased or squashed away); a suggestion when it was
+  never in this clone (a rewritten history, or another repository's commit).
 - ``outdated-reference``: an id matching a configured ``design_docs`` pattern
   that its planning file no longer mentions.
 
@@ -213,19 +215,30 @@ def _foreign_files(
 
 
 def _stale_commit(source: Source, ref: Reference, *, present: bool) -> Finding:
-    evidence = (
-        "is no longer reachable from any branch or tag (rebased or squashed away)"
-        if present
-        else "is not in the project's history"
-    )
+    if present:  # this project's commit, rebased or squashed away: the evidence is here
+        return make_finding(
+            ID,
+            "stale-commit-reference",
+            source.path,
+            ref.line,
+            f"commit `{ref.text}` is no longer reachable from any branch or tag (rebased or"
+            " squashed away)",
+            "update the hash to the commit that now holds the change, or remove it",
+            key=ref.text,
+        )
+    # Never in this clone: a rewritten history, or (on real trees, most often) another
+    # repository's commit the line does not name: worth a look, not a proven problem.
     return make_finding(
         ID,
         "stale-commit-reference",
         source.path,
         ref.line,
-        f"commit `{ref.text}` {evidence}",
-        "update the hash to the commit that now holds the change, or remove it",
+        f"commit `{ref.text}` is not in the project's history (rewritten away, or another"
+        " repository's?)",
+        "if it was this project's, update the hash to the commit that now holds the change;"
+        " if it is another repository's, name that repository beside it",
         key=ref.text,
+        level="suggestion",
     )
 
 
