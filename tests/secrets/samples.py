@@ -343,6 +343,9 @@ case(
         "AWS account id: 123456789012",
         "login: see the vault",
         "ssh root@10.0.0.5:22",
+        # an ssh or rsync target after a path: a login at a host, no password
+        "ssh: `rsync -az -e 'ssh -p 2222' site/dist/ deploy@10.20.30.40:/srv/www/`",
+        "ssh login for the box: ops / deploy@box.example.org",
         "Example login for the demo: admin/TempPass1!",
         "log in with user/{password}",
         "the lab login is admin/Sw1tch!2024, not a real credential",

@@ -122,6 +122,13 @@ PATH = re.compile(
     r"|cpp|vue|jsx|tsx|mjs|cjs|ps1|bat|exe|dll|so|apk|ipa|dmg|iso)$",
     re.I,
 )
+# An address where a password would be: ``deploy@10.0.0.5``, ``faust@host.example.org``
+# (an ssh or rsync target after a path, an e-mail): a login and a host, no secret.
+ADDRESS = re.compile(
+    r"^[A-Za-z0-9._%+-]+@(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
+    r"(?::\d{1,5})?$"
+)
+HOST_GOES_ON = re.compile(r"\.[A-Za-z0-9]")
 # A file's suffix right after a value ("<value>.md"): the value is the file's name.
 FILE_SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,5}(?![\w.])")
 # The base64 blob of an OpenSSH public key always starts with the length of its type name.
@@ -166,7 +173,14 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
         return False
     if not rule.generic:
         return True
-    return _a_value(value) and _in_context(text, start, end) and _shaped(rule, text, start, end)
+    if not _a_value(value) or _cut_address(value, text, end):
+        return False
+    return _in_context(text, start, end) and _shaped(rule, text, start, end)
+
+
+def _cut_address(value: str, text: str, end: int) -> bool:
+    """``deploy@10`` of ``deploy@10.20.30.40``: a rule stopped inside a host name."""
+    return "@" in value and HOST_GOES_ON.match(text, end) is not None
 
 
 def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
@@ -188,6 +202,8 @@ def _a_value(value: str) -> bool:
     if CAMEL_CASE.match(value) or KEBAB_CASE.match(value) or ISSUE_REFERENCE.match(value):
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
+        return False
+    if ADDRESS.match(value):
         return False
     if SECRET_NAME.match(value):
         return False
