@@ -39,7 +39,7 @@ def _plain_clean_path(token: str, backticked: bool) -> str | None:
     if "/" not in token and not (backticked and refs.has_extension(token)):
         return None
     parts = [p for p in token.split("/") if p]
-    if not parts or refs.DOMAIN.match(parts[0]) or not re.search(r"[A-Za-z]", token):
+    if not parts or refs._domain(parts) or not re.search(r"[A-Za-z]", token):
         return None
     if not all(COMPONENT.match(p) for p in parts) or refs._unlikely(parts, token):
         return None
@@ -153,7 +153,8 @@ def _plain_path_references(lines: list[str]) -> Iterator[refs.Reference]:
     for number, text in prose_lines(lines, 1, document):
         paths = list(dict.fromkeys(refs._paths_in(text, links.get(number, ()))))
         if paths and not refs.NOT_A_CLAIM.search(refs._words_around_paths(text)):
-            yield from (refs.Reference(number, path) for path in paths)
+            absent = [p for p in paths if refs.says_absent(text, p)]
+            yield from (refs.Reference(number, p) for p in paths if p not in absent)
 
 
 CLAIM_PIECES = st.sampled_from(
