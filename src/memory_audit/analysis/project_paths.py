@@ -35,6 +35,9 @@ class Verdict:
     path: str = ""  # the project path it was matched to
     removal: Removal | None = None
     renamed_to: str | None = None
+    moved: bool = False  # renamed_to: the same-named file the deleting commit added (no rename)
+    namesake: str | None = None  # the one file with the same name the project has now
+    namesake_added: Removal | None = None  # when it was last added
 
 
 NOT_A_CLAIM = Verdict(Status.NOT_A_CLAIM)
@@ -100,8 +103,8 @@ class ProjectView:
             return EXISTS
         if self.history is None:
             return self._without_history(candidates)
-        if "/" not in text:
-            return self._by_file_name(text)
+        if "/" not in text and has_extension(text):  # `old/` arrives as `old`: a folder
+            return self._by_file_name(text, candidates)
         return self._removed(candidates) or self._by_suffix(text) or self._never(candidates)
 
     def _through_tracked_file(self, path: str) -> bool:
@@ -121,11 +124,24 @@ class ProjectView:
                     return Verdict(Status.MISSING, candidate)
         return NOT_A_CLAIM
 
-    def _by_file_name(self, name: str) -> Verdict:
-        if self._tracked_by_name.get(name) or name.rpartition(".")[0].lower() in GENERIC_STEMS:
+    def _by_file_name(self, name: str, candidates: list[str]) -> Verdict:
+        if name.rpartition(".")[0].lower() in GENERIC_STEMS:
             return EXISTS
+        # A file renamed from where the name points (the project root, the tree's folders)
+        # is that file, even when a file of its old name exists elsewhere now.
+        renamed = self._renamed_from(candidates)
+        if renamed is not None:
+            return renamed
+        if self._tracked_by_name.get(name):
+            return EXISTS
+        # Gone from every folder the history had it in (a component moved between folders,
+        # then deleted): the newest removal says when the name left the project.
         removed = self._removed_by_name.get(name, [])
-        return (self._removed(removed) if len(removed) == 1 else None) or NOT_A_CLAIM
+        history = self.history
+        if not removed or history is None:
+            return NOT_A_CLAIM
+        newest = max(removed, key=lambda path: history.removed[path].date)
+        return self._removed([newest]) or NOT_A_CLAIM
 
     def _removed(self, candidates: list[str]) -> Verdict | None:
         assert self.history is not None
@@ -134,10 +150,7 @@ class ProjectView:
                 return NOT_A_CLAIM  # under a tracked symlink: the files live where it points
             removal = self.history.removed.get(candidate)
             if removal is not None:
-                moved = self.history.final_name(candidate)
-                if moved is not None and moved.endswith("/" + candidate):
-                    return EXISTS  # the project moved into a subfolder: cited from there
-                return Verdict(Status.REMOVED, candidate, removal, moved)
+                return self._removed_file(candidate, removal)
             if candidate in self._removed_dirs and candidate not in self._tracked_dirs:
                 file, removal = self._removed_dirs[candidate]
                 moved = self._new_dir(candidate, file)
@@ -145,6 +158,48 @@ class ProjectView:
                     return EXISTS
                 return Verdict(Status.REMOVED, candidate, removal, moved)
         return None
+
+    def _removed_file(self, path: str, removal: Removal) -> Verdict:
+        assert self.history is not None
+        moved = self.history.final_name(path)
+        if moved is not None and moved.endswith("/" + path):
+            return EXISTS  # the project moved into a subfolder: cited from there
+        if moved is None and removal.renamed_to is None:
+            return self._deleted(path, removal)
+        return Verdict(Status.REMOVED, path, removal, moved)
+
+    def _renamed_from(self, candidates: list[str]) -> Verdict | None:
+        assert self.history is not None
+        for candidate in candidates:
+            removal = self.history.removed.get(candidate)
+            if (
+                removal is not None
+                and removal.renamed_to
+                and not self._through_tracked_file(candidate)
+            ):
+                moved = self.history.final_name(candidate)
+                if moved is None or _basename(moved) == _basename(candidate):
+                    return None  # moved into a folder under its name: the name still finds it
+                return Verdict(Status.REMOVED, candidate, removal, moved)
+        return None
+
+    def _deleted(self, path: str, removal: Removal) -> Verdict:
+        """A deletion git saw no rename in. When the deleting commit added one file of the
+        same name, the file moved (its content changed too much for git to pair them);
+        otherwise the one same-named file the project has now is named as a likely successor."""
+        assert self.history is not None
+        name = _basename(path)
+        namesakes = self._tracked_by_name.get(name, [])
+        added = self.history.added
+        same_commit = [p for p in namesakes if (a := added.get(p)) and a.commit == removal.commit]
+        if len(same_commit) == 1:
+            return Verdict(Status.REMOVED, path, removal, same_commit[0], moved=True)
+        if len(namesakes) == 1 and name.rpartition(".")[0].lower() not in GENERIC_STEMS:
+            namesake = namesakes[0]
+            return Verdict(
+                Status.REMOVED, path, removal, None, False, namesake, added.get(namesake)
+            )
+        return Verdict(Status.REMOVED, path, removal)
 
     def _new_dir(self, folder: str, file: str) -> str | None:
         assert self.history is not None

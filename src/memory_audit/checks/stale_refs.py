@@ -52,6 +52,7 @@ from memory_audit.analysis.stale_sources import (
 from memory_audit.config.fields import INTERNAL
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.git import GitUnavailable, look_up_objects, reachable
+from memory_audit.sources.git_history import Removal
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "stale-refs"
@@ -111,12 +112,13 @@ def _path_finding(source: Source, ref: Reference, verdict: Verdict) -> Finding:
     if verdict.status is Status.REMOVED and removal is not None:
         when = f"{removal.commit[:7]} ({removal.date})"
         if verdict.renamed_to:
+            how = "moved" if verdict.moved else "renamed"
             return make_finding(
                 ID,
                 "renamed-file-reference",
                 source.path,
                 ref.line,
-                f"{shown} was renamed to `{verdict.renamed_to}` in {when}",
+                f"{shown} was {how} to `{verdict.renamed_to}` in {when}",
                 f"update the reference to `{verdict.renamed_to}`",
                 key=ref.text,
                 fix=_replace(source, ref, verdict.renamed_to, verdict.path),
@@ -127,10 +129,25 @@ def _path_finding(source: Source, ref: Reference, verdict: Verdict) -> Finding:
             source.path,
             ref.line,
             f"{shown} was deleted from the project in {when}",
-            "remove or update the memory: it describes a file the project no longer has",
+            _deleted_suggestion(verdict, removal),
             key=ref.text,
         )
     return _missing(source, ref, verdict)
+
+
+def _deleted_suggestion(verdict: Verdict, removal: Removal) -> str:
+    """The one same-named file the project has now, when there is one: added with or after
+    the deletion it is most likely the file's successor; added before, it may be."""
+    namesake, added = verdict.namesake, verdict.namesake_added
+    if namesake is None:
+        return "remove or update the memory: it describes a file the project no longer has"
+    since = f" (added in {added.commit[:7]} ({added.date}))" if added is not None else ""
+    if added is not None and added.date >= removal.date:
+        return f"`{namesake}` exists now{since}: update the reference"
+    return (
+        f"`{namesake}` exists now{since}: update the reference if it is the same file, "
+        "otherwise remove or update the memory"
+    )
 
 
 def _replace(source: Source, ref: Reference, new: str, matched: str) -> dict[str, object]:
