@@ -21,10 +21,17 @@ from memory_audit.analysis.project_paths import (
     Verdict,
     tree_prefixes,
 )
-from memory_audit.analysis.references import Reference, is_machine_path, path_references
+from memory_audit.analysis.references import (
+    Reference,
+    entry_dates,
+    has_extension,
+    is_machine_path,
+    path_references,
+    says_done,
+)
 from memory_audit.config.paths import default_state_dir
 from memory_audit.sources.git import GitUnavailable, Repository, ignored, open_repository
-from memory_audit.sources.git_history import History, history
+from memory_audit.sources.git_history import History, Removal, history
 from memory_audit.tree.discovery import projects_dir, settings_memory_dir
 from memory_audit.tree.markdown import Document
 from memory_audit.tree.memory_file import MemoryFile
@@ -131,11 +138,46 @@ def check_paths(
     unchecked = {"machine": 0, "relative": 0, "dotdot": 0}
     for source in sources:
         here = tree.root.joinpath(*source.path.split("/")[:-1])
+        stale = []
         for ref in path_references(source.lines, source.first_line, source.markdown):
             verdict = _verdict(tree, project, ref.text, here, local, unchecked)
             if verdict.status not in (Status.EXISTS, Status.NOT_A_CLAIM):
-                found.append((source, ref, verdict))
+                stale.append((source, ref, verdict))
+        found += _drop_records(source, stale)
     return _drop_ignored(project, found), _skips(unchecked)
+
+
+def _drop_records(
+    source: Source, stale: list[tuple[Source, Reference, Verdict]]
+) -> list[tuple[Source, Reference, Verdict]]:
+    """What a removed path's memory records rather than claims: an entry of a dated log
+    written on or before the removal ("2026-05-01: created `x.py`" stays true after `x.py`
+    is deleted; an entry dated after it claims a file already gone), or any mention in a
+    memory that cites the removing commit itself (it knows of the deletion)."""
+    if not any(item[2].removal is not None for item in stale):
+        return stale
+    dates = entry_dates(source.lines, source.first_line, source.markdown)
+    text = "\n".join(source.lines).lower()
+    kept = []
+    for item in stale:
+        removal, line = item[2].removal, item[1].line
+        recorded = removal is not None and (
+            removal.commit[:7] in text or _recorded(source, line, dates, removal)
+        )
+        if not recorded:
+            kept.append(item)
+    return kept
+
+
+def _recorded(
+    source: Source, line: int, dates: dict[int, tuple[str, bool]], removal: Removal
+) -> bool:
+    """The line is an entry of a dated log, dated on or before the removal: one that starts
+    with its date, or one under a dated heading that says what was done (a dated heading
+    may also be a version's stamp: "## Plan v5 (2026-04-16)" over paths it still cites)."""
+    if line not in dates or dates[line][0] > removal.date:
+        return False
+    return dates[line][1] or says_done(source.lines[line - source.first_line])
 
 
 def _verdict(
@@ -179,11 +221,14 @@ def _drop_ignored(
     paths = {v.path for _, _, v in found if v.path}
     if not paths or project.repository is None:
         return found
+    # A folder asked for with its slash: `selleyo/` in .gitignore matches only a directory,
+    # and a folder no longer on disk is asked about as a file without it.
+    folders = {p + "/" for p in paths if not has_extension(p)}
     try:
-        local = ignored(project.repository, paths)
+        local = ignored(project.repository, paths | folders)
     except GitUnavailable:
         return found  # git could not tell: the history's evidence stands
-    return [item for item in found if item[2].path not in local]
+    return [item for item in found if not {item[2].path, item[2].path + "/"} & local]
 
 
 def _skips(unchecked: dict[str, int]) -> list[str]:
