@@ -227,3 +227,17 @@ def test_a_folder_now_ignored_is_local_not_stale(tmp_path: Path) -> None:
     assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
         ("deleted-file-reference", "a.md", BODY_START + 1)
     ]
+
+
+def test_one_of_several_same_named_files_deleted_with_one_added_is_no_move(
+    tmp_path: Path,
+) -> None:
+    repo = Repo(tmp_path / "p")
+    repo.commit("modules", {"billing/NOTES.md": "b\n", "ledger/NOTES.md": "l\n", "a.py": "a"})
+    repo.git("rm", "-rq", "billing", "ledger")
+    repo.commit("fold both modules into payments", {"payments/NOTES.md": "p\n"})
+    body = "Billing notes: `billing/NOTES.md`."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    [found] = findings(tree, "stale-refs", location=at(repo.path))
+    # which of the two became payments/NOTES.md, if either, git cannot tell
+    assert found.code == "deleted-file-reference"

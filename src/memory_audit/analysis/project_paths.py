@@ -184,20 +184,29 @@ class ProjectView:
         return None
 
     def _deleted(self, path: str, removal: Removal) -> Verdict:
-        """A deletion git saw no rename in. When the deleting commit added one file of the
-        same name, the file moved (its content changed too much for git to pair them);
-        otherwise the one same-named file the project has now is named as a likely successor."""
+        """A deletion git saw no rename in. When the deleting commit deleted this one file of
+        its name and added one, the file moved (its content changed too much for git to pair
+        them); otherwise the one same-named file the project has now is a likely successor."""
         assert self.history is not None
+        history = self.history
         name = _basename(path)
         namesakes = self._tracked_by_name.get(name, [])
-        added = self.history.added
-        same_commit = [p for p in namesakes if (a := added.get(p)) and a.commit == removal.commit]
-        if len(same_commit) == 1:
-            return Verdict(Status.REMOVED, path, removal, same_commit[0], moved=True)
+        arrived = [
+            p for p in namesakes if (a := history.added.get(p)) and a.commit == removal.commit
+        ]
+        left = [
+            p for p in self._removed_by_name[name] if history.removed[p].commit == removal.commit
+        ]
+        if len(arrived) == 1 and len(left) == 1:
+            return Verdict(Status.REMOVED, path, removal, arrived[0], moved=True)
         if len(namesakes) == 1 and name.rpartition(".")[0].lower() not in GENERIC_STEMS:
-            namesake = namesakes[0]
+            found = namesakes[0]
             return Verdict(
-                Status.REMOVED, path, removal, None, False, namesake, added.get(namesake)
+                Status.REMOVED,
+                path,
+                removal,
+                namesake=found,
+                namesake_added=history.added.get(found),
             )
         return Verdict(Status.REMOVED, path, removal)
 

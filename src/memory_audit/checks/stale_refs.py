@@ -3,8 +3,12 @@
 Stale means the project once had it, and each finding says why:
 
 - ``deleted-file-reference``: a path the project's history deleted ("deleted in
-  1a2b3c4 (2026-05-02)"); ``renamed-file-reference`` when git saw a rename, with
-  the new path as the suggestion (``review`` offers the replacement).
+  1a2b3c4 (2026-05-02)"); when the project has one file of the same name now, the
+  suggestion names it. ``renamed-file-reference`` when git saw a rename, or when the
+  deleting commit added one file of the same name (a move whose content changed too
+  much for git to pair them), with the new path as the suggestion (``review`` offers
+  the replacement). A bare file name is looked up wherever the history had it; a
+  folder is deleted when the history had files under it and none remain.
 - ``missing-file-reference`` (a note): a path with an extension, in a folder the
   project has, that was never in its history; or, on this machine, a ``~/`` or
   absolute path that is not there.
@@ -17,7 +21,11 @@ Stale means the project once had it, and each finding says why:
 A reference is a claim only when it looks like one (see
 ``analysis/references.py``): word lists, branches, globs, placeholders, URLs,
 examples, generated folders and lines that say a thing was renamed, moved or
-deleted (or lists such a line introduces) are not. The history is one ``git
+deleted (or lists such a line introduces) are not; nor is a path whose sentence
+says it is absent, empty or not to be used. A removed path is history, not a
+claim, in an entry of a dated log written on or before the removal (a line that
+starts with its date, or one under a dated heading that says what was done), and
+in a memory that cites the removing commit. The history is one ``git
 log`` for the whole tree, cached by HEAD. ``~/`` and absolute paths are checked
 only for a Claude Code tree on this machine. MEMORY.md is scanned; session
 recaps (stale by nature) are not. What
