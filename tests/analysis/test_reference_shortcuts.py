@@ -161,6 +161,7 @@ CLAIM_PIECES = st.sampled_from(
     [
         *("src/a.py", "`lib/b.ts`", "docs/c.md", "[x](d/e.py)", "renamed", "moved", "no", "longer"),
         *("e.g.", "for", "example", "->", "旧", "이름", "변경", "old", "bold", "used", "to"),
+        *("never", "empty", "ない", ". ", "。", ";", "is", "not", "exist"),
         *(" ", " ", "\n", "\n", "```", "    ", "- ", "`", "/", "a", "é"),
     ]
 )

@@ -192,7 +192,7 @@ class ProjectView:
         name = _basename(path)
         namesakes = self._tracked_by_name.get(name, [])
         arrived = [
-            p for p in namesakes if (a := history.added.get(p)) and a.commit == removal.commit
+            p for p in namesakes if (a := history.added_by(p)) and a.commit == removal.commit
         ]
         left = [
             p for p in self._removed_by_name[name] if history.removed[p].commit == removal.commit
@@ -206,7 +206,7 @@ class ProjectView:
                 path,
                 removal,
                 namesake=found,
-                namesake_added=history.added.get(found),
+                namesake_added=history.added_by(found),
             )
         return Verdict(Status.REMOVED, path, removal)
 
@@ -248,8 +248,8 @@ def _directories(paths: Iterable[str]) -> frozenset[str]:
 
 def _by_name(paths: Iterable[str]) -> Mapping[str, list[str]]:
     found: dict[str, list[str]] = defaultdict(list)
-    for path in paths:
-        found[_basename(path)].append(path)
+    for path in paths:  # every tracked path: the base name cut here, not by a call
+        found[path[path.rfind("/") + 1 :]].append(path)
     return found
 
 

@@ -175,24 +175,45 @@ def path_references(
     # A list introduced by "Removed in the cleanup:" records what went; its items claim nothing.
     leads = [_lead_in(lines, number - first_line) for number, _, _ in cited]
     claimless |= set(lines_matching(NOT_A_CLAIM, "\n".join(leads), 0))
+    # Absence is read in each path's sentence, but only on the few lines whose words say it
+    # anywhere (a sentence's words are some of its line's): one search for all of them.
+    absent = set(lines_matching(SAYS_ABSENT, "\n".join(c[2] for c in cited), 0))
     for place, (number, paths, _) in enumerate(cited):
-        if place not in claimless:
+        if place in claimless:
+            continue
+        if place in absent:
             text = lines[number - first_line]
             yield from (Reference(number, p) for p in paths if not says_absent(text, p))
+        else:
+            yield from (Reference(number, path) for path in paths)
 
 
 def says_absent(text: str, path: str) -> bool:
-    """The sentence of ``text`` that holds ``path`` says it is absent or not to be used."""
+    """The sentence of ``text`` that holds ``path`` says it is absent or not to be used.
+
+    Sentences are cut with the backticked spans blanked out (a period in `x. y` ends none),
+    and read as whole words, so a sentence's words are some of the line's words around its
+    paths."""
+    masked = BACKTICKED.sub(lambda m: " " * len(m.group()), text)
     at = text.find(path)
-    if at < 0:
-        sentence = text
-    else:
-        begin = 0
-        for end in SENTENCE_END.finditer(text, 0, at):
+    begin, stop = 0, len(text)
+    if at >= 0:
+        for end in SENTENCE_END.finditer(masked, 0, at):
             begin = end.end()
-        after = SENTENCE_END.search(text, at + len(path))
-        sentence = text[begin : after.end() if after else len(text)]
-    return bool(SAYS_ABSENT.search(_words_around_paths(sentence)))
+        after = SENTENCE_END.search(masked, at + len(path))
+        stop = after.end() if after else stop
+    return bool(SAYS_ABSENT.search(" ".join(_words_between(masked, begin, stop))))
+
+
+def _words_between(masked: str, begin: int, stop: int) -> Iterator[str]:
+    """The words of ``masked`` that reach into ``[begin, stop)``, whole, without those with a
+    slash: the words the line's own search read (a sentence cut never splits one)."""
+    at = 0
+    for word in masked.split():
+        start = masked.find(word, at)
+        at = start + len(word)
+        if at > begin and start < stop and "/" not in word:
+            yield word
 
 
 LIST_MARKER = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s")
@@ -300,6 +321,7 @@ def has_extension(path: str) -> bool:
     return bool(EXTENSION.search(path.rstrip("/").rsplit("/", 1)[-1]))
 
 
+ANY_DATE = compile_fast(r"20\d\d[-/.]\d|20\d\d年")
 ENTRY_DATE = re.compile(r"(20\d\d)[-/.](\d{1,2})[-/.](\d{1,2})|(20\d\d)年(\d{1,2})月(\d{1,2})日")
 # What may come before the date that starts a log entry: a list marker, a table cell, emphasis.
 BEFORE_ENTRY_DATE = re.compile(r"\s*(?:[-*+]\s+|\d{1,3}[.)]\s+|\|\s*)?[*_\[(]*")
@@ -325,12 +347,15 @@ def says_done(text: str) -> bool:
 
 
 def entry_dates(
-    lines: Sequence[str], first_line: int, document: Document | None = None
+    lines: Sequence[str], first_line: int, document: Document | None = None, body: str = ""
 ) -> dict[int, tuple[str, bool]]:
     """The date (``YYYY-MM-DD``) of the dated log entry each line belongs to, and whether
     the line itself starts with it: a line that starts with a date, or one under a heading
     that holds a date (``## 2026-05-01``, ``### Session 12 (2026-05-01)``; the innermost
-    such heading). Lines of no dated entry are absent."""
+    such heading). Lines of no dated entry are absent. ``body``: the lines joined, when
+    the caller has them (one search of it answers for most memories: they hold no date)."""
+    if not ANY_DATE.search(body or "\n".join(lines)):
+        return {}
     code = (document or parse_markdown(lines, first_line)).code_lines
     found: dict[int, tuple[str, bool]] = {}
     headings: list[tuple[int, str | None]] = []  # (level, date) from the outermost in

@@ -156,28 +156,28 @@ def _drop_records(
     memory that cites the removing commit itself (it knows of the deletion)."""
     if not any(item[2].removal is not None for item in stale):
         return stale
-    dates = entry_dates(source.lines, source.first_line, source.markdown)
-    text = "\n".join(source.lines).lower()
+    lines = source.lines  # cut from the memory's text on each read: read once
+    text = "\n".join(lines)
+    dates = entry_dates(lines, source.first_line, source.markdown, text)
     kept = []
     for item in stale:
         removal, line = item[2].removal, item[1].line
         recorded = removal is not None and (
-            removal.commit[:7] in text or _recorded(source, line, dates, removal)
+            removal.commit[:7] in text
+            or _recorded(lines[line - source.first_line], dates.get(line), removal)
         )
         if not recorded:
             kept.append(item)
     return kept
 
 
-def _recorded(
-    source: Source, line: int, dates: dict[int, tuple[str, bool]], removal: Removal
-) -> bool:
+def _recorded(text: str, dated: tuple[str, bool] | None, removal: Removal) -> bool:
     """The line is an entry of a dated log, dated on or before the removal: one that starts
     with its date, or one under a dated heading that says what was done (a dated heading
     may also be a version's stamp: "## Plan v5 (2026-04-16)" over paths it still cites)."""
-    if line not in dates or dates[line][0] > removal.date:
+    if dated is None or dated[0] > removal.date:
         return False
-    return dates[line][1] or says_done(source.lines[line - source.first_line])
+    return dated[1] or says_done(text)
 
 
 def _verdict(

@@ -13,7 +13,7 @@ import contextlib
 import hashlib
 import json
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -51,9 +51,19 @@ class History:
     removed: dict[str, Removal] = field(default_factory=dict)
     renames_complete: bool = True  # False when objects were missing for rename detection
     tips: tuple[str, ...] = ()  # every ref's commit when it was read: where to resume
-    # tracked path -> the newest commit that added it (a move git saw as delete + add adds
-    # the new path in the commit that deletes the old one)
-    added: dict[str, Removal] = field(default_factory=dict)
+    # tracked path -> (commit, date) of the newest commit that added it (a move git saw as
+    # delete + add adds the new path in the commit that deletes the old one). Pairs, not
+    # Removals: one per tracked file, and building that many objects from the cache costs
+    # more than the rest of reading it; see added_by.
+    added: dict[str, Sequence[str]] = field(default_factory=dict)
+
+    def added_by(self, path: str) -> Removal | None:
+        """The newest commit that added ``path`` (tracked now), as a Removal without a name."""
+        try:
+            commit, date = self.added[path]
+        except (KeyError, TypeError, ValueError):
+            return None
+        return Removal(str(commit), str(date))
 
     def final_name(self, path: str) -> str | None:
         """Where a renamed path lives now (following rename chains), or None."""
@@ -113,15 +123,20 @@ def _tracked(repo: Repository) -> frozenset[str]:
     return frozenset(p for p in out.split("\0") if p)
 
 
-def _collect(into: History, changes: Iterable[tuple[str, str, Removal]]) -> None:
-    for status, path, change in changes:
+# A change in the log: (status "A", "D" or "R", path, commit, date, new path or "").
+Change = tuple[str, str, str, str, str]
+
+
+def _collect(into: History, changes: Iterable[Change]) -> None:
+    for status, path, commit, date, new in changes:
         # newest first: the first seen is the last made
-        (into.added if status == "A" else into.removed).setdefault(path, change)
+        if status == "A":
+            into.added.setdefault(path, (commit, date))
+        elif path not in into.removed:
+            into.removed[path] = Removal(commit, date, new or None)
 
 
-def _removals(
-    repo: Repository, known: Iterable[str], *, renames: bool
-) -> Iterator[tuple[str, str, Removal]]:
+def _removals(repo: Repository, known: Iterable[str], *, renames: bool) -> Iterator[Change]:
     """Stream the one history query (newest commit first), excluding ``known`` commits."""
     rename = "-M" if renames else "--no-renames"
     args = [git_binary(), *SAFE_OPTIONS, "-C", str(repo.path), "log", "--all", "--stdin"]
@@ -150,9 +165,9 @@ def _removals(
             raise GitUnavailable("git log failed")
 
 
-def _parse_log(stream: IO[bytes]) -> Iterator[tuple[str, str, Removal]]:
+def _parse_log(stream: IO[bytes]) -> Iterator[Change]:
     """Fields of ``log -z --name-status``: headers, then ``A path`` / ``D path`` /
-    ``R<n> old new``, as (status, path, commit)."""
+    ``R<n> old new`` (plain tuples: one per file the history ever added)."""
     commit, date = "", ""
     fields = _fields(stream)
     for field_text in fields:
@@ -161,11 +176,11 @@ def _parse_log(stream: IO[bytes]) -> Iterator[tuple[str, str, Removal]]:
             commit, _, date = item.lstrip(COMMIT_START).partition(" ")
             date = date.strip()
         elif item in ("A", "D"):
-            yield item, next(fields, ""), Removal(commit, date)
+            yield item, next(fields, ""), commit, date, ""
         elif item.startswith("R"):
             old, new = next(fields, ""), next(fields, "")
-            yield "R", old, Removal(commit, date, new)
-            yield "A", new, Removal(commit, date)  # the new path arrived with the rename
+            yield "R", old, commit, date, new
+            yield "A", new, commit, date, ""  # the new path arrived with the rename
 
 
 def _fields(stream: IO[bytes]) -> Iterator[str]:
@@ -200,21 +215,33 @@ def _load(path: Path) -> tuple[str, History] | None:
             bool(data["renames_complete"]),
             tuple(data["tips"]),
         )
-        found.added = {p: Removal(c, d) for p, (c, d) in data["added"].items()}
+        commits = data["added_commits"]  # [commit, date] pairs, checked when used (added_by)
+        found.added = {
+            p: commits[i] for p, i in zip(data["tracked"], data["added"], strict=True) if i >= 0
+        }
         return str(data["head"]), found
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
         return None
 
 
 def _save(path: Path, head: str, found: History) -> None:
+    tracked = sorted(found.tracked)
+    # Additions as a number per tracked path (-1: not seen) into a list of commits: the
+    # paths are written once, and a list of numbers reads many times faster than a map.
+    commits: dict[tuple[str, ...], int] = {}
+    added = [
+        commits.setdefault(tuple(pair), len(commits)) if (pair := found.added.get(p)) else -1
+        for p in tracked
+    ]
     document = {
         "version": CACHE_VERSION,
         "head": head,
         "tips": list(found.tips),
-        "tracked": sorted(found.tracked),
+        "tracked": tracked,
         "renames_complete": found.renames_complete,
         "removed": {p: [r.commit, r.date, r.renamed_to or ""] for p, r in found.removed.items()},
-        "added": {p: [a.commit, a.date] for p, a in found.added.items()},
+        "added_commits": list(commits),
+        "added": added,
     }
     try:
         ensure_private_dir(path.parent)
