@@ -153,15 +153,13 @@ def _plain_path_references(lines: list[str]) -> Iterator[refs.Reference]:
     for number, text in prose_lines(lines, 1, document):
         paths = list(dict.fromkeys(refs._paths_in(text, links.get(number, ()))))
         if paths and not refs.NOT_A_CLAIM.search(refs._words_around_paths(text)):
-            absent = [p for p in paths if refs.says_absent(text, p)]
-            yield from (refs.Reference(number, p) for p in paths if p not in absent)
+            yield from (refs.Reference(number, path) for path in paths)
 
 
 CLAIM_PIECES = st.sampled_from(
     [
         *("src/a.py", "`lib/b.ts`", "docs/c.md", "[x](d/e.py)", "renamed", "moved", "no", "longer"),
         *("e.g.", "for", "example", "->", "旧", "이름", "변경", "old", "bold", "used", "to"),
-        *("never", "empty", "ない", ". ", "。", ";", "is", "not", "exist"),
         *(" ", " ", "\n", "\n", "```", "    ", "- ", "`", "/", "a", "é"),
     ]
 )

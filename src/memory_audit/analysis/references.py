@@ -73,10 +73,11 @@ NOT_A_CLAIM = compile_fast(
     r"|->|→|⇒|削除|廃止|移動|移行|リネーム|名前変更|旧|删除|移除|废弃|重命名|迁移|改名|"
     r"삭제|제거|이동|폐기|이름 변경|例えば|例：|例:|例如|比如|举例|예:|예를|예시"
 )
-# Nor does a sentence that says its path is absent, empty, not applicable or not to be used:
-# it agrees with a history that deleted it ("`tests/fixtures/` is empty", "never commit to
-# `x/`"). Read in the path's own sentence: a long line's other sentences ("never filter in
-# the client") say nothing about it.
+# A sentence that says its path is absent, empty, not applicable or not to be used agrees
+# with a history that deleted it ("`tests/fixtures/` is empty", "never commit to `x/`"):
+# stale-refs reads it in the path's own sentence (a long line's other sentences, "never
+# filter in the client", say nothing about it). Not a rule of path_references: a warning's
+# "never run `x.sh`" still cites x.sh for bloat.
 SAYS_ABSENT = compile_fast(
     r"(?i)\b(?:empty|(?:does|do|did)(?: not|n't) exist|not exist\w*|non-?existent|no such|"
     r"absent|not applicable|never|must not|mustn't|should not|shouldn't|do not|don't|not to be|"
@@ -175,25 +176,16 @@ def path_references(
     # A list introduced by "Removed in the cleanup:" records what went; its items claim nothing.
     leads = [_lead_in(lines, number - first_line) for number, _, _ in cited]
     claimless |= set(lines_matching(NOT_A_CLAIM, "\n".join(leads), 0))
-    # Absence is read in each path's sentence, but only on the few lines whose words say it
-    # anywhere (a sentence's words are some of its line's): one search for all of them.
-    absent = set(lines_matching(SAYS_ABSENT, "\n".join(c[2] for c in cited), 0))
     for place, (number, paths, _) in enumerate(cited):
-        if place in claimless:
-            continue
-        if place in absent:
-            text = lines[number - first_line]
-            yield from (Reference(number, p) for p in paths if not says_absent(text, p))
-        else:
+        if place not in claimless:
             yield from (Reference(number, path) for path in paths)
 
 
 def says_absent(text: str, path: str) -> bool:
     """The sentence of ``text`` that holds ``path`` says it is absent or not to be used.
 
-    Sentences are cut with the backticked spans blanked out (a period in `x. y` ends none),
-    and read as whole words, so a sentence's words are some of the line's words around its
-    paths."""
+    Sentences are cut with the backticked spans blanked out (a period in `x. y` ends none)
+    and read as whole words, without those holding a slash (paths)."""
     masked = BACKTICKED.sub(lambda m: " " * len(m.group()), text)
     at = text.find(path)
     begin, stop = 0, len(text)
@@ -206,8 +198,8 @@ def says_absent(text: str, path: str) -> bool:
 
 
 def _words_between(masked: str, begin: int, stop: int) -> Iterator[str]:
-    """The words of ``masked`` that reach into ``[begin, stop)``, whole, without those with a
-    slash: the words the line's own search read (a sentence cut never splits one)."""
+    """The words of ``masked`` that reach into ``[begin, stop)``, whole (a sentence cut never
+    splits one), without those with a slash."""
     at = 0
     for word in masked.split():
         start = masked.find(word, at)

@@ -27,6 +27,7 @@ from memory_audit.analysis.references import (
     has_extension,
     is_machine_path,
     path_references,
+    says_absent,
     says_done,
 )
 from memory_audit.config.paths import default_state_dir
@@ -143,31 +144,34 @@ def check_paths(
             verdict = _verdict(tree, project, ref.text, here, local, unchecked)
             if verdict.status not in (Status.EXISTS, Status.NOT_A_CLAIM):
                 stale.append((source, ref, verdict))
-        found += _drop_records(source, stale)
+        found += _drop_agreeing(source, stale)
     return _drop_ignored(project, found), _skips(unchecked)
 
 
-def _drop_records(
+def _drop_agreeing(
     source: Source, stale: list[tuple[Source, Reference, Verdict]]
 ) -> list[tuple[Source, Reference, Verdict]]:
-    """What a removed path's memory records rather than claims: an entry of a dated log
-    written on or before the removal ("2026-05-01: created `x.py`" stays true after `x.py`
-    is deleted; an entry dated after it claims a file already gone), or any mention in a
-    memory that cites the removing commit itself (it knows of the deletion)."""
-    if not any(item[2].removal is not None for item in stale):
+    """What a stale path's memory records rather than claims: a sentence that says the
+    path is absent or not to be used (``SAYS_ABSENT``); for a removed path, an entry of a
+    dated log written on or before the removal ("2026-05-01: created `x.py`" stays true
+    after `x.py` is deleted; an entry dated after it claims a file already gone), or any
+    mention in a memory that cites the removing commit itself (it knows of the deletion)."""
+    if not stale:
         return stale
     lines = source.lines  # cut from the memory's text on each read: read once
     text = "\n".join(lines)
     dates = entry_dates(lines, source.first_line, source.markdown, text)
     kept = []
     for item in stale:
-        removal, line = item[2].removal, item[1].line
-        recorded = removal is not None and (
-            removal.commit[:7] in text
-            or _recorded(lines[line - source.first_line], dates.get(line), removal)
-        )
-        if not recorded:
-            kept.append(item)
+        ref, removal = item[1], item[2].removal
+        line = lines[ref.line - source.first_line]
+        if says_absent(line, ref.text):
+            continue  # "`x/` is empty", "never commit to `x/`": what the project shows
+        if removal is not None and (
+            removal.commit[:7] in text or _recorded(line, dates.get(ref.line), removal)
+        ):
+            continue
+        kept.append(item)
     return kept
 
 
