@@ -241,3 +241,28 @@ def test_one_of_several_same_named_files_deleted_with_one_added_is_no_move(
     [found] = findings(tree, "stale-refs", location=at(repo.path))
     # which of the two became payments/NOTES.md, if either, git cannot tell
     assert found.code == "deleted-file-reference"
+
+
+RECORDING = """\
+## Cleanup of 1 May: what was deleted
+
+| file | why |
+|---|---|
+| `scripts/deploy.sh` | CI deploys now |
+
+The deploy flow had used `scripts/deploy.sh` for a year.
+
+### 削除したファイル
+`scripts/deploy.sh` はデプロイ用だった。
+
+## Releases
+
+Releases start from `scripts/deploy.sh`."""
+
+
+def test_a_section_whose_heading_records_the_deletion_claims_nothing(tmp_path: Path) -> None:
+    repo, _ = scripts_repo(tmp_path / "p")
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=RECORDING)})
+    assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
+        ("deleted-file-reference", "a.md", line(RECORDING, "Releases start"))
+    ]

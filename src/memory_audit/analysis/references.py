@@ -370,6 +370,27 @@ def entry_dates(
     return found
 
 
+def recording_sections(
+    lines: Sequence[str], first_line: int, document: Document | None = None
+) -> frozenset[int]:
+    """Lines under a heading that says its section records a change or gives examples
+    ("## Removed in the cleanup", "### 削除したファイル", "## Examples"): like the items of
+    a list such a line introduces, the section's paths (in tables, paragraphs) claim nothing."""
+    code = (document or parse_markdown(lines, first_line)).code_lines
+    found: set[int] = set()
+    headings: list[tuple[int, bool]] = []  # (level, records) from the outermost in
+    for number, text in enumerate(lines, start=first_line):
+        heading = HEADING.match(text) if number not in code else None
+        if heading is not None:
+            level = len(heading.group(1))
+            while headings and headings[-1][0] >= level:
+                headings.pop()
+            headings.append((level, bool(NOT_A_CLAIM.search(_words_around_paths(text)))))
+        elif any(records for _, records in headings):
+            found.add(number)
+    return frozenset(found)
+
+
 def _date_in(text: str, *, starting: bool) -> str | None:
     """The first date in ``text`` (only one that starts the line, when ``starting``)."""
     match = ENTRY_DATE.search(text)

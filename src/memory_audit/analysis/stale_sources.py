@@ -27,6 +27,7 @@ from memory_audit.analysis.references import (
     has_extension,
     is_machine_path,
     path_references,
+    recording_sections,
     says_absent,
     says_done,
 )
@@ -152,7 +153,8 @@ def _drop_agreeing(
     source: Source, stale: list[tuple[Source, Reference, Verdict]]
 ) -> list[tuple[Source, Reference, Verdict]]:
     """What a stale path's memory records rather than claims: a sentence that says the
-    path is absent or not to be used (``SAYS_ABSENT``); for a removed path, an entry of a
+    path is absent or not to be used (``SAYS_ABSENT``), a section whose heading records a
+    change ("## Removed in the cleanup"); for a removed path, an entry of a
     dated log written on or before the removal ("2026-05-01: created `x.py`" stays true
     after `x.py` is deleted; an entry dated after it claims a file already gone), or any
     mention in a memory that cites the removing commit itself (it knows of the deletion)."""
@@ -161,11 +163,12 @@ def _drop_agreeing(
     lines = source.lines  # cut from the memory's text on each read: read once
     text = "\n".join(lines)
     dates = entry_dates(lines, source.first_line, source.markdown, text)
+    recording = recording_sections(lines, source.first_line, source.markdown)
     kept = []
     for item in stale:
         ref, removal = item[1], item[2].removal
         line = lines[ref.line - source.first_line]
-        if says_absent(line, ref.text):
+        if says_absent(line, ref.text) or ref.line in recording:
             continue  # "`x/` is empty", "never commit to `x/`": what the project shows
         if removal is not None and (
             removal.commit[:7] in text or _recorded(line, dates.get(ref.line), removal)
