@@ -266,3 +266,16 @@ def test_a_section_whose_heading_records_the_deletion_claims_nothing(tmp_path: P
     assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
         ("deleted-file-reference", "a.md", line(RECORDING, "Releases start"))
     ]
+
+
+def test_a_file_renamed_then_deleted_names_the_deletion(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "p")
+    repo.commit("first", {"src/components/Header.tsx": "h\n", "src/App.tsx": "a\n"})
+    repo.move("layout folder", "src/components/Header.tsx", "src/layout/Header.tsx")
+    gone = repo.remove("new shell", "src/layout/Header.tsx")
+    body = "The header lives in `src/components/Header.tsx`."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    [found] = findings(tree, "stale-refs", location=at(repo.path))
+    assert found.message == (
+        f"`src/components/Header.tsx` was deleted from the project in {gone[:7]} (2026-05-04)"
+    )

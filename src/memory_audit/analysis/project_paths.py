@@ -9,6 +9,7 @@ that finds nothing, as the unique tracked or removed path that ends with it.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import os
 from collections import defaultdict
@@ -140,7 +141,10 @@ class ProjectView:
         history = self.history
         if not removed or history is None:
             return NOT_A_CLAIM
-        newest = max(removed, key=lambda path: history.removed[path].date)
+        # the newest removal; of one day's, a deletion before a rename (the rename came first)
+        newest = max(
+            removed, key=lambda p: (history.removed[p].date, history.removed[p].renamed_to is None)
+        )
         return self._removed([newest]) or NOT_A_CLAIM
 
     def _removed(self, candidates: list[str]) -> Verdict | None:
@@ -164,9 +168,24 @@ class ProjectView:
         moved = self.history.final_name(path)
         if moved is not None and moved.endswith("/" + path):
             return EXISTS  # the project moved into a subfolder: cited from there
-        if moved is None and removal.renamed_to is None:
-            return self._deleted(path, removal)
+        if moved is None:
+            # renamed, perhaps again, then deleted: the deletion is what the memory missed
+            last, gone = self._last_name(path, removal)
+            if gone.renamed_to is None:
+                return dataclasses.replace(self._deleted(last, gone), path=path)
         return Verdict(Status.REMOVED, path, removal, moved)
+
+    def _last_name(self, path: str, removal: Removal) -> tuple[str, Removal]:
+        """Where a chain of renames from ``path`` ends, and that name's removal."""
+        assert self.history is not None
+        seen = {path}
+        while removal.renamed_to and removal.renamed_to not in seen:
+            following = self.history.removed.get(removal.renamed_to)
+            if following is None:
+                break
+            path, removal = removal.renamed_to, following
+            seen.add(path)
+        return path, removal
 
     def _renamed_from(self, candidates: list[str]) -> Verdict | None:
         assert self.history is not None
