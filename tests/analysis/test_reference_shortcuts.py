@@ -39,7 +39,7 @@ def _plain_clean_path(token: str, backticked: bool) -> str | None:
     if "/" not in token and not (backticked and refs.has_extension(token)):
         return None
     parts = [p for p in token.split("/") if p]
-    if not parts or refs.DOMAIN.match(parts[0]) or not re.search(r"[A-Za-z]", token):
+    if not parts or refs._domain(parts) or not re.search(r"[A-Za-z]", token):
         return None
     if not all(COMPONENT.match(p) for p in parts) or refs._unlikely(parts, token):
         return None

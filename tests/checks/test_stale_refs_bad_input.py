@@ -50,7 +50,9 @@ def test_a_bare_repository_is_read_from_its_history(tmp_path: Path) -> None:
     repo, gone = deleted_script_repo(tmp_path / "origin")
     bare = tmp_path / "bare.git"
     subprocess.run(["git", "clone", "-q", "--bare", str(repo.path), str(bare)], check=True)
-    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=BODY.format(head=gone[:8]))})
+    # The commit cited is the first one: citing the deleting commit records the deletion.
+    first = repo.git("rev-parse", "HEAD~1")
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=BODY.format(head=first[:8]))})
     result = report(tree, "stale-refs", location=at(bare))
     assert [(f.code, f.line) for f in result.findings] == [("deleted-file-reference", 6)]
     assert gone[:7] in result.findings[0].message

@@ -9,6 +9,7 @@ that finds nothing, as the unique tracked or removed path that ends with it.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import os
 from collections import defaultdict
@@ -35,6 +36,9 @@ class Verdict:
     path: str = ""  # the project path it was matched to
     removal: Removal | None = None
     renamed_to: str | None = None
+    moved: bool = False  # renamed_to: the same-named file the deleting commit added (no rename)
+    namesake: str | None = None  # the one file with the same name the project has now
+    namesake_added: Removal | None = None  # when it was last added
 
 
 NOT_A_CLAIM = Verdict(Status.NOT_A_CLAIM)
@@ -100,8 +104,8 @@ class ProjectView:
             return EXISTS
         if self.history is None:
             return self._without_history(candidates)
-        if "/" not in text:
-            return self._by_file_name(text)
+        if "/" not in text and has_extension(text):  # `old/` arrives as `old`: a folder
+            return self._by_file_name(text, candidates)
         return self._removed(candidates) or self._by_suffix(text) or self._never(candidates)
 
     def _through_tracked_file(self, path: str) -> bool:
@@ -121,11 +125,27 @@ class ProjectView:
                     return Verdict(Status.MISSING, candidate)
         return NOT_A_CLAIM
 
-    def _by_file_name(self, name: str) -> Verdict:
-        if self._tracked_by_name.get(name) or name.rpartition(".")[0].lower() in GENERIC_STEMS:
+    def _by_file_name(self, name: str, candidates: list[str]) -> Verdict:
+        if name.rpartition(".")[0].lower() in GENERIC_STEMS:
             return EXISTS
+        # A file renamed from where the name points (the project root, the tree's folders)
+        # is that file, even when a file of its old name exists elsewhere now.
+        renamed = self._renamed_from(candidates)
+        if renamed is not None:
+            return renamed
+        if self._tracked_by_name.get(name):
+            return EXISTS
+        # Gone from every folder the history had it in (a component moved between folders,
+        # then deleted): the newest removal says when the name left the project.
         removed = self._removed_by_name.get(name, [])
-        return (self._removed(removed) if len(removed) == 1 else None) or NOT_A_CLAIM
+        history = self.history
+        if not removed or history is None:
+            return NOT_A_CLAIM
+        # the newest removal; of one day's, a deletion before a rename (the rename came first)
+        newest = max(
+            removed, key=lambda p: (history.removed[p].date, history.removed[p].renamed_to is None)
+        )
+        return self._removed([newest]) or NOT_A_CLAIM
 
     def _removed(self, candidates: list[str]) -> Verdict | None:
         assert self.history is not None
@@ -134,10 +154,7 @@ class ProjectView:
                 return NOT_A_CLAIM  # under a tracked symlink: the files live where it points
             removal = self.history.removed.get(candidate)
             if removal is not None:
-                moved = self.history.final_name(candidate)
-                if moved is not None and moved.endswith("/" + candidate):
-                    return EXISTS  # the project moved into a subfolder: cited from there
-                return Verdict(Status.REMOVED, candidate, removal, moved)
+                return self._removed_file(candidate, removal)
             if candidate in self._removed_dirs and candidate not in self._tracked_dirs:
                 file, removal = self._removed_dirs[candidate]
                 moved = self._new_dir(candidate, file)
@@ -145,6 +162,72 @@ class ProjectView:
                     return EXISTS
                 return Verdict(Status.REMOVED, candidate, removal, moved)
         return None
+
+    def _removed_file(self, path: str, removal: Removal) -> Verdict:
+        assert self.history is not None
+        moved = self.history.final_name(path)
+        if moved is not None and moved.endswith("/" + path):
+            return EXISTS  # the project moved into a subfolder: cited from there
+        if moved is None:
+            # renamed, perhaps again, then deleted: the deletion is what the memory missed
+            last, gone = self._last_name(path, removal)
+            if gone.renamed_to is None:
+                return dataclasses.replace(self._deleted(last, gone), path=path)
+        return Verdict(Status.REMOVED, path, removal, moved)
+
+    def _last_name(self, path: str, removal: Removal) -> tuple[str, Removal]:
+        """Where a chain of renames from ``path`` ends, and that name's removal."""
+        assert self.history is not None
+        seen = {path}
+        while removal.renamed_to and removal.renamed_to not in seen:
+            following = self.history.removed.get(removal.renamed_to)
+            if following is None:
+                break
+            path, removal = removal.renamed_to, following
+            seen.add(path)
+        return path, removal
+
+    def _renamed_from(self, candidates: list[str]) -> Verdict | None:
+        assert self.history is not None
+        for candidate in candidates:
+            removal = self.history.removed.get(candidate)
+            if (
+                removal is not None
+                and removal.renamed_to
+                and not self._through_tracked_file(candidate)
+            ):
+                moved = self.history.final_name(candidate)
+                if moved is None or _basename(moved) == _basename(candidate):
+                    return None  # moved into a folder under its name: the name still finds it
+                return Verdict(Status.REMOVED, candidate, removal, moved)
+        return None
+
+    def _deleted(self, path: str, removal: Removal) -> Verdict:
+        """A deletion git saw no rename in. When the deleting commit deleted this one file of
+        its name and added one, the file moved (its content changed too much for git to pair
+        them); otherwise the one same-named file the project has now is a likely successor."""
+        assert self.history is not None
+        history = self.history
+        name = _basename(path)
+        namesakes = self._tracked_by_name.get(name, [])
+        arrived = [
+            p for p in namesakes if (a := history.added_by(p)) and a.commit == removal.commit
+        ]
+        left = [
+            p for p in self._removed_by_name[name] if history.removed[p].commit == removal.commit
+        ]
+        if len(arrived) == 1 and len(left) == 1:
+            return Verdict(Status.REMOVED, path, removal, arrived[0], moved=True)
+        if len(namesakes) == 1 and name.rpartition(".")[0].lower() not in GENERIC_STEMS:
+            found = namesakes[0]
+            return Verdict(
+                Status.REMOVED,
+                path,
+                removal,
+                namesake=found,
+                namesake_added=history.added_by(found),
+            )
+        return Verdict(Status.REMOVED, path, removal)
 
     def _new_dir(self, folder: str, file: str) -> str | None:
         assert self.history is not None
@@ -184,8 +267,8 @@ def _directories(paths: Iterable[str]) -> frozenset[str]:
 
 def _by_name(paths: Iterable[str]) -> Mapping[str, list[str]]:
     found: dict[str, list[str]] = defaultdict(list)
-    for path in paths:
-        found[_basename(path)].append(path)
+    for path in paths:  # every tracked path: the base name cut here, not by a call
+        found[path[path.rfind("/") + 1 :]].append(path)
     return found
 
 

@@ -73,6 +73,24 @@ NOT_A_CLAIM = compile_fast(
     r"|->|→|⇒|削除|廃止|移動|移行|リネーム|名前変更|旧|删除|移除|废弃|重命名|迁移|改名|"
     r"삭제|제거|이동|폐기|이름 변경|例えば|例：|例:|例如|比如|举例|예:|예를|예시"
 )
+# A sentence that says its path is absent, empty, not applicable or not to be used agrees
+# with a history that deleted it ("`tests/fixtures/` is empty", "never commit to `x/`"):
+# stale-refs reads it in the path's own sentence (a long line's other sentences, "never
+# filter in the client", say nothing about it). Not a rule of path_references: a warning's
+# "never run `x.sh`" still cites x.sh for bloat.
+SAYS_ABSENT = compile_fast(
+    r"(?i)\b(?:empty|(?:does|do|did)(?: not|n't) exist|not exist\w*|non-?existent|no such|"
+    r"absent|not applicable|never|must not|mustn't|should not|shouldn't|do not|don't|not to be|"
+    # Spanish, Portuguese, German, French
+    r"no existen?|vac[ií][oa]s?|eliminad[oa]s?|borrad[oa]s?|no aplica|nunca|prohibid[oa]|"
+    r"n[ãa]o existem?|vazi[oa]s?|removid[oa]s?|exclu[ií]d[oa]s?|apagad[oa]s?|n[ãa]o se aplica|"
+    r"existiert nicht|gibt es nicht|leer|gel[öo]scht|entfernt|nicht mehr|niemals|nie|"
+    r"n'existe (?:pas|plus)|vide|supprim[ée]e?s?|jamais|sans objet)\b|"
+    # Japanese, Chinese, Korean
+    r"無い|ない|存在しない|なし|無し|該当なし|してはならない|禁止|空っぽ|は空|が空|空の|"
+    r"不存在|没有|已删除|不要|为空|是空的|없음|없다|없습니다|없는|금지|비어"
+)
+SENTENCE_END = re.compile(r"[。！？；;]|[.!?](?=\s)")
 BRANCH_CONTEXT = compile_fast(r"(?i)\b(?:branch\w*|checkout|switch|rebase|push|pull|merge)\b")
 
 HEX = r"[0-9a-f]"
@@ -163,6 +181,33 @@ def path_references(
             yield from (Reference(number, path) for path in paths)
 
 
+def says_absent(text: str, path: str) -> bool:
+    """The sentence of ``text`` that holds ``path`` says it is absent or not to be used.
+
+    Sentences are cut with the backticked spans blanked out (a period in `x. y` ends none)
+    and read as whole words, without those holding a slash (paths)."""
+    masked = BACKTICKED.sub(lambda m: " " * len(m.group()), text)
+    at = text.find(path)
+    begin, stop = 0, len(text)
+    if at >= 0:
+        for end in SENTENCE_END.finditer(masked, 0, at):
+            begin = end.end()
+        after = SENTENCE_END.search(masked, at + len(path))
+        stop = after.end() if after else stop
+    return bool(SAYS_ABSENT.search(" ".join(_words_between(masked, begin, stop))))
+
+
+def _words_between(masked: str, begin: int, stop: int) -> Iterator[str]:
+    """The words of ``masked`` that reach into ``[begin, stop)``, whole (a sentence cut never
+    splits one), without those with a slash."""
+    at = 0
+    for word in masked.split():
+        start = masked.find(word, at)
+        at = start + len(word)
+        if at > begin and start < stop and "/" not in word:
+            yield word
+
+
 LIST_MARKER = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s")
 LEAD_IN_REACH = 40  # lines looked back from a list item for the line that introduces it
 
@@ -234,12 +279,18 @@ def clean_path(token: str, backticked: bool) -> str | None:
     if "/" not in token and not (backticked and has_extension(token)):
         return None
     parts = [p for p in token.split("/") if p]
-    if not parts or DOMAIN.match(parts[0]) or not LETTER.search(token):
+    if not parts or _domain(parts) or not LETTER.search(token):
         return None
     # NOT_A_PATH refused white space, so no component ends in a line break that `$` allows
     if not COMPONENTS.fullmatch(token) or _unlikely(parts, token):
         return None
     return token.rstrip("/") or None
+
+
+def _domain(parts: list[str]) -> bool:
+    """A host name (``example.com/x``); a lone ``deploy.sh`` is a shell script."""
+    lone_script = len(parts) == 1 and parts[0].lower().endswith(".sh")
+    return bool(DOMAIN.match(parts[0])) and not lone_script
 
 
 def _unlikely(parts: list[str], token: str) -> bool:
@@ -260,6 +311,98 @@ def _mixed(part: str) -> bool:
 
 def has_extension(path: str) -> bool:
     return bool(EXTENSION.search(path.rstrip("/").rsplit("/", 1)[-1]))
+
+
+ANY_DATE = compile_fast(r"20\d\d[-/.]\d|20\d\d年")
+ENTRY_DATE = re.compile(r"(20\d\d)[-/.](\d{1,2})[-/.](\d{1,2})|(20\d\d)年(\d{1,2})月(\d{1,2})日")
+# What may come before the date that starts a log entry: a list marker, a table cell, emphasis.
+BEFORE_ENTRY_DATE = re.compile(r"\s*(?:[-*+]\s+|\d{1,3}[.)]\s+|\|\s*)?[*_\[(]*")
+HEADING = re.compile(r" {0,3}(#{1,6})\s")
+
+
+# What a log entry says was done then ("created `x.py`"): true on its date, whatever came later.
+DONE = compile_fast(
+    r"(?i)\b(?:creat\w*|add(?:ed|s)?|wrote|written|writes?|made|built|generat\w*|implement\w*|"
+    r"introduc\w*|set up|saved|committed|updated|edited|modified|changed|fixed|refactor\w*|"
+    r"extract\w*|wired|drafted|documented|new|"
+    r"cre[ée]\w*|cri(?:ei|ad[oa]s?|ou)|agregad[oa]s?|añadid[oa]s?|adicionad[oa]s?|escrit[oa]s?|"
+    r"implementad[oa]s?|actualizad[oa]s?|atualizad[oa]s?|modificad[oa]s?|alterad[oa]s?|"
+    r"erstellt|hinzugef[üu]gt|geschrieben|angelegt|ge[äa]ndert|aktualisiert|neu|"
+    r"ajout[ée]e?s?|[ée]crit|modifi[ée]e?s?|mis à jour|nouveau|nouvelle)\b|"
+    r"作成|追加|実装|新規|更新|修正|変更|書い|创建|新增|添加|实现|修改|编写|생성|추가|작성|구현|수정|변경"
+)
+
+
+def says_done(text: str) -> bool:
+    """The words of ``text`` outside its paths say something was done (see ``DONE``)."""
+    return bool(DONE.search(_words_around_paths(text)))
+
+
+def entry_dates(
+    lines: Sequence[str], first_line: int, document: Document | None = None, body: str = ""
+) -> dict[int, tuple[str, bool]]:
+    """The date (``YYYY-MM-DD``) of the dated log entry each line belongs to, and whether
+    the line itself starts with it: a line that starts with a date, or one under a heading
+    that holds a date (``## 2026-05-01``, ``### Session 12 (2026-05-01)``; the innermost
+    such heading). Lines of no dated entry are absent. ``body``: the lines joined, when
+    the caller has them (one search of it answers for most memories: they hold no date)."""
+    if not ANY_DATE.search(body or "\n".join(lines)):
+        return {}
+    code = (document or parse_markdown(lines, first_line)).code_lines
+    found: dict[int, tuple[str, bool]] = {}
+    headings: list[tuple[int, str | None]] = []  # (level, date) from the outermost in
+    for number, text in enumerate(lines, start=first_line):
+        if number in code:
+            continue
+        heading = HEADING.match(text)
+        date = _date_in(text, starting=heading is None)
+        if heading is not None:
+            level = len(heading.group(1))
+            while headings and headings[-1][0] >= level:
+                headings.pop()
+            headings.append((level, date))
+        if date is not None and heading is None:
+            found[number] = (date, True)
+            continue
+        date = next((d for _, d in reversed(headings) if d is not None), None)
+        if date is not None:
+            found[number] = (date, False)
+    return found
+
+
+def recording_sections(
+    lines: Sequence[str], first_line: int, document: Document | None = None
+) -> frozenset[int]:
+    """Lines under a heading that says its section records a change or gives examples
+    ("## Removed in the cleanup", "### 削除したファイル", "## Examples"): like the items of
+    a list such a line introduces, the section's paths (in tables, paragraphs) claim nothing."""
+    code = (document or parse_markdown(lines, first_line)).code_lines
+    found: set[int] = set()
+    headings: list[tuple[int, bool]] = []  # (level, records) from the outermost in
+    for number, text in enumerate(lines, start=first_line):
+        heading = HEADING.match(text) if number not in code else None
+        if heading is not None:
+            level = len(heading.group(1))
+            while headings and headings[-1][0] >= level:
+                headings.pop()
+            headings.append((level, bool(NOT_A_CLAIM.search(_words_around_paths(text)))))
+        elif any(records for _, records in headings):
+            found.add(number)
+    return frozenset(found)
+
+
+def _date_in(text: str, *, starting: bool) -> str | None:
+    """The first date in ``text`` (only one that starts the line, when ``starting``)."""
+    match = ENTRY_DATE.search(text)
+    if match is None:
+        return None
+    before = BEFORE_ENTRY_DATE.match(text)
+    if starting and (before is None or before.end() != match.start()):
+        return None
+    year, month, day = (g for g in match.groups() if g is not None)
+    if not (1 <= int(month) <= 12 and 1 <= int(day) <= 31):
+        return None
+    return f"{year}-{int(month):02d}-{int(day):02d}"
 
 
 def is_machine_path(text: str) -> bool:

@@ -21,10 +21,19 @@ from memory_audit.analysis.project_paths import (
     Verdict,
     tree_prefixes,
 )
-from memory_audit.analysis.references import Reference, is_machine_path, path_references
+from memory_audit.analysis.references import (
+    Reference,
+    entry_dates,
+    has_extension,
+    is_machine_path,
+    path_references,
+    recording_sections,
+    says_absent,
+    says_done,
+)
 from memory_audit.config.paths import default_state_dir
 from memory_audit.sources.git import GitUnavailable, Repository, ignored, open_repository
-from memory_audit.sources.git_history import History, history
+from memory_audit.sources.git_history import History, Removal, history
 from memory_audit.tree.discovery import projects_dir, settings_memory_dir
 from memory_audit.tree.markdown import Document
 from memory_audit.tree.memory_file import MemoryFile
@@ -131,11 +140,51 @@ def check_paths(
     unchecked = {"machine": 0, "relative": 0, "dotdot": 0}
     for source in sources:
         here = tree.root.joinpath(*source.path.split("/")[:-1])
+        stale = []
         for ref in path_references(source.lines, source.first_line, source.markdown):
             verdict = _verdict(tree, project, ref.text, here, local, unchecked)
             if verdict.status not in (Status.EXISTS, Status.NOT_A_CLAIM):
-                found.append((source, ref, verdict))
+                stale.append((source, ref, verdict))
+        found += _drop_agreeing(source, stale)
     return _drop_ignored(project, found), _skips(unchecked)
+
+
+def _drop_agreeing(
+    source: Source, stale: list[tuple[Source, Reference, Verdict]]
+) -> list[tuple[Source, Reference, Verdict]]:
+    """What a stale path's memory records rather than claims: a sentence that says the
+    path is absent or not to be used (``SAYS_ABSENT``), a section whose heading records a
+    change ("## Removed in the cleanup"); for a removed path, an entry of a
+    dated log written on or before the removal ("2026-05-01: created `x.py`" stays true
+    after `x.py` is deleted; an entry dated after it claims a file already gone), or any
+    mention in a memory that cites the removing commit itself (it knows of the deletion)."""
+    if not stale:
+        return stale
+    lines = source.lines  # cut from the memory's text on each read: read once
+    text = "\n".join(lines)
+    dates = entry_dates(lines, source.first_line, source.markdown, text)
+    recording = recording_sections(lines, source.first_line, source.markdown)
+    kept = []
+    for item in stale:
+        ref, removal = item[1], item[2].removal
+        line = lines[ref.line - source.first_line]
+        if says_absent(line, ref.text) or ref.line in recording:
+            continue  # "`x/` is empty", "never commit to `x/`": what the project shows
+        if removal is not None and (
+            removal.commit[:7] in text or _recorded(line, dates.get(ref.line), removal)
+        ):
+            continue
+        kept.append(item)
+    return kept
+
+
+def _recorded(text: str, dated: tuple[str, bool] | None, removal: Removal) -> bool:
+    """The line is an entry of a dated log, dated on or before the removal: one that starts
+    with its date, or one under a dated heading that says what was done (a dated heading
+    may also be a version's stamp: "## Plan v5 (2026-04-16)" over paths it still cites)."""
+    if dated is None or dated[0] > removal.date:
+        return False
+    return dated[1] or says_done(text)
 
 
 def _verdict(
@@ -179,11 +228,14 @@ def _drop_ignored(
     paths = {v.path for _, _, v in found if v.path}
     if not paths or project.repository is None:
         return found
+    # A folder asked for with its slash: `selleyo/` in .gitignore matches only a directory,
+    # and a folder no longer on disk is asked about as a file without it.
+    folders = {p + "/" for p in paths if not has_extension(p)}
     try:
-        local = ignored(project.repository, paths)
+        local = ignored(project.repository, paths | folders)
     except GitUnavailable:
         return found  # git could not tell: the history's evidence stands
-    return [item for item in found if item[2].path not in local]
+    return [item for item in found if not {item[2].path, item[2].path + "/"} & local]
 
 
 def _skips(unchecked: dict[str, int]) -> list[str]:

@@ -3,8 +3,12 @@
 Stale means the project once had it, and each finding says why:
 
 - ``deleted-file-reference``: a path the project's history deleted ("deleted in
-  1a2b3c4 (2026-05-02)"); ``renamed-file-reference`` when git saw a rename, with
-  the new path as the suggestion (``review`` offers the replacement).
+  1a2b3c4 (2026-05-02)"); when the project has one file of the same name now, the
+  suggestion names it. ``renamed-file-reference`` when git saw a rename, or when the
+  deleting commit added one file of the same name (a move whose content changed too
+  much for git to pair them), with the new path as the suggestion (``review`` offers
+  the replacement). A bare file name is looked up wherever the history had it; a
+  folder is deleted when the history had files under it and none remain.
 - ``missing-file-reference`` (a note): a path with an extension, in a folder the
   project has, that was never in its history; or, on this machine, a ``~/`` or
   absolute path that is not there.
@@ -19,7 +23,11 @@ Stale means the project once had it, and each finding says why:
 A reference is a claim only when it looks like one (see
 ``analysis/references.py``): word lists, branches, globs, placeholders, URLs,
 examples, generated folders and lines that say a thing was renamed, moved or
-deleted (or lists such a line introduces) are not. The history is one ``git
+deleted (or lists such a line introduces) are not; nor is a path whose sentence
+says it is absent, empty or not to be used. A removed path is history, not a
+claim, in an entry of a dated log written on or before the removal (a line that
+starts with its date, or one under a dated heading that says what was done), and
+in a memory that cites the removing commit. The history is one ``git
 log`` for the whole tree, cached by HEAD. ``~/`` and absolute paths are checked
 only for a Claude Code tree on this machine. MEMORY.md is scanned; session
 recaps (stale by nature) are not. What
@@ -54,6 +62,7 @@ from memory_audit.analysis.stale_sources import (
 from memory_audit.config.fields import INTERNAL
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.git import GitUnavailable, look_up_objects, reachable
+from memory_audit.sources.git_history import Removal
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "stale-refs"
@@ -113,12 +122,13 @@ def _path_finding(source: Source, ref: Reference, verdict: Verdict) -> Finding:
     if verdict.status is Status.REMOVED and removal is not None:
         when = f"{removal.commit[:7]} ({removal.date})"
         if verdict.renamed_to:
+            how = "moved" if verdict.moved else "renamed"
             return make_finding(
                 ID,
                 "renamed-file-reference",
                 source.path,
                 ref.line,
-                f"{shown} was renamed to `{verdict.renamed_to}` in {when}",
+                f"{shown} was {how} to `{verdict.renamed_to}` in {when}",
                 f"update the reference to `{verdict.renamed_to}`",
                 key=ref.text,
                 fix=_replace(source, ref, verdict.renamed_to, verdict.path),
@@ -129,10 +139,25 @@ def _path_finding(source: Source, ref: Reference, verdict: Verdict) -> Finding:
             source.path,
             ref.line,
             f"{shown} was deleted from the project in {when}",
-            "remove or update the memory: it describes a file the project no longer has",
+            _deleted_suggestion(verdict, removal),
             key=ref.text,
         )
     return _missing(source, ref, verdict)
+
+
+def _deleted_suggestion(verdict: Verdict, removal: Removal) -> str:
+    """The one same-named file the project has now, when there is one: added with or after
+    the deletion it is most likely the file's successor; added before, it may be."""
+    namesake, added = verdict.namesake, verdict.namesake_added
+    if namesake is None:
+        return "remove or update the memory: it describes a file the project no longer has"
+    since = f" (added in {added.commit[:7]} ({added.date}))" if added is not None else ""
+    if added is not None and added.date >= removal.date:
+        return f"`{namesake}` exists now{since}: update the reference"
+    return (
+        f"`{namesake}` exists now{since}: update the reference if it is the same file, "
+        "otherwise remove or update the memory"
+    )
 
 
 def _replace(source: Source, ref: Reference, new: str, matched: str) -> dict[str, object]:

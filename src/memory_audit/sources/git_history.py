@@ -1,6 +1,7 @@
-"""What a project's history says: every path it deleted or renamed, newest removal first.
+"""What a project's history says: every path it deleted or renamed, newest removal first,
+and when each file tracked now was last added.
 
-The history query is ONE streamed ``git log --all -M --name-status --diff-filter=DR
+The history query is ONE streamed ``git log --all -M --name-status --diff-filter=ADR
 -z`` for the whole tree. Its answer, with the files tracked at HEAD, is cached in the
 state folder keyed by HEAD and the refs' tips: an unchanged project costs two
 ``rev-parse``; a project that moved on reads only its new commits.
@@ -12,7 +13,7 @@ import contextlib
 import hashlib
 import json
 import subprocess
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -28,7 +29,7 @@ from memory_audit.sources.git import (
     run_git,
 )
 
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 COMMIT_START = "\x01"  # starts each commit header in the log stream
 
 
@@ -43,12 +44,26 @@ class Removal:
 
 @dataclass
 class History:
-    """Tracked paths at HEAD, and every path the history removed (newest removal wins)."""
+    """Tracked paths at HEAD, every path the history removed (newest removal wins), and when
+    each tracked path was last added."""
 
     tracked: frozenset[str]
     removed: dict[str, Removal] = field(default_factory=dict)
     renames_complete: bool = True  # False when objects were missing for rename detection
     tips: tuple[str, ...] = ()  # every ref's commit when it was read: where to resume
+    # tracked path -> (commit, date) of the newest commit that added it (a move git saw as
+    # delete + add adds the new path in the commit that deletes the old one). Pairs, not
+    # Removals: one per tracked file, and building that many objects from the cache costs
+    # more than the rest of reading it; see added_by.
+    added: dict[str, Sequence[str]] = field(default_factory=dict)
+
+    def added_by(self, path: str) -> Removal | None:
+        """The newest commit that added ``path`` (tracked now), as a Removal without a name."""
+        try:
+            commit, date = self.added[path]
+        except (KeyError, TypeError, ValueError):
+            return None
+        return Removal(str(commit), str(date))
 
     def final_name(self, path: str) -> str | None:
         """Where a renamed path lives now (following rename chains), or None."""
@@ -75,21 +90,24 @@ def history(repo: Repository, cache_dir: Path | None) -> History:
     found = History(_tracked(repo), tips=tips)
     if cached is not None:
         try:
-            found.renames_complete = _read(repo, found.removed, cached[1].tips)
+            found.renames_complete = _read(repo, found, cached[1].tips)
             found.renames_complete &= cached[1].renames_complete
             found.removed = {**cached[1].removed, **found.removed}  # the newer removal wins
+            found.added = {**cached[1].added, **found.added}
         except GitUnavailable:
             cached = None  # a cached tip is gone (gc after a rebase): read it all
-            found.removed = {}
+            found.removed, found.added = {}, {}
     if cached is None:
-        found.renames_complete = _read(repo, found.removed, ())
+        found.renames_complete = _read(repo, found, ())
+    found.added = {p: a for p, a in found.added.items() if p in found.tracked}
     if cache is not None:
         _save(cache, repo.head, found)
     return found
 
 
-def _read(repo: Repository, into: dict[str, Removal], known: Iterable[str]) -> bool:
-    """Removals in commits not reachable from ``known``; False when renames were not read."""
+def _read(repo: Repository, into: History, known: Iterable[str]) -> bool:
+    """Removals and additions in commits not reachable from ``known``; False when renames
+    were not read."""
     try:
         _collect(into, _removals(repo, known, renames=True))
         return True
@@ -105,18 +123,24 @@ def _tracked(repo: Repository) -> frozenset[str]:
     return frozenset(p for p in out.split("\0") if p)
 
 
-def _collect(into: dict[str, Removal], removals: Iterable[tuple[str, Removal]]) -> None:
-    for path, removal in removals:
-        into.setdefault(path, removal)  # newest first: the first seen is the last made
+# A change in the log: (status "A", "D" or "R", path, commit, date, new path or "").
+Change = tuple[str, str, str, str, str]
 
 
-def _removals(
-    repo: Repository, known: Iterable[str], *, renames: bool
-) -> Iterator[tuple[str, Removal]]:
+def _collect(into: History, changes: Iterable[Change]) -> None:
+    for status, path, commit, date, new in changes:
+        # newest first: the first seen is the last made
+        if status == "A":
+            into.added.setdefault(path, (commit, date))
+        elif path not in into.removed:
+            into.removed[path] = Removal(commit, date, new or None)
+
+
+def _removals(repo: Repository, known: Iterable[str], *, renames: bool) -> Iterator[Change]:
     """Stream the one history query (newest commit first), excluding ``known`` commits."""
     rename = "-M" if renames else "--no-renames"
     args = [git_binary(), *SAFE_OPTIONS, "-C", str(repo.path), "log", "--all", "--stdin"]
-    args += [rename, "--name-status", "--diff-filter=DR", "-z"]
+    args += [rename, "--name-status", "--diff-filter=ADR", "-z"]
     args += [f"--format={COMMIT_START}%H %cs"]
     try:
         process = subprocess.Popen(
@@ -141,8 +165,9 @@ def _removals(
             raise GitUnavailable("git log failed")
 
 
-def _parse_log(stream: IO[bytes]) -> Iterator[tuple[str, Removal]]:
-    """Fields of ``log -z --name-status``: headers, then ``D path`` / ``R<n> old new``."""
+def _parse_log(stream: IO[bytes]) -> Iterator[Change]:
+    """Fields of ``log -z --name-status``: headers, then ``A path`` / ``D path`` /
+    ``R<n> old new`` (plain tuples: one per file the history ever added)."""
     commit, date = "", ""
     fields = _fields(stream)
     for field_text in fields:
@@ -150,11 +175,12 @@ def _parse_log(stream: IO[bytes]) -> Iterator[tuple[str, Removal]]:
         if item.startswith(COMMIT_START):
             commit, _, date = item.lstrip(COMMIT_START).partition(" ")
             date = date.strip()
-        elif item == "D":
-            yield next(fields, ""), Removal(commit, date)
+        elif item in ("A", "D"):
+            yield item, next(fields, ""), commit, date, ""
         elif item.startswith("R"):
             old, new = next(fields, ""), next(fields, "")
-            yield old, Removal(commit, date, new)
+            yield "R", old, commit, date, new
+            yield "A", new, commit, date, ""  # the new path arrived with the rename
 
 
 def _fields(stream: IO[bytes]) -> Iterator[str]:
@@ -189,19 +215,33 @@ def _load(path: Path) -> tuple[str, History] | None:
             bool(data["renames_complete"]),
             tuple(data["tips"]),
         )
+        commits = data["added_commits"]  # [commit, date] pairs, checked when used (added_by)
+        found.added = {
+            p: commits[i] for p, i in zip(data["tracked"], data["added"], strict=True) if i >= 0
+        }
         return str(data["head"]), found
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
         return None
 
 
 def _save(path: Path, head: str, found: History) -> None:
+    tracked = sorted(found.tracked)
+    # Additions as a number per tracked path (-1: not seen) into a list of commits: the
+    # paths are written once, and a list of numbers reads many times faster than a map.
+    commits: dict[tuple[str, ...], int] = {}
+    added = [
+        commits.setdefault(tuple(pair), len(commits)) if (pair := found.added.get(p)) else -1
+        for p in tracked
+    ]
     document = {
         "version": CACHE_VERSION,
         "head": head,
         "tips": list(found.tips),
-        "tracked": sorted(found.tracked),
+        "tracked": tracked,
         "renames_complete": found.renames_complete,
         "removed": {p: [r.commit, r.date, r.renamed_to or ""] for p, r in found.removed.items()},
+        "added_commits": list(commits),
+        "added": added,
     }
     try:
         ensure_private_dir(path.parent)

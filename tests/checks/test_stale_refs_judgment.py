@@ -1,0 +1,281 @@
+"""stale-refs judging what a removed path's memory means: lines that agree with the history,
+dated records, memories that record the deletion, moves git saw no rename in, bare names.
+
+Every sample is a look-alike written for the kind of false or missed finding it stands for.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_audit.tree.snapshot import ProjectLocation
+from tests.harness import codes, findings, memory, write_tree
+from tests.support.git_repo import Repo
+
+BODY_START = 6  # the harness's frontmatter takes lines 1-5
+
+
+def at(project: Path) -> ProjectLocation:
+    return ProjectLocation("-p", project, None)
+
+
+def line(body: str, text: str) -> int:
+    """The file line of the body line that holds ``text``."""
+    return BODY_START + next(i for i, t in enumerate(body.split("\n")) if text in t)
+
+
+def fixtures_repo(path: Path) -> Repo:
+    """Golden fixtures added (2026-05-02), then the folder deleted (2026-05-03)."""
+    repo = Repo(path)
+    repo.commit("golden meshes", {"tests/fixtures/cube.obj": "v 0 0 0\n", "src/mesh.py": "m\n"})
+    repo.remove("drop the golden meshes", "tests/fixtures")
+    return repo
+
+
+ABSENT = """\
+`tests/fixtures/` is empty (the folder does not exist).
+`tests/fixtures/` — not applicable, no golden files are made.
+Never commit golden meshes to `tests/fixtures/`.
+`tests/fixtures/` は空（ディレクトリ自体が無い）。
+モディファイアの出力を `tests/fixtures/` に固定してはならない。
+| `tests/fixtures/` | — | **該当なし**。golden は作らない |
+La carpeta `tests/fixtures/` ya no existe.
+A pasta `tests/fixtures/` está vazia.
+Der Ordner `tests/fixtures/` ist leer.
+Le dossier `tests/fixtures/` n'existe pas.
+`tests/fixtures/` 不存在。
+`tests/fixtures/` 폴더 없음.
+Golden meshes live in `tests/fixtures/`. Never filter meshes in the client."""
+
+
+def test_a_line_that_says_the_path_is_absent_or_not_to_be_used_agrees_with_the_history(
+    tmp_path: Path,
+) -> None:
+    repo = fixtures_repo(tmp_path / "p")
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=ABSENT)})
+    # Only the last line claims the folder; its "never" is another sentence's.
+    assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
+        ("deleted-file-reference", "a.md", line(ABSENT, "live in"))
+    ]
+
+
+def test_a_folder_is_deleted_only_when_none_of_its_files_remain(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "p")
+    repo.commit("first", {"assets/a.png": "a", "assets/b.png": "b", "old/c.txt": "c"})
+    repo.remove("drop some", "assets/a.png", "old/c.txt")
+    body = "Images go in `assets/`.\nNotes were kept in `old/`.\nDrafts: `drafts/`."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
+        ("deleted-file-reference", "a.md", line(body, "`old/`"))
+    ]
+
+
+def scripts_repo(path: Path) -> tuple[Repo, str]:
+    """Two scripts added 2026-05-02; deploy.sh deleted 2026-05-03."""
+    repo = Repo(path)
+    repo.commit("scripts", {"scripts/deploy.sh": "d\n", "scripts/check.sh": "c\n"})
+    gone = repo.remove("drop the deploy script", "scripts/deploy.sh")
+    return repo, gone
+
+
+DATED_LOG = """\
+## 2026-05-01
+- Created `scripts/deploy.sh` for CI.
+
+### Details
+- Wrote the first version of `scripts/deploy.sh`.
+
+2026-05-02: `scripts/deploy.sh` runs the release.
+
+## Session 12 (2026-05-09)
+- Added a flag to `scripts/deploy.sh`.
+
+## Release plan v5 (2026-05-01)
+**Deliverable:** `scripts/deploy.sh`"""
+
+
+def test_a_dated_log_entry_from_before_the_deletion_is_history(tmp_path: Path) -> None:
+    repo, _ = scripts_repo(tmp_path / "p")
+    tree = write_tree(tmp_path / "memory", {"log.md": memory("log", body=DATED_LOG)})
+    found = findings(tree, "stale-refs", location=at(repo.path))
+    # Reported: an entry dated after the deletion (it claims a file already gone), and a
+    # line under a dated heading that records nothing done (a version's stamp).
+    assert codes(found) == [
+        ("deleted-file-reference", "log.md", line(DATED_LOG, "Added a flag")),
+        ("deleted-file-reference", "log.md", line(DATED_LOG, "Deliverable")),
+    ]
+
+
+def test_a_memory_citing_the_deleting_commit_records_the_deletion(tmp_path: Path) -> None:
+    repo, gone = scripts_repo(tmp_path / "p")
+    recorded = f"Commit {gone[:7]} tidied the release flow.\n\nIt used `scripts/deploy.sh`."
+    unaware = "The release flow uses `scripts/deploy.sh`."
+    tree = write_tree(
+        tmp_path / "memory",
+        {"a.md": memory("a", body=recorded), "b.md": memory("b", body=unaware)},
+    )
+    assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
+        ("deleted-file-reference", "b.md", BODY_START)
+    ]
+
+
+def test_a_move_git_saw_as_delete_and_add_is_reported_as_a_move_with_the_fix(
+    tmp_path: Path,
+) -> None:
+    repo = Repo(tmp_path / "p")
+    repo.commit("docs", {"documentation/GUIDE.md": "old words\n" * 20, "src/a.py": "a\n"})
+    (repo.path / "documentation" / "GUIDE.md").unlink()
+    moved = repo.commit("rewrite the guide at the root", {"GUIDE.md": "new text\n" * 30})
+    body = "The guide (`documentation/GUIDE.md`) is the source of truth."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    [found] = findings(tree, "stale-refs", location=at(repo.path))
+    assert (found.code, found.line) == ("renamed-file-reference", BODY_START)
+    assert found.message.startswith(
+        f"`documentation/GUIDE.md` was moved to `GUIDE.md` in {moved[:7]}"
+    )
+    assert found.fix is not None
+    assert found.fix["new"] == "GUIDE.md"
+
+
+def test_the_one_same_named_file_the_project_has_now_is_named_in_the_suggestion(
+    tmp_path: Path,
+) -> None:
+    repo = Repo(tmp_path / "p")
+    repo.commit("first", {"docs/SETUP.md": "s\n", "docs/PLAN.md": "p\n", "ops/PLAN.md": "o\n"})
+    repo.remove("drop the docs", "docs")  # 2026-05-03
+    repo.commit("setup again", {"guide/SETUP.md": "a different setup\n"})  # 2026-05-04
+    body = "Setup steps: `docs/SETUP.md`.\nThe plan: `docs/PLAN.md`."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    setup, plan = findings(tree, "stale-refs", location=at(repo.path))
+    assert setup.code == plan.code == "deleted-file-reference"
+    assert setup.suggestion == (
+        "`guide/SETUP.md` exists now (added in "
+        f"{repo.git('rev-parse', '--short=7', 'HEAD')} (2026-05-04)): update the reference"
+    )
+    # ops/PLAN.md was there all along: maybe the same file, maybe not.
+    assert plan.suggestion == (
+        "`ops/PLAN.md` exists now (added in "
+        f"{repo.git('rev-parse', '--short=7', 'HEAD~2')} (2026-05-02)): update the reference "
+        "if it is the same file, otherwise remove or update the memory"
+    )
+
+
+def test_bare_file_names_are_looked_up_in_the_whole_history(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "p")
+    repo.commit(
+        "components",
+        {
+            "src/components/Header.tsx": "h\n",
+            "src/components/Footer.tsx": "f\n",
+            "src/App.tsx": "a\n",
+            "scripts/publish.sh": "p\n",
+        },
+    )
+    # moved into a subfolder, then deleted there: the name left two paths behind
+    repo.move("layout folder", "src/components/Header.tsx", "src/components/layout/Header.tsx")
+    repo.move("layout folder", "src/components/Footer.tsx", "src/components/layout/Footer.tsx")
+    repo.remove("new shell", "src/components/layout", "scripts/publish.sh")
+    body = "The shell renders `Header.tsx` and `Footer.tsx`.\nReleases run `publish.sh`."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    found = findings(tree, "stale-refs", location=at(repo.path))
+    assert [(f.code, f.line, f.message.split(" was ")[0]) for f in found] == [
+        ("deleted-file-reference", BODY_START, "`Header.tsx`"),
+        ("deleted-file-reference", BODY_START, "`Footer.tsx`"),
+        ("deleted-file-reference", BODY_START + 1, "`publish.sh`"),
+    ]
+
+
+def test_a_rename_record_counts_even_when_a_file_of_the_old_name_exists_elsewhere(
+    tmp_path: Path,
+) -> None:
+    repo = Repo(tmp_path / "p")
+    repo.commit("first", {"ROADMAP.md": "plan\n" * 10, "web/ROADMAP.md": "web\n", "x.txt": "x"})
+    repo.move("file the roadmap", "ROADMAP.md", "docs/plans/roadmap-2026.md")
+    repo.move("scene into a folder", "x.txt", "scenes/x.txt")
+    body = "Priorities are in `ROADMAP.md`.\nScenes load from `x.txt`."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    [found] = findings(tree, "stale-refs", location=at(repo.path))
+    # x.txt moved into a folder under its own name: the name still finds it.
+    assert (found.code, found.line) == ("renamed-file-reference", BODY_START)
+    assert found.suggestion == "update the reference to `docs/plans/roadmap-2026.md`"
+
+
+def test_a_move_read_after_the_history_was_cached_is_still_a_move(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    repo = Repo(tmp_path / "p")
+    repo.commit("docs", {"documentation/GUIDE.md": "old words\n" * 20, "src/a.py": "a\n"})
+    body = "The guide (`documentation/GUIDE.md`) is the source of truth."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    assert findings(tree, "stale-refs", location=at(repo.path)) == []  # history cached
+    (repo.path / "documentation" / "GUIDE.md").unlink()
+    repo.commit("rewrite the guide at the root", {"GUIDE.md": "new text\n" * 30})
+    # the second audit reads only the new commit, and keeps the cached additions
+    repo.commit("more", {"src/b.py": "b\n"})
+    for _ in range(2):
+        [found] = findings(tree, "stale-refs", location=at(repo.path))
+        assert found.message.startswith("`documentation/GUIDE.md` was moved to `GUIDE.md`")
+
+
+def test_a_folder_now_ignored_is_local_not_stale(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "p")
+    repo.commit("first", {"private/plan.md": "p\n", "src/a.py": "a\n", "notes/n.md": "n\n"})
+    repo.remove("keep it out of the public repository", "private", "notes")
+    repo.commit("ignore it", {".gitignore": "private/\n"})
+    body = "Personal folders, kept out of git: `private/`.\nNotes: `notes/`."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
+        ("deleted-file-reference", "a.md", BODY_START + 1)
+    ]
+
+
+def test_one_of_several_same_named_files_deleted_with_one_added_is_no_move(
+    tmp_path: Path,
+) -> None:
+    repo = Repo(tmp_path / "p")
+    repo.commit("modules", {"billing/NOTES.md": "b\n", "ledger/NOTES.md": "l\n", "a.py": "a"})
+    repo.git("rm", "-rq", "billing", "ledger")
+    repo.commit("fold both modules into payments", {"payments/NOTES.md": "p\n"})
+    body = "Billing notes: `billing/NOTES.md`."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    [found] = findings(tree, "stale-refs", location=at(repo.path))
+    # which of the two became payments/NOTES.md, if either, git cannot tell
+    assert found.code == "deleted-file-reference"
+
+
+RECORDING = """\
+## Cleanup of 1 May: what was deleted
+
+| file | why |
+|---|---|
+| `scripts/deploy.sh` | CI deploys now |
+
+The deploy flow had used `scripts/deploy.sh` for a year.
+
+### 削除したファイル
+`scripts/deploy.sh` はデプロイ用だった。
+
+## Releases
+
+Releases start from `scripts/deploy.sh`."""
+
+
+def test_a_section_whose_heading_records_the_deletion_claims_nothing(tmp_path: Path) -> None:
+    repo, _ = scripts_repo(tmp_path / "p")
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=RECORDING)})
+    assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
+        ("deleted-file-reference", "a.md", line(RECORDING, "Releases start"))
+    ]
+
+
+def test_a_file_renamed_then_deleted_names_the_deletion(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "p")
+    repo.commit("first", {"src/components/Header.tsx": "h\n", "src/App.tsx": "a\n"})
+    repo.move("layout folder", "src/components/Header.tsx", "src/layout/Header.tsx")
+    gone = repo.remove("new shell", "src/layout/Header.tsx")
+    body = "The header lives in `src/components/Header.tsx`."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    [found] = findings(tree, "stale-refs", location=at(repo.path))
+    assert found.message == (
+        f"`src/components/Header.tsx` was deleted from the project in {gone[:7]} (2026-05-04)"
+    )
