@@ -279,3 +279,30 @@ def test_a_file_renamed_then_deleted_names_the_deletion(tmp_path: Path) -> None:
     assert found.message == (
         f"`src/components/Header.tsx` was deleted from the project in {gone[:7]} (2026-05-04)"
     )
+
+
+def test_a_memory_describing_many_deleted_files_is_one_finding(tmp_path: Path) -> None:
+    # A module's file table, then a dead-code cleanup deleted the module: one decision
+    # about the memory, not a finding per row.
+    repo = Repo(tmp_path / "p")
+    files = {f"src/sim/part{i}.rs": f"fn p{i}() {{}}\n" for i in range(5)}
+    repo.commit("simulation", {**files, "src/main.rs": "fn main() {}\n"})
+    repo.remove("remove dead code: the simulation module", "src/sim")
+    table = "".join(f"| `src/sim/part{i}.rs` | step {i} of the solver |\n" for i in range(5))
+    body = "| File | Role |\n|---|---|\n" + table + "\nThe entry point is `src/main.rs`.\n"
+    few = "Stepping lives in `src/sim/part0.rs`.\n"
+    tree = write_tree(
+        tmp_path / "memory", {"a.md": memory("a", body=body), "b.md": memory("b", body=few)}
+    )
+    found = findings(tree, "stale-refs", location=at(repo.path))
+    assert codes(found) == [
+        ("deleted-file-reference", "a.md", line(body, "part0")),
+        ("deleted-file-reference", "b.md", BODY_START),
+    ]
+    grouped = found[0]
+    assert grouped.message == (
+        "5 files it describes were deleted from the project: `src/sim/part0.rs`,"
+        " `src/sim/part1.rs`, `src/sim/part2.rs`, `src/sim/part3.rs`, `src/sim/part4.rs`"
+        " (lines 8, 9, 10, 11, 12)"
+    )
+    assert "was deleted from the project in" in found[1].message

@@ -66,6 +66,8 @@ from memory_audit.sources.git_history import Removal
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "stale-refs"
+GROUPED = 3  # more deleted files than this in one memory: one finding for the memory
+SHOWN = 8  # names and lines shown in a grouped finding's message
 DOC_READ_LIMIT = 4 * 1024 * 1024
 # When no commit the tree cites is in the project, the tree cites another repository's
 # history (global memory kept in a dotfiles repository): none of them is evidence here.
@@ -108,7 +110,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     yield from (Skip(ID, reason) for reason in project.notes)
     if options.paths:
         stale, skipped = check_paths(tree, project, sources)
-        yield from (_path_finding(source, ref, verdict) for source, ref, verdict in stale)
+        yield from _grouped(stale)
         yield from (Skip(ID, reason) for reason in skipped)
     if options.commits:
         yield from _commits(project, sources)
@@ -143,6 +145,42 @@ def _path_finding(source: Source, ref: Reference, verdict: Verdict) -> Finding:
             key=ref.text,
         )
     return _missing(source, ref, verdict)
+
+
+def _grouped(stale: list[tuple[Source, Reference, Verdict]]) -> Iterator[Finding]:
+    """A memory describing more than ``GROUPED`` deleted files (a module's file table after
+    a cleanup) is one decision about that memory: one finding listing them, not a flood."""
+    deleted: dict[str, list[tuple[Reference, Verdict]]] = defaultdict(list)
+    for source, ref, verdict in stale:
+        if verdict.status is Status.REMOVED and verdict.removal and not verdict.renamed_to:
+            deleted[source.path].append((ref, verdict))
+    many = {path for path, items in deleted.items() if len(items) > GROUPED}
+    folded = {id(ref) for path in many for ref, _ in deleted[path]}
+    for source, ref, verdict in stale:
+        if id(ref) not in folded:
+            yield _path_finding(source, ref, verdict)
+    for path in sorted(many):
+        yield _deleted_files(path, deleted[path])
+
+
+def _deleted_files(path: str, items: list[tuple[Reference, Verdict]]) -> Finding:
+    names = list(dict.fromkeys(ref.text for ref, _ in items))
+    shown = ", ".join(f"`{n}`" for n in names[:SHOWN])
+    more = f" and {len(names) - SHOWN} more" if len(names) > SHOWN else ""
+    lines = sorted({ref.line for ref, _ in items})
+    at = ", ".join(str(n) for n in lines[:SHOWN]) + (" …" if len(lines) > SHOWN else "")
+    return make_finding(
+        ID,
+        "deleted-file-reference",
+        path,
+        lines[0],
+        f"{len(names)} files it describes were deleted from the project: {shown}{more}"
+        f" (lines {at})",
+        "update the memory to what the project has now, or remove it if it only describes"
+        " what was deleted",
+        key="deleted-files",
+        related=tuple(names),
+    )
 
 
 def _deleted_suggestion(verdict: Verdict, removal: Removal) -> str:
