@@ -4,7 +4,8 @@ Stale means the project once had it, and each finding says why:
 
 - ``deleted-file-reference``: a path the project's history deleted ("deleted in
   1a2b3c4 (2026-05-02)"); when the project has one file of the same name now, the
-  suggestion names it. ``renamed-file-reference`` when git saw a rename, or when the
+  suggestion names it; more than three in one memory are one finding listing them
+  (a file table after a cleanup). ``renamed-file-reference`` when git saw a rename, or when the
   deleting commit added one file of the same name (a move whose content changed too
   much for git to pair them), with the new path as the suggestion (``review`` offers
   the replacement). A bare file name is looked up wherever the history had it; a
