@@ -372,3 +372,32 @@ def test_a_note_moved_to_another_memory_folder_of_the_repository_is_a_stale_path
         "new": new,
     }
     assert new in found[0].message
+
+
+def test_a_copy_s_index_link_to_a_note_no_commit_ever_held_is_a_suggestion(
+    tmp_path: Path,
+) -> None:
+    # The index came from the owner's memory folder; only some notes were committed. The
+    # copy cannot tell the note is gone there: no line removal is offered. A note the
+    # history held and deleted is broken for sure.
+    repo = Repo(tmp_path / "project")
+    repo.commit(
+        "memory",
+        {
+            "memory/MEMORY.md": "# Index\n- [A](a.md) — a\n- [Later](later.md) — later\n"
+            "- [Gone](gone.md) — gone\n",
+            "memory/a.md": memory("a"),
+            "memory/gone.md": memory("gone"),
+        },
+    )
+    repo.remove("drop gone", "memory/gone.md")
+    found = findings(repo.path / "memory", "index-drift")
+    assert [(f.code, f.line, f.level) for f in found] == [
+        ("broken-index-link", 3, "suggestion"),
+        ("broken-index-link", 4, "problem"),
+    ]
+    assert found[0].message == (
+        "link target `later.md` is not in this copy, and no commit of the repository ever held it"
+    )
+    assert found[0].fix is None
+    assert found[1].fix is not None

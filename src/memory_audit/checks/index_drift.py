@@ -58,7 +58,7 @@ from memory_audit.analysis.routing_files import routed_from
 from memory_audit.analysis.stale_sources import on_this_machine
 from memory_audit.analysis.wikilinks import wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
-from memory_audit.sources.git import GitUnavailable, ignored, open_repository
+from memory_audit.sources.git import GitUnavailable, ignored, open_repository, run_git
 from memory_audit.sources.project_files import files_named
 from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.index_file import INDEX_NAME, IndexEntry, IndexLink
@@ -109,10 +109,13 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
     kept_out = _ignored(tree, [target for _, target in broken])
     broken = [pair for pair in broken if pair[1].path is None or pair[1].path not in kept_out]
     moved_out = _moved_out_of_tree(tree, [link for link, _ in broken])
+    uncommitted = _never_committed(tree, [t for _, t in broken])
     for link, target in broken:
         new = moved_out.get((link.line, link.target))
         if new is not None:
             yield _stale_path(link, new)
+        elif target.path is not None and target.path in uncommitted:
+            yield _uncommitted_link(link)
         else:
             yield _broken_link(link, target, pointer=link.line in pointers)
     if kept_out:
@@ -200,6 +203,40 @@ def _repository(tree: MemoryTree) -> str | None:
         return os.path.realpath(open_repository(tree.root).path)
     except (GitUnavailable, OSError, ValueError):
         return None
+
+
+def _never_committed(tree: MemoryTree, targets: list[Target]) -> set[str]:
+    """The missing targets of a copy kept in a repository that no commit ever held: the index
+    came from the owner's folder, the note never did, so the copy cannot tell whether it is
+    gone there. One ``git log`` for all of them; Claude Code's own trees are not copies."""
+    inside = sorted({t.path for t in targets if t.path is not None})
+    if not inside or on_this_machine(tree):
+        return set()
+    try:
+        repo = open_repository(tree.root)
+        base = os.path.relpath(tree.root, repo.path)
+        names = {os.path.normpath(os.path.join(base, p)): p for p in inside}
+        specs = [f":(literal){name}" for name in names]
+        out = run_git(repo.path, "log", "--all", "--format=", "--name-only", "--", *specs)
+    except (GitUnavailable, OSError, ValueError):
+        return set()  # no repository, or git could not tell: the links stay broken
+    seen = set(out.splitlines())
+    return {tree_path for name, tree_path in names.items() if name not in seen}
+
+
+def _uncommitted_link(link: IndexLink) -> Finding:
+    return make_finding(
+        ID,
+        "broken-index-link",
+        INDEX_NAME,
+        link.line,
+        f"link target `{link.target}` is not in this copy, and no commit of the repository ever"
+        " held it",
+        "if the memory folder this copy comes from has the file, commit it; if not, remove"
+        " the entry",
+        key=link.target,
+        level="suggestion",
+    )
 
 
 def _ignored(tree: MemoryTree, targets: list[Target]) -> set[str]:
