@@ -150,6 +150,40 @@ def test_a_secret_found_once_is_found_wherever_its_text_is_repeated(tree_dir: Pa
     assert password not in repr(found)
 
 
+def test_a_value_the_tree_names_things_with_is_not_searched_for(tree_dir: Path) -> None:
+    # A lab's name used as its SNMP community, then as a user, a host and a file name:
+    # each of those is a name. Redacting them would break the index and the file names.
+    word = "Labnet26"
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("router.md", f"{word}_hosts.md"),
+            "router.md": memory("router", body=f"SNMP community: {word}"),
+            f"{word}_hosts.md": memory("hosts", body=f"VPN {word} for the lab, user {word}"),
+        },
+    )
+    found = findings(tree_dir, "secrets")
+    assert codes(found) == [("possible-secret", "router.md", 6)]
+
+
+def test_a_repeat_inside_a_host_or_file_name_is_the_name(tree_dir: Path) -> None:
+    password = "Harbor01x"
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", body=f"the wifi password is {password}"),
+            "b.md": memory(
+                "b", body=f"host {password}.local\nfile {password}-notes\nagain {password} here"
+            ),
+        },
+    )
+    found = findings(tree_dir, "secrets")
+    assert sorted(codes(found)) == [("possible-secret", "a.md", 6), ("possible-secret", "b.md", 8)]
+    [repeat] = [f for f in found if f.path == "b.md"]
+    assert "repeated" in repeat.message
+
+
 def test_a_repeated_false_positive_is_not_reported(tree_dir: Path) -> None:
     password = "Harbor01!!"
     write_tree(

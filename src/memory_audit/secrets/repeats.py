@@ -31,6 +31,7 @@ except ImportError:  # pragma: no cover - google-re2 is a dependency; a broken w
     _re2 = None
 
 RULE = "repeated-credential"
+NAME_JOINS = "_-."  # a character that joins the text before it into one name
 # Shorter values are too likely to be ordinary text elsewhere ("admin1").
 MIN_LENGTH = 6
 # Text below which the search does not share the work with a forked process.
@@ -70,7 +71,7 @@ def _repeats(tree: MemoryTree, scanner: Scanner) -> dict[str, tuple[Repeat, ...]
             if len(value) < MIN_LENGTH or match.fingerprint in scanner.false_positives:
                 continue
             first.setdefault(value, (path, match))
-    for value in _self_evident(scanner, list(first)):
+    for value in _self_evident(scanner, list(first)) | _names(tree, list(first)):
         del first[value]
     if not first:
         return {}
@@ -89,6 +90,14 @@ def _repeats(tree: MemoryTree, scanner: Scanner) -> dict[str, tuple[Repeat, ...]
         if places:
             repeats[path] = tuple(places)
     return repeats
+
+
+def _names(tree: MemoryTree, values: list[str]) -> set[str]:
+    """Values a file or folder of the tree is named by (``lab_server.md`` for ``lab``): a
+    word the tree names things with is a name wherever else it stands, not a secret to
+    look for (a lab's name used as an SNMP community, then as a user, host and file)."""
+    paths = "\n".join(sorted({*tree.files, *tree.present}))
+    return {value for _, _, value in _Search(values).hits(paths)} if values and paths else set()
 
 
 def _self_evident(scanner: Scanner, values: list[str]) -> set[str]:
@@ -218,7 +227,11 @@ def _overlaps(taken: list[tuple[int, int]], starts: list[int], start: int, end: 
 
 
 def _inside_a_word(text: str, start: int, end: int) -> bool:
-    """Part of a longer run of letters and digits: "harbor7" inside "harbor7x" is not it."""
+    """Part of a longer run of letters and digits ("harbor7" inside "harbor7x"), or of a
+    name: a file name, a host or an identifier (``lab_server.md``, ``lab.local``,
+    ``lab-vpn``): where a password's text is part of a name, it is the name."""
     before = text[start - 1 : start] if start else ""
-    after = text[end : end + 1]
-    return before.isalnum() or before == "_" or after.isalnum() or after == "_"
+    after = text[end : end + 2]
+    if before.isalnum() or before in NAME_JOINS or after[:1].isalnum() or after[:1] in "_-":
+        return True
+    return after[:1] == "." and after[1:2].isalnum()
