@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from memory_audit.checks.index_drift import Options as IndexDriftOptions
+from memory_audit.tree.snapshot import ProjectLocation
 from tests.harness import codes, findings, index, memory, report, write_tree
 from tests.support.git_repo import Repo
 
@@ -391,7 +392,11 @@ def test_a_copy_s_index_link_to_a_note_no_commit_ever_held_is_a_suggestion(
         },
     )
     repo.remove("drop gone", "memory/gone.md")
-    found = findings(repo.path / "memory", "index-drift")
+    # Audited alone, nothing says the folder is its project's copy: both links are broken.
+    alone = findings(repo.path / "memory", "index-drift")
+    assert [(f.line, f.level) for f in alone] == [(3, "problem"), (4, "problem")]
+    project = ProjectLocation("-project", repo.path, None)
+    found = findings(repo.path / "memory", "index-drift", location=project)
     assert [(f.code, f.line, f.level) for f in found] == [
         ("broken-index-link", 3, "suggestion"),
         ("broken-index-link", 4, "problem"),

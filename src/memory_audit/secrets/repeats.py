@@ -230,8 +230,8 @@ def _inside_a_word(text: str, start: int, end: int) -> bool:
     """Part of a longer run of letters and digits ("harbor7" inside "harbor7x"), or of a
     name: a file name, a host or an identifier (``lab_server.md``, ``lab.local``,
     ``lab-vpn``): where a password's text is part of a name, it is the name."""
-    before = text[start - 1 : start] if start else ""
-    after = text[end : end + 2]
-    if before.isalnum() or before in NAME_JOINS or after[:1].isalnum() or after[:1] in "_-":
+    before = text[start - 1 : start] if start else " "
+    after = text[end : end + 2] or " "  # the text's edges join nothing
+    if before.isalnum() or before in NAME_JOINS or after[0].isalnum() or after[0] in "_-":
         return True
-    return after[:1] == "." and after[1:2].isalnum()
+    return after[0] == "." and after[1:2].isalnum()
