@@ -193,12 +193,11 @@ def test_commits_unreachable_or_absent_are_stale_others_repositories_are_not(
         ("stale-commit-reference", 8),
     ]
     assert "no longer reachable from any branch or tag" in found[0].message
-    assert found[0].level == "problem"  # the object is here: this project's, rebased away
+    assert found[0].level == "suggestion"  # worth a look: the level of the whole code
     assert found[1].message == (
         "commit `4f2a91c0` is not in the project's history (rewritten away, or another"
         " repository's?)"
     )
-    # Never in the clone: most often another repository's commit on real trees.
     assert found[1].level == "suggestion"
 
 

@@ -15,9 +15,11 @@ Stale means the project once had it, and each finding says why:
   absolute path that is not there.
 - ``stale-commit-reference``: a hash the line labels a commit ("commit abc1234",
   "fixed in") that no branch or tag of the project reaches, unless the line
-  names another repository ("frontend-app commit …"). A problem when the object
-  is still in the repository (rebased or squashed away); a suggestion when it was
-  never in this clone (a rewritten history, or another repository's commit).
+  names another repository ("frontend-app commit …"); the message says whether the
+  object is still in the repository (rebased or squashed away) or was never in this
+  clone (a rewritten history, or another repository's commit). A suggestion: on
+  unseen trees most such hashes were another repository's, or a rewrite the memory
+  itself records.
 - ``outdated-reference``: an id matching a configured ``design_docs`` pattern
   that its planning file no longer mentions.
 
@@ -279,7 +281,7 @@ def _foreign_files(
 
 
 def _stale_commit(source: Source, ref: Reference, *, present: bool) -> Finding:
-    if present:  # this project's commit, rebased or squashed away: the evidence is here
+    if present:  # this project's commit, rebased or squashed away: the object is here
         return make_finding(
             ID,
             "stale-commit-reference",
@@ -302,7 +304,6 @@ def _stale_commit(source: Source, ref: Reference, *, present: bool) -> Finding:
         "if it was this project's, update the hash to the commit that now holds the change;"
         " if it is another repository's, name that repository beside it",
         key=ref.text,
-        level="suggestion",
     )
 
 
