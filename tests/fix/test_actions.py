@@ -330,6 +330,24 @@ def test_redacting_a_secret_redacts_every_copy_the_audit_found(tree_dir: Path) -
     assert findings(tree_dir, "secrets") == []
 
 
+def test_redacting_never_touches_the_secret_s_text_inside_other_words(tree_dir: Path) -> None:
+    # A short password, and a longer one whose text is part of other words and names:
+    # only the places the audit reports are redacted.
+    body = (
+        "export PGPASSWORD=rust\nwe write rust; trust the crust\n"
+        "sshpass -p Lion9x ssh ops@nas\nLion9xes and Lion9x.local, again Lion9x here\n"
+    )
+    write_tree(tree_dir, {"a.md": memory("a", body=body)})
+    redact = actions(secret_scanner(SecretsOptions()))["redact-secret"]
+    for finding in [f for f in findings(tree_dir, "secrets") if f.fix]:
+        redact.build(Tree.open(tree_dir), dict(finding.fix or {}), []).apply()
+    text = (tree_dir / "a.md").read_text()
+    assert "we write rust; trust the crust" in text
+    assert "Lion9xes and Lion9x.local, again <REDACTED:" in text
+    assert "sshpass -p <REDACTED:" in text
+    assert "PGPASSWORD=<REDACTED:" in text
+
+
 def test_an_unknown_frontmatter_shape_is_refused_not_guessed(tree_dir: Path) -> None:
     write_tree(tree_dir, {"a.md": "---\nname: a\nrelations: just-a-string\n---\n"})
     with pytest.raises(CannotEdit):

@@ -30,6 +30,7 @@ from memory_audit.fix.text_file import TextFile, new_file
 from memory_audit.fix.todo_note import capture_todo_note
 from memory_audit.fix.todo_note import description as todo_description
 from memory_audit.fix.tree_access import Tree
+from memory_audit.secrets.repeats import standalone_places
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.index_file import INDEX_NAME
 
@@ -320,13 +321,13 @@ def redact_secret(scanner: Scanner) -> Callable[[Tree, Fix, list[str]], Edit]:
         # decision redacts every copy, else the copies would drop out of the report unredacted.
         secrets = {memory.text[m.start : m.end]: m.rule for m in matches}
         for secret, rule in secrets.items():
-            text = text.replace(secret, f"<REDACTED:{rule}>")
+            text = _redacted(text, secret, rule)
         changes = [FileChange(memory, memory.with_text(text))]
         for other in sorted({str(p) for p in fix.get("also") or ()} - {rel}):
             copy = _read(tree, other)
             redacted = copy.text
             for secret, rule in secrets.items():
-                redacted = redacted.replace(secret, f"<REDACTED:{rule}>")
+                redacted = _redacted(redacted, secret, rule)
             if redacted != copy.text:
                 changes.append(FileChange(copy, copy.with_text(redacted)))
         also = f", and its copies in {len(changes) - 1} other file(s)" if len(changes) > 1 else ""
@@ -336,6 +337,14 @@ def redact_secret(scanner: Scanner) -> Callable[[Tree, Fix, list[str]], Edit]:
         )
 
     return build
+
+
+def _redacted(text: str, secret: str, rule: str) -> str:
+    """``text`` with each place that repeats ``secret`` as the audit reports one redacted:
+    never a shorter value inside a word ("rust" in "trust"), a host or a file name."""
+    for start, end in reversed(standalone_places(text, secret)):
+        text = text[:start] + f"<REDACTED:{rule}>" + text[end:]
+    return text
 
 
 def actions(scanner: Scanner) -> dict[str, Action]:

@@ -235,3 +235,12 @@ def _inside_a_word(text: str, start: int, end: int) -> bool:
     if before.isalnum() or before in NAME_JOINS or after[0].isalnum() or after[0] in "_-":
         return True
     return after[0] == "." and after[1:2].isalnum()
+
+
+def standalone_places(text: str, value: str) -> list[tuple[int, int]]:
+    """Where ``text`` repeats ``value`` as the search reports a repeat: the value long
+    enough to be searched for, standing alone (not part of a word, host or file name).
+    What a redaction may replace beyond the spans the rules matched."""
+    if len(value) < MIN_LENGTH:
+        return []
+    return [(s, e) for s, e, _ in _finds(text, value) if not _inside_a_word(text, s, e)]
