@@ -484,3 +484,22 @@ def test_add_frontmatter_refuses_to_fence_lines_that_changed(tree_dir: Path) -> 
     write_tree(tree_dir, {"a.md": "# Signal check\nname: later in the text\n"})
     with pytest.raises(StaleTarget, match="no longer opens with those field lines"):
         build(tree_dir, {"action": "add-frontmatter", "path": "a.md", "fence": 2})
+
+
+def test_create_index_writes_one_resolving_line_per_memory_whatever_its_frontmatter(
+    tree_dir: Path,
+) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "multi.md": "---\nname: multi\ndescription: |\n  line one\n  line two\ntype: project\n---\nx\n",
+            "my notes.md": memory("my [draft] notes"),
+        },
+    )
+    [missing] = [f for f in findings(tree_dir, "index-drift") if f.code == "missing-index"]
+    apply(tree_dir, dict(missing.fix or {}))
+    assert (tree_dir / "MEMORY.md").read_text() == (
+        "# Memory index\n\n- [multi](multi.md) — line one line two\n"
+        "- [my \\[draft\\] notes](<my notes.md>) — About my [draft] notes\n"
+    )
+    assert findings(tree_dir, "index-drift", "orphans", "index-budget") == []

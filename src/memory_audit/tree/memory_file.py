@@ -204,9 +204,14 @@ class MemoryFile:
         return self.path.rsplit("/", 1)[-1].removesuffix(".md")
 
     def index_pointer(self) -> str:
-        """The MEMORY.md line that points here: ``- [Title](path) — description``."""
-        title = self.name or self.stem.replace("_", " ").replace("-", " ")
-        return f"- [{title}]({self.path})" + (f" — {self.description}" if self.description else "")
+        """The MEMORY.md line that points here: ``- [Title](path) — description``, one line
+        whatever the frontmatter holds (a ``|`` block description, brackets in a name, a
+        space in the path, which a link takes only between ``<`` and ``>``)."""
+        title = " ".join((self.name or self.stem.replace("_", " ").replace("-", " ")).split())
+        title = title.replace("[", "\\[").replace("]", "\\]")
+        target = f"<{self.path}>" if any(c in self.path for c in " ()<>") else self.path
+        hook = " ".join(self.description.split())
+        return f"- [{title}]({target})" + (f" — {hook}" if hook else "")
 
     @property
     def scope(self) -> frozenset[str]:
