@@ -503,3 +503,35 @@ def test_create_index_writes_one_resolving_line_per_memory_whatever_its_frontmat
         "- [my \\[draft\\] notes](<my notes.md>) — About my [draft] notes\n"
     )
     assert findings(tree_dir, "index-drift", "orphans", "index-budget") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fenced"),
+    [
+        (
+            "name: deploy\ndescription: Deploy notes: how we ship\n\nBody.\n",
+            "---\nname: deploy\ndescription: 'Deploy notes: how we ship'\ntype: project\n---\n",
+        ),
+        (
+            "name: deploy\ndescription: [draft] deploy notes\n\nBody.\n",
+            "---\nname: deploy\ndescription: '[draft] deploy notes'\ntype: project\n---\n",
+        ),
+    ],
+)
+def test_fencing_unfenced_fields_writes_yaml_that_parses(
+    tree_dir: Path, text: str, fenced: str
+) -> None:
+    write_tree(tree_dir, {"MEMORY.md": index("deploy.md"), "deploy.md": text})
+    [finding] = findings(tree_dir, "frontmatter")
+    apply(tree_dir, dict(finding.fix or {}))
+    assert (tree_dir / "deploy.md").read_text().startswith(fenced)
+    assert findings(tree_dir, "frontmatter") == []
+
+
+def test_a_capitalised_line_after_the_fields_is_the_body_not_a_field(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir, {"MEMORY.md": index("deploy.md"), "deploy.md": "name: deploy\nNote: twice\n"}
+    )
+    [finding] = findings(tree_dir, "frontmatter")
+    assert finding.message.startswith("line 1 holds `name` without --- fences")
+    assert (finding.fix or {})["fence"] == 1

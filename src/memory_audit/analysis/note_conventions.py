@@ -113,7 +113,11 @@ def unfenced_fields(lines: Sequence[str], most: int = 20) -> tuple[int, frozense
     keys: list[str] = []
     for line in lines[:most]:
         key, colon, _ = line.partition(":")
-        if not colon or not key or not all(c.isalnum() or c in "_-" for c in key):
+        # a frontmatter key is lower case ("name", "description", "created_at"); "Note:" or
+        # "TODO:" opening the body is prose
+        if not colon or not key[:1].islower() or not all(c.isalnum() or c in "_-" for c in key):
+            break
+        if not key.isascii() or key.lower() != key:
             break
         keys.append(key)
     if not SCHEMA_KEYS & set(keys):

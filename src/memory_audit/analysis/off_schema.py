@@ -144,7 +144,8 @@ def _unfenced(dimension: str, memory: MemoryFile, count: int, keys: frozenset[st
         "no-frontmatter",
         memory.path,
         1,
-        f"{lines} hold {', '.join(f'`{k}`' for k in sorted(keys & {'name', 'description'}))}"
+        f"{lines} {'holds' if count == 1 else 'hold'}"
+        f" {', '.join(f'`{k}`' for k in sorted(keys & {'name', 'description'}))}"
         " without --- fences: discovery reads no frontmatter here",
         f"wrap {lines} in --- fences{add}",
         fix={"action": "add-frontmatter", "path": memory.path, "fence": count},

@@ -247,9 +247,16 @@ def add_frontmatter(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     kept = memory.lines[:fenced]
     if fenced and unfenced_fields(kept)[0] != fenced:
         raise StaleTarget(f"{rel} no longer opens with those field lines")
-    present = {line.partition(":")[0] for line in kept}
+    # A fenced field that would not parse as YAML is written again as a quoted scalar:
+    # "description: Deploy notes: how we ship" was prose, unfenced; the others stay as typed.
+    pairs = [line.partition(":")[::2] for line in kept]
+    present = {key for key, _ in pairs}
+    rewritten = [
+        line if fm.parses(line) else f"{key}: {fm.scalar(value.strip())}"
+        for line, (key, value) in zip(kept, pairs, strict=True)
+    ]
     added = [f"{key}: {fm.scalar(value)}" for key, value in fields.items() if key not in present]
-    header = ["---", *kept, *added, "---"]
+    header = ["---", *rewritten, *added, "---"]
     done = "fenced its frontmatter" if fenced else "added frontmatter"
     return Edit(f"{rel}: {done}", (_change(memory, header + memory.lines[fenced:]),))
 

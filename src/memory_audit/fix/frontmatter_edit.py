@@ -29,6 +29,15 @@ def scalar(value: Any) -> str:
     return text.removesuffix("\n...\n").strip()
 
 
+def parses(line: str) -> bool:
+    """Whether ``line`` alone is a YAML mapping of one key (a field as written is kept)."""
+    try:
+        loaded = yaml.safe_load(line)
+    except (yaml.YAMLError, RecursionError):  # "key: [[[[…": deeper than the parser goes
+        return False
+    return isinstance(loaded, dict) and len(loaded) == 1
+
+
 def span(lines: list[str]) -> tuple[int, int]:
     """Indexes of the opening and closing ``---`` lines."""
     if not lines or lines[0].rstrip() != "---":
