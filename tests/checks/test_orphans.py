@@ -311,3 +311,25 @@ def test_the_unindexed_notes_of_an_indexed_series_are_one_finding(tree_dir: Path
         ("status_2026-04-28.md",),
     )
     assert "2 of the series are indexed" in finding.message
+
+
+def test_an_agent_file_outside_the_project_and_claude_s_folder_is_never_read(
+    tmp_path: Path,
+) -> None:
+    # A memory may link anything; an agent file it links is read only inside the project,
+    # the folder holding the tree, or Claude Code's folder. Elsewhere: existence only.
+    elsewhere = write_tree(
+        tmp_path / "elsewhere", {"agents/coach.md": "Keep `memory/coach_profile.md`.\n"}
+    )
+    repo = tmp_path / "repo"
+    tree = write_tree(
+        repo / "work" / "memory",
+        {
+            "MEMORY.md": f"# Index\n- [Coach]({elsewhere}/agents/coach.md) — the coach agent\n",
+            "coach_profile.md": memory("coach profile"),
+        },
+    )
+    location = ProjectLocation(project_path=repo)
+    assert codes(findings(tree, "orphans", location=location)) == [
+        ("orphan-candidate", "coach_profile.md", None)
+    ]

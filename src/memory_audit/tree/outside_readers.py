@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from memory_audit.config.paths import claude_home
 from memory_audit.tree.markdown import is_external, parse_markdown
 from memory_audit.tree.walk import read_text
 
@@ -48,6 +49,14 @@ def named_paths(path: Path) -> tuple[str, ...]:
     return tuple(
         link.target for link in document.links if not link.wiki and not is_external(link.target)
     )
+
+
+def readable_from(root: Path, project: Path | None) -> tuple[str, ...]:
+    """The folders an agent or skill file a memory links may be read in: the project, the
+    folder holding the tree (a copy of ``~/.claude``), and Claude Code's own folder. A link
+    to anywhere else is checked for existence only, never read (DESIGN §6)."""
+    folders = [root.parent, *((project,) if project is not None else ()), claude_home()]
+    return tuple(os.path.realpath(folder) + os.sep for folder in folders)
 
 
 def runnable(absolute: str) -> bool:

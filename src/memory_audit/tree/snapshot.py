@@ -28,6 +28,7 @@ from memory_audit.tree.outside_readers import (
     MAX_FILES,
     instruction_files,
     named_paths,
+    readable_from,
     runnable,
     runnable_copies,
     tree_path_by_suffix,
@@ -291,7 +292,8 @@ class MemoryTree:
             found.extend(
                 c for c in runnable_copies(target.absolute, self.root, project) if _file(c)
             )
-        return list(dict.fromkeys(found))
+        allowed = readable_from(self.root, self.location.project_path)
+        return [f for f in dict.fromkeys(found) if os.path.realpath(f).startswith(allowed)]
 
     @cached_property
     def _names(self) -> frozenset[str]:
