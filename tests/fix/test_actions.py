@@ -535,3 +535,11 @@ def test_a_capitalised_line_after_the_fields_is_the_body_not_a_field(tree_dir: P
     [finding] = findings(tree_dir, "frontmatter")
     assert finding.message.startswith("line 1 holds `name` without --- fences")
     assert (finding.fix or {})["fence"] == 1
+
+
+def test_move_to_topic_refuses_lines_the_index_no_longer_has(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"MEMORY.md": "# Index\nA note.\n"})
+    fix: dict[str, object] = {"action": "move-to-topic", "first": 2, "last": 2}
+    with pytest.raises(StaleTarget, match="no longer there"):
+        build(tree_dir, {**fix, "ranges": [[2, 2], [5, 9]]}, ["notes.md", "Notes"])
+    assert not (tree_dir / "notes.md").exists()

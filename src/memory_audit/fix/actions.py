@@ -160,6 +160,8 @@ def move_to_topic(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     spans = [(int(a) - 1, int(b)) for a, b in fix.get("ranges") or [(fix["first"], fix["last"])]]
     first = spans[0][0]
     lines = index.lines
+    if any(a < 0 or a >= b or b > len(lines) for a, b in spans):
+        raise StaleTarget("MEMORY.md changed: those lines are no longer there")
     name = (answers[0] if answers else "").strip() or TOPIC_NAME
     description = (answers[1] if len(answers) > 1 else "").strip() or TOPIC_DESCRIPTION
     rel = new_name(tree, name)
