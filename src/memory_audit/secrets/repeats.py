@@ -125,7 +125,9 @@ class _Search:
     letter, a digit or ``_``), each looked up by its first :data:`MIN_LENGTH` characters,
     then walked down a tree of the rest of the values that start so (:class:`_Node`): a
     place costs the branchings and shorter values on its way, never one step for each
-    value or length that starts so. Either way linear in the text."""
+    value or length that starts so. Linear in the text, but for values that are each the
+    start of the next and a text repeating them (each such value on a place's way is a
+    step: an automaton with failure links would remove that)."""
 
     def __init__(self, values: Iterable[str]) -> None:
         ordered = sorted(values, key=len, reverse=True)  # of two at one place, the longer
