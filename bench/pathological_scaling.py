@@ -130,6 +130,8 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "ordered-markers": _repeat("1. \n"),
     "setext-=": _repeat("a\n=\n"),
     "setext--": _repeat("a\n-\n"),
+    # a table's header and separator, again and again: each separator restarted the walk
+    "password-table": _repeat("| password |\n|---|\n"),
     # words of 250 characters, each different (a cache of words does not help)
     "a- words": lambda n: _words("a-", n),
     "/ words": lambda n: _words("/", n),

@@ -39,3 +39,19 @@ def _all(text: str, value: str) -> list[int]:
         places.append(at)
         at = text.find(value, at + 1)
     return places
+
+
+def test_many_values_sharing_their_start_give_the_longest_at_each_place() -> None:
+    # beyond ALTERNATION_LIMIT: values that are the start of others, or part away late
+    values = [f"Harbor{n:05}!!" for n in range(ALTERNATION_LIMIT)]
+    values += ["Quay7!", "Quay7!a", "Quay7!ab-c", "Quay7!ab-d9", "Quay7!abc", "Quay7!b"]
+    search = _Search(values)
+    text = "Quay7!ab-d9 Quay7!ab-d Quay7!ab-c!Quay7!abcd, Quay7! x Quay7!bQuay7!a (Harbor00007!!)"
+    starts = [0, *(at + 1 for at, char in enumerate(text) if not (char.isalnum() or char == "_"))]
+    expected = []
+    for start in starts:
+        longest = max((v for v in values if text.startswith(v, start)), key=len, default=None)
+        if longest is not None:
+            expected.append((start, start + len(longest), longest))
+    assert search.hits(text) == expected
+    assert len(expected) == 7

@@ -123,7 +123,11 @@ class _Search:
     thousands of passwords, where RE2's automaton would thrash): one pass over the places
     a value may start (the text's start and every character after one that is not a
     letter, a digit or ``_``), each looked up by its first :data:`MIN_LENGTH` characters,
-    then by the lengths of the values that start so. Either way linear in the text."""
+    then walked down a tree of the rest of the values that start so (:class:`_Node`): a
+    place costs the branchings and shorter values on its way, never one step for each
+    value or length that starts so. Linear in the text, but for values that are each the
+    start of the next and a text repeating them (each such value on a place's way is a
+    step: an automaton with failure links would remove that)."""
 
     def __init__(self, values: Iterable[str]) -> None:
         ordered = sorted(values, key=len, reverse=True)  # of two at one place, the longer
@@ -131,15 +135,10 @@ class _Search:
         self._numbers = {value: number for number, value in enumerate(ordered)}
         many = FIND_LIMIT < len(ordered) <= ALTERNATION_LIMIT
         self._literal = _alternation(ordered) if many else None
-        self._anchors: dict[str, dict[int, set[str]]] = {}
-        self._lengths: dict[str, list[int]] = {}
+        self._anchors: dict[str, _Node] = {}
         if self._literal is None and len(ordered) > FIND_LIMIT:
             for value in ordered:
-                by_length = self._anchors.setdefault(value[:MIN_LENGTH], {})
-                by_length.setdefault(len(value), set()).add(value)
-            self._lengths = {
-                key: sorted(group, reverse=True) for key, group in self._anchors.items()
-            }
+                self._anchors.setdefault(value[:MIN_LENGTH], _Node()).add(value[MIN_LENGTH:])
 
     def rows(self, hits: list[tuple[int, int, str]]) -> list[list[str | int]]:
         """Hits as rows of numbers: start, end, the value's number in ``values``."""
@@ -155,11 +154,10 @@ class _Search:
             return self._literal_hits(text)
         hits = []
         for start in itertools.chain((0,), (m.end() for m in BOUNDARY.finditer(text))):
-            key = text[start : start + MIN_LENGTH]
-            for length in self._lengths.get(key, ()):
-                if text[start : start + length] in self._anchors[key][length]:
-                    hits.append((start, start + length, text[start : start + length]))
-                    break
+            node = self._anchors.get(text[start : start + MIN_LENGTH])
+            end = node.longest(text, start + MIN_LENGTH) if node is not None else -1
+            if end != -1:
+                hits.append((start, end, text[start:end]))
         return hits
 
     def _literal_hits(self, text: str) -> list[tuple[int, int, str]]:
@@ -175,6 +173,60 @@ class _Search:
                 done, start = start, chars
             hits.append((start, start + len(value), value))
         return hits
+
+
+class _Node:
+    """A radix tree of the values' texts after their anchor: each edge a run of characters
+    (keyed by its first), a node marked where a value ends. Leaves hold a value's whole
+    tail, so the tree has some two nodes a value, whatever their lengths."""
+
+    __slots__ = ("edges", "ends")
+
+    def __init__(self) -> None:
+        self.edges: dict[str, tuple[str, _Node]] = {}
+        self.ends = False
+
+    def add(self, tail: str) -> None:
+        node = self
+        while tail:
+            edge = node.edges.get(tail[0])
+            if edge is None:
+                leaf = _Node()
+                leaf.ends = True
+                node.edges[tail[0]] = (tail, leaf)
+                return
+            label, child = edge
+            shared = _shared_length(label, tail)
+            if shared < len(label):  # split the edge where the new tail leaves it
+                middle = _Node()
+                middle.edges[label[shared]] = (label[shared:], child)
+                node.edges[tail[0]] = (label[:shared], middle)
+                child = middle
+            node, tail = child, tail[shared:]
+        node.ends = True
+
+    def longest(self, text: str, at: int) -> int:
+        """The end of the longest value's tail that starts ``text`` at ``at``; -1 if none."""
+        node, end = self, at if self.ends else -1
+        while at < len(text):
+            edge = node.edges.get(text[at])
+            if edge is None or not text.startswith(edge[0], at):
+                break
+            at += len(edge[0])
+            node = edge[1]
+            if node.ends:
+                end = at
+        return end
+
+
+def _shared_length(a: str, b: str) -> int:
+    """How many first characters ``a`` and ``b`` share."""
+    shared = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        shared += 1
+    return shared
 
 
 def _finds(text: str, value: str) -> Iterator[tuple[int, int, str]]:

@@ -13,7 +13,9 @@ any generic rule's value (``-``, ``n/a``, ``***``, ``see vault``, paths and vari
 are not values). A cell that holds ``user / pass`` gives its last part.
 
 One pass over the lines of the text: a separator row (``|---|---|``) marks a table, the
-line before it is its header, the lines after it that hold a ``|`` its rows.
+line before it is its header, the lines after it that hold a ``|`` its rows. A table has
+one separator: a separator row among the rows of a table already walked is one of its
+rows (a new table starts only after it ends), so each line is walked at most once.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from typing import Any
 
 from memory_audit.analysis.fast_regex import compile_fast
@@ -41,8 +43,9 @@ def table_cells(text: str, header_regexes: Sequence[str]) -> Iterator[tuple[int,
     """``(start, end, n)`` of each value in a column the ``n``-th of ``header_regexes``
     names (the first that names it), in text order: one pass for all of them."""
     headers = [_header_pattern(regex) for regex in header_regexes]
+    reach = 0  # where the last table walked ended
     for separator in SEPARATOR.finditer(text):
-        if "|" not in separator.group(0):
+        if "|" not in separator.group(0) or separator.start() < reach:
             continue
         line_start = text.rfind("\n", 0, max(separator.start() - 1, 0)) + 1
         heading = text[line_start : max(separator.start() - 1, line_start)]
@@ -53,7 +56,7 @@ def table_cells(text: str, header_regexes: Sequence[str]) -> Iterator[tuple[int,
             and (named := _named(headers, heading[start:end])) is not None
         }
         if columns:
-            yield from _column_values(text, separator.end() + 1, columns)
+            reach = yield from _column_values(text, separator.end() + 1, columns)
 
 
 def _named(headers: list[Any], cell: str) -> int | None:
@@ -66,14 +69,16 @@ def _header_pattern(regex: str) -> Any:
     return compile_fast(regex)
 
 
-def _column_values(text: str, at: int, columns: dict[int, int]) -> Iterator[tuple[int, int, int]]:
+def _column_values(
+    text: str, at: int, columns: dict[int, int]
+) -> Generator[tuple[int, int, int], None, int]:
     """The values in ``columns`` (column -> the header pattern naming it) of the rows from
-    offset ``at`` on, up to the table's end."""
+    offset ``at`` on, up to the table's end; returns where the table ends."""
     while at < len(text):
         end = text.find("\n", at)
         end = len(text) if end == -1 else end
         if "|" not in text[at:end]:  # rows may be written without their outer pipes
-            return
+            return at
         cells = _cells(text, at, end)
         for column, named in columns.items():
             if column < len(cells):
@@ -81,6 +86,7 @@ def _column_values(text: str, at: int, columns: dict[int, int]) -> Iterator[tupl
                 if span is not None:
                     yield (*span, named)
         at = end + 1
+    return len(text)
 
 
 def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
