@@ -17,6 +17,9 @@ import pytest
 from bench.pathological_scaling import PLACES, SHAPES, cpu_seconds, write_tree
 
 from memory_audit.secrets.repeats import ALTERNATION_LIMIT, _Search
+from memory_audit.tree.snapshot import ProjectLocation
+from tests import harness
+from tests.support.git_repo import Repo
 
 REPEATS = 3
 BOUND = 3.2
@@ -84,6 +87,42 @@ def test_searching_many_values_grows_linearly_with_their_lengths() -> None:
     for _ in range(ROUNDS):
         small = min(_search_cpu_seconds(n) for _ in range(REPEATS))
         large = min(_search_cpu_seconds(2 * n) for _ in range(REPEATS))
+        ratios.append((large / max(small, FLOOR), large, small))
+        if ratios[-1][0] <= BOUND:
+            return
+    ratio, large, small = min(ratios)
+    raise AssertionError(f"{large:.3f} s at 2N against {small:.3f} s at N ({ratio:.2f}x)")
+
+
+STALE_PATHS = 1000  # at 2N the per-path reading of the whole line took seconds
+
+
+def _stale_line_cpu_seconds(root: Path, project: Path, n: int) -> float:
+    """CPU seconds of stale-refs on one memory line that names n paths the history deleted,
+    each in its own sentence (the history already read and cached by a first audit)."""
+    line = " ".join(f"run `src/gone{i}.py`." for i in range(n))
+    tree = harness.write_tree(root, {"a.md": harness.memory("a", body=line)})
+    location = ProjectLocation("-p", project, None)
+    assert harness.findings(tree, "stale-refs", location=location)  # the paths were judged
+    times = []
+    for _ in range(REPEATS):
+        start = time.process_time()
+        harness.findings(tree, "stale-refs", location=location)
+        times.append(time.process_time() - start)
+    return min(times)
+
+
+def test_stale_refs_time_grows_linearly_with_the_removed_paths_of_one_line(
+    tmp_path: Path,
+) -> None:
+    repo = Repo(tmp_path / "p")
+    repo.commit("first", {f"src/gone{i}.py": f"{i}\n" for i in range(2 * STALE_PATHS)})
+    repo.git("rm", "-q", "-r", "src")
+    repo.git("commit", "-qm", "drop")
+    ratios = []
+    for attempt in range(ROUNDS):
+        small = _stale_line_cpu_seconds(tmp_path / f"n-{attempt}", repo.path, STALE_PATHS)
+        large = _stale_line_cpu_seconds(tmp_path / f"2n-{attempt}", repo.path, 2 * STALE_PATHS)
         ratios.append((large / max(small, FLOOR), large, small))
         if ratios[-1][0] <= BOUND:
             return

@@ -406,3 +406,38 @@ def test_a_copy_s_index_link_to_a_note_no_commit_ever_held_is_a_suggestion(
     )
     assert found[0].fix is None
     assert found[1].fix is not None
+
+
+def copy_repo(path: Path, gone: str) -> Repo:
+    """A project that committed its memory folder, then deleted the note ``gone``."""
+    repo = Repo(path)
+    index_text = f"# Index\n- [A](a.md) — a\n- [Gone]({gone}) — gone\n"
+    notes = {"memory/a.md": memory("a"), f"memory/{gone}": memory("gone")}
+    repo.commit("memory", {"memory/MEMORY.md": index_text, **notes})
+    repo.remove("drop it", f"memory/{gone}")
+    return repo
+
+
+def test_a_copy_s_link_to_a_deleted_note_whose_name_is_not_ascii_stays_broken(
+    tmp_path: Path,
+) -> None:
+    # git quotes such a name in its plain listing ("caf\303\251.md"): read as never committed.
+    repo = copy_repo(tmp_path / "project", "café.md")
+    project = ProjectLocation("-project", repo.path, None)
+    found = findings(repo.path / "memory", "index-drift", location=project)
+    assert [(f.code, f.line, f.level) for f in found] == [("broken-index-link", 3, "problem")]
+    assert found[0].fix is not None
+
+
+def test_a_shallow_copy_s_link_to_a_note_missing_from_its_history_stays_broken(
+    tmp_path: Path,
+) -> None:
+    # The clone's one commit comes after the deletion: the note was committed, out of sight.
+    repo = copy_repo(tmp_path / "project", "gone.md")
+    repo.commit("later", {"README.md": "r\n"})
+    clone = tmp_path / "clone"
+    repo.git("clone", "-q", "--depth", "1", f"file://{repo.path}", str(clone))
+    project = ProjectLocation("-clone", clone, None)
+    found = findings(clone / "memory", "index-drift", location=project)
+    assert [(f.code, f.line, f.level) for f in found] == [("broken-index-link", 3, "problem")]
+    assert found[0].fix is not None

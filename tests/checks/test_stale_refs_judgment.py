@@ -59,6 +59,27 @@ def test_a_line_that_says_the_path_is_absent_or_not_to_be_used_agrees_with_the_h
     ]
 
 
+TWICE = """\
+`tests/fixtures/` is empty. Golden meshes live in `tests/fixtures/`.
+Golden meshes live in `tests/fixtures/`; `tests/fixtures/` is empty now.
+`tests/fixtures/` is empty; never recreate `tests/fixtures/`.
+Meshes were in `tests/fixtures/cube.obj`; `tests/fixtures/` is empty."""
+
+
+def test_a_path_named_twice_on_a_line_is_judged_in_each_of_its_sentences(
+    tmp_path: Path,
+) -> None:
+    repo = fixtures_repo(tmp_path / "p")
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=TWICE)})
+    # A sentence that uses the folder claims it, whichever of its sentences comes first;
+    # the longer path that holds it is not one of its sentences.
+    assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
+        ("deleted-file-reference", "a.md", line(TWICE, "is empty. Golden")),
+        ("deleted-file-reference", "a.md", line(TWICE, "live in `tests/fixtures/`;")),
+        ("deleted-file-reference", "a.md", line(TWICE, "Meshes were")),
+    ]
+
+
 def test_a_folder_is_deleted_only_when_none_of_its_files_remain(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "p")
     repo.commit("first", {"assets/a.png": "a", "assets/b.png": "b", "old/c.txt": "c"})

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -182,30 +183,89 @@ def path_references(
 
 
 def says_absent(text: str, path: str) -> bool:
-    """The sentence of ``text`` that holds ``path`` says it is absent or not to be used.
+    """The sentence of ``text`` that holds ``path`` says it is absent or not to be used."""
+    return LineSentences(text).says_absent(path)
+
+
+class LineSentences:
+    """A line cut into sentences once, each sentence's "absent" verdict read once: asked
+    about every path of the line, in time linear in the line (DESIGN §6), not paths × line.
 
     Sentences are cut with the backticked spans blanked out (a period in `x. y` ends none)
     and read as whole words, without those holding a slash (paths)."""
-    masked = BACKTICKED.sub(lambda m: " " * len(m.group()), text)
-    at = text.find(path)
-    begin, stop = 0, len(text)
-    if at >= 0:
-        for end in SENTENCE_END.finditer(masked, 0, at):
-            begin = end.end()
-        after = SENTENCE_END.search(masked, at + len(path))
-        stop = after.end() if after else stop
-    return bool(SAYS_ABSENT.search(" ".join(_words_between(masked, begin, stop))))
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        masked = BACKTICKED.sub(lambda m: " " * len(m.group()), text)
+        # one character each, so every place a search from any start finds, in order
+        self.ends = [m.start() for m in SENTENCE_END.finditer(masked)]
+        self.words: list[str] = []
+        self.starts: list[int] = []
+        self.stops: list[int] = []
+        at = 0
+        for word in masked.split():
+            start = masked.find(word, at)
+            at = start + len(word)
+            self.words.append(word)
+            self.starts.append(start)
+            self.stops.append(at)
+        self.places = _token_places(text)
+        self.verdicts: dict[tuple[int, int], bool] = {}
+
+    def says_absent(self, path: str) -> bool:
+        """Every sentence that holds ``path`` says it is absent (the whole line when none
+        does): one sentence that uses the path still claims it."""
+        places = self.places.get(path)
+        if places is None:
+            at = self.text.find(path)  # a link's target, a token cut by other punctuation
+            places = [at] if at >= 0 else []
+        if not places:
+            return self._verdict(0, len(self.text))
+        return all(self._verdict(*self._sentence(at, at + len(path))) for at in places)
+
+    def _sentence(self, at: int, after: int) -> tuple[int, int]:
+        before = bisect_left(self.ends, at)
+        begin = self.ends[before - 1] + 1 if before else 0
+        following = bisect_left(self.ends, after)
+        stop = self.ends[following] + 1 if following < len(self.ends) else len(self.text)
+        return begin, stop
+
+    def _verdict(self, begin: int, stop: int) -> bool:
+        known = self.verdicts.get((begin, stop))
+        if known is None:
+            # the words that reach into [begin, stop), whole: a sentence cut never splits one
+            first, last = bisect_right(self.stops, begin), bisect_left(self.starts, stop)
+            words = [w for w in self.words[first:last] if "/" not in w]
+            known = self.verdicts[begin, stop] = bool(SAYS_ABSENT.search(" ".join(words)))
+        return known
 
 
-def _words_between(masked: str, begin: int, stop: int) -> Iterator[str]:
-    """The words of ``masked`` that reach into ``[begin, stop)``, whole (a sentence cut never
-    splits one), without those with a slash."""
+def _token_places(text: str) -> dict[str, list[int]]:
+    """Where each white-space separated token of ``text`` stands, keyed by the path it would
+    clean to (edge punctuation, backticks, a line suffix, ``./`` and a trailing ``/`` off):
+    most paths of the line, looked up rather than searched for."""
+    places: dict[str, list[int]] = {}
     at = 0
-    for word in masked.split():
-        start = masked.find(word, at)
+    for word in text.split():
+        start = text.find(word, at)
         at = start + len(word)
-        if at > begin and start < stop and "/" not in word:
-            yield word
+        if "/" in word or "." in word:  # no path without one
+            _place(places, word, start)
+    return places
+
+
+def _place(places: dict[str, list[int]], word: str, start: int) -> None:
+    core = word.lstrip(LEADING_EDGE + "`")
+    offset = start + len(word) - len(core)
+    if "](" in core:  # a link's target: "[title](path)"
+        offset += core.rindex("](") + 2
+        core = core[core.rindex("](") + 2 :]
+    if ":" in core or "#" in core:
+        core = LINE_SUFFIX.sub("", core.rstrip(EDGE_PUNCTUATION + "`"))
+    core = core.rstrip(EDGE_PUNCTUATION + "`")
+    if core.startswith("./"):
+        core, offset = core[2:], offset + 2
+    places.setdefault(core.rstrip("/") or core, []).append(offset)
 
 
 LIST_MARKER = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s")

@@ -9,6 +9,7 @@ path reference into a verdict or a "not checked here" count.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,13 +23,13 @@ from memory_audit.analysis.project_paths import (
     tree_prefixes,
 )
 from memory_audit.analysis.references import (
+    LineSentences,
     Reference,
     entry_dates,
     has_extension,
     is_machine_path,
     path_references,
     recording_sections,
-    says_absent,
     says_done,
 )
 from memory_audit.config.paths import default_state_dir
@@ -41,6 +42,7 @@ from memory_audit.tree.snapshot import MemoryTree
 
 TRANSIENT_ROOTS = ("tmp", "dev", "proc", "sys", "run", "mnt", "media", "var/tmp", "private/tmp")
 NO_HISTORY = "paths checked for existence only"
+HEX_RUN = re.compile(r"[0-9a-f]{7,}")
 
 
 @dataclass(frozen=True)
@@ -164,18 +166,28 @@ def _drop_agreeing(
     text = "\n".join(lines)
     dates = entry_dates(lines, source.first_line, source.markdown, text)
     recording = recording_sections(lines, source.first_line, source.markdown)
+    sentences: dict[int, LineSentences] = {}  # a line's sentences cut once for all its paths
+    cited: set[str] | None = None  # the commits the memory names, read once when needed
     kept = []
     for item in stale:
         ref, removal = item[1], item[2].removal
         line = lines[ref.line - source.first_line]
-        if says_absent(line, ref.text) or ref.line in recording:
+        if ref.line not in sentences:
+            sentences[ref.line] = LineSentences(line)
+        if sentences[ref.line].says_absent(ref.text) or ref.line in recording:
             continue  # "`x/` is empty", "never commit to `x/`": what the project shows
-        if removal is not None and (
-            removal.commit[:7] in text or _recorded(line, dates.get(ref.line), removal)
-        ):
-            continue
+        if removal is not None:
+            cited = _cited_commits(text) if cited is None else cited
+            if removal.commit[:7] in cited or _recorded(line, dates.get(ref.line), removal):
+                continue
         kept.append(item)
     return kept
+
+
+def _cited_commits(text: str) -> set[str]:
+    """The first seven characters of every run of hex digits long enough to cite a commit:
+    one pass over the memory, where asking for each removal would read it once apiece."""
+    return {run[:7] for run in HEX_RUN.findall(text)}
 
 
 def _recorded(text: str, dated: tuple[str, bool] | None, removal: Removal) -> bool:

@@ -214,13 +214,16 @@ def _never_committed(tree: MemoryTree, targets: list[Target]) -> set[str]:
         return set()
     try:
         repo = open_repository(tree.root)
+        if repo.shallow:
+            return set()  # a note deleted before the clone's depth would look never committed
         base = os.path.relpath(tree.root, repo.path)
         names = {os.path.normpath(os.path.join(base, p)): p for p in inside}
         specs = [f":(literal){name}" for name in names]
-        out = run_git(repo.path, "log", "--all", "--format=", "--name-only", "--", *specs)
+        # -z: without it git quotes a name that is not ASCII ("caf\303\251.md")
+        out = run_git(repo.path, "log", "--all", "--format=", "--name-only", "-z", "--", *specs)
     except (GitUnavailable, OSError, ValueError):
         return set()  # no repository, or git could not tell: the links stay broken
-    seen = set(out.splitlines())
+    seen = set(out.split("\0"))
     return {tree_path for name, tree_path in names.items() if name not in seen}
 
 
