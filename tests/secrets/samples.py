@@ -314,6 +314,24 @@ case(
     [(f"TWILIO_AUTH_TOKEN={_tw}", _tw), (f"twilio auth token: {(_tw2 := rnd(HEX, 32))}", _tw2)],
     ["TWILIO_AUTH_TOKEN=${TWILIO_AUTH_TOKEN}", "twilio auth token: " + "0" * 32],
 )
+_cc = rnd(HEX, 32)
+case(
+    "camelcase-assignment",
+    [
+        (f"const API = {{ appKey: 'youdao', appSecret: '{_cc}' }};", _cc),
+        (f"- storage: `ossAccessKey: {(_ak := rnd(ALNUM, 32))}`", _ak),
+        (f"const dbPassword = '{(_dp := 'Harbor01!!x')}';", _dp),
+        (f"refreshToken => {(_rt := rnd(URLSAFE, 40))}", _rt),
+    ],
+    [
+        "tokenSecret: process.env.TOKEN_SECRET",
+        "csrfToken: {{token}}",
+        "appSecret: '<your-app-secret>'",
+        "pageToken: nextPageToken",
+        "sortKey: createdAt, cacheKey: userProfileById",
+        "clientSecret: see the vault",
+    ],
+)
 case(
     "login-pair",
     [
