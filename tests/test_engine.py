@@ -203,3 +203,36 @@ def _inside(frame: FrameType | None, functions: set[str]) -> bool:
             return True
         frame = frame.f_back
     return False
+
+
+def test_a_repository_copy_s_codes_measured_mostly_wrong_there_are_suggestions(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # The held-out corpus is repositories' copies of memory: there, an orphan or a file
+    # without frontmatter was often a document that is not a memory. In a folder Claude
+    # Code writes, or a tree audited alone, they stay problems; a secret stays one anywhere.
+    files = {
+        "MEMORY.md": "# Index\n- [A](a.md) — a\n",
+        "a.md": "---\nname: a\ndescription: About a\ntype: project\n---\nDB password: Harbor01!!x\n",
+        "notes.md": "Scratch.\n",
+    }
+
+    def levels(tree: Path, location: ProjectLocation | None) -> set[tuple[str, str]]:
+        found = report(tree, "orphans", "frontmatter", "secrets", location=location).findings
+        return {(f.code, str(f.level)) for f in found}
+
+    repo = tmp_path / "repo"
+    copy = write_tree(repo / "memory", files)
+    assert levels(copy, ProjectLocation("-repo", repo, None)) == {
+        ("orphan-candidate", "suggestion"),
+        ("no-frontmatter", "suggestion"),
+        ("possible-secret", "problem"),
+    }
+    alone = write_tree(tmp_path / "alone" / "memory", files)
+    own = write_tree(isolated_home / ".claude/projects/-work-p/memory", files)
+    for tree in (alone, own):
+        assert levels(tree, None) == {
+            ("orphan-candidate", "problem"),
+            ("no-frontmatter", "problem"),
+            ("possible-secret", "problem"),
+        }

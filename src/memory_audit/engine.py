@@ -17,11 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit.analysis.health import measure, session_use
+from memory_audit.analysis.stale_sources import repository_copy
 from memory_audit.analysis.store_facts import store_facts
 from memory_audit.checks import BY_ID, DIMENSIONS, ORDER, REGISTRY
 from memory_audit.config.settings import Config
 from memory_audit.errors import UsageError, describe
-from memory_audit.model.dimension import Need, Role
+from memory_audit.model.dimension import Level, Need, Role
 from memory_audit.model.finding import Finding, Skip, distinct
 from memory_audit.model.health import Health
 from memory_audit.model.run import CONSOLIDATION_LOCK, TREE_FOLDER, Run, TreeReport
@@ -77,7 +78,8 @@ def audit_tree(
         errors += failures
     boundary = redaction_boundary(tree, options.get(SECRET_RULES), decode_frontmatter=parsed)
     hidden = frozenset(dismissed)
-    leveled = [_leveled(f) for f in findings]
+    copy = repository_copy(tree)
+    leveled = [_leveled(f, copy=copy) for f in findings]
     # Ordered by the real paths (how often each is referenced), then shown masked.
     scoped_findings = _of_tree(tree, distinct(leveled))  # a fingerprint names its tree
     ordered = [boundary.finding(f) for f in order(tree, scoped_findings, by_references=parsed)]
@@ -140,11 +142,15 @@ def _masked_folder(boundary: Boundary, folder: Path | None) -> Path | None:
     return None if folder is None else Path(boundary.path(str(folder)))
 
 
-def _leveled(finding: Finding) -> Finding:
-    """The finding with its level: its check's word, or its dimension's table."""
+def _leveled(finding: Finding, *, copy: bool = False) -> Finding:
+    """The finding with its level: its check's word, or its dimension's table (in a
+    repository's copy of memory, the codes measured mostly wrong there are suggestions)."""
+    dimension = BY_ID[finding.dimension]
+    if copy and finding.code in dimension.copy_suggestions:
+        return dataclasses.replace(finding, level=Level.SUGGESTION.value)
     if finding.level is not None:
         return finding
-    return dataclasses.replace(finding, level=BY_ID[finding.dimension].level(finding.code).value)
+    return dataclasses.replace(finding, level=dimension.level(finding.code).value)
 
 
 def _health(

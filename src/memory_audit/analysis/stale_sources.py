@@ -35,6 +35,7 @@ from memory_audit.analysis.references import (
 from memory_audit.config.paths import default_state_dir
 from memory_audit.sources.git import GitUnavailable, Repository, ignored, open_repository
 from memory_audit.sources.git_history import History, Removal, history
+from memory_audit.tree.agent_stores import agent_of
 from memory_audit.tree.discovery import projects_dir, settings_memory_dir
 from memory_audit.tree.markdown import Document
 from memory_audit.tree.memory_file import MemoryFile
@@ -82,6 +83,19 @@ def on_this_machine(tree: MemoryTree) -> bool:
     root = tree.root.resolve()
     homes = [projects_dir(), settings_memory_dir()]
     return any(h is not None and root.is_relative_to(h.expanduser().resolve()) for h in homes)
+
+
+def repository_copy(tree: MemoryTree) -> bool:
+    """A copy of memory its project keeps inside itself (``<repo>/memory``,
+    ``<repo>/.claude/memory``), audited with that project: not a folder Claude Code writes
+    (on this machine, or an agent's project-scope memory, ``<repo>/.claude/agent-memory/``).
+    A tree audited beside a project, or alone, is not one."""
+    project = tree.location.project_path
+    if project is None or tree.location.agent is not None or on_this_machine(tree):
+        return False
+    if agent_of(tree.root) is not None:
+        return False
+    return os.path.realpath(tree.root).startswith(os.path.realpath(project) + os.sep)
 
 
 def locate(tree: MemoryTree, state_dir: str | None, *, report_never: bool = False) -> Project:

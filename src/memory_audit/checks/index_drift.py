@@ -55,7 +55,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from memory_audit.analysis.routing_files import routed_from
-from memory_audit.analysis.stale_sources import on_this_machine
+from memory_audit.analysis.stale_sources import on_this_machine, repository_copy
 from memory_audit.analysis.wikilinks import wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.git import GitUnavailable, ignored, open_repository, run_git
@@ -210,7 +210,7 @@ def _never_committed(tree: MemoryTree, targets: list[Target]) -> set[str]:
     came from the owner's folder, the note never did, so the copy cannot tell whether it is
     gone there. One ``git log`` for all of them; Claude Code's own trees are not copies."""
     inside = sorted({t.path for t in targets if t.path is not None})
-    if not inside or on_this_machine(tree) or not _in_its_project(tree):
+    if not inside or not repository_copy(tree):
         return set()
     try:
         repo = open_repository(tree.root)
@@ -225,15 +225,6 @@ def _never_committed(tree: MemoryTree, targets: list[Target]) -> set[str]:
         return set()  # no repository, or git could not tell: the links stay broken
     seen = set(out.split("\0"))
     return {tree_path for name, tree_path in names.items() if name not in seen}
-
-
-def _in_its_project(tree: MemoryTree) -> bool:
-    """The tree is kept inside the project it belongs to (``<repo>/memory``, ``<repo>/.claude/
-    memory``): a copy its project committed. A tree audited beside a project is not."""
-    project = tree.location.project_path
-    if project is None:
-        return False
-    return os.path.realpath(tree.root).startswith(os.path.realpath(project) + os.sep)
 
 
 def _uncommitted_link(link: IndexLink) -> Finding:

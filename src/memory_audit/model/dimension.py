@@ -57,6 +57,10 @@ class Dimension:
     needs: frozenset[Need] = field(default_factory=frozenset)
     # The codes of this dimension that are suggestions ("*": every code); the rest are problems.
     suggestions: frozenset[str] = field(default_factory=frozenset)
+    # Codes that are suggestions in a repository's copy of a memory folder (the trees the
+    # held-out corpus measures: files there that are not memories, notes never committed);
+    # in a folder Claude Code writes they keep their level.
+    copy_suggestions: frozenset[str] = field(default_factory=frozenset)
     # Reads file text only: a run of such dimensions alone never parses frontmatter.
     text_only: bool = False
     # Codes that make the rest of the dimension's findings moot: they come first within it.
@@ -70,8 +74,10 @@ class Dimension:
     def doc(self) -> str:
         return self.documentation()
 
-    def level(self, code: str) -> Level:
+    def level(self, code: str, *, copy: bool = False) -> Level:
         if code in self.suggestions or ALL_CODES in self.suggestions:
+            return Level.SUGGESTION
+        if copy and code in self.copy_suggestions:
             return Level.SUGGESTION
         return Level.PROBLEM
 
