@@ -625,6 +625,22 @@ case(
     ],
 )
 case(
+    "table-row-key",
+    [
+        (f"| Header | Value |\n|---|---|\n| x-rapidapi-key | `{(_rk := rnd(ALNUM, 50))}` |", _rk),
+        (f"| 字段 | 值 |\n|---|---|\n| API Key | {(_ak2 := rnd(ALNUM, 32))} |", _ak2),
+        (f"| Setting | Value |\n|---|---|\n| bearer token | {(_bt := rnd(URLSAFE, 40))} |", _bt),
+    ],
+    [
+        "| Field | Value |\n|---|---|\n| token | see the vault |",
+        "| Field | Value |\n|---|---|\n| api key | RAPIDAPI_KEY_FROM_ENV |",
+        "| Setting | Value |\n|---|---|\n| token | sk-xxxxxxxxxxxxxxxxxxxx |",
+        "| Field | Value |\n|---|---|\n| secret | /etc/app/secret.key |",
+        "| name | value |\n|---|---|\n| token endpoint | https://auth.example.com/token |",
+        "| Field | Value |\n|---|---|\n| api key | 123456789012345678 |",
+    ],
+)
+case(
     "resend-api-key", [f"re_{rnd(ALNUM, 8)}_{rnd(ALNUM, 24)}"], ["re_" + rnd(ALNUM, 8), "re_match"]
 )
 case(
