@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from memory_audit.checks.duplicates import Options
@@ -296,3 +297,30 @@ def test_a_dated_series_is_one_finding_that_suggests_superseding(tree_dir: Path)
     assert "superseded_by" in (series[0].suggestion or "")
     # the undated note saying the same thing is still paired with the series
     assert [f.code for f in found if f.code == "possible-duplicate"] == ["possible-duplicate"]
+
+
+def test_the_survivor_is_the_newer_file_but_not_by_a_checkout_s_milliseconds(
+    tree_dir: Path,
+) -> None:
+    # Neither indexed nor referenced: the more recent one stays, unless "more recent" is
+    # the few milliseconds a fresh clone takes between two files: then the path decides.
+    body = "Mail for the owner goes to robin.vale@fernhill.example; use it for invoices."
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("deploy.md"),
+            "b_email.md": memory("b_email", body=body),
+            "a_email.md": memory("a_email", body=body.replace("Mail for", "Mail to")),
+            "deploy.md": memory("deploy", body=OTHER),
+        },
+    )
+    now = 1_780_000_000.0
+
+    def survivor_when(a_time: float, b_time: float) -> str:
+        os.utime(tree_dir / "a_email.md", (a_time, a_time))
+        os.utime(tree_dir / "b_email.md", (b_time, b_time))
+        [finding] = findings(tree_dir, "duplicates")
+        return finding.message.split("suggested survivor `")[1].split("`")[0]
+
+    assert survivor_when(now, now + 0.004) == "a_email.md"  # a clone's milliseconds: by path
+    assert survivor_when(now, now + 3600) == "b_email.md"  # an hour newer: the newer one

@@ -257,14 +257,20 @@ def _union(parent: list[int], left: int, right: int) -> int:
     return root
 
 
+SAME_TIME = 2.0  # seconds: files written by one checkout or copy are not "more recent"
+
+
 def survivor(tree: MemoryTree, members: Sequence[MemoryFile]) -> MemoryFile:
-    """The one to keep: most referenced, then indexed, then most recent, then first by path."""
+    """The one to keep: most referenced, then indexed, then most recent, then first by path.
+    Times a few milliseconds apart (a fresh clone writes its files one after another) are
+    the same time: the path decides, the same in every checkout."""
+    newest = max(m.mtime for m in members)
     return min(
         members,
         key=lambda m: (
             -tree.references_to(m.path),
             m.path not in tree.index_targets,
-            -m.mtime,
+            m.mtime < newest - SAME_TIME,
             m.path,
         ),
     )
