@@ -114,7 +114,8 @@ def test_two_copies_of_a_long_dashed_word_finish_as_duplicates(tmp_path: Path) -
     index = "- [A](a.md) — billing deploys\n- [B](b.md) — billing deploys again\n"
     tree = write_tree(tmp_path / "tree", {"MEMORY.md": index, **files})
     found = codes_of(audit_json(tree))
-    assert ("possible-duplicate", "a.md", None) in found
+    # written milliseconds apart: equally recent, so a.md (first by path) is the survivor
+    assert ("possible-duplicate", "b.md", None) in found
 
 
 STATUS_BODIES = {  # a project's status lines around a long run the status patterns walk
