@@ -52,13 +52,20 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 from urllib.parse import unquote
 
 from memory_audit.analysis.routing_files import routed_from
 from memory_audit.analysis.stale_sources import on_this_machine, repository_copy
 from memory_audit.analysis.wikilinks import wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
-from memory_audit.sources.git import GitUnavailable, ignored, open_repository, run_git
+from memory_audit.sources.git import (
+    GitUnavailable,
+    Repository,
+    ignored,
+    open_repository,
+    run_git,
+)
 from memory_audit.sources.project_files import files_named
 from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.index_file import INDEX_NAME, IndexEntry, IndexLink
@@ -103,9 +110,7 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
             yield _stale_path(link, moved[link.line][1])
         elif not target.exists and not (link.wiki and wikilink_resolves(tree, link.target, "")):
             broken.append((link, target))
-    templates = [pair for pair in broken if is_template(pair[0].target)]
-    elsewhere = [pair for pair in broken if pair not in templates and _off_copy(tree, pair[1])]
-    broken = [pair for pair in broken if pair not in templates and pair not in elsewhere]
+    templates, elsewhere, broken = _not_checkable(tree, broken)
     kept_out = _ignored(tree, [target for _, target in broken])
     broken = [pair for pair in broken if pair[1].path is None or pair[1].path not in kept_out]
     moved_out = _moved_out_of_tree(tree, [link for link, _ in broken])
@@ -132,6 +137,25 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
             f"{len(elsewhere)} index link(s) out of the repository (or into a .claude folder"
             " this copy lacks), which resolve only where the tree is deployed: not checked here",
         )
+
+
+Links = list[tuple[IndexLink, Target]]
+
+
+def _not_checkable(tree: MemoryTree, broken: Links) -> tuple[Links, Links, Links]:
+    """Missing targets split, in one pass (a MEMORY.md may hold thousands): template
+    placeholders, links this copy cannot check, and the rest."""
+    templates: Links = []
+    elsewhere: Links = []
+    checked: Links = []
+    for pair in broken:
+        if is_template(pair[0].target):
+            templates.append(pair)
+        elif _off_copy(tree, pair[1]):
+            elsewhere.append(pair)
+        else:
+            checked.append(pair)
+    return templates, elsewhere, checked
 
 
 def is_template(target: str) -> bool:
@@ -199,25 +223,43 @@ def _repository(tree: MemoryTree) -> str | None:
         folder = os.path.realpath(project)
         if os.path.realpath(tree.root).startswith(folder + os.sep):
             return folder
-    try:
-        return os.path.realpath(open_repository(tree.root).path)
-    except (GitUnavailable, OSError, ValueError):
-        return None
+    repo = _git_repository(tree)
+    return os.path.realpath(repo.path) if repo is not None else None
+
+
+def _git_repository(tree: MemoryTree) -> Repository | None:
+    """The git repository the tree is in, asked of git once per snapshot (every broken link
+    of a copy asks where its repository ends)."""
+    key = ("index-drift-repository",)
+    if key not in tree.scratch:
+        try:
+            tree.scratch[key] = open_repository(tree.root)
+        except (GitUnavailable, OSError, ValueError):
+            tree.scratch[key] = None
+    return cast(Repository | None, tree.scratch[key])
+
+
+def _in_repository(tree: MemoryTree, targets: list[Target]) -> tuple[Repository, dict[str, str]]:
+    """The repository and, for each missing target inside the tree, its path in the
+    repository -> its path in the tree; raises GitUnavailable when there is no repository."""
+    repo = _git_repository(tree)
+    if repo is None:
+        raise GitUnavailable("no repository")
+    base = os.path.relpath(tree.root, repo.path)
+    inside = sorted({t.path for t in targets if t.path is not None})
+    return repo, {os.path.normpath(os.path.join(base, p)): p for p in inside}
 
 
 def _never_committed(tree: MemoryTree, targets: list[Target]) -> set[str]:
     """The missing targets of a copy kept in a repository that no commit ever held: the index
     came from the owner's folder, the note never did, so the copy cannot tell whether it is
     gone there. One ``git log`` for all of them; Claude Code's own trees are not copies."""
-    inside = sorted({t.path for t in targets if t.path is not None})
-    if not inside or not repository_copy(tree):
+    if not any(t.path is not None for t in targets) or not repository_copy(tree):
         return set()
     try:
-        repo = open_repository(tree.root)
+        repo, names = _in_repository(tree, targets)
         if repo.shallow:
             return set()  # a note deleted before the clone's depth would look never committed
-        base = os.path.relpath(tree.root, repo.path)
-        names = {os.path.normpath(os.path.join(base, p)): p for p in inside}
         specs = [f":(literal){name}" for name in names]
         # -z: without it git quotes a name that is not ASCII ("caf\303\251.md")
         out = run_git(repo.path, "log", "--all", "--format=", "--name-only", "-z", "--", *specs)
@@ -245,13 +287,10 @@ def _uncommitted_link(link: IndexLink) -> Finding:
 def _ignored(tree: MemoryTree, targets: list[Target]) -> set[str]:
     """The missing targets a ``.gitignore`` of the repository holding the tree excludes: a
     memory folder committed with its private notes ignored links files this copy lacks."""
-    inside = sorted({t.path for t in targets if t.path is not None})
-    if not inside:
+    if not any(t.path is not None for t in targets):
         return set()
     try:
-        repo = open_repository(tree.root)
-        base = os.path.relpath(tree.root, repo.path)
-        names = {os.path.normpath(os.path.join(base, p)): p for p in inside}
+        repo, names = _in_repository(tree, targets)
         return {names[p] for p in ignored(repo, names) if p in names}
     except (GitUnavailable, OSError, ValueError):
         return set()  # no repository, or git could not tell: the links stay broken
