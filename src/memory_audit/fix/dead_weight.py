@@ -15,6 +15,7 @@ Each builds one :class:`Edit` through the tree guard, nothing written here:
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 
 from memory_audit.fix.edits import Edit, FileChange, NeedsValue, StaleTarget
 from memory_audit.fix.text_file import TextFile
@@ -152,25 +153,19 @@ def _readable(tree: Tree, rel: str) -> TextFile | None:
 def _relinked(file: TextFile, old: str, new: str) -> FileChange | None:
     """``file`` with each Markdown link that leads to ``old`` leading to ``new``."""
     here = posixpath.dirname(file.rel)
-    lines = file.lines
-    changed = False
-    for n, line in enumerate(lines):
-        updated = _replace_links(line, here, old, new)
-        if updated != line:
-            lines[n], changed = updated, True
-    return FileChange(file, file.with_text("\n".join(lines))) if changed else None
+    return _each_line(file, lambda line: _replace_links(line, here, old, new))
 
 
 def _unlinked(file: TextFile, rel: str) -> FileChange | None:
     """``file`` with each ``[text](rel)`` written as ``text``."""
     here = posixpath.dirname(file.rel)
-    lines = file.lines
-    changed = False
-    for n, line in enumerate(lines):
-        marked = _replace_links(line, here, rel, UNLINK)
-        if marked != line:
-            lines[n], changed = _drop_marked(marked), True
-    return FileChange(file, file.with_text("\n".join(lines))) if changed else None
+    return _each_line(file, lambda line: _drop_marked(_replace_links(line, here, rel, UNLINK)))
+
+
+def _each_line(file: TextFile, rewrite: Callable[[str], str]) -> FileChange | None:
+    """``file`` with ``rewrite`` applied to each line; None when no line changed."""
+    lines = [rewrite(line) for line in file.lines]
+    return FileChange(file, file.with_text("\n".join(lines))) if lines != file.lines else None
 
 
 UNLINK = "\x00unlink"  # what _replace_links writes for a link to drop, then _drop_marked
