@@ -83,6 +83,8 @@ class Scanner:
         """Every possible secret in ``text``, false positives included (callers decide)."""
         subject = _Subject(text, bytes_engine=self._bytes)
         candidates = self._candidate_rules(subject)
+        if not candidates:  # most texts of a sweep: no keyword, no rule that always runs
+            return []
         specific = self._group_hits(subject, candidates & self._specific)
         generic = self._group_hits(subject, candidates & self._generic)
         # a generic hit on a specific one: dropped; a table's cell on either: dropped
@@ -122,6 +124,8 @@ class Scanner:
         """The hits of these rules as one alternation of them would find them: of overlapping
         matches the leftmost, then the earlier rule, takes the text, even when it is no
         secret (a phrase's disclaimed alternative, a placeholder): it hides the others."""
+        if not rules:
+            return []
         matches = [
             (m.start(), i, m) for i in rules for m in self._patterns[i].regex.finditer(subject.data)
         ]
