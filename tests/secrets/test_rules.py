@@ -164,3 +164,43 @@ def test_every_match_of_a_rule_holds_one_of_its_keywords(rule: Rule) -> None:
     matches = [m.group() for t in variants for m in re.finditer(rule.regex, t)]
     assert matches or rule.name not in CASES or not CASES[rule.name][0]
     assert [m for m in matches if not any(k in m.lower() for k in rule.keywords)] == []
+
+
+@pytest.mark.parametrize("rule", [r for r in RULES.rules if r.requires], ids=lambda rule: rule.name)
+def test_every_match_of_a_rule_holds_one_of_the_strings_it_requires(rule: Rule) -> None:
+    # ``requires`` decides where a rule runs, case counting: a string every match holds,
+    # in whatever case the text around it is written, or the prefilter would drop a match.
+    texts = [t for positives, negatives in CASES.values() for t, _ in positives] + [
+        t for _, negatives in CASES.values() for t in negatives
+    ]
+    variants = [v for t in [*texts, *NEGATIVES] for v in (t, t.upper(), t.lower(), t.title())]
+    matches = [m.group() for t in variants for m in re.finditer(rule.regex, t)]
+    assert matches
+    assert [m for m in matches if not any(text in m for text in rule.requires)] == []
+
+
+def test_a_rule_runs_only_where_a_string_it_requires_is_written_in_its_case() -> None:
+    text = (
+        '```json\n[{"name": "cased", "regex": "(?P<secret>(?i:[a-z]+key)=[0-9]{8})",'
+        ' "keywords": ["key="], "requires": ["Key=", "KEY="]},'
+        ' {"name": "plain", "regex": "(?P<secret>OK[0-9]{8})", "requires": ["OK"]}]\n```\n'
+    )
+    scanner = Scanner(parse_rules(text, "mine.md"), b"salt")
+    found = scanner.scan("é appKey=48291736 OK87654321 appkey=52917364")
+    assert [(m.rule, m.start) for m in found] == [("cased", 2), ("plain", 18), ("cased", 29)]
+    # the regex matches "appkey=", but no "Key=" or "KEY=" is written: the rule does not run
+    assert (
+        scanner.scan("appkey=48291736 Keys: none, ok87654321")
+        == []
+        != scanner.scan("appKEY=48291736")
+    )
+
+
+def test_a_rule_whose_requires_is_no_list_of_strings_is_named_and_left_out() -> None:
+    text = (
+        '```json\n[{"name": "odd", "regex": "OK[0-9]{8}", "requires": "OK"},'
+        ' {"name": "ok", "regex": "OK[0-9]{8}", "requires": ["OK"]}]\n```\n'
+    )
+    rules = parse_rules(text, "mine.md")
+    assert [(r.name, r.requires) for r in rules.rules] == [("ok", ("OK",))]
+    assert "rule 'odd': requires must be a list of strings" in rules.problems[0]

@@ -88,6 +88,8 @@ class Rule:
     value: str | None = None  # one of VALUE_KINDS: the shape a generic rule's value has
     # a table rule: ``regex`` names a column in a table's header, its cells are the values
     table: bool = False
+    # strings (case-sensitive) of which one must also be in a text for the rule to run
+    requires: tuple[str, ...] = ()
 
     def allowed(self, secret: str) -> bool:
         """True when an allowlist of the rule covers ``secret``."""
@@ -140,8 +142,10 @@ def _rule(item: Any) -> tuple[Rule | None, str | None]:
     problem = compile_problem(item["regex"])
     if problem is not None:
         return None, f"rule {name!r}: regex does not compile ({problem})"
-    if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
-        return None, f"rule {name!r}: keywords must be a list of strings"
+    requires = item.get("requires") or []
+    for field, strings in (("keywords", keywords), ("requires", requires)):
+        if not isinstance(strings, list) or not all(isinstance(k, str) for k in strings):
+            return None, f"rule {name!r}: {field} must be a list of strings"
     if entropy is not None and not isinstance(entropy, int | float):
         return None, f"rule {name!r}: entropy must be a number"
     if item.get("value") not in (None, *VALUE_KINDS):
@@ -155,6 +159,7 @@ def _rule(item: Any) -> tuple[Rule | None, str | None]:
         generic=bool(item.get("generic", False)),
         value=item.get("value"),
         table=bool(item.get("table", False)),
+        requires=tuple(requires),
     )
     return rule, None
 

@@ -61,13 +61,22 @@ class Scanner:
         self.false_positives = rules.false_positives
         self._salt = salt
         self._keywords = sorted({k for r in self.rules for k in r.keywords})
+        # the strings rules require: in the same set search, numbered after the keywords
+        required = sorted({text for r in self.rules for text in r.requires})
+        self._required = required
+        number = {text: len(self._keywords) + n for n, text in enumerate(required)}
+        self._requiring = {
+            i: frozenset(number[text] for text in r.requires)
+            for i, r in enumerate(self.rules)
+            if r.requires
+        }
         self._always = frozenset(i for i, r in enumerate(self.rules) if not r.keywords)
         # keyword -> the rules it lets run (with the keyword-less ones): a set union per file
         self._enabled_by = [
             self._always | {i for i, r in enumerate(self.rules) if keyword in r.keywords}
             for keyword in self._keywords
         ]
-        self._keyword_set = _keyword_set(self._keywords)
+        self._keyword_set = _keyword_set(self._keywords, required)
         # RE2 everywhere (the keyword set and the rules): the text is matched as bytes.
         self._bytes = _re2 is not None and (self._keyword_set is not None or not self._keywords)
         try:
@@ -108,17 +117,29 @@ class Scanner:
         return hits
 
     def _candidate_rules(self, subject: _Subject) -> frozenset[int]:
-        present: Sequence[int]
-        if self._keyword_set is not None:
-            present = self._keyword_set.Match(subject.data) or ()
-        else:
-            lowered = subject.text.lower()
-            present = [n for n, k in enumerate(self._keywords) if k in lowered]
+        found = self._found(subject)
+        present = [n for n in found if n < len(self._keywords)] if self._required else found
         if not present:
-            return self._always  # no keyword at all: only the rules that always run
-        if len(present) == 1:
-            return self._enabled_by[present[0]]
-        return self._always.union(*(self._enabled_by[n] for n in present))
+            candidates = self._always  # no keyword at all: only the rules that always run
+        elif len(present) == 1:
+            candidates = self._enabled_by[present[0]]
+        else:
+            candidates = self._always.union(*(self._enabled_by[n] for n in present))
+        requiring = candidates & self._requiring.keys()
+        if not requiring:
+            return candidates
+        # a rule that requires a string the text lacks cannot match there
+        return candidates - {i for i in requiring if self._requiring[i].isdisjoint(found)}
+
+    def _found(self, subject: _Subject) -> Sequence[int]:
+        """The numbers of the keywords (case-insensitive), then of the required strings
+        (case-sensitive) that occur in the text: one search for them all."""
+        if self._keyword_set is not None:
+            return self._keyword_set.Match(subject.data) or ()
+        lowered = subject.text.lower()
+        found = [n for n, k in enumerate(self._keywords) if k in lowered]
+        start = len(self._keywords)
+        return found + [start + n for n, text in enumerate(self._required) if text in subject.text]
 
     def _group_hits(self, subject: _Subject, rules: frozenset[int]) -> list[SecretMatch]:
         """The hits of these rules as one alternation of them would find them: of overlapping
@@ -215,14 +236,16 @@ class _Subject:
         return chars
 
 
-def _keyword_set(keywords: Sequence[str]) -> Any:
-    if _re2 is None or not keywords:
+def _keyword_set(keywords: Sequence[str], required: Sequence[str]) -> Any:
+    if _re2 is None or not (keywords or required):
         return None
     options = _re2.Options()
     options.case_sensitive = False
     keyword_set = _re2.Set.SearchSet(options)
     for keyword in keywords:
         keyword_set.Add(re.escape(keyword))
+    for text in required:
+        keyword_set.Add(f"(?-i:{re.escape(text)})")
     keyword_set.Compile()
     return keyword_set
 
