@@ -82,6 +82,8 @@ def _repeats(tree: MemoryTree, scanner: Scanner) -> dict[str, tuple[Repeat, ...]
     rows = _search_all(search, [text for _, text in texts])
     repeats: dict[str, tuple[Repeat, ...]] = {}
     for (path, text), found_here in zip(texts, rows, strict=True):
+        if not found_here:  # most texts
+            continue
         taken = sorted((m.start, m.end) for m, _ in found.get(path, ()))
         places = _places(found_here, text, taken, first)
         if places:
@@ -181,7 +183,7 @@ class _Search:
             number = bisect.bisect_right(starts, start) - 1
             spans[number].append((start - starts[number], end - starts[number]))
         return [
-            _decoded(text, data, found)
+            _decoded(text, data, found) if found else []
             for text, data, found in zip(texts, encoded, spans, strict=True)
         ]
 

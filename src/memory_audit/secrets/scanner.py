@@ -72,10 +72,7 @@ class Scanner:
         }
         self._always = frozenset(i for i, r in enumerate(self.rules) if not r.keywords)
         # keyword -> the rules it lets run (with the keyword-less ones): a set union per file
-        self._enabled_by = [
-            self._always | {i for i, r in enumerate(self.rules) if keyword in r.keywords}
-            for keyword in self._keywords
-        ]
+        self._enabled_by = _enabled_by(self.rules, self._keywords, self._always)
         self._keyword_set = _keyword_set(self._keywords, required)
         # RE2 everywhere (the keyword set and the rules): the text is matched as bytes.
         self._bytes = _re2 is not None and (self._keyword_set is not None or not self._keywords)
@@ -234,6 +231,19 @@ class _Subject:
         chars = known_chars + len(self.data[known_bytes:offset].decode("utf-8", "surrogatepass"))
         self._known = (offset, chars)
         return chars
+
+
+def _enabled_by(
+    rules: Sequence[Rule], keywords: list[str], always: frozenset[int]
+) -> list[frozenset[int]]:
+    """For each keyword, the rules it lets run (with the keyword-less ones): one pass over
+    the rules' keywords, not one over the rules for each keyword."""
+    numbers = {keyword: number for number, keyword in enumerate(keywords)}
+    enabled: list[set[int]] = [set(always) for _ in keywords]
+    for index, rule in enumerate(rules):
+        for keyword in rule.keywords:
+            enabled[numbers[keyword]].add(index)
+    return [frozenset(rules_run) for rules_run in enabled]
 
 
 def _keyword_set(keywords: Sequence[str], required: Sequence[str]) -> Any:
