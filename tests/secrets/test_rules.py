@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 import re2
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from memory_audit.secrets.rules import Rule, bundled_rules, parse_rules
+from memory_audit.secrets.rules import Rule, bundled_rules, json_block, parse_rules
 from memory_audit.secrets.scanner import Scanner
 from tests.secrets.samples import CASES, NEGATIVES
 
@@ -204,3 +206,21 @@ def test_a_rule_whose_requires_is_no_list_of_strings_is_named_and_left_out() -> 
     rules = parse_rules(text, "mine.md")
     assert [(r.name, r.requires) for r in rules.rules] == [("ok", ("OK",))]
     assert "rule 'odd': requires must be a list of strings" in rules.problems[0]
+
+
+# The rules block as the format defines it: a fence line, then up to the next "```" line.
+JSON_BLOCK = re.compile(r"^```json[ \t]*\n(.*?)^```", re.M | re.S)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["```json", "```", "\n", " ", "\t", "[1]", "c", "é"]), max_size=14))
+def test_the_json_block_is_the_one_the_format_defines(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    block = JSON_BLOCK.search(text)
+    assert json_block(text) == (block.group(1) if block else None)
+
+
+def test_the_bundled_file_holds_its_rules_in_one_json_block() -> None:
+    text = (Path(__file__).parents[2] / "config" / "secret-patterns.md").read_text()
+    [block] = [m.group(1) for m in JSON_BLOCK.finditer(text)]
+    assert json_block(text) == block
