@@ -71,8 +71,11 @@ class Scanner:
             if r.requires
         }
         self._always = frozenset(i for i, r in enumerate(self.rules) if not r.keywords)
-        # keyword -> the rules it lets run (with the keyword-less ones): a set union per file
+        # keyword -> the rules it lets run (with the keyword-less ones): a set union per file;
+        # a required string lets none run by itself
         self._enabled_by = _enabled_by(self.rules, self._keywords, self._always)
+        self._enabled_by += [self._always] * len(required)
+        self._requiring_rules = frozenset(self._requiring)
         self._keyword_set = _keyword_set(self._keywords, required)
         # RE2 everywhere (the keyword set and the rules): the text is matched as bytes.
         self._bytes = _re2 is not None and (self._keyword_set is not None or not self._keywords)
@@ -115,14 +118,13 @@ class Scanner:
 
     def _candidate_rules(self, subject: _Subject) -> frozenset[int]:
         found = self._found(subject)
-        present = [n for n in found if n < len(self._keywords)] if self._required else found
-        if not present:
+        if not found:
             candidates = self._always  # no keyword at all: only the rules that always run
-        elif len(present) == 1:
-            candidates = self._enabled_by[present[0]]
+        elif len(found) == 1:
+            candidates = self._enabled_by[found[0]]
         else:
-            candidates = self._always.union(*(self._enabled_by[n] for n in present))
-        requiring = candidates & self._requiring.keys()
+            candidates = self._always.union(*(self._enabled_by[n] for n in found))
+        requiring = candidates & self._requiring_rules
         if not requiring:
             return candidates
         # a rule that requires a string the text lacks cannot match there
