@@ -79,11 +79,18 @@ class Scanner:
         self._keyword_set = _keyword_set(self._keywords, required)
         # RE2 everywhere (the keyword set and the rules): the text is matched as bytes.
         self._bytes = _re2 is not None and (self._keyword_set is not None or not self._keywords)
+        # A rule checked when loaded is compiled now (its pattern is cached: no cost); a
+        # bundled one, which compiles in both engines, when a text first needs it.
+        self._patterns: list[_Pattern | None]
         try:
-            self._patterns = [_Pattern.of(r.regex, self._bytes) for r in self.rules]
+            self._patterns = [
+                _Pattern.of(r.regex, self._bytes) if r.checked else None for r in self.rules
+            ]
         except RE2_ERRORS:  # a rule RE2 refuses: every rule in the stdlib engine, on text
             self._bytes = False
-            self._patterns = [_Pattern.of(r.regex, False) for r in self.rules]
+            self._patterns = [
+                _Pattern.of(r.regex, False) if r.checked else None for r in self.rules
+            ]
         self._specific = frozenset(i for i, r in enumerate(self.rules) if not r.generic)
         self._tables = frozenset(i for i, r in enumerate(self.rules) if r.table)
         self._generic = frozenset(range(len(self.rules))) - self._specific - self._tables
@@ -116,6 +123,13 @@ class Scanner:
                 hits.append(self._match(rule, text, start, end, lines.line(start)))
         return hits
 
+    def pattern(self, index: int) -> _Pattern:
+        """The compiled pattern of the ``index``-th rule, compiled at its first use."""
+        pattern = self._patterns[index]
+        if pattern is None:
+            pattern = self._patterns[index] = _Pattern.of(self.rules[index].regex, self._bytes)
+        return pattern
+
     def _candidate_rules(self, subject: _Subject) -> frozenset[int]:
         found = self._found(subject)
         if not found:
@@ -147,7 +161,7 @@ class Scanner:
         if not rules:
             return []
         matches = [
-            (m.start(), i, m) for i in rules for m in self._patterns[i].regex.finditer(subject.data)
+            (m.start(), i, m) for i in rules for m in self.pattern(i).regex.finditer(subject.data)
         ]
         hits: list[SecretMatch] = []
         lines = _LineCounter(subject.text)
@@ -163,7 +177,7 @@ class Scanner:
     def _hit(
         self, subject: _Subject, index: int, match: Any, lines: _LineCounter
     ) -> SecretMatch | None:
-        rule, group = self.rules[index], self._patterns[index].secret
+        rule, group = self.rules[index], self.pattern(index).secret
         start, end = subject.span(match.span(group if match.span(group)[0] >= 0 else 0))
         if not plausible(rule, subject.text, start, end):
             return None
