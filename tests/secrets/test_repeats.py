@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from memory_audit.secrets.repeats import ALTERNATION_LIMIT, FIND_LIMIT, JOIN, _Search
+from memory_audit.secrets.repeats import (
+    ALTERNATION_LIMIT,
+    BATCH_BYTES,
+    FIND_LIMIT,
+    JOIN,
+    _Search,
+)
 from memory_audit.secrets.sweep import map_all
 
 
@@ -29,6 +35,8 @@ def test_searching_all_texts_at_once_finds_what_each_search_finds(count: int) ->
     values = [f"Harbor{n:05}!!" for n in range(count)]
     # a value cut at a text's end, one ending a text, one after a text of emoji, empty texts
     texts = [*_texts(values), "", "Harbor00001", "!!", "Harbor00002!!", "😀😀 Harbor00003!! ü"]
+    # texts enough for several batches, a value ending or starting each
+    texts += [f"Harbor00004!! {'é' * (BATCH_BYTES // 5)} Harbor00005!!" for _ in range(9)]
     search = _Search(values)
     expected = [
         sorted((at, at + len(v), v) for v in values for at in _all(text, v)) for text in texts
