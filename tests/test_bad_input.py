@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from memory_audit.tree.slugs import slugify
 from memory_audit.tree.snapshot import load_tree
 from memory_audit.tree.walk import list_tree
 from tests.harness import codes, digest, findings, index, memory, report, write_tree
@@ -224,3 +225,43 @@ def test_degenerate_files_never_crash(tree_dir: Path, content: bytes) -> None:
     write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": content})
     result = report(tree_dir)
     assert not [e for e in result.errors if "failed" in e[1]]
+
+
+def test_pipes_where_files_outside_the_tree_are_read_stop_nothing(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    # Opening a named pipe waits for a writer: every file an audit reads outside the tree
+    # (instruction, rule and settings files, transcripts) is a pipe here, and the audit
+    # must still end, having read none of them.
+    project = tmp_path / "project"
+    claude = isolated_home / ".claude"
+    store = claude / "projects" / slugify(str(project))
+    tree = store / "memory"
+    write_tree(tree, {"MEMORY.md": index("a.md"), "a.md": memory("a")})
+    write_tree(project, {"src/app.py": "x"})
+    pipes = [
+        project / "CLAUDE.md",
+        project / "AGENTS.md",
+        project / ".claude" / "settings.json",
+        project / ".claude" / "settings.local.json",
+        project / ".claude" / "rules" / "style.md",
+        claude / "CLAUDE.md",
+        claude / "settings.json",
+        claude / "rules" / "global.md",
+        store / "session.jsonl",
+    ]
+    for pipe in pipes:
+        pipe.parent.mkdir(parents=True, exist_ok=True)
+        os.mkfifo(pipe)
+    for extra in ([], ["--check", "usage", "--check", "coverage"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "memory_audit", "audit", "--format", "json", *extra]
+            + [str(tree), "--project-root", str(project)],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,  # a read of a pipe waits for ever; this only turns that into a failure
+        )
+        assert result.returncode == 0, result.stderr
+        [tree_report] = json.loads(result.stdout)["reports"]
+        assert tree_report["errors"] == []

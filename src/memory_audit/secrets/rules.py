@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit.analysis.fast_regex import compile_fast
+from memory_audit.regular_files import read_regular
 from memory_audit.resource_files import read_resource
 
 try:
@@ -107,7 +108,7 @@ def bundled_rules() -> RuleSet:
 
 
 def load_rules(path: Path) -> RuleSet:
-    return parse_rules(path.read_text(encoding="utf-8"), str(path))
+    return parse_rules(read_regular(path).decode("utf-8"), str(path))
 
 
 def parse_rules(text: str, source: str) -> RuleSet:
