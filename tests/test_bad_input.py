@@ -254,9 +254,9 @@ def test_pipes_where_files_outside_the_tree_are_read_stop_nothing(
         pipe.parent.mkdir(parents=True, exist_ok=True)
         os.mkfifo(pipe)
     for extra in ([], ["--check", "usage", "--check", "coverage"]):
+        command = [sys.executable, "-m", "memory_audit", "audit", "--format", "json", *extra]
         result = subprocess.run(
-            [sys.executable, "-m", "memory_audit", "audit", "--format", "json", *extra]
-            + [str(tree), "--project-root", str(project)],
+            [*command, str(tree), "--project-root", str(project)],
             capture_output=True,
             text=True,
             check=False,

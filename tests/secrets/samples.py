@@ -706,6 +706,33 @@ case(
     ["Authorization: Basic <base64>", "Authorization: Bearer {{token}}"],
 )
 
+case(
+    "email-password-pair",
+    [
+        ("- Admin: `/admin/` (panel) — ops@shopfront.app / Vk7mPq2zRtn4", "Vk7mPq2zRtn4"),
+        ("- staging: qa.lead@fernhill.io / `Harbor01!x`", "Harbor01!x"),
+    ],
+    [
+        "alice@fernhill.io / bob@fernhill.io",
+        "mail ops@fernhill.io / Slack #ops-alerts",
+        "ops@fernhill.io / ops-team",
+        "see ops@fernhill.io / docs/runbook.md",
+        "owner: ops@fernhill.io / GOOGLE_CLIENT_ID",
+    ],
+)
+case(
+    "default-pair",
+    [
+        ("AdminAuthOptions(User/Password，預設 opsadmin/ab34!Wsxcv，env ADMIN_USER)", "ab34!Wsxcv"),
+        ("Default ops/Harb0r!77 on the kiosk until it is changed", "Harb0r!77"),
+    ],
+    [
+        "default branch main/dev2",
+        "defaults to 8080/tcp",
+        "default locale: en-US/zh-CN",
+        "默认路径 src/app2",
+    ],
+)
 # Strings no rule may report (issue 3's negative list).
 NEGATIVES = [
     "request id 3f2a9c1e-7b4d-4e8a-9c2f-1a6b5d8e0f47 failed",
@@ -727,6 +754,9 @@ NEGATIVES = [
     "ssh login for the runner: " + SSH_PUBLIC_KEY,
     "Reset it for the user, e.g. `password: TempPass1!`",
     "creds: " + PEM_PUBLIC_KEY,
+    # a key template's fixed part, and names joined by a slash
+    "- challenge token: `shopfront:cc:challenge:{token}`",
+    "error → fix: invalid_token=GOOGLE_CLIENT_IDS/restart, access blocked=test user",
 ]
 
 # Issue 25, as look-alikes: credentials real memory trees held that the rules missed (file ->

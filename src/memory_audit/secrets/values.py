@@ -173,8 +173,8 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
         return False
     if not rule.generic:
         return True
-    if not _a_value(value) or _cut_address(value, text, end):
-        return False
+    if not _a_value(value) or _cut_address(value, text, end) or text[end : end + 1] == "{":
+        return False  # ``app:challenge:{token}``: a template's fixed part, not a value
     return _in_context(text, start, end) and _shaped(rule, text, start, end)
 
 
@@ -205,11 +205,19 @@ def _a_value(value: str) -> bool:
         return False
     if ADDRESS.match(value):
         return False
-    if SECRET_NAME.match(value):
+    # ``GOOGLE_CLIENT_IDS/restart``: names joined by a slash
+    if SECRET_NAME.match(value) or ("/" in value and all(map(_a_name, value.split("/")))):
         return False
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
     named = any(p[0].isalpha() for p in parts)
     return not (named and all(ALGORITHM_PART.fullmatch(p) for p in parts))
+
+
+def _a_name(part: str) -> bool:
+    """A part of a slash-joined value that is a name or a word: ``API_KEY``, ``restart``."""
+    if VARIABLE_NAME.match(part) or SNAKE_CASE.match(part) or CAMEL_CASE.match(part):
+        return True
+    return bool(KEBAB_CASE.match(part)) or part.isalpha()
 
 
 def _has_shape(kind: str | None, value: str) -> bool:
