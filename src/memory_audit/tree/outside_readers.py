@@ -47,6 +47,23 @@ def instruction_files(root: Path, project: Path | None) -> list[Path]:
     ]
 
 
+def project_runnables(project: Path | None) -> list[Path]:
+    """The project's agent and skill files (``.claude/agents/*.md``,
+    ``.claude/skills/*/SKILL.md``): Claude Code reads one each time it runs that agent or
+    skill, so a memory one of them names is read from there (an agent's blacklist in its
+    memory folder), linked from the memory or not. At most ``MAX_FILES``, by name."""
+    if project is None:
+        return []
+    claude = project / ".claude"
+    found: list[Path] = []
+    for pattern in ("agents/*.md", "skills/*/SKILL.md"):
+        try:
+            found += sorted(claude.glob(pattern))
+        except OSError:
+            continue
+    return [path for path in found if _stays_in(path, project)][:MAX_FILES]
+
+
 def _stays_in(path: Path, folder: Path) -> bool:
     """Whether ``path`` is a regular file whose real path, every link on its way
     followed, is still inside ``folder``'s real path."""
