@@ -754,6 +754,9 @@ NEGATIVES = [
     "ssh login for the runner: " + SSH_PUBLIC_KEY,
     "Reset it for the user, e.g. `password: TempPass1!`",
     "creds: " + PEM_PUBLIC_KEY,
+    # what a template asks to be replaced, and a documentation's token
+    'gateway: { token: "replace-with-long-random-token" }',
+    '{ "botToken": "123456:ABCDEF", "chatId": 42 }',
     # a key template's fixed part, and names joined by a slash
     "- challenge token: `shopfront:cc:challenge:{token}`",
     "error → fix: invalid_token=GOOGLE_CLIENT_IDS/restart, access blocked=test user",

@@ -37,7 +37,8 @@ DISCLAIMER = (
 )
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
-    r"|changeme|change[_-]me|redacted|fake|0{8,}|12345678|abcdefgh"
+    r"|changeme|change[_-]me|redacted|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
+    r"|fill[_-]?(?:in|me)|insert[_-]"
     # the whole text of a phrase rule's disclaimed alternative (a user's rules file may
     # still carry one): "password=x1 is the joke"
     rf"|{DISCLAIMER}",
