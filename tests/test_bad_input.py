@@ -265,3 +265,17 @@ def test_pipes_where_files_outside_the_tree_are_read_stop_nothing(
         assert result.returncode == 0, result.stderr
         [tree_report] = json.loads(result.stdout)["reports"]
         assert tree_report["errors"] == []
+
+
+def test_a_stray_nul_byte_in_a_note_leaves_it_text(tree_dir: Path) -> None:
+    # A note quoting a NUL as the byte itself ("Dart writes '\x00' for NUL") is still a
+    # note: read and checked, not set aside as binary. Many NULs, or bytes that are no
+    # UTF-8, are binary.
+    write_tree(tree_dir, {"MEMORY.md": index("dart.md", "blob.md"), "dart.md": ""})
+    text = memory("dart", type="nonsense", body="Dart writes '\x00' for NUL.")
+    (tree_dir / "dart.md").write_bytes(text.encode())
+    (tree_dir / "blob.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    assert codes(findings(tree_dir, "frontmatter")) == [
+        ("binary-file", "blob.md", None),
+        ("invalid-type", "dart.md", 4),
+    ]
