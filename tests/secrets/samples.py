@@ -603,6 +603,8 @@ case(
         "| test | pass | fail |\n|---|---|---|\n| unit | 120 | 3 |",
         "| host | password |\n| nas | Fernhill42 |",  # no separator row: no table
         "| password policy | notes |\n|---|---|\n| 12 chars | with 1 digit |",
+        # a credential's id in a workflow tool names the credential, it is not its secret
+        "| Account | n8n Credential ID | Agent |\n|---|---|---|\n| ops@fernhill.io | Bz7kQw2LmN4pXr9T | Ann |",
     ],
 )
 _printers = "| printer | API key |\n|---|---|\n"
@@ -622,6 +624,7 @@ case(
         _printers + "| hp-4th | HP_PRINTER_API_KEY |",
         _printers + "| hp-4th | 0123456789 |",
         "| token id | user |\n|---|---|\n| backup@pbs!veeam | ops |",
+        f"| printer | API key ID |\n|---|---|\n| hp-4th | {rnd(HEX, 32)} |",
     ],
 )
 case(
@@ -821,6 +824,20 @@ case(
         "store the password hash `$2b$12$Kx9QpL2Zr7wAbCdEfGhIjK`",
         "password for `ops@fernhill.io` is in the vault",
         "reset the password, e.g. `Harb0r!2026x`",
+    ],
+)
+_sk, _sk2 = rnd(ALNUM, 32), rnd(ALNUM, 40)
+case(
+    "sk-assignment",
+    [
+        (f'SK="{_sk}"', _sk),
+        (f"- VIDEO_SK: `{_sk2}` (with VIDEO_AK for the JWT)", _sk2),
+    ],
+    [
+        "SK: Slovakia, SI: Slovenia",
+        "TASK=build-the-release-notes-now",
+        'SK="$VIDEO_SECRET_KEY"',
+        "SK = abcdefghijklmnopqrstuvwxyz",
     ],
 )
 # Strings no rule may report (issue 3's negative list).

@@ -160,6 +160,14 @@ def test_a_short_keyword_and_a_plain_password_are_found_after_a_separator() -> N
     assert found("password: 2024") == []
 
 
+def test_a_password_of_digits_that_repeat_is_found_in_a_key_value_table() -> None:
+    # a date of birth as the database password: too few bits per digit for the entropy
+    # asked of other values, yet five distinct digits and eight in all
+    table = "| 属性 | 值 |\n|------|-----|\n| 账号 | root |\n| 密码 | 19990827 |\n"
+    assert found(table) == [("password-phrase", "19990827")]
+    assert found("| 密码 | 11112222 |\n| password | 20200202 |") == []
+
+
 def test_a_uuid_after_a_secret_word_is_found_and_a_token_id_is_not() -> None:
     secret = uuid()
     assert found(f"PBS token backup@pbs!veeam secret {secret}") == [("uuid-secret", secret)]
