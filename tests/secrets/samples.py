@@ -603,8 +603,6 @@ case(
         "| test | pass | fail |\n|---|---|---|\n| unit | 120 | 3 |",
         "| host | password |\n| nas | Fernhill42 |",  # no separator row: no table
         "| password policy | notes |\n|---|---|\n| 12 chars | with 1 digit |",
-        # a credential's id in a workflow tool names the credential, it is not its secret
-        "| Account | n8n Credential ID | Agent |\n|---|---|---|\n| ops@fernhill.io | Bz7kQw2LmN4pXr9T | Ann |",
     ],
 )
 _printers = "| printer | API key |\n|---|---|\n"
@@ -624,7 +622,6 @@ case(
         _printers + "| hp-4th | HP_PRINTER_API_KEY |",
         _printers + "| hp-4th | 0123456789 |",
         "| token id | user |\n|---|---|\n| backup@pbs!veeam | ops |",
-        f"| printer | API key ID |\n|---|---|\n| hp-4th | {rnd(HEX, 32)} |",
     ],
 )
 case(

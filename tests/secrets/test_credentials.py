@@ -7,7 +7,7 @@ import pytest
 
 from memory_audit.secrets.rules import bundled_rules
 from memory_audit.secrets.scanner import Scanner
-from tests.secrets.samples import ALNUM, PEM_PUBLIC_KEY, SSH_PUBLIC_KEY, rnd, uuid
+from tests.secrets.samples import ALNUM, HEX, PEM_PUBLIC_KEY, SSH_PUBLIC_KEY, rnd, uuid
 
 SCANNER = Scanner(bundled_rules(), b"test-salt")
 
@@ -189,3 +189,18 @@ def test_a_uuid_after_a_secret_word_is_found_and_a_token_id_is_not() -> None:
 )
 def test_file_names_publishable_keys_and_words_are_not_secrets(text: str) -> None:
     assert found(text) == []
+
+
+def test_a_column_naming_a_credentials_id_holds_no_secret() -> None:
+    # a workflow tool's credential id names the stored credential; the credential itself
+    # is elsewhere
+    credential_id = "Bz7kQw2LmN4pXr9T"
+    table = f"| Account | n8n Credential ID | Agent |\n|---|---|---|\n| ops@fernhill.io | {credential_id} | Ann |\n"
+    assert found(table) == []
+    assert found(table.replace("Credential ID", "Credential")) == [
+        ("table-password", credential_id)
+    ]
+    key = rnd(HEX, 32)
+    keys = f"| printer | API key ID |\n|---|---|\n| hp-4th | {key} |\n"
+    assert found(keys) == []
+    assert found(keys.replace("key ID", "key")) == [("table-key", key)]
