@@ -204,3 +204,8 @@ def test_a_column_naming_a_credentials_id_holds_no_secret() -> None:
     keys = f"| printer | API key ID |\n|---|---|\n| hp-4th | {key} |\n"
     assert found(keys) == []
     assert found(keys.replace("key ID", "key")) == [("table-key", key)]
+
+
+def test_an_endpoint_url_where_a_token_would_be_is_no_secret() -> None:
+    assert found("    token_uri='https://oauth2.fernhill.io/token'") == []
+    assert found("TOKEN_URL=https://auth.fernhill.io/oauth/v2/token") == []

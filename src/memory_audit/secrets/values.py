@@ -130,6 +130,9 @@ ADDRESS = re.compile(
     r"^[A-Za-z0-9._%+-]+@(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
     r"(?::\d{1,5})?$"
 )
+# A URL where a value would be (``token_uri='https://oauth2.example.com/token'``): an
+# endpoint; the credentials a URL holds are ``url-password``'s.
+URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]{1,15}://")
 HOST_GOES_ON = re.compile(r"\.[A-Za-z0-9]")
 # A file's suffix right after a value ("<value>.md"): the value is the file's name.
 FILE_SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,5}(?![\w.])")
@@ -214,7 +217,7 @@ def _a_value(value: str) -> bool:
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
         return False
-    if ADDRESS.match(value):
+    if ADDRESS.match(value) or URL.match(value):
         return False
     # ``GOOGLE_CLIENT_IDS/restart``: names joined by a slash
     if SECRET_NAME.match(value) or ("/" in value and all(map(_a_name, value.split("/")))):
