@@ -733,6 +733,110 @@ case(
         "默认路径 src/app2",
     ],
 )
+_pit = f"pit-{uuid()}"
+case(
+    "gohighlevel-private-integration-token",
+    [(f"- GHL PIT Token: `{_pit}`", _pit)],
+    ["pit-stop at 14:00", "pit-00000000-0000-0000-0000-000000000000", "pit-" + rnd(HEX, 32)],
+)
+_uptime_main = f"u{rnd(string.digits, 7)}-{rnd(HEX, 24)}"
+_uptime_monitor = f"m{rnd(string.digits, 9)}-{rnd(HEX, 24)}"
+case(
+    "uptimerobot-api-key",
+    [
+        (f"| UptimeRobot API Key (Main) | `{_uptime_main}` |", _uptime_main),
+        (f"UptimeRobot monitor key {_uptime_monitor} (read by the status page)", _uptime_monitor),
+    ],
+    [
+        "UptimeRobot monitor id m776418041, 5-min checks",
+        "uptimerobot release u2024-final",
+        f"uptimerobot check {_uptime_main[:9]}xxxxxxxxxxxxxxxxxxxxxxxx",
+    ],
+)
+
+
+def _application_password() -> str:
+    """24 letters and digits in six groups of four, as WordPress generates them."""
+    groups = [rnd(ALNUM, 3) + rnd(string.digits, 1)] + [rnd(ALNUM, 4) for _ in range(5)]
+    return " ".join(groups)
+
+
+_wp, _wp2 = _application_password(), _application_password()
+case(
+    "wordpress-application-password",
+    [
+        (f"- WP REST API auth: `ops / {_wp}`", _wp),
+        (f"AUTH = base64.b64encode(b'ops:{_wp2}').decode()  # WordPress", _wp2),
+    ],
+    [
+        "WordPress menu: Home Blog Shop News Team Jobs",
+        "wp hexdump 0a1b 2c3d 4e5f 6a7b 8c9d 0e1f 2a3b",
+        "wp-cli prints 1111 2222 3333 4444 5555 6666 as ids",
+    ],
+)
+_bearer, _bearer64 = rnd(ALNUM, 40), base64.b64encode(rnd(ALNUM, 48).encode()).decode()
+case(
+    "bearer-token",
+    [
+        (f'"--header", "Authorization: Bearer {_bearer}",', _bearer),
+        (f"- Value: `Bearer {_bearer64}`", _bearer64),
+        (f"- **Auth**: Bearer `{(_bearer3 := 'kq7' + rnd(URLSAFE, 30))}`", _bearer3),
+    ],
+    [
+        "Authorization: Bearer $API_TOKEN",
+        "Authorization: Bearer YOUR_ACCESS_TOKEN_HERE",
+        "send a bearer token with every request",
+        "Authorization: Bearer <token>",
+        "Bearer authentication (RFC 6750) is what the API expects",
+        "bearer: abcdefghijklmnopqrstuv",
+    ],
+)
+case(
+    "key-label",
+    [
+        (
+            f"- [Weather API](creds.md) — Key: `{(_hex_key := rnd(HEX, 32))}` — One Call 3.0",
+            _hex_key,
+        ),
+        (f"- **Key**: `{(_mixed_key := 'Zq8' + rnd(ALNUM, 29))}`", _mixed_key),
+    ],
+    [
+        f"cache key: `{rnd(HEX, 32)}`",
+        "- Key: `some_config_value_name`",
+        "- Key: `Ctrl+Shift+P`",
+        "    key: PKCS12PrivateKeyTypes | None,",
+        f"- Key: `{rnd(HEX, 16)}`",
+    ],
+)
+case(
+    "password-near-value",
+    [
+        ("2. Change `ops` password (still on `Harb0r!2026x`) — admin panel", "Harb0r!2026x"),
+        ("- **Passwords** — `ops` and `qa.lead` still on `Lant3rn#88` — rotate", "Lant3rn#88"),
+        ("cambiar la contraseña de ops (sigue en `Fern7#hill`)", "Fern7#hill"),
+    ],
+    [
+        "password hashing uses `argon2id`",
+        "the password rule: `^(?=.*[0-9])(?=.*[!@#]).{8,}$`",
+        "store the password hash `$2b$12$Kx9QpL2Zr7wAbCdEfGhIjK`",
+        "password for `ops@fernhill.io` is in the vault",
+        "reset the password, e.g. `Harb0r!2026x`",
+    ],
+)
+_sk, _sk2 = rnd(ALNUM, 32), rnd(ALNUM, 40)
+case(
+    "sk-assignment",
+    [
+        (f'SK="{_sk}"', _sk),
+        (f"- VIDEO_SK: `{_sk2}` (with VIDEO_AK for the JWT)", _sk2),
+    ],
+    [
+        "SK: Slovakia, SI: Slovenia",
+        "TASK=build-the-release-notes-now",
+        'SK="$VIDEO_SECRET_KEY"',
+        "SK = abcdefghijklmnopqrstuvwxyz",
+    ],
+)
 # Strings no rule may report (issue 3's negative list).
 NEGATIVES = [
     "request id 3f2a9c1e-7b4d-4e8a-9c2f-1a6b5d8e0f47 failed",

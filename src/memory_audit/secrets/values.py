@@ -67,6 +67,8 @@ PLACEHOLDER_WORDS = frozenset(
     api_token accesstoken access_token secretkey secret_key""".split()
 )
 MIN_DISTINCT = 5
+# Eight digits with five distinct ones, one of them three times, have 2.4 bits each.
+DIGITS_ENTROPY = 2.0
 # A value whose place alone proves it a password (``sshpass -p``) may be short: "hunter".
 MIN_DISTINCT_ANY = 4
 # Words prose puts where a password would be ("password: required", "--password option"):
@@ -129,6 +131,9 @@ ADDRESS = re.compile(
     r"^[A-Za-z0-9._%+-]+@(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
     r"(?::\d{1,5})?$"
 )
+# A URL where a value would be (``token_uri='https://oauth2.example.com/token'``): an
+# endpoint; the credentials a URL holds are ``url-password``'s.
+URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]{1,15}://")
 HOST_GOES_ON = re.compile(r"\.[A-Za-z0-9]")
 # A file's suffix right after a value ("<value>.md"): the value is the file's name.
 FILE_SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,5}(?![\w.])")
@@ -170,13 +175,22 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
         return False
     if PLACEHOLDER.search(value) or value.lower() in PLACEHOLDER_WORDS or rule.allowed(value):
         return False
-    if not known and rule.entropy is not None and entropy(value) < rule.entropy:
+    if not known and rule.entropy is not None and entropy(value) < _least_entropy(rule, value):
         return False
     if not rule.generic:
         return True
     if not _a_value(value) or _cut_address(value, text, end) or text[end : end + 1] == "{":
         return False  # ``app:challenge:{token}``: a template's fixed part, not a value
     return _in_context(text, start, end) and _shaped(rule, text, start, end)
+
+
+def _least_entropy(rule: Rule, value: str) -> float:
+    """The rule's entropy, except for a password of digits only: a date of birth
+    (``| 密码 | 19990827 |``) repeats digits, so its entropy says little; five distinct
+    digits or more (``MIN_DISTINCT``) and six digits or more (``_stated``) judge it."""
+    if rule.value == "mixed" and value.isdigit():
+        return min(rule.entropy or 0.0, DIGITS_ENTROPY)
+    return rule.entropy or 0.0
 
 
 def _cut_address(value: str, text: str, end: int) -> bool:
@@ -204,7 +218,7 @@ def _a_value(value: str) -> bool:
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
         return False
-    if ADDRESS.match(value):
+    if ADDRESS.match(value) or URL.match(value):
         return False
     # ``GOOGLE_CLIENT_IDS/restart``: names joined by a slash
     if SECRET_NAME.match(value) or ("/" in value and all(map(_a_name, value.split("/")))):
