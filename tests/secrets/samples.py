@@ -217,6 +217,9 @@ case(
     "generic-assignment",
     [
         (f'client_secret = "{_pw}"', _pw),
+        # a Markdown label in bold: the separator inside or after the emphasis
+        ("- **API key:** `Zk3Qm9Lp2Wx7Rt5Yv8Nb4Hc6Jd1Fg0Se2`", "Zk3Qm9Lp2Wx7Rt5Yv8Nb4Hc6Jd1Fg0Se2"),
+        ("**Token**: m0-Qx8Lp3Wz7Rt5Yv2Nb4Hc6Jd", "m0-Qx8Lp3Wz7Rt5Yv2Nb4Hc6Jd"),
         (f"api_key: {(_k := rnd(ALNUM, 24))}", _k),
         (f"DB_PASSWORD={(_d := rnd(ALNUM, 16))}", _d),
         (f"SECRET_KEY={(_s := rnd(ALNUM, 40))}", _s),
@@ -395,6 +398,11 @@ case(
     "password-phrase",
     [
         ("the wifi password is Gr33nH0use!", "Gr33nH0use!"),
+        # a generator's letters-only password, in backticks after the word
+        (
+            "- **Admin:** `ops` / password `qWfTbnRkLzPaXcVbNmQsTd` (generated)",
+            "qWfTbnRkLzPaXcVbNmQsTd",
+        ),
         ("SNMP community: pr1vCommun!ty", "pr1vCommun!ty"),
         ("passwrod: Lx7#mQ2v", "Lx7#mQ2v"),
         ("pw for the NAS = Kp4-ziR9", "Kp4-ziR9"),
@@ -731,6 +739,7 @@ case(
         "defaults to 8080/tcp",
         "default locale: en-US/zh-CN",
         "默认路径 src/app2",
+        "- **新默认模型**：`vendor-portal/MiniMax-M2.7-highspeed`",
     ],
 )
 _pit = f"pit-{uuid()}"
@@ -858,6 +867,9 @@ NEGATIVES = [
     "ssh login for the runner: " + SSH_PUBLIC_KEY,
     "Reset it for the user, e.g. `password: TempPass1!`",
     "creds: " + PEM_PUBLIC_KEY,
+    # a name in CamelCase after the word, and a bold label that says where the key lives
+    "the password `ThisIsMyPasswordPolicyName` applies to staff",
+    "- **API key:** in 1Password, item `Immich`",
     # what a template asks to be replaced, and a documentation's token
     'gateway: { token: "replace-with-long-random-token" }',
     '{ "botToken": "123456:ABCDEF", "chatId": 42 }',

@@ -65,7 +65,8 @@ TABLE: tuple[Dimension, ...] = (
         WARNING,
         hook_priority=50,
         suggestions=frozenset({"broken-wikilink"}),
-        copy_suggestions=frozenset({"broken-link"}),  # 0 of 1
+        # broken-link 0 of 1; broken-wikilink near a name: 0 of 2 (links into a notes vault)
+        copy_suggestions=frozenset({"broken-link", "broken-wikilink"}),
     ),
     Dimension("duplicates", "Possible duplicates", NOTE, hook_priority=110, suggestions=EVERY),
     Dimension(

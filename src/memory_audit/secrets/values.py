@@ -25,6 +25,7 @@ bounded whatever the length of the line.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from memory_audit.secrets.redact import entropy
@@ -239,23 +240,30 @@ def _has_shape(kind: str | None, value: str) -> bool:
     letter = any(c.isalpha() for c in value)
     digit = any(c.isdigit() for c in value)
     symbol = any(c in SYMBOLS for c in value)
-    if kind == "mixed":
-        return letter and (digit or symbol)
-    if kind == "strong":
-        cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
-        return len(value) >= 6 and letter and digit and (symbol or (cases and len(value) >= 10))
-    if kind == "token":
-        return len(value) >= 16 and letter and digit
-    if kind == "any":
-        return value.lower() not in COMMON_WORDS
-    if kind == "key":
-        return bool(RANDOM_KEY.match(value)) or (
-            len(value) >= 16
-            and digit
-            and any(c.isupper() for c in value)
-            and any(c.islower() for c in value)
-        )
-    return True
+    cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    # a generated password of letters only ("qWfTbnRkLzPaXc...") is mixed and strong
+    shapes = {
+        "mixed": lambda: (letter and (digit or symbol)) or _random_letters(value),
+        "strong": lambda: (
+            _random_letters(value)
+            or (len(value) >= 6 and letter and digit and (symbol or (cases and len(value) >= 10)))
+        ),
+        "symbol": lambda: len(value) >= 6 and letter and digit and symbol,
+        "token": lambda: len(value) >= 16 and letter and digit,
+        "any": lambda: value.lower() not in COMMON_WORDS,
+        "key": lambda: bool(RANDOM_KEY.match(value)) or (len(value) >= 16 and digit and cases),
+    }
+    shape = shapes.get(kind or "")
+    return shape() if shape is not None else True
+
+
+def _random_letters(value: str) -> bool:
+    """Sixteen letters or more whose case changes at every few letters: a generator's
+    output, not words run together (``MemoryAuditReport``) or shouted (``READ_ME``)."""
+    if len(value) < 16 or not value.isalpha() or CAMEL_CASE.match(value):
+        return False
+    changes = sum(a.isupper() != b.isupper() for a, b in itertools.pairwise(value))
+    return changes >= len(value) // 3
 
 
 def _wordlike(value: str) -> bool:
