@@ -197,7 +197,9 @@ def test_a_column_naming_a_credentials_id_holds_no_secret() -> None:
     credential_id = "Bz7kQw2LmN4pXr9T"
     table = f"| Account | n8n Credential ID | Agent |\n|---|---|---|\n| ops@fernhill.io | {credential_id} | Ann |\n"
     assert found(table) == []
-    assert found(table.replace("Credential ID", "Credential")) == [
+    # a "Credential" column's single value without a symbol is as likely the id
+    assert found(table.replace("Credential ID", "Credential")) == []
+    assert found(table.replace("n8n Credential ID", "Password")) == [
         ("table-password", credential_id)
     ]
     key = rnd(HEX, 32)

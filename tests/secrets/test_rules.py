@@ -78,7 +78,7 @@ def test_a_rule_with_an_unknown_value_kind_is_named_and_left_out() -> None:
     rules = parse_rules(text, "mine.md")
     assert [(r.name, r.value) for r in rules.rules] == [("ok", "strong")]
     assert (
-        "rule 'odd': value must be one of mixed, strong, symbol, token, known, any, key"
+        "rule 'odd': value must be one of mixed, strong, symbol, credential, token, known, any, key"
         in rules.problems[0]
     )
 

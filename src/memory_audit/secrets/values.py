@@ -99,6 +99,8 @@ SECRET_NAME = re.compile(
 PUBLIC_NEAR = re.compile(
     r"\bpublishable\b|\bsafe to (?:commit|share|expose|publish)\b|\bnot (?:a )?secret\b", re.I
 )
+# A login and " / " just before a value: a cell's "user / password" pair.
+PAIRED = re.compile(r"[^\s|/]+ ?/ ?[`'\"]?$")
 SEPARATORS = (":", "=", "：", "|")
 # A key made of hex digits or a UUID, as printers, backup servers and many APIs issue them.
 RANDOM_KEY = re.compile(
@@ -206,6 +208,8 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
     if kind is None and _wordlike(value):
         # "For token: computed from the weights": a word, unless quoted after ":" or "="
         return _stated(text, start, end, value)
+    if kind == "credential":  # "ops / <value>" in a credentials cell, or an id alone
+        kind = "mixed" if PAIRED.search(text, max(0, start - 80), start) else "symbol"
     if kind == "mixed" and _unseparated(text, start):
         kind = "strong"  # "password Word01!!": with no separator, prose unless it is strong
     return _has_shape(kind, value) or (kind == "mixed" and _stated(text, start, end, value))
