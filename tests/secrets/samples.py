@@ -495,12 +495,15 @@ case(
     "account-pair",
     [
         ("the switch is admin/Harbor01!! on the mgmt port", "Harbor01!!"),
+        # a throwaway password named as one: its word, then a number
+        ("dev panel: admin/`dev_panel_pw_123` on the LAN box", "dev_panel_pw_123"),
         ("NAS: root:Tr4ck#2026 for now", "Tr4ck#2026"),
         ("Administrator / Wz8!kLm2q2", "Wz8!kLm2q2"),
     ],
     [
         "/root/.ssh/authorized_keys",
         "open admin/settings to change it",
+        "the route is admin/user_pass_reset2",
         "root:x:0:0:root:/root:/bin/bash",
         "admin:Password1",
         "e.g. admin/TempPass1!",

@@ -52,6 +52,9 @@ VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 # An identifier in code or a key file's name: lower case words joined by underscores, or
 # words run together in camelCase or PascalCase (a type: "shrink_pass: ShrinkPass").
 SNAKE_CASE = re.compile(r"^_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^_+[a-z][a-z0-9]*$")
+# ... unless it ends as a throwaway password does, its word then three digits or more:
+# "dev_admin_pw_123" (where "db_password_2" names a variable, "user_pass_reset2" a route).
+PASSWORD_LIKE = re.compile(r"_(?:pw|pwd|pass|passwd|password)_?[0-9]{3,}$")
 CAMEL_CASE = re.compile(r"^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$")
 # A label in kebab-case ("token_type = 'quoted-string'"); four words or more may be a
 # passphrase.
@@ -217,7 +220,8 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
 
 def _a_value(value: str) -> bool:
     """Not a name (of a variable, a file, an algorithm) where a value would be."""
-    if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or SNAKE_CASE.match(value):
+    snake = SNAKE_CASE.match(value) and not PASSWORD_LIKE.search(value)
+    if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or snake:
         return False
     if CAMEL_CASE.match(value) or KEBAB_CASE.match(value) or ISSUE_REFERENCE.match(value):
         return False
@@ -250,6 +254,7 @@ def _has_shape(kind: str | None, value: str) -> bool:
         "mixed": lambda: (letter and (digit or symbol)) or _random_letters(value),
         "strong": lambda: (
             _random_letters(value)
+            or bool(PASSWORD_LIKE.search(value))  # "dev_admin_pw_123" says what it is
             or (len(value) >= 6 and letter and digit and (symbol or (cases and len(value) >= 10)))
         ),
         "symbol": lambda: len(value) >= 6 and letter and digit and symbol,
