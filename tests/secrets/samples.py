@@ -884,6 +884,9 @@ NEGATIVES = [
     # a name in CamelCase after the word, and a bold label that says where the key lives
     "the password `ThisIsMyPasswordPolicyName` applies to staff",
     "- **API key:** in 1Password, item `Immich`",
+    # a list of branch names joined by slashes, and a lookup table's keys
+    "- pruned: `T013-scraping-audit` / `T021-hu40bb-3bp` / `T030-coach-verify` / `T045b-batch`",
+    "| EP_RAISE | `cash_6max_100bb_UTG_open` | first to act |\n|---|---|---|\n| API key | `cash_6max_100bb_BTN_open` | x |",
     # what a template asks to be replaced, and a documentation's token
     'gateway: { token: "replace-with-long-random-token" }',
     '{ "botToken": "123456:ABCDEF", "chatId": 42 }',

@@ -102,6 +102,9 @@ SECRET_NAME = re.compile(
 PUBLIC_NEAR = re.compile(
     r"\bpublishable\b|\bsafe to (?:commit|share|expose|publish)\b|\bnot (?:a )?secret\b", re.I
 )
+# After a value, the next item of a list joined by slashes; between items, the slash.
+LIST_GOES_ON = re.compile(r"""[`'"]? ?/ ?[`'"]?[\w.-]""")
+LIST_SEPARATOR = re.compile(r"""[`'"] ?/ ?[`'"]| / """)
 # A login and " / " just before a value: a cell's "user / password" pair.
 PAIRED = re.compile(r"[^\s|/]+ ?/ ?[`'\"]?$")
 SEPARATORS = (":", "=", "：", "|")
@@ -185,9 +188,12 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
         return False
     if not rule.generic:
         return True
-    if not _a_value(value) or _cut_address(value, text, end) or text[end : end + 1] == "{":
-        return False  # ``app:challenge:{token}``: a template's fixed part, not a value
-    return _in_context(text, start, end) and _shaped(rule, text, start, end)
+    # ``app:challenge:{token}``: a template's fixed part, not a value
+    templated = text[end : end + 1] == "{"
+    if not _a_value(value) or _cut_address(value, text, end) or templated:
+        return False
+    listed = _listed(text, start, end)
+    return not listed and _in_context(text, start, end) and _shaped(rule, text, start, end)
 
 
 def _least_entropy(rule: Rule, value: str) -> float:
@@ -220,7 +226,7 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
 
 def _a_value(value: str) -> bool:
     """Not a name (of a variable, a file, an algorithm) where a value would be."""
-    snake = SNAKE_CASE.match(value) and not PASSWORD_LIKE.search(value)
+    snake = (SNAKE_CASE.match(value) or _short_parts(value)) and not PASSWORD_LIKE.search(value)
     if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or snake:
         return False
     if CAMEL_CASE.match(value) or KEBAB_CASE.match(value) or ISSUE_REFERENCE.match(value):
@@ -242,6 +248,28 @@ def _a_name(part: str) -> bool:
     if VARIABLE_NAME.match(part) or SNAKE_CASE.match(part) or CAMEL_CASE.match(part):
         return True
     return bool(KEBAB_CASE.match(part)) or part.isalpha()
+
+
+def _short_parts(value: str) -> bool:
+    """Three or more short words or numbers joined by underscores, each in one case: a key
+    of a lookup table (``cash_6max_100bb_UTG_open``), where a token's parts are long or mix
+    cases (``sk_test_4eC39HqLyjWDarjtT1zdp7dc``, ``Kx9_QpL2_Zr7w``)."""
+    parts = value.split("_")
+    return len(parts) >= 3 and all(
+        0 < len(part) <= 8 and part.isalnum() and part in (part.lower(), part.upper())
+        for part in parts
+    )
+
+
+def _listed(text: str, start: int, end: int) -> bool:
+    """The value is an item of a list joined by slashes (`` `a` / `b` / `c` ``: branch
+    names, folders), not the second half of a login and its password: another item
+    follows it, or two come before it on its line."""
+    if LIST_GOES_ON.match(text, end):
+        return True
+    # on its line, in its table cell or clause
+    segment = max(text.rfind(mark, 0, start) for mark in ("\n", "|", ",", ";", "：", "，")) + 1
+    return len(LIST_SEPARATOR.findall(text, segment, start)) >= 2
 
 
 def _has_shape(kind: str | None, value: str) -> bool:
