@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from memory_audit.tree.slugs import slugify
 from memory_audit.tree.snapshot import load_tree
 from memory_audit.tree.walk import list_tree
 from tests.harness import codes, digest, findings, index, memory, report, write_tree
@@ -224,3 +225,57 @@ def test_degenerate_files_never_crash(tree_dir: Path, content: bytes) -> None:
     write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": content})
     result = report(tree_dir)
     assert not [e for e in result.errors if "failed" in e[1]]
+
+
+def test_pipes_where_files_outside_the_tree_are_read_stop_nothing(
+    isolated_home: Path, tmp_path: Path
+) -> None:
+    # Opening a named pipe waits for a writer: every file an audit reads outside the tree
+    # (instruction, rule and settings files, transcripts) is a pipe here, and the audit
+    # must still end, having read none of them.
+    project = tmp_path / "project"
+    claude = isolated_home / ".claude"
+    store = claude / "projects" / slugify(str(project))
+    tree = store / "memory"
+    write_tree(tree, {"MEMORY.md": index("a.md"), "a.md": memory("a")})
+    write_tree(project, {"src/app.py": "x"})
+    pipes = [
+        project / "CLAUDE.md",
+        project / "AGENTS.md",
+        project / ".claude" / "settings.json",
+        project / ".claude" / "settings.local.json",
+        project / ".claude" / "rules" / "style.md",
+        claude / "CLAUDE.md",
+        claude / "settings.json",
+        claude / "rules" / "global.md",
+        store / "session.jsonl",
+    ]
+    for pipe in pipes:
+        pipe.parent.mkdir(parents=True, exist_ok=True)
+        os.mkfifo(pipe)
+    for extra in ([], ["--check", "usage", "--check", "coverage"]):
+        command = [sys.executable, "-m", "memory_audit", "audit", "--format", "json", *extra]
+        result = subprocess.run(
+            [*command, str(tree), "--project-root", str(project)],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,  # a read of a pipe waits for ever; this only turns that into a failure
+        )
+        assert result.returncode == 0, result.stderr
+        [tree_report] = json.loads(result.stdout)["reports"]
+        assert tree_report["errors"] == []
+
+
+def test_a_stray_nul_byte_in_a_note_leaves_it_text(tree_dir: Path) -> None:
+    # A note quoting a NUL as the byte itself ("Dart writes '\x00' for NUL") is still a
+    # note: read and checked, not set aside as binary. Many NULs, or bytes that are no
+    # UTF-8, are binary.
+    write_tree(tree_dir, {"MEMORY.md": index("dart.md", "blob.md"), "dart.md": ""})
+    text = memory("dart", type="nonsense", body="Dart writes '\x00' for NUL.")
+    (tree_dir / "dart.md").write_bytes(text.encode())
+    (tree_dir / "blob.md").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    assert codes(findings(tree_dir, "frontmatter")) == [
+        ("binary-file", "blob.md", None),
+        ("invalid-type", "dart.md", 4),
+    ]

@@ -14,6 +14,7 @@ from memory_audit.config.settings import Config
 from memory_audit.errors import UsageError
 from memory_audit.model.dimension import Role
 from memory_audit.model.finding import Finding
+from memory_audit.model.stores import AgentStore
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.snapshot import MemoryTree
@@ -228,9 +229,18 @@ def test_a_repository_copy_s_codes_measured_mostly_wrong_there_are_suggestions(
         ("no-frontmatter", "suggestion"),
         ("possible-secret", "problem"),
     }
+    # An agent's project-scope memory is kept inside the repository too (measured as
+    # often wrong there as a copy); an agent's user-scope memory is Claude Code's folder.
+    agent = write_tree(repo / ".claude" / "agent-memory" / "coder", files)
+    assert levels(agent, ProjectLocation("-repo", repo, None, AgentStore("coder", "project"))) == {
+        ("orphan-candidate", "suggestion"),
+        ("no-frontmatter", "suggestion"),
+        ("possible-secret", "problem"),
+    }
     alone = write_tree(tmp_path / "alone" / "memory", files)
     own = write_tree(isolated_home / ".claude/projects/-work-p/memory", files)
-    for tree in (alone, own):
+    user_agent = write_tree(isolated_home / ".claude/agent-memory/coder", files)
+    for tree in (alone, own, user_agent):
         assert levels(tree, None) == {
             ("orphan-candidate", "problem"),
             ("no-frontmatter", "problem"),

@@ -19,6 +19,7 @@ RANKS = {
     "model": 0,
     "errors": 0,
     "atomic": 0,
+    "regular_files": 0,
     "resource_files": 0,
     "config": 1,
     "sources": 2,

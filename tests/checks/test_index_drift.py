@@ -441,3 +441,38 @@ def test_a_shallow_copy_s_link_to_a_note_missing_from_its_history_stays_broken(
     found = findings(clone / "memory", "index-drift", location=project)
     assert [(f.code, f.line, f.level) for f in found] == [("broken-index-link", 3, "problem")]
     assert found[0].fix is not None
+
+
+def test_an_index_link_written_from_the_project_s_folder_is_not_broken(tmp_path: Path) -> None:
+    # memory/MEMORY.md names an agent's notes as Claude Code, running in the project's
+    # folder, reads them: `.claude/agents-memory/...` from there, not from memory/.
+    project = tmp_path / "project"
+    write_tree(
+        project,
+        {
+            "memory/MEMORY.md": "# Index\n- [Flow](.claude/agents-memory/payments/flow.md) — x\n"
+            "- [Gone](.claude/agents-memory/payments/gone.md) — y\n",
+            ".claude/agents-memory/payments/flow.md": memory("flow"),
+        },
+    )
+    location = ProjectLocation("-project", project, None)
+    found = findings(project / "memory", "index-drift", location=location)
+    assert [(f.code, f.line) for f in found] == [("broken-index-link", 3)]
+
+
+def test_a_copy_s_index_link_to_a_note_found_elsewhere_is_a_suggestion(tmp_path: Path) -> None:
+    # A project commits the index of its live memory folder, and the notes under another
+    # folder of the copy: the index names the live folder's layout, not a move.
+    repo = Repo(tmp_path / "project")
+    repo.commit(
+        "memory",
+        {
+            "memory/MEMORY.md": "# Index\n- [Testing](testing.md) — how we test\n",
+            "memory/feedback/testing.md": memory("testing"),
+        },
+    )
+    alone = findings(repo.path / "memory", "index-drift")
+    assert [(f.code, f.level) for f in alone] == [("stale-index-path", "problem")]
+    project = ProjectLocation("-project", repo.path, None)
+    found = findings(repo.path / "memory", "index-drift", location=project)
+    assert [(f.code, f.level) for f in found] == [("stale-index-path", "suggestion")]

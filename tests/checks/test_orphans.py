@@ -333,3 +333,32 @@ def test_an_agent_file_outside_the_project_and_claude_s_folder_is_never_read(
     assert codes(findings(tree, "orphans", location=location)) == [
         ("orphan-candidate", "coach_profile.md", None)
     ]
+
+
+def test_a_memory_the_project_s_agent_or_skill_names_is_reachable(tmp_path: Path) -> None:
+    # An agent's spec tells it to read its blocklist first (at the path of the machine it
+    # was written on); a skill names a second note. Claude Code reads both files when it
+    # runs them, so neither note needs an index line; nothing names the third.
+    project = write_tree(
+        tmp_path / "project",
+        {
+            ".claude/agents/ideas.md": "---\nname: ideas\n---\nFirst read "
+            "`/home/dev/work/project/.claude/agent-memory/idea-finder/BLOCKLIST.md`.\n",
+            ".claude/skills/triage/SKILL.md": "Log each run in "
+            "`.claude/agent-memory/idea-finder/runs.md`.\n",
+        },
+    )
+    tree = write_tree(
+        project / ".claude" / "agent-memory" / "idea-finder",
+        {
+            "MEMORY.md": index("a.md"),
+            "a.md": memory("a"),
+            "BLOCKLIST.md": "- no token pruning ideas\n",
+            "runs.md": memory("runs"),
+            "forgotten.md": memory("forgotten"),
+        },
+    )
+    location = ProjectLocation(project_path=project)
+    assert codes(findings(tree, "orphans", location=location)) == [
+        ("orphan-candidate", "forgotten.md", None)
+    ]

@@ -50,10 +50,12 @@ def test_audit_all_audits_every_agent_store_in_a_section_of_its_own(
     assert sorted(agents) == [
         ["agent", "plugin-reviewer", "(user)", "0"],
         ["agent", "release-helper", "(local)", "0"],
-        ["agent", "release-helper", "(project)", "1"],
+        ["agent", "release-helper", "(project)", "0"],
     ]
-    # committed with the project: its references are checked against the repository
+    # committed with the project: its references are checked against the repository, and
+    # kept inside it, a deleted file's reference is a suggestion (as in a memory/ copy)
     assert "`scripts/deploy.sh` was deleted from the project in" in result.stdout
+    assert "1 suggestion" in result.stdout
     assert "Memory audit: agent release-helper (project) — " in result.stdout
 
 

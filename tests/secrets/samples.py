@@ -217,6 +217,9 @@ case(
     "generic-assignment",
     [
         (f'client_secret = "{_pw}"', _pw),
+        # a Markdown label in bold: the separator inside or after the emphasis
+        ("- **API key:** `Zk3Qm9Lp2Wx7Rt5Yv8Nb4Hc6Jd1Fg0Se2`", "Zk3Qm9Lp2Wx7Rt5Yv8Nb4Hc6Jd1Fg0Se2"),
+        ("**Token**: m0-Qx8Lp3Wz7Rt5Yv2Nb4Hc6Jd", "m0-Qx8Lp3Wz7Rt5Yv2Nb4Hc6Jd"),
         (f"api_key: {(_k := rnd(ALNUM, 24))}", _k),
         (f"DB_PASSWORD={(_d := rnd(ALNUM, 16))}", _d),
         (f"SECRET_KEY={(_s := rnd(ALNUM, 40))}", _s),
@@ -395,6 +398,11 @@ case(
     "password-phrase",
     [
         ("the wifi password is Gr33nH0use!", "Gr33nH0use!"),
+        # a generator's letters-only password, in backticks after the word
+        (
+            "- **Admin:** `ops` / password `qWfTbnRkLzPaXcVbNmQsTd` (generated)",
+            "qWfTbnRkLzPaXcVbNmQsTd",
+        ),
         ("SNMP community: pr1vCommun!ty", "pr1vCommun!ty"),
         ("passwrod: Lx7#mQ2v", "Lx7#mQ2v"),
         ("pw for the NAS = Kp4-ziR9", "Kp4-ziR9"),
@@ -487,12 +495,15 @@ case(
     "account-pair",
     [
         ("the switch is admin/Harbor01!! on the mgmt port", "Harbor01!!"),
+        # a throwaway password named as one: its word, then a number
+        ("dev panel: admin/`dev_panel_pw_123` on the LAN box", "dev_panel_pw_123"),
         ("NAS: root:Tr4ck#2026 for now", "Tr4ck#2026"),
         ("Administrator / Wz8!kLm2q2", "Wz8!kLm2q2"),
     ],
     [
         "/root/.ssh/authorized_keys",
         "open admin/settings to change it",
+        "the route is admin/user_pass_reset2",
         "root:x:0:0:root:/root:/bin/bash",
         "admin:Password1",
         "e.g. admin/TempPass1!",
@@ -585,7 +596,6 @@ case(
         (_hosts + "| nas | ops | Fernhill42 |", "Fernhill42"),
         (_hosts + "| nas | ops | `Harbor!x9` |", "Harbor!x9"),
         ("| 服务 | 密码 |\n|:--|:--|\n| 路由器 | Fern7hill# |", "Fern7hill#"),
-        ("| service | credentials |\n|---|---|\n| grafana | ops / Gr4fana42 |", "Gr4fana42"),
         ("| user | pass |\n|---|---|\n| ops | 48291377 |", "48291377"),
         ("host | Passwort\n--- | ---\nnas | Fern7hill#", "Fern7hill#"),
     ],
@@ -706,6 +716,150 @@ case(
     ["Authorization: Basic <base64>", "Authorization: Bearer {{token}}"],
 )
 
+case(
+    "email-password-pair",
+    [
+        ("- Admin: `/admin/` (panel) — ops@shopfront.app / Vk7mPq2zRtn4", "Vk7mPq2zRtn4"),
+        ("- staging: qa.lead@fernhill.io / `Harbor01!x`", "Harbor01!x"),
+    ],
+    [
+        "alice@fernhill.io / bob@fernhill.io",
+        "mail ops@fernhill.io / Slack #ops-alerts",
+        "ops@fernhill.io / ops-team",
+        "see ops@fernhill.io / docs/runbook.md",
+        "owner: ops@fernhill.io / GOOGLE_CLIENT_ID",
+    ],
+)
+case(
+    "default-pair",
+    [
+        ("AdminAuthOptions(User/Password，預設 opsadmin/ab34!Wsxcv，env ADMIN_USER)", "ab34!Wsxcv"),
+        ("Default ops/Harb0r!77 on the kiosk until it is changed", "Harb0r!77"),
+    ],
+    [
+        "default branch main/dev2",
+        "defaults to 8080/tcp",
+        "default locale: en-US/zh-CN",
+        "默认路径 src/app2",
+        "- **新默认模型**：`vendor-portal/MiniMax-M2.7-highspeed`",
+    ],
+)
+_pit = f"pit-{uuid()}"
+case(
+    "gohighlevel-private-integration-token",
+    [(f"- GHL PIT Token: `{_pit}`", _pit)],
+    ["pit-stop at 14:00", "pit-00000000-0000-0000-0000-000000000000", "pit-" + rnd(HEX, 32)],
+)
+_uptime_main = f"u{rnd(string.digits, 7)}-{rnd(HEX, 24)}"
+_uptime_monitor = f"m{rnd(string.digits, 9)}-{rnd(HEX, 24)}"
+case(
+    "uptimerobot-api-key",
+    [
+        (f"| UptimeRobot API Key (Main) | `{_uptime_main}` |", _uptime_main),
+        (f"UptimeRobot monitor key {_uptime_monitor} (read by the status page)", _uptime_monitor),
+    ],
+    [
+        "UptimeRobot monitor id m776418041, 5-min checks",
+        "uptimerobot release u2024-final",
+        f"uptimerobot check {_uptime_main[:9]}xxxxxxxxxxxxxxxxxxxxxxxx",
+    ],
+)
+
+
+def _application_password() -> str:
+    """24 letters and digits in six groups of four, as WordPress generates them."""
+    groups = [rnd(ALNUM, 3) + rnd(string.digits, 1)] + [rnd(ALNUM, 4) for _ in range(5)]
+    return " ".join(groups)
+
+
+_wp, _wp2 = _application_password(), _application_password()
+case(
+    "wordpress-application-password",
+    [
+        (f"- WP REST API auth: `ops / {_wp}`", _wp),
+        (f"AUTH = base64.b64encode(b'ops:{_wp2}').decode()  # WordPress", _wp2),
+    ],
+    [
+        "WordPress menu: Home Blog Shop News Team Jobs",
+        "wp hexdump 0a1b 2c3d 4e5f 6a7b 8c9d 0e1f 2a3b",
+        "wp-cli prints 1111 2222 3333 4444 5555 6666 as ids",
+    ],
+)
+_bearer, _bearer64 = rnd(ALNUM, 40), base64.b64encode(rnd(ALNUM, 48).encode()).decode()
+case(
+    "bearer-token",
+    [
+        (f'"--header", "Authorization: Bearer {_bearer}",', _bearer),
+        (f"- Value: `Bearer {_bearer64}`", _bearer64),
+        (f"- **Auth**: Bearer `{(_bearer3 := 'kq7' + rnd(URLSAFE, 30))}`", _bearer3),
+    ],
+    [
+        "Authorization: Bearer $API_TOKEN",
+        "Authorization: Bearer YOUR_ACCESS_TOKEN_HERE",
+        "send a bearer token with every request",
+        "Authorization: Bearer <token>",
+        "Bearer authentication (RFC 6750) is what the API expects",
+        "bearer: abcdefghijklmnopqrstuv",
+    ],
+)
+case(
+    "key-label",
+    [
+        (
+            f"- [Weather API](creds.md) — Key: `{(_hex_key := rnd(HEX, 32))}` — One Call 3.0",
+            _hex_key,
+        ),
+        (f"- **Key**: `{(_mixed_key := 'Zq8' + rnd(ALNUM, 29))}`", _mixed_key),
+    ],
+    [
+        f"cache key: `{rnd(HEX, 32)}`",
+        "- Key: `some_config_value_name`",
+        "- Key: `Ctrl+Shift+P`",
+        "    key: PKCS12PrivateKeyTypes | None,",
+        f"- Key: `{rnd(HEX, 16)}`",
+    ],
+)
+case(
+    "password-near-value",
+    [
+        ("2. Change `ops` password (still on `Harb0r!2026x`) — admin panel", "Harb0r!2026x"),
+        ("- **Passwords** — `ops` and `qa.lead` still on `Lant3rn#88` — rotate", "Lant3rn#88"),
+        ("cambiar la contraseña de ops (sigue en `Fern7#hill`)", "Fern7#hill"),
+    ],
+    [
+        "password hashing uses `argon2id`",
+        "the password rule: `^(?=.*[0-9])(?=.*[!@#]).{8,}$`",
+        "store the password hash `$2b$12$Kx9QpL2Zr7wAbCdEfGhIjK`",
+        "password for `ops@fernhill.io` is in the vault",
+        "reset the password, e.g. `Harb0r!2026x`",
+    ],
+)
+_sk, _sk2 = rnd(ALNUM, 32), rnd(ALNUM, 40)
+case(
+    "sk-assignment",
+    [
+        (f'SK="{_sk}"', _sk),
+        (f"- VIDEO_SK: `{_sk2}` (with VIDEO_AK for the JWT)", _sk2),
+    ],
+    [
+        "SK: Slovakia, SI: Slovenia",
+        "TASK=build-the-release-notes-now",
+        'SK="$VIDEO_SECRET_KEY"',
+        "SK = abcdefghijklmnopqrstuvwxyz",
+    ],
+)
+case(
+    "table-credentials",
+    [
+        ("| service | credentials |\n|---|---|\n| grafana | ops / Gr4fana42 |", "Gr4fana42"),
+        ("| host | Credentials |\n|---|---|\n| nas | `Fern!hill42` |", "Fern!hill42"),
+    ],
+    [
+        # a workflow tool's column of the stored credentials' ids
+        "| Node | Credential |\n|---|---|\n| Gmail | Bz7kQw2LmN4pXr9T |",
+        "| service | credentials |\n|---|---|\n| grafana | in 1Password |",
+    ],
+)
 # Strings no rule may report (issue 3's negative list).
 NEGATIVES = [
     "request id 3f2a9c1e-7b4d-4e8a-9c2f-1a6b5d8e0f47 failed",
@@ -727,6 +881,18 @@ NEGATIVES = [
     "ssh login for the runner: " + SSH_PUBLIC_KEY,
     "Reset it for the user, e.g. `password: TempPass1!`",
     "creds: " + PEM_PUBLIC_KEY,
+    # a name in CamelCase after the word, and a bold label that says where the key lives
+    "the password `ThisIsMyPasswordPolicyName` applies to staff",
+    "- **API key:** in 1Password, item `Immich`",
+    # a list of branch names joined by slashes, and a lookup table's keys
+    "- pruned: `T013-scraping-audit` / `T021-hu40bb-3bp` / `T030-coach-verify` / `T045b-batch`",
+    "| EP_RAISE | `cash_6max_100bb_UTG_open` | first to act |\n|---|---|---|\n| API key | `cash_6max_100bb_BTN_open` | x |",
+    # what a template asks to be replaced, and a documentation's token
+    'gateway: { token: "replace-with-long-random-token" }',
+    '{ "botToken": "123456:ABCDEF", "chatId": 42 }',
+    # a key template's fixed part, and names joined by a slash
+    "- challenge token: `shopfront:cc:challenge:{token}`",
+    "error → fix: invalid_token=GOOGLE_CLIENT_IDS/restart, access blocked=test user",
 ]
 
 # Issue 25, as look-alikes: credentials real memory trees held that the rules missed (file ->

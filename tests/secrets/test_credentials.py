@@ -7,7 +7,7 @@ import pytest
 
 from memory_audit.secrets.rules import bundled_rules
 from memory_audit.secrets.scanner import Scanner
-from tests.secrets.samples import ALNUM, PEM_PUBLIC_KEY, SSH_PUBLIC_KEY, rnd, uuid
+from tests.secrets.samples import ALNUM, HEX, PEM_PUBLIC_KEY, SSH_PUBLIC_KEY, rnd, uuid
 
 SCANNER = Scanner(bundled_rules(), b"test-salt")
 
@@ -160,6 +160,14 @@ def test_a_short_keyword_and_a_plain_password_are_found_after_a_separator() -> N
     assert found("password: 2024") == []
 
 
+def test_a_password_of_digits_that_repeat_is_found_in_a_key_value_table() -> None:
+    # a date of birth as the database password: too few bits per digit for the entropy
+    # asked of other values, yet five distinct digits and eight in all
+    table = "| 属性 | 值 |\n|------|-----|\n| 账号 | root |\n| 密码 | 19990827 |\n"
+    assert found(table) == [("password-phrase", "19990827")]
+    assert found("| 密码 | 11112222 |\n| password | 20200202 |") == []
+
+
 def test_a_uuid_after_a_secret_word_is_found_and_a_token_id_is_not() -> None:
     secret = uuid()
     assert found(f"PBS token backup@pbs!veeam secret {secret}") == [("uuid-secret", secret)]
@@ -181,3 +189,25 @@ def test_a_uuid_after_a_secret_word_is_found_and_a_token_id_is_not() -> None:
 )
 def test_file_names_publishable_keys_and_words_are_not_secrets(text: str) -> None:
     assert found(text) == []
+
+
+def test_a_column_naming_a_credentials_id_holds_no_secret() -> None:
+    # a workflow tool's credential id names the stored credential; the credential itself
+    # is elsewhere
+    credential_id = "Bz7kQw2LmN4pXr9T"
+    table = f"| Account | n8n Credential ID | Agent |\n|---|---|---|\n| ops@fernhill.io | {credential_id} | Ann |\n"
+    assert found(table) == []
+    # a "Credential" column's single value without a symbol is as likely the id
+    assert found(table.replace("Credential ID", "Credential")) == []
+    assert found(table.replace("n8n Credential ID", "Password")) == [
+        ("table-password", credential_id)
+    ]
+    key = rnd(HEX, 32)
+    keys = f"| printer | API key ID |\n|---|---|\n| hp-4th | {key} |\n"
+    assert found(keys) == []
+    assert found(keys.replace("key ID", "key")) == [("table-key", key)]
+
+
+def test_an_endpoint_url_where_a_token_would_be_is_no_secret() -> None:
+    assert found("    token_uri='https://oauth2.fernhill.io/token'") == []
+    assert found("TOKEN_URL=https://auth.fernhill.io/oauth/v2/token") == []

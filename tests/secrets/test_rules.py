@@ -80,7 +80,7 @@ def test_a_rule_with_an_unknown_value_kind_is_named_and_left_out() -> None:
     rules = parse_rules(text, "mine.md")
     assert [(r.name, r.value) for r in rules.rules] == [("ok", "strong")]
     assert (
-        "rule 'odd': value must be one of mixed, strong, token, known, any, key"
+        "rule 'odd': value must be one of mixed, strong, symbol, credential, token, known, any, key"
         in rules.problems[0]
     )
 
@@ -147,7 +147,7 @@ def test_a_rule_only_re2_reads_is_kept_and_runs() -> None:
 
 
 # A token with no prefix of its own: its keyword is the word near it, not part of the match.
-CONTEXT_KEYWORDS = {"discord-bot-token"}
+CONTEXT_KEYWORDS = {"discord-bot-token", "uptimerobot-api-key", "wordpress-application-password"}
 
 
 @pytest.mark.parametrize(

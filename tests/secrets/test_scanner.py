@@ -111,3 +111,15 @@ def test_scan_time_grows_linearly_with_the_number_of_hits() -> None:
     small = _least_scan_seconds(line * 25_000)
     large = _least_scan_seconds(line * 50_000)
     assert large / small <= 3.2, f"{large:.3f} s at 2N against {small:.3f} s at N"
+
+
+def test_a_separator_like_row_inside_a_table_starts_no_second_table() -> None:
+    # Found by the property test above: the first table's rows run on through a
+    # "|---|---|" row, so its first row is no header of a key column, whichever
+    # rules are asked (each table rule alone, or all of them at once).
+    text = (
+        "| host | user | password |\n|---|---|---|\n| nas | ops | printer | API key |\n"
+        "|---|---|\n| hp-4th | ops | Fernhill42 | Kq8mZr7wXp2LtB9vYc4NdH6s |"
+    )
+    assert SCANNER.scan(text) == _original_scan(SCANNER, text)
+    assert [m.rule for m in SCANNER.scan(text)] == ["table-password"]

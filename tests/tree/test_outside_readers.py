@@ -34,6 +34,24 @@ def test_instruction_files_are_the_regular_ones_above_the_tree_up_to_the_project
     assert found == [project / "notes" / "AGENTS.md", project / "CLAUDE.md"]
 
 
+def test_a_link_is_followed_only_where_it_stays_in_its_folder(tmp_path: Path) -> None:
+    # CLAUDE.md -> AGENTS.md beside it is one file read under two names (projects share
+    # it between tools); a .claude folder linked from elsewhere on disk is not read.
+    write_tree(
+        tmp_path,
+        {
+            "project/AGENTS.md": "shared by the tools",
+            "project/memory/MEMORY.md": "",
+            "dotfiles/claude/CLAUDE.md": "someone's other files",
+        },
+    )
+    project = tmp_path / "project"
+    (project / "CLAUDE.md").symlink_to("AGENTS.md")
+    (project / ".claude").symlink_to(tmp_path / "dotfiles" / "claude")
+    found = instruction_files(project / "memory", project)
+    assert found == [project / "CLAUDE.md", project / "AGENTS.md"]
+
+
 def test_named_paths_are_links_and_code_spans_and_an_oversized_file_names_none(
     tmp_path: Path,
 ) -> None:

@@ -35,7 +35,6 @@ from memory_audit.analysis.references import (
 from memory_audit.config.paths import default_state_dir
 from memory_audit.sources.git import GitUnavailable, Repository, ignored, open_repository
 from memory_audit.sources.git_history import History, Removal, history
-from memory_audit.tree.agent_stores import agent_of
 from memory_audit.tree.discovery import projects_dir, settings_memory_dir
 from memory_audit.tree.markdown import Document
 from memory_audit.tree.memory_file import MemoryFile
@@ -86,14 +85,14 @@ def on_this_machine(tree: MemoryTree) -> bool:
 
 
 def repository_copy(tree: MemoryTree) -> bool:
-    """A copy of memory its project keeps inside itself (``<repo>/memory``,
-    ``<repo>/.claude/memory``), audited with that project: not a folder Claude Code writes
-    (on this machine, or an agent's project-scope memory, ``<repo>/.claude/agent-memory/``).
-    A tree audited beside a project, or alone, is not one."""
+    """Memory its project keeps inside itself (``<repo>/memory``, ``<repo>/.claude/memory``,
+    an agent's project-scope ``<repo>/.claude/agent-memory/<agent>/``), audited with that
+    project: what a repository holds beside its code, where files that are not memories,
+    notes never committed and dated records are common (measured on public trees, agents'
+    memory among them). Not a folder under Claude Code's own folder, nor a tree audited
+    beside a project, or alone."""
     project = tree.location.project_path
-    if project is None or tree.location.agent is not None or on_this_machine(tree):
-        return False
-    if agent_of(tree.root) is not None:
+    if project is None or on_this_machine(tree):
         return False
     return os.path.realpath(tree.root).startswith(os.path.realpath(project) + os.sep)
 

@@ -110,7 +110,7 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
             yield _stale_path(link, moved[link.line][1])
         elif not target.exists and not (link.wiki and wikilink_resolves(tree, link.target, "")):
             broken.append((link, target))
-    templates, elsewhere, broken = _not_checkable(tree, broken)
+    templates, elsewhere, from_project, broken = _not_checkable(tree, broken)
     kept_out = _ignored(tree, [target for _, target in broken])
     broken = [pair for pair in broken if pair[1].path is None or pair[1].path not in kept_out]
     moved_out = _moved_out_of_tree(tree, [link for link, _ in broken])
@@ -123,11 +123,27 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
             yield _uncommitted_link(link)
         else:
             yield _broken_link(link, target, pointer=link.line in pointers)
+    yield from _skips(kept_out, templates, elsewhere, from_project)
+
+
+Links = list[tuple[IndexLink, Target]]
+
+
+def _skips(
+    kept_out: set[str], templates: Links, elsewhere: Links, from_project: Links
+) -> Iterator[Skip]:
+    """What the index links not reported were, counted by why."""
     if kept_out:
         yield Skip(
             ID,
             f"{len(kept_out)} index link(s) to files the repository ignores (kept out of git"
             " on purpose, so absent from this copy): not reported",
+        )
+    if from_project:
+        yield Skip(
+            ID,
+            f"{len(from_project)} index link(s) written from the project's folder, where"
+            " Claude Code runs (`.claude/agents/x.md`), and found there: not reported",
         )
     if templates:
         yield Skip(ID, f"{len(templates)} index link(s) to a template placeholder: not links")
@@ -139,23 +155,37 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
         )
 
 
-Links = list[tuple[IndexLink, Target]]
-
-
-def _not_checkable(tree: MemoryTree, broken: Links) -> tuple[Links, Links, Links]:
+def _not_checkable(tree: MemoryTree, broken: Links) -> tuple[Links, Links, Links, Links]:
     """Missing targets split, in one pass (a MEMORY.md may hold thousands): template
-    placeholders, links this copy cannot check, and the rest."""
+    placeholders, links this copy cannot check, links found from the project's folder,
+    and the rest."""
     templates: Links = []
     elsewhere: Links = []
+    from_project: Links = []
     checked: Links = []
     for pair in broken:
-        if is_template(pair[0].target):
+        if _resolves_from_project(tree, pair[0].target):
+            from_project.append(pair)
+        elif is_template(pair[0].target):
             templates.append(pair)
         elif _off_copy(tree, pair[1]):
             elsewhere.append(pair)
         else:
             checked.append(pair)
-    return templates, elsewhere, checked
+    return templates, elsewhere, from_project, checked
+
+
+def _resolves_from_project(tree: MemoryTree, target: str) -> bool:
+    """A relative link the tree lacks that names a file from the project's folder, where
+    Claude Code runs (``.claude/agents-memory/payments/flow.md`` in ``memory/MEMORY.md``):
+    read from there, it works. Checked for existence only, never read."""
+    project = tree.location.project_path
+    raw = unquote(target.split("#", 1)[0])
+    if project is None or not raw or raw.startswith(("/", "~", "../")) or "://" in raw:
+        return False
+    folder = os.path.realpath(project)
+    candidate = os.path.realpath(os.path.join(folder, raw))
+    return candidate.startswith(folder + os.sep) and os.path.isfile(candidate)
 
 
 def is_template(target: str) -> bool:

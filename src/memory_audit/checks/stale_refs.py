@@ -64,6 +64,7 @@ from memory_audit.analysis.stale_sources import (
 )
 from memory_audit.config.fields import INTERNAL
 from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.regular_files import read_regular
 from memory_audit.sources.git import GitUnavailable, look_up_objects, reachable
 from memory_audit.sources.git_history import Removal
 from memory_audit.tree.snapshot import MemoryTree
@@ -317,8 +318,7 @@ def _design_doc(
             return
         path = tree.location.project_path / path
     try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            planning = handle.read(DOC_READ_LIMIT)
+        planning = read_regular(path, DOC_READ_LIMIT).decode("utf-8", "replace")
     except OSError:
         yield Skip(ID, f"design ids ({doc.pattern}) not checked — {path} not found")
         return

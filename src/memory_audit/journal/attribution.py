@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit.journal.index import Actor
+from memory_audit.regular_files import open_regular
 from memory_audit.sources.transcripts import timestamp, tool_uses
 
 FIRST_READ = 8 * 1024 * 1024
@@ -79,7 +80,7 @@ class TranscriptFollower:
             known.offset = 0
         if size == known.offset:
             return
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             handle.seek(known.offset)
             chunk = handle.read(min(size - known.offset, CHUNK_LIMIT))
         complete = chunk.rfind(b"\n") + 1

@@ -26,6 +26,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from memory_audit.regular_files import read_regular
 from memory_audit.secrets.rules import Allow, Rule, RuleSet
 
 LEADING_FLAGS = re.compile(r"^\(\?([a-zA-Z]+)\)")
@@ -35,7 +36,7 @@ def load_gitleaks(path: Path) -> RuleSet:
     """The rules of a gitleaks TOML file (``OSError``/``UnicodeDecodeError`` propagate)."""
     source = str(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(read_regular(path).decode("utf-8"))
     except tomllib.TOMLDecodeError as exc:
         return RuleSet((), frozenset(), source, (f"{source}: invalid TOML: {exc}",))
     shared = tuple(_allows(data, "allowlist", "allowlists"))

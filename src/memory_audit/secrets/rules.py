@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit.analysis.fast_regex import compile_fast
+from memory_audit.regular_files import read_regular
 from memory_audit.resource_files import read_resource
 
 try:
@@ -31,7 +32,7 @@ JSON_FENCE = "```json"
 TABLE_ROW = re.compile(r"^\|\s*([0-9a-f]{16,64})\s*\|", re.M)
 BUNDLED = ("config", "secret-patterns.md")
 # What a generic rule's value must look like (see memory_audit.secrets.values).
-VALUE_KINDS = ("mixed", "strong", "token", "known", "any", "key")
+VALUE_KINDS = ("mixed", "strong", "symbol", "credential", "token", "known", "any", "key")
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ def bundled_rules() -> RuleSet:
 
 
 def load_rules(path: Path) -> RuleSet:
-    return parse_rules(path.read_text(encoding="utf-8"), str(path))
+    return parse_rules(read_regular(path).decode("utf-8"), str(path))
 
 
 def parse_rules(text: str, source: str, *, check: bool = True) -> RuleSet:

@@ -55,8 +55,9 @@ def table_cells(text: str, header_regexes: Sequence[str]) -> Iterator[tuple[int,
             if end - start <= HEADER_MAX
             and (named := _named(headers, heading[start:end])) is not None
         }
-        if columns:
-            reach = yield from _column_values(text, separator.end() + 1, columns)
+        # Every table is walked to its end, naming a column or not: a separator-like row
+        # inside it is a row, not a second table's start, whichever rules are asked.
+        reach = yield from _column_values(text, separator.end() + 1, columns)
 
 
 def _named(headers: list[Any], cell: str) -> int | None:
@@ -79,7 +80,7 @@ def _column_values(
         end = len(text) if end == -1 else end
         if "|" not in text[at:end]:  # rows may be written without their outer pipes
             return at
-        cells = _cells(text, at, end)
+        cells = _cells(text, at, end) if columns else []
         for column, named in columns.items():
             if column < len(cells):
                 span = _value(text, *cells[column])

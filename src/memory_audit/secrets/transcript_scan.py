@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memory_audit.regular_files import open_regular
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.sources.transcripts import MAX_NODES, timestamp, whole_lines
 
@@ -77,7 +78,7 @@ def _scan_file(
 ) -> tuple[list[TranscriptSecret], int]:
     by_fingerprint: dict[str, TranscriptSecret] = {}
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             size = _size(handle)
             bounded = _Bounded(handle, size)
             for number, (text, at) in enumerate(_records(bounded), start=1):

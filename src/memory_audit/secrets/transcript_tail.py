@@ -25,6 +25,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from memory_audit.regular_files import open_regular
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.secrets.transcript_scan import record_text
 
@@ -69,7 +70,7 @@ def end_of(path: Path) -> Offset | None:
     if not stat.S_ISREG(info.st_mode):
         return None
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             return _offset(handle.fileno(), info, info.st_size)
     except OSError:
         return None

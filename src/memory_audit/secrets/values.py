@@ -25,6 +25,7 @@ bounded whatever the length of the line.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from memory_audit.secrets.redact import entropy
@@ -37,7 +38,8 @@ DISCLAIMER = (
 )
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
-    r"|changeme|change[_-]me|redacted|fake|0{8,}|12345678|abcdefgh"
+    r"|changeme|change[_-]me|redacted|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
+    r"|fill[_-]?(?:in|me)|insert[_-]"
     # the whole text of a phrase rule's disclaimed alternative (a user's rules file may
     # still carry one): "password=x1 is the joke"
     rf"|{DISCLAIMER}",
@@ -50,6 +52,9 @@ VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 # An identifier in code or a key file's name: lower case words joined by underscores, or
 # words run together in camelCase or PascalCase (a type: "shrink_pass: ShrinkPass").
 SNAKE_CASE = re.compile(r"^_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^_+[a-z][a-z0-9]*$")
+# ... unless it ends as a throwaway password does, its word then three digits or more:
+# "dev_admin_pw_123" (where "db_password_2" names a variable, "user_pass_reset2" a route).
+PASSWORD_LIKE = re.compile(r"_(?:pw|pwd|pass|passwd|password)_?[0-9]{3,}$")
 CAMEL_CASE = re.compile(r"^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$")
 # A label in kebab-case ("token_type = 'quoted-string'"); four words or more may be a
 # passphrase.
@@ -66,6 +71,8 @@ PLACEHOLDER_WORDS = frozenset(
     api_token accesstoken access_token secretkey secret_key""".split()
 )
 MIN_DISTINCT = 5
+# Eight digits with five distinct ones, one of them three times, have 2.4 bits each.
+DIGITS_ENTROPY = 2.0
 # A value whose place alone proves it a password (``sshpass -p``) may be short: "hunter".
 MIN_DISTINCT_ANY = 4
 # Words prose puts where a password would be ("password: required", "--password option"):
@@ -95,6 +102,11 @@ SECRET_NAME = re.compile(
 PUBLIC_NEAR = re.compile(
     r"\bpublishable\b|\bsafe to (?:commit|share|expose|publish)\b|\bnot (?:a )?secret\b", re.I
 )
+# After a value, the next item of a list joined by slashes; between items, the slash.
+LIST_GOES_ON = re.compile(r"""[`'"]? ?/ ?[`'"]?[\w.-]""")
+LIST_SEPARATOR = re.compile(r"""[`'"] ?/ ?[`'"]| / """)
+# A login and " / " just before a value: a cell's "user / password" pair.
+PAIRED = re.compile(r"[^\s|/]+ ?/ ?[`'\"]?$")
 SEPARATORS = (":", "=", "：", "|")
 # A key made of hex digits or a UUID, as printers, backup servers and many APIs issue them.
 RANDOM_KEY = re.compile(
@@ -128,6 +140,9 @@ ADDRESS = re.compile(
     r"^[A-Za-z0-9._%+-]+@(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
     r"(?::\d{1,5})?$"
 )
+# A URL where a value would be (``token_uri='https://oauth2.example.com/token'``): an
+# endpoint; the credentials a URL holds are ``url-password``'s.
+URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]{1,15}://")
 HOST_GOES_ON = re.compile(r"\.[A-Za-z0-9]")
 # A file's suffix right after a value ("<value>.md"): the value is the file's name.
 FILE_SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,5}(?![\w.])")
@@ -169,13 +184,25 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
         return False
     if PLACEHOLDER.search(value) or value.lower() in PLACEHOLDER_WORDS or rule.allowed(value):
         return False
-    if not known and rule.entropy is not None and entropy(value) < rule.entropy:
+    if not known and rule.entropy is not None and entropy(value) < _least_entropy(rule, value):
         return False
     if not rule.generic:
         return True
-    if not _a_value(value) or _cut_address(value, text, end):
+    # ``app:challenge:{token}``: a template's fixed part, not a value
+    templated = text[end : end + 1] == "{"
+    if not _a_value(value) or _cut_address(value, text, end) or templated:
         return False
-    return _in_context(text, start, end) and _shaped(rule, text, start, end)
+    listed = _listed(text, start, end)
+    return not listed and _in_context(text, start, end) and _shaped(rule, text, start, end)
+
+
+def _least_entropy(rule: Rule, value: str) -> float:
+    """The rule's entropy, except for a password of digits only: a date of birth
+    (``| 密码 | 19990827 |``) repeats digits, so its entropy says little; five distinct
+    digits or more (``MIN_DISTINCT``) and six digits or more (``_stated``) judge it."""
+    if rule.value == "mixed" and value.isdigit():
+        return min(rule.entropy or 0.0, DIGITS_ENTROPY)
+    return rule.entropy or 0.0
 
 
 def _cut_address(value: str, text: str, end: int) -> bool:
@@ -190,6 +217,8 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
     if kind is None and _wordlike(value):
         # "For token: computed from the weights": a word, unless quoted after ":" or "="
         return _stated(text, start, end, value)
+    if kind == "credential":  # "ops / <value>" in a credentials cell, or an id alone
+        kind = "mixed" if PAIRED.search(text, max(0, start - 80), start) else "symbol"
     if kind == "mixed" and _unseparated(text, start):
         kind = "strong"  # "password Word01!!": with no separator, prose unless it is strong
     return _has_shape(kind, value) or (kind == "mixed" and _stated(text, start, end, value))
@@ -197,42 +226,81 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
 
 def _a_value(value: str) -> bool:
     """Not a name (of a variable, a file, an algorithm) where a value would be."""
-    if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or SNAKE_CASE.match(value):
+    snake = (SNAKE_CASE.match(value) or _short_parts(value)) and not PASSWORD_LIKE.search(value)
+    if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or snake:
         return False
     if CAMEL_CASE.match(value) or KEBAB_CASE.match(value) or ISSUE_REFERENCE.match(value):
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
         return False
-    if ADDRESS.match(value):
+    if ADDRESS.match(value) or URL.match(value):
         return False
-    if SECRET_NAME.match(value):
+    # ``GOOGLE_CLIENT_IDS/restart``: names joined by a slash
+    if SECRET_NAME.match(value) or ("/" in value and all(map(_a_name, value.split("/")))):
         return False
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
     named = any(p[0].isalpha() for p in parts)
     return not (named and all(ALGORITHM_PART.fullmatch(p) for p in parts))
 
 
+def _a_name(part: str) -> bool:
+    """A part of a slash-joined value that is a name or a word: ``API_KEY``, ``restart``."""
+    if VARIABLE_NAME.match(part) or SNAKE_CASE.match(part) or CAMEL_CASE.match(part):
+        return True
+    return bool(KEBAB_CASE.match(part)) or part.isalpha()
+
+
+def _short_parts(value: str) -> bool:
+    """Three or more short words or numbers joined by underscores, each in one case: a key
+    of a lookup table (``cash_6max_100bb_UTG_open``), where a token's parts are long or mix
+    cases (``sk_test_4eC39HqLyjWDarjtT1zdp7dc``, ``Kx9_QpL2_Zr7w``)."""
+    parts = value.split("_")
+    return len(parts) >= 3 and all(
+        0 < len(part) <= 8 and part.isalnum() and part in (part.lower(), part.upper())
+        for part in parts
+    )
+
+
+def _listed(text: str, start: int, end: int) -> bool:
+    """The value is an item of a list joined by slashes (`` `a` / `b` / `c` ``: branch
+    names, folders), not the second half of a login and its password: another item
+    follows it, or two come before it on its line."""
+    if LIST_GOES_ON.match(text, end):
+        return True
+    # on its line, in its table cell or clause
+    segment = max(text.rfind(mark, 0, start) for mark in ("\n", "|", ",", ";", "：", "，")) + 1
+    return len(LIST_SEPARATOR.findall(text, segment, start)) >= 2
+
+
 def _has_shape(kind: str | None, value: str) -> bool:
     letter = any(c.isalpha() for c in value)
     digit = any(c.isdigit() for c in value)
     symbol = any(c in SYMBOLS for c in value)
-    if kind == "mixed":
-        return letter and (digit or symbol)
-    if kind == "strong":
-        cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
-        return len(value) >= 6 and letter and digit and (symbol or (cases and len(value) >= 10))
-    if kind == "token":
-        return len(value) >= 16 and letter and digit
-    if kind == "any":
-        return value.lower() not in COMMON_WORDS
-    if kind == "key":
-        return bool(RANDOM_KEY.match(value)) or (
-            len(value) >= 16
-            and digit
-            and any(c.isupper() for c in value)
-            and any(c.islower() for c in value)
-        )
-    return True
+    cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    # a generated password of letters only ("qWfTbnRkLzPaXc...") is mixed and strong
+    shapes = {
+        "mixed": lambda: (letter and (digit or symbol)) or _random_letters(value),
+        "strong": lambda: (
+            _random_letters(value)
+            or bool(PASSWORD_LIKE.search(value))  # "dev_admin_pw_123" says what it is
+            or (len(value) >= 6 and letter and digit and (symbol or (cases and len(value) >= 10)))
+        ),
+        "symbol": lambda: len(value) >= 6 and letter and digit and symbol,
+        "token": lambda: len(value) >= 16 and letter and digit,
+        "any": lambda: value.lower() not in COMMON_WORDS,
+        "key": lambda: bool(RANDOM_KEY.match(value)) or (len(value) >= 16 and digit and cases),
+    }
+    shape = shapes.get(kind or "")
+    return shape() if shape is not None else True
+
+
+def _random_letters(value: str) -> bool:
+    """Sixteen letters or more whose case changes at every few letters: a generator's
+    output, not words run together (``MemoryAuditReport``) or shouted (``READ_ME``)."""
+    if len(value) < 16 or not value.isalpha() or CAMEL_CASE.match(value):
+        return False
+    changes = sum(a.isupper() != b.isupper() for a, b in itertools.pairwise(value))
+    return changes >= len(value) // 3
 
 
 def _wordlike(value: str) -> bool:

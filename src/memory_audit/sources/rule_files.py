@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memory_audit.config.paths import claude_home
+from memory_audit.regular_files import read_regular
 
 MAX_FILES = 200
 MAX_BYTES = 256 * 1024
@@ -61,8 +62,7 @@ def _paths(project: Path | None) -> list[Path]:
 
 def _read(path: Path) -> str | None:
     try:
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            return handle.read(MAX_BYTES)
+        return read_regular(path, MAX_BYTES).decode("utf-8", "replace")
     except OSError:
         return None
 

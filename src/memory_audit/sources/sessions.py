@@ -32,6 +32,7 @@ from typing import Any, TypeGuard
 import re2
 
 from memory_audit.atomic import ensure_private_dir, write_atomic
+from memory_audit.regular_files import open_regular
 from memory_audit.sources.transcripts import timestamp, tool_uses, whole_lines
 
 CACHE_FOLDER = "sessions-cache"  # in the state folder: one file per store of transcripts
@@ -77,7 +78,7 @@ def read_session(transcript: Path, needles: Sequence[str], max_bytes: int) -> Se
     encoded = [n.encode("utf-8") for n in needles if n]
     head = [HEAD_LINES]  # lines left to read for the session's time, id and cwd
     try:
-        with transcript.open("rb") as handle:
+        with open_regular(transcript) as handle:
             size = os.fstat(handle.fileno()).st_size
             if size > max_bytes:
                 handle.seek(size - max_bytes)  # the most recent part; the first line is partial

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from memory_audit.config.paths import claude_home
 from memory_audit.model.stores import DEFAULT_CLEANUP_DAYS
+from memory_audit.regular_files import read_regular
 
 DISABLE_VARIABLE = "CLAUDE_CODE_DISABLE_AUTO_MEMORY"
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
@@ -142,8 +143,7 @@ def _usable_directory(value: str) -> bool:
 def read_settings(path: Path) -> tuple[dict[str, object], str | None]:
     """The settings file's object, and a note when it exists but cannot be used."""
     try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_SETTINGS_BYTES + 1)
+        raw = read_regular(path, MAX_SETTINGS_BYTES + 1)
     except FileNotFoundError:
         return {}, None
     except OSError as exc:

@@ -20,6 +20,7 @@ from memory_audit.config.paths import claude_home
 from memory_audit.errors import UsageError
 from memory_audit.model.masked import MASK, shows
 from memory_audit.model.stores import AgentStore
+from memory_audit.regular_files import open_regular, read_regular
 from memory_audit.sources.git import GitUnavailable, remote_urls, repository_root
 from memory_audit.tree import claude_settings
 from memory_audit.tree.agent_stores import agent_of, agent_stores
@@ -67,7 +68,7 @@ def settings_memory_dir(home: Path | None = None) -> Path | None:
 
 def _read_json_object(path: Path) -> dict[str, object]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular(path).decode("utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -269,7 +270,7 @@ def transcript_cwds(transcripts_dir: Path) -> Iterator[Path]:
 
 def _first_cwd(transcript: Path) -> Path | None:
     try:
-        with transcript.open("rb") as handle:
+        with open_regular(transcript) as handle:
             # Bounded: a line without end (a 2 GB sparse transcript) is not read whole.
             budget = BYTES_TO_SAMPLE
             for _ in range(LINES_TO_SAMPLE):

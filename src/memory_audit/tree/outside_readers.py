@@ -5,8 +5,11 @@ agent or skill file when it runs that agent or skill: a memory one of them links
 names by path (``memory/roadmap.md`` in a table of key files, an agent's working file
 ``~/.claude/projects/<slug>/memory/profile.md``) is read from there, index line or not.
 
-Bounded: at most ``MAX_FILES`` files are read per tree, regular files only (a symbolic
-link is not followed), each up to ``MAX_BYTES``; nothing is written.
+Bounded: at most ``MAX_FILES`` files are read per tree, regular files only, each up to
+``MAX_BYTES``; nothing is written. A symbolic link is followed only where it stays in the
+folder it was found in (``CLAUDE.md`` -> ``AGENTS.md`` beside it, as projects share one
+file between tools): a ``.claude`` folder or instruction file linked from elsewhere on
+disk is not read (DESIGN §6: what lies outside is checked for existence only).
 """
 
 from __future__ import annotations
@@ -36,8 +39,37 @@ def instruction_files(root: Path, project: Path | None) -> list[Path]:
             break
     if project is not None:
         folders.append(project)
-    found = (folder / name for folder in dict.fromkeys(folders) for name in INSTRUCTION_NAMES)
-    return [path for path in found if path.is_file() and not path.is_symlink()]
+    return [
+        folder / name
+        for folder in dict.fromkeys(folders)
+        for name in INSTRUCTION_NAMES
+        if _stays_in(folder / name, folder)
+    ]
+
+
+def project_runnables(project: Path | None) -> list[Path]:
+    """The project's agent and skill files (``.claude/agents/*.md``,
+    ``.claude/skills/*/SKILL.md``): Claude Code reads one each time it runs that agent or
+    skill, so a memory one of them names is read from there (an agent's blacklist in its
+    memory folder), linked from the memory or not. At most ``MAX_FILES``, by name."""
+    if project is None:
+        return []
+    claude = project / ".claude"
+    found: list[Path] = []
+    for pattern in ("agents/*.md", "skills/*/SKILL.md"):
+        try:
+            found += sorted(claude.glob(pattern))
+        except OSError:
+            continue
+    return [path for path in found if _stays_in(path, project)][:MAX_FILES]
+
+
+def _stays_in(path: Path, folder: Path) -> bool:
+    """Whether ``path`` is a regular file whose real path, every link on its way
+    followed, is still inside ``folder``'s real path."""
+    if not path.is_file():
+        return False
+    return os.path.realpath(path).startswith(os.path.realpath(folder) + os.sep)
 
 
 def named_paths(path: Path) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ from memory_audit.tree.outside_readers import (
     MAX_FILES,
     instruction_files,
     named_paths,
+    project_runnables,
     readable_from,
     runnable,
     runnable_copies,
@@ -236,7 +237,9 @@ class MemoryTree:
             named = self._resolve_mention(mention, "")
             if named.path is not None:
                 seen.add(named.path)
-        outside = instruction_files(self.root, self.location.project_path)
+        project = self.location.project_path
+        outside = instruction_files(self.root, project)
+        outside += project_runnables(project)[: max(0, MAX_FILES - len(outside))]
         seen |= self._named_in(outside)
         self._reach(seen, seen)
         read = set(outside)

@@ -24,6 +24,8 @@ from memory_audit.tree.memory_file import FileKind, FileProblem
 
 IGNORED_TOP_LEVEL = frozenset({"logs", "agents"})
 BINARY_SNIFF = 8192
+# Control bytes no text holds (tab, line feed, form feed, carriage return, escape aside).
+CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 GIT_CRYPT_HEADER = b"\x00GITCRYPT\x00"
 ENCRYPTED = "encrypted-file"
 
@@ -207,7 +209,7 @@ def _decode(data: bytes, mtime: float, line_bytes: bool) -> ReadResult:
     if data.startswith(GIT_CRYPT_HEADER):
         problem = FileProblem(ENCRYPTED, "encrypted: git-crypt")
         return ReadResult(None, size, mtime, problems=(problem,))
-    if b"\x00" in data[:BINARY_SNIFF]:
+    if _binary(data[:BINARY_SNIFF]):
         problem = FileProblem("binary-file", "binary content in a .md file; not read")
         return ReadResult(None, size, mtime, problems=(problem,))
     try:
@@ -221,6 +223,23 @@ def _decode(data: bytes, mtime: float, line_bytes: bool) -> ReadResult:
         text = data.decode("utf-8-sig", errors="replace")
         problems = (problem,)
     return _result(text, data, mtime, problems, line_bytes)
+
+
+def _binary(head: bytes) -> bool:
+    """NUL bytes a text does not hold: with other control bytes more than one in a
+    thousand, or beside bytes that are no UTF-8. A note that quotes a NUL (``'\x00'``
+    written as the byte itself, as an editor or a model may) is text with one stray
+    control character, read as text."""
+    if b"\x00" not in head:
+        return False
+    controls = len(head) - len(head.translate(None, CONTROL_BYTES))
+    if controls > max(1, len(head) // 1000):
+        return True
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start < len(head) - 3  # a character cut by the sniff's end is no sign
+    return False
 
 
 def _result(
