@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from memory_audit.secrets.repeats import ALTERNATION_LIMIT, FIND_LIMIT, _Search
+from memory_audit.secrets.repeats import (
+    ALTERNATION_LIMIT,
+    BATCH_BYTES,
+    FIND_LIMIT,
+    JOIN,
+    _Search,
+)
 from memory_audit.secrets.sweep import map_all
 
 
@@ -22,6 +28,31 @@ def test_each_way_of_searching_finds_every_place(count: int) -> None:
     for text in _texts(values):
         expected = sorted((at, at + len(v), v) for v in values for at in _all(text, v))
         assert sorted(search.hits(text)) == expected
+
+
+@pytest.mark.parametrize("count", [FIND_LIMIT, ALTERNATION_LIMIT, ALTERNATION_LIMIT + 1])
+def test_searching_all_texts_at_once_finds_what_each_search_finds(count: int) -> None:
+    values = [f"Harbor{n:05}!!" for n in range(count)]
+    # a value cut at a text's end, one ending a text, one after a text of emoji, empty texts
+    texts = [*_texts(values), "", "Harbor00001", "!!", "Harbor00002!!", "😀😀 Harbor00003!! ü"]
+    # texts enough for several batches, a value ending or starting each
+    texts += [f"Harbor00004!! {'é' * (BATCH_BYTES // 5)} Harbor00005!!" for _ in range(9)]
+    search = _Search(values)
+    expected = [
+        sorted((at, at + len(v), v) for v in values for at in _all(text, v)) for text in texts
+    ]
+    assert [sorted(found) for found in search.hits_each(texts)] == expected
+
+
+def test_a_value_holding_the_joining_character_is_still_found_in_each_text() -> None:
+    values = [f"Harbor{n:05}!!" for n in range(FIND_LIMIT)] + [f"Qu{JOIN}ay7!ab"]
+    texts = [f"a Qu{JOIN}ay7!ab b", "Qu", "ay7!ab", "Harbor00001!! Qu"]
+    assert _Search(values).hits_each(texts) == [
+        [(2, 11, f"Qu{JOIN}ay7!ab")],
+        [],
+        [],
+        [(0, 13, "Harbor00001!!")],
+    ]
 
 
 def test_a_forked_search_equals_searching_each_text() -> None:

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 import re2
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from memory_audit.secrets.rules import Rule, bundled_rules, parse_rules
+from memory_audit.secrets.rules import Rule, bundled_rules, json_block, parse_rules
 from memory_audit.secrets.scanner import Scanner
 from tests.secrets.samples import CASES, NEGATIVES
 
@@ -164,3 +166,61 @@ def test_every_match_of_a_rule_holds_one_of_its_keywords(rule: Rule) -> None:
     matches = [m.group() for t in variants for m in re.finditer(rule.regex, t)]
     assert matches or rule.name not in CASES or not CASES[rule.name][0]
     assert [m for m in matches if not any(k in m.lower() for k in rule.keywords)] == []
+
+
+@pytest.mark.parametrize("rule", [r for r in RULES.rules if r.requires], ids=lambda rule: rule.name)
+def test_every_match_of_a_rule_holds_one_of_the_strings_it_requires(rule: Rule) -> None:
+    # ``requires`` decides where a rule runs, case counting: a string every match holds,
+    # in whatever case the text around it is written, or the prefilter would drop a match.
+    texts = [t for positives, negatives in CASES.values() for t, _ in positives] + [
+        t for _, negatives in CASES.values() for t in negatives
+    ]
+    variants = [v for t in [*texts, *NEGATIVES] for v in (t, t.upper(), t.lower(), t.title())]
+    matches = [m.group() for t in variants for m in re.finditer(rule.regex, t)]
+    assert matches
+    assert [m for m in matches if not any(text in m for text in rule.requires)] == []
+
+
+def test_a_rule_runs_only_where_a_string_it_requires_is_written_in_its_case() -> None:
+    text = (
+        '```json\n[{"name": "cased", "regex": "(?P<secret>(?i:[a-z]+key)=[0-9]{8})",'
+        ' "keywords": ["key="], "requires": ["Key=", "KEY="]},'
+        ' {"name": "plain", "regex": "(?P<secret>OK[0-9]{8})", "requires": ["OK"]}]\n```\n'
+    )
+    scanner = Scanner(parse_rules(text, "mine.md"), b"salt")
+    found = scanner.scan("é appKey=48291736 OK87654321 appkey=52917364")
+    assert [(m.rule, m.start) for m in found] == [("cased", 2), ("plain", 18), ("cased", 29)]
+    # the regex matches "appkey=", but no "Key=" or "KEY=" is written: the rule does not run
+    assert (
+        scanner.scan("appkey=48291736 Keys: none, ok87654321")
+        == []
+        != scanner.scan("appKEY=48291736")
+    )
+
+
+def test_a_rule_whose_requires_is_no_list_of_strings_is_named_and_left_out() -> None:
+    text = (
+        '```json\n[{"name": "odd", "regex": "OK[0-9]{8}", "requires": "OK"},'
+        ' {"name": "ok", "regex": "OK[0-9]{8}", "requires": ["OK"]}]\n```\n'
+    )
+    rules = parse_rules(text, "mine.md")
+    assert [(r.name, r.requires) for r in rules.rules] == [("ok", ("OK",))]
+    assert "rule 'odd': requires must be a list of strings" in rules.problems[0]
+
+
+# The rules block as the format defines it: a fence line, then up to the next "```" line.
+JSON_BLOCK = re.compile(r"^```json[ \t]*\n(.*?)^```", re.M | re.S)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["```json", "```", "\n", " ", "\t", "[1]", "c", "é"]), max_size=14))
+def test_the_json_block_is_the_one_the_format_defines(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    block = JSON_BLOCK.search(text)
+    assert json_block(text) == (block.group(1) if block else None)
+
+
+def test_the_bundled_file_holds_its_rules_in_one_json_block() -> None:
+    text = (Path(__file__).parents[2] / "config" / "secret-patterns.md").read_text()
+    [block] = [m.group(1) for m in JSON_BLOCK.finditer(text)]
+    assert json_block(text) == block

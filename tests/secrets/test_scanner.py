@@ -44,7 +44,7 @@ def _original_scan(scanner: Scanner, text: str) -> list[SecretMatch]:
         matches = [
             (m.start(), i, m)
             for i in rules
-            for m in scanner._patterns[i].regex.finditer(subject.data)
+            for m in scanner.pattern(i).regex.finditer(subject.data)
         ]
         hits, reach = [], 0
         for start, index, match in sorted(matches, key=lambda m: m[:2]):
@@ -69,7 +69,7 @@ def _original_scan(scanner: Scanner, text: str) -> list[SecretMatch]:
 
 
 def _original_hit(scanner: Scanner, subject: _Subject, index: int, match: Any) -> Any:
-    rule, group = scanner.rules[index], scanner._patterns[index].secret
+    rule, group = scanner.rules[index], scanner.pattern(index).secret
     span = match.span(group if match.span(group)[0] >= 0 else 0)
     if isinstance(subject.data, bytes):
         start = len(subject.data[: span[0]].decode("utf-8", "surrogatepass"))

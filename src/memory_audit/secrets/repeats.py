@@ -40,6 +40,10 @@ PARALLEL_BYTES = 16_000_000
 # few); up to the next, one RE2 alternation of them; beyond, a search by anchors.
 FIND_LIMIT = 4
 ALTERNATION_LIMIT = 1000
+# Joins the texts searched in one pass: a character no value holds (else one pass a text).
+JOIN = "\0"
+# The text searched in one pass, about: few calls into RE2, and memory that stays in cache.
+BATCH_BYTES = 65_536
 # A value starts a text or follows a character that is not part of a word.
 BOUNDARY = re.compile(r"[^\w]")
 
@@ -77,19 +81,26 @@ def _repeats(tree: MemoryTree, scanner: Scanner) -> dict[str, tuple[Repeat, ...]
         return {}
     search = _Search(first)
     texts = tree_texts(tree)
-    # Many texts at once, on two cores when it pays (a value goes by its number, no secret
-    # crosses the pipe): for far more text than the scan, the search being some five times
-    # cheaper a byte and a fork costing some 8 ms.
-    rows = map_all(
-        search.hits, [text for _, text in texts], search.rows, search.from_rows, PARALLEL_BYTES
-    )
+    rows = _search_all(search, [text for _, text in texts])
     repeats: dict[str, tuple[Repeat, ...]] = {}
     for (path, text), found_here in zip(texts, rows, strict=True):
+        if not found_here:  # most texts
+            continue
         taken = sorted((m.start, m.end) for m, _ in found.get(path, ()))
         places = _places(found_here, text, taken, first)
         if places:
             repeats[path] = tuple(places)
     return repeats
+
+
+def _search_all(search: _Search, texts: list[str]) -> list[list[tuple[int, int, str]]]:
+    """``[search.hits(text) for text in texts]``. Many texts at once, on two cores when it
+    pays (a value goes by its number, no secret crosses the pipe): for far more text than
+    the scan, the search being some five times cheaper a byte and a fork costing some 8 ms.
+    Below that, one pass over all the texts joined."""
+    if sum(len(text) for text in texts) >= PARALLEL_BYTES:
+        return map_all(search.hits, texts, search.rows, search.from_rows, PARALLEL_BYTES)
+    return search.hits_each(texts)
 
 
 def _names(tree: MemoryTree, values: list[str]) -> set[str]:
@@ -160,19 +171,57 @@ class _Search:
                 hits.append((start, end, text[start:end]))
         return hits
 
+    def hits_each(self, texts: list[str]) -> list[list[tuple[int, int, str]]]:
+        """``[self.hits(text) for text in texts]``; for an alternation, one pass a batch of
+        texts joined by a character no value holds, so no match spans two of them: a call
+        into RE2 a batch, not a text (the calls' overhead was a fifth of the search), and
+        batches of :data:`BATCH_BYTES`, whose memory is used again (all the texts joined at
+        once, 8 MB to fault in, cost more than the calls saved)."""
+        if self._literal is None or any(JOIN in value for value in self.values):
+            return [self.hits(text) for text in texts]
+        found: list[list[tuple[int, int, str]]] = []
+        batch: list[tuple[str, bytes]] = []
+        size = 0
+        for text in texts:
+            data = text.encode("utf-8", "surrogatepass")
+            batch.append((text, data))
+            size += len(data) + 1
+            if size >= BATCH_BYTES:
+                found += self._batch_hits(batch)
+                batch, size = [], 0
+        return found + self._batch_hits(batch)
+
+    def _batch_hits(self, batch: list[tuple[str, bytes]]) -> list[list[tuple[int, int, str]]]:
+        assert self._literal is not None
+        starts = list(itertools.accumulate((len(data) + 1 for _, data in batch), initial=0))
+        spans: list[list[tuple[int, int]]] = [[] for _ in batch]
+        for match in self._literal.finditer(JOIN.encode().join(data for _, data in batch)):
+            start, end = match.span()
+            number = bisect.bisect_right(starts, start) - 1
+            spans[number].append((start - starts[number], end - starts[number]))
+        return [
+            _decoded(text, data, found) if found else []
+            for (text, data), found in zip(batch, spans, strict=True)
+        ]
+
     def _literal_hits(self, text: str) -> list[tuple[int, int, str]]:
         assert self._literal is not None
         data = text.encode("utf-8", "surrogatepass")
-        hits = []
-        chars, done = 0, 0  # a byte offset's character offset, counted on from the last
-        for match in self._literal.finditer(data):
-            start, end = match.span()
-            value = data[start:end].decode("utf-8", "surrogatepass")
-            if len(data) != len(text):  # not ASCII: bytes before it, decoded once
-                chars += len(data[done:start].decode("utf-8", "surrogatepass"))
-                done, start = start, chars
-            hits.append((start, start + len(value), value))
-        return hits
+        return _decoded(text, data, [match.span() for match in self._literal.finditer(data)])
+
+
+def _decoded(text: str, data: bytes, spans: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """The hits at these byte spans of ``data`` (``text`` in UTF-8), in characters."""
+    hits = []
+    chars, done = 0, 0  # a byte offset's character offset, counted on from the last
+    for start, end in spans:
+        value = data[start:end].decode("utf-8", "surrogatepass")
+        at = start
+        if len(data) != len(text):  # not ASCII: bytes before it, decoded once
+            chars += len(data[done:start].decode("utf-8", "surrogatepass"))
+            done, at = start, chars
+        hits.append((at, at + len(value), value))
+    return hits
 
 
 class _Node:

@@ -28,7 +28,7 @@ RE2_ERRORS: tuple[type[Exception], ...] = (_re2.error,) if _re2 is not None else
 # The combined generic rules thrashed RE2's default 8 MB DFA cache; one rule's rarely does.
 DFA_MEMORY = 64 << 20
 
-JSON_BLOCK = re.compile(r"^```json[ \t]*\n(.*?)^```", re.M | re.S)
+JSON_FENCE = "```json"
 TABLE_ROW = re.compile(r"^\|\s*([0-9a-f]{16,64})\s*\|", re.M)
 BUNDLED = ("config", "secret-patterns.md")
 # What a generic rule's value must look like (see memory_audit.secrets.values).
@@ -89,6 +89,11 @@ class Rule:
     value: str | None = None  # one of VALUE_KINDS: the shape a generic rule's value has
     # a table rule: ``regex`` names a column in a table's header, its cells are the values
     table: bool = False
+    # strings (case-sensitive) of which one must also be in a text for the rule to run
+    requires: tuple[str, ...] = ()
+    # compiled when loaded (a user's rule); the bundled rules, which the test suite compiles
+    # in both engines, are compiled when a text first needs them
+    checked: bool = True
 
     def allowed(self, secret: str) -> bool:
         """True when an allowlist of the rule covers ``secret``."""
@@ -104,25 +109,29 @@ class RuleSet:
 
 
 def bundled_rules() -> RuleSet:
-    return parse_rules(read_resource(*BUNDLED), "bundled secret-patterns.md")
+    """The rules shipped in the package. Their regexes are not compiled here: most runs need
+    a few of them (compiling all took some 13 ms of every start, one rule a third of it)."""
+    return parse_rules(read_resource(*BUNDLED), "bundled secret-patterns.md", check=False)
 
 
 def load_rules(path: Path) -> RuleSet:
     return parse_rules(read_regular(path).decode("utf-8"), str(path))
 
 
-def parse_rules(text: str, source: str) -> RuleSet:
-    block = JSON_BLOCK.search(text)
+def parse_rules(text: str, source: str, *, check: bool = True) -> RuleSet:
+    """The rules of a rules file; with ``check``, a rule whose regex compiles in neither
+    engine is left out and named in ``problems``."""
+    block = json_block(text)
     if block is None:
         return RuleSet((), _false_positives(text), source, (f"{source}: no ```json block",))
     try:
-        raw = json.loads(block.group(1))
+        raw = json.loads(block)
     except ValueError as exc:
         return RuleSet((), _false_positives(text), source, (f"{source}: invalid JSON: {exc}",))
     rules: list[Rule] = []
     problems: list[str] = []
     for item in raw if isinstance(raw, list) else []:
-        rule, problem = _rule(item)
+        rule, problem = _rule(item, check)
         if rule is not None:
             rules.append(rule)
         if problem:
@@ -130,7 +139,25 @@ def parse_rules(text: str, source: str) -> RuleSet:
     return RuleSet(tuple(rules), _false_positives(text), source, tuple(problems))
 
 
-def _rule(item: Any) -> tuple[Rule | None, str | None]:
+def json_block(text: str) -> str | None:
+    """The body of the first ```` ```json ```` block: from the line after its opening fence
+    (```` ```json ````, spaces or tabs, a line break) up to the next line that starts with
+    ```` ``` ````. Found with ``str.find``: a regex's lazy ``(.*?)^```` took a step per
+    character of the 25 KB bundled file, in the stdlib engine (its text is not Latin-1)."""
+    at = text.find(JSON_FENCE)
+    while at != -1:
+        if at == 0 or text[at - 1] == "\n":
+            end = at + len(JSON_FENCE)
+            while text[end : end + 1] in (" ", "\t"):
+                end += 1
+            if text[end : end + 1] == "\n":
+                closing = text.find("\n```", end)
+                return text[end + 1 : closing + 1] if closing != -1 else None
+        at = text.find(JSON_FENCE, at + 1)
+    return None
+
+
+def _rule(item: Any, check: bool) -> tuple[Rule | None, str | None]:
     if not isinstance(item, dict) or not all(
         isinstance(item.get(k), str) for k in ("name", "regex")
     ):
@@ -138,11 +165,13 @@ def _rule(item: Any) -> tuple[Rule | None, str | None]:
     name = item["name"]
     keywords = item.get("keywords") or []
     entropy = item.get("entropy")
-    problem = compile_problem(item["regex"])
+    problem = compile_problem(item["regex"]) if check else None
     if problem is not None:
         return None, f"rule {name!r}: regex does not compile ({problem})"
-    if not isinstance(keywords, list) or not all(isinstance(k, str) for k in keywords):
-        return None, f"rule {name!r}: keywords must be a list of strings"
+    requires = item.get("requires") or []
+    for field, strings in (("keywords", keywords), ("requires", requires)):
+        if not isinstance(strings, list) or not all(isinstance(k, str) for k in strings):
+            return None, f"rule {name!r}: {field} must be a list of strings"
     if entropy is not None and not isinstance(entropy, int | float):
         return None, f"rule {name!r}: entropy must be a number"
     if item.get("value") not in (None, *VALUE_KINDS):
@@ -156,6 +185,8 @@ def _rule(item: Any) -> tuple[Rule | None, str | None]:
         generic=bool(item.get("generic", False)),
         value=item.get("value"),
         table=bool(item.get("table", False)),
+        requires=tuple(requires),
+        checked=check,
     )
     return rule, None
 

@@ -61,20 +61,36 @@ class Scanner:
         self.false_positives = rules.false_positives
         self._salt = salt
         self._keywords = sorted({k for r in self.rules for k in r.keywords})
+        # the strings rules require: in the same set search, numbered after the keywords
+        required = sorted({text for r in self.rules for text in r.requires})
+        self._required = required
+        number = {text: len(self._keywords) + n for n, text in enumerate(required)}
+        self._requiring = {
+            i: frozenset(number[text] for text in r.requires)
+            for i, r in enumerate(self.rules)
+            if r.requires
+        }
         self._always = frozenset(i for i, r in enumerate(self.rules) if not r.keywords)
-        # keyword -> the rules it lets run (with the keyword-less ones): a set union per file
-        self._enabled_by = [
-            self._always | {i for i, r in enumerate(self.rules) if keyword in r.keywords}
-            for keyword in self._keywords
-        ]
-        self._keyword_set = _keyword_set(self._keywords)
+        # keyword -> the rules it lets run (with the keyword-less ones): a set union per file;
+        # a required string lets none run by itself
+        self._enabled_by = _enabled_by(self.rules, self._keywords, self._always)
+        self._enabled_by += [self._always] * len(required)
+        self._requiring_rules = frozenset(self._requiring)
+        self._keyword_set = _keyword_set(self._keywords, required)
         # RE2 everywhere (the keyword set and the rules): the text is matched as bytes.
         self._bytes = _re2 is not None and (self._keyword_set is not None or not self._keywords)
+        # A rule checked when loaded is compiled now (its pattern is cached: no cost); a
+        # bundled one, which compiles in both engines, when a text first needs it.
+        self._patterns: list[_Pattern | None]
         try:
-            self._patterns = [_Pattern.of(r.regex, self._bytes) for r in self.rules]
+            self._patterns = [
+                _Pattern.of(r.regex, self._bytes) if r.checked else None for r in self.rules
+            ]
         except RE2_ERRORS:  # a rule RE2 refuses: every rule in the stdlib engine, on text
             self._bytes = False
-            self._patterns = [_Pattern.of(r.regex, False) for r in self.rules]
+            self._patterns = [
+                _Pattern.of(r.regex, False) if r.checked else None for r in self.rules
+            ]
         self._specific = frozenset(i for i, r in enumerate(self.rules) if not r.generic)
         self._tables = frozenset(i for i, r in enumerate(self.rules) if r.table)
         self._generic = frozenset(range(len(self.rules))) - self._specific - self._tables
@@ -83,6 +99,8 @@ class Scanner:
         """Every possible secret in ``text``, false positives included (callers decide)."""
         subject = _Subject(text, bytes_engine=self._bytes)
         candidates = self._candidate_rules(subject)
+        if not candidates:  # most texts of a sweep: no keyword, no rule that always runs
+            return []
         specific = self._group_hits(subject, candidates & self._specific)
         generic = self._group_hits(subject, candidates & self._generic)
         # a generic hit on a specific one: dropped; a table's cell on either: dropped
@@ -105,25 +123,45 @@ class Scanner:
                 hits.append(self._match(rule, text, start, end, lines.line(start)))
         return hits
 
+    def pattern(self, index: int) -> _Pattern:
+        """The compiled pattern of the ``index``-th rule, compiled at its first use."""
+        pattern = self._patterns[index]
+        if pattern is None:
+            pattern = self._patterns[index] = _Pattern.of(self.rules[index].regex, self._bytes)
+        return pattern
+
     def _candidate_rules(self, subject: _Subject) -> frozenset[int]:
-        present: Sequence[int]
-        if self._keyword_set is not None:
-            present = self._keyword_set.Match(subject.data) or ()
+        found = self._found(subject)
+        if not found:
+            candidates = self._always  # no keyword at all: only the rules that always run
+        elif len(found) == 1:
+            candidates = self._enabled_by[found[0]]
         else:
-            lowered = subject.text.lower()
-            present = [n for n, k in enumerate(self._keywords) if k in lowered]
-        if not present:
-            return self._always  # no keyword at all: only the rules that always run
-        if len(present) == 1:
-            return self._enabled_by[present[0]]
-        return self._always.union(*(self._enabled_by[n] for n in present))
+            candidates = self._always.union(*(self._enabled_by[n] for n in found))
+        requiring = candidates & self._requiring_rules
+        if not requiring:
+            return candidates
+        # a rule that requires a string the text lacks cannot match there
+        return candidates - {i for i in requiring if self._requiring[i].isdisjoint(found)}
+
+    def _found(self, subject: _Subject) -> Sequence[int]:
+        """The numbers of the keywords (case-insensitive), then of the required strings
+        (case-sensitive) that occur in the text: one search for them all."""
+        if self._keyword_set is not None:
+            return self._keyword_set.Match(subject.data) or ()
+        lowered = subject.text.lower()
+        found = [n for n, k in enumerate(self._keywords) if k in lowered]
+        start = len(self._keywords)
+        return found + [start + n for n, text in enumerate(self._required) if text in subject.text]
 
     def _group_hits(self, subject: _Subject, rules: frozenset[int]) -> list[SecretMatch]:
         """The hits of these rules as one alternation of them would find them: of overlapping
         matches the leftmost, then the earlier rule, takes the text, even when it is no
         secret (a phrase's disclaimed alternative, a placeholder): it hides the others."""
+        if not rules:
+            return []
         matches = [
-            (m.start(), i, m) for i in rules for m in self._patterns[i].regex.finditer(subject.data)
+            (m.start(), i, m) for i in rules for m in self.pattern(i).regex.finditer(subject.data)
         ]
         hits: list[SecretMatch] = []
         lines = _LineCounter(subject.text)
@@ -139,7 +177,7 @@ class Scanner:
     def _hit(
         self, subject: _Subject, index: int, match: Any, lines: _LineCounter
     ) -> SecretMatch | None:
-        rule, group = self.rules[index], self._patterns[index].secret
+        rule, group = self.rules[index], self.pattern(index).secret
         start, end = subject.span(match.span(group if match.span(group)[0] >= 0 else 0))
         if not plausible(rule, subject.text, start, end):
             return None
@@ -211,14 +249,29 @@ class _Subject:
         return chars
 
 
-def _keyword_set(keywords: Sequence[str]) -> Any:
-    if _re2 is None or not keywords:
+def _enabled_by(
+    rules: Sequence[Rule], keywords: list[str], always: frozenset[int]
+) -> list[frozenset[int]]:
+    """For each keyword, the rules it lets run (with the keyword-less ones): one pass over
+    the rules' keywords, not one over the rules for each keyword."""
+    numbers = {keyword: number for number, keyword in enumerate(keywords)}
+    enabled: list[set[int]] = [set(always) for _ in keywords]
+    for index, rule in enumerate(rules):
+        for keyword in rule.keywords:
+            enabled[numbers[keyword]].add(index)
+    return [frozenset(rules_run) for rules_run in enabled]
+
+
+def _keyword_set(keywords: Sequence[str], required: Sequence[str]) -> Any:
+    if _re2 is None or not (keywords or required):
         return None
     options = _re2.Options()
     options.case_sensitive = False
     keyword_set = _re2.Set.SearchSet(options)
     for keyword in keywords:
         keyword_set.Add(re.escape(keyword))
+    for text in required:
+        keyword_set.Add(f"(?-i:{re.escape(text)})")
     keyword_set.Compile()
     return keyword_set
 
