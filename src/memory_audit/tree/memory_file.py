@@ -360,10 +360,14 @@ RELATED_KEYS = ("related", "relates_to")
 def _related(
     frontmatter: Mapping[str, Any] | None, lines: Sequence[str], body_start: int
 ) -> tuple[Relation, ...]:
-    """``related:`` and ``relates_to:`` (a list or one value; file names or memory names)."""
+    """``related:`` and ``relates_to:`` (a list or one value; file names or memory names;
+    one value may list several, ``a.md, b.md``, as people write a list on one line)."""
     found = []
     for key in RELATED_KEYS:
-        for target in _field_targets(frontmatter, key):
+        listed = (
+            part.strip() for value in _field_targets(frontmatter, key) for part in value.split(",")
+        )
+        for target in (part for part in listed if part):
             line = next((n for n in range(2, body_start - 1) if target in lines[n - 1]), None)
             found.append(Relation(key, target, line))
     return tuple(found)
