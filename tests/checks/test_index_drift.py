@@ -492,4 +492,4 @@ def test_a_broken_link_in_an_entry_s_hook_never_removes_the_entry(tree_dir: Path
     [finding] = findings(tree_dir, "index-drift")
     assert (finding.code, finding.line) == ("broken-index-link", 2)
     assert finding.fix is None
-    assert "keep the text" in finding.suggestion
+    assert "keep the text" in (finding.suggestion or "")

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memory_audit.model.finding import Finding
 from tests.harness import codes, findings, index, memory, write_tree
 
 
@@ -250,6 +251,6 @@ def test_a_related_value_listing_several_files_names_each(tree_dir: Path) -> Non
     assert "`gone.md`" in found[0].message
 
 
-def findings_of(tree_dir: Path, files: dict[str, str]) -> list:  # type: ignore[type-arg]
+def findings_of(tree_dir: Path, files: dict[str, str]) -> list[Finding]:
     write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
     return findings(tree_dir, "relations")
