@@ -254,3 +254,12 @@ def test_a_related_value_listing_several_files_names_each(tree_dir: Path) -> Non
 def findings_of(tree_dir: Path, files: dict[str, str]) -> list[Finding]:
     write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
     return findings(tree_dir, "relations")
+
+
+def test_a_related_list_item_with_commentary_stays_one_target(tree_dir: Path) -> None:
+    # a list item is one target, whatever it says after its link
+    text = (
+        "---\nname: a\ndescription: d\ntype: project\nrelated:\n"
+        '  - "[[audit]] — A1 (the artifact), A2 (the silent zero)"\n---\nx\n'
+    )
+    assert findings_of(tree_dir, {"a.md": text, "audit.md": memory("audit")}) == []
