@@ -476,3 +476,20 @@ def test_a_copy_s_index_link_to_a_note_found_elsewhere_is_a_suggestion(tmp_path:
     project = ProjectLocation("-project", repo.path, None)
     found = findings(repo.path / "memory", "index-drift", location=project)
     assert [(f.code, f.level) for f in found] == [("stale-index-path", "suggestion")]
+
+
+def test_a_broken_link_in_an_entry_s_hook_never_removes_the_entry(tree_dir: Path) -> None:
+    # "- [Model default](model.md) — ... → [[context-fix]]": the entry's own pointer is
+    # fine; only the link in its hook is broken. Removing the line would lose the entry.
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n- [Model default](model.md) — fallback noted"
+            " → [[context-fix]]\n",
+            "model.md": memory("model"),
+        },
+    )
+    [finding] = findings(tree_dir, "index-drift")
+    assert (finding.code, finding.line) == ("broken-index-link", 2)
+    assert finding.fix is None
+    assert "keep the text" in (finding.suggestion or "")

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memory_audit.model.finding import Finding
 from tests.harness import codes, findings, index, memory, write_tree
 
 
@@ -239,3 +240,26 @@ def test_a_wikilink_to_the_index_resolves_and_an_elided_name_guesses_nothing(
     [finding] = findings(tree_dir, "relations")
     assert (finding.code, finding.line, finding.level) == ("broken-wikilink", 8, "suggestion")
     assert "did you mean" not in finding.message
+
+
+def test_a_related_value_listing_several_files_names_each(tree_dir: Path) -> None:
+    # "related: audit.md, gone.md" on one line is two targets: the one that exists is
+    # fine, the other is reported alone (not the whole line as one missing name).
+    text = "---\nname: a\ndescription: d\ntype: project\nrelated: audit.md, gone.md\n---\nx\n"
+    found = findings_of(tree_dir, {"a.md": text, "audit.md": memory("audit")})
+    assert [(f.code, f.line) for f in found] == [("broken-relation", 5)]
+    assert "`gone.md`" in found[0].message
+
+
+def findings_of(tree_dir: Path, files: dict[str, str]) -> list[Finding]:
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    return findings(tree_dir, "relations")
+
+
+def test_a_related_list_item_with_commentary_stays_one_target(tree_dir: Path) -> None:
+    # a list item is one target, whatever it says after its link
+    text = (
+        "---\nname: a\ndescription: d\ntype: project\nrelated:\n"
+        '  - "[[audit]] — A1 (the artifact), A2 (the silent zero)"\n---\nx\n'
+    )
+    assert findings_of(tree_dir, {"a.md": text, "audit.md": memory("audit")}) == []

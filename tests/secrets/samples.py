@@ -860,6 +860,11 @@ case(
         "| service | credentials |\n|---|---|\n| grafana | in 1Password |",
     ],
 )
+case(
+    "stripe-webhook-secret",
+    ["whsec_" + rnd(ALNUM, 32)],
+    ["whsec_...", "whsec_xxx", "STRIPE_WEBHOOK_SECRET=whsec_<from the dashboard>"],
+)
 # Strings no rule may report (issue 3's negative list).
 NEGATIVES = [
     "request id 3f2a9c1e-7b4d-4e8a-9c2f-1a6b5d8e0f47 failed",

@@ -103,7 +103,8 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
     """Index links to moved or missing files; missing ones the repository ignores aside."""
     assert tree.index is not None
     moved = {link.line: (link, path) for path, link in tree.moved_index_targets.items()}
-    pointers = tree.index.pointer_lines
+    # an entry's own link (its first, on a pointer line): a link in its hook is not it
+    pointers = {(e.line, e.links[0]) for e in tree.index.entries if e.is_pointer}
     broken: list[tuple[IndexLink, Target]] = []
     for link, target in tree.index_links:
         if link.line in moved and moved[link.line][0] == link:
@@ -122,7 +123,7 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
         elif target.path is not None and target.path in uncommitted:
             yield _uncommitted_link(link)
         else:
-            yield _broken_link(link, target, pointer=link.line in pointers)
+            yield _broken_link(link, target, pointer=(link.line, link) in pointers)
     yield from _skips(kept_out, templates, elsewhere, from_project)
 
 

@@ -357,13 +357,26 @@ def _field_targets(frontmatter: Mapping[str, Any] | None, key: str) -> tuple[str
 RELATED_KEYS = ("related", "relates_to")
 
 
+def _is_list(frontmatter: Mapping[str, Any] | None, key: str) -> bool:
+    """Whether the field is written as a list (each item one target, commas and all)."""
+    if not frontmatter:
+        return False
+    metadata = frontmatter.get("metadata")
+    value = frontmatter.get(key, metadata.get(key) if isinstance(metadata, Mapping) else None)
+    return isinstance(value, list)
+
+
 def _related(
     frontmatter: Mapping[str, Any] | None, lines: Sequence[str], body_start: int
 ) -> tuple[Relation, ...]:
-    """``related:`` and ``relates_to:`` (a list or one value; file names or memory names)."""
+    """``related:`` and ``relates_to:`` (a list or one value; file names or memory names;
+    one value may list several, ``a.md, b.md``, as people write a list on one line)."""
     found = []
     for key in RELATED_KEYS:
-        for target in _field_targets(frontmatter, key):
+        targets = _field_targets(frontmatter, key)
+        if len(targets) == 1 and not _is_list(frontmatter, key):  # "a.md, b.md" on one line
+            targets = tuple(part.strip() for part in targets[0].split(",") if part.strip())
+        for target in targets:
             line = next((n for n in range(2, body_start - 1) if target in lines[n - 1]), None)
             found.append(Relation(key, target, line))
     return tuple(found)
