@@ -267,8 +267,11 @@ def _listed(text: str, start: int, end: int) -> bool:
     follows it, or two come before it on its line."""
     if LIST_GOES_ON.match(text, end):
         return True
-    # on its line, in its table cell or clause
-    segment = max(text.rfind(mark, 0, start) for mark in ("\n", "|", ",", ";", "：", "，")) + 1
+    # on its line, in its table cell or clause, and in the window the words before a value
+    # are read in: a line of many values costs each one the window, not the line so far
+    floor = max(0, start - WINDOW)
+    marks = (text.rfind(mark, floor, start) for mark in ("\n", "|", ",", ";", "：", "，"))
+    segment = max(floor - 1, *marks) + 1
     return len(LIST_SEPARATOR.findall(text, segment, start)) >= 2
 
 
