@@ -476,3 +476,13 @@ def test_a_copy_s_index_link_to_a_note_found_elsewhere_is_a_suggestion(tmp_path:
     project = ProjectLocation("-project", repo.path, None)
     found = findings(repo.path / "memory", "index-drift", location=project)
     assert [(f.code, f.level) for f in found] == [("stale-index-path", "suggestion")]
+
+
+def test_an_index_link_with_an_encoded_nul_is_broken_not_a_failed_check(tmp_path: Path) -> None:
+    # `%00` decodes to a NUL, which no file name holds: os calls answer ValueError, not
+    # OSError, and the link is simply broken, read from the tree or the project's folder
+    project = tmp_path / "project"
+    write_tree(project, {"memory/MEMORY.md": "# Index\n- [Notes](notes%00x.md) — x\n"})
+    location = ProjectLocation("-project", project, None)
+    found = findings(project / "memory", "index-drift", location=location)
+    assert [(f.code, f.line) for f in found] == [("broken-index-link", 2)]
