@@ -9,9 +9,13 @@ credentials) is also judged by its shape and by the words around it on its line:
   after ``:`` or ``=`` also six digits or more, or a quoted word of six letters or more
   that is no common English word), ``strong`` (a letter, a digit and a symbol,
   ``Word01!!``; or a long mix of cases and digits), ``token`` (16 characters or more,
-  letters and digits), ``known`` (the rule lists the values, vendor defaults: no shape
-  asked) or ``any`` (the place proves it is a password, ``sshpass -p``: four characters
-  or more that are no common word);
+  letters and digits), ``symbol`` (a letter, a digit and a symbol, six characters or
+  more), ``credential`` (a credentials column's cell: ``mixed`` after a login and
+  `` / ``, else ``symbol``), ``key`` (hex digits or a UUID, or 16 characters or more
+  mixing cases and digits), ``known`` (the rule lists the values, vendor defaults: no
+  shape asked) or ``any`` (the place proves it is a password, ``sshpass -p``: four
+  characters or more that are no common word); ``mixed`` and ``strong`` also take a
+  generator's letters-only password (``_random_letters``);
 - never a file path or a URL's path, a hash or algorithm name (``HMAC-SHA256``), a
   public key (``ssh-ed25519 AAAA...``, a ``BEGIN PUBLIC KEY`` block), an identifier
   (``snake_case``, ``camelCase``, ``kebab-label``, ``process.env.X``, ``DB_PASSWORD``) or
