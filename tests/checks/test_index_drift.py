@@ -493,3 +493,13 @@ def test_a_broken_link_in_an_entry_s_hook_never_removes_the_entry(tree_dir: Path
     assert (finding.code, finding.line) == ("broken-index-link", 2)
     assert finding.fix is None
     assert "keep the text" in (finding.suggestion or "")
+
+
+def test_an_index_link_with_an_encoded_nul_is_broken_not_a_failed_check(tmp_path: Path) -> None:
+    # `%00` decodes to a NUL, which no file name holds: os calls answer ValueError, not
+    # OSError, and the link is simply broken, read from the tree or the project's folder
+    project = tmp_path / "project"
+    write_tree(project, {"memory/MEMORY.md": "# Index\n- [Notes](notes%00x.md) — x\n"})
+    location = ProjectLocation("-project", project, None)
+    found = findings(project / "memory", "index-drift", location=location)
+    assert [(f.code, f.line) for f in found] == [("broken-index-link", 2)]

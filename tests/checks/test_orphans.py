@@ -362,3 +362,28 @@ def test_a_memory_the_project_s_agent_or_skill_names_is_reachable(tmp_path: Path
     assert codes(findings(tree, "orphans", location=location)) == [
         ("orphan-candidate", "forgotten.md", None)
     ]
+
+
+def test_a_memory_named_in_a_linked_claude_md_inside_the_project_is_reachable(
+    tmp_path: Path,
+) -> None:
+    # CLAUDE.md is a link to the project's guide, which names a note by path: Claude Code
+    # reads the guide at every start, so the note needs no index line.
+    project = write_tree(
+        tmp_path / "project",
+        {"docs/guide.md": "Before a release, read `memory/release.md`.\n"},
+    )
+    (project / "CLAUDE.md").symlink_to("docs/guide.md")
+    tree = write_tree(
+        project / "memory",
+        {
+            "MEMORY.md": index("a.md"),
+            "a.md": memory("a"),
+            "release.md": memory("release"),
+            "forgotten.md": memory("forgotten"),
+        },
+    )
+    location = ProjectLocation(project_path=project)
+    assert codes(findings(tree, "orphans", location=location)) == [
+        ("orphan-candidate", "forgotten.md", None)
+    ]

@@ -211,3 +211,12 @@ def test_a_column_naming_a_credentials_id_holds_no_secret() -> None:
 def test_an_endpoint_url_where_a_token_would_be_is_no_secret() -> None:
     assert found("    token_uri='https://oauth2.fernhill.io/token'") == []
     assert found("TOKEN_URL=https://auth.fernhill.io/oauth/v2/token") == []
+
+
+def test_a_slash_joined_list_far_back_on_a_long_line_leaves_a_password_a_password() -> None:
+    # the list is read within the window the words before a value are (its cost bounded
+    # on a line of any length), not from wherever the line began
+    prose = "the rollout notes go on " * 40  # some 960 characters, no comma or pipe
+    text = f"Branches `main` / `develop` / `next` then {prose}password: Qx7k!Zr2m"
+    assert found(text) == [("password-phrase", "Qx7k!Zr2m")]
+    assert found("Branches `main` / `develop` / `Qx7k!Zr2m`") == []

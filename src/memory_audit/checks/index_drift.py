@@ -184,6 +184,8 @@ def _resolves_from_project(tree: MemoryTree, target: str) -> bool:
     raw = unquote(target.split("#", 1)[0])
     if project is None or not raw or raw.startswith(("/", "~", "../")) or "://" in raw:
         return False
+    if "\0" in raw:  # ``%00``: no file is so named (and os calls raise ValueError on it)
+        return False
     folder = os.path.realpath(project)
     candidate = os.path.realpath(os.path.join(folder, raw))
     return candidate.startswith(folder + os.sep) and os.path.isfile(candidate)

@@ -9,9 +9,13 @@ credentials) is also judged by its shape and by the words around it on its line:
   after ``:`` or ``=`` also six digits or more, or a quoted word of six letters or more
   that is no common English word), ``strong`` (a letter, a digit and a symbol,
   ``Word01!!``; or a long mix of cases and digits), ``token`` (16 characters or more,
-  letters and digits), ``known`` (the rule lists the values, vendor defaults: no shape
-  asked) or ``any`` (the place proves it is a password, ``sshpass -p``: four characters
-  or more that are no common word);
+  letters and digits), ``symbol`` (a letter, a digit and a symbol, six characters or
+  more), ``credential`` (a credentials column's cell: ``mixed`` after a login and
+  `` / ``, else ``symbol``), ``key`` (hex digits or a UUID, or 16 characters or more
+  mixing cases and digits), ``known`` (the rule lists the values, vendor defaults: no
+  shape asked) or ``any`` (the place proves it is a password, ``sshpass -p``: four
+  characters or more that are no common word); ``mixed`` and ``strong`` also take a
+  generator's letters-only password (``_random_letters``);
 - never a file path or a URL's path, a hash or algorithm name (``HMAC-SHA256``), a
   public key (``ssh-ed25519 AAAA...``, a ``BEGIN PUBLIC KEY`` block), an identifier
   (``snake_case``, ``camelCase``, ``kebab-label``, ``process.env.X``, ``DB_PASSWORD``) or
@@ -267,8 +271,11 @@ def _listed(text: str, start: int, end: int) -> bool:
     follows it, or two come before it on its line."""
     if LIST_GOES_ON.match(text, end):
         return True
-    # on its line, in its table cell or clause
-    segment = max(text.rfind(mark, 0, start) for mark in ("\n", "|", ",", ";", "：", "，")) + 1
+    # on its line, in its table cell or clause, and in the window the words before a value
+    # are read in: a line of many values costs each one the window, not the line so far
+    floor = max(0, start - WINDOW)
+    marks = (text.rfind(mark, floor, start) for mark in ("\n", "|", ",", ";", "：", "，"))
+    segment = max(floor - 1, *marks) + 1
     return len(LIST_SEPARATOR.findall(text, segment, start)) >= 2
 
 

@@ -73,8 +73,10 @@ def _stays_in(path: Path, folder: Path) -> bool:
 
 
 def named_paths(path: Path) -> tuple[str, ...]:
-    """The file paths ``path`` links or names in a code span (``memory/notes.md``)."""
-    result = read_text(path, MAX_BYTES)
+    """The file paths ``path`` links or names in a code span (``memory/notes.md``).
+    ``path`` is one its callers found allowed, links and all (``CLAUDE.md`` -> ``AGENTS.md``
+    beside it): the file it leads to is read, as ``read_text`` follows no link itself."""
+    result = read_text(Path(os.path.realpath(path)), MAX_BYTES)
     if result.text is None:
         return ()
     document = parse_markdown(result.text.splitlines())

@@ -425,7 +425,7 @@ def _may_exist(path: str) -> bool:
     may well exist, and a fix must never remove the index line of a file it cannot see."""
     try:
         os.lstat(path)
-    except (FileNotFoundError, NotADirectoryError):
+    except (FileNotFoundError, NotADirectoryError, ValueError):  # ValueError: a NUL in it
         return False
     except OSError:
         return True
