@@ -3,6 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memory_audit.model.finding import Finding
+from memory_audit.tree.location import ProjectLocation
 from tests.harness import codes, findings, index, memory, write_tree
 
 
@@ -263,3 +264,19 @@ def test_a_related_list_item_with_commentary_stays_one_target(tree_dir: Path) ->
         '  - "[[audit]] — A1 (the artifact), A2 (the silent zero)"\n---\nx\n'
     )
     assert findings_of(tree_dir, {"a.md": text, "audit.md": memory("audit")}) == []
+
+
+def test_a_copy_s_own_relation_words_are_suggestions(tmp_path: Path) -> None:
+    # A repository's memory whose tooling writes its own relation words ("depends-on"):
+    # worth a look there, a problem in Claude Code's own folder.
+    text = (
+        "---\nname: a\ndescription: d\ntype: project\nrelations:\n"
+        "  - {type: depends-on, target: b.md}\n---\nx\n"
+    )
+    files = {"a.md": text, "b.md": memory("b")}
+    repo = tmp_path / "repo"
+    write_tree(repo / "memory", {"MEMORY.md": index(*files), **files})
+    inside = findings(repo / "memory", "relations", location=ProjectLocation("-repo", repo, None))
+    alone = findings(repo / "memory", "relations")
+    assert [(f.code, f.level) for f in inside] == [("bad-relation-type", "suggestion")]
+    assert [(f.code, f.level) for f in alone] == [("bad-relation-type", "problem")]

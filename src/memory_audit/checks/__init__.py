@@ -65,8 +65,12 @@ TABLE: tuple[Dimension, ...] = (
         WARNING,
         hook_priority=50,
         suggestions=frozenset({"broken-wikilink"}),
-        # broken-link 0 of 1; broken-wikilink near a name: 0 of 2 (links into a notes vault)
-        copy_suggestions=frozenset({"broken-link", "broken-wikilink"}),
+        # broken-link 0 of 1; broken-wikilink near a name: 0 of 2 (links into a notes vault);
+        # bad-relation-type 0 of 7 and broken-relation 0 of 4 (a tree's own relation words,
+        # a priority tag in the list, a list on one line)
+        copy_suggestions=frozenset(
+            {"broken-link", "broken-wikilink", "bad-relation-type", "broken-relation"}
+        ),
     ),
     Dimension("duplicates", "Possible duplicates", NOTE, hook_priority=110, suggestions=EVERY),
     Dimension(
