@@ -496,7 +496,7 @@ case(
     [
         ("the switch is admin/Harbor01!! on the mgmt port", "Harbor01!!"),
         # a throwaway password named as one: its word, then a number
-        ("dev panel: admin/`dev_panel_pw_123` on the LAN box", "dev_panel_pw_123"),
+        ("dev panel: admin/`qa_board_pw_789` on the LAN box", "qa_board_pw_789"),
         ("NAS: root:Tr4ck#2026 for now", "Tr4ck#2026"),
         ("Administrator / Wz8!kLm2q2", "Wz8!kLm2q2"),
     ],
@@ -733,7 +733,7 @@ case(
 case(
     "default-pair",
     [
-        ("AdminAuthOptions(User/Password，預設 opsadmin/ab34!Wsxcv，env ADMIN_USER)", "ab34!Wsxcv"),
+        ("PanelLogin(User/Password，預設 opsadmin/ab34!Wsxcv，env PANEL_USER)", "ab34!Wsxcv"),
         ("Default ops/Harb0r!77 on the kiosk until it is changed", "Harb0r!77"),
     ],
     [
@@ -741,7 +741,7 @@ case(
         "defaults to 8080/tcp",
         "default locale: en-US/zh-CN",
         "默认路径 src/app2",
-        "- **新默认模型**：`vendor-portal/MiniMax-M2.7-highspeed`",
+        "- **新默认模型**：`vendor-portal/Model-M2.7-fast`",
     ],
 )
 _pit = f"pit-{uuid()}"
@@ -890,8 +890,8 @@ NEGATIVES = [
     "the password `ThisIsMyPasswordPolicyName` applies to staff",
     "- **API key:** in 1Password, item `Immich`",
     # a list of branch names joined by slashes, and a lookup table's keys
-    "- pruned: `T013-scraping-audit` / `T021-hu40bb-3bp` / `T030-coach-verify` / `T045b-batch`",
-    "| EP_RAISE | `cash_6max_100bb_UTG_open` | first to act |\n|---|---|---|\n| API key | `cash_6max_100bb_BTN_open` | x |",
+    "- pruned: `T101-parser-cleanup` / `T102-ui-pass` / `T107-report-verify` / `T110b-batch`",
+    "| EP_RAISE | `fee_4lane_200ms_EU_open` | first to act |\n|---|---|---|\n| API key | `fee_4lane_200ms_US_open` | x |",
     # what a template asks to be replaced, and a documentation's token
     'gateway: { token: "replace-with-long-random-token" }',
     '{ "botToken": "123456:ABCDEF", "chatId": 42 }',

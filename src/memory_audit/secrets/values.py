@@ -57,7 +57,7 @@ VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 # words run together in camelCase or PascalCase (a type: "shrink_pass: ShrinkPass").
 SNAKE_CASE = re.compile(r"^_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^_+[a-z][a-z0-9]*$")
 # ... unless it ends as a throwaway password does, its word then three digits or more:
-# "dev_admin_pw_123" (where "db_password_2" names a variable, "user_pass_reset2" a route).
+# "qa_panel_pw_456" (where "db_password_2" names a variable, "user_pass_reset2" a route).
 PASSWORD_LIKE = re.compile(r"_(?:pw|pwd|pass|passwd|password)_?[0-9]{3,}$")
 CAMEL_CASE = re.compile(r"^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$")
 # A label in kebab-case ("token_type = 'quoted-string'"); four words or more may be a
@@ -256,7 +256,7 @@ def _a_name(part: str) -> bool:
 
 def _short_parts(value: str) -> bool:
     """Three or more short words or numbers joined by underscores, each in one case: a key
-    of a lookup table (``cash_6max_100bb_UTG_open``), where a token's parts are long or mix
+    of a lookup table (``fee_4lane_200ms_EU_open``), where a token's parts are long or mix
     cases (``sk_test_4eC39HqLyjWDarjtT1zdp7dc``, ``Kx9_QpL2_Zr7w``)."""
     parts = value.split("_")
     return len(parts) >= 3 and all(
@@ -289,7 +289,7 @@ def _has_shape(kind: str | None, value: str) -> bool:
         "mixed": lambda: (letter and (digit or symbol)) or _random_letters(value),
         "strong": lambda: (
             _random_letters(value)
-            or bool(PASSWORD_LIKE.search(value))  # "dev_admin_pw_123" says what it is
+            or bool(PASSWORD_LIKE.search(value))  # "qa_panel_pw_456" says what it is
             or (len(value) >= 6 and letter and digit and (symbol or (cases and len(value) >= 10)))
         ),
         "symbol": lambda: len(value) >= 6 and letter and digit and symbol,
