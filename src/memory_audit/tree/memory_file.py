@@ -344,26 +344,26 @@ def _superseded_by(frontmatter: Mapping[str, Any] | None) -> tuple[str, ...]:
 
 def _field_targets(frontmatter: Mapping[str, Any] | None, key: str) -> tuple[str, ...]:
     """A scalar or list field's targets, from the top level or from ``metadata``."""
+    return _targets(_field_value(frontmatter, key))
+
+
+def _field_value(frontmatter: Mapping[str, Any] | None, key: str) -> Any:
+    """A field's value, from the top level or else from ``metadata``."""
     if not frontmatter:
-        return ()
+        return None
     value = frontmatter.get(key)
     if value is None:
         metadata = frontmatter.get("metadata")
         value = metadata.get(key) if isinstance(metadata, Mapping) else None
+    return value
+
+
+def _targets(value: Any) -> tuple[str, ...]:
     values = value if isinstance(value, list) else [value]
     return tuple(t for t in (_target_text(v) for v in values) if t)
 
 
 RELATED_KEYS = ("related", "relates_to")
-
-
-def _is_list(frontmatter: Mapping[str, Any] | None, key: str) -> bool:
-    """Whether the field is written as a list (each item one target, commas and all)."""
-    if not frontmatter:
-        return False
-    metadata = frontmatter.get("metadata")
-    value = frontmatter.get(key, metadata.get(key) if isinstance(metadata, Mapping) else None)
-    return isinstance(value, list)
 
 
 def _related(
@@ -373,8 +373,9 @@ def _related(
     one value may list several, ``a.md, b.md``, as people write a list on one line)."""
     found = []
     for key in RELATED_KEYS:
-        targets = _field_targets(frontmatter, key)
-        if len(targets) == 1 and not _is_list(frontmatter, key):  # "a.md, b.md" on one line
+        value = _field_value(frontmatter, key)
+        targets = _targets(value)
+        if len(targets) == 1 and not isinstance(value, list):  # "a.md, b.md" on one line
             targets = tuple(part.strip() for part in targets[0].split(",") if part.strip())
         for target in targets:
             line = next((n for n in range(2, body_start - 1) if target in lines[n - 1]), None)
