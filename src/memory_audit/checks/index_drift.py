@@ -186,9 +186,17 @@ def _resolves_from_project(tree: MemoryTree, target: str) -> bool:
         return False
     if "\0" in raw:  # ``%00``: no file is so named (and os calls raise ValueError on it)
         return False
-    folder = os.path.realpath(project)
+    folder = _real(tree, project)
     candidate = os.path.realpath(os.path.join(folder, raw))
     return candidate.startswith(folder + os.sep) and os.path.isfile(candidate)
+
+
+def _real(tree: MemoryTree, folder: Path) -> str:
+    """``folder``'s real path, resolved once per snapshot (asked for every broken link)."""
+    key = ("index-drift-real", str(folder))
+    if key not in tree.scratch:
+        tree.scratch[key] = os.path.realpath(folder)
+    return cast(str, tree.scratch[key])
 
 
 def is_template(target: str) -> bool:
@@ -236,7 +244,7 @@ def _moved_out_of_tree(tree: MemoryTree, links: list[IndexLink]) -> dict[tuple[i
     found = files_named(Path(repository), set(wanted.values()), outside=tree.root)
     if found is None:
         return {}
-    root = os.path.realpath(tree.root)
+    root = _real(tree, tree.root)
     return {
         key: os.path.relpath(os.path.join(repository, found[name][0]), root)
         for key, name in wanted.items()
@@ -253,8 +261,8 @@ def _repository(tree: MemoryTree) -> str | None:
     or the git repository around it."""
     project = tree.location.project_path
     if project is not None:
-        folder = os.path.realpath(project)
-        if os.path.realpath(tree.root).startswith(folder + os.sep):
+        folder = _real(tree, project)
+        if _real(tree, tree.root).startswith(folder + os.sep):
             return folder
     repo = _git_repository(tree)
     return os.path.realpath(repo.path) if repo is not None else None
