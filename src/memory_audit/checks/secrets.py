@@ -34,11 +34,14 @@ masked: rename it)::
     ghp_R8mQ...aE7u.md — the name holds a possible GitHub personal access token.
 
 A value found once is found everywhere: every other place in the tree that holds the
-exact text (six characters or more) of a secret found is a finding too (pattern
-``repeated-credential``, naming where the rules first found it)::
+exact text (six characters or more) of a secret found is one of its places too. One value
+is one finding, however many places hold it: at the first place a rule matched (by path,
+then line), naming the first few others and counting the rest; JSON lists every place
+(``fix.places``, the other files in ``related``), SARIF as ``relatedLocations``, and one
+fix redacts them all, as one false positive clears them all::
 
-    hosts.md:4 — possible password written in prose, repeated: matched "Ha...!"
-    (pattern: repeated-credential; first found at notes.md:1).
+    hosts.md:4 — possible password written in prose: matched "Ha...!" (pattern:
+    password-phrase), also at notes.md:1, deploy.md:9, vpn.md:2 and 3 more places.
 
 Passing: ``sk-...``, ``<your-key>``, ``${GITHUB_TOKEN}``, ``AKIAIOSFODNN7EXAMPLE``,
 UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work``,
