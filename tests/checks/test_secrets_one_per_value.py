@@ -70,3 +70,9 @@ def test_a_value_s_fingerprint_stays_when_copies_come_and_go(tree_dir: Path) -> 
     assert places(copied) == [("a.md", 6), ("b.md", 6), ("c.md", 6)]
     assert copied.fingerprint == alone.fingerprint
     assert (copied.fix or {})["fingerprint"] == (alone.fix or {})["fingerprint"]
+
+
+def test_a_value_twice_on_one_line_is_one_place(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"a.md": memory("a", body=f"{SAID}; {SAID}"), "b.md": f"{BARE} {BARE}"})
+    [found] = findings(tree_dir, "secrets")
+    assert places(found) == [("a.md", 6), ("b.md", 1)]

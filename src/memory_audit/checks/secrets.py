@@ -120,10 +120,18 @@ def _places_by_value(tree: MemoryTree, scanner: Scanner) -> dict[str, list[Place
         for repeat in repeats:
             places.setdefault(repeat.match.fingerprint, []).append(Place(path, repeat.match, True))
     return {
-        value: sorted(found, key=lambda place: place.order)
+        value: _one_a_line(found)
         for value, found in sorted(places.items(), key=lambda item: min(p.order for p in item[1]))
         if value not in scanner.false_positives
     }
+
+
+def _one_a_line(places: list[Place]) -> list[Place]:
+    """The places in order, one a line: a value twice on a line is one place to look at."""
+    lines: dict[tuple[str, int], Place] = {}
+    for place in sorted(places, key=lambda place: place.order):
+        lines.setdefault((place.path, place.match.line), place)
+    return list(lines.values())
 
 
 def name_finding(path: str, match: SecretMatch) -> Finding:
