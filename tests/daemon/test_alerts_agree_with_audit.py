@@ -55,7 +55,7 @@ def _shown(text: str, audited: set[tuple[str, int | None, str]]) -> str:
 def test_each_rule_family_alerts_exactly_what_the_audit_reports(tmp_path: Path) -> None:
     options = _options(tmp_path)
     root = _tree(tmp_path)
-    audited = {  # one finding per secret value: every place it lists
+    audited: set[tuple[str, int | None, str]] = {  # one finding a value: every place
         (path, line, MATCHED.search(f.message)["shown"])  # type: ignore[index]
         for f in findings(root, "secrets", options={"secrets": options})
         for path, line in places(f)
