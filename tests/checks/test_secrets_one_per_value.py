@@ -60,6 +60,8 @@ def test_two_values_are_two_findings(tree_dir: Path) -> None:
     found = findings(tree_dir, "secrets")
     assert codes(found) == [("possible-secret", "a.md", 6), ("possible-secret", "a.md", 7)]
     assert [places(f) for f in found] == [[("a.md", 6)], [("a.md", 7), ("b.md", 1)]]
+    assert (found[0].fix or {})["places"] == [{"path": "a.md", "line": 6}]  # one place too
+    assert found[0].message.endswith("(pattern: password-phrase)")
 
 
 def test_a_value_s_fingerprint_stays_when_copies_come_and_go(tree_dir: Path) -> None:

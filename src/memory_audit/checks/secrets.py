@@ -161,9 +161,8 @@ def secret_finding(places: list[Place]) -> Finding:
         "line": match.line,
         "pattern": match.rule,
         "fingerprint": match.fingerprint,
+        "places": [{"path": place.path, "line": place.match.line} for place in places],
     }
-    if others:
-        fix["places"] = [{"path": p.path, "line": p.match.line} for p in places]
     return make_finding(
         ID,
         "possible-secret",
