@@ -324,7 +324,7 @@ def redact_secret(scanner: Scanner) -> Callable[[Tree, Fix, list[str]], Edit]:
             path: [m for m in scanner.scan(memory.text) if m.fingerprint == fix["fingerprint"]]
             for path, memory in files.items()
         }
-        if not found[rel] and (len(files) == 1 or not any(found.values())):
+        if not any(found.values()):
             raise StaleTarget(f"that secret is no longer in {rel}")
         # The value's text, wherever a rule matched it: its repeats, where no rule sees it
         # (``repeated-credential``), go in the same decision, or they would drop out of the
