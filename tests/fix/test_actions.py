@@ -344,6 +344,19 @@ def test_a_fix_listing_copies_as_also_still_redacts_them(tree_dir: Path) -> None
     assert password not in (tree_dir / "a.md").read_text() + (tree_dir / "b.md").read_text()
 
 
+def test_a_value_gone_from_its_first_file_is_still_redacted_in_the_others(
+    tree_dir: Path,
+) -> None:
+    password = "Harbor01!!"
+    said = f"the wifi password is {password}"
+    write_tree(tree_dir, {"a.md": memory("a", body=said), "b.md": memory("b", body=said)})
+    [finding] = findings(tree_dir, "secrets")
+    (tree_dir / "a.md").write_text(memory("a", body="the wifi password is in the vault"))
+    redact = actions(secret_scanner(SecretsOptions()))["redact-secret"]
+    redact.build(Tree.open(tree_dir), dict(finding.fix or {}), []).apply()
+    assert (tree_dir / "b.md").read_text().endswith("is <REDACTED:password-phrase>\n")
+
+
 def test_redacting_never_touches_the_secret_s_text_inside_other_words(tree_dir: Path) -> None:
     # A short password, and a longer one whose text is part of other words and names:
     # only the places the audit reports are redacted.
