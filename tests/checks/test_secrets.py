@@ -9,6 +9,7 @@ from memory_audit.checks.secrets import Options
 from memory_audit.secrets.loading import FALSE_POSITIVES_HEADER, false_positives_path
 from memory_audit.secrets.redact import fingerprint, load_salt, redact
 from memory_audit.secrets.rules import false_positive_row
+from tests.checks.test_secrets_one_per_value import places
 from tests.harness import codes, findings, index, memory, write_tree
 from tests.secrets.samples import CASES, FLAGGED_NON_SECRETS, MISSED_CREDENTIALS
 
@@ -27,12 +28,16 @@ def test_secrets_found_in_body_frontmatter_index_recaps_and_team(tree_dir: Path)
             "team/shared.md": f"deploy key {GITHUB}\n",
         },
     )
-    found = sorted(codes(findings(tree_dir, "secrets")))
-    assert found == [
+    found = findings(tree_dir, "secrets")
+    assert sorted(codes(found)) == [
         ("possible-secret", "MEMORY.md", 3),
         ("possible-secret", "a.md", 3),
-        ("possible-secret", "sessions/2026-01-01-x.md", 6),
-        ("possible-secret", "team/shared.md", 1),
+    ]
+    [token] = [f for f in found if f.path == "MEMORY.md"]
+    assert places(token) == [
+        ("MEMORY.md", 3),
+        ("sessions/2026-01-01-x.md", 6),
+        ("team/shared.md", 1),
     ]
 
 
@@ -140,12 +145,11 @@ def test_a_secret_found_once_is_found_wherever_its_text_is_repeated(tree_dir: Pa
             ),
         },
     )
-    found = findings(tree_dir, "secrets")
-    assert sorted(codes(found)) == [("possible-secret", "a.md", 6), ("possible-secret", "b.md", 7)]
-    [repeat] = [f for f in found if f.path == "b.md"]
-    assert repeat.message == (
-        f'possible password written in prose, repeated: matched "{redact(password)}" '
-        "(pattern: repeated-credential; first found at a.md:6)"
+    [found] = findings(tree_dir, "secrets")
+    assert places(found) == [("a.md", 6), ("b.md", 7)]
+    assert found.message == (
+        f'possible password written in prose: matched "{redact(password)}" '
+        "(pattern: password-phrase), also at b.md:7"
     )
     assert password not in repr(found)
 
@@ -178,10 +182,8 @@ def test_a_repeat_inside_a_host_or_file_name_is_the_name(tree_dir: Path) -> None
             ),
         },
     )
-    found = findings(tree_dir, "secrets")
-    assert sorted(codes(found)) == [("possible-secret", "a.md", 6), ("possible-secret", "b.md", 8)]
-    [repeat] = [f for f in found if f.path == "b.md"]
-    assert "repeated" in repeat.message
+    [found] = findings(tree_dir, "secrets")
+    assert places(found) == [("a.md", 6), ("b.md", 8)]
 
 
 def test_a_repeated_false_positive_is_not_reported(tree_dir: Path) -> None:
@@ -194,7 +196,8 @@ def test_a_repeated_false_positive_is_not_reported(tree_dir: Path) -> None:
             "b.md": memory("b", body=f"nas {password} on the mgmt port"),
         },
     )
-    assert len(findings(tree_dir, "secrets")) == 2
+    [found] = findings(tree_dir, "secrets")
+    assert places(found) == [("a.md", 6), ("b.md", 6)]
     state = Path(platformdirs.user_state_dir("memory-audit"))
     fp = fingerprint("password-phrase", password, load_salt(state))
     false_positives_path(state).write_text(
@@ -214,6 +217,6 @@ def test_many_secrets_repeated_are_each_found_again(tree_dir: Path, count: int) 
             "b.md": memory("b", body="\n".join(f"host{n}: `{p}`" for n, p in enumerate(passwords))),
         },
     )
-    repeats = [f for f in findings(tree_dir, "secrets") if f.path == "b.md"]
-    assert [f.line for f in repeats] == list(range(6, 6 + count))
-    assert all("repeated-credential" in f.message for f in repeats)
+    found = findings(tree_dir, "secrets")
+    assert [f.line for f in found] == list(range(6, 6 + count))
+    assert [places(f) for f in found] == [[("a.md", n), ("b.md", n)] for n in range(6, 6 + count)]

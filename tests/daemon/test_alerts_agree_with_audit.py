@@ -14,6 +14,7 @@ from memory_audit.checks.secrets import Options
 from memory_audit.daemon.alerts import alerts_for, scan_file
 from memory_audit.secrets.loading import secret_scanner
 from memory_audit.store.state import State
+from tests.checks.test_secrets_one_per_value import places
 from tests.harness import findings, index, memory, write_tree
 from tests.secrets.samples import CASES
 
@@ -54,9 +55,10 @@ def _shown(text: str, audited: set[tuple[str, int | None, str]]) -> str:
 def test_each_rule_family_alerts_exactly_what_the_audit_reports(tmp_path: Path) -> None:
     options = _options(tmp_path)
     root = _tree(tmp_path)
-    audited = {
-        (f.path, f.line, MATCHED.search(f.message)["shown"])  # type: ignore[index]
+    audited: set[tuple[str, int | None, str]] = {  # one finding a value: every place
+        (path, line, MATCHED.search(f.message)["shown"])  # type: ignore[index]
         for f in findings(root, "secrets", options={"secrets": options})
+        for path, line in places(f)
     }
     scanner = secret_scanner(options)
     state = State(tmp_path / "state")

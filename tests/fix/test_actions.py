@@ -295,31 +295,28 @@ def test_redact_a_secret_in_place(tree_dir: Path) -> None:
         build(tree_dir, fix)
 
 
-def test_redacting_a_secret_redacts_every_copy_the_audit_found(tree_dir: Path) -> None:
+def test_redacting_a_secret_redacts_every_place_the_audit_found(tree_dir: Path) -> None:
     password = "Harbor01!!"
     write_tree(
         tree_dir,
         {
-            "MEMORY.md": index("a.md", "b.md"),
+            "MEMORY.md": index("a.md", "b.md", "c.md"),
             "a.md": memory("a", body=f"the wifi password is {password}"),
             "b.md": memory("b", body=f"nas {password} on the mgmt port\nagain {password}"),
+            "c.md": memory("c", body=f"guest wifi password is {password}"),
         },
     )
-    found = findings(tree_dir, "secrets")
-    [first] = [f for f in found if f.path == "a.md"]
-    [copy, _] = [f for f in found if f.path == "b.md"]
-    assert first.fix is not None
-    assert first.fix["also"] == ["b.md"]
-    assert copy.fix is None
-    assert copy.suggestion is not None
-    assert copy.suggestion.startswith("redact it at a.md:6")
+    [finding] = findings(tree_dir, "secrets")
+    assert finding.fix is not None
+    assert [p["path"] for p in finding.fix["places"]] == ["a.md", "c.md", "b.md", "b.md"]
     # The scanner the audit used: its salt named the secret's fingerprint.
     redact = actions(secret_scanner(SecretsOptions()))["redact-secret"]
-    edit = redact.build(Tree.open(tree_dir), dict(first.fix), [])
+    edit = redact.build(Tree.open(tree_dir), dict(finding.fix), [])
     edit.apply()
-    assert edit.description.endswith("and its copies in 1 other file(s)")
+    assert edit.description.endswith("and its copies in 2 other file(s)")
     assert password not in edit.description
     assert password not in (tree_dir / "a.md").read_text()
+    assert (tree_dir / "c.md").read_text().endswith("password is <REDACTED:password-phrase>\n")
     assert (
         (tree_dir / "b.md")
         .read_text()
@@ -328,6 +325,36 @@ def test_redacting_a_secret_redacts_every_copy_the_audit_found(tree_dir: Path) -
         )
     )
     assert findings(tree_dir, "secrets") == []
+
+
+def test_a_fix_listing_copies_as_also_still_redacts_them(tree_dir: Path) -> None:
+    # A report written before fixes listed their places names the other files in ``also``.
+    password = "Harbor01!!"
+    write_tree(
+        tree_dir,
+        {
+            "a.md": memory("a", body=f"the wifi password is {password}"),
+            "b.md": memory("b", body=f"nas {password} on the mgmt port"),
+        },
+    )
+    [finding] = findings(tree_dir, "secrets")
+    fix = {k: v for k, v in (finding.fix or {}).items() if k != "places"} | {"also": ["b.md"]}
+    redact = actions(secret_scanner(SecretsOptions()))["redact-secret"]
+    redact.build(Tree.open(tree_dir), fix, []).apply()
+    assert password not in (tree_dir / "a.md").read_text() + (tree_dir / "b.md").read_text()
+
+
+def test_a_value_gone_from_its_first_file_is_still_redacted_in_the_others(
+    tree_dir: Path,
+) -> None:
+    password = "Harbor01!!"
+    said = f"the wifi password is {password}"
+    write_tree(tree_dir, {"a.md": memory("a", body=said), "b.md": memory("b", body=said)})
+    [finding] = findings(tree_dir, "secrets")
+    (tree_dir / "a.md").write_text(memory("a", body="the wifi password is in the vault"))
+    redact = actions(secret_scanner(SecretsOptions()))["redact-secret"]
+    redact.build(Tree.open(tree_dir), dict(finding.fix or {}), []).apply()
+    assert (tree_dir / "b.md").read_text().endswith("is <REDACTED:password-phrase>\n")
 
 
 def test_redacting_never_touches_the_secret_s_text_inside_other_words(tree_dir: Path) -> None:

@@ -94,3 +94,32 @@ def test_github_escapes_newlines_percent_and_property_separators(
     ).splitlines()
     assert line.startswith("::warning file=m%2C 100%25%3A x/MEMORY.md,line=2,")
     assert "`gone%25.md`" in line
+
+
+def test_sarif_names_a_secret_s_other_places_as_related_locations(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    token = CASES["github-pat"][0][0][0]
+    tree = write_tree(
+        tmp_path / "repo" / "memory",
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", body=f"token {token}"),
+            "b.md": memory("b", body=f"CI\n\nagain {token}"),
+        },
+    )
+    monkeypatch.chdir(tmp_path / "repo")
+    log = json.loads(renderer("sarif")(Run((report(tree),), NOW, dimensions=DIMENSIONS)))
+    jsonschema.Draft4Validator(SCHEMA).validate(log)
+    [secret] = [r for r in log["runs"][0]["results"] if r["ruleId"] == "secrets"]
+    assert secret["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "memory/a.md"
+    assert secret["relatedLocations"] == [
+        {
+            "id": 1,
+            "physicalLocation": {
+                "artifactLocation": {"uri": "memory/b.md"},
+                "region": {"startLine": 8},
+            },
+        }
+    ]
+    assert token not in json.dumps(log)

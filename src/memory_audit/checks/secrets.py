@@ -34,11 +34,14 @@ masked: rename it)::
     ghp_R8mQ...aE7u.md — the name holds a possible GitHub personal access token.
 
 A value found once is found everywhere: every other place in the tree that holds the
-exact text (six characters or more) of a secret found is a finding too (pattern
-``repeated-credential``, naming where the rules first found it)::
+exact text (six characters or more) of a secret found is one of its places too. One value
+is one finding, however many places hold it: at the first place a rule matched (by path,
+then line), naming the first few others and counting the rest; JSON lists every place
+(``fix.places``, the other files in ``related``), SARIF as ``relatedLocations``, and one
+fix redacts them all, as one false positive clears them all::
 
-    hosts.md:4 — possible password written in prose, repeated: matched "Ha...!"
-    (pattern: repeated-credential; first found at notes.md:1).
+    hosts.md:4 — possible password written in prose: matched "Ha...!" (pattern:
+    password-phrase), also at notes.md:1, deploy.md:9, vpn.md:2 and 3 more places.
 
 Passing: ``sk-...``, ``<your-key>``, ``${GITHUB_TOKEN}``, ``AKIAIOSFODNN7EXAMPLE``,
 UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work``,
@@ -54,11 +57,13 @@ from memory_audit.config.fields import INTERNAL
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.secrets.boundary import name_secrets, tree_secrets
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
-from memory_audit.secrets.repeats import Repeat, repeated_secrets
+from memory_audit.secrets.repeats import repeated_secrets
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "secrets"
+# Other places a finding names in its message; the fix and JSON list them all.
+NAMED_PLACES = 3
 
 
 @dataclass(frozen=True)
@@ -82,19 +87,51 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
 
 
 def _in_texts(tree: MemoryTree, scanner: Scanner) -> Iterator[Finding]:
-    repeated = repeated_secrets(tree, scanner)
-    copies: dict[str, set[str]] = {}  # fingerprint -> the files repeating that secret
-    for path, repeats in repeated.items():
-        for repeat in repeats:
-            copies.setdefault(repeat.match.fingerprint, set()).add(path)
+    for places in _places_by_value(tree, scanner).values():
+        yield secret_finding(places)
+
+
+@dataclass(frozen=True)
+class Place:
+    """One place that holds a secret: where a rule matched it, or a repeat of its text."""
+
+    path: str
+    match: SecretMatch
+    repeated: bool = False
+
+    @property
+    def order(self) -> tuple[bool, str, int]:
+        # the first place a rule matched, by path then line; a repeat only after them all
+        return (self.repeated, self.path, self.match.line)
+
+    @property
+    def shown(self) -> str:
+        return f"{self.path}:{self.match.line}"
+
+
+def _places_by_value(tree: MemoryTree, scanner: Scanner) -> dict[str, list[Place]]:
+    """Secret fingerprint -> every place in the tree holding that value, in a stable order
+    (recorded false positives left out): one value is one finding, however often written."""
+    places: dict[str, list[Place]] = {}
     for path, matches in tree_secrets(tree, scanner).items():
         for match, _ in matches:
-            if match.fingerprint not in scanner.false_positives:
-                yield secret_finding(path, match, copies.get(match.fingerprint, set()) - {path})
-    for path, repeats in repeated.items():
+            places.setdefault(match.fingerprint, []).append(Place(path, match))
+    for path, repeats in repeated_secrets(tree, scanner).items():
         for repeat in repeats:
-            if repeat.match.fingerprint not in scanner.false_positives:
-                yield repeated_finding(path, repeat)
+            places.setdefault(repeat.match.fingerprint, []).append(Place(path, repeat.match, True))
+    return {
+        value: _one_a_line(found)
+        for value, found in sorted(places.items(), key=lambda item: min(p.order for p in item[1]))
+        if value not in scanner.false_positives
+    }
+
+
+def _one_a_line(places: list[Place]) -> list[Place]:
+    """The places in order, one a line: a value twice on a line is one place to look at."""
+    lines: dict[tuple[str, int], Place] = {}
+    for place in sorted(places, key=lambda place: place.order):
+        lines.setdefault((place.path, place.match.line), place)
+    return list(lines.values())
 
 
 def name_finding(path: str, match: SecretMatch) -> Finding:
@@ -112,38 +149,46 @@ def name_finding(path: str, match: SecretMatch) -> Finding:
     )
 
 
-def repeated_finding(path: str, repeat: Repeat) -> Finding:
-    """The text of a secret found elsewhere, where no rule saw it: the same leak again.
-    Its fingerprint is the first one's, so marking either as a false positive clears both."""
-    match = repeat.match
+def secret_finding(places: list[Place]) -> Finding:
+    """One value, at its first place, naming the others: one decision redacts them all,
+    and its fingerprint is the one that place's finding always had (dismissals hold)."""
+    first = places[0]
+    match = first.match
+    others = places[1:]
+    fix: dict[str, object] = {
+        "action": "redact-secret",
+        "path": first.path,
+        "line": match.line,
+        "pattern": match.rule,
+        "fingerprint": match.fingerprint,
+        "places": [{"path": place.path, "line": place.match.line} for place in places],
+    }
     return make_finding(
         ID,
         "possible-secret",
-        path,
+        first.path,
         match.line,
-        f'possible {match.label}, repeated: matched "{match.redacted}" '
-        f"(pattern: {match.rule}; first found at {repeat.first_path}:{repeat.first_line})",
-        f"redact it at {repeat.first_path}:{repeat.first_line} (that fix redacts every copy),"
+        f'possible {match.label}: matched "{match.redacted}" (pattern: {match.rule})'
+        + _also_at(others),
+        "review and redact, or mark as false positive"
+        if not others
+        else f"review and redact (one fix redacts all {len(places)} places),"
         " or mark as false positive",
-        key=f"{match.rule}:{match.fingerprint}",
-    )
-
-
-def secret_finding(path: str, match: SecretMatch, also: set[str] | None = None) -> Finding:
-    return make_finding(
-        ID,
-        "possible-secret",
-        path,
-        match.line,
-        f'possible {match.label}: matched "{match.redacted}" (pattern: {match.rule})',
-        "review and redact, or mark as false positive",
         key=match.fingerprint,
-        fix={
-            "action": "redact-secret",
-            "path": path,
-            "line": match.line,
-            "pattern": match.rule,
-            "fingerprint": match.fingerprint,
-            **({"also": sorted(also)} if also else {}),
-        },
+        related=tuple(sorted({p.path for p in others} - {first.path})),
+        fix=fix,
     )
+
+
+def _also_at(others: list[Place]) -> str:
+    """``, also at hosts.md:4, deploy.md:9 and 3 more places``: the first few by name."""
+    if not others:
+        return ""
+    named = [place.shown for place in others[:NAMED_PLACES]]
+    rest = len(others) - len(named)
+    if rest:
+        more = f"{rest} more place" + ("s" if rest > 1 else "")
+        return f", also at {', '.join(named)} and {more}"
+    if len(named) == 1:
+        return f", also at {named[0]}"
+    return f", also at {', '.join(named[:-1])} and {named[-1]}"

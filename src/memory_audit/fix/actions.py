@@ -31,7 +31,7 @@ from memory_audit.fix.todo_note import capture_todo_note
 from memory_audit.fix.todo_note import description as todo_description
 from memory_audit.fix.tree_access import Tree
 from memory_audit.secrets.repeats import standalone_places
-from memory_audit.secrets.scanner import Scanner
+from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.tree.index_file import INDEX_NAME
 
 Fix = Mapping[str, Any]
@@ -319,33 +319,48 @@ def replace_text(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
 def redact_secret(scanner: Scanner) -> Callable[[Tree, Fix, list[str]], Edit]:
     def build(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
         rel = str(fix["path"])
-        memory = _read(tree, rel)
-        matches = [m for m in scanner.scan(memory.text) if m.fingerprint == fix["fingerprint"]]
-        if not matches:
+        files = {path: _read(tree, path) for path in _secret_files(fix)}
+        found = {
+            path: [m for m in scanner.scan(memory.text) if m.fingerprint == fix["fingerprint"]]
+            for path, memory in files.items()
+        }
+        if not any(found.values()):
             raise StaleTarget(f"that secret is no longer in {rel}")
-        text = memory.text
-        for match in sorted(matches, key=lambda m: m.start, reverse=True):
-            text = text[: match.start] + f"<REDACTED:{match.rule}>" + text[match.end :]
-        # The same text elsewhere, in this file or another (``repeated-credential``): one
-        # decision redacts every copy, else the copies would drop out of the report unredacted.
-        secrets = {memory.text[m.start : m.end]: m.rule for m in matches}
-        for secret, rule in secrets.items():
-            text = _redacted(text, secret, rule)
-        changes = [FileChange(memory, memory.with_text(text))]
-        for other in sorted({str(p) for p in fix.get("also") or ()} - {rel}):
-            copy = _read(tree, other)
-            redacted = copy.text
-            for secret, rule in secrets.items():
-                redacted = _redacted(redacted, secret, rule)
-            if redacted != copy.text:
-                changes.append(FileChange(copy, copy.with_text(redacted)))
-        also = f", and its copies in {len(changes) - 1} other file(s)" if len(changes) > 1 else ""
+        # The value's text, wherever a rule matched it: its repeats, where no rule sees it
+        # (``repeated-credential``), go in the same decision, or they would drop out of the
+        # report unredacted.
+        secrets = {files[p].text[m.start : m.end]: m.rule for p in files for m in found[p]}
+        changes = {
+            path: FileChange(memory, memory.with_text(redacted))
+            for path, memory in files.items()
+            if (redacted := _redacted_all(memory.text, found[path], secrets)) != memory.text
+        }
+        first = next(m for matches in found.values() for m in matches)
+        others = len(changes.keys() - {rel})
+        also = f", and its copies in {others} other file(s)" if others else ""
         return Edit(
-            f"{rel}: redacted a possible {matches[0].label} (line {matches[0].line}){also}",
-            tuple(changes),
+            f"{rel}: redacted a possible {first.label} (line {first.line}){also}",
+            tuple(changes.values()),
         )
 
     return build
+
+
+def _redacted_all(text: str, matches: list[SecretMatch], secrets: dict[str, str]) -> str:
+    """``text`` with the rules' matches of the value redacted, then its repeats."""
+    for match in sorted(matches, key=lambda m: m.start, reverse=True):
+        text = text[: match.start] + f"<REDACTED:{match.rule}>" + text[match.end :]
+    for secret, rule in secrets.items():
+        text = _redacted(text, secret, rule)
+    return text
+
+
+def _secret_files(fix: Fix) -> list[str]:
+    """The finding's file first, then every other file holding the value: its ``places``
+    (``also`` in fixes written before places were listed)."""
+    places = [str(place["path"]) for place in fix.get("places") or ()]
+    also = [str(path) for path in fix.get("also") or ()]
+    return list(dict.fromkeys([str(fix["path"]), *places, *sorted(also)]))
 
 
 def _redacted(text: str, secret: str, rule: str) -> str:

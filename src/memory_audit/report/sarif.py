@@ -62,15 +62,12 @@ def _rules(run: Run) -> list[dict[str, Any]]:
 def _result(
     run: Run, report: TreeReport, finding: Finding, rule_index: dict[str, int]
 ) -> dict[str, Any]:
-    location: dict[str, Any] = {"artifactLocation": {"uri": artifact_uri(report, finding.path)}}
-    if finding.line:
-        location["region"] = {"startLine": finding.line}
-    return {
+    result = {
         "ruleId": finding.dimension,
         "ruleIndex": rule_index[finding.dimension],
         "level": level(run, finding),
         "message": {"text": wording.sentence(finding)},
-        "locations": [{"physicalLocation": location}],
+        "locations": [{"physicalLocation": _physical(report, finding.path, finding.line)}],
         "partialFingerprints": {"memoryAuditFingerprint/v1": finding.fingerprint},
         "properties": {
             "code": finding.code,
@@ -78,6 +75,24 @@ def _result(
             "related": list(finding.related),
         },
     }
+    others = _other_places(report, finding)
+    return result | ({"relatedLocations": others} if others else {})
+
+
+def _physical(report: TreeReport, path: str, line: int | None) -> dict[str, Any]:
+    location: dict[str, Any] = {"artifactLocation": {"uri": artifact_uri(report, path)}}
+    if line:
+        location["region"] = {"startLine": line}
+    return location
+
+
+def _other_places(report: TreeReport, finding: Finding) -> list[dict[str, Any]]:
+    """The other places of one secret value (its fix lists them all, its own first)."""
+    places = (finding.fix or {}).get("places") or []
+    return [
+        {"id": number, "physicalLocation": _physical(report, place["path"], place["line"])}
+        for number, place in enumerate(places[1:], start=1)
+    ]
 
 
 def _invocation(run: Run) -> dict[str, Any]:
