@@ -48,12 +48,14 @@ UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work`
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from memory_audit.config.fields import INTERNAL
+from memory_audit.model.dimension import Level
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.secrets.boundary import name_secrets, tree_secrets
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
+from memory_audit.secrets.published import published_secrets
 from memory_audit.secrets.repeats import Repeat, repeated_secrets
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.tree.snapshot import MemoryTree
@@ -87,14 +89,31 @@ def _in_texts(tree: MemoryTree, scanner: Scanner) -> Iterator[Finding]:
     for path, repeats in repeated.items():
         for repeat in repeats:
             copies.setdefault(repeat.match.fingerprint, set()).add(path)
+    published = published_secrets(tree, scanner)  # fingerprint -> a tracked file holding it
     for path, matches in tree_secrets(tree, scanner).items():
         for match, _ in matches:
             if match.fingerprint not in scanner.false_positives:
-                yield secret_finding(path, match, copies.get(match.fingerprint, set()) - {path})
+                found = secret_finding(path, match, copies.get(match.fingerprint, set()) - {path})
+                yield as_published(found, published.get(match.fingerprint))
     for path, repeats in repeated.items():
         for repeat in repeats:
             if repeat.match.fingerprint not in scanner.false_positives:
-                yield repeated_finding(path, repeat)
+                found = repeated_finding(path, repeat)
+                yield as_published(found, published.get(repeat.match.fingerprint))
+
+
+def as_published(finding: Finding, tracked: str | None) -> Finding:
+    """A value the project's repository also publishes (``tracked``, a file it tracks): a
+    suggestion, since redacting the memory's copy alone changes nothing."""
+    if tracked is None:
+        return finding
+    return replace(
+        finding,
+        level=Level.SUGGESTION.value,
+        message=f"{finding.message}; the repository publishes this value in {tracked}",
+        suggestion="if it is a demo or seed value, mark it as a false positive;"
+        f" if it is live, rotate it (it leaked in {tracked} too)",
+    )
 
 
 def name_finding(path: str, match: SecretMatch) -> Finding:

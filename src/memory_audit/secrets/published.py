@@ -1,0 +1,160 @@
+"""Secret values the project's repository publishes itself: a demo login in its README,
+a seed script's test account, a device's documented default password.
+
+Such a value is in the repository by design (or, if it is live, it leaked there first):
+redacting the memory's copy changes nothing, so the ``secrets`` check makes it a
+suggestion. Only values a person chooses can be published that way (:func:`chosen`);
+a value in an issuer's format is a secret wherever it is.
+
+:func:`published_in` answers for all of a tree's values at once: which file the
+repository tracks (outside the tree) holds each one, as a word of its own. Values are
+never passed to a process (another user can read a command line): git only lists the
+tracked files, and they are read here, within bounds (regular files only, no links, no
+binaries, no large files, a cap on the files and bytes read). Nothing is written.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from memory_audit.secrets.boundary import tree_secrets
+from memory_audit.secrets.rules import Rule
+from memory_audit.secrets.scanner import Scanner
+from memory_audit.secrets.values import RANDOM_KEY
+from memory_audit.sources.git import GitUnavailable, open_repository, run_git
+from memory_audit.tree.snapshot import MemoryTree
+
+# The value kinds (secrets/rules.py VALUE_KINDS) of a password as people write one after a
+# label, in a login pair or a table: chosen by a person, so a seed or demo login fits them as
+# well as a live one. The ``token`` and ``key`` kinds are shaped like generated keys.
+CHOSEN_KINDS = frozenset({"mixed", "strong", "symbol", "credential", "known", "any"})
+# Shorter values occur in unrelated files by chance ("admin1"), as for repeats.
+MIN_LENGTH = 6
+# A generated key's shape, whatever rule found it: 16 characters or more mixing cases and digits.
+GENERATED_LENGTH = 16
+MAX_FILES = 20_000
+MAX_FILE_BYTES = 1 << 20
+MAX_TOTAL_BYTES = 64 << 20
+BINARY_SNIFF = 8000  # git's own test: a NUL byte in the first 8000 bytes
+
+
+def chosen(rule: Rule, value: str) -> bool:
+    """True when ``value`` is a password a person chose, which a repository may publish as a
+    demo or seed login; False when its format makes it a secret by definition.
+
+    The line: a specific (not generic) rule's regex is an issuer's format (a vendor token,
+    a private key, a JWT, a URL's password, which reaches a live service); a generic rule
+    finds a value by the words around it, and only its password kinds (:data:`CHOSEN_KINDS`,
+    or no declared kind) are chosen by people. A value shaped like a generated key (hex
+    digits, a UUID, 16 characters or more mixing cases and digits) is a key whatever found it.
+    """
+    if not rule.generic or (rule.value is not None and rule.value not in CHOSEN_KINDS):
+        return False
+    return not _generated(value)
+
+
+def _generated(value: str) -> bool:
+    if RANDOM_KEY.match(value):
+        return True
+    cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    return len(value) >= GENERATED_LENGTH and cases and any(c.isdigit() for c in value)
+
+
+def published_secrets(tree: MemoryTree, scanner: Scanner) -> dict[str, str]:
+    """Fingerprint -> the tracked file publishing it, for each chosen value of the tree that
+    is not a recorded false positive, in the repository of the tree's located project (a
+    repository's own copy of memory is located in it)."""
+    rules = {rule.name: rule for rule in scanner.rules}
+    values = {
+        match.fingerprint: value.strip()
+        for matches in tree_secrets(tree, scanner).values()
+        for match, value in matches
+        if match.fingerprint not in scanner.false_positives
+        and match.rule in rules
+        and chosen(rules[match.rule], value.strip())
+    }
+    return published_in(tree.location.project_path, tree.root, values)
+
+
+def published_in(folder: Path | None, tree: Path, values: Mapping[str, str]) -> dict[str, str]:
+    """Key -> the first file (git's order, its path relative to the repository) that the
+    repository at ``folder`` tracks outside ``tree`` and that holds that key's value as a
+    word of its own. Empty when there is no repository git will read, when it is bare, the
+    memory folder's own or the home folder (dotfiles), or when no value is long enough."""
+    wanted = {key: value.strip() for key, value in values.items()}
+    wanted = {key: value for key, value in wanted.items() if len(value) >= MIN_LENGTH}
+    if folder is None or not wanted:
+        return {}
+    try:
+        repo = open_repository(folder)
+        if repo.bare or repo.path in (Path(os.path.realpath(tree)), Path.home().resolve()):
+            return {}
+        listing = run_git(repo.path, "ls-files", "-z", "--full-name")
+    except GitUnavailable:
+        return {}
+    return _search(repo.path, _outside(listing, repo.path, tree), wanted)
+
+
+def _outside(listing: str, repo: Path, tree: Path) -> Iterator[str]:
+    """The tracked paths not inside the tree, at most :data:`MAX_FILES` of them."""
+    inside = os.path.relpath(os.path.realpath(tree), repo).replace(os.sep, "/") + "/"
+    paths = (path for path in listing.split("\0") if path and not path.startswith(inside))
+    for count, path in enumerate(paths):
+        if count >= MAX_FILES:
+            return
+        yield path
+
+
+def _search(repo: Path, paths: Iterator[str], wanted: dict[str, str]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    budget = MAX_TOTAL_BYTES
+    for path in paths:
+        text = _small_text(repo / path)
+        if text is None:
+            continue
+        budget -= len(text)
+        for key, value in list(wanted.items()):
+            if _stands_alone(text, value):
+                found[key] = path
+                del wanted[key]
+        if not wanted or budget <= 0:
+            break
+    return found
+
+
+def _small_text(path: Path) -> str | None:
+    """A regular file's text (never through a link, never waiting on a pipe), or None when
+    it is not one, is larger than :data:`MAX_FILE_BYTES` or binary."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
+            return None
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES or b"\0" in data[:BINARY_SNIFF]:
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def _stands_alone(text: str, value: str) -> bool:
+    """``value`` in ``text`` and not part of a longer word (``demo1234`` in ``demo12345``)."""
+    at = text.find(value)
+    while at != -1:
+        end = at + len(value)
+        before = text[at - 1] if at else " "
+        after = text[end] if end < len(text) else " "
+        if not (_joins(before, value[0]) or _joins(after, value[-1])):
+            return True
+        at = text.find(value, at + 1)
+    return False
+
+
+def _joins(neighbour: str, edge: str) -> bool:
+    """A word character beside a word character: one longer word."""
+    return (neighbour.isalnum() or neighbour == "_") and (edge.isalnum() or edge == "_")
