@@ -56,3 +56,20 @@ def test_no_repository_or_the_memory_folders_own_gives_no_answer(tmp_path: Path)
     own = Repo(tmp_path / "memory")
     own.commit("notes", {"notes.md": f"{DEMO}\n"})
     assert published_in(own.path, own.path, {"one": DEMO}) == {}
+
+
+def test_other_memory_copies_publish_nothing_and_readmes_come_first(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "shop")
+    repo.commit(
+        "seed",
+        {
+            ".vscode/settings.json": f'{{"demo": "{DEMO}"}}\n',
+            "docs/seed.md": f"demo/{DEMO} and ops/Harbor!x9\n",
+            "README.md": f"demo/{DEMO}\n",
+            "notes/MEMORY.md": "- [a](a.md)\n",
+            "notes/a.md": "ops/Lantern#2207\n",
+        },
+    )
+    values = {"one": DEMO, "two": "Harbor!x9", "three": "Lantern#2207"}
+    found = published_in(repo.path, repo.path / "memory", values)
+    assert found == {"one": "README.md", "two": "docs/seed.md"}

@@ -15,6 +15,7 @@ binaries, no large files, a cap on the files and bytes read). Nothing is written
 
 from __future__ import annotations
 
+import itertools
 import os
 import stat
 from collections.abc import Iterator, Mapping
@@ -38,6 +39,7 @@ GENERATED_LENGTH = 16
 MAX_FILES = 20_000
 MAX_FILE_BYTES = 1 << 20
 MAX_TOTAL_BYTES = 64 << 20
+INDEX = "MEMORY.md"
 BINARY_SNIFF = 8000  # git's own test: a NUL byte in the first 8000 bytes
 
 
@@ -80,10 +82,11 @@ def published_secrets(tree: MemoryTree, scanner: Scanner) -> dict[str, str]:
 
 
 def published_in(folder: Path | None, tree: Path, values: Mapping[str, str]) -> dict[str, str]:
-    """Key -> the first file (git's order, its path relative to the repository) that the
-    repository at ``folder`` tracks outside ``tree`` and that holds that key's value as a
-    word of its own. Empty when there is no repository git will read, when it is bare, the
-    memory folder's own or the home folder (dotfiles), or when no value is long enough."""
+    """Key -> the first file (its path relative to the repository; READMEs and other files
+    near the root first) that the repository at ``folder`` tracks outside every memory tree
+    and that holds that key's value as a word of its own. Empty when there is no repository
+    git will read, when it is bare, the memory folder's own or the home folder (dotfiles),
+    or when no value is long enough."""
     wanted = {key: value.strip() for key, value in values.items()}
     wanted = {key: value for key, value in wanted.items() if len(value) >= MIN_LENGTH}
     if folder is None or not wanted:
@@ -99,13 +102,32 @@ def published_in(folder: Path | None, tree: Path, values: Mapping[str, str]) -> 
 
 
 def _outside(listing: str, repo: Path, tree: Path) -> Iterator[str]:
-    """The tracked paths not inside the tree, at most :data:`MAX_FILES` of them."""
-    inside = os.path.relpath(os.path.realpath(tree), repo).replace(os.sep, "/") + "/"
-    paths = (path for path in listing.split("\0") if path and not path.startswith(inside))
-    for count, path in enumerate(paths):
-        if count >= MAX_FILES:
-            return
-        yield path
+    """The tracked paths outside every memory tree, the most prominent first, at most
+    :data:`MAX_FILES` of them: not in
+    the audited tree, nor under any folder holding a ``MEMORY.md`` (another copy of memory
+    the repository keeps, which publishes nothing: a secret there is the same leak)."""
+    paths = [path for path in listing.split("\0") if path]
+    inside = os.path.relpath(os.path.realpath(tree), repo).replace(os.sep, "/")
+    trees = {inside} | {_folder(path) for path in paths if path.rsplit("/", 1)[-1] == INDEX}
+    kept = sorted((p for p in paths if not _in_a_tree(p, trees)), key=_prominence)
+    yield from itertools.islice(kept, MAX_FILES)
+
+
+def _prominence(path: str) -> tuple[bool, int, str]:
+    """Where a reader looks first: outside hidden folders, near the root (a README before
+    an editor's settings), then by name."""
+    return (any(part.startswith(".") for part in path.split("/")[:-1]), path.count("/"), path)
+
+
+def _folder(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else "."
+
+
+def _in_a_tree(path: str, trees: set[str]) -> bool:
+    """True when one of the folders ``path`` is in ("." the repository's root) is a tree."""
+    parts = path.split("/")[:-1]
+    folders = (".", *("/".join(parts[: n + 1]) for n in range(len(parts))))
+    return any(folder in trees for folder in folders)
 
 
 def _search(repo: Path, paths: Iterator[str], wanted: dict[str, str]) -> dict[str, str]:
