@@ -18,12 +18,12 @@ from __future__ import annotations
 import itertools
 import os
 import stat
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from memory_audit.secrets.boundary import tree_secrets
 from memory_audit.secrets.rules import Rule
-from memory_audit.secrets.scanner import Scanner
+from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.secrets.values import RANDOM_KEY
 from memory_audit.sources.git import GitUnavailable, open_repository, run_git
 from memory_audit.tree.snapshot import MemoryTree
@@ -66,19 +66,26 @@ def _generated(value: str) -> bool:
 
 
 def published_secrets(tree: MemoryTree, scanner: Scanner) -> dict[str, str]:
-    """Fingerprint -> the tracked file publishing it, for each chosen value of the tree that
-    is not a recorded false positive, in the repository of the tree's located project (a
-    repository's own copy of memory is located in it)."""
-    rules = {rule.name: rule for rule in scanner.rules}
-    values = {
-        match.fingerprint: value.strip()
-        for matches in tree_secrets(tree, scanner).values()
-        for match, value in matches
-        if match.fingerprint not in scanner.false_positives
-        and match.rule in rules
-        and chosen(rules[match.rule], value.strip())
-    }
+    """Fingerprint -> the tracked file publishing it, for each chosen value of the tree, in
+    the repository of the tree's located project (a repository's own copy of memory is
+    located in it)."""
+    found = tree_secrets(tree, scanner).values()
+    values = chosen_values(scanner, (pair for matches in found for pair in matches))
     return published_in(tree.location.project_path, tree.root, values)
+
+
+def chosen_values(scanner: Scanner, matches: Iterable[tuple[SecretMatch, str]]) -> dict[str, str]:
+    """Fingerprint -> value of each match (with its text) that is :func:`chosen`, and not a
+    recorded false positive (never reported anyway)."""
+    rules = {rule.name: rule for rule in scanner.rules}
+    values: dict[str, str] = {}
+    for match, text in matches:
+        rule = rules.get(match.rule)
+        if rule is None or match.fingerprint in scanner.false_positives:
+            continue
+        if chosen(rule, text.strip()):
+            values[match.fingerprint] = text.strip()
+    return values
 
 
 def published_in(folder: Path | None, tree: Path, values: Mapping[str, str]) -> dict[str, str]:
