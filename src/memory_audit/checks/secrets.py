@@ -40,6 +40,29 @@ exact text (six characters or more) of a secret found is a finding too (pattern
     hosts.md:4 — possible password written in prose, repeated: matched "Ha...!"
     (pattern: repeated-credential; first found at notes.md:1).
 
+A value the project's repository publishes itself is a suggestion, not a problem: a
+seeded demo login printed in its README, a seed script's test account, a device's
+documented default password. When the tree lies in a git work tree, or its located
+project is one, a value that a file the repository tracks also holds, as a word of its
+own, is reported at the first such file (outside every memory tree: a folder holding a
+``MEMORY.md`` is another copy of memory)::
+
+    notes.md:4 — possible login and password pair: matched "Bl...x" (pattern: login-pair);
+    the repository publishes this value in README.md. Suggest: if it is a demo or seed
+    value, mark it as a false positive; if it is live, rotate it (it leaked in README.md too).
+
+Only a value a person chooses can be published that way: one a generic rule finds by
+the words around it (a password after a label, in a login pair or a table: the value
+kinds ``mixed``, ``strong``, ``symbol``, ``credential``, ``known`` and ``any``). A value
+whose format makes it a secret stays a problem wherever else it is: a specific rule's
+match (a vendor token such as ``ghp_...``, ``sk-ant-...``, ``xoxb-...``, an AWS secret key,
+a private key, a JWT, a URL's password), a generic rule's ``token`` or ``key`` kind, and
+any value shaped like a generated key (hex digits, a UUID, 16 characters or more mixing
+cases and digits): a real token committed to the code is a leak, not a demo. The
+repository's files are listed by git and read here, never given a value on a command
+line; links, binaries and files over 1 MB are not read. The daemon's on-change alert
+skips these values too: suggestions never notify.
+
 Passing: ``sk-...``, ``<your-key>``, ``${GITHUB_TOKEN}``, ``AKIAIOSFODNN7EXAMPLE``,
 UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work``,
 ``token = HMAC-SHA256 of the id``, ``e.g. password: <example>``.
