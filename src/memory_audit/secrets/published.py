@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 import stat
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 from memory_audit.secrets.boundary import tree_secrets
 from memory_audit.secrets.rules import Rule
@@ -27,6 +29,11 @@ from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.secrets.values import RANDOM_KEY
 from memory_audit.sources.git import GitUnavailable, open_repository, run_git
 from memory_audit.tree.snapshot import MemoryTree
+
+try:
+    import re2 as _re2
+except ImportError:  # pragma: no cover - google-re2 is a dependency; a broken wheel: one by one
+    _re2 = None
 
 # The value kinds (secrets/rules.py VALUE_KINDS) of a password as people write one after a
 # label, in a login pair or a table: chosen by a person, so a seed or demo login fits them as
@@ -138,24 +145,49 @@ def _in_a_tree(path: str, trees: set[str]) -> bool:
 
 
 def _search(repo: Path, paths: Iterator[str], wanted: dict[str, str]) -> dict[str, str]:
+    keys: dict[str, list[str]] = {}  # value -> its keys (two rules may find one value)
+    for key, value in wanted.items():
+        keys.setdefault(value, []).append(key)
+    search = _ValueSearch(list(keys))
     found: dict[str, str] = {}
     budget = MAX_TOTAL_BYTES
     for path in paths:
-        text = _small_text(repo / path)
-        if text is None:
+        data = _small_file(repo / path)
+        if data is None:
             continue
-        budget -= len(text)
-        for key, value in list(wanted.items()):
+        budget -= len(data)
+        candidates = [value for value in search.occurring(data) if value in keys]
+        text = data.decode("utf-8", "replace") if candidates else ""
+        for value in candidates:
             if _stands_alone(text, value):
-                found[key] = path
-                del wanted[key]
-        if not wanted or budget <= 0:
+                found.update(dict.fromkeys(keys.pop(value), path))
+        if not keys or budget <= 0:
             break
     return found
 
 
-def _small_text(path: Path) -> str | None:
-    """A regular file's text (never through a link, never waiting on a pipe), or None when
+class _ValueSearch:
+    """Which values occur in a file's bytes, in one pass for all of them (an RE2 set: linear
+    in the file whatever the number of values); without RE2, one search a value."""
+
+    def __init__(self, values: list[str]) -> None:
+        self.values = values
+        self.encoded = [value.encode() for value in values]
+        self._set: Any = None
+        if _re2 is not None:
+            self._set = _re2.Set.SearchSet(_re2.Options())
+            for value in values:
+                self._set.Add(re.escape(value))
+            self._set.Compile()
+
+    def occurring(self, data: bytes) -> list[str]:
+        if self._set is None:
+            return [v for v, e in zip(self.values, self.encoded, strict=True) if e in data]
+        return [self.values[index] for index in self._set.Match(data) or ()]
+
+
+def _small_file(path: Path) -> bytes | None:
+    """A regular file's bytes (never through a link, never waiting on a pipe), or None when
     it is not one, is larger than :data:`MAX_FILE_BYTES` or binary."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -168,7 +200,7 @@ def _small_text(path: Path) -> str | None:
         data = handle.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES or b"\0" in data[:BINARY_SNIFF]:
         return None
-    return data.decode("utf-8", "replace")
+    return data
 
 
 def _stands_alone(text: str, value: str) -> bool:
