@@ -73,3 +73,13 @@ def test_other_memory_copies_publish_nothing_and_readmes_come_first(tmp_path: Pa
     values = {"one": DEMO, "two": "Harbor!x9", "three": "Lantern#2207"}
     found = published_in(repo.path, repo.path / "memory", values)
     assert found == {"one": "README.md", "two": "docs/seed.md"}
+
+
+def test_a_repository_at_the_home_folder_is_dotfiles_not_the_project(
+    isolated_home: Path,
+) -> None:
+    home = Repo(isolated_home)
+    home.commit("dotfiles", {"notes.txt": f"{DEMO}\n"})
+    tree = isolated_home / ".claude/projects/-app/memory"
+    assert published_in(home.path, tree, {"one": DEMO}) == {}
+    assert published_in(home.path, isolated_home / "elsewhere", {"one": DEMO}) == {}

@@ -105,9 +105,10 @@ def published_in(folder: Path | None, tree: Path, values: Mapping[str, str]) -> 
     wanted = {key: value for key, value in wanted.items() if len(value) >= MIN_LENGTH}
     if folder is None or not wanted:
         return {}
+    refused = {Path(os.path.realpath(tree)), Path(os.path.realpath(os.path.expanduser("~")))}
     try:
         repo = open_repository(folder)
-        if repo.bare or repo.path in (Path(os.path.realpath(tree)), Path.home().resolve()):
+        if repo.bare or repo.path in refused:
             return {}
         listing = run_git(repo.path, "ls-files", "-z", "--full-name")
     except GitUnavailable:
