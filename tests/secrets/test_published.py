@@ -83,3 +83,12 @@ def test_a_repository_at_the_home_folder_is_dotfiles_not_the_project(
     tree = isolated_home / ".claude/projects/-app/memory"
     assert published_in(home.path, tree, {"one": DEMO}) == {}
     assert published_in(home.path, isolated_home / "elsewhere", {"one": DEMO}) == {}
+
+
+def test_a_file_name_that_is_not_utf8_is_named_by_its_escaped_bytes(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "shop")
+    (repo.path / os.fsdecode(b"n\xffo.txt")).write_text(f"{DEMO}\n")
+    repo.commit("odd name")
+    found = published_in(repo.path, repo.path / "memory", {"one": DEMO})
+    assert found == {"one": "n\\xffo.txt"}
+    found["one"].encode("utf-8")  # printable anywhere

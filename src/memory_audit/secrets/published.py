@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from memory_audit.model.undecodable import escaped
 from memory_audit.secrets.boundary import tree_secrets
 from memory_audit.secrets.rules import Rule
 from memory_audit.secrets.scanner import Scanner, SecretMatch
@@ -161,7 +162,8 @@ def _search(repo: Path, paths: Iterator[str], wanted: dict[str, str]) -> dict[st
         text = data.decode("utf-8", "replace") if candidates else ""
         for value in candidates:
             if _stands_alone(text, value):
-                found.update(dict.fromkeys(keys.pop(value), path))
+                # a name that is not UTF-8 as its escaped bytes, as the engine shows names
+                found.update(dict.fromkeys(keys.pop(value), escaped(path)))
         if not keys or budget <= 0:
             break
     return found
