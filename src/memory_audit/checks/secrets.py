@@ -43,6 +43,29 @@ fix redacts them all, as one false positive clears them all::
     hosts.md:4 — possible password written in prose: matched "Ha...!" (pattern:
     password-phrase), also at notes.md:1, deploy.md:9, vpn.md:2 and 3 more places.
 
+A value the project's repository publishes itself is a suggestion, not a problem: a
+seeded demo login printed in its README, a seed script's test account, a device's
+documented default password. When the tree lies in a git work tree, or its located
+project is one, a value that a file the repository tracks also holds, as a word of its
+own, is reported at the first such file (outside every memory tree: a folder holding a
+``MEMORY.md`` is another copy of memory)::
+
+    notes.md:4 — possible login and password pair: matched "Bl...x" (pattern: login-pair);
+    the repository publishes this value in README.md. Suggest: if it is a demo or seed
+    value, mark it as a false positive; if it is live, rotate it (it leaked in README.md too).
+
+Only a value a person chooses can be published that way: one a generic rule finds by
+the words around it (a password after a label, in a login pair or a table: the value
+kinds ``mixed``, ``strong``, ``symbol``, ``credential``, ``known`` and ``any``). A value
+whose format makes it a secret stays a problem wherever else it is: a specific rule's
+match (a vendor token such as ``ghp_...``, ``sk-ant-...``, ``xoxb-...``, an AWS secret key,
+a private key, a JWT, a URL's password), a generic rule's ``token`` or ``key`` kind, and
+any value shaped like a generated key (hex digits, a UUID, 16 characters or more mixing
+cases and digits): a real token committed to the code is a leak, not a demo. The
+repository's files are listed by git and read here, never given a value on a command
+line; links, binaries and files over 1 MB are not read. The daemon's on-change alert
+skips these values too: suggestions never notify.
+
 Passing: ``sk-...``, ``<your-key>``, ``${GITHUB_TOKEN}``, ``AKIAIOSFODNN7EXAMPLE``,
 UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work``,
 ``token = HMAC-SHA256 of the id``, ``e.g. password: <example>``.
@@ -51,12 +74,14 @@ UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work`
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from memory_audit.config.fields import INTERNAL
+from memory_audit.model.dimension import Level
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.secrets.boundary import name_secrets, tree_secrets
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
+from memory_audit.secrets.published import published_secrets
 from memory_audit.secrets.repeats import repeated_secrets
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.tree.snapshot import MemoryTree
@@ -87,8 +112,9 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
 
 
 def _in_texts(tree: MemoryTree, scanner: Scanner) -> Iterator[Finding]:
-    for places in _places_by_value(tree, scanner).values():
-        yield secret_finding(places)
+    published = published_secrets(tree, scanner)  # fingerprint -> a tracked file holding it
+    for fingerprint, places in _places_by_value(tree, scanner).items():
+        yield as_published(secret_finding(places), published.get(fingerprint))
 
 
 @dataclass(frozen=True)
@@ -132,6 +158,20 @@ def _one_a_line(places: list[Place]) -> list[Place]:
     for place in sorted(places, key=lambda place: place.order):
         lines.setdefault((place.path, place.match.line), place)
     return list(lines.values())
+
+
+def as_published(finding: Finding, tracked: str | None) -> Finding:
+    """A value the project's repository also publishes (``tracked``, a file it tracks): a
+    suggestion, since redacting the memory's copy alone changes nothing."""
+    if tracked is None:
+        return finding
+    return replace(
+        finding,
+        level=Level.SUGGESTION.value,
+        message=f"{finding.message}; the repository publishes this value in {tracked}",
+        suggestion="if it is a demo or seed value, mark it as a false positive;"
+        f" if it is live, rotate it (it leaked in {tracked} too)",
+    )
 
 
 def name_finding(path: str, match: SecretMatch) -> Finding:

@@ -18,8 +18,8 @@ import asyncio
 import hashlib
 import logging
 import secrets
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memory_audit.daemon.clock import Clock, local_now
@@ -27,6 +27,7 @@ from memory_audit.model.undecodable import escaped
 from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
 from memory_audit.secrets.boundary import Boundary
+from memory_audit.secrets.published import chosen_values
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
@@ -74,6 +75,11 @@ class FileScan:
     shown_root: str = ""
     shown_rel: str = ""
     name_matches: tuple[SecretMatch, ...] = ()  # secrets in the file's or a folder's name
+    # fingerprint -> value of the matches a repository could publish (secrets.published.chosen),
+    # kept only until the batch's lookup; never shown, compared or stored
+    chosen: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
+    # the secrets the tree's repository publishes: suggestions in the audit, so no alert
+    published: frozenset[str] = frozenset()
 
 
 def scan_file(
@@ -89,13 +95,14 @@ def scan_file(
         return None
     loaded = load_index(result.disk_text) if rel == INDEX_NAME else None
     matches = tuple(scanner.scan(result.text))
+    chosen = chosen_values(scanner, ((m, result.text[m.start : m.end]) for m in matches))
     # One name a line, without ".md" (as the audit reads names: secrets/boundary.py).
     names = tuple(scanner.scan("\n".join(p.removesuffix(".md") for p in rel.split("/"))))
     # A name that is not UTF-8 is shown (and keyed, and stored) as its escaped bytes.
     rel = escaped(rel)
     root_shown = shown_root if shown_root is not None else shown_path(scanner, str(root))
     shown = (root_shown, shown_path(scanner, rel))
-    return FileScan(root, rel, matches, loaded, *shown, name_matches=names)
+    return FileScan(root, rel, matches, loaded, *shown, name_matches=names, chosen=chosen)
 
 
 def shown_path(scanner: Scanner, path: str) -> str:
@@ -109,8 +116,11 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
     found = _name_alerts(scan, state, ignored)
     raised = []
     for match in scan.matches:
-        # A secret a session transcript alerted for already: one alert, not two.
-        if match.fingerprint in ignored or state.secret_source(match.fingerprint) == "transcript":
+        # A secret a session transcript alerted for already: one alert, not two. A secret the
+        # tree's repository publishes is a suggestion in the audit: suggestions never notify.
+        if match.fingerprint in ignored or match.fingerprint in scan.published:
+            continue
+        if state.secret_source(match.fingerprint) == "transcript":
             continue
         key = hashlib.sha256(
             f"{scan.root}\x1f{scan.rel}\x1f{match.fingerprint}".encode()

@@ -39,10 +39,11 @@ from memory_audit.errors import describe
 from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
 from memory_audit.secrets.loading import RulesUnavailable, masking_scanner, secret_scanner
+from memory_audit.secrets.published import published_in
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.store.state import State
 from memory_audit.tree.agent_stores import USER_FOLDER
-from memory_audit.tree.discovery import TreeRef, expand_root, find_trees, glob_magic
+from memory_audit.tree.discovery import TreeRef, expand_root, find_trees, glob_magic, locate
 from memory_audit.tree.walk import list_tree
 
 log = logging.getLogger("memory_audit.daemon")
@@ -258,7 +259,21 @@ def _scan_all(paths: set[Path], root: Path, scanner: Scanner, limit: int) -> lis
             continue
         if scan is not None:
             scans.append(_bounded(scan))
-    return scans
+    return _with_published(scans, root)
+
+
+def _with_published(scans: list[FileScan], root: Path) -> list[FileScan]:
+    """The scans with the secrets the tree's repository publishes (one lookup a batch, only
+    when a value could be published), and without the values looked up."""
+    values = {key: value for scan in scans for key, value in scan.chosen.items()}
+    if not values:
+        return scans
+    try:
+        published = frozenset(published_in(locate(root).project_path, root, values))
+    except Exception as exc:  # a bug there: the alerts still go out, as problems
+        log.error("looking up the secrets a repository publishes failed: %s", describe(exc))
+        published = frozenset()
+    return [dataclasses.replace(scan, chosen={}, published=published) for scan in scans]
 
 
 def _bounded(scan: FileScan) -> FileScan:

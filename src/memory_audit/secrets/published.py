@@ -1,0 +1,224 @@
+"""Secret values the project's repository publishes itself: a demo login in its README,
+a seed script's test account, a device's documented default password.
+
+Such a value is in the repository by design (or, if it is live, it leaked there first):
+redacting the memory's copy changes nothing, so the ``secrets`` check makes it a
+suggestion. Only values a person chooses can be published that way (:func:`chosen`);
+a value in an issuer's format is a secret wherever it is.
+
+:func:`published_in` answers for all of a tree's values at once: which file the
+repository tracks (outside the tree) holds each one, as a word of its own. Values are
+never passed to a process (another user can read a command line): git only lists the
+tracked files, and they are read here, within bounds (regular files only, no links, no
+binaries, no large files, a cap on the files and bytes read). Nothing is written.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import stat
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from memory_audit.model.undecodable import escaped
+from memory_audit.secrets.boundary import tree_secrets
+from memory_audit.secrets.rules import Rule
+from memory_audit.secrets.scanner import Scanner, SecretMatch
+from memory_audit.secrets.values import RANDOM_KEY
+from memory_audit.sources.git import GitUnavailable, open_repository, run_git
+from memory_audit.tree.snapshot import MemoryTree
+
+try:
+    import re2 as _re2
+except ImportError:  # pragma: no cover - google-re2 is a dependency; a broken wheel: one by one
+    _re2 = None
+
+# The value kinds (secrets/rules.py VALUE_KINDS) of a password as people write one after a
+# label, in a login pair or a table: chosen by a person, so a seed or demo login fits them as
+# well as a live one. The ``token`` and ``key`` kinds are shaped like generated keys.
+CHOSEN_KINDS = frozenset({"mixed", "strong", "symbol", "credential", "known", "any"})
+# Shorter values occur in unrelated files by chance ("admin1"), as for repeats.
+MIN_LENGTH = 6
+# A generated key's shape, whatever rule found it: 16 characters or more mixing cases and digits.
+GENERATED_LENGTH = 16
+MAX_FILES = 20_000
+MAX_FILE_BYTES = 1 << 20
+MAX_TOTAL_BYTES = 64 << 20
+INDEX = "MEMORY.md"
+BINARY_SNIFF = 8000  # git's own test: a NUL byte in the first 8000 bytes
+
+
+def chosen(rule: Rule, value: str) -> bool:
+    """True when ``value`` is a password a person chose, which a repository may publish as a
+    demo or seed login; False when its format makes it a secret by definition.
+
+    The line: a specific (not generic) rule's regex is an issuer's format (a vendor token,
+    a private key, a JWT, a URL's password, which reaches a live service); a generic rule
+    finds a value by the words around it, and only its password kinds (:data:`CHOSEN_KINDS`,
+    or no declared kind) are chosen by people. A value shaped like a generated key (hex
+    digits, a UUID, 16 characters or more mixing cases and digits) is a key whatever found it.
+    """
+    if not rule.generic or (rule.value is not None and rule.value not in CHOSEN_KINDS):
+        return False
+    return not _generated(value)
+
+
+def _generated(value: str) -> bool:
+    if RANDOM_KEY.match(value):
+        return True
+    cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    return len(value) >= GENERATED_LENGTH and cases and any(c.isdigit() for c in value)
+
+
+def published_secrets(tree: MemoryTree, scanner: Scanner) -> dict[str, str]:
+    """Fingerprint -> the tracked file publishing it, for each chosen value of the tree, in
+    the repository of the tree's located project (a repository's own copy of memory is
+    located in it)."""
+    found = tree_secrets(tree, scanner).values()
+    values = chosen_values(scanner, (pair for matches in found for pair in matches))
+    return published_in(tree.location.project_path, tree.root, values)
+
+
+def chosen_values(scanner: Scanner, matches: Iterable[tuple[SecretMatch, str]]) -> dict[str, str]:
+    """Fingerprint -> value of each match (with its text) that is :func:`chosen`, and not a
+    recorded false positive (never reported anyway)."""
+    rules = {rule.name: rule for rule in scanner.rules}
+    values: dict[str, str] = {}
+    for match, text in matches:
+        rule = rules.get(match.rule)
+        if rule is None or match.fingerprint in scanner.false_positives:
+            continue
+        if chosen(rule, text.strip()):
+            values[match.fingerprint] = text.strip()
+    return values
+
+
+def published_in(folder: Path | None, tree: Path, values: Mapping[str, str]) -> dict[str, str]:
+    """Key -> the first file (its path relative to the repository; READMEs and other files
+    near the root first) that the repository at ``folder`` tracks outside every memory tree
+    and that holds that key's value as a word of its own. Empty when there is no repository
+    git will read, when it is bare, the memory folder's own or the home folder (dotfiles),
+    or when no value is long enough."""
+    wanted = {key: value.strip() for key, value in values.items()}
+    wanted = {key: value for key, value in wanted.items() if len(value) >= MIN_LENGTH}
+    if folder is None or not wanted:
+        return {}
+    refused = {Path(os.path.realpath(tree)), Path(os.path.realpath(os.path.expanduser("~")))}
+    try:
+        repo = open_repository(folder)
+        if repo.bare or repo.path in refused:
+            return {}
+        listing = run_git(repo.path, "ls-files", "-z", "--full-name")
+    except GitUnavailable:
+        return {}
+    return _search(repo.path, _outside(listing, repo.path, tree), wanted)
+
+
+def _outside(listing: str, repo: Path, tree: Path) -> Iterator[str]:
+    """The tracked paths outside every memory tree, the most prominent first, at most
+    :data:`MAX_FILES` of them: not in
+    the audited tree, nor under any folder holding a ``MEMORY.md`` (another copy of memory
+    the repository keeps, which publishes nothing: a secret there is the same leak)."""
+    paths = [path for path in listing.split("\0") if path]
+    inside = os.path.relpath(os.path.realpath(tree), repo).replace(os.sep, "/")
+    trees = {inside} | {_folder(path) for path in paths if path.rsplit("/", 1)[-1] == INDEX}
+    kept = sorted((p for p in paths if not _in_a_tree(p, trees)), key=_prominence)
+    yield from itertools.islice(kept, MAX_FILES)
+
+
+def _prominence(path: str) -> tuple[bool, int, str]:
+    """Where a reader looks first: outside hidden folders, near the root (a README before
+    an editor's settings), then by name."""
+    return (any(part.startswith(".") for part in path.split("/")[:-1]), path.count("/"), path)
+
+
+def _folder(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else "."
+
+
+def _in_a_tree(path: str, trees: set[str]) -> bool:
+    """True when one of the folders ``path`` is in ("." the repository's root) is a tree."""
+    parts = path.split("/")[:-1]
+    folders = (".", *("/".join(parts[: n + 1]) for n in range(len(parts))))
+    return any(folder in trees for folder in folders)
+
+
+def _search(repo: Path, paths: Iterator[str], wanted: dict[str, str]) -> dict[str, str]:
+    keys: dict[str, list[str]] = {}  # value -> its keys (two rules may find one value)
+    for key, value in wanted.items():
+        keys.setdefault(value, []).append(key)
+    search = _ValueSearch(list(keys))
+    found: dict[str, str] = {}
+    budget = MAX_TOTAL_BYTES
+    for path in paths:
+        data = _small_file(repo / path)
+        if data is None:
+            continue
+        budget -= len(data)
+        candidates = [value for value in search.occurring(data) if value in keys]
+        text = data.decode("utf-8", "replace") if candidates else ""
+        for value in candidates:
+            if _stands_alone(text, value):
+                # a name that is not UTF-8 as its escaped bytes, as the engine shows names
+                found.update(dict.fromkeys(keys.pop(value), escaped(path)))
+        if not keys or budget <= 0:
+            break
+    return found
+
+
+class _ValueSearch:
+    """Which values occur in a file's bytes, in one pass for all of them (an RE2 set: linear
+    in the file whatever the number of values); without RE2, one search a value."""
+
+    def __init__(self, values: list[str]) -> None:
+        self.values = values
+        self.encoded = [value.encode() for value in values]
+        self._set: Any = None
+        if _re2 is not None:
+            self._set = _re2.Set.SearchSet(_re2.Options())
+            for value in values:
+                self._set.Add(re.escape(value))
+            self._set.Compile()
+
+    def occurring(self, data: bytes) -> list[str]:
+        if self._set is None:
+            return [v for v, e in zip(self.values, self.encoded, strict=True) if e in data]
+        return [self.values[index] for index in self._set.Match(data) or ()]
+
+
+def _small_file(path: Path) -> bytes | None:
+    """A regular file's bytes (never through a link, never waiting on a pipe), or None when
+    it is not one, is larger than :data:`MAX_FILE_BYTES` or binary."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
+            return None
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES or b"\0" in data[:BINARY_SNIFF]:
+        return None
+    return data
+
+
+def _stands_alone(text: str, value: str) -> bool:
+    """``value`` in ``text`` and not part of a longer word (``demo1234`` in ``demo12345``)."""
+    at = text.find(value)
+    while at != -1:
+        end = at + len(value)
+        before = text[at - 1] if at else " "
+        after = text[end] if end < len(text) else " "
+        if not (_joins(before, value[0]) or _joins(after, value[-1])):
+            return True
+        at = text.find(value, at + 1)
+    return False
+
+
+def _joins(neighbour: str, edge: str) -> bool:
+    """A word character beside a word character: one longer word."""
+    return (neighbour.isalnum() or neighbour == "_") and (edge.isalnum() or edge == "_")

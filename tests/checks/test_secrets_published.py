@@ -1,0 +1,100 @@
+"""A secret value the project's repository publishes itself (a README's demo login, a seed
+script's account) is a suggestion; a token in an issuer's format, or a value the repository
+does not track outside the tree, stays a problem."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from memory_audit.model.finding import Finding
+from memory_audit.tree.discovery import locate
+from memory_audit.tree.location import ProjectLocation
+from tests.harness import findings, index, memory
+from tests.secrets.samples import CASES
+from tests.support.git_repo import Repo
+
+DEMO = "Bluefin42!x"  # a look-alike seed password
+GITHUB = CASES["github-pat"][0][0][0]
+
+
+def _project(tmp_path: Path, files: dict[str, str], note: str) -> Path:
+    """A repository keeping its memory in ``memory/`` beside ``files``, all committed."""
+    repo = Repo(tmp_path / "shop")
+    tree = {
+        "memory/MEMORY.md": index("a.md"),
+        "memory/a.md": memory("a", body=f"Notes.\n{note}\n"),
+    }
+    repo.commit("seed", {**files, **tree})
+    return repo.path / "memory"
+
+
+def _audit(tree: Path, location: ProjectLocation | None = None) -> list[Finding]:
+    return findings(tree, "secrets", location=location or locate(tree))
+
+
+def test_a_demo_login_the_readme_prints_is_a_suggestion_naming_the_file(tmp_path: Path) -> None:
+    readme = f"# Shop\n\nTry it: the demo login is demo/{DEMO} on the sandbox.\n"
+    tree = _project(tmp_path, {"docs/README.md": readme}, f"The demo login is demo/{DEMO} here.")
+    [found] = _audit(tree)
+    assert (found.code, found.path, found.level) == ("possible-secret", "a.md", "suggestion")
+    assert found.message.endswith("; the repository publishes this value in docs/README.md")
+    assert "mark it as a false positive" in str(found.suggestion)
+    assert DEMO not in repr(found)
+
+
+def test_a_project_root_beside_the_tree_is_searched_too(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "shop")
+    repo.commit("seed", {"seed.yml": f"users:\n  - login: demo\n    password: {DEMO}\n"})
+    tree = tmp_path / "store" / "memory"
+    tree.mkdir(parents=True)
+    (tree / "MEMORY.md").write_text(index("a.md"))
+    (tree / "a.md").write_text(memory("a", body=f"The demo login is demo/{DEMO} here.\n"))
+    [found] = _audit(tree, ProjectLocation(project_path=repo.path))
+    assert found.level == "suggestion"
+    assert found.message.endswith(" in seed.yml")
+
+
+def test_a_repeat_of_a_published_value_is_a_suggestion_too(tmp_path: Path) -> None:
+    tree = _project(
+        tmp_path,
+        {"README.md": f"demo login: demo/{DEMO}\n"},
+        f"The demo login is demo/{DEMO} here.\nSign in with {DEMO} again.",
+    )
+    found = _audit(tree)
+    assert [f.level for f in found] == ["suggestion", "suggestion"]
+    assert "repeated" in found[1].message
+
+
+def test_a_token_in_an_issuers_format_stays_a_problem_though_published(tmp_path: Path) -> None:
+    readme = f"CI token: {GITHUB}\nThe demo login is demo/{DEMO}.\n"
+    note = f"CI uses {GITHUB}\nThe demo login is demo/{DEMO} here."
+    tree = _project(tmp_path, {"README.md": readme}, note)
+    token, demo = _audit(tree)
+    assert (token.level, demo.level) == ("problem", "suggestion")
+    assert "github-pat" in token.message
+    assert "publishes" not in token.message
+
+
+def test_a_value_only_in_untracked_or_ignored_files_stays_a_problem(tmp_path: Path) -> None:
+    tree = _project(tmp_path, {".gitignore": ".env\n"}, f"The demo login is demo/{DEMO} here.")
+    (tree.parent / ".env").write_text(f"DEMO_PASSWORD={DEMO}\n")
+    (tree.parent / "scratch.md").write_text(f"demo/{DEMO}\n")
+    assert [f.level for f in _audit(tree)] == ["problem"]
+    subprocess.run(["git", "-C", str(tree.parent), "add", "scratch.md"], check=True)
+    assert [f.level for f in _audit(tree)] == ["suggestion"]
+
+
+def test_a_value_only_in_the_tree_stays_a_problem(tmp_path: Path) -> None:
+    tree = _project(tmp_path, {"README.md": "# Shop\n"}, f"The demo login is demo/{DEMO} here.")
+    assert [f.level for f in _audit(tree)] == ["problem"]
+    (tree.parent / "README.md").write_text(f"# Shop\nDemo: demo/{DEMO}\n")
+    assert [f.level for f in _audit(tree)] == ["suggestion"]
+
+
+def test_a_longer_word_holding_the_value_is_not_the_value(tmp_path: Path) -> None:
+    note = f"The demo login is demo/{DEMO} here."
+    tree = _project(tmp_path, {"README.md": f"old: {DEMO}7\n"}, note)
+    assert [f.level for f in _audit(tree)] == ["problem"]
+    (tree.parent / "README.md").write_text(f"old: {DEMO}.\n")
+    assert [f.level for f in _audit(tree)] == ["suggestion"]

@@ -1,0 +1,48 @@
+"""A secret the tree's repository publishes is a suggestion in the audit, and suggestions
+never notify: the on-change scan raises no alert for it, and alerts exactly the problems."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_audit.checks.secrets import Options
+from memory_audit.daemon.alerts import alerts_for
+from memory_audit.daemon.change_alerts import _scan_all
+from memory_audit.secrets.loading import secret_scanner
+from memory_audit.store.state import State
+from memory_audit.tree.discovery import locate
+from tests.harness import findings, index, memory
+from tests.secrets.samples import CASES
+from tests.support.git_repo import Repo
+
+DEMO = "Bluefin42!x"  # a look-alike seed password
+GITHUB = CASES["github-pat"][0][0][0]
+
+
+def _alerted(root: Path, tmp_path: Path) -> list[tuple[str, str]]:
+    scanner = secret_scanner(Options(state_dir=str(tmp_path / "state")))
+    scans = _scan_all({root / "a.md", root / "b.md"}, root, scanner, 1 << 20)
+    state = State(tmp_path / "state")
+    return sorted((a.path, a.text) for s in scans for a in alerts_for(s, state, frozenset()))
+
+
+def test_a_published_demo_login_raises_no_alert_a_published_token_does(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "shop")
+    repo.commit(
+        "seed",
+        {
+            "README.md": "# Shop\n",
+            "memory/MEMORY.md": index("a.md", "b.md"),
+            "memory/a.md": memory("a", body=f"The demo login is demo/{DEMO} here."),
+            "memory/b.md": memory("b", body=f"CI uses {GITHUB}"),
+        },
+    )
+    root = repo.path / "memory"
+    assert [path for path, _ in _alerted(root, tmp_path)] == ["a.md", "b.md"]
+    repo.commit("docs", {"README.md": f"# Shop\nThe demo login is demo/{DEMO}.\nCI: {GITHUB}\n"})
+    alerted = _alerted(root, tmp_path)
+    assert [path for path, _ in alerted] == ["b.md"]
+    assert "GitHub personal access token" in alerted[0][1]
+    options = {"secrets": Options(state_dir=str(tmp_path / "state"))}
+    audited = findings(root, "secrets", options=options, location=locate(root))
+    assert sorted(f.path for f in audited if not f.is_suggestion) == ["b.md"]

@@ -1,0 +1,94 @@
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from memory_audit.secrets.published import MAX_FILE_BYTES, chosen, published_in
+from memory_audit.secrets.rules import bundled_rules
+from tests.support.git_repo import Repo
+
+RULES = {rule.name: rule for rule in bundled_rules().rules}
+DEMO = "Bluefin42!x"
+
+
+def test_passwords_people_choose_may_be_published_issuer_formats_never() -> None:
+    assert chosen(RULES["login-pair"], DEMO)
+    assert chosen(RULES["table-password"], DEMO)
+    assert chosen(RULES["generic-assignment"], DEMO)  # no declared kind: the value decides
+    assert not chosen(RULES["github-pat"], "ghp_" + "a1" * 18)
+    assert not chosen(RULES["database-url-password"], DEMO)  # a specific rule
+    assert not chosen(RULES["table-key"], DEMO)  # the key kind
+    assert not chosen(RULES["generic-assignment"], "Zq7RkP2mXv9LwT4nB6yd")  # a generated key
+    assert not chosen(RULES["login-pair"], "0f" * 16)  # hex digits
+
+
+def test_the_first_tracked_file_outside_the_tree_holding_each_value(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "shop")
+    repo.commit(
+        "seed",
+        {
+            "a/seed.py": f'USERS = [("demo", "{DEMO}")]\n',
+            "b/README.md": f"demo/{DEMO} and ops/Harbor!x9\n",
+            "memory/a.md": "ops/Lantern#2207\n",
+        },
+    )
+    values = {"one": DEMO, "two": "Harbor!x9", "three": "Lantern#2207", "short": "ab1!"}
+    found = published_in(repo.path, repo.path / "memory", values)
+    assert found == {"one": "a/seed.py", "two": "b/README.md"}
+
+
+def test_links_binaries_and_large_files_are_not_read(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "shop")
+    outside = tmp_path / "elsewhere.txt"
+    outside.write_text(f"{DEMO}\n")
+    os.symlink(outside, repo.path / "link.txt")
+    (repo.path / "blob.bin").write_bytes(b"\0" + f" {DEMO} ".encode())
+    (repo.path / "big.txt").write_text(f"{DEMO}\n" + "x" * MAX_FILE_BYTES)
+    repo.commit("odd files")
+    assert published_in(repo.path, repo.path / "memory", {"one": DEMO}) == {}
+
+
+def test_no_repository_or_the_memory_folders_own_gives_no_answer(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "README.md").write_text(f"{DEMO}\n")
+    assert published_in(plain, plain / "memory", {"one": DEMO}) == {}
+    own = Repo(tmp_path / "memory")
+    own.commit("notes", {"notes.md": f"{DEMO}\n"})
+    assert published_in(own.path, own.path, {"one": DEMO}) == {}
+
+
+def test_other_memory_copies_publish_nothing_and_readmes_come_first(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "shop")
+    repo.commit(
+        "seed",
+        {
+            ".vscode/settings.json": f'{{"demo": "{DEMO}"}}\n',
+            "docs/seed.md": f"demo/{DEMO} and ops/Harbor!x9\n",
+            "README.md": f"demo/{DEMO}\n",
+            "notes/MEMORY.md": "- [a](a.md)\n",
+            "notes/a.md": "ops/Lantern#2207\n",
+        },
+    )
+    values = {"one": DEMO, "two": "Harbor!x9", "three": "Lantern#2207"}
+    found = published_in(repo.path, repo.path / "memory", values)
+    assert found == {"one": "README.md", "two": "docs/seed.md"}
+
+
+def test_a_repository_at_the_home_folder_is_dotfiles_not_the_project(
+    isolated_home: Path,
+) -> None:
+    home = Repo(isolated_home)
+    home.commit("dotfiles", {"notes.txt": f"{DEMO}\n"})
+    tree = isolated_home / ".claude/projects/-app/memory"
+    assert published_in(home.path, tree, {"one": DEMO}) == {}
+    assert published_in(home.path, isolated_home / "elsewhere", {"one": DEMO}) == {}
+
+
+def test_a_file_name_that_is_not_utf8_is_named_by_its_escaped_bytes(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "shop")
+    (repo.path / os.fsdecode(b"n\xffo.txt")).write_text(f"{DEMO}\n")
+    repo.commit("odd name")
+    found = published_in(repo.path, repo.path / "memory", {"one": DEMO})
+    assert found == {"one": "n\\xffo.txt"}
+    found["one"].encode("utf-8")  # printable anywhere
