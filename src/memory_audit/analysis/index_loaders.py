@@ -1,0 +1,157 @@
+"""Whether the project loads the tree's MEMORY.md itself, past auto memory's cut-off.
+
+Auto memory hands a session the first 200 lines / 25,000 characters of MEMORY.md
+(:mod:`memory_audit.tree.load_budget`). A project can load its index another way:
+
+- an **import**: a CLAUDE.md line ``@.claude/memory/MEMORY.md``. Claude Code inlines the
+  imported file in full when the session starts. The path is resolved from the folder of
+  the file that holds it (``~/`` is the home folder); an ``@`` inside a code span or a
+  code block is no import; imported files are read for imports too, up to five hops.
+- an **instruction to read it**: "read `.claude/MEMORY.md` at the start of every session".
+  The session opens it with the Read tool, which returns the first 2,000 lines. Narrow
+  on purpose: one line of an instruction file must name a path resolving to the index
+  (from the project or from the file's folder) and hold a reading verb ("read", "load",
+  "open", "lesen", "lire", "leer", "ler", "読", "讀", "读", "읽").
+
+The files read are the project's ``CLAUDE.md``, ``.claude/CLAUDE.md`` and
+``CLAUDE.local.md`` (what Claude Code loads at the project root) and the files they
+import: regular files whose real path is inside the project, at most ``MAX_FILES`` of
+``MAX_BYTES`` each, never written. Each line is scanned once, in linear time.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.markdown import prose_lines
+from memory_audit.tree.markdown_spans import code_spans
+from memory_audit.tree.snapshot import MemoryTree
+from memory_audit.tree.walk import read_text
+
+TOP_FILES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
+MAX_HOPS = 5  # Claude Code follows imports five files deep
+MAX_FILES = 32
+MAX_BYTES = 256 * 1024
+READ_LINES = 2_000  # what the Read tool returns when no range is asked for
+PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/~")
+READ_WORDS = frozenset(
+    {"read", "reads", "reading", "load", "loads", "loading", "open", "opens"}
+    | {"lies", "lesen", "lire", "lis", "lisez", "lee", "leer", "lea", "ler", "leia"}
+)
+READ_CHARACTERS = ("読", "讀", "读", "읽")  # CJK: no spaces between words
+
+
+@dataclass(frozen=True)
+class IndexLoader:
+    file: str  # the instruction file, relative to the project
+    line: int
+    imported: bool  # an @ import (in full at start); else an instruction to read it
+
+    def reads_all(self, index_lines: int) -> bool:
+        return self.imported or index_lines <= READ_LINES
+
+    def describe(self) -> str:
+        how = "imports it" if self.imported else "tells sessions to read it"
+        return f"{self.file} (line {self.line}) {how}"
+
+
+def index_loader(tree: MemoryTree) -> IndexLoader | None:
+    """The first import of the tree's MEMORY.md in the project's instruction files, else
+    the first instruction to read it; None when neither is there (or no project)."""
+    project = tree.location.project_path
+    if project is None or tree.index is None:
+        return None
+    index = os.path.realpath(tree.root / INDEX_NAME)
+    inside = os.path.realpath(project) + os.sep
+    queue = deque((project / name, 0) for name in TOP_FILES)
+    seen: set[str] = set()
+    instruction: IndexLoader | None = None
+    while queue and len(seen) < MAX_FILES:
+        path, hops = queue.popleft()
+        real = os.path.realpath(path)
+        if real in seen or not real.startswith(inside) or not os.path.isfile(real):
+            continue
+        seen.add(real)
+        lines = _lines(real)
+        shown = Path(real).relative_to(inside).as_posix()
+        for number, line in prose_lines(lines):
+            for target in _imports(line, Path(real).parent):
+                if os.path.realpath(target) == index and hops < MAX_HOPS:
+                    return IndexLoader(shown, number, imported=True)
+                if hops + 1 <= MAX_HOPS:
+                    queue.append((target, hops + 1))
+            if instruction is None and _tells_to_read(line, index, (project, Path(real).parent)):
+                instruction = IndexLoader(shown, number, imported=False)
+    return instruction
+
+
+def _lines(real: str) -> list[str]:
+    text = read_text(Path(real), MAX_BYTES).text
+    return text.splitlines() if text else []
+
+
+def _imports(line: str, folder: Path) -> list[Path]:
+    """``@path`` words outside code spans, resolved as Claude Code resolves them."""
+    plain = _without_code_spans(line)
+    found = []
+    for word in plain.split():
+        if len(word) > 1 and word[0] == "@":
+            target = word[1:].partition("#")[0]
+            if target:
+                found.append(_resolve(target, folder))
+    return found
+
+
+def _without_code_spans(line: str) -> str:
+    if "`" not in line:
+        return line
+    kept: list[str] = []
+    at = 0
+    for start, end, _ in code_spans(line):
+        kept.append(line[at:start])
+        at = end
+    kept.append(line[at:])
+    return " ".join(kept)
+
+
+def _tells_to_read(line: str, index: str, bases: tuple[Path, ...]) -> bool:
+    if INDEX_NAME not in line or not _has_reading_verb(line):
+        return False
+    return any(
+        os.path.realpath(_resolve(path, base)) == index
+        for path in _index_paths(line)
+        for base in bases
+    )
+
+
+def _has_reading_verb(line: str) -> bool:
+    if any(c in line for c in READ_CHARACTERS):
+        return True
+    words = "".join(c.lower() if c.isalpha() else " " for c in line).split()
+    return not READ_WORDS.isdisjoint(words)
+
+
+def _index_paths(line: str) -> list[str]:
+    """Runs of path characters ending in ``MEMORY.md`` (``.claude/MEMORY.md`` in a
+    sentence of any language, in backticks or not): one pass over the line."""
+    runs: list[str] = []
+    run: list[str] = []
+    for c in [*line, " "]:
+        if c in PATH_CHARS:
+            run.append(c)
+            continue
+        word = "".join(run).rstrip(".")
+        if word.endswith(INDEX_NAME):
+            runs.append(word)
+        run = []
+    return runs
+
+
+def _resolve(target: str, folder: Path) -> Path:
+    if target.startswith("~/"):
+        return Path.home() / target[2:]
+    return folder / target
