@@ -256,3 +256,14 @@ def test_index_budget_an_instruction_must_name_this_index_and_say_read(tmp_path:
     for claude, expected in cases:
         found = project_with_index(tmp_path, ".claude/memory", {"CLAUDE.md": claude})
         assert budget_codes(found) == expected, claude
+
+
+def test_index_budget_the_read_tool_holds_2000_lines_an_import_all(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    write_tree(project / "mem", {"MEMORY.md": "# Index\n" + entries(2000)})
+    location = ProjectLocation("-project", project, None)
+    cut = ["invisible-entry", "over-budget"]
+    for claude, expected in (("Read mem/MEMORY.md first.\n", cut), ("@mem/MEMORY.md\n", [])):
+        write_tree(project, {"CLAUDE.md": claude})
+        found = findings(project / "mem", "index-budget", location=location)
+        assert budget_codes(found) == expected, claude

@@ -16,7 +16,8 @@ Auto memory hands a session the first 200 lines / 25,000 characters of MEMORY.md
 The files read are the project's ``CLAUDE.md``, ``.claude/CLAUDE.md`` and
 ``CLAUDE.local.md`` (what Claude Code loads at the project root) and the files they
 import: regular files whose real path is inside the project, at most ``MAX_FILES`` of
-``MAX_BYTES`` each, never written. Each line is scanned once, in linear time.
+``MAX_BYTES`` each, never written. Each line is scanned once, in linear time, and at
+most ``MAX_PATHS`` paths of a line are resolved.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ TOP_FILES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
 MAX_HOPS = 5  # Claude Code follows imports five files deep
 MAX_FILES = 32
 MAX_BYTES = 256 * 1024
+MAX_PATHS = 16  # imports, or index paths, looked at on one line: real lines hold one or two
 READ_LINES = 2_000  # what the Read tool returns when no range is asked for
 PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/~")
 READ_WORDS = frozenset(
@@ -96,14 +98,11 @@ def _lines(real: str) -> list[str]:
 
 def _imports(line: str, folder: Path) -> list[Path]:
     """``@path`` words outside code spans, resolved as Claude Code resolves them."""
-    plain = _without_code_spans(line)
-    found = []
-    for word in plain.split():
-        if len(word) > 1 and word[0] == "@":
-            target = word[1:].partition("#")[0]
-            if target:
-                found.append(_resolve(target, folder))
-    return found
+    if "@" not in line:
+        return []
+    words = _without_code_spans(line).split()
+    targets = [w[1:].partition("#")[0] for w in words if len(w) > 1 and w[0] == "@"]
+    return [_resolve(target, folder) for target in targets[:MAX_PATHS] if target]
 
 
 def _without_code_spans(line: str) -> str:
@@ -123,7 +122,7 @@ def _tells_to_read(line: str, index: str, bases: tuple[Path, ...]) -> bool:
         return False
     return any(
         os.path.realpath(_resolve(path, base)) == index
-        for path in _index_paths(line)
+        for path in _index_paths(line)[:MAX_PATHS]
         for base in bases
     )
 
