@@ -241,7 +241,9 @@ def test_index_budget_a_large_imported_index_is_one_suggestion_naming_its_loader
 def test_index_budget_an_instruction_to_read_the_index_hides_nothing(tmp_path: Path) -> None:
     english = "# Project\n\n> Read `.claude/MEMORY.md` at the start of every session.\n"
     chinese = "# 專案\n\n> 偏好記錄在 `.claude/MEMORY.md`，每次開始前先讀一遍。\n"
-    for claude in (english, chinese):
+    russian = "# Проект\n\nПрочитай `.claude/MEMORY.md` в начале сессии.\n"
+    vietnamese = "# Dự án\n\nHãy đọc .claude/MEMORY.md khi bắt đầu.\n"
+    for claude in (english, chinese, russian, vietnamese):
         found = project_with_index(tmp_path, ".claude", {"CLAUDE.md": claude})
         assert budget_codes(found) == [], claude
 

@@ -11,7 +11,7 @@ Auto memory hands a session the first 200 lines / 25,000 characters of MEMORY.md
   The session opens it with the Read tool, which returns the first 2,000 lines. Narrow
   on purpose: one line of an instruction file must name a path resolving to the index
   (from the project or from the file's folder) and hold a reading verb ("read", "load",
-  "open", "lesen", "lire", "leer", "ler", "読", "讀", "读", "읽").
+  "open", "lesen", "lire", "leer", "ler", "đọc", "oku", "читай", "読", "讀", "读", "읽").
 
 The files read are the project's ``CLAUDE.md``, ``.claude/CLAUDE.md`` and
 ``CLAUDE.local.md`` (what Claude Code loads at the project root) and the files they
@@ -26,6 +26,7 @@ import os
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
+from unicodedata import normalize
 
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.markdown import prose_lines
@@ -43,6 +44,7 @@ PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123
 READ_WORDS = frozenset(
     {"read", "reads", "reading", "load", "loads", "loading", "open", "opens"}
     | {"lies", "lesen", "lire", "lis", "lisez", "lee", "leer", "lea", "ler", "leia"}
+    | {"đọc", "oku", "okuyun", "читай", "читайте", "прочитай", "прочитайте", "прочти"}
 )
 READ_CHARACTERS = ("読", "讀", "读", "읽")  # CJK: no spaces between words
 
@@ -130,7 +132,8 @@ def _tells_to_read(line: str, index: str, bases: tuple[Path, ...]) -> bool:
 def _has_reading_verb(line: str) -> bool:
     if any(c in line for c in READ_CHARACTERS):
         return True
-    words = "".join(c.lower() if c.isalpha() else " " for c in line).split()
+    # NFC: a Vietnamese "đọc" typed with combining marks is still one word
+    words = "".join(c.lower() if c.isalpha() else " " for c in normalize("NFC", line)).split()
     return not READ_WORDS.isdisjoint(words)
 
 
