@@ -50,3 +50,15 @@ def test_index_loader_a_pathological_line_is_read_in_one_pass(tmp_path: Path) ->
     line = "@a " * 20_000 + "read " + "memory/MEMORY.md " * 5_000 + "x/" * 20_000 + "MEMORY.md"
     write_tree(project, {"CLAUDE.md": line + "\n"})
     assert loader_of(tree, project) == IndexLoader("CLAUDE.md", 1, imported=False)
+
+
+def test_index_loader_a_checklist_in_a_code_block_is_an_instruction_not_an_import(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "project"
+    tree = write_tree(project / "memory", {"MEMORY.md": index()})
+    checklist = (
+        "Start of a session:\n\n```\n@memory/MEMORY.md\n1. Read memory/MEMORY.md  # index\n```\n"
+    )
+    write_tree(project, {"CLAUDE.md": checklist})
+    assert loader_of(tree, project) == IndexLoader("CLAUDE.md", 5, imported=False)

@@ -12,12 +12,13 @@ Auto memory hands a session the first 200 lines / 25,000 characters of MEMORY.md
   on purpose: one line of an instruction file must name a path resolving to the index
   (from the project or from the file's folder) and hold a reading verb ("read", "load",
   "open", "lesen", "lire", "leer", "ler", "đọc", "oku", "читай", "読", "讀", "读", "읽").
+  A line in a code block counts: a startup checklist in a fence is followed like prose.
 
 The files read are the project's ``CLAUDE.md``, ``.claude/CLAUDE.md`` and
 ``CLAUDE.local.md`` (what Claude Code loads at the project root) and the files they
 import: regular files whose real path is inside the project, at most ``MAX_FILES`` of
-``MAX_BYTES`` each, never written. Each line is scanned once, in linear time, and at
-most ``MAX_PATHS`` paths of a line are resolved.
+``MAX_BYTES`` each, never written. Each line is scanned twice at most, in linear time;
+at most ``MAX_PATHS`` paths of a line are resolved.
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ from __future__ import annotations
 import os
 from collections import deque
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from unicodedata import normalize
 
 from memory_audit.tree.index_file import INDEX_NAME
-from memory_audit.tree.markdown import prose_lines
+from memory_audit.tree.markdown import parse_markdown
 from memory_audit.tree.markdown_spans import code_spans
 from memory_audit.tree.snapshot import MemoryTree
 from memory_audit.tree.walk import read_text
@@ -80,22 +82,47 @@ def index_loader(tree: MemoryTree) -> IndexLoader | None:
         if real in seen or not real.startswith(inside) or not os.path.isfile(real):
             continue
         seen.add(real)
-        lines = _lines(real)
-        shown = Path(real).relative_to(inside).as_posix()
-        for number, line in prose_lines(lines):
-            for target in _imports(line, Path(real).parent):
-                if os.path.realpath(target) == index and hops < MAX_HOPS:
-                    return IndexLoader(shown, number, imported=True)
-                if hops + 1 <= MAX_HOPS:
-                    queue.append((target, hops + 1))
-            if instruction is None and _tells_to_read(line, index, (project, Path(real).parent)):
-                instruction = IndexLoader(shown, number, imported=False)
+        found = _InstructionFile(Path(real), Path(real).relative_to(inside).as_posix(), project)
+        imports = found.imports(index, may_import=hops < MAX_HOPS)
+        if isinstance(imports, IndexLoader):
+            return imports
+        queue.extend((target, hops + 1) for target in imports if hops < MAX_HOPS)
+        instruction = instruction or found.instruction(index)
     return instruction
 
 
-def _lines(real: str) -> list[str]:
-    text = read_text(Path(real), MAX_BYTES).text
-    return text.splitlines() if text else []
+@dataclass(frozen=True)
+class _InstructionFile:
+    path: Path  # its real path
+    shown: str  # relative to the project
+    project: Path
+
+    @cached_property
+    def lines(self) -> list[str]:
+        text = read_text(self.path, MAX_BYTES).text
+        return text.splitlines() if text else []
+
+    def imports(self, index: str, *, may_import: bool) -> IndexLoader | list[Path]:
+        """The import of the index, or the files this one imports. Code is no import."""
+        code = parse_markdown(self.lines).code_lines if self.lines else frozenset()
+        targets: list[Path] = []
+        for number, line in enumerate(self.lines, 1):
+            if number in code:
+                continue
+            for target in _imports(line, self.path.parent):
+                if may_import and os.path.realpath(target) == index:
+                    return IndexLoader(self.shown, number, imported=True)
+                targets.append(target)
+        return targets
+
+    def instruction(self, index: str) -> IndexLoader | None:
+        """A line telling the session to read the index: a startup checklist in a code
+        block is read and followed like prose, so code counts here."""
+        bases = (self.project, self.path.parent)
+        for number, line in enumerate(self.lines, 1):
+            if _tells_to_read(line, index, bases):
+                return IndexLoader(self.shown, number, imported=False)
+        return None
 
 
 def _imports(line: str, folder: Path) -> list[Path]:
