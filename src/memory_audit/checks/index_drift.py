@@ -70,6 +70,7 @@ from memory_audit.sources.project_files import files_named
 from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.index_file import INDEX_NAME, IndexEntry, IndexLink
 from memory_audit.tree.memory_file import MemoryFile
+from memory_audit.tree.real_folder import RealFolder
 from memory_audit.tree.snapshot import MemoryTree, Target, name_key
 
 ID = "index-drift"
@@ -187,16 +188,16 @@ def _resolves_from_project(tree: MemoryTree, target: str) -> bool:
     if "\0" in raw:  # ``%00``: no file is so named (and os calls raise ValueError on it)
         return False
     folder = _real(tree, project)
-    candidate = os.path.realpath(os.path.join(folder, raw))
-    return candidate.startswith(folder + os.sep) and os.path.isfile(candidate)
+    candidate = os.path.join(folder.path, raw)
+    return folder.holds(candidate) and os.path.isfile(candidate)
 
 
-def _real(tree: MemoryTree, folder: Path) -> str:
-    """``folder``'s real path, resolved once per snapshot (asked for every broken link)."""
+def _real(tree: MemoryTree, folder: Path) -> RealFolder:
+    """``folder`` by its real path, resolved once per snapshot (asked for every broken link)."""
     key = ("index-drift-real", str(folder))
     if key not in tree.scratch:
-        tree.scratch[key] = os.path.realpath(folder)
-    return cast(str, tree.scratch[key])
+        tree.scratch[key] = RealFolder(folder)
+    return cast(RealFolder, tree.scratch[key])
 
 
 def is_template(target: str) -> bool:
@@ -244,7 +245,7 @@ def _moved_out_of_tree(tree: MemoryTree, links: list[IndexLink]) -> dict[tuple[i
     found = files_named(Path(repository), set(wanted.values()), outside=tree.root)
     if found is None:
         return {}
-    root = _real(tree, tree.root)
+    root = _real(tree, tree.root).path
     return {
         key: os.path.relpath(os.path.join(repository, found[name][0]), root)
         for key, name in wanted.items()
@@ -262,8 +263,8 @@ def _repository(tree: MemoryTree) -> str | None:
     project = tree.location.project_path
     if project is not None:
         folder = _real(tree, project)
-        if _real(tree, tree.root).startswith(folder + os.sep):
-            return folder
+        if folder.holds_real(_real(tree, tree.root).path):
+            return folder.path
     repo = _git_repository(tree)
     return os.path.realpath(repo.path) if repo is not None else None
 

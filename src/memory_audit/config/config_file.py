@@ -3,10 +3,11 @@
 The file is read at start and on every SIGHUP, by the daemon's loop, and by
 ``status``: a path that is a named pipe would block the open until someone writes
 to it, a device may never end, a folder cannot be read at all. So only a regular
-file is read: its kind is checked before it is opened, opened with ``O_NONBLOCK``
-(a pipe swapped in meanwhile does not block the open) and checked again on the open
-descriptor. A file system that hangs (a dead network mount) is the last case: the
-read runs on a thread, waited for ``READ_TIMEOUT_SECONDS`` at most.
+file is read: its kind is checked before it is opened, then it is opened and read
+through :mod:`memory_audit.regular_files` (``O_NONBLOCK``: a pipe swapped in meanwhile
+does not block the open; the kind checked again on the open descriptor; a file over
+``MAX_BYTES`` refused). A file system that hangs (a dead network mount) is the last
+case: the read runs on a thread, waited for ``READ_TIMEOUT_SECONDS`` at most.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import threading
 from pathlib import Path
 
 from memory_audit.errors import ConfigError
+from memory_audit.regular_files import FileTooLarge, NotRegularFile, read_regular_within
 
 READ_TIMEOUT_SECONDS = 5.0
 MAX_BYTES = 1024 * 1024  # a configuration is a few kilobytes
@@ -55,14 +57,15 @@ def read_config_text(path: Path, timeout: float = READ_TIMEOUT_SECONDS) -> str:
 
 
 def _read(path: Path) -> str:
+    # Checked before the open too: a device is not even opened (opening some has effects).
     _refuse_irregular(path, os.stat(path).st_mode)
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
-    with os.fdopen(fd, "rb") as file:
-        info = os.fstat(file.fileno())
-        _refuse_irregular(path, info.st_mode)
-        if info.st_size > MAX_BYTES:
-            raise ConfigError(f"config file {path} is {info.st_size:,} bytes; the limit is 1 MB")
-        data = file.read(MAX_BYTES + 1)
+    try:
+        data = read_regular_within(path, MAX_BYTES)
+    except NotRegularFile as exc:  # swapped for a pipe or a device since the check above
+        raise _irregular(path, exc.mode) from None
+    except FileTooLarge as exc:
+        size = f"{exc.size:,} bytes" if exc.size is not None else "over 1 MB (it grew while read)"
+        raise ConfigError(f"config file {path} is {size}; the limit is 1 MB") from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -71,5 +74,9 @@ def _read(path: Path) -> str:
 
 def _refuse_irregular(path: Path, mode: int) -> None:
     if not stat.S_ISREG(mode):
-        kind = KINDS.get(stat.S_IFMT(mode), "not a regular file")
-        raise ConfigError(f"config file {path} is {kind}, not a regular file; not read")
+        raise _irregular(path, mode)
+
+
+def _irregular(path: Path, mode: int) -> ConfigError:
+    kind = KINDS.get(stat.S_IFMT(mode), "not a regular file")
+    return ConfigError(f"config file {path} is {kind}, not a regular file; not read")

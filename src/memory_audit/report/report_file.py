@@ -1,23 +1,22 @@
 """Reading a report JSON file (``review --from-report FILE``, the service's stored runs).
 
 The file is whatever the user, or anyone who could write where they pointed, put
-there: it is read as untrusted input. Only a regular file is read: a FIFO is
-opened without waiting for a writer and refused, so is a device (``/dev/zero``
-would be read until memory runs out); a file over :data:`MAX_REPORT_BYTES` is
-refused before it is read; and a document nested deeper than any report is
-(:data:`MAX_DEPTH`) is refused instead of exhausting the parser's stack. Each
-refusal is a sentence naming the file (exit 2), never a hang or a traceback.
+there: it is read as untrusted input, through :mod:`memory_audit.regular_files`. Only
+a regular file is read: a FIFO is opened without waiting for a writer and refused, so
+is a device (``/dev/zero`` would be read until memory runs out); a file over
+:data:`MAX_REPORT_BYTES` is refused before it is read; and a document nested deeper
+than any report is (:data:`MAX_DEPTH`) is refused instead of exhausting the parser's
+stack. Each refusal is a sentence naming the file (exit 2), never a hang or a traceback.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import stat
 from pathlib import Path
 from typing import Any
 
 from memory_audit.errors import UsageError
+from memory_audit.regular_files import FileTooLarge, read_regular_within
 
 # A run@1 summary of every tree: hundreds of trees of thousands of findings stay far below.
 MAX_REPORT_BYTES = 256 * 1024 * 1024
@@ -45,32 +44,12 @@ def read_report_json(path: Path, max_bytes: int = MAX_REPORT_BYTES) -> Any:
 
 def _read_regular_file(path: Path, max_bytes: int) -> bytes:
     try:
-        # O_NONBLOCK: opening a FIFO returns at once (no writer awaited); fstat then refuses it.
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as exc:
+        return read_regular_within(path, max_bytes)
+    except FileTooLarge as exc:
+        size = f"{exc.size:,} bytes, " if exc.size is not None else ""  # None: it grew
+        raise _refused(path, f"{size}over the {max_bytes:,}-byte limit") from None
+    except OSError as exc:  # NotRegularFile's is "not a regular file"
         raise _refused(path, exc.strerror or type(exc).__name__) from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise _refused(path, "not a regular file")
-        if info.st_size > max_bytes:
-            raise _refused(path, f"{info.st_size:,} bytes, over the {max_bytes:,}-byte limit")
-        data = _read_up_to(fd, max_bytes + 1)
-    except OSError as exc:
-        raise _refused(path, exc.strerror or type(exc).__name__) from None
-    finally:
-        os.close(fd)
-    if len(data) > max_bytes:  # it grew after fstat
-        raise _refused(path, f"over the {max_bytes:,}-byte limit")
-    return data
-
-
-def _read_up_to(fd: int, size: int) -> bytes:
-    parts = []
-    while size > 0 and (part := os.read(fd, min(size, 1024 * 1024))):
-        parts.append(part)
-        size -= len(part)
-    return b"".join(parts)
 
 
 def _deeper_than(document: Any, limit: int) -> bool:

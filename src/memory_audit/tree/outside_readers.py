@@ -20,6 +20,7 @@ from pathlib import Path
 
 from memory_audit.config.paths import claude_home
 from memory_audit.tree.markdown import is_external, parse_markdown
+from memory_audit.tree.real_folder import RealFolder
 from memory_audit.tree.walk import read_text
 
 INSTRUCTION_NAMES = ("CLAUDE.md", "AGENTS.md", "CLAUDE.local.md", ".claude/CLAUDE.md")
@@ -34,17 +35,19 @@ def instruction_files(root: Path, project: Path | None) -> list[Path]:
     tree is inside it) and of the project."""
     folders: list[Path] = []
     for parent in list(root.parents)[:ANCESTORS]:
+        if parent == Path(parent.anchor):
+            break  # Claude Code reads CLAUDE.md in the folders up to the root, not in it
         folders.append(parent)
-        if parent == project or parent == Path(parent.anchor):
+        if parent == project:
             break
     if project is not None:
         folders.append(project)
-    return [
-        folder / name
-        for folder in dict.fromkeys(folders)
-        for name in INSTRUCTION_NAMES
-        if _stays_in(folder / name, folder)
-    ]
+    return [path for folder in dict.fromkeys(folders) for path in _instructions_in(folder)]
+
+
+def _instructions_in(folder: Path) -> list[Path]:
+    real = RealFolder(folder)
+    return [folder / n for n in INSTRUCTION_NAMES if _stays_in(folder / n, real)]
 
 
 def project_runnables(project: Path | None) -> list[Path]:
@@ -61,15 +64,13 @@ def project_runnables(project: Path | None) -> list[Path]:
             found += sorted(claude.glob(pattern))
         except OSError:
             continue
-    return [path for path in found if _stays_in(path, project)][:MAX_FILES]
+    real = RealFolder(project)
+    return [path for path in found if _stays_in(path, real)][:MAX_FILES]
 
 
-def _stays_in(path: Path, folder: Path) -> bool:
-    """Whether ``path`` is a regular file whose real path, every link on its way
-    followed, is still inside ``folder``'s real path."""
-    if not path.is_file():
-        return False
-    return os.path.realpath(path).startswith(os.path.realpath(folder) + os.sep)
+def _stays_in(path: Path, folder: RealFolder) -> bool:
+    """Whether ``path`` is a regular file whose real path is still inside ``folder``."""
+    return path.is_file() and folder.holds(path)
 
 
 def named_paths(path: Path) -> tuple[str, ...]:
@@ -85,12 +86,12 @@ def named_paths(path: Path) -> tuple[str, ...]:
     )
 
 
-def readable_from(root: Path, project: Path | None) -> tuple[str, ...]:
+def readable_from(root: Path, project: Path | None) -> tuple[RealFolder, ...]:
     """The folders an agent or skill file a memory links may be read in: the project, the
     folder holding the tree (a copy of ``~/.claude``), and Claude Code's own folder. A link
     to anywhere else is checked for existence only, never read (DESIGN §6)."""
     folders = [root.parent, *((project,) if project is not None else ()), claude_home()]
-    return tuple(os.path.realpath(folder) + os.sep for folder in folders)
+    return tuple(RealFolder(folder) for folder in folders)
 
 
 def runnable(absolute: str) -> bool:

@@ -296,7 +296,7 @@ class MemoryTree:
                 c for c in runnable_copies(target.absolute, self.root, project) if _file(c)
             )
         allowed = readable_from(self.root, self.location.project_path)
-        return [f for f in dict.fromkeys(found) if os.path.realpath(f).startswith(allowed)]
+        return [f for f in dict.fromkeys(found) if any(a.holds(f) for a in allowed)]
 
     @cached_property
     def _names(self) -> frozenset[str]:
