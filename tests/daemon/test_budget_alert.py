@@ -5,9 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from memory_audit.daemon.alerts import alerts_for, scan_file
+from memory_audit.daemon.change_alerts import _scan_all
 from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from memory_audit.store.state import State
-from tests.harness import write_tree
+from memory_audit.tree.discovery import locate
+from tests.harness import findings, write_tree
+from tests.support.git_repo import Repo
 
 
 def index_of(count: int, hook: str) -> str:
@@ -39,3 +42,24 @@ def test_no_budget_alert_for_a_cjk_index_under_25000_characters(tmp_path: Path) 
     )
     assert scan is not None
     assert alerts_for(scan, state, frozenset()) == []
+
+
+def test_no_budget_alert_for_an_index_the_project_imports_in_full(tmp_path: Path) -> None:
+    """The audit reports no cut for an index the project's CLAUDE.md imports (it loads in
+    full): the service agrees, and still alerts for the same index when nothing imports it."""
+    repo = Repo(tmp_path / "shop")
+    repo.commit("index", {"README.md": "# Shop\n", ".claude/memory/MEMORY.md": index_of(230, "x")})
+    root = repo.path / ".claude" / "memory"
+
+    def budget_alerts() -> list[str]:
+        scanner = secret_scanner(ScannerConfig(state_dir=str(tmp_path / "state")))
+        scans = _scan_all({root / "MEMORY.md"}, root, scanner, 1 << 20)
+        state = State(tmp_path / "state")
+        return [a.kind for s in scans for a in alerts_for(s, state, frozenset())]
+
+    assert budget_alerts() == ["budget"]
+    (tmp_path / "state").rename(tmp_path / "state-before")  # the crossing is new again
+    repo.commit("import", {"CLAUDE.md": "# Shop\n\n@.claude/memory/MEMORY.md\n"})
+    assert budget_alerts() == []
+    audited = findings(root, "index-budget", location=locate(root))
+    assert not [f for f in audited if f.code in {"over-budget", "invisible-entry"}]

@@ -68,10 +68,17 @@ class IndexLoader:
 def index_loader(tree: MemoryTree) -> IndexLoader | None:
     """The first import of the tree's MEMORY.md in the project's instruction files, else
     the first instruction to read it; None when neither is there (or no project)."""
-    project = tree.location.project_path
-    if project is None or tree.index is None:
+    if tree.index is None:
         return None
-    index = os.path.realpath(tree.root / INDEX_NAME)
+    return project_index_loader(tree.location.project_path, tree.root)
+
+
+def project_index_loader(project: Path | None, root: Path) -> IndexLoader | None:
+    """:func:`index_loader` for the index of the tree at ``root`` (the daemon has no
+    snapshot, only the tree's folder and its located project)."""
+    if project is None:
+        return None
+    index = os.path.realpath(root / INDEX_NAME)
     inside = os.path.realpath(project) + os.sep
     queue = deque((project / name, 0) for name in TOP_FILES)
     seen: set[str] = set()

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from memory_audit.analysis.index_loaders import project_index_loader
 from memory_audit.config.paths import claude_home
 from memory_audit.config.settings import Config
 from memory_audit.daemon.alerts import (
@@ -259,7 +260,28 @@ def _scan_all(paths: set[Path], root: Path, scanner: Scanner, limit: int) -> lis
             continue
         if scan is not None:
             scans.append(_bounded(scan))
-    return _with_published(scans, root)
+    return _with_published(_with_index_loader(scans, root), root)
+
+
+def _with_index_loader(scans: list[FileScan], root: Path) -> list[FileScan]:
+    """Without the budget of an index the project loads in full itself (its CLAUDE.md
+    imports it, or tells sessions to read it): the audit reports no cut there, so no alert.
+    Looked up only when the batch holds an index past Claude Code's cut."""
+    if not any(scan.index_load is not None and scan.index_load.cut for scan in scans):
+        return scans
+    try:
+        loader = project_index_loader(locate(root).project_path, root)
+    except Exception as exc:  # a bug there: the budget alert still goes out
+        log.error("looking up what loads the index failed: %s", describe(exc))
+        return scans
+    return [
+        dataclasses.replace(scan, index_load=None)
+        if loader is not None
+        and scan.index_load is not None
+        and loader.reads_all(scan.index_load.lines)
+        else scan
+        for scan in scans
+    ]
 
 
 def _with_published(scans: list[FileScan], root: Path) -> list[FileScan]:
