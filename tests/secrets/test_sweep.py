@@ -63,16 +63,16 @@ def _from_rows(rows: list[Row]) -> list[int]:
 
 
 @pytest.mark.skipif(not TWO_CORES, reason="the sweep forks only with two cores or more")
-def test_a_forked_sweep_works_on_its_first_eighth_before_it_forks() -> None:
-    # The child inherits what this process built for the first eighth (RE2's automata):
+def test_a_forked_sweep_works_on_its_first_sixteenth_before_it_forks() -> None:
+    # The child inherits what this process built for the first sixteenth (RE2's automata):
     # its memory holds those texts as worked on already. Then the rest is cut in two.
     texts = [f"text {n:02d} " * 10 for n in range(64)]  # 64 texts of one length
     WORKED.clear()
     rows = map_all(_worked_so_far, texts, _as_rows, _from_rows, 0)
     parent = os.getpid()
-    assert [pid == parent for pid, _ in rows] == [True] * 36 + [False] * 28  # 8 + 28 | 28
-    assert [count for _, count in rows[:36]] == list(range(1, 37))
-    assert [count for _, count in rows[36:]] == list(range(9, 37))  # 8 before the fork
+    assert [pid == parent for pid, _ in rows] == [True] * 34 + [False] * 30  # 4 + 30 | 30
+    assert [count for _, count in rows[:34]] == list(range(1, 35))
+    assert [count for _, count in rows[34:]] == list(range(5, 35))  # 4 before the fork
 
 
 def test_a_small_sweep_or_a_threaded_process_does_not_fork() -> None:
