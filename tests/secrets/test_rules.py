@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -206,6 +207,77 @@ def test_a_rule_whose_requires_is_no_list_of_strings_is_named_and_left_out() -> 
     rules = parse_rules(text, "mine.md")
     assert [(r.name, r.requires) for r in rules.rules] == [("ok", ("OK",))]
     assert "rule 'odd': requires must be a list of strings" in rules.problems[0]
+
+
+GATED = [r for r in RULES.rules if r.gate is not None]
+# A gated rule's samples, cut and joined in any order: its words, values, separators and
+# line breaks (a default-pair match may run from its keyword's line onto the next).
+GATE_PIECES = st.sampled_from(
+    [
+        *(t for r in GATED for t, _ in CASES[r.name][0]),
+        *(t for r in GATED for t in CASES[r.name][1]),
+        *(w for r in GATED for t, _ in CASES[r.name][0] for w in t.split()),
+        "\n",
+        " ",
+        "/",
+        "Default logins:\n",
+        "ops",
+        "Harb0r!77",
+        "x" * 40,
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(GATE_PIECES, max_size=12).map("".join))
+def test_every_text_a_gated_rule_matches_in_also_matches_its_gate(text: str) -> None:
+    # A gate decides where its rule runs: a text the rule matches in and the gate does not
+    # would lose the match. Both engines, the text in three cases.
+    assert GATED
+    for rule in GATED:
+        assert rule.gate is not None
+        for variant in (text, text.upper(), text.lower()):
+            if re.search(rule.regex, variant):
+                assert re.search(rule.gate, variant), (rule.name, variant)
+            if re2.search(rule.regex, variant):
+                assert re2.search(rule.gate, variant), (rule.name, variant)
+
+
+def test_a_match_running_onto_the_next_line_passes_the_gate() -> None:
+    [rule] = [r for r in GATED if r.name == "default-pair"]
+    assert rule.gate is not None
+    text = "Default logins:\nops/Harb0r!77 on the kiosk"
+    assert [m.group("secret") for m in re2.finditer(rule.regex, text)] == ["Harb0r!77"]
+    assert re2.search(rule.gate, text)
+    assert [m.rule for m in SCANNER.scan(text)] == ["default-pair"]
+
+
+def test_a_rule_runs_only_where_its_gate_matches() -> None:
+    text = (
+        '```json\n[{"name": "slashed", "regex": "(?i:default) [a-z]+/(?P<secret>[A-Za-z0-9!]{6,})",'
+        ' "keywords": ["default"], "gate": "(?i:default) ops/"},'
+        ' {"name": "plain", "regex": "(?P<secret>OK[0-9]{8})", "keywords": ["ok"]}]\n```\n'
+    )
+    scanner = Scanner(parse_rules(text, "mine.md"), b"salt")
+    found = scanner.scan("the default ops/Harb0r!77 OK87654321")
+    assert [m.rule for m in found] == ["slashed", "plain"]
+    # the regex matches "default dev/...", the gate asks for "ops/": the rule does not run
+    # there (a gate must let every match through, as the bundled ones do)
+    assert [m.rule for m in scanner.scan("the default dev/Harb0r!77 OK87654321")] == ["plain"]
+
+
+@pytest.mark.parametrize(
+    ("gate", "problem"),
+    [(["x"], "rule 'odd': gate must be a regex"), ("(?=x)x", "rule 'odd': gate does not compile")],
+)
+def test_a_rule_whose_gate_is_no_regex_is_named_and_left_out(gate: object, problem: str) -> None:
+    text = (
+        f'```json\n[{{"name": "odd", "regex": "OK[0-9]{{8}}", "gate": {json.dumps(gate)}}},'
+        ' {"name": "ok", "regex": "OK[0-9]{8}", "gate": "OK"}]\n```\n'
+    )
+    rules = parse_rules(text, "mine.md")
+    assert [(r.name, r.gate) for r in rules.rules] == [("ok", "OK")]
+    assert problem in rules.problems[0]
 
 
 # The rules block as the format defines it: a fence line, then up to the next "```" line.

@@ -4,6 +4,7 @@ text) is linear in the number of hits, and finds what the quadratic original fou
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import given, settings
@@ -16,11 +17,20 @@ from memory_audit.secrets.values import plausible
 from tests.secrets.samples import CASES, NEGATIVES
 
 SCANNER = Scanner(bundled_rules(), b"test-salt")
+# The same rules without their gates: the original ran every rule whose keyword it found.
+UNGATED = Scanner(
+    replace(bundled_rules(), rules=tuple(replace(r, gate=None) for r in bundled_rules().rules)),
+    b"test-salt",
+)
+GATED = sorted({r.name for r in SCANNER.rules if r.gate is not None})
 POSITIVES = sorted(text for positives, _ in CASES.values() for text, _ in positives)
 PIECES = st.sampled_from(
     [
         *POSITIVES[::3],
         *NEGATIVES[::4],
+        # every sample of a gated rule: the gate must let each of them through
+        *(text for name in GATED for text, _ in CASES[name][0]),
+        *(text for name in GATED for text in CASES[name][1]),
         "\n",
         " ",
         "é ",
@@ -37,7 +47,7 @@ def _original_scan(scanner: Scanner, text: str) -> list[SecretMatch]:
     """The scan as first written: each hit's line counted from the text's start, each
     offset decoded from the start, each generic hit compared with every specific one."""
     subject = _Subject(text, bytes_engine=scanner._bytes)
-    candidates = scanner._candidate_rules(subject)
+    candidates = UNGATED._candidate_rules(UNGATED._found(subject))
     found: list[SecretMatch] = []
     for group in (scanner._specific, scanner._generic):
         rules = candidates & group

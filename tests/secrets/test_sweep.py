@@ -13,7 +13,7 @@ import pytest
 
 from memory_audit.secrets.rules import bundled_rules
 from memory_audit.secrets.scanner import Scanner
-from memory_audit.secrets.sweep import _may_fork, scan_all
+from memory_audit.secrets.sweep import Row, _may_fork, map_all, scan_all
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import CASES
 
@@ -42,6 +42,37 @@ def test_a_forked_sweep_equals_scanning_each_text() -> None:
     expected = [SCANNER.scan(text) for text in texts]
     assert sum(len(found) for found in expected) > 100
     assert scan_all(SCANNER, texts, parallel_bytes=0) == expected
+
+
+WORKED: list[str] = []
+
+
+def _worked_so_far(text: str) -> list[int]:
+    """The process that works on ``text`` and how many texts that process has worked on."""
+    WORKED.append(text)
+    return [os.getpid(), len(WORKED)]
+
+
+def _as_rows(found: list[int]) -> list[Row]:
+    row: Row = [*found]
+    return [row]
+
+
+def _from_rows(rows: list[Row]) -> list[int]:
+    return [int(n) for n in rows[0]]
+
+
+@pytest.mark.skipif(not TWO_CORES, reason="the sweep forks only with two cores or more")
+def test_a_forked_sweep_works_on_its_first_sixteenth_before_it_forks() -> None:
+    # The child inherits what this process built for the first sixteenth (RE2's automata):
+    # its memory holds those texts as worked on already. Then the rest is cut in two.
+    texts = [f"text {n:02d} " * 10 for n in range(64)]  # 64 texts of one length
+    WORKED.clear()
+    rows = map_all(_worked_so_far, texts, _as_rows, _from_rows, 0)
+    parent = os.getpid()
+    assert [pid == parent for pid, _ in rows] == [True] * 34 + [False] * 30  # 4 + 30 | 30
+    assert [count for _, count in rows[:34]] == list(range(1, 35))
+    assert [count for _, count in rows[34:]] == list(range(5, 35))  # 4 before the fork
 
 
 def test_a_small_sweep_or_a_threaded_process_does_not_fork() -> None:

@@ -91,6 +91,10 @@ class Rule:
     table: bool = False
     # strings (case-sensitive) of which one must also be in a text for the rule to run
     requires: tuple[str, ...] = ()
+    # a regex every text the rule matches in also matches, looser and cheaper than the rule
+    # (its keyword and a "/" a few characters on): searched in the keyword pass, it keeps
+    # the rule from reading the many texts that hold its keyword and no match
+    gate: str | None = None
     # compiled when loaded (a user's rule); the bundled rules, which the test suite compiles
     # in both engines, are compiled when a text first needs them
     checked: bool = True
@@ -169,13 +173,9 @@ def _rule(item: Any, check: bool) -> tuple[Rule | None, str | None]:
     if problem is not None:
         return None, f"rule {name!r}: regex does not compile ({problem})"
     requires = item.get("requires") or []
-    for field, strings in (("keywords", keywords), ("requires", requires)):
-        if not isinstance(strings, list) or not all(isinstance(k, str) for k in strings):
-            return None, f"rule {name!r}: {field} must be a list of strings"
-    if entropy is not None and not isinstance(entropy, int | float):
-        return None, f"rule {name!r}: entropy must be a number"
-    if item.get("value") not in (None, *VALUE_KINDS):
-        return None, f"rule {name!r}: value must be one of {', '.join(VALUE_KINDS)}"
+    problem = _field_problem(item, keywords, requires, check)
+    if problem is not None:
+        return None, f"rule {name!r}: {problem}"
     rule = Rule(
         name=name,
         label=str(item.get("type") or name),
@@ -186,9 +186,38 @@ def _rule(item: Any, check: bool) -> tuple[Rule | None, str | None]:
         value=item.get("value"),
         table=bool(item.get("table", False)),
         requires=tuple(requires),
+        gate=item.get("gate"),
         checked=check,
     )
     return rule, None
+
+
+def _field_problem(item: dict[str, Any], keywords: Any, requires: Any, check: bool) -> str | None:
+    """What is wrong with a rule's optional fields; None when nothing is."""
+    for field, strings in (("keywords", keywords), ("requires", requires)):
+        if not isinstance(strings, list) or not all(isinstance(k, str) for k in strings):
+            return f"{field} must be a list of strings"
+    entropy = item.get("entropy")
+    if entropy is not None and not isinstance(entropy, int | float):
+        return "entropy must be a number"
+    if item.get("value") not in (None, *VALUE_KINDS):
+        return f"value must be one of {', '.join(VALUE_KINDS)}"
+    gate = item.get("gate")
+    if gate is not None and not isinstance(gate, str):
+        return "gate must be a regex"
+    # searched with the keywords, in RE2's set when RE2 is present: RE2 must take it
+    problem = _gate_problem(gate) if check and gate is not None else None
+    return f"gate does not compile ({problem})" if problem is not None else None
+
+
+def _gate_problem(gate: str) -> str | None:
+    if _re2 is None:
+        return compile_problem(gate)
+    try:
+        bytes_pattern(gate)
+    except RE2_ERRORS as exc:
+        return str(exc)
+    return None
 
 
 def _false_positives(text: str) -> frozenset[str]:

@@ -32,7 +32,7 @@ from typing import Any
 
 from memory_audit.analysis.fast_regex import compile_fast
 from memory_audit.secrets.redact import fingerprint, redact
-from memory_audit.secrets.rules import RE2_ERRORS, Rule, RuleSet, bytes_pattern
+from memory_audit.secrets.rules import DFA_MEMORY, RE2_ERRORS, Rule, RuleSet, bytes_pattern
 from memory_audit.secrets.tables import table_cells
 from memory_audit.secrets.values import plausible
 
@@ -40,6 +40,19 @@ try:
     import re2 as _re2
 except ImportError:  # pragma: no cover - google-re2 is a dependency; a broken wheel: stdlib
     _re2 = None
+
+
+# Sets of keywords found whose rules are kept worked out (a sweep finds some hundreds).
+GROUPS_KEPT = 4096
+
+
+@dataclass(frozen=True)
+class _Groups:
+    """The rules to run on a text: specific, generic and table rules."""
+
+    specific: frozenset[int]
+    generic: frozenset[int]
+    tables: frozenset[int]
 
 
 @dataclass(frozen=True)
@@ -70,13 +83,24 @@ class Scanner:
             for i, r in enumerate(self.rules)
             if r.requires
         }
+        # the rules' gates: in the same search, numbered after the required strings
+        self._gates = sorted({r.gate for r in self.rules if r.gate is not None})
+        first_gate = len(self._keywords) + len(required)
+        gate_number = {gate: first_gate + n for n, gate in enumerate(self._gates)}
+        self._gated = {
+            i: gate_number[r.gate] for i, r in enumerate(self.rules) if r.gate is not None
+        }
         self._always = frozenset(i for i, r in enumerate(self.rules) if not r.keywords)
         # keyword -> the rules it lets run (with the keyword-less ones): a set union per file;
         # a required string lets none run by itself
         self._enabled_by = _enabled_by(self.rules, self._keywords, self._always)
-        self._enabled_by += [self._always] * len(required)
+        self._enabled_by += [self._always] * (len(required) + len(self._gates))
         self._requiring_rules = frozenset(self._requiring)
-        self._keyword_set = _keyword_set(self._keywords, required)
+        self._gated_rules = frozenset(self._gated)
+        self._keyword_set = _keyword_set(self._keywords, required, self._gates)
+        # what the keyword search found -> the rules to run, in their three groups: texts
+        # mostly find one of a few sets of keywords, each worked out once
+        self._groups: dict[tuple[int, ...], _Groups | None] = {}
         # RE2 everywhere (the keyword set and the rules): the text is matched as bytes.
         self._bytes = _re2 is not None and (self._keyword_set is not None or not self._keywords)
         # A rule checked when loaded is compiled now (its pattern is cached: no cost); a
@@ -98,15 +122,16 @@ class Scanner:
     def scan(self, text: str) -> list[SecretMatch]:
         """Every possible secret in ``text``, false positives included (callers decide)."""
         subject = _Subject(text, bytes_engine=self._bytes)
-        candidates = self._candidate_rules(subject)
-        if not candidates:  # most texts of a sweep: no keyword, no rule that always runs
+        groups = self._candidate_groups(subject)
+        if groups is None:  # most texts of a sweep: no keyword, no rule that always runs
             return []
-        specific = self._group_hits(subject, candidates & self._specific)
-        generic = self._group_hits(subject, candidates & self._generic)
-        # a generic hit on a specific one: dropped; a table's cell on either: dropped
-        found = sorted(specific + _clear_of(generic, specific), key=lambda m: m.start)
-        tables = self._table_hits(subject.text, candidates & self._tables)
-        return sorted(found + _clear_of(tables, found), key=lambda m: m.start) if tables else found
+        specific = self._group_hits(subject, groups.specific)
+        generic = self._group_hits(subject, groups.generic)
+        # a generic hit on a specific one: dropped; a table's cell on either: dropped (hits
+        # come sorted by start: a text with one kind of hit, or none, needs no merge)
+        found = sorted(specific + _clear_of(generic, specific), key=_start) if generic else specific
+        tables = self._table_hits(subject.text, groups.tables)
+        return sorted(found + _clear_of(tables, found), key=_start) if tables else found
 
     def _table_hits(self, text: str, rules: frozenset[int]) -> list[SecretMatch]:
         """The cells of the columns the table rules name that hold a plausible value (the
@@ -130,8 +155,24 @@ class Scanner:
             pattern = self._patterns[index] = _Pattern.of(self.rules[index].regex, self._bytes)
         return pattern
 
-    def _candidate_rules(self, subject: _Subject) -> frozenset[int]:
-        found = self._found(subject)
+    def _candidate_groups(self, subject: _Subject) -> _Groups | None:
+        """The rules to run on a text, by group; None when there are none."""
+        found = tuple(self._found(subject))
+        if found in self._groups:
+            return self._groups[found]
+        if len(self._groups) >= GROUPS_KEPT:  # a daemon's scanner lives on: bounded
+            self._groups.clear()
+        groups = self._groups[found] = self._grouped(self._candidate_rules(found))
+        return groups
+
+    def _grouped(self, candidates: frozenset[int]) -> _Groups | None:
+        if not candidates:
+            return None
+        return _Groups(
+            candidates & self._specific, candidates & self._generic, candidates & self._tables
+        )
+
+    def _candidate_rules(self, found: Sequence[int]) -> frozenset[int]:
         if not found:
             candidates = self._always  # no keyword at all: only the rules that always run
         elif len(found) == 1:
@@ -139,20 +180,27 @@ class Scanner:
         else:
             candidates = self._always.union(*(self._enabled_by[n] for n in found))
         requiring = candidates & self._requiring_rules
-        if not requiring:
-            return candidates
-        # a rule that requires a string the text lacks cannot match there
-        return candidates - {i for i in requiring if self._requiring[i].isdisjoint(found)}
+        if requiring:  # a rule that requires a string the text lacks cannot match there
+            candidates -= {i for i in requiring if self._requiring[i].isdisjoint(found)}
+        gated = candidates & self._gated_rules
+        if gated:  # nor a rule whose gate the text does not match
+            present = set(found)
+            candidates -= {i for i in gated if self._gated[i] not in present}
+        return candidates
 
     def _found(self, subject: _Subject) -> Sequence[int]:
         """The numbers of the keywords (case-insensitive), then of the required strings
-        (case-sensitive) that occur in the text: one search for them all."""
+        (case-sensitive), then of the gates that occur in the text: one search for them all."""
         if self._keyword_set is not None:
             return self._keyword_set.Match(subject.data) or ()
         lowered = subject.text.lower()
         found = [n for n, k in enumerate(self._keywords) if k in lowered]
         start = len(self._keywords)
-        return found + [start + n for n, text in enumerate(self._required) if text in subject.text]
+        found += [start + n for n, text in enumerate(self._required) if text in subject.text]
+        start += len(self._required)
+        return found + [
+            start + n for n, gate in enumerate(self._gates) if re.search(gate, subject.text)
+        ]
 
     def _group_hits(self, subject: _Subject, rules: frozenset[int]) -> list[SecretMatch]:
         """The hits of these rules as one alternation of them would find them: of overlapping
@@ -163,6 +211,8 @@ class Scanner:
         matches = [
             (m.start(), i, m) for i in rules for m in self.pattern(i).regex.finditer(subject.data)
         ]
+        if not matches:  # most texts a rule runs on
+            return []
         hits: list[SecretMatch] = []
         lines = _LineCounter(subject.text)
         reach = 0  # where the last match that took its text ends
@@ -194,6 +244,10 @@ class Scanner:
             redacted=redact(secret),
             fingerprint=fingerprint(rule.name, secret, self._salt),
         )
+
+
+def _start(match: SecretMatch) -> int:
+    return match.start
 
 
 def _clear_of(hits: list[SecretMatch], taken: list[SecretMatch]) -> list[SecretMatch]:
@@ -262,16 +316,19 @@ def _enabled_by(
     return [frozenset(rules_run) for rules_run in enabled]
 
 
-def _keyword_set(keywords: Sequence[str], required: Sequence[str]) -> Any:
-    if _re2 is None or not (keywords or required):
+def _keyword_set(keywords: Sequence[str], required: Sequence[str], gates: Sequence[str]) -> Any:
+    if _re2 is None or not (keywords or required or gates):
         return None
     options = _re2.Options()
     options.case_sensitive = False
+    options.max_mem = DFA_MEMORY  # a gate counts characters: room for its states
     keyword_set = _re2.Set.SearchSet(options)
     for keyword in keywords:
         keyword_set.Add(re.escape(keyword))
     for text in required:
         keyword_set.Add(f"(?-i:{re.escape(text)})")
+    for gate in gates:
+        keyword_set.Add(f"(?-i:{gate})")  # as written: its own (?i:...) parts only
     keyword_set.Compile()
     return keyword_set
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Callable
 
 from memory_audit.secrets.redact import entropy
 from memory_audit.secrets.rules import Rule
@@ -280,25 +281,60 @@ def _listed(text: str, start: int, end: int) -> bool:
 
 
 def _has_shape(kind: str | None, value: str) -> bool:
-    letter = any(c.isalpha() for c in value)
-    digit = any(c.isdigit() for c in value)
-    symbol = any(c in SYMBOLS for c in value)
-    cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    shape = SHAPES.get(kind or "")
+    return shape(value, _Features(value)) if shape is not None else True
+
+
+class _Features:
+    """What the shapes ask of a value: letters, digits, symbols, both cases."""
+
+    __slots__ = ("cases", "digit", "letter", "symbol")
+
+    def __init__(self, value: str) -> None:
+        self.letter = any(c.isalpha() for c in value)
+        self.digit = any(c.isdigit() for c in value)
+        self.symbol = any(c in SYMBOLS for c in value)
+        self.cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
+
+
+def _mixed(value: str, has: _Features) -> bool:
     # a generated password of letters only ("qWfTbnRkLzPaXc...") is mixed and strong
-    shapes = {
-        "mixed": lambda: (letter and (digit or symbol)) or _random_letters(value),
-        "strong": lambda: (
-            _random_letters(value)
-            or bool(PASSWORD_LIKE.search(value))  # "qa_panel_pw_456" says what it is
-            or (len(value) >= 6 and letter and digit and (symbol or (cases and len(value) >= 10)))
-        ),
-        "symbol": lambda: len(value) >= 6 and letter and digit and symbol,
-        "token": lambda: len(value) >= 16 and letter and digit,
-        "any": lambda: value.lower() not in COMMON_WORDS,
-        "key": lambda: bool(RANDOM_KEY.match(value)) or (len(value) >= 16 and digit and cases),
-    }
-    shape = shapes.get(kind or "")
-    return shape() if shape is not None else True
+    return (has.letter and (has.digit or has.symbol)) or _random_letters(value)
+
+
+def _strong(value: str, has: _Features) -> bool:
+    if _random_letters(value) or PASSWORD_LIKE.search(value):  # "qa_panel_pw_456"
+        return True
+    long_mix = has.symbol or (has.cases and len(value) >= 10)
+    return len(value) >= 6 and has.letter and has.digit and long_mix
+
+
+def _symbol(value: str, has: _Features) -> bool:
+    return len(value) >= 6 and has.letter and has.digit and has.symbol
+
+
+def _token(value: str, has: _Features) -> bool:
+    return len(value) >= 16 and has.letter and has.digit
+
+
+def _any(value: str, has: _Features) -> bool:
+    return value.lower() not in COMMON_WORDS
+
+
+def _key(value: str, has: _Features) -> bool:
+    return bool(RANDOM_KEY.match(value)) or (len(value) >= 16 and has.digit and has.cases)
+
+
+# value kind -> whether a value has its shape (built once: a table of lambdas a hit cost
+# a dictionary and six closures)
+SHAPES: dict[str, Callable[[str, _Features], bool]] = {
+    "mixed": _mixed,
+    "strong": _strong,
+    "symbol": _symbol,
+    "token": _token,
+    "any": _any,
+    "key": _key,
+}
 
 
 def _random_letters(value: str) -> bool:
