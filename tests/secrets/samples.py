@@ -676,6 +676,11 @@ case(
         "- Maker: `maker9.abc` / `98765`",
         "`src/app` / `src/lib` are the two roots",
         "`main` / `develop` branches",
+        # two names in code joined by a slash: a table and a class, two commands, a file
+        # and its variant
+        "Tách khỏi `Sys_Label`/`L10nService` (chỉ cho nội dung động form/field)",
+        "nút 🌐 (`OpenRowCaption18Command`/`OpenRowLabel18Command`, DelegateCommand<row>)",
+        "- `navImage_p5_1280` / `navImage_p5_1280_sub` — p5, 1280px",
     ],
 )
 case(
@@ -701,7 +706,13 @@ _up = rnd(ALNUM, 12)
 case(
     "url-password",
     [(f"ftp://deploy:{_up}@files.fernhill.net/up", _up)],
-    ["https://user:${TOKEN}@git.fernhill.net/x", "https://fernhill.net:8443/status"],
+    [
+        "https://user:${TOKEN}@git.fernhill.net/x",
+        "https://fernhill.net:8443/status",
+        # a vendor's prefix and x's where the token goes
+        "- remote URLs with embedded PATs (`https://user:ghp_xxx@github.com/...`) — strip",
+        "clone https://bot:sk-proj-XXXX@git.fernhill.net/x",
+    ],
 )
 _nr = rnd(ALNUM, 16)
 case(
@@ -742,6 +753,8 @@ case(
         "default locale: en-US/zh-CN",
         "默认路径 src/app2",
         "- **新默认模型**：`vendor-portal/Model-M2.7-fast`",
+        # two options after "default", the question's mark after the second
+        "4. Page size — top-200 default, or top-100/top-300?",
     ],
 )
 _pit = f"pit-{uuid()}"
