@@ -237,6 +237,8 @@ case(
         (f"토큰: {(_ko := rnd(ALNUM, 32))}", _ko),
         (f"token: “{(_cq := rnd(ALNUM, 32))}”", _cq),
         ('FTP_PASSWORD = "sunflowerfield"', "sunflowerfield"),  # a word, quoted
+        # the variable's name in backticks, as a list of a service's credentials has it
+        ('- `FERNVID_PASSWORD` = "Mansard2024"', "Mansard2024"),
     ],
     [
         'password = os.environ["DB_PASSWORD"]',
