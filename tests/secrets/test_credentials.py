@@ -234,7 +234,6 @@ def test_the_mark_closing_a_question_is_not_the_symbol_of_a_password() -> None:
     assert found(text) == [("default-pair", "Harb0r!77?")]
 
 
-
 def test_a_password_variable_named_in_backticks_is_found() -> None:
     assert found('- `FERNVID_USERNAME` = "Oak Lantern"') == []
     text = '- `FERNVID_PASSWORD` = "Mansard2024"'
