@@ -353,6 +353,8 @@ case(
         ("로그인: ops/Fern7hill#net", "Fern7hill#net"),
         ("login ‘ops’ / ‘Fern7hill#net’", "Fern7hill#net"),
         (f"runner key {SSH_PUBLIC_KEY}; its login ops/Fern7hill#net", "Fern7hill#net"),
+        # an e-mail address as the login, a slash and its password, in prose
+        ("Demo credentials: admin@fernhill.app/harbor123, vet@fernhill.app/x", "harbor123"),
     ],
     [
         "ssh key: ~/.ssh/id_ed25519_fernhill",
@@ -369,6 +371,8 @@ case(
         # an ssh or rsync target after a path: a login at a host, no password
         "ssh: `rsync -az -e 'ssh -p 2222' site/dist/ deploy@10.20.30.40:/srv/www/`",
         "ssh login for the box: ops / deploy@box.example.org",
+        # a remote's owner and repository after its host: no login pair
+        "ssh login via git@github.com:fernhill/tools2x and its deploy key",
         "Example login for the demo: admin/TempPass1!",
         "log in with user/{password}",
         "the lab login is admin/Sw1tch!2024, not a real credential",

@@ -411,8 +411,10 @@ def _ends_a_name(before: str) -> bool:
         return True
     if "://" in token:
         return token.endswith("/")  # url-password reads a URL's credentials
-    # "git@github.com:owner/repo.git": a remote's path, owner and repository, no login pair
-    return token.endswith("/") and ("@" in token or ":" in token)
+    # "git@github.com:owner/repo.git": a remote's path, owner and repository, no login pair;
+    # but "admin@clinic.example/<value>" is an e-mail login and its password
+    remote = "@" in token or ":" in token
+    return token.endswith("/") and remote and not ADDRESS.match(token[:-1])
 
 
 def _inside_public_key(before: str) -> bool:
