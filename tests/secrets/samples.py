@@ -239,12 +239,15 @@ case(
         ('FTP_PASSWORD = "sunflowerfield"', "sunflowerfield"),  # a word, quoted
         # the variable's name in backticks, as a list of a service's credentials has it
         ('- `FERNVID_PASSWORD` = "Mansard2024"', "Mansard2024"),
+        # the code that lets someone sign up as an administrator
+        ("- `FERN_ADMIN_INVITE_CODE=Lanterns2025` in `/srv/fern/.env.bot`", "Lanterns2025"),
     ],
     [
         'password = os.environ["DB_PASSWORD"]',
         "Changed `parsedDesignTokens?: any;` to `parsedDesignTokens: DesignTokens | null;`",
         "New component-level tokens: --btn-primary-hover (#2A302B light)",
         "password: required",
+        "invite_code: required",
         "token = getToken()",
         "api_key = settings.API_KEY",
         "password=hunter",
