@@ -220,3 +220,16 @@ def test_many_secrets_repeated_are_each_found_again(tree_dir: Path, count: int) 
     found = findings(tree_dir, "secrets")
     assert [f.line for f in found] == list(range(6, 6 + count))
     assert [places(f) for f in found] == [[("a.md", n), ("b.md", n)] for n in range(6, 6 + count)]
+
+
+def test_a_pair_of_names_in_code_and_its_repeat_are_not_reported(tree_dir: Path) -> None:
+    # The class name read as a password was found again wherever the tree names the class.
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", body="Tách khỏi `Sys_Label`/`L10nService` (nội dung động)"),
+            "b.md": memory("b", body="**bỏ `L10nService`** (kho `common.*` qua `Sys_Label`)"),
+        },
+    )
+    assert findings(tree_dir, "secrets") == []

@@ -237,12 +237,17 @@ case(
         (f"토큰: {(_ko := rnd(ALNUM, 32))}", _ko),
         (f"token: “{(_cq := rnd(ALNUM, 32))}”", _cq),
         ('FTP_PASSWORD = "sunflowerfield"', "sunflowerfield"),  # a word, quoted
+        # the variable's name in backticks, as a list of a service's credentials has it
+        ('- `FERNVID_PASSWORD` = "Mansard2024"', "Mansard2024"),
+        # the code that lets someone sign up as an administrator
+        ("- `FERN_ADMIN_INVITE_CODE=Lanterns2025` in `/srv/fern/.env.bot`", "Lanterns2025"),
     ],
     [
         'password = os.environ["DB_PASSWORD"]',
         "Changed `parsedDesignTokens?: any;` to `parsedDesignTokens: DesignTokens | null;`",
         "New component-level tokens: --btn-primary-hover (#2A302B light)",
         "password: required",
+        "invite_code: required",
         "token = getToken()",
         "api_key = settings.API_KEY",
         "password=hunter",
@@ -351,6 +356,8 @@ case(
         ("로그인: ops/Fern7hill#net", "Fern7hill#net"),
         ("login ‘ops’ / ‘Fern7hill#net’", "Fern7hill#net"),
         (f"runner key {SSH_PUBLIC_KEY}; its login ops/Fern7hill#net", "Fern7hill#net"),
+        # an e-mail address as the login, a slash and its password, in prose
+        ("Demo credentials: admin@fernhill.app/harbor123, vet@fernhill.app/x", "harbor123"),
     ],
     [
         "ssh key: ~/.ssh/id_ed25519_fernhill",
@@ -367,6 +374,8 @@ case(
         # an ssh or rsync target after a path: a login at a host, no password
         "ssh: `rsync -az -e 'ssh -p 2222' site/dist/ deploy@10.20.30.40:/srv/www/`",
         "ssh login for the box: ops / deploy@box.example.org",
+        # a remote's owner and repository after its host: no login pair
+        "ssh login via git@github.com:fernhill/tools2x and its deploy key",
         "Example login for the demo: admin/TempPass1!",
         "log in with user/{password}",
         "the lab login is admin/Sw1tch!2024, not a real credential",
@@ -676,6 +685,11 @@ case(
         "- Maker: `maker9.abc` / `98765`",
         "`src/app` / `src/lib` are the two roots",
         "`main` / `develop` branches",
+        # two names in code joined by a slash: a table and a class, two commands, a file
+        # and its variant
+        "Tách khỏi `Sys_Label`/`L10nService` (chỉ cho nội dung động form/field)",
+        "nút 🌐 (`OpenRowCaption18Command`/`OpenRowLabel18Command`, DelegateCommand<row>)",
+        "- `navImage_p5_1280` / `navImage_p5_1280_sub` — p5, 1280px",
     ],
 )
 case(
@@ -701,7 +715,13 @@ _up = rnd(ALNUM, 12)
 case(
     "url-password",
     [(f"ftp://deploy:{_up}@files.fernhill.net/up", _up)],
-    ["https://user:${TOKEN}@git.fernhill.net/x", "https://fernhill.net:8443/status"],
+    [
+        "https://user:${TOKEN}@git.fernhill.net/x",
+        "https://fernhill.net:8443/status",
+        # a vendor's prefix and x's where the token goes
+        "- remote URLs with embedded PATs (`https://user:ghp_xxx@github.com/...`) — strip",
+        "clone https://bot:sk-proj-XXXX@git.fernhill.net/x",
+    ],
 )
 _nr = rnd(ALNUM, 16)
 case(
@@ -742,6 +762,8 @@ case(
         "default locale: en-US/zh-CN",
         "默认路径 src/app2",
         "- **新默认模型**：`vendor-portal/Model-M2.7-fast`",
+        # two options after "default", the question's mark after the second
+        "4. Page size — top-200 default, or top-100/top-300?",
     ],
 )
 _pit = f"pit-{uuid()}"

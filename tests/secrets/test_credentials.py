@@ -220,3 +220,21 @@ def test_a_slash_joined_list_far_back_on_a_long_line_leaves_a_password_a_passwor
     text = f"Branches `main` / `develop` / `next` then {prose}password: Qx7k!Zr2m"
     assert found(text) == [("password-phrase", "Qx7k!Zr2m")]
     assert found("Branches `main` / `develop` / `Qx7k!Zr2m`") == []
+
+
+def test_two_names_in_code_are_a_login_pair_only_near_a_login_word() -> None:
+    assert found("- staging: `db_admin` / `Harbor_2207x`") == []
+    text = "- staging credentials: `db_admin` / `Harbor_2207x`"
+    assert found(text) == [("login-pair", "Harbor_2207x")]
+
+
+def test_the_mark_closing_a_question_is_not_the_symbol_of_a_password() -> None:
+    assert found("4. Page size — top-200 default, or top-100/top-300?") == []
+    text = "Is the kiosk still on Default ops/Harb0r!77?"
+    assert found(text) == [("default-pair", "Harb0r!77?")]
+
+
+def test_a_password_variable_named_in_backticks_is_found() -> None:
+    assert found('- `FERNVID_USERNAME` = "Oak Lantern"') == []
+    text = '- `FERNVID_PASSWORD` = "Mansard2024"'
+    assert found(text) == [("generic-assignment", "Mansard2024")]

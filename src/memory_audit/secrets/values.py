@@ -19,7 +19,9 @@ credentials) is also judged by its shape and by the words around it on its line:
 - never a file path or a URL's path, a hash or algorithm name (``HMAC-SHA256``), a
   public key (``ssh-ed25519 AAAA...``, a ``BEGIN PUBLIC KEY`` block), an identifier
   (``snake_case``, ``camelCase``, ``kebab-label``, ``process.env.X``, ``DB_PASSWORD``) or
-  an issue reference (``owner/repo#505``) or a cloud region (``eu-west-1``);
+  an issue reference (``owner/repo#505``) or a cloud region (``eu-west-1``), nor the
+  second of two names in code joined by a slash (`` `Sys_Label`/`L10nService` ``) with no
+  login word near;
 - never text its line marks as an example (``e.g.``, ``for example``, ``example:``)
   shortly before it, or disclaims shortly after it (``not a real password``).
 
@@ -50,6 +52,8 @@ PLACEHOLDER = re.compile(
     rf"|{DISCLAIMER}",
     re.I,
 )
+# A vendor's prefix and x's where the token would be: "ghp_xxx", "sk-proj-XXX".
+VENDOR_PLACEHOLDER = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}[_-](?:x{3,}|X{3,})$")
 NOT_A_VALUE = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|[()\[\]]|^\$|^%|^os\.|^env\.", re.I)
 # The name of an environment variable ("secret: HOLIDAY_API_KEY, ..." in prose says where
 # the secret lives, not what it is): upper case words joined by underscores.
@@ -117,6 +121,17 @@ SEPARATORS = (":", "=", "：", "|")
 RANDOM_KEY = re.compile(
     r"^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}"
     r"|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
+)
+# Two names in code joined by a slash (`` `Sys_Label`/`L10nService` ``, a file and its
+# variant `` `nav_p5` / `nav_p5_sub` ``): words run together or joined by underscores, one
+# of them three lower case letters at least, and no symbol a password would carry.
+CODE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*$")
+NAME_JOINT = re.compile(r"_|[a-z0-9][A-Z]")
+LOWER_WORD = re.compile(r"[a-z]{3}")
+BACKTICKED_BEFORE = re.compile(r"`([^`\s]{1,40})` ?/ ?`$")
+# Words that make a pair of names a login and its password all the same.
+LOGIN_WORDS = re.compile(
+    r"pass|pwd|\bpw\b|log ?in|\buser|cred|account|secret|密码|账号|パスワード|비밀번호", re.I
 )
 CLOSING_QUOTES = {"`": "`", "'": "'", '"': '"', "“": "”", "‘": "’", "「": "」", "『": "』"}
 
@@ -187,7 +202,8 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
     known = rule.value == "known"
     if not known and len(set(value)) < (MIN_DISTINCT_ANY if rule.value == "any" else MIN_DISTINCT):
         return False
-    if PLACEHOLDER.search(value) or value.lower() in PLACEHOLDER_WORDS or rule.allowed(value):
+    placeholder = PLACEHOLDER.search(value) or VENDOR_PLACEHOLDER.match(value)
+    if placeholder or value.lower() in PLACEHOLDER_WORDS or rule.allowed(value):
         return False
     if not known and rule.entropy is not None and entropy(value) < _least_entropy(rule, value):
         return False
@@ -197,7 +213,7 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
     templated = text[end : end + 1] == "{"
     if not _a_value(value) or _cut_address(value, text, end) or templated:
         return False
-    listed = _listed(text, start, end)
+    listed = _listed(text, start, end) or _paired_names(text, start, value)
     return not listed and _in_context(text, start, end) and _shaped(rule, text, start, end)
 
 
@@ -217,7 +233,7 @@ def _cut_address(value: str, text: str, end: int) -> bool:
 
 def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
     """The value has the shape its rule asks for, where it stands."""
-    value = text[start:end].strip()
+    value = _question_closed(text[start:end].strip(), text, end)
     kind = rule.value
     if kind is None and _wordlike(value):
         # "For token: computed from the weights": a word, unless quoted after ":" or "="
@@ -227,6 +243,14 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
     if kind == "mixed" and _unseparated(text, start):
         kind = "strong"  # "password Word01!!": with no separator, prose unless it is strong
     return _has_shape(kind, value) or (kind == "mixed" and _stated(text, start, end, value))
+
+
+def _question_closed(value: str, text: str, end: int) -> str:
+    """The value without the ``?`` that ends a question ("default, or top-100/top-300?"):
+    the question's mark, not one of the value's symbols."""
+    if value.endswith("?") and text[end : end + 1] in ("", " ", "\n"):
+        return value[:-1]
+    return value
 
 
 def _a_value(value: str) -> bool:
@@ -278,6 +302,23 @@ def _listed(text: str, start: int, end: int) -> bool:
     marks = (text.rfind(mark, floor, start) for mark in ("\n", "|", ",", ";", "：", "，"))
     segment = max(floor - 1, *marks) + 1
     return len(LIST_SEPARATOR.findall(text, segment, start)) >= 2
+
+
+def _paired_names(text: str, start: int, value: str) -> bool:
+    """`` `OpenRowCaptionCommand`/`OpenRowLabelCommand` ``: the value and the backticked
+    text before it are both names in code, and no login or password word stands near."""
+    login = BACKTICKED_BEFORE.search(text, max(0, start - 48), start)
+    if login is None or not (_code_name(login.group(1)) and _code_name(value)):
+        return False
+    floor = max(0, login.start() - NEAR)  # on the pair's line, close before it
+    floor = text.rfind("\n", floor, login.start()) + 1 or floor
+    return not LOGIN_WORDS.search(text, floor, login.start())
+
+
+def _code_name(value: str) -> bool:
+    """Words joined by underscores or run together in camelCase, digits allowed
+    (``I18nService``, ``nav_p5_1280_sub``); a generated ``Kx9_QpL2_Zr7w`` has no word."""
+    return bool(CODE_NAME.match(value) and NAME_JOINT.search(value) and LOWER_WORD.search(value))
 
 
 def _has_shape(kind: str | None, value: str) -> bool:
@@ -406,8 +447,10 @@ def _ends_a_name(before: str) -> bool:
         return True
     if "://" in token:
         return token.endswith("/")  # url-password reads a URL's credentials
-    # "git@github.com:owner/repo.git": a remote's path, owner and repository, no login pair
-    return token.endswith("/") and ("@" in token or ":" in token)
+    # "git@github.com:owner/repo.git": a remote's path, owner and repository, no login pair;
+    # but "admin@clinic.example/<value>" is an e-mail login and its password
+    remote = "@" in token or ":" in token
+    return token.endswith("/") and remote and not ADDRESS.match(token[:-1])
 
 
 def _inside_public_key(before: str) -> bool:
