@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import stat
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,12 +60,14 @@ class _Known:
 class TreeValues:
     """Tree root -> tree path -> the values its file yielded when it had that size and
     mtime. Built again from nothing when the scanner changes (other rules, a false
-    positive recorded since)."""
+    positive recorded since). Safe to share between threads (a daemon's baseline and its
+    batch of changes may record at once)."""
 
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
         self._trees: dict[str, dict[str, _Known]] = {}
         self._scanner: Scanner | None = None
+        self._lock = threading.Lock()
 
     def search(
         self,
@@ -77,18 +80,22 @@ class TreeValues:
         """The repeat search of the tree as it is now: ``files`` are its files, ``names``
         every path in it (a value the tree names things with is not searched for), and
         ``changed`` the files to read again whatever their size and mtime."""
+        with self._lock:
+            values = self._values(root, set(files), scanner, set(changed))
+        return RepeatSearch(values, scanner, names)
+
+    def _values(
+        self, root: Path, files: set[str], scanner: Scanner, changed: set[str]
+    ) -> frozenset[str]:
         if scanner is not self._scanner:
             self._trees.clear()
             self._scanner = scanner
-        files = set(files)
         known = self._trees.setdefault(str(root), {})
         for gone in set(known) - files:
             del known[gone]
-        reread = set(changed)
         for rel in files:
-            known[rel] = self._refreshed(root, rel, known.get(rel), rel in reread, scanner)
-        values = frozenset().union(*(entry.values for entry in known.values()))
-        return RepeatSearch(values, scanner, names)
+            known[rel] = self._refreshed(root, rel, known.get(rel), rel in changed, scanner)
+        return frozenset().union(*(entry.values for entry in known.values()))
 
     def _refreshed(
         self, root: Path, rel: str, entry: _Known | None, changed: bool, scanner: Scanner
@@ -96,10 +103,10 @@ class TreeValues:
         if entry is not None and not changed and _same(root / rel, entry):
             return entry
         seen = read_regular(root, rel, self.max_bytes)
-        return _Known(seen.size, seen.mtime_ns, _values(seen, scanner))
+        return _Known(seen.size, seen.mtime_ns, _file_values(seen, scanner))
 
 
-def _values(seen: OnDisk, scanner: Scanner) -> frozenset[str]:
+def _file_values(seen: OnDisk, scanner: Scanner) -> frozenset[str]:
     if seen.data is None:
         return frozenset()
     try:
