@@ -97,6 +97,13 @@ def tree_files(root: Path) -> TreeFiles:
     return TreeFiles(storable, unreadable, tuple(sorted(files - storable)), names)
 
 
+def repeat_search(root: Path, scanner: Scanner, max_bytes: int) -> RepeatSearch:
+    """The tree's repeat search as it is now, read once (``restore`` masks a file's current
+    text as the journal would keep it, to show it and compare it with a version)."""
+    listing = tree_files(root)
+    return TreeValues(max_bytes).search(root, listing.present, listing.names, scanner)
+
+
 def _storable(rel: str) -> bool:
     """SQLite takes UTF-8 text only: a name holding undecodable bytes is left out (one
     file unjournaled, with a log line), never the reason the tree's other files are not."""
