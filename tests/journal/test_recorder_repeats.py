@@ -214,3 +214,25 @@ def test_a_repeat_inside_a_name_is_the_name_and_kept(
     assert b.endswith(
         f"host {PASSWORD}.local, {PASSWORD}-notes.md; - nas {redact(PASSWORD)} on the mgmt port\n"
     )
+
+
+def test_a_label_repeating_a_value_of_the_tree_is_stored_masked(
+    tmp_path: Path, journal: Journal, state: Path
+) -> None:
+    # a session's first prompt, as the attribution reads it from a transcript
+    def session(rel: str, at: float, kind: str) -> Actor:
+        return Actor("session", "s1", f"put {PASSWORD} on the nas")
+
+    tree = write_tree(
+        tmp_path / "memory", {"a.md": memory("a", body=SAID), "b.md": memory("b", body="x")}
+    )
+    rec = recorder(journal, state)
+    rec.reconcile(tree, 1.0, outside)
+    (tree / "b.md").write_text(memory("b", body="y"))
+    [changed] = rec.reconcile(tree, 2.0, session, changed={"b.md"})
+    (tree / "b.md").unlink()
+    [gone] = rec.reconcile(tree, 3.0, session, changed={"b.md"})
+    assert changed.actor.label == gone.actor.label == f"put {redact(PASSWORD)} on the nas"
+    journal.close()
+    stored_rows = b"".join(p.read_bytes() for p in journal.folder.glob("journal.sqlite*"))
+    assert PASSWORD.encode() not in stored_rows

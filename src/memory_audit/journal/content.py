@@ -117,6 +117,15 @@ def _rule_spans(text: str, scanner: Scanner) -> list[tuple[int, int]]:
     return spans
 
 
+def masked_repeats(text: str, repeats: RepeatSearch | None) -> str:
+    """``text`` (a label, already masked by the rules) with every place it repeats one of
+    the tree's values masked too."""
+    places = repeats.places(text, []) if repeats else []
+    for start, end, value in reversed(places):
+        text = text[:start] + redact(value) + text[end:]
+    return text
+
+
 def decoded(data: bytes) -> str:
     """The text a person reads: decoded as the walker decodes it, byte-order mark left out."""
     for mark, codec in UTF16_MARKS:

@@ -16,6 +16,7 @@ the audit reports it. Labels (a session's first prompt) are masked where they ar
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from memory_audit.errors import describe
 from memory_audit.journal.blobs import BlobStore
-from memory_audit.journal.content import mask
+from memory_audit.journal.content import mask, masked_repeats
 from memory_audit.journal.index import (
     BASELINE,
     CREATED,
@@ -157,7 +158,12 @@ class Recorder:
         to_read = [
             rel for rel in sorted(suspects & present) if self._read(root, rel, latest, changed)
         ]
-        repeats = self._repeats(root, listing, changed) if to_read else None
+        gone = [
+            rel
+            for rel in sorted(set(latest) - present)
+            if not latest[rel].is_tombstone and not listing.unknown(rel)
+        ]
+        repeats = self._repeats(root, listing, changed) if to_read or gone else None
         for rel in to_read:
             try:
                 version = self._version_of(
@@ -170,9 +176,8 @@ class Recorder:
                 continue
             if version is not None:
                 new.append(version)
-        for rel in sorted(set(latest) - present):
-            if not latest[rel].is_tombstone and not listing.unknown(rel):
-                new.append(self._tombstone(root, latest[rel], when, attribute))
+        for rel in gone:
+            new.append(self._tombstone(root, latest[rel], when, attribute, repeats))
         return self.index.add(new)
 
     @staticmethod
@@ -215,16 +220,28 @@ class Recorder:
         if last is not None and not last.is_tombstone and blob is not None and blob == last.blob:
             return None
         kind = _kind(last, changed)
-        actor = Actor("baseline") if kind == BASELINE else attribute(rel, seen.mtime_ns / 1e9, kind)
+        actor = Actor("baseline")
+        if kind != BASELINE:
+            actor = _labelled(attribute(rel, seen.mtime_ns / 1e9, kind), repeats)
         note = TOO_LARGE if seen.data is None else ""
         return NewVersion(
             str(root), rel, when, kind, blob, seen.size, seen.mtime_ns, actor, note, seen.masked
         )
 
     @staticmethod
-    def _tombstone(root: Path, last: Version, when: float, attribute: Attribute) -> NewVersion:
-        actor = attribute(last.path, when, DELETED)
+    def _tombstone(
+        root: Path, last: Version, when: float, attribute: Attribute, repeats: RepeatSearch | None
+    ) -> NewVersion:
+        actor = _labelled(attribute(last.path, when, DELETED), repeats)
         return NewVersion(str(root), last.path, when, DELETED, None, 0, 0, actor)
+
+
+def _labelled(actor: Actor, repeats: RepeatSearch | None) -> Actor:
+    """A session's first prompt, masked by the rules where it was made, masked where it
+    repeats a value the tree says is a secret: a label is stored with the version."""
+    if not actor.label or not repeats:
+        return actor
+    return dataclasses.replace(actor, label=masked_repeats(actor.label, repeats))
 
 
 def _kind(last: Version | None, changed: Iterable[str] | None) -> str:
