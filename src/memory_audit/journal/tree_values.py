@@ -100,7 +100,8 @@ class TreeValues:
     def _refreshed(
         self, root: Path, rel: str, entry: _Known | None, changed: bool, scanner: Scanner
     ) -> _Known:
-        if entry is not None and not changed and _same(root / rel, entry):
+        # a string path: a Path built for each of a tree's files cost more than its lstat
+        if entry is not None and not changed and _same(os.path.join(root, rel), entry):
             return entry
         seen = read_regular(root, rel, self.max_bytes)
         return _Known(seen.size, seen.mtime_ns, _file_values(seen, scanner))
@@ -115,7 +116,7 @@ def _file_values(seen: OnDisk, scanner: Scanner) -> frozenset[str]:
         return frozenset()  # and the tree's other files are still recorded and masked
 
 
-def _same(path: Path, entry: _Known) -> bool:
+def _same(path: str, entry: _Known) -> bool:
     try:
         info = os.lstat(path)
     except OSError:
