@@ -236,3 +236,31 @@ def test_a_label_repeating_a_value_of_the_tree_is_stored_masked(
     journal.close()
     stored_rows = b"".join(p.read_bytes() for p in journal.folder.glob("journal.sqlite*"))
     assert PASSWORD.encode() not in stored_rows
+
+
+def test_versions_kept_before_a_value_was_said_a_secret_are_masked_once_it_is(
+    tmp_path: Path, journal: Journal, state: Path
+) -> None:
+    def session(rel: str, at: float, kind: str) -> Actor:
+        return Actor("session", "s1", f"keep {PASSWORD} for the nas")
+
+    tree = write_tree(
+        tmp_path / "memory", {"a.md": memory("a", body="x"), "b.md": memory("b", body="y")}
+    )
+    rec = recorder(journal, state)
+    rec.reconcile(tree, 1.0, outside)
+    (tree / "b.md").write_text(memory("b", body=BARE))
+    [bare] = rec.reconcile(tree, 2.0, session, changed={"b.md"})
+    assert PASSWORD.encode() in on_disk(journal)  # nothing says it is a secret yet
+    (tree / "a.md").write_text(memory("a", body=SAID))
+    rec.reconcile(tree, 3.0, outside, changed={"a.md"})
+    now = journal.index.get(bare.id)
+    assert now is not None
+    assert now.blob != bare.blob
+    assert journal.content(now).endswith(f"- nas {redact(PASSWORD)} on the mgmt port\n".encode())
+    assert (now.masked, now.actor.label) == (1, f"keep {redact(PASSWORD)} for the nas")
+    assert PASSWORD.encode() not in on_disk(journal)
+    journal.close()
+    assert PASSWORD.encode() not in b"".join(
+        p.read_bytes() for p in journal.folder.glob("journal.sqlite*")
+    )

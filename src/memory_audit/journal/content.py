@@ -71,6 +71,16 @@ def mask(data: bytes, scanner: Scanner, repeats: RepeatSearch | None = None) -> 
     return Masked(data, count)
 
 
+def mask_repeats(data: bytes, repeats: RepeatSearch) -> Masked:
+    """Kept content (the rules' secrets masked when it was recorded) masked where it repeats
+    one of the tree's values: a value the tree said was a secret only later."""
+    count = 0
+    for reading in readings(data):
+        data, found = _mask_reading(data, reading, None, repeats)
+        count += found
+    return Masked(data, count)
+
+
 def masked_bytes(data: bytes, scanner: Scanner, repeats: RepeatSearch | None = None) -> bytes:
     return mask(data, scanner, repeats).data
 
@@ -90,11 +100,11 @@ def _text(data: bytes, reading: Reading) -> str:
 
 
 def _mask_reading(
-    data: bytes, reading: Reading, scanner: Scanner, repeats: RepeatSearch | None
+    data: bytes, reading: Reading, scanner: Scanner | None, repeats: RepeatSearch | None
 ) -> tuple[bytes, int]:
     end = reading.end(len(data))  # of the data as earlier readings left it
     text = _text(data, reading)
-    spans = _rule_spans(text, scanner)
+    spans = _rule_spans(text, scanner) if scanner is not None else []
     if repeats:
         spans = sorted(spans + [(s, e) for s, e, _ in repeats.places(text, spans)])
     if not spans:

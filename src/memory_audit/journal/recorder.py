@@ -25,6 +25,7 @@ from pathlib import Path
 from memory_audit.errors import describe
 from memory_audit.journal.blobs import BlobStore
 from memory_audit.journal.content import mask, masked_repeats
+from memory_audit.journal.history_mask import mask_history
 from memory_audit.journal.index import (
     BASELINE,
     CREATED,
@@ -164,6 +165,9 @@ class Recorder:
             if not latest[rel].is_tombstone and not listing.unknown(rel)
         ]
         repeats = self._repeats(root, listing, changed) if to_read or gone else None
+        if repeats is not None and self.values.history_unmasked(root, repeats.values):
+            mask_history(self.index, self.blobs, str(root), repeats)
+            self.values.history_masked(root, repeats.values)
         for rel in to_read:
             try:
                 version = self._version_of(

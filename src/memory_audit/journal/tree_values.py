@@ -67,6 +67,8 @@ class TreeValues:
         self.max_bytes = max_bytes
         self._trees: dict[str, dict[str, _Known]] = {}
         self._scanner: Scanner | None = None
+        # tree root -> the values its kept versions were masked with (in this process)
+        self._history: dict[str, frozenset[str]] = {}
         self._lock = threading.Lock()
 
     def search(
@@ -89,6 +91,7 @@ class TreeValues:
     ) -> frozenset[str]:
         if scanner is not self._scanner:
             self._trees.clear()
+            self._history.clear()
             self._scanner = scanner
         known = self._trees.setdefault(str(root), {})
         for gone in set(known) - files:
@@ -96,6 +99,16 @@ class TreeValues:
         for rel in files:
             known[rel] = self._refreshed(root, rel, known.get(rel), rel in changed, scanner)
         return frozenset().union(*(entry.values for entry in known.values()))
+
+    def history_unmasked(self, root: Path, values: frozenset[str]) -> bool:
+        """Whether the tree's kept versions may hold one of ``values`` bare: this process
+        has not masked them with it yet (a value said only since, or a first search)."""
+        with self._lock:
+            return bool(values - self._history.get(str(root), frozenset()))
+
+    def history_masked(self, root: Path, values: frozenset[str]) -> None:
+        with self._lock:
+            self._history[str(root)] = self._history.get(str(root), frozenset()) | values
 
     def _refreshed(
         self, root: Path, rel: str, entry: _Known | None, changed: bool, scanner: Scanner
