@@ -154,3 +154,24 @@ def test_restore_masks_a_value_the_tree_says_elsewhere_in_the_file_shown(tmp_pat
     assert "-- nas Ha...q on the mgmt port\n+Old notes." in shown
     assert "b.md: already identical to version 3" in shown
     assert password not in shown
+
+
+def test_restore_masks_a_version_kept_before_the_tree_said_its_value_was_a_secret(
+    tmp_path: Path,
+) -> None:
+    """b.md kept with a value bare; a.md says it is a password since, and no service has
+    recorded that: restore masks the kept version before it shows or writes it."""
+    password = "Harbor" + "07" + "!!q"  # a look-alike
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body="x"), "b.md": "Old.\n"})
+    journal_of(tree, {"b.md": memory("b", body=f"- nas {password} on the mgmt port")}).close()
+    (tree / "a.md").write_text(memory("a", body=f"the wifi password is {password}"))
+    (tree / "b.md").write_text("New.\n")
+    term = restore(str(tree / "b.md"), "--version", "3")
+    shown = term.expect("Restore this version?")
+    term.send("y")
+    term.expect("Why restore?")
+    term.send("")
+    assert term.wait() == 0
+    assert "+- nas Ha...q on the mgmt port" in shown
+    assert password not in shown
+    assert password not in (tree / "b.md").read_text()

@@ -31,6 +31,7 @@ from memory_audit.fix.tree_access import Tree
 from memory_audit.journal import lookup
 from memory_audit.journal.blobs import CorruptBlob
 from memory_audit.journal.content import decoded, masked_bytes
+from memory_audit.journal.history_mask import mask_history
 from memory_audit.journal.index import Version
 from memory_audit.journal.labels import SCANNED_CHARS, label
 from memory_audit.journal.recorder import repeat_search
@@ -59,7 +60,7 @@ def run(
     held: Tree | None = None
     try:
         root, rel = lookup.locate(journal.index, target)
-        masked = _masker(root, scanner, config.settings.journal.max_file_bytes)
+        masked = _masker(journal, root, scanner, config.settings.journal.max_file_bytes)
         console = Console(inp, out, _names(rules, journal, root))
         when = _tree_moment(at) if tree or not rel else None
         held = restoring.open_tree(root)  # from here on, every write goes through it
@@ -84,10 +85,16 @@ def run(
     return 0
 
 
-def _masker(root: Path, scanner: Scanner, max_bytes: int) -> Callable[[bytes], bytes]:
+def _masker(
+    journal: Journal, root: Path, scanner: Scanner, max_bytes: int
+) -> Callable[[bytes], bytes]:
     """A file's bytes masked as the journal keeps them: the rules' secrets, and the values
-    the tree says elsewhere, where this file repeats them."""
+    the tree says elsewhere, where this file repeats them. Versions kept before the tree
+    said so are masked first (the service does it at the tree's next change; it may not
+    have run since), so no version shown or written back holds one."""
     repeats = repeat_search(root, scanner, max_bytes)
+    if repeats:
+        mask_history(journal.index, journal.blobs, str(root), repeats)
     return lambda data: masked_bytes(data, scanner, repeats)
 
 
