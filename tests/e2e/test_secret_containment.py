@@ -127,3 +127,30 @@ def test_a_value_repeated_bare_in_another_file_escapes_into_no_output(tmp_path: 
     assert "+- nas Ha...q on the mgmt port" in diff
     for output in [*outputs, diff, *stored_text(state)]:
         assert password not in output
+
+
+@pytest.mark.slow
+def test_history_masks_what_was_kept_before_the_tree_said_a_value_was_a_secret(
+    tmp_path: Path,
+) -> None:
+    """b.md kept with a value bare, and a session's prompt holding it; a.md says it is a
+    password since, and no service has recorded that: ``history`` shows neither bare."""
+    password = "Harbor" + "07" + "!!q"  # a look-alike
+    tree = write_tree(
+        tmp_path / "memory", {"a.md": memory("a", body="x"), "b.md": memory("b", body="notes")}
+    )
+    state = Path(platformdirs.user_state_dir("memory-audit"))
+    journal = Journal(state)
+    scanner = secret_scanner(ScannerConfig(state_dir=str(state)))
+    recorder = Recorder(journal.index, journal.blobs, scanner, 1 << 20)
+    recorder.reconcile(tree, 1.0, lambda *_: Actor("outside"))
+    (tree / "b.md").write_text(memory("b", body=f"- nas {password} on the mgmt port"))
+    session = Actor("session", "5e551011", f"keep {password} for the nas")
+    recorder.reconcile(tree, 2.0, lambda *_: session, changed={"b.md"})
+    journal.close()
+    (tree / "a.md").write_text(memory("a", body=f"the wifi password is {password}"))
+    shown = memory_audit("history", str(tree), "--diff")
+    assert "+- nas Ha...q on the mgmt port" in shown
+    assert '("keep Ha...q for the nas")' in shown
+    for output in [shown, *stored_text(state)]:
+        assert password not in output

@@ -31,10 +31,9 @@ from memory_audit.fix.tree_access import Tree
 from memory_audit.journal import lookup
 from memory_audit.journal.blobs import CorruptBlob
 from memory_audit.journal.content import decoded, masked_bytes
-from memory_audit.journal.history_mask import mask_history
 from memory_audit.journal.index import Version
 from memory_audit.journal.labels import SCANNED_CHARS, label
-from memory_audit.journal.recorder import repeat_search
+from memory_audit.journal.recorder import masked_history
 from memory_audit.journal.store import Journal
 from memory_audit.model.visible import code_span, visible
 from memory_audit.secrets.loading import masking_scanner
@@ -92,9 +91,7 @@ def _masker(
     the tree says elsewhere, where this file repeats them. Versions kept before the tree
     said so are masked first (the service does it at the tree's next change; it may not
     have run since), so no version shown or written back holds one."""
-    repeats = repeat_search(root, scanner, max_bytes)
-    if repeats:
-        mask_history(journal.index, journal.blobs, str(root), repeats)
+    repeats = masked_history(journal.index, journal.blobs, root, scanner, max_bytes)
     return lambda data: masked_bytes(data, scanner, repeats)
 
 

@@ -106,6 +106,18 @@ def repeat_search(root: Path, scanner: Scanner, max_bytes: int) -> RepeatSearch:
     return TreeValues(max_bytes).search(root, listing.present, listing.names, scanner)
 
 
+def masked_history(
+    index: JournalIndex, blobs: BlobStore, root: Path, scanner: Scanner, max_bytes: int
+) -> RepeatSearch:
+    """The tree's repeat search, its kept versions masked with it first: what a command
+    shows of the journal (``restore``, ``history``) holds no value the tree says is a
+    secret, even when no service has recorded the tree since it began to say so."""
+    repeats = repeat_search(root, scanner, max_bytes)
+    if repeats:
+        mask_history(index, blobs, str(root), repeats)
+    return repeats
+
+
 def _storable(rel: str) -> bool:
     """SQLite takes UTF-8 text only: a name holding undecodable bytes is left out (one
     file unjournaled, with a log line), never the reason the tree's other files are not."""
