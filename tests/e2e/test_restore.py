@@ -133,3 +133,45 @@ def test_restore_masks_what_only_a_gitleaks_rule_matches(tmp_path: Path) -> None
     term.wait()
     assert "-The key is" in shown
     assert token not in shown
+
+
+def test_restore_masks_a_value_the_tree_says_elsewhere_in_the_file_shown(tmp_path: Path) -> None:
+    """The file as it is now is shown as the journal keeps it: a password a rule finds in
+    a.md is masked where b.md repeats it bare, in the diff and in the comparison."""
+    password = "Harbor" + "07" + "!!q"  # a look-alike
+    bare = memory("b", body=f"- nas {password} on the mgmt port")
+    tree = write_tree(
+        tmp_path / "memory",
+        {"a.md": memory("a", body=f"the wifi password is {password}"), "b.md": "Old notes.\n"},
+    )
+    journal_of(tree, {"b.md": bare}).close()  # versions: 1 a.md, 2 b.md, 3 b.md (bare)
+    shown = ""
+    for version in ("2", "3"):
+        term = restore(str(tree / "b.md"), "--version", version)
+        shown += term.expect("Restore this version?")
+        term.send("n")
+        term.wait()
+    assert "-- nas Ha...q on the mgmt port\n+Old notes." in shown
+    assert "b.md: already identical to version 3" in shown
+    assert password not in shown
+
+
+def test_restore_masks_a_version_kept_before_the_tree_said_its_value_was_a_secret(
+    tmp_path: Path,
+) -> None:
+    """b.md kept with a value bare; a.md says it is a password since, and no service has
+    recorded that: restore masks the kept version before it shows or writes it."""
+    password = "Harbor" + "07" + "!!q"  # a look-alike
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body="x"), "b.md": "Old.\n"})
+    journal_of(tree, {"b.md": memory("b", body=f"- nas {password} on the mgmt port")}).close()
+    (tree / "a.md").write_text(memory("a", body=f"the wifi password is {password}"))
+    (tree / "b.md").write_text("New.\n")
+    term = restore(str(tree / "b.md"), "--version", "3")
+    shown = term.expect("Restore this version?")
+    term.send("y")
+    term.expect("Why restore?")
+    term.send("")
+    assert term.wait() == 0
+    assert "+- nas Ha...q on the mgmt port" in shown
+    assert password not in shown
+    assert password not in (tree / "b.md").read_text()

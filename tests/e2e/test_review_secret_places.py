@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from memory_audit.secrets.redact import redact
 from tests.e2e.test_review import env_for, review
 from tests.harness import index, memory, write_tree
 from tests.support.terminal import Terminal
@@ -52,5 +53,6 @@ def test_one_decision_redacts_a_value_in_three_files_and_restore_brings_one_back
     restore.send("")
     assert restore.wait() == 0
     # The version before the redaction, as the journal kept it: c.md's copy is text no
-    # rule sees on its own, so the journal, which masks what the rules match, kept it.
-    assert (tree / "c.md").read_text() == before
+    # rule sees on its own, but a.md's rule found the value, so the journal masked it
+    # there too (as the audit reports it): it comes back masked, never whole.
+    assert (tree / "c.md").read_text() == before.replace(PASSWORD, redact(PASSWORD))

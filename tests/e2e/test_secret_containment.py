@@ -7,11 +7,16 @@ import os
 import re
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import platformdirs
 import pytest
 
+from memory_audit.journal.index import Actor
+from memory_audit.journal.recorder import Recorder
+from memory_audit.journal.store import Journal
+from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import CASES
 
@@ -70,3 +75,82 @@ def test_no_planted_secret_escapes_into_any_output(tmp_path: Path) -> None:
     for secret in PLANTED:
         for output in outputs:
             assert not leaked(secret, output)
+
+
+def memory_audit(*args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, "-m", "memory_audit", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=os.environ.copy(),
+    )
+    assert result.returncode in (0, 1), result.stderr
+    return result.stdout + result.stderr
+
+
+def stored_text(state: Path) -> list[str]:
+    """Every file of the state folder, journal blobs inflated (compressed, they hide text)."""
+    texts = []
+    for path in (p for p in state.rglob("*") if p.is_file()):
+        data = path.read_bytes()
+        if path.parent.parent.name == "blobs":
+            data = zlib.decompress(data)
+        texts.append(data.decode("latin-1"))
+    return texts
+
+
+@pytest.mark.slow
+def test_a_value_repeated_bare_in_another_file_escapes_into_no_output(tmp_path: Path) -> None:
+    """A password a rule finds in a.md, written bare in b.md: the audit reports both places,
+    the journal keeps b.md masked, ``history --diff`` shows it masked."""
+    password = "Harbor" + "07" + "!!q"  # a look-alike
+    tree = write_tree(
+        tmp_path / "memory",
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", body=f"the wifi password is {password}"),
+            "b.md": memory("b", body="notes"),
+        },
+    )
+    state = Path(platformdirs.user_state_dir("memory-audit"))
+    journal = Journal(state)
+    scanner = secret_scanner(ScannerConfig(state_dir=str(state)))
+    recorder = Recorder(journal.index, journal.blobs, scanner, 1 << 20)
+    recorder.reconcile(tree, 1.0, lambda *_: Actor("outside"))
+    (tree / "b.md").write_text(memory("b", body=f"- nas {password} on the mgmt port"))
+    recorder.reconcile(tree, 2.0, lambda *_: Actor("outside"), changed={"b.md"})
+    journal.close()
+    outputs = [memory_audit("audit", "--format", f, str(tree)) for f in ("text", "json")]
+    assert "also at b.md:6" in outputs[0]
+    diff = memory_audit("history", str(tree / "b.md"), "--diff")
+    assert "+- nas Ha...q on the mgmt port" in diff
+    for output in [*outputs, diff, *stored_text(state)]:
+        assert password not in output
+
+
+@pytest.mark.slow
+def test_history_masks_what_was_kept_before_the_tree_said_a_value_was_a_secret(
+    tmp_path: Path,
+) -> None:
+    """b.md kept with a value bare, and a session's prompt holding it; a.md says it is a
+    password since, and no service has recorded that: ``history`` shows neither bare."""
+    password = "Harbor" + "07" + "!!q"  # a look-alike
+    tree = write_tree(
+        tmp_path / "memory", {"a.md": memory("a", body="x"), "b.md": memory("b", body="notes")}
+    )
+    state = Path(platformdirs.user_state_dir("memory-audit"))
+    journal = Journal(state)
+    scanner = secret_scanner(ScannerConfig(state_dir=str(state)))
+    recorder = Recorder(journal.index, journal.blobs, scanner, 1 << 20)
+    recorder.reconcile(tree, 1.0, lambda *_: Actor("outside"))
+    (tree / "b.md").write_text(memory("b", body=f"- nas {password} on the mgmt port"))
+    session = Actor("session", "5e551011", f"keep {password} for the nas")
+    recorder.reconcile(tree, 2.0, lambda *_: session, changed={"b.md"})
+    journal.close()
+    (tree / "a.md").write_text(memory("a", body=f"the wifi password is {password}"))
+    shown = memory_audit("history", str(tree), "--diff")
+    assert "+- nas Ha...q on the mgmt port" in shown
+    assert '("keep Ha...q for the nas")' in shown
+    for output in [shown, *stored_text(state)]:
+        assert password not in output

@@ -33,6 +33,7 @@ from memory_audit.journal.blobs import CorruptBlob
 from memory_audit.journal.content import decoded, masked_bytes
 from memory_audit.journal.index import Version
 from memory_audit.journal.labels import SCANNED_CHARS, label
+from memory_audit.journal.recorder import masked_history
 from memory_audit.journal.store import Journal
 from memory_audit.model.visible import code_span, visible
 from memory_audit.secrets.loading import masking_scanner
@@ -55,13 +56,10 @@ def run(
     console = Console(inp, out)
     rules = config.check_options("secrets")
     scanner = masking_scanner(rules)
-
-    def masked(data: bytes) -> bytes:
-        return masked_bytes(data, scanner)
-
     held: Tree | None = None
     try:
         root, rel = lookup.locate(journal.index, target)
+        masked = _masker(journal, root, scanner, config.settings.journal.max_file_bytes)
         console = Console(inp, out, _names(rules, journal, root))
         when = _tree_moment(at) if tree or not rel else None
         held = restoring.open_tree(root)  # from here on, every write goes through it
@@ -84,6 +82,17 @@ def run(
             held.close()
         journal.close()
     return 0
+
+
+def _masker(
+    journal: Journal, root: Path, scanner: Scanner, max_bytes: int
+) -> Callable[[bytes], bytes]:
+    """A file's bytes masked as the journal keeps them: the rules' secrets, and the values
+    the tree says elsewhere, where this file repeats them. Versions kept before the tree
+    said so are masked first (the service does it at the tree's next change; it may not
+    have run since), so no version shown or written back holds one."""
+    repeats = masked_history(journal.index, journal.blobs, root, scanner, max_bytes)
+    return lambda data: masked_bytes(data, scanner, repeats)
 
 
 def _tree_moment(at: str | None) -> float:

@@ -31,6 +31,7 @@ from memory_audit.journal.blobs import CorruptBlob
 from memory_audit.journal.content import decoded
 from memory_audit.journal.index import Version
 from memory_audit.journal.labels import shown
+from memory_audit.journal.recorder import masked_history
 from memory_audit.journal.store import Journal, why_unreadable
 from memory_audit.model.visible import visible
 from memory_audit.secrets.loading import masking_scanner
@@ -73,6 +74,8 @@ def run(
         tree, file = _scope(journal, target, here)
         start = lookup.parse_when(since) if since else None
         found = journal.index.history(tree, file or None, start) if tree != NOWHERE else []
+        if _masked_histories(journal, found, _scanner(config), config):
+            found = journal.index.history(tree, file or None, start)
         versions = shown(found, _scanner(config))
         # A secret in a file, folder or project name is masked like one in a file.
         names = [name for v in versions for name in (v.root, v.path)]
@@ -88,6 +91,19 @@ def run(
         return 1 if unread else 0
     finally:
         journal.close()
+
+
+def _masked_histories(
+    journal: Journal, versions: Sequence[Version], scanner: Scanner, config: config_module.Config
+) -> bool:
+    """Mask each shown tree's kept versions (content, labels) where they repeat a value the
+    tree says is a secret; whether any tree had such a value (the rows may have changed)."""
+    limit = config.settings.journal.max_file_bytes
+    found = [
+        masked_history(journal.index, journal.blobs, root, scanner, limit)
+        for root in sorted({Path(v.root) for v in versions})
+    ]  # every tree, not the first only
+    return any(found)
 
 
 NOWHERE = "\0"  # a tree the journal holds nothing of: no version matches it

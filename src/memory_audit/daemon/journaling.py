@@ -24,6 +24,7 @@ from memory_audit.journal.labels import labeller, scrub, shown
 from memory_audit.journal.recorder import Recorder
 from memory_audit.journal.retention import Policy, over_budget, thinned
 from memory_audit.journal.store import Journal
+from memory_audit.journal.tree_values import TreeValues
 from memory_audit.model.changes import Activity, FileChange
 from memory_audit.model.masked import shows
 from memory_audit.model.run import CONSOLIDATION_LOCK
@@ -140,6 +141,8 @@ class JournalKeeper:
         self.settings = settings
         self.journal = Journal(state_dir, settings.max_file_bytes)
         self.scanner = scanner
+        # each tree's secret values, kept between batches: a change reads only its files
+        self.tree_values = TreeValues(settings.max_file_bytes)
         self._state_dir = state_dir
         self.watch = MassChangeWatch(settings)
         self._followers: dict[Path, TranscriptFollower] = {}
@@ -163,7 +166,11 @@ class JournalKeeper:
         """Reconcile trees with the journal: ``changed`` maps a root to its changed files;
         None records a baseline of every tree given. Runs on a worker thread."""
         recorder = Recorder(
-            self.journal.index, self.journal.blobs, self.scanner(), self.settings.max_file_bytes
+            self.journal.index,
+            self.journal.blobs,
+            self.scanner(),
+            self.settings.max_file_bytes,
+            self.tree_values,
         )
         results = []
         now = time.time()

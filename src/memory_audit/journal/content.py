@@ -8,8 +8,10 @@ byte-order mark, both UTF-16 byte orders at both alignments, since a secret spel
 any of these ways is just as recoverable from a stored blob), masks every secret
 span in that reading and encodes it back with a lossless error handler, so every
 byte outside a secret is kept and a restore writes the file back in its own
-encoding. :func:`decoded` is the text a person reads (``history --diff``, the
-restore preview).
+encoding. Given a tree's :class:`RepeatSearch`, it also masks every place the text
+repeats a secret value the rules found elsewhere in the tree (``repeated-credential``:
+the audit reports those places, so the journal must not keep them). :func:`decoded`
+is the text a person reads (``history --diff``, the restore preview).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memory_audit.secrets.redact import redact
+from memory_audit.secrets.repeats import RepeatSearch, searched_values
 from memory_audit.secrets.scanner import Scanner
 
 UTF16_MARKS = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
@@ -58,34 +61,79 @@ def readings(data: bytes) -> list[Reading]:
     return found
 
 
-def mask(data: bytes, scanner: Scanner) -> Masked:
-    """``data`` with every secret span replaced by its redacted form, bytes kept elsewhere."""
+def mask(data: bytes, scanner: Scanner, repeats: RepeatSearch | None = None) -> Masked:
+    """``data`` with every secret span replaced by its redacted form, bytes kept elsewhere:
+    the rules' matches, and the places ``repeats`` finds (a value found in another file)."""
     count = 0
     for reading in readings(data):
-        data, found = _mask_reading(data, reading, scanner)
+        data, found = _mask_reading(data, reading, scanner, repeats)
         count += found
     return Masked(data, count)
 
 
-def masked_bytes(data: bytes, scanner: Scanner) -> bytes:
-    return mask(data, scanner).data
+def mask_repeats(data: bytes, repeats: RepeatSearch) -> Masked:
+    """Kept content (the rules' secrets masked when it was recorded) masked where it repeats
+    one of the tree's values: a value the tree said was a secret only later."""
+    count = 0
+    for reading in readings(data):
+        data, found = _mask_reading(data, reading, None, repeats)
+        count += found
+    return Masked(data, count)
 
 
-def _mask_reading(data: bytes, reading: Reading, scanner: Scanner) -> tuple[bytes, int]:
+def masked_bytes(data: bytes, scanner: Scanner, repeats: RepeatSearch | None = None) -> bytes:
+    return mask(data, scanner, repeats).data
+
+
+def secret_values(data: bytes, scanner: Scanner) -> frozenset[str]:
+    """The values a repeat search looks for that the rules find in ``data``, read every
+    way :func:`mask` reads it (a value in a UTF-16 file is searched for everywhere too)."""
+    found: set[str] = set()
+    for reading in readings(data):
+        text = _text(data, reading)
+        found |= searched_values(((m, text[m.start : m.end]) for m in scanner.scan(text)), scanner)
+    return frozenset(found)
+
+
+def _text(data: bytes, reading: Reading) -> str:
+    return data[reading.start : reading.end(len(data))].decode(reading.codec, reading.errors)
+
+
+def _mask_reading(
+    data: bytes, reading: Reading, scanner: Scanner | None, repeats: RepeatSearch | None
+) -> tuple[bytes, int]:
     end = reading.end(len(data))  # of the data as earlier readings left it
-    text = data[reading.start : end].decode(reading.codec, reading.errors)
-    matches = scanner.scan(text)
-    if not matches:
+    text = _text(data, reading)
+    spans = _rule_spans(text, scanner) if scanner is not None else []
+    if repeats:
+        spans = sorted(spans + [(s, e) for s, e, _ in repeats.places(text, spans)])
+    if not spans:
         return data, 0
-    pieces, last, count = [], 0, 0
-    for match in matches:
-        if match.start >= last:
-            pieces += [text[last : match.start], redact(text[match.start : match.end].strip())]
-            last = match.end
-            count += 1
+    pieces, last = [], 0
+    for start, stop in spans:
+        pieces += [text[last:start], redact(text[start:stop].strip())]
+        last = stop
     pieces.append(text[last:])
     body = "".join(pieces).encode(reading.codec, reading.errors)
-    return data[: reading.start] + body + data[end:], count
+    return data[: reading.start] + body + data[end:], len(spans)
+
+
+def _rule_spans(text: str, scanner: Scanner) -> list[tuple[int, int]]:
+    """The rules' matches, leftmost first, none overlapping one taken before it."""
+    spans: list[tuple[int, int]] = []
+    for match in scanner.scan(text):
+        if match.start >= (spans[-1][1] if spans else 0):
+            spans.append((match.start, match.end))
+    return spans
+
+
+def masked_repeats(text: str, repeats: RepeatSearch | None) -> str:
+    """``text`` (a label, already masked by the rules) with every place it repeats one of
+    the tree's values masked too."""
+    places = repeats.places(text, []) if repeats else []
+    for start, end, value in reversed(places):
+        text = text[:start] + redact(value) + text[end:]
+    return text
 
 
 def decoded(data: bytes) -> str:

@@ -257,6 +257,16 @@ class JournalIndex:
             )
             return cursor.rowcount
 
+    def repoint(self, root: str, old: str, new: str, masked: int) -> int:
+        """Point ``root``'s versions kept as blob ``old`` at ``new``: the same content with
+        ``masked`` more secrets masked (a count unknown before stays unknown)."""
+        with self._transaction() as db:
+            cursor = db.execute(
+                "UPDATE versions SET blob = ?, masked = masked + ? WHERE root = ? AND blob = ?",
+                (new, masked, root, old),
+            )
+            return cursor.rowcount
+
     def labels(self) -> list[str]:
         rows = self._query("SELECT DISTINCT label FROM versions WHERE label != ''")
         return [str(r[0]) for r in rows]

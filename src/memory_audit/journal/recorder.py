@@ -8,21 +8,24 @@ event loop; nothing here touches the tree except to read it.
 Secret spans are masked (``<head>...<tail>``) before anything is stored, in
 the encoding the file was written in (:mod:`.content`), so the journal never
 holds a secret; a restored file holds the masked form, and the version says how
-many secrets were masked so that a restore can say so. Labels (a session's first
-prompt) are masked where they are made (:mod:`.labels`).
+many secrets were masked so that a restore can say so. A file is masked also where it
+repeats a secret value the rules found anywhere in the tree (:mod:`.tree_values`), as
+the audit reports it. Labels (a session's first prompt) are masked where they are made
+(:mod:`.labels`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
-import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from memory_audit.errors import describe
 from memory_audit.journal.blobs import BlobStore
-from memory_audit.journal.content import mask
+from memory_audit.journal.content import mask, masked_repeats
+from memory_audit.journal.history_mask import mask_history
 from memory_audit.journal.index import (
     BASELINE,
     CREATED,
@@ -33,6 +36,8 @@ from memory_audit.journal.index import (
     NewVersion,
     Version,
 )
+from memory_audit.journal.tree_values import TreeValues, read_regular
+from memory_audit.secrets.repeats import RepeatSearch
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.walk import list_tree
 
@@ -54,21 +59,15 @@ class Observed:
     masked: int = 0
 
 
-def observe(root: Path, rel: str, scanner: Scanner, max_bytes: int) -> Observed:
-    """Read one tree file safely: no symlinks followed, regular files only, size-capped."""
-    try:
-        fd = os.open(root / rel, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return Observed(rel, None, 0, 0, exists=False)
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            return Observed(rel, None, 0, 0, exists=False)
-        if info.st_size > max_bytes:
-            return Observed(rel, None, info.st_size, info.st_mtime_ns, exists=True)
-        data = handle.read(max_bytes + 1)
-    kept = mask(data, scanner)
-    return Observed(rel, kept.data, len(data), info.st_mtime_ns, True, kept.secrets)
+def observe(
+    root: Path, rel: str, scanner: Scanner, max_bytes: int, repeats: RepeatSearch | None = None
+) -> Observed:
+    """Read one tree file safely (:func:`read_regular`) and mask its secrets."""
+    seen = read_regular(root, rel, max_bytes)
+    if seen.data is None:
+        return Observed(rel, None, seen.size, seen.mtime_ns, seen.exists)
+    kept = mask(seen.data, scanner, repeats)
+    return Observed(rel, kept.data, seen.size, seen.mtime_ns, True, kept.secrets)
 
 
 @dataclass(frozen=True)
@@ -79,6 +78,7 @@ class TreeFiles:
     present: frozenset[str]
     unreadable: tuple[str, ...] = ()
     unstorable: tuple[str, ...] = ()  # names that are not UTF-8: the index cannot hold them
+    names: frozenset[str] = frozenset()  # every path in the tree, memory file or not
 
     def unknown(self, rel: str) -> bool:
         return any(
@@ -95,7 +95,27 @@ def tree_files(root: Path) -> TreeFiles:
         files.add(listing.index.path)
     storable = frozenset(p for p in files if _storable(p))
     unreadable = tuple(e.path for e in listing.errors)
-    return TreeFiles(storable, unreadable, tuple(sorted(files - storable)))
+    names = frozenset(files | listing.present)
+    return TreeFiles(storable, unreadable, tuple(sorted(files - storable)), names)
+
+
+def repeat_search(root: Path, scanner: Scanner, max_bytes: int) -> RepeatSearch:
+    """The tree's repeat search as it is now, read once (``restore`` masks a file's current
+    text as the journal would keep it, to show it and compare it with a version)."""
+    listing = tree_files(root)
+    return TreeValues(max_bytes).search(root, listing.present, listing.names, scanner)
+
+
+def masked_history(
+    index: JournalIndex, blobs: BlobStore, root: Path, scanner: Scanner, max_bytes: int
+) -> RepeatSearch:
+    """The tree's repeat search, its kept versions masked with it first: what a command
+    shows of the journal (``restore``, ``history``) holds no value the tree says is a
+    secret, even when no service has recorded the tree since it began to say so."""
+    repeats = repeat_search(root, scanner, max_bytes)
+    if repeats:
+        mask_history(index, blobs, str(root), repeats)
+    return repeats
 
 
 def _storable(rel: str) -> bool:
@@ -109,11 +129,20 @@ def _storable(rel: str) -> bool:
 
 
 class Recorder:
-    def __init__(self, index: JournalIndex, blobs: BlobStore, scanner: Scanner, max_bytes: int):
+    def __init__(
+        self,
+        index: JournalIndex,
+        blobs: BlobStore,
+        scanner: Scanner,
+        max_bytes: int,
+        values: TreeValues | None = None,
+    ):
         self.index = index
         self.blobs = blobs
         self.scanner = scanner
         self.max_bytes = max_bytes
+        # each tree's secret values, to mask their repeats: a daemon passes one it keeps
+        self.values = values if values is not None else TreeValues(max_bytes)
         # (tree root, tree path) -> why that file was not recorded, for the daemon's log
         self.not_recorded: dict[tuple[str, str], str] = {}
 
@@ -139,9 +168,23 @@ class Recorder:
         new: list[NewVersion] = []
         for rel in listing.unstorable:
             self.not_recorded[(str(root), rel)] = "its name is not UTF-8"
-        for rel in sorted(suspects & present):
+        to_read = [
+            rel for rel in sorted(suspects & present) if self._read(root, rel, latest, changed)
+        ]
+        gone = [
+            rel
+            for rel in sorted(set(latest) - present)
+            if not latest[rel].is_tombstone and not listing.unknown(rel)
+        ]
+        repeats = self._repeats(root, listing, changed) if to_read or gone else None
+        if repeats is not None and self.values.history_unmasked(root, repeats.values):
+            mask_history(self.index, self.blobs, str(root), repeats)
+            self.values.history_masked(root, repeats.values)
+        for rel in to_read:
             try:
-                version = self._version_of(root, rel, latest.get(rel), when, attribute, changed)
+                version = self._version_of(
+                    root, rel, latest.get(rel), when, attribute, changed, repeats=repeats
+                )
             except OSError:
                 raise  # the journal's disk (full, unwritable): the batch is retried whole
             except Exception as exc:  # a bug on one file: the tree's other files are kept
@@ -149,10 +192,31 @@ class Recorder:
                 continue
             if version is not None:
                 new.append(version)
-        for rel in sorted(set(latest) - present):
-            if not latest[rel].is_tombstone and not listing.unknown(rel):
-                new.append(self._tombstone(root, latest[rel], when, attribute))
+        for rel in gone:
+            new.append(self._tombstone(root, latest[rel], when, attribute, repeats))
         return self.index.add(new)
+
+    @staticmethod
+    def _read(
+        root: Path, rel: str, latest: dict[str, Version], changed: Iterable[str] | None
+    ) -> bool:
+        """Whether to read a file: a baseline skips one unchanged since its last version."""
+        last = latest.get(rel)
+        if changed is not None or last is None or last.is_tombstone:
+            return True
+        try:
+            info = os.lstat(root / rel)
+        except OSError:
+            return False
+        return (info.st_size, info.st_mtime_ns) != (last.size, last.mtime_ns)
+
+    def _repeats(
+        self, root: Path, listing: TreeFiles, changed: Iterable[str] | None
+    ) -> RepeatSearch:
+        """The secret values of the whole tree, whose repeats are masked in every file."""
+        return self.values.search(
+            root, listing.present, listing.names, self.scanner, set(changed or ())
+        )
 
     def _version_of(
         self,
@@ -162,31 +226,38 @@ class Recorder:
         when: float,
         attribute: Attribute,
         changed: Iterable[str] | None,
+        *,
+        repeats: RepeatSearch | None,
     ) -> NewVersion | None:
-        if changed is None and last is not None and not last.is_tombstone:
-            try:
-                info = os.lstat(root / rel)
-            except OSError:
-                return None
-            if info.st_size == last.size and info.st_mtime_ns == last.mtime_ns:
-                return None  # unchanged since it was last recorded: not even read
-        seen = observe(root, rel, self.scanner, self.max_bytes)
+        seen = observe(root, rel, self.scanner, self.max_bytes, repeats)
         if not seen.exists:
             return None
         blob = self.blobs.put(seen.data) if seen.data is not None else None
         if last is not None and not last.is_tombstone and blob is not None and blob == last.blob:
             return None
         kind = _kind(last, changed)
-        actor = Actor("baseline") if kind == BASELINE else attribute(rel, seen.mtime_ns / 1e9, kind)
+        actor = Actor("baseline")
+        if kind != BASELINE:
+            actor = _labelled(attribute(rel, seen.mtime_ns / 1e9, kind), repeats)
         note = TOO_LARGE if seen.data is None else ""
         return NewVersion(
             str(root), rel, when, kind, blob, seen.size, seen.mtime_ns, actor, note, seen.masked
         )
 
     @staticmethod
-    def _tombstone(root: Path, last: Version, when: float, attribute: Attribute) -> NewVersion:
-        actor = attribute(last.path, when, DELETED)
+    def _tombstone(
+        root: Path, last: Version, when: float, attribute: Attribute, repeats: RepeatSearch | None
+    ) -> NewVersion:
+        actor = _labelled(attribute(last.path, when, DELETED), repeats)
         return NewVersion(str(root), last.path, when, DELETED, None, 0, 0, actor)
+
+
+def _labelled(actor: Actor, repeats: RepeatSearch | None) -> Actor:
+    """A session's first prompt, masked by the rules where it was made, masked where it
+    repeats a value the tree says is a secret: a label is stored with the version."""
+    if not actor.label or not repeats:
+        return actor
+    return dataclasses.replace(actor, label=masked_repeats(actor.label, repeats))
 
 
 def _kind(last: Version | None, changed: Iterable[str] | None) -> str:

@@ -345,3 +345,48 @@ def standalone_places(text: str, value: str) -> list[tuple[int, int]]:
     if len(value) < MIN_LENGTH:
         return []
     return [(s, e) for s, e, _ in _finds(text, value) if not _inside_a_word(text, s, e)]
+
+
+def searched_values(found: Iterable[tuple[SecretMatch, str]], scanner: Scanner) -> set[str]:
+    """The values of one text's matches that the search looks for: long enough, and not
+    a recorded false positive (the tree-wide filters are :class:`RepeatSearch`'s)."""
+    return {
+        text.strip()
+        for match, text in found
+        if len(text.strip()) >= MIN_LENGTH and match.fingerprint not in scanner.false_positives
+    }
+
+
+class RepeatSearch:
+    """The search outside a snapshot (the journal masks every place the audit reports):
+    ``values`` from :func:`searched_values` of every text of a tree, less those the rules
+    find on their own and those the tree names its files and folders with (``names``)."""
+
+    def __init__(self, values: Iterable[str], scanner: Scanner, names: Iterable[str]) -> None:
+        wanted = set(values)
+        wanted -= _self_evident(scanner, sorted(wanted))
+        paths = "\n".join(sorted(names))
+        if wanted and paths:
+            wanted -= {value for _, _, value in _Search(wanted).hits(paths)}
+        self.values = frozenset(wanted)
+        self._search = _Search(wanted) if wanted else None
+
+    def __bool__(self) -> bool:
+        return self._search is not None
+
+    def places(self, text: str, taken: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+        """Where ``text`` repeats a value as the audit reports a repeat: standing alone,
+        overlapping none of ``taken`` (the rules' own spans, sorted and disjoint)."""
+        if self._search is None:
+            return []
+        starts = [start for start, _ in taken]
+        places: list[tuple[int, int, str]] = []
+        reach = 0
+        for start, end, value in sorted(self._search.hits(text), key=lambda h: (h[0], -h[1])):
+            if start < reach or _inside_a_word(text, start, end):
+                continue
+            if _overlaps(taken, starts, start, end):
+                continue
+            reach = end
+            places.append((start, end, value))
+        return places
