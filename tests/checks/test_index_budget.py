@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memory_audit.model.finding import Finding
+from memory_audit.tree.location import ProjectLocation
 from tests.harness import codes, findings, memory, write_tree
 
 
@@ -160,3 +162,110 @@ def test_a_few_rules_and_blocks_keep_a_finding_each(tree_dir: Path) -> None:
         ("inline-content", "MEMORY.md", 6),
         ("rule-in-index", "MEMORY.md", 7),
     ]
+
+
+# The project loads its index itself (issue #25): a 300-line index, a CLAUDE.md that loads it.
+
+
+def project_with_index(tmp_path: Path, tree: str, instructions: dict[str, str]) -> list[Finding]:
+    """A project holding ``instructions`` and a 300-line index in its folder ``tree``."""
+    project = tmp_path / "project"
+    write_tree(project, instructions)
+    write_tree(project / tree, {"MEMORY.md": "# Index\n" + entries(299)})
+    location = ProjectLocation("-project", project, None)
+    return findings(project / tree, "index-budget", location=location)
+
+
+def budget_codes(found: list[Finding]) -> list[str]:
+    return sorted({f.code for f in found if f.code in ("over-budget", "invisible-entry")})
+
+
+def test_index_budget_an_index_imported_by_claude_md_hides_nothing(tmp_path: Path) -> None:
+    claude = "# Project\n\nMemory index:\n@.claude/memory/MEMORY.md\n"
+    found = project_with_index(tmp_path, ".claude/memory", {"CLAUDE.md": claude})
+    assert budget_codes(found) == []
+
+
+def test_index_budget_an_import_in_code_is_no_import(tmp_path: Path) -> None:
+    fenced = "# Project\n\n```\n@.claude/memory/MEMORY.md\n```\n"
+    span = "# Project\n\nWrite `@.claude/memory/MEMORY.md` to import it.\n"
+    prose = "# Project\n\nThe index: @.claude/memory/MEMORY.md (in full).\n"
+    cut = ["invisible-entry", "over-budget"]
+    for claude, expected in ((fenced, cut), (span, cut), (prose, [])):
+        found = project_with_index(tmp_path, ".claude/memory", {"CLAUDE.md": claude})
+        assert budget_codes(found) == expected, claude
+
+
+def test_index_budget_an_import_resolves_from_the_importing_file(tmp_path: Path) -> None:
+    chained = {
+        "CLAUDE.md": "See @docs/context.md for context.\n",
+        "docs/context.md": "# Context\n@../notes/memory/MEMORY.md\n",
+    }
+    assert budget_codes(project_with_index(tmp_path, "notes/memory", chained)) == []
+    # from the project root instead of docs/, the same path leads nowhere
+    wrong = {"CLAUDE.md": "See @docs/context.md.\n", "docs/context.md": "@notes/memory/MEMORY.md\n"}
+    found = project_with_index(tmp_path, "notes/memory", wrong)
+    assert budget_codes(found) == ["invisible-entry", "over-budget"]
+
+
+def test_index_budget_imports_are_followed_five_files_deep(tmp_path: Path) -> None:
+    def chain(hops: int) -> dict[str, str]:
+        files = {"CLAUDE.md": "@d1.md\n"}
+        files |= {f"d{i}.md": f"@d{i + 1}.md\n" for i in range(1, hops)}
+        files[f"d{hops}.md"] = "@mem/MEMORY.md\n"
+        return files
+
+    assert budget_codes(project_with_index(tmp_path / "a", "mem", chain(4))) == []
+    found = project_with_index(tmp_path / "b", "mem", chain(5))
+    assert budget_codes(found) == ["invisible-entry", "over-budget"]
+
+
+def test_index_budget_a_large_imported_index_is_one_suggestion_naming_its_loader(
+    tmp_path: Path,
+) -> None:
+    claude = "# Project\n\n@.claude/memory/MEMORY.md\n"
+    project = tmp_path / "project"
+    write_tree(project, {"CLAUDE.md": claude})
+    long_hook = "notes about it, " * 10
+    write_tree(
+        project / ".claude/memory", {"MEMORY.md": "# Index\n" + entries(299, hook=long_hook)}
+    )
+    location = ProjectLocation("-project", project, None)
+    found = findings(project / ".claude/memory", "index-budget", location=location)
+    [near] = [f for f in found if f.code in ("near-budget", "over-budget", "invisible-entry")]
+    assert near.code == "near-budget"
+    assert near.level == "suggestion"
+    assert "CLAUDE.md (line 3) imports it" in near.message
+
+
+def test_index_budget_an_instruction_to_read_the_index_hides_nothing(tmp_path: Path) -> None:
+    english = "# Project\n\n> Read `.claude/MEMORY.md` at the start of every session.\n"
+    chinese = "# 專案\n\n> 偏好記錄在 `.claude/MEMORY.md`，每次開始前先讀一遍。\n"
+    russian = "# Проект\n\nПрочитай `.claude/MEMORY.md` в начале сессии.\n"
+    vietnamese = "# Dự án\n\nHãy đọc .claude/MEMORY.md khi bắt đầu.\n"
+    for claude in (english, chinese, russian, vietnamese):
+        found = project_with_index(tmp_path, ".claude", {"CLAUDE.md": claude})
+        assert budget_codes(found) == [], claude
+
+
+def test_index_budget_an_instruction_must_name_this_index_and_say_read(tmp_path: Path) -> None:
+    cut = ["invisible-entry", "over-budget"]
+    cases: tuple[tuple[str, list[str]], ...] = (
+        ("Read `.claude/MEMORY.md` at the start of every session.\n", cut),  # another index
+        ("The index is `.claude/memory/MEMORY.md`.\n", cut),  # no reading verb
+        ("Load .claude/memory/MEMORY.md first.\n", []),
+    )
+    for claude, expected in cases:
+        found = project_with_index(tmp_path, ".claude/memory", {"CLAUDE.md": claude})
+        assert budget_codes(found) == expected, claude
+
+
+def test_index_budget_the_read_tool_holds_2000_lines_an_import_all(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    write_tree(project / "mem", {"MEMORY.md": "# Index\n" + entries(2000)})
+    location = ProjectLocation("-project", project, None)
+    cut = ["invisible-entry", "over-budget"]
+    for claude, expected in (("Read mem/MEMORY.md first.\n", cut), ("@mem/MEMORY.md\n", [])):
+        write_tree(project, {"CLAUDE.md": claude})
+        found = findings(project / "mem", "index-budget", location=location)
+        assert budget_codes(found) == expected, claude

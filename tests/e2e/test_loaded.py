@@ -94,3 +94,17 @@ def test_loaded_masks_a_secret_in_a_file_name_in_the_recall_order(tree_dir: Path
     data = json.loads(loaded(str(tree_dir), "--format", "json").stdout)
     assert TOKEN not in json.dumps(data)
     assert "ghp_...aE7u.md" in data["recall"]["order"]
+
+
+def test_loaded_says_when_the_project_imports_the_whole_index(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    write_tree(project, {"CLAUDE.md": "# Project\n\n@.claude/memory/MEMORY.md\n"})
+    long_index(project / ".claude/memory")
+    result = loaded(str(project / ".claude/memory"))
+    assert result.returncode == 0, result.stderr
+    assert "Loaded in full all the same: CLAUDE.md (line 3) imports it" in result.stdout
+    assert "(past the cut)" not in result.stdout
+    data = json.loads(loaded(str(project / ".claude/memory"), "--format", "json").stdout)
+    assert data["loaded_in_full_by"] == "CLAUDE.md (line 3) imports it"
+    assert data["entries_past_cut"] == []

@@ -2,7 +2,9 @@
 
 Built from the snapshot's :class:`~memory_audit.tree.load_budget.LoadedIndex`
 (Claude Code's cut of MEMORY.md) and the recall scan, for ``memory-audit
-loaded``. Every piece of memory text in it has passed the tree's redaction
+loaded``. When the project loads the whole index itself (a CLAUDE.md import, an
+instruction to read it: :mod:`memory_audit.analysis.index_loaders`), the account says
+so, and no pointer is past the cut. Every piece of memory text in it has passed the tree's redaction
 boundary: a secret in MEMORY.md, or in a file, folder or project name, is shown as
 ``<head>...<tail>`` here too.
 """
@@ -13,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from memory_audit.analysis.index_loaders import index_loader
 from memory_audit.analysis.recall import RECALL_CAP, recall_scan
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex
@@ -38,6 +41,7 @@ class LoadedAccount:
     recall_order: tuple[str, ...]
     recall_not_dates: tuple[tuple[str, str], ...]
     errors: tuple[tuple[str, str], ...] = ()  # (path, why): files that could not be read
+    loaded_by: str | None = None  # what of the project loads the whole index, if anything
 
     @property
     def past_cut(self) -> tuple[Pointer, ...]:
@@ -62,6 +66,7 @@ class LoadedAccount:
             "loaded_chars": index.loaded_chars if index else 0,
             "cut": bool(index and index.cut),
             "cut_at_line": index.first_hidden if index else None,
+            "loaded_in_full_by": self.loaded_by,
             "entries_past_cut": [_pointer(p) for p in self.past_cut],
             "pointers": [_pointer(p) for p in self.pointers],
             "recall": {
@@ -88,7 +93,8 @@ def _pointer(pointer: Pointer) -> dict[str, Any]:
 
 def loaded_account(tree: MemoryTree, redact: Callable[[str], str]) -> LoadedAccount:
     index = tree.index_load
-    cut = index.first_hidden if index is not None else None
+    loaded_by = _loaded_in_full_by(tree)
+    cut = index.first_hidden if index is not None and loaded_by is None else None
     pointers = tuple(
         Pointer(
             link.line,
@@ -109,4 +115,12 @@ def loaded_account(tree: MemoryTree, redact: Callable[[str], str]) -> LoadedAcco
         recall_order=tuple(redact(p) for p in scan.order),
         recall_not_dates=tuple((redact(p), redact(v)) for p, v in scan.not_dates),
         errors=tuple((e.path, redact(e.error)) for e in tree.errors),
+        loaded_by=None if loaded_by is None else redact(loaded_by),
     )
+
+
+def _loaded_in_full_by(tree: MemoryTree) -> str | None:
+    loader = index_loader(tree)
+    if loader is None or tree.index is None or not loader.reads_all(len(tree.index.lines)):
+        return None
+    return loader.describe()

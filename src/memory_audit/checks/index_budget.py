@@ -11,6 +11,12 @@ to every session.
   entry past the cut (or cut in the middle), with its line;
 - ``near-budget``: past ``warn_lines`` (150) or ``warn_chars`` (20,000) as
   Claude Code counts them;
+- when the project loads the index itself (``analysis.index_loaders``: its CLAUDE.md
+  imports it with ``@path/MEMORY.md``, or tells sessions to read it and the Read tool's
+  2,000 lines hold it), the cut-off hides nothing: no ``over-budget`` and no
+  ``invisible-entry``. Lines cost nothing more then, characters still do: past
+  ``warn_chars`` one ``near-budget`` suggestion names what loads the index, since all of
+  it is context every session pays for; inline content is a suggestion;
 - ``inline-content``: lines that are not pointers (paragraphs, code blocks,
   tables, knowledge written into the index), one finding per block (more than
   three blocks: one finding listing them, whose fix moves them all): a
@@ -43,6 +49,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
+from memory_audit.analysis.index_loaders import IndexLoader, index_loader
 from memory_audit.analysis.recall import RECALL_CAP, recall_scan
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.index_file import INDEX_NAME, LIST_ITEM, Index, IndexEntry, LineKind
@@ -83,9 +90,14 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     index = tree.index
     if index is None or tree.index_load is None:
         return
-    yield from _budget(index, tree.index_load, options)
     load = tree.index_load
-    tight = load.cut or load.lines > options.warn_lines or load.chars > options.warn_chars
+    loader = index_loader(tree)
+    if loader is not None and loader.reads_all(len(index.lines)):
+        yield from _loaded_in_full(loader, load, options)
+        tight = False  # no cut-off: inline content hides no entry
+    else:
+        yield from _budget(index, load, options)
+        tight = load.cut or load.lines > options.warn_lines or load.chars > options.warn_chars
     yield from _content(index, tight)
     yield from _long_hooks(index, options.max_hook_chars)
     for entry in index.entries:
@@ -151,6 +163,26 @@ def _budget(index: Index, loaded: LoadedIndex, options: Options) -> Iterator[Fin
             f"{shape}; the load limit is {LINE_LIMIT} lines / {CHAR_LIMIT:,} characters",
             "trim now: move inline content to topic files, drop superseded and stale entries",
         )
+
+
+def _loaded_in_full(
+    loader: IndexLoader, loaded: LoadedIndex, options: Options
+) -> Iterator[Finding]:
+    """The project loads the whole index itself: no line is cut off, so its line count
+    matters no more, but its characters are context every session pays for."""
+    if loaded.chars <= options.warn_chars:
+        return
+    yield make_finding(
+        ID,
+        "near-budget",
+        INDEX_NAME,
+        None,
+        f"MEMORY.md is {loaded.lines} lines, {loaded.chars:,} characters; {loader.describe()},"
+        f" so a session receives all of it, past auto memory's cut-off, and every character"
+        " costs context in every session",
+        "keep it lean: move inline content to topic files, drop superseded and stale entries",
+        level="suggestion",
+    )
 
 
 def _invisible(entry: IndexEntry, loaded: LoadedIndex) -> Finding:

@@ -78,6 +78,9 @@ def _budget(account: LoadedAccount) -> list[str]:
     if not index.cut:
         return [*lines, "Loaded whole: no warning was appended."]
     lines.append(f"Cut at file line {index.first_hidden}; Claude Code appended its warning.")
+    if account.loaded_by is not None:
+        shown = _shown(account.loaded_by)
+        return [*lines, f"Loaded in full all the same: {shown}, so no entry is hidden."]
     past = account.past_cut
     lines.append(f"Index entries past the cut ({len(past)}):")
     lines += [f"  line {p.line}: [{_shown(p.title)}]({_shown(p.target)})" for p in past]

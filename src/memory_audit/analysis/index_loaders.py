@@ -1,0 +1,186 @@
+"""Whether the project loads the tree's MEMORY.md itself, past auto memory's cut-off.
+
+Auto memory hands a session the first 200 lines / 25,000 characters of MEMORY.md
+(:mod:`memory_audit.tree.load_budget`). A project can load its index another way:
+
+- an **import**: a CLAUDE.md line ``@.claude/memory/MEMORY.md``. Claude Code inlines the
+  imported file in full when the session starts. The path is resolved from the folder of
+  the file that holds it (``~/`` is the home folder); an ``@`` inside a code span or a
+  code block is no import; imported files are read for imports too, up to five hops.
+- an **instruction to read it**: "read `.claude/MEMORY.md` at the start of every session".
+  The session opens it with the Read tool, which returns the first 2,000 lines. Narrow
+  on purpose: one line of an instruction file must name a path resolving to the index
+  (from the project or from the file's folder) and hold a reading verb ("read", "load",
+  "open", "lesen", "lire", "leer", "ler", "đọc", "oku", "читай", "読", "讀", "读", "읽").
+  A line in a code block counts: a startup checklist in a fence is followed like prose.
+
+The files read are the project's ``CLAUDE.md``, ``.claude/CLAUDE.md`` and
+``CLAUDE.local.md`` (what Claude Code loads at the project root) and the files they
+import: regular files whose real path is inside the project, at most ``MAX_FILES`` of
+``MAX_BYTES`` each, never written. Each line is scanned twice at most, in linear time;
+at most ``MAX_PATHS`` paths of a line are resolved.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from unicodedata import normalize
+
+from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.markdown import parse_markdown
+from memory_audit.tree.markdown_spans import code_spans
+from memory_audit.tree.snapshot import MemoryTree
+from memory_audit.tree.walk import read_text
+
+TOP_FILES = ("CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md")
+MAX_HOPS = 5  # Claude Code follows imports five files deep
+MAX_FILES = 32
+MAX_BYTES = 256 * 1024
+MAX_PATHS = 16  # imports, or index paths, looked at on one line: real lines hold one or two
+READ_LINES = 2_000  # what the Read tool returns when no range is asked for
+PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/~")
+READ_WORDS = frozenset(
+    {"read", "reads", "reading", "load", "loads", "loading", "open", "opens"}
+    | {"lies", "lesen", "lire", "lis", "lisez", "lee", "leer", "lea", "ler", "leia"}
+    | {"đọc", "oku", "okuyun", "читай", "читайте", "прочитай", "прочитайте", "прочти"}
+)
+READ_CHARACTERS = ("読", "讀", "读", "읽")  # CJK: no spaces between words
+
+
+@dataclass(frozen=True)
+class IndexLoader:
+    file: str  # the instruction file, relative to the project
+    line: int
+    imported: bool  # an @ import (in full at start); else an instruction to read it
+
+    def reads_all(self, index_lines: int) -> bool:
+        return self.imported or index_lines <= READ_LINES
+
+    def describe(self) -> str:
+        how = "imports it" if self.imported else "tells sessions to read it"
+        return f"{self.file} (line {self.line}) {how}"
+
+
+def index_loader(tree: MemoryTree) -> IndexLoader | None:
+    """The first import of the tree's MEMORY.md in the project's instruction files, else
+    the first instruction to read it; None when neither is there (or no project)."""
+    project = tree.location.project_path
+    if project is None or tree.index is None:
+        return None
+    index = os.path.realpath(tree.root / INDEX_NAME)
+    inside = os.path.realpath(project) + os.sep
+    queue = deque((project / name, 0) for name in TOP_FILES)
+    seen: set[str] = set()
+    instruction: IndexLoader | None = None
+    while queue and len(seen) < MAX_FILES:
+        path, hops = queue.popleft()
+        real = os.path.realpath(path)
+        if real in seen or not real.startswith(inside) or not os.path.isfile(real):
+            continue
+        seen.add(real)
+        found = _InstructionFile(Path(real), Path(real).relative_to(inside).as_posix(), project)
+        imports = found.imports(index, may_import=hops < MAX_HOPS)
+        if isinstance(imports, IndexLoader):
+            return imports
+        queue.extend((target, hops + 1) for target in imports if hops < MAX_HOPS)
+        instruction = instruction or found.instruction(index)
+    return instruction
+
+
+@dataclass(frozen=True)
+class _InstructionFile:
+    path: Path  # its real path
+    shown: str  # relative to the project
+    project: Path
+
+    @cached_property
+    def lines(self) -> list[str]:
+        text = read_text(self.path, MAX_BYTES).text
+        return text.splitlines() if text else []
+
+    def imports(self, index: str, *, may_import: bool) -> IndexLoader | list[Path]:
+        """The import of the index, or the files this one imports. Code is no import."""
+        code = parse_markdown(self.lines).code_lines if self.lines else frozenset()
+        targets: list[Path] = []
+        for number, line in enumerate(self.lines, 1):
+            if number in code:
+                continue
+            for target in _imports(line, self.path.parent):
+                if may_import and os.path.realpath(target) == index:
+                    return IndexLoader(self.shown, number, imported=True)
+                targets.append(target)
+        return targets
+
+    def instruction(self, index: str) -> IndexLoader | None:
+        """A line telling the session to read the index: a startup checklist in a code
+        block is read and followed like prose, so code counts here."""
+        bases = (self.project, self.path.parent)
+        for number, line in enumerate(self.lines, 1):
+            if _tells_to_read(line, index, bases):
+                return IndexLoader(self.shown, number, imported=False)
+        return None
+
+
+def _imports(line: str, folder: Path) -> list[Path]:
+    """``@path`` words outside code spans, resolved as Claude Code resolves them."""
+    if "@" not in line:
+        return []
+    words = _without_code_spans(line).split()
+    targets = [w[1:].partition("#")[0] for w in words if len(w) > 1 and w[0] == "@"]
+    return [_resolve(target, folder) for target in targets[:MAX_PATHS] if target]
+
+
+def _without_code_spans(line: str) -> str:
+    if "`" not in line:
+        return line
+    kept: list[str] = []
+    at = 0
+    for start, end, _ in code_spans(line):
+        kept.append(line[at:start])
+        at = end
+    kept.append(line[at:])
+    return " ".join(kept)
+
+
+def _tells_to_read(line: str, index: str, bases: tuple[Path, ...]) -> bool:
+    if INDEX_NAME not in line or not _has_reading_verb(line):
+        return False
+    return any(
+        os.path.realpath(_resolve(path, base)) == index
+        for path in _index_paths(line)[:MAX_PATHS]
+        for base in bases
+    )
+
+
+def _has_reading_verb(line: str) -> bool:
+    if any(c in line for c in READ_CHARACTERS):
+        return True
+    # NFC: a Vietnamese "đọc" typed with combining marks is still one word
+    words = "".join(c.lower() if c.isalpha() else " " for c in normalize("NFC", line)).split()
+    return not READ_WORDS.isdisjoint(words)
+
+
+def _index_paths(line: str) -> list[str]:
+    """Runs of path characters ending in ``MEMORY.md`` (``.claude/MEMORY.md`` in a
+    sentence of any language, in backticks or not): one pass over the line."""
+    runs: list[str] = []
+    run: list[str] = []
+    for c in [*line, " "]:
+        if c in PATH_CHARS:
+            run.append(c)
+            continue
+        word = "".join(run).rstrip(".")
+        if word.endswith(INDEX_NAME):
+            runs.append(word)
+        run = []
+    return runs
+
+
+def _resolve(target: str, folder: Path) -> Path:
+    if target.startswith("~/"):
+        return Path.home() / target[2:]
+    return folder / target

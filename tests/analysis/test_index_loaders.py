@@ -1,0 +1,64 @@
+"""Which of the project's instruction files loads the tree's whole MEMORY.md."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_audit.analysis.index_loaders import IndexLoader, index_loader
+from memory_audit.tree.location import ProjectLocation
+from tests.harness import index, load, write_tree
+
+
+def loader_of(tree: Path, project: Path) -> IndexLoader | None:
+    return index_loader(load(tree, location=ProjectLocation("-project", project, None)))
+
+
+def test_index_loader_resolves_an_import_from_the_home_folder(tmp_path: Path) -> None:
+    tree = write_tree(Path.home() / ".claude/projects/-project/memory", {"MEMORY.md": index()})
+    project = write_tree(
+        tmp_path / "project",
+        {"CLAUDE.md": "# Project\n@~/.claude/projects/-project/memory/MEMORY.md\n"},
+    )
+    assert loader_of(tree, project) == IndexLoader("CLAUDE.md", 2, imported=True)
+
+
+def test_index_loader_reads_no_instruction_file_outside_the_project(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    tree = write_tree(project / "memory", {"MEMORY.md": index()})
+    outside = write_tree(tmp_path / "outside", {"notes.md": f"@{tree / 'MEMORY.md'}\n"})
+    (project / "CLAUDE.md").symlink_to(outside / "notes.md")
+    write_tree(project, {".claude/CLAUDE.md": "@../../outside/notes.md\n"})
+    assert loader_of(tree, project) is None
+    # the same file inside the project is read
+    write_tree(project, {"docs/notes.md": f"@{tree / 'MEMORY.md'}\n"})
+    write_tree(project, {".claude/CLAUDE.md": "@../docs/notes.md\n"})
+    assert loader_of(tree, project) == IndexLoader("docs/notes.md", 1, imported=True)
+
+
+def test_index_loader_an_import_wins_over_an_instruction_before_it(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    tree = write_tree(project / "memory", {"MEMORY.md": index()})
+    write_tree(project, {"CLAUDE.md": "Read memory/MEMORY.md first.\n\n@memory/MEMORY.md\n"})
+    assert loader_of(tree, project) == IndexLoader("CLAUDE.md", 3, imported=True)
+    write_tree(project, {"CLAUDE.md": "Read memory/MEMORY.md first.\n"})
+    assert loader_of(tree, project) == IndexLoader("CLAUDE.md", 1, imported=False)
+
+
+def test_index_loader_a_pathological_line_is_read_in_one_pass(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    tree = write_tree(project / "memory", {"MEMORY.md": index()})
+    line = "@a " * 20_000 + "read " + "memory/MEMORY.md " * 5_000 + "x/" * 20_000 + "MEMORY.md"
+    write_tree(project, {"CLAUDE.md": line + "\n"})
+    assert loader_of(tree, project) == IndexLoader("CLAUDE.md", 1, imported=False)
+
+
+def test_index_loader_a_checklist_in_a_code_block_is_an_instruction_not_an_import(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "project"
+    tree = write_tree(project / "memory", {"MEMORY.md": index()})
+    checklist = (
+        "Start of a session:\n\n```\n@memory/MEMORY.md\n1. Read memory/MEMORY.md  # index\n```\n"
+    )
+    write_tree(project, {"CLAUDE.md": checklist})
+    assert loader_of(tree, project) == IndexLoader("CLAUDE.md", 5, imported=False)
