@@ -330,9 +330,9 @@ def _repository_paths(repo: Repository, targets: list[Target]) -> dict[str, str]
     return names
 
 
-def _identity(target: Target) -> str | None:
+def _identity(target: Target) -> str:
     """A target inside the tree by its path there, one outside it by its absolute path."""
-    return target.path if target.path is not None else target.absolute
+    return target.path if target.path is not None else target.absolute or ""
 
 
 def _uncommitted_link(link: IndexLink, *, inside: bool) -> Finding:
@@ -345,8 +345,7 @@ def _uncommitted_link(link: IndexLink, *, inside: bool) -> Finding:
         link.line,
         f"link target `{link.target}` is not in {where}, and no commit of the repository ever"
         " held it",
-        f"if the {source} this copy comes from has the file, commit it; if not, remove"
-        " the entry",
+        f"if the {source} this copy comes from has the file, commit it; if not, remove the entry",
         key=link.target,
         level="suggestion",
     )
