@@ -58,7 +58,7 @@ def overflow_description(titles: Sequence[str]) -> str:
         shown.append(words)
     rest = len(titles) - len(shown)
     listed = ", ".join(shown) + (f" and {rest} more" if rest and shown else "")
-    return OVERFLOW_LEAD + (listed or f"{rest} entries")
+    return OVERFLOW_LEAD + (listed or f"{rest} {'entry' if rest == 1 else 'entries'}")
 
 
 def pointer_place(lines: Sequence[str], first_hidden: int, description: str) -> int:
