@@ -2,7 +2,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memory_audit.fix.actions import actions, answers_for
+from memory_audit.fix.tree_access import Tree
 from memory_audit.model.finding import Finding
+from memory_audit.secrets.rules import bundled_rules
+from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.location import ProjectLocation
 from tests.harness import codes, findings, memory, write_tree
 
@@ -19,9 +23,46 @@ def test_index_budget_230_line_index_names_exactly_the_entries_past_line_200(
     assert found[0].code == "over-budget"
     assert "230 lines" in found[0].message
     assert "30 entries from line 201" in found[0].message
-    invisible = [(f.line, f.message) for f in found if f.code == "invisible-entry"]
-    assert [line for line, _ in invisible] == list(range(201, 231))
-    assert invisible[0][1].startswith("the entry for `n199.md` is past the cut-off")
+    [invisible] = [f for f in found if f.code == "invisible-entry"]
+    assert invisible.line == 201
+    assert invisible.message == (
+        "30 index entries are past the cut-off (from line 201 on); no session sees them:"
+        " `n199.md`, `n200.md`, `n201.md`, `n202.md`, `n203.md` and 25 more"
+    )
+    assert invisible.fix is not None
+    assert invisible.fix["lines"] == list(range(201, 231))
+    assert invisible.related == tuple(f"n{i}.md" for i in range(199, 229))
+
+
+def test_index_budget_the_one_fix_moves_every_hidden_entry_under_a_pointer_sessions_see(
+    tree_dir: Path,
+) -> None:
+    # 200 lines load whole: the pointer cannot take line 201, so the last visible entry
+    # moves with the hidden ones and the pointer takes its place. No pointer is deleted.
+    write_tree(tree_dir, {"MEMORY.md": "# Index\n" + entries(229)})
+    [invisible] = [f for f in findings(tree_dir, "index-budget") if f.code == "invisible-entry"]
+    assert invisible.fix is not None
+    assert (invisible.fix["action"], invisible.fix["first"], invisible.fix["last"]) == (
+        "move-to-topic",
+        200,
+        230,
+    )
+    action = actions(Scanner(bundled_rules(), b"salt"))["move-to-topic"]
+    action.build(Tree.open(tree_dir), invisible.fix, answers_for(action, invisible.fix)).apply()
+    index = (tree_dir / "MEMORY.md").read_text().splitlines()
+    assert len(index) == 200
+    assert index[-1].startswith("- [More memories](more-memories.md) — ")
+    moved = (tree_dir / "more-memories.md").read_text()
+    assert all(f"](n{i}.md)" in moved for i in range(198, 229))
+    # Recall picks the new file by its description: it names what the file holds.
+    assert invisible.fix["description"] == (
+        "more memories, past MEMORY.md's load limit: Note 199, Note 200, Note 201, Note 202,"
+        " Note 203, Note 204, Note 205, Note 206 and 22 more"
+    )
+    after = findings(tree_dir, "index-budget", "descriptions", "frontmatter")
+    assert {"over-budget", "invisible-entry", "long-hook", "cut-description"}.isdisjoint(
+        f.code for f in after
+    )
 
 
 def test_index_budget_an_invisible_entry_names_its_file_however_long_its_title(
@@ -45,18 +86,22 @@ def test_index_budget_counts_characters_not_bytes_and_cuts_at_the_last_newline(
     assert len(text) > 25_000
     first_hidden = text[: text.rfind("\n", 0, 25_001)].count("\n") + 2
     found = findings(tree_dir, "index-budget")
-    invisible = [f for f in found if f.code == "invisible-entry"]
-    assert [f.line for f in invisible] == list(range(first_hidden, 103))
-    assert all("past the cut-off" in f.message for f in invisible)
+    [invisible] = [f for f in found if f.code == "invisible-entry"]
+    assert invisible.line == first_hidden
+    assert invisible.fix is not None
+    assert invisible.fix["lines"] == list(range(first_hidden, 103))
+    assert f"past the cut-off (from line {first_hidden} on)" in invisible.message
     assert "25,000 characters" in found[0].message
 
 
 def test_index_budget_one_huge_line_is_cut_mid_line(tree_dir: Path) -> None:
     write_tree(tree_dir, {"MEMORY.md": "- [A](a.md) — " + "y" * 100_000 + "\n- [B](b.md) — b\n"})
     found = findings(tree_dir, "index-budget")
-    invisible = [(f.line, f.message) for f in found if f.code == "invisible-entry"]
-    assert [line for line, _ in invisible] == [1, 2]
-    assert "cut off mid-line" in invisible[0][1]
+    [invisible] = [f for f in found if f.code == "invisible-entry"]
+    assert invisible.line == 1
+    assert invisible.fix is not None
+    assert invisible.fix["lines"] == [1, 2]
+    assert "the first cut off mid-line, from line 1 on" in invisible.message
 
 
 def test_index_budget_cjk_index_under_25000_characters_is_not_cut(tree_dir: Path) -> None:

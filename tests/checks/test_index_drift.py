@@ -408,6 +408,45 @@ def test_a_copy_s_index_link_to_a_note_no_commit_ever_held_is_a_suggestion(
     assert found[1].fix is not None
 
 
+def test_a_copy_s_index_link_out_of_the_tree_to_a_file_no_commit_ever_held_is_a_suggestion(
+    tmp_path: Path,
+) -> None:
+    # The index links a document of the repository beside the memory folder; the owner
+    # never committed it (a local draft): the copy cannot tell it is gone, as for a note.
+    # A document the history held and deleted is broken for sure.
+    repo = Repo(tmp_path / "project")
+    repo.commit(
+        "memory",
+        {
+            ".claude/memory/MEMORY.md": "# Index\n- [A](a.md) — a\n"
+            "- [Plan](../../docs/Plan.md) — the rollout plan\n"
+            "- [Old](../../docs/Old.md) — the old plan\n",
+            ".claude/memory/a.md": memory("a"),
+            "docs/Old.md": "old\n",
+        },
+    )
+    repo.remove("drop the old plan", "docs/Old.md")
+    project = ProjectLocation("-project", repo.path, None)
+    found = findings(repo.path / ".claude" / "memory", "index-drift", location=project)
+    assert [(f.code, f.line, f.level) for f in found] == [
+        ("broken-index-link", 3, "suggestion"),
+        ("broken-index-link", 4, "problem"),
+    ]
+    assert found[0].message == (
+        "link target `../../docs/Plan.md` is not in this repository, and no commit of the"
+        " repository ever held it"
+    )
+    assert found[0].suggestion == (
+        "if the folder this copy comes from has the file, commit it; if not, remove the entry"
+    )
+    assert found[0].fix is None
+    assert found[1].fix == {
+        "action": "remove-index-line",
+        "line": 4,
+        "target": "../../docs/Old.md",
+    }
+
+
 def copy_repo(path: Path, gone: str) -> Repo:
     """A project that committed its memory folder, then deleted the note ``gone``."""
     repo = Repo(path)

@@ -219,3 +219,41 @@ def test_review_edit_of_a_masked_name_acts_on_the_real_file(tmp_path: Path) -> N
     assert term.wait() == 0
     assert f"]({token}.md)" in (tree / "MEMORY.md").read_text()
     assert token not in term.output
+
+
+def cut_index_tree(root: Path) -> Path:
+    """180 memories under 45 headings: 226 index lines, 21 entries past line 200."""
+    files: dict[str, str] = {}
+    lines = ["# Index"]
+    for area in range(45):
+        lines.append(f"## Area {area}")
+        for part in range(4):
+            n = area * 4 + part
+            lines.append(f"- [Note {n}](n{n}.md) — when working on area {area} part {part}")
+            files[f"n{n}.md"] = memory(f"n{n}", body=f"Area {area} keeps rule {n * 7919 % 10007}.")
+    return write_tree(root, {**files, "MEMORY.md": "\n".join(lines) + "\n"})
+
+
+def test_review_moves_every_entry_past_the_cut_in_one_decision(tmp_path: Path) -> None:
+    tree = cut_index_tree(tmp_path / "memory")
+    hidden = (tree / "MEMORY.md").read_text().splitlines()[199:]
+    term = review(tmp_path / "home", tree)
+    assert "so 21 entries from line 201 on are never seen" in term.expect("[q]uit: ")
+    term.send("s")
+    term.expect("[y]es / [n]o: ")
+    term.send("n")
+    proposal = term.expect("[q]uit: ")
+    assert "21 index entries are past the cut-off (from line 201 on)" in proposal
+    assert "Apply makes one change: MEMORY.md: moved lines 200–226 into `more-memories.md`" in (
+        proposal
+    )
+    term.send("1")
+    term.expect("Applied:")
+    term.expect("Enter to skip): ")
+    term.send("")
+    assert term.wait() == 0
+    index = (tree / "MEMORY.md").read_text().splitlines()
+    assert len(index) == 200
+    assert index[-1].startswith("- [More memories](more-memories.md) — ")
+    moved = (tree / "more-memories.md").read_text()
+    assert moved.endswith("\n".join(hidden) + "\n")  # every pointer kept, none deleted

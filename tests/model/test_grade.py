@@ -48,6 +48,18 @@ def test_a_file_sessions_cannot_read_weighs_three_problems(tmp_path: Path) -> No
     assert found.grade.score == 15.0
 
 
+def test_every_entry_a_cut_index_hides_weighs_three_problems_in_its_one_finding(
+    tmp_path: Path,
+) -> None:
+    # 30 entries past line 200: one invisible-entry finding, 30 losses (and over-budget).
+    names = [f"m{n}.md" for n in range(229)]
+    root = write_tree(tmp_path / "a", {"MEMORY.md": index(*names), "m0.md": memory("m0")})
+    found = report(root, "index-budget")
+    assert sorted(f.code for f in found.problems) == ["invisible-entry", "over-budget"]
+    assert found.grade is not None
+    assert found.grade.score == 100.0 * (30 * 3 + 1) / 10
+
+
 def test_suggestions_never_lower_the_grade() -> None:
     problem = make_finding("index-drift", "broken-link", "MEMORY.md", 3, "gone")
     suggestion = make_finding("duplicates", "near-duplicate", "a.md", 1, "same", level="suggestion")

@@ -7,8 +7,12 @@ two, a CJK character or an em dash one) and appends a warning
 (``tree.load_budget``, the one place this is computed). The rest is invisible
 to every session.
 
-- ``over-budget``: the index is cut; and ``invisible-entry`` for every index
-  entry past the cut (or cut in the middle), with its line;
+- ``over-budget``: the index is cut; and one ``invisible-entry`` for the entries past
+  the cut (or cut in the middle), at the first of them, naming how many and the first
+  few (all their lines in its fix, the files in ``related``). Its one fix moves them,
+  with whatever else is past the cut, into one topic file (``more-memories.md``) and
+  leaves one pointer to it where a session still sees it (taking the place of the last
+  visible entries when the cut leaves no room): nothing is deleted, one decision;
 - ``near-budget``: past ``warn_lines`` (150) or ``warn_chars`` (20,000) as
   Claude Code counts them;
 - when the project loads the index itself (``analysis.index_loaders``: its CLAUDE.md
@@ -50,6 +54,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from memory_audit.analysis.index_loaders import IndexLoader, index_loader
+from memory_audit.analysis.index_overflow import overflow_fix
 from memory_audit.analysis.recall import RECALL_CAP, recall_scan
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.index_file import INDEX_NAME, LIST_ITEM, Index, IndexEntry, LineKind
@@ -60,6 +65,7 @@ ID = "index-budget"
 SHOWN_LINES = 12  # line numbers listed in a grouped finding
 GROUPED = 3  # more blocks (or rules) than this in one index: one finding for them all
 NAMED = 20  # memories named in a message; all of them are in `related`
+NAMED_ENTRIES = 5  # hidden entries named in the invisible-entry message
 RULE_START = (
     "always ",
     "never ",
@@ -96,7 +102,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         yield from _loaded_in_full(loader, load, options)
         tight = False  # no cut-off: inline content hides no entry
     else:
-        yield from _budget(index, load, options)
+        yield from _budget(tree, index, load, options)
         tight = load.cut or load.lines > options.warn_lines or load.chars > options.warn_chars
     yield from _content(index, tight)
     yield from _long_hooks(index, options.max_hook_chars)
@@ -138,7 +144,9 @@ def _long_hooks(index: Index, limit: int) -> Iterator[Finding]:
     )
 
 
-def _budget(index: Index, loaded: LoadedIndex, options: Options) -> Iterator[Finding]:
+def _budget(
+    tree: MemoryTree, index: Index, loaded: LoadedIndex, options: Options
+) -> Iterator[Finding]:
     shape = f"MEMORY.md is {loaded.lines} lines, {loaded.chars:,} characters as Claude Code counts"
     if loaded.first_hidden is not None:
         hidden = [e for e in index.entries if e.line >= loaded.first_hidden]
@@ -152,8 +160,8 @@ def _budget(index: Index, loaded: LoadedIndex, options: Options) -> Iterator[Fin
             f"from line {loaded.first_hidden} on are never seen",
             "move inline content to topic files and merge or drop stale entries until it fits",
         )
-        for entry in hidden:
-            yield _invisible(entry, loaded)
+        if hidden:
+            yield _invisible(tree, index, hidden, loaded)
     elif loaded.lines > options.warn_lines or loaded.chars > options.warn_chars:
         yield make_finding(
             ID,
@@ -185,18 +193,39 @@ def _loaded_in_full(
     )
 
 
-def _invisible(entry: IndexEntry, loaded: LoadedIndex) -> Finding:
-    partial = entry.line == loaded.first_hidden and loaded.partial
+def _invisible(
+    tree: MemoryTree, index: Index, hidden: Sequence[IndexEntry], loaded: LoadedIndex
+) -> Finding:
+    """One finding for every entry past the cut: one cause, one decision (not a flood of
+    one finding per entry)."""
+    first = hidden[0]
+    partial = first.line == loaded.first_hidden and loaded.partial
     how = "cut off mid-line" if partial else "past the cut-off"
+    if len(hidden) == 1:
+        # The file first: a long title, shortened in the message, must not hide which it is.
+        what = f"the entry for `{first.target}` is {how}; no session sees it"
+        what += f" (title `{first.title}`)"
+    else:
+        named = ", ".join(f"`{e.target}`" for e in hidden[:NAMED_ENTRIES])
+        more = f" and {len(hidden) - NAMED_ENTRIES} more" if len(hidden) > NAMED_ENTRIES else ""
+        start = "from line" if not partial else "the first cut off mid-line, from line"
+        what = (
+            f"{len(hidden)} index entries are past the cut-off ({start} {first.line} on);"
+            f" no session sees them: {named}{more}"
+        )
+    paths = {(link.line, link.target): target.path for link, target in tree.index_links}
+    related = (paths.get((e.line, e.target)) or e.target for e in hidden)
     return make_finding(
         ID,
         "invisible-entry",
         INDEX_NAME,
-        entry.line,
-        # The file first: a long title, shortened in the message, must not hide which it is.
-        f"the entry for `{entry.target}` is {how}; no session sees it (title `{entry.title}`)",
-        "move it above the cut-off, or shrink the index",
-        key=entry.target,
+        first.line,
+        what,
+        "move them into one topic file with one pointer to it above the cut-off, or shrink"
+        " the index",
+        key="invisible-entries",
+        related=tuple(dict.fromkeys(related)),
+        fix=overflow_fix(index.lines, loaded, [(e.line, e.title) for e in hidden]),
     )
 
 

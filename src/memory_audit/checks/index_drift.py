@@ -12,7 +12,9 @@ Reports, for the index at the root of the tree:
   copy of a tree (a repository, not Claude Code's folder on this machine) a link out
   of the repository or into a ``.claude`` folder the copy lacks resolves only where
   the tree is installed. Both are counted under ``skipped``, as are links to files
-  the repository's ``.gitignore`` keeps out;
+  the repository's ``.gitignore`` keeps out. In such a copy, a link to a file no commit
+  of the repository ever held, in the tree or out of it (``../../docs/plan.md``: a
+  document never committed), is a suggestion with no fix: the copy cannot tell it is gone;
 - ``stale-index-path``: the linked file is gone but exactly one unindexed file
   with the same name exists elsewhere in the tree (it was moved); in a copy kept in
   a repository, also when the one file of that name is elsewhere in the repository
@@ -121,8 +123,8 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
         new = moved_out.get((link.line, link.target))
         if new is not None:
             yield _stale_path(link, new)
-        elif target.path is not None and target.path in uncommitted:
-            yield _uncommitted_link(link)
+        elif _identity(target) in uncommitted:
+            yield _uncommitted_link(link, inside=target.inside)
         else:
             yield _broken_link(link, target, pointer=(link.line, link) in pointers)
     yield from _skips(kept_out, templates, elsewhere, from_project)
@@ -293,34 +295,58 @@ def _in_repository(tree: MemoryTree, targets: list[Target]) -> tuple[Repository,
 
 
 def _never_committed(tree: MemoryTree, targets: list[Target]) -> set[str]:
-    """The missing targets of a copy kept in a repository that no commit ever held: the index
-    came from the owner's folder, the note never did, so the copy cannot tell whether it is
-    gone there. One ``git log`` for all of them; Claude Code's own trees are not copies."""
-    if not any(t.path is not None for t in targets) or not repository_copy(tree):
+    """The missing targets of a copy kept in a repository that no commit ever held (by
+    :func:`_identity`): the index came from the owner's folder, the note (or, out of the
+    tree, the document: ``../../docs/plan.md``) never did, so the copy cannot tell whether
+    it is gone there. One ``git log`` for all of them; Claude Code's own trees are not
+    copies."""
+    if not any(t.absolute is not None for t in targets) or not repository_copy(tree):
         return set()
     try:
-        repo, names = _in_repository(tree, targets)
-        if repo.shallow:
-            return set()  # a note deleted before the clone's depth would look never committed
+        repo = _git_repository(tree)
+        if repo is None or repo.shallow:
+            return set()  # a file deleted before the clone's depth would look never committed
+        names = _repository_paths(repo, targets)
+        if not names:
+            return set()  # no path would list every file of every commit
         specs = [f":(literal){name}" for name in names]
         # -z: without it git quotes a name that is not ASCII ("caf\303\251.md")
         out = run_git(repo.path, "log", "--all", "--format=", "--name-only", "-z", "--", *specs)
     except (GitUnavailable, OSError, ValueError):
         return set()  # no repository, or git could not tell: the links stay broken
     seen = set(out.split("\0"))
-    return {tree_path for name, tree_path in names.items() if name not in seen}
+    return {key for name, key in names.items() if name not in seen}
 
 
-def _uncommitted_link(link: IndexLink) -> Finding:
+def _repository_paths(repo: Repository, targets: list[Target]) -> dict[str, str]:
+    """Each target inside the repository, by its path there -> its :func:`_identity`."""
+    top = os.path.realpath(repo.path)
+    names: dict[str, str] = {}
+    for target in targets:
+        if target.absolute is None:
+            continue
+        real = os.path.realpath(target.absolute)
+        if real.startswith(top + os.sep):
+            names[os.path.relpath(real, top).replace(os.sep, "/")] = _identity(target)
+    return names
+
+
+def _identity(target: Target) -> str:
+    """A target inside the tree by its path there, one outside it by its absolute path."""
+    return target.path if target.path is not None else target.absolute or ""
+
+
+def _uncommitted_link(link: IndexLink, *, inside: bool) -> Finding:
+    where = "this copy" if inside else "this repository"
+    source = "memory folder" if inside else "folder"
     return make_finding(
         ID,
         "broken-index-link",
         INDEX_NAME,
         link.line,
-        f"link target `{link.target}` is not in this copy, and no commit of the repository ever"
+        f"link target `{link.target}` is not in {where}, and no commit of the repository ever"
         " held it",
-        "if the memory folder this copy comes from has the file, commit it; if not, remove"
-        " the entry",
+        f"if the {source} this copy comes from has the file, commit it; if not, remove the entry",
         key=link.target,
         level="suggestion",
     )

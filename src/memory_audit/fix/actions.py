@@ -385,8 +385,12 @@ def actions(scanner: Scanner) -> dict[str, Action]:
         "move-to-topic": Action(
             move_to_topic,
             (
-                ("New topic file", lambda f: TOPIC_NAME),
-                ("Its one-line description", lambda f: TOPIC_DESCRIPTION),
+                # The finding may propose them (the entries a cut index hides: their own file)
+                ("New topic file", lambda f: str(f.get("name") or TOPIC_NAME)),
+                (
+                    "Its one-line description",
+                    lambda f: str(f.get("description") or TOPIC_DESCRIPTION),
+                ),
             ),
             touches_index=True,
         ),

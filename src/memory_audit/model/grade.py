@@ -39,9 +39,15 @@ class Grade:
 
 
 def grade(findings: Iterable[Finding], memories: int) -> Grade:
-    weight = sum(
-        LOSS_WEIGHT if f.code in SESSION_LOSSES else 1 for f in findings if not f.is_suggestion
-    )
+    weight = sum(_weight(f) for f in findings if not f.is_suggestion)
     score = 100.0 * weight / max(memories, FLOOR)
     letter = next((letter for letter, limit in BANDS if score <= limit), "F")
     return Grade(letter, score)
+
+
+def _weight(finding: Finding) -> int:
+    """A finding that lists the lines it stands for (every index entry a cut hides, in one
+    finding) weighs as many findings as it lists: grouping them changes no grade."""
+    listed = (finding.fix or {}).get("lines")
+    count = len(listed) if isinstance(listed, list) and listed else 1
+    return count * (LOSS_WEIGHT if finding.code in SESSION_LOSSES else 1)

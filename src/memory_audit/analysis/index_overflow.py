@@ -1,0 +1,78 @@
+"""Where the entries a cut MEMORY.md hides can go in one decision: into one topic file,
+with one pointer to it that a session still sees.
+
+Moving hidden entries above the cut-off only hides others, and removing them deletes
+pointers; moving everything past the cut into a topic file keeps every pointer (one hop
+further) and frees the index. The pointer takes the first moved line's place, so that line
+is chosen where the shortened index, pointer included, loads whole: the first hidden line
+when there is room for one more line, else the last visible entries move with the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import islice
+
+from memory_audit.tree.load_budget import LoadedIndex, load_index
+
+OVERFLOW_NAME = "more-memories.md"
+OVERFLOW_TITLE = "More memories"  # what move-to-topic titles ``OVERFLOW_NAME``
+OVERFLOW_LEAD = "more memories, past MEMORY.md's load limit: "
+DESCRIPTION_CHARS = 140  # under index-budget's default hook limit (150): the pointer's hook
+TRIES = 20  # earlier entries tried for the pointer's place (each try is one load)
+
+
+def overflow_fix(
+    lines: Sequence[str], loaded: LoadedIndex, hidden: Sequence[tuple[int, str]]
+) -> dict[str, object] | None:
+    """``move-to-topic`` for every line from the pointer's place to the last non-blank line,
+    ``lines`` listing the hidden entries' line numbers (``hidden``: line and title); None
+    when nothing is hidden."""
+    if loaded.first_hidden is None or not hidden:
+        return None
+    last = len(lines)
+    while last > loaded.first_hidden and not lines[last - 1].strip():
+        last -= 1
+    description = overflow_description([title for _, title in hidden])
+    start = pointer_place(lines, loaded.first_hidden, description)
+    return {
+        "action": "move-to-topic",
+        "first": start,
+        "last": last,
+        "lines": [line for line, _ in hidden],
+        "name": OVERFLOW_NAME,
+        "description": description,
+    }
+
+
+def overflow_description(titles: Sequence[str]) -> str:
+    """What the file holds, by the titles of its first entries: recall picks a topic file
+    by its description, so it names them (and ends as a sentence, not cut)."""
+    shown: list[str] = []
+    for title in titles:
+        words = " ".join(title.split())
+        rest = len(titles) - len(shown) - 1
+        tail = f" and {rest} more" if rest else ""
+        if len(OVERFLOW_LEAD) + len(", ".join([*shown, words])) + len(tail) > DESCRIPTION_CHARS:
+            break
+        shown.append(words)
+    rest = len(titles) - len(shown)
+    listed = ", ".join(shown) + (f" and {rest} more" if rest and shown else "")
+    return OVERFLOW_LEAD + (listed or f"{rest} {'entry' if rest == 1 else 'entries'}")
+
+
+def pointer_place(lines: Sequence[str], first_hidden: int, description: str) -> int:
+    """The 1-based line the pointer replaces: the first hidden line if the index cut there
+    and ended by the pointer loads whole, else the latest line before it that does (an
+    index line, never one inside a block, is what moves with the rest)."""
+    pointer = f"- [{OVERFLOW_TITLE}]({OVERFLOW_NAME}) — {description}"
+    earlier = (n for n in range(first_hidden - 1, 0, -1) if _is_item(lines[n - 1]))
+    candidates = [first_hidden, *islice(earlier, TRIES)]
+    for start in candidates:
+        if not load_index("\n".join([*lines[: start - 1], pointer])).cut:
+            return start
+    return first_hidden
+
+
+def _is_item(line: str) -> bool:
+    return line.lstrip().startswith(("- ", "* ", "+ "))
