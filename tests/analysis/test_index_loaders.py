@@ -62,3 +62,12 @@ def test_index_loader_a_checklist_in_a_code_block_is_an_instruction_not_an_impor
     )
     write_tree(project, {"CLAUDE.md": checklist})
     assert loader_of(tree, project) == IndexLoader("CLAUDE.md", 5, imported=False)
+
+
+def test_index_loader_an_import_holding_a_nul_byte_names_no_file(tmp_path: Path) -> None:
+    # Odd bytes in an instruction file: a path with a NUL names nothing (the system
+    # refuses it), and the file's real import is still found.
+    project = tmp_path / "project"
+    tree = write_tree(project / "memory", {"MEMORY.md": index()})
+    write_tree(project, {"CLAUDE.md": b"See @docs/a\0b.md\n@memory/MEMORY.md\n"})
+    assert loader_of(tree, project) == IndexLoader("CLAUDE.md", 2, imported=True)

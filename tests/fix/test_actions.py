@@ -357,6 +357,29 @@ def test_a_value_gone_from_its_first_file_is_still_redacted_in_the_others(
     assert (tree_dir / "b.md").read_text().endswith("is <REDACTED:password-phrase>\n")
 
 
+def test_a_place_whose_file_is_gone_leaves_the_value_redacted_in_the_others(
+    tree_dir: Path,
+) -> None:
+    # A file deleted since the audit holds the value nowhere: the other places are
+    # still redacted, not left as they were because one place went away.
+    password = "Harbor01!!"
+    write_tree(
+        tree_dir,
+        {
+            "a.md": memory("a", body=f"the wifi password is {password}"),
+            "b.md": memory("b", body=f"nas {password} on the mgmt port"),
+        },
+    )
+    [finding] = findings(tree_dir, "secrets")
+    (tree_dir / "b.md").unlink()
+    redact = actions(secret_scanner(SecretsOptions()))["redact-secret"]
+    edit = redact.build(Tree.open(tree_dir), dict(finding.fix or {}), [])
+    edit.apply()
+    assert (tree_dir / "a.md").read_text().endswith("is <REDACTED:password-phrase>\n")
+    assert not (tree_dir / "b.md").exists()
+    assert "other file" not in edit.description
+
+
 def test_redacting_never_touches_the_secret_s_text_inside_other_words(tree_dir: Path) -> None:
     # A short password, and a longer one whose text is part of other words and names:
     # only the places the audit reports are redacted.

@@ -264,3 +264,21 @@ def test_versions_kept_before_a_value_was_said_a_secret_are_masked_once_it_is(
     assert PASSWORD.encode() not in b"".join(
         p.read_bytes() for p in journal.folder.glob("journal.sqlite*")
     )
+
+
+def test_a_repeat_saved_again_unchanged_as_its_value_is_said_gets_no_new_version(
+    tmp_path: Path, journal: Journal, state: Path
+) -> None:
+    # b.md's kept version is masked again when a.md begins to say the value is a password;
+    # b.md, saved again the same (a change event, no new content), is no change to keep.
+    tree = write_tree(
+        tmp_path / "memory", {"a.md": memory("a", body="x"), "b.md": memory("b", body=BARE)}
+    )
+    rec = recorder(journal, state)
+    rec.reconcile(tree, 1.0, outside)
+    (tree / "a.md").write_text(memory("a", body=SAID))
+    (tree / "b.md").write_text(memory("b", body=BARE))
+    new = rec.reconcile(tree, 2.0, outside, changed={"a.md", "b.md"})
+    assert [v.path for v in new] == ["a.md"]
+    [b] = journal.index.history(str(tree), "b.md")
+    assert PASSWORD.encode() not in stored(journal, b)

@@ -138,7 +138,8 @@ def _imports(line: str, folder: Path) -> list[Path]:
         return []
     words = _without_code_spans(line).split()
     targets = [w[1:].partition("#")[0] for w in words if len(w) > 1 and w[0] == "@"]
-    return [_resolve(target, folder) for target in targets[:MAX_PATHS] if target]
+    # a NUL names no file (and makes a path call raise): odd bytes are no import
+    return [_resolve(t, folder) for t in targets[:MAX_PATHS] if t and "\0" not in t]
 
 
 def _without_code_spans(line: str) -> str:

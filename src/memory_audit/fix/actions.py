@@ -66,6 +66,16 @@ def _read(tree: Tree, rel: str) -> TextFile:
         raise StaleTarget(str(exc)) from None
 
 
+def _read_if_present(tree: Tree, rel: str) -> TextFile | None:
+    """:func:`_read`, or None for a file deleted since the audit: it holds nothing now."""
+    try:
+        return TextFile.read_in(tree, rel)
+    except tree_access.Missing:
+        return None
+    except tree_access.NotInTree as exc:
+        raise StaleTarget(str(exc)) from None
+
+
 def _change(before: TextFile, lines: list[str]) -> FileChange:
     return FileChange(before, before.with_text("\n".join(lines)))
 
@@ -319,7 +329,8 @@ def replace_text(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
 def redact_secret(scanner: Scanner) -> Callable[[Tree, Fix, list[str]], Edit]:
     def build(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
         rel = str(fix["path"])
-        files = {path: _read(tree, path) for path in _secret_files(fix)}
+        read = {path: _read_if_present(tree, path) for path in _secret_files(fix)}
+        files = {path: memory for path, memory in read.items() if memory is not None}
         found = {
             path: [m for m in scanner.scan(memory.text) if m.fingerprint == fix["fingerprint"]]
             for path, memory in files.items()

@@ -180,6 +180,8 @@ class Recorder:
         if repeats is not None and self.values.history_unmasked(root, repeats.values):
             mask_history(self.index, self.blobs, str(root), repeats)
             self.values.history_masked(root, repeats.values)
+            # their blobs are masked ones now: a file saved again unchanged is no new version
+            latest = self.index.latest_by_path(str(root))
         for rel in to_read:
             try:
                 version = self._version_of(
