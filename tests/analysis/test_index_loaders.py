@@ -71,3 +71,15 @@ def test_index_loader_an_import_holding_a_nul_byte_names_no_file(tmp_path: Path)
     tree = write_tree(project / "memory", {"MEMORY.md": index()})
     write_tree(project, {"CLAUDE.md": b"See @docs/a\0b.md\n@memory/MEMORY.md\n"})
     assert loader_of(tree, project) == IndexLoader("CLAUDE.md", 2, imported=True)
+
+
+def test_index_loader_looks_at_the_first_64_imports_of_a_file(tmp_path: Path) -> None:
+    # Thousands of `@` words in one file are mentions, not imports: each would cost two
+    # real-path walks, so a file's first 64 are looked at (real files hold a handful).
+    project = tmp_path / "project"
+    tree = write_tree(project / "memory", {"MEMORY.md": index()})
+    mentions = "".join(f"thanks @user{i}\n" for i in range(63))
+    write_tree(project, {"CLAUDE.md": f"{mentions}@memory/MEMORY.md\n"})
+    assert loader_of(tree, project) == IndexLoader("CLAUDE.md", 64, imported=True)
+    write_tree(project, {"CLAUDE.md": f"{mentions}thanks @user63\n@memory/MEMORY.md\n"})
+    assert loader_of(tree, project) is None

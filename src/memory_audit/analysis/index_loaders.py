@@ -18,7 +18,7 @@ The files read are the project's ``CLAUDE.md``, ``.claude/CLAUDE.md`` and
 ``CLAUDE.local.md`` (what Claude Code loads at the project root) and the files they
 import: regular files whose real path is inside the project, at most ``MAX_FILES`` of
 ``MAX_BYTES`` each, never written. Each line is scanned twice at most, in linear time;
-at most ``MAX_PATHS`` paths of a line are resolved.
+at most ``MAX_PATHS`` paths of a line and ``MAX_IMPORTS`` imports of a file are resolved.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from unicodedata import normalize
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.markdown import parse_markdown
 from memory_audit.tree.markdown_spans import code_spans
+from memory_audit.tree.real_folder import RealFolder
 from memory_audit.tree.snapshot import MemoryTree
 from memory_audit.tree.walk import read_text
 
@@ -41,6 +42,9 @@ MAX_HOPS = 5  # Claude Code follows imports five files deep
 MAX_FILES = 32
 MAX_BYTES = 256 * 1024
 MAX_PATHS = 16  # imports, or index paths, looked at on one line: real lines hold one or two
+# Imports looked at in one file: real files hold a handful; a file of thousands of `@`
+# words (mentions, not imports) would otherwise cost two real-path walks each.
+MAX_IMPORTS = 64
 READ_LINES = 2_000  # what the Read tool returns when no range is asked for
 PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/~")
 READ_WORDS = frozenset(
@@ -79,17 +83,18 @@ def project_index_loader(project: Path | None, root: Path) -> IndexLoader | None
     if project is None:
         return None
     index = os.path.realpath(root / INDEX_NAME)
-    inside = os.path.realpath(project) + os.sep
+    inside = RealFolder(project)
     queue = deque((project / name, 0) for name in TOP_FILES)
     seen: set[str] = set()
     instruction: IndexLoader | None = None
     while queue and len(seen) < MAX_FILES:
         path, hops = queue.popleft()
         real = os.path.realpath(path)
-        if real in seen or not real.startswith(inside) or not os.path.isfile(real):
+        if real in seen or not inside.holds_real(real) or not os.path.isfile(real):
             continue
         seen.add(real)
-        found = _InstructionFile(Path(real), Path(real).relative_to(inside).as_posix(), project)
+        shown = Path(real).relative_to(inside.path).as_posix()
+        found = _InstructionFile(Path(real), shown, project)
         imports = found.imports(index, may_import=hops < MAX_HOPS)
         if isinstance(imports, IndexLoader):
             return imports
@@ -120,6 +125,8 @@ class _InstructionFile:
                 if may_import and os.path.realpath(target) == index:
                     return IndexLoader(self.shown, number, imported=True)
                 targets.append(target)
+                if len(targets) == MAX_IMPORTS:
+                    return targets
         return targets
 
     def instruction(self, index: str) -> IndexLoader | None:
