@@ -8,7 +8,7 @@ from memory_audit.model.finding import Finding
 from memory_audit.secrets.rules import bundled_rules
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.location import ProjectLocation
-from tests.harness import codes, findings, memory, write_tree
+from tests.harness import codes, findings, index, memory, write_tree
 
 
 def entries(count: int, start: int = 0, hook: str = "notes about it") -> str:
@@ -314,3 +314,17 @@ def test_index_budget_the_read_tool_holds_2000_lines_an_import_all(tmp_path: Pat
         write_tree(project, {"CLAUDE.md": claude})
         found = findings(project / "mem", "index-budget", location=location)
         assert budget_codes(found) == expected, claude
+
+
+def test_index_budget_an_index_cut_in_its_prose_says_how_many_lines_it_loses(
+    tmp_path: Path,
+) -> None:
+    # Past line 200 only notes, no entries: "0 entries are never seen" read as nothing lost.
+    text = index("a.md") + "".join(
+        f"note {i}: the deploy runs on port 80{i % 10}\n" for i in range(206)
+    )
+    found = findings(write_tree(tmp_path / "memory", {"MEMORY.md": text}), "index-budget")
+    [over] = [f for f in found if f.code == "over-budget"]
+    assert (
+        "its last 8 lines, from line 201 on, are never seen (no entry among them)" in over.message
+    )

@@ -100,3 +100,19 @@ def test_a_longer_word_holding_the_value_is_not_the_value(tmp_path: Path) -> Non
     assert [f.level for f in _audit(tree)] == ["problem"]
     (tree.parent / "README.md").write_text(f"old: {DEMO}.\n")
     assert [f.level for f in _audit(tree)] == ["suggestion"]
+
+
+def test_a_long_password_with_symbols_and_a_compose_default_are_published_too(
+    tmp_path: Path,
+) -> None:
+    # A fixture password a provisioning script hard-codes (a person's, with symbols, though
+    # long and mixing cases and digits) and a compose file's database URL default.
+    fixture, default = "Harb0r#Quay2026!x", "shopdbpass"
+    files = {
+        "scripts/provision.py": f'PASSWORD = "{fixture}"  # local test account\n',
+        "docker-compose.yml": f"DATABASE_URL: postgresql://shop:{default}@db:5432/shop\n",
+    }
+    note = f"- Email: qa@shopline.io | Password: {fixture}\nThe DB is postgresql://shop:{default}@db:5432/shop"
+    found = _audit(_project(tmp_path, files, note))
+    assert [f.level for f in found] == ["suggestion", "suggestion"]
+    assert {f.message.rsplit(" ", 1)[-1] for f in found} == set(files)

@@ -16,7 +16,9 @@ def test_passwords_people_choose_may_be_published_issuer_formats_never() -> None
     assert chosen(RULES["table-password"], DEMO)
     assert chosen(RULES["generic-assignment"], DEMO)  # no declared kind: the value decides
     assert not chosen(RULES["github-pat"], "ghp_" + "a1" * 18)
-    assert not chosen(RULES["database-url-password"], DEMO)  # a specific rule
+    assert not chosen(RULES["aws-secret-access-key"], "wJalrXUtnFEMI" + "K7MDENGbPxRfiCYz" * 2)
+    assert chosen(RULES["database-url-password"], DEMO)  # a URL's password: chosen too
+    assert chosen(RULES["password-phrase"], "Harb0r#Quay2026!x")  # symbols: a person's
     assert not chosen(RULES["table-key"], DEMO)  # the key kind
     assert not chosen(RULES["generic-assignment"], "Zq7RkP2mXv9LwT4nB6yd")  # a generated key
     assert not chosen(RULES["login-pair"], "0f" * 16)  # hex digits

@@ -156,8 +156,8 @@ def _budget(
             INDEX_NAME,
             None,
             f"{shape}; a session receives only its first {loaded.kept_lines} lines "
-            f"(limits: {LINE_LIMIT} lines, {CHAR_LIMIT:,} characters), so {len(hidden)} entries "
-            f"from line {loaded.first_hidden} on are never seen",
+            f"(limits: {LINE_LIMIT} lines, {CHAR_LIMIT:,} characters), so "
+            + _lost(len(hidden), loaded),
             "move inline content to topic files and merge or drop stale entries until it fits",
         )
         if hidden:
@@ -375,3 +375,13 @@ def _rule_text(text: str) -> str:
 
 def _is_rule(text: str) -> bool:
     return _rule_text(text).lower().startswith(RULE_START)
+
+
+def _lost(entries: int, loaded: LoadedIndex) -> str:
+    """What the cut loses: its entries, or, when the lines past it hold none, its lines."""
+    start = f"from line {loaded.first_hidden} on"
+    if entries:
+        noun, verb = ("entry", "is") if entries == 1 else ("entries", "are")
+        return f"{entries} {noun} {start} {verb} never seen"
+    lines = loaded.lines - loaded.kept_lines
+    return f"its last {lines} lines, {start}, are never seen (no entry among them)"

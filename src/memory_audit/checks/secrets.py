@@ -56,12 +56,13 @@ own, is reported at the first such file (outside every memory tree: a folder hol
 
 Only a value a person chooses can be published that way: one a generic rule finds by
 the words around it (a password after a label, in a login pair or a table: the value
-kinds ``mixed``, ``strong``, ``symbol``, ``credential``, ``known`` and ``any``). A value
-whose format makes it a secret stays a problem wherever else it is: a specific rule's
-match (a vendor token such as ``ghp_...``, ``sk-ant-...``, ``xoxb-...``, an AWS secret key,
-a private key, a JWT, a URL's password), a generic rule's ``token`` or ``key`` kind, and
-any value shaped like a generated key (hex digits, a UUID, 16 characters or more mixing
-cases and digits): a real token committed to the code is a leak, not a demo. The
+kinds ``mixed``, ``strong``, ``symbol``, ``credential``, ``known`` and ``any``), and a
+URL's password (a compose file's database default). A value whose format makes it a
+secret stays a problem wherever else it is: a specific rule's match (a vendor token such
+as ``ghp_...``, ``sk-ant-...``, ``xoxb-...``, an AWS secret key, a private key, a JWT), a
+generic rule's ``token`` or ``key`` kind, and any value shaped like a generated key (hex
+digits, a UUID, 16 characters or more mixing cases and digits, with no symbol but ``-``
+and ``_``): a real token committed to the code is a leak, not a demo. The
 repository's files are listed by git and read here, never given a value on a command
 line; links, binaries and files over 1 MB are not read. The daemon's on-change alert
 skips these values too: suggestions never notify.

@@ -42,8 +42,14 @@ except ImportError:  # pragma: no cover - google-re2 is a dependency; a broken w
 CHOSEN_KINDS = frozenset({"mixed", "strong", "symbol", "credential", "known", "any"})
 # Shorter values occur in unrelated files by chance ("admin1"), as for repeats.
 MIN_LENGTH = 6
-# A generated key's shape, whatever rule found it: 16 characters or more mixing cases and digits.
+# A generated key's shape, whatever rule found it: 16 characters or more mixing cases and
+# digits, and nothing else than a key's joining characters (a person's password puts in
+# symbols: "Harb0r#Quay2026!", a key generator mostly letters and digits).
 GENERATED_LENGTH = 16
+KEY_CHARACTERS = frozenset("-_")
+# Rules whose match is the password of a URL (``scheme://user:<password>@host``): a password a
+# person chose, like one after a label; a compose file's default is published as often.
+URL_PASSWORD_RULES = frozenset({"database-url-password", "url-password"})
 MAX_FILES = 20_000
 MAX_FILE_BYTES = 1 << 20
 MAX_TOTAL_BYTES = 64 << 20
@@ -56,11 +62,14 @@ def chosen(rule: Rule, value: str) -> bool:
     demo or seed login; False when its format makes it a secret by definition.
 
     The line: a specific (not generic) rule's regex is an issuer's format (a vendor token,
-    a private key, a JWT, a URL's password, which reaches a live service); a generic rule
-    finds a value by the words around it, and only its password kinds (:data:`CHOSEN_KINDS`,
-    or no declared kind) are chosen by people. A value shaped like a generated key (hex
-    digits, a UUID, 16 characters or more mixing cases and digits) is a key whatever found it.
+    a private key, a JWT); a generic rule finds a value by the words around it, and only its
+    password kinds (:data:`CHOSEN_KINDS`, or no declared kind) are chosen by people, as is
+    a URL's password (a compose file's database default). A value shaped like a generated
+    key (hex digits, a UUID, 16 characters or more mixing cases and digits with no symbol
+    but ``-`` and ``_``) is a key whatever found it.
     """
+    if rule.name in URL_PASSWORD_RULES:
+        return not _generated(value)
     if not rule.generic or (rule.value is not None and rule.value not in CHOSEN_KINDS):
         return False
     return not _generated(value)
@@ -70,7 +79,8 @@ def _generated(value: str) -> bool:
     if RANDOM_KEY.match(value):
         return True
     cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
-    return len(value) >= GENERATED_LENGTH and cases and any(c.isdigit() for c in value)
+    keyish = all(c.isalnum() or c in KEY_CHARACTERS for c in value)
+    return len(value) >= GENERATED_LENGTH and cases and any(c.isdigit() for c in value) and keyish
 
 
 def published_secrets(tree: MemoryTree, scanner: Scanner) -> dict[str, str]:
