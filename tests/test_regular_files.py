@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import threading
@@ -63,3 +64,13 @@ def test_a_fifo_a_folder_and_a_device_are_refused_at_once_with_their_kind(
 def test_a_missing_file_is_the_usual_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         read_regular_within(tmp_path / "none", 10)
+
+
+def test_a_link_is_read_only_when_links_may_be_followed(tmp_path: Path) -> None:
+    (tmp_path / "real.txt").write_bytes(b"seed data\n")
+    (tmp_path / "link.txt").symlink_to(tmp_path / "real.txt")
+    assert read_regular_within(tmp_path / "link.txt", 100) == b"seed data\n"
+    with pytest.raises(OSError, match=r"[Tt]oo many|link") as refused:
+        read_regular_within(tmp_path / "link.txt", 100, follow_links=False)
+    assert refused.value.errno == errno.ELOOP
+    assert read_regular_within(tmp_path / "real.txt", 100, follow_links=False) == b"seed data\n"

@@ -40,10 +40,12 @@ class FileTooLarge(OSError):
         self.limit = limit
 
 
-def open_regular(path: Path | str) -> BufferedReader:
+def open_regular(path: Path | str, *, follow_links: bool = True) -> BufferedReader:
     """``path`` opened for binary reading; :class:`NotRegularFile` (an ``OSError``) when
-    it is not a regular file, without waiting on it."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
+    it is not a regular file, without waiting on it. ``follow_links=False``: a link is an
+    ``OSError`` too (a repository's tracked link may point anywhere on disk)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
+    fd = os.open(path, flags if follow_links else flags | os.O_NOFOLLOW)
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
@@ -60,10 +62,10 @@ def read_regular(path: Path | str, limit: int = -1) -> bytes:
         return handle.read(limit)
 
 
-def read_regular_within(path: Path | str, limit: int) -> bytes:
+def read_regular_within(path: Path | str, limit: int, *, follow_links: bool = True) -> bytes:
     """All of a regular file of at most ``limit`` bytes; :class:`FileTooLarge` when it is
     larger, checked before the read (nothing of it is read) and after (it grew)."""
-    with open_regular(path) as handle:
+    with open_regular(path, follow_links=follow_links) as handle:
         size = os.fstat(handle.fileno()).st_size
         if size > limit:
             raise FileTooLarge(path, size, limit)

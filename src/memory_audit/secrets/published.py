@@ -18,12 +18,12 @@ from __future__ import annotations
 import itertools
 import os
 import re
-import stat
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from memory_audit.model.undecodable import escaped
+from memory_audit.regular_files import read_regular_within
 from memory_audit.secrets.boundary import tree_secrets
 from memory_audit.secrets.rules import Rule
 from memory_audit.secrets.scanner import Scanner, SecretMatch
@@ -203,17 +203,10 @@ def _small_file(path: Path) -> bytes | None:
     """A regular file's bytes (never through a link, never waiting on a pipe), or None when
     it is not one, is larger than :data:`MAX_FILE_BYTES` or binary."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
+        data = read_regular_within(path, MAX_FILE_BYTES, follow_links=False)
+    except OSError:  # a link, a pipe, a folder, too large, gone: not read
         return None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_FILE_BYTES:
-            return None
-        data = handle.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES or b"\0" in data[:BINARY_SNIFF]:
-        return None
-    return data
+    return None if b"\0" in data[:BINARY_SNIFF] else data
 
 
 def _stands_alone(text: str, value: str) -> bool:
