@@ -443,6 +443,14 @@ case(
         ("password: 482913", "482913"),
         ("sudo password: `sunflower`", "sunflower"),
         ('Passwort: "Sonnenblume"', "Sonnenblume"),
+        # a word of eight lower case letters or more, unquoted, after a short label and
+        # ending its line or list item: a device's login in a network note
+        (
+            "- **Relay (north)**: 10.20.0.7 (eth0), 10.52.0.1/16 (br-mesh), pw: harborquay",
+            "harborquay",
+        ),
+        ("- NAS pwd = lanternfield, user ops", "lanternfield"),
+        ("passwd**:** fernvalley\n", "fernvalley"),
     ],
     [
         "password: SHA-256",
@@ -464,6 +472,16 @@ case(
         "password: <token>",
         "password: ${DB_PASS}",
         "passwd: xxx",
+        # a word after a short label: a prose or placeholder word, a short one, one the
+        # line goes on after, a capitalised one, a label inside a longer name
+        "pw: unchanged",
+        "pwd: temporary, ask ops",
+        "- relay pw: required",
+        "pw: harbor",
+        "pw: harborquay is on the sticky note",
+        "PW: Guidelines",
+        "repw: harborquay",
+        "- `pwd`: /srv/harborquay",
         "password: changeme1",
         "Example: password is TempPass1! for the demo",
         "pin 2024-06-01 in the changelog",

@@ -7,7 +7,8 @@ credentials) is also judged by its shape and by the words around it on its line:
 - its ``value`` kind, declared by the rule: ``mixed`` (a letter with a digit or a
   symbol; ``strong`` when no separator stands between the value and the word before it;
   after ``:`` or ``=`` also six digits or more, or a quoted word of six letters or more
-  that is no common English word), ``strong`` (a letter, a digit and a symbol,
+  that is no common English word, or a lower case word of eight letters or more ending its
+  line or item after ``pw:``, ``pwd:`` or ``passwd:``), ``strong`` (a letter, a digit and a symbol,
   ``Word01!!``; or a long mix of cases and digits), ``token`` (16 characters or more,
   letters and digits), ``symbol`` (a letter, a digit and a symbol, six characters or
   more), ``credential`` (a credentials column's cell: ``mixed`` after a login and
@@ -96,7 +97,8 @@ COMMON_WORDS = frozenset(
     text input output length characters letters digits numbers before after below above
     file stdin login logout user users account accounts admin administrator please enter
     again first later manager vault keychain bitwarden lastpass dashlane keepass onepassword
-    authentication authorization credentials secret secrets""".split()
+    authentication authorization credentials secret secrets unchanged elsewhere temporary
+    configured inherited passwordless""".split()
 )
 # Names of a secret, not the secret (one pattern, one call per value): where a tool reads
 # it from ("--password env:GITHUB_TOKEN", "op://vault/item"), an API token's id
@@ -186,6 +188,12 @@ DISCLAIMER_AFTER = re.compile(
 SYMBOLS = frozenset("!@#$%^&*+=?~")
 OPENING_QUOTES = "`'\"(“‘「『["
 # Words that separate a password from its name as ':' does ("the password is ...").
+# A short password label right before a value ("pw:", "PWD =", "passwd**:**"): the
+# abbreviations notes use for a login, where prose writes "password".
+SHORT_LABEL = re.compile(r"(?:^|[^\w-])(?:pw|pwd|passwd)\*{0,2} ?[:=]\*{0,2} ?$", re.I)
+# After such a word: the end of its line or list item, or a separator.
+WORD_ENDS = re.compile(r"[ \t]*(?:[,;|]|\.?[ \t]*(?:\r?\n|$))")
+MIN_LABELLED_WORD = 8
 COPULAS = frozenset("is was es era é ist lautet est".split())
 COPULA_ENDINGS = ("は", "는", "은")
 # Characters read on each side of a match, on its own line: enough for the key blob of a
@@ -395,7 +403,8 @@ def _wordlike(value: str) -> bool:
 def _stated(text: str, start: int, end: int, value: str) -> bool:
     """A value that is only digits or only letters, given after ``:`` or ``=``: a password
     all the same when it is six digits or more ("password: 482913"), or a word of six
-    letters or more in quotes that is no common word ("password: `sunflower`")."""
+    letters or more in quotes that is no common word ("password: `sunflower`"), or a
+    word after a short label (``_labelled_word``)."""
     if len(value) < 6:
         return False
     opening = text[start - 1 : start] if start else ""
@@ -407,7 +416,20 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
         return True
     if value.lower() in text[max(0, start - 40) : start].lower():
         return False  # a constant named by its own value: COMMUNITY = "community"
-    return quoted and value.isalpha() and value.lower() not in COMMON_WORDS
+    quoted_word = quoted and value.isalpha() and value.lower() not in COMMON_WORDS
+    return quoted_word or _labelled_word(text, start, end, value)
+
+
+def _labelled_word(text: str, start: int, end: int, value: str) -> bool:
+    """A word of eight lower case letters or more after a short password label, ending its
+    line, its list item or a clause: a device's login noted as "pw: <word>". The label is
+    an abbreviation prose does not use, and no placeholder or prose word fills it."""
+    if len(value) < MIN_LABELLED_WORD or not (value.isalpha() and value.islower()):
+        return False
+    if value in COMMON_WORDS or value in PLACEHOLDER_WORDS:
+        return False
+    label = SHORT_LABEL.search(text, max(0, start - 16), start)
+    return label is not None and WORD_ENDS.match(text, end) is not None
 
 
 def _unseparated(text: str, start: int) -> bool:
