@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memory_audit.analysis.health import measure
 from memory_audit.analysis.index_loaders import IndexLoader, index_loader
 from memory_audit.tree.location import ProjectLocation
 from tests.harness import index, load, write_tree
@@ -83,3 +84,13 @@ def test_index_loader_looks_at_the_first_64_imports_of_a_file(tmp_path: Path) ->
     assert loader_of(tree, project) == IndexLoader("CLAUDE.md", 64, imported=True)
     write_tree(project, {"CLAUDE.md": f"{mentions}thanks @user63\n@memory/MEMORY.md\n"})
     assert loader_of(tree, project) is None
+
+
+def test_the_health_line_names_no_cut_in_an_index_the_project_imports(tmp_path: Path) -> None:
+    # index-budget reports nothing cut there; the health line and the HTML report agree
+    project = tmp_path / "project"
+    tree = write_tree(project / "memory", {"MEMORY.md": index(*(f"n{i}.md" for i in range(230)))})
+    assert measure(load(tree, location=ProjectLocation("-p", project, None))).index_cut_line
+    write_tree(project, {"CLAUDE.md": "# Project\n\n@memory/MEMORY.md\n"})
+    located = load(tree, location=ProjectLocation("-p", project, None))
+    assert measure(located).index_cut_line is None

@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
 
+from memory_audit.analysis.index_loaders import index_loader
 from memory_audit.analysis.recall import RECALL_CAP, recall_scan
 from memory_audit.analysis.review_by import is_due
 from memory_audit.analysis.session_use import surfaced, window_sessions
@@ -55,10 +56,21 @@ def _shape(
         review_due=review_due,
         unindexed=unindexed,
         index_chars=loaded.chars if loaded else 0,
-        index_cut_line=loaded.first_hidden if loaded else None,
+        index_cut_line=_cut_line(tree),
         recall_total=recall_total,
         recall_seen=recall_seen,
     )
+
+
+def _cut_line(tree: MemoryTree) -> int | None:
+    """The index's first line no session sees whole, unless the project loads the whole
+    index itself (its CLAUDE.md imports it, or tells sessions to read it): then nothing is
+    cut, as index-budget reports."""
+    loaded = tree.index_load
+    if loaded is None or loaded.first_hidden is None:
+        return None
+    loader = index_loader(tree)
+    return None if loader is not None and loader.reads_all(loaded.lines) else loaded.first_hidden
 
 
 def session_use(
