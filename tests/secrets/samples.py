@@ -269,6 +269,12 @@ case(
         "self.username, self.password = credentials",
         "  - For token: computed from the bounded weights",
         "Refresh token: Rotated daily by the job",
+        # an empty value: the next line is no value (a checklist of variables to set)
+        "STRIPE_API_KEY=\nSTRIPE_WEBHOOK_SECRET=\nMAIL_FROM=orders@shopline.io",
+        # a CSS custom property, a command-line flag
+        "1. Error token: `--color-amber` → `--color-red-accent` when saving fails",
+        # a hash where a hash is named (a bcrypt fragment cut by dotenv expansion)
+        f"Next read `ADMIN_PASSWORD_HASH={rnd(ALNUM + './', 32)}` (32 chars, not 60)",
     ],
 )
 
@@ -679,6 +685,12 @@ case(
 )
 case(
     "resend-api-key", [f"re_{rnd(ALNUM, 8)}_{rnd(ALNUM, 24)}"], ["re_" + rnd(ALNUM, 8), "re_match"]
+)
+_neon = "npg_" + rnd(ALNUM, 12)
+case(
+    "neon-database-password",
+    [(f"| 1 | Neon `DATABASE_URL` (`{_neon}`) | `.env.prod` | reset the role |", _neon)],
+    ["npg_xxxxxxxxxxxx", "the npg_stat tables", "npg_" + rnd(ALNUM, 20), "role npg_owner"],
 )
 case(
     "password-label",

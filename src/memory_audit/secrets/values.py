@@ -73,6 +73,12 @@ KEBAB_CASE = re.compile(r"^[a-z]+(?:-[a-z]+){1,2}$")
 REGION = re.compile(r"^[a-z]{2,}(?:-[a-z]+)+-?[0-9]{1,2}[a-z]?$")
 # An issue, a pull request or a page's anchor: "owner/repo#505", "repo#setting-up".
 ISSUE_REFERENCE = re.compile(r"^[a-z][a-z0-9._-]*#[a-z0-9-]+$")
+# ``--color-amber``, ``--no-verify``: a CSS custom property or a command-line flag, a name
+FLAG_NAME = re.compile(r"^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+# ``ADMIN_PASSWORD_HASH=<value>``: a hash's value (bcrypt, sha) is long and in a hash's
+# alphabet; a short plain value there is a password stored in the wrong variable
+HASH_NAMED = re.compile(r"hash[\w-]{0,10}[\"'`]?[ \t]*[:=][ \t]*[\"'`]?$", re.I)
+HASH_VALUE = re.compile(r"^[$./A-Za-z0-9]{20,}$")
 # Whole values that are placeholders in documentation, whatever the rule.
 PLACEHOLDER_WORDS = frozenset(
     """password passwords passwd pass pwd secret secrets token tokens user username admin root
@@ -219,10 +225,17 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
         return True
     # ``app:challenge:{token}``: a template's fixed part, not a value
     templated = text[end : end + 1] == "{"
-    if not _a_value(value) or _cut_address(value, text, end) or templated:
+    named_hash = _a_named_hash(text, start, value)
+    if not _a_value(value) or _cut_address(value, text, end) or templated or named_hash:
         return False
     listed = _listed(text, start, end) or _paired_names(text, start, value)
     return not listed and _in_context(text, start, end) and _shaped(rule, text, start, end)
+
+
+def _a_named_hash(text: str, start: int, value: str) -> bool:
+    """A hash where its line names one (``PASSWORD_HASH=<bcrypt>``): long, in a hash's
+    alphabet; a short plain value after such a name is a password kept in the wrong place."""
+    return bool(HASH_VALUE.match(value) and HASH_NAMED.search(text, max(0, start - NEAR), start))
 
 
 def _least_entropy(rule: Rule, value: str) -> float:
@@ -266,7 +279,7 @@ def _a_value(value: str) -> bool:
     snake = (SNAKE_CASE.match(value) or _short_parts(value)) and not PASSWORD_LIKE.search(value)
     if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or snake:
         return False
-    if CAMEL_CASE.match(value) or KEBAB_CASE.match(value) or ISSUE_REFERENCE.match(value):
+    if any(name.match(value) for name in (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME)):
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
         return False
