@@ -61,9 +61,10 @@ def readings(data: bytes) -> list[Reading]:
     return found
 
 
-def mask(data: bytes, scanner: Scanner, repeats: RepeatSearch | None = None) -> Masked:
+def mask(data: bytes, scanner: Scanner | None, repeats: RepeatSearch | None = None) -> Masked:
     """``data`` with every secret span replaced by its redacted form, bytes kept elsewhere:
-    the rules' matches, and the places ``repeats`` finds (a value found in another file)."""
+    the rules' matches (none without a ``scanner``), and the places ``repeats`` finds (a
+    value found in another file)."""
     count = 0
     for reading in readings(data):
         data, found = _mask_reading(data, reading, scanner, repeats)
@@ -74,11 +75,7 @@ def mask(data: bytes, scanner: Scanner, repeats: RepeatSearch | None = None) -> 
 def mask_repeats(data: bytes, repeats: RepeatSearch) -> Masked:
     """Kept content (the rules' secrets masked when it was recorded) masked where it repeats
     one of the tree's values: a value the tree said was a secret only later."""
-    count = 0
-    for reading in readings(data):
-        data, found = _mask_reading(data, reading, None, repeats)
-        count += found
-    return Masked(data, count)
+    return mask(data, None, repeats)
 
 
 def masked_bytes(data: bytes, scanner: Scanner, repeats: RepeatSearch | None = None) -> bytes:

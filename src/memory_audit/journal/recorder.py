@@ -36,7 +36,7 @@ from memory_audit.journal.index import (
     NewVersion,
     Version,
 )
-from memory_audit.journal.tree_values import TreeValues, read_regular
+from memory_audit.journal.tree_values import TreeValues, read_tree_file
 from memory_audit.secrets.repeats import RepeatSearch
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.walk import list_tree
@@ -62,8 +62,8 @@ class Observed:
 def observe(
     root: Path, rel: str, scanner: Scanner, max_bytes: int, repeats: RepeatSearch | None = None
 ) -> Observed:
-    """Read one tree file safely (:func:`read_regular`) and mask its secrets."""
-    seen = read_regular(root, rel, max_bytes)
+    """Read one tree file safely (:func:`read_tree_file`) and mask its secrets."""
+    seen = read_tree_file(root, rel, max_bytes)
     if seen.data is None:
         return Observed(rel, None, seen.size, seen.mtime_ns, seen.exists)
     kept = mask(seen.data, scanner, repeats)

@@ -13,13 +13,13 @@ every file. The values live in this process only, never on disk.
 from __future__ import annotations
 
 import os
-import stat
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from memory_audit.journal.content import secret_values
+from memory_audit.regular_files import open_regular
 from memory_audit.secrets.repeats import RepeatSearch
 from memory_audit.secrets.scanner import Scanner
 
@@ -34,16 +34,14 @@ class OnDisk:
     exists: bool
 
 
-def read_regular(root: Path, rel: str, max_bytes: int) -> OnDisk:
+def read_tree_file(root: Path, rel: str, max_bytes: int) -> OnDisk:
     """Read one tree file safely: no symlinks followed, regular files only, size-capped."""
     try:
-        fd = os.open(root / rel, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
+        handle = open_regular(root / rel, follow_links=False)
+    except OSError:  # gone, a link, a pipe, a folder: nothing the journal keeps
         return OnDisk(None, 0, 0, exists=False)
-    with os.fdopen(fd, "rb") as handle:
+    with handle:
         info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            return OnDisk(None, 0, 0, exists=False)
         if info.st_size > max_bytes:
             return OnDisk(None, info.st_size, info.st_mtime_ns, exists=True)
         data = handle.read(max_bytes + 1)
@@ -116,7 +114,7 @@ class TreeValues:
         # a string path: a Path built for each of a tree's files cost more than its lstat
         if entry is not None and not changed and _same(os.path.join(root, rel), entry):
             return entry
-        seen = read_regular(root, rel, self.max_bytes)
+        seen = read_tree_file(root, rel, self.max_bytes)
         return _Known(seen.size, seen.mtime_ns, _file_values(seen, scanner))
 
 
