@@ -16,7 +16,7 @@ import asyncio
 import dataclasses
 import logging
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 from memory_audit.analysis.index_loaders import project_index_loader
@@ -260,17 +260,20 @@ def _scan_all(paths: set[Path], root: Path, scanner: Scanner, limit: int) -> lis
             continue
         if scan is not None:
             scans.append(_bounded(scan))
-    return _with_published(_with_index_loader(scans, root), root)
+    project = cache(lambda: locate(root).project_path)  # located once, only if asked
+    return _with_published(_with_index_loader(scans, root, project), root, project)
 
 
-def _with_index_loader(scans: list[FileScan], root: Path) -> list[FileScan]:
+def _with_index_loader(
+    scans: list[FileScan], root: Path, project: Callable[[], Path | None]
+) -> list[FileScan]:
     """Without the budget of an index the project loads in full itself (its CLAUDE.md
     imports it, or tells sessions to read it): the audit reports no cut there, so no alert.
     Looked up only when the batch holds an index past Claude Code's cut."""
     if not any(scan.index_load is not None and scan.index_load.cut for scan in scans):
         return scans
     try:
-        loader = project_index_loader(locate(root).project_path, root)
+        loader = project_index_loader(project(), root)
     except Exception as exc:  # a bug there: the budget alert still goes out
         log.error("looking up what loads the index failed: %s", describe(exc))
         return scans
@@ -284,14 +287,16 @@ def _with_index_loader(scans: list[FileScan], root: Path) -> list[FileScan]:
     ]
 
 
-def _with_published(scans: list[FileScan], root: Path) -> list[FileScan]:
+def _with_published(
+    scans: list[FileScan], root: Path, project: Callable[[], Path | None]
+) -> list[FileScan]:
     """The scans with the secrets the tree's repository publishes (one lookup a batch, only
     when a value could be published), and without the values looked up."""
     values = {key: value for scan in scans for key, value in scan.chosen.items()}
     if not values:
         return scans
     try:
-        published = frozenset(published_in(locate(root).project_path, root, values))
+        published = frozenset(published_in(project(), root, values))
     except Exception as exc:  # a bug there: the alerts still go out, as problems
         log.error("looking up the secrets a repository publishes failed: %s", describe(exc))
         published = frozenset()
