@@ -28,6 +28,7 @@ from collections import deque
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from typing import cast
 from unicodedata import normalize
 
 from memory_audit.tree.index_file import INDEX_NAME
@@ -71,10 +72,14 @@ class IndexLoader:
 
 def index_loader(tree: MemoryTree) -> IndexLoader | None:
     """The first import of the tree's MEMORY.md in the project's instruction files, else
-    the first instruction to read it; None when neither is there (or no project)."""
+    the first instruction to read it; None when neither is there (or no project). Read
+    once per snapshot: index-budget, the health line and ``loaded`` all ask."""
     if tree.index is None:
         return None
-    return project_index_loader(tree.location.project_path, tree.root)
+    key = "index-loader"
+    if key not in tree.scratch:
+        tree.scratch[key] = project_index_loader(tree.location.project_path, tree.root)
+    return cast(IndexLoader | None, tree.scratch[key])
 
 
 def project_index_loader(project: Path | None, root: Path) -> IndexLoader | None:
