@@ -142,3 +142,29 @@ def test_a_repository_with_100_000_files(tmp_path: Path) -> None:
     assert [f.message.split(" in ")[0] for f in result.findings] == [
         "`d7/f7001.txt` was deleted from the project"
     ]
+
+
+def test_the_history_cache_keeps_no_path_whose_name_holds_a_secret(tmp_path: Path) -> None:
+    # The cache is a stored file: a project's path naming a token (a file committed under
+    # the token's name) keeps the history out of it; the history is still read and used.
+    from memory_audit.checks.stale_refs import Options
+    from tests.secrets.samples import CASES
+
+    token = CASES["github-pat"][0][0][0]
+    repo, _ = deleted_script_repo(tmp_path / "origin")
+    first = repo.git("rev-parse", "HEAD~1")  # citing the deleting commit records the deletion
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=BODY.format(head=first[:8]))})
+    state = tmp_path / "state"
+    options = {"stale-refs": Options(state_dir=str(state))}
+
+    def stale_codes() -> list[str]:
+        found = report(tree, "stale-refs", options=options, location=at(repo.path)).findings
+        return [f.code for f in found]
+
+    assert stale_codes() == ["deleted-file-reference"]
+    [cache] = (state / "cache").glob("git-history-*.json")  # a clean project is cached
+    repo.commit("notes", {f"notes/{token}.md": "x\n"})
+    assert stale_codes() == ["deleted-file-reference"]  # read again, not from the cache
+    stored = [p.read_bytes() for p in state.rglob("*") if p.is_file()]
+    assert not any(token.encode() in data for data in stored)
+    assert not cache.exists()

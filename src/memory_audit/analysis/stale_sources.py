@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -97,7 +97,14 @@ def repository_copy(tree: MemoryTree) -> bool:
     return os.path.realpath(tree.root).startswith(os.path.realpath(project) + os.sep)
 
 
-def locate(tree: MemoryTree, state_dir: str | None, *, report_never: bool = False) -> Project:
+def locate(
+    tree: MemoryTree,
+    state_dir: str | None,
+    *,
+    report_never: bool = False,
+    storable: Callable[[list[str]], bool] | None = None,
+) -> Project:
+    """The tree's project and its history (``storable``: which paths its cache may hold)."""
     folder = tree.location.project_path
     if folder is None:
         return Project(commit_skip="project not located")
@@ -111,7 +118,7 @@ def locate(tree: MemoryTree, state_dir: str | None, *, report_never: bool = Fals
     if refusal is not None:
         view = ProjectView(folder, None, ("",), bases)
         return Project(view, None, [f"history not read — {refusal}; {NO_HISTORY}"], refusal)
-    project = _with_history(tree, folder, repo, bases, state_dir)
+    project = _with_history(tree, folder, repo, bases, state_dir, storable)
     if project.view is not None:
         project.view.report_never = report_never
     return project
@@ -126,7 +133,12 @@ def _wrong_repository(tree: MemoryTree, repo: Repository) -> str | None:
 
 
 def _with_history(
-    tree: MemoryTree, folder: Path, repo: Repository, bases: tuple[Path, ...], state: str | None
+    tree: MemoryTree,
+    folder: Path,
+    repo: Repository,
+    bases: tuple[Path, ...],
+    state: str | None,
+    storable: Callable[[list[str]], bool] | None = None,
 ) -> Project:
     prefixes = tree_prefixes(tree.root, folder, repo.path)
     root = folder if repo.bare else repo.path
@@ -135,7 +147,7 @@ def _with_history(
         return Project(ProjectView(root, None, prefixes, bases), repo, [note], "shallow clone")
     cache = Path(state or default_state_dir()) / "cache"
     try:
-        found: History | None = history(repo, cache)
+        found: History | None = history(repo, cache, storable)
     except GitUnavailable as exc:
         note = f"history not read ({exc}) — {NO_HISTORY}"
         return Project(ProjectView(root, None, prefixes, bases), repo, [note])

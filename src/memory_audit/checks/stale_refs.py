@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,6 +65,8 @@ from memory_audit.analysis.stale_sources import (
 from memory_audit.config.fields import INTERNAL
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.regular_files import read_regular
+from memory_audit.secrets.boundary import Boundary
+from memory_audit.secrets.loading import ScannerConfig, masking_scanner
 from memory_audit.sources.git import GitUnavailable, look_up_objects, reachable
 from memory_audit.sources.git_history import Removal
 from memory_audit.tree.snapshot import MemoryTree
@@ -108,9 +110,24 @@ class Options:
     state_dir: str | None = field(default=None, metadata=INTERNAL)
 
 
+def _names_without_secrets(state_dir: str | None) -> Callable[[list[str]], bool]:
+    """Whether none of the paths' names holds a secret, as outputs mask names: the history
+    cache (a stored file) keeps a project's paths only then."""
+
+    def storable(paths: list[str]) -> bool:
+        return not Boundary.for_names(masking_scanner(ScannerConfig(state_dir=state_dir)), paths)
+
+    return storable
+
+
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     sources = scanned_sources(tree)
-    project = locate(tree, options.state_dir, report_never=options.never_existed)
+    project = locate(
+        tree,
+        options.state_dir,
+        report_never=options.never_existed,
+        storable=_names_without_secrets(options.state_dir),
+    )
     yield from (Skip(ID, reason) for reason in project.notes)
     if options.paths:
         stale, skipped = check_paths(tree, project, sources)

@@ -13,7 +13,7 @@ import contextlib
 import hashlib
 import json
 import subprocess
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -79,9 +79,13 @@ class History:
         return None
 
 
-def history(repo: Repository, cache_dir: Path | None) -> History:
+def history(
+    repo: Repository, cache_dir: Path | None, storable: Callable[[list[str]], bool] | None = None
+) -> History:
     """The repository's history. Cached by HEAD and the refs' tips; when they moved, only the
-    commits added since the cached tips are read (a rebase is read in full)."""
+    commits added since the cached tips are read (a rebase is read in full). ``storable``
+    says whether the paths may be written to the cache: a path whose name holds a secret
+    may not (no stored file holds one), and the history is then read each time."""
     tips = tuple(sorted(set(run_git(repo.path, "rev-parse", "--all").split())))
     cache = _cache_file(repo, cache_dir) if cache_dir is not None else None
     cached = _load(cache) if cache is not None else None
@@ -100,9 +104,18 @@ def history(repo: Repository, cache_dir: Path | None) -> History:
     if cached is None:
         found.renames_complete = _read(repo, found, ())
     found.added = {p: a for p, a in found.added.items() if p in found.tracked}
-    if cache is not None:
+    if cache is not None and (storable is None or storable(_paths(found))):
         _save(cache, repo.head, found)
+    elif cache is not None:
+        with contextlib.suppress(OSError):
+            cache.unlink()  # an older cache may hold them
     return found
+
+
+def _paths(found: History) -> list[str]:
+    """Every path the cache would hold."""
+    renamed = (r.renamed_to for r in found.removed.values() if r.renamed_to)
+    return sorted({*found.tracked, *found.removed, *renamed})
 
 
 def _read(repo: Repository, into: History, known: Iterable[str]) -> bool:
