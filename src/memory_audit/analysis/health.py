@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from memory_audit.analysis.index_loaders import index_loader
+from memory_audit.analysis.index_loaders import whole_index_loader
 from memory_audit.analysis.recall import RECALL_CAP, recall_scan
 from memory_audit.analysis.review_by import is_due
 from memory_audit.analysis.session_use import surfaced, window_sessions
@@ -69,8 +69,7 @@ def _cut_line(tree: MemoryTree) -> int | None:
     loaded = tree.index_load
     if loaded is None or loaded.first_hidden is None:
         return None
-    loader = index_loader(tree)
-    return None if loader is not None and loader.reads_all(loaded.lines) else loaded.first_hidden
+    return None if whole_index_loader(tree) is not None else loaded.first_hidden
 
 
 def session_use(

@@ -82,6 +82,15 @@ def index_loader(tree: MemoryTree) -> IndexLoader | None:
     return cast(IndexLoader | None, tree.scratch[key])
 
 
+def whole_index_loader(tree: MemoryTree) -> IndexLoader | None:
+    """What loads the tree's whole MEMORY.md itself, when something does: then no line of
+    it is cut (index-budget, the health line and ``loaded`` all ask this)."""
+    loader = index_loader(tree)
+    if loader is None or tree.index is None or not loader.reads_all(len(tree.index.lines)):
+        return None
+    return loader
+
+
 def project_index_loader(project: Path | None, root: Path) -> IndexLoader | None:
     """:func:`index_loader` for the index of the tree at ``root`` (the daemon has no
     snapshot, only the tree's folder and its located project)."""

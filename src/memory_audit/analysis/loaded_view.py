@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from memory_audit.analysis.index_loaders import index_loader
+from memory_audit.analysis.index_loaders import whole_index_loader
 from memory_audit.analysis.recall import RECALL_CAP, recall_scan
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex
@@ -120,7 +120,5 @@ def loaded_account(tree: MemoryTree, redact: Callable[[str], str]) -> LoadedAcco
 
 
 def _loaded_in_full_by(tree: MemoryTree) -> str | None:
-    loader = index_loader(tree)
-    if loader is None or tree.index is None or not loader.reads_all(len(tree.index.lines)):
-        return None
-    return loader.describe()
+    loader = whole_index_loader(tree)
+    return None if loader is None else loader.describe()

@@ -53,7 +53,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from memory_audit.analysis.index_loaders import IndexLoader, index_loader
+from memory_audit.analysis.index_loaders import IndexLoader, whole_index_loader
 from memory_audit.analysis.index_overflow import overflow_fix
 from memory_audit.analysis.recall import RECALL_CAP, recall_scan
 from memory_audit.model.finding import Finding, Skip, make_finding
@@ -97,8 +97,8 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     if index is None or tree.index_load is None:
         return
     load = tree.index_load
-    loader = index_loader(tree)
-    if loader is not None and loader.reads_all(len(index.lines)):
+    loader = whole_index_loader(tree)
+    if loader is not None:
         yield from _loaded_in_full(loader, load, options)
         tight = False  # no cut-off: inline content hides no entry
     else:
