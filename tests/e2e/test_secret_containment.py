@@ -100,25 +100,33 @@ def stored_text(state: Path) -> list[str]:
     return texts
 
 
+PASSWORD = "Harbor" + "07" + "!!q"  # a look-alike
+BARE = f"- nas {PASSWORD} on the mgmt port"  # no rule matches it there
+
+
+def _journal_recorder() -> tuple[Path, Journal, Recorder]:
+    """The user's journal (the state folder the CLI reads) and a recorder writing to it."""
+    state = Path(platformdirs.user_state_dir("memory-audit"))
+    journal = Journal(state)
+    scanner = secret_scanner(ScannerConfig(state_dir=str(state)))
+    return state, journal, Recorder(journal.index, journal.blobs, scanner, 1 << 20)
+
+
 @pytest.mark.slow
 def test_a_value_repeated_bare_in_another_file_escapes_into_no_output(tmp_path: Path) -> None:
     """A password a rule finds in a.md, written bare in b.md: the audit reports both places,
     the journal keeps b.md masked, ``history --diff`` shows it masked."""
-    password = "Harbor" + "07" + "!!q"  # a look-alike
     tree = write_tree(
         tmp_path / "memory",
         {
             "MEMORY.md": index("a.md", "b.md"),
-            "a.md": memory("a", body=f"the wifi password is {password}"),
+            "a.md": memory("a", body=f"the wifi password is {PASSWORD}"),
             "b.md": memory("b", body="notes"),
         },
     )
-    state = Path(platformdirs.user_state_dir("memory-audit"))
-    journal = Journal(state)
-    scanner = secret_scanner(ScannerConfig(state_dir=str(state)))
-    recorder = Recorder(journal.index, journal.blobs, scanner, 1 << 20)
+    state, journal, recorder = _journal_recorder()
     recorder.reconcile(tree, 1.0, lambda *_: Actor("outside"))
-    (tree / "b.md").write_text(memory("b", body=f"- nas {password} on the mgmt port"))
+    (tree / "b.md").write_text(memory("b", body=BARE))
     recorder.reconcile(tree, 2.0, lambda *_: Actor("outside"), changed={"b.md"})
     journal.close()
     outputs = [memory_audit("audit", "--format", f, str(tree)) for f in ("text", "json")]
@@ -126,7 +134,7 @@ def test_a_value_repeated_bare_in_another_file_escapes_into_no_output(tmp_path: 
     diff = memory_audit("history", str(tree / "b.md"), "--diff")
     assert "+- nas Ha...q on the mgmt port" in diff
     for output in [*outputs, diff, *stored_text(state)]:
-        assert password not in output
+        assert PASSWORD not in output
 
 
 @pytest.mark.slow
@@ -135,22 +143,18 @@ def test_history_masks_what_was_kept_before_the_tree_said_a_value_was_a_secret(
 ) -> None:
     """b.md kept with a value bare, and a session's prompt holding it; a.md says it is a
     password since, and no service has recorded that: ``history`` shows neither bare."""
-    password = "Harbor" + "07" + "!!q"  # a look-alike
     tree = write_tree(
         tmp_path / "memory", {"a.md": memory("a", body="x"), "b.md": memory("b", body="notes")}
     )
-    state = Path(platformdirs.user_state_dir("memory-audit"))
-    journal = Journal(state)
-    scanner = secret_scanner(ScannerConfig(state_dir=str(state)))
-    recorder = Recorder(journal.index, journal.blobs, scanner, 1 << 20)
+    state, journal, recorder = _journal_recorder()
     recorder.reconcile(tree, 1.0, lambda *_: Actor("outside"))
-    (tree / "b.md").write_text(memory("b", body=f"- nas {password} on the mgmt port"))
-    session = Actor("session", "5e551011", f"keep {password} for the nas")
+    (tree / "b.md").write_text(memory("b", body=BARE))
+    session = Actor("session", "5e551011", f"keep {PASSWORD} for the nas")
     recorder.reconcile(tree, 2.0, lambda *_: session, changed={"b.md"})
     journal.close()
-    (tree / "a.md").write_text(memory("a", body=f"the wifi password is {password}"))
+    (tree / "a.md").write_text(memory("a", body=f"the wifi password is {PASSWORD}"))
     shown = memory_audit("history", str(tree), "--diff")
     assert "+- nas Ha...q on the mgmt port" in shown
     assert '("keep Ha...q for the nas")' in shown
     for output in [shown, *stored_text(state)]:
-        assert password not in output
+        assert PASSWORD not in output
