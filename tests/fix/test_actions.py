@@ -11,6 +11,7 @@ from memory_audit.fix.actions import actions
 from memory_audit.fix.edits import Edit, StaleTarget
 from memory_audit.fix.frontmatter_edit import CannotEdit
 from memory_audit.fix.tree_access import Tree
+from memory_audit.model.finding import Finding
 from memory_audit.secrets.loading import secret_scanner
 from memory_audit.secrets.redact import fingerprint
 from memory_audit.secrets.rules import bundled_rules
@@ -327,21 +328,29 @@ def test_redacting_a_secret_redacts_every_place_the_audit_found(tree_dir: Path) 
     assert findings(tree_dir, "secrets") == []
 
 
-def test_a_fix_listing_copies_as_also_still_redacts_them(tree_dir: Path) -> None:
-    # A report written before fixes listed their places names the other files in ``also``.
-    password = "Harbor01!!"
+PASSWORD = "Harbor01!!"  # a look-alike
+
+
+def _said_and_repeated(tree_dir: Path) -> Finding:
+    """a.md says the password is one, b.md repeats it bare: the one finding of the value."""
     write_tree(
         tree_dir,
         {
-            "a.md": memory("a", body=f"the wifi password is {password}"),
-            "b.md": memory("b", body=f"nas {password} on the mgmt port"),
+            "a.md": memory("a", body=f"the wifi password is {PASSWORD}"),
+            "b.md": memory("b", body=f"nas {PASSWORD} on the mgmt port"),
         },
     )
     [finding] = findings(tree_dir, "secrets")
+    return finding
+
+
+def test_a_fix_listing_copies_as_also_still_redacts_them(tree_dir: Path) -> None:
+    # A report written before fixes listed their places names the other files in ``also``.
+    finding = _said_and_repeated(tree_dir)
     fix = {k: v for k, v in (finding.fix or {}).items() if k != "places"} | {"also": ["b.md"]}
     redact = actions(secret_scanner(SecretsOptions()))["redact-secret"]
     redact.build(Tree.open(tree_dir), fix, []).apply()
-    assert password not in (tree_dir / "a.md").read_text() + (tree_dir / "b.md").read_text()
+    assert PASSWORD not in (tree_dir / "a.md").read_text() + (tree_dir / "b.md").read_text()
 
 
 def test_a_value_gone_from_its_first_file_is_still_redacted_in_the_others(
@@ -362,15 +371,7 @@ def test_a_place_whose_file_is_gone_leaves_the_value_redacted_in_the_others(
 ) -> None:
     # A file deleted since the audit holds the value nowhere: the other places are
     # still redacted, not left as they were because one place went away.
-    password = "Harbor01!!"
-    write_tree(
-        tree_dir,
-        {
-            "a.md": memory("a", body=f"the wifi password is {password}"),
-            "b.md": memory("b", body=f"nas {password} on the mgmt port"),
-        },
-    )
-    [finding] = findings(tree_dir, "secrets")
+    finding = _said_and_repeated(tree_dir)
     (tree_dir / "b.md").unlink()
     redact = actions(secret_scanner(SecretsOptions()))["redact-secret"]
     edit = redact.build(Tree.open(tree_dir), dict(finding.fix or {}), [])
