@@ -47,9 +47,6 @@ MIN_LENGTH = 6
 # symbols: "Harb0r#Quay2026!", a key generator mostly letters and digits).
 GENERATED_LENGTH = 16
 KEY_CHARACTERS = frozenset("-_")
-# Rules whose match is the password of a URL (``scheme://user:<password>@host``): a password a
-# person chose, like one after a label; a compose file's default is published as often.
-URL_PASSWORD_RULES = frozenset({"database-url-password", "url-password"})
 MAX_FILES = 20_000
 MAX_FILE_BYTES = 1 << 20
 MAX_TOTAL_BYTES = 64 << 20
@@ -64,11 +61,11 @@ def chosen(rule: Rule, value: str) -> bool:
     The line: a specific (not generic) rule's regex is an issuer's format (a vendor token,
     a private key, a JWT); a generic rule finds a value by the words around it, and only its
     password kinds (:data:`CHOSEN_KINDS`, or no declared kind) are chosen by people, as is
-    a URL's password (a compose file's database default). A value shaped like a generated
-    key (hex digits, a UUID, 16 characters or more mixing cases and digits with no symbol
-    but ``-`` and ``_``) is a key whatever found it.
+    the value of a specific rule declared ``chosen`` (a URL's password: a compose default).
+    A value shaped like a generated key (hex digits, a UUID, 16 characters or more mixing
+    cases and digits with no symbol but ``-`` and ``_``) is a key whatever found it.
     """
-    if rule.name in URL_PASSWORD_RULES:
+    if rule.chosen:  # a specific rule declaring its value a person's (a URL's password)
         return not _generated(value)
     if not rule.generic or (rule.value is not None and rule.value not in CHOSEN_KINDS):
         return False

@@ -95,6 +95,9 @@ class Rule:
     # (its keyword and a "/" a few characters on): searched in the keyword pass, it keeps
     # the rule from reading the many texts that hold its keyword and no match
     gate: str | None = None
+    # a specific rule whose value a person chooses (a URL's password): a repository may
+    # publish it as a demo or default (secrets/published.py), as a generic rule's password
+    chosen: bool = False
     # compiled when loaded (a user's rule); the bundled rules, which the test suite compiles
     # in both engines, are compiled when a text first needs them
     checked: bool = True
@@ -187,6 +190,7 @@ def _rule(item: Any, check: bool) -> tuple[Rule | None, str | None]:
         table=bool(item.get("table", False)),
         requires=tuple(requires),
         gate=item.get("gate"),
+        chosen=bool(item.get("chosen", False)),
         checked=check,
     )
     return rule, None
