@@ -16,7 +16,8 @@ to every session.
 - ``near-budget``: past ``warn_lines`` (150) or ``warn_chars`` (20,000) as
   Claude Code counts them;
 - when the project loads the index itself (``analysis.index_loaders``: its CLAUDE.md
-  imports it with ``@path/MEMORY.md``, or tells sessions to read it and the Read tool's
+  imports it with ``@path/MEMORY.md``, or tells sessions to read it, or the index's own
+  loaded lines say to read this file at the start of every session, and the Read tool's
   2,000 lines hold it), the cut-off hides nothing: no ``over-budget`` and no
   ``invisible-entry``. Lines cost nothing more then, characters still do: past
   ``warn_chars`` one ``near-budget`` suggestion names what loads the index, since all of
