@@ -346,7 +346,8 @@ def index_saying(line: str, at: int = 2, count: int = 299, hook: str = "notes") 
 def test_index_budget_an_index_telling_sessions_to_read_itself_first_hides_nothing(
     tree_dir: Path,
 ) -> None:
-    for line in (READ_ITSELF_CHINESE, READ_ITSELF_ENGLISH):
+    then_another = "Read this file when each session starts, then read `notes/todo.md`.\n"
+    for line in (READ_ITSELF_CHINESE, READ_ITSELF_ENGLISH, then_another):
         write_tree(tree_dir, {"MEMORY.md": index_saying(line)})
         found = findings(tree_dir, "index-budget")
         assert budget_codes(found) == [], line

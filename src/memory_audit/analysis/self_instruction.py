@@ -17,7 +17,7 @@ hold all three, and the first two in one clause:
   "before you start", "会话开始", "作業前", ...).
 
 A sentence that says it happens automatically, or says not to, is no instruction; a line
-with a link, or naming another Markdown file, speaks of that file, not of this one. Each
+with a link, or a clause naming another Markdown file, may speak of that file instead. Each
 line is scanned a bounded number of times (a fixed list of phrases): linear time.
 """
 
@@ -94,25 +94,29 @@ def index_paths(line: str) -> list[str]:
 
 
 def _tells_to_read_itself(line: str, names_index: Callable[[str], bool]) -> bool:
-    if "](" in line or _names_another_file(line, names_index):
-        return False  # a link, or another Markdown file: "this file" may be that one
-    return any(_instructs(s) for s in _split(normalize("NFC", line), SENTENCE_ENDS))
+    if "](" in line:
+        return False  # a link: "this file" may be the linked one (an index entry's hook)
+    sentences = _split(normalize("NFC", line), SENTENCE_ENDS)
+    return any(_instructs(s, names_index) for s in sentences)
 
 
-def _names_another_file(line: str, names_index: Callable[[str], bool]) -> bool:
-    """Whether the line names a Markdown file other than the index (``MEMORY.md`` from
-    its folder names the index itself)."""
-    named = [w for w in _path_words(line) if w.endswith(".md")][:MAX_PATHS]
+def _names_another_file(clause: str, names_index: Callable[[str], bool]) -> bool:
+    """Whether the clause names a Markdown file other than the index (``MEMORY.md`` from
+    its folder names the index itself): "this file" may be that one."""
+    named = [w for w in _path_words(clause) if w.endswith(".md")][:MAX_PATHS]
     return any(not w.endswith("MEMORY.md") or not names_index(w) for w in named)
 
 
-def _instructs(sentence: str) -> bool:
+def _instructs(sentence: str, names_index: Callable[[str], bool]) -> bool:
     lowered = sentence.lower()
     if not any(m in lowered for m in SESSION_START):
         return False
     if any(m in lowered for m in NOT_AN_INSTRUCTION):
         return False
-    return any(_reads(c) and _names_itself(c) for c in _split(sentence, CLAUSE_ENDS))
+    return any(
+        _reads(clause) and _names_itself(clause) and not _names_another_file(clause, names_index)
+        for clause in _split(sentence, CLAUSE_ENDS)
+    )
 
 
 def _reads(clause: str) -> bool:
