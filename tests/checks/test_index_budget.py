@@ -363,6 +363,8 @@ def test_index_budget_an_index_that_only_speaks_of_itself_is_still_cut(tree_dir:
         "- [Startup](startup.md) — read this file at the start of every session\n",
         "Read `startup.md` at the start of every session: this file only lists notes.\n",
         "Read this file when you debug the deploy.\n",  # not before working
+        "Keep this file lean at the start of every session.\n",
+        "Claude will load this file at the start of every session.\n",
         "Do not read this file at the start of every session; open what you need.\n",
         "Read docs/MEMORY.md at the start of every session.\n",  # another index
         "本文件在每次会话开始时被读取，请保持简短。\n",  # passive: a description

@@ -29,14 +29,18 @@ from unicodedata import normalize
 MAX_PATHS = 16  # Markdown file names looked at on one line: real lines hold one or two
 PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/~")
 IMPERATIVE_READ = frozenset(
-    {"read", "reread", "load", "lies", "lest", "lesen", "lis", "lisez", "lire", "relis"}
-    | {"lee", "lea", "lean", "leer", "leia", "leiam", "ler", "đọc", "oku", "okuyun"}
+    # not Spanish "lean" nor German "lest": English "keep it lean", "lest it go stale"
+    {"read", "reread", "load", "lies", "lesen", "lis", "lisez", "lire", "relis", "lee"}
+    | {"lea", "leer", "leia", "leiam", "ler", "đọc", "oku", "okuyun"}
     | {"okuyunuz", "читай", "читайте", "прочитай", "прочитайте", "прочти", "прочтите"}
 )
 READ_CHARACTERS = ("読", "讀", "读", "읽")  # CJK: no spaces between words
-# A reading verb after one of these is a passive: a description, not an instruction.
-PASSIVE_BEFORE = frozenset({"is", "are", "be", "been", "being", "was", "were", "gets", "get"})
-PASSIVE_BEFORE |= {"got", "se"}  # "se lee", "se lê"
+# A reading verb after one of these is a passive or a forecast ("is read", "will load",
+# "se lee"): a description of what happens, not an instruction.
+NOT_IMPERATIVE_BEFORE = frozenset(
+    {"is", "are", "be", "been", "being", "was", "were", "gets", "get", "got", "se"}
+    | {"will", "would", "can", "may"}
+)
 CJK_PASSIVE = ("被", "まれ", "され", "읽히", "읽혀", "읽힌", "읽힐")
 THIS_FILE = (
     *("this file", "this index", "this document", "this entire file", "this whole file"),
@@ -124,14 +128,14 @@ def _reads(clause: str) -> bool:
         return not any(p in clause for p in CJK_PASSIVE)
     words = "".join(c.lower() if c.isalpha() else " " for c in clause).split()
     return any(
-        word in IMPERATIVE_READ and (at == 0 or words[at - 1] not in PASSIVE_BEFORE)
+        word in IMPERATIVE_READ and (at == 0 or words[at - 1] not in NOT_IMPERATIVE_BEFORE)
         for at, word in enumerate(words)
     )
 
 
 def _names_itself(clause: str) -> bool:
-    """ "This file" in one of the languages, or the index's name (the line names no other
-    Markdown file, and a path to another MEMORY.md is another file)."""
+    """A phrase for this file in one of the languages, or the index's name (whether a path
+    to it leads to another MEMORY.md is :func:`_names_another_file`'s question)."""
     lowered = clause.lower()
     return any(p in lowered for p in THIS_FILE) or "MEMORY.md" in clause
 
