@@ -94,3 +94,25 @@ def test_the_health_line_names_no_cut_in_an_index_the_project_imports(tmp_path: 
     write_tree(project, {"CLAUDE.md": "# Project\n\n@memory/MEMORY.md\n"})
     located = load(tree, location=ProjectLocation("-p", project, None))
     assert measure(located).index_cut_line is None
+
+
+def test_an_index_telling_sessions_to_read_it_first_loads_itself(tmp_path: Path) -> None:
+    # index-budget reports nothing cut there (no project needed); the health line agrees
+    notes = index(*(f"n{i}.md" for i in range(230)))
+    tree = write_tree(tmp_path / "memory", {"MEMORY.md": notes})
+    assert measure(load(tree)).index_cut_line == 201
+    said = notes.replace("\n", "\n> 每次新会话开始前，先读本文件。\n", 1)
+    write_tree(tree, {"MEMORY.md": said})
+    assert index_loader(load(tree)) == IndexLoader("MEMORY.md", 2, imported=False, itself=True)
+    assert measure(load(tree)).index_cut_line is None
+
+
+def test_the_projects_own_loader_wins_over_the_index_telling_to_read_itself(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "project"
+    said = "# Index\nRead this file at the start of every session.\n- [A](a.md) — a\n"
+    tree = write_tree(project / "memory", {"MEMORY.md": said})
+    assert loader_of(tree, project) == IndexLoader("MEMORY.md", 2, imported=False, itself=True)
+    write_tree(project, {"CLAUDE.md": "# Project\n\n@memory/MEMORY.md\n"})
+    assert loader_of(tree, project) == IndexLoader("CLAUDE.md", 3, imported=True)

@@ -328,3 +328,74 @@ def test_index_budget_an_index_cut_in_its_prose_says_how_many_lines_it_loses(
     assert (
         "its last 8 lines, from line 201 on, are never seen (no entry among them)" in over.message
     )
+
+
+# The index tells sessions to read itself first (issue #25): its own line loads it.
+
+READ_ITSELF_CHINESE = "> 约定：每个新会话开始时请先读本文件，然后再写代码。\n"
+READ_ITSELF_ENGLISH = "> Read this file in full at the start of every session, before any change.\n"
+
+
+def index_saying(line: str, at: int = 2, count: int = 299, hook: str = "notes") -> str:
+    """A ``count + 1``-line index with inline notes, holding ``line`` at line ``at``."""
+    lines = ["# Index\n", "A note kept inline.\n", *entries(count - 1, hook=hook).splitlines(True)]
+    lines.insert(at - 1, line)
+    return "".join(lines)
+
+
+def test_index_budget_an_index_telling_sessions_to_read_itself_first_hides_nothing(
+    tree_dir: Path,
+) -> None:
+    then_another = "Read this file when each session starts, then read `notes/todo.md`.\n"
+    for line in (READ_ITSELF_CHINESE, READ_ITSELF_ENGLISH, then_another):
+        write_tree(tree_dir, {"MEMORY.md": index_saying(line)})
+        found = findings(tree_dir, "index-budget")
+        assert budget_codes(found) == [], line
+        assert {f.level for f in found if f.code == "inline-content"} == {"suggestion"}, line
+
+
+def test_index_budget_an_index_that_only_speaks_of_itself_is_still_cut(tree_dir: Path) -> None:
+    near_misses = (
+        "Keep this file short; read topic files at the start of a session.\n",
+        "MEMORY.md is the index of this project's notes, kept by hand every session.\n",
+        "This file is read at the start of every session.\n",  # auto memory, described
+        "Claude loads this file automatically at the start of every new session.\n",
+        "- [Startup](startup.md) — read this file at the start of every session\n",
+        "Read `startup.md` at the start of every session: this file only lists notes.\n",
+        "Read this file when you debug the deploy.\n",  # not before working
+        "Keep this file lean at the start of every session.\n",
+        "Claude will load this file at the start of every session.\n",
+        "Do not read this file at the start of every session; open what you need.\n",
+        "Read docs/MEMORY.md at the start of every session.\n",  # another index
+        "本文件在每次会话开始时被读取，请保持简短。\n",  # passive: a description
+        "每个新会话开始时请先读 `startup.md`，本文件只列索引。\n",
+    )
+    for line in near_misses:
+        write_tree(tree_dir, {"MEMORY.md": index_saying(line)})
+        found = findings(tree_dir, "index-budget")
+        assert budget_codes(found) == ["invisible-entry", "over-budget"], line
+
+
+def test_index_budget_its_own_instruction_counts_only_where_a_session_sees_it(
+    tree_dir: Path,
+) -> None:
+    cut = ["invisible-entry", "over-budget"]
+    past_the_cut = index_saying(READ_ITSELF_ENGLISH, at=250)
+    # the Read tool returns 2,000 lines: the rest of a longer index is still never read
+    past_the_read_tool = index_saying(READ_ITSELF_ENGLISH, count=2_000)
+    in_a_comment = index_saying(f"<!-- {READ_ITSELF_ENGLISH.strip()} -->\n")
+    for text in (past_the_cut, past_the_read_tool, in_a_comment):
+        write_tree(tree_dir, {"MEMORY.md": text})
+        assert budget_codes(findings(tree_dir, "index-budget")) == cut
+
+
+def test_index_budget_a_large_index_reading_itself_is_a_suggestion_naming_its_line(
+    tree_dir: Path,
+) -> None:
+    text = index_saying(READ_ITSELF_ENGLISH, at=3, hook="notes about it, " * 10)
+    write_tree(tree_dir, {"MEMORY.md": "---\nname: index\n---\n" + text})
+    found = findings(tree_dir, "index-budget")
+    [near] = [f for f in found if f.code in ("near-budget", "over-budget", "invisible-entry")]
+    assert near.code == "near-budget"
+    assert near.level == "suggestion"
+    assert "its own line 6 tells sessions to read it first" in near.message  # file line

@@ -63,3 +63,23 @@ def test_no_budget_alert_for_an_index_the_project_imports_in_full(tmp_path: Path
     assert budget_alerts() == []
     audited = findings(root, "index-budget", location=locate(root))
     assert not [f for f in audited if f.code in {"over-budget", "invisible-entry"}]
+
+
+def test_no_budget_alert_for_an_index_that_tells_sessions_to_read_it_first(
+    tmp_path: Path,
+) -> None:
+    """The audit reports no cut for an index whose own first lines say to read it at the
+    start of every session: the service agrees, and alerts once the line is gone."""
+    root = tmp_path / "memory"
+
+    def budget_alerts(text: str) -> list[str]:
+        write_tree(root, {"MEMORY.md": text})
+        state = tmp_path / f"state-{len(text)}"  # each crossing new
+        scanner = secret_scanner(ScannerConfig(state_dir=str(state)))
+        scans = _scan_all({root / "MEMORY.md"}, root, scanner, 1 << 20)
+        return [a.kind for s in scans for a in alerts_for(s, State(state), frozenset())]
+
+    said = "# Notes\n> Read this whole file at the start of every session.\n" + index_of(230, "x")
+    assert budget_alerts(said) == []
+    assert not [f for f in findings(root, "index-budget") if f.code == "over-budget"]
+    assert budget_alerts(said.replace("Read this whole file", "Keep this file short")) == ["budget"]

@@ -64,8 +64,8 @@ def _shape(
 
 def _cut_line(tree: MemoryTree) -> int | None:
     """The index's first line no session sees whole, unless the project loads the whole
-    index itself (its CLAUDE.md imports it, or tells sessions to read it): then nothing is
-    cut, as index-budget reports."""
+    index itself (its CLAUDE.md imports it, or it or the index's own loaded lines tell
+    sessions to read it): then nothing is cut, as index-budget reports."""
     loaded = tree.index_load
     if loaded is None or loaded.first_hidden is None:
         return None

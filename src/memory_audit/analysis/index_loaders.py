@@ -13,6 +13,10 @@ Auto memory hands a session the first 200 lines / 25,000 characters of MEMORY.md
   (from the project or from the file's folder) and hold a reading verb ("read", "load",
   "open", "lesen", "lire", "leer", "ler", "đọc", "oku", "читай", "読", "讀", "读", "읽").
   A line in a code block counts: a startup checklist in a fence is followed like prose.
+- its **own line**: the part of MEMORY.md auto memory loads tells the session to read
+  this file before it starts working (:mod:`memory_audit.analysis.self_instruction`);
+  the Read tool returns the rest, as for an instruction in CLAUDE.md. The project's
+  files come first: what they say is the more deliberate loader.
 
 The files read are the project's ``CLAUDE.md``, ``.claude/CLAUDE.md`` and
 ``CLAUDE.local.md`` (what Claude Code loads at the project root) and the files they
@@ -31,7 +35,9 @@ from pathlib import Path
 from typing import cast
 from unicodedata import normalize
 
+from memory_audit.analysis.self_instruction import index_paths, self_instruction
 from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.load_budget import LoadedIndex, load_index
 from memory_audit.tree.markdown import parse_markdown
 from memory_audit.tree.markdown_spans import code_spans
 from memory_audit.tree.real_folder import RealFolder
@@ -46,8 +52,8 @@ MAX_PATHS = 16  # imports, or index paths, looked at on one line: real lines hol
 # Imports looked at in one file: real files hold a handful; a file of thousands of `@`
 # words (mentions, not imports) would otherwise cost two real-path walks each.
 MAX_IMPORTS = 64
+MAX_INDEX_BYTES = 64 * 1024 * 1024  # the index the service reads (daemon.alerts)
 READ_LINES = 2_000  # what the Read tool returns when no range is asked for
-PATH_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-/~")
 READ_WORDS = frozenset(
     {"read", "reads", "reading", "load", "loads", "loading", "open", "opens"}
     | {"lies", "lesen", "lire", "lis", "lisez", "lee", "leer", "lea", "ler", "leia"}
@@ -61,24 +67,29 @@ class IndexLoader:
     file: str  # the instruction file, relative to the project
     line: int
     imported: bool  # an @ import (in full at start); else an instruction to read it
+    itself: bool = False  # the instruction is the index's own line (``file`` is MEMORY.md)
 
     def reads_all(self, index_lines: int) -> bool:
         return self.imported or index_lines <= READ_LINES
 
     def describe(self) -> str:
+        if self.itself:
+            return f"its own line {self.line} tells sessions to read it first"
         how = "imports it" if self.imported else "tells sessions to read it"
         return f"{self.file} (line {self.line}) {how}"
 
 
 def index_loader(tree: MemoryTree) -> IndexLoader | None:
     """The first import of the tree's MEMORY.md in the project's instruction files, else
-    the first instruction to read it; None when neither is there (or no project). Read
-    once per snapshot: index-budget, the health line and ``loaded`` all ask."""
+    the first instruction there to read it, else the index's own line telling sessions to
+    read it; None when none is there. Read once per snapshot: index-budget, the health
+    line and ``loaded`` all ask."""
     if tree.index is None:
         return None
     key = "index-loader"
     if key not in tree.scratch:
-        tree.scratch[key] = project_index_loader(tree.location.project_path, tree.root)
+        project = tree.location.project_path
+        tree.scratch[key] = project_index_loader(project, tree.root, tree.index_load)
     return cast(IndexLoader | None, tree.scratch[key])
 
 
@@ -91,11 +102,42 @@ def whole_index_loader(tree: MemoryTree) -> IndexLoader | None:
     return loader
 
 
-def project_index_loader(project: Path | None, root: Path) -> IndexLoader | None:
+def project_index_loader(
+    project: Path | None, root: Path, loaded: LoadedIndex | None = None
+) -> IndexLoader | None:
     """:func:`index_loader` for the index of the tree at ``root`` (the daemon has no
-    snapshot, only the tree's folder and its located project)."""
-    if project is None:
+    snapshot, only the tree's folder and its located project): ``loaded``, what a session
+    receives of it, is read from the folder when not given."""
+    found = _instruction_files_loader(project, root) if project is not None else None
+    if found is not None:
+        return found
+    if loaded is None:
+        loaded = _load(root / INDEX_NAME)
+    return None if loaded is None else own_index_loader(loaded, root, project)
+
+
+def own_index_loader(loaded: LoadedIndex, root: Path, project: Path | None) -> IndexLoader | None:
+    """The index's own line, in the part a session receives, telling it to read the index
+    before working; a path on it is resolved from the tree's folder or the project."""
+    index = os.path.realpath(root / INDEX_NAME)
+    bases = (root,) if project is None else (root, project)
+
+    def names_index(path: str) -> bool:
+        return any(os.path.realpath(_resolve(path, base)) == index for base in bases)
+
+    at = self_instruction(loaded.received_lines, names_index)
+    if at is None:
         return None
+    return IndexLoader(INDEX_NAME, loaded.loaded_file_lines[at], imported=False, itself=True)
+
+
+def _load(path: Path) -> LoadedIndex | None:
+    result = read_text(path, MAX_INDEX_BYTES)
+    return None if result.text is None else load_index(result.disk_text)
+
+
+def _instruction_files_loader(project: Path, root: Path) -> IndexLoader | None:
+    """An import of the index, else an instruction to read it, in the project's files."""
     index = os.path.realpath(root / INDEX_NAME)
     inside = RealFolder(project)
     queue = deque((project / name, 0) for name in TOP_FILES)
@@ -180,7 +222,7 @@ def _tells_to_read(line: str, index: str, bases: tuple[Path, ...]) -> bool:
         return False
     return any(
         os.path.realpath(_resolve(path, base)) == index
-        for path in _index_paths(line)[:MAX_PATHS]
+        for path in index_paths(line)[:MAX_PATHS]
         for base in bases
     )
 
@@ -191,22 +233,6 @@ def _has_reading_verb(line: str) -> bool:
     # NFC: a Vietnamese "đọc" typed with combining marks is still one word
     words = "".join(c.lower() if c.isalpha() else " " for c in normalize("NFC", line)).split()
     return not READ_WORDS.isdisjoint(words)
-
-
-def _index_paths(line: str) -> list[str]:
-    """Runs of path characters ending in ``MEMORY.md`` (``.claude/MEMORY.md`` in a
-    sentence of any language, in backticks or not): one pass over the line."""
-    runs: list[str] = []
-    run: list[str] = []
-    for c in [*line, " "]:
-        if c in PATH_CHARS:
-            run.append(c)
-            continue
-        word = "".join(run).rstrip(".")
-        if word.endswith(INDEX_NAME):
-            runs.append(word)
-        run = []
-    return runs
 
 
 def _resolve(target: str, folder: Path) -> Path:

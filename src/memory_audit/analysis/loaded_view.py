@@ -3,7 +3,8 @@
 Built from the snapshot's :class:`~memory_audit.tree.load_budget.LoadedIndex`
 (Claude Code's cut of MEMORY.md) and the recall scan, for ``memory-audit
 loaded``. When the project loads the whole index itself (a CLAUDE.md import, an
-instruction to read it: :mod:`memory_audit.analysis.index_loaders`), the account says
+instruction to read it, there or in the index's own loaded lines:
+:mod:`memory_audit.analysis.index_loaders`), the account says
 so, and no pointer is past the cut. Every piece of memory text in it has passed the tree's redaction
 boundary: a secret in MEMORY.md, or in a file, folder or project name, is shown as
 ``<head>...<tail>`` here too.

@@ -44,10 +44,17 @@ class LoadedIndex:
     warning: str  # "" when nothing was cut
     first_hidden: int | None  # 1-based file line of the first line not loaded whole
     partial: bool  # that line is loaded in part (cut at 25,000 inside it)
+    # 1-based file line of each line a session receives (the one loaded in part included)
+    loaded_file_lines: tuple[int, ...]
 
     @property
     def cut(self) -> bool:
         return bool(self.warning)
+
+    @property
+    def received_lines(self) -> list[str]:
+        """The lines a session receives (the warning not included)."""
+        return self.text[: len(self.text) - len(self.warning)].split("\n")
 
 
 def utf16_len(text: str) -> int:
@@ -69,6 +76,7 @@ def load_index(raw: str, *, project: bool = True) -> LoadedIndex:
     body = "\n".join(lines[:kept]) + partial_text
     warning = _warning(lines, content.text, kept, bool(partial_text))
     hidden = kept + 1 if warning else None
+    received = kept + 1 if partial_text else kept
     return LoadedIndex(
         text=body + warning,
         lines=len(lines) if content.text else 0,
@@ -78,6 +86,7 @@ def load_index(raw: str, *, project: bool = True) -> LoadedIndex:
         warning=warning,
         first_hidden=content.file_line(hidden) if hidden is not None else None,
         partial=bool(partial_text),
+        loaded_file_lines=tuple(content.file_line(n) or n for n in range(1, received + 1)),
     )
 
 

@@ -1,0 +1,195 @@
+"""The index line by line, as ``index-budget`` findings: what is not a pointer (inline
+content: paragraphs, code blocks, tables, knowledge written into the index; behavioural
+rules, "Always…", "Never…") and pointers of the wrong shape (an over-long hook, several
+links on one line).
+
+What of the index reaches a session (its cut-off, what loads it in full) is the check's
+own part; it decides only whether inline content is a problem or a suggestion: ``tight``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from memory_audit.model.finding import Finding, make_finding
+from memory_audit.tree.index_file import INDEX_NAME, LIST_ITEM, Index, LineKind
+
+SHOWN_LINES = 12  # line numbers listed in a grouped finding
+GROUPED = 3  # more blocks (or rules) than this in one index: one finding for them all
+RULE_START = (
+    "always ",
+    "never ",
+    "don't ",
+    "dont ",
+    "do not ",
+    "must ",
+    "avoid ",
+    "prefer ",
+    "remember to ",
+    "make sure ",
+    "use ",
+    "stop ",
+    "only ",
+)
+
+
+def line_findings(
+    dimension: str, index: Index, *, tight: bool, max_hook_chars: int
+) -> Iterator[Finding]:
+    """Rules, inline content, over-long hooks and lines pointing at several files."""
+    yield from _content(dimension, index, tight)
+    yield from _long_hooks(dimension, index, max_hook_chars)
+    for entry in index.entries:
+        if len(entry.links) > 1:
+            targets = ", ".join(f"`{link.target}`" for link in entry.links)
+            yield make_finding(
+                dimension,
+                "several-links",
+                INDEX_NAME,
+                entry.line,
+                f"one index line points at {len(entry.links)} files: {targets}",
+                "give each file its own pointer line",
+                key=entry.target,
+            )
+
+
+def _long_hooks(dimension: str, index: Index, limit: int) -> Iterator[Finding]:
+    """One finding for every over-long hook of the index: one cause, one decision."""
+    long = [e for e in index.entries if e.kind is LineKind.POINTER and len(e.hook) > limit]
+    if not long:
+        return
+    first = long[0]
+    if len(long) == 1:
+        what = f"hook for `{first.target}` is {len(first.hook)} characters (over {limit})"
+    else:
+        lines = ", ".join(str(e.line) for e in long[:SHOWN_LINES])
+        more = f" and {len(long) - SHOWN_LINES} more" if len(long) > SHOWN_LINES else ""
+        what = f"{len(long)} hooks are over {limit} characters: lines {lines}{more}"
+    yield make_finding(
+        dimension,
+        "long-hook",
+        INDEX_NAME,
+        first.line,
+        what,
+        "shorten each hook to one line that says when to open the file; details go in it",
+        key="long-hooks",
+        related=tuple(dict.fromkeys(e.target for e in long[1:])),
+    )
+
+
+def _content(dimension: str, index: Index, tight: bool) -> Iterator[Finding]:
+    """Rules and inline content in the index. Inline content is a problem when the index is
+    near or over its load budget (every line of it costs room a pointer needs); below that,
+    a preamble, a legend or a note on how the index is kept is a matter of taste: a
+    suggestion. Past ``GROUPED`` blocks (or rules) the index is written that way on purpose:
+    one finding for all of them, with one fix, instead of a flood (one cause, one decision).
+    """
+    blocks: list[list[int]] = []
+    rules: list[int] = []
+    block: list[int] = []
+    for number, (text, kind) in enumerate(zip(index.lines, index.line_kinds, strict=True), 1):
+        if kind is LineKind.TEXT and _is_rule(text):
+            blocks.append(block)
+            block = []
+            rules.append(number)
+        elif kind in (LineKind.TEXT, LineKind.CODE):
+            block.append(number)
+        elif kind is not LineKind.BLANK or not block:
+            blocks.append(block)
+            block = []
+    blocks = [b for b in [*blocks, block] if b]
+    yield from _rules(dimension, index, rules)
+    if len(blocks) > GROUPED:
+        yield _inline_grouped(dimension, index, blocks, tight)
+    else:
+        yield from (_inline(dimension, index, b, tight) for b in blocks)
+
+
+def _rules(dimension: str, index: Index, rules: Sequence[int]) -> Iterator[Finding]:
+    if not rules:
+        return
+    suggestion = (
+        "move it to the project's .claude/rules/<topic>.md (~/.claude/rules/ if it holds in"
+        " every project), loaded every session, and drop it from the index"
+    )
+    first = rules[0]
+    if len(rules) <= GROUPED:
+        for number in rules:
+            text = index.lines[number - 1]
+            yield make_finding(
+                dimension,
+                "rule-in-index",
+                INDEX_NAME,
+                number,
+                f'behavioural rule in the index: "{_rule_text(text)[:80]}"',
+                suggestion,
+                key=text.strip(),
+            )
+        return
+    yield make_finding(
+        dimension,
+        "rule-in-index",
+        INDEX_NAME,
+        first,
+        f"{len(rules)} behavioural rules in the index: lines {_numbers(rules)}"
+        f' (the first: "{_rule_text(index.lines[first - 1])[:60]}")',
+        "move them to the project's .claude/rules/<topic>.md (~/.claude/rules/ for those that"
+        " hold in every project), loaded every session, and drop them from the index",
+        key="rules-in-index",
+    )
+
+
+def _numbers(lines: Sequence[int]) -> str:
+    shown = ", ".join(str(n) for n in lines[:SHOWN_LINES])
+    return shown + (f" and {len(lines) - SHOWN_LINES} more" if len(lines) > SHOWN_LINES else "")
+
+
+def _inline(dimension: str, index: Index, block: Sequence[int], tight: bool) -> Finding:
+    first, last = block[0], block[-1]
+    where = f"line {first}" if first == last else f"lines {first}–{last}"
+    return make_finding(
+        dimension,
+        "inline-content",
+        INDEX_NAME,
+        first,
+        f"{where}: {len(block)} line(s) of inline content, not pointers",
+        "move it into a topic file and leave one `- [Title](file.md) — hook` line",
+        key=index.lines[first - 1].strip()[:80],
+        fix={"action": "move-to-topic", "first": first, "last": last},
+        level="problem" if tight else None,
+    )
+
+
+def _inline_grouped(
+    dimension: str, index: Index, blocks: Sequence[Sequence[int]], tight: bool
+) -> Finding:
+    starts = [f"{b[0]}–{b[-1]}" if len(b) > 1 else str(b[0]) for b in blocks]
+    shown = ", ".join(starts[:SHOWN_LINES])
+    more = f" and {len(starts) - SHOWN_LINES} more" if len(starts) > SHOWN_LINES else ""
+    total = sum(len(b) for b in blocks)
+    return make_finding(
+        dimension,
+        "inline-content",
+        INDEX_NAME,
+        blocks[0][0],
+        f"{total} lines of inline content, not pointers, in {len(blocks)} blocks:"
+        f" lines {shown}{more}",
+        "move them into a topic file and leave one `- [Title](file.md) — hook` line",
+        key="inline-content",
+        fix={
+            "action": "move-to-topic",
+            "first": blocks[0][0],
+            "last": blocks[0][-1],
+            "ranges": [[b[0], b[-1]] for b in blocks],
+        },
+        level="problem" if tight else None,
+    )
+
+
+def _rule_text(text: str) -> str:
+    item = LIST_ITEM.match(text)
+    return (text[item.end() :] if item else text).strip().lstrip("*_>").strip()
+
+
+def _is_rule(text: str) -> bool:
+    return _rule_text(text).lower().startswith(RULE_START)
