@@ -35,28 +35,26 @@ import shlex
 import sqlite3
 import subprocess
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from memory_audit.checks import BY_ID
 from memory_audit.fix import batch, dead_weight, move_dialog, tree_access
 from memory_audit.fix.actions import Action
 from memory_audit.fix.console import Console, Quit, interrupts_deferred
 from memory_audit.fix.edits import Edit, NeedsValue, StaleTarget
 from memory_audit.fix.frontmatter_edit import CannotEdit
+from memory_audit.fix.outcome import APPLIED, DEFERRED, RESOLVED, SKIPPED, Outcome
+from memory_audit.fix.rematch import FreshFindings, Recheck
+from memory_audit.fix.screen import Preview, ReviewScreen
 from memory_audit.fix.tree_access import Tree
 from memory_audit.model.finding import Finding
-from memory_audit.model.visible import visible, visible_lines
+from memory_audit.model.visible import visible
 from memory_audit.report import wording
 from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.index_file import INDEX_NAME
 
-VIEW_LIMIT = 1024 * 1024  # view detail reads at most this much of a file
-Recheck = Callable[[], list[Finding]]  # a fresh audit of the tree
-APPLIED, SKIPPED, DEFERRED, RESOLVED = "applied", "skipped", "deferred", "resolved"
 CONCRETE = {"a": "Apply", "s": "Skip", "e": "Edit", "v": "View detail"}
 SECRET = {"a": "Apply (redact)", "s": "Skip", "f": "False positive", "v": "View detail"}
 JUDGMENT = {"s": "skip", "m": "manual fix", "t": "capture as TODO", "v": "view detail"}
@@ -75,7 +73,6 @@ DEAD = {
 }
 # A body to rewrite (bloat): Claude's job, in a session with the /memory-audit skill.
 RECOMPRESS = frozenset({"narrative-body", "why-restates-rule", "long-file"})
-PREVIEW_SHOWN = 5  # new findings a preview names (then their count)
 ALL = "all"  # "apply to all N": one decision for every finding of this code in the tree
 MOVE_STORE = "move-store"  # an orphaned store: its own dialog, steps in fix/store_move.py
 # Edit's alternative when the proposal itself takes no answer: a dead index link can
@@ -86,41 +83,6 @@ EDIT_INSTEAD: dict[str, tuple[str, Callable[[Mapping[str, Any]], dict[str, Any]]
         lambda fix: {"old": fix["target"], "new": fix["target"], "line": fix["line"]},
     ),
 }
-
-
-@dataclass
-class Outcome:
-    applied: list[str] = field(default_factory=list)  # changelog lines, one per change
-    counts: dict[str, int] = field(
-        default_factory=lambda: {APPLIED: 0, SKIPPED: 0, DEFERRED: 0, RESOLVED: 0}
-    )
-    dismissed: list[tuple[Finding, str]] = field(default_factory=list)
-    todos: list[Finding] = field(default_factory=list)
-    false_positives: list[Finding] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)  # fixes that could not be written
-    # changelog lines for another tree this session wrote to (a store moved into it)
-    elsewhere: dict[Path, list[str]] = field(default_factory=dict)
-    moved_to: Path | None = None  # the tree itself went to .trash: nothing more to ask
-    quit: bool = False
-    interrupted: bool = False  # Ctrl-C or the terminal closed
-
-    @property
-    def skipped(self) -> int:
-        return self.counts[SKIPPED]
-
-    @property
-    def deferred(self) -> int:
-        return self.counts[DEFERRED]
-
-    def summary(self, remaining: int) -> str:
-        """The closing line (README, "Fixing: one decision at a time"); the counts add up to the
-        findings the session had."""
-        resolved = self.counts[RESOLVED]
-        earlier = f" ({resolved} already resolved by an earlier fix)" if resolved else ""
-        return (
-            f"Audit complete. {self.counts[APPLIED]} applied, {self.skipped} skipped, "
-            f"{self.deferred} deferred{earlier}. Memory tree: {remaining} findings remain."
-        )
 
 
 class Session:
@@ -140,23 +102,22 @@ class Session:
         self.console = console
         self.actions = actions
         self.scanner = scanner
-        self.recheck = recheck
         # Findings show a secret in a file or folder name masked; a fix acts on the real
         # file (real_paths: shown path -> path), and what it says is masked again (names).
         self.names = names or Boundary(())
         self.real_paths = real_paths or {}
         self.outcome = Outcome()
+        self.screen = ReviewScreen(console, tree, scanner, self.names, self.real_paths)
         self._index_seen = self._read_index()
-        self._fresh: dict[str, Finding] | None = None  # the tree as it is, after a fix
+        self.fresh = FreshFindings(recheck)  # the tree's findings after a fix
         self._pending: list[Finding] = []  # the findings not asked yet
-        self._claimed: set[str] = set()  # fresh findings already taken by a queued one
         self.todo_file: Path | None = None  # where captured TODOs go (said at capture)
         self._handled: dict[str, str] = {}  # queued findings decided with an earlier one
         self.wrote_last = False  # whether the last _write got as far as writing
         # Records files in the journal (before and after each fix): every change restorable.
         self.journal: Callable[[list[str]], None] | None = None
         # The findings a change would make (fix/preview.py): said before the question.
-        self.preview: Callable[[Edit], list[Finding]] | None = None
+        self.preview: Preview | None = None
 
     def run(self, findings: list[Finding]) -> Outcome:
         queue = list(findings)
@@ -193,37 +154,17 @@ class Session:
         return self._decide(current, counter)
 
     def _still_reported(self, finding: Finding) -> Finding | None:
-        """The finding as the tree has it now; None when an earlier fix resolved it.
-
-        By fingerprint, else by what it says: two findings that share their key (one file
-        indexed on two identical lines) are told apart by their order, and when an earlier
-        fix removes the first, the second takes its fingerprint. So a finding whose
-        fingerprint is gone is still reported when the audit has one saying the same thing
-        (lines aside) that no finding still queued claims as its own."""
-        if self._fresh is None:
-            return finding
-        same = self._fresh.get(finding.fingerprint)
-        if same is not None:
-            return same
-        queued = {f.fingerprint for f in self._pending}
-        for fresh in self._fresh.values():
-            if fresh.fingerprint in queued or fresh.fingerprint in self._claimed:
-                continue
-            if _same_problem(fresh, finding):
-                self._claimed.add(fresh.fingerprint)
-                return fresh
-        return None
+        return self.fresh.still_reported(finding, {f.fingerprint for f in self._pending})
 
     def _tree_changed(self) -> None:
-        self._fresh = {f.fingerprint: f for f in self.recheck()}
-        self._claimed = set()
+        self.fresh.tree_changed()
 
     # ---- one finding ----------------------------------------------------------------------
 
     def _decide(self, finding: Finding, counter: str) -> str:
         current: Finding | None = finding
         while current is not None:
-            self._show(current, counter)
+            self.screen.heading(current, counter)
             name = str((current.fix or {}).get("action", ""))
             action = self.actions.get(name)
             if name == MOVE_STORE:
@@ -237,11 +178,6 @@ class Session:
             current = result
         return SKIPPED  # pragma: no cover - the loop only ends through a return
 
-    def _show(self, finding: Finding, counter: str) -> None:
-        self.console.say()
-        self.console.say(f"{counter} {BY_ID[finding.dimension].title}: {wording.location(finding)}")
-        self.console.say(f"  {visible(finding.message)}")
-
     def _concrete(self, finding: Finding, action: Action) -> Finding | str:
         fix = finding.fix or {}
         defaults = [default(fix) for _, default in action.questions]
@@ -252,8 +188,8 @@ class Session:
             return proposal
         shown = self.names.text(proposal.description)
         self.console.say(f"  Apply makes one change: {visible(shown)}")
-        self.console.say(self._redacted_diff(proposal).rstrip())
-        self._warn_new(proposal)
+        self.console.say(self.screen.redacted_diff(proposal).rstrip())
+        self.screen.warn_new(proposal, self.preview)
         choices = SECRET if finding.dimension == "secrets" else CONCRETE
         group = self._same_code(finding)
         every = {ALL: f"apply to all {len(group)}"} if len(group) > 1 else {}
@@ -279,7 +215,7 @@ class Session:
         name = (finding.fix or {}).get("action")
         group = [finding]
         for other in self._pending:
-            current = other if self._fresh is None else self._fresh.get(other.fingerprint)
+            current = self.fresh.current(other)
             if (
                 current is not None
                 and other.fingerprint not in self._handled
@@ -304,7 +240,7 @@ class Session:
             self.console.say(
                 f"  {number:4}. {wording.location(target)}: {visible(edit.description)}"
             )
-        self._paged("\n".join(self._redacted_diff(edit).rstrip() for _, edit in listed))
+        self.screen.paged("\n".join(self.screen.redacted_diff(edit).rstrip() for _, edit in listed))
         if not listed or (
             self.console.choose(f"  Apply all {len(listed)}?", {"y": "yes", "n": "no"}) == "n"
         ):
@@ -332,17 +268,6 @@ class Session:
             return str(exc)
         except (OSError, UnicodeError) as exc:
             return type(exc).__name__
-
-    def _paged(self, text: str) -> None:
-        shown = batch.pages(text)
-        for number, page in enumerate(shown, 1):
-            self.console.say(page)
-            if number < len(shown):
-                more = self.console.ask(
-                    f"  -- page {number} of {len(shown)}: Enter for more, s to stop the listing"
-                )
-                if more.lower() in ("s", "stop", "q", "quit"):
-                    break
 
     def _apply_listed(
         self, finding: Finding, action: Action, listed: Edit, ledger: batch.Ledger
@@ -397,9 +322,7 @@ class Session:
             body = dead_weight.numbered_body(self.tree, finding.path)
         except (StaleTarget, OSError, UnicodeError) as exc:
             return self._changed_meanwhile(finding, str(exc))
-        boundary = Boundary.for_text(self.scanner, "\n".join(text for _, text in body))
-        for number, text in body:
-            self.console.say(f"  {number:5} | {visible(boundary.text(text))}")
+        self.screen.numbered(body)
         picked = self.console.ask("  Lines to remove (like 7-12, 15; Enter: none)")
         if picked.strip().lower() in ("", "q", "quit"):
             return finding  # back to the question: nothing picked
@@ -427,8 +350,8 @@ class Session:
         except (OSError, UnicodeError) as exc:
             return self._failed(finding, exc)
         self.console.say(f"  {visible(change.description)}:")
-        self.console.say(self._redacted_diff(change).rstrip())
-        self._warn_new(change)
+        self.console.say(self.screen.redacted_diff(change).rstrip())
+        self.screen.warn_new(change, self.preview)
         if self.console.choose("  Apply this change?", {"y": "yes", "n": "no"}) == "n":
             return finding
         return self._write(finding, change)
@@ -472,7 +395,7 @@ class Session:
         }
         if choice in handlers:
             return handlers[choice]()
-        moved = move_dialog.move(self.console, self.tree, choice, self._redacted_diff)
+        moved = move_dialog.move(self.console, self.tree, choice, self.screen.redacted_diff)
         if moved.failed:
             self.outcome.failed.append(f"{finding.path}: {moved.failed}")
         if not moved.changes:
@@ -579,8 +502,8 @@ class Session:
         change = self._build(finding, action, fix, answers)
         if not isinstance(change, Edit):
             return change
-        self.console.say(self._redacted_diff(change).rstrip())
-        self._warn_new(change)
+        self.console.say(self.screen.redacted_diff(change).rstrip())
+        self.screen.warn_new(change, self.preview)
         if self.console.choose("  Apply this change?", {"y": "yes", "n": "no"}) == "n":
             return finding
         return self._write(finding, change)
@@ -619,23 +542,6 @@ class Session:
         with contextlib.suppress(OSError, sqlite3.Error):  # written: the watcher records it too
             self._record(touched + [c.rename_to for c in change.changes if c.rename_to])
         self._index_seen = self._read_index()
-
-    def _warn_new(self, change: Edit) -> None:
-        """A change that would make a finding the tree does not have says so before the
-        question (Edit offers another value)."""
-        if self.preview is None:
-            return
-        try:
-            made = self.preview(change)
-        except (OSError, ValueError) as exc:  # no preview, said; the write keeps its guards
-            self.console.say(f"  (no preview of its effect: {type(exc).__name__})")
-            return
-        if not made:
-            return
-        self.console.say(f"  Careful: this change would make {len(made)} new finding(s):")
-        for found in made[:PREVIEW_SHOWN]:
-            self.console.say(f"    {wording.location(found)} — {visible(found.message)}")
-        self.console.say("  Edit gives it another value; or apply it and decide that next.")
 
     def _record(self, paths: list[str]) -> None:
         if self.journal is not None:
@@ -690,33 +596,9 @@ class Session:
         return DEFERRED
 
     def _view(self, finding: Finding) -> Finding:
-        """The lines around the finding; then the same question again. Read through the
-        tree guard: a symlink, a FIFO or a device in the tree is refused, not opened."""
-        try:
-            real = self.real_paths.get(finding.path, finding.path)
-            data, _ = self.tree.read_bytes(real, VIEW_LIMIT)
-        except tree_access.NotInTree as exc:
-            self.console.say(f"  (not shown: {visible(self.names.text(str(exc)))})")
-            return finding
-        except OSError as exc:  # a folder (a secret in its name), or gone meanwhile
-            self.console.say(f"  (not shown: {exc.strerror or type(exc).__name__})")
-            return finding
-        lines = data.decode("utf-8", errors="replace").splitlines()
-        # Never echo a secret, not even back to its owner's terminal: the boundary of the
-        # whole file, so a private key's body lines are masked too.
-        boundary = Boundary.for_text(self.scanner, "\n".join(lines))
-        middle = (finding.line or 1) - 1
-        for number in range(max(0, middle - 6), min(len(lines), middle + 7)):
-            mark = ">" if number == middle else " "
-            self.console.say(f"  {mark}{number + 1:5} | {visible(boundary.text(lines[number]))}")
+        """The lines around the finding; then the same question again."""
+        self.screen.view(finding)
         return finding
-
-    def _redacted_diff(self, change: Edit) -> str:
-        texts = [c.after.text for c in change.changes]
-        texts += [c.before.text for c in change.changes if c.before is not None]
-        diff = change.diff()
-        boundary = Boundary.for_text(self.scanner, "\n\n".join(texts)) | self.names
-        return visible_lines(boundary.text(diff))
 
     def _real(self, fix: Mapping[str, Any]) -> dict[str, Any]:
         """The fix with every shown (masked) path of the tree back to the real one."""
@@ -746,25 +628,3 @@ class Session:
 def _field_of(fix: Mapping[str, Any]) -> str:
     field_ = fix.get("field") or ("relevance" if fix.get("action") == "demote-relevance" else "")
     return f"`{field_}` is required" if field_ else "required"
-
-
-def _same_problem(one: Finding, other: Finding) -> bool:
-    """The same problem at another line: only line numbers differ."""
-    return (
-        (one.dimension, one.code, one.path, one.related)
-        == (other.dimension, other.code, other.path, other.related)
-        and _without_lines(one.message) == _without_lines(other.message)
-        and _fix_without_lines(one) == _fix_without_lines(other)
-    )
-
-
-def _without_lines(text: str) -> str:
-    return text.translate(NO_DIGITS)
-
-
-def _fix_without_lines(finding: Finding) -> dict[str, Any]:
-    return {k: v for k, v in (finding.fix or {}).items() if k not in LINE_KEYS}
-
-
-NO_DIGITS = str.maketrans("", "", "0123456789")
-LINE_KEYS = frozenset({"line", "first", "last"})
