@@ -10,7 +10,7 @@ one saying the same thing (lines aside) that no finding still queued claims as i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from typing import Any
 
 from memory_audit.model.finding import Finding
@@ -27,6 +27,7 @@ class FreshFindings:
         self.recheck = recheck
         self._fresh: dict[str, Finding] | None = None  # the tree as it is, after a fix
         self._claimed: set[str] = set()  # fresh findings already taken by a queued one
+        self.pending: list[Finding] = []  # the findings not asked yet: each claims its own
 
     def tree_changed(self) -> None:
         """A fix was written: the tree is audited again."""
@@ -37,14 +38,14 @@ class FreshFindings:
         """The finding with this one's fingerprint as the tree has it now."""
         return finding if self._fresh is None else self._fresh.get(finding.fingerprint)
 
-    def still_reported(self, finding: Finding, queued: Collection[str]) -> Finding | None:
-        """The finding as the tree has it now; None when an earlier fix resolved it.
-        ``queued``: the fingerprints of the findings not asked yet (each claims its own)."""
+    def still_reported(self, finding: Finding) -> Finding | None:
+        """The finding as the tree has it now; None when an earlier fix resolved it."""
         if self._fresh is None:
             return finding
         same = self._fresh.get(finding.fingerprint)
         if same is not None:
             return same
+        queued = {f.fingerprint for f in self.pending}
         for fresh in self._fresh.values():
             if fresh.fingerprint in queued or fresh.fingerprint in self._claimed:
                 continue

@@ -41,6 +41,8 @@ class ReviewScreen:
         self.scanner = scanner
         self.names = names
         self.real_paths = real_paths
+        # The findings a change would make (fix/preview.py): said before the question.
+        self.preview: Preview | None = None
 
     def heading(self, finding: Finding, counter: str) -> None:
         self.console.say()
@@ -92,13 +94,13 @@ class ReviewScreen:
                 if more.lower() in ("s", "stop", "q", "quit"):
                     break
 
-    def warn_new(self, change: Edit, preview: Preview | None) -> None:
+    def warn_new(self, change: Edit) -> None:
         """A change that would make a finding the tree does not have says so before the
         question (Edit offers another value)."""
-        if preview is None:
+        if self.preview is None:
             return
         try:
-            made = preview(change)
+            made = self.preview(change)
         except (OSError, ValueError) as exc:  # no preview, said; the write keeps its guards
             self.console.say(f"  (no preview of its effect: {type(exc).__name__})")
             return
