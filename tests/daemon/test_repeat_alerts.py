@@ -7,6 +7,7 @@ too. The values come from the journal's :class:`TreeValues`, kept between change
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from memory_audit.checks.secrets import Options
@@ -116,3 +117,23 @@ def test_a_value_said_in_a_file_changed_without_an_event_alerts_no_repeat_once_u
     alerted, texts = _alerted(tree_dir, state_dir, values, ["d.md"])
     assert alerted == set() == _audited(tree_dir, state_dir)
     assert texts == []
+
+
+def test_a_file_an_event_names_is_read_again_even_at_the_same_size_and_time(
+    tmp_path: Path, tree_dir: Path
+) -> None:
+    # a coarse clock: a.md says another password of the same length, its time unchanged
+    _tree(tree_dir, {"a.md": SAID, "d.md": "Nothing."})
+    values = TreeValues(1 << 20)
+    state_dir = tmp_path / "state"
+    _alerted(tree_dir, state_dir, values, ["a.md", "d.md"])
+    said = tree_dir / "a.md"
+    before = said.stat()
+    other = PASSWORD[::-1]
+    said.write_text(said.read_text().replace(PASSWORD, other))
+    os.utime(said, ns=(before.st_atime_ns, before.st_mtime_ns))
+    (tree_dir / "d.md").write_text(memory("d", body=f"Nothing.\nssh -p {other} nas"))
+    scanner = secret_scanner(Options(state_dir=str(state_dir)))
+    paths = {said, tree_dir / "d.md"}
+    scans = _scan_all(paths, tree_dir, scanner, 1 << 20, values, read_again=paths)
+    assert [(s.rel, m.line) for s in scans for m in s.repeats] == [("d.md", 7)]

@@ -97,6 +97,10 @@ class ChangeWatcher:
         self.trees_seen = trees_seen
         self.values = values
         self._own_values = TreeValues(config.settings.audit.max_file_bytes)
+        # Files an event named since their last scan: their secret values are read again
+        # whatever their size and time. The start sweep's files are read only when they
+        # differ from what the journal read (a scan of every file, not two).
+        self._named: set[Path] = set()
         self.watcher: TreeWatcher | None = None
         self.scans = TreeQueues(self._scan_tree, spawn)
         self._rescan_handle: asyncio.TimerHandle | None = None
@@ -206,6 +210,7 @@ class ChangeWatcher:
     def _file_changed(self, path: Path) -> None:
         root = tree_of(path, self.watched_roots())
         if root is not None:
+            self._named.add(path)
             self.scans.add(root, [path])
         self.changed(path)
 
@@ -216,15 +221,17 @@ class ChangeWatcher:
         later alert, carries on. Without a usable patterns file the batch is held, and
         scanned with the tree's next change once the file is back.
         """
+        named, self._named = batch & self._named, self._named - batch
         try:
             scanner = scanner_of(self.config)
             limit = self.config.settings.audit.max_file_bytes
             values = self.values() or self._own_values
-            scan = partial(_scan_all, batch, root, scanner, limit, values)
+            scan = partial(_scan_all, batch, root, scanner, limit, values, named)
             scans = await in_daemon_thread(scan)
             self._raise_alerts(scans, scanner)
         except RulesUnavailable as exc:
             log.error("secret alerts paused: %s", exc)
+            self._named |= named
             return batch
         except Exception as exc:
             log.error("scanning %d changed file(s) failed: %s", len(batch), describe(exc))
@@ -257,13 +264,20 @@ def shown_scanner_of(config: Config) -> Scanner:
 
 
 def _scan_all(
-    paths: set[Path], root: Path, scanner: Scanner, limit: int, values: TreeValues | None = None
+    paths: set[Path],
+    root: Path,
+    scanner: Scanner,
+    limit: int,
+    values: TreeValues | None = None,
+    read_again: set[Path] | None = None,
 ) -> list[FileScan]:
     """The batch's scans; ``values``: the tree's secret values kept between batches (else
-    read from the whole tree)."""
+    read from the whole tree), those of ``read_again`` (else of every path) read again."""
     scans = []
     shown_root = shown_path(scanner, str(root))  # one tree a batch: masked once
-    known = _known(values or TreeValues(limit), root, paths, scanner)
+    known = _known(
+        values or TreeValues(limit), root, paths if read_again is None else read_again, scanner
+    )
     for path in sorted(paths):
         try:
             scan = scan_file(path, root, scanner, limit, shown_root, known)
@@ -281,7 +295,8 @@ def _scan_all(
 def _known(
     values: TreeValues, root: Path, paths: set[Path], scanner: Scanner
 ) -> KnownSecrets | None:
-    """The secrets the tree holds, whose repeats in the changed files alert too."""
+    """The secrets the tree holds, whose repeats in the changed files alert too; those of
+    ``paths`` read again."""
     changed = {p.relative_to(root).as_posix() for p in paths if p.is_relative_to(root)}
     try:
         return known_secrets(values, root, changed, scanner)
