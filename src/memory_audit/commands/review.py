@@ -33,7 +33,8 @@ from memory_audit.errors import UsageError
 from memory_audit.fix import changelog, preview, user_level
 from memory_audit.fix.actions import actions
 from memory_audit.fix.console import Console, interrupts_deferred
-from memory_audit.fix.session import Outcome, Session
+from memory_audit.fix.outcome import Outcome
+from memory_audit.fix.session import Session
 from memory_audit.fix.tree_access import NotInTree, Tree
 from memory_audit.journal.index import Actor
 from memory_audit.journal.recorder import Recorder

@@ -23,11 +23,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memory_audit.daemon.clock import Clock, local_now
+from memory_audit.daemon.known_secrets import KnownSecrets
 from memory_audit.model.undecodable import escaped
 from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
 from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.published import chosen_values
+from memory_audit.secrets.repeats import RULE as REPEAT
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
@@ -80,13 +82,21 @@ class FileScan:
     chosen: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
     # the secrets the tree's repository publishes: suggestions in the audit, so no alert
     published: frozenset[str] = frozenset()
+    # places repeating a secret the rules found elsewhere in the tree (rule repeated-credential)
+    repeats: tuple[SecretMatch, ...] = ()
 
 
 def scan_file(
-    path: Path, root: Path, scanner: Scanner, max_bytes: int, shown_root: str | None = None
+    path: Path,
+    root: Path,
+    scanner: Scanner,
+    max_bytes: int,
+    shown_root: str | None = None,
+    known: KnownSecrets | None = None,
 ) -> FileScan | None:
     """One changed file's possible secrets; ``shown_root``: the tree as alerts show it, when
-    the caller scans many files of one tree (it is the same for all of them)."""
+    the caller scans many files of one tree (it is the same for all of them); ``known``:
+    the secrets the tree holds, whose bare repeats in the file alert too."""
     rel = relative_in_tree(path, root)
     if rel is None:
         return None
@@ -95,14 +105,20 @@ def scan_file(
         return None
     loaded = load_index(result.disk_text) if rel == INDEX_NAME else None
     matches = tuple(scanner.scan(result.text))
-    chosen = chosen_values(scanner, ((m, result.text[m.start : m.end]) for m in matches))
+    repeats = tuple(known.repeats(result.text, matches)) if known is not None else ()
+    found = [(m, result.text[m.start : m.end]) for m in matches]
+    if known is not None:
+        found += [known.original(result.text, repeat) for repeat in repeats]
+    chosen = chosen_values(scanner, found)
     # One name a line, without ".md" (as the audit reads names: secrets/boundary.py).
     names = tuple(scanner.scan("\n".join(p.removesuffix(".md") for p in rel.split("/"))))
     # A name that is not UTF-8 is shown (and keyed, and stored) as its escaped bytes.
     rel = escaped(rel)
     root_shown = shown_root if shown_root is not None else shown_path(scanner, str(root))
     shown = (root_shown, shown_path(scanner, rel))
-    return FileScan(root, rel, matches, loaded, *shown, name_matches=names, chosen=chosen)
+    return FileScan(
+        root, rel, matches, loaded, *shown, name_matches=names, chosen=chosen, repeats=repeats
+    )
 
 
 def shown_path(scanner: Scanner, path: str) -> str:
@@ -115,7 +131,7 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
     """New alerts from one scan: secrets never alerted before, and a budget crossing."""
     found = _name_alerts(scan, state, ignored)
     raised = []
-    for match in scan.matches:
+    for match in (*scan.matches, *scan.repeats):
         # A secret a session transcript alerted for already: one alert, not two. A secret the
         # tree's repository publishes is a suggestion in the audit: suggestions never notify.
         if match.fingerprint in ignored or match.fingerprint in scan.published:
@@ -126,15 +142,11 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
             f"{scan.root}\x1f{scan.rel}\x1f{match.fingerprint}".encode()
         ).hexdigest()[:32]
         if not state.alerted(key):
-            found.append(
-                Alert(
-                    key,
-                    "secret",
-                    scan.shown_root or str(scan.root),
-                    scan.shown_rel or scan.rel,
-                    f"{scan.shown_rel or scan.rel}:{match.line} {match.label} {match.redacted}",
-                )
-            )
+            shown = scan.shown_rel or scan.rel
+            text = f"{shown}:{match.line} {match.label} {match.redacted}"
+            if match.rule == REPEAT:
+                text += " (repeated)"
+            found.append(Alert(key, "secret", scan.shown_root or str(scan.root), shown, text))
             raised.append(match.fingerprint)
     if raised:
         state.note_secrets(raised, "memory", local_now())

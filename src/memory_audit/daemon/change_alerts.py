@@ -31,12 +31,14 @@ from memory_audit.daemon.alerts import (
     shown_path,
 )
 from memory_audit.daemon.clock import Clock
+from memory_audit.daemon.known_secrets import KnownSecrets, known_secrets
 from memory_audit.daemon.tasks import Background
 from memory_audit.daemon.tree_queues import Spawn, TreeQueues, tree_of
 from memory_audit.daemon.watch import TreeWatcher
 from memory_audit.daemon.worker_thread import in_daemon_thread
 from memory_audit.engine import SECRET_RULES
 from memory_audit.errors import describe
+from memory_audit.journal.tree_values import TreeValues
 from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
 from memory_audit.secrets.loading import RulesUnavailable, masking_scanner, secret_scanner
@@ -66,8 +68,10 @@ class ChangeWatcher:
     trees are watched), the clock, the alert queue and the notifier (functions: a reload
     builds them anew), a ``spawn`` for background work, and two hooks the journal feed
     listens on, ``changed(path)`` for each settled change and ``trees_seen(roots)`` after
-    each rescan. :meth:`start` watches (when ``watch.enabled``), rescans on a timer and
-    sweeps every file once; :meth:`stop` ends the watching and the timer.
+    each rescan, and ``values``, the journal's secret values of each tree (None when the
+    journal is off: the watcher keeps its own). :meth:`start` watches (when
+    ``watch.enabled``), rescans on a timer and sweeps every file once; :meth:`stop` ends
+    the watching and the timer.
     """
 
     def __init__(
@@ -81,6 +85,7 @@ class ChangeWatcher:
         *,
         changed: Callable[[Path], None] = _ignore,
         trees_seen: Callable[[list[Path]], None] = _ignore,
+        values: Callable[[], TreeValues | None] = lambda: None,
     ) -> None:
         self.config = config
         self.state = state
@@ -90,6 +95,12 @@ class ChangeWatcher:
         self.spawn = spawn
         self.changed = changed
         self.trees_seen = trees_seen
+        self.values = values
+        self._own_values = TreeValues(config.settings.audit.max_file_bytes)
+        # Files an event named since their last scan: their secret values are read again
+        # whatever their size and time. The start sweep's files are read only when they
+        # differ from what the journal read (a scan of every file, not two).
+        self._named: set[Path] = set()
         self.watcher: TreeWatcher | None = None
         self.scans = TreeQueues(self._scan_tree, spawn)
         self._rescan_handle: asyncio.TimerHandle | None = None
@@ -199,6 +210,7 @@ class ChangeWatcher:
     def _file_changed(self, path: Path) -> None:
         root = tree_of(path, self.watched_roots())
         if root is not None:
+            self._named.add(path)
             self.scans.add(root, [path])
         self.changed(path)
 
@@ -209,13 +221,17 @@ class ChangeWatcher:
         later alert, carries on. Without a usable patterns file the batch is held, and
         scanned with the tree's next change once the file is back.
         """
+        named, self._named = batch & self._named, self._named - batch
         try:
             scanner = scanner_of(self.config)
             limit = self.config.settings.audit.max_file_bytes
-            scans = await in_daemon_thread(partial(_scan_all, batch, root, scanner, limit))
+            values = self.values() or self._own_values
+            scan = partial(_scan_all, batch, root, scanner, limit, values, named)
+            scans = await in_daemon_thread(scan)
             self._raise_alerts(scans, scanner)
         except RulesUnavailable as exc:
             log.error("secret alerts paused: %s", exc)
+            self._named |= named
             return batch
         except Exception as exc:
             log.error("scanning %d changed file(s) failed: %s", len(batch), describe(exc))
@@ -247,12 +263,24 @@ def shown_scanner_of(config: Config) -> Scanner:
     return masking_scanner(config.check_options(SECRET_RULES))
 
 
-def _scan_all(paths: set[Path], root: Path, scanner: Scanner, limit: int) -> list[FileScan]:
+def _scan_all(
+    paths: set[Path],
+    root: Path,
+    scanner: Scanner,
+    limit: int,
+    values: TreeValues | None = None,
+    read_again: set[Path] | None = None,
+) -> list[FileScan]:
+    """The batch's scans; ``values``: the tree's secret values kept between batches (else
+    read from the whole tree), those of ``read_again`` (else of every path) read again."""
     scans = []
     shown_root = shown_path(scanner, str(root))  # one tree a batch: masked once
+    known = _known(
+        values or TreeValues(limit), root, paths if read_again is None else read_again, scanner
+    )
     for path in sorted(paths):
         try:
-            scan = scan_file(path, root, scanner, limit, shown_root)
+            scan = scan_file(path, root, scanner, limit, shown_root, known)
         except OSError:
             continue
         except Exception as exc:  # a bug on one file: the batch's other files still alert
@@ -262,6 +290,19 @@ def _scan_all(paths: set[Path], root: Path, scanner: Scanner, limit: int) -> lis
             scans.append(_bounded(scan))
     project = cache(lambda: locate(root).project_path)  # located once, only if asked
     return _with_published(_with_index_loader(scans, root, project), root, project)
+
+
+def _known(
+    values: TreeValues, root: Path, paths: set[Path], scanner: Scanner
+) -> KnownSecrets | None:
+    """The secrets the tree holds, whose repeats in the changed files alert too; those of
+    ``paths`` read again."""
+    changed = {p.relative_to(root).as_posix() for p in paths if p.is_relative_to(root)}
+    try:
+        return known_secrets(values, root, changed, scanner)
+    except Exception as exc:  # a bug there: the rules' alerts still go out
+        log.error("looking up the secrets a tree holds failed: %s", describe(exc))
+        return None
 
 
 def _with_index_loader(

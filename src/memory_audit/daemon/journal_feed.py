@@ -22,6 +22,7 @@ from memory_audit.daemon.tasks import Background
 from memory_audit.daemon.tree_queues import Spawn
 from memory_audit.daemon.worker_thread import in_daemon_thread
 from memory_audit.errors import describe
+from memory_audit.journal.tree_values import TreeValues
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.discovery import TreeRef, find_trees
 from memory_audit.tree.location import ProjectLocation
@@ -89,6 +90,11 @@ class JournalFeed:
 
     def trees(self) -> list[TreeRef]:
         return find_trees(self.config.settings.roots, locate_projects=False, every_store=True)
+
+    def tree_values(self) -> TreeValues | None:
+        """Each tree's secret values as the journal last read them (None when it is off):
+        the on-change alert searches a changed file for their repeats without a scan."""
+        return self.journal.tree_values if self.journal is not None else None
 
     def changed(self, path: Path) -> None:
         """A settled change the watcher saw: recorded with the next batch."""

@@ -99,6 +99,7 @@ class Daemon:
             self._spawn,
             changed=self.journal.changed,
             trees_seen=self.journal.trees_seen,
+            values=self.journal.tree_values,
         )
         self.transcripts = TranscriptFollower(
             config,

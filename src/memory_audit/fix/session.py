@@ -25,38 +25,36 @@ decided at once ("apply to all N", fix/batch.py). A memory that no longer earns 
 offers demote / trim / archive / delete (fix/dead_weight.py); a body to recompress is
 left to the /memory-audit skill, and said so. A finding an earlier fix seems to have
 resolved is matched again by what it says before it is counted as resolved.
+
+This module is the decision loop and its menus; the parts it owns are each a module:
+what it shows (fix/screen.py), building and writing one change with its guards
+(fix/applying.py), the findings matched again after a fix (fix/rematch.py), "apply to
+all N" (fix/apply_all.py), the dialogs of a memory past its use (fix/dead_weight_dialog.py)
+and of an orphaned store (fix/move_dialog.py), and what the session did (fix/outcome.py).
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import shlex
-import sqlite3
-import subprocess
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from memory_audit.checks import BY_ID
-from memory_audit.fix import batch, dead_weight, move_dialog, tree_access
+from memory_audit.fix import move_dialog
 from memory_audit.fix.actions import Action
-from memory_audit.fix.console import Console, Quit, interrupts_deferred
-from memory_audit.fix.edits import Edit, NeedsValue, StaleTarget
-from memory_audit.fix.frontmatter_edit import CannotEdit
+from memory_audit.fix.apply_all import ApplyAll
+from memory_audit.fix.applying import Applier
+from memory_audit.fix.console import Console, Quit
+from memory_audit.fix.dead_weight_dialog import DeadWeightDialog
+from memory_audit.fix.edits import Edit
+from memory_audit.fix.outcome import APPLIED, DEFERRED, RESOLVED, SKIPPED, Outcome
+from memory_audit.fix.rematch import FreshFindings, Recheck
+from memory_audit.fix.screen import Preview, ReviewScreen
 from memory_audit.fix.tree_access import Tree
 from memory_audit.model.finding import Finding
-from memory_audit.model.visible import visible, visible_lines
-from memory_audit.report import wording
+from memory_audit.model.visible import visible
 from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.scanner import Scanner
-from memory_audit.tree.index_file import INDEX_NAME
 
-VIEW_LIMIT = 1024 * 1024  # view detail reads at most this much of a file
-Recheck = Callable[[], list[Finding]]  # a fresh audit of the tree
-APPLIED, SKIPPED, DEFERRED, RESOLVED = "applied", "skipped", "deferred", "resolved"
 CONCRETE = {"a": "Apply", "s": "Skip", "e": "Edit", "v": "View detail"}
 SECRET = {"a": "Apply (redact)", "s": "Skip", "f": "False positive", "v": "View detail"}
 JUDGMENT = {"s": "skip", "m": "manual fix", "t": "capture as TODO", "v": "view detail"}
@@ -75,7 +73,6 @@ DEAD = {
 }
 # A body to rewrite (bloat): Claude's job, in a session with the /memory-audit skill.
 RECOMPRESS = frozenset({"narrative-body", "why-restates-rule", "long-file"})
-PREVIEW_SHOWN = 5  # new findings a preview names (then their count)
 ALL = "all"  # "apply to all N": one decision for every finding of this code in the tree
 MOVE_STORE = "move-store"  # an orphaned store: its own dialog, steps in fix/store_move.py
 # Edit's alternative when the proposal itself takes no answer: a dead index link can
@@ -88,42 +85,12 @@ EDIT_INSTEAD: dict[str, tuple[str, Callable[[Mapping[str, Any]], dict[str, Any]]
 }
 
 
-@dataclass
-class Outcome:
-    applied: list[str] = field(default_factory=list)  # changelog lines, one per change
-    counts: dict[str, int] = field(
-        default_factory=lambda: {APPLIED: 0, SKIPPED: 0, DEFERRED: 0, RESOLVED: 0}
-    )
-    dismissed: list[tuple[Finding, str]] = field(default_factory=list)
-    todos: list[Finding] = field(default_factory=list)
-    false_positives: list[Finding] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)  # fixes that could not be written
-    # changelog lines for another tree this session wrote to (a store moved into it)
-    elsewhere: dict[Path, list[str]] = field(default_factory=dict)
-    moved_to: Path | None = None  # the tree itself went to .trash: nothing more to ask
-    quit: bool = False
-    interrupted: bool = False  # Ctrl-C or the terminal closed
-
-    @property
-    def skipped(self) -> int:
-        return self.counts[SKIPPED]
-
-    @property
-    def deferred(self) -> int:
-        return self.counts[DEFERRED]
-
-    def summary(self, remaining: int) -> str:
-        """The closing line (README, "Fixing: one decision at a time"); the counts add up to the
-        findings the session had."""
-        resolved = self.counts[RESOLVED]
-        earlier = f" ({resolved} already resolved by an earlier fix)" if resolved else ""
-        return (
-            f"Audit complete. {self.counts[APPLIED]} applied, {self.skipped} skipped, "
-            f"{self.deferred} deferred{earlier}. Memory tree: {remaining} findings remain."
-        )
-
-
 class Session:
+    """One review of one tree: :meth:`run` asks each finding in turn and returns what was
+    done. ``recheck`` audits the tree again after a fix; ``journal`` and ``preview``, set
+    by the caller, record files before and after a write and say what a change would
+    find."""
+
     def __init__(
         self,
         tree: Tree,
@@ -140,30 +107,44 @@ class Session:
         self.console = console
         self.actions = actions
         self.scanner = scanner
-        self.recheck = recheck
         # Findings show a secret in a file or folder name masked; a fix acts on the real
         # file (real_paths: shown path -> path), and what it says is masked again (names).
         self.names = names or Boundary(())
         self.real_paths = real_paths or {}
         self.outcome = Outcome()
-        self._index_seen = self._read_index()
-        self._fresh: dict[str, Finding] | None = None  # the tree as it is, after a fix
-        self._pending: list[Finding] = []  # the findings not asked yet
-        self._claimed: set[str] = set()  # fresh findings already taken by a queued one
+        self.screen = ReviewScreen(console, tree, scanner, self.names, self.real_paths)
+        self.fresh = FreshFindings(recheck)  # the tree's findings after a fix
+        self.applier = Applier(
+            tree,
+            console,
+            self.outcome,
+            self.fresh,
+            self._record,
+            names=self.names,
+            real_paths=self.real_paths,
+        )
         self.todo_file: Path | None = None  # where captured TODOs go (said at capture)
-        self._handled: dict[str, str] = {}  # queued findings decided with an earlier one
-        self.wrote_last = False  # whether the last _write got as far as writing
+        self.dead_weight = DeadWeightDialog(console, self.screen, self.applier)
+        self.apply_all = ApplyAll(console, self.screen, self.applier, self.fresh, self.outcome)
         # Records files in the journal (before and after each fix): every change restorable.
         self.journal: Callable[[list[str]], None] | None = None
-        # The findings a change would make (fix/preview.py): said before the question.
-        self.preview: Callable[[Edit], list[Finding]] | None = None
+
+    @property
+    def preview(self) -> Preview | None:
+        """The findings a change would make (fix/preview.py): said before the question."""
+        return self.screen.preview
+
+    @preview.setter
+    def preview(self, preview: Preview | None) -> None:
+        self.screen.preview = preview
 
     def run(self, findings: list[Finding]) -> Outcome:
         queue = list(findings)
+        handled = self.apply_all.handled  # decided with others ("apply to all")
         for number, finding in enumerate(queue, 1):
-            self._pending = queue[number:]
-            if finding.fingerprint in self._handled:  # decided with others ("apply to all")
-                self._count(self._handled.pop(finding.fingerprint))
+            self.fresh.pending = queue[number:]
+            if finding.fingerprint in handled:
+                self._count(handled.pop(finding.fingerprint))
                 continue
             if self.outcome.quit:
                 self._count(DEFERRED)
@@ -180,50 +161,24 @@ class Session:
                     "\nStopped. Nothing half-written: each file is as it was or fully fixed."
                 )
                 self.outcome.quit = self.outcome.interrupted = True
-                self._count(self._handled.pop(finding.fingerprint, DEFERRED))
+                self._count(handled.pop(finding.fingerprint, DEFERRED))
         return self.outcome
 
     def _count(self, result: str) -> None:
         self.outcome.counts[result] += 1
 
     def _next(self, finding: Finding, counter: str) -> str:
-        current = self._still_reported(finding)
+        current = self.fresh.still_reported(finding)
         if current is None:
             return RESOLVED
         return self._decide(current, counter)
-
-    def _still_reported(self, finding: Finding) -> Finding | None:
-        """The finding as the tree has it now; None when an earlier fix resolved it.
-
-        By fingerprint, else by what it says: two findings that share their key (one file
-        indexed on two identical lines) are told apart by their order, and when an earlier
-        fix removes the first, the second takes its fingerprint. So a finding whose
-        fingerprint is gone is still reported when the audit has one saying the same thing
-        (lines aside) that no finding still queued claims as its own."""
-        if self._fresh is None:
-            return finding
-        same = self._fresh.get(finding.fingerprint)
-        if same is not None:
-            return same
-        queued = {f.fingerprint for f in self._pending}
-        for fresh in self._fresh.values():
-            if fresh.fingerprint in queued or fresh.fingerprint in self._claimed:
-                continue
-            if _same_problem(fresh, finding):
-                self._claimed.add(fresh.fingerprint)
-                return fresh
-        return None
-
-    def _tree_changed(self) -> None:
-        self._fresh = {f.fingerprint: f for f in self.recheck()}
-        self._claimed = set()
 
     # ---- one finding ----------------------------------------------------------------------
 
     def _decide(self, finding: Finding, counter: str) -> str:
         current: Finding | None = finding
         while current is not None:
-            self._show(current, counter)
+            self.screen.heading(current, counter)
             name = str((current.fix or {}).get("action", ""))
             action = self.actions.get(name)
             if name == MOVE_STORE:
@@ -237,138 +192,32 @@ class Session:
             current = result
         return SKIPPED  # pragma: no cover - the loop only ends through a return
 
-    def _show(self, finding: Finding, counter: str) -> None:
-        self.console.say()
-        self.console.say(f"{counter} {BY_ID[finding.dimension].title}: {wording.location(finding)}")
-        self.console.say(f"  {visible(finding.message)}")
-
     def _concrete(self, finding: Finding, action: Action) -> Finding | str:
         fix = finding.fix or {}
         defaults = [default(fix) for _, default in action.questions]
         if defaults and not defaults[0].strip() and action.required(fix):
             return self._asks_value(finding, action)
-        proposal = self._propose(finding, action)
+        proposal = self.applier.propose(finding, action)
         if not isinstance(proposal, Edit):
             return proposal
         shown = self.names.text(proposal.description)
         self.console.say(f"  Apply makes one change: {visible(shown)}")
-        self.console.say(self._redacted_diff(proposal).rstrip())
-        self._warn_new(proposal)
+        self.console.say(self.screen.redacted_diff(proposal).rstrip())
+        self.screen.warn_new(proposal)
         choices = SECRET if finding.dimension == "secrets" else CONCRETE
-        group = self._same_code(finding)
+        group = self.apply_all.same_code(finding)
         every = {ALL: f"apply to all {len(group)}"} if len(group) > 1 else {}
         key = self.console.choose("Action?", {**choices, **every, **QUIT}, numbered=True)
         handlers: dict[str, Callable[[], Finding | str]] = {
-            ALL: lambda: self._apply_all(finding, action, group),
+            ALL: lambda: self.apply_all.run(finding, action, group),
             "v": lambda: self._view(finding),
-            "a": lambda: self._write(finding, proposal),
+            "a": lambda: self.applier.write(finding, proposal),
             "e": lambda: self._edit(finding, action),
             "f": lambda: self._false_positive(finding),
             "s": lambda: self._skip(finding),
             "q": self._quit,
         }
         return handlers[key]()
-
-    # ---- apply to all --------------------------------------------------------------------
-
-    def _same_code(self, finding: Finding) -> list[Finding]:
-        """This finding and every queued one of its code with the same kind of fix, as the
-        tree has them now (a secret is decided one by one)."""
-        if finding.dimension == "secrets":
-            return [finding]
-        name = (finding.fix or {}).get("action")
-        group = [finding]
-        for other in self._pending:
-            current = other if self._fresh is None else self._fresh.get(other.fingerprint)
-            if (
-                current is not None
-                and other.fingerprint not in self._handled
-                and (current.dimension, current.code) == (finding.dimension, finding.code)
-                and (current.fix or {}).get("action") == name
-            ):
-                group.append(current)
-        return group
-
-    def _apply_all(self, finding: Finding, action: Action, group: list[Finding]) -> Finding | str:
-        """Every target listed, the combined diff paged, one question, then each applied
-        with a single fix's guards and its result said (fix/batch.py)."""
-        listed: list[tuple[Finding, Edit]] = []
-        for target in group:
-            built = self._build_quietly(target, action)
-            if isinstance(built, Edit):
-                listed.append((target, built))
-            else:
-                self.console.say(f"  Left out: {wording.location(target)}: {visible(built)}")
-        self.console.say(f"  Apply to all: {len(listed)} change(s) for `{finding.code}`:")
-        for number, (target, edit) in enumerate(listed, 1):
-            self.console.say(
-                f"  {number:4}. {wording.location(target)}: {visible(edit.description)}"
-            )
-        self._paged("\n".join(self._redacted_diff(edit).rstrip() for _, edit in listed))
-        if not listed or (
-            self.console.choose(f"  Apply all {len(listed)}?", {"y": "yes", "n": "no"}) == "n"
-        ):
-            return finding
-        ledger = batch.Ledger()
-        for number, (target, edit) in enumerate(listed, 1):
-            try:
-                result, said = self._apply_listed(target, action, edit, ledger)
-            except KeyboardInterrupt:  # what was written is counted; the rest is untouched
-                if self.wrote_last:
-                    self._handled[target.fingerprint] = APPLIED
-                raise
-            self._handled[target.fingerprint] = result
-            self.console.say(f"  {number}/{len(listed)} {wording.location(target)}: {said}")
-            if self.outcome.quit:  # the tree moved: nothing more is written
-                break
-        self._tree_changed()
-        return self._handled.pop(finding.fingerprint, DEFERRED)
-
-    def _build_quietly(self, finding: Finding, action: Action) -> Edit | str:
-        fix = finding.fix or {}
-        try:
-            return action.build(self.tree, fix, [d(fix) for _, d in action.questions])
-        except (StaleTarget, NeedsValue, CannotEdit) as exc:
-            return str(exc)
-        except (OSError, UnicodeError) as exc:
-            return type(exc).__name__
-
-    def _paged(self, text: str) -> None:
-        shown = batch.pages(text)
-        for number, page in enumerate(shown, 1):
-            self.console.say(page)
-            if number < len(shown):
-                more = self.console.ask(
-                    f"  -- page {number} of {len(shown)}: Enter for more, s to stop the listing"
-                )
-                if more.lower() in ("s", "stop", "q", "quit"):
-                    break
-
-    def _apply_listed(
-        self, finding: Finding, action: Action, listed: Edit, ledger: batch.Ledger
-    ) -> tuple[str, str]:
-        """One target of the batch: built again from the files as they are, written only
-        when its files hold what the listing read (or this batch wrote) and its change is
-        still the one listed."""
-        moved = batch.moved_on(listed, ledger, self._read_or_none)
-        if moved is not None:
-            return DEFERRED, f"skipped: {visible(moved)} changed on disk since the listing"
-        rebuilt = self._build_quietly(finding, action)
-        if not isinstance(rebuilt, Edit):
-            return DEFERRED, f"skipped: {visible(rebuilt)}"
-        if batch.delta(rebuilt) != batch.delta(listed):
-            return DEFERRED, "skipped: its change is no longer the one listed"
-        result = self._write(finding, rebuilt, recheck=False)
-        if result != APPLIED:
-            return DEFERRED, "not applied (see above)"
-        ledger.wrote(rebuilt)
-        return APPLIED, f"applied: {visible(rebuilt.description)}"
-
-    def _read_or_none(self, rel: str) -> bytes | None:
-        try:
-            return self.tree.read_if_present(rel)
-        except (OSError, tree_access.NotInTree):
-            return None
 
     def _dead_weight(self, finding: Finding) -> Finding | str:
         """Demote (when it is always loaded), trim, archive or delete: each shown as a diff
@@ -378,71 +227,16 @@ class Session:
         demotable = str((finding.fix or {}).get("action")) == "demote-relevance"
         choices = {k: v for k, v in DEAD.items() if k != "d" or demotable}
         key = self.console.choose("Action?", {**choices, **QUIT}, numbered=True)
-        rel = finding.path
         handlers: dict[str, Callable[[], Finding | str]] = {
             "d": lambda: self._edit(finding, self.actions["demote-relevance"]),
-            "t": lambda: self._trim(finding),
-            "a": lambda: self._confirmed(
-                finding, lambda: dead_weight.archive(self.tree, rel, self._memory_files())
-            ),
-            "x": lambda: self._delete(finding),
+            "t": lambda: self.dead_weight.trim(finding),
+            "a": lambda: self.dead_weight.archive(finding),
+            "x": lambda: self.dead_weight.delete(finding),
             "v": lambda: self._view(finding),
             "s": lambda: self._skip(finding),
             "q": self._quit,
         }
         return handlers[key]()
-
-    def _trim(self, finding: Finding) -> Finding | str:
-        try:
-            body = dead_weight.numbered_body(self.tree, finding.path)
-        except (StaleTarget, OSError, UnicodeError) as exc:
-            return self._changed_meanwhile(finding, str(exc))
-        boundary = Boundary.for_text(self.scanner, "\n".join(text for _, text in body))
-        for number, text in body:
-            self.console.say(f"  {number:5} | {visible(boundary.text(text))}")
-        picked = self.console.ask("  Lines to remove (like 7-12, 15; Enter: none)")
-        if picked.strip().lower() in ("", "q", "quit"):
-            return finding  # back to the question: nothing picked
-        return self._confirmed(finding, lambda: dead_weight.trim(self.tree, finding.path, picked))
-
-    def _delete(self, finding: Finding) -> Finding | str:
-        where = self.root / finding.path
-        self.console.say(
-            f"  Delete removes {visible(finding.path)} and its MEMORY.md line. The journal keeps "
-            f"it: `memory-audit restore {visible(str(where))}` brings it back."
-        )
-        return self._confirmed(
-            finding, lambda: dead_weight.delete(self.tree, finding.path, self._memory_files())
-        )
-
-    def _confirmed(self, finding: Finding, build: Callable[[], Edit]) -> Finding | str:
-        """One change shown as its diff, written on yes."""
-        try:
-            change = build()
-        except StaleTarget as exc:
-            return self._changed_meanwhile(finding, str(exc))
-        except NeedsValue as exc:
-            self.console.say(f"  Not applied: {visible(str(exc))}.")
-            return finding
-        except (OSError, UnicodeError) as exc:
-            return self._failed(finding, exc)
-        self.console.say(f"  {visible(change.description)}:")
-        self.console.say(self._redacted_diff(change).rstrip())
-        self._warn_new(change)
-        if self.console.choose("  Apply this change?", {"y": "yes", "n": "no"}) == "n":
-            return finding
-        return self._write(finding, change)
-
-    def _memory_files(self) -> list[str]:
-        """The tree's Markdown files (their links may need to follow a moved file)."""
-        found: list[str] = []
-        for folder, dirs, files in os.walk(self.root):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-            rel = os.path.relpath(folder, self.root)
-            for name in sorted(files):
-                if name.endswith(".md"):
-                    found.append(name if rel == "." else f"{rel}/{name}".replace(os.sep, "/"))
-        return found
 
     def _asks_value(self, finding: Finding, action: Action) -> Finding | str:
         """A fix whose value only the user knows: Apply never writes it blank, it asks
@@ -472,7 +266,7 @@ class Session:
         }
         if choice in handlers:
             return handlers[choice]()
-        moved = move_dialog.move(self.console, self.tree, choice, self._redacted_diff)
+        moved = move_dialog.move(self.console, self.tree, choice, self.screen.redacted_diff)
         if moved.failed:
             self.outcome.failed.append(f"{finding.path}: {moved.failed}")
         if not moved.changes:
@@ -485,7 +279,7 @@ class Session:
         if moved.trashed is not None:
             self.outcome.moved_to = moved.new_root
         elif not moved.interrupted:
-            self._tree_changed()
+            self.fresh.tree_changed()
         if moved.interrupted:  # the steps done are recorded; the move itself is deferred
             raise KeyboardInterrupt
         return APPLIED
@@ -494,31 +288,6 @@ class Session:
         self.outcome.false_positives.append(finding)
         self.console.say("  Recorded as a false positive; it will not be reported again.")
         return SKIPPED
-
-    def _propose(self, finding: Finding, action: Action) -> Edit | Finding | str:
-        """The change Apply makes, built before asking (nothing written)."""
-        fix = finding.fix or {}
-        if action.touches_index and self._read_index() != self._index_seen:
-            return self._changed_meanwhile(finding, "MEMORY.md changed since the audit")
-        answers = [default(fix) for _, default in action.questions]
-        return self._build(finding, action, fix, answers)
-
-    def _build(
-        self, finding: Finding, action: Action, fix: Mapping[str, Any], answers: list[str]
-    ) -> Edit | Finding | str:
-        try:
-            real_answers = [self._real_text(answer) for answer in answers]
-            return action.build(self.tree, self._real(fix), real_answers)
-        except StaleTarget as exc:
-            return self._changed_meanwhile(finding, str(exc))
-        except NeedsValue as exc:
-            self.console.say(f"  Not applied: {visible(str(exc))}.")
-            return finding
-        except CannotEdit as exc:
-            self.console.say(f"  This fix cannot be made automatically: {exc}. Fix it by hand.")
-            return self._offer_manual(finding)
-        except (OSError, UnicodeError) as exc:
-            return self._failed(finding, exc)
 
     def _judgment(self, finding: Finding) -> Finding | str:
         if finding.suggestion:
@@ -533,7 +302,7 @@ class Session:
         key = self.console.choose("Action?", {**JUDGMENT, **QUIT}, numbered=True)
         handlers: dict[str, Callable[[], Finding | str]] = {
             "v": lambda: self._view(finding),
-            "m": lambda: self._edit_by_hand(finding),
+            "m": lambda: self.applier.edit_by_hand(finding),
             "t": lambda: self._todo(finding),
             "s": lambda: self._skip(finding),
             "q": self._quit,
@@ -576,195 +345,25 @@ class Session:
             self.console.ask(f"  {question}", default(fix))
             for question, default in action.questions
         ]
-        change = self._build(finding, action, fix, answers)
+        change = self.applier.build(finding, action, fix, answers)
         if not isinstance(change, Edit):
             return change
-        self.console.say(self._redacted_diff(change).rstrip())
-        self._warn_new(change)
+        self.console.say(self.screen.redacted_diff(change).rstrip())
+        self.screen.warn_new(change)
         if self.console.choose("  Apply this change?", {"y": "yes", "n": "no"}) == "n":
             return finding
-        return self._write(finding, change)
-
-    def _write(self, finding: Finding, change: Edit, recheck: bool = True) -> Finding | str:
-        changed = change.changed_on_disk()
-        if changed is not None:  # another session wrote it since the diff was shown
-            return self._changed_meanwhile(finding, f"{changed} changed since the audit")
-        touched = [c.after.rel for c in change.changes]
-        try:
-            self._record(touched)  # the journal holds what is about to change (or go)
-        except (OSError, sqlite3.Error) as exc:
-            if any(c.delete for c in change.changes):  # the journal is its only way back
-                return self._failed(finding, exc)
-        self.wrote_last = False
-        try:
-            with interrupts_deferred():
-                change.apply()
-                # Ctrl-C held during the write is raised when the block ends: the write is
-                # done by then, and is recorded before the interrupt goes on.
-                self._applied(change, touched)
-        except StaleTarget as exc:
-            return self._changed_meanwhile(finding, str(exc))
-        except tree_access.Moved as exc:
-            return self._tree_moved(exc)
-        except (OSError, UnicodeError) as exc:
-            return self._failed(finding, exc)
-        if recheck:  # one fix: said, and the tree audited again (a batch does both at its end)
-            self.console.say(f"  Applied: {visible(self.names.text(change.description))}")
-            self._tree_changed()
-        return APPLIED
-
-    def _applied(self, change: Edit, touched: list[str]) -> None:
-        self.wrote_last = True
-        self.outcome.applied.append(self.names.text(change.description))
-        with contextlib.suppress(OSError, sqlite3.Error):  # written: the watcher records it too
-            self._record(touched + [c.rename_to for c in change.changes if c.rename_to])
-        self._index_seen = self._read_index()
-
-    def _warn_new(self, change: Edit) -> None:
-        """A change that would make a finding the tree does not have says so before the
-        question (Edit offers another value)."""
-        if self.preview is None:
-            return
-        try:
-            made = self.preview(change)
-        except (OSError, ValueError) as exc:  # no preview, said; the write keeps its guards
-            self.console.say(f"  (no preview of its effect: {type(exc).__name__})")
-            return
-        if not made:
-            return
-        self.console.say(f"  Careful: this change would make {len(made)} new finding(s):")
-        for found in made[:PREVIEW_SHOWN]:
-            self.console.say(f"    {wording.location(found)} — {visible(found.message)}")
-        self.console.say("  Edit gives it another value; or apply it and decide that next.")
+        return self.applier.write(finding, change)
 
     def _record(self, paths: list[str]) -> None:
         if self.journal is not None:
             self.journal(paths)
 
-    def _failed(self, finding: Finding, exc: Exception) -> str:
-        """One fix that could not be made; the session goes on with the next."""
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
-        name = Path(exc.filename).name if isinstance(exc, OSError) and exc.filename else ""
-        where = f" {name}" if name else f" {finding.path}"
-        self.console.say(
-            f"  Could not write{where}: {why}. The file is unchanged; "
-            "this finding is left for later."
-        )
-        self.outcome.failed.append(f"{finding.path}: {why}")
-        return DEFERRED
-
-    def _tree_moved(self, exc: tree_access.Moved) -> str:
-        """The tree's folder (or one above it) was moved or swapped for a symlink: what the
-        session opened is no longer at its path, so nothing more is written."""
-        self.console.say(f"  Refused: {visible(str(exc))}. Review stopped.")
-        self.outcome.failed.append(str(exc))
-        self.outcome.quit = True
-        return DEFERRED
-
-    def _changed_meanwhile(self, finding: Finding, why: str) -> Finding | str:
-        self.console.say(f"  {visible(why)}; checking this finding again.")
-        self._index_seen = self._read_index()
-        self._tree_changed()
-        fresh = self._still_reported(finding)
-        if fresh is None:
-            self.console.say("  It is no longer reported: nothing to do.")
-            return RESOLVED
-        return fresh
-
-    def _offer_manual(self, finding: Finding) -> str:
-        if self.console.choose("  Open it in your editor?", {"y": "yes", "n": "no"}) == "y":
-            return self._edit_by_hand(finding)
-        return DEFERRED
-
-    def _edit_by_hand(self, finding: Finding) -> str:
-        path = self.root / self.real_paths.get(finding.path, finding.path)
-        editor = shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
-        line = [f"+{finding.line}"] if finding.line else []
-        try:
-            subprocess.run([*editor, *line, str(path)], check=False)
-        except OSError as exc:
-            shown = self.root / finding.path
-            self.console.say(
-                f"  Could not start the editor ({exc.strerror}); edit {shown} yourself."
-            )
-        return DEFERRED
-
     def _view(self, finding: Finding) -> Finding:
-        """The lines around the finding; then the same question again. Read through the
-        tree guard: a symlink, a FIFO or a device in the tree is refused, not opened."""
-        try:
-            real = self.real_paths.get(finding.path, finding.path)
-            data, _ = self.tree.read_bytes(real, VIEW_LIMIT)
-        except tree_access.NotInTree as exc:
-            self.console.say(f"  (not shown: {visible(self.names.text(str(exc)))})")
-            return finding
-        except OSError as exc:  # a folder (a secret in its name), or gone meanwhile
-            self.console.say(f"  (not shown: {exc.strerror or type(exc).__name__})")
-            return finding
-        lines = data.decode("utf-8", errors="replace").splitlines()
-        # Never echo a secret, not even back to its owner's terminal: the boundary of the
-        # whole file, so a private key's body lines are masked too.
-        boundary = Boundary.for_text(self.scanner, "\n".join(lines))
-        middle = (finding.line or 1) - 1
-        for number in range(max(0, middle - 6), min(len(lines), middle + 7)):
-            mark = ">" if number == middle else " "
-            self.console.say(f"  {mark}{number + 1:5} | {visible(boundary.text(lines[number]))}")
+        """The lines around the finding; then the same question again."""
+        self.screen.view(finding)
         return finding
-
-    def _redacted_diff(self, change: Edit) -> str:
-        texts = [c.after.text for c in change.changes]
-        texts += [c.before.text for c in change.changes if c.before is not None]
-        diff = change.diff()
-        boundary = Boundary.for_text(self.scanner, "\n\n".join(texts)) | self.names
-        return visible_lines(boundary.text(diff))
-
-    def _real(self, fix: Mapping[str, Any]) -> dict[str, Any]:
-        """The fix with every shown (masked) path of the tree back to the real one."""
-        return {key: self._real_text(value) for key, value in fix.items()}
-
-    def _real_text(self, value: Any) -> Any:
-        """A shown (masked) path of the tree inside ``value`` back to the real one: a fix
-        and an answer that took the shown default act on the real file."""
-        if not isinstance(value, str):
-            return value
-        for shown in self._masked_paths:
-            value = value.replace(shown, self.real_paths[shown])
-        return value
-
-    @cached_property
-    def _masked_paths(self) -> list[str]:
-        masked = (shown for shown, real in self.real_paths.items() if shown != real)
-        return sorted(masked, key=len, reverse=True)
-
-    def _read_index(self) -> bytes | None:
-        try:
-            return self.tree.read_if_present(INDEX_NAME)
-        except (OSError, tree_access.NotInTree):
-            return None
 
 
 def _field_of(fix: Mapping[str, Any]) -> str:
     field_ = fix.get("field") or ("relevance" if fix.get("action") == "demote-relevance" else "")
     return f"`{field_}` is required" if field_ else "required"
-
-
-def _same_problem(one: Finding, other: Finding) -> bool:
-    """The same problem at another line: only line numbers differ."""
-    return (
-        (one.dimension, one.code, one.path, one.related)
-        == (other.dimension, other.code, other.path, other.related)
-        and _without_lines(one.message) == _without_lines(other.message)
-        and _fix_without_lines(one) == _fix_without_lines(other)
-    )
-
-
-def _without_lines(text: str) -> str:
-    return text.translate(NO_DIGITS)
-
-
-def _fix_without_lines(finding: Finding) -> dict[str, Any]:
-    return {k: v for k, v in (finding.fix or {}).items() if k not in LINE_KEYS}
-
-
-NO_DIGITS = str.maketrans("", "", "0123456789")
-LINE_KEYS = frozenset({"line", "first", "last"})

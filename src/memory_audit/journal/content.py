@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from memory_audit.secrets.redact import redact
-from memory_audit.secrets.repeats import RepeatSearch, searched_values
-from memory_audit.secrets.scanner import Scanner
+from memory_audit.secrets.repeats import RepeatSearch, searched_matches
+from memory_audit.secrets.scanner import Scanner, SecretMatch
 
 UTF16_MARKS = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
 UTF8_MARK = b"\xef\xbb\xbf"
@@ -82,14 +82,16 @@ def masked_bytes(data: bytes, scanner: Scanner, repeats: RepeatSearch | None = N
     return mask(data, scanner, repeats).data
 
 
-def secret_values(data: bytes, scanner: Scanner) -> frozenset[str]:
+def secret_matches(data: bytes, scanner: Scanner) -> dict[str, SecretMatch]:
     """The values a repeat search looks for that the rules find in ``data``, read every
-    way :func:`mask` reads it (a value in a UTF-16 file is searched for everywhere too)."""
-    found: set[str] = set()
+    way :func:`mask` reads it (a value in a UTF-16 file is searched for everywhere too),
+    each with the first match that found it."""
+    found: dict[str, SecretMatch] = {}
     for reading in readings(data):
         text = _text(data, reading)
-        found |= searched_values(((m, text[m.start : m.end]) for m in scanner.scan(text)), scanner)
-    return frozenset(found)
+        matches = ((m, text[m.start : m.end]) for m in scanner.scan(text))
+        found = searched_matches(matches, scanner) | found  # the earlier reading's first
+    return found
 
 
 def _text(data: bytes, reading: Reading) -> str:

@@ -7,21 +7,23 @@ the journal masks both the same way. The values of a tree are the union of what 
 of its files yields, and a daemon records on every change: each file's values are kept
 by ``(size, mtime_ns)`` and read again only when those differ (or the file is named as
 changed), so a change reads the changed files, and only a tree's first recording reads
-every file. The values live in this process only, never on disk.
+every file. The values live in this process only, never on disk. The daemon's on-change
+alert asks the same (one instance, shared with its journal): a file that repeats a value
+the tree already holds alerts, as the audit reports it, without a scan of the tree.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory_audit.journal.content import secret_values
+from memory_audit.journal.content import secret_matches
 from memory_audit.regular_files import open_regular
 from memory_audit.secrets.repeats import RepeatSearch
-from memory_audit.secrets.scanner import Scanner
+from memory_audit.secrets.scanner import Scanner, SecretMatch
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,7 @@ def read_tree_file(root: Path, rel: str, max_bytes: int) -> OnDisk:
 class _Known:
     size: int
     mtime_ns: int
-    values: frozenset[str]
+    values: Mapping[str, SecretMatch]  # each value, with the first match that found it
 
 
 class TreeValues:
@@ -98,6 +100,18 @@ class TreeValues:
             known[rel] = self._refreshed(root, rel, known.get(rel), rel in changed, scanner)
         return frozenset().union(*(entry.values for entry in known.values()))
 
+    def first_matches(self, root: Path, values: Iterable[str]) -> dict[str, SecretMatch]:
+        """Each of ``values`` with the match that first found it in the tree, by path then
+        place, as the audit reports a repeat (as of the tree's last :meth:`search`)."""
+        wanted = set(values)
+        first: dict[str, SecretMatch] = {}
+        with self._lock:
+            known = self._trees.get(str(root), {})
+            for rel in sorted(known):
+                for value in wanted & known[rel].values.keys():
+                    first.setdefault(value, known[rel].values[value])
+        return first
+
     def history_unmasked(self, root: Path, values: frozenset[str]) -> bool:
         """Whether the tree's kept versions may hold one of ``values`` bare: this process
         has not masked them with it yet (a value said only since, or a first search)."""
@@ -118,13 +132,13 @@ class TreeValues:
         return _Known(seen.size, seen.mtime_ns, _file_values(seen, scanner))
 
 
-def _file_values(seen: OnDisk, scanner: Scanner) -> frozenset[str]:
+def _file_values(seen: OnDisk, scanner: Scanner) -> Mapping[str, SecretMatch]:
     if seen.data is None:
-        return frozenset()
+        return {}
     try:
-        return secret_values(seen.data, scanner)
+        return secret_matches(seen.data, scanner)
     except Exception:  # a bug on one file's text: the same scan leaves that file unrecorded,
-        return frozenset()  # and the tree's other files are still recorded and masked
+        return {}  # and the tree's other files are still recorded and masked
 
 
 def _same(path: str, entry: _Known) -> bool:

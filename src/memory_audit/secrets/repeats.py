@@ -347,19 +347,46 @@ def standalone_places(text: str, value: str) -> list[tuple[int, int]]:
     return [(s, e) for s, e, _ in _finds(text, value) if not _inside_a_word(text, s, e)]
 
 
-def searched_values(found: Iterable[tuple[SecretMatch, str]], scanner: Scanner) -> set[str]:
-    """The values of one text's matches that the search looks for: long enough, and not
-    a recorded false positive (the tree-wide filters are :class:`RepeatSearch`'s)."""
-    return {
-        text.strip()
-        for match, text in found
-        if len(text.strip()) >= MIN_LENGTH and match.fingerprint not in scanner.false_positives
-    }
+def searched_matches(
+    found: Iterable[tuple[SecretMatch, str]], scanner: Scanner
+) -> dict[str, SecretMatch]:
+    """The values of one text's matches that the search looks for (long enough, and not
+    a recorded false positive: the tree-wide filters are :class:`RepeatSearch`'s), each
+    with the first match that found it (a repeat is reported as that match)."""
+    first: dict[str, SecretMatch] = {}
+    for match, text in found:
+        value = text.strip()
+        if len(value) >= MIN_LENGTH and match.fingerprint not in scanner.false_positives:
+            first.setdefault(value, match)
+    return first
+
+
+def repeat_matches(
+    text: str,
+    matches: Iterable[SecretMatch],
+    search: RepeatSearch,
+    first: Mapping[str, SecretMatch],
+) -> list[SecretMatch]:
+    """The places ``text`` (whose rule matches are ``matches``) repeats a value of
+    ``search``, as the audit reports them: each as the match that first found its value
+    (``first``), with rule :data:`RULE`, at its own line and span."""
+    taken = sorted((match.start, match.end) for match in matches)
+    repeats = []
+    line, counted = 1, 0
+    for start, end, value in search.places(text, taken):
+        if value not in first:
+            continue
+        line += text.count("\n", counted, start)
+        counted = start
+        repeats.append(
+            dataclasses.replace(first[value], rule=RULE, line=line, start=start, end=end)
+        )
+    return repeats
 
 
 class RepeatSearch:
     """The search outside a snapshot (the journal masks every place the audit reports):
-    ``values`` from :func:`searched_values` of every text of a tree, less those the rules
+    ``values`` from :func:`searched_matches` of every text of a tree, less those the rules
     find on their own and those the tree names its files and folders with (``names``)."""
 
     def __init__(self, values: Iterable[str], scanner: Scanner, names: Iterable[str]) -> None:
