@@ -122,3 +122,9 @@ def test_a_secrets_only_audit_loads_yaml_only_to_read_a_config_file(tmp_path: Pa
     config = tmp_path / "config.yaml"
     config.write_text("audit:\n  skip: []\n", encoding="utf-8")
     assert yaml_loaded(environment, *audit, "--config", str(config), "--check", "secrets")
+
+
+def test_a_secrets_audit_imports_the_gitleaks_reader_only_when_configured(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "memory", {"MEMORY.md": index("a"), "a.md": memory("a")})
+    audit = ["audit", "--format", "json", str(root), "--check", "secrets"]
+    assert "memory_audit.secrets.gitleaks" not in loaded_modules(*audit)
