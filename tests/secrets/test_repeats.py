@@ -9,8 +9,6 @@ from memory_audit.secrets.repeats import (
     BATCH_BYTES,
     FIND_BATCH_LIMIT,
     FIND_LIMIT,
-    FIND_PLACE_SHARE,
-    FIND_VALUE_BYTES,
     JOIN,
     _Search,
 )
@@ -122,24 +120,3 @@ def test_a_few_values_found_one_by_one_take_the_places_the_alternation_takes() -
         (31, 39, "ay7!abQu"),
     ]
     assert few.hits(texts[1])[:3] == [(0, 8, "Lo0pLo0p"), (8, 16, "Lo0pLo0p"), (17, 25, "0pLo0pLo")]
-
-
-@pytest.mark.parametrize(
-    "value",
-    ["abcdeabcde", "Lo0p!" * (FIND_VALUE_BYTES // 5 + 1)],
-    ids=["a place every few bytes", "a long value"],
-)
-def test_a_few_values_the_alternation_searches_take_the_same_places(value: str) -> None:
-    # a value overlapping itself in a text repeating it (more places than one every
-    # FIND_PLACE_SHARE bytes), or one longer than FIND_VALUE_BYTES: RE2's alternation
-    values = [value, "Quay7!ab", "Harbor00001!!", "Harbor00002!!", "Harbor00003!!"]
-    unused = [f"Unused{n:05}?" for n in range(FIND_BATCH_LIMIT)]
-    few, many = _Search(values), _Search(values + unused)
-    texts = [value * (FIND_PLACE_SHARE * 4) + " Quay7!ab", f"x {value} Harbor00002!! {value}y"]
-    assert few.hits_each(texts) == many.hits_each(texts)
-    assert [few.hits(text) for text in texts] == [many.hits(text) for text in texts]
-    assert few.hits(texts[1]) == [
-        (2, 2 + len(value), value),
-        (3 + len(value), 16 + len(value), "Harbor00002!!"),
-        (17 + len(value), 17 + 2 * len(value), value),
-    ]

@@ -45,12 +45,6 @@ ALTERNATION_LIMIT = 1000
 # automaton reads every byte at some 16 (on the sweep corpus, 12 values: 38 M against
 # 145 M instructions under callgrind).
 FIND_BATCH_LIMIT = 16
-# ... while each value is this short, and the places found are at most one every so many
-# bytes: a value that overlaps itself ("abcdeabcde") in a text repeating it has a place
-# every few bytes, each a Python step and a comparison of the value; the automaton reads
-# such a text at its usual cost
-FIND_VALUE_BYTES = 256
-FIND_PLACE_SHARE = 64
 # Joins the texts searched in one pass: a character no value holds (else one pass a text).
 JOIN = "\0"
 # The text searched in one pass, about: few calls into RE2, and memory that stays in cache.
@@ -159,9 +153,6 @@ class _Search:
         many = FIND_LIMIT < len(ordered) <= ALTERNATION_LIMIT
         self._literal = _alternation(ordered) if many else None
         self._encoded = [value.encode("utf-8", "surrogatepass") for value in ordered]
-        self._few = len(ordered) <= FIND_BATCH_LIMIT and all(
-            len(value) <= FIND_VALUE_BYTES for value in self._encoded
-        )
         self._anchors: dict[str, _Node] = {}
         if self._literal is None and len(ordered) > FIND_LIMIT:
             for value in ordered:
@@ -226,11 +217,16 @@ class _Search:
     def _literal_spans(self, data: bytes) -> list[tuple[int, int]]:
         """The byte spans the alternation matches in ``data``: the leftmost place holding a
         value, the longest value there, then the same after it. For a few values, from
-        every place of each (``bytes.find``), unless those places are many."""
+        every place of each (``bytes.find``, linear: CPython's two-way search)."""
         assert self._literal is not None
-        places = self._places_found(data) if self._few else None
-        if places is None:
+        if len(self._encoded) > FIND_BATCH_LIMIT:
             return [match.span() for match in self._literal.finditer(data)]
+        places = []
+        for value in self._encoded:
+            at = data.find(value)
+            while at != -1:
+                places.append((at, at + len(value)))
+                at = data.find(value, at + 1)
         spans: list[tuple[int, int]] = []
         reach = 0
         for start, end in sorted(places, key=lambda place: (place[0], -place[1])):
@@ -238,20 +234,6 @@ class _Search:
                 spans.append((start, end))
                 reach = end
         return spans
-
-    def _places_found(self, data: bytes) -> list[tuple[int, int]] | None:
-        """Every place in ``data`` holding one of the values; None past one place every
-        :data:`FIND_PLACE_SHARE` bytes (the search stops there: its cost stays linear)."""
-        places = []
-        budget = len(data) // FIND_PLACE_SHARE + 16
-        for value in self._encoded:
-            at = data.find(value)
-            while at != -1:
-                places.append((at, at + len(value)))
-                if len(places) > budget:
-                    return None
-                at = data.find(value, at + 1)
-        return places
 
 
 def _decoded(text: str, data: bytes, spans: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
