@@ -40,11 +40,6 @@ PARALLEL_BYTES = 16_000_000
 # few); up to the next, one RE2 alternation of them; beyond, a search by anchors.
 FIND_LIMIT = 4
 ALTERNATION_LIMIT = 1000
-# Up to this many values, the alternation's matches are found with one ``bytes.find`` pass
-# a value over each batch of texts: some 0.4 instructions a byte a value, where RE2's
-# automaton reads every byte at some 16 (on the sweep corpus, 12 values: 38 M against
-# 145 M instructions under callgrind).
-FIND_BATCH_LIMIT = 16
 # Joins the texts searched in one pass: a character no value holds (else one pass a text).
 JOIN = "\0"
 # The text searched in one pass, about: few calls into RE2, and memory that stays in cache.
@@ -135,8 +130,7 @@ class _Search:
 
     Up to :data:`FIND_LIMIT` values (the usual case): a ``str.find`` pass for each. Up to
     :data:`ALTERNATION_LIMIT`: one RE2 alternation of them, matched on the text's UTF-8
-    bytes, a single linear pass (up to :data:`FIND_BATCH_LIMIT`, its matches found with a
-    ``bytes.find`` pass a value: cheaper a byte than the automaton). More (a file of
+    bytes, a single linear pass. More (a file of
     thousands of passwords, where RE2's automaton would thrash): one pass over the places
     a value may start (the text's start and every character after one that is not a
     letter, a digit or ``_``), each looked up by its first :data:`MIN_LENGTH` characters,
@@ -152,7 +146,6 @@ class _Search:
         self._numbers = {value: number for number, value in enumerate(ordered)}
         many = FIND_LIMIT < len(ordered) <= ALTERNATION_LIMIT
         self._literal = _alternation(ordered) if many else None
-        self._encoded = [value.encode("utf-8", "surrogatepass") for value in ordered]
         self._anchors: dict[str, _Node] = {}
         if self._literal is None and len(ordered) > FIND_LIMIT:
             for value in ordered:
@@ -202,7 +195,8 @@ class _Search:
         assert self._literal is not None
         starts = list(itertools.accumulate((len(data) + 1 for _, data in batch), initial=0))
         spans: list[list[tuple[int, int]]] = [[] for _ in batch]
-        for start, end in self._literal_spans(JOIN.encode().join(data for _, data in batch)):
+        for match in self._literal.finditer(JOIN.encode().join(data for _, data in batch)):
+            start, end = match.span()
             number = bisect.bisect_right(starts, start) - 1
             spans[number].append((start - starts[number], end - starts[number]))
         return [
@@ -211,29 +205,9 @@ class _Search:
         ]
 
     def _literal_hits(self, text: str) -> list[tuple[int, int, str]]:
-        data = text.encode("utf-8", "surrogatepass")
-        return _decoded(text, data, self._literal_spans(data))
-
-    def _literal_spans(self, data: bytes) -> list[tuple[int, int]]:
-        """The byte spans the alternation matches in ``data``: the leftmost place holding a
-        value, the longest value there, then the same after it. For a few values, from
-        every place of each (``bytes.find``, linear: CPython's two-way search)."""
         assert self._literal is not None
-        if len(self._encoded) > FIND_BATCH_LIMIT:
-            return [match.span() for match in self._literal.finditer(data)]
-        places = []
-        for value in self._encoded:
-            at = data.find(value)
-            while at != -1:
-                places.append((at, at + len(value)))
-                at = data.find(value, at + 1)
-        spans: list[tuple[int, int]] = []
-        reach = 0
-        for start, end in sorted(places, key=lambda place: (place[0], -place[1])):
-            if start >= reach:  # as the alternation: a match resumes where the last ended
-                spans.append((start, end))
-                reach = end
-        return spans
+        data = text.encode("utf-8", "surrogatepass")
+        return _decoded(text, data, [match.span() for match in self._literal.finditer(data)])
 
 
 def _decoded(text: str, data: bytes, spans: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
