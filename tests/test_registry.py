@@ -52,18 +52,22 @@ LOADED = """
 import json, sys
 from memory_audit.cli import main
 code = main(sys.argv[1:])
-loaded = sorted(m for m in sys.modules if m.startswith("memory_audit.checks."))
+loaded = sorted(m for m in sys.modules if m.startswith("memory_audit."))
 print(json.dumps({"code": code, "loaded": loaded}), file=sys.stderr)
 """
 
 
-def loaded_checks(*arguments: str) -> list[str]:
+def loaded_modules(*arguments: str) -> list[str]:
     done = subprocess.run(
         [sys.executable, "-c", LOADED, *arguments], capture_output=True, text=True, check=False
     )
     result = json.loads(done.stderr.strip().splitlines()[-1])
     assert result["code"] in (0, 1), done.stderr
     return list(result["loaded"])
+
+
+def loaded_checks(*arguments: str) -> list[str]:
+    return [m for m in loaded_modules(*arguments) if m.startswith("memory_audit.checks.")]
 
 
 def test_a_secrets_only_audit_imports_the_secrets_check_alone(tmp_path: Path) -> None:
@@ -76,6 +80,15 @@ def test_a_secrets_only_audit_imports_the_secrets_check_alone(tmp_path: Path) ->
     assert loaded_checks(*audit, "--check", "secrets") == ["memory_audit.checks.secrets"]
     every_default = {module_name(d.id) for d in TABLE if d.id != "usage"}  # usage: on request
     assert every_default <= set(loaded_checks(*audit))  # the probe sees what a run imports
+
+
+def test_a_secrets_only_audit_imports_no_reference_analysis(tmp_path: Path) -> None:
+    # every audit asks whether its tree is a repository's copy; the answer needs none of the
+    # git history and path references stale-refs checks against (2% of a secrets sweep)
+    root = write_tree(tmp_path / "memory", {"MEMORY.md": index("a"), "a.md": memory("a")})
+    audit = ["audit", "--format", "json", str(root), "--check"]
+    assert "memory_audit.analysis.stale_sources" not in loaded_modules(*audit, "secrets")
+    assert "memory_audit.analysis.stale_sources" in loaded_modules(*audit, "stale-refs")
 
 
 YAML_LOADED = """
@@ -109,3 +122,9 @@ def test_a_secrets_only_audit_loads_yaml_only_to_read_a_config_file(tmp_path: Pa
     config = tmp_path / "config.yaml"
     config.write_text("audit:\n  skip: []\n", encoding="utf-8")
     assert yaml_loaded(environment, *audit, "--config", str(config), "--check", "secrets")
+
+
+def test_a_secrets_audit_imports_the_gitleaks_reader_only_when_configured(tmp_path: Path) -> None:
+    root = write_tree(tmp_path / "memory", {"MEMORY.md": index("a"), "a.md": memory("a")})
+    audit = ["audit", "--format", "json", str(root), "--check", "secrets"]
+    assert "memory_audit.secrets.gitleaks" not in loaded_modules(*audit)

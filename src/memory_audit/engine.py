@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit.analysis.health import measure, session_use
-from memory_audit.analysis.stale_sources import repository_copy
 from memory_audit.analysis.store_facts import store_facts
+from memory_audit.analysis.tree_home import repository_copy
 from memory_audit.checks import BY_ID, DIMENSIONS, ORDER, REGISTRY
 from memory_audit.config.settings import Config
 from memory_audit.errors import UsageError, describe

@@ -32,10 +32,10 @@ from memory_audit.analysis.references import (
     recording_sections,
     says_done,
 )
+from memory_audit.analysis.tree_home import on_this_machine
 from memory_audit.config.paths import default_state_dir
 from memory_audit.sources.git import GitUnavailable, Repository, ignored, open_repository
 from memory_audit.sources.git_history import History, Removal, history
-from memory_audit.tree.discovery import projects_dir, settings_memory_dir
 from memory_audit.tree.markdown import Document
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
@@ -75,26 +75,6 @@ def scanned_sources(tree: MemoryTree) -> list[Source]:
     if tree.index is not None:
         found.append(Source("MEMORY.md", 1, tree.index.markdown, index_lines=tree.index.lines))
     return sorted(found, key=lambda s: s.path)
-
-
-def on_this_machine(tree: MemoryTree) -> bool:
-    """A Claude Code tree of this user: under ~/.claude/projects or autoMemoryDirectory."""
-    root = tree.root.resolve()
-    homes = [projects_dir(), settings_memory_dir()]
-    return any(h is not None and root.is_relative_to(h.expanduser().resolve()) for h in homes)
-
-
-def repository_copy(tree: MemoryTree) -> bool:
-    """Memory its project keeps inside itself (``<repo>/memory``, ``<repo>/.claude/memory``,
-    an agent's project-scope ``<repo>/.claude/agent-memory/<agent>/``), audited with that
-    project: what a repository holds beside its code, where files that are not memories,
-    notes never committed and dated records are common (measured on public trees, agents'
-    memory among them). Not a folder under Claude Code's own folder, nor a tree audited
-    beside a project, or alone."""
-    project = tree.location.project_path
-    if project is None or on_this_machine(tree):
-        return False
-    return os.path.realpath(tree.root).startswith(os.path.realpath(project) + os.sep)
 
 
 def locate(

@@ -74,7 +74,7 @@ from memory_audit.analysis.file_problems import problem_findings
 from memory_audit.analysis.frontmatter_reading import reading_findings
 from memory_audit.analysis.note_conventions import own_convention
 from memory_audit.analysis.off_schema import bare_findings, none_anywhere, own_convention_finding
-from memory_audit.analysis.stale_sources import on_this_machine
+from memory_audit.analysis.tree_home import on_this_machine
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.memory_file import FileKind, MemoryFile
 from memory_audit.tree.snapshot import MemoryTree

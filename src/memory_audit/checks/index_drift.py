@@ -58,7 +58,7 @@ from typing import cast
 from urllib.parse import unquote
 
 from memory_audit.analysis.routing_files import routed_from
-from memory_audit.analysis.stale_sources import on_this_machine, repository_copy
+from memory_audit.analysis.tree_home import on_this_machine, repository_copy
 from memory_audit.analysis.wikilinks import wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.git import (

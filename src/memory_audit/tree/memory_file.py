@@ -232,9 +232,10 @@ class MemoryFile:
     def body(self) -> str:
         return "\n".join(self.body_lines)
 
-    @property
+    @cached_property
     def line_count(self) -> int:
-        """``len(self.lines)``, counted in the text (the health line counts every file's)."""
+        """``len(self.lines)``, counted in the text (the health line counts every file's) once:
+        the health summary asks twice a file, and counting was 4% of a secrets sweep."""
         ends_a_line = not self.text or self.text.endswith("\n")
         return self.text.count("\n") + (0 if ends_a_line else 1)
 
