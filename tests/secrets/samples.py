@@ -4,6 +4,7 @@ committed), false positives written out: near misses, placeholders, documentatio
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import random
 import string
@@ -36,6 +37,21 @@ JWT = ".".join(
         rnd(URLSAFE, 43),
     ]
 )
+
+
+
+def _signed(claims: dict[str, object]) -> str:
+    """A JWT with these claims, its signature derived from them (no draw from the RNG: the
+    samples after it keep their values)."""
+    body = f"{_b64url({'alg': 'HS256', 'typ': 'JWT'})}.{_b64url(claims)}"
+    digest = hashlib.sha256(body.encode()).digest()
+    return f"{body}.{base64.urlsafe_b64encode(digest).decode().rstrip('=')}"
+
+
+# Supabase's two keys: the anon key is in every client of the project (public by design),
+# the service_role key bypasses its row-level security (a secret).
+ANON_JWT = _signed({"iss": "supabase", "ref": "fernhillqzkwpt", "role": "anon", "iat": 1767225600})
+SERVICE_JWT = _signed({"iss": "supabase", "ref": "fernhillqzkwpt", "role": "service_role"})
 
 
 def uuid() -> str:
@@ -197,7 +213,19 @@ case(
         "files start with -----BEGIN PRIVATE KEY----- and end with an END line.",
     ],
 )
-case("jwt", [JWT], ["eyJhbGciOiJIUzI1NiJ9", "eyJ.eyJ.abc"])
+case(
+    "jwt",
+    [JWT, SERVICE_JWT, ("SUPABASE_SERVICE_ROLE_KEY=" + SERVICE_JWT, SERVICE_JWT)],
+    [
+        "eyJhbGciOiJIUzI1NiJ9",
+        "eyJ.eyJ.abc",
+        # public by design, whatever names it: the line need not say so
+        ANON_JWT,
+        "SUPABASE_ANON_KEY=" + ANON_JWT,
+        "- Anon key: `" + ANON_JWT + "`",
+        "Authorization: Bearer " + ANON_JWT,
+    ],
+)
 _db = rnd(ALNUM, 14)
 case(
     "database-url-password",
@@ -969,3 +997,14 @@ FLAGGED_NON_SECRETS: dict[str, str] = {
     "public-key.md": "ssh login for the runner: " + SSH_PUBLIC_KEY,
     "howto.md": "Reset it for the user, e.g. `password: TempPass1!`",
 }
+
+# Keys public by design, by their issuers' prefixes, where nothing on the line says so.
+CASES["generic-assignment"][1].extend(
+    [
+        "api_key: pk_test_Fh3kQ9wLm2Rt7Vx4Zb8Nc1Pd",
+        "STRIPE_KEY=pk_live_Qm4Tz8Vb1Nc6Wd3Fg5Jh0Ks7",
+        "POSTHOG_API_KEY=phc_Kx9QpL2Zr7wTm4Vb8Nc1Hd6Fg3Js5Pk0",
+        "mapbox token: pk.eyJ1IjoiZmVybmhpbGwiLCJhIjoiY2s5In0.Qm4Tz8Vb1Nc6Wd3Fg5",
+        "supabase api key: sb_publishable_Fh3kQ9wLm2Rt7Vx4Zb8Nc1Pd",
+    ]
+)

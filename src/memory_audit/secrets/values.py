@@ -32,7 +32,9 @@ bounded whatever the length of the line.
 
 from __future__ import annotations
 
+import base64
 import itertools
+import json
 import re
 from collections.abc import Callable
 
@@ -108,13 +110,22 @@ COMMON_WORDS = frozenset(
 )
 # Names of a secret, not the secret (one pattern, one call per value): where a tool reads
 # it from ("--password env:GITHUB_TOKEN", "op://vault/item"), an API token's id
-# ("user@realm!tokenname": Proxmox, PBS), a publishable key shipped in front-end code
-# ("pk_live_...", "sb_publishable_...").
+# ("user@realm!tokenname": Proxmox, PBS).
 SECRET_NAME = re.compile(
-    r"^(?:(?:env|file|fd|stdin|keychain|op|vault|ssm|cmd|exec)[:=]|[\w.-]+@[\w.-]+![\w.-]+$"
-    r"|pk_(?:live|test)_|sb_publishable_)",
+    r"^(?:(?:env|file|fd|stdin|keychain|op|vault|ssm|cmd|exec)[:=]|[\w.-]+@[\w.-]+![\w.-]+$)",
     re.I,
 )
+# Keys their issuers make to be public, shipped in every browser or app that uses them, by
+# their documented prefixes: a publishable key (Stripe's and Clerk's "pk_live_"/"pk_test_",
+# Supabase's "sb_publishable_"), a PostHog project key ("phc_"), a Mapbox public token
+# ("pk.eyJ..."). Their secret counterparts ("sk_live_", "sb_secret_", "phx_", "sk.") are not.
+PUBLISHABLE = re.compile(r"^(?:pk_(?:live|test)_|sb_publishable_|phc_|pk\.eyJ)")
+# A JWT whose payload (base64url JSON) gives a role that is public by design: Supabase's
+# anon key (role "anon") is in every client of the project; its service_role key is not.
+JWT_PAYLOAD = re.compile(r"^eyJ[A-Za-z0-9_-]+\.(eyJ[A-Za-z0-9_-]+)\.[A-Za-z0-9_-]")
+PUBLIC_ROLE = "anon"
+# A claim set longer than this is no key's (decoding is linear anyway: a bound, not a need).
+MAX_PAYLOAD = 8192
 # The line says the value may be public ("anon key (public, safe to commit): ...").
 PUBLIC_NEAR = re.compile(
     r"\bpublishable\b|\bsafe to (?:commit|share|expose|publish)\b|\bnot (?:a )?secret\b", re.I
@@ -221,6 +232,8 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
         return False
     if not known and rule.entropy is not None and entropy(value) < _least_entropy(rule, value):
         return False
+    if _public_by_design(value):  # whatever rule found it: a JWT, or a key after "API key:"
+        return False
     if not rule.generic:
         return True
     # ``app:challenge:{token}``: a template's fixed part, not a value
@@ -230,6 +243,22 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
         return False
     listed = _listed(text, start, end) or _paired_names(text, start, value)
     return not listed and _in_context(text, start, end) and _shaped(rule, text, start, end)
+
+
+def _public_by_design(value: str) -> bool:
+    """A key its issuer makes to be public (``PUBLISHABLE``, ``JWT_PAYLOAD``): telling its
+    owner to rotate it would be wrong, as a new one is public again."""
+    if PUBLISHABLE.match(value):
+        return True
+    jwt = JWT_PAYLOAD.match(value)
+    if jwt is None or len(jwt.group(1)) > MAX_PAYLOAD:
+        return False
+    payload = jwt.group(1)
+    try:  # binascii.Error and the JSON and UTF-8 errors are ValueErrors; deep nesting recurses
+        claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(claims, dict) and claims.get("role") == PUBLIC_ROLE
 
 
 def _a_named_hash(text: str, start: int, value: str) -> bool:
