@@ -39,7 +39,6 @@ JWT = ".".join(
 )
 
 
-
 def _signed(claims: dict[str, object]) -> str:
     """A JWT with these claims, its signature derived from them (no draw from the RNG: the
     samples after it keep their values)."""
@@ -1008,3 +1007,33 @@ CASES["generic-assignment"][1].extend(
         "supabase api key: sb_publishable_Fh3kQ9wLm2Rt7Vx4Zb8Nc1Pd",
     ]
 )
+case(
+    "user-pass",
+    [
+        ("- PostgreSQL 16 (`fernhill` db, user `fernhill`, pass `fernhill482`)", "fernhill482"),
+        ("- Redis: usuario `cache`, pass `Quay-7731`", "Quay-7731"),
+    ],
+    [
+        "the user must pass `--verbose` to see it",
+        "user `ops`, pass `hunter`",
+        "user input: pass `x86_64` as the arch",
+        "login flow: pass `refreshToken2` along",
+        "user `ops`, pass `$DB_PASS`",
+    ],
+)
+case(
+    "both-passwords",
+    [
+        # a login first: only the second is a password
+        ("test users (both): `ops@fernhill.test` / `Quay_2026!`", "Quay_2026!"),
+    ],
+    [
+        "both `Model-M2.7-fast` / `Model-M2.8-fast` work",
+        "both `main` / `develop` are protected",
+        "beide `v1.2.3` / `v1.2.4` bauen",
+    ],
+)
+# a secret whose name says it lets a test bypass a check, given unquoted in prose
+_bypass = "q-" + rnd(URLSAFE, 41)
+CASES["generic-assignment"][0].append((f"`CAPTCHA_TEST_BYPASS`={_bypass}", _bypass))
+CASES["generic-assignment"][1].extend(["RATE_LIMIT_BYPASS=true", "CACHE_BYPASS=localhost"])

@@ -219,6 +219,9 @@ class Scanner:
         for start, index, match in sorted(matches, key=lambda m: m[:2]):
             if start >= reach:
                 reach = match.end()
+                first = self._first_of_pair(subject, index, match, lines)
+                if first is not None:
+                    hits.append(first)
                 hit = self._hit(subject, index, match, lines)
                 if hit is not None:
                     hits.append(hit)
@@ -230,6 +233,20 @@ class Scanner:
         rule, group = self.rules[index], self.pattern(index).secret
         start, end = subject.span(match.span(group if match.span(group)[0] >= 0 else 0))
         if not plausible(rule, subject.text, start, end):
+            return None
+        return self._match(rule, subject.text, start, end, lines.line(start))
+
+    def _first_of_pair(
+        self, subject: _Subject, index: int, match: Any, lines: _LineCounter
+    ) -> SecretMatch | None:
+        """The ``first`` group of a rule that finds two secrets given together (``both
+        `<one>` / `<two>` ``): a secret of its own, before the ``secret`` one."""
+        group = self.pattern(index).first
+        if group is None or match.span(group)[0] < 0:
+            return None
+        rule = self.rules[index]
+        start, end = subject.span(match.span(group))
+        if not plausible(rule, subject.text, start, end, first_of_pair=True):
             return None
         return self._match(rule, subject.text, start, end, lines.line(start))
 
@@ -339,13 +356,15 @@ def _name(key: str | bytes) -> str:
 
 @dataclass(frozen=True)
 class _Pattern:
-    """A rule's compiled pattern and the number of its ``secret`` group (0: the whole match)."""
+    """A rule's compiled pattern and the number of its ``secret`` group (0: the whole match),
+    and of its ``first`` group if it has one (the first of two secrets given together)."""
 
     regex: Any
     secret: int
+    first: int | None = None
 
     @classmethod
     def of(cls, source: str, as_bytes: bool) -> _Pattern:
         regex = bytes_pattern(source) if as_bytes else compile_fast(source)
         numbers = {_name(key): number for key, number in regex.groupindex.items()}
-        return cls(regex, numbers.get("secret", 0))
+        return cls(regex, numbers.get("secret", 0), numbers.get("first"))

@@ -133,6 +133,8 @@ PUBLIC_NEAR = re.compile(
 # After a value, the next item of a list joined by slashes; between items, the slash.
 LIST_GOES_ON = re.compile(r"""[`'"]? ?/ ?[`'"]?[\w.-]""")
 LIST_SEPARATOR = re.compile(r"""[`'"] ?/ ?[`'"]| / """)
+# One item between two of them: no space, no quote.
+ITEM = re.compile(r"""[^\s`'"/]+""")
 # A login and " / " just before a value: a cell's "user / password" pair.
 PAIRED = re.compile(r"[^\s|/]+ ?/ ?[`'\"]?$")
 SEPARATORS = (":", "=", "：", "|")
@@ -219,20 +221,22 @@ WINDOW = 800
 NEAR = 60
 
 
-def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
+def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: bool = False) -> bool:
     """False when ``text[start:end]`` is a placeholder, a documentation example or a
     low-entropy string; for a generic rule, also when the value has the wrong shape or its
-    line says it is no credential."""
+    line says it is no credential. The first of two secrets a rule's words give together
+    (``first_of_pair``: ``both `<one>` / `<two>` ``) is no item of a list for the slash and
+    the second after it."""
     value = text[start:end].strip()
     known = rule.value == "known"
     if not known and len(set(value)) < (MIN_DISTINCT_ANY if rule.value == "any" else MIN_DISTINCT):
         return False
     placeholder = PLACEHOLDER.search(value) or VENDOR_PLACEHOLDER.match(value)
-    if placeholder or value.lower() in PLACEHOLDER_WORDS or rule.allowed(value):
+    # a key public by design, whatever rule found it: a JWT, or a key after "API key:"
+    public = _public_by_design(value)
+    if placeholder or value.lower() in PLACEHOLDER_WORDS or rule.allowed(value) or public:
         return False
     if not known and rule.entropy is not None and entropy(value) < _least_entropy(rule, value):
-        return False
-    if _public_by_design(value):  # whatever rule found it: a JWT, or a key after "API key:"
         return False
     if not rule.generic:
         return True
@@ -241,7 +245,7 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
     named_hash = _a_named_hash(text, start, value)
     if not _a_value(value) or _cut_address(value, text, end) or templated or named_hash:
         return False
-    listed = _listed(text, start, end) or _paired_names(text, start, value)
+    listed = (not first_of_pair and _listed(text, start, end)) or _paired_names(text, start, value)
     return not listed and _in_context(text, start, end) and _shaped(rule, text, start, end)
 
 
@@ -351,7 +355,21 @@ def _listed(text: str, start: int, end: int) -> bool:
     floor = max(0, start - WINDOW)
     marks = (text.rfind(mark, floor, start) for mark in ("\n", "|", ",", ";", "：", "，"))
     segment = max(floor - 1, *marks) + 1
-    return len(LIST_SEPARATOR.findall(text, segment, start)) >= 2
+    return _chained_separators(text, list(LIST_SEPARATOR.finditer(text, segment, start))) >= 2
+
+
+def _chained_separators(text: str, separators: list[re.Match[str]]) -> int:
+    """How many of the slashes before a value join it to the items right before it, one item
+    between two slashes (`` `a` / `b` / <value> ``): after a word that is no item (``and``,
+    ``und``, ``y``), a pair starts anew (`` `u1` / `p1` und `u2` / <value> ``)."""
+    chained = 0
+    for later, earlier in itertools.pairwise([None, *reversed(separators)]):
+        if earlier is None:
+            break
+        if later is not None and not ITEM.fullmatch(text, earlier.end(), later.start()):
+            break
+        chained += 1
+    return chained
 
 
 def _paired_names(text: str, start: int, value: str) -> bool:
