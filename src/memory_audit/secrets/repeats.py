@@ -72,7 +72,7 @@ def _repeats(tree: MemoryTree, scanner: Scanner) -> dict[str, tuple[Repeat, ...]
     for path in sorted(found):
         for match, text in found[path]:
             value = text.strip()
-            if len(value) < MIN_LENGTH or match.fingerprint in scanner.false_positives:
+            if len(value) < MIN_LENGTH or scanner.dismissed(match):
                 continue
             first.setdefault(value, (path, match))
     for value in _self_evident(scanner, list(first)) | _names(tree, list(first)):
@@ -353,7 +353,7 @@ def searched_values(found: Iterable[tuple[SecretMatch, str]], scanner: Scanner) 
     return {
         text.strip()
         for match, text in found
-        if len(text.strip()) >= MIN_LENGTH and match.fingerprint not in scanner.false_positives
+        if len(text.strip()) >= MIN_LENGTH and not scanner.dismissed(match)
     }
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memory_audit.analysis.fast_regex import compile_fast
-from memory_audit.secrets.redact import fingerprint, redact
+from memory_audit.secrets.redact import fingerprint, redact, value_fingerprint
 from memory_audit.secrets.rules import DFA_MEMORY, RE2_ERRORS, Rule, RuleSet, bytes_pattern
 from memory_audit.secrets.tables import table_cells
 from memory_audit.secrets.values import plausible
@@ -65,7 +65,8 @@ class SecretMatch:
     start: int
     end: int
     redacted: str
-    fingerprint: str
+    fingerprint: str  # of the rule and the value
+    value_fingerprint: str  # of the value alone: the same whatever rule found it
 
 
 class Scanner:
@@ -118,6 +119,12 @@ class Scanner:
         self._specific = frozenset(i for i, r in enumerate(self.rules) if not r.generic)
         self._tables = frozenset(i for i, r in enumerate(self.rules) if r.table)
         self._generic = frozenset(range(len(self.rules))) - self._specific - self._tables
+
+    def dismissed(self, match: SecretMatch) -> bool:
+        """A recorded false positive: marked under its value's fingerprint (whatever rule
+        finds it), or under its rule's, as marks were saved before one value was one finding."""
+        marks = self.false_positives
+        return match.value_fingerprint in marks or match.fingerprint in marks
 
     def scan(self, text: str) -> list[SecretMatch]:
         """Every possible secret in ``text``, false positives included (callers decide)."""
@@ -260,6 +267,7 @@ class Scanner:
             end=end,
             redacted=redact(secret),
             fingerprint=fingerprint(rule.name, secret, self._salt),
+            value_fingerprint=value_fingerprint(secret, self._salt),
         )
 
 
