@@ -1037,3 +1037,5 @@ case(
 _bypass = "q-" + rnd(URLSAFE, 41)
 CASES["generic-assignment"][0].append((f"`CAPTCHA_TEST_BYPASS`={_bypass}", _bypass))
 CASES["generic-assignment"][1].extend(["RATE_LIMIT_BYPASS=true", "CACHE_BYPASS=localhost"])
+# a form's fields a test fills, as CSS selectors, after a path in backticks
+CASES["login-pair"][1].append("Login = POST `/accounts/login/` with `#id_username`/`#id_password`.")

@@ -77,6 +77,8 @@ REGION = re.compile(r"^[a-z]{2,}(?:-[a-z]+)+-?[0-9]{1,2}[a-z]?$")
 ISSUE_REFERENCE = re.compile(r"^[a-z][a-z0-9._-]*#[a-z0-9-]+$")
 # ``--color-amber``, ``--no-verify``: a CSS custom property or a command-line flag, a name
 FLAG_NAME = re.compile(r"^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+# ``#id_password``, ``.login-form``: a CSS selector (a form's field a test fills), a name
+SELECTOR = re.compile(r"^[#.][a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$")
 # ``ADMIN_PASSWORD_HASH=<value>``: a hash's value (bcrypt, sha) is long and in a hash's
 # alphabet; a short plain value there is a password stored in the wrong variable
 HASH_NAMED = re.compile(r"hash[\w-]{0,10}[\"'`]?[ \t]*[:=][ \t]*[\"'`]?$", re.I)
@@ -312,7 +314,8 @@ def _a_value(value: str) -> bool:
     snake = (SNAKE_CASE.match(value) or _short_parts(value)) and not PASSWORD_LIKE.search(value)
     if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or snake:
         return False
-    if any(name.match(value) for name in (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME)):
+    names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR)
+    if any(name.match(value) for name in names):
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
         return False
