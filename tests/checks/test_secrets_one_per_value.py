@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import platformdirs
+import pytest
+
 from memory_audit.model.finding import Finding
-from memory_audit.secrets.redact import redact
+from memory_audit.secrets.loading import FALSE_POSITIVES_HEADER, false_positives_path
+from memory_audit.secrets.redact import fingerprint, load_salt, redact, value_fingerprint
+from memory_audit.secrets.rules import false_positive_row
 from tests.harness import codes, findings, index, memory, write_tree
+from tests.secrets.samples import ALNUM, rnd
 
 PASSWORD = "Harbor01!!"  # a look-alike, matched as "the wifi password is ..."
 SAID = f"the wifi password is {PASSWORD}"  # a rule matches it here
@@ -78,3 +84,55 @@ def test_a_value_twice_on_one_line_is_one_place(tree_dir: Path) -> None:
     write_tree(tree_dir, {"a.md": memory("a", body=f"{SAID}; {SAID}"), "b.md": f"{BARE} {BARE}"})
     [found] = findings(tree_dir, "secrets")
     assert places(found) == [("a.md", 6), ("b.md", 1)]
+
+
+# A key two rules find: after "API Key:" (generic-assignment) and after "Bearer" (bearer-token).
+KEY = "Fk" + rnd(ALNUM, 38)
+TWO_RULES = {
+    "MEMORY.md": index("a.md", "b.md"),
+    "a.md": memory("a", body=f"Fernhill API Key: {KEY}"),
+    "b.md": memory("b", body=f"curl -H 'Authorization: Bearer {KEY}' https://api.fernhill.test"),
+}
+
+
+def test_one_value_two_rules_find_is_one_finding_at_its_first_place(tree_dir: Path) -> None:
+    write_tree(tree_dir, TWO_RULES)
+    [found] = findings(tree_dir, "secrets")
+    assert codes([found]) == [("possible-secret", "a.md", 6)]
+    assert "(pattern: generic-assignment), also at b.md:6" in found.message
+    assert places(found) == [("a.md", 6), ("b.md", 6)]
+    assert found.related == ("b.md",)
+    assert KEY not in repr(found)
+
+
+def _mark_false_positive(row_fingerprint: str, rule: str) -> None:
+    state = Path(platformdirs.user_state_dir("memory-audit"))
+    false_positives_path(state).write_text(
+        FALSE_POSITIVES_HEADER + false_positive_row(row_fingerprint, rule, "a.md", "test")
+    )
+
+
+@pytest.mark.parametrize("rule", ["generic-assignment", "bearer-token"])
+def test_a_mark_saved_under_either_rule_s_old_fingerprint_clears_the_value(
+    tree_dir: Path, rule: str
+) -> None:
+    # marks saved before one value was one finding hold a rule's fingerprint of the value
+    write_tree(tree_dir, TWO_RULES)
+    salt = load_salt(Path(platformdirs.user_state_dir("memory-audit")))
+    _mark_false_positive(fingerprint(rule, KEY, salt), rule)
+    assert findings(tree_dir, "secrets") == []
+
+
+def test_a_mark_under_the_value_s_fingerprint_clears_it_whatever_rule_finds_it(
+    tree_dir: Path,
+) -> None:
+    write_tree(tree_dir, TWO_RULES)
+    [found] = findings(tree_dir, "secrets")
+    value = (found.fix or {})["value"]
+    salt = load_salt(Path(platformdirs.user_state_dir("memory-audit")))
+    assert value == value_fingerprint(KEY, salt)
+    _mark_false_positive(str(value), "generic-assignment")
+    assert findings(tree_dir, "secrets") == []
+    # and where only the other rule finds it
+    (tree_dir / "a.md").write_text(memory("a", body="the key is in the vault"))
+    assert findings(tree_dir, "secrets") == []

@@ -13,6 +13,7 @@ from pathlib import Path
 from memory_audit.checks.secrets import Options
 from memory_audit.daemon.alerts import alerts_for, scan_file
 from memory_audit.secrets.loading import secret_scanner
+from memory_audit.secrets.redact import fingerprint, load_salt
 from memory_audit.store.state import State
 from tests.checks.test_secrets_one_per_value import places
 from tests.harness import findings, index, memory, write_tree
@@ -75,3 +76,23 @@ def test_each_rule_family_alerts_exactly_what_the_audit_reports(tmp_path: Path) 
     assert {path for path, _, _ in audited} >= {"own-rule.md", "gitleaks-rule.md", "MEMORY.md"}
     assert len({path for path, _, _ in audited}) > len(CASES) // 2  # the families are found
     assert alerted == audited
+
+
+def test_a_value_two_rules_find_is_one_alert_and_a_mark_under_either_silences_it(
+    tmp_path: Path,
+) -> None:
+    key = "Fk" + "Qm4Tz8Vb1Nc6Wd3Fg5Jh0Ks7Pl2Mn9Qx4Rz8Hd6"  # a look-alike
+    body = f"Fernhill API Key: {key}\ncurl -H 'Authorization: Bearer {key}' https://x.test"
+    root = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    options = Options(state_dir=str(tmp_path / "state"))
+    [finding] = findings(root, "secrets", options={"secrets": options})
+    scanner = secret_scanner(options)
+    scan = scan_file(root / "a.md", root, scanner, 1 << 20)
+    assert scan is not None
+    state = State(tmp_path / "state")
+    alerts = [a for a in alerts_for(scan, state, scanner.false_positives) if a.kind == "secret"]
+    assert [a.text.split(" ", 1)[0] for a in alerts] == [f"a.md:{finding.line}"]
+    salt = load_salt(tmp_path / "state")
+    for rule in ("generic-assignment", "bearer-token"):
+        assert alerts_for(scan, state, frozenset({fingerprint(rule, key, salt)})) == []
+    state.close()

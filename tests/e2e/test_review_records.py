@@ -97,3 +97,30 @@ def test_a_report_without_the_tree_is_refused(tmp_path: Path) -> None:
     )
     assert refused.returncode == 2
     assert f"{report} has no report for {tree}" in refused.stderr
+
+
+def test_a_false_positive_mark_holds_for_the_value_whatever_rule_finds_it_later(
+    tmp_path: Path,
+) -> None:
+    key = "Fk" + "Qm4Tz8Vb1Nc6Wd3Fg5Jh0Ks7Pl2Mn9Qx4Rz8Hd6"  # a look-alike
+    home = tmp_path / "home"
+    tree = write_tree(
+        tmp_path / "memory",
+        {"MEMORY.md": index("a.md"), "a.md": memory("a", body=f"Fernhill API Key: {key}")},
+    )
+    term = review(home, tree)
+    assert "(pattern: generic-assignment)" in term.expect("[q]uit: ")
+    term.send("f")
+    term.expect("findings remain.")
+    assert term.wait() == 0
+    # the value moves to a line another rule reads: still the value marked
+    write_tree(
+        tree,
+        {
+            "MEMORY.md": index("b.md"),
+            "a.md": memory("a", body="Fernhill API Key: in the vault"),
+            "b.md": memory("b", body=f"curl -H 'Authorization: Bearer {key}' https://x.test"),
+        },
+    )
+    again = audit(home, "--check", "secrets", str(tree))
+    assert again.returncode == 0, again.stdout

@@ -594,3 +594,23 @@ def test_move_to_topic_refuses_lines_the_index_no_longer_has(tree_dir: Path) -> 
     with pytest.raises(StaleTarget, match="no longer there"):
         build(tree_dir, {**fix, "ranges": [[2, 2], [5, 9]]}, ["notes.md", "Notes"])
     assert not (tree_dir / "notes.md").exists()
+
+
+def test_a_value_two_rules_find_is_redacted_where_only_the_second_rule_still_finds_it(
+    tree_dir: Path,
+) -> None:
+    key = "Fk" + "Qm4Tz8Vb1Nc6Wd3Fg5Jh0Ks7Pl2Mn9Qx4Rz8Hd6"  # a look-alike
+    write_tree(
+        tree_dir,
+        {
+            "a.md": memory("a", body=f"Fernhill API Key: {key}"),
+            "b.md": memory("b", body=f"curl -H 'Authorization: Bearer {key}' https://x.test"),
+        },
+    )
+    [finding] = findings(tree_dir, "secrets")
+    assert "generic-assignment" in finding.message
+    (tree_dir / "a.md").write_text(memory("a", body="Fernhill API Key: in the vault"))
+    redact = actions(secret_scanner(SecretsOptions()))["redact-secret"]
+    redact.build(Tree.open(tree_dir), dict(finding.fix or {}), []).apply()
+    assert "Bearer <REDACTED:bearer-token>'" in (tree_dir / "b.md").read_text()
+    assert findings(tree_dir, "secrets") == []

@@ -4,6 +4,7 @@ committed), false positives written out: near misses, placeholders, documentatio
 from __future__ import annotations
 
 import base64
+import hashlib
 import json
 import random
 import string
@@ -36,6 +37,20 @@ JWT = ".".join(
         rnd(URLSAFE, 43),
     ]
 )
+
+
+def _signed(claims: dict[str, object]) -> str:
+    """A JWT with these claims, its signature derived from them (no draw from the RNG: the
+    samples after it keep their values)."""
+    body = f"{_b64url({'alg': 'HS256', 'typ': 'JWT'})}.{_b64url(claims)}"
+    digest = hashlib.sha256(body.encode()).digest()
+    return f"{body}.{base64.urlsafe_b64encode(digest).decode().rstrip('=')}"
+
+
+# Supabase's two keys: the anon key is in every client of the project (public by design),
+# the service_role key bypasses its row-level security (a secret).
+ANON_JWT = _signed({"iss": "supabase", "ref": "fernhillqzkwpt", "role": "anon", "iat": 1767225600})
+SERVICE_JWT = _signed({"iss": "supabase", "ref": "fernhillqzkwpt", "role": "service_role"})
 
 
 def uuid() -> str:
@@ -197,7 +212,19 @@ case(
         "files start with -----BEGIN PRIVATE KEY----- and end with an END line.",
     ],
 )
-case("jwt", [JWT], ["eyJhbGciOiJIUzI1NiJ9", "eyJ.eyJ.abc"])
+case(
+    "jwt",
+    [JWT, SERVICE_JWT, ("SUPABASE_SERVICE_ROLE_KEY=" + SERVICE_JWT, SERVICE_JWT)],
+    [
+        "eyJhbGciOiJIUzI1NiJ9",
+        "eyJ.eyJ.abc",
+        # public by design, whatever names it: the line need not say so
+        ANON_JWT,
+        "SUPABASE_ANON_KEY=" + ANON_JWT,
+        "- Anon key: `" + ANON_JWT + "`",
+        "Authorization: Bearer " + ANON_JWT,
+    ],
+)
 _db = rnd(ALNUM, 14)
 case(
     "database-url-password",
@@ -969,3 +996,46 @@ FLAGGED_NON_SECRETS: dict[str, str] = {
     "public-key.md": "ssh login for the runner: " + SSH_PUBLIC_KEY,
     "howto.md": "Reset it for the user, e.g. `password: TempPass1!`",
 }
+
+# Keys public by design, by their issuers' prefixes, where nothing on the line says so.
+CASES["generic-assignment"][1].extend(
+    [
+        "api_key: pk_test_Fh3kQ9wLm2Rt7Vx4Zb8Nc1Pd",
+        "STRIPE_KEY=pk_live_Qm4Tz8Vb1Nc6Wd3Fg5Jh0Ks7",
+        "POSTHOG_API_KEY=phc_Kx9QpL2Zr7wTm4Vb8Nc1Hd6Fg3Js5Pk0",
+        "mapbox token: pk.eyJ1IjoiZmVybmhpbGwiLCJhIjoiY2s5In0.Qm4Tz8Vb1Nc6Wd3Fg5",
+        "supabase api key: sb_publishable_Fh3kQ9wLm2Rt7Vx4Zb8Nc1Pd",
+    ]
+)
+case(
+    "user-pass",
+    [
+        ("- PostgreSQL 16 (`fernhill` db, user `fernhill`, pass `fernhill482`)", "fernhill482"),
+        ("- Redis: usuario `cache`, pass `Quay-7731`", "Quay-7731"),
+    ],
+    [
+        "the user must pass `--verbose` to see it",
+        "user `ops`, pass `hunter`",
+        "user input: pass `x86_64` as the arch",
+        "login flow: pass `refreshToken2` along",
+        "user `ops`, pass `$DB_PASS`",
+    ],
+)
+case(
+    "both-passwords",
+    [
+        # a login first: only the second is a password
+        ("test users (both): `ops@fernhill.test` / `Quay_2026!`", "Quay_2026!"),
+    ],
+    [
+        "both `Model-M2.7-fast` / `Model-M2.8-fast` work",
+        "both `main` / `develop` are protected",
+        "beide `v1.2.3` / `v1.2.4` bauen",
+    ],
+)
+# a secret whose name says it lets a test bypass a check, given unquoted in prose
+_bypass = "q-" + rnd(URLSAFE, 41)
+CASES["generic-assignment"][0].append((f"`CAPTCHA_TEST_BYPASS`={_bypass}", _bypass))
+CASES["generic-assignment"][1].extend(["RATE_LIMIT_BYPASS=true", "CACHE_BYPASS=localhost"])
+# a form's fields a test fills, as CSS selectors, after a path in backticks
+CASES["login-pair"][1].append("Login = POST `/accounts/login/` with `#id_username`/`#id_password`.")

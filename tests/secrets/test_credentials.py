@@ -238,3 +238,37 @@ def test_a_password_variable_named_in_backticks_is_found() -> None:
     assert found('- `FERNVID_USERNAME` = "Oak Lantern"') == []
     text = '- `FERNVID_PASSWORD` = "Mansard2024"'
     assert found(text) == [("generic-assignment", "Mansard2024")]
+
+
+def test_two_accounts_on_one_line_give_both_passwords_whatever_word_joins_them() -> None:
+    for joint in (", ", " und ", " y ", " et "):
+        text = f"test users (both): `ana@fernhill.test` / `Quay_2026!`{joint}`luis@fernhill.test` / `Harbor_2026!`"
+        assert [value for _, value in found(text)] == ["Quay_2026!", "Harbor_2026!"], joint
+    # a list of names joined by slashes stays a list
+    assert found("- pruned: `T101-parser` / `T102-ui` / `T107-report` / `T110b-batch`") == []
+
+
+def test_two_passwords_given_together_after_both_are_two_secrets() -> None:
+    text = (
+        "- **2 Test-User** (0022 + 0027): `ana@fernhill.test` + `ana2@fernhill.test`"
+        " (beide `HarborQuay_2026!` / `HarborQuay2_2026!`)."
+    )
+    assert found(text) == [
+        ("both-passwords", "HarborQuay_2026!"),
+        ("both-passwords", "HarborQuay2_2026!"),
+    ]
+    [first, second] = SCANNER.scan(text)
+    assert first.fingerprint != second.fingerprint
+
+
+def test_a_password_after_pass_in_backticks_next_to_a_user_is_found() -> None:
+    text = "- PostgreSQL 16 (`fernhill` db, user `fernhill`, pass `fernhill482`)"
+    assert found(text) == [("user-pass", "fernhill482")]
+    assert found("- run the user tests, then pass `--verbose` to see them") == []
+
+
+def test_a_bypass_secret_named_in_backticks_and_given_unquoted_in_prose_is_found() -> None:
+    secret = "q-" + rnd(ALNUM + "_-", 41)
+    text = f"`NEXT_PUBLIC_SITE_KEY`=0x4AAAAAAAB3kQ, `CAPTCHA_TEST_BYPASS`={secret} (set on Vercel)"
+    assert found(text) == [("generic-assignment", secret)]
+    assert found("- bypass: `git commit --no-verify` when the hook hangs") == []

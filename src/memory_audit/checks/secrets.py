@@ -35,10 +35,13 @@ masked: rename it)::
 
 A value found once is found everywhere: every other place in the tree that holds the
 exact text (six characters or more) of a secret found is one of its places too. One value
-is one finding, however many places hold it: at the first place a rule matched (by path,
+is one finding, however many places hold it and whatever rules found it (a key after
+``API key:`` and again after ``Bearer``): at the first place a rule matched (by path,
 then line), naming the first few others and counting the rest; JSON lists every place
 (``fix.places``, the other files in ``related``), SARIF as ``relatedLocations``, and one
-fix redacts them all, as one false positive clears them all::
+fix redacts them all, as one false positive clears them all (``review`` records the
+value's fingerprint, ``fix.value``; a mark saved under one rule's fingerprint, as marks
+were before, clears the value too)::
 
     hosts.md:4 — possible password written in prose: matched "Ha...!" (pattern:
     password-phrase), also at notes.md:1, deploy.md:9, vpn.md:2 and 3 more places.
@@ -114,8 +117,9 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
 
 def _in_texts(tree: MemoryTree, scanner: Scanner) -> Iterator[Finding]:
     published = published_secrets(tree, scanner)  # fingerprint -> a tracked file holding it
-    for fingerprint, places in _places_by_value(tree, scanner).items():
-        yield as_published(secret_finding(places), published.get(fingerprint))
+    for places in _places_by_value(tree, scanner).values():
+        tracked = (published.get(place.match.fingerprint) for place in places)
+        yield as_published(secret_finding(places), next(filter(None, tracked), None))
 
 
 @dataclass(frozen=True)
@@ -137,19 +141,22 @@ class Place:
 
 
 def _places_by_value(tree: MemoryTree, scanner: Scanner) -> dict[str, list[Place]]:
-    """Secret fingerprint -> every place in the tree holding that value, in a stable order
-    (recorded false positives left out): one value is one finding, however often written."""
+    """Value fingerprint -> every place in the tree holding that value, in a stable order:
+    one value is one finding, however often written and whatever rules found it (a key
+    after ``API key:`` and again after ``Bearer``). A value marked as a false positive at
+    any of its places, under the value's fingerprint or a rule's, is left out."""
     places: dict[str, list[Place]] = {}
     for path, matches in tree_secrets(tree, scanner).items():
         for match, _ in matches:
-            places.setdefault(match.fingerprint, []).append(Place(path, match))
+            places.setdefault(match.value_fingerprint, []).append(Place(path, match))
     for path, repeats in repeated_secrets(tree, scanner).items():
         for repeat in repeats:
-            places.setdefault(repeat.match.fingerprint, []).append(Place(path, repeat.match, True))
+            value = repeat.match.value_fingerprint
+            places.setdefault(value, []).append(Place(path, repeat.match, True))
     return {
         value: _one_a_line(found)
         for value, found in sorted(places.items(), key=lambda item: min(p.order for p in item[1]))
-        if value not in scanner.false_positives
+        if not any(scanner.dismissed(place.match) for place in found)
     }
 
 
@@ -202,6 +209,9 @@ def secret_finding(places: list[Place]) -> Finding:
         "line": match.line,
         "pattern": match.rule,
         "fingerprint": match.fingerprint,
+        # the value's, whatever rule found it: what a false positive mark records, and how
+        # the fix knows the value at a place another rule matched
+        "value": match.value_fingerprint,
         "places": [{"path": place.path, "line": place.match.line} for place in places],
     }
     return make_finding(

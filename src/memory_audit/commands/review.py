@@ -335,7 +335,8 @@ def _persist(outcome: Outcome, ref: TreeRef, config: config_module.Config, state
         for finding in outcome.false_positives:
             fix = finding.fix or {}
             text += false_positive_row(
-                str(fix.get("fingerprint")),
+                # the value's fingerprint: the mark clears it whatever rule finds it
+                str(fix.get("value") or fix.get("fingerprint")),
                 str(fix.get("pattern")),
                 finding.path,
                 f"marked in review {now:%Y-%m-%d}",

@@ -131,11 +131,19 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
     """New alerts from one scan: secrets never alerted before, and a budget crossing."""
     found = _name_alerts(scan, state, ignored)
     raised = []
+    # One value is one finding, whatever rules match it: one alert, at its first match, and
+    # none when it is ignored (or published) at any of them.
+    skipped = {
+        m.value_fingerprint
+        for m in (*scan.matches, *scan.repeats)
+        if {m.fingerprint, m.value_fingerprint} & ignored or m.fingerprint in scan.published
+    }
     for match in (*scan.matches, *scan.repeats):
         # A secret a session transcript alerted for already: one alert, not two. A secret the
         # tree's repository publishes is a suggestion in the audit: suggestions never notify.
-        if match.fingerprint in ignored or match.fingerprint in scan.published:
+        if match.value_fingerprint in skipped:
             continue
+        skipped.add(match.value_fingerprint)
         if state.secret_source(match.fingerprint) == "transcript":
             continue
         key = hashlib.sha256(

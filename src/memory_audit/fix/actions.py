@@ -332,7 +332,7 @@ def redact_secret(scanner: Scanner) -> Callable[[Tree, Fix, list[str]], Edit]:
         read = {path: _read_if_present(tree, path) for path in _secret_files(fix)}
         files = {path: memory for path, memory in read.items() if memory is not None}
         found = {
-            path: [m for m in scanner.scan(memory.text) if m.fingerprint == fix["fingerprint"]]
+            path: [m for m in scanner.scan(memory.text) if _the_value(m, fix)]
             for path, memory in files.items()
         }
         if not any(found.values()):
@@ -355,6 +355,12 @@ def redact_secret(scanner: Scanner) -> Callable[[Tree, Fix, list[str]], Edit]:
         )
 
     return build
+
+
+def _the_value(match: SecretMatch, fix: Fix) -> bool:
+    """The finding's value, whatever rule matched it here (``value``; only ``fingerprint``,
+    its first place's rule's, in fixes written before one value was one finding)."""
+    return match.value_fingerprint == fix.get("value") or match.fingerprint == fix["fingerprint"]
 
 
 def _redacted_all(text: str, matches: list[SecretMatch], secrets: dict[str, str]) -> str:

@@ -137,11 +137,7 @@ def mask(run: str) -> str:
 
 def secret_values(scanner: Scanner, text: str) -> list[str]:
     """The text of every secret span in ``text`` that is not a recorded false positive."""
-    return [
-        text[m.start : m.end]
-        for m in scanner.scan(text)
-        if m.fingerprint not in scanner.false_positives
-    ]
+    return [text[m.start : m.end] for m in scanner.scan(text) if not scanner.dismissed(m)]
 
 
 TreeSecrets = Mapping[str, tuple[tuple[SecretMatch, str], ...]]
@@ -191,7 +187,7 @@ def tree_boundary(
         value
         for matches in tree_secrets(tree, scanner).values()
         for match, value in matches
-        if match.fingerprint not in scanner.false_positives
+        if not scanner.dismissed(match)
     ]
     # A text-only run (--check secrets) decodes no frontmatter, so none can reach its text.
     decoded = "\n".join(
@@ -221,7 +217,7 @@ def _scan_names(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
     text = "\n".join(names)  # one name a line: a match's line says whose name it is
     found: dict[str, list[tuple[SecretMatch, str]]] = {}
     for match in scanner.scan(text):
-        if match.fingerprint not in scanner.false_positives:
+        if not scanner.dismissed(match):
             found.setdefault(paths[match.line - 1], []).append(
                 (match, text[match.start : match.end])
             )

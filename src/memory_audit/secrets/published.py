@@ -96,7 +96,7 @@ def chosen_values(scanner: Scanner, matches: Iterable[tuple[SecretMatch, str]]) 
     values: dict[str, str] = {}
     for match, text in matches:
         rule = rules.get(match.rule)
-        if rule is None or match.fingerprint in scanner.false_positives:
+        if rule is None or scanner.dismissed(match):
             continue
         if chosen(rule, text.strip()):
             values[match.fingerprint] = text.strip()

@@ -38,6 +38,14 @@ def fingerprint(rule: str, secret: str, salt: bytes) -> str:
     return hmac.new(salt, f"{rule}\x1f{secret}".encode(), hashlib.sha256).hexdigest()[:24]
 
 
+def value_fingerprint(secret: str, salt: bytes) -> str:
+    """A value's identity whatever rule found it (no rule's name starts with the separator):
+    one value is one finding, and one false positive mark clears it, however many rules
+    match it. A finding keeps the fingerprint of its first place's rule, so that what was
+    recorded under it (dismissals, alerts, marks saved before) holds."""
+    return hmac.new(salt, f"\x1f{secret}".encode(), hashlib.sha256).hexdigest()[:24]
+
+
 def entropy(text: str) -> float:
     """Shannon entropy in bits per character."""
     if not text:

@@ -72,7 +72,7 @@ def _repeats(tree: MemoryTree, scanner: Scanner) -> dict[str, tuple[Repeat, ...]
     for path in sorted(found):
         for match, text in found[path]:
             value = text.strip()
-            if len(value) < MIN_LENGTH or match.fingerprint in scanner.false_positives:
+            if len(value) < MIN_LENGTH or scanner.dismissed(match):
                 continue
             first.setdefault(value, (path, match))
     for value in _self_evident(scanner, list(first)) | _names(tree, list(first)):
@@ -356,7 +356,7 @@ def searched_matches(
     first: dict[str, SecretMatch] = {}
     for match, text in found:
         value = text.strip()
-        if len(value) >= MIN_LENGTH and match.fingerprint not in scanner.false_positives:
+        if len(value) >= MIN_LENGTH and not scanner.dismissed(match):
             first.setdefault(value, match)
     return first
 

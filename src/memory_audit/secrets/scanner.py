@@ -3,7 +3,8 @@
 1. Keyword prefilter: one RE2 set search tells which rules' keywords occur in
    the text at all; a text with none is done.
 2. Each rule whose keyword occurs runs its own pattern over the text; the
-   secret is its ``secret`` group (else the whole match). Rules run alone, not
+   secret is its ``secret`` group (else the whole match), and its ``first`` group too
+   where a rule finds two secrets given together. Rules run alone, not
    as one combined alternation: most rules' keywords occur in a few files, and
    a combined pattern made RE2 build one large DFA over every file (on a
    realistic 8 MB sweep, 0.2 s of DFA construction, twice the matching).
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memory_audit.analysis.fast_regex import compile_fast
-from memory_audit.secrets.redact import fingerprint, redact
+from memory_audit.secrets.redact import fingerprint, redact, value_fingerprint
 from memory_audit.secrets.rules import DFA_MEMORY, RE2_ERRORS, Rule, RuleSet, bytes_pattern
 from memory_audit.secrets.tables import table_cells
 from memory_audit.secrets.values import plausible
@@ -65,7 +66,8 @@ class SecretMatch:
     start: int
     end: int
     redacted: str
-    fingerprint: str
+    fingerprint: str  # of the rule and the value
+    value_fingerprint: str  # of the value alone: the same whatever rule found it
 
 
 class Scanner:
@@ -118,6 +120,12 @@ class Scanner:
         self._specific = frozenset(i for i, r in enumerate(self.rules) if not r.generic)
         self._tables = frozenset(i for i, r in enumerate(self.rules) if r.table)
         self._generic = frozenset(range(len(self.rules))) - self._specific - self._tables
+
+    def dismissed(self, match: SecretMatch) -> bool:
+        """A recorded false positive: marked under its value's fingerprint (whatever rule
+        finds it), or under its rule's, as marks were saved before one value was one finding."""
+        marks = self.false_positives
+        return match.value_fingerprint in marks or match.fingerprint in marks
 
     def scan(self, text: str) -> list[SecretMatch]:
         """Every possible secret in ``text``, false positives included (callers decide)."""
@@ -219,6 +227,9 @@ class Scanner:
         for start, index, match in sorted(matches, key=lambda m: m[:2]):
             if start >= reach:
                 reach = match.end()
+                first = self._first_of_pair(subject, index, match, lines)
+                if first is not None:
+                    hits.append(first)
                 hit = self._hit(subject, index, match, lines)
                 if hit is not None:
                     hits.append(hit)
@@ -233,6 +244,20 @@ class Scanner:
             return None
         return self._match(rule, subject.text, start, end, lines.line(start))
 
+    def _first_of_pair(
+        self, subject: _Subject, index: int, match: Any, lines: _LineCounter
+    ) -> SecretMatch | None:
+        """The ``first`` group of a rule that finds two secrets given together (``both
+        `<one>` / `<two>` ``): a secret of its own, before the ``secret`` one."""
+        group = self.pattern(index).first
+        if group is None or match.span(group)[0] < 0:
+            return None
+        rule = self.rules[index]
+        start, end = subject.span(match.span(group))
+        if not plausible(rule, subject.text, start, end, first_of_pair=True):
+            return None
+        return self._match(rule, subject.text, start, end, lines.line(start))
+
     def _match(self, rule: Rule, text: str, start: int, end: int, line: int) -> SecretMatch:
         secret = text[start:end].strip()
         return SecretMatch(
@@ -243,6 +268,7 @@ class Scanner:
             end=end,
             redacted=redact(secret),
             fingerprint=fingerprint(rule.name, secret, self._salt),
+            value_fingerprint=value_fingerprint(secret, self._salt),
         )
 
 
@@ -339,13 +365,15 @@ def _name(key: str | bytes) -> str:
 
 @dataclass(frozen=True)
 class _Pattern:
-    """A rule's compiled pattern and the number of its ``secret`` group (0: the whole match)."""
+    """A rule's compiled pattern and the number of its ``secret`` group (0: the whole match),
+    and of its ``first`` group if it has one (the first of two secrets given together)."""
 
     regex: Any
     secret: int
+    first: int | None = None
 
     @classmethod
     def of(cls, source: str, as_bytes: bool) -> _Pattern:
         regex = bytes_pattern(source) if as_bytes else compile_fast(source)
         numbers = {_name(key): number for key, number in regex.groupindex.items()}
-        return cls(regex, numbers.get("secret", 0))
+        return cls(regex, numbers.get("secret", 0), numbers.get("first"))

@@ -83,7 +83,7 @@ def _scan_file(
             bounded = _Bounded(handle, size)
             for number, (text, at) in enumerate(_records(bounded), start=1):
                 for match in scanner.scan(text):
-                    if match.fingerprint in scanner.false_positives:
+                    if scanner.dismissed(match):
                         continue
                     values.add(text[match.start : match.end])
                     seen = by_fingerprint.get(match.fingerprint)

@@ -145,8 +145,4 @@ def _scan_lines(scanner: Scanner, data: bytes) -> list[Found]:
 
 
 def _scan_text(scanner: Scanner, text: str, at: dt.datetime | None) -> list[Found]:
-    return [
-        Found(match, at)
-        for match in scanner.scan(text)
-        if match.fingerprint not in scanner.false_positives
-    ]
+    return [Found(match, at) for match in scanner.scan(text) if not scanner.dismissed(match)]

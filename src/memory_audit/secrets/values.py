@@ -32,7 +32,9 @@ bounded whatever the length of the line.
 
 from __future__ import annotations
 
+import base64
 import itertools
+import json
 import re
 from collections.abc import Callable
 
@@ -75,6 +77,8 @@ REGION = re.compile(r"^[a-z]{2,}(?:-[a-z]+)+-?[0-9]{1,2}[a-z]?$")
 ISSUE_REFERENCE = re.compile(r"^[a-z][a-z0-9._-]*#[a-z0-9-]+$")
 # ``--color-amber``, ``--no-verify``: a CSS custom property or a command-line flag, a name
 FLAG_NAME = re.compile(r"^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
+# ``#id_password``, ``.login-form``: a CSS selector (a form's field a test fills), a name
+SELECTOR = re.compile(r"^[#.][a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$")
 # ``ADMIN_PASSWORD_HASH=<value>``: a hash's value (bcrypt, sha) is long and in a hash's
 # alphabet; a short plain value there is a password stored in the wrong variable
 HASH_NAMED = re.compile(r"hash[\w-]{0,10}[\"'`]?[ \t]*[:=][ \t]*[\"'`]?$", re.I)
@@ -108,13 +112,22 @@ COMMON_WORDS = frozenset(
 )
 # Names of a secret, not the secret (one pattern, one call per value): where a tool reads
 # it from ("--password env:GITHUB_TOKEN", "op://vault/item"), an API token's id
-# ("user@realm!tokenname": Proxmox, PBS), a publishable key shipped in front-end code
-# ("pk_live_...", "sb_publishable_...").
+# ("user@realm!tokenname": Proxmox, PBS).
 SECRET_NAME = re.compile(
-    r"^(?:(?:env|file|fd|stdin|keychain|op|vault|ssm|cmd|exec)[:=]|[\w.-]+@[\w.-]+![\w.-]+$"
-    r"|pk_(?:live|test)_|sb_publishable_)",
+    r"^(?:(?:env|file|fd|stdin|keychain|op|vault|ssm|cmd|exec)[:=]|[\w.-]+@[\w.-]+![\w.-]+$)",
     re.I,
 )
+# Keys their issuers make to be public, shipped in every browser or app that uses them, by
+# their documented prefixes: a publishable key (Stripe's and Clerk's "pk_live_"/"pk_test_",
+# Supabase's "sb_publishable_"), a PostHog project key ("phc_"), a Mapbox public token
+# ("pk.eyJ..."). Their secret counterparts ("sk_live_", "sb_secret_", "phx_", "sk.") are not.
+PUBLISHABLE = re.compile(r"^(?:pk_(?:live|test)_|sb_publishable_|phc_|pk\.eyJ)")
+# A JWT whose payload (base64url JSON) gives a role that is public by design: Supabase's
+# anon key (role "anon") is in every client of the project; its service_role key is not.
+JWT_PAYLOAD = re.compile(r"^eyJ[A-Za-z0-9_-]+\.(eyJ[A-Za-z0-9_-]+)\.[A-Za-z0-9_-]")
+PUBLIC_ROLE = "anon"
+# A claim set longer than this is no key's (decoding is linear anyway: a bound, not a need).
+MAX_PAYLOAD = 8192
 # The line says the value may be public ("anon key (public, safe to commit): ...").
 PUBLIC_NEAR = re.compile(
     r"\bpublishable\b|\bsafe to (?:commit|share|expose|publish)\b|\bnot (?:a )?secret\b", re.I
@@ -122,6 +135,8 @@ PUBLIC_NEAR = re.compile(
 # After a value, the next item of a list joined by slashes; between items, the slash.
 LIST_GOES_ON = re.compile(r"""[`'"]? ?/ ?[`'"]?[\w.-]""")
 LIST_SEPARATOR = re.compile(r"""[`'"] ?/ ?[`'"]| / """)
+# One item between two of them: no space, no quote.
+ITEM = re.compile(r"""[^\s`'"/]+""")
 # A login and " / " just before a value: a cell's "user / password" pair.
 PAIRED = re.compile(r"[^\s|/]+ ?/ ?[`'\"]?$")
 SEPARATORS = (":", "=", "：", "|")
@@ -208,16 +223,20 @@ WINDOW = 800
 NEAR = 60
 
 
-def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
+def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: bool = False) -> bool:
     """False when ``text[start:end]`` is a placeholder, a documentation example or a
     low-entropy string; for a generic rule, also when the value has the wrong shape or its
-    line says it is no credential."""
+    line says it is no credential. The first of two secrets a rule's words give together
+    (``first_of_pair``: ``both `<one>` / `<two>` ``) is no item of a list for the slash and
+    the second after it."""
     value = text[start:end].strip()
     known = rule.value == "known"
     if not known and len(set(value)) < (MIN_DISTINCT_ANY if rule.value == "any" else MIN_DISTINCT):
         return False
     placeholder = PLACEHOLDER.search(value) or VENDOR_PLACEHOLDER.match(value)
-    if placeholder or value.lower() in PLACEHOLDER_WORDS or rule.allowed(value):
+    # a key public by design, whatever rule found it: a JWT, or a key after "API key:"
+    public = _public_by_design(value)
+    if placeholder or value.lower() in PLACEHOLDER_WORDS or rule.allowed(value) or public:
         return False
     if not known and rule.entropy is not None and entropy(value) < _least_entropy(rule, value):
         return False
@@ -228,8 +247,24 @@ def plausible(rule: Rule, text: str, start: int, end: int) -> bool:
     named_hash = _a_named_hash(text, start, value)
     if not _a_value(value) or _cut_address(value, text, end) or templated or named_hash:
         return False
-    listed = _listed(text, start, end) or _paired_names(text, start, value)
+    listed = (not first_of_pair and _listed(text, start, end)) or _paired_names(text, start, value)
     return not listed and _in_context(text, start, end) and _shaped(rule, text, start, end)
+
+
+def _public_by_design(value: str) -> bool:
+    """A key its issuer makes to be public (``PUBLISHABLE``, ``JWT_PAYLOAD``): telling its
+    owner to rotate it would be wrong, as a new one is public again."""
+    if PUBLISHABLE.match(value):
+        return True
+    jwt = JWT_PAYLOAD.match(value)
+    if jwt is None or len(jwt.group(1)) > MAX_PAYLOAD:
+        return False
+    payload = jwt.group(1)
+    try:  # binascii.Error and the JSON and UTF-8 errors are ValueErrors; deep nesting recurses
+        claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(claims, dict) and claims.get("role") == PUBLIC_ROLE
 
 
 def _a_named_hash(text: str, start: int, value: str) -> bool:
@@ -279,7 +314,8 @@ def _a_value(value: str) -> bool:
     snake = (SNAKE_CASE.match(value) or _short_parts(value)) and not PASSWORD_LIKE.search(value)
     if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or snake:
         return False
-    if any(name.match(value) for name in (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME)):
+    names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR)
+    if any(name.match(value) for name in names):
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
         return False
@@ -322,7 +358,21 @@ def _listed(text: str, start: int, end: int) -> bool:
     floor = max(0, start - WINDOW)
     marks = (text.rfind(mark, floor, start) for mark in ("\n", "|", ",", ";", "：", "，"))
     segment = max(floor - 1, *marks) + 1
-    return len(LIST_SEPARATOR.findall(text, segment, start)) >= 2
+    return _chained_separators(text, list(LIST_SEPARATOR.finditer(text, segment, start))) >= 2
+
+
+def _chained_separators(text: str, separators: list[re.Match[str]]) -> int:
+    """How many of the slashes before a value join it to the items right before it, one item
+    between two slashes (`` `a` / `b` / <value> ``): after a word that is no item (``and``,
+    ``und``, ``y``), a pair starts anew (`` `u1` / `p1` und `u2` / <value> ``)."""
+    chained = 0
+    for later, earlier in itertools.pairwise([None, *reversed(separators)]):
+        if earlier is None:
+            break
+        if later is not None and not ITEM.fullmatch(text, earlier.end(), later.start()):
+            break
+        chained += 1
+    return chained
 
 
 def _paired_names(text: str, start: int, value: str) -> bool:
