@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from memory_audit.tree.index_names import NamedPointer, named_pointers
 from memory_audit.tree.markdown import Block, Document, Limits, Span, is_external, parse_markdown
 
 INDEX_NAME = "MEMORY.md"
@@ -74,6 +75,7 @@ class _Structure:
     entries: tuple[IndexEntry, ...]
     unread: tuple[tuple[int, int], ...]  # line ranges too costly to read links from
     mentions: tuple[str, ...]  # ``.md`` paths named in code spans: `notes.md` — pointers
+    named: tuple[NamedPointer, ...]  # lines led by a file's name: - `notes.md` — hook
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,12 @@ class Index:
     def mentions(self) -> tuple[str, ...]:
         return self._structure.mentions
 
+    @property
+    def named(self) -> tuple[NamedPointer, ...]:
+        """Lines that point at a file by its name, not a link (``- `notes.md` — hook``):
+        candidates, until the snapshot finds the file (:attr:`MemoryTree.index_named`)."""
+        return self._structure.named
+
     @cached_property
     def pointer_lines(self) -> frozenset[int]:
         """The lines that are index entries (they start with their link), not prose."""
@@ -131,16 +139,22 @@ def parse_index(text: str, size: int, mtime: float, raw_line_bytes: Sequence[int
 def _parse_structure(lines: tuple[str, ...], document: Document) -> _Structure:
     kinds = [LineKind.BLANK if not line.strip() else LineKind.TEXT for line in lines]
     entries: list[IndexEntry] = []
+    named: list[NamedPointer] = []
     for block in document.blocks:
         for number in range(block.first, block.last + 1):
             kinds[number - 1] = _block_kind(block, lines[number - 1])
-        if block.spans:
-            entries += _entries(block, kinds)
+        found = list(_entries(block, kinds)) if block.spans else []
+        entries += found
+        if block.kind == "paragraph":
+            linked = frozenset(e.line for e in found)
+            pointers = frozenset(e.line for e in found if e.is_pointer)
+            named += named_pointers(block, linked, pointers)
     return _Structure(
         tuple(kinds),
         tuple(entries),
         document.unread,
         tuple(link.target for link in document.links if link.mention),
+        tuple(named),
     )
 
 

@@ -20,6 +20,7 @@ from urllib.parse import unquote
 from memory_audit.errors import describe
 from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS, listed_kind, not_memory_reason
 from memory_audit.tree.index_file import INDEX_NAME, Index, IndexLink, parse_index
+from memory_audit.tree.index_names import NamedPointer
 from memory_audit.tree.load_budget import LoadedIndex, load_index
 from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.markdown import is_external
@@ -131,13 +132,28 @@ class MemoryTree:
         )
 
     @cached_property
+    def index_named(self) -> tuple[tuple[NamedPointer, str], ...]:
+        """Index lines that point at a file of the tree by its name, not a link
+        (``- `notes.md` — hook``), with the file's tree path. A name no file of the tree
+        has (a repository document, a file since deleted) makes no pointer: the line stays
+        what it is, text."""
+        found = []
+        for pointer in self.index.named if self.index else ():
+            path = self._resolve_mention(pointer.target, "").path
+            if path is not None and path != INDEX_NAME:
+                found.append((pointer, path))
+        return tuple(found)
+
+    @cached_property
     def index_targets(self) -> Mapping[str, tuple[int, ...]]:
-        """Tree path -> MEMORY.md lines that link to it."""
+        """Tree path -> MEMORY.md lines that point at it: by a link, or by its name."""
         found: dict[str, list[int]] = defaultdict(list)
         for link, target in self.index_links:
             if target.path is not None:
                 found[target.path].append(link.line)
-        return {path: tuple(lines) for path, lines in found.items()}
+        for pointer, path in self.index_named:
+            found[path].append(pointer.line)
+        return {path: tuple(sorted(lines)) for path, lines in found.items()}
 
     @cached_property
     def superseded(self) -> frozenset[str]:
