@@ -3,9 +3,10 @@
 
 They are pointers wherever the index is read as pointers: never inline content, never
 moved by ``move-to-topic``, their hooks are hooks, and the file they name is indexed and
-reached. A name no file of the tree has, or a name in the middle of a sentence, changes
-nothing. They are no duplicate entries: a named line is often a section's "see the file"
-next to the file's entry, and a duplicate's fix deletes a line.
+reached. A line that sends the reader to a document of the project (``See
+`docs/INDEX.md` — hook``) is a pointer too. A name no file has, or a name in the middle
+of a sentence, changes nothing. They are no duplicate entries: a named line is often a
+section's "see the file" next to the file's entry, and a duplicate's fix deletes a line.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from memory_audit.fix.actions import actions, answers_for
 from memory_audit.fix.tree_access import Tree
 from memory_audit.secrets.rules import bundled_rules
 from memory_audit.secrets.scanner import Scanner
+from memory_audit.tree.location import ProjectLocation
 from tests.harness import codes, findings, memory, write_tree
 
 TOPICS = ("deploy-notes.md", "billing_rules.md", "team.md", "runbook.md", "refunds.md")
@@ -73,7 +75,8 @@ def test_move_to_topic_leaves_every_named_pointer_in_the_index(tree_dir: Path) -
 
 
 def test_a_named_pointer_has_a_hook_that_can_be_too_long(tree_dir: Path) -> None:
-    long = "and then the whole story of how releases went out last spring, " * 3
+    # A hook that names another file is still a hook.
+    long = "and then the whole story of how releases went out last spring, " * 3 + "`team.md`"
     named_tree(tree_dir, f"# Index\n- See `deploy-notes.md` — {long}\n- `team.md` — owners\n")
     assert codes(findings(tree_dir, "index-budget")) == [("long-hook", "MEMORY.md", 2)]
 
@@ -117,3 +120,28 @@ def test_named_pointers_index_their_file_and_are_never_duplicate_entries(
     write_tree(tree_dir, {"MEMORY.md": text, "support.md": hub, "refunds.md": memory("refunds")})
     options = {"index-drift": IndexDriftOptions(flat_index=True)}
     assert findings(tree_dir, "index-drift", options=options) == []
+
+
+def test_a_line_led_by_a_project_documents_path_is_a_pointer_too(tmp_path: Path) -> None:
+    project = write_tree(tmp_path / "project", {"docs/INDEX.md": "# Documents\n"})
+    text = (
+        "# Index\n- See `docs/INDEX.md` — every document of the project\n"
+        "- See `docs/ROADMAP.md` — the plan for next year\n"  # no such document
+        "- `docs/INDEX.md` is rebuilt by `make docs` on every release\n"  # says, not sends
+        "- `refunds.md` — refund limits\n"
+    )
+    tree = write_tree(project / "memory", {"MEMORY.md": text, "refunds.md": memory("refunds")})
+    location = ProjectLocation("-project", project, None)
+    [inline] = findings(tree, "index-budget", location=location)
+    assert (inline.code, inline.line, inline.fix) == (
+        "inline-content",
+        3,
+        {"action": "move-to-topic", "first": 3, "last": 4},
+    )
+
+
+def test_a_line_listing_several_files_by_name_has_no_hook_to_shorten(tree_dir: Path) -> None:
+    names = ", ".join(f"`{name}`" for name in TOPICS)
+    text = f"# Index\n> See: {names}, and the notes on the nightly rebuild of the staging box\n"
+    named_tree(tree_dir, text)
+    assert findings(tree_dir, "index-budget") == []

@@ -71,7 +71,8 @@ def _long_hooks(
     pointers: list[IndexEntry | NamedPointer] = [
         e for e in index.entries if e.kind is LineKind.POINTER
     ]
-    long = sorted((p for p in [*pointers, *named] if len(p.hook) > limit), key=lambda p: p.line)
+    pointers += [p for p in named if not p.several]  # a list of files has no hook
+    long = sorted((p for p in pointers if len(p.hook) > limit), key=lambda p: p.line)
     if not long:
         return
     first = long[0]

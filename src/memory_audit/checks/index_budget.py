@@ -23,7 +23,9 @@ to every session.
   ``warn_chars`` one ``near-budget`` suggestion names what loads the index, since all of
   it is context every session pays for; inline content is a suggestion;
 - ``inline-content``: lines that are not pointers (paragraphs, code blocks,
-  tables, knowledge written into the index), one finding per block (more than
+  tables, knowledge written into the index; a line led by a topic file's name,
+  ``- See `notes.md` — hook`` or ``- notes.md -- hook``, is a pointer as a linked
+  one is, here and for the cut-off and hooks), one finding per block (more than
   three blocks: one finding listing them, whose fix moves them all): a
   pointer-only index keeps knowledge in topic files (docs/dimensions.md,
   "The memory model"). A problem when the index is near or over its budget, a

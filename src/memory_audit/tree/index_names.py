@@ -24,6 +24,7 @@ ARROWS = ("→", "->", "⇒", "➜")
 NAME_STOPS = frozenset("`[]()<>|\"'")
 TRAILING = ".,;:!?*_"  # sentence punctuation or a closing emphasis after a bare name
 SEPARATORS = ("—", "–", "--", "-", ":")
+LIST_GLUE = " \t,;/&"  # between the names of a list of files
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,8 @@ class NamedPointer:
     line: int
     target: str
     hook: str
+    several: bool = False  # the first of a list of names (``See: `a.md`, `b.md```)
+    sends: bool = False  # led by ``See`` or an arrow: it tells the reader to open the file
 
 
 def named_pointers(
@@ -52,21 +55,26 @@ def named_pointers(
     for number, text in enumerate(block.text.split("\n"), start=block.first):
         found = None if number in linked else _leading_name(text, offset, mentions)
         if found is not None:
-            name, hook, opens_sentence = found
+            name, end, sends, opens_sentence = found
             if not (opens_sentence or number == block.first or after_pointer):
                 found = None
             else:
-                yield NamedPointer(number, name, hook)
+                # a list of files (`a.md`, `b.md`): its words are no hook of the first
+                more = offset + _skip(text, end, LIST_GLUE) in mentions
+                hook = _hook(text[end:])
+                yield NamedPointer(number, name, hook, several=more, sends=sends)
         after_pointer = found is not None or number in pointers
         offset += len(text) + 1
 
 
 def _leading_name(
     text: str, offset: int, mentions: Mapping[int, Span]
-) -> tuple[str, str, bool] | None:
-    """``(name, hook, opens_sentence)`` when ``text`` is led by a ``.md`` name."""
+) -> tuple[str, int, bool, bool] | None:
+    """``(name, where it ends, sends, opens_sentence)`` when ``text`` is led by a ``.md``
+    name (``sends``: after ``See`` or an arrow)."""
     at = _skip(text, 0, EMPHASIS)
-    at, opens_sentence = _lead(text, at)
+    lead, opens_sentence = _lead(text, at)
+    sends, at = lead > at, lead
     at = _skip(text, at, EMPHASIS + ":")
     if at >= len(text):
         return None
@@ -80,7 +88,7 @@ def _leading_name(
         if bare is None:
             return None
         name, end = bare
-    return name, _hook(text[end:]), opens_sentence
+    return name, end, sends, opens_sentence
 
 
 def _skip(text: str, at: int, chars: str) -> int:
