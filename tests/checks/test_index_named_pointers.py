@@ -81,16 +81,18 @@ def test_a_named_pointer_has_a_hook_that_can_be_too_long(tree_dir: Path) -> None
     assert codes(findings(tree_dir, "index-budget")) == [("long-hook", "MEMORY.md", 2)]
 
 
-def test_a_named_pointer_past_the_cut_off_is_an_invisible_entry(tree_dir: Path) -> None:
+def test_named_pointers_past_the_cut_off_are_invisible_entries(tree_dir: Path) -> None:
     notes = "".join(f"- Staging fact number {i} about the nightly rebuild.\n" for i in range(205))
-    named_tree(tree_dir, f"# Index\n{notes}- See `refunds.md` — the refund limits\n")
+    pointers = "- See `refunds.md` — the refund limits\n- runbook.md -- the queue\n"
+    named_tree(tree_dir, f"# Index\n{notes}{pointers}See `refunds.md` for the window.\n")
     found = {f.code: f for f in findings(tree_dir, "index-budget")}
     invisible = found["invisible-entry"]
-    assert (invisible.line, invisible.related) == (207, ("refunds.md",))
-    assert invisible.message == (
-        "the entry for `refunds.md` is past the cut-off; no session sees it"
+    assert (invisible.line, invisible.related) == (207, ("refunds.md", "runbook.md"))
+    assert invisible.message == (  # a file named on two lines is named once
+        "3 index entries are past the cut-off (from line 207 on); no session sees them:"
+        " `refunds.md`, `runbook.md`"
     )
-    assert "1 entry from line 201 on is never seen" in found["over-budget"].message
+    assert "3 entries from line 201 on are never seen" in found["over-budget"].message
 
 
 def test_a_file_named_by_a_pointer_line_is_reached_one_named_mid_sentence_is_not(

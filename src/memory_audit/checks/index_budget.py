@@ -184,8 +184,9 @@ def _invisible(
         what = f"the entry for `{first.target}` is {how}; no session sees it"
         what += f" (title `{first.title}`)" if first.title != first.target else ""
     else:
-        named = ", ".join(f"`{e.target}`" for e in hidden[:NAMED_ENTRIES])
-        more = f" and {len(hidden) - NAMED_ENTRIES} more" if len(hidden) > NAMED_ENTRIES else ""
+        files = list(dict.fromkeys(e.target for e in hidden))  # a file named on two lines
+        named = ", ".join(f"`{target}`" for target in files[:NAMED_ENTRIES])
+        more = f" and {len(files) - NAMED_ENTRIES} more" if len(files) > NAMED_ENTRIES else ""
         start = "from line" if not partial else "the first cut off mid-line, from line"
         what = (
             f"{len(hidden)} index entries are past the cut-off ({start} {first.line} on);"
