@@ -139,23 +139,32 @@ def parse_index(text: str, size: int, mtime: float, raw_line_bytes: Sequence[int
 def _parse_structure(lines: tuple[str, ...], document: Document) -> _Structure:
     kinds = [LineKind.BLANK if not line.strip() else LineKind.TEXT for line in lines]
     entries: list[IndexEntry] = []
-    named: list[NamedPointer] = []
     for block in document.blocks:
         for number in range(block.first, block.last + 1):
             kinds[number - 1] = _block_kind(block, lines[number - 1])
-        found = list(_entries(block, kinds)) if block.spans else []
-        entries += found
-        if block.kind == "paragraph":
-            linked = frozenset(e.line for e in found)
-            pointers = frozenset(e.line for e in found if e.is_pointer)
-            named += named_pointers(block, linked, pointers)
+        if block.spans:
+            entries += _entries(block, kinds)
     return _Structure(
         tuple(kinds),
         tuple(entries),
         document.unread,
         tuple(link.target for link in document.links if link.mention),
-        tuple(named),
+        tuple(_named(document.blocks, kinds)),
     )
+
+
+def _named(blocks: Sequence[Block], kinds: Sequence[LineKind]) -> Iterator[NamedPointer]:
+    """Lines led by a file's name, in paragraphs with a line no link was read on (most
+    index lines are links, and a 10,000-entry index is read on every audit)."""
+    text = LineKind.TEXT
+    for block in blocks:
+        if block.kind != "paragraph" or ".md" not in block.text:
+            continue
+        lines = range(block.first, block.last + 1)
+        if any(kinds[n - 1] is text for n in lines):  # a line with no link read on it
+            linked = frozenset(n for n in lines if kinds[n - 1] is not LineKind.TEXT)
+            pointers = frozenset(n for n in lines if kinds[n - 1] is LineKind.POINTER)
+            yield from named_pointers(block, linked, pointers)
 
 
 def _block_kind(block: Block, line: str) -> LineKind:
