@@ -9,10 +9,11 @@ own part; it decides only whether inline content is a problem or a suggestion: `
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 
 from memory_audit.model.finding import Finding, make_finding
-from memory_audit.tree.index_file import INDEX_NAME, LIST_ITEM, Index, LineKind
+from memory_audit.tree.index_file import INDEX_NAME, LIST_ITEM, Index, IndexEntry, LineKind
+from memory_audit.tree.index_names import NamedPointer
 
 SHOWN_LINES = 12  # line numbers listed in a grouped finding
 GROUPED = 3  # more blocks (or rules) than this in one index: one finding for them all
@@ -34,11 +35,21 @@ RULE_START = (
 
 
 def line_findings(
-    dimension: str, index: Index, *, tight: bool, max_hook_chars: int
+    dimension: str,
+    index: Index,
+    *,
+    tight: bool,
+    max_hook_chars: int,
+    named: Sequence[NamedPointer] = (),
 ) -> Iterator[Finding]:
-    """Rules, inline content, over-long hooks and lines pointing at several files."""
-    yield from _content(dimension, index, tight)
-    yield from _long_hooks(dimension, index, max_hook_chars)
+    """Rules, inline content, over-long hooks and lines pointing at several files.
+
+    ``named``: the lines that point at a file of the tree by its name (``- `notes.md` —
+    hook``): pointers, as a linked line is: never content to move, and their hooks are
+    hooks.
+    """
+    yield from _content(dimension, index, tight, frozenset(p.line for p in named))
+    yield from _long_hooks(dimension, index, named, max_hook_chars)
     for entry in index.entries:
         if len(entry.links) > 1:
             targets = ", ".join(f"`{link.target}`" for link in entry.links)
@@ -53,9 +64,15 @@ def line_findings(
             )
 
 
-def _long_hooks(dimension: str, index: Index, limit: int) -> Iterator[Finding]:
+def _long_hooks(
+    dimension: str, index: Index, named: Sequence[NamedPointer], limit: int
+) -> Iterator[Finding]:
     """One finding for every over-long hook of the index: one cause, one decision."""
-    long = [e for e in index.entries if e.kind is LineKind.POINTER and len(e.hook) > limit]
+    pointers: list[IndexEntry | NamedPointer] = [
+        e for e in index.entries if e.kind is LineKind.POINTER
+    ]
+    pointers += [p for p in named if not p.several]  # a list of files has no hook
+    long = sorted((p for p in pointers if len(p.hook) > limit), key=lambda p: p.line)
     if not long:
         return
     first = long[0]
@@ -77,7 +94,9 @@ def _long_hooks(dimension: str, index: Index, limit: int) -> Iterator[Finding]:
     )
 
 
-def _content(dimension: str, index: Index, tight: bool) -> Iterator[Finding]:
+def _content(
+    dimension: str, index: Index, tight: bool, named: Collection[int]
+) -> Iterator[Finding]:
     """Rules and inline content in the index. Inline content is a problem when the index is
     near or over its load budget (every line of it costs room a pointer needs); below that,
     a preamble, a legend or a note on how the index is kept is a matter of taste: a
@@ -87,7 +106,8 @@ def _content(dimension: str, index: Index, tight: bool) -> Iterator[Finding]:
     blocks: list[list[int]] = []
     rules: list[int] = []
     block: list[int] = []
-    for number, (text, kind) in enumerate(zip(index.lines, index.line_kinds, strict=True), 1):
+    kinds = [LineKind.POINTER if n in named else k for n, k in enumerate(index.line_kinds, 1)]
+    for number, (text, kind) in enumerate(zip(index.lines, kinds, strict=True), 1):
         if kind is LineKind.TEXT and _is_rule(text):
             blocks.append(block)
             block = []

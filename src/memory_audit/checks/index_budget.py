@@ -23,7 +23,9 @@ to every session.
   ``warn_chars`` one ``near-budget`` suggestion names what loads the index, since all of
   it is context every session pays for; inline content is a suggestion;
 - ``inline-content``: lines that are not pointers (paragraphs, code blocks,
-  tables, knowledge written into the index), one finding per block (more than
+  tables, knowledge written into the index; a line led by a topic file's name,
+  ``- See `notes.md` — hook`` or ``- notes.md -- hook``, is a pointer as a linked
+  one is, here and for the cut-off and hooks), one finding per block (more than
   three blocks: one finding listing them, whose fix moves them all): a
   pointer-only index keeps knowledge in topic files (docs/dimensions.md,
   "The memory model"). A problem when the index is near or over its budget, a
@@ -59,7 +61,7 @@ from memory_audit.analysis.index_loaders import IndexLoader, whole_index_loader
 from memory_audit.analysis.index_overflow import overflow_fix
 from memory_audit.analysis.recall import RECALL_CAP, recall_scan
 from memory_audit.model.finding import Finding, Skip, make_finding
-from memory_audit.tree.index_file import INDEX_NAME, Index, IndexEntry
+from memory_audit.tree.index_file import INDEX_NAME, Index
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -89,7 +91,10 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     else:
         yield from _budget(tree, index, load, options)
         tight = load.cut or load.lines > options.warn_lines or load.chars > options.warn_chars
-    yield from line_findings(ID, index, tight=tight, max_hook_chars=options.max_hook_chars)
+    named = [pointer for pointer, _ in tree.index_named]
+    yield from line_findings(
+        ID, index, tight=tight, max_hook_chars=options.max_hook_chars, named=named
+    )
 
 
 def _budget(
@@ -97,7 +102,7 @@ def _budget(
 ) -> Iterator[Finding]:
     shape = f"MEMORY.md is {loaded.lines} lines, {loaded.chars:,} characters as Claude Code counts"
     if loaded.first_hidden is not None:
-        hidden = [e for e in index.entries if e.line >= loaded.first_hidden]
+        hidden = _hidden(tree, index, loaded.first_hidden)
         yield make_finding(
             ID,
             "over-budget",
@@ -141,8 +146,33 @@ def _loaded_in_full(
     )
 
 
+@dataclass(frozen=True)
+class _Pointer:
+    """An index line past the cut: a linked entry, or a line naming its file."""
+
+    line: int
+    target: str  # as the line writes it
+    title: str
+    path: str | None  # the tree file it points at
+
+
+def _hidden(tree: MemoryTree, index: Index, first_hidden: int) -> list[_Pointer]:
+    paths = {(link.line, link.target): target.path for link, target in tree.index_links}
+    linked = [
+        _Pointer(e.line, e.target, e.title, paths.get((e.line, e.target)))
+        for e in index.entries
+        if e.line >= first_hidden
+    ]
+    named = [
+        _Pointer(p.line, p.target, p.target, path)
+        for p, path in tree.index_named
+        if p.line >= first_hidden
+    ]
+    return sorted([*linked, *named], key=lambda p: p.line)
+
+
 def _invisible(
-    tree: MemoryTree, index: Index, hidden: Sequence[IndexEntry], loaded: LoadedIndex
+    tree: MemoryTree, index: Index, hidden: Sequence[_Pointer], loaded: LoadedIndex
 ) -> Finding:
     """One finding for every entry past the cut: one cause, one decision (not a flood of
     one finding per entry)."""
@@ -152,17 +182,17 @@ def _invisible(
     if len(hidden) == 1:
         # The file first: a long title, shortened in the message, must not hide which it is.
         what = f"the entry for `{first.target}` is {how}; no session sees it"
-        what += f" (title `{first.title}`)"
+        what += f" (title `{first.title}`)" if first.title != first.target else ""
     else:
-        named = ", ".join(f"`{e.target}`" for e in hidden[:NAMED_ENTRIES])
-        more = f" and {len(hidden) - NAMED_ENTRIES} more" if len(hidden) > NAMED_ENTRIES else ""
+        files = list(dict.fromkeys(e.target for e in hidden))  # a file named on two lines
+        named = ", ".join(f"`{target}`" for target in files[:NAMED_ENTRIES])
+        more = f" and {len(files) - NAMED_ENTRIES} more" if len(files) > NAMED_ENTRIES else ""
         start = "from line" if not partial else "the first cut off mid-line, from line"
         what = (
             f"{len(hidden)} index entries are past the cut-off ({start} {first.line} on);"
             f" no session sees them: {named}{more}"
         )
-    paths = {(link.line, link.target): target.path for link, target in tree.index_links}
-    related = (paths.get((e.line, e.target)) or e.target for e in hidden)
+    related = (e.path or e.target for e in hidden)
     return make_finding(
         ID,
         "invisible-entry",

@@ -24,7 +24,9 @@ Reports, for the index at the root of the tree:
   no index line of its own. Recaps (``sessions/``) and superseded files are
   exempt: the index should not list them. A memory that nothing reachable
   leads to is reported once, by ``orphans``, never here;
-- ``duplicate-index-entry``: two index lines link the same file;
+- ``duplicate-index-entry``: two index lines link the same file (a line naming the
+  file without a link, ``See `notes.md` for the limits.``, is often a section's pointer
+  beside the file's entry: never a duplicate, never a line to delete);
 - ``index-not-read``: lines too long or too dense in ``[`` to parse in bounded
   time (a 1 MB line of brackets): entries there were not checked.
 

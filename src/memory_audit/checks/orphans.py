@@ -1,7 +1,8 @@
 """Orphan files: memories nothing leads to from MEMORY.md.
 
 A memory is reachable when a reader starting at MEMORY.md gets to it: an
-index line links it (a stale index path that means it counts), or a reachable
+index line links it (a stale index path that means it counts) or is led by its name
+(``- See `notes.md` — hook``, ``- notes.md -- hook``), or a reachable
 file links it (markdown link or ``[[wikilink]]``) or names it in a relation
 field (``relations:``, ``superseded_by``, ``related:``, ``relates_to:``). Hubs,
 archives and second-level indexes (``retros/index.md``) therefore reach the

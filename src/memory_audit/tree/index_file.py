@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from memory_audit.tree.index_names import NamedPointer, named_pointers
 from memory_audit.tree.markdown import Block, Document, Limits, Span, is_external, parse_markdown
 
 INDEX_NAME = "MEMORY.md"
@@ -74,6 +75,7 @@ class _Structure:
     entries: tuple[IndexEntry, ...]
     unread: tuple[tuple[int, int], ...]  # line ranges too costly to read links from
     mentions: tuple[str, ...]  # ``.md`` paths named in code spans: `notes.md` — pointers
+    named: tuple[NamedPointer, ...]  # lines led by a file's name: - `notes.md` — hook
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,12 @@ class Index:
     def mentions(self) -> tuple[str, ...]:
         return self._structure.mentions
 
+    @property
+    def named(self) -> tuple[NamedPointer, ...]:
+        """Lines that point at a file by its name, not a link (``- `notes.md` — hook``):
+        candidates, until the snapshot finds the file (:attr:`MemoryTree.index_named`)."""
+        return self._structure.named
+
     @cached_property
     def pointer_lines(self) -> frozenset[int]:
         """The lines that are index entries (they start with their link), not prose."""
@@ -141,7 +149,22 @@ def _parse_structure(lines: tuple[str, ...], document: Document) -> _Structure:
         tuple(entries),
         document.unread,
         tuple(link.target for link in document.links if link.mention),
+        tuple(_named(document.blocks, kinds)),
     )
+
+
+def _named(blocks: Sequence[Block], kinds: Sequence[LineKind]) -> Iterator[NamedPointer]:
+    """Lines led by a file's name, in paragraphs with a line no link was read on (most
+    index lines are links, and a 10,000-entry index is read on every audit)."""
+    text = LineKind.TEXT
+    for block in blocks:
+        if block.kind != "paragraph" or ".md" not in block.text:
+            continue
+        lines = range(block.first, block.last + 1)
+        if any(kinds[n - 1] is text for n in lines):  # a line with no link read on it
+            linked = frozenset(n for n in lines if kinds[n - 1] is not LineKind.TEXT)
+            pointers = frozenset(n for n in lines if kinds[n - 1] is LineKind.POINTER)
+            yield from named_pointers(block, linked, pointers)
 
 
 def _block_kind(block: Block, line: str) -> LineKind:

@@ -20,6 +20,7 @@ from urllib.parse import unquote
 from memory_audit.errors import describe
 from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS, listed_kind, not_memory_reason
 from memory_audit.tree.index_file import INDEX_NAME, Index, IndexLink, parse_index
+from memory_audit.tree.index_names import NamedPointer
 from memory_audit.tree.load_budget import LoadedIndex, load_index
 from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.markdown import is_external
@@ -131,13 +132,45 @@ class MemoryTree:
         )
 
     @cached_property
+    def index_named(self) -> tuple[tuple[NamedPointer, str | None], ...]:
+        """Index lines that point at a file by its name, not a link (``- `notes.md` —
+        hook``), with the tree path of the file they name; None for a document of the
+        project a line sends the reader to (``See `docs/INDEX.md` — hook``): a pointer too,
+        but no memory the index lists (a line that starts by naming one, ``CLAUDE.md has
+        the standards``, says something about it). A name no such file has (a file since
+        deleted, a path on another machine) makes no pointer: the line stays text."""
+        found: list[tuple[NamedPointer, str | None]] = []
+        for pointer in self.index.named if self.index else ():
+            path = self._resolve_mention(pointer.target, "").path
+            if path is not None and path != INDEX_NAME:
+                found.append((pointer, path))
+            elif path is None and pointer.sends and self._project_document(pointer.target):
+                found.append((pointer, None))
+        return tuple(found)
+
+    def _project_document(self, raw: str) -> bool:
+        """A file of the project outside the tree, named from the project's root
+        (``docs/INDEX.md``, ``/docs/INDEX.md``): existence only, never read."""
+        project = self.location.project_path
+        if project is None:
+            return False
+        root = os.path.normpath(project)
+        candidate = os.path.normpath(os.path.join(root, unquote(raw).lstrip("/")))
+        tree = self._root_text
+        inside_tree = candidate == tree or candidate.startswith(tree + "/")
+        return candidate.startswith(root + "/") and not inside_tree and os.path.isfile(candidate)
+
+    @cached_property
     def index_targets(self) -> Mapping[str, tuple[int, ...]]:
-        """Tree path -> MEMORY.md lines that link to it."""
+        """Tree path -> MEMORY.md lines that point at it: by a link, or by its name."""
         found: dict[str, list[int]] = defaultdict(list)
         for link, target in self.index_links:
             if target.path is not None:
                 found[target.path].append(link.line)
-        return {path: tuple(lines) for path, lines in found.items()}
+        for pointer, named in self.index_named:
+            if named is not None:
+                found[named].append(pointer.line)
+        return {path: tuple(sorted(lines)) for path, lines in found.items()}
 
     @cached_property
     def superseded(self) -> frozenset[str]:

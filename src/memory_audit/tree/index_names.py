@@ -1,0 +1,128 @@
+"""Index lines that point at a file by its name instead of a link.
+
+Many indexes write their pointers without link syntax: ``- `notes.md` — hook``,
+``- See `notes.md` — hook``, ``See `notes.md` for the details.``, ``- notes.md — hook``.
+Such a line has the pointer shape (issue 25, item 4): its leading content, after a list
+marker, emphasis and an optional ``See``/``See also``/``→``, is the name, and the rest is
+its hook. A line that names a file in the middle of a sentence is prose, whatever it names.
+
+This module finds the *candidates*; whether the name is a file of the tree, and so whether
+the line points anywhere, is the snapshot's to say (:attr:`MemoryTree.index_named`). Hand
+scanned: one pass over each line, whatever it holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from memory_audit.tree.markdown import Block, Span
+
+EMPHASIS = " \t*_"
+ARROWS = ("→", "->", "⇒", "➜")
+# A bare name ends at white space or at a character no file name in an index holds.
+NAME_STOPS = frozenset("`[]()<>|\"'")
+TRAILING = ".,;:!?*_"  # sentence punctuation or a closing emphasis after a bare name
+SEPARATORS = ("—", "–", "--", "-", ":")
+LIST_GLUE = " \t,;/&"  # between the names of a list of files
+
+
+@dataclass(frozen=True)
+class NamedPointer:
+    """One index line pointing at ``target`` by its name, with the words after it."""
+
+    line: int
+    target: str
+    hook: str
+    several: bool = False  # the first of a list of names (``See: `a.md`, `b.md```)
+    sends: bool = False  # led by ``See`` or an arrow: it tells the reader to open the file
+
+
+def named_pointers(
+    block: Block, linked: frozenset[int], pointers: frozenset[int]
+) -> Iterator[NamedPointer]:
+    """The lines of a paragraph whose leading content names a ``.md`` file.
+
+    Like a linked pointer, a line led by the name itself is one only on the paragraph's
+    first line or right after another pointer: the next line of a wrapped sentence may
+    begin with a name too. A line led by a capitalised ``See`` or an arrow starts its own
+    sentence wherever it is. Lines with links (``linked``) are read as links; ``pointers``
+    are those of them that are entries.
+    """
+    mentions = {s.start: s for s in block.spans if s.link.mention}
+    after_pointer = False
+    offset = 0
+    for number, text in enumerate(block.text.split("\n"), start=block.first):
+        found = None if number in linked else _leading_name(text, offset, mentions)
+        if found is not None:
+            name, end, sends, opens_sentence = found
+            if not (opens_sentence or number == block.first or after_pointer):
+                found = None
+            else:
+                # a list of files (`a.md`, `b.md`): its words are no hook of the first
+                more = offset + _skip(text, end, LIST_GLUE) in mentions
+                hook = _hook(text[end:])
+                yield NamedPointer(number, name, hook, several=more, sends=sends)
+        after_pointer = found is not None or number in pointers
+        offset += len(text) + 1
+
+
+def _leading_name(
+    text: str, offset: int, mentions: Mapping[int, Span]
+) -> tuple[str, int, bool, bool] | None:
+    """``(name, where it ends, sends, opens_sentence)`` when ``text`` is led by a ``.md``
+    name (``sends``: after ``See`` or an arrow)."""
+    at = _skip(text, 0, EMPHASIS)
+    lead, opens_sentence = _lead(text, at)
+    sends, at = lead > at, lead
+    at = _skip(text, at, EMPHASIS + ":")
+    if at >= len(text):
+        return None
+    if text[at] == "`":
+        span = mentions.get(offset + at)
+        if span is None:
+            return None  # a code span, but not a file name
+        name, end = span.link.target, span.end - offset
+    else:
+        bare = _bare_name(text, at)
+        if bare is None:
+            return None
+        name, end = bare
+    return name, end, sends, opens_sentence
+
+
+def _skip(text: str, at: int, chars: str) -> int:
+    while at < len(text) and text[at] in chars:
+        at += 1
+    return at
+
+
+def _lead(text: str, at: int) -> tuple[int, bool]:
+    """Past a leading ``See``, ``See also`` or arrow; whether it opens a sentence."""
+    for arrow in ARROWS:
+        if text.startswith(arrow, at):
+            return at + len(arrow), True
+    word = text[at : at + 8]
+    for lead in ("see also", "see"):
+        after = at + len(lead)
+        if word.lower().startswith(lead) and after < len(text) and text[after] in EMPHASIS + ":":
+            return after, text[at] == "S"
+    return at, False
+
+
+def _bare_name(text: str, at: int) -> tuple[str, int] | None:
+    end = at
+    while end < len(text) and not text[end].isspace() and text[end] not in NAME_STOPS:
+        end += 1
+    name = text[at:end].rstrip(TRAILING)
+    if len(name) <= len(".md") or not name.endswith(".md") or "://" in name:
+        return None
+    return name, at + len(name)
+
+
+def _hook(rest: str) -> str:
+    rest = rest.lstrip("*_.,; ").strip()
+    for separator in SEPARATORS:
+        if rest.startswith(separator):
+            return rest[len(separator) :].strip()
+    return rest
