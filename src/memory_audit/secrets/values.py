@@ -262,7 +262,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     if not _a_value(value) or _cut_address(value, text, end) or templated or named_hash:
         return False
     listed = (not first_of_pair and _listed(text, start, end)) or _paired_names(text, start, value)
-    return not listed and _in_context(text, start, end) and _shaped(rule, text, start, end)
+    # the shape first: it reads the value only, the context the words around it
+    return not listed and _shaped(rule, text, start, end) and _in_context(text, start, end)
 
 
 def _template_default(text: str, start: int, end: int) -> bool:
