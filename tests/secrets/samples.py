@@ -233,6 +233,7 @@ case(
         (f"mongodb+srv://svc:{(_m := rnd(ALNUM, 16))}@cluster0.mongodb.net/x", _m),
         # the same default on a shared host is someone's password
         ("postgresql://fern_user:fern_password@db.fernhill.net/fern", "fern_password"),
+        ("postgresql://fernhelp:Qm7kLp2xRzW9@postgres:5432/fernhelp", "Qm7kLp2xRzW9"),
     ],
     [
         "postgres://app:${DB_PASSWORD}@db/app",
@@ -241,6 +242,8 @@ case(
         # a template's default for a local database: a password word after the app's name
         "postgresql://fern_user:fern_password@localhost:5432/fern",
         "mysql://fernuser:fernpass@127.0.0.1/fern",
+        # the user's name again, on a compose network's service
+        "postgresql://fernhelp:fernhelp@postgres:5432/fernhelp",
         "postgres://db.internal:5432/app",
     ],
 )

@@ -120,9 +120,12 @@ SECRET_NAME = re.compile(
     re.I,
 )
 # A URL's password that is a password word after a name, or none (``fern_password``,
-# ``fernpass``, ``password``), on a host that is this machine: a template's default.
+# ``fernpass``, ``password``), on a host that is this machine or a service of a compose
+# network (a name with no dot: ``@postgres:5432``, ``@db``): a template's default.
 DEFAULT_PASSWORD = re.compile(r"(?:[A-Za-z0-9]+[_-]?)?(?:password|passwd|pass|pwd)", re.I)
-LOCAL_HOST = re.compile(r"@(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?![\w.-])")
+LOCAL_HOST = re.compile(
+    r"@(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|[A-Za-z][A-Za-z0-9_-]*)(?![\w.-])"
+)
 # Keys their issuers make to be public, shipped in every browser or app that uses them, by
 # their documented prefixes: a publishable key (Stripe's and Clerk's "pk_live_"/"pk_test_",
 # Supabase's "sb_publishable_"), a PostHog project key ("phc_"), a Mapbox public token
@@ -267,13 +270,17 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
 
 
 def _template_default(text: str, start: int, end: int) -> bool:
-    """A URL's password on this machine that only names itself a password
-    (``postgresql://fern_user:fern_password@localhost/fern``, ``app:apppass@127.0.0.1``):
+    """A URL's password on this machine or a compose network's service that only names
+    itself a password or repeats the user's name
+    (``postgresql://fern_user:fern_password@localhost/fern``, ``fern:fern@postgres``):
     a compose file's or a template's default for a local database, the same in every
     clone of the project, no one's secret."""
-    host = LOCAL_HOST.match(text, end)
-    named = DEFAULT_PASSWORD.fullmatch(text[start:end])
-    return text[start - 1 : start] == ":" and host is not None and named is not None
+    if text[start - 1 : start] != ":" or LOCAL_HOST.match(text, end) is None:
+        return False
+    value = text[start:end]
+    scheme = text.rfind("://", max(0, start - 80), start)
+    user = text[scheme + 3 : start - 1] if scheme >= 0 else ""
+    return DEFAULT_PASSWORD.fullmatch(value) is not None or value.lower() == user.lower()
 
 
 def _public_by_design(value: str) -> bool:
