@@ -329,6 +329,8 @@ case(
         "$env:FERN_DB_PASS  = $null",
         "export SORT_KEY=created_at",
         "set PRIMARY_KEY=id",
+        # a key file's path, a Windows one written with slashes
+        '$env:SSH_KEY = "C:/Users/ops/Fern-Lab/keys/fern_ed25519"',
     ],
 )
 

@@ -185,7 +185,7 @@ ALGORITHM_PART = re.compile(
 )
 ALGORITHM_SPLIT = re.compile(r"[-_/.+]")
 PATH = re.compile(
-    r"^(?:~|\.{1,2})?/|^[A-Za-z]:\\|^~|\.(?:pub|pem|key|crt|cer|p12|pfx|jks|kdbx|gpg|asc|age|json"
+    r"^(?:~|\.{1,2})?/|^[A-Za-z]:[\\/]|^~|\.(?:pub|pem|key|crt|cer|p12|pfx|jks|kdbx|gpg|asc|age|json"
     r"|ya?ml|toml|ini|cfg|conf|env|txt|md|sh|py|js|ts"
     # a file named where a value would be ("login screenshot: screenshot-login.png")
     r"|png|jpe?g|gif|svg|webp|ico|bmp|tiff?|pdf|docx?|xlsx?|pptx?|csv|html?|css|xml|zip|tar"
