@@ -107,7 +107,7 @@ def test_a_long_password_with_symbols_and_a_compose_default_are_published_too(
 ) -> None:
     # A fixture password a provisioning script hard-codes (a person's, with symbols, though
     # long and mixing cases and digits) and a compose file's database URL default.
-    fixture, default = "Harb0r#Quay2026!x", "shopdbpass"
+    fixture, default = "Harb0r#Quay2026!x", "Shopline2026"
     files = {
         "scripts/provision.py": f'PASSWORD = "{fixture}"  # local test account\n',
         "docker-compose.yml": f"DATABASE_URL: postgresql://shop:{default}@db:5432/shop\n",
@@ -116,3 +116,21 @@ def test_a_long_password_with_symbols_and_a_compose_default_are_published_too(
     found = _audit(_project(tmp_path, files, note))
     assert [f.level for f in found] == ["suggestion", "suggestion"]
     assert {f.message.rsplit(" ", 1)[-1] for f in found} == set(files)
+
+
+def test_a_template_default_for_a_local_database_is_no_finding_published_or_not(
+    tmp_path: Path,
+) -> None:
+    # A password that only names itself one, or repeats the user, on this machine or a
+    # compose service's host: every clone's default, no one's secret. The same words on
+    # another host are someone's, and stay.
+    urls = [
+        "postgresql://shop_user:shop_password@localhost:5432/shop",
+        "postgresql://shop:shopdbpass@db:5432/shop",
+        "postgresql://shopline:shopline@postgres:5432/shopline",
+    ]
+    files = {"docker-compose.yml": "".join(f"DATABASE_URL: {url}\n" for url in urls)}
+    remote = "postgresql://shop_user:shopline_password@db.shopline.io:5432/shop"
+    note = "\n".join([*urls, remote])
+    [found] = _audit(_project(tmp_path, files, note))
+    assert found.level == "problem"  # the remote one, which the repository does not publish

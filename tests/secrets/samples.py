@@ -231,11 +231,19 @@ case(
     [
         (f"postgres://app:{_db}@db.internal:5432/app", _db),
         (f"mongodb+srv://svc:{(_m := rnd(ALNUM, 16))}@cluster0.mongodb.net/x", _m),
+        # the same default on a shared host is someone's password
+        ("postgresql://fern_user:fern_password@db.fernhill.net/fern", "fern_password"),
+        ("postgresql://fernhelp:Qm7kLp2xRzW9@postgres:5432/fernhelp", "Qm7kLp2xRzW9"),
     ],
     [
         "postgres://app:${DB_PASSWORD}@db/app",
         "postgres://app:<password>@db/app",
         "postgres://user:password@localhost/app",
+        # a template's default for a local database: a password word after the app's name
+        "postgresql://fern_user:fern_password@localhost:5432/fern",
+        "mysql://fernuser:fernpass@127.0.0.1/fern",
+        # the user's name again, on a compose network's service
+        "postgresql://fernhelp:fernhelp@postgres:5432/fernhelp",
         "postgres://db.internal:5432/app",
     ],
 )
@@ -268,6 +276,16 @@ case(
         ('- `FERNVID_PASSWORD` = "Mansard2024"', "Mansard2024"),
         # the code that lets someone sign up as an administrator
         ("- `FERN_ADMIN_INVITE_CODE=Lanterns2025` in `/srv/fern/.env.bot`", "Lanterns2025"),
+        # a shell's environment variable: aligned with its neighbours (spaces before "="),
+        # set for good by cmd's setx (no "="), or named for a key ("..._KEY")
+        ('$env:FERN_DB_PASS  = "Qm7#kLp!2xR"   # the DB password', "Qm7#kLp!2xR"),
+        ('setx FERN_DB_PASSWORD "Harbor!2291x"', "Harbor!2291x"),
+        ("setx FERN_SIGNING_KEY Zk3Qm9Lp2Wx7Rt5Yv8Nb", "Zk3Qm9Lp2Wx7Rt5Yv8Nb"),
+        ("$Env:FERN_SIGNING_KEY='Zk3Qm9Lp2Wx7Rt5Yv8Nb4Hc'", "Zk3Qm9Lp2Wx7Rt5Yv8Nb4Hc"),
+        ("export FERN_SIGNING_KEY=Zk3Qm9Lp2Wx7Rt5Yv8Nb4Hc", "Zk3Qm9Lp2Wx7Rt5Yv8Nb4Hc"),
+        ("set FERN_SIGNING_KEY=Zk3Qm9Lp2Wx7Rt5Yv8Nb4Hc", "Zk3Qm9Lp2Wx7Rt5Yv8Nb4Hc"),
+        # a design token named, then a credential on the same line
+        ("design token sync; API token: Qm7kLp2xRzW9x", "Qm7kLp2xRzW9x"),
     ],
     [
         'password = os.environ["DB_PASSWORD"]',
@@ -302,6 +320,17 @@ case(
         "1. Error token: `--color-amber` → `--color-red-accent` when saving fails",
         # a hash where a hash is named (a bcrypt fragment cut by dotenv expansion)
         f"Next read `ADMIN_PASSWORD_HASH={rnd(ALNUM + './', 32)}` (32 chars, not 60)",
+        # a shell's variable that holds no value, or names no credential
+        # the tokens of a design system, no credentials, in any language
+        "디자인 토큰: COLORS.ink/primarySoft",
+        "Design tokens (dark): Qm7kLp2xRzW9x",
+        'setx PATH "%PATH%;C:\\tools"',
+        "setx FERN_DB_PASS %FERN_DB_PASS%",
+        "$env:FERN_DB_PASS  = $null",
+        "export SORT_KEY=created_at",
+        "set PRIMARY_KEY=id",
+        # a key file's path, a Windows one written with slashes
+        '$env:SSH_KEY = "C:/Users/ops/Fern-Lab/keys/fern_ed25519"',
     ],
 )
 
@@ -484,6 +513,11 @@ case(
         ),
         ("- NAS pwd = lanternfield, user ops", "lanternfield"),
         ("passwd**:** fernvalley\n", "fernvalley"),
+        # a quoted word after an explicit label, whose letters repeat (entropy under 2.5), the
+        # name of the place the account is for, in the e-mail before it
+        ('Usuario back office: Ana Ruiz, info@marisaclub.es. Password: "Marisa".', "Marisa"),
+        # after an e-mail and " / ": the label is no password of the e-mail's
+        ("- Email: dev@fernhill.dev / Password: Lanterntest42", "Lanterntest42"),
     ],
     [
         "password: SHA-256",
@@ -531,6 +565,8 @@ case(
         "password: `protected`",
         'COMMUNITY = "community"',
         'PASSWORD_MODE = "passwordless"',
+        'Password: "Passwd"',
+        "- Email: ops@fernhill.dev / Password: (ask Ana)",
     ],
 )
 case(
@@ -737,6 +773,7 @@ case(
     [
         ("- Admin: `admin` / `Xy@mple987#`", "Xy@mple987#"),
         ("- Ops: `ops.lead` / `Lantern#2207`", "Lantern#2207"),
+        ("- Ops: `ops` / `Lantern#22*`", "Lantern#22*"),
     ],
     [
         "- Maker: `maker9.abc` / `98765`",
@@ -747,6 +784,9 @@ case(
         "Tách khỏi `Sys_Label`/`L10nService` (chỉ cho nội dung động form/field)",
         "nút 🌐 (`OpenRowCaption18Command`/`OpenRowLabel18Command`, DelegateCommand<row>)",
         "- `navImage_p5_1280` / `navImage_p5_1280_sub` — p5, 1280px",
+        # a script's name and a glob of names
+        "ranked by `floor_rank.py`/`rank_8l*` overnight",
+        "`build_index`/`index_2026*` globs",
     ],
 )
 case(

@@ -22,6 +22,9 @@ def test_passwords_people_choose_may_be_published_issuer_formats_never() -> None
     assert not chosen(RULES["table-key"], DEMO)  # the key kind
     assert not chosen(RULES["generic-assignment"], "Zq7RkP2mXv9LwT4nB6yd")  # a generated key
     assert not chosen(RULES["login-pair"], "0f" * 16)  # hex digits
+    # a capitalised word is a name too, which a repository holds as the thing it names
+    assert not chosen(RULES["password-phrase"], "Marisa")
+    assert chosen(RULES["password-phrase"], "sunflower")
 
 
 def test_the_first_tracked_file_outside_the_tree_holding_each_value(tmp_path: Path) -> None:

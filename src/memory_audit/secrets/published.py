@@ -63,13 +63,19 @@ def chosen(rule: Rule, value: str) -> bool:
     password kinds (:data:`CHOSEN_KINDS`, or no declared kind) are chosen by people, as is
     the value of a specific rule declared ``chosen`` (a URL's password: a compose default).
     A value shaped like a generated key (hex digits, a UUID, 16 characters or more mixing
-    cases and digits with no symbol but ``-`` and ``_``) is a key whatever found it.
+    cases and digits with no symbol but ``-`` and ``_``) is a key whatever found it. A
+    capitalised word (``Marisa``) is a name as well: a repository holds the name of the
+    place, person or product it is about everywhere, which publishes no password.
     """
-    if rule.chosen:  # a specific rule declaring its value a person's (a URL's password)
-        return not _generated(value)
-    if not rule.generic or (rule.value is not None and rule.value not in CHOSEN_KINDS):
+    if _generated(value) or _capitalised_word(value):
         return False
-    return not _generated(value)
+    if rule.chosen:  # a specific rule declaring its value a person's (a URL's password)
+        return True
+    return rule.generic and (rule.value is None or rule.value in CHOSEN_KINDS)
+
+
+def _capitalised_word(value: str) -> bool:
+    return value.isalpha() and value[:1].isupper() and value[1:].islower()
 
 
 def _generated(value: str) -> bool:

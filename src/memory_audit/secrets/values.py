@@ -57,6 +57,8 @@ PLACEHOLDER = re.compile(
 )
 # A vendor's prefix and x's where the token would be: "ghp_xxx", "sk-proj-XXX".
 VENDOR_PLACEHOLDER = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}[_-](?:x{3,}|X{3,})$")
+# A member of a module or a constant in code: ``COLORS.ink``, ``theme.palette.primary``.
+DOTTED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*$")
 NOT_A_VALUE = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|[()\[\]]|^\$|^%|^os\.|^env\.", re.I)
 # The name of an environment variable ("secret: HOLIDAY_API_KEY, ..." in prose says where
 # the secret lives, not what it is): upper case words joined by underscores.
@@ -117,6 +119,13 @@ SECRET_NAME = re.compile(
     r"^(?:(?:env|file|fd|stdin|keychain|op|vault|ssm|cmd|exec)[:=]|[\w.-]+@[\w.-]+![\w.-]+$)",
     re.I,
 )
+# A URL's password that is a password word after a name, or none (``fern_password``,
+# ``fernpass``, ``password``), on a host that is this machine or a service of a compose
+# network (a name with no dot: ``@postgres:5432``, ``@db``): a template's default.
+DEFAULT_PASSWORD = re.compile(r"(?:[A-Za-z0-9]+[_-]?)?(?:password|passwd|pass|pwd)", re.I)
+LOCAL_HOST = re.compile(
+    r"@(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\]|[A-Za-z][A-Za-z0-9_-]*)(?![\w.-])"
+)
 # Keys their issuers make to be public, shipped in every browser or app that uses them, by
 # their documented prefixes: a publishable key (Stripe's and Clerk's "pk_live_"/"pk_test_",
 # Supabase's "sb_publishable_"), a PostHog project key ("phc_"), a Mapbox public token
@@ -128,6 +137,13 @@ JWT_PAYLOAD = re.compile(r"^eyJ[A-Za-z0-9_-]+\.(eyJ[A-Za-z0-9_-]+)\.[A-Za-z0-9_-
 PUBLIC_ROLE = "anon"
 # A claim set longer than this is no key's (decoding is linear anyway: a bound, not a need).
 MAX_PAYLOAD = 8192
+# A design system's tokens (colours, spacing names) are no credentials, in any language:
+# "design token: COLORS.ink/primarySoft", "디자인 토큰: ...", "デザイントークン：...".
+DESIGN_TOKEN = re.compile(
+    r"(?:(?i:\bdesign[ _-]?tokens?\b)|디자인 ?토큰|デザイン ?トークン"
+    r"|设计令牌|設計令牌|设计 ?token)"
+    r"(?: ?\([^()\n]{1,24}\))?[ \t*`'\"]*[:=：]?[ \t*`'\"]*$"
+)
 # The line says the value may be public ("anon key (public, safe to commit): ...").
 PUBLIC_NEAR = re.compile(
     r"\bpublishable\b|\bsafe to (?:commit|share|expose|publish)\b|\bnot (?:a )?secret\b", re.I
@@ -169,7 +185,7 @@ ALGORITHM_PART = re.compile(
 )
 ALGORITHM_SPLIT = re.compile(r"[-_/.+]")
 PATH = re.compile(
-    r"^(?:~|\.{1,2})?/|^[A-Za-z]:\\|^~|\.(?:pub|pem|key|crt|cer|p12|pfx|jks|kdbx|gpg|asc|age|json"
+    r"^(?:~|\.{1,2})?/|^[A-Za-z]:[\\/]|^~|\.(?:pub|pem|key|crt|cer|p12|pfx|jks|kdbx|gpg|asc|age|json"
     r"|ya?ml|toml|ini|cfg|conf|env|txt|md|sh|py|js|ts"
     # a file named where a value would be ("login screenshot: screenshot-login.png")
     r"|png|jpe?g|gif|svg|webp|ico|bmp|tiff?|pdf|docx?|xlsx?|pptx?|csv|html?|css|xml|zip|tar"
@@ -238,17 +254,33 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     public = _public_by_design(value)
     if placeholder or value.lower() in PLACEHOLDER_WORDS or rule.allowed(value) or public:
         return False
-    if not known and rule.entropy is not None and entropy(value) < _least_entropy(rule, value):
+    least = _least_entropy(rule, text, start, end)
+    if not known and rule.entropy is not None and entropy(value) < least:
         return False
     if not rule.generic:
-        return True
+        return not (rule.chosen and _template_default(text, start, end))
     # ``app:challenge:{token}``: a template's fixed part, not a value
     templated = text[end : end + 1] == "{"
     named_hash = _a_named_hash(text, start, value)
     if not _a_value(value) or _cut_address(value, text, end) or templated or named_hash:
         return False
     listed = (not first_of_pair and _listed(text, start, end)) or _paired_names(text, start, value)
-    return not listed and _in_context(text, start, end) and _shaped(rule, text, start, end)
+    # the shape first: it reads the value only, the context the words around it
+    return not listed and _shaped(rule, text, start, end) and _in_context(text, start, end)
+
+
+def _template_default(text: str, start: int, end: int) -> bool:
+    """A URL's password on this machine or a compose network's service that only names
+    itself a password or repeats the user's name
+    (``postgresql://fern_user:fern_password@localhost/fern``, ``fern:fern@postgres``):
+    a compose file's or a template's default for a local database, the same in every
+    clone of the project, no one's secret."""
+    if text[start - 1 : start] != ":" or LOCAL_HOST.match(text, end) is None:
+        return False
+    value = text[start:end]
+    scheme = text.rfind("://", max(0, start - 80), start)
+    user = text[scheme + 3 : start - 1] if scheme >= 0 else ""
+    return DEFAULT_PASSWORD.fullmatch(value) is not None or value.lower() == user.lower()
 
 
 def _public_by_design(value: str) -> bool:
@@ -273,13 +305,29 @@ def _a_named_hash(text: str, start: int, value: str) -> bool:
     return bool(HASH_VALUE.match(value) and HASH_NAMED.search(text, max(0, start - NEAR), start))
 
 
-def _least_entropy(rule: Rule, value: str) -> float:
-    """The rule's entropy, except for a password of digits only: a date of birth
-    (``| 密码 | 19990827 |``) repeats digits, so its entropy says little; five distinct
-    digits or more (``MIN_DISTINCT``) and six digits or more (``_stated``) judge it."""
-    if rule.value == "mixed" and value.isdigit():
+def _least_entropy(rule: Rule, text: str, start: int, end: int) -> float:
+    """The rule's entropy, except for a password of digits only or a quoted word given
+    after ``:`` or ``=``: a date of birth (``| 密码 | 19990827 |``) repeats digits and a
+    word its letters (``Password: "Marisa"``), so entropy says little of them; five
+    distinct characters (``MIN_DISTINCT``) and ``_stated`` judge them."""
+    value = text[start:end].strip()
+    if rule.value == "mixed" and (value.isdigit() or _quoted_word(text, start, end)):
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
     return rule.entropy or 0.0
+
+
+def _quoted_word(text: str, start: int, end: int) -> bool:
+    """Letters only, in quotes, right after ``:`` or ``=`` (``Password: "Marisa"``)."""
+    value = text[start:end].strip()
+    return value.isalpha() and _quoted_after_separator(text, start, end)
+
+
+def _quoted_after_separator(text: str, start: int, end: int) -> bool:
+    """In quotes or backticks that close right after it, and ``:`` or ``=`` before them."""
+    opening = text[start - 1 : start] if start else ""
+    if opening not in CLOSING_QUOTES or text[end : end + 1] != CLOSING_QUOTES[opening]:
+        return False
+    return text[max(0, start - 8) : start - 1].rstrip(" *").endswith(SEPARATORS)
 
 
 def _cut_address(value: str, text: str, end: int) -> bool:
@@ -330,8 +378,11 @@ def _a_value(value: str) -> bool:
 
 
 def _a_name(part: str) -> bool:
-    """A part of a slash-joined value that is a name or a word: ``API_KEY``, ``restart``."""
+    """A part of a slash-joined value that is a name or a word: ``API_KEY``, ``restart``,
+    ``COLORS.ink`` (a constant's member)."""
     if VARIABLE_NAME.match(part) or SNAKE_CASE.match(part) or CAMEL_CASE.match(part):
+        return True
+    if DOTTED_NAME.match(part):
         return True
     return bool(KEBAB_CASE.match(part)) or part.isalpha()
 
@@ -379,11 +430,22 @@ def _paired_names(text: str, start: int, value: str) -> bool:
     """`` `OpenRowCaptionCommand`/`OpenRowLabelCommand` ``: the value and the backticked
     text before it are both names in code, and no login or password word stands near."""
     login = BACKTICKED_BEFORE.search(text, max(0, start - 48), start)
-    if login is None or not (_code_name(login.group(1)) and _code_name(value)):
+    if login is None:
+        return False
+    if PATH.search(login.group(1)) and "@" not in login.group(1):  # not ops@fern.sh
+        return True  # `` `floor_rank.py`/`rank_8l*` ``: a script is no login, whatever word is near
+    if not (_code_name(login.group(1)) and _code_name(_unglobbed(value))):
         return False
     floor = max(0, login.start() - NEAR)  # on the pair's line, close before it
     floor = text.rfind("\n", floor, login.start()) + 1 or floor
     return not LOGIN_WORDS.search(text, floor, login.start())
+
+
+def _unglobbed(value: str) -> str:
+    """A glob's name without the ``*`` that ends or starts it (``rank_8l*``: names that
+    start so), judged as the name; a ``*`` inside is a password's symbol."""
+    name = value.strip("*")
+    return name if name != value and "*" not in name else value
 
 
 def _code_name(value: str) -> bool:
@@ -477,10 +539,19 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
         return False
     if value.isdigit():
         return True
-    if value.lower() in text[max(0, start - 40) : start].lower():
+    if value.lower() in _label(text, start).lower():
         return False  # a constant named by its own value: COMMUNITY = "community"
     quoted_word = quoted and value.isalpha() and value.lower() not in COMMON_WORDS
     return quoted_word or _labelled_word(text, start, end, value)
+
+
+def _label(text: str, start: int) -> str:
+    """The words that name a value, back to the clause before them (40 characters at most):
+    ``COMMUNITY = "`` of ``COMMUNITY = "community"``; not the e-mail a sentence before
+    (``ops@fernhill.es. Password: "Fernhill"``: a password may repeat a name near it)."""
+    floor = max(0, start - 40)
+    clause = max(text.rfind(mark, floor, start) for mark in ("\n", ". ", ", ", "; ", "("))
+    return text[max(floor, clause + 1) : start]
 
 
 def _labelled_word(text: str, start: int, end: int, value: str) -> bool:
@@ -509,6 +580,8 @@ def _in_context(text: str, start: int, end: int) -> bool:
     before, after = _around(text, start, end)
     if _ends_a_name(before) or _inside_public_key(before):
         return False
+    if DESIGN_TOKEN.search(before, max(0, len(before) - NEAR)):
+        return False  # the label names a design system's token, no credential
     suffix = FILE_SUFFIX.match(after) if after[:1] == "." else None
     if suffix is not None and PATH.search(suffix.group(0)):
         return False  # the name of a file cut at its suffix: "docs/2026-05-login-rework.md"
