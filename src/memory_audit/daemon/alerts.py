@@ -136,7 +136,7 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
     skipped = {
         m.value_fingerprint
         for m in (*scan.matches, *scan.repeats)
-        if {m.fingerprint, m.value_fingerprint} & ignored or m.fingerprint in scan.published
+        if _ignored(m, ignored) or m.fingerprint in scan.published
     }
     for match in (*scan.matches, *scan.repeats):
         # A secret a session transcript alerted for already: one alert, not two. A secret the
@@ -173,10 +173,17 @@ def _name_alerts(scan: FileScan, state: State, ignored: frozenset[str]) -> list[
         key = hashlib.sha256(
             f"{scan.root}\x1f{scan.rel}\x1fname\x1f{match.fingerprint}".encode()
         ).hexdigest()[:32]
-        if match.fingerprint not in ignored and not state.alerted(key):
+        if not _ignored(match, ignored) and not state.alerted(key):
             text = f"{shown}: the name holds a possible {match.label} {match.redacted}"
             found.append(Alert(key, "secret", scan.shown_root or str(scan.root), shown, text))
     return found
+
+
+def _ignored(match: SecretMatch, ignored: frozenset[str]) -> bool:
+    """Marked (a false positive, a dismissal) under the value's fingerprint, as ``review``
+    records it, or under the rule's, as marks were recorded before: the audit's rule
+    (:meth:`~memory_audit.secrets.scanner.Scanner.dismissed`), for a name's secret too."""
+    return match.fingerprint in ignored or match.value_fingerprint in ignored
 
 
 def _budget_crossing(scan: FileScan, loaded: LoadedIndex, state: State) -> Alert | None:
