@@ -133,28 +133,27 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
     raised = []
     # One value is one finding, whatever rules match it: one alert, at its first match, and
     # none when it is ignored (or published) at any of them.
-    skipped = {
-        m.value_fingerprint
-        for m in (*scan.matches, *scan.repeats)
-        if _ignored(m, ignored) or m.fingerprint in scan.published
-    }
+    by_value: dict[str, list[SecretMatch]] = {}
     for match in (*scan.matches, *scan.repeats):
+        by_value.setdefault(match.value_fingerprint, []).append(match)
+    for matches in by_value.values():
+        if any(_ignored(m, ignored) or m.fingerprint in scan.published for m in matches):
+            continue
         # A secret a session transcript alerted for already: one alert, not two. A secret the
         # tree's repository publishes is a suggestion in the audit: suggestions never notify.
-        if match.value_fingerprint in skipped:
+        if any(state.secret_source(m.fingerprint) == "transcript" for m in matches):
             continue
-        skipped.add(match.value_fingerprint)
-        if state.secret_source(match.fingerprint) == "transcript":
-            continue
-        key = hashlib.sha256(
-            f"{scan.root}\x1f{scan.rel}\x1f{match.fingerprint}".encode()
-        ).hexdigest()[:32]
-        if not state.alerted(key):
+        # Keyed by the rule of its first match, which changes when another rule finds the
+        # value there later (a bare repeat, then ``Bearer <value>``): alerted under any of
+        # its matches' keys, the file was alerted for the value.
+        keys = [_secret_key(scan, m.fingerprint) for m in matches]
+        if not any(state.alerted(key) for key in keys):
+            match = matches[0]
             shown = scan.shown_rel or scan.rel
             text = f"{shown}:{match.line} {match.label} {match.redacted}"
             if match.rule == REPEAT:
                 text += " (repeated)"
-            found.append(Alert(key, "secret", scan.shown_root or str(scan.root), shown, text))
+            found.append(Alert(keys[0], "secret", scan.shown_root or str(scan.root), shown, text))
             raised.append(match.fingerprint)
     if raised:
         state.note_secrets(raised, "memory", local_now())
@@ -177,6 +176,10 @@ def _name_alerts(scan: FileScan, state: State, ignored: frozenset[str]) -> list[
             text = f"{shown}: the name holds a possible {match.label} {match.redacted}"
             found.append(Alert(key, "secret", scan.shown_root or str(scan.root), shown, text))
     return found
+
+
+def _secret_key(scan: FileScan, fingerprint: str) -> str:
+    return hashlib.sha256(f"{scan.root}\x1f{scan.rel}\x1f{fingerprint}".encode()).hexdigest()[:32]
 
 
 def _ignored(match: SecretMatch, ignored: frozenset[str]) -> bool:
