@@ -30,7 +30,7 @@ from memory_audit.notify import Notifier
 from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.published import chosen_values
 from memory_audit.secrets.repeats import RULE as REPEAT
-from memory_audit.secrets.scanner import Scanner, SecretMatch
+from memory_audit.secrets.scanner import Scanner, SecretMatch, marked
 from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex, load_index
@@ -137,7 +137,7 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
     for match in (*scan.matches, *scan.repeats):
         by_value.setdefault(match.value_fingerprint, []).append(match)
     for matches in by_value.values():
-        if any(_ignored(m, ignored) or m.fingerprint in scan.published for m in matches):
+        if any(marked(m, ignored) or m.fingerprint in scan.published for m in matches):
             continue
         # A secret a session transcript alerted for already: one alert, not two. A secret the
         # tree's repository publishes is a suggestion in the audit: suggestions never notify.
@@ -172,7 +172,7 @@ def _name_alerts(scan: FileScan, state: State, ignored: frozenset[str]) -> list[
         key = hashlib.sha256(
             f"{scan.root}\x1f{scan.rel}\x1fname\x1f{match.fingerprint}".encode()
         ).hexdigest()[:32]
-        if not _ignored(match, ignored) and not state.alerted(key):
+        if not marked(match, ignored) and not state.alerted(key):
             text = f"{shown}: the name holds a possible {match.label} {match.redacted}"
             found.append(Alert(key, "secret", scan.shown_root or str(scan.root), shown, text))
     return found
@@ -180,13 +180,6 @@ def _name_alerts(scan: FileScan, state: State, ignored: frozenset[str]) -> list[
 
 def _secret_key(scan: FileScan, fingerprint: str) -> str:
     return hashlib.sha256(f"{scan.root}\x1f{scan.rel}\x1f{fingerprint}".encode()).hexdigest()[:32]
-
-
-def _ignored(match: SecretMatch, ignored: frozenset[str]) -> bool:
-    """Marked (a false positive, a dismissal) under the value's fingerprint, as ``review``
-    records it, or under the rule's, as marks were recorded before: the audit's rule
-    (:meth:`~memory_audit.secrets.scanner.Scanner.dismissed`), for a name's secret too."""
-    return match.fingerprint in ignored or match.value_fingerprint in ignored
 
 
 def _budget_crossing(scan: FileScan, loaded: LoadedIndex, state: State) -> Alert | None:
