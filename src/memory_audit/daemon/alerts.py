@@ -18,7 +18,7 @@ import asyncio
 import hashlib
 import logging
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -130,7 +130,7 @@ def shown_path(scanner: Scanner, path: str) -> str:
 def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Alert]:
     """New alerts from one scan: secrets never alerted before, and a budget crossing."""
     found = _name_alerts(scan, state, ignored)
-    raised = []
+    raised: list[str] = []
     # One value is one finding, whatever rules match it: one alert, at its first match, and
     # none when it is ignored (or published) at any of them.
     by_value: dict[str, list[SecretMatch]] = {}
@@ -141,7 +141,8 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
             continue
         # A secret a session transcript alerted for already: one alert, not two. A secret the
         # tree's repository publishes is a suggestion in the audit: suggestions never notify.
-        if any(state.secret_source(m.fingerprint) == "transcript" for m in matches):
+        known = secret_fingerprints(matches)  # as the transcript follower notes and asks
+        if any(state.secret_source(fingerprint) == "transcript" for fingerprint in known):
             continue
         # Keyed by the rule of its first match, which changes when another rule finds the
         # value there later (a bare repeat, then ``Bearer <value>``): alerted under any of
@@ -154,7 +155,7 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
             if match.rule == REPEAT:
                 text += " (repeated)"
             found.append(Alert(keys[0], "secret", scan.shown_root or str(scan.root), shown, text))
-            raised.append(match.fingerprint)
+            raised += known
     if raised:
         state.note_secrets(raised, "memory", local_now())
     if scan.index_load is not None:
@@ -176,6 +177,13 @@ def _name_alerts(scan: FileScan, state: State, ignored: frozenset[str]) -> list[
             text = f"{shown}: the name holds a possible {match.label} {match.redacted}"
             found.append(Alert(key, "secret", scan.shown_root or str(scan.root), shown, text))
     return found
+
+
+def secret_fingerprints(matches: Sequence[SecretMatch]) -> list[str]:
+    """What the state notes of a value that alerted, and what it is asked for: its matches'
+    rule fingerprints and the value's own (a transcript's rule may differ from memory's)."""
+    rules = [m.fingerprint for m in matches]
+    return list(dict.fromkeys([*rules, *(m.value_fingerprint for m in matches)]))
 
 
 def _secret_key(scan: FileScan, fingerprint: str) -> str:
