@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import Any
 
 from memory_audit.checks.secrets import Options
 from memory_audit.config import settings as config
@@ -48,8 +50,12 @@ def _transcript_alerts(tmp_path: Path, state: State, text: str) -> list[str]:
 
     async def raise_them() -> None:
         center = AlertCenter(state, notifier, 60.0, lambda: None)
+
+        def spawn(work: Coroutine[Any, Any, Any]) -> None:
+            work.close()  # the follower spawns nothing here: only its alerting is asked
+
         follower = TranscriptFollower(
-            settings, state, lambda: NOW, lambda: scanner, lambda: center, asyncio.ensure_future
+            settings, state, lambda: NOW, lambda: scanner, lambda: center, spawn
         )
         found = tuple(Found(match, NOW) for match in scanner.scan(text))
         follower._raise(tmp_path / "projects" / "-app" / "s1.jsonl", found, scanner)
