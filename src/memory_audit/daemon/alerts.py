@@ -137,10 +137,10 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
     for match in (*scan.matches, *scan.repeats):
         by_value.setdefault(match.value_fingerprint, []).append(match)
     for matches in by_value.values():
+        # A secret the tree's repository publishes is a suggestion in the audit: suggestions
+        # never notify. A secret a session transcript alerted for already: one alert, not two.
         if any(marked(m, ignored) or m.fingerprint in scan.published for m in matches):
             continue
-        # A secret a session transcript alerted for already: one alert, not two. A secret the
-        # tree's repository publishes is a suggestion in the audit: suggestions never notify.
         known = secret_fingerprints(matches)  # as the transcript follower notes and asks
         if any(state.secret_source(fingerprint) == "transcript" for fingerprint in known):
             continue

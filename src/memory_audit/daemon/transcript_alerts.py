@@ -11,8 +11,9 @@ first start, the transcripts already there are followed from their end (``audit
 A secret alerts once per session, with its masked form, the session and the time, and
 says what to do: it was sent to the model provider (revoke or rotate it), and deleting
 the transcript removes it from this machine. A secret that already alerted from memory
-does not alert again from a transcript, nor the other way round (the state keeps the
-secret's salted fingerprint and where it first alerted). Nothing is written to a
+does not alert again from a transcript, nor the other way round, whatever rules find it
+(the state keeps the secret's salted fingerprints, each rule's and the value's, and where
+it first alerted). Nothing is written to a
 transcript.
 
 Events come often while a session writes: each transcript is read at most every
