@@ -369,6 +369,9 @@ def test_index_budget_an_index_that_only_speaks_of_itself_is_still_cut(tree_dir:
         "Read docs/MEMORY.md at the start of every session.\n",  # another index
         "本文件在每次会话开始时被读取，请保持简短。\n",  # passive: a description
         "每个新会话开始时请先读 `startup.md`，本文件只列索引。\n",
+        # the budget described: lines "load", after the file named (no one told to read)
+        "Keep this file short: only the first 200 lines load at session start.\n",
+        "Only the first 200 lines of MEMORY.md load at the start of each session.\n",
     )
     for line in near_misses:
         write_tree(tree_dir, {"MEMORY.md": index_saying(line)})

@@ -12,8 +12,13 @@ from pathlib import Path
 
 from memory_audit.checks.secrets import Options
 from memory_audit.daemon.alerts import alerts_for, scan_file
-from memory_audit.secrets.loading import secret_scanner
-from memory_audit.secrets.redact import fingerprint, load_salt
+from memory_audit.secrets.loading import (
+    FALSE_POSITIVES_HEADER,
+    false_positives_path,
+    secret_scanner,
+)
+from memory_audit.secrets.redact import fingerprint, load_salt, value_fingerprint
+from memory_audit.secrets.rules import false_positive_row
 from memory_audit.store.state import State
 from tests.checks.test_secrets_one_per_value import places
 from tests.harness import findings, index, memory, write_tree
@@ -95,4 +100,35 @@ def test_a_value_two_rules_find_is_one_alert_and_a_mark_under_either_silences_it
     salt = load_salt(tmp_path / "state")
     for rule in ("generic-assignment", "bearer-token"):
         assert alerts_for(scan, state, frozenset({fingerprint(rule, key, salt)})) == []
+    state.close()
+
+
+def test_a_value_marked_false_positive_alerts_for_no_file_name_holding_it(
+    tmp_path: Path,
+) -> None:
+    # review saves the value's fingerprint: the audit then reports the name no more, and
+    # the on-change alert must not either (it once looked only for the rule's fingerprint)
+    token = "ghp_" + "Vq7Lm2Xc9Rt4Bn8Kd3Wz6Hs1Pf5Jy0Ga2Ue9"  # a look-alike
+    root = write_tree(
+        tmp_path / "memory",
+        {"a.md": memory("a", body=f"ci token: {token}"), f"{token}.md": memory("b")},
+    )
+    state_dir = tmp_path / "state"
+    options = Options(state_dir=str(state_dir))
+    assert {f.code for f in findings(root, "secrets", options={"secrets": options})} == {
+        "possible-secret",
+        "secret-in-name",
+    }
+    marked = value_fingerprint(token, load_salt(state_dir))
+    false_positives_path(state_dir).write_text(
+        FALSE_POSITIVES_HEADER + false_positive_row(marked, "github-pat", "a.md", "test")
+    )
+    assert findings(root, "secrets", options={"secrets": options}) == []
+    scanner = secret_scanner(options)
+    assert marked in scanner.false_positives
+    state = State(state_dir)
+    for path in (root / "a.md", root / f"{token}.md"):
+        scan = scan_file(path, root, scanner, 1 << 20)
+        assert scan is not None
+        assert alerts_for(scan, state, scanner.false_positives) == []
     state.close()

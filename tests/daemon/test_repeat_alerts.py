@@ -7,6 +7,7 @@ too. The values come from the journal's :class:`TreeValues`, kept between change
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from tests.harness import findings, index, memory, write_tree
 PASSWORD = "Quay" + "58" + "!!mk"
 SAID = f"the wifi password is {PASSWORD}"
 BARE = f"ssh admin@nas -p {PASSWORD} --port 2222"  # no rule matches it here
+NOW = dt.datetime(2026, 1, 5, 9, 0, tzinfo=dt.UTC)
 FILES = {
     "a.md": f"Wifi.\n{SAID}\n",
     "b.md": f"Hosts.\n{BARE}\nThen {PASSWORD} again.\n",
@@ -138,3 +140,34 @@ def test_a_file_an_event_names_is_read_again_even_at_the_same_size_and_time(
     paths = {said, tree_dir / "d.md"}
     scans = _scan_all(paths, tree_dir, scanner, 1 << 20, values, read_again=paths)
     assert [(s.rel, m.line) for s in scans for m in s.repeats] == [("d.md", 7)]
+
+
+def test_a_file_alerted_for_a_bare_repeat_alerts_no_more_when_another_rule_finds_the_value(
+    tmp_path: Path, tree_dir: Path
+) -> None:
+    # one value, one alert a file: the key of a file's first match of the value changes when
+    # another rule finds it there later; the alert already given for the file still holds
+    key = "Fk" + "Qm4Tz8Vb1Nc6Wd3Fg5Jh0Ks7Pl2Mn9Qx4Rz8Hd6"  # a look-alike
+    _tree(tree_dir, {"a.md": f"Fernhill API Key: {key}", "b.md": f"deploy --with {key} now"})
+    values = TreeValues(1 << 20)
+    state_dir = tmp_path / "state"
+    scanner = secret_scanner(Options(state_dir=str(state_dir)))
+    state = State(state_dir / "daemon")
+    try:
+        scans = _scan_all(
+            {tree_dir / "a.md", tree_dir / "b.md"}, tree_dir, scanner, 1 << 20, values
+        )
+        first = [a for s in scans for a in alerts_for(s, state, scanner.false_positives)]
+        assert [a.text.split(" ", 1)[0] for a in first] == ["a.md:6", "b.md:6"]
+        state.record_alerts([(a.key, a.kind, a.root, a.path) for a in first], NOW)
+        with (tree_dir / "b.md").open("a") as more:
+            more.write(f"curl -H 'Authorization: Bearer {key}' https://x.test\n")
+        [scan] = _scan_all({tree_dir / "b.md"}, tree_dir, scanner, 1 << 20, values)
+        assert {m.rule for m in scan.matches} == {"bearer-token"}
+        assert alerts_for(scan, state, scanner.false_positives) == []
+    finally:
+        state.close()
+    assert (
+        len(findings(tree_dir, "secrets", options={"secrets": Options(state_dir=str(state_dir))}))
+        == 1
+    )

@@ -108,3 +108,18 @@ def test_the_scan_shows_its_progress_on_a_terminal(isolated_home: Path) -> None:
     term.expect("scanning transcripts: 0/3")
     term.expect("Scanned 3 session transcripts")
     assert term.wait() == 0
+
+
+def test_a_value_two_rules_find_in_a_session_is_listed_once(isolated_home: Path) -> None:
+    # one value is one finding, whatever rules find it: as in memory, so in a transcript
+    key = "Fk" + "Qm4Tz8Vb1Nc6Wd3Fg5Jh0Ks7Pl2Mn9Qx4Rz8Hd6"  # a look-alike
+    said = f"Fernhill API Key: {key}\ncurl -H 'Authorization: Bearer {key}' https://x.test"
+    session(isolated_home, "-work-app", "7f3c2a", [record(said)])
+    result = cli("audit", "--transcripts")
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert lines[0].endswith("): 1 possible secret(s) in 1 session(s).")
+    [found] = [line for line in lines if "FkQm4Tz8" in line]
+    assert found.startswith("  line 1, 2026-11-20 14:05 UTC: possible credential assignment")
+    assert not found.endswith("records")  # one record holds it, twice
+    assert key not in result.stdout

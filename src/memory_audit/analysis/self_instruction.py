@@ -10,7 +10,9 @@ hold all three, and the first two in one clause:
 
 - an **imperative** reading verb: "read", "lies", "lisez", "lee", "leia", "đọc", "oku",
   "прочитай", or 読 / 讀 / 读 / 읽 with no passive ("this file is read at start", "被读取",
-  "読まれる" describe auto memory, they tell nobody to do anything);
+  "読まれる" describe auto memory, they tell nobody to do anything), and in English before
+  the file it names ("only the first 200 lines of this file load at session start" is a
+  description too);
 - the file **itself**: "this file" in one of those languages ("本文件", "このファイル",
   "ce fichier", ...), or a path that resolves to the index (``MEMORY.md`` from its folder);
 - **when**: at the start of a session or before working ("every new session",
@@ -35,6 +37,10 @@ IMPERATIVE_READ = frozenset(
     | {"okuyunuz", "читай", "читайте", "прочитай", "прочитайте", "прочти", "прочтите"}
 )
 READ_CHARACTERS = ("読", "讀", "读", "읽")  # CJK: no spaces between words
+# English puts the object after the verb: "read this file ...". Said after the file,
+# "read" and "load" have a subject, a description ("keep this file short: only the first
+# 200 lines load at session start"), where German, Turkish and Russian may end on the verb.
+OBJECT_AFTER = frozenset({"read", "reread", "load"})
 # A reading verb after one of these is a passive or a forecast ("is read", "will load",
 # "se lee"): a description of what happens, not an instruction.
 NOT_IMPERATIVE_BEFORE = frozenset(
@@ -128,9 +134,17 @@ def _reads(clause: str) -> bool:
         return not any(p in clause for p in CJK_PASSIVE)
     words = "".join(c.lower() if c.isalpha() else " " for c in clause).split()
     return any(
-        word in IMPERATIVE_READ and (at == 0 or words[at - 1] not in NOT_IMPERATIVE_BEFORE)
+        word in IMPERATIVE_READ
+        and (at == 0 or words[at - 1] not in NOT_IMPERATIVE_BEFORE)
+        and (word not in OBJECT_AFTER or _itself_after(words, at))
         for at, word in enumerate(words)
     )
+
+
+def _itself_after(words: list[str], at: int) -> bool:
+    """Whether the words after ``words[at]`` name the file (``MEMORY.md`` is two words)."""
+    rest = " ".join(words[at + 1 :])
+    return any(p in rest for p in THIS_FILE) or "memory md" in rest
 
 
 def _names_itself(clause: str) -> bool:

@@ -18,7 +18,7 @@ import asyncio
 import hashlib
 import logging
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -30,7 +30,7 @@ from memory_audit.notify import Notifier
 from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.published import chosen_values
 from memory_audit.secrets.repeats import RULE as REPEAT
-from memory_audit.secrets.scanner import Scanner, SecretMatch
+from memory_audit.secrets.scanner import Scanner, SecretMatch, marked
 from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex, load_index
@@ -130,32 +130,32 @@ def shown_path(scanner: Scanner, path: str) -> str:
 def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Alert]:
     """New alerts from one scan: secrets never alerted before, and a budget crossing."""
     found = _name_alerts(scan, state, ignored)
-    raised = []
+    raised: list[str] = []
     # One value is one finding, whatever rules match it: one alert, at its first match, and
     # none when it is ignored (or published) at any of them.
-    skipped = {
-        m.value_fingerprint
-        for m in (*scan.matches, *scan.repeats)
-        if {m.fingerprint, m.value_fingerprint} & ignored or m.fingerprint in scan.published
-    }
+    by_value: dict[str, list[SecretMatch]] = {}
     for match in (*scan.matches, *scan.repeats):
-        # A secret a session transcript alerted for already: one alert, not two. A secret the
-        # tree's repository publishes is a suggestion in the audit: suggestions never notify.
-        if match.value_fingerprint in skipped:
+        by_value.setdefault(match.value_fingerprint, []).append(match)
+    for matches in by_value.values():
+        # A secret the tree's repository publishes is a suggestion in the audit: suggestions
+        # never notify. A secret a session transcript alerted for already: one alert, not two.
+        if any(marked(m, ignored) or m.fingerprint in scan.published for m in matches):
             continue
-        skipped.add(match.value_fingerprint)
-        if state.secret_source(match.fingerprint) == "transcript":
+        known = secret_fingerprints(matches)  # as the transcript follower notes and asks
+        if any(state.secret_source(fingerprint) == "transcript" for fingerprint in known):
             continue
-        key = hashlib.sha256(
-            f"{scan.root}\x1f{scan.rel}\x1f{match.fingerprint}".encode()
-        ).hexdigest()[:32]
-        if not state.alerted(key):
+        # Keyed by the rule of its first match, which changes when another rule finds the
+        # value there later (a bare repeat, then ``Bearer <value>``): alerted under any of
+        # its matches' keys, the file was alerted for the value.
+        keys = [_secret_key(scan, m.fingerprint) for m in matches]
+        if not any(state.alerted(key) for key in keys):
+            match = matches[0]
             shown = scan.shown_rel or scan.rel
             text = f"{shown}:{match.line} {match.label} {match.redacted}"
             if match.rule == REPEAT:
                 text += " (repeated)"
-            found.append(Alert(key, "secret", scan.shown_root or str(scan.root), shown, text))
-            raised.append(match.fingerprint)
+            found.append(Alert(keys[0], "secret", scan.shown_root or str(scan.root), shown, text))
+            raised += known
     if raised:
         state.note_secrets(raised, "memory", local_now())
     if scan.index_load is not None:
@@ -173,10 +173,21 @@ def _name_alerts(scan: FileScan, state: State, ignored: frozenset[str]) -> list[
         key = hashlib.sha256(
             f"{scan.root}\x1f{scan.rel}\x1fname\x1f{match.fingerprint}".encode()
         ).hexdigest()[:32]
-        if match.fingerprint not in ignored and not state.alerted(key):
+        if not marked(match, ignored) and not state.alerted(key):
             text = f"{shown}: the name holds a possible {match.label} {match.redacted}"
             found.append(Alert(key, "secret", scan.shown_root or str(scan.root), shown, text))
     return found
+
+
+def secret_fingerprints(matches: Sequence[SecretMatch]) -> list[str]:
+    """What the state notes of a value that alerted, and what it is asked for: its matches'
+    rule fingerprints and the value's own (a transcript's rule may differ from memory's)."""
+    rules = [m.fingerprint for m in matches]
+    return list(dict.fromkeys([*rules, *(m.value_fingerprint for m in matches)]))
+
+
+def _secret_key(scan: FileScan, fingerprint: str) -> str:
+    return hashlib.sha256(f"{scan.root}\x1f{scan.rel}\x1f{fingerprint}".encode()).hexdigest()[:32]
 
 
 def _budget_crossing(scan: FileScan, loaded: LoadedIndex, state: State) -> Alert | None:

@@ -11,8 +11,9 @@ first start, the transcripts already there are followed from their end (``audit
 A secret alerts once per session, with its masked form, the session and the time, and
 says what to do: it was sent to the model provider (revoke or rotate it), and deleting
 the transcript removes it from this machine. A secret that already alerted from memory
-does not alert again from a transcript, nor the other way round (the state keeps the
-secret's salted fingerprint and where it first alerted). Nothing is written to a
+does not alert again from a transcript, nor the other way round, whatever rules find it
+(the state keeps the secret's salted fingerprints, each rule's and the value's, and where
+it first alerted). Nothing is written to a
 transcript.
 
 Events come often while a session writes: each transcript is read at most every
@@ -36,14 +37,14 @@ from watchdog.observers.api import BaseObserver
 from watchdog.observers.polling import PollingObserver
 
 from memory_audit.config.settings import Config
-from memory_audit.daemon.alerts import Alert, AlertCenter, shown_path
+from memory_audit.daemon.alerts import Alert, AlertCenter, secret_fingerprints, shown_path
 from memory_audit.daemon.clock import Clock
 from memory_audit.daemon.tasks import Background
 from memory_audit.daemon.tree_queues import Spawn, TreeQueues
 from memory_audit.daemon.worker_thread import in_daemon_thread
 from memory_audit.errors import describe
 from memory_audit.secrets.loading import RulesUnavailable
-from memory_audit.secrets.scanner import Scanner
+from memory_audit.secrets.scanner import Scanner, marked
 from memory_audit.secrets.transcript_scan import transcript_files
 from memory_audit.secrets.transcript_tail import Found, Offset, Tail, end_of, read_appended
 from memory_audit.store.state import State
@@ -219,16 +220,21 @@ class TranscriptFollower:
         ignored = self.state.dismissed()
         session = path.stem
         fresh: dict[str, Alert] = {}
+        values: set[str] = set()  # one alert a value, whatever rules find it
         for item in found:
             fingerprint = item.match.fingerprint
-            if fingerprint in ignored or self.state.secret_source(fingerprint) == "memory":
+            known = secret_fingerprints([item.match])  # as memory's alerts note them
+            if marked(item.match, ignored) or item.match.value_fingerprint in values:
                 continue
+            if any(self.state.secret_source(f) == "memory" for f in known):
+                continue
+            values.add(item.match.value_fingerprint)
             key = hashlib.sha256(f"{KIND}\x1f{session}\x1f{fingerprint}".encode()).hexdigest()[:32]
             if key in fresh or self.state.alerted(key):
                 continue
             fresh[key] = self._alert(key, path, item, scanner)
         if fresh:
-            fingerprints = {f.match.fingerprint for f in found}
+            fingerprints = secret_fingerprints([item.match for item in found])
             self.state.note_secrets(fingerprints, KIND, self.clock())
             self.alerts().add(list(fresh.values()))
 

@@ -70,6 +70,12 @@ class SecretMatch:
     value_fingerprint: str  # of the value alone: the same whatever rule found it
 
 
+def marked(match: SecretMatch, marks: frozenset[str]) -> bool:
+    """Whether ``marks`` hold the match: under its value's fingerprint (whatever rule finds
+    it), or under its rule's, as marks were saved before one value was one finding."""
+    return match.value_fingerprint in marks or match.fingerprint in marks
+
+
 class Scanner:
     def __init__(self, rules: RuleSet, salt: bytes) -> None:
         self.rules = rules.rules
@@ -122,10 +128,8 @@ class Scanner:
         self._generic = frozenset(range(len(self.rules))) - self._specific - self._tables
 
     def dismissed(self, match: SecretMatch) -> bool:
-        """A recorded false positive: marked under its value's fingerprint (whatever rule
-        finds it), or under its rule's, as marks were saved before one value was one finding."""
-        marks = self.false_positives
-        return match.value_fingerprint in marks or match.fingerprint in marks
+        """A recorded false positive (:func:`marked` among them)."""
+        return marked(match, self.false_positives)
 
     def scan(self, text: str) -> list[SecretMatch]:
         """Every possible secret in ``text``, false positives included (callers decide)."""

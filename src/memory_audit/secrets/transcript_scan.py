@@ -3,7 +3,8 @@
 A transcript holds what the user typed and what tools returned, verbatim: a secret pasted
 into a session is there (and was sent to the model provider) before any memory holds it.
 Each record's text is scanned with the memory rules; a secret is reported once per session
-(its first record: line and time), as the rule's redacted form, never in full. Only the
+whatever rules find it (its first record: line and time), as the redacted form of the
+first rule that found it, never in full. Only the
 bytes present when a transcript is opened are read, so a session still writing to it
 cannot keep the scan going; nothing is ever written to a transcript.
 """
@@ -76,7 +77,10 @@ def scan_transcripts(
 def _scan_file(
     scanner: Scanner, path: Path, values: set[str]
 ) -> tuple[list[TranscriptSecret], int]:
-    by_fingerprint: dict[str, TranscriptSecret] = {}
+    # One value is one secret, whatever rules find it (``API key: <v>``, then ``Bearer <v>``):
+    # shown as its first match, counted once a record.
+    by_value: dict[str, TranscriptSecret] = {}
+    last_record: dict[str, int] = {}
     try:
         with open_regular(path) as handle:
             size = _size(handle)
@@ -86,13 +90,16 @@ def _scan_file(
                     if scanner.dismissed(match):
                         continue
                     values.add(text[match.start : match.end])
-                    seen = by_fingerprint.get(match.fingerprint)
-                    by_fingerprint[match.fingerprint] = (
-                        _again(seen) if seen else _first(path, number, at, match)
-                    )
+                    value = match.value_fingerprint
+                    seen = by_value.get(value)
+                    if seen is None:
+                        by_value[value] = _first(path, number, at, match)
+                    elif last_record[value] != number:
+                        by_value[value] = _again(seen)
+                    last_record[value] = number
     except OSError:
         return [], 0
-    return list(by_fingerprint.values()), size
+    return list(by_value.values()), size
 
 
 def _first(path: Path, line: int, at: dt.datetime | None, match: SecretMatch) -> TranscriptSecret:
