@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -296,3 +297,29 @@ def test_the_bundled_file_holds_its_rules_in_one_json_block() -> None:
     text = (Path(__file__).parents[2] / "config" / "secret-patterns.md").read_text()
     [block] = [m.group(1) for m in JSON_BLOCK.finditer(text)]
     assert json_block(text) == block
+
+
+def _cpu_seconds(pattern: re.Pattern[str], text: str) -> float:
+    start = time.process_time()
+    for _ in pattern.finditer(text):
+        pass
+    return time.process_time() - start
+
+
+@pytest.mark.parametrize("unit", ["a_", "a ", "a-", "a.", "a/", "a:"])
+def test_bundled_rules_run_in_linear_time_in_the_stdlib_engine_too(unit: str) -> None:
+    """A user's rule RE2 refuses puts every rule in ``re``, which backtracks: a run of name
+    parts (``a_a_a_...``) made a rule's ``(?:[a-z0-9]+_)+bypass`` quadratic there (2.8 s
+    for 24 KB). Four times the text costs about 4 times as much when linear, 16 when
+    quadratic; 10 ms is the least N counts as."""
+    slow = []
+    for rule in RULES.rules:
+        pattern = re.compile(rule.regex)
+        for prefix in ("", "password "):
+            small = _cpu_seconds(pattern, prefix + unit * 3000 + "x\n_bypass")
+            if small < 0.003:
+                continue  # too fast to tell; a quadratic rule takes a tenth here
+            large = _cpu_seconds(pattern, prefix + unit * 12000 + "x\n_bypass")
+            if large / max(small, 0.01) > 8:
+                slow.append((rule.name, prefix, round(small, 3), round(large, 3)))
+    assert slow == []
