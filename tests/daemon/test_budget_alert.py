@@ -77,7 +77,11 @@ def test_no_budget_alert_for_an_index_that_tells_sessions_to_read_it_first(
         state = tmp_path / f"state-{len(text)}"  # each crossing new
         scanner = secret_scanner(ScannerConfig(state_dir=str(state)))
         scans = _scan_all({root / "MEMORY.md"}, root, scanner, 1 << 20)
-        return [a.kind for s in scans for a in alerts_for(s, State(state), frozenset())]
+        alerted = State(state)
+        try:
+            return [a.kind for s in scans for a in alerts_for(s, alerted, frozenset())]
+        finally:
+            alerted.close()
 
     said = "# Notes\n> Read this whole file at the start of every session.\n" + index_of(230, "x")
     assert budget_alerts(said) == []
