@@ -128,3 +128,9 @@ def test_a_secrets_audit_imports_the_gitleaks_reader_only_when_configured(tmp_pa
     root = write_tree(tmp_path / "memory", {"MEMORY.md": index("a"), "a.md": memory("a")})
     audit = ["audit", "--format", "json", str(root), "--check", "secrets"]
     assert "memory_audit.secrets.gitleaks" not in loaded_modules(*audit)
+    rules = tmp_path / ".gitleaks.toml"
+    rules.write_text('[[rules]]\nid = "any"\nregex = "fhx_[a-z]{32}"\n', encoding="utf-8")
+    config = tmp_path / "config.yaml"
+    config.write_text(f"checks:\n  secrets:\n    gitleaks_config: {rules}\n", encoding="utf-8")
+    configured = loaded_modules(*audit, "--config", str(config))
+    assert "memory_audit.secrets.gitleaks" in configured
