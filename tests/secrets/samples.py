@@ -1079,3 +1079,19 @@ CASES["generic-assignment"][0].append((f"`CAPTCHA_TEST_BYPASS`={_bypass}", _bypa
 CASES["generic-assignment"][1].extend(["RATE_LIMIT_BYPASS=true", "CACHE_BYPASS=localhost"])
 # a form's fields a test fills, as CSS selectors, after a path in backticks
 CASES["login-pair"][1].append("Login = POST `/accounts/login/` with `#id_username`/`#id_password`.")
+# a test's result is no label, an assignment (name=value) no password
+CASES["pass-phrase"][0].append(("router PASS: Kp4=ziR9x", "Kp4=ziR9x"))
+CASES["pass-phrase"][1].extend(
+    [
+        "Test read-only PASS: to_loc=HARBOR + barge_drop=QUAY",
+        "smoke test PASS: build42x, FAIL: none",
+        "build pass: to_loc=HARBOR2",
+    ]
+)
+# a label ("key: `flagName: true`"), not a value: captured with its ":" or before ": true"
+CASES["generic-assignment"][1].extend(
+    [
+        "- Diagnóstico clave: `fernStyleInjected: true` + `mainBlock.paddingTop: 24px`",
+        "token: `tokenRefreshed42: false`",
+    ]
+)

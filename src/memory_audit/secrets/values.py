@@ -70,6 +70,13 @@ SNAKE_CASE = re.compile(r"^_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^_+[a-z][a-z0-9]*$")
 # "qa_panel_pw_456" (where "db_password_2" names a variable, "user_pass_reset2" a route).
 PASSWORD_LIKE = re.compile(r"_(?:pw|pwd|pass|passwd|password)_?[0-9]{3,}$")
 CAMEL_CASE = re.compile(r"^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$")
+# An assignment, a name then "=" and its value ("to_loc=HARBOR" after "test PASS:"): a
+# setting the line gives, not a password (one holding "=" has no snake_case name before it).
+ASSIGNMENT = re.compile(
+    r"^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z]{3,})=[^=\s]"
+)
+# A label, not a value: what a rule took ends in ":" ("clave: `fernStyleInjected: true`").
+LABEL_END = (":", "：")
 # A label in kebab-case ("token_type = 'quoted-string'"); four words or more may be a
 # passphrase.
 KEBAB_CASE = re.compile(r"^[a-z]+(?:-[a-z]+){1,2}$")
@@ -139,6 +146,10 @@ PUBLIC_ROLE = "anon"
 MAX_PAYLOAD = 8192
 # A design system's tokens (colours, spacing names) are no credentials, in any language:
 # "design token: COLORS.ink/primarySoft", "디자인 토큰: ...", "デザイントークン：...".
+# A test's result where a password's label could be: "PASS:" in capitals, on a line that
+# speaks of a test or of a failure ("smoke test PASS: build42x, FAIL: none").
+TEST_STATUS = re.compile(r"\bPASS\*{0,2} ?[:=：]\*{0,2} ?[\"'`]?$")
+TESTED = re.compile(r"(?i:\btest(?:s|ed|ing)?\b|\bchecks?\b)|\bFAIL(?:ED|S)?\b|✅|❌")
 DESIGN_TOKEN = re.compile(
     r"(?:(?i:\bdesign[ _-]?tokens?\b)|디자인 ?토큰|デザイン ?トークン"
     r"|设计令牌|設計令牌|设计 ?token)"
@@ -359,6 +370,8 @@ def _question_closed(value: str, text: str, end: int) -> str:
 
 def _a_value(value: str) -> bool:
     """Not a name (of a variable, a file, an algorithm) where a value would be."""
+    if value.endswith(LABEL_END) or ASSIGNMENT.match(value):
+        return False
     snake = (SNAKE_CASE.match(value) or _short_parts(value)) and not PASSWORD_LIKE.search(value)
     if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or snake:
         return False
@@ -580,6 +593,8 @@ def _in_context(text: str, start: int, end: int) -> bool:
     before, after = _around(text, start, end)
     if _ends_a_name(before) or _inside_public_key(before):
         return False
+    if TEST_STATUS.search(before) and TESTED.search(f"{before[-NEAR:]}\n{after}"):
+        return False  # "smoke test PASS: build42x": a test's result, no password's label
     if DESIGN_TOKEN.search(before, max(0, len(before) - NEAR)):
         return False  # the label names a design system's token, no credential
     suffix = FILE_SUFFIX.match(after) if after[:1] == "." else None
