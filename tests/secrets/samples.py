@@ -1095,3 +1095,23 @@ CASES["generic-assignment"][1].extend(
         "token: `tokenRefreshed42: false`",
     ]
 )
+# Vietnamese: "mật khẩu" (password), "là" (is), "về" (reset it to ...: a strong value only)
+CASES["password-phrase"][0].extend(
+    [
+        ("super_admin (⚠️ reset mật khẩu về Harbor_2026 mỗi seed)", "Harbor_2026"),
+        ("mật khẩu: Kp4-ziR9", "Kp4-ziR9"),
+        ("mật khẩu là Gr33nH0use!", "Gr33nH0use!"),
+        ("MAT KHAU = Lx7#mQ2v", "Lx7#mQ2v"),
+    ]
+)
+CASES["password-phrase"][1].extend(
+    [
+        "3 user mẫu mật khẩu `password` + lô hàng mẫu",
+        "đổi mật khẩu về mặc định",
+        "mật khẩu về harbor2026",
+        "mật khẩu là bắt buộc",
+        "mat khau: xem vault",
+    ]
+)
+CASES["password-near-value"][0].append(("mật khẩu mới cho ops: `Kp4!ziR9`", "Kp4!ziR9"))
+CASES["table-password"][0].append(("| user | mật khẩu |\n|---|---|\n| ops | Fern7hill# |", "Fern7hill#"))

@@ -242,7 +242,7 @@ SHORT_LABEL = re.compile(r"(?:^|[^\w-])(?:pw|pwd|passwd)\*{0,2} ?[:=]\*{0,2} ?$"
 # After such a word: the end of its line or list item, or a separator.
 WORD_ENDS = re.compile(r"[ \t]*(?:[,;|]|\.?[ \t]*(?:\r?\n|$))")
 MIN_LABELLED_WORD = 8
-COPULAS = frozenset("is was es era é ist lautet est".split())
+COPULAS = frozenset("is was es era é ist lautet est là".split())
 COPULA_ENDINGS = ("は", "는", "은")
 # Characters read on each side of a match, on its own line: enough for the key blob of a
 # 4096-bit RSA key before it; an example marker counts only close by.
