@@ -1115,3 +1115,28 @@ CASES["password-phrase"][1].extend(
 )
 CASES["password-near-value"][0].append(("mật khẩu mới cho ops: `Kp4!ziR9`", "Kp4!ziR9"))
 CASES["table-password"][0].append(("| user | mật khẩu |\n|---|---|\n| ops | Fern7hill# |", "Fern7hill#"))
+_redis = rnd(ALNUM, 20)
+# a login, user/password in parentheses, right after a database's host and port
+case(
+    "database-login-pair",
+    [
+        (
+            "- **Fern Postgres** is at ab12cd3 on 127.0.0.1:5432 (fernops/fernops_secure_2026)",
+            "fernops_secure_2026",
+        ),
+        ("db on `10.0.0.5:3306` (app/Kp4-ziR9x)", "Kp4-ziR9x"),
+        ("Redis [::1]:6379 (default/" + _redis + ")", _redis),
+    ],
+    [
+        "localhost:5432 (postgres/postgres)",
+        "127.0.0.1:5432 (db/schema_v2)",
+        "redis at localhost:6379 (docker/compose.yml)",
+        "localhost:5432 (see docs/db.md)",
+        "localhost:5432 (user/password)",
+        "localhost:27017 (mongo/v4.4)",
+        "localhost:5432 (fern/${DB_PASSWORD})",
+        "web on localhost:8080 (ops/Kp4-ziR9x)",
+    ],
+)
+# snake_case ending as a throwaway password does ("_secure_" then a year): a value, no name
+CASES["generic-assignment"][0].append(("DB_PASSWORD=fernops_secure_2026", "fernops_secure_2026"))

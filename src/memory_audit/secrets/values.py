@@ -67,8 +67,9 @@ VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 # words run together in camelCase or PascalCase (a type: "shrink_pass: ShrinkPass").
 SNAKE_CASE = re.compile(r"^_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^_+[a-z][a-z0-9]*$")
 # ... unless it ends as a throwaway password does, its word then three digits or more:
-# "qa_panel_pw_456" (where "db_password_2" names a variable, "user_pass_reset2" a route).
-PASSWORD_LIKE = re.compile(r"_(?:pw|pwd|pass|passwd|password)_?[0-9]{3,}$")
+# "qa_panel_pw_456", "fernops_secure_2026" (where "db_password_2" names a variable,
+# "user_pass_reset2" a route).
+PASSWORD_LIKE = re.compile(r"_(?:pw|pwd|pass|passwd|password|secure|secret)_?[0-9]{3,}$")
 CAMEL_CASE = re.compile(r"^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$")
 # An assignment, a name then "=" and its value ("to_loc=HARBOR" after "test PASS:"): a
 # setting the line gives, not a password (one holding "=" has no snake_case name before it).
