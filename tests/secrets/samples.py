@@ -1140,3 +1140,31 @@ case(
 )
 # snake_case ending as a throwaway password does ("_secure_" then a year): a value, no name
 CASES["generic-assignment"][0].append(("DB_PASSWORD=fernops_secure_2026", "fernops_secure_2026"))
+# a Bitrix24 inbound webhook: its code is the secret, in the URL or written in prose
+_b24 = rnd(string.ascii_lowercase, 8) + rnd(string.digits, 2) + rnd(string.ascii_lowercase, 6)
+case(
+    "bitrix24-webhook-url",
+    [
+        (f"B24_WEBHOOK_BASE=https://fernhill.bitrix24.ru/rest/1/{_b24}/", _b24),
+        (f"- portal: https://fernhill.bitrix24.com.br/rest/42/{_b24}/crm.deal.list", _b24),
+    ],
+    [
+        "https://fernhill.bitrix24.ru/rest/1/xxxxxxxxxxxxxxxx/",
+        "https://fernhill.bitrix24.ru/rest/1/<webhook-code>/",
+        "https://fernhill.bitrix24.ru/rest/api/crm.deal.list",
+    ],
+)
+case(
+    "bitrix24-webhook-code",
+    [
+        (f"Bitrix24 portal (env var B24_WEBHOOK_BASE in .env; webhook code {_b24} as of June)", _b24),
+        (f"Битрикс24: код вебхука {_b24}", _b24),
+        (f"Bitrix24: вебхук `{_b24}` (права crm)", _b24),
+    ],
+    [
+        "Bitrix24 webhook responsibilities",
+        "Bitrix24 webhook code 2026061720260618",
+        f"Slack webhook code {_b24}",
+        "Bitrix24 webhook code xxxxxxxxxxxxxxxx",
+    ],
+)
