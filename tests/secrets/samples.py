@@ -1114,7 +1114,9 @@ CASES["password-phrase"][1].extend(
     ]
 )
 CASES["password-near-value"][0].append(("mật khẩu mới cho ops: `Kp4!ziR9`", "Kp4!ziR9"))
-CASES["table-password"][0].append(("| user | mật khẩu |\n|---|---|\n| ops | Fern7hill# |", "Fern7hill#"))
+CASES["table-password"][0].append(
+    ("| user | mật khẩu |\n|---|---|\n| ops | Fern7hill# |", "Fern7hill#")
+)
 _redis = rnd(ALNUM, 20)
 # a login, user/password in parentheses, right after a database's host and port
 case(
@@ -1157,7 +1159,10 @@ case(
 case(
     "bitrix24-webhook-code",
     [
-        (f"Bitrix24 portal (env var B24_WEBHOOK_BASE in .env; webhook code {_b24} as of June)", _b24),
+        (
+            f"Bitrix24 portal (env var B24_WEBHOOK_BASE in .env; webhook code {_b24} as of June)",
+            _b24,
+        ),
         (f"Битрикс24: код вебхука {_b24}", _b24),
         (f"Bitrix24: вебхук `{_b24}` (права crm)", _b24),
     ],

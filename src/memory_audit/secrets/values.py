@@ -371,10 +371,9 @@ def _question_closed(value: str, text: str, end: int) -> str:
 
 def _a_value(value: str) -> bool:
     """Not a name (of a variable, a file, an algorithm) where a value would be."""
-    if value.endswith(LABEL_END) or ASSIGNMENT.match(value):
-        return False
     snake = (SNAKE_CASE.match(value) or _short_parts(value)) and not PASSWORD_LIKE.search(value)
-    if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or snake:
+    setting = value.endswith(LABEL_END) or ASSIGNMENT.match(value)  # "key:", "to_loc=X"
+    if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or snake or setting:
         return False
     names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR)
     if any(name.match(value) for name in names):
