@@ -1173,3 +1173,8 @@ case(
         "Bitrix24 webhook code xxxxxxxxxxxxxxxx",
     ],
 )
+# an assignment naming a credential stays one ("ADMIN_PASSWORD=..." near "password")
+CASES["password-near-value"][0].append(
+    ("admin password set as `ADMIN_PASSWORD=Fern7hill#`", "ADMIN_PASSWORD=Fern7hill#")
+)
+CASES["pass-phrase"][0].append(("ftp pass: db_pw=Kp4ziR9x", "db_pw=Kp4ziR9x"))

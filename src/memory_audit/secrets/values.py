@@ -71,11 +71,11 @@ SNAKE_CASE = re.compile(r"^_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^_+[a-z][a-z0-9]*$")
 # "user_pass_reset2" a route).
 PASSWORD_LIKE = re.compile(r"_(?:pw|pwd|pass|passwd|password|secure|secret)_?[0-9]{3,}$")
 CAMEL_CASE = re.compile(r"^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$")
-# An assignment, a name then "=" and its value ("to_loc=HARBOR" after "test PASS:"): a
-# setting the line gives, not a password (one holding "=" has no snake_case name before it).
-ASSIGNMENT = re.compile(
-    r"^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z]{3,})=[^=\s]"
-)
+# An assignment, a lower case name then "=" and its value ("to_loc=HARBOR" after "test
+# PASS:"): a setting the line gives, not a password (one holding "=" has no such name
+# before it); unless the name says it holds a credential ("ADMIN_PASSWORD=...", "db_pw=").
+ASSIGNMENT = re.compile(r"^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]{3,})=[^=\s]")
+CREDENTIAL_NAME = re.compile(r"(?i:pass|pw|secret|token|key|auth)")
 # A label, not a value: what a rule took ends in ":" ("clave: `fernStyleInjected: true`").
 LABEL_END = (":", "：")
 # A label in kebab-case ("token_type = 'quoted-string'"); four words or more may be a
@@ -372,7 +372,7 @@ def _question_closed(value: str, text: str, end: int) -> str:
 def _a_value(value: str) -> bool:
     """Not a name (of a variable, a file, an algorithm) where a value would be."""
     snake = (SNAKE_CASE.match(value) or _short_parts(value)) and not PASSWORD_LIKE.search(value)
-    setting = value.endswith(LABEL_END) or ASSIGNMENT.match(value)  # "key:", "to_loc=X"
+    setting = value.endswith(LABEL_END) or _a_setting(value)  # "key:", "to_loc=X"
     if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or snake or setting:
         return False
     names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR)
@@ -388,6 +388,12 @@ def _a_value(value: str) -> bool:
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
     named = any(p[0].isalpha() for p in parts)
     return not (named and all(ALGORITHM_PART.fullmatch(p) for p in parts))
+
+
+def _a_setting(value: str) -> bool:
+    """``to_loc=HARBOR``: a name that holds no credential, ``=`` and its value."""
+    name = ASSIGNMENT.match(value)
+    return name is not None and not CREDENTIAL_NAME.search(value.split("=", 1)[0])
 
 
 def _a_name(part: str) -> bool:
