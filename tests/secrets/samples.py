@@ -1079,3 +1079,102 @@ CASES["generic-assignment"][0].append((f"`CAPTCHA_TEST_BYPASS`={_bypass}", _bypa
 CASES["generic-assignment"][1].extend(["RATE_LIMIT_BYPASS=true", "CACHE_BYPASS=localhost"])
 # a form's fields a test fills, as CSS selectors, after a path in backticks
 CASES["login-pair"][1].append("Login = POST `/accounts/login/` with `#id_username`/`#id_password`.")
+# a test's result is no label, an assignment (name=value) no password
+CASES["pass-phrase"][0].append(("router PASS: Kp4=ziR9x", "Kp4=ziR9x"))
+CASES["pass-phrase"][1].extend(
+    [
+        "Test read-only PASS: to_loc=HARBOR + barge_drop=QUAY",
+        "smoke test PASS: build42x, FAIL: none",
+        "build pass: to_loc=HARBOR2",
+    ]
+)
+# a label ("key: `flagName: true`"), not a value: captured with its ":" or before ": true"
+CASES["generic-assignment"][1].extend(
+    [
+        "- Diagnóstico clave: `fernStyleInjected: true` + `mainBlock.paddingTop: 24px`",
+        "token: `tokenRefreshed42: false`",
+    ]
+)
+# Vietnamese: "mật khẩu" (password), "là" (is), "về" (reset it to ...: a strong value only)
+CASES["password-phrase"][0].extend(
+    [
+        ("super_admin (⚠️ reset mật khẩu về Harbor_2026 mỗi seed)", "Harbor_2026"),
+        ("mật khẩu: Kp4-ziR9", "Kp4-ziR9"),
+        ("mật khẩu là Gr33nH0use!", "Gr33nH0use!"),
+        ("MAT KHAU = Lx7#mQ2v", "Lx7#mQ2v"),
+    ]
+)
+CASES["password-phrase"][1].extend(
+    [
+        "3 user mẫu mật khẩu `password` + lô hàng mẫu",
+        "đổi mật khẩu về mặc định",
+        "mật khẩu về harbor2026",
+        "mật khẩu là bắt buộc",
+        "mat khau: xem vault",
+    ]
+)
+CASES["password-near-value"][0].append(("mật khẩu mới cho ops: `Kp4!ziR9`", "Kp4!ziR9"))
+CASES["table-password"][0].append(
+    ("| user | mật khẩu |\n|---|---|\n| ops | Fern7hill# |", "Fern7hill#")
+)
+_redis = rnd(ALNUM, 20)
+# a login, user/password in parentheses, right after a database's host and port
+case(
+    "database-login-pair",
+    [
+        (
+            "- **Fern Postgres** is at ab12cd3 on 127.0.0.1:5432 (fernops/fernops_secure_2026)",
+            "fernops_secure_2026",
+        ),
+        ("db on `10.0.0.5:3306` (app/Kp4-ziR9x)", "Kp4-ziR9x"),
+        ("Redis [::1]:6379 (default/" + _redis + ")", _redis),
+    ],
+    [
+        "localhost:5432 (postgres/postgres)",
+        "127.0.0.1:5432 (db/schema_v2)",
+        "redis at localhost:6379 (docker/compose.yml)",
+        "localhost:5432 (see docs/db.md)",
+        "localhost:5432 (user/password)",
+        "localhost:27017 (mongo/v4.4)",
+        "localhost:5432 (fern/${DB_PASSWORD})",
+        "web on localhost:8080 (ops/Kp4-ziR9x)",
+    ],
+)
+# snake_case ending as a throwaway password does ("_secure_" then a year): a value, no name
+CASES["generic-assignment"][0].append(("DB_PASSWORD=fernops_secure_2026", "fernops_secure_2026"))
+# a Bitrix24 inbound webhook: its code is the secret, in the URL or written in prose
+_b24 = rnd(string.ascii_lowercase, 8) + rnd(string.digits, 2) + rnd(string.ascii_lowercase, 6)
+case(
+    "bitrix24-webhook-url",
+    [
+        (f"B24_WEBHOOK_BASE=https://fernhill.bitrix24.ru/rest/1/{_b24}/", _b24),
+        (f"- portal: https://fernhill.bitrix24.com.br/rest/42/{_b24}/crm.deal.list", _b24),
+    ],
+    [
+        "https://fernhill.bitrix24.ru/rest/1/xxxxxxxxxxxxxxxx/",
+        "https://fernhill.bitrix24.ru/rest/1/<webhook-code>/",
+        "https://fernhill.bitrix24.ru/rest/api/crm.deal.list",
+    ],
+)
+case(
+    "bitrix24-webhook-code",
+    [
+        (
+            f"Bitrix24 portal (env var B24_WEBHOOK_BASE in .env; webhook code {_b24} as of June)",
+            _b24,
+        ),
+        (f"Битрикс24: код вебхука {_b24}", _b24),
+        (f"Bitrix24: вебхук `{_b24}` (права crm)", _b24),
+    ],
+    [
+        "Bitrix24 webhook responsibilities",
+        "Bitrix24 webhook code 2026061720260618",
+        f"Slack webhook code {_b24}",
+        "Bitrix24 webhook code xxxxxxxxxxxxxxxx",
+    ],
+)
+# an assignment naming a credential stays one ("ADMIN_PASSWORD=..." near "password")
+CASES["password-near-value"][0].append(
+    ("admin password set as `ADMIN_PASSWORD=Fern7hill#`", "ADMIN_PASSWORD=Fern7hill#")
+)
+CASES["pass-phrase"][0].append(("ftp pass: db_pw=Kp4ziR9x", "db_pw=Kp4ziR9x"))

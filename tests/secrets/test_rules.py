@@ -149,7 +149,12 @@ def test_a_rule_only_re2_reads_is_kept_and_runs() -> None:
 
 
 # A token with no prefix of its own: its keyword is the word near it, not part of the match.
-CONTEXT_KEYWORDS = {"discord-bot-token", "uptimerobot-api-key", "wordpress-application-password"}
+CONTEXT_KEYWORDS = {
+    "bitrix24-webhook-code",
+    "discord-bot-token",
+    "uptimerobot-api-key",
+    "wordpress-application-password",
+}
 
 
 @pytest.mark.parametrize(

@@ -67,9 +67,17 @@ VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 # words run together in camelCase or PascalCase (a type: "shrink_pass: ShrinkPass").
 SNAKE_CASE = re.compile(r"^_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^_+[a-z][a-z0-9]*$")
 # ... unless it ends as a throwaway password does, its word then three digits or more:
-# "qa_panel_pw_456" (where "db_password_2" names a variable, "user_pass_reset2" a route).
-PASSWORD_LIKE = re.compile(r"_(?:pw|pwd|pass|passwd|password)_?[0-9]{3,}$")
+# "qa_panel_pw_456", "fernops_secure_2026" (where "db_password_2" names a variable,
+# "user_pass_reset2" a route).
+PASSWORD_LIKE = re.compile(r"_(?:pw|pwd|pass|passwd|password|secure|secret)_?[0-9]{3,}$")
 CAMEL_CASE = re.compile(r"^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$")
+# An assignment, a lower case name then "=" and its value ("to_loc=HARBOR" after "test
+# PASS:"): a setting the line gives, not a password (one holding "=" has no such name
+# before it); unless the name says it holds a credential ("ADMIN_PASSWORD=...", "db_pw=").
+ASSIGNMENT = re.compile(r"^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]{3,})=[^=\s]")
+CREDENTIAL_NAME = re.compile(r"(?i:pass|pw|secret|token|key|auth)")
+# A label, not a value: what a rule took ends in ":" ("clave: `fernStyleInjected: true`").
+LABEL_END = (":", "：")
 # A label in kebab-case ("token_type = 'quoted-string'"); four words or more may be a
 # passphrase.
 KEBAB_CASE = re.compile(r"^[a-z]+(?:-[a-z]+){1,2}$")
@@ -139,6 +147,10 @@ PUBLIC_ROLE = "anon"
 MAX_PAYLOAD = 8192
 # A design system's tokens (colours, spacing names) are no credentials, in any language:
 # "design token: COLORS.ink/primarySoft", "디자인 토큰: ...", "デザイントークン：...".
+# A test's result where a password's label could be: "PASS:" in capitals, on a line that
+# speaks of a test or of a failure ("smoke test PASS: build42x, FAIL: none").
+TEST_STATUS = re.compile(r"\bPASS\*{0,2} ?[:=：]\*{0,2} ?[\"'`]?$")
+TESTED = re.compile(r"(?i:\btest(?:s|ed|ing)?\b|\bchecks?\b)|\bFAIL(?:ED|S)?\b|✅|❌")
 DESIGN_TOKEN = re.compile(
     r"(?:(?i:\bdesign[ _-]?tokens?\b)|디자인 ?토큰|デザイン ?トークン"
     r"|设计令牌|設計令牌|设计 ?token)"
@@ -231,7 +243,7 @@ SHORT_LABEL = re.compile(r"(?:^|[^\w-])(?:pw|pwd|passwd)\*{0,2} ?[:=]\*{0,2} ?$"
 # After such a word: the end of its line or list item, or a separator.
 WORD_ENDS = re.compile(r"[ \t]*(?:[,;|]|\.?[ \t]*(?:\r?\n|$))")
 MIN_LABELLED_WORD = 8
-COPULAS = frozenset("is was es era é ist lautet est".split())
+COPULAS = frozenset("is was es era é ist lautet est là".split())
 COPULA_ENDINGS = ("は", "는", "은")
 # Characters read on each side of a match, on its own line: enough for the key blob of a
 # 4096-bit RSA key before it; an example marker counts only close by.
@@ -360,7 +372,8 @@ def _question_closed(value: str, text: str, end: int) -> str:
 def _a_value(value: str) -> bool:
     """Not a name (of a variable, a file, an algorithm) where a value would be."""
     snake = (SNAKE_CASE.match(value) or _short_parts(value)) and not PASSWORD_LIKE.search(value)
-    if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or snake:
+    setting = value.endswith(LABEL_END) or _a_setting(value)  # "key:", "to_loc=X"
+    if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or snake or setting:
         return False
     names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR)
     if any(name.match(value) for name in names):
@@ -375,6 +388,12 @@ def _a_value(value: str) -> bool:
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
     named = any(p[0].isalpha() for p in parts)
     return not (named and all(ALGORITHM_PART.fullmatch(p) for p in parts))
+
+
+def _a_setting(value: str) -> bool:
+    """``to_loc=HARBOR``: a name that holds no credential, ``=`` and its value."""
+    name = ASSIGNMENT.match(value)
+    return name is not None and not CREDENTIAL_NAME.search(value.split("=", 1)[0])
 
 
 def _a_name(part: str) -> bool:
@@ -580,6 +599,8 @@ def _in_context(text: str, start: int, end: int) -> bool:
     before, after = _around(text, start, end)
     if _ends_a_name(before) or _inside_public_key(before):
         return False
+    if TEST_STATUS.search(before) and TESTED.search(f"{before[-NEAR:]}\n{after}"):
+        return False  # "smoke test PASS: build42x": a test's result, no password's label
     if DESIGN_TOKEN.search(before, max(0, len(before) - NEAR)):
         return False  # the label names a design system's token, no credential
     suffix = FILE_SUFFIX.match(after) if after[:1] == "." else None
