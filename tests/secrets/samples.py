@@ -1079,6 +1079,8 @@ CASES["generic-assignment"][0].append((f"`CAPTCHA_TEST_BYPASS`={_bypass}", _bypa
 CASES["generic-assignment"][1].extend(["RATE_LIMIT_BYPASS=true", "CACHE_BYPASS=localhost"])
 # a form's fields a test fills, as CSS selectors, after a path in backticks
 CASES["login-pair"][1].append("Login = POST `/accounts/login/` with `#id_username`/`#id_password`.")
+# a credential store's format written out, placeholders in a URL's user information
+CASES["login-pair"][1].append("credentials file (format: `https://USER:TOKEN@host`)")
 # a test's result is no label, an assignment (name=value) no password
 CASES["pass-phrase"][0].append(("router PASS: Kp4=ziR9x", "Kp4=ziR9x"))
 CASES["pass-phrase"][1].extend(

@@ -264,7 +264,9 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     placeholder = PLACEHOLDER.search(value) or VENDOR_PLACEHOLDER.match(value)
     # a key public by design, whatever rule found it: a JWT, or a key after "API key:"
     public = _public_by_design(value)
-    if placeholder or value.lower() in PLACEHOLDER_WORDS or rule.allowed(value) or public:
+    # a format written out, ``https://USER:TOKEN@host``: the password before the host
+    words = {value.lower(), _userinfo_password(text, start, value).lower()}
+    if placeholder or words & PLACEHOLDER_WORDS or rule.allowed(value) or public:
         return False
     least = _least_entropy(rule, text, start, end)
     if not known and rule.entropy is not None and entropy(value) < least:
@@ -279,6 +281,15 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     listed = (not first_of_pair and _listed(text, start, end)) or _paired_names(text, start, value)
     # the shape first: it reads the value only, the context the words around it
     return not listed and _shaped(rule, text, start, end) and _in_context(text, start, end)
+
+
+def _userinfo_password(text: str, start: int, value: str) -> str:
+    """The password of a URL's user information (``https://user:pass@host``) ends at its
+    ``@``: a rule that reads on to the host still judges the password alone."""
+    scheme = text.rfind("://", max(0, start - 80), start)
+    if scheme < 0 or "@" not in value or any(c.isspace() for c in text[scheme:start]):
+        return value
+    return value.split("@", 1)[0]
 
 
 def _template_default(text: str, start: int, end: int) -> bool:
