@@ -242,11 +242,9 @@ class Scanner:
     def _hit(
         self, subject: _Subject, index: int, match: Any, lines: _LineCounter
     ) -> SecretMatch | None:
-        rule, group = self.rules[index], self.pattern(index).secret
-        start, end = subject.span(match.span(group if match.span(group)[0] >= 0 else 0))
-        if not plausible(rule, subject.text, start, end):
-            return None
-        return self._match(rule, subject.text, start, end, lines.line(start))
+        group = self.pattern(index).secret
+        span = match.span(group if match.span(group)[0] >= 0 else 0)
+        return self._plausible(subject, index, span, lines)
 
     def _first_of_pair(
         self, subject: _Subject, index: int, match: Any, lines: _LineCounter
@@ -256,9 +254,21 @@ class Scanner:
         group = self.pattern(index).first
         if group is None or match.span(group)[0] < 0:
             return None
+        return self._plausible(subject, index, match.span(group), lines, first_of_pair=True)
+
+    def _plausible(
+        self,
+        subject: _Subject,
+        index: int,
+        span: tuple[int, int],
+        lines: _LineCounter,
+        *,
+        first_of_pair: bool = False,
+    ) -> SecretMatch | None:
+        """The match at ``span`` of the subject, unless its value is no plausible secret."""
         rule = self.rules[index]
-        start, end = subject.span(match.span(group))
-        if not plausible(rule, subject.text, start, end, first_of_pair=True):
+        start, end = subject.span(span)
+        if not plausible(rule, subject.text, start, end, first_of_pair=first_of_pair):
             return None
         return self._match(rule, subject.text, start, end, lines.line(start))
 
