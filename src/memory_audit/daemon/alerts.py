@@ -170,9 +170,7 @@ def _name_alerts(scan: FileScan, state: State, ignored: frozenset[str]) -> list[
     found = []
     shown = scan.shown_rel or scan.rel
     for match in scan.name_matches:
-        key = hashlib.sha256(
-            f"{scan.root}\x1f{scan.rel}\x1fname\x1f{match.fingerprint}".encode()
-        ).hexdigest()[:32]
+        key = _secret_key(scan, "name", match.fingerprint)
         if not marked(match, ignored) and not state.alerted(key):
             text = f"{shown}: the name holds a possible {match.label} {match.redacted}"
             found.append(Alert(key, "secret", scan.shown_root or str(scan.root), shown, text))
@@ -186,8 +184,9 @@ def secret_fingerprints(matches: Sequence[SecretMatch]) -> list[str]:
     return list(dict.fromkeys([*rules, *(m.value_fingerprint for m in matches)]))
 
 
-def _secret_key(scan: FileScan, fingerprint: str) -> str:
-    return hashlib.sha256(f"{scan.root}\x1f{scan.rel}\x1f{fingerprint}".encode()).hexdigest()[:32]
+def _secret_key(scan: FileScan, *parts: str) -> str:
+    """The state's key of a secret alert in one file (of its name: ``"name"`` first)."""
+    return hashlib.sha256("\x1f".join([str(scan.root), scan.rel, *parts]).encode()).hexdigest()[:32]
 
 
 def _budget_crossing(scan: FileScan, loaded: LoadedIndex, state: State) -> Alert | None:
