@@ -283,10 +283,15 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     return not listed and _shaped(rule, text, start, end) and _in_context(text, start, end)
 
 
+def _scheme_before(text: str, start: int) -> int:
+    """Where the ``://`` of the URL holding ``start`` is, within 80 characters (or -1)."""
+    return text.rfind("://", max(0, start - 80), start)
+
+
 def _userinfo_password(text: str, start: int, value: str) -> str:
     """The password of a URL's user information (``https://user:pass@host``) ends at its
     ``@``: a rule that reads on to the host still judges the password alone."""
-    scheme = text.rfind("://", max(0, start - 80), start)
+    scheme = _scheme_before(text, start)
     if scheme < 0 or "@" not in value or any(c.isspace() for c in text[scheme:start]):
         return value
     return value.split("@", 1)[0]
@@ -301,7 +306,7 @@ def _template_default(text: str, start: int, end: int) -> bool:
     if text[start - 1 : start] != ":" or LOCAL_HOST.match(text, end) is None:
         return False
     value = text[start:end]
-    scheme = text.rfind("://", max(0, start - 80), start)
+    scheme = _scheme_before(text, start)
     user = text[scheme + 3 : start - 1] if scheme >= 0 else ""
     return DEFAULT_PASSWORD.fullmatch(value) is not None or value.lower() == user.lower()
 
