@@ -280,3 +280,27 @@ def test_a_copy_s_own_relation_words_are_suggestions(tmp_path: Path) -> None:
     alone = findings(repo / "memory", "relations")
     assert [(f.code, f.level) for f in inside] == [("bad-relation-type", "suggestion")]
     assert [(f.code, f.level) for f in alone] == [("bad-relation-type", "problem")]
+
+
+def test_a_long_file_is_reported_not_read_only_where_its_tail_could_hold_a_link(
+    tree_dir: Path,
+) -> None:
+    # code spans but no bracket: the file is parsed, and its tail holds no link
+    log = "".join(f"- step {n}: `done`\n" for n in range(5_200))
+    linked = log + "- see [notes](gone.md)\n" + "- step: done\n" * 3
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("log.md", "linked.md"),
+            "log.md": memory("log", body=log),
+            "linked.md": memory("linked", body=linked),
+        },
+    )
+    found = findings(tree_dir, "relations")
+    unread = [
+        (f.path, f.line, f.message.split(":")[0]) for f in found if f.code == "links-not-read"
+    ]
+    # the frontmatter's lines come first: the body's line n is the file's line n + 5
+    start = next(f.line for f in found if f.code == "links-not-read")
+    assert unread == [("linked.md", start, f"line {start}")]
+    assert start == linked.splitlines().index("- see [notes](gone.md)") + 1 + 5

@@ -171,9 +171,18 @@ def _parse(lines: tuple[str, ...], first_line: int, limits: Limits) -> Document:
     leaves = _leaves(read, first_line, env, limits.fast)
     blocks = [_read_inline(block, env, budget, limits) for block in leaves]
     unread = [lines for block in blocks for lines in block.unread]
-    if len(lines) > limits.lines:
-        unread.append((first_line + limits.lines, first_line + len(lines) - 1))
+    unread += _unread_tail(lines, first_line, limits.lines)
     return Document(tuple(blocks), tuple(unread))
+
+
+def _unread_tail(lines: Sequence[str], first_line: int, read: int) -> list[tuple[int, int]]:
+    """The lines past the budget that could hold a link (every link starts with ``[``):
+    a long log or table with no bracket in its tail loses no link by not being parsed,
+    and a notice about it is one its owner can do nothing with."""
+    bracketed = [number for number, line in enumerate(lines[read:], start=read) if "[" in line]
+    if not bracketed:
+        return []
+    return [(first_line + bracketed[0], first_line + bracketed[-1])]
 
 
 def _may_hold_links_or_code(line: str) -> bool:
