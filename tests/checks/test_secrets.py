@@ -132,6 +132,35 @@ def test_a_secret_in_a_file_or_folder_name_is_a_finding_shown_masked(tree_dir: P
     assert found[1].suggestion == "rename it (and revoke the secret if it is real)"
 
 
+def test_links_to_a_file_named_by_a_secret_go_with_the_name_never_redacted(
+    tree_dir: Path,
+) -> None:
+    # Redacting the link's text would break the link and leave the name: renaming the
+    # file (and those links) is the fix, so the links are the name finding's to update.
+    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u"
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": f"- [Deploy]({token}.md) — how we deploy\n- [A](a.md) — a\n",
+            f"{token}.md": memory("deploy", body=f"see also [[{token}]]\n"),
+            "a.md": memory("a", body=f"the CI token is {token}\n"),
+        },
+    )
+    found = findings(tree_dir, "secrets")
+    assert codes(found) == [
+        ("possible-secret", "a.md", 6),
+        ("secret-in-name", "ghp_...aE7u.md", None),
+    ]
+    content, name = found
+    assert places(content) == [("a.md", 6)]  # the prose leak, alone: its redaction is right
+    assert name.suggestion == (
+        "rename it and the links to it at MEMORY.md:1, ghp_...aE7u.md:6"
+        " (and revoke the secret if it is real)"
+    )
+    assert name.related == ("MEMORY.md", "ghp_...aE7u.md")
+    assert all(token not in repr(f) for f in found)
+
+
 def test_a_secret_found_once_is_found_wherever_its_text_is_repeated(tree_dir: Path) -> None:
     password = "Harbor01!!"
     write_tree(

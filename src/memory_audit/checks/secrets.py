@@ -33,6 +33,10 @@ masked: rename it)::
 
     ghp_R8mQ...aE7u.md — the name holds a possible GitHub personal access token.
 
+A line that names such a file or folder (``[Deploy](ghp_....md)``, ``[[ghp_...]]``, a path
+through the folder) goes with the name's finding, to update on renaming: redacting the
+link's text would break the link and leave the secret in the name.
+
 A value found once is found everywhere: every other place in the tree that holds the
 exact text (six characters or more) of a secret found is one of its places too. One value
 is one finding, however many places hold it and whatever rules found it (a key after
@@ -77,13 +81,13 @@ UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work`
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from memory_audit.config.fields import INTERNAL
 from memory_audit.model.dimension import Level
 from memory_audit.model.finding import Finding, Skip, make_finding
-from memory_audit.secrets.boundary import name_secrets, tree_secrets
+from memory_audit.secrets.boundary import TreeSecrets, name_secrets, tree_secrets, tree_texts
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
 from memory_audit.secrets.published import published_secrets
 from memory_audit.secrets.repeats import repeated_secrets
@@ -109,15 +113,60 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     except RulesUnavailable as exc:
         yield Skip(ID, str(exc), whole=True)  # no rules, no scan: never a clean result
         return
-    yield from _in_texts(tree, scanner)
-    for path, matches in name_secrets(tree, scanner).items():
+    names = name_secrets(tree, scanner)
+    by_name = _name_references(tree, names, _places_by_value(tree, scanner))
+    yield from _in_texts(tree, scanner, by_name.texts)
+    for path, matches in names.items():
         for match, _ in matches:
-            yield name_finding(path, match)
+            yield name_finding(path, match, by_name.references.get(path, []))
 
 
-def _in_texts(tree: MemoryTree, scanner: Scanner) -> Iterator[Finding]:
+@dataclass(frozen=True)
+class NameReferences:
+    """The places of secret values less those that only name a file by a secret-holding
+    name (a link to ``ghp_<token>.md``): redacting the link's text would break the link
+    and leave the name, so those lines go with the name's finding, to update on renaming."""
+
+    texts: dict[str, list[Place]]
+    references: dict[str, list[Place]]  # named path -> the lines naming it
+
+
+def _name_references(
+    tree: MemoryTree, names: TreeSecrets, by_value: dict[str, list[Place]]
+) -> NameReferences:
+    stems = {
+        match.value_fingerprint: (path, path.rsplit("/", 1)[-1].removesuffix(".md"))
+        for path, matches in names.items()
+        for match, _ in matches
+    }
+    if not stems:
+        return NameReferences(by_value, {})
+    lines = {path: text.split("\n") for path, text in tree_texts(tree)}
+    texts: dict[str, list[Place]] = {}
+    references: dict[str, list[Place]] = {}
+    for value, places in by_value.items():
+        named, stem = stems.get(value, ("", ""))
+        for place in places:
+            held = lines.get(place.path, [])
+            line = held[place.match.line - 1] if stem and place.match.line <= len(held) else ""
+            if stem and _names(line, stem):
+                references.setdefault(named, []).append(place)
+            else:
+                texts.setdefault(value, []).append(place)
+    return NameReferences(texts, references)
+
+
+def _names(line: str, stem: str) -> bool:
+    """Whether ``line`` names a file or folder called ``stem`` (as a link, a wikilink or a
+    path), not just holds its text: a prose copy of the value is a leak of its own."""
+    return any(form in line for form in (f"{stem}.md", f"[[{stem}", f"{stem}/"))
+
+
+def _in_texts(
+    tree: MemoryTree, scanner: Scanner, by_value: dict[str, list[Place]]
+) -> Iterator[Finding]:
     published = published_secrets(tree, scanner)  # fingerprint -> a tracked file holding it
-    for places in _places_by_value(tree, scanner).values():
+    for places in by_value.values():
         tracked = (published.get(place.match.fingerprint) for place in places)
         yield as_published(secret_finding(places), next(filter(None, tracked), None))
 
@@ -182,18 +231,23 @@ def as_published(finding: Finding, tracked: str | None) -> Finding:
     )
 
 
-def name_finding(path: str, match: SecretMatch) -> Finding:
+def name_finding(path: str, match: SecretMatch, references: Sequence[Place] = ()) -> Finding:
     """A file or folder whose own name holds a secret: the name is in every listing,
-    report, log and backup, so only a new name takes it out (the boundary masks it here)."""
+    report, log and backup, so only a new name takes it out (the boundary masks it here).
+    The lines that name it by that name (``references``) are updated with it."""
+    links = ""
+    if references:
+        links = " and the links to it at " + ", ".join(place.shown for place in references)
     return make_finding(
         ID,
         "secret-in-name",
         path,
         None,
         f'the name holds a possible {match.label}: "{match.redacted}" (pattern: {match.rule})',
-        "rename it (and revoke the secret if it is real)",
+        f"rename it{links} (and revoke the secret if it is real)",
         key=match.fingerprint,
         judgment=True,
+        related=tuple(sorted({p.path for p in references})),
     )
 
 
