@@ -542,3 +542,15 @@ def test_an_index_link_with_an_encoded_nul_is_broken_not_a_failed_check(tmp_path
     location = ProjectLocation("-project", project, None)
     found = findings(project / "memory", "index-drift", location=location)
     assert [(f.code, f.line) for f in found] == [("broken-index-link", 2)]
+
+
+def test_an_encrypted_index_is_a_suggestion_to_unlock_not_to_restore(tree_dir: Path) -> None:
+    # a git-crypt repository not unlocked here: its memory is ciphertext on purpose
+    ciphertext = b"\x00GITCRYPT\x00" + bytes(range(256))
+    write_tree(tree_dir, {"MEMORY.md": ciphertext, "a.md": ciphertext})
+    [missing] = [f for f in findings(tree_dir, "index-drift") if f.code == "missing-index"]
+    assert missing.level == "suggestion"
+    assert (
+        missing.message == "MEMORY.md is encrypted (encrypted: git-crypt) — index cannot be checked"
+    )
+    assert missing.suggestion == "unlock the repository (`git-crypt unlock`) and audit again"

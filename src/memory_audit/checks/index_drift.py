@@ -76,6 +76,7 @@ from memory_audit.tree.index_file import INDEX_NAME, IndexEntry, IndexLink
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.real_folder import RealFolder
 from memory_audit.tree.snapshot import MemoryTree, Target, name_key
+from memory_audit.tree.walk import ENCRYPTED
 
 ID = "index-drift"
 MORE_WORDS = 2  # words a duplicate line's hook adds before removing it would lose them
@@ -371,7 +372,13 @@ def _missing_index(tree: MemoryTree) -> Finding:
     errors = [e.error for e in tree.errors if e.path == INDEX_NAME]
     reason = "; ".join([p.message for p in problems] + errors)
     level = None
-    if reason:
+    if any(p.code == ENCRYPTED for p in problems):
+        # encrypted on purpose (a git-crypt repository not unlocked here): nothing to
+        # restore; sessions on the owner's machine read it decrypted
+        level = "suggestion"
+        message = f"MEMORY.md is encrypted ({reason}) — index cannot be checked"
+        suggestion = "unlock the repository (`git-crypt unlock`) and audit again"
+    elif reason:
         message = f"MEMORY.md cannot be read ({reason}) — index cannot be checked"
         suggestion = "restore MEMORY.md as UTF-8 text, one pointer line per memory file"
     elif tree.index_above:
