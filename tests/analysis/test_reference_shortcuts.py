@@ -152,7 +152,8 @@ def _plain_path_references(lines: list[str]) -> Iterator[refs.Reference]:
         links.setdefault(link.line, []).append(link)
     for number, text in prose_lines(lines, 1, document):
         paths = list(dict.fromkeys(refs._paths_in(text, links.get(number, ()))))
-        if paths and not refs.NOT_A_CLAIM.search(refs._words_around_paths(text)):
+        words = text + " " + refs._sentence_tail(lines, number - 1)
+        if paths and not refs.NOT_A_CLAIM.search(refs._words_around_paths(words)):
             yield from (refs.Reference(number, path) for path in paths)
 
 

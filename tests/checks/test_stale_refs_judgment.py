@@ -327,3 +327,23 @@ def test_a_memory_describing_many_deleted_files_is_one_finding(tmp_path: Path) -
         " (lines 8, 9, 10, 11, 12)"
     )
     assert "was deleted from the project in" in found[1].message
+
+
+WRAPPED = """\
+- Supporting: `src/keep.py` (kept).
+  NOTE: `src/tool.py` (the brittle exact matcher) was
+  DELETED 2026-05-03 — superseded by the grains tool.
+- The runner still lives in `src/tool.py`, wrapped
+  across two lines of this item."""
+
+
+def test_a_wrapped_line_whose_sentence_records_the_deletion_claims_nothing(
+    tmp_path: Path,
+) -> None:
+    repo = Repo(tmp_path / "p")
+    repo.commit("tools", {"src/tool.py": "t\n", "src/keep.py": "k\n"})
+    repo.remove("drop the matcher", "src/tool.py")
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=WRAPPED)})
+    assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
+        ("deleted-file-reference", "a.md", line(WRAPPED, "still lives"))
+    ]

@@ -10,7 +10,8 @@ never candidates; whether a candidate is a claim about the project is decided
 against its history (see ``checks/stale_refs.py``).
 
 A line that says something was renamed, moved or deleted, or that gives an
-example, makes no claim that its paths exist; nor do the items of a list that
+example, makes no claim that its paths exist (its sentence read on into the next line
+when the line breaks it off: a wrapped "`x.py` was" / "DELETED in July"); nor do the items of a list that
 such a line introduces ("Removed in the cleanup:"). A hash is a commit only when
 the line labels it one ("commit abc1234", "sha", "fixed in"), and not when the
 line names another repository ("upstream", "in api-server, commit …",
@@ -92,6 +93,7 @@ SAYS_ABSENT = compile_fast(
     r"不存在|没有|已删除|不要|为空|是空的|없음|없다|없습니다|없는|금지|비어"
 )
 SENTENCE_END = re.compile(r"[。！？；;]|[.!?](?=\s)")
+SENTENCE_ENDS = ".!?:;。！？；："
 BRANCH_CONTEXT = compile_fast(r"(?i)\b(?:branch\w*|checkout|switch|rebase|push|pull|merge)\b")
 
 HEX = r"[0-9a-f]"
@@ -170,7 +172,8 @@ def path_references(
             continue  # every candidate has a slash or backticks: most lines end here
         paths = list(dict.fromkeys(_paths_in(text, links.get(number, ()))))
         if paths:
-            cited.append((number, paths, _words_around_paths(text)))
+            words = text + " " + _sentence_tail(lines, number - first_line)
+            cited.append((number, paths, _words_around_paths(words)))
     # The words around the paths, not the paths, say "renamed", "e.g.": one search over
     # all of them, a line apiece (no alternative of the pattern spans a line break).
     claimless = set(lines_matching(NOT_A_CLAIM, "\n".join(c[2] for c in cited), 0))
@@ -283,6 +286,20 @@ def _lead_in(lines: Sequence[str], at: int) -> str:
             continue  # blank lines, sibling items and their continuations
         return text if text.endswith(":") or text.startswith("#") else ""
     return ""
+
+
+def _sentence_tail(lines: Sequence[str], at: int) -> str:
+    """The rest of the sentence ``lines[at]`` breaks off (a wrapped list item: "`x.py`
+    was" / "DELETED in July"): the next line up to its first sentence end, or "" when the
+    line ends a sentence or the next line starts a block (a blank line, an item, a heading)."""
+    text = lines[at].rstrip()
+    if at + 1 >= len(lines) or not text or text[-1] in SENTENCE_ENDS:
+        return ""
+    following = lines[at + 1]
+    if not following.strip() or LIST_MARKER.match(following) or following.lstrip()[:1] == "#":
+        return ""
+    end = SENTENCE_END.search(following)
+    return following[: end.start()] if end else following
 
 
 def _words_around_paths(text: str) -> str:
