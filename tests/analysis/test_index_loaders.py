@@ -116,3 +116,25 @@ def test_the_projects_own_loader_wins_over_the_index_telling_to_read_itself(
     assert loader_of(tree, project) == IndexLoader("MEMORY.md", 2, imported=False, itself=True)
     write_tree(project, {"CLAUDE.md": "# Project\n\n@memory/MEMORY.md\n"})
     assert loader_of(tree, project) == IndexLoader("CLAUDE.md", 3, imported=True)
+
+
+def test_an_item_of_a_list_whose_heading_or_lead_in_says_to_read_it_is_an_instruction(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "project"
+    tree = write_tree(project / "docs", {"MEMORY.md": index()})
+    russian = "# Проект\n\n## Ключевые файлы (ПРОЧИТАЙ ПЕРВЫМИ)\n1. `docs/MEMORY.md` — память\n"
+    write_tree(project, {"CLAUDE.md": russian})
+    assert loader_of(tree, project) == IndexLoader("CLAUDE.md", 4, imported=False)
+    lead_in = "Before any change, read these:\n\n- `docs/SYSTEM.md`\n- `docs/MEMORY.md`\n"
+    write_tree(project, {"CLAUDE.md": lead_in})
+    assert loader_of(tree, project) == IndexLoader("CLAUDE.md", 4, imported=False)
+    # a list under a heading that says nothing of reading, or after another section's
+    # heading, or a lead-in that is a sentence of its own: no instruction
+    for text in (
+        "## Key files\n1. `docs/MEMORY.md` — memory\n",
+        "## Read first\n- `docs/A.md`\n\n## Layout\n- `docs/MEMORY.md` — memory\n",
+        "We read the logs daily.\n- `docs/MEMORY.md` — memory\n",
+    ):
+        write_tree(project, {"CLAUDE.md": text})
+        assert loader_of(tree, project) is None, text

@@ -28,6 +28,7 @@ at most ``MAX_PATHS`` paths of a line and ``MAX_IMPORTS`` imports of a file are 
 from __future__ import annotations
 
 import os
+import re
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property
@@ -53,6 +54,8 @@ MAX_PATHS = 16  # imports, or index paths, looked at on one line: real lines hol
 # words (mentions, not imports) would otherwise cost two real-path walks each.
 MAX_IMPORTS = 64
 MAX_INDEX_BYTES = 64 * 1024 * 1024  # the index the service reads (daemon.alerts)
+# a list item: its marker ("-", "*", "+", "1.", "1)") after any indentation
+LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s")
 READ_LINES = 2_000  # what the Read tool returns when no range is asked for
 READ_WORDS = frozenset(
     {"read", "reads", "reading", "load", "loads", "loading", "open", "opens"}
@@ -187,11 +190,22 @@ class _InstructionFile:
 
     def instruction(self, index: str) -> IndexLoader | None:
         """A line telling the session to read the index: a startup checklist in a code
-        block is read and followed like prose, so code counts here."""
+        block is read and followed like prose, so code counts here. So does an item of a
+        list whose heading or lead-in line says to read it ("## Key files (READ FIRST)",
+        then "1. `docs/MEMORY.md` — the project's memory")."""
         bases = (self.project, self.path.parent)
+        heading_reads = lead_reads = False
         for number, line in enumerate(self.lines, 1):
-            if _tells_to_read(line, index, bases):
+            item = LIST_ITEM.match(line) is not None
+            if _tells_to_read(line, index, bases) or (
+                item and (heading_reads or lead_reads) and _names_index(line, index, bases)
+            ):
                 return IndexLoader(self.shown, number, imported=False)
+            if line.lstrip().startswith("#"):
+                heading_reads, lead_reads = _has_reading_verb(line), False
+            elif line.strip() and not item and not line[:1].isspace():
+                # a paragraph line: it leads the list below when it ends with a colon
+                lead_reads = line.rstrip().endswith(":") and _has_reading_verb(line)
         return None
 
 
@@ -218,7 +232,11 @@ def _without_code_spans(line: str) -> str:
 
 
 def _tells_to_read(line: str, index: str, bases: tuple[Path, ...]) -> bool:
-    if INDEX_NAME not in line or not _has_reading_verb(line):
+    return INDEX_NAME in line and _has_reading_verb(line) and _names_index(line, index, bases)
+
+
+def _names_index(line: str, index: str, bases: tuple[Path, ...]) -> bool:
+    if INDEX_NAME not in line:
         return False
     return any(
         os.path.realpath(_resolve(path, base)) == index

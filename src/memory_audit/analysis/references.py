@@ -10,11 +10,11 @@ never candidates; whether a candidate is a claim about the project is decided
 against its history (see ``checks/stale_refs.py``).
 
 A line that says something was renamed, moved or deleted, or that gives an
-example, makes no claim that its paths exist (its sentence read on into the next line
-when the line breaks it off: a wrapped "`x.py` was" / "DELETED in July"); nor do the items of a list that
-such a line introduces ("Removed in the cleanup:"). A hash is a commit only when
-the line labels it one ("commit abc1234", "sha", "fixed in"), and not when the
-line names another repository ("upstream", "in api-server, commit …",
+example, makes no claim that its paths exist (its sentence read on into the next
+line when the line breaks it off: a wrapped "`x.py` was" / "DELETED in July"); nor do
+the items of a list that such a line introduces ("Removed in the cleanup:"). A hash is
+a commit only when the line labels it one ("commit abc1234", "sha", "fixed in"), and
+not when the line names another repository ("upstream", "in api-server, commit …",
 "frontend-app commit …").
 """
 
