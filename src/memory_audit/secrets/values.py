@@ -17,6 +17,8 @@ credentials) is also judged by its shape and by the words around it on its line:
   shape asked) or ``any`` (the place proves it is a password, ``sshpass -p``: four
   characters or more that are no common word); ``mixed`` and ``strong`` also take a
   generator's letters-only password (``_random_letters``);
+- in backticks right after a password word and ``:``, a short ``mixed`` value too: four
+  digits (three distinct) or a word of five letters (``Пароль: `<word>` ``);
 - never a file path or a URL's path, a hash or algorithm name (``HMAC-SHA256``), a
   public key (``ssh-ed25519 AAAA...``, a ``BEGIN PUBLIC KEY`` block), an identifier
   (``snake_case``, ``camelCase``, ``kebab-label``, ``process.env.X``, ``DB_PASSWORD``) or
@@ -243,6 +245,18 @@ SHORT_LABEL = re.compile(r"(?:^|[^\w-])(?:pw|pwd|passwd)\*{0,2} ?[:=]\*{0,2} ?$"
 # After such a word: the end of its line or list item, or a separator.
 WORD_ENDS = re.compile(r"[ \t]*(?:[,;|]|\.?[ \t]*(?:\r?\n|$))")
 MIN_LABELLED_WORD = 8
+# A password word (no abbreviation: "pass" and "pw" name other things too), ":" and a
+# backtick: what the backticks hold is the password, however short ("Пароль: `<5 letters>`",
+# "(password: `<4 digits>`)"), in any language the rules read.
+PASSWORD_LABEL = re.compile(
+    r"(?:\b(?:password|passwort|kennwort|contrase(?:ñ|n)a|senha|mot de passe|mật khẩu"
+    r"|mat khau)s?\b|密码|パスワード|비밀번호|пароль|пароля|паролем|паролю)"
+    r"\*{0,2} ?[:=：]\*{0,2} ?`$",
+    re.I,
+)
+MIN_LABELLED_DIGITS = 4  # a PIN-like password: "(password: `<4 digits>`)"
+MIN_LABELLED_LETTERS = 5
+MIN_DISTINCT_LABELLED = 3  # four digits repeat one often; "1111", "1212" are no one's
 COPULAS = frozenset("is was es era é ist lautet est là".split())
 COPULA_ENDINGS = ("は", "는", "은")
 # Characters read on each side of a match, on its own line: enough for the key blob of a
@@ -259,7 +273,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     the second after it."""
     value = text[start:end].strip()
     known = rule.value == "known"
-    if not known and len(set(value)) < (MIN_DISTINCT_ANY if rule.value == "any" else MIN_DISTINCT):
+    if not known and len(set(value)) < _least_distinct(rule, text, start, end):
         return False
     placeholder = PLACEHOLDER.search(value) or VENDOR_PLACEHOLDER.match(value)
     # a key public by design, whatever rule found it: a JWT, or a key after "API key:"
@@ -281,6 +295,16 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     listed = (not first_of_pair and _listed(text, start, end)) or _paired_names(text, start, value)
     # the shape first: it reads the value only, the context the words around it
     return not listed and _shaped(rule, text, start, end) and _in_context(text, start, end)
+
+
+def _least_distinct(rule: Rule, text: str, start: int, end: int) -> int:
+    """How many distinct characters the value needs: fewer where its place proves it a
+    password (``sshpass -p``; a short value in backticks after a password word and ``:``)."""
+    if rule.value == "any":
+        return MIN_DISTINCT_ANY
+    if rule.value == "mixed" and text[start:end].isdigit() and _labelled_short(text, start, end):
+        return MIN_DISTINCT_LABELLED
+    return MIN_DISTINCT
 
 
 def _scheme_before(text: str, start: int) -> int:
@@ -339,6 +363,8 @@ def _least_entropy(rule: Rule, text: str, start: int, end: int) -> float:
     word its letters (``Password: "Marisa"``), so entropy says little of them; five
     distinct characters (``MIN_DISTINCT``) and ``_stated`` judge them."""
     value = text[start:end].strip()
+    if rule.value == "mixed" and value.isdigit() and _labelled_short(text, start, end):
+        return 0.0  # "(password: `4729`)": the distinct digits judge it
     if rule.value == "mixed" and (value.isdigit() or _quoted_word(text, start, end)):
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
     return rule.entropy or 0.0
@@ -564,9 +590,10 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
     """A value that is only digits or only letters, given after ``:`` or ``=``: a password
     all the same when it is six digits or more ("password: 482913"), or a word of six
     letters or more in quotes that is no common word ("password: `sunflower`"), or a
-    word after a short label (``_labelled_word``)."""
+    word after a short label (``_labelled_word``), or a short one in backticks after a
+    password word (``_labelled_short``)."""
     if len(value) < 6:
-        return False
+        return _labelled_short(text, start, end)
     opening = text[start - 1 : start] if start else ""
     quoted = opening in CLOSING_QUOTES and text[end : end + 1] == CLOSING_QUOTES[opening]
     before = text[max(0, start - 8) : start - (1 if quoted else 0)].rstrip(" *")
@@ -587,6 +614,20 @@ def _label(text: str, start: int) -> str:
     floor = max(0, start - 40)
     clause = max(text.rfind(mark, floor, start) for mark in ("\n", ". ", ", ", "; ", "("))
     return text[max(floor, clause + 1) : start]
+
+
+def _labelled_short(text: str, start: int, end: int) -> bool:
+    """Four digits or more, or a word of five letters or more that is no common word, in
+    backticks right after a password word and ``:`` (``Пароль: `<word>` ``, ``(password:
+    `<digits>`)``): the label says what it is, however short."""
+    value = text[start:end]
+    if text[end : end + 1] != "`" or PASSWORD_LABEL.search(text, max(0, start - 24), start) is None:
+        return False
+    if value.isdigit():
+        return len(value) >= MIN_LABELLED_DIGITS
+    lowered = value.lower()
+    common = lowered in COMMON_WORDS or lowered in PLACEHOLDER_WORDS
+    return value.isalpha() and len(value) >= MIN_LABELLED_LETTERS and not common
 
 
 def _labelled_word(text: str, start: int, end: int, value: str) -> bool:
