@@ -1227,3 +1227,27 @@ CASES["generic-assignment"][1].extend(
     ["Токен: строка вида `1234567890:ABCdef...`", "секрет: хранится в .env на сервере"]
 )
 CASES["table-key"][0].append((f"| сервис | токен |\n|---|---|\n| bot | {_ru_token} |", _ru_token))
+# --- "auth:" then a login and its password (a dashboard's basic auth); a placeholder word
+# and digits (changeme123) stays a placeholder, as the bare word does
+CASES["user-password-pair"][0].extend(
+    [
+        (
+            "- **Dashboard:** `https://fern-harbor.trycloudflare.com` (auth: admin / Kp4-ziR9x)",
+            "Kp4-ziR9x",
+        ),
+        ("Auth: `admin / harbor2026`", "harbor2026"),
+        ("- Tunnel URL: `https://fern-harbor.trycloudflare.com` (auth: ops/Lx7qmQ2v)", "Lx7qmQ2v"),
+    ]
+)
+CASES["user-password-pair"][1].extend(
+    [
+        "(auth: admin / changeme123)",
+        "Auth: `admin / changeme`",
+        "- **Auth**: JWT / OAuth2 with RS256",
+        "- **OpenClaw auth:** `openai-codex/gpt-5.4`, expires in May",
+        "- Rate limiting (Auth: 100/15min, API: 1000/15min)",
+        "- Auth: email/password register, login",
+        "- OAuth: `POST /oauth/token2`",
+        "auth=abc/def123 in the query",
+    ]
+)
