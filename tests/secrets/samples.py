@@ -1251,3 +1251,11 @@ CASES["user-password-pair"][1].extend(
         "auth=abc/def123 in the query",
     ]
 )
+# --- code fields in backticks joined by a slash, one given a number (``name=<digits>``): two
+# names in code, no login and its password, unless the name says it holds a credential
+CASES["backticked-pair"][1].extend(
+    [
+        "- Engine: `InputLoop.kt` — fields `lastPressMs`/`holdIdleMs=1500`, gate `if (held && !idle)`",
+    ]
+)
+CASES["backticked-pair"][0].append(("- DB: `dbUser`/`dbPass=48291`", "dbPass=48291"))

@@ -23,8 +23,8 @@ credentials) is also judged by its shape and by the words around it on its line:
   public key (``ssh-ed25519 AAAA...``, a ``BEGIN PUBLIC KEY`` block), an identifier
   (``snake_case``, ``camelCase``, ``kebab-label``, ``process.env.X``, ``DB_PASSWORD``) or
   an issue reference (``owner/repo#505``) or a cloud region (``eu-west-1``), nor the
-  second of two names in code joined by a slash (`` `Sys_Label`/`L10nService` ``) with no
-  login word near;
+  second of two names in code joined by a slash (`` `Sys_Label`/`L10nService` ``, a field
+  given a number: `` `lastTapMs`/`idleMs=1000` ``) with no login word near;
 - never text its line marks as an example (``e.g.``, ``for example``, ``example:``)
   shortly before it, or disclaims shortly after it (``not a real password``).
 
@@ -181,6 +181,7 @@ RANDOM_KEY = re.compile(
 CODE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*$")
 NAME_JOINT = re.compile(r"_|[a-z0-9][A-Z]")
 LOWER_WORD = re.compile(r"[a-z]{3}")
+NUMBER_ASSIGNED = re.compile(r"^([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*)=[0-9]+$")
 BACKTICKED_BEFORE = re.compile(r"`([^`\s]{1,40})` ?/ ?`$")
 # Words that make a pair of names a login and its password all the same.
 LOGIN_WORDS = re.compile(
@@ -495,11 +496,20 @@ def _paired_names(text: str, start: int, value: str) -> bool:
         return False
     if PATH.search(login.group(1)) and "@" not in login.group(1):  # not ops@fern.sh
         return True  # `` `floor_rank.py`/`rank_8l*` ``: a script is no login, whatever word is near
-    if not (_code_name(login.group(1)) and _code_name(_unglobbed(value))):
+    if not (_code_name(login.group(1)) and _code_name(_unglobbed(_unassigned(value)))):
         return False
     floor = max(0, login.start() - NEAR)  # on the pair's line, close before it
     floor = text.rfind("\n", floor, login.start()) + 1 or floor
     return not LOGIN_WORDS.search(text, floor, login.start())
+
+
+def _unassigned(value: str) -> str:
+    """A field in code given a number (``gyroIdleMs=1000``: a timeout beside another field)
+    judged as its name; a name saying it holds a credential (``dbPass=...``) stays a value."""
+    field = NUMBER_ASSIGNED.match(value)
+    if field is None or CREDENTIAL_NAME.search(field.group(1)):
+        return value
+    return field.group(1)
 
 
 def _unglobbed(value: str) -> str:
