@@ -1180,3 +1180,82 @@ CASES["password-near-value"][0].append(
     ("admin password set as `ADMIN_PASSWORD=Fern7hill#`", "ADMIN_PASSWORD=Fern7hill#")
 )
 CASES["pass-phrase"][0].append(("ftp pass: db_pw=Kp4ziR9x", "db_pw=Kp4ziR9x"))
+# --- Russian words (пароль, логин, пользователь, токен, API-ключ, секрет), as the other
+# languages' are; an explicit password label, ":" and a backticked value: a short password
+# (four digits, a word of five letters) all the same, in every language
+RUSSIAN_PASSWORDS: list[tuple[str, str]] = [
+    ("Пароль: `fernq`", "fernq"),
+    ("- **Пользователь Windows:** `Fern pc` (пароль: `4729`)", "4729"),
+    ("- **Пользователь WSL2:** `fern` (пароль: `fern2026`)", "fern2026"),
+    ("ПАРОЛЬ = Lx7#mQ2v", "Lx7#mQ2v"),
+    ("пароль для root: Kp4-ziR9", "Kp4-ziR9"),
+    ("доступ с паролем Harbor_2026! на стенде", "Harbor_2026!"),
+]
+CASES["password-phrase"][0].extend(
+    [
+        *RUSSIAN_PASSWORDS,
+        ("(password: `4729`)", "4729"),
+        ("Passwort: `fernq`", "fernq"),
+        ("senha: `7351`", "7351"),
+    ]
+)
+CASES["password-phrase"][1].extend(
+    [
+        "Пароль: `admin`",
+        "Пароль: `1111`",
+        "пароль: `12`",
+        "Пароль `4729` не работал",
+        "Пароли хранятся в .env — не в репозитории",
+        "сбросить пароль через вебхук",
+        "pass: `4729`",
+        'password: "short"',
+        "password: `green` (e.g. a Wi-Fi name)",
+    ]
+)
+CASES["password-near-value"][0].append(("пароль к серверу ops теперь `Kp4!ziR9`", "Kp4!ziR9"))
+CASES["table-password"][0].append(
+    ("| логин | Пароль |\n|---|---|\n| ops | Fern7hill# |", "Fern7hill#")
+)
+CASES["user-pass"][0].append(("пользователь `fern`, пароль `Kp4ziR9x`", "Kp4ziR9x"))
+CASES["user-password-pair"][0].append(("логин/пароль: ops / Kp4-ziR9x", "Kp4-ziR9x"))
+CASES["login-pair"][0].append(("Логин в панель: ops/Kp4-ziR9x", "Kp4-ziR9x"))
+_ru_token = rnd(ALNUM, 24)
+CASES["generic-assignment"][0].extend(
+    [(f"Токен бота: {_ru_token}", _ru_token), (f"API-ключ: {_ru_token}", _ru_token)]
+)
+CASES["generic-assignment"][1].extend(
+    ["Токен: строка вида `1234567890:ABCdef...`", "секрет: хранится в .env на сервере"]
+)
+CASES["table-key"][0].append((f"| сервис | токен |\n|---|---|\n| bot | {_ru_token} |", _ru_token))
+# --- "auth:" then a login and its password (a dashboard's basic auth); a placeholder word
+# and digits (changeme123) stays a placeholder, as the bare word does
+CASES["user-password-pair"][0].extend(
+    [
+        (
+            "- **Dashboard:** `https://fern-harbor.trycloudflare.com` (auth: admin / Kp4-ziR9x)",
+            "Kp4-ziR9x",
+        ),
+        ("Auth: `admin / harbor2026`", "harbor2026"),
+        ("- Tunnel URL: `https://fern-harbor.trycloudflare.com` (auth: ops/Lx7qmQ2v)", "Lx7qmQ2v"),
+    ]
+)
+CASES["user-password-pair"][1].extend(
+    [
+        "(auth: admin / changeme123)",
+        "Auth: `admin / changeme`",
+        "- **Auth**: JWT / OAuth2 with RS256",
+        "- **OpenClaw auth:** `openai-codex/gpt-5.4`, expires in May",
+        "- Rate limiting (Auth: 100/15min, API: 1000/15min)",
+        "- Auth: email/password register, login",
+        "- OAuth: `POST /oauth/token2`",
+        "auth=abc/def123 in the query",
+    ]
+)
+# --- code fields in backticks joined by a slash, one given a number (``name=<digits>``): two
+# names in code, no login and its password, unless the name says it holds a credential
+CASES["backticked-pair"][1].extend(
+    [
+        "- Engine: `InputLoop.kt` — fields `lastPressMs`/`holdIdleMs=1500`, gate `if (held && !idle)`",
+    ]
+)
+CASES["backticked-pair"][0].append(("- DB: `dbUser`/`dbPass=48291`", "dbPass=48291"))

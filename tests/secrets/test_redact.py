@@ -23,3 +23,10 @@ def test_redaction_shows_at_most_40_characters_and_a_third_of_the_secret() -> No
         visible = len(shown) - 3
         assert visible <= max(3, len(secret) // 3 + 1), (secret, shown)
         assert secret not in shown
+
+
+def test_a_short_secret_shows_one_character_at_each_end() -> None:
+    # a password of four digits: two shown leave a hundred to guess, three only ten
+    assert redact("4729") == "4...9"
+    assert redact("fernq") == "f...q"
+    assert redact("fern26") == "fe...6"

@@ -12,9 +12,9 @@ import re2
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memory_audit.secrets.rules import Rule, bundled_rules, json_block, parse_rules
+from memory_audit.secrets.rules import Rule, bundled_rules, bytes_pattern, json_block, parse_rules
 from memory_audit.secrets.scanner import Scanner
-from tests.secrets.samples import CASES, NEGATIVES
+from tests.secrets.samples import CASES, NEGATIVES, RUSSIAN_PASSWORDS
 
 RULES = bundled_rules()
 SCANNER = Scanner(RULES, b"test-salt")
@@ -328,3 +328,17 @@ def test_bundled_rules_run_in_linear_time_in_the_stdlib_engine_too(unit: str) ->
             if large / max(small, 0.01) > 8:
                 slow.append((rule.name, prefix, round(small, 3), round(large, 3)))
     assert slow == []
+
+
+@pytest.mark.parametrize(("text", "secret"), RUSSIAN_PASSWORDS)
+def test_russian_password_words_match_alike_in_both_engines(text: str, secret: str) -> None:
+    """RE2 matches the UTF-8 bytes, its ``\\b`` and ``\\w`` ASCII only; the stdlib's are
+    Unicode: Cyrillic words stand outside ``\\b`` so that both engines find the same value,
+    whatever the word's case."""
+    [rule] = [r for r in RULES.rules if r.name == "password-phrase"]
+    stdlib = re.compile(rule.regex)
+    group = stdlib.groupindex["secret"]  # numbered alike in both engines
+    found = [m.group(group) for m in stdlib.finditer(text)]
+    data = text.encode()
+    in_bytes = [m.group(group).decode() for m in bytes_pattern(rule.regex).finditer(data)]
+    assert found == in_bytes == [secret]

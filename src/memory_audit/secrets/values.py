@@ -17,12 +17,14 @@ credentials) is also judged by its shape and by the words around it on its line:
   shape asked) or ``any`` (the place proves it is a password, ``sshpass -p``: four
   characters or more that are no common word); ``mixed`` and ``strong`` also take a
   generator's letters-only password (``_random_letters``);
+- in backticks right after a password word and ``:``, a short ``mixed`` value too: four
+  digits (three distinct) or a word of five letters (``Пароль: `<word>` ``);
 - never a file path or a URL's path, a hash or algorithm name (``HMAC-SHA256``), a
   public key (``ssh-ed25519 AAAA...``, a ``BEGIN PUBLIC KEY`` block), an identifier
   (``snake_case``, ``camelCase``, ``kebab-label``, ``process.env.X``, ``DB_PASSWORD``) or
   an issue reference (``owner/repo#505``) or a cloud region (``eu-west-1``), nor the
-  second of two names in code joined by a slash (`` `Sys_Label`/`L10nService` ``) with no
-  login word near;
+  second of two names in code joined by a slash (`` `Sys_Label`/`L10nService` ``, a field
+  given a number: `` `lastTapMs`/`idleMs=1000` ``) with no login word near;
 - never text its line marks as an example (``e.g.``, ``for example``, ``example:``)
   shortly before it, or disclaims shortly after it (``not a real password``).
 
@@ -33,6 +35,7 @@ bounded whatever the length of the line.
 from __future__ import annotations
 
 import base64
+import functools
 import itertools
 import json
 import re
@@ -179,6 +182,7 @@ RANDOM_KEY = re.compile(
 CODE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*$")
 NAME_JOINT = re.compile(r"_|[a-z0-9][A-Z]")
 LOWER_WORD = re.compile(r"[a-z]{3}")
+NUMBER_ASSIGNED = re.compile(r"^([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*)=[0-9]+$")
 BACKTICKED_BEFORE = re.compile(r"`([^`\s]{1,40})` ?/ ?`$")
 # Words that make a pair of names a login and its password all the same.
 LOGIN_WORDS = re.compile(
@@ -243,6 +247,18 @@ SHORT_LABEL = re.compile(r"(?:^|[^\w-])(?:pw|pwd|passwd)\*{0,2} ?[:=]\*{0,2} ?$"
 # After such a word: the end of its line or list item, or a separator.
 WORD_ENDS = re.compile(r"[ \t]*(?:[,;|]|\.?[ \t]*(?:\r?\n|$))")
 MIN_LABELLED_WORD = 8
+# A password word (no abbreviation: "pass" and "pw" name other things too), ":" and a
+# backtick: what the backticks hold is the password, however short ("Пароль: `<5 letters>`",
+# "(password: `<4 digits>`)"), in any language the rules read. Compiled when first needed
+# (a short value in backticks): case-folding Cyrillic cost every process 3.7 M instructions.
+SHORT_VALUE_LABEL = (
+    r"(?:\b(?:password|passwort|kennwort|contrase(?:ñ|n)a|senha|mot de passe|mật khẩu"
+    r"|mat khau)s?\b|密码|パスワード|비밀번호|пароль|пароля|паролем|паролю)"
+    r"\*{0,2} ?[:=：]\*{0,2} ?`$"
+)
+MIN_LABELLED_DIGITS = 4  # a PIN-like password: "(password: `<4 digits>`)"
+MIN_LABELLED_LETTERS = 5
+MIN_DISTINCT_LABELLED = 3  # four digits repeat one often; "1111", "1212" are no one's
 COPULAS = frozenset("is was es era é ist lautet est là".split())
 COPULA_ENDINGS = ("は", "는", "은")
 # Characters read on each side of a match, on its own line: enough for the key blob of a
@@ -259,7 +275,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     the second after it."""
     value = text[start:end].strip()
     known = rule.value == "known"
-    if not known and len(set(value)) < (MIN_DISTINCT_ANY if rule.value == "any" else MIN_DISTINCT):
+    if not known and len(set(value)) < _least_distinct(rule, text, start, end):
         return False
     placeholder = PLACEHOLDER.search(value) or VENDOR_PLACEHOLDER.match(value)
     # a key public by design, whatever rule found it: a JWT, or a key after "API key:"
@@ -281,6 +297,16 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     listed = (not first_of_pair and _listed(text, start, end)) or _paired_names(text, start, value)
     # the shape first: it reads the value only, the context the words around it
     return not listed and _shaped(rule, text, start, end) and _in_context(text, start, end)
+
+
+def _least_distinct(rule: Rule, text: str, start: int, end: int) -> int:
+    """How many distinct characters the value needs: fewer where its place proves it a
+    password (``sshpass -p``; a short value in backticks after a password word and ``:``)."""
+    if rule.value == "any":
+        return MIN_DISTINCT_ANY
+    if rule.value == "mixed" and text[start:end].isdigit() and _labelled_short(text, start, end):
+        return MIN_DISTINCT_LABELLED
+    return MIN_DISTINCT
 
 
 def _scheme_before(text: str, start: int) -> int:
@@ -339,6 +365,8 @@ def _least_entropy(rule: Rule, text: str, start: int, end: int) -> float:
     word its letters (``Password: "Marisa"``), so entropy says little of them; five
     distinct characters (``MIN_DISTINCT``) and ``_stated`` judge them."""
     value = text[start:end].strip()
+    if rule.value == "mixed" and value.isdigit() and _labelled_short(text, start, end):
+        return 0.0  # "(password: `4729`)": the distinct digits judge it
     if rule.value == "mixed" and (value.isdigit() or _quoted_word(text, start, end)):
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
     return rule.entropy or 0.0
@@ -469,11 +497,20 @@ def _paired_names(text: str, start: int, value: str) -> bool:
         return False
     if PATH.search(login.group(1)) and "@" not in login.group(1):  # not ops@fern.sh
         return True  # `` `floor_rank.py`/`rank_8l*` ``: a script is no login, whatever word is near
-    if not (_code_name(login.group(1)) and _code_name(_unglobbed(value))):
+    if not (_code_name(login.group(1)) and _code_name(_unglobbed(_unassigned(value)))):
         return False
     floor = max(0, login.start() - NEAR)  # on the pair's line, close before it
     floor = text.rfind("\n", floor, login.start()) + 1 or floor
     return not LOGIN_WORDS.search(text, floor, login.start())
+
+
+def _unassigned(value: str) -> str:
+    """A field in code given a number (``gyroIdleMs=1000``: a timeout beside another field)
+    judged as its name; a name saying it holds a credential (``dbPass=...``) stays a value."""
+    field = NUMBER_ASSIGNED.match(value)
+    if field is None or CREDENTIAL_NAME.search(field.group(1)):
+        return value
+    return field.group(1)
 
 
 def _unglobbed(value: str) -> str:
@@ -564,9 +601,10 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
     """A value that is only digits or only letters, given after ``:`` or ``=``: a password
     all the same when it is six digits or more ("password: 482913"), or a word of six
     letters or more in quotes that is no common word ("password: `sunflower`"), or a
-    word after a short label (``_labelled_word``)."""
+    word after a short label (``_labelled_word``), or a short one in backticks after a
+    password word (``_labelled_short``)."""
     if len(value) < 6:
-        return False
+        return _labelled_short(text, start, end)
     opening = text[start - 1 : start] if start else ""
     quoted = opening in CLOSING_QUOTES and text[end : end + 1] == CLOSING_QUOTES[opening]
     before = text[max(0, start - 8) : start - (1 if quoted else 0)].rstrip(" *")
@@ -587,6 +625,30 @@ def _label(text: str, start: int) -> str:
     floor = max(0, start - 40)
     clause = max(text.rfind(mark, floor, start) for mark in ("\n", ". ", ", ", "; ", "("))
     return text[max(floor, clause + 1) : start]
+
+
+def _labelled_short(text: str, start: int, end: int) -> bool:
+    """Four digits or more, or a word of five letters or more that is no common word, in
+    backticks right after a password word and ``:`` (``Пароль: `<word>` ``, ``(password:
+    `<digits>`)``): the label says what it is, however short."""
+    value = text[start:end]
+    if text[end : end + 1] != "`" or not _password_label(text, start):
+        return False
+    if value.isdigit():
+        return len(value) >= MIN_LABELLED_DIGITS
+    lowered = value.lower()
+    common = lowered in COMMON_WORDS or lowered in PLACEHOLDER_WORDS
+    return value.isalpha() and len(value) >= MIN_LABELLED_LETTERS and not common
+
+
+@functools.cache
+def _password_label_pattern() -> re.Pattern[str]:
+    return re.compile(SHORT_VALUE_LABEL, re.I)
+
+
+def _password_label(text: str, start: int) -> bool:
+    """A password word and ``:`` right before the backtick that opens a value."""
+    return _password_label_pattern().search(text, max(0, start - 24), start) is not None
 
 
 def _labelled_word(text: str, start: int, end: int, value: str) -> bool:
