@@ -787,6 +787,10 @@ case(
         # a script's name and a glob of names
         "ranked by `floor_rank.py`/`rank_8l*` overnight",
         "`build_index`/`index_2026*` globs",
+        # a model file named past forty characters and a glob of its other quantisations
+        "- `fernlake-31b-chat-harbor-tunedx.bf16.gguf` / `*.q8_0.gguf` — 模型产物",
+        "- `fern31.gguf` / `*.q8_0.gguf` — weights",
+        "- `fernlake-31b-chat.q4_k_m.gguf` / `Fern31b-Q8.gguf` — weights",
     ],
 )
 case(

@@ -179,7 +179,11 @@ RANDOM_KEY = re.compile(
 CODE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*$")
 NAME_JOINT = re.compile(r"_|[a-z0-9][A-Z]")
 LOWER_WORD = re.compile(r"[a-z]{3}")
-BACKTICKED_BEFORE = re.compile(r"`([^`\s]{1,40})` ?/ ?`$")
+# The backticked text before a value and its slash: as long as backticked-pair's login (a
+# model's file name of 41 characters passed the window of 40 and was taken for a login).
+BACKTICKED_BEFORE = re.compile(r"`([^`\s]{1,64})` ?/ ?`$")
+# A file's suffix ("gguf", "safetensors"): a file and its variant end with the same one.
+FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,11}$")
 # Words that make a pair of names a login and its password all the same.
 LOGIN_WORDS = re.compile(
     r"pass|pwd|\bpw\b|log ?in|\buser|cred|account|secret|密码|账号|パスワード|비밀번호", re.I
@@ -464,16 +468,28 @@ def _chained_separators(text: str, separators: list[re.Match[str]]) -> int:
 def _paired_names(text: str, start: int, value: str) -> bool:
     """`` `OpenRowCaptionCommand`/`OpenRowLabelCommand` ``: the value and the backticked
     text before it are both names in code, and no login or password word stands near."""
-    login = BACKTICKED_BEFORE.search(text, max(0, start - 48), start)
+    login = BACKTICKED_BEFORE.search(text, max(0, start - 72), start)
     if login is None:
         return False
     if PATH.search(login.group(1)) and "@" not in login.group(1):  # not ops@fern.sh
         return True  # `` `floor_rank.py`/`rank_8l*` ``: a script is no login, whatever word is near
+    if _files(login.group(1), value):
+        return True
     if not (_code_name(login.group(1)) and _code_name(_unglobbed(value))):
         return False
     floor = max(0, login.start() - NEAR)  # on the pair's line, close before it
     floor = text.rfind("\n", floor, login.start()) + 1 or floor
     return not LOGIN_WORDS.search(text, floor, login.start())
+
+
+def _files(first: str, value: str) -> bool:
+    """`` `model.bf16.gguf` / `*.q8_0.gguf` ``: a glob of files by their suffix, or a file and
+    its variant with the same suffix (``.gguf``, which no list of suffixes holds), not a login
+    and its password; an e-mail login (``ops@fern.sh``) has a host, not a suffix."""
+    suffix = FILE_END.search(value)
+    if suffix is None or "@" in first:
+        return False
+    return value.startswith("*") or first.lower().endswith(suffix.group(0).lower())
 
 
 def _unglobbed(value: str) -> str:
