@@ -331,6 +331,8 @@ case(
         "set PRIMARY_KEY=id",
         # a key file's path, a Windows one written with slashes
         '$env:SSH_KEY = "C:/Users/ops/Fern-Lab/keys/fern_ed25519"',
+        # a colour where a value would be: "#" and 3, 4, 6 or 8 hex digits
+        "- focus ring token: `#1a2B3c4D`",
     ],
 )
 
@@ -791,6 +793,9 @@ case(
         "- `fernlake-31b-chat-harbor-tunedx.bf16.gguf` / `*.q8_0.gguf` — 模型产物",
         "- `fern31.gguf` / `*.q8_0.gguf` — weights",
         "- `fernlake-31b-chat.q4_k_m.gguf` / `Fern31b-Q8.gguf` — weights",
+        # a design token and its colour
+        "- Text color: brand/green (`GREEN_400` / `#3DBB6C`)",
+        "- Border: (`Ink_900` / `#1a2B3c4D`)",
     ],
 )
 case(

@@ -20,7 +20,8 @@ credentials) is also judged by its shape and by the words around it on its line:
 - never a file path or a URL's path, a hash or algorithm name (``HMAC-SHA256``), a
   public key (``ssh-ed25519 AAAA...``, a ``BEGIN PUBLIC KEY`` block), an identifier
   (``snake_case``, ``camelCase``, ``kebab-label``, ``process.env.X``, ``DB_PASSWORD``) or
-  an issue reference (``owner/repo#505``) or a cloud region (``eu-west-1``), nor the
+  an issue reference (``owner/repo#505``), a cloud region (``eu-west-1``) or a colour
+  (``#3DBB6C``), nor the
   second of two names in code joined by a slash (`` `Sys_Label`/`L10nService` ``) with no
   login word near;
 - never text its line marks as an example (``e.g.``, ``for example``, ``example:``)
@@ -89,6 +90,8 @@ ISSUE_REFERENCE = re.compile(r"^[a-z][a-z0-9._-]*#[a-z0-9-]+$")
 FLAG_NAME = re.compile(r"^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 # ``#id_password``, ``.login-form``: a CSS selector (a form's field a test fills), a name
 SELECTOR = re.compile(r"^[#.][a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$")
+# ``#3DBB6C``: a colour (3, 4, 6 or 8 hex digits), as a design token's value is written
+COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 # ``ADMIN_PASSWORD_HASH=<value>``: a hash's value (bcrypt, sha) is long and in a hash's
 # alphabet; a short plain value there is a password stored in the wrong variable
 HASH_NAMED = re.compile(r"hash[\w-]{0,10}[\"'`]?[ \t]*[:=][ \t]*[\"'`]?$", re.I)
@@ -395,7 +398,7 @@ def _a_value(value: str) -> bool:
     setting = value.endswith(LABEL_END) or _a_setting(value)  # "key:", "to_loc=X"
     if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or snake or setting:
         return False
-    names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR)
+    names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR, COLOUR)
     if any(name.match(value) for name in names):
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
