@@ -286,6 +286,8 @@ case(
         ("set FERN_SIGNING_KEY=Zk3Qm9Lp2Wx7Rt5Yv8Nb4Hc", "Zk3Qm9Lp2Wx7Rt5Yv8Nb4Hc"),
         # a design token named, then a credential on the same line
         ("design token sync; API token: Qm7kLp2xRzW9x", "Qm7kLp2xRzW9x"),
+        # a private key in hex: longer than a chain's address
+        (f"private_key=0x{(_hx := rnd(HEX, 64))}", f"0x{_hx}"),
     ],
     [
         'password = os.environ["DB_PASSWORD"]',
@@ -333,6 +335,12 @@ case(
         '$env:SSH_KEY = "C:/Users/ops/Fern-Lab/keys/fern_ed25519"',
         # a colour where a value would be: "#" and 3, 4, 6 or 8 hex digits
         "- focus ring token: `#1a2B3c4D`",
+        # a value shortened on purpose (an ellipsis), a chain's public address (an ERC-20
+        # token's contract), alone or after its ticker
+        "Format suggestion: `FERN (0xB2c4…7e1d)` or `token=FERN/0xB2c4…7e1d`.",
+        "api_key: Qm7kLp2x…Rz9Wt",
+        "token=FERN/0x" + rnd(HEX, 40),
+        "token: 0x" + rnd(HEX, 40),
     ],
 )
 

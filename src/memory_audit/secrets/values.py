@@ -48,7 +48,7 @@ DISCLAIMER = (
     r"|secret)s?\b|\b(?:a|the) joke\b"
 )
 PLACEHOLDER = re.compile(
-    r"x{4,}|X{4,}|\.\.\.|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
+    r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
     r"|changeme|change[_-]me|redacted|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
     r"|fill[_-]?(?:in|me)|insert[_-]"
     # the whole text of a phrase rule's disclaimed alternative (a user's rules file may
@@ -221,6 +221,9 @@ ADDRESS = re.compile(
 # A URL where a value would be (``token_uri='https://oauth2.example.com/token'``): an
 # endpoint; the credentials a URL holds are ``url-password``'s.
 URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]{1,15}://")
+# A chain's public address (Ethereum's, a token's contract): 40 hex digits after "0x"; a
+# private key in hex is 64.
+CHAIN_ADDRESS = re.compile(r"^0x[0-9a-fA-F]{40}$")
 HOST_GOES_ON = re.compile(r"\.[A-Za-z0-9]")
 # A file's suffix right after a value ("<value>.md"): the value is the file's name.
 FILE_SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,5}(?![\w.])")
@@ -403,7 +406,7 @@ def _a_value(value: str) -> bool:
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
         return False
-    if ADDRESS.match(value) or URL.match(value):
+    if ADDRESS.match(value) or URL.match(value) or CHAIN_ADDRESS.match(value):
         return False
     # ``GOOGLE_CLIENT_IDS/restart``: names joined by a slash
     if SECRET_NAME.match(value) or ("/" in value and all(map(_a_name, value.split("/")))):
@@ -424,7 +427,8 @@ def _a_name(part: str) -> bool:
     ``COLORS.ink`` (a constant's member)."""
     if VARIABLE_NAME.match(part) or SNAKE_CASE.match(part) or CAMEL_CASE.match(part):
         return True
-    if DOTTED_NAME.match(part):
+    # "FERN/0x<address>": a ticker and its contract
+    if DOTTED_NAME.match(part) or CHAIN_ADDRESS.match(part):
         return True
     return bool(KEBAB_CASE.match(part)) or part.isalpha()
 
