@@ -341,6 +341,9 @@ case(
         "api_key: Qm7kLp2x…Rz9Wt",
         "token=FERN/0x" + rnd(HEX, 40),
         "token: 0x" + rnd(HEX, 40),
+        # a folder where a value would be ("fencing token" names a pattern), in any language
+        "Fencing-token: `fern_module/fencing/` ставит метку на каждое сообщение",
+        "- secret_store: `vault_data/fern-lab/`",
     ],
 )
 

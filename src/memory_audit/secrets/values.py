@@ -408,8 +408,9 @@ def _a_value(value: str) -> bool:
         return False
     if ADDRESS.match(value) or URL.match(value) or CHAIN_ADDRESS.match(value):
         return False
-    # ``GOOGLE_CLIENT_IDS/restart``: names joined by a slash
-    if SECRET_NAME.match(value) or ("/" in value and all(map(_a_name, value.split("/")))):
+    # ``GOOGLE_CLIENT_IDS/restart``: names joined by a slash; ``fern_module/fencing/``: a folder
+    folder = value.removesuffix("/")
+    if SECRET_NAME.match(value) or ("/" in value and all(map(_a_name, folder.split("/")))):
         return False
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
     named = any(p[0].isalpha() for p in parts)
