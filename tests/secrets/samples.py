@@ -286,6 +286,9 @@ case(
         ("set FERN_SIGNING_KEY=Zk3Qm9Lp2Wx7Rt5Yv8Nb4Hc", "Zk3Qm9Lp2Wx7Rt5Yv8Nb4Hc"),
         # a design token named, then a credential on the same line
         ("design token sync; API token: Qm7kLp2xRzW9x", "Qm7kLp2xRzW9x"),
+        # a note in parentheses between the name and its value; 64 hex digits after a key's
+        # name are a key (a hash's name makes them a hash)
+        (f"- API key (injected by the proxy conf): `{(_px := rnd(HEX, 64))}`", _px),
         # a private key in hex: longer than a chain's address
         (f"private_key=0x{(_hx := rnd(HEX, 64))}", f"0x{_hx}"),
     ],
@@ -341,6 +344,7 @@ case(
         "api_key: Qm7kLp2x…Rz9Wt",
         "token=FERN/0x" + rnd(HEX, 40),
         "token: 0x" + rnd(HEX, 40),
+        f"- API key hash (sha256): `{rnd(HEX, 64)}`",
         # a folder where a value would be ("fencing token" names a pattern), in any language
         "Fencing-token: `fern_module/fencing/` ставит метку на каждое сообщение",
         "- secret_store: `vault_data/fern-lab/`",
