@@ -535,6 +535,9 @@ case(
         ('Usuario back office: Ana Ruiz, info@marisaclub.es. Password: "Marisa".', "Marisa"),
         # after an e-mail and " / ": the label is no password of the e-mail's
         ("- Email: dev@fernhill.dev / Password: Lanterntest42", "Lanterntest42"),
+        # words between the name and "is" (é, es, ist...), the value in backticks
+        ("- **Senha padrão de todos os usuários de teste é `harbor472`** — conferir", "harbor472"),
+        ("the password for every seeded account is `harbor472`.", "harbor472"),
     ],
     [
         "password: SHA-256",
@@ -584,6 +587,9 @@ case(
         'PASSWORD_MODE = "passwordless"',
         'Password: "Passwd"',
         "- Email: ops@fernhill.dev / Password: (ask Ana)",
+        "the password reset flow is `auth_reset_v2`",
+        "password hashing here is `argon2id`",
+        "the password of the admin is `required`",
     ],
 )
 case(
