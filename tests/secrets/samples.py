@@ -959,6 +959,17 @@ case(
             _hex_key,
         ),
         (f"- **Key**: `{(_mixed_key := 'Zq8' + rnd(ALNUM, 29))}`", _mixed_key),
+        # words and a year, under a heading or after a line naming a password or an encryption
+        (
+            "### Jasypt 암호화 키\n- `fern.encryptor.password`가 다르면 기동 실패\n"
+            "- 키: `fern-harbor-secret-key-2031`",
+            "fern-harbor-secret-key-2031",
+        ),
+        (
+            "## Config encryption\n- the encryptor password of every module:\n"
+            "- key: `fern-harbor-secret-key-2031`",
+            "fern-harbor-secret-key-2031",
+        ),
     ],
     [
         f"cache key: `{rnd(HEX, 32)}`",
@@ -966,6 +977,9 @@ case(
         "- Key: `Ctrl+Shift+P`",
         "    key: PKCS12PrivateKeyTypes | None,",
         f"- Key: `{rnd(HEX, 16)}`",
+        # a key that names something: a bare label is weak, many keys are no secrets
+        "- key: `fern-harbor-secret-key-2031`",
+        "### Cache\n- 키: `fern-harbor-build-2031`",
     ],
 )
 case(

@@ -13,7 +13,8 @@ credentials) is also judged by its shape and by the words around it on its line:
   letters and digits), ``symbol`` (a letter, a digit and a symbol, six characters or
   more), ``credential`` (a credentials column's cell: ``mixed`` after a login and
   `` / ``, else ``symbol``), ``key`` (hex digits or a UUID, or 16 characters or more
-  mixing cases and digits), ``known`` (the rule lists the values, vendor defaults: no
+  mixing cases and digits; ``mixed`` after a bare ``key:`` label whose section names a
+  password or an encryption), ``known`` (the rule lists the values, vendor defaults: no
   shape asked) or ``any`` (the place proves it is a password, ``sshpass -p``: four
   characters or more that are no common word); ``mixed`` and ``strong`` also take a
   generator's letters-only password (``_random_letters``);
@@ -82,6 +83,17 @@ LABEL_END = (":", "：")
 # A label in kebab-case ("token_type = 'quoted-string'"); four words or more may be a
 # passphrase.
 KEBAB_CASE = re.compile(r"^[a-z]+(?:-[a-z]+){1,2}$")
+# A bare key label before a value, as key-label finds it ("- 키: `", "**Key**: '").
+KEY_LABEL_BEFORE = re.compile(
+    r"^[ \t]*(?:[-*+>] )?[ \t]*\*{0,2}(?i:key|키)\*{0,2} ?[:=：]\*{0,2} ?[\"'`]$"
+)
+# Words that make a key's section a password's or an encryption's (of a config's secrets).
+SECRET_SECTION = re.compile(
+    r"(?i:pass(?:word|wd|phrase)|encrypt(?:or|ion)|passwort|contrase(?:ñ|n)a|senha)"
+    r"|암호|비밀번호|密码|加密|パスワード|暗号"
+)
+# How far back a key's section heading is looked for: a few lines of a note.
+SECTION_WINDOW = 400
 # A cloud region or zone ("account: acme-prod/eu-west-1").
 REGION = re.compile(r"^[a-z]{2,}(?:-[a-z]+)+-?[0-9]{1,2}[a-z]?$")
 # An issue, a pull request or a page's anchor: "owner/repo#505", "repo#setting-up".
@@ -382,9 +394,23 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
         return _stated(text, start, end, value)
     if kind == "credential":  # "ops / <value>" in a credentials cell, or an id alone
         kind = "mixed" if PAIRED.search(text, max(0, start - 80), start) else "symbol"
+    if kind == "key" and not _has_shape(kind, value) and _keyed_secret(text, start):
+        kind = "mixed"  # "- 키: `<words>-2031`" under "### 암호화 키"
     if kind == "mixed" and _unseparated(text, start):
         kind = "strong"  # "password Word01!!": with no separator, prose unless it is strong
     return _has_shape(kind, value) or (kind == "mixed" and _stated(text, start, end, value))
+
+
+def _keyed_secret(text: str, start: int) -> bool:
+    """A value after a bare ``key:`` label (``키:``) where the line before it or its section's
+    heading names a password or an encryption (``jasypt.encryptor.password``, ``### 암호화
+    키``): the key of that, a secret, though a person's words make it. Many keys are no
+    secrets (a cache's, a map's): a bare label alone asks for a generated key's shape."""
+    window = text[max(0, start - SECTION_WINDOW) : start].split("\n")
+    if len(window) < 2 or KEY_LABEL_BEFORE.search(window[-1]) is None:
+        return False
+    heading = next((line for line in reversed(window[:-1]) if line.startswith("#")), "")
+    return SECRET_SECTION.search(f"{window[-2]}\n{heading}") is not None
 
 
 def _question_closed(value: str, text: str, end: int) -> str:
