@@ -23,3 +23,8 @@ def test_redaction_shows_at_most_40_characters_and_a_third_of_the_secret() -> No
         visible = len(shown) - 3
         assert visible <= max(3, len(secret) // 3 + 1), (secret, shown)
         assert secret not in shown
+
+
+def test_a_value_of_four_characters_shows_one() -> None:
+    assert redact("4821") == "4..."
+    assert redact("48213") == "48...3"

@@ -23,7 +23,13 @@ MAX_SHOWN = 40
 SALT_NAME = "secret-salt"
 
 
+# A value this short shows its first character only.
+SHORT = 5
+
+
 def redact(secret: str) -> str:
+    if len(secret) < SHORT:  # "1111", "toor": three characters of four give it away
+        return f"{secret[:1]}..."
     if len(secret) < 12:
         head, tail = 2, 1
     elif len(secret) < 24:
