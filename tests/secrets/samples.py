@@ -593,6 +593,20 @@ case(
     ],
 )
 case(
+    "account-number-pair",
+    [
+        ("- 전체 계정: `fern` / `4821` (테스트용)", "4821"),
+        ("- all accounts: `qa1` / `1111` (for testing)", "1111"),
+        ("cuenta de pruebas `ops`/`246802`", "246802"),
+    ],
+    [
+        "- `fern` / `4821` — two names",
+        "- accounts: `fern` / `ops` / `2024`",
+        "- login: `v2` / `123`",
+        "- account ids: `fern-1` / `4821-2`",
+    ],
+)
+case(
     "default-password",
     [
         ("Console login: admin / ubnt", "ubnt"),

@@ -15,9 +15,11 @@ credentials) is also judged by its shape and by the words around it on its line:
   `` / ``, else ``symbol``), ``key`` (hex digits or a UUID, or 16 characters or more
   mixing cases and digits; ``mixed`` after a bare ``key:`` label whose section names a
   password or an encryption), ``known`` (the rule lists the values, vendor defaults: no
-  shape asked) or ``any`` (the place proves it is a password, ``sshpass -p``: four
-  characters or more that are no common word); ``mixed`` and ``strong`` also take a
-  generator's letters-only password (``_random_letters``);
+  shape asked), ``any`` (the place proves it is a password, ``sshpass -p``: four
+  characters or more that are no common word) or ``digits`` (four digits or more where a
+  test account's password stands, ``1111``: no distinct characters or entropy asked);
+  ``mixed`` and ``strong`` also take a generator's letters-only password
+  (``_random_letters``);
 - never a file path or a URL's path, a hash or algorithm name (``HMAC-SHA256``), a
   public key (``ssh-ed25519 AAAA...``, a ``BEGIN PUBLIC KEY`` block), an identifier
   (``snake_case``, ``camelCase``, ``kebab-label``, ``process.env.X``, ``DB_PASSWORD``) or
@@ -116,6 +118,10 @@ PLACEHOLDER_WORDS = frozenset(
     api_token accesstoken access_token secretkey secret_key""".split()
 )
 MIN_DISTINCT = 5
+# Kinds whose values are not measured (distinct characters, entropy): the rule lists them
+# (``known``), or its place proves a password of digits only, a test account's ``1111``.
+UNMEASURED = ("known", "digits")
+MIN_DIGITS = 4
 # Eight digits with five distinct ones, one of them three times, have 2.4 bits each.
 DIGITS_ENTROPY = 2.0
 # A value whose place alone proves it a password (``sshpass -p``) may be short: "hunter".
@@ -280,7 +286,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     (``first_of_pair``: ``both `<one>` / `<two>` ``) is no item of a list for the slash and
     the second after it."""
     value = text[start:end].strip()
-    known = rule.value == "known"
+    known = rule.value in UNMEASURED  # a vendor's default, a test account's number
     if not known and len(set(value)) < (MIN_DISTINCT_ANY if rule.value == "any" else MIN_DISTINCT):
         return False
     placeholder = PLACEHOLDER.search(value) or VENDOR_PLACEHOLDER.match(value)
@@ -586,6 +592,10 @@ def _key(value: str, has: _Features) -> bool:
 
 # value kind -> whether a value has its shape (built once: a table of lambdas a hit cost
 # a dictionary and six closures)
+def _digits(value: str, has: _Features) -> bool:
+    return value.isdigit() and len(value) >= MIN_DIGITS
+
+
 SHAPES: dict[str, Callable[[str, _Features], bool]] = {
     "mixed": _mixed,
     "strong": _strong,
@@ -593,6 +603,7 @@ SHAPES: dict[str, Callable[[str, _Features], bool]] = {
     "token": _token,
     "any": _any,
     "key": _key,
+    "digits": _digits,
 }
 
 
