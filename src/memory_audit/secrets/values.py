@@ -24,9 +24,9 @@ credentials) is also judged by its shape and by the words around it on its line:
   public key (``ssh-ed25519 AAAA...``, a ``BEGIN PUBLIC KEY`` block), an identifier
   (``snake_case``, ``camelCase``, ``kebab-label``, ``process.env.X``, ``DB_PASSWORD``) or
   an issue reference (``owner/repo#505``), a cloud region (``eu-west-1``) or a colour
-  (``#3DBB6C``), nor the
-  second of two names in code joined by a slash (`` `Sys_Label`/`L10nService` ``) with no
-  login word near;
+  (``#3DBB6C``), nor the second of two names in code joined by a slash
+  (`` `Sys_Label`/`L10nService` ``) with no login word near, or a file and a glob of its
+  variants (`` `m.bf16.gguf` / `*.q8_0.gguf` ``);
 - never text its line marks as an example (``e.g.``, ``for example``, ``example:``)
   shortly before it, or disclaims shortly after it (``not a real password``).
 
