@@ -590,6 +590,9 @@ case(
         "the password reset flow is `auth_reset_v2`",
         "password hashing here is `argon2id`",
         "the password of the admin is `required`",
+        # "is" in the next clause or sentence: no longer the password's
+        "password rotated. The next build is `v2026rc1`",
+        "the password changed; the build is `v2026rc1`",
     ],
 )
 case(
