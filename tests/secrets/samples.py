@@ -286,6 +286,11 @@ case(
         ("set FERN_SIGNING_KEY=Zk3Qm9Lp2Wx7Rt5Yv8Nb4Hc", "Zk3Qm9Lp2Wx7Rt5Yv8Nb4Hc"),
         # a design token named, then a credential on the same line
         ("design token sync; API token: Qm7kLp2xRzW9x", "Qm7kLp2xRzW9x"),
+        # a note in parentheses between the name and its value; 64 hex digits after a key's
+        # name are a key (a hash's name makes them a hash)
+        (f"- API key (injected by the proxy conf): `{(_px := rnd(HEX, 64))}`", _px),
+        # a private key in hex: longer than a chain's address
+        (f"private_key=0x{(_hx := rnd(HEX, 64))}", f"0x{_hx}"),
     ],
     [
         'password = os.environ["DB_PASSWORD"]',
@@ -331,6 +336,18 @@ case(
         "set PRIMARY_KEY=id",
         # a key file's path, a Windows one written with slashes
         '$env:SSH_KEY = "C:/Users/ops/Fern-Lab/keys/fern_ed25519"',
+        # a colour where a value would be: "#" and 3, 4, 6 or 8 hex digits
+        "- focus ring token: `#1a2B3c4D`",
+        # a value shortened on purpose (an ellipsis), a chain's public address (an ERC-20
+        # token's contract), alone or after its ticker
+        "Format suggestion: `FERN (0xB2c4…7e1d)` or `token=FERN/0xB2c4…7e1d`.",
+        "api_key: Qm7kLp2x…Rz9Wt",
+        "token=FERN/0x" + rnd(HEX, 40),
+        "token: 0x" + rnd(HEX, 40),
+        f"- API key hash (sha256): `{rnd(HEX, 64)}`",
+        # a folder where a value would be ("fencing token" names a pattern), in any language
+        "Fencing-token: `fern_module/fencing/` ставит метку на каждое сообщение",
+        "- secret_store: `vault_data/fern-lab/`",
     ],
 )
 
@@ -518,6 +535,9 @@ case(
         ('Usuario back office: Ana Ruiz, info@marisaclub.es. Password: "Marisa".', "Marisa"),
         # after an e-mail and " / ": the label is no password of the e-mail's
         ("- Email: dev@fernhill.dev / Password: Lanterntest42", "Lanterntest42"),
+        # words between the name and "is" (é, es, ist...), the value in backticks
+        ("- **Senha padrão de todos os usuários de teste é `harbor472`** — conferir", "harbor472"),
+        ("the password for every seeded account is `harbor472`.", "harbor472"),
     ],
     [
         "password: SHA-256",
@@ -567,6 +587,26 @@ case(
         'PASSWORD_MODE = "passwordless"',
         'Password: "Passwd"',
         "- Email: ops@fernhill.dev / Password: (ask Ana)",
+        "the password reset flow is `auth_reset_v2`",
+        "password hashing here is `argon2id`",
+        "the password of the admin is `required`",
+        # "is" in the next clause or sentence: no longer the password's
+        "password rotated. The next build is `v2026rc1`",
+        "the password changed; the build is `v2026rc1`",
+    ],
+)
+case(
+    "account-number-pair",
+    [
+        ("- 전체 계정: `fern` / `4821` (테스트용)", "4821"),
+        ("- all accounts: `qa1` / `1111` (for testing)", "1111"),
+        ("cuenta de pruebas `ops`/`246802`", "246802"),
+    ],
+    [
+        "- `fern` / `4821` — two names",
+        "- accounts: `fern` / `ops` / `2024`",
+        "- login: `v2` / `123`",
+        "- account ids: `fern-1` / `4821-2`",
     ],
 )
 case(
@@ -787,6 +827,13 @@ case(
         # a script's name and a glob of names
         "ranked by `floor_rank.py`/`rank_8l*` overnight",
         "`build_index`/`index_2026*` globs",
+        # a model file named past forty characters and a glob of its other quantisations
+        "- `fernlake-31b-chat-harbor-tunedx.bf16.gguf` / `*.q8_0.gguf` — 模型产物",
+        "- `fern31.gguf` / `*.q8_0.gguf` — weights",
+        "- `fernlake-31b-chat.q4_k_m.gguf` / `Fern31b-Q8.gguf` — weights",
+        # a design token and its colour
+        "- Text color: brand/green (`GREEN_400` / `#3DBB6C`)",
+        "- Border: (`Ink_900` / `#1a2B3c4D`)",
     ],
 )
 case(
@@ -929,6 +976,17 @@ case(
             _hex_key,
         ),
         (f"- **Key**: `{(_mixed_key := 'Zq8' + rnd(ALNUM, 29))}`", _mixed_key),
+        # words and a year, under a heading or after a line naming a password or an encryption
+        (
+            "### Jasypt 암호화 키\n- `fern.encryptor.password`가 다르면 기동 실패\n"
+            "- 키: `fern-harbor-secret-key-2031`",
+            "fern-harbor-secret-key-2031",
+        ),
+        (
+            "## Config encryption\n- the encryptor password of every module:\n"
+            "- key: `fern-harbor-secret-key-2031`",
+            "fern-harbor-secret-key-2031",
+        ),
     ],
     [
         f"cache key: `{rnd(HEX, 32)}`",
@@ -936,6 +994,9 @@ case(
         "- Key: `Ctrl+Shift+P`",
         "    key: PKCS12PrivateKeyTypes | None,",
         f"- Key: `{rnd(HEX, 16)}`",
+        # a key that names something: a bare label is weak, many keys are no secrets
+        "- key: `fern-harbor-secret-key-2031`",
+        "### Cache\n- 키: `fern-harbor-build-2031`",
     ],
 )
 case(

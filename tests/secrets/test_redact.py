@@ -25,8 +25,9 @@ def test_redaction_shows_at_most_40_characters_and_a_third_of_the_secret() -> No
         assert secret not in shown
 
 
-def test_a_short_secret_shows_one_character_at_each_end() -> None:
-    # a password of four digits: two shown leave a hundred to guess, three only ten
-    assert redact("4729") == "4...9"
+def test_a_short_secret_shows_little_of_itself() -> None:
+    # a password of four digits: three shown ("48...1") leave ten to guess, one a thousand
+    assert redact("4821") == "4..."
     assert redact("fernq") == "f...q"
-    assert redact("fern26") == "fe...6"
+    assert redact("fern26") == "f...6"
+    assert redact("fern2026") == "fe...6"

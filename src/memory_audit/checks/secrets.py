@@ -63,7 +63,7 @@ own, is reported at the first such file (outside every memory tree: a folder hol
 
 Only a value a person chooses can be published that way: one a generic rule finds by
 the words around it (a password after a label, in a login pair or a table: the value
-kinds ``mixed``, ``strong``, ``symbol``, ``credential``, ``known`` and ``any``), and a
+kinds ``mixed``, ``strong``, ``symbol``, ``credential``, ``known``, ``any`` and ``digits``), and a
 URL's password (a compose file's database default). A value whose format makes it a
 secret stays a problem wherever else it is: a specific rule's match (a vendor token such
 as ``ghp_...``, ``sk-ant-...``, ``xoxb-...``, an AWS secret key, a private key, a JWT), a

@@ -23,13 +23,16 @@ MAX_SHOWN = 40
 SALT_NAME = "secret-salt"
 
 
-# A secret this short (a PIN-like password) shows one character at each end.
+# A value this short shows its first character only; one up to PIN_LIKE, one at each end.
 SHORT = 5
+PIN_LIKE = 8
 
 
 def redact(secret: str) -> str:
-    if len(secret) <= SHORT:
-        head, tail = 1, 1  # four digits: "47...9" left one to guess
+    if len(secret) < SHORT:  # "1111", "toor": three characters of four give it away
+        return f"{secret[:1]}..."
+    if len(secret) < PIN_LIKE:
+        head, tail = 1, 1  # five to seven characters: two shown, the rest to guess
     elif len(secret) < 12:
         head, tail = 2, 1
     elif len(secret) < 24:

@@ -13,18 +13,23 @@ credentials) is also judged by its shape and by the words around it on its line:
   letters and digits), ``symbol`` (a letter, a digit and a symbol, six characters or
   more), ``credential`` (a credentials column's cell: ``mixed`` after a login and
   `` / ``, else ``symbol``), ``key`` (hex digits or a UUID, or 16 characters or more
-  mixing cases and digits), ``known`` (the rule lists the values, vendor defaults: no
-  shape asked) or ``any`` (the place proves it is a password, ``sshpass -p``: four
-  characters or more that are no common word); ``mixed`` and ``strong`` also take a
-  generator's letters-only password (``_random_letters``);
+  mixing cases and digits; ``mixed`` after a bare ``key:`` label whose section names a
+  password or an encryption), ``known`` (the rule lists the values, vendor defaults: no
+  shape asked), ``any`` (the place proves it is a password, ``sshpass -p``: four
+  characters or more that are no common word) or ``digits`` (four digits or more where a
+  test account's password stands, ``1111``: no distinct characters or entropy asked);
+  ``mixed`` and ``strong`` also take a generator's letters-only password
+  (``_random_letters``);
 - in backticks right after a password word and ``:``, a short ``mixed`` value too: four
   digits (three distinct) or a word of five letters (``Пароль: `<word>` ``);
 - never a file path or a URL's path, a hash or algorithm name (``HMAC-SHA256``), a
   public key (``ssh-ed25519 AAAA...``, a ``BEGIN PUBLIC KEY`` block), an identifier
   (``snake_case``, ``camelCase``, ``kebab-label``, ``process.env.X``, ``DB_PASSWORD``) or
-  an issue reference (``owner/repo#505``) or a cloud region (``eu-west-1``), nor the
-  second of two names in code joined by a slash (`` `Sys_Label`/`L10nService` ``, a field
-  given a number: `` `lastTapMs`/`idleMs=1000` ``) with no login word near;
+  an issue reference (``owner/repo#505``), a cloud region (``eu-west-1``) or a colour
+  (``#3DBB6C``), nor the second of two names in code joined by a slash
+  (`` `Sys_Label`/`L10nService` ``, a field given a number: `` `lastTapMs`/`idleMs=1000` ``)
+  with no login word near, or a file and a glob of its variants
+  (`` `m.bf16.gguf` / `*.q8_0.gguf` ``);
 - never text its line marks as an example (``e.g.``, ``for example``, ``example:``)
   shortly before it, or disclaims shortly after it (``not a real password``).
 
@@ -50,7 +55,7 @@ DISCLAIMER = (
     r"|secret)s?\b|\b(?:a|the) joke\b"
 )
 PLACEHOLDER = re.compile(
-    r"x{4,}|X{4,}|\.\.\.|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
+    r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
     r"|changeme|change[_-]me|redacted|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
     r"|fill[_-]?(?:in|me)|insert[_-]"
     # the whole text of a phrase rule's disclaimed alternative (a user's rules file may
@@ -84,6 +89,17 @@ LABEL_END = (":", "：")
 # A label in kebab-case ("token_type = 'quoted-string'"); four words or more may be a
 # passphrase.
 KEBAB_CASE = re.compile(r"^[a-z]+(?:-[a-z]+){1,2}$")
+# A bare key label before a value, as key-label finds it ("- 키: `", "**Key**: '").
+KEY_LABEL_BEFORE = re.compile(
+    r"^[ \t]*(?:[-*+>] )?[ \t]*\*{0,2}(?i:key|키)\*{0,2} ?[:=：]\*{0,2} ?[\"'`]$"
+)
+# Words that make a key's section a password's or an encryption's (of a config's secrets).
+SECRET_SECTION = re.compile(
+    r"(?i:pass(?:word|wd|phrase)|encrypt(?:or|ion)|passwort|contrase(?:ñ|n)a|senha)"
+    r"|암호|비밀번호|密码|加密|パスワード|暗号"
+)
+# How far back a key's section heading is looked for: a few lines of a note.
+SECTION_WINDOW = 400
 # A cloud region or zone ("account: acme-prod/eu-west-1").
 REGION = re.compile(r"^[a-z]{2,}(?:-[a-z]+)+-?[0-9]{1,2}[a-z]?$")
 # An issue, a pull request or a page's anchor: "owner/repo#505", "repo#setting-up".
@@ -92,6 +108,8 @@ ISSUE_REFERENCE = re.compile(r"^[a-z][a-z0-9._-]*#[a-z0-9-]+$")
 FLAG_NAME = re.compile(r"^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 # ``#id_password``, ``.login-form``: a CSS selector (a form's field a test fills), a name
 SELECTOR = re.compile(r"^[#.][a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$")
+# ``#3DBB6C``: a colour (3, 4, 6 or 8 hex digits), as a design token's value is written
+COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 # ``ADMIN_PASSWORD_HASH=<value>``: a hash's value (bcrypt, sha) is long and in a hash's
 # alphabet; a short plain value there is a password stored in the wrong variable
 HASH_NAMED = re.compile(r"hash[\w-]{0,10}[\"'`]?[ \t]*[:=][ \t]*[\"'`]?$", re.I)
@@ -104,6 +122,10 @@ PLACEHOLDER_WORDS = frozenset(
     api_token accesstoken access_token secretkey secret_key""".split()
 )
 MIN_DISTINCT = 5
+# Kinds whose values are not measured (distinct characters, entropy): the rule lists them
+# (``known``), or its place proves a password of digits only, a test account's ``1111``.
+UNMEASURED = ("known", "digits")
+MIN_DIGITS = 4
 # Eight digits with five distinct ones, one of them three times, have 2.4 bits each.
 DIGITS_ENTROPY = 2.0
 # A value whose place alone proves it a password (``sshpass -p``) may be short: "hunter".
@@ -183,7 +205,11 @@ CODE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*$")
 NAME_JOINT = re.compile(r"_|[a-z0-9][A-Z]")
 LOWER_WORD = re.compile(r"[a-z]{3}")
 NUMBER_ASSIGNED = re.compile(r"^([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*)=[0-9]+$")
-BACKTICKED_BEFORE = re.compile(r"`([^`\s]{1,40})` ?/ ?`$")
+# The backticked text before a value and its slash: as long as backticked-pair's login (a
+# model's file name of 41 characters passed the window of 40 and was taken for a login).
+BACKTICKED_BEFORE = re.compile(r"`([^`\s]{1,64})` ?/ ?`$")
+# A file's suffix ("gguf", "safetensors"): a file and its variant end with the same one.
+FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,11}$")
 # Words that make a pair of names a login and its password all the same.
 LOGIN_WORDS = re.compile(
     r"pass|pwd|\bpw\b|log ?in|\buser|cred|account|secret|密码|账号|パスワード|비밀번호", re.I
@@ -218,6 +244,9 @@ ADDRESS = re.compile(
 # A URL where a value would be (``token_uri='https://oauth2.example.com/token'``): an
 # endpoint; the credentials a URL holds are ``url-password``'s.
 URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]{1,15}://")
+# A chain's public address (Ethereum's, a token's contract): 40 hex digits after "0x"; a
+# private key in hex is 64.
+CHAIN_ADDRESS = re.compile(r"^0x[0-9a-fA-F]{40}$")
 HOST_GOES_ON = re.compile(r"\.[A-Za-z0-9]")
 # A file's suffix right after a value ("<value>.md"): the value is the file's name.
 FILE_SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,5}(?![\w.])")
@@ -274,7 +303,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     (``first_of_pair``: ``both `<one>` / `<two>` ``) is no item of a list for the slash and
     the second after it."""
     value = text[start:end].strip()
-    known = rule.value == "known"
+    known = rule.value in UNMEASURED  # a vendor's default, a test account's number
     if not known and len(set(value)) < _least_distinct(rule, text, start, end):
         return False
     placeholder = PLACEHOLDER.search(value) or VENDOR_PLACEHOLDER.match(value)
@@ -400,9 +429,23 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
         return _stated(text, start, end, value)
     if kind == "credential":  # "ops / <value>" in a credentials cell, or an id alone
         kind = "mixed" if PAIRED.search(text, max(0, start - 80), start) else "symbol"
+    if kind == "key" and not _has_shape(kind, value) and _keyed_secret(text, start):
+        kind = "mixed"  # "- 키: `<words>-2031`" under "### 암호화 키"
     if kind == "mixed" and _unseparated(text, start):
         kind = "strong"  # "password Word01!!": with no separator, prose unless it is strong
     return _has_shape(kind, value) or (kind == "mixed" and _stated(text, start, end, value))
+
+
+def _keyed_secret(text: str, start: int) -> bool:
+    """A value after a bare ``key:`` label (``키:``) where the line before it or its section's
+    heading names a password or an encryption (``jasypt.encryptor.password``, ``### 암호화
+    키``): the key of that, a secret, though a person's words make it. Many keys are no
+    secrets (a cache's, a map's): a bare label alone asks for a generated key's shape."""
+    window = text[max(0, start - SECTION_WINDOW) : start].split("\n")
+    if len(window) < 2 or KEY_LABEL_BEFORE.search(window[-1]) is None:
+        return False
+    heading = next((line for line in reversed(window[:-1]) if line.startswith("#")), "")
+    return SECRET_SECTION.search(f"{window[-2]}\n{heading}") is not None
 
 
 def _question_closed(value: str, text: str, end: int) -> str:
@@ -419,15 +462,16 @@ def _a_value(value: str) -> bool:
     setting = value.endswith(LABEL_END) or _a_setting(value)  # "key:", "to_loc=X"
     if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or snake or setting:
         return False
-    names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR)
+    names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR, COLOUR)
     if any(name.match(value) for name in names):
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
         return False
-    if ADDRESS.match(value) or URL.match(value):
+    if ADDRESS.match(value) or URL.match(value) or CHAIN_ADDRESS.match(value):
         return False
-    # ``GOOGLE_CLIENT_IDS/restart``: names joined by a slash
-    if SECRET_NAME.match(value) or ("/" in value and all(map(_a_name, value.split("/")))):
+    # ``GOOGLE_CLIENT_IDS/restart``: names joined by a slash; ``fern_module/fencing/``: a folder
+    folder = value.removesuffix("/")
+    if SECRET_NAME.match(value) or ("/" in value and all(map(_a_name, folder.split("/")))):
         return False
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
     named = any(p[0].isalpha() for p in parts)
@@ -445,7 +489,8 @@ def _a_name(part: str) -> bool:
     ``COLORS.ink`` (a constant's member)."""
     if VARIABLE_NAME.match(part) or SNAKE_CASE.match(part) or CAMEL_CASE.match(part):
         return True
-    if DOTTED_NAME.match(part):
+    # "FERN/0x<address>": a ticker and its contract
+    if DOTTED_NAME.match(part) or CHAIN_ADDRESS.match(part):
         return True
     return bool(KEBAB_CASE.match(part)) or part.isalpha()
 
@@ -492,11 +537,13 @@ def _chained_separators(text: str, separators: list[re.Match[str]]) -> int:
 def _paired_names(text: str, start: int, value: str) -> bool:
     """`` `OpenRowCaptionCommand`/`OpenRowLabelCommand` ``: the value and the backticked
     text before it are both names in code, and no login or password word stands near."""
-    login = BACKTICKED_BEFORE.search(text, max(0, start - 48), start)
+    login = BACKTICKED_BEFORE.search(text, max(0, start - 72), start)
     if login is None:
         return False
     if PATH.search(login.group(1)) and "@" not in login.group(1):  # not ops@fern.sh
         return True  # `` `floor_rank.py`/`rank_8l*` ``: a script is no login, whatever word is near
+    if _files(login.group(1), value):
+        return True
     if not (_code_name(login.group(1)) and _code_name(_unglobbed(_unassigned(value)))):
         return False
     floor = max(0, login.start() - NEAR)  # on the pair's line, close before it
@@ -511,6 +558,16 @@ def _unassigned(value: str) -> str:
     if field is None or CREDENTIAL_NAME.search(field.group(1)):
         return value
     return field.group(1)
+
+
+def _files(first: str, value: str) -> bool:
+    """`` `model.bf16.gguf` / `*.q8_0.gguf` ``: a glob of files by their suffix, or a file and
+    its variant with the same suffix (``.gguf``, which no list of suffixes holds), not a login
+    and its password; an e-mail login (``ops@fern.sh``) has a host, not a suffix."""
+    suffix = FILE_END.search(value)
+    if suffix is None or "@" in first:
+        return False
+    return value.startswith("*") or first.lower().endswith(suffix.group(0).lower())
 
 
 def _unglobbed(value: str) -> str:
@@ -573,6 +630,10 @@ def _key(value: str, has: _Features) -> bool:
 
 # value kind -> whether a value has its shape (built once: a table of lambdas a hit cost
 # a dictionary and six closures)
+def _digits(value: str, has: _Features) -> bool:
+    return value.isdigit() and len(value) >= MIN_DIGITS
+
+
 SHAPES: dict[str, Callable[[str, _Features], bool]] = {
     "mixed": _mixed,
     "strong": _strong,
@@ -580,6 +641,7 @@ SHAPES: dict[str, Callable[[str, _Features], bool]] = {
     "token": _token,
     "any": _any,
     "key": _key,
+    "digits": _digits,
 }
 
 
