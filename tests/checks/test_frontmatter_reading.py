@@ -137,3 +137,20 @@ def test_description_cut_by_comment_is_not_also_called_terse(tree_dir: Path) -> 
     write_tree(tree_dir, {"MEMORY.md": index("pr.md"), "pr.md": text})
     found = codes(findings(tree_dir, "frontmatter", "bloat"))
     assert found == [("value-cut-by-comment", "pr.md", 3)]
+
+
+def test_a_cut_in_a_field_nobody_reads_is_a_suggestion(tree_dir: Path) -> None:
+    # an agent framework's own provenance line, read by its agents as raw text
+    text = (
+        "---\nname: retry gate\ndescription: the retry gate of PR #50\ntype: project\n"
+        "source: task #812 (sensor run) #ops\n---\nbody\n"
+    )
+    write_tree(tree_dir, {"MEMORY.md": index("gate.md"), "gate.md": text})
+    cuts = [f for f in findings(tree_dir, "frontmatter") if f.code == "value-cut-by-comment"]
+    found = {f.message.split("`")[1]: f for f in cuts}
+    assert (found["description"].level, found["source"].level) == ("problem", "suggestion")
+    assert found["source"].message == (
+        '`source` is cut at an unquoted ` #` (a YAML comment): a YAML reader gets "task" and'
+        ' loses "#812 (sensor run) #ops" (neither Claude Code nor this audit reads `source`)'
+    )
+    assert found["source"].suggestion == 'quote the value: source: "task #812 (sensor run) #ops"'

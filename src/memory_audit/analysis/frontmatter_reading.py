@@ -24,22 +24,37 @@ from memory_audit.tree.frontmatter_block import CutShort
 from memory_audit.tree.memory_file import MemoryFile
 
 SHOWN = 60  # characters of memory text quoted in a message
+# The fields whose text is read: Claude Code's (name, description, type; a skill's or an
+# agent's metadata) and those this audit's dimensions read (relations, review dates,
+# scope and relevance, confidence, kinds, dates).
+READ_FIELDS = frozenset(
+    {"name", "description", "type", "metadata", "scope", "relevance", "kind"}
+    | {"superseded_by", "supersedes", "relations", "related", "review_by", "expiry"}
+    | {"confidence", "last_challenged", "date", "modified", "created"}
+)
 
 
 def reading_findings(dimension: str, memory: MemoryFile) -> Iterator[Finding]:
     if memory.read.read_by is ReadBy.FALLBACK:
         yield _strict_only(dimension, memory)
     for cut in memory.read.comment_cuts:
+        read = cut.key in READ_FIELDS
         yield make_finding(
             dimension,
             "value-cut-by-comment",
             memory.path,
             cut.line,
-            f"`{cut.key}` is cut at an unquoted ` #` (a YAML comment): Claude Code reads "
-            f"{_quoted(cut.kept)} and loses {_quoted(cut.lost)}",
+            f"`{cut.key}` is cut at an unquoted ` #` (a YAML comment): "
+            + ("Claude Code reads" if read else "a YAML reader gets")
+            + f" {_quoted(cut.kept)} and loses {_quoted(cut.lost)}"
+            + ("" if read else f" (neither Claude Code nor this audit reads `{cut.key}`)"),
             f"quote the value: {cut.key}: {_yaml_quoted(cut.written)}",
             key=cut.key,
             fix=_set(memory, cut.key, cut.written),
+            # a field of the owner's own convention loses text only for tools that parse
+            # it as YAML (an agent framework's provenance line, read as raw text): worth a
+            # look, not a problem
+            level=None if read else "suggestion",
         )
     cut_short = memory.split.block.cut_short if memory.split.block else None
     if cut_short is not None:
