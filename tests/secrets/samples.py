@@ -787,6 +787,11 @@ case(
     ],
 )
 case(
+    "sonarqube-token",
+    [f"sq{kind}_{rnd(HEX, 40)}" for kind in "apu"],
+    ["squ_" + rnd(HEX, 20), "sqx_" + rnd(HEX, 40), "the squ_ prefix of user tokens"],
+)
+case(
     "resend-api-key", [f"re_{rnd(ALNUM, 8)}_{rnd(ALNUM, 24)}"], ["re_" + rnd(ALNUM, 8), "re_match"]
 )
 _neon = "npg_" + rnd(ALNUM, 12)
@@ -1320,3 +1325,12 @@ CASES["backticked-pair"][1].extend(
     ]
 )
 CASES["backticked-pair"][0].append(("- DB: `dbUser`/`dbPass=48291`", "dbPass=48291"))
+# --- a vendor's token whose prefix is joined by "_" is no snake_case name: its last part is
+# generated (letters and digits mixed, twenty or more); a class name with an acronym after
+# a render "pass" is no password
+_ts = "ts_live_" + rnd(HEX, 32)
+CASES["generic-assignment"][0].append((f"- **Test API Key:** `{_ts}`", _ts))
+CASES["generic-assignment"][1].extend(
+    ["token: refresh_token_from_the_oauth_flow2", "secret: my_secret_value_for_testing_purposes"]
+)
+CASES["pass-phrase"][1].append("- Lighting pass: `ShaderGLXShading` (`GLSL/Shading.vs`), 64 lights")

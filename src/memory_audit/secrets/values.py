@@ -78,7 +78,10 @@ SNAKE_CASE = re.compile(r"^_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^_+[a-z][a-z0-9]*$")
 # "qa_panel_pw_456", "fernops_secure_2026" (where "db_password_2" names a variable,
 # "user_pass_reset2" a route).
 PASSWORD_LIKE = re.compile(r"_(?:pw|pwd|pass|passwd|password|secure|secret)_?[0-9]{3,}$")
-CAMEL_CASE = re.compile(r"^[A-Za-z][a-z]+(?:[A-Z][a-z]+)+$")
+# ... or ends in a generated part (see _generated_tail).
+GENERATED_PART = 20
+# Words run together, an acronym among them ("ShaderOGLShading", a lighting pass's class).
+CAMEL_CASE = re.compile(r"^[A-Za-z][a-z]+(?:[A-Z][a-z]+|[A-Z]{2,}(?=[A-Z][a-z]|$))+$")
 # An assignment, a lower case name then "=" and its value ("to_loc=HARBOR" after "test
 # PASS:"): a setting the line gives, not a password (one holding "=" has no such name
 # before it); unless the name says it holds a credential ("ADMIN_PASSWORD=...", "db_pw=").
@@ -456,9 +459,20 @@ def _question_closed(value: str, text: str, end: int) -> str:
     return value
 
 
+def _generated_tail(value: str) -> bool:
+    """A last part of twenty letters and digits or more, both mixed: a vendor's token whose
+    prefix is joined by "_" (``squ_<40 hex>``, ``ts_live_<32 hex>``), not a name's word."""
+    tail = value.rsplit("_", 1)[-1]
+    if len(tail) < GENERATED_PART or not tail.isalnum() or not tail.isascii():
+        return False
+    return any(c.isdigit() for c in tail) and any(c.isalpha() for c in tail)
+
+
 def _a_value(value: str) -> bool:
     """Not a name (of a variable, a file, an algorithm) where a value would be."""
-    snake = (SNAKE_CASE.match(value) or _short_parts(value)) and not PASSWORD_LIKE.search(value)
+    snake = (SNAKE_CASE.match(value) or _short_parts(value)) and not (
+        PASSWORD_LIKE.search(value) or _generated_tail(value)
+    )
     setting = value.endswith(LABEL_END) or _a_setting(value)  # "key:", "to_loc=X"
     if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or snake or setting:
         return False
