@@ -1334,3 +1334,16 @@ CASES["generic-assignment"][1].extend(
     ["token: refresh_token_from_the_oauth_flow2", "secret: my_secret_value_for_testing_purposes"]
 )
 CASES["pass-phrase"][1].append("- Lighting pass: `ShaderGLXShading` (`GLSL/Shading.vs`), 64 lights")
+# --- a value naming its own kind is a doc's stand-in (``dev-token-123``, ``dbpass``); a
+# TypeScript non-null mark after an environment name; one model name's variants in a pair
+CASES["generic-assignment"][1].extend(
+    [
+        'API_TOKEN="dev-token-123"',
+        "SESSION_SECRET=local-dev-secret",
+        "  dbCredentials: { token: process.env.CLOUDFLARE_API_TOKEN! }",
+    ]
+)
+CASES["command-line-password"][1].append("  --user=dbuser --password=dbpass --database=prod \\")
+CASES["backticked-pair"][1].append(
+    "| planner | `gpt-5.6-sol@xhigh`/`gpt-5.6-sol@low` (effort in the name) |"
+)

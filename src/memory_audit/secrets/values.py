@@ -124,6 +124,12 @@ PLACEHOLDER_WORDS = frozenset(
     environment variable value hidden masked credentials creds apikey api_key api-key apitoken
     api_token accesstoken access_token secretkey secret_key""".split()
 )
+# The kinds a stand-in value names itself by (``dev-token-123``, ``dbpass``).
+KIND_WORDS = ("pass", "password", "passwd", "secret", "token", "key", "apikey")
+SELF_NAMED_SPLIT = re.compile(r"[-_]")
+STAND_IN_WORDS = frozenset(
+    "dev local test testing my db demo dummy fake sample example some foo bar".split()
+)
 MIN_DISTINCT = 5
 # Kinds whose values are not measured (distinct characters, entropy): the rule lists them
 # (``known``), or its place proves a password of digits only, a test account's ``1111``.
@@ -314,7 +320,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     public = _public_by_design(value)
     # a format written out, ``https://USER:TOKEN@host``: the password before the host
     words = {value.lower(), _userinfo_password(text, start, value).lower()}
-    if placeholder or words & PLACEHOLDER_WORDS or rule.allowed(value) or public:
+    stand_in = placeholder or words & PLACEHOLDER_WORDS or _self_named(value)
+    if stand_in or rule.allowed(value) or public:
         return False
     least = _least_entropy(rule, text, start, end)
     if not known and rule.entropy is not None and entropy(value) < least:
@@ -468,13 +475,34 @@ def _generated_tail(value: str) -> bool:
     return any(c.isdigit() for c in tail) and any(c.isalpha() for c in tail)
 
 
+def _self_named(value: str) -> bool:
+    """A value that names its own kind among a doc's stand-in words, as examples do:
+    ``dev-token-123``, ``local-dev-secret`` (stand-ins, numbers and the kind), ``dbpass``,
+    ``mytoken`` (a stand-in run into the kind). ``fern_password`` names a project: kept."""
+    lowered = value.lower()
+    if value != lowered:
+        return False
+    parts = [part for part in SELF_NAMED_SPLIT.split(lowered) if part]
+    if len(parts) == 1:
+        word = parts[0]
+        return any(
+            word.removeprefix(kind) in STAND_IN_WORDS or word.removesuffix(kind) in STAND_IN_WORDS
+            for kind in KIND_WORDS
+            if kind in word
+        )
+    kinds = [part for part in parts if part in KIND_WORDS]
+    rest = [part for part in parts if part not in KIND_WORDS]
+    return bool(kinds) and all(part in STAND_IN_WORDS or part.isdigit() for part in rest)
+
+
 def _a_value(value: str) -> bool:
     """Not a name (of a variable, a file, an algorithm) where a value would be."""
     snake = (SNAKE_CASE.match(value) or _short_parts(value)) and not (
         PASSWORD_LIKE.search(value) or _generated_tail(value)
     )
     setting = value.endswith(LABEL_END) or _a_setting(value)  # "key:", "to_loc=X"
-    if NOT_A_VALUE.search(value) or VARIABLE_NAME.match(value) or snake or setting:
+    # ``process.env.API_TOKEN!``: TypeScript's non-null mark after a name is no value's
+    if NOT_A_VALUE.search(value.rstrip("!")) or VARIABLE_NAME.match(value) or snake or setting:
         return False
     names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR, COLOUR)
     if any(name.match(value) for name in names):
@@ -557,6 +585,10 @@ def _paired_names(text: str, start: int, value: str) -> bool:
     if PATH.search(login.group(1)) and "@" not in login.group(1):  # not ops@fern.sh
         return True  # `` `floor_rank.py`/`rank_8l*` ``: a script is no login, whatever word is near
     if _files(login.group(1), value):
+        return True
+    # `` `gpt-5-sol@xhigh`/`gpt-5-sol@low` ``: one name's variants, not a login and its password
+    first, at, _ = login.group(1).partition("@")
+    if at and value.startswith(first + "@"):
         return True
     if not (_code_name(login.group(1)) and _code_name(_unglobbed(_unassigned(value)))):
         return False
