@@ -1347,3 +1347,6 @@ CASES["command-line-password"][1].append("  --user=dbuser --password=dbpass --da
 CASES["backticked-pair"][1].append(
     "| planner | `gpt-5.6-sol@xhigh`/`gpt-5.6-sol@low` (effort in the name) |"
 )
+# --- a bold CJK key label: ``**社区密钥**: `<key>` `` (the bold's stars between the word and its colon)
+_cjk_key = "nk_" + rnd(ALNUM, 24)
+CASES["generic-assignment"][0].append((f"- **社区密钥**: `{_cjk_key}`", _cjk_key))
