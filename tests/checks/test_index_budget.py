@@ -402,3 +402,34 @@ def test_index_budget_a_large_index_reading_itself_is_a_suggestion_naming_its_li
     assert near.code == "near-budget"
     assert near.level == "suggestion"
     assert "its own line 6 tells sessions to read it first" in near.message  # file line
+
+
+def test_an_openclaw_agents_workspace_gets_the_cut_as_a_suggestion(tree_dir: Path) -> None:
+    # its agent injects MEMORY.md by its own rules; Claude Code's cut is worth a look only
+    # if Claude Code loads the folder too
+    index_text = "# Long-term memory\n" + entries(229)
+    write_tree(tree_dir, {"MEMORY.md": index_text})
+    assert {(f.code, f.level) for f in findings(tree_dir, "index-budget")} >= {
+        ("over-budget", "problem"),
+        ("invisible-entry", "problem"),
+    }
+    write_tree(tree_dir, {"SOUL.md": "# Soul\ncalm\n", "IDENTITY.md": "# Identity\nKit\n"})
+    found = {f.code: f for f in findings(tree_dir, "index-budget")}
+    assert (found["over-budget"].level, found["invisible-entry"].level) == (
+        "suggestion",
+        "suggestion",
+    )
+    assert found["over-budget"].message.endswith(
+        "(this folder is an OpenClaw agent's workspace (SOUL.md, IDENTITY.md), whose agent"
+        " loads it)"
+    )
+    assert found["over-budget"].suggestion is not None
+    assert found["over-budget"].suggestion.startswith(
+        "if Claude Code loads this folder as its memory: move inline content"
+    )
+    # one persona-free pair of common names is no workspace
+    write_tree(tree_dir / "plain", {"MEMORY.md": index_text, "USER.md": "u\n", "TOOLS.md": "t\n"})
+    levels = {
+        f.level for f in findings(tree_dir / "plain", "index-budget") if f.code == "over-budget"
+    }
+    assert levels == {"problem"}

@@ -32,3 +32,23 @@ def repository_copy(tree: MemoryTree) -> bool:
     if project is None or on_this_machine(tree):
         return False
     return os.path.realpath(tree.root).startswith(os.path.realpath(project) + os.sep)
+
+
+# The files an OpenClaw (formerly Clawdbot) agent's workspace holds beside its MEMORY.md,
+# which that agent injects into its own prompt at a session's start, trimmed by its own
+# rules: the first four name an agent's persona and are no Claude Code file's names.
+PERSONA_FILES = ("SOUL.md", "IDENTITY.md", "HEARTBEAT.md", "BOOTSTRAP.md")
+WORKSPACE_FILES = (*PERSONA_FILES, "USER.md", "TOOLS.md", "AGENTS.md")
+
+
+def other_agent_workspace(tree: MemoryTree) -> str | None:
+    """``"an OpenClaw agent's workspace (SOUL.md, IDENTITY.md)"`` when the folder is one:
+    its MEMORY.md is loaded by that agent, not cut at auto memory's 200 lines, and its
+    other files (daily logs, skills' documents) are no Claude Code memories. Never for a
+    folder under Claude Code's own folder on this machine, which Claude Code loads."""
+    if on_this_machine(tree):
+        return None
+    held = [name for name in WORKSPACE_FILES if name in tree.present]
+    if len(held) < 2 or not any(name in PERSONA_FILES for name in held):
+        return None
+    return f"an OpenClaw agent's workspace ({', '.join(held[:3])})"

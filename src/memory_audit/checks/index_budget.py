@@ -54,12 +54,13 @@ Passing: 120 lines of ``- [Title](file.md) — hook`` pointers under headings.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from memory_audit.analysis.index_lines import line_findings
 from memory_audit.analysis.index_loaders import IndexLoader, whole_index_loader
 from memory_audit.analysis.index_overflow import overflow_fix
 from memory_audit.analysis.recall import RECALL_CAP, recall_scan
+from memory_audit.analysis.tree_home import other_agent_workspace
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.index_file import INDEX_NAME, Index
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex
@@ -78,7 +79,33 @@ class Options:
     max_hook_chars: int = field(default=150, metadata={"range": (10, 10_000)})
 
 
+# Codes that assume Claude Code loads the folder as its memory (the cut, the recall cap).
+LOADING_CODES = frozenset(
+    {"over-budget", "invisible-entry", "near-budget", "inline-content", "past-recall-cap"}
+)
+
+
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
+    workspace = other_agent_workspace(tree)
+    for found in _findings(tree, options):
+        if workspace is not None and isinstance(found, Finding) and found.code in LOADING_CODES:
+            yield _in_workspace(found, workspace)
+        else:
+            yield found
+
+
+def _in_workspace(finding: Finding, workspace: str) -> Finding:
+    """Another agent's workspace: its agent loads MEMORY.md by its own rules, so Claude
+    Code's cut and recall cap are worth a look only if Claude Code loads the folder too."""
+    return replace(
+        finding,
+        level="suggestion",
+        message=f"{finding.message} (this folder is {workspace}, whose agent loads it)",
+        suggestion=f"if Claude Code loads this folder as its memory: {finding.suggestion}",
+    )
+
+
+def _findings(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     yield from _recall(tree)
     index = tree.index
     if index is None or tree.index_load is None:
