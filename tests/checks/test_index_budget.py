@@ -433,3 +433,18 @@ def test_an_openclaw_agents_workspace_gets_the_cut_as_a_suggestion(tree_dir: Pat
         f.level for f in findings(tree_dir / "plain", "index-budget") if f.code == "over-budget"
     }
     assert levels == {"problem"}
+
+
+def test_an_entry_past_the_cut_whose_file_is_linked_above_it_is_not_invisible(
+    tree_dir: Path,
+) -> None:
+    text = "# Index\n" + entries(229) + "- [Note 5, again](n5.md) — its second pointer\n"
+    write_tree(tree_dir, {"MEMORY.md": text, "n5.md": memory("n5"), "n220.md": memory("n220")})
+    found = findings(tree_dir, "index-budget")
+    [over] = [f for f in found if f.code == "over-budget"]
+    assert "30 entries from line 201 on are never seen" in over.message
+    [invisible] = [f for f in found if f.code == "invisible-entry"]
+    assert "n5.md" not in invisible.related
+    assert invisible.fix is not None
+    assert 231 not in invisible.fix["lines"]  # the second pointer to n5.md stays put
+    assert "n220.md" in invisible.related

@@ -195,7 +195,11 @@ def _hidden(tree: MemoryTree, index: Index, first_hidden: int) -> list[_Pointer]
         for p, path in tree.index_named
         if p.line >= first_hidden
     ]
-    return sorted([*linked, *named], key=lambda p: p.line)
+    # a file an entry above the cut also points at is seen there: not hidden
+    seen = {path for (line, _), path in paths.items() if line < first_hidden and path}
+    seen |= {path for p, path in tree.index_named if p.line < first_hidden and path}
+    hidden = [p for p in [*linked, *named] if p.path is None or p.path not in seen]
+    return sorted(hidden, key=lambda p: p.line)
 
 
 def _invisible(
