@@ -1350,3 +1350,18 @@ CASES["backticked-pair"][1].append(
 # --- a bold CJK key label: ``**社区密钥**: `<key>` `` (the bold's stars between the word and its colon)
 _cjk_key = "nk_" + rnd(ALNUM, 24)
 CASES["generic-assignment"][0].append((f"- **社区密钥**: `{_cjk_key}`", _cjk_key))
+# --- a word naming which password it is, and a note, between the password's name and its
+# colon: ``Password fallback (si la key falla): `<value>` ``
+_fallback = rnd(ALNUM, 24)
+CASES["password-phrase"][0].extend(
+    [
+        (f"- Password fallback (si la key falla): `{_fallback}`", _fallback),
+        ("- **Password root**: `Kp4-ziR9xQ`", "Kp4-ziR9xQ"),
+    ]
+)
+CASES["password-phrase"][1].extend(
+    [
+        "- Password manager: the team vault",
+        "- Password policy (since v2): `min12chars`",
+    ]
+)
