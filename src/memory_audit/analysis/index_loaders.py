@@ -28,7 +28,6 @@ at most ``MAX_PATHS`` paths of a line and ``MAX_IMPORTS`` imports of a file are 
 from __future__ import annotations
 
 import os
-import re
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property
@@ -37,7 +36,7 @@ from typing import cast
 from unicodedata import normalize
 
 from memory_audit.analysis.self_instruction import index_paths, self_instruction
-from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.index_file import INDEX_NAME, LIST_ITEM
 from memory_audit.tree.load_budget import LoadedIndex, load_index
 from memory_audit.tree.markdown import parse_markdown
 from memory_audit.tree.markdown_spans import code_spans
@@ -54,8 +53,6 @@ MAX_PATHS = 16  # imports, or index paths, looked at on one line: real lines hol
 # words (mentions, not imports) would otherwise cost two real-path walks each.
 MAX_IMPORTS = 64
 MAX_INDEX_BYTES = 64 * 1024 * 1024  # the index the service reads (daemon.alerts)
-# a list item: its marker ("-", "*", "+", "1.", "1)") after any indentation
-LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s")
 READ_LINES = 2_000  # what the Read tool returns when no range is asked for
 READ_WORDS = frozenset(
     {"read", "reads", "reading", "load", "loads", "loading", "open", "opens"}

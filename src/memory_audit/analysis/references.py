@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memory_audit.analysis.fast_regex import SizedPattern, compile_fast, lines_matching
+from memory_audit.tree.index_file import LIST_ITEM
 from memory_audit.tree.markdown import Document, Link, is_external, parse_markdown, prose_lines
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
@@ -271,18 +272,17 @@ def _place(places: dict[str, list[int]], word: str, start: int) -> None:
     places.setdefault(core.rstrip("/") or core, []).append(offset)
 
 
-LIST_MARKER = re.compile(r"\s*(?:[-*+]|\d{1,3}[.)])\s")
 LEAD_IN_REACH = 40  # lines looked back from a list item for the line that introduces it
 
 
 def _lead_in(lines: Sequence[str], at: int) -> str:
     """The line that introduces the list ``lines[at]`` is an item of (ending in ``:``, or a
     heading), or "" when it is no list item or nothing introduces it within reach."""
-    if not LIST_MARKER.match(lines[at]):
+    if not LIST_ITEM.match(lines[at]):
         return ""
     for back in range(at - 1, max(-1, at - 1 - LEAD_IN_REACH), -1):
         text = lines[back].strip()
-        if not text or LIST_MARKER.match(lines[back]) or lines[back][:1].isspace():
+        if not text or LIST_ITEM.match(lines[back]) or lines[back][:1].isspace():
             continue  # blank lines, sibling items and their continuations
         return text if text.endswith(":") or text.startswith("#") else ""
     return ""
@@ -296,7 +296,7 @@ def _sentence_tail(lines: Sequence[str], at: int) -> str:
     if at + 1 >= len(lines) or not text or text[-1] in SENTENCE_ENDS:
         return ""
     following = lines[at + 1]
-    if not following.strip() or LIST_MARKER.match(following) or following.lstrip()[:1] == "#":
+    if not following.strip() or LIST_ITEM.match(following) or following.lstrip()[:1] == "#":
         return ""
     end = SENTENCE_END.search(following)
     return following[: end.start()] if end else following
