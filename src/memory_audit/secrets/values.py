@@ -343,9 +343,16 @@ def _least_distinct(rule: Rule, text: str, start: int, end: int) -> int:
     password (``sshpass -p``; a short value in backticks after a password word and ``:``)."""
     if rule.value == "any":
         return MIN_DISTINCT_ANY
-    if rule.value == "mixed" and text[start:end].isdigit() and _labelled_short(text, start, end):
+    if _labelled_digits(rule, text, start, end):
         return MIN_DISTINCT_LABELLED
     return MIN_DISTINCT
+
+
+def _labelled_digits(rule: Rule, text: str, start: int, end: int) -> bool:
+    """A PIN-like password of a ``mixed`` rule's, in backticks after a password word and
+    ``:`` (``(password: `4729`)``): its distinct digits judge it, not its entropy."""
+    value = text[start:end].strip()
+    return rule.value == "mixed" and value.isdigit() and _labelled_short(text, start, end)
 
 
 def _scheme_before(text: str, start: int) -> int:
@@ -404,7 +411,7 @@ def _least_entropy(rule: Rule, text: str, start: int, end: int) -> float:
     word its letters (``Password: "Marisa"``), so entropy says little of them; five
     distinct characters (``MIN_DISTINCT``) and ``_stated`` judge them."""
     value = text[start:end].strip()
-    if rule.value == "mixed" and value.isdigit() and _labelled_short(text, start, end):
+    if _labelled_digits(rule, text, start, end):
         return 0.0  # "(password: `4729`)": the distinct digits judge it
     if rule.value == "mixed" and (value.isdigit() or _quoted_word(text, start, end)):
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
