@@ -26,12 +26,15 @@ def repository_copy(tree: MemoryTree) -> bool:
     an agent's project-scope ``<repo>/.claude/agent-memory/<agent>/``), audited with that
     project: what a repository holds beside its code, where files that are not memories,
     notes never committed and dated records are common (measured on public trees, agents'
-    memory among them). Not a folder under Claude Code's own folder, nor a tree audited
-    beside a project, or alone."""
+    memory among them). The project's own root holding a MEMORY.md is one too: there the
+    tree is the whole repository, its README, changelog and design notes beside the index
+    (measured on public trees: a coding project's root, an agent's workspace). Not a folder
+    under Claude Code's own folder, nor a tree audited beside a project, or alone."""
     project = tree.location.project_path
     if project is None or on_this_machine(tree):
         return False
-    return os.path.realpath(tree.root).startswith(os.path.realpath(project) + os.sep)
+    root, home = os.path.realpath(tree.root), os.path.realpath(project)
+    return root == home or root.startswith(home + os.sep)
 
 
 # The files an OpenClaw (formerly Clawdbot) agent's workspace holds beside its MEMORY.md,
