@@ -237,6 +237,23 @@ def test_a_repository_copy_s_codes_measured_mostly_wrong_there_are_suggestions(
         ("no-frontmatter", "suggestion"),
         ("possible-secret", "problem"),
     }
+    # A MEMORY.md at the repository's root makes the whole repository the tree: its
+    # README, changelog and plans sit beside the index, no memories either.
+    root = write_tree(tmp_path / "rooted", {**files, "CHANGELOG.md": "## 1.0\n- first\n"})
+    assert levels(root, ProjectLocation("-rooted", root, None)) == {
+        ("orphan-candidate", "suggestion"),
+        ("no-frontmatter", "suggestion"),
+        ("possible-secret", "problem"),
+    }
+    # Another agent's workspace audited alone holds files that are no memories too.
+    workspace = write_tree(
+        tmp_path / "workspace", {**files, "SOUL.md": "# Soul\n", "IDENTITY.md": "# Kit\n"}
+    )
+    assert levels(workspace, None) == {
+        ("orphan-candidate", "suggestion"),
+        ("no-frontmatter", "suggestion"),
+        ("possible-secret", "problem"),
+    }
     alone = write_tree(tmp_path / "alone" / "memory", files)
     own = write_tree(isolated_home / ".claude/projects/-work-p/memory", files)
     user_agent = write_tree(isolated_home / ".claude/agent-memory/coder", files)

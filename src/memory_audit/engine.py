@@ -18,7 +18,7 @@ from typing import Any
 
 from memory_audit.analysis.health import measure, session_use
 from memory_audit.analysis.store_facts import store_facts
-from memory_audit.analysis.tree_home import repository_copy
+from memory_audit.analysis.tree_home import other_agent_workspace, repository_copy
 from memory_audit.checks import BY_ID, DIMENSIONS, ORDER, REGISTRY
 from memory_audit.config.settings import Config
 from memory_audit.errors import UsageError, describe
@@ -78,7 +78,8 @@ def audit_tree(
         errors += failures
     boundary = redaction_boundary(tree, options.get(SECRET_RULES), decode_frontmatter=parsed)
     hidden = frozenset(dismissed)
-    copy = repository_copy(tree)
+    # Another agent's workspace holds files that are no Claude Code memories, as a copy does.
+    copy = repository_copy(tree) or other_agent_workspace(tree) is not None
     leveled = [_leveled(f, copy=copy) for f in findings]
     # Ordered by the real paths (how often each is referenced), then shown masked.
     scoped_findings = _of_tree(tree, distinct(leveled))  # a fingerprint names its tree

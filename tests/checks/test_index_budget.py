@@ -435,6 +435,31 @@ def test_an_openclaw_agents_workspace_gets_the_cut_as_a_suggestion(tree_dir: Pat
     assert levels == {"problem"}
 
 
+def test_an_openclaw_workspace_s_memory_folder_gets_the_cut_as_a_suggestion(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # <workspace>/memory/ is that agent's own folder (daily logs, notes, sometimes a
+    # MEMORY.md of its own): the same agent searches it, Claude Code does not load it
+    index_text = "# Long-term memory\n" + entries(229)
+    workspace = tmp_path / "ws"
+    write_tree(workspace, {"SOUL.md": "# Soul\ncalm\n", "AGENTS.md": "# Agents\n"})
+    write_tree(workspace / "memory", {"MEMORY.md": index_text})
+    found = {f.code: f for f in findings(workspace / "memory", "index-budget")}
+    assert found["over-budget"].level == "suggestion"
+    assert "(this folder is the memory folder of an OpenClaw agent's workspace (SOUL.md," in (
+        found["over-budget"].message
+    )
+    # a folder of another name there, or a memory folder beside two common names only, is
+    # judged as any folder is
+    write_tree(workspace / "notes", {"MEMORY.md": index_text})
+    plain = tmp_path / "plain"
+    write_tree(plain, {"USER.md": "u\n", "TOOLS.md": "t\n"})
+    write_tree(plain / "memory", {"MEMORY.md": index_text})
+    for tree in (workspace / "notes", plain / "memory"):
+        levels = {f.level for f in findings(tree, "index-budget") if f.code == "over-budget"}
+        assert levels == {"problem"}
+
+
 def test_an_entry_past_the_cut_whose_file_is_linked_above_it_is_not_invisible(
     tree_dir: Path,
 ) -> None:

@@ -26,12 +26,15 @@ def repository_copy(tree: MemoryTree) -> bool:
     an agent's project-scope ``<repo>/.claude/agent-memory/<agent>/``), audited with that
     project: what a repository holds beside its code, where files that are not memories,
     notes never committed and dated records are common (measured on public trees, agents'
-    memory among them). Not a folder under Claude Code's own folder, nor a tree audited
-    beside a project, or alone."""
+    memory among them). The project's own root holding a MEMORY.md is one too: there the
+    tree is the whole repository, its README, changelog and design notes beside the index
+    (measured on public trees: a coding project's root, an agent's workspace). Not a folder
+    under Claude Code's own folder, nor a tree audited beside a project, or alone."""
     project = tree.location.project_path
     if project is None or on_this_machine(tree):
         return False
-    return os.path.realpath(tree.root).startswith(os.path.realpath(project) + os.sep)
+    root, home = os.path.realpath(tree.root), os.path.realpath(project)
+    return root == home or root.startswith(home + os.sep)
 
 
 # The files an OpenClaw (formerly Clawdbot) agent's workspace holds beside its MEMORY.md,
@@ -39,6 +42,7 @@ def repository_copy(tree: MemoryTree) -> bool:
 # rules: the first four name an agent's persona and are no Claude Code file's names.
 PERSONA_FILES = ("SOUL.md", "IDENTITY.md", "HEARTBEAT.md", "BOOTSTRAP.md")
 WORKSPACE_FILES = (*PERSONA_FILES, "USER.md", "TOOLS.md", "AGENTS.md")
+WORKSPACE_MEMORY = "memory"
 
 
 def other_agent_workspace(tree: MemoryTree) -> str | None:
@@ -49,6 +53,17 @@ def other_agent_workspace(tree: MemoryTree) -> str | None:
     if on_this_machine(tree):
         return None
     held = [name for name in WORKSPACE_FILES if name in tree.present]
-    if len(held) < 2 or not any(name in PERSONA_FILES for name in held):
+    if _a_workspace(held):
+        return f"an OpenClaw agent's workspace ({', '.join(held[:3])})"
+    if tree.root.name != WORKSPACE_MEMORY:
         return None
-    return f"an OpenClaw agent's workspace ({', '.join(held[:3])})"
+    # The workspace's own memory folder (<workspace>/memory/: its daily logs, its notes and,
+    # in some, a MEMORY.md of their own), which that agent searches; only names are asked.
+    held = [name for name in WORKSPACE_FILES if os.path.isfile(tree.root.parent / name)]
+    if _a_workspace(held):
+        return f"the memory folder of an OpenClaw agent's workspace ({', '.join(held[:3])})"
+    return None
+
+
+def _a_workspace(held: list[str]) -> bool:
+    return len(held) >= 2 and any(name in PERSONA_FILES for name in held)
