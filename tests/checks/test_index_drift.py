@@ -123,6 +123,26 @@ def test_index_drift_accepts_real_world_entry_variants(tree_dir: Path) -> None:
     assert findings(tree_dir, "index-drift") == []
 
 
+def test_a_wikilink_by_path_resolves_from_the_root_or_the_linking_note(tree_dir: Path) -> None:
+    # An Obsidian-style vault names a note by its path, `.md` left out: in the index, in a
+    # table's cell, and from a note in a subfolder. A path to no note stays broken.
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Memory\n\n| Category | File |\n|---|---|\n"
+            "| Decisions | [[categories/decisions]] |\n"
+            "- [[runtime/logs/task-log|Task log]] — outcomes\n"
+            "- [[categories/missing]] — gone\n",
+            "categories/decisions.md": memory("decisions", body="See [[sub/detail]]."),
+            "categories/sub/detail.md": memory("detail"),
+            "runtime/logs/task-log.md": memory("task log"),
+        },
+    )
+    broken = [f for f in findings(tree_dir, "index-drift") if f.code == "broken-index-link"]
+    assert [f.line for f in broken] == [7]
+    assert [f.code for f in findings(tree_dir, "relations")] == []
+
+
 def test_index_drift_home_relative_link_into_the_tree_resolves(
     tree_dir: Path, isolated_home: Path
 ) -> None:

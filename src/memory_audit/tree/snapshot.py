@@ -366,10 +366,25 @@ class MemoryTree:
     def resolve_link(self, target: str, source: str, *, wiki: bool = False) -> Target:
         if wiki:
             path = self.names.get(name_key(target))
+            if path is None and "/" in target:
+                return self._wiki_path(target, source)
             return Target(
                 path, os.path.join(self._root_text, path) if path else None, path is not None
             )
         return self.resolve_path(target, source)
+
+    def _wiki_path(self, target: str, source: str) -> Target:
+        """``[[categories/decisions]]``: a vault's path link names a note by its path, from
+        the vault's root (Obsidian's form) or, failing that, from the linking note's folder,
+        with ``.md`` left out."""
+        name = target.split("|", 1)[0].split("#", 1)[0].strip()
+        if not name.lower().endswith(".md"):
+            name += ".md"
+        from_root = self.resolve_path(name, "")
+        if from_root.exists or not source:
+            return from_root
+        beside = self.resolve_path(name, source)
+        return beside if beside.exists else from_root
 
     def resolve_reference(self, raw: str, source: str) -> Target:
         """A relation or ``superseded_by`` value: a path, a memory's name, or a wikilink
