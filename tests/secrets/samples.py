@@ -1344,6 +1344,20 @@ CASES["generic-assignment"][1].extend(
     ]
 )
 CASES["command-line-password"][1].append("  --user=dbuser --password=dbpass --database=prod \\")
+# --- the kind and a number, camelCase stand-ins (an API document's request body, a load
+# test's login), and a password repeating its login (a local service's default): examples;
+# a camelCase value of other words stays a password
+CASES["generic-assignment"][1].extend(
+    [
+        '  "password": "securePassword123",',
+        '  "password": "newSecurePassword123"',
+        '            "password": "password123"',
+    ]
+)
+CASES["generic-assignment"][0].append(('  "password": "harborLights2031",', "harborLights2031"))
+CASES["command-line-password"][1].append(
+    "curl -s http://localhost:8080/api/v1/status -u freqtrade:freqtrade | jq '.status'"
+)
 CASES["backticked-pair"][1].append(
     "| planner | `gpt-5.6-sol@xhigh`/`gpt-5.6-sol@low` (effort in the name) |"
 )

@@ -128,8 +128,11 @@ PLACEHOLDER_WORDS = frozenset(
 KIND_WORDS = ("pass", "password", "passwd", "secret", "token", "key", "apikey")
 SELF_NAMED_SPLIT = re.compile(r"[-_]")
 STAND_IN_WORDS = frozenset(
-    "dev local test testing my db demo dummy fake sample example some foo bar".split()
+    """dev local test testing my db demo dummy fake sample example some foo bar your secure
+    new old strong super""".split()
 )
+# camelCase parts of a stand-in run into its kind (``securePassword123``)
+CAMEL_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 MIN_DISTINCT = 5
 # Kinds whose values are not measured (distinct characters, entropy): the rule lists them
 # (``known``), or its place proves a password of digits only, a test account's ``1111``.
@@ -320,7 +323,12 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     public = _public_by_design(value)
     # a format written out, ``https://USER:TOKEN@host``: the password before the host
     words = {value.lower(), _userinfo_password(text, start, value).lower()}
-    stand_in = placeholder or words & PLACEHOLDER_WORDS or _self_named(value)
+    stand_in = (
+        placeholder
+        or words & PLACEHOLDER_WORDS
+        or _self_named(value)
+        or _repeats_login(text, start, value)
+    )
     if stand_in or rule.allowed(value) or public:
         return False
     least = _least_entropy(rule, text, start, end)
@@ -485,21 +493,50 @@ def _generated_tail(value: str) -> bool:
 def _self_named(value: str) -> bool:
     """A value that names its own kind among a doc's stand-in words, as examples do:
     ``dev-token-123``, ``local-dev-secret`` (stand-ins, numbers and the kind), ``dbpass``,
-    ``mytoken`` (a stand-in run into the kind). ``fern_password`` names a project: kept."""
+    ``mytoken`` (a stand-in run into the kind), ``password123`` (the kind and a number),
+    ``securePassword123`` (camelCase parts). ``fern_password`` names a project: kept."""
     lowered = value.lower()
     if value != lowered:
-        return False
+        return _self_named_camel(value)
     parts = [part for part in SELF_NAMED_SPLIT.split(lowered) if part]
     if len(parts) == 1:
         word = parts[0]
         return any(
-            word.removeprefix(kind) in STAND_IN_WORDS or word.removesuffix(kind) in STAND_IN_WORDS
+            word.removeprefix(kind) in STAND_IN_WORDS
+            or word.removesuffix(kind) in STAND_IN_WORDS
+            or (word.startswith(kind) and word.removeprefix(kind).isdigit())
             for kind in KIND_WORDS
             if kind in word
         )
     kinds = [part for part in parts if part in KIND_WORDS]
     rest = [part for part in parts if part not in KIND_WORDS]
     return bool(kinds) and all(part in STAND_IN_WORDS or part.isdigit() for part in rest)
+
+
+def _self_named_camel(value: str) -> bool:
+    """``securePassword123``, ``newSecurePassword123``, ``Password123!``: camelCase parts
+    that are the kind, stand-in words and a number (a closing ``!`` aside)."""
+    core = value.removesuffix("!")
+    if not core.isascii() or not core.isalnum():
+        return False
+    parts = [part.lower() for part in CAMEL_PARTS.findall(core)]
+    if "".join(parts) != core.lower():
+        return False
+    kinds = [part for part in parts if part in KIND_WORDS]
+    rest = [part for part in parts if part not in KIND_WORDS]
+    return bool(kinds) and all(part in STAND_IN_WORDS or part.isdigit() for part in rest)
+
+
+def _repeats_login(text: str, start: int, value: str) -> bool:
+    """``-u freqtrade:freqtrade``, ``admin:admin``: a password that repeats the login right
+    before it is a service's documented default, no secret of the owner's."""
+    size = len(value)
+    if start < size + 1 or text[start - 1] != ":":
+        return False
+    if text[start - size - 1 : start - 1].lower() != value.lower():
+        return False
+    lead = text[start - size - 2] if start >= size + 2 else " "
+    return not (lead.isalnum() or lead in "_-.")
 
 
 def _a_value(value: str) -> bool:
