@@ -1365,3 +1365,20 @@ CASES["password-phrase"][1].extend(
         "- Password policy (since v2): `min12chars`",
     ]
 )
+# --- an ngrok authtoken (no prefix of its own: a file that names ngrok), the current shape
+# and the older one; an ngrok URL, the variable's name and a run too long are none
+_ngrok = f"2{rnd(ALNUM, 26)}_{rnd(string.digits, 1)}{rnd(ALNUM, 20)}"
+_ngrok_old = f"{rnd(string.digits, 1)}{rnd(ALNUM, 20)}_{rnd(string.digits, 1)}{rnd(ALNUM, 20)}"
+case(
+    "ngrok-authtoken",
+    [
+        (f"- ngrok 隧道 (用户提供): `{_ngrok}`", _ngrok),
+        (f"ngrok authtoken {_ngrok_old}", _ngrok_old),
+    ],
+    [
+        "ngrok tunnel: https://abc123.ngrok-free.app",
+        "ngrok: NGROK_AUTHTOKEN=${NGROK_AUTHTOKEN}",
+        f"ngrok fixture `{_ngrok}0`",
+        f"ngrok fixture `ngrok_{_ngrok}`",
+    ],
+)

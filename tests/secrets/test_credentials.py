@@ -3,8 +3,11 @@ rules missed, and the non-secrets they flagged, as look-alikes."""
 
 from __future__ import annotations
 
+import string
+
 import pytest
 
+from memory_audit.secrets.redact import redact
 from memory_audit.secrets.rules import bundled_rules
 from memory_audit.secrets.scanner import Scanner
 from tests.secrets.samples import ALNUM, HEX, PEM_PUBLIC_KEY, SSH_PUBLIC_KEY, rnd, uuid
@@ -272,3 +275,40 @@ def test_a_bypass_secret_named_in_backticks_and_given_unquoted_in_prose_is_found
     text = f"`NEXT_PUBLIC_SITE_KEY`=0x4AAAAAAAB3kQ, `CAPTCHA_TEST_BYPASS`={secret} (set on Vercel)"
     assert found(text) == [("generic-assignment", secret)]
     assert found("- bypass: `git commit --no-verify` when the hook hangs") == []
+
+
+# --- an ngrok authtoken: a digit and 20 (older) or 26 letters and digits, "_", a digit and
+# 20 more; no prefix of its own, so found in a file that names ngrok, with or without a key
+# word before it
+def _ngrok_token() -> str:
+    return f"2{rnd(ALNUM, 26)}_{rnd(string.digits, 1)}{rnd(ALNUM, 20)}"
+
+
+def test_an_ngrok_authtoken_with_no_key_word_before_it_is_found_and_shown_redacted() -> None:
+    token = _ngrok_token()
+    text = f"- ngrok 隧道 (用户提供): `{token}`"
+    assert found(text) == [("ngrok-authtoken", token)]
+    [match] = SCANNER.scan(text)
+    assert match.redacted == redact(token)
+    assert token not in match.redacted
+
+
+def test_an_ngrok_authtoken_under_a_heading_naming_ngrok_and_an_older_one_are_found() -> None:
+    token = _ngrok_token()
+    assert found(f"## ngrok\n\n- `{token}` (free plan)") == [("ngrok-authtoken", token)]
+    older = f"{rnd(string.digits, 1)}{rnd(ALNUM, 20)}_{rnd(string.digits, 1)}{rnd(ALNUM, 20)}"
+    assert found(f"ngrok config add-authtoken {older}") == [("ngrok-authtoken", older)]
+
+
+def test_ngrok_names_and_look_alikes_are_not_an_authtoken() -> None:
+    token = _ngrok_token()
+    assert found("- tunnel: https://abc123.ngrok-free.app → localhost:8000") == []
+    assert found("export NGROK_AUTHTOKEN  # set in the shell profile, not here") == []
+    assert found("ngrok reads `NGROK_AUTHTOKEN` from the environment") == []
+    # the shape inside an identifier, or cut from a longer run, is no token
+    assert found(f"ngrok fixture: `tunnel_{token}`") == []
+    assert found(f"ngrok fixture: `{token}_v2`") == []
+    assert found(f"ngrok fixture: `{token}x`") == []
+    assert found("ngrok authtoken: `2xxxxxxxxxxxxxxxxxxxxxxxxxx_1xxxxxxxxxxxxxxxxxxxx`") == []
+    # a file that never names ngrok: the shape alone is no issuer's
+    assert found(f"- build id `{token}`") == []
