@@ -1382,3 +1382,24 @@ case(
         f"ngrok fixture `ngrok_{_ngrok}`",
     ],
 )
+# --- a Russian password word, then its value in backticks with no colon, ending its line or
+# list item: a short value all the same; a value inside a sentence, a name, a place, a
+# placeholder are none
+case(
+    "password-backticked",
+    [
+        ("Пароль `4821`", "4821"),
+        ("пароль от стенда `fernq`", "fernq"),
+        ("- Пароль админа — `Tr0ub4dor`", "Tr0ub4dor"),
+        ("(пароль для root `482913`)", "482913"),
+    ],
+    [
+        "Пароль `4729` не работал",
+        "пароль `PASSWORD`",
+        "пароль `<пароль>`",
+        "пароль `${DB_PASSWORD}`",
+        "пароль хранится в `.env`",
+        "сбросить пароль `get_password()`",
+        "пароль из `1Password`",
+    ],
+)

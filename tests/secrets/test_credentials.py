@@ -312,3 +312,38 @@ def test_ngrok_names_and_look_alikes_are_not_an_authtoken() -> None:
     assert found("ngrok authtoken: `2xxxxxxxxxxxxxxxxxxxxxxxxxx_1xxxxxxxxxxxxxxxxxxxx`") == []
     # a file that never names ngrok: the shape alone is no issuer's
     assert found(f"- build id `{token}`") == []
+
+
+# --- a Russian password word and its value in backticks with no colon between them: the
+# name, the words naming whose password it is and a dash at most, then the value ending its
+# line or list item; short all the same, as after "Пароль:"
+def test_a_russian_password_word_then_its_value_in_backticks_with_no_colon_is_found() -> None:
+    assert found("Пароль `4821`") == [("password-backticked", "4821")]
+    assert found("пароль от стенда `Qz7!mx`") == [("password-backticked", "Qz7!mx")]
+    assert found("- Пароль админа — `Tr0ub4dor`") == [("password-backticked", "Tr0ub4dor")]
+    assert found("- **Пароль** `fernq`, логин `ops`") == [("password-backticked", "fernq")]
+    assert found("(пароль для root `482913`)") == [("password-backticked", "482913")]
+    [match] = SCANNER.scan("Пароль `4821`")
+    assert match.redacted == redact("4821") == "4..."
+
+
+def test_a_russian_password_word_before_a_name_or_a_placeholder_in_backticks_is_no_secret() -> None:
+    for text in (
+        "пароль `PASSWORD`",
+        "пароль `<пароль>`",
+        "пароль `${DB_PASSWORD}`",
+        "пароль хранится в `.env`",
+        "пароль хранится `qwerty12`",
+        "пароль лежит в `keepassxc`",
+        "пароль из `1Password`",
+        "пароль для `deploy2`",
+        "сбросить пароль `get_password()`",
+        "пароль `hashed_password`",
+        "пароль `PasswordHasher`",
+        "пароль `PGPASSWORD`",  # a tool's variable, as `PGPASSWORD=...` sets it
+        "пароль `bcrypt`",
+        "Пароль `1111`",
+        "Пароль `4729` не работал",  # the value inside a sentence: prose about it
+        "пароль `sudo`",
+    ):
+        assert found(text) == [], text
