@@ -1403,3 +1403,22 @@ case(
         "пароль из `1Password`",
     ],
 )
+# --- the value in backticks first, then a dash, "это" or a parenthesis, the Russian password
+# word and whose it is; the word and what is said of it, a login before a password's label,
+# a name are none
+case(
+    "password-named-after",
+    [
+        ("`Xk39!paQ` — пароль от админки", "Xk39!paQ"),
+        ("- `Harbor77` (пароль root)", "Harbor77"),
+        ("логин `admin`, `Xk39!paQ` это пароль", "Xk39!paQ"),
+        ("- `4821` - пароль от домофона", "4821"),
+    ],
+    [
+        "`ssh-ed25519` — пароль не нужен",
+        "`node18` (пароль из env)",
+        "`PGPASSWORD` — пароль для psql",
+        "`1Password` — пароль-менеджер команды",
+        "`admin` (пароль в vault)",
+    ],
+)

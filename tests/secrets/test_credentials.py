@@ -10,6 +10,7 @@ import pytest
 from memory_audit.secrets.redact import redact
 from memory_audit.secrets.rules import bundled_rules
 from memory_audit.secrets.scanner import Scanner
+from memory_audit.secrets.values import NAMED_AFTER, NAMED_BEFORE
 from tests.secrets.samples import ALNUM, HEX, PEM_PUBLIC_KEY, SSH_PUBLIC_KEY, rnd, uuid
 
 SCANNER = Scanner(bundled_rules(), b"test-salt")
@@ -347,3 +348,44 @@ def test_a_russian_password_word_before_a_name_or_a_placeholder_in_backticks_is_
         "пароль `sudo`",
     ):
         assert found(text) == [], text
+
+
+# --- the value in backticks first, then a dash, a parenthesis or "это" and the Russian
+# password word, nothing in backticks after it on its line
+def test_a_value_in_backticks_before_a_russian_password_word_is_found() -> None:
+    assert found("`Xk39!paQ` — пароль от админки") == [("password-named-after", "Xk39!paQ")]
+    assert found("- `Harbor77` (пароль root)") == [("password-named-after", "Harbor77")]
+    assert found("логин `admin`, `Xk39!paQ` это пароль") == [("password-named-after", "Xk39!paQ")]
+    assert found("- `4821` - пароль от домофона") == [("password-named-after", "4821")]
+    [match] = SCANNER.scan("`Xk39!paQ` — пароль от админки")
+    assert match.redacted == redact("Xk39!paQ")
+    assert "Xk39!paQ" not in match.redacted
+
+
+def test_a_name_in_backticks_before_a_russian_password_word_is_no_secret() -> None:
+    for text in (
+        "`PGPASSWORD` — пароль для psql",
+        "`DB_PASSWORD` — пароль базы",
+        "`.env` — пароль и токены",
+        "`1Password` — пароль-менеджер команды",
+        "`get_password()` — пароль из хранилища",
+        "`bcrypt` — пароль хешируется",
+        "`admin` (пароль в vault)",
+        "`<пароль>` — пароль",
+        # the word and what is said of it: the value is something else
+        "`v10.4.2` — пароль сброшен после обновления",
+        "`ssh-ed25519` — пароль не нужен",
+        "`node18` (пароль из env)",
+        "`HTTP401` — пароль неверный",
+    ):
+        assert found(text) == [], text
+    # a login before a password's label: the password after it is the one found
+    assert found("логин `ops2` — пароль `Xk39!paQ`") == [("password-backticked", "Xk39!paQ")]
+
+
+def test_the_value_classifier_reads_the_russian_names_as_the_rules_do() -> None:
+    # a short value is a password where the rule's own words stand: the classifier's
+    # patterns are the rules' regexes around their value
+    regex = {rule.name: rule.regex for rule in bundled_rules().rules}
+    assert regex["password-backticked"].startswith(NAMED_BEFORE.removesuffix("$"))
+    assert regex["password-named-after"].endswith(NAMED_AFTER)

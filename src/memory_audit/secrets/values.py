@@ -309,6 +309,15 @@ NAMED_BEFORE = (
     rf"(?: {_NOUN})?| {_NOUN})?\*{{0,2}}(?: [—–-]{{1,2}})? `$"
 )
 NAMED_WINDOW = 120
+# The other way round: the value in backticks, then a dash, "это" or a parenthesis, the
+# word and whose password it is, as above, then the end of the line or a clause with nothing
+# in backticks (``- `<value>` — пароль от админки``, ``(пароль root)``;
+# `password-named-after`): never the word and what is said of it (``— пароль не нужен``,
+# ``(пароль из env)``), nor a login before a password's label (``— пароль `<value>` ``).
+NAMED_AFTER = (
+    r"` ?(?:[—–-]{1,2} (?:это )?|\(|это )(?i:пароль)(?: (?:от|для|к|на|у) [^\s`|:=*]{1,40}"
+    rf"(?: {_NOUN})?| {_NOUN})?[ \t]*(?:[),.;!][^`\n]*)?(?:\r?\n|$)"
+)
 # After the value's closing backtick: ")" at most, then the end of its line or list item.
 VALUE_ENDS = re.compile(r"`\)?(?:[ \t]*[,;|]|\.?[ \t]*(?:\r?\n|$))")
 MIN_LABELLED_DIGITS = 4  # a PIN-like password: "(password: `<4 digits>`)"
@@ -791,17 +800,21 @@ def _password_label(text: str, start: int, end: int) -> bool:
 
 
 @functools.cache
-def _named_before_pattern() -> re.Pattern[str]:
-    return re.compile(NAMED_BEFORE)
+def _named_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    return re.compile(NAMED_BEFORE), re.compile(NAMED_AFTER)
 
 
 def _named_password(text: str, start: int, end: int) -> bool:
-    """A value in backticks that ends its line or list item, after a Russian password word
-    with no colon between (``NAMED_BEFORE``: ``Пароль `<4 digits>` ``)."""
-    if text[start - 1 : start] != "`" or VALUE_ENDS.match(text, end) is None:
+    """A value in backticks named a password in Russian with no colon: after the word,
+    ending its line or list item (``NAMED_BEFORE``: ``Пароль `<4 digits>` ``), or before it
+    (``NAMED_AFTER``: ``- `<4 digits>` - пароль от домофона``)."""
+    if text[start - 1 : start] != "`":
         return False
+    before, after = _named_patterns()
+    if after.match(text, end) is not None:
+        return True
     floor = max(0, start - NAMED_WINDOW)
-    return _named_before_pattern().search(text, floor, start) is not None
+    return VALUE_ENDS.match(text, end) is not None and before.search(text, floor, start) is not None
 
 
 def _labelled_word(text: str, start: int, end: int, value: str) -> bool:
