@@ -1379,3 +1379,60 @@ CASES["password-phrase"][1].extend(
         "- Password policy (since v2): `min12chars`",
     ]
 )
+# --- an ngrok authtoken (no prefix of its own: a file that names ngrok), the current shape
+# and the older one; an ngrok URL, the variable's name and a run too long are none
+_ngrok = f"2{rnd(ALNUM, 26)}_{rnd(string.digits, 1)}{rnd(ALNUM, 20)}"
+_ngrok_old = f"{rnd(string.digits, 1)}{rnd(ALNUM, 20)}_{rnd(string.digits, 1)}{rnd(ALNUM, 20)}"
+case(
+    "ngrok-authtoken",
+    [
+        (f"- ngrok 隧道 (用户提供): `{_ngrok}`", _ngrok),
+        (f"ngrok authtoken {_ngrok_old}", _ngrok_old),
+    ],
+    [
+        "ngrok tunnel: https://abc123.ngrok-free.app",
+        "ngrok: NGROK_AUTHTOKEN=${NGROK_AUTHTOKEN}",
+        f"ngrok fixture `{_ngrok}0`",
+        f"ngrok fixture `ngrok_{_ngrok}`",
+    ],
+)
+# --- a Russian password word, then its value in backticks with no colon, ending its line or
+# list item: a short value all the same; a value inside a sentence, a name, a place, a
+# placeholder are none
+case(
+    "password-backticked",
+    [
+        ("Пароль `4821`", "4821"),
+        ("пароль от стенда `fernq`", "fernq"),
+        ("- Пароль админа — `Tr0ub4dor`", "Tr0ub4dor"),
+        ("(пароль для root `482913`)", "482913"),
+    ],
+    [
+        "Пароль `4729` не работал",
+        "пароль `PASSWORD`",
+        "пароль `<пароль>`",
+        "пароль `${DB_PASSWORD}`",
+        "пароль хранится в `.env`",
+        "сбросить пароль `get_password()`",
+        "пароль из `1Password`",
+    ],
+)
+# --- the value in backticks first, then a dash, "это" or a parenthesis, the Russian password
+# word and whose it is; the word and what is said of it, a login before a password's label,
+# a name are none
+case(
+    "password-named-after",
+    [
+        ("`Xk39!paQ` — пароль от админки", "Xk39!paQ"),
+        ("- `Harbor77` (пароль root)", "Harbor77"),
+        ("логин `admin`, `Xk39!paQ` это пароль", "Xk39!paQ"),
+        ("- `4821` - пароль от домофона", "4821"),
+    ],
+    [
+        "`ssh-ed25519` — пароль не нужен",
+        "`node18` (пароль из env)",
+        "`PGPASSWORD` — пароль для psql",
+        "`1Password` — пароль-менеджер команды",
+        "`admin` (пароль в vault)",
+    ],
+)

@@ -3,10 +3,14 @@ rules missed, and the non-secrets they flagged, as look-alikes."""
 
 from __future__ import annotations
 
+import string
+
 import pytest
 
+from memory_audit.secrets.redact import redact
 from memory_audit.secrets.rules import bundled_rules
 from memory_audit.secrets.scanner import Scanner
+from memory_audit.secrets.values import NAMED_AFTER, NAMED_BEFORE
 from tests.secrets.samples import ALNUM, HEX, PEM_PUBLIC_KEY, SSH_PUBLIC_KEY, rnd, uuid
 
 SCANNER = Scanner(bundled_rules(), b"test-salt")
@@ -272,3 +276,116 @@ def test_a_bypass_secret_named_in_backticks_and_given_unquoted_in_prose_is_found
     text = f"`NEXT_PUBLIC_SITE_KEY`=0x4AAAAAAAB3kQ, `CAPTCHA_TEST_BYPASS`={secret} (set on Vercel)"
     assert found(text) == [("generic-assignment", secret)]
     assert found("- bypass: `git commit --no-verify` when the hook hangs") == []
+
+
+# --- an ngrok authtoken: a digit and 20 (older) or 26 letters and digits, "_", a digit and
+# 20 more; no prefix of its own, so found in a file that names ngrok, with or without a key
+# word before it
+def _ngrok_token() -> str:
+    return f"2{rnd(ALNUM, 26)}_{rnd(string.digits, 1)}{rnd(ALNUM, 20)}"
+
+
+def test_an_ngrok_authtoken_with_no_key_word_before_it_is_found_and_shown_redacted() -> None:
+    token = _ngrok_token()
+    text = f"- ngrok 隧道 (用户提供): `{token}`"
+    assert found(text) == [("ngrok-authtoken", token)]
+    [match] = SCANNER.scan(text)
+    assert match.redacted == redact(token)
+    assert token not in match.redacted
+
+
+def test_an_ngrok_authtoken_under_a_heading_naming_ngrok_and_an_older_one_are_found() -> None:
+    token = _ngrok_token()
+    assert found(f"## ngrok\n\n- `{token}` (free plan)") == [("ngrok-authtoken", token)]
+    older = f"{rnd(string.digits, 1)}{rnd(ALNUM, 20)}_{rnd(string.digits, 1)}{rnd(ALNUM, 20)}"
+    assert found(f"ngrok config add-authtoken {older}") == [("ngrok-authtoken", older)]
+
+
+def test_ngrok_names_and_look_alikes_are_not_an_authtoken() -> None:
+    token = _ngrok_token()
+    assert found("- tunnel: https://abc123.ngrok-free.app → localhost:8000") == []
+    assert found("export NGROK_AUTHTOKEN  # set in the shell profile, not here") == []
+    assert found("ngrok reads `NGROK_AUTHTOKEN` from the environment") == []
+    # the shape inside an identifier, or cut from a longer run, is no token
+    assert found(f"ngrok fixture: `tunnel_{token}`") == []
+    assert found(f"ngrok fixture: `{token}_v2`") == []
+    assert found(f"ngrok fixture: `{token}x`") == []
+    assert found("ngrok authtoken: `2xxxxxxxxxxxxxxxxxxxxxxxxxx_1xxxxxxxxxxxxxxxxxxxx`") == []
+    # a file that never names ngrok: the shape alone is no issuer's
+    assert found(f"- build id `{token}`") == []
+
+
+# --- a Russian password word and its value in backticks with no colon between them: the
+# name, the words naming whose password it is and a dash at most, then the value ending its
+# line or list item; short all the same, as after "Пароль:"
+def test_a_russian_password_word_then_its_value_in_backticks_with_no_colon_is_found() -> None:
+    assert found("Пароль `4821`") == [("password-backticked", "4821")]
+    assert found("пароль от стенда `Qz7!mx`") == [("password-backticked", "Qz7!mx")]
+    assert found("- Пароль админа — `Tr0ub4dor`") == [("password-backticked", "Tr0ub4dor")]
+    assert found("- **Пароль** `fernq`, логин `ops`") == [("password-backticked", "fernq")]
+    assert found("(пароль для root `482913`)") == [("password-backticked", "482913")]
+    [match] = SCANNER.scan("Пароль `4821`")
+    assert match.redacted == redact("4821") == "4..."
+
+
+def test_a_russian_password_word_before_a_name_or_a_placeholder_in_backticks_is_no_secret() -> None:
+    for text in (
+        "пароль `PASSWORD`",
+        "пароль `<пароль>`",
+        "пароль `${DB_PASSWORD}`",
+        "пароль хранится в `.env`",
+        "пароль хранится `qwerty12`",
+        "пароль лежит в `keepassxc`",
+        "пароль из `1Password`",
+        "пароль для `deploy2`",
+        "сбросить пароль `get_password()`",
+        "пароль `hashed_password`",
+        "пароль `PasswordHasher`",
+        "пароль `PGPASSWORD`",  # a tool's variable, as `PGPASSWORD=...` sets it
+        "пароль `bcrypt`",
+        "Пароль `1111`",
+        "Пароль `4729` не работал",  # the value inside a sentence: prose about it
+        "пароль `sudo`",
+    ):
+        assert found(text) == [], text
+
+
+# --- the value in backticks first, then a dash, a parenthesis or "это" and the Russian
+# password word, nothing in backticks after it on its line
+def test_a_value_in_backticks_before_a_russian_password_word_is_found() -> None:
+    assert found("`Xk39!paQ` — пароль от админки") == [("password-named-after", "Xk39!paQ")]
+    assert found("- `Harbor77` (пароль root)") == [("password-named-after", "Harbor77")]
+    assert found("логин `admin`, `Xk39!paQ` это пароль") == [("password-named-after", "Xk39!paQ")]
+    assert found("- `4821` - пароль от домофона") == [("password-named-after", "4821")]
+    [match] = SCANNER.scan("`Xk39!paQ` — пароль от админки")
+    assert match.redacted == redact("Xk39!paQ")
+    assert "Xk39!paQ" not in match.redacted
+
+
+def test_a_name_in_backticks_before_a_russian_password_word_is_no_secret() -> None:
+    for text in (
+        "`PGPASSWORD` — пароль для psql",
+        "`DB_PASSWORD` — пароль базы",
+        "`.env` — пароль и токены",
+        "`1Password` — пароль-менеджер команды",
+        "`get_password()` — пароль из хранилища",
+        "`bcrypt` — пароль хешируется",
+        "`admin` (пароль в vault)",
+        "`<пароль>` — пароль",
+        # the word and what is said of it: the value is something else
+        "`v10.4.2` — пароль сброшен после обновления",
+        "`ssh-ed25519` — пароль не нужен",
+        "`node18` (пароль из env)",
+        "`HTTP401` — пароль неверный",
+    ):
+        assert found(text) == [], text
+    # a login before a password's label: the password after it is the one found
+    assert found("логин `ops2` — пароль `Xk39!paQ`") == [("password-backticked", "Xk39!paQ")]
+
+
+def test_the_value_classifier_reads_the_russian_names_as_the_rules_do() -> None:
+    # a short value is a password where the rule's own words stand: the classifier's
+    # patterns are the rules' regexes around their value
+    regex = {rule.name: rule.regex for rule in bundled_rules().rules}
+    assert regex["password-backticked"].startswith(NAMED_BEFORE.removesuffix("$"))
+    assert regex["password-named-after"].endswith(NAMED_AFTER)

@@ -71,6 +71,9 @@ NOT_A_VALUE = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|[()\[\]]|^\$|^%|^
 # The name of an environment variable ("secret: HOLIDAY_API_KEY, ..." in prose says where
 # the secret lives, not what it is): upper case words joined by underscores.
 VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
+# ... or one word in capitals naming a credential, as a tool's variable is ("пароль
+# `PGPASSWORD`", "`SSHPASS`"): where the password is read from.
+CREDENTIAL_VARIABLE = re.compile(r"^[A-Z0-9]*(?:PASS|PWD|SECRET|TOKEN|KEY)[A-Z0-9]*$")
 # An identifier in code or a key file's name: lower case words joined by underscores, or
 # words run together in camelCase or PascalCase (a type: "shrink_pass: ShrinkPass").
 SNAKE_CASE = re.compile(r"^_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^_+[a-z][a-z0-9]*$")
@@ -297,6 +300,29 @@ SHORT_VALUE_LABEL = (
     r"|mat khau)s?\b|密码|パスワード|비밀번호|пароль|пароля|паролем|паролю)"
     r"\*{0,2} ?[:=：]\*{0,2} ?`$"
 )
+# In Russian, no colon is needed: the password word, the words saying whose password it is
+# (a preposition and a word or two, or one noun: "от стенда", "админа", "root") and a dash
+# at most, then the backticks, whose value ends its line or list item (``Пароль `<4
+# digits>` ``, ``- Пароль админа — `<value>` ``: the rule `password-backticked`). No verb
+# stands between ("пароль хранится в `.env`"), nor a preposition before the value ("пароль
+# из `<app>`"): the value would be where the password is, not the password.
+_NOUN = r"(?:[а-яё]{3,}[аеуиыо]|[а-яё]{2,}[а-рт-яё]я|[А-ЯЁ]{2,8}|[A-Za-z][\w.@-]{1,30})"
+NAMED_BEFORE = (
+    r"(?i:пароль|пароля|паролем|паролю)\*{0,2}(?: (?:от|для|к|на|у) [^\s`|:=*]{1,40}"
+    rf"(?: {_NOUN})?| {_NOUN})?\*{{0,2}}(?: [—–-]{{1,2}})? `$"
+)
+NAMED_WINDOW = 120
+# The other way round: the value in backticks, then a dash, "это" or a parenthesis, the
+# word and whose password it is, as above, then the end of the line or a clause with nothing
+# in backticks (``- `<value>` — пароль от админки``, ``(пароль root)``;
+# `password-named-after`): never the word and what is said of it (``— пароль не нужен``,
+# ``(пароль из env)``), nor a login before a password's label (``— пароль `<value>` ``).
+NAMED_AFTER = (
+    r"` ?(?:[—–-]{1,2} (?:это )?|\(|это )(?i:пароль)(?: (?:от|для|к|на|у) [^\s`|:=*]{1,40}"
+    rf"(?: {_NOUN})?| {_NOUN})?[ \t]*(?:[),.;!][^`\n]*)?(?:\r?\n|$)"
+)
+# After the value's closing backtick: ")" at most, then the end of its line or list item.
+VALUE_ENDS = re.compile(r"`\)?(?:[ \t]*[,;|]|\.?[ \t]*(?:\r?\n|$))")
 MIN_LABELLED_DIGITS = 4  # a PIN-like password: "(password: `<4 digits>`)"
 MIN_LABELLED_LETTERS = 5
 MIN_DISTINCT_LABELLED = 3  # four digits repeat one often; "1111", "1212" are no one's
@@ -427,9 +453,12 @@ def _least_entropy(rule: Rule, text: str, start: int, end: int) -> float:
 
 
 def _quoted_word(text: str, start: int, end: int) -> bool:
-    """Letters only, in quotes, right after ``:`` or ``=`` (``Password: "Marisa"``)."""
+    """Letters only, in quotes, right after ``:`` or ``=`` (``Password: "Marisa"``), or in
+    backticks after a password's name with no colon (``_named_password``)."""
     value = text[start:end].strip()
-    return value.isalpha() and _quoted_after_separator(text, start, end)
+    if not value.isalpha():
+        return False
+    return _quoted_after_separator(text, start, end) or _named_password(text, start, end)
 
 
 def _quoted_after_separator(text: str, start: int, end: int) -> bool:
@@ -546,7 +575,8 @@ def _a_value(value: str) -> bool:
     )
     setting = value.endswith(LABEL_END) or _a_setting(value)  # "key:", "to_loc=X"
     # ``process.env.API_TOKEN!``: TypeScript's non-null mark after a name is no value's
-    if NOT_A_VALUE.search(value.rstrip("!")) or VARIABLE_NAME.match(value) or snake or setting:
+    variable = VARIABLE_NAME.match(value) or CREDENTIAL_VARIABLE.match(value)
+    if NOT_A_VALUE.search(value.rstrip("!")) or variable or snake or setting:
         return False
     names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR, COLOUR)
     if any(name.match(value) for name in names):
@@ -755,7 +785,7 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
     letters or more in quotes that is no common word ("password: `sunflower`"), or a
     word after a short label (``_labelled_word``), or a short one in backticks after a
     password word (``_labelled_short``)."""
-    if len(value) < 6:
+    if len(value) < 6 or _named_password(text, start, end):
         return _labelled_short(text, start, end)
     opening = text[start - 1 : start] if start else ""
     quoted = opening in CLOSING_QUOTES and text[end : end + 1] == CLOSING_QUOTES[opening]
@@ -784,7 +814,7 @@ def _labelled_short(text: str, start: int, end: int) -> bool:
     backticks right after a password word and ``:`` (``Пароль: `<word>` ``, ``(password:
     `<digits>`)``): the label says what it is, however short."""
     value = text[start:end]
-    if text[end : end + 1] != "`" or not _password_label(text, start):
+    if text[end : end + 1] != "`" or not _password_label(text, start, end):
         return False
     if value.isdigit():
         return len(value) >= MIN_LABELLED_DIGITS
@@ -798,9 +828,30 @@ def _password_label_pattern() -> re.Pattern[str]:
     return re.compile(SHORT_VALUE_LABEL, re.I)
 
 
-def _password_label(text: str, start: int) -> bool:
-    """A password word and ``:`` right before the backtick that opens a value."""
-    return _password_label_pattern().search(text, max(0, start - 24), start) is not None
+def _password_label(text: str, start: int, end: int) -> bool:
+    """A password word and ``:`` right before the backtick that opens a value, or a
+    password's name with no colon (``_named_password``)."""
+    if _password_label_pattern().search(text, max(0, start - 24), start) is not None:
+        return True
+    return _named_password(text, start, end)
+
+
+@functools.cache
+def _named_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    return re.compile(NAMED_BEFORE), re.compile(NAMED_AFTER)
+
+
+def _named_password(text: str, start: int, end: int) -> bool:
+    """A value in backticks named a password in Russian with no colon: after the word,
+    ending its line or list item (``NAMED_BEFORE``: ``Пароль `<4 digits>` ``), or before it
+    (``NAMED_AFTER``: ``- `<4 digits>` - пароль от домофона``)."""
+    if text[start - 1 : start] != "`":
+        return False
+    before, after = _named_patterns()
+    if after.match(text, end) is not None:
+        return True
+    floor = max(0, start - NAMED_WINDOW)
+    return VALUE_ENDS.match(text, end) is not None and before.search(text, floor, start) is not None
 
 
 def _labelled_word(text: str, start: int, end: int, value: str) -> bool:
