@@ -33,7 +33,8 @@ GIT_PROJECT, TRANSCRIPTS = frozenset({Need.PROJECT, Need.GIT}), frozenset({Need.
 # such tree could measure (usage and coverage read transcripts, which no public tree has).
 # Copy suggestions: every held-out tree is a repository's copy of memory; the codes below
 # 90% there are suggestions in such a copy (files kept there that are not memories, notes
-# never committed, dated records), problems still in a folder Claude Code writes.
+# never committed, dated records), problems still in a folder Claude Code writes. A tree
+# at the repository's own root, and another agent's workspace, level as a copy does.
 TABLE: tuple[Dimension, ...] = (
     Dimension(
         "index-drift",
