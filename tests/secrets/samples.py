@@ -1355,6 +1355,8 @@ CASES["generic-assignment"][1].extend(
     ]
 )
 CASES["generic-assignment"][0].append(('  "password": "harborLights2031",', "harborLights2031"))
+# --- a release's number after a password word is no password
+CASES["password-phrase"][1].extend(["Пароль: `v10.4.2`", "- Password manager: `1.24.3-rc1`"])
 CASES["command-line-password"][1].append(
     "curl -s http://localhost:8080/api/v1/status -u freqtrade:freqtrade | jq '.status'"
 )

@@ -116,6 +116,8 @@ FLAG_NAME = re.compile(r"^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 SELECTOR = re.compile(r"^[#.][a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$")
 # ``#3DBB6C``: a colour (3, 4, 6 or 8 hex digits), as a design token's value is written
 COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
+# A release's number (``v10.4.2``, ``1.24.3-rc1``), as a changelog line gives it.
+VERSION = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z.]+)?$")
 # ``ADMIN_PASSWORD_HASH=<value>``: a hash's value (bcrypt, sha) is long and in a hash's
 # alphabet; a short plain value there is a password stored in the wrong variable
 HASH_NAMED = re.compile(r"hash[\w-]{0,10}[\"'`]?[ \t]*[:=][ \t]*[\"'`]?$", re.I)
@@ -578,7 +580,7 @@ def _a_value(value: str) -> bool:
     variable = VARIABLE_NAME.match(value) or CREDENTIAL_VARIABLE.match(value)
     if NOT_A_VALUE.search(value.rstrip("!")) or variable or snake or setting:
         return False
-    names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR, COLOUR)
+    names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR, COLOUR, VERSION)
     if any(name.match(value) for name in names):
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
