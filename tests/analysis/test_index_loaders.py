@@ -138,3 +138,29 @@ def test_an_item_of_a_list_whose_heading_or_lead_in_says_to_read_it_is_an_instru
     ):
         write_tree(project, {"CLAUDE.md": text})
         assert loader_of(tree, project) is None, text
+
+
+def test_an_instruction_to_read_the_memory_folder_at_session_start_loads_the_index(
+    tmp_path: Path,
+) -> None:
+    # a project whose agents read every file of the folder when a session starts, the
+    # index among them (a Korean line, an English one in backticks or not)
+    project = tmp_path / "project"
+    tree = write_tree(project / ".claude/memory", {"MEMORY.md": index()})
+    for text in (
+        "## Memory\n1. 세션 시작 시 `.claude/memory/` 파일들을 읽어 컨텍스트 복원\n",
+        "At the start of every session, read the files in .claude/memory/ first.\n",
+    ):
+        write_tree(project, {"CLAUDE.md": text})
+        assert loader_of(tree, project) == IndexLoader("CLAUDE.md", text.count("\n"), False)
+    # writing to the folder, reading it with no session start, reading it "automatically",
+    # or another folder: no instruction
+    for text in (
+        "메모리 갱신 → 학습된 내용을 `.claude/memory/`에 기록\n",
+        "Read `.claude/memory/` when you need the history.\n",
+        "At session start the files in `.claude/memory/` are read automatically.\n",
+        "At the start of every session, read the files in `.claude/` first.\n",
+        "At the start of every session, read the files in `docs/memory/` first.\n",
+    ):
+        write_tree(project, {"CLAUDE.md": text})
+        assert loader_of(tree, project) is None, text

@@ -1355,6 +1355,10 @@ CASES["generic-assignment"][1].extend(
     ]
 )
 CASES["generic-assignment"][0].append(('  "password": "harborLights2031",', "harborLights2031"))
+# --- a value telling how to make one, or where it goes, is a setup guide's stand-in
+CASES["generic-assignment"][1].extend(
+    ["JWT_SECRET=generate-with-openssl-rand-base64-32", "SESSION_SECRET=long-random-string-here"]
+)
 # --- a release's number after a password word is no password
 CASES["password-phrase"][1].extend(["Пароль: `v10.4.2`", "- Password manager: `1.24.3-rc1`"])
 CASES["command-line-password"][1].append(

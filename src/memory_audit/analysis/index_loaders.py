@@ -13,6 +13,10 @@ Auto memory hands a session the first 200 lines / 25,000 characters of MEMORY.md
   (from the project or from the file's folder) and hold a reading verb ("read", "load",
   "open", "lesen", "lire", "leer", "ler", "đọc", "oku", "читай", "読", "讀", "读", "읽").
   A line in a code block counts: a startup checklist in a fence is followed like prose.
+- an **instruction to read its folder** at a session's start: "at session start, read the
+  files in `.claude/memory/`" (a reading verb, a session-start phrase, a path resolving to
+  the tree's folder): the session reads the index with the rest, the Read tool's 2,000
+  lines of it.
 - its **own line**: the part of MEMORY.md auto memory loads tells the session to read
   this file before it starts working (:mod:`memory_audit.analysis.self_instruction`);
   the Read tool returns the rest, as for an instruction in CLAUDE.md. The project's
@@ -35,7 +39,12 @@ from pathlib import Path
 from typing import cast
 from unicodedata import normalize
 
-from memory_audit.analysis.self_instruction import index_paths, self_instruction
+from memory_audit.analysis.self_instruction import (
+    at_session_start,
+    folder_paths,
+    index_paths,
+    self_instruction,
+)
 from memory_audit.tree.index_file import INDEX_NAME, LIST_ITEM
 from memory_audit.tree.load_budget import LoadedIndex, load_index
 from memory_audit.tree.markdown import parse_markdown
@@ -194,8 +203,10 @@ class _InstructionFile:
         heading_reads = lead_reads = False
         for number, line in enumerate(self.lines, 1):
             item = LIST_ITEM.match(line) is not None
-            if _tells_to_read(line, index, bases) or (
-                item and (heading_reads or lead_reads) and _names_index(line, index, bases)
+            if (
+                _tells_to_read(line, index, bases)
+                or _tells_to_read_folder(line, index, bases)
+                or (item and (heading_reads or lead_reads) and _names_index(line, index, bases))
             ):
                 return IndexLoader(self.shown, number, imported=False)
             if line.lstrip().startswith("#"):
@@ -230,6 +241,18 @@ def _without_code_spans(line: str) -> str:
 
 def _tells_to_read(line: str, index: str, bases: tuple[Path, ...]) -> bool:
     return INDEX_NAME in line and _has_reading_verb(line) and _names_index(line, index, bases)
+
+
+def _tells_to_read_folder(line: str, index: str, bases: tuple[Path, ...]) -> bool:
+    """ "At session start, read the files in `.claude/memory/`": the index is one of them."""
+    if "/" not in line or not _has_reading_verb(line) or not at_session_start(line):
+        return False
+    folder = os.path.dirname(index)
+    return any(
+        os.path.realpath(_resolve(path, base)) == folder
+        for path in folder_paths(line)[:MAX_PATHS]
+        for base in bases
+    )
 
 
 def _names_index(line: str, index: str, bases: tuple[Path, ...]) -> bool:

@@ -103,6 +103,26 @@ def index_paths(line: str) -> list[str]:
     return [word for word in _path_words(line) if word.endswith("MEMORY.md")]
 
 
+def folder_paths(line: str) -> list[str]:
+    """Runs of path characters naming a folder (``.claude/memory/``, ``docs/memory``): a
+    ``/`` in them, no file's suffix, some name in them."""
+    return [
+        word
+        for word in _path_words(line)
+        if "/" in word.strip("/") or word.endswith("/")
+        if not word.endswith(".md") and word.strip("/.~")
+    ]
+
+
+def at_session_start(text: str) -> bool:
+    """The text places something at a session's start (in the languages above) and does
+    not say it happens by itself or must not."""
+    lowered = normalize("NFC", text).lower()
+    return any(m in lowered for m in SESSION_START) and not any(
+        m in lowered for m in NOT_AN_INSTRUCTION
+    )
+
+
 def _tells_to_read_itself(line: str, names_index: Callable[[str], bool]) -> bool:
     if "](" in line:
         return False  # a link: "this file" may be the linked one (an index entry's hook)
