@@ -263,3 +263,22 @@ def test_a_repository_copy_s_codes_measured_mostly_wrong_there_are_suggestions(
             ("no-frontmatter", "problem"),
             ("possible-secret", "problem"),
         }
+
+
+def test_a_package_manager_s_folders_are_never_read_as_memories(tmp_path: Path) -> None:
+    # a skill's plugin installed its dependencies inside the tree: their documents are no
+    # memories (no orphans, no broken links, no secrets of the owner's), at any depth; a
+    # memory folder of another name beside them is read
+    vendored = "# Changelog\nSee [the docs](missing.md).\nAPI_KEY=Hq83kZp2xVr9Lm4Tq7Wn\n"
+    files = {
+        "MEMORY.md": index("a.md"),
+        "a.md": memory("a"),
+        "skills/x/plugin/node_modules/openai/CHANGELOG.md": vendored,
+        "node_modules/left-pad/README.md": vendored,
+        "tools/__pycache__/notes.md": vendored,
+        "skills/x/notes.md": vendored,
+    }
+    tree = write_tree(tmp_path / "memory", files)
+    found = report(tree, "orphans", "relations", "secrets").findings
+    assert {f.path for f in found} == {"skills/x/notes.md"}
+    assert {f.code for f in found} >= {"orphan-candidate", "possible-secret"}

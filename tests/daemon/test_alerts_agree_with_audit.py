@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from memory_audit.checks.secrets import Options
-from memory_audit.daemon.alerts import alerts_for, scan_file
+from memory_audit.daemon.alerts import alerts_for, relative_in_tree, scan_file
 from memory_audit.secrets.loading import (
     FALSE_POSITIVES_HEADER,
     false_positives_path,
@@ -132,3 +132,18 @@ def test_a_value_marked_false_positive_alerts_for_no_file_name_holding_it(
         assert scan is not None
         assert alerts_for(scan, state, scanner.false_positives) == []
     state.close()
+
+
+def test_the_alert_skips_the_files_the_audit_never_reads(tmp_path: Path) -> None:
+    # the same folders the audit's walk leaves out: hidden ones, a package manager's at any
+    # depth, the top-level logs; a note of the tree's is scanned
+    root = tmp_path / "memory"
+    for skipped in (
+        "skills/x/plugin/node_modules/openai/CHANGELOG.md",
+        "tools/__pycache__/notes.md",
+        ".obsidian/notes.md",
+        "logs/today.md",
+        "notes.txt",
+    ):
+        assert relative_in_tree(root / skipped, root) is None, skipped
+    assert relative_in_tree(root / "skills/x/notes.md", root) == "skills/x/notes.md"

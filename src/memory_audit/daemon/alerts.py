@@ -34,7 +34,7 @@ from memory_audit.secrets.scanner import Scanner, SecretMatch, marked
 from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex, load_index
-from memory_audit.tree.walk import IGNORED_TOP_LEVEL, read_text
+from memory_audit.tree.walk import IGNORED_TOP_LEVEL, PACKAGE_FOLDERS, read_text
 
 log = logging.getLogger("memory_audit.daemon")
 SHOWN_LINES = 3
@@ -60,6 +60,7 @@ def relative_in_tree(path: Path, root: Path) -> str | None:
         not rel.endswith(".md")
         or any(p.startswith(".") for p in parts)
         or parts[0] in IGNORED_TOP_LEVEL
+        or any(p in PACKAGE_FOLDERS for p in parts[:-1])
     ):
         return None
     return rel

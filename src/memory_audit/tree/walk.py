@@ -23,6 +23,9 @@ from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.memory_file import FileKind, FileProblem
 
 IGNORED_TOP_LEVEL = frozenset({"logs", "agents"})
+# A package manager's folders, at any depth: other people's code and documents (a skill's
+# plugin installs its node_modules beside a workspace's notes), never memories.
+PACKAGE_FOLDERS = frozenset({"node_modules", "bower_components", "site-packages", "__pycache__"})
 BINARY_SNIFF = 8192
 # Control bytes no text holds (tab, line feed, form feed, carriage return, escape aside).
 CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
@@ -95,7 +98,11 @@ def _entries(directory: Path, prefix: str, out: Listing) -> list[os.DirEntry[str
     return [
         e
         for e in entries
-        if not (e.name.startswith(".") or (not prefix and e.name in IGNORED_TOP_LEVEL))
+        if not (
+            e.name.startswith(".")
+            or (not prefix and e.name in IGNORED_TOP_LEVEL)
+            or (e.name in PACKAGE_FOLDERS and e.is_dir())
+        )
     ]
 
 
