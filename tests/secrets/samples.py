@@ -1359,6 +1359,27 @@ CASES["generic-assignment"][0].append(('  "password": "harborLights2031",', "har
 CASES["generic-assignment"][1].extend(
     ["JWT_SECRET=generate-with-openssl-rand-base64-32", "SESSION_SECRET=long-random-string-here"]
 )
+# --- a key's row in a table of settings, its name in backticks (and "value" after it); a
+# push webhook's secret, alone or closing its URL
+_admin = rnd(HEX, 64)
+CASES["table-row-key"][0].extend(
+    [
+        (f"| `ADMIN_SECRET` value | `{_admin}` | (in .env.local only) |", _admin),
+        (f"| `SERVICE_TOKEN` | `{_admin}` |", _admin),
+    ]
+)
+CASES["table-row-key"][1].extend(
+    [
+        "| `ADMIN_SECRET` | Bearer token for `/api/admin/create-access-code` | Yes |",
+        "| `API_KEY` | `OPENAI_API_KEY` |",
+        "| `SESSION_SECRET` value | `change-me-in-production` |",
+    ]
+)
+_brrr = "br_usr_" + rnd(ALNUM, 64)
+CASES["brrr-webhook-secret"] = (
+    [(f"- Webhook: `https://api.brrr.now/v1/{_brrr}`", _brrr), (f'BRRR_SECRET="{_brrr}"', _brrr)],
+    ["const brrr = new Brrr('br_usr_a1b2c3d4e5f6g7h8i9j0')", "export BRRR_SECRET=br_usr_..."],
+)
 # --- a release's number after a password word is no password
 CASES["password-phrase"][1].extend(["Пароль: `v10.4.2`", "- Password manager: `1.24.3-rc1`"])
 CASES["command-line-password"][1].append(
