@@ -494,7 +494,7 @@ case(
         ("SNMP community: pr1vCommun!ty", "pr1vCommun!ty"),
         ("passwrod: Lx7#mQ2v", "Lx7#mQ2v"),
         ("pw for the NAS = Kp4-ziR9", "Kp4-ziR9"),
-        ("password=hunter2", "hunter2"),
+        ("password=harb0r7q", "harb0r7q"),
         # ties with generic-assignment, whose entropy (3.0) would drop it: listed first, it reports
         ('router admin password = "Harbor01!!"', "Harbor01!!"),
         ("- **Password:** `Gr33nH0use!`", "Gr33nH0use!"),
@@ -575,6 +575,7 @@ case(
         "the password is in 1Password",
         "community string public",
         "password=hunter2 is the joke, not a credential",
+        "password=hunter2",
         "the wifi password is Gr33nH0use! (not a real password, the demo box)",
         "password: 2024",
         "password is sunflower",
@@ -1379,6 +1380,10 @@ _brrr = "br_usr_" + rnd(ALNUM, 64)
 CASES["brrr-webhook-secret"] = (
     [(f"- Webhook: `https://api.brrr.now/v1/{_brrr}`", _brrr), (f'BRRR_SECRET="{_brrr}"', _brrr)],
     ["const brrr = new Brrr('br_usr_a1b2c3d4e5f6g7h8i9j0')", "export BRRR_SECRET=br_usr_..."],
+)
+# --- the internet's joke password in a code example
+CASES["password-phrase"][1].append(
+    "  Password = hunter2-super-secret, ApiToken = tok_live_abc123 }`."
 )
 # --- a release's number after a password word is no password
 CASES["password-phrase"][1].extend(["Пароль: `v10.4.2`", "- Password manager: `1.24.3-rc1`"])

@@ -58,6 +58,8 @@ PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
     r"|changeme|change[_-]me|redacted|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
     r"|fill[_-]?(?:in|me)|insert[_-]"
+    # the internet's joke password, an example's stand-in: "Password = hunter2-super-secret"
+    r"|hunter2"
     # how to make one, or where it goes: "generate-with-openssl-rand-base64-32", "key-here"
     r"|generate[_-](?:with|using|via|an?|one|me|random|your)|[_-]here\b"
     # the whole text of a phrase rule's disclaimed alternative (a user's rules file may
