@@ -71,7 +71,9 @@ class Planter:
     def frontmatter(self, stem: str) -> list[str]:
         fields = {
             "name": self.maybe(stem),
-            "description": f"when {self.maybe('deploying')} matters",
+            # a sample is planted whole, as its rule's tests wrote it: some rules need the
+            # value to end its line or item, which a sentence around it would not
+            "description": self.maybe("when deploying matters"),
             "type": self.maybe("project"),
             "review_by": self.maybe("2027-01-01"),
             "confidence": self.maybe("high"),
@@ -85,7 +87,7 @@ class Planter:
     def body(self) -> list[str]:
         return [
             f"# {self.maybe('Title')}",
-            f"Use {self.maybe('the runbook')} for releases.",
+            self.maybe("Use the runbook for releases."),
             f"See [the page]({self.maybe('page', standalone=True)}.md) and "
             f"[[{self.maybe('Other', standalone=True)}]].",
             f"The script is at `scripts/{self.maybe('deploy', standalone=True)}/run.sh`.",
@@ -98,7 +100,7 @@ class Planter:
         for stem in stems:
             lines.append(f"- [{self.maybe(stem)}]({stem}.md) — about {self.maybe(stem)}")
         lines.append(f"- [Gone]({self.maybe('gone', standalone=True)}.md) — removed")
-        lines.append(f"Always {self.maybe('run the tests')} before pushing.")
+        lines.append(self.maybe("Always run the tests before pushing."))
         return "\n".join(lines) + "\n"
 
     def tree(self, root: Path) -> Path:
