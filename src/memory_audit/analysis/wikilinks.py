@@ -1,6 +1,7 @@
 """What a ``[[wikilink]]`` resolves to, for every check that reads one (index and bodies).
 
-A memory of this tree first; then a ticket reference, which is no link at all; then
+A memory of this tree first (by its name, or by its path: ``[[categories/decisions]]``);
+then a ticket reference, which is no link at all; then
 anything else Claude Code may mean by the name (:mod:`memory_audit.sources.claude_names`:
 skills, agents, commands, notes above the tree, CLAUDE.md headings, other stores).
 """
