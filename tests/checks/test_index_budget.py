@@ -473,3 +473,28 @@ def test_an_entry_past_the_cut_whose_file_is_linked_above_it_is_not_invisible(
     assert invisible.fix is not None
     assert 231 not in invisible.fix["lines"]  # the second pointer to n5.md stays put
     assert "n220.md" in invisible.related
+
+
+def test_a_repository_copys_cut_is_a_suggestion_and_claude_codes_own_folder_a_problem(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # whether a session loads a repository's copy with the cut is what the folder cannot
+    # tell (measured: a status page, a session log read in full); Claude Code's own folder
+    # is loaded so, always
+    index_text = "# Long-term memory\n" + entries(229)
+    repo = tmp_path / "repo"
+    copy = write_tree(repo / "memory", {"MEMORY.md": index_text})
+    found = {
+        f.code: f
+        for f in findings(copy, "index-budget", location=ProjectLocation("-repo", repo, None))
+    }
+    assert (found["over-budget"].level, found["invisible-entry"].level) == (
+        "suggestion",
+        "suggestion",
+    )
+    assert found["over-budget"].message.endswith(
+        "(if a session loads this repository's copy as auto memory)"
+    )
+    own = write_tree(isolated_home / ".claude/projects/-work-p/memory", {"MEMORY.md": index_text})
+    levels = {f.code: f.level for f in findings(own, "index-budget")}
+    assert (levels["over-budget"], levels["invisible-entry"]) == ("problem", "problem")

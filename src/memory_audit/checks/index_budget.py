@@ -43,6 +43,12 @@ to every session.
 - ``modified-not-a-date``: ``modified:`` values that are not dates (the scan
   uses the file time instead), listed in one finding.
 
+The cut, the recall cap and inline content assume Claude Code loads the folder as auto
+memory. In a repository's copy (``analysis.tree_home``) that is what the folder cannot tell
+(a synced copy is cut; a status page or a log some instruction reads in full is not), and in
+another agent's workspace that agent loads it: there these findings are suggestions,
+worded "if Claude Code loads this folder as its memory".
+
 Failing::
 
     MEMORY.md, 230 lines: 30 entries past line 200 that no session sees.
@@ -60,7 +66,7 @@ from memory_audit.analysis.index_lines import line_findings
 from memory_audit.analysis.index_loaders import IndexLoader, whole_index_loader
 from memory_audit.analysis.index_overflow import overflow_fix
 from memory_audit.analysis.recall import RECALL_CAP, recall_scan
-from memory_audit.analysis.tree_home import other_agent_workspace
+from memory_audit.analysis.tree_home import other_agent_workspace, repository_copy
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.index_file import INDEX_NAME, Index
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex
@@ -87,11 +93,27 @@ LOADING_CODES = frozenset(
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     workspace = other_agent_workspace(tree)
+    copy = workspace is None and repository_copy(tree)
     for found in _findings(tree, options):
-        if workspace is not None and isinstance(found, Finding) and found.code in LOADING_CODES:
+        if not isinstance(found, Finding) or found.code not in LOADING_CODES:
+            yield found
+        elif workspace is not None:
             yield _in_workspace(found, workspace)
+        elif copy:
+            yield _in_copy(found)
         else:
             yield found
+
+
+def _in_copy(finding: Finding) -> Finding:
+    """A repository's copy: a session may load its index with the cut (a synced copy of
+    auto memory), in full, or never (a status page, a log); the folder cannot tell which."""
+    return replace(
+        finding,
+        level="suggestion",
+        message=f"{finding.message} (if a session loads this repository's copy as auto memory)",
+        suggestion=f"if Claude Code loads this folder as its memory: {finding.suggestion}",
+    )
 
 
 def _in_workspace(finding: Finding, workspace: str) -> Finding:
