@@ -1385,6 +1385,15 @@ CASES["brrr-webhook-secret"] = (
 CASES["password-phrase"][1].append(
     "  Password = hunter2-super-secret, ApiToken = tok_live_abc123 }`."
 )
+# --- a constant's name and a type's in a backticked pair; an action pinned to a version
+# after a default word; the documented Telegram token in an example
+CASES["backticked-pair"][1].append(
+    "| R2 config | removes the dependency on `R2_BUCKET`/`R2RawCaptureConfig` | Covered |"
+)
+CASES["default-pair"][1].append("기본 90일 — `actions/upload-artifact@v4` 의 `retention-days: 90`")
+CASES["generic-assignment"][1].extend(
+    ['export TELEGRAM_BOT_TOKEN="123456:ABC-DEF"', "  --token 123456:ABC-xxx \\"]
+)
 # --- a release's number after a password word is no password
 CASES["password-phrase"][1].extend(["Пароль: `v10.4.2`", "- Password manager: `1.24.3-rc1`"])
 CASES["command-line-password"][1].append(

@@ -22,6 +22,9 @@ def test_passwords_people_choose_may_be_published_issuer_formats_never() -> None
     assert not chosen(RULES["table-key"], DEMO)  # the key kind
     assert not chosen(RULES["generic-assignment"], "Zq7RkP2mXv9LwT4nB6yd")  # a generated key
     assert not chosen(RULES["login-pair"], "0f" * 16)  # hex digits
+    # a key in base64 (an Ed25519 secret key), found by its label: generated, not chosen
+    assert not chosen(RULES["generic-assignment"], "qN0atVx1pCaF+k3/Zr7wL2mXv9LwT4nB6yd8Gw==")
+    assert chosen(RULES["generic-assignment"], "Harbor+Quay/2026")  # short, a person's
     # a capitalised word is a name too, which a repository holds as the thing it names
     assert not chosen(RULES["password-phrase"], "Marisa")
     assert chosen(RULES["password-phrase"], "sunflower")
@@ -61,6 +64,25 @@ def test_no_repository_or_the_memory_folders_own_gives_no_answer(tmp_path: Path)
     own = Repo(tmp_path / "memory")
     own.commit("notes", {"notes.md": f"{DEMO}\n"})
     assert published_in(own.path, own.path, {"one": DEMO}) == {}
+
+
+def test_a_tree_at_the_repositorys_root_is_published_by_its_other_files(tmp_path: Path) -> None:
+    # a project keeping its MEMORY.md at its root: a local stack's compose file sets the
+    # admin login its notes repeat; its Markdown, another copy's files, publish nothing
+    repo = Repo(tmp_path / "stack")
+    repo.commit(
+        "stack",
+        {
+            "MEMORY.md": "- [auth](auth.md)\n",
+            "auth.md": f"admin / {DEMO}\n",
+            "docs/setup.md": "ops/Harbor!x9\n",
+            "notes/MEMORY.md": "- [a](a.md)\n",
+            "notes/seed.sh": "ops/Lantern#2207\n",
+            "infra/docker-compose.yml": f"ADMIN_PASSWORD: {DEMO}\n",
+        },
+    )
+    values = {"one": DEMO, "two": "Harbor!x9", "three": "Lantern#2207"}
+    assert published_in(repo.path, repo.path, values) == {"one": "infra/docker-compose.yml"}
 
 
 def test_other_memory_copies_publish_nothing_and_readmes_come_first(tmp_path: Path) -> None:

@@ -54,6 +54,11 @@ INDEX = "MEMORY.md"
 BINARY_SNIFF = 8000  # git's own test: a NUL byte in the first 8000 bytes
 
 
+# A key in base64, padded or not (an Ed25519 secret key, 88 characters with "=="): no
+# person types 32 characters of it.
+BASE64_KEY = re.compile(r"^(?=[^\s]*[A-Z])(?=[^\s]*[a-z])(?=[^\s]*[0-9])[A-Za-z0-9+/]{32,}={0,2}$")
+
+
 def chosen(rule: Rule, value: str) -> bool:
     """True when ``value`` is a password a person chose, which a repository may publish as a
     demo or seed login; False when its format makes it a secret by definition.
@@ -79,7 +84,7 @@ def _capitalised_word(value: str) -> bool:
 
 
 def _generated(value: str) -> bool:
-    if RANDOM_KEY.match(value):
+    if RANDOM_KEY.match(value) or BASE64_KEY.match(value):
         return True
     cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
     keyish = all(c.isalnum() or c in KEY_CHARACTERS for c in value)
@@ -112,22 +117,25 @@ def chosen_values(scanner: Scanner, matches: Iterable[tuple[SecretMatch, str]]) 
 def published_in(folder: Path | None, tree: Path, values: Mapping[str, str]) -> dict[str, str]:
     """Key -> the first file (its path relative to the repository; READMEs and other files
     near the root first) that the repository at ``folder`` tracks outside every memory tree
-    and that holds that key's value as a word of its own. Empty when there is no repository
-    git will read, when it is bare, the memory folder's own or the home folder (dotfiles),
-    or when no value is long enough."""
+    and that holds that key's value as a word of its own; when the tree is the repository's
+    root, outside its Markdown. Empty when there is no repository git will read, when it is
+    bare or the home folder (dotfiles), or when no value is long enough."""
     wanted = {key: value.strip() for key, value in values.items()}
     wanted = {key: value for key, value in wanted.items() if len(value) >= MIN_LENGTH}
     if folder is None or not wanted:
         return {}
-    refused = {Path(os.path.realpath(tree)), Path(os.path.realpath(os.path.expanduser("~")))}
+    home = Path(os.path.realpath(os.path.expanduser("~")))
     try:
         repo = open_repository(folder)
-        if repo.bare or repo.path in refused:
+        if repo.bare or repo.path == home:
             return {}
         listing = run_git(repo.path, "ls-files", "-z", "--full-name")
     except GitUnavailable:
         return {}
     return _search(repo.path, _outside(listing, repo.path, tree), wanted)
+
+
+MARKDOWN = ".md"
 
 
 def _outside(listing: str, repo: Path, tree: Path) -> Iterator[str]:
@@ -138,6 +146,12 @@ def _outside(listing: str, repo: Path, tree: Path) -> Iterator[str]:
     paths = [path for path in listing.split("\0") if path]
     inside = os.path.relpath(os.path.realpath(tree), repo).replace(os.sep, "/")
     trees = {inside} | {_folder(path) for path in paths if path.rsplit("/", 1)[-1] == INDEX}
+    if inside == ".":
+        # The repository is the tree (the memory folder's own, or a project keeping its
+        # MEMORY.md at its root): its Markdown is the memory read here; its other files (a
+        # compose file, a seed script) publish a value as any repository's do.
+        trees.discard(".")
+        paths = [path for path in paths if not path.lower().endswith(MARKDOWN)]
     kept = sorted((p for p in paths if not _in_a_tree(p, trees)), key=_prominence)
     yield from itertools.islice(kept, MAX_FILES)
 

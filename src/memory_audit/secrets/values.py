@@ -60,6 +60,8 @@ PLACEHOLDER = re.compile(
     r"|fill[_-]?(?:in|me)|insert[_-]"
     # the internet's joke password, an example's stand-in: "Password = hunter2-super-secret"
     r"|hunter2"
+    # Telegram's documented bot token, "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"
+    r"|ABC-(?:DEF|xxx)"
     # how to make one, or where it goes: "generate-with-openssl-rand-base64-32", "key-here"
     r"|generate[_-](?:with|using|via|an?|one|me|random|your)|[_-]here\b"
     # the whole text of a phrase rule's disclaimed alternative (a user's rules file may
@@ -120,6 +122,9 @@ FLAG_NAME = re.compile(r"^--[a-z][a-z0-9]*(?:-[a-z0-9]+)*$")
 SELECTOR = re.compile(r"^[#.][a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$")
 # ``#3DBB6C``: a colour (3, 4, 6 or 8 hex digits), as a design token's value is written
 COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
+# A package or an action pinned to a version (``actions/upload-artifact@v4``'s second
+# part, ``lodash@4.17.21``): a dependency, not a login's password.
+PINNED = re.compile(r"^[A-Za-z][\w.-]*@v?\d+(?:\.\d+)*$")
 # A release's number (``v10.4.2``, ``1.24.3-rc1``), as a changelog line gives it.
 VERSION = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z.]+)?$")
 # ``ADMIN_PASSWORD_HASH=<value>``: a hash's value (bcrypt, sha) is long and in a hash's
@@ -584,7 +589,7 @@ def _a_value(value: str) -> bool:
     variable = VARIABLE_NAME.match(value) or CREDENTIAL_VARIABLE.match(value)
     if NOT_A_VALUE.search(value.rstrip("!")) or variable or snake or setting:
         return False
-    names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR, COLOUR, VERSION)
+    names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR, COLOUR, VERSION, PINNED)
     if any(name.match(value) for name in names):
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
@@ -670,7 +675,9 @@ def _paired_names(text: str, start: int, value: str) -> bool:
     first, at, _ = login.group(1).partition("@")
     if at and value.startswith(first + "@"):
         return True
-    if not (_code_name(login.group(1)) and _code_name(_unglobbed(_unassigned(value)))):
+    # a constant's name is a name in code too (`` `R2_BUCKET`/`R2RawCaptureConfig` ``)
+    first_name = _code_name(login.group(1)) or VARIABLE_NAME.match(login.group(1)) is not None
+    if not (first_name and _code_name(_unglobbed(_unassigned(value)))):
         return False
     floor = max(0, login.start() - NEAR)  # on the pair's line, close before it
     floor = text.rfind("\n", floor, login.start()) + 1 or floor
