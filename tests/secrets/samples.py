@@ -1394,6 +1394,13 @@ CASES["default-pair"][1].append("기본 90일 — `actions/upload-artifact@v4` �
 CASES["generic-assignment"][1].extend(
     ['export TELEGRAM_BOT_TOKEN="123456:ABC-DEF"', "  --token 123456:ABC-xxx \\"]
 )
+# --- a shell variable's default (``${NAME:-value}``): the value after ":-", not "-value"
+CASES["generic-assignment"][0].extend(
+    [
+        ('ADMIN_PASS="${ADMIN_PASS:-Harbor2026!x}"', "Harbor2026!x"),
+        ("DB_PASSWORD=${DB_PASSWORD:-Lantern#2207}", "Lantern#2207"),
+    ]
+)
 # --- a release's number after a password word is no password
 CASES["password-phrase"][1].extend(["Пароль: `v10.4.2`", "- Password manager: `1.24.3-rc1`"])
 CASES["command-line-password"][1].append(
