@@ -98,31 +98,22 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         if not isinstance(found, Finding) or found.code not in LOADING_CODES:
             yield found
         elif workspace is not None:
-            yield _in_workspace(found, workspace)
+            # its agent loads MEMORY.md by its own rules
+            yield _if_loaded(found, f"this folder is {workspace}, whose agent loads it")
         elif copy:
-            yield _in_copy(found)
+            # a session may load it with the cut (a synced copy of auto memory), in full, or
+            # never (a status page, a log): the folder cannot tell which
+            yield _if_loaded(found, "if a session loads this repository's copy as auto memory")
         else:
             yield found
 
 
-def _in_copy(finding: Finding) -> Finding:
-    """A repository's copy: a session may load its index with the cut (a synced copy of
-    auto memory), in full, or never (a status page, a log); the folder cannot tell which."""
+def _if_loaded(finding: Finding, why: str) -> Finding:
+    """A suggestion worth a look only if Claude Code loads the folder as its memory."""
     return replace(
         finding,
         level="suggestion",
-        message=f"{finding.message} (if a session loads this repository's copy as auto memory)",
-        suggestion=f"if Claude Code loads this folder as its memory: {finding.suggestion}",
-    )
-
-
-def _in_workspace(finding: Finding, workspace: str) -> Finding:
-    """Another agent's workspace: its agent loads MEMORY.md by its own rules, so Claude
-    Code's cut and recall cap are worth a look only if Claude Code loads the folder too."""
-    return replace(
-        finding,
-        level="suggestion",
-        message=f"{finding.message} (this folder is {workspace}, whose agent loads it)",
+        message=f"{finding.message} ({why})",
         suggestion=f"if Claude Code loads this folder as its memory: {finding.suggestion}",
     )
 

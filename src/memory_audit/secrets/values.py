@@ -548,9 +548,7 @@ def _self_named(value: str) -> bool:
             for kind in KIND_WORDS
             if kind in word
         )
-    kinds = [part for part in parts if part in KIND_WORDS]
-    rest = [part for part in parts if part not in KIND_WORDS]
-    return bool(kinds) and all(part in STAND_IN_WORDS or part.isdigit() for part in rest)
+    return _kind_among_stand_ins(parts)
 
 
 def _self_named_camel(value: str) -> bool:
@@ -560,8 +558,11 @@ def _self_named_camel(value: str) -> bool:
     if not core.isascii() or not core.isalnum():
         return False
     parts = [part.lower() for part in CAMEL_PARTS.findall(core)]
-    if "".join(parts) != core.lower():
-        return False
+    return "".join(parts) == core.lower() and _kind_among_stand_ins(parts)
+
+
+def _kind_among_stand_ins(parts: list[str]) -> bool:
+    """A kind word among the parts, every other part a stand-in word or a number."""
     kinds = [part for part in parts if part in KIND_WORDS]
     rest = [part for part in parts if part not in KIND_WORDS]
     return bool(kinds) and all(part in STAND_IN_WORDS or part.isdigit() for part in rest)
