@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from memory_audit.fix.actions import actions, answers_for
 from memory_audit.fix.tree_access import Tree
 from memory_audit.model.finding import Finding
+from memory_audit.model.stores import AgentStore
 from memory_audit.secrets.rules import bundled_rules
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.location import ProjectLocation
@@ -498,3 +500,59 @@ def test_a_repository_copys_cut_is_a_suggestion_and_claude_codes_own_folder_a_pr
     own = write_tree(isolated_home / ".claude/projects/-work-p/memory", {"MEMORY.md": index_text})
     levels = {f.code: f.level for f in findings(own, "index-budget")}
     assert (levels["over-budget"], levels["invisible-entry"]) == ("problem", "problem")
+
+
+AGENT_FILE = (
+    "---\nname: {name}\ndescription: Reviews diffs\nmemory: {scope}\n---\nYou review code.\n"
+)
+
+
+def test_an_agents_store_its_agent_declares_is_loaded_with_the_cut_and_its_budget_a_problem(
+    tmp_path: Path,
+) -> None:
+    # Claude Code loads a project-scope agent store (.claude/agent-memory/<agent>/) at each
+    # of the agent's starts, the first 200 lines of its index in the agent's prompt, when
+    # the agent's file says `memory: project`: though the repository holds it, it is live.
+    index_text = "# Reviewer memory\n" + entries(229)
+    repo = tmp_path / "repo"
+    store = write_tree(repo / ".claude/agent-memory/code-reviewer", {"MEMORY.md": index_text})
+    location = ProjectLocation("-repo", repo, None, AgentStore("code-reviewer", "project"))
+
+    def levels() -> tuple[str | None, str | None, bool]:
+        found = {f.code: f for f in findings(store, "index-budget", location=location)}
+        conditional = "if a session loads" in found["over-budget"].message
+        return found["over-budget"].level, found["invisible-entry"].level, conditional
+
+    # no agent file: nothing says anything loads it (a store left behind, a copy)
+    assert levels() == ("suggestion", "suggestion", True)
+    agents = repo / ".claude/agents"
+    agents.mkdir(parents=True)
+    # an agent of that name keeping user-scope memory, another agent keeping project scope
+    (agents / "code-reviewer.md").write_text(AGENT_FILE.format(name="code-reviewer", scope="user"))
+    (agents / "planner.md").write_text(AGENT_FILE.format(name="planner", scope="project"))
+    (agents / "broken.md").write_text("---\nname: [code-reviewer\nmemory: project\n---\n")
+    assert levels() == ("suggestion", "suggestion", True)
+    # the agent's file, in a sub-folder, under another file name: its `name` decides
+    (agents / "team").mkdir()
+    (agents / "team" / "reviewer.md").write_text(
+        AGENT_FILE.format(name="code-reviewer", scope="project")
+    )
+    assert levels() == ("problem", "problem", False)
+
+
+def test_an_agent_file_that_is_a_pipe_or_a_link_out_declares_nothing_and_waits_for_nothing(
+    tmp_path: Path,
+) -> None:
+    index_text = "# Reviewer memory\n" + entries(229)
+    repo = tmp_path / "repo"
+    store = write_tree(repo / ".claude/agent-memory/code-reviewer", {"MEMORY.md": index_text})
+    location = ProjectLocation("-repo", repo, None, AgentStore("code-reviewer", "project"))
+    agents = repo / ".claude/agents"
+    agents.mkdir(parents=True)
+    os.mkfifo(agents / "code-reviewer.md")  # opening it to read would wait for a writer
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "reviewer.md").write_text(AGENT_FILE.format(name="code-reviewer", scope="project"))
+    (agents / "linked").symlink_to(outside, target_is_directory=True)
+    found = {f.code: f.level for f in findings(store, "index-budget", location=location)}
+    assert found["over-budget"] == "suggestion"

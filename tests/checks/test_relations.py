@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
 
 from memory_audit.model.finding import Finding
@@ -197,6 +199,27 @@ def test_wikilinks_to_skills_agents_commands_and_claude_notes_resolve(
     found = findings(tree, "relations")
     assert [(f.code, f.line) for f in found] == [("broken-wikilink", 9)]
     assert "[[never-written-note]]" in found[0].message
+
+
+def test_a_claude_md_that_is_a_pipe_is_not_waited_on_when_wikilinks_are_resolved(
+    tmp_path: Path,
+) -> None:
+    # An unresolved wikilink is looked up among the headings of the CLAUDE.md files above
+    # the tree: one that is a named pipe would block its reader until something wrote.
+    project = tmp_path / "project"
+    tree = project / "memory"
+    body = "See [[Testing rules]] and [[never-written-note]].\n"
+    write_tree(tree, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
+    os.mkfifo(project / "CLAUDE.md")
+    found: list[Finding] = []
+    worker = threading.Thread(target=lambda: found.extend(findings(tree, "relations")), daemon=True)
+    worker.start()
+    worker.join(30)
+    assert not worker.is_alive(), "the audit waited on the pipe"
+    assert sorted(f.message.split("]]")[0].split("[[")[-1] for f in found) == [
+        "Testing rules",
+        "never-written-note",
+    ]
 
 
 def test_a_wikilink_that_cuts_a_memory_name_short_names_the_memory(tree_dir: Path) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 
+from memory_audit.tree.agent_definitions import declares_store
 from memory_audit.tree.discovery import projects_dir, settings_memory_dir
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -35,6 +36,14 @@ def repository_copy(tree: MemoryTree) -> bool:
         return False
     root, home = os.path.realpath(tree.root), os.path.realpath(project)
     return root == home or root.startswith(home + os.sep)
+
+
+def loaded_by_its_agent(tree: MemoryTree) -> bool:
+    """An agent's project-scope (or local) store whose agent the project declares with
+    that ``memory:`` scope: the live store, whose MEMORY.md that agent loads at each start
+    with the 200-line cut, though the repository holds it."""
+    agent, project = tree.location.agent, tree.location.project_path
+    return agent is not None and project is not None and declares_store(project, agent)
 
 
 # The files an OpenClaw (formerly Clawdbot) agent's workspace holds beside its MEMORY.md,

@@ -120,20 +120,10 @@ TABLE: tuple[Dimension, ...] = (
         hook_priority=30,
         # a rule in the index: 1 of 4 held-out right (a project's rule kept loaded on purpose)
         suggestions=frozenset({"long-hook", "inline-content", "rule-in-index"}),
-        # In a copy, whether any session loads the index (with the cut, or in full, or not
-        # at all: a status page, a session log, another tool's synced memory) is what the
-        # folder cannot tell: over-budget 21 of 26, inline-content 22 of 32, invisible-entry
-        # 6 of 8, near-budget 5 of 6, past-recall-cap 0 of 2 held-out right (rounds 4-7).
-        copy_suggestions=frozenset(
-            {
-                "several-links",  # 0 of 1
-                "over-budget",
-                "invisible-entry",
-                "near-budget",
-                "inline-content",
-                "past-recall-cap",
-            }
-        ),
+        # The load budget's codes (the cut, the recall cap, inline content) the check
+        # levels itself: a copy's are suggestions, an agent's declared store's are not
+        # (index_budget.LOADING_CODES).
+        copy_suggestions=frozenset({"several-links"}),  # 0 of 1
     ),
     Dimension("expiry", "Review due", WARNING, hook_priority=70),
     Dimension("confidence", "Confidence ratings", NOTE, hook_priority=90),

@@ -66,7 +66,11 @@ from memory_audit.analysis.index_lines import line_findings
 from memory_audit.analysis.index_loaders import IndexLoader, whole_index_loader
 from memory_audit.analysis.index_overflow import overflow_fix
 from memory_audit.analysis.recall import RECALL_CAP, recall_scan
-from memory_audit.analysis.tree_home import other_agent_workspace, repository_copy
+from memory_audit.analysis.tree_home import (
+    loaded_by_its_agent,
+    other_agent_workspace,
+    repository_copy,
+)
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.index_file import INDEX_NAME, Index
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex
@@ -86,6 +90,11 @@ class Options:
 
 
 # Codes that assume Claude Code loads the folder as its memory (the cut, the recall cap).
+# In a repository's copy whether any session loads the index (with the cut, in full, or
+# not at all: a status page, a session log, another tool's synced memory) is what the
+# folder cannot tell, so there they are suggestions: over-budget 21 of 26, inline-content
+# 22 of 32, invisible-entry 6 of 8, near-budget 5 of 6, past-recall-cap 0 of 2 held-out
+# right (rounds 4-7). An agent's store its agent declares is loaded so: problems.
 LOADING_CODES = frozenset(
     {"over-budget", "invisible-entry", "near-budget", "inline-content", "past-recall-cap"}
 )
@@ -93,7 +102,7 @@ LOADING_CODES = frozenset(
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     workspace = other_agent_workspace(tree)
-    copy = workspace is None and repository_copy(tree)
+    copy = workspace is None and repository_copy(tree) and not loaded_by_its_agent(tree)
     for found in _findings(tree, options):
         if not isinstance(found, Finding) or found.code not in LOADING_CODES:
             yield found

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from memory_audit.config.paths import claude_home
+from memory_audit.regular_files import read_regular
 
 ANCESTORS = 6  # folders above a memory tree that may hold skills/, agents/ or notes
 KINDS = ("skills", "agents", "commands")
@@ -62,9 +63,8 @@ def _notes(folder: Path, *, folders: bool = False) -> Iterator[str]:
 
 
 def _headings(path: Path) -> Iterator[str]:
-    try:
-        with path.open("rb") as handle:
-            text = handle.read(HEADING_BYTES).decode("utf-8", "replace")
+    try:  # a CLAUDE.md that is a pipe is not waited on (nor a device read)
+        text = read_regular(path, HEADING_BYTES).decode("utf-8", "replace")
     except OSError:
         return
     for line in text.splitlines():
