@@ -1484,3 +1484,15 @@ case(
         "`admin` (пароль в vault)",
     ],
 )
+# --- a password under its own key, mixing letters and digits, with a repeated character
+# (eight characters: under the key rules' 3.0); a token's key keeps 3.0, letters alone or
+# a stand-in stay out
+CASES["camelcase-assignment"][0].extend(
+    [("storePassword=hapRiv44", "hapRiv44"), ("keyPassword: hapRiv44", "hapRiv44")]
+)
+CASES["generic-assignment"][0].extend(
+    [("DB_PASSWORD=wq7wq3Lm", "wq7wq3Lm"), ("export SMTP_PASS='rio7Bay7'", "rio7Bay7")]
+)
+CASES["generic-assignment"][1].extend(
+    ["PASSWORD_RESET_TOKEN=ab12ab12ab", "DB_PASSWORD=password1", "db_password: abcdabcd"]
+)

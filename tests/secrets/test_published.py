@@ -45,6 +45,42 @@ def test_the_first_tracked_file_outside_the_tree_holding_each_value(tmp_path: Pa
     assert found == {"one": "a/seed.py", "two": "b/README.md"}
 
 
+def test_a_configuration_file_or_claude_codes_settings_publish_nothing(tmp_path: Path) -> None:
+    # A deployment's configuration (a remote machine's SSH password in remote.yaml, a
+    # signing password in key.properties, an .env) and Claude Code's settings (a permission
+    # rule repeating the command a session ran) hold live values: found only there, a
+    # value leaked there too. An example, a compose file or a fixture publishes on purpose.
+    repo = Repo(tmp_path / "shop")
+    repo.commit(
+        "configs",
+        {
+            "ops/remote.yaml": "host: 10.1.2.3\nuser: ops\npassword: Quay7Fen!x\n",
+            "android/key.properties": "storePassword=Moor4Lark\n",
+            ".env": "ADMIN_PASS=Tarn9Ridge\n",
+            ".claude/settings.local.json": '{"allow": ["Bash(sshpass -p Heron2Vale ssh ops)"]}\n',
+            ".env.example": "DB_PASSWORD=Delta5Brook\n",
+            "deploy/docker-compose.yml": "POSTGRES_PASSWORD: Ember3Crest\n",
+            "tests/fixtures/users.json": '{"password": "Flint8Glade"}\n',
+            "memory/a.md": "notes\n",
+        },
+    )
+    values = {
+        "remote": "Quay7Fen!x",
+        "signing": "Moor4Lark",
+        "env": "Tarn9Ridge",
+        "settings": "Heron2Vale",
+        "example": "Delta5Brook",
+        "compose": "Ember3Crest",
+        "fixture": "Flint8Glade",
+    }
+    found = published_in(repo.path, repo.path / "memory", values)
+    assert found == {
+        "example": ".env.example",
+        "compose": "deploy/docker-compose.yml",
+        "fixture": "tests/fixtures/users.json",
+    }
+
+
 def test_links_binaries_and_large_files_are_not_read(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "shop")
     outside = tmp_path / "elsewhere.txt"

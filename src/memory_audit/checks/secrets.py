@@ -55,7 +55,10 @@ seeded demo login printed in its README, a seed script's test account, a device'
 documented default password. When the tree lies in a git work tree, or its located
 project is one, a value that a file the repository tracks also holds, as a word of its
 own, is reported at the first such file (outside every memory tree: a folder holding a
-``MEMORY.md`` is another copy of memory)::
+``MEMORY.md`` is another copy of memory). Only files that publish values on purpose
+count: documents, examples, seeds, tests, compose files and code; a configuration or data
+file (``remote.yaml``, ``key.properties``, ``.env``) and Claude Code's own settings hold
+the values in use, so a value found only there leaked there too and stays a problem::
 
     notes.md:4 — possible login and password pair: matched "Bl...x" (pattern: login-pair);
     the repository publishes this value in README.md. Suggest: if it is a demo or seed

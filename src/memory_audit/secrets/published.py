@@ -1,6 +1,13 @@
 """Secret values the project's repository publishes itself: a demo login in its README,
 a seed script's test account, a device's documented default password.
 
+Only files that publish values on purpose count: documents, examples, seeds, tests,
+compose files and code. A configuration or data file (``remote.yaml``,
+``key.properties``, ``.env``, a JSON or TOML file) holds the values a deployment uses,
+and Claude Code's own settings (``.claude/``: its permission rules repeat the commands a
+session ran, passwords and all) are no publication either: a value found only there
+leaked there too, and stays a problem.
+
 Such a value is in the repository by design (or, if it is live, it leaked there first):
 redacting the memory's copy changes nothing, so the ``secrets`` check makes it a
 suggestion. Only values a person chooses can be published that way (:func:`chosen`);
@@ -136,6 +143,17 @@ def published_in(folder: Path | None, tree: Path, values: Mapping[str, str]) -> 
 
 
 MARKDOWN = ".md"
+# Configuration and data files: what a deployment reads, not what a project documents.
+CONFIG_SUFFIXES = frozenset(
+    {".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".env", ".xml"}
+)
+CONFIG_NAMES = frozenset({".env", ".npmrc", ".netrc", ".pgpass", ".pypirc", "credentials"})
+# Names and folders of files that publish defaults on purpose, whatever their format.
+PUBLISHING_WORDS = re.compile(
+    r"example|sample|template|\.dist\b|demo|seed|fixture|mock|test|spec|\bdev\b|development"
+    r"|compose|docs?\b"
+)
+CLAUDE_FOLDER = ".claude"
 
 
 def _outside(listing: str, repo: Path, tree: Path) -> Iterator[str]:
@@ -152,8 +170,22 @@ def _outside(listing: str, repo: Path, tree: Path) -> Iterator[str]:
         # compose file, a seed script) publish a value as any repository's do.
         trees.discard(".")
         paths = [path for path in paths if not path.lower().endswith(MARKDOWN)]
-    kept = sorted((p for p in paths if not _in_a_tree(p, trees)), key=_prominence)
+    kept = sorted((p for p in paths if not _in_a_tree(p, trees) and _publishes(p)), key=_prominence)
     yield from itertools.islice(kept, MAX_FILES)
+
+
+def _publishes(path: str) -> bool:
+    """A file that may publish a default on purpose: not one of Claude Code's own settings,
+    and not a configuration or data file unless its name or folder says it is an example,
+    a seed, a test, a compose file or documentation (``.env.example``,
+    ``docker-compose.dev.yml``, ``fixtures/users.json``)."""
+    lowered = path.lower()
+    folders, _, name = lowered.rpartition("/")
+    if CLAUDE_FOLDER in folders.split("/"):
+        return False
+    suffix = os.path.splitext(name)[1]
+    config = suffix in CONFIG_SUFFIXES or name in CONFIG_NAMES or name.startswith(".env")
+    return not config or PUBLISHING_WORDS.search(lowered) is not None
 
 
 def _prominence(path: str) -> tuple[bool, int, str]:

@@ -154,6 +154,11 @@ UNMEASURED = ("known", "digits")
 MIN_DIGITS = 4
 # Eight digits with five distinct ones, one of them three times, have 2.4 bits each.
 DIGITS_ENTROPY = 2.0
+# A password set under its own key (``storePassword=``, ``DB_PASS:``) mixing letters and
+# digits: a person's, judged as the password rules judge one. An eight-character value
+# reaches the key rules' 3.0 only with every character distinct (one repeat: 2.75).
+PASSWORD_KEY_ENTROPY = 2.5
+PASSWORD_KEY = re.compile(r"(?i:pass(?:word|wd)?|pwd)[\"'`]?[ \t]*(?::=|=>|[:=])[ \t]*[\"'`]?$")
 # A value whose place alone proves it a password (``sshpass -p``) may be short: "hunter".
 MIN_DISTINCT_ANY = 4
 # Words prose puts where a password would be ("password: required", "--password option"):
@@ -460,7 +465,17 @@ def _least_entropy(rule: Rule, text: str, start: int, end: int) -> float:
         return 0.0  # "(password: `4729`)": the distinct digits judge it
     if rule.value == "mixed" and (value.isdigit() or _quoted_word(text, start, end)):
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
+    if rule.value is None and _password_keyed(text, start, value):
+        return min(rule.entropy or 0.0, PASSWORD_KEY_ENTROPY)
     return rule.entropy or 0.0
+
+
+def _password_keyed(text: str, start: int, value: str) -> bool:
+    """``keyPassword=<letters and digits>``: a key rule's value set under a key that ends
+    in a password word, mixing letters and digits (a token's key, ``PASSWORD_RESET_TOKEN=``,
+    keeps the key rules' entropy)."""
+    mixed = any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
+    return mixed and PASSWORD_KEY.search(text, max(0, start - 24), start) is not None
 
 
 def _quoted_word(text: str, start: int, end: int) -> bool:
