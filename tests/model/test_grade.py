@@ -67,6 +67,17 @@ def test_suggestions_never_lower_the_grade() -> None:
     assert grade([], 0).letter == "A"
 
 
+def test_a_possible_secret_caps_the_grade_at_c_however_large_the_tree() -> None:
+    secret = make_finding("secrets", "possible-secret", "a.md", 4, "possible password")
+    dismissed = make_finding("secrets", "possible-secret", "b.md", 2, "published", level="suggestion")
+    drift = make_finding("index-drift", "broken-link", "MEMORY.md", 3, "gone")
+    assert grade([drift], 700).letter == "A"
+    capped = grade([secret], 700)
+    assert (capped.letter, capped.score) == ("C", grade([drift], 700).score)  # score as it was
+    assert grade([dismissed], 700).letter == "A"  # a suggestion caps nothing
+    assert grade([secret] + [drift] * 15, 20).letter == "F"  # a worse grade stays
+
+
 def test_a_tree_not_audited_has_no_grade(tmp_path: Path) -> None:
     ref = TreeRef(tree_of(tmp_path / "a", 3), ProjectLocation())
     assert busy_report(ref, 60.0).grade is None
