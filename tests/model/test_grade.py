@@ -69,7 +69,9 @@ def test_suggestions_never_lower_the_grade() -> None:
 
 def test_a_possible_secret_caps_the_grade_at_c_however_large_the_tree() -> None:
     secret = make_finding("secrets", "possible-secret", "a.md", 4, "possible password")
-    dismissed = make_finding("secrets", "possible-secret", "b.md", 2, "published", level="suggestion")
+    dismissed = make_finding(
+        "secrets", "possible-secret", "b.md", 2, "published", level="suggestion"
+    )
     drift = make_finding("index-drift", "broken-link", "MEMORY.md", 3, "gone")
     assert grade([drift], 700).letter == "A"
     capped = grade([secret], 700)

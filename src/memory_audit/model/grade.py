@@ -5,7 +5,7 @@ moves when the user fixes things, not when memory merely grows; what sessions lo
 outright (an index entry cut off past the load limit, a file whose frontmatter no
 reader can parse) counts three times. Small trees are measured as if they held
 ``FLOOR`` memories, so that one finding in a two-memory tree is not an F. A possible
-secret (a problem of the secrets dimension) caps the grade at ``SECRET_CAP`` however large
+secret (a problem of the secrets dimension) caps the grade at ``LEAK_CAP`` however large
 the tree: an A beside a pasted password reads as "nothing to do".
 """
 
@@ -31,7 +31,7 @@ SESSION_LOSSES = frozenset(
 BANDS = (("A", 5.0), ("B", 15.0), ("C", 30.0), ("D", 60.0))
 LETTERS = "ABCDF"
 SECRETS = "secrets"  # the dimension whose problems cap the grade
-SECRET_CAP = "C"
+LEAK_CAP = "C"
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ def grade(findings: Iterable[Finding], memories: int) -> Grade:
     score = 100.0 * sum(_weight(f) for f in problems) / max(memories, FLOOR)
     letter = next((letter for letter, limit in BANDS if score <= limit), "F")
     if any(f.dimension == SECRETS for f in problems):
-        letter = max(letter, SECRET_CAP, key=LETTERS.index)
+        letter = max(letter, LEAK_CAP, key=LETTERS.index)
     return Grade(letter, score)
 
 
