@@ -160,16 +160,26 @@ def test_index_budget_many_long_hooks_are_one_finding_naming_their_lines(tree_di
     assert len(finding.related) == 29
 
 
-def test_index_budget_inline_content_is_a_problem_only_when_room_is_short(
+def test_index_budget_inline_content_is_a_problem_only_when_the_cut_hides_entries(
     tree_dir: Path,
 ) -> None:
     preamble = "# Index\n\nThis folder keeps what the sessions learned.\nKept by hand.\n\n"
     write_tree(tree_dir, {"MEMORY.md": preamble + entries(20)})
     [small] = findings(tree_dir, "index-budget")
     assert (small.code, small.level) == ("inline-content", "suggestion")
+    # near the limit, near-budget is the one problem of that cause (its fix names inline
+    # content); inline content kept on purpose (an agent's conventions) stays a suggestion
     write_tree(tree_dir, {"MEMORY.md": preamble + entries(160)})
     near = {f.code: f.level for f in findings(tree_dir, "index-budget")}
-    assert near == {"near-budget": "problem", "inline-content": "problem"}
+    assert near == {"near-budget": "problem", "inline-content": "suggestion"}
+    # past the cut, moving it out brings entries back into view: a problem
+    write_tree(tree_dir, {"MEMORY.md": preamble + entries(210)})
+    over = {f.code: f.level for f in findings(tree_dir, "index-budget")}
+    assert over == {
+        "over-budget": "problem",
+        "invisible-entry": "problem",
+        "inline-content": "problem",
+    }
 
 
 def test_an_index_written_as_notes_is_one_finding_per_code_not_a_flood(tree_dir: Path) -> None:
@@ -188,7 +198,7 @@ def test_an_index_written_as_notes_is_one_finding_per_code_not_a_flood(tree_dir:
         "11 lines of inline content, not pointers, in 6 blocks: lines 4–5, 8–9, 12–13,"
         " 16–17, 20–21, 24"
     )
-    assert (inline.line, inline.level) == (4, "problem")
+    assert (inline.line, inline.level) == (4, "suggestion")  # near the limit, not past it
     assert inline.fix is not None
     assert inline.fix["ranges"] == [[4, 5], [8, 9], [12, 13], [16, 17], [20, 21], [24, 24]]
     assert rules.message == (
@@ -475,6 +485,20 @@ def test_an_entry_past_the_cut_whose_file_is_linked_above_it_is_not_invisible(
     assert invisible.fix is not None
     assert 231 not in invisible.fix["lines"]  # the second pointer to n5.md stays put
     assert "n220.md" in invisible.related
+
+
+def test_a_file_named_anywhere_in_the_loaded_lines_is_seen_there(tree_dir: Path) -> None:
+    # "See: `a.md`, `b.md`" names every file of its list, not only the first; a link in a
+    # sentence names its file too. A session reads those lines, so those files are seen.
+    text = (
+        "# Index\n> Notes live in topic files. See: `n210.md`, `n211.md`, `n212.md`\n"
+        "Background in [the setup note](n213.md), read first.\n" + entries(229)
+    )
+    notes = {f"n{n}.md": memory(f"n{n}") for n in (210, 211, 212, 213, 220)}
+    write_tree(tree_dir, {"MEMORY.md": text, **notes})
+    [invisible] = [f for f in findings(tree_dir, "index-budget") if f.code == "invisible-entry"]
+    assert "n220.md" in invisible.related
+    assert not {"n210.md", "n211.md", "n212.md", "n213.md"} & set(invisible.related)
 
 
 def test_a_repository_copys_cut_is_a_suggestion_and_claude_codes_own_folder_a_problem(

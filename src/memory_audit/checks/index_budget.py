@@ -28,8 +28,10 @@ to every session.
   one is, here and for the cut-off and hooks), one finding per block (more than
   three blocks: one finding listing them, whose fix moves them all): a
   pointer-only index keeps knowledge in topic files (docs/dimensions.md,
-  "The memory model"). A problem when the index is near or over its budget, a
-  suggestion below it (a preamble or a legend costs little room then);
+  "The memory model"). A problem when the index is over its budget (moving it out
+  brings entries back into view), a suggestion below it: near the limit,
+  ``near-budget`` is the finding (a preamble, a legend or conventions kept on purpose
+  cost little room);
 - ``rule-in-index``: a behavioural rule ("Always…", "Never…") with no pointer:
   it belongs in the project's ``.claude/rules/`` (or ``~/.claude/rules/`` when it
   holds in every project), the always-loaded rules layer (more than
@@ -139,7 +141,10 @@ def _findings(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         tight = False  # no cut-off: inline content hides no entry
     else:
         yield from _budget(tree, index, load, options)
-        tight = load.cut or load.lines > options.warn_lines or load.chars > options.warn_chars
+        # Only a cut makes inline content a problem: then moving it out brings entries back
+        # into view. Near the limit, near-budget is the one finding of that cause (inline
+        # content there was an agent's conventions kept on purpose: 0 of 2 held-out right).
+        tight = load.cut
     named = [pointer for pointer, _ in tree.index_named]
     yield from line_findings(
         ID, index, tight=tight, max_hook_chars=options.max_hook_chars, named=named
@@ -217,9 +222,15 @@ def _hidden(tree: MemoryTree, index: Index, first_hidden: int) -> list[_Pointer]
         for p, path in tree.index_named
         if p.line >= first_hidden
     ]
-    # a file an entry above the cut also points at is seen there: not hidden
+    # a file the loaded lines name is seen there: by an entry above the cut, or anywhere
+    # in a line (a "See: `a.md`, `b.md`" list, a link in a sentence): not hidden
     seen = {path for (line, _), path in paths.items() if line < first_hidden and path}
     seen |= {path for p, path in tree.index_named if p.line < first_hidden and path}
+    seen |= {
+        path
+        for link in index.markdown.links
+        if link.line < first_hidden and (path := tree.link_target(link, "")) is not None
+    }
     hidden = [p for p in [*linked, *named] if p.path is None or p.path not in seen]
     return sorted(hidden, key=lambda p: p.line)
 

@@ -23,7 +23,7 @@ from memory_audit.tree.index_file import INDEX_NAME, Index, IndexLink, parse_ind
 from memory_audit.tree.index_names import NamedPointer
 from memory_audit.tree.load_budget import LoadedIndex, load_index
 from memory_audit.tree.location import ProjectLocation
-from memory_audit.tree.markdown import is_external
+from memory_audit.tree.markdown import Link, is_external
 from memory_audit.tree.memory_file import FileKind, FileProblem, MemoryFile, parse_memory_file
 from memory_audit.tree.outside_readers import (
     MAX_FILES,
@@ -228,15 +228,21 @@ class MemoryTree:
     def _link_targets(self, source: MemoryFile) -> set[str]:
         found = set()
         for link in source.links:
-            if link.mention:
-                target = self._resolve_mention(link.target, source.path)
-            elif link.wiki or not is_external(link.target):
-                target = self.resolve_link(link.target, source.path, wiki=link.wiki)
-            else:
-                continue
-            if target.path is not None and target.path != source.path:
-                found.add(target.path)
+            path = self.link_target(link, source.path)
+            if path is not None and path != source.path:
+                found.add(path)
         return found
+
+    def link_target(self, link: Link, source: str) -> str | None:
+        """The tree file a link, wikilink or ``.md`` mention in ``source`` (``""``: the
+        index) leads to; None for an outside address or no file of the tree."""
+        if link.mention:
+            target = self._resolve_mention(link.target, source)
+        elif link.wiki or not is_external(link.target):
+            target = self.resolve_link(link.target, source, wiki=link.wiki)
+        else:
+            return None
+        return target.path
 
     def _resolve_mention(self, raw: str, source: str) -> Target:
         """A ``.md`` path in a code span, from the file, the root, or the repository
