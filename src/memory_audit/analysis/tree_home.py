@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 
-from memory_audit.tree.agent_definitions import declares_store
 from memory_audit.tree.discovery import projects_dir, settings_memory_dir
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -43,7 +42,13 @@ def loaded_by_its_agent(tree: MemoryTree) -> bool:
     that ``memory:`` scope: the live store, whose MEMORY.md that agent loads at each start
     with the 200-line cut, though the repository holds it."""
     agent, project = tree.location.agent, tree.location.project_path
-    return agent is not None and project is not None and declares_store(project, agent)
+    if agent is None or project is None:
+        return False
+    # imported here: reading an agent file's frontmatter imports YAML, which a secrets-only
+    # audit (the engine asks where every tree lives) never needs
+    from memory_audit.tree.agent_definitions import declares_store
+
+    return declares_store(project, agent)
 
 
 # The files an OpenClaw (formerly Clawdbot) agent's workspace holds beside its MEMORY.md,
