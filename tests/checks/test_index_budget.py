@@ -487,6 +487,32 @@ def test_an_entry_past_the_cut_whose_file_is_linked_above_it_is_not_invisible(
     assert "n220.md" in invisible.related
 
 
+def test_an_item_whose_pointer_is_nested_in_it_is_an_entry_not_inline_content(
+    tree_dir: Path,
+) -> None:
+    # "- Sprint 31 done" with "  - See: [plan](sprint31.md)" under it: the item is the
+    # pointer's description. Moved out as inline content, it would leave the pointer behind,
+    # described by nothing; the notes beside the entries are still inline content.
+    text = (
+        "# Lead memory\n\n## State\n"
+        "- Sprint 30 COMPLETE: v0.25, 2024 tests\n"
+        "  - See: [sprint 30 plan](s30.md)\n"
+        "  - Plan: docs/specs/sprint-30.md\n"
+        "- Sprint 31 PLANNED: login v2\n"
+        "  - See: [sprint 31 plan](s31.md)\n\n"
+        "## Notes\nThe staging database resets on Sundays.\nDeploys go out on Tuesdays.\n"
+        "- Standard queue, not FIFO: idempotent writes\n"
+        "  - See: `/docs/research/queues.md`\n"
+    )
+    write_tree(tree_dir, {"MEMORY.md": text, "s30.md": memory("s30"), "s31.md": memory("s31")})
+    [inline] = [f for f in findings(tree_dir, "index-budget") if f.code == "inline-content"]
+    # the notes and the decision citing a project document (no memory of the tree) are
+    # knowledge written into the index
+    assert inline.message == "lines 11–14: 4 line(s) of inline content, not pointers"
+    assert inline.fix is not None
+    assert (inline.fix["first"], inline.fix["last"]) == (11, 14)
+
+
 def test_a_file_named_anywhere_in_the_loaded_lines_is_seen_there(tree_dir: Path) -> None:
     # "See: `a.md`, `b.md`" names every file of its list, not only the first; a link in a
     # sentence names its file too. A session reads those lines, so those files are seen.

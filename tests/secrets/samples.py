@@ -1496,3 +1496,6 @@ CASES["generic-assignment"][0].extend(
 CASES["generic-assignment"][1].extend(
     ["PASSWORD_RESET_TOKEN=ab12ab12ab", "DB_PASSWORD=password1", "db_password: abcdabcd"]
 )
+# --- a query string's parameter left empty: the next parameter is no value
+CASES["camelcase-assignment"][1].append("renewed by `lock/extend?ownerToken=&ttlSeconds=`")
+CASES["generic-assignment"][1].append("the link is `/reset?token=&redirectUri=`")

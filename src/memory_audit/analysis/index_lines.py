@@ -41,14 +41,16 @@ def line_findings(
     tight: bool,
     max_hook_chars: int,
     named: Sequence[NamedPointer] = (),
+    pointing: Collection[int] = (),
 ) -> Iterator[Finding]:
     """Rules, inline content, over-long hooks and lines pointing at several files.
 
     ``named``: the lines that point at a file of the tree by its name (``- `notes.md` —
     hook``): pointers, as a linked line is: never content to move, and their hooks are
-    hooks.
+    hooks. ``pointing``: every line that links or names a file of the tree.
     """
-    yield from _content(dimension, index, tight, frozenset(p.line for p in named))
+    named_lines = frozenset(p.line for p in named)
+    yield from _content(dimension, index, tight, named_lines, frozenset(pointing))
     yield from _long_hooks(dimension, index, named, max_hook_chars)
     for entry in index.entries:
         if len(entry.links) > 1:
@@ -95,7 +97,11 @@ def _long_hooks(
 
 
 def _content(
-    dimension: str, index: Index, tight: bool, named: Collection[int]
+    dimension: str,
+    index: Index,
+    tight: bool,
+    named: Collection[int],
+    pointing: Collection[int] = frozenset(),
 ) -> Iterator[Finding]:
     """Rules and inline content in the index. Inline content is a problem when the index is
     near or over its load budget (every line of it costs room a pointer needs); below that,
@@ -107,6 +113,9 @@ def _content(
     rules: list[int] = []
     block: list[int] = []
     kinds = [LineKind.POINTER if n in named else k for n, k in enumerate(index.line_kinds, 1)]
+    # an entry written as an item with its pointer nested in it: all of it a pointer's
+    entries = _items_with_nested_pointers(index.lines, kinds, pointing)
+    kinds = [LineKind.POINTER if n in entries else k for n, k in enumerate(kinds, 1)]
     for number, (text, kind) in enumerate(zip(index.lines, kinds, strict=True), 1):
         if kind is LineKind.TEXT and _is_rule(text):
             blocks.append(block)
@@ -123,6 +132,32 @@ def _content(
         yield _inline_grouped(dimension, index, blocks, tight)
     else:
         yield from (_inline(dimension, index, b, tight) for b in blocks)
+
+
+def _items_with_nested_pointers(
+    lines: Sequence[str], kinds: Sequence[LineKind], pointing: Collection[int]
+) -> set[int]:
+    """The lines of each list item whose nested items point at a memory of the tree
+    (``- Sprint 31 done`` over ``  - See: [plan](sprint31.md)``): the item says what its
+    nested pointer leads to, as a hook does, and the lines nested with it belong to that
+    entry; moving the item out as inline content would leave its pointer behind, described
+    by nothing. Notes citing a project document (``See: `/docs/research.md` ``) are still
+    knowledge written into the index."""
+    found: set[int] = set()
+    for start, (text, kind) in enumerate(zip(lines, kinds, strict=True), 1):
+        item = LIST_ITEM.match(text)
+        if kind is not LineKind.TEXT or item is None or start in found:
+            continue
+        indent = len(text) - len(text.lstrip())
+        nested = []
+        for number in range(start + 1, len(lines) + 1):
+            line = lines[number - 1]
+            if not line.strip() or len(line) - len(line.lstrip()) <= indent:
+                break
+            nested.append(number)
+        if any(number in pointing for number in nested):
+            found.update([start, *nested])
+    return found
 
 
 def _rules(dimension: str, index: Index, rules: Sequence[int]) -> Iterator[Finding]:

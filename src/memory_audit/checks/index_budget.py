@@ -146,8 +146,14 @@ def _findings(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         # content there was an agent's conventions kept on purpose: 0 of 2 held-out right).
         tight = load.cut
     named = [pointer for pointer, _ in tree.index_named]
+    pointing = {line for lines in tree.index_targets.values() for line in lines}
     yield from line_findings(
-        ID, index, tight=tight, max_hook_chars=options.max_hook_chars, named=named
+        ID,
+        index,
+        tight=tight,
+        max_hook_chars=options.max_hook_chars,
+        named=named,
+        pointing=pointing,
     )
 
 

@@ -603,7 +603,9 @@ def _a_value(value: str) -> bool:
     setting = value.endswith(LABEL_END) or _a_setting(value)  # "key:", "to_loc=X"
     # ``process.env.API_TOKEN!``: TypeScript's non-null mark after a name is no value's
     variable = VARIABLE_NAME.match(value) or CREDENTIAL_VARIABLE.match(value)
-    if NOT_A_VALUE.search(value.rstrip("!")) or variable or snake or setting:
+    # ``?ownerToken=&ttlSeconds=``: the parameter is empty, the next one follows
+    empty = value.startswith("&")
+    if NOT_A_VALUE.search(value.rstrip("!")) or variable or snake or setting or empty:
         return False
     names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR, COLOUR, VERSION, PINNED)
     if any(name.match(value) for name in names):
