@@ -487,7 +487,7 @@ def test_an_entry_past_the_cut_whose_file_is_linked_above_it_is_not_invisible(
     assert "n220.md" in invisible.related
 
 
-def test_an_item_whose_pointer_is_nested_in_it_is_an_entry_not_inline_content(
+def test_an_item_with_its_pointer_nested_and_a_wrapped_hook_are_entries_not_inline_content(
     tree_dir: Path,
 ) -> None:
     # "- Sprint 31 done" with "  - See: [plan](sprint31.md)" under it: the item is the
@@ -502,12 +502,15 @@ def test_an_item_whose_pointer_is_nested_in_it_is_an_entry_not_inline_content(
         "  - See: [sprint 31 plan](s31.md)\n\n"
         "## Notes\nThe staging database resets on Sundays.\nDeploys go out on Tuesdays.\n"
         "- Standard queue, not FIFO: idempotent writes\n"
-        "  - See: `/docs/research/queues.md`\n"
+        "  - See: `/docs/research/queues.md`\n\n"
+        "## Topics\n"
+        "- [Deploys](s30.md) — how a release goes out, the checks before it,\n"
+        "  the rollback and who signs it off\n"
     )
     write_tree(tree_dir, {"MEMORY.md": text, "s30.md": memory("s30"), "s31.md": memory("s31")})
     [inline] = [f for f in findings(tree_dir, "index-budget") if f.code == "inline-content"]
     # the notes and the decision citing a project document (no memory of the tree) are
-    # knowledge written into the index
+    # knowledge written into the index; a pointer's hook wrapped onto a second line is not
     assert inline.message == "lines 11–14: 4 line(s) of inline content, not pointers"
     assert inline.fix is not None
     assert (inline.fix["first"], inline.fix["last"]) == (11, 14)

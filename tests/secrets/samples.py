@@ -1499,3 +1499,13 @@ CASES["generic-assignment"][1].extend(
 # --- a query string's parameter left empty: the next parameter is no value
 CASES["camelcase-assignment"][1].append("renewed by `lock/extend?ownerToken=&ttlSeconds=`")
 CASES["generic-assignment"][1].append("the link is `/reset?token=&redirectUri=`")
+# --- a pass of work ("Figma pass:", "second pass:") labels no password; a device's or a
+# service's "pass:" still does
+CASES["pass-phrase"][1].extend(
+    [
+        "- invite wizard Figma pass: step1+step2 share one header",
+        "second pass: page3 and page4 still overflow",
+        "Review pass: v2fix applied to the cart",
+    ]
+)
+CASES["pass-phrase"][0].append(("nas pass: Harbor01x", "Harbor01x"))

@@ -137,16 +137,17 @@ def _content(
 def _items_with_nested_pointers(
     lines: Sequence[str], kinds: Sequence[LineKind], pointing: Collection[int]
 ) -> set[int]:
-    """The lines of each list item whose nested items point at a memory of the tree
-    (``- Sprint 31 done`` over ``  - See: [plan](sprint31.md)``): the item says what its
-    nested pointer leads to, as a hook does, and the lines nested with it belong to that
-    entry; moving the item out as inline content would leave its pointer behind, described
-    by nothing. Notes citing a project document (``See: `/docs/research.md` ``) are still
-    knowledge written into the index."""
+    """The lines of each list item that is an entry, with the lines nested in it: a pointer
+    item's wrapped hook (``- [Plan](plan.md) — the plan,`` then ``  continued here``), and
+    an item whose nested items point at a memory of the tree (``- Sprint 31 done`` over
+    ``  - See: [plan](sprint31.md)``), which says what its nested pointer leads to, as a hook
+    does. Moving such lines out as inline content would cut a hook mid-sentence or leave a
+    pointer behind, described by nothing. Notes citing a project document (``See:
+    `/docs/research.md` ``) are still knowledge written into the index."""
     found: set[int] = set()
     for start, (text, kind) in enumerate(zip(lines, kinds, strict=True), 1):
         item = LIST_ITEM.match(text)
-        if kind is not LineKind.TEXT or item is None or start in found:
+        if kind not in (LineKind.TEXT, LineKind.POINTER) or item is None or start in found:
             continue
         indent = len(text) - len(text.lstrip())
         nested = []
@@ -155,7 +156,7 @@ def _items_with_nested_pointers(
             if not line.strip() or len(line) - len(line.lstrip()) <= indent:
                 break
             nested.append(number)
-        if any(number in pointing for number in nested):
+        if kind is LineKind.POINTER or any(number in pointing for number in nested):
             found.update([start, *nested])
     return found
 

@@ -207,6 +207,15 @@ MAX_PAYLOAD = 8192
 # speaks of a test or of a failure ("smoke test PASS: build42x, FAIL: none").
 TEST_STATUS = re.compile(r"\bPASS\*{0,2} ?[:=：]\*{0,2} ?[\"'`]?$")
 TESTED = re.compile(r"(?i:\btest(?:s|ed|ing)?\b|\bchecks?\b)|\bFAIL(?:ED|S)?\b|✅|❌")
+# "Figma pass:", "second pass:", "review pass:": a pass of work over something (a round
+# of design, review or rendering), no password's label.
+WORK_PASS = re.compile(
+    r"(?i:\b(?:figma|design|review|first|second|third|final|last|next|another|cleanup"
+    r"|clean-up|polish|qa|render|rendering|lighting|shadow|audit|lint|refactor|copy|edit"
+    r"|editing|proofreading|optimi[sz]ation|perf|performance|visual|ui|ux|docs|a11y"
+    r"|accessibility|layout|style|styling|responsive|mobile)\*{0,2} pass\b)"
+    r"\*{0,2} ?(?:[:=：]|is\b)\*{0,2} ?[\"'`]?$"
+)
 DESIGN_TOKEN = re.compile(
     r"(?:(?i:\bdesign[ _-]?tokens?\b)|디자인 ?토큰|デザイン ?トークン"
     r"|设计令牌|設計令牌|设计 ?token)"
@@ -913,8 +922,11 @@ def _in_context(text: str, start: int, end: int) -> bool:
         return False
     if TEST_STATUS.search(before) and TESTED.search(f"{before[-NEAR:]}\n{after}"):
         return False  # "smoke test PASS: build42x": a test's result, no password's label
-    if DESIGN_TOKEN.search(before, max(0, len(before) - NEAR)):
-        return False  # the label names a design system's token, no credential
+    # the label names a design system's token, or a round of work ("Figma pass: step1+step2"):
+    # no credential
+    near = max(0, len(before) - NEAR)
+    if DESIGN_TOKEN.search(before, near) or WORK_PASS.search(before, near):
+        return False
     suffix = FILE_SUFFIX.match(after) if after[:1] == "." else None
     if suffix is not None and PATH.search(suffix.group(0)):
         return False  # the name of a file cut at its suffix: "docs/2026-05-login-rework.md"
