@@ -1509,3 +1509,15 @@ CASES["pass-phrase"][1].extend(
     ]
 )
 CASES["pass-phrase"][0].append(("nas pass: Harbor01x", "Harbor01x"))
+# --- a word in brackets where the password goes, what goes there described, and code's
+# optional chaining naming where a token comes from are no values
+CASES["database-url-password"][1].append(
+    "- URL format: `postgresql://postgres.[ID]:[PASS]@db.host:5432/app`"
+)
+CASES["generic-assignment"][1].extend(
+    [
+        "JWT_SECRET=random-32-char-string",
+        "SESSION_SECRET=random_string",
+        "- Auth token: `session?.access_token` from the auth context",
+    ]
+)

@@ -64,6 +64,9 @@ PLACEHOLDER = re.compile(
     r"|ABC-(?:DEF|xxx)"
     # how to make one, or where it goes: "generate-with-openssl-rand-base64-32", "key-here"
     r"|generate[_-](?:with|using|via|an?|one|me|random|your)|[_-]here\b"
+    # what goes there, described: "random-32-char-string"; a word in brackets: "[PASS]"
+    r"|random[_-](?:\d+[_-])?(?:chars?|characters?|bytes?|hex|string|value|secret)\b"
+    r"|\[[a-z][a-z _-]{1,20}\]"
     # the whole text of a phrase rule's disclaimed alternative (a user's rules file may
     # still carry one): "password=x1 is the joke"
     rf"|{DISCLAIMER}",
@@ -73,7 +76,10 @@ PLACEHOLDER = re.compile(
 VENDOR_PLACEHOLDER = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}[_-](?:x{3,}|X{3,})$")
 # A member of a module or a constant in code: ``COLORS.ink``, ``theme.palette.primary``.
 DOTTED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*$")
-NOT_A_VALUE = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|[()\[\]]|^\$|^%|^os\.|^env\.", re.I)
+# (``session?.access_token``: code's optional chaining, where the value comes from)
+NOT_A_VALUE = re.compile(
+    r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|[()\[\]]|^\$|^%|^os\.|^env\.|\w\?\.\w", re.I
+)
 # The name of an environment variable ("secret: HOLIDAY_API_KEY, ..." in prose says where
 # the secret lives, not what it is): upper case words joined by underscores.
 VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
