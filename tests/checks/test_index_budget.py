@@ -516,6 +516,24 @@ def test_an_item_with_its_pointer_nested_and_a_wrapped_hook_are_entries_not_inli
     assert (inline.fix["first"], inline.fix["last"]) == (11, 14)
 
 
+def test_a_line_past_the_cut_sending_to_a_project_document_hides_no_memory(
+    tmp_path: Path,
+) -> None:
+    # "See `frontend/README.md`" past the cut points at the project's own document, no
+    # memory: moving that line under a pointer of its own recovers nothing
+    repo = tmp_path / "repo"
+    (repo / "frontend").mkdir(parents=True)
+    (repo / "frontend" / "README.md").write_text("# Frontend\n")
+    text = "# Index\n" + entries(210) + "See `frontend/README.md` for the build.\n"
+    store = write_tree(repo / "memory", {"MEMORY.md": text, "n205.md": memory("n205")})
+    found = findings(store, "index-budget", location=ProjectLocation("-repo", repo, None))
+    [invisible] = [f for f in found if f.code == "invisible-entry"]
+    assert "n205.md" in invisible.related
+    assert "frontend/README.md" not in invisible.related
+    assert invisible.fix is not None
+    assert 212 not in invisible.fix["lines"]
+
+
 def test_a_file_named_anywhere_in_the_loaded_lines_is_seen_there(tree_dir: Path) -> None:
     # "See: `a.md`, `b.md`" names every file of its list, not only the first; a link in a
     # sentence names its file too. A session reads those lines, so those files are seen.

@@ -223,10 +223,12 @@ def _hidden(tree: MemoryTree, index: Index, first_hidden: int) -> list[_Pointer]
         for e in index.entries
         if e.line >= first_hidden
     ]
+    # a line past the cut sending the reader to a project document (``See
+    # `frontend/README.md` ``) hides no memory: the over-budget finding counts its line
     named = [
         _Pointer(p.line, p.target, p.target, path)
         for p, path in tree.index_named
-        if p.line >= first_hidden
+        if p.line >= first_hidden and path is not None
     ]
     # a file the loaded lines name is seen there: by an entry above the cut, or anywhere
     # in a line (a "See: `a.md`, `b.md`" list, a link in a sentence): not hidden
