@@ -103,11 +103,12 @@ def _content(
     named: Collection[int],
     pointing: Collection[int] = frozenset(),
 ) -> Iterator[Finding]:
-    """Rules and inline content in the index. Inline content is a problem when the index is
-    near or over its load budget (every line of it costs room a pointer needs); below that,
-    a preamble, a legend or a note on how the index is kept is a matter of taste: a
-    suggestion. Past ``GROUPED`` blocks (or rules) the index is written that way on purpose:
-    one finding for all of them, with one fix, instead of a flood (one cause, one decision).
+    """Rules and inline content in the index. Inline content is a problem when the cut
+    hides entries (``tight``: every line of it costs room a pointer needs); below that, a
+    preamble, a legend or conventions kept on purpose are a matter of taste: a suggestion
+    (near the limit the check's ``near-budget`` says so once). Past ``GROUPED`` blocks
+    (or rules) the index is written that way on purpose: one finding for all of them,
+    with one fix, instead of a flood (one cause, one decision).
     """
     blocks: list[list[int]] = []
     rules: list[int] = []
