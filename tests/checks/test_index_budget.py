@@ -578,16 +578,23 @@ AGENT_FILE = (
 )
 
 
+def reviewer_store(tmp_path: Path) -> tuple[Path, ProjectLocation, Path]:
+    """A project's code-reviewer store whose index runs past the cut, its location, and
+    the project's (empty) agents folder."""
+    repo = tmp_path / "repo"
+    index_text = "# Reviewer memory\n" + entries(229)
+    store = write_tree(repo / ".claude/agent-memory/code-reviewer", {"MEMORY.md": index_text})
+    location = ProjectLocation("-repo", repo, None, AgentStore("code-reviewer", "project"))
+    return store, location, repo / ".claude/agents"
+
+
 def test_an_agents_store_its_agent_declares_is_loaded_with_the_cut_and_its_budget_a_problem(
     tmp_path: Path,
 ) -> None:
     # Claude Code loads a project-scope agent store (.claude/agent-memory/<agent>/) at each
     # of the agent's starts, the first 200 lines of its index in the agent's prompt, when
     # the agent's file says `memory: project`: though the repository holds it, it is live.
-    index_text = "# Reviewer memory\n" + entries(229)
-    repo = tmp_path / "repo"
-    store = write_tree(repo / ".claude/agent-memory/code-reviewer", {"MEMORY.md": index_text})
-    location = ProjectLocation("-repo", repo, None, AgentStore("code-reviewer", "project"))
+    store, location, agents = reviewer_store(tmp_path)
 
     def levels() -> tuple[str | None, str | None, bool]:
         found = {f.code: f for f in findings(store, "index-budget", location=location)}
@@ -596,7 +603,6 @@ def test_an_agents_store_its_agent_declares_is_loaded_with_the_cut_and_its_budge
 
     # no agent file: nothing says anything loads it (a store left behind, a copy)
     assert levels() == ("suggestion", "suggestion", True)
-    agents = repo / ".claude/agents"
     agents.mkdir(parents=True)
     # an agent of that name keeping user-scope memory, another agent keeping project scope
     (agents / "code-reviewer.md").write_text(AGENT_FILE.format(name="code-reviewer", scope="user"))
@@ -614,11 +620,7 @@ def test_an_agents_store_its_agent_declares_is_loaded_with_the_cut_and_its_budge
 def test_an_agent_file_that_is_a_pipe_or_a_link_out_declares_nothing_and_waits_for_nothing(
     tmp_path: Path,
 ) -> None:
-    index_text = "# Reviewer memory\n" + entries(229)
-    repo = tmp_path / "repo"
-    store = write_tree(repo / ".claude/agent-memory/code-reviewer", {"MEMORY.md": index_text})
-    location = ProjectLocation("-repo", repo, None, AgentStore("code-reviewer", "project"))
-    agents = repo / ".claude/agents"
+    store, location, agents = reviewer_store(tmp_path)
     agents.mkdir(parents=True)
     os.mkfifo(agents / "code-reviewer.md")  # opening it to read would wait for a writer
     outside = tmp_path / "elsewhere"

@@ -230,15 +230,15 @@ def _hidden(tree: MemoryTree, index: Index, first_hidden: int) -> list[_Pointer]
         for p, path in tree.index_named
         if p.line >= first_hidden and path is not None
     ]
-    # a file the loaded lines name is seen there: by an entry above the cut, or anywhere
-    # in a line (a "See: `a.md`, `b.md`" list, a link in a sentence): not hidden
-    seen = {path for (line, _), path in paths.items() if line < first_hidden and path}
-    seen |= {path for p, path in tree.index_named if p.line < first_hidden and path}
-    seen |= {
+    # a file the loaded lines name is seen there: by a link or a backticked name anywhere
+    # in a line (an entry, a "See: `a.md`, `b.md`" list, a sentence), or by a line led by
+    # its bare name: not hidden
+    seen = {
         path
         for link in index.markdown.links
         if link.line < first_hidden and (path := tree.link_target(link, "")) is not None
     }
+    seen |= {path for p, path in tree.index_named if p.line < first_hidden and path}
     hidden = [p for p in [*linked, *named] if p.path is None or p.path not in seen]
     return sorted(hidden, key=lambda p: p.line)
 

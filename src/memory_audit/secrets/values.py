@@ -489,8 +489,12 @@ def _password_keyed(text: str, start: int, value: str) -> bool:
     """``keyPassword=<letters and digits>``: a key rule's value set under a key that ends
     in a password word, mixing letters and digits (a token's key, ``PASSWORD_RESET_TOKEN=``,
     keeps the key rules' entropy)."""
-    mixed = any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
-    return mixed and PASSWORD_KEY.search(text, max(0, start - 24), start) is not None
+    has = _Features(value)
+    return (
+        has.letter
+        and has.digit
+        and PASSWORD_KEY.search(text, max(0, start - 24), start) is not None
+    )
 
 
 def _quoted_word(text: str, start: int, end: int) -> bool:
