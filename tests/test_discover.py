@@ -121,6 +121,19 @@ def test_tree_for_path_missing_is_a_usage_error(tmp_path: Path) -> None:
     assert not (tmp_path / "nope").exists()
 
 
+def test_an_agents_empty_store_is_a_tree_an_empty_folder_is_not(tmp_path: Path) -> None:
+    # Claude Code makes an agent's store before its first memory; a project commits it
+    # with a .gitkeep. Audited by path, it is that agent's (empty) store.
+    for scope in ("agent-memory", "agent-memory-local"):
+        store = tmp_path / "app/.claude" / scope / "reviewer"
+        store.mkdir(parents=True)
+        (store / ".gitkeep").write_text("")
+        assert discover.tree_for_path(store).root == store
+    (tmp_path / "plain").mkdir()
+    with pytest.raises(UsageError, match="no memory tree found"):
+        discover.tree_for_path(tmp_path / "plain")
+
+
 def test_tree_for_project_unknown_slug(isolated_home: Path) -> None:
     with pytest.raises(UsageError, match="no memory tree found at"):
         discover.tree_for_project("-does-not-exist")

@@ -80,7 +80,11 @@ def audit_tree(
     hidden = frozenset(dismissed)
     # Another agent's workspace holds files that are no Claude Code memories, as a copy does.
     copy = repository_copy(tree) or other_agent_workspace(tree) is not None
-    leveled = [_leveled(f, copy=copy) for f in findings]
+    facts = store_facts(tree)
+    # An agent's store its project's agent no longer keeps is loaded by no session: what
+    # is wrong in it waits until it is kept again, but a credential there leaked all the same.
+    unloaded = facts.frozen is not None and tree.location.agent is not None
+    leveled = [_leveled(f, copy=copy, unloaded=unloaded) for f in findings]
     # Ordered by the real paths (how often each is referenced), then shown masked.
     scoped_findings = _of_tree(tree, distinct(leveled))  # a fingerprint names its tree
     ordered = [boundary.finding(f) for f in order(tree, scoped_findings, by_references=parsed)]
@@ -91,7 +95,6 @@ def audit_tree(
     if undecodable:
         ordered = [printable(f) for f in ordered]
     health = _health(tree, parsed, selection, options, (findings, skipped, errors))
-    facts = store_facts(tree)
     report = TreeReport(
         root=Path(boundary.path(str(tree.root))),
         project=_masked(boundary, tree.location.slug),
@@ -110,7 +113,7 @@ def audit_tree(
         dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
         not_memories=tuple((boundary.path(p), why) for p, why in tree.not_memories.items()),
         agent=facts.agent,
-        frozen=facts.frozen,
+        frozen=boundary.text(facts.frozen) if facts.frozen else None,
         settings_notes=facts.settings_notes,
         transcripts=facts.transcripts,
     )
@@ -143,10 +146,13 @@ def _masked_folder(boundary: Boundary, folder: Path | None) -> Path | None:
     return None if folder is None else Path(boundary.path(str(folder)))
 
 
-def _leveled(finding: Finding, *, copy: bool = False) -> Finding:
+def _leveled(finding: Finding, *, copy: bool = False, unloaded: bool = False) -> Finding:
     """The finding with its level: its check's word, or its dimension's table (in a
-    repository's copy of memory, the codes measured mostly wrong there are suggestions)."""
+    repository's copy of memory, the codes measured mostly wrong there are suggestions; in
+    a store no agent loads, all but a secret's)."""
     dimension = BY_ID[finding.dimension]
+    if unloaded and finding.dimension != SECRET_RULES:  # the secrets dimension
+        return dataclasses.replace(finding, level=Level.SUGGESTION.value)
     if copy and finding.code in dimension.copy_suggestions:
         return dataclasses.replace(finding, level=Level.SUGGESTION.value)
     if finding.level is not None:

@@ -27,6 +27,14 @@ def test_index_drift_missing_index_is_the_first_finding_and_others_still_run(
     assert ("invalid-type", "a.md", 4) in codes(found)
 
 
+def test_an_empty_store_needs_no_index_a_store_with_memories_does(tree_dir: Path) -> None:
+    # Claude Code writes MEMORY.md with the first memory: nothing to index, nothing missing
+    write_tree(tree_dir, {".gitkeep": ""})
+    assert findings(tree_dir, "index-drift") == []
+    write_tree(tree_dir, {"a.md": memory("a")})
+    assert [f.code for f in findings(tree_dir, "index-drift")] == ["missing-index"]
+
+
 def test_index_drift_broken_link_names_line_and_target(tree_dir: Path) -> None:
     write_tree(tree_dir, {"MEMORY.md": index("a.md", "gone.md"), "a.md": memory("a")})
     [finding] = findings(tree_dir, "index-drift")

@@ -61,6 +61,12 @@ def test_a_configuration_file_or_claude_codes_settings_publish_nothing(tmp_path:
             ".env.example": "DB_PASSWORD=Delta5Brook\n",
             "deploy/docker-compose.yml": "POSTGRES_PASSWORD: Ember3Crest\n",
             "tests/fixtures/users.json": '{"password": "Flint8Glade"}\n',
+            # words inside other words name no example: the newest release's settings, a
+            # contest's, a device's
+            "releases/latest.json": '{"password": "Cobalt4Reed"}\n',
+            "contest.yaml": "admin_password: Willow6Shoal\n",
+            "conf/device.conf": "pass=Garnet2Moss\n",
+            "config/appsettings.Development.json": '{"Password": "Slate7Finch"}\n',
             "memory/a.md": "notes\n",
         },
     )
@@ -72,12 +78,17 @@ def test_a_configuration_file_or_claude_codes_settings_publish_nothing(tmp_path:
         "example": "Delta5Brook",
         "compose": "Ember3Crest",
         "fixture": "Flint8Glade",
+        "latest": "Cobalt4Reed",
+        "contest": "Willow6Shoal",
+        "device": "Garnet2Moss",
+        "development": "Slate7Finch",
     }
     found = published_in(repo.path, repo.path / "memory", values)
     assert found == {
         "example": ".env.example",
         "compose": "deploy/docker-compose.yml",
         "fixture": "tests/fixtures/users.json",
+        "development": "config/appsettings.Development.json",
     }
 
 

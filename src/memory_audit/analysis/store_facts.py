@@ -1,5 +1,6 @@
 """What a report says about a store beyond its findings: whose memory it is, whether
-Claude Code's settings freeze it, and how far back its session transcripts reach."""
+Claude Code's settings (or, for an agent's store, its project's agent file) freeze it, and
+how far back its session transcripts reach."""
 
 from __future__ import annotations
 
@@ -22,15 +23,24 @@ class StoreFacts:
 def store_facts(tree: MemoryTree) -> StoreFacts:
     """The settings are those of the tree's project (the user's alone when it has none).
     ``autoMemoryEnabled`` governs auto memory: an agent's memory follows its agent's
-    ``memory:`` field instead, so it is never reported frozen by it."""
+    ``memory:`` field instead, so it is frozen when the project's file for that agent keeps
+    no memory in the store's scope."""
     location = tree.location
     settings = claude_settings.resolve(location.project_path)
     span = None
     if location.transcripts_dir is not None:
         span = transcript_span(location.transcripts_dir, tree.taken_at, settings.cleanup_days)
+    frozen = settings.frozen_by
+    if location.agent is not None:
+        frozen = None
+        if location.project_path is not None:
+            # imported here: agent files are YAML, which no other store needs read
+            from memory_audit.tree.agent_definitions import unloaded_by
+
+            frozen = unloaded_by(location.project_path, location.agent)
     return StoreFacts(
         agent=location.agent,
-        frozen=settings.frozen_by if location.agent is None else None,
+        frozen=frozen,
         settings_notes=settings.notes,
         transcripts=span,
     )

@@ -89,7 +89,9 @@ class Options:
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     if tree.index is None:
-        yield _missing_index(tree)
+        if tree.memories or tree.unread or tree.errors or tree.index_above:
+            yield _missing_index(tree)
+        # else an empty store: Claude Code writes MEMORY.md with the first memory
         return
     yield from _links(tree)
     if options.flat_index:

@@ -148,10 +148,13 @@ CONFIG_SUFFIXES = frozenset(
     {".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".env", ".xml"}
 )
 CONFIG_NAMES = frozenset({".env", ".npmrc", ".netrc", ".pgpass", ".pypirc", "credentials"})
-# Names and folders of files that publish defaults on purpose, whatever their format.
+# Names and folders of files that publish defaults on purpose, whatever their format: a
+# word of the path (split at anything not a letter or digit) that starts with one of these
+# (``seeders``, ``testdata``, ``docker-compose``), or is one of the short ones whole.
+# A word inside another word names nothing: ``latest.json``, ``contest.yaml``, ``device``.
 PUBLISHING_WORDS = re.compile(
-    r"example|sample|template|\.dist\b|demo|seed|fixture|mock|test|spec|\bdev\b|development"
-    r"|compose|docs?\b"
+    r"(?<![a-z0-9])(?:(?:example|sample|template|demo|seed|fixture|mock|test|spec|development"
+    r"|compose)[a-z0-9]*|dist|dev|docs?)(?![a-z0-9])"
 )
 CLAUDE_FOLDER = ".claude"
 

@@ -33,17 +33,41 @@ AGENT_FILE_BYTES = 256 * 1024  # an agent's prompt: a few kilobytes
 def declares_store(project: Path, store: AgentStore) -> bool:
     """True when an agent file of ``project`` names the store's agent and keeps its memory
     in the store's scope (``memory: project`` for ``.claude/agent-memory/<agent>/``)."""
+    return any(memory == store.scope for _, memory in _definitions(project, store))
+
+
+def unloaded_by(project: Path, store: AgentStore) -> str | None:
+    """Why no agent loads the store, when the project says so: an agent file of ``project``
+    defines the store's agent and none keeps its memory in the store's scope. A project's
+    agent wins over a user's of the same name, so no other definition loads the store.
+    ``None`` when the project declares the store, or defines no agent of its name (a
+    user's own agent may then keep it)."""
     if store.scope == "user":
-        return False
+        return None
+    found = list(_definitions(project, store))
+    if not found or any(memory == store.scope for _, memory in found):
+        return None
+    path, memory = found[0]
+    where = path.relative_to(project).as_posix()
+    kept = f"`memory: {memory}`" if memory else "no `memory:`"
+    return (
+        f"{where} defines the agent `{store.name}` with {kept}, not `memory: {store.scope}`;"
+        " a project's agent overrides a user's of its name"
+    )
+
+
+def _definitions(project: Path, store: AgentStore) -> Iterator[tuple[Path, str]]:
+    """The agent files of ``project`` that name the store's agent (``name:``, else the
+    file's name), each with the ``memory:`` scope it gives (empty: none)."""
     for path in _agent_files(project / PROJECT_CONFIG / AGENTS_FOLDER):
         fields = _frontmatter(path)
-        if fields is None or str(fields.get("memory", "")).strip() != store.scope:
+        if fields is None:
             continue
         name = fields.get("name")
         named = name.strip() if isinstance(name, str) and name.strip() else path.stem
         if agent_folder_name(named) == store.name:
-            return True
-    return False
+            memory = fields.get("memory")
+            yield path, str(memory).strip() if memory is not None else ""
 
 
 def _agent_files(folder: Path) -> Iterator[Path]:

@@ -23,7 +23,7 @@ from memory_audit.model.stores import AgentStore
 from memory_audit.regular_files import open_regular, read_regular
 from memory_audit.sources.git import GitUnavailable, remote_urls, repository_root
 from memory_audit.tree import claude_settings
-from memory_audit.tree.agent_stores import agent_of, agent_stores
+from memory_audit.tree.agent_stores import SCOPE_FOLDERS, agent_of, agent_stores
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.location import ProjectLocation, is_config_repository
 from memory_audit.tree.slugs import SLUG_LIMIT, slug_matches, slugify, tree_root_for_folder
@@ -371,7 +371,11 @@ def tree_for_path(path: Path) -> TreeRef:
         return TreeRef(path, locate(path))  # its audit says it could not be read
     if not is_folder:
         raise UsageError(f"no memory tree found at {path}")
-    if path.name == "memory" or (path / INDEX_NAME).exists():
+    if (
+        path.name == "memory"
+        or path.parent.name in SCOPE_FOLDERS.values()  # an agent's store, empty or not
+        or (path / INDEX_NAME).exists()
+    ):
         return TreeRef(path, locate(path))
     if (path / "memory").is_dir():
         return TreeRef(path / "memory", locate(path / "memory"))
