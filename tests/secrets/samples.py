@@ -1521,3 +1521,13 @@ CASES["generic-assignment"][1].extend(
         "- Auth token: `session?.access_token` from the auth context",
     ]
 )
+# --- a value that names the kind it stands for, then "string" or "value", describes what
+# goes there (a request body's documentation); a value that happens to hold the word does not
+CASES["camelcase-assignment"][1].extend(
+    [
+        '  "deviceToken": "fcm-or-apns-token-string",',
+        '  "refreshToken": "jwt-refresh-token-value",',
+    ]
+)
+CASES["generic-assignment"][1].append("API_SECRET=hmac-secret-string")
+CASES["generic-assignment"][0].append(("API_SECRET=tokenstring7Qm2Lx9Pw4", "tokenstring7Qm2Lx9Pw4"))

@@ -66,6 +66,8 @@ PLACEHOLDER = re.compile(
     r"|generate[_-](?:with|using|via|an?|one|me|random|your)|[_-]here\b"
     # what goes there, described: "random-32-char-string"; a word in brackets: "[PASS]"
     r"|random[_-](?:\d+[_-])?(?:chars?|characters?|bytes?|hex|string|value|secret)\b"
+    # ... or the kind it stands for, then what it is: "fcm-or-apns-token-string"
+    r"|(?:token|key|secret|password|pass)[_-](?:string|value)\b"
     r"|\[[a-z][a-z _-]{1,20}\]"
     # the whole text of a phrase rule's disclaimed alternative (a user's rules file may
     # still carry one): "password=x1 is the joke"
