@@ -5,8 +5,10 @@ import threading
 from pathlib import Path
 
 from memory_audit.model.finding import Finding
+from memory_audit.model.stores import AgentStore
 from memory_audit.tree.location import ProjectLocation
 from tests.harness import codes, findings, index, memory, write_tree
+from tests.support.git_repo import Repo
 
 
 def audit(tree_dir: Path, files: dict[str, str]) -> list[tuple[str, str, int | None]]:
@@ -199,6 +201,40 @@ def test_wikilinks_to_skills_agents_commands_and_claude_notes_resolve(
     found = findings(tree, "relations")
     assert [(f.code, f.line) for f in found] == [("broken-wikilink", 9)]
     assert "[[never-written-note]]" in found[0].message
+
+
+def test_wikilinks_to_the_projects_other_stores_resolve(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # An agent's memory links a teammate agent's notes and the memory folder the repository
+    # keeps elsewhere (a team's docs/claude/memory): names of the same project's stores.
+    repo = Repo(tmp_path / "app")
+    repo.commit(
+        "memory",
+        {
+            "docs/claude/memory/MEMORY.md": index("project_plan.md"),
+            "docs/claude/memory/project_plan.md": memory("project_plan"),
+            "docs/guide/setup_notes.md": "# Setup\n",  # a document, not a memory folder's
+            ".claude/agent-memory/lead/MEMORY.md": index("teammate_note.md"),
+            ".claude/agent-memory/lead/teammate_note.md": memory("teammate_note"),
+        },
+    )
+    local = write_tree(repo.path / ".claude/agent-memory-local/lead", {"draft_idea.md": "x\n"})
+    assert local.is_dir()
+    body = (
+        "Follows [[project_plan]]; agreed in [[teammate_note]] and [[draft_idea]].\n"
+        "Not memory: [[setup_notes]]. Still missing: [[never-written-note]].\n"
+    )
+    tree = write_tree(
+        repo.path / ".claude/agent-memory/dev",
+        {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)},
+    )
+    location = ProjectLocation("-app", repo.path, None, AgentStore("dev", "project"))
+    found = findings(tree, "relations", location=location)
+    assert sorted(f.message.split("]]")[0].split("[[")[-1] for f in found) == [
+        "never-written-note",
+        "setup_notes",
+    ]
 
 
 def test_a_claude_md_that_is_a_pipe_is_not_waited_on_when_wikilinks_are_resolved(

@@ -21,8 +21,9 @@ Whenever the tree has them, whether or not relations are adopted:
 - ``broken-wikilink`` (user judgment): ``[[name]]`` matches no memory's name,
   file name or title, and nothing else Claude Code may mean by it: a skill, agent
   or command (``~/.claude`` and the project's ``.claude``), a note in a folder above
-  the tree (``[[CLAUDE]]``, a vault's ``[[anti-patterns]]``), a CLAUDE.md heading or
-  a memory of another store on this machine; ``[[MEMORY]]`` is the index; a ticket
+  the tree (``[[CLAUDE]]``, a vault's ``[[anti-patterns]]``), a CLAUDE.md heading, a
+  memory of another store on this machine, or one of the project's own other stores (its
+  agents', a memory folder its repository tracks); ``[[MEMORY]]`` is the index; a ticket
   (``[[#12]]``, ``[[PROJ-42]]``) is no link. A name the link cuts short or runs past is
   offered ("did you mean"), unless the name is elided on purpose (``[[project_...]]``).
   Claude Code tolerates links to notes not yet written.

@@ -2,9 +2,11 @@
 
 Memories link skills (``[[doc-finder]]``), agents (``[[auditor]]``), commands,
 ``[[CLAUDE]]``, notes kept beside the memory folder (a vault's ``[[anti-patterns]]``),
-headings of a CLAUDE.md and memories of the user's other stores. Only names are
-gathered: folders are listed, CLAUDE.md files are read for their headings (bounded);
-nothing else outside the tree is read, and nothing is written.
+headings of a CLAUDE.md, memories of the user's other stores and of the project's own:
+its agents' stores and the memory folders its repository tracks (a team's
+``docs/claude/memory``). Only names are gathered: folders are listed, the repository's
+tracked paths are listed, CLAUDE.md files are read for their headings (bounded); nothing
+else outside the tree is read, and nothing is written.
 """
 
 from __future__ import annotations
@@ -15,11 +17,15 @@ from pathlib import Path
 
 from memory_audit.config.paths import claude_home
 from memory_audit.regular_files import read_regular
+from memory_audit.sources.git import GitUnavailable, open_repository, run_git
 
 ANCESTORS = 6  # folders above a memory tree that may hold skills/, agents/ or notes
 KINDS = ("skills", "agents", "commands")
 MAX_NAMES_PER_FOLDER = 2_000
 MAX_STORES = 500
+MAX_TRACKED_NAMES = 20_000
+AGENT_SCOPES = ("agent-memory", "agent-memory-local")
+INDEX = "MEMORY.md"
 HEADING_BYTES = 256 * 1024
 
 
@@ -37,6 +43,8 @@ def outside_names(tree_root: Path, project: Path | None) -> frozenset[str]:
     for claude_md in (home / "CLAUDE.md", *(p / "CLAUDE.md" for p in bases)):
         names.update(_headings(claude_md))
     names.update(_other_stores(home))
+    if project is not None:
+        names.update(_project_stores(project))
     return frozenset(names)
 
 
@@ -80,6 +88,27 @@ def _other_stores(home: Path) -> Iterator[str]:
     ]
     for store in stores[:MAX_STORES]:
         yield from _notes(store)
+
+
+def _project_stores(project: Path) -> Iterator[str]:
+    """Memory file stems of the project's agents' stores and of every folder below the
+    project's root that its repository tracks a MEMORY.md in (files at any depth there)."""
+    for scope in AGENT_SCOPES:
+        for store in _folders(project / ".claude" / scope)[:MAX_STORES]:
+            yield from _notes(store)
+    try:
+        repo = open_repository(project)
+        if repo.bare or repo.path == Path(os.path.realpath(os.path.expanduser("~"))):
+            return  # a home folder's repository is dotfiles, not the project's
+        listing = run_git(repo.path, "ls-files", "-z", "--full-name", "--", "*.md")
+    except GitUnavailable:
+        return
+    paths = [p for p in listing.split("\0") if p][:MAX_TRACKED_NAMES]
+    # a MEMORY.md at the repository's root makes no memory folder of the whole repository
+    folders = {p.rpartition("/")[0] + "/" for p in paths if p.endswith("/" + INDEX)}
+    for path in paths:
+        if any(path.startswith(folder) for folder in folders):
+            yield path.rpartition("/")[2][:-3]
 
 
 def _folders(parent: Path) -> list[Path]:
