@@ -1531,3 +1531,28 @@ CASES["camelcase-assignment"][1].extend(
 )
 CASES["generic-assignment"][1].append("API_SECRET=hmac-secret-string")
 CASES["generic-assignment"][0].append(("API_SECRET=tokenstring7Qm2Lx9Pw4", "tokenstring7Qm2Lx9Pw4"))
+# --- brackets that open and close are code's (a call, an index), whose value is computed,
+# not written (a lone bracket is a password's character: password-backticked-symbols)
+CASES["password-phrase"][1].extend(
+    [
+        "The password `getPass(user)` comes from the vault",
+        "The password `secrets[idx]` is read at start",
+    ]
+)
+CASES["password-backticked-symbols"] = (
+    [
+        ("1. Server password: `aB3{xY9/zQ7;Lp`", "aB3{xY9/zQ7;Lp"),
+        ("root pw `Lm8|Rt5>Qz1;Vw` on the NAS", "Lm8|Rt5>Qz1;Vw"),
+        ("The password `q7R]!Lmw+z5KpVbN` contains `]`, which zsh reads", "q7R]!Lmw+z5KpVbN"),
+        ("admin password is `Zx8:Qw2,Er5Ty`", "Zx8:Qw2,Er5Ty"),
+    ],
+    [
+        "The password `getPass(user)` comes from the vault",
+        "password: `secrets[idx]` at start",
+        "password `/etc/app/secret.txt` holds it",
+        "password: `${DB_PASS:-x}`",
+        "password `user:pass` format",
+        "the password `<your-password>` goes here",
+        "password `a/b`",
+    ],
+)

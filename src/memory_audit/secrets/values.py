@@ -79,9 +79,13 @@ VENDOR_PLACEHOLDER = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}[_-](?:x{3,}|X{3,}
 # A member of a module or a constant in code: ``COLORS.ink``, ``theme.palette.primary``.
 DOTTED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*$")
 # (``session?.access_token``: code's optional chaining, where the value comes from)
-NOT_A_VALUE = re.compile(
-    r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|[()\[\]]|^\$|^%|^os\.|^env\.|\w\?\.\w", re.I
-)
+NOT_A_VALUE = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|^\$|^%|^os\.|^env\.|\w\?\.\w", re.I)
+# A bracket in a value is code's (``bytes(password,``: a call cut at its comma) ...
+BRACKET = re.compile(r"[()\[\]]")
+# ... unless backticks enclose the whole value, which then holds brackets as a generated
+# password does (``q7R]!Lmw``): only brackets that open and close (a call, an index), or
+# one at either end, are code there.
+CODE_BRACKETS = re.compile(r"\(.*\)|\[.*\]|^[()\[\]]|[()\[\]]$")
 # The name of an environment variable ("secret: HOLIDAY_API_KEY, ..." in prose says where
 # the secret lives, not what it is): upper case words joined by underscores.
 VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
@@ -398,7 +402,9 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     # ``app:challenge:{token}``: a template's fixed part, not a value
     templated = text[end : end + 1] == "{"
     named_hash = _a_named_hash(text, start, value)
-    if not _a_value(value) or _cut_address(value, text, end) or templated or named_hash:
+    enclosed = text[start - 1 : start] == "`" and text[end : end + 1] == "`"
+    named = not _a_value(value, enclosed=enclosed) or _cut_address(value, text, end)
+    if named or templated or named_hash:
         return False
     listed = (not first_of_pair and _listed(text, start, end)) or _paired_names(text, start, value)
     # the shape first: it reads the value only, the context the words around it
@@ -616,8 +622,9 @@ def _repeats_login(text: str, start: int, value: str) -> bool:
     return not (lead.isalnum() or lead in "_-.")
 
 
-def _a_value(value: str) -> bool:
-    """Not a name (of a variable, a file, an algorithm) where a value would be."""
+def _a_value(value: str, *, enclosed: bool = False) -> bool:
+    """Not a name (of a variable, a file, an algorithm) where a value would be;
+    ``enclosed``: backticks hold the whole value."""
     snake = (SNAKE_CASE.match(value) or _short_parts(value)) and not (
         PASSWORD_LIKE.search(value) or _generated_tail(value)
     )
@@ -626,7 +633,8 @@ def _a_value(value: str) -> bool:
     variable = VARIABLE_NAME.match(value) or CREDENTIAL_VARIABLE.match(value)
     # ``?ownerToken=&ttlSeconds=``: the parameter is empty, the next one follows
     empty = value.startswith("&")
-    if NOT_A_VALUE.search(value.rstrip("!")) or variable or snake or setting or empty:
+    code = (CODE_BRACKETS if enclosed else BRACKET).search(value)
+    if NOT_A_VALUE.search(value.rstrip("!")) or code or variable or snake or setting or empty:
         return False
     names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR, COLOUR, VERSION, PINNED)
     if any(name.match(value) for name in names):
