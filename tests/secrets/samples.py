@@ -1556,3 +1556,26 @@ CASES["password-backticked-symbols"] = (
         "password `a/b`",
     ],
 )
+CASES["password-backticked-symbols"][0].extend(
+    [
+        ('1. password: "aB3{xY9/zQ7;Lp1"', "aB3{xY9/zQ7;Lp1"),
+        ("2. password: 'bC4}yZ8/wR6;Mq2'", "bC4}yZ8/wR6;Mq2"),
+    ]
+)
+CASES["password-assigned-symbols"] = (
+    [
+        ('DB_PASSWORD="cD5(xW7]vS5:Nr3"', "cD5(xW7]vS5:Nr3"),
+        ("export PGPASSWORD='gH9(oP3]nW1:Rv7'", "gH9(oP3]nW1:Rv7"),
+        ('  "admin_pass": "kL5/mN3;pQ1]Rs"', "kL5/mN3;pQ1]Rs"),
+    ],
+    [
+        'DB_PASSWORD="${DB_PASS:-x}"',
+        "PASSWORD_FILE='/run/secrets/db_password'",
+        'password = "hash(salt)"',
+        'passport: "a/b/c:1"',
+        "PASSWORD_REGEX='^[a-z]{8,}$'",
+        'password_hint: "see [vault]"',
+        'DB_PASSWORD="<set-in-vault>"',
+        "bypass_url: 'https://host/a;b'",
+    ],
+)

@@ -82,10 +82,11 @@ DOTTED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*$")
 NOT_A_VALUE = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|^\$|^%|^os\.|^env\.|\w\?\.\w", re.I)
 # A bracket in a value is code's (``bytes(password,``: a call cut at its comma) ...
 BRACKET = re.compile(r"[()\[\]]")
-# ... unless backticks enclose the whole value, which then holds brackets as a generated
+# ... unless quotes enclose the whole value, which then holds brackets as a generated
 # password does (``q7R]!Lmw``): only brackets that open and close (a call, an index), or
 # one at either end, are code there.
 CODE_BRACKETS = re.compile(r"\(.*\)|\[.*\]|^[()\[\]]|[()\[\]]$")
+QUOTES = frozenset("`\"'")
 # The name of an environment variable ("secret: HOLIDAY_API_KEY, ..." in prose says where
 # the secret lives, not what it is): upper case words joined by underscores.
 VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
@@ -402,7 +403,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     # ``app:challenge:{token}``: a template's fixed part, not a value
     templated = text[end : end + 1] == "{"
     named_hash = _a_named_hash(text, start, value)
-    enclosed = text[start - 1 : start] == "`" and text[end : end + 1] == "`"
+    before = text[start - 1 : start]
+    enclosed = before in QUOTES and text[end : end + 1] == before
     named = not _a_value(value, enclosed=enclosed) or _cut_address(value, text, end)
     if named or templated or named_hash:
         return False
@@ -624,7 +626,7 @@ def _repeats_login(text: str, start: int, value: str) -> bool:
 
 def _a_value(value: str, *, enclosed: bool = False) -> bool:
     """Not a name (of a variable, a file, an algorithm) where a value would be;
-    ``enclosed``: backticks hold the whole value."""
+    ``enclosed``: quotes or backticks hold the whole value."""
     snake = (SNAKE_CASE.match(value) or _short_parts(value)) and not (
         PASSWORD_LIKE.search(value) or _generated_tail(value)
     )
