@@ -1532,19 +1532,24 @@ CASES["camelcase-assignment"][1].extend(
 CASES["generic-assignment"][1].append("API_SECRET=hmac-secret-string")
 CASES["generic-assignment"][0].append(("API_SECRET=tokenstring7Qm2Lx9Pw4", "tokenstring7Qm2Lx9Pw4"))
 # --- brackets that open and close are code's (a call, an index), whose value is computed,
-# not written (a lone bracket is a password's character: password-backticked-symbols)
+# not written (a lone bracket is a password's character: password-quoted-symbols)
 CASES["password-phrase"][1].extend(
     [
         "The password `getPass(user)` comes from the vault",
         "The password `secrets[idx]` is read at start",
     ]
 )
-CASES["password-backticked-symbols"] = (
+CASES["password-quoted-symbols"] = (
     [
         ("1. Server password: `aB3{xY9/zQ7;Lp`", "aB3{xY9/zQ7;Lp"),
         ("root pw `Lm8|Rt5>Qz1;Vw` on the NAS", "Lm8|Rt5>Qz1;Vw"),
         ("The password `q7R]!Lmw+z5KpVbN` contains `]`, which zsh reads", "q7R]!Lmw+z5KpVbN"),
         ("admin password is `Zx8:Qw2,Er5Ty`", "Zx8:Qw2,Er5Ty"),
+        ('1. password: "aB3{xY9/zQ7;Lp1"', "aB3{xY9/zQ7;Lp1"),
+        ("2. password: 'bC4}yZ8/wR6;Mq2'", "bC4}yZ8/wR6;Mq2"),
+        ('DB_PASSWORD="cD5(xW7]vS5:Nr3"', "cD5(xW7]vS5:Nr3"),
+        ("export PGPASSWORD='gH9(oP3]nW1:Rv7'", "gH9(oP3]nW1:Rv7"),
+        ('  "admin_pass": "kL5/mN3;pQ1]Rs"', "kL5/mN3;pQ1]Rs"),
     ],
     [
         "The password `getPass(user)` comes from the vault",
@@ -1554,21 +1559,6 @@ CASES["password-backticked-symbols"] = (
         "password `user:pass` format",
         "the password `<your-password>` goes here",
         "password `a/b`",
-    ],
-)
-CASES["password-backticked-symbols"][0].extend(
-    [
-        ('1. password: "aB3{xY9/zQ7;Lp1"', "aB3{xY9/zQ7;Lp1"),
-        ("2. password: 'bC4}yZ8/wR6;Mq2'", "bC4}yZ8/wR6;Mq2"),
-    ]
-)
-CASES["password-assigned-symbols"] = (
-    [
-        ('DB_PASSWORD="cD5(xW7]vS5:Nr3"', "cD5(xW7]vS5:Nr3"),
-        ("export PGPASSWORD='gH9(oP3]nW1:Rv7'", "gH9(oP3]nW1:Rv7"),
-        ('  "admin_pass": "kL5/mN3;pQ1]Rs"', "kL5/mN3;pQ1]Rs"),
-    ],
-    [
         'DB_PASSWORD="${DB_PASS:-x}"',
         "PASSWORD_FILE='/run/secrets/db_password'",
         'password = "hash(salt)"',
