@@ -132,6 +132,10 @@ def test_an_agents_empty_store_is_a_tree_an_empty_folder_is_not(tmp_path: Path) 
     (tmp_path / "plain").mkdir()
     with pytest.raises(UsageError, match="no memory tree found"):
         discover.tree_for_path(tmp_path / "plain")
+    # a folder that is only named agent-memory, outside a .claude folder, is no store
+    (tmp_path / "notes/agent-memory/ideas").mkdir(parents=True)
+    with pytest.raises(UsageError, match="no memory tree found"):
+        discover.tree_for_path(tmp_path / "notes/agent-memory/ideas")
 
 
 def test_tree_for_project_unknown_slug(isolated_home: Path) -> None:

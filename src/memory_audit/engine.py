@@ -26,6 +26,7 @@ from memory_audit.model.dimension import Level, Need, Role
 from memory_audit.model.finding import Finding, Skip, distinct
 from memory_audit.model.health import Health
 from memory_audit.model.run import CONSOLIDATION_LOCK, TREE_FOLDER, Run, TreeReport
+from memory_audit.model.stores import AgentStore
 from memory_audit.model.tree_scope import scoped, tree_identity
 from memory_audit.model.undecodable import encodes, escaped_all, printable
 from memory_audit.secrets.boundary import Boundary, tree_boundary
@@ -90,7 +91,12 @@ def audit_tree(
     ordered = [boundary.finding(f) for f in order(tree, scoped_findings, by_references=parsed)]
     # A file name that is not UTF-8 leaves the engine as its escaped bytes (n\xffo.md); a
     # tree whose names are all UTF-8 (almost every tree) has nothing to escape.
-    names = (str(tree.root), str(tree.location.project_path or ""), *tree.present)
+    names = (
+        str(tree.root),
+        str(tree.location.project_path or ""),
+        *tree.present,
+        facts.frozen or "",
+    )
     undecodable = not all(encodes(name) for name in (*names, *(path for path, _ in errors)))
     if undecodable:
         ordered = [printable(f) for f in ordered]
@@ -112,7 +118,7 @@ def audit_tree(
         checks=tuple(selection),
         dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
         not_memories=tuple((boundary.path(p), why) for p, why in tree.not_memories.items()),
-        agent=facts.agent,
+        agent=_masked_agent(boundary, facts.agent),
         frozen=boundary.text(facts.frozen) if facts.frozen else None,
         settings_notes=facts.settings_notes,
         transcripts=facts.transcripts,
@@ -136,6 +142,10 @@ def _shown(report: TreeReport, options: Mapping[str, Any] | None) -> TreeReport:
         project=_masked(boundary, report.project),
         project_path=_masked_folder(boundary, report.project_path),
     )
+
+
+def _masked_agent(boundary: Boundary, agent: AgentStore | None) -> AgentStore | None:
+    return None if agent is None else dataclasses.replace(agent, name=boundary.path(agent.name))
 
 
 def _masked(boundary: Boundary, text: str | None) -> str | None:

@@ -43,19 +43,17 @@ def test_a_store_its_agent_keeps_elsewhere_is_frozen_and_only_its_secrets_are_pr
     (agents / "code-reviewer.md").write_text(AGENT.format(memory=""))
     frozen, found = levels(root, location)
     assert frozen is not None
-    assert ".claude/agents/code-reviewer.md" in frozen
+    assert "agent `code-reviewer` (.claude/agents)" in frozen
     assert "no `memory:`" in frozen
     assert found == {"frontmatter": "suggestion", "secrets": "problem"}
     # the same for an agent that moved its memory to the user's folder
     (agents / "code-reviewer.md").write_text(AGENT.format(memory="memory: user\n"))
     frozen, found = levels(root, location)
     assert frozen is not None
-    assert "`memory: user`" in frozen
+    assert "keeps its memory in another scope" in frozen
     assert found == {"frontmatter": "suggestion", "secrets": "problem"}
     shown = report(root, "frontmatter", location=location)
-    assert "Frozen: .claude/agents/code-reviewer.md defines the agent" in render_tree(
-        shown, Run((shown,))
-    )
+    assert "Frozen: the project's agent `code-reviewer`" in render_tree(shown, Run((shown,)))
 
 
 def test_a_store_its_agent_keeps_or_no_project_agent_names_stays_live(tmp_path: Path) -> None:
@@ -69,3 +67,24 @@ def test_a_store_its_agent_keeps_or_no_project_agent_names_stays_live(tmp_path: 
     (agents / "code-reviewer.md").write_text(AGENT.format(memory=""))
     (agents / "reviewer-v2.md").write_text(AGENT.format(memory="memory: project\n"))
     assert levels(root, location) == (None, {"frontmatter": "problem", "secrets": "problem"})
+
+
+def test_the_frozen_reason_repeats_nothing_from_outside_the_tree(tmp_path: Path) -> None:
+    # The agent file is outside the tree: neither its `memory:` value (here a pasted
+    # token) nor its name reaches the report; a store named by a token is masked there
+    # as the tree's path is.
+    token = "ghp_" + "Zq7RkP2mXv9LwT4nB6yd8Gw3Hc5Js1Ua0Ef7"
+    repo = tmp_path / "repo"
+    root = write_tree(repo / ".claude/agent-memory" / token, {"MEMORY.md": "- [A](a.md) — a\n"})
+    location = ProjectLocation("-repo", repo, None, AgentStore(token, "project"))
+    agents = repo / ".claude/agents"
+    agents.mkdir(parents=True)
+    (agents / f"{token}.md").write_text(
+        AGENT.replace("code-reviewer", token).format(memory=f"memory: {token}\n")
+    )
+    found = report(root, "index-drift", location=location)
+    assert found.frozen is not None
+    assert token not in found.frozen
+    assert token not in str(found.root)
+    assert found.agent is not None
+    assert token not in found.agent.name  # the report's title names the agent

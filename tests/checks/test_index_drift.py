@@ -35,6 +35,11 @@ def test_an_empty_store_needs_no_index_a_store_with_memories_does(tree_dir: Path
     assert [f.code for f in findings(tree_dir, "index-drift")] == ["missing-index"]
 
 
+def test_an_index_that_is_a_folder_is_missing_even_in_an_empty_store(tree_dir: Path) -> None:
+    (tree_dir / "MEMORY.md").mkdir(parents=True)
+    assert [f.code for f in findings(tree_dir, "index-drift")] == ["missing-index"]
+
+
 def test_index_drift_broken_link_names_line_and_target(tree_dir: Path) -> None:
     write_tree(tree_dir, {"MEMORY.md": index("a.md", "gone.md"), "a.md": memory("a")})
     [finding] = findings(tree_dir, "index-drift")

@@ -1569,3 +1569,18 @@ CASES["password-quoted-symbols"] = (
         "bypass_url: 'https://host/a;b'",
     ],
 )
+# --- quoted values with symbols that are no passwords: a moment, a resource's name, a
+# list of settings; and words that merely hold a kind and "value" stay passwords
+CASES["password-quoted-symbols"][1].extend(
+    [
+        "password `2024-01-01T10:00:00Z` is when it was rotated",
+        "password `arn:aws:secretsmanager:eu-west-1:123456789012:secret:db`",
+        'PASSWORD_POLICY="min:12;upper:1;digit:1"',
+    ]
+)
+CASES["generic-assignment"][0].extend(
+    [
+        ("DB_PASSWORD=Turkey-Value!9", "Turkey-Value!9"),
+        ("DB_PASSWORD=Whiskey_String#42", "Whiskey_String#42"),
+    ]
+)

@@ -67,6 +67,10 @@ def test_a_configuration_file_or_claude_codes_settings_publish_nothing(tmp_path:
             "contest.yaml": "admin_password: Willow6Shoal\n",
             "conf/device.conf": "pass=Garnet2Moss\n",
             "config/appsettings.Development.json": '{"Password": "Slate7Finch"}\n',
+            # a build's output is deployed, not an example; a .dist copy and unit tests are
+            "dist/app.json": '{"password": "Onyx5Tern"}\n',
+            "config.php.dist": "password=Quartz3Wren\n",
+            "unittests/users.yaml": "password: Ivory8Skiff\n",
             "memory/a.md": "notes\n",
         },
     )
@@ -82,6 +86,9 @@ def test_a_configuration_file_or_claude_codes_settings_publish_nothing(tmp_path:
         "contest": "Willow6Shoal",
         "device": "Garnet2Moss",
         "development": "Slate7Finch",
+        "build": "Onyx5Tern",
+        "dist": "Quartz3Wren",
+        "unittests": "Ivory8Skiff",
     }
     found = published_in(repo.path, repo.path / "memory", values)
     assert found == {
@@ -89,6 +96,8 @@ def test_a_configuration_file_or_claude_codes_settings_publish_nothing(tmp_path:
         "compose": "deploy/docker-compose.yml",
         "fixture": "tests/fixtures/users.json",
         "development": "config/appsettings.Development.json",
+        "dist": "config.php.dist",
+        "unittests": "unittests/users.yaml",
     }
 
 

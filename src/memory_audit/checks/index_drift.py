@@ -89,7 +89,8 @@ class Options:
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     if tree.index is None:
-        if tree.memories or tree.unread or tree.errors or tree.index_above:
+        there = os.path.lexists(tree.root / INDEX_NAME)  # a folder, a dangling link, ...
+        if there or tree.memories or tree.unread or tree.errors or tree.index_above:
             yield _missing_index(tree)
         # else an empty store: Claude Code writes MEMORY.md with the first memory
         return

@@ -150,11 +150,12 @@ CONFIG_SUFFIXES = frozenset(
 CONFIG_NAMES = frozenset({".env", ".npmrc", ".netrc", ".pgpass", ".pypirc", "credentials"})
 # Names and folders of files that publish defaults on purpose, whatever their format: a
 # word of the path (split at anything not a letter or digit) that starts with one of these
-# (``seeders``, ``testdata``, ``docker-compose``), or is one of the short ones whole.
+# (``seeders``, ``testdata``, ``unittests``, ``docker-compose``), or is one of the short ones
+# whole, or a ``.dist`` copy (``config.php.dist``; a ``dist/`` folder is a build's output).
 # A word inside another word names nothing: ``latest.json``, ``contest.yaml``, ``device``.
 PUBLISHING_WORDS = re.compile(
-    r"(?<![a-z0-9])(?:(?:example|sample|template|demo|seed|fixture|mock|test|spec|development"
-    r"|compose)[a-z0-9]*|dist|dev|docs?)(?![a-z0-9])"
+    r"(?<![a-z0-9])(?:(?:example|sample|template|demo|seed|fixture|mock|test|unittest|spec"
+    r"|development|compose)[a-z0-9]*|dev|docs?)(?![a-z0-9])|\.dist(?![a-z0-9])"
 )
 CLAUDE_FOLDER = ".claude"
 

@@ -66,13 +66,21 @@ PLACEHOLDER = re.compile(
     r"|generate[_-](?:with|using|via|an?|one|me|random|your)|[_-]here\b"
     # what goes there, described: "random-32-char-string"; a word in brackets: "[PASS]"
     r"|random[_-](?:\d+[_-])?(?:chars?|characters?|bytes?|hex|string|value|secret)\b"
-    # ... or the kind it stands for, then what it is: "fcm-or-apns-token-string"
-    r"|(?:token|key|secret|password|pass)[_-](?:string|value)\b"
     r"|\[[a-z][a-z _-]{1,20}\]"
     # the whole text of a phrase rule's disclaimed alternative (a user's rules file may
     # still carry one): "password=x1 is the joke"
     rf"|{DISCLAIMER}",
     re.I,
+)
+# A resource's name or a list of settings, a lower-case word then ":" (``arn:aws:...``,
+# ``min:12;upper:1``), and a moment (``2024-01-01T10:00:00Z``): values with symbols that
+# quotes hold whole, no password.
+RESOURCE_NAME = re.compile(r"[a-z][a-z0-9+.-]*:")
+TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2})?")
+# What goes there, described by the kind it stands for, then what it is, every part a
+# word: "fcm-or-apns-token-string", "jwt-refresh-token-value" (never "Turkey-Value!9").
+DESCRIBED = re.compile(
+    r"(?:[a-z]+[_-])*(?:token|key|secret|password|pass)[_-](?:string|value)", re.I
 )
 # A vendor's prefix and x's where the token would be: "ghp_xxx", "sk-proj-XXX".
 VENDOR_PLACEHOLDER = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}[_-](?:x{3,}|X{3,})$")
@@ -84,8 +92,8 @@ NOT_A_VALUE = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|^\$|^%|^os\.|^env
 BRACKET = re.compile(r"[()\[\]]")
 # ... unless quotes enclose the whole value, which then holds brackets as a generated
 # password does (``q7R]!Lmw``): only brackets that open and close (a call, an index), or
-# one at either end, are code there.
-CODE_BRACKETS = re.compile(r"\(.*\)|\[.*\]|^[()\[\]]|[()\[\]]$")
+# one at either end, are code there (see _code_brackets).
+BRACKETS = "()[]"
 QUOTES = frozenset("`\"'")
 # The name of an environment variable ("secret: HOLIDAY_API_KEY, ..." in prose says where
 # the secret lives, not what it is): upper case words joined by underscores.
@@ -382,7 +390,9 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     known = rule.value in UNMEASURED  # a vendor's default, a test account's number
     if not known and len(set(value)) < _least_distinct(rule, text, start, end):
         return False
-    placeholder = PLACEHOLDER.search(value) or VENDOR_PLACEHOLDER.match(value)
+    placeholder = (
+        PLACEHOLDER.search(value) or VENDOR_PLACEHOLDER.match(value) or DESCRIBED.fullmatch(value)
+    )
     # a key public by design, whatever rule found it: a JWT, or a key after "API key:"
     public = _public_by_design(value)
     # a format written out, ``https://USER:TOKEN@host``: the password before the host
@@ -624,6 +634,17 @@ def _repeats_login(text: str, start: int, value: str) -> bool:
     return not (lead.isalnum() or lead in "_-.")
 
 
+def _code_brackets(value: str) -> bool:
+    """A bracket at either end, or one that a closing one of its kind follows (``f(x)``,
+    ``a[0]``): read with ``str.find``, in linear time whatever the value."""
+    if value[:1] in BRACKETS or value[-1:] in BRACKETS:
+        return True
+    return any(
+        (opened := value.find(left)) >= 0 and value.find(right, opened + 1) >= 0
+        for left, right in ("()", "[]")
+    )
+
+
 def _a_value(value: str, *, enclosed: bool = False) -> bool:
     """Not a name (of a variable, a file, an algorithm) where a value would be;
     ``enclosed``: quotes or backticks hold the whole value."""
@@ -635,10 +656,13 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
     variable = VARIABLE_NAME.match(value) or CREDENTIAL_VARIABLE.match(value)
     # ``?ownerToken=&ttlSeconds=``: the parameter is empty, the next one follows
     empty = value.startswith("&")
-    code = (CODE_BRACKETS if enclosed else BRACKET).search(value)
+    code = _code_brackets(value) if enclosed else BRACKET.search(value) is not None
     if NOT_A_VALUE.search(value.rstrip("!")) or code or variable or snake or setting or empty:
         return False
-    names = (CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR, COLOUR, VERSION, PINNED)
+    names = (
+        *(CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR, COLOUR, VERSION, PINNED),
+        *(RESOURCE_NAME, TIMESTAMP),
+    )
     if any(name.match(value) for name in names):
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):

@@ -11,6 +11,7 @@ else outside the tree is read, and nothing is written.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -103,11 +104,13 @@ def _project_stores(project: Path) -> Iterator[str]:
         listing = run_git(repo.path, "ls-files", "-z", "--full-name", "--", "*.md")
     except GitUnavailable:
         return
-    paths = [p for p in listing.split("\0") if p][:MAX_TRACKED_NAMES]
+    paths = list(itertools.islice((p for p in listing.split("\0") if p), MAX_TRACKED_NAMES))
     # a MEMORY.md at the repository's root makes no memory folder of the whole repository
-    folders = {p.rpartition("/")[0] + "/" for p in paths if p.endswith("/" + INDEX)}
+    folders = {p.rpartition("/")[0] for p in paths if p.endswith("/" + INDEX)}
     for path in paths:
-        if any(path.startswith(folder) for folder in folders):
+        parts = path.split("/")[:-1]
+        # each folder the path is in, looked up in the set: linear in the listing
+        if any("/".join(parts[: n + 1]) in folders for n in range(len(parts))):
             yield path.rpartition("/")[2][:-3]
 
 

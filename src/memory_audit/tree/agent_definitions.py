@@ -47,12 +47,13 @@ def unloaded_by(project: Path, store: AgentStore) -> str | None:
     found = list(_definitions(project, store))
     if not found or any(memory == store.scope for _, memory in found):
         return None
-    path, memory = found[0]
-    where = path.relative_to(project).as_posix()
-    kept = f"`memory: {memory}`" if memory else "no `memory:`"
+    # Neither the agent file's path nor its `memory:` value is repeated: both come from
+    # outside the tree, where the report's masking of the tree's secrets does not reach.
+    other = any(memory for _, memory in found)
+    kept = "keeps its memory in another scope" if other else "gives no `memory:`"
     return (
-        f"{where} defines the agent `{store.name}` with {kept}, not `memory: {store.scope}`;"
-        " a project's agent overrides a user's of its name"
+        f"the project's agent `{store.name}` (.claude/agents) {kept}, not"
+        f" `memory: {store.scope}`; a project's agent overrides a user's of its name"
     )
 
 
