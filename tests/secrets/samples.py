@@ -1584,3 +1584,17 @@ CASES["generic-assignment"][0].extend(
         ("DB_PASSWORD=Whiskey_String#42", "Whiskey_String#42"),
     ]
 )
+# --- a generated password in a password column: its "/" splits no login from it (a login
+# is a word: "ops", "Admin", "DBA"), and its brackets are characters, the cell's pipes
+# holding it whole; a call in a cell is still code
+CASES["table-password"][0].extend(
+    [
+        (
+            "| host | user | password |\n|---|---|---|\n| db1 | admin | `eF7/sU5;rU3]Pt5` |",
+            "eF7/sU5;rU3]Pt5",
+        ),
+        ("| host | password |\n|---|---|\n| db2 | eG8{tV6,sW4]Qu6 |", "eG8{tV6,sW4]Qu6"),
+        ("| host | password |\n|---|---|\n| db3 | ops/Harb0r#2026 |", "Harb0r#2026"),
+    ]
+)
+CASES["table-password"][1].append("| user | password |\n|---|---|\n| ops | `getPass(ops)` |")

@@ -35,8 +35,13 @@ SEPARATOR = compile_fast(r"(?m)^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t
 HEADER_MAX = 40
 # Characters around a value in its cell: emphasis, code and quotes.
 WRAPPING = " \t*`'\"“”‘’"
-# "admin / <value>" in a credentials column: the password is the last part.
-PAIR = re.compile(r"[\w.@+-]{1,40}`?\s?/\s?`?(?=\S)")
+# "admin / <value>" in a credentials column: the password is the last part. A login is a
+# word (``ops``, ``Admin``, ``DBA``, an e-mail): a generated password's first part
+# (``eF7/...``), mixing cases and digits, is none.
+PAIR = re.compile(
+    r"(?:[\w.+-]{1,40}@[\w.-]{1,40}|[a-z0-9._@+-]{1,40}|[A-Z][a-z0-9._@+-]{0,39}"
+    r"|[A-Z0-9._@+-]{1,40})`?\s?/\s?`?(?=\S)"
+)
 
 
 def table_cells(text: str, header_regexes: Sequence[str]) -> Iterator[tuple[int, int, int]]:

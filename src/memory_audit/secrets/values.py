@@ -414,7 +414,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     templated = text[end : end + 1] == "{"
     named_hash = _a_named_hash(text, start, value)
     before = text[start - 1 : start]
-    enclosed = before in QUOTES and text[end : end + 1] == before
+    # quotes hold the value whole, and so do a table cell's pipes
+    enclosed = (before in QUOTES and text[end : end + 1] == before) or rule.table
     named = not _a_value(value, enclosed=enclosed) or _cut_address(value, text, end)
     if named or templated or named_hash:
         return False
