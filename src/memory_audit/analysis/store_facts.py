@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memory_audit.analysis.tree_home import unloaded_by_its_agent
 from memory_audit.model.stores import AgentStore, TranscriptSpan
 from memory_audit.sources.transcript_span import transcript_span
 from memory_audit.tree import claude_settings
@@ -30,14 +31,7 @@ def store_facts(tree: MemoryTree) -> StoreFacts:
     span = None
     if location.transcripts_dir is not None:
         span = transcript_span(location.transcripts_dir, tree.taken_at, settings.cleanup_days)
-    frozen = settings.frozen_by
-    if location.agent is not None:
-        frozen = None
-        if location.project_path is not None:
-            # imported here: agent files are YAML, which no other store needs read
-            from memory_audit.tree.agent_definitions import unloaded_by
-
-            frozen = unloaded_by(location.project_path, location.agent)
+    frozen = settings.frozen_by if location.agent is None else unloaded_by_its_agent(tree)
     return StoreFacts(
         agent=location.agent,
         frozen=frozen,

@@ -9,6 +9,7 @@ no reference some 2% of a secrets sweep.
 from __future__ import annotations
 
 import os
+from typing import cast
 
 from memory_audit.tree.discovery import projects_dir, settings_memory_dir
 from memory_audit.tree.snapshot import MemoryTree
@@ -41,14 +42,35 @@ def loaded_by_its_agent(tree: MemoryTree) -> bool:
     """An agent's project-scope (or local) store whose agent the project declares with
     that ``memory:`` scope: the live store, whose MEMORY.md that agent loads at each start
     with the 200-line cut, though the repository holds it."""
-    agent, project = tree.location.agent, tree.location.project_path
-    if agent is None or project is None:
-        return False
-    # imported here: reading an agent file's frontmatter imports YAML, which a secrets-only
-    # audit (the engine asks where every tree lives) never needs
-    from memory_audit.tree.agent_definitions import declares_store
+    agent, scopes = tree.location.agent, _agent_scopes(tree)
+    return agent is not None and agent.scope in scopes
 
-    return declares_store(project, agent)
+
+def unloaded_by_its_agent(tree: MemoryTree) -> str | None:
+    """Why no session loads an agent's project-scope (or local) store, when its project's
+    file for that agent keeps no memory there; None otherwise."""
+    agent, scopes = tree.location.agent, _agent_scopes(tree)
+    if agent is None or not scopes:
+        return None
+    from memory_audit.tree.agent_definitions import unloaded_reason  # see _agent_scopes
+
+    return unloaded_reason(agent, scopes)
+
+
+def _agent_scopes(tree: MemoryTree) -> tuple[str, ...]:
+    """The ``memory:`` scopes the project's files for the tree's agent give (see
+    :func:`memory_scopes`), read once a tree: the engine and index-budget both ask."""
+    agent, project = tree.location.agent, tree.location.project_path
+    if agent is None or project is None or agent.scope == "user":
+        return ()
+    key = ("agent-memory-scopes",)
+    if key not in tree.scratch:
+        # imported here: reading an agent file's frontmatter imports YAML, which a
+        # secrets-only audit (the engine asks where every tree lives) never needs
+        from memory_audit.tree.agent_definitions import memory_scopes
+
+        tree.scratch[key] = memory_scopes(project, agent)
+    return cast(tuple[str, ...], tree.scratch[key])
 
 
 # The files an OpenClaw (formerly Clawdbot) agent's workspace holds beside its MEMORY.md,

@@ -35,7 +35,7 @@ from memory_audit.secrets.boundary import tree_secrets
 from memory_audit.secrets.rules import Rule
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.secrets.values import RANDOM_KEY
-from memory_audit.sources.git import GitUnavailable, open_repository, run_git
+from memory_audit.sources.git import project_listing
 from memory_audit.tree.snapshot import MemoryTree
 
 try:
@@ -131,15 +131,11 @@ def published_in(folder: Path | None, tree: Path, values: Mapping[str, str]) -> 
     wanted = {key: value for key, value in wanted.items() if len(value) >= MIN_LENGTH}
     if folder is None or not wanted:
         return {}
-    home = Path(os.path.realpath(os.path.expanduser("~")))
-    try:
-        repo = open_repository(folder)
-        if repo.bare or repo.path == home:
-            return {}
-        listing = run_git(repo.path, "ls-files", "-z", "--full-name")
-    except GitUnavailable:
+    found = project_listing(folder)
+    if found is None:
         return {}
-    return _search(repo.path, _outside(listing, repo.path, tree), wanted)
+    root, listing = found
+    return _search(root, _outside(listing, root, tree), wanted)
 
 
 MARKDOWN = ".md"

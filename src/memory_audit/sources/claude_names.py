@@ -18,7 +18,7 @@ from pathlib import Path
 
 from memory_audit.config.paths import claude_home
 from memory_audit.regular_files import read_regular
-from memory_audit.sources.git import GitUnavailable, open_repository, run_git
+from memory_audit.sources.git import project_listing
 
 ANCESTORS = 6  # folders above a memory tree that may hold skills/, agents/ or notes
 KINDS = ("skills", "agents", "commands")
@@ -97,13 +97,10 @@ def _project_stores(project: Path) -> Iterator[str]:
     for scope in AGENT_SCOPES:
         for store in _folders(project / ".claude" / scope)[:MAX_STORES]:
             yield from _notes(store)
-    try:
-        repo = open_repository(project)
-        if repo.bare or repo.path == Path(os.path.realpath(os.path.expanduser("~"))):
-            return  # a home folder's repository is dotfiles, not the project's
-        listing = run_git(repo.path, "ls-files", "-z", "--full-name", "--", "*.md")
-    except GitUnavailable:
+    found = project_listing(project, "*.md")
+    if found is None:
         return
+    listing = found[1]
     paths = list(itertools.islice((p for p in listing.split("\0") if p), MAX_TRACKED_NAMES))
     # a MEMORY.md at the repository's root makes no memory folder of the whole repository
     folders = {p.rpartition("/")[0] for p in paths if p.endswith("/" + INDEX)}

@@ -78,6 +78,21 @@ def open_repository(folder: Path) -> Repository:
     return Repository(Path(root).resolve(), head, bare, shallow)
 
 
+def project_listing(folder: Path, *pathspec: str) -> tuple[Path, str] | None:
+    """The root of the repository ``folder`` is in and its tracked paths (``ls-files -z
+    --full-name``, limited to ``pathspec``); None when git reads no repository there, or it
+    is bare, or it is the home folder's (dotfiles, not the project's)."""
+    home = Path(os.path.realpath(os.path.expanduser("~")))
+    try:
+        repo = open_repository(folder)
+        if repo.bare or repo.path == home:
+            return None
+        spec = ("--", *pathspec) if pathspec else ()
+        return repo.path, run_git(repo.path, "ls-files", "-z", "--full-name", *spec)
+    except GitUnavailable:
+        return None
+
+
 def repository_root(folder: Path) -> Path:
     return Path(run_git(folder, "rev-parse", "--show-toplevel").strip())
 

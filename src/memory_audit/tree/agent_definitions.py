@@ -30,36 +30,10 @@ MAX_DEPTH = 3  # sub-folders of agents/ (a team's groups)
 AGENT_FILE_BYTES = 256 * 1024  # an agent's prompt: a few kilobytes
 
 
-def declares_store(project: Path, store: AgentStore) -> bool:
-    """True when an agent file of ``project`` names the store's agent and keeps its memory
-    in the store's scope (``memory: project`` for ``.claude/agent-memory/<agent>/``)."""
-    return any(memory == store.scope for _, memory in _definitions(project, store))
-
-
-def unloaded_by(project: Path, store: AgentStore) -> str | None:
-    """Why no agent loads the store, when the project says so: an agent file of ``project``
-    defines the store's agent and none keeps its memory in the store's scope. A project's
-    agent wins over a user's of the same name, so no other definition loads the store.
-    ``None`` when the project declares the store, or defines no agent of its name (a
-    user's own agent may then keep it)."""
-    if store.scope == "user":
-        return None
-    found = list(_definitions(project, store))
-    if not found or any(memory == store.scope for _, memory in found):
-        return None
-    # Neither the agent file's path nor its `memory:` value is repeated: both come from
-    # outside the tree, where the report's masking of the tree's secrets does not reach.
-    other = any(memory for _, memory in found)
-    kept = "keeps its memory in another scope" if other else "gives no `memory:`"
-    return (
-        f"the project's agent `{store.name}` (.claude/agents) {kept}, not"
-        f" `memory: {store.scope}`; a project's agent overrides a user's of its name"
-    )
-
-
-def _definitions(project: Path, store: AgentStore) -> Iterator[tuple[Path, str]]:
-    """The agent files of ``project`` that name the store's agent (``name:``, else the
-    file's name), each with the ``memory:`` scope it gives (empty: none)."""
+def memory_scopes(project: Path, store: AgentStore) -> tuple[str, ...]:
+    """The ``memory:`` scope each agent file of ``project`` naming the store's agent
+    (``name:``, else the file's name) gives, ``""`` for none: empty when no file names it."""
+    scopes = []
     for path in _agent_files(project / PROJECT_CONFIG / AGENTS_FOLDER):
         fields = _frontmatter(path)
         if fields is None:
@@ -68,7 +42,25 @@ def _definitions(project: Path, store: AgentStore) -> Iterator[tuple[Path, str]]
         named = name.strip() if isinstance(name, str) and name.strip() else path.stem
         if agent_folder_name(named) == store.name:
             memory = fields.get("memory")
-            yield path, str(memory).strip() if memory is not None else ""
+            scopes.append(str(memory).strip() if memory is not None else "")
+    return tuple(scopes)
+
+
+def unloaded_reason(store: AgentStore, scopes: tuple[str, ...]) -> str | None:
+    """Why no agent loads the store, when its project's agent files (their ``scopes``, from
+    :func:`memory_scopes`) say so: a file defines the store's agent and none keeps its
+    memory in the store's scope. A project's agent wins over a user's of the same name, so
+    no other definition loads the store. ``None`` when the project declares the store, or
+    defines no agent of its name (a user's own agent may then keep it)."""
+    if not scopes or store.scope in scopes:
+        return None
+    # Neither the agent file's path nor its `memory:` value is repeated: both come from
+    # outside the tree, where the report's masking of the tree's secrets does not reach.
+    kept = "keeps its memory in another scope" if any(scopes) else "gives no `memory:`"
+    return (
+        f"the project's agent `{store.name}` (.claude/agents) {kept}, not"
+        f" `memory: {store.scope}`; a project's agent overrides a user's of its name"
+    )
 
 
 def _agent_files(folder: Path) -> Iterator[Path]:

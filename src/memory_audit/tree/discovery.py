@@ -23,7 +23,7 @@ from memory_audit.model.stores import AgentStore
 from memory_audit.regular_files import open_regular, read_regular
 from memory_audit.sources.git import GitUnavailable, remote_urls, repository_root
 from memory_audit.tree import claude_settings
-from memory_audit.tree.agent_stores import PROJECT_CONFIG, SCOPE_FOLDERS, agent_of, agent_stores
+from memory_audit.tree.agent_stores import agent_of, agent_stores
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.location import ProjectLocation, is_config_repository
 from memory_audit.tree.slugs import SLUG_LIMIT, slug_matches, slugify, tree_root_for_folder
@@ -362,15 +362,6 @@ def tree_for_folder(folder: Path) -> Path | None:
     return Path(found) if found is not None else None
 
 
-def _agent_store_folder(path: Path) -> bool:
-    """A folder of ``.claude/agent-memory/`` (or ``agent-memory-local``, or the user's
-    ``agent-memory`` in Claude Code's folder wherever it is configured)."""
-    if path.parent.name not in SCOPE_FOLDERS.values():
-        return False
-    holder = path.parent.parent
-    return holder.name == PROJECT_CONFIG or holder == claude_home()
-
-
 def tree_for_path(path: Path) -> TreeRef:
     """An explicit argument: a memory tree, a ``projects/<slug>`` folder, or a project."""
     path = path.expanduser()
@@ -382,7 +373,7 @@ def tree_for_path(path: Path) -> TreeRef:
         raise UsageError(f"no memory tree found at {path}")
     if (
         path.name == "memory"
-        or _agent_store_folder(path)  # an agent's store, empty or not
+        or agent_of(path) is not None  # an agent's store, empty or not
         or (path / INDEX_NAME).exists()
     ):
         return TreeRef(path, locate(path))
