@@ -1598,3 +1598,33 @@ CASES["table-password"][0].extend(
     ]
 )
 CASES["table-password"][1].append("| user | password |\n|---|---|\n| ops | `getPass(ops)` |")
+# --- a command line's password in quotes: `mysql -p'...'` (the quote was read as no value at
+# all), and a generated one with brackets after `mysql -p` or `sshpass -p`
+CASES["command-line-password"][0].extend(
+    [
+        ("mysql -u root -p'Harborlight7' appdb", "Harborlight7"),
+        ('mysqldump -u app -p"Harborlight7" appdb > dump.sql', "Harborlight7"),
+    ]
+)
+CASES["command-line-password"][1].extend(
+    [
+        "mysql -u root -p'$MYSQL_PASS' appdb",
+        'mysql -u root -p"${DB_PW}" appdb',
+        "mysql -u root -p'<password>' appdb",
+        "mysql -u root -p'' appdb",
+        'mysql -u root -p"{{ db_password }}" appdb',
+    ]
+)
+CASES["password-quoted-symbols"][0].extend(
+    [
+        ("mysql -u root -p'hK4]Qw!8{Lz' appdb", "hK4]Qw!8{Lz"),
+        ('run `mysql -h 10.0.0.5 -u app -p"Zq8(w]3!kLm" app_prod`', "Zq8(w]3!kLm"),
+        ("sshpass -p 'mN6}Xr!2[Tb' ssh root@10.0.0.2", "mN6}Xr!2[Tb"),
+    ]
+)
+CASES["password-quoted-symbols"][1].extend(
+    [
+        'mysql -u root -p"$(cat /run/pw)" appdb',
+        "sshpass -p '<pass:word>' ssh root@nas",
+    ]
+)
