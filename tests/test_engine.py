@@ -17,7 +17,7 @@ from memory_audit.model.finding import Finding
 from memory_audit.model.stores import AgentStore
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.location import ProjectLocation
-from memory_audit.tree.snapshot import MemoryTree
+from memory_audit.tree.snapshot import AGENT_STORE_APART, MemoryTree
 from tests.harness import index, load, memory, report, stand_in, write_tree
 
 
@@ -282,3 +282,33 @@ def test_a_package_manager_s_folders_are_never_read_as_memories(tmp_path: Path) 
     found = report(tree, "orphans", "relations", "secrets").findings
     assert {f.path for f in found} == {"skills/x/notes.md"}
     assert {f.code for f in found} >= {"orphan-candidate", "possible-secret"}
+
+
+def test_agents_stores_inside_a_folder_of_stores_are_audited_once_on_their_own(
+    tmp_path: Path,
+) -> None:
+    # An index kept beside the agents' stores in .claude/agent-memory/: each store is a tree
+    # Claude Code loads on its own, so its files' findings belong to it, not once more to
+    # the folder above (there they came twice, under other codes: a store's MEMORY.md as a
+    # memory without frontmatter, its broken entry as a broken link)
+    stores = tmp_path / "repo" / ".claude" / "agent-memory"
+    write_tree(
+        stores,
+        {
+            "MEMORY.md": "# Agents\n- [Reviewer](reviewer/MEMORY.md) — the reviewer's notes\n",
+            "reviewer/MEMORY.md": index("style.md", "gone.md"),
+            "reviewer/style.md": memory("style"),
+            "team-notes.md": memory("team-notes", body="See [a gone note](gone.md)."),
+        },
+    )
+    above = report(stores)
+    assert {(f.path, f.code) for f in above.findings} == {
+        ("team-notes.md", "orphan-candidate"),
+        ("team-notes.md", "broken-link"),
+    }
+    assert dict(above.not_memories) == {"reviewer/": AGENT_STORE_APART}
+    store = report(stores / "reviewer")
+    assert {(f.path, f.code) for f in store.findings} >= {("MEMORY.md", "broken-index-link")}
+    # a folder of another name keeps its subfolders' files
+    other = write_tree(tmp_path / "memory", {"MEMORY.md": index("a/b.md"), "a/b.md": memory("b")})
+    assert report(other).findings == ()

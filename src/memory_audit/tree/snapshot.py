@@ -51,6 +51,7 @@ DEFAULT_MAX_FILE_BYTES = 1024 * 1024
 # The index gets a larger cap: every structural check depends on it, and a runaway
 # index is drift to report, not a file to skip.
 INDEX_MAX_BYTES = 16 * 1024 * 1024
+AGENT_STORE_APART = "an agent's memory store: audited as a tree of its own"
 PROFILES = ("auto", "claude-code", "governed")
 GOVERNED_MARKERS = ("scope", "relevance")
 TYPE_PREFIXES = frozenset({"user", "feedback", "project", "reference"})
@@ -521,7 +522,7 @@ def load_tree(
     listing = list_tree(root)
     files: dict[str, MemoryFile] = {}
     unread: dict[str, tuple[FileProblem, ...]] = {p: (q,) for p, q in listing.problems}
-    skipped: dict[str, str] = {}
+    skipped: dict[str, str] = {rel + "/": AGENT_STORE_APART for rel in listing.apart}
     errors = list(listing.errors)
     for candidate in listing.candidates if candidates is None else candidates:
         try:

@@ -19,6 +19,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memory_audit.tree.agent_stores import PROJECT_CONFIG, SCOPE_FOLDERS
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.memory_file import FileKind, FileProblem
 
@@ -53,6 +54,8 @@ class Listing:
     present: set[str] = field(default_factory=set)  # every path seen, .md or not
     problems: list[tuple[str, FileProblem]] = field(default_factory=list)
     errors: list[ReadError] = field(default_factory=list)
+    # Agents' stores inside a folder of agents' stores: trees of their own, audited apart.
+    apart: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -85,8 +88,31 @@ def list_tree(root: Path) -> Listing:
             folder = _visit(entry, rel, real_root, visited, listing)
             if folder is not None:
                 pending.append((folder, rel + "/"))
+    if _holds_agent_stores(real_root):
+        _hold_stores_apart(real_root, listing)
     listing.candidates.sort(key=lambda c: c.path)
     return listing
+
+
+def _holds_agent_stores(real_root: Path) -> bool:
+    """A ``.claude/agent-memory`` folder (a project's, a user's, or ``-local``): each folder in
+    it is an agent's store, which Claude Code loads on its own. An index kept beside them is
+    a person's, and their files belong to their own trees, not to it."""
+    return real_root.name in SCOPE_FOLDERS.values() and real_root.parent.name == PROJECT_CONFIG
+
+
+def _hold_stores_apart(real_root: Path, listing: Listing) -> None:
+    """Leave the stores' files out (each is audited as its own tree, so its findings would
+    be reported twice, once under other codes); they stay present, so links into them
+    resolve."""
+    apart = sorted(rel for rel in listing.present if "/" not in rel and (real_root / rel).is_dir())
+    if not apart:
+        return
+    inside = tuple(rel + "/" for rel in apart)
+    listing.apart = apart
+    listing.candidates = [c for c in listing.candidates if not c.path.startswith(inside)]
+    listing.problems = [(p, q) for p, q in listing.problems if not p.startswith(inside)]
+    listing.errors = [e for e in listing.errors if not e.path.startswith(inside)]
 
 
 def _entries(directory: Path, prefix: str, out: Listing) -> list[os.DirEntry[str]]:
