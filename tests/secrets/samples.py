@@ -1628,3 +1628,45 @@ CASES["password-quoted-symbols"][1].extend(
         "sshpass -p '<pass:word>' ssh root@nas",
     ]
 )
+# --- a credential's name and value as a call's two quoted arguments (an environment set up
+# in a test's code); a label's pair and a stand-in stay quiet
+CASES["quoted-name-value"] = (
+    [
+        (
+            'os.environ.setdefault("HARBOR_API_TOKEN", "kQ3-7e8Rmlk2Jd9_xPq04LmZ8sNw1Rt--Yb6Hc5G")',
+            "kQ3-7e8Rmlk2Jd9_xPq04LmZ8sNw1Rt--Yb6Hc5G",
+        ),
+        ('os.Setenv("DB_PASSWORD", "Qm7vR2xLp9Kw")', "Qm7vR2xLp9Kw"),
+        ("headers.set('x-api-key', 'Zr8mQ2vLx7pW4kT9')", "Zr8mQ2vLx7pW4kT9"),
+    ],
+    [
+        'os.environ.setdefault("HARBOR_JWT_SECRET", "test-jwt-secret")',
+        't("password", "Password")',
+        'labels = {("api_key", "API Key")}',
+        'os.environ.setdefault("HARBOR_TOKEN", "${HARBOR_TOKEN}")',
+        'getenv("API_TOKEN", "changeme-please")',
+        "names = ['NSToken', 'NSPersistentStoreCoordinator', 'X509_val_st']",
+        "    'X509_val_st', 'private_key_st', 'CRYPTO_dynlock',",
+    ],
+)
+# --- what a claim's name is given in prose: its alternatives, a comparison, a word ending
+# the sentence; a format's field; a value that says it is for CI only; a round of work;
+# a stand-in word and a number in a test's request body
+CASES["generic-assignment"][1].extend(
+    [
+        "token_use=user|customer; sub=user_id|customer_id; system tokens carry scopes",
+        "the filter checks scope only when token_use==customer_mcp (compatible)",
+        "claims are now strict token_use=customer. Refresh rotates them",
+        "- **New log lines:** `cards token_budget: max_tokens=%d` and `raw=%d`",
+        "  JWT_SECRET: ci-jwt-secret-not-for-production-use-only",
+        "- Log a session token only as its first 8 characters: `token=ab34cd56...`.",
+        '        .body("""{"username":"testuser","password":"Test1234!"}""")',
+    ]
+)
+CASES["generic-assignment"][0].extend(
+    [
+        ("the token is now API_TOKEN=Zr8mQ2vLx7pW4kT9.", "Zr8mQ2vLx7pW4kT9"),
+        ("DB_PASSWORD=Harbor2026!", "Harbor2026!"),
+    ]
+)
+CASES["pass-phrase"][1].append("LANDMINE found this pass: **case-only file drift.** in R/")

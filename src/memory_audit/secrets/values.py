@@ -82,6 +82,12 @@ TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2})?")
 DESCRIBED = re.compile(
     r"(?:[a-z]+[_-])*(?:token|key|secret|password|pass)[_-](?:string|value)", re.I
 )
+# What a value is when it is no value: the alternatives a claim or a field takes
+# (``token_use=user|customer``), a comparison's right side (``token_use==customer_mcp``
+# reads ``=customer_mcp``), a format's field (``max_tokens=%d``).
+ALTERNATIVES = re.compile(r"[a-z_]+(?:\|[a-z_]+)+")
+ELLIPSES = ("...", "…")
+FORMAT_FIELD = re.compile(r"(?:^|[=:])%[-+ #0-9.]*[sdifxr]$")
 # A vendor's prefix and x's where the token would be: "ghp_xxx", "sk-proj-XXX".
 VENDOR_PLACEHOLDER = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}[_-](?:x{3,}|X{3,})$")
 # A member of a module or a constant in code: ``COLORS.ink``, ``theme.palette.primary``.
@@ -164,8 +170,10 @@ KIND_WORDS = ("pass", "password", "passwd", "secret", "token", "key", "apikey")
 SELF_NAMED_SPLIT = re.compile(r"[-_]")
 STAND_IN_WORDS = frozenset(
     """dev local test testing my db demo dummy fake sample example some foo bar your secure
-    new old strong super""".split()
+    new old strong super ci jwt insecure unsafe not for production use only""".split()
 )
+# A stand-in's first word, then digits (a closing ``!``): ``Test1234!``, ``Demo2024``.
+LEADING_STAND_INS = frozenset({"test", "demo", "dummy", "fake", "sample", "example"})
 # camelCase parts of a stand-in run into its kind (``securePassword123``)
 CAMEL_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 MIN_DISTINCT = 5
@@ -234,7 +242,9 @@ WORK_PASS = re.compile(
     r"(?i:\b(?:figma|design|review|first|second|third|final|last|next|another|cleanup"
     r"|clean-up|polish|qa|render|rendering|lighting|shadow|audit|lint|refactor|copy|edit"
     r"|editing|proofreading|optimi[sz]ation|perf|performance|visual|ui|ux|docs|a11y"
-    r"|accessibility|layout|style|styling|responsive|mobile)\*{0,2} pass\b)"
+    r"|accessibility|layout|style|styling|responsive|mobile|this|that|each|every|one|single"
+    r"|later|earlier|prior|previous|subsequent|full|quick|manual|deep|1st|2nd|3rd|\d+th)"
+    r"\*{0,2} pass\b)"
     r"\*{0,2} ?(?:[:=：]|is\b)\*{0,2} ?[\"'`]?$"
 )
 DESIGN_TOKEN = re.compile(
@@ -399,6 +409,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     words = {value.lower(), _userinfo_password(text, start, value).lower()}
     stand_in = (
         placeholder
+        or _no_value(value)
+        or text.startswith(ELLIPSES, end)  # a prefix shown, the rest elided: `token=ab12...`
         or words & PLACEHOLDER_WORDS
         or _self_named(value)
         or _repeats_login(text, start, value)
@@ -585,6 +597,14 @@ def _generated_tail(value: str) -> bool:
     return any(c.isdigit() for c in tail) and any(c.isalpha() for c in tail)
 
 
+def _no_value(value: str) -> bool:
+    """What prose gives a claim or a field where a value would be: its alternatives, a
+    comparison's right side (``==`` read from its second ``=``), a format's field."""
+    return value.startswith("=") or bool(
+        ALTERNATIVES.fullmatch(value) or FORMAT_FIELD.search(value)
+    )
+
+
 def _self_named(value: str) -> bool:
     """A value that names its own kind among a doc's stand-in words, as examples do:
     ``dev-token-123``, ``local-dev-secret`` (stand-ins, numbers and the kind), ``dbpass``,
@@ -608,12 +628,17 @@ def _self_named(value: str) -> bool:
 
 def _self_named_camel(value: str) -> bool:
     """``securePassword123``, ``newSecurePassword123``, ``Password123!``: camelCase parts
-    that are the kind, stand-in words and a number (a closing ``!`` aside)."""
+    that are the kind, stand-in words and a number (a closing ``!`` aside); and a stand-in
+    word, then a number: ``Test1234!``, as a test's fixture or a doc's example has it."""
     core = value.removesuffix("!")
     if not core.isascii() or not core.isalnum():
         return False
     parts = [part.lower() for part in CAMEL_PARTS.findall(core)]
-    return "".join(parts) == core.lower() and _kind_among_stand_ins(parts)
+    if "".join(parts) != core.lower():
+        return False
+    return _kind_among_stand_ins(parts) or (
+        len(parts) == 2 and parts[0] in LEADING_STAND_INS and parts[1].isdigit()
+    )
 
 
 def _kind_among_stand_ins(parts: list[str]) -> bool:
