@@ -3,7 +3,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from memory_audit.fix.actions import actions, answers_for
+from memory_audit.fix.actions import TOPIC_NAME, actions, answers_for
 from memory_audit.fix.tree_access import Tree
 from memory_audit.model.finding import Finding
 from memory_audit.model.stores import AgentStore
@@ -208,6 +208,32 @@ def test_an_index_written_as_notes_is_one_finding_per_code_not_a_flood(tree_dir:
     # Project rules first: a project's rule moved to ~/.claude/rules would load everywhere.
     assert rules.suggestion is not None
     assert rules.suggestion.startswith("move them to the project's .claude/rules/<topic>.md")
+
+
+def test_moving_inline_content_takes_the_headings_it_leaves_empty(tree_dir: Path) -> None:
+    # Sections that hold nothing but knowledge move whole, their headings with them: the
+    # index is left with no heading over nothing. A section with pointers keeps its
+    # heading (only its paragraph moves), and so does the index's own title.
+    text = (
+        "# Index\nWhat this memory holds.\n\n"
+        "## Build\nMake builds it.\nCI runs on main.\n\n"
+        "## Deploy\n\nTag, then push.\n\n"
+        "## Notes\nSome prose first.\n" + entries(3) + "### Old\nThe last of the knowledge.\n"
+    )
+    write_tree(tree_dir, {"MEMORY.md": text})
+    [inline] = [f for f in findings(tree_dir, "index-budget") if f.code == "inline-content"]
+    assert inline.fix is not None
+    # the message still counts the knowledge; the fix's ranges take the emptied headings
+    assert inline.message.startswith("6 lines of inline content, not pointers, in 5 blocks:")
+    assert inline.fix["ranges"] == [[2, 2], [4, 6], [8, 10], [13, 13], [17, 18]]
+    action = actions(Scanner(bundled_rules(), b"salt"))["move-to-topic"]
+    action.build(Tree.open(tree_dir), inline.fix, answers_for(action, inline.fix)).apply()
+    kept = (tree_dir / "MEMORY.md").read_text().splitlines()
+    assert kept[0] == "# Index"
+    assert [line for line in kept if line.startswith("#")] == ["# Index", "## Notes"]
+    assert sum(line.startswith("- [Note ") for line in kept) == 3
+    topic = (tree_dir / TOPIC_NAME).read_text()
+    assert all(h in topic for h in ("## Build", "## Deploy", "### Old", "Tag, then push."))
 
 
 def test_a_few_rules_and_blocks_keep_a_finding_each(tree_dir: Path) -> None:
@@ -513,7 +539,8 @@ def test_an_item_with_its_pointer_nested_and_a_wrapped_hook_are_entries_not_inli
     # knowledge written into the index; a pointer's hook wrapped onto a second line is not
     assert inline.message == "lines 11–14: 4 line(s) of inline content, not pointers"
     assert inline.fix is not None
-    assert (inline.fix["first"], inline.fix["last"]) == (11, 14)
+    # the "## Notes" heading above them holds nothing else: it moves with them
+    assert (inline.fix["first"], inline.fix["last"]) == (10, 14)
 
 
 def test_a_line_past_the_cut_sending_to_a_project_document_hides_no_memory(

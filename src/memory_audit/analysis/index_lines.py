@@ -129,10 +129,43 @@ def _content(
             block = []
     blocks = [b for b in [*blocks, block] if b]
     yield from _rules(dimension, index, rules)
+    # what the fix moves: a block, with its section's heading when nothing else is under it
+    spans = [_with_heading(index.lines, kinds, b) for b in blocks]
     if len(blocks) > GROUPED:
-        yield _inline_grouped(dimension, index, blocks, tight)
+        yield _inline_grouped(dimension, index, blocks, spans, tight)
     else:
-        yield from (_inline(dimension, index, b, tight) for b in blocks)
+        for one, span in zip(blocks, spans, strict=True):
+            yield _inline(dimension, index, one, span, tight)
+
+
+def _with_heading(
+    lines: Sequence[str], kinds: Sequence[LineKind], block: Sequence[int]
+) -> tuple[int, int]:
+    """The lines a block's move takes: the block, and the heading above it when the block
+    is all its section holds (to the next heading of its level or above), so the index is
+    left with no heading over nothing. The index's own title (``#``) always stays."""
+    first, last = block[0], block[-1]
+    above = first - 1
+    while above >= 1 and kinds[above - 1] is LineKind.BLANK:
+        above -= 1
+    if above < 1 or kinds[above - 1] is not LineKind.HEADING:
+        return first, last
+    level = _heading_level(lines[above - 1])
+    if level < 2:
+        return first, last
+    for number in range(last + 1, len(lines) + 1):
+        kind = kinds[number - 1]
+        if kind is LineKind.HEADING and 0 < _heading_level(lines[number - 1]) <= level:
+            break
+        if kind is not LineKind.BLANK:
+            return first, last
+    return above, last
+
+
+def _heading_level(text: str) -> int:
+    """An ATX heading's level (``## x``: 2); 0 for any other heading."""
+    stripped = text.lstrip()
+    return len(stripped) - len(stripped.lstrip("#"))
 
 
 def _items_with_nested_pointers(
@@ -201,7 +234,9 @@ def _numbers(lines: Sequence[int]) -> str:
     return shown + (f" and {len(lines) - SHOWN_LINES} more" if len(lines) > SHOWN_LINES else "")
 
 
-def _inline(dimension: str, index: Index, block: Sequence[int], tight: bool) -> Finding:
+def _inline(
+    dimension: str, index: Index, block: Sequence[int], span: tuple[int, int], tight: bool
+) -> Finding:
     first, last = block[0], block[-1]
     where = f"line {first}" if first == last else f"lines {first}–{last}"
     return make_finding(
@@ -212,13 +247,17 @@ def _inline(dimension: str, index: Index, block: Sequence[int], tight: bool) -> 
         f"{where}: {len(block)} line(s) of inline content, not pointers",
         "move it into a topic file and leave one `- [Title](file.md) — hook` line",
         key=index.lines[first - 1].strip()[:80],
-        fix={"action": "move-to-topic", "first": first, "last": last},
+        fix={"action": "move-to-topic", "first": span[0], "last": span[1]},
         level="problem" if tight else None,
     )
 
 
 def _inline_grouped(
-    dimension: str, index: Index, blocks: Sequence[Sequence[int]], tight: bool
+    dimension: str,
+    index: Index,
+    blocks: Sequence[Sequence[int]],
+    spans: Sequence[tuple[int, int]],
+    tight: bool,
 ) -> Finding:
     starts = [f"{b[0]}–{b[-1]}" if len(b) > 1 else str(b[0]) for b in blocks]
     shown = ", ".join(starts[:SHOWN_LINES])
@@ -235,9 +274,9 @@ def _inline_grouped(
         key="inline-content",
         fix={
             "action": "move-to-topic",
-            "first": blocks[0][0],
-            "last": blocks[0][-1],
-            "ranges": [[b[0], b[-1]] for b in blocks],
+            "first": spans[0][0],
+            "last": spans[0][1],
+            "ranges": [list(span) for span in spans],
         },
         level="problem" if tight else None,
     )
