@@ -1670,3 +1670,25 @@ CASES["generic-assignment"][0].extend(
     ]
 )
 CASES["pass-phrase"][1].append("LANDMINE found this pass: **case-only file drift.** in R/")
+# --- a key's name in capitals under YAML's or an env file's `:` (`FERNET_KEY: ...`), as a
+# CI workflow's `env:` has it; a name, a path, a variable or a stand-in there is no key
+CASES["generic-assignment"][0].extend(
+    [
+        (
+            "  FERNET_KEY: zh3Kq9vLx2Rt7mWp4Yb8Nc1Ds6Fg0Hj5Kl2Zx9Cv4B=",
+            "zh3Kq9vLx2Rt7mWp4Yb8Nc1Ds6Fg0Hj5Kl2Zx9Cv4B=",
+        ),
+        ("ENCRYPTION_KEY: 9f2c4e7a1b8d3f6e0a5c2b9d4e7f1a3c", "9f2c4e7a1b8d3f6e0a5c2b9d4e7f1a3c"),
+    ]
+)
+CASES["generic-assignment"][1].extend(
+    [
+        "  SORT_KEY: created_at",
+        "  CACHE_KEY: user_profile_v2",
+        "  SSH_KEY: ~/.ssh/id_ed25519",
+        "  ENCRYPTION_KEY: ${ENCRYPTION_KEY}",
+        "  SIGNING_KEY: change-me-in-production",
+        "  S3_BUCKET_KEY: uploads/2024/report.pdf",
+        "  sort_key: created_at_desc_v2",
+    ]
+)
