@@ -8,8 +8,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from memory_audit.commands.precommit import trees_of
+from memory_audit.commands.targets import resolve_scope
+from memory_audit.config.settings import Config
 from memory_audit.errors import UsageError
 from memory_audit.tree import discovery as discover
+from memory_audit.tree.walk import agent_stores_in, list_tree
 from tests.harness import memory, write_tree
 
 
@@ -183,3 +187,28 @@ def test_a_store_moved_to_trash_is_never_a_tree(isolated_home: Path) -> None:
     write_tree(projects / "-work-app/.trash/memory", {"a.md": memory("a")})
     found = discover.find_trees(("~/.claude/projects/**/memory",))
     assert [r.root for r in found] == [live]
+
+
+def test_a_folder_of_agents_stores_named_on_the_command_line_brings_each_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its own tree leaves the stores' files out, so each store is a target of the same run,
+    # and a file of a store with no index yet belongs to that store, not to the folder
+    # above (pre-commit scanned a committed token nowhere).
+
+    stores = tmp_path / "repo" / ".claude" / "agent-memory"
+    write_tree(stores, {"MEMORY.md": "# Agents\n", "reviewer/deploy.md": "notes\n"})
+    (stores / "coder").mkdir()
+    (stores / "linked").symlink_to(tmp_path / "repo", target_is_directory=True)
+    scope = resolve_scope([str(stores), str(stores / "coder")], None, Config())
+    assert [ref.root for ref in scope.refs] == [stores, stores / "coder", stores / "reviewer"]
+    assert trees_of([str(stores / "reviewer" / "deploy.md")]) == [stores / "reviewer"]
+    # a symlinked store is audited by no one: its files are not the folder's, nor held apart
+    assert list_tree(stores).apart == ["coder", "reviewer"]
+    # the user's stores, wherever CLAUDE_CONFIG_DIR puts Claude Code's folder
+    moved = tmp_path / "alt"
+    write_tree(moved / "agent-memory", {"reviewer/MEMORY.md": "# R\n"})
+    assert agent_stores_in(moved / "agent-memory") == []
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(moved))
+    assert agent_stores_in(moved / "agent-memory") == ["reviewer"]
+    assert agent_stores_in(tmp_path / "repo" / ".claude") == []

@@ -236,6 +236,29 @@ def test_moving_inline_content_takes_the_headings_it_leaves_empty(tree_dir: Path
     assert all(h in topic for h in ("## Build", "## Deploy", "### Old", "Tag, then push."))
 
 
+def inline_fix_span(tree_dir: Path, text: str) -> tuple[int, int]:
+    write_tree(tree_dir, {"MEMORY.md": text})
+    [inline] = [f for f in findings(tree_dir, "index-budget") if f.code == "inline-content"]
+    assert inline.fix is not None
+    return inline.fix["first"], inline.fix["last"]
+
+
+def test_a_heading_that_is_a_way_to_a_file_or_the_title_stays_where_it_is(
+    tree_dir: Path,
+) -> None:
+    pointers = "- [Note 0](n0.md) — a\n- [Note 1](n1.md) — b\n"
+    # a heading that links to or names a memory is a way to it: the index keeps it
+    for heading in ("## [Build notes](n2.md)", "## `n2.md`", "## [[n2]]"):
+        text = f"# Index\n{pointers}{heading}\nMake builds it.\n"
+        assert inline_fix_span(tree_dir, text) == (5, 5), heading
+    # the index's title, whatever its level, stays
+    text = "## Memory index\nWhat this memory holds.\n\n## Build\n" + pointers
+    assert inline_fix_span(tree_dir, text) == (2, 2)
+    # a child heading that is all its parent holds takes the parent along
+    text = f"# Index\n{pointers}## Parent\n### Child\nKnowledge.\n"
+    assert inline_fix_span(tree_dir, text) == (4, 6)
+
+
 def test_a_few_rules_and_blocks_keep_a_finding_each(tree_dir: Path) -> None:
     text = "# Index\nA note.\n- Always check a.\n\n## B\nB note.\n- Never skip b.\n" + entries(3)
     write_tree(tree_dir, {"MEMORY.md": text})

@@ -1692,3 +1692,80 @@ CASES["generic-assignment"][1].extend(
         "  sort_key: created_at_desc_v2",
     ]
 )
+# --- a second reading of round ten: a vendor's token followed by "..." is still a token; a
+# value may start with "=" (only "==" compares); "this pass:" before a strong value labels
+# it; a call's name may end in _KEY, _PASS or _PWD, a header's name is matched in any case
+# and a space may come before the comma; a key's name in capitals takes Markdown's and
+# JSON's dress and an env file's "="; public keys, ids and shortcuts under such a name,
+# and a header's or cookie's own name as the value, are no secrets
+CASES["github-pat"][0].append(
+    (
+        "export GITHUB_TOKEN=ghp_pLIix6MEOLeMa61EqJomTEI1JEzO3joOj37H...",
+        "ghp_pLIix6MEOLeMa61EqJomTEI1JEzO3joOj37H",
+    )
+)
+CASES["password-quoted-symbols"][0].append(('DB_PASSWORD="=Kq9]xL!2mP"', "=Kq9]xL!2mP"))
+CASES["password-phrase"][0].append(("password: =Kq9xL!2mPz", "=Kq9xL!2mPz"))
+CASES["command-line-password"][0].append(("sshpass -p =Kq9xL2mP ssh host", "=Kq9xL2mP"))
+CASES["pass-phrase"][0].append(("SSH in as admin, use this pass: Kq9xL2mP!z", "Kq9xL2mP!z"))
+CASES["quoted-name-value"][0].extend(
+    [
+        ('os.Setenv("DB_PASSWORD" , "Qm7vR2xLp9Kw")', "Qm7vR2xLp9Kw"),
+        (
+            'os.environ.setdefault("DJANGO_SECRET_KEY", "Qm7vR2xLp9Kw4Zr8mQ2vLx7pW4kT9")',
+            "Qm7vR2xLp9Kw4Zr8mQ2vLx7pW4kT9",
+        ),
+        ('os.Setenv("DB_PASS", "Qm7vR2xLp9Kw")', "Qm7vR2xLp9Kw"),
+        ('req.Header.Set("X-Auth-Token", "Zr8mQ2vLx7pW4kT9")', "Zr8mQ2vLx7pW4kT9"),
+        ("define('AUTH_KEY', 'Zr8mQ2vLx7pW4kT9q')", "Zr8mQ2vLx7pW4kT9q"),
+    ]
+)
+CASES["quoted-name-value"][1].extend(
+    [
+        'define("auth-token", "X-Auth-Token")',
+        'cookies.get("x-csrf-token", "XSRF-TOKEN")',
+        '_("api-key", "API-Schlüssel")',
+    ]
+)
+CASES["generic-assignment"][0].extend(
+    [
+        (
+            "- `FERNET_KEY`: zh3Kq9vLx2Rt7mWp4Yb8Nc1Ds6Fg0Hj5Kl2Zx9Cv4B=",
+            "zh3Kq9vLx2Rt7mWp4Yb8Nc1Ds6Fg0Hj5Kl2Zx9Cv4B=",
+        ),
+        (
+            "- **FERNET_KEY**: zh3Kq9vLx2Rt7mWp4Yb8Nc1Ds6Fg0Hj5Kl2Zx9Cv4B=",
+            "zh3Kq9vLx2Rt7mWp4Yb8Nc1Ds6Fg0Hj5Kl2Zx9Cv4B=",
+        ),
+        (
+            '"FERNET_KEY": "zh3Kq9vLx2Rt7mWp4Yb8Nc1Ds6Fg0Hj5Kl2Zx9Cv4B="',
+            "zh3Kq9vLx2Rt7mWp4Yb8Nc1Ds6Fg0Hj5Kl2Zx9Cv4B=",
+        ),
+        (
+            "FERNET_KEY=zh3Kq9vLx2Rt7mWp4Yb8Nc1Ds6Fg0Hj5Kl2Zx9Cv4B=",
+            "zh3Kq9vLx2Rt7mWp4Yb8Nc1Ds6Fg0Hj5Kl2Zx9Cv4B=",
+        ),
+    ]
+)
+CASES["generic-assignment"][1].extend(
+    [
+        "VAPID_PUBLIC_KEY: BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3q",
+        "SSH_PUBLIC_KEY: ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHq",
+        "RECAPTCHA_SITE_KEY: 6LcQm7vR2xLp9Kw4Zr8mQ2vLx7pW4kT9",
+        "GPG_KEY: 4AEE18F83AFDEB23",
+        "IDEMPOTENCY_KEY: 3f2a9c1e-7b4d-4e2a-9c1e-7b4d4e2a9c1e",
+        "SHORTCUT_KEY: Ctrl+Shift+P",
+    ]
+)
+CASES["quoted-name-value"][1].extend(
+    [
+        "           'int_fast16_t', 'RC5_32_KEY', 'ucontext64', 'ASN1_INTEGER',",
+        "        'hash-iterate-key', 'hash-iterate-key+value', 'hash-iterate-next',",
+    ]
+)
+CASES["generic-assignment"][1].append(
+    'INLINE_REPLY_BUTTON_TEXT_KEY = "x-kde-reply-submit-button-text"'
+)
+CASES["quoted-name-value"][0].append(
+    ('setenv("HARBOR_API_TOKEN", "kQ3x7e8Rmlk2Jd9xPq04", 1);', "kQ3x7e8Rmlk2Jd9xPq04")
+)

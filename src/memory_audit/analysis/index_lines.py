@@ -16,6 +16,8 @@ from memory_audit.tree.index_file import INDEX_NAME, LIST_ITEM, Index, IndexEntr
 from memory_audit.tree.index_names import NamedPointer
 
 SHOWN_LINES = 12  # line numbers listed in a grouped finding
+# What in a heading may point at a file: a link, a wikilink, a file's name.
+NAMING_MARKS = ("](", "[[", ".md")
 GROUPED = 3  # more blocks (or rules) than this in one index: one finding for them all
 RULE_START = (
     "always ",
@@ -143,23 +145,28 @@ def _with_heading(
 ) -> tuple[int, int]:
     """The lines a block's move takes: the block, and the heading above it when the block
     is all its section holds (to the next heading of its level or above), so the index is
-    left with no heading over nothing. The index's own title (``#``) always stays."""
+    left with no heading over nothing; then that heading's own parent, the same way. The
+    index's title (its first line of text, or any ``#``) stays, and so does a heading that
+    links to or names a file (a way to it the index would lose)."""
     first, last = block[0], block[-1]
-    above = first - 1
-    while above >= 1 and kinds[above - 1] is LineKind.BLANK:
-        above -= 1
-    if above < 1 or kinds[above - 1] is not LineKind.HEADING:
-        return first, last
-    level = _heading_level(lines[above - 1])
-    if level < 2:
-        return first, last
-    for number in range(last + 1, len(lines) + 1):
-        kind = kinds[number - 1]
-        if kind is LineKind.HEADING and 0 < _heading_level(lines[number - 1]) <= level:
-            break
-        if kind is not LineKind.BLANK:
+    title = next((n for n, kind in enumerate(kinds, 1) if kind is not LineKind.BLANK), 0)
+    while True:
+        above = first - 1
+        while above >= 1 and kinds[above - 1] is LineKind.BLANK:
+            above -= 1
+        if above in (0, title) or kinds[above - 1] is not LineKind.HEADING:
             return first, last
-    return above, last
+        heading = lines[above - 1]
+        level = _heading_level(heading)
+        if level < 2 or any(mark in heading for mark in NAMING_MARKS):
+            return first, last
+        for number in range(last + 1, len(lines) + 1):
+            kind = kinds[number - 1]
+            if kind is LineKind.HEADING and 0 < _heading_level(lines[number - 1]) <= level:
+                break
+            if kind is not LineKind.BLANK:
+                return first, last
+        first = above
 
 
 def _heading_level(text: str) -> int:

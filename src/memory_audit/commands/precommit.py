@@ -15,6 +15,7 @@ from typing import TextIO
 from memory_audit.checks import DIMENSIONS
 from memory_audit.commands import audit
 from memory_audit.model.dimension import Need
+from memory_audit.tree.agent_stores import agent_of
 from memory_audit.tree.index_file import INDEX_NAME
 
 # A commit has no session transcripts: dimensions that read them are left to the service.
@@ -26,7 +27,8 @@ def trees_of(files: Sequence[str]) -> list[Path]:
     for name in files:
         path = Path(name).absolute()
         for folder in path.parents:
-            if (folder / INDEX_NAME).is_file() or folder.name == "memory":
+            # an agent's store is its own tree, index or not (never the folder of stores)
+            if (folder / INDEX_NAME).is_file() or folder.name == "memory" or agent_of(folder):
                 if folder not in roots:
                     roots.append(folder)
                 break

@@ -55,7 +55,8 @@ def resolve_scope(
     if project:
         return Scope([discover.tree_for_project(_project_path(project))], current=here)
     if paths:
-        return Scope([discover.tree_for_path(Path(p)) for p in paths], current=here)
+        refs = [ref for p in paths for ref in discover.trees_for_path(Path(p))]
+        return Scope(_once(refs), current=here)
     if here is not None and not every:
         return Scope([discover.tree_for_path(here)], current=here)
     refs = discover.find_trees(config.settings.roots, every_store=True)
@@ -68,6 +69,17 @@ def resolve_scope(
         f"Not inside a project with memory: every tree ({len(refs)}); "
         "--project or a path chooses one.",
     )
+
+
+def _once(refs: list[TreeRef]) -> list[TreeRef]:
+    """Each tree once, where it first came (a store named beside its folder of stores)."""
+    seen: set[Path] = set()
+    kept = []
+    for ref in refs:
+        if ref.root.absolute() not in seen:
+            seen.add(ref.root.absolute())
+            kept.append(ref)
+    return kept
 
 
 def _project_path(project: str) -> str:

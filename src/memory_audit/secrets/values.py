@@ -87,6 +87,9 @@ DESCRIBED = re.compile(
 # reads ``=customer_mcp``), a format's field (``max_tokens=%d``).
 ALTERNATIVES = re.compile(r"[a-z_]+(?:\|[a-z_]+)+")
 ELLIPSES = ("...", "…")
+MAX_SHOWN_PREFIX = 12
+# A header's or a cookie's name, capitalised words joined by hyphens: "X-Auth-Token".
+NAME_SHAPED = re.compile(r"[A-Z][A-Za-zÀ-ÿ]*(?:-[A-Z][A-Za-zÀ-ÿ]*)+")
 FORMAT_FIELD = re.compile(r"(?:^|[=:])%[-+ #0-9.]*[sdifxr]$")
 # A vendor's prefix and x's where the token would be: "ghp_xxx", "sk-proj-XXX".
 VENDOR_PLACEHOLDER = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}[_-](?:x{3,}|X{3,})$")
@@ -242,10 +245,21 @@ WORK_PASS = re.compile(
     r"(?i:\b(?:figma|design|review|first|second|third|final|last|next|another|cleanup"
     r"|clean-up|polish|qa|render|rendering|lighting|shadow|audit|lint|refactor|copy|edit"
     r"|editing|proofreading|optimi[sz]ation|perf|performance|visual|ui|ux|docs|a11y"
-    r"|accessibility|layout|style|styling|responsive|mobile|this|that|each|every|one|single"
-    r"|later|earlier|prior|previous|subsequent|full|quick|manual|deep|1st|2nd|3rd|\d+th)"
+    r"|accessibility|layout|style|styling|responsive|mobile"
+    r"|later|earlier|prior|previous|subsequent|1st|2nd|3rd|\d+th)"
     r"\*{0,2} pass\b)"
     r"\*{0,2} ?(?:[:=：]|is\b)\*{0,2} ?[\"'`]?$"
+)
+# Keys that are no secrets by what they key: a public key and a site key (public by
+# design), a key's id (GPG), what dedupes a request, a keyboard's shortcut, a sort or a
+# cache's, a table's: "VAPID_PUBLIC_KEY: ...", "IDEMPOTENCY_KEY: <uuid>".
+# A key named so in capitals, given words joined by hyphens: what it keys, no secret.
+KEY_NAMED = re.compile(r"_KEY[*_`\"']{0,3}[ \t]*[:=][ \t]*[*_`\"']{0,3}$")
+KEBAB_WORDS = re.compile(r"[a-z]+(?:-[a-z]+)+")
+NO_SECRET_KEY = re.compile(
+    r"(?i:(?:public|site|publishable|idempotency|shortcut|hot|sort|cache|partition|primary"
+    r"|foreign|gpg|pgp|ssh|lookup|dedupe?|routing|row|column|index|i18n|translation)[_-]?key)"
+    r"[*_`\"']{0,3}[ \t]*[:=][ \t]*[*_`\"']{0,3}$"
 )
 DESIGN_TOKEN = re.compile(
     r"(?:(?i:\bdesign[ _-]?tokens?\b)|디자인 ?토큰|デザイン ?トークン"
@@ -409,8 +423,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     words = {value.lower(), _userinfo_password(text, start, value).lower()}
     stand_in = (
         placeholder
-        or _no_value(value)
-        or text.startswith(ELLIPSES, end)  # a prefix shown, the rest elided: `token=ab12...`
+        or _no_value(value, text, start)
+        or _elided(rule, value, text, end)
         or words & PLACEHOLDER_WORDS
         or _self_named(value)
         or _repeats_login(text, start, value)
@@ -597,12 +611,22 @@ def _generated_tail(value: str) -> bool:
     return any(c.isdigit() for c in tail) and any(c.isalpha() for c in tail)
 
 
-def _no_value(value: str) -> bool:
-    """What prose gives a claim or a field where a value would be: its alternatives, a
-    comparison's right side (``==`` read from its second ``=``), a format's field."""
-    return value.startswith("=") or bool(
-        ALTERNATIVES.fullmatch(value) or FORMAT_FIELD.search(value)
+def _no_value(value: str, text: str, start: int) -> bool:
+    """What prose gives a claim, a field or a label where a value would be: its
+    alternatives, a comparison's right side (``==`` read from its second ``=``), a format's
+    field, bold text (``this pass: **...**``), a header's or a cookie's own name in code
+    (``X-Auth-Token``, ``XSRF-TOKEN``)."""
+    if value.startswith("=") and text[start - 1 : start] == "=":
+        return True
+    return value.startswith(("**", "__")) or bool(
+        ALTERNATIVES.fullmatch(value) or FORMAT_FIELD.search(value) or NAME_SHAPED.fullmatch(value)
     )
+
+
+def _elided(rule: Rule, value: str, text: str, end: int) -> bool:
+    """A generic rule's short value shown as a prefix, the rest elided (``token=ab12...``).
+    A vendor's token of its full shape is a secret whatever follows it."""
+    return rule.generic and len(value) <= MAX_SHOWN_PREFIX and text.startswith(ELLIPSES, end)
 
 
 def _self_named(value: str) -> bool:
@@ -994,10 +1018,7 @@ def _in_context(text: str, start: int, end: int) -> bool:
         return False
     if TEST_STATUS.search(before) and TESTED.search(f"{before[-NEAR:]}\n{after}"):
         return False  # "smoke test PASS: build42x": a test's result, no password's label
-    # the label names a design system's token, or a round of work ("Figma pass: step1+step2"):
-    # no credential
-    near = max(0, len(before) - NEAR)
-    if DESIGN_TOKEN.search(before, near) or WORK_PASS.search(before, near):
+    if _labelled_no_secret(before, text[start:end]):
         return False
     suffix = FILE_SUFFIX.match(after) if after[:1] == "." else None
     if suffix is not None and PATH.search(suffix.group(0)):
@@ -1005,6 +1026,16 @@ def _in_context(text: str, start: int, end: int) -> bool:
     if PUBLIC_NEAR.search(f"{before[-NEAR:]}\n{after}"):
         return False  # "publishable key: ...", "anon key (public, safe to commit): ..."
     return not (EXAMPLE_BEFORE.search(before[-NEAR:]) or DISCLAIMER_AFTER.search(after))
+
+
+def _labelled_no_secret(before: str, value: str) -> bool:
+    """The label names a design system's token, a round of work ("Figma pass: step1+step2")
+    or a key that keys no secret ("VAPID_PUBLIC_KEY:"), or a key named in capitals is given
+    words joined by hyphens ("BUTTON_TEXT_KEY = "x-kde-reply-submit-button-text"")."""
+    near = max(0, len(before) - NEAR)
+    if KEY_NAMED.search(before, near) and KEBAB_WORDS.fullmatch(value):
+        return True
+    return any(label.search(before, near) for label in (DESIGN_TOKEN, WORK_PASS, NO_SECRET_KEY))
 
 
 def _around(text: str, start: int, end: int) -> tuple[str, str]:

@@ -19,7 +19,8 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memory_audit.tree.agent_stores import PROJECT_CONFIG, SCOPE_FOLDERS
+from memory_audit.config.paths import claude_home
+from memory_audit.tree.agent_stores import PROJECT_CONFIG, SCOPE_FOLDERS, USER_FOLDER
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.memory_file import FileKind, FileProblem
 
@@ -88,24 +89,45 @@ def list_tree(root: Path) -> Listing:
             folder = _visit(entry, rel, real_root, visited, listing)
             if folder is not None:
                 pending.append((folder, rel + "/"))
-    if _holds_agent_stores(real_root):
-        _hold_stores_apart(real_root, listing)
+    _hold_stores_apart(agent_stores_in(root), listing)
     listing.candidates.sort(key=lambda c: c.path)
     return listing
 
 
-def _holds_agent_stores(real_root: Path) -> bool:
-    """A ``.claude/agent-memory`` folder (a project's, a user's, or ``-local``): each folder in
-    it is an agent's store, which Claude Code loads on its own. An index kept beside them is
-    a person's, and their files belong to their own trees, not to it."""
-    return real_root.name in SCOPE_FOLDERS.values() and real_root.parent.name == PROJECT_CONFIG
+def agent_stores_in(root: Path) -> list[str]:
+    """The agents' stores a folder of them holds (a project's ``.claude/agent-memory`` or
+    ``-local``, the user's ``agent-memory`` in Claude Code's folder), by the names discovery
+    and :func:`~memory_audit.tree.agent_stores.agent_of` go by: its real folders, each a
+    store Claude Code loads on its own and audited as a tree of its own. Any other folder
+    holds none. An index kept beside them is a person's; their files are not its."""
+    folder = Path(os.path.abspath(root))
+    in_project = folder.name in SCOPE_FOLDERS.values() and folder.parent.name == PROJECT_CONFIG
+    if not in_project and not _same_folder(folder, claude_home() / USER_FOLDER):
+        return []
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    return sorted(
+        e.name
+        for e in entries
+        if not e.name.startswith(".")
+        and e.name not in PACKAGE_FOLDERS
+        and e.is_dir(follow_symlinks=False)  # discovery audits no symlinked store
+    )
 
 
-def _hold_stores_apart(real_root: Path, listing: Listing) -> None:
+def _same_folder(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _hold_stores_apart(apart: list[str], listing: Listing) -> None:
     """Leave the stores' files out (each is audited as its own tree, so its findings would
     be reported twice, once under other codes); they stay present, so links into them
     resolve."""
-    apart = sorted(rel for rel in listing.present if "/" not in rel and (real_root / rel).is_dir())
     if not apart:
         return
     inside = tuple(rel + "/" for rel in apart)
