@@ -115,9 +115,12 @@ def _plain_commit_references(lines: list[str]) -> Iterator[refs.Reference]:
     for number, text in prose_lines(lines, 1):
         if not refs.HEX_RUN.search(text) or not refs.COMMIT_LABEL.search(text):
             continue
-        if refs.OTHER_REPOSITORY.search(text) or any(
-            m.group(1).lower() not in ("this", "the", "our") for m in refs.IN_NAMED.finditer(text)
-        ):
+        # whose the hashes are is the same judgment in both (a repository named before or
+        # after them, "ferncastle commits abc1234"); what differs is how lines are found
+        said = text
+        if refs.WRAPPED.search(text) and number < len(lines):
+            said += " " + lines[number].strip()
+        if refs._names_another_repository(said):
             continue
         seen: set[str] = set()
         for match in refs.TOKEN.finditer(text):
@@ -139,6 +142,7 @@ HASH_PIECES = st.sampled_from(
 @settings(max_examples=400, deadline=None)
 @given(st.lists(HASH_PIECES, max_size=30).map("".join))
 @example("commit abc1234\n\ncommit 0a1b2c3 and abc1234 again\n```\nsha abc1234\n```")
+@example("abc1234.abc1234 commit```abc1234")  # a name before "commit": another repository's
 def test_commit_references_are_what_the_line_by_line_search_found(body: str) -> None:
     lines = body.split("\n")
     assert list(refs.commit_references(lines, 1)) == list(_plain_commit_references(lines))
