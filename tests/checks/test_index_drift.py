@@ -587,3 +587,43 @@ def test_an_encrypted_index_is_a_suggestion_to_unlock_not_to_restore(tree_dir: P
         missing.message == "MEMORY.md is encrypted (encrypted: git-crypt) — index cannot be checked"
     )
     assert missing.suggestion == "unlock the repository (`git-crypt unlock`) and audit again"
+
+
+def test_an_obsidian_vault_s_notes_are_what_the_index_s_wikilinks_name(tmp_path: Path) -> None:
+    # A repository that is an Obsidian vault: "- [[Jim Slogar]] — ..." names the vault's
+    # note people/Jim Slogar.md, found by its name wherever it is; outside a vault the same
+    # entry points at nothing the tree has
+    files = {
+        "people/Jim Slogar.md": "# Jim\n",
+        ".claude/agent-memory/ads/MEMORY.md": "# Ads\n- [[Jim Slogar]] — runs the accounts\n",
+    }
+    for vault in (True, False):
+        repo = Repo(tmp_path / f"vault-{vault}")
+        repo.commit("notes", {**files, **({".obsidian/app.json": "{}\n"} if vault else {})})
+        store = repo.path / ".claude/agent-memory/ads"
+        found = findings(store, "index-drift", location=ProjectLocation("-v", repo.path, None))
+        assert [(f.code, f.level) for f in found] == (
+            [] if vault else [("broken-index-link", "problem")]
+        )
+
+
+def test_a_wikilink_in_a_hook_that_names_no_memory_is_a_suggestion(tree_dir: Path) -> None:
+    # Cargo's [[bin]] tables named in a hook are no links; a hook's wikilink that cuts a
+    # memory's name short is still a broken link worth fixing
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n- [Manifest](manifest.md) — [[bench]]/[[bin]] entries move"
+            " with their files\n- [Model default](model_default.md) — see [[model_defa]]\n",
+            "manifest.md": memory("manifest"),
+            "model_default.md": memory("model_default"),
+        },
+    )
+    found = sorted(
+        (f.line, f.message.split("]]")[0], f.level) for f in findings(tree_dir, "index-drift")
+    )
+    assert found == [
+        (2, "[[bench", "suggestion"),
+        (2, "[[bin", "suggestion"),
+        (3, "link target [[model_defa", "problem"),
+    ]

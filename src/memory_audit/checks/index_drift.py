@@ -61,7 +61,7 @@ from urllib.parse import unquote
 
 from memory_audit.analysis.routing_files import routed_from
 from memory_audit.analysis.tree_home import on_this_machine, repository_copy
-from memory_audit.analysis.wikilinks import wikilink_resolves
+from memory_audit.analysis.wikilinks import near_name, wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.git import (
     GitUnavailable,
@@ -132,7 +132,10 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
         elif _identity(target) in uncommitted:
             yield _uncommitted_link(link, inside=target.inside)
         else:
-            yield _broken_link(link, target, pointer=(link.line, link) in pointers)
+            pointer = (link.line, link) in pointers
+            yield _broken_link(
+                link, target, pointer=pointer, aside=_wikilink_aside(tree, link, pointer=pointer)
+            )
     yield from _skips(kept_out, templates, elsewhere, from_project)
 
 
@@ -443,7 +446,15 @@ def _stale_path(link: IndexLink, actual: str) -> Finding:
     )
 
 
-def _broken_link(link: IndexLink, target: Target, *, pointer: bool) -> Finding:
+def _wikilink_aside(tree: MemoryTree, link: IndexLink, *, pointer: bool) -> bool:
+    """A wikilink in a hook or a sentence, not an entry's own pointer, that is close to no
+    memory's name: a note of another tool, a table's name (Cargo's ``[[bin]]``), an entity
+    of a vault never written. Worth a look, not a broken entry (issue 25: what is still
+    unresolved and looks like a memory name is a problem, the rest a suggestion)."""
+    return link.wiki and not pointer and near_name(tree, link.target) is None
+
+
+def _broken_link(link: IndexLink, target: Target, *, pointer: bool, aside: bool = False) -> Finding:
     where = "outside the tree " if target.absolute is not None and not target.inside else ""
     shown = f"[[{link.target}]]" if link.wiki else f"`{link.target}`"
     suggestion = "remove the entry, or update the path if the file was renamed"
@@ -455,15 +466,22 @@ def _broken_link(link: IndexLink, target: Target, *, pointer: bool) -> Finding:
     if not pointer:  # a sentence that mentions the file: the link is wrong, not the sentence
         suggestion = "update the path in this sentence, or drop the link and keep the text"
         fix = None
+    message = f"link target {shown} {where}doesn't exist"
+    if aside:
+        message = f"{shown} names no memory, skill, agent or note Claude Code has here"
+        suggestion = (
+            "if it should name a memory, write its name; else drop the brackets and keep the text"
+        )
     return make_finding(
         ID,
         "broken-index-link",
         INDEX_NAME,
         link.line,
-        f"link target {shown} {where}doesn't exist",
+        message,
         suggestion,
         key=link.target,
         fix=fix,
+        level="suggestion" if aside else None,
     )
 
 

@@ -4,7 +4,8 @@ Memories link skills (``[[doc-finder]]``), agents (``[[auditor]]``), commands,
 ``[[CLAUDE]]``, notes kept beside the memory folder (a vault's ``[[anti-patterns]]``),
 headings of a CLAUDE.md, memories of the user's other stores and of the project's own:
 its agents' stores and the memory folders its repository tracks (a team's
-``docs/claude/memory``). Only names are gathered: folders are listed, the repository's
+``docs/claude/memory``), and in an Obsidian vault any note of the vault. Only names are
+gathered: folders are listed, the repository's
 tracked paths are listed, CLAUDE.md files are read for their headings (bounded); nothing
 else outside the tree is read, and nothing is written.
 """
@@ -27,6 +28,7 @@ MAX_STORES = 500
 MAX_TRACKED_NAMES = 20_000
 AGENT_SCOPES = ("agent-memory", "agent-memory-local")
 INDEX = "MEMORY.md"
+VAULT_MARK = ".obsidian"
 HEADING_BYTES = 256 * 1024
 
 
@@ -46,7 +48,26 @@ def outside_names(tree_root: Path, project: Path | None) -> frozenset[str]:
     names.update(_other_stores(home))
     if project is not None:
         names.update(_project_stores(project))
+    names.update(_vault_notes(tree_root))
     return frozenset(names)
+
+
+def _vault_notes(tree_root: Path) -> Iterator[str]:
+    """In an Obsidian vault (a folder above the tree holding ``.obsidian/``) a wikilink
+    names any note of the vault, by its name or its path from the vault's root (a
+    person's ``[[Jim Slogar]]`` in ``people/``): the notes its repository tracks there."""
+    vault = next((p for p in _ancestors(tree_root) if (p / VAULT_MARK).is_dir()), None)
+    found = project_listing(vault, "*.md") if vault is not None else None
+    if vault is None or found is None:
+        return
+    repository, listing = found
+    inside = os.path.relpath(os.path.realpath(vault), os.path.realpath(repository))
+    inside = inside.replace(os.sep, "/")
+    prefix = "" if inside == "." else inside + "/"
+    for path in itertools.islice((p for p in listing.split("\0") if p), MAX_TRACKED_NAMES):
+        if path.startswith(prefix):
+            yield path.rpartition("/")[2][:-3]
+            yield path[len(prefix) : -3]
 
 
 def _ancestors(root: Path) -> Iterator[Path]:
