@@ -1769,3 +1769,8 @@ CASES["generic-assignment"][1].append(
 CASES["quoted-name-value"][0].append(
     ('setenv("HARBOR_API_TOKEN", "kQ3x7e8Rmlk2Jd9xPq04", 1);', "kQ3x7e8Rmlk2Jd9xPq04")
 )
+# --- a build service's secret named where its value would go (EAS reads "@NAME" literally)
+CASES["generic-assignment"][1].append('"EXPO_PUBLIC_GOOGLE_MAPS_KEY": "@MY_SECRET_NAME"')
+CASES["generic-assignment"][0].append(
+    ('"GOOGLE_MAPS_KEY": "@Zr8mQ2vLx7pW4kT9"', "@Zr8mQ2vLx7pW4kT9")
+)

@@ -210,9 +210,11 @@ COMMON_WORDS = frozenset(
 )
 # Names of a secret, not the secret (one pattern, one call per value): where a tool reads
 # it from ("--password env:GITHUB_TOKEN", "op://vault/item"), an API token's id
-# ("user@realm!tokenname": Proxmox, PBS).
+# ("user@realm!tokenname": Proxmox, PBS), a build service's secret by its name (EAS's
+# "@MY_SECRET_NAME").
 SECRET_NAME = re.compile(
-    r"^(?:(?:env|file|fd|stdin|keychain|op|vault|ssm|cmd|exec)[:=]|[\w.-]+@[\w.-]+![\w.-]+$)",
+    r"^(?:(?:env|file|fd|stdin|keychain|op|vault|ssm|cmd|exec)[:=]|[\w.-]+@[\w.-]+![\w.-]+$"
+    r"|@(?-i:[A-Z][A-Z0-9_]+)$)",
     re.I,
 )
 # A URL's password that is a password word after a name, or none (``fern_password``,
