@@ -51,6 +51,8 @@ def _signed(claims: dict[str, object]) -> str:
 # the service_role key bypasses its row-level security (a secret).
 ANON_JWT = _signed({"iss": "supabase", "ref": "fernhillqzkwpt", "role": "anon", "iat": 1767225600})
 SERVICE_JWT = _signed({"iss": "supabase", "ref": "fernhillqzkwpt", "role": "service_role"})
+# The local development keys `supabase start` prints, the same everywhere (Supabase's own)
+DEMO_SERVICE_JWT = _signed({"iss": "supabase-demo", "role": "service_role", "exp": 1983812996})
 
 
 def uuid() -> str:
@@ -221,6 +223,7 @@ case(
         # public by design, whatever names it: the line need not say so
         ANON_JWT,
         "SUPABASE_ANON_KEY=" + ANON_JWT,
+        "- Supabase service_role key: " + DEMO_SERVICE_JWT,
         "- Anon key: `" + ANON_JWT + "`",
         "Authorization: Bearer " + ANON_JWT,
     ],
