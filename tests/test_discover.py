@@ -13,7 +13,8 @@ from memory_audit.commands.targets import resolve_scope
 from memory_audit.config.settings import Config
 from memory_audit.errors import UsageError
 from memory_audit.tree import discovery as discover
-from memory_audit.tree.walk import agent_stores_in, list_tree
+from memory_audit.tree.agent_stores import stores_in
+from memory_audit.tree.walk import list_tree
 from tests.harness import memory, write_tree
 
 
@@ -208,7 +209,7 @@ def test_a_folder_of_agents_stores_named_on_the_command_line_brings_each_store(
     # the user's stores, wherever CLAUDE_CONFIG_DIR puts Claude Code's folder
     moved = tmp_path / "alt"
     write_tree(moved / "agent-memory", {"reviewer/MEMORY.md": "# R\n"})
-    assert agent_stores_in(moved / "agent-memory") == []
+    assert stores_in(moved / "agent-memory") == []
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(moved))
-    assert agent_stores_in(moved / "agent-memory") == ["reviewer"]
-    assert agent_stores_in(tmp_path / "repo" / ".claude") == []
+    assert stores_in(moved / "agent-memory") == ["reviewer"]
+    assert stores_in(tmp_path / "repo" / ".claude") == []

@@ -46,14 +46,30 @@ def agent_of(root: Path) -> tuple[AgentStore, Path | None] | None:
     """The agent (and, for project and local scopes, the project folder) a tree is the
     memory of, read from where it is; None for any other tree."""
     parent = root.absolute().parent
-    if parent.name == USER_FOLDER and _same(parent.parent, claude_home()):
-        return AgentStore(root.name, "user"), None
-    if parent.parent.name != PROJECT_CONFIG:
+    scope = _stores_scope(parent)
+    if scope is None:
         return None
-    for scope, folder in SCOPE_FOLDERS.items():
-        if parent.name == folder:
-            return AgentStore(root.name, scope), parent.parent.parent
-    return None
+    return AgentStore(root.name, scope), None if scope == "user" else parent.parent.parent
+
+
+def stores_in(folder: Path) -> list[str]:
+    """The names of the agents' stores ``folder`` holds when it is a folder of them (the
+    user's ``agent-memory`` in Claude Code's folder, a project's ``.claude/agent-memory``
+    or ``-local``): its real folders, as :func:`agent_stores` lists them; none for any
+    other folder."""
+    if _stores_scope(folder.absolute()) is None:
+        return []
+    return [store.name for store in _folders_in(folder)]
+
+
+def _stores_scope(folder: Path) -> AgentScope | None:
+    """The scope of the agents' stores ``folder`` (absolute) would hold, by its name and
+    place; None when it holds none."""
+    if folder.name == USER_FOLDER and _same(folder.parent, claude_home()):
+        return "user"
+    if folder.parent.name != PROJECT_CONFIG:
+        return None
+    return next((scope for scope, name in SCOPE_FOLDERS.items() if folder.name == name), None)
 
 
 def agent_stores(projects: Iterable[Path]) -> Iterator[Path]:

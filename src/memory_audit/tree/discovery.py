@@ -23,11 +23,10 @@ from memory_audit.model.stores import AgentStore
 from memory_audit.regular_files import open_regular, read_regular
 from memory_audit.sources.git import GitUnavailable, remote_urls, repository_root
 from memory_audit.tree import claude_settings
-from memory_audit.tree.agent_stores import agent_of, agent_stores
+from memory_audit.tree.agent_stores import agent_of, agent_stores, stores_in
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.location import ProjectLocation, is_config_repository
 from memory_audit.tree.slugs import SLUG_LIMIT, slug_matches, slugify, tree_root_for_folder
-from memory_audit.tree.walk import agent_stores_in
 
 # Re-exported: slugs live in tree.slugs (light, for the hook); callers know them from here.
 __all__ = ["SLUG_LIMIT", "slug_matches", "slugify"]
@@ -367,7 +366,7 @@ def trees_for_path(path: Path) -> list[TreeRef]:
     """An explicit argument's trees: :func:`tree_for_path`'s, and when that is a folder of
     agents' stores, each store too (its files are no part of the folder's own tree)."""
     ref = tree_for_path(path)
-    return [ref, *(tree_for_path(ref.root / name) for name in agent_stores_in(ref.root))]
+    return [ref, *(tree_for_path(ref.root / name) for name in stores_in(ref.root))]
 
 
 def tree_for_path(path: Path) -> TreeRef:

@@ -19,8 +19,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memory_audit.config.paths import claude_home
-from memory_audit.tree.agent_stores import PROJECT_CONFIG, SCOPE_FOLDERS, USER_FOLDER
+from memory_audit.tree.agent_stores import stores_in
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.memory_file import FileKind, FileProblem
 
@@ -89,39 +88,10 @@ def list_tree(root: Path) -> Listing:
             folder = _visit(entry, rel, real_root, visited, listing)
             if folder is not None:
                 pending.append((folder, rel + "/"))
-    _hold_stores_apart(agent_stores_in(root), listing)
+    # an index kept beside agents' stores is a person's; their files are not its
+    _hold_stores_apart(stores_in(root), listing)
     listing.candidates.sort(key=lambda c: c.path)
     return listing
-
-
-def agent_stores_in(root: Path) -> list[str]:
-    """The agents' stores a folder of them holds (a project's ``.claude/agent-memory`` or
-    ``-local``, the user's ``agent-memory`` in Claude Code's folder), by the names discovery
-    and :func:`~memory_audit.tree.agent_stores.agent_of` go by: its real folders, each a
-    store Claude Code loads on its own and audited as a tree of its own. Any other folder
-    holds none. An index kept beside them is a person's; their files are not its."""
-    folder = Path(os.path.abspath(root))
-    in_project = folder.name in SCOPE_FOLDERS.values() and folder.parent.name == PROJECT_CONFIG
-    if not in_project and not _same_folder(folder, claude_home() / USER_FOLDER):
-        return []
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        return []
-    return sorted(
-        e.name
-        for e in entries
-        if not e.name.startswith(".")
-        and e.name not in PACKAGE_FOLDERS
-        and e.is_dir(follow_symlinks=False)  # discovery audits no symlinked store
-    )
-
-
-def _same_folder(a: Path, b: Path) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
 
 
 def _hold_stores_apart(apart: list[str], listing: Listing) -> None:
