@@ -255,16 +255,18 @@ WORK_PASS = re.compile(
     r"\*{0,2} pass\b)"
     r"\*{0,2} ?(?:[:=：]|is\b)\*{0,2} ?[\"'`]?$"
 )
+# What ends a key's label before its value: Markdown's or a quote's dress, ":" or "=".
+KEY_LABEL_END = r"[*_`\"']{0,3}[ \t]*[:=][ \t]*[*_`\"']{0,3}$"
+# A key named so in capitals, given words joined by hyphens: what it keys, no secret.
+KEY_NAMED = re.compile(r"_KEY" + KEY_LABEL_END)
+KEBAB_WORDS = re.compile(r"[a-z]+(?:-[a-z]+)+")
 # Keys that are no secrets by what they key: a public key and a site key (public by
 # design), a key's id (GPG), what dedupes a request, a keyboard's shortcut, a sort or a
 # cache's, a table's: "VAPID_PUBLIC_KEY: ...", "IDEMPOTENCY_KEY: <uuid>".
-# A key named so in capitals, given words joined by hyphens: what it keys, no secret.
-KEY_NAMED = re.compile(r"_KEY[*_`\"']{0,3}[ \t]*[:=][ \t]*[*_`\"']{0,3}$")
-KEBAB_WORDS = re.compile(r"[a-z]+(?:-[a-z]+)+")
 NO_SECRET_KEY = re.compile(
     r"(?i:(?:public|site|publishable|idempotency|shortcut|hot|sort|cache|partition|primary"
     r"|foreign|gpg|pgp|ssh|lookup|dedupe?|routing|row|column|index|i18n|translation)[_-]?key)"
-    r"[*_`\"']{0,3}[ \t]*[:=][ \t]*[*_`\"']{0,3}$"
+    + KEY_LABEL_END
 )
 DESIGN_TOKEN = re.compile(
     r"(?:(?i:\bdesign[ _-]?tokens?\b)|디자인 ?토큰|デザイン ?トークン"
