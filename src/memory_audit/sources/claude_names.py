@@ -30,6 +30,7 @@ AGENT_SCOPES = ("agent-memory", "agent-memory-local")
 INDEX = "MEMORY.md"
 VAULT_MARK = ".obsidian"
 HEADING_BYTES = 256 * 1024
+Listing = tuple[Path, str] | None  # a repository's root and its tracked paths, or none
 
 
 def outside_names(tree_root: Path, project: Path | None) -> frozenset[str]:
@@ -46,21 +47,27 @@ def outside_names(tree_root: Path, project: Path | None) -> frozenset[str]:
     for claude_md in (home / "CLAUDE.md", *(p / "CLAUDE.md" for p in bases)):
         names.update(_headings(claude_md))
     names.update(_other_stores(home))
+    # the Markdown the project's repository tracks, listed once for its stores and a vault
+    tracked = project_listing(project, "*.md") if project is not None else None
     if project is not None:
-        names.update(_project_stores(project))
-    names.update(_vault_notes(tree_root))
+        names.update(_project_stores(project, tracked))
+    names.update(_vault_notes(tree_root, tracked))
     return frozenset(names)
 
 
-def _vault_notes(tree_root: Path) -> Iterator[str]:
+def _vault_notes(tree_root: Path, tracked: Listing) -> Iterator[str]:
     """In an Obsidian vault (a folder above the tree holding ``.obsidian/``) a wikilink
     names any note of the vault, by its name or its path from the vault's root (a
-    person's ``[[Jim Slogar]]`` in ``people/``): the notes its repository tracks there."""
+    person's ``[[Jim Slogar]]`` in ``people/``): the notes its repository tracks there
+    (``tracked``, the project's, when the vault is in the project's repository)."""
     vault = next((p for p in _ancestors(tree_root) if (p / VAULT_MARK).is_dir()), None)
-    found = project_listing(vault, "*.md") if vault is not None else None
-    if vault is None or found is None:
+    if vault is None:
         return
-    repository, listing = found
+    if tracked is None or not _within(vault, tracked[0]):
+        tracked = project_listing(vault, "*.md")
+    if tracked is None:
+        return
+    repository, listing = tracked
     inside = os.path.relpath(os.path.realpath(vault), os.path.realpath(repository))
     inside = inside.replace(os.sep, "/")
     prefix = "" if inside == "." else inside + "/"
@@ -112,16 +119,22 @@ def _other_stores(home: Path) -> Iterator[str]:
         yield from _notes(store)
 
 
-def _project_stores(project: Path) -> Iterator[str]:
+def _within(folder: Path, repository: Path) -> bool:
+    real = os.path.realpath(folder)
+    root = os.path.realpath(repository)
+    return real == root or real.startswith(root + os.sep)
+
+
+def _project_stores(project: Path, tracked: Listing) -> Iterator[str]:
     """Memory file stems of the project's agents' stores and of every folder below the
-    project's root that its repository tracks a MEMORY.md in (files at any depth there)."""
+    project's root that its repository tracks a MEMORY.md in (files at any depth there;
+    ``tracked``: the repository's Markdown)."""
     for scope in AGENT_SCOPES:
         for store in _folders(project / ".claude" / scope)[:MAX_STORES]:
             yield from _notes(store)
-    found = project_listing(project, "*.md")
-    if found is None:
+    if tracked is None:
         return
-    listing = found[1]
+    listing = tracked[1]
     paths = list(itertools.islice((p for p in listing.split("\0") if p), MAX_TRACKED_NAMES))
     # a MEMORY.md at the repository's root makes no memory folder of the whole repository
     folders = {p.rpartition("/")[0] for p in paths if p.endswith("/" + INDEX)}
