@@ -213,9 +213,10 @@ def test_a_repository_copy_s_codes_measured_mostly_wrong_there_are_suggestions(
     # without frontmatter was often a document that is not a memory. In a folder Claude
     # Code writes, or a tree audited alone, they stay problems; a secret stays one anywhere.
     files = {
-        "MEMORY.md": "# Index\n- [A](a.md) — a\n",
+        "MEMORY.md": "# Index\n- [A](a.md) — a\n- [Steps](steps.md) — the steps\n",
         "a.md": "---\nname: a\ndescription: About a\ntype: project\n---\nDB password: Harbor01!!x\n",
-        "notes.md": "Scratch.\n",
+        "steps.md": "Scratch.\n",  # indexed, no frontmatter
+        "notes.md": "---\nname: notes\ndescription: Notes\ntype: project\n---\nNotes.\n",
     }
 
     def levels(tree: Path, location: ProjectLocation | None) -> set[tuple[str, str]]:
