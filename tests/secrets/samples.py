@@ -1777,3 +1777,14 @@ CASES["generic-assignment"][1].append('"EXPO_PUBLIC_GOOGLE_MAPS_KEY": "@MY_SECRE
 CASES["generic-assignment"][0].append(
     ('"GOOGLE_MAPS_KEY": "@Zr8mQ2vLx7pW4kT9"', "@Zr8mQ2vLx7pW4kT9")
 )
+# --- a vendor's prefix shown before an ellipsis, or with a few characters of the key: what a
+# doc or an incident note shows of a key, never usable; the whole key before "..." still is
+_full_key = "sk-ant-api03-" + rnd(URLSAFE, 40)
+CASES["generic-assignment"][1].extend(
+    [
+        "CLAUDE_CODE_OAUTH_TOKEN=sk-ant-oat01-...",
+        'echo "CLAUDE_CODE_OAUTH_TOKEN=sk-ant-oat01-..." >> .env',
+        "- `ANTHROPIC_API_KEY=sk-ant-api03-Qm4Tz8Vb...` (the leaked key, rotated)",
+    ]
+)
+CASES["generic-assignment"][0].append((f"ANTHROPIC_API_KEY={_full_key}...", _full_key))

@@ -88,6 +88,9 @@ DESCRIBED = re.compile(
 ALTERNATIVES = re.compile(r"[a-z_]+(?:\|[a-z_]+)+")
 ELLIPSES = ("...", "…")
 MAX_SHOWN_PREFIX = 12
+# A vendor's prefix: short lower-case words each ending in - or _ (``sk-ant-oat01-``,
+# ``ghp_``, ``sk_live_``), what a doc shows before the elided key.
+VENDOR_HEAD = re.compile(r"(?:[a-z][a-z0-9]{0,7}[_-]){1,4}")
 # A header's or a cookie's name, capitalised words joined by hyphens: "X-Auth-Token".
 NAME_SHAPED = re.compile(r"[A-Z][A-Za-zÀ-ÿ]*(?:-[A-Z][A-Za-zÀ-ÿ]*)+")
 FORMAT_FIELD = re.compile(r"(?:^|[=:])%[-+ #0-9.]*[sdifxr]$")
@@ -633,9 +636,14 @@ def _no_value(value: str, text: str, start: int) -> bool:
 
 
 def _elided(rule: Rule, value: str, text: str, end: int) -> bool:
-    """A generic rule's short value shown as a prefix, the rest elided (``token=ab12...``).
-    A vendor's token of its full shape is a secret whatever follows it."""
-    return rule.generic and len(value) <= MAX_SHOWN_PREFIX and text.startswith(ELLIPSES, end)
+    """A generic rule's short value shown as a prefix, the rest elided (``token=ab12...``),
+    a vendor's prefix not counted (``KEY=sk-ant-api03-Ab12Cd34...``: eight characters of
+    the key, no more than a masked one shows). A vendor's token of its full shape is a
+    secret whatever follows it."""
+    if not rule.generic or not text.startswith(ELLIPSES, end):
+        return False
+    head = VENDOR_HEAD.match(value)
+    return len(value) - (head.end() if head else 0) <= MAX_SHOWN_PREFIX
 
 
 def _self_named(value: str) -> bool:
