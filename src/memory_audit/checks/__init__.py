@@ -118,12 +118,13 @@ TABLE: tuple[Dimension, ...] = (
         "Index load budget",
         WARNING,
         hook_priority=30,
-        # a rule in the index: 1 of 4 held-out right (a project's rule kept loaded on purpose)
-        suggestions=frozenset({"long-hook", "inline-content", "rule-in-index"}),
+        # a rule in the index: 1 of 4 held-out right (a project's rule kept loaded on purpose);
+        # several links on a line: 0 of 1 in a copy, 0 of 7 in copies of Claude Code's own
+        # folders (a paragraph per topic citing its files, a cross-reference, a doc link)
+        suggestions=frozenset({"long-hook", "inline-content", "rule-in-index", "several-links"}),
         # The load budget's codes (the cut, the recall cap, inline content) the check
         # levels itself: a copy's are suggestions, an agent's declared store's are not
         # (index_budget.LOADING_CODES).
-        copy_suggestions=frozenset({"several-links"}),  # 0 of 1
     ),
     Dimension("expiry", "Review due", WARNING, hook_priority=70),
     Dimension("confidence", "Confidence ratings", NOTE, hook_priority=90),
