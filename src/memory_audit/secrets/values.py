@@ -156,8 +156,9 @@ SELECTOR = re.compile(r"^[#.][a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$")
 # ``#3DBB6C``: a colour (3, 4, 6 or 8 hex digits), as a design token's value is written
 COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 # A package or an action pinned to a version (``actions/upload-artifact@v4``'s second
-# part, ``lodash@4.17.21``): a dependency, not a login's password.
-PINNED = re.compile(r"^[A-Za-z][\w.-]*@v?\d+(?:\.\d+)*$")
+# part, ``lodash@4.17.21``): a dependency, not a login's password. A capitalised word and
+# a bare number (``Hanoi@123``) is how people make a password, no package's name.
+PINNED = re.compile(r"^(?![A-Z][a-z]+@\d+$)[A-Za-z][\w.-]*@v?\d+(?:\.\d+)*$")
 # A release's number (``v10.4.2``, ``1.24.3-rc1``), as a changelog line gives it.
 VERSION = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z.]+)?$")
 # ``ADMIN_PASSWORD_HASH=<value>``: a hash's value (bcrypt, sha) is long and in a hash's
@@ -182,6 +183,8 @@ STAND_IN_WORDS = frozenset(
 LEADING_STAND_INS = frozenset({"test", "demo", "dummy", "fake", "sample", "example"})
 # camelCase parts of a stand-in run into its kind (``securePassword123``)
 CAMEL_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+# A word, one symbol and a number: ``Test@2026``, ``Hanoi#123``.
+WORD_SYMBOL_NUMBER = re.compile(r"([A-Za-z]+)[@#$%*._-]([0-9]+)")
 MIN_DISTINCT = 5
 # Kinds whose values are not measured (distinct characters, entropy): the rule lists them
 # (``known``), or its place proves a password of digits only, a test account's ``1111``.
@@ -670,8 +673,12 @@ def _self_named(value: str) -> bool:
 def _self_named_camel(value: str) -> bool:
     """``securePassword123``, ``newSecurePassword123``, ``Password123!``: camelCase parts
     that are the kind, stand-in words and a number (a closing ``!`` aside); and a stand-in
-    word, then a number: ``Test1234!``, as a test's fixture or a doc's example has it."""
+    word, then a number: ``Test1234!``, ``Test@2026``, as a test's fixture or a doc's
+    example has it."""
     core = value.removesuffix("!")
+    joined = WORD_SYMBOL_NUMBER.fullmatch(core)
+    if joined is not None:
+        return joined.group(1).lower() in LEADING_STAND_INS
     if not core.isascii() or not core.isalnum():
         return False
     parts = [part.lower() for part in CAMEL_PARTS.findall(core)]
