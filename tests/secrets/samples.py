@@ -1817,3 +1817,9 @@ CASES["password-phrase"][0].extend(
     ]
 )
 CASES["password-phrase"][1].extend(["password: react@18", "pin the password lib: zxcvbn@4.4.2"])
+# an arrow leads from a thing to what came of it (a role's password -> an error's code);
+# a name and its value in backticks are the assignment's, read whole
+CASES["password-phrase"][1].append("globals ghi đè mật khẩu role→28P01, đã sửa")
+CASES["generic-assignment"][0].append(
+    ("DEV dùng 1 mật khẩu admin thống nhất `DEV_ADMIN_PASSWORD=Lotus@Dev2026`", "Lotus@Dev2026")
+)
