@@ -415,10 +415,10 @@ def test_a_file_with_neither_frontmatter_nor_a_way_in_is_one_suggestion_with_no_
     assert (stub.level, stub.fix) == ("suggestion", None)
     assert "no frontmatter either" in stub.message
     assert "remove it" in stub.suggestion
-    # a memory a session saved but never indexed, and an indexed file without a block,
-    # stay problems with their fixes
+    # a memory a session saved but never indexed keeps its fix (a suggestion too: which
+    # to index is the owner's call); an indexed file without a block stays a problem
     unindexed = by_path["orphan-candidate", "unindexed.md"]
-    assert unindexed.level != "suggestion"
+    assert "no frontmatter" not in unindexed.message
     assert unindexed.fix is not None
     assert unindexed.fix["action"] == "add-index-line"
     bare = by_path["no-frontmatter", "bare_but_indexed.md"]

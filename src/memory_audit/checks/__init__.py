@@ -91,7 +91,11 @@ TABLE: tuple[Dimension, ...] = (
         "Orphan files",
         WARNING,
         hook_priority=120,
-        copy_suggestions=frozenset({"orphan-candidate"}),  # 41 of 105
+        # 41 of 105 right in repositories' copies; in copies of Claude Code's own folders 2
+        # of 18 held-out (hook stubs, agent prompts and snapshots kept there), and of those
+        # with frontmatter 7 of 11 (a note de-indexed on purpose, a project's moved copy,
+        # a topic the index already holds inline): which to index is the owner's call
+        suggestions=frozenset({"orphan-candidate"}),
     ),
     Dimension("superseded", "Superseded entries in index", WARNING, hook_priority=60),
     Dimension(
