@@ -209,13 +209,14 @@ def _inside(frame: FrameType | None, functions: set[str]) -> bool:
 def test_a_repository_copy_s_codes_measured_mostly_wrong_there_are_suggestions(
     tmp_path: Path, isolated_home: Path
 ) -> None:
-    # The held-out corpus is repositories' copies of memory: there, an orphan or a file
-    # without frontmatter was often a document that is not a memory. In a folder Claude
-    # Code writes, or a tree audited alone, they stay problems; a secret stays one anywhere.
+    # The held-out corpus is repositories' copies of memory: there, a file without
+    # frontmatter was often a document that is not a memory. In a folder Claude Code
+    # writes, or a tree audited alone, it stays a problem; a secret stays one anywhere.
     files = {
-        "MEMORY.md": "# Index\n- [A](a.md) — a\n",
+        "MEMORY.md": "# Index\n- [A](a.md) — a\n- [Steps](steps.md) — the steps\n",
         "a.md": "---\nname: a\ndescription: About a\ntype: project\n---\nDB password: Harbor01!!x\n",
-        "notes.md": "Scratch.\n",
+        "steps.md": "Scratch.\n",  # indexed, no frontmatter
+        "notes.md": "---\nname: notes\ndescription: Notes\ntype: project\n---\nNotes.\n",
     }
 
     def levels(tree: Path, location: ProjectLocation | None) -> set[tuple[str, str]]:
@@ -257,9 +258,10 @@ def test_a_repository_copy_s_codes_measured_mostly_wrong_there_are_suggestions(
     alone = write_tree(tmp_path / "alone" / "memory", files)
     own = write_tree(isolated_home / ".claude/projects/-work-p/memory", files)
     user_agent = write_tree(isolated_home / ".claude/agent-memory/coder", files)
+    # (an orphan is a suggestion everywhere: which to index is the owner's call)
     for tree in (alone, own, user_agent):
         assert levels(tree, None) == {
-            ("orphan-candidate", "problem"),
+            ("orphan-candidate", "suggestion"),
             ("no-frontmatter", "problem"),
             ("possible-secret", "problem"),
         }

@@ -24,6 +24,7 @@ from memory_audit.analysis.staleness import (
     dated_as_current,
     finished_work,
     folded,
+    not_status,
     stale_as_of,
     status_lines,
 )
@@ -64,8 +65,9 @@ def _every_status_line(body: str, pattern: re.Pattern[str]) -> set[int]:
 
 def _finished_work_in_full(lines: list[str], ratio: float) -> str | None:
     body = "\n".join(lines)
-    open_lines = _every_status_line(body, OPEN)
-    done_lines = _every_status_line(body, DONE) - open_lines
+    listed = not_status(lines)  # table rows and code blocks list what exists: no status
+    open_lines = _every_status_line(body, OPEN) - listed
+    done_lines = _every_status_line(body, DONE) - open_lines - listed
     done, total = len(done_lines), len(done_lines) + len(open_lines)
     if total >= 3 and done / total >= ratio:
         return f"body is mostly finished work ({done} of {total} status lines done)"
@@ -76,6 +78,7 @@ def _finished_work_in_full(lines: list[str], ratio: float) -> str | None:
 @given(BODIES)
 @example("- [x] ingest\n- [x] rate\n- ſhipped render\n- todı send")
 @example("İn progress: a\n✓ b\n(done) c\n- [X] d")
+@example("done\n~~~\ndone")  # a fence opened by tildes: its line is no status line
 def test_status_lines_with_the_word_test_first_are_the_status_lines(body: str) -> None:
     words = folded(body)
     for pattern, vocabulary in ((OPEN, OPEN_WORDS), (DONE, DONE_WORDS)):

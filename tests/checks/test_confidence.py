@@ -33,6 +33,23 @@ def test_confidence_invalid_values(tree_dir: Path) -> None:
     ]
 
 
+def test_a_score_from_0_to_1_is_the_owner_s_scale_read_by_its_thirds(tree_dir: Path) -> None:
+    # a tree that scores its memories 0.0-1.0 and decays the score: no invalid value, and
+    # a low score is low confidence (never challenged here)
+    write_tree(
+        tree_dir,
+        {
+            "sure.md": memory("sure", confidence="0.95"),
+            "hunch.md": memory("hunch", metadata="{confidence: 0.2}"),
+            "past.md": memory("past", confidence="1.5"),
+        },
+    )
+    assert codes(findings(tree_dir, "confidence")) == [
+        ("low-confidence-unchallenged", "hunch.md", 5),
+        ("invalid-confidence", "past.md", 5),
+    ]
+
+
 def test_confidence_low_and_always_loaded_or_built_upon(tree_dir: Path) -> None:
     write_tree(
         tree_dir,

@@ -87,6 +87,31 @@ def test_frontmatter_dashes_inside_a_value_name_the_lost_fields_once(tree_dir: P
     assert "`type`" in finding.message
 
 
+def test_a_dash_line_that_breaks_a_value_is_one_cut_short_finding_not_missing_fields(
+    tree_dir: Path,
+) -> None:
+    # Claude Code writes `originSessionId:` before the first `---` it finds; in a name that
+    # holds one, the `---` left on its own line ends the block above description and type
+    broken = (
+        "---\nname: Reply shape (originSessionId: 0f1e2d3c-aaaa-bbbb-cccc-1234567890ab\n"
+        "---\n/ [TAG] / body / [TAG])\ndescription: Every reply opens and closes with a tag\n"
+        "type: feedback\n---\n\nBody.\n"
+    )
+    # a horizontal rule in a body whose block already holds its fields is no cut
+    ruled = memory("ruled", body="type: not a field here\n\n---\n\nMore.")
+    write_tree(
+        tree_dir,
+        {"MEMORY.md": index("broken.md", "ruled.md"), "broken.md": broken, "ruled.md": ruled},
+    )
+    [finding] = findings(tree_dir, "frontmatter")
+    assert (finding.code, finding.path, finding.line) == ("frontmatter-cut-short", "broken.md", 3)
+    assert "inside `name`" in finding.message
+    assert "`description`, `type`" in finding.message
+    assert "`originSessionId` line was written into `name`" in finding.message
+    assert finding.suggestion.startswith("move `originSessionId` to a line of its own")
+    assert finding.severity == "error"
+
+
 def test_frontmatter_bad_input_is_a_finding_or_a_clear_skip(tree_dir: Path) -> None:
     files = {
         "colons.md": "---\nname: c\ndescription: " + ":" * 10_000 + "\ntype: user\n---\n",

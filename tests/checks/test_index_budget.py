@@ -141,6 +141,25 @@ def test_index_budget_inline_content_rules_long_hooks_and_several_links(tree_dir
     ]
 
 
+def test_several_links_counts_only_memories_no_other_line_points_at(tree_dir: Path) -> None:
+    # a cross-reference to a memory indexed on its own line, a wikilink by name and a
+    # project document out of the folder want no pointer line; a second memory does
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n"
+            "- [A](a.md) — the retry gate. Voir [b.md](b.md)\n"
+            "- [B](b.md) — the batch window\n"
+            "- [C](c.md) — the cutover → voir [[a]]; plan in [doc](../../docs/plan.md)\n"
+            "- [D](d.md) and [E](e.md) — both\n",
+            **{f"{n}.md": memory(n) for n in "abcde"},
+        },
+    )
+    [finding] = findings(tree_dir, "index-budget")
+    assert (finding.code, finding.line, finding.level) == ("several-links", 5, "suggestion")
+    assert "`d.md`, `e.md`" in finding.message
+
+
 def test_index_budget_pointer_only_index_is_clean(tree_dir: Path) -> None:
     write_tree(
         tree_dir, {"MEMORY.md": "# Index\n\n## Group\n" + entries(40) + "<!-- generated -->\n"}

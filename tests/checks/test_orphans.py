@@ -387,3 +387,43 @@ def test_a_memory_named_in_a_linked_claude_md_inside_the_project_is_reachable(
     assert codes(findings(tree, "orphans", location=location)) == [
         ("orphan-candidate", "forgotten.md", None)
     ]
+
+
+def test_a_file_with_neither_frontmatter_nor_a_way_in_is_one_suggestion_with_no_fix(
+    tree_dir: Path,
+) -> None:
+    # a hook's empty stub and an old agent prompt copied into the folder: no session saved
+    # them as memories, so neither indexing them nor giving them frontmatter is the fix
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("kept.md", "bare_but_indexed.md"),
+            "kept.md": memory("kept"),
+            "bare_but_indexed.md": "# Steps\n\nThe assembly steps, in order.\n",
+            "session-stub.md": "# Session\n\n- stop reason: unknown\n",
+            "unindexed.md": memory("unindexed"),
+        },
+    )
+    found = report(tree_dir).findings
+    by_path = {(f.code, f.path): f for f in found if f.dimension in ("orphans", "frontmatter")}
+    assert set(by_path) == {
+        ("orphan-candidate", "session-stub.md"),
+        ("orphan-candidate", "unindexed.md"),
+        ("no-frontmatter", "bare_but_indexed.md"),
+    }
+    stub = by_path["orphan-candidate", "session-stub.md"]
+    assert (stub.level, stub.fix) == ("suggestion", None)
+    assert "no frontmatter either" in stub.message
+    assert "remove it" in stub.suggestion
+    # a memory a session saved but never indexed keeps its fix (a suggestion too: which
+    # to index is the owner's call); an indexed file without a block stays a problem
+    unindexed = by_path["orphan-candidate", "unindexed.md"]
+    assert "no frontmatter" not in unindexed.message
+    assert unindexed.fix is not None
+    assert unindexed.fix["action"] == "add-index-line"
+    bare = by_path["no-frontmatter", "bare_but_indexed.md"]
+    assert bare.level != "suggestion"
+    assert bare.fix == {
+        "action": "add-frontmatter",
+        "path": "bare_but_indexed.md",
+    }

@@ -363,3 +363,40 @@ def test_a_long_file_is_reported_not_read_only_where_its_tail_could_hold_a_link(
     start = next(f.line for f in found if f.code == "links-not-read")
     assert unread == [("linked.md", start, f"line {start}")]
     assert start == linked.splitlines().index("- see [notes](gone.md)") + 1 + 5
+
+
+def test_a_file_s_broken_links_are_one_finding_that_names_the_missing_folder_level(
+    tree_dir: Path,
+) -> None:
+    # a note in one project's memory links other projects' memories as if its folder sat
+    # in the projects folder: each resolves with one more ../
+    projects = tree_dir / "projects"
+    other = write_tree(
+        projects / "-home-ann-shop" / "memory", {"a.md": memory("a"), "b.md": memory("b")}
+    )
+    assert other.is_dir()
+    home = write_tree(
+        projects / "-home-ann" / "memory",
+        {
+            "MEMORY.md": index("todo.md"),
+            "todo.md": memory(
+                "todo",
+                body="- [x] [a.md](../-home-ann-shop/memory/a.md)\n"
+                "- [x] [b.md](../-home-ann-shop/memory/b.md)\n"
+                "- [x] [c.md](../../-home-ann-shop/memory/a.md)\n",
+            ),
+        },
+    )
+    [finding] = findings(home, "relations")
+    assert (finding.code, finding.path, finding.line) == ("broken-link", "todo.md", 6)
+    assert finding.message.startswith("2 links don't resolve (lines 6, 7)")
+    assert "each resolves with one more `../`" in finding.message
+    assert finding.suggestion == "add one `../` to each link"
+    # links that no added ../ repairs are one finding too, with the usual suggestion
+    gone = write_tree(
+        tree_dir / "gone",
+        {"MEMORY.md": index("n.md"), "n.md": memory("n", body="[x](x.md) [y](old/y.md)")},
+    )
+    [finding] = findings(gone, "relations")
+    assert finding.message.startswith("2 links don't resolve (line 6), the first to `x.md`")
+    assert finding.suggestion == "update each link to its file's current path, or remove it"

@@ -11,12 +11,14 @@ from tests.harness import NOW, index, memory, report, write_tree
 
 
 def drifted(tree_dir: Path) -> Run:
-    files = {f"extra{i}.md": memory(f"extra{i}") for i in range(3)}
+    # three descriptions cut by a YAML comment: the frontmatter dimension's list is cut
+    files = {f"extra{i}.md": memory(f"extra{i}", description="done (see #4) too") for i in range(3)}
     write_tree(
-        tree_dir, {"MEMORY.md": index("a.md", "gone.md"), "a.md": memory("a", type="bad"), **files}
+        tree_dir,
+        {"MEMORY.md": index("a.md", "gone.md", *files), "a.md": memory("a", type="bad"), **files},
     )
     return Run(
-        (report(tree_dir, "index-drift", "frontmatter", "orphans"),),
+        (report(tree_dir, "index-drift", "frontmatter"),),
         NOW,
         max_per_dimension=2,
         dimensions=DIMENSIONS,
@@ -33,13 +35,13 @@ def test_text_report_has_the_seed_shape(tree_dir: Path) -> None:
     assert lines[1] == "Files scanned: 4 memory files + 0 session-recaps + MEMORY.md"
     assert lines[2] == "Findings: 5 total · grade D"
     assert "## MEMORY.md index drift (1)" in lines
-    assert "## Orphan files (3)" in lines
+    assert "## Frontmatter validity (4)" in lines
     gone = next(f for f in run.reports[0].findings if f.path == "MEMORY.md" and f.line == 3)
     assert (
         "- MEMORY.md:3 — link target `gone.md` doesn't exist. Suggest: remove the entry, "
         f"or update the path if the file was renamed. [{gone.fingerprint[:8]}]" in lines
     )
-    assert "(1 more not shown — narrow with --check orphans)" in lines
+    assert "(2 more not shown — narrow with --check frontmatter)" in lines
     assert any(
         line.startswith(
             "- a.md:4 — type `bad` is not one of user, feedback, project, reference, "
@@ -47,7 +49,7 @@ def test_text_report_has_the_seed_shape(tree_dir: Path) -> None:
         )
         for line in lines
     )
-    # Only the three dimensions that ran; all found something: no "Nothing material" line.
+    # Only the two dimensions that ran; both found something: no "Nothing material" line.
     assert not any("Nothing material" in line for line in lines)
     assert lines[-4:] == [
         "----",
@@ -66,9 +68,9 @@ def test_text_report_of_a_clean_tree(tree_dir: Path) -> None:
 
 def test_markdown_report_carries_the_same_findings(tree_dir: Path) -> None:
     text = renderer("markdown")(drifted(tree_dir))
-    assert "## Frontmatter validity (1)" in text
+    assert "## Frontmatter validity (4)" in text
     assert "- `a.md:4` — type `bad` is not one of" in text
-    assert "(1 more not shown — narrow with --check orphans)" in text
+    assert "(2 more not shown — narrow with --check frontmatter)" in text
 
 
 def test_json_report_lists_every_finding_and_round_trips(tree_dir: Path) -> None:
@@ -80,8 +82,8 @@ def test_json_report_lists_every_finding_and_round_trips(tree_dir: Path) -> None
     assert tree["root"] == str(tree_dir)
     assert tree["files_scanned"] == {"memory": 4, "session_recaps": 0, "index": True}
     assert len(tree["findings"]) == 5
-    assert tree["counts"] == {"index-drift": 1, "frontmatter": 1, "orphans": 3}
-    assert tree["not_shown"] == {"orphans": 1}
+    assert tree["counts"] == {"index-drift": 1, "frontmatter": 4}
+    assert tree["not_shown"] == {"frontmatter": 2}
     assert set(tree["health"]) == {
         "files",
         "total_lines",

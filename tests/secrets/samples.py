@@ -1185,7 +1185,8 @@ CASES["password-phrase"][1].extend(
         "mat khau: xem vault",
     ]
 )
-CASES["password-near-value"][0].append(("mật khẩu mới cho ops: `Kp4!ziR9`", "Kp4!ziR9"))
+# (words between the password and its value: `password-qualified`'s since Vietnamese
+# qualifiers were read, see below)
 CASES["table-password"][0].append(
     ("| user | mật khẩu |\n|---|---|\n| ops | Fern7hill# |", "Fern7hill#")
 )
@@ -1776,4 +1777,49 @@ CASES["quoted-name-value"][0].append(
 CASES["generic-assignment"][1].append('"EXPO_PUBLIC_GOOGLE_MAPS_KEY": "@MY_SECRET_NAME"')
 CASES["generic-assignment"][0].append(
     ('"GOOGLE_MAPS_KEY": "@Zr8mQ2vLx7pW4kT9"', "@Zr8mQ2vLx7pW4kT9")
+)
+# --- a vendor's prefix shown before an ellipsis, or with a few characters of the key: what a
+# doc or an incident note shows of a key, never usable; the whole key before "..." still is
+_full_key = "sk-ant-api03-" + rnd(URLSAFE, 40)
+CASES["generic-assignment"][1].extend(
+    [
+        "CLAUDE_CODE_OAUTH_TOKEN=sk-ant-oat01-...",
+        'echo "CLAUDE_CODE_OAUTH_TOKEN=sk-ant-oat01-..." >> .env',
+        "- `ANTHROPIC_API_KEY=sk-ant-api03-Qm4Tz8Vb...` (the leaked key, rotated)",
+    ]
+)
+CASES["generic-assignment"][0].append((f"ANTHROPIC_API_KEY={_full_key}...", _full_key))
+# --- Vietnamese puts a password's qualifiers after the word (`mật khẩu chung`, "shared
+# password"): they stand between it and the value in backticks
+case(
+    "password-qualified",
+    [
+        ("mật khẩu chung `Hanoi#Review2026`:", "Hanoi#Review2026"),
+        ("5 tài khoản test (mật khẩu chung `Lotus@2026`, quyền admin web)", "Lotus@2026"),
+        ("Mật khẩu admin cả 3 hệ = **`Kx9mLotus2026`** (cms, hr, sv)", "Kx9mLotus2026"),
+        ("Mật khẩu tất cả: `Qm4#Tz8Vb1`.", "Qm4#Tz8Vb1"),
+        ("mật khẩu mới cho ops: `Kp4!ziR9`", "Kp4!ziR9"),
+    ],
+    [
+        "mật khẩu lưu trong `.env.local` của máy chủ",
+        "mật khẩu được hash bằng `bcrypt` trước khi lưu",
+        "mật khẩu không dùng `sudo` nữa",
+        "mật khẩu mới đặt trong biến `DB_PASSWORD`",
+        "Mật khẩu tất cả: `Test@2026`.",
+    ],
+)
+# a capitalised word and a bare number after `@` is a password people make, no package
+# pinned to a version (`lodash@4.17.21`, `react@18`, `actions/checkout@v4` stay names)
+CASES["password-phrase"][0].extend(
+    [
+        ("Test live: `POST /api/auth/login username=lan2 password=Hanoi@123` → 200", "Hanoi@123"),
+        ("DB password: Lotus@2026", "Lotus@2026"),
+    ]
+)
+CASES["password-phrase"][1].extend(["password: react@18", "pin the password lib: zxcvbn@4.4.2"])
+# an arrow leads from a thing to what came of it (a role's password -> an error's code);
+# a name and its value in backticks are the assignment's, read whole
+CASES["password-phrase"][1].append("globals ghi đè mật khẩu role→28P01, đã sửa")
+CASES["generic-assignment"][0].append(
+    ("DEV dùng 1 mật khẩu admin thống nhất `DEV_ADMIN_PASSWORD=Lotus@Dev2026`", "Lotus@Dev2026")
 )

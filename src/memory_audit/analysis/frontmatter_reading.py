@@ -35,7 +35,10 @@ READ_FIELDS = frozenset(
 
 
 def reading_findings(dimension: str, memory: MemoryFile) -> Iterator[Finding]:
-    if memory.read.read_by is ReadBy.FALLBACK:
+    cut_short = memory.split.block.cut_short if memory.split.block else None
+    # a value a `---` line broke is what strict parsers trip on too: one cause, one finding
+    broken = cut_short is not None and _inserted(memory, cut_short)
+    if memory.read.read_by is ReadBy.FALLBACK and not broken:
         yield _strict_only(dimension, memory)
     for cut in memory.read.comment_cuts:
         read = cut.key in READ_FIELDS
@@ -56,7 +59,6 @@ def reading_findings(dimension: str, memory: MemoryFile) -> Iterator[Finding]:
             # look, not a problem
             level=None if read else "suggestion",
         )
-    cut_short = memory.split.block.cut_short if memory.split.block else None
     if cut_short is not None:
         yield _cut_short(dimension, memory, cut_short)
 
@@ -86,8 +88,13 @@ def _strict_only(dimension: str, memory: MemoryFile) -> Finding:
     )
 
 
+# The field Claude Code adds to a memory it saves, written before the block's first `---`.
+INSERTED = "originSessionId"
+
+
 def _cut_short(dimension: str, memory: MemoryFile, cut: CutShort) -> Finding:
     where = f"inside `{cut.key}`" if cut.key else "inside the block"
+    inserted = _inserted(memory, cut)
     lost = [f"`{name}`" for name in cut.lost_fields]
     if cut.lost_text:
         lost.insert(0, f"the rest of line {cut.line} ({_quoted(cut.lost_text)})")
@@ -97,12 +104,34 @@ def _cut_short(dimension: str, memory: MemoryFile, cut: CutShort) -> Finding:
         memory.path,
         cut.line,
         f"a `---` {where} ends the frontmatter for Claude Code; lost: "
-        + (", ".join(lost) or "nothing after it on that line"),
-        "replace that `---` (an em dash — or `--` reads the same); "
-        "Claude Code ends the block at the first `---` anywhere",
+        + (", ".join(lost) or "nothing after it on that line")
+        + (f" (an `{INSERTED}` line was written into `{cut.key}` there)" if inserted else ""),
+        _cut_suggestion(cut, inserted),
         key=cut.key or str(cut.line),
         severity="error" if cut.lost_fields else None,
     )
+
+
+def _cut_suggestion(cut: CutShort, inserted: bool) -> str:
+    if cut.column == 0 and cut.key:  # a line of its own, breaking a value in two
+        move = f"move `{INSERTED}` to a line of its own and " if inserted else ""
+        return (
+            f"{move}rejoin `{cut.key}` on one line without that `---` (an em dash — reads"
+            " the same), so the block ends at the `---` below its fields"
+        )
+    return (
+        "replace that `---` (an em dash — or `--` reads the same); "
+        "Claude Code ends the block at the first `---` anywhere"
+    )
+
+
+def _inserted(memory: MemoryFile, cut: CutShort) -> bool:
+    """Claude Code writes ``originSessionId:`` before the first ``---`` it finds: inside
+    a value that holds one, where it breaks the value and ends the block."""
+    if not cut.key or cut.column or cut.line < 3:
+        return False
+    above = memory.lines[cut.line - 2]
+    return f"{INSERTED}:" in above.partition(":")[2]
 
 
 def _set(memory: MemoryFile, key: str, value: str) -> dict[str, object]:

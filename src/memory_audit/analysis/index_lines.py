@@ -54,18 +54,46 @@ def line_findings(
     named_lines = frozenset(p.line for p in named)
     yield from _content(dimension, index, tight, named_lines, frozenset(pointing))
     yield from _long_hooks(dimension, index, named, max_hook_chars)
+    yield from _several_links(dimension, index)
+
+
+def _several_links(dimension: str, index: Index) -> Iterator[Finding]:
+    """A line whose further links lead to memories no line of their own points at. A
+    link to a file another line points at is a cross-reference (``see [b.md](b.md)``,
+    b's pointer just below), a wikilink one by name, and a link out of the folder (the
+    project's ``docs/``) no memory: none wants a pointer line of its own."""
+    pointed: dict[str, set[int]] = {}
     for entry in index.entries:
-        if len(entry.links) > 1:
-            targets = ", ".join(f"`{link.target}`" for link in entry.links)
+        pointed.setdefault(_normal(entry.target), set()).add(entry.line)
+    for entry in index.entries:
+        unpointed = [
+            link
+            for link in entry.links[1:]
+            if not link.wiki
+            and _in_folder(link.target)
+            and not pointed.get(_normal(link.target), set()) - {entry.line}
+        ]
+        if unpointed:
+            shown = [entry.links[0], *unpointed]
+            targets = ", ".join(f"`{link.target}`" for link in shown)
             yield make_finding(
                 dimension,
                 "several-links",
                 INDEX_NAME,
                 entry.line,
-                f"one index line points at {len(entry.links)} files: {targets}",
+                f"one index line points at {len(shown)} files: {targets}",
                 "give each file its own pointer line",
                 key=entry.target,
             )
+
+
+def _normal(target: str) -> str:
+    return target.split("#", 1)[0].removeprefix("./")
+
+
+def _in_folder(target: str) -> bool:
+    path = _normal(target)
+    return bool(path) and not path.startswith(("../", "/", "~")) and "://" not in path
 
 
 def _long_hooks(

@@ -91,7 +91,11 @@ TABLE: tuple[Dimension, ...] = (
         "Orphan files",
         WARNING,
         hook_priority=120,
-        copy_suggestions=frozenset({"orphan-candidate"}),  # 41 of 105
+        # 41 of 105 right in repositories' copies; in copies of Claude Code's own folders 2
+        # of 18 held-out (hook stubs, agent prompts and snapshots kept there), and of those
+        # with frontmatter 7 of 11 (a note de-indexed on purpose, a project's moved copy,
+        # a topic the index already holds inline): which to index is the owner's call
+        suggestions=frozenset({"orphan-candidate"}),
     ),
     Dimension("superseded", "Superseded entries in index", WARNING, hook_priority=60),
     Dimension(
@@ -118,12 +122,13 @@ TABLE: tuple[Dimension, ...] = (
         "Index load budget",
         WARNING,
         hook_priority=30,
-        # a rule in the index: 1 of 4 held-out right (a project's rule kept loaded on purpose)
-        suggestions=frozenset({"long-hook", "inline-content", "rule-in-index"}),
+        # a rule in the index: 1 of 4 held-out right (a project's rule kept loaded on purpose);
+        # several links on a line: 0 of 1 in a copy, 0 of 7 in copies of Claude Code's own
+        # folders (a paragraph per topic citing its files, a cross-reference, a doc link)
+        suggestions=frozenset({"long-hook", "inline-content", "rule-in-index", "several-links"}),
         # The load budget's codes (the cut, the recall cap, inline content) the check
         # levels itself: a copy's are suggestions, an agent's declared store's are not
         # (index_budget.LOADING_CODES).
-        copy_suggestions=frozenset({"several-links"}),  # 0 of 1
     ),
     Dimension("expiry", "Review due", WARNING, hook_priority=70),
     Dimension("confidence", "Confidence ratings", NOTE, hook_priority=90),

@@ -44,7 +44,8 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memory_audit.analysis.dated_series import SERIES_MINIMUM, series_key
+from memory_audit.analysis.dated_series import series_key
+from memory_audit.analysis.unreached import series, single_orphans
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.memory_file import MemoryFile
@@ -73,16 +74,15 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     ]
     archived = sum(1 for m in unreached if in_archive(m.path))
     unreached = [m for m in unreached if not in_archive(m.path)]
-    series = _series(tree)
+    known = series(tree)
     in_unread_series: list[MemoryFile] = []
-    for key, members in _by_series(unreached, series).items():
-        if len(members) == len(series[key]):
+    for key, members in _by_series(unreached, known).items():
+        if len(members) == len(known[key]):
             in_unread_series.extend(members)  # none indexed: a tool's checkpoints, found by name
         else:
-            yield _series_orphans(tree, members, len(series[key]) - len(members))
-    for memory in unreached:
-        if series_key(memory.path) not in series:
-            yield _orphan(tree, memory)
+            yield _series_orphans(tree, members, len(known[key]) - len(members))
+    for memory in single_orphans(tree):
+        yield _orphan(tree, memory)
     if archived:
         yield Skip(ID, f"{archived} memories in archive folders, kept out of the index: not judged")
     if in_unread_series:
@@ -92,16 +92,6 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             f"{len(in_unread_series)} memories of {count} dated series that no index line"
             " reaches (a log or checkpoint a tool writes and finds by name): not judged",
         )
-
-
-def _series(tree: MemoryTree) -> dict[str | None, list[str]]:
-    """Dated series of three or more memories: series -> its members (archives aside)."""
-    found: dict[str | None, list[str]] = defaultdict(list)
-    for memory in tree.memories:
-        key = series_key(memory.path)
-        if key is not None and not in_archive(memory.path):
-            found[key].append(memory.path)
-    return {key: paths for key, paths in found.items() if len(paths) >= SERIES_MINIMUM}
 
 
 def _by_series(
@@ -141,6 +131,8 @@ def _orphan(tree: MemoryTree, memory: MemoryFile) -> Finding:
         if sources
         else "no index line, and no link or relation from another memory leads to it"
     )
+    if not memory.frontmatter_present:
+        return _unsaved(memory, why, sources)
     return make_finding(
         ID,
         "orphan-candidate",
@@ -151,6 +143,28 @@ def _orphan(tree: MemoryTree, memory: MemoryFile) -> Finding:
         judgment=True,
         related=tuple(sources),
         fix=None if memory.path in tree.superseded else _add_line(memory),
+    )
+
+
+def _unsaved(memory: MemoryFile, why: str, sources: list[str]) -> Finding:
+    """Neither frontmatter nor a way in from the index: no session saved this file as a
+    memory (a hook's empty stub, a copied document, a pointer back to the index), or one
+    was written by hand and never finished. Which, only its owner can say: worth a look,
+    with no fix to apply (indexing a stale copy brings it back; deleting a note loses it).
+    Measured on copies of Claude Code's own folders: 0 of 15 such findings were right as
+    an index line to add."""
+    return make_finding(
+        ID,
+        "orphan-candidate",
+        memory.path,
+        None,
+        f"not reachable from MEMORY.md ({why}), and no frontmatter either:"
+        " no session saved it as a memory",
+        "if it is a memory to keep, give it a --- block with name, description and type and"
+        " an index line; if not (a stub, a copied document, a superseded snapshot), remove it",
+        judgment=True,
+        related=tuple(sources),
+        level="suggestion",
     )
 
 

@@ -54,6 +54,7 @@ from memory_audit.tree.memory_file import FileKind, MemoryFile, Relation
 from memory_audit.tree.snapshot import MemoryTree, reference_wikilink
 
 ID = "relations"
+SHOWN_LINKS = 6  # line numbers a finding for several broken links names
 RELATION_TYPES = ("supersedes", "contradicts", "supports", "related_to")
 
 
@@ -219,6 +220,7 @@ def _names_outside(tree: MemoryTree, raw: str, source: str) -> bool:
 
 
 def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
+    broken: list[tuple[int, str]] = []
     for link in memory.links:
         if link.mention:
             continue  # a path in a code span: stale-refs' concern, not a link
@@ -230,15 +232,39 @@ def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
         if not path_part.endswith(".md") or ":" in path_part.split("/", 1)[0]:
             continue
         if not tree.resolve_path(link.target, memory.path).exists:
-            yield make_finding(
-                ID,
-                "broken-link",
-                memory.path,
-                link.line,
-                f"link to `{link.target}` doesn't resolve",
-                "update the link to the file's current path, or remove it",
-                key=link.target,
-            )
+            broken.append((link.line, link.target))
+    if broken:
+        yield _broken_links(tree, memory, broken)
+
+
+def _broken_links(tree: MemoryTree, memory: MemoryFile, broken: list[tuple[int, str]]) -> Finding:
+    """One finding a file, however many of its links are broken: one cause (a folder
+    moved, links written from the wrong folder), one decision. When each resolves with one
+    more ``../`` (written as if the memory folder sat where its project's folder is), the
+    suggestion says so."""
+    line, target = broken[0]
+    deeper = all(tree.resolve_path("../" + t, memory.path).exists for _, t in broken)
+    if len(broken) == 1:
+        message = f"link to `{target}` doesn't resolve"
+        if deeper:
+            message += f"; `../{target}` exists"
+        key = target
+    else:
+        numbers = list(dict.fromkeys(n for n, _ in broken))
+        lines = ", ".join(map(str, numbers[:SHOWN_LINKS]))
+        more = f" and {len(numbers) - SHOWN_LINKS} more" if len(numbers) > SHOWN_LINKS else ""
+        where = f"line{'s' if len(numbers) > 1 else ''} {lines}{more}"
+        message = f"{len(broken)} links don't resolve ({where}), the first to `{target}`"
+        if deeper:
+            message += "; each resolves with one more `../`"
+        key = "several"
+    if deeper:
+        suggestion = "add one `../` to " + ("the link" if len(broken) == 1 else "each link")
+    elif len(broken) == 1:
+        suggestion = "update the link to the file's current path, or remove it"
+    else:
+        suggestion = "update each link to its file's current path, or remove it"
+    return make_finding(ID, "broken-link", memory.path, line, message, suggestion, key=key)
 
 
 def _unread_links(memory: MemoryFile) -> Iterator[Finding]:

@@ -88,6 +88,9 @@ DESCRIBED = re.compile(
 ALTERNATIVES = re.compile(r"[a-z_]+(?:\|[a-z_]+)+")
 ELLIPSES = ("...", "…")
 MAX_SHOWN_PREFIX = 12
+# A vendor's prefix: short lower-case words each ending in - or _ (``sk-ant-oat01-``,
+# ``ghp_``, ``sk_live_``), what a doc shows before the elided key.
+VENDOR_HEAD = re.compile(r"(?:[a-z][a-z0-9]{0,7}[_-]){1,4}")
 # A header's or a cookie's name, capitalised words joined by hyphens: "X-Auth-Token".
 NAME_SHAPED = re.compile(r"[A-Z][A-Za-zÀ-ÿ]*(?:-[A-Z][A-Za-zÀ-ÿ]*)+")
 FORMAT_FIELD = re.compile(r"(?:^|[=:])%[-+ #0-9.]*[sdifxr]$")
@@ -96,7 +99,10 @@ VENDOR_PLACEHOLDER = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}[_-](?:x{3,}|X{3,}
 # A member of a module or a constant in code: ``COLORS.ink``, ``theme.palette.primary``.
 DOTTED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*$")
 # (``session?.access_token``: code's optional chaining, where the value comes from)
-NOT_A_VALUE = re.compile(r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|^\$|^%|^os\.|^env\.|\w\?\.\w", re.I)
+# (``role→28P01``: an arrow leads from a thing to what came of it, an error's code here)
+NOT_A_VALUE = re.compile(
+    r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|^\$|^%|^os\.|^env\.|\w\?\.\w|[→⇒←]", re.I
+)
 # A bracket in a value is code's (``bytes(password,``: a call cut at its comma) ...
 BRACKET = re.compile(r"[()\[\]]")
 # ... unless quotes enclose the whole value, which then holds brackets as a generated
@@ -153,8 +159,9 @@ SELECTOR = re.compile(r"^[#.][a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$")
 # ``#3DBB6C``: a colour (3, 4, 6 or 8 hex digits), as a design token's value is written
 COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 # A package or an action pinned to a version (``actions/upload-artifact@v4``'s second
-# part, ``lodash@4.17.21``): a dependency, not a login's password.
-PINNED = re.compile(r"^[A-Za-z][\w.-]*@v?\d+(?:\.\d+)*$")
+# part, ``lodash@4.17.21``): a dependency, not a login's password. A capitalised word and
+# a bare number (``Hanoi@123``) is how people make a password, no package's name.
+PINNED = re.compile(r"^(?![A-Z][a-z]+@\d+$)[A-Za-z][\w.-]*@v?\d+(?:\.\d+)*$")
 # A release's number (``v10.4.2``, ``1.24.3-rc1``), as a changelog line gives it.
 VERSION = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z.]+)?$")
 # ``ADMIN_PASSWORD_HASH=<value>``: a hash's value (bcrypt, sha) is long and in a hash's
@@ -179,6 +186,8 @@ STAND_IN_WORDS = frozenset(
 LEADING_STAND_INS = frozenset({"test", "demo", "dummy", "fake", "sample", "example"})
 # camelCase parts of a stand-in run into its kind (``securePassword123``)
 CAMEL_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+# A word, one symbol and a number: ``Test@2026``, ``Hanoi#123``.
+WORD_SYMBOL_NUMBER = re.compile(r"([A-Za-z]+)[@#$%*._-]([0-9]+)")
 MIN_DISTINCT = 5
 # Kinds whose values are not measured (distinct characters, entropy): the rule lists them
 # (``known``), or its place proves a password of digits only, a test account's ``1111``.
@@ -633,9 +642,14 @@ def _no_value(value: str, text: str, start: int) -> bool:
 
 
 def _elided(rule: Rule, value: str, text: str, end: int) -> bool:
-    """A generic rule's short value shown as a prefix, the rest elided (``token=ab12...``).
-    A vendor's token of its full shape is a secret whatever follows it."""
-    return rule.generic and len(value) <= MAX_SHOWN_PREFIX and text.startswith(ELLIPSES, end)
+    """A generic rule's short value shown as a prefix, the rest elided (``token=ab12...``),
+    a vendor's prefix not counted (``KEY=sk-ant-api03-Ab12Cd34...``: eight characters of
+    the key, no more than a masked one shows). A vendor's token of its full shape is a
+    secret whatever follows it."""
+    if not rule.generic or not text.startswith(ELLIPSES, end):
+        return False
+    head = VENDOR_HEAD.match(value)
+    return len(value) - (head.end() if head else 0) <= MAX_SHOWN_PREFIX
 
 
 def _self_named(value: str) -> bool:
@@ -662,8 +676,12 @@ def _self_named(value: str) -> bool:
 def _self_named_camel(value: str) -> bool:
     """``securePassword123``, ``newSecurePassword123``, ``Password123!``: camelCase parts
     that are the kind, stand-in words and a number (a closing ``!`` aside); and a stand-in
-    word, then a number: ``Test1234!``, as a test's fixture or a doc's example has it."""
+    word, then a number: ``Test1234!``, ``Test@2026``, as a test's fixture or a doc's
+    example has it."""
     core = value.removesuffix("!")
+    joined = WORD_SYMBOL_NUMBER.fullmatch(core)
+    if joined is not None:
+        return joined.group(1).lower() in LEADING_STAND_INS
     if not core.isascii() or not core.isalnum():
         return False
     parts = [part.lower() for part in CAMEL_PARTS.findall(core)]

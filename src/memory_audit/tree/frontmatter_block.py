@@ -24,6 +24,10 @@ JS_SPACE = (
     "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
 KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
+# The fields whose appearance below a `---` line shows the block was meant to go on.
+BLOCK_FIELDS = frozenset({"name", "description", "type", "metadata"})
+# How far below such a line the block's intended end is looked for.
+SPLIT_WINDOW = 12
 
 
 @dataclass(frozen=True)
@@ -66,9 +70,38 @@ def split_block(lines: Sequence[str]) -> Split:
         if column < 0:
             continue
         if column == 0 and not lines[index][len(MARK) :].strip(JS_SPACE):
-            return Split(Block("\n".join(lines[1:index]), 2, index + 2), True)
+            split = _split_by_line(lines, index)
+            return Split(split or Block("\n".join(lines[1:index]), 2, index + 2), True)
         return Split(_cut_inside(lines, index, column), True)
     return Split(None, True)
+
+
+def _split_by_line(lines: Sequence[str], index: int) -> Block | None:
+    """A ``---`` line that closes the block before fields it was meant to hold: the
+    lines up to the next ``---`` line name a field the block lacks (``description:``,
+    ``type:``). So a writer that inserts a field before the first ``---`` leaves a file
+    when a value holds one (``name: A (--- / B)``): the block ends inside ``name``."""
+    close = next(
+        (
+            i
+            for i in range(index + 1, min(len(lines), index + 1 + SPLIT_WINDOW))
+            if lines[i].rstrip(JS_SPACE) == MARK
+        ),
+        None,
+    )
+    if close is None or any(line.lstrip().startswith("```") for line in lines[index:close]):
+        return None
+    above = [m.group(1) for m in map(KEY_LINE.match, lines[1:index]) if m]
+    below = [m.group(1) for m in map(KEY_LINE.match, lines[index + 1 : close]) if m]
+    if not any(key in BLOCK_FIELDS and key not in above for key in below):
+        return None
+    # the value the `---` broke: the key line just above it, when the text right below
+    # it is no field of its own (the rest of that value)
+    broken = KEY_LINE.match(lines[index - 1]) if index > 1 else None
+    rest = lines[index + 1] if index + 1 < close else ""
+    key = broken.group(1) if broken and rest.strip() and not KEY_LINE.match(rest) else ""
+    cut = CutShort(line=index + 1, column=0, key=key, lost_text="", lost_fields=tuple(below))
+    return Block("\n".join(lines[1:index]), 2, close + 2, cut)
 
 
 def _cut_inside(lines: Sequence[str], index: int, column: int) -> Block:
