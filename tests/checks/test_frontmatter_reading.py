@@ -108,7 +108,7 @@ def test_a_dash_line_that_breaks_a_value_is_one_cut_short_finding_not_missing_fi
     assert "inside `name`" in finding.message
     assert "`description`, `type`" in finding.message
     assert "`originSessionId` line was written into `name`" in finding.message
-    assert finding.suggestion.startswith("move `originSessionId` to a line of its own")
+    assert (finding.suggestion or "").startswith("move `originSessionId` to a line of its own")
     assert finding.severity == "error"
 
 

@@ -414,7 +414,7 @@ def test_a_file_with_neither_frontmatter_nor_a_way_in_is_one_suggestion_with_no_
     stub = by_path["orphan-candidate", "session-stub.md"]
     assert (stub.level, stub.fix) == ("suggestion", None)
     assert "no frontmatter either" in stub.message
-    assert "remove it" in stub.suggestion
+    assert "remove it" in (stub.suggestion or "")
     # a memory a session saved but never indexed keeps its fix (a suggestion too: which
     # to index is the owner's call); an indexed file without a block stays a problem
     unindexed = by_path["orphan-candidate", "unindexed.md"]
