@@ -144,7 +144,9 @@ def test_an_undecodable_name_is_shown_escaped_in_every_format(
     tmp_path: Path, output_format: str
 ) -> None:
     home = Home(tmp_path / "home")
-    tree = undecodable_tree(tmp_path / "memory")
+    # its description cut by a YAML comment: a problem, so every format reports the name
+    bad = memory("nameless", description="fixed (see #12) too")
+    tree = write_tree(tmp_path / "memory", {**HEALTHY, BAD_NAME: bad})
     # Run from the tree's folder: SARIF and GitHub name files relative to it, as in CI.
     printed = cli(home, "audit", "--format", output_format, str(tree), cwd=tmp_path)
     written = tmp_path / f"report.{output_format}"
@@ -152,7 +154,7 @@ def test_an_undecodable_name_is_shown_escaped_in_every_format(
         home, "audit", "--format", output_format, "-o", str(written), str(tree), cwd=tmp_path
     )
     for result in (printed, saved):
-        assert result.returncode == 1, result.stderr  # the orphan: found, not a crash
+        assert result.returncode == 1, result.stderr  # the cut value: found, not a crash
     on_disk = written.read_text(encoding="utf-8")  # strict UTF-8: no raw byte written
     for text in (printed.stdout, on_disk):
         assert "\udcff" not in text
@@ -162,7 +164,8 @@ def test_an_undecodable_name_is_shown_escaped_in_every_format(
     if output_format == "json":
         [report] = json.loads(on_disk)["reports"]
         assert report["errors"] == []
-        assert ("orphans", SHOWN_NAME) in [(f["dimension"], f["path"]) for f in report["findings"]]
+        found = [(f["dimension"], f["path"]) for f in report["findings"]]
+        assert ("frontmatter", SHOWN_NAME) in found
 
 
 def test_review_shows_an_undecodable_name_and_proposes_no_fix_that_would_write_its_escape(
