@@ -225,7 +225,8 @@ def _fields(memory: MemoryFile, profile: str) -> Iterator[Finding]:
 def _required(memory: MemoryFile, name: str, profile: str) -> Iterator[Finding]:
     value = memory.meta(name)
     block = memory.split.block
-    if block is not None and block.cut_short and name in block.cut_short.lost_fields:
+    lost = block.cut_short.lost_fields if block is not None and block.cut_short else ()
+    if name in lost or (name == "type" and "metadata" in lost):
         return  # reported once, as lost to the `---` that cut the block short
     if value is None and name not in _keys(memory):
         where = " (top level or under metadata:)" if name == "type" else ""
