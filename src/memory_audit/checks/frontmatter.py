@@ -75,7 +75,6 @@ from memory_audit.analysis.frontmatter_reading import reading_findings
 from memory_audit.analysis.note_conventions import own_convention
 from memory_audit.analysis.off_schema import bare_findings, none_anywhere, own_convention_finding
 from memory_audit.analysis.tree_home import on_this_machine
-from memory_audit.analysis.unreached import single_orphans
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.memory_file import FileKind, MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
@@ -189,9 +188,7 @@ def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
         if memory.frontmatter is not None and not (own and memory in own.other):
             yield from _fields(memory, tree.profile)
     if own is None:
-        # a file the index does not reach either is one cause, `orphans`' to report once
-        alone = {m.path for m in single_orphans(tree)}
-        yield from bare_findings(ID, [m for m in bare if m.path not in alone], tree.memories)
+        yield from bare_findings(ID, bare, tree.memories)
 
 
 def _fields(memory: MemoryFile, profile: str) -> Iterator[Finding]:
