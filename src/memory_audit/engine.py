@@ -20,6 +20,7 @@ from memory_audit.analysis.health import measure, session_use
 from memory_audit.analysis.store_facts import store_facts
 from memory_audit.analysis.tree_home import other_agent_workspace, repository_copy
 from memory_audit.checks import BY_ID, DIMENSIONS, ORDER, REGISTRY
+from memory_audit.checks.orphans import UNSAVED
 from memory_audit.config.settings import Config
 from memory_audit.errors import UsageError, describe
 from memory_audit.model.dimension import Level, Need, Role
@@ -77,6 +78,7 @@ def audit_tree(
         for item in items:
             (skipped if isinstance(item, Skip) else findings).append(item)  # type: ignore[arg-type]
         errors += failures
+    findings = _one_report_of_unsaved_files(findings)
     boundary = redaction_boundary(tree, options.get(SECRET_RULES), decode_frontmatter=parsed)
     hidden = frozenset(dismissed)
     # Another agent's workspace holds files that are no Claude Code memories, as a copy does.
@@ -124,6 +126,20 @@ def audit_tree(
         transcripts=facts.transcripts,
     )
     return escaped_all(report) if undecodable else report
+
+
+def _one_report_of_unsaved_files(findings: list[Finding]) -> list[Finding]:
+    """A file with neither frontmatter nor a way in from the index is one cause (no
+    session saved it as a memory), reported once, by ``orphans``: its own ``no-frontmatter``
+    goes when that dimension ran and found it (a folder's or a series' one finding stays)."""
+    orphaned = {f.path for f in findings if f.code == "orphan-candidate" and UNSAVED in f.message}
+    if not orphaned:
+        return findings
+    return [
+        f
+        for f in findings
+        if not (f.code == "no-frontmatter" and not f.related and f.path in orphaned)
+    ]
 
 
 def _of_tree(tree: MemoryTree, findings: list[Finding]) -> list[Finding]:

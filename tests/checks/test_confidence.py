@@ -42,11 +42,13 @@ def test_a_score_from_0_to_1_is_the_owner_s_scale_read_by_its_thirds(tree_dir: P
             "sure.md": memory("sure", confidence="0.95"),
             "hunch.md": memory("hunch", metadata="{confidence: 0.2}"),
             "past.md": memory("past", confidence="1.5"),
+            "scale.md": memory("scale", confidence="1"),  # a 1-5 scale's lowest, not high
         },
     )
     assert codes(findings(tree_dir, "confidence")) == [
         ("low-confidence-unchallenged", "hunch.md", 5),
         ("invalid-confidence", "past.md", 5),
+        ("invalid-confidence", "scale.md", 5),
     ]
 
 

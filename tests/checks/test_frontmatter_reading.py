@@ -107,7 +107,7 @@ def test_a_dash_line_that_breaks_a_value_is_one_cut_short_finding_not_missing_fi
     assert (finding.code, finding.path, finding.line) == ("frontmatter-cut-short", "broken.md", 3)
     assert "inside `name`" in finding.message
     assert "`description`, `type`" in finding.message
-    assert "`originSessionId` line was written into `name`" in finding.message
+    assert "`originSessionId` line was written into a value there" in finding.message
     assert (finding.suggestion or "").startswith("move `originSessionId` to a line of its own")
     assert finding.severity == "error"
 
@@ -179,3 +179,43 @@ def test_a_cut_in_a_field_nobody_reads_is_a_suggestion(tree_dir: Path) -> None:
         ' loses "#812 (sensor run) #ops" (neither Claude Code nor this audit reads `source`)'
     )
     assert found["source"].suggestion == 'quote the value: source: "task #812 (sensor run) #ops"'
+
+
+def test_a_rule_under_a_body_that_starts_like_a_field_is_no_cut_block(tree_dir: Path) -> None:
+    # the current layout keeps `type` under metadata; a body that starts "type: ..." above
+    # a horizontal rule, or shows a field in a tilde fence, is body text
+    nested = (
+        "---\nname: deploy\ndescription: how we deploy\nmetadata:\n  type: project\n---\n"
+        "type: blue-green, two slots\nSee [x](gone.md)\n\n---\n\nMore text.\n"
+    )
+    fenced = "---\nname: f\ndescription: d\n---\n~~~yaml\ntype: user\n~~~\n---\nMore.\n"
+    write_tree(
+        tree_dir,
+        {"MEMORY.md": index("nested.md", "fenced.md"), "nested.md": nested, "fenced.md": fenced},
+    )
+    found = {(f.code, f.path) for f in report(tree_dir).findings}
+    assert ("frontmatter-cut-short", "nested.md") not in found
+    assert ("broken-link", "nested.md") in found  # the body starts at the real close
+    assert ("frontmatter-cut-short", "fenced.md") not in found
+    assert ("missing-field", "fenced.md") in found  # `type` really is missing
+
+
+def test_a_dash_line_of_its_own_between_fields_is_deleted_not_replaced(tree_dir: Path) -> None:
+    # a line of its own (no value broken) is deleted; a cut that loses `metadata` loses
+    # the `type` it holds: one finding
+    own = "---\nname: x\n---\ndescription: y\ntype: user\n---\n\nBody.\n"
+    nested = (
+        "---\nname: Reply shape (originSessionId: 0f1e2d3c\n---\n/ [TAG])\ndescription: d\n"
+        "metadata:\n  type: feedback\n---\n\nBody.\n"
+    )
+    write_tree(
+        tree_dir, {"MEMORY.md": index("own.md", "nested.md"), "own.md": own, "nested.md": nested}
+    )
+    found = findings(tree_dir, "frontmatter")
+    by_path = {f.path: f for f in found}
+    assert sorted((f.code, f.path) for f in found) == [
+        ("frontmatter-cut-short", "nested.md"),
+        ("frontmatter-cut-short", "own.md"),
+    ]
+    assert by_path["own.md"].message.startswith("a `---` line ends the frontmatter")
+    assert (by_path["own.md"].suggestion or "").startswith("delete that `---` line")

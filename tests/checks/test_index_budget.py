@@ -151,8 +151,9 @@ def test_several_links_counts_only_memories_no_other_line_points_at(tree_dir: Pa
             "- [A](a.md) — the retry gate. Voir [b.md](b.md)\n"
             "- [B](b.md) — the batch window\n"
             "- [C](c.md) — the cutover → voir [[a]]; plan in [doc](../../docs/plan.md)\n"
-            "- [D](d.md) and [E](e.md) — both\n",
-            **{f"{n}.md": memory(n) for n in "abcde"},
+            "- [D](d.md) and [E](e.md) — both, see [E](e.md) and [setup](d.md#setup)\n"
+            "- [F](f.md) — diagram [png](arch.png), [script](x.sh), [index](MEMORY.md)\n",
+            **{f"{n}.md": memory(n) for n in "abcdef"},
         },
     )
     [finding] = findings(tree_dir, "index-budget")

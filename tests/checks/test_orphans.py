@@ -411,6 +411,9 @@ def test_a_file_with_neither_frontmatter_nor_a_way_in_is_one_suggestion_with_no_
         ("orphan-candidate", "unindexed.md"),
         ("no-frontmatter", "bare_but_indexed.md"),
     }
+    # asked for alone, the frontmatter dimension still says the stub has no block
+    alone = {(f.code, f.path) for f in findings(tree_dir, "frontmatter")}
+    assert ("no-frontmatter", "session-stub.md") in alone
     stub = by_path["orphan-candidate", "session-stub.md"]
     assert (stub.level, stub.fix) == ("suggestion", None)
     assert "no frontmatter either" in stub.message
@@ -427,3 +430,23 @@ def test_a_file_with_neither_frontmatter_nor_a_way_in_is_one_suggestion_with_no_
         "action": "add-frontmatter",
         "path": "bare_but_indexed.md",
     }
+
+
+def test_an_orphan_with_a_broken_block_is_an_orphan_not_a_file_without_one(
+    tree_dir: Path,
+) -> None:
+    # a block opened and never closed is the frontmatter dimension's problem; the orphan
+    # keeps its index line to add
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md"),
+            "a.md": memory("a"),
+            "u.md": "---\nname: u\ndescription: d\ntype: user\nBody never closed\n",
+        },
+    )
+    found = {(f.code, f.path): f for f in report(tree_dir).findings}
+    assert ("unclosed-frontmatter", "u.md") in found
+    orphan = found["orphan-candidate", "u.md"]
+    assert "no frontmatter" not in orphan.message
+    assert orphan.fix is not None

@@ -400,3 +400,16 @@ def test_a_file_s_broken_links_are_one_finding_that_names_the_missing_folder_lev
     [finding] = findings(gone, "relations")
     assert finding.message.startswith("2 links don't resolve (line 6), the first to `x.md`")
     assert finding.suggestion == "update each link to its file's current path, or remove it"
+
+
+def test_a_dismissal_of_some_broken_links_does_not_cover_others(tree_dir: Path) -> None:
+    # the grouped finding is keyed on its broken targets: another set is another finding
+    def fingerprint(body: str) -> str:
+        write_tree(tree_dir, {"MEMORY.md": index("n.md"), "n.md": memory("n", body=body)})
+        [finding] = findings(tree_dir, "relations")
+        return finding.fingerprint
+
+    first = fingerprint("[x](x.md) [y](y.md)")
+    assert fingerprint("[y](y.md) [x](x.md)") == first  # the same set, written otherwise
+    assert fingerprint("[w](w.md) [v](v.md)") != first
+    assert fingerprint("[x](x.md) [y](y.md) [z](z.md)") != first

@@ -1823,3 +1823,33 @@ CASES["password-phrase"][1].append("globals ghi đè mật khẩu role→28P01, 
 CASES["generic-assignment"][0].append(
     ("DEV dùng 1 mật khẩu admin thống nhất `DEV_ADMIN_PASSWORD=Lotus@Dev2026`", "Lotus@Dev2026")
 )
+# --- a second reading's cases: a rotated password and a revoked key hold an arrow, a dashed
+# passphrase or key before "..." is all key, a name the Vietnamese words point at is no value
+CASES["password-phrase"][0].append(
+    ("DB password: Kx9mLotus2026→Zq7mLotus2027 (rotated)", "Kx9mLotus2026→Zq7mLotus2027")
+)
+CASES["generic-assignment"][0].extend(
+    [
+        ("api_key=Qm4Tz8Vb1Xy7Lp9R2Kd8Zt4Wq→revoked", "Qm4Tz8Vb1Xy7Lp9R2Kd8Zt4Wq→revoked"),
+        ("DB_PASSWORD=blue-otter-lamp-x7Qz9...", "blue-otter-lamp-x7Qz9"),
+        ("token=abcd-efgh-ijkl-mnop-Qm4Tz8Vb...", "abcd-efgh-ijkl-mnop-Qm4Tz8Vb"),
+    ]
+)
+CASES["password-qualified"][0].extend(
+    [
+        ("mật khẩu chung `Qm4Tz8Vb1Xy7Lp9R2Kd8==`", "Qm4Tz8Vb1Xy7Lp9R2Kd8=="),
+        ("mật khẩu admin `Kx9m=Lotus#26`", "Kx9m=Lotus#26"),
+        ("mật khẩu wifi `Zq7m!Lotus`", "Zq7m!Lotus"),
+    ]
+)
+CASES["password-qualified"][1].extend(
+    [
+        "mật khẩu của user `deploy01`",
+        "mật khẩu cho user `admin2`",
+        "mật khẩu tạo bởi `pwgen-16`",
+        "mật khẩu xem ticket `JIRA-1234` để biết thêm",
+        "mật khẩu bị lộ trong commit `a1b2c3d`",
+        "mật khẩu theo chuẩn `NIST-800-63B`",
+        "mật khẩu đặt trong `K8sSecret`",
+    ]
+)

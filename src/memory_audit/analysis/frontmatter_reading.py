@@ -93,7 +93,10 @@ INSERTED = "originSessionId"
 
 
 def _cut_short(dimension: str, memory: MemoryFile, cut: CutShort) -> Finding:
-    where = f"inside `{cut.key}`" if cut.key else "inside the block"
+    if cut.key:
+        where = f"a `---` inside `{cut.key}`"
+    else:
+        where = "a `---` line" if cut.column == 0 else "a `---` inside the block"
     inserted = _inserted(memory, cut)
     lost = [f"`{name}`" for name in cut.lost_fields]
     if cut.lost_text:
@@ -103,9 +106,9 @@ def _cut_short(dimension: str, memory: MemoryFile, cut: CutShort) -> Finding:
         "frontmatter-cut-short",
         memory.path,
         cut.line,
-        f"a `---` {where} ends the frontmatter for Claude Code; lost: "
+        f"{where} ends the frontmatter for Claude Code; lost: "
         + (", ".join(lost) or "nothing after it on that line")
-        + (f" (an `{INSERTED}` line was written into `{cut.key}` there)" if inserted else ""),
+        + (f" (an `{INSERTED}` line was written into a value there)" if inserted else ""),
         _cut_suggestion(cut, inserted),
         key=cut.key or str(cut.line),
         severity="error" if cut.lost_fields else None,
@@ -113,12 +116,14 @@ def _cut_short(dimension: str, memory: MemoryFile, cut: CutShort) -> Finding:
 
 
 def _cut_suggestion(cut: CutShort, inserted: bool) -> str:
+    move = f"move `{INSERTED}` to a line of its own and " if inserted else ""
     if cut.column == 0 and cut.key:  # a line of its own, breaking a value in two
-        move = f"move `{INSERTED}` to a line of its own and " if inserted else ""
         return (
             f"{move}rejoin `{cut.key}` on one line without that `---` (an em dash — reads"
             " the same), so the block ends at the `---` below its fields"
         )
+    if cut.column == 0:  # a line of its own between fields
+        return f"{move}delete that `---` line, so the block ends at the `---` below its fields"
     return (
         "replace that `---` (an em dash — or `--` reads the same); "
         "Claude Code ends the block at the first `---` anywhere"
@@ -128,7 +133,7 @@ def _cut_suggestion(cut: CutShort, inserted: bool) -> str:
 def _inserted(memory: MemoryFile, cut: CutShort) -> bool:
     """Claude Code writes ``originSessionId:`` before the first ``---`` it finds: inside
     a value that holds one, where it breaks the value and ends the block."""
-    if not cut.key or cut.column or cut.line < 3:
+    if cut.column or cut.line < 3:
         return False
     above = memory.lines[cut.line - 2]
     return f"{INSERTED}:" in above.partition(":")[2]

@@ -66,13 +66,16 @@ def _several_links(dimension: str, index: Index) -> Iterator[Finding]:
     for entry in index.entries:
         pointed.setdefault(_normal(entry.target), set()).add(entry.line)
     for entry in index.entries:
+        own = _normal(entry.target)
         unpointed = [
             link
             for link in entry.links[1:]
             if not link.wiki
-            and _in_folder(link.target)
+            and _a_memory(link.target)
+            and _normal(link.target) != own  # the line's own file, at an anchor
             and not pointed.get(_normal(link.target), set()) - {entry.line}
         ]
+        unpointed = list({_normal(link.target): link for link in unpointed}.values())
         if unpointed:
             shown = [entry.links[0], *unpointed]
             targets = ", ".join(f"`{link.target}`" for link in shown)
@@ -91,9 +94,11 @@ def _normal(target: str) -> str:
     return target.split("#", 1)[0].removeprefix("./")
 
 
-def _in_folder(target: str) -> bool:
+def _a_memory(target: str) -> bool:
+    """A memory file of the folder: a ``.md`` file in it, not the index itself."""
     path = _normal(target)
-    return bool(path) and not path.startswith(("../", "/", "~")) and "://" not in path
+    inside = bool(path) and not path.startswith(("../", "/", "~")) and ":" not in path
+    return inside and path.endswith(".md") and path.rsplit("/", 1)[-1] != INDEX_NAME
 
 
 def _long_hooks(

@@ -1,9 +1,7 @@
 """Which memories MEMORY.md does not reach, as ``orphans`` reports them: one finding per
 file outside archives and dated series, a series' unindexed notes together.
 
-Kept apart from the dimension because ``frontmatter`` asks too: a file that has neither
-frontmatter nor a way in from the index is one cause (no session saved it as a memory),
-reported once, by ``orphans``.
+Kept apart from the dimension, which reads the dated series through it too.
 """
 
 from __future__ import annotations

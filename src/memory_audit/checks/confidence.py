@@ -4,8 +4,8 @@
 ``medium`` or ``low``; the first word counts, so ``medium — useful lens but
 not proven`` is medium.
 
-- ``invalid-confidence``: any other value (a list, a number past 1, "very sure"); a
-  number from 0 to 1 is a score on the owner's own scale, read by its thirds (0.95 is
+- ``invalid-confidence``: any other value (a list, a whole number, "very sure"); a
+  decimal from 0 to 1 is a score on the owner's own scale, read by its thirds (0.95 is
   high, 0.2 low);
 - ``low-confidence-always-on`` (user judgment): a low-confidence memory loaded
   into every session (``relevance: always``);
@@ -45,7 +45,7 @@ def level(memory: MemoryFile) -> str | None:
     value = memory.meta("confidence")
     if value is None:
         return None
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 1:
+    if isinstance(value, float) and 0 <= value <= 1:  # 0.95; a bare 1 may be a 1-5 scale's
         # a score on the owner's own 0-1 scale (a tree that decays it over time): its thirds
         return LEVELS[0] if value >= 2 / 3 else LEVELS[1] if value >= 1 / 3 else LEVELS[2]
     if not isinstance(value, str) or not value.split():

@@ -75,7 +75,6 @@ from memory_audit.analysis.frontmatter_reading import reading_findings
 from memory_audit.analysis.note_conventions import own_convention
 from memory_audit.analysis.off_schema import bare_findings, none_anywhere, own_convention_finding
 from memory_audit.analysis.tree_home import on_this_machine
-from memory_audit.analysis.unreached import single_orphans
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.memory_file import FileKind, MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
@@ -189,9 +188,7 @@ def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
         if memory.frontmatter is not None and not (own and memory in own.other):
             yield from _fields(memory, tree.profile)
     if own is None:
-        # a file the index does not reach either is one cause, `orphans`' to report once
-        alone = {m.path for m in single_orphans(tree)}
-        yield from bare_findings(ID, [m for m in bare if m.path not in alone], tree.memories)
+        yield from bare_findings(ID, bare, tree.memories)
 
 
 def _fields(memory: MemoryFile, profile: str) -> Iterator[Finding]:
@@ -225,7 +222,8 @@ def _fields(memory: MemoryFile, profile: str) -> Iterator[Finding]:
 def _required(memory: MemoryFile, name: str, profile: str) -> Iterator[Finding]:
     value = memory.meta(name)
     block = memory.split.block
-    if block is not None and block.cut_short and name in block.cut_short.lost_fields:
+    lost = block.cut_short.lost_fields if block is not None and block.cut_short else ()
+    if name in lost or (name == "type" and "metadata" in lost):
         return  # reported once, as lost to the `---` that cut the block short
     if value is None and name not in _keys(memory):
         where = " (top level or under metadata:)" if name == "type" else ""

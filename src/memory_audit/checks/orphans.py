@@ -52,6 +52,9 @@ from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "orphans"
+# What an orphan's message says of a file with no block either: the engine drops that
+# file's own `no-frontmatter` finding when it sees this (one cause, one finding).
+UNSAVED = "and no frontmatter either"
 
 
 @dataclass(frozen=True)
@@ -131,7 +134,10 @@ def _orphan(tree: MemoryTree, memory: MemoryFile) -> Finding:
         if sources
         else "no index line, and no link or relation from another memory leads to it"
     )
-    if not memory.frontmatter_present:
+    # no block opened at all (a broken one is a frontmatter problem), in a tree whose
+    # memories have blocks (where none has, the folder's one finding says it all)
+    bare = not memory.split.opened and not memory.problems
+    if bare and any(m.frontmatter_present for m in tree.memories):
         return _unsaved(memory, why, sources)
     return make_finding(
         ID,
@@ -158,8 +164,8 @@ def _unsaved(memory: MemoryFile, why: str, sources: list[str]) -> Finding:
         "orphan-candidate",
         memory.path,
         None,
-        f"not reachable from MEMORY.md ({why}), and no frontmatter either:"
-        " no session saved it as a memory",
+        f"not reachable from MEMORY.md, {UNSAVED} ({why}): no session"
+        " saved it as a memory, or one was written by hand and never finished",
         "if it is a memory to keep, give it a --- block with name, description and type and"
         " an index line; if not (a stub, a copied document, a superseded snapshot), remove it",
         judgment=True,

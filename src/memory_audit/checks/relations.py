@@ -257,7 +257,9 @@ def _broken_links(tree: MemoryTree, memory: MemoryFile, broken: list[tuple[int, 
         message = f"{len(broken)} links don't resolve ({where}), the first to `{target}`"
         if deeper:
             message += "; each resolves with one more `../`"
-        key = "several"
+        # the broken targets themselves: a dismissal covers these, and a link that breaks
+        # later raises the finding again
+        key = "\n".join(sorted({t for _, t in broken}))
     if deeper:
         suggestion = "add one `../` to " + ("the link" if len(broken) == 1 else "each link")
     elif len(broken) == 1:

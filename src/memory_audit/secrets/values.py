@@ -88,9 +88,12 @@ DESCRIBED = re.compile(
 ALTERNATIVES = re.compile(r"[a-z_]+(?:\|[a-z_]+)+")
 ELLIPSES = ("...", "…")
 MAX_SHOWN_PREFIX = 12
-# A vendor's prefix: short lower-case words each ending in - or _ (``sk-ant-oat01-``,
-# ``ghp_``, ``sk_live_``), what a doc shows before the elided key.
-VENDOR_HEAD = re.compile(r"(?:[a-z][a-z0-9]{0,7}[_-]){1,4}")
+# A vendor's prefix (``sk-ant-oat01-``, ``ghp_``, ``sk_live_``): what a doc shows before
+# the elided key. Known prefixes only: a dashed passphrase is all key.
+VENDOR_HEAD = re.compile(
+    r"sk-ant-[a-z]{3,5}\d\d-|sk-(?:proj|svcacct|admin)-|[sr]k_(?:live|test)_|sk-|gh[pousr]_"
+    r"|github_pat_|glpat-|xox[abpre]-|npm_|pypi-|hf_|dop_v1_|lin_api_"
+)
 # A header's or a cookie's name, capitalised words joined by hyphens: "X-Auth-Token".
 NAME_SHAPED = re.compile(r"[A-Z][A-Za-zÀ-ÿ]*(?:-[A-Z][A-Za-zÀ-ÿ]*)+")
 FORMAT_FIELD = re.compile(r"(?:^|[=:])%[-+ #0-9.]*[sdifxr]$")
@@ -99,9 +102,10 @@ VENDOR_PLACEHOLDER = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}[_-](?:x{3,}|X{3,}
 # A member of a module or a constant in code: ``COLORS.ink``, ``theme.palette.primary``.
 DOTTED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*$")
 # (``session?.access_token``: code's optional chaining, where the value comes from)
-# (``role→28P01``: an arrow leads from a thing to what came of it, an error's code here)
+# (``role→28P01``: a word, then an arrow to what came of it, an error's code here; a
+# password rotated, ``<old>→<new>``, is still two passwords)
 NOT_A_VALUE = re.compile(
-    r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|^\$|^%|^os\.|^env\.|\w\?\.\w|[→⇒←]", re.I
+    r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|^\$|^%|^os\.|^env\.|\w\?\.\w|^[a-z_]+[→⇒←]", re.I
 )
 # A bracket in a value is code's (``bytes(password,``: a call cut at its comma) ...
 BRACKET = re.compile(r"[()\[\]]")

@@ -24,6 +24,7 @@ JS_SPACE = (
     "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 )
 KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
+NESTED_KEY_LINE = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*:")
 # The fields whose appearance below a `---` line shows the block was meant to go on.
 BLOCK_FIELDS = frozenset({"name", "description", "type", "metadata"})
 # How far below such a line the block's intended end is looked for.
@@ -89,17 +90,24 @@ def _split_by_line(lines: Sequence[str], index: int) -> Block | None:
         ),
         None,
     )
-    if close is None or any(line.lstrip().startswith("```") for line in lines[index:close]):
-        return None
-    above = [m.group(1) for m in map(KEY_LINE.match, lines[1:index]) if m]
-    below = [m.group(1) for m in map(KEY_LINE.match, lines[index + 1 : close]) if m]
-    if not any(key in BLOCK_FIELDS and key not in above for key in below):
+    if close is None:
         return None
     # the value the `---` broke: the key line just above it, when the text right below
     # it is no field of its own (the rest of that value)
     broken = KEY_LINE.match(lines[index - 1]) if index > 1 else None
-    rest = lines[index + 1] if index + 1 < close else ""
+    between = lines[index + 1 : close]
+    rest = between[0] if between else ""
     key = broken.group(1) if broken and rest.strip() and not KEY_LINE.match(rest) else ""
+    # every line between is a field, its indented part or blank (the broken value's rest
+    # first): a body's prose, a fence or a list under a rule is no block's tail
+    tail = between[1:] if key else between
+    if not all(not t.strip() or t[:1] in " \t" or KEY_LINE.match(t) for t in tail):
+        return None
+    # a field counts as held at any depth (`type` under `metadata:`, the current layout)
+    above = {m.group(1) for m in map(NESTED_KEY_LINE.match, lines[1:index]) if m}
+    below = [m.group(1) for m in map(KEY_LINE.match, between) if m]
+    if not any(k in BLOCK_FIELDS and k not in above for k in below):
+        return None
     cut = CutShort(line=index + 1, column=0, key=key, lost_text="", lost_fields=tuple(below))
     return Block("\n".join(lines[1:index]), 2, close + 2, cut)
 
