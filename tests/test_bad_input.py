@@ -100,12 +100,26 @@ def test_utf16_file_is_reported(tree_dir: Path) -> None:
 
 def test_empty_files_are_memories_without_frontmatter(tree_dir: Path) -> None:
     write_tree(tree_dir, {"MEMORY.md": "", "empty.md": ""})
-    # no memory of the tree has a block: the file's own finding stays, beside its orphan
-    found = codes(findings(tree_dir, "frontmatter", "orphans"))
-    assert sorted(found) == [
-        ("no-frontmatter", "empty.md", 1),
-        ("orphan-candidate", "empty.md", None),
+    # neither a block nor an index line: one cause (no session saved it), one finding
+    [finding] = findings(tree_dir, "frontmatter", "orphans")
+    assert (finding.code, finding.path, finding.level) == (
+        "orphan-candidate",
+        "empty.md",
+        "suggestion",
+    )
+
+
+def test_a_folder_with_no_block_anywhere_is_reported_once_by_frontmatter(tree_dir: Path) -> None:
+    # three files, none with a block: the folder's one finding; their orphans stay plain
+    files = {"b.md": "# b\n", "c.md": "# c\n", "d.md": "# d\n"}
+    write_tree(tree_dir, {"MEMORY.md": index("b.md"), **files})
+    found = findings(tree_dir, "frontmatter", "orphans")
+    assert sorted((f.code, f.path) for f in found) == [
+        ("no-frontmatter", "b.md"),
+        ("orphan-candidate", "c.md"),
+        ("orphan-candidate", "d.md"),
     ]
+    assert not any("no frontmatter either" in f.message for f in found)
 
 
 def test_unclosed_frontmatter(tree_dir: Path) -> None:

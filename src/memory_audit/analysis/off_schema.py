@@ -16,6 +16,13 @@ from memory_audit.model.finding import Finding, make_finding
 from memory_audit.tree.memory_file import MemoryFile
 
 CLAUDE_FIELDS = ("name", "description", "type")
+NONE_AT_ALL = 3  # this many files, none with frontmatter: one finding for the folder
+
+
+def folder_without_blocks(bare: int, memories: list[MemoryFile]) -> bool:
+    """Whether ``frontmatter`` reports the folder once (``none_anywhere``): this many
+    files without a block, and no memory with one."""
+    return bare >= NONE_AT_ALL and not any(m.frontmatter_present for m in memories)
 
 
 def bare_findings(

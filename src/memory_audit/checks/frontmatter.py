@@ -73,7 +73,12 @@ from dataclasses import dataclass
 from memory_audit.analysis.file_problems import problem_findings
 from memory_audit.analysis.frontmatter_reading import reading_findings
 from memory_audit.analysis.note_conventions import own_convention
-from memory_audit.analysis.off_schema import bare_findings, none_anywhere, own_convention_finding
+from memory_audit.analysis.off_schema import (
+    bare_findings,
+    folder_without_blocks,
+    none_anywhere,
+    own_convention_finding,
+)
 from memory_audit.analysis.tree_home import on_this_machine
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.memory_file import FileKind, MemoryFile
@@ -152,9 +157,6 @@ CODE_TOKEN = re.compile(
 )
 
 
-NONE_AT_ALL = 3  # this many files, none with frontmatter: one finding for the folder
-
-
 @dataclass(frozen=True)
 class Options:
     pass
@@ -179,7 +181,7 @@ def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
     """Fields file by file, files without frontmatter file by file or by their one cause."""
     bare = [m for m in readable if not m.frontmatter_present]
     own = None if on_this_machine(tree) else own_convention(readable)
-    if len(bare) >= NONE_AT_ALL and not any(m.frontmatter_present for m in tree.memories):
+    if folder_without_blocks(len(bare), tree.memories):
         yield none_anywhere(ID, bare)  # one cause: this folder was not written by Claude Code
         return
     if own is not None:

@@ -45,6 +45,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory_audit.analysis.dated_series import series_key
+from memory_audit.analysis.off_schema import folder_without_blocks
 from memory_audit.analysis.unreached import series, single_orphans
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.file_kinds import in_archive
@@ -134,10 +135,10 @@ def _orphan(tree: MemoryTree, memory: MemoryFile) -> Finding:
         if sources
         else "no index line, and no link or relation from another memory leads to it"
     )
-    # no block opened at all (a broken one is a frontmatter problem), in a tree whose
-    # memories have blocks (where none has, the folder's one finding says it all)
+    # no block opened at all (a broken one is a frontmatter problem), unless the folder
+    # has none anywhere (the frontmatter dimension's one finding for it says it all)
     bare = not memory.split.opened and not memory.problems
-    if bare and any(m.frontmatter_present for m in tree.memories):
+    if bare and not folder_without_blocks(_bare_count(tree), tree.memories):
         return _unsaved(memory, why, sources)
     return make_finding(
         ID,
@@ -150,6 +151,10 @@ def _orphan(tree: MemoryTree, memory: MemoryFile) -> Finding:
         related=tuple(sources),
         fix=None if memory.path in tree.superseded else _add_line(memory),
     )
+
+
+def _bare_count(tree: MemoryTree) -> int:
+    return sum(1 for m in tree.memories if not m.frontmatter_present)
 
 
 def _unsaved(memory: MemoryFile, why: str, sources: list[str]) -> Finding:
