@@ -46,16 +46,13 @@ from dataclasses import dataclass
 
 from memory_audit.analysis.dated_series import series_key
 from memory_audit.analysis.off_schema import folder_without_blocks
-from memory_audit.analysis.unreached import series, single_orphans
+from memory_audit.analysis.unreached import UNSAVED, series, single_orphans
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "orphans"
-# What an orphan's message says of a file with no block either: the engine drops that
-# file's own `no-frontmatter` finding when it sees this (one cause, one finding).
-UNSAVED = "and no frontmatter either"
 
 
 @dataclass(frozen=True)
