@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit.analysis.health import measure, session_use
+from memory_audit.analysis.off_schema import UNSAVED
 from memory_audit.analysis.store_facts import store_facts
 from memory_audit.analysis.tree_home import other_agent_workspace, repository_copy
-from memory_audit.analysis.unreached import UNSAVED
 from memory_audit.checks import BY_ID, DIMENSIONS, ORDER, REGISTRY
 from memory_audit.config.settings import Config
 from memory_audit.errors import UsageError, describe

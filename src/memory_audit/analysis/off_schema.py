@@ -17,6 +17,10 @@ from memory_audit.tree.memory_file import MemoryFile
 
 CLAUDE_FIELDS = ("name", "description", "type")
 NONE_AT_ALL = 3  # this many files, none with frontmatter: one finding for the folder
+# What an orphan's message says of a file with no block either: the engine drops that
+# file's own `no-frontmatter` finding when it sees this (one cause, one finding). Kept
+# here, not in the orphans check: a secrets-only audit imports no other check.
+UNSAVED = "and no frontmatter either"
 
 
 def folder_without_blocks(bare: int, memories: list[MemoryFile]) -> bool:

@@ -44,9 +44,8 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memory_audit.analysis.dated_series import series_key
-from memory_audit.analysis.off_schema import folder_without_blocks
-from memory_audit.analysis.unreached import UNSAVED, series, single_orphans
+from memory_audit.analysis.dated_series import SERIES_MINIMUM, series_key
+from memory_audit.analysis.off_schema import UNSAVED, folder_without_blocks
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.memory_file import MemoryFile
@@ -75,15 +74,20 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     ]
     archived = sum(1 for m in unreached if in_archive(m.path))
     unreached = [m for m in unreached if not in_archive(m.path)]
-    known = series(tree)
+    series = _series(tree)
     in_unread_series: list[MemoryFile] = []
-    for key, members in _by_series(unreached, known).items():
-        if len(members) == len(known[key]):
+    for key, members in _by_series(unreached, series).items():
+        if len(members) == len(series[key]):
             in_unread_series.extend(members)  # none indexed: a tool's checkpoints, found by name
         else:
-            yield _series_orphans(tree, members, len(known[key]) - len(members))
-    for memory in single_orphans(tree):
-        yield _orphan(tree, memory)
+            yield _series_orphans(tree, members, len(series[key]) - len(members))
+    # a folder with no block anywhere is the frontmatter dimension's one finding: its
+    # orphans say nothing of blocks (asked once, not for each orphan)
+    bare = sum(1 for m in tree.memories if not m.frontmatter_present)
+    blockless = folder_without_blocks(bare, tree.memories)
+    for memory in unreached:
+        if series_key(memory.path) not in series:
+            yield _orphan(tree, memory, blockless)
     if archived:
         yield Skip(ID, f"{archived} memories in archive folders, kept out of the index: not judged")
     if in_unread_series:
@@ -93,6 +97,16 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             f"{len(in_unread_series)} memories of {count} dated series that no index line"
             " reaches (a log or checkpoint a tool writes and finds by name): not judged",
         )
+
+
+def _series(tree: MemoryTree) -> dict[str | None, list[str]]:
+    """Dated series of three or more memories: series -> its members (archives aside)."""
+    found: dict[str | None, list[str]] = defaultdict(list)
+    for memory in tree.memories:
+        key = series_key(memory.path)
+        if key is not None and not in_archive(memory.path):
+            found[key].append(memory.path)
+    return {key: paths for key, paths in found.items() if len(paths) >= SERIES_MINIMUM}
 
 
 def _by_series(
@@ -123,7 +137,7 @@ def _series_orphans(tree: MemoryTree, members: list[MemoryFile], indexed: int) -
     )
 
 
-def _orphan(tree: MemoryTree, memory: MemoryFile) -> Finding:
+def _orphan(tree: MemoryTree, memory: MemoryFile, blockless: bool) -> Finding:
     linked_from = sorted(tree.incoming_links.get(memory.path, set()))
     related = sorted(tree.incoming_relations.get(memory.path, set()))
     sources = sorted({*linked_from, *related})
@@ -132,10 +146,8 @@ def _orphan(tree: MemoryTree, memory: MemoryFile) -> Finding:
         if sources
         else "no index line, and no link or relation from another memory leads to it"
     )
-    # no block opened at all (a broken one is a frontmatter problem), unless the folder
-    # has none anywhere (the frontmatter dimension's one finding for it says it all)
-    bare = not memory.split.opened and not memory.problems
-    if bare and not folder_without_blocks(_bare_count(tree), tree.memories):
+    # no block opened at all (a broken one is a frontmatter problem)
+    if not blockless and not memory.split.opened and not memory.problems:
         return _unsaved(memory, why, sources)
     return make_finding(
         ID,
@@ -148,10 +160,6 @@ def _orphan(tree: MemoryTree, memory: MemoryFile) -> Finding:
         related=tuple(sources),
         fix=None if memory.path in tree.superseded else _add_line(memory),
     )
-
-
-def _bare_count(tree: MemoryTree) -> int:
-    return sum(1 for m in tree.memories if not m.frontmatter_present)
 
 
 def _unsaved(memory: MemoryFile, why: str, sources: list[str]) -> Finding:
