@@ -37,8 +37,8 @@ READ_FIELDS = frozenset(
 def reading_findings(dimension: str, memory: MemoryFile) -> Iterator[Finding]:
     cut_short = memory.split.block.cut_short if memory.split.block else None
     # a value a `---` line broke is what strict parsers trip on too: one cause, one finding
-    broken = cut_short is not None and _inserted(memory, cut_short)
-    if memory.read.read_by is ReadBy.FALLBACK and not broken:
+    inserted = cut_short is not None and _inserted(memory, cut_short)
+    if memory.read.read_by is ReadBy.FALLBACK and not inserted:
         yield _strict_only(dimension, memory)
     for cut in memory.read.comment_cuts:
         read = cut.key in READ_FIELDS
@@ -60,7 +60,7 @@ def reading_findings(dimension: str, memory: MemoryFile) -> Iterator[Finding]:
             level=None if read else "suggestion",
         )
     if cut_short is not None:
-        yield _cut_short(dimension, memory, cut_short)
+        yield _cut_short(dimension, memory, cut_short, inserted)
 
 
 def _strict_only(dimension: str, memory: MemoryFile) -> Finding:
@@ -92,12 +92,11 @@ def _strict_only(dimension: str, memory: MemoryFile) -> Finding:
 INSERTED = "originSessionId"
 
 
-def _cut_short(dimension: str, memory: MemoryFile, cut: CutShort) -> Finding:
+def _cut_short(dimension: str, memory: MemoryFile, cut: CutShort, inserted: bool) -> Finding:
     if cut.key:
         where = f"a `---` inside `{cut.key}`"
     else:
         where = "a `---` line" if cut.column == 0 else "a `---` inside the block"
-    inserted = _inserted(memory, cut)
     lost = [f"`{name}`" for name in cut.lost_fields]
     if cut.lost_text:
         lost.insert(0, f"the rest of line {cut.line} ({_quoted(cut.lost_text)})")

@@ -82,14 +82,7 @@ def _split_by_line(lines: Sequence[str], index: int) -> Block | None:
     lines up to the next ``---`` line name a field the block lacks (``description:``,
     ``type:``). So a writer that inserts a field before the first ``---`` leaves a file
     when a value holds one (``name: A (--- / B)``): the block ends inside ``name``."""
-    close = next(
-        (
-            i
-            for i in range(index + 1, min(len(lines), index + 1 + SPLIT_WINDOW))
-            if lines[i].rstrip(JS_SPACE) == MARK
-        ),
-        None,
-    )
+    close = _mark_line(lines, index + 1, index + 1 + SPLIT_WINDOW)
     if close is None:
         return None
     # the value the `---` broke: the key line just above it, when the text right below
@@ -116,9 +109,7 @@ def _cut_inside(lines: Sequence[str], index: int, column: int) -> Block:
     """A ``---`` that is not a line of its own: the block ends there anyway."""
     line = lines[index]
     text = "\n".join([*lines[1:index], line[:column]])
-    close = next(
-        (i for i in range(index + 1, len(lines)) if lines[i].rstrip(JS_SPACE) == MARK), None
-    )
+    close = _mark_line(lines, index + 1, len(lines))
     below = lines[index + 1 : close] if close is not None else ()
     key = KEY_LINE.match(line)
     cut = CutShort(
@@ -130,3 +121,12 @@ def _cut_inside(lines: Sequence[str], index: int, column: int) -> Block:
     )
     body_start = close + 2 if close is not None else index + 2
     return Block(text, 2, body_start, cut)
+
+
+def _mark_line(lines: Sequence[str], start: int, stop: int) -> int | None:
+    """The first line from ``start`` (before ``stop``) that is ``---`` alone: where the
+    author meant the block to end."""
+    return next(
+        (i for i in range(start, min(len(lines), stop)) if lines[i].rstrip(JS_SPACE) == MARK),
+        None,
+    )
