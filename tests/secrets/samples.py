@@ -1814,9 +1814,15 @@ CASES["password-phrase"][0].extend(
     [
         ("Test live: `POST /api/auth/login username=lan2 password=Hanoi@123` → 200", "Hanoi@123"),
         ("DB password: Lotus@2026", "Lotus@2026"),
+        ("DB password: LotusPilot@2027", "LotusPilot@2027"),
     ]
 )
-CASES["password-phrase"][1].extend(["password: react@18", "pin the password lib: zxcvbn@4.4.2"])
+CASES["password-qualified"][0].append(
+    ("Mật khẩu admin cả 3 hệ = **`LotusPilot@2027`** (cms, hr, sv)", "LotusPilot@2027")
+)
+CASES["password-phrase"][1].extend(
+    ["password: react@18", "pin the password lib: zxcvbn@4.4.2", "password helper: python@3"]
+)
 # an arrow leads from a thing to what came of it (a role's password -> an error's code);
 # a name and its value in backticks are the assignment's, read whole
 CASES["password-phrase"][1].append("globals ghi đè mật khẩu role→28P01, đã sửa")
@@ -1852,4 +1858,27 @@ CASES["password-qualified"][1].extend(
         "mật khẩu theo chuẩn `NIST-800-63B`",
         "mật khẩu đặt trong `K8sSecret`",
     ]
+)
+# --- a secret's variable and the value it takes by default: a deployed stack's default is
+# its live value until someone changes it
+case(
+    "secret-default",
+    [
+        ("RELAY_GATEWAY_TOKEN (mặc định lotus-pwd-gw-2027) ở env api", "lotus-pwd-gw-2027"),
+        ("- `SYNC_TOKEN` (default `harbor-gw-token-2027`)", "harbor-gw-token-2027"),
+        ("API_TOKEN (default: Qm4Tz8Vb1Xy7)", "Qm4Tz8Vb1Xy7"),
+        ("ADMIN_PASSWORD defaults to harbor-quay-2027 on the pilot", "harbor-quay-2027"),
+        ('SIGNING_KEY (por defecto "Kx9mLotus2026")', "Kx9mLotus2026"),
+    ],
+    [
+        "MAX_TOKENS (default 4096)",
+        "SESSION_SECRET (default: random at boot)",
+        "JWT_SECRET (default `changeme`)",
+        "SECRET_KEY (default: `django-insecure-change-me`)",
+        "API_KEY (default: ${OPENAI_API_KEY})",
+        "DB_PASSWORD (default: the value of POSTGRES_PASSWORD)",
+        "CACHE_KEY (default: user_id)",
+        "AUTH_TOKEN (default: none, set per deployment)",
+        "ANTHROPIC_API_KEY (default: read from the keychain)",
+    ],
 )

@@ -175,3 +175,43 @@ def test_a_file_name_that_is_not_utf8_is_named_by_its_escaped_bytes(tmp_path: Pa
     found = published_in(repo.path, repo.path / "memory", {"one": DEMO})
     assert found == {"one": "n\\xffo.txt"}
     found["one"].encode("utf-8")  # printable anywhere
+
+
+def test_claude_codes_own_folder_publishes_nothing(tmp_path: Path) -> None:
+    # A repository keeping a copy of ~/.claude: the prompt history and a session's
+    # transcript repeat a login the user pasted, which leaked there too; a README beside
+    # the copy still publishes its demo login.
+    memory = "claude/projects/-home-ann-shop/memory"
+    repo = Repo(tmp_path / "dotfiles")
+    repo.commit(
+        "sync",
+        {
+            "claude/history.jsonl": '{"display": "login ops / Quay7Fen!x"}\n',
+            "claude/projects/-home-ann-shop/a1b2.jsonl": '{"text": "ops/Heron2Vale"}\n',
+            f"{memory}/MEMORY.md": "- [ops](ops.md)\n",
+            f"{memory}/ops.md": "ops / Quay7Fen!x\n",
+            "README.md": f"demo/{DEMO}\n",
+        },
+    )
+    values = {"one": "Quay7Fen!x", "two": "Heron2Vale", "three": DEMO}
+    assert published_in(repo.path, repo.path / memory, values) == {"three": "README.md"}
+    # the copy at the repository's root: nothing in it publishes anything
+    root = Repo(tmp_path / "claude-backup")
+    root.commit(
+        "sync",
+        {
+            "history.jsonl": '{"display": "login ops / Quay7Fen!x"}\n',
+            "README.md": f"demo/{DEMO}\n",
+            "projects/C--Users-ann-shop/memory/ops.md": "ops / Quay7Fen!x\n",
+        },
+    )
+    tree = root.path / "projects/C--Users-ann-shop/memory"
+    assert published_in(root.path, tree, values) == {}
+    # a project's own folder named "projects" is no copy of Claude Code's: its files publish
+    project = Repo(tmp_path / "agency")
+    project.commit(
+        "clients",
+        {"projects/shop/seed.py": f'USERS = [("demo", "{DEMO}")]\n'},
+    )
+    found = published_in(project.path, project.path / "projects/shop/memory", values)
+    assert found == {"three": "projects/shop/seed.py"}

@@ -4,8 +4,9 @@ a seed script's test account, a device's documented default password.
 Only files that publish values on purpose count: documents, examples, seeds, tests,
 compose files and code. A configuration or data file (``remote.yaml``,
 ``key.properties``, ``.env``, a JSON or TOML file) holds the values a deployment uses,
-and Claude Code's own settings (``.claude/``: its permission rules repeat the commands a
-session ran, passwords and all) are no publication either: a value found only there
+and Claude Code's own files (``.claude/``: its permission rules repeat the commands a
+session ran, passwords and all; a copy of ``~/.claude`` whose prompt history and transcripts
+repeat what a session was told) are no publication either: a value found only there
 leaked there too, and stays a problem.
 
 Such a value is in the repository by design (or, if it is live, it leaked there first):
@@ -135,7 +136,35 @@ def published_in(folder: Path | None, tree: Path, values: Mapping[str, str]) -> 
     if found is None:
         return {}
     root, listing = found
-    return _search(root, _outside(listing, root, tree), wanted)
+    own = _claude_code_folder(tree, root)
+    if own == ".":  # a synced ~/.claude: every file in it is Claude Code's own
+        return {}
+    paths = _outside(listing, root, tree)
+    if own is not None:
+        paths = (path for path in paths if not path.startswith(own + "/"))
+    return _search(root, paths, wanted)
+
+
+# Claude Code names a project's folder by its path, every character that is not a letter or
+# a digit made "-": ``-home-ann-shop``, ``C--Users-ann-shop`` on Windows.
+CLAUDE_CODE_SLUG = re.compile(r"^(?:-|[A-Za-z]--)[\w.-]*$")
+
+
+def _claude_code_folder(tree: Path, repo: Path) -> str | None:
+    """The folder (relative to the repository, "." its root) of Claude Code's own files that
+    holds the tree, when the tree is an auto-memory folder, ``<folder>/projects/<slug>/memory``
+    (a repository keeping a copy of ``~/.claude``, or ``~/.claude`` under git). Nothing in
+    that folder publishes a value: its prompt history and transcripts repeat what a session
+    was told, so a value found there leaked there too."""
+    project = tree.parent
+    if tree.name != "memory" or project.parent.name != "projects":
+        return None
+    if not CLAUDE_CODE_SLUG.match(project.name):
+        return None
+    own = os.path.relpath(os.path.realpath(project.parent.parent), repo)
+    if own == os.pardir or own.startswith(os.pardir + os.sep):
+        return None
+    return own.replace(os.sep, "/")
 
 
 MARKDOWN = ".md"

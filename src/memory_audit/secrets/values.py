@@ -163,9 +163,10 @@ SELECTOR = re.compile(r"^[#.][a-z][a-z0-9]*(?:[_-][a-z0-9]+)*$")
 # ``#3DBB6C``: a colour (3, 4, 6 or 8 hex digits), as a design token's value is written
 COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 # A package or an action pinned to a version (``actions/upload-artifact@v4``'s second
-# part, ``lodash@4.17.21``): a dependency, not a login's password. A capitalised word and
-# a bare number (``Hanoi@123``) is how people make a password, no package's name.
-PINNED = re.compile(r"^(?![A-Z][a-z]+@\d+$)[A-Za-z][\w.-]*@v?\d+(?:\.\d+)*$")
+# part, ``lodash@4.17.21``): a dependency, not a login's password. Words with a capital
+# and a bare number (``Hanoi@123``, ``LotusPilot@2027``) are how people make a password:
+# package managers name packages in lower case (``node@20``, ``python@3``).
+PINNED = re.compile(r"^(?![A-Za-z]*[A-Z][A-Za-z]*@\d+$)[A-Za-z][\w.-]*@v?\d+(?:\.\d+)*$")
 # A release's number (``v10.4.2``, ``1.24.3-rc1``), as a changelog line gives it.
 VERSION = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z.]+)?$")
 # ``ADMIN_PASSWORD_HASH=<value>``: a hash's value (bcrypt, sha) is long and in a hash's
@@ -417,6 +418,9 @@ MIN_LABELLED_DIGITS = 4  # a PIN-like password: "(password: `<4 digits>`)"
 MIN_LABELLED_LETTERS = 5
 MIN_DISTINCT_LABELLED = 3  # four digits repeat one often; "1111", "1212" are no one's
 COPULAS = frozenset("is was es era é ist lautet est là".split())
+# A default's word says the value as a copula does: "(default X)", "(mặc định X)", and the
+# "to" of "defaults to X"
+DEFAULT_WORDS = frozenset("default defaults định defecto padrão défaut".split())
 COPULA_ENDINGS = ("は", "는", "은")
 # Characters read on each side of a match, on its own line: enough for the key blob of a
 # 4096-bit RSA key before it; an example marker counts only close by.
@@ -1038,7 +1042,10 @@ def _unseparated(text: str, start: int) -> bool:
     before = text[max(0, start - 12) : start]
     if not before.endswith(" ") or not before.rstrip()[-1:].isalnum():
         return False
-    word = before.rsplit(None, 1)[-1].lower()
+    words = before.lower().split()
+    word = words[-1]
+    if word in DEFAULT_WORDS or (word == "to" and words[-2:-1] == ["defaults"]):
+        return False
     return word not in COPULAS and not word.endswith(COPULA_ENDINGS)
 
 
