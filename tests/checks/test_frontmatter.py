@@ -210,13 +210,47 @@ def test_a_tree_of_claude_codes_own_keeps_a_finding_per_file(
     # recall cannot pick, and each has its own fix. The same files in a repository: one.
     files = {f"case_{n}.md": VAULT_NOTE.format(n=n) for n in range(3)}
     files |= {f"lesson_{n}.md": PLAIN_NOTE.format(n=n) for n in range(3)}
-    files |= {"a.md": memory("a"), "MEMORY.md": index(*files)}
+    files |= {f"{n}.md": memory(n) for n in "abcd"}  # Claude Code's blocks, the most
+    files |= {"MEMORY.md": index(*files)}
     own = write_tree(isolated_home / ".claude/projects/-work-vault/memory", files)
     found = [(f.code, f.level) for f in findings(own, "frontmatter")]
     assert found.count(("no-frontmatter", "problem")) == 3
     assert found.count(("missing-field", "problem")) == 9  # name, description, type × 3
     copy = write_tree(tmp_path / "repo/memory", files)
     assert [f.code for f in findings(copy, "frontmatter")] == ["own-schema"]
+
+
+LAYERED_NOTE = (
+    "---\ntype: {layer}\ntags: [ops]\nsalience: high\ncreated: 2026-04-0{n}\n---\n"
+    "# Note {n}\n\nWhat holds.\n"
+)
+
+
+def test_an_owners_own_memory_system_in_claude_codes_folder_is_one_suggestion(
+    isolated_home: Path,
+) -> None:
+    # An owner's own system inside Claude Code's folder: layers as sub-folders, `type` the
+    # layer, salience and tags; a script rebuilds the index from `type`. Its blocks
+    # outnumber Claude Code's: one suggestion, and its own types are no typos; the files
+    # in Claude Code's schema are still checked, a type of neither kept as a typo.
+    files = {
+        f"{layer}/note_{n}.md": LAYERED_NOTE.format(layer=layer, n=n)
+        for layer in ("semantic", "procedural", "episodic")
+        for n in range(2)
+    }
+    files |= {f"hypotheses/h{n}.md": PLAIN_NOTE.format(n=n) for n in range(2)}
+    files |= {
+        "procedural/shell.md": memory("shell", type="procedural"),
+        "a.md": memory("a"),
+        "b.md": memory("b", type="semantc"),
+    }
+    files |= {"MEMORY.md": index(*files)}
+    own = write_tree(isolated_home / ".claude/projects/-home-jo/memory", files)
+    found = [(f.code, f.path, f.level) for f in findings(own, "frontmatter")]
+    assert sorted(found) == [
+        ("invalid-type", "b.md", "problem"),
+        ("own-schema", "episodic/note_0.md", "suggestion"),
+    ]
 
 
 def test_a_dated_series_without_frontmatter_is_one_suggestion(tree_dir: Path) -> None:

@@ -627,3 +627,33 @@ def test_a_wikilink_in_a_hook_that_names_no_memory_is_a_suggestion(tree_dir: Pat
         (2, "[[bin", "suggestion"),
         (3, "link target [[model_defa", "problem"),
     ]
+
+
+def test_a_path_out_of_claude_codes_folder_to_no_file_is_corrected_not_removed(
+    isolated_home: Path,
+) -> None:
+    # Entries written from the project's folder, one `../` too few, or with a hidden
+    # folder's dot dropped: the documents are in place, the paths reach nothing. The path
+    # is wrong, not the entry: no fix deletes it. A missing note of the tree is gone.
+    tree = write_tree(
+        isolated_home / ".claude/projects/-home-ann--tools-work-shop/memory",
+        {
+            "MEMORY.md": "# Index\n- [A](a.md) — a\n"
+            "- [Spec](../../../work/shop/specs/spec.md) — the launch spec\n"
+            "- [Plan](../../tools/work/shop/plan.md) — the rollout plan\n"
+            "- [Gone](gone.md) — a note since deleted\n",
+            "a.md": memory("a"),
+        },
+    )
+    found = findings(tree, "index-drift")
+    assert [(f.code, f.line, f.level) for f in found] == [
+        ("broken-index-link", 3, "problem"),
+        ("broken-index-link", 4, "problem"),
+        ("broken-index-link", 5, "problem"),
+    ]
+    assert [f.fix for f in found[:2]] == [None, None]
+    assert found[0].suggestion == (
+        "correct the path (it is read from MEMORY.md's folder; an absolute path works too),"
+        " or remove the entry if the document is gone"
+    )
+    assert found[2].fix == {"action": "remove-index-line", "line": 5, "target": "gone.md"}

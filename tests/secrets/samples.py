@@ -1805,7 +1805,6 @@ case(
         "mật khẩu được hash bằng `bcrypt` trước khi lưu",
         "mật khẩu không dùng `sudo` nữa",
         "mật khẩu mới đặt trong biến `DB_PASSWORD`",
-        "Mật khẩu tất cả: `Test@2026`.",
     ],
 )
 # a capitalised word and a bare number after `@` is a password people make, no package
@@ -1882,3 +1881,16 @@ case(
         "ANTHROPIC_API_KEY (default: read from the keychain)",
     ],
 )
+# --- a stand-in word and a number given in a note's prose as a password is a test
+# account's on the system the note is about; in code (quoted, fenced) it is a fixture's
+CASES["password-qualified"][0].append(("Mật khẩu tất cả: `Test@2026`.", "Test@2026"))
+CASES["password-phrase"][0].append(
+    ("5 pilot test accounts (qa1..qa5), password: Demo2025! on the staging CMS", "Demo2025!")
+)
+CASES["password-phrase"][1].extend(
+    [
+        "\n```\nlogin form test, password: Test1234!\n```",
+        "\n~~~yaml\n# seeded user\npassword: Demo2024\n~~~",
+    ]
+)
+CASES["generic-assignment"][1].append('req = {"user": "qa", "password": "Test@2026"}')

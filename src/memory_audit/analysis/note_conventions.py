@@ -47,6 +47,10 @@ class OwnConvention:
                 counts[str(key)] = counts.get(str(key), 0) + 1
         return sorted(counts, key=lambda k: (-counts[k], k))[:most]
 
+    def types(self) -> frozenset[str]:
+        """The ``type`` values the other schema's blocks give: the convention's own."""
+        return frozenset(m.type for m in self.other if m.type)
+
 
 def follows_schema(memory: MemoryFile) -> bool:
     """A readable block with ``name`` or ``description`` (top level or under metadata)."""
@@ -58,17 +62,29 @@ def follows_schema(memory: MemoryFile) -> bool:
     return bool(SCHEMA_KEYS & keys)
 
 
-def own_convention(memories: Sequence[MemoryFile]) -> OwnConvention | None:
+def own_convention(
+    memories: Sequence[MemoryFile], *, blocks_only: bool = False
+) -> OwnConvention | None:
     """The tree's memories off Claude Code's schema, when they are its convention.
 
     ``memories``: those whose frontmatter was read or is absent (unreadable ones are
-    reported for what they are, and counted on neither side)."""
+    reported for what they are, and counted on neither side). ``blocks_only`` (Claude
+    Code's own folder, whose files Claude Code writes): only blocks of another schema,
+    more than those of Claude Code's, show a convention there (an owner's own memory
+    system); files with no block are lapses."""
     bare = tuple(m for m in memories if not m.frontmatter_present)
     other = tuple(m for m in memories if m.frontmatter is not None and not follows_schema(m))
     off = len(bare) + len(other)
     if off < FEWEST or not memories:
         return None
-    if off * 2 > len(memories) and (len(other) >= OTHER_BLOCKS or off == len(memories)):
+    if off * 2 <= len(memories):
+        return None
+    if blocks_only:
+        follow = len(memories) - off
+        if len(other) >= OTHER_BLOCKS and len(other) >= follow:
+            return OwnConvention(bare, other, len(memories))
+        return None
+    if len(other) >= OTHER_BLOCKS or off == len(memories):
         return OwnConvention(bare, other, len(memories))
     return None
 

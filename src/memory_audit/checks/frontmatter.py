@@ -25,10 +25,11 @@ checked), then, per file:
   Claude Code did not write); a dated series a tool writes (three or more
   ``name-<date>.md``, none with a block); a sub-folder of documents of another kind
   (``specs/``: none with a block, while the rest of the tree has them);
-- ``own-schema`` (suggestion): outside Claude Code's own folders, most memories follow
-  another convention (several blocks of another schema, such as ``created``/``tags``,
-  or none with ``name``/``description``): reported once, not a ``no-frontmatter`` or
-  ``missing-field`` per file;
+- ``own-schema`` (suggestion): most memories follow another convention (several blocks
+  of another schema, such as ``created``/``tags``, or none with ``name``/``description``;
+  in Claude Code's own folders, blocks of another schema must be most of the files: an
+  owner's own memory system): reported once, not a ``no-frontmatter`` or
+  ``missing-field`` per file, nor an ``invalid-type`` for a type those blocks use;
 - ``missing-field`` / ``empty-field`` / ``invalid-field``: a required field is
   absent, blank, or not text. Profile ``claude-code`` requires ``name``,
   ``description`` and ``type`` (top level or under ``metadata:``); profile
@@ -180,20 +181,27 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
 def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
     """Fields file by file, files without frontmatter file by file or by their one cause."""
     bare = [m for m in readable if not m.frontmatter_present]
-    own = None if on_this_machine(tree) else own_convention(readable)
+    # In Claude Code's own folder, a file off its schema is a lapse of the files it writes,
+    # unless blocks of another schema are most of the folder: the owner's own system
+    own = own_convention(readable, blocks_only=on_this_machine(tree))
     if folder_without_blocks(len(bare), tree.memories):
         yield none_anywhere(ID, bare)  # one cause: this folder was not written by Claude Code
         return
     if own is not None:
         yield own_convention_finding(ID, own)
+    own_types = own.types() if own else frozenset()
     for memory in readable:
         if memory.frontmatter is not None and not (own and memory in own.other):
-            yield from _fields(memory, tree.profile)
+            yield from _fields(memory, tree.profile, own_types)
     if own is None:
         yield from bare_findings(ID, bare, tree.memories)
 
 
-def _fields(memory: MemoryFile, profile: str) -> Iterator[Finding]:
+def _fields(
+    memory: MemoryFile, profile: str, own_types: frozenset[str] = frozenset()
+) -> Iterator[Finding]:
+    """The block's fields; a ``type`` of the folder's own convention (``own_types``: the
+    layers its own system files by, ``type: procedural``) is its, not a typo."""
     metadata = memory.frontmatter.get("metadata") if memory.frontmatter else None
     if metadata is not None and not isinstance(metadata, Mapping):
         yield _field_finding(
@@ -207,7 +215,7 @@ def _fields(memory: MemoryFile, profile: str) -> Iterator[Finding]:
         if name == "relevance" and memory.type == "session-recap":
             continue
         yield from _required(memory, name, profile)
-    yield from _type(memory)
+    yield from _type(memory, own_types)
     kind = memory.meta_text("kind")
     if kind and kind not in KINDS:
         yield _field_finding(
@@ -264,7 +272,7 @@ def _keys(memory: MemoryFile) -> set[str]:
     return set(fm) | (set(metadata) if isinstance(metadata, Mapping) else set())
 
 
-def _type(memory: MemoryFile) -> Iterator[Finding]:
+def _type(memory: MemoryFile, own_types: frozenset[str]) -> Iterator[Finding]:
     fm = memory.frontmatter or {}
     top, metadata = fm.get("type"), fm.get("metadata")
     nested = metadata.get("type") if isinstance(metadata, Mapping) else None
@@ -277,7 +285,7 @@ def _type(memory: MemoryFile) -> Iterator[Finding]:
             "keep one of them (metadata.type in the current layout)",
         )
     value = memory.type
-    if value and value not in TYPES:
+    if value and value not in TYPES and value not in own_types:
         yield _field_finding(
             memory,
             "invalid-type",

@@ -124,7 +124,7 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
     kept_out = _ignored(tree, [target for _, target in broken])
     broken = [pair for pair in broken if pair[1].path is None or pair[1].path not in kept_out]
     moved_out = _moved_out_of_tree(tree, [link for link, _ in broken])
-    uncommitted = _never_committed(tree, [t for _, t in broken])
+    uncommitted, deleted = _never_committed(tree, [t for _, t in broken])
     for link, target in broken:
         new = moved_out.get((link.line, link.target))
         if new is not None:
@@ -133,9 +133,9 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
             yield _uncommitted_link(link, inside=target.inside)
         else:
             pointer = (link.line, link) in pointers
-            yield _broken_link(
-                link, target, pointer=pointer, aside=_wikilink_aside(tree, link, pointer=pointer)
-            )
+            aside = _wikilink_aside(tree, link, pointer=pointer)
+            gone = target.inside or _identity(target) in deleted
+            yield _broken_link(link, target, pointer=pointer, aside=aside, gone=gone)
     yield from _skips(kept_out, templates, elsewhere, from_project)
 
 
@@ -303,28 +303,30 @@ def _in_repository(tree: MemoryTree, targets: list[Target]) -> tuple[Repository,
     return repo, {os.path.normpath(os.path.join(base, p)): p for p in inside}
 
 
-def _never_committed(tree: MemoryTree, targets: list[Target]) -> set[str]:
-    """The missing targets of a copy kept in a repository that no commit ever held (by
-    :func:`_identity`): the index came from the owner's folder, the note (or, out of the
-    tree, the document: ``../../docs/plan.md``) never did, so the copy cannot tell whether
-    it is gone there. One ``git log`` for all of them; Claude Code's own trees are not
-    copies."""
+def _never_committed(tree: MemoryTree, targets: list[Target]) -> tuple[set[str], set[str]]:
+    """The missing targets of a copy kept in a repository that no commit ever held, and
+    those a commit held (deleted since: broken for sure), by :func:`_identity`. The index
+    came from the owner's folder, a note (or, out of the tree, a document:
+    ``../../docs/plan.md``) no commit held never did, so the copy cannot tell whether it is
+    gone there. One ``git log`` for all of them; Claude Code's own trees are not copies."""
     if not any(t.absolute is not None for t in targets) or not repository_copy(tree):
-        return set()
+        return set(), set()
     try:
         repo = _git_repository(tree)
         if repo is None or repo.shallow:
-            return set()  # a file deleted before the clone's depth would look never committed
+            # a file deleted before the clone's depth would look never committed
+            return set(), set()
         names = _repository_paths(repo, targets)
         if not names:
-            return set()  # no path would list every file of every commit
+            return set(), set()  # no path would list every file of every commit
         specs = [f":(literal){name}" for name in names]
         # -z: without it git quotes a name that is not ASCII ("caf\303\251.md")
         out = run_git(repo.path, "log", "--all", "--format=", "--name-only", "-z", "--", *specs)
     except (GitUnavailable, OSError, ValueError):
-        return set()  # no repository, or git could not tell: the links stay broken
+        return set(), set()  # no repository, or git could not tell: the links stay broken
     seen = set(out.split("\0"))
-    return {key for name, key in names.items() if name not in seen}
+    never = {key for name, key in names.items() if name not in seen}
+    return never, {key for name, key in names.items() if name in seen}
 
 
 def _repository_paths(repo: Repository, targets: list[Target]) -> dict[str, str]:
@@ -454,7 +456,11 @@ def _wikilink_aside(tree: MemoryTree, link: IndexLink, *, pointer: bool) -> bool
     return link.wiki and not pointer and near_name(tree, link.target) is None
 
 
-def _broken_link(link: IndexLink, target: Target, *, pointer: bool, aside: bool = False) -> Finding:
+def _broken_link(
+    link: IndexLink, target: Target, *, pointer: bool, aside: bool = False, gone: bool = True
+) -> Finding:
+    """``gone``: the target is proved missing (a note of the tree; a document out of it that
+    the repository's history held and deleted), so its entry can go."""
     where = "outside the tree " if target.absolute is not None and not target.inside else ""
     shown = f"[[{link.target}]]" if link.wiki else f"`{link.target}`"
     suggestion = "remove the entry, or update the path if the file was renamed"
@@ -465,6 +471,16 @@ def _broken_link(link: IndexLink, target: Target, *, pointer: bool, aside: bool 
     }
     if not pointer:  # a sentence that mentions the file: the link is wrong, not the sentence
         suggestion = "update the path in this sentence, or drop the link and keep the text"
+        fix = None
+    elif not gone:
+        # A path out of the memory folder that reaches nothing, no history saying the
+        # document was deleted: most often written from another folder (the project's, a
+        # `../` too few), the document itself in place. The path is proved wrong, not the
+        # entry: no fix removes it.
+        suggestion = (
+            "correct the path (it is read from MEMORY.md's folder; an absolute path works"
+            " too), or remove the entry if the document is gone"
+        )
         fix = None
     message = f"link target {shown} {where}doesn't exist"
     if aside:

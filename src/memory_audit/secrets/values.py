@@ -189,6 +189,8 @@ STAND_IN_WORDS = frozenset(
 )
 # A stand-in's first word, then digits (a closing ``!``): ``Test1234!``, ``Demo2024``.
 LEADING_STAND_INS = frozenset({"test", "demo", "dummy", "fake", "sample", "example"})
+# A line opening or closing a fenced code block.
+FENCE_LINE = re.compile(r"^ {0,3}(?:```|~~~)", re.M)
 # camelCase parts of a stand-in run into its kind (``securePassword123``)
 CAMEL_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 # A word, one symbol and a number: ``Test@2026``, ``Hanoi#123``.
@@ -450,7 +452,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _no_value(value, text, start)
         or _elided(rule, value, text, end)
         or words & PLACEHOLDER_WORDS
-        or _self_named(value)
+        or (_self_named(value) and not _test_account_in_prose(value, text, start))
         or _repeats_login(text, start, value)
     )
     if stand_in or rule.allowed(value) or public:
@@ -679,6 +681,34 @@ def _self_named(value: str) -> bool:
             if kind in word
         )
     return _kind_among_stand_ins(parts)
+
+
+def _test_account_in_prose(value: str, text: str, start: int) -> bool:
+    """A stand-in word and a number (``Test@2026``, ``Demo2024!``) that a note gives as a
+    password, in its prose (bare, in backticks or bold): a test account's on the system the
+    note is about, which anyone reading it can log in with. In code (a quoted string, a
+    fenced block: a test's request body) it is the fixture's stand-in."""
+    if not _leading_stand_in(value.removesuffix("!")):
+        return False
+    if text[start - 1 : start] in ('"', "'"):
+        return False
+    fences = FENCE_LINE.findall(text, 0, start)
+    return len(fences) % 2 == 0
+
+
+def _leading_stand_in(core: str) -> bool:
+    """``Test1234``, ``Test@2026``, ``Demo2024``: a stand-in's first word, then a number."""
+    joined = WORD_SYMBOL_NUMBER.fullmatch(core)
+    if joined is not None:
+        return joined.group(1).lower() in LEADING_STAND_INS
+    parts = [part.lower() for part in CAMEL_PARTS.findall(core)]
+    return (
+        core.isascii()
+        and "".join(parts) == core.lower()
+        and len(parts) == 2
+        and parts[0] in LEADING_STAND_INS
+        and parts[1].isdigit()
+    )
 
 
 def _self_named_camel(value: str) -> bool:
