@@ -241,6 +241,8 @@ def test_an_owners_own_memory_system_in_claude_codes_folder_is_one_suggestion(
     files |= {f"hypotheses/h{n}.md": PLAIN_NOTE.format(n=n) for n in range(2)}
     files |= {
         "procedural/shell.md": memory("shell", type="procedural"),
+        "reflective/r.md": LAYERED_NOTE.format(layer="reflective", n=1),  # a layer of one
+        "reflective/s.md": memory("s", type="reflective"),
         "a.md": memory("a"),
         "b.md": memory("b", type="semantc"),
     }

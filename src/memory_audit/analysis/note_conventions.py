@@ -18,6 +18,7 @@ the folder keeps its notes another way, and then one cause should be one finding
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -47,14 +48,13 @@ class OwnConvention:
                 counts[str(key)] = counts.get(str(key), 0) + 1
         return sorted(counts, key=lambda k: (-counts[k], k))[:most]
 
-    def types(self) -> frozenset[str]:
-        """The ``type`` values two or more of the other schema's blocks give: the
-        convention's own (one block's ``projet`` is a typo, not a layer)."""
-        counts: dict[str, int] = {}
-        for memory in self.other:
-            if memory.type:
-                counts[memory.type] = counts.get(memory.type, 0) + 1
-        return frozenset(value for value, count in counts.items() if count >= 2)
+    def types(self, schema: Collection[str]) -> frozenset[str]:
+        """The ``type`` values the other schema's blocks give, the convention's own
+        (``procedural``), but those close to one of ``schema``'s (``projet``: a typo)."""
+        values = {m.type for m in self.other if m.type}
+        return frozenset(
+            v for v in values if not difflib.get_close_matches(v, list(schema), n=1, cutoff=0.8)
+        )
 
 
 def follows_schema(memory: MemoryFile) -> bool:

@@ -189,7 +189,7 @@ def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
         return
     if own is not None:
         yield own_convention_finding(ID, own)
-    own_types = own.types() if own else frozenset()
+    own_types = own.types(TYPES) if own else frozenset()
     for memory in readable:
         if memory.frontmatter is not None and not (own and memory in own.other):
             yield from _fields(memory, tree.profile, own_types)
