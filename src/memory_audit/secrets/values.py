@@ -692,7 +692,7 @@ def _self_named(value: str) -> bool:
 
 def _test_account_in_prose(value: str, text: str, start: int) -> bool:
     """A stand-in word and a number (``Test@2026``, ``Demo2024!``) that a note gives as a
-    password, in its prose (bare, in backticks or bold): a test account's on the system the
+    password, in its prose (bare or in backticks): a test account's on the system the
     note is about, which anyone reading it can log in with. In code (a quoted string, a
     fenced block: a test's request body) it is the fixture's stand-in."""
     if not _leading_stand_in(value.removesuffix("!")):
