@@ -241,6 +241,8 @@ def test_an_owners_own_memory_system_in_claude_codes_folder_is_one_suggestion(
     files |= {f"hypotheses/h{n}.md": PLAIN_NOTE.format(n=n) for n in range(2)}
     files |= {
         "procedural/shell.md": memory("shell", type="procedural"),
+        "reflective/r.md": LAYERED_NOTE.format(layer="reflective", n=1),  # a layer of one
+        "reflective/s.md": memory("s", type="reflective"),
         "a.md": memory("a"),
         "b.md": memory("b", type="semantc"),
     }
@@ -249,8 +251,39 @@ def test_an_owners_own_memory_system_in_claude_codes_folder_is_one_suggestion(
     found = [(f.code, f.path, f.level) for f in findings(own, "frontmatter")]
     assert sorted(found) == [
         ("invalid-type", "b.md", "problem"),
+        ("no-frontmatter", "hypotheses/h0.md", "suggestion"),  # a folder of another kind
         ("own-schema", "episodic/note_0.md", "suggestion"),
     ]
+
+
+def test_drift_in_claude_codes_folder_is_no_system_of_the_owners(isolated_home: Path) -> None:
+    # Old notes typed as Claude Code types them but with no name or description, a tie
+    # between another schema's blocks and Claude Code's, one block's typo: lapses, each
+    # reported on its own.
+    home = isolated_home / ".claude/projects"
+    drift = {
+        f"old_{n}.md": f"---\ntype: feedback\nsource: chat\n---\nRule {n}.\n" for n in range(4)
+    }
+    drift |= {"a.md": memory("a")}
+    tree = write_tree(home / "-home-ann-drift/memory", {"MEMORY.md": index(*drift), **drift})
+    found = [(f.code, f.level) for f in findings(tree, "frontmatter")]
+    assert found.count(("missing-field", "problem")) == 8  # name and description × 4
+    tie = {
+        f"{layer}/n.md": LAYERED_NOTE.format(layer=layer, n=1) for layer in ("sem", "epi", "pro")
+    }
+    tie |= {f"{n}.md": memory(n) for n in "abc"}
+    tree = write_tree(home / "-home-ann-tie/memory", {"MEMORY.md": index(*tie), **tie})
+    assert "own-schema" not in [f.code for f in findings(tree, "frontmatter")]
+    typo = {
+        f"{layer}/n{n}.md": LAYERED_NOTE.format(layer=layer, n=n)
+        for layer in ("sem", "epi")
+        for n in range(2)
+    }
+    typo |= {"odd.md": LAYERED_NOTE.format(layer="projet", n=1), "a.md": memory("a", type="projet")}
+    tree = write_tree(home / "-home-ann-typo/memory", {"MEMORY.md": index(*typo), **typo})
+    found = [(f.code, f.path) for f in findings(tree, "frontmatter")]
+    assert ("own-schema", "epi/n0.md") in found
+    assert ("invalid-type", "a.md") in found
 
 
 def test_a_dated_series_without_frontmatter_is_one_suggestion(tree_dir: Path) -> None:

@@ -653,7 +653,29 @@ def test_a_path_out_of_claude_codes_folder_to_no_file_is_corrected_not_removed(
     ]
     assert [f.fix for f in found[:2]] == [None, None]
     assert found[0].suggestion == (
-        "correct the path (it is read from MEMORY.md's folder; an absolute path works too),"
-        " or remove the entry if the document is gone"
+        "correct the path (no folder on it exists; a relative path is read from MEMORY.md's"
+        " folder), or remove the entry if the document is gone"
     )
     assert found[2].fix == {"action": "remove-index-line", "line": 5, "target": "gone.md"}
+
+
+def test_a_document_gone_from_a_folder_that_is_there_or_a_wikilinked_note_can_go(
+    isolated_home: Path,
+) -> None:
+    # The skill's folder is there without its file, and the wikilink names a note of the
+    # tree: the path is right, the document is gone, so the entry can go.
+    (isolated_home / ".claude/skills/deploy").mkdir(parents=True)
+    tree = write_tree(
+        isolated_home / ".claude/projects/-home-ann-shop/memory",
+        {
+            "MEMORY.md": "# Index\n- [A](a.md) — a\n"
+            "- [Deploy](../../../skills/deploy/SKILL.md) — the deploy skill\n"
+            "- [[deploy-checklist]] — the steps before a release\n",
+            "a.md": memory("a"),
+        },
+    )
+    found = findings(tree, "index-drift")
+    assert [(f.code, f.line, (f.fix or {}).get("action")) for f in found] == [
+        ("broken-index-link", 3, "remove-index-line"),
+        ("broken-index-link", 4, "remove-index-line"),
+    ]

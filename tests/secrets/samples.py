@@ -1894,3 +1894,41 @@ CASES["password-phrase"][1].extend(
     ]
 )
 CASES["generic-assignment"][1].append('req = {"user": "qa", "password": "Test@2026"}')
+# --- a second reading's cases: a default bare, bold, after a colon, qualified or in
+# Vietnamese with its copula, a password's default of low entropy; a shortcut's or a
+# cache's key, a lifetime; a capital in a dashed password; fences in a list or of tildes
+CASES["secret-default"][0].extend(
+    [
+        ("RELAY_GATEWAY_TOKEN (default lotus-pwd-gw-2027)", "lotus-pwd-gw-2027"),
+        ("**RELAY_TOKEN** (default: `Qm4Tz8Vb1Xy7`)", "Qm4Tz8Vb1Xy7"),
+        ("- `RELAY_TOKEN`: defaults to Qm4Tz8Vb1Xy7", "Qm4Tz8Vb1Xy7"),
+        ("ADMIN_PASSWORD (string, default Harbor2027)", "Harbor2027"),
+        ("SYNC_SECRET (mặc định là harbor-sync-2027)", "harbor-sync-2027"),
+        ("ADMIN_PASSWORD (padrao Harbor2027)", "Harbor2027"),
+        ("ADMIN_PASSWORD  (default: Harbor2027)", "Harbor2027"),
+    ]
+)
+CASES["secret-default"][1].extend(
+    [
+        "HOTKEY (default: Cmd+Shift+P)",
+        "LEADER_KEY (default: Ctrl+Space)",
+        "CACHE_KEY (default: sessionCacheV2)",
+        "LOG_KEY (default: requestId-v2)",
+        "ACCESS_TOKEN defaults to 15-minutes",
+    ]
+)
+CASES["password-phrase"][1].append("the password for default deployments-2026 is in the vault")
+CASES["password-phrase"][0].extend(
+    [
+        ("DB password: Lotus-Pilot@2027", "Lotus-Pilot@2027"),
+        ("```\nmake seed\n```\nstaging password: Demo2031!", "Demo2031!"),
+    ]
+)
+CASES["password-phrase"][1].extend(
+    [
+        "\n- seed the users:\n    ```\n    password: Test1234!\n    ```",
+        "\n~~~\n```\npassword: Test1234!\n~~~",
+        "\n> ```\n> password: Test1234!\n> ```",
+    ]
+)
+CASES["generic-assignment"][1].append('curl -d "user=qa&password=Test@2026" $URL')

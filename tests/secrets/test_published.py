@@ -207,6 +207,17 @@ def test_claude_codes_own_folder_publishes_nothing(tmp_path: Path) -> None:
     )
     tree = root.path / "projects/C--Users-ann-shop/memory"
     assert published_in(root.path, tree, values) == {}
+    # a repository of Claude Code's projects folder alone: its transcripts publish nothing
+    projects = Repo(tmp_path / "projects")
+    projects.commit(
+        "sync",
+        {
+            "-home-ann-shop/a1b2.jsonl": '{"text": "ops / Quay7Fen!x"}\n',
+            "-home-ann-shop/memory/ops.md": "ops / Quay7Fen!x\n",
+        },
+    )
+    tree = projects.path / "-home-ann-shop/memory"
+    assert published_in(projects.path, tree, values) == {}
     # a project's own folder named "projects" is no copy of Claude Code's: its files publish
     project = Repo(tmp_path / "agency")
     project.commit(

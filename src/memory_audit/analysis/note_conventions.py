@@ -18,7 +18,8 @@ the folder keeps its notes another way, and then one cause should be one finding
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import difflib
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from memory_audit.analysis.dated_series import SERIES_MINIMUM, series_key
@@ -47,9 +48,13 @@ class OwnConvention:
                 counts[str(key)] = counts.get(str(key), 0) + 1
         return sorted(counts, key=lambda k: (-counts[k], k))[:most]
 
-    def types(self) -> frozenset[str]:
-        """The ``type`` values the other schema's blocks give: the convention's own."""
-        return frozenset(m.type for m in self.other if m.type)
+    def types(self, schema: Collection[str]) -> frozenset[str]:
+        """The ``type`` values the other schema's blocks give, the convention's own
+        (``procedural``), but those close to one of ``schema``'s (``projet``: a typo)."""
+        values = {m.type for m in self.other if m.type}
+        return frozenset(
+            v for v in values if not difflib.get_close_matches(v, list(schema), n=1, cutoff=0.8)
+        )
 
 
 def follows_schema(memory: MemoryFile) -> bool:
@@ -63,26 +68,31 @@ def follows_schema(memory: MemoryFile) -> bool:
 
 
 def own_convention(
-    memories: Sequence[MemoryFile], *, blocks_only: bool = False
+    memories: Sequence[MemoryFile],
+    *,
+    blocks_only: bool = False,
+    types: Collection[str] = (),
 ) -> OwnConvention | None:
     """The tree's memories off Claude Code's schema, when they are its convention.
 
     ``memories``: those whose frontmatter was read or is absent (unreadable ones are
     reported for what they are, and counted on neither side). ``blocks_only`` (Claude
-    Code's own folder, whose files Claude Code writes): only blocks of another schema,
-    more than those of Claude Code's, show a convention there (an owner's own memory
-    system); files with no block are lapses."""
+    Code's own folder, whose files Claude Code writes): only blocks of another schema, more
+    than those of Claude Code's, show a convention there (an owner's own memory system);
+    a block typed as Claude Code types (``types``: ``type: feedback`` without a name) and a
+    file with no block are lapses there, each reported on its own."""
     bare = tuple(m for m in memories if not m.frontmatter_present)
     other = tuple(m for m in memories if m.frontmatter is not None and not follows_schema(m))
+    if blocks_only:
+        other = tuple(m for m in other if m.type not in types)
+        follow = len(memories) - len(bare) - len(other)
+        if len(other) >= max(OTHER_BLOCKS, FEWEST) and len(other) > follow:
+            return OwnConvention((), other, len(memories))
+        return None
     off = len(bare) + len(other)
     if off < FEWEST or not memories:
         return None
     if off * 2 <= len(memories):
-        return None
-    if blocks_only:
-        follow = len(memories) - off
-        if len(other) >= OTHER_BLOCKS and len(other) >= follow:
-            return OwnConvention(bare, other, len(memories))
         return None
     if len(other) >= OTHER_BLOCKS or off == len(memories):
         return OwnConvention(bare, other, len(memories))

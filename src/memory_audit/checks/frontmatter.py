@@ -183,17 +183,17 @@ def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
     bare = [m for m in readable if not m.frontmatter_present]
     # In Claude Code's own folder, a file off its schema is a lapse of the files it writes,
     # unless blocks of another schema are most of the folder: the owner's own system
-    own = own_convention(readable, blocks_only=on_this_machine(tree))
+    own = own_convention(readable, blocks_only=on_this_machine(tree), types=TYPES)
     if folder_without_blocks(len(bare), tree.memories):
         yield none_anywhere(ID, bare)  # one cause: this folder was not written by Claude Code
         return
     if own is not None:
         yield own_convention_finding(ID, own)
-    own_types = own.types() if own else frozenset()
+    own_types = own.types(TYPES) if own else frozenset()
     for memory in readable:
         if memory.frontmatter is not None and not (own and memory in own.other):
             yield from _fields(memory, tree.profile, own_types)
-    if own is None:
+    if own is None or not own.bare:  # Claude Code's own folder: its bare files are lapses
         yield from bare_findings(ID, bare, tree.memories)
 
 

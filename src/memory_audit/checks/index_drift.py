@@ -134,7 +134,7 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
         else:
             pointer = (link.line, link) in pointers
             aside = _wikilink_aside(tree, link, pointer=pointer)
-            gone = target.inside or _identity(target) in deleted
+            gone = _gone(target, deleted)
             yield _broken_link(link, target, pointer=pointer, aside=aside, gone=gone)
     yield from _skips(kept_out, templates, elsewhere, from_project)
 
@@ -456,6 +456,16 @@ def _wikilink_aside(tree: MemoryTree, link: IndexLink, *, pointer: bool) -> bool
     return link.wiki and not pointer and near_name(tree, link.target) is None
 
 
+def _gone(target: Target, deleted: set[str]) -> bool:
+    """Whether the entry's document is missing, not its path wrong: a note of the tree (or
+    a wikilink's, which names one); out of the tree, a document the repository's history
+    held and deleted, or one whose folder is there without it (``~/.claude/skills/x/``).
+    A path whose folders reach nothing was most often written from another folder."""
+    if target.absolute is None or target.inside or _identity(target) in deleted:
+        return True
+    return os.path.isdir(os.path.dirname(target.absolute))
+
+
 def _broken_link(
     link: IndexLink, target: Target, *, pointer: bool, aside: bool = False, gone: bool = True
 ) -> Finding:
@@ -473,13 +483,13 @@ def _broken_link(
         suggestion = "update the path in this sentence, or drop the link and keep the text"
         fix = None
     elif not gone:
-        # A path out of the memory folder that reaches nothing, no history saying the
-        # document was deleted: most often written from another folder (the project's, a
-        # `../` too few), the document itself in place. The path is proved wrong, not the
-        # entry: no fix removes it.
+        # A path out of the memory folder whose folders reach nothing, no history saying
+        # the document was deleted: most often written from another folder (the project's,
+        # a `../` too few), the document itself in place. The path is proved wrong, not
+        # the entry: no fix removes it.
         suggestion = (
-            "correct the path (it is read from MEMORY.md's folder; an absolute path works"
-            " too), or remove the entry if the document is gone"
+            "correct the path (no folder on it exists; a relative path is read from"
+            " MEMORY.md's folder), or remove the entry if the document is gone"
         )
         fix = None
     message = f"link target {shown} {where}doesn't exist"

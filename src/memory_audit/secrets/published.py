@@ -161,9 +161,13 @@ def _claude_code_folder(tree: Path, repo: Path) -> str | None:
         return None
     if not CLAUDE_CODE_SLUG.match(project.name):
         return None
-    own = os.path.relpath(os.path.realpath(project.parent.parent), repo)
+    folder = os.path.realpath(project.parent.parent)
+    own = os.path.relpath(folder, repo)
     if own == os.pardir or own.startswith(os.pardir + os.sep):
-        return None
+        # the repository is inside Claude Code's folder (``projects/`` or one project's
+        # folder under git): all of it is Claude Code's own
+        inside = os.path.relpath(os.path.realpath(repo), folder)
+        return "." if not inside.startswith(os.pardir) else None
     return own.replace(os.sep, "/")
 
 

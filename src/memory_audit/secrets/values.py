@@ -40,6 +40,7 @@ bounded whatever the length of the line.
 from __future__ import annotations
 
 import base64
+import bisect
 import functools
 import itertools
 import json
@@ -166,7 +167,13 @@ COLOUR = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 # part, ``lodash@4.17.21``): a dependency, not a login's password. Words with a capital
 # and a bare number (``Hanoi@123``, ``LotusPilot@2027``) are how people make a password:
 # package managers name packages in lower case (``node@20``, ``python@3``).
-PINNED = re.compile(r"^(?![A-Za-z]*[A-Z][A-Za-z]*@\d+$)[A-Za-z][\w.-]*@v?\d+(?:\.\d+)*$")
+PINNED = re.compile(r"^(?![\w-]*[A-Z][\w-]*@\d+$)[A-Za-z][\w.-]*@v?\d+(?:\.\d+)*$")
+# A span of time, as a token's lifetime is given (``defaults to 15-minutes``, ``30d``).
+DURATION = re.compile(
+    r"^\d+[-_ ]?(?:ms|s|secs?|seconds?|m|mins?|minutes?|h|hrs?|hours?|d|days?|w|weeks?"
+    r"|months?|y|years?)$",
+    re.I,
+)
 # A release's number (``v10.4.2``, ``1.24.3-rc1``), as a changelog line gives it.
 VERSION = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z.]+)?$")
 # ``ADMIN_PASSWORD_HASH=<value>``: a hash's value (bcrypt, sha) is long and in a hash's
@@ -189,8 +196,8 @@ STAND_IN_WORDS = frozenset(
 )
 # A stand-in's first word, then digits (a closing ``!``): ``Test1234!``, ``Demo2024``.
 LEADING_STAND_INS = frozenset({"test", "demo", "dummy", "fake", "sample", "example"})
-# A line opening or closing a fenced code block.
-FENCE_LINE = re.compile(r"^ {0,3}(?:```|~~~)", re.M)
+# A line opening or closing a fenced code block, in a list or a quote too: its marker.
+FENCE_LINE = re.compile(r"^[ \t>]*(`{3,}|~{3,})", re.M)
 # camelCase parts of a stand-in run into its kind (``securePassword123``)
 CAMEL_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 # A word, one symbol and a number: ``Test@2026``, ``Hanoi#123``.
@@ -422,7 +429,7 @@ MIN_DISTINCT_LABELLED = 3  # four digits repeat one often; "1111", "1212" are no
 COPULAS = frozenset("is was es era é ist lautet est là".split())
 # A default's word says the value as a copula does: "(default X)", "(mặc định X)", and the
 # "to" of "defaults to X"
-DEFAULT_WORDS = frozenset("default defaults định defecto padrão défaut".split())
+DEFAULT_WORDS = frozenset("default defaults định dinh defecto padrão padrao défaut defaut".split())
 COPULA_ENDINGS = ("は", "는", "은")
 # Characters read on each side of a match, on its own line: enough for the key blob of a
 # 4096-bit RSA key before it; an example marker counts only close by.
@@ -685,15 +692,36 @@ def _self_named(value: str) -> bool:
 
 def _test_account_in_prose(value: str, text: str, start: int) -> bool:
     """A stand-in word and a number (``Test@2026``, ``Demo2024!``) that a note gives as a
-    password, in its prose (bare, in backticks or bold): a test account's on the system the
+    password, in its prose (bare or in backticks): a test account's on the system the
     note is about, which anyone reading it can log in with. In code (a quoted string, a
     fenced block: a test's request body) it is the fixture's stand-in."""
     if not _leading_stand_in(value.removesuffix("!")):
         return False
-    if text[start - 1 : start] in ('"', "'"):
-        return False
-    fences = FENCE_LINE.findall(text, 0, start)
-    return len(fences) % 2 == 0
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[start - 1 : start] in ('"', "'") or text.count('"', line_start, start) % 2:
+        return False  # in a string: "password": "...", "user=qa&password=..."
+    spans = _fenced(text)
+    at = bisect.bisect_right(spans, (start, len(text))) - 1
+    return at < 0 or spans[at][1] <= start
+
+
+@functools.lru_cache(maxsize=4)
+def _fenced(text: str) -> list[tuple[int, int]]:
+    """The spans of a text's fenced code blocks, in order: a block closes at a line of its
+    opening marker's character, as long at least (``~~~`` holds a line of backticks); one
+    never closed runs to the end. Once a text (the scan asks for each stand-in value)."""
+    spans: list[tuple[int, int]] = []
+    opened: tuple[int, str] | None = None
+    for match in FENCE_LINE.finditer(text):
+        marker = match.group(1)
+        if opened is None:
+            opened = (match.start(), marker)
+        elif marker[0] == opened[1][0] and len(marker) >= len(opened[1]):
+            spans.append((opened[0], match.end()))
+            opened = None
+    if opened is not None:
+        spans.append((opened[0], len(text)))
+    return spans
 
 
 def _leading_stand_in(core: str) -> bool:
@@ -776,7 +804,7 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
         return False
     names = (
         *(CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR, COLOUR, VERSION, PINNED),
-        *(RESOURCE_NAME, TIMESTAMP),
+        *(RESOURCE_NAME, TIMESTAMP, DURATION),
     )
     if any(name.match(value) for name in names):
         return False
@@ -1069,14 +1097,22 @@ def _labelled_word(text: str, start: int, end: int, value: str) -> bool:
 
 def _unseparated(text: str, start: int) -> bool:
     """The value follows a word and a space, with no separator (``:``, ``=``, ``is``, a quote)."""
-    before = text[max(0, start - 12) : start]
+    before = text[max(0, start - 16) : start]
     if not before.endswith(" ") or not before.rstrip()[-1:].isalnum():
         return False
     words = before.lower().split()
     word = words[-1]
-    if word in DEFAULT_WORDS or (word == "to" and words[-2:-1] == ["defaults"]):
-        return False
-    return word not in COPULAS and not word.endswith(COPULA_ENDINGS)
+    return not _a_default(words) and word not in COPULAS and not word.endswith(COPULA_ENDINGS)
+
+
+def _a_default(words: list[str]) -> bool:
+    """The words before a value give it as a default, as a copula does: ``(default X)``,
+    ``(mặc định X)``, ``(por defecto X)``, ``defaults to X``; never a bare "default" in a
+    sentence (``password for default deployments-2026``)."""
+    if words[-1] == "to":
+        return words[-2:-1] == ["defaults"]
+    opened = any(word.startswith("(") for word in words[-2:])
+    return opened and words[-1].lstrip("(") in DEFAULT_WORDS
 
 
 def _in_context(text: str, start: int, end: int) -> bool:
