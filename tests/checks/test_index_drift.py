@@ -679,3 +679,30 @@ def test_a_document_gone_from_a_folder_that_is_there_or_a_wikilinked_note_can_go
         ("broken-index-link", 3, "remove-index-line"),
         ("broken-index-link", 4, "remove-index-line"),
     ]
+
+
+def test_a_note_another_projects_memory_holds_is_copied_not_removed(isolated_home: Path) -> None:
+    # The home folder's index got lines copied from the ~/.claude project's index; the
+    # notes are there, not here: no fix deletes the pointers.
+    projects = isolated_home / ".claude/projects"
+    write_tree(
+        projects / "-home-ann--claude/memory",
+        {"MEMORY.md": "- [Profile](user_profile.md) — who I am\n", "user_profile.md": memory("p")},
+    )
+    tree = write_tree(
+        projects / "-home-ann/memory",
+        {
+            "MEMORY.md": "# Index\n- [A](a.md) — a\n- [Profile](user_profile.md) — who I am\n"
+            "- [Gone](gone.md) — deleted\n",
+            "a.md": memory("a"),
+        },
+    )
+    found = findings(tree, "index-drift")
+    assert [(f.code, f.line, f.fix is None) for f in found] == [
+        ("broken-index-link", 3, True),
+        ("broken-index-link", 4, False),
+    ]
+    assert found[0].message == (
+        "link target `user_profile.md` doesn't exist here; the memory of project"
+        " `-home-ann--claude` has it (lines copied from that project's index?)"
+    )

@@ -131,6 +131,8 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
             yield _stale_path(link, new)
         elif _identity(target) in uncommitted:
             yield _uncommitted_link(link, inside=target.inside)
+        elif (holder := _in_another_project(tree, target)) is not None:
+            yield _elsewhere_link(link, holder)
         else:
             pointer = (link.line, link) in pointers
             aside = _wikilink_aside(tree, link, pointer=pointer)
@@ -454,6 +456,44 @@ def _wikilink_aside(tree: MemoryTree, link: IndexLink, *, pointer: bool) -> bool
     of a vault never written. Worth a look, not a broken entry (issue 25: what is still
     unresolved and looks like a memory name is a problem, the rest a suggestion)."""
     return link.wiki and not pointer and near_name(tree, link.target) is None
+
+
+def _in_another_project(tree: MemoryTree, target: Target) -> str | None:
+    """The project (its folder's name) whose memory holds the note this tree's index names
+    and lacks, when the tree is one of Claude Code's ``projects/<slug>/memory`` folders:
+    index lines a session copied from another project's index (the home folder's from
+    ``~/.claude``'s). Checked for existence only, never read."""
+    layout = tree.root.name == "memory" and tree.root.parent.parent.name == "projects"
+    if target.path is None or not layout:
+        return None
+    key = ("index-drift-projects", str(tree.root))
+    if key not in tree.scratch:
+        own = tree.root.parent.name
+        try:
+            with os.scandir(tree.root.parent.parent) as entries:
+                names = sorted(e.name for e in entries if e.name != own and e.is_dir())
+        except OSError:
+            names = []
+        tree.scratch[key] = names
+    projects = tree.root.parent.parent
+    for name in cast(list[str], tree.scratch[key]):
+        if os.path.isfile(projects / name / "memory" / target.path):
+            return name
+    return None
+
+
+def _elsewhere_link(link: IndexLink, project: str) -> Finding:
+    return make_finding(
+        ID,
+        "broken-index-link",
+        INDEX_NAME,
+        link.line,
+        f"link target `{link.target}` doesn't exist here; the memory of project `{project}`"
+        " has it (lines copied from that project's index?)",
+        f"copy the file from `{project}`'s memory folder, or point the entry at it; remove"
+        " the entry if this project should not recall it",
+        key=link.target,
+    )
 
 
 def _gone(target: Target, deleted: set[str]) -> bool:
