@@ -1883,7 +1883,7 @@ case(
 )
 # --- a stand-in word and a number given in a note's prose as a password is a test
 # account's on the system the note is about; in code (quoted, fenced) it is a fixture's
-CASES["password-qualified"][0].append(("Mật khẩu tất cả: `Test@2026`.", "Test@2026"))
+CASES["password-qualified"][0].append(("Mật khẩu tất cả: `Test@2031`.", "Test@2031"))
 CASES["password-phrase"][0].append(
     ("5 pilot test accounts (qa1..qa5), password: Demo2025! on the staging CMS", "Demo2025!")
 )
@@ -1893,7 +1893,7 @@ CASES["password-phrase"][1].extend(
         "\n~~~yaml\n# seeded user\npassword: Demo2024\n~~~",
     ]
 )
-CASES["generic-assignment"][1].append('req = {"user": "qa", "password": "Test@2026"}')
+CASES["generic-assignment"][1].append('req = {"user": "qa", "password": "Test@2031"}')
 # --- a second reading's cases: a default bare, bold, after a colon, qualified or in
 # Vietnamese with its copula, a password's default of low entropy; a shortcut's or a
 # cache's key, a lifetime; a capital in a dashed password; fences in a list or of tildes
@@ -1931,4 +1931,4 @@ CASES["password-phrase"][1].extend(
         "\n> ```\n> password: Test1234!\n> ```",
     ]
 )
-CASES["generic-assignment"][1].append('curl -d "user=qa&password=Test@2026" $URL')
+CASES["generic-assignment"][1].append('curl -d "user=qa&password=Test@2031" $URL')

@@ -200,7 +200,7 @@ LEADING_STAND_INS = frozenset({"test", "demo", "dummy", "fake", "sample", "examp
 FENCE_LINE = re.compile(r"^[ \t>]*(`{3,}|~{3,})", re.M)
 # camelCase parts of a stand-in run into its kind (``securePassword123``)
 CAMEL_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
-# A word, one symbol and a number: ``Test@2026``, ``Hanoi#123``.
+# A word, one symbol and a number: ``Test@2031``, ``Hanoi#123``.
 WORD_SYMBOL_NUMBER = re.compile(r"([A-Za-z]+)[@#$%*._-]([0-9]+)")
 MIN_DISTINCT = 5
 # Kinds whose values are not measured (distinct characters, entropy): the rule lists them
@@ -691,7 +691,7 @@ def _self_named(value: str) -> bool:
 
 
 def _test_account_in_prose(value: str, text: str, start: int) -> bool:
-    """A stand-in word and a number (``Test@2026``, ``Demo2024!``) that a note gives as a
+    """A stand-in word and a number (``Test@2031``, ``Demo2024!``) that a note gives as a
     password, in its prose (bare or in backticks): a test account's on the system the
     note is about, which anyone reading it can log in with. In code (a quoted string, a
     fenced block: a test's request body) it is the fixture's stand-in."""
@@ -725,7 +725,7 @@ def _fenced(text: str) -> list[tuple[int, int]]:
 
 
 def _leading_stand_in(core: str) -> bool:
-    """``Test1234``, ``Test@2026``, ``Demo2024``: a stand-in's first word, then a number."""
+    """``Test1234``, ``Test@2031``, ``Demo2024``: a stand-in's first word, then a number."""
     joined = WORD_SYMBOL_NUMBER.fullmatch(core)
     if joined is not None:
         return joined.group(1).lower() in LEADING_STAND_INS
@@ -742,7 +742,7 @@ def _leading_stand_in(core: str) -> bool:
 def _self_named_camel(value: str) -> bool:
     """``securePassword123``, ``newSecurePassword123``, ``Password123!``: camelCase parts
     that are the kind, stand-in words and a number (a closing ``!`` aside); and a stand-in
-    word, then a number: ``Test1234!``, ``Test@2026``, as a test's fixture or a doc's
+    word, then a number: ``Test1234!``, ``Test@2031``, as a test's fixture or a doc's
     example has it."""
     core = value.removesuffix("!")
     joined = WORD_SYMBOL_NUMBER.fullmatch(core)
