@@ -75,6 +75,7 @@ from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.index_file import INDEX_NAME, IndexEntry, IndexLink
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.real_folder import RealFolder
+from memory_audit.tree.slugs import auto_memory_projects
 from memory_audit.tree.snapshot import MemoryTree, Target, name_key
 from memory_audit.tree.walk import ENCRYPTED
 
@@ -463,19 +464,19 @@ def _in_another_project(tree: MemoryTree, target: Target) -> str | None:
     and lacks, when the tree is one of Claude Code's ``projects/<slug>/memory`` folders:
     index lines a session copied from another project's index (the home folder's from
     ``~/.claude``'s). Checked for existence only, never read."""
-    layout = tree.root.name == "memory" and tree.root.parent.parent.name == "projects"
-    if target.path is None or not layout:
+    found = auto_memory_projects(tree.root)
+    if target.path is None or found is None:
         return None
+    projects = Path(found)
     key = ("index-drift-projects", str(tree.root))
     if key not in tree.scratch:
         own = tree.root.parent.name
         try:
-            with os.scandir(tree.root.parent.parent) as entries:
+            with os.scandir(projects) as entries:
                 names = sorted(e.name for e in entries if e.name != own and e.is_dir())
         except OSError:
             names = []
         tree.scratch[key] = names
-    projects = tree.root.parent.parent
     for name in cast(list[str], tree.scratch[key]):
         if os.path.isfile(projects / name / "memory" / target.path):
             return name

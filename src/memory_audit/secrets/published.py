@@ -37,6 +37,7 @@ from memory_audit.secrets.rules import Rule
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.secrets.values import RANDOM_KEY
 from memory_audit.sources.git import project_listing
+from memory_audit.tree.slugs import auto_memory_projects
 from memory_audit.tree.snapshot import MemoryTree
 
 try:
@@ -145,23 +146,16 @@ def published_in(folder: Path | None, tree: Path, values: Mapping[str, str]) -> 
     return _search(root, paths, wanted)
 
 
-# Claude Code names a project's folder by its path, every character that is not a letter or
-# a digit made "-": ``-home-ann-shop``, ``C--Users-ann-shop`` on Windows.
-CLAUDE_CODE_SLUG = re.compile(r"^(?:-|[A-Za-z]--)[\w.-]*$")
-
-
 def _claude_code_folder(tree: Path, repo: Path) -> str | None:
     """The folder (relative to the repository, "." its root) of Claude Code's own files that
     holds the tree, when the tree is an auto-memory folder, ``<folder>/projects/<slug>/memory``
     (a repository keeping a copy of ``~/.claude``, or ``~/.claude`` under git). Nothing in
     that folder publishes a value: its prompt history and transcripts repeat what a session
     was told, so a value found there leaked there too."""
-    project = tree.parent
-    if tree.name != "memory" or project.parent.name != "projects":
+    projects = auto_memory_projects(tree)
+    if projects is None:
         return None
-    if not CLAUDE_CODE_SLUG.match(project.name):
-        return None
-    folder = os.path.realpath(project.parent.parent)
+    folder = os.path.realpath(os.path.dirname(projects))
     own = os.path.relpath(folder, repo)
     if own == os.pardir or own.startswith(os.pardir + os.sep):
         # the repository is inside Claude Code's folder (``projects/`` or one project's

@@ -27,6 +27,22 @@ def slug_matches(candidate: str, slug: str) -> bool:
     return len(candidate) > SLUG_LIMIT and candidate[:SLUG_LIMIT] == slug[:SLUG_LIMIT]
 
 
+def auto_memory_projects(tree: str | os.PathLike[str]) -> str | None:
+    """The ``projects`` folder holding ``tree`` when the tree is laid out as Claude Code
+    lays out auto memory, ``<its folder>/projects/<slug>/memory``, the slug a path made a
+    name (``-home-ann-shop``, ``C--Users-ann-shop`` on Windows); else None."""
+    path = os.fspath(tree)
+    project = os.path.dirname(path)
+    projects = os.path.dirname(project)
+    if os.path.basename(path) != "memory" or os.path.basename(projects) != "projects":
+        return None
+    slug = os.path.basename(project)
+    drive = len(slug) > 2 and slug[0].isascii() and slug[0].isalpha() and slug[1:3] == "--"
+    if not (slug.startswith("-") or drive):
+        return None
+    return projects if all(c.isalnum() or c in "-._" for c in slug) else None
+
+
 def tree_root_for_folder(folder: str) -> str | None:
     """The memory tree of the project ``folder`` (absolute) is in: the project or a sub-folder."""
     base = os.path.join(claude_home(), "projects")
