@@ -745,17 +745,12 @@ def _self_named_camel(value: str) -> bool:
     word, then a number: ``Test1234!``, ``Test@2031``, as a test's fixture or a doc's
     example has it."""
     core = value.removesuffix("!")
-    joined = WORD_SYMBOL_NUMBER.fullmatch(core)
-    if joined is not None:
-        return joined.group(1).lower() in LEADING_STAND_INS
-    if not core.isascii() or not core.isalnum():
+    if _leading_stand_in(core):
+        return True
+    if WORD_SYMBOL_NUMBER.fullmatch(core) or not core.isascii() or not core.isalnum():
         return False
     parts = [part.lower() for part in CAMEL_PARTS.findall(core)]
-    if "".join(parts) != core.lower():
-        return False
-    return _kind_among_stand_ins(parts) or (
-        len(parts) == 2 and parts[0] in LEADING_STAND_INS and parts[1].isdigit()
-    )
+    return "".join(parts) == core.lower() and _kind_among_stand_ins(parts)
 
 
 def _kind_among_stand_ins(parts: list[str]) -> bool:
