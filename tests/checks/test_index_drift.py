@@ -706,3 +706,39 @@ def test_a_note_another_projects_memory_holds_is_copied_not_removed(isolated_hom
         "link target `user_profile.md` doesn't exist here; the memory of project"
         " `-home-ann--claude` has it (lines copied from that project's index?)"
     )
+
+
+def test_an_index_alone_in_its_folder_is_one_finding_that_removes_nothing(
+    tree_dir: Path,
+) -> None:
+    # A scaffolded index (or a backup that kept only MEMORY.md): every hook is the only
+    # record of its fact, so removing the entries one by one would empty the index.
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n\n## Profile\n- [user_profile.md](user_profile.md) - 18,"
+            " studies in Leeds, aims for a Kyoto university\n\n## Goals\n"
+            "- [goals.md](goals.md) - enrol April 2027\n",
+        },
+    )
+    [finding] = findings(tree_dir, "index-drift")
+    assert (finding.code, finding.level, finding.line) == ("broken-index-link", "problem", 4)
+    assert "none of its 2 notes" in finding.message
+    assert "`user_profile.md`, `goals.md`" in finding.message
+    assert finding.fix is None
+    assert "write the notes" in (finding.suggestion or "")
+
+
+def test_an_index_with_one_note_left_keeps_a_removal_fix_per_missing_entry(
+    tree_dir: Path,
+) -> None:
+    write_tree(
+        tree_dir,
+        {"MEMORY.md": index("a.md", "gone.md", "lost.md"), "a.md": memory("a")},
+    )
+    found = findings(tree_dir, "index-drift")
+    assert [(f.code, f.line) for f in found] == [
+        ("broken-index-link", 3),
+        ("broken-index-link", 4),
+    ]
+    assert all(f.fix is not None and f.fix["action"] == "remove-index-line" for f in found)

@@ -148,7 +148,9 @@ def test_the_progress_line_appears_after_a_second_and_is_erased() -> None:
 @pytest.mark.slow
 def test_max_per_dimension_takes_a_positive_number_or_all(tmp_path: Path) -> None:
     targets = [f"gone{i}.md" for i in range(4)]
-    tree = write_tree(tmp_path / "memory", {"MEMORY.md": index(*targets)})
+    tree = write_tree(
+        tmp_path / "memory", {"MEMORY.md": index(*targets, "kept.md"), "kept.md": memory("kept")}
+    )
     for bad in ("-1", "0", "many"):
         result = cli("audit", str(tree), "--max-per-dimension", bad)
         assert result.returncode == 2

@@ -197,7 +197,9 @@ def test_dismissals_committed_by_another_program_are_read_from_the_database(
     as it was when the copy was written: a commit the state did not make (an earlier
     version, the sqlite3 shell) sends it to the database itself."""
     project, tree = project_with_report(
-        isolated_home, tmp_path, {"MEMORY.md": index("gone.md", "lost.md")}
+        isolated_home,
+        tmp_path,
+        {"MEMORY.md": index("gone.md", "lost.md", "kept.md"), "kept.md": memory("kept")},
     )
     first, second = (f.fingerprint for f in report(tree).findings)
     state_dir = Path(platformdirs.user_state_dir("memory-audit"))
@@ -304,7 +306,7 @@ def test_a_report_from_before_tree_scoped_fingerprints_still_honours_dismissals(
     project.mkdir(parents=True)
     tree = write_tree(
         isolated_home / ".claude/projects" / slugify(project) / "memory",
-        {"MEMORY.md": index("gone.md", "lost.md")},
+        {"MEMORY.md": index("gone.md", "lost.md", "kept.md"), "kept.md": memory("kept")},
     )
     audited = report(tree)
     bare = ["0123456789abcdef0123", "3210fedcba9876543210"]

@@ -16,7 +16,7 @@ from memory_audit.model.run import Run, TreeReport
 from memory_audit.store.reports import ReportStore
 from memory_audit.store.state import State
 from memory_audit.tree.discovery import slugify
-from tests.harness import NOW, index, report, write_tree
+from tests.harness import NOW, index, memory, report, write_tree
 
 HEAVY = ("pathlib", "typing", "argparse", "dataclasses", "platformdirs", "sqlite3", "yaml")
 # What `python -m` (runpy) and the json package would import: ~20 ms at every session start.
@@ -41,12 +41,13 @@ def imported_by_hook(cwd: Path) -> tuple[str, set[str]]:
 def project_with_a_report(
     home: Path, tmp_path: Path, *indexed: str
 ) -> tuple[Path, Path, TreeReport]:
-    """A project whose memory tree's MEMORY.md lists ``indexed`` (missing files), and the
-    report the service wrote of it."""
+    """A project whose memory tree's MEMORY.md lists ``indexed`` (missing files) beside the
+    one note it holds, and the report the service wrote of it."""
     project = tmp_path / "app"
     project.mkdir()
     tree = write_tree(
-        home / ".claude/projects" / slugify(project) / "memory", {"MEMORY.md": index(*indexed)}
+        home / ".claude/projects" / slugify(project) / "memory",
+        {"MEMORY.md": index(*indexed, "kept.md"), "kept.md": memory("kept")},
     )
     audited = report(tree)
     store = ReportStore(Path(platformdirs.user_data_dir("memory-audit")) / "reports", keep=3)

@@ -8,7 +8,7 @@ import pytest
 
 from tests.e2e.test_cli import cli
 from tests.e2e.test_review import env_for
-from tests.harness import index, write_tree
+from tests.harness import index, memory, write_tree
 from tests.support.terminal import Terminal
 
 
@@ -60,7 +60,10 @@ def test_dismiss_keeps_a_finding_out_of_reports_and_counts(tmp_path: Path) -> No
 def test_dismiss_refuses_unknown_fingerprints_takes_the_short_one_lists_and_undoes(
     tmp_path: Path,
 ) -> None:
-    tree = write_tree(tmp_path / "memory", {"MEMORY.md": index("gone.md", "lost.md")})
+    tree = write_tree(
+        tmp_path / "memory",
+        {"MEMORY.md": index("gone.md", "lost.md", "kept.md"), "kept.md": memory("kept")},
+    )
     text = cli("audit", str(tree)).stdout
     shown = [
         line.rsplit("[", 1)[1].rstrip("]") for line in text.splitlines() if "`gone.md`" in line

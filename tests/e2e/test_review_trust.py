@@ -59,7 +59,11 @@ def test_a_finding_an_earlier_fix_resolved_is_not_asked_and_the_counts_add_up(
 def test_ctrl_c_after_a_fix_records_it_in_the_changelog_and_exits_130(tmp_path: Path) -> None:
     tree = write_tree(
         tmp_path / "memory",
-        {"MEMORY.md": "# Index\n- [Gone](gone.md) — x\n- [Lost](lost.md) — y\n"},
+        {
+            "MEMORY.md": "# Index\n- [Gone](gone.md) — x\n- [Lost](lost.md) — y\n"
+            "- [Kept](kept.md) — z\n",
+            "kept.md": memory("kept"),
+        },
     )
     home = tmp_path / "home"
     term = review(home, tree)
@@ -69,7 +73,7 @@ def test_ctrl_c_after_a_fix_records_it_in_the_changelog_and_exits_130(tmp_path: 
     term.expect("[q]uit: ")
     term.interrupt()
     stopped = term.expect("findings remain.")
-    assert "Audit complete. 1 applied, 0 skipped, 3 deferred." in stopped  # 4 findings
+    assert "Audit complete. 1 applied, 0 skipped, 4 deferred." in stopped  # 5 findings
     assert term.wait() == 130
     assert "Why these changes?" not in term.output  # stopped means stopped
     text = changelog_text(home, tree)

@@ -436,7 +436,10 @@ def test_every_fix_the_checks_propose_has_an_action(tree_dir: Path) -> None:
 
 def test_remove_index_line_whose_target_the_boundary_masked(tree_dir: Path) -> None:
     token = CASES["github-pat"][0][0][0]
-    write_tree(tree_dir, {"MEMORY.md": f"# Index\n- [A](a.md) — a\n- [X]({token}.md) — x\n"})
+    write_tree(
+        tree_dir,
+        {"MEMORY.md": f"# Index\n- [A](a.md) — a\n- [X]({token}.md) — x\n", "a.md": memory("a")},
+    )
     [finding] = [f for f in findings(tree_dir, "index-drift") if f.line == 3]
     assert finding.fix is not None
     assert token not in str(finding.fix)

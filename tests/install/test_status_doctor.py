@@ -96,7 +96,10 @@ def test_doctor_warns_for_a_unit_that_is_written_but_not_known_to_run(tmp_path: 
 
 def test_the_first_service_run_is_a_baseline_not_all_new(tmp_path: Path) -> None:
     home = Home(tmp_path / "home")
-    write_tree(home.projects / "-work-app" / "memory", {"MEMORY.md": index("gone.md", "x.md")})
+    write_tree(
+        home.projects / "-work-app" / "memory",
+        {"MEMORY.md": index("gone.md", "x.md", "kept.md"), "kept.md": memory("kept")},
+    )
     with session_bus(tmp_path / "bus") as bus:
         home.bus_address = bus.address
         for _ in range(2):

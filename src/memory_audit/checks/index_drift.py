@@ -14,7 +14,10 @@ Reports, for the index at the root of the tree:
   the tree is installed. Both are counted under ``skipped``, as are links to files
   the repository's ``.gitignore`` keeps out. In such a copy, a link to a file no commit
   of the repository ever held, in the tree or out of it (``../../docs/plan.md``: a
-  document never committed), is a suggestion with no fix: the copy cannot tell it is gone;
+  document never committed), is a suggestion with no fix: the copy cannot tell it is gone.
+  An index alone in its folder none of whose two or more notes exists (scaffolded before
+  its notes were written, or copied without them) is one finding with no fix: each
+  entry's hook is the only record of its fact;
 - ``stale-index-path``: the linked file is gone but exactly one unindexed file
   with the same name exists elsewhere in the tree (it was moved); in a copy kept in
   a repository, also when the one file of that name is elsewhere in the repository
@@ -126,7 +129,12 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
     broken = [pair for pair in broken if pair[1].path is None or pair[1].path not in kept_out]
     moved_out = _moved_out_of_tree(tree, [link for link, _ in broken])
     uncommitted, deleted = _never_committed(tree, [t for _, t in broken])
+    lone = _lone_index(tree, broken, pointers, uncommitted, moved_out)
+    if lone:
+        yield _notes_never_there(lone)
     for link, target in broken:
+        if (link, target) in lone:
+            continue
         new = moved_out.get((link.line, link.target))
         if new is not None:
             yield _stale_path(link, new)
@@ -494,6 +502,55 @@ def _elsewhere_link(link: IndexLink, project: str) -> Finding:
         f"copy the file from `{project}`'s memory folder, or point the entry at it; remove"
         " the entry if this project should not recall it",
         key=link.target,
+    )
+
+
+def _lone_index(
+    tree: MemoryTree,
+    broken: Links,
+    pointers: set[tuple[int, IndexLink]],
+    uncommitted: set[str],
+    moved_out: dict[tuple[int, str], str],
+) -> Links:
+    """The entries of an index that is alone in its folder, when every note it points at is
+    missing: nothing to remove them for. A folder holding only MEMORY.md was scaffolded
+    before its notes were written, or copied without them (a backup that kept the index);
+    either way each entry's hook is the only record of its fact, and removing the entries
+    one by one would empty the index. Entries whose target is out of the tree, moved, in
+    another project's memory or never committed to the copy's repository keep their own
+    findings."""
+    if tree.present - {INDEX_NAME} or tree.unread or tree.errors or tree.skipped_files:
+        return []
+    lone = [
+        (link, target)
+        for link, target in broken
+        if target.inside
+        and (link.line, link) in pointers
+        and (link.line, link.target) not in moved_out
+        and _identity(target) not in uncommitted
+        and _in_another_project(tree, target) is None
+    ]
+    # Every entry, and more than one: one missing note is most often a deleted one, and an
+    # index with an entry that resolves elsewhere (a moved note) points at notes kept apart.
+    return lone if len(lone) > 1 and len(lone) == len(pointers) else []
+
+
+def _notes_never_there(lone: Links) -> Finding:
+    """One finding for an index none of whose notes exists (one cause: the notes are not
+    there), with no fix: the facts live only in the entries' hooks."""
+    first = lone[0][0]
+    names = ", ".join(f"`{link.target}`" for link, _ in lone[:5])
+    more = f" and {len(lone) - 5} more" if len(lone) > 5 else ""
+    return make_finding(
+        ID,
+        "broken-index-link",
+        INDEX_NAME,
+        first.line,
+        f"MEMORY.md is alone in its folder: none of its {len(lone)} notes exists ({names}{more})",
+        "write the notes the index promises (each entry's line holds what is known of it),"
+        " or restore them if a copy or sync lost them; remove an entry only if its fact is"
+        " no longer true",
+        key=" ".join(link.target for link, _ in lone),
     )
 
 
