@@ -1932,3 +1932,12 @@ CASES["password-phrase"][1].extend(
     ]
 )
 CASES["generic-assignment"][1].append('curl -d "user=qa&password=Test@2031" $URL')
+# --- a value set in bold is the value without its markers
+CASES["password-phrase"][0].extend(
+    [
+        ("Staging admin: ops@kvshop.vn password: **Test@2031**", "Test@2031"),
+        ("the deploy password is **Kq7#vLp2wZ** since May", "Kq7#vLp2wZ"),
+        ("router password: __Rq8!zT2kLw__", "Rq8!zT2kLw"),
+    ]
+)
+CASES["password-phrase"][1].extend(["password: **required**", "the password is **not** stored"])

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memory_audit.secrets.rules import bundled_rules
-from memory_audit.secrets.scanner import Scanner, SecretMatch, _Subject
+from memory_audit.secrets.scanner import Scanner, SecretMatch, _Subject, _unemphasized
 from memory_audit.secrets.tables import table_cells
 from memory_audit.secrets.values import plausible
 from tests.secrets.samples import CASES, NEGATIVES
@@ -86,6 +86,7 @@ def _original_hit(scanner: Scanner, subject: _Subject, index: int, match: Any) -
         end = start + len(subject.data[span[0] : span[1]].decode("utf-8", "surrogatepass"))
     else:
         start, end = span
+    start, end = _unemphasized(subject.text, start, end)  # a value's own, not the order's
     if not plausible(rule, subject.text, start, end):
         return None
     line = subject.text.count("\n", 0, start) + 1

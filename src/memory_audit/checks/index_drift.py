@@ -128,7 +128,7 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
     kept_out = _ignored(tree, [target for _, target in broken])
     broken = [pair for pair in broken if pair[1].path is None or pair[1].path not in kept_out]
     moved_out = _moved_out_of_tree(tree, [link for link, _ in broken])
-    uncommitted, deleted = _never_committed(tree, [t for _, t in broken])
+    uncommitted, deleted = _commit_record(tree, [t for _, t in broken])
     lone = _lone_index(tree, broken, pointers, uncommitted, moved_out)
     if lone:
         yield _notes_never_there(lone)
@@ -314,7 +314,7 @@ def _in_repository(tree: MemoryTree, targets: list[Target]) -> tuple[Repository,
     return repo, {os.path.normpath(os.path.join(base, p)): p for p in inside}
 
 
-def _never_committed(tree: MemoryTree, targets: list[Target]) -> tuple[set[str], set[str]]:
+def _commit_record(tree: MemoryTree, targets: list[Target]) -> tuple[set[str], set[str]]:
     """The missing targets of a copy kept in a repository that no commit ever held, and
     those a commit held (deleted since: broken for sure), by :func:`_identity`. The index
     came from the owner's folder, a note (or, out of the tree, a document:

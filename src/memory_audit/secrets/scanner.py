@@ -267,7 +267,7 @@ class Scanner:
     ) -> SecretMatch | None:
         """The match at ``span`` of the subject, unless its value is no plausible secret."""
         rule = self.rules[index]
-        start, end = subject.span(span)
+        start, end = _unemphasized(subject.text, *subject.span(span))
         if not plausible(rule, subject.text, start, end, first_of_pair=first_of_pair):
             return None
         return self._match(rule, subject.text, start, end, lines.line(start))
@@ -284,6 +284,19 @@ class Scanner:
             fingerprint=fingerprint(rule.name, secret, self._salt),
             value_fingerprint=value_fingerprint(secret, self._salt),
         )
+
+
+def _unemphasized(text: str, start: int, end: int) -> tuple[int, int]:
+    """A value set in bold (``password: **Test@2031**``, ``__...__``): the value, without
+    the markers, which most rules' value classes take in (a password may hold ``*``)."""
+    for marker in ("**", "__"):
+        if end - start <= 2 * len(marker) or text[end - 2 : end] != marker:
+            continue
+        if text[start : start + 2] == marker:
+            return start + 2, end - 2
+        if text[start - 2 : start] == marker:
+            return start, end - 2
+    return start, end
 
 
 def _start(match: SecretMatch) -> int:
