@@ -742,3 +742,20 @@ def test_an_index_with_one_note_left_keeps_a_removal_fix_per_missing_entry(
         ("broken-index-link", 4),
     ]
     assert all(f.fix is not None and f.fix["action"] == "remove-index-line" for f in found)
+
+
+def test_an_index_link_into_claude_code_s_own_folder_is_not_broken(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # `.claude/skills/slay/SKILL.md`, written from a project that is the home folder (or
+    # naming a user-level skill): Claude Code's folder holds it, the project does not.
+    write_tree(isolated_home / ".claude", {"skills/slay/SKILL.md": "# slay\n"})
+    project = tmp_path / "project"
+    text = (
+        "# Index\n- [Slay](.claude/skills/slay/SKILL.md) — the cleanup skill\n"
+        "- [Old](.claude/skills/gone/SKILL.md) — removed\n"
+    )
+    write_tree(project, {"memory/MEMORY.md": text})
+    location = ProjectLocation("-project", project, None)
+    found = findings(project / "memory", "index-drift", location=location)
+    assert [(f.code, f.line) for f in found] == [("broken-index-link", 3)]

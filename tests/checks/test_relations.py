@@ -413,3 +413,28 @@ def test_a_dismissal_of_some_broken_links_does_not_cover_others(tree_dir: Path) 
     assert fingerprint("[y](y.md) [x](x.md)") == first  # the same set, written otherwise
     assert fingerprint("[w](w.md) [v](v.md)") != first
     assert fingerprint("[x](x.md) [y](y.md) [z](z.md)") != first
+
+
+def test_a_note_s_link_written_from_where_claude_runs_is_not_broken(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # A note links the project's document and a user-level skill as a session sees them
+    # (from the project's folder), the way the index may: both resolve there.
+    write_tree(isolated_home / ".claude", {"skills/slay/SKILL.md": "# slay\n"})
+    project = tmp_path / "project"
+    body = (
+        "Plan in [the plan](docs/plan.md).\nRun [slay](.claude/skills/slay/SKILL.md).\n"
+        "Old: [gone](.claude/skills/gone/SKILL.md)."
+    )
+    write_tree(
+        project,
+        {
+            "docs/plan.md": "# plan\n",
+            "memory/MEMORY.md": index("a.md"),
+            "memory/a.md": memory("a", body=body),
+        },
+    )
+    location = ProjectLocation("-project", project, None)
+    found = findings(project / "memory", "relations", location=location)
+    assert [(f.code, f.line) for f in found] == [("broken-link", 8)]
+    assert "`.claude/skills/gone/SKILL.md`" in found[0].message

@@ -62,6 +62,7 @@ from pathlib import Path
 from typing import cast
 from urllib.parse import unquote
 
+from memory_audit.analysis.outside_links import real_folder, resolves_from_where_claude_runs
 from memory_audit.analysis.routing_files import routed_from
 from memory_audit.analysis.tree_home import on_this_machine, repository_copy
 from memory_audit.analysis.wikilinks import near_name, wikilink_resolves
@@ -77,7 +78,6 @@ from memory_audit.sources.project_files import files_named
 from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.index_file import INDEX_NAME, IndexEntry, IndexLink
 from memory_audit.tree.memory_file import MemoryFile
-from memory_audit.tree.real_folder import RealFolder
 from memory_audit.tree.slugs import auto_memory_projects
 from memory_audit.tree.snapshot import MemoryTree, Target, name_key
 from memory_audit.tree.walk import ENCRYPTED
@@ -167,7 +167,8 @@ def _skips(
         yield Skip(
             ID,
             f"{len(from_project)} index link(s) written from the project's folder, where"
-            " Claude Code runs (`.claude/agents/x.md`), and found there: not reported",
+            " Claude Code runs (`.claude/agents/x.md`), and found there or in Claude Code's"
+            " own folder: not reported",
         )
     if templates:
         yield Skip(ID, f"{len(templates)} index link(s) to a template placeholder: not links")
@@ -188,7 +189,7 @@ def _not_checkable(tree: MemoryTree, broken: Links) -> tuple[Links, Links, Links
     from_project: Links = []
     checked: Links = []
     for pair in broken:
-        if _resolves_from_project(tree, pair[0].target):
+        if resolves_from_where_claude_runs(tree, pair[0].target):
             from_project.append(pair)
         elif is_template(pair[0].target):
             templates.append(pair)
@@ -197,29 +198,6 @@ def _not_checkable(tree: MemoryTree, broken: Links) -> tuple[Links, Links, Links
         else:
             checked.append(pair)
     return templates, elsewhere, from_project, checked
-
-
-def _resolves_from_project(tree: MemoryTree, target: str) -> bool:
-    """A relative link the tree lacks that names a file from the project's folder, where
-    Claude Code runs (``.claude/agents-memory/payments/flow.md`` in ``memory/MEMORY.md``):
-    read from there, it works. Checked for existence only, never read."""
-    project = tree.location.project_path
-    raw = unquote(target.split("#", 1)[0])
-    if project is None or not raw or raw.startswith(("/", "~", "../")) or "://" in raw:
-        return False
-    if "\0" in raw:  # ``%00``: no file is so named (and os calls raise ValueError on it)
-        return False
-    folder = _real(tree, project)
-    candidate = os.path.join(folder.path, raw)
-    return folder.holds(candidate) and os.path.isfile(candidate)
-
-
-def _real(tree: MemoryTree, folder: Path) -> RealFolder:
-    """``folder`` by its real path, resolved once per snapshot (asked for every broken link)."""
-    key = ("index-drift-real", str(folder))
-    if key not in tree.scratch:
-        tree.scratch[key] = RealFolder(folder)
-    return cast(RealFolder, tree.scratch[key])
 
 
 def is_template(target: str) -> bool:
@@ -267,7 +245,7 @@ def _moved_out_of_tree(tree: MemoryTree, links: list[IndexLink]) -> dict[tuple[i
     found = files_named(Path(repository), set(wanted.values()), outside=tree.root)
     if found is None:
         return {}
-    root = _real(tree, tree.root).path
+    root = real_folder(tree, tree.root).path
     return {
         key: os.path.relpath(os.path.join(repository, found[name][0]), root)
         for key, name in wanted.items()
@@ -284,8 +262,8 @@ def _repository(tree: MemoryTree) -> str | None:
     or the git repository around it."""
     project = tree.location.project_path
     if project is not None:
-        folder = _real(tree, project)
-        if folder.holds_real(_real(tree, tree.root).path):
+        folder = real_folder(tree, project)
+        if folder.holds_real(real_folder(tree, tree.root).path):
             return folder.path
     repo = _git_repository(tree)
     return os.path.realpath(repo.path) if repo is not None else None

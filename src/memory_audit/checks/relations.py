@@ -17,7 +17,8 @@ Whenever the tree has them, whether or not relations are adopted:
   written as a wikilink (``"[[anti-patterns]] — why"``) is that link, and a name
   that means something outside the tree (a skill, a note above it: see
   ``broken-wikilink``) is not broken, in these fields as in ``relations:``;
-- ``broken-link``: a body links a ``.md`` file that does not exist;
+- ``broken-link``: a body links a ``.md`` file that does not exist (from the memory's folder, nor,
+  as a session writes it, from the project's folder or under Claude Code's own ``.claude/``);
 - ``broken-wikilink`` (user judgment): ``[[name]]`` matches no memory's name,
   file name or title, and nothing else Claude Code may mean by it: a skill, agent
   or command (``~/.claude`` and the project's ``.claude``), a note in a folder above
@@ -48,6 +49,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from memory_audit.analysis.outside_links import resolves_from_where_claude_runs
 from memory_audit.analysis.wikilinks import near_name, wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.memory_file import FileKind, MemoryFile, Relation
@@ -231,7 +233,9 @@ def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
         path_part = link.target.split("#", 1)[0]
         if not path_part.endswith(".md") or ":" in path_part.split("/", 1)[0]:
             continue
-        if not tree.resolve_path(link.target, memory.path).exists:
+        if not tree.resolve_path(
+            link.target, memory.path
+        ).exists and not resolves_from_where_claude_runs(tree, link.target):
             broken.append((link.line, link.target))
     if broken:
         yield _broken_links(tree, memory, broken)
