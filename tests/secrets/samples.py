@@ -1941,3 +1941,8 @@ CASES["password-phrase"][0].extend(
     ]
 )
 CASES["password-phrase"][1].extend(["password: **required**", "the password is **not** stored"])
+# --- an endpoint written without its scheme, in the cell after a key's name
+CASES["table-row-key"][1].append(
+    "| Shop orders | `SHOP_API_KEY` | `api.shopgate.kr/api/order-status/v1` |"
+)
+CASES["generic-assignment"][1].append("token: gw.shopgate.kr/oauth2/v1/token")

@@ -359,6 +359,9 @@ ADDRESS = re.compile(
 # A URL where a value would be (``token_uri='https://oauth2.example.com/token'``): an
 # endpoint; the credentials a URL holds are ``url-password``'s.
 URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]{1,15}://")
+# A URL written without its scheme (``api.shopgate.kr/v2/orders``, an endpoint in the cell
+# after a key's name): a host of lower-case labels and a top-level domain, then a path.
+HOST_PATH = re.compile(r"^(?:[a-z0-9-]+\.)+[a-z]{2,24}(?::\d{1,5})?/")
 # A chain's public address (Ethereum's, a token's contract): 40 hex digits after "0x"; a
 # private key in hex is 64.
 CHAIN_ADDRESS = re.compile(r"^0x[0-9a-fA-F]{40}$")
@@ -805,7 +808,7 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
         return False
-    if ADDRESS.match(value) or URL.match(value) or CHAIN_ADDRESS.match(value):
+    if any(shape.match(value) for shape in (ADDRESS, URL, HOST_PATH, CHAIN_ADDRESS)):
         return False
     # ``GOOGLE_CLIENT_IDS/restart``: names joined by a slash; ``fern_module/fencing/``: a folder
     folder = value.removesuffix("/")
