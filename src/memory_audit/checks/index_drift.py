@@ -129,20 +129,15 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
     broken = [pair for pair in broken if pair[1].path is None or pair[1].path not in kept_out]
     moved_out = _moved_out_of_tree(tree, [link for link, _ in broken])
     uncommitted, deleted = _commit_record(tree, [t for _, t in broken])
-    lone = _lone_index(tree, broken, pointers, uncommitted, moved_out)
+    known = [_known_cause(tree, pair, moved_out, uncommitted) for pair in broken]
+    missing = [pair for pair, found in zip(broken, known, strict=True) if found is None]
+    lone = _lone_index(tree, missing, pointers)
     if lone:
         yield _notes_never_there(lone)
-    for link, target in broken:
-        if (link, target) in lone:
-            continue
-        new = moved_out.get((link.line, link.target))
-        if new is not None:
-            yield _stale_path(link, new)
-        elif _identity(target) in uncommitted:
-            yield _uncommitted_link(link, inside=target.inside)
-        elif (holder := _in_another_project(tree, target)) is not None:
-            yield _elsewhere_link(link, holder)
-        else:
+    for (link, target), found in zip(broken, known, strict=True):
+        if found is not None:
+            yield found
+        elif (link, target) not in lone:
             pointer = (link.line, link) in pointers
             aside = _wikilink_aside(tree, link, pointer=pointer)
             gone = _gone(target, deleted)
@@ -483,30 +478,39 @@ def _elsewhere_link(link: IndexLink, project: str) -> Finding:
     )
 
 
-def _lone_index(
+def _known_cause(
     tree: MemoryTree,
-    broken: Links,
-    pointers: set[tuple[int, IndexLink]],
-    uncommitted: set[str],
+    pair: tuple[IndexLink, Target],
     moved_out: dict[tuple[int, str], str],
-) -> Links:
+    uncommitted: set[str],
+) -> Finding | None:
+    """A missing link's finding when its cause is known: moved out of the tree, never
+    committed to the copy's repository, another project's note. None: plainly missing,
+    judged with the index's other missing links."""
+    link, target = pair
+    new = moved_out.get((link.line, link.target))
+    if new is not None:
+        return _stale_path(link, new)
+    if _identity(target) in uncommitted:
+        return _uncommitted_link(link, inside=target.inside)
+    holder = _in_another_project(tree, target)
+    return None if holder is None else _elsewhere_link(link, holder)
+
+
+def _lone_index(tree: MemoryTree, missing: Links, pointers: set[tuple[int, IndexLink]]) -> Links:
     """The entries of an index that is alone in its folder, when every note it points at is
-    missing: nothing to remove them for. A folder holding only MEMORY.md was scaffolded
-    before its notes were written, or copied without them (a backup that kept the index);
-    either way each entry's hook is the only record of its fact, and removing the entries
-    one by one would empty the index. Entries whose target is out of the tree, moved, in
-    another project's memory or never committed to the copy's repository keep their own
-    findings."""
+    plainly missing (``missing``: not moved, not in another project's memory, not absent
+    from a copy's history): nothing to remove them for. A folder holding only MEMORY.md was
+    scaffolded before its notes were written, or copied without them (a backup that kept
+    the index); either way each entry's hook is the only record of its fact, and removing
+    the entries one by one would empty the index. Entries whose target is out of the tree
+    keep their own findings."""
     if tree.present - {INDEX_NAME} or tree.unread or tree.errors or tree.skipped_files:
         return []
     lone = [
         (link, target)
-        for link, target in broken
-        if target.inside
-        and (link.line, link) in pointers
-        and (link.line, link.target) not in moved_out
-        and _identity(target) not in uncommitted
-        and _in_another_project(tree, target) is None
+        for link, target in missing
+        if target.inside and (link.line, link) in pointers
     ]
     # Every entry, and more than one: one missing note is most often a deleted one, and an
     # index with an entry that resolves elsewhere (a moved note) points at notes kept apart.
