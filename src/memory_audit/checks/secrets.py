@@ -77,6 +77,14 @@ repository's files are listed by git and read here, never given a value on a com
 line; links, binaries and files over 1 MB are not read. The daemon's on-change alert
 skips these values too: suggestions never notify.
 
+A value the note itself records as no longer valid is a suggestion too: ``old password:
+...``, ``... (rotated out)``, ``... — revoked in May``, ``旧密码 ...`` (the words on the
+value's own line: :mod:`memory_audit.secrets.retired`). ``rotated to ...``, ``new password
+...`` and ``... must be revoked`` keep the value a problem::
+
+    db.md:3 — possible password written in prose: matched "Wq...9x" (pattern:
+    password-phrase); db.md:3 records it as no longer valid ("rotated out").
+
 Passing: ``sk-...``, ``<your-key>``, ``${GITHUB_TOKEN}``, ``AKIAIOSFODNN7EXAMPLE``,
 UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work``,
 ``token = HMAC-SHA256 of the id``, ``e.g. password: <example>``.
@@ -94,6 +102,7 @@ from memory_audit.secrets.boundary import TreeSecrets, name_secrets, tree_secret
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
 from memory_audit.secrets.published import published_secrets
 from memory_audit.secrets.repeats import repeated_secrets
+from memory_audit.secrets.retired import retired_marker
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -169,9 +178,23 @@ def _in_texts(
     tree: MemoryTree, scanner: Scanner, by_value: dict[str, list[Place]]
 ) -> Iterator[Finding]:
     published = published_secrets(tree, scanner)  # fingerprint -> a tracked file holding it
+    texts = dict(tree_texts(tree))
     for places in by_value.values():
-        tracked = (published.get(place.match.fingerprint) for place in places)
-        yield as_published(secret_finding(places), next(filter(None, tracked), None))
+        tracked = next(filter(None, (published.get(p.match.fingerprint) for p in places)), None)
+        finding = as_published(secret_finding(places), tracked)
+        if tracked is None:
+            finding = as_retired(finding, _retired_at(places, texts))
+        yield finding
+
+
+def _retired_at(places: list[Place], texts: dict[str, str]) -> tuple[Place, str] | None:
+    """The first place whose words record the value as no longer valid, and the word."""
+    for place in places:
+        text = texts.get(place.path, "")
+        marker = retired_marker(text, place.match.start, place.match.end)
+        if marker is not None:
+            return place, marker
+    return None
 
 
 @dataclass(frozen=True)
@@ -231,6 +254,22 @@ def as_published(finding: Finding, tracked: str | None) -> Finding:
         message=f"{finding.message}; the repository publishes this value in {tracked}",
         suggestion="if it is a demo or seed value, mark it as a false positive;"
         f" if it is live, rotate it (it leaked in {tracked} too)",
+    )
+
+
+def as_retired(finding: Finding, retired: tuple[Place, str] | None) -> Finding:
+    """A value a note records as no longer valid (``old password``, ``rotated out``,
+    ``revoked``): a suggestion, since the note says it opens nothing now; only its owner
+    can confirm that, and the copy is still worth deleting."""
+    if retired is None:
+        return finding
+    place, marker = retired
+    return replace(
+        finding,
+        level=Level.SUGGESTION.value,
+        message=f'{finding.message}; {place.shown} records it as no longer valid ("{marker}")',
+        suggestion="if it no longer works, redact it anyway (a retired password still shows"
+        " how its owner chooses them); if it still works, rotate it",
     )
 
 

@@ -30,6 +30,7 @@ from memory_audit.notify import Notifier
 from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.published import chosen_values
 from memory_audit.secrets.repeats import RULE as REPEAT
+from memory_audit.secrets.retired import retired_marker
 from memory_audit.secrets.scanner import Scanner, SecretMatch, marked
 from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
@@ -85,6 +86,9 @@ class FileScan:
     published: frozenset[str] = frozenset()
     # places repeating a secret the rules found elsewhere in the tree (rule repeated-credential)
     repeats: tuple[SecretMatch, ...] = ()
+    # values the file records as no longer valid (``old password``, ``revoked``): suggestions
+    # in the audit, so no alert
+    retired: frozenset[str] = frozenset()
 
 
 def scan_file(
@@ -111,6 +115,11 @@ def scan_file(
     if known is not None:
         found += [known.original(result.text, repeat) for repeat in repeats]
     chosen = chosen_values(scanner, found)
+    retired = frozenset(
+        m.value_fingerprint
+        for m in (*matches, *repeats)
+        if retired_marker(result.text, m.start, m.end) is not None
+    )
     # One name a line, without ".md" (as the audit reads names: secrets/boundary.py).
     names = tuple(scanner.scan("\n".join(p.removesuffix(".md") for p in rel.split("/"))))
     # A name that is not UTF-8 is shown (and keyed, and stored) as its escaped bytes.
@@ -118,7 +127,15 @@ def scan_file(
     root_shown = shown_root if shown_root is not None else shown_path(scanner, str(root))
     shown = (root_shown, shown_path(scanner, rel))
     return FileScan(
-        root, rel, matches, loaded, *shown, name_matches=names, chosen=chosen, repeats=repeats
+        root,
+        rel,
+        matches,
+        loaded,
+        *shown,
+        name_matches=names,
+        chosen=chosen,
+        repeats=repeats,
+        retired=retired,
     )
 
 
@@ -138,9 +155,10 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
     for match in (*scan.matches, *scan.repeats):
         by_value.setdefault(match.value_fingerprint, []).append(match)
     for matches in by_value.values():
-        # A secret the tree's repository publishes is a suggestion in the audit: suggestions
-        # never notify. A secret a session transcript alerted for already: one alert, not two.
-        if any(marked(m, ignored) or m.fingerprint in scan.published for m in matches):
+        # A secret the tree's repository publishes, or one the file records as no longer
+        # valid, is a suggestion in the audit: suggestions never notify. A secret a session
+        # transcript alerted for already: one alert, not two.
+        if _a_suggestion(scan, matches, ignored):
             continue
         known = secret_fingerprints(matches)  # as the transcript follower notes and asks
         if any(state.secret_source(fingerprint) == "transcript" for fingerprint in known):
@@ -164,6 +182,14 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
         if crossing is not None:
             found.append(crossing)
     return found
+
+
+def _a_suggestion(scan: FileScan, matches: list[SecretMatch], ignored: frozenset[str]) -> bool:
+    """Whether the value is one the audit does not count as a problem: marked as a false
+    positive, published by the tree's repository, or recorded here as no longer valid."""
+    if matches[0].value_fingerprint in scan.retired:
+        return True
+    return any(marked(m, ignored) or m.fingerprint in scan.published for m in matches)
 
 
 def _name_alerts(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Alert]:

@@ -1,0 +1,82 @@
+"""A value the note itself records as no longer valid (``old password``, ``rotated out``,
+``revoked``) is a suggestion naming the place and the word; the value in use stays a
+problem, and the on-change scan raises no alert for a retired one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_audit.checks.secrets import Options
+from memory_audit.daemon.alerts import alerts_for
+from memory_audit.daemon.change_alerts import _scan_all
+from memory_audit.secrets.loading import secret_scanner
+from memory_audit.store.state import State
+from tests.harness import findings, index, memory, write_tree
+
+OLD = "Harbor-Kite-2291!"  # look-alikes
+NEW = "Quill%Marsh-7743"
+
+
+def _tree(tmp_path: Path, a: str, b: str = "Nothing here.") -> Path:
+    return write_tree(
+        tmp_path / "memory",
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", body=f"Notes.\n{a}\n"),
+            "b.md": memory("b", body=f"More.\n{b}\n"),
+        },
+    )
+
+
+def _audit(tree: Path, tmp_path: Path) -> list[tuple[str, str, str]]:
+    options = {"secrets": Options(state_dir=str(tmp_path / "state"))}
+    found = findings(tree, "secrets", options=options)
+    return sorted((f.path, str(f.level), f.message) for f in found)
+
+
+def test_the_rotated_out_value_is_a_suggestion_the_new_one_a_problem(tmp_path: Path) -> None:
+    tree = _tree(
+        tmp_path,
+        f"The shared DB password was `{OLD}` (rotated out in May).",
+        f"The shared DB password is `{NEW}` now.",
+    )
+    (a_path, a_level, a_message), (b_path, b_level, b_message) = _audit(tree, tmp_path)
+    assert (a_path, a_level) == ("a.md", "suggestion")
+    assert a_message.endswith('; a.md:7 records it as no longer valid ("rotated out")')
+    assert (b_path, b_level) == ("b.md", "problem")
+    assert "no longer valid" not in b_message
+    assert OLD not in a_message
+    assert NEW not in b_message
+
+
+def test_one_place_recording_the_value_as_revoked_makes_the_value_a_suggestion(
+    tmp_path: Path,
+) -> None:
+    tree = _tree(
+        tmp_path,
+        f"The staging password is `{OLD}`.",
+        f"Old staging password `{OLD}` — revoked after the audit.",
+    )
+    [(path, level, message)] = _audit(tree, tmp_path)
+    assert (path, level) == ("a.md", "suggestion")
+    assert "also at b.md:7" in message
+    assert message.endswith('b.md:7 records it as no longer valid ("Old")')
+
+
+def test_a_value_still_to_revoke_stays_a_problem(tmp_path: Path) -> None:
+    tree = _tree(tmp_path, f"The staging password `{OLD}` must be revoked before launch.")
+    [(_, level, _)] = _audit(tree, tmp_path)
+    assert level == "problem"
+
+
+def test_no_alert_for_a_value_the_file_records_as_revoked(tmp_path: Path) -> None:
+    tree = _tree(
+        tmp_path,
+        f"The shared DB password was `{OLD}` (rotated out in May).",
+        f"The shared DB password is `{NEW}` now.",
+    )
+    scanner = secret_scanner(Options(state_dir=str(tmp_path / "state")))
+    scans = _scan_all({tree / "a.md", tree / "b.md"}, tree, scanner, 1 << 20)
+    state = State(tmp_path / "state")
+    alerted = sorted(a.path for s in scans for a in alerts_for(s, state, frozenset()))
+    assert alerted == ["b.md"]
