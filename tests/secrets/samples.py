@@ -1946,3 +1946,11 @@ CASES["table-row-key"][1].append(
     "| Shop orders | `SHOP_API_KEY` | `api.shopgate.kr/api/order-status/v1` |"
 )
 CASES["generic-assignment"][1].append("token: gw.shopgate.kr/oauth2/v1/token")
+# --- a short mix of letters and digits in backticks after a password word and ":" (a sudo
+# password); shorter, or a hash's or an encoding's name, is none
+CASES["password-phrase"][0].extend(
+    [("sudo password: `k9x7`", "k9x7"), ("Passwort: `fq27`", "fq27")]
+)
+CASES["password-phrase"][1].extend(
+    ["sudo password: `k9x`", "password: `utf8`", "password: `sha1`", "password: `1a1a`"]
+)

@@ -497,10 +497,23 @@ def _least_distinct(rule: Rule, text: str, start: int, end: int) -> int:
 
 
 def _labelled_digits(rule: Rule, text: str, start: int, end: int) -> bool:
-    """A PIN-like password of a ``mixed`` rule's, in backticks after a password word and
-    ``:`` (``(password: `4729`)``): its distinct digits judge it, not its entropy."""
+    """A PIN-like password of a ``mixed`` rule's, or a short mix of letters and digits, in
+    backticks after a password word and ``:`` (``(password: `4729`)``, ``sudo password:
+    `k9x7```): its distinct characters judge it, not its entropy."""
     value = text[start:end].strip()
-    return rule.value == "mixed" and value.isdigit() and _labelled_short(text, start, end)
+    short = value.isdigit() or _short_mix(value)
+    return rule.value == "mixed" and short and _labelled_short(text, start, end)
+
+
+def _short_mix(value: str) -> bool:
+    """Four ASCII letters and digits or more, both kinds: ``k9x7``, a sudo password."""
+    return (
+        len(value) >= MIN_LABELLED_DIGITS
+        and value.isascii()
+        and value.isalnum()
+        and any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+    )
 
 
 def _scheme_before(text: str, start: int) -> int:
@@ -1037,13 +1050,14 @@ def _label(text: str, start: int) -> str:
 
 
 def _labelled_short(text: str, start: int, end: int) -> bool:
-    """Four digits or more, or a word of five letters or more that is no common word, in
-    backticks right after a password word and ``:`` (``Пароль: `<word>` ``, ``(password:
+    """Four digits or more, four letters and digits mixed (``k9x7``), or a word of five
+    letters or more that is no common word, in backticks right after a password word and
+    ``:`` (``Пароль: `<word>` ``, ``(password:
     `<digits>`)``): the label says what it is, however short."""
     value = text[start:end]
     if text[end : end + 1] != "`" or not _password_label(text, start, end):
         return False
-    if value.isdigit():
+    if value.isdigit() or _short_mix(value):
         return len(value) >= MIN_LABELLED_DIGITS
     lowered = value.lower()
     common = lowered in COMMON_WORDS or lowered in PLACEHOLDER_WORDS
