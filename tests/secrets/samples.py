@@ -1954,3 +1954,21 @@ CASES["password-phrase"][0].extend(
 CASES["password-phrase"][1].extend(
     ["sudo password: `k9x`", "password: `utf8`", "password: `sha1`", "password: `1a1a`"]
 )
+# --- a Wi-Fi network and its password, joined by a slash
+case(
+    "wifi-pair",
+    [
+        ("wifi: GuestNet / sunflower77", "sunflower77"),
+        ("- Wi-Fi: `Fern-5G` / `kestrel!42`", "kestrel!42"),
+        ("Office WLAN: Fern Office / Lx7#mQ2vz", "Lx7#mQ2vz"),
+    ],
+    [
+        "Wi-Fi 6 / 802.11ax",
+        "wifi: 2.4GHz / 5GHz",
+        "wifi: WPA2 / WPA3-Personal",
+        "Wi-Fi: on / off",
+        "router password: WPA2-Personal",
+        "wifi: GuestNet / <password>",
+        "wifi: see the router's label / sticker",
+    ],
+)

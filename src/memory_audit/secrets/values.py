@@ -105,8 +105,11 @@ DOTTED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*$")
 # (``session?.access_token``: code's optional chaining, where the value comes from)
 # (``role→28P01``: a word, then an arrow to what came of it, an error's code here; a
 # password rotated, ``<old>→<new>``, is still two passwords)
+# (``WPA3-Personal``: a Wi-Fi network's security mode, said where its password could be)
 NOT_A_VALUE = re.compile(
-    r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|^\$|^%|^os\.|^env\.|\w\?\.\w|^[a-z_]+[→⇒←]", re.I
+    r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|^\$|^%|^os\.|^env\.|\w\?\.\w|^[a-z_]+[→⇒←]"
+    r"|^(?:WPA[23]?|WEP)(?:[-_ ]|$)",
+    re.I,
 )
 # A bracket in a value is code's (``bytes(password,``: a call cut at its comma) ...
 BRACKET = re.compile(r"[()\[\]]")
