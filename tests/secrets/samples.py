@@ -1972,3 +1972,13 @@ case(
         "wifi: see the router's label / sticker",
     ],
 )
+# --- a test account's password after its e-mail login repeats letters: the digits' entropy
+CASES["login-pair"][0].extend(
+    [
+        ("- Login: `tester@shop.io` / `Testtest1`", "Testtest1"),
+        ("Login: tester@shop.io / Testtest1", "Testtest1"),
+    ]
+)
+CASES["login-pair"][1].extend(
+    ["login `tester@shop.io` / `aaaa1111`", "- Login: `tester@shop.io` / `Qaqaqa11`"]
+)

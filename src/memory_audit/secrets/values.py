@@ -216,6 +216,12 @@ DIGITS_ENTROPY = 2.0
 # digits: a person's, judged as the password rules judge one. An eight-character value
 # reaches the key rules' 3.0 only with every character distinct (one repeat: 2.75).
 PASSWORD_KEY_ENTROPY = 2.5
+# A password right after an e-mail login and a slash (``tester@shop.io / Testtest1``): the
+# pair says what it is, and a test account's password repeats its letters (its distinct
+# characters, ``MIN_DISTINCT``, still judge it), so the digits' entropy is asked of it.
+EMAIL_LOGIN_BEFORE = re.compile(
+    r"[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+[\"'`]? ?/ ?[\"'`]?$"
+)
 PASSWORD_KEY = re.compile(r"(?i:pass(?:word|wd)?|pwd)[\"'`]?[ \t]*(?::=|=>|[:=])[ \t]*[\"'`]?$")
 # A value whose place alone proves it a password (``sshpass -p``) may be short: "hunter".
 MIN_DISTINCT_ANY = 4
@@ -583,6 +589,8 @@ def _least_entropy(rule: Rule, text: str, start: int, end: int) -> float:
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
     if rule.value is None and _password_keyed(text, start, value):
         return min(rule.entropy or 0.0, PASSWORD_KEY_ENTROPY)
+    if rule.value == "mixed" and EMAIL_LOGIN_BEFORE.search(text, max(0, start - 80), start):
+        return min(rule.entropy or 0.0, DIGITS_ENTROPY)
     return rule.entropy or 0.0
 
 
