@@ -1982,3 +1982,11 @@ CASES["login-pair"][0].extend(
 CASES["login-pair"][1].extend(
     ["login `tester@shop.io` / `aaaa1111`", "- Login: `tester@shop.io` / `Qaqaqa11`"]
 )
+# --- a WMI namespace under root is no root account's password; the root account's stays one
+CASES["account-pair"][1].extend(
+    [
+        "Query WMI namespace root/StandardCimv2 for the adapters",
+        "use root/SecurityCenter2 for antivirus status",
+    ]
+)
+CASES["account-pair"][0].append(("NAS root/Wz8!kLm2q2 via SSH", "Wz8!kLm2q2"))

@@ -216,6 +216,13 @@ DIGITS_ENTROPY = 2.0
 # digits: a person's, judged as the password rules judge one. An eight-character value
 # reaches the key rules' 3.0 only with every character distinct (one repeat: 2.75).
 PASSWORD_KEY_ENTROPY = 2.5
+# WMI's namespaces under ``root`` (``root/cimv2``) and the words that say one is meant.
+WMI_NAMESPACES = frozenset(
+    "cimv2 standardcimv2 securitycenter securitycenter2 wmi default subscription rsop"
+    " interop virtualization virtualization/v2 hardware policy directory ccm mscluster"
+    " webadministration microsoftdfs microsoftiisv2".split()
+)
+WMI_WORDS = re.compile(r"(?i:\b(?:wmi|cim|wbem|namespace|get-ciminstance|get-wmiobject)\b)")
 # A password right after an e-mail login and a slash (``tester@shop.io / Testtest1``): the
 # pair says what it is, and a test account's password repeats its letters (its distinct
 # characters, ``MIN_DISTINCT``, still judge it), so the digits' entropy is asked of it.
@@ -473,6 +480,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or words & PLACEHOLDER_WORDS
         or (_self_named(value) and not _test_account_in_prose(value, text, start))
         or _repeats_login(text, start, value)
+        or _wmi_namespace(text, start, value)
     )
     if stand_in or rule.allowed(value) or public:
         return False
@@ -797,6 +805,20 @@ def _repeats_login(text: str, start: int, value: str) -> bool:
         return False
     lead = text[start - size - 2] if start >= size + 2 else " "
     return not (lead.isalnum() or lead in "_-.")
+
+
+def _wmi_namespace(text: str, start: int, value: str) -> bool:
+    """``root/StandardCimv2``, ``root/SecurityCenter2``: a WMI namespace under ``root``, not
+    the root account and its password. Known by its name, or by a word of WMI's (``WMI``,
+    ``CIM``, ``namespace``, ``wbem``) on its line."""
+    if text[max(0, start - 5) : start].lower() not in ("root/", "root\\"):
+        return False
+    if value.lower().rstrip(".,;:") in WMI_NAMESPACES:
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    return WMI_WORDS.search(line) is not None
 
 
 def _code_brackets(value: str) -> bool:
