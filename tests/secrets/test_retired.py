@@ -19,6 +19,8 @@ RETIRED = [
     (f"| admin | {VALUE} | revoked |", "revoked"),
     (f"password {VALUE} is no longer valid", "no longer valid"),
     (f"旧密码：{VALUE}", "旧"),
+    (f"以前的数据库密码 {VALUE}", "以前的"),
+    (f"이전 비밀번호: {VALUE}", "이전"),
     (f"测试账号密码 {VALUE}（已作废）", "已作废"),
     (f"contraseña antigua: {VALUE}", "antigua"),
     (f"contraseña del router: {VALUE} (ya no funciona)", "ya no funciona"),
@@ -38,6 +40,8 @@ LIVE = [
     f"the old server's password is {VALUE}",  # the server is old, not the password
     f"the password is still {VALUE}, not revoked",
     f"{VALUE} unless revoked",
+    f"旧金山服务器 {VALUE}",  # a place's name, not an old password
+    f"password {VALUE} (unrevoked)",
 ]
 
 

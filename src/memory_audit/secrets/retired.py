@@ -9,56 +9,114 @@ before it (the marker, then at most three words naming the credential) or right 
 password Y`` nor ``X must be revoked`` (still live: it is still to do) counts. A date after
 ``rotated`` alone says when the value was set, not that it is gone, so ``rotated`` needs
 ``out``, ``away`` or a past tense (``was rotated``, ``has been rotated``).
+
+Read with string operations on the few dozen characters around each value, not with
+regular expressions: a case-insensitive pattern of these words costs more to compile than
+all the values of a tree cost to check.
 """
 
 from __future__ import annotations
 
-import re
-
 # How far around a value the markers are looked for, on its line.
 REACH = 60
+# How far after the value its marker may stand (``` `X` (rotated out)``, ``X — revoked``).
+AFTER_REACH = 30
+# Words naming the credential between a marker before it and the value (``old DB password``).
+MOST_WORDS_BETWEEN = 3
 
-_RETIRED_WORDS = (
-    r"revoked|expired|deactivated|invalidated|retired|decommissioned"
-    # Chinese, Japanese, Korean, Spanish, Portuguese, German, French
-    r"|已(?:轮换|輪換|作废|作廢|失效|撤销|撤銷|吊销|废弃|停用|更换|过期)|失効(?:済み)?|無効化(?:済み)?"
-    r"|폐기됨|만료됨|revocad[ao]s?|caducad[ao]s?|revogad[ao]s?|expirad[ao]s?"
-    r"|widerrufen|abgelaufen|gesperrt|révoquée?s?|expirée?s?"
+# A word of these before the value makes it the old one: ``old password: X``.
+BEFORE_WORDS = frozenset(
+    "old previous prior former obsolete deprecated dead disabled revoked expired deactivated"
+    " invalidated retired decommissioned antigua antiguo anterior vieja viejo alte altes alten"
+    " frühere früheres früheren ancien ancienne".split()
 )
-
-# Before the value: the marker, at most three words (naming the credential), an optional
-# label's separator and quote. No punctuation between: ``old host, password X`` is not it.
-_BEFORE = re.compile(
-    r"(?:^|[^\w])(?P<marker>old|previous|prior|former|obsolete|deprecated|dead|disabled|"
-    + _RETIRED_WORDS
-    + r"|旧(?:的)?|以前的|舊|以前の|이전|antigu[ao]|anterior|viej[ao]|alte[sn]?|frühere[sn]?"
-    r"|ancien(?:ne)?)"
-    r"(?P<gap>(?:[ \t]+[\w'-]+){0,3}|(?:[^\x00-\x7f\s]{0,8}))"
-    r"[ \t]*(?:[:=：][ \t]*|[ \t]+(?:is|was|were|:)[ \t]+)?[*_\"'`]*[ \t]*$",
-    re.IGNORECASE,
+# ... and these in Chinese, Japanese and Korean, alone or written against the credential's
+# word (``旧密码``; not ``旧金山``, a place).
+BEFORE_PREFIXES = ("以前的", "以前の", "旧的", "旧", "舊", "이전")
+CJK_CREDENTIAL_WORDS = ("密码", "密碼", "密钥", "密鑰", "令牌", "口令", "パスワード", "비밀번호")
+# How many characters may stand between such a marker and the credential's word (``旧数据库密码``).
+CJK_BETWEEN = 4
+# A phrase of these after the value (``X (rotated out)``, ``X is no longer valid``).
+AFTER_PHRASES = (
+    "rotated out",
+    "rotated away",
+    "revoked",
+    "expired",
+    "deactivated",
+    "invalidated",
+    "retired",
+    "decommissioned",
+    "no longer valid",
+    "no longer works",
+    "no longer work",
+    "no longer working",
+    "no longer in use",
+    "no longer used",
+    "no longer active",
+    "no longer accepted",
+    "was rotated",
+    "were rotated",
+    "has been rotated",
+    "have been rotated",
+    "got rotated",
+    "is now rotated",
+    "was changed",
+    "has been changed",
+    "was replaced",
+    "has been replaced",
+    "was reset",
+    "has been reset",
+    "revocada",
+    "revocado",
+    "caducada",
+    "caducado",
+    "ya no sirve",
+    "ya no funciona",
+    "revogada",
+    "revogado",
+    "expirada",
+    "expirado",
+    "não funciona mais",
+    "widerrufen",
+    "abgelaufen",
+    "gesperrt",
+    "nicht mehr gültig",
+    "révoqué",
+    "révoquée",
+    "expiré",
+    "expirée",
+    "n'est plus valide",
+    "已轮换",
+    "已輪換",
+    "已作废",
+    "已作廢",
+    "已失效",
+    "已撤销",
+    "已撤銷",
+    "已吊销",
+    "已废弃",
+    "已停用",
+    "已更换",
+    "已过期",
+    "失効",
+    "無効化",
+    "폐기됨",
+    "만료됨",
 )
-
-# After the value: a few words without a digit or a list's separator, then the marker.
-_AFTER = re.compile(
-    r"^(?P<gap>[^\d;\n]{0,30}?)(?<![\w-])(?P<marker>rotated[ \t]+(?:out|away)|"
-    + _RETIRED_WORDS
-    + r"|no[ \t]+longer[ \t]+(?:valid|works?|working|in[ \t]+use|used|active|accepted)"
-    r"|(?:was|were|has[ \t]+been|have[ \t]+been|got|is[ \t]+now|since)[ \t]+"
-    r"(?:rotated|changed|replaced|reset)"
-    r"|ya[ \t]+no[ \t]+(?:sirve|funciona|es[ \t]+válid[ao])|não[ \t]+funciona[ \t]+mais"
-    r"|nicht[ \t]+mehr[ \t]+gültig|n'est[ \t]+plus[ \t]+valide)(?![\w-])",
-    re.IGNORECASE,
+# Words between the marker and the value that make the value the one in use (``old
+# password X, new password Y``: Y; ``rotated to Y``).
+LIVE_WORDS = frozenset("new now current currently latest active live to into".split())
+ARROWS = ("->", "=>", "→")
+# The last words before a marker after the value that make it still to happen (``X must be
+# revoked``, ``X if expired``, ``X not revoked``).
+STILL_TO_DO = frozenset(
+    "to should must will shall need needs please if when unless not never once until and or"
+    " be get".split()
 )
-
-# Words that make the value the one in use: ``rotated to X``, ``new password X``, or a
-# marker that is still to happen (``must be revoked``, ``if expired``).
-_LIVE_BEFORE = re.compile(
-    r"(?i:\b(?:new|now|current|currently|latest|active|live|to|into)\b|->|=>|→)"
-)
-_STILL_TO_DO = re.compile(
-    r"(?i:\b(?:to|should|must|will|shall|needs?|has[ \t]+to|have[ \t]+to|please|if|when|unless|"
-    r"not|never|once|until|and|or|be|get)[ \t]*(?:be[ \t]+|get[ \t]+)?$)"
-)
+# What may stand between a label and its value: ``old password: `X` ``, ``old password is X``.
+LABEL_ENDS = frozenset(":=：*_\"'` \t")
+LABEL_VERBS = frozenset(("is", "was", "were"))
+WORD_EDGES = "\"'`*_()[]{}<>,.;:!?—–-|"
 
 
 def retired_marker(text: str, start: int, end: int) -> str | None:
@@ -68,30 +126,85 @@ def retired_marker(text: str, start: int, end: int) -> str | None:
     line_end = text.find("\n", end)
     if line_end < 0:
         line_end = len(text)
-    before = text[max(line_start, start - REACH) : start]
-    found = _BEFORE.search(before)
-    if found is not None and _names_this_value(found.group("gap")):
-        return found.group("marker")
-    after = text[end : min(line_end, end + REACH)]
-    found = _AFTER.search(after)
-    if found is not None and _follows_this_value(found.group("gap")):
-        return found.group("marker")
+    before = _marker_before(text[max(line_start, start - REACH) : start])
+    if before is not None:
+        return before
+    return _marker_after(text[end : min(line_end, end + REACH)])
+
+
+def _marker_before(before: str) -> str | None:
+    """``old DB password: ``: a marker word, at most three words, a label's end."""
+    label = before.rstrip("".join(LABEL_ENDS))
+    words = label.split()
+    if words and words[-1].lower() in LABEL_VERBS and len(label) < len(before):
+        words = words[:-1]  # ``old password is X``
+    for back in range(1, min(len(words), MOST_WORDS_BETWEEN + 1) + 1):
+        word = words[-back]
+        between = words[len(words) - back + 1 :]
+        if not _names_this_value(between):
+            return None
+        bare = word.strip(WORD_EDGES)
+        if bare.lower() in BEFORE_WORDS and bare == word.lstrip("(*_`\"'"):
+            return bare
+        if bare in BEFORE_PREFIXES:
+            return bare  # ``이전 비밀번호: X``
+        glued = _glued_marker(word) if back == 1 else None
+        if glued is not None:
+            return glued
     return None
 
 
-def _names_this_value(gap: str) -> bool:
+def _glued_marker(word: str) -> str | None:
+    """``旧密码``, ``以前的数据库密码``: a marker written against the credential's word."""
+    for prefix in BEFORE_PREFIXES:
+        if word.startswith(prefix):
+            rest = word[len(prefix) :]
+            if any(0 <= rest.find(w) <= CJK_BETWEEN for w in CJK_CREDENTIAL_WORDS):
+                return prefix
+    return None
+
+
+def _names_this_value(between: list[str]) -> bool:
     """Whether the words between a marker and the value name the value itself: not the
     one in use (``old password X, new password Y``), nor another thing's (``old server's
-    password``)."""
-    return not _LIVE_BEFORE.search(gap) and not _possessive(gap)
+    password``), nor past a clause's end."""
+    for word in between:
+        if word.lower().strip(WORD_EDGES) in LIVE_WORDS or any(a in word for a in ARROWS):
+            return False
+        if word.endswith(("'s", "’s")) or word[-1:] in ",;.":
+            return False
+    return True
 
 
-def _follows_this_value(gap: str) -> bool:
-    """Whether the words between the value and a marker make the marker the value's: not
-    still to happen (``must be revoked``), nor past another value or table cell."""
-    return not _STILL_TO_DO.search(gap) and gap.count("|") <= 1 and "," not in gap.strip(" ,")
+def _marker_after(after: str) -> str | None:
+    """``` (rotated out)``, `` — revoked``: a few words with no digit, then the marker."""
+    lowered = " ".join(after.lower().split())
+    best: tuple[int, str] | None = None
+    for phrase in AFTER_PHRASES:
+        at = lowered.find(phrase)
+        while at >= 0 and not _standalone(lowered, at, at + len(phrase)):
+            at = lowered.find(phrase, at + 1)
+        if at >= 0 and (best is None or at < best[0]):
+            best = (at, phrase)
+    if best is None or best[0] > AFTER_REACH:
+        return None
+    at, phrase = best
+    gap = lowered[:at]
+    if any(c.isdigit() for c in gap) or ";" in gap or gap.count("|") > 1:
+        return None
+    if "," in gap.strip(" ,"):
+        return None  # past another item: ``X, token Y revoked``
+    last = gap.replace("(", " ").split()[-2:]
+    if any(word.strip(WORD_EDGES) in STILL_TO_DO for word in last):
+        return None
+    return phrase
 
 
-def _possessive(gap: str) -> bool:
-    """``old server's password``: the marker is the server's, not the password's."""
-    return "'s " in f"{gap} " or "’s " in f"{gap} "
+def _standalone(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is not part of a longer word (``unrevoked``); CJK
+    phrases stand against their neighbours."""
+    if not text[start].isascii():
+        return True
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    return not (before.isalnum() or before == "-") and not (after.isalnum() or after == "-")
