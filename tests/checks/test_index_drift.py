@@ -759,3 +759,49 @@ def test_an_index_link_into_claude_code_s_own_folder_is_not_broken(
     location = ProjectLocation("-project", project, None)
     found = findings(project / "memory", "index-drift", location=location)
     assert [(f.code, f.line) for f in found] == [("broken-index-link", 3)]
+
+
+def test_a_missing_notes_entry_that_says_something_is_reported_and_never_removed(
+    tree_dir: Path,
+) -> None:
+    # A note never written (or lost by a copy): the entry's hook is the only record of the
+    # rule, so deleting the line would lose it. An entry that only names its note, or that
+    # records the note removed, keeps its removal fix.
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n- [A](a.md) — notes about a\n"
+            "- [GPU idle](feedback_gpu_idle.md) — never leave a training job idling the GPU\n"
+            "- [Old plan](old_plan.md) — notes about the old plan\n"
+            "- [Deploy v1](deploy_v1.md) — manual deploy; superseded by the CI pipeline\n",
+            "a.md": memory("a"),
+        },
+    )
+    found = findings(tree_dir, "index-drift")
+    assert [(f.code, f.line, f.level, (f.fix or {}).get("action")) for f in found] == [
+        ("broken-index-link", 3, "problem", None),
+        ("broken-index-link", 4, "problem", "remove-index-line"),
+        ("broken-index-link", 5, "problem", "remove-index-line"),
+    ]
+    assert found[0].suggestion == (
+        "if the note was deleted on purpose, remove the entry; if not, restore it or write"
+        " it from the entry's hook, the only record of it left here"
+    )
+
+
+def test_a_copy_whose_history_deleted_the_note_keeps_the_removal_fix(tmp_path: Path) -> None:
+    repo = Repo(tmp_path / "project")
+    repo.commit(
+        "memory",
+        {
+            ".claude/memory/MEMORY.md": "# Index\n- [A](a.md) — a\n"
+            "- [GPU idle](gpu.md) — never leave a training job idling the GPU\n",
+            ".claude/memory/a.md": memory("a"),
+            ".claude/memory/gpu.md": memory("gpu"),
+        },
+    )
+    repo.remove("drop the GPU note", ".claude/memory/gpu.md")
+    project = ProjectLocation("-project", repo.path, None)
+    [found] = findings(repo.path / ".claude" / "memory", "index-drift", location=project)
+    assert (found.code, found.line) == ("broken-index-link", 3)
+    assert found.fix == {"action": "remove-index-line", "line": 3, "target": "gpu.md"}

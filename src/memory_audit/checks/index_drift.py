@@ -17,7 +17,11 @@ Reports, for the index at the root of the tree:
   document never committed), is a suggestion with no fix: the copy cannot tell it is gone.
   An index alone in its folder none of whose two or more notes exists (scaffolded before
   its notes were written, or copied without them) is one finding with no fix: each
-  entry's hook is the only record of its fact;
+  entry's hook is the only record of its fact. So is any entry of a missing note whose
+  hook says something of its own (``— never leave the GPU idle``: not only the note's
+  title or name again) when nothing shows the note deleted (a copy's history, or the
+  entry itself: ``— removed``, ``— superseded by ...``): the finding proves the link
+  wrong, not what the line says, so no fix removes the line;
 - ``stale-index-path``: the linked file is gone but exactly one unindexed file
   with the same name exists elsewhere in the tree (it was moved); in a copy kept in
   a repository, also when the one file of that name is elsewhere in the repository
@@ -84,6 +88,17 @@ from memory_audit.tree.walk import ENCRYPTED
 
 ID = "index-drift"
 MORE_WORDS = 2  # words a duplicate line's hook adds before removing it would lose them
+# Words of its own a missing note's entry holds before removing it would lose what it said,
+# not counting the note's title and name nor words that only announce them.
+HOOK_WORDS = 2
+FILLER_WORDS = frozenset(
+    "notes note about on the a an of for and see details info more file".split()
+)
+# Words by which an entry records its note deleted: its removal is what the entry says.
+REMOVAL_WORDS = frozenset(
+    "removed deleted gone obsolete deprecated superseded archived retired dropped outdated"
+    " unused".split()
+)
 
 
 @dataclass(frozen=True)
@@ -134,6 +149,7 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
     lone = _lone_index(tree, missing, pointers)
     if lone:
         yield _notes_never_there(lone)
+    hooks = {e.line: e.hook for e in tree.index.entries if e.is_pointer}
     for (link, target), found in zip(broken, known, strict=True):
         if found is not None:
             yield found
@@ -141,7 +157,17 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
             pointer = (link.line, link) in pointers
             aside = _wikilink_aside(tree, link, pointer=pointer)
             gone = _gone(target, deleted)
-            yield _broken_link(link, target, pointer=pointer, aside=aside, gone=gone)
+            # A note no history shows deleted whose entry says something: the entry's hook
+            # may be all that is left of it (never written, lost by a copy or a sync).
+            only_record = (
+                pointer
+                and target.inside
+                and _identity(target) not in deleted
+                and _says_something(hooks.get(link.line, ""), link)
+            )
+            yield _broken_link(
+                link, target, pointer=pointer, aside=aside, gone=gone, only_record=only_record
+            )
     yield from _skips(kept_out, templates, elsewhere, from_project)
 
 
@@ -546,11 +572,30 @@ def _gone(target: Target, deleted: set[str]) -> bool:
     return os.path.isdir(os.path.dirname(target.absolute))
 
 
+def _says_something(hook: str, link: IndexLink) -> bool:
+    """Whether an entry's hook holds words of its own (``— never mock the database``), not
+    just the note's title or name again (``— notes about gone.md``): removing such an entry
+    loses them."""
+    words = _words(hook.replace(".md", " "))
+    if REMOVAL_WORDS & words:
+        return False  # ``— removed long ago``: the entry itself records the note gone
+    named = _words(f"{link.title} {link.target.replace('.md', ' ')}") | FILLER_WORDS
+    return len(words - named) >= HOOK_WORDS
+
+
 def _broken_link(
-    link: IndexLink, target: Target, *, pointer: bool, aside: bool = False, gone: bool = True
+    link: IndexLink,
+    target: Target,
+    *,
+    pointer: bool,
+    aside: bool = False,
+    gone: bool = True,
+    only_record: bool = False,
 ) -> Finding:
     """``gone``: the target is proved missing (a note of the tree; a document out of it that
-    the repository's history held and deleted), so its entry can go."""
+    the repository's history held and deleted), so its entry can go, unless ``only_record``:
+    a note nothing shows deleted, whose entry's hook may be all that is left of it (a note
+    never written, or lost by a copy or a sync), which no fix removes."""
     where = "outside the tree " if target.absolute is not None and not target.inside else ""
     shown = f"[[{link.target}]]" if link.wiki else f"`{link.target}`"
     suggestion = "remove the entry, or update the path if the file was renamed"
@@ -570,6 +615,12 @@ def _broken_link(
         suggestion = (
             "correct the path (no folder on it exists; a relative path is read from"
             " MEMORY.md's folder), or remove the entry if the document is gone"
+        )
+        fix = None
+    elif only_record:
+        suggestion = (
+            "if the note was deleted on purpose, remove the entry; if not, restore it or write"
+            " it from the entry's hook, the only record of it left here"
         )
         fix = None
     message = f"link target {shown} {where}doesn't exist"
