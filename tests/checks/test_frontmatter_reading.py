@@ -219,3 +219,15 @@ def test_a_dash_line_of_its_own_between_fields_is_deleted_not_replaced(tree_dir:
     ]
     assert by_path["own.md"].message.startswith("a `---` line ends the frontmatter")
     assert (by_path["own.md"].suggestion or "").startswith("delete that `---` line")
+
+
+def test_a_description_cut_to_nothing_by_a_comment_is_not_also_empty(tree_dir: Path) -> None:
+    # `description: # v11 applied ...`: written, then read as a YAML comment. One cause,
+    # one finding: the quoting fix; "fill in the description" would misdiagnose it.
+    text = memory("v11", description="#v11 applied to the sync jobs, 2026-04-08")
+    text = text.replace('description: "#v11', "description: #v11").replace('08"\n', "08\n")
+    write_tree(tree_dir, {"MEMORY.md": index("v11.md"), "v11.md": text})
+    found = findings(tree_dir, "frontmatter", "descriptions", "bloat")
+    assert [(f.code, f.line) for f in found] == [("value-cut-by-comment", 3)]
+    assert found[0].fix is not None
+    assert found[0].fix["values"] == {"description": "#v11 applied to the sync jobs, 2026-04-08"}

@@ -86,7 +86,9 @@ class Options:
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     memories = sorted(tree.memories, key=lambda m: m.path)
-    described = [m for m in memories if _has_description(m)]
+    # A description cut at an unquoted ` #` is judged once, as that (frontmatter): what is
+    # left of it is a fragment, neither generic nor terse nor off its body.
+    described = [m for m in memories if _has_description(m) and not _cut_by_comment(m)]
     words = Words()
     for memory in described:
         yield from _generic(memory, words)
@@ -218,9 +220,11 @@ def _names_itself(memory: MemoryFile, text: str) -> bool:
     return bool(memory.name) and set(re.findall(r"\w+", memory.name.lower())) <= words
 
 
+def _cut_by_comment(memory: MemoryFile) -> bool:
+    return any(cut.key == "description" for cut in memory.read.comment_cuts)
+
+
 def _cut(memory: MemoryFile) -> Iterator[Finding]:
-    if any(cut.key == "description" for cut in memory.read.comment_cuts):
-        return  # cut at an unquoted ` #`: one cause, reported once (frontmatter)
     text = memory.description.strip()
     last = text.rsplit(None, 1)[-1].lower() if text else ""
     opened = text.count("(") > text.count(")") or text.count("[") > text.count("]")
