@@ -805,3 +805,47 @@ def test_a_copy_whose_history_deleted_the_note_keeps_the_removal_fix(tmp_path: P
     [found] = findings(repo.path / ".claude" / "memory", "index-drift", location=project)
     assert (found.code, found.line) == ("broken-index-link", 3)
     assert found.fix == {"action": "remove-index-line", "line": 3, "target": "gpu.md"}
+
+
+def test_a_note_renamed_with_its_name_kept_is_a_stale_path_to_its_new_file(
+    tree_dir: Path,
+) -> None:
+    # implementation-plan.md became implementation-phases.md; its `name:` still says
+    # implementation-plan: the entry points at it again instead of going.
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n- [Plan](implementation-plan.md) — the six phases, in order\n",
+            "implementation-phases.md": memory("implementation-plan"),
+        },
+    )
+    [found] = findings(tree_dir, "index-drift")
+    assert found.code == "stale-index-path"
+    assert found.fix == {
+        "action": "update-index-path",
+        "line": 2,
+        "old": "implementation-plan.md",
+        "new": "implementation-phases.md",
+    }
+
+
+def test_a_renamed_note_indexed_already_or_two_candidates_are_not_guessed(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n- [Plan](plan.md) — the six phases, in order\n"
+            "- [Phases](phases.md) — the six phases\n",
+            "phases.md": memory("plan"),  # indexed on its own line: the dead one is a leftover
+        },
+    )
+    [found] = findings(tree_dir, "index-drift")
+    assert (found.code, found.line) == ("broken-index-link", 2)
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n- [Plan](plan.md) — the six phases, in order\n",
+            "phases.md": memory("plan"),
+            "phases-v2.md": memory("plan"),
+        },
+    )
+    assert [f.code for f in findings(tree_dir, "index-drift")] == ["broken-index-link"]
