@@ -1990,3 +1990,20 @@ CASES["account-pair"][1].extend(
     ]
 )
 CASES["account-pair"][0].append(("NAS root/Wz8!kLm2q2 via SSH", "Wz8!kLm2q2"))
+# --- a list of passwords under a heading that names them: each item's backticked value
+case(
+    "section-list-password",
+    [
+        ("### Passwords by machine\n- **Laptop (Fedora, hostname: fern):** `640166`", "640166"),
+        ("## Credentials\n- NAS admin: `Kp4ziR9x`", "Kp4ziR9x"),
+        ("## 密码\n- 路由器: `fq27x`", "fq27x"),
+    ],
+    [
+        "## Password policy\n- Minimum length: `1234`",
+        "## Password hashing\n- Algorithm: `argon2id`",
+        "### Passwords\n- Stored in: `vault/kv`\n- Env var: `DB_PASSWORD`",
+        "## Notes\n- build id: `a1b2c3`",
+        "### Passwords\n- Laptop: `<your password>`",
+        "### Passwords\n## Build\n- cache key: `v2-linux`",
+    ],
+)
