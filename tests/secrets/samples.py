@@ -1990,3 +1990,23 @@ CASES["account-pair"][1].extend(
     ]
 )
 CASES["account-pair"][0].append(("NAS root/Wz8!kLm2q2 via SSH", "Wz8!kLm2q2"))
+# --- a list of passwords under a heading that names them: each item's backticked value
+case(
+    "section-list-password",
+    [
+        ("### Passwords by machine\n- **Laptop (Fedora, hostname: fern):** `640166`", "640166"),
+        ("## Credentials\n- NAS admin: `Kp4ziR9x`", "Kp4ziR9x"),
+        ("## 密码\n- 路由器: `fq27x`", "fq27x"),
+    ],
+    [
+        "## Password policy\n- Minimum length: `1234`",
+        "## Password hashing\n- Algorithm: `argon2id`",
+        "### Passwords\n- Stored in: `vault/kv`\n- Env var: `DB_PASSWORD`",
+        "## Notes\n- build id: `a1b2c3`",
+        "### Passwords\n- Laptop: `<your password>`",
+        "### Passwords\n## Build\n- cache key: `v2-linux`",
+    ],
+)
+# --- a Moxa device's factory default, in use on the owner's device
+CASES["default-password"][0].append(("DUT 只能 ssh admin/moxa 再 su", "moxa"))
+CASES["default-password"][1].extend(["cd /home/moxa/build", "the moxa/uport driver"])

@@ -48,7 +48,9 @@ except ImportError:  # pragma: no cover - google-re2 is a dependency; a broken w
 # The value kinds (secrets/rules.py VALUE_KINDS) of a password as people write one after a
 # label, in a login pair or a table: chosen by a person, so a seed or demo login fits them as
 # well as a live one. The ``token`` and ``key`` kinds are shaped like generated keys.
-CHOSEN_KINDS = frozenset({"mixed", "strong", "symbol", "credential", "known", "any", "digits"})
+CHOSEN_KINDS = frozenset(
+    {"mixed", "strong", "symbol", "credential", "known", "any", "digits", "section"}
+)
 # Shorter values occur in unrelated files by chance ("admin1"), as for repeats.
 MIN_LENGTH = 6
 # A generated key's shape, whatever rule found it: 16 characters or more mixing cases and

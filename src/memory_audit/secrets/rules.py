@@ -32,7 +32,18 @@ JSON_FENCE = "```json"
 TABLE_ROW = re.compile(r"^\|\s*([0-9a-f]{16,64})\s*\|", re.M)
 BUNDLED = ("config", "secret-patterns.md")
 # What a generic rule's value must look like (see memory_audit.secrets.values).
-VALUE_KINDS = ("mixed", "strong", "symbol", "credential", "token", "known", "any", "key", "digits")
+VALUE_KINDS = (
+    "mixed",
+    "strong",
+    "symbol",
+    "credential",
+    "token",
+    "known",
+    "any",
+    "key",
+    "digits",
+    "section",
+)
 
 
 @dataclass(frozen=True)

@@ -156,6 +156,16 @@ SECRET_SECTION = re.compile(
 )
 # How far back a key's section heading is looked for: a few lines of a note.
 SECTION_WINDOW = 400
+# A heading that names passwords (not "Password policy" or "Password reset": the words
+# after it name a rule or a flow, not the passwords themselves).
+PASSWORD_SECTION = re.compile(
+    r"(?i:\bpass(?:words|wds|phrases)\b|\bcredentials\b|\blogins\b|passwörter|contraseñas"
+    r"|senhas)(?!\s*(?:polic|rule|reset|requirement|hash|manag|length|rotation|change))"
+    r"|密码|密碼|パスワード|비밀번호"
+)
+# How far back a list's heading is looked for: a list of machines or accounts.
+LIST_SECTION_WINDOW = 1500
+LIST_ITEM = re.compile(r"[ \t]*[-*+][ \t]+\S")
 # A cloud region or zone ("account: acme-prod/eu-west-1").
 REGION = re.compile(r"^[a-z]{2,}(?:-[a-z]+)+-?[0-9]{1,2}[a-z]?$")
 # An issue, a pull request or a page's anchor: "owner/repo#505", "repo#setting-up".
@@ -508,6 +518,8 @@ def _least_distinct(rule: Rule, text: str, start: int, end: int) -> int:
     password (``sshpass -p``; a short value in backticks after a password word and ``:``)."""
     if rule.value == "any":
         return MIN_DISTINCT_ANY
+    if rule.value == "section":
+        return MIN_DISTINCT_LABELLED  # a PIN or a short password, as its heading says
     if _labelled_digits(rule, text, start, end):
         return MIN_DISTINCT_LABELLED
     return MIN_DISTINCT
@@ -643,6 +655,10 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
     if kind is None and _wordlike(value):
         # "For token: computed from the weights": a word, unless quoted after ":" or "="
         return _stated(text, start, end, value)
+    if kind == "section":  # "- **Laptop:** `<value>`" under "### Passwords by machine"
+        if not _password_section(text, start):
+            return False
+        kind = "digits" if value.isdigit() else "mixed"
     if kind == "credential":  # "ops / <value>" in a credentials cell, or an id alone
         kind = "mixed" if PAIRED.search(text, max(0, start - 80), start) else "symbol"
     if kind == "key" and not _has_shape(kind, value) and _keyed_secret(text, start):
@@ -650,6 +666,18 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
     if kind == "mixed" and _unseparated(text, start):
         kind = "strong"  # "password Word01!!": with no separator, prose unless it is strong
     return _has_shape(kind, value) or (kind == "mixed" and _stated(text, start, end, value))
+
+
+def _password_section(text: str, start: int) -> bool:
+    """Whether the value ends a list item (``- **Laptop:** `<value>```) under a heading
+    that names passwords (``### Passwords by machine``, ``## 密码``): the items of its list
+    are what it names."""
+    window = text[max(0, start - LIST_SECTION_WINDOW) : start].split("\n")
+    if LIST_ITEM.match(window[-1]) is None:
+        return False
+    headings = (line.lstrip(" ") for line in reversed(window[:-1]))
+    heading = next((line for line in headings if line.startswith("#")), "")
+    return PASSWORD_SECTION.search(heading) is not None
 
 
 def _keyed_secret(text: str, start: int) -> bool:
