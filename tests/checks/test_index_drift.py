@@ -849,3 +849,17 @@ def test_a_renamed_note_indexed_already_or_two_candidates_are_not_guessed(tree_d
         },
     )
     assert [f.code for f in findings(tree_dir, "index-drift")] == ["broken-index-link"]
+
+
+def test_one_word_of_its_own_beyond_the_title_is_a_fact_the_entry_keeps(tree_dir: Path) -> None:
+    # "Broddie" is the whole fact: the rest of the hook repeats the title.
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n- [A](a.md) — notes about a\n"
+            "- [Shop super admin](shop_super_admin.md) — Broddie is the shop's super admin\n",
+            "a.md": memory("a"),
+        },
+    )
+    [found] = findings(tree_dir, "index-drift")
+    assert (found.code, found.line, found.fix) == ("broken-index-link", 3, None)

@@ -91,7 +91,7 @@ ID = "index-drift"
 MORE_WORDS = 2  # words a duplicate line's hook adds before removing it would lose them
 # Words of its own a missing note's entry holds before removing it would lose what it said,
 # not counting the note's title and name nor words that only announce them.
-HOOK_WORDS = 2
+HOOK_WORDS = 1
 FILLER_WORDS = frozenset(
     "notes note about on the a an of for and see details info more file".split()
 )
