@@ -2007,6 +2007,3 @@ case(
         "### Passwords\n## Build\n- cache key: `v2-linux`",
     ],
 )
-# --- a Moxa device's factory default, in use on the owner's device
-CASES["default-password"][0].append(("DUT 只能 ssh admin/moxa 再 su", "moxa"))
-CASES["default-password"][1].extend(["cd /home/moxa/build", "the moxa/uport driver"])
