@@ -2007,3 +2007,13 @@ case(
         "### Passwords\n## Build\n- cache key: `v2-linux`",
     ],
 )
+# --- an SNMP community that is the protocol's default, a meeting link's passcode: no
+# system of the owner's opens with them; a chosen community still does
+CASES["password-phrase"][1].extend(
+    [
+        'col4 community STRING="public", col5 rowStatus INTEGER=1',
+        "community: `private`",
+        "https://us05web.zoom.us/j/83815830479?pwd=aBcD3fGhIjKlMnOpQrStUvWxYz12.1",
+    ]
+)
+CASES["password-phrase"][0].append(("the community string is Fq7x!kLm2", "Fq7x!kLm2"))

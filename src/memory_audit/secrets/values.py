@@ -226,6 +226,9 @@ DIGITS_ENTROPY = 2.0
 # digits: a person's, judged as the password rules judge one. An eight-character value
 # reaches the key rules' 3.0 only with every character distinct (one repeat: 2.75).
 PASSWORD_KEY_ENTROPY = 2.5
+# SNMP's default communities, and a meeting link's passcode parameter.
+SNMP_DEFAULTS = frozenset({"public", "private"})
+MEETING_PASSCODE = re.compile(r"(?i:zoom\.us/\S*[?&]pwd=|meet\.jit\.si/\S*[?&]password=)$")
 # WMI's namespaces under ``root`` (``root/cimv2``) and the words that say one is meant.
 WMI_NAMESPACES = frozenset(
     "cimv2 standardcimv2 securitycenter securitycenter2 wmi default subscription rsop"
@@ -491,6 +494,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (_self_named(value) and not _test_account_in_prose(value, text, start))
         or _repeats_login(text, start, value)
         or _wmi_namespace(text, start, value)
+        or _opens_no_system(text, start, value)
     )
     if stand_in or rule.allowed(value) or public:
         return False
@@ -833,6 +837,16 @@ def _repeats_login(text: str, start: int, value: str) -> bool:
         return False
     lead = text[start - size - 2] if start >= size + 2 else " "
     return not (lead.isalnum() or lead in "_-.")
+
+
+def _opens_no_system(text: str, start: int, value: str) -> bool:
+    """An SNMP community that is the protocol's default (``community STRING="public"``),
+    which every device ships with, or a meeting link's passcode (``zoom.us/j/<id>?pwd=``):
+    neither lets anyone into a system of the owner's."""
+    before = text[max(0, start - NEAR) : start]
+    if value.lower() in SNMP_DEFAULTS and "community" in before.lower():
+        return True
+    return MEETING_PASSCODE.search(before) is not None
 
 
 def _wmi_namespace(text: str, start: int, value: str) -> bool:
