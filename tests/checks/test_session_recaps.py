@@ -49,3 +49,22 @@ def test_session_recaps_impossible_date_in_a_well_shaped_name_is_flagged(tree_di
     [finding] = findings(tree_dir, "session-recaps")
     assert finding.code == "recap-filename"
     assert "not a real date" in finding.message
+
+
+def test_a_recap_known_by_its_name_alone_without_frontmatter_is_a_suggestion(
+    tree_dir: Path,
+) -> None:
+    # `session_summaries.md`: the owner's own log, read by their own routine; under
+    # sessions/ the layout itself says it is a recap, and the block is a problem.
+    write_tree(
+        tree_dir,
+        {
+            "session_summaries.md": "## 2026-04-06\n- shipped the sync fix\n",
+            "sessions/2026-01-02-b.md": "no frontmatter\n",
+        },
+    )
+    found = findings(tree_dir, "session-recaps")
+    assert sorted((f.code, f.path, f.level) for f in found) == [
+        ("missing-frontmatter", "session_summaries.md", "suggestion"),
+        ("missing-frontmatter", "sessions/2026-01-02-b.md", "problem"),
+    ]

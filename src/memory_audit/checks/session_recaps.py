@@ -9,7 +9,9 @@ from index-drift and orphans. For every recap:
 - ``recap-filename`` (under ``sessions/``, the seed's layout): the name is
   not ``YYYY-MM-DD-<slug>.md`` (lower-case slug), or its date does not exist
   (``2026-13-45``);
-- ``missing-frontmatter`` / ``unparseable-frontmatter``: no usable frontmatter;
+- ``missing-frontmatter`` / ``unparseable-frontmatter``: no usable frontmatter (a
+  suggestion for a file known as a recap by its name alone, outside ``sessions/``: it may
+  be the owner's own log);
 - ``recap-type`` (under ``sessions/``): ``type`` is missing or not
   ``session-recap``. A recap known by its name elsewhere keeps the type
   Claude gave it: the name already says what it is.
@@ -59,6 +61,10 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             yield from _filename(recap)
         yield from problem_findings(ID, recap.path, recap.problems)
         if not recap.frontmatter_present and not recap.problems:
+            # Known by its name alone (``session_summaries.md`` at the top level), a file may
+            # be the owner's own log, read by their own routine: the recap schema is this
+            # tool's convention, not Claude Code's, so the block is worth a look there.
+            by_name = not recap.path.startswith("sessions/")
             yield make_finding(
                 ID,
                 "missing-frontmatter",
@@ -72,6 +78,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
                     "field": "type",
                     "value": "session-recap",
                 },
+                level="suggestion" if by_name else None,
             )
         elif (
             recap.frontmatter is not None
