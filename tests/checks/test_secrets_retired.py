@@ -1,16 +1,12 @@
 """A value the note itself records as no longer valid (``old password``, ``rotated out``,
 ``revoked``) is a suggestion naming the place and the word; the value in use stays a
-problem, and the on-change scan raises no alert for a retired one."""
+problem (the on-change alert: tests/daemon/test_retired_alerts.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from memory_audit.checks.secrets import Options
-from memory_audit.daemon.alerts import alerts_for
-from memory_audit.daemon.change_alerts import _scan_all
-from memory_audit.secrets.loading import secret_scanner
-from memory_audit.store.state import State
 from tests.harness import findings, index, memory, write_tree
 
 OLD = "Harbor-Kite-2291!"  # look-alikes
@@ -67,16 +63,3 @@ def test_a_value_still_to_revoke_stays_a_problem(tmp_path: Path) -> None:
     tree = _tree(tmp_path, f"The staging password `{OLD}` must be revoked before launch.")
     [(_, level, _)] = _audit(tree, tmp_path)
     assert level == "problem"
-
-
-def test_no_alert_for_a_value_the_file_records_as_revoked(tmp_path: Path) -> None:
-    tree = _tree(
-        tmp_path,
-        f"The shared DB password was `{OLD}` (rotated out in May).",
-        f"The shared DB password is `{NEW}` now.",
-    )
-    scanner = secret_scanner(Options(state_dir=str(tmp_path / "state")))
-    scans = _scan_all({tree / "a.md", tree / "b.md"}, tree, scanner, 1 << 20)
-    state = State(tmp_path / "state")
-    alerted = sorted(a.path for s in scans for a in alerts_for(s, state, frozenset()))
-    assert alerted == ["b.md"]

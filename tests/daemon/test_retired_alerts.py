@@ -1,0 +1,34 @@
+"""A value a file records as no longer valid is a suggestion in the audit, and suggestions
+never notify: the on-change scan raises no alert for it, and alerts the value in use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_audit.checks.secrets import Options
+from memory_audit.daemon.alerts import alerts_for
+from memory_audit.daemon.change_alerts import _scan_all
+from memory_audit.secrets.loading import secret_scanner
+from memory_audit.store.state import State
+from tests.harness import index, memory, write_tree
+
+OLD = "Harbor-Kite-2291!"  # look-alikes
+NEW = "Quill%Marsh-7743"
+
+
+def test_no_alert_for_a_value_the_file_records_as_revoked(tmp_path: Path) -> None:
+    tree = write_tree(
+        tmp_path / "memory",
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory(
+                "a", body=f"Notes.\nThe shared DB password was `{OLD}` (rotated out).\n"
+            ),
+            "b.md": memory("b", body=f"More.\nThe shared DB password is `{NEW}` now.\n"),
+        },
+    )
+    scanner = secret_scanner(Options(state_dir=str(tmp_path / "state")))
+    scans = _scan_all({tree / "a.md", tree / "b.md"}, tree, scanner, 1 << 20)
+    state = State(tmp_path / "state")
+    alerted = sorted(a.path for s in scans for a in alerts_for(s, state, frozenset()))
+    assert alerted == ["b.md"]
