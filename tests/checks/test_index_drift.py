@@ -773,7 +773,8 @@ def test_a_missing_notes_entry_that_says_something_is_reported_and_never_removed
             "MEMORY.md": "# Index\n- [A](a.md) — notes about a\n"
             "- [GPU idle](feedback_gpu_idle.md) — never leave a training job idling the GPU\n"
             "- [Old plan](old_plan.md) — notes about the old plan\n"
-            "- [Deploy v1](deploy_v1.md) — manual deploy; superseded by the CI pipeline\n",
+            "- [Deploy v1](deploy_v1.md) — manual deploy; superseded by the CI pipeline\n"
+            "- [API](api.md) — deprecated endpoints to avoid: v1 and v2\n",
             "a.md": memory("a"),
         },
     )
@@ -782,6 +783,7 @@ def test_a_missing_notes_entry_that_says_something_is_reported_and_never_removed
         ("broken-index-link", 3, "problem", None),
         ("broken-index-link", 4, "problem", "remove-index-line"),
         ("broken-index-link", 5, "problem", "remove-index-line"),
+        ("broken-index-link", 6, "problem", None),  # a fact about deprecated endpoints
     ]
     assert found[0].suggestion == (
         "if the note was deleted on purpose, remove the entry; if not, restore it or write"

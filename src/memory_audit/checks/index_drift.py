@@ -96,10 +96,9 @@ FILLER_WORDS = frozenset(
     "notes note about on the a an of for and see details info more file".split()
 )
 # Words by which an entry records its note deleted: its removal is what the entry says.
-REMOVAL_WORDS = frozenset(
-    "removed deleted gone obsolete deprecated superseded archived retired dropped outdated"
-    " unused".split()
-)
+# Not words a fact uses of its subject (``— deprecated endpoints to avoid``, ``— archived
+# designs``): those keep the entry.
+REMOVAL_WORDS = frozenset("removed deleted superseded obsolete".split())
 
 
 @dataclass(frozen=True)
