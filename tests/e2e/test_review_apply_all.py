@@ -27,7 +27,7 @@ def test_apply_to_all_dead_links_lists_asks_once_and_applies_each(tmp_path: Path
         {
             "MEMORY.md": "# Index\n- [A](a.md) — about a\n"
             + "".join(
-                f"- [Gone {n}](gone{n}.md) — retired with the old service\n" for n in range(3)
+                f"- [Gone {n}](gone{n}.md) — removed with the old service\n" for n in range(3)
             ),
             "a.md": memory("a", body="Invoices are issued in UTC."),
         },
@@ -40,7 +40,7 @@ def test_apply_to_all_dead_links_lists_asks_once_and_applies_each(tmp_path: Path
     listing = term.expect("Apply all 3? [y]es / [n]o: ")
     for n in range(3):
         assert f"MEMORY.md: removed the index line for `gone{n}.md`" in listing
-        assert f"-- [Gone {n}](gone{n}.md) — retired with the old service" in listing
+        assert f"-- [Gone {n}](gone{n}.md) — removed with the old service" in listing
     assert (tree / "MEMORY.md").read_text().count("gone") == 3  # nothing written yet
     term.send("y")
     done = term.expect("findings remain.")
