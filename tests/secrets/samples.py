@@ -2017,3 +2017,7 @@ CASES["password-phrase"][1].extend(
     ]
 )
 CASES["password-phrase"][0].append(("the community string is Fq7x!kLm2", "Fq7x!kLm2"))
+# --- a branch and a product's branch of it are two names, not a login and its password;
+# a password built on the login (a symbol, a part of digits) stays one
+CASES["backticked-pair"][1].append("在 `develop` / `NOS_v6.0_develop` 上，mainline 同樣")
+CASES["backticked-pair"][0].append(("- Admin: `deploy` / `deploy_2024!`", "deploy_2024!"))

@@ -226,6 +226,8 @@ DIGITS_ENTROPY = 2.0
 # digits: a person's, judged as the password rules judge one. An eight-character value
 # reaches the key rules' 3.0 only with every character distinct (one repeat: 2.75).
 PASSWORD_KEY_ENTROPY = 2.5
+# The parts of a name: a branch's, a file's (``NOS_v6.0_develop``, ``release/2026-q3``).
+NAME_PARTS = re.compile(r"[_/-]")
 # SNMP's default communities, and a meeting link's passcode parameter.
 SNMP_DEFAULTS = frozenset({"public", "private"})
 MEETING_PASSCODE = re.compile(r"(?i:zoom\.us/\S*[?&]pwd=|meet\.jit\.si/\S*[?&]password=)$")
@@ -975,7 +977,7 @@ def _paired_names(text: str, start: int, value: str) -> bool:
         return True
     # `` `gpt-5-sol@xhigh`/`gpt-5-sol@low` ``: one name's variants, not a login and its password
     first, at, _ = login.group(1).partition("@")
-    if at and value.startswith(first + "@"):
+    if (at and value.startswith(first + "@")) or _a_variant(login.group(1), value):
         return True
     # a constant's name is a name in code too (`` `R2_BUCKET`/`R2RawCaptureConfig` ``)
     first_name = _code_name(login.group(1)) or VARIABLE_NAME.match(login.group(1)) is not None
@@ -984,6 +986,19 @@ def _paired_names(text: str, start: int, value: str) -> bool:
     floor = max(0, login.start() - NEAR)  # on the pair's line, close before it
     floor = text.rfind("\n", floor, login.start()) + 1 or floor
     return not LOGIN_WORDS.search(text, floor, login.start())
+
+
+def _a_variant(first: str, value: str) -> bool:
+    """`` `develop` / `NOS_v6.0_develop` ``: a lower-case word and a name that holds it as a
+    part, its other parts words or versions (a branch and a product's branch of it), not a
+    login and a password built on it (``deploy_2024!``: a symbol, a part of digits only)."""
+    if not (first.isascii() and first.isalpha() and first.islower() and len(first) >= 4):
+        return False
+    parts = NAME_PARTS.split(value)
+    others = [part for part in parts if part != first]
+    if len(others) == len(parts) or not others or any(c in SYMBOLS for c in value):
+        return False
+    return all(any(c.isalpha() for c in part) for part in others)
 
 
 def _unassigned(value: str) -> str:
