@@ -21,6 +21,7 @@ RANKS = {
     "atomic": 0,
     "regular_files": 0,
     "resource_files": 0,
+    "kernel_ties": 0,
     "config": 1,
     "sources": 2,
     "tree": 3,

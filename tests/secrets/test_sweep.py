@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,55 @@ def test_a_secrets_only_audit_loads_no_markdown_parser(tmp_path: Path) -> None:
     )
     assert "ghp_R8mQ" in done.stdout
     assert done.stderr.strip().splitlines()[-1] == "False"
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (not gone, not a zombie waiting to be reaped)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not TWO_CORES, reason="the sweep forks only on two cores or more")
+def test_the_forked_worker_ends_when_the_process_that_forked_it_is_killed(
+    tmp_path: Path,
+) -> None:
+    # A daemon killed mid-audit takes its audit child with it (the kernel's tie); the
+    # audit's own forked worker inherited no tie and scanned on, orphaned, at full CPU.
+    pids = tmp_path / "pids"
+    script = (
+        "import os, time\n"
+        "from memory_audit.secrets.sweep import map_all\n"
+        "def work(text):\n"
+        f"    with open({str(pids)!r}, 'a') as f:\n"
+        "        f.write(f'{os.getpid()}\\n')\n"
+        "    time.sleep(0.2)\n"
+        "    return []\n"
+        "map_all(work, ['x' * 10] * 200, lambda r: r, lambda r: r, parallel_bytes=1)\n"
+    )
+    source = str(Path(__file__).resolve().parents[2] / "src")
+    process = subprocess.Popen(
+        [sys.executable, "-c", script], env={**os.environ, "PYTHONPATH": source}
+    )
+    try:
+        deadline = time.monotonic() + 30
+        workers: set[int] = set()
+        while not workers and time.monotonic() < deadline:
+            time.sleep(0.05)
+            written = pids.read_text().split() if pids.exists() else []
+            workers = {int(pid) for pid in written} - {process.pid}
+        [worker] = workers
+        assert _running(worker)
+        process.kill()
+        process.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while _running(worker) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _running(worker)
+    finally:
+        process.kill()
+        for pid in (int(p) for p in (pids.read_text().split() if pids.exists() else [])):
+            if pid != process.pid and _running(pid):
+                os.kill(pid, 9)

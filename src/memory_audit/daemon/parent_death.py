@@ -11,17 +11,16 @@ the child makes that comparison once a second.
 
 from __future__ import annotations
 
-import ctypes
 import logging
 import os
-import signal
 import sys
 import threading
 import time
 
+from memory_audit.kernel_ties import die_with_parent_on_linux
+
 log = logging.getLogger("memory_audit.daemon")
 PARENT_ENV = "MEMORY_AUDIT_PARENT_PID"
-PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 CHECK_SECONDS = 1.0
 
 
@@ -34,17 +33,13 @@ def die_with_parent() -> None:
     """Called first thing in the child: end it when the parent that started it ends."""
     expected = int(os.environ.get(PARENT_ENV) or 0)
     if sys.platform.startswith("linux"):
-        _ask_the_kernel()
+        failed = die_with_parent_on_linux()
+        if failed is not None:
+            log.warning("cannot tie the audit to the daemon: %s", failed)
     elif expected:
         threading.Thread(target=_watch_parent, args=(expected,), daemon=True).start()
     if expected and os.getppid() != expected:  # the parent died before the request above
         os._exit(1)
-
-
-def _ask_the_kernel() -> None:
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) != 0:
-        log.warning("cannot tie the audit to the daemon: %s", os.strerror(ctypes.get_errno()))
 
 
 def _watch_parent(expected: int) -> None:

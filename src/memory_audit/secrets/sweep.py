@@ -23,6 +23,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import NoReturn, TypeVar
 
+from memory_audit.kernel_ties import die_with_parent_on_linux
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 
 # A text's results as they cross the pipe: numbers and strings.
@@ -61,9 +62,10 @@ def map_all(
     split = max(warm, _at_share(texts, (1 + WARM_SHARE) / 2))
     first = [work(text) for text in texts[:warm]]
     reader, writer = os.pipe()
+    parent = os.getpid()
     child = os.fork()
     if child == 0:  # pragma: no cover - the child's lines run in another process
-        _child(lambda text: to_rows(work(text)), texts[split:], reader, writer)
+        _child(lambda text: to_rows(work(text)), texts[split:], reader, writer, parent)
     os.close(writer)
     first += [work(text) for text in texts[warm:split]]
     with os.fdopen(reader, "rb") as pipe:
@@ -105,11 +107,20 @@ def _at_share(texts: Sequence[str], share: float) -> int:
 
 
 def _child(
-    work: Callable[[str], list[Row]], texts: Sequence[str], reader: int, writer: int
+    work: Callable[[str], list[Row]],
+    texts: Sequence[str],
+    reader: int,
+    writer: int,
+    parent: int,
 ) -> NoReturn:
-    """Work, write the rows, and leave at once (no cleanup of the parent's state)."""
+    """Work, write the rows, and leave at once (no cleanup of the parent's state). Ends
+    with its parent: a fork does not inherit the kernel's tie, so a daemon killed mid-audit
+    (its audit child dying with it) left this worker scanning on, orphaned."""
     code = 1
     try:
+        die_with_parent_on_linux()
+        if os.getppid() != parent:  # the parent ended before the request above
+            os._exit(1)
         os.close(reader)
         rows = [work(text) for text in texts]
         with os.fdopen(writer, "wb") as pipe:
