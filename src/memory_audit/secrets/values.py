@@ -478,10 +478,10 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     (``first_of_pair``: ``both `<one>` / `<two>` ``) is no item of a list for the slash and
     the second after it."""
     value = text[start:end].strip()
-    if rule.value == "section" and not _password_section(text, start):
-        return False  # first: a long list under another heading asks it once an item
     known = rule.value in UNMEASURED  # a vendor's default, a test account's number
-    if not known and len(set(value)) < _least_distinct(rule, text, start, end):
+    # a list's value under another heading: asked first, as a long list asks it once an item
+    outside = rule.value == "section" and not _password_section(text, start)
+    if outside or (not known and len(set(value)) < _least_distinct(rule, text, start, end)):
         return False
     placeholder = (
         PLACEHOLDER.search(value) or VENDOR_PLACEHOLDER.match(value) or DESCRIBED.fullmatch(value)
