@@ -479,7 +479,9 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     the second after it."""
     value = text[start:end].strip()
     known = rule.value in UNMEASURED  # a vendor's default, a test account's number
-    if not known and len(set(value)) < _least_distinct(rule, text, start, end):
+    # a list's value under another heading: asked first, as a long list asks it once an item
+    outside = rule.value == "section" and not _password_section(text, start)
+    if outside or (not known and len(set(value)) < _least_distinct(rule, text, start, end)):
         return False
     placeholder = (
         PLACEHOLDER.search(value) or VENDOR_PLACEHOLDER.match(value) or DESCRIBED.fullmatch(value)
@@ -662,9 +664,7 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
         # "For token: computed from the weights": a word, unless quoted after ":" or "="
         return _stated(text, start, end, value)
     if kind == "section":  # "- **Laptop:** `<value>`" under "### Passwords by machine"
-        if not _password_section(text, start):
-            return False
-        kind = "digits" if value.isdigit() else "mixed"
+        kind = "digits" if value.isdigit() else "mixed"  # its heading: checked first
     if kind == "credential":  # "ops / <value>" in a credentials cell, or an id alone
         kind = "mixed" if PAIRED.search(text, max(0, start - 80), start) else "symbol"
     if kind == "key" and not _has_shape(kind, value) and _keyed_secret(text, start):
@@ -678,12 +678,19 @@ def _password_section(text: str, start: int) -> bool:
     """Whether the value ends a list item (``- **Laptop:** `<value>```) under a heading
     that names passwords (``### Passwords by machine``, ``## 密码``): the items of its list
     are what it names."""
-    window = text[max(0, start - LIST_SECTION_WINDOW) : start].split("\n")
-    if LIST_ITEM.match(window[-1]) is None:
+    line_start = text.rfind("\n", 0, start) + 1
+    if LIST_ITEM.match(text, line_start, start) is None:
         return False
-    headings = (line.lstrip(" ") for line in reversed(window[:-1]))
-    heading = next((line for line in headings if line.startswith("#")), "")
-    return PASSWORD_SECTION.search(heading) is not None
+    # The nearest heading above, indented by three spaces at most: found with str.rfind
+    # (a list of thousands of items asks it once an item).
+    floor = max(0, start - LIST_SECTION_WINDOW)
+    at = max(text.rfind(f"\n{' ' * n}#", floor, line_start) for n in range(4))
+    if at < 0:
+        if not text[floor:line_start].lstrip(" ").startswith("#") or floor:
+            return False
+        at = -1  # the text opens with the heading
+    end = text.find("\n", at + 1)
+    return PASSWORD_SECTION.search(text, at + 1, end if end >= 0 else len(text)) is not None
 
 
 def _keyed_secret(text: str, start: int) -> bool:
