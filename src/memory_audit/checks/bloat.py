@@ -106,8 +106,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             "description",
             memory.frontmatter is not None
             and "description" in memory.frontmatter
-            # cut short by an unquoted ` #`: reported once, as that (frontmatter)
-            and not any(cut.key == "description" for cut in memory.read.comment_cuts),
+            and not memory.read.cut_at_comment("description"),
         )
         yield from _long(memory, options)
     for entry in tree.index.entries if tree.index else ():

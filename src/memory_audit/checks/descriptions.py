@@ -88,7 +88,9 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     memories = sorted(tree.memories, key=lambda m: m.path)
     # A description cut at an unquoted ` #` is judged once, as that (frontmatter): what is
     # left of it is a fragment, neither generic nor terse nor off its body.
-    described = [m for m in memories if _has_description(m) and not _cut_by_comment(m)]
+    described = [
+        m for m in memories if _has_description(m) and not m.read.cut_at_comment("description")
+    ]
     words = Words()
     for memory in described:
         yield from _generic(memory, words)
@@ -218,10 +220,6 @@ def _names_itself(memory: MemoryFile, text: str) -> bool:
     """ "About billing" on billing.md names its topic: not generic, only short."""
     words = set(re.findall(r"\w+", text.lower()))
     return bool(memory.name) and set(re.findall(r"\w+", memory.name.lower())) <= words
-
-
-def _cut_by_comment(memory: MemoryFile) -> bool:
-    return any(cut.key == "description" for cut in memory.read.comment_cuts)
 
 
 def _cut(memory: MemoryFile) -> Iterator[Finding]:

@@ -256,8 +256,8 @@ def _required(memory: MemoryFile, name: str, profile: str) -> Iterator[Finding]:
             f"write `{name}` as one line of text",
         )
     elif value is None or not str(value).strip():
-        if any(cut.key == name for cut in memory.read.comment_cuts):
-            return  # written, then cut at an unquoted ` #`: one cause, reported once as that
+        if memory.read.cut_at_comment(name):
+            return  # written, then cut at an unquoted ` #`
         yield _field_finding(
             memory,
             "empty-field",

@@ -44,6 +44,11 @@ class Frontmatter:
     comment_cuts: tuple[CommentCut, ...] = ()
     strict_error: str = ""  # why strict YAML rejected it (read by the fallback)
 
+    def cut_at_comment(self, key: str) -> bool:
+        """Whether ``key``'s value was cut at an unquoted `` #``: one cause, reported once
+        (``value-cut-by-comment``), never again as an empty, terse or generic value."""
+        return any(cut.key == key for cut in self.comment_cuts)
+
 
 def read_frontmatter(block: Block) -> Frontmatter:
     if len(block.text) > MAX_TEXT:
