@@ -2096,3 +2096,14 @@ case(
     ["SQUARE_ACCESS_TOKEN=EAAA...", "sq0atp-..."],
 )
 case("mapbox-secret-token", [f"sk.eyJ{rnd(URLSAFE, 60)}.{rnd(URLSAFE, 22)}"], ["pk.eyJ" + rnd(URLSAFE, 60)])
+# --- a stored secret's name (words joined by hyphens) after "secret:", and a test's
+# comparison after "PASS:", are no values; a hyphenated value with digits stays one
+CASES["generic-assignment"][1].extend(
+    [
+        "| Gatekeeper | Secret Manager secret: `Google-Cloud-vault-sync-service` (holds a PAT) |",
+        "- secret: `prod-api-gateway-key`",
+        "- API key: `my-ollama-local-dev-key`",
+    ]
+)
+CASES["generic-assignment"][0].append(("- secret: `Qm4-hX9z-Lp2w-Rt7k`", "Qm4-hX9z-Lp2w-Rt7k"))
+CASES["pass-phrase"][1].extend(["PASS: Stage1 == Stage2 (hash: 0x3f1e)", "pass: build7 != build8"])
