@@ -2056,7 +2056,11 @@ case(
     ["LANGSMITH_API_KEY=lsv2_pt_...", "lsv2_pt_" + rnd(HEX, 20)],
 )
 case("firecrawl-api-key", ["fc-" + rnd(HEX, 32)], ["rfc-" + rnd(HEX, 32), "fc-" + "0" * 32])
-case("replicate-api-token", ["r8_" + rnd(ALNUM, 37)], ["REPLICATE_API_TOKEN=r8_...", "r8_" + rnd(ALNUM, 12)])
+case(
+    "replicate-api-token",
+    ["r8_" + rnd(ALNUM, 37)],
+    ["REPLICATE_API_TOKEN=r8_...", "r8_" + rnd(ALNUM, 12)],
+)
 case(
     "notion-token",
     ["ntn_" + rnd(ALNUM, 46), "secret_" + rnd(ALNUM, 43)],
@@ -2072,30 +2076,52 @@ case(
     [(f"ElevenLabs key sk_{_h}", f"sk_{_h}") for _h in [rnd(HEX, 48)]],
     ["task_" + rnd(HEX, 48), "sk_" + rnd(HEX, 20)],
 )
-case("figma-token", ["figd_" + rnd(URLSAFE, 40)], ["FIGMA_TOKEN=figd_...", "figd_" + rnd(ALNUM, 12)])
+case(
+    "figma-token", ["figd_" + rnd(URLSAFE, 40)], ["FIGMA_TOKEN=figd_...", "figd_" + rnd(ALNUM, 12)]
+)
 case("docker-hub-token", ["dckr_pat_" + rnd(URLSAFE, 27)], ["docker login -p dckr_pat_..."])
-case("postman-api-key", [f"PMAK-{rnd(HEX, 24)}-{rnd(HEX, 34)}"], ["PMAK-xxxxxxxx", "POSTMAN_API_KEY=PMAK-..."])
+case(
+    "postman-api-key",
+    [f"PMAK-{rnd(HEX, 24)}-{rnd(HEX, 34)}"],
+    ["PMAK-xxxxxxxx", "POSTMAN_API_KEY=PMAK-..."],
+)
 case(
     "sentry-token",
     ["sntryu_" + rnd(HEX, 64), "sntrys_" + rnd(ALNUM, 80)],
     ["SENTRY_AUTH_TOKEN=sntrys_...", "sntryu_" + rnd(HEX, 16)],
 )
-case("doppler-token", ["dp.pt." + rnd(ALNUM, 43), "dp.st." + rnd(ALNUM, 43)], ["DOPPLER_TOKEN=dp.st.xxxx"])
-case("atlassian-api-token", ["ATATT3xFfGF0" + rnd(URLSAFE, 180)], ["JIRA_API_TOKEN=ATATT3xFfGF0..."])
+case(
+    "doppler-token",
+    ["dp.pt." + rnd(ALNUM, 43), "dp.st." + rnd(ALNUM, 43)],
+    ["DOPPLER_TOKEN=dp.st.xxxx"],
+)
+case(
+    "atlassian-api-token", ["ATATT3xFfGF0" + rnd(URLSAFE, 180)], ["JIRA_API_TOKEN=ATATT3xFfGF0..."]
+)
 case("brevo-api-key", [f"xkeysib-{rnd(HEX, 64)}-{rnd(ALNUM, 16)}"], ["BREVO_API_KEY=xkeysib-..."])
 case("posthog-personal-key", ["phx_" + rnd(ALNUM, 43)], ["phc_" + rnd(ALNUM, 43), "phx_..."])
 case("flyio-token", ["fo1_" + rnd(URLSAFE, 43)], ["FLY_API_TOKEN=fo1_..."])
 case("netlify-token", ["nfp_" + rnd(ALNUM, 36)], ["NETLIFY_AUTH_TOKEN=nfp_..."])
-case("planetscale-token", ["pscale_tkn_" + rnd(URLSAFE, 43), "pscale_pw_" + rnd(URLSAFE, 43)], ["pscale_tkn_..."])
+case(
+    "planetscale-token",
+    ["pscale_tkn_" + rnd(URLSAFE, 43), "pscale_pw_" + rnd(URLSAFE, 43)],
+    ["pscale_tkn_..."],
+)
 case("apify-api-token", ["apify_api_" + rnd(ALNUM, 36)], ["APIFY_TOKEN=apify_api_..."])
 case("e2b-api-key", ["e2b_" + rnd(HEX, 40)], ["E2B_API_KEY=e2b_...", "e2b_" + "0" * 40])
-case("render-api-key", ["rnd_" + rnd(ALNUM, 32)], ["RENDER_API_KEY=rnd_...", "rnd_" + rnd(ALNUM, 8)])
+case(
+    "render-api-key", ["rnd_" + rnd(ALNUM, 32)], ["RENDER_API_KEY=rnd_...", "rnd_" + rnd(ALNUM, 8)]
+)
 case(
     "square-token",
     ["sq0atp-" + rnd(URLSAFE, 22), "EAAA" + rnd(URLSAFE, 60)],
     ["SQUARE_ACCESS_TOKEN=EAAA...", "sq0atp-..."],
 )
-case("mapbox-secret-token", [f"sk.eyJ{rnd(URLSAFE, 60)}.{rnd(URLSAFE, 22)}"], ["pk.eyJ" + rnd(URLSAFE, 60)])
+case(
+    "mapbox-secret-token",
+    [f"sk.eyJ{rnd(URLSAFE, 60)}.{rnd(URLSAFE, 22)}"],
+    ["pk.eyJ" + rnd(URLSAFE, 60)],
+)
 # --- a stored secret's name (words joined by hyphens) after "secret:", and a test's
 # comparison after "PASS:", are no values; a hyphenated value with digits stays one
 CASES["generic-assignment"][1].extend(

@@ -913,9 +913,8 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
         return False
     # ``GOOGLE_CLIENT_IDS/restart``: names joined by a slash; ``fern_module/fencing/``: a folder
     folder = value.removesuffix("/")
-    if SECRET_NAME.match(value) or ("/" in value and all(map(_a_name, folder.split("/")))):
-        return False
-    if _hyphenated_words(value):
+    joined = "/" in value and all(map(_a_name, folder.split("/")))
+    if SECRET_NAME.match(value) or joined or _hyphenated_words(value):
         return False
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
     named = any(p[0].isalpha() for p in parts)
