@@ -831,6 +831,29 @@ def test_a_note_renamed_with_its_name_kept_is_a_stale_path_to_its_new_file(
     }
 
 
+def test_an_entry_whose_file_name_differs_only_in_separators_points_at_the_note(
+    tree_dir: Path,
+) -> None:
+    # The entry says project_game-mvp.md, the note is project_game_mvp.md and nothing else
+    # links it: one note by another spelling, not a note gone.
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n- [project_game-mvp.md](project_game-mvp.md) — GDD v3, six systems\n",
+            "project_game_mvp.md": memory("game design"),
+        },
+    )
+    [found] = findings(tree_dir, "index-drift")
+    assert found.code == "stale-index-path"
+    assert found.fix == {
+        "action": "update-index-path",
+        "line": 2,
+        "old": "project_game-mvp.md",
+        "new": "project_game_mvp.md",
+    }
+    assert findings(tree_dir, "orphans") == []  # the entry reaches it: one cause, one finding
+
+
 def test_a_renamed_note_indexed_already_or_two_candidates_are_not_guessed(tree_dir: Path) -> None:
     write_tree(
         tree_dir,

@@ -2021,3 +2021,115 @@ CASES["password-phrase"][0].append(("the community string is Fq7x!kLm2", "Fq7x!k
 # a password built on the login (a symbol, a part of digits) stays one
 CASES["backticked-pair"][1].append("在 `develop` / `NOS_v6.0_develop` 上，mainline 同樣")
 CASES["backticked-pair"][0].append(("- Admin: `deploy` / `deploy_2024!`", "deploy_2024!"))
+# --- the tokens of the services a coding assistant's notes name most (AI providers, their
+# tool APIs, deploy platforms): each by its issuer's prefix and shape, pasted bare after
+# the service's name (`- **Perplexity** : `pplx-...``), where no key word stands
+_pplx = "pplx-" + rnd(ALNUM, 48)
+case(
+    "perplexity-api-key",
+    [(f"- **Perplexity** : `{_pplx}`", _pplx), _pplx],
+    ["PERPLEXITY_API_KEY=pplx-...", "model: pplx-70b-chat", "bg-pplx-primary", "pplx-" + "x" * 48],
+)
+_tvly = "tvly-dev-" + rnd(ALNUM, 32)
+case(
+    "tavily-api-key",
+    [(f"- **Tavily** : `{_tvly}`", _tvly), "tvly-" + rnd(ALNUM, 32)],
+    ["TAVILY_API_KEY=tvly-YOUR_API_KEY", "tvly-dev-" + rnd(ALNUM, 20)],
+)
+case("groq-api-key", ["gsk_" + rnd(ALNUM, 52)], ["GROQ_API_KEY=gsk_...", "gsk_" + rnd(ALNUM, 20)])
+case("xai-api-key", ["xai-" + rnd(ALNUM, 80)], ["XAI_API_KEY=xai-...", "xai-grok-beta"])
+_or = "sk-or-v1-" + rnd(HEX, 64)
+case(
+    "openrouter-api-key",
+    [(f"OpenRouter: {_or}", _or)],
+    ["OPENROUTER_API_KEY=sk-or-v1-...", "sk-or-v1-" + "0" * 64],
+)
+_oat = "sk-ant-oat01-" + rnd(URLSAFE, 95)
+case(
+    "anthropic-oauth-token",
+    [(f"CLAUDE_CODE_OAUTH_TOKEN={_oat}", _oat)],
+    ["the token starts with sk-ant-oat01-", "sk-ant-oat01-xxxxxxxx"],
+)
+case(
+    "langsmith-api-key",
+    [f"lsv2_pt_{rnd(HEX, 32)}_{rnd(HEX, 10)}"],
+    ["LANGSMITH_API_KEY=lsv2_pt_...", "lsv2_pt_" + rnd(HEX, 20)],
+)
+case("firecrawl-api-key", ["fc-" + rnd(HEX, 32)], ["rfc-" + rnd(HEX, 32), "fc-" + "0" * 32])
+case(
+    "replicate-api-token",
+    ["r8_" + rnd(ALNUM, 37)],
+    ["REPLICATE_API_TOKEN=r8_...", "r8_" + rnd(ALNUM, 12)],
+)
+case(
+    "notion-token",
+    ["ntn_" + rnd(ALNUM, 46), "secret_" + rnd(ALNUM, 43)],
+    ["NOTION_TOKEN=ntn_...", "client_secret_" + rnd(ALNUM, 43), "secret_key_base"],
+)
+case(
+    "supabase-access-token",
+    ["sbp_" + rnd(HEX, 40), "sb_secret_" + rnd(URLSAFE, 31)],
+    ["SUPABASE_ACCESS_TOKEN=sbp_...", "sb_publishable_" + rnd(URLSAFE, 31)],
+)
+case(
+    "elevenlabs-api-key",
+    [(f"ElevenLabs key sk_{_h}", f"sk_{_h}") for _h in [rnd(HEX, 48)]],
+    ["task_" + rnd(HEX, 48), "sk_" + rnd(HEX, 20)],
+)
+case(
+    "figma-token", ["figd_" + rnd(URLSAFE, 40)], ["FIGMA_TOKEN=figd_...", "figd_" + rnd(ALNUM, 12)]
+)
+case("docker-hub-token", ["dckr_pat_" + rnd(URLSAFE, 27)], ["docker login -p dckr_pat_..."])
+case(
+    "postman-api-key",
+    [f"PMAK-{rnd(HEX, 24)}-{rnd(HEX, 34)}"],
+    ["PMAK-xxxxxxxx", "POSTMAN_API_KEY=PMAK-..."],
+)
+case(
+    "sentry-token",
+    ["sntryu_" + rnd(HEX, 64), "sntrys_" + rnd(ALNUM, 80)],
+    ["SENTRY_AUTH_TOKEN=sntrys_...", "sntryu_" + rnd(HEX, 16)],
+)
+case(
+    "doppler-token",
+    ["dp.pt." + rnd(ALNUM, 43), "dp.st." + rnd(ALNUM, 43)],
+    ["DOPPLER_TOKEN=dp.st.xxxx"],
+)
+case(
+    "atlassian-api-token", ["ATATT3xFfGF0" + rnd(URLSAFE, 180)], ["JIRA_API_TOKEN=ATATT3xFfGF0..."]
+)
+case("brevo-api-key", [f"xkeysib-{rnd(HEX, 64)}-{rnd(ALNUM, 16)}"], ["BREVO_API_KEY=xkeysib-..."])
+case("posthog-personal-key", ["phx_" + rnd(ALNUM, 43)], ["phc_" + rnd(ALNUM, 43), "phx_..."])
+case("flyio-token", ["fo1_" + rnd(URLSAFE, 43)], ["FLY_API_TOKEN=fo1_..."])
+case("netlify-token", ["nfp_" + rnd(ALNUM, 36)], ["NETLIFY_AUTH_TOKEN=nfp_..."])
+case(
+    "planetscale-token",
+    ["pscale_tkn_" + rnd(URLSAFE, 43), "pscale_pw_" + rnd(URLSAFE, 43)],
+    ["pscale_tkn_..."],
+)
+case("apify-api-token", ["apify_api_" + rnd(ALNUM, 36)], ["APIFY_TOKEN=apify_api_..."])
+case("e2b-api-key", ["e2b_" + rnd(HEX, 40)], ["E2B_API_KEY=e2b_...", "e2b_" + "0" * 40])
+case(
+    "render-api-key", ["rnd_" + rnd(ALNUM, 32)], ["RENDER_API_KEY=rnd_...", "rnd_" + rnd(ALNUM, 8)]
+)
+case(
+    "square-token",
+    ["sq0atp-" + rnd(URLSAFE, 22), "EAAA" + rnd(URLSAFE, 60)],
+    ["SQUARE_ACCESS_TOKEN=EAAA...", "sq0atp-..."],
+)
+case(
+    "mapbox-secret-token",
+    [f"sk.eyJ{rnd(URLSAFE, 60)}.{rnd(URLSAFE, 22)}"],
+    ["pk.eyJ" + rnd(URLSAFE, 60)],
+)
+# --- a stored secret's name (words joined by hyphens) after "secret:", and a test's
+# comparison after "PASS:", are no values; a hyphenated value with digits stays one
+CASES["generic-assignment"][1].extend(
+    [
+        "| Gatekeeper | Secret Manager secret: `Google-Cloud-vault-sync-service` (holds a PAT) |",
+        "- secret: `prod-api-gateway-key`",
+        "- API key: `my-ollama-local-dev-key`",
+    ]
+)
+CASES["generic-assignment"][0].append(("- secret: `Qm4-hX9z-Lp2w-Rt7k`", "Qm4-hX9z-Lp2w-Rt7k"))
+CASES["pass-phrase"][1].extend(["PASS: Stage1 == Stage2 (hash: 0x3f1e)", "pass: build7 != build8"])

@@ -58,6 +58,7 @@ def test_readme_and_encrypted_files_are_listed_as_not_memories(tree_dir: Path) -
             "MEMORY.md": index("a.md"),
             "a.md": memory("a"),
             "README.md": "# My memory\n\nPassword: hunter2hunter2 is not a secret rule hit.\n",
+            "CLAUDE.md": "# Memory module\n\n`MEMORY.md` is the active index; link notes there.\n",
             "refs.secret.md": ciphertext + "\n",
             "blob.md": "\n".join(random_b64[i : i + 76] for i in range(0, len(random_b64), 76)),
             "crypt.md": b"\x00GITCRYPT\x00" + os.urandom(64),
@@ -65,6 +66,7 @@ def test_readme_and_encrypted_files_are_listed_as_not_memories(tree_dir: Path) -
     )
     found = report(tree_dir)
     assert dict(found.not_memories) == {
+        "CLAUDE.md": "instructions for agents on keeping the folder, not a memory",
         "README.md": "a README for people, not a memory",
         "blob.md": "encrypted or encoded: one high-entropy base64 block",
         "crypt.md": "encrypted: git-crypt",

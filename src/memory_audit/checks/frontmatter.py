@@ -44,7 +44,8 @@ checked), then, per file:
 
 Session recaps are checked by ``session-recaps`` (only how Claude Code reads
 their block is reported here); ``team/`` only for secrets; files that are not
-memories (README.md, encrypted files) are listed as skipped.
+memories (README.md, a CLAUDE.md or AGENTS.md for agents, encrypted files) are
+listed as skipped.
 
 Failing::
 

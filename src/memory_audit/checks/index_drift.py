@@ -24,7 +24,8 @@ Reports, for the index at the root of the tree:
   wrong, not what the line says, so no fix removes the line;
 - ``stale-index-path``: the linked file is gone but exactly one unindexed file
   with the same name exists elsewhere in the tree (it was moved), or exactly one unindexed
-  note's frontmatter ``name`` is the linked file's name (it was renamed); in a copy kept in
+  note's frontmatter ``name`` is the linked file's name, or its file name is the linked one
+  but for case and separators (``game-mvp`` for ``game_mvp``: it was renamed); in a copy kept in
   a repository, also when the one file of that name is elsewhere in the repository
   (a note moved to ``clients/<name>/memory/``): the fix updates the path;
 - ``missing-index-entry`` (only with ``flat_index: true``, user judgment): a
@@ -514,38 +515,13 @@ def _known_cause(
     committed to the copy's repository, another project's note. None: plainly missing,
     judged with the index's other missing links."""
     link, target = pair
-    new = moved_out.get((link.line, link.target)) or _renamed(tree, target)
+    new = moved_out.get((link.line, link.target))
     if new is not None:
         return _stale_path(link, new)
     if _identity(target) in uncommitted:
         return _uncommitted_link(link, inside=target.inside)
     holder = _in_another_project(tree, target)
     return None if holder is None else _elsewhere_link(link, holder)
-
-
-def _renamed(tree: MemoryTree, target: Target) -> str | None:
-    """The one unindexed note whose frontmatter ``name`` is the missing note's file name
-    (``implementation-plan.md`` renamed to ``implementation-phases.md``, its ``name:
-    implementation-plan`` kept): the entry's note under its new name."""
-    if not target.inside or target.path is None:
-        return None
-    found = _unindexed_by_name(tree).get(name_key(target.path.rsplit("/", 1)[-1]), [])
-    return found[0] if len(found) == 1 else None
-
-
-def _unindexed_by_name(tree: MemoryTree) -> dict[str, list[str]]:
-    """The unindexed notes by their frontmatter ``name`` (as ``name_key`` reads it), built
-    once per snapshot: every dead entry asks it (a tree of thousands of notes, hundreds of
-    dead entries, asked note by note, cost the whole audit three quarters more)."""
-    key = ("index-drift-unindexed-names",)
-    if key not in tree.scratch:
-        names: dict[str, list[str]] = {}
-        for memory in tree.memories:
-            kept_apart = memory.path in tree.index_targets or memory.path in tree.superseded
-            if memory.name and not kept_apart:
-                names.setdefault(name_key(memory.name), []).append(memory.path)
-        tree.scratch[key] = names
-    return cast(dict[str, list[str]], tree.scratch[key])
 
 
 def _lone_index(tree: MemoryTree, missing: Links, pointers: set[tuple[int, IndexLink]]) -> Links:

@@ -229,6 +229,10 @@ PASSWORD_KEY_ENTROPY = 2.5
 # The parts of a name: a branch's, a file's (``NOS_v6.0_develop``, ``release/2026-q3``).
 NAME_PARTS = re.compile(r"[_/-]")
 # SNMP's default communities, and a meeting link's passcode parameter.
+# ``a-b-c``: fewer parts are KEBAB_CASE's (two or three lower-case words)
+MIN_HYPHENATED_WORDS = 3
+COMPARISONS = ("==", "!=")
+COMPARED_WINDOW = 8
 SNMP_DEFAULTS = frozenset({"public", "private"})
 MEETING_PASSCODE = re.compile(r"(?i:zoom\.us/\S*[?&]pwd=|meet\.jit\.si/\S*[?&]password=)$")
 # WMI's namespaces under ``root`` (``root/cimv2``) and the words that say one is meant.
@@ -514,7 +518,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     # quotes hold the value whole, and so do a table cell's pipes
     enclosed = (before in QUOTES and text[end : end + 1] == before) or rule.table
     named = not _a_value(value, enclosed=enclosed) or _cut_address(value, text, end)
-    if named or templated or named_hash:
+    if named or templated or named_hash or _compared(text, end):
         return False
     listed = (not first_of_pair and _listed(text, start, end)) or _paired_names(text, start, value)
     # the shape first: it reads the value only, the context the words around it
@@ -909,11 +913,31 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
         return False
     # ``GOOGLE_CLIENT_IDS/restart``: names joined by a slash; ``fern_module/fencing/``: a folder
     folder = value.removesuffix("/")
-    if SECRET_NAME.match(value) or ("/" in value and all(map(_a_name, folder.split("/")))):
+    joined = "/" in value and all(map(_a_name, folder.split("/")))
+    if SECRET_NAME.match(value) or joined or _hyphenated_words(value):
         return False
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
     named = any(p[0].isalpha() for p in parts)
     return not (named and all(ALGORITHM_PART.fullmatch(p) for p in parts))
+
+
+def _hyphenated_words(value: str) -> bool:
+    """Three words or more joined by hyphens, each of letters only and in one case or
+    capitalised: the name of a stored secret or a resource (``prod-api-gateway-key``,
+    ``Google-Cloud-vault-sync-service``), which a generated value's digits and mixed
+    cases are not; two words are ``KEBAB_CASE``'s."""
+    parts = value.split("-")
+    return len(parts) >= MIN_HYPHENATED_WORDS and all(
+        len(part) >= 2 and part.isalpha() and part in (part.lower(), part.upper(), part.title())
+        for part in parts
+    )
+
+
+def _compared(text: str, end: int) -> bool:
+    """The value is an operand of a comparison (``PASS: Stage1 == Stage2``): a test's
+    outcome or a condition, not a credential given."""
+    after = text[end : end + COMPARED_WINDOW].lstrip(" \t`'\"")
+    return after.startswith(COMPARISONS)
 
 
 def _a_setting(value: str) -> bool:

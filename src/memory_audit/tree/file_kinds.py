@@ -7,7 +7,9 @@
   that ``feedback_session_management.md`` stays a memory), or a file with
   ``type: session-recap`` (``MemoryFile.kind``).
   MEMORY.md is never a recap, whatever the globs say.
-- Not memories: a ``README.md`` (any case) explains the folder to people;
+- Not memories: a ``README.md`` (any case) explains the folder to people, a
+  ``CLAUDE.md`` or ``AGENTS.md`` tells agents how to keep it (real trees hold one
+  beside MEMORY.md: the folder's own conventions, no note with a name or a type);
   encrypted files (git-crypt's binary header, transcrypt's and openssl's
   ``Salted__`` header in base64, ``U2FsdGVkX1``, or any body that is one
   high-entropy base64 block) hold nothing Claude Code can read. They are
@@ -38,6 +40,13 @@ def in_archive(path: str) -> bool:
 # `*_session_*` with a year in it: `project_session_2026-03-15.md` is a recap, while
 # `feedback_session_management.md` (seen in real trees) is a memory about sessions.
 DEFAULT_RECAP_GLOBS = ("session_*.md", "*_session_*[0-9][0-9][0-9][0-9]*.md")
+_INSTRUCTIONS = "instructions for agents on keeping the folder, not a memory"
+# Files a folder holds for the people or agents who keep it, by their (lower-cased) names
+NOT_MEMORY_NAMES = {
+    "readme.md": "a README for people, not a memory",
+    "claude.md": _INSTRUCTIONS,
+    "agents.md": _INSTRUCTIONS,
+}
 OPENSSL_SALTED = "U2FsdGVkX1"  # base64 of "Salted__", how openssl enc and transcrypt begin
 BASE64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
 # A character neither base64 nor whitespace (re's \s and str.split agree on whitespace).
@@ -51,7 +60,7 @@ def listed_kind(path: str, walked: FileKind, recap_globs: Sequence[str]) -> File
     name = path.rsplit("/", 1)[-1]
     if walked is not FileKind.MEMORY or path == INDEX_NAME:
         return walked
-    if name.lower() == "readme.md":
+    if name.lower() in NOT_MEMORY_NAMES:
         return FileKind.NOT_MEMORY
     if any(fnmatchcase(name, glob) for glob in recap_globs):
         return FileKind.RECAP
@@ -60,8 +69,9 @@ def listed_kind(path: str, walked: FileKind, recap_globs: Sequence[str]) -> File
 
 def not_memory_reason(path: str, text: str) -> str | None:
     """Why a readable file is not a memory, or None when it may be one."""
-    if path.rsplit("/", 1)[-1].lower() == "readme.md":
-        return "a README for people, not a memory"
+    reason = NOT_MEMORY_NAMES.get(path.rsplit("/", 1)[-1].lower())
+    if reason is not None:
+        return reason
     body = text.strip()
     if body.startswith(OPENSSL_SALTED):
         return "encrypted: openssl / transcrypt"

@@ -190,13 +190,19 @@ class MemoryTree:
         """Unindexed file -> the broken index link that meant it.
 
         A link is taken to mean a file when the link's target is gone and exactly
-        one unindexed, unsuperseded memory elsewhere has the same file name.
+        one unindexed, unsuperseded memory elsewhere has the same file name (it was
+        moved). Failing that, for a link into the tree, when exactly one such memory's
+        file name differs from the link's only in case and separators
+        (``project_game-mvp.md`` for ``project_game_mvp.md``) or its frontmatter ``name``
+        is the link's file name (``implementation-plan.md`` renamed, its ``name`` kept):
+        it was renamed.
         """
         unindexed: dict[str, list[str]] = defaultdict(list)
         for memory in self.memories:
             if memory.path not in self.index_targets and memory.path not in self.superseded:
                 unindexed[memory.path.rsplit("/", 1)[-1]].append(memory.path)
         moved: dict[str, IndexLink] = {}
+        renamed: list[tuple[IndexLink, str]] = []
         for link, target in self.index_links:
             if target.exists or link.wiki:
                 continue
@@ -204,7 +210,28 @@ class MemoryTree:
             candidates = [p for p in unindexed.get(name, []) if p not in moved]
             if len(candidates) == 1:
                 moved[candidates[0]] = link
+            elif not candidates and target.inside and name:
+                renamed.append((link, name))
+        if renamed:  # names read (frontmatter parsed) only when a link is left to explain
+            by_name = self._unindexed_by_name_key(unindexed)
+            for link, name in renamed:
+                candidates = [p for p in by_name.get(name_key(name), []) if p not in moved]
+                if len(candidates) == 1:
+                    moved[candidates[0]] = link
         return moved
+
+    def _unindexed_by_name_key(self, unindexed: Mapping[str, list[str]]) -> dict[str, list[str]]:
+        """The unindexed memories by ``name_key`` of their file name and frontmatter name."""
+        found: dict[str, list[str]] = defaultdict(list)
+        for paths in unindexed.values():
+            for path in paths:
+                memory = self.files[path]
+                keys = {name_key(path.rsplit("/", 1)[-1])}
+                if memory.name:
+                    keys.add(name_key(memory.name))
+                for key in keys - {""}:
+                    found[key].append(path)
+        return found
 
     @cached_property
     def outgoing(self) -> Mapping[str, frozenset[str]]:
