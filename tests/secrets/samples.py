@@ -2133,3 +2133,9 @@ CASES["generic-assignment"][1].extend(
 )
 CASES["generic-assignment"][0].append(("- secret: `Qm4-hX9z-Lp2w-Rt7k`", "Qm4-hX9z-Lp2w-Rt7k"))
 CASES["pass-phrase"][1].extend(["PASS: Stage1 == Stage2 (hash: 0x3f1e)", "pass: build7 != build8"])
+# --- a token is generated, never a word: a word after `token=` seeds a test row or names
+# a fixture; a password may be a word
+CASES["generic-assignment"][1].extend(
+    ["seeding `token='havensetup'` + `mailOTP='123456'` so the reset works", "- token: `sunflowerx`"]
+)
+CASES["generic-assignment"][0].append(('- token = "Xk9pQ2mZ7vLr"', "Xk9pQ2mZ7vLr"))

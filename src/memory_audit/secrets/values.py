@@ -229,6 +229,8 @@ PASSWORD_KEY_ENTROPY = 2.5
 # The parts of a name: a branch's, a file's (``NOS_v6.0_develop``, ``release/2026-q3``).
 NAME_PARTS = re.compile(r"[_/-]")
 # SNMP's default communities, and a meeting link's passcode parameter.
+# A label that names a token, its separator and an opening quote after it: ``token='``
+TOKEN_LABEL = re.compile(r"(?i:token|jeton)[\"'`*_]*[ \t]*(?::=|=>|[:=])[ \t]*[\"'`]?$")
 # ``a-b-c``: fewer parts are KEBAB_CASE's (two or three lower-case words)
 MIN_HYPHENATED_WORDS = 3
 COMPARISONS = ("==", "!=")
@@ -1155,8 +1157,11 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
         return False
     if value.isdigit():
         return True
-    if value.lower() in _label(text, start).lower():
+    label = _label(text, start)
+    if value.lower() in label.lower():
         return False  # a constant named by its own value: COMMUNITY = "community"
+    if TOKEN_LABEL.search(label):
+        return False  # a token is generated, never a word: `token='<word>'` seeds a test row
     quoted_word = quoted and value.isalpha() and value.lower() not in COMMON_WORDS
     return quoted_word or _labelled_word(text, start, end, value)
 
