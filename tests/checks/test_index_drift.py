@@ -888,3 +888,42 @@ def test_one_word_of_its_own_beyond_the_title_is_a_fact_the_entry_keeps(tree_dir
     )
     [found] = findings(tree_dir, "index-drift")
     assert (found.code, found.line, found.fix) == ("broken-index-link", 3, None)
+
+
+def test_a_link_up_into_claude_code_s_project_folder_is_a_path_to_correct(
+    isolated_home: Path,
+) -> None:
+    # `../README.md` from ~/.claude/projects/<slug>/memory lands beside the transcripts,
+    # where nobody keeps documents: written as if the memory folder sat in the project.
+    tree = write_tree(
+        isolated_home / ".claude/projects/-home-ann-shop/memory",
+        {"MEMORY.md": "# Index\n## Related\n- [README](../README.md)\n- [A](a.md) — a\n"},
+    )
+    write_tree(tree, {"a.md": memory("a")})
+    away = ProjectLocation("-home-ann-shop", None, tree.parent)
+    [found] = findings(tree, "index-drift", location=away)
+    assert (found.code, found.level, found.fix) == ("broken-index-link", "problem", None)
+    assert "Claude Code's own folder for this project" in found.suggestion
+    # the project is here and holds it: the link works where it was written
+    project = write_tree(isolated_home / "shop", {"README.md": "# Shop\n"})
+    here = ProjectLocation("-home-ann-shop", project, tree.parent)
+    assert findings(tree, "index-drift", location=here) == []
+
+
+def test_a_link_up_to_the_home_folder_s_claude_resolves_in_claude_code_s_folder(
+    isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Claude Code's folder is a synced copy named `claude-config`: the link climbs to the
+    # home folder and comes down through `.claude/`, which means that folder.
+    config = isolated_home / "claude-config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    write_tree(config, {"rules/never-do.md": "# Never\n"})
+    tree = write_tree(
+        config / "projects/-home-ann/memory",
+        {
+            "MEMORY.md": "# Index\n- [Never](../../../../.claude/rules/never-do.md) — AUTONOMY\n"
+            "- [Gone](../../../../.claude/rules/gone.md) — old rules, removed\n",
+        },
+    )
+    found = findings(tree, "index-drift", location=ProjectLocation("-home-ann", None, tree.parent))
+    assert [(f.code, f.line) for f in found] == [("broken-index-link", 3)]

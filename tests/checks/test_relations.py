@@ -4,6 +4,8 @@ import os
 import threading
 from pathlib import Path
 
+import pytest
+
 from memory_audit.model.finding import Finding
 from memory_audit.model.stores import AgentStore
 from memory_audit.tree.location import ProjectLocation
@@ -438,3 +440,27 @@ def test_a_note_s_link_written_from_where_claude_runs_is_not_broken(
     found = findings(project / "memory", "relations", location=location)
     assert [(f.code, f.line) for f in found] == [("broken-link", 8)]
     assert "`.claude/skills/gone/SKILL.md`" in found[0].message
+
+
+def test_a_note_s_link_up_to_the_project_or_to_claude_code_s_folder_is_not_broken(
+    isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # From ~/.claude/projects/<slug>/memory/a.md: `../README.md` as if the memory folder sat
+    # in the project, and `../../../../.claude/rules/x.md` through the home folder into
+    # Claude Code's (here a folder named `claude-config`). Both resolve where written.
+    config = isolated_home / "claude-config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    write_tree(config, {"rules/never-do.md": "# Never\n"})
+    project = write_tree(isolated_home / "shop", {"README.md": "# Shop\n"})
+    body = (
+        "See [the README](../README.md).\nRules: [never](../../../../.claude/rules/never-do.md).\n"
+        "Old: [gone](../GONE.md)."
+    )
+    tree = write_tree(
+        config / "projects/-home-ann-shop/memory",
+        {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)},
+    )
+    location = ProjectLocation("-home-ann-shop", project, tree.parent)
+    found = findings(tree, "relations", location=location)
+    assert [(f.code, f.line) for f in found] == [("broken-link", 8)]
+    assert "`../GONE.md`" in found[0].message

@@ -2133,3 +2133,32 @@ CASES["generic-assignment"][1].extend(
 )
 CASES["generic-assignment"][0].append(("- secret: `Qm4-hX9z-Lp2w-Rt7k`", "Qm4-hX9z-Lp2w-Rt7k"))
 CASES["pass-phrase"][1].extend(["PASS: Stage1 == Stage2 (hash: 0x3f1e)", "pass: build7 != build8"])
+# --- a token is generated, never a word: a word after `token=` seeds a test row or names
+# a fixture; a password may be a word
+CASES["generic-assignment"][1].extend(
+    [
+        "seeding `token='havensetup'` + `mailOTP='123456'` so the reset works",
+        "- token: `sunflowerx`",
+    ]
+)
+CASES["generic-assignment"][0].append(('- token = "Xk9pQ2mZ7vLr"', "Xk9pQ2mZ7vLr"))
+# --- a credential in a URL's query, up to the next parameter (`?token=<v>&email=...`)
+case(
+    "url-query-credential",
+    [
+        (
+            "- **Admin login:** `/api/admin-login?token=kite-admin-2031&email=ops@fern.dev`",
+            "kite-admin-2031",
+        ),
+        ("https://api.fern.dev/v1/feed?user=ops&api_key=Qm4hX9zLp2wRt7kV", "Qm4hX9zLp2wRt7kV"),
+    ],
+    [
+        "https://api.fern.dev/v1/feed?token=YOUR_TOKEN_HERE",
+        "https://fern.dev/login?token=${TOKEN}&next=/",
+        "GET /reset?token=<token>",
+        "?password=password123",
+        "https://fern.dev/?token=xxxxxxxxxxxx",
+        "https://app.fern.dev/callback?token=sessionexpiredpage",
+        'curl "https://api.fern.dev/x?api_key=$API_KEY"',
+    ],
+)

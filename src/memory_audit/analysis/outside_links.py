@@ -21,6 +21,7 @@ from memory_audit.tree.real_folder import RealFolder
 from memory_audit.tree.snapshot import MemoryTree
 
 CLAUDE_FOLDER = ".claude/"
+UP = "../"
 
 
 def resolves_from_where_claude_runs(tree: MemoryTree, target: str) -> bool:
@@ -37,6 +38,44 @@ def resolves_from_where_claude_runs(tree: MemoryTree, target: str) -> bool:
     return raw.startswith(CLAUDE_FOLDER) and _holds_file(
         real_folder(tree, Path(claude_home())), raw.removeprefix(CLAUDE_FOLDER)
     )
+
+
+def resolves_from_the_project_above(tree: MemoryTree, target: str) -> bool:
+    """Whether ``../<file>`` from a Claude Code memory folder names a file of the project:
+    written as if the memory folder sat in the project (``<project>/memory``), where
+    ``projects/<slug>/`` holds only Claude Code's transcripts."""
+    raw = unquote(target.split("#", 1)[0])
+    project = tree.location.project_path
+    if tree.location.slug is None or project is None or not _one_level_up(raw):
+        return False
+    return "\0" not in raw and _holds_file(real_folder(tree, project), raw[len(UP) :])
+
+
+def leads_into_the_slug_folder(tree: MemoryTree, absolute: str | None) -> bool:
+    """Whether a path out of a Claude Code memory folder ends in the folder Claude Code
+    keeps for the project (``projects/<slug>/``): transcripts only, no documents."""
+    if tree.location.slug is None or absolute is None:
+        return False
+    folders = {os.path.dirname(os.path.abspath(tree.root)), os.path.dirname(tree.root.resolve())}
+    return os.path.dirname(absolute) in {str(f) for f in folders}
+
+
+def resolves_in_claude_home(tree: MemoryTree, absolute: str | None) -> bool:
+    """Whether a path through a ``.claude`` folder (``../../../../.claude/rules/x.md``:
+    up to the home folder, then into Claude Code's) names a file of Claude Code's own
+    folder, whatever that folder is called here (``CLAUDE_CONFIG_DIR``)."""
+    if absolute is None or "\0" in absolute:
+        return False
+    parts = absolute.split(os.sep)
+    if CLAUDE_FOLDER.rstrip("/") not in parts:
+        return False
+    last = len(parts) - 1 - parts[::-1].index(CLAUDE_FOLDER.rstrip("/"))
+    rest = os.sep.join(parts[last + 1 :])
+    return bool(rest) and _holds_file(real_folder(tree, Path(claude_home())), rest)
+
+
+def _one_level_up(raw: str) -> bool:
+    return raw.startswith(UP) and not raw.startswith(UP + UP) and len(raw) > len(UP)
 
 
 def real_folder(tree: MemoryTree, folder: Path) -> RealFolder:

@@ -68,7 +68,13 @@ from pathlib import Path
 from typing import cast
 from urllib.parse import unquote
 
-from memory_audit.analysis.outside_links import real_folder, resolves_from_where_claude_runs
+from memory_audit.analysis.outside_links import (
+    leads_into_the_slug_folder,
+    real_folder,
+    resolves_from_the_project_above,
+    resolves_from_where_claude_runs,
+    resolves_in_claude_home,
+)
 from memory_audit.analysis.routing_files import routed_from
 from memory_audit.analysis.tree_home import on_this_machine, repository_copy
 from memory_audit.analysis.wikilinks import near_name, wikilink_resolves
@@ -157,7 +163,8 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
         elif (link, target) not in lone:
             pointer = (link.line, link) in pointers
             aside = _wikilink_aside(tree, link, pointer=pointer)
-            gone = _gone(target, deleted)
+            into_slug = leads_into_the_slug_folder(tree, target.absolute)
+            gone = _gone(target, deleted) and not into_slug
             # A note no history shows deleted whose entry says something: the entry's hook
             # may be all that is left of it (never written, lost by a copy or a sync).
             only_record = (
@@ -167,7 +174,13 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
                 and _says_something(hooks.get(link.line, ""), link)
             )
             yield _broken_link(
-                link, target, pointer=pointer, aside=aside, gone=gone, only_record=only_record
+                link,
+                target,
+                pointer=pointer,
+                aside=aside,
+                gone=gone,
+                only_record=only_record,
+                into_slug=into_slug,
             )
     yield from _skips(kept_out, templates, elsewhere, from_project)
 
@@ -211,7 +224,12 @@ def _not_checkable(tree: MemoryTree, broken: Links) -> tuple[Links, Links, Links
     from_project: Links = []
     checked: Links = []
     for pair in broken:
-        if resolves_from_where_claude_runs(tree, pair[0].target):
+        target = pair[0].target
+        if (
+            resolves_from_where_claude_runs(tree, target)
+            or resolves_from_the_project_above(tree, target)
+            or resolves_in_claude_home(tree, pair[1].absolute)
+        ):
             from_project.append(pair)
         elif is_template(pair[0].target):
             templates.append(pair)
@@ -592,11 +610,14 @@ def _broken_link(
     aside: bool = False,
     gone: bool = True,
     only_record: bool = False,
+    into_slug: bool = False,
 ) -> Finding:
     """``gone``: the target is proved missing (a note of the tree; a document out of it that
     the repository's history held and deleted), so its entry can go, unless ``only_record``:
     a note nothing shows deleted, whose entry's hook may be all that is left of it (a note
-    never written, or lost by a copy or a sync), which no fix removes."""
+    never written, or lost by a copy or a sync), which no fix removes. ``into_slug``: the
+    path ends in the folder Claude Code keeps for the project beside its memory, which holds
+    no documents."""
     where = "outside the tree " if target.absolute is not None and not target.inside else ""
     shown = f"[[{link.target}]]" if link.wiki else f"`{link.target}`"
     suggestion = "remove the entry, or update the path if the file was renamed"
@@ -607,6 +628,15 @@ def _broken_link(
     }
     if not pointer:  # a sentence that mentions the file: the link is wrong, not the sentence
         suggestion = "update the path in this sentence, or drop the link and keep the text"
+        fix = None
+    elif into_slug:
+        # ``../README.md`` from ``projects/<slug>/memory``: written as if the memory folder
+        # sat in the project; the project's file is most often in place.
+        suggestion = (
+            "correct the path: from the memory folder, `../` leads into Claude Code's own"
+            " folder for this project, which holds no documents (written from the project's"
+            " folder?); remove the entry if the document is gone"
+        )
         fix = None
     elif not gone:
         # A path out of the memory folder whose folders reach nothing, no history saying

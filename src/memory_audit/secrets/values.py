@@ -229,6 +229,10 @@ PASSWORD_KEY_ENTROPY = 2.5
 # The parts of a name: a branch's, a file's (``NOS_v6.0_develop``, ``release/2026-q3``).
 NAME_PARTS = re.compile(r"[_/-]")
 # SNMP's default communities, and a meeting link's passcode parameter.
+# The name of a URL query's parameter and its ``=``, the value next: ``?token=``, ``&key=``
+QUERY_PARAMETER = re.compile(r"[?&][A-Za-z_][\w.-]{0,30}=$")
+# A label that names a token, its separator and an opening quote after it: ``token='``
+TOKEN_LABEL = re.compile(r"(?i:token|jeton)[\"'`*_]*[ \t]*(?::=|=>|[:=])[ \t]*[\"'`]?$")
 # ``a-b-c``: fewer parts are KEBAB_CASE's (two or three lower-case words)
 MIN_HYPHENATED_WORDS = 3
 COMPARISONS = ("==", "!=")
@@ -509,7 +513,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     least = _least_entropy(rule, text, start, end)
     if not known and rule.entropy is not None and entropy(value) < least:
         return False
-    if not rule.generic:
+    if not rule.generic and rule.value is None:  # an issuer's format: its shape is proof
         return not (rule.chosen and _template_default(text, start, end))
     # ``app:challenge:{token}``: a template's fixed part, not a value
     templated = text[end : end + 1] == "{"
@@ -1155,8 +1159,11 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
         return False
     if value.isdigit():
         return True
-    if value.lower() in _label(text, start).lower():
+    label = _label(text, start)
+    if value.lower() in label.lower():
         return False  # a constant named by its own value: COMMUNITY = "community"
+    if TOKEN_LABEL.search(label):
+        return False  # a token is generated, never a word: `token='<word>'` seeds a test row
     quoted_word = quoted and value.isalpha() and value.lower() not in COMMON_WORDS
     return quoted_word or _labelled_word(text, start, end, value)
 
@@ -1286,6 +1293,8 @@ def _ends_a_name(before: str) -> bool:
     """The value ends a path, a URL's path or a key blob: "~/.ssh/id_x", "AAAA.../x"."""
     token = before.rsplit(None, 1)[-1] if before and not before[-1].isspace() else ""
     token = token.lstrip(OPENING_QUOTES)  # "`~/.ssh/Andromeda_ed25519`": a path in backticks
+    if QUERY_PARAMETER.search(token):
+        return False  # "/api/login?token=": a query's value follows its name, no path's end
     if PATH.search(token) or KEY_BLOB.match(token) or SSH_KEY_BLOB.match(token):
         return True
     if "://" in token:
