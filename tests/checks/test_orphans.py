@@ -198,6 +198,18 @@ def test_with_no_index_at_all_the_missing_index_is_the_one_finding(tree_dir: Pat
     }
 
 
+def test_a_note_without_a_description_is_indexed_by_its_first_heading(tree_dir: Path) -> None:
+    # No frontmatter: the new index's line says what the note is about from its heading,
+    # not a bare link a session learns nothing from.
+    write_tree(
+        tree_dir,
+        {"mm.md": "# K8s commands at a glance\n\n## Pods\n```bash\nkubectl get pods\n```\n"},
+    )
+    [missing] = report(tree_dir, "orphans", "index-drift").findings
+    assert missing.fix is not None
+    assert missing.fix["text"] == "# Memory index\n\n- [mm](mm.md) — K8s commands at a glance\n"
+
+
 def test_memories_in_an_archive_folder_are_kept_out_of_the_index_on_purpose(
     tree_dir: Path,
 ) -> None:

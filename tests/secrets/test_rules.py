@@ -344,3 +344,11 @@ def test_russian_password_words_match_alike_in_both_engines(text: str, secret: s
     data = text.encode()
     in_bytes = [m.group(group).decode() for m in bytes_pattern(rule.regex).finditer(data)]
     assert found == in_bytes == [secret]
+
+
+def test_a_credential_on_the_next_line_is_not_hidden_by_the_line_break_before_it() -> None:
+    # The first pair's match ends with the line break after its value; the second's opens
+    # with it: both are found.
+    text = "логин/пароль: ops / Kp4-ziR9x\nAdministrator / Wz8!kLm2q2\n"
+    found = [(m.rule, m.line) for m in SCANNER.scan(text)]
+    assert found == [("user-password-pair", 1), ("account-pair", 2)]

@@ -43,6 +43,9 @@ PIECES = st.sampled_from(
 )
 
 
+CLOSING_SPACE = (" ", "\t", "\n", "\r", b" ", b"\t", b"\n", b"\r")
+
+
 def _original_scan(scanner: Scanner, text: str) -> list[SecretMatch]:
     """The scan as first written: each hit's line counted from the text's start, each
     offset decoded from the start, each generic hit compared with every specific one."""
@@ -59,7 +62,8 @@ def _original_scan(scanner: Scanner, text: str) -> list[SecretMatch]:
         hits, reach = [], 0
         for start, index, match in sorted(matches, key=lambda m: m[:2]):
             if start >= reach:
-                reach = match.end()
+                # the match takes its text up to the whitespace closing its value
+                reach = match.end() - (match.group(0)[-1:] in CLOSING_SPACE)
                 hit = _original_hit(scanner, subject, index, match)
                 if hit is not None:
                     hits.append(hit)

@@ -230,7 +230,7 @@ class Scanner:
         reach = 0  # where the last match that took its text ends
         for start, index, match in sorted(matches, key=lambda m: m[:2]):
             if start >= reach:
-                reach = match.end()
+                reach = _claimed_end(match)
                 first = self._first_of_pair(subject, index, match, lines)
                 if first is not None:
                     hits.append(first)
@@ -388,6 +388,18 @@ def _keyword_set(keywords: Sequence[str], required: Sequence[str], gates: Sequen
 
 def _name(key: str | bytes) -> str:
     return key.decode() if isinstance(key, bytes) else key
+
+
+def _claimed_end(match: Any) -> int:
+    """Where the text a match takes ends: not at the whitespace that closes its value, which
+    the next line's match may open with (a line ending ``ops / <one>``, the next
+    ``Administrator / <two>``: the line break closes the first and opens the second)."""
+    end: int = match.end()
+    last = match.group(0)[-1:]
+    return end - 1 if last in WHITESPACE else end
+
+
+WHITESPACE = frozenset({" ", "\t", "\n", "\r", b" ", b"\t", b"\n", b"\r"})
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,10 @@ __all__ = ["FileKind", "FileProblem", "MemoryFile", "Relation", "parse_memory_fi
 
 RELATION_TARGET_KEYS = ("target", "path", "to", "file")
 RECAP_TYPE = "session-recap"
+# Where a note without a description says what it is about: its first heading, this near
+# the top, cut to a hook's length
+HEADING_LINES = 20
+HOOK_FROM_HEADING = 150
 UNCLOSED = FileProblem(
     "unclosed-frontmatter", "frontmatter opened on line 1 is never closed (no closing ---)", 1
 )
@@ -210,8 +214,18 @@ class MemoryFile:
         title = " ".join((self.name or self.stem.replace("_", " ").replace("-", " ")).split())
         title = title.replace("[", "\\[").replace("]", "\\]")
         target = f"<{self.path}>" if any(c in self.path for c in " ()<>") else self.path
-        hook = " ".join(self.description.split())
+        hook = " ".join((self.description or self._first_heading()).split())
         return f"- [{title}]({target})" + (f" — {hook}" if hook else "")
+
+    def _first_heading(self) -> str:
+        """The body's first ``#`` heading, what a note without a description is about
+        (``# K8s commands at a glance``): the hook its index line would otherwise lack."""
+        for line in self.body_lines[:HEADING_LINES]:
+            if line.startswith("#"):
+                heading = line.lstrip("#").strip()
+                if heading:
+                    return heading[:HOOK_FROM_HEADING]
+        return ""
 
     @property
     def scope(self) -> frozenset[str]:
