@@ -431,3 +431,27 @@ def test_a_file_citing_only_other_repositories_hashes_is_skipped_with_the_reason
         "3 commit reference(s) in activity-log.md not checked — none of them is in this "
         "project's history (another repository's commits?)"
     ]
+
+
+def test_many_paths_of_another_machine_in_one_memory_are_one_finding(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # A memory written on the owner's other machine names its folders: one decision about
+    # that memory, not a finding for each path.
+    body = "\n".join(f"- tool {n}: `/home/ann/scripts/tool{n}/run.sh`" for n in range(6))
+    body += "\nRules: `~/.claude/rules/gone.md`.\n"
+    tree = claude_tree(
+        isolated_home,
+        {"a.md": memory("a", body=body), "b.md": memory("b", body="See `~/bin/gone.sh`.")},
+    )
+    found = findings(tree, "stale-refs")
+    assert [(f.code, f.path, f.line) for f in found] == [
+        ("missing-file-reference", "a.md", 6),
+        ("missing-file-reference", "b.md", 6),
+    ]
+    many = found[0]
+    assert many.message.startswith(
+        "7 paths it names are not on this machine: `/home/ann/scripts/tool0/run.sh`,"
+    )
+    assert many.message.endswith("`~/.claude/rules/gone.md` (lines 6, 7, 8, 9, 10, 11, 12)")
+    assert many.judgment

@@ -12,7 +12,8 @@ Stale means the project once had it, and each finding says why:
   folder is deleted when the history had files under it and none remain.
 - ``missing-file-reference`` (a note): a path with an extension, in a folder the
   project has, that was never in its history; or, on this machine, a ``~/`` or
-  absolute path that is not there.
+  absolute path that is not there. More than three in one memory, missing for one
+  reason, are one finding listing them (a memory written on another machine).
 - ``stale-commit-reference``: a hash the line labels a commit ("commit abc1234",
   "fixed in") that no branch or tag of the project reaches, unless the line
   names another repository ("frontend-app commit …"); the message says whether the
@@ -72,7 +73,7 @@ from memory_audit.sources.git_history import Removal
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "stale-refs"
-GROUPED = 3  # more deleted files than this in one memory: one finding for the memory
+GROUPED = 3  # more deleted (or missing) files than this in one memory: one finding for it
 SHOWN = 8  # names and lines shown in a grouped finding's message
 DOC_READ_LIMIT = 4 * 1024 * 1024
 # When no commit the tree cites is in the project, the tree cites another repository's
@@ -170,18 +171,49 @@ def _path_finding(source: Source, ref: Reference, verdict: Verdict) -> Finding:
 
 def _grouped(stale: list[tuple[Source, Reference, Verdict]]) -> Iterator[Finding]:
     """A memory describing more than ``GROUPED`` deleted files (a module's file table after
-    a cleanup) is one decision about that memory: one finding listing them, not a flood."""
+    a cleanup), or naming more than ``GROUPED`` paths missing for one reason (a machine's
+    folders, written on another machine), is one decision about that memory: one finding
+    listing them, not a flood."""
     deleted: dict[str, list[tuple[Reference, Verdict]]] = defaultdict(list)
+    missing: dict[tuple[str, str], list[Reference]] = defaultdict(list)
     for source, ref, verdict in stale:
-        if verdict.status is Status.REMOVED and verdict.removal and not verdict.renamed_to:
+        removed = verdict.status is Status.REMOVED and verdict.removal is not None
+        if removed and not verdict.renamed_to:
             deleted[source.path].append((ref, verdict))
+        elif not removed:  # what _path_finding reports as missing
+            missing[(source.path, _missing_why(ref, verdict))].append(ref)
     many = {path for path, items in deleted.items() if len(items) > GROUPED}
+    many_missing = {key for key, refs in missing.items() if len(refs) > GROUPED}
     folded = {id(ref) for path in many for ref, _ in deleted[path]}
+    folded |= {id(ref) for key in many_missing for ref in missing[key]}
     for source, ref, verdict in stale:
         if id(ref) not in folded:
             yield _path_finding(source, ref, verdict)
     for path in sorted(many):
         yield _deleted_files(path, deleted[path])
+    for path, why in sorted(many_missing):
+        yield _missing_files(path, why, missing[(path, why)])
+
+
+def _missing_files(path: str, why: str, refs: list[Reference]) -> Finding:
+    names = list(dict.fromkeys(ref.text for ref in refs))
+    shown = ", ".join(f"`{n}`" for n in names[:SHOWN])
+    more = f" and {len(names) - SHOWN} more" if len(names) > SHOWN else ""
+    lines = sorted({ref.line for ref in refs})
+    at = ", ".join(str(n) for n in lines[:SHOWN]) + (" …" if len(lines) > SHOWN else "")
+    verb = why.replace("is not", "are not").replace("was never", "were never")
+    return make_finding(
+        ID,
+        "missing-file-reference",
+        path,
+        lines[0],
+        f"{len(names)} paths it names {verb}: {shown}{more} (lines {at})",
+        "check the paths: fix them, or remove what no longer applies (a memory written on"
+        " another machine names that machine's folders)",
+        key="missing-files",
+        related=tuple(names),
+        judgment=True,
+    )
 
 
 def _deleted_files(path: str, items: list[tuple[Reference, Verdict]]) -> Finding:
@@ -233,13 +265,16 @@ def _replace(source: Source, ref: Reference, new: str, matched: str) -> dict[str
     }
 
 
-def _missing(source: Source, ref: Reference, verdict: Verdict) -> Finding:
+def _missing_why(ref: Reference, verdict: Verdict) -> str:
     if verdict.status is Status.NEVER:
-        why = "was never in the project's history"
-    elif ref.text.startswith(("~/", "/")):
-        why = "is not on this machine"
-    else:
-        why = "is not in the project (its history could not be read)"
+        return "was never in the project's history"
+    if ref.text.startswith(("~/", "/")):
+        return "is not on this machine"
+    return "is not in the project (its history could not be read)"
+
+
+def _missing(source: Source, ref: Reference, verdict: Verdict) -> Finding:
+    why = _missing_why(ref, verdict)
     return make_finding(
         ID,
         "missing-file-reference",
