@@ -927,3 +927,15 @@ def test_a_link_up_to_the_home_folder_s_claude_resolves_in_claude_code_s_folder(
     )
     found = findings(tree, "index-drift", location=ProjectLocation("-home-ann", None, tree.parent))
     assert [(f.code, f.line) for f in found] == [("broken-index-link", 3)]
+
+
+def test_a_missing_note_of_a_tree_under_a_claude_folder_is_not_looked_for_at_home(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # The tree is <repo>/.claude/memory: its own missing note is missing, whatever the
+    # user's ~/.claude/memory holds under the same name.
+    write_tree(isolated_home / ".claude", {"memory/gone.md": memory("gone")})
+    tree = write_tree(
+        tmp_path / "repo/.claude/memory", {"MEMORY.md": "# Index\n- [Gone](gone.md) — gone\n"}
+    )
+    assert [f.code for f in findings(tree, "index-drift")] == ["broken-index-link"]

@@ -228,7 +228,7 @@ def _not_checkable(tree: MemoryTree, broken: Links) -> tuple[Links, Links, Links
         if (
             resolves_from_where_claude_runs(tree, target)
             or resolves_from_the_project_above(tree, target)
-            or resolves_in_claude_home(tree, pair[1].absolute)
+            or (not pair[1].inside and resolves_in_claude_home(tree, pair[1].absolute))
         ):
             from_project.append(pair)
         elif is_template(pair[0].target):

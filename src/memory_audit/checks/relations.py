@@ -252,7 +252,7 @@ def _resolves_elsewhere(tree: MemoryTree, memory: MemoryFile, raw: str, target: 
     return (
         resolves_from_where_claude_runs(tree, raw)
         or (top_level and resolves_from_the_project_above(tree, raw))
-        or resolves_in_claude_home(tree, target.absolute)
+        or (not target.inside and resolves_in_claude_home(tree, target.absolute))
     )
 
 
