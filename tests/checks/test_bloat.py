@@ -230,6 +230,9 @@ def test_bloat_a_closed_status_with_a_date_is_a_record_not_a_current_claim(tree_
         {
             "fixed.md": memory("fixed", body="Status: RESOLVED 2026-08-05 by pinning the driver."),
             "gone.md": memory("gone", body="Status: this design was superseded on 2026-04-07."),
+            "tool.md": memory(
+                "tool", body='`swarm.json` marks `status: "uninstalled 2026-04-18"`.'
+            ),
         },
     )
     assert found == []

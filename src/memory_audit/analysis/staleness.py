@@ -33,7 +33,9 @@ DONE_WORDS = (
 FOLD_TO_ASCII = (("İ", "i"), ("ı", "i"), ("ſ", "s"))
 CLOSED = re.compile(
     r"\b(?:complete[d]?|resolved|superseded|done|shipped|fixed|closed|merged|finished|retired"
-    r"|shelved|abandoned|cancell?ed|dropped|parked)\b",
+    r"|shelved|abandoned|cancell?ed|dropped|parked"
+    # an end recorded with its date: "status: uninstalled 2026-04-18" stays true
+    r"|uninstalled|removed|deleted|deprecated|archived|decommissioned|migrated|replaced)\b",
     re.I,
 )
 MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
