@@ -81,6 +81,27 @@ def test_description_sharing_nothing_with_its_body(tree_dir: Path) -> None:
     assert codes(findings(tree_dir, "descriptions")) == [("description-off-body", "off.md", 3)]
 
 
+def test_cjk_phrases_joined_by_slashes_are_read_as_phrases_not_a_path(tree_dir: Path) -> None:
+    # "会话开始/开发中/会话结束" names three steps the body describes; read as one path it
+    # shared nothing with the body. A slash-joined description the body does not hold still
+    # gets the finding.
+    body = (
+        "每次会话应遵循闭环：\n- 会话开始：`./scripts/check.sh brief` 对齐状态\n"
+        "- 开发中改完代码：`./scripts/check.sh check` 检查影响与契约\n"
+        "- 会话结束：`./scripts/check.sh debrief` 记录趋势，不要跳过。\n"
+    )
+    write_tree(
+        tree_dir,
+        {
+            "loop.md": memory(
+                "loop", description="维护工作流——会话开始/开发中/会话结束的标准操作", body=body
+            ),
+            "far.md": memory("far", description="午餐地点/咖啡馆/晚餐餐厅推荐名单", body=body),
+        },
+    )
+    assert codes(findings(tree_dir, "descriptions")) == [("description-off-body", "far.md", 3)]
+
+
 def test_off_body_reads_the_whole_body_and_counts_only_content_words(tree_dir: Path) -> None:
     filler = " ".join(f"zq{i}x" for i in range(40))
     eleven = " ".join(f"yq{i}x" for i in range(9)) + " misc notes various things"

@@ -70,6 +70,7 @@ CJK_STOP_PIECES = frozenset(
     for end in range(start, len(word) + 1)
 )
 STOP_WORDS = GENERIC_STEMS | CJK_STOP_PIECES
+CJK_RUN = re.compile(f"(?:{CJK_CHAR.pattern})+")
 CUT_WORDS = frozenset(
     """and or the a an to of with for that which because but if when in on at by from as
     is are was were be e.g i.e""".split()
@@ -200,10 +201,21 @@ def _quoted(text: str) -> str:
 
 
 def content_words(text: str, cache: dict[str, tuple[str, ...]] | None = None) -> set[str]:
-    """Stemmed words and CJK bigrams that are not on the stop list.
+    """Stemmed words and CJK bigrams that are not on the stop list. CJK phrases joined by
+    slashes (``会话开始/开发中/会话结束``) read as one path: their bigrams count too.
 
     ``cache``: shingles by chunk (see :func:`memory_audit.analysis.similarity.shingles`)."""
-    return set(shingles(text, cache)) - STOP_WORDS
+    found = set(shingles(text, cache))
+    for joined in [s for s in found if "/" in s and CJK_CHAR.search(s)]:
+        found.update(_bigrams(joined))
+    return found - STOP_WORDS
+
+
+def _bigrams(text: str) -> Iterator[str]:
+    """The character bigrams of each CJK run of ``text`` (a run of one character, itself),
+    as ``shingles`` reads a run outside a path."""
+    for run in CJK_RUN.findall(text):
+        yield from (run[i : i + 2] for i in range(max(1, len(run) - 1)))
 
 
 def _generic(memory: MemoryFile, words: Words) -> Iterator[Finding]:
