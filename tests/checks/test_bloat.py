@@ -175,7 +175,9 @@ def test_bloat_terse_reads_the_language_and_names(tree_dir: Path) -> None:
                 "- [B](b.md) — 构建产物统一输出到项目根目录的 out 文件夹\n"
                 "- [C](c.md) — 選股;低量箱型→爆量突破+堆疊;15:00推播;未回測\n"
                 "- [D](d.md) — `getUserAccountPreferencesFromTheCache()` is slow\n"
+                "- [E](e.md) — Media3+SurfaceView+Ktor+PixelCopy, reviewed with Gemini\n"
             ),
+            "e.md": memory("e"),
             "a.md": memory("a", description="備忘録です"),
             "b.md": memory("b", description="出力先"),
             "c.md": memory("c", description="https://example.org/a/very/long/path/to/the/docs"),

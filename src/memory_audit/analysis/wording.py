@@ -33,7 +33,9 @@ CODE_LIKE_UNSLASHED = re.compile("|".join(NAMES[:1] + NAMES[3:]), re.ASCII)
 # starts only where a word starts, so a long run of symbols is walked once.
 NO_LETTER_WORD = re.compile(r"(?<!\S)(?:[^\w\s]|_)+(?!\S)")
 # Shorthand glues symbols to words ("db→real;no-mock"); prose spaces them ("ingest → rate").
-GLUED = re.compile(r"\w(?:→|⇒|->|=>|;|&|\+|\|)\w")
+# A "+" between two Latin words lists names ("Media3+SurfaceView+Ktor"), no shorthand; one
+# touching a CJK character glues ("低量→爆量+堆疊").
+GLUED = re.compile(r"\w(?:→|⇒|->|=>|;|&|\|)\w|[^\W\x00-\x7f]\+\w|\w\+[^\W\x00-\x7f]")
 SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])")
 TABLE_OR_QUOTE = re.compile(r"^\s*(?:\||>|#|```|~~~|<)")
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")

@@ -26,8 +26,9 @@ Uncompressed bodies and size:
 - ``terse-description``: a description or index hook too short to tell what
   the memory is for (under two words; Chinese, Japanese and Korean count two
   characters a word) or squeezed into shorthand (three or more symbols glued
-  between words, one per four words: ``選股;低量→爆量+堆疊;15:00推播``). Paths,
-  URLs, identifiers and code spans count as one word and are never shorthand;
+  between words, one per four words: ``選股;低量→爆量+堆疊;15:00推播``; a ``+``
+  between Latin words lists names, ``Media3+SurfaceView+Ktor``). Paths, URLs,
+  identifiers and code spans count as one word and are never shorthand;
 - ``long-file``: more than ``max_lines`` lines.
 
 Failing::
