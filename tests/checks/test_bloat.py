@@ -64,9 +64,14 @@ def test_bloat_a_date_near_a_status_word_is_not_always_a_dated_claim(tree_dir: P
         "fixed.md": "**STATUS (2026-06-14): Bug 1 FIXED — committed and pushed.**",
         "open.md": "Status (2026-06-14): migration done for 3 tables, 9 pending.",
         "plain.md": "Live status as of 2026-06-24: two syncs still failing.",
+        "notyet.md": "State on `develop` as of 2026-07-22: reader code NOT merged yet.",
     }
     found = audit(tree_dir, {name: memory(name[:-3], body=b) for name, b in bodies.items()})
-    assert found == [("stale-as-of", "open.md", 6), ("stale-as-of", "plain.md", 6)]
+    assert found == [
+        ("stale-as-of", "notyet.md", 6),
+        ("stale-as-of", "open.md", 6),
+        ("stale-as-of", "plain.md", 6),
+    ]
 
 
 def test_bloat_always_on_stale_memory_suggests_demotion(tree_dir: Path) -> None:

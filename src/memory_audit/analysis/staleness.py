@@ -59,6 +59,8 @@ CODE_AFTER = tuple("='\"_`")
 NAMED_BY_CAPITALS = re.compile(r"STATUS [a-z]")
 # ``as of the 2026-05-28 pivot``: since an event, a lasting change
 SINCE_EVENT = re.compile(r"\bas (?:of|at) the\s", re.I)
+# Words that keep what follows open: ``as of 2026-07-22: reader code NOT merged yet``
+NOT_YET = re.compile(r"\b(?:not|yet|never)\b|n't\b", re.I)
 # How far after the date an end it records is read: ``(2026-06-14): Bug 1 FIXED``
 AFTER_DATE = 80
 # Every CURRENT match holds one of these, as IGNORECASE compares (see ``folded``).
@@ -163,7 +165,8 @@ def _no_claim(text: str, match: re.Match[str]) -> bool:
     if SINCE_EVENT.search(found):
         return True
     after = text[match.end() : match.end() + AFTER_DATE]
-    return CLOSED.search(after) is not None and OPEN.search(after) is None
+    still_open = OPEN.search(after) or NOT_YET.search(after)  # "NOT merged yet"
+    return CLOSED.search(after) is not None and still_open is None
 
 
 def _date(match: re.Match[str]) -> dt.date | None:
