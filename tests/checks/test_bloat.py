@@ -52,6 +52,28 @@ def test_bloat_stale_as_of_date_framed_as_current(tree_dir: Path) -> None:
     assert found == [("stale-as-of", "month.md", 6), ("stale-as-of", "old.md", 7)]
 
 
+def test_bloat_a_date_near_a_status_word_is_not_always_a_dated_claim(tree_dir: Path) -> None:
+    # Two wikilinks' names, code, a constant's name, "as of the <date> <event>" (since then)
+    # and an end recorded after the date: no claim of the present. Beside them, a status
+    # still open after its date, and a plain "as of", are.
+    bodies = {
+        "links.md": "See [[pms-sync-status]] and [[mass-deactivation-2026-06]].",
+        "code.md": "The row had (status='2') 2026-05-28 and shadowed the others.",
+        "name.md": "**STATUS namespace collision** (also bit me 2026-06-25): the row's field.",
+        "since.md": "As of the 2026-05-28 pivot the kit is stamped at attach.",
+        "fixed.md": "**STATUS (2026-06-14): Bug 1 FIXED — committed and pushed.**",
+        "open.md": "Status (2026-06-14): migration done for 3 tables, 9 pending.",
+        "plain.md": "Live status as of 2026-06-24: two syncs still failing.",
+        "notyet.md": "State on `develop` as of 2026-07-22: reader code NOT merged yet.",
+    }
+    found = audit(tree_dir, {name: memory(name[:-3], body=b) for name, b in bodies.items()})
+    assert found == [
+        ("stale-as-of", "notyet.md", 6),
+        ("stale-as-of", "open.md", 6),
+        ("stale-as-of", "plain.md", 6),
+    ]
+
+
 def test_bloat_always_on_stale_memory_suggests_demotion(tree_dir: Path) -> None:
     write_tree(
         tree_dir,

@@ -52,6 +52,17 @@ CURRENT = re.compile(
 )
 
 
+# The word a CURRENT match opens with, and what after it makes it code: ``status='2'``
+CURRENT_WORD = re.compile(r"as of|as at|state of play|current(?:ly)?|status|right now", re.I)
+CODE_AFTER = tuple("='\"_`")
+# A capitalised constant's name before a lower-case word: ``STATUS namespace``
+NAMED_BY_CAPITALS = re.compile(r"STATUS [a-z]")
+# ``as of the 2026-05-28 pivot``: since an event, a lasting change
+SINCE_EVENT = re.compile(r"\bas (?:of|at) the\s", re.I)
+# Words that keep what follows open: ``as of 2026-07-22: reader code NOT merged yet``
+NOT_YET = re.compile(r"\b(?:not|yet|never)\b|n't\b", re.I)
+# How far after the date an end it records is read: ``(2026-06-14): Bug 1 FIXED``
+AFTER_DATE = 80
 # Every CURRENT match holds one of these, as IGNORECASE compares (see ``folded``).
 CURRENT_WORDS = ("as of", "as at", "state of play", "current", "status", "right now")
 
@@ -131,12 +142,31 @@ def dated_as_current(
     """:func:`stale_as_of` line by line, without the search of the whole body first."""
     for number, text in enumerate(lines, start=first_line):
         for match in CURRENT.finditer(text):
-            if CLOSED.search(match.group(0)):
+            if CLOSED.search(match.group(0)) or _no_claim(text, match):
                 continue
             when = _date(match)
             if when is not None and (today - when).days > days:
                 return number, f"'{match.group(0).strip()}' ({(today - when).days} days ago)"
     return None
+
+
+def _no_claim(text: str, match: re.Match[str]) -> bool:
+    """The words and the date make no dated claim of the present: they cross a wikilink
+    (``[[...-status]] and [[...-2026-06]]``); the word is code or a name (``status='2'``,
+    ``STATUS namespace``); ``as of the <date> <event>`` says since when; or the words
+    just after the date record an end (``STATUS (2026-06-14): Bug 1 FIXED``)."""
+    found = match.group(0)
+    if "[[" in found or "]]" in found:
+        return True
+    word = CURRENT_WORD.match(found)
+    word_end = match.start() + (word.end() if word else 0)
+    if text[word_end : word_end + 1] in CODE_AFTER or NAMED_BY_CAPITALS.match(text, match.start()):
+        return True
+    if SINCE_EVENT.search(found):
+        return True
+    after = text[match.end() : match.end() + AFTER_DATE]
+    still_open = OPEN.search(after) or NOT_YET.search(after)  # "NOT merged yet"
+    return CLOSED.search(after) is not None and still_open is None
 
 
 def _date(match: re.Match[str]) -> dt.date | None:
