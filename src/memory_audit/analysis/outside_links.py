@@ -18,7 +18,7 @@ from urllib.parse import unquote
 
 from memory_audit.config.user_dirs import claude_home
 from memory_audit.tree.real_folder import RealFolder
-from memory_audit.tree.snapshot import MemoryTree
+from memory_audit.tree.snapshot import MemoryTree, Target
 
 CLAUDE_FOLDER = ".claude/"
 UP = "../"
@@ -37,6 +37,20 @@ def resolves_from_where_claude_runs(tree: MemoryTree, target: str) -> bool:
         return True
     return raw.startswith(CLAUDE_FOLDER) and _holds_file(
         real_folder(tree, Path(claude_home())), raw.removeprefix(CLAUDE_FOLDER)
+    )
+
+
+def resolves_where_written(
+    tree: MemoryTree, raw: str, target: Target, *, top_level: bool = True
+) -> bool:
+    """Whether a link the tree lacks resolves where it was written: from the project's
+    folder or Claude Code's own (``docs/plan.md``, ``.claude/skills/x/SKILL.md``); from a
+    top-level note or the index, ``../x.md`` as if the memory folder sat in the project; a
+    path out of the tree through a ``.claude`` folder, in Claude Code's own folder."""
+    return (
+        resolves_from_where_claude_runs(tree, raw)
+        or (top_level and resolves_from_the_project_above(tree, raw))
+        or (not target.inside and resolves_in_claude_home(tree, target.absolute))
     )
 
 
