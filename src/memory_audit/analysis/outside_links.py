@@ -70,8 +70,11 @@ def leads_into_the_slug_folder(tree: MemoryTree, absolute: str | None) -> bool:
     keeps for the project (``projects/<slug>/``): transcripts only, no documents."""
     if tree.location.slug is None or absolute is None:
         return False
-    folders = {os.path.dirname(os.path.abspath(tree.root)), os.path.dirname(tree.root.resolve())}
-    return os.path.dirname(absolute) in {str(f) for f in folders}
+    key = ("outside-links-slug-folder", str(tree.root))
+    if key not in tree.scratch:  # resolved once per snapshot, not for each broken link
+        root = tree.root
+        tree.scratch[key] = {os.path.dirname(os.path.abspath(root)), str(root.resolve().parent)}
+    return os.path.dirname(absolute) in cast(set[str], tree.scratch[key])
 
 
 def resolves_in_claude_home(tree: MemoryTree, absolute: str | None) -> bool:
