@@ -18,7 +18,7 @@ from urllib.parse import unquote
 
 from memory_audit.config.user_dirs import claude_home
 from memory_audit.tree.real_folder import RealFolder
-from memory_audit.tree.snapshot import MemoryTree
+from memory_audit.tree.snapshot import MemoryTree, Target
 
 CLAUDE_FOLDER = ".claude/"
 UP = "../"
@@ -40,6 +40,20 @@ def resolves_from_where_claude_runs(tree: MemoryTree, target: str) -> bool:
     )
 
 
+def resolves_where_written(
+    tree: MemoryTree, raw: str, target: Target, *, top_level: bool = True
+) -> bool:
+    """Whether a link the tree lacks resolves where it was written: from the project's
+    folder or Claude Code's own (``docs/plan.md``, ``.claude/skills/x/SKILL.md``); from a
+    top-level note or the index, ``../x.md`` as if the memory folder sat in the project; a
+    path out of the tree through a ``.claude`` folder, in Claude Code's own folder."""
+    return (
+        resolves_from_where_claude_runs(tree, raw)
+        or (top_level and resolves_from_the_project_above(tree, raw))
+        or (not target.inside and resolves_in_claude_home(tree, target.absolute))
+    )
+
+
 def resolves_from_the_project_above(tree: MemoryTree, target: str) -> bool:
     """Whether ``../<file>`` from a Claude Code memory folder names a file of the project:
     written as if the memory folder sat in the project (``<project>/memory``), where
@@ -56,8 +70,11 @@ def leads_into_the_slug_folder(tree: MemoryTree, absolute: str | None) -> bool:
     keeps for the project (``projects/<slug>/``): transcripts only, no documents."""
     if tree.location.slug is None or absolute is None:
         return False
-    folders = {os.path.dirname(os.path.abspath(tree.root)), os.path.dirname(tree.root.resolve())}
-    return os.path.dirname(absolute) in {str(f) for f in folders}
+    key = ("outside-links-slug-folder", str(tree.root))
+    if key not in tree.scratch:  # resolved once per snapshot, not for each broken link
+        root = tree.root
+        tree.scratch[key] = {os.path.dirname(os.path.abspath(root)), str(root.resolve().parent)}
+    return os.path.dirname(absolute) in cast(set[str], tree.scratch[key])
 
 
 def resolves_in_claude_home(tree: MemoryTree, absolute: str | None) -> bool:

@@ -46,14 +46,13 @@ DATE = (
     rf"|(?P<day2>\d{{1,2}})\s+(?P<month2>{'|'.join(MONTH_NAMES)})[a-z]*\.?\s+(?P<year2>\d{{4}})"
 )
 CURRENT = re.compile(
-    r"\b(?:as of|as at|state of play|current(?:ly)?|status|right now)\b"
+    r"\b(?P<word>as of|as at|state of play|current(?:ly)?|status|right now)\b"
     rf"[^.\n]{{0,40}}?(?:{DATE})",
     re.I,
 )
 
 
-# The word a CURRENT match opens with, and what after it makes it code: ``status='2'``
-CURRENT_WORD = re.compile(r"as of|as at|state of play|current(?:ly)?|status|right now", re.I)
+# What after a CURRENT match's word makes it code: ``status='2'``
 CODE_AFTER = tuple("='\"_`")
 # A capitalised constant's name before a lower-case word: ``STATUS namespace``
 NAMED_BY_CAPITALS = re.compile(r"STATUS [a-z]")
@@ -158,8 +157,7 @@ def _no_claim(text: str, match: re.Match[str]) -> bool:
     found = match.group(0)
     if "[[" in found or "]]" in found:
         return True
-    word = CURRENT_WORD.match(found)
-    word_end = match.start() + (word.end() if word else 0)
+    word_end = match.end("word")
     if text[word_end : word_end + 1] in CODE_AFTER or NAMED_BY_CAPITALS.match(text, match.start()):
         return True
     if SINCE_EVENT.search(found):

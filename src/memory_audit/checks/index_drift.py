@@ -71,9 +71,7 @@ from urllib.parse import unquote
 from memory_audit.analysis.outside_links import (
     leads_into_the_slug_folder,
     real_folder,
-    resolves_from_the_project_above,
-    resolves_from_where_claude_runs,
-    resolves_in_claude_home,
+    resolves_where_written,
 )
 from memory_audit.analysis.routing_files import routed_from
 from memory_audit.analysis.tree_home import on_this_machine, repository_copy
@@ -224,12 +222,7 @@ def _not_checkable(tree: MemoryTree, broken: Links) -> tuple[Links, Links, Links
     from_project: Links = []
     checked: Links = []
     for pair in broken:
-        target = pair[0].target
-        if (
-            resolves_from_where_claude_runs(tree, target)
-            or resolves_from_the_project_above(tree, target)
-            or (not pair[1].inside and resolves_in_claude_home(tree, pair[1].absolute))
-        ):
+        if resolves_where_written(tree, pair[0].target, pair[1]):
             from_project.append(pair)
         elif is_template(pair[0].target):
             templates.append(pair)

@@ -49,15 +49,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memory_audit.analysis.outside_links import (
-    resolves_from_the_project_above,
-    resolves_from_where_claude_runs,
-    resolves_in_claude_home,
-)
+from memory_audit.analysis.outside_links import resolves_where_written
 from memory_audit.analysis.wikilinks import near_name, wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.memory_file import FileKind, MemoryFile, Relation
-from memory_audit.tree.snapshot import MemoryTree, Target, reference_wikilink
+from memory_audit.tree.snapshot import MemoryTree, reference_wikilink
 
 ID = "relations"
 SHOWN_LINKS = 6  # line numbers a finding for several broken links names
@@ -238,22 +234,13 @@ def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
         if not path_part.endswith(".md") or ":" in path_part.split("/", 1)[0]:
             continue
         target = tree.resolve_path(link.target, memory.path)
-        if not target.exists and not _resolves_elsewhere(tree, memory, link.target, target):
+        top_level = "/" not in memory.path
+        if not target.exists and not resolves_where_written(
+            tree, link.target, target, top_level=top_level
+        ):
             broken.append((link.line, link.target))
     if broken:
         yield _broken_links(tree, memory, broken)
-
-
-def _resolves_elsewhere(tree: MemoryTree, memory: MemoryFile, raw: str, target: Target) -> bool:
-    """A link written from where Claude Code runs (the project's folder, or Claude Code's
-    own: ``../../../../.claude/rules/x.md``), or, from a top-level note, ``../x.md`` as if
-    the memory folder sat in the project."""
-    top_level = "/" not in memory.path
-    return (
-        resolves_from_where_claude_runs(tree, raw)
-        or (top_level and resolves_from_the_project_above(tree, raw))
-        or (not target.inside and resolves_in_claude_home(tree, target.absolute))
-    )
 
 
 def _broken_links(tree: MemoryTree, memory: MemoryFile, broken: list[tuple[int, str]]) -> Finding:

@@ -195,19 +195,26 @@ def _grouped(stale: list[tuple[Source, Reference, Verdict]]) -> Iterator[Finding
         yield _missing_files(path, why, missing[(path, why)])
 
 
-def _missing_files(path: str, why: str, refs: list[Reference]) -> Finding:
+def _listing(refs: list[Reference]) -> tuple[list[str], list[int], str]:
+    """A grouped finding's paths, its lines, and how its message lists them (the first
+    ``SHOWN`` paths, "and 3 more", then "(lines 4, 9, …)")."""
     names = list(dict.fromkeys(ref.text for ref in refs))
     shown = ", ".join(f"`{n}`" for n in names[:SHOWN])
     more = f" and {len(names) - SHOWN} more" if len(names) > SHOWN else ""
     lines = sorted({ref.line for ref in refs})
     at = ", ".join(str(n) for n in lines[:SHOWN]) + (" …" if len(lines) > SHOWN else "")
+    return names, lines, f"{shown}{more} (lines {at})"
+
+
+def _missing_files(path: str, why: str, refs: list[Reference]) -> Finding:
+    names, lines, listed = _listing(refs)
     verb = why.replace("is not", "are not").replace("was never", "were never")
     return make_finding(
         ID,
         "missing-file-reference",
         path,
         lines[0],
-        f"{len(names)} paths it names {verb}: {shown}{more} (lines {at})",
+        f"{len(names)} paths it names {verb}: {listed}",
         "check the paths: fix them, or remove what no longer applies (a memory written on"
         " another machine names that machine's folders)",
         key="missing-files",
@@ -217,18 +224,13 @@ def _missing_files(path: str, why: str, refs: list[Reference]) -> Finding:
 
 
 def _deleted_files(path: str, items: list[tuple[Reference, Verdict]]) -> Finding:
-    names = list(dict.fromkeys(ref.text for ref, _ in items))
-    shown = ", ".join(f"`{n}`" for n in names[:SHOWN])
-    more = f" and {len(names) - SHOWN} more" if len(names) > SHOWN else ""
-    lines = sorted({ref.line for ref, _ in items})
-    at = ", ".join(str(n) for n in lines[:SHOWN]) + (" …" if len(lines) > SHOWN else "")
+    names, lines, listed = _listing([ref for ref, _ in items])
     return make_finding(
         ID,
         "deleted-file-reference",
         path,
         lines[0],
-        f"{len(names)} files it describes were deleted from the project: {shown}{more}"
-        f" (lines {at})",
+        f"{len(names)} files it describes were deleted from the project: {listed}",
         "update the memory to what the project has now, or remove it if it only describes"
         " what was deleted",
         key="deleted-files",

@@ -228,15 +228,16 @@ DIGITS_ENTROPY = 2.0
 PASSWORD_KEY_ENTROPY = 2.5
 # The parts of a name: a branch's, a file's (``NOS_v6.0_develop``, ``release/2026-q3``).
 NAME_PARTS = re.compile(r"[_/-]")
-# SNMP's default communities, and a meeting link's passcode parameter.
 # The name of a URL query's parameter and its ``=``, the value next: ``?token=``, ``&key=``
 QUERY_PARAMETER = re.compile(r"[?&][A-Za-z_][\w.-]{0,30}=$")
 # A label that names a token, its separator and an opening quote after it: ``token='``
 TOKEN_LABEL = re.compile(r"(?i:token|jeton)[\"'`*_]*[ \t]*(?::=|=>|[:=])[ \t]*[\"'`]?$")
 # ``a-b-c``: fewer parts are KEBAB_CASE's (two or three lower-case words)
 MIN_HYPHENATED_WORDS = 3
+# A comparison right after a value makes it an operand: ``PASS: Stage1 == Stage2``
 COMPARISONS = ("==", "!=")
 COMPARED_WINDOW = 8
+# SNMP's default communities, and a meeting link's passcode parameter.
 SNMP_DEFAULTS = frozenset({"public", "private"})
 MEETING_PASSCODE = re.compile(r"(?i:zoom\.us/\S*[?&]pwd=|meet\.jit\.si/\S*[?&]password=)$")
 # WMI's namespaces under ``root`` (``root/cimv2``) and the words that say one is meant.
