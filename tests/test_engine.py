@@ -59,12 +59,12 @@ def test_engine_isolates_a_crashing_check(tree_dir: Path, monkeypatch: pytest.Mo
 
 
 def test_engine_caps_text_but_counts_everything(tree_dir: Path) -> None:
-    files = {f"f{i:02}.md": memory(f"f{i}") for i in range(60)}
-    write_tree(tree_dir, {"MEMORY.md": index(), **files})
-    result = report(tree_dir, "orphans")
-    assert result.counts == {"orphans": 60}
+    files = {f"f{i:02}.md": memory(f"f{i}", type="bad") for i in range(60)}
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    result = report(tree_dir, "frontmatter")
+    assert result.counts == {"frontmatter": 60}
     assert len(result.shown(50)) == 50
-    assert result.not_shown(50) == {"orphans": 10}
+    assert result.not_shown(50) == {"frontmatter": 10}
 
 
 def test_engine_dismissed_findings_are_listed_apart(tree_dir: Path) -> None:

@@ -462,3 +462,24 @@ def test_an_orphan_with_a_broken_block_is_an_orphan_not_a_file_without_one(
     orphan = found["orphan-candidate", "u.md"]
     assert "no frontmatter" not in orphan.message
     assert orphan.fix is not None
+
+
+def test_orphans_many_unreachable_memories_are_one_finding_without_a_fix(tree_dir: Path) -> None:
+    # a short kernel index over an archive of notes it leaves out on purpose
+    notes = {f"feedback_rule_{n:02d}.md": memory(f"rule {n}") for n in range(12)}
+    write_tree(tree_dir, {"MEMORY.md": index("kernel.md"), "kernel.md": memory("k"), **notes})
+    [finding] = findings(tree_dir, "orphans")
+    assert (finding.code, finding.path, finding.fix) == ("orphan-candidate", "MEMORY.md", None)
+    assert finding.related == tuple(sorted(notes))
+    assert finding.message.startswith(
+        "12 memories are not reachable from MEMORY.md, which reaches 1"
+    )
+    assert "and 7 more" in finding.message
+
+
+def test_orphans_up_to_ten_unreachable_memories_are_one_finding_each(tree_dir: Path) -> None:
+    notes = {f"note_{n:02d}.md": memory(f"note {n}") for n in range(10)}
+    write_tree(tree_dir, {"MEMORY.md": index("kernel.md"), "kernel.md": memory("k"), **notes})
+    found = findings(tree_dir, "orphans")
+    assert [f.path for f in found] == sorted(notes)
+    assert all(f.fix is not None and f.fix["action"] == "add-index-line" for f in found)

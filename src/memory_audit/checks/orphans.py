@@ -22,6 +22,11 @@ that no index line reaches is a log or checkpoint a tool writes and finds by nam
 skip counts it, no orphan is reported. When some of a series are indexed, the rest are
 one finding, not one each.
 
+More than ``FLOOD`` unreachable memories in one tree (an index kept as a short kernel over an
+archive of notes, or an index that links nothing) are one cause: one finding lists them, with
+no fix. Indexing them one line each would flood the index past its load budget; whether they
+are an archive to move into ``archive/`` or notes sessions should find, only the owner can say.
+
 This dimension owns unreachable files: each yields exactly one finding, here.
 ``index-drift`` reports a reachable file missing from MEMORY.md only when the
 user asks for a flat index (its ``flat_index`` option), never an unreachable
@@ -48,10 +53,14 @@ from memory_audit.analysis.dated_series import SERIES_MINIMUM, series_key
 from memory_audit.analysis.off_schema import UNSAVED, folder_without_blocks
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.file_kinds import in_archive
+from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "orphans"
+
+FLOOD = 10  # more unreachable memories than this in one tree: one finding listing them
+SHOWN = 5  # of a flood, the paths its message names
 
 
 @dataclass(frozen=True)
@@ -85,8 +94,11 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     # orphans say nothing of blocks (asked once, not for each orphan)
     bare = sum(1 for m in tree.memories if not m.frontmatter_present)
     blockless = folder_without_blocks(bare, tree.memories)
-    for memory in unreached:
-        if series_key(memory.path) not in series:
+    lone = [m for m in unreached if series_key(m.path) not in series]
+    if len(lone) > FLOOD:
+        yield _flood(tree, lone)
+    else:
+        for memory in lone:
             yield _orphan(tree, memory, blockless)
     if archived:
         yield Skip(ID, f"{archived} memories in archive folders, kept out of the index: not judged")
@@ -159,6 +171,27 @@ def _orphan(tree: MemoryTree, memory: MemoryFile, blockless: bool) -> Finding:
         judgment=True,
         related=tuple(sources),
         fix=None if memory.path in tree.superseded else _add_line(memory),
+    )
+
+
+def _flood(tree: MemoryTree, memories: list[MemoryFile]) -> Finding:
+    """Many unreachable memories: one finding on the index, listing them, with no fix."""
+    reached = sum(1 for m in tree.memories if m.path in tree.reachable)
+    paths = [m.path for m in memories]
+    shown = ", ".join(f"`{p}`" for p in paths[:SHOWN])
+    more = f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else ""
+    return make_finding(
+        ID,
+        "orphan-candidate",
+        INDEX_NAME,
+        None,
+        f"{len(paths)} memories are not reachable from MEMORY.md, which reaches {reached}:"
+        f" {shown}{more}",
+        "if they are an archive kept on purpose, move them into an archive/ folder (not"
+        " judged); else index the ones sessions should find, each line costing load budget",
+        judgment=True,
+        related=tuple(paths),
+        key="many-orphans",
     )
 
 
