@@ -140,11 +140,26 @@ def test_description_cut_mid_sentence(tree_dir: Path) -> None:
                 "comment", description="Use dark text (var(--bg) or #000) on neon", body=BODY
             ),
             "whole.md": memory("whole", description="Deploys need a manual approval.", body=BODY),
+            "ensure.md": memory(
+                "ensure", description="Before a release always ensure that", body=BODY
+            ),
+            # "that" as the pronoun closing the sentence: whole
+            "pronoun.md": memory(
+                "pronoun",
+                description="Never mark a milestone shipped as the user has a process for that",
+                body=BODY,
+            ),
+            "does.md": memory(
+                "does",
+                description="Agents never refresh snapshots, only the user does that",
+                body=BODY,
+            ),
         },
     )
     # YAML reads ` #000)...` as a comment: one cause, one finding, frontmatter's
     assert sorted(codes(findings(tree_dir, "descriptions", "frontmatter"))) == [
         ("cut-description", "dots.md", 3),
+        ("cut-description", "ensure.md", 3),
         ("cut-description", "word.md", 3),
         ("value-cut-by-comment", "comment.md", 3),
     ]

@@ -3,6 +3,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from memory_audit.checks.stale_refs import DesignDoc, Options
 from memory_audit.tree.snapshot import ProjectLocation
 from tests.harness import codes, digest, findings, index, memory, report, write_tree
@@ -455,3 +457,20 @@ def test_many_paths_of_another_machine_in_one_memory_are_one_finding(
     )
     assert many.message.endswith("`~/.claude/rules/gone.md` (lines 6, 7, 8, 9, 10, 11, 12)")
     assert many.judgment
+
+
+def test_claude_folder_paths_resolve_in_the_folder_claude_code_was_moved_to(
+    tmp_path: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # CLAUDE_CONFIG_DIR moved Claude Code's folder: `~/.claude/...` in a memory means it
+    moved = tmp_path / "dotfiles/dot_claude"
+    write_tree(moved, {"CLAUDE.md": "instructions", "rules/testing.md": "rule"})
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(moved))
+    body = (
+        "Home instructions at `~/.claude/CLAUDE.md`, rules in `~/.claude/rules/testing.md`"
+        " and `~/.claude/rules/gone.md`; all of it under `~/.claude`."
+    )
+    tree = write_tree(moved / "projects/-work-p/memory", {"a.md": memory("a", body=body)})
+    assert [f.message for f in findings(tree, "stale-refs")] == [
+        "`~/.claude/rules/gone.md` is not on this machine"
+    ]

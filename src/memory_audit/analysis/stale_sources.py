@@ -34,6 +34,7 @@ from memory_audit.analysis.references import (
 )
 from memory_audit.analysis.tree_home import on_this_machine
 from memory_audit.config.paths import default_state_dir
+from memory_audit.config.user_dirs import claude_home
 from memory_audit.sources.git import GitUnavailable, Repository, ignored, open_repository
 from memory_audit.sources.git_history import History, Removal, history
 from memory_audit.tree.markdown import Document
@@ -42,6 +43,7 @@ from memory_audit.tree.snapshot import MemoryTree
 
 TRANSIENT_ROOTS = ("tmp", "dev", "proc", "sys", "run", "mnt", "media", "var/tmp", "private/tmp")
 NO_HISTORY = "paths checked for existence only"
+CLAUDE_HOME_WRITTEN = "~/.claude"  # Claude Code's folder as memories write it
 HEX_RUN = re.compile(r"[0-9a-f]{7,}")
 
 
@@ -228,6 +230,9 @@ def _verdict(
 
 def _machine_verdict(tree: MemoryTree, project: Project, text: str) -> Verdict:
     path = tree.home / text[2:] if text.startswith("~/") else Path(text)
+    moved = _in_moved_claude_home(text)
+    if moved is not None and os.path.lexists(moved):
+        return EXISTS
     if project.view is not None and path.is_relative_to(project.view.root):
         inside = path.relative_to(project.view.root).as_posix()
         return project.view.verdict(inside) if inside != "." else EXISTS
@@ -235,6 +240,14 @@ def _machine_verdict(tree: MemoryTree, project: Project, text: str) -> Verdict:
         return EXISTS  # transient and device paths say nothing about staleness
     first = Path(*path.parts[:2])  # "/api/v1/users" is a route: only judge real top folders
     return Verdict(Status.MISSING, text) if first.is_dir() else NOT_A_CLAIM
+
+
+def _in_moved_claude_home(text: str) -> Path | None:
+    """``~/.claude/...`` in Claude Code's own folder when ``CLAUDE_CONFIG_DIR`` moved it: a
+    memory a session wrote means the folder Claude Code uses, whatever it is called."""
+    if text != CLAUDE_HOME_WRITTEN and not text.startswith(CLAUDE_HOME_WRITTEN + "/"):
+        return None
+    return Path(claude_home(), text[len(CLAUDE_HOME_WRITTEN) :].lstrip("/"))
 
 
 def _drop_ignored(

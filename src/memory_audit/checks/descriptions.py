@@ -77,6 +77,12 @@ CUT_WORDS = frozenset(
 )
 BODY_WORDS = 12  # a body shorter than this is too little to judge a description by
 SENTENCE_TITLE = 5  # words; "Credit spreads must be atomic orders" says when it matters
+# "that" closing a sentence as a pronoun ("a process for that", "only the user does that"),
+# not a conjunction left open ("ensure that"): after a preposition or a form of "do"
+PRONOUN_THAT_AFTER = frozenset(
+    """for about after before like with without on of to from by than into do does did done
+    doing""".split()
+)
 CUT_END = re.compile(r"(?:\.\.\.|…|[,:;(\[{–—-])\s*$")
 
 
@@ -236,7 +242,10 @@ def _names_itself(memory: MemoryFile, text: str) -> bool:
 
 def _cut(memory: MemoryFile) -> Iterator[Finding]:
     text = memory.description.strip()
-    last = text.rsplit(None, 1)[-1].lower() if text else ""
+    words = text.lower().split()
+    last = words[-1] if words else ""
+    if last == "that" and len(words) > 1 and words[-2] in PRONOUN_THAT_AFTER:
+        last = ""  # the pronoun ends the sentence
     opened = text.count("(") > text.count(")") or text.count("[") > text.count("]")
     cut_word = last in CUT_WORDS and not _names_itself(memory, last)
     if units(text) >= 2 and (CUT_END.search(text) or cut_word or opened):
