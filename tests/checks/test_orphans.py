@@ -467,8 +467,16 @@ def test_an_orphan_with_a_broken_block_is_an_orphan_not_a_file_without_one(
 def test_orphans_many_unreachable_memories_are_one_finding_without_a_fix(tree_dir: Path) -> None:
     # a short kernel index over an archive of notes it leaves out on purpose
     notes = {f"feedback_rule_{n:02d}.md": memory(f"rule {n}") for n in range(12)}
-    write_tree(tree_dir, {"MEMORY.md": index("kernel.md"), "kernel.md": memory("k"), **notes})
-    [finding] = findings(tree_dir, "orphans")
+    # a file no session saved (no block) is its own finding, which keeps the frontmatter
+    # dimension's no-frontmatter off it
+    stub = {"zz_stub.md": "a pasted stub\n"}
+    write_tree(
+        tree_dir, {"MEMORY.md": index("kernel.md"), "kernel.md": memory("k"), **notes, **stub}
+    )
+    finding, unsaved = findings(tree_dir, "orphans")
+    assert (unsaved.path, unsaved.level, unsaved.fix) == ("zz_stub.md", "suggestion", None)
+    both = findings(tree_dir, "orphans", "frontmatter")
+    assert [f.dimension for f in both] == ["orphans", "orphans"]
     assert (finding.code, finding.path, finding.fix) == ("orphan-candidate", "MEMORY.md", None)
     assert finding.related == tuple(sorted(notes))
     assert finding.message.startswith(

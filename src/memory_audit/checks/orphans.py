@@ -90,16 +90,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             in_unread_series.extend(members)  # none indexed: a tool's checkpoints, found by name
         else:
             yield _series_orphans(tree, members, len(series[key]) - len(members))
-    # a folder with no block anywhere is the frontmatter dimension's one finding: its
-    # orphans say nothing of blocks (asked once, not for each orphan)
-    bare = sum(1 for m in tree.memories if not m.frontmatter_present)
-    blockless = folder_without_blocks(bare, tree.memories)
-    lone = [m for m in unreached if series_key(m.path) not in series]
-    if len(lone) > FLOOD:
-        yield _flood(tree, lone)
-    else:
-        for memory in lone:
-            yield _orphan(tree, memory, blockless)
+    yield from _lone_orphans(tree, [m for m in unreached if series_key(m.path) not in series])
     if archived:
         yield Skip(ID, f"{archived} memories in archive folders, kept out of the index: not judged")
     if in_unread_series:
@@ -109,6 +100,22 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             f"{len(in_unread_series)} memories of {count} dated series that no index line"
             " reaches (a log or checkpoint a tool writes and finds by name): not judged",
         )
+
+
+def _lone_orphans(tree: MemoryTree, lone: list[MemoryFile]) -> Iterator[Finding]:
+    """One finding each, or one for more than ``FLOOD`` saved memories."""
+    # a folder with no block anywhere is the frontmatter dimension's one finding: its
+    # orphans say nothing of blocks (asked once, not for each orphan)
+    bare = sum(1 for m in tree.memories if not m.frontmatter_present)
+    blockless = folder_without_blocks(bare, tree.memories)
+    # a file no session saved stays its own finding: the engine drops its frontmatter ones
+    saved = [m for m in lone if not _never_saved(m, blockless)]
+    grouped = {m.path for m in saved} if len(saved) > FLOOD else set()
+    if grouped:
+        yield _flood(tree, saved)
+    for memory in lone:
+        if memory.path not in grouped:
+            yield _orphan(tree, memory, blockless)
 
 
 def _series(tree: MemoryTree) -> dict[str | None, list[str]]:
@@ -158,8 +165,7 @@ def _orphan(tree: MemoryTree, memory: MemoryFile, blockless: bool) -> Finding:
         if sources
         else "no index line, and no link or relation from another memory leads to it"
     )
-    # no block opened at all (a broken one is a frontmatter problem)
-    if not blockless and not memory.split.opened and not memory.problems:
+    if _never_saved(memory, blockless):
         return _unsaved(memory, why, sources)
     return make_finding(
         ID,
@@ -172,6 +178,12 @@ def _orphan(tree: MemoryTree, memory: MemoryFile, blockless: bool) -> Finding:
         related=tuple(sources),
         fix=None if memory.path in tree.superseded else _add_line(memory),
     )
+
+
+def _never_saved(memory: MemoryFile, blockless: bool) -> bool:
+    """No block opened at all (a broken one is a frontmatter problem), in a folder whose
+    other files have blocks: see :func:`_unsaved`."""
+    return not blockless and not memory.split.opened and not memory.problems
 
 
 def _flood(tree: MemoryTree, memories: list[MemoryFile]) -> Finding:
