@@ -939,3 +939,35 @@ def test_a_missing_note_of_a_tree_under_a_claude_folder_is_not_looked_for_at_hom
         tmp_path / "repo/.claude/memory", {"MEMORY.md": "# Index\n- [Gone](gone.md) — gone\n"}
     )
     assert [f.code for f in findings(tree, "index-drift")] == ["broken-index-link"]
+
+
+def test_links_into_one_missing_folder_out_of_the_tree_are_one_finding(
+    isolated_home: Path,
+) -> None:
+    # Plans Claude Code keeps in ~/.claude/plans/, linked from the index; the folder is not
+    # there at all (moved, or not installed here): one cause, one finding, no fix.
+    tree = write_tree(
+        isolated_home / ".claude/projects/-home-ann-shop/memory",
+        {
+            "MEMORY.md": "# Index\n- [A](a.md) — a\n"
+            "- [Roadmap](../../../plans/roadmap.md) — the plan for May\n"
+            "- [Audit](../../../plans/2026-04-28-audit.md) — the audit plan\n"
+            "- [Launch](../../../plans/launch.md) — launch steps\n"
+            "- [Prompt](../../../prompts/one.md) — the one prompt kept\n",
+            "a.md": memory("a"),
+        },
+    )
+    found = findings(tree, "index-drift")
+    assert [(f.code, f.line, f.fix) for f in found] == [
+        ("broken-index-link", 3, None),
+        ("broken-index-link", 6, None),
+    ]
+    assert found[0].message == (
+        "3 index links lead into `../../../plans/`, a folder outside the tree that does not"
+        " exist: `roadmap.md`, `2026-04-28-audit.md`, `launch.md` (lines 3, 4, 5)"
+    )
+    assert found[0].related == (
+        "../../../plans/roadmap.md",
+        "../../../plans/2026-04-28-audit.md",
+        "../../../plans/launch.md",
+    )

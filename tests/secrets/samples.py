@@ -2162,3 +2162,11 @@ case(
         'curl "https://api.fern.dev/x?api_key=$API_KEY"',
     ],
 )
+# --- where a secret is kept, by its key path (words joined by dots, hyphens, underscores,
+# one a credential's word), is no value; a key path with digits or capitals stays one
+CASES["generic-assignment"][1].append(
+    "- **Secret:** `fernmail-mcp.app_password` set in macOS Keychain via `docker mcp secret set`"
+)
+CASES["generic-assignment"][0].append(("- **Secret:** `fern.Qm4_hX9z-key`", "fern.Qm4_hX9z-key"))
+# --- a threshold after a word for "default" is no login and password
+CASES["default-pair"][1].append("- Detection threshold (default ≥3 found / ≥1+directive named)")

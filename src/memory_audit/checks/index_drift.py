@@ -21,7 +21,9 @@ Reports, for the index at the root of the tree:
   hook says something of its own (``— never leave the GPU idle``: not only the note's
   title or name again) when nothing shows the note deleted (a copy's history, or the
   entry itself: ``— removed``, ``— superseded by ...``): the finding proves the link
-  wrong, not what the line says, so no fix removes the line;
+  wrong, not what the line says, so no fix removes the line. Two or more dead links out of
+  the tree into one folder that does not exist at all (``../../../plans/``) are one finding
+  listing them, with no fix: the folder moved or is not installed here;
 - ``stale-index-path``: the linked file is gone but exactly one unindexed file
   with the same name exists elsewhere in the tree (it was moved), or exactly one unindexed
   note's frontmatter ``name`` is the linked file's name, or its file name is the linked one
@@ -104,6 +106,7 @@ FILLER_WORDS = frozenset(
 # Not words a fact uses of its subject (``— deprecated endpoints to avoid``, ``— archived
 # designs``): those keep the entry.
 REMOVAL_WORDS = frozenset("removed deleted superseded obsolete".split())
+FOLDER_SHOWN = 5  # of the links into one missing folder, those a finding names
 
 
 @dataclass(frozen=True)
@@ -155,10 +158,14 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
     if lone:
         yield _notes_never_there(lone)
     hooks = {e.line: e.hook for e in tree.index.entries if e.is_pointer}
+    in_gone_folders = _into_missing_folders([p for p in missing if p not in lone])
+    for links in in_gone_folders.values():
+        yield _missing_folder(links)
+    grouped = {pair for links in in_gone_folders.values() for pair in links}
     for (link, target), found in zip(broken, known, strict=True):
         if found is not None:
             yield found
-        elif (link, target) not in lone:
+        elif (link, target) not in lone and (link, target) not in grouped:
             pointer = (link.line, link) in pointers
             aside = _wikilink_aside(tree, link, pointer=pointer)
             into_slug = leads_into_the_slug_folder(tree, target.absolute)
@@ -184,6 +191,42 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
 
 
 Links = list[tuple[IndexLink, Target]]
+
+
+def _into_missing_folders(missing: Links) -> dict[str, Links]:
+    """Two or more dead links out of the tree into one folder that does not exist at all
+    (``../../../plans/``): one cause, the folder gone or moved, not one per link."""
+    by_folder: dict[str, Links] = {}
+    for link, target in missing:
+        if target.inside or target.absolute is None:
+            continue
+        folder = os.path.dirname(target.absolute)
+        if not os.path.isdir(folder):
+            by_folder.setdefault(folder, []).append((link, target))
+    return {folder: links for folder, links in by_folder.items() if len(links) >= 2}
+
+
+def _missing_folder(links: Links) -> Finding:
+    """The links into one missing folder outside the tree: no fix, as no one link is proved
+    wrong (the folder may have moved, or not be installed here)."""
+    first = links[0][0]
+    written = first.target.rsplit("/", 1)[0] + "/"
+    names = [link.target.rsplit("/", 1)[-1] for link, _ in links]
+    shown = ", ".join(f"`{n}`" for n in names[:FOLDER_SHOWN])
+    more = f" and {len(names) - FOLDER_SHOWN} more" if len(names) > FOLDER_SHOWN else ""
+    lines = ", ".join(str(link.line) for link, _ in links[:FOLDER_SHOWN])
+    lines += " …" if len(links) > FOLDER_SHOWN else ""
+    return make_finding(
+        ID,
+        "broken-index-link",
+        INDEX_NAME,
+        first.line,
+        f"{len(links)} index links lead into `{written}`, a folder outside the tree that does"
+        f" not exist: {shown}{more} (lines {lines})",
+        "if the folder moved, correct the paths; if its documents are gone, remove the entries",
+        key=f"missing-folder:{written}",
+        related=tuple(link.target for link, _ in links),
+    )
 
 
 def _skips(

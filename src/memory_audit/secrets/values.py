@@ -108,7 +108,8 @@ DOTTED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*$")
 # (``WPA3-Personal``: a Wi-Fi network's security mode, said where its password could be)
 NOT_A_VALUE = re.compile(
     r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|^\$|^%|^os\.|^env\.|\w\?\.\w|^[a-z_]+[→⇒←]"
-    r"|^(?:WPA[23]?|WEP)(?:[-_ ]|$)",
+    r"|^(?:WPA[23]?|WEP)(?:[-_ ]|$)"
+    r"|^[≥≤≠≈±]",  # a threshold or a bound (``default ≥3 found / ≥1 named``), not a value
     re.I,
 )
 # A bracket in a value is code's (``bytes(password,``: a call cut at its comma) ...
@@ -323,6 +324,11 @@ KEY_LABEL_END = r"[*_`\"']{0,3}[ \t]*[:=][ \t]*[*_`\"']{0,3}$"
 # A key named so in capitals, given words joined by hyphens: what it keys, no secret.
 KEY_NAMED = re.compile(r"_KEY" + KEY_LABEL_END)
 KEBAB_WORDS = re.compile(r"[a-z]+(?:-[a-z]+)+")
+# A key path's words (``mail-mcp.app_password``) and those that make it a secret's key.
+KEY_PATH_SPLIT = re.compile(r"[._-]")
+CREDENTIAL_PARTS = frozenset(
+    "password passwd pwd pass secret token key apikey credential credentials creds".split()
+)
 # Keys that are no secrets by what they key: a public key and a site key (public by
 # design), a key's id (GPG), what dedupes a request, a keyboard's shortcut, a sort or a
 # cache's, a table's: "VAPID_PUBLIC_KEY: ...", "IDEMPOTENCY_KEY: <uuid>".
@@ -919,7 +925,7 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
     # ``GOOGLE_CLIENT_IDS/restart``: names joined by a slash; ``fern_module/fencing/``: a folder
     folder = value.removesuffix("/")
     joined = "/" in value and all(map(_a_name, folder.split("/")))
-    if SECRET_NAME.match(value) or joined or _hyphenated_words(value):
+    if SECRET_NAME.match(value) or joined or _hyphenated_words(value) or _key_path(value):
         return False
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
     named = any(p[0].isalpha() for p in parts)
@@ -935,6 +941,18 @@ def _hyphenated_words(value: str) -> bool:
     return len(parts) >= MIN_HYPHENATED_WORDS and all(
         len(part) >= 2 and part.isalpha() and part in (part.lower(), part.upper(), part.title())
         for part in parts
+    )
+
+
+def _key_path(value: str) -> bool:
+    """Lower-case words joined by dots, hyphens or underscores, one of them a credential's
+    word: where a secret is kept (``mail-mcp.app_password``, a keychain item or a config
+    key), not the secret."""
+    parts = KEY_PATH_SPLIT.split(value)
+    return (
+        len(parts) >= 2  # a word and what it keys
+        and all(len(part) >= 2 and part.isalpha() and part.islower() for part in parts)
+        and not CREDENTIAL_PARTS.isdisjoint(parts)
     )
 
 
