@@ -68,3 +68,25 @@ def test_recall_under_the_cap_is_quiet(tree_dir: Path) -> None:
 
 def _health_line(root: Path) -> str:
     return health_line(report(root, "index-budget"))
+
+
+def test_recall_a_cut_among_files_of_one_time_names_none_of_them(tree_dir: Path) -> None:
+    # a checkout: every file has one time, so which 23 Claude Code leaves out is not known
+    tree_of(tree_dir, 223, same_time=True)
+    assert recall_scan(load(tree_dir)).tied_at_cap == 223
+    [finding] = [f for f in findings(tree_dir, "index-budget") if f.code == "past-recall-cap"]
+    assert finding.message == (
+        "recall sees 200 of 223 memories: Claude Code lists the 200 newest, so 23 are never"
+        " candidates; which ones is not known here: 223 of them share one modification time"
+        " across the cut (a checkout or a copy gives files one time)"
+    )
+    assert finding.related == ()
+
+
+def test_recall_a_tie_away_from_the_cut_still_names_the_oldest(tree_dir: Path) -> None:
+    tree_of(tree_dir, 230)
+    for name in ("m0000.md", "m0001.md"):  # the two oldest share a time, well past the cut
+        os.utime(tree_dir / name, (BASE, BASE))
+    assert recall_scan(load(tree_dir)).tied_at_cap == 0
+    [finding] = [f for f in findings(tree_dir, "index-budget") if f.code == "past-recall-cap"]
+    assert len(finding.related) == 30

@@ -29,6 +29,9 @@ class RecallScan:
     order: tuple[str, ...]  # topic files as the scan lists them (MEMORY.md, first, not included)
     stamped: frozenset[str]  # files whose `modified` stamp stood in for the file time
     not_dates: tuple[tuple[str, str], ...]  # (path, value) of `modified` values that are no date
+    # files sharing the time at the cut when the cut falls among them (a checkout gives every
+    # file one time): which of them the scan leaves out is Claude Code's, not known here
+    tied_at_cap: int = 0
 
     @property
     def seen(self) -> tuple[str, ...]:
@@ -56,7 +59,10 @@ def recall_scan(tree: MemoryTree) -> RecallScan:
             not_dates.append((memory.path, str(stamp)))
         times[memory.path] = when if when is not None else memory.mtime
     order = tuple(sorted(times, key=lambda path: (-times[path], path)))
-    scan = RecallScan(order, frozenset(stamped), tuple(sorted(not_dates)))
+    tied = 0
+    if len(order) > RECALL_CAP and times[order[RECALL_CAP - 1]] == times[order[RECALL_CAP]]:
+        tied = sum(1 for when in times.values() if when == times[order[RECALL_CAP]])
+    scan = RecallScan(order, frozenset(stamped), tuple(sorted(not_dates)), tied)
     tree.scratch[SCRATCH_KEY] = scan
     return scan
 

@@ -41,7 +41,8 @@ to every session.
 - ``past-recall-cap``: Claude Code's recall scan lists MEMORY.md, then memories
   newest first (a ``modified`` stamp standing in for the file time; equal
   times in path order), and stops at 200: one finding names every memory past
-  the 200th, which recall never considers (``analysis.recall``);
+  the 200th, which recall never considers (``analysis.recall``), or, when the cut falls
+  among files of one time (a checkout), says how many and names none;
 - ``modified-not-a-date``: ``modified:`` values that are not dates (the scan
   uses the file time instead), listed in one finding.
 
@@ -285,16 +286,22 @@ def _recall(tree: MemoryTree) -> Iterator[Finding]:
     if past:
         named = ", ".join(f"`{p}`" for p in past[:NAMED])
         more = f" and {len(past) - NAMED} more" if len(past) > NAMED else ""
+        which = f": {named}{more}"
+        if scan.tied_at_cap:
+            which = (
+                f"; which ones is not known here: {scan.tied_at_cap} of them share one"
+                " modification time across the cut (a checkout or a copy gives files one time)"
+            )
         yield make_finding(
             ID,
             "past-recall-cap",
             INDEX_NAME,
             None,
             f"recall sees {RECALL_CAP} of {len(scan.order)} memories: Claude Code lists the "
-            f"{RECALL_CAP} newest, so {len(past)} are never candidates: {named}{more}",
+            f"{RECALL_CAP} newest, so {len(past)} are never candidates{which}",
             "merge related memories, archive or delete the stale ones, until at most "
             f"{RECALL_CAP} remain",
-            related=past,
+            related=() if scan.tied_at_cap else past,
         )
     if scan.not_dates:
         shown = ", ".join(f"`{p}` (`{v[:40]}`)" for p, v in scan.not_dates[:NAMED])
