@@ -174,6 +174,19 @@ def test_bloat_long_file(tree_dir: Path) -> None:
     assert found == [("long-file", "long.md", None)]
 
 
+def test_bloat_many_long_files_are_one_finding_longest_first(tree_dir: Path) -> None:
+    files = {
+        f"note_{n:02d}.md": memory(f"n{n}", body="\n".join(f"line {i}" for i in range(110 + n)))
+        for n in range(11)
+    }
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    [finding] = findings(tree_dir, "bloat")
+    assert (finding.code, finding.path) == ("long-file", "note_10.md")
+    assert finding.message.startswith("11 memories are over 100 lines, the longest `note_10.md`")
+    assert finding.message.endswith("and 8 more")
+    assert finding.related == tuple(f"note_{n:02d}.md" for n in range(10, -1, -1))
+
+
 def test_bloat_rule_citing_a_memory_by_compound_name(tree_dir: Path, isolated_home: Path) -> None:
     rules = isolated_home / ".claude/rules"
     rules.mkdir(parents=True)

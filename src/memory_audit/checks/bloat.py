@@ -29,7 +29,8 @@ Uncompressed bodies and size:
   between words, one per four words: ``選股;低量→爆量+堆疊;15:00推播``; a ``+``
   between Latin words lists names, ``Media3+SurfaceView+Ktor``). Paths, URLs,
   identifiers and code spans count as one word and are never shorthand;
-- ``long-file``: more than ``max_lines`` lines.
+- ``long-file``: more than ``max_lines`` lines; more than ten such files in one tree are one
+  finding listing them, the longest first.
 
 Failing::
 
@@ -61,6 +62,8 @@ from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "bloat"
+FLOOD = 10  # more long files than this in one tree: one finding listing them
+SHOWN_LONG = 3  # of a flood of long files, those its message names
 # Story markers, counted only in prose sentences. "at first" and "eventually" only
 # open a clause ("At first, we ..."), never "fails at first use".
 NARRATIVE = compile_fast(
@@ -109,7 +112,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             and "description" in memory.frontmatter
             and not memory.read.cut_at_comment("description"),
         )
-        yield from _long(memory, options)
+    yield from _long_files(tree, options)
     for entry in tree.index.entries if tree.index else ():
         if entry.is_pointer:  # the words after a link in a sentence are no hook
             yield from _terse(INDEX_NAME, entry.line, entry.hook, "hook", True, key=entry.target)
@@ -307,13 +310,33 @@ def _terse(
     )
 
 
-def _long(memory: MemoryFile, options: Options) -> Iterator[Finding]:
-    if memory.line_count > options.max_lines:
-        yield make_finding(
-            ID,
-            "long-file",
-            memory.path,
-            None,
-            f"{memory.line_count} lines, over {options.max_lines}",
-            "compress (rule, why, how to apply) or split it into topic files",
-        )
+def _long_files(tree: MemoryTree, options: Options) -> Iterator[Finding]:
+    """One finding a long file; more than ``FLOOD`` of them (a tree that keeps long notes
+    as its way) one finding listing them."""
+    long = [
+        m for m in sorted(tree.memories, key=lambda m: m.path) if m.line_count > options.max_lines
+    ]
+    if len(long) <= FLOOD:
+        for memory in long:
+            yield make_finding(
+                ID,
+                "long-file",
+                memory.path,
+                None,
+                f"{memory.line_count} lines, over {options.max_lines}",
+                "compress (rule, why, how to apply) or split it into topic files",
+            )
+        return
+    longest = sorted(long, key=lambda m: (-m.line_count, m.path))
+    shown = ", ".join(f"`{m.path}` ({m.line_count})" for m in longest[:SHOWN_LONG])
+    yield make_finding(
+        ID,
+        "long-file",
+        longest[0].path,
+        None,
+        f"{len(long)} memories are over {options.max_lines} lines, the longest {shown}"
+        f" and {len(long) - SHOWN_LONG} more",
+        "compress them (rule, why, how to apply) or split them into topic files, the longest first",
+        key="many-long-files",
+        related=tuple(m.path for m in longest),
+    )
