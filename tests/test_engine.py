@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import ast
 import gc
+import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,10 +16,11 @@ from memory_audit.errors import UsageError
 from memory_audit.model.dimension import Role
 from memory_audit.model.finding import Finding
 from memory_audit.model.stores import AgentStore
-from memory_audit.tree.discovery import TreeRef
+from memory_audit.tree.discovery import TreeRef, locate
 from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.snapshot import AGENT_STORE_APART, MemoryTree
 from tests.harness import index, load, memory, report, stand_in, write_tree
+from tests.support.git_repo import Repo
 
 
 def test_engine_orders_by_dimension_then_most_referenced_file(tree_dir: Path) -> None:
@@ -265,6 +267,40 @@ def test_a_repository_copy_s_codes_measured_mostly_wrong_there_are_suggestions(
             ("no-frontmatter", "problem"),
             ("possible-secret", "problem"),
         }
+
+
+def test_a_dotfiles_repository_s_copy_of_memory_is_a_copy(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # ~/dotfiles/claude/memory: the user's memory kept in a dotfiles repository, its index
+    # written for where setup installs the notes (`memory/x.md`). No project is located
+    # there; what a copy measures mostly wrong is a suggestion, as in a project's copy.
+    repo = Repo(tmp_path / "dotfiles")
+    repo.write(
+        {
+            "claude/memory/MEMORY.md": "# Index\n- [Profile](memory/profile.md) — who I am\n",
+            "claude/memory/profile.md": "Owner profile.\nDB password: Harbor01!!x\n",
+        }
+    )
+    repo.commit("dotfiles")
+    tree = repo.path / "claude/memory"
+    location = locate(tree)
+    assert (location.project_path, location.in_config_repository) == (None, True)
+    found = report(tree, "index-drift", "frontmatter", "secrets", location=location).findings
+    assert {(f.code, str(f.level)) for f in found} == {
+        ("stale-index-path", "suggestion"),
+        ("no-frontmatter", "suggestion"),
+        ("possible-secret", "problem"),
+    }
+    # the same folder Claude Code loads (autoMemoryDirectory) is no copy
+    write_tree(
+        isolated_home / ".claude", {"settings.json": json.dumps({"autoMemoryDirectory": str(tree)})}
+    )
+    found = report(tree, "index-drift", "frontmatter", location=locate(tree)).findings
+    assert {(f.code, str(f.level)) for f in found} == {
+        ("stale-index-path", "problem"),
+        ("no-frontmatter", "problem"),
+    }
 
 
 def test_a_package_manager_s_folders_are_never_read_as_memories(tmp_path: Path) -> None:

@@ -19,7 +19,11 @@ from typing import Any
 from memory_audit.analysis.health import measure, session_use
 from memory_audit.analysis.off_schema import UNSAVED
 from memory_audit.analysis.store_facts import store_facts
-from memory_audit.analysis.tree_home import other_agent_workspace, repository_copy
+from memory_audit.analysis.tree_home import (
+    config_repository_copy,
+    other_agent_workspace,
+    repository_copy,
+)
 from memory_audit.checks import BY_ID, DIMENSIONS, ORDER, REGISTRY
 from memory_audit.config.settings import Config
 from memory_audit.errors import UsageError, describe
@@ -81,8 +85,13 @@ def audit_tree(
     findings = _one_report_of_unsaved_files(findings)
     boundary = redaction_boundary(tree, options.get(SECRET_RULES), decode_frontmatter=parsed)
     hidden = frozenset(dismissed)
-    # Another agent's workspace holds files that are no Claude Code memories, as a copy does.
-    copy = repository_copy(tree) or other_agent_workspace(tree) is not None
+    # Another agent's workspace holds files that are no Claude Code memories, as a copy does;
+    # a dotfiles repository's copy lacks the notes kept out of git, as a project's does.
+    copy = (
+        repository_copy(tree)
+        or config_repository_copy(tree)
+        or other_agent_workspace(tree) is not None
+    )
     facts = store_facts(tree)
     # An agent's store its project's agent no longer keeps is loaded by no session: what
     # is wrong in it waits until it is kept again, but a credential there leaked all the same.

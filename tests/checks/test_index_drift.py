@@ -336,11 +336,13 @@ def test_index_links_to_template_placeholders_are_not_broken(tree_dir: Path) -> 
     text = (
         "# Index\n- [Module](${MODULE}_notes.md) — per module\n- [Topic](notes_<topic>.md) — x\n"
         "- [Part]({part}_project.md) — y\n- [Gone](gone_{.md) — z\n"
+        # a hook describing a format, its link an example: `[links](url)`
+        "- [Digest format](digest.md) — emoji headers, **bold**, [links](url), no rules\n"
     )
-    write_tree(tree_dir, {"MEMORY.md": text})
+    write_tree(tree_dir, {"MEMORY.md": text, "digest.md": memory("digest")})
     result = report(tree_dir, "index-drift")
     assert codes(list(result.findings)) == [("broken-index-link", "MEMORY.md", 5)]
-    assert "3 index link(s) to a template placeholder: not links" in [
+    assert "4 index link(s) to a template placeholder: not links" in [
         s.reason for s in result.skipped
     ]
 

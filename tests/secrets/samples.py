@@ -2170,3 +2170,14 @@ CASES["generic-assignment"][1].append(
 CASES["generic-assignment"][0].append(("- **Secret:** `fern.Qm4_hX9z-key`", "fern.Qm4_hX9z-key"))
 # --- a threshold after a word for "default" is no login and password
 CASES["default-pair"][1].append("- Detection threshold (default ≥3 found / ≥1+directive named)")
+# --- a shell variable where a connection string's password goes (a credential helper's
+# command) and a host pattern after a login are no values; `$` before a mixed value stays one
+CASES["connection-string-password"][1].append(
+    'git -c credential.helper="!f() { echo username=fern; echo password=$GH_FERN_TOKEN; }; f" push'
+)
+CASES["connection-string-password"][0].append(
+    ("Server=db.fern.dev;User Id=app;Password=$ecret9Qm4x;", "$ecret9Qm4x")
+)
+CASES["login-pair"][1].append(
+    "- VPS: ssh root@203.0.113.7 with its SSH key (host for SWAG / *.fern.dev)"
+)

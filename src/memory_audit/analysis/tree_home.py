@@ -38,6 +38,13 @@ def repository_copy(tree: MemoryTree) -> bool:
     return root == home or root.startswith(home + os.sep)
 
 
+def config_repository_copy(tree: MemoryTree) -> bool:
+    """A copy of the user's memory kept in a dotfiles or Claude configuration repository
+    (``~/dotfiles/claude/memory``) that Claude Code does not load from there: as in a
+    project's copy, notes the owner kept out of git are missing here, not on their machine."""
+    return tree.location.in_config_repository and not on_this_machine(tree)
+
+
 def loaded_by_its_agent(tree: MemoryTree) -> bool:
     """An agent's project-scope (or local) store whose agent the project declares with
     that ``memory:`` scope: the live store, whose MEMORY.md that agent loads at each start

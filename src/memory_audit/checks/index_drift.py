@@ -106,6 +106,8 @@ FILLER_WORDS = frozenset(
 # Not words a fact uses of its subject (``— deprecated endpoints to avoid``, ``— archived
 # designs``): those keep the entry.
 REMOVAL_WORDS = frozenset("removed deleted superseded obsolete".split())
+# Link targets that name what a link holds, written as an example of a format.
+PLACEHOLDER_TARGETS = frozenset("url uri link href path file target".split())
 FOLDER_SHOWN = 5  # of the links into one missing folder, those a finding names
 
 
@@ -277,7 +279,11 @@ def _not_checkable(tree: MemoryTree, broken: Links) -> tuple[Links, Links, Links
 
 
 def is_template(target: str) -> bool:
-    """``{module}_project.md``, ``<name>.md``, ``${TOPIC}.md``: a placeholder to fill in."""
+    """``{module}_project.md``, ``<name>.md``, ``${TOPIC}.md``: a placeholder to fill in; so is
+    a bare word that names what a link holds (``[links](url)`` in a hook that describes a
+    format)."""
+    if target.lower() in PLACEHOLDER_TARGETS:
+        return True
     for first, last in (("{", "}"), ("<", ">")):
         start = target.find(first)
         if start >= 0 and target.find(last, start + 1) > start + 1:

@@ -55,6 +55,10 @@ DISCLAIMER = (
     r"\bnot (?:a |an )?(?:real |actual |live |valid |working )?(?:credential|password|passcode"
     r"|secret)s?\b|\b(?:a|the) joke\b"
 )
+# A shell variable where the value goes, whatever rule found it (``password=$GH_TOKEN`` in a
+# credential helper's command): its value is elsewhere. Capitals, or lower case without
+# digits: ``$ecret99`` may be a password.
+SHELL_VARIABLE = re.compile(r"\$(?:[A-Z_][A-Z0-9_]*|[a-z_]+)")
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
     r"|changeme|change[_-]me|redacted|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
@@ -109,7 +113,8 @@ DOTTED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*$")
 NOT_A_VALUE = re.compile(
     r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|^\$|^%|^os\.|^env\.|\w\?\.\w|^[a-z_]+[→⇒←]"
     r"|^(?:WPA[23]?|WEP)(?:[-_ ]|$)"
-    r"|^[≥≤≠≈±]",  # a threshold or a bound (``default ≥3 found / ≥1 named``), not a value
+    r"|^[≥≤≠≈±]"  # a threshold or a bound (``default ≥3 found / ≥1 named``), not a value
+    r"|^\*\.[a-z0-9-]",  # a host pattern (``Host for SWAG / *.fern.dev``)
     re.I,
 )
 # A bracket in a value is code's (``bytes(password,``: a call cut at its comma) ...
@@ -514,6 +519,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _repeats_login(text, start, value)
         or _wmi_namespace(text, start, value)
         or _opens_no_system(text, start, value)
+        or SHELL_VARIABLE.fullmatch(value)
     )
     if stand_in or rule.allowed(value) or public:
         return False

@@ -221,7 +221,8 @@ def locate(root: Path) -> ProjectLocation:
         return _agent_location(root, *agent)
     parent = root.absolute().parent
     if root.name != "memory" or parent.parent.resolve() != projects_dir().resolve():
-        return ProjectLocation(project_path=_enclosing_repository(root))
+        repo, config = _enclosing_repository(root)
+        return ProjectLocation(project_path=repo, in_config_repository=config)
     slug = parent.name
     return ProjectLocation(slug, locate_project(slug, parent), parent)
 
@@ -231,19 +232,21 @@ def _agent_location(root: Path, agent: AgentStore, project: Path | None) -> Proj
     local) belongs to the repository it is committed in, else to its project folder."""
     if project is None:
         return ProjectLocation(agent=agent)
-    found = _enclosing_repository(root) or (project if project.is_dir() else None)
+    found = _enclosing_repository(root)[0] or (project if project.is_dir() else None)
     return ProjectLocation(project_path=found, agent=agent)
 
 
-def _enclosing_repository(root: Path) -> Path | None:
+def _enclosing_repository(root: Path) -> tuple[Path | None, bool]:
+    """The git work tree holding ``root``, and whether it is a configuration repository
+    (then no project: the first is None)."""
     try:
         repo = repository_root(root)
     except GitUnavailable:
-        return None
+        return None, False
     tree = Path(os.path.realpath(root))
     if is_config_repository(Path(os.path.realpath(repo)), tree, remote_urls(repo)):
-        return None
-    return repo
+        return None, True
+    return repo, False
 
 
 def locate_project(slug: str, transcripts_dir: Path) -> Path | None:

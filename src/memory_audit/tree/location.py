@@ -18,6 +18,9 @@ class ProjectLocation:
     project_path: Path | None = None
     transcripts_dir: Path | None = None
     agent: AgentStore | None = None  # the agent whose memory this is (None: auto memory)
+    # kept in a dotfiles or Claude configuration repository, whose project is not located: a
+    # copy of the user's memory, unless Claude Code loads it from there
+    in_config_repository: bool = False
 
 
 # A repository that keeps Claude Code's own files (dotfiles, a synced ~/.claude, a memory
