@@ -2181,3 +2181,40 @@ CASES["connection-string-password"][0].append(
 CASES["login-pair"][1].append(
     "- VPS: ssh root@203.0.113.7 with its SSH key (host for SWAG / *.fern.dev)"
 )
+# --- in a list of credentials, an item whose label names an id, a link or a login holds
+# that, not a password; the list's password items stay ones
+CASES["section-list-password"][1].extend(
+    [
+        "## Master Credentials Sheet\n- Google Sheet ID: `17WaQm4hX9zLp2wRt7kVn3Bs8Jd0Fg5Hc6Yx`",
+        "## Credentials\n- **User:** `fernadmin`",
+        "### Passwords\n- NAS URL: `nas.fern.lan`",
+    ]
+)
+CASES["section-list-password"][0].append(
+    ("## Credentials\n- **User:** `fernadmin`\n- **NAS admin:** `Kp4ziR9x`", "Kp4ziR9x")
+)
+# --- a value's length described where the value would be is no value
+CASES["password-phrase"][1].append("- Password: 16-char App Password generated under ops@fern.dev")
+# --- an IndexNow key is served from the site by design: named on its line or the item above
+CASES["generic-assignment"][1].extend(
+    [
+        "2. IndexNow (RankMath): already active\n   - API Key: 83c1d4e9a07b4f2c9d1e6a5b3f7c2e8a",
+        "- IndexNow key: 5f0e2a9c7b1d4e6f8a3c5b7d9e1f2a4c",
+    ]
+)
+# --- a token for a provider named in two words and its scope (`token for Fern Cloud
+# (write):`), a token's value labelled as such, and logins in the plural
+CASES["generic-assignment"][0].extend(
+    [
+        (
+            "- User's token for Fern Cloud (write): `Yq7Lm2Xp9Rt4Kw8Zn3Bv6Hc1Jd5Fs0Gq7Lm2Xp9Rt4Kw8Z`",
+            "Yq7Lm2Xp9Rt4Kw8Zn3Bv6Hc1Jd5Fs0Gq7Lm2Xp9Rt4Kw8Z",
+        ),
+        (
+            "Token `fern-setup` was created on 13/05. Token value: Kw8Zn3Bv6Hc1Jd5Fs0Gq7Lm2Xp9Rt4",
+            "Kw8Zn3Bv6Hc1Jd5Fs0Gq7Lm2Xp9Rt4",
+        ),
+    ]
+)
+CASES["generic-assignment"][1].append("- token for the fern service (read): see the vault")
+CASES["login-pair"][0].append(("- Logins: hannes / fernrk5x! and lamar / fernrk5x!", "fernrk5x!"))

@@ -85,7 +85,10 @@ TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2})?")
 # What goes there, described by the kind it stands for, then what it is, every part a
 # word: "fcm-or-apns-token-string", "jwt-refresh-token-value" (never "Turkey-Value!9").
 DESCRIBED = re.compile(
-    r"(?:[a-z]+[_-])*(?:token|key|secret|password|pass)[_-](?:string|value)", re.I
+    r"(?:[a-z]+[_-])*(?:token|key|secret|password|pass)[_-](?:string|value)"
+    # its length, described (``Password: 16-char App Password generated under ...``)
+    r"|\d+[ _-]?(?:chars?|characters?|digits?|letters?|bytes?|words?)",
+    re.I,
 )
 # What a value is when it is no value: the alternatives a claim or a field takes
 # (``token_use=user|customer``), a comparison's right side (``token_use==customer_mcp``
@@ -348,6 +351,9 @@ DESIGN_TOKEN = re.compile(
     r"(?: ?\([^()\n]{1,24}\))?[ \t*`'\"]*[:=：]?[ \t*`'\"]*$"
 )
 # The line says the value may be public ("anon key (public, safe to commit): ...").
+# A service whose key is published by design, named on the value's line or the item above it.
+PUBLISHED_KEY = re.compile(r"(?i:\bindexnow\b)")
+PUBLISHED_WINDOW = 120
 PUBLIC_NEAR = re.compile(
     r"\bpublishable\b|\bsafe to (?:commit|share|expose|publish)\b|\bnot (?:a )?secret\b", re.I
 )
@@ -695,6 +701,14 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
     return _has_shape(kind, value) or (kind == "mixed" and _stated(text, start, end, value))
 
 
+# A list item's label that names no secret, in a list of credentials (``- Sheet ID:``,
+# ``- **User:**``, ``- URL:``): its value is what the label says.
+NOT_SECRET_ITEM = re.compile(
+    r"(?i:\b(?:id|ids|identifier|url|uri|link|e-?mail|user(?:name)?|login|account|host(?:name)?"
+    r"|port|name|project))[*_\s]*[:：][*_\s]*`$"
+)
+
+
 def _password_section(text: str, start: int) -> bool:
     """Whether the value ends a list item (``- **Laptop:** `<value>```) under a heading
     that names passwords (``### Passwords by machine``, ``## 密码``): the items of its list
@@ -702,6 +716,8 @@ def _password_section(text: str, start: int) -> bool:
     line_start = text.rfind("\n", 0, start) + 1
     if LIST_ITEM.match(text, line_start, start) is None:
         return False
+    if NOT_SECRET_ITEM.search(text, line_start, start) is not None:
+        return False  # ``- Google Sheet ID: `...```: the list's other fields are no passwords
     # The nearest heading above, indented by three spaces at most: found with str.rfind
     # (a list of thousands of items asks it once an item).
     floor = max(0, start - LIST_SECTION_WINDOW)
@@ -1292,8 +1308,12 @@ def _in_context(text: str, start: int, end: int) -> bool:
     suffix = FILE_SUFFIX.match(after) if after[:1] == "." else None
     if suffix is not None and PATH.search(suffix.group(0)):
         return False  # the name of a file cut at its suffix: "docs/2026-05-login-rework.md"
-    if PUBLIC_NEAR.search(f"{before[-NEAR:]}\n{after}"):
-        return False  # "publishable key: ...", "anon key (public, safe to commit): ..."
+    # "publishable key: ...", "anon key (public, safe to commit): ..."; an IndexNow key,
+    # which the protocol serves from the site as a file
+    if PUBLIC_NEAR.search(f"{before[-NEAR:]}\n{after}") or PUBLISHED_KEY.search(
+        text, max(0, start - PUBLISHED_WINDOW), start
+    ):
+        return False
     return not (EXAMPLE_BEFORE.search(before[-NEAR:]) or DISCLAIMER_AFTER.search(after))
 
 
