@@ -96,3 +96,16 @@ def test_session_recaps_one_misnamed_among_well_named_is_its_own_finding(tree_di
         ("recap-filename", "problem"),
         ("recap-type", "problem"),
     ]
+
+
+def test_session_recaps_claude_s_blocks_with_a_wrong_type_stay_one_fix_each(
+    tree_dir: Path,
+) -> None:
+    # name and description: Claude's schema with a lapse in `type`, not another tool's
+    write_tree(
+        tree_dir,
+        {f"sessions/2026-01-0{n}-a.md": memory(f"a{n}", type="project") for n in range(1, 4)},
+    )
+    found = findings(tree_dir, "session-recaps")
+    assert [(f.code, f.level) for f in found] == [("recap-type", "problem")] * 3
+    assert all(f.fix is not None for f in found)

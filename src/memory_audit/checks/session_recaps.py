@@ -40,6 +40,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory_audit.analysis.file_problems import problem_findings
+from memory_audit.analysis.note_conventions import follows_schema
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS
 from memory_audit.tree.memory_file import MemoryFile
@@ -124,10 +125,11 @@ def _own_names(recaps: list[MemoryFile]) -> list[MemoryFile]:
 
 
 def _own_schema(recaps: list[MemoryFile]) -> list[MemoryFile]:
-    """All blocks of ``sessions/``, three or more, without ``type: session-recap``: a schema
-    of its own (``sessionId``, ``agent``, ``startedAt``)."""
+    """All blocks of ``sessions/``, three or more, of a schema of their own (``sessionId``,
+    ``agent``, ``startedAt``: no ``name`` nor ``description``, no ``type: session-recap``)."""
     blocks = [r for r in recaps if r.frontmatter is not None]
-    other = [r for r in blocks if r.type != "session-recap"]
+    # neither name nor description: not Claude's schema with a wrong type (a lapse to fix)
+    other = [r for r in blocks if r.type != "session-recap" and not follows_schema(r)]
     return other if len(other) >= OWN_CONVENTION and len(other) == len(blocks) else []
 
 
