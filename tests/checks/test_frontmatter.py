@@ -82,6 +82,38 @@ def test_frontmatter_list_and_scalar_frontmatter_are_not_mappings(tree_dir: Path
     ]
 
 
+def test_frontmatter_a_folder_whose_blocks_read_as_text_is_one_suggestion(tree_dir: Path) -> None:
+    # a project's own memory store writes `key:value` without a space: YAML reads each
+    # block as one text. Most of the folder: its format, one finding; a lapse stays one.
+    own = {
+        f"note_{n}.md": f"---\nname:note {n}\ntype:fact\ncreated:2026-05-0{n}\n---\nBody.\n"
+        for n in range(1, 5)
+    }
+    write_tree(tree_dir, own)
+    [finding] = findings(tree_dir, "frontmatter")
+    assert (finding.code, finding.path, finding.level) == (
+        "frontmatter-not-mapping",
+        "note_1.md",
+        "suggestion",
+    )
+    assert finding.message.startswith("4 of 4 memories write their block as lines YAML reads")
+    assert finding.related == ("note_2.md", "note_3.md", "note_4.md")
+    lapse = tree_dir.parent / "lapse"
+    write_tree(
+        lapse,
+        {
+            "odd.md": "---\nname:odd\n---\nBody.\n",
+            **{
+                f"ok_{n}.md": f"---\nname: ok {n}\ndescription: d\ntype: user\n---\n"
+                for n in range(3)
+            },
+        },
+    )
+    assert [(f.code, f.path, f.level) for f in findings(lapse, "frontmatter")] == [
+        ("frontmatter-not-mapping", "odd.md", "problem")
+    ]
+
+
 def test_frontmatter_governed_profile_requires_scope_and_relevance(tree_dir: Path) -> None:
     text = "---\nname: a\ndescription: d\ntype: feedback\n---\n"
     assert audit(tree_dir, {"a.md": text}, profile="governed") == [

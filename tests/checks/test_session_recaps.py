@@ -68,3 +68,44 @@ def test_a_recap_known_by_its_name_alone_without_frontmatter_is_a_suggestion(
         ("missing-frontmatter", "session_summaries.md", "suggestion"),
         ("missing-frontmatter", "sessions/2026-01-02-b.md", "problem"),
     ]
+
+
+def test_session_recaps_another_tool_s_log_is_one_suggestion_each_way(tree_dir: Path) -> None:
+    # a repository's own multi-agent log: `<timestamp>--<agent>.md`, blocks with sessionId,
+    # agent, startedAt and no type. All of sessions/ so: its writer's convention.
+    block = "---\nsessionId: s{n}\nagent: codex\nstartedAt: 2026-05-0{n}T10:00:00Z\n---\nDone.\n"
+    write_tree(
+        tree_dir,
+        {f"sessions/2026050{n}T100000000Z--codex.md": block.format(n=n) for n in range(1, 5)},
+    )
+    found = findings(tree_dir, "session-recaps")
+    assert [(f.code, f.level, f.fix) for f in found] == [
+        ("recap-filename", "suggestion", None),
+        ("recap-type", "suggestion", None),
+    ]
+    assert found[0].message.startswith(
+        "all 4 recaps in `sessions/` are named another way, not `YYYY-MM-DD-<slug>.md`"
+    )
+    assert len(found[1].related) == 3
+
+
+def test_session_recaps_one_misnamed_among_well_named_is_its_own_finding(tree_dir: Path) -> None:
+    files = {f"sessions/2026-01-0{n}-a.md": memory("a", type="session-recap") for n in range(1, 4)}
+    write_tree(tree_dir, {**files, "sessions/Jan 4 notes.md": memory("b", type="project")})
+    assert [(f.code, f.level) for f in findings(tree_dir, "session-recaps")] == [
+        ("recap-filename", "problem"),
+        ("recap-type", "problem"),
+    ]
+
+
+def test_session_recaps_claude_s_blocks_with_a_wrong_type_stay_one_fix_each(
+    tree_dir: Path,
+) -> None:
+    # name and description: Claude's schema with a lapse in `type`, not another tool's
+    write_tree(
+        tree_dir,
+        {f"sessions/2026-01-0{n}-a.md": memory(f"a{n}", type="project") for n in range(1, 4)},
+    )
+    found = findings(tree_dir, "session-recaps")
+    assert [(f.code, f.level) for f in found] == [("recap-type", "problem")] * 3
+    assert all(f.fix is not None for f in found)

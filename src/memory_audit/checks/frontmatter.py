@@ -18,7 +18,9 @@ starts a YAML comment; the rest of the value is lost to Claude Code too) and
 fields below it are lost, and are not reported again as missing).
 
 Read and parse problems come first (a file that cannot be read cannot be
-checked), then, per file:
+checked): three or more blocks that YAML reads as one text (``key:value`` lines with no space
+after the colon), most of the folder, are the format of what writes them: one
+``frontmatter-not-mapping`` suggestion, not one error each. Then, per file:
 
 - ``no-frontmatter``: the file has no ``---`` block at all. One cause is one
   suggestion, not a finding per file: three or more files and none with one (a folder
@@ -88,6 +90,8 @@ from memory_audit.tree.snapshot import MemoryTree
 
 ID = "frontmatter"
 TYPES = ("user", "feedback", "project", "reference", "session-recap")
+NOT_MAPPING = "frontmatter-not-mapping"
+TEXT_BLOCKS = 3  # this many blocks read as one text, most of the folder: its own format
 KINDS = ("architectural-rule", "decision", "lesson", "preference", "warning")
 REQUIRED = {
     "claude-code": ("name", "description", "type"),
@@ -169,14 +173,52 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         if path != "MEMORY.md" and not path.startswith("sessions/"):
             yield from problem_findings(ID, path, problems)
     readable: list[MemoryFile] = []
-    for memory in sorted(tree.of_kind(FileKind.MEMORY, FileKind.RECAP), key=lambda m: m.path):
+    ordered = sorted(tree.of_kind(FileKind.MEMORY, FileKind.RECAP), key=lambda m: m.path)
+    textual = _text_blocks(ordered)
+    if textual:
+        yield _own_text_blocks(textual, len(tree.memories))
+    for memory in ordered:
         yield from reading_findings(ID, memory)
         if memory.kind is not FileKind.MEMORY:
             continue
-        yield from problem_findings(ID, memory.path, memory.problems)
+        if memory not in textual:
+            yield from problem_findings(ID, memory.path, memory.problems)
         if memory.frontmatter is not None or not (memory.frontmatter_present or memory.problems):
             readable.append(memory)
     yield from _schema(tree, readable)
+
+
+def _text_blocks(memories: list[MemoryFile]) -> list[MemoryFile]:
+    """The memories whose block YAML reads as one text (``key:value`` lines without a space
+    after the colon), when they are most of the folder and at least ``TEXT_BLOCKS``: the
+    format of whatever writes them, not a lapse of each."""
+    only = [
+        m
+        for m in memories
+        if m.kind is FileKind.MEMORY
+        and m.problems
+        and all(p.code == NOT_MAPPING for p in m.problems)
+    ]
+    kept = [m for m in memories if m.kind is FileKind.MEMORY]
+    return only if len(only) >= TEXT_BLOCKS and len(only) * 2 > len(kept) else []
+
+
+def _own_text_blocks(files: list[MemoryFile], total: int) -> Finding:
+    shown = ", ".join(f"`{m.path}`" for m in files[:3]) + (", …" if len(files) > 3 else "")
+    return make_finding(
+        ID,
+        NOT_MAPPING,
+        files[0].path,
+        1,
+        f"{len(files)} of {total} memories write their block as lines YAML reads as one text"
+        f" (`key:value` with no space after the colon: no fields for Claude Code), e.g. {shown};"
+        " this folder keeps its own format",
+        "if Claude Code should recall these files, have what writes them put a space after each"
+        " colon (`name: ...`); if the folder is read another way, nothing to do",
+        key="text-blocks",
+        related=tuple(m.path for m in files[1:]),
+        level="suggestion",
+    )
 
 
 def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:

@@ -16,6 +16,10 @@ from index-drift and orphans. For every recap:
   ``session-recap``. A recap known by its name elsewhere keeps the type
   Claude gave it: the name already says what it is.
 
+When all of ``sessions/`` (three or more) is named another way, or all its blocks lack the
+recap type, that is the convention of what writes them (another tool's session log): one
+suggestion for each, not a finding a file.
+
 These are the only checks recaps get: their bodies are stale by nature, so
 duplicates, stale references and bloat leave them alone (secrets do not).
 
@@ -36,6 +40,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory_audit.analysis.file_problems import problem_findings
+from memory_audit.analysis.note_conventions import follows_schema
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS
 from memory_audit.tree.memory_file import MemoryFile
@@ -43,6 +48,7 @@ from memory_audit.tree.snapshot import MemoryTree
 
 ID = "session-recaps"
 RECAP_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}-[a-z0-9][a-z0-9-]*\.md$")
+OWN_CONVENTION = 3  # recaps all named (or typed) one other way: their writer's convention
 DATE_IN_NAME = re.compile(r"(\d{4})[-_. ]?(\d{2})[-_. ]?(\d{2})")
 
 
@@ -56,8 +62,16 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     for path, problems in sorted(tree.unread.items()):
         if path.startswith("sessions/"):
             yield from problem_findings(ID, path, problems)
-    for recap in sorted(tree.recaps, key=lambda m: m.path):
-        if recap.path.startswith("sessions/"):
+    recaps = sorted(tree.recaps, key=lambda m: m.path)
+    in_folder = [r for r in recaps if r.path.startswith("sessions/")]
+    own_names = _own_names(in_folder)
+    own_schema = _own_schema(in_folder)
+    if own_names:
+        yield _own_convention("recap-filename", own_names, "are named another way, not")
+    if own_schema:
+        yield _own_convention("recap-type", own_schema, "have blocks of another schema, without")
+    for recap in recaps:
+        if recap.path.startswith("sessions/") and not own_names:
             yield from _filename(recap)
         yield from problem_findings(ID, recap.path, recap.problems)
         if not recap.frontmatter_present and not recap.problems:
@@ -84,6 +98,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             recap.frontmatter is not None
             and recap.type != "session-recap"
             and recap.path.startswith("sessions/")
+            and not own_schema
         ):
             found = f"`{recap.type}`" if recap.type else "missing"
             yield make_finding(
@@ -100,6 +115,40 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
                     "value": "session-recap",
                 },
             )
+
+
+def _own_names(recaps: list[MemoryFile]) -> list[MemoryFile]:
+    """All of ``sessions/``, three or more, named another way than ``YYYY-MM-DD-<slug>.md``:
+    the convention of what writes them (``<timestamp>--<agent>.md``), not a lapse of each."""
+    named = [r for r in recaps if not RECAP_NAME.match(r.path.rpartition("/")[2])]
+    return named if len(named) >= OWN_CONVENTION and len(named) == len(recaps) else []
+
+
+def _own_schema(recaps: list[MemoryFile]) -> list[MemoryFile]:
+    """All blocks of ``sessions/``, three or more, of a schema of their own (``sessionId``,
+    ``agent``, ``startedAt``: no ``name`` nor ``description``, no ``type: session-recap``)."""
+    blocks = [r for r in recaps if r.frontmatter is not None]
+    # neither name nor description: not Claude's schema with a wrong type (a lapse to fix)
+    other = [r for r in blocks if r.type != "session-recap" and not follows_schema(r)]
+    return other if len(other) >= OWN_CONVENTION and len(other) == len(blocks) else []
+
+
+def _own_convention(code: str, recaps: list[MemoryFile], what: str) -> Finding:
+    shown = ", ".join(f"`{r.path}`" for r in recaps[:3]) + (", …" if len(recaps) > 3 else "")
+    expected = "`YYYY-MM-DD-<slug>.md`" if code == "recap-filename" else "`type: session-recap`"
+    return make_finding(
+        ID,
+        code,
+        recaps[0].path,
+        None,
+        f"all {len(recaps)} recaps in `sessions/` {what} {expected} (e.g. {shown}): the"
+        " convention of what writes them",
+        "if Claude Code's sessions should write and read these recaps, follow"
+        f" {expected}; if another tool keeps them its way, nothing to do",
+        key=f"own-{code}",
+        related=tuple(r.path for r in recaps[1:]),
+        level="suggestion",
+    )
 
 
 def _filename(recap: MemoryFile) -> Iterator[Finding]:
