@@ -49,6 +49,7 @@ def test_a_value_repeated_in_agents_instructions_stays_a_problem(tmp_path: Path)
     files = {
         "scraper/CLAUDE.md": f"# Scraper\nThe scraper login is ops/{DEMO} on the site.\n",
         "skills/tenants/SKILL.md": f"# Tenants\nThe tenant login is admin/{DEMO} at first.\n",
+        "skills/import-orders.md": f"# Import\nThe import login is admin/{DEMO} at first.\n",
     }
     tree = _project(tmp_path, files, f"The scraper login is ops/{DEMO} here.")
     [found] = _audit(tree)
