@@ -43,6 +43,20 @@ def test_a_demo_login_the_readme_prints_is_a_suggestion_naming_the_file(tmp_path
     assert DEMO not in repr(found)
 
 
+def test_a_value_repeated_in_agents_instructions_stays_a_problem(tmp_path: Path) -> None:
+    # a scraper's login in its CLAUDE.md, a tenant's password in a skill: agents read these
+    # as they read memory, so the value leaked there too; a README's stays a publication
+    files = {
+        "scraper/CLAUDE.md": f"# Scraper\nThe scraper login is ops/{DEMO} on the site.\n",
+        "skills/tenants/SKILL.md": f"# Tenants\nThe tenant login is admin/{DEMO} at first.\n",
+        "skills/import-orders.md": f"# Import\nThe import login is admin/{DEMO} at first.\n",
+    }
+    tree = _project(tmp_path, files, f"The scraper login is ops/{DEMO} here.")
+    [found] = _audit(tree)
+    assert (found.path, found.level) == ("a.md", "problem")
+    assert "publishes" not in found.message
+
+
 def test_a_project_root_beside_the_tree_is_searched_too(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "shop")
     repo.commit("seed", {"seed.yml": f"users:\n  - login: demo\n    password: {DEMO}\n"})

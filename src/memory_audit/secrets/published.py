@@ -6,7 +6,9 @@ compose files and code. A configuration or data file (``remote.yaml``,
 ``key.properties``, ``.env``, a JSON or TOML file) holds the values a deployment uses,
 and Claude Code's own files (``.claude/``: its permission rules repeat the commands a
 session ran, passwords and all; a copy of ``~/.claude`` whose prompt history and transcripts
-repeat what a session was told) are no publication either: a value found only there
+repeat what a session was told) and agents' instructions (``CLAUDE.md``, ``AGENTS.md``, a
+skill's ``SKILL.md``, Markdown under ``skills/``, ``agents/``, ``commands/``, ``prompts/`` or
+``rules/``: read as memory is) are no publication either: a value found only there
 leaked there too, and stays a problem.
 
 Such a value is in the repository by design (or, if it is live, it leaked there first):
@@ -183,6 +185,13 @@ PUBLISHING_WORDS = re.compile(
     r"|development|compose)[a-z0-9]*|dev|docs?)(?![a-z0-9])|\.dist(?![a-z0-9])"
 )
 CLAUDE_FOLDER = ".claude"
+# What agents are told to read, as they read memory: a value there leaked there too (a
+# scraper's login repeated in its CLAUDE.md, a tenant's password in a skill), no publication.
+AGENT_INSTRUCTIONS = frozenset(
+    {"claude.md", "claude.local.md", "agents.md", "gemini.md", "skill.md", ".cursorrules"}
+    | {"copilot-instructions.md"}
+)
+AGENT_FOLDERS = frozenset({"skills", "agents", "commands", "prompts", "rules"})
 
 
 def _outside(listing: str, repo: Path, tree: Path) -> Iterator[str]:
@@ -210,8 +219,11 @@ def _publishes(path: str) -> bool:
     ``docker-compose.dev.yml``, ``fixtures/users.json``)."""
     lowered = path.lower()
     folders, _, name = lowered.rpartition("/")
-    if CLAUDE_FOLDER in folders.split("/"):
+    parts = folders.split("/")
+    if CLAUDE_FOLDER in parts or name in AGENT_INSTRUCTIONS:
         return False
+    if name.endswith(MARKDOWN) and AGENT_FOLDERS.intersection(parts):
+        return False  # a skill, an agent's or a command's definition
     suffix = os.path.splitext(name)[1]
     config = suffix in CONFIG_SUFFIXES or name in CONFIG_NAMES or name.startswith(".env")
     return not config or PUBLISHING_WORDS.search(lowered) is not None
