@@ -79,6 +79,25 @@ def _group(
     )
 
 
+def text_blocks_finding(dimension: str, files: list[MemoryFile], total: int) -> Finding:
+    """Blocks YAML reads as one text, most of the folder: the format of what writes them."""
+    shown = ", ".join(f"`{m.path}`" for m in files[:3]) + (", …" if len(files) > 3 else "")
+    return make_finding(
+        dimension,
+        "frontmatter-not-mapping",
+        files[0].path,
+        1,
+        f"{len(files)} of {total} memories write their block as lines YAML reads as one text"
+        f" (`key:value` with no space after the colon: no fields for Claude Code), e.g. {shown};"
+        " this folder keeps its own format",
+        "if Claude Code should recall these files, have what writes them put a space after each"
+        " colon (`name: ...`); if the folder is read another way, nothing to do",
+        key="text-blocks",
+        related=tuple(m.path for m in files[1:]),
+        level="suggestion",
+    )
+
+
 def own_convention_finding(dimension: str, own: OwnConvention) -> Finding:
     members = own.members
     parts = [f"{len(own.bare)} without frontmatter"] if own.bare else []

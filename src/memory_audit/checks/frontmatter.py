@@ -82,6 +82,7 @@ from memory_audit.analysis.off_schema import (
     folder_without_blocks,
     none_anywhere,
     own_convention_finding,
+    text_blocks_finding,
 )
 from memory_audit.analysis.tree_home import on_this_machine
 from memory_audit.model.finding import Finding, Skip, make_finding
@@ -176,7 +177,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     ordered = sorted(tree.of_kind(FileKind.MEMORY, FileKind.RECAP), key=lambda m: m.path)
     textual = _text_blocks(ordered)
     if textual:
-        yield _own_text_blocks(textual, len(tree.memories))
+        yield text_blocks_finding(ID, textual, len(tree.memories))
     for memory in ordered:
         yield from reading_findings(ID, memory)
         if memory.kind is not FileKind.MEMORY:
@@ -201,24 +202,6 @@ def _text_blocks(memories: list[MemoryFile]) -> list[MemoryFile]:
     ]
     kept = [m for m in memories if m.kind is FileKind.MEMORY]
     return only if len(only) >= TEXT_BLOCKS and len(only) * 2 > len(kept) else []
-
-
-def _own_text_blocks(files: list[MemoryFile], total: int) -> Finding:
-    shown = ", ".join(f"`{m.path}`" for m in files[:3]) + (", …" if len(files) > 3 else "")
-    return make_finding(
-        ID,
-        NOT_MAPPING,
-        files[0].path,
-        1,
-        f"{len(files)} of {total} memories write their block as lines YAML reads as one text"
-        f" (`key:value` with no space after the colon: no fields for Claude Code), e.g. {shown};"
-        " this folder keeps its own format",
-        "if Claude Code should recall these files, have what writes them put a space after each"
-        " colon (`name: ...`); if the folder is read another way, nothing to do",
-        key="text-blocks",
-        related=tuple(m.path for m in files[1:]),
-        level="suggestion",
-    )
 
 
 def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
