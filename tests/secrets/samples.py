@@ -2218,3 +2218,12 @@ CASES["generic-assignment"][0].extend(
 )
 CASES["generic-assignment"][1].append("- token for the fern service (read): see the vault")
 CASES["login-pair"][0].append(("- Logins: hannes / fernrk5x! and lamar / fernrk5x!", "fernrk5x!"))
+# --- a key pair's private half under a bare `Private:` label; the public half, or a bare
+# word, is no key
+CASES["key-label"][0].append(
+    (
+        "**Web push keys:**\n- Public: `BCd4x`\n- Private: `Vx1kQ9zLp2wRt7kVn3Bs8Jd0Fg5Hc6Yx4Pq2Lm8dg`",
+        "Vx1kQ9zLp2wRt7kVn3Bs8Jd0Fg5Hc6Yx4Pq2Lm8dg",
+    )
+)
+CASES["key-label"][1].extend(["- Private: `true`", "- Private: `yes, only the owner`"])
