@@ -78,7 +78,7 @@ from memory_audit.analysis.outside_links import (
 from memory_audit.analysis.routing_files import routed_from
 from memory_audit.analysis.tree_home import on_this_machine, repository_copy
 from memory_audit.analysis.wikilinks import near_name, wikilink_resolves
-from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.model.finding import Finding, Skip, listed_at, make_finding
 from memory_audit.sources.git import (
     GitUnavailable,
     Repository,
@@ -214,17 +214,14 @@ def _missing_folder(links: Links) -> Finding:
     first = links[0][0]
     written = first.target.rsplit("/", 1)[0] + "/"
     names = [link.target.rsplit("/", 1)[-1] for link, _ in links]
-    shown = ", ".join(f"`{n}`" for n in names[:FOLDER_SHOWN])
-    more = f" and {len(names) - FOLDER_SHOWN} more" if len(names) > FOLDER_SHOWN else ""
-    lines = ", ".join(str(link.line) for link, _ in links[:FOLDER_SHOWN])
-    lines += " …" if len(links) > FOLDER_SHOWN else ""
+    listed = listed_at(names, [link.line for link, _ in links], FOLDER_SHOWN)
     return make_finding(
         ID,
         "broken-index-link",
         INDEX_NAME,
         first.line,
         f"{len(links)} index links lead into `{written}`, a folder outside the tree that does"
-        f" not exist: {shown}{more} (lines {lines})",
+        f" not exist: {listed}",
         "if the folder moved, correct the paths; if its documents are gone, remove the entries",
         key=f"missing-folder:{written}",
         related=tuple(link.target for link, _ in links),

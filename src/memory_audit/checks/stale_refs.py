@@ -64,7 +64,7 @@ from memory_audit.analysis.stale_sources import (
     scanned_sources,
 )
 from memory_audit.config.fields import INTERNAL
-from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.model.finding import Finding, Skip, listed_at, make_finding
 from memory_audit.regular_files import read_regular
 from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.loading import ScannerConfig, masking_scanner
@@ -199,11 +199,8 @@ def _listing(refs: list[Reference]) -> tuple[list[str], list[int], str]:
     """A grouped finding's paths, its lines, and how its message lists them (the first
     ``SHOWN`` paths, "and 3 more", then "(lines 4, 9, …)")."""
     names = list(dict.fromkeys(ref.text for ref in refs))
-    shown = ", ".join(f"`{n}`" for n in names[:SHOWN])
-    more = f" and {len(names) - SHOWN} more" if len(names) > SHOWN else ""
     lines = sorted({ref.line for ref in refs})
-    at = ", ".join(str(n) for n in lines[:SHOWN]) + (" …" if len(lines) > SHOWN else "")
-    return names, lines, f"{shown}{more} (lines {at})"
+    return names, lines, listed_at(names, lines, SHOWN)
 
 
 def _missing_files(path: str, why: str, refs: list[Reference]) -> Finding:

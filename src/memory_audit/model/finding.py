@@ -8,7 +8,7 @@ is the checks registry).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -125,6 +125,15 @@ def make_finding(
         severity=severity,
         level=level,
     )
+
+
+def listed_at(names: Sequence[str], lines: Sequence[int], most: int) -> str:
+    """How a finding for several places lists them: the first ``most`` names, "and 3
+    more", then "(lines 4, 9, …)"."""
+    shown = ", ".join(f"`{n}`" for n in names[:most])
+    more = f" and {len(names) - most} more" if len(names) > most else ""
+    at = ", ".join(str(n) for n in lines[:most]) + (" …" if len(lines) > most else "")
+    return f"{shown}{more} (lines {at})"
 
 
 def distinct(findings: Iterable[Finding]) -> list[Finding]:
