@@ -174,15 +174,15 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         if path != "MEMORY.md" and not path.startswith("sessions/"):
             yield from problem_findings(ID, path, problems)
     readable: list[MemoryFile] = []
-    ordered = sorted(tree.of_kind(FileKind.MEMORY, FileKind.RECAP), key=lambda m: m.path)
-    textual = _text_blocks(ordered)
+    textual = _text_blocks(tree.memories)
     if textual:
         yield text_blocks_finding(ID, textual, len(tree.memories))
-    for memory in ordered:
+    grouped = {m.path for m in textual}
+    for memory in sorted(tree.of_kind(FileKind.MEMORY, FileKind.RECAP), key=lambda m: m.path):
         yield from reading_findings(ID, memory)
         if memory.kind is not FileKind.MEMORY:
             continue
-        if memory not in textual:
+        if memory.path not in grouped:
             yield from problem_findings(ID, memory.path, memory.problems)
         if memory.frontmatter is not None or not (memory.frontmatter_present or memory.problems):
             readable.append(memory)
@@ -193,15 +193,11 @@ def _text_blocks(memories: list[MemoryFile]) -> list[MemoryFile]:
     """The memories whose block YAML reads as one text (``key:value`` lines without a space
     after the colon), when they are most of the folder and at least ``TEXT_BLOCKS``: the
     format of whatever writes them, not a lapse of each."""
-    only = [
-        m
-        for m in memories
-        if m.kind is FileKind.MEMORY
-        and m.problems
-        and all(p.code == NOT_MAPPING for p in m.problems)
-    ]
-    kept = [m for m in memories if m.kind is FileKind.MEMORY]
-    return only if len(only) >= TEXT_BLOCKS and len(only) * 2 > len(kept) else []
+    only = sorted(
+        (m for m in memories if m.problems and all(p.code == NOT_MAPPING for p in m.problems)),
+        key=lambda m: m.path,
+    )
+    return only if len(only) >= TEXT_BLOCKS and len(only) * 2 > len(memories) else []
 
 
 def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
