@@ -200,12 +200,14 @@ def _into_missing_folders(missing: Links) -> dict[str, Links]:
     (``../../../plans/``): one cause, the folder gone or moved, not one per link."""
     by_folder: dict[str, Links] = {}
     for link, target in missing:
-        if target.inside or target.absolute is None:
-            continue
-        folder = os.path.dirname(target.absolute)
-        if not os.path.isdir(folder):
-            by_folder.setdefault(folder, []).append((link, target))
-    return {folder: links for folder, links in by_folder.items() if len(links) >= 2}
+        if not target.inside and target.absolute is not None:
+            by_folder.setdefault(os.path.dirname(target.absolute), []).append((link, target))
+    # the disk asked once a folder, for folders with two links or more
+    return {
+        folder: links
+        for folder, links in by_folder.items()
+        if len(links) >= 2 and not os.path.isdir(folder)
+    }
 
 
 def _missing_folder(links: Links) -> Finding:

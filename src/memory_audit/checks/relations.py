@@ -223,6 +223,7 @@ def _names_outside(tree: MemoryTree, raw: str, source: str) -> bool:
 
 def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
     broken: list[tuple[int, str]] = []
+    top_level = "/" not in memory.path  # ``../x.md`` from here may mean the project's file
     for link in memory.links:
         if link.mention:
             continue  # a path in a code span: stale-refs' concern, not a link
@@ -234,7 +235,6 @@ def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
         if not path_part.endswith(".md") or ":" in path_part.split("/", 1)[0]:
             continue
         target = tree.resolve_path(link.target, memory.path)
-        top_level = "/" not in memory.path
         if not target.exists and not resolves_where_written(
             tree, link.target, target, top_level=top_level
         ):
