@@ -2227,3 +2227,25 @@ CASES["key-label"][0].append(
     )
 )
 CASES["key-label"][1].extend(["- Private: `true`", "- Private: `yes, only the owner`"])
+# --- a signing secret described in several words before its `:` (a payment webhook's HMAC
+# secret, in Spanish); an algorithm, a secret's name or a plain word is no key
+CASES["secret-phrase-key"] = (
+    [
+        (
+            "- **`PAY_WEBHOOK_SECRET` set**: Secret HMAC real de Fern Dashboard:"
+            " `4e1c9b7a2d5f8e0c3a6b9d2f5e8a1c4b7d0e3f6a9c2b5e8d1f4a7c0b3e6d9f2a`.",
+            "4e1c9b7a2d5f8e0c3a6b9d2f5e8a1c4b7d0e3f6a9c2b5e8d1f4a7c0b3e6d9f2a",
+        ),
+        (
+            "signing secret used by the fern webhook: Zq8Wm3Kx7Lp2Vn5Rt9Bc4Hd",
+            "Zq8Wm3Kx7Lp2Vn5Rt9Bc4Hd",
+        ),
+    ],
+    [
+        "QR token = HMAC-SHA256 of the event id",
+        "HMAC of the body: `sha256` hex digest, compared in constant time",
+        "Secret Manager name: `fern-prod-db-password`",
+        "secret rotation policy: quarterly",
+        "Secret lives in the vault under: `kv/fern/prod/webhook`",
+    ],
+)
