@@ -2249,3 +2249,8 @@ CASES["secret-phrase-key"] = (
         "Secret lives in the vault under: `kv/fern/prod/webhook`",
     ],
 )
+# --- a namespaced attribute after an account word: its name and `=` are no password
+CASES["login-pair"][1].append(
+    "restore copies prefs between two phones on one account. To turn it off:"
+    ' `android:allowBackup="false"` (default `true`)'
+)

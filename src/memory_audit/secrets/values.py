@@ -238,6 +238,8 @@ PASSWORD_KEY_ENTROPY = 2.5
 # The parts of a name: a branch's, a file's (``NOS_v6.0_develop``, ``release/2026-q3``).
 NAME_PARTS = re.compile(r"[_/-]")
 # The name of a URL query's parameter and its ``=``, the value next: ``?token=``, ``&key=``
+# an XML or HTML attribute's name and its ``=``, the value quoted after it
+ATTRIBUTE_NAME = re.compile(r"[A-Za-z_][\w.-]{0,40}=")
 QUERY_PARAMETER = re.compile(r"[?&][A-Za-z_][\w.-]{0,30}=$")
 # A label that names a token, its separator and an opening quote after it: ``token='``
 TOKEN_LABEL = re.compile(r"(?i:token|jeton)[\"'`*_]*[ \t]*(?::=|=>|[:=])[ \t]*[\"'`]?$")
@@ -540,7 +542,11 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     before = text[start - 1 : start]
     # quotes hold the value whole, and so do a table cell's pipes
     enclosed = (before in QUOTES and text[end : end + 1] == before) or rule.table
-    named = not _a_value(value, enclosed=enclosed) or _cut_address(value, text, end)
+    named = (
+        not _a_value(value, enclosed=enclosed)
+        or _cut_address(value, text, end)
+        or _attribute_name(value, text, end)
+    )
     if named or templated or named_hash or _compared(text, end):
         return False
     listed = (not first_of_pair and _listed(text, start, end)) or _paired_names(text, start, value)
@@ -952,6 +958,12 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
     named = any(p[0].isalpha() for p in parts)
     return not (named and all(ALGORITHM_PART.fullmatch(p) for p in parts))
+
+
+def _attribute_name(value: str, text: str, end: int) -> bool:
+    """``android:allowBackup="false"``: a namespaced attribute's name and its ``=``, the
+    quoted value after it, not a login and a password split at the colon."""
+    return ATTRIBUTE_NAME.fullmatch(value) is not None and text[end : end + 1] in QUOTES
 
 
 def _hyphenated_words(value: str) -> bool:
