@@ -2254,3 +2254,22 @@ CASES["login-pair"][1].append(
     "restore copies prefs between two phones on one account. To turn it off:"
     ' `android:allowBackup="false"` (default `true`)'
 )
+# --- the first password many accounts share, given beside a pattern of their addresses
+CASES["template-login-pair"] = (
+    [
+        (
+            "- **Test logins:** (teachers in the vault) | Students: `[name]@fern.edu.bo` /"
+            " `alumnoss123`",
+            "alumnoss123",
+        ),
+        ("134 new Users created (firstname@fernco.in / temp123), 27 roles granted", "temp123"),
+        ("Staff: nombre.apellido@fernco.org / Bienvenido26", "Bienvenido26"),
+    ],
+    [
+        "Login as `[name]@example.com` / `student123` in the docs",
+        "Accounts are `<user>@fern.edu` / `<password>`",
+        "email format: name@company.com / see the vault",
+        "Contact name@fern.org / support@fern.org for access",
+        "user@fern.org / v2.3.1 release notes",
+    ],
+)
