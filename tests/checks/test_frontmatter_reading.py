@@ -112,6 +112,25 @@ def test_a_dash_line_that_breaks_a_value_is_one_cut_short_finding_not_missing_fi
     assert finding.severity == "error"
 
 
+def test_a_key_pushed_in_by_white_space_is_named_not_quoting(tree_dir: Path) -> None:
+    # `` description:`` under ``name:``: YAML reads it as the name's value going on, and no
+    # quoting helps; a nested ``type:`` under ``metadata:`` is no such line
+    pushed = "---\nname: 基准叙述\n description: 基于 2026-04-24 的测试\ntype: feedback\n---\nB.\n"
+    nested = "---\nname: n\ndescription: a: b: c\nmetadata:\n  type: project\n  x: [\n---\nB.\n"
+    write_tree(
+        tree_dir,
+        {"MEMORY.md": index("pushed.md", "nested.md"), "pushed.md": pushed, "nested.md": nested},
+    )
+    found = {f.path: f for f in findings(tree_dir, "frontmatter")}
+    assert found["pushed.md"].code == "unparseable-frontmatter"
+    assert found["pushed.md"].suggestion == (
+        "remove the white space before `description:` on line 3: a key that does not start"
+        " its line continues the value above it"
+    )
+    assert found["nested.md"].code == "unparseable-frontmatter"
+    assert (found["nested.md"].suggestion or "").startswith("rewrite the failing line as")
+
+
 def test_frontmatter_bad_input_is_a_finding_or_a_clear_skip(tree_dir: Path) -> None:
     files = {
         "colons.md": "---\nname: c\ndescription: " + ":" * 10_000 + "\ntype: user\n---\n",

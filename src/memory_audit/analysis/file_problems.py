@@ -48,7 +48,7 @@ def problem_findings(
             path,
             problem.line,
             problem.message,
-            SUGGESTIONS.get(problem.code),
+            problem.suggestion or SUGGESTIONS.get(problem.code),
             key=problem.code,
             judgment=problem.code not in SUGGESTIONS,
             severity=SEVERITIES.get(problem.code),

@@ -10,3 +10,6 @@ class FileProblem:
     code: str
     message: str
     line: int | None = None
+    # what to do about this file's trouble when its cause is known (an indented key), in
+    # place of the code's general advice
+    suggestion: str | None = None

@@ -19,6 +19,10 @@ from memory_audit.tree.file_problem import FileProblem
 from memory_audit.tree.frontmatter_block import Block
 
 VALUE_LINE = re.compile(r"( *)([A-Za-z_][\w-]*):[ \t]+")
+# ``  description: ...`` under ``name: ...``: a key of Claude Code's schema pushed in by
+# white space, which YAML reads as the line above going on
+INDENTED_KEY = re.compile(r"[ \t]+(name|description|type|metadata):(?:[ \t]|$)")
+SCALAR_LINE = re.compile(r"[A-Za-z_][\w-]*:[ \t]*\S")
 TOP_KEY = re.compile(r"([A-Za-z_][\w-]*):")
 NOT_PLAIN = frozenset("\"'|>[{&*!")
 NO_FRONTMATTER = "Claude Code sees no frontmatter in this file"
@@ -56,7 +60,7 @@ def read_frontmatter(block: Block) -> Frontmatter:
     parsed = parse_block(block.text)
     offset = block.first_line
     if parsed.read_by is ReadBy.NEITHER:
-        return Frontmatter(None, parsed.read_by, (_neither(parsed, offset),))
+        return Frontmatter(None, parsed.read_by, (_neither(parsed, block.text, offset),))
     fields = as_mapping(parsed.value)
     if fields is None:
         return Frontmatter(None, parsed.read_by, (_not_mapping(parsed.value),))
@@ -77,11 +81,35 @@ def _too_large(text: str) -> FileProblem:
     return FileProblem("frontmatter-too-large", message, 1)
 
 
-def _neither(parsed: Parsed, offset: int) -> FileProblem:
+def _neither(parsed: Parsed, text: str, offset: int) -> FileProblem:
     line = parsed.error_line + offset - 1 if parsed.error_line is not None else offset - 1
     where = f" (line {line})" if parsed.error_line is not None else ""
     message = f"{NO_FRONTMATTER}: {parsed.error}{where}, and its retry fails too"
-    return FileProblem("unparseable-frontmatter", message, line)
+    return FileProblem("unparseable-frontmatter", message, line, _outdent(text, offset))
+
+
+def _outdent(text: str, offset: int) -> str | None:
+    """What to do when the block fails only because a key's line starts with white space
+    (`` description: ...`` under ``name: ...``): quoting the value, the general advice,
+    would leave it failing. None when the block has no such line, or parses no better
+    without the white space."""
+    lines = text.split("\n")
+    places = []
+    for number, line in enumerate(lines):
+        key = INDENTED_KEY.match(line)
+        # under a top-level key that has its value on its line: not a nested mapping's
+        # (``metadata:`` then ``  type: project``)
+        above = SCALAR_LINE.match(lines[number - 1]) if number else None
+        if key is not None and above is not None:
+            places.append(f"`{key.group(1)}:` on line {number + offset}")
+            lines[number] = line.lstrip(" \t")
+    if not places or as_mapping(parse_block("\n".join(lines)).value) is None:
+        return None
+    where = ", ".join(places)
+    return (
+        f"remove the white space before {where}: a key that does not start its line"
+        " continues the value above it"
+    )
 
 
 def _not_mapping(value: Any) -> FileProblem:
