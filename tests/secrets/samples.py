@@ -2273,3 +2273,11 @@ CASES["template-login-pair"] = (
         "user@fern.org / v2.3.1 release notes",
     ],
 )
+# --- a pair set in bold as a whole: the closing `**` is no part of the password
+CASES["email-password-pair"][0].append(
+    ("a confirmed demo operator **ops@fernshop.io / Harb0r#Quay7** (seeded live)", "Harb0r#Quay7")
+)
+# --- a word and digits beside an address is a (weak) password too
+CASES["email-password-pair"][0].append(
+    ("a confirmed demo operator **avery@fernshop.io / fernshop123**", "fernshop123")
+)

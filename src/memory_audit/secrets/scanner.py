@@ -287,14 +287,16 @@ class Scanner:
 
 
 def _unemphasized(text: str, start: int, end: int) -> tuple[int, int]:
-    """A value set in bold (``password: **Test@2031**``, ``__...__``): the value, without
+    """A value set in bold (``password: **Test@2031**``, ``__...__``), or ending a bold
+    run that opened earlier on its line (``**ops@host / Test@2031**``): the value, without
     the markers, which most rules' value classes take in (a password may hold ``*``)."""
     for marker in ("**", "__"):
         if end - start <= 2 * len(marker) or text[end - 2 : end] != marker:
             continue
         if text[start : start + 2] == marker:
             return start + 2, end - 2
-        if text[start - 2 : start] == marker:
+        line_start = text.rfind("\n", 0, start) + 1
+        if text.count(marker, line_start, start) % 2:
             return start, end - 2
     return start, end
 
