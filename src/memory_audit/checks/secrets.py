@@ -61,8 +61,9 @@ file (``remote.yaml``, ``key.properties``, ``.env``) and Claude Code's own setti
 the values in use, so a value found only there leaked there too and stays a problem::
 
     notes.md:4 — possible login and password pair: matched "Bl...x" (pattern: login-pair);
-    the repository publishes this value in README.md. Suggest: if it is a demo or seed
-    value, mark it as a false positive; if it is live, rotate it (it leaked in README.md too).
+    the repository publishes this value in README.md. Suggest: if it opens a deployed system
+    (a demo account on a live site too), change it there: README.md makes it public; if it
+    opens nothing deployed (a local demo, a seed for tests), mark it as a false positive.
 
 Only a value a person chooses can be published that way: one a generic rule finds by
 the words around it (a password after a label, in a login pair or a table: the value
@@ -252,8 +253,11 @@ def as_published(finding: Finding, tracked: str | None) -> Finding:
         finding,
         level=Level.SUGGESTION.value,
         message=f"{finding.message}; the repository publishes this value in {tracked}",
-        suggestion="if it is a demo or seed value, mark it as a false positive;"
-        f" if it is live, rotate it (it leaked in {tracked} too)",
+        # A demo account can be live too (seeded into the production project): what decides
+        # is whether the value opens a deployed system, not whether it is a demo's.
+        suggestion=f"if it opens a deployed system (a demo account on a live site too), change"
+        f" it there: {tracked} makes it public; if it opens nothing deployed (a local demo, a"
+        " seed for tests), mark it as a false positive",
     )
 
 
