@@ -62,6 +62,34 @@ def test_a_value_repeated_in_agents_instructions_stays_a_problem(tmp_path: Path)
     assert "publishes" not in found.message
 
 
+def test_a_published_value_a_note_places_in_production_stays_a_problem(tmp_path: Path) -> None:
+    # a demo login seeded into the production project, the production database's password
+    # the compose file repeats: the publication makes them worse, not a demo's; a product's
+    # name ("prodigy", "products") places nothing
+    seed = f"users:\n  - login: ops@fern.io\n    password: {DEMO}\n"
+    live = f"The demo operator ops@fern.io / {DEMO} now lives in the production project.\n"
+    tree = _project(tmp_path, {"tools/seed.yml": seed}, live)
+    [found] = _audit(tree)
+    assert (found.path, found.level) == ("a.md", "problem")
+    assert found.message.endswith(
+        "; the repository publishes this value in tools/seed.yml too, and the note places its"
+        " system in production"
+    )
+    assert str(found.suggestion).startswith("change it on the production system")
+    for n, words in enumerate(("the Prodigy products page", "reproduce it with the seed")):
+        note = f"{words}: ops@fern.io / {DEMO}"
+        [quiet] = _audit(_project(tmp_path / str(n), {"tools/seed.yml": seed}, note))
+        assert quiet.level == "suggestion", words
+
+
+def test_other_languages_name_production_too(tmp_path: Path) -> None:
+    seed = f"users:\n  - login: ops@fern.io\n    password: {DEMO}\n"
+    for n, words in enumerate(("生产环境数据库", "em produção desde maio", "本番サーバー")):
+        note = f"{words}: ops@fern.io / {DEMO}"
+        [found] = _audit(_project(tmp_path / str(n), {"tools/seed.yml": seed}, note))
+        assert found.level == "problem", words
+
+
 def test_a_project_root_beside_the_tree_is_searched_too(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "shop")
     repo.commit("seed", {"seed.yml": f"users:\n  - login: demo\n    password: {DEMO}\n"})

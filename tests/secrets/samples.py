@@ -2281,3 +2281,7 @@ CASES["email-password-pair"][0].append(
 CASES["email-password-pair"][0].append(
     ("a confirmed demo operator **avery@fernshop.io / fernshop123**", "fernshop123")
 )
+# --- a file name and its cache-busting query is a path, not two passwords
+CASES["both-passwords"][1].append(
+    "Contrast fixed in both themes. Cache-bust `shelf.js?v=6`/`shelf.css?v=7`/`tickets.js?v=8`."
+)

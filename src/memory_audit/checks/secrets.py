@@ -65,6 +65,11 @@ the values in use, so a value found only there leaked there too and stays a prob
     (a demo account on a live site too), change it there: README.md makes it public; if it
     opens nothing deployed (a local demo, a seed for tests), mark it as a false positive.
 
+A note that places the value's system in production (``production``, ``prod``,
+``produção``, ``生产``, ``本番`` ...) keeps it a problem: a demo login seeded into the
+production project, or the production database's password a compose file repeats, is
+live, and its publication one more place to change it for.
+
 Only a value a person chooses can be published that way: one a generic rule finds by
 the words around it (a password after a label, in a login pair or a table: the value
 kinds ``mixed``, ``strong``, ``symbol``, ``credential``, ``known``, ``any`` and ``digits``), and a
@@ -101,7 +106,7 @@ from memory_audit.model.dimension import Level
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.secrets.boundary import TreeSecrets, name_secrets, tree_secrets, tree_texts
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
-from memory_audit.secrets.published import published_secrets
+from memory_audit.secrets.published import on_production, published_secrets
 from memory_audit.secrets.repeats import repeated_secrets
 from memory_audit.secrets.retired import retired_marker
 from memory_audit.secrets.scanner import Scanner, SecretMatch
@@ -182,7 +187,10 @@ def _in_texts(
     texts = dict(tree_texts(tree))
     for places in by_value.values():
         tracked = next(filter(None, (published.get(p.match.fingerprint) for p in places)), None)
-        finding = as_published(secret_finding(places), tracked)
+        if tracked is not None and any(on_production(texts.get(p.path, "")) for p in places):
+            finding = as_published_live(secret_finding(places), tracked)
+        else:
+            finding = as_published(secret_finding(places), tracked)
         if tracked is None:
             finding = as_retired(finding, _retired_at(places, texts))
         yield finding
@@ -258,6 +266,18 @@ def as_published(finding: Finding, tracked: str | None) -> Finding:
         suggestion=f"if it opens a deployed system (a demo account on a live site too), change"
         f" it there: {tracked} makes it public; if it opens nothing deployed (a local demo, a"
         " seed for tests), mark it as a false positive",
+    )
+
+
+def as_published_live(finding: Finding, tracked: str) -> Finding:
+    """A published value in a note that places its system in production: still a problem,
+    and the repository's copy is one more place to change it for."""
+    return replace(
+        finding,
+        message=f"{finding.message}; the repository publishes this value in {tracked} too,"
+        " and the note places its system in production",
+        suggestion=f"change it on the production system ({tracked} makes it public), then"
+        " redact the copies here",
     )
 
 

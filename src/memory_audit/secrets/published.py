@@ -184,6 +184,14 @@ PUBLISHING_WORDS = re.compile(
     r"(?<![a-z0-9])(?:(?:example|sample|template|demo|seed|fixture|mock|test|unittest|spec"
     r"|development|compose)[a-z0-9]*|dev|docs?)(?![a-z0-9])|\.dist(?![a-z0-9])"
 )
+# Words a note uses for a production system. A published value in a note that places its
+# system in production is live (a demo login seeded into the production project, the
+# production database's password the compose files repeat): its publication makes it
+# worse, not a demo's. A word of its own: "prod" in "product" or "produce" names nothing.
+PRODUCTION = re.compile(
+    r"(?i:(?<![\w-])(?:production|prod|producci[oó]n|produ[cç][aã]o|produktion)(?![\w-]))"
+    r"|生产|生產|本番|운영 ?(?:환경|서버)|(?i:продакшн|прод(?![а-яё]))"
+)
 CLAUDE_FOLDER = ".claude"
 # What agents are told to read, as they read memory: a value there leaked there too (a
 # scraper's login repeated in its CLAUDE.md, a tenant's password in a skill), no publication.
@@ -192,6 +200,11 @@ AGENT_INSTRUCTIONS = frozenset(
     | {"copilot-instructions.md"}
 )
 AGENT_FOLDERS = frozenset({"skills", "agents", "commands", "prompts", "rules"})
+
+
+def on_production(text: str) -> bool:
+    """Whether a note's text places what it is about in production (:data:`PRODUCTION`)."""
+    return PRODUCTION.search(text) is not None
 
 
 def _outside(listing: str, repo: Path, tree: Path) -> Iterator[str]:

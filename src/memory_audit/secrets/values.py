@@ -238,6 +238,8 @@ PASSWORD_KEY_ENTROPY = 2.5
 # The parts of a name: a branch's, a file's (``NOS_v6.0_develop``, ``release/2026-q3``).
 NAME_PARTS = re.compile(r"[_/-]")
 # The name of a URL query's parameter and its ``=``, the value next: ``?token=``, ``&key=``
+# a file name and its query, a cache-busting version (``store.js?v=6``): a path, no value
+ASSET_QUERY = re.compile(r"[\w.-]+\.[A-Za-z0-9]{1,5}\?[\w=&.%-]*")
 # an XML or HTML attribute's name and its ``=``, the value quoted after it
 ATTRIBUTE_NAME = re.compile(r"[A-Za-z_][\w.-]{0,40}=")
 QUERY_PARAMETER = re.compile(r"[?&][A-Za-z_][\w.-]{0,30}=$")
@@ -546,6 +548,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         not _a_value(value, enclosed=enclosed)
         or _cut_address(value, text, end)
         or _attribute_name(value, text, end)
+        or ASSET_QUERY.fullmatch(value) is not None
     )
     if named or templated or named_hash or _compared(text, end):
         return False
