@@ -76,7 +76,9 @@ def test_a_published_value_a_note_places_in_production_stays_a_problem(tmp_path:
         " system in production"
     )
     assert str(found.suggestion).startswith("change it on the production system")
-    for n, words in enumerate(("the Prodigy products page", "reproduce it with the seed")):
+    for n, words in enumerate(
+        ("the Prodigy products page", "reproduce it with the seed", "a non-production copy")
+    ):
         note = f"{words}: ops@fern.io / {DEMO}"
         [quiet] = _audit(_project(tmp_path / str(n), {"tools/seed.yml": seed}, note))
         assert quiet.level == "suggestion", words
@@ -84,7 +86,9 @@ def test_a_published_value_a_note_places_in_production_stays_a_problem(tmp_path:
 
 def test_other_languages_name_production_too(tmp_path: Path) -> None:
     seed = f"users:\n  - login: ops@fern.io\n    password: {DEMO}\n"
-    for n, words in enumerate(("生产环境数据库", "em produção desde maio", "本番サーバー")):
+    for n, words in enumerate(
+        ("生产环境数据库", "em produção desde maio", "本番サーバー", "the prod-db")
+    ):
         note = f"{words}: ops@fern.io / {DEMO}"
         [found] = _audit(_project(tmp_path / str(n), {"tools/seed.yml": seed}, note))
         assert found.level == "problem", words

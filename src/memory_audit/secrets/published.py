@@ -187,9 +187,10 @@ PUBLISHING_WORDS = re.compile(
 # Words a note uses for a production system. A published value in a note that places its
 # system in production is live (a demo login seeded into the production project, the
 # production database's password the compose files repeat): its publication makes it
-# worse, not a demo's. A word of its own: "prod" in "product" or "produce" names nothing.
+# worse, not a demo's. A word of its own: "prod" in "product" or "produce" names nothing,
+# nor does "non-production" or "pre-prod"; "prod-db" and "production-ready" do.
 PRODUCTION = re.compile(
-    r"(?i:(?<![\w-])(?:production|prod|producci[oó]n|produ[cç][aã]o|produktion)(?![\w-]))"
+    r"(?i:(?<![\w-])(?:production|prod|producci[oó]n|produ[cç][aã]o|produktion)(?!\w))"
     r"|生产|生產|本番|운영 ?(?:환경|서버)|(?i:продакшн|прод(?![а-яё]))"
 )
 CLAUDE_FOLDER = ".claude"
