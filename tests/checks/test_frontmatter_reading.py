@@ -117,9 +117,16 @@ def test_a_key_pushed_in_by_white_space_is_named_not_quoting(tree_dir: Path) -> 
     # quoting helps; a nested ``type:`` under ``metadata:`` is no such line
     pushed = "---\nname: 基准叙述\n description: 基于 2026-04-24 的测试\ntype: feedback\n---\nB.\n"
     nested = "---\nname: n\ndescription: a: b: c\nmetadata:\n  type: project\n  x: [\n---\nB.\n"
+    # a block scalar's text is no pushed-in key (``description: |`` then ``  type: x``)
+    block = "---\nname: b\ndescription: |\n  type: x\nbad: [\n---\nB.\n"
     write_tree(
         tree_dir,
-        {"MEMORY.md": index("pushed.md", "nested.md"), "pushed.md": pushed, "nested.md": nested},
+        {
+            "MEMORY.md": index("pushed.md", "nested.md", "block.md"),
+            "pushed.md": pushed,
+            "nested.md": nested,
+            "block.md": block,
+        },
     )
     found = {f.path: f for f in findings(tree_dir, "frontmatter")}
     assert found["pushed.md"].code == "unparseable-frontmatter"
@@ -128,6 +135,7 @@ def test_a_key_pushed_in_by_white_space_is_named_not_quoting(tree_dir: Path) -> 
         " its line continues the value above it"
     )
     assert found["nested.md"].code == "unparseable-frontmatter"
+    assert (found["block.md"].suggestion or "").startswith("rewrite the failing line as")
     assert (found["nested.md"].suggestion or "").startswith("rewrite the failing line as")
 
 

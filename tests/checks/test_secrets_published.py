@@ -76,18 +76,49 @@ def test_a_published_value_a_note_places_in_production_stays_a_problem(tmp_path:
         " system in production"
     )
     assert str(found.suggestion).startswith("change it on the production system")
-    for n, words in enumerate(("the Prodigy products page", "reproduce it with the seed")):
+    quiet_words = (
+        *("the Prodigy products page", "reproduce it with the seed", "a non-production copy"),
+        *("never deployed to production", "Kafka 消息生产者 test", "непрод стенд"),
+    )
+    for n, words in enumerate(quiet_words):
         note = f"{words}: ops@fern.io / {DEMO}"
         [quiet] = _audit(_project(tmp_path / str(n), {"tools/seed.yml": seed}, note))
         assert quiet.level == "suggestion", words
 
 
+def test_a_development_machine_in_a_production_note_is_no_production(tmp_path: Path) -> None:
+    # a production infrastructure note's section on the developer's own database: the
+    # heading (or the value's line) names a development machine, so it stays a suggestion
+    seed = f"users:\n  - login: ops@fern.io\n    password: {DEMO}\n"
+    notes = (
+        f"# Production infrastructure\n\n**Fallback DB (dev machine, local)**\n\nops@fern.io / {DEMO}",
+        f"# 生产环境基础设施\n\n**备选数据库（开发机本地）**\n\nops@fern.io / {DEMO}",
+        f"# Production infrastructure\n\n- staging: ops@fern.io / {DEMO}",
+    )
+    for n, note in enumerate(notes):
+        [found] = _audit(_project(tmp_path / str(n), {"tools/seed.yml": seed}, note))
+        assert found.level == "suggestion", note
+
+
 def test_other_languages_name_production_too(tmp_path: Path) -> None:
     seed = f"users:\n  - login: ops@fern.io\n    password: {DEMO}\n"
-    for n, words in enumerate(("生产环境数据库", "em produção desde maio", "本番サーバー")):
+    for n, words in enumerate(
+        (
+            "生产环境数据库",
+            "em produção desde maio",
+            "本番サーバー",
+            "the prod-db",
+            "fern-prod db",
+            "PROD_DB",
+        )
+    ):
         note = f"{words}: ops@fern.io / {DEMO}"
         [found] = _audit(_project(tmp_path / str(n), {"tools/seed.yml": seed}, note))
         assert found.level == "problem", words
+    # a test user's address at a ``.local`` domain names no development machine
+    note = f"# Production DB\n- test user qa@fern.local / {DEMO}"
+    [found] = _audit(_project(tmp_path / "local", {"tools/seed.yml": seed}, note))
+    assert found.level == "problem"
 
 
 def test_a_project_root_beside_the_tree_is_searched_too(tmp_path: Path) -> None:

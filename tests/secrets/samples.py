@@ -2285,3 +2285,27 @@ CASES["email-password-pair"][0].append(
 CASES["both-passwords"][1].append(
     "Contrast fixed in both themes. Cache-bust `shelf.js?v=6`/`shelf.css?v=7`/`tickets.js?v=8`."
 )
+# --- a quoted value ending in base64's `=` is a value, not an attribute's name; a word, a dot,
+# digits and `?` is a password, not an asset's query; a counted thing's number or a
+# tracker's key beside an address is no password; bold italic loses all three stars
+CASES["password-phrase"][0].append(("DB password: `Xk7pQ2mZ9rT4v=`", "Xk7pQ2mZ9rT4v="))
+CASES["password-phrase"][0].append(("wifi password: Cafe.2024?", "Cafe.2024?"))
+CASES["email-password-pair"][1].extend(
+    [
+        "Reported by alice@fernshop.io / ticket4521",
+        "Assigned: alice@fernshop.io / sprint42",
+        "Contact dev@fernshop.io / PR-1234 for review",
+    ]
+)
+CASES["email-password-pair"][0].append(
+    ("the seeded operator ***ops@fernshop.io / Harb0r#Quay7*** works", "Harb0r#Quay7")
+)
+# --- names where a secret's description ends: a header's, a function's, a stored item's
+CASES["secret-phrase-key"][1].extend(
+    [
+        "HMAC signature header: X-Hub-Signature-256",
+        "Webhook HMAC header: X-Fern-Hmac-Sha256",
+        "HMAC verification function: verifyFernSignature2",
+        "Secret in the vault item: Fern-Prod-Webhook-2026",
+    ]
+)

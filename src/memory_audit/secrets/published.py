@@ -187,11 +187,25 @@ PUBLISHING_WORDS = re.compile(
 # Words a note uses for a production system. A published value in a note that places its
 # system in production is live (a demo login seeded into the production project, the
 # production database's password the compose files repeat): its publication makes it
-# worse, not a demo's. A word of its own: "prod" in "product" or "produce" names nothing.
+# worse, not a demo's. A word of its own: "prod" in "product" or "produce" names nothing,
+# nor does "non-production", "pre-prod", a Kafka producer (生产者) or productivity (生产力);
+# "fern-prod", "PROD_DB" and "prod-db" do.
 PRODUCTION = re.compile(
-    r"(?i:(?<![\w-])(?:production|prod|producci[oó]n|produ[cç][aã]o|produktion)(?![\w-]))"
-    r"|生产|生產|本番|운영 ?(?:환경|서버)|(?i:продакшн|прод(?![а-яё]))"
+    r"(?i:(?<![A-Za-z0-9])(?<!non-)(?<!pre-)(?<!un-)"
+    r"(?:production|prod|producci[oó]n|produ[cç][aã]o|produktion)(?![A-Za-z0-9]))"
+    r"|生产(?![者力])|生產(?![者力])|本番|운영 ?(?:환경|서버)"
+    r"|(?i:(?<![а-яё])(?:продакшн|прод)(?![а-яё]))"
 )
+# "never deployed to production", "not production-ready": the word denied, not a place
+DENIED = re.compile(r"(?i:\b(?:not|never|no|nunca|nie|jamais)\b[\w -]{0,24}$)")
+# Words for a development machine, read on a value's line and its heading. Not "test": a
+# test account on the live site is live; nor a domain's part (``qa@shop.local``).
+DEVELOPMENT = re.compile(
+    r"(?i:(?<![\w.@-])(?:dev|development|local|localhost|staging|sandbox)(?!\w))"
+    r"|开发|開發|開発|本地|ローカル|(?i:локальн)"
+)
+# A Markdown heading, or a line that is one bold run (a heading as notes often write one)
+HEADING = re.compile(r"[ \t]*(?:#{1,6}[ \t]|\*\*[^*\n]+\*\*[ \t]*$)")
 CLAUDE_FOLDER = ".claude"
 # What agents are told to read, as they read memory: a value there leaked there too (a
 # scraper's login repeated in its CLAUDE.md, a tenant's password in a skill), no publication.
@@ -202,9 +216,22 @@ AGENT_INSTRUCTIONS = frozenset(
 AGENT_FOLDERS = frozenset({"skills", "agents", "commands", "prompts", "rules"})
 
 
-def on_production(text: str) -> bool:
-    """Whether a note's text places what it is about in production (:data:`PRODUCTION`)."""
-    return PRODUCTION.search(text) is not None
+def on_production(text: str, line: int) -> bool:
+    """Whether a note places the system of the value on ``line`` (1-based) in production: the
+    note names production (:data:`PRODUCTION`, not denied: "never deployed to production"),
+    and neither the value's line nor the heading it sits under names a development machine
+    (a production note's section on the developer's own database:
+    ``**Fallback DB (dev machine, local)**``)."""
+    named = any(
+        DENIED.search(text, max(0, found.start() - 40), found.start()) is None
+        for found in PRODUCTION.finditer(text)
+    )
+    if not named:
+        return False
+    lines = text.split("\n")
+    at = max(0, min(line, len(lines)) - 1)
+    heading = next((above for above in reversed(lines[:at]) if HEADING.match(above)), "")
+    return DEVELOPMENT.search(lines[at]) is None and DEVELOPMENT.search(heading) is None
 
 
 def _outside(listing: str, repo: Path, tree: Path) -> Iterator[str]:

@@ -290,14 +290,15 @@ def _unemphasized(text: str, start: int, end: int) -> tuple[int, int]:
     """A value set in bold (``password: **Test@2031**``, ``__...__``), or ending a bold
     run that opened earlier on its line (``**ops@host / Test@2031**``): the value, without
     the markers, which most rules' value classes take in (a password may hold ``*``)."""
-    for marker in ("**", "__"):
-        if end - start <= 2 * len(marker) or text[end - 2 : end] != marker:
+    for marker in ("***", "**", "__"):  # bold italic first: its ``***`` holds ``**``
+        width = len(marker)
+        if end - start <= 2 * width or text[end - width : end] != marker:
             continue
-        if text[start : start + 2] == marker:
-            return start + 2, end - 2
+        if text[start : start + width] == marker:
+            return start + width, end - width
         line_start = text.rfind("\n", 0, start) + 1
         if text.count(marker, line_start, start) % 2:
-            return start, end - 2
+            return start, end - width
     return start, end
 
 

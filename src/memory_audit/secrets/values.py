@@ -239,7 +239,17 @@ PASSWORD_KEY_ENTROPY = 2.5
 NAME_PARTS = re.compile(r"[_/-]")
 # The name of a URL query's parameter and its ``=``, the value next: ``?token=``, ``&key=``
 # a file name and its query, a cache-busting version (``store.js?v=6``): a path, no value
-ASSET_QUERY = re.compile(r"[\w.-]+\.[A-Za-z0-9]{1,5}\?[\w=&.%-]*")
+ASSET_QUERY = re.compile(
+    r"[\w.-]+\.(?:m?js|cjs|css|html?|json|png|jpe?g|gif|svg|webp|ico|woff2?|ttf|map|php)"
+    r"\?[A-Za-z_][\w.-]*=[\w.%&=-]*"
+)
+# ``ticket4521``, ``sprint42``, ``PR-1234`` beside an address: a counted thing's number or a
+# tracker's key, not a password
+COUNTED = re.compile(
+    r"(?i:(?:ticket|issue|sprint|room|pr|task|story|bug|case|order|invoice|build|release|step"
+    r"|phase|week|day|floor|seat|gate|page|chapter|section|item|row|line|port)[-_#]?\d+)"
+)
+ISSUE_KEY = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+")
 # an XML or HTML attribute's name and its ``=``, the value quoted after it
 ATTRIBUTE_NAME = re.compile(r"[A-Za-z_][\w.-]{0,40}=")
 QUERY_PARAMETER = re.compile(r"[?&][A-Za-z_][\w.-]{0,30}=$")
@@ -370,6 +380,9 @@ ITEM = re.compile(r"""[^\s`'"/]+""")
 PAIRED = re.compile(r"[^\s|/]+ ?/ ?[`'\"]?$")
 SEPARATORS = (":", "=", "：", "|")
 # A key made of hex digits or a UUID, as printers, backup servers and many APIs issue them.
+# ``verifyStripeSignature2``, ``XHubSignature256``: three words or more and a number, an
+# identifier's name where a key would be; a generated key has no run of words
+WORDS_IDENTIFIER = re.compile(r"(?:[a-z]{3,}|[A-Z]{1,3}[a-z]{2,})(?:[A-Z][a-z]{2,}){2,}[0-9]{0,4}")
 RANDOM_KEY = re.compile(
     r"^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}"
     r"|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
@@ -547,7 +560,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     named = (
         not _a_value(value, enclosed=enclosed)
         or _cut_address(value, text, end)
-        or _attribute_name(value, text, end)
+        or _attribute_name(value, text, start, end)
         or ASSET_QUERY.fullmatch(value) is not None
     )
     if named or templated or named_hash or _compared(text, end):
@@ -947,7 +960,8 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
         *(CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR, COLOUR, VERSION, PINNED),
         *(RESOURCE_NAME, TIMESTAMP, DURATION),
     )
-    if any(name.match(value) for name in names):
+    counted = COUNTED.fullmatch(value) or ISSUE_KEY.fullmatch(value)
+    if counted or any(name.match(value) for name in names):
         return False
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
         return False
@@ -963,10 +977,14 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
     return not (named and all(ALGORITHM_PART.fullmatch(p) for p in parts))
 
 
-def _attribute_name(value: str, text: str, end: int) -> bool:
+def _attribute_name(value: str, text: str, start: int, end: int) -> bool:
     """``android:allowBackup="false"``: a namespaced attribute's name and its ``=``, the
-    quoted value after it, not a login and a password split at the colon."""
-    return ATTRIBUTE_NAME.fullmatch(value) is not None and text[end : end + 1] in QUOTES
+    quoted value after it, not a login and a password split at the colon. A quoted value
+    ending in ``=`` (``"c2VjcmV0="``, base64's padding) is a value."""
+    unquoted = text[start - 1 : start] not in QUOTES
+    return (
+        unquoted and ATTRIBUTE_NAME.fullmatch(value) is not None and text[end : end + 1] in QUOTES
+    )
 
 
 def _hyphenated_words(value: str) -> bool:
@@ -1166,7 +1184,8 @@ def _any(value: str, has: _Features) -> bool:
 
 
 def _key(value: str, has: _Features) -> bool:
-    return bool(RANDOM_KEY.match(value)) or (len(value) >= 16 and has.digit and has.cases)
+    mixed = len(value) >= 16 and has.digit and has.cases and not WORDS_IDENTIFIER.fullmatch(value)
+    return bool(RANDOM_KEY.match(value)) or mixed
 
 
 # value kind -> whether a value has its shape (built once: a table of lambdas a hit cost

@@ -21,8 +21,10 @@ from memory_audit.tree.frontmatter_block import Block
 VALUE_LINE = re.compile(r"( *)([A-Za-z_][\w-]*):[ \t]+")
 # ``  description: ...`` under ``name: ...``: a key of Claude Code's schema pushed in by
 # white space, which YAML reads as the line above going on
-INDENTED_KEY = re.compile(r"[ \t]+(name|description|type|metadata):(?:[ \t]|$)")
-SCALAR_LINE = re.compile(r"[A-Za-z_][\w-]*:[ \t]*\S")
+INDENTED_KEY = re.compile(r"[ \t]+(name|description|type|metadata):(?:[ \t]|\r?$)")
+# a key with its value on its line; not a block scalar's opener (``description: |``), whose
+# indented lines are its text
+SCALAR_LINE = re.compile(r"[A-Za-z_][\w-]*:[ \t]*(?![|>][-+0-9]*[ \t]*\r?$)\S")
 TOP_KEY = re.compile(r"([A-Za-z_][\w-]*):")
 NOT_PLAIN = frozenset("\"'|>[{&*!")
 NO_FRONTMATTER = "Claude Code sees no frontmatter in this file"
