@@ -187,8 +187,10 @@ def _in_texts(
     texts = dict(tree_texts(tree))
     for places in by_value.values():
         tracked = next(filter(None, (published.get(p.match.fingerprint) for p in places)), None)
-        live = any(on_production(texts.get(p.path, ""), p.match.line) for p in places)
-        if tracked is not None and live:
+        # read for published values only: it splits and searches the note's whole text
+        if tracked is not None and any(
+            on_production(texts.get(p.path, ""), p.match.line) for p in places
+        ):
             finding = as_published_live(secret_finding(places), tracked)
         else:
             finding = as_published(secret_finding(places), tracked)
