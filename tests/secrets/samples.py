@@ -2309,3 +2309,7 @@ CASES["secret-phrase-key"][1].extend(
         "Secret in the vault item: Fern-Prod-Webhook-2026",
     ]
 )
+# --- a sentence's closing period after an address's password is no part of it
+CASES["email-password-pair"][0].append(
+    ("Staff: ops@fernshop.io / Bluefin42!x. More later.", "Bluefin42!x")
+)
