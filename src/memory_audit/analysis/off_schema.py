@@ -12,7 +12,7 @@ from memory_audit.analysis.note_conventions import (
     other_kind_folders,
     unfenced_fields,
 )
-from memory_audit.model.finding import Finding, make_finding
+from memory_audit.model.finding import Finding, examples, make_finding
 from memory_audit.tree.memory_file import MemoryFile
 
 CLAUDE_FIELDS = ("name", "description", "type")
@@ -81,7 +81,7 @@ def _group(
 
 def text_blocks_finding(dimension: str, files: list[MemoryFile], total: int) -> Finding:
     """Blocks YAML reads as one text, most of the folder: the format of what writes them."""
-    shown = ", ".join(f"`{m.path}`" for m in files[:3]) + (", …" if len(files) > 3 else "")
+    shown = examples([m.path for m in files])
     return make_finding(
         dimension,
         "frontmatter-not-mapping",

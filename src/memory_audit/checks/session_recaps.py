@@ -41,7 +41,7 @@ from dataclasses import dataclass
 
 from memory_audit.analysis.file_problems import problem_findings
 from memory_audit.analysis.note_conventions import follows_schema
-from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.model.finding import Finding, Skip, examples, make_finding
 from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
@@ -134,7 +134,7 @@ def _own_schema(recaps: list[MemoryFile]) -> list[MemoryFile]:
 
 
 def _own_convention(code: str, recaps: list[MemoryFile], what: str) -> Finding:
-    shown = ", ".join(f"`{r.path}`" for r in recaps[:3]) + (", …" if len(recaps) > 3 else "")
+    shown = examples([r.path for r in recaps])
     expected = "`YYYY-MM-DD-<slug>.md`" if code == "recap-filename" else "`type: session-recap`"
     return make_finding(
         ID,

@@ -136,6 +136,12 @@ def listed_at(names: Sequence[str], lines: Sequence[int], most: int) -> str:
     return f"{shown}{more} (lines {at})"
 
 
+def examples(paths: Sequence[str], most: int = 3) -> str:
+    """A grouped finding's first ``most`` files, in backticks, "…" after them when there are
+    more: "`a.md`, `b.md`, `c.md`, …"."""
+    return ", ".join(f"`{p}`" for p in paths[:most]) + (", …" if len(paths) > most else "")
+
+
 def distinct(findings: Iterable[Finding]) -> list[Finding]:
     """Every finding with its own fingerprint, in the order given.
 

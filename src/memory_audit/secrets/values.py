@@ -237,7 +237,6 @@ DIGITS_ENTROPY = 2.0
 PASSWORD_KEY_ENTROPY = 2.5
 # The parts of a name: a branch's, a file's (``NOS_v6.0_develop``, ``release/2026-q3``).
 NAME_PARTS = re.compile(r"[_/-]")
-# The name of a URL query's parameter and its ``=``, the value next: ``?token=``, ``&key=``
 # a file name and its query, a cache-busting version (``store.js?v=6``): a path, no value
 ASSET_QUERY = re.compile(
     r"[\w.-]+\.(?:m?js|cjs|css|html?|json|png|jpe?g|gif|svg|webp|ico|woff2?|ttf|map|php)"
@@ -252,6 +251,7 @@ COUNTED = re.compile(
 ISSUE_KEY = re.compile(r"[A-Z][A-Z0-9]{1,9}-\d+")
 # an XML or HTML attribute's name and its ``=``, the value quoted after it
 ATTRIBUTE_NAME = re.compile(r"[A-Za-z_][\w.-]{0,40}=")
+# The name of a URL query's parameter and its ``=``, the value next: ``?token=``, ``&key=``
 QUERY_PARAMETER = re.compile(r"[?&][A-Za-z_][\w.-]{0,30}=$")
 # A label that names a token, its separator and an opening quote after it: ``token='``
 TOKEN_LABEL = re.compile(r"(?i:token|jeton)[\"'`*_]*[ \t]*(?::=|=>|[:=])[ \t]*[\"'`]?$")
