@@ -132,6 +132,9 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "setext--": _repeat("a\n-\n"),
     # a table's header and separator, again and again: each separator restarted the walk
     "password-table": _repeat("| password |\n|---|\n"),
+    # logins set in bold on one line: each value's closing ``**`` had the markers before it
+    # on its line counted again
+    "bold-logins": _repeat("**ops@host.io / Test@2031** "),
     # words of 250 characters, each different (a cache of words does not help)
     "a- words": lambda n: _words("a-", n),
     "/ words": lambda n: _words("/", n),

@@ -35,7 +35,7 @@ from memory_audit.analysis.fast_regex import compile_fast
 from memory_audit.secrets.redact import fingerprint, redact, value_fingerprint
 from memory_audit.secrets.rules import DFA_MEMORY, RE2_ERRORS, Rule, RuleSet, bytes_pattern
 from memory_audit.secrets.tables import table_cells
-from memory_audit.secrets.values import plausible
+from memory_audit.secrets.values import markers_before, plausible
 
 try:
     import re2 as _re2
@@ -297,7 +297,7 @@ def _unemphasized(text: str, start: int, end: int) -> tuple[int, int]:
         if text[start : start + width] == marker:
             return start + width, end - width
         line_start = text.rfind("\n", 0, start) + 1
-        if text.count(marker, line_start, start) % 2:
+        if markers_before(text, line_start, start, marker) % 2:
             return start, end - width
     return start, end
 

@@ -825,6 +825,27 @@ def _self_named(value: str) -> bool:
     return _kind_among_stand_ins(parts)
 
 
+def markers_before(text: str, line_start: int, start: int, marker: str) -> int:
+    """How many ``marker`` the line from ``line_start`` holds before ``start``, counted from
+    the line's start as ``str.count`` does (non-overlapping). The places are worked out once a
+    line: counting them again for each value on a line of many values was quadratic."""
+    return bisect.bisect_right(_marker_ends(text, line_start, marker), start)
+
+
+@functools.lru_cache(maxsize=16)
+def _marker_ends(text: str, line_start: int, marker: str) -> list[int]:
+    line_end = text.find("\n", line_start)
+    if line_end < 0:
+        line_end = len(text)
+    ends = []
+    at = text.find(marker, line_start, line_end)
+    while at >= 0:
+        at += len(marker)
+        ends.append(at)
+        at = text.find(marker, at, line_end)
+    return ends
+
+
 def _test_account_in_prose(value: str, text: str, start: int) -> bool:
     """A stand-in word and a number (``Test@2031``, ``Demo2024!``) that a note gives as a
     password, in its prose (bare or in backticks): a test account's on the system the
@@ -833,7 +854,7 @@ def _test_account_in_prose(value: str, text: str, start: int) -> bool:
     if not _leading_stand_in(value.removesuffix("!")):
         return False
     line_start = text.rfind("\n", 0, start) + 1
-    if text[start - 1 : start] in ('"', "'") or text.count('"', line_start, start) % 2:
+    if text[start - 1 : start] in ('"', "'") or markers_before(text, line_start, start, '"') % 2:
         return False  # in a string: "password": "...", "user=qa&password=..."
     spans = _fenced(text)
     at = bisect.bisect_right(spans, (start, len(text))) - 1
