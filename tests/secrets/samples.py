@@ -2313,3 +2313,37 @@ CASES["secret-phrase-key"][1].extend(
 CASES["email-password-pair"][0].append(
     ("Staff: ops@fernshop.io / Bluefin42!x. More later.", "Bluefin42!x")
 )
+# --- a key's clear value, as a note keeps it beside the key's name and prefix
+CASES["plaintext-key"] = (
+    [
+        (
+            "- **Plaintext** (one-shot at creation, shared 2026-05-15): "
+            "`fnk_7c1e9a44b2d05f6e8a3b1c9d7e2f4a6b8c0d1e3f5a7b9c2d4e6f8a0b1c3d5e7f`",
+            "fnk_7c1e9a44b2d05f6e8a3b1c9d7e2f4a6b8c0d1e3f5a7b9c2d4e6f8a0b1c3d5e7f",
+        ),
+        ("cleartext: `Qm9yZWFsLUZlcm4tS2V5LTIwMjY5`", "Qm9yZWFsLUZlcm4tS2V5LTIwMjY5"),
+    ],
+    [
+        "- **Prefix:** `fnk_7c1e9a44` (the plaintext is shown once)",
+        "Plaintext: `hello-world-message`",
+        "plaintext: `<the token shown at creation>`",
+        "the plaintext was rotated; see `docs/keys/fern_rotation_2026.md`",
+    ],
+)
+# --- a Firebase web app's API key is public by design (every client of the app ships it);
+# a Gemini key beside a Firebase setting is not
+_firebase = "AIza" + rnd(URLSAFE, 35)
+_gemini = "AIza" + rnd(URLSAFE, 35)
+CASES["google-api-key"][0].extend(
+    [
+        (f"FIREBASE_PROJECT_ID=fern-ledger\nGEMINI_API_KEY={_gemini}", _gemini),
+        (f"Firebase project `fern-ledger`; Gemini key: `{_gemini}`", _gemini),
+    ]
+)
+CASES["google-api-key"][1].extend(
+    [
+        f"**Firebase project:** `fern-ledger` | API key: `{_firebase}`",
+        f'const FIREBASE_API_KEY = "{_firebase}";',
+        f'const firebaseConfig = {{\n  apiKey: "{_firebase}",\n  authDomain: "fern.app"\n}};',
+    ]
+)

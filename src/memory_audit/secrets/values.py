@@ -315,6 +315,14 @@ LOCAL_HOST = re.compile(
 # Supabase's "sb_publishable_"), a PostHog project key ("phc_"), a Mapbox public token
 # ("pk.eyJ..."). Their secret counterparts ("sk_live_", "sb_secret_", "phx_", "sk.") are not.
 PUBLISHABLE = re.compile(r"^(?:pk_(?:live|test)_|sb_publishable_|phc_|pk\.eyJ)")
+# A Firebase web app's API key: Google's key format, named for Firebase on its line, or in a
+# web app's config object opened on the lines just before. It identifies the project to
+# Google and ships in every client of the app (Firebase's security rules guard the data),
+# so it is public by design; a Gemini or Maps key on its line is not.
+FIREBASE_KEY_LINE = re.compile(r"(?i:firebase)")
+FIREBASE_CONFIG = re.compile(r"(?i:firebaseConfig|initializeApp\()")
+OTHER_GOOGLE_API = re.compile(r"(?i:gemini|generative|maps|places|youtube|vertex|palm|vision)")
+FIREBASE_CONFIG_LINES = 4
 # A JWT whose payload (base64url JSON) gives a role that is public by design: Supabase's
 # anon key (role "anon") is in every client of the project; its service_role key is not.
 JWT_PAYLOAD = re.compile(r"^eyJ[A-Za-z0-9_-]+\.(eyJ[A-Za-z0-9_-]+)\.[A-Za-z0-9_-]")
@@ -530,7 +538,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         PLACEHOLDER.search(value) or VENDOR_PLACEHOLDER.match(value) or DESCRIBED.fullmatch(value)
     )
     # a key public by design, whatever rule found it: a JWT, or a key after "API key:"
-    public = _public_by_design(value)
+    public = _public_by_design(value) or _firebase_web_key(text, start, value)
     # a format written out, ``https://USER:TOKEN@host``: the password before the host
     words = {value.lower(), _userinfo_password(text, start, value).lower()}
     stand_in = (
@@ -628,6 +636,25 @@ def _template_default(text: str, start: int, end: int) -> bool:
     scheme = _scheme_before(text, start)
     user = text[scheme + 3 : start - 1] if scheme >= 0 else ""
     return DEFAULT_PASSWORD.fullmatch(value) is not None or value.lower() == user.lower()
+
+
+def _firebase_web_key(text: str, start: int, value: str) -> bool:
+    """A Firebase web app's API key (``FIREBASE_API_KEY = "AIza..."``, ``Firebase project:
+    `x` | API key: `AIza...` ``, ``apiKey: "AIza..."`` in ``firebaseConfig``): public by
+    design, as its clients ship it."""
+    if not value.startswith("AIza"):
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    if OTHER_GOOGLE_API.search(line):
+        return False
+    if FIREBASE_KEY_LINE.search(line):
+        return True
+    above = line_start
+    for _ in range(FIREBASE_CONFIG_LINES):
+        above = text.rfind("\n", 0, max(0, above - 1)) + 1
+    return FIREBASE_CONFIG.search(text, above, line_start) is not None
 
 
 def _public_by_design(value: str) -> bool:
