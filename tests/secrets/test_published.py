@@ -226,3 +226,20 @@ def test_claude_codes_own_folder_publishes_nothing(tmp_path: Path) -> None:
     )
     found = published_in(project.path, project.path / "projects/shop/memory", values)
     assert found == {"three": "projects/shop/seed.py"}
+
+
+def test_a_folder_of_the_same_name_in_a_path_publishes_nothing(tmp_path: Path) -> None:
+    # An access point's password that is also its owner's user name: a header file naming a
+    # path through the owner's home folder holds it as a folder, not as the password; the
+    # sketch that sets it publishes it.
+    repo = Repo(tmp_path / "gauge")
+    repo.commit(
+        "firmware",
+        {
+            "a/Model.h": '#include "/Users/harbor2207/sdk/board.h"\n',
+            "b/ota.ino": 'const char* OTA_PASS = "harbor2207";\n',
+            "memory/a.md": "softap password harbor2207\n",
+        },
+    )
+    found = published_in(repo.path, repo.path / "memory", {"one": "harbor2207"})
+    assert found == {"one": "b/ota.ino"}

@@ -63,3 +63,37 @@ def test_only_the_values_own_line_is_read() -> None:
     text = f"old notes below\npassword: {VALUE}\nrevoked tokens are listed in vault.md\n"
     start = text.index(VALUE)
     assert retired_marker(text, start, start + len(VALUE)) is None
+
+
+BANNERS = [
+    (
+        "> ⚠️ **[LEGACY]** Notes of the old shop site, retired in 2026/04: for history only.",
+        "retired",
+    ),
+    ("> ⚠️ **[LEGACY]** 本文件為舊站的進度。舊站已於 2026/04 退役，內容僅供參考。", "退役"),
+    ("# Fern billing (decommissioned 2026-03)", "decommissioned"),
+]
+LIVE_BANNERS = [
+    "> [LEGACY] The old shop site still serves the archive.",  # legacy, not retired
+    "Notes of the shop site, retired in 2026/04 (the API is not).",  # no banner
+    "> Deprecated: use the v2 endpoints.",
+]
+
+
+@pytest.mark.parametrize(("banner", "marker"), BANNERS)
+def test_a_banner_opening_the_note_that_retires_its_system_retires_its_values(
+    banner: str, marker: str
+) -> None:
+    text = f"---\nname: shop\ndescription: old site\n---\n\n{banner}\n\n## Keys\n- sync key = {VALUE}\n"
+    start = text.index(VALUE)
+    assert retired_marker(text, start, start + len(VALUE)) == marker
+
+
+@pytest.mark.parametrize("banner", LIVE_BANNERS)
+def test_a_banner_that_retires_nothing_or_a_later_line_retires_no_value(banner: str) -> None:
+    text = f"{banner}\n\n## Keys\n- sync key = {VALUE}\n"
+    start = text.index(VALUE)
+    assert retired_marker(text, start, start + len(VALUE)) is None
+    later = f"# Shop\n\nSome notes.\n> The old site was retired.\n- sync key = {VALUE}\n"
+    start = later.index(VALUE)
+    assert retired_marker(later, start, start + len(VALUE)) is None

@@ -67,6 +67,8 @@ INDEX = "MEMORY.md"
 BINARY_SNIFF = 8000  # git's own test: a NUL byte in the first 8000 bytes
 
 
+# A value between two of these is a folder's name in a path, not the value standing alone.
+PATH_SEPARATORS = ("/", "\\")
 # A key in base64, padded or not (an Ed25519 secret key, 88 characters with "=="): no
 # person types 32 characters of it.
 BASE64_KEY = re.compile(r"^(?=[^\s]*[A-Z])(?=[^\s]*[a-z])(?=[^\s]*[0-9])[A-Za-z0-9+/]{32,}={0,2}$")
@@ -340,13 +342,16 @@ def _small_file(path: Path) -> bytes | None:
 
 
 def _stands_alone(text: str, value: str) -> bool:
-    """``value`` in ``text`` and not part of a longer word (``demo1234`` in ``demo12345``)."""
+    """``value`` in ``text`` and not part of a longer word (``demo1234`` in ``demo12345``),
+    nor a folder's name in a path (``/Users/<value>/sdk``: an owner's user name that is
+    also the password)."""
     at = text.find(value)
     while at != -1:
         end = at + len(value)
         before = text[at - 1] if at else " "
         after = text[end] if end < len(text) else " "
-        if not (_joins(before, value[0]) or _joins(after, value[-1])):
+        folder = before in PATH_SEPARATORS and after in PATH_SEPARATORS
+        if not (folder or _joins(before, value[0]) or _joins(after, value[-1])):
             return True
         at = text.find(value, at + 1)
     return False

@@ -103,6 +103,27 @@ AFTER_PHRASES = (
     "폐기됨",
     "만료됨",
 )
+# A banner opening a note, and its words that record the note's whole system as gone.
+BANNER_STARTS = (">", "#", "**", "⚠", "[")
+BANNER_WORDS = (
+    "retired",
+    "decommissioned",
+    "shut down",
+    "no longer in use",
+    "no longer exists",
+    "退役",
+    "已下线",
+    "已下線",
+    "已停用",
+    "已废弃",
+    "已廢棄",
+    "廃止",
+    "dado de baja",
+    "desativado",
+    "stillgelegt",
+)
+# How much of a note is read for its banner: a frontmatter block and the first lines.
+BANNER_REACH = 4000
 # Words between the marker and the value that make the value the one in use (``old
 # password X, new password Y``: Y; ``rotated to Y``).
 LIVE_WORDS = frozenset("new now current currently latest active live to into".split())
@@ -121,7 +142,7 @@ WORD_EDGES = "\"'`*_()[]{}<>,.;:!?—–-|"
 
 def retired_marker(text: str, start: int, end: int) -> str | None:
     """The word in ``text`` that records the value at ``start..end`` as no longer valid
-    (``revoked``, ``old``), or None. Reads the value's line only."""
+    (``revoked``, ``old``), or None. Reads the value's line, then the note's banner."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     if line_end < 0:
@@ -129,7 +150,35 @@ def retired_marker(text: str, start: int, end: int) -> str | None:
     before = _marker_before(text[max(line_start, start - REACH) : start])
     if before is not None:
         return before
-    return _marker_after(text[end : min(line_end, end + REACH)])
+    after = _marker_after(text[end : min(line_end, end + REACH)])
+    return after if after is not None else _retired_banner(text)
+
+
+def _retired_banner(text: str) -> str | None:
+    """The word of a banner opening the note (its first line after the frontmatter, set
+    apart as a quote, a heading or in bold) that records the system the whole note is about
+    as retired: ``> [LEGACY] The old shop site was retired in 2026/04; for history only``.
+    A value the note keeps for that system opens nothing now, as a value marked so on its
+    own line does; a banner that only says legacy or deprecated does not say that."""
+    first = _first_body_line(text)
+    if not first.startswith(BANNER_STARTS):
+        return None
+    lowered = first.lower()
+    return next((word for word in BANNER_WORDS if word in lowered), None)
+
+
+def _first_body_line(text: str) -> str:
+    """The first line that is not blank, after a leading frontmatter block."""
+    lines = iter(text[:BANNER_REACH].splitlines())
+    first = next(lines, "").strip()
+    if first == "---":
+        for line in lines:
+            if line.strip() == "---":
+                break
+        first = ""
+    if first:
+        return first
+    return next((line.strip() for line in lines if line.strip()), "")
 
 
 def _marker_before(before: str) -> str | None:
