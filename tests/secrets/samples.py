@@ -2355,3 +2355,10 @@ CASES["email-password-pair"][0].append(
         "lynx2026",
     )
 )
+# --- a credential's type where a value would be: an OAuth redirect's query, a key's kind
+CASES["generic-assignment"][1].extend(
+    [
+        "the portal redirects with #token_type=bearer&expires_in=3515 after login",
+        "key_type: ed25519Sk2026hardware",
+    ]
+)
