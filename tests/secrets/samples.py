@@ -2347,3 +2347,18 @@ CASES["google-api-key"][1].extend(
         f'const firebaseConfig = {{\n  apiKey: "{_firebase}",\n  authDomain: "fern.app"\n}};',
     ]
 )
+# --- an address and a password, each in backticks: the address's rule reads the pair (a
+# `mixed` password), before the backticked pair's, whose `strong` kind would take the text
+CASES["email-password-pair"][0].append(
+    (
+        "- ✅ **Initial user** Avery Fern seeded: `a.fern@harborco.io` / `lynx2026` (role admin)",
+        "lynx2026",
+    )
+)
+# --- a credential's type where a value would be: an OAuth redirect's query, a key's kind
+CASES["generic-assignment"][1].extend(
+    [
+        "the portal redirects with #token_type=bearer&expires_in=3515 after login",
+        "key_type: ed25519Sk2026hardware",
+    ]
+)

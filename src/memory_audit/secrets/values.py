@@ -367,6 +367,12 @@ NO_SECRET_KEY = re.compile(
     r"|foreign|gpg|pgp|ssh|lookup|dedupe?|routing|row|column|index|i18n|translation)[_-]?key)"
     + KEY_LABEL_END
 )
+# A credential's type, kind or format named where a value would be: ``token_type=bearer``
+# (an OAuth redirect's query), ``key_type: ed25519``; what kind it is, not the credential.
+TYPE_NAMED = re.compile(
+    r"(?i:(?:token|key|secret|password|credential)s?[_-](?:type|kind|format|scheme))"
+    + KEY_LABEL_END
+)
 DESIGN_TOKEN = re.compile(
     r"(?:(?i:\bdesign[ _-]?tokens?\b)|디자인 ?토큰|デザイン ?トークン"
     r"|设计令牌|設計令牌|设计 ?token)"
@@ -1400,13 +1406,15 @@ def _in_context(text: str, start: int, end: int) -> bool:
 
 
 def _labelled_no_secret(before: str, value: str) -> bool:
-    """The label names a design system's token, a round of work ("Figma pass: step1+step2")
-    or a key that keys no secret ("VAPID_PUBLIC_KEY:"), or a key named in capitals is given
-    words joined by hyphens ("BUTTON_TEXT_KEY = "x-kde-reply-submit-button-text"")."""
+    """The label names a design system's token, a round of work ("Figma pass: step1+step2"),
+    a key that keys no secret ("VAPID_PUBLIC_KEY:") or a credential's type ("token_type="),
+    or a key named in capitals is given words joined by hyphens ("BUTTON_TEXT_KEY =
+    "x-kde-reply-submit-button-text"")."""
     near = max(0, len(before) - NEAR)
     if KEY_NAMED.search(before, near) and KEBAB_WORDS.fullmatch(value):
         return True
-    return any(label.search(before, near) for label in (DESIGN_TOKEN, WORK_PASS, NO_SECRET_KEY))
+    labels = (DESIGN_TOKEN, WORK_PASS, NO_SECRET_KEY, TYPE_NAMED)
+    return any(label.search(before, near) for label in labels)
 
 
 def _around(text: str, start: int, end: int) -> tuple[str, str]:
