@@ -38,14 +38,50 @@ def test_a_demo_login_the_readme_prints_is_a_suggestion_naming_the_file(tmp_path
     tree = _project(tmp_path, {"docs/README.md": readme}, f"The demo login is demo/{DEMO} here.")
     [found] = _audit(tree)
     assert (found.code, found.path, found.level) == ("possible-secret", "a.md", "suggestion")
-    assert found.message.endswith("; the repository publishes this value in docs/README.md")
-    # a demo account can be live too: the advice turns on whether it opens a deployed system
+    assert found.message.endswith("; docs/README.md hands this demo login out")
     assert str(found.suggestion).startswith(
-        "if it opens a deployed system (a demo account on a live site too), change it there:"
-        " docs/README.md makes it public;"
+        "if the demo account is meant to be public, mark it as a false positive; if it can do"
+        " more than a demo should, change it on the live site (docs/README.md makes it public)"
     )
-    assert str(found.suggestion).endswith("mark it as a false positive")
     assert DEMO not in repr(found)
+
+
+def test_a_published_value_no_readme_hands_out_as_a_demo_turns_on_a_deployed_system(
+    tmp_path: Path,
+) -> None:
+    # a seed file's login, or a README's that the note does not call a demo's: a demo
+    # account can be live too, so the advice turns on whether it opens a deployed system
+    cases = (
+        ({"tools/seed.yml": f"users:\n  - demo/{DEMO}\n"}, f"The demo login is demo/{DEMO} here."),
+        ({"README.md": f"Ops: ops/{DEMO}\n"}, f"The ops login is ops/{DEMO} here."),
+    )
+    for n, (files, note) in enumerate(cases):
+        [found] = _audit(_project(tmp_path / str(n), files, note))
+        assert found.level == "suggestion", note
+        assert "publishes this value in" in found.message
+        assert str(found.suggestion).startswith(
+            "if it opens a deployed system (a demo account on a live site too), change it there:"
+        )
+        assert str(found.suggestion).endswith("mark it as a false positive")
+
+
+def test_a_demo_login_the_readme_hands_out_stays_a_suggestion_in_production(
+    tmp_path: Path,
+) -> None:
+    # a live site's public demo, its login in the README and pre-filled on the sign-in page:
+    # changing it breaks the demo its owner offers on purpose. A seed file's demo login in
+    # production stays a problem (above), and so does a README's login no demo is named for.
+    readme = f"# Shop\n\nTry the live demo: owner@shop.demo / {DEMO}\n"
+    note = f"Deployed to production on Render.\n- **Demo login:** owner@shop.demo / {DEMO}"
+    [found] = _audit(_project(tmp_path / "demo", {"README.md": readme}, note))
+    assert (found.level, found.message.endswith("; README.md hands this demo login out")) == (
+        "suggestion",
+        True,
+    )
+    ops = f"Deployed to production on Render.\n- **Ops login:** ops@fern.io / {DEMO}"
+    [live] = _audit(_project(tmp_path / "ops", {"README.md": f"ops@fern.io / {DEMO}\n"}, ops))
+    assert live.level == "problem"
+    assert "the note places its system in production" in live.message
 
 
 def test_a_value_repeated_in_agents_instructions_stays_a_problem(tmp_path: Path) -> None:

@@ -68,7 +68,14 @@ the values in use, so a value found only there leaked there too and stays a prob
 A note that places the value's system in production (``production``, ``prod``,
 ``produção``, ``生产``, ``本番`` ...) keeps it a problem: a demo login seeded into the
 production project, or the production database's password a compose file repeats, is
-live, and its publication one more place to change it for.
+live, and its publication one more place to change it for. A demo login the README hands
+out (the value's line names a demo, and the file publishing it is a README) stays a
+suggestion even then: its owner offers the demo on purpose::
+
+    notes.md:6 — possible login and password pair: matched "Bl...x" (pattern: login-pair);
+    README.md hands this demo login out. Suggest: if the demo account is meant to be
+    public, mark it as a false positive; if it can do more than a demo should, change it on
+    the live site (README.md makes it public).
 
 Only a value a person chooses can be published that way: one a generic rule finds by
 the words around it (a password after a label, in a login pair or a table: the value
@@ -106,7 +113,7 @@ from memory_audit.model.dimension import Level
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.secrets.boundary import TreeSecrets, name_secrets, tree_secrets, tree_texts
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
-from memory_audit.secrets.published import on_production, published_secrets
+from memory_audit.secrets.published import handed_out_demo, on_production, published_secrets
 from memory_audit.secrets.repeats import repeated_secrets
 from memory_audit.secrets.retired import retired_marker
 from memory_audit.secrets.scanner import Scanner, SecretMatch
@@ -189,6 +196,10 @@ def _in_texts(
         tracked = next(filter(None, (published.get(p.match.fingerprint) for p in places)), None)
         # read for published values only: it splits and searches the note's whole text
         if tracked is not None and any(
+            handed_out_demo(tracked, texts.get(p.path, ""), p.match.line) for p in places
+        ):
+            finding = as_handed_out_demo(secret_finding(places), tracked)
+        elif tracked is not None and any(
             on_production(texts.get(p.path, ""), p.match.line) for p in places
         ):
             finding = as_published_live(secret_finding(places), tracked)
@@ -269,6 +280,20 @@ def as_published(finding: Finding, tracked: str | None) -> Finding:
         suggestion=f"if it opens a deployed system (a demo account on a live site too), change"
         f" it there: {tracked} makes it public; if it opens nothing deployed (a local demo, a"
         " seed for tests), mark it as a false positive",
+    )
+
+
+def as_handed_out_demo(finding: Finding, tracked: str) -> Finding:
+    """A demo login the project's README hands out to its users: a suggestion, since its
+    owner publishes it on purpose; only an account that can do more than a demo should
+    needs changing."""
+    return replace(
+        finding,
+        level=Level.SUGGESTION.value,
+        message=f"{finding.message}; {tracked} hands this demo login out",
+        suggestion="if the demo account is meant to be public, mark it as a false positive;"
+        f" if it can do more than a demo should, change it on the live site ({tracked}"
+        " makes it public)",
     )
 
 
