@@ -2362,3 +2362,11 @@ CASES["generic-assignment"][1].extend(
         "key_type: ed25519Sk2026hardware",
     ]
 )
+# --- where the key goes, said in other languages: a placeholder ("paste the new key here")
+CASES["generic-assignment"][1].extend(
+    [
+        'ANTHROPIC_API_KEY = "wklej-tutaj-nowy-klucz-z-konsoli2"',
+        'API_KEY = "pega-aqui-tu-clave-nueva2"',
+        'API_KEY = "neuen-Schluessel-hier-einfuegen2"',
+    ]
+)

@@ -69,6 +69,10 @@ PLACEHOLDER = re.compile(
     r"|ABC-(?:DEF|xxx)"
     # how to make one, or where it goes: "generate-with-openssl-rand-base64-32", "key-here"
     r"|generate[_-](?:with|using|via|an?|one|me|random|your)|[_-]here\b"
+    # ... in other languages, words joined as a value is: "paste-here" in Polish ("wklej-
+    # tutaj-nowy-klucz"), Spanish, Portuguese, German, French and Italian
+    r"|\bpaste[_-]|\bwklej[_-]|[_-]tutaj\b|[_-]aqu[ií]\b|\b(?:pega|cole|collez|incolla)[_-]"
+    r"|[_-](?:hier|ici|qui)\b|einf(?:ü|ue)gen"
     # what goes there, described: "random-32-char-string"; a word in brackets: "[PASS]"
     r"|random[_-](?:\d+[_-])?(?:chars?|characters?|bytes?|hex|string|value|secret)\b"
     r"|\[[a-z][a-z _-]{1,20}\]"
