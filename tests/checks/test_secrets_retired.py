@@ -63,3 +63,21 @@ def test_a_value_still_to_revoke_stays_a_problem(tmp_path: Path) -> None:
     tree = _tree(tmp_path, f"The staging password `{OLD}` must be revoked before launch.")
     [(_, level, _)] = _audit(tree, tmp_path)
     assert level == "problem"
+
+
+def test_a_banner_retiring_the_notes_system_is_named_at_its_own_line(tmp_path: Path) -> None:
+    # the note opens with a banner that retires the site it is about: its keys are the old
+    # site's, and the message names the banner's line, not the value's
+    banner = "> ⚠️ **[LEGACY]** Notes of the old booking site, retired in 2026/04."
+    tree = write_tree(
+        tmp_path / "memory",
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", body=f"{banner}\n\n## Keys\n- sync password: `{OLD}`\n"),
+            "b.md": memory("b", body=f"The booking password is `{NEW}`.\n"),
+        },
+    )
+    (a_path, a_level, a_message), (b_path, b_level, _) = _audit(tree, tmp_path)
+    assert (a_path, a_level) == ("a.md", "suggestion")
+    assert a_message.endswith('; a.md:6 records it as no longer valid ("retired")')
+    assert (b_path, b_level) == ("b.md", "problem")

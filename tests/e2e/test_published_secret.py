@@ -34,7 +34,7 @@ def test_a_published_demo_login_is_a_suggestion_and_no_failure(tmp_path: Path) -
     assert as_json.returncode == 0, as_json.stderr
     [found] = json.loads(as_json.stdout)["reports"][0]["findings"]
     assert found["level"] == "suggestion"
-    assert found["message"].endswith("the repository publishes this value in README.md")
+    assert found["message"].endswith("README.md hands this demo login out")
     as_text = audit(tree)
     assert as_text.returncode == 0
     assert "README.md" in as_text.stdout

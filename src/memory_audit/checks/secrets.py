@@ -115,7 +115,7 @@ from memory_audit.secrets.boundary import TreeSecrets, name_secrets, tree_secret
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
 from memory_audit.secrets.published import handed_out_demo, on_production, published_secrets
 from memory_audit.secrets.repeats import repeated_secrets
-from memory_audit.secrets.retired import retired_marker
+from memory_audit.secrets.retired import line_marker, retired_banner
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -210,13 +210,18 @@ def _in_texts(
         yield finding
 
 
-def _retired_at(places: list[Place], texts: dict[str, str]) -> tuple[Place, str] | None:
-    """The first place whose words record the value as no longer valid, and the word."""
+def _retired_at(places: list[Place], texts: dict[str, str]) -> tuple[str, str] | None:
+    """Where words first record the value as no longer valid (a place's own line, else the
+    banner opening a note that holds it), and the word."""
     for place in places:
         text = texts.get(place.path, "")
-        marker = retired_marker(text, place.match.start, place.match.end)
+        marker = line_marker(text, place.match.start, place.match.end)
         if marker is not None:
-            return place, marker
+            return place.shown, marker
+    for place in places:
+        banner = retired_banner(texts.get(place.path, ""))
+        if banner is not None:
+            return f"{place.path}:{banner[0]}", banner[1]
     return None
 
 
@@ -309,17 +314,17 @@ def as_published_live(finding: Finding, tracked: str) -> Finding:
     )
 
 
-def as_retired(finding: Finding, retired: tuple[Place, str] | None) -> Finding:
+def as_retired(finding: Finding, retired: tuple[str, str] | None) -> Finding:
     """A value a note records as no longer valid (``old password``, ``rotated out``,
     ``revoked``): a suggestion, since the note says it opens nothing now; only its owner
     can confirm that, and the copy is still worth deleting."""
     if retired is None:
         return finding
-    place, marker = retired
+    where, marker = retired
     return replace(
         finding,
         level=Level.SUGGESTION.value,
-        message=f'{finding.message}; {place.shown} records it as no longer valid ("{marker}")',
+        message=f'{finding.message}; {where} records it as no longer valid ("{marker}")',
         suggestion="if it no longer works, redact it anyway (a retired password still shows"
         " how its owner chooses them); if it still works, rotate it",
     )

@@ -143,6 +143,15 @@ WORD_EDGES = "\"'`*_()[]{}<>,.;:!?—–-|"
 def retired_marker(text: str, start: int, end: int) -> str | None:
     """The word in ``text`` that records the value at ``start..end`` as no longer valid
     (``revoked``, ``old``), or None. Reads the value's line, then the note's banner."""
+    marker = line_marker(text, start, end)
+    if marker is not None:
+        return marker
+    banner = retired_banner(text)
+    return banner[1] if banner is not None else None
+
+
+def line_marker(text: str, start: int, end: int) -> str | None:
+    """The word on the value's own line that records it as no longer valid, or None."""
     line_start = text.rfind("\n", 0, start) + 1
     line_end = text.find("\n", end)
     if line_end < 0:
@@ -150,35 +159,35 @@ def retired_marker(text: str, start: int, end: int) -> str | None:
     before = _marker_before(text[max(line_start, start - REACH) : start])
     if before is not None:
         return before
-    after = _marker_after(text[end : min(line_end, end + REACH)])
-    return after if after is not None else _retired_banner(text)
+    return _marker_after(text[end : min(line_end, end + REACH)])
 
 
-def _retired_banner(text: str) -> str | None:
-    """The word of a banner opening the note (its first line after the frontmatter, set
-    apart as a quote, a heading or in bold) that records the system the whole note is about
-    as retired: ``> [LEGACY] The old shop site was retired in 2026/04; for history only``.
-    A value the note keeps for that system opens nothing now, as a value marked so on its
-    own line does; a banner that only says legacy or deprecated does not say that."""
-    first = _first_body_line(text)
-    if not first.startswith(BANNER_STARTS):
+def retired_banner(text: str) -> tuple[int, str] | None:
+    """The line (1-based) and word of a banner opening the note (its first line after the
+    frontmatter, set apart as a quote, a heading or in bold) that records the system the
+    whole note is about as retired: ``> [LEGACY] The old shop site was retired in 2026/04;
+    for history only``. A value the note keeps for that system opens nothing now, as a
+    value marked so on its own line does; a banner that only says legacy or deprecated
+    does not say that."""
+    found = _first_body_line(text)
+    if found is None or not found[1].startswith(BANNER_STARTS):
         return None
+    number, first = found
     lowered = first.lower()
-    return next((word for word in BANNER_WORDS if word in lowered), None)
+    word = next((word for word in BANNER_WORDS if word in lowered), None)
+    return (number, word) if word is not None else None
 
 
-def _first_body_line(text: str) -> str:
-    """The first line that is not blank, after a leading frontmatter block."""
-    lines = iter(text[:BANNER_REACH].splitlines())
-    first = next(lines, "").strip()
-    if first == "---":
-        for line in lines:
-            if line.strip() == "---":
-                break
-        first = ""
-    if first:
-        return first
-    return next((line.strip() for line in lines if line.strip()), "")
+def _first_body_line(text: str) -> tuple[int, str] | None:
+    """The first line that is not blank, after a leading frontmatter block, and its number."""
+    lines = text[:BANNER_REACH].splitlines()
+    body = 0
+    if lines and lines[0].strip() == "---":
+        closing = (n for n, line in enumerate(lines[1:], start=1) if line.strip() == "---")
+        body = next(closing, len(lines) - 1) + 1
+    return next(
+        ((n + 1, line.strip()) for n, line in enumerate(lines) if n >= body and line.strip()), None
+    )
 
 
 def _marker_before(before: str) -> str | None:
