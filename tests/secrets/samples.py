@@ -2365,8 +2365,15 @@ CASES["generic-assignment"][1].extend(
 # --- where the key goes, said in other languages: a placeholder ("paste the new key here")
 CASES["generic-assignment"][1].extend(
     [
-        'ANTHROPIC_API_KEY = "wklej-tutaj-nowy-klucz-z-konsoli2"',
-        'API_KEY = "pega-aqui-tu-clave-nueva2"',
-        'API_KEY = "neuen-Schluessel-hier-einfuegen2"',
+        'ANTHROPIC_API_KEY = "wklej-tutaj-nowy-klucz-z-console.fern.io"',
+        'API_KEY = "pega-aqui-la-clave-nueva"',
+        'API_KEY = "neuen-schluessel-hier-einfuegen"',
+    ]
+)
+# ... but a password may hold such a word
+CASES["password-phrase"][0].extend(
+    [
+        ("password: Fluss-hier-Tanne-47", "Fluss-hier-Tanne-47"),
+        ("password: Paste-Tiger-2031!", "Paste-Tiger-2031!"),
     ]
 )

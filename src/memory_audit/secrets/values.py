@@ -69,10 +69,6 @@ PLACEHOLDER = re.compile(
     r"|ABC-(?:DEF|xxx)"
     # how to make one, or where it goes: "generate-with-openssl-rand-base64-32", "key-here"
     r"|generate[_-](?:with|using|via|an?|one|me|random|your)|[_-]here\b"
-    # ... in other languages, words joined as a value is: "paste-here" in Polish ("wklej-
-    # tutaj-nowy-klucz"), Spanish, Portuguese, German, French and Italian
-    r"|\bpaste[_-]|\bwklej[_-]|[_-]tutaj\b|[_-]aqu[ií]\b|\b(?:pega|cole|collez|incolla)[_-]"
-    r"|[_-](?:hier|ici|qui)\b|einf(?:ü|ue)gen"
     # what goes there, described: "random-32-char-string"; a word in brackets: "[PASS]"
     r"|random[_-](?:\d+[_-])?(?:chars?|characters?|bytes?|hex|string|value|secret)\b"
     r"|\[[a-z][a-z _-]{1,20}\]"
@@ -110,6 +106,15 @@ VENDOR_HEAD = re.compile(
 NAME_SHAPED = re.compile(r"[A-Z][A-Za-zÀ-ÿ]*(?:-[A-Z][A-Za-zÀ-ÿ]*)+")
 FORMAT_FIELD = re.compile(r"(?:^|[=:])%[-+ #0-9.]*[sdifxr]$")
 # A vendor's prefix and x's where the token would be: "ghp_xxx", "sk-proj-XXX".
+# Where a key goes, said in words joined as a value is, in other languages too: "paste the
+# new key here" in Polish ("wklej-tutaj-nowy-klucz-z-konsoli"), Spanish, Portuguese,
+# German, French, Italian. Only a value of lower-case words and nothing else: a password
+# may hold such a word ("Fluss-hier-Tanne-47").
+WORDS_ONLY = re.compile(r"[a-zà-ÿ]+(?:[._-][a-zà-ÿ]+)+")
+PASTE_HERE = re.compile(
+    r"\b(?:paste|wklej|pega|cole|collez|incolla)\b|\b(?:here|tutaj|aqu[ií]|hier|ici|qui)\b"
+    r"|einf(?:ü|ue)gen"
+)
 VENDOR_PLACEHOLDER = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}[_-](?:x{3,}|X{3,})$")
 # A member of a module or a constant in code: ``COLORS.ink``, ``theme.palette.primary``.
 DOTTED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*$")
@@ -545,7 +550,10 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     if outside or (not known and len(set(value)) < _least_distinct(rule, text, start, end)):
         return False
     placeholder = (
-        PLACEHOLDER.search(value) or VENDOR_PLACEHOLDER.match(value) or DESCRIBED.fullmatch(value)
+        PLACEHOLDER.search(value)
+        or VENDOR_PLACEHOLDER.match(value)
+        or DESCRIBED.fullmatch(value)
+        or (WORDS_ONLY.fullmatch(value) and PASTE_HERE.search(value))
     )
     # a key public by design, whatever rule found it: a JWT, or a key after "API key:"
     public = _public_by_design(value) or _firebase_web_key(text, start, value)
