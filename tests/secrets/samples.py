@@ -2338,6 +2338,13 @@ CASES["google-api-key"][0].extend(
     [
         (f"FIREBASE_PROJECT_ID=fern-ledger\nGEMINI_API_KEY={_gemini}", _gemini),
         (f"Firebase project `fern-ledger`; Gemini key: `{_gemini}`", _gemini),
+        (
+            f"initializeApp({{ projectId: 'fern' }});\nconst ai = new GoogleGenAI({{ apiKey: '{_gemini}' }});",
+            _gemini,
+        ),
+        (f"firebase functions:config:set google.key={_gemini}", _gemini),
+        (f"Firebase Cloud Messaging server key: `{_gemini}`", _gemini),
+        (f"Firebase project, Translate API key: `{_gemini}`", _gemini),
     ]
 )
 CASES["google-api-key"][1].extend(

@@ -324,13 +324,18 @@ LOCAL_HOST = re.compile(
 # Supabase's "sb_publishable_"), a PostHog project key ("phc_"), a Mapbox public token
 # ("pk.eyJ..."). Their secret counterparts ("sk_live_", "sb_secret_", "phx_", "sk.") are not.
 PUBLISHABLE = re.compile(r"^(?:pk_(?:live|test)_|sb_publishable_|phc_|pk\.eyJ)")
-# A Firebase web app's API key: Google's key format, named for Firebase on its line, or in a
-# web app's config object opened on the lines just before. It identifies the project to
-# Google and ships in every client of the app (Firebase's security rules guard the data),
-# so it is public by design; a Gemini or Maps key on its line is not.
+# A Firebase web app's API key: Google's key format, named for Firebase on its line, or the
+# ``apiKey`` of a web app's config object opened on the lines just before. It identifies
+# the project to Google and ships in every client of the app (Firebase's security rules
+# guard the data), so it is public by design; a key for another of Google's APIs on its
+# line (Gemini, Maps, Translate; an FCM server key; a Cloud Functions setting) is not.
 FIREBASE_KEY_LINE = re.compile(r"(?i:firebase)")
 FIREBASE_CONFIG = re.compile(r"(?i:firebaseConfig|initializeApp\()")
-OTHER_GOOGLE_API = re.compile(r"(?i:gemini|generative|maps|places|youtube|vertex|palm|vision)")
+CONFIG_API_KEY = re.compile(r"\bapiKey[\"']?\s*[:=]")
+OTHER_GOOGLE_API = re.compile(
+    r"(?i:gemini|generative|genai|maps|places|youtube|vertex|palm|vision|translat|fcm"
+    r"|server[ _-]?key|messaging|functions:config|config:set)"
+)
 FIREBASE_CONFIG_LINES = 4
 # A JWT whose payload (base64url JSON) gives a role that is public by design: Supabase's
 # anon key (role "anon") is in every client of the project; its service_role key is not.
@@ -658,8 +663,8 @@ def _template_default(text: str, start: int, end: int) -> bool:
 
 def _firebase_web_key(text: str, start: int, value: str) -> bool:
     """A Firebase web app's API key (``FIREBASE_API_KEY = "AIza..."``, ``Firebase project:
-    `x` | API key: `AIza...` ``, ``apiKey: "AIza..."`` in ``firebaseConfig``): public by
-    design, as its clients ship it."""
+    `x` | API key: `AIza...` ``, the ``apiKey`` of the object ``firebaseConfig`` or
+    ``initializeApp(`` opens): public by design, as its clients ship it."""
     if not value.startswith("AIza"):
         return False
     line_start = text.rfind("\n", 0, start) + 1
@@ -669,10 +674,14 @@ def _firebase_web_key(text: str, start: int, value: str) -> bool:
         return False
     if FIREBASE_KEY_LINE.search(line):
         return True
+    if CONFIG_API_KEY.search(line) is None:
+        return False
     above = line_start
     for _ in range(FIREBASE_CONFIG_LINES):
         above = text.rfind("\n", 0, max(0, above - 1)) + 1
-    return FIREBASE_CONFIG.search(text, above, line_start) is not None
+    opened = FIREBASE_CONFIG.search(text, above, line_start)
+    # the value inside the object that opener starts: no brace closes before it
+    return opened is not None and "}" not in text[opened.end() : start]
 
 
 def _public_by_design(value: str) -> bool:
