@@ -2384,3 +2384,10 @@ CASES["password-phrase"][0].extend(
         ("password: Paste-Tiger-2031!", "Paste-Tiger-2031!"),
     ]
 )
+# --- a comma or a semicolon inside an address's backticked password is part of it
+CASES["email-password-pair"][0].extend(
+    [
+        ("Shop admin: `ops@fern.io` / `qwerty,Zq9!xT`", "qwerty,Zq9!xT"),
+        ("Shop admin: `ops@fern.io` / `Fern2031;Zq9!xT`", "Fern2031;Zq9!xT"),
+    ]
+)
