@@ -2321,9 +2321,12 @@ CASES["plaintext-key"] = (
             "`fnk_7c1e9a44b2d05f6e8a3b1c9d7e2f4a6b8c0d1e3f5a7b9c2d4e6f8a0b1c3d5e7f`",
             "fnk_7c1e9a44b2d05f6e8a3b1c9d7e2f4a6b8c0d1e3f5a7b9c2d4e6f8a0b1c3d5e7f",
         ),
-        ("cleartext: `Qm9yZWFsLUZlcm4tS2V5LTIwMjY5`", "Qm9yZWFsLUZlcm4tS2V5LTIwMjY5"),
+        ("cleartext: `fern_live_Qm9yZWFsLUZlcm4tS2V5`", "fern_live_Qm9yZWFsLUZlcm4tS2V5"),
     ],
     [
+        "AES-128 test vector. Plaintext: `6bc1bee22e409f96e93d7e117393172a`",
+        "Plaintext: `SGVsbG8gRmVybiBMZWRnZXIgMjAyNg==` (base64 of the sample message)",
+        "plaintext: `this-is-the-plaintext-message-2026`",
         "- **Prefix:** `fnk_7c1e9a44` (the plaintext is shown once)",
         "Plaintext: `hello-world-message`",
         "plaintext: `<the token shown at creation>`",
