@@ -2394,3 +2394,7 @@ CASES["email-password-pair"][0].extend(
         ("Shop admin: `ops@fern.io` / `Fern2031;Zq9!xT`", "Fern2031;Zq9!xT"),
     ]
 )
+# ... but a random token under a type's name is still a token
+CASES["generic-assignment"][0].append(
+    ("AUTH_TOKEN_TYPE=Zq7RkP2mXv9LwT4nB6ydHc3sJ8fA1eQ5", "Zq7RkP2mXv9LwT4nB6ydHc3sJ8fA1eQ5")
+)

@@ -387,6 +387,8 @@ TYPE_NAMED = re.compile(
     r"(?i:(?:token|key|secret|password|credential)s?[_-](?:type|kind|format|scheme))"
     + KEY_LABEL_END
 )
+# ... given a type's word (up to a query's next parameter): a random token there is one.
+TYPE_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,20}(?:&|$)")
 DESIGN_TOKEN = re.compile(
     r"(?:(?i:\bdesign[ _-]?tokens?\b)|디자인 ?토큰|デザイン ?トークン"
     r"|设计令牌|設計令牌|设计 ?token)"
@@ -1434,7 +1436,9 @@ def _labelled_no_secret(before: str, value: str) -> bool:
     near = max(0, len(before) - NEAR)
     if KEY_NAMED.search(before, near) and KEBAB_WORDS.fullmatch(value):
         return True
-    labels = (DESIGN_TOKEN, WORK_PASS, NO_SECRET_KEY, TYPE_NAMED)
+    if TYPE_NAMED.search(before, near) and TYPE_WORD.match(value):
+        return True
+    labels = (DESIGN_TOKEN, WORK_PASS, NO_SECRET_KEY)
     return any(label.search(before, near) for label in labels)
 
 
