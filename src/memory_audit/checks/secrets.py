@@ -96,8 +96,10 @@ skips these values too: suggestions never notify.
 
 A value the note itself records as no longer valid is a suggestion too: ``old password:
 ...``, ``... (rotated out)``, ``... — revoked in May``, ``旧密码 ...`` (the words on the
-value's own line: :mod:`memory_audit.secrets.retired`). ``rotated to ...``, ``new password
-...`` and ``... must be revoked`` keep the value a problem::
+value's own line, or a banner opening the note that tags it as history and names its
+system retired, ``> [LEGACY] The old shop site was retired in 2026/04``:
+:mod:`memory_audit.secrets.retired`). ``rotated to ...``, ``new password ...`` and ``...
+must be revoked`` keep the value a problem::
 
     db.md:3 — possible password written in prose: matched "Wq...9x" (pattern:
     password-phrase); db.md:3 records it as no longer valid ("rotated out").
