@@ -82,6 +82,15 @@ def test_a_demo_login_the_readme_hands_out_stays_a_suggestion_in_production(
     [live] = _audit(_project(tmp_path / "ops", {"README.md": f"ops@fern.io / {DEMO}\n"}, ops))
     assert live.level == "problem"
     assert "the note places its system in production" in live.message
+    # a demo in passing names no demo login, and a handover note is no README
+    cases = (
+        ({"README.md": f"Admin: ops@fern.io / {DEMO}\n"}, "(used in Friday's demo)"),
+        ({"docs/readme_prod_handover.md": f"ops@fern.io / {DEMO}\n"}, "demo login"),
+    )
+    for n, (files, words) in enumerate(cases):
+        note = f"Deployed to production.\n- Admin: ops@fern.io / {DEMO} {words}"
+        [kept] = _audit(_project(tmp_path / f"kept{n}", files, note))
+        assert kept.level == "problem", words
 
 
 def test_a_value_repeated_in_agents_instructions_stays_a_problem(tmp_path: Path) -> None:

@@ -2321,9 +2321,12 @@ CASES["plaintext-key"] = (
             "`fnk_7c1e9a44b2d05f6e8a3b1c9d7e2f4a6b8c0d1e3f5a7b9c2d4e6f8a0b1c3d5e7f`",
             "fnk_7c1e9a44b2d05f6e8a3b1c9d7e2f4a6b8c0d1e3f5a7b9c2d4e6f8a0b1c3d5e7f",
         ),
-        ("cleartext: `Qm9yZWFsLUZlcm4tS2V5LTIwMjY5`", "Qm9yZWFsLUZlcm4tS2V5LTIwMjY5"),
+        ("cleartext: `fern_live_Qm9yZWFsLUZlcm4tS2V5`", "fern_live_Qm9yZWFsLUZlcm4tS2V5"),
     ],
     [
+        "AES-128 test vector. Plaintext: `6bc1bee22e409f96e93d7e117393172a`",
+        "Plaintext: `SGVsbG8gRmVybiBMZWRnZXIgMjAyNg==` (base64 of the sample message)",
+        "plaintext: `this-is-the-plaintext-message-2026`",
         "- **Prefix:** `fnk_7c1e9a44` (the plaintext is shown once)",
         "Plaintext: `hello-world-message`",
         "plaintext: `<the token shown at creation>`",
@@ -2338,6 +2341,13 @@ CASES["google-api-key"][0].extend(
     [
         (f"FIREBASE_PROJECT_ID=fern-ledger\nGEMINI_API_KEY={_gemini}", _gemini),
         (f"Firebase project `fern-ledger`; Gemini key: `{_gemini}`", _gemini),
+        (
+            f"initializeApp({{ projectId: 'fern' }});\nconst ai = new GoogleGenAI({{ apiKey: '{_gemini}' }});",
+            _gemini,
+        ),
+        (f"firebase functions:config:set google.key={_gemini}", _gemini),
+        (f"Firebase Cloud Messaging server key: `{_gemini}`", _gemini),
+        (f"Firebase project, Translate API key: `{_gemini}`", _gemini),
     ]
 )
 CASES["google-api-key"][1].extend(
@@ -2365,8 +2375,26 @@ CASES["generic-assignment"][1].extend(
 # --- where the key goes, said in other languages: a placeholder ("paste the new key here")
 CASES["generic-assignment"][1].extend(
     [
-        'ANTHROPIC_API_KEY = "wklej-tutaj-nowy-klucz-z-konsoli2"',
-        'API_KEY = "pega-aqui-tu-clave-nueva2"',
-        'API_KEY = "neuen-Schluessel-hier-einfuegen2"',
+        'ANTHROPIC_API_KEY = "wklej-tutaj-nowy-klucz-z-console.fern.io"',
+        'API_KEY = "pega-aqui-la-clave-nueva"',
+        'API_KEY = "neuen-schluessel-hier-einfuegen"',
     ]
+)
+# ... but a password may hold such a word
+CASES["password-phrase"][0].extend(
+    [
+        ("password: Fluss-hier-Tanne-47", "Fluss-hier-Tanne-47"),
+        ("password: Paste-Tiger-2031!", "Paste-Tiger-2031!"),
+    ]
+)
+# --- a comma or a semicolon inside an address's backticked password is part of it
+CASES["email-password-pair"][0].extend(
+    [
+        ("Shop admin: `ops@fern.io` / `qwerty,Zq9!xT`", "qwerty,Zq9!xT"),
+        ("Shop admin: `ops@fern.io` / `Fern2031;Zq9!xT`", "Fern2031;Zq9!xT"),
+    ]
+)
+# ... but a random token under a type's name is still a token
+CASES["generic-assignment"][0].append(
+    ("AUTH_TOKEN_TYPE=Zq7RkP2mXv9LwT4nB6ydHc3sJ8fA1eQ5", "Zq7RkP2mXv9LwT4nB6ydHc3sJ8fA1eQ5")
 )

@@ -71,12 +71,16 @@ BANNERS = [
         "retired",
     ),
     ("> ⚠️ **[LEGACY]** 本文件為舊站的進度。舊站已於 2026/04 退役，內容僅供參考。", "退役"),
-    ("# Fern billing (decommissioned 2026-03)", "decommissioned"),
+    ("# [ARCHIVED] Fern billing (decommissioned 2026-03)", "decommissioned"),
 ]
 LIVE_BANNERS = [
     "> [LEGACY] The old shop site still serves the archive.",  # legacy, not retired
     "Notes of the shop site, retired in 2026/04 (the API is not).",  # no banner
     "> Deprecated: use the v2 endpoints.",
+    "# How to shut down the staging cluster",  # an instruction, no tag
+    "# Unretired",
+    "# Fern API (v1 decommissioned, v2 live)",
+    "> [LEGACY] v1 retired, v2 (live) replaced it",
 ]
 
 

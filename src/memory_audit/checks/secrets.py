@@ -50,6 +50,10 @@ were before, clears the value too)::
     hosts.md:4 — possible password written in prose: matched "Ha...!" (pattern:
     password-phrase), also at notes.md:1, deploy.md:9, vpn.md:2 and 3 more places.
 
+A value in a memory file its repository tracks (memory kept inside the project, committed)
+is in the repository's history too: redacting the file leaves it there, so the advice is to
+change the value first (rotate the key, change the password), then redact.
+
 A value the project's repository publishes itself is a suggestion, not a problem: a
 seeded demo login printed in its README, a seed script's test account, a device's
 documented default password. When the tree lies in a git work tree, or its located
@@ -92,8 +96,10 @@ skips these values too: suggestions never notify.
 
 A value the note itself records as no longer valid is a suggestion too: ``old password:
 ...``, ``... (rotated out)``, ``... — revoked in May``, ``旧密码 ...`` (the words on the
-value's own line: :mod:`memory_audit.secrets.retired`). ``rotated to ...``, ``new password
-...`` and ``... must be revoked`` keep the value a problem::
+value's own line, or a banner opening the note that tags it as history and names its
+system retired, ``> [LEGACY] The old shop site was retired in 2026/04``:
+:mod:`memory_audit.secrets.retired`). ``rotated to ...``, ``new password ...`` and ``...
+must be revoked`` keep the value a problem::
 
     db.md:3 — possible password written in prose: matched "Wq...9x" (pattern:
     password-phrase); db.md:3 records it as no longer valid ("rotated out").
@@ -112,6 +118,7 @@ from memory_audit.config.fields import INTERNAL
 from memory_audit.model.dimension import Level
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.secrets.boundary import TreeSecrets, name_secrets, tree_secrets, tree_texts
+from memory_audit.secrets.committed import committed_files
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
 from memory_audit.secrets.published import handed_out_demo, on_production, published_secrets
 from memory_audit.secrets.repeats import repeated_secrets
@@ -192,6 +199,7 @@ def _in_texts(
 ) -> Iterator[Finding]:
     published = published_secrets(tree, scanner)  # fingerprint -> a tracked file holding it
     texts = dict(tree_texts(tree))
+    problems: list[tuple[Finding, list[Place]]] = []
     for places in by_value.values():
         tracked = next(filter(None, (published.get(p.match.fingerprint) for p in places)), None)
         # read for published values only: it splits and searches the note's whole text
@@ -207,7 +215,15 @@ def _in_texts(
             finding = as_published(secret_finding(places), tracked)
         if tracked is None:
             finding = as_retired(finding, _retired_at(places, texts))
-        yield finding
+        if tracked is None and not finding.is_suggestion:
+            problems.append((finding, places))
+        else:
+            yield finding
+    # git is asked only when a value is a problem (a published one has its own advice): most
+    # trees have none
+    committed = committed_files(tree.root) if problems else frozenset()
+    for finding, places in problems:
+        yield as_committed(finding, [p for p in places if p.path in committed], len(places))
 
 
 def _retired_at(places: list[Place], texts: dict[str, str]) -> tuple[str, str] | None:
@@ -285,6 +301,20 @@ def as_published(finding: Finding, tracked: str | None) -> Finding:
         suggestion=f"if it opens a deployed system (a demo account on a live site too), change"
         f" it there: {tracked} makes it public; if it opens nothing deployed (a local demo, a"
         " seed for tests), mark it as a false positive",
+    )
+
+
+def as_committed(finding: Finding, committed: list[Place], count: int) -> Finding:
+    """A value in a file the repository tracks: its history keeps the value whatever the
+    redaction does, so the advice is to change it first."""
+    if not committed:
+        return finding
+    redact = "redact it" if count == 1 else f"redact all {count} places in one fix"
+    return replace(
+        finding,
+        suggestion=f"change it first (rotate the key, change the password): {committed[0].path}"
+        f" is committed, and the repository's history keeps the value; then {redact}; or mark"
+        " it as a false positive",
     )
 
 

@@ -208,8 +208,10 @@ DEVELOPMENT = re.compile(
     r"|开发|開發|開発|本地|ローカル|(?i:локальн)"
 )
 # A demo named on a value's line, and the file that hands a demo login out to its users.
-DEMO = re.compile(r"(?i:(?<![\w.@-])demo(?![\w-]))")
-README = "readme"
+DEMO = re.compile(
+    r"(?i:(?<![\w.@-])demo[ _-]?(?:login|account|user|credentials?|access|sign[ -]?in)s?(?!\w))"
+)
+README = re.compile(r"(?i:readme(?:\.(?:md|markdown|rst|txt))?)")
 # A Markdown heading, or a line that is one bold run (a heading as notes often write one)
 HEADING = re.compile(r"[ \t]*(?:#{1,6}[ \t]|\*\*[^*\n]+\*\*[ \t]*$)")
 CLAUDE_FOLDER = ".claude"
@@ -223,11 +225,12 @@ AGENT_FOLDERS = frozenset({"skills", "agents", "commands", "prompts", "rules"})
 
 
 def handed_out_demo(tracked: str, text: str, line: int) -> bool:
-    """A demo login the project's README hands out: the value's line names a demo (``**Demo
-    login:** owner@shop.demo / ...``) and the file publishing it is a README, which users
-    read. Changing it would break the demo its owner offers on purpose; a demo login only a
-    seed file holds is not handed out, and stays live in production."""
-    if not posixpath.basename(tracked).lower().startswith(README):
+    """A demo login the project's README hands out: the value's line names it a demo's login
+    (``**Demo login:** owner@shop.demo / ...``; a demo in passing, "used in Friday's demo",
+    is no such name) and the file publishing it is a README, which users read. Changing it
+    would break the demo its owner offers on purpose; a demo login only a seed file holds
+    is not handed out, and stays live in production."""
+    if README.fullmatch(posixpath.basename(tracked)) is None:
         return False
     lines = text.split("\n")
     return 0 < line <= len(lines) and DEMO.search(lines[line - 1]) is not None

@@ -12,10 +12,16 @@ password Y`` nor ``X must be revoked`` (still live: it is still to do) counts. A
 
 Read with string operations on the few dozen characters around each value, not with
 regular expressions: a case-insensitive pattern of these words costs more to compile than
-all the values of a tree cost to check.
+all the values of a tree cost to check. A banner opening the note is read too (its first
+line after the frontmatter, as a quote, a heading or in bold): one that tags the note as
+kept for history and names its system retired (``> [LEGACY] The old shop site was retired
+in 2026/04``), and names nothing live, retires every value of the note. Its few patterns
+run once a note, for a value no line marks.
 """
 
 from __future__ import annotations
+
+import re
 
 # How far around a value the markers are looked for, on its line.
 REACH = 60
@@ -103,24 +109,20 @@ AFTER_PHRASES = (
     "폐기됨",
     "만료됨",
 )
-# A banner opening a note, and its words that record the note's whole system as gone.
+# A banner opening a note: it tags the note as kept for history (``[LEGACY]``, archived,
+# for reference only), names its system retired, as whole words (not "unretired"), and
+# names nothing live (not "v1 retired, v2 live"; not "how to shut down the cluster").
 BANNER_STARTS = (">", "#", "**", "⚠", "[")
-BANNER_WORDS = (
-    "retired",
-    "decommissioned",
-    "shut down",
-    "no longer in use",
-    "no longer exists",
-    "退役",
-    "已下线",
-    "已下線",
-    "已停用",
-    "已废弃",
-    "已廢棄",
-    "廃止",
-    "dado de baja",
-    "desativado",
-    "stillgelegt",
+BANNER_TAG = re.compile(
+    r"(?i:\b(?:legacy|archived?|historical|history only|reference only|obsolete)\b)"
+    r"|僅供參考|仅供参考|歷史|历史|アーカイブ"
+)
+BANNER_RETIRED = re.compile(
+    r"(?i:\b(?:retired|decommissioned|shut down|taken down|no longer (?:in use|exists|runs))\b)"
+    r"|退役|已下线|已下線|已停用|已废弃|已廢棄|廃止"
+)
+BANNER_LIVE = re.compile(
+    r"(?i:\b(?:live|active|current|still|replaced|how to)\b)|在用|仍在|现役|現役"
 )
 # How much of a note is read for its banner: a frontmatter block and the first lines.
 BANNER_REACH = 4000
@@ -173,9 +175,10 @@ def retired_banner(text: str) -> tuple[int, str] | None:
     if found is None or not found[1].startswith(BANNER_STARTS):
         return None
     number, first = found
-    lowered = first.lower()
-    word = next((word for word in BANNER_WORDS if word in lowered), None)
-    return (number, word) if word is not None else None
+    if BANNER_TAG.search(first) is None or BANNER_LIVE.search(first) is not None:
+        return None
+    retired = BANNER_RETIRED.search(first)
+    return (number, retired.group()) if retired is not None else None
 
 
 def _first_body_line(text: str) -> tuple[int, str] | None:

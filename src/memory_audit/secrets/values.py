@@ -69,10 +69,6 @@ PLACEHOLDER = re.compile(
     r"|ABC-(?:DEF|xxx)"
     # how to make one, or where it goes: "generate-with-openssl-rand-base64-32", "key-here"
     r"|generate[_-](?:with|using|via|an?|one|me|random|your)|[_-]here\b"
-    # ... in other languages, words joined as a value is: "paste-here" in Polish ("wklej-
-    # tutaj-nowy-klucz"), Spanish, Portuguese, German, French and Italian
-    r"|\bpaste[_-]|\bwklej[_-]|[_-]tutaj\b|[_-]aqu[ií]\b|\b(?:pega|cole|collez|incolla)[_-]"
-    r"|[_-](?:hier|ici|qui)\b|einf(?:ü|ue)gen"
     # what goes there, described: "random-32-char-string"; a word in brackets: "[PASS]"
     r"|random[_-](?:\d+[_-])?(?:chars?|characters?|bytes?|hex|string|value|secret)\b"
     r"|\[[a-z][a-z _-]{1,20}\]"
@@ -110,6 +106,15 @@ VENDOR_HEAD = re.compile(
 NAME_SHAPED = re.compile(r"[A-Z][A-Za-zÀ-ÿ]*(?:-[A-Z][A-Za-zÀ-ÿ]*)+")
 FORMAT_FIELD = re.compile(r"(?:^|[=:])%[-+ #0-9.]*[sdifxr]$")
 # A vendor's prefix and x's where the token would be: "ghp_xxx", "sk-proj-XXX".
+# Where a key goes, said in words joined as a value is, in other languages too: "paste the
+# new key here" in Polish ("wklej-tutaj-nowy-klucz-z-konsoli"), Spanish, Portuguese,
+# German, French, Italian. Only a value of lower-case words and nothing else: a password
+# may hold such a word ("Fluss-hier-Tanne-47").
+WORDS_ONLY = re.compile(r"[a-zà-ÿ]+(?:[._-][a-zà-ÿ]+)+")
+PASTE_HERE = re.compile(
+    r"\b(?:paste|wklej|pega|cole|collez|incolla)\b|\b(?:here|tutaj|aqu[ií]|hier|ici|qui)\b"
+    r"|einf(?:ü|ue)gen"
+)
 VENDOR_PLACEHOLDER = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}[_-](?:x{3,}|X{3,})$")
 # A member of a module or a constant in code: ``COLORS.ink``, ``theme.palette.primary``.
 DOTTED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*$")
@@ -319,13 +324,18 @@ LOCAL_HOST = re.compile(
 # Supabase's "sb_publishable_"), a PostHog project key ("phc_"), a Mapbox public token
 # ("pk.eyJ..."). Their secret counterparts ("sk_live_", "sb_secret_", "phx_", "sk.") are not.
 PUBLISHABLE = re.compile(r"^(?:pk_(?:live|test)_|sb_publishable_|phc_|pk\.eyJ)")
-# A Firebase web app's API key: Google's key format, named for Firebase on its line, or in a
-# web app's config object opened on the lines just before. It identifies the project to
-# Google and ships in every client of the app (Firebase's security rules guard the data),
-# so it is public by design; a Gemini or Maps key on its line is not.
+# A Firebase web app's API key: Google's key format, named for Firebase on its line, or the
+# ``apiKey`` of a web app's config object opened on the lines just before. It identifies
+# the project to Google and ships in every client of the app (Firebase's security rules
+# guard the data), so it is public by design; a key for another of Google's APIs on its
+# line (Gemini, Maps, Translate; an FCM server key; a Cloud Functions setting) is not.
 FIREBASE_KEY_LINE = re.compile(r"(?i:firebase)")
 FIREBASE_CONFIG = re.compile(r"(?i:firebaseConfig|initializeApp\()")
-OTHER_GOOGLE_API = re.compile(r"(?i:gemini|generative|maps|places|youtube|vertex|palm|vision)")
+CONFIG_API_KEY = re.compile(r"\bapiKey[\"']?\s*[:=]")
+OTHER_GOOGLE_API = re.compile(
+    r"(?i:gemini|generative|genai|maps|places|youtube|vertex|palm|vision|translat|fcm"
+    r"|server[ _-]?key|messaging|functions:config|config:set)"
+)
 FIREBASE_CONFIG_LINES = 4
 # A JWT whose payload (base64url JSON) gives a role that is public by design: Supabase's
 # anon key (role "anon") is in every client of the project; its service_role key is not.
@@ -377,6 +387,8 @@ TYPE_NAMED = re.compile(
     r"(?i:(?:token|key|secret|password|credential)s?[_-](?:type|kind|format|scheme))"
     + KEY_LABEL_END
 )
+# ... given a type's word (up to a query's next parameter): a random token there is one.
+TYPE_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,20}(?:&|$)")
 DESIGN_TOKEN = re.compile(
     r"(?:(?i:\bdesign[ _-]?tokens?\b)|디자인 ?토큰|デザイン ?トークン"
     r"|设计令牌|設計令牌|设计 ?token)"
@@ -545,7 +557,10 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     if outside or (not known and len(set(value)) < _least_distinct(rule, text, start, end)):
         return False
     placeholder = (
-        PLACEHOLDER.search(value) or VENDOR_PLACEHOLDER.match(value) or DESCRIBED.fullmatch(value)
+        PLACEHOLDER.search(value)
+        or VENDOR_PLACEHOLDER.match(value)
+        or DESCRIBED.fullmatch(value)
+        or (WORDS_ONLY.fullmatch(value) and PASTE_HERE.search(value))
     )
     # a key public by design, whatever rule found it: a JWT, or a key after "API key:"
     public = _public_by_design(value) or _firebase_web_key(text, start, value)
@@ -650,8 +665,8 @@ def _template_default(text: str, start: int, end: int) -> bool:
 
 def _firebase_web_key(text: str, start: int, value: str) -> bool:
     """A Firebase web app's API key (``FIREBASE_API_KEY = "AIza..."``, ``Firebase project:
-    `x` | API key: `AIza...` ``, ``apiKey: "AIza..."`` in ``firebaseConfig``): public by
-    design, as its clients ship it."""
+    `x` | API key: `AIza...` ``, the ``apiKey`` of the object ``firebaseConfig`` or
+    ``initializeApp(`` opens): public by design, as its clients ship it."""
     if not value.startswith("AIza"):
         return False
     line_start = text.rfind("\n", 0, start) + 1
@@ -661,10 +676,14 @@ def _firebase_web_key(text: str, start: int, value: str) -> bool:
         return False
     if FIREBASE_KEY_LINE.search(line):
         return True
+    if CONFIG_API_KEY.search(line) is None:
+        return False
     above = line_start
     for _ in range(FIREBASE_CONFIG_LINES):
         above = text.rfind("\n", 0, max(0, above - 1)) + 1
-    return FIREBASE_CONFIG.search(text, above, line_start) is not None
+    opened = FIREBASE_CONFIG.search(text, above, line_start)
+    # the value inside the object that opener starts: no brace closes before it
+    return opened is not None and "}" not in text[opened.end() : start]
 
 
 def _public_by_design(value: str) -> bool:
@@ -1417,7 +1436,9 @@ def _labelled_no_secret(before: str, value: str) -> bool:
     near = max(0, len(before) - NEAR)
     if KEY_NAMED.search(before, near) and KEBAB_WORDS.fullmatch(value):
         return True
-    labels = (DESIGN_TOKEN, WORK_PASS, NO_SECRET_KEY, TYPE_NAMED)
+    if TYPE_NAMED.search(before, near) and TYPE_WORD.match(value):
+        return True
+    labels = (DESIGN_TOKEN, WORK_PASS, NO_SECRET_KEY)
     return any(label.search(before, near) for label in labels)
 
 
