@@ -16,6 +16,14 @@ OLD = "Harbor-Kite-2291!"  # look-alikes
 NEW = "Quill%Marsh-7743"
 
 
+def _alerted(tree: Path, tmp_path: Path) -> list[str]:
+    """The files the on-change scan of ``a.md`` and ``b.md`` alerts for."""
+    scanner = secret_scanner(Options(state_dir=str(tmp_path / "state")))
+    scans = _scan_all({tree / "a.md", tree / "b.md"}, tree, scanner, 1 << 20)
+    state = State(tmp_path / "state")
+    return sorted(a.path for s in scans for a in alerts_for(s, state, frozenset()))
+
+
 def test_no_alert_for_a_value_the_file_records_as_revoked(tmp_path: Path) -> None:
     tree = write_tree(
         tmp_path / "memory",
@@ -27,11 +35,7 @@ def test_no_alert_for_a_value_the_file_records_as_revoked(tmp_path: Path) -> Non
             "b.md": memory("b", body=f"More.\nThe shared DB password is `{NEW}` now.\n"),
         },
     )
-    scanner = secret_scanner(Options(state_dir=str(tmp_path / "state")))
-    scans = _scan_all({tree / "a.md", tree / "b.md"}, tree, scanner, 1 << 20)
-    state = State(tmp_path / "state")
-    alerted = sorted(a.path for s in scans for a in alerts_for(s, state, frozenset()))
-    assert alerted == ["b.md"]
+    assert _alerted(tree, tmp_path) == ["b.md"]
 
 
 def test_no_alert_for_a_note_whose_banner_retires_its_system(tmp_path: Path) -> None:
@@ -47,8 +51,4 @@ def test_no_alert_for_a_note_whose_banner_retires_its_system(tmp_path: Path) -> 
             "b.md": memory("b", body=f"{live}\n\nThe sync password is `{NEW}`.\n"),
         },
     )
-    scanner = secret_scanner(Options(state_dir=str(tmp_path / "state")))
-    scans = _scan_all({tree / "a.md", tree / "b.md"}, tree, scanner, 1 << 20)
-    state = State(tmp_path / "state")
-    alerted = sorted(a.path for s in scans for a in alerts_for(s, state, frozenset()))
-    assert alerted == ["b.md"]
+    assert _alerted(tree, tmp_path) == ["b.md"]
