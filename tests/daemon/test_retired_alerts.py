@@ -16,6 +16,14 @@ OLD = "Harbor-Kite-2291!"  # look-alikes
 NEW = "Quill%Marsh-7743"
 
 
+def _alerted(tree: Path, tmp_path: Path) -> list[str]:
+    """The files the on-change scan of ``a.md`` and ``b.md`` alerts for."""
+    scanner = secret_scanner(Options(state_dir=str(tmp_path / "state")))
+    scans = _scan_all({tree / "a.md", tree / "b.md"}, tree, scanner, 1 << 20)
+    state = State(tmp_path / "state")
+    return sorted(a.path for s in scans for a in alerts_for(s, state, frozenset()))
+
+
 def test_no_alert_for_a_value_the_file_records_as_revoked(tmp_path: Path) -> None:
     tree = write_tree(
         tmp_path / "memory",
@@ -27,8 +35,20 @@ def test_no_alert_for_a_value_the_file_records_as_revoked(tmp_path: Path) -> Non
             "b.md": memory("b", body=f"More.\nThe shared DB password is `{NEW}` now.\n"),
         },
     )
-    scanner = secret_scanner(Options(state_dir=str(tmp_path / "state")))
-    scans = _scan_all({tree / "a.md", tree / "b.md"}, tree, scanner, 1 << 20)
-    state = State(tmp_path / "state")
-    alerted = sorted(a.path for s in scans for a in alerts_for(s, state, frozenset()))
-    assert alerted == ["b.md"]
+    assert _alerted(tree, tmp_path) == ["b.md"]
+
+
+def test_no_alert_for_a_note_whose_banner_retires_its_system(tmp_path: Path) -> None:
+    # the audit's suggestion and the alert's silence agree: a note kept for the history of
+    # a retired site raises nothing; a banner naming the site live does not retire it
+    retired = "> ⚠️ **[LEGACY]** Notes of the old booking site, retired in 2026/04."
+    live = "> **[LEGACY]** The old booking site, still live for the archive."
+    tree = write_tree(
+        tmp_path / "memory",
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", body=f"{retired}\n\nThe sync password is `{OLD}`.\n"),
+            "b.md": memory("b", body=f"{live}\n\nThe sync password is `{NEW}`.\n"),
+        },
+    )
+    assert _alerted(tree, tmp_path) == ["b.md"]
