@@ -45,18 +45,20 @@ LIVE = [
 ]
 
 
+def _marker(text: str) -> str | None:
+    """The retired marker of the first place of :data:`VALUE` in ``text``."""
+    start = text.index(VALUE)
+    return retired_marker(text, start, start + len(VALUE))
+
+
 @pytest.mark.parametrize(("line", "marker"), RETIRED)
 def test_a_value_recorded_as_retired_names_the_word(line: str, marker: str) -> None:
-    text = f"Notes.\n{line}\nMore.\n"
-    start = text.index(VALUE)
-    assert retired_marker(text, start, start + len(VALUE)) == marker
+    assert _marker(f"Notes.\n{line}\nMore.\n") == marker
 
 
 @pytest.mark.parametrize("line", LIVE)
 def test_a_value_in_use_or_still_to_retire_is_not_retired(line: str) -> None:
-    text = f"Notes.\n{line}\nMore.\n"
-    start = text.index(VALUE)
-    assert retired_marker(text, start, start + len(VALUE)) is None
+    assert _marker(f"Notes.\n{line}\nMore.\n") is None
 
 
 def test_only_the_values_own_line_is_read() -> None:
@@ -88,16 +90,12 @@ LIVE_BANNERS = [
 def test_a_banner_opening_the_note_that_retires_its_system_retires_its_values(
     banner: str, marker: str
 ) -> None:
-    text = f"---\nname: shop\ndescription: old site\n---\n\n{banner}\n\n## Keys\n- sync key = {VALUE}\n"
-    start = text.index(VALUE)
-    assert retired_marker(text, start, start + len(VALUE)) == marker
+    front = "---\nname: shop\ndescription: old site\n---\n"
+    assert _marker(f"{front}\n{banner}\n\n## Keys\n- sync key = {VALUE}\n") == marker
 
 
 @pytest.mark.parametrize("banner", LIVE_BANNERS)
 def test_a_banner_that_retires_nothing_or_a_later_line_retires_no_value(banner: str) -> None:
-    text = f"{banner}\n\n## Keys\n- sync key = {VALUE}\n"
-    start = text.index(VALUE)
-    assert retired_marker(text, start, start + len(VALUE)) is None
+    assert _marker(f"{banner}\n\n## Keys\n- sync key = {VALUE}\n") is None
     later = f"# Shop\n\nSome notes.\n> The old site was retired.\n- sync key = {VALUE}\n"
-    start = later.index(VALUE)
-    assert retired_marker(later, start, start + len(VALUE)) is None
+    assert _marker(later) is None

@@ -105,7 +105,6 @@ VENDOR_HEAD = re.compile(
 # A header's or a cookie's name, capitalised words joined by hyphens: "X-Auth-Token".
 NAME_SHAPED = re.compile(r"[A-Z][A-Za-zÀ-ÿ]*(?:-[A-Z][A-Za-zÀ-ÿ]*)+")
 FORMAT_FIELD = re.compile(r"(?:^|[=:])%[-+ #0-9.]*[sdifxr]$")
-# A vendor's prefix and x's where the token would be: "ghp_xxx", "sk-proj-XXX".
 # Where a key goes, said in words joined as a value is, in other languages too: "paste the
 # new key here" in Polish ("wklej-tutaj-nowy-klucz-z-konsoli"), Spanish, Portuguese,
 # German, French, Italian. Only a value of lower-case words and nothing else: a password
@@ -115,6 +114,7 @@ PASTE_HERE = re.compile(
     r"\b(?:paste|wklej|pega|cole|collez|incolla)\b|\b(?:here|tutaj|aqu[ií]|hier|ici|qui)\b"
     r"|einf(?:ü|ue)gen"
 )
+# A vendor's prefix and x's where the token would be: "ghp_xxx", "sk-proj-XXX".
 VENDOR_PLACEHOLDER = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}[_-](?:x{3,}|X{3,})$")
 # A member of a module or a constant in code: ``COLORS.ink``, ``theme.palette.primary``.
 DOTTED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*$")
