@@ -3,6 +3,7 @@ from __future__ import annotations
 import ast
 import gc
 import json
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -150,7 +151,7 @@ def test_a_tree_not_read_is_shown_with_a_token_in_its_folder_name_masked(tmp_pat
     as the boundary shows names."""
     token = "xoxb-408126564530-3453933633499-" + "aB3dE5gH7jK9mN1pQ3sT5vW7"
     tree = write_tree(tmp_path / f"-work-{token}" / "memory", {"MEMORY.md": index()})
-    (tree / ".consolidate-lock").write_text("4242")
+    (tree / ".consolidate-lock").write_text(str(os.getpid()))  # a live holder
     config = SimpleNamespace(
         settings=SimpleNamespace(audit=SimpleNamespace(max_per_dimension=50)),
         check_options=lambda dimension: checks.REGISTRY[dimension].Options(

@@ -63,7 +63,7 @@ def test_a_tree_being_consolidated_is_waited_for_then_audited(tmp_path: Path) ->
         tmp_path / "projects/-app/memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")}
     )
     lock = tree / ".consolidate-lock"
-    lock.write_text("4242")
+    lock.write_text(str(os.getpid()))  # a live process holds it
     os.utime(lock, (START.timestamp() - 60, START.timestamp() - 60))  # taken a minute ago
     clock = Clock(START)
 

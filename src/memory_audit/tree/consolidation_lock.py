@@ -3,24 +3,53 @@
 While "auto dream" rewrites a tree it holds this file (mtime = start, body =
 PID). An audit in the middle would see a half-rewritten tree, so callers skip
 the tree while the lock is fresh and retry later. A lock older than an hour
-is stale (the consolidator died) and is ignored.
+is stale (the consolidator died) and is ignored, and so is one whose process
+this machine does not run: a consolidator that died young, or a lock committed
+to a repository with the memory it keeps, whose checkout makes it look fresh.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
 from memory_audit.model.run import CONSOLIDATION_LOCK as LOCK_NAME
+from memory_audit.regular_files import read_regular_within
 
 STALE_AFTER_SECONDS = 3600.0
+# A PID is a short run of digits; a longer body is no PID this reads.
+MAX_BODY = 32
 
 
 def lock_age(root: Path, now: float | None = None) -> float | None:
     """Seconds since a fresh lock was taken, or None when the tree is free."""
+    lock = root / LOCK_NAME
     try:
-        started = (root / LOCK_NAME).stat().st_mtime
+        started = lock.stat().st_mtime
     except OSError:
         return None
     age = (time.time() if now is None else now) - started
-    return age if age < STALE_AFTER_SECONDS else None
+    if age >= STALE_AFTER_SECONDS or not _holder_may_run(lock):
+        return None
+    return age
+
+
+def _holder_may_run(lock: Path) -> bool:
+    """False only when the lock names a process (its body, a PID) that does not exist
+    here; a body that is no PID, or one that cannot be read, keeps the lock (the safe side:
+    the tree waits for the hour to pass)."""
+    try:  # never through a link, never waiting on a pipe: the tree is untrusted input
+        body = read_regular_within(lock, MAX_BODY, follow_links=False)
+    except OSError:  # too large, a link, a pipe, gone
+        return True
+    text = body.strip()
+    if not text.isdigit() or int(text) <= 0:
+        return True
+    try:
+        os.kill(int(text), 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # another user's process (it exists), or no such PID on this system
+    return True
