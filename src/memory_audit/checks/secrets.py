@@ -94,11 +94,6 @@ repository's files are listed by git and read here, never given a value on a com
 line; links, binaries and files over 1 MB are not read. The daemon's on-change alert
 skips these values too: suggestions never notify.
 
-A test account's stand-in password (``demo1234``, ``Test@2031``) that a note places on the
-developer's own machine (``DB local``, ``localhost``, an address at ``.local`` or ``.test``
-on one of its lines) is a suggestion too: a local database's fixture opens nothing
-deployed.
-
 A value the note itself records as no longer valid is a suggestion too: ``old password:
 ...``, ``... (rotated out)``, ``... — revoked in May``, ``旧密码 ...`` (the words on the
 value's own line, or a banner opening the note that tags it as history and names its
@@ -116,7 +111,6 @@ UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work`
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -130,17 +124,9 @@ from memory_audit.secrets.published import handed_out_demo, on_production, publi
 from memory_audit.secrets.repeats import repeated_secrets
 from memory_audit.secrets.retired import line_marker, retired_banner
 from memory_audit.secrets.scanner import Scanner, SecretMatch
-from memory_audit.secrets.values import stand_in_password
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "secrets"
-# A developer's own machine named on a value's line: ``localhost``, a loopback address, an
-# address at a domain that resolves nowhere public (``.local``, ``.test``, ``.localhost``,
-# ``.invalid``), a local database (``DB local``, ``local DB``, ``banco local``).
-LOCAL_MACHINE = re.compile(
-    r"(?i:\blocalhost\b|\b127\.0\.0\.1\b|@[\w.-]+\.(?:local|test|localhost|invalid)\b"
-    r"|\b(?:db|database|banco|base de datos|bd)[ _-]local\b|\blocal[ _-](?:db|database|dev)\b)"
-)
 # Other places a finding names in its message; the fix and JSON list them all.
 NAMED_PLACES = 3
 
@@ -229,8 +215,6 @@ def _in_texts(
             finding = as_published(secret_finding(places), tracked)
         if tracked is None:
             finding = as_retired(finding, _retired_at(places, texts))
-        if tracked is None and not finding.is_suggestion:
-            finding = as_local_fixture(finding, _local_test_account(places, texts))
         if tracked is None and not finding.is_suggestion:
             problems.append((finding, places))
         else:
@@ -357,36 +341,6 @@ def as_published_live(finding: Finding, tracked: str) -> Finding:
         " and the note places its system in production",
         suggestion=f"change it on the production system ({tracked} makes it public), then"
         " redact the copies here",
-    )
-
-
-def _local_test_account(places: list[Place], texts: dict[str, str]) -> str | None:
-    """Where a note places a test account's stand-in password (``demo1234``) on the
-    developer's own machine (``DB local``, ``localhost``, an address at ``.local`` or
-    ``.test`` on the value's line): a local database's fixture, opening nothing deployed."""
-    for place in places:
-        text = texts.get(place.path, "")
-        if not stand_in_password(text[place.match.start : place.match.end].strip()):
-            return None  # one value at every place: its shape is asked once
-        line_start = text.rfind("\n", 0, place.match.start) + 1
-        line_end = text.find("\n", place.match.end)
-        line = text[line_start : line_end if line_end >= 0 else len(text)]
-        if LOCAL_MACHINE.search(line):
-            return place.shown
-    return None
-
-
-def as_local_fixture(finding: Finding, where: str | None) -> Finding:
-    """A test account's stand-in password a note places on a local development database: a
-    suggestion, since it opens nothing deployed unless the same login works there too."""
-    if where is None:
-        return finding
-    return replace(
-        finding,
-        level=Level.SUGGESTION.value,
-        message=f"{finding.message}; {where} places it on a local development machine",
-        suggestion="if it opens nothing deployed (a local database's test account), mark it as"
-        " a false positive; if the same login works on a deployed system, change it there",
     )
 
 

@@ -936,12 +936,6 @@ def _fenced(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def stand_in_password(value: str) -> bool:
-    """A test account's stand-in password, a stand-in's word and a number (``demo1234``,
-    ``Test@2031!``): the kind a note gives for a test login in its prose."""
-    return _leading_stand_in(value.removesuffix("!"))
-
-
 def _leading_stand_in(core: str) -> bool:
     """``Test1234``, ``Test@2031``, ``Demo2024``: a stand-in's first word, then a number."""
     joined = WORD_SYMBOL_NUMBER.fullmatch(core)
