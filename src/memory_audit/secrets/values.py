@@ -409,10 +409,10 @@ ITEM = re.compile(r"""[^\s`'"/]+""")
 # A login and " / " just before a value: a cell's "user / password" pair.
 PAIRED = re.compile(r"[^\s|/]+ ?/ ?[`'\"]?$")
 SEPARATORS = (":", "=", "：", "|")
-# A key made of hex digits or a UUID, as printers, backup servers and many APIs issue them.
 # ``verifyStripeSignature2``, ``XHubSignature256``: three words or more and a number, an
 # identifier's name where a key would be; a generated key has no run of words
 WORDS_IDENTIFIER = re.compile(r"(?:[a-z]{3,}|[A-Z]{1,3}[a-z]{2,})(?:[A-Z][a-z]{2,}){2,}[0-9]{0,4}")
+# A key made of hex digits or a UUID, as printers, backup servers and many APIs issue them.
 RANDOM_KEY = re.compile(
     r"^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}"
     r"|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
