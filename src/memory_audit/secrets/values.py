@@ -669,9 +669,7 @@ def _firebase_web_key(text: str, start: int, value: str) -> bool:
     ``initializeApp(`` opens): public by design, as its clients ship it."""
     if not value.startswith("AIza"):
         return False
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", start)
-    line = text[line_start : line_end if line_end >= 0 else len(text)]
+    line_start, line = _line_at(text, start)
     if OTHER_GOOGLE_API.search(line):
         return False
     if FIREBASE_KEY_LINE.search(line):
@@ -1002,10 +1000,14 @@ def _wmi_namespace(text: str, start: int, value: str) -> bool:
         return False
     if value.lower().rstrip(".,;:") in WMI_NAMESPACES:
         return True
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", start)
-    line = text[line_start : line_end if line_end >= 0 else len(text)]
-    return WMI_WORDS.search(line) is not None
+    return WMI_WORDS.search(_line_at(text, start)[1]) is not None
+
+
+def _line_at(text: str, offset: int) -> tuple[int, str]:
+    """Where the line holding ``offset`` starts, and the line (without its break)."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    line_end = text.find("\n", offset)
+    return line_start, text[line_start : line_end if line_end >= 0 else len(text)]
 
 
 def _code_brackets(value: str) -> bool:
