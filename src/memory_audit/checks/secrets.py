@@ -223,7 +223,8 @@ def _in_texts(
     # trees have none
     committed = committed_files(tree.root) if problems else frozenset()
     for finding, places in problems:
-        yield as_committed(finding, [p for p in places if p.path in committed], len(places))
+        path = next((p.path for p in places if p.path in committed), None)
+        yield as_committed(finding, path, len(places))
 
 
 def _retired_at(places: list[Place], texts: dict[str, str]) -> tuple[str, str] | None:
@@ -304,15 +305,16 @@ def as_published(finding: Finding, tracked: str | None) -> Finding:
     )
 
 
-def as_committed(finding: Finding, committed: list[Place], count: int) -> Finding:
-    """A value in a file the repository tracks: its history keeps the value whatever the
-    redaction does, so the advice is to change it first."""
-    if not committed:
+def as_committed(finding: Finding, path: str | None, count: int) -> Finding:
+    """A value in a file the repository tracks (``path``, the first of its ``count`` places
+    that is): its history keeps the value whatever the redaction does, so the advice is to
+    change it first."""
+    if path is None:
         return finding
     redact = "redact it" if count == 1 else f"redact all {count} places in one fix"
     return replace(
         finding,
-        suggestion=f"change it first (rotate the key, change the password): {committed[0].path}"
+        suggestion=f"change it first (rotate the key, change the password): {path}"
         f" is committed, and the repository's history keeps the value; then {redact}; or mark"
         " it as a false positive",
     )
