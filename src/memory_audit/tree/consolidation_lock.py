@@ -62,6 +62,6 @@ def _holder_may_run(lock: Path) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except (PermissionError, OverflowError, OSError):
+    except (OverflowError, OSError):
         return True  # another user's process (it exists), or no such PID on this system
     return True
