@@ -64,3 +64,29 @@ def test_superseded_index_without_superseded_files_is_clean(tree_dir: Path) -> N
         },
     )
     assert codes(findings(tree_dir, "superseded")) == []
+
+
+def test_entry_its_index_line_marks_as_history_is_a_suggestion(tree_dir: Path) -> None:
+    # The owner keeps replaced notes in the index on purpose, each line tagged as history
+    # and naming its successor: no session is misled, and removing the line only saves it.
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n"
+            "- [Window fix](window_fix.md) — [已废弃] old theory, replaced by [[drain_fix]]\n"
+            "- [Drain fix](drain_fix.md) — the real cause and its repair\n"
+            "- [Slot reset](slot_reset.md) — [历史] gone with the reopen path\n"
+            "- [Deploy v1](deploy_v1.md) — (deprecated) how we deployed before the switch\n"
+            "- ~~[Cache v1](cache_v1.md)~~ — see the drain fix\n"
+            "- [Queue v1](queue_v1.md) — how the old queue retried\n",
+            "window_fix.md": memory("window fix", superseded_by="drain_fix.md"),
+            "drain_fix.md": memory("drain fix"),
+            "slot_reset.md": memory("slot reset", superseded_by="drain_fix.md"),
+            "deploy_v1.md": memory("deploy v1", superseded_by="drain_fix.md"),
+            "cache_v1.md": memory("cache v1", superseded_by="drain_fix.md"),
+            "queue_v1.md": memory("queue v1", superseded_by="drain_fix.md"),
+        },
+    )
+    levels = {f.line: f.level for f in findings(tree_dir, "superseded")}
+    # A struck-out link is no pointer; an unmarked line still misleads: the one problem.
+    assert levels == {2: "suggestion", 4: "suggestion", 5: "suggestion", 7: "problem"}
