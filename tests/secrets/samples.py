@@ -2398,3 +2398,20 @@ CASES["email-password-pair"][0].extend(
 CASES["generic-assignment"][0].append(
     ("AUTH_TOKEN_TYPE=Zq7RkP2mXv9LwT4nB6ydHc3sJ8fA1eQ5", "Zq7RkP2mXv9LwT4nB6ydHc3sJ8fA1eQ5")
 )
+# --- a Google Chat webhook's URL: its `key=` is the one API key every such webhook shares
+# (public), its `token=` the secret that posts to the space
+_chat_key = "AIza" + rnd(URLSAFE, 35)
+_chat_token = rnd(URLSAFE, 43)
+CASES["generic-assignment"][0].append(
+    (
+        '- [Chat webhook] — `curl -s -X POST "https://chat.googleapis.com/v1/spaces/AAQAfern26/'
+        f'messages?key={_chat_key}&token={_chat_token}"`',
+        _chat_token,
+    )
+)
+CASES["google-api-key"][0].append(
+    (
+        f"Maps key for the chat bot: https://maps.googleapis.com/maps/api/js?key={_chat_key}",
+        _chat_key,
+    )
+)

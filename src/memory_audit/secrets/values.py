@@ -337,6 +337,12 @@ OTHER_GOOGLE_API = re.compile(
     r"|server[ _-]?key|messaging|functions:config|config:set)"
 )
 FIREBASE_CONFIG_LINES = 4
+# A Google Chat webhook's URL (``.../v1/spaces/<space>/messages?key=AIza...&token=...``):
+# its key is the one API key every such webhook carries, public; its token is the secret.
+CHAT_WEBHOOK_KEY = re.compile(
+    r"chat\.googleapis\.com/v1/spaces/[^\s/?]+/messages\?(?:[^\s&]*&)*key=$"
+)
+CHAT_WEBHOOK_REACH = 200  # characters before the key: the URL's space name and query
 # A JWT whose payload (base64url JSON) gives a role that is public by design: Supabase's
 # anon key (role "anon") is in every client of the project; its service_role key is not.
 JWT_PAYLOAD = re.compile(r"^eyJ[A-Za-z0-9_-]+\.(eyJ[A-Za-z0-9_-]+)\.[A-Za-z0-9_-]")
@@ -563,7 +569,11 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (WORDS_ONLY.fullmatch(value) and PASTE_HERE.search(value))
     )
     # a key public by design, whatever rule found it: a JWT, or a key after "API key:"
-    public = _public_by_design(value) or _firebase_web_key(text, start, value)
+    public = (
+        _public_by_design(value)
+        or _firebase_web_key(text, start, value)
+        or _chat_webhook_key(text, start, value)
+    )
     # a format written out, ``https://USER:TOKEN@host``: the password before the host
     words = {value.lower(), _userinfo_password(text, start, value).lower()}
     stand_in = (
@@ -682,6 +692,12 @@ def _firebase_web_key(text: str, start: int, value: str) -> bool:
     opened = FIREBASE_CONFIG.search(text, above, line_start)
     # the value inside the object that opener starts: no brace closes before it
     return opened is not None and "}" not in text[opened.end() : start]
+
+
+def _chat_webhook_key(text: str, start: int, value: str) -> bool:
+    return value.startswith("AIza") and bool(
+        CHAT_WEBHOOK_KEY.search(text, max(0, start - CHAT_WEBHOOK_REACH), start)
+    )
 
 
 def _public_by_design(value: str) -> bool:
