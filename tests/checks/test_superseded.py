@@ -66,27 +66,54 @@ def test_superseded_index_without_superseded_files_is_clean(tree_dir: Path) -> N
     assert codes(findings(tree_dir, "superseded")) == []
 
 
-def test_entry_its_index_line_marks_as_history_is_a_suggestion(tree_dir: Path) -> None:
+def test_entry_its_index_line_tags_as_history_is_a_suggestion(tree_dir: Path) -> None:
     # The owner keeps replaced notes in the index on purpose, each line tagged as history
-    # and naming its successor: no session is misled, and removing the line only saves it.
+    # or naming its successor: no session is misled, and removing the line only saves it.
+    tagged = [
+        "- [Window fix](window_fix.md) — [已废弃] old theory, see the drain fix",
+        "- [Slot reset](slot_reset.md) — [历史] gone with the reopen path",
+        "- [Deploy v1](deploy_v1.md) — (deprecated) how we deployed before the switch",
+        "- [Cache v1 (old)](cache_v1.md) — how the cache warmed",
+        "- [Queue v1](queue_v1.md) — old retries, replaced by the drain fix",
+        "- [Setup](setup_v1.md) — **Legacy:** the first installer",
+        "- [Schritte](schritte.md) — [veraltete] Schritte zum Ausrollen",
+        "- [Инструкция](instr.md) — [устаревшая] инструкция",
+        "- [旧流程](old_flow.md) — 已被取代，见新流程",
+    ]
+    # Words of the note's subject, not tags: these entries still mislead.
+    untagged = [
+        "- [API notes](api_v1.md) — replaces the deprecated v1 API",
+        "- [Auth move](auth_v1.md) — how we migrate off the legacy auth server",
+        "- [Restore](restore_v1.md) — restoring archived projects",
+        "- [Links](links_v1.md) — see [Deprecated APIs](apis.md) first",
+        "- [Deploy](legacy-deploy.md) — a legacy-free deploy path",
+        "- [同步](sync_v1.md) — 聊天历史同步的部署步骤",
+        "- [兼容](compat_v1.md) — 兼容旧版客户端的部署",
+    ]
+    lines = tagged + untagged
+    files = {
+        link.split("](", 1)[1].split(")", 1)[0]: memory("old", superseded_by="drain_fix.md")
+        for link in lines
+    }
     write_tree(
         tree_dir,
         {
-            "MEMORY.md": "# Index\n"
-            "- [Window fix](window_fix.md) — [已废弃] old theory, replaced by [[drain_fix]]\n"
-            "- [Drain fix](drain_fix.md) — the real cause and its repair\n"
-            "- [Slot reset](slot_reset.md) — [历史] gone with the reopen path\n"
-            "- [Deploy v1](deploy_v1.md) — (deprecated) how we deployed before the switch\n"
-            "- ~~[Cache v1](cache_v1.md)~~ — see the drain fix\n"
-            "- [Queue v1](queue_v1.md) — how the old queue retried\n",
-            "window_fix.md": memory("window fix", superseded_by="drain_fix.md"),
+            "MEMORY.md": "# Index\n" + "".join(f"{line}\n" for line in lines),
             "drain_fix.md": memory("drain fix"),
-            "slot_reset.md": memory("slot reset", superseded_by="drain_fix.md"),
-            "deploy_v1.md": memory("deploy v1", superseded_by="drain_fix.md"),
-            "cache_v1.md": memory("cache v1", superseded_by="drain_fix.md"),
-            "queue_v1.md": memory("queue v1", superseded_by="drain_fix.md"),
+            "apis.md": memory("apis"),
+            **files,
         },
     )
-    levels = {f.line: f.level for f in findings(tree_dir, "superseded")}
-    # A struck-out link is no pointer; an unmarked line still misleads: the one problem.
-    assert levels == {2: "suggestion", 4: "suggestion", 5: "suggestion", 7: "problem"}
+    found = {f.line: f for f in findings(tree_dir, "superseded")}
+    levels = [found[n].level for n in range(2, 2 + len(lines))]
+    assert levels == ["suggestion"] * len(tagged) + ["problem"] * len(untagged)
+    # The successor is not indexed, yet a tagged line is removed, not pointed at it: the
+    # tag would then say the current note is history.
+    assert found[2].fix is not None
+    assert found[2].fix["action"] == "remove-index-line"
+    assert found[2 + len(tagged)].fix == {
+        "action": "update-index-path",
+        "line": 2 + len(tagged),
+        "old": "api_v1.md",
+        "new": "drain_fix.md",
+    }
