@@ -2415,3 +2415,24 @@ CASES["google-api-key"][0].append(
         _chat_key,
     )
 )
+CASES["url-query-credential"][0].extend(
+    [
+        (  # HTML-escaped, the host in capitals: the same webhook
+            f"https://CHAT.GOOGLEAPIS.COM/v1/spaces/AAQAfern26/messages?token={_chat_token}&amp;"
+            f"key={_chat_key}&amp;thread=1",
+            _chat_token,
+        ),
+    ]
+)
+CASES["google-api-key"][0].extend(
+    [  # another host whose path or query names Chat's: its key is judged as any key
+        (
+            f"https://relay.fern.dev/chat.googleapis.com/v1/spaces/X/messages?key={_chat_key}",
+            _chat_key,
+        ),
+        (
+            f"https://api.fern.dev/?next=chat.googleapis.com/v1/spaces/X/messages?key={_chat_key}",
+            _chat_key,
+        ),
+    ]
+)

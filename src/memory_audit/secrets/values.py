@@ -337,10 +337,13 @@ OTHER_GOOGLE_API = re.compile(
     r"|server[ _-]?key|messaging|functions:config|config:set)"
 )
 FIREBASE_CONFIG_LINES = 4
-# A Google Chat webhook's URL (``.../v1/spaces/<space>/messages?key=AIza...&token=...``):
-# its key is the one API key every such webhook carries, public; its token is the secret.
+# A Google Chat webhook's URL (``https://chat.googleapis.com/v1/spaces/<space>/messages?key=
+# AIza...&token=...``): its key is the one API key Google gives every such webhook, public;
+# its token is the secret. The host begins the URL (a path or a query naming it is another
+# host's); the query may be HTML-escaped (``&amp;``).
 CHAT_WEBHOOK_KEY = re.compile(
-    r"chat\.googleapis\.com/v1/spaces/[^\s/?]+/messages\?(?:[^\s&]*&)*key=$"
+    r"(?<![\w./?=&-])(?:https?://)?(?i:chat\.googleapis\.com)/v1/spaces/[^\s/?]+/messages\?"
+    r"(?:[^\s&]*(?:&amp;|&))*key=\Z"
 )
 CHAT_WEBHOOK_REACH = 200  # characters before the key: the URL's space name and query
 # A JWT whose payload (base64url JSON) gives a role that is public by design: Supabase's
@@ -568,7 +571,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or DESCRIBED.fullmatch(value)
         or (WORDS_ONLY.fullmatch(value) and PASTE_HERE.search(value))
     )
-    # a key public by design, whatever rule found it: a JWT, or a key after "API key:"
+    # a key public by design, whatever rule found it: a publishable key, an anon JWT, a
+    # Firebase web app's key, a Chat webhook's shared key
     public = (
         _public_by_design(value)
         or _firebase_web_key(text, start, value)
@@ -695,6 +699,8 @@ def _firebase_web_key(text: str, start: int, value: str) -> bool:
 
 
 def _chat_webhook_key(text: str, start: int, value: str) -> bool:
+    """The ``key=`` of a Google Chat webhook's URL (``CHAT_WEBHOOK_KEY``): public by design,
+    as every webhook carries it; the ``token=`` beside it is judged as any value is."""
     return value.startswith("AIza") and bool(
         CHAT_WEBHOOK_KEY.search(text, max(0, start - CHAT_WEBHOOK_REACH), start)
     )
