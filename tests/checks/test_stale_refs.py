@@ -371,6 +371,29 @@ def test_a_hash_the_line_attributes_to_another_named_repository_is_not_checked(
     ]
 
 
+def test_a_pinned_dependencys_commit_and_a_checksum_are_no_commits_of_the_project(
+    tmp_path: Path,
+) -> None:
+    # A dependency pinned to a commit cites its own repository's history; a SHA-256 of a
+    # download is no commit at all.
+    repo, kept, lost = commit_repo(tmp_path / "p")
+    body = (
+        f"Rates since commit {kept[:9]}; the topic landed as commit {lost[:9]}.\n"
+        "- pinned `fern/lint-action` from floating `@v3` to commit `4e1c2b9a7d`\n"
+        "- every `actions/*` step pinned to a commit SHA (checkout `93cb6ef`, "
+        "setup-node `ece7cb0`)\n"
+        "- SHA256 of the installer (`9a7d3c1…`) checked before it runs\n"
+        "- the sha-256 `5b6c7d8e` of the tarball\n"
+        "- SHA 6a7b8c9d is ours and missing.\n"
+    )
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    found = findings(tree, "stale-refs", location=at(repo.path))
+    assert [(f.line, f.message.split("`")[1]) for f in found] == [
+        (6, lost[:9]),
+        (11, "6a7b8c9d"),
+    ]
+
+
 def test_a_list_introduced_as_removed_records_the_deletion_and_is_not_stale(
     tmp_path: Path,
 ) -> None:

@@ -102,6 +102,9 @@ COMMIT_LABEL = compile_fast(
     r"(?i)\b(?:commits?|sha\d*|hash|revision|fixed in|landed in|landed as|reverts?|reverted|"
     r"cherry-pick\w*)\b|コミット|提交|커밋"
 )
+# "SHA" and "SHA-1" name git's hashes; a SHA-256 (or -224, -384, -512) is a checksum, and
+# no commit label: a line's checksums are taken out before its labels are looked for.
+CHECKSUM_LABEL = compile_fast(r"(?i)\bsha[-_ ]?(?:224|256|384|512)\b")
 # Every COMMIT_LABEL match contains one of these (lower-cased): a cheap test for a whole body.
 LABEL_HINTS = (
     *("commit", "sha", "hash", "revision", "fixed in", "landed", "revert", "cherry"),
@@ -111,9 +114,13 @@ HEX_RUN = compile_fast(rf"{HEX}{{7}}")  # a fast first test
 # A hash is a whole token: not part of a word, path, URL, ref (#12ab34c) or file name.
 TOKEN = compile_fast(r"[\w/#.@:-]+")
 HEX_WORD = re.compile(rf"{HEX}{{7,40}}")
+# Words that place a line's hashes in another repository's history: a host, a fork or a
+# submodule, a GitHub Actions step (``actions/checkout``), a dependency pinned by its
+# ``owner/name`` ("pinned `fern/lint-action` to commit ...").
 OTHER_REPOSITORY = compile_fast(
     r"(?i)\b(?:upstream|kernel|linux|fork\w*|submodule\w*|vendor\w*|repos?|repositor\w*|"
-    r"github|gitlab|bitbucket|dotfiles)\b|://|[\w.-]+/[\w.-]+@|リポジトリ|仓库|仓庫|저장소"
+    r"github|gitlab|bitbucket|dotfiles)\b|://|[\w.-]+/[\w.-]+@|\bactions/|"
+    r"\bpin(?:s|ned|ning)?\s+`?[\w.-]+/[\w.-]+|リポジトリ|仓库|仓庫|저장소"
 )
 IN_NAMED = compile_fast(r"(?i)\b(?:in|from|on|at)\s+`?([\w.-]+)`?[,:]?\s+(?:commit|sha)")
 # "frontend-app commit 4f2a91c": a repository's name, hyphenated, dotted, snake_cased or in
@@ -497,7 +504,7 @@ def commit_references(
     code = (document or parse_markdown(lines, first_line)).code_lines
     for number in lines_matching(HEX_RUN, body, first_line):  # most lines hold no hash
         text = lines[number - first_line]
-        if number in code or not COMMIT_LABEL.search(text):
+        if number in code or not COMMIT_LABEL.search(CHECKSUM_LABEL.sub(" ", text)):
             continue
         if WRAPPED.search(text) and number - first_line + 1 < len(lines):
             text += " " + lines[number - first_line + 1].strip()  # "(commit abc в\n repo)"
