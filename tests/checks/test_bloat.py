@@ -167,6 +167,23 @@ def test_bloat_terse_descriptions_and_hooks(tree_dir: Path) -> None:
     ]
 
 
+def test_bloat_a_wrapped_hook_is_read_whole(tree_dir: Path) -> None:
+    # A list item's hook may wrap onto the next lines; Claude Code reads them all.
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n- [Tools](tools.md) — catalog\n"
+            "  is built in, but every field can be overridden in config\n"
+            "- [Rules](rules.md) — reach\n- [Next](next.md) — sections\n",
+            "tools.md": memory("tools"),
+            "rules.md": memory("rules"),
+            "next.md": memory("next"),
+        },
+    )
+    found = [c for c in codes(findings(tree_dir, "bloat")) if c[0] == "terse-description"]
+    assert found == [("terse-description", "MEMORY.md", 4), ("terse-description", "MEMORY.md", 5)]
+
+
 def test_bloat_long_file(tree_dir: Path) -> None:
     found = audit(
         tree_dir, {"long.md": memory("long", body="\n".join(f"line {i}" for i in range(120)))}

@@ -46,6 +46,26 @@ def test_remove_index_line(tree_dir: Path) -> None:
     assert "-- [Gone](gone.md) — x" in edit.diff()
 
 
+def test_removing_a_wrapped_entry_takes_its_continuation_lines_with_it(tree_dir: Path) -> None:
+    # Left behind, the continuation would join the entry above as its hook.
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n- [A](a.md) — about a\n- [Gone](gone.md) — the old\n"
+            "  catalog of tools,\n  kept for the migration\n- [B](b.md) — b\n"
+            "  wrapped too\n\nTrailing prose.\n"
+        },
+    )
+    apply(tree_dir, {"action": "remove-index-line", "line": 3, "target": "gone.md"})
+    assert (tree_dir / "MEMORY.md").read_text() == (
+        "# Index\n- [A](a.md) — about a\n- [B](b.md) — b\n  wrapped too\n\nTrailing prose.\n"
+    )
+    apply(tree_dir, {"action": "remove-index-line", "line": 3, "target": "b.md"})
+    assert (tree_dir / "MEMORY.md").read_text() == (
+        "# Index\n- [A](a.md) — about a\n\nTrailing prose.\n"
+    )
+
+
 def test_a_symlinked_file_is_not_fixed_through_its_link(tmp_path: Path) -> None:
     """DESIGN §6.7: review writes only regular files inside the tree, never through a link."""
     target = tmp_path / "dotfiles/MEMORY.md"

@@ -49,8 +49,9 @@ def test_a_lone_cr_is_inside_its_line_as_claude_code_splits_on_newlines_only() -
     text = "# Index\n- [A](a.md)\r— about a\nplain\r text\n- [B](b.md) — about b\n"
     parsed = parse_index(text, len(text), 0.0, ())
     assert parsed.line_count == 4
+    # The third line continues the item (a lazy continuation line): its hook reads on.
     assert [(e.line, e.target, e.hook) for e in parsed.entries] == [
-        (2, "a.md", "about a"),
+        (2, "a.md", "about a plain text"),
         (4, "b.md", "about b"),
     ]
     assert parsed.line_kinds == (

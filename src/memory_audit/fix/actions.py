@@ -8,6 +8,7 @@ the audit saw, :class:`StaleTarget` asks the session to re-check the finding.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,10 @@ from memory_audit.tree.index_file import INDEX_NAME
 Fix = Mapping[str, Any]
 TOPIC_NAME = "index-notes.md"  # move-to-topic's proposal, when the user names nothing
 TOPIC_DESCRIPTION = "Notes moved out of MEMORY.md"
+# A list item's first line; and the lines that start a block of their own (another item, a
+# heading, a quote, a fence, a table, a line led by a link), which a wrapped hook is not.
+LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d{1,9}[.)])\s")
+BLOCK_START = re.compile(r"\s*(?:[-*+]\s|\d{1,9}[.)]\s|#|>|```|~~~|\||\[|<)")
 
 
 @dataclass(frozen=True)
@@ -98,6 +103,17 @@ def _index_line(index: TextFile, line: int, target: str) -> int:
     raise StaleTarget(f"MEMORY.md no longer has one line linking `{target}`")
 
 
+def _entry_end(lines: list[str], at: int) -> int:
+    """The line after the index entry at ``at``: a list item's hook may wrap onto the
+    lines below it, and left behind they would join the entry above as its hook."""
+    end = at + 1
+    if LIST_ITEM.match(lines[at]) is None:
+        return end
+    while end < len(lines) and lines[end].strip() and BLOCK_START.match(lines[end]) is None:
+        end += 1
+    return end
+
+
 def _masked_link(line: str, target: str) -> bool:
     """A target the redaction boundary masked (``ghp_...aE7u.md``) still names the link of
     its own line: its visible head and tail, in that order, inside one link."""
@@ -115,7 +131,7 @@ def remove_index_line(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     index = _read(tree, INDEX_NAME)
     at = _index_line(index, int(fix["line"]), str(fix["target"]))
     lines = index.lines
-    removed = _change(index, lines[:at] + lines[at + 1 :])
+    removed = _change(index, lines[:at] + lines[_entry_end(lines, at) :])
     relate = fix.get("relate")
     if not isinstance(relate, Mapping):
         return Edit(f"MEMORY.md: removed the index line for `{fix['target']}`", (removed,))

@@ -184,7 +184,8 @@ def _entries(block: Block, kinds: list[LineKind]) -> Iterator[IndexEntry]:
         if not span.link.mention:  # a path in a code span is text, not an entry
             by_line.setdefault(span.link.line, []).append(span)
     pointer_run = True  # every line so far in this block has been a pointer
-    for number, spans in sorted(by_line.items()):
+    numbers = sorted(by_line)
+    for at, (number, spans) in enumerate(sorted(by_line.items())):
         files = [s for s in spans if s.link.wiki or not is_external(s.link.target)]
         if not files or block.kind != "paragraph":
             continue
@@ -204,8 +205,25 @@ def _entries(block: Block, kinds: list[LineKind]) -> Iterator[IndexEntry]:
         kinds[number - 1] = LineKind.POINTER if pointer else LineKind.LINKED_TEXT
         after = block.text[files[0].end : line_end].lstrip("*_")
         hook = HOOK_SEPARATOR.sub("", after, count=1).strip() if after.strip() else ""
+        if pointer:
+            # A hook wrapped onto the lines after it, up to the block's next linked line:
+            # Claude Code reads the item whole.
+            stop = numbers[at + 1] if at + 1 < len(numbers) else block.last + 1
+            wrapped = _next_lines(block.text, line_end, stop - number - 1)
+            if wrapped:
+                hook = f"{hook} {wrapped}".strip()
         links = tuple(IndexLink(number, s.link.title, s.link.target, s.link.wiki) for s in files)
         yield IndexEntry(number, kinds[number - 1], links, hook)
+
+
+def _next_lines(text: str, line_end: int, count: int) -> str:
+    """The ``count`` lines after the one ending at ``line_end``, joined by spaces."""
+    if count <= 0 or line_end >= len(text):
+        return ""
+    end = line_end
+    for _ in range(count):
+        end = _line_end(text, end + 1)
+    return " ".join(text[line_end + 1 : end].split())
 
 
 def _line_end(text: str, offset: int) -> int:
