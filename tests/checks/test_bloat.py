@@ -184,6 +184,28 @@ def test_bloat_a_wrapped_hook_is_read_whole(tree_dir: Path) -> None:
     assert found == [("terse-description", "MEMORY.md", 4), ("terse-description", "MEMORY.md", 5)]
 
 
+def test_bloat_no_terse_hook_where_the_title_stands_alone_or_no_session_reads_it(
+    tree_dir: Path,
+) -> None:
+    # A hook of punctuation only is no hook (a hookless line is allowed), a link is all a
+    # reference needs, and past the cut-off no session reads the line at all.
+    filler = "".join(
+        f"- [Note {n}](n{n}.md) — what note {n} holds and when it helps\n" for n in range(200)
+    )
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n- [Preserve existing fixes](a.md).\n"
+            "- [Repo](b.md) — https://git.fern.dev/fern/ledger\n"
+            "- [Ledger](c.md) — sections\n" + filler + "- [Late](d.md) — misc\n",
+            **{f"{x}.md": memory(x) for x in "abcd"},
+            **{f"n{n}.md": memory(f"n{n}") for n in range(200)},
+        },
+    )
+    found = [c for c in codes(findings(tree_dir, "bloat")) if c[0] == "terse-description"]
+    assert found == [("terse-description", "MEMORY.md", 4)]
+
+
 def test_bloat_long_file(tree_dir: Path) -> None:
     found = audit(
         tree_dir, {"long.md": memory("long", body="\n".join(f"line {i}" for i in range(120)))}

@@ -161,6 +161,22 @@ def test_several_links_counts_only_memories_no_other_line_points_at(tree_dir: Pa
     assert "`d.md`, `e.md`" in finding.message
 
 
+def test_several_links_are_not_split_in_an_index_already_cut(tree_dir: Path) -> None:
+    # Past Claude Code's cut-off, a line per file would hide more entries, not fewer.
+    filler = "".join(f"- [Note {n}](n{n}.md) — when note {n} helps\n" for n in range(205))
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n- [D](d.md) and [E](e.md) — both halves of the cutover\n"
+            + filler,
+            **{f"{n}.md": memory(n) for n in "de"},
+            **{f"n{n}.md": memory(f"n{n}") for n in range(205)},
+        },
+    )
+    assert "several-links" not in [f.code for f in findings(tree_dir, "index-budget")]
+    assert "over-budget" in [f.code for f in findings(tree_dir, "index-budget")]
+
+
 def test_index_budget_pointer_only_index_is_clean(tree_dir: Path) -> None:
     write_tree(
         tree_dir, {"MEMORY.md": "# Index\n\n## Group\n" + entries(40) + "<!-- generated -->\n"}

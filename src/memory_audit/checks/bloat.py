@@ -46,10 +46,12 @@ Passing: the same memory trimmed to the live frontier, ``relevance`` by phase.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from memory_audit.analysis.fast_regex import compile_fast
+from memory_audit.analysis.index_loaders import whole_index_loader
 from memory_audit.analysis.references import path_exists, path_references
 from memory_audit.analysis.similarity import jaccard, tokens
 from memory_audit.analysis.staleness import finished_work, stale_as_of
@@ -62,6 +64,9 @@ from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "bloat"
+# What a hook may hold that says nothing of the memory: separators and closing punctuation.
+HOOK_MARKS = " .,;:|-—–"
+LINK_ONLY = re.compile(r"[<`]?https?://\S+")
 FLOOD = 10  # more long files than this in one tree: one finding listing them
 SHOWN_LONG = 3  # of a flood of long files, those its message names
 # Story markers, counted only in prose sentences. "at first" and "eventually" only
@@ -113,9 +118,27 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             and not memory.read.cut_at_comment("description"),
         )
     yield from _long_files(tree, options)
+    hidden = _first_hidden(tree)
     for entry in tree.index.entries if tree.index else ():
-        if entry.is_pointer:  # the words after a link in a sentence are no hook
+        # the words after a link in a sentence are no hook; a line past the cut-off no
+        # session reads, and a link or punctuation alone is no hook to judge
+        if entry.is_pointer and entry.line < hidden and _judged_hook(entry.hook):
             yield from _terse(INDEX_NAME, entry.line, entry.hook, "hook", True, key=entry.target)
+
+
+def _first_hidden(tree: MemoryTree) -> int:
+    """The first MEMORY.md line no session reads whole (past the end when none is cut)."""
+    load = tree.index_load
+    if load is None or load.first_hidden is None or whole_index_loader(tree) is not None:
+        return sys.maxsize
+    return load.first_hidden
+
+
+def _judged_hook(hook: str) -> bool:
+    """A hook to judge for terseness: not punctuation alone (``[Title](x.md).``), which is
+    no hook, nor a link alone, which says where the memory points."""
+    text = hook.strip(HOOK_MARKS)
+    return bool(text) and LINK_ONLY.fullmatch(text) is None
 
 
 def _staleness(tree: MemoryTree, memory: MemoryFile, options: Options) -> Iterator[Finding]:
