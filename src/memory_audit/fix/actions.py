@@ -33,14 +33,13 @@ from memory_audit.fix.todo_note import description as todo_description
 from memory_audit.fix.tree_access import Tree
 from memory_audit.secrets.repeats import standalone_places
 from memory_audit.secrets.scanner import Scanner, SecretMatch
-from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.index_file import INDEX_NAME, LIST_ITEM
 
 Fix = Mapping[str, Any]
 TOPIC_NAME = "index-notes.md"  # move-to-topic's proposal, when the user names nothing
 TOPIC_DESCRIPTION = "Notes moved out of MEMORY.md"
-# A list item's first line; and the lines that start a block of their own (another item, a
-# heading, a quote, a fence, a table, a line led by a link), which a wrapped hook is not.
-LIST_ITEM = re.compile(r"\s*(?:[-*+]|\d{1,9}[.)])\s")
+# The lines that start a block of their own (another item, a heading, a quote, a fence, a
+# table, a line led by a link), which a list item's wrapped hook is not.
 BLOCK_START = re.compile(r"\s*(?:[-*+]\s|\d{1,9}[.)]\s|#|>|```|~~~|\||\[|<)")
 
 
