@@ -177,6 +177,31 @@ def test_several_links_are_not_split_in_an_index_already_cut(tree_dir: Path) -> 
     assert "over-budget" in [f.code for f in findings(tree_dir, "index-budget")]
 
 
+def test_an_index_kept_as_a_table_or_under_a_long_comment_is_no_inline_content(
+    tree_dir: Path,
+) -> None:
+    # The table is the index (its header and rule too, by link or by a file's name), and a
+    # comment's lines are the comment's: moving either out would break it or lose the index.
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n"
+            "<!-- One line per file: - [Title](file.md) — hook.\n"
+            "     Details live in the topic files. -->\n\n"
+            "| File | Name | What |\n|---|---|---|\n"
+            "| `a.md` | a | the retry gate and when it trips |\n"
+            "| `b.md` | b | the batch window for nightly jobs |\n\n"
+            "| Link | What |\n|------|------|\n"
+            "| [c.md](./c.md) | the cutover plan and its dates |\n\n"
+            "| Port | Service |\n|---|---|\n| 8080 | api |\n",
+            **{f"{n}.md": memory(n) for n in "abc"},
+        },
+    )
+    inline = [f for f in findings(tree_dir, "index-budget") if f.code == "inline-content"]
+    # A table that points at no memory is content still.
+    assert [(f.line, f.message.split(":")[0]) for f in inline] == [(14, "lines 14–16")]
+
+
 def test_index_budget_pointer_only_index_is_clean(tree_dir: Path) -> None:
     write_tree(
         tree_dir, {"MEMORY.md": "# Index\n\n## Group\n" + entries(40) + "<!-- generated -->\n"}

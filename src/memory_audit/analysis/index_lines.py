@@ -9,6 +9,7 @@ own part; it decides only whether inline content is a problem or a suggestion: `
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterator, Sequence
 
 from memory_audit.model.finding import Finding, make_finding
@@ -19,6 +20,8 @@ SHOWN_LINES = 12  # line numbers listed in a grouped finding
 # What in a heading may point at a file: a link, a wikilink, a file's name.
 NAMING_MARKS = ("](", "[[", ".md")
 GROUPED = 3  # more blocks (or rules) than this in one index: one finding for them all
+# A file a table's cell links (``[a](./a.md)``) or names (`` `a.md` ``).
+TABLE_FILE = re.compile(r"\]\(<?([^)\s>]+\.md)|`([^`\s]+\.md)`")
 RULE_START = (
     "always ",
     "never ",
@@ -44,18 +47,41 @@ def line_findings(
     max_hook_chars: int,
     named: Sequence[NamedPointer] = (),
     pointing: Collection[int] = (),
+    tables: Collection[int] = (),
 ) -> Iterator[Finding]:
     """Rules, inline content, over-long hooks and lines pointing at several files.
 
     ``named``: the lines that point at a file of the tree by its name (``- `notes.md` —
     hook``): pointers, as a linked line is: never content to move, and their hooks are
-    hooks. ``pointing``: every line that links or names a file of the tree.
+    hooks. ``pointing``: every line that links or names a file of the tree. ``tables``:
+    the lines of tables that are the index (``index_tables``): pointers too.
     """
-    named_lines = frozenset(p.line for p in named)
+    named_lines = frozenset(p.line for p in named) | frozenset(tables)
     yield from _content(dimension, index, tight, named_lines, frozenset(pointing))
     yield from _long_hooks(dimension, index, named, max_hook_chars)
     if not tight:  # cut already: a line per file would hide more entries, not fewer
         yield from _several_links(dimension, index)
+
+
+def index_tables(lines: Sequence[str], memories: Collection[str]) -> frozenset[int]:
+    """The lines of each Markdown table a row of which links or names (in backticks) a
+    memory of the tree: the index kept as a table, its header and rule with it."""
+    found: set[int] = set()
+    run: list[int] = []
+    for number, text in enumerate([*lines, ""], 1):
+        if text.lstrip().startswith("|"):
+            run.append(number)
+            continue
+        if any(_names_a_memory(lines[n - 1], memories) for n in run):
+            found.update(run)
+        run = []
+    return frozenset(found)
+
+
+def _names_a_memory(row: str, memories: Collection[str]) -> bool:
+    return any(
+        _normal(match.group(1) or match.group(2)) in memories for match in TABLE_FILE.finditer(row)
+    )
 
 
 def _several_links(dimension: str, index: Index) -> Iterator[Finding]:

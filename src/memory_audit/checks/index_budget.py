@@ -65,7 +65,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from memory_audit.analysis.index_lines import line_findings
+from memory_audit.analysis.index_lines import index_tables, line_findings
 from memory_audit.analysis.index_loaders import IndexLoader, whole_index_loader
 from memory_audit.analysis.index_overflow import overflow_fix
 from memory_audit.analysis.recall import RECALL_CAP, recall_scan
@@ -155,6 +155,7 @@ def _findings(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         max_hook_chars=options.max_hook_chars,
         named=named,
         pointing=pointing,
+        tables=index_tables(index.lines, tree.files),
     )
 
 

@@ -140,6 +140,9 @@ def _parse_structure(lines: tuple[str, ...], document: Document) -> _Structure:
     kinds = [LineKind.BLANK if not line.strip() else LineKind.TEXT for line in lines]
     entries: list[IndexEntry] = []
     for block in document.blocks:
+        if block.kind == "html":
+            kinds[block.first - 1 : block.last] = _html_kinds(lines[block.first - 1 : block.last])
+            continue
         for number in range(block.first, block.last + 1):
             kinds[number - 1] = _block_kind(block, lines[number - 1])
         if block.spans:
@@ -170,9 +173,25 @@ def _named(blocks: Sequence[Block], kinds: Sequence[LineKind]) -> Iterator[Named
 def _block_kind(block: Block, line: str) -> LineKind:
     if not line.strip():
         return LineKind.BLANK
-    if block.kind == "html":
-        return LineKind.COMMENT if line.lstrip().startswith("<!--") else LineKind.TEXT
     return BLOCK_KINDS.get(block.kind, LineKind.TEXT)
+
+
+def _html_kinds(lines: Sequence[str]) -> list[LineKind]:
+    """An HTML block's lines: a comment's, from its ``<!--`` to its ``-->``, are the
+    comment's (a note to whoever edits the index); other markup is text."""
+    kinds = []
+    inside = False
+    for line in lines:
+        opens = line.lstrip().startswith("<!--")
+        if not line.strip():
+            kinds.append(LineKind.BLANK)
+        elif opens or inside:
+            kinds.append(LineKind.COMMENT)
+            rest = line[line.index("<!--") + 4 :] if opens else line
+            inside = "-->" not in rest
+        else:
+            kinds.append(LineKind.TEXT)
+    return kinds
 
 
 BLOCK_KINDS = {"code": LineKind.CODE, "heading": LineKind.HEADING, "break": LineKind.BREAK}
