@@ -491,3 +491,22 @@ def test_orphans_up_to_ten_unreachable_memories_are_one_finding_each(tree_dir: P
     found = findings(tree_dir, "orphans")
     assert [f.path for f in found] == sorted(notes)
     assert all(f.fix is not None and f.fix["action"] == "add-index-line" for f in found)
+
+
+def test_orphans_a_file_a_row_of_the_index_table_names_is_indexed(tree_dir: Path) -> None:
+    # A hand-kept index lists its files in a table: by bare name, in backticks or linked.
+    # A name in a row's later cell is a mention, and leads nowhere on its own.
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n\n| File | What |\n|---|---|\n"
+            "| feedback_writing.md | style notes |\n| `feedback_legal.md` | legal rules |\n"
+            "| **feedback_client.md** | the client's calls |\n"
+            "| owner | see old_notes.md |\n",
+            **{
+                f"{n}.md": memory(n)
+                for n in ("feedback_writing", "feedback_legal", "feedback_client", "old_notes")
+            },
+        },
+    )
+    assert codes(findings(tree_dir, "orphans")) == [("orphan-candidate", "old_notes.md", None)]

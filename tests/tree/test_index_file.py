@@ -60,3 +60,11 @@ def test_a_lone_cr_is_inside_its_line_as_claude_code_splits_on_newlines_only() -
         LineKind.TEXT,
         LineKind.POINTER,
     )
+
+
+def test_a_table_row_led_by_a_files_name_points_at_it_with_its_cells_for_hook() -> None:
+    text = "# Index\n\n| File | What |\n|---|---|\n| notes.md | the notes | 2026-04 |\n"
+    parsed = parse_index(text, len(text), 0.0, ())
+    assert [(p.line, p.target, p.hook) for p in parsed.named] == [
+        (5, "notes.md", "the notes · 2026-04")
+    ]

@@ -1,7 +1,8 @@
 """Index lines that point at a file by its name instead of a link.
 
 Many indexes write their pointers without link syntax: ``- `notes.md` — hook``,
-``- See `notes.md` — hook``, ``See `notes.md` for the details.``, ``- notes.md — hook``.
+``- See `notes.md` — hook``, ``See `notes.md` for the details.``, ``- notes.md — hook``,
+or a table's rows led by the name (``| notes.md | hook |``).
 Such a line has the pointer shape (issue 25, item 4): its leading content, after a list
 marker, emphasis and an optional ``See``/``See also``/``→``, is the name, and the rest is
 its hook. A line that names a file in the middle of a sentence is prose, whatever it names.
@@ -73,22 +74,29 @@ def _leading_name(
     """``(name, where it ends, sends, opens_sentence)`` when ``text`` is led by a ``.md``
     name (``sends``: after ``See`` or an arrow)."""
     at = _skip(text, 0, EMPHASIS)
+    if text.startswith("|", at):  # a table's row, led by its first cell: a line of its own
+        found = _name_at(text, _skip(text, at + 1, EMPHASIS), offset, mentions)
+        return None if found is None else (*found, False, True)
     lead, opens_sentence = _lead(text, at)
     sends, at = lead > at, lead
     at = _skip(text, at, EMPHASIS + ":")
+    found = _name_at(text, at, offset, mentions)
+    return None if found is None else (*found, sends, opens_sentence)
+
+
+def _name_at(
+    text: str, at: int, offset: int, mentions: Mapping[int, Span]
+) -> tuple[str, int] | None:
+    """The ``.md`` name at ``at`` (in a code span the parser read as a file's, or bare) and
+    where it ends."""
     if at >= len(text):
         return None
     if text[at] == "`":
         span = mentions.get(offset + at)
         if span is None:
             return None  # a code span, but not a file name
-        name, end = span.link.target, span.end - offset
-    else:
-        bare = _bare_name(text, at)
-        if bare is None:
-            return None
-        name, end = bare
-    return name, end, sends, opens_sentence
+        return span.link.target, span.end - offset
+    return _bare_name(text, at)
 
 
 def _skip(text: str, at: int, chars: str) -> int:
@@ -121,6 +129,8 @@ def _bare_name(text: str, at: int) -> tuple[str, int] | None:
 
 
 def _hook(rest: str) -> str:
+    if rest.lstrip("*_ ").startswith("|"):  # a table row's other cells, without the rules
+        return " · ".join(cell.strip() for cell in rest.split("|") if cell.strip())
     rest = rest.lstrip("*_.,; ").strip()
     for separator in SEPARATORS:
         if rest.startswith(separator):
