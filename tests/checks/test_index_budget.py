@@ -193,13 +193,15 @@ def test_an_index_kept_as_a_table_or_under_a_long_comment_is_no_inline_content(
             "| `b.md` | b | the batch window for nightly jobs |\n\n"
             "| Link | What |\n|------|------|\n"
             "| [c.md](./c.md) | the cutover plan and its dates |\n\n"
-            "| Port | Service |\n|---|---|\n| 8080 | api |\n",
-            **{f"{n}.md": memory(n) for n in "abc"},
+            "| Port | Service |\n|---|---|\n| 8080 | api |\n| 9090 | see `a.md` |\n"
+            "| 5432 | db |\n\n"
+            "| File | What |\n|---|---|\n| **deploy_steps.md** | the deploy steps |\n",
+            **{f"{n}.md": memory(n) for n in ("a", "b", "c", "deploy_steps")},
         },
     )
     inline = [f for f in findings(tree_dir, "index-budget") if f.code == "inline-content"]
-    # A table that points at no memory is content still.
-    assert [(f.line, f.message.split(":")[0]) for f in inline] == [(14, "lines 14–16")]
+    # A table of other things that names a memory once is content still.
+    assert [(f.line, f.message.split(":")[0]) for f in inline] == [(14, "lines 14–18")]
 
 
 def test_index_budget_pointer_only_index_is_clean(tree_dir: Path) -> None:

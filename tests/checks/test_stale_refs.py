@@ -385,12 +385,17 @@ def test_a_pinned_dependencys_commit_and_a_checksum_are_no_commits_of_the_projec
         "- SHA256 of the installer (`9a7d3c1…`) checked before it runs\n"
         "- the sha-256 `5b6c7d8e` of the tarball\n"
         "- SHA 6a7b8c9d is ours and missing.\n"
+        "- The SHA-256 hash of the installer: 9a7d3c1e5f\n"
+        "- Fixed the cart race in src/actions/cart.ts, commit 7b8c9d0e.\n"
+        "- Pinned requirements/prod.txt to Django 4.2 in commit 8c9d0e1f.\n"
     )
     tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
     found = findings(tree, "stale-refs", location=at(repo.path))
     assert [(f.line, f.message.split("`")[1]) for f in found] == [
         (6, lost[:9]),
         (11, "6a7b8c9d"),
+        (13, "7b8c9d0e"),
+        (14, "8c9d0e1f"),
     ]
 
 

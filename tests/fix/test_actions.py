@@ -66,6 +66,28 @@ def test_removing_a_wrapped_entry_takes_its_continuation_lines_with_it(tree_dir:
     )
 
 
+def test_removing_an_entry_keeps_what_follows_its_item(tree_dir: Path) -> None:
+    # Its continuation may start like anything (an issue number, a link, a year); a
+    # thematic break, a heading or a nested item after it is no part of it.
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n- [A](a.md) — a\n- [Gone](gone.md) — tracked in\n"
+            "  #1234 and [the wiki](https://wiki.fern.dev)\n  2024) notes\n---\n"
+            "Use the staging DB for tests.\n- [B](b.md) — b\n  - [C](c.md) — nested\n"
+        },
+    )
+    apply(tree_dir, {"action": "remove-index-line", "line": 3, "target": "gone.md"})
+    assert (tree_dir / "MEMORY.md").read_text() == (
+        "# Index\n- [A](a.md) — a\n---\nUse the staging DB for tests.\n"
+        "- [B](b.md) — b\n  - [C](c.md) — nested\n"
+    )
+    apply(tree_dir, {"action": "remove-index-line", "line": 5, "target": "b.md"})
+    assert (tree_dir / "MEMORY.md").read_text() == (
+        "# Index\n- [A](a.md) — a\n---\nUse the staging DB for tests.\n  - [C](c.md) — nested\n"
+    )
+
+
 def test_a_symlinked_file_is_not_fixed_through_its_link(tmp_path: Path) -> None:
     """DESIGN §6.7: review writes only regular files inside the tree, never through a link."""
     target = tmp_path / "dotfiles/MEMORY.md"

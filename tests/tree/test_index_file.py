@@ -49,7 +49,8 @@ def test_a_lone_cr_is_inside_its_line_as_claude_code_splits_on_newlines_only() -
     text = "# Index\n- [A](a.md)\r— about a\nplain\r text\n- [B](b.md) — about b\n"
     parsed = parse_index(text, len(text), 0.0, ())
     assert parsed.line_count == 4
-    # The third line continues the item (a lazy continuation line): its hook reads on.
+    # The third line continues the item (a lazy continuation line): its hook reads on, and
+    # the line is the entry's.
     assert [(e.line, e.target, e.hook) for e in parsed.entries] == [
         (2, "a.md", "about a plain text"),
         (4, "b.md", "about b"),
@@ -57,7 +58,7 @@ def test_a_lone_cr_is_inside_its_line_as_claude_code_splits_on_newlines_only() -
     assert parsed.line_kinds == (
         LineKind.HEADING,
         LineKind.POINTER,
-        LineKind.TEXT,
+        LineKind.POINTER,
         LineKind.POINTER,
     )
 
@@ -68,3 +69,25 @@ def test_a_table_row_led_by_a_files_name_points_at_it_with_its_cells_for_hook() 
     assert [(p.line, p.target, p.hook) for p in parsed.named] == [
         (5, "notes.md", "the notes · 2026-04")
     ]
+
+
+def test_a_hook_reads_on_only_within_its_list_item_and_up_to_the_next_pointer() -> None:
+    text = (
+        "# Index\n"
+        "[Overview](overview.md) — start here.\nThis project uses Postgres.\n\n"
+        "- [Runbook](runbook.md) — the old runbook, see\n"
+        "  [the wiki](https://wiki.fern.dev/run) until March\n"
+        "- [Deploy](deploy.md) — how staging is promoted,\nwho may approve it\n"
+        "  `deploy-checklist.md` — the list\n"
+    )
+    parsed = parse_index(text, len(text), 0.0, ())
+    assert [(e.line, e.hook) for e in parsed.entries] == [
+        (2, "start here."),
+        (5, "the old runbook, see [the wiki](https://wiki.fern.dev/run) until March"),
+        (7, "how staging is promoted, who may approve it"),
+    ]
+    # Prose after a paragraph's pointer is text; an item's continuation is the entry's.
+    assert parsed.line_kinds[2] is LineKind.TEXT
+    assert parsed.line_kinds[5] is LineKind.POINTER
+    assert parsed.line_kinds[7] is LineKind.POINTER
+    assert [(p.line, p.target) for p in parsed.named] == [(9, "deploy-checklist.md")]

@@ -22,6 +22,8 @@ NAMING_MARKS = ("](", "[[", ".md")
 GROUPED = 3  # more blocks (or rules) than this in one index: one finding for them all
 # A file a table's cell links (``[a](./a.md)``) or names (`` `a.md` ``).
 TABLE_FILE = re.compile(r"\]\(<?([^)\s>]+\.md)|`([^`\s]+\.md)`")
+FIRST_CELL_NAME = re.compile(r"\s*\|[\s*_]*([^|\s`*]+\.md)[\s*_]*\|")  # | notes.md | ... |
+TABLE_RULE = re.compile(r"\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?")  # |---|:--:|
 RULE_START = (
     "always ",
     "never ",
@@ -63,25 +65,32 @@ def line_findings(
         yield from _several_links(dimension, index)
 
 
-def index_tables(lines: Sequence[str], memories: Collection[str]) -> frozenset[int]:
-    """The lines of each Markdown table a row of which links or names (in backticks) a
-    memory of the tree: the index kept as a table, its header and rule with it."""
+def index_tables(
+    lines: Sequence[str], memories: Collection[str], code: Collection[int] = ()
+) -> frozenset[int]:
+    """The lines of each Markdown table (out of code blocks) most of whose rows link or name
+    a memory of the tree: the index kept as a table, its header and rule with it. A table
+    of other things that mentions a memory once is content still."""
     found: set[int] = set()
     run: list[int] = []
     for number, text in enumerate([*lines, ""], 1):
-        if text.lstrip().startswith("|"):
+        if text.lstrip().startswith("|") and number not in code:
             run.append(number)
             continue
-        if any(_names_a_memory(lines[n - 1], memories) for n in run):
+        rows = [n for n in run if not TABLE_RULE.fullmatch(lines[n - 1].strip())]
+        pointing = sum(_names_a_memory(lines[n - 1], memories) for n in rows)
+        if pointing and 2 * pointing >= len(rows) - 1:  # the header row names no file
             found.update(run)
         run = []
     return frozenset(found)
 
 
 def _names_a_memory(row: str, memories: Collection[str]) -> bool:
-    return any(
-        _normal(match.group(1) or match.group(2)) in memories for match in TABLE_FILE.finditer(row)
-    )
+    names = [m.group(1) or m.group(2) for m in TABLE_FILE.finditer(row)]
+    first = FIRST_CELL_NAME.match(row)
+    if first is not None:
+        names.append(first.group(1))
+    return any(_normal(name) in memories for name in names)
 
 
 def _several_links(dimension: str, index: Index) -> Iterator[Finding]:

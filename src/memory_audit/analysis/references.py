@@ -104,7 +104,9 @@ COMMIT_LABEL = compile_fast(
 )
 # "SHA" and "SHA-1" name git's hashes; a SHA-256 (or -224, -384, -512) is a checksum, and
 # no commit label: a line's checksums are taken out before its labels are looked for.
-CHECKSUM_LABEL = compile_fast(r"(?i)\bsha[-_ ]?(?:224|256|384|512)\b")
+CHECKSUM_LABEL = compile_fast(
+    r"(?i)\bsha3?[-_ ]?(?:224|256|384|512)(?:\s+(?:hash(?:es)?|digests?|checksums?|sums?))?\b"
+)
 # Every COMMIT_LABEL match contains one of these (lower-cased): a cheap test for a whole body.
 LABEL_HINTS = (
     *("commit", "sha", "hash", "revision", "fixed in", "landed", "revert", "cherry"),
@@ -115,12 +117,13 @@ HEX_RUN = compile_fast(rf"{HEX}{{7}}")  # a fast first test
 TOKEN = compile_fast(r"[\w/#.@:-]+")
 HEX_WORD = re.compile(rf"{HEX}{{7,40}}")
 # Words that place a line's hashes in another repository's history: a host, a fork or a
-# submodule, a GitHub Actions step (``actions/checkout``), a dependency pinned by its
-# ``owner/name`` ("pinned `fern/lint-action` to commit ...").
+# submodule, a GitHub Actions step (``actions/checkout``, not a path's ``src/actions/``), a
+# dependency pinned by its ``owner/name`` in backticks ("pinned `fern/lint-action` to
+# commit ...", not "pinned requirements/prod.txt").
 OTHER_REPOSITORY = compile_fast(
     r"(?i)\b(?:upstream|kernel|linux|fork\w*|submodule\w*|vendor\w*|repos?|repositor\w*|"
-    r"github|gitlab|bitbucket|dotfiles)\b|://|[\w.-]+/[\w.-]+@|\bactions/|"
-    r"\bpin(?:s|ned|ning)?\s+`?[\w.-]+/[\w.-]+|リポジトリ|仓库|仓庫|저장소"
+    r"github|gitlab|bitbucket|dotfiles)\b|://|[\w.-]+/[\w.-]+@|(?:^|[\s`'\"(])actions/|"
+    r"\bpin(?:s|ned|ning)?\s+`[\w-]+/[\w-]+`|リポジトリ|仓库|仓庫|저장소"
 )
 IN_NAMED = compile_fast(r"(?i)\b(?:in|from|on|at)\s+`?([\w.-]+)`?[,:]?\s+(?:commit|sha)")
 # "frontend-app commit 4f2a91c": a repository's name, hyphenated, dotted, snake_cased or in

@@ -8,7 +8,6 @@ the audit saw, :class:`StaleTarget` asks the session to re-check the finding.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,14 +32,12 @@ from memory_audit.fix.todo_note import description as todo_description
 from memory_audit.fix.tree_access import Tree
 from memory_audit.secrets.repeats import standalone_places
 from memory_audit.secrets.scanner import Scanner, SecretMatch
-from memory_audit.tree.index_file import INDEX_NAME, LIST_ITEM
+from memory_audit.tree.index_file import INDEX_LIMITS, INDEX_NAME, LIST_ITEM
+from memory_audit.tree.markdown import parse_markdown
 
 Fix = Mapping[str, Any]
 TOPIC_NAME = "index-notes.md"  # move-to-topic's proposal, when the user names nothing
 TOPIC_DESCRIPTION = "Notes moved out of MEMORY.md"
-# The lines that start a block of their own (another item, a heading, a quote, a fence, a
-# table, a line led by a link), which a list item's wrapped hook is not.
-BLOCK_START = re.compile(r"\s*(?:[-*+]\s|\d{1,9}[.)]\s|#|>|```|~~~|\||\[|<)")
 
 
 @dataclass(frozen=True)
@@ -103,14 +100,14 @@ def _index_line(index: TextFile, line: int, target: str) -> int:
 
 
 def _entry_end(lines: list[str], at: int) -> int:
-    """The line after the index entry at ``at``: a list item's hook may wrap onto the
-    lines below it, and left behind they would join the entry above as its hook."""
-    end = at + 1
+    """The line after the index entry at ``at`` (0-based): a list item's hook may wrap onto
+    the lines below it, which left behind would join the entry above as its hook. The
+    item's paragraph, as the index is parsed, says where it ends."""
     if LIST_ITEM.match(lines[at]) is None:
-        return end
-    while end < len(lines) and lines[end].strip() and BLOCK_START.match(lines[end]) is None:
-        end += 1
-    return end
+        return at + 1
+    document = parse_markdown(lines, limits=INDEX_LIMITS)
+    item = next((b for b in document.blocks if b.first == at + 1 and b.opens_item), None)
+    return item.last if item is not None and item.kind == "paragraph" else at + 1
 
 
 def _masked_link(line: str, target: str) -> bool:

@@ -203,8 +203,12 @@ def _entries(block: Block, kinds: list[LineKind]) -> Iterator[IndexEntry]:
         if not span.link.mention:  # a path in a code span is text, not an entry
             by_line.setdefault(span.link.line, []).append(span)
     pointer_run = True  # every line so far in this block has been a pointer
-    numbers = sorted(by_line)
-    for at, (number, spans) in enumerate(sorted(by_line.items())):
+    file_lines = sorted(
+        n
+        for n, spans in by_line.items()
+        if any(s.link.wiki or not is_external(s.link.target) for s in spans)
+    )
+    for number, spans in sorted(by_line.items()):
         files = [s for s in spans if s.link.wiki or not is_external(s.link.target)]
         if not files or block.kind != "paragraph":
             continue
@@ -224,15 +228,30 @@ def _entries(block: Block, kinds: list[LineKind]) -> Iterator[IndexEntry]:
         kinds[number - 1] = LineKind.POINTER if pointer else LineKind.LINKED_TEXT
         after = block.text[files[0].end : line_end].lstrip("*_")
         hook = HOOK_SEPARATOR.sub("", after, count=1).strip() if after.strip() else ""
-        if pointer:
-            # A hook wrapped onto the lines after it, up to the block's next linked line:
-            # Claude Code reads the item whole.
-            stop = numbers[at + 1] if at + 1 < len(numbers) else block.last + 1
+        if pointer and block.opens_item:
+            # A list item's hook wrapped onto the lines after it (indented or not), up to
+            # the next line linking a file: Claude Code reads the item whole, and those
+            # lines are the entry's, no content of their own.
+            stop = next((n for n in file_lines if n > number), block.last + 1)
+            stop = _named_line(block.text, line_end, number, stop)
             wrapped = _next_lines(block.text, line_end, stop - number - 1)
             if wrapped:
                 hook = f"{hook} {wrapped}".strip()
+                for continued in range(number + 1, stop):
+                    if kinds[continued - 1] is LineKind.TEXT:
+                        kinds[continued - 1] = LineKind.POINTER
         links = tuple(IndexLink(number, s.link.title, s.link.target, s.link.wiki) for s in files)
         yield IndexEntry(number, kinds[number - 1], links, hook)
+
+
+def _named_line(text: str, line_end: int, number: int, stop: int) -> int:
+    """The first line after ``number`` (before ``stop``) led by a ``.md`` file's name, or
+    ``See`` one: a pointer by name (``tree.index_names``), no part of the hook above."""
+    for offset, line in enumerate(text[line_end + 1 :].split("\n")[: stop - number - 1], 1):
+        words = line.strip(" \t*_").removeprefix("See ").removeprefix("→ ").split(maxsplit=1)
+        if words and words[0].strip("`*_.,;:").endswith(".md"):
+            return number + offset
+    return stop
 
 
 def _next_lines(text: str, line_end: int, count: int) -> str:
