@@ -74,6 +74,24 @@ def test_bloat_a_date_near_a_status_word_is_not_always_a_dated_claim(tree_dir: P
     ]
 
 
+def test_bloat_a_date_that_says_when_a_lasting_state_began_is_no_stale_status(
+    tree_dir: Path,
+) -> None:
+    # "LIVE as of", "installed", "verified", "pushed": the date an event happened, true
+    # since. A state dated as current (running, a current state, a status) is still a claim.
+    bodies = {
+        "live.md": "The shop is LIVE as of 2026-04-05 on the new domain.",
+        "wired.md": "Spanish strings: wired in as of 2026-04-20 for every release.",
+        "skills.md": "Current project-local skills (installed 2026-04-04): lint, fmt.",
+        "linked.md": "**Status:** Linked and functional — verified 2026-04-13",
+        "pushed.md": "**Status:** pushed to origin 2026-05-12",
+        "running.md": "**Status:** Running as of 2026-03-26: all agents operational.",
+        "state.md": "## Current State (2026-04-10): scaffold only, testing next.",
+    }
+    found = audit(tree_dir, {name: memory(name[:-3], body=b) for name, b in bodies.items()})
+    assert found == [("stale-as-of", "running.md", 6), ("stale-as-of", "state.md", 6)]
+
+
 def test_bloat_always_on_stale_memory_suggests_demotion(tree_dir: Path) -> None:
     write_tree(
         tree_dir,

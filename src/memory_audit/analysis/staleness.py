@@ -58,6 +58,16 @@ CODE_AFTER = tuple("='\"_`")
 NAMED_BY_CAPITALS = re.compile(r"STATUS [a-z]")
 # ``as of the 2026-05-28 pivot``: since an event, a lasting change
 SINCE_EVENT = re.compile(r"\bas (?:of|at) the\s", re.I)
+# An event right before the date (``installed 2026-04-04``, ``verified 2026-04-13``,
+# ``pushed to origin 2026-05-12``) or before ``as of`` (``LIVE as of``, ``wired in as of``):
+# when a lasting state began, true since, no status dated as current.
+SINCE_STARTED = re.compile(
+    r"\b(?:live|wired(?: in)?|installed|verified|pushed(?: to [\w/.-]+)?|deployed|released"
+    r"|launched|enabled|introduced|created|set up|configured|linked|went live|in place"
+    r"|in effect|effective)[\s*_]*[:(—–-]?[\s*_]*$",
+    re.I,
+)
+BEFORE_AS_OF = 30  # characters before ``as of`` read for the event
 # Words that keep what follows open: ``as of 2026-07-22: reader code NOT merged yet``
 NOT_YET = re.compile(r"\b(?:not|yet|never)\b|n't\b", re.I)
 # How far after the date an end it records is read: ``(2026-06-14): Bug 1 FIXED``
@@ -160,11 +170,22 @@ def _no_claim(text: str, match: re.Match[str]) -> bool:
     word_end = match.end("word")
     if text[word_end : word_end + 1] in CODE_AFTER or NAMED_BY_CAPITALS.match(text, match.start()):
         return True
-    if SINCE_EVENT.search(found):
+    if SINCE_EVENT.search(found) or _since_started(text, match):
         return True
     after = text[match.end() : match.end() + AFTER_DATE]
     still_open = OPEN.search(after) or NOT_YET.search(after)  # "NOT merged yet"
     return CLOSED.search(after) is not None and still_open is None
+
+
+def _since_started(text: str, match: re.Match[str]) -> bool:
+    date_at = next(match.start(g) for g in ("iso", "month", "day2") if match.group(g))
+    if SINCE_STARTED.search(text, match.start(), date_at):
+        return True
+    if match.group("word").lower() not in ("as of", "as at"):
+        return False  # "Live status as of ...": the status is the claim
+    return (
+        SINCE_STARTED.search(text, max(0, match.start() - BEFORE_AS_OF), match.start()) is not None
+    )
 
 
 def _date(match: re.Match[str]) -> dt.date | None:
