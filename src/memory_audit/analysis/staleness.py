@@ -62,12 +62,14 @@ SINCE_EVENT = re.compile(r"\bas (?:of|at) the\s", re.I)
 # ``pushed to origin 2026-05-12``) or before ``as of`` (``LIVE as of``, ``wired in as of``):
 # when a lasting state began, true since, no status dated as current.
 SINCE_STARTED = re.compile(
-    r"\b(?:live|wired(?: in)?|installed|verified|pushed(?: to [\w/.-]+)?|deployed|released"
-    r"|launched|enabled|introduced|created|set up|configured|linked|went live|in place"
+    r"\b(?<!still )(?:live|wired(?: in)?|installed|verified|pushed(?: to [\w/.-]+)?|deployed"
+    r"|released|launched|enabled|introduced|created|set up|configured|linked|went live|in place"
     r"|in effect|effective)[\s*_]*[:(—–-]?[\s*_]*$",
     re.I,
 )
 BEFORE_AS_OF = 30  # characters before ``as of`` read for the event
+# A state dated by its check (``CURRENT STATE (verified 2026-07-09)``): a claim of the present.
+STATE_CHECKED = re.compile(r"\b(?:state|status)\b[\s*_:]*[(\[]?\s*(?:verified|checked)\b", re.I)
 # Words that keep what follows open: ``as of 2026-07-22: reader code NOT merged yet``
 NOT_YET = re.compile(r"\b(?:not|yet|never)\b|n't\b", re.I)
 # How far after the date an end it records is read: ``(2026-06-14): Bug 1 FIXED``
@@ -179,6 +181,8 @@ def _no_claim(text: str, match: re.Match[str]) -> bool:
 
 def _since_started(text: str, match: re.Match[str]) -> bool:
     date_at = next(match.start(g) for g in ("iso", "month", "day2") if match.group(g))
+    if STATE_CHECKED.search(text, match.start(), date_at):
+        return False
     if SINCE_STARTED.search(text, match.start(), date_at):
         return True
     if match.group("word").lower() not in ("as of", "as at"):
