@@ -89,10 +89,12 @@ def test_bloat_a_date_that_says_when_a_lasting_state_began_is_no_stale_status(
         "state.md": "## Current State (2026-04-10): scaffold only, testing next.",
         "checked.md": "CURRENT STATE (verified 2026-07-09, main @ a1d8a13e): cache on.",
         "still.md": "# Tokens on the host: 2 STILL LIVE as of 2026-08-20",
+        "deployed.md": "Current status (deployed 2026-04-10): broken on mobile.",
     }
     found = audit(tree_dir, {name: memory(name[:-3], body=b) for name, b in bodies.items()})
     assert found == [
         ("stale-as-of", "checked.md", 6),
+        ("stale-as-of", "deployed.md", 6),
         ("stale-as-of", "running.md", 6),
         ("stale-as-of", "state.md", 6),
         ("stale-as-of", "still.md", 6),

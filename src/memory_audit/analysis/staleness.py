@@ -68,8 +68,9 @@ SINCE_STARTED = re.compile(
     re.I,
 )
 BEFORE_AS_OF = 30  # characters before ``as of`` read for the event
-# A state dated by its check (``CURRENT STATE (verified 2026-07-09)``): a claim of the present.
-STATE_CHECKED = re.compile(r"\b(?:state|status)\b[\s*_:]*[(\[]?\s*(?:verified|checked)\b", re.I)
+# A state dated in its heading (``CURRENT STATE (verified 2026-07-09)``, ``Status (deployed
+# 2026-04-10): broken on mobile``): a claim of the present, whatever happened on the date.
+STATE_CHECKED = re.compile(r"\b(?:state|status)\b[\s*_:]*(?:[(\[]|(?:verified|checked)\b)", re.I)
 # Words that keep what follows open: ``as of 2026-07-22: reader code NOT merged yet``
 NOT_YET = re.compile(r"\b(?:not|yet|never)\b|n't\b", re.I)
 # How far after the date an end it records is read: ``(2026-06-14): Bug 1 FIXED``
