@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from typing import Any
 
-from memory_audit.analysis.index_loaders import whole_index_loader
+from memory_audit.analysis.index_loaders import cut_line
 from memory_audit.analysis.recall import RECALL_CAP, recall_scan
 from memory_audit.analysis.review_by import is_due
 from memory_audit.analysis.session_use import surfaced, window_sessions
@@ -56,20 +56,10 @@ def _shape(
         review_due=review_due,
         unindexed=unindexed,
         index_chars=loaded.chars if loaded else 0,
-        index_cut_line=_cut_line(tree),
+        index_cut_line=cut_line(tree),
         recall_total=recall_total,
         recall_seen=recall_seen,
     )
-
-
-def _cut_line(tree: MemoryTree) -> int | None:
-    """The index's first line no session sees whole, unless the project loads the whole
-    index itself (its CLAUDE.md imports it, or it or the index's own loaded lines tell
-    sessions to read it): then nothing is cut, as index-budget reports."""
-    loaded = tree.index_load
-    if loaded is None or loaded.first_hidden is None:
-        return None
-    return None if whole_index_loader(tree) is not None else loaded.first_hidden
 
 
 def session_use(

@@ -111,6 +111,16 @@ def whole_index_loader(tree: MemoryTree) -> IndexLoader | None:
     return loader
 
 
+def cut_line(tree: MemoryTree) -> int | None:
+    """The index's first line no session sees whole, unless the project loads the whole
+    index itself (its CLAUDE.md imports it, or it or the index's own loaded lines tell
+    sessions to read it): then nothing is cut, as index-budget reports."""
+    loaded = tree.index_load
+    if loaded is None or loaded.first_hidden is None:
+        return None
+    return None if whole_index_loader(tree) is not None else loaded.first_hidden
+
+
 def project_index_loader(
     project: Path | None, root: Path, loaded: LoadedIndex | None = None
 ) -> IndexLoader | None:

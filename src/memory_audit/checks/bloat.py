@@ -46,12 +46,11 @@ Passing: the same memory trimmed to the live frontier, ``relevance`` by phase.
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from memory_audit.analysis.fast_regex import compile_fast
-from memory_audit.analysis.index_loaders import whole_index_loader
+from memory_audit.analysis.index_loaders import cut_line
 from memory_audit.analysis.references import path_exists, path_references
 from memory_audit.analysis.similarity import jaccard, tokens
 from memory_audit.analysis.staleness import finished_work, stale_as_of
@@ -118,20 +117,13 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             and not memory.read.cut_at_comment("description"),
         )
     yield from _long_files(tree, options)
-    hidden = _first_hidden(tree)
+    cut = cut_line(tree)
     for entry in tree.index.entries if tree.index else ():
         # the words after a link in a sentence are no hook; a line past the cut-off no
         # session reads, and a link or punctuation alone is no hook to judge
-        if entry.is_pointer and entry.line < hidden and _judged_hook(entry.hook):
+        seen = cut is None or entry.line < cut
+        if entry.is_pointer and seen and _judged_hook(entry.hook):
             yield from _terse(INDEX_NAME, entry.line, entry.hook, "hook", True, key=entry.target)
-
-
-def _first_hidden(tree: MemoryTree) -> int:
-    """The first MEMORY.md line no session reads whole (past the end when none is cut)."""
-    load = tree.index_load
-    if load is None or load.first_hidden is None or whole_index_loader(tree) is not None:
-        return sys.maxsize
-    return load.first_hidden
 
 
 def _judged_hook(hook: str) -> bool:
