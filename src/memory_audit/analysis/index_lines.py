@@ -22,7 +22,6 @@ NAMING_MARKS = ("](", "[[", ".md")
 GROUPED = 3  # more blocks (or rules) than this in one index: one finding for them all
 # A file a table's cell links (``[a](./a.md)``) or names (`` `a.md` ``).
 TABLE_FILE = re.compile(r"\]\(<?([^)\s>]+\.md)|`([^`\s]+\.md)`")
-FIRST_CELL_NAME = re.compile(r"\s*\|[\s*_]*([^|\s`*]+\.md)[\s*_]*\|")  # | notes.md | ... |
 TABLE_RULE = re.compile(r"\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?")  # |---|:--:|
 RULE_START = (
     "always ",
@@ -66,11 +65,15 @@ def line_findings(
 
 
 def index_tables(
-    lines: Sequence[str], memories: Collection[str], code: Collection[int] = ()
+    lines: Sequence[str],
+    memories: Collection[str],
+    code: Collection[int] = (),
+    named: Collection[int] = (),
 ) -> frozenset[int]:
     """The lines of each Markdown table (out of code blocks) most of whose rows link or name
     a memory of the tree: the index kept as a table, its header and rule with it. A table
-    of other things that mentions a memory once is content still."""
+    of other things that mentions a memory once is content still. ``named``: the rows led by
+    a memory's name (``| notes.md | ... |``), which the index's named pointers found."""
     found: set[int] = set()
     run: list[int] = []
     for number, text in enumerate([*lines, ""], 1):
@@ -78,7 +81,7 @@ def index_tables(
             run.append(number)
             continue
         rows = [n for n in run if not TABLE_RULE.fullmatch(lines[n - 1].strip())]
-        pointing = sum(_names_a_memory(lines[n - 1], memories) for n in rows)
+        pointing = sum(n in named or _names_a_memory(lines[n - 1], memories) for n in rows)
         if pointing and 2 * pointing >= len(rows) - 1:  # the header row names no file
             found.update(run)
         run = []
@@ -86,11 +89,9 @@ def index_tables(
 
 
 def _names_a_memory(row: str, memories: Collection[str]) -> bool:
-    names = [m.group(1) or m.group(2) for m in TABLE_FILE.finditer(row)]
-    first = FIRST_CELL_NAME.match(row)
-    if first is not None:
-        names.append(first.group(1))
-    return any(_normal(name) in memories for name in names)
+    return any(
+        _normal(match.group(1) or match.group(2)) in memories for match in TABLE_FILE.finditer(row)
+    )
 
 
 def _several_links(dimension: str, index: Index) -> Iterator[Finding]:

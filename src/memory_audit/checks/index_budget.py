@@ -155,7 +155,9 @@ def _findings(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         max_hook_chars=options.max_hook_chars,
         named=named,
         pointing=pointing,
-        tables=index_tables(index.lines, tree.files, index.markdown.code_lines),
+        tables=index_tables(
+            index.lines, tree.files, index.markdown.code_lines, {p.line for p in named}
+        ),
     )
 
 
