@@ -742,3 +742,25 @@ def test_an_agent_file_that_is_a_pipe_or_a_link_out_declares_nothing_and_waits_f
     (agents / "linked").symlink_to(outside, target_is_directory=True)
     found = {f.code: f.level for f in findings(store, "index-budget", location=location)}
     assert found["over-budget"] == "suggestion"
+
+
+def test_several_links_of_a_catalog_are_one_finding(tree_dir: Path) -> None:
+    # An index that lists its files three or four to a line does so on purpose: one
+    # finding names the lines, not one finding a line.
+    catalog = [["e1", "e2", "e3"], ["e4", "e5", "e6", "e7"], ["m1", "m2", "m3"]]
+    lines = "".join(
+        "- " + " | ".join(f"[{n}.md](exams/{n}.md)" for n in row) + "\n" for row in catalog
+    )
+    names = [n for row in catalog for n in row]
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n- [A](a.md) — the retry gate\n## Exams\n" + lines,
+            "a.md": memory("a"),
+            **{f"exams/{n}.md": memory(n) for n in names},
+        },
+    )
+    [finding] = [f for f in findings(tree_dir, "index-budget") if f.code == "several-links"]
+    assert finding.line == 4
+    assert "3 index lines point at 10 files, several each: lines 4, 5, 6" in finding.message
+    assert finding.related == ("exams/e4.md", "exams/m1.md")

@@ -99,33 +99,49 @@ def _several_links(dimension: str, index: Index) -> Iterator[Finding]:
     link to a file another line points at is a cross-reference (``see [b.md](b.md)``,
     b's pointer just below), a wikilink one by name, and a link out of the folder (the
     project's ``docs/``) no memory: none wants a pointer line of its own. Not asked of an
-    index Claude Code cuts (two of two held-out trees' lines judged false there)."""
+    index Claude Code cuts (two of two held-out trees' lines judged false there). An index
+    that lists files several to a line does so on purpose (a catalog of 90 files, three
+    or four a line): one finding for all its lines, with one decision."""
     pointed: dict[str, set[int]] = {}
     for entry in index.entries:
         pointed.setdefault(_normal(entry.target), set()).add(entry.line)
+    several: list[tuple[IndexEntry, list[str]]] = []
     for entry in index.entries:
         own = _normal(entry.target)
         unpointed = [
-            link
+            link.target
             for link in entry.links[1:]
             if not link.wiki
             and _a_memory(link.target)
             and _normal(link.target) != own  # the line's own file, at an anchor
             and not pointed.get(_normal(link.target), set()) - {entry.line}
         ]
-        unpointed = list({_normal(link.target): link for link in unpointed}.values())
+        unpointed = list({_normal(target): target for target in unpointed}.values())
         if unpointed:
-            shown = [entry.links[0], *unpointed]
-            targets = ", ".join(f"`{link.target}`" for link in shown)
-            yield make_finding(
-                dimension,
-                "several-links",
-                INDEX_NAME,
-                entry.line,
-                f"one index line points at {len(shown)} files: {targets}",
-                "give each file its own pointer line",
-                key=entry.target,
-            )
+            several.append((entry, [entry.links[0].target, *unpointed]))
+    if not several:
+        return
+    first, shown = several[0]
+    if len(several) == 1:
+        targets = ", ".join(f"`{target}`" for target in shown)
+        what = f"one index line points at {len(shown)} files: {targets}"
+    else:
+        lines = ", ".join(str(entry.line) for entry, _ in several[:SHOWN_LINES])
+        more = f" and {len(several) - SHOWN_LINES} more" if len(several) > SHOWN_LINES else ""
+        files = sum(len(targets) for _, targets in several)
+        what = (
+            f"{len(several)} index lines point at {files} files, several each: lines {lines}{more}"
+        )
+    yield make_finding(
+        dimension,
+        "several-links",
+        INDEX_NAME,
+        first.line,
+        what,
+        "give each file its own pointer line",
+        key=first.target if len(several) == 1 else "several-links",
+        related=tuple(dict.fromkeys(t for _, targets in several[1:] for t in targets[:1])),
+    )
 
 
 def _normal(target: str) -> str:
