@@ -20,6 +20,15 @@ SHOWN_LINES = 12  # line numbers listed in a grouped finding
 # What in a heading may point at a file: a link, a wikilink, a file's name.
 NAMING_MARKS = ("](", "[[", ".md")
 GROUPED = 3  # more blocks (or rules) than this in one index: one finding for them all
+# The index's caption under its title: this many lines of prose at most, each this long.
+CAPTION_LINES = 2
+CAPTION_CHARS = 240
+# What a caption speaks of: the index, its memories, the sessions that read them.
+CAPTION_WORDS = re.compile(
+    r"memor|\bind(?:ex|ice)|índice|session|sesi[oó]n|sessão|claude|pointer"
+    r"|索引|记忆|記憶|会话|會話|メモリ|セッション|메모리|인덱스|세션",
+    re.I,
+)
 # A file a table's cell links (``[a](./a.md)``) or names (`` `a.md` ``).
 TABLE_FILE = re.compile(r"\]\(<?([^)\s>]+\.md)|`([^`\s]+\.md)`")
 TABLE_RULE = re.compile(r"\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?")  # |---|:--:|
@@ -217,6 +226,8 @@ def _content(
             blocks.append(block)
             block = []
     blocks = [b for b in [*blocks, block] if b]
+    if blocks and not tight and _caption(index.lines, kinds, blocks[0]):
+        blocks = blocks[1:]
     yield from _rules(dimension, index, rules)
     # what the fix moves: a block, with its section's heading when nothing else is under it
     spans = [_with_heading(index.lines, kinds, b) for b in blocks]
@@ -225,6 +236,20 @@ def _content(
     else:
         for one, span in zip(blocks, spans, strict=True):
             yield _inline(dimension, index, one, span, tight)
+
+
+def _caption(lines: Sequence[str], kinds: Sequence[LineKind], block: Sequence[int]) -> bool:
+    """A line or two of prose right under the index's title, before anything else, that
+    speaks of the index, its memories or the sessions reading them (``Index of persistent
+    memories. One line per file.``): the index saying what it is, no knowledge moved into
+    it (``This project bills merchants monthly`` is). Its move would leave the title bare."""
+    title = next((n for n, kind in enumerate(kinds, 1) if kind is not LineKind.BLANK), 0)
+    if not title or kinds[title - 1] is not LineKind.HEADING or len(block) > CAPTION_LINES:
+        return False
+    between = kinds[title : block[0] - 1]
+    prose = all(kinds[n - 1] is LineKind.TEXT and len(lines[n - 1]) <= CAPTION_CHARS for n in block)
+    about = all(CAPTION_WORDS.search(lines[n - 1]) for n in block)
+    return prose and about and all(kind is LineKind.BLANK for kind in between)
 
 
 def _with_heading(
