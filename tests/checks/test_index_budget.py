@@ -278,7 +278,7 @@ def test_moving_inline_content_takes_the_headings_it_leaves_empty(tree_dir: Path
     # index is left with no heading over nothing. A section with pointers keeps its
     # heading (only its paragraph moves), and so does the index's own title.
     text = (
-        "# Index\nWhat this memory holds.\n\n"
+        "# Index\nInvoices lock once sent.\n\n"
         "## Build\nMake builds it.\nCI runs on main.\n\n"
         "## Deploy\n\nTag, then push.\n\n"
         "## Notes\nSome prose first.\n" + entries(3) + "### Old\nThe last of the knowledge.\n"
@@ -315,7 +315,7 @@ def test_a_heading_that_is_a_way_to_a_file_or_the_title_stays_where_it_is(
         text = f"# Index\n{pointers}{heading}\nMake builds it.\n"
         assert inline_fix_span(tree_dir, text) == (5, 5), heading
     # the index's title, whatever its level, stays
-    text = "## Memory index\nWhat this memory holds.\n\n## Build\n" + pointers
+    text = "## Memory index\nInvoices lock once sent.\n\n## Build\n" + pointers
     assert inline_fix_span(tree_dir, text) == (2, 2)
     # a child heading that is all its parent holds takes the parent along
     text = f"# Index\n{pointers}## Parent\n### Child\nKnowledge.\n"
@@ -742,3 +742,53 @@ def test_an_agent_file_that_is_a_pipe_or_a_link_out_declares_nothing_and_waits_f
     (agents / "linked").symlink_to(outside, target_is_directory=True)
     found = {f.code: f.level for f in findings(store, "index-budget", location=location)}
     assert found["over-budget"] == "suggestion"
+
+
+def test_several_links_of_a_catalog_are_one_finding(tree_dir: Path) -> None:
+    # An index that lists its files three or four to a line does so on purpose: one
+    # finding names the lines, not one finding a line.
+    catalog = [["e1", "e2", "e3"], ["e4", "e5", "e6", "e7"], ["m1", "m2", "m3"]]
+    lines = "".join(
+        "- " + " | ".join(f"[{n}.md](exams/{n}.md)" for n in row) + "\n" for row in catalog
+    )
+    names = [n for row in catalog for n in row]
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": "# Index\n- [A](a.md) — the retry gate\n## Exams\n" + lines,
+            "a.md": memory("a"),
+            **{f"exams/{n}.md": memory(n) for n in names},
+        },
+    )
+    [finding] = [f for f in findings(tree_dir, "index-budget") if f.code == "several-links"]
+    assert finding.line == 4
+    assert "3 index lines point at 10 files, several each: lines 4, 5, 6" in finding.message
+    assert finding.related == ("exams/e4.md", "exams/m1.md")
+
+
+def test_a_caption_under_the_title_is_the_index_saying_what_it_is(tree_dir: Path) -> None:
+    # A line or two under the title that speaks of the index, its memories or the sessions
+    # reading them is no knowledge written into the index; one that holds knowledge is.
+    captions = (
+        "Indice delle memorie persistenti. Una riga per file.\n",
+        "> Claude Code 每次新会话自动加载此目录下的文件。\n",
+        "Notes on the Fernhill project, kept across Claude Code sessions.\n",
+        "The grounding for the next session that opens Fernhill. One line per memory.\n",
+    )
+    for caption in captions:
+        write_tree(tree_dir, {"MEMORY.md": "# Index\n\n" + caption + "\n" + entries(3)})
+        assert "inline-content" not in [f.code for f in findings(tree_dir, "index-budget")]
+    not_captions = (
+        "Invoices lock once sent; refunds go through credit notes.\n",  # knowledge
+        "Index of memories.\nInvoices lock once sent.\n",  # one line of knowledge
+        "Index of memories.\nOne line per file.\nKeep hooks short.\n",  # three lines
+    )
+    for text in not_captions:
+        write_tree(tree_dir, {"MEMORY.md": "# Index\n\n" + text + "\n" + entries(3)})
+        found = [f for f in findings(tree_dir, "index-budget") if f.code == "inline-content"]
+        assert [f.line for f in found] == [3], text
+    # a caption with no title above it, or after the first pointer, is inline content still
+    write_tree(tree_dir, {"MEMORY.md": "Index of memories.\n\n" + entries(3)})
+    assert "inline-content" in [f.code for f in findings(tree_dir, "index-budget")]
+    write_tree(tree_dir, {"MEMORY.md": "# Index\n" + entries(2) + "\nIndex of memories.\n"})
+    assert "inline-content" in [f.code for f in findings(tree_dir, "index-budget")]

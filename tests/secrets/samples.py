@@ -1330,6 +1330,43 @@ CASES["backticked-pair"][1].extend(
     ]
 )
 CASES["backticked-pair"][0].append(("- DB: `dbUser`/`dbPass=48291`", "dbPass=48291"))
+# --- a login and its password as a connection's parameters: a password of letters only
+# counts there, where the login beside it says what it opens
+case(
+    "parameter-password",
+    [
+        ("- Credentials: user=fernapp, password=lanternsx, db=fernapp", "lanternsx"),
+        ("- DB login: username=harbor; pass=Kp4ziR9x", "Kp4ziR9x"),
+        ("psql with `uid=ops&pwd=quayside`", "quayside"),
+        # a request's login and password given as its parameters
+        ("Test live: `POST /api/auth/login username=lan2 password=Hanoi@123` → 200", "Hanoi@123"),
+    ],
+    [
+        "user=postgres password=postgres",
+        "user=fern&password=$DB_PASS",
+        "user=fern, password=<password>",
+        "conn: user=fern password=changeme",
+        "Use `user=admin, password=secret` in the example",
+        "user=fern, password=yourpassword",
+        "user=fern, password=********",
+    ],
+)
+# --- one family's names joined by a slash (response headers that differ in a last word) and
+# a service's state beside a field given a number are no login and password; a login whose
+# password only adds digits and a symbol to a shared first part stays a pair
+CASES["backticked-pair"][1].extend(
+    [
+        "- Usage shows in response headers: `X-Fernshop-Call-Usage` / `X-Fernshop-Call-Remain`,",
+        "  `X-Fernshop-Time-Usage` / `X-Fernshop-Time-Remain`; at 100% calls are held back.",
+        "- All 5 units (`harbor-*`) verified `active`/`NRestarts=0`, web UI confirmed",
+    ]
+)
+CASES["backticked-pair"][0].extend(
+    [
+        ("- Staging: `harbor_ops` / `harbor_Ops42!`", "harbor_Ops42!"),
+        ("- Ops: `svc-lantern` / `svc-Lantern#7`", "svc-Lantern#7"),
+    ]
+)
 # --- a vendor's token whose prefix is joined by "_" is no snake_case name: its last part is
 # generated (letters and digits mixed, twenty or more); a class name with an acronym after
 # a render "pass" is no password
@@ -1811,7 +1848,6 @@ case(
 # pinned to a version (`lodash@4.17.21`, `react@18`, `actions/checkout@v4` stay names)
 CASES["password-phrase"][0].extend(
     [
-        ("Test live: `POST /api/auth/login username=lan2 password=Hanoi@123` → 200", "Hanoi@123"),
         ("DB password: Lotus@2026", "Lotus@2026"),
         ("DB password: LotusPilot@2027", "LotusPilot@2027"),
     ]

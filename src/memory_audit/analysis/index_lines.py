@@ -20,6 +20,15 @@ SHOWN_LINES = 12  # line numbers listed in a grouped finding
 # What in a heading may point at a file: a link, a wikilink, a file's name.
 NAMING_MARKS = ("](", "[[", ".md")
 GROUPED = 3  # more blocks (or rules) than this in one index: one finding for them all
+# The index's caption under its title: this many lines of prose at most, each this long.
+CAPTION_LINES = 2
+CAPTION_CHARS = 240
+# What a caption speaks of: the index, its memories, the sessions that read them.
+CAPTION_WORDS = re.compile(
+    r"memor|\bind(?:ex|ice)|índice|session|sesi[oó]n|sessão|claude|pointer"
+    r"|索引|记忆|記憶|会话|會話|メモリ|セッション|메모리|인덱스|세션",
+    re.I,
+)
 # A file a table's cell links (``[a](./a.md)``) or names (`` `a.md` ``).
 TABLE_FILE = re.compile(r"\]\(<?([^)\s>]+\.md)|`([^`\s]+\.md)`")
 TABLE_RULE = re.compile(r"\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?")  # |---|:--:|
@@ -99,33 +108,49 @@ def _several_links(dimension: str, index: Index) -> Iterator[Finding]:
     link to a file another line points at is a cross-reference (``see [b.md](b.md)``,
     b's pointer just below), a wikilink one by name, and a link out of the folder (the
     project's ``docs/``) no memory: none wants a pointer line of its own. Not asked of an
-    index Claude Code cuts (two of two held-out trees' lines judged false there)."""
+    index Claude Code cuts (two of two held-out trees' lines judged false there). An index
+    that lists files several to a line does so on purpose (a catalog of 90 files, three
+    or four a line): one finding for all its lines, with one decision."""
     pointed: dict[str, set[int]] = {}
     for entry in index.entries:
         pointed.setdefault(_normal(entry.target), set()).add(entry.line)
+    several: list[tuple[IndexEntry, list[str]]] = []
     for entry in index.entries:
         own = _normal(entry.target)
         unpointed = [
-            link
+            link.target
             for link in entry.links[1:]
             if not link.wiki
             and _a_memory(link.target)
             and _normal(link.target) != own  # the line's own file, at an anchor
             and not pointed.get(_normal(link.target), set()) - {entry.line}
         ]
-        unpointed = list({_normal(link.target): link for link in unpointed}.values())
+        unpointed = list({_normal(target): target for target in unpointed}.values())
         if unpointed:
-            shown = [entry.links[0], *unpointed]
-            targets = ", ".join(f"`{link.target}`" for link in shown)
-            yield make_finding(
-                dimension,
-                "several-links",
-                INDEX_NAME,
-                entry.line,
-                f"one index line points at {len(shown)} files: {targets}",
-                "give each file its own pointer line",
-                key=entry.target,
-            )
+            several.append((entry, [entry.links[0].target, *unpointed]))
+    if not several:
+        return
+    first, shown = several[0]
+    if len(several) == 1:
+        targets = ", ".join(f"`{target}`" for target in shown)
+        what = f"one index line points at {len(shown)} files: {targets}"
+    else:
+        lines = ", ".join(str(entry.line) for entry, _ in several[:SHOWN_LINES])
+        more = f" and {len(several) - SHOWN_LINES} more" if len(several) > SHOWN_LINES else ""
+        files = sum(len(targets) for _, targets in several)
+        what = (
+            f"{len(several)} index lines point at {files} files, several each: lines {lines}{more}"
+        )
+    yield make_finding(
+        dimension,
+        "several-links",
+        INDEX_NAME,
+        first.line,
+        what,
+        "give each file its own pointer line",
+        key=first.target if len(several) == 1 else "several-links",
+        related=tuple(dict.fromkeys(t for _, targets in several[1:] for t in targets[:1])),
+    )
 
 
 def _normal(target: str) -> str:
@@ -201,6 +226,8 @@ def _content(
             blocks.append(block)
             block = []
     blocks = [b for b in [*blocks, block] if b]
+    if blocks and not tight and _caption(index.lines, kinds, blocks[0]):
+        blocks = blocks[1:]
     yield from _rules(dimension, index, rules)
     # what the fix moves: a block, with its section's heading when nothing else is under it
     spans = [_with_heading(index.lines, kinds, b) for b in blocks]
@@ -209,6 +236,20 @@ def _content(
     else:
         for one, span in zip(blocks, spans, strict=True):
             yield _inline(dimension, index, one, span, tight)
+
+
+def _caption(lines: Sequence[str], kinds: Sequence[LineKind], block: Sequence[int]) -> bool:
+    """A line or two of prose right under the index's title, before anything else, that
+    speaks of the index, its memories or the sessions reading them (``Index of persistent
+    memories. One line per file.``): the index saying what it is, no knowledge moved into
+    it (``This project bills merchants monthly`` is). Its move would leave the title bare."""
+    title = next((n for n, kind in enumerate(kinds, 1) if kind is not LineKind.BLANK), 0)
+    if not title or kinds[title - 1] is not LineKind.HEADING or len(block) > CAPTION_LINES:
+        return False
+    between = kinds[title : block[0] - 1]
+    prose = all(kinds[n - 1] is LineKind.TEXT and len(lines[n - 1]) <= CAPTION_CHARS for n in block)
+    about = all(CAPTION_WORDS.search(lines[n - 1]) for n in block)
+    return prose and about and all(kind is LineKind.BLANK for kind in between)
 
 
 def _with_heading(

@@ -28,8 +28,8 @@ credentials) is also judged by its shape and by the words around it on its line:
   an issue reference (``owner/repo#505``), a cloud region (``eu-west-1``) or a colour
   (``#3DBB6C``), nor the second of two names in code joined by a slash
   (`` `Sys_Label`/`L10nService` ``, a field given a number: `` `lastTapMs`/`idleMs=1000` ``)
-  with no login word near, or a file and a glob of its variants
-  (`` `m.bf16.gguf` / `*.q8_0.gguf` ``);
+  with no login word near, a file and a glob of its variants
+  (`` `m.bf16.gguf` / `*.q8_0.gguf` ``) or one family's names (`` `X-A-Usage` / `X-A-Remain` ``);
 - never text its line marks as an example (``e.g.``, ``for example``, ``example:``)
   shortly before it, or disclaims shortly after it (``not a real password``).
 
@@ -1183,16 +1183,20 @@ def _paired_names(text: str, start: int, value: str) -> bool:
         return False
     if PATH.search(login.group(1)) and "@" not in login.group(1):  # not ops@fern.sh
         return True  # `` `floor_rank.py`/`rank_8l*` ``: a script is no login, whatever word is near
-    if _files(login.group(1), value):
+    # a file and its variant; one family's names (`` `X-A-Usage` / `X-A-Remain` ``)
+    if _files(login.group(1), value) or _siblings(login.group(1), value):
         return True
     # `` `gpt-5-sol@xhigh`/`gpt-5-sol@low` ``: one name's variants, not a login and its password
     first, at, _ = login.group(1).partition("@")
     if (at and value.startswith(first + "@")) or _a_variant(login.group(1), value):
         return True
-    # a constant's name is a name in code too (`` `R2_BUCKET`/`R2RawCaptureConfig` ``)
-    first_name = _code_name(login.group(1)) or VARIABLE_NAME.match(login.group(1)) is not None
-    if not (first_name and _code_name(_unglobbed(_unassigned(value)))):
-        return False
+    # a field given a number (`` `active`/`NRestarts=0` ``, a service's state and its count)
+    # is a setting beside whatever stands before it; a constant's name is a name in code too
+    # (`` `R2_BUCKET`/`R2RawCaptureConfig` ``)
+    if _unassigned(value) == value:
+        first_name = _code_name(login.group(1)) or VARIABLE_NAME.match(login.group(1)) is not None
+        if not (first_name and _code_name(_unglobbed(value))):
+            return False
     floor = max(0, login.start() - NEAR)  # on the pair's line, close before it
     floor = text.rfind("\n", floor, login.start()) + 1 or floor
     return not LOGIN_WORDS.search(text, floor, login.start())
@@ -1209,6 +1213,19 @@ def _a_variant(first: str, value: str) -> bool:
     if len(others) == len(parts) or not others or any(c in SYMBOLS for c in value):
         return False
     return all(any(c.isalpha() for c in part) for part in others)
+
+
+def _siblings(first: str, value: str) -> bool:
+    """`` `X-Cafe24-Call-Usage` / `X-Cafe24-Call-Remain` ``: two names that share their first
+    parts (four characters at least, up to a ``-``, ``_`` or ``.``) and differ in a last word
+    of letters only: one family's members (headers, fields), not a login and its password,
+    whose password would carry a digit or a symbol in what differs (``deploy_2024!``)."""
+    ends = (n + 1 for n, c in enumerate(first) if c in "-_." and value.startswith(first[: n + 1]))
+    cut = max(ends, default=0)
+    if cut < 4:
+        return False
+    rest_first, rest_value = first[cut:], value[cut:]
+    return rest_first.isalpha() and rest_value.isalpha() and (rest_first + rest_value).isascii()
 
 
 def _unassigned(value: str) -> str:
