@@ -40,6 +40,7 @@ from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS
+from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.memory_file import FileKind
 from memory_audit.tree.settle import settled
@@ -140,15 +141,40 @@ def audit_tree(
 def _one_report_of_unsaved_files(findings: list[Finding]) -> list[Finding]:
     """A file with neither frontmatter nor a way in from the index is one cause (no
     session saved it as a memory), reported once, by ``orphans``: its own ``no-frontmatter``
-    goes when that dimension ran and found it (a folder's or a series' one finding stays)."""
-    orphaned = {f.path for f in findings if f.code == "orphan-candidate" and UNSAVED in f.message}
+    goes when that dimension ran and found it (a folder's or a series' one finding stays),
+    and so do those of the many such files one finding lists; that list goes when they are
+    all the files of such folders or series."""
+    orphaned: set[str] = set()
+    for f in findings:
+        if f.code == "orphan-candidate" and UNSAVED in f.message:
+            orphaned.add(f.path)
+            if _unsaved_list(f):  # many such files: one finding on the index lists them
+                orphaned.update(f.related)
     if not orphaned:
         return findings
+    # files the frontmatter dimension already reports as one folder or series of another
+    # kind: the list of many such orphans would be the same cause a second time
+    grouped = {
+        path
+        for f in findings
+        if f.code == "no-frontmatter" and f.related
+        for path in (f.path, *f.related)
+    }
     return [
         f
         for f in findings
         if not (f.code == "no-frontmatter" and not f.related and f.path in orphaned)
+        and not (_unsaved_list(f) and set(f.related) <= grouped)
     ]
+
+
+def _unsaved_list(finding: Finding) -> bool:
+    """The one ``orphan-candidate`` finding listing many files no session saved."""
+    return (
+        finding.code == "orphan-candidate"
+        and finding.path == INDEX_NAME
+        and UNSAVED in finding.message
+    )
 
 
 def _of_tree(tree: MemoryTree, findings: list[Finding]) -> list[Finding]:

@@ -510,3 +510,42 @@ def test_orphans_a_file_a_row_of_the_index_table_names_is_indexed(tree_dir: Path
         },
     )
     assert codes(findings(tree_dir, "orphans")) == [("orphan-candidate", "old_notes.md", None)]
+
+
+def test_many_unreachable_files_no_session_saved_are_one_finding(tree_dir: Path) -> None:
+    # a tool's notes kept beside the memories: no block, no index line, a dozen of them
+    notes = {f"atom_{n:02d}.md": f"# Atom {n}\n\n- Scope: project\n" for n in range(12)}
+    write_tree(tree_dir, {"MEMORY.md": index("kept.md"), "kept.md": memory("kept"), **notes})
+    found = [f for f in report(tree_dir).findings if f.dimension in ("orphans", "frontmatter")]
+    [flood] = found
+    assert (flood.code, flood.path, flood.level, flood.fix) == (
+        "orphan-candidate",
+        "MEMORY.md",
+        "suggestion",
+        None,
+    )
+    assert flood.related == tuple(sorted(notes))
+    assert flood.message.startswith("12 files are not reachable from MEMORY.md")
+    assert "and 7 more" in flood.message
+
+
+def test_unsaved_files_of_a_folder_of_their_own_are_the_folders_one_finding(
+    tree_dir: Path,
+) -> None:
+    # a hook's logs in a folder of their own are the frontmatter dimension's one finding
+    # for that folder: the same cause, not listed a second time
+    logs = {f"episodic/run-{n:02d}.md": f"# Run {n}\n\n- stop reason: done\n" for n in range(12)}
+    write_tree(tree_dir, {"MEMORY.md": index("kept.md"), "kept.md": memory("kept"), **logs})
+    found = [f for f in report(tree_dir).findings if f.dimension in ("orphans", "frontmatter")]
+    [folder] = found
+    assert folder.code == "no-frontmatter"
+    assert (folder.path, *folder.related) == tuple(sorted(logs))
+
+
+def test_up_to_ten_unreachable_files_no_session_saved_are_one_finding_each(
+    tree_dir: Path,
+) -> None:
+    stubs = {f"stub_{n}.md": f"# Stub {n}\n" for n in range(10)}
+    write_tree(tree_dir, {"MEMORY.md": index("kept.md"), "kept.md": memory("kept"), **stubs})
+    found = [f for f in findings(tree_dir, "orphans") if f.code == "orphan-candidate"]
+    assert sorted(f.path for f in found) == sorted(stubs)

@@ -24,8 +24,10 @@ one finding, not one each.
 
 More than ``FLOOD`` unreachable memories in one tree (an index kept as a short kernel over an
 archive of notes, or an index that links nothing) are one cause: one finding lists them, with
-no fix. Indexing them one line each would flood the index past its load budget; whether they
-are an archive to move into ``archive/`` or notes sessions should find, only the owner can say.
+no fix; so are more than ``FLOOD`` unreachable files no session saved (no ``---`` block: a
+hook's logs, another tool's notes). Indexing them one line each would flood the index past
+its load budget; whether they are an archive to move into ``archive/`` or notes sessions
+should find, only the owner can say.
 
 This dimension owns unreachable files: each yields exactly one finding, here.
 ``index-drift`` reports a reachable file missing from MEMORY.md only when the
@@ -110,9 +112,13 @@ def _lone_orphans(tree: MemoryTree, lone: list[MemoryFile]) -> Iterator[Finding]
     blockless = folder_without_blocks(bare, tree.memories)
     # a file no session saved stays its own finding: the engine drops its frontmatter ones
     saved = [m for m in lone if not _never_saved(m, blockless)]
+    unsaved = [m for m in lone if _never_saved(m, blockless)]
     grouped = {m.path for m in saved} if len(saved) > FLOOD else set()
     if grouped:
         yield _flood(tree, saved)
+    if len(unsaved) > FLOOD:  # another system's files (a hook's logs), or a stub each
+        grouped.update(m.path for m in unsaved)
+        yield _unsaved_flood(unsaved)
     for memory in lone:
         if memory.path not in grouped:
             yield _orphan(tree, memory, blockless)
@@ -225,6 +231,30 @@ def _unsaved(memory: MemoryFile, why: str, sources: list[str]) -> Finding:
         " an index line; if not (a stub, a copied document, a superseded snapshot), remove it",
         judgment=True,
         related=tuple(sources),
+        level="suggestion",
+    )
+
+
+def _unsaved_flood(memories: list[MemoryFile]) -> Finding:
+    """Many unreachable files no session saved (no ``---`` block): one cause, one finding
+    listing them, with no fix. So many are seldom stubs: more often another system's
+    files kept in the folder (a hook's session logs, a tool's notes with their own
+    header), which only the owner can sort out."""
+    paths = [m.path for m in memories]
+    shown = ", ".join(f"`{p}`" for p in paths[:SHOWN])
+    more = f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else ""
+    return make_finding(
+        ID,
+        "orphan-candidate",
+        INDEX_NAME,
+        None,
+        f"{len(paths)} files are not reachable from MEMORY.md, {UNSAVED}: {shown}{more}",
+        "if another tool writes them (a hook's logs, its own notes), leave them or move them"
+        " out of the memory folder; the ones that are memories to keep want a --- block with"
+        " name, description and type and an index line",
+        judgment=True,
+        related=tuple(paths),
+        key="many-unsaved",
         level="suggestion",
     )
 
