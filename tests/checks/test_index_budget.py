@@ -762,8 +762,24 @@ def test_several_links_of_a_catalog_are_one_finding(tree_dir: Path) -> None:
     )
     [finding] = [f for f in findings(tree_dir, "index-budget") if f.code == "several-links"]
     assert finding.line == 4
-    assert "3 index lines point at 10 files, several each: lines 4, 5, 6" in finding.message
-    assert finding.related == ("exams/e4.md", "exams/m1.md")
+    assert finding.message == (
+        "3 index lines point at several files each: lines 4, 5, 6;"
+        " 7 files have no line of their own"
+    )
+    # the files that want a line of their own, each once, as the index names them
+    wanting = ("e2", "e3", "e5", "e6", "e7", "m2", "m3")
+    assert finding.related == tuple(f"exams/{n}.md" for n in wanting)
+    # a file two lines both add is counted once; the key is the same for any count
+    lines = "- [A](a.md) and [B](./b.md#setup)\n- [C](c.md) and [B](b.md)\n"
+    write_tree(
+        tree_dir, {"MEMORY.md": "# Index\n" + lines, "b.md": memory("b"), "c.md": memory("c")}
+    )
+    [again] = [f for f in findings(tree_dir, "index-budget") if f.code == "several-links"]
+    assert again.message.endswith("; 1 file has no line of its own")
+    assert again.related == ("b.md",)
+    write_tree(tree_dir, {"MEMORY.md": "# Index\n- [A](a.md) and [B](b.md)\n"})
+    [one] = [f for f in findings(tree_dir, "index-budget") if f.code == "several-links"]
+    assert one.fingerprint == again.fingerprint  # a dismissal holds as lines come and go
 
 
 def test_a_caption_under_the_title_is_the_index_saying_what_it_is(tree_dir: Path) -> None:
@@ -782,6 +798,14 @@ def test_a_caption_under_the_title_is_the_index_saying_what_it_is(tree_dir: Path
         "Invoices lock once sent; refunds go through credit notes.\n",  # knowledge
         "Index of memories.\nInvoices lock once sent.\n",  # one line of knowledge
         "Index of memories.\nOne line per file.\nKeep hooks short.\n",  # three lines
+        # facts that mention sessions, memory or an index, a status line, a rule, an item
+        "Last session (2026-04-12): finished the export; next: refunds.\n",
+        "Sessions are stored in Redis with a 24 h TTL.\n",
+        "Memory limit on the worker is 512 MB.\n",
+        "The search index is rebuilt nightly.\n",
+        "会话数据保存在 Redis 中。\n",
+        "Claude must never push to main.\n",
+        "- Index of memories, one line per file.\n",
     )
     for text in not_captions:
         write_tree(tree_dir, {"MEMORY.md": "# Index\n\n" + text + "\n" + entries(3)})

@@ -1337,7 +1337,9 @@ case(
     [
         ("- Credentials: user=fernapp, password=lanternsx, db=fernapp", "lanternsx"),
         ("- DB login: username=harbor; pass=Kp4ziR9x", "Kp4ziR9x"),
-        ("psql with `uid=ops&pwd=quayside`", "quayside"),
+        ("mount -t cifs //nas/share /mnt -o username=ops,password=quaysidex,uid=1000", "quaysidex"),
+        ("- DB: user=fern, password=Tr0ub4dor&3x", "Tr0ub4dor&3x"),  # `&` is the value's
+        ("Login: user=fern, password=Lantern2031.", "Lantern2031"),  # not the period
         # a request's login and password given as its parameters
         ("Test live: `POST /api/auth/login username=lan2 password=Hanoi@123` → 200", "Hanoi@123"),
     ],
@@ -1349,6 +1351,13 @@ case(
         "Use `user=admin, password=secret` in the example",
         "user=fern, password=yourpassword",
         "user=fern, password=********",
+        "user=postgres, password=postgres.",
+        "user=fern password=secret.",
+        "user=airflow password=airflow",  # the login given again: a service's default
+        "user=fern password=omitted",
+        "user=fern password=interactive",
+        "WHERE user=:user AND password=:password",
+        "user=fern pass=through",
     ],
 )
 # --- one family's names joined by a slash (response headers that differ in a last word) and
@@ -1365,6 +1374,10 @@ CASES["backticked-pair"][0].extend(
     [
         ("- Staging: `harbor_ops` / `harbor_Ops42!`", "harbor_Ops42!"),
         ("- Ops: `svc-lantern` / `svc-Lantern#7`", "svc-Lantern#7"),
+        # under a credentials heading a family's names and a word given a number are a pair
+        ("## Credentials\n- `fern2024-admin` / `fern2024-Falcon`", "fern2024-Falcon"),
+        ("## Credentials\n- `admin` / `Summer=2024`", "Summer=2024"),
+        ("- Ops: `admin` / `Summer=2024`", "Summer=2024"),  # a word and a number, no field
     ]
 )
 # --- a vendor's token whose prefix is joined by "_" is no snake_case name: its last part is

@@ -23,10 +23,18 @@ GROUPED = 3  # more blocks (or rules) than this in one index: one finding for th
 # The index's caption under its title: this many lines of prose at most, each this long.
 CAPTION_LINES = 2
 CAPTION_CHARS = 240
-# What a caption speaks of: the index, its memories, the sessions that read them.
+# What a caption says: that it is the index of the memories, how it is kept, who reads it
+# (words of the index itself, not a fact that mentions sessions, memory or an index).
 CAPTION_WORDS = re.compile(
-    r"memor|\bind(?:ex|ice)|índice|session|sesi[oó]n|sessão|claude|pointer"
-    r"|索引|记忆|記憶|会话|會話|メモリ|セッション|메모리|인덱스|세션",
+    r"\bthis (?:file|index|directory|folder)\b|\b(?:memory|memories|notes?) index\b"
+    r"|\bindex of\b|\bone (?:line|entry|pointer) (?:per|for each)\b|\bpersistent (?:memor|notes)"
+    r"|\bacross (?:\w+ ){0,3}sessions\b|\b(?:each|every) (?:new )?session\b"
+    r"|\bindice (?:delle|dei|de)\b|\bíndice de\b|\buna riga per\b|\buna l[íi]nea por\b"
+    r"|\buma linha por\b|\bune ligne par\b|\bmemorie persistenti\b|\bm[ée]moires? persistantes?"
+    r"|\bmemory files?\b|\b(?:each|every) entry\b|\beste (?:arquivo|archivo|índice)\b"
+    r"|\barquivos? de mem[óo]ria\b|\barchivos? de memoria\b|\bquesto file\b|\bce fichier\b"
+    r"|索引|此目录|本目录|本文件|此文件|此檔案|本檔案|这个文件|這個檔案|每次(?:新)?会话|跨会话"
+    r"|记忆|記憶|持久化|条目|條目|このファイル|メモリ|インデックス|이 파일|메모리|인덱스",
     re.I,
 )
 # A file a table's cell links (``[a](./a.md)``) or names (`` `a.md` ``).
@@ -114,32 +122,34 @@ def _several_links(dimension: str, index: Index) -> Iterator[Finding]:
     pointed: dict[str, set[int]] = {}
     for entry in index.entries:
         pointed.setdefault(_normal(entry.target), set()).add(entry.line)
-    several: list[tuple[IndexEntry, list[str]]] = []
+    several: list[tuple[IndexEntry, list[str]]] = []  # a line, and the files it adds
     for entry in index.entries:
         own = _normal(entry.target)
         unpointed = [
-            link.target
+            _normal(link.target)
             for link in entry.links[1:]
             if not link.wiki
             and _a_memory(link.target)
             and _normal(link.target) != own  # the line's own file, at an anchor
             and not pointed.get(_normal(link.target), set()) - {entry.line}
         ]
-        unpointed = list({_normal(target): target for target in unpointed}.values())
         if unpointed:
-            several.append((entry, [entry.links[0].target, *unpointed]))
+            several.append((entry, list(dict.fromkeys(unpointed))))
     if not several:
         return
-    first, shown = several[0]
+    first, added = several[0]
     if len(several) == 1:
-        targets = ", ".join(f"`{target}`" for target in shown)
-        what = f"one index line points at {len(shown)} files: {targets}"
+        targets = ", ".join(f"`{target}`" for target in [first.links[0].target, *added])
+        what = f"one index line points at {len(added) + 1} files: {targets}"
     else:
         lines = ", ".join(str(entry.line) for entry, _ in several[:SHOWN_LINES])
         more = f" and {len(several) - SHOWN_LINES} more" if len(several) > SHOWN_LINES else ""
-        files = sum(len(targets) for _, targets in several)
+        wanting = list(dict.fromkeys(t for _, targets in several for t in targets))
+        wants = "1 file has no line of its own" if len(wanting) == 1 else "files have no line"
+        if len(wanting) > 1:
+            wants = f"{len(wanting)} {wants} of their own"
         what = (
-            f"{len(several)} index lines point at {files} files, several each: lines {lines}{more}"
+            f"{len(several)} index lines point at several files each: lines {lines}{more}; {wants}"
         )
     yield make_finding(
         dimension,
@@ -148,8 +158,8 @@ def _several_links(dimension: str, index: Index) -> Iterator[Finding]:
         first.line,
         what,
         "give each file its own pointer line",
-        key=first.target if len(several) == 1 else "several-links",
-        related=tuple(dict.fromkeys(t for _, targets in several[1:] for t in targets[:1])),
+        key="several-links",  # one finding a tree, however many lines: a dismissal holds
+        related=tuple(dict.fromkeys(t for _, targets in several for t in targets)),
     )
 
 
@@ -240,15 +250,17 @@ def _content(
 
 def _caption(lines: Sequence[str], kinds: Sequence[LineKind], block: Sequence[int]) -> bool:
     """A line or two of prose right under the index's title, before anything else, that
-    speaks of the index, its memories or the sessions reading them (``Index of persistent
-    memories. One line per file.``): the index saying what it is, no knowledge moved into
-    it (``This project bills merchants monthly`` is). Its move would leave the title bare."""
+    says what the index is (``Index of persistent memories. One line per file.``): no
+    knowledge moved into it (``Sessions are stored in Redis`` is). Not a list item. Its move
+    would leave the title bare."""
     title = next((n for n, kind in enumerate(kinds, 1) if kind is not LineKind.BLANK), 0)
     if not title or kinds[title - 1] is not LineKind.HEADING or len(block) > CAPTION_LINES:
         return False
     between = kinds[title : block[0] - 1]
     prose = all(kinds[n - 1] is LineKind.TEXT and len(lines[n - 1]) <= CAPTION_CHARS for n in block)
-    about = all(CAPTION_WORDS.search(lines[n - 1]) for n in block)
+    about = all(
+        CAPTION_WORDS.search(lines[n - 1]) and not LIST_ITEM.match(lines[n - 1]) for n in block
+    )
     return prose and about and all(kind is LineKind.BLANK for kind in between)
 
 

@@ -301,7 +301,8 @@ COMMON_WORDS = frozenset(
     file stdin login logout user users account accounts admin administrator please enter
     again first later manager vault keychain bitwarden lastpass dashlane keepass onepassword
     authentication authorization credentials secret secrets unchanged elsewhere temporary
-    configured inherited passwordless""".split()
+    configured inherited passwordless omitted interactive nopassword through redacted
+    withheld""".split()
 )
 # Names of a secret, not the secret (one pattern, one call per value): where a tool reads
 # it from ("--password env:GITHUB_TOKEN", "op://vault/item"), an API token's id
@@ -433,6 +434,12 @@ CODE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*$")
 NAME_JOINT = re.compile(r"_|[a-z0-9][A-Z]")
 LOWER_WORD = re.compile(r"[a-z]{3}")
 NUMBER_ASSIGNED = re.compile(r"^([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*)=[0-9]+$")
+# A field named as code names it: led by an acronym (``NRestarts``), camelCase, snake_case.
+CODE_FIELD = re.compile(r"[A-Z]{2,}[a-z]\w*|[a-z][a-z0-9]*[A-Z]\w*|[A-Za-z][A-Za-z0-9]*_\w+")
+# A Markdown heading's line (``## Credentials``).
+HEADING_LINE = re.compile(r"(?m)^ {0,3}#{1,6}[ \t][^\n]*")
+# A login given as a connection's parameter (``user=airflow``), its value the group.
+PARAMETER_LOGIN = re.compile(r"\b(?:user(?:name)?|login|uid) ?= ?([\w.@-]{1,64})", re.I)
 # The backticked text before a value and its slash: as long as backticked-pair's login (a
 # model's file name of 41 characters passed the window of 40 and was taken for a login).
 BACKTICKED_BEFORE = re.compile(r"`([^`\s]{1,64})` ?/ ?`$")
@@ -993,8 +1000,13 @@ def _kind_among_stand_ins(parts: list[str]) -> bool:
 
 
 def _repeats_login(text: str, start: int, value: str) -> bool:
-    """``-u freqtrade:freqtrade``, ``admin:admin``: a password that repeats the login right
-    before it is a service's documented default, no secret of the owner's."""
+    """``-u freqtrade:freqtrade``, ``admin:admin``, ``user=airflow password=airflow``: a
+    password that repeats the login right before it is a service's documented default, no
+    secret of the owner's."""
+    line_start = text.rfind("\n", 0, start) + 1
+    given = list(PARAMETER_LOGIN.finditer(text, max(line_start, start - NEAR), start))
+    if given and given[-1].group(1).lower() == value.lower():
+        return True
     size = len(value)
     if start < size + 1 or text[start - 1] != ":":
         return False
@@ -1183,23 +1195,26 @@ def _paired_names(text: str, start: int, value: str) -> bool:
         return False
     if PATH.search(login.group(1)) and "@" not in login.group(1):  # not ops@fern.sh
         return True  # `` `floor_rank.py`/`rank_8l*` ``: a script is no login, whatever word is near
-    # a file and its variant; one family's names (`` `X-A-Usage` / `X-A-Remain` ``)
-    if _files(login.group(1), value) or _siblings(login.group(1), value):
+    if _files(login.group(1), value):
         return True
     # `` `gpt-5-sol@xhigh`/`gpt-5-sol@low` ``: one name's variants, not a login and its password
     first, at, _ = login.group(1).partition("@")
     if (at and value.startswith(first + "@")) or _a_variant(login.group(1), value):
         return True
-    # a field given a number (`` `active`/`NRestarts=0` ``, a service's state and its count)
-    # is a setting beside whatever stands before it; a constant's name is a name in code too
+    # one family's names (`` `X-A-Usage` / `X-A-Remain` ``); a field in code given a number
+    # (`` `active`/`NRestarts=0` ``, a service's state and its count) is a setting beside
+    # whatever stands before it; a constant's name is a name in code too
     # (`` `R2_BUCKET`/`R2RawCaptureConfig` ``)
-    if _unassigned(value) == value:
+    family = _siblings(login.group(1), value)
+    if not family and not _code_field(value):
         first_name = _code_name(login.group(1)) or VARIABLE_NAME.match(login.group(1)) is not None
-        if not (first_name and _code_name(_unglobbed(value))):
+        if not (first_name and _code_name(_unglobbed(_unassigned(value)))):
             return False
     floor = max(0, login.start() - NEAR)  # on the pair's line, close before it
     floor = text.rfind("\n", floor, login.start()) + 1 or floor
-    return not LOGIN_WORDS.search(text, floor, login.start())
+    # a login word in the heading over them makes a family's names a login and its password
+    heading = (family or _code_field(value)) and _login_heading(text, floor)
+    return not heading and not LOGIN_WORDS.search(text, floor, login.start())
 
 
 def _a_variant(first: str, value: str) -> bool:
@@ -1226,6 +1241,24 @@ def _siblings(first: str, value: str) -> bool:
         return False
     rest_first, rest_value = first[cut:], value[cut:]
     return rest_first.isalpha() and rest_value.isalpha() and (rest_first + rest_value).isascii()
+
+
+def _code_field(value: str) -> bool:
+    """``NRestarts=0``, ``idleMs=1000``, ``max_conn=8``: a field named as code names it
+    (capitals led by an acronym, camelCase, snake_case) given a number, with no credential
+    word; ``Summer=2024`` is a word and a number, a password's shape."""
+    name = _unassigned(value)
+    return name != value and CODE_FIELD.fullmatch(name) is not None
+
+
+def _login_heading(text: str, before: int) -> bool:
+    """Whether the nearest Markdown heading above ``before`` names a login or credentials."""
+    heading = HEADING_LINE.search(text, 0, before) if before else None
+    last = None
+    while heading is not None:
+        last = heading
+        heading = HEADING_LINE.search(text, heading.end(), before)
+    return last is not None and LOGIN_WORDS.search(last.group(0)) is not None
 
 
 def _unassigned(value: str) -> str:
