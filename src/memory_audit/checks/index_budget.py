@@ -31,13 +31,15 @@ to every session.
   "The memory model"). A problem when the index is over its budget (moving it out
   brings entries back into view), a suggestion below it: near the limit,
   ``near-budget`` is the finding (a preamble, a legend or conventions kept on purpose
-  cost little room);
+  cost little room); a line or two of prose under the title that says what the index is
+  (its caption: ``Index of persistent memories. One line per file.``) is none;
 - ``rule-in-index``: a behavioural rule ("Always…", "Never…") with no pointer:
   it belongs in the project's ``.claude/rules/`` (or ``~/.claude/rules/`` when it
   holds in every project), the always-loaded rules layer (more than
   three: one finding listing their lines);
 - ``long-hook``: a hook over ``max_hook_chars`` (150);
-- ``several-links``: one index line pointing at more than one file;
+- ``several-links``: an index line pointing at more than one file (several such lines: one
+  finding naming them, and the files that want a line of their own);
 - ``past-recall-cap``: Claude Code's recall scan lists MEMORY.md, then memories
   newest first (a ``modified`` stamp standing in for the file time; equal
   times in path order), and stops at 200: one finding names every memory past
