@@ -196,15 +196,13 @@ def _flood(tree: MemoryTree, memories: list[MemoryFile]) -> Finding:
     """Many unreachable memories: one finding on the index, listing them, with no fix."""
     reached = sum(1 for m in tree.memories if m.path in tree.reachable)
     paths = [m.path for m in memories]
-    shown = ", ".join(f"`{p}`" for p in paths[:SHOWN])
-    more = f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else ""
     return make_finding(
         ID,
         "orphan-candidate",
         INDEX_NAME,
         None,
         f"{len(paths)} memories are not reachable from MEMORY.md, which reaches {reached}:"
-        f" {shown}{more}",
+        f" {_listed(paths)}",
         "if they are an archive kept on purpose, move them into an archive/ folder (not"
         " judged); else index the ones sessions should find, each line costing load budget",
         judgment=True,
@@ -241,14 +239,12 @@ def _unsaved_flood(memories: list[MemoryFile]) -> Finding:
     files kept in the folder (a hook's session logs, a tool's notes with their own
     header), which only the owner can sort out."""
     paths = [m.path for m in memories]
-    shown = ", ".join(f"`{p}`" for p in paths[:SHOWN])
-    more = f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else ""
     return make_finding(
         ID,
         "orphan-candidate",
         INDEX_NAME,
         None,
-        f"{len(paths)} files are not reachable from MEMORY.md, {UNSAVED}: {shown}{more}",
+        f"{len(paths)} files are not reachable from MEMORY.md, {UNSAVED}: {_listed(paths)}",
         "if another tool writes them (a hook's logs, its own notes), leave them or move them"
         " out of the memory folder; the ones that are memories to keep want a --- block with"
         " name, description and type and an index line",
@@ -257,6 +253,12 @@ def _unsaved_flood(memories: list[MemoryFile]) -> Finding:
         key="many-unsaved",
         level="suggestion",
     )
+
+
+def _listed(paths: list[str]) -> str:
+    """The first ``SHOWN`` paths of a list, and how many more."""
+    shown = ", ".join(f"`{p}`" for p in paths[:SHOWN])
+    return shown + (f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else "")
 
 
 def _add_line(memory: MemoryFile) -> dict[str, str]:
