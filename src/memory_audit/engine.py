@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_audit.analysis.health import measure, session_use
-from memory_audit.analysis.off_schema import UNSAVED
+from memory_audit.analysis.off_schema import UNSAVED, UNSAVED_FLOOD, unsaved_list
 from memory_audit.analysis.store_facts import store_facts
 from memory_audit.analysis.tree_home import (
     config_repository_copy,
@@ -40,7 +40,6 @@ from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.consolidation_lock import lock_age
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS
-from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.memory_file import FileKind
 from memory_audit.tree.settle import settled
@@ -139,42 +138,34 @@ def audit_tree(
 
 
 def _one_report_of_unsaved_files(findings: list[Finding]) -> list[Finding]:
-    """A file with neither frontmatter nor a way in from the index is one cause (no
-    session saved it as a memory), reported once, by ``orphans``: its own ``no-frontmatter``
-    goes when that dimension ran and found it (a folder's or a series' one finding stays),
-    and so do those of the many such files one finding lists; that list goes when they are
-    all the files of such folders or series."""
-    orphaned: set[str] = set()
-    for f in findings:
-        if f.code == "orphan-candidate" and UNSAVED in f.message:
-            orphaned.add(f.path)
-            if _unsaved_list(f):  # many such files: one finding on the index lists them
-                orphaned.update(f.related)
-    if not orphaned:
+    """A file with neither frontmatter nor a way in from the index is one cause (no session
+    saved it as a memory), reported once: by the frontmatter dimension's one finding when it
+    ran and named the file's folder or series as documents of another kind; else by
+    ``orphans``, one finding a file, or one listing them all past ``UNSAVED_FLOOD``; the
+    file's own ``no-frontmatter`` goes."""
+    unsaved = [f for f in findings if f.code == "orphan-candidate" and UNSAVED in f.message]
+    if not unsaved:
         return findings
-    # files the frontmatter dimension already reports as one folder or series of another
-    # kind: the list of many such orphans would be the same cause a second time
     grouped = {
         path
         for f in findings
         if f.code == "no-frontmatter" and f.related
         for path in (f.path, *f.related)
     }
-    return [
-        f
-        for f in findings
-        if not (f.code == "no-frontmatter" and not f.related and f.path in orphaned)
-        and not (_unsaved_list(f) and set(f.related) <= grouped)
-    ]
-
-
-def _unsaved_list(finding: Finding) -> bool:
-    """The one ``orphan-candidate`` finding listing many files no session saved."""
-    return (
-        finding.code == "orphan-candidate"
-        and finding.path == INDEX_NAME
-        and UNSAVED in finding.message
-    )
+    rest = [f for f in unsaved if f.path not in grouped]
+    listed = len(rest) > UNSAVED_FLOOD
+    dropped = {id(f) for f in unsaved if listed or f.path in grouped}
+    orphaned = {f.path for f in unsaved}
+    kept: list[Finding] = []
+    for f in findings:
+        if f.code == "no-frontmatter" and not f.related and f.path in orphaned:
+            continue
+        if id(f) in dropped:
+            if listed and f is rest[0]:  # the list where its first file's finding stood
+                kept.append(unsaved_list(f.dimension, [r.path for r in rest]))
+            continue
+        kept.append(f)
+    return kept
 
 
 def _of_tree(tree: MemoryTree, findings: list[Finding]) -> list[Finding]:

@@ -549,3 +549,44 @@ def test_up_to_ten_unreachable_files_no_session_saved_are_one_finding_each(
     write_tree(tree_dir, {"MEMORY.md": index("kept.md"), "kept.md": memory("kept"), **stubs})
     found = [f for f in findings(tree_dir, "orphans") if f.code == "orphan-candidate"]
     assert sorted(f.path for f in found) == sorted(stubs)
+
+
+def test_files_without_a_block_in_a_folder_of_their_own_are_not_orphans_too(
+    tree_dir: Path,
+) -> None:
+    # five hook logs in their folder: the frontmatter dimension's one finding, no orphan
+    # each; two loose stubs beside the index stay an orphan finding each
+    logs = {f"episodic/run-{n}.md": f"# Run {n}\n\n- stop reason: done\n" for n in range(5)}
+    stubs = {"stub_a.md": "# Stub a\n", "stub_b.md": "# Stub b\n"}
+    write_tree(
+        tree_dir, {"MEMORY.md": index("kept.md"), "kept.md": memory("kept"), **logs, **stubs}
+    )
+    found = [f for f in report(tree_dir).findings if f.dimension in ("orphans", "frontmatter")]
+    assert sorted((f.code, f.path) for f in found) == [
+        ("no-frontmatter", "episodic/run-0.md"),
+        ("orphan-candidate", "stub_a.md"),
+        ("orphan-candidate", "stub_b.md"),
+    ]
+    # without the frontmatter dimension, the orphans dimension reports them all
+    alone = findings(tree_dir, "orphans")
+    assert sorted(f.path for f in alone) == sorted([*logs, *stubs])
+
+
+def test_a_list_of_unsaved_files_leaves_out_those_of_a_folder_of_another_kind(
+    tree_dir: Path,
+) -> None:
+    # twelve hook logs in their folder and eleven loose stubs: the folder's one finding, and
+    # one list of the eleven stubs, not of all twenty-three
+    logs = {f"episodic/run-{n:02d}.md": f"# Run {n}\n\n- done\n" for n in range(12)}
+    stubs = {f"stub_{n:02d}.md": f"# Stub {n}\n" for n in range(11)}
+    write_tree(
+        tree_dir, {"MEMORY.md": index("kept.md"), "kept.md": memory("kept"), **logs, **stubs}
+    )
+    found = [f for f in report(tree_dir).findings if f.dimension in ("orphans", "frontmatter")]
+    assert sorted((f.code, f.path) for f in found) == [
+        ("no-frontmatter", "episodic/run-00.md"),
+        ("orphan-candidate", "MEMORY.md"),
+    ]
+    [listed] = [f for f in found if f.code == "orphan-candidate"]
+    assert listed.related == tuple(sorted(stubs))
+    assert listed.message.startswith("11 files are not reachable from MEMORY.md")

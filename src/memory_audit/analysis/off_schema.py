@@ -13,6 +13,7 @@ from memory_audit.analysis.note_conventions import (
     unfenced_fields,
 )
 from memory_audit.model.finding import Finding, examples, make_finding
+from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.memory_file import MemoryFile
 
 CLAUDE_FIELDS = ("name", "description", "type")
@@ -21,6 +22,8 @@ NONE_AT_ALL = 3  # this many files, none with frontmatter: one finding for the f
 # file's own `no-frontmatter` finding when it sees this (one cause, one finding). Kept
 # here, not in the orphans check: a secrets-only audit imports no other check.
 UNSAVED = "and no frontmatter either"
+UNSAVED_FLOOD = 10  # more such files than this, none in a folder or series: one finding
+SHOWN_UNSAVED = 5  # of those, the paths its message names
 
 
 def folder_without_blocks(bare: int, memories: list[MemoryFile]) -> bool:
@@ -180,3 +183,31 @@ def _unfenced(dimension: str, memory: MemoryFile, count: int, keys: frozenset[st
         f"wrap {lines} in --- fences{add}",
         fix={"action": "add-frontmatter", "path": memory.path, "fence": count},
     )
+
+
+def unsaved_list(dimension: str, paths: list[str]) -> Finding:
+    """Many unreachable files no session saved (no ``---`` block): one cause, one finding
+    on the index listing them, with no fix. So many are seldom stubs: more often another
+    system's files kept in the folder (a hook's session logs, a tool's notes with their own
+    header), which only the owner can sort out."""
+    return make_finding(
+        dimension,
+        "orphan-candidate",
+        INDEX_NAME,
+        None,
+        f"{len(paths)} files are not reachable from MEMORY.md, {UNSAVED}:"
+        f" {listed(paths, SHOWN_UNSAVED)}",
+        "if another tool writes them (a hook's logs, its own notes), leave them or move them"
+        " out of the memory folder; the ones that are memories to keep want a --- block with"
+        " name, description and type and an index line",
+        judgment=True,
+        related=tuple(paths),
+        key="many-unsaved",
+        level="suggestion",
+    )
+
+
+def listed(paths: list[str], most: int) -> str:
+    """The first ``most`` paths of a list, in backticks, and how many more."""
+    shown = ", ".join(f"`{p}`" for p in paths[:most])
+    return shown + (f" and {len(paths) - most} more" if len(paths) > most else "")

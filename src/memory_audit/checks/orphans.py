@@ -24,10 +24,11 @@ one finding, not one each.
 
 More than ``FLOOD`` unreachable memories in one tree (an index kept as a short kernel over an
 archive of notes, or an index that links nothing) are one cause: one finding lists them, with
-no fix; so are more than ``FLOOD`` unreachable files no session saved (no ``---`` block: a
-hook's logs, another tool's notes). Indexing them one line each would flood the index past
-its load budget; whether they are an archive to move into ``archive/`` or notes sessions
-should find, only the owner can say.
+no fix; so are more than ten unreachable files no session saved (no ``---`` block: a hook's
+logs, another tool's notes), less those the frontmatter dimension reports as one folder or
+series of another kind (``engine``: it sees both dimensions' findings). Indexing them one
+line each would flood the index past its load budget; whether they are an archive to move
+into ``archive/`` or notes sessions should find, only the owner can say.
 
 This dimension owns unreachable files: each yields exactly one finding, here.
 ``index-drift`` reports a reachable file missing from MEMORY.md only when the
@@ -52,7 +53,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory_audit.analysis.dated_series import SERIES_MINIMUM, series_key
-from memory_audit.analysis.off_schema import UNSAVED, folder_without_blocks
+from memory_audit.analysis.off_schema import UNSAVED, folder_without_blocks, listed
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.index_file import INDEX_NAME
@@ -111,14 +112,12 @@ def _lone_orphans(tree: MemoryTree, lone: list[MemoryFile]) -> Iterator[Finding]
     bare = sum(1 for m in tree.memories if not m.frontmatter_present)
     blockless = folder_without_blocks(bare, tree.memories)
     # a file no session saved stays its own finding: the engine drops its frontmatter ones
+    # (a file no session saved is its own finding here; the engine lists many as one, less
+    # those the frontmatter dimension reports as a folder of another kind)
     saved = [m for m in lone if not _never_saved(m, blockless)]
-    unsaved = [m for m in lone if _never_saved(m, blockless)]
     grouped = {m.path for m in saved} if len(saved) > FLOOD else set()
     if grouped:
         yield _flood(tree, saved)
-    if len(unsaved) > FLOOD:  # another system's files (a hook's logs), or a stub each
-        grouped.update(m.path for m in unsaved)
-        yield _unsaved_flood(unsaved)
     for memory in lone:
         if memory.path not in grouped:
             yield _orphan(tree, memory, blockless)
@@ -202,7 +201,7 @@ def _flood(tree: MemoryTree, memories: list[MemoryFile]) -> Finding:
         INDEX_NAME,
         None,
         f"{len(paths)} memories are not reachable from MEMORY.md, which reaches {reached}:"
-        f" {_listed(paths)}",
+        f" {listed(paths, SHOWN)}",
         "if they are an archive kept on purpose, move them into an archive/ folder (not"
         " judged); else index the ones sessions should find, each line costing load budget",
         judgment=True,
@@ -231,34 +230,6 @@ def _unsaved(memory: MemoryFile, why: str, sources: list[str]) -> Finding:
         related=tuple(sources),
         level="suggestion",
     )
-
-
-def _unsaved_flood(memories: list[MemoryFile]) -> Finding:
-    """Many unreachable files no session saved (no ``---`` block): one cause, one finding
-    listing them, with no fix. So many are seldom stubs: more often another system's
-    files kept in the folder (a hook's session logs, a tool's notes with their own
-    header), which only the owner can sort out."""
-    paths = [m.path for m in memories]
-    return make_finding(
-        ID,
-        "orphan-candidate",
-        INDEX_NAME,
-        None,
-        f"{len(paths)} files are not reachable from MEMORY.md, {UNSAVED}: {_listed(paths)}",
-        "if another tool writes them (a hook's logs, its own notes), leave them or move them"
-        " out of the memory folder; the ones that are memories to keep want a --- block with"
-        " name, description and type and an index line",
-        judgment=True,
-        related=tuple(paths),
-        key="many-unsaved",
-        level="suggestion",
-    )
-
-
-def _listed(paths: list[str]) -> str:
-    """The first ``SHOWN`` paths of a list, and how many more."""
-    shown = ", ".join(f"`{p}`" for p in paths[:SHOWN])
-    return shown + (f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else "")
 
 
 def _add_line(memory: MemoryFile) -> dict[str, str]:
