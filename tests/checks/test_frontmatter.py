@@ -352,6 +352,24 @@ def test_a_subfolder_of_documents_without_frontmatter_is_one_suggestion(tree_dir
     assert found[1].message.startswith("the 2 files in `specs/` have no frontmatter")
 
 
+def test_nested_folders_of_documents_without_frontmatter_are_one_suggestion(
+    tree_dir: Path,
+) -> None:
+    # a catalogue kept in sub-folders of one folder (exams/<board>/<exam>.md) is one folder
+    # of another kind; a folder of memories with blocks keeps its bare file's own finding
+    sheet = "# {n}\n\n- pattern: 3 papers\n- marks: 300\n"
+    files = {f"exams/{board}/{n}.md": sheet.format(n=n) for board in "xyz" for n in ("p", "q")}
+    files |= {"a.md": memory("a"), "notes/c.md": memory("c"), "notes/deep/bare.md": "# Bare\n"}
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    found = findings(tree_dir, "frontmatter")
+    assert [(f.code, f.path, f.level) for f in found] == [
+        ("no-frontmatter", "exams/x/p.md", "suggestion"),
+        ("no-frontmatter", "notes/deep/bare.md", "suggestion"),
+    ]
+    assert found[0].message.startswith("the 6 files in `exams/` have no frontmatter")
+    assert len(found[0].related) == 5
+
+
 def test_field_lines_without_fences_are_named_as_such(tree_dir: Path) -> None:
     text = "name: WP9 check\ndescription: Costs eat the edge\n\n# WP9\n"
     assert audit(tree_dir, {"a.md": memory("a"), "wp9.md": text}) == [

@@ -117,11 +117,9 @@ def other_kind_folders(
     bare: Iterable[MemoryFile], memories: Iterable[MemoryFile]
 ) -> dict[str, list[MemoryFile]]:
     """Bare files by their sub-folder, for folders where no memory has frontmatter while
-    some memory elsewhere in the tree has it."""
-    by_folder: dict[str, list[MemoryFile]] = {}
-    for memory in bare:
-        if "/" in memory.path:
-            by_folder.setdefault(memory.path.rsplit("/", 1)[0], []).append(memory)
+    some memory elsewhere in the tree has it; a file in nested folders of that kind
+    (``exams/banking/ibps.md``) goes with the topmost of them (``exams/``): one catalogue
+    kept in fifteen sub-folders is one folder of another kind, not fifteen."""
     typed: set[str] = set()  # every folder holding a memory with frontmatter, at any depth below it
     for memory in memories:
         if memory.frontmatter_present:
@@ -130,7 +128,14 @@ def other_kind_folders(
             typed.add("")
     if not typed:
         return {}
-    return {k: v for k, v in by_folder.items() if k not in typed}
+    by_folder: dict[str, list[MemoryFile]] = {}
+    for memory in bare:
+        parts = memory.path.split("/")[:-1]
+        untyped = ("/".join(parts[: i + 1]) for i in range(len(parts)))
+        folder = next((f for f in untyped if f not in typed), None)
+        if folder is not None:
+            by_folder.setdefault(folder, []).append(memory)
+    return by_folder
 
 
 def unfenced_fields(lines: Sequence[str], most: int = 20) -> tuple[int, frozenset[str]]:
