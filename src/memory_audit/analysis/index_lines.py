@@ -138,16 +138,18 @@ def _several_links(dimension: str, index: Index) -> Iterator[Finding]:
     if not several:
         return
     first, added = several[0]
+    wanting = tuple(dict.fromkeys(t for _, targets in several for t in targets))
     if len(several) == 1:
         targets = ", ".join(f"`{target}`" for target in [first.links[0].target, *added])
         what = f"one index line points at {len(added) + 1} files: {targets}"
     else:
         lines = ", ".join(str(entry.line) for entry, _ in several[:SHOWN_LINES])
         more = f" and {len(several) - SHOWN_LINES} more" if len(several) > SHOWN_LINES else ""
-        wanting = list(dict.fromkeys(t for _, targets in several for t in targets))
-        wants = "1 file has no line of its own" if len(wanting) == 1 else "files have no line"
-        if len(wanting) > 1:
-            wants = f"{len(wanting)} {wants} of their own"
+        wants = (
+            "1 file has no line of its own"
+            if len(wanting) == 1
+            else f"{len(wanting)} files have no line of their own"
+        )
         what = (
             f"{len(several)} index lines point at several files each: lines {lines}{more}; {wants}"
         )
@@ -159,7 +161,7 @@ def _several_links(dimension: str, index: Index) -> Iterator[Finding]:
         what,
         "give each file its own pointer line",
         key="several-links",  # one finding a tree, however many lines: a dismissal holds
-        related=tuple(dict.fromkeys(t for _, targets in several for t in targets)),
+        related=wanting,
     )
 
 

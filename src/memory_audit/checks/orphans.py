@@ -111,9 +111,9 @@ def _lone_orphans(tree: MemoryTree, lone: list[MemoryFile]) -> Iterator[Finding]
     # orphans say nothing of blocks (asked once, not for each orphan)
     bare = sum(1 for m in tree.memories if not m.frontmatter_present)
     blockless = folder_without_blocks(bare, tree.memories)
-    # a file no session saved stays its own finding: the engine drops its frontmatter ones
-    # (a file no session saved is its own finding here; the engine lists many as one, less
-    # those the frontmatter dimension reports as a folder of another kind)
+    # a file no session saved stays its own finding here: the engine drops its frontmatter
+    # ones, lists many as one, and leaves out those the frontmatter dimension reports as a
+    # folder of another kind
     saved = [m for m in lone if not _never_saved(m, blockless)]
     grouped = {m.path for m in saved} if len(saved) > FLOOD else set()
     if grouped:

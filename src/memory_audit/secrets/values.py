@@ -1205,15 +1205,15 @@ def _paired_names(text: str, start: int, value: str) -> bool:
     # (`` `active`/`NRestarts=0` ``, a service's state and its count) is a setting beside
     # whatever stands before it; a constant's name is a name in code too
     # (`` `R2_BUCKET`/`R2RawCaptureConfig` ``)
-    family = _siblings(login.group(1), value)
-    if not family and not _code_field(value):
+    named_alike = _siblings(login.group(1), value) or _code_field(value)
+    if not named_alike:
         first_name = _code_name(login.group(1)) or VARIABLE_NAME.match(login.group(1)) is not None
         if not (first_name and _code_name(_unglobbed(_unassigned(value)))):
             return False
     floor = max(0, login.start() - NEAR)  # on the pair's line, close before it
     floor = text.rfind("\n", floor, login.start()) + 1 or floor
     # a login word in the heading over them makes a family's names a login and its password
-    heading = (family or _code_field(value)) and _login_heading(text, floor)
+    heading = named_alike and _login_heading(text, floor)
     return not heading and not LOGIN_WORDS.search(text, floor, login.start())
 
 
