@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memory_audit.tree.snapshot import ProjectLocation
 from tests.harness import codes, findings, memory, write_tree
 
 
@@ -93,6 +94,25 @@ def test_session_recaps_one_misnamed_among_well_named_is_its_own_finding(tree_di
     files = {f"sessions/2026-01-0{n}-a.md": memory("a", type="session-recap") for n in range(1, 4)}
     write_tree(tree_dir, {**files, "sessions/Jan 4 notes.md": memory("b", type="project")})
     assert [(f.code, f.level) for f in findings(tree_dir, "session-recaps")] == [
+        ("recap-filename", "problem"),
+        ("recap-type", "problem"),
+    ]
+
+
+def test_session_recaps_schema_in_a_repository_s_copy_is_a_suggestion(tmp_path: Path) -> None:
+    # The recap schema is the seed's convention, not Claude Code's: in repositories' copies
+    # of memory no recap-filename or recap-type finding proved right (a template's fixed
+    # `latest-session.md`, date-only names). In a folder Claude Code writes it stays a problem.
+    files = {f"sessions/2026-01-0{n}-a.md": memory("a", type="session-recap") for n in range(1, 4)}
+    files["sessions/latest-session.md"] = memory("b", type="project")
+    copy = write_tree(tmp_path / "repo" / "memory", files)
+    location = ProjectLocation("-repo", tmp_path / "repo", None)
+    assert [(f.code, f.level) for f in findings(copy, "session-recaps", location=location)] == [
+        ("recap-filename", "suggestion"),
+        ("recap-type", "suggestion"),
+    ]
+    alone = write_tree(tmp_path / "alone" / "memory", files)
+    assert [(f.code, f.level) for f in findings(alone, "session-recaps")] == [
         ("recap-filename", "problem"),
         ("recap-type", "problem"),
     ]

@@ -329,6 +329,44 @@ def test_a_memory_describing_many_deleted_files_is_one_finding(tmp_path: Path) -
     assert "was deleted from the project in" in found[1].message
 
 
+def test_a_memory_citing_many_renamed_files_is_one_finding_with_one_edit(
+    tmp_path: Path,
+) -> None:
+    # Skills consolidated into a folder each by one commit: a resume note listing the old
+    # files is one decision about the note, its edit updating every line at once.
+    repo = Repo(tmp_path / "p")
+    names = ("layout", "timer", "alerts", "streaks")
+    repo.commit("skills", {f"skills/{n}-skill.md": f"# {n}\n" for n in names})
+    for n in names:
+        repo.move(f"move {n}", f"skills/{n}-skill.md", f"skills/{n}/SKILL.md")
+    body = "".join(f"- Created: `skills/{n}-skill.md`\n" for n in names)
+    few = "See `skills/layout-skill.md`.\n"
+    tree = write_tree(
+        tmp_path / "memory", {"a.md": memory("a", body=body), "b.md": memory("b", body=few)}
+    )
+    found = findings(tree, "stale-refs", location=at(repo.path))
+    assert codes(found) == [
+        ("renamed-file-reference", "a.md", BODY_START),
+        ("renamed-file-reference", "b.md", BODY_START),
+    ]
+    grouped = found[0]
+    assert grouped.message == (
+        "4 files it names were renamed or moved: "
+        + ", ".join(f"`skills/{n}-skill.md` → `skills/{n}/SKILL.md`" for n in names)
+        + f" (lines {', '.join(str(BODY_START + i) for i in range(4))})"
+    )
+    assert grouped.fix == {
+        "action": "replace-texts",
+        "path": "a.md",
+        "replacements": [
+            {"line": BODY_START + i, "old": f"skills/{n}-skill.md", "new": f"skills/{n}/SKILL.md"}
+            for i, n in enumerate(names)
+        ],
+    }
+    assert found[1].fix is not None
+    assert found[1].fix["action"] == "replace-text"
+
+
 WRAPPED = """\
 - Supporting: `src/keep.py` (kept).
   NOTE: `src/tool.py` (the brittle exact matcher) was

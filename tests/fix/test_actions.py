@@ -522,6 +522,41 @@ def test_replace_text_follows_a_line_that_moved_and_refuses_a_vanished_one(
         build(tree_dir, fix)
 
 
+def test_replace_texts_updates_every_renamed_path_in_one_edit(tree_dir: Path) -> None:
+    write_tree(tree_dir, {"a.md": "Intro.\nRetries: `src/retry.py`.\nJobs: `src/job.py`.\n"})
+    fix: dict[str, object] = {
+        "action": "replace-texts",
+        "path": "a.md",
+        "replacements": [
+            {"line": 2, "old": "src/retry.py", "new": "lib/retry.py"},
+            {"line": 3, "old": "src/job.py", "new": "lib/job.py"},
+        ],
+    }
+    edit = apply(tree_dir, fix)
+    assert (tree_dir / "a.md").read_text() == (
+        "Intro.\nRetries: `lib/retry.py`.\nJobs: `lib/job.py`.\n"
+    )
+    assert edit.description == (
+        "a.md: `src/retry.py` → `lib/retry.py` (line 2), `src/job.py` → `lib/job.py` (line 3)"
+    )
+
+
+def test_replace_texts_refuses_the_whole_edit_when_one_path_is_gone(tree_dir: Path) -> None:
+    before = "Intro.\nRetries: `src/retry.py`.\nJobs: `lib/job.py`.\n"
+    write_tree(tree_dir, {"a.md": before})
+    fix: dict[str, object] = {
+        "action": "replace-texts",
+        "path": "a.md",
+        "replacements": [
+            {"line": 2, "old": "src/retry.py", "new": "lib/retry.py"},
+            {"line": 3, "old": "src/job.py", "new": "lib/job.py"},
+        ],
+    }
+    with pytest.raises(StaleTarget):
+        apply(tree_dir, fix)
+    assert (tree_dir / "a.md").read_text() == before
+
+
 def test_capture_todo_note_creates_the_note_and_the_index(tree_dir: Path) -> None:
     write_tree(tree_dir, {"a.md": memory("a")})
     fix: dict[str, object] = {

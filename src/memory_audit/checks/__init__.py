@@ -103,7 +103,10 @@ TABLE: tuple[Dimension, ...] = (
         "Session-recap schema",
         WARNING,
         hook_priority=130,
-        copy_suggestions=frozenset({"missing-frontmatter"}),  # 0 of 1
+        # in repositories' copies 0 of 1 missing-frontmatter, 0 of 4 recap-filename (a
+        # template's fixed name, date-only names) besides one store's own log (0 of 40 of
+        # each, one suggestion since): the recap schema is the seed's, not Claude Code's
+        copy_suggestions=frozenset({"missing-frontmatter", "recap-filename", "recap-type"}),
         leading=UNREADABLE,
         roles=frozenset({Role.RECAP_NAMES}),
     ),

@@ -8,8 +8,10 @@ Stale means the project once had it, and each finding says why:
   (a file table after a cleanup). ``renamed-file-reference`` when git saw a rename, or when the
   deleting commit added one file of the same name (a move whose content changed too
   much for git to pair them), with the new path as the suggestion (``review`` offers
-  the replacement). A bare file name is looked up wherever the history had it; a
-  folder is deleted when the history had files under it and none remain.
+  the replacement); more than three in one memory are one finding whose one edit updates
+  them all (skills each moved into a folder of its own). A bare file name is looked up
+  wherever the history had it; a folder is deleted when the history had files under it
+  and none remain.
 - ``missing-file-reference`` (a note): a path with an extension, in a folder the
   project has, that was never in its history; or, on this machine, a ``~/`` or
   absolute path that is not there. More than three in one memory, missing for one
@@ -175,22 +177,29 @@ def _grouped(stale: list[tuple[Source, Reference, Verdict]]) -> Iterator[Finding
     folders, written on another machine), is one decision about that memory: one finding
     listing them, not a flood."""
     deleted: dict[str, list[tuple[Reference, Verdict]]] = defaultdict(list)
+    renamed: dict[str, list[tuple[Source, Reference, Verdict]]] = defaultdict(list)
     missing: dict[tuple[str, str], list[Reference]] = defaultdict(list)
     for source, ref, verdict in stale:
         removed = verdict.status is Status.REMOVED and verdict.removal is not None
-        if removed and not verdict.renamed_to:
+        if removed and verdict.renamed_to:
+            renamed[source.path].append((source, ref, verdict))
+        elif removed:
             deleted[source.path].append((ref, verdict))
-        elif not removed:  # what _path_finding reports as missing
+        else:  # what _path_finding reports as missing
             missing[(source.path, _missing_why(ref, verdict))].append(ref)
     many = {path for path, items in deleted.items() if len(items) > GROUPED}
+    many_renamed = {path for path, items in renamed.items() if len(items) > GROUPED}
     many_missing = {key for key, refs in missing.items() if len(refs) > GROUPED}
     folded = {id(ref) for path in many for ref, _ in deleted[path]}
+    folded |= {id(ref) for path in many_renamed for _, ref, _ in renamed[path]}
     folded |= {id(ref) for key in many_missing for ref in missing[key]}
     for source, ref, verdict in stale:
         if id(ref) not in folded:
             yield _path_finding(source, ref, verdict)
     for path in sorted(many):
         yield _deleted_files(path, deleted[path])
+    for path in sorted(many_renamed):
+        yield _renamed_files(path, renamed[path])
     for path, why in sorted(many_missing):
         yield _missing_files(path, why, missing[(path, why)])
 
@@ -232,6 +241,31 @@ def _deleted_files(path: str, items: list[tuple[Reference, Verdict]]) -> Finding
         " what was deleted",
         key="deleted-files",
         related=tuple(names),
+    )
+
+
+def _renamed_files(path: str, items: list[tuple[Source, Reference, Verdict]]) -> Finding:
+    """References to files the project renamed or moved since (a folder of skills each
+    given its own folder), one memory's worth: one finding, and one edit for all of them."""
+    moves = {ref.text: str(verdict.renamed_to) for _, ref, verdict in items}
+    names, lines, _ = _listing([ref for _, ref, _ in items])
+    shown = [f"`{name}` → `{moves[name]}`" for name in names[:SHOWN]]
+    more = f" and {len(names) - SHOWN} more" if len(names) > SHOWN else ""
+    at = ", ".join(str(line) for line in lines[:SHOWN]) + (" …" if len(lines) > SHOWN else "")
+    replacements: dict[tuple[object, object], dict[str, object]] = {}
+    for source, ref, verdict in items:  # a path cited twice on a line: one replacement
+        edit = _replace(source, ref, str(verdict.renamed_to), verdict.path)
+        replacements[(edit["line"], edit["old"])] = {k: edit[k] for k in ("line", "old", "new")}
+    return make_finding(
+        ID,
+        "renamed-file-reference",
+        path,
+        lines[0],
+        f"{len(names)} files it names were renamed or moved: {', '.join(shown)}{more} (lines {at})",
+        "update the references to where the files are now",
+        key="renamed-files",
+        related=tuple(names),
+        fix={"action": "replace-texts", "path": path, "replacements": list(replacements.values())},
     )
 
 

@@ -326,7 +326,27 @@ def replace_text(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
     new = answers[0] if answers and answers[0].strip() else str(fix["new"])
     memory = _read(tree, rel)
     lines = memory.lines
-    line = int(fix.get("line") or 0)
+    at = _replace_on_line(lines, rel, int(fix.get("line") or 0), old, new)
+    return Edit(f"{rel}: `{old}` → `{new}` (line {at + 1})", (_change(memory, lines),))
+
+
+def replace_texts(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
+    """Several stale references of one memory (files one commit renamed) become their new
+    forms in one edit; any of them the file no longer cites refuses the whole edit."""
+    rel = str(fix["path"])
+    memory = _read(tree, rel)
+    lines = memory.lines
+    done = []
+    for item in fix["replacements"]:
+        old, new = str(item["old"]), str(item["new"])
+        at = _replace_on_line(lines, rel, int(item.get("line") or 0), old, new)
+        done.append(f"`{old}` → `{new}` (line {at + 1})")
+    return Edit(f"{rel}: " + ", ".join(done), (_change(memory, lines),))
+
+
+def _replace_on_line(lines: list[str], rel: str, line: int, old: str, new: str) -> int:
+    """``old`` -> ``new`` on ``line`` (1-based), or on the one line that still holds ``old``
+    if the file moved on; the 0-based line changed."""
     if 0 < line <= len(lines) and old in lines[line - 1]:
         at = line - 1
     else:
@@ -335,7 +355,7 @@ def replace_text(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
             raise StaleTarget(f"{rel} no longer has one line citing `{old}`")
         at = found[0]
     lines[at] = lines[at].replace(old, new)
-    return Edit(f"{rel}: `{old}` → `{new}` (line {at + 1})", (_change(memory, lines),))
+    return at
 
 
 def redact_secret(scanner: Scanner) -> Callable[[Tree, Fix, list[str]], Edit]:
@@ -444,6 +464,7 @@ def actions(scanner: Scanner) -> dict[str, Action]:
         "rename-file": Action(rename_file, (("New name", lambda f: str(f["to"])),)),
         "redact-secret": Action(redact_secret(scanner)),
         "replace-text": Action(replace_text, (("Replace with", lambda f: str(f["new"])),)),
+        "replace-texts": Action(replace_texts),
         "capture-todo-note": Action(
             capture_todo_note,
             (("Note file", lambda f: str(f["path"])), ("Its description", todo_description)),
