@@ -90,6 +90,10 @@ def test_bloat_a_date_that_says_when_a_lasting_state_began_is_no_stale_status(
         "checked.md": "CURRENT STATE (verified 2026-07-09, main @ a1d8a13e): cache on.",
         "still.md": "# Tokens on the host: 2 STILL LIVE as of 2026-08-20",
         "deployed.md": "Current status (deployed 2026-04-10): broken on mobile.",
+        # an end reached by the date, or what holds since it
+        "complete.md": "Migration complete as of 2026-04-17; the pool settings below.",
+        "working.md": "Auth fully working as of 2026-04-18.",
+        "after.md": "Current rule query (after 2026-04-11 fix): trades joined on id.",
     }
     found = audit(tree_dir, {name: memory(name[:-3], body=b) for name, b in bodies.items()})
     assert found == [

@@ -154,6 +154,12 @@ def test_description_cut_mid_sentence(tree_dir: Path) -> None:
                 description="Agents never refresh snapshots, only the user does that",
                 body=BODY,
             ),
+            # a preposition an infinitive leaves at the end: whole
+            "stranded.md": memory(
+                "stranded",
+                description="Buttons published to a namespaced topic, a bug to check for",
+                body=BODY,
+            ),
         },
     )
     # YAML reads ` #000)...` as a comment: one cause, one finding, frontmatter's
@@ -163,6 +169,23 @@ def test_description_cut_mid_sentence(tree_dir: Path) -> None:
         ("cut-description", "word.md", 3),
         ("value-cut-by-comment", "comment.md", 3),
     ]
+
+
+def test_a_long_first_sentence_is_proposed_up_to_its_last_clause(tree_dir: Path) -> None:
+    # Clipped at 150 characters mid-thought, the proposal would read "…, not something.";
+    # ended at its last clause it is a sentence.
+    body = (
+        'Found while looking into "the clear button does nothing" — it turned out to be an\n'
+        "older bug that also broke the home and the save buttons of the page, not something\n"
+        "new at all. Both had never worked."
+    )
+    write_tree(tree_dir, {"a.md": memory("a", description="Buttons and the", body=body)})
+    [finding] = findings(tree_dir, "descriptions")
+    assert finding.fix is not None
+    assert finding.fix["value"] == (
+        'Found while looking into "the clear button does nothing" — it turned out to be an'
+        " older bug that also broke the home and the save buttons of the page"
+    )
 
 
 def test_index_line_without_a_hook(tree_dir: Path) -> None:

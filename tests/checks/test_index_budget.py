@@ -629,6 +629,33 @@ def test_an_item_with_its_pointer_nested_and_a_wrapped_hook_are_entries_not_inli
     assert (inline.fix["first"], inline.fix["last"]) == (10, 14)
 
 
+def test_a_plain_text_index_s_names_and_their_wrapped_hooks_are_pointers(tree_dir: Path) -> None:
+    # "Files:" with one name a line and its hook wrapped onto indented lines: the whole list
+    # is the index, none of it content to move; a note at the name's own depth still is.
+    text = (
+        "# Index\n\nFiles:\n"
+        "  status.md        — current phase, locked values,\n"
+        "                     next pickup point\n"
+        "  reward-design.md — terminal reward decision\n"
+        "                     and its rationale\n"
+        "  Results are rounded to two places.\n"
+    )
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": text,
+            "status.md": memory("status"),
+            "reward-design.md": memory("reward-design"),
+        },
+    )
+    found = findings(tree_dir, "index-budget", "orphans")
+    assert [f.message for f in found if f.code == "inline-content"] == [
+        "line 3: 1 line(s) of inline content, not pointers",
+        "line 8: 1 line(s) of inline content, not pointers",
+    ]
+    assert [f for f in found if f.code == "orphan-candidate"] == []
+
+
 def test_a_line_past_the_cut_sending_to_a_project_document_hides_no_memory(
     tmp_path: Path,
 ) -> None:

@@ -121,6 +121,22 @@ def test_relations_broken_wikilink_is_user_judgment_and_good_ones_resolve(tree_d
     assert "[[missing note]]" in finding.message
 
 
+def test_a_wikilink_the_text_marks_as_not_yet_written_is_no_finding(tree_dir: Path) -> None:
+    body = (
+        "Offline skills: see [[skill-library]] (not yet written).\n"
+        "Style: [[day-one-style|the style]] (if/when written).\n"
+        "Queue: [[queue-limits]] — to be written.\n"
+        "Retries: [[retry-policy]] covers them.\n"
+        "Later notes: (planned) [[release-train]].\n"
+    )
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
+    found = findings(tree_dir, "relations")
+    assert [(f.code, f.message.split("]]")[0]) for f in found] == [
+        ("broken-wikilink", "wikilink [[retry-policy"),
+        ("broken-wikilink", "wikilink [[release-train"),
+    ]
+
+
 def test_relations_broken_markdown_link_to_a_memory(tree_dir: Path) -> None:
     found = audit(
         tree_dir,

@@ -440,6 +440,21 @@ def test_a_hash_attributed_after_it_or_by_a_plain_project_name_is_not_checked(
     ]
 
 
+def test_a_session_s_id_on_a_line_citing_a_commit_is_no_commit(tmp_path: Path) -> None:
+    # "(session `0511c092`)": the head of the session's UUID, on a line that also says what
+    # was committed; the commit on the line is still checked.
+    repo, kept, lost = commit_repo(tmp_path / "p")
+    body = (
+        f"Approved in session `0511c092`, landed as commit {lost[:9]}.\n"
+        f"Session id: 7d3e9f10, commit {kept[:9]}.\n"
+    )
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    found = findings(tree, "stale-refs", location=at(repo.path))
+    assert [(f.code, f.line, f.message.split("`")[1]) for f in found] == [
+        ("stale-commit-reference", 6, lost[:9]),
+    ]
+
+
 def test_a_file_citing_only_other_repositories_hashes_is_skipped_with_the_reason(
     tmp_path: Path,
 ) -> None:

@@ -66,6 +66,28 @@ def test_a_name_leading_a_wrapped_line_is_prose_unless_a_capital_see_opens_it() 
     ]
 
 
+def test_a_plain_text_index_with_wrapped_hooks_points_at_every_dashed_name() -> None:
+    # "Files:" then one name a line, its hook wrapped onto an indented line: a dash after
+    # the name is the pointer's shape wherever the line is; a wrapped sentence's line led
+    # by a name goes on with words.
+    text = (
+        "Read this file first.\n"
+        "Files:\n"
+        "  status.md        — current phase, locked values,\n"
+        "                     next pickup point\n"
+        "  reward-design.md — terminal reward decision\n"
+        "                     and rationale\n"
+        "  exp-1a.md -- first results\n"
+        "  The rest is kept in\n"
+        "  notes.md with the old runs\n"
+    )
+    assert named(text) == [
+        (3, "status.md", "current phase, locked values,"),
+        (5, "reward-design.md", "terminal reward decision"),
+        (7, "exp-1a.md", "first results"),
+    ]
+
+
 def test_a_line_with_a_link_is_read_as_a_link_not_a_name() -> None:
     text = "- `notes.md` and [Other](other.md) — both\n"
     assert named(text) == []

@@ -81,6 +81,28 @@ def line_findings(
         yield from _several_links(dimension, index)
 
 
+def _wrapped_hooks(
+    lines: Sequence[str], kinds: Sequence[LineKind], named: Collection[int]
+) -> frozenset[int]:
+    """The lines a hook of a pointer by name wraps onto: text lines right below it, indented
+    deeper than it (``status.md  — current phase,`` over ``            next pickup``). A
+    line at the pointer's own depth starts something else."""
+    wrapped: set[int] = set()
+    for number in sorted(named):
+        depth = _depth(lines[number - 1])
+        below = number + 1
+        while below <= len(lines) and kinds[below - 1] is LineKind.TEXT:
+            if _depth(lines[below - 1]) <= depth or LIST_ITEM.match(lines[below - 1]):
+                break  # a line of its own, or an item nested under the pointer: content
+            wrapped.add(below)
+            below += 1
+    return frozenset(wrapped)
+
+
+def _depth(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
 def index_tables(
     lines: Sequence[str],
     memories: Collection[str],
@@ -224,6 +246,8 @@ def _content(
     rules: list[int] = []
     block: list[int] = []
     kinds = [LineKind.POINTER if n in named else k for n, k in enumerate(index.line_kinds, 1)]
+    wrapped = _wrapped_hooks(index.lines, kinds, named)
+    kinds = [LineKind.POINTER if n in wrapped else k for n, k in enumerate(kinds, 1)]
     # an entry written as an item with its pointer nested in it: all of it a pointer's
     entries = _items_with_nested_pointers(index.lines, kinds, pointing)
     kinds = [LineKind.POINTER if n in entries else k for n, k in enumerate(kinds, 1)]

@@ -158,6 +158,11 @@ COMMIT_WORDS = frozenset(
 )
 
 
+# "(session `0511c092`)": a session's id (the head of its UUID) on a line that also
+# mentions a commit, no hash of one.
+SESSION_BEFORE = re.compile(r"(?i)\bsession(?:[ _-]?id)?[\s:=#(`'\"]{1,4}$")
+
+
 @dataclass(frozen=True)
 class Reference:
     line: int
@@ -519,7 +524,7 @@ def _hashes(number: int, text: str) -> Iterator[Reference]:
     seen: set[str] = set()
     for match in TOKEN.finditer(text):
         value = match.group(0).rstrip(".:")  # "commit abc1234:" / "... abc1234."
-        if not HEX_WORD.fullmatch(value):
+        if not HEX_WORD.fullmatch(value) or SESSION_BEFORE.search(text, 0, match.start()):
             continue
         if value not in seen and re.search(r"[0-9]", value) and re.search("[a-f]", value):
             seen.add(value)

@@ -59,12 +59,16 @@ NAMED_BY_CAPITALS = re.compile(r"STATUS [a-z]")
 # ``as of the 2026-05-28 pivot``: since an event, a lasting change
 SINCE_EVENT = re.compile(r"\bas (?:of|at) the\s", re.I)
 # An event right before the date (``installed 2026-04-04``, ``verified 2026-04-13``,
-# ``pushed to origin 2026-05-12``) or before ``as of`` (``LIVE as of``, ``wired in as of``):
-# when a lasting state began, true since, no status dated as current.
+# ``pushed to origin 2026-05-12``, ``(after 2026-04-11 fix)``) or before ``as of`` (``LIVE as
+# of``, ``wired in as of``, ``Migration complete as of``): when a lasting state began, or an
+# end reached, true since; no status dated as current.
 SINCE_STARTED = re.compile(
     r"\b(?<!still )(?:live|wired(?: in)?|installed|verified|pushed(?: to [\w/.-]+)?|deployed"
     r"|released|launched|enabled|introduced|created|set up|configured|linked|went live|in place"
-    r"|in effect|effective)[\s*_]*[:(—–-]?[\s*_]*$",
+    r"|in effect|effective|after|since"
+    # an end reached by then (``Migration complete as of``, ``Auth fully working as of``)
+    r"|complete[d]?|finished|done|fixed|resolved|shipped|merged|migrated|fully working)"
+    r"[\s*_]*[:(—–-]?[\s*_]*$",
     re.I,
 )
 BEFORE_AS_OF = 30  # characters before ``as of`` read for the event

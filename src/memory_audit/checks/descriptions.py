@@ -84,6 +84,11 @@ PRONOUN_THAT_AFTER = frozenset(
     doing""".split()
 )
 CUT_END = re.compile(r"(?:\.\.\.|…|[,:;(\[{–—-])\s*$")
+# A preposition an infinitive leaves at the end ("a class of bug to check for", "one to
+# keep an eye on"): the sentence is whole.
+STRANDED = re.compile(r"(?i)\bto(?:\s+\w+){1,2}\s+(?:for|with|about|on|of|at|from|in|into|by)$")
+# Where a clipped first sentence may end as a sentence of its own: after a clause.
+CLAUSE_END = re.compile(r"\s*(?:[,;]|\s[–—-])\s")
 
 
 @dataclass(frozen=True)
@@ -181,6 +186,11 @@ def proposal(memory: MemoryFile) -> str:
         memory.first_paragraph if len(lines) == len(memory.body_lines) else first_paragraph(lines)
     )
     sentence = first_sentence(opening) or memory.name.replace("_", " ")
+    if sentence.endswith("…"):  # clipped: end it at its last clause, not mid-thought
+        clipped = sentence[:-1].rstrip() + " "
+        clauses = [m.start() for m in CLAUSE_END.finditer(clipped)]
+        if clauses and clauses[-1] >= len(clipped) // 3:
+            sentence = clipped[: clauses[-1]]
     # An opening that leads into a list ("Dormant notes:") would be reported as cut: the
     # proposal must not be the next finding.
     if CUT_END.search(sentence):
@@ -248,6 +258,7 @@ def _cut(memory: MemoryFile) -> Iterator[Finding]:
         last = ""  # the pronoun ends the sentence
     opened = text.count("(") > text.count(")") or text.count("[") > text.count("]")
     cut_word = last in CUT_WORDS and not _names_itself(memory, last)
+    cut_word = cut_word and not STRANDED.search(text.rstrip(".!?"))
     if units(text) >= 2 and (CUT_END.search(text) or cut_word or opened):
         tail = clip_start(text, 80)
         yield _finding(memory, "cut-description", f"description `{tail}` stops mid-sentence")

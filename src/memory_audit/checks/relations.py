@@ -27,7 +27,8 @@ Whenever the tree has them, whether or not relations are adopted:
   agents', a memory folder its repository tracks); ``[[MEMORY]]`` is the index; a ticket
   (``[[#12]]``, ``[[PROJ-42]]``) is no link. A name the link cuts short or runs past is
   offered ("did you mean"), unless the name is elided on purpose (``[[project_...]]``).
-  Claude Code tolerates links to notes not yet written.
+  Claude Code tolerates links to notes not yet written; one the text marks as such
+  (``[[skill-library]] (not yet written)``) is no finding.
 - ``links-not-read``: a paragraph too long or too dense in ``[`` to parse in
   bounded time (a 1 MB line of brackets): its links were not checked.
 
@@ -46,17 +47,25 @@ Passing: the same pair with ``superseded_by: feedback/baz.md`` on qux.md.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory_audit.analysis.outside_links import resolves_where_written
 from memory_audit.analysis.wikilinks import near_name, wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.markdown import Link
 from memory_audit.tree.memory_file import FileKind, MemoryFile, Relation
 from memory_audit.tree.snapshot import MemoryTree, reference_wikilink
 
 ID = "relations"
 SHOWN_LINKS = 6  # line numbers a finding for several broken links names
+# What marks a wikilink as a note still to write, right after it: "(not yet written)",
+# "(if/when written)", "— to be written", "(planned)".
+UNWRITTEN = re.compile(
+    r"(?i)[\s*_]*[(\[{—–:-]?[\s*_]*(?:not (?:yet )?(?:written|created)|not \w+ yet|"
+    r"(?:if/)?when written|to be (?:written|created)|to write|planned|future|todo|tbd)\b"
+)
 RELATION_TYPES = ("supersedes", "contradicts", "supports", "related_to")
 
 
@@ -228,7 +237,9 @@ def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
         if link.mention:
             continue  # a path in a code span: stale-refs' concern, not a link
         if link.wiki:
-            if not wikilink_resolves(tree, link.target, memory.path):
+            if not wikilink_resolves(tree, link.target, memory.path) and not _unwritten(
+                memory, link
+            ):
                 yield _broken_wikilink(tree, memory, link.target, link.line)
             continue
         path_part = link.target.split("#", 1)[0]
@@ -287,6 +298,14 @@ def _unread_links(memory: MemoryFile) -> Iterator[Finding]:
             "split the text into shorter paragraphs, or move bulk data out of memory",
             key=f"{first}",
         )
+
+
+def _unwritten(memory: MemoryFile, link: Link) -> bool:
+    """The text marks the link as a note to write: ``[[skill-library]] (not yet written)``."""
+    text = memory.lines[link.line - 1] if 0 < link.line <= len(memory.lines) else ""
+    at = text.find(f"[[{link.target}")
+    end = text.find("]]", at) if at >= 0 else -1
+    return end >= 0 and UNWRITTEN.match(text, end + 2) is not None
 
 
 def _broken_wikilink(tree: MemoryTree, memory: MemoryFile, target: str, line: int) -> Finding:

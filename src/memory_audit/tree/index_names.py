@@ -47,8 +47,9 @@ def named_pointers(
     Like a linked pointer, a line led by the name itself is one only on the paragraph's
     first line or right after another pointer: the next line of a wrapped sentence may
     begin with a name too. A line led by a capitalised ``See`` or an arrow starts its own
-    sentence wherever it is. Lines with links (``linked``) are read as links; ``pointers``
-    are those of them that are entries.
+    sentence wherever it is, and so does a name a dash follows (``notes.md — hook``).
+    Lines with links (``linked``) are read as links; ``pointers`` are those of them that
+    are entries.
     """
     mentions = {s.start: s for s in block.spans if s.link.mention}
     after_pointer = False
@@ -57,7 +58,8 @@ def named_pointers(
         found = None if number in linked else _leading_name(text, offset, mentions)
         if found is not None:
             name, end, sends, opens_sentence = found
-            if not (opens_sentence or number == block.first or after_pointer):
+            shaped = opens_sentence or number == block.first or after_pointer
+            if not (shaped or _dashed(text, end)):
                 found = None
             else:
                 # a list of files (`a.md`, `b.md`): its words are no hook of the first
@@ -97,6 +99,14 @@ def _name_at(
             return None  # a code span, but not a file name
         return span.link.target, span.end - offset
     return _bare_name(text, at)
+
+
+def _dashed(text: str, end: int) -> bool:
+    """Whether a dash follows the name: ``notes.md  — hook`` has the pointer's shape on any
+    line of a paragraph (a plain-text index whose hooks wrap onto indented lines), where a
+    wrapped sentence's next line, led by a name, goes on with words."""
+    rest = text[_skip(text, end, " \t*_") :]
+    return rest.startswith(("—", "–", "--", "- "))
 
 
 def _skip(text: str, at: int, chars: str) -> int:
