@@ -1330,6 +1330,15 @@ CASES["backticked-pair"][1].extend(
     ]
 )
 CASES["backticked-pair"][0].append(("- DB: `dbUser`/`dbPass=48291`", "dbPass=48291"))
+# a regular expression beside the code it filters is no password; one regex-like piece in
+# a password is chance
+CASES["backticked-pair"][1].extend(
+    [
+        "sweep: `LM`/`^N\\d{2}L-` case filter, plaintiff stems",
+        "- route: `api` / `^/v[0-9]+/.*$` only",
+    ]
+)
+CASES["backticked-pair"][0].append(("- Ops: `ops` / `Lantern{2}x#9`", "Lantern{2}x#9"))
 # --- a login and its password as a connection's parameters: a password of letters only
 # counts there, where the login beside it says what it opens
 case(

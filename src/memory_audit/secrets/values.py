@@ -50,6 +50,8 @@ from collections.abc import Callable
 from memory_audit.secrets.redact import entropy
 from memory_audit.secrets.rules import Rule
 
+# The pieces of a regular expression a password holds at most one of by chance.
+REGEX_PARTS = re.compile(r"\\[dwsbDWSB.]|\[[^\]\s]{1,20}\]|\{\d+(?:,\d*)?\}|\.[*+?]|\(\?[:=!<]")
 # "not a real password", "the joke": the text disowns the value it gives.
 DISCLAIMER = (
     r"\bnot (?:a |an )?(?:real |actual |live |valid |working )?(?:credential|password|passcode"
@@ -616,12 +618,21 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _cut_address(value, text, end)
         or _attribute_name(value, text, start, end)
         or ASSET_QUERY.fullmatch(value) is not None
+        or _a_pattern(value)
     )
     if named or templated or named_hash or _compared(text, end):
         return False
     listed = (not first_of_pair and _listed(text, start, end)) or _paired_names(text, start, value)
     # the shape first: it reads the value only, the context the words around it
     return not listed and _shaped(rule, text, start, end) and _in_context(text, start, end)
+
+
+def _a_pattern(value: str) -> bool:
+    """A regular expression, ``^N\\d{2}L-`` (a case number's filter beside its type's
+    code): two or more of an anchor, an escape class, a bracket class, a counted repeat,
+    ``.*`` or a group's ``(?:``. A password holds one such piece by chance, not two."""
+    parts = len(REGEX_PARTS.findall(value)) + value.startswith("^") + value.endswith("$")
+    return parts >= 2
 
 
 def _least_distinct(rule: Rule, text: str, start: int, end: int) -> int:
