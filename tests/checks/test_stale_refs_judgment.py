@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memory_audit.tree.snapshot import ProjectLocation
-from tests.harness import codes, findings, memory, write_tree
+from tests.harness import codes, findings, memory, report, write_tree
 from tests.support.git_repo import Repo
 
 BODY_START = 6  # the harness's frontmatter takes lines 1-5
@@ -365,6 +365,26 @@ def test_a_memory_citing_many_renamed_files_is_one_finding_with_one_edit(
     }
     assert found[1].fix is not None
     assert found[1].fix["action"] == "replace-text"
+
+
+def test_files_a_commit_moved_out_to_another_package_are_not_stale(tmp_path: Path) -> None:
+    # "brainsplit: extract brain logic to fernbrain package": the files live on there; a
+    # memory citing them is not stale for that. A plain deletion still is.
+    repo = Repo(tmp_path / "p")
+    repo.commit("robot", {"src/brain.py": "b\n", "src/old_led.py": "l\n", "src/main.py": "m\n"})
+    repo.remove("brainsplit: extract brain logic to fernbrain package", "src/brain.py")
+    gone = repo.remove("remove dead LED code", "src/old_led.py")
+    body = "Ticks come from `src/brain.py`.\nThe LED lives in `src/old_led.py`.\n"
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    result = report(tree, "stale-refs", location=at(repo.path))
+    assert [(f.code, f.line) for f in result.findings] == [
+        ("deleted-file-reference", BODY_START + 1)
+    ]
+    assert gone[:7] in result.findings[0].message
+    assert any(
+        s.reason.startswith("1 reference(s) to files their deleting commit moved into a package")
+        for s in result.skipped
+    )
 
 
 WRAPPED = """\

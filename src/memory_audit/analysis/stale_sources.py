@@ -35,7 +35,13 @@ from memory_audit.analysis.references import (
 from memory_audit.analysis.tree_home import on_this_machine
 from memory_audit.config.paths import default_state_dir
 from memory_audit.config.user_dirs import claude_home
-from memory_audit.sources.git import GitUnavailable, Repository, ignored, open_repository
+from memory_audit.sources.git import (
+    GitUnavailable,
+    Repository,
+    ignored,
+    open_repository,
+    run_git,
+)
 from memory_audit.sources.git_history import History, Removal, history
 from memory_audit.tree.markdown import Document
 from memory_audit.tree.memory_file import MemoryFile
@@ -45,6 +51,13 @@ TRANSIENT_ROOTS = ("tmp", "dev", "proc", "sys", "run", "mnt", "media", "var/tmp"
 NO_HISTORY = "paths checked for existence only"
 CLAUDE_HOME_WRITTEN = "~/.claude"  # Claude Code's folder as memories write it
 HEX_RUN = re.compile(r"[0-9a-f]{7,}")
+# A deleting commit's subject that says its files moved on to another home: they live on
+# there, and a memory citing them is not stale for it.
+MOVED_OUT = re.compile(
+    r"(?i)\b(?:extract\w*|split\w*|mov(?:e|ed|es|ing)|migrat\w*|spin(?:ning)? off|spun off"
+    r"|carv\w* out|hand\w* over)\b.{0,80}\b(?:to|into|out)\b.{0,60}"
+    r"\b(?:repo|repos|repository|package|library|crate|gem|submodule)\b"
+)
 
 
 @dataclass(frozen=True)
@@ -155,7 +168,8 @@ def check_paths(
             if verdict.status not in (Status.EXISTS, Status.NOT_A_CLAIM):
                 stale.append((source, ref, verdict))
         found += _drop_agreeing(source, stale)
-    return _drop_ignored(project, found), _skips(unchecked)
+    found, moved = _drop_moved_out(project, _drop_ignored(project, found))
+    return found, _skips(unchecked) + moved
 
 
 def _drop_agreeing(
@@ -266,6 +280,42 @@ def _drop_ignored(
     except GitUnavailable:
         return found  # git could not tell: the history's evidence stands
     return [item for item in found if not {item[2].path, item[2].path + "/"} & local]
+
+
+def _drop_moved_out(
+    project: Project, found: list[tuple[Source, Reference, Verdict]]
+) -> tuple[list[tuple[Source, Reference, Verdict]], list[str]]:
+    """A file whose deleting commit says it moved into a package or another repository
+    ("brainsplit: extract brain logic to nanobot-brain package", "split lib/quality.py into
+    lib/quality/ package") lives on there: no stale claim, a skip. The
+    subjects of the few deleting commits are read once; never shown (they are the
+    project's words, and may hold anything)."""
+    commits = {
+        v.removal.commit
+        for _, _, v in found
+        if v.status is Status.REMOVED and v.removal is not None and not v.renamed_to
+    }
+    if not commits or project.repository is None:
+        return found, []
+    try:
+        out = run_git(project.repository.path, "show", "-s", "--format=%H%x09%s", *sorted(commits))
+    except GitUnavailable:
+        return found, []
+    subjects = dict(line.split("\t", 1) for line in out.splitlines() if "\t" in line)
+    out_of = {c for c in commits if MOVED_OUT.search(subjects.get(c, ""))}
+    if not out_of:
+        return found, []
+    kept = [
+        item
+        for item in found
+        if item[2].removal is None or item[2].renamed_to or item[2].removal.commit not in out_of
+    ]
+    dropped = len(found) - len(kept)
+    reason = (
+        f"{dropped} reference(s) to files their deleting commit moved into a package or"
+        " another repository not checked"
+    )
+    return kept, [reason]
 
 
 def _skips(unchecked: dict[str, int]) -> list[str]:

@@ -5,7 +5,9 @@ Stale means the project once had it, and each finding says why:
 - ``deleted-file-reference``: a path the project's history deleted ("deleted in
   1a2b3c4 (2026-05-02)"); when the project has one file of the same name now, the
   suggestion names it; more than three in one memory are one finding listing them
-  (a file table after a cleanup). ``renamed-file-reference`` when git saw a rename, or when the
+  (a file table after a cleanup). A file whose deleting commit says it moved into a package
+  or another repository ("extract brain logic to nanobot-brain package") lives on there:
+  skipped, with the count. ``renamed-file-reference`` when git saw a rename, or when the
   deleting commit added one file of the same name (a move whose content changed too
   much for git to pair them), with the new path as the suggestion (``review`` offers
   the replacement); more than three in one memory are one finding whose one edit updates
