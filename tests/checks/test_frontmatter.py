@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memory_audit.tree.location import ProjectLocation
 from tests.harness import codes, findings, index, memory, write_tree
 
 CURRENT = """---
@@ -381,3 +382,26 @@ def test_field_lines_without_fences_are_named_as_such(tree_dir: Path) -> None:
         " frontmatter here"
     )
     assert finding.fix == {"action": "add-frontmatter", "path": "wp9.md", "fence": 2}
+
+
+def test_a_file_the_project_claude_md_imports_needs_no_frontmatter(tmp_path: Path) -> None:
+    # "- @.claude/memory/active_plan.md — the blueprint": loaded whole every session, found
+    # by no description. A bare file nothing imports is still a lapse.
+    project = write_tree(
+        tmp_path / "project",
+        {"CLAUDE.md": "# Project\n\n- @.claude/memory/active_plan.md — the refactoring plan\n"},
+    )
+    tree = write_tree(
+        project / ".claude" / "memory",
+        {
+            "MEMORY.md": index("a.md", "b.md", "active_plan.md", "scratch.md"),
+            "a.md": memory("a"),
+            "b.md": memory("b"),
+            "active_plan.md": "# Plan\n\n1. Split the engine.\n",
+            "scratch.md": "# Scratch\n\nIdeas.\n",
+        },
+    )
+    location = ProjectLocation(project_path=project)
+    assert codes(findings(tree, "frontmatter", location=location)) == [
+        ("no-frontmatter", "scratch.md", 1)
+    ]

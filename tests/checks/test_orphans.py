@@ -258,6 +258,34 @@ def test_a_memory_the_project_claude_md_names_is_reachable(tmp_path: Path) -> No
     ]
 
 
+def test_a_memory_the_project_claude_md_imports_is_reachable(tmp_path: Path) -> None:
+    # "- @.claude/memory/active_plan.md — the blueprint": Claude Code loads it into every
+    # session. An import in a code block is text, and so is an address.
+    project = write_tree(
+        tmp_path / "project",
+        {
+            "CLAUDE.md": "# Project\n\n- @.claude/memory/MEMORY.md — learnings\n"
+            "- @.claude/memory/active_plan.md — the refactoring blueprint\n"
+            "Ledger: (@.claude/memory/changelog.md).\n"
+            "```\n@.claude/memory/sample.md\n```\nMail ops@example.md for access.\n",
+        },
+    )
+    tree = write_tree(
+        project / ".claude" / "memory",
+        {
+            "MEMORY.md": index("a.md"),
+            "a.md": memory("a"),
+            "active_plan.md": memory("plan"),
+            "changelog.md": memory("changelog"),
+            "sample.md": memory("sample"),
+        },
+    )
+    location = ProjectLocation(project_path=project)
+    assert codes(findings(tree, "orphans", location=location)) == [
+        ("orphan-candidate", "sample.md", None)
+    ]
+
+
 def test_an_agents_working_file_named_by_path_in_its_spec_is_reachable(tmp_path: Path) -> None:
     # A repository keeps a copy of ~/.claude: agents/ beside memory/. MEMORY.md links the
     # agent as installed (three folders up from ~/.claude/projects/<slug>/memory/), and the

@@ -26,7 +26,9 @@ after the colon), most of the folder, are the format of what writes them: one
   suggestion, not a finding per file: three or more files and none with one (a folder
   Claude Code did not write); a dated series a tool writes (three or more
   ``name-<date>.md``, none with a block); a sub-folder of documents of another kind
-  (``specs/``: none with a block, while the rest of the tree has them);
+  (``specs/``: none with a block, while the rest of the tree has them). A file the
+  project's CLAUDE.md imports (``@.claude/memory/plan.md``) needs none: Claude Code loads
+  it whole into every session;
 - ``own-schema`` (suggestion): most memories follow another convention (several blocks
   of another schema, such as ``created``/``tags``, or none with ``name``/``description``;
   in Claude Code's own folders, blocks of another schema must be most of the files: an
@@ -202,7 +204,8 @@ def _text_blocks(memories: list[MemoryFile]) -> list[MemoryFile]:
 
 def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
     """Fields file by file, files without frontmatter file by file or by their one cause."""
-    bare = [m for m in readable if not m.frontmatter_present]
+    # a file the project's CLAUDE.md imports is loaded whole every session: no block needed
+    bare = [m for m in readable if not m.frontmatter_present and m.path not in tree.imported]
     # In Claude Code's own folder, a file off its schema is a lapse of the files it writes,
     # unless blocks of another schema are most of the folder: the owner's own system
     own = own_convention(readable, blocks_only=on_this_machine(tree), types=TYPES)

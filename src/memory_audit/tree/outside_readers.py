@@ -15,7 +15,7 @@ disk is not read (DESIGN §6: what lies outside is checked for existence only).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from memory_audit.config.paths import claude_home
@@ -80,10 +80,33 @@ def named_paths(path: Path) -> tuple[str, ...]:
     result = read_text(Path(os.path.realpath(path)), MAX_BYTES)
     if result.text is None:
         return ()
-    document = parse_markdown(result.text.splitlines())
-    return tuple(
+    lines = result.text.splitlines()
+    document = parse_markdown(lines)
+    linked = [
         link.target for link in document.links if not link.wiki and not is_external(link.target)
-    )
+    ]
+    return (*linked, *_imported(lines, document.code_lines))
+
+
+def imported_paths(path: Path) -> tuple[str, ...]:
+    """The ``.md`` files ``path`` imports (``@memory/plan.md``), as written."""
+    result = read_text(Path(os.path.realpath(path)), MAX_BYTES)
+    if result.text is None or "@" not in result.text:
+        return ()
+    lines = result.text.splitlines()
+    return tuple(_imported(lines, parse_markdown(lines).code_lines))
+
+
+def _imported(lines: list[str], code: Collection[int]) -> Iterator[str]:
+    """The ``.md`` files a CLAUDE.md imports (``- @.claude/memory/plan.md — the plan``):
+    Claude Code loads each into every session, outside code blocks."""
+    for number, line in enumerate(lines, 1):
+        if "@" not in line or number in code:
+            continue
+        for word in line.split():
+            target = word.strip("`*_()[],;:.!?").partition("#")[0]
+            if len(target) > 1 and target[0] == "@" and target.endswith(".md"):
+                yield target[1:]
 
 
 def readable_from(root: Path, project: Path | None) -> tuple[RealFolder, ...]:

@@ -27,6 +27,7 @@ from memory_audit.tree.markdown import Link, is_external
 from memory_audit.tree.memory_file import FileKind, FileProblem, MemoryFile, parse_memory_file
 from memory_audit.tree.outside_readers import (
     MAX_FILES,
+    imported_paths,
     instruction_files,
     named_paths,
     project_runnables,
@@ -329,6 +330,18 @@ class MemoryTree:
                 if target not in seen:
                     seen.add(target)
                     queue.append(target)
+
+    @cached_property
+    def imported(self) -> frozenset[str]:
+        """Tree files the project's CLAUDE.md (or AGENTS.md) imports (``@memory/plan.md``):
+        Claude Code loads each whole into every session, found by no description."""
+        found = set()
+        for path in instruction_files(self.root, self.location.project_path):
+            for raw in imported_paths(path):
+                target = self._resolve(raw, os.path.relpath(path.parent, self._root_text))
+                if target.path is not None and target.path in self.files:
+                    found.add(target.path)
+        return frozenset(found)
 
     def _named_in(self, outside: Iterable[Path]) -> set[str]:
         """Tree files that files outside the tree link or name by path."""
