@@ -204,8 +204,7 @@ def _text_blocks(memories: list[MemoryFile]) -> list[MemoryFile]:
 
 def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
     """Fields file by file, files without frontmatter file by file or by their one cause."""
-    # a file the project's CLAUDE.md imports is loaded whole every session: no block needed
-    bare = [m for m in readable if not m.frontmatter_present and m.path not in tree.imported]
+    bare = [m for m in readable if not m.frontmatter_present]
     # In Claude Code's own folder, a file off its schema is a lapse of the files it writes,
     # unless blocks of another schema are most of the folder: the owner's own system
     own = own_convention(readable, blocks_only=on_this_machine(tree), types=TYPES)
@@ -219,7 +218,10 @@ def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
         if memory.frontmatter is not None and not (own and memory in own.other):
             yield from _fields(memory, tree.profile, own_types)
     if own is None or not own.bare:  # Claude Code's own folder: its bare files are lapses
-        yield from bare_findings(ID, bare, tree.memories)
+        # but not one the project's CLAUDE.md imports: loaded whole every session, it is
+        # found by no description (the folder's question above counts it still)
+        lapses = [m for m in bare if m.path not in tree.imported]
+        yield from bare_findings(ID, lapses, tree.memories)
 
 
 def _fields(
