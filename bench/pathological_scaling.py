@@ -74,6 +74,7 @@ SHAPES: dict[str, Callable[[int], str]] = {
             "digits": "1234567890",
             "base64": "QUJDRGVmZ2hpams0NTY3ODkrLw",
             "hex": "0123456789abcdef",
+            "commit-hex": "commit 4f2a91c ",
             "a\\": "a\\",
             "[": "[",
             "!": "!",

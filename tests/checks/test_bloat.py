@@ -94,11 +94,18 @@ def test_bloat_a_date_that_says_when_a_lasting_state_began_is_no_stale_status(
         "complete.md": "Migration complete as of 2026-04-17; the pool settings below.",
         "working.md": "Auth fully working as of 2026-04-18.",
         "after.md": "Current rule query (after 2026-04-11 fix): trades joined on id.",
+        # an end denied, and a state since a date, are still claims of the present
+        "notfixed.md": "Login bug NOT fixed as of 2026-04-10; users still see the loop.",
+        "notdone.md": "Data migration not done as of 2026-03-02, half the tables remain.",
+        "blocked.md": "Status: blocked since 2026-03-01 on the vendor's API key.",
     }
     found = audit(tree_dir, {name: memory(name[:-3], body=b) for name, b in bodies.items()})
     assert found == [
+        ("stale-as-of", "blocked.md", 6),
         ("stale-as-of", "checked.md", 6),
         ("stale-as-of", "deployed.md", 6),
+        ("stale-as-of", "notdone.md", 6),
+        ("stale-as-of", "notfixed.md", 6),
         ("stale-as-of", "running.md", 6),
         ("stale-as-of", "state.md", 6),
         ("stale-as-of", "still.md", 6),

@@ -160,12 +160,21 @@ def test_description_cut_mid_sentence(tree_dir: Path) -> None:
                 description="Buttons published to a namespaced topic, a bug to check for",
                 body=BODY,
             ),
+            # "to" before a determiner or a number is a preposition: cut short
+            "vault.md": memory(
+                "vault", description="Staging credentials moved to the vault in", body=BODY
+            ),
+            "waits.md": memory(
+                "waits", description="Workers restart and wait up to five minutes for", body=BODY
+            ),
         },
     )
     # YAML reads ` #000)...` as a comment: one cause, one finding, frontmatter's
     assert sorted(codes(findings(tree_dir, "descriptions", "frontmatter"))) == [
         ("cut-description", "dots.md", 3),
         ("cut-description", "ensure.md", 3),
+        ("cut-description", "vault.md", 3),
+        ("cut-description", "waits.md", 3),
         ("cut-description", "word.md", 3),
         ("value-cut-by-comment", "comment.md", 3),
     ]
@@ -186,6 +195,36 @@ def test_a_long_first_sentence_is_proposed_up_to_its_last_clause(tree_dir: Path)
         'Found while looking into "the clear button does nothing" — it turned out to be an'
         " older bug that also broke the home and the save buttons of the page"
     )
+
+
+def test_a_first_sentence_is_not_cut_before_its_caveat_inside_brackets_or_when_whole(
+    tree_dir: Path,
+) -> None:
+    caveat = (
+        "Deleting the cache directory is safe on developer laptops and on the staging hosts,"
+        " except while the background indexer is running and still holds open file locks on it."
+    )
+    bracket = (
+        "The importer reads the nightly export (orders, refunds, chargebacks, and the ledger"
+        " lines the finance team adds by hand each morning before nine) and then the stock file."
+    )
+    written = "Tried connection pooling, longer timeouts, retries… none helped."
+    write_tree(
+        tree_dir,
+        {
+            "caveat.md": memory("caveat", description="Cache and the", body=caveat),
+            "bracket.md": memory("bracket", description="Importer and the", body=bracket),
+            "written.md": memory("written", description="Tries and the", body=written),
+        },
+    )
+    proposals = {f.path: f.fix["value"] for f in findings(tree_dir, "descriptions") if f.fix}
+    # the caveat is kept as far as it goes, never dropped to state the rule bare
+    assert proposals["caveat.md"].startswith("Deleting the cache directory is safe")
+    assert "except while" in proposals["caveat.md"]
+    # no cut inside the brackets: the proposal would read as cut itself
+    assert proposals["bracket.md"].count("(") == proposals["bracket.md"].count(")")
+    # an ellipsis the author wrote is the author's, not a clip
+    assert proposals["written.md"].startswith("Tried connection pooling, longer timeouts, retries")
 
 
 def test_index_line_without_a_hook(tree_dir: Path) -> None:

@@ -266,8 +266,9 @@ def test_a_memory_the_project_claude_md_imports_is_reachable(tmp_path: Path) -> 
         {
             "CLAUDE.md": "# Project\n\n- @.claude/memory/MEMORY.md — learnings\n"
             "- @.claude/memory/active_plan.md — the refactoring blueprint\n"
-            "Ledger: (@.claude/memory/changelog.md).\n"
-            "```\n@.claude/memory/sample.md\n```\nMail ops@example.md for access.\n",
+            "Ledger: @.claude/memory/changelog.md.\n"
+            "```\n@.claude/memory/sample.md\n```\nMail ops@example.md for access.\n"
+            "Never import `@.claude/memory/scratch.md`; the log (@.claude/memory/log.md).\n",
         },
     )
     tree = write_tree(
@@ -278,11 +279,15 @@ def test_a_memory_the_project_claude_md_imports_is_reachable(tmp_path: Path) -> 
             "active_plan.md": memory("plan"),
             "changelog.md": memory("changelog"),
             "sample.md": memory("sample"),
+            "scratch.md": memory("scratch"),
+            "log.md": memory("log"),
         },
     )
     location = ProjectLocation(project_path=project)
+    # a path in a code span names the file for a reader; "(@x.md)" imports nothing
     assert codes(findings(tree, "orphans", location=location)) == [
-        ("orphan-candidate", "sample.md", None)
+        ("orphan-candidate", "log.md", None),
+        ("orphan-candidate", "sample.md", None),
     ]
 
 

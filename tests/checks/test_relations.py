@@ -128,12 +128,18 @@ def test_a_wikilink_the_text_marks_as_not_yet_written_is_no_finding(tree_dir: Pa
         "Queue: [[queue-limits]] — to be written.\n"
         "Retries: [[retry-policy]] covers them.\n"
         "Later notes: (planned) [[release-train]].\n"
+        # words that begin a hook, and a longer name's marker, mark nothing
+        "See [[roadmap]] — future milestones and dates.\n"
+        "See [[skill-library]] (not yet written) and [[skill]] for the loader.\n"
+        "Next: [[launch]] (planned).\n"
     )
     write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
     found = findings(tree_dir, "relations")
     assert [(f.code, f.message.split("]]")[0]) for f in found] == [
         ("broken-wikilink", "wikilink [[retry-policy"),
         ("broken-wikilink", "wikilink [[release-train"),
+        ("broken-wikilink", "wikilink [[roadmap"),
+        ("broken-wikilink", "wikilink [[skill"),
     ]
 
 

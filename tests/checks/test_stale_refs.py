@@ -447,11 +447,15 @@ def test_a_session_s_id_on_a_line_citing_a_commit_is_no_commit(tmp_path: Path) -
     body = (
         f"Approved in session `0511c092`, landed as commit {lost[:9]}.\n"
         f"Session id: 7d3e9f10, commit {kept[:9]}.\n"
+        # a label of commits before "session:" still labels the hashes after it
+        "Commits from the pairing session: 4f2a91c0, 9e8d7c6b.\n"
     )
     tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
     found = findings(tree, "stale-refs", location=at(repo.path))
     assert [(f.code, f.line, f.message.split("`")[1]) for f in found] == [
         ("stale-commit-reference", 6, lost[:9]),
+        ("stale-commit-reference", 8, "4f2a91c0"),
+        ("stale-commit-reference", 8, "9e8d7c6b"),
     ]
 
 

@@ -371,16 +371,24 @@ def test_files_a_commit_moved_out_to_another_package_are_not_stale(tmp_path: Pat
     # "brainsplit: extract brain logic to fernbrain package": the files live on there; a
     # memory citing them is not stale for that. A plain deletion still is.
     repo = Repo(tmp_path / "p")
-    repo.commit("robot", {"src/brain.py": "b\n", "src/old_led.py": "l\n", "src/main.py": "m\n"})
+    files = {"src/brain.py": "b\n", "src/old_led.py": "l\n", "package-lock.json": "{}\n"}
+    repo.commit("robot", {**files, "src/main.py": "m\n"})
     repo.remove("brainsplit: extract brain logic to fernbrain package", "src/brain.py")
     gone = repo.remove("remove dead LED code", "src/old_led.py")
-    body = "Ticks come from `src/brain.py`.\nThe LED lives in `src/old_led.py`.\n"
+    # a tool moved to, and a file name holding "package": no destination
+    dropped = repo.remove("Migrate to pnpm, remove package-lock.json", "package-lock.json")
+    body = (
+        "Ticks come from `src/brain.py`.\nThe LED lives in `src/old_led.py`.\n"
+        "Versions are pinned in `package-lock.json`.\n"
+    )
     tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
     result = report(tree, "stale-refs", location=at(repo.path))
     assert [(f.code, f.line) for f in result.findings] == [
-        ("deleted-file-reference", BODY_START + 1)
+        ("deleted-file-reference", BODY_START + 1),
+        ("deleted-file-reference", BODY_START + 2),
     ]
     assert gone[:7] in result.findings[0].message
+    assert dropped[:7] in result.findings[1].message
     assert any(
         s.reason.startswith("1 reference(s) to files their deleting commit moved into a package")
         for s in result.skipped

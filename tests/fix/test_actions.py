@@ -541,6 +541,20 @@ def test_replace_texts_updates_every_renamed_path_in_one_edit(tree_dir: Path) ->
     )
 
 
+def test_replace_texts_leaves_a_longer_path_holding_the_old_one_alone(tree_dir: Path) -> None:
+    text = "- `skills/timer.py` (upstream copy: `vendor/skills/timer.py`)\n"
+    write_tree(tree_dir, {"a.md": text})
+    fix: dict[str, object] = {
+        "action": "replace-texts",
+        "path": "a.md",
+        "replacements": [{"line": 1, "old": "skills/timer.py", "new": "lib/timer.py"}],
+    }
+    apply(tree_dir, fix)
+    assert (tree_dir / "a.md").read_text() == (
+        "- `lib/timer.py` (upstream copy: `vendor/skills/timer.py`)\n"
+    )
+
+
 def test_replace_texts_refuses_the_whole_edit_when_one_path_is_gone(tree_dir: Path) -> None:
     before = "Intro.\nRetries: `src/retry.py`.\nJobs: `lib/job.py`.\n"
     write_tree(tree_dir, {"a.md": before})

@@ -1338,7 +1338,14 @@ CASES["backticked-pair"][1].extend(
         "- route: `api` / `^/v[0-9]+/.*$` only",
     ]
 )
-CASES["backticked-pair"][0].append(("- Ops: `ops` / `Lantern{2}x#9`", "Lantern{2}x#9"))
+CASES["backticked-pair"][0].extend(
+    [
+        ("- Ops: `ops` / `Lantern{2}x#9`", "Lantern{2}x#9"),
+        ("- Ops: `ops` / `Summer{2024}$`", "Summer{2024}$"),
+        ("- Ops: `ops` / `Tr0ub4dor.*3$`", "Tr0ub4dor.*3$"),
+        ("- Ops: `ops` / `^Kx9.+mQ2`", "^Kx9.+mQ2"),
+    ]
+)
 # --- a login and its password as a connection's parameters: a password of letters only
 # counts there, where the login beside it says what it opens
 case(

@@ -48,7 +48,7 @@ from memory_audit.analysis.self_instruction import (
 from memory_audit.tree.index_file import INDEX_NAME, LIST_ITEM
 from memory_audit.tree.load_budget import LoadedIndex, load_index
 from memory_audit.tree.markdown import parse_markdown
-from memory_audit.tree.markdown_spans import code_spans
+from memory_audit.tree.markdown_spans import without_code_spans
 from memory_audit.tree.real_folder import RealFolder
 from memory_audit.tree.snapshot import MemoryTree
 from memory_audit.tree.walk import read_text
@@ -231,22 +231,10 @@ def _imports(line: str, folder: Path) -> list[Path]:
     """``@path`` words outside code spans, resolved as Claude Code resolves them."""
     if "@" not in line:
         return []
-    words = _without_code_spans(line).split()
+    words = without_code_spans(line).split()
     targets = [w[1:].partition("#")[0] for w in words if len(w) > 1 and w[0] == "@"]
     # a NUL names no file (and makes a path call raise): odd bytes are no import
     return [_resolve(t, folder) for t in targets[:MAX_PATHS] if t and "\0" not in t]
-
-
-def _without_code_spans(line: str) -> str:
-    if "`" not in line:
-        return line
-    kept: list[str] = []
-    at = 0
-    for start, end, _ in code_spans(line):
-        kept.append(line[at:start])
-        at = end
-    kept.append(line[at:])
-    return " ".join(kept)
 
 
 def _tells_to_read(line: str, index: str, bases: tuple[Path, ...]) -> bool:

@@ -160,7 +160,8 @@ COMMIT_WORDS = frozenset(
 
 # "(session `0511c092`)": a session's id (the head of its UUID) on a line that also
 # mentions a commit, no hash of one.
-SESSION_BEFORE = re.compile(r"(?i)\bsession(?:[ _-]?id)?[\s:=#(`'\"]{1,4}$")
+SESSION_BEFORE = re.compile(r"(?i)\bsession(?:[ _-]?id[\s:=#(`'\"]{1,4}|[\s(`'\"]{1,3})$")
+SESSION_WINDOW = 16  # characters before a hash read for the label: linear on a line of hashes
 
 
 @dataclass(frozen=True)
@@ -524,7 +525,8 @@ def _hashes(number: int, text: str) -> Iterator[Reference]:
     seen: set[str] = set()
     for match in TOKEN.finditer(text):
         value = match.group(0).rstrip(".:")  # "commit abc1234:" / "... abc1234."
-        if not HEX_WORD.fullmatch(value) or SESSION_BEFORE.search(text, 0, match.start()):
+        before = text[max(0, match.start() - SESSION_WINDOW) : match.start()]
+        if not HEX_WORD.fullmatch(value) or SESSION_BEFORE.search(before):
             continue
         if value not in seen and re.search(r"[0-9]", value) and re.search("[a-f]", value):
             seen.add(value)

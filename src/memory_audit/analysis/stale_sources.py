@@ -54,9 +54,15 @@ HEX_RUN = re.compile(r"[0-9a-f]{7,}")
 # A deleting commit's subject that says its files moved on to another home: they live on
 # there, and a memory citing them is not stale for it.
 MOVED_OUT = re.compile(
-    r"(?i)\b(?:extract\w*|split\w*|mov(?:e|ed|es|ing)|migrat\w*|spin(?:ning)? off|spun off"
-    r"|carv\w* out|hand\w* over)\b.{0,80}\b(?:to|into|out)\b.{0,60}"
-    r"\b(?:repo|repos|repository|package|library|crate|gem|submodule)\b"
+    r"(?i)(?<!should )(?<!users )\b(?:extract\w*|split\w*|mov(?:e|ed|es|ing)|migrat\w*"
+    r"|spin(?:ning)? off|spun off"
+    r"|carv\w* out|hand\w* over)\b.{0,80}?\b(?:to|into|out to|out into)\s+"
+    # the destination named right after: "to the nanobot-brain package", "into lib/quality/
+    # package", "into its own repo"; a tool ("migrate to pnpm") or a file name
+    # ("package-lock.json") is no destination
+    r"(?:(?:the|a|an|its|their|our|own|new|separate|shared)\s+){0,3}[\w./@-]{1,60}\s+"
+    r"(?:(?:python|npm|go|rust|shared|own|separate|new)\s+)?"
+    r"(?:repo|repos|repository|package|library|crate|gem|submodule)\b(?![-.]\w)"
 )
 
 

@@ -61,16 +61,18 @@ SINCE_EVENT = re.compile(r"\bas (?:of|at) the\s", re.I)
 # An event right before the date (``installed 2026-04-04``, ``verified 2026-04-13``,
 # ``pushed to origin 2026-05-12``, ``(after 2026-04-11 fix)``) or before ``as of`` (``LIVE as
 # of``, ``wired in as of``, ``Migration complete as of``): when a lasting state began, or an
-# end reached, true since; no status dated as current.
+# end reached, true since; no status dated as current. Not "since": "blocked since <date>" is
+# a state dated as current.
 SINCE_STARTED = re.compile(
     r"\b(?<!still )(?:live|wired(?: in)?|installed|verified|pushed(?: to [\w/.-]+)?|deployed"
     r"|released|launched|enabled|introduced|created|set up|configured|linked|went live|in place"
-    r"|in effect|effective|after|since"
+    r"|in effect|effective|after"
     # an end reached by then (``Migration complete as of``, ``Auth fully working as of``)
     r"|complete[d]?|finished|done|fixed|resolved|shipped|merged|migrated|fully working)"
     r"[\s*_]*[:(—–-]?[\s*_]*$",
     re.I,
 )
+NEGATED = re.compile(r"(?i)\b(?:not|never|yet to be|n't)[\s*_]*$|n't[\s*_]*$")
 BEFORE_AS_OF = 30  # characters before ``as of`` read for the event
 # A state dated in its heading (``CURRENT STATE (verified 2026-07-09)``, ``Status (deployed
 # 2026-04-10): broken on mobile``): a claim of the present, whatever happened on the date.
@@ -188,13 +190,18 @@ def _since_started(text: str, match: re.Match[str]) -> bool:
     date_at = next(match.start(g) for g in ("iso", "month", "day2") if match.group(g))
     if STATE_CHECKED.search(text, match.start(), date_at):
         return False
-    if SINCE_STARTED.search(text, match.start(), date_at):
+    if _event(text, match.start(), date_at):
         return True
     if match.group("word").lower() not in ("as of", "as at"):
         return False  # "Live status as of ...": the status is the claim
-    return (
-        SINCE_STARTED.search(text, max(0, match.start() - BEFORE_AS_OF), match.start()) is not None
-    )
+    return _event(text, max(0, match.start() - BEFORE_AS_OF), match.start())
+
+
+def _event(text: str, start: int, end: int) -> bool:
+    """An event right before ``end`` (SINCE_STARTED), not negated: "NOT fixed as of" and
+    "not done as of" still claim an open state."""
+    event = SINCE_STARTED.search(text, start, end)
+    return event is not None and not NEGATED.search(text, max(0, event.start() - 12), event.start())
 
 
 def _date(match: re.Match[str]) -> dt.date | None:

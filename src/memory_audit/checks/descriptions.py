@@ -86,9 +86,18 @@ PRONOUN_THAT_AFTER = frozenset(
 CUT_END = re.compile(r"(?:\.\.\.|…|[,:;(\[{–—-])\s*$")
 # A preposition an infinitive leaves at the end ("a class of bug to check for", "one to
 # keep an eye on"): the sentence is whole.
-STRANDED = re.compile(r"(?i)\bto(?:\s+\w+){1,2}\s+(?:for|with|about|on|of|at|from|in|into|by)$")
+STRANDED = re.compile(
+    r"(?i)\bto\s+(?!(?:the|a|an|its|their|this|that|these|those|my|our|your|his|her|some|any|"
+    r"each|every|all|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\b)\w+"
+    r"(?:\s+(?:out|up|back|down|over|off|an eye))?\s+(?:for|with|about|on|of|at|from|into)$"
+)
 # Where a clipped first sentence may end as a sentence of its own: after a clause.
 CLAUSE_END = re.compile(r"\s*(?:[,;]|\s[–—-])\s")
+# A clause that qualifies what comes before it: no cut before it.
+QUALIFIER = re.compile(
+    r"(?i)(?:except|unless|but|only|not|never|if|when|while|until|without|as long as|provided)\b"
+)
+UNCLIPPED = 10_000  # characters: first_sentence's limit when asking whether it clipped
 
 
 @dataclass(frozen=True)
@@ -186,16 +195,30 @@ def proposal(memory: MemoryFile) -> str:
         memory.first_paragraph if len(lines) == len(memory.body_lines) else first_paragraph(lines)
     )
     sentence = first_sentence(opening) or memory.name.replace("_", " ")
-    if sentence.endswith("…"):  # clipped: end it at its last clause, not mid-thought
-        clipped = sentence[:-1].rstrip() + " "
-        clauses = [m.start() for m in CLAUSE_END.finditer(clipped)]
-        if clauses and clauses[-1] >= len(clipped) // 3:
-            sentence = clipped[: clauses[-1]]
+    if sentence.endswith("…") and len(first_sentence(opening, UNCLIPPED)) > len(sentence):
+        sentence = _last_clause(sentence[:-1].rstrip() + " ") or sentence
     # An opening that leads into a list ("Dormant notes:") would be reported as cut: the
     # proposal must not be the next finding.
     if CUT_END.search(sentence):
         sentence = sentence.rstrip().rstrip(".…,:;([{–—-").rstrip() + "."
     return sentence
+
+
+def _last_clause(clipped: str) -> str | None:
+    """A clipped sentence up to its last clause that can end it: past a third of it, outside
+    brackets, and not before a clause that qualifies the rest ("…, except while the indexer
+    runs"): cut there, the proposal would state a rule the memory does not."""
+    for match in reversed(list(CLAUSE_END.finditer(clipped))):
+        cut = match.start()
+        head = clipped[:cut]
+        if cut < len(clipped) // 3:
+            return None
+        if head.count("(") > head.count(")") or head.count("[") > head.count("]"):
+            continue
+        if QUALIFIER.match(clipped, match.end()):
+            return None
+        return head
+    return None
 
 
 def _finding(memory: MemoryFile, code: str, message: str, key: str = "") -> Finding:

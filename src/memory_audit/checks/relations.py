@@ -63,8 +63,10 @@ SHOWN_LINKS = 6  # line numbers a finding for several broken links names
 # What marks a wikilink as a note still to write, right after it: "(not yet written)",
 # "(if/when written)", "— to be written", "(planned)".
 UNWRITTEN = re.compile(
-    r"(?i)[\s*_]*[(\[{—–:-]?[\s*_]*(?:not (?:yet )?(?:written|created)|not \w+ yet|"
-    r"(?:if/)?when written|to be (?:written|created)|to write|planned|future|todo|tbd)\b"
+    r"(?i)[\s*_]*(?:[(\[{—–:-][\s*_]*)?(?:not (?:yet )?(?:written|created)|not written yet"
+    r"|(?:if/)?when written|to be (?:written|created)|to write)\b"
+    # a bare word only as a marker of its own: "(planned)", "[TODO]"
+    r"|[\s*_]*[(\[](?:planned|future|todo|tbd)[)\]]"
 )
 RELATION_TYPES = ("supersedes", "contradicts", "supports", "related_to")
 
@@ -303,9 +305,9 @@ def _unread_links(memory: MemoryFile) -> Iterator[Finding]:
 def _unwritten(memory: MemoryFile, link: Link) -> bool:
     """The text marks the link as a note to write: ``[[skill-library]] (not yet written)``."""
     text = memory.lines[link.line - 1] if 0 < link.line <= len(memory.lines) else ""
-    at = text.find(f"[[{link.target}")
-    end = text.find("]]", at) if at >= 0 else -1
-    return end >= 0 and UNWRITTEN.match(text, end + 2) is not None
+    # this link's own brackets: [[name]], [[name|alias]] or [[name#part]], not a longer name's
+    own = re.compile(rf"\[\[{re.escape(link.target)}(?:[|#][^\]]*)?\]\]")
+    return any(UNWRITTEN.match(text, m.end()) for m in own.finditer(text))
 
 
 def _broken_wikilink(tree: MemoryTree, memory: MemoryFile, target: str, line: int) -> Finding:

@@ -8,6 +8,7 @@ the audit saw, :class:`StaleTarget` asks the session to re-check the finding.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -347,14 +348,17 @@ def replace_texts(tree: Tree, fix: Fix, answers: list[str]) -> Edit:
 def _replace_on_line(lines: list[str], rel: str, line: int, old: str, new: str) -> int:
     """``old`` -> ``new`` on ``line`` (1-based), or on the one line that still holds ``old``
     if the file moved on; the 0-based line changed."""
-    if 0 < line <= len(lines) and old in lines[line - 1]:
+    # the path itself, not the tail of a longer one (`vendor/skills/timer.py` holds
+    # `skills/timer.py`; `./skills/timer.py` is it) nor the head of one (`timer.py.bak`)
+    cited = re.compile(rf"(?<![\w-])(?<![\w-]/){re.escape(old)}(?![\w/-]|\.\w)")
+    if 0 < line <= len(lines) and cited.search(lines[line - 1]):
         at = line - 1
     else:
-        found = [i for i, text in enumerate(lines) if old in text]
+        found = [i for i, text in enumerate(lines) if cited.search(text)]
         if len(found) != 1:
             raise StaleTarget(f"{rel} no longer has one line citing `{old}`")
         at = found[0]
-    lines[at] = lines[at].replace(old, new)
+    lines[at] = cited.sub(lambda _: new, lines[at])
     return at
 
 

@@ -50,8 +50,11 @@ from collections.abc import Callable
 from memory_audit.secrets.redact import entropy
 from memory_audit.secrets.rules import Rule
 
-# The pieces of a regular expression a password holds at most one of by chance.
+# The pieces of a regular expression: an anchor, a counted repeat or ``.*`` a password may
+# hold by chance (``Summer{2024}$``, ``^Kx9mQ2Lp$``); a class (``\d``, ``[0-9]``) or a group
+# (``(?:``) it hardly does.
 REGEX_PARTS = re.compile(r"\\[dwsbDWSB.]|\[[^\]\s]{1,20}\]|\{\d+(?:,\d*)?\}|\.[*+?]|\(\?[:=!<]")
+REGEX_CLASS = re.compile(r"\\[dwsDWS]|\[(?:\w-\w|\^)[^\]\s]{0,18}\]|\(\?[:=!<]")
 # "not a real password", "the joke": the text disowns the value it gives.
 DISCLAIMER = (
     r"\bnot (?:a |an )?(?:real |actual |live |valid |working )?(?:credential|password|passcode"
@@ -629,8 +632,9 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
 
 def _a_pattern(value: str) -> bool:
     """A regular expression, ``^N\\d{2}L-`` (a case number's filter beside its type's
-    code): two or more of an anchor, an escape class, a bracket class, a counted repeat,
-    ``.*`` or a group's ``(?:``. A password holds one such piece by chance, not two."""
+    code): a class or a group, and one more piece (an anchor, a counted repeat, ``.*``)."""
+    if REGEX_CLASS.search(value) is None:
+        return False
     parts = len(REGEX_PARTS.findall(value)) + value.startswith("^") + value.endswith("$")
     return parts >= 2
 

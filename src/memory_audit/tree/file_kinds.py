@@ -60,7 +60,10 @@ MIN_ENTROPY = 4.8  # bits per character: random base64 is 5-6, letters-only pros
 # at the next run: listed as not a memory (and still scanned for secrets).
 GENERATED = re.compile(
     r"(?i)[\W_]{0,8}(?:(?:this (?:file|page|document|index) (?:is|was) )?(?:auto[- ]?)?"
-    r"generated\W{1,6}(?:by\b|from\b|on\b|at\b|\d{4}-\d{2}-\d{2})|.{0,60}\bdo not edit\b)"
+    r"generated\W{1,6}(?:by\b|from\b|on\b|at\b|\d{4}-\d{2}-\d{2})"
+    # a banner: a comment, or a line that is the warning alone ("DO NOT EDIT", "<!-- Do not
+    # edit: built by make docs -->"); never a rule in a sentence ("do not edit X by hand")
+    r"|<!--.{0,60}\bdo not edit\b|do not edit(?: this file| manually| directly| by hand)?\W{0,4}$)"
 )
 GENERATED_LINES = 5  # the title, a blank, the stamp: read no further than a few lines
 GENERATED_WINDOW = 400  # characters: a title, a blank line, the stamp

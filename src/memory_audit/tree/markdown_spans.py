@@ -67,3 +67,16 @@ def _content(raw: str) -> str:
     if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
         return content[1:-1]
     return content
+
+
+def without_code_spans(line: str) -> str:
+    """``line`` with its code spans taken out (a space where each was)."""
+    if "`" not in line:
+        return line
+    kept: list[str] = []
+    at = 0
+    for start, end, _ in code_spans(line):
+        kept.append(line[at:start])
+        at = end
+    kept.append(line[at:])
+    return " ".join(kept)

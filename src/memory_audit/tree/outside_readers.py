@@ -20,6 +20,7 @@ from pathlib import Path
 
 from memory_audit.config.paths import claude_home
 from memory_audit.tree.markdown import is_external, parse_markdown
+from memory_audit.tree.markdown_spans import without_code_spans
 from memory_audit.tree.real_folder import RealFolder
 from memory_audit.tree.walk import read_text
 
@@ -99,14 +100,16 @@ def imported_paths(path: Path) -> tuple[str, ...]:
 
 def _imported(lines: list[str], code: Collection[int]) -> Iterator[str]:
     """The ``.md`` files a CLAUDE.md imports (``- @.claude/memory/plan.md — the plan``):
-    Claude Code loads each into every session, outside code blocks."""
+    Claude Code loads each into every session; not in code blocks or code spans, nor after
+    a bracket (``(@x.md)``)."""
     for number, line in enumerate(lines, 1):
         if "@" not in line or number in code:
             continue
-        for word in line.split():
-            target = word.strip("`*_()[],;:.!?").partition("#")[0]
-            if len(target) > 1 and target[0] == "@" and target.endswith(".md"):
-                yield target[1:]
+        # as Claude Code reads them: a word that starts with "@", outside code spans
+        for word in without_code_spans(line).split():
+            target = word[1:].rstrip(".,;:!?)").partition("#")[0]
+            if word.startswith("@") and target.endswith(".md"):
+                yield target
 
 
 def readable_from(root: Path, project: Path | None) -> tuple[RealFolder, ...]:
