@@ -2501,3 +2501,19 @@ CASES["google-api-key"][0].extend(
         ),
     ]
 )
+# "set to" in Chinese, and a value in backticks in brackets after the password's name
+CASES["password-phrase"][0].extend(
+    [
+        ("- 创建用户 `hr_app`，密码设为 `Qz7mk2Lpw9Xt`", "Qz7mk2Lpw9Xt"),
+        ("数据库密码改成 Qz7mk2Lpw9Xt", "Qz7mk2Lpw9Xt"),
+        ("Marco rotated the key and a senha do Postgres (`mq7Q2kLp9zTw`) too", "mq7Q2kLp9zTw"),
+    ]
+)
+CASES["password-phrase"][1].extend(
+    [
+        "密码设为空",
+        "密码设为 `<密码>`",
+        "the password (see vault) is managed by ops",
+        "password (`<password>`) goes in .env",
+    ]
+)
