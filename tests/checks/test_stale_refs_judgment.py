@@ -43,6 +43,7 @@ La carpeta `tests/fixtures/` ya no existe.
 A pasta `tests/fixtures/` está vazia.
 Der Ordner `tests/fixtures/` ist leer.
 Le dossier `tests/fixtures/` n'existe pas.
++ tests gardés ; `tests/fixtures/` supprimé.
 `tests/fixtures/` 不存在。
 `tests/fixtures/` 폴더 없음.
 Golden meshes live in `tests/fixtures/`. Never filter meshes in the client."""

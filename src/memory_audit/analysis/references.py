@@ -88,7 +88,9 @@ SAYS_ABSENT = compile_fast(
     r"no existen?|vac[ií][oa]s?|eliminad[oa]s?|borrad[oa]s?|no aplica|nunca|prohibid[oa]|"
     r"n[ãa]o existem?|vazi[oa]s?|removid[oa]s?|exclu[ií]d[oa]s?|apagad[oa]s?|n[ãa]o se aplica|"
     r"existiert nicht|gibt es nicht|leer|gel[öo]scht|entfernt|nicht mehr|niemals|nie|"
-    r"n'existe (?:pas|plus)|vide|supprim[ée]e?s?|jamais|sans objet)\b|"
+    r"n'existe (?:pas|plus)|vide|supprim(?:ée?s?|ee?s?|és)|jamais|sans objet)\b|"
+    # a word that ends in an accented letter: RE2's \b is ASCII's, no boundary after "é"
+    r"\bsupprimé(?:[^\w]|$)|"
     # Japanese, Chinese, Korean
     r"無い|ない|存在しない|なし|無し|該当なし|してはならない|禁止|空っぽ|は空|が空|空の|"
     r"不存在|没有|已删除|不要|为空|是空的|없음|없다|없습니다|없는|금지|비어"
