@@ -136,9 +136,21 @@ def test_index_budget_inline_content_rules_long_hooks_and_several_links(tree_dir
         ("rule-in-index", "MEMORY.md", 7),
         ("rule-in-index", "MEMORY.md", 8),
         ("inline-content", "MEMORY.md", 10),
-        ("long-hook", "MEMORY.md", 13),
         ("several-links", "MEMORY.md", 14),
     ]
+
+
+def test_a_long_hook_is_a_finding_only_in_an_index_whose_size_it_costs(tree_dir: Path) -> None:
+    # An index of a few kilobytes loads whole whatever its hooks' length: judged false on
+    # every such index; in one of 10,000 characters or more, long hooks cost a session.
+    long = "a hook that goes on and on about the file " * 5
+    files = {f"n{i:02}.md": memory(f"n{i:02}") for i in range(50)}
+    small = "# Index\n" + "".join(f"- [N{i}](n{i:02}.md) — {long}\n" for i in range(20))
+    write_tree(tree_dir, {"MEMORY.md": small, **files})
+    assert "long-hook" not in [f.code for f in findings(tree_dir, "index-budget")]
+    large = "# Index\n" + "".join(f"- [N{i}](n{i:02}.md) — {long}\n" for i in range(50))
+    write_tree(tree_dir, {"MEMORY.md": large, **files})
+    assert "long-hook" in [f.code for f in findings(tree_dir, "index-budget")]
 
 
 def test_several_links_counts_only_memories_no_other_line_points_at(tree_dir: Path) -> None:
@@ -213,14 +225,14 @@ def test_index_budget_pointer_only_index_is_clean(tree_dir: Path) -> None:
 
 def test_index_budget_many_long_hooks_are_one_finding_naming_their_lines(tree_dir: Path) -> None:
     long = "a hook that goes on and on about the file " * 5
-    files = {f"n{i:02}.md": memory(f"n{i:02}") for i in range(30)}
-    text = "# Index\n" + "".join(f"- [N{i}](n{i:02}.md) — {long}\n" for i in range(30))
+    files = {f"n{i:02}.md": memory(f"n{i:02}") for i in range(50)}
+    text = "# Index\n" + "".join(f"- [N{i}](n{i:02}.md) — {long}\n" for i in range(50))
     write_tree(tree_dir, {"MEMORY.md": text, **files})
     [finding] = findings(tree_dir, "index-budget")
     assert (finding.code, finding.line) == ("long-hook", 2)
-    assert finding.message.startswith("30 hooks are over 150 characters: lines 2, 3, 4,")
-    assert finding.message.endswith("and 18 more")
-    assert len(finding.related) == 29
+    assert finding.message.startswith("50 hooks are over 150 characters: lines 2, 3, 4,")
+    assert finding.message.endswith("and 38 more")
+    assert len(finding.related) == 49
 
 
 def test_index_budget_inline_content_is_a_problem_only_when_the_cut_hides_entries(

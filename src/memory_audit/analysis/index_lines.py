@@ -66,8 +66,12 @@ def line_findings(
     named: Sequence[NamedPointer] = (),
     pointing: Collection[int] = (),
     tables: Collection[int] = (),
+    hooks_cost: bool = True,
 ) -> Iterator[Finding]:
     """Rules, inline content, over-long hooks and lines pointing at several files.
+
+    ``hooks_cost``: whether the index is large enough for long hooks to cost a session
+    anything (an index of a few kilobytes loads whole whatever its hooks' length).
 
     ``named``: the lines that point at a file of the tree by its name (``- `notes.md` —
     hook``): pointers, as a linked line is: never content to move, and their hooks are
@@ -76,7 +80,8 @@ def line_findings(
     """
     named_lines = frozenset(p.line for p in named) | frozenset(tables)
     yield from _content(dimension, index, tight, named_lines, frozenset(pointing))
-    yield from _long_hooks(dimension, index, named, max_hook_chars)
+    if hooks_cost:
+        yield from _long_hooks(dimension, index, named, max_hook_chars)
     if not tight:  # cut already: a line per file would hide more entries, not fewer
         yield from _several_links(dimension, index)
 

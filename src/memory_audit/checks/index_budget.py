@@ -37,7 +37,8 @@ to every session.
   it belongs in the project's ``.claude/rules/`` (or ``~/.claude/rules/`` when it
   holds in every project), the always-loaded rules layer (more than
   three: one finding listing their lines);
-- ``long-hook``: a hook over ``max_hook_chars`` (150);
+- ``long-hook``: a hook over ``max_hook_chars`` (150), in an index of 10,000 characters or
+  more (below that, the whole index costs a session little whatever its hooks);
 - ``several-links``: an index line pointing at more than one file (several such lines: one
   finding naming them, and the files that want a line of their own);
 - ``past-recall-cap``: Claude Code's recall scan lists MEMORY.md, then memories
@@ -92,6 +93,12 @@ class Options:
     warn_lines: int = field(default=150, metadata={"range": (1, 100_000)})
     warn_chars: int = field(default=20_000, metadata={"range": (1, 100_000_000)})
     max_hook_chars: int = field(default=150, metadata={"range": (10, 10_000)})
+
+
+# Below this many characters (two fifths of Claude Code's 25,000) long hooks cost a session
+# nothing worth a finding: judged so on every index of a few kilobytes (tuning trees of round
+# 21: right at 13,921 and 62,280 characters, false at 3,083 and below).
+HOOKS_COST_CHARS = 10_000
 
 
 # Codes that assume Claude Code loads the folder as its memory (the cut, the recall cap).
@@ -157,6 +164,7 @@ def _findings(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         max_hook_chars=options.max_hook_chars,
         named=named,
         pointing=pointing,
+        hooks_cost=load.chars >= HOOKS_COST_CHARS,
         tables=index_tables(
             index.lines, tree.files, index.markdown.code_lines, {p.line for p in named}
         ),
