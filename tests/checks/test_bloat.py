@@ -185,9 +185,28 @@ def test_bloat_why_line_that_restates_the_rule(tree_dir: Path) -> None:
                 "c",
                 body="Use UTC.\n\n**Why:** invoices crossed midnight in Sydney and double-billed.",
             ),
+            # a Why wrapped onto the next lines: its first line echoes the rule, the rest
+            # names the constraint
+            "d.md": memory(
+                "d",
+                body="The board runs hot at idle: ground the drivers to the buck.\n\n"
+                "**Why:** the drivers and the buck\n"
+                "share no direct ground bond, so return current crosses the ESP32's protection"
+                " diodes.\n- next item",
+            ),
+            # a wrapped Why that only repeats the rule is still one
+            "e.md": memory(
+                "e",
+                body="Always run migrations before tests.\n\n**Why:** run migrations\n"
+                "before tests always.",
+            ),
         },
     )
-    assert found == [("why-restates-rule", "a.md", 8), ("why-restates-rule", "b.md", 8)]
+    assert found == [
+        ("why-restates-rule", "a.md", 8),
+        ("why-restates-rule", "b.md", 8),
+        ("why-restates-rule", "e.md", 8),
+    ]
 
 
 def test_bloat_terse_descriptions_and_hooks(tree_dir: Path) -> None:

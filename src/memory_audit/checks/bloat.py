@@ -58,7 +58,7 @@ from memory_audit.analysis.wording import clip, prose_sentences, units_and_short
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.rule_files import RuleFile, rule_files
 from memory_audit.tree.file_kinds import in_archive
-from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.index_file import INDEX_NAME, LIST_ITEM
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -272,9 +272,10 @@ def _why(memory: MemoryFile) -> Iterator[Finding]:
         if not match:
             continue
         rule = tokens(" ".join(rule_before(lines, index)))
-        why = tokens(match.group(1))
+        said = " ".join([match.group(1), *why_wrapped(lines, index)])
+        why = tokens(said)
         restates = len(why) >= 3 and bool(rule) and len(why & rule) / len(why) >= 0.7
-        if restates or SELF_EVIDENT.search(match.group(1)):
+        if restates or SELF_EVIDENT.search(said):
             reason = "repeats the rule before it" if restates else "is self-evident"
             yield make_finding(
                 ID,
@@ -285,6 +286,18 @@ def _why(memory: MemoryFile) -> Iterator[Finding]:
                 "drop the Why line, or state the concrete incident or constraint behind the rule",
                 key=str(index),
             )
+
+
+def why_wrapped(lines: Sequence[str], index: int) -> list[str]:
+    """The lines a **Why:** wraps onto: the rest of its paragraph, up to a blank line, a list
+    item, a heading or another Why/How line (its first line alone may only echo the rule
+    before the constraint it names: "**Why:** no direct ground bond between …")."""
+    found: list[str] = []
+    for text in lines[index + 1 :]:
+        if not text.strip() or RULE_END.match(text) or LIST_ITEM.match(text):
+            break
+        found.append(text)
+    return found
 
 
 def rule_before(lines: Sequence[str], index: int) -> list[str]:
