@@ -93,10 +93,17 @@ def test_status_lines_with_the_word_test_first_are_the_status_lines(body: str) -
 @given(BODIES)
 @example("Status as of 2026-01-05: live\nstatus: resolved 2025-03")
 @example("currently (12 Mar 2024)\nAs at\nMarch 2025")
-def test_stale_as_of_after_one_search_is_the_line_by_line_answer(body: str) -> None:
+def test_stale_as_of_after_one_search_is_a_line_by_line_answer(body: str) -> None:
+    # The whole-body search finds only claims the line-by-line reading finds (it drops those
+    # a newer dated status of the file supersedes), each as that reading gives it.
     lines = body.split("\n")
     today = dt.date(2026, 11, 30)
-    assert stale_as_of(lines, 3, today, 60) == dated_as_current(lines, 3, today, 60)
+    found = stale_as_of(lines, 3, today, 60)
+    if dated_as_current(lines, 3, today, 60) is None:
+        assert found is None
+    if found is not None:
+        number = found[0]
+        assert dated_as_current(lines[number - 3 : number - 2], number, today, 60) == found
 
 
 @settings(max_examples=300, deadline=None)

@@ -112,6 +112,26 @@ def test_bloat_a_date_that_says_when_a_lasting_state_began_is_no_stale_status(
     ]
 
 
+def test_bloat_a_status_a_newer_one_of_the_file_supersedes_is_history(tree_dir: Path) -> None:
+    # "STATUS (2026-07-14): everything queued is shipped" above the plan's older STATUS: the
+    # older one is the file's history. The newest status, still open, is the claim.
+    superseded = (
+        "**STATUS (2026-07-14): everything queued is now shipped.**\n\n"
+        "Historical plan:\n\n**STATUS (2026-07-05): profiling, nothing changed yet.**\n"
+    )
+    newest_open = (
+        "Status (2026-07-05): profiling done.\n\nStatus (2026-07-14): the fix is in review.\n"
+    )
+    found = audit(
+        tree_dir,
+        {
+            "superseded.md": memory("superseded", body=superseded),
+            "open.md": memory("open", body=newest_open),
+        },
+    )
+    assert found == [("stale-as-of", "open.md", 8)]
+
+
 def test_bloat_always_on_stale_memory_suggests_demotion(tree_dir: Path) -> None:
     write_tree(
         tree_dir,

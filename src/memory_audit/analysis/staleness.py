@@ -147,10 +147,25 @@ def stale_as_of(
     # need the search; folding keeps every character in its place, line breaks included.
     found = folded("\n".join(lines)).split("\n")
     held = [i for i, text in enumerate(found) if any(word in text for word in CURRENT_WORDS)]
+    # A status dated before another of the same memory is its history, superseded there
+    # ("STATUS (2026-07-14): everything queued is shipped" above "STATUS (2026-07-05): …"):
+    # only a claim as new as the newest dated status of the file is the present's.
+    newest: dt.date | None = None
+    claims: list[tuple[int, re.Match[str], dt.date]] = []
     for at in held:
-        dated = dated_as_current(lines[at : at + 1], first_line + at, today, days)
-        if dated is not None:
-            return dated
+        text = lines[at]
+        for match in CURRENT.finditer(text):
+            when = _date(match)
+            if when is None:
+                continue
+            newest = when if newest is None else max(newest, when)
+            if CLOSED.search(match.group(0)) or _no_claim(text, match):
+                continue
+            if (today - when).days > days:
+                claims.append((first_line + at, match, when))
+    for number, match, when in claims:
+        if newest is not None and when >= newest:
+            return number, f"'{match.group(0).strip()}' ({(today - when).days} days ago)"
     return None
 
 
