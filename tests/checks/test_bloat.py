@@ -122,14 +122,21 @@ def test_bloat_a_status_a_newer_one_of_the_file_supersedes_is_history(tree_dir: 
     newest_open = (
         "Status (2026-07-05): profiling done.\n\nStatus (2026-07-14): the fix is in review.\n"
     )
+    # a wikilink, a code sample, a name or a deadline after today is no newer status
+    not_statuses = (
+        "Status (2026-03-01): migrating the ledger.\n"
+        "See [[notes-2026-11-20]] and `status='2026-11-28'`; STATUS namespace 2026-11-20.\n"
+        "Current target: cut over by 2027-02-01.\n"
+    )
     found = audit(
         tree_dir,
         {
             "superseded.md": memory("superseded", body=superseded),
             "open.md": memory("open", body=newest_open),
+            "others.md": memory("others", body=not_statuses),
         },
     )
-    assert found == [("stale-as-of", "open.md", 8)]
+    assert found == [("stale-as-of", "open.md", 8), ("stale-as-of", "others.md", 6)]
 
 
 def test_bloat_always_on_stale_memory_suggests_demotion(tree_dir: Path) -> None:
