@@ -122,14 +122,21 @@ def test_bloat_a_status_a_newer_one_of_the_file_supersedes_is_history(tree_dir: 
     newest_open = (
         "Status (2026-07-05): profiling done.\n\nStatus (2026-07-14): the fix is in review.\n"
     )
+    # a wikilink, a code sample, a name or a deadline after today is no newer status
+    not_statuses = (
+        "Status (2026-03-01): migrating the ledger.\n"
+        "See [[notes-2026-11-20]] and `status='2026-11-28'`; STATUS namespace 2026-11-20.\n"
+        "Current target: cut over by 2027-02-01.\n"
+    )
     found = audit(
         tree_dir,
         {
             "superseded.md": memory("superseded", body=superseded),
             "open.md": memory("open", body=newest_open),
+            "others.md": memory("others", body=not_statuses),
         },
     )
-    assert found == [("stale-as-of", "open.md", 8)]
+    assert found == [("stale-as-of", "open.md", 8), ("stale-as-of", "others.md", 6)]
 
 
 def test_bloat_always_on_stale_memory_suggests_demotion(tree_dir: Path) -> None:
@@ -210,9 +217,26 @@ def test_bloat_why_line_that_restates_the_rule(tree_dir: Path) -> None:
             "d.md": memory(
                 "d",
                 body="The board runs hot at idle: ground the drivers to the buck.\n\n"
-                "**Why:** the drivers and the buck\n"
-                "share no direct ground bond, so return current crosses the ESP32's protection"
-                " diodes.\n- next item",
+                "**Why:** ground the drivers and the buck\n"
+                "because they share no direct bond, so return current crosses the ESP32's"
+                " protection diodes.\n- next item",
+            ),
+            # the wrapped lines end at a label, a table, a quote: a restatement still is one
+            "f.md": memory(
+                "f",
+                body="Always run migrations before tests.\n\n**Why:** run migrations before tests"
+                " always.\n**Source:** the on-call runbook, section four, and the incident log.",
+            ),
+            "g.md": memory(
+                "g",
+                body="Always run migrations before tests.\n\n**Why:** run migrations before tests"
+                " always.\nHow to apply: the make target does it before each test run.",
+            ),
+            # "self-evident" is said of the Why itself, not of a note wrapped after it
+            "h.md": memory(
+                "h",
+                body="Pin Node 22 on the deploy hosts.\n\n**Why:** bcrypt's prebuilt binary failed"
+                " on Node 23 and took the login down.\nSee the wiki page on best practice.",
             ),
             # a wrapped Why that only repeats the rule is still one
             "e.md": memory(
@@ -226,6 +250,8 @@ def test_bloat_why_line_that_restates_the_rule(tree_dir: Path) -> None:
         ("why-restates-rule", "a.md", 8),
         ("why-restates-rule", "b.md", 8),
         ("why-restates-rule", "e.md", 8),
+        ("why-restates-rule", "f.md", 8),
+        ("why-restates-rule", "g.md", 8),
     ]
 
 

@@ -151,6 +151,17 @@ def test_a_long_hook_is_a_finding_only_in_an_index_whose_size_it_costs(tree_dir:
     large = "# Index\n" + "".join(f"- [N{i}](n{i:02}.md) — {long}\n" for i in range(50))
     write_tree(tree_dir, {"MEMORY.md": large, **files})
     assert "long-hook" in [f.code for f in findings(tree_dir, "index-budget")]
+    # the bound itself: an index of 9,999 characters holds no finding, one of 10,000 does
+    head = f"# Index\n- [N0](n00.md) — {long}\n"
+    for size, expected in ((9_999, False), (10_000, True)):
+        lines = (size - len(head) - 100) // 94  # 94 characters a filler line
+        filler = "".join(f"- note {n:04}: {'y' * 80}\n" for n in range(lines))
+        text = head + filler
+        text += "- " + "z" * (size - len(text) - 2)  # the last line, to the exact size
+        assert len(text) == size
+        write_tree(tree_dir, {"MEMORY.md": text, **files})
+        found = [f.code for f in findings(tree_dir, "index-budget")]
+        assert ("long-hook" in found) is expected, size
 
 
 def test_several_links_counts_only_memories_no_other_line_points_at(tree_dir: Path) -> None:

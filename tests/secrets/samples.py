@@ -2506,6 +2506,8 @@ CASES["password-phrase"][0].extend(
     [
         ("- 创建用户 `hr_app`，密码设为 `Qz7mk2Lpw9Xt`", "Qz7mk2Lpw9Xt"),
         ("数据库密码改成 Qz7mk2Lpw9Xt", "Qz7mk2Lpw9Xt"),
+        ("密碼設為 Qz7mk2Lpw9Xt", "Qz7mk2Lpw9Xt"),
+        ("密码设为：Qz7mk2Lpw9Xt", "Qz7mk2Lpw9Xt"),
         ("Marco rotated the key and a senha do Postgres (`mq7Q2kLp9zTw`) too", "mq7Q2kLp9zTw"),
     ]
 )

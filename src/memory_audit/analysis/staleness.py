@@ -158,7 +158,8 @@ def stale_as_of(
             when = _date(match)
             if when is None:
                 continue
-            newest = when if newest is None else max(newest, when)
+            if when <= today and _a_status(text, match):  # not a deadline, code or a link
+                newest = when if newest is None else max(newest, when)
             if CLOSED.search(match.group(0)) or _no_claim(text, match):
                 continue
             if (today - when).days > days:
@@ -172,7 +173,8 @@ def stale_as_of(
 def dated_as_current(
     lines: Sequence[str], first_line: int, today: dt.date, days: int
 ) -> tuple[int, str] | None:
-    """:func:`stale_as_of` line by line, without the search of the whole body first."""
+    """A dated claim framed as current, line by line (for lines read alone: an index's);
+    :func:`stale_as_of` reads a whole body, where a newer dated status supersedes it."""
     for number, text in enumerate(lines, start=first_line):
         for match in CURRENT.finditer(text):
             if CLOSED.search(match.group(0)) or _no_claim(text, match):
@@ -189,16 +191,25 @@ def _no_claim(text: str, match: re.Match[str]) -> bool:
     ``STATUS namespace``); ``as of the <date> <event>`` says since when; or the words
     just after the date record an end (``STATUS (2026-06-14): Bug 1 FIXED``)."""
     found = match.group(0)
-    if "[[" in found or "]]" in found:
-        return True
-    word_end = match.end("word")
-    if text[word_end : word_end + 1] in CODE_AFTER or NAMED_BY_CAPITALS.match(text, match.start()):
+    if not _a_status(text, match):
         return True
     if SINCE_EVENT.search(found) or _since_started(text, match):
         return True
     after = text[match.end() : match.end() + AFTER_DATE]
     still_open = OPEN.search(after) or NOT_YET.search(after)  # "NOT merged yet"
     return CLOSED.search(after) is not None and still_open is None
+
+
+def _a_status(text: str, match: re.Match[str]) -> bool:
+    """Whether the words and the date state something dated at all: not across a wikilink
+    (``[[...-status]] and [[...-2026-06]]``), nor code or a name (``status='2'``, ``STATUS
+    namespace``), nor since an event (``as of the <date> pivot``)."""
+    found = match.group(0)
+    if "[[" in found or "]]" in found or SINCE_EVENT.search(found):
+        return False
+    word_end = match.end("word")
+    code = text[word_end : word_end + 1] in CODE_AFTER
+    return not (code or NAMED_BY_CAPITALS.match(text, match.start()))
 
 
 def _since_started(text: str, match: re.Match[str]) -> bool:

@@ -83,6 +83,9 @@ SELF_EVIDENT = re.compile(
 WHY = re.compile(r"^\s*(?:[-*+]\s*)?\*\*Why:?\*\*:?\s*(.+)$", re.I)
 RULE_END = re.compile(r"^\s*(?:#|```|~~~|(?:[-*+]\s*)?\*\*(?:Why|How to apply)\b)", re.I)
 RULE_KINDS = ("lesson", "architectural-rule")
+# What ends a Why's wrapped lines besides RULE_END: a bold or plain label of its own line
+# ("**Source:**", "How to apply:"), a table, a quote, an HTML comment.
+WHY_STOP = re.compile(r"^\s*(?:\*\*|[|>]|<!--|[A-Z][\w ]{0,24}:(?:\s|$))")
 # A "word" longer than this is a pasted blob (a hash, a minified line), not a short text.
 ONE_WORD_LIMIT = 60
 
@@ -275,7 +278,7 @@ def _why(memory: MemoryFile) -> Iterator[Finding]:
         said = " ".join([match.group(1), *why_wrapped(lines, index)])
         why = tokens(said)
         restates = len(why) >= 3 and bool(rule) and len(why & rule) / len(why) >= 0.7
-        if restates or SELF_EVIDENT.search(said):
+        if restates or SELF_EVIDENT.search(match.group(1)):
             reason = "repeats the rule before it" if restates else "is self-evident"
             yield make_finding(
                 ID,
@@ -290,12 +293,16 @@ def _why(memory: MemoryFile) -> Iterator[Finding]:
 
 def why_wrapped(lines: Sequence[str], index: int) -> list[str]:
     """The lines a **Why:** wraps onto: the rest of its paragraph, up to a blank line, a list
-    item, a heading or another Why/How line (its first line alone may only echo the rule
-    before the constraint it names: "**Why:** no direct ground bond between …")."""
+    item, a heading, a label of its own (``**How to apply:**``, ``Source:``), a table, a quote
+    or a comment (its first line alone may only echo the rule before the constraint it names:
+    "**Why:** no direct ground bond between …"). Only the restatement reads them; "self-evident"
+    is said of the Why's own first line."""
     found: list[str] = []
     for text in lines[index + 1 :]:
         if not text.strip() or RULE_END.match(text) or LIST_ITEM.match(text):
             break
+        if WHY_STOP.match(text):
+            break  # a label (**Source:**, How to apply:), a table, a quote or a comment
         found.append(text)
     return found
 
