@@ -12,7 +12,7 @@ from memory_audit.analysis.note_conventions import (
     other_kind_folders,
     unfenced_fields,
 )
-from memory_audit.model.finding import Finding, examples, make_finding
+from memory_audit.model.finding import Finding, examples, listed, make_finding
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.memory_file import MemoryFile
 
@@ -205,9 +205,3 @@ def unsaved_list(dimension: str, paths: list[str]) -> Finding:
         key="many-unsaved",
         level="suggestion",
     )
-
-
-def listed(paths: list[str], most: int) -> str:
-    """The first ``most`` paths of a list, in backticks, and how many more."""
-    shown = ", ".join(f"`{p}`" for p in paths[:most])
-    return shown + (f" and {len(paths) - most} more" if len(paths) > most else "")

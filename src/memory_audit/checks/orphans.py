@@ -53,8 +53,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory_audit.analysis.dated_series import SERIES_MINIMUM, series_key
-from memory_audit.analysis.off_schema import UNSAVED, folder_without_blocks, listed
-from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.analysis.off_schema import UNSAVED, folder_without_blocks
+from memory_audit.model.finding import Finding, Skip, listed, make_finding
 from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.memory_file import MemoryFile

@@ -251,9 +251,7 @@ def _renamed_files(path: str, items: list[tuple[Source, Reference, Verdict]]) ->
     given its own folder), one memory's worth: one finding, and one edit for all of them."""
     moves = {ref.text: str(verdict.renamed_to) for _, ref, verdict in items}
     names, lines, _ = _listing([ref for _, ref, _ in items])
-    shown = [f"`{name}` → `{moves[name]}`" for name in names[:SHOWN]]
-    more = f" and {len(names) - SHOWN} more" if len(names) > SHOWN else ""
-    at = ", ".join(str(line) for line in lines[:SHOWN]) + (" …" if len(lines) > SHOWN else "")
+    listing = listed_at(names, lines, SHOWN, lambda name: f"`{name}` → `{moves[name]}`")
     replacements: dict[tuple[object, object], dict[str, object]] = {}
     for source, ref, verdict in items:  # a path cited twice on a line: one replacement
         edit = _replace(source, ref, str(verdict.renamed_to), verdict.path)
@@ -263,7 +261,7 @@ def _renamed_files(path: str, items: list[tuple[Source, Reference, Verdict]]) ->
         "renamed-file-reference",
         path,
         lines[0],
-        f"{len(names)} files it names were renamed or moved: {', '.join(shown)}{more} (lines {at})",
+        f"{len(names)} files it names were renamed or moved: {listing}",
         "update the references to where the files are now",
         key="renamed-files",
         related=tuple(names),

@@ -8,7 +8,7 @@ is the checks registry).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -127,13 +127,24 @@ def make_finding(
     )
 
 
-def listed_at(names: Sequence[str], lines: Sequence[int], most: int) -> str:
-    """How a finding for several places lists them: the first ``most`` names, "and 3
-    more", then "(lines 4, 9, …)"."""
-    shown = ", ".join(f"`{n}`" for n in names[:most])
-    more = f" and {len(names) - most} more" if len(names) > most else ""
+def listed_at(
+    names: Sequence[str],
+    lines: Sequence[int],
+    most: int,
+    show: Callable[[str], str] = lambda name: f"`{name}`",
+) -> str:
+    """How a finding for several places lists them: the first ``most`` names (each as
+    ``show`` writes it), "and 3 more", then "(lines 4, 9, …)"."""
     at = ", ".join(str(n) for n in lines[:most]) + (" …" if len(lines) > most else "")
-    return f"{shown}{more} (lines {at})"
+    return f"{listed(names, most, show)} (lines {at})"
+
+
+def listed(
+    names: Sequence[str], most: int, show: Callable[[str], str] = lambda name: f"`{name}`"
+) -> str:
+    """The first ``most`` names, in backticks (or as ``show`` writes them), and how many more."""
+    shown = ", ".join(show(name) for name in names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 def examples(paths: Sequence[str], most: int = 3) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from memory_audit.config.paths import claude_home
@@ -75,27 +76,30 @@ def _stays_in(path: Path, folder: RealFolder) -> bool:
 
 
 def named_paths(path: Path) -> tuple[str, ...]:
-    """The file paths ``path`` links or names in a code span (``memory/notes.md``).
+    """The file paths ``path`` links, names in a code span (``memory/notes.md``) or imports.
     ``path`` is one its callers found allowed, links and all (``CLAUDE.md`` -> ``AGENTS.md``
     beside it): the file it leads to is read, as ``read_text`` follows no link itself."""
+    return paths_in(path).named
+
+
+@dataclass(frozen=True)
+class OutsidePaths:
+    named: tuple[str, ...] = ()  # linked, named in a code span, or imported
+    imported: tuple[str, ...] = ()  # imported (``@memory/plan.md``): loaded whole
+
+
+def paths_in(path: Path) -> OutsidePaths:
+    """What ``path`` names and what it imports, from one read of it."""
     result = read_text(Path(os.path.realpath(path)), MAX_BYTES)
     if result.text is None:
-        return ()
+        return OutsidePaths()
     lines = result.text.splitlines()
     document = parse_markdown(lines)
     linked = [
         link.target for link in document.links if not link.wiki and not is_external(link.target)
     ]
-    return (*linked, *_imported(lines, document.code_lines))
-
-
-def imported_paths(path: Path) -> tuple[str, ...]:
-    """The ``.md`` files ``path`` imports (``@memory/plan.md``), as written."""
-    result = read_text(Path(os.path.realpath(path)), MAX_BYTES)
-    if result.text is None or "@" not in result.text:
-        return ()
-    lines = result.text.splitlines()
-    return tuple(_imported(lines, parse_markdown(lines).code_lines))
+    imported = tuple(_imported(lines, document.code_lines))
+    return OutsidePaths((*linked, *imported), imported)
 
 
 def _imported(lines: list[str], code: Collection[int]) -> Iterator[str]:

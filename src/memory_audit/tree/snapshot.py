@@ -27,9 +27,9 @@ from memory_audit.tree.markdown import Link, is_external
 from memory_audit.tree.memory_file import FileKind, FileProblem, MemoryFile, parse_memory_file
 from memory_audit.tree.outside_readers import (
     MAX_FILES,
-    imported_paths,
+    OutsidePaths,
     instruction_files,
-    named_paths,
+    paths_in,
     project_runnables,
     readable_from,
     runnable,
@@ -306,7 +306,7 @@ class MemoryTree:
             if named.path is not None:
                 seen.add(named.path)
         project = self.location.project_path
-        outside = instruction_files(self.root, project)
+        outside = list(self._instruction_paths)
         outside += project_runnables(project)[: max(0, MAX_FILES - len(outside))]
         seen |= self._named_in(outside)
         self._reach(seen, seen)
@@ -336,18 +336,26 @@ class MemoryTree:
         """Tree files the project's CLAUDE.md (or AGENTS.md) imports (``@memory/plan.md``):
         Claude Code loads each whole into every session, found by no description."""
         found = set()
-        for path in instruction_files(self.root, self.location.project_path):
-            for raw in imported_paths(path):
+        for path, paths in self._instruction_paths.items():
+            for raw in paths.imported:
                 target = self._resolve(raw, os.path.relpath(path.parent, self._root_text))
                 if target.path is not None and target.path in self.files:
                     found.add(target.path)
         return frozenset(found)
 
+    @cached_property
+    def _instruction_paths(self) -> dict[Path, OutsidePaths]:
+        """What the instruction files above the tree name and import: each read once, for
+        reachability and for imports both."""
+        found = instruction_files(self.root, self.location.project_path)
+        return {path: paths_in(path) for path in found}
+
     def _named_in(self, outside: Iterable[Path]) -> set[str]:
         """Tree files that files outside the tree link or name by path."""
         found = set()
         for path in outside:
-            for raw in named_paths(path):
+            read = self._instruction_paths.get(path)
+            for raw in (read or paths_in(path)).named:
                 target = self._resolve(raw, os.path.relpath(path.parent, self._root_text))
                 if target.path is not None and target.path in self.files:
                     found.add(target.path)
