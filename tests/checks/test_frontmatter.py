@@ -405,3 +405,102 @@ def test_a_file_the_project_claude_md_imports_needs_no_frontmatter(tmp_path: Pat
     assert codes(findings(tree, "frontmatter", location=location)) == [
         ("no-frontmatter", "scratch.md", 1)
     ]
+
+
+def test_a_file_the_project_claude_md_names_by_path_needs_no_frontmatter(tmp_path: Path) -> None:
+    # "Start with `.claude/memory/progress.md`": read from there. One named file does not
+    # make the folder's other files found by path: scratch.md is still a lapse.
+    project = write_tree(
+        tmp_path / "project",
+        {"CLAUDE.md": "# Project\n\n1. Read `.claude/memory/progress.md` first.\n"},
+    )
+    tree = write_tree(
+        project / ".claude" / "memory",
+        {
+            "MEMORY.md": index("a.md", "progress.md", "scratch.md"),
+            "a.md": memory("a"),
+            "progress.md": "# Progress\n\n- 06-12 sync fixed\n",
+            "scratch.md": "# Scratch\n\nIdeas.\n",
+        },
+    )
+    location = ProjectLocation(project_path=project)
+    assert codes(findings(tree, "frontmatter", location=location)) == [
+        ("no-frontmatter", "scratch.md", 1)
+    ]
+
+
+READ_BY_PATH = {
+    "MEMORY.md": index("a.md", "spec.md", "plan.md"),
+    "a.md": memory("a"),
+    "spec.md": "# Sync spec\n\nThe popup asks the worker.\n",
+    "plan.md": "# Plan\n\n1. Split the engine.\n",
+    "algorithms/one.md": "# One\n",
+    "algorithms/two.md": "# Two\n",
+    "algorithms/three.md": "# Three\n",
+}
+
+
+def test_a_copy_whose_claude_md_names_the_folder_has_no_lapses_of_frontmatter(
+    tmp_path: Path,
+) -> None:
+    # ".claude/CLAUDE.md plus `.claude/memory/` are the canonical instructions": the folder
+    # is read through its index and by path. A sub-folder of other documents is still one
+    # suggestion (it names once the files no session saved).
+    project = tmp_path / "project"
+    write_tree(
+        project / ".claude",
+        {"CLAUDE.md": "# Rules\n\nThis file plus `.claude/memory/` are the instructions.\n"},
+    )
+    tree = write_tree(project / ".claude" / "memory", READ_BY_PATH)
+    found = findings(tree, "frontmatter", location=ProjectLocation(project_path=project))
+    assert [(f.code, f.path, len(f.related)) for f in found] == [
+        ("no-frontmatter", "algorithms/one.md", 2)
+    ]
+    assert found[0].message.startswith("the 3 files in `algorithms/`")
+
+
+def test_a_folder_named_inside_a_longer_path_or_address_is_not_named(tmp_path: Path) -> None:
+    # `.claude/memory/plan.md` names a file (plan.md is exempt, not the folder); a web
+    # address ending in the folder's name is no path of this project
+    project = tmp_path / "project"
+    write_tree(
+        project,
+        {
+            "CLAUDE.md": "# Rules\n\nSee `.claude/memory/plan.md` and"
+            " https://example.org/.claude/memory/ for the format.\n"
+        },
+    )
+    tree = write_tree(project / ".claude" / "memory", READ_BY_PATH)
+    found = findings(tree, "frontmatter", location=ProjectLocation(project_path=project))
+    assert sorted((f.code, f.path) for f in found) == [
+        ("no-frontmatter", "algorithms/one.md"),
+        ("no-frontmatter", "spec.md"),
+    ]
+
+
+def test_a_copy_whose_claude_md_imports_the_index_is_not_asked_about_its_folder(
+    tmp_path: Path,
+) -> None:
+    # a team's committed memory, its index imported by CLAUDE.md, none of its files with a
+    # block: "is this folder written by Claude Code?" has its answer there
+    files = {"conventions.md": "# Conventions\n", "known-issues.md": "# Issues\n"}
+    files |= {"MEMORY.md": index(*files, "decisions.md"), "decisions.md": "# Decisions\n"}
+    project = write_tree(tmp_path / "project", {"CLAUDE.md": "@.claude/memory/MEMORY.md\n"})
+    tree = write_tree(project / ".claude" / "memory", files)
+    assert findings(tree, "frontmatter", location=ProjectLocation(project_path=project)) == []
+    # the same folder beside a project that does not import it is still asked
+    alone = write_tree(tmp_path / "alone" / "memory", files)
+    assert codes(findings(alone, "frontmatter")) == [("no-frontmatter", "conventions.md", 1)]
+
+
+def test_a_folder_named_by_a_project_it_is_not_inside_keeps_its_lapses(tmp_path: Path) -> None:
+    # read_by_instructions holds only for a repository's own copy: a tree audited beside a
+    # project whose CLAUDE.md happens to name its folder is still found by description
+    project = write_tree(tmp_path / "project", {"CLAUDE.md": "Notes live in `../notes/`.\n"})
+    tree = write_tree(tmp_path / "notes", READ_BY_PATH)
+    found = findings(tree, "frontmatter", location=ProjectLocation(project_path=project))
+    assert sorted((f.code, f.path) for f in found) == [
+        ("no-frontmatter", "algorithms/one.md"),
+        ("no-frontmatter", "plan.md"),
+        ("no-frontmatter", "spec.md"),
+    ]

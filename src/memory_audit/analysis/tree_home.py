@@ -38,6 +38,25 @@ def repository_copy(tree: MemoryTree) -> bool:
     return root == home or root.startswith(home + os.sep)
 
 
+def read_by_instructions(tree: MemoryTree) -> bool:
+    """A repository's copy its project's CLAUDE.md (or AGENTS.md) reads: it imports the
+    index or tells sessions to read it, or names the folder itself as where the project's
+    memory is (``.claude/memory/``). Sessions reach these files through the index or by
+    path, never by their frontmatter's description (judged so on every such tuning tree:
+    files "read by path via CLAUDE.md" need no block). One file the instructions import or
+    name is not enough: the folder's other files may still be found by description."""
+    if not repository_copy(tree):
+        return False
+    if tree.named_as_folder:
+        return True
+    # imported here: index_loaders reads the index's load, which a secrets-only audit (the
+    # engine asks where every tree lives) never needs
+    from memory_audit.analysis.index_loaders import index_loader
+
+    loader = index_loader(tree)
+    return loader is not None and not loader.itself
+
+
 def config_repository_copy(tree: MemoryTree) -> bool:
     """A copy of the user's memory kept in a dotfiles or Claude configuration repository
     (``~/dotfiles/claude/memory``) that Claude Code does not load from there: as in a

@@ -27,8 +27,11 @@ after the colon), most of the folder, are the format of what writes them: one
   Claude Code did not write); a dated series a tool writes (three or more
   ``name-<date>.md``, none with a block); a sub-folder of documents of another kind
   (``specs/``: none with a block, while the rest of the tree has them). A file the
-  project's CLAUDE.md imports (``@.claude/memory/plan.md``) needs none: Claude Code loads
-  it whole into every session;
+  project's CLAUDE.md imports (``@.claude/memory/plan.md``) or names by path needs none:
+  Claude Code loads it whole into every session, or reads it from there; nor does any file
+  of a repository's copy that the project's CLAUDE.md reads (it loads the index, or names
+  the folder itself): sessions reach those through the index or by path, not by a
+  description (a series or sub-folder of another kind there is still one suggestion);
 - ``own-schema`` (suggestion): most memories follow another convention (several blocks
   of another schema, such as ``created``/``tags``, or none with ``name``/``description``;
   in Claude Code's own folders, blocks of another schema must be most of the files: an
@@ -86,7 +89,7 @@ from memory_audit.analysis.off_schema import (
     own_convention_finding,
     text_blocks_finding,
 )
-from memory_audit.analysis.tree_home import on_this_machine
+from memory_audit.analysis.tree_home import on_this_machine, read_by_instructions
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.memory_file import FileKind, MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
@@ -208,8 +211,12 @@ def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
     # In Claude Code's own folder, a file off its schema is a lapse of the files it writes,
     # unless blocks of another schema are most of the folder: the owner's own system
     own = own_convention(readable, blocks_only=on_this_machine(tree), types=TYPES)
+    instructed = read_by_instructions(tree)
     if folder_without_blocks(len(bare), tree.memories):
-        yield none_anywhere(ID, bare)  # one cause: this folder was not written by Claude Code
+        # one cause: this folder was not written by Claude Code; nothing to ask when the
+        # project's CLAUDE.md says how it is read
+        if not instructed:
+            yield none_anywhere(ID, bare)
         return
     if own is not None:
         yield own_convention_finding(ID, own)
@@ -218,10 +225,17 @@ def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
         if memory.frontmatter is not None and not (own and memory in own.other):
             yield from _fields(memory, tree.profile, own_types)
     if own is None or not own.bare:  # Claude Code's own folder: its bare files are lapses
-        # but not one the project's CLAUDE.md imports: loaded whole every session, it is
-        # found by no description (the folder's question above counts it still)
-        lapses = [m for m in bare if m.path not in tree.imported]
-        yield from bare_findings(ID, lapses, tree.memories)
+        # but not one the project's CLAUDE.md imports or names by path: loaded whole every
+        # session, or read from there, it is found by no description (the folder's question
+        # above counts it still)
+        lapses = [m for m in bare if m.path not in tree.instruction_named]
+        found = bare_findings(ID, lapses, tree.memories)
+        if instructed:
+            # nor any file of a repository's folder the project's CLAUDE.md reads by path;
+            # a series or sub-folder of another kind stays one finding: it names once the
+            # files no session saved, which orphans would otherwise list one by one
+            found = (f for f in found if f.related)
+        yield from found
 
 
 def _fields(

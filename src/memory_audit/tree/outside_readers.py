@@ -15,6 +15,7 @@ disk is not read (DESIGN §6: what lies outside is checked for existence only).
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,9 @@ ANCESTORS = 6  # folders above a tree whose instruction files are read
 MAX_FILES = 32
 MAX_BYTES = 256 * 1024
 RUNNABLE_FOLDERS = ("agents", "skills")  # what a memory links that Claude Code runs
+# A folder named by its path with the trailing slash (``.claude/memory/`` in "this file plus
+# `.claude/memory/` are the project's instructions"); not inside a longer path or an address.
+FOLDER_NAMED = re.compile(r"(?<![\w./:-])((?:[\w.-]+/)+)(?![\w.-])")
 
 
 def instruction_files(root: Path, project: Path | None) -> list[Path]:
@@ -86,6 +90,7 @@ def named_paths(path: Path) -> tuple[str, ...]:
 class OutsidePaths:
     named: tuple[str, ...] = ()  # linked, named in a code span, or imported
     imported: tuple[str, ...] = ()  # imported (``@memory/plan.md``): loaded whole
+    folders: frozenset[str] = frozenset()  # folders named by path (``.claude/memory``)
 
 
 def paths_in(path: Path) -> OutsidePaths:
@@ -99,7 +104,10 @@ def paths_in(path: Path) -> OutsidePaths:
         link.target for link in document.links if not link.wiki and not is_external(link.target)
     ]
     imported = tuple(_imported(lines, document.code_lines))
-    return OutsidePaths((*linked, *imported), imported)
+    folders = frozenset(
+        os.path.normpath(found.group(1)) for found in FOLDER_NAMED.finditer(result.text)
+    )
+    return OutsidePaths((*linked, *imported), imported, folders)
 
 
 def _imported(lines: list[str], code: Collection[int]) -> Iterator[str]:

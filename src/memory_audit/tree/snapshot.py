@@ -308,7 +308,7 @@ class MemoryTree:
         project = self.location.project_path
         outside = list(self._instruction_paths)
         outside += project_runnables(project)[: max(0, MAX_FILES - len(outside))]
-        seen |= self._named_in(outside)
+        seen |= self.instruction_named | self._named_in(outside[len(self._instruction_paths) :])
         self._reach(seen, seen)
         read = set(outside)
         while len(read) < MAX_FILES:
@@ -342,6 +342,23 @@ class MemoryTree:
                 if target.path is not None and target.path in self.files:
                     found.add(target.path)
         return frozenset(found)
+
+    @cached_property
+    def instruction_named(self) -> frozenset[str]:
+        """Tree files the project's instruction files (CLAUDE.md, AGENTS.md above the tree)
+        link, name by path or import: sessions are told to read them from there."""
+        return frozenset(self._named_in(self._instruction_paths))
+
+    @cached_property
+    def named_as_folder(self) -> bool:
+        """Whether an instruction file names the tree's folder itself by path
+        (``.claude/memory/``, from the project or from the instruction file's folder)."""
+        project = self.location.project_path
+        for path, paths in self._instruction_paths.items():
+            bases = (path.parent, *((project,) if project is not None else ()))
+            if {os.path.relpath(self._root_text, base) for base in bases} & paths.folders:
+                return True
+        return False
 
     @cached_property
     def _instruction_paths(self) -> dict[Path, OutsidePaths]:
