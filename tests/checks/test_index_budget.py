@@ -3,6 +3,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from memory_audit.checks.index_budget import Options as BudgetOptions
 from memory_audit.fix.actions import TOPIC_NAME, actions, answers_for
 from memory_audit.fix.tree_access import Tree
 from memory_audit.model.finding import Finding
@@ -11,6 +12,9 @@ from memory_audit.secrets.rules import bundled_rules
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.location import ProjectLocation
 from tests.harness import codes, findings, index, memory, write_tree
+
+# inline content is looked for in an index of any size (by default, from 10,000 characters)
+ANY_SIZE = {"index-budget": BudgetOptions(small_index_chars=0)}
 
 
 def entries(count: int, start: int = 0, hook: str = "notes about it") -> str:
@@ -131,12 +135,19 @@ def test_index_budget_inline_content_rules_long_hooks_and_several_links(tree_dir
             "c.md": memory("c"),
         },
     )
-    assert codes(findings(tree_dir, "index-budget")) == [
+    assert codes(findings(tree_dir, "index-budget", options=ANY_SIZE)) == [
         ("inline-content", "MEMORY.md", 3),
         ("rule-in-index", "MEMORY.md", 7),
         ("rule-in-index", "MEMORY.md", 8),
         ("inline-content", "MEMORY.md", 10),
+        ("long-hook", "MEMORY.md", 13),
         ("several-links", "MEMORY.md", 14),
+    ]
+    # by default an index this small costs a session little: its rules alone are findings
+    assert [code for code, _, _ in codes(findings(tree_dir, "index-budget"))] == [
+        "rule-in-index",
+        "rule-in-index",
+        "several-links",
     ]
 
 
@@ -162,6 +173,8 @@ def test_a_long_hook_is_a_finding_only_in_an_index_whose_size_it_costs(tree_dir:
         write_tree(tree_dir, {"MEMORY.md": text, **files})
         found = [f.code for f in findings(tree_dir, "index-budget")]
         assert ("long-hook" in found) is expected, size
+        # the filler notes are content kept in the index: the same bound
+        assert ("inline-content" in found) is expected, size
 
 
 def test_several_links_counts_only_memories_no_other_line_points_at(tree_dir: Path) -> None:
@@ -222,7 +235,11 @@ def test_an_index_kept_as_a_table_or_under_a_long_comment_is_no_inline_content(
             **{f"{n}.md": memory(n) for n in ("a", "b", "c", "deploy_steps")},
         },
     )
-    inline = [f for f in findings(tree_dir, "index-budget") if f.code == "inline-content"]
+    inline = [
+        f
+        for f in findings(tree_dir, "index-budget", options=ANY_SIZE)
+        if f.code == "inline-content"
+    ]
     # A table of other things that names a memory once is content still.
     assert [(f.line, f.message.split(":")[0]) for f in inline] == [(14, "lines 14–18")]
 
@@ -251,16 +268,16 @@ def test_index_budget_inline_content_is_a_problem_only_when_the_cut_hides_entrie
 ) -> None:
     preamble = "# Index\n\nThis folder keeps what the sessions learned.\nKept by hand.\n\n"
     write_tree(tree_dir, {"MEMORY.md": preamble + entries(20)})
-    [small] = findings(tree_dir, "index-budget")
+    [small] = findings(tree_dir, "index-budget", options=ANY_SIZE)
     assert (small.code, small.level) == ("inline-content", "suggestion")
     # near the limit, near-budget is the one problem of that cause (its fix names inline
     # content); inline content kept on purpose (an agent's conventions) stays a suggestion
     write_tree(tree_dir, {"MEMORY.md": preamble + entries(160)})
-    near = {f.code: f.level for f in findings(tree_dir, "index-budget")}
+    near = {f.code: f.level for f in findings(tree_dir, "index-budget", options=ANY_SIZE)}
     assert near == {"near-budget": "problem", "inline-content": "suggestion"}
     # past the cut, moving it out brings entries back into view: a problem
     write_tree(tree_dir, {"MEMORY.md": preamble + entries(210)})
-    over = {f.code: f.level for f in findings(tree_dir, "index-budget")}
+    over = {f.code: f.level for f in findings(tree_dir, "index-budget", options=ANY_SIZE)}
     assert over == {
         "over-budget": "problem",
         "invisible-entry": "problem",
@@ -277,7 +294,7 @@ def test_an_index_written_as_notes_is_one_finding_per_code_not_a_flood(tree_dir:
     )
     text = "# Index\n\n" + sections + "## Last\nA closing note.\n" + entries(160)
     write_tree(tree_dir, {"MEMORY.md": text})
-    found = {f.code: f for f in findings(tree_dir, "index-budget")}
+    found = {f.code: f for f in findings(tree_dir, "index-budget", options=ANY_SIZE)}
     assert sorted(found) == ["inline-content", "near-budget", "rule-in-index"]
     inline, rules = found["inline-content"], found["rule-in-index"]
     assert inline.message == (
@@ -307,7 +324,11 @@ def test_moving_inline_content_takes_the_headings_it_leaves_empty(tree_dir: Path
         "## Notes\nSome prose first.\n" + entries(3) + "### Old\nThe last of the knowledge.\n"
     )
     write_tree(tree_dir, {"MEMORY.md": text})
-    [inline] = [f for f in findings(tree_dir, "index-budget") if f.code == "inline-content"]
+    [inline] = [
+        f
+        for f in findings(tree_dir, "index-budget", options=ANY_SIZE)
+        if f.code == "inline-content"
+    ]
     assert inline.fix is not None
     # the message still counts the knowledge; the fix's ranges take the emptied headings
     assert inline.message.startswith("6 lines of inline content, not pointers, in 5 blocks:")
@@ -324,7 +345,11 @@ def test_moving_inline_content_takes_the_headings_it_leaves_empty(tree_dir: Path
 
 def inline_fix_span(tree_dir: Path, text: str) -> tuple[int, int]:
     write_tree(tree_dir, {"MEMORY.md": text})
-    [inline] = [f for f in findings(tree_dir, "index-budget") if f.code == "inline-content"]
+    [inline] = [
+        f
+        for f in findings(tree_dir, "index-budget", options=ANY_SIZE)
+        if f.code == "inline-content"
+    ]
     assert inline.fix is not None
     return inline.fix["first"], inline.fix["last"]
 
@@ -348,7 +373,7 @@ def test_a_heading_that_is_a_way_to_a_file_or_the_title_stays_where_it_is(
 def test_a_few_rules_and_blocks_keep_a_finding_each(tree_dir: Path) -> None:
     text = "# Index\nA note.\n- Always check a.\n\n## B\nB note.\n- Never skip b.\n" + entries(3)
     write_tree(tree_dir, {"MEMORY.md": text})
-    assert codes(findings(tree_dir, "index-budget")) == [
+    assert codes(findings(tree_dir, "index-budget", options=ANY_SIZE)) == [
         ("inline-content", "MEMORY.md", 2),
         ("rule-in-index", "MEMORY.md", 3),
         ("inline-content", "MEMORY.md", 6),
@@ -496,7 +521,7 @@ def test_index_budget_an_index_telling_sessions_to_read_itself_first_hides_nothi
     then_another = "Read this file when each session starts, then read `notes/todo.md`.\n"
     for line in (READ_ITSELF_CHINESE, READ_ITSELF_ENGLISH, then_another):
         write_tree(tree_dir, {"MEMORY.md": index_saying(line)})
-        found = findings(tree_dir, "index-budget")
+        found = findings(tree_dir, "index-budget", options=ANY_SIZE)
         assert budget_codes(found) == [], line
         assert {f.level for f in found if f.code == "inline-content"} == {"suggestion"}, line
 
@@ -643,7 +668,11 @@ def test_an_item_with_its_pointer_nested_and_a_wrapped_hook_are_entries_not_inli
         "  the rollback and who signs it off\n"
     )
     write_tree(tree_dir, {"MEMORY.md": text, "s30.md": memory("s30"), "s31.md": memory("s31")})
-    [inline] = [f for f in findings(tree_dir, "index-budget") if f.code == "inline-content"]
+    [inline] = [
+        f
+        for f in findings(tree_dir, "index-budget", options=ANY_SIZE)
+        if f.code == "inline-content"
+    ]
     # the notes and the decision citing a project document (no memory of the tree) are
     # knowledge written into the index; a pointer's hook wrapped onto a second line is not
     assert inline.message == "lines 11–14: 4 line(s) of inline content, not pointers"
@@ -671,7 +700,7 @@ def test_a_plain_text_index_s_names_and_their_wrapped_hooks_are_pointers(tree_di
             "reward-design.md": memory("reward-design"),
         },
     )
-    found = findings(tree_dir, "index-budget", "orphans")
+    found = findings(tree_dir, "index-budget", "orphans", options=ANY_SIZE)
     assert [f.message for f in found if f.code == "inline-content"] == [
         "line 3: 1 line(s) of inline content, not pointers",
         "line 8: 1 line(s) of inline content, not pointers",
@@ -843,7 +872,9 @@ def test_a_caption_under_the_title_is_the_index_saying_what_it_is(tree_dir: Path
     )
     for caption in captions:
         write_tree(tree_dir, {"MEMORY.md": "# Index\n\n" + caption + "\n" + entries(3)})
-        assert "inline-content" not in [f.code for f in findings(tree_dir, "index-budget")]
+        assert "inline-content" not in [
+            f.code for f in findings(tree_dir, "index-budget", options=ANY_SIZE)
+        ]
     not_captions = (
         "Invoices lock once sent; refunds go through credit notes.\n",  # knowledge
         "Index of memories.\nInvoices lock once sent.\n",  # one line of knowledge
@@ -859,10 +890,18 @@ def test_a_caption_under_the_title_is_the_index_saying_what_it_is(tree_dir: Path
     )
     for text in not_captions:
         write_tree(tree_dir, {"MEMORY.md": "# Index\n\n" + text + "\n" + entries(3)})
-        found = [f for f in findings(tree_dir, "index-budget") if f.code == "inline-content"]
+        found = [
+            f
+            for f in findings(tree_dir, "index-budget", options=ANY_SIZE)
+            if f.code == "inline-content"
+        ]
         assert [f.line for f in found] == [3], text
     # a caption with no title above it, or after the first pointer, is inline content still
     write_tree(tree_dir, {"MEMORY.md": "Index of memories.\n\n" + entries(3)})
-    assert "inline-content" in [f.code for f in findings(tree_dir, "index-budget")]
+    assert "inline-content" in [
+        f.code for f in findings(tree_dir, "index-budget", options=ANY_SIZE)
+    ]
     write_tree(tree_dir, {"MEMORY.md": "# Index\n" + entries(2) + "\nIndex of memories.\n"})
-    assert "inline-content" in [f.code for f in findings(tree_dir, "index-budget")]
+    assert "inline-content" in [
+        f.code for f in findings(tree_dir, "index-budget", options=ANY_SIZE)
+    ]

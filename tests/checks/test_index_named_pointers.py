@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memory_audit.checks.index_budget import Options as BudgetOptions
 from memory_audit.checks.index_drift import Options as IndexDriftOptions
 from memory_audit.fix.actions import actions, answers_for
 from memory_audit.fix.tree_access import Tree
@@ -20,6 +21,9 @@ from memory_audit.secrets.rules import bundled_rules
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.location import ProjectLocation
 from tests.harness import codes, findings, memory, write_tree
+
+# inline content is looked for in an index of any size (by default, from 10,000 characters)
+ANY_SIZE = {"index-budget": BudgetOptions(small_index_chars=0)}
 
 TOPICS = ("deploy-notes.md", "billing_rules.md", "team.md", "runbook.md", "refunds.md")
 NAMED_INDEX = (
@@ -51,7 +55,11 @@ def named_tree(root: Path, text: str = NAMED_INDEX) -> Path:
 
 def test_lines_naming_a_topic_file_are_pointers_not_inline_content(tree_dir: Path) -> None:
     named_tree(tree_dir)
-    [inline] = [f for f in findings(tree_dir, "index-budget") if f.code == "inline-content"]
+    [inline] = [
+        f
+        for f in findings(tree_dir, "index-budget", options=ANY_SIZE)
+        if f.code == "inline-content"
+    ]
     # Only the notes and the look-alikes: a missing file's name, a file named mid-sentence.
     assert inline.message == (
         "5 lines of inline content, not pointers, in 4 blocks: lines 5, 11, 14–15, 18"
@@ -63,7 +71,11 @@ def test_lines_naming_a_topic_file_are_pointers_not_inline_content(tree_dir: Pat
 
 def test_move_to_topic_leaves_every_named_pointer_in_the_index(tree_dir: Path) -> None:
     named_tree(tree_dir)
-    [inline] = [f for f in findings(tree_dir, "index-budget") if f.code == "inline-content"]
+    [inline] = [
+        f
+        for f in findings(tree_dir, "index-budget", options=ANY_SIZE)
+        if f.code == "inline-content"
+    ]
     assert inline.fix is not None
     action = actions(Scanner(bundled_rules(), b"salt"))["move-to-topic"]
     action.build(Tree.open(tree_dir), inline.fix, answers_for(action, inline.fix)).apply()
@@ -136,7 +148,7 @@ def test_a_line_led_by_a_project_documents_path_is_a_pointer_too(tmp_path: Path)
     )
     tree = write_tree(project / "memory", {"MEMORY.md": text, "refunds.md": memory("refunds")})
     location = ProjectLocation("-project", project, None)
-    [inline] = findings(tree, "index-budget", location=location)
+    [inline] = findings(tree, "index-budget", location=location, options=ANY_SIZE)
     assert (inline.code, inline.line, inline.fix) == (
         "inline-content",
         3,

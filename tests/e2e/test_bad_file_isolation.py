@@ -107,7 +107,9 @@ def test_loaded_shows_a_lone_cr_escaped_in_one_line(tmp_path: Path) -> None:
 
 def test_review_walks_a_tree_with_a_lone_cr(tmp_path: Path) -> None:
     home = Home(tmp_path / "home")
-    tree = write_tree(tmp_path / "memory", {"MEMORY.md": LONE_CR})
+    # an index large enough (10,000 characters) for its inline content to be a finding
+    text = LONE_CR + "".join(f"- note {n:03}: {'y' * 80}\n" for n in range(110))
+    tree = write_tree(tmp_path / "memory", {"MEMORY.md": text})
     term = Terminal(
         [sys.executable, "-m", "memory_audit", "review", str(tree)],
         {**home.env(), "TERM": "dumb", "EDITOR": "true"},
@@ -115,7 +117,7 @@ def test_review_walks_a_tree_with_a_lone_cr(tmp_path: Path) -> None:
     assert "inline content" in term.expect("[q]uit: ")
     term.send("q")
     assert term.wait() == 0
-    assert (tree / "MEMORY.md").read_bytes() == LONE_CR.encode()
+    assert (tree / "MEMORY.md").read_bytes() == text.encode()
 
 
 @pytest.mark.slow

@@ -70,8 +70,9 @@ def line_findings(
 ) -> Iterator[Finding]:
     """Rules, inline content, over-long hooks and lines pointing at several files.
 
-    ``hooks_cost``: whether the index is large enough for long hooks to cost a session
-    anything (an index of a few kilobytes loads whole whatever its hooks' length).
+    ``hooks_cost``: whether the index is large enough for long hooks, or content kept in
+    it, to cost a session anything (an index of a few kilobytes loads whole whatever its
+    hooks' length, and facts kept there on purpose are in every session for little room).
 
     ``named``: the lines that point at a file of the tree by its name (``- `notes.md` —
     hook``): pointers, as a linked line is: never content to move, and their hooks are
@@ -79,7 +80,9 @@ def line_findings(
     the lines of tables that are the index (``index_tables``): pointers too.
     """
     named_lines = frozenset(p.line for p in named) | frozenset(tables)
-    yield from _content(dimension, index, tight, named_lines, frozenset(pointing))
+    yield from _content(
+        dimension, index, tight, named_lines, frozenset(pointing), inline=tight or hooks_cost
+    )
     if hooks_cost:
         yield from _long_hooks(dimension, index, named, max_hook_chars)
     if not tight:  # cut already: a line per file would hide more entries, not fewer
@@ -239,11 +242,15 @@ def _content(
     tight: bool,
     named: Collection[int],
     pointing: Collection[int] = frozenset(),
+    inline: bool = True,
 ) -> Iterator[Finding]:
     """Rules and inline content in the index. Inline content is a problem when the cut
     hides entries (``tight``: every line of it costs room a pointer needs); below that, a
     preamble, a legend or conventions kept on purpose are a matter of taste: a suggestion
-    (near the limit the check's ``near-budget`` says so once). Past ``GROUPED`` blocks
+    (near the limit the check's ``near-budget`` says so once), and none at all in a small
+    index (``inline`` false: judged false on every index of a few kilobytes, the tuning
+    trees of round 21: "41-line index, far under limits; facts deliberately inline and
+    always loaded"). Past ``GROUPED`` blocks
     (or rules) the index is written that way on purpose: one finding for all of them,
     with one fix, instead of a flood (one cause, one decision).
     """
@@ -270,6 +277,8 @@ def _content(
     if blocks and not tight and _caption(index.lines, kinds, blocks[0]):
         blocks = blocks[1:]
     yield from _rules(dimension, index, rules)
+    if not inline:
+        return
     # what the fix moves: a block, with its section's heading when nothing else is under it
     spans = [_with_heading(index.lines, kinds, b) for b in blocks]
     if len(blocks) > GROUPED:

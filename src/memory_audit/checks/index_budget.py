@@ -29,7 +29,8 @@ to every session.
   three blocks: one finding listing them, whose fix moves them all): a
   pointer-only index keeps knowledge in topic files (docs/dimensions.md,
   "The memory model"). A problem when the index is over its budget (moving it out
-  brings entries back into view), a suggestion below it: near the limit,
+  brings entries back into view), a suggestion below it, and none in an index under
+  10,000 characters (facts kept there on purpose cost a session little): near the limit,
   ``near-budget`` is the finding (a preamble, a legend or conventions kept on purpose
   cost little room); a line or two of prose under the title that says what the index is
   (its caption: ``Index of persistent memories. One line per file.``) is none;
@@ -87,18 +88,23 @@ NAMED = 20  # memories named in a message; all of them are in `related`
 NAMED_ENTRIES = 5  # hidden entries named in the invisible-entry message
 
 
+# The default of ``small_index_chars``. Below this many characters (two fifths of Claude
+# Code's 25,000) long hooks, or content kept in the index, cost a session nothing worth a
+# finding: judged so on every index of a few kilobytes (tuning trees of round 21: long hooks
+# right at 13,921 and 62,280 characters, false at 3,083 and below; inline content false on
+# all ten, in indexes of 41 to 87 lines).
+HOOKS_COST_CHARS = 10_000
+
+
 @dataclass(frozen=True)
 class Options:
     # The limits themselves are Claude Code's (200 lines, 25,000 characters), not options.
     warn_lines: int = field(default=150, metadata={"range": (1, 100_000)})
     warn_chars: int = field(default=20_000, metadata={"range": (1, 100_000_000)})
     max_hook_chars: int = field(default=150, metadata={"range": (10, 10_000)})
-
-
-# Below this many characters (two fifths of Claude Code's 25,000) long hooks cost a session
-# nothing worth a finding: judged so on every index of a few kilobytes (tuning trees of round
-# 21: right at 13,921 and 62,280 characters, false at 3,083 and below).
-HOOKS_COST_CHARS = 10_000
+    # Below this many characters an index loads whole for little room: its long hooks and
+    # the content kept in it are not reported.
+    small_index_chars: int = field(default=HOOKS_COST_CHARS, metadata={"range": (0, 100_000_000)})
 
 
 # Codes that assume Claude Code loads the folder as its memory (the cut, the recall cap).
@@ -164,7 +170,7 @@ def _findings(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         max_hook_chars=options.max_hook_chars,
         named=named,
         pointing=pointing,
-        hooks_cost=load.chars >= HOOKS_COST_CHARS,
+        hooks_cost=load.chars >= options.small_index_chars,
         tables=index_tables(
             index.lines, tree.files, index.markdown.code_lines, {p.line for p in named}
         ),
