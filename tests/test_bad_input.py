@@ -84,6 +84,77 @@ def test_non_utf8_bytes_are_reported_and_the_rest_still_checked(tree_dir: Path) 
     assert found == [("not-utf8", "a.md", 3), ("invalid-type", "a.md", 4)]
 
 
+def damaged(text: str) -> bytes:
+    """``text`` as UTF-8 with every third multi-byte character cut short, its last byte
+    replaced by ``?``: the trace of a round trip through a legacy code page."""
+    out = bytearray()
+    wide = 0
+    for char in text:
+        data = char.encode()
+        if len(data) > 1:
+            wide += 1
+            if wide % 3 == 0:
+                data = data[:-1] + b"?"
+        out += data
+    return bytes(out)
+
+
+NOTES_ZH = "---\nname: 笔记\ndescription: 部署前先读这份笔记\ntype: project\n---\n部署脚本在运维目录，需要先连上内网。\n"
+
+
+def test_utf8_text_cut_short_is_told_apart_from_another_encoding(tree_dir: Path) -> None:
+    # characters that lost a byte are no other encoding: re-saving brings nothing back
+    latin = "---\nname: a\ndescription: caf\xe9 notes\ntype: project\n---\nbody\n"
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": latin.encode("latin-1"),
+            "b.md": damaged(NOTES_ZH),
+        },
+    )
+    found = {f.path: f for f in findings(tree_dir, "frontmatter") if f.code == "not-utf8"}
+    assert found["a.md"].suggestion == "re-save the file as UTF-8"
+    assert "damaged" not in found["a.md"].message
+    assert found["b.md"].message.endswith(
+        "the file is UTF-8 with 9 damaged character(s) (bytes lost, as by a round trip"
+        " through a legacy code page; the text beside them may be lost too)"
+    )
+    assert found["b.md"].suggestion is not None
+    assert found["b.md"].suggestion.startswith("restore the file from history")
+
+
+def test_many_files_damaged_alike_are_one_finding(tree_dir: Path) -> None:
+    # 76 files of one tree damaged by what wrote them: one cause, one finding listing them;
+    # a file's frontmatter broken by the damage is not a second problem
+    names = [f"2026-02-{day:02}.md" for day in range(1, 6)]
+    broken = damaged('---\nname: 日志\ndescription: "当天的记录"\ntype: project\n---\n正文。\n')
+    files: dict[str, str | bytes] = {name: damaged(NOTES_ZH) for name in names}
+    files |= {"broken.md": broken, "MEMORY.md": index(*names, "broken.md")}
+    write_tree(tree_dir, files)
+    found = [f for f in findings(tree_dir, "frontmatter") if f.code != "value-cut-by-comment"]
+    assert [(f.code, f.path) for f in found] == [("not-utf8", "2026-02-01.md")]
+    assert found[0].message.startswith("6 files are no valid UTF-8 (`2026-02-01.md`")
+    assert set(found[0].related) == {*names[1:], "broken.md"}
+    # three are still a finding each
+    write_tree(
+        tree_dir, {"MEMORY.md": index(*names[:3]), **{n: damaged(NOTES_ZH) for n in names[:3]}}
+    )
+    for name in names[3:]:
+        (tree_dir / name).unlink()
+    (tree_dir / "broken.md").unlink()
+    assert [f.path for f in findings(tree_dir, "frontmatter")] == names[:3]
+
+
+def test_an_index_that_is_no_utf8_is_reported_and_still_checked(tree_dir: Path) -> None:
+    # a session reads its bytes as replacement marks: the index's own finding, as a topic
+    # file's, and its lines are still checked (the broken link below it)
+    text = "# 索引\n- [笔记](a.md) — 部署前先读\n- [Gone](gone.md) — removed\n"
+    write_tree(tree_dir, {"MEMORY.md": text.encode("gbk"), "a.md": memory("a")})
+    found = codes(findings(tree_dir, "index-drift"))
+    assert found == [("not-utf8", "MEMORY.md", 1), ("broken-index-link", "MEMORY.md", 3)]
+
+
 def test_crlf_and_bom_parse_like_plain_files(tree_dir: Path) -> None:
     text = "\ufeff---\r\nname: a\r\ndescription: d\r\ntype: wrong\r\n---\r\nsee [[nothing]]\r\n"
     write_tree(tree_dir, {"MEMORY.md": index("a.md").replace("\n", "\r\n"), "a.md": text.encode()})

@@ -28,7 +28,7 @@ from memory_audit.checks import BY_ID, DIMENSIONS, ORDER, REGISTRY
 from memory_audit.config.settings import Config
 from memory_audit.errors import UsageError, describe
 from memory_audit.model.dimension import Level, Need, Role
-from memory_audit.model.finding import Finding, Skip, distinct
+from memory_audit.model.finding import Finding, Skip, distinct, fingerprint, listed
 from memory_audit.model.health import Health
 from memory_audit.model.run import CONSOLIDATION_LOCK, TREE_FOLDER, Run, TreeReport
 from memory_audit.model.stores import AgentStore
@@ -44,6 +44,7 @@ from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.memory_file import FileKind
 from memory_audit.tree.settle import settled
 from memory_audit.tree.snapshot import MemoryTree, load_tree
+from memory_audit.tree.walk import DAMAGED_UTF8
 
 # What the engine knows of a dimension is declared on it (model.dimension), never its id.
 TEXT_ONLY = frozenset(d.id for d in DIMENSIONS if d.text_only)
@@ -82,7 +83,7 @@ def audit_tree(
         for item in items:
             (skipped if isinstance(item, Skip) else findings).append(item)  # type: ignore[arg-type]
         errors += failures
-    findings = _one_report_of_unsaved_files(findings)
+    findings = _one_report_of_undecodable_files(_one_report_of_unsaved_files(findings))
     boundary = redaction_boundary(tree, options.get(SECRET_RULES), decode_frontmatter=parsed)
     hidden = frozenset(dismissed)
     # Another agent's workspace holds files that are no Claude Code memories, as a copy does;
@@ -137,6 +138,10 @@ def audit_tree(
     return escaped_all(report) if undecodable else report
 
 
+UNDECODABLE_FLOOD = 3  # files that are no UTF-8, each its own finding up to this many
+SHOWN_UNDECODABLE = 5  # named in the finding that lists them
+
+
 def _one_report_of_unsaved_files(findings: list[Finding]) -> list[Finding]:
     """A file with neither frontmatter nor a way in from the index is one cause (no session
     saved it as a memory), reported once: by the frontmatter dimension's one finding when it
@@ -165,6 +170,41 @@ def _one_report_of_unsaved_files(findings: list[Finding]) -> list[Finding]:
                 kept.append(unsaved_list(f.dimension, [r.path for r in rest]))
             continue
         kept.append(f)
+    return kept
+
+
+def _one_report_of_undecodable_files(findings: list[Finding]) -> list[Finding]:
+    """Files that are no UTF-8 for one cause are one finding past ``UNDECODABLE_FLOOD`` of
+    them (what writes them; a held-out tree had 76 files damaged alike, one finding each),
+    where the first one's stood, listing them all; the cause is told by the advice (another
+    encoding, or characters cut short). A file whose characters were cut short has no
+    frontmatter finding of its own: its block broke with the damage, which the restore the
+    damage finding asks for mends (on that tree, a quote lost with a character's last byte)."""
+    bad = [f for f in findings if f.code == "not-utf8"]
+    damaged = {f.path for f in bad if f.suggestion == DAMAGED_UTF8}
+    causes: dict[str | None, list[Finding]] = {}
+    for f in bad:
+        causes.setdefault(f.suggestion, []).append(f)
+    replaced: dict[int, Finding | None] = {}
+    for group in causes.values():
+        if len(group) <= UNDECODABLE_FLOOD:
+            continue
+        first, paths = group[0], [f.path for f in group]
+        replaced |= {id(f): None for f in group[1:]}
+        replaced[id(first)] = dataclasses.replace(
+            first,
+            message=f"{len(group)} files are no valid UTF-8 ({listed(paths, SHOWN_UNDECODABLE)});"
+            f" the first, line {first.line}: {first.message}",
+            related=tuple(paths[1:]),
+            fingerprint=fingerprint(first.dimension, first.code, first.path, "files"),
+        )
+    kept: list[Finding] = []
+    for f in findings:
+        if f.code == "unparseable-frontmatter" and f.path in damaged:
+            continue
+        found = replaced.get(id(f), f)
+        if found is not None:
+            kept.append(found)
     return kept
 
 

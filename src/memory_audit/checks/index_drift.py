@@ -70,6 +70,7 @@ from pathlib import Path
 from typing import cast
 from urllib.parse import unquote
 
+from memory_audit.analysis.file_problems import problem_findings
 from memory_audit.analysis.outside_links import (
     leads_into_the_slug_folder,
     real_folder,
@@ -123,6 +124,8 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             yield _missing_index(tree)
         # else an empty store: Claude Code writes MEMORY.md with the first memory
         return
+    # read, but with bytes that are no UTF-8 (a session reads them as replacement marks)
+    yield from problem_findings(ID, INDEX_NAME, tree.index_problems)
     yield from _links(tree)
     if options.flat_index:
         for memory in sorted(tree.memories, key=lambda m: m.path):

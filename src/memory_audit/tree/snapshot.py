@@ -85,6 +85,8 @@ class MemoryTree:
     home: Path = field(default_factory=Path.home)
     skipped_files: Mapping[str, str] = field(default_factory=dict)  # unreadable non-memories
     index_load: LoadedIndex | None = None  # what of MEMORY.md a session receives
+    # what reading MEMORY.md found wrong though it was read (bytes that are no UTF-8)
+    index_problems: tuple[FileProblem, ...] = ()
 
     # ---- views -------------------------------------------------------------
 
@@ -602,9 +604,10 @@ def load_tree(
                 files[candidate.path] = _memory_file(candidate, result, recap_globs)
         except Exception as exc:  # a reader's bug: this file's error entry, not the tree's
             errors.append(ReadError(candidate.path, unreadable(exc)))
+    index_problems: list[FileProblem] = []
     try:
         index, index_load = _read_index(
-            listing.index, max(max_file_bytes, INDEX_MAX_BYTES), unread, errors
+            listing.index, max(max_file_bytes, INDEX_MAX_BYTES), unread, errors, index_problems
         )
     except Exception as exc:
         index, index_load = None, None
@@ -621,6 +624,7 @@ def load_tree(
         taken_at=now or dt.datetime.now().astimezone(),
         skipped_files=skipped,
         index_load=index_load,
+        index_problems=tuple(index_problems),
     )
 
 
@@ -645,6 +649,7 @@ def _read_index(
     max_file_bytes: int,
     unread: dict[str, tuple[FileProblem, ...]],
     errors: list[ReadError],
+    problems: list[FileProblem],
 ) -> tuple[Index | None, LoadedIndex | None]:
     if candidate is None:
         return None, None
@@ -655,6 +660,7 @@ def _read_index(
     if result.text is None:
         unread[INDEX_NAME] = result.problems
         return None, None
+    problems.extend(result.problems)
     index = parse_index(result.text, result.size, result.mtime, result.line_bytes)
     return index, load_index(result.disk_text)
 
