@@ -124,6 +124,23 @@ def test_utf8_text_cut_short_is_told_apart_from_another_encoding(tree_dir: Path)
     assert found["b.md"].suggestion.startswith("restore the file from history")
 
 
+def test_one_character_cut_short_is_damage_and_a_latin_1_question_is_not(tree_dir: Path) -> None:
+    # its only character beyond ASCII cut short, a "?" in its last byte's place: still damage;
+    # "café?" in Latin-1 is a byte of another encoding before a question mark
+    note = "---\nname: a\ndescription: d\ntype: project\n---\nDeploy \u2192 staging?\n"
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": note.encode().replace("\u2192".encode(), "\u2192".encode()[:2] + b"?"),
+            "b.md": (note.replace("\u2192", "caf\xe9?")).encode("latin-1"),
+        },
+    )
+    found = {f.path: f for f in findings(tree_dir, "frontmatter") if f.code == "not-utf8"}
+    assert "1 damaged character(s)" in found["a.md"].message
+    assert found["b.md"].suggestion == "re-save the file as UTF-8"
+
+
 def test_many_files_damaged_alike_are_one_finding(tree_dir: Path) -> None:
     # 76 files of one tree damaged by what wrote them: one cause, one finding listing them;
     # a file's frontmatter broken by the damage is not a second problem

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -243,26 +244,29 @@ def _decode(data: bytes, mtime: float, line_bytes: bool) -> ReadResult:
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         text = data.decode("utf-8-sig", errors="replace")
-        problems = (_not_utf8(data[exc.start], exc.start, line, text),)
+        problems = (_not_utf8(data, exc.start, line, text),)
     return _result(text, data, mtime, problems, line_bytes)
 
 
+# A character of three or four bytes cut after its first continuation byte, a ``?`` in its
+# last byte's place: no legacy encoding writes that (GBK's second bytes are never ``?``).
+CUT_SHORT = re.compile(rb"(?:[\xe0-\xef][\x80-\xbf]|[\xf0-\xf4][\x80-\xbf]{1,2})\?")
 DAMAGED_UTF8 = (
     "restore the file from history, or rewrite the damaged lines; make what wrote it write"
     " UTF-8 (re-saving in another encoding brings nothing back)"
 )
 
 
-def _not_utf8(byte: int, offset: int, line: int, text: str) -> FileProblem:
+def _not_utf8(data: bytes, offset: int, line: int, text: str) -> FileProblem:
     """Text in another encoding (re-saving it as UTF-8 mends it), or UTF-8 text with
     characters cut short: more characters beyond ASCII read whole than bytes that are no
     UTF-8, as when a tool's round trip through a legacy code page replaced a character's last
     byte with ``?`` (seen on a held-out tree: 76 files, each "re-save as UTF-8" advice wrong,
     since no encoding brings the lost bytes back)."""
-    where = f"invalid UTF-8 byte 0x{byte:02x} at offset {offset}"
+    where = f"invalid UTF-8 byte 0x{data[offset]:02x} at offset {offset}"
     damaged = text.count("\ufffd")
     whole = len(text) - len(text.encode("ascii", "ignore")) - damaged
-    if whole < damaged:
+    if whole < damaged and CUT_SHORT.search(data) is None:
         return FileProblem("not-utf8", where, line)
     return FileProblem(
         "not-utf8",
