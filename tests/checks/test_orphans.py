@@ -623,3 +623,23 @@ def test_a_list_of_unsaved_files_leaves_out_those_of_a_folder_of_another_kind(
     [listed] = [f for f in found if f.code == "orphan-candidate"]
     assert listed.related == tuple(sorted(stubs))
     assert listed.message.startswith("11 files are not reachable from MEMORY.md")
+
+
+def test_a_memory_whose_index_heading_links_it_is_reachable(tree_dir: Path) -> None:
+    # ``## [Deploy notes](deploy.md)`` over the lines that say when it helps: the section is
+    # the way to the file, though no pointer line of its own
+    text = "# Index\n\n## [Deploy notes](deploy.md)\nHow we ship.\n\n## Other\n- [A](a.md) — a\n"
+    write_tree(tree_dir, {"MEMORY.md": text, "deploy.md": memory("deploy"), "a.md": memory("a")})
+    assert findings(tree_dir, "orphans") == []
+    # a heading that only names the file in words is no way to it
+    write_tree(tree_dir, {"MEMORY.md": text.replace("[Deploy notes](deploy.md)", "Deploy notes")})
+    assert codes(findings(tree_dir, "orphans")) == [("orphan-candidate", "deploy.md", None)]
+
+
+def test_a_name_in_brackets_with_no_link_target_is_a_pointer(tree_dir: Path) -> None:
+    # ``- [notes.md] — hook``: the file's name in brackets, written without its (target)
+    text = "# Index\n- [notes.md] — deploy notes\n- [draft] — not a file\n"
+    write_tree(tree_dir, {"MEMORY.md": text, "notes.md": memory("notes")})
+    assert findings(tree_dir, "orphans") == []
+    write_tree(tree_dir, {"MEMORY.md": "# Index\n- [draft] — not a file\n"})
+    assert codes(findings(tree_dir, "orphans")) == [("orphan-candidate", "notes.md", None)]

@@ -219,11 +219,12 @@ def test_wikilinks_to_skills_agents_commands_and_claude_notes_resolve(
         "Search with [[doc-finder]], review with [[auditor]], ship with [[release]].\n"
         "See [[CLAUDE]], [[Testing rules]], [[anti-patterns]] and [[shared_glossary]].\n"
         "Tracked in [[#123]], [[PROJ-42]] and [[issue-7]].\n"
+        "Sign-in lives in app/sign-in/[[...sign-in]]/page.tsx, under [[...login]].\n"
         "Still missing: [[never-written-note]].\n"
     )
     write_tree(tree, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
     found = findings(tree, "relations")
-    assert [(f.code, f.line) for f in found] == [("broken-wikilink", 9)]
+    assert [(f.code, f.line) for f in found] == [("broken-wikilink", 10)]
     assert "[[never-written-note]]" in found[0].message
 
 

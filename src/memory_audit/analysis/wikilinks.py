@@ -1,7 +1,8 @@
 """What a ``[[wikilink]]`` resolves to, for every check that reads one (index and bodies).
 
 A memory of this tree first (by its name, or by its path: ``[[categories/decisions]]``);
-then a ticket reference, which is no link at all; then
+then a ticket reference or a route folder's segment (``[[...slug]]``), which are no links at
+all; then
 anything else Claude Code may mean by the name (:mod:`memory_audit.sources.claude_names`:
 skills, agents, commands, notes above the tree, CLAUDE.md headings, other stores).
 """
@@ -17,6 +18,8 @@ from memory_audit.tree.snapshot import MemoryTree, name_key
 
 # [[#123]], [[issue-123]], [[PROJ-42]], [[PR 17]]: a ticket, not a note.
 TICKET = re.compile(r"#?\d+|(?:issue|pr|bug|ticket|gh)[-_ #]?\d+|[A-Z][A-Z0-9]{1,9}-\d+", re.I)
+# [[...slug]]: a route folder's name (Next.js' optional catch-all segment), not a note
+ROUTE_SEGMENT = re.compile(r"\.\.\.[\w-]+")
 NEAR_MINIMUM = 6  # shorter names match too much as prefixes
 ELISION = "\u2026"
 INDEX_KEY = name_key(INDEX_NAME)
@@ -27,7 +30,7 @@ def wikilink_resolves(tree: MemoryTree, target: str, source: str) -> bool:
         return True
     if name_key(target) == INDEX_KEY and INDEX_NAME in tree.present:
         return True  # [[MEMORY]]: the index itself
-    if TICKET.fullmatch(target.strip()):
+    if TICKET.fullmatch(target.strip()) or ROUTE_SEGMENT.fullmatch(target.strip()):
         return True
     return name_key(target.split("|", 1)[0].split("#", 1)[0]) in _outside(tree)
 

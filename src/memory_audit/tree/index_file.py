@@ -210,6 +210,14 @@ def _entries(block: Block, kinds: list[LineKind]) -> Iterator[IndexEntry]:
     )
     for number, spans in sorted(by_line.items()):
         files = [s for s in spans if s.link.wiki or not is_external(s.link.target)]
+        if files and block.kind == "heading":
+            # ``## [Deploy notes](deploy.md)``: a section titled by its file is the way to
+            # it (the lines under it say when it helps), though no pointer line of its own
+            links = tuple(
+                IndexLink(number, s.link.title, s.link.target, s.link.wiki) for s in files
+            )
+            yield IndexEntry(number, LineKind.HEADING, links, "")
+            continue
         if not files or block.kind != "paragraph":
             continue
         line_start = block.text.rfind("\n", 0, spans[0].start) + 1

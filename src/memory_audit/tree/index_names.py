@@ -1,7 +1,7 @@
 """Index lines that point at a file by its name instead of a link.
 
 Many indexes write their pointers without link syntax: ``- `notes.md` — hook``,
-``- See `notes.md` — hook``, ``See `notes.md` for the details.``, ``- notes.md — hook``,
+``- [notes.md] — hook``, ``- See `notes.md` — hook``, ``See `notes.md` for the details.``, ``- notes.md — hook``,
 or a table's rows led by the name (``| notes.md | hook |``).
 Such a line has the pointer shape (issue 25, item 4): its leading content, after a list
 marker, emphasis and an optional ``See``/``See also``/``→``, is the name, and the rest is
@@ -98,6 +98,11 @@ def _name_at(
         if span is None:
             return None  # a code span, but not a file name
         return span.link.target, span.end - offset
+    if text[at] == "[":  # ``[notes.md] — hook``: the name in brackets, with no link target
+        found = _bare_name(text, at + 1)
+        if found is None or not text.startswith("]", found[1]):
+            return None
+        return found[0], found[1] + 1
     return _bare_name(text, at)
 
 
