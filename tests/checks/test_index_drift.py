@@ -534,6 +534,29 @@ def test_an_index_link_written_from_the_project_s_folder_is_not_broken(tmp_path:
     assert [(f.code, f.line) for f in found] == [("broken-index-link", 3)]
 
 
+def test_an_index_link_into_the_tree_written_from_the_project_s_root(tmp_path: Path) -> None:
+    # `.claude/memory/global.md`, as the project's CLAUDE.md names its memory: the file is
+    # here, nothing moved. Without that convention in CLAUDE.md the same link is judged from
+    # the folder (stale: the fix writes it from there).
+    project = tmp_path / "project"
+    text = (
+        "# Index\n- [global.md](.claude/memory/global.md) — conventions\n"
+        "- [agents/tester.md](.claude/memory/agents/tester.md) — the tester's notes\n"
+    )
+    files = {"MEMORY.md": text, "global.md": memory("global"), "agents/tester.md": memory("t")}
+    files |= {"services/tester.md": memory("other tester")}
+    tree = write_tree(project / ".claude" / "memory", files)
+    location = ProjectLocation("-project", project, None)
+    write_tree(project, {"CLAUDE.md": "| `.claude/memory/MEMORY.md` | Index: start here |\n"})
+    assert findings(tree, "index-drift", location=location) == []
+    (project / "CLAUDE.md").write_text("# Project\n", encoding="utf-8")
+    found = findings(tree, "index-drift", location=location)
+    assert [(f.code, f.line) for f in found] == [
+        ("stale-index-path", 2),
+        ("stale-index-path", 3),
+    ]
+
+
 def test_a_copy_s_index_link_to_a_note_found_elsewhere_is_a_suggestion(tmp_path: Path) -> None:
     # A project commits the index of its live memory folder, and the notes under another
     # folder of the copy: the index names the live folder's layout, not a move.

@@ -363,6 +363,21 @@ class MemoryTree:
         return False
 
     @cached_property
+    def _named_from_project(self) -> bool:
+        """Whether the project's instruction files name this folder, or files in it, by
+        their path from the project's root (``.claude/memory/global.md``): the convention
+        its links follow too. Without it a link written so is judged from the folder (on
+        other trees such links were a mistake, right to fix)."""
+        project = self.location.project_path
+        if project is None:
+            return False
+        rel = os.path.relpath(self._root_text, project)
+        return any(
+            rel in paths.folders or any(raw.startswith(rel + "/") for raw in paths.named)
+            for paths in self._instruction_paths.values()
+        )
+
+    @cached_property
     def _instruction_paths(self) -> dict[Path, OutsidePaths]:
         """What the instruction files above the tree name and import: each read once, for
         reachability and for imports both."""
@@ -501,7 +516,26 @@ class MemoryTree:
             candidate = text
         else:
             candidate = os.path.join(self._root_text, folder, text)
+            found = self._classify(os.path.normpath(candidate))
+            if found.exists or text.startswith(("./", "../")):
+                return found
+            # ``.claude/memory/notes.md`` in a repository's copy: written from the project's
+            # root, where sessions work (its CLAUDE.md names its files so), not from here
+            from_project = self._from_project(text)
+            return from_project if from_project is not None else found
         return self._classify(os.path.normpath(candidate))
+
+    def _from_project(self, text: str) -> Target | None:
+        """The tree file ``text`` names from the project's root, when the tree is inside the
+        project and the file is there."""
+        project = self.location.project_path
+        if project is None or not self._named_from_project:
+            return None
+        candidate = os.path.normpath(os.path.join(project, text))
+        if not candidate.startswith(self._root_text + "/"):
+            return None
+        found = self._classify(candidate)
+        return found if found.exists and found.path is not None else None
 
     def _classify(self, candidate: str) -> Target:
         for root in self._root_texts:
