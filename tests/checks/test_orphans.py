@@ -643,3 +643,30 @@ def test_a_name_in_brackets_with_no_link_target_is_a_pointer(tree_dir: Path) -> 
     assert findings(tree_dir, "orphans") == []
     write_tree(tree_dir, {"MEMORY.md": "# Index\n- [draft] — not a file\n"})
     assert codes(findings(tree_dir, "orphans")) == [("orphan-candidate", "notes.md", None)]
+
+
+def test_a_table_of_bare_file_names_in_a_reached_memory_leads_to_them(tree_dir: Path) -> None:
+    # meditations.md, indexed, keeps its own table of the reflection files by their names
+    table = (
+        "| # | Question | File | Status |\n|---|---|---|---|\n"
+        "| 1 | What is my core job? | what-is-my-core-job.md | Active |\n"
+        "| 2 | What is working? | **what-is-working.md** | Active |\n"
+    )
+    files = {
+        "MEMORY.md": index("reflections/meditations.md"),
+        "reflections/meditations.md": memory("meditations", body=table),
+        "reflections/what-is-my-core-job.md": memory("core job"),
+        "reflections/what-is-working.md": memory("working"),
+        "reflections/unlisted.md": memory("unlisted"),
+    }
+    write_tree(tree_dir, files)
+    assert codes(findings(tree_dir, "orphans")) == [
+        ("orphan-candidate", "reflections/unlisted.md", None)
+    ]
+    # a name in a sentence of a cell is no list of files
+    prose = table.replace("| what-is-my-core-job.md |", "| see what-is-my-core-job.md later |")
+    write_tree(tree_dir, {"reflections/meditations.md": memory("meditations", body=prose)})
+    assert [p for _, p, _ in codes(findings(tree_dir, "orphans"))] == [
+        "reflections/unlisted.md",
+        "reflections/what-is-my-core-job.md",
+    ]

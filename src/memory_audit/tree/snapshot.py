@@ -58,6 +58,9 @@ GOVERNED_MARKERS = ("scope", "relevance")
 TYPE_PREFIXES = frozenset({"user", "feedback", "project", "reference"})
 
 
+# A table cell holding only a ``.md`` file's name (bare, in emphasis or in a code span).
+TABLE_CELL_NAME = re.compile(r"\|[ \t]*[*_]*`?([^|`\s*_][^|`\s]*\.md)`?[*_]*[ \t]*(?=\|)")
+
 @dataclass(frozen=True)
 class Target:
     """Where a link points. ``path`` is set for targets inside the tree."""
@@ -262,6 +265,14 @@ class MemoryTree:
             path = self.link_target(link, source.path)
             if path is not None and path != source.path:
                 found.add(path)
+        text = source.text
+        if "|" in text and ".md" in text:
+            # a table listing files by their bare names (``| 3 | What is working? |
+            # what-is-working.md | Active |``): the file's own index of them
+            for raw in TABLE_CELL_NAME.findall(text):
+                path = self._resolve_mention(raw, source.path).path
+                if path is not None and path != source.path:
+                    found.add(path)
         return found
 
     def link_target(self, link: Link, source: str) -> str | None:
