@@ -996,3 +996,19 @@ def test_links_into_one_missing_folder_out_of_the_tree_are_one_finding(
         "../../../plans/2026-04-28-audit.md",
         "../../../plans/launch.md",
     )
+
+
+def test_an_index_named_memory_md_in_lower_case_is_never_overwritten(tree_dir: Path) -> None:
+    # `memory.md` is the folder's index under another case: on a disk that ignores case a
+    # new MEMORY.md would be that file. The advice is a rename, with no fix that writes one,
+    # and the index is no memory owing frontmatter.
+    write_tree(tree_dir, {"memory.md": "- [A](a.md) — about a\n", "a.md": memory("a")})
+    found = report(tree_dir).findings
+    [missing] = [f for f in found if f.code == "missing-index"]
+    assert (missing.level, missing.fix) == ("suggestion", None)
+    assert "rename `memory.md` to MEMORY.md" in (missing.suggestion or "")
+    assert not [f for f in found if f.path == "memory.md"]
+    # without it, the index is offered as a new file
+    (tree_dir / "memory.md").unlink()
+    [missing] = [f for f in report(tree_dir).findings if f.code == "missing-index"]
+    assert missing.fix is not None and missing.fix["action"] == "create-index"

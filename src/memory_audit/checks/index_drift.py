@@ -479,6 +479,12 @@ def _missing_index(tree: MemoryTree) -> Finding:
 
 
 def _no_index(tree: MemoryTree) -> Finding:
+    variant = next(
+        (p for p in sorted(tree.present) if p.lower() == INDEX_NAME.lower() and p != INDEX_NAME),
+        None,
+    )
+    if variant is not None:
+        return _index_by_another_case(tree, variant)
     message = "MEMORY.md is missing — index cannot be checked"
     suggestion = "create MEMORY.md with one `- [Title](file.md) — hook` line per memory file"
     level = None
@@ -495,6 +501,25 @@ def _no_index(tree: MemoryTree) -> Finding:
     fix = _new_index(tree)
     return make_finding(
         ID, "missing-index", INDEX_NAME, None, message, suggestion, fix=fix, level=level
+    )
+
+
+def _index_by_another_case(tree: MemoryTree, variant: str) -> Finding:
+    """``memory.md`` where MEMORY.md belongs: the folder's index under another case. Claude
+    Code opens MEMORY.md by that name: a disk that ignores case (macOS, Windows) gives it
+    this file, Linux none. No new MEMORY.md is offered: on such a disk it is this file, and
+    writing it would replace the index the owner keeps (judged so on tuning trees, one
+    project's CLAUDE.md naming ``memory.md`` its index)."""
+    message = (
+        f"MEMORY.md is missing; the index is `{variant}`, which Claude Code finds by the name"
+        " MEMORY.md only on a disk that ignores case (macOS, Windows), not on Linux"
+    )
+    suggestion = (
+        f"if Claude Code should load it everywhere, rename `{variant}` to MEMORY.md (`git mv`);"
+        " if it is read by this name (the project's CLAUDE.md), nothing to do"
+    )
+    return make_finding(
+        ID, "missing-index", INDEX_NAME, None, message, suggestion, level="suggestion"
     )
 
 

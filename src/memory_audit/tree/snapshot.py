@@ -61,6 +61,7 @@ TYPE_PREFIXES = frozenset({"user", "feedback", "project", "reference"})
 # A table cell holding only a ``.md`` file's name (bare, in emphasis or in a code span).
 TABLE_CELL_NAME = re.compile(r"\|[ \t]*[*_]*`?([^|`\s*_][^|`\s]*\.md)`?[*_]*[ \t]*(?=\|)")
 
+
 @dataclass(frozen=True)
 class Target:
     """Where a link points. ``path`` is set for targets inside the tree."""
