@@ -1011,4 +1011,5 @@ def test_an_index_named_memory_md_in_lower_case_is_never_overwritten(tree_dir: P
     # without it, the index is offered as a new file
     (tree_dir / "memory.md").unlink()
     [missing] = [f for f in report(tree_dir).findings if f.code == "missing-index"]
-    assert missing.fix is not None and missing.fix["action"] == "create-index"
+    assert missing.fix is not None
+    assert missing.fix["action"] == "create-index"

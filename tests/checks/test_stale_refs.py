@@ -459,6 +459,26 @@ def test_a_session_s_id_on_a_line_citing_a_commit_is_no_commit(tmp_path: Path) -
     ]
 
 
+def test_a_deployment_s_or_a_version_s_id_beside_a_commit_is_no_commit(tmp_path: Path) -> None:
+    # "Prod = commit `125791e` (deployment `d0e72640`)", "Worker version `366460c2`", "content
+    # hash `3e197af6`": ids a host or a tool gives, labelled so, on lines naming a commit;
+    # a pull request's repository before "commit" names its history, not this one's
+    repo, kept, lost = commit_repo(tmp_path / "p")
+    body = (
+        f"Prod = commit **`{lost[:9]}`** (deployment `d0e72640`, build `5c6d7e8f`).\n"
+        f"Deployed commit {kept[:9]}; Worker version `366460c2` @ 16:24Z.\n"
+        "Fired once per content hash `3e197af6`, not per commit.\n"
+        "Found in agent-news#802 commit `686e4f43` on signals.ts.\n"
+        "Reverted in commit 4f2a91c0 after the deploy.\n"
+    )
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    found = findings(tree, "stale-refs", location=at(repo.path))
+    assert [(f.code, f.line, f.message.split("`")[1]) for f in found] == [
+        ("stale-commit-reference", 6, lost[:9]),
+        ("stale-commit-reference", 10, "4f2a91c0"),
+    ]
+
+
 def test_a_file_citing_only_other_repositories_hashes_is_skipped_with_the_reason(
     tmp_path: Path,
 ) -> None:

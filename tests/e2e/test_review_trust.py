@@ -147,7 +147,8 @@ def test_a_file_that_is_not_utf8_cannot_be_fixed_and_the_session_goes_on(tmp_pat
     term = review(tmp_path / "home", tree)
     first = term.expect("[q]uit: ")
     # the index's own bytes come first, for the user's judgment
-    assert "MEMORY.md:1" in first and "invalid UTF-8 byte 0xe9" in first
+    assert "MEMORY.md:1" in first
+    assert "invalid UTF-8 byte 0xe9" in first
     term.send("s")
     term.expect("[y]es / [n]o: ")  # dismiss it for good? no: only skip it now
     term.send("n")

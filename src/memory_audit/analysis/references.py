@@ -129,9 +129,10 @@ OTHER_REPOSITORY = compile_fast(
 )
 IN_NAMED = compile_fast(r"(?i)\b(?:in|from|on|at)\s+`?([\w.-]+)`?[,:]?\s+(?:commit|sha)")
 # "frontend-app commit 4f2a91c": a repository's name, hyphenated, dotted, snake_cased or in
-# backticks, right before "commit" claims that repository's history, not this one's.
+# backticks, right before "commit" claims that repository's history, not this one's (and so
+# does its pull request's: "agent-news#802 commit 686e4f43").
 NAMED_BEFORE = compile_fast(
-    r"(?i)(?:^|[\s(])(`[\w.-]+`|[a-z0-9]+(?:[._-][a-z0-9]+)+)\s+(?:commits?|sha)\b"
+    r"(?i)(?:^|[\s(])(`[\w.-]+`|[a-z0-9]+(?:[._-][a-z0-9]+)+)(?:#\d+)?\s+(?:commits?|sha)\b"
 )
 # "commit 3e9b2c1 in lite-installer", "(commit 5e6f7a8 в `infra`)": the repository
 # named right after the hash.
@@ -163,7 +164,13 @@ COMMIT_WORDS = frozenset(
 # "(session `0511c092`)": a session's id (the head of its UUID) on a line that also
 # mentions a commit, no hash of one.
 SESSION_BEFORE = re.compile(r"(?i)\bsession(?:[ _-]?id[\s:=#(`'\"]{1,4}|[\s(`'\"]{1,3})$")
-SESSION_WINDOW = 16  # characters before a hash read for the label: linear on a line of hashes
+LABEL_WINDOW = 24  # characters before a hash read for its label: linear on a line of hashes
+# "(deployment `d0e72640`, ...)", "Worker version `366460c2`", "content hash `3e197af6`": the
+# hash labelled right before it as another thing's id, on a line that also names a commit.
+OTHER_ID_BEFORE = re.compile(
+    r"(?i)\b(?:deploy(?:ment)?|version|build|digest|image|container|trace|request|"
+    r"content[ _-]hash|file[ _-]hash)(?:[ _-]?id)?[\s:=#(`'\"*]{1,4}$"
+)
 
 
 @dataclass(frozen=True)
@@ -527,8 +534,10 @@ def _hashes(number: int, text: str) -> Iterator[Reference]:
     seen: set[str] = set()
     for match in TOKEN.finditer(text):
         value = match.group(0).rstrip(".:")  # "commit abc1234:" / "... abc1234."
-        before = text[max(0, match.start() - SESSION_WINDOW) : match.start()]
+        before = text[max(0, match.start() - LABEL_WINDOW) : match.start()]
         if not HEX_WORD.fullmatch(value) or SESSION_BEFORE.search(before):
+            continue
+        if OTHER_ID_BEFORE.search(before):
             continue
         if value not in seen and re.search(r"[0-9]", value) and re.search("[a-f]", value):
             seen.add(value)

@@ -1,8 +1,8 @@
 """Index lines that point at a file by its name instead of a link.
 
 Many indexes write their pointers without link syntax: ``- `notes.md` — hook``,
-``- [notes.md] — hook``, ``- See `notes.md` — hook``, ``See `notes.md` for the details.``, ``- notes.md — hook``,
-or a table's rows led by the name (``| notes.md | hook |``).
+``- [notes.md] — hook``, ``- See `notes.md` — hook``, ``See `notes.md` for the details.``,
+``- notes.md — hook``, or a table's rows led by the name (``| notes.md | hook |``).
 Such a line has the pointer shape (issue 25, item 4): its leading content, after a list
 marker, emphasis and an optional ``See``/``See also``/``→``, is the name, and the rest is
 its hook. A line that names a file in the middle of a sentence is prose, whatever it names.
