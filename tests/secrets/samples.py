@@ -2519,3 +2519,13 @@ CASES["password-phrase"][1].extend(
         "password (`<password>`) goes in .env",
     ]
 )
+# --- a regular expression of alternatives in a code span: the rule takes one of them for a
+# value (``secret.*=``); the span around it says it is a pattern. A password written with a
+# bar in it is still one.
+CASES["password-phrase"][1].append(
+    "- A02 Crypto/Secret: hardcoded `api[_-]?key|password|secret.*=.*[\"'][^\"' ]{16,}`"
+)
+CASES["password-phrase"][0].append(("DB password: `secret.Kq7xP2mZ=9`", "secret.Kq7xP2mZ=9"))
+# --- a host's config naming a stored secret (Vercel's ``@name``), not its value
+CASES["generic-assignment"][1].append('    "VITE_SUPABASE_ANON_KEY": "@fernhill-supabase-anon-key"')
+CASES["generic-assignment"][0].append(('    "API_KEY": "@Kq7xP2mZ-r9wT4"', "@Kq7xP2mZ-r9wT4"))

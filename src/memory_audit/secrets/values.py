@@ -64,6 +64,9 @@ DISCLAIMER = (
 # credential helper's command): its value is elsewhere. Capitals, or lower case without
 # digits: ``$ecret99`` may be a password.
 SHELL_VARIABLE = re.compile(r"\$(?:[A-Z_][A-Z0-9_]*|[a-z_]+)")
+# ``"VITE_SUPABASE_ANON_KEY": "@supabase-anon-key"``: a stored secret's name a host's config
+# refers to (Vercel's ``@name`` references), not its value.
+SECRET_REFERENCE = re.compile(r"@[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+")
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
     r"|changeme|change[_-]me|redacted|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
@@ -602,6 +605,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _wmi_namespace(text, start, value)
         or _opens_no_system(text, start, value)
         or SHELL_VARIABLE.fullmatch(value)
+        or SECRET_REFERENCE.fullmatch(value)
     )
     if stand_in or rule.allowed(value) or public:
         return False
@@ -621,7 +625,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _cut_address(value, text, end)
         or _attribute_name(value, text, start, end)
         or ASSET_QUERY.fullmatch(value) is not None
-        or _a_pattern(value)
+        or _a_pattern(_code_span_around(text, start, end) or value)
     )
     if named or templated or named_hash or _compared(text, end):
         return False
@@ -630,11 +634,25 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     return not listed and _shaped(rule, text, start, end) and _in_context(text, start, end)
 
 
+def _code_span_around(text: str, start: int, end: int) -> str | None:
+    """The code span on the value's line that holds it (``api[_-]?key|secret.*=.*[^"' ]``
+    whose ``secret.*=`` a rule took for a value), or None."""
+    line_start = text.rfind("\n", 0, start) + 1
+    opening = text.rfind("`", line_start, start)
+    if opening < 0 or text.count("`", line_start, opening) % 2:
+        return None  # no backtick before it on its line, or the one before closes a span
+    closing = text.find("`", end)
+    if closing < 0 or "\n" in text[end:closing]:
+        return None
+    return text[opening + 1 : closing]
+
+
 def _a_pattern(value: str) -> bool:
     """A regular expression, ``^N\\d{2}L-`` (a case number's filter beside its type's
-    code): a class or a group, and one more piece (an anchor, a counted repeat, ``.*``)."""
-    if REGEX_CLASS.search(value) is None:
-        return False
+    code): a class, a group or alternatives, and one more piece (an anchor, a counted
+    repeat, ``.*``)."""
+    if REGEX_CLASS.search(value) is None and "|" not in value:
+        return False  # a class, a group or alternatives
     parts = len(REGEX_PARTS.findall(value)) + value.startswith("^") + value.endswith("$")
     return parts >= 2
 
