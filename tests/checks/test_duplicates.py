@@ -324,3 +324,21 @@ def test_the_survivor_is_the_newer_file_but_not_by_a_checkout_s_milliseconds(
 
     assert survivor_when(now, now + 0.004) == "a_email.md"  # a clone's milliseconds: by path
     assert survivor_when(now, now + 3600) == "b_email.md"  # an hour newer: the newer one
+
+
+def test_stubs_sharing_one_word_are_no_duplicates(tree_dir: Path) -> None:
+    # service notes scaffolded and never written: each says "Scaffolded." and no more; two
+    # that share a claim's words still pair
+    stubs = {
+        f"services/{n}.md": memory(n, description="Scaffolded.", body="Scaffolded.")
+        for n in ("auth", "billing")
+    }
+    claim = "Deploys run from the release branch."
+    files = {
+        **stubs,
+        "deploy.md": memory("deploy", description=claim, body=claim),
+        "release.md": memory("release", description=claim, body=claim),
+    }
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    found = findings(tree_dir, "duplicates")
+    assert [(f.path, f.related) for f in found] == [("release.md", ("deploy.md",))]

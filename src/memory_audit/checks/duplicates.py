@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from memory_audit.analysis.dated_series import series_key as dated_series_key
@@ -68,6 +68,11 @@ SHOWN_MEMBERS = 6
 SHOWN_WORDS = 5
 SHOWN_WORD_LENGTH = 40  # longer shared words are left out whole, never cut
 BOILERPLATE_FILES = 3  # a line in this many memories is a template, not a fact
+# Two memories that share one or two words state no same claim, however alike their vectors
+# (stubs whose whole text is "Scaffolded", fields of a template: judged false on the tuning
+# trees of round 22); a one-line rule's claim holds three words or more, and a note and its
+# twin in another language share what they name (a path, an address)
+MIN_SHARED = 3
 BOILERPLATE_LENGTH = 12  # shorter lines ("## Why", "---") are structure, kept either way
 DISTINGUISHING = re.compile(
     r"not to be confused|do(?:n't| not) confuse|different from|differs from|distinct from|"
@@ -92,6 +97,8 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     for left, right, score in similar_pairs(found, options.threshold):
         if not comparable(tree, memories[left], memories[right]):
             continue
+        if not _a_claim_shared(found.weighted[left].keys() & found.weighted[right].keys()):
+            continue  # stubs ("Scaffolded"), a template's fields: alike, but no claim shared
         key = series[left]
         if key is not None and key == series[right]:
             in_series.setdefault(key, []).append(score)  # a series, not a pair
@@ -99,6 +106,12 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             edges.append((score, left, right))
     yield from _series_findings(memories, series, in_series)
     yield from _clusters(tree, memories, (found, texts), edges)
+
+
+def _a_claim_shared(shared: Collection[str]) -> bool:
+    """Three words or more, or a path or an address (``D:/dev/fernhill-site`` in an English
+    note and its Chinese twin: what they name is the claim)."""
+    return len(shared) >= MIN_SHARED or any("/" in s or "@" in s for s in shared)
 
 
 def _clusters(
