@@ -141,6 +141,35 @@ def test_one_character_cut_short_is_damage_and_a_latin_1_question_is_not(tree_di
     assert found["b.md"].suggestion == "re-save the file as UTF-8"
 
 
+def test_a_legacy_code_page_before_a_question_mark_is_no_damage(tree_dir: Path) -> None:
+    # "Які?" in cp1251 is bytes ea b3 3f, the shape of a character cut short; the file's
+    # other letters are no UTF-8 at all: another encoding, re-saved as UTF-8
+    note = "---\nname: a\ndescription: d\ntype: project\n---\nДе ключі? Які? Усі тут.\n"
+    french = "---\nname: b\ndescription: d\ntype: project\n---\nD\u00e9j\u00e0\u201d? Voil\u00e0.\n"
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": note.encode("cp1251"),
+            "b.md": french.encode("cp1252"),
+        },
+    )
+    found = {f.path: f for f in findings(tree_dir, "frontmatter") if f.code == "not-utf8"}
+    assert found["a.md"].suggestion == "re-save the file as UTF-8"
+    assert found["b.md"].suggestion == "re-save the file as UTF-8"
+
+
+def test_the_bad_byte_is_named_at_its_place_in_a_file_with_a_byte_order_mark(
+    tree_dir: Path,
+) -> None:
+    text = b"\xef\xbb\xbf---\nname: a\ndescription: caf\xe9\ntype: project\n---\nbody\n"
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": text})
+    [found] = [f for f in findings(tree_dir, "frontmatter") if f.code == "not-utf8"]
+    offset = text.index(b"\xe9")
+    assert found.message.startswith(f"invalid UTF-8 byte 0xe9 at offset {offset}")
+    assert found.line == 3
+
+
 def test_many_files_damaged_alike_are_one_finding(tree_dir: Path) -> None:
     # 76 files of one tree damaged by what wrote them: one cause, one finding listing them;
     # a file's frontmatter broken by the damage is not a second problem
@@ -170,6 +199,23 @@ def test_an_index_that_is_no_utf8_is_reported_and_still_checked(tree_dir: Path) 
     write_tree(tree_dir, {"MEMORY.md": text.encode("gbk"), "a.md": memory("a")})
     found = codes(findings(tree_dir, "index-drift"))
     assert found == [("not-utf8", "MEMORY.md", 1), ("broken-index-link", "MEMORY.md", 3)]
+
+
+def test_files_that_are_no_utf8_are_grouped_within_their_dimension(tree_dir: Path) -> None:
+    # the index's bytes are index-drift's, the topic files' frontmatter's: dismissing one
+    # never hides the other
+    latin = "---\nname: {n}\ndescription: caf\xe9\ntype: project\n---\nbody\n"
+    files: dict[str, str | bytes] = {
+        f"{n}.md": latin.format(n=n).encode("latin-1") for n in ("a", "b", "c", "d")
+    }
+    pointers = "".join(f"- [{n}]({n}.md) - about {n}\n" for n in "abcd")
+    files["MEMORY.md"] = ("# Caf\xe9\n" + pointers).encode("latin-1")
+    write_tree(tree_dir, files)
+    found = [f for f in report(tree_dir).findings if f.code == "not-utf8"]
+    assert sorted((f.dimension, f.path, len(f.related)) for f in found) == [
+        ("frontmatter", "a.md", 3),
+        ("index-drift", "MEMORY.md", 0),
+    ]
 
 
 def test_crlf_and_bom_parse_like_plain_files(tree_dir: Path) -> None:

@@ -177,14 +177,15 @@ def _one_report_of_undecodable_files(findings: list[Finding]) -> list[Finding]:
     """Files that are no UTF-8 for one cause are one finding past ``UNDECODABLE_FLOOD`` of
     them (what writes them; a held-out tree had 76 files damaged alike, one finding each),
     where the first one's stood, listing them all; the cause is told by the advice (another
-    encoding, or characters cut short). A file whose characters were cut short has no
-    frontmatter finding of its own: its block broke with the damage, which the restore the
-    damage finding asks for mends (on that tree, a quote lost with a character's last byte)."""
+    encoding, or characters cut short), each dimension's apart. A file whose characters were
+    cut short has no ``unparseable-frontmatter`` of its own: its block broke with the damage,
+    which the restore the damage finding asks for mends (on that tree, a quote lost with a
+    character's last byte)."""
     bad = [f for f in findings if f.code == "not-utf8"]
     damaged = {f.path for f in bad if f.suggestion == DAMAGED_UTF8}
-    causes: dict[str | None, list[Finding]] = {}
+    causes: dict[tuple[str, str | None], list[Finding]] = {}
     for f in bad:
-        causes.setdefault(f.suggestion, []).append(f)
+        causes.setdefault((f.dimension, f.suggestion), []).append(f)
     replaced: dict[int, Finding | None] = {}
     for group in causes.values():
         if len(group) <= UNDECODABLE_FLOOD:
@@ -196,7 +197,8 @@ def _one_report_of_undecodable_files(findings: list[Finding]) -> list[Finding]:
             message=f"{len(group)} files are no valid UTF-8 ({listed(paths, SHOWN_UNDECODABLE)});"
             f" the first, line {first.line}: {first.message}",
             related=tuple(paths[1:]),
-            fingerprint=fingerprint(first.dimension, first.code, first.path, "files"),
+            # one cause: the same whichever file sorts first as files come and go
+            fingerprint=fingerprint(first.dimension, first.code, "", f"files:{first.suggestion}"),
         )
     kept: list[Finding] = []
     for f in findings:

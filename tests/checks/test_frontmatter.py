@@ -504,3 +504,31 @@ def test_a_folder_named_by_a_project_it_is_not_inside_keeps_its_lapses(tmp_path:
         ("no-frontmatter", "plan.md"),
         ("no-frontmatter", "spec.md"),
     ]
+
+
+def test_a_folder_kept_out_by_claude_md_is_not_read_by_it(tmp_path: Path) -> None:
+    # "do not commit `.claude/memory/`", "lint excludes .claude/memory/*.md": the folder is
+    # named, but not as what sessions read
+    for line in (
+        "Do not commit `.claude/memory/`: it is git-ignored scratch.",
+        "Lint excludes .claude/memory/*.md from the checks.",
+    ):
+        project = tmp_path / str(abs(hash(line)))
+        write_tree(project, {"CLAUDE.md": f"# Rules\n\n{line}\n"})
+        tree = write_tree(project / ".claude" / "memory", READ_BY_PATH)
+        found = findings(tree, "frontmatter", location=ProjectLocation(project_path=project))
+        assert sorted(f.path for f in found) == ["algorithms/one.md", "plan.md", "spec.md"], line
+
+
+def test_a_one_file_sub_folder_of_documents_stays_one_finding_when_read_by_path(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "project"
+    write_tree(project, {"CLAUDE.md": "Our memory lives in `.claude/memory/`; read it first.\n"})
+    files = {k: v for k, v in READ_BY_PATH.items() if k not in {"algorithms/two.md"}}
+    files = {k: v for k, v in files.items() if k != "algorithms/three.md"}
+    tree = write_tree(project / ".claude" / "memory", files)
+    alone = findings(tree, "frontmatter")
+    found = findings(tree, "frontmatter", location=ProjectLocation(project_path=project))
+    group = [f for f in alone if f.path == "algorithms/one.md"]
+    assert [f.path for f in found] == [f.path for f in group]

@@ -905,3 +905,20 @@ def test_a_caption_under_the_title_is_the_index_saying_what_it_is(tree_dir: Path
     assert "inline-content" in [
         f.code for f in findings(tree_dir, "index-budget", options=ANY_SIZE)
     ]
+
+
+def test_inline_content_of_a_small_index_near_its_200_lines_is_still_a_finding(
+    tree_dir: Path,
+) -> None:
+    # 193 short lines and 40 of facts: few characters, but the lines a cut counts
+    facts = "".join(f"Fact {n}: the nightly job {n} runs at 0{n % 10}:00.\n" for n in range(40))
+    files = {f"n{i:03}.md": memory(f"n{i:03}") for i in range(150)}
+    text = (
+        "# Index\n\n" + facts + "\n" + "".join(f"- [N{i}](n{i:03}.md) — n{i}\n" for i in range(150))
+    )
+    write_tree(tree_dir, {"MEMORY.md": text, **files})
+    assert len(text.splitlines()) > 150
+    assert len(text) < 10_000
+    found = [f.code for f in findings(tree_dir, "index-budget")]
+    assert "near-budget" in found
+    assert "inline-content" in found

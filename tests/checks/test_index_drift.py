@@ -1013,3 +1013,12 @@ def test_an_index_named_memory_md_in_lower_case_is_never_overwritten(tree_dir: P
     [missing] = [f for f in report(tree_dir).findings if f.code == "missing-index"]
     assert missing.fix is not None
     assert missing.fix["action"] == "create-index"
+
+
+def test_a_memory_named_memory_md_beside_the_index_is_a_memory(tree_dir: Path) -> None:
+    # beside a MEMORY.md (on Linux a file of its own) memory.md is a memory like any other
+    text = memory("memory", type="wrongtype", body="See [gone](gone.md).")
+    write_tree(tree_dir, {"MEMORY.md": index("memory.md"), "memory.md": text})
+    found = {(f.code, f.path) for f in report(tree_dir).findings}
+    assert ("invalid-type", "memory.md") in found
+    assert ("broken-link", "memory.md") in found

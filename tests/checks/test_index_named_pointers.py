@@ -161,3 +161,11 @@ def test_a_line_listing_several_files_by_name_has_no_hook_to_shorten(tree_dir: P
     text = f"# Index\n> See: {names}, and the notes on the nightly rebuild of the staging box\n"
     named_tree(tree_dir, text)
     assert findings(tree_dir, "index-budget") == []
+
+
+def test_a_heading_linking_two_files_is_no_line_to_split(tree_dir: Path) -> None:
+    text = "# Index\n\n## [Auth](auth.md) and [Sessions](sessions.md)\nLogins and cookies.\n"
+    write_tree(tree_dir, {"MEMORY.md": text, "auth.md": memory("auth"), "sessions.md": memory("s")})
+    found = findings(tree_dir, "index-budget", "orphans", options=ANY_SIZE)
+    assert "several-links" not in [f.code for f in found]
+    assert "orphan-candidate" not in [f.code for f in found]

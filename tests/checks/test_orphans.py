@@ -670,3 +670,16 @@ def test_a_table_of_bare_file_names_in_a_reached_memory_leads_to_them(tree_dir: 
         "reflections/unlisted.md",
         "reflections/what-is-my-core-job.md",
     ]
+
+
+def test_a_table_keeps_the_underscores_of_the_names_it_lists(tree_dir: Path) -> None:
+    # `_index.md` is the table's; `index.md`, listed nowhere, is the orphan
+    table = "| File | What |\n|---|---|\n| _index.md | the hub's own list |\n"
+    files = {
+        "MEMORY.md": index("hub.md"),
+        "hub.md": memory("hub", body=table),
+        "_index.md": memory("underscored"),
+        "index.md": memory("plain"),
+    }
+    write_tree(tree_dir, files)
+    assert codes(findings(tree_dir, "orphans")) == [("orphan-candidate", "index.md", None)]

@@ -465,17 +465,20 @@ def test_a_deployment_s_or_a_version_s_id_beside_a_commit_is_no_commit(tmp_path:
     # a pull request's repository before "commit" names its history, not this one's
     repo, kept, lost = commit_repo(tmp_path / "p")
     body = (
-        f"Prod = commit **`{lost[:9]}`** (deployment `d0e72640`, build `5c6d7e8f`).\n"
+        f"Prod = commit **`{lost[:9]}`** (deployment `d0e72640`, buildId `5c6d7e8f`).\n"
         f"Deployed commit {kept[:9]}; Worker version `366460c2` @ 16:24Z.\n"
         "Fired once per content hash `3e197af6`, not per commit.\n"
         "Found in agent-news#802 commit `686e4f43` on signals.ts.\n"
         "Reverted in commit 4f2a91c0 after the deploy.\n"
+        # a build named by its hash is often the commit's: still checked
+        "Rolled back the commit to build 5b6c7d8e.\n"
     )
     tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
     found = findings(tree, "stale-refs", location=at(repo.path))
     assert [(f.code, f.line, f.message.split("`")[1]) for f in found] == [
         ("stale-commit-reference", 6, lost[:9]),
         ("stale-commit-reference", 10, "4f2a91c0"),
+        ("stale-commit-reference", 11, "5b6c7d8e"),
     ]
 
 

@@ -154,6 +154,8 @@ def _several_links(dimension: str, index: Index) -> Iterator[Finding]:
         pointed.setdefault(_normal(entry.target), set()).add(entry.line)
     several: list[tuple[IndexEntry, list[str]]] = []  # a line, and the files it adds
     for entry in index.entries:
+        if entry.kind is LineKind.HEADING:
+            continue  # a section's title that links its files: no pointer line to split
         own = _normal(entry.target)
         unpointed = [
             _normal(link.target)

@@ -33,9 +33,10 @@ def folder_without_blocks(bare: int, memories: list[MemoryFile]) -> bool:
 
 
 def bare_findings(
-    dimension: str, bare: list[MemoryFile], memories: list[MemoryFile]
+    dimension: str, bare: list[MemoryFile], memories: list[MemoryFile], groups_only: bool = False
 ) -> Iterator[Finding]:
-    """A finding per file without frontmatter, or one per series or folder they make."""
+    """A finding per file without frontmatter, or one per series or folder they make
+    (``groups_only``: the series and folders alone, no file's own)."""
     grouped: set[str] = set()
     for name, files in sorted(dated_series(bare, memories).items()):
         grouped.update(m.path for m in files)
@@ -48,7 +49,8 @@ def bare_findings(
         yield _group(
             dimension, files, f"folder:{folder}", _folder_message(folder, files), FOLDER_SUGGESTION
         )
-    yield from (_no_frontmatter(dimension, memory) for memory in bare if memory.path not in grouped)
+    if not groups_only:
+        yield from (_no_frontmatter(dimension, m) for m in bare if m.path not in grouped)
 
 
 def _series_message(name: str, files: list[MemoryFile]) -> str:

@@ -168,7 +168,7 @@ LABEL_WINDOW = 24  # characters before a hash read for its label: linear on a li
 # "(deployment `d0e72640`, ...)", "Worker version `366460c2`", "content hash `3e197af6`": the
 # hash labelled right before it as another thing's id, on a line that also names a commit.
 OTHER_ID_BEFORE = re.compile(
-    r"(?i)\b(?:deploy(?:ment)?|version|build|digest|image|container|trace|request|"
+    r"(?i)\b(?:deploy(?:ment)?|version|build[ _-]?id|digest|image|container|trace|request|"
     r"content[ _-]hash|file[ _-]hash)(?:[ _-]?id)?[\s:=#(`'\"*]{1,4}$"
 )
 

@@ -229,13 +229,10 @@ def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
         # session, or read from there, it is found by no description (the folder's question
         # above counts it still)
         lapses = [m for m in bare if m.path not in tree.instruction_named]
-        found = bare_findings(ID, lapses, tree.memories)
-        if instructed:
-            # nor any file of a repository's folder the project's CLAUDE.md reads by path;
-            # a series or sub-folder of another kind stays one finding: it names once the
-            # files no session saved, which orphans would otherwise list one by one
-            found = (f for f in found if f.related)
-        yield from found
+        # nor any file of a repository's folder the project's CLAUDE.md reads by path; a
+        # series or sub-folder of another kind stays one finding: it names once the files
+        # no session saved, which orphans would otherwise list one by one
+        yield from bare_findings(ID, lapses, tree.memories, groups_only=instructed)
 
 
 def _fields(

@@ -30,7 +30,8 @@ to every session.
   pointer-only index keeps knowledge in topic files (docs/dimensions.md,
   "The memory model"). A problem when the index is over its budget (moving it out
   brings entries back into view), a suggestion below it, and none in an index under
-  10,000 characters (facts kept there on purpose cost a session little): near the limit,
+  ``small_index_chars`` (10,000) characters and ``warn_lines`` lines (facts kept there on
+  purpose cost a session little): near the limit,
   ``near-budget`` is the finding (a preamble, a legend or conventions kept on purpose
   cost little room); a line or two of prose under the title that says what the index is
   (its caption: ``Index of persistent memories. One line per file.``) is none;
@@ -38,8 +39,9 @@ to every session.
   it belongs in the project's ``.claude/rules/`` (or ``~/.claude/rules/`` when it
   holds in every project), the always-loaded rules layer (more than
   three: one finding listing their lines);
-- ``long-hook``: a hook over ``max_hook_chars`` (150), in an index of 10,000 characters or
-  more (below that, the whole index costs a session little whatever its hooks);
+- ``long-hook``: a hook over ``max_hook_chars`` (150), in an index of ``small_index_chars``
+  (10,000) characters or more, or past ``warn_lines`` (below that, the whole index costs a
+  session little whatever its hooks);
 - ``several-links``: an index line pointing at more than one file (several such lines: one
   finding naming them, and the files that want a line of their own);
 - ``past-recall-cap``: Claude Code's recall scan lists MEMORY.md, then memories
@@ -170,7 +172,8 @@ def _findings(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         max_hook_chars=options.max_hook_chars,
         named=named,
         pointing=pointing,
-        hooks_cost=load.chars >= options.small_index_chars,
+        # near the 200 lines, a small index's lines cost room too
+        hooks_cost=load.chars >= options.small_index_chars or load.lines > options.warn_lines,
         tables=index_tables(
             index.lines, tree.files, index.markdown.code_lines, {p.line for p in named}
         ),

@@ -74,15 +74,19 @@ def listed_kind(path: str, walked: FileKind, recap_globs: Sequence[str]) -> File
     name = path.rsplit("/", 1)[-1]
     if walked is not FileKind.MEMORY or path == INDEX_NAME:
         return walked
-    if name.lower() in NOT_MEMORY_NAMES or _index_by_another_case(path):
+    if name.lower() in NOT_MEMORY_NAMES:
         return FileKind.NOT_MEMORY
     if any(fnmatchcase(name, glob) for glob in recap_globs):
         return FileKind.RECAP
     return walked
 
 
-def _index_by_another_case(path: str) -> bool:
-    """``memory.md`` at the folder's top: its index, named in another case."""
+INDEX_CASE_REASON = "the folder's index under another case: no memory of its own"
+
+
+def index_by_another_case(path: str) -> bool:
+    """``memory.md`` at the folder's top: its index, named in another case, when the folder
+    has no MEMORY.md (beside one, on Linux, it is a memory of its own)."""
     return path != INDEX_NAME and path.lower() == INDEX_NAME.lower()
 
 
@@ -91,8 +95,6 @@ def not_memory_reason(path: str, text: str) -> str | None:
     reason = NOT_MEMORY_NAMES.get(path.rsplit("/", 1)[-1].lower())
     if reason is not None:
         return reason
-    if _index_by_another_case(path):
-        return "the folder's index under another case: no memory of its own"
     body = text.strip()
     if body.startswith(OPENSSL_SALTED):
         return "encrypted: openssl / transcrypt"

@@ -33,7 +33,12 @@ MAX_BYTES = 256 * 1024
 RUNNABLE_FOLDERS = ("agents", "skills")  # what a memory links that Claude Code runs
 # A folder named by its path with the trailing slash (``.claude/memory/`` in "this file plus
 # `.claude/memory/` are the project's instructions"); not inside a longer path or an address.
-FOLDER_NAMED = re.compile(r"(?<![\w./:-])((?:[\w.-]+/)+)(?![\w.-])")
+FOLDER_NAMED = re.compile(r"(?<![\w./:-])((?:[\w.-]+/)+)(?![\w.*-])")
+# A line that names the folder to keep it out ("do not commit `.claude/memory/`", "lint
+# excludes it"): no word that sessions read it.
+FOLDER_KEPT_OUT = re.compile(
+    r"(?i)\b(?:do not|don't|never|ignored?|exclude[sd]?|excluding|git-?ignored|gitignore)\b"
+)
 
 
 def instruction_files(root: Path, project: Path | None) -> list[Path]:
@@ -105,7 +110,10 @@ def paths_in(path: Path) -> OutsidePaths:
     ]
     imported = tuple(_imported(lines, document.code_lines))
     folders = frozenset(
-        os.path.normpath(found.group(1)) for found in FOLDER_NAMED.finditer(result.text)
+        os.path.normpath(found.group(1))
+        for line in lines
+        if "/" in line and not FOLDER_KEPT_OUT.search(line)
+        for found in FOLDER_NAMED.finditer(line)
     )
     return OutsidePaths((*linked, *imported), imported, folders)
 

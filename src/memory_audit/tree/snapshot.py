@@ -18,7 +18,13 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from memory_audit.errors import describe
-from memory_audit.tree.file_kinds import DEFAULT_RECAP_GLOBS, listed_kind, not_memory_reason
+from memory_audit.tree.file_kinds import (
+    DEFAULT_RECAP_GLOBS,
+    INDEX_CASE_REASON,
+    index_by_another_case,
+    listed_kind,
+    not_memory_reason,
+)
 from memory_audit.tree.index_file import INDEX_NAME, Index, IndexLink, parse_index
 from memory_audit.tree.index_names import NamedPointer
 from memory_audit.tree.load_budget import LoadedIndex, load_index
@@ -58,8 +64,9 @@ GOVERNED_MARKERS = ("scope", "relevance")
 TYPE_PREFIXES = frozenset({"user", "feedback", "project", "reference"})
 
 
-# A table cell holding only a ``.md`` file's name (bare, in emphasis or in a code span).
-TABLE_CELL_NAME = re.compile(r"\|[ \t]*[*_]*`?([^|`\s*_][^|`\s]*\.md)`?[*_]*[ \t]*(?=\|)")
+# A table cell holding only a ``.md`` file's name (bare, in bold or in a code span; an
+# underscore is the name's: ``_index.md``).
+TABLE_CELL_NAME = re.compile(r"\|[ \t]*\**`?([^|`\s*][^|`\s]*\.md)`?\**[ \t]*(?=\|)")
 
 
 @dataclass(frozen=True)
@@ -105,7 +112,10 @@ class MemoryTree:
         for memory in self.files.values():
             if memory.listed_kind is not FileKind.NOT_MEMORY:
                 continue
-            found[memory.path] = not_memory_reason(memory.path, memory.joined) or ""
+            reason = not_memory_reason(memory.path, memory.joined)
+            if reason is None and index_by_another_case(memory.path):
+                reason = INDEX_CASE_REASON
+            found[memory.path] = reason or ""
         return dict(sorted(found.items()))
 
     def of_kind(self, *kinds: FileKind) -> list[MemoryFile]:
@@ -647,7 +657,9 @@ def load_tree(
             elif result.text is None:
                 unread[candidate.path] = result.problems
             else:
-                files[candidate.path] = _memory_file(candidate, result, recap_globs)
+                files[candidate.path] = _memory_file(
+                    candidate, result, recap_globs, listing.index is not None
+                )
         except Exception as exc:  # a reader's bug: this file's error entry, not the tree's
             errors.append(ReadError(candidate.path, unreadable(exc)))
     index_problems: list[FileProblem] = []
@@ -681,12 +693,14 @@ def unreadable(exc: Exception) -> str:
 
 
 def _memory_file(
-    candidate: Candidate, result: ReadResult, recap_globs: Sequence[str]
+    candidate: Candidate, result: ReadResult, recap_globs: Sequence[str], index_present: bool
 ) -> MemoryFile:
     text = result.text or ""
     kind = listed_kind(candidate.path, candidate.kind, recap_globs)
     if kind is FileKind.MEMORY and not_memory_reason(candidate.path, text):
         kind = FileKind.NOT_MEMORY
+    elif kind is FileKind.MEMORY and not index_present and index_by_another_case(candidate.path):
+        kind = FileKind.NOT_MEMORY  # the index, in another case
     return parse_memory_file(candidate.path, kind, text, result.size, result.mtime, result.problems)
 
 

@@ -13,6 +13,7 @@ Rules that hold here so nothing above has to think about them:
 
 from __future__ import annotations
 
+import codecs
 import errno
 import os
 import re
@@ -242,14 +243,17 @@ def _decode(data: bytes, mtime: float, line_bytes: bool) -> ReadResult:
         text = data.decode("utf-8-sig")
         problems: tuple[FileProblem, ...] = ()
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
+        # utf-8-sig counts from after a byte order mark: the offset in the file is past it
+        start = exc.start + (3 if data.startswith(codecs.BOM_UTF8) else 0)
+        line = data.count(b"\n", 0, start) + 1
         text = data.decode("utf-8-sig", errors="replace")
-        problems = (_not_utf8(data, exc.start, line, text),)
+        problems = (_not_utf8(data, start, line, text),)
     return _result(text, data, mtime, problems, line_bytes)
 
 
 # A character of three or four bytes cut after its first continuation byte, a ``?`` in its
-# last byte's place: no legacy encoding writes that (GBK's second bytes are never ``?``).
+# last byte's place (a legacy code page may write these bytes too, before a question mark:
+# only when every bad spot has this shape is it damage).
 CUT_SHORT = re.compile(rb"(?:[\xe0-\xef][\x80-\xbf]|[\xf0-\xf4][\x80-\xbf]{1,2})\?")
 DAMAGED_UTF8 = (
     "restore the file from history, or rewrite the damaged lines; make what wrote it write"
@@ -266,7 +270,10 @@ def _not_utf8(data: bytes, offset: int, line: int, text: str) -> FileProblem:
     where = f"invalid UTF-8 byte 0x{data[offset]:02x} at offset {offset}"
     damaged = text.count("\ufffd")
     whole = len(text) - len(text.encode("ascii", "ignore")) - damaged
-    if whole < damaged and CUT_SHORT.search(data) is None:
+    # every bad spot cut short so: damage too, though the text has few characters beyond
+    # ASCII (a single one); in cp1251 or cp1252 text a letter pair before a "?" is chance
+    cut_short = len(CUT_SHORT.findall(data)) if whole < damaged else 0
+    if whole < damaged and cut_short < damaged:
         return FileProblem("not-utf8", where, line)
     return FileProblem(
         "not-utf8",
