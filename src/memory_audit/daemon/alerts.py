@@ -32,6 +32,7 @@ from memory_audit.secrets.published import chosen_values
 from memory_audit.secrets.repeats import RULE as REPEAT
 from memory_audit.secrets.retired import retired_marker
 from memory_audit.secrets.scanner import Scanner, SecretMatch, marked
+from memory_audit.secrets.test_passwords import a_test_password
 from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex, load_index
@@ -89,6 +90,8 @@ class FileScan:
     # values the file records as no longer valid (``old password``, ``revoked``): suggestions
     # in the audit, so no alert
     retired: frozenset[str] = frozenset()
+    # test or demo passwords by their own words (``demo1234``): suggestions, no alert
+    tests: frozenset[str] = frozenset()
 
 
 def scan_file(
@@ -120,6 +123,11 @@ def scan_file(
         for m in (*matches, *repeats)
         if retired_marker(result.text, m.start, m.end) is not None
     )
+    tests = frozenset(
+        m.value_fingerprint
+        for m in (*matches, *repeats)
+        if a_test_password(result.text, m.start, m.end, m.line)
+    )
     # One name a line, without ".md" (as the audit reads names: secrets/boundary.py).
     names = tuple(scanner.scan("\n".join(p.removesuffix(".md") for p in rel.split("/"))))
     # A name that is not UTF-8 is shown (and keyed, and stored) as its escaped bytes.
@@ -136,6 +144,7 @@ def scan_file(
         chosen=chosen,
         repeats=repeats,
         retired=retired,
+        tests=tests,
     )
 
 
@@ -186,8 +195,9 @@ def alerts_for(scan: FileScan, state: State, ignored: frozenset[str]) -> list[Al
 
 def _a_suggestion(scan: FileScan, matches: list[SecretMatch], ignored: frozenset[str]) -> bool:
     """Whether the value is one the audit does not count as a problem: marked as a false
-    positive, published by the tree's repository, or recorded here as no longer valid."""
-    if matches[0].value_fingerprint in scan.retired:
+    positive, published by the tree's repository, recorded here as no longer valid, or a
+    test or demo password by its own words."""
+    if matches[0].value_fingerprint in scan.retired | scan.tests:
         return True
     return any(marked(m, ignored) or m.fingerprint in scan.published for m in matches)
 

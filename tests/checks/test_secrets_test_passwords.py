@@ -1,0 +1,41 @@
+"""A password whose own words make it a test or demo account's (``demo1234``, ``Test1234!``)
+is a suggestion; a chosen password, or a test word's on a note that places its system in
+production, stays a problem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_audit.checks.secrets import Options
+from tests.harness import findings, index, memory, write_tree
+
+
+def _levels(tmp_path: Path, body: str) -> list[tuple[str, str]]:
+    tree = write_tree(
+        tmp_path / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)}
+    )
+    options = {"secrets": Options(state_dir=str(tmp_path / "state"))}
+    found = findings(tree, "secrets", options=options)
+    return sorted((str(f.level), f.message.split("; ", 1)[-1]) for f in found)
+
+
+def test_a_local_fixture_s_test_password_is_a_suggestion(tmp_path: Path) -> None:
+    body = "Seeded users on localhost (all password: `Test1234!`):\n- admin@fernhill.test\n"
+    [(level, said)] = _levels(tmp_path, body)
+    assert level == "suggestion"
+    assert said == "a test or demo account's password by its own words"
+
+
+def test_a_demo_word_password_of_a_dev_login_is_a_suggestion(tmp_path: Path) -> None:
+    body = "DB local has admin `showcase@dev.local` / `demo1234` for the fixtures.\n"
+    assert [level for level, _ in _levels(tmp_path, body)] == ["suggestion"]
+
+
+def test_a_chosen_password_stays_a_problem(tmp_path: Path) -> None:
+    body = "Seeded users on localhost (all password: `Test-Kq7x!mZ2`):\n- admin@fernhill.test\n"
+    assert [level for level, _ in _levels(tmp_path, body)] == ["problem"]
+
+
+def test_a_test_word_password_in_production_stays_a_problem(tmp_path: Path) -> None:
+    body = "Production admin login (all password: `Test1234!`) on the prod server.\n"
+    assert [level for level, _ in _levels(tmp_path, body)] == ["problem"]
