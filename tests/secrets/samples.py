@@ -2529,3 +2529,12 @@ CASES["password-phrase"][0].append(("DB password: `secret.Kq7xP2mZ=9`", "secret.
 # --- a host's config naming a stored secret (Vercel's ``@name``), not its value
 CASES["generic-assignment"][1].append('    "VITE_SUPABASE_ANON_KEY": "@fernhill-supabase-anon-key"')
 CASES["generic-assignment"][0].append(('    "API_KEY": "@Kq7xP2mZ-r9wT4"', "@Kq7xP2mZ-r9wT4"))
+# --- two labels of one family, alike in their ends (``+corr``): a method's variants, not a
+# login and its password; a password that merely ends like its login still counts
+CASES["backticked-pair"][1].extend(
+    [
+        "Methods: `PHL1+corr` / `GHLOW2+corr` in the tables",
+        "Sessions were split into `ssh_eu-west` / `ssh_us-east` by region",
+    ]
+)
+CASES["backticked-pair"][0].append(("- DB: `dbuser` / `Kq7x+corr9`", "Kq7x+corr9"))

@@ -1238,7 +1238,11 @@ def _paired_names(text: str, start: int, value: str) -> bool:
     # (`` `active`/`NRestarts=0` ``, a service's state and its count) is a setting beside
     # whatever stands before it; a constant's name is a name in code too
     # (`` `R2_BUCKET`/`R2RawCaptureConfig` ``)
-    named_alike = _siblings(login.group(1), value) or _code_field(value)
+    named_alike = (
+        _siblings(login.group(1), value)
+        or _suffix_siblings(login.group(1), value)
+        or _code_field(value)
+    )
     if not named_alike:
         first_name = _code_name(login.group(1)) or VARIABLE_NAME.match(login.group(1)) is not None
         if not (first_name and _code_name(_unglobbed(_unassigned(value)))):
@@ -1274,6 +1278,24 @@ def _siblings(first: str, value: str) -> bool:
         return False
     rest_first, rest_value = first[cut:], value[cut:]
     return rest_first.isalpha() and rest_value.isalpha() and (rest_first + rest_value).isascii()
+
+
+def _suffix_siblings(first: str, value: str) -> bool:
+    """`` `PHL1+corr` / `GHLOW2+corr` ``: two names that end alike (a ``+``, ``-``, ``_`` or
+    ``.`` and three characters at least) after heads of letters and digits: one family's
+    labels (methods, variants), not a login and its password."""
+    cut = next(
+        (
+            n
+            for n, c in enumerate(first)
+            if c in "+-_." and len(first) - n >= 4 and value.endswith(first[n:])
+        ),
+        None,
+    )
+    if cut is None:
+        return False
+    head_first, head_value = first[:cut], value[: len(value) - (len(first) - cut)]
+    return bool(head_first and head_value) and (head_first + head_value).isalnum()
 
 
 def _code_field(value: str) -> bool:
