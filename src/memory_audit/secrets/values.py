@@ -1282,13 +1282,17 @@ def _siblings(first: str, value: str) -> bool:
 
 def _suffix_siblings(first: str, value: str) -> bool:
     """`` `PHL1+corr` / `GHLOW2+corr` ``: two names that end alike (a ``+``, ``-``, ``_`` or
-    ``.`` and three characters at least) after heads of letters and digits: one family's
-    labels (methods, variants), not a login and its password."""
+    ``.`` and three letters at least) after heads of letters and digits: one family's
+    labels (methods, variants), not a login and its password; two passwords that end alike
+    in digits or symbols (``..._2026!``) are two passwords."""
     cut = next(
         (
             n
             for n, c in enumerate(first)
-            if c in "+-_." and len(first) - n >= 4 and value.endswith(first[n:])
+            if c in "+-_."
+            and len(first) - n >= 4
+            and first[n + 1 :].isalpha()
+            and value.endswith(first[n:])
         ),
         None,
     )
