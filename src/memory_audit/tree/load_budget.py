@@ -29,6 +29,9 @@ from memory_audit.tree.frontmatter_block import JS_SPACE, split_block
 
 LINE_LIMIT = 200
 CHAR_LIMIT = 25_000
+# An index under this many characters (two fifths of CHAR_LIMIT) costs a session little
+# whatever its hooks and the facts kept in it (index-budget's default, descriptions' bound).
+SMALL_INDEX_CHARS = 10_000
 SHOWN_CHARS = 80
 NEWLINE = re.compile("\n")
 ADVICE = "Keep index entries to one line under ~200 chars; move detail into topic files."
