@@ -305,18 +305,23 @@ def _one_a_line(places: list[Place]) -> list[Place]:
     return list(lines.values())
 
 
+def _as_suggestion(finding: Finding, message: str, suggestion: str) -> Finding:
+    """The finding as a suggestion, with what the audit knows of its value and the advice
+    that follows from it (published, handed out, retired, a test account's)."""
+    return replace(finding, level=Level.SUGGESTION.value, message=message, suggestion=suggestion)
+
+
 def as_published(finding: Finding, tracked: str | None) -> Finding:
     """A value the project's repository also publishes (``tracked``, a file it tracks): a
     suggestion, since redacting the memory's copy alone changes nothing."""
     if tracked is None:
         return finding
-    return replace(
+    return _as_suggestion(
         finding,
-        level=Level.SUGGESTION.value,
-        message=f"{finding.message}; the repository publishes this value in {tracked}",
+        f"{finding.message}; the repository publishes this value in {tracked}",
         # A demo account can be live too (seeded into the production project): what decides
         # is whether the value opens a deployed system, not whether it is a demo's.
-        suggestion=f"if it opens a deployed system (a demo account on a live site too), change"
+        f"if it opens a deployed system (a demo account on a live site too), change"
         f" it there: {tracked} makes it public; if it opens nothing deployed (a local demo, a"
         " seed for tests), mark it as a false positive",
     )
@@ -341,11 +346,10 @@ def as_handed_out_demo(finding: Finding, tracked: str) -> Finding:
     """A demo login the project's README hands out to its users: a suggestion, since its
     owner publishes it on purpose; only an account that can do more than a demo should
     needs changing."""
-    return replace(
+    return _as_suggestion(
         finding,
-        level=Level.SUGGESTION.value,
-        message=f"{finding.message}; {tracked} hands this demo login out",
-        suggestion="if the demo account is meant to be public, mark it as a false positive;"
+        f"{finding.message}; {tracked} hands this demo login out",
+        "if the demo account is meant to be public, mark it as a false positive;"
         f" if it can do more than a demo should, change it on the live site ({tracked}"
         " makes it public)",
     )
@@ -371,11 +375,10 @@ def as_test_password(finding: Finding, where: str | None) -> Finding:
     problem."""
     if where is None:
         return finding
-    return replace(
+    return _as_suggestion(
         finding,
-        level=Level.SUGGESTION.value,
-        message=f"{finding.message}; a test or demo account's password by its own words",
-        suggestion="if it opens only a local or test system, mark it as a false positive; if a"
+        f"{finding.message}; a test or demo account's password by its own words",
+        "if it opens only a local or test system, mark it as a false positive; if a"
         " deployed system uses it too, change it there, then redact",
     )
 
@@ -387,11 +390,10 @@ def as_retired(finding: Finding, retired: tuple[str, str] | None) -> Finding:
     if retired is None:
         return finding
     where, marker = retired
-    return replace(
+    return _as_suggestion(
         finding,
-        level=Level.SUGGESTION.value,
-        message=f'{finding.message}; {where} records it as no longer valid ("{marker}")',
-        suggestion="if it no longer works, redact it anyway (a retired password still shows"
+        f'{finding.message}; {where} records it as no longer valid ("{marker}")',
+        "if it no longer works, redact it anyway (a retired password still shows"
         " how its owner chooses them); if it still works, rotate it",
     )
 
