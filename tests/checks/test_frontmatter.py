@@ -532,3 +532,33 @@ def test_a_one_file_sub_folder_of_documents_stays_one_finding_when_read_by_path(
     found = findings(tree, "frontmatter", location=ProjectLocation(project_path=project))
     group = [f for f in alone if f.path == "algorithms/one.md"]
     assert [f.path for f in found] == [f.path for f in group]
+
+
+# A document that opens with a Markdown rule and a heading, its next rule far below: the
+# lines between are its body, not a block whose YAML failed (advice to quote a line of it
+# would be nonsense). The file has no frontmatter; a block with a key line still fails.
+RULED = """---
+
+# ROUTINE.md
+
+## Goal
+
+Define how the agents should:
+
+* start tasks
+* record knowledge
+
+---
+
+More text.
+"""
+
+
+def test_frontmatter_a_leading_rule_and_heading_is_no_block(tree_dir: Path) -> None:
+    found = audit(tree_dir, {"routine.md": RULED})
+    assert found == [("no-frontmatter", "routine.md", 1)]
+    keyed = RULED.replace("# ROUTINE.md", "name: routine\n# ROUTINE.md")
+    assert audit(tree_dir, {"routine.md": keyed})[0][:2] == (
+        "unparseable-frontmatter",
+        "routine.md",
+    )

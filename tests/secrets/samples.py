@@ -2538,3 +2538,22 @@ CASES["backticked-pair"][1].extend(
     ]
 )
 CASES["backticked-pair"][0].append(("- DB: `dbuser` / `Kq7x+corr9`", "Kq7x+corr9"))
+# --- a password of six digits or more right after a password word and `:`: a server's root
+# login repeats digits (``155162``), so four distinct digits are enough there; fewer, a
+# year or a count are no password
+CASES["password-phrase"][0].extend(
+    [
+        ("- Server: Hetzner, root@203.0.113.7, password: 155162", "155162"),
+        ("- VPS root password: 300318", "300318"),
+        ("senha: 77126021", "77126021"),
+    ]
+)
+CASES["password-phrase"][1].extend(
+    [
+        "- Server: Hetzner, root@203.0.113.7, password: 111111",
+        "password: 121212 was the old default",
+        "password: 2024",
+        "password reset codes: 123123 in staging",
+        "password: 100100 iterations",
+    ]
+)

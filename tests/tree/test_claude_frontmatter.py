@@ -231,3 +231,12 @@ def test_memory_file_parses_nothing_until_asked() -> None:
     assert "read" not in memory.__dict__
     assert memory.name == "a"
     assert "read" in memory.__dict__
+
+
+def test_split_block_a_rule_then_a_heading_opens_no_block() -> None:
+    ruled = split_block(["---", "", "# Title", "", "Prose:", "* item", "---", "x"])
+    assert (ruled.block, ruled.opened) == (None, False)
+    # a comment line before real keys is still a block
+    assert split_block(["---", "# generated", "name: a", "---"]).block is not None
+    # a block of a scalar stays a block (its own finding: not key: value pairs)
+    assert split_block(["---", "just text", "---"]).block is not None

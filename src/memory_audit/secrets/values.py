@@ -556,6 +556,7 @@ NAMED_AFTER = (
 VALUE_ENDS = re.compile(r"`\)?(?:[ \t]*[,;|]|\.?[ \t]*(?:\r?\n|$))")
 MIN_LABELLED_DIGITS = 4  # a PIN-like password: "(password: `<4 digits>`)"
 MIN_LABELLED_LETTERS = 5
+MIN_KEYED_DIGITS = 6  # "password: <6 digits>" with no backticks: shorter is a PIN, a year
 MIN_DISTINCT_LABELLED = 3  # four digits repeat one often; "1111", "1212" are no one's
 COPULAS = frozenset("is was es era é ist lautet est là".split())
 # A default's word says the value as a copula does: "(default X)", "(mặc định X)", and the
@@ -666,7 +667,22 @@ def _least_distinct(rule: Rule, text: str, start: int, end: int) -> int:
         return MIN_DISTINCT_LABELLED  # a PIN or a short password, as its heading says
     if _labelled_digits(rule, text, start, end):
         return MIN_DISTINCT_LABELLED
+    if _keyed_digits(rule, text, start, end):
+        return MIN_DISTINCT_ANY
     return MIN_DISTINCT
+
+
+def _keyed_digits(rule: Rule, text: str, start: int, end: int) -> bool:
+    """Six digits or more right after a password word and ``:`` or ``=`` (``root@<host>,
+    password: <6 digits>``): a server's numeric password repeats digits, so its entropy says
+    little; four distinct digits (``MIN_DISTINCT_ANY``) judge it."""
+    value = text[start:end]
+    return (
+        rule.value == "mixed"
+        and len(value) >= MIN_KEYED_DIGITS
+        and value.isdigit()
+        and PASSWORD_KEY.search(text, max(0, start - NEAR), start) is not None
+    )
 
 
 def _labelled_digits(rule: Rule, text: str, start: int, end: int) -> bool:
@@ -776,8 +792,8 @@ def _least_entropy(rule: Rule, text: str, start: int, end: int) -> float:
     word its letters (``Password: "Marisa"``), so entropy says little of them; five
     distinct characters (``MIN_DISTINCT``) and ``_stated`` judge them."""
     value = text[start:end].strip()
-    if _labelled_digits(rule, text, start, end):
-        return 0.0  # "(password: `4729`)": the distinct digits judge it
+    if _labelled_digits(rule, text, start, end) or _keyed_digits(rule, text, start, end):
+        return 0.0  # "(password: `4729`)", "password: 155162": the distinct digits judge it
     if rule.value == "mixed" and (value.isdigit() or _quoted_word(text, start, end)):
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
     if rule.value is None and _password_keyed(text, start, value):

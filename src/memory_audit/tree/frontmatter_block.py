@@ -25,6 +25,7 @@ JS_SPACE = (
 )
 KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
 NESTED_KEY_LINE = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*:")
+HEADING = re.compile(r"#{1,6}[ \t]+\S")
 # The fields whose appearance below a `---` line shows the block was meant to go on.
 BLOCK_FIELDS = frozenset({"name", "description", "type", "metadata"})
 # How far below such a line the block's intended end is looked for.
@@ -70,11 +71,38 @@ def split_block(lines: Sequence[str]) -> Split:
         column = lines[index].find(MARK)
         if column < 0:
             continue
+        if _a_body(lines[1:index]):
+            return Split(None, False)  # a Markdown rule and a document, no block
         if column == 0 and not lines[index][len(MARK) :].strip(JS_SPACE):
             split = _split_by_line(lines, index)
             return Split(split or Block("\n".join(lines[1:index]), 2, index + 2), True)
         return Split(_cut_inside(lines, index, column), True)
+    if _a_body(lines[1 : 1 + SPLIT_WINDOW], closed=False):
+        return Split(None, False)
     return Split(None, True)
+
+
+def _a_body(lines: Sequence[str], *, closed: bool = True) -> bool:
+    """The lines after a leading ``---`` are a document's, not a block's: a Markdown heading
+    first (``# Title``, a comment to YAML), then prose, and none of the block's own fields
+    (``name:``, ``description:``). A file that opens with a rule above its title reads so;
+    advice to quote a line of it would be nonsense. With no closing mark, a heading as the
+    first text says the same."""
+    text = [line for line in lines if line.strip(JS_SPACE)]
+    if not text or HEADING.match(text[0]) is None:
+        return False
+    keys = (m.group(1) for m in map(KEY_LINE.match, text) if m)
+    if any(key in BLOCK_FIELDS for key in keys):
+        return False
+    return not closed or any(_prose(line) for line in text)
+
+
+def _prose(line: str) -> bool:
+    """A line no YAML block holds: not a heading (a comment), a key, an indented or a
+    ``- `` list line."""
+    return not (
+        HEADING.match(line) or KEY_LINE.match(line) or line[:1] in " \t" or line.startswith("- ")
+    )
 
 
 def _split_by_line(lines: Sequence[str], index: int) -> Block | None:
