@@ -615,9 +615,10 @@ def test_an_encrypted_index_is_a_suggestion_to_unlock_not_to_restore(tree_dir: P
 
 
 def test_an_obsidian_vault_s_notes_are_what_the_index_s_wikilinks_name(tmp_path: Path) -> None:
-    # A repository that is an Obsidian vault: "- [[Jim Slogar]] — ..." names the vault's
-    # note people/Jim Slogar.md, found by its name wherever it is; outside a vault the same
-    # entry points at nothing the tree has
+    # "- [[Jim Slogar]] — ..." names the note people/Jim Slogar.md of the repository, found
+    # by its name wherever it is: in a vault, and in a repository whose vault settings are
+    # kept out of git (`.obsidian/` is most often ignored). A note of that name the history
+    # held and deleted leaves the entry broken.
     files = {
         "people/Jim Slogar.md": "# Jim\n",
         ".claude/agent-memory/ads/MEMORY.md": "# Ads\n- [[Jim Slogar]] — runs the accounts\n",
@@ -626,10 +627,11 @@ def test_an_obsidian_vault_s_notes_are_what_the_index_s_wikilinks_name(tmp_path:
         repo = Repo(tmp_path / f"vault-{vault}")
         repo.commit("notes", {**files, **({".obsidian/app.json": "{}\n"} if vault else {})})
         store = repo.path / ".claude/agent-memory/ads"
-        found = findings(store, "index-drift", location=ProjectLocation("-v", repo.path, None))
-        assert [(f.code, f.level) for f in found] == (
-            [] if vault else [("broken-index-link", "problem")]
-        )
+        location = ProjectLocation("-v", repo.path, None)
+        assert findings(store, "index-drift", location=location) == []
+        repo.remove("drop Jim", "people/Jim Slogar.md")
+        found = findings(store, "index-drift", location=location)
+        assert [(f.code, f.level) for f in found] == [("broken-index-link", "problem")]
 
 
 def test_a_wikilink_in_a_hook_that_names_no_memory_is_a_suggestion(tree_dir: Path) -> None:
@@ -1022,3 +1024,41 @@ def test_a_memory_named_memory_md_beside_the_index_is_a_memory(tree_dir: Path) -
     found = {(f.code, f.path) for f in report(tree_dir).findings}
     assert ("invalid-type", "memory.md") in found
     assert ("broken-link", "memory.md") in found
+
+
+def test_a_copy_s_wikilink_entries_no_commit_ever_wrote_are_one_suggestion(
+    tmp_path: Path,
+) -> None:
+    # A vault's hub index: `- [[origin]] - Origin` names concepts of a graph, no note ever
+    # written for them; removing the entries would break the graph. The copy's history
+    # never held a note of those names (in any folder, as a vault finds one): one
+    # suggestion listing them, no fix. A wikilinked note the history held and deleted is
+    # broken for sure, and its entry can go.
+    concepts = ["origin", "education", "laptop", "part-time-work"]
+    lines = "".join(f"- [[{name}]] - about {name}\n" for name in concepts)
+    repo = Repo(tmp_path / "project")
+    repo.commit(
+        "memory",
+        {
+            "memory/MEMORY.md": "# Hub\n- [[story]] - the story\n"
+            + lines
+            + "- [[plans]] - plans\n",
+            "memory/story.md": memory("story"),
+            "memory/plans.md": memory("plans"),
+        },
+    )
+    repo.remove("drop plans", "memory/plans.md")
+    project = ProjectLocation("-project", repo.path, None)
+    found = findings(repo.path / "memory", "index-drift", location=project)
+    assert [(f.code, f.line, f.level) for f in found] == [
+        ("broken-index-link", 3, "suggestion"),
+        ("broken-index-link", 7, "problem"),
+    ]
+    assert all(f"[[{name}]]" in found[0].message for name in concepts)
+    assert "4 wikilink entries" in found[0].message
+    assert found[0].fix is None
+    assert found[1].fix == {"action": "remove-index-line", "line": 7, "target": "plans"}
+    # one such entry alone is one suggestion of its own, still with no fix
+    repo.commit("fewer", {"memory/MEMORY.md": "# Hub\n- [[story]] - the story\n- [[origin]] - o\n"})
+    (alone,) = findings(repo.path / "memory", "index-drift", location=project)
+    assert (alone.line, alone.level, alone.fix) == (3, "suggestion", None)

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -134,13 +135,33 @@ def test_a_wikilink_the_text_marks_as_not_yet_written_is_no_finding(tree_dir: Pa
         "Next: [[launch]] (planned).\n"
     )
     write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
+    (found,) = findings(tree_dir, "relations")  # four in one file: one finding lists them
+    assert found.code == "broken-wikilink"
+    named = re.findall(r"\[\[([^\]]+)\]\]", found.message)
+    assert named == ["retry-policy", "release-train", "roadmap", "skill"]
+
+
+def test_many_unresolved_wikilinks_of_one_file_are_one_finding(tree_dir: Path) -> None:
+    # A hub note of a vault links concepts with no note of their own: one suggestion for
+    # the file, not one per link. A link that cuts a memory's name short stays a problem
+    # of its own.
+    concepts = ["origin", "education", "laptop", "budget", "career", "identity"]
+    body = "".join(f"- [[{name}]] is a node\n" for name in concepts) + "See [[deploy-chec]].\n"
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("hub.md", "deploy-checklist.md"),
+            "hub.md": memory("hub", body=body),
+            "deploy-checklist.md": memory("deploy-checklist"),
+        },
+    )
     found = findings(tree_dir, "relations")
-    assert [(f.code, f.message.split("]]")[0]) for f in found] == [
-        ("broken-wikilink", "wikilink [[retry-policy"),
-        ("broken-wikilink", "wikilink [[release-train"),
-        ("broken-wikilink", "wikilink [[roadmap"),
-        ("broken-wikilink", "wikilink [[skill"),
+    assert [(f.code, f.line, f.level) for f in found] == [
+        ("broken-wikilink", 6, "suggestion"),
+        ("broken-wikilink", 12, "problem"),
     ]
+    assert found[0].message.startswith("6 wikilinks match no memory's name")
+    assert all(f"[[{name}]]" in found[0].message for name in concepts)
 
 
 def test_relations_broken_markdown_link_to_a_memory(tree_dir: Path) -> None:
@@ -487,3 +508,25 @@ def test_a_note_s_link_up_to_the_project_or_to_claude_code_s_folder_is_not_broke
     found = findings(tree, "relations", location=location)
     assert [(f.code, f.line) for f in found] == [("broken-link", 8)]
     assert "`../GONE.md`" in found[0].message
+
+
+def test_a_wikilink_that_ends_where_a_memory_s_name_has_a_word_is_a_name_of_its_own(
+    tree_dir: Path,
+) -> None:
+    # [[budget]] beside budget-constraints.md names a broader topic (a vault's concept), not
+    # the note cut short: a suggestion. [[budget-constr]] is the note's name cut inside a
+    # word: a typo to fix, a problem that points at it.
+    body = "Money: [[budget]].\nSee [[budget-constr]] too.\n"
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("plan.md", "budget-constraints.md"),
+            "plan.md": memory("plan", body=body),
+            "budget-constraints.md": memory("budget-constraints"),
+        },
+    )
+    found = findings(tree_dir, "relations")
+    assert [(f.line, f.level, f.message.split("]]")[0]) for f in found] == [
+        (6, "suggestion", "wikilink [[budget"),
+        (7, "problem", "wikilink [[budget-constr"),
+    ]

@@ -2557,3 +2557,5 @@ CASES["password-phrase"][1].extend(
         "password: 100100 iterations",
     ]
 )
+# --- "pass" as a noun (an editing pass) before a glob of keys: no password
+CASES["pass-phrase"][1].append("- `core/i18n.py`: full i18n pass: menu.*, gameover.*, hud.* keys")

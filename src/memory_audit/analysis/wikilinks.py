@@ -49,6 +49,15 @@ def near_name(tree: MemoryTree, target: str) -> str | None:
     if len(key) < NEAR_MINIMUM or ELISION in target or "..." in target:
         return None  # [[project_...]]: a name left out on purpose, no truncated one
     for name, path in sorted(tree.names.items()):
-        if len(name) >= NEAR_MINIMUM and (name.startswith(key) or key.startswith(name)):
+        if len(name) >= NEAR_MINIMUM and (_cut_short(name, key) or key.startswith(name)):
             return path
     return None
+
+
+def _cut_short(name: str, key: str) -> bool:
+    """``[[deploy-chec]]`` for ``deploy-checklist``: cut inside a word, or after two words
+    or more (``[[knowledge-blender-geometry]]``). One whole word (``[[budget]]`` beside
+    ``budget-constraints``) is a name of its own, a broader topic or a vault's concept."""
+    if not name.startswith(key):
+        return False
+    return len(name) == len(key) or name[len(key)].isalnum() or "-" in key

@@ -157,6 +157,10 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
     broken = [pair for pair in broken if pair[1].path is None or pair[1].path not in kept_out]
     moved_out = _moved_out_of_tree(tree, [link for link, _ in broken])
     uncommitted, deleted = _commit_record(tree, [t for _, t in broken])
+    in_repository, unwritten = _wiki_record(tree, broken, pointers)
+    if unwritten:
+        yield _wiki_entries_unwritten(unwritten)
+    broken = [pair for pair in broken if pair not in unwritten and pair not in in_repository]
     known = [_known_cause(tree, pair, moved_out, uncommitted) for pair in broken]
     missing = [pair for pair, found in zip(broken, known, strict=True) if found is None]
     lone = _lone_index(tree, missing, pointers)
@@ -418,6 +422,80 @@ def _repository_paths(repo: Repository, targets: list[Target]) -> dict[str, str]
 def _identity(target: Target) -> str:
     """A target inside the tree by its path there, one outside it by its absolute path."""
     return target.path if target.path is not None else target.absolute or ""
+
+
+def _wiki_record(
+    tree: MemoryTree, broken: Links, pointers: set[tuple[int, IndexLink]]
+) -> tuple[Links, Links]:
+    """The wikilink entries of a repository's copy (``- [[origin]] - Origin``) that name no
+    note of the tree, split: those a note of the repository outside the tree answers by
+    name (a vault finds ``vault/Projects/Emet-AI.md`` for ``[[emet-ai]]``), and those no
+    commit ever held a note for, in any folder: concepts of a graph or notes never written,
+    not notes gone, so no fix removes one. Names that are not ASCII (their keys are empty)
+    and names close to a memory's keep their findings."""
+    wanted = [
+        (link, target)
+        for link, target in broken
+        if link.wiki
+        and target.absolute is None
+        and (link.line, link) in pointers
+        and name_key(link.target)
+        and near_name(tree, link.target) is None
+    ]
+    if not wanted or not repository_copy(tree):
+        return [], []
+    try:
+        repo = _git_repository(tree)
+        if repo is None or repo.shallow:
+            return [], []
+        now = run_git(repo.path, "ls-files", "-z")
+        ever = run_git(repo.path, "log", "--all", "--format=", "--name-only", "-z")
+    except (GitUnavailable, OSError, ValueError):
+        return [], []
+    present, held = _note_keys(now), _note_keys(ever)
+    answered = [pair for pair in wanted if name_key(pair[0].target) in present]
+    unwritten = [pair for pair in wanted if name_key(pair[0].target) not in held | present]
+    return answered, unwritten
+
+
+def _note_keys(names: str) -> set[str]:
+    """The name keys of the Markdown files in git's ``-z`` list of paths."""
+    return {
+        name_key(name.rsplit("/", 1)[-1])
+        for name in names.split("\0")
+        if name.lower().endswith(".md")
+    }
+
+
+def _wiki_entries_unwritten(links: Links) -> Finding:
+    first = links[0][0]
+    if len(links) == 1:
+        message = (
+            f"wikilink entry [[{first.target}]] names no note of this copy, and no commit of"
+            " the repository ever held one of that name"
+        )
+    else:
+        names = [link.target for link, _ in links]
+        shown = listed_at(names, [link.line for link, _ in links], FOLDER_SHOWN, _wiki_shown)
+        message = (
+            f"{len(links)} wikilink entries name no note of this copy, and no commit of the"
+            f" repository ever held one of their names: {shown}"
+        )
+    return make_finding(
+        ID,
+        "broken-index-link",
+        INDEX_NAME,
+        first.line,
+        message,
+        "write the notes the entries promise, or point them at the notes meant; in a vault"
+        " whose links name concepts with no note of their own, they are fine as they are",
+        key="wiki-unwritten:" + " ".join(sorted(link.target for link, _ in links)),
+        level="suggestion",
+    )
+
+
+def _wiki_shown(name: str) -> str:
+    return f"[[{name}]]"
 
 
 def _uncommitted_link(link: IndexLink, *, inside: bool) -> Finding:

@@ -53,13 +53,16 @@ from dataclasses import dataclass
 
 from memory_audit.analysis.outside_links import resolves_where_written
 from memory_audit.analysis.wikilinks import near_name, wikilink_resolves
-from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.model.finding import Finding, Skip, listed_at, make_finding
 from memory_audit.tree.markdown import Link
 from memory_audit.tree.memory_file import FileKind, MemoryFile, Relation
 from memory_audit.tree.snapshot import MemoryTree, reference_wikilink
 
 ID = "relations"
 SHOWN_LINKS = 6  # line numbers a finding for several broken links names
+# Wikilinks of one file that name nothing: from this many, one finding lists them
+GROUPED_WIKILINKS = 4
+WIKILINKS_SHOWN = 8
 # What marks a wikilink as a note still to write, right after it: "(not yet written)",
 # "(if/when written)", "— to be written", "(planned)".
 UNWRITTEN = re.compile(
@@ -234,15 +237,14 @@ def _names_outside(tree: MemoryTree, raw: str, source: str) -> bool:
 
 def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
     broken: list[tuple[int, str]] = []
+    unresolved: list[Link] = []
     top_level = "/" not in memory.path  # ``../x.md`` from here may mean the project's file
     for link in memory.links:
         if link.mention:
             continue  # a path in a code span: stale-refs' concern, not a link
         if link.wiki:
-            if not wikilink_resolves(tree, link.target, memory.path) and not _unwritten(
-                memory, link
-            ):
-                yield _broken_wikilink(tree, memory, link.target, link.line)
+            if _unresolved(tree, memory, link):
+                unresolved.append(link)
             continue
         path_part = link.target.split("#", 1)[0]
         if not path_part.endswith(".md") or ":" in path_part.split("/", 1)[0]:
@@ -254,6 +256,45 @@ def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
             broken.append((link.line, link.target))
     if broken:
         yield _broken_links(tree, memory, broken)
+    yield from _wikilink_findings(tree, memory, unresolved)
+
+
+def _unresolved(tree: MemoryTree, memory: MemoryFile, link: Link) -> bool:
+    return not wikilink_resolves(tree, link.target, memory.path) and not _unwritten(memory, link)
+
+
+def _wikilink_findings(
+    tree: MemoryTree, memory: MemoryFile, links: list[Link]
+) -> Iterator[Finding]:
+    """A wikilink close to a memory's name is a typo of its own; many that are close to
+    none are one finding for the file."""
+    unnamed = [link for link in links if near_name(tree, link.target) is None]
+    grouped = unnamed if len(unnamed) >= GROUPED_WIKILINKS else []
+    for link in links:
+        if link not in grouped:
+            yield _broken_wikilink(tree, memory, link.target, link.line)
+    if grouped:
+        yield _unnamed_wikilinks(memory, grouped)
+
+
+def _unnamed_wikilinks(memory: MemoryFile, links: list[Link]) -> Finding:
+    """Many wikilinks of one file that name nothing and are close to no memory's name (a
+    vault's hub linking concepts with no note of their own): one finding for the file,
+    one look, not one per link (issue 25: counts instead of floods)."""
+    names = list(dict.fromkeys(link.target for link in links))
+    lines = list(dict.fromkeys(link.line for link in links))
+    shown = listed_at(names, lines, WIKILINKS_SHOWN, lambda name: f"[[{name}]]")
+    return make_finding(
+        ID,
+        "broken-wikilink",
+        memory.path,
+        links[0].line,
+        f"{len(names)} wikilinks match no memory's name, file name or title: {shown}",
+        "write the memories they name, fix the names, or drop the brackets; in a vault whose"
+        " links name concepts with no note of their own, they are fine as they are",
+        key="unnamed:" + " ".join(sorted(names)),
+        judgment=True,
+    )
 
 
 def _broken_links(tree: MemoryTree, memory: MemoryFile, broken: list[tuple[int, str]]) -> Finding:

@@ -134,7 +134,8 @@ NOT_A_VALUE = re.compile(
     r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|^\$|^%|^os\.|^env\.|\w\?\.\w|^[a-z_]+[→⇒←]"
     r"|^(?:WPA[23]?|WEP)(?:[-_ ]|$)"
     r"|^[≥≤≠≈±]"  # a threshold or a bound (``default ≥3 found / ≥1 named``), not a value
-    r"|^\*\.[a-z0-9-]",  # a host pattern (``Host for SWAG / *.fern.dev``)
+    r"|^\*\.[a-z0-9-]"  # a host pattern (``Host for SWAG / *.fern.dev``)
+    r"|^[a-z][\w-]*\.\*$",  # keys under a prefix (``i18n pass: menu.*, hud.*``)
     re.I,
 )
 # A bracket in a value is code's (``bytes(password,``: a call cut at its comma) ...
