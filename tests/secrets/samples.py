@@ -2559,3 +2559,35 @@ CASES["password-phrase"][1].extend(
 )
 # --- "pass" as a noun (an editing pass) before a glob of keys: no password
 CASES["pass-phrase"][1].append("- `core/i18n.py`: full i18n pass: menu.*, gameover.*, hud.* keys")
+# --- a token pasted alone in a code block, under a heading a few lines up that names it
+_fenced = "dk-read-" + rnd(ALNUM, 32)
+case(
+    "fenced-token",
+    [
+        (f"## 토큰\n\n### Read-only (Level 1)\n```\n{_fenced}\n```\n", _fenced),
+        (f"### API keys\n~~~\n{(_hex := rnd(HEX, 40))}\n~~~\n", _hex),
+    ],
+    [
+        f"## Token usage\n```\n{rnd(ALNUM, 32)}\n```\n",
+        f"## Notes\n```\n{rnd(ALNUM, 32)}\n```\n",
+        "## Secrets\n```\nnpm-run-build-production-bundle\n```\n",
+        "## Tokens\n```\nDK_READ_TOKEN_FROM_THE_ENVIRONMENT\n```\n",
+        f"## Token\n```\n{rnd(ALNUM, 32)} and more words\n```\n",
+    ],
+)
+# --- Korean's short word for a password, and a word saying it changed before the colon
+CASES["password-phrase"][0].extend(
+    [
+        ("- RMS 비번 변경: `Harborq2026` → `Fernhil2027` (.env updated)", "Harborq2026"),
+        ("비번: Kq7x2mZ9", "Kq7x2mZ9"),
+        ("- password reset: Lx7#mQ2v", "Lx7#mQ2v"),
+        ("密码修改：Qz7mk2Lpw9Xt", "Qz7mk2Lpw9Xt"),
+    ]
+)
+CASES["password-phrase"][1].extend(
+    [
+        "비번 변경: 다음 주에 진행",
+        "- password reset: via the e-mail link",
+        "password changed: yes",
+    ]
+)

@@ -43,6 +43,7 @@ VALUE_KINDS = (
     "key",
     "digits",
     "section",
+    "token-section",
 )
 
 

@@ -190,6 +190,13 @@ PASSWORD_SECTION = re.compile(
     r"|senhas)(?!\s*(?:polic|rule|reset|requirement|hash|manag|length|rotation|change))"
     r"|密码|密碼|パスワード|비밀번호"
 )
+# A heading that names a token, an API key or a secret (not "Token usage": a count).
+TOKEN_SECTION = re.compile(
+    r"(?i:\b(?:tokens?|api[ _-]?keys?|access[ _-]?keys?|secrets?|bearer)\b"
+    r"(?![ \t]*(?:usage|budget|limit|count|cost|window|per\b|economy|efficien|saving)))"
+    r"|토큰|令牌|トークン|密钥|秘钥|(?i:токен)"
+)
+HEADING_LINE = re.compile(r" {0,3}#{1,6}[ \t]")
 # How far back a list's heading is looked for: a list of machines or accounts.
 LIST_SECTION_WINDOW = 1500
 LIST_ITEM = re.compile(r"[ \t]*[-*+][ \t]+\S")
@@ -579,7 +586,9 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     value = text[start:end].strip()
     known = rule.value in UNMEASURED  # a vendor's default, a test account's number
     # a list's value under another heading: asked first, as a long list asks it once an item
-    outside = rule.value == "section" and not _password_section(text, start)
+    outside = (rule.value == "section" and not _password_section(text, start)) or (
+        rule.value == "token-section" and not _token_section(text, start)
+    )
     if outside or (not known and len(set(value)) < _least_distinct(rule, text, start, end)):
         return False
     placeholder = (
@@ -847,6 +856,8 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
         return _stated(text, start, end, value)
     if kind == "section":  # "- **Laptop:** `<value>`" under "### Passwords by machine"
         kind = "digits" if value.isdigit() else "mixed"  # its heading: checked first
+    if kind == "token-section":  # a fenced value under "## Tokens": its heading checked first
+        kind = "key"
     if kind == "credential":  # "ops / <value>" in a credentials cell, or an id alone
         kind = "mixed" if PAIRED.search(text, max(0, start - 80), start) else "symbol"
     if kind == "key" and not _has_shape(kind, value) and _keyed_secret(text, start):
@@ -883,6 +894,17 @@ def _password_section(text: str, start: int) -> bool:
         at = -1  # the text opens with the heading
     end = text.find("\n", at + 1)
     return PASSWORD_SECTION.search(text, at + 1, end if end >= 0 else len(text)) is not None
+
+
+def _token_section(text: str, start: int) -> bool:
+    """Whether a heading a few lines above the value (``SECTION_WINDOW``), indented by
+    three spaces at most, names a token, an API key or a secret (``## 토큰`` over ``###
+    Read-only`` and a fence around the value)."""
+    floor = text.rfind("\n", 0, max(0, start - SECTION_WINDOW)) + 1
+    for line in text[floor:start].split("\n"):
+        if HEADING_LINE.match(line) and TOKEN_SECTION.search(line) is not None:
+            return True
+    return False
 
 
 def _keyed_secret(text: str, start: int) -> bool:
