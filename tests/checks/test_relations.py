@@ -530,3 +530,16 @@ def test_a_wikilink_that_ends_where_a_memory_s_name_has_a_word_is_a_name_of_its_
         (6, "suggestion", "wikilink [[budget"),
         (7, "problem", "wikilink [[budget-constr"),
     ]
+
+
+def test_one_unresolved_wikilink_on_many_lines_is_one_finding_in_the_singular(
+    tree_dir: Path,
+) -> None:
+    # A chat log's reply tag, [[reply_to_current]], on every message: one name, one finding
+    body = "".join(f"[[reply_to_current]] message {n}\n" for n in range(5))
+    write_tree(tree_dir, {"MEMORY.md": index("log.md"), "log.md": memory("log", body=body)})
+    (found,) = findings(tree_dir, "relations")
+    assert found.message == (
+        "wikilink [[reply_to_current]] matches no memory's name, file name or title"
+        " (lines 6, 7, 8, 9, 10)"
+    )

@@ -277,6 +277,11 @@ def _wikilink_findings(
         yield _unnamed_wikilinks(memory, grouped)
 
 
+def _lines(lines: list[int]) -> str:
+    shown = ", ".join(str(n) for n in lines[:WIKILINKS_SHOWN])
+    return f"lines {shown}" + (" …" if len(lines) > WIKILINKS_SHOWN else "")
+
+
 def _unnamed_wikilinks(memory: MemoryFile, links: list[Link]) -> Finding:
     """Many wikilinks of one file that name nothing and are close to no memory's name (a
     vault's hub linking concepts with no note of their own): one finding for the file,
@@ -289,7 +294,10 @@ def _unnamed_wikilinks(memory: MemoryFile, links: list[Link]) -> Finding:
         "broken-wikilink",
         memory.path,
         links[0].line,
-        f"{len(names)} wikilinks match no memory's name, file name or title: {shown}",
+        f"{len(names)} wikilinks match no memory's name, file name or title: {shown}"
+        if len(names) > 1
+        else f"wikilink [[{names[0]}]] matches no memory's name, file name or title"
+        f" ({_lines(lines)})",
         "write the memories they name, fix the names, or drop the brackets; in a vault whose"
         " links name concepts with no note of their own, they are fine as they are",
         key="unnamed:" + " ".join(sorted(names)),
