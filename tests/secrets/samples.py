@@ -2565,7 +2565,7 @@ case(
     "fenced-token",
     [
         (f"## 토큰\n\n### Read-only (Level 1)\n```\n{_fenced}\n```\n", _fenced),
-        (f"### API keys\n~~~\n{(_hex := rnd(HEX, 40))}\n~~~\n", _hex),
+        (f"### API keys\n```text\n{(_hex := rnd(HEX, 40))}\n```\n", _hex),
     ],
     [
         f"## Token usage\n```\n{rnd(ALNUM, 32)}\n```\n",
