@@ -1062,3 +1062,35 @@ def test_a_copy_s_wikilink_entries_no_commit_ever_wrote_are_one_suggestion(
     repo.commit("fewer", {"memory/MEMORY.md": "# Hub\n- [[story]] - the story\n- [[origin]] - o\n"})
     (alone,) = findings(repo.path / "memory", "index-drift", location=project)
     assert (alone.line, alone.level, alone.fix) == (3, "suggestion", None)
+
+
+def test_a_wikilink_entry_to_the_tree_s_deleted_note_stays_broken_beside_a_namesake(
+    tmp_path: Path,
+) -> None:
+    # docs/architecture.md is another document of the same name: the tree's own note was
+    # deleted, so its entry is broken and can go. A name only a note outside the tree has
+    # is the vault's note: no finding, counted as skipped.
+    repo = Repo(tmp_path / "project")
+    repo.commit(
+        "memory",
+        {
+            "memory/MEMORY.md": "# Index\n- [[architecture]] - layers\n- [[Emet-AI]] - chat\n",
+            "memory/architecture.md": memory("architecture"),
+            "docs/architecture.md": "# Architecture\n",
+            "vault/emet-ai.md": "# Emet\n",
+        },
+    )
+    repo.remove("drop the note", "memory/architecture.md")
+    project = ProjectLocation("-project", repo.path, None)
+    found = report(repo.path / "memory", "index-drift", location=project)
+    assert [(f.code, f.line, f.level) for f in found.findings] == [
+        ("broken-index-link", 2, "problem")
+    ]
+    assert found.findings[0].fix == {
+        "action": "remove-index-line",
+        "line": 2,
+        "target": "architecture",
+    }
+    assert any(
+        "1 wikilink entry naming a note of the repository" in s.reason for s in found.skipped
+    )

@@ -2555,6 +2555,9 @@ CASES["password-phrase"][1].extend(
         "password: 2024",
         "password reset codes: 123123 in staging",
         "password: 100100 iterations",
+        # a pass that is no password, and a date
+        "boarding pass: 20250115",
+        "pwd: 20250115",
     ]
 )
 # --- "pass" as a noun (an editing pass) before a glob of keys: no password
@@ -2573,6 +2576,10 @@ case(
         "## Secrets\n```\nnpm-run-build-production-bundle\n```\n",
         "## Tokens\n```\nDK_READ_TOKEN_FROM_THE_ENVIRONMENT\n```\n",
         f"## Token\n```\n{rnd(ALNUM, 32)} and more words\n```\n",
+        # the nearest heading closes the section above it; a path is no token
+        f"## API keys\nStored in 1Password.\n## Deploy\n```\n{rnd(HEX, 40)}\n```\n",
+        f"## Secrets\n### Sessions\n```\n{uuid()}\n```\n".replace("### Sessions", "## Sessions"),
+        "## Secrets\n```\nprojects/fern-4821/secrets/DB_PASSWORD/versions/3\n```\n",
     ],
 )
 # --- Korean's short word for a password, and a word saying it changed before the colon
@@ -2580,8 +2587,8 @@ CASES["password-phrase"][0].extend(
     [
         ("- RMS 비번 변경: `Harborq2026` → `Fernhil2027` (.env updated)", "Harborq2026"),
         ("비번: Kq7x2mZ9", "Kq7x2mZ9"),
-        ("- password reset: Lx7#mQ2v", "Lx7#mQ2v"),
-        ("密码修改：Qz7mk2Lpw9Xt", "Qz7mk2Lpw9Xt"),
+        ("- password reset: `Lx7#mQ2v`", "Lx7#mQ2v"),
+        ("密码修改：Qz7mk2Lpw9Xt → Lx7mQ2vKp4z", "Qz7mk2Lpw9Xt"),
     ]
 )
 CASES["password-phrase"][1].extend(
@@ -2589,5 +2596,13 @@ CASES["password-phrase"][1].extend(
         "비번 변경: 다음 주에 진행",
         "- password reset: via the e-mail link",
         "password changed: yes",
+        # a feature's label or a date after a change word: only a quoted value or an
+        # arrow makes it the password itself
+        "- password reset: OAuth2",
+        "- password reset: v2-flow",
+        "- password reset: SMTP2GO",
+        "| Password changed | 20250301 |",
+        "- 密码修改：POST-api-v1-user-pwd",
     ]
 )
+CASES["password-phrase"][0].append(("password: Kq7x2mZ9.*", "Kq7x2mZ9.*"))

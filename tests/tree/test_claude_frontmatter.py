@@ -233,10 +233,18 @@ def test_memory_file_parses_nothing_until_asked() -> None:
     assert "read" in memory.__dict__
 
 
-def test_split_block_a_rule_then_a_heading_opens_no_block() -> None:
+def test_split_block_a_rule_then_a_heading_is_a_block_cut_where_claude_code_cuts_it() -> None:
+    # Claude Code cuts there (the load budget counts from the cut), but no author wrote it
+    # as frontmatter: the split says so, and a memory file reads it as none
     ruled = split_block(["---", "", "# Title", "", "Prose:", "* item", "---", "x"])
-    assert (ruled.block, ruled.opened) == (None, False)
-    # a comment line before real keys is still a block
-    assert split_block(["---", "# generated", "name: a", "---"]).block is not None
+    assert ruled.block is not None
+    assert ruled.block.body_start == 8
+    assert (ruled.opened, ruled.ruled) == (True, True)
+    unclosed = split_block(["---", "", "# Title", "", "Prose"])
+    assert (unclosed.block, unclosed.ruled) == (None, True)
+    # a comment line before real keys is still a block, and no document's
+    keyed = split_block(["---", "# generated", "name: a", "---"])
+    assert keyed.block is not None
+    assert not keyed.ruled
     # a block of a scalar stays a block (its own finding: not key: value pairs)
     assert split_block(["---", "just text", "---"]).block is not None

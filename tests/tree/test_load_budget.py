@@ -127,3 +127,11 @@ def test_snapshot_reads_invalid_utf8_as_replacement_characters(tree_dir: Path) -
     loaded = load(tree_dir).index_load
     assert loaded is not None
     assert loaded.chars == utf16_len("- [A](a.md) ") + 3 + len(" hook")  # one U+FFFD a byte
+
+
+def test_a_leading_rule_above_a_title_is_cut_where_claude_code_cuts_it() -> None:
+    # `---`, a title and a line, `---`: valid YAML to Claude Code, which strips it; the
+    # audit reads it as no author's frontmatter, but the budget still counts from the cut
+    text = "---\n# Project memory\nRead this first.\n---\n" + entries(200, "x")
+    assert load_index(text).cut is False
+    assert first_hidden_entry(text + entries(1, "y")) is not None

@@ -23,7 +23,12 @@ Reports, for the index at the root of the tree:
   entry itself: ``— removed``, ``— superseded by ...``): the finding proves the link
   wrong, not what the line says, so no fix removes the line. Two or more dead links out of
   the tree into one folder that does not exist at all (``../../../plans/``) are one finding
-  listing them, with no fix: the folder moved or is not installed here;
+  listing them, with no fix: the folder moved or is not installed here. In such a copy,
+  wikilink entries (``- [[origin]] - Origin``) that name a note of the repository outside
+  the tree (a vault finds notes by name) are not broken (counted under ``skipped``), and
+  those no commit of the repository ever held a note for (a vault's concepts, or notes
+  never written) are one suggestion listing them, with no fix; a note of that name the
+  tree's own history held and deleted leaves its entry broken;
 - ``stale-index-path``: the linked file is gone but exactly one unindexed file
   with the same name exists elsewhere in the tree (it was moved), or exactly one unindexed
   note's frontmatter ``name`` is the linked file's name, or its file name is the linked one
@@ -64,7 +69,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -157,10 +162,8 @@ def _links(tree: MemoryTree) -> Iterator[Finding | Skip]:
     broken = [pair for pair in broken if pair[1].path is None or pair[1].path not in kept_out]
     moved_out = _moved_out_of_tree(tree, [link for link, _ in broken])
     uncommitted, deleted = _commit_record(tree, [t for _, t in broken])
-    in_repository, unwritten = _wiki_record(tree, broken, pointers)
-    if unwritten:
-        yield _wiki_entries_unwritten(unwritten)
-    broken = [pair for pair in broken if pair not in unwritten and pair not in in_repository]
+    settled, broken = _wiki_entries(tree, broken, pointers)
+    yield from settled
     known = [_known_cause(tree, pair, moved_out, uncommitted) for pair in broken]
     missing = [pair for pair, found in zip(broken, known, strict=True) if found is None]
     lone = _lone_index(tree, missing, pointers)
@@ -424,6 +427,28 @@ def _identity(target: Target) -> str:
     return target.path if target.path is not None else target.absolute or ""
 
 
+def _wiki_entries(
+    tree: MemoryTree, broken: Links, pointers: set[tuple[int, IndexLink]]
+) -> tuple[list[Finding | Skip], Links]:
+    """What the copy's history settles of its wikilink entries (:func:`_wiki_record`), and
+    the broken links left to judge."""
+    in_repository, unwritten = _wiki_record(tree, broken, pointers)
+    settled: list[Finding | Skip] = []
+    if unwritten:
+        settled.append(_wiki_entries_unwritten(unwritten))
+    if in_repository:
+        entries = "entry" if len(in_repository) == 1 else "entries"
+        settled.append(
+            Skip(
+                ID,
+                f"{len(in_repository)} wikilink {entries} naming a note of the repository"
+                " outside the tree (a vault finds notes by name): not reported",
+            )
+        )
+    done = {id(pair[0]) for pair in (*unwritten, *in_repository)}
+    return settled, [pair for pair in broken if id(pair[0]) not in done]
+
+
 def _wiki_record(
     tree: MemoryTree, broken: Links, pointers: set[tuple[int, IndexLink]]
 ) -> tuple[Links, Links]:
@@ -431,8 +456,9 @@ def _wiki_record(
     note of the tree, split: those a note of the repository outside the tree answers by
     name (a vault finds ``vault/Projects/Emet-AI.md`` for ``[[emet-ai]]``), and those no
     commit ever held a note for, in any folder: concepts of a graph or notes never written,
-    not notes gone, so no fix removes one. Names that are not ASCII (their keys are empty)
-    and names close to a memory's keep their findings."""
+    not notes gone, so no fix removes one. A note of that name the tree's own history held
+    and deleted leaves its entry broken, as do names that are not ASCII (their keys are
+    empty) and names close to a memory's. One ``git log`` of the Markdown files for all."""
     wanted = [
         (link, target)
         for link, target in broken
@@ -448,23 +474,33 @@ def _wiki_record(
         repo = _git_repository(tree)
         if repo is None or repo.shallow:
             return [], []
-        now = run_git(repo.path, "ls-files", "-z")
-        ever = run_git(repo.path, "log", "--all", "--format=", "--name-only", "-z")
+        markdown = (":(glob)**/*.md", ":(glob)**/*.MD")
+        now = run_git(repo.path, "ls-files", "-z", "--", *markdown)
+        ever = run_git(repo.path, "log", "--all", "--format=", "--name-only", "-z", "--", *markdown)
     except (GitUnavailable, OSError, ValueError):
         return [], []
-    present, held = _note_keys(now), _note_keys(ever)
-    answered = [pair for pair in wanted if name_key(pair[0].target) in present]
-    unwritten = [pair for pair in wanted if name_key(pair[0].target) not in held | present]
+    inside = os.path.relpath(tree.root, repo.path).replace(os.sep, "/")
+    present = _note_keys(now.split("\0"))
+    held = _note_keys(ever.split("\0"))
+    deleted_here = _note_keys(
+        name for name in ever.split("\0") if name.startswith(f"{inside}/") or inside == "."
+    )
+    answered: Links = []
+    unwritten: Links = []
+    for pair in wanted:
+        key = name_key(pair[0].target)
+        if key in deleted_here:
+            continue  # the tree's own note, deleted: the entry is broken
+        if key in present:
+            answered.append(pair)
+        elif key not in held:
+            unwritten.append(pair)
     return answered, unwritten
 
 
-def _note_keys(names: str) -> set[str]:
-    """The name keys of the Markdown files in git's ``-z`` list of paths."""
-    return {
-        name_key(name.rsplit("/", 1)[-1])
-        for name in names.split("\0")
-        if name.lower().endswith(".md")
-    }
+def _note_keys(names: Iterable[str]) -> set[str]:
+    """The name keys of the Markdown files among git's paths."""
+    return {name_key(name.rsplit("/", 1)[-1]) for name in names if name.lower().endswith(".md")}
 
 
 def _wiki_entries_unwritten(links: Links) -> Finding:
@@ -489,7 +525,8 @@ def _wiki_entries_unwritten(links: Links) -> Finding:
         message,
         "write the notes the entries promise, or point them at the notes meant; in a vault"
         " whose links name concepts with no note of their own, they are fine as they are",
-        key="wiki-unwritten:" + " ".join(sorted(link.target for link, _ in links)),
+        key="wiki-unwritten",  # the index's one such finding: more names keep it dismissed
+        related=tuple(link.target for link, _ in links),
         level="suggestion",
     )
 

@@ -28,7 +28,10 @@ Whenever the tree has them, whether or not relations are adopted:
   (``[[#12]]``, ``[[PROJ-42]]``) is no link. A name the link cuts short or runs past is
   offered ("did you mean"), unless the name is elided on purpose (``[[project_...]]``).
   Claude Code tolerates links to notes not yet written; one the text marks as such
-  (``[[skill-library]] (not yet written)``) is no finding.
+  (``[[skill-library]] (not yet written)``) is no finding. Four or more in one file that
+  are close to no memory's name (a vault's hub of concepts, a chat log's reply tag) are one
+  finding listing them; one whole word cut from a name (``[[budget]]`` beside
+  ``budget-constraints``) is a name of its own, no cut-short one.
 - ``links-not-read``: a paragraph too long or too dense in ``[`` to parse in
   bounded time (a 1 MB line of brackets): its links were not checked.
 
@@ -300,7 +303,8 @@ def _unnamed_wikilinks(memory: MemoryFile, links: list[Link]) -> Finding:
         f" ({_lines(lines)})",
         "write the memories they name, fix the names, or drop the brackets; in a vault whose"
         " links name concepts with no note of their own, they are fine as they are",
-        key="unnamed:" + " ".join(sorted(names)),
+        key="unnamed-wikilinks",  # the file's one such finding: more names keep it dismissed
+        related=tuple(names),
         judgment=True,
     )
 

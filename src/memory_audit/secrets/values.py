@@ -135,7 +135,7 @@ NOT_A_VALUE = re.compile(
     r"|^(?:WPA[23]?|WEP)(?:[-_ ]|$)"
     r"|^[≥≤≠≈±]"  # a threshold or a bound (``default ≥3 found / ≥1 named``), not a value
     r"|^\*\.[a-z0-9-]"  # a host pattern (``Host for SWAG / *.fern.dev``)
-    r"|^[a-z][\w-]*\.\*$",  # keys under a prefix (``i18n pass: menu.*, hud.*``)
+    r"|(?-i:^[a-z][a-z_-]*\.\*$)",  # keys under a prefix (``i18n pass: menu.*, hud.*``)
     re.I,
 )
 # A bracket in a value is code's (``bytes(password,``: a call cut at its comma) ...
@@ -196,7 +196,13 @@ TOKEN_SECTION = re.compile(
     r"(?![ \t]*(?:usage|budget|limit|count|cost|window|per\b|economy|efficien|saving)))"
     r"|토큰|令牌|トークン|密钥|秘钥|(?i:токен)"
 )
-HEADING_LINE = re.compile(r" {0,3}#{1,6}[ \t]")
+SECTION_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]")
+# A password word, then a word saying it changed, then the separator, right before a value.
+CHANGE_LABEL = re.compile(
+    r"(?:(?i:\b(?:changed|reset|updated))|변경|재설정|초기화|更改|修改|重置)"
+    r"\*{0,2}[ \t]*[:=：|]\*{0,2}[ \t]*[\"'`“‘]?$"
+)
+ARROW_AFTER = re.compile(r"[\"'`”’]?[ \t]*(?:→|->|=>)")
 # How far back a list's heading is looked for: a list of machines or accounts.
 LIST_SECTION_WINDOW = 1500
 LIST_ITEM = re.compile(r"[ \t]*[-*+][ \t]+\S")
@@ -565,6 +571,13 @@ VALUE_ENDS = re.compile(r"`\)?(?:[ \t]*[,;|]|\.?[ \t]*(?:\r?\n|$))")
 MIN_LABELLED_DIGITS = 4  # a PIN-like password: "(password: `<4 digits>`)"
 MIN_LABELLED_LETTERS = 5
 MIN_KEYED_DIGITS = 6  # "password: <6 digits>" with no backticks: shorter is a PIN, a year
+# The label of such digits: a whole password word (not "boarding pass:") and ":" or "=";
+# eight digits that read as a date (20250115) are one.
+DIGITS_KEY = re.compile(
+    r"(?i:\b(?:password|passwd|pwd|passwort|kennwort|senha|contrase(?:ñ|n)a))"
+    r"[\"'`]?[ \t]*(?::=|=>|[:=])[ \t]*[\"'`]?$"
+)
+DATE_DIGITS = re.compile(r"(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")
 MIN_DISTINCT_LABELLED = 3  # four digits repeat one often; "1111", "1212" are no one's
 COPULAS = frozenset("is was es era é ist lautet est là".split())
 # A default's word says the value as a copula does: "(default X)", "(mặc định X)", and the
@@ -638,11 +651,27 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or ASSET_QUERY.fullmatch(value) is not None
         or _a_pattern(_code_span_around(text, start, end) or value)
     )
-    if named or templated or named_hash or _compared(text, end):
+    if (
+        named
+        or templated
+        or named_hash
+        or _compared(text, end)
+        or _a_change_noted(text, start, end)
+    ):
         return False
     listed = (not first_of_pair and _listed(text, start, end)) or _paired_names(text, start, value)
     # the shape first: it reads the value only, the context the words around it
     return not listed and _shaped(rule, text, start, end) and _in_context(text, start, end)
+
+
+def _a_change_noted(text: str, start: int, end: int) -> bool:
+    """A change word before the separator (``password reset: OAuth2``, ``| Password changed
+    | 20250301 |``) names a feature or a date unless the value is quoted or an arrow
+    follows it (``비번 변경: `<old>` → `<new>` ``): only then is it the password itself."""
+    if CHANGE_LABEL.search(text, max(0, start - NEAR), start) is None:
+        return False
+    quoted = text[start - 1 : start] in QUOTES
+    return not quoted and ARROW_AFTER.match(text, end) is None
 
 
 def _code_span_around(text: str, start: int, end: int) -> str | None:
@@ -691,7 +720,8 @@ def _keyed_digits(rule: Rule, text: str, start: int, end: int) -> bool:
         rule.value == "mixed"
         and len(value) >= MIN_KEYED_DIGITS
         and value.isdigit()
-        and PASSWORD_KEY.search(text, max(0, start - NEAR), start) is not None
+        and not DATE_DIGITS.fullmatch(value)
+        and DIGITS_KEY.search(text, max(0, start - NEAR), start) is not None
     )
 
 
@@ -897,13 +927,22 @@ def _password_section(text: str, start: int) -> bool:
 
 
 def _token_section(text: str, start: int) -> bool:
-    """Whether a heading a few lines above the value (``SECTION_WINDOW``), indented by
-    three spaces at most, names a token, an API key or a secret (``## 토큰`` over ``###
-    Read-only`` and a fence around the value)."""
+    """Whether the value's section names a token, an API key or a secret: its nearest
+    heading a few lines above (``SECTION_WINDOW``, indented by three spaces at most), or a
+    heading of a higher level above that one (``## 토큰`` over ``### Read-only`` and a
+    fence around the value). A heading of the same level or lower closes a section:
+    ``## Secrets`` then ``## Deploy`` leaves the value under Deploy."""
     floor = text.rfind("\n", 0, max(0, start - SECTION_WINDOW)) + 1
-    for line in text[floor:start].split("\n"):
-        if HEADING_LINE.match(line) and TOKEN_SECTION.search(line) is not None:
+    level = 7  # deeper than any heading: the nearest one is read first
+    for line in reversed(text[floor:start].split("\n")):
+        heading = SECTION_HEADING.match(line)
+        if heading is None or len(heading.group(1)) >= level:
+            continue
+        if TOKEN_SECTION.search(line) is not None:
             return True
+        level = len(heading.group(1))
+        if level == 1:
+            return False
     return False
 
 

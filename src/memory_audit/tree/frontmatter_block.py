@@ -53,10 +53,13 @@ class Block:
 
 @dataclass(frozen=True)
 class Split:
-    """``block`` is None when Claude Code sees no block; ``opened`` when line 1 is ``---``."""
+    """``block`` is None when Claude Code sees no block; ``opened`` when line 1 is ``---``;
+    ``ruled`` when what follows that line reads as a document's body (a Markdown rule above
+    its title): Claude Code still cuts there, but the author wrote no frontmatter."""
 
     block: Block | None
     opened: bool
+    ruled: bool = False
 
 
 def opens_block(lines: Sequence[str]) -> bool:
@@ -71,15 +74,12 @@ def split_block(lines: Sequence[str]) -> Split:
         column = lines[index].find(MARK)
         if column < 0:
             continue
-        if _a_body(lines[1:index]):
-            return Split(None, False)  # a Markdown rule and a document, no block
+        ruled = _a_body(lines[1:index])  # a Markdown rule and a document: no one's block
         if column == 0 and not lines[index][len(MARK) :].strip(JS_SPACE):
             split = _split_by_line(lines, index)
-            return Split(split or Block("\n".join(lines[1:index]), 2, index + 2), True)
-        return Split(_cut_inside(lines, index, column), True)
-    if _a_body(lines[1 : 1 + SPLIT_WINDOW], closed=False):
-        return Split(None, False)
-    return Split(None, True)
+            return Split(split or Block("\n".join(lines[1:index]), 2, index + 2), True, ruled)
+        return Split(_cut_inside(lines, index, column), True, ruled)
+    return Split(None, True, _a_body(lines[1 : 1 + SPLIT_WINDOW], closed=False))
 
 
 def _a_body(lines: Sequence[str], *, closed: bool = True) -> bool:

@@ -101,7 +101,11 @@ class MemoryFile:
 
     @cached_property
     def split(self) -> Split:
-        return split_block(self.lines)
+        # A file that opens with a Markdown rule above its title (``---``, ``# Title``,
+        # prose) holds no frontmatter its author wrote: read as one with none, its body
+        # from line 1 (the load budget cuts where Claude Code cuts: ``split_block``).
+        split = split_block(self.lines)
+        return Split(None, False) if split.ruled else split
 
     @cached_property
     def read(self) -> Frontmatter:
