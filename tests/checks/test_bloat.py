@@ -309,16 +309,30 @@ def test_bloat_no_terse_hook_where_the_title_stands_alone_or_no_session_reads_it
     assert found == [("terse-description", "MEMORY.md", 4)]
 
 
+LONG_LINE = "a rule of this project, why it holds and how to apply it, line"  # 64 bytes
+
+
 def test_bloat_long_file(tree_dir: Path) -> None:
     found = audit(
-        tree_dir, {"long.md": memory("long", body="\n".join(f"line {i}" for i in range(120)))}
+        tree_dir,
+        {"long.md": memory("long", body="\n".join(f"{LONG_LINE} {i}" for i in range(130)))},
     )
     assert found == [("long-file", "long.md", None)]
 
 
+def test_bloat_a_long_list_of_short_lines_is_no_long_file(tree_dir: Path) -> None:
+    # 150 lines of a checklist, 2 KB: read at a glance, nothing to compress; as many lines
+    # of prose past 8 KB are
+    short = memory("short", body="\n".join(f"- [ ] step {i}" for i in range(150)))
+    found = audit(tree_dir, {"short.md": short})
+    assert found == []
+
+
 def test_bloat_many_long_files_are_one_finding_longest_first(tree_dir: Path) -> None:
     files = {
-        f"note_{n:02d}.md": memory(f"n{n}", body="\n".join(f"line {i}" for i in range(110 + n)))
+        f"note_{n:02d}.md": memory(
+            f"n{n}", body="\n".join(f"{LONG_LINE} {i}" for i in range(130 + n))
+        )
         for n in range(11)
     }
     write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
