@@ -338,11 +338,16 @@ def test_index_links_to_template_placeholders_are_not_broken(tree_dir: Path) -> 
         "- [Part]({part}_project.md) — y\n- [Gone](gone_{.md) — z\n"
         # a hook describing a format, its link an example: `[links](url)`
         "- [Digest format](digest.md) — emoji headers, **bold**, [links](url), no rules\n"
+        # a starter template's blanks in square brackets, and a real name with brackets' ends
+        "- [You](people/[your-name].md) — who you are\n- [Odd](odd]name[.md) — w\n"
     )
     write_tree(tree_dir, {"MEMORY.md": text, "digest.md": memory("digest")})
     result = report(tree_dir, "index-drift")
-    assert codes(list(result.findings)) == [("broken-index-link", "MEMORY.md", 5)]
-    assert "4 index link(s) to a template placeholder: not links" in [
+    assert codes(list(result.findings)) == [
+        ("broken-index-link", "MEMORY.md", 5),
+        ("broken-index-link", "MEMORY.md", 8),
+    ]
+    assert "5 index link(s) to a template placeholder: not links" in [
         s.reason for s in result.skipped
     ]
 

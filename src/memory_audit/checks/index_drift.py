@@ -8,7 +8,8 @@ Reports, for the index at the root of the tree:
   a folder outside Claude Code's own (a repository keeping a copy with its index
   one level up, its own layout) that is a suggestion: such a copy is not loaded;
 - ``broken-index-link``: an index line links a file that does not exist. Not
-  links: a template placeholder (``{module}_project.md``, ``<name>.md``); and in a
+  links: a template placeholder (``{module}_project.md``, ``<name>.md``,
+  ``[your-name].md``); and in a
   copy of a tree (a repository, not Claude Code's folder on this machine) a link out
   of the repository or into a ``.claude`` folder the copy lacks resolves only where
   the tree is installed. Both are counted under ``skipped``, as are links to files
@@ -288,12 +289,13 @@ def _not_checkable(tree: MemoryTree, broken: Links) -> tuple[Links, Links, Links
 
 
 def is_template(target: str) -> bool:
-    """``{module}_project.md``, ``<name>.md``, ``${TOPIC}.md``: a placeholder to fill in; so is
+    """``{module}_project.md``, ``<name>.md``, ``${TOPIC}.md``, a starter template's
+    ``people/[your-name].md``: a placeholder to fill in; so is
     a bare word that names what a link holds (``[links](url)`` in a hook that describes a
     format)."""
     if target.lower() in PLACEHOLDER_TARGETS:
         return True
-    for first, last in (("{", "}"), ("<", ">")):
+    for first, last in (("{", "}"), ("<", ">"), ("[", "]")):
         start = target.find(first)
         if start >= 0 and target.find(last, start + 1) > start + 1:
             return True
