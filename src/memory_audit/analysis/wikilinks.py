@@ -61,3 +61,8 @@ def _cut_short(name: str, key: str) -> bool:
     if not name.startswith(key):
         return False
     return len(name) == len(key) or name[len(key)].isalnum() or "-" in key
+
+
+def as_wikilink(name: str) -> str:
+    """How a finding writes a wikilink's name: ``[[name]]``."""
+    return f"[[{name}]]"

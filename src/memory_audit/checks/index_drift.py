@@ -84,7 +84,7 @@ from memory_audit.analysis.outside_links import (
 )
 from memory_audit.analysis.routing_files import routed_from
 from memory_audit.analysis.tree_home import on_this_machine, repository_copy
-from memory_audit.analysis.wikilinks import near_name, wikilink_resolves
+from memory_audit.analysis.wikilinks import as_wikilink, near_name, wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, listed_at, make_finding
 from memory_audit.sources.git import (
     GitUnavailable,
@@ -482,10 +482,11 @@ def _wiki_record(
     except (GitUnavailable, OSError, ValueError):
         return [], []
     inside = os.path.relpath(tree.root, repo.path).replace(os.sep, "/")
+    history = ever.split("\0")
     present = _note_keys(now.split("\0"))
-    held = _note_keys(ever.split("\0"))
+    held = _note_keys(history)
     deleted_here = _note_keys(
-        name for name in ever.split("\0") if name.startswith(f"{inside}/") or inside == "."
+        name for name in history if name.startswith(f"{inside}/") or inside == "."
     )
     answered: Links = []
     unwritten: Links = []
@@ -514,7 +515,7 @@ def _wiki_entries_unwritten(links: Links) -> Finding:
         )
     else:
         names = [link.target for link, _ in links]
-        shown = listed_at(names, [link.line for link, _ in links], FOLDER_SHOWN, _wiki_shown)
+        shown = listed_at(names, [link.line for link, _ in links], FOLDER_SHOWN, as_wikilink)
         message = (
             f"{len(links)} wikilink entries name no note of this copy, and no commit of the"
             f" repository ever held one of their names: {shown}"
@@ -531,10 +532,6 @@ def _wiki_entries_unwritten(links: Links) -> Finding:
         related=tuple(link.target for link, _ in links),
         level="suggestion",
     )
-
-
-def _wiki_shown(name: str) -> str:
-    return f"[[{name}]]"
 
 
 def _uncommitted_link(link: IndexLink, *, inside: bool) -> Finding:

@@ -55,8 +55,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memory_audit.analysis.outside_links import resolves_where_written
-from memory_audit.analysis.wikilinks import near_name, wikilink_resolves
-from memory_audit.model.finding import Finding, Skip, listed_at, make_finding
+from memory_audit.analysis.wikilinks import as_wikilink, near_name, wikilink_resolves
+from memory_audit.model.finding import Finding, Skip, lines_listed, listed_at, make_finding
 from memory_audit.tree.markdown import Link
 from memory_audit.tree.memory_file import FileKind, MemoryFile, Relation
 from memory_audit.tree.snapshot import MemoryTree, reference_wikilink
@@ -280,18 +280,13 @@ def _wikilink_findings(
         yield _unnamed_wikilinks(memory, grouped)
 
 
-def _lines(lines: list[int]) -> str:
-    shown = ", ".join(str(n) for n in lines[:WIKILINKS_SHOWN])
-    return f"lines {shown}" + (" …" if len(lines) > WIKILINKS_SHOWN else "")
-
-
 def _unnamed_wikilinks(memory: MemoryFile, links: list[Link]) -> Finding:
     """Many wikilinks of one file that name nothing and are close to no memory's name (a
     vault's hub linking concepts with no note of their own): one finding for the file,
     one look, not one per link (issue 25: counts instead of floods)."""
     names = list(dict.fromkeys(link.target for link in links))
     lines = list(dict.fromkeys(link.line for link in links))
-    shown = listed_at(names, lines, WIKILINKS_SHOWN, lambda name: f"[[{name}]]")
+    shown = listed_at(names, lines, WIKILINKS_SHOWN, as_wikilink)
     return make_finding(
         ID,
         "broken-wikilink",
@@ -300,7 +295,7 @@ def _unnamed_wikilinks(memory: MemoryFile, links: list[Link]) -> Finding:
         f"{len(names)} wikilinks match no memory's name, file name or title: {shown}"
         if len(names) > 1
         else f"wikilink [[{names[0]}]] matches no memory's name, file name or title"
-        f" ({_lines(lines)})",
+        f" ({lines_listed(lines, WIKILINKS_SHOWN)})",
         "write the memories they name, fix the names, or drop the brackets; in a vault whose"
         " links name concepts with no note of their own, they are fine as they are",
         key="unnamed-wikilinks",  # the file's one such finding: more names keep it dismissed

@@ -135,8 +135,12 @@ def listed_at(
 ) -> str:
     """How a finding for several places lists them: the first ``most`` names (each as
     ``show`` writes it), "and 3 more", then "(lines 4, 9, …)"."""
-    at = ", ".join(str(n) for n in lines[:most]) + (" …" if len(lines) > most else "")
-    return f"{listed(names, most, show)} (lines {at})"
+    return f"{listed(names, most, show)} ({lines_listed(lines, most)})"
+
+
+def lines_listed(lines: Sequence[int], most: int) -> str:
+    """ "lines 4, 9, …": the first ``most`` line numbers, an ellipsis for the rest."""
+    return "lines " + ", ".join(str(n) for n in lines[:most]) + (" …" if len(lines) > most else "")
 
 
 def listed(

@@ -88,9 +88,11 @@ def _a_body(lines: Sequence[str], *, closed: bool = True) -> bool:
     (``name:``, ``description:``). A file that opens with a rule above its title reads so;
     advice to quote a line of it would be nonsense. With no closing mark, a heading as the
     first text says the same."""
-    text = [line for line in lines if line.strip(JS_SPACE)]
-    if not text or HEADING.match(text[0]) is None:
+    # the first line with text decides most files (``name: ...``): asked before the rest
+    first = next((line for line in lines if line.strip(JS_SPACE)), None)
+    if first is None or HEADING.match(first) is None:
         return False
+    text = [line for line in lines if line.strip(JS_SPACE)]
     keys = (m.group(1) for m in map(KEY_LINE.match, text) if m)
     if any(key in BLOCK_FIELDS for key in keys):
         return False
