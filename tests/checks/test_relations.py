@@ -249,6 +249,19 @@ def test_wikilinks_to_skills_agents_commands_and_claude_notes_resolve(
     assert "[[never-written-note]]" in found[0].message
 
 
+def test_a_lower_case_name_with_a_number_is_a_note_not_a_ticket(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # Only an upper-case key (PROJ-42) is a tracker's; [[phase-2]] and [[step-3]] are notes
+    # the file names, and when no memory holds them they are broken like any other name.
+    tree = tmp_path / "memory"
+    body = "Next is [[phase-2]]; the older plan was [[PROJ-42]].\n"
+    write_tree(tree, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
+    found = findings(tree, "relations")
+    assert [f.code for f in found] == ["broken-wikilink"]
+    assert "[[phase-2]]" in found[0].message and "PROJ-42" not in found[0].message
+
+
 def test_wikilinks_to_the_projects_other_stores_resolve(
     tmp_path: Path, isolated_home: Path
 ) -> None:

@@ -17,7 +17,10 @@ from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.snapshot import MemoryTree, name_key
 
 # [[#123]], [[issue-123]], [[PROJ-42]], [[PR 17]]: a ticket, not a note.
-TICKET = re.compile(r"#?\d+|(?:issue|pr|bug|ticket|gh)[-_ #]?\d+|[A-Z][A-Z0-9]{1,9}-\d+", re.I)
+# A tracker's key is upper case (PROJ-42): [[phase-2]] is a note's name.
+TICKET = re.compile(
+    r"#?\d+|(?:issue|pr|bug|ticket|gh)[-_ #]?\d+|(?-i:[A-Z][A-Z0-9]{1,9}-\d+)", re.I
+)
 # [[...slug]]: a route folder's name (Next.js' optional catch-all segment), not a note
 ROUTE_SEGMENT = re.compile(r"\.\.\.[\w-]+")
 NEAR_MINIMUM = 6  # shorter names match too much as prefixes
