@@ -278,6 +278,38 @@ def test_a_note_that_names_the_other_to_set_itself_apart_is_no_duplicate(tree_di
     assert findings(tree_dir, "duplicates") == []
 
 
+def test_notes_that_link_each_other_are_siblings_not_duplicates(tree_dir: Path) -> None:
+    # Two reviews of one shape, the later one pointing at the earlier: the author kept them
+    # apart on purpose, and merging would lose what each one decided.
+    review = "Text review calibration: the two tense checks validated, shared rubric applied."
+    write_tree(
+        tree_dir,
+        {
+            "story4-review.md": memory("story4-review", body=review),
+            "story5-review.md": memory(
+                "story5-review", body=f"{review}\n\nSame shape as [[story4-review]]."
+            ),
+            "deploy.md": memory("deploy", body=OTHER),
+        },
+    )
+    assert findings(tree_dir, "duplicates") == []
+
+
+def test_a_link_that_calls_the_other_a_duplicate_keeps_the_pair(tree_dir: Path) -> None:
+    write_tree(
+        tree_dir,
+        {
+            "runner.md": memory("runner", body=RULE),
+            "runner_copy.md": memory(
+                "runner_copy", body=f"{NEAR}\n\nDuplicate of [runner](runner.md)."
+            ),
+            "deploy.md": memory("deploy", body=OTHER),
+        },
+    )
+    [finding] = findings(tree_dir, "duplicates")
+    assert finding.code == "possible-duplicate"
+
+
 def test_a_dated_series_is_one_finding_that_suggests_superseding(tree_dir: Path) -> None:
     snapshot = "Status snapshot: three services up, the queue drained, disk at 41 percent."
     files = {

@@ -80,6 +80,12 @@ DISTINGUISHING = re.compile(
     r"nicht zu verwechseln|no confundir|não confundir|ne pas confondre|区别于|不同于|とは別|와 다른"
 )
 
+# A link that names the other as this note's copy or replacement: the pair stays a finding
+SAME_NOTE = re.compile(
+    r"duplicat|copy of|same as|same note|merged? (?:in)?to|replac|supersed|moved to|obsolete",
+    re.I,
+)
+
 
 @dataclass(frozen=True)
 class Options:
@@ -228,7 +234,11 @@ def _outside_comments(lines: Sequence[str]) -> Iterator[str]:
 def comparable(tree: MemoryTree, left: MemoryFile, right: MemoryFile) -> bool:
     if tree.profile == "governed" and not left.scope & right.scope:
         return False
-    return not linked(tree, left, right) and not distinguished(left, right)
+    return (
+        not linked(tree, left, right)
+        and not distinguished(left, right)
+        and not cross_linked(tree, left, right)
+    )
 
 
 def distinguished(left: MemoryFile, right: MemoryFile) -> bool:
@@ -239,6 +249,20 @@ def distinguished(left: MemoryFile, right: MemoryFile) -> bool:
         for line in source.body_lines:
             lowered = line.lower()
             if any(n in lowered for n in names) and DISTINGUISHING.search(lowered):
+                return True
+    return False
+
+
+def cross_linked(tree: MemoryTree, left: MemoryFile, right: MemoryFile) -> bool:
+    """True when one note's body links the other ("same shape as [[story4-review]]"): the
+    author knew of it and kept a note of its own. A link that calls the other a copy
+    ("duplicate of [runner](runner.md)") keeps the pair."""
+    for source, other in ((left, right), (right, left)):
+        for link in source.links:
+            if tree.link_target(link, source.path) != other.path:
+                continue
+            line = source.lines[link.line - 1] if 0 < link.line <= len(source.lines) else ""
+            if not SAME_NOTE.search(line):
                 return True
     return False
 
