@@ -52,6 +52,28 @@ def test_bloat_stale_as_of_date_framed_as_current(tree_dir: Path) -> None:
     assert found == [("stale-as-of", "month.md", 6), ("stale-as-of", "old.md", 7)]
 
 
+def test_bloat_a_dated_note_s_own_as_of_is_its_frame_not_a_claim(tree_dir: Path) -> None:
+    # A research note dated in its name frames its findings "as of" that month: the date
+    # says when it was written, not that it is still current. A claim a month or more after
+    # the note's date was added later, and is judged like any other.
+    found = audit(
+        tree_dir,
+        {
+            "mcp-refresh-2026-07-05.md": memory(
+                "mcp-refresh-2026-07-05", body="Question: which servers work as of July 2026?"
+            ),
+            "migration-2026-08-10.md": memory(
+                "migration-2026-08-10", body="Sources: work in progress as of 2026-07-30."
+            ),
+            "survey-2026-03-02.md": memory(
+                "survey-2026-03-02", body="Intro.\nState of play as of 2026-08-01: rating is slow."
+            ),
+            "undated.md": memory("undated", body="Sources: work in progress as of 2026-07-30."),
+        },
+    )
+    assert found == [("stale-as-of", "survey-2026-03-02.md", 7), ("stale-as-of", "undated.md", 6)]
+
+
 def test_bloat_a_date_near_a_status_word_is_not_always_a_dated_claim(tree_dir: Path) -> None:
     # Two wikilinks' names, code, a constant's name, "as of the <date> <event>" (since then)
     # and an end recorded after the date: no claim of the present. Beside them, a status

@@ -6,6 +6,7 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 
+from memory_audit.analysis.dated_series import DATE_IN_NAME
 from memory_audit.analysis.fast_regex import lines_matching
 
 # A marker is read on its own line: the white space around it does not run on into the next
@@ -81,6 +82,9 @@ STATE_CHECKED = re.compile(r"\b(?:state|status)\b[\s*_:]*(?:[(\[]|(?:verified|ch
 NOT_YET = re.compile(r"\b(?:not|yet|never)\b|n't\b", re.I)
 # How far after the date an end it records is read: ``(2026-06-14): Bug 1 FIXED``
 AFTER_DATE = 80
+# A dated note's "as of" up to a month after its name's date frames when it was written
+# (a month named alone stands for its last day: "as of July 2026" in a note of July 5)
+OWN_FRAME_DAYS = 31
 # Every CURRENT match holds one of these, as IGNORECASE compares (see ``folded``).
 CURRENT_WORDS = ("as of", "as at", "state of play", "current", "status", "right now")
 
@@ -140,9 +144,15 @@ def status_lines(body: str, pattern: re.Pattern[str]) -> set[int]:
 
 
 def stale_as_of(
-    lines: Sequence[str], first_line: int, today: dt.date, days: int
+    lines: Sequence[str],
+    first_line: int,
+    today: dt.date,
+    days: int,
+    written: dt.date | None = None,
 ) -> tuple[int, str] | None:
-    """A dated claim framed as current; "Status: resolved 2026-08-05" is a record, not one."""
+    """A dated claim framed as current; "Status: resolved 2026-08-05" is a record, not one.
+    ``written``: the date a dated note carries in its name; a claim no later than a month
+    after it is the note's own frame ("as of July 2026" in ``mcp-refresh-2026-07-05.md``)."""
     # Each line is searched on its own, so only the lines holding a word every match holds
     # need the search; folding keeps every character in its place, line breaks included.
     found = folded("\n".join(lines)).split("\n")
@@ -162,12 +172,26 @@ def stale_as_of(
                 newest = when if newest is None else max(newest, when)
             if CLOSED.search(match.group(0)) or _no_claim(text, match):
                 continue
+            if written is not None and (when - written).days <= OWN_FRAME_DAYS:
+                continue
             if (today - when).days > days:
                 claims.append((first_line + at, match, when))
     for number, match, when in claims:
         if newest is not None and when >= newest:
             return number, f"'{match.group(0).strip()}' ({(today - when).days} days ago)"
     return None
+
+
+def date_in_name(path: str) -> dt.date | None:
+    """The date a note's file name carries (``dotnet-migration-2026-08-10.md``), or None."""
+    found = DATE_IN_NAME.search(path.rpartition("/")[2])
+    if found is None:
+        return None
+    digits = re.sub(r"\D", "", found.group(0))
+    try:
+        return dt.date(int(digits[:4]), int(digits[4:6]), int(digits[6:8]))
+    except ValueError:
+        return None
 
 
 def dated_as_current(

@@ -54,7 +54,7 @@ from memory_audit.analysis.fast_regex import compile_fast
 from memory_audit.analysis.index_loaders import cut_line
 from memory_audit.analysis.references import path_exists, path_references
 from memory_audit.analysis.similarity import jaccard, tokens
-from memory_audit.analysis.staleness import finished_work, stale_as_of
+from memory_audit.analysis.staleness import date_in_name, finished_work, stale_as_of
 from memory_audit.analysis.wording import clip, prose_sentences, units_and_shorthand
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.sources.rule_files import RuleFile, rule_files
@@ -145,7 +145,11 @@ def _staleness(tree: MemoryTree, memory: MemoryFile, options: Options) -> Iterat
         return
     evidence = finished_work(memory.body_lines, options.done_ratio)
     stale = stale_as_of(
-        memory.body_lines, memory.body_start, tree.taken_at.date(), options.stale_days
+        memory.body_lines,
+        memory.body_start,
+        tree.taken_at.date(),
+        options.stale_days,
+        date_in_name(memory.path),
     )
     if evidence is None and stale is None:
         return
