@@ -414,3 +414,25 @@ def test_a_wrapped_line_whose_sentence_records_the_deletion_claims_nothing(
     assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
         ("deleted-file-reference", "a.md", line(WRAPPED, "still lives"))
     ]
+
+
+def test_a_memory_written_in_the_commit_that_deleted_the_file_records_it(tmp_path: Path) -> None:
+    # The agent that deleted `components/empty-state.tsx` wrote its lesson in the same
+    # commit: the incident it cites is the deletion itself. A memory written later that
+    # still describes a deleted file is stale as before.
+    repo = Repo(tmp_path / "app")
+    repo.commit(
+        "ui",
+        {"components/empty-state.tsx": "x\n", "components/banner.tsx": "b\n", "src/a.ts": "a\n"},
+    )
+    lesson = "Gate effects on the parent: `components/empty-state.tsx` fired them twice."
+    repo.git("rm", "-q", "components/empty-state.tsx")
+    repo.commit("drop the empty state", {".claude/memory/lesson.md": memory("lesson", body=lesson)})
+    later = "The banner lives in `components/banner.tsx`."
+    repo.git("rm", "-q", "components/banner.tsx")
+    repo.commit("drop the banner")
+    repo.commit("notes", {".claude/memory/banner.md": memory("banner", body=later)})
+    tree = repo.path / ".claude" / "memory"
+    assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
+        ("deleted-file-reference", "banner.md", BODY_START)
+    ]

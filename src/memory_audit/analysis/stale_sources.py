@@ -166,6 +166,7 @@ def check_paths(
     local = on_this_machine(tree)
     found: list[tuple[Source, Reference, Verdict]] = []
     unchecked = {"machine": 0, "relative": 0, "dotdot": 0}
+    folder = _folder_in_project(tree, project)
     for source in sources:
         here = tree.root.joinpath(*source.path.split("/")[:-1])
         stale = []
@@ -173,9 +174,40 @@ def check_paths(
             verdict = _verdict(tree, project, ref.text, here, local, unchecked)
             if verdict.status not in (Status.EXISTS, Status.NOT_A_CLAIM):
                 stale.append((source, ref, verdict))
-        found += _drop_agreeing(source, stale)
+        found += _drop_agreeing(source, _drop_written_with(project, folder, source, stale))
     found, moved = _drop_moved_out(project, _drop_ignored(project, found))
     return found, _skips(unchecked) + moved
+
+
+def _folder_in_project(tree: MemoryTree, project: Project) -> str | None:
+    """The tree's folder as the project's history names it (``.claude/memory``), or None
+    when the tree lives outside the project or there is no history."""
+    view = project.view
+    if view is None or view.history is None:
+        return None
+    try:
+        folder = tree.root.resolve().relative_to(view.root.resolve()).as_posix()
+    except (OSError, ValueError):
+        return None
+    return "" if folder == "." else f"{folder}/"
+
+
+def _drop_written_with(
+    project: Project,
+    folder: str | None,
+    source: Source,
+    stale: list[tuple[Source, Reference, Verdict]],
+) -> list[tuple[Source, Reference, Verdict]]:
+    """A memory the removing commit itself added records that removal (the agent that
+    deleted or renamed the file wrote the note in the same commit): not stale."""
+    if not stale or folder is None or project.view is None or project.view.history is None:
+        return stale
+    added = project.view.history.added_by(folder + source.path)
+    if added is None:
+        return stale
+    return [
+        item for item in stale if item[2].removal is None or item[2].removal.commit != added.commit
+    ]
 
 
 def _drop_agreeing(
