@@ -249,6 +249,21 @@ def test_wikilinks_to_skills_agents_commands_and_claude_notes_resolve(
     assert "[[never-written-note]]" in found[0].message
 
 
+def test_wikilinks_to_rule_files_resolve(tmp_path: Path, isolated_home: Path) -> None:
+    # Rules live in .claude/rules/, in sub-folders too: an agent's memory that names
+    # [[feature-architecture]] points at the project's rule file, the user's [[house-style]]
+    # at theirs. Writing a memory for either would copy the rule.
+    write_tree(isolated_home / ".claude", {"rules/house-style.md": "Short sentences.\n"})
+    app = tmp_path / "app"
+    write_tree(app, {".claude/rules/00-architecture/feature-architecture.md": "# Layers\n"})
+    tree = app / ".claude" / "agent-memory" / "ios-developer"
+    body = "Follows [[feature-architecture]] and [[house-style]]; see [[never-written-note]].\n"
+    write_tree(tree, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
+    found = findings(tree, "relations")
+    assert [f.code for f in found] == ["broken-wikilink"]
+    assert "[[never-written-note]]" in found[0].message
+
+
 def test_a_lower_case_name_with_a_number_is_a_note_not_a_ticket(
     tmp_path: Path, isolated_home: Path
 ) -> None:

@@ -1,6 +1,6 @@
 """What else a ``[[wikilink]]`` in a memory can name: Claude Code's other notes.
 
-Memories link skills (``[[doc-finder]]``), agents (``[[auditor]]``), commands,
+Memories link skills (``[[doc-finder]]``), agents (``[[auditor]]``), commands, rules,
 ``[[CLAUDE]]``, notes kept beside the memory folder (a vault's ``[[anti-patterns]]``),
 headings of a CLAUDE.md, memories of the user's other stores and of the project's own:
 its agents' stores and the memory folders its repository tracks (a team's
@@ -24,6 +24,7 @@ from memory_audit.sources.git import project_listing
 ANCESTORS = 6  # folders above a memory tree that may hold skills/, agents/ or notes
 KINDS = ("skills", "agents", "commands")
 MAX_NAMES_PER_FOLDER = 2_000
+RULE_FOLDERS = 64  # sub-folders of a rules/ folder listed at most, at any one time
 MAX_STORES = 500
 MAX_TRACKED_NAMES = 20_000
 AGENT_SCOPES = ("agent-memory", "agent-memory-local")
@@ -44,6 +45,7 @@ def outside_names(tree_root: Path, project: Path | None) -> frozenset[str]:
         names.update(_notes(base))
         for kind in KINDS:
             names.update(_notes(base / kind, folders=True))
+        names.update(_rules(base / "rules"))
     for claude_md in (home / "CLAUDE.md", *(p / "CLAUDE.md" for p in bases)):
         names.update(_headings(claude_md))
     names.update(_other_stores(home))
@@ -97,6 +99,26 @@ def _notes(folder: Path, *, folders: bool = False) -> Iterator[str]:
                     yield entry.name
     except OSError:
         return
+
+
+def _rules(folder: Path) -> Iterator[str]:
+    """Stems of the rule files in ``rules/`` and its sub-folders (``00-architecture/``):
+    Claude Code loads them all, and a memory names one by its stem."""
+    pending, count = [folder], 0
+    while pending and count < MAX_NAMES_PER_FOLDER:
+        current = pending.pop()
+        try:
+            with os.scandir(current) as entries:
+                for entry in entries:
+                    count += 1
+                    if count >= MAX_NAMES_PER_FOLDER:
+                        return
+                    if entry.name.endswith(".md"):
+                        yield entry.name[:-3]
+                    elif entry.is_dir(follow_symlinks=False) and len(pending) < RULE_FOLDERS:
+                        pending.append(Path(entry.path))
+        except OSError:
+            continue
 
 
 def _headings(path: Path) -> Iterator[str]:
