@@ -249,6 +249,23 @@ def test_wikilinks_to_skills_agents_commands_and_claude_notes_resolve(
     assert "[[never-written-note]]" in found[0].message
 
 
+def test_a_wikilink_the_text_places_in_the_user_s_memory_is_not_broken(tree_dir: Path) -> None:
+    # An agent's note names a memory of the user's own store, which a repository's copy (or
+    # a teammate's machine) does not hold: the text says where it lives.
+    body = (
+        "Related: [[routing-decisions]] in user memory.\n"
+        "See [[kill-switch]] in the user's cross-session memory for the flag.\n"
+        "Use the binary directly (see [[pnpm-workaround]] in user auto-memory).\n"
+        "Also [[deploy-checklist]] in the runbook, and [[team-notes]] in memory of the team.\n"
+    )
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
+    found = findings(tree_dir, "relations")
+    assert sorted(f.message.split("]]")[0].rpartition("[[")[2] for f in found) == [
+        "deploy-checklist",
+        "team-notes",
+    ]
+
+
 def test_wikilinks_to_rule_files_resolve(tmp_path: Path, isolated_home: Path) -> None:
     # Rules live in .claude/rules/, in sub-folders too: an agent's memory that names
     # [[feature-architecture]] points at the project's rule file, the user's [[house-style]]

@@ -74,6 +74,13 @@ UNWRITTEN = re.compile(
     # a bare word only as a marker of its own: "(planned)", "[TODO]"
     r"|[\s*_]*[(\[](?:planned|future|todo|tbd)[)\]]"
 )
+# What says a wikilink's note is kept in another store, right after it: "[[r6-decisions]]
+# in user memory", "in the user's cross-session memory", "in user auto-memory": a store of
+# the user's this audit may not see (a repository's copy, another machine).
+ELSEWHERE = re.compile(
+    r"(?i)[\s*_)]*,?\s*(?:(?:lives|is|kept|stored)\s+)?in\s+(?:the\s+)?"
+    r"(?:user'?s?|my|your|global|personal)\b[\w' -]{0,25}?\bmemor(?:y|ies)\b"
+)
 RELATION_TYPES = ("supersedes", "contradicts", "supports", "related_to")
 
 
@@ -263,7 +270,11 @@ def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
 
 
 def _unresolved(tree: MemoryTree, memory: MemoryFile, link: Link) -> bool:
-    return not wikilink_resolves(tree, link.target, memory.path) and not _unwritten(memory, link)
+    return (
+        not wikilink_resolves(tree, link.target, memory.path)
+        and not _marked(memory, link, UNWRITTEN)
+        and not _marked(memory, link, ELSEWHERE)
+    )
 
 
 def _wikilink_findings(
@@ -350,12 +361,13 @@ def _unread_links(memory: MemoryFile) -> Iterator[Finding]:
         )
 
 
-def _unwritten(memory: MemoryFile, link: Link) -> bool:
-    """The text marks the link as a note to write: ``[[skill-library]] (not yet written)``."""
+def _marked(memory: MemoryFile, link: Link, marker: re.Pattern[str]) -> bool:
+    """The text right after the link marks it: a note to write (``[[skill-library]] (not
+    yet written)``, :data:`UNWRITTEN`) or one kept in another store (:data:`ELSEWHERE`)."""
     text = memory.lines[link.line - 1] if 0 < link.line <= len(memory.lines) else ""
     # this link's own brackets: [[name]], [[name|alias]] or [[name#part]], not a longer name's
     own = re.compile(rf"\[\[{re.escape(link.target)}(?:[|#][^\]]*)?\]\]")
-    return any(UNWRITTEN.match(text, m.end()) for m in own.finditer(text))
+    return any(marker.match(text, m.end()) for m in own.finditer(text))
 
 
 def _broken_wikilink(tree: MemoryTree, memory: MemoryFile, target: str, line: int) -> Finding:
