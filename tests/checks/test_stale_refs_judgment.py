@@ -416,23 +416,31 @@ def test_a_wrapped_line_whose_sentence_records_the_deletion_claims_nothing(
     ]
 
 
-def test_a_memory_written_in_the_commit_that_deleted_the_file_records_it(tmp_path: Path) -> None:
+def test_a_lesson_written_in_the_commit_that_deleted_the_file_records_it(tmp_path: Path) -> None:
     # The agent that deleted `components/empty-state.tsx` wrote its lesson in the same
-    # commit: the incident it cites is the deletion itself. A memory written later that
-    # still describes a deleted file is stale as before.
+    # commit: the incident it cites is the deletion itself. A project note written in that
+    # commit, or a memory written later, that still describes a deleted file is stale.
     repo = Repo(tmp_path / "app")
     repo.commit(
         "ui",
         {"components/empty-state.tsx": "x\n", "components/banner.tsx": "b\n", "src/a.ts": "a\n"},
     )
     lesson = "Gate effects on the parent: `components/empty-state.tsx` fired them twice."
-    repo.git("rm", "-q", "components/empty-state.tsx")
-    repo.commit("drop the empty state", {".claude/memory/lesson.md": memory("lesson", body=lesson)})
+    state = "New pages reuse the fetch layer in `src/a.ts`."
+    repo.git("rm", "-q", "components/empty-state.tsx", "src/a.ts")
+    repo.commit(
+        "drop the empty state",
+        {
+            ".claude/memory/lesson.md": memory("lesson", type="feedback", body=lesson),
+            ".claude/memory/state.md": memory("state", body=state),
+        },
+    )
     later = "The banner lives in `components/banner.tsx`."
     repo.git("rm", "-q", "components/banner.tsx")
     repo.commit("drop the banner")
     repo.commit("notes", {".claude/memory/banner.md": memory("banner", body=later)})
     tree = repo.path / ".claude" / "memory"
     assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
-        ("deleted-file-reference", "banner.md", BODY_START)
+        ("deleted-file-reference", "banner.md", BODY_START),
+        ("deleted-file-reference", "state.md", BODY_START),
     ]

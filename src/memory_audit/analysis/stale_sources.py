@@ -198,9 +198,13 @@ def _drop_written_with(
     source: Source,
     stale: list[tuple[Source, Reference, Verdict]],
 ) -> list[tuple[Source, Reference, Verdict]]:
-    """A memory the removing commit itself added records that removal (the agent that
-    deleted or renamed the file wrote the note in the same commit): not stale."""
+    """A lesson (a ``feedback`` memory) the removing commit itself added cites that
+    removal as its incident (the agent that deleted the file wrote the lesson in the same
+    commit): not stale. A ``project`` memory written in that commit still claims the
+    project's state, and a file it names that the commit removed is stale from the start."""
     if not stale or folder is None or project.view is None or project.view.history is None:
+        return stale
+    if source.memory is None or source.memory.type != "feedback":
         return stale
     added = project.view.history.added_by(folder + source.path)
     if added is None:
