@@ -69,9 +69,21 @@ def test_bloat_a_dated_note_s_own_as_of_is_its_frame_not_a_claim(tree_dir: Path)
                 "survey-2026-03-02", body="Intro.\nState of play as of 2026-08-01: rating is slow."
             ),
             "undated.md": memory("undated", body="Sources: work in progress as of 2026-07-30."),
+            # a name dated after today (a deadline) frames nothing, nor one a year away
+            "launch-2027-01-31.md": memory(
+                "launch-2027-01-31", body="Status as of 2026-01-02: migration blocked."
+            ),
+            "recap-2026-06-30.md": memory(
+                "recap-2026-06-30", body="Status as of 2025-06-02: migration blocked."
+            ),
         },
     )
-    assert found == [("stale-as-of", "survey-2026-03-02.md", 7), ("stale-as-of", "undated.md", 6)]
+    assert found == [
+        ("stale-as-of", "launch-2027-01-31.md", 6),
+        ("stale-as-of", "recap-2026-06-30.md", 6),
+        ("stale-as-of", "survey-2026-03-02.md", 7),
+        ("stale-as-of", "undated.md", 6),
+    ]
 
 
 def test_bloat_a_date_near_a_status_word_is_not_always_a_dated_claim(tree_dir: Path) -> None:

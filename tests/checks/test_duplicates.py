@@ -310,6 +310,48 @@ def test_a_link_that_calls_the_other_a_duplicate_keeps_the_pair(tree_dir: Path) 
     assert finding.code == "possible-duplicate"
 
 
+def test_a_link_that_denies_being_a_copy_or_a_replace_elsewhere_on_the_line_parts_them(
+    tree_dir: Path,
+) -> None:
+    # "Not a duplicate of" sets the note apart; "replaces" about something else on the line
+    # says nothing of the linked note.
+    write_tree(
+        tree_dir,
+        {
+            "runner.md": memory("runner", body=RULE),
+            "runner_ci.md": memory(
+                "runner_ci", body=f"{NEAR}\n\nNot a duplicate of [[runner]]: this one is for CI."
+            ),
+            "runner_b.md": memory(
+                "runner_b",
+                body=f"{NEAR} For CI.\n\nSee [[runner]]; the compose file replaces the old script.",
+            ),
+            "deploy.md": memory("deploy", body=OTHER),
+        },
+    )
+    found = findings(tree_dir, "duplicates")
+    # runner_ci and runner_b still say the same thing as each other, and link neither
+    assert [sorted((f.path, *f.related)) for f in found] == [["runner_b.md", "runner_ci.md"]]
+
+
+def test_a_dated_series_that_links_its_earlier_notes_is_still_a_series(tree_dir: Path) -> None:
+    snapshot = "Status snapshot: three services up, the queue drained, disk at 41 percent."
+    files = {
+        "status-snapshot-2026-04-14.md": memory("snapshot 14", body=snapshot),
+        "status-snapshot-2026-04-20.md": memory(
+            "snapshot 20", body=f"{snapshot}\n\nPrevious: [[status-snapshot-2026-04-14]]"
+        ),
+        "status-snapshot-2026-04-21.md": memory(
+            "snapshot 21",
+            body=f"{snapshot}\n\nPrevious: [[status-snapshot-2026-04-20]],"
+            " [[status-snapshot-2026-04-14]]",
+        ),
+        "deploy.md": memory("deploy", body=OTHER),
+    }
+    write_tree(tree_dir, files)
+    assert [f.code for f in findings(tree_dir, "duplicates")] == ["dated-series"]
+
+
 def test_a_dated_series_is_one_finding_that_suggests_superseding(tree_dir: Path) -> None:
     snapshot = "Status snapshot: three services up, the queue drained, disk at 41 percent."
     files = {

@@ -256,6 +256,7 @@ def test_a_wikilink_the_text_places_in_the_user_s_memory_is_not_broken(tree_dir:
         "Related: [[routing-decisions]] in user memory.\n"
         "See [[kill-switch]] in the user's cross-session memory for the flag.\n"
         "Use the binary directly (see [[pnpm-workaround]] in user auto-memory).\n"
+        "Routes: [[route-table]] (in user memory); [[flag-x]] \u2014 in the user\u2019s memory.\n"
         "Also [[deploy-checklist]] in the runbook, and [[team-notes]] in memory of the team.\n"
     )
     write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
@@ -272,13 +273,20 @@ def test_wikilinks_to_rule_files_resolve(tmp_path: Path, isolated_home: Path) ->
     # at theirs. Writing a memory for either would copy the rule.
     write_tree(isolated_home / ".claude", {"rules/house-style.md": "Short sentences.\n"})
     app = tmp_path / "app"
-    write_tree(app, {".claude/rules/00-architecture/feature-architecture.md": "# Layers\n"})
+    write_tree(
+        app,
+        {
+            ".claude/rules/00-architecture/feature-architecture.md": "# Layers\n",
+            # a rules/ folder outside .claude/ is the project's own documents: no rule
+            "rules/billing/refunds.md": "# Refunds\n",
+        },
+    )
     tree = app / ".claude" / "agent-memory" / "ios-developer"
-    body = "Follows [[feature-architecture]] and [[house-style]]; see [[never-written-note]].\n"
+    body = "Follows [[feature-architecture]] and [[house-style]]; see [[refunds]].\n"
     write_tree(tree, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
     found = findings(tree, "relations")
     assert [f.code for f in found] == ["broken-wikilink"]
-    assert "[[never-written-note]]" in found[0].message
+    assert "[[refunds]]" in found[0].message
 
 
 def test_a_lower_case_name_with_a_number_is_a_note_not_a_ticket(

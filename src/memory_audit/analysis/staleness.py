@@ -82,7 +82,7 @@ STATE_CHECKED = re.compile(r"\b(?:state|status)\b[\s*_:]*(?:[(\[]|(?:verified|ch
 NOT_YET = re.compile(r"\b(?:not|yet|never)\b|n't\b", re.I)
 # How far after the date an end it records is read: ``(2026-06-14): Bug 1 FIXED``
 AFTER_DATE = 80
-# A dated note's "as of" up to a month after its name's date frames when it was written
+# A dated note's "as of" within a month of its name's date frames when it was written
 # (a month named alone stands for its last day: "as of July 2026" in a note of July 5)
 OWN_FRAME_DAYS = 31
 # Every CURRENT match holds one of these, as IGNORECASE compares (see ``folded``).
@@ -151,8 +151,9 @@ def stale_as_of(
     written: dt.date | None = None,
 ) -> tuple[int, str] | None:
     """A dated claim framed as current; "Status: resolved 2026-08-05" is a record, not one.
-    ``written``: the date a dated note carries in its name; a claim no later than a month
-    after it is the note's own frame ("as of July 2026" in ``mcp-refresh-2026-07-05.md``)."""
+    ``written``: the date a dated note carries in its name; a claim within a month of it is
+    the note's own frame ("as of July 2026" in ``mcp-refresh-2026-07-05.md``). A name dated
+    after today frames nothing (a launch note named for its deadline)."""
     # Each line is searched on its own, so only the lines holding a word every match holds
     # need the search; folding keeps every character in its place, line breaks included.
     found = folded("\n".join(lines)).split("\n")
@@ -172,7 +173,7 @@ def stale_as_of(
                 newest = when if newest is None else max(newest, when)
             if CLOSED.search(match.group(0)) or _no_claim(text, match):
                 continue
-            if written is not None and (when - written).days <= OWN_FRAME_DAYS:
+            if _own_frame(when, written, today):
                 continue
             if (today - when).days > days:
                 claims.append((first_line + at, match, when))
@@ -180,6 +181,12 @@ def stale_as_of(
         if newest is not None and when >= newest:
             return number, f"'{match.group(0).strip()}' ({(today - when).days} days ago)"
     return None
+
+
+def _own_frame(when: dt.date, written: dt.date | None, today: dt.date) -> bool:
+    """``when`` is within a month of the date the note's name carries, a date not after
+    today: the note says when it was written, not that it is still current."""
+    return written is not None and written <= today and abs((when - written).days) <= OWN_FRAME_DAYS
 
 
 def date_in_name(path: str) -> dt.date | None:

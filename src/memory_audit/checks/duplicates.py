@@ -87,6 +87,10 @@ SAME_NOTE = re.compile(
 )
 
 
+COPY_WORDS_BEFORE = 48  # characters before a link read for what it calls the other
+NOT_BEFORE = re.compile(r"(?i)(?:\b(?:not|never|no)|n't)\s+(?:(?:a|an|the|just)\s+)?$")
+
+
 @dataclass(frozen=True)
 class Options:
     threshold: float = field(default=0.4, metadata={"range": (0.2, 1.0)})
@@ -101,12 +105,15 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     edges: list[tuple[float, int, int]] = []
     in_series: dict[str, list[float]] = {}
     for left, right, score in similar_pairs(found, options.threshold):
-        if not comparable(tree, memories[left], memories[right]):
+        key = series[left]
+        one_series = key is not None and key == series[right]
+        # a series' notes link the ones before them ("Previous: [[status-…-04-14]]"): the
+        # links make no siblings of them, the series is what the finding is about
+        if not comparable(tree, memories[left], memories[right], links_part=not one_series):
             continue
         if not _a_claim_shared(found.weighted[left].keys() & found.weighted[right].keys()):
             continue  # stubs ("Scaffolded"), a template's fields: alike, but no claim shared
-        key = series[left]
-        if key is not None and key == series[right]:
+        if one_series:
             in_series.setdefault(key, []).append(score)  # a series, not a pair
         else:
             edges.append((score, left, right))
@@ -231,14 +238,16 @@ def _outside_comments(lines: Sequence[str]) -> Iterator[str]:
             yield text
 
 
-def comparable(tree: MemoryTree, left: MemoryFile, right: MemoryFile) -> bool:
+def comparable(
+    tree: MemoryTree, left: MemoryFile, right: MemoryFile, *, links_part: bool = True
+) -> bool:
+    """Worth comparing: not resolved, not set apart by their own text, and (``links_part``)
+    not siblings that link each other."""
     if tree.profile == "governed" and not left.scope & right.scope:
         return False
-    return (
-        not linked(tree, left, right)
-        and not distinguished(left, right)
-        and not cross_linked(tree, left, right)
-    )
+    if linked(tree, left, right) or distinguished(left, right):
+        return False
+    return not (links_part and cross_linked(tree, left, right))
 
 
 def distinguished(left: MemoryFile, right: MemoryFile) -> bool:
@@ -262,9 +271,18 @@ def cross_linked(tree: MemoryTree, left: MemoryFile, right: MemoryFile) -> bool:
             if tree.link_target(link, source.path) != other.path:
                 continue
             line = source.lines[link.line - 1] if 0 < link.line <= len(source.lines) else ""
-            if not SAME_NOTE.search(line):
+            if not _calls_it_a_copy(line, link.target):
                 return True
     return False
+
+
+def _calls_it_a_copy(line: str, target: str) -> bool:
+    """The words just before the link call the other a copy or a replacement ("Duplicate of
+    [[runner]]"), and not in the negative ("Not a duplicate of [[runner]]")."""
+    at = line.find(target)
+    before = line[max(0, at - COPY_WORDS_BEFORE) : at] if at >= 0 else line
+    said = list(SAME_NOTE.finditer(before))
+    return bool(said) and NOT_BEFORE.search(before[: said[-1].start()]) is None
 
 
 def linked(tree: MemoryTree, left: MemoryFile, right: MemoryFile) -> bool:

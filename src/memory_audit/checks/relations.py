@@ -78,8 +78,8 @@ UNWRITTEN = re.compile(
 # in user memory", "in the user's cross-session memory", "in user auto-memory": a store of
 # the user's this audit may not see (a repository's copy, another machine).
 ELSEWHERE = re.compile(
-    r"(?i)[\s*_)]*,?\s*(?:(?:lives|is|kept|stored)\s+)?in\s+(?:the\s+)?"
-    r"(?:user'?s?|my|your|global|personal)\b[\w' -]{0,25}?\bmemor(?:y|ies)\b"
+    r"(?i)[\s*_()\u2014\u2013:,-]*(?:(?:lives|is|kept|stored)\s+)?in\s+(?:the\s+)?"
+    r"(?:user(?:['\u2019]?s)?|my|your|global|personal)\b[\w'\u2019 -]{0,25}?\bmemor(?:y|ies)\b"
 )
 RELATION_TYPES = ("supersedes", "contradicts", "supports", "related_to")
 

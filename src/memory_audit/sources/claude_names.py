@@ -45,7 +45,8 @@ def outside_names(tree_root: Path, project: Path | None) -> frozenset[str]:
         names.update(_notes(base))
         for kind in KINDS:
             names.update(_notes(base / kind, folders=True))
-        names.update(_rules(base / "rules"))
+        if base.name == ".claude" or base == home:  # rules Claude Code loads, no other
+            names.update(_rules(base / "rules"))
     for claude_md in (home / "CLAUDE.md", *(p / "CLAUDE.md" for p in bases)):
         names.update(_headings(claude_md))
     names.update(_other_stores(home))
