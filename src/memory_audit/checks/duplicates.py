@@ -113,7 +113,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             continue
         if not _a_claim_shared(found.weighted[left].keys() & found.weighted[right].keys()):
             continue  # stubs ("Scaffolded"), a template's fields: alike, but no claim shared
-        if one_series:
+        if one_series and key is not None:  # (one_series says so; the type checker needs it)
             in_series.setdefault(key, []).append(score)  # a series, not a pair
         else:
             edges.append((score, left, right))
