@@ -444,3 +444,32 @@ def test_a_lesson_written_in_the_commit_that_deleted_the_file_records_it(tmp_pat
         ("deleted-file-reference", "banner.md", BODY_START),
         ("deleted-file-reference", "state.md", BODY_START),
     ]
+
+
+def test_an_archived_memory_s_deleted_paths_are_history_but_its_renames_still_point(
+    tmp_path: Path,
+) -> None:
+    # A memory moved to _archive/ records an investigation whose scripts the project later
+    # deleted on purpose: its pointers to them are history. A renamed file is still where
+    # the archived note's reader will look, and the fix rewrites the path: it stays.
+    repo = Repo(tmp_path / "app")
+    repo.commit(
+        "diagnostics", {"diag/probe.py": "p\n", "diag/geometry.py": "g\n", "src/a.py": "a\n"}
+    )
+    repo.git("rm", "-q", "diag/probe.py")
+    repo.commit("drop the probe")
+    repo.move("move geometry", "diag/geometry.py", "src/geometry.py")
+    note = "Ran `diag/probe.py`, then checked `diag/geometry.py`."
+    tree = write_tree(
+        tmp_path / "memory",
+        {
+            "_archive/investigation.md": memory("investigation", body=note),
+            "live.md": memory("live", body=note),
+        },
+    )
+    found = codes(findings(tree, "stale-refs", location=at(repo.path)))
+    assert found == [
+        ("renamed-file-reference", "_archive/investigation.md", BODY_START),
+        ("deleted-file-reference", "live.md", BODY_START),
+        ("renamed-file-reference", "live.md", BODY_START),
+    ]
