@@ -43,6 +43,7 @@ from memory_audit.sources.git import (
     run_git,
 )
 from memory_audit.sources.git_history import History, Removal, history
+from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.markdown import Document
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
@@ -167,6 +168,7 @@ def check_paths(
     found: list[tuple[Source, Reference, Verdict]] = []
     unchecked = {"machine": 0, "relative": 0, "dotdot": 0}
     folder = _folder_in_project(tree, project)
+    project_history = project.view.history if project.view is not None else None
     for source in sources:
         here = tree.root.joinpath(*source.path.split("/")[:-1])
         stale = []
@@ -174,9 +176,10 @@ def check_paths(
             verdict = _verdict(tree, project, ref.text, here, local, unchecked)
             if verdict.status not in (Status.EXISTS, Status.NOT_A_CLAIM):
                 stale.append((source, ref, verdict))
-        found += _drop_agreeing(source, _drop_written_with(project, folder, source, stale))
+        found += _drop_agreeing(source, _drop_written_with(project_history, folder, source, stale))
+    found, archived = _drop_archived(found)
     found, moved = _drop_moved_out(project, _drop_ignored(project, found))
-    return found, _skips(unchecked) + moved
+    return found, archived + _skips(unchecked) + moved
 
 
 def _folder_in_project(tree: MemoryTree, project: Project) -> str | None:
@@ -193,7 +196,7 @@ def _folder_in_project(tree: MemoryTree, project: Project) -> str | None:
 
 
 def _drop_written_with(
-    project: Project,
+    project_history: History | None,
     folder: str | None,
     source: Source,
     stale: list[tuple[Source, Reference, Verdict]],
@@ -202,16 +205,35 @@ def _drop_written_with(
     removal as its incident (the agent that deleted the file wrote the lesson in the same
     commit): not stale. A ``project`` memory written in that commit still claims the
     project's state, and a file it names that the commit removed is stale from the start."""
-    if not stale or folder is None or project.view is None or project.view.history is None:
+    if not stale or folder is None or project_history is None:
         return stale
     if source.memory is None or source.memory.type != "feedback":
         return stale
-    added = project.view.history.added_by(folder + source.path)
+    added = project_history.added_by(folder + source.path)
     if added is None:
         return stale
     return [
         item for item in stale if item[2].removal is None or item[2].removal.commit != added.commit
     ]
+
+
+def _drop_archived(
+    found: list[tuple[Source, Reference, Verdict]],
+) -> tuple[list[tuple[Source, Reference, Verdict]], list[str]]:
+    """An archived memory (``_archive/``) records work whose files the project may since
+    have deleted on purpose: its deleted paths are its history, not claims (a skip). A
+    renamed path still leads a reader to the file, and its fix rewrites it: kept."""
+    kept = [
+        item
+        for item in found
+        if not (
+            in_archive(item[0].path) and item[2].status is Status.REMOVED and not item[2].renamed_to
+        )
+    ]
+    dropped = len(found) - len(kept)
+    return kept, [
+        f"{dropped} deleted path(s) in archived memories: their history"
+    ] if dropped else []
 
 
 def _drop_agreeing(

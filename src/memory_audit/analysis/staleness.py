@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 
 from memory_audit.analysis.dated_series import DATE_IN_NAME
+from memory_audit.analysis.dates import parse_date
 from memory_audit.analysis.fast_regex import lines_matching
 
 # A marker is read on its own line: the white space around it does not run on into the next
@@ -195,10 +196,7 @@ def date_in_name(path: str) -> dt.date | None:
     if found is None:
         return None
     digits = re.sub(r"\D", "", found.group(0))
-    try:
-        return dt.date(int(digits[:4]), int(digits[4:6]), int(digits[6:8]))
-    except ValueError:
-        return None
+    return parse_date(f"{digits[:4]}-{digits[4:6]}-{digits[6:8]}")
 
 
 def dated_as_current(

@@ -105,15 +105,14 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     edges: list[tuple[float, int, int]] = []
     in_series: dict[str, list[float]] = {}
     for left, right, score in similar_pairs(found, options.threshold):
-        key = series[left]
-        one_series = key is not None and key == series[right]
+        key = series[left] if series[left] == series[right] else None  # one series: its key
         # a series' notes link the ones before them ("Previous: [[status-…-04-14]]"): the
         # links make no siblings of them, the series is what the finding is about
-        if not comparable(tree, memories[left], memories[right], links_part=not one_series):
+        if not comparable(tree, memories[left], memories[right], links_part=key is None):
             continue
         if not _a_claim_shared(found.weighted[left].keys() & found.weighted[right].keys()):
             continue  # stubs ("Scaffolded"), a template's fields: alike, but no claim shared
-        if one_series and key is not None:  # (one_series says so; the type checker needs it)
+        if key is not None:
             in_series.setdefault(key, []).append(score)  # a series, not a pair
         else:
             edges.append((score, left, right))

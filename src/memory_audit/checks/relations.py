@@ -270,10 +270,8 @@ def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
 
 
 def _unresolved(tree: MemoryTree, memory: MemoryFile, link: Link) -> bool:
-    return (
-        not wikilink_resolves(tree, link.target, memory.path)
-        and not _marked(memory, link, UNWRITTEN)
-        and not _marked(memory, link, ELSEWHERE)
+    return not wikilink_resolves(tree, link.target, memory.path) and not _marked(
+        memory, link, (UNWRITTEN, ELSEWHERE)
     )
 
 
@@ -361,13 +359,13 @@ def _unread_links(memory: MemoryFile) -> Iterator[Finding]:
         )
 
 
-def _marked(memory: MemoryFile, link: Link, marker: re.Pattern[str]) -> bool:
+def _marked(memory: MemoryFile, link: Link, markers: tuple[re.Pattern[str], ...]) -> bool:
     """The text right after the link marks it: a note to write (``[[skill-library]] (not
     yet written)``, :data:`UNWRITTEN`) or one kept in another store (:data:`ELSEWHERE`)."""
     text = memory.lines[link.line - 1] if 0 < link.line <= len(memory.lines) else ""
     # this link's own brackets: [[name]], [[name|alias]] or [[name#part]], not a longer name's
     own = re.compile(rf"\[\[{re.escape(link.target)}(?:[|#][^\]]*)?\]\]")
-    return any(marker.match(text, m.end()) for m in own.finditer(text))
+    return any(marker.match(text, m.end()) for m in own.finditer(text) for marker in markers)
 
 
 def _broken_wikilink(tree: MemoryTree, memory: MemoryFile, target: str, line: int) -> Finding:

@@ -74,7 +74,6 @@ from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.loading import ScannerConfig, masking_scanner
 from memory_audit.sources.git import GitUnavailable, look_up_objects, reachable
 from memory_audit.sources.git_history import Removal
-from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "stale-refs"
@@ -137,10 +136,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     yield from (Skip(ID, reason) for reason in project.notes)
     if options.paths:
         stale, skipped = check_paths(tree, project, sources)
-        stale, archived = _outside_archives(stale)
         yield from _grouped(stale)
-        if archived:
-            yield Skip(ID, f"{archived} deleted path(s) in archived memories: their history")
         yield from (Skip(ID, reason) for reason in skipped)
     if options.commits:
         yield from _commits(project, sources)
@@ -175,22 +171,6 @@ def _path_finding(source: Source, ref: Reference, verdict: Verdict) -> Finding:
             key=ref.text,
         )
     return _missing(source, ref, verdict)
-
-
-def _outside_archives(
-    stale: list[tuple[Source, Reference, Verdict]],
-) -> tuple[list[tuple[Source, Reference, Verdict]], int]:
-    """An archived memory (``_archive/``) records work whose files the project may since
-    have deleted on purpose: its deleted paths are its history, not claims. A renamed
-    path still leads a reader to the file, and its fix rewrites it: kept."""
-    kept = [
-        item
-        for item in stale
-        if not (
-            in_archive(item[0].path) and item[2].status is Status.REMOVED and not item[2].renamed_to
-        )
-    ]
-    return kept, len(stale) - len(kept)
 
 
 def _grouped(stale: list[tuple[Source, Reference, Verdict]]) -> Iterator[Finding]:
