@@ -145,6 +145,32 @@ def test_a_development_machine_in_a_production_note_is_no_production(tmp_path: P
         assert found.level == "suggestion", note
 
 
+def test_a_copy_of_production_and_a_command_named_prod_place_nothing_in_production(
+    tmp_path: Path,
+) -> None:
+    # a reviewer's note on the local stack that holds a copy of the production data: "prod
+    # copy", "a dump of production" and a make target's name in backticks say where the
+    # data came from, not where the system runs; the compose default stays a suggestion
+    seed = f"users:\n  - login: ops@fern.io\n    password: {DEMO}\n"
+    quiet = (
+        f"The local stack runs a prod copy (`make sync-prod`).\n- db: ops@fern.io / {DEMO}",
+        f"Restore the local prod-copy DB first.\n- db: ops@fern.io / {DEMO}",
+        f"Loads a dump of production into docker.\n- db: ops@fern.io / {DEMO}",
+        f"Run `./scripts/deploy-prod.sh --dry-run` to compare.\n- db: ops@fern.io / {DEMO}",
+    )
+    for n, note in enumerate(quiet):
+        [found] = _audit(_project(tmp_path / f"q{n}", {"tools/seed.yml": seed}, note))
+        assert found.level == "suggestion", note
+    # production named in prose, or a production name on the value's own line, still counts
+    live = (
+        f"The prod copy is refreshed from production nightly.\n- db: ops@fern.io / {DEMO}",
+        f"Local notes.\n- `PROD_DB`: ops@fern.io / {DEMO}",
+    )
+    for n, note in enumerate(live):
+        [found] = _audit(_project(tmp_path / f"l{n}", {"tools/seed.yml": seed}, note))
+        assert found.level == "problem", note
+
+
 def test_other_languages_name_production_too(tmp_path: Path) -> None:
     seed = f"users:\n  - login: ops@fern.io\n    password: {DEMO}\n"
     for n, words in enumerate(

@@ -201,6 +201,10 @@ PRODUCTION = re.compile(
 )
 # "never deployed to production", "not production-ready": the word denied, not a place
 DENIED = re.compile(r"(?i:\b(?:not|never|no|nunca|nie|jamais)\b[\w -]{0,24}$)")
+# "a prod copy", "the production dump", "a snapshot of prod": where a local copy's data came
+# from, not where its system runs (a reviewer's notes on the local stack holding that copy)
+COPY_AFTER = re.compile(r"(?i:[ _-]?(?:cop(?:y|ies)|clone|dump|snapshot|mirror)(?![A-Za-z]))")
+COPY_BEFORE = re.compile(r"(?i:\b(?:cop(?:y|ies)|clone|dump|snapshot|mirror)s? of (?:the )?$)")
 # Words for a development machine, read on a value's line and its heading. Not "test": a
 # test account on the live site is live; nor a domain's part (``qa@shop.local``).
 DEVELOPMENT = re.compile(
@@ -238,20 +242,37 @@ def handed_out_demo(tracked: str, text: str, line: int) -> bool:
 
 def on_production(text: str, line: int) -> bool:
     """Whether a note places the system of the value on ``line`` (1-based) in production: the
-    note names production (:data:`PRODUCTION`, not denied: "never deployed to production"),
-    and neither the value's line nor the heading it sits under names a development machine
+    note names production (:data:`PRODUCTION`, each naming read by :func:`_places`: not
+    denied, not a copy's source, not a command's name), and neither the value's line nor
+    the heading it sits under names a development machine
     (a production note's section on the developer's own database:
     ``**Fallback DB (dev machine, local)**``)."""
-    named = any(
-        DENIED.search(text, max(0, found.start() - 40), found.start()) is None
-        for found in PRODUCTION.finditer(text)
-    )
-    if not named:
-        return False
     lines = text.split("\n")
     at = max(0, min(line, len(lines)) - 1)
+    value_line = (sum(len(above) + 1 for above in lines[:at]), len(lines[at]))
+    if not any(_places(text, found, value_line) for found in PRODUCTION.finditer(text)):
+        return False
     heading = next((above for above in reversed(lines[:at]) if HEADING.match(above)), "")
     return DEVELOPMENT.search(lines[at]) is None and DEVELOPMENT.search(heading) is None
+
+
+def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> bool:
+    """Whether one naming of production places the note's system there: not denied ("never
+    deployed to production"), not a copy's source ("the prod copy"), and not a name in a code
+    span elsewhere (`make sync-prod`, `deploy-prod.sh`: a command's name, not a statement;
+    on the value's own line, `PROD_DB`, it names the value's system)."""
+    start, end = found.span()
+    if DENIED.search(text, max(0, start - 40), start) is not None:
+        return False
+    if COPY_AFTER.match(text, end) is not None:
+        return False
+    if COPY_BEFORE.search(text, max(0, start - 40), start) is not None:
+        return False
+    line_start, length = value_line
+    if line_start <= start <= line_start + length:
+        return True
+    opened = text.rfind("\n", 0, start) + 1
+    return text.count("`", opened, start) % 2 == 0
 
 
 def _outside(listing: str, repo: Path, tree: Path) -> Iterator[str]:
