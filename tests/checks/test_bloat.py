@@ -463,3 +463,33 @@ def test_bloat_a_closed_status_with_a_date_is_a_record_not_a_current_claim(tree_
         },
     )
     assert found == []
+
+
+def test_bloat_an_as_of_claim_is_stale_only_once_its_project_moved_on(tmp_path: Path) -> None:
+    # a security baseline "as of" the day of its project's last commit is as current as the
+    # project: nothing it describes changed since, however old the date. A project whose
+    # commits went on for more than a month after the claim has moved on from it.
+    from memory_audit.tree.discovery import locate
+    from tests.support.git_repo import Repo
+
+    def audited(name: str, claim: str, commits: int) -> list[tuple[str, str, int | None]]:
+        repo = Repo(tmp_path / name)
+        body = f"Intro.\nAudit baseline as of {claim}: no open findings."
+        repo.commit(
+            "seed", {"memory/MEMORY.md": index("a.md"), "memory/a.md": memory("a", body=body)}
+        )
+        for day in range(commits - 1):
+            repo.commit(f"work {day}", {"src/app.py": f"# {day}\n"})
+        tree = repo.path / "memory"
+        return codes(findings(tree, "bloat", location=locate(tree)))
+
+    # the claim on 2026-04-30, the last commit on 2026-05-02 and on 2026-05-04: quiet since
+    assert audited("quiet", "2026-04-30", 1) == []
+    assert audited("quiet2", "2026-04-30", 3) == []
+    # the claim on 2026-03-01, commits until 2026-05-02: two months of change after it
+    [(code, path, line)] = audited("moved", "2026-03-01", 1)
+    assert (code, path, line) == ("stale-as-of", "a.md", 7)
+    [moved] = findings(
+        tmp_path / "moved" / "memory", "bloat", location=locate(tmp_path / "moved" / "memory")
+    )
+    assert moved.message.endswith("the project's commits went on 62 days after it")

@@ -6,7 +6,9 @@ Staleness and value (docs/dimensions.md, "Dead weight"), all user judgment:
   ``done``, ``shipped`` against ``[ ]``, ``todo``, ``in progress``) are at
   least ``done_ratio`` done, with at least three of them;
 - ``stale-as-of``: a ``project`` memory framing a date more than ``stale_days``
-  old as current ("as of 2026-03-01", "current status (March 2026)");
+  old as current ("as of 2026-03-01", "current status (March 2026)"), in a project whose
+  git history went on for more than a month after that date (a baseline "as of" the day
+  of the last commit is as current as the project);
 - ``always-on-stale``: either of those on a memory with ``relevance: always``,
   the prime offender: finished work riding the always-on floor (suggest demoting);
 - ``encoded-in-rule``: a lesson or architectural rule (in ``claude-code``
@@ -46,12 +48,15 @@ Passing: the same memory trimmed to the live frontier, ``relevance`` by phase.
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from memory_audit.analysis.fast_regex import compile_fast
 from memory_audit.analysis.index_loaders import cut_line
+from memory_audit.analysis.project_clock import last_change
 from memory_audit.analysis.references import path_exists, path_references
 from memory_audit.analysis.similarity import jaccard, tokens
 from memory_audit.analysis.staleness import date_in_name, finished_work, stale_as_of
@@ -108,8 +113,10 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         (rule, tuple(map(tokens, rule.paragraphs)))
         for rule in rule_files(tree.location.project_path)
     ]
+    # git is asked when a memory first makes a stale claim, once: most trees make none
+    clock = functools.cache(lambda: last_change(tree))
     for memory in sorted(tree.memories, key=lambda m: m.path):
-        yield from _staleness(tree, memory, options)
+        yield from _staleness(tree, memory, options, clock)
         yield from _encoded(tree, memory, rules, options)
         yield from _dead_warning(tree, memory)
         yield from _narrative(memory, options)
@@ -140,21 +147,27 @@ def _judged_hook(hook: str) -> bool:
     return bool(text) and LINK_ONLY.fullmatch(text) is None
 
 
-def _staleness(tree: MemoryTree, memory: MemoryFile, options: Options) -> Iterator[Finding]:
+def _staleness(
+    tree: MemoryTree, memory: MemoryFile, options: Options, clock: Callable[[], dt.date | None]
+) -> Iterator[Finding]:
     if memory.type != "project" or in_archive(memory.path):
         return
     evidence = finished_work(memory.body_lines, options.done_ratio)
-    stale = stale_as_of(
+    claim = functools.partial(
+        stale_as_of,
         memory.body_lines,
         memory.body_start,
         tree.taken_at.date(),
         options.stale_days,
         date_in_name(memory.path),
     )
+    stale = claim()
+    if stale is not None and (changed := clock()) is not None:
+        stale = claim(changed)  # judged again against the project's last change
     if evidence is None and stale is None:
         return
     line = stale[0] if stale else None
-    what = evidence if evidence is not None else f"says {stale[1]} as if current" if stale else ""
+    what = evidence if evidence is not None else f"says {stale[1]}" if stale else ""
     if memory.always_loaded:
         yield make_finding(
             ID,
