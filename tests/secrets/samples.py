@@ -2606,3 +2606,15 @@ CASES["password-phrase"][1].extend(
     ]
 )
 CASES["password-phrase"][0].append(("password: Kq7x2mZ9.*", "Kq7x2mZ9.*"))
+# --- a template's field in single braces is where the value goes (a format string's
+# ``{password}``, a connection string written out with ``{project_ref}``); braces inside a
+# value that holds more than a field name stay a value
+CASES["database-url-password"][1].extend(
+    [
+        "- Connection string format: `postgresql://postgres.{project_ref}:{password}@pool.host:6543/postgres`",
+        "postgresql://{user}:{db_password}@db.fernhill.net/fern",
+    ]
+)
+CASES["database-url-password"][0].append(
+    ("postgresql://fern:Qm7{kLp2}xRzW9@db.fernhill.net/fern", "Qm7{kLp2}xRzW9")
+)
