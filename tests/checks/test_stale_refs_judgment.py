@@ -46,6 +46,10 @@ Le dossier `tests/fixtures/` n'existe pas.
 + tests gardés ; `tests/fixtures/` supprimé.
 `tests/fixtures/` 不存在。
 `tests/fixtures/` 폴더 없음.
+There are no `tests/fixtures/` and no golden meshes anywhere in the repository.
+Goldens would go under `tests/fixtures/` (none currently exist in-repo).
+There is no `tests/fixtures/` directory yet.
+The mesh loader was originally in `tests/fixtures/`, absorbed into `src/mesh.py` later.
 Golden meshes live in `tests/fixtures/`. Never filter meshes in the client."""
 
 
