@@ -493,3 +493,33 @@ def test_bloat_an_as_of_claim_is_stale_only_once_its_project_moved_on(tmp_path: 
         tmp_path / "moved" / "memory", "bloat", location=locate(tmp_path / "moved" / "memory")
     )
     assert moved.message.endswith("the project's commits went on 62 days after it")
+
+
+def test_bloat_a_rule_that_sends_the_reader_to_a_memory_does_not_encode_it(
+    tree_dir: Path, isolated_home: Path
+) -> None:
+    # a skill that says "see [[x]] for details" depends on the memory; one that lists the
+    # memories to read first is their reading list: archiving them would break the skill.
+    # A rule that cites a memory as carried over still encodes it.
+    skills = isolated_home / ".claude/skills/rewrite"
+    skills.mkdir(parents=True)
+    (skills / "SKILL.md").write_text(
+        "# Rewrite\n\n1. No crutch phrases (see [[ai-crutches]] for the list).\n"
+        "2. Skeleton first; the full method is in [[skeleton-first]].\n"
+        "3. 伏笔克制（详见 [[foreshadowing-restraint]]）\n\n"
+        "## Read before writing\n\n- `rhythm.md` — sentence rhythm\n- `voice.md` — inner voice\n"
+        "- `persona.md` — the narrator\n"
+    )
+    rules = isolated_home / ".claude/rules"
+    rules.mkdir(parents=True)
+    (rules / "db.md").write_text("Carries the testing-real-db memory. Testing matters.\n")
+    names = [
+        *("ai-crutches", "skeleton-first", "foreshadowing-restraint"),
+        *("rhythm", "voice", "persona"),
+    ]
+    files = {
+        f"{name}.md": memory(name, type="feedback", body=f"Lesson on {name} {n}.")
+        for n, name in enumerate(names)
+    }
+    files["testing-real-db.md"] = memory("testing-real-db", type="feedback", body="Real DB only.")
+    assert audit(tree_dir, files) == [("encoded-in-rule", "testing-real-db.md", None)]

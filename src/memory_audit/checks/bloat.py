@@ -13,7 +13,8 @@ Staleness and value (docs/dimensions.md, "Dead weight"), all user judgment:
   the prime offender: finished work riding the always-on floor (suggest demoting);
 - ``encoded-in-rule``: a lesson or architectural rule (in ``claude-code``
   profile: a ``feedback`` memory) that a rule or skill file now cites by name
-  or carries in nearly the same words;
+  or carries in nearly the same words; not a rule that sends its reader to the memory
+  ("see [[x]]", "详见 [[x]]") or lists three or more memories to read: it depends on them;
 - ``warning-dead-target``: a ``kind: warning`` memory whose cited paths are all gone.
 
 Uncompressed bodies and size:
@@ -89,6 +90,15 @@ SELF_EVIDENT = re.compile(
 WHY = re.compile(r"^\s*(?:[-*+]\s*)?\*\*Why:?\*\*:?\s*(.+)$", re.I)
 RULE_END = re.compile(r"^\s*(?:#|```|~~~|(?:[-*+]\s*)?\*\*(?:Why|How to apply)\b)", re.I)
 RULE_KINDS = ("lesson", "architectural-rule")
+# Words just before a rule's citation of a memory that send the reader to it ("see
+# [[x]]", "the full method is in [[x]]", "详见 [[x]]"): the rule depends on the memory
+SENDS = re.compile(
+    r"(?i:\b(?:see|refer to|read|per|according to|details? (?:in|at)"
+    r"|(?:full|complete|whole) \w+ (?:is |are )?in)\W*$)"
+    r"|(?:详见|参见|见|参考|参照|詳細は|詳しくは|참고|자세한 내용은)\W*$"
+)
+# A rule that cites this many of the tree's memories or more lists them to be read
+READING_LIST = 3
 # What ends a Why's wrapped lines besides RULE_END: a bold or plain label of its own line
 # ("**Source:**", "How to apply:"), a table, a quote, an HTML comment.
 WHY_STOP = re.compile(r"^\s*(?:\*\*|[|>]|<!--|[A-Z][\w ]{0,24}:(?:\s|$))")
@@ -115,9 +125,10 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     ]
     # git is asked when a memory first makes a stale claim, once: most trees make none
     clock = functools.cache(lambda: last_change(tree))
+    cited = _cited(tree.memories, rules)
     for memory in sorted(tree.memories, key=lambda m: m.path):
         yield from _staleness(tree, memory, options, clock)
-        yield from _encoded(tree, memory, rules, options)
+        yield from _encoded(memory, rules, cited, options)
         yield from _dead_warning(tree, memory)
         yield from _narrative(memory, options)
         yield from _why(memory)
@@ -197,20 +208,45 @@ def _staleness(
     )
 
 
+def _is_rule(memory: MemoryFile) -> bool:
+    kind = memory.meta_text("kind")
+    return kind in RULE_KINDS or (not kind and memory.type == "feedback")
+
+
+def _cited(
+    memories: Sequence[MemoryFile], rules: list[tuple[RuleFile, tuple[frozenset[str], ...]]]
+) -> list[dict[str, bool]]:
+    """For each rule, the rule memories it cites by name, each with whether it only sends
+    the reader there (every citation follows "see", "the full method is in", "详见")."""
+    if not rules:
+        return []
+    citations = [(m.path, _citation(m)) for m in memories if _is_rule(m)]
+    found: list[dict[str, bool]] = []
+    for rule, _ in rules:
+        text = rule.text
+        found.append(
+            {
+                path: all(SENDS.search(text[max(0, m.start() - 40) : m.start()]) for m in hits)
+                for path, citation in citations
+                if (hits := list(citation.finditer(text)))
+            }
+        )
+    return found
+
+
 def _encoded(
-    tree: MemoryTree,
     memory: MemoryFile,
     rules: list[tuple[RuleFile, tuple[frozenset[str], ...]]],
+    cited: list[dict[str, bool]],
     options: Options,
 ) -> Iterator[Finding]:
-    kind = memory.meta_text("kind")
-    is_rule = kind in RULE_KINDS or (not kind and memory.type == "feedback")
-    if not is_rule or not rules:
+    if not rules or not _is_rule(memory):
         return
     mine = tokens(memory.first_paragraph)
-    citation = _citation(memory)
-    for rule, paragraphs in rules:
-        cites = bool(citation.search(rule.text))
+    for (rule, paragraphs), citing in zip(rules, cited, strict=True):
+        # a rule naming several memories is their reading list, and one that sends the
+        # reader to the memory depends on it: neither carries the memory's lesson
+        cites = memory.path in citing and not citing[memory.path] and len(citing) < READING_LIST
         similar = len(mine) >= 5 and any(
             jaccard(mine, p) >= options.rule_similarity for p in paragraphs
         )
