@@ -922,3 +922,23 @@ def test_inline_content_of_a_small_index_near_its_200_lines_is_still_a_finding(
     found = [f.code for f in findings(tree_dir, "index-budget")]
     assert "near-budget" in found
     assert "inline-content" in found
+
+
+def test_an_agents_own_rules_stay_in_its_index(tmp_path: Path) -> None:
+    # an agent's MEMORY.md loads into that agent alone: its "Always ..." lines are its own
+    # conventions, and the project's .claude/rules/ would load them into every session
+    text = (
+        "# Reviewer\n\n## Core commitments\n- Always verify line counts before edits.\n"
+        "Never include today in the date range.\n\n- [A](a.md) — the house style\n"
+    )
+    repo = tmp_path / "repo"
+    store = write_tree(
+        repo / ".claude/agent-memory/reviewer", {"MEMORY.md": text, "a.md": memory("a")}
+    )
+    agent = ProjectLocation("-repo", repo, None, AgentStore("reviewer", "project"))
+    assert codes(findings(store, "index-budget", location=agent)) == []
+    plain = write_tree(tmp_path / "memory", {"MEMORY.md": text, "a.md": memory("a")})
+    assert codes(findings(plain, "index-budget")) == [
+        ("rule-in-index", "MEMORY.md", 4),
+        ("rule-in-index", "MEMORY.md", 5),
+    ]

@@ -67,8 +67,13 @@ def line_findings(
     pointing: Collection[int] = (),
     tables: Collection[int] = (),
     hooks_cost: bool = True,
+    shared_rules: bool = True,
 ) -> Iterator[Finding]:
     """Rules, inline content, over-long hooks and lines pointing at several files.
+
+    ``shared_rules``: whether a rule in the index belongs in the project's rules; not in
+    an agent's store, whose index loads into that agent alone (its own conventions: 0 of
+    12 such findings judged right on agents' trees, tuning and held-out).
 
     ``hooks_cost``: whether the index is large enough for long hooks, or content kept in
     it, to cost a session anything (an index of a few kilobytes loads whole whatever its
@@ -81,7 +86,13 @@ def line_findings(
     """
     named_lines = frozenset(p.line for p in named) | frozenset(tables)
     yield from _content(
-        dimension, index, tight, named_lines, frozenset(pointing), inline=tight or hooks_cost
+        dimension,
+        index,
+        tight,
+        named_lines,
+        frozenset(pointing),
+        inline=tight or hooks_cost,
+        shared_rules=shared_rules,
     )
     if hooks_cost:
         yield from _long_hooks(dimension, index, named, max_hook_chars)
@@ -244,7 +255,9 @@ def _content(
     tight: bool,
     named: Collection[int],
     pointing: Collection[int] = frozenset(),
+    *,
     inline: bool = True,
+    shared_rules: bool = True,
 ) -> Iterator[Finding]:
     """Rules and inline content in the index. Inline content is a problem when the cut
     hides entries (``tight``: every line of it costs room a pointer needs); below that, a
@@ -278,7 +291,8 @@ def _content(
     blocks = [b for b in [*blocks, block] if b]
     if blocks and not tight and _caption(index.lines, kinds, blocks[0]):
         blocks = blocks[1:]
-    yield from _rules(dimension, index, rules)
+    if shared_rules:
+        yield from _rules(dimension, index, rules)
     if not inline:
         return
     # what the fix moves: a block, with its section's heading when nothing else is under it
