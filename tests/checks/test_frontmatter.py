@@ -562,3 +562,31 @@ def test_frontmatter_a_leading_rule_and_heading_is_no_block(tree_dir: Path) -> N
         "unparseable-frontmatter",
         "routine.md",
     )
+
+
+def test_files_an_agents_definition_names_by_path_need_no_frontmatter(tmp_path: Path) -> None:
+    # "Load your files from `.claude/agent-memory/builder/`: `napkin.md`, `decisions.md`":
+    # the agent reads them by path, as a session reads what CLAUDE.md names; another
+    # agent's definition names nothing of this store
+    from memory_audit.model.stores import AgentStore
+
+    project = tmp_path / "project"
+    write_tree(
+        project / ".claude" / "agents",
+        {
+            "builder.md": "---\nname: builder\nmemory: project\n---\nLoad your interior files"
+            " from `.claude/agent-memory/builder/`: `napkin.md` and `decisions.md`.\n",
+            "planner.md": "---\nname: planner\nmemory: project\n---\nKeep notes.\n",
+        },
+    )
+    files = {
+        "MEMORY.md": index("napkin.md", "decisions.md", "log.md"),
+        "napkin.md": "# Napkin\n\nQuick notes.\n",
+        "decisions.md": "# Decisions\n\nStructured decision records.\n",
+        "log.md": memory("log"),
+    }
+    for agent, expected in (("builder", []), ("planner", ["decisions.md", "napkin.md"])):
+        tree = write_tree(project / ".claude" / "agent-memory" / agent, files)
+        location = ProjectLocation("-p", project, None, AgentStore(agent, "project"))
+        found = findings(tree, "frontmatter", location=location)
+        assert sorted(f.path for f in found if f.code == "no-frontmatter") == expected, agent

@@ -27,7 +27,8 @@ after the colon), most of the folder, are the format of what writes them: one
   Claude Code did not write); a dated series a tool writes (three or more
   ``name-<date>.md``, none with a block); a sub-folder of documents of another kind
   (``specs/``: none with a block, while the rest of the tree has them). A file the
-  project's CLAUDE.md imports (``@.claude/memory/plan.md``) or names by path needs none:
+  project's CLAUDE.md imports (``@.claude/memory/plan.md``) or names by path (in an agent's
+  store, also its agent's definition: ``Load `napkin.md` from your memory``) needs none:
   Claude Code loads it whole into every session, or reads it from there; nor does any file
   of a repository's copy that the project's CLAUDE.md reads (it loads the index, or names
   the folder itself): sessions reach those through the index or by path, not by a

@@ -33,7 +33,17 @@ AGENT_FILE_BYTES = 256 * 1024  # an agent's prompt: a few kilobytes
 def memory_scopes(project: Path, store: AgentStore) -> tuple[str, ...]:
     """The ``memory:`` scope each agent file of ``project`` naming the store's agent
     (``name:``, else the file's name) gives, ``""`` for none: empty when no file names it."""
-    scopes = []
+    return tuple(scope for _, scope in _definitions(project, store))
+
+
+def definition_files(project: Path, store: AgentStore) -> list[Path]:
+    """The agent files of ``project`` that define the store's agent: its instructions, read
+    at each of its starts (a memory they name by path is read from there)."""
+    return [path for path, _ in _definitions(project, store)]
+
+
+def _definitions(project: Path, store: AgentStore) -> Iterator[tuple[Path, str]]:
+    """Each agent file naming the store's agent, with the ``memory:`` scope it gives."""
     for path in _agent_files(project / PROJECT_CONFIG / AGENTS_FOLDER):
         fields = _frontmatter(path)
         if fields is None:
@@ -42,8 +52,7 @@ def memory_scopes(project: Path, store: AgentStore) -> tuple[str, ...]:
         named = name.strip() if isinstance(name, str) and name.strip() else path.stem
         if agent_folder_name(named) == store.name:
             memory = fields.get("memory")
-            scopes.append(str(memory).strip() if memory is not None else "")
-    return tuple(scopes)
+            yield path, str(memory).strip() if memory is not None else ""
 
 
 def unloaded_reason(store: AgentStore, scopes: tuple[str, ...]) -> str | None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from memory_audit.errors import describe
+from memory_audit.tree.agent_definitions import definition_files
 from memory_audit.tree.file_kinds import (
     DEFAULT_RECAP_GLOBS,
     INDEX_CASE_REASON,
@@ -370,8 +371,26 @@ class MemoryTree:
     @cached_property
     def instruction_named(self) -> frozenset[str]:
         """Tree files the project's instruction files (CLAUDE.md, AGENTS.md above the tree)
-        link, name by path or import: sessions are told to read them from there."""
-        return frozenset(self._named_in(self._instruction_paths))
+        link, name by path or import: sessions are told to read them from there. For an
+        agent's store, also those its agent's definition names: the agent's instructions."""
+        return frozenset(self._named_in(self._instruction_paths) | self._named_by_agent())
+
+    def _named_by_agent(self) -> set[str]:
+        """Tree files the definition of the store's agent names (``Load your files from
+        `.claude/agent-memory/builder/`: `napkin.md`, `decisions.md```): a bare name there is
+        the store's own file, as the agent reads it from its memory folder."""
+        agent, project = self.location.agent, self.location.project_path
+        if agent is None or project is None:
+            return set()
+        found = set()
+        for path in definition_files(project, agent):
+            for raw in paths_in(path).named:
+                target = self._resolve(raw, os.path.relpath(path.parent, self._root_text))
+                if target.path is None or target.path not in self.files:
+                    target = self._resolve(raw, "")
+                if target.path is not None and target.path in self.files:
+                    found.add(target.path)
+        return found
 
     @cached_property
     def named_as_folder(self) -> bool:
