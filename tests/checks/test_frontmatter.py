@@ -590,3 +590,18 @@ def test_files_an_agents_definition_names_by_path_need_no_frontmatter(tmp_path: 
         location = ProjectLocation("-p", project, None, AgentStore(agent, "project"))
         found = findings(tree, "frontmatter", location=location)
         assert sorted(f.path for f in found if f.code == "no-frontmatter") == expected, agent
+    # a store none of whose files has a block: no question when the definition names them
+    # all, one when a file it does not name has none either
+    bare = {**files, "log.md": "# Log\n\nNewest first.\n"}
+    for agent, named in (("builder", False), ("planner", True)):
+        tree = write_tree(tmp_path / "bare" / ".claude" / "agent-memory" / agent, bare)
+        write_tree(
+            tmp_path / "bare" / ".claude" / "agents",
+            {
+                f"{agent}.md": f"---\nname: {agent}\n---\nRead `napkin.md`, `decisions.md`"
+                + (" and `log.md`.\n" if not named else ".\n")
+            },
+        )
+        location = ProjectLocation("-p", tmp_path / "bare", None, AgentStore(agent, "project"))
+        found = findings(tree, "frontmatter", location=location)
+        assert [f.code for f in found] == (["no-frontmatter"] if named else []), agent

@@ -215,8 +215,8 @@ def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
     instructed = read_by_instructions(tree)
     if folder_without_blocks(len(bare), tree.memories):
         # one cause: this folder was not written by Claude Code; nothing to ask when the
-        # project's CLAUDE.md says how it is read
-        if not instructed:
+        # project's CLAUDE.md says how it is read, or its instructions name every such file
+        if not instructed and any(m.path not in tree.instruction_named for m in bare):
             yield none_anywhere(ID, bare)
         return
     if own is not None:
