@@ -597,3 +597,26 @@ def test_one_unresolved_wikilink_on_many_lines_is_one_finding_in_the_singular(
         "wikilink [[reply_to_current]] matches no memory's name, file name or title"
         " (lines 6, 7, 8, 9, 10)"
     )
+
+
+def test_a_name_the_tree_places_in_the_user_s_memory_is_that_store_s_everywhere(
+    tree_dir: Path,
+) -> None:
+    # "See user auto-memory [[seam-keeps-peeling]]": the marker before the link places it
+    # too; and a name the tree places there once is that store's in its other files
+    review = (
+        "1. Peeling seams. See user auto-memory [[seam-keeps-peeling]].\n"
+        "2. Fixes in comments. See the user's global memory: [[fix-lands-in-comments]].\n"
+    )
+    other = "Watch for [[seam-keeps-peeling]] and [[fix-lands-in-comments]] in re-reviews.\n"
+    lone = "A user memory note is near; [[never-written]] is not.\n"
+    files = {
+        "a.md": memory("a", body=review),
+        "b.md": memory("b", body=other),
+        "c.md": memory("c", body=lone),
+    }
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    found = findings(tree_dir, "relations")
+    assert [(f.path, f.message.split("]]")[0].rpartition("[[")[2]) for f in found] == [
+        ("c.md", "never-written")
+    ]

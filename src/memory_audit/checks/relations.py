@@ -28,7 +28,9 @@ Whenever the tree has them, whether or not relations are adopted:
   (``[[#12]]``, ``[[PROJ-42]]``) is no link. A name the link cuts short or runs past is
   offered ("did you mean"), unless the name is elided on purpose (``[[project_...]]``).
   Claude Code tolerates links to notes not yet written; one the text marks as such
-  (``[[skill-library]] (not yet written)``) is no finding. Four or more in one file that
+  (``[[skill-library]] (not yet written)``) is no finding, nor one it places in the user's
+  own store (``[[x]] in user memory``, ``See user auto-memory [[x]]``), in any of the tree's
+  files once it does anywhere. Four or more in one file that
   are close to no memory's name (a vault's hub of concepts, a chat log's reply tag) are one
   finding listing them; one whole word cut from a name (``[[budget]]`` beside
   ``budget-constraints``) is a name of its own, no cut-short one.
@@ -50,8 +52,9 @@ Passing: the same pair with ``superseded_by: feedback/baz.md`` on qux.md.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from memory_audit.analysis.outside_links import resolves_where_written
@@ -77,6 +80,11 @@ UNWRITTEN = re.compile(
 # What says a wikilink's note is kept in another store, right after it: "[[r6-decisions]]
 # in user memory", "in the user's cross-session memory", "in user auto-memory": a store of
 # the user's this audit may not see (a repository's copy, another machine).
+# ... and the same words right before it: "See user auto-memory [[seam-keeps-peeling]]"
+ELSEWHERE_BEFORE = re.compile(
+    r"(?i)\b(?:user(?:['\u2019]?s)?|my|your|global|personal)\b[\w'\u2019 -]{0,25}?"
+    r"\bmemor(?:y|ies)\b[\s*_:,\u2014\u2013-]*$"
+)
 ELSEWHERE = re.compile(
     r"(?i)[\s*_()\u2014\u2013:,-]*(?:(?:lives|is|kept|stored)\s+)?in\s+(?:the\s+)?"
     r"(?:user(?:['\u2019]?s)?|my|your|global|personal)\b[\w'\u2019 -]{0,25}?\bmemor(?:y|ies)\b"
@@ -92,13 +100,15 @@ class Options:
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     files = sorted(tree.of_kind(FileKind.MEMORY, FileKind.RECAP), key=lambda m: m.path)
     adopted = any(m.relations_declared for m in files)
+    # read when a first wikilink does not resolve: most trees have none
+    placed = functools.cache(lambda: _placed_elsewhere(files))
     for memory in files:
         if adopted:
             yield from _relations(tree, memory)
             yield from _back_pointers(tree, memory)
         yield from _superseded_by_targets(tree, memory)
         yield from _related_targets(tree, memory)
-        yield from _body_links(tree, memory)
+        yield from _body_links(tree, memory, placed)
         yield from _unread_links(memory)
 
 
@@ -245,7 +255,9 @@ def _names_outside(tree: MemoryTree, raw: str, source: str) -> bool:
     return wikilink_resolves(tree, raw if name is None else name, source)
 
 
-def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
+def _body_links(
+    tree: MemoryTree, memory: MemoryFile, placed: Callable[[], frozenset[str]]
+) -> Iterator[Finding]:
     broken: list[tuple[int, str]] = []
     unresolved: list[Link] = []
     top_level = "/" not in memory.path  # ``../x.md`` from here may mean the project's file
@@ -253,7 +265,7 @@ def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
         if link.mention:
             continue  # a path in a code span: stale-refs' concern, not a link
         if link.wiki:
-            if _unresolved(tree, memory, link):
+            if _unresolved(tree, memory, link, placed):
                 unresolved.append(link)
             continue
         path_part = link.target.split("#", 1)[0]
@@ -269,9 +281,13 @@ def _body_links(tree: MemoryTree, memory: MemoryFile) -> Iterator[Finding]:
     yield from _wikilink_findings(tree, memory, unresolved)
 
 
-def _unresolved(tree: MemoryTree, memory: MemoryFile, link: Link) -> bool:
-    return not wikilink_resolves(tree, link.target, memory.path) and not _marked(
-        memory, link, (UNWRITTEN, ELSEWHERE)
+def _unresolved(
+    tree: MemoryTree, memory: MemoryFile, link: Link, placed: Callable[[], frozenset[str]]
+) -> bool:
+    return (
+        not wikilink_resolves(tree, link.target, memory.path)
+        and not _marked(memory, link, (UNWRITTEN, ELSEWHERE))
+        and link.target not in placed()
     )
 
 
@@ -357,6 +373,27 @@ def _unread_links(memory: MemoryFile) -> Iterator[Finding]:
             "split the text into shorter paragraphs, or move bulk data out of memory",
             key=f"{first}",
         )
+
+
+def _placed_elsewhere(files: Sequence[MemoryFile]) -> frozenset[str]:
+    """The wikilink names the tree itself places in the user's own store, in any file: a
+    name kept there once is that store's wherever else the tree links it."""
+    return frozenset(
+        link.target
+        for memory in files
+        for link in memory.links
+        if link.wiki and (_marked(memory, link, (ELSEWHERE,)) or _marked_before(memory, link))
+    )
+
+
+def _marked_before(memory: MemoryFile, link: Link) -> bool:
+    """The text right before the link places it in the user's own store (``See user
+    auto-memory [[seam-keeps-peeling]]``)."""
+    text = memory.lines[link.line - 1] if 0 < link.line <= len(memory.lines) else ""
+    own = re.compile(rf"\[\[{re.escape(link.target)}(?:[|#][^\]]*)?\]\]")
+    return any(
+        ELSEWHERE_BEFORE.search(text, max(0, m.start() - 60), m.start()) for m in own.finditer(text)
+    )
 
 
 def _marked(memory: MemoryFile, link: Link, markers: tuple[re.Pattern[str], ...]) -> bool:
