@@ -620,3 +620,16 @@ def test_a_name_the_tree_places_in_the_user_s_memory_is_that_store_s_everywhere(
     assert [(f.path, f.message.split("]]")[0].rpartition("[[")[2]) for f in found] == [
         ("c.md", "never-written")
     ]
+
+
+def test_a_type_prefix_joined_by_a_dash_is_a_prefix_too(tree_dir: Path) -> None:
+    # [[false-server-claim]] for project-false-server-claim.md, as for project_…; a word
+    # that only starts like a type is part of the name
+    files = {
+        "project-false-server-claim.md": memory("project-false-server-claim"),
+        "projector-setup.md": memory("projector-setup"),
+        "a.md": memory("a", body="See [[false-server-claim]]; not [[or-setup]].\n"),
+    }
+    write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
+    found = findings(tree_dir, "relations")
+    assert [f.message.split("]]")[0].rpartition("[[")[2] for f in found] == ["or-setup"]

@@ -13,7 +13,7 @@ Whenever the tree has them, whether or not relations are adopted:
 - ``broken-superseded-by``: ``superseded_by`` names a file that does not exist;
 - ``broken-relation`` for ``related:`` / ``relates_to:`` (a list or one value):
   a target that is neither a file nor a memory's name. Names match as
-  wikilinks do: case, ``-``/``_`` and a type prefix (``project_``) aside; a value
+  wikilinks do: case, ``-``/``_`` and a type prefix (``project_``, ``project-``) aside; a value
   written as a wikilink (``"[[anti-patterns]] — why"``) is that link, and a name
   that means something outside the tree (a skill, a note above it: see
   ``broken-wikilink``) is not broken, in these fields as in ``relations:``;

@@ -63,6 +63,8 @@ AGENT_STORE_APART = "an agent's memory store: audited as a tree of its own"
 PROFILES = ("auto", "claude-code", "governed")
 GOVERNED_MARKERS = ("scope", "relevance")
 TYPE_PREFIXES = frozenset({"user", "feedback", "project", "reference"})
+# a memory's type before its name, joined by "_" or "-": ``project_deploy-notes``
+TYPE_PREFIX = re.compile(rf"(?i:(?:{'|'.join(sorted(TYPE_PREFIXES))})[_-](.+))")
 
 
 # A table cell holding only a ``.md`` file's name (bare, in bold or in a code span; an
@@ -486,9 +488,9 @@ class MemoryTree:
                 if label:
                     found[name_key(label)] = memory.path
         for memory in self.files.values():  # [[deploy-notes]] for project_deploy_notes.md
-            prefix, _, rest = memory.stem.partition("_")
-            if prefix.lower() in TYPE_PREFIXES and rest:
-                found.setdefault(name_key(rest), memory.path)
+            typed = TYPE_PREFIX.match(memory.stem)  # or project-deploy-notes.md
+            if typed is not None:
+                found.setdefault(name_key(typed.group(1)), memory.path)
         return found
 
     # ---- resolving links ---------------------------------------------------
