@@ -18,7 +18,6 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from memory_audit.errors import describe
-from memory_audit.tree.agent_definitions import definition_files
 from memory_audit.tree.file_kinds import (
     DEFAULT_RECAP_GLOBS,
     INDEX_CASE_REASON,
@@ -384,6 +383,10 @@ class MemoryTree:
         agent, project = self.location.agent, self.location.project_path
         if agent is None or project is None:
             return set()
+        # imported here: an agent file's frontmatter is YAML, which a secrets-only audit of
+        # a tree with no config file never loads
+        from memory_audit.tree.agent_definitions import definition_files
+
         found = set()
         for path in definition_files(project, agent):
             for raw in paths_in(path).named:
