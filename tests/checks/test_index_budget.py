@@ -924,12 +924,18 @@ def test_inline_content_of_a_small_index_near_its_200_lines_is_still_a_finding(
     assert "inline-content" in found
 
 
-def test_an_agents_own_rules_stay_in_its_index(tmp_path: Path) -> None:
+def test_an_agents_own_rules_and_knowledge_stay_in_its_index(tmp_path: Path) -> None:
     # an agent's MEMORY.md loads into that agent alone: its "Always ..." lines are its own
-    # conventions, and the project's .claude/rules/ would load them into every session
+    # conventions, and the project's .claude/rules/ would load them into every session;
+    # under the budget, the knowledge it keeps inline is what it must always know
     text = (
         "# Reviewer\n\n## Core commitments\n- Always verify line counts before edits.\n"
         "Never include today in the date range.\n\n- [A](a.md) — the house style\n"
+        + "\n## Primitives\n"
+        + "".join(
+            f"Button variant {n} wraps the base primitive with its spacing, colour and focus tokens; never a bare HTML element in its place.\n"
+            for n in range(80)
+        )
     )
     repo = tmp_path / "repo"
     store = write_tree(
@@ -941,4 +947,5 @@ def test_an_agents_own_rules_stay_in_its_index(tmp_path: Path) -> None:
     assert codes(findings(plain, "index-budget")) == [
         ("rule-in-index", "MEMORY.md", 4),
         ("rule-in-index", "MEMORY.md", 5),
+        ("inline-content", "MEMORY.md", 10),
     ]

@@ -67,13 +67,15 @@ def line_findings(
     pointing: Collection[int] = (),
     tables: Collection[int] = (),
     hooks_cost: bool = True,
-    shared_rules: bool = True,
+    agent_store: bool = False,
 ) -> Iterator[Finding]:
     """Rules, inline content, over-long hooks and lines pointing at several files.
 
-    ``shared_rules``: whether a rule in the index belongs in the project's rules; not in
-    an agent's store, whose index loads into that agent alone (its own conventions: 0 of
-    12 such findings judged right on agents' trees, tuning and held-out).
+    ``agent_store``: the index is an agent's, loaded into that agent alone as the knowledge
+    it carries: its rules are its own conventions, not the project's (0 of 12 such findings
+    judged right on agents' trees, tuning and held-out), and content kept in it is a
+    finding only once the cut hides entries (under the budget, 0 of 3 judged right: the
+    index is where the agent keeps what it must always know).
 
     ``hooks_cost``: whether the index is large enough for long hooks, or content kept in
     it, to cost a session anything (an index of a few kilobytes loads whole whatever its
@@ -91,8 +93,8 @@ def line_findings(
         tight,
         named_lines,
         frozenset(pointing),
-        inline=tight or hooks_cost,
-        shared_rules=shared_rules,
+        inline=tight or (hooks_cost and not agent_store),
+        shared_rules=not agent_store,
     )
     if hooks_cost:
         yield from _long_hooks(dimension, index, named, max_hook_chars)

@@ -39,7 +39,8 @@ to every session.
   it belongs in the project's ``.claude/rules/`` (or ``~/.claude/rules/`` when it
   holds in every project), the always-loaded rules layer (more than
   three: one finding listing their lines); not in an agent's store, whose index loads
-  into that agent alone: its rules are its own;
+  into that agent alone: its rules are its own, and its inline content a finding only
+  once the cut hides entries;
 - ``long-hook``: a hook over ``max_hook_chars`` (150), in an index of ``small_index_chars``
   (10,000) characters or more, or past ``warn_lines`` (below that, the whole index costs a
   session little whatever its hooks);
@@ -178,7 +179,7 @@ def _findings(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         tables=index_tables(
             index.lines, tree.files, index.markdown.code_lines, {p.line for p in named}
         ),
-        shared_rules=tree.location.agent is None,
+        agent_store=tree.location.agent is not None,
     )
 
 
