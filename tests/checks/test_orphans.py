@@ -683,3 +683,17 @@ def test_a_table_keeps_the_underscores_of_the_names_it_lists(tree_dir: Path) -> 
     }
     write_tree(tree_dir, files)
     assert codes(findings(tree_dir, "orphans")) == [("orphan-candidate", "index.md", None)]
+
+
+def test_an_orphans_index_line_carries_its_description_as_written(tree_dir: Path) -> None:
+    # "description: Governance PRs (PR #68) merged": YAML cuts the value at " #"; the index
+    # line the fix writes is Markdown, where the whole description is the hook (a line
+    # ending "(PR" would be a broken hook written by the tool)
+    files = {
+        "kept.md": memory("kept"),
+        "prs.md": memory("prs", description="Governance PRs (PR #68) merged after review"),
+    }
+    write_tree(tree_dir, {"MEMORY.md": index("kept.md"), **files})
+    [orphan] = [f for f in findings(tree_dir, "orphans") if f.code == "orphan-candidate"]
+    assert orphan.fix is not None
+    assert orphan.fix["text"] == "- [prs](prs.md) — Governance PRs (PR #68) merged after review"

@@ -215,11 +215,19 @@ class MemoryFile:
         """The MEMORY.md line that points here: ``- [Title](path) — description``, one line
         whatever the frontmatter holds (a ``|`` block description, brackets in a name, a
         space in the path, which a link takes only between ``<`` and ``>``)."""
-        title = " ".join((self.name or self.stem.replace("_", " ").replace("-", " ")).split())
+        name = self._as_written("name", self.name)
+        title = " ".join((name or self.stem.replace("_", " ").replace("-", " ")).split())
         title = title.replace("[", "\\[").replace("]", "\\]")
         target = f"<{self.path}>" if any(c in self.path for c in " ()<>") else self.path
-        hook = " ".join((self.description or self._first_heading()).split())
+        description = self._as_written("description", self.description)
+        hook = " ".join((description or self._first_heading()).split())
         return f"- [{title}]({target})" + (f" — {hook}" if hook else "")
+
+    def _as_written(self, key: str, value: str) -> str:
+        """A value as its author wrote it, when YAML cut it at an unquoted `` #``
+        (``Governance PRs (PR #68) merged``): in Markdown the whole text is the hook."""
+        cut = next((c for c in self.read.comment_cuts if c.key == key), None)
+        return cut.written if cut is not None else value
 
     def _first_heading(self) -> str:
         """The body's first ``#`` heading, what a note without a description is about
