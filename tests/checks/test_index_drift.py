@@ -1099,3 +1099,24 @@ def test_a_wikilink_entry_to_the_tree_s_deleted_note_stays_broken_beside_a_names
     assert any(
         "1 wikilink entry naming a note of the repository" in s.reason for s in found.skipped
     )
+
+
+def test_index_drift_a_missing_entrys_line_is_one_pointer_as_its_author_wrote_it(
+    tree_dir: Path,
+) -> None:
+    # the description YAML cuts at " #" goes whole into the hook, and brackets in a name
+    # are escaped: the line the fix writes links the file, with the whole hook
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("archive.md"),
+            "archive.md": memory("archive", body="Dormant notes:\n\n- [[old-idea]]"),
+            "user_old_idea.md": memory("old-idea [v2]", description="Parked (issue #41) in May"),
+        },
+    )
+    options = {"index-drift": IndexDriftOptions(flat_index=True)}
+    [finding] = findings(tree_dir, "index-drift", options=options)
+    assert finding.fix is not None
+    assert finding.fix["text"] == (
+        "- [old-idea \\[v2\\]](user_old_idea.md) — Parked (issue #41) in May"
+    )

@@ -857,10 +857,7 @@ def _broken_link(
 
 
 def _missing_entry(memory: MemoryFile) -> Finding:
-    title = memory.name or memory.stem.replace("_", " ").replace("-", " ")
-    line = f"- [{title}]({memory.path})"
-    if memory.description:
-        line += f" — {memory.description}"
+    line = memory.index_pointer()  # one line, as the author wrote its name and description
     return make_finding(
         ID,
         "missing-index-entry",
