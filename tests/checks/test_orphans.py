@@ -697,3 +697,21 @@ def test_an_orphans_index_line_carries_its_description_as_written(tree_dir: Path
     [orphan] = [f for f in findings(tree_dir, "orphans") if f.code == "orphan-candidate"]
     assert orphan.fix is not None
     assert orphan.fix["text"] == "- [prs](prs.md) — Governance PRs (PR #68) merged after review"
+
+
+def test_an_orphan_with_an_empty_body_gets_no_index_line(tree_dir: Path) -> None:
+    # a placeholder its agent never filled ("<!-- fill in on first run -->" under a title):
+    # indexing it would point every session at nothing; one with a line of text keeps its fix
+    files = {
+        "kept.md": memory("kept"),
+        "devops.md": memory(
+            "devops", body="# DevOps notes\n\n<!-- Fill in on the first\nrun -->\n"
+        ),
+        "ops.md": memory("ops", body="# Ops\n\n<!-- kept -->\nThe runner is self-hosted.\n"),
+    }
+    write_tree(tree_dir, {"MEMORY.md": index("kept.md"), **files})
+    found = {f.path: f for f in findings(tree_dir, "orphans") if f.code == "orphan-candidate"}
+    assert found["devops.md"].fix is None
+    assert "its body is empty" in found["devops.md"].message
+    assert str(found["devops.md"].suggestion).startswith("fill it in")
+    assert found["ops.md"].fix is not None

@@ -30,6 +30,10 @@ series of another kind (``engine``: it sees both dimensions' findings). Indexing
 line each would flood the index past its load budget; whether they are an archive to move
 into ``archive/`` or notes sessions should find, only the owner can say.
 
+An unreachable memory whose body is empty (a title or HTML comments only: a placeholder
+its agent never filled) gets no index line to add: one would point every session at
+nothing; its owner fills it in or removes it.
+
 This dimension owns unreachable files: each yields exactly one finding, here.
 ``index-drift`` reports a reachable file missing from MEMORY.md only when the
 user asks for a flat index (its ``flat_index`` option), never an unreachable
@@ -48,6 +52,7 @@ Passing: ``scratch_idea.md`` linked as ``[[scratch-idea]]`` from
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -64,6 +69,7 @@ ID = "orphans"
 
 FLOOD = 10  # more unreachable memories than this in one tree: one finding listing them
 SHOWN = 5  # of a flood, the paths its message names
+HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
 
 
 @dataclass(frozen=True)
@@ -172,6 +178,18 @@ def _orphan(tree: MemoryTree, memory: MemoryFile, blockless: bool) -> Finding:
     )
     if _never_saved(memory, blockless):
         return _unsaved(memory, why, sources)
+    if _empty(memory):
+        return make_finding(
+            ID,
+            "orphan-candidate",
+            memory.path,
+            None,
+            f"not reachable from MEMORY.md: {why}; its body is empty (a title or comments"
+            " only): a placeholder never filled",
+            "fill it in when there is something to keep, then index it; or remove it",
+            judgment=True,
+            related=tuple(sources),
+        )
     return make_finding(
         ID,
         "orphan-candidate",
@@ -183,6 +201,13 @@ def _orphan(tree: MemoryTree, memory: MemoryFile, blockless: bool) -> Finding:
         related=tuple(sources),
         fix=None if memory.path in tree.superseded else _add_line(memory),
     )
+
+
+def _empty(memory: MemoryFile) -> bool:
+    """A body of nothing but headings, HTML comments and blank lines: an index line would
+    point every session at nothing."""
+    text = HTML_COMMENT.sub("", "\n".join(memory.body_lines))
+    return all(not line.strip() or line.lstrip().startswith("#") for line in text.split("\n"))
 
 
 def _never_saved(memory: MemoryFile, blockless: bool) -> bool:
