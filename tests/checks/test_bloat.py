@@ -485,6 +485,19 @@ def test_bloat_an_as_of_claim_is_stale_only_once_its_project_moved_on(tmp_path: 
 
     # the claim on 2026-04-30, the last commit on 2026-05-02 and on 2026-05-04: quiet since
     assert audited("quiet", "2026-04-30", 1) == []
+    # the memory's own later edits are no change of the project it describes
+    # (the claim 2026-04-05; the project's last commit 2026-05-02, 27 days on; memory
+    # edits until 2026-05-08, 33 days on)
+    repo = Repo(tmp_path / "edits")
+    body = "Intro.\nAudit baseline as of 2026-04-05: no open findings."
+    seed = {"src/app.py": "# app\n", "memory/MEMORY.md": index("a.md")}
+    repo.commit("seed", {**seed, "memory/a.md": memory("a", body=body)})
+    for day in range(6):
+        repo.commit(f"note {day}", {"memory/b.md": memory("b", body=f"Note {day}.")})
+    tree = repo.path / "memory"
+    assert codes(findings(tree, "bloat", location=locate(tree))) == []
+    repo.commit("work", {"src/app.py": "# app, later\n"})  # the project moves on: 2026-05-09
+    assert codes(findings(tree, "bloat", location=locate(tree))) == [("stale-as-of", "a.md", 7)]
     assert audited("quiet2", "2026-04-30", 3) == []
     # the claim on 2026-03-01, commits until 2026-05-02: two months of change after it
     [(code, path, line)] = audited("moved", "2026-03-01", 1)
@@ -500,26 +513,42 @@ def test_bloat_a_rule_that_sends_the_reader_to_a_memory_does_not_encode_it(
 ) -> None:
     # a skill that says "see [[x]] for details" depends on the memory; one that lists the
     # memories to read first is their reading list: archiving them would break the skill.
-    # A rule that cites a memory as carried over still encodes it.
+    # A rule that names memories in prose as carried over still encodes them, however many.
     skills = isolated_home / ".claude/skills/rewrite"
     skills.mkdir(parents=True)
     (skills / "SKILL.md").write_text(
         "# Rewrite\n\n1. No crutch phrases (see [[ai-crutches]] for the list).\n"
         "2. Skeleton first; the full method is in [[skeleton-first]].\n"
-        "3. 伏笔克制（详见 [[foreshadowing-restraint]]）\n\n"
-        "## Read before writing\n\n- `rhythm.md` — sentence rhythm\n- `voice.md` — inner voice\n"
-        "- `persona.md` — the narrator\n"
+        "3. 伏笔克制（详见 [[foreshadowing-restraint]]）\n"
+        "4. Keep the narrator's voice; 常见 [[voice-drift]] errors are fixed here as follows.\n"
     )
     rules = isolated_home / ".claude/rules"
     rules.mkdir(parents=True)
-    (rules / "db.md").write_text("Carries the testing-real-db memory. Testing matters.\n")
+    (rules / "db.md").write_text(
+        "Carries the testing-real-db, no-mocks-e2e and fixture-per-test memories: real DB,"
+        " no mocks, one fixture per test.\n"
+    )
+    (rules / "reading.md").write_text(
+        "## Read before writing\n\n- `rhythm.md` — sentence rhythm\n- `inner-voice.md` —"
+        " inner voice\n- `narrator-persona.md` — the narrator\n"
+    )
     names = [
-        *("ai-crutches", "skeleton-first", "foreshadowing-restraint"),
-        *("rhythm", "voice", "persona"),
+        *("ai-crutches", "skeleton-first", "foreshadowing-restraint", "voice-drift"),
+        *("testing-real-db", "no-mocks-e2e", "fixture-per-test"),
+        *("rhythm", "inner-voice", "narrator-persona"),
     ]
     files = {
         f"{name}.md": memory(name, type="feedback", body=f"Lesson on {name} {n}.")
         for n, name in enumerate(names)
     }
-    files["testing-real-db.md"] = memory("testing-real-db", type="feedback", body="Real DB only.")
-    assert audit(tree_dir, files) == [("encoded-in-rule", "testing-real-db.md", None)]
+    assert audit(tree_dir, files) == [
+        ("encoded-in-rule", "fixture-per-test.md", None),
+        ("encoded-in-rule", "no-mocks-e2e.md", None),
+        ("encoded-in-rule", "testing-real-db.md", None),
+        ("encoded-in-rule", "voice-drift.md", None),
+    ]
+    # two listed memories are no reading list: each item names a memory the rule carries
+    (rules / "reading.md").write_text("- `rhythm.md` — sentence rhythm\n- `inner-voice.md`\n")
+    found = audit(tree_dir, files)
+    assert ("encoded-in-rule", "rhythm.md", None) in found
+    assert ("encoded-in-rule", "inner-voice.md", None) in found

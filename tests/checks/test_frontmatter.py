@@ -575,7 +575,8 @@ def test_files_an_agents_definition_names_by_path_need_no_frontmatter(tmp_path: 
         project / ".claude" / "agents",
         {
             "builder.md": "---\nname: builder\nmemory: project\n---\nLoad your interior files"
-            " from `.claude/agent-memory/builder/`: `napkin.md` and `decisions.md`.\n",
+            " from `.claude/agent-memory/builder/`: `napkin.md` and"
+            " `.claude/agent-memory/builder/decisions.md`.\n",
             "planner.md": "---\nname: planner\nmemory: project\n---\nKeep notes.\n",
         },
     )

@@ -708,6 +708,7 @@ def test_an_orphan_with_an_empty_body_gets_no_index_line(tree_dir: Path) -> None
             "devops", body="# DevOps notes\n\n<!-- Fill in on the first\nrun -->\n"
         ),
         "ops.md": memory("ops", body="# Ops\n\n<!-- kept -->\nThe runner is self-hosted.\n"),
+        "tags.md": memory("tags", body="# Blockers\n#todo #deploy-blocker\n"),
     }
     write_tree(tree_dir, {"MEMORY.md": index("kept.md"), **files})
     found = {f.path: f for f in findings(tree_dir, "orphans") if f.code == "orphan-candidate"}
@@ -715,3 +716,4 @@ def test_an_orphan_with_an_empty_body_gets_no_index_line(tree_dir: Path) -> None
     assert "its body is empty" in found["devops.md"].message
     assert str(found["devops.md"].suggestion).startswith("fill it in")
     assert found["ops.md"].fix is not None
+    assert found["tags.md"].fix is not None  # a line of tags is text, no heading

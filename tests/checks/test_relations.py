@@ -609,27 +609,36 @@ def test_a_name_the_tree_places_in_the_user_s_memory_is_that_store_s_everywhere(
         "2. Fixes in comments. See the user's global memory: [[fix-lands-in-comments]].\n"
     )
     other = "Watch for [[seam-keeps-peeling]] and [[fix-lands-in-comments]] in re-reviews.\n"
-    lone = "A user memory note is near; [[never-written]] is not.\n"
+    # a kind of memory, or one's own, places nothing; the case of a name is no other name
+    lone = (
+        "A user memory note is near; [[never-written]] is not.\n"
+        "CUDA global memory: [[coalescing]]. Kernel vs user-space memory \u2014 [[mmap-notes]].\n"
+        "In my memory, [[x-note]] said so. Also [[Seam-Keeps-Peeling]].\n"
+    )
     files = {
         "a.md": memory("a", body=review),
         "b.md": memory("b", body=other),
         "c.md": memory("c", body=lone),
     }
     write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
-    found = findings(tree_dir, "relations")
-    assert [(f.path, f.message.split("]]")[0].rpartition("[[")[2]) for f in found] == [
-        ("c.md", "never-written")
-    ]
+    # c.md's four unresolved links are one finding listing them
+    [found] = findings(tree_dir, "relations")
+    assert found.path == "c.md"
+    for name in ("never-written", "coalescing", "mmap-notes", "x-note"):
+        assert f"[[{name}]]" in found.message, name
+    assert "Seam" not in found.message
 
 
 def test_a_type_prefix_joined_by_a_dash_is_a_prefix_too(tree_dir: Path) -> None:
     # [[false-server-claim]] for project-false-server-claim.md, as for project_…; a word
     # that only starts like a type is part of the name
+    # (of the memory's own type: user-guide.md of type project is a guide for users)
     files = {
         "project-false-server-claim.md": memory("project-false-server-claim"),
         "projector-setup.md": memory("projector-setup"),
-        "a.md": memory("a", body="See [[false-server-claim]]; not [[or-setup]].\n"),
+        "user-guide.md": memory("user-guide", type="reference"),
+        "a.md": memory("a", body="See [[false-server-claim]]; not [[or-setup]] nor [[guide]].\n"),
     }
     write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
     found = findings(tree_dir, "relations")
-    assert [f.message.split("]]")[0].rpartition("[[")[2] for f in found] == ["or-setup"]
+    assert [f.message.split("]]")[0].rpartition("[[")[2] for f in found] == ["or-setup", "guide"]

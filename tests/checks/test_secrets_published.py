@@ -165,6 +165,12 @@ def test_a_copy_of_production_and_a_command_named_prod_place_nothing_in_producti
     live = (
         f"The prod copy is refreshed from production nightly.\n- db: ops@fern.io / {DEMO}",
         f"Local notes.\n- `PROD_DB`: ops@fern.io / {DEMO}",
+        # a host's or a system's name in a code span is a place
+        f"## Database\nHost: `db.prod.fern.io`\n- db: ops@fern.io / {DEMO}",
+        f"Server `fern-prod` since May.\n- db: ops@fern.io / {DEMO}",
+        # a copy of production's settings or credentials is production's
+        f"Keep a copy of the prod credentials here:\n- db: ops@fern.io / {DEMO}",
+        f"The production copy of settings.yml holds:\n- db: ops@fern.io / {DEMO}",
     )
     for n, note in enumerate(live):
         [found] = _audit(_project(tmp_path / f"l{n}", {"tools/seed.yml": seed}, note))

@@ -50,6 +50,8 @@ There are no `tests/fixtures/` and no golden meshes anywhere in the repository.
 Goldens would go under `tests/fixtures/` (none currently exist in-repo).
 There is no `tests/fixtures/` directory yet.
 The mesh loader was originally in `tests/fixtures/`, absorbed into `src/mesh.py` later.
+There is no need to touch `tests/fixtures/`; goldens live there.
+Goldens live in `tests/fixtures/` (there are no others).
 Golden meshes live in `tests/fixtures/`. Never filter meshes in the client."""
 
 
@@ -58,9 +60,12 @@ def test_a_line_that_says_the_path_is_absent_or_not_to_be_used_agrees_with_the_h
 ) -> None:
     repo = fixtures_repo(tmp_path / "p")
     tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=ABSENT)})
-    # Only the last line claims the folder; its "never" is another sentence's.
+    # Only the last three lines claim the folder; the last one's "never" is another
+    # sentence's, and "there is no need", "there are no others" deny something else.
     assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
-        ("deleted-file-reference", "a.md", line(ABSENT, "live in"))
+        ("deleted-file-reference", "a.md", line(ABSENT, "no need to touch")),
+        ("deleted-file-reference", "a.md", line(ABSENT, "no others")),
+        ("deleted-file-reference", "a.md", line(ABSENT, "Golden meshes live in")),
     ]
 
 

@@ -2615,6 +2615,9 @@ CASES["database-url-password"][1].extend(
         "postgresql://{user}:{db_password}@db.fernhill.net/fern",
     ]
 )
-CASES["database-url-password"][0].append(
-    ("postgresql://fern:Qm7{kLp2}xRzW9@db.fernhill.net/fern", "Qm7{kLp2}xRzW9")
+CASES["database-url-password"][0].extend(
+    [
+        ("postgresql://fern:Qm7{kLp2}xRzW9@db.fernhill.net/fern", "Qm7{kLp2}xRzW9"),
+        ("postgresql://fern:{Qm7kLp2xRzW9}@db.fernhill.net/fern", "{Qm7kLp2xRzW9}"),
+    ]
 )

@@ -71,7 +71,7 @@ NOT_A_CLAIM = compile_fast(
     r"(?i)\b(?:renam\w*|mov(?:e|ed|es|ing)|delet\w*|remov\w*|drop(?:ped)?|retir\w*|deprecat\w*|"
     r"replac\w*|supersed\w*|obsolete|legacy|formerly|previously|no longer|used to|gone|"
     r"archiv\w*|migrat\w*|instead of|in favou?r of|merged into|consolidat\w*|old|"
-    r"originally|at the time|absorbed into|"
+    r"originally|absorbed into|"
     r"ripped out|got rid of|clean(?:ed)? ?up|cleanup|killed|"
     r"e\.g|eg|for example|for instance|example|such as|hypothetical)\b"
     r"|->|→|⇒|削除|廃止|移動|移行|リネーム|名前変更|旧|删除|移除|废弃|重命名|迁移|改名|"
@@ -84,7 +84,10 @@ NOT_A_CLAIM = compile_fast(
 # "never run `x.sh`" still cites x.sh for bloat.
 SAYS_ABSENT = compile_fast(
     r"(?i)\b(?:empty|(?:does|do|did)(?: not|n't) exist|not exist\w*|non-?existent|no such|"
-    r"there (?:is|are|was|were) no|none (?:currently |yet |so far )?exists?|"
+    # "there is no `x` directory yet", "there are no `x` and no y" (read with the path
+    # blanked out); not "there is no need to touch `x`", "(there are no others)"
+    r"there (?:is|are|was|were) no (?:(?:such )?(?:directory|folder|file|dir)|and|or|yet|in"
+    r"|here|anymore)|there (?:is|are|was|were) no$|none (?:currently |yet |so far )?exists?|"
     r"absent|not applicable|never|must not|mustn't|should not|shouldn't|do not|don't|not to be|"
     # Spanish, Portuguese, German, French
     r"no existen?|vac[ií][oa]s?|eliminad[oa]s?|borrad[oa]s?|no aplica|nunca|prohibid[oa]|"

@@ -91,13 +91,17 @@ WHY = re.compile(r"^\s*(?:[-*+]\s*)?\*\*Why:?\*\*:?\s*(.+)$", re.I)
 RULE_END = re.compile(r"^\s*(?:#|```|~~~|(?:[-*+]\s*)?\*\*(?:Why|How to apply)\b)", re.I)
 RULE_KINDS = ("lesson", "architectural-rule")
 # Words just before a rule's citation of a memory that send the reader to it ("see
-# [[x]]", "the full method is in [[x]]", "详见 [[x]]"): the rule depends on the memory
+# [[x]]", "the full method is in [[x]]", "详见 [[x]]"): the rule depends on the memory.
+# A lone 见 only after no other Han character: 意见, 可见 and 常见 are other words.
 SENDS = re.compile(
     r"(?i:\b(?:see|refer to|read|per|according to|details? (?:in|at)"
     r"|(?:full|complete|whole) \w+ (?:is |are )?in)\W*$)"
-    r"|(?:详见|参见|见|参考|参照|詳細は|詳しくは|참고|자세한 내용은)\W*$"
+    r"|(?:详见|参见|另见|请见|(?:方法|细节|详情|说明)见|(?<![\u4e00-\u9fff])见"
+    r"|参考|参照|詳細は|詳しくは|참고|자세한 내용은)\W*$"
 )
-# A rule that cites this many of the tree's memories or more lists them to be read
+# A citation that heads an item of a list (``- `rhythm.md` — sentence rhythm``)
+LIST_ITEM_HEAD = re.compile(r"(?:^|\n)[ \t]*(?:[-*+]|\d+[.)])[ \t]+[`*\[]*$")
+# A rule listing this many of the tree's memories or more is their reading list
 READING_LIST = 3
 # What ends a Why's wrapped lines besides RULE_END: a bold or plain label of its own line
 # ("**Source:**", "How to apply:"), a table, a quote, an HTML comment.
@@ -216,22 +220,38 @@ def _is_rule(memory: MemoryFile) -> bool:
 def _cited(
     memories: Sequence[MemoryFile], rules: list[tuple[RuleFile, tuple[frozenset[str], ...]]]
 ) -> list[dict[str, bool]]:
-    """For each rule, the rule memories it cites by name, each with whether it only sends
-    the reader there (every citation follows "see", "the full method is in", "详见")."""
+    """For each rule, the rule memories it cites by name, each with whether the rule only
+    points at it: every citation sends the reader there ("see [[x]]", "详见 [[x]]") or heads
+    an item of a list of three or more memories (a reading list). A rule that carries a
+    memory's lesson cites it otherwise, in prose."""
     if not rules:
         return []
     citations = [(m.path, _citation(m)) for m in memories if _is_rule(m)]
     found: list[dict[str, bool]] = []
     for rule, _ in rules:
         text = rule.text
+        kinds = {
+            path: [_kind(text, hit.start()) for hit in hits]
+            for path, citation in citations
+            if (hits := list(citation.finditer(text)))
+        }
+        listing = sum(1 for k in kinds.values() if "listed" in k) >= READING_LIST
         found.append(
             {
-                path: all(SENDS.search(text[max(0, m.start() - 40) : m.start()]) for m in hits)
-                for path, citation in citations
-                if (hits := list(citation.finditer(text)))
+                path: all(k == "sends" or (k == "listed" and listing) for k in cited)
+                for path, cited in kinds.items()
             }
         )
     return found
+
+
+def _kind(text: str, at: int) -> str:
+    """How a rule cites a memory at ``at``: it sends the reader there, lists it, or names it
+    in prose (carries it)."""
+    before = text[max(0, at - 40) : at]
+    if SENDS.search(before):
+        return "sends"
+    return "listed" if LIST_ITEM_HEAD.search(before) else "carries"
 
 
 def _encoded(
@@ -246,7 +266,7 @@ def _encoded(
     for (rule, paragraphs), citing in zip(rules, cited, strict=True):
         # a rule naming several memories is their reading list, and one that sends the
         # reader to the memory depends on it: neither carries the memory's lesson
-        cites = memory.path in citing and not citing[memory.path] and len(citing) < READING_LIST
+        cites = memory.path in citing and not citing[memory.path]
         similar = len(mine) >= 5 and any(
             jaccard(mine, p) >= options.rule_similarity for p in paragraphs
         )

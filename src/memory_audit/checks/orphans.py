@@ -70,6 +70,7 @@ ID = "orphans"
 FLOOD = 10  # more unreachable memories than this in one tree: one finding listing them
 SHOWN = 5  # of a flood, the paths its message names
 HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
+HEADING = re.compile(r"[ \t]*#{1,6}(?:[ \t]|$)")  # not a tag line: "#todo #deploy-blocker"
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,7 @@ def _empty(memory: MemoryFile) -> bool:
     """A body of nothing but headings, HTML comments and blank lines: an index line would
     point every session at nothing."""
     text = HTML_COMMENT.sub("", "\n".join(memory.body_lines))
-    return all(not line.strip() or line.lstrip().startswith("#") for line in text.split("\n"))
+    return all(not line.strip() or HEADING.match(line) for line in text.split("\n"))
 
 
 def _never_saved(memory: MemoryFile, blockless: bool) -> bool:

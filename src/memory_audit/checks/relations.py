@@ -62,7 +62,7 @@ from memory_audit.analysis.wikilinks import as_wikilink, near_name, wikilink_res
 from memory_audit.model.finding import Finding, Skip, lines_listed, listed_at, make_finding
 from memory_audit.tree.markdown import Link
 from memory_audit.tree.memory_file import FileKind, MemoryFile, Relation
-from memory_audit.tree.snapshot import MemoryTree, reference_wikilink
+from memory_audit.tree.snapshot import MemoryTree, name_key, reference_wikilink
 
 ID = "relations"
 SHOWN_LINKS = 6  # line numbers a finding for several broken links names
@@ -80,11 +80,14 @@ UNWRITTEN = re.compile(
 # What says a wikilink's note is kept in another store, right after it: "[[r6-decisions]]
 # in user memory", "in the user's cross-session memory", "in user auto-memory": a store of
 # the user's this audit may not see (a repository's copy, another machine).
-# ... and the same words right before it: "See user auto-memory [[seam-keeps-peeling]]"
+# ... and the user's store named right before it: "See user auto-memory [[seam-keeps]]",
+# "in the user's global memory: [[x]]"; not a kind of memory ("CUDA global memory",
+# "user-space memory") nor one's own ("in my memory, [[x]] said so")
 ELSEWHERE_BEFORE = re.compile(
-    r"(?i)\b(?:user(?:['\u2019]?s)?|my|your|global|personal)\b[\w'\u2019 -]{0,25}?"
-    r"\bmemor(?:y|ies)\b[\s*_:,\u2014\u2013-]*$"
+    r"(?i)\b(?:user(?:['\u2019]?s)?[ \t]+(?:(?:auto|global|personal|cross-session)[ \t-]*)?"
+    r"|auto-)memor(?:y|ies)\b[\s*_:,\u2014\u2013-]*$"
 )
+MEMORY_WORD = "memor"  # every ELSEWHERE and ELSEWHERE_BEFORE match holds it, lower-cased
 ELSEWHERE = re.compile(
     r"(?i)[\s*_()\u2014\u2013:,-]*(?:(?:lives|is|kept|stored)\s+)?in\s+(?:the\s+)?"
     r"(?:user(?:['\u2019]?s)?|my|your|global|personal)\b[\w'\u2019 -]{0,25}?\bmemor(?:y|ies)\b"
@@ -287,7 +290,7 @@ def _unresolved(
     return (
         not wikilink_resolves(tree, link.target, memory.path)
         and not _marked(memory, link, (UNWRITTEN, ELSEWHERE))
-        and link.target not in placed()
+        and name_key(link.target) not in placed()
     )
 
 
@@ -379,11 +382,17 @@ def _placed_elsewhere(files: Sequence[MemoryFile]) -> frozenset[str]:
     """The wikilink names the tree itself places in the user's own store, in any file: a
     name kept there once is that store's wherever else the tree links it."""
     return frozenset(
-        link.target
+        name_key(link.target)
         for memory in files
         for link in memory.links
-        if link.wiki and (_marked(memory, link, (ELSEWHERE,)) or _marked_before(memory, link))
+        if link.wiki
+        and MEMORY_WORD in _line(memory, link).lower()  # a cheap test first: most lines fail
+        and (_marked(memory, link, (ELSEWHERE,)) or _marked_before(memory, link))
     )
+
+
+def _line(memory: MemoryFile, link: Link) -> str:
+    return memory.lines[link.line - 1] if 0 < link.line <= len(memory.lines) else ""
 
 
 def _marked_before(memory: MemoryFile, link: Link) -> bool:

@@ -202,9 +202,21 @@ PRODUCTION = re.compile(
 # "never deployed to production", "not production-ready": the word denied, not a place
 DENIED = re.compile(r"(?i:\b(?:not|never|no|nunca|nie|jamais)\b[\w -]{0,24}$)")
 # "a prod copy", "the production dump", "a snapshot of prod": where a local copy's data came
-# from, not where its system runs (a reviewer's notes on the local stack holding that copy)
-COPY_AFTER = re.compile(r"(?i:[ _-]?(?:cop(?:y|ies)|clone|dump|snapshot|mirror)(?![A-Za-z]))")
+# from, not where its system runs (a reviewer's notes on the local stack holding that copy).
+# A copy of production's settings or credentials ("a copy of the prod .env", "the
+# production copy of settings.yml") is production's.
+COPY_AFTER = re.compile(
+    r"(?i:[ _-]?(?:cop(?:y|ies)|clone|dump|snapshot|mirror)(?![A-Za-z])(?![ \t]+of\b))"
+)
 COPY_BEFORE = re.compile(r"(?i:\b(?:cop(?:y|ies)|clone|dump|snapshot|mirror)s? of (?:the )?$)")
+SETTINGS_AFTER = re.compile(
+    r"(?i:[ \t]*(?:\.env|credentials?|secrets?|keys?|passwords?|tokens?|config\w*|settings"
+    r"|env(?:ironment)? (?:file|variables?))\b)"
+)
+# A code span that is a command or a path (``make sync-prod``, ``./deploy-prod.sh``): a
+# name of what it runs, no place; a lone word in one (``fern-prod``, ``db.prod.io``) is a
+# host's or a system's name
+COMMAND_SPAN = re.compile(r"`[^`\n]*[ /][^`\n]*`")
 # Words for a development machine, read on a value's line and its heading. Not "test": a
 # test account on the live site is live; nor a domain's part (``qa@shop.local``).
 DEVELOPMENT = re.compile(
@@ -258,21 +270,27 @@ def on_production(text: str, line: int) -> bool:
 
 def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> bool:
     """Whether one naming of production places the note's system there: not denied ("never
-    deployed to production"), not a copy's source ("the prod copy"), and not a name in a code
-    span elsewhere (`make sync-prod`, `deploy-prod.sh`: a command's name, not a statement;
-    on the value's own line, `PROD_DB`, it names the value's system)."""
+    deployed to production"), not a copy's source ("the prod copy"; a copy of production's
+    settings is production's), and not in a command or path in a code span elsewhere
+    (`make sync-prod`, `./deploy-prod.sh`: what it runs, not a place; on the value's own
+    line, `PROD_DB`, and a lone name elsewhere, `fern-prod`, name the value's system)."""
     start, end = found.span()
     if DENIED.search(text, max(0, start - 40), start) is not None:
         return False
     if COPY_AFTER.match(text, end) is not None:
         return False
-    if COPY_BEFORE.search(text, max(0, start - 40), start) is not None:
+    before = COPY_BEFORE.search(text, max(0, start - 40), start)
+    if before is not None and SETTINGS_AFTER.match(text, end) is None:
         return False
     line_start, length = value_line
     if line_start <= start <= line_start + length:
         return True
     opened = text.rfind("\n", 0, start) + 1
-    return text.count("`", opened, start) % 2 == 0
+    closes = text.find("\n", end)
+    line = text[opened : closes if closes >= 0 else len(text)]
+    return not any(
+        span.start() <= start - opened < span.end() for span in COMMAND_SPAN.finditer(line)
+    )
 
 
 def _outside(listing: str, repo: Path, tree: Path) -> Iterator[str]:

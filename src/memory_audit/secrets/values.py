@@ -80,8 +80,9 @@ PLACEHOLDER = re.compile(
     # what goes there, described: "random-32-char-string"; a word in brackets: "[PASS]"
     r"|random[_-](?:\d+[_-])?(?:chars?|characters?|bytes?|hex|string|value|secret)\b"
     r"|\[[a-z][a-z _-]{1,20}\]"
-    # a template's field, the whole value: "{password}", "{db_password}" in a format string
-    r"|^\{[a-z_][a-z0-9_.-]{0,40}\}$"
+    # a template's field, the whole value: "{password}", "{db_password}" in a format string;
+    # lower-case words only, whatever the pattern's case: "{Qm7kLp2xRzW9}" is a value
+    r"|(?-i:^\{[a-z]+(?:[_.-][a-z]+){0,5}\}$)"
     # the whole text of a phrase rule's disclaimed alternative (a user's rules file may
     # still carry one): "password=x1 is the joke"
     rf"|{DISCLAIMER}",

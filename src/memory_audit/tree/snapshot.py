@@ -63,7 +63,7 @@ PROFILES = ("auto", "claude-code", "governed")
 GOVERNED_MARKERS = ("scope", "relevance")
 TYPE_PREFIXES = frozenset({"user", "feedback", "project", "reference"})
 # a memory's type before its name, joined by "_" or "-": ``project_deploy-notes``
-TYPE_PREFIX = re.compile(rf"(?i:(?:{'|'.join(sorted(TYPE_PREFIXES))})[_-](.+))")
+TYPE_PREFIX = re.compile(rf"(?i:({'|'.join(sorted(TYPE_PREFIXES))})([_-])(.+))")
 
 
 # A table cell holding only a ``.md`` file's name (bare, in bold or in a code span; an
@@ -395,6 +395,8 @@ class MemoryTree:
                     target = self._resolve(raw, "")
                 if target.path is not None and target.path in self.files:
                     found.add(target.path)
+                elif (tail := tree_path_by_suffix(raw, self.root.name, self._names)) is not None:
+                    found.add(tail)  # `.claude/agent-memory/builder/napkin.md`
         return found
 
     @cached_property
@@ -491,9 +493,12 @@ class MemoryTree:
                 if label:
                     found[name_key(label)] = memory.path
         for memory in self.files.values():  # [[deploy-notes]] for project_deploy_notes.md
-            typed = TYPE_PREFIX.match(memory.stem)  # or project-deploy-notes.md
-            if typed is not None:
-                found.setdefault(name_key(typed.group(1)), memory.path)
+            typed = TYPE_PREFIX.match(memory.stem)
+            # or project-deploy-notes.md of type project: "user-guide" is a name of its own
+            if typed is not None and (
+                typed.group(2) == "_" or typed.group(1).lower() == memory.type
+            ):
+                found.setdefault(name_key(typed.group(3)), memory.path)
         return found
 
     # ---- resolving links ---------------------------------------------------
