@@ -167,6 +167,21 @@ def test_description_cut_mid_sentence(tree_dir: Path) -> None:
             "waits.md": memory(
                 "waits", description="Workers restart and wait up to five minutes for", body=BODY
             ),
+            # a verb's particle ("plugs in", "logs in") and an acronym ("AT", "OR") end a
+            # sentence whole; a noun before "in" leaves it open (the vault's above)
+            "plugs.md": memory(
+                "plugs",
+                description="How options reach the factory, and how AddProblemDetails plugs in",
+                body=BODY,
+            ),
+            "logs.md": memory(
+                "logs", description="Sessions are refreshed each time the user logs in", body=BODY
+            ),
+            "acronym.md": memory(
+                "acronym",
+                description="A table's aria-label doubles announcements in some AT",
+                body=BODY,
+            ),
         },
     )
     # YAML reads ` #000)...` as a comment: one cause, one finding, frontmatter's

@@ -15,7 +15,8 @@ description (and each MEMORY.md hook) for what makes recall fail:
   in any order and form), description on two or more files: Claude Code
   cannot tell them apart (one finding per group);
 - ``cut-description``: cut mid-sentence (ends in ``...``/``…``, a comma, a
-  colon, a dash, an open bracket, or a word such as "and", "the", "to");
+  colon, a dash, an open bracket, or a word such as "and", "the", "to"; not a verb's
+  particle, "the user logs in", nor an acronym, "in some AT");
 - ``index-line-without-hook``: a MEMORY.md line that links a file and says
   nothing about when it matters; in an index under 10,000 characters a title of its own
   words ("Debugging Patterns") is enough, one that repeats the file's name is not.
@@ -94,6 +95,28 @@ STRANDED = re.compile(
     r"each|every|all|one|two|three|four|five|six|seven|eight|nine|ten|\d+)\b)\w+"
     r"(?:\s+(?:out|up|back|down|over|off|an eye))?\s+(?:for|with|about|on|of|at|from|into)$"
 )
+# A word of capitals ("AT", "OR", "IS"): an acronym, never the function word it spells
+ACRONYM = re.compile(r"[A-Z]{2,}[.!?]?")
+# A verb's particle that ends a sentence whole after it: "plugs in", "logs in", "kicks in"
+PARTICLES = frozenset({"in", "on"})
+PHRASAL_VERBS = frozenset(
+    """plug log sign opt check kick fill step chime cave settle weigh tune join dial zoom
+    drill phase roll sink turn lock bake build tap hook fit hold hang carry keep move
+    switch click hand pass take try put""".split()
+)
+
+
+def _phrasal(word: str) -> bool:
+    """A form of a verb of :data:`PHRASAL_VERBS`: ``plugs``, ``plugged``, ``logging``,
+    ``fills``, ``filled``."""
+    stems = {word}
+    for suffix in ("ing", "ed", "s"):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            stem = word[: -len(suffix)]
+            stems.update((stem, stem[:-1] if stem[-1:] == stem[-2:-1] else stem))
+    return not stems.isdisjoint(PHRASAL_VERBS)
+
+
 # Where a clipped first sentence may end as a sentence of its own: after a clause.
 CLAUSE_END = re.compile(r"\s*(?:[,;]|\s[–—-])\s")
 # A clause that qualifies what comes before it: no cut before it.
@@ -282,6 +305,10 @@ def _cut(memory: MemoryFile) -> Iterator[Finding]:
     last = words[-1] if words else ""
     if last == "that" and len(words) > 1 and words[-2] in PRONOUN_THAT_AFTER:
         last = ""  # the pronoun ends the sentence
+    if text.split()[-1:] and ACRONYM.fullmatch(text.split()[-1]):
+        last = ""  # "in some AT", "the OR": an acronym, no function word
+    if last in PARTICLES and len(words) > 1 and _phrasal(words[-2]):
+        last = ""  # "AddProblemDetails plugs in", "the user logs in": a verb's particle
     opened = text.count("(") > text.count(")") or text.count("[") > text.count("]")
     cut_word = last in CUT_WORDS and not _names_itself(memory, last)
     cut_word = cut_word and not STRANDED.search(text.rstrip(".!?"))
