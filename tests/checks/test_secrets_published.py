@@ -168,6 +168,8 @@ def test_a_copy_of_production_and_a_command_named_prod_place_nothing_in_producti
         # a host's or a system's name in a code span is a place
         f"## Database\nHost: `db.prod.fern.io`\n- db: ops@fern.io / {DEMO}",
         f"Server `fern-prod` since May.\n- db: ops@fern.io / {DEMO}",
+        # production between two code spans is outside both
+        f"Runs `api` on prod via `make up`.\n- db: ops@fern.io / {DEMO}",
         # a copy of production's settings or credentials is production's
         f"Keep a copy of the prod credentials here:\n- db: ops@fern.io / {DEMO}",
         f"The production copy of settings.yml holds:\n- db: ops@fern.io / {DEMO}",

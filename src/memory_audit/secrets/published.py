@@ -213,10 +213,11 @@ SETTINGS_AFTER = re.compile(
     r"(?i:[ \t]*(?:\.env|credentials?|secrets?|keys?|passwords?|tokens?|config\w*|settings"
     r"|env(?:ironment)? (?:file|variables?))\b)"
 )
-# A code span that is a command or a path (``make sync-prod``, ``./deploy-prod.sh``): a
-# name of what it runs, no place; a lone word in one (``fern-prod``, ``db.prod.io``) is a
-# host's or a system's name
-COMMAND_SPAN = re.compile(r"`[^`\n]*[ /][^`\n]*`")
+# A code span that is a command or a path (``make sync-prod``, ``./deploy-prod.sh``, a
+# space or a slash in it): a name of what it runs, no place; a lone word in one
+# (``fern-prod``, ``db.prod.io``) is a host's or a system's name
+CODE_SPAN = re.compile(r"`[^`\n]*`")  # paired left to right, as Markdown pairs them
+COMMAND = re.compile(r"[ /]")
 # Words for a development machine, read on a value's line and its heading. Not "test": a
 # test account on the live site is live; nor a domain's part (``qa@shop.local``).
 DEVELOPMENT = re.compile(
@@ -289,7 +290,8 @@ def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> boo
     closes = text.find("\n", end)
     line = text[opened : closes if closes >= 0 else len(text)]
     return not any(
-        span.start() <= start - opened < span.end() for span in COMMAND_SPAN.finditer(line)
+        span.start() <= start - opened < span.end() and COMMAND.search(span.group())
+        for span in CODE_SPAN.finditer(line)
     )
 
 
