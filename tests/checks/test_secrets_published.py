@@ -181,6 +181,38 @@ def test_a_copy_of_production_and_a_command_named_prod_place_nothing_in_producti
         assert _seeded_level(tmp_path / f"l{n}", note) == "problem", note
 
 
+def test_production_named_in_another_section_of_a_brief_places_nothing(tmp_path: Path) -> None:
+    # a project brief's seed section: "production" only in its configuration example's
+    # placeholder and in a file tree, in other sections; a ``# comment`` in a fenced block
+    # opens no section of its own
+    brief = (
+        "# Brief\n\n## Structure\n```\nsrc/environment.prod.ts\n```\n\n## Configuration\n"
+        "jwt: ${JWT_SECRET:key-change-in-production}\n\n## Seed data\n```sql\n"
+        f"# the admin\n-- admin (password: {DEMO})\n```\n"
+    )
+    assert _seeded_level(tmp_path / "brief", brief) == "suggestion"
+    quiet = (
+        # what to do once there is said of a system not there yet
+        f"## Seed\nsecret: key-change-in-production\n- admin ops@fern.io / {DEMO}",
+        f"## Seed\nChange it before going to production.\n- admin ops@fern.io / {DEMO}",
+    )
+    for n, note in enumerate(quiet):
+        assert _seeded_level(tmp_path / f"q{n}", note) == "suggestion", note
+    # the value's own section, the opening of a section it sits in, and a note's opening
+    # before its first heading do place it
+    live = (
+        f"# Guide\n## Other\n## Seed\nDeployed to production.\n- admin ops@fern.io / {DEMO}",
+        f"# Servers\nThe prod box runs all below.\n## Database\n- admin ops@fern.io / {DEMO}",
+        f"# Production\n## Seed\n- admin ops@fern.io / {DEMO}\n## Other\nnone",
+        f"The production stack.\n# Seed\n- admin ops@fern.io / {DEMO}",
+    )
+    for n, note in enumerate(live):
+        assert _seeded_level(tmp_path / f"l{n}", note) == "problem", note
+    # a later section's opening is not one the value sits in
+    later = f"# Seed\n- admin ops@fern.io / {DEMO}\n# Deploy\nRuns in production."
+    assert _seeded_level(tmp_path / "later", later) == "suggestion"
+
+
 def test_other_languages_name_production_too(tmp_path: Path) -> None:
     for n, words in enumerate(
         (
