@@ -33,6 +33,15 @@ def _audit(tree: Path, location: ProjectLocation | None = None) -> list[Finding]
     return findings(tree, "secrets", location=location or locate(tree))
 
 
+SEED = f"users:\n  - login: ops@fern.io\n    password: {DEMO}\n"  # a seed file publishing it
+
+
+def _seeded_level(where: Path, note: str) -> str | None:
+    """The level of the one finding of ``note``, whose value a seed file publishes."""
+    [found] = _audit(_project(where, {"tools/seed.yml": SEED}, note))
+    return found.level
+
+
 def test_a_demo_login_the_readme_prints_is_a_suggestion_naming_the_file(tmp_path: Path) -> None:
     readme = f"# Shop\n\nTry it: the demo login is demo/{DEMO} on the sandbox.\n"
     tree = _project(tmp_path, {"docs/README.md": readme}, f"The demo login is demo/{DEMO} here.")
@@ -111,9 +120,8 @@ def test_a_published_value_a_note_places_in_production_stays_a_problem(tmp_path:
     # a demo login seeded into the production project, the production database's password
     # the compose file repeats: the publication makes them worse, not a demo's; a product's
     # name ("prodigy", "products") places nothing
-    seed = f"users:\n  - login: ops@fern.io\n    password: {DEMO}\n"
     live = f"The demo operator ops@fern.io / {DEMO} now lives in the production project.\n"
-    tree = _project(tmp_path, {"tools/seed.yml": seed}, live)
+    tree = _project(tmp_path, {"tools/seed.yml": SEED}, live)
     [found] = _audit(tree)
     assert (found.path, found.level) == ("a.md", "problem")
     assert found.message.endswith(
@@ -127,22 +135,19 @@ def test_a_published_value_a_note_places_in_production_stays_a_problem(tmp_path:
     )
     for n, words in enumerate(quiet_words):
         note = f"{words}: ops@fern.io / {DEMO}"
-        [quiet] = _audit(_project(tmp_path / str(n), {"tools/seed.yml": seed}, note))
-        assert quiet.level == "suggestion", words
+        assert _seeded_level(tmp_path / str(n), note) == "suggestion", words
 
 
 def test_a_development_machine_in_a_production_note_is_no_production(tmp_path: Path) -> None:
     # a production infrastructure note's section on the developer's own database: the
     # heading (or the value's line) names a development machine, so it stays a suggestion
-    seed = f"users:\n  - login: ops@fern.io\n    password: {DEMO}\n"
     notes = (
         f"# Production infrastructure\n\n**Fallback DB (dev machine, local)**\n\nops@fern.io / {DEMO}",
         f"# 生产环境基础设施\n\n**备选数据库（开发机本地）**\n\nops@fern.io / {DEMO}",
         f"# Production infrastructure\n\n- staging: ops@fern.io / {DEMO}",
     )
     for n, note in enumerate(notes):
-        [found] = _audit(_project(tmp_path / str(n), {"tools/seed.yml": seed}, note))
-        assert found.level == "suggestion", note
+        assert _seeded_level(tmp_path / str(n), note) == "suggestion", note
 
 
 def test_a_copy_of_production_and_a_command_named_prod_place_nothing_in_production(
@@ -151,7 +156,6 @@ def test_a_copy_of_production_and_a_command_named_prod_place_nothing_in_producti
     # a reviewer's note on the local stack that holds a copy of the production data: "prod
     # copy", "a dump of production" and a make target's name in backticks say where the
     # data came from, not where the system runs; the compose default stays a suggestion
-    seed = f"users:\n  - login: ops@fern.io\n    password: {DEMO}\n"
     quiet = (
         f"The local stack runs a prod copy (`make sync-prod`).\n- db: ops@fern.io / {DEMO}",
         f"Restore the local prod-copy DB first.\n- db: ops@fern.io / {DEMO}",
@@ -159,8 +163,7 @@ def test_a_copy_of_production_and_a_command_named_prod_place_nothing_in_producti
         f"Run `./scripts/deploy-prod.sh --dry-run` to compare.\n- db: ops@fern.io / {DEMO}",
     )
     for n, note in enumerate(quiet):
-        [found] = _audit(_project(tmp_path / f"q{n}", {"tools/seed.yml": seed}, note))
-        assert found.level == "suggestion", note
+        assert _seeded_level(tmp_path / f"q{n}", note) == "suggestion", note
     # production named in prose, or a production name on the value's own line, still counts
     live = (
         f"The prod copy is refreshed from production nightly.\n- db: ops@fern.io / {DEMO}",
@@ -175,12 +178,42 @@ def test_a_copy_of_production_and_a_command_named_prod_place_nothing_in_producti
         f"The production copy of settings.yml holds:\n- db: ops@fern.io / {DEMO}",
     )
     for n, note in enumerate(live):
-        [found] = _audit(_project(tmp_path / f"l{n}", {"tools/seed.yml": seed}, note))
-        assert found.level == "problem", note
+        assert _seeded_level(tmp_path / f"l{n}", note) == "problem", note
+
+
+def test_production_named_in_another_section_of_a_brief_places_nothing(tmp_path: Path) -> None:
+    # a project brief's seed section: "production" only in its configuration example's
+    # placeholder and in a file tree, in other sections; a ``# comment`` in a fenced block
+    # opens no section of its own
+    brief = (
+        "# Brief\n\n## Structure\n```\nsrc/environment.prod.ts\n```\n\n## Configuration\n"
+        "jwt: ${JWT_SECRET:key-change-in-production}\n\n## Seed data\n```sql\n"
+        f"# the admin\n-- admin (password: {DEMO})\n```\n"
+    )
+    assert _seeded_level(tmp_path / "brief", brief) == "suggestion"
+    quiet = (
+        # what to do once there is said of a system not there yet
+        f"## Seed\nsecret: key-change-in-production\n- admin ops@fern.io / {DEMO}",
+        f"## Seed\nChange it before going to production.\n- admin ops@fern.io / {DEMO}",
+    )
+    for n, note in enumerate(quiet):
+        assert _seeded_level(tmp_path / f"q{n}", note) == "suggestion", note
+    # the value's own section, the opening of a section it sits in, and a note's opening
+    # before its first heading do place it
+    live = (
+        f"# Guide\n## Other\n## Seed\nDeployed to production.\n- admin ops@fern.io / {DEMO}",
+        f"# Servers\nThe prod box runs all below.\n## Database\n- admin ops@fern.io / {DEMO}",
+        f"# Production\n## Seed\n- admin ops@fern.io / {DEMO}\n## Other\nnone",
+        f"The production stack.\n# Seed\n- admin ops@fern.io / {DEMO}",
+    )
+    for n, note in enumerate(live):
+        assert _seeded_level(tmp_path / f"l{n}", note) == "problem", note
+    # a later section's opening is not one the value sits in
+    later = f"# Seed\n- admin ops@fern.io / {DEMO}\n# Deploy\nRuns in production."
+    assert _seeded_level(tmp_path / "later", later) == "suggestion"
 
 
 def test_other_languages_name_production_too(tmp_path: Path) -> None:
-    seed = f"users:\n  - login: ops@fern.io\n    password: {DEMO}\n"
     for n, words in enumerate(
         (
             "生产环境数据库",
@@ -192,12 +225,10 @@ def test_other_languages_name_production_too(tmp_path: Path) -> None:
         )
     ):
         note = f"{words}: ops@fern.io / {DEMO}"
-        [found] = _audit(_project(tmp_path / str(n), {"tools/seed.yml": seed}, note))
-        assert found.level == "problem", words
+        assert _seeded_level(tmp_path / str(n), note) == "problem", words
     # a test user's address at a ``.local`` domain names no development machine
     note = f"# Production DB\n- test user qa@fern.local / {DEMO}"
-    [found] = _audit(_project(tmp_path / "local", {"tools/seed.yml": seed}, note))
-    assert found.level == "problem"
+    assert _seeded_level(tmp_path / "local", note) == "problem"
 
 
 def test_a_project_root_beside_the_tree_is_searched_too(tmp_path: Path) -> None:

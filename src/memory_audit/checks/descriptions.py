@@ -305,7 +305,7 @@ def _cut(memory: MemoryFile) -> Iterator[Finding]:
     last = words[-1] if words else ""
     if last == "that" and len(words) > 1 and words[-2] in PRONOUN_THAT_AFTER:
         last = ""  # the pronoun ends the sentence
-    if text.split()[-1:] and ACRONYM.fullmatch(text.split()[-1]):
+    if words and ACRONYM.fullmatch(text.split()[-1]):
         last = ""  # "in some AT", "the OR": an acronym, no function word
     if last in PARTICLES and len(words) > 1 and _phrasal(words[-2]):
         last = ""  # "AddProblemDetails plugs in", "the user logs in": a verb's particle

@@ -62,6 +62,7 @@ from memory_audit.analysis.off_schema import UNSAVED, folder_without_blocks
 from memory_audit.model.finding import Finding, Skip, listed, make_finding
 from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.load_budget import without_comments
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -69,7 +70,6 @@ ID = "orphans"
 
 FLOOD = 10  # more unreachable memories than this in one tree: one finding listing them
 SHOWN = 5  # of a flood, the paths its message names
-HTML_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.S)
 HEADING = re.compile(r"[ \t]*#{1,6}(?:[ \t]|$)")  # not a tag line: "#todo #deploy-blocker"
 
 
@@ -207,7 +207,7 @@ def _orphan(tree: MemoryTree, memory: MemoryFile, blockless: bool) -> Finding:
 def _empty(memory: MemoryFile) -> bool:
     """A body of nothing but headings, HTML comments and blank lines: an index line would
     point every session at nothing."""
-    text = HTML_COMMENT.sub("", "\n".join(memory.body_lines))
+    text = without_comments("\n".join(memory.body_lines))
     return all(not line.strip() or HEADING.match(line) for line in text.split("\n"))
 
 

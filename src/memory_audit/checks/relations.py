@@ -80,6 +80,10 @@ UNWRITTEN = re.compile(
 # What says a wikilink's note is kept in another store, right after it: "[[r6-decisions]]
 # in user memory", "in the user's cross-session memory", "in user auto-memory": a store of
 # the user's this audit may not see (a repository's copy, another machine).
+ELSEWHERE = re.compile(
+    r"(?i)[\s*_()\u2014\u2013:,-]*(?:(?:lives|is|kept|stored)\s+)?in\s+(?:the\s+)?"
+    r"(?:user(?:['\u2019]?s)?|my|your|global|personal)\b[\w'\u2019 -]{0,25}?\bmemor(?:y|ies)\b"
+)
 # ... and the user's store named right before it: "See user auto-memory [[seam-keeps]]",
 # "in the user's global memory: [[x]]"; not a kind of memory ("CUDA global memory",
 # "user-space memory") nor one's own ("in my memory, [[x]] said so")
@@ -88,10 +92,6 @@ ELSEWHERE_BEFORE = re.compile(
     r"|auto-)memor(?:y|ies)\b[\s*_:,\u2014\u2013-]*$"
 )
 MEMORY_WORD = "memor"  # every ELSEWHERE and ELSEWHERE_BEFORE match holds it, lower-cased
-ELSEWHERE = re.compile(
-    r"(?i)[\s*_()\u2014\u2013:,-]*(?:(?:lives|is|kept|stored)\s+)?in\s+(?:the\s+)?"
-    r"(?:user(?:['\u2019]?s)?|my|your|global|personal)\b[\w'\u2019 -]{0,25}?\bmemor(?:y|ies)\b"
-)
 RELATION_TYPES = ("supersedes", "contradicts", "supports", "related_to")
 
 
@@ -395,23 +395,27 @@ def _line(memory: MemoryFile, link: Link) -> str:
     return memory.lines[link.line - 1] if 0 < link.line <= len(memory.lines) else ""
 
 
+def _own_brackets(text: str, link: Link) -> Iterator[re.Match[str]]:
+    """This link's own brackets on its line: [[name]], [[name|alias]] or [[name#part]], not
+    a longer name's."""
+    return re.finditer(rf"\[\[{re.escape(link.target)}(?:[|#][^\]]*)?\]\]", text)
+
+
 def _marked_before(memory: MemoryFile, link: Link) -> bool:
     """The text right before the link places it in the user's own store (``See user
     auto-memory [[seam-keeps-peeling]]``)."""
-    text = memory.lines[link.line - 1] if 0 < link.line <= len(memory.lines) else ""
-    own = re.compile(rf"\[\[{re.escape(link.target)}(?:[|#][^\]]*)?\]\]")
+    text = _line(memory, link)
     return any(
-        ELSEWHERE_BEFORE.search(text, max(0, m.start() - 60), m.start()) for m in own.finditer(text)
+        ELSEWHERE_BEFORE.search(text, max(0, m.start() - 60), m.start())
+        for m in _own_brackets(text, link)
     )
 
 
 def _marked(memory: MemoryFile, link: Link, markers: tuple[re.Pattern[str], ...]) -> bool:
     """The text right after the link marks it: a note to write (``[[skill-library]] (not
     yet written)``, :data:`UNWRITTEN`) or one kept in another store (:data:`ELSEWHERE`)."""
-    text = memory.lines[link.line - 1] if 0 < link.line <= len(memory.lines) else ""
-    # this link's own brackets: [[name]], [[name|alias]] or [[name#part]], not a longer name's
-    own = re.compile(rf"\[\[{re.escape(link.target)}(?:[|#][^\]]*)?\]\]")
-    return any(marker.match(text, m.end()) for m in own.finditer(text) for marker in markers)
+    text = _line(memory, link)
+    return any(marker.match(text, m.end()) for m in _own_brackets(text, link) for marker in markers)
 
 
 def _broken_wikilink(tree: MemoryTree, memory: MemoryFile, target: str, line: int) -> Finding:

@@ -199,8 +199,14 @@ PRODUCTION = re.compile(
     r"|生产(?![者力])|生產(?![者力])|本番|운영 ?(?:환경|서버)"
     r"|(?i:(?<![а-яё])(?:продакшн|прод)(?![а-яё]))"
 )
-# "never deployed to production", "not production-ready": the word denied, not a place
-DENIED = re.compile(r"(?i:\b(?:not|never|no|nunca|nie|jamais)\b[\w -]{0,24}$)")
+# "never deployed to production", "not production-ready": the word denied, not a place;
+# "change it in production", "secret-change-in-production", "before going to production":
+# what to do once there, said of a system that is not there yet
+DENIED = re.compile(
+    r"(?i:\b(?:not|never|no|nunca|nie|jamais)\b[\w -]{0,24}$"
+    r"|\bchange(?:[-_ ](?:it|this|me|them))?[-_ ](?:in|for|before)[-_ ](?:the[-_ ])?$"
+    r"|\bbefore(?: going| moving)?(?: (?:to|into))?(?: the)? $)"
+)
 # "a prod copy", "the production dump", "a snapshot of prod": where a local copy's data came
 # from, not where its system runs (a reviewer's notes on the local stack holding that copy).
 # A copy of production's settings or credentials ("a copy of the prod .env", "the
@@ -231,6 +237,10 @@ DEMO = re.compile(
 README = re.compile(r"(?i:readme(?:\.(?:md|markdown|rst|txt))?)")
 # A Markdown heading, or a line that is one bold run (a heading as notes often write one)
 HEADING = re.compile(r"[ \t]*(?:#{1,6}[ \t]|\*\*[^*\n]+\*\*[ \t]*$)")
+# A Markdown section's heading (its level the run of ``#``), and a code fence's line: a
+# ``# comment`` in a fenced shell block opens no section
+SECTION = re.compile(r"(?m)^ {0,3}(#{1,6})[ \t]")
+FENCE = re.compile(r"(?m)^[ \t>]*(`{3,}|~{3,})")
 CLAUDE_FOLDER = ".claude"
 # What agents are told to read, as they read memory: a value there leaked there too (a
 # scraper's login repeated in its CLAUDE.md, a tenant's password in a skill), no publication.
@@ -256,17 +266,52 @@ def handed_out_demo(tracked: str, text: str, line: int) -> bool:
 def on_production(text: str, line: int) -> bool:
     """Whether a note places the system of the value on ``line`` (1-based) in production: the
     note names production (:data:`PRODUCTION`, each naming read by :func:`_places`: not
-    denied, not a copy's source, not a command's name), and neither the value's line nor
-    the heading it sits under names a development machine
-    (a production note's section on the developer's own database:
-    ``**Fallback DB (dev machine, local)**``)."""
+    denied, not a copy's source, not a command's name) where it speaks of the value's
+    system (:func:`_reach`: the value's section, the sections it sits in, and what comes
+    before the first heading), and neither the value's line nor the heading it sits under
+    names a development machine (a production note's section on the developer's own
+    database: ``**Fallback DB (dev machine, local)**``)."""
     lines = text.split("\n")
     at = max(0, min(line, len(lines)) - 1)
     value_line = (sum(len(above) + 1 for above in lines[:at]), len(lines[at]))
-    if not any(_places(text, found, value_line) for found in PRODUCTION.finditer(text)):
+    if not any(
+        _places(text, found, value_line)
+        for start, end in _reach(text, value_line[0])
+        for found in PRODUCTION.finditer(text, start, end)
+    ):
         return False
     heading = next((above for above in reversed(lines[:at]) if HEADING.match(above)), "")
     return DEVELOPMENT.search(lines[at]) is None and DEVELOPMENT.search(heading) is None
+
+
+def _reach(text: str, offset: int) -> list[tuple[int, int]]:
+    """The spans of a note that speak of what is at ``offset``: what comes before its first
+    heading (a memory's frontmatter and opening), the section holding it, and the opening of
+    each section it sits in (``# Production`` over ``## Database``). A long project brief's
+    other sections (a configuration example's ``change-in-production`` placeholder, a file
+    tree's ``environment.prod.ts``) speak of other things."""
+    headings: list[tuple[int, int]] = []  # (offset, level), outside code fences
+    fence: str | None = None
+    for found in re.finditer(r"(?m)^[^\n]*", text):
+        marker = FENCE.match(found.group())
+        if marker is not None:
+            mark = marker.group(1)
+            if fence is None:
+                fence = mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence):
+                fence = None
+        elif fence is None and (section := SECTION.match(found.group())) is not None:
+            headings.append((found.start(), len(section.group(1))))
+    if not headings:
+        return [(0, len(text))]
+    ends = [start for start, _ in headings[1:]] + [len(text)]
+    spans = [(0, headings[0][0])]
+    inner = 7  # deeper than any heading: the first one above the value is its section's
+    for (start, level), end in reversed(list(zip(headings, ends, strict=True))):
+        if start <= offset and level < inner:
+            spans.append((start, end))
+            inner = level
+    return spans
 
 
 def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> bool:

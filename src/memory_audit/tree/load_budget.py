@@ -180,6 +180,11 @@ def _frontmatter_end(raw: str) -> int:
     return min(end, len(raw))
 
 
+def without_comments(text: str) -> str:
+    """``text`` as Claude Code reads it, without its ``<!-- … -->`` comments."""
+    return "".join(piece for _, piece in _without_comments(text, 0))
+
+
 def _without_comments(raw: str, start: int) -> list[tuple[int, str]]:
     """``raw[start:]`` without ``<!-- … -->``, as (offset in raw, text) pieces."""
     pieces = []

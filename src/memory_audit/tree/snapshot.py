@@ -387,17 +387,7 @@ class MemoryTree:
         # a tree with no config file never loads
         from memory_audit.tree.agent_definitions import definition_files
 
-        found = set()
-        for path in definition_files(project, agent):
-            for raw in paths_in(path).named:
-                target = self._resolve(raw, os.path.relpath(path.parent, self._root_text))
-                if target.path is None or target.path not in self.files:
-                    target = self._resolve(raw, "")
-                if target.path is not None and target.path in self.files:
-                    found.add(target.path)
-                elif (tail := tree_path_by_suffix(raw, self.root.name, self._names)) is not None:
-                    found.add(tail)  # `.claude/agent-memory/builder/napkin.md`
-        return found
+        return self._named_in(definition_files(project, agent), from_root=True)
 
     @cached_property
     def named_as_folder(self) -> bool:
@@ -432,13 +422,18 @@ class MemoryTree:
         found = instruction_files(self.root, self.location.project_path)
         return {path: paths_in(path) for path in found}
 
-    def _named_in(self, outside: Iterable[Path]) -> set[str]:
-        """Tree files that files outside the tree link or name by path."""
+    def _named_in(self, outside: Iterable[Path], *, from_root: bool = False) -> set[str]:
+        """Tree files that files outside the tree link or name by path (``from_root``: a
+        name that is none from the file's folder is read from the tree's, as an agent reads
+        its definition's names); a path ending in the tree's folder and a file of it,
+        ``.claude/agent-memory/builder/napkin.md``, names that file."""
         found = set()
         for path in outside:
             read = self._instruction_paths.get(path)
             for raw in (read or paths_in(path)).named:
                 target = self._resolve(raw, os.path.relpath(path.parent, self._root_text))
+                if from_root and (target.path is None or target.path not in self.files):
+                    target = self._resolve(raw, "")
                 if target.path is not None and target.path in self.files:
                     found.add(target.path)
                 elif (tail := tree_path_by_suffix(raw, self.root.name, self._names)) is not None:
