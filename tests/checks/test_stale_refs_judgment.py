@@ -50,6 +50,9 @@ There are no `tests/fixtures/` and no golden meshes anywhere in the repository.
 Goldens would go under `tests/fixtures/` (none currently exist in-repo).
 There is no `tests/fixtures/` directory yet.
 The mesh loader was originally in `tests/fixtures/`, absorbed into `src/mesh.py` later.
+First seen in `tests/fixtures/` while reviewing the mesh loader.
+At the time, the goldens sat in `tests/fixtures/` beside the loader.
+Back then only `tests/fixtures/` existed for goldens; the loader lived in `tests/fixtures/` too.
 There is no need to touch `tests/fixtures/`; goldens live there.
 Goldens live in `tests/fixtures/` (there are no others).
 Golden meshes live in `tests/fixtures/`. Never filter meshes in the client."""
@@ -229,6 +232,19 @@ def test_a_rename_record_counts_even_when_a_file_of_the_old_name_exists_elsewher
     # x.txt moved into a folder under its own name: the name still finds it.
     assert (found.code, found.line) == ("renamed-file-reference", BODY_START)
     assert found.suggestion == "update the reference to `docs/plans/roadmap-2026.md`"
+
+
+def test_a_file_first_seen_in_keeps_its_new_name_but_not_its_deletion(tmp_path: Path) -> None:
+    # a rule's provenance line: a deleted file there is history the memory keeps; a renamed
+    # one is still worth its new name (the edit is right, the note stays)
+    repo = Repo(tmp_path / "p")
+    repo.commit("first", {"src/wizard.tsx": "w\n" * 10, "src/items.tsx": "i\n" * 10})
+    repo.remove("drop the wizard", "src/wizard.tsx")
+    repo.move("name the form", "src/items.tsx", "src/form-items.tsx")
+    body = "Always render role=alert.\nFirst seen in: `src/wizard.tsx`.\nFirst seen in: `src/items.tsx`."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    [found] = findings(tree, "stale-refs", location=at(repo.path))
+    assert (found.code, found.line) == ("renamed-file-reference", line(body, "items.tsx"))
 
 
 def test_a_move_read_after_the_history_was_cached_is_still_a_move(

@@ -100,6 +100,13 @@ SAYS_ABSENT = compile_fast(
     r"無い|ない|存在しない|なし|無し|該当なし|してはならない|禁止|空っぽ|は空|が空|空の|"
     r"不存在|没有|已删除|不要|为空|是空的|없음|없다|없습니다|없는|금지|비어"
 )
+# Where a lesson was first met and what was so back then ("First seen in `x.tsx`", "at the
+# time the code lived in `y.js`", "only `z.test.tsx` existed"): a deleted file named so is
+# history the memory keeps, not a claim; a renamed one is still worth its new name.
+RECORDS_HISTORY = compile_fast(
+    r"(?i)\b(?:first (?:seen|spotted|found|noticed|observed|reported|hit) (?:in|at|on)"
+    r"|at the time|existed|lived)\b"
+)
 SENTENCE_END = re.compile(r"[。！？；;]|[.!?](?=\s)")
 SENTENCE_ENDS = ".!?:;。！？；："
 BRANCH_CONTEXT = compile_fast(r"(?i)\b(?:branch\w*|checkout|switch|rebase|push|pull|merge)\b")

@@ -23,6 +23,7 @@ from memory_audit.analysis.project_paths import (
     tree_prefixes,
 )
 from memory_audit.analysis.references import (
+    RECORDS_HISTORY,
     LineSentences,
     Reference,
     entry_dates,
@@ -261,6 +262,8 @@ def _drop_agreeing(
             sentences[ref.line] = LineSentences(line)
         if sentences[ref.line].says_absent(ref.text) or ref.line in recording:
             continue  # "`x/` is empty", "never commit to `x/`": what the project shows
+        if item[2].renamed_to is None and RECORDS_HISTORY.search(line) is not None:
+            continue  # a deleted file where a lesson was first seen: history, not a claim
         if removal is not None:
             cited = _cited_commits(text) if cited is None else cited
             if removal.commit[:7] in cited or _recorded(line, dates.get(ref.line), removal):
