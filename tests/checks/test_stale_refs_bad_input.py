@@ -144,9 +144,13 @@ def test_a_repository_with_100_000_files(tmp_path: Path) -> None:
     ]
 
 
-def test_the_history_cache_keeps_no_path_whose_name_holds_a_secret(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["notes/{token}.md", "notes/key_{token}.md", "n/{token}_v2.md"])
+def test_the_history_cache_keeps_no_path_whose_name_holds_a_secret(
+    tmp_path: Path, name: str
+) -> None:
     # The cache is a stored file: a project's path naming a token (a file committed under
-    # the token's name) keeps the history out of it; the history is still read and used.
+    # the token's name, or with it joined to other words by "_", which gives the token's
+    # rule no word boundary) keeps the history out of it; the history is still read and used.
     from memory_audit.checks.stale_refs import Options
     from tests.secrets.samples import CASES
 
@@ -163,7 +167,7 @@ def test_the_history_cache_keeps_no_path_whose_name_holds_a_secret(tmp_path: Pat
 
     assert stale_codes() == ["deleted-file-reference"]
     [cache] = (state / "cache").glob("git-history-*.json")  # a clean project is cached
-    repo.commit("notes", {f"notes/{token}.md": "x\n"})
+    repo.commit("notes", {name.format(token=token): "x\n"})
     assert stale_codes() == ["deleted-file-reference"]  # read again, not from the cache
     stored = [p.read_bytes() for p in state.rglob("*") if p.is_file()]
     assert not any(token.encode() in data for data in stored)

@@ -44,7 +44,7 @@ def _slack() -> str:
     return f"xoxb-{digits[:12]}-{digits[12:]}-" + "".join(_rng.choice(ALNUM) for _ in range(24))
 
 
-PLANTED = {where: _token() for where in ("file", "folder", "cwd", "symlink-target")}
+PLANTED = {where: _token() for where in ("file", "file-joined", "folder", "cwd", "symlink-target")}
 # A token of letters, digits and dashes is its project's slug verbatim: the tree's own path.
 PLANTED["cwd-as-slug"] = _slack()
 NAMED_BODY = "The body of the note whose name holds a token."
@@ -66,6 +66,8 @@ def plant(base: Path, home: Home) -> tuple[Path, Path, Path]:
             "MEMORY.md": index("deploy.md"),
             "deploy.md": memory("deploy"),
             f"{PLANTED['file']}.md": memory("named", body=NAMED_BODY),
+            # "_" joins the token to other words: its rule finds no word boundary there
+            f"reference_{PLANTED['file-joined']}_v2.md": memory("joined"),
             f"{PLANTED['folder']}/notes.md": memory("notes"),
         },
     )
@@ -215,6 +217,8 @@ def test_the_names_are_read_and_reported(outputs: dict[str, str]) -> None:
     file_, folder = PLANTED["file"], PLANTED["folder"]
     assert ("secret-in-name", f"{file_[:4]}...{file_[-4:]}.md") in codes
     assert ("secret-in-name", f"{folder[:4]}...{folder[-4:]}") in codes
+    joined = PLANTED["file-joined"]
+    assert ("secret-in-name", f"reference_{joined[:4]}...{joined[-4:]}_v2.md") in codes
     assert any(f["code"] == "symlink-outside-tree" for f in report["findings"])
     assert report["project_path"] is not None  # the transcript's cwd was read
     assert "finding(s) pending" in outputs["hook"]

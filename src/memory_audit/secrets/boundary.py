@@ -18,6 +18,7 @@ forget it.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
@@ -61,7 +62,7 @@ class Boundary:
         """The boundary of paths shown on their own (no tree read): one a line, and the
         tokens their slugs hide (:func:`slug_secrets`)."""
         names = list(names)
-        found = secret_values(scanner, "\n".join(_flat(name) for name in names))
+        found = secret_values(scanner, "\n".join(_name_texts(names)))
         return cls([*found, *slug_secrets(scanner, names)])
 
     def __bool__(self) -> bool:
@@ -195,7 +196,7 @@ def tree_boundary(
     )
     named = [value for matches in name_secrets(tree, scanner).values() for _, value in matches]
     places = _surroundings(tree)
-    around = secret_values(scanner, "\n".join(_flat(t) for t in places))
+    around = secret_values(scanner, "\n".join(_name_texts(places)))
     around += slug_secrets(scanner, places)
     return Boundary([*found, *secret_values(scanner, decoded), *named, *around])
 
@@ -213,15 +214,52 @@ def _scan_names(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
     paths = sorted(tree.present | set(tree.files) | set(tree.unread) | set(tree.skipped_files))
     # Without ".md": a rule that takes the rest of a word ("password is x1!.md") would take
     # the suffix too, and the secret without it (a title made of the name) would not match.
-    names = [_flat(path.rsplit("/", 1)[-1].removesuffix(".md")) for path in paths]
-    text = "\n".join(names)  # one name a line: a match's line says whose name it is
+    # one name (or one piece of it) a line: a match's line says whose name it is
+    lines = [
+        (path, _flat(piece))
+        for path in paths
+        for piece in pieces(path.rsplit("/", 1)[-1].removesuffix(".md"))
+    ]
+    text = "\n".join(line for _, line in lines)
     found: dict[str, list[tuple[SecretMatch, str]]] = {}
     for match in scanner.scan(text):
-        if not scanner.dismissed(match):
-            found.setdefault(paths[match.line - 1], []).append(
-                (match, text[match.start : match.end])
-            )
+        value = text[match.start : match.end]
+        path = lines[match.line - 1][0]
+        if not scanner.dismissed(match) and value not in (v for _, v in found.get(path, ())):
+            found.setdefault(path, []).append((match, value))
     return {path: tuple(matches) for path, matches in found.items()}
+
+
+def _name_texts(paths: Iterable[str]) -> list[str]:
+    """Paths one a line, then the pieces (:func:`pieces`) of their "_"-joined names, each
+    once: a project's folders repeat in its paths, and their pieces are scanned once."""
+    paths = [_flat(path) for path in paths]
+    joined = dict.fromkeys(
+        piece
+        for path in paths
+        for name in dict.fromkeys(path.split("/"))
+        if "_" in name and TOKEN_RUN.search(name)
+        for piece in pieces(name)[1:]
+    )
+    return [*paths, *joined]
+
+
+def pieces(name: str) -> list[str]:
+    """A name, then its pieces between the "_" that join its words: a token family's rule
+    wants a word boundary around the token, and "_" gives none (``key_ghp_<token>_old``
+    shows the whole token, which the name as a whole hides from the rule). A piece spans
+    at most :data:`PIECE_JOINS` of them (``github_pat_<id>_<secret>`` holds two), so a name
+    of many words costs pieces in proportion to its words."""
+    if "_" not in name:
+        return [name]
+    starts = [0] + [i + 1 for i, c in enumerate(name) if c == "_"]
+    ends = [i for i, c in enumerate(name) if c == "_"] + [len(name)]
+    found = [name]
+    for first, start in enumerate(starts):
+        for end in ends[first : first + PIECE_JOINS + 1]:
+            if end - start >= MIN_PIECE and (start, end) != (0, len(name)):
+                found.append(name[start:end])
+    return found
 
 
 def _surroundings(tree: MemoryTree) -> list[str]:
@@ -238,6 +276,13 @@ def _surroundings(tree: MemoryTree) -> list[str]:
 
 # Token families join their parts with "_" (ghp_, sk_live_, github_pat_<id>_<secret>).
 SLUG_JOINS = (2, 3, 4)
+# A name's piece (:func:`pieces`) holds at most this many of its "_", and is this long at
+# least: no rule's secret is shorter than eight characters between word boundaries.
+PIECE_JOINS = 3
+MIN_PIECE = 8
+# What every token family's secret holds (ghp_ and 36, AKIA and 16, a JWT's parts): a name
+# without such a run hides no token its pieces would show.
+TOKEN_RUN = re.compile(r"[A-Za-z0-9]{16}")
 
 
 def slug_secrets(scanner: Scanner, paths: Iterable[str]) -> list[str]:
