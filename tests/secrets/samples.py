@@ -1774,6 +1774,11 @@ CASES["github-pat"][0].append(
         "ghp_pLIix6MEOLeMa61EqJomTEI1JEzO3joOj37H",
     )
 )
+# "_" joins words without a word boundary: a token glued to a name is the token still
+_GLUED_PAT = "ghp_" + rnd(ALNUM, 36)
+CASES["github-pat"][0].append((f"push with TOKEN_{_GLUED_PAT} #ci", _GLUED_PAT))
+_GLUED_GITLAB = "glpat-" + rnd(URLSAFE.replace("_", ""), 20)
+CASES["gitlab-pat"][0].append((f"export CI_{_GLUED_GITLAB}", _GLUED_GITLAB))
 CASES["password-quoted-symbols"][0].append(('DB_PASSWORD="=Kq9]xL!2mP"', "=Kq9]xL!2mP"))
 CASES["password-phrase"][0].append(("password: =Kq9xL!2mPz", "=Kq9xL!2mPz"))
 CASES["command-line-password"][0].append(("sshpass -p =Kq9xL2mP ssh host", "=Kq9xL2mP"))
