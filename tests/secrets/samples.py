@@ -1779,6 +1779,18 @@ _GLUED_PAT = "ghp_" + rnd(ALNUM, 36)
 CASES["github-pat"][0].append((f"push with TOKEN_{_GLUED_PAT} #ci", _GLUED_PAT))
 _GLUED_GITLAB = "glpat-" + rnd(URLSAFE.replace("_", ""), 20)
 CASES["gitlab-pat"][0].append((f"export CI_{_GLUED_GITLAB}", _GLUED_GITLAB))
+# A random token holds a stand-in's word by chance, in mixed case between its letters: the
+# token's still; the word in one case, or at the token's start, is a stand-in's
+for _word in ("FaKE", "yOuR", "SaMPle", "dUMmy"):
+    _chance = "ghp_" + rnd(ALNUM, 6) + "q" + _word + "q" + rnd(ALNUM, 28 - len(_word))
+    CASES["github-pat"][0].append((f"token: {_chance}", _chance))
+CASES["github-pat"][1].extend(
+    [
+        "ghp_FAKE" + rnd(ALNUM, 32),
+        "ghp_thisisafaketoken" + "q7" * 8,
+        "ghp_" + "Kq7" * 4 + "fake" + "Kq7" * 4 + "Kq7Kq7Kq",
+    ]
+)
 CASES["password-quoted-symbols"][0].append(('DB_PASSWORD="=Kq9]xL!2mP"', "=Kq9]xL!2mP"))
 CASES["password-phrase"][0].append(("password: =Kq9xL!2mPz", "=Kq9xL!2mPz"))
 CASES["command-line-password"][0].append(("sshpass -p =Kq9xL2mP ssh host", "=Kq9xL2mP"))

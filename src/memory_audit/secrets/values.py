@@ -608,7 +608,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     if outside or (not known and len(set(value)) < _least_distinct(rule, text, start, end)):
         return False
     placeholder = (
-        PLACEHOLDER.search(value)
+        _placeholder(rule, value)
         or VENDOR_PLACEHOLDER.match(value)
         or DESCRIBED.fullmatch(value)
         or (WORDS_ONLY.fullmatch(value) and PASTE_HERE.search(value))
@@ -665,6 +665,30 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     listed = (not first_of_pair and _listed(text, start, end)) or _paired_names(text, start, value)
     # the shape first: it reads the value only, the context the words around it
     return not listed and _shaped(rule, text, start, end) and _in_context(text, start, end)
+
+
+def _placeholder(rule: Rule, value: str) -> bool:
+    """A stand-in's word or mark (:data:`PLACEHOLDER`), save the word an issuer's random
+    token holds by chance: in a specific rule's fixed format, letters in mixed case with
+    letters or digits on both sides (``ghp_OHFaKElW...`` holds "FaKE"; about one GitHub
+    token in three thousand holds one of the words) are the token's. ``ghp_FAKE...``,
+    ``...thisisafaketoken...`` (one case) stay stand-ins."""
+    issuer = not rule.generic and rule.value is None and not rule.chosen
+    return any(
+        not (issuer and _by_chance(value, found.start(), found.end()))
+        for found in PLACEHOLDER.finditer(value)
+    )
+
+
+def _by_chance(value: str, start: int, end: int) -> bool:
+    word = value[start:end]
+    mixed = word.isalpha() and not (word.islower() or word.isupper() or word.istitle())
+    return (
+        mixed
+        and start > 0
+        and end < len(value)
+        and all(value[at].isalnum() for at in (start - 1, end))
+    )
 
 
 def _a_change_noted(text: str, start: int, end: int) -> bool:
