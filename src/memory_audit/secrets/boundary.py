@@ -215,10 +215,12 @@ def _scan_names(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
     # Without ".md": a rule that takes the rest of a word ("password is x1!.md") would take
     # the suffix too, and the secret without it (a title made of the name) would not match.
     # one name (or one piece of it) a line: a match's line says whose name it is
-    lines = [
-        (path, _flat(piece))
-        for path in paths
-        for piece in pieces(path.rsplit("/", 1)[-1].removesuffix(".md"))
+    names = [(path, _flat(path.rsplit("/", 1)[-1].removesuffix(".md"))) for path in paths]
+    lines = names + [
+        (path, piece)
+        for path, name in names
+        if "_" in name and TOKEN_RUN.search(name)
+        for piece in pieces(name)[1:]
     ]
     text = "\n".join(line for _, line in lines)
     found: dict[str, list[tuple[SecretMatch, str]]] = {}
