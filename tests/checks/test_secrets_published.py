@@ -205,6 +205,11 @@ def test_production_named_in_another_section_of_a_brief_places_nothing(tmp_path:
         f"# Servers\nThe prod box runs all below.\n## Database\n- admin ops@fern.io / {DEMO}",
         f"# Production\n## Seed\n- admin ops@fern.io / {DEMO}\n## Other\nnone",
         f"The production stack.\n# Seed\n- admin ops@fern.io / {DEMO}",
+        # a change made there, and production that went live, are production's
+        f"A schema change in production.\n- admin ops@fern.io / {DEMO}",
+        f"Seeded the day before production went live.\n- admin ops@fern.io / {DEMO}",
+        # a fence line with an info string closes no fence: its `# build` is no heading
+        f"## Seed\nDeployed to production.\n```\n```bash\n# build\n```\n- admin ops@fern.io / {DEMO}",
     )
     for n, note in enumerate(live):
         assert _seeded_level(tmp_path / f"l{n}", note) == "problem", note

@@ -247,6 +247,21 @@ def test_a_file_first_seen_in_keeps_its_new_name_but_not_its_deletion(tmp_path: 
     assert (found.code, found.line) == ("renamed-file-reference", line(body, "items.tsx"))
 
 
+def test_words_of_time_that_record_no_history_leave_the_claim(tmp_path: Path) -> None:
+    # "long-lived", "at the time of writing" and "backend" hold the history words' letters
+    # but say what is so now: the deleted folder is still claimed
+    repo = fixtures_repo(tmp_path / "p")
+    body = (
+        "Long-lived golden meshes come from `tests/fixtures/`.\n"
+        "At the time of writing, goldens live in `tests/fixtures/`."
+    )
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
+        ("deleted-file-reference", "a.md", line(body, "Long-lived")),
+        ("deleted-file-reference", "a.md", line(body, "of writing")),
+    ]
+
+
 def test_a_move_read_after_the_history_was_cached_is_still_a_move(
     tmp_path: Path, isolated_home: Path
 ) -> None:

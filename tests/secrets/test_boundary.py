@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memory_audit.model.finding import make_finding
-from memory_audit.secrets.boundary import Boundary, bound_quotes, tree_boundary
+from memory_audit.secrets.boundary import Boundary, bound_quotes, pieces, tree_boundary
 from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from memory_audit.tree.location import ProjectLocation
 from memory_audit.tree.snapshot import load_tree
@@ -133,3 +133,17 @@ def test_a_token_in_a_slug_is_masked_in_both_spellings(tmp_path: Path) -> None:
     shown = f"/p/-home-me-work-ghp-...{TOKEN[-4:]}/memory"
     assert boundary.text(f"/p/{slug}/memory") == shown
     assert boundary.text(TOKEN) == f"{TOKEN[:4]}...{TOKEN[-4:]}"
+
+
+def test_a_token_joined_into_a_name_by_underscores_is_masked(tmp_path: Path) -> None:
+    """A rule that wants a word boundary (``hf_``: its prefix too short to go without one)
+    finds the token in the name's "_"-cut pieces; a plain name is not cut at all."""
+    hugging = CASES["huggingface-token"][0][0][0]
+    scanner = secret_scanner(ScannerConfig(state_dir=str(tmp_path / "state")))
+    for name in (f"notes/key_{hugging}_v2.md", f"a_b/x_{hugging}/c.md", f"{hugging}_old"):
+        boundary = Boundary.for_names(scanner, [name])
+        assert hugging not in boundary.text(name), name
+    assert not Boundary.for_names(scanner, ["notes/feedback_testing_rules_v2.md"])
+    # pieces of eight characters or more, each spanning at most three "_"
+    assert pieces("feedback_testing") == ["feedback_testing", "feedback"]
+    assert pieces("a_bcdefghij_k") == ["a_bcdefghij_k", "a_bcdefghij", "bcdefghij", "bcdefghij_k"]

@@ -104,8 +104,11 @@ SAYS_ABSENT = compile_fast(
 # time the code lived in `y.js`", "only `z.test.tsx` existed"): a deleted file named so is
 # history the memory keeps, not a claim; a renamed one is still worth its new name.
 RECORDS_HISTORY = compile_fast(
-    r"(?i)\b(?:first (?:seen|spotted|found|noticed|observed|reported|hit) (?:in|at|on)"
-    r"|at the time|existed|lived)\b"
+    r"(?i)\b(?:first (?:seen|spotted|found|noticed|observed|reported|hit) (?:in|at|on)\b"
+    # "at the time," then what was so; not "at the time of writing, the entry point is x"
+    r"|at the time[,;:]|back then\b|existed\b"
+    # "the code lived in `x`"; not "long-lived tokens from `x`"
+    r"|lived (?:in|at|under|inside)\b)"
 )
 SENTENCE_END = re.compile(r"[。！？；;]|[.!?](?=\s)")
 SENTENCE_ENDS = ".!?:;。！？；："

@@ -204,8 +204,11 @@ PRODUCTION = re.compile(
 # what to do once there, said of a system that is not there yet
 DENIED = re.compile(
     r"(?i:\b(?:not|never|no|nunca|nie|jamais)\b[\w -]{0,24}$"
-    r"|\bchange(?:[-_ ](?:it|this|me|them))?[-_ ](?:in|for|before)[-_ ](?:the[-_ ])?$"
-    r"|\bbefore(?: going| moving)?(?: (?:to|into))?(?: the)? $)"
+    # "change it in production", "key-change-in-production"; not "a schema change in
+    # production" (a change made there), nor "before production went live"
+    r"|\bchange[-_ ](?:it|this|me|them)[-_ ](?:in|for|before)[-_ ](?:the[-_ ])?$"
+    r"|\bchange[-_](?:in|for|before)[-_]$"
+    r"|\bbefore (?:going|moving|deploying)(?: (?:to|into))?(?: the)? $)"
 )
 # "a prod copy", "the production dump", "a snapshot of prod": where a local copy's data came
 # from, not where its system runs (a reviewer's notes on the local stack holding that copy).
@@ -298,8 +301,12 @@ def _reach(text: str, offset: int) -> list[tuple[int, int]]:
             mark = marker.group(1)
             if fence is None:
                 fence = mark
-            elif mark[0] == fence[0] and len(mark) >= len(fence):
-                fence = None
+            elif (
+                mark[0] == fence[0]
+                and len(mark) >= len(fence)
+                and not found.group()[marker.end() :].strip()
+            ):
+                fence = None  # a closing fence holds no info string ("```bash" opens one)
         elif fence is None and (section := SECTION.match(found.group())) is not None:
             headings.append((found.start(), len(section.group(1))))
     if not headings:
