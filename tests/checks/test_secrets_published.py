@@ -42,6 +42,12 @@ def _seeded_level(where: Path, note: str) -> str | None:
     return found.level
 
 
+def _assert_seeded_levels(where: Path, notes: tuple[str, ...], level: str) -> None:
+    """Each note, seeded alone in a project of its own under ``where``, has ``level``."""
+    for n, note in enumerate(notes):
+        assert _seeded_level(where / str(n), note) == level, note
+
+
 def test_a_demo_login_the_readme_prints_is_a_suggestion_naming_the_file(tmp_path: Path) -> None:
     readme = f"# Shop\n\nTry it: the demo login is demo/{DEMO} on the sandbox.\n"
     tree = _project(tmp_path, {"docs/README.md": readme}, f"The demo login is demo/{DEMO} here.")
@@ -146,8 +152,7 @@ def test_a_development_machine_in_a_production_note_is_no_production(tmp_path: P
         f"# 生产环境基础设施\n\n**备选数据库（开发机本地）**\n\nops@fern.io / {DEMO}",
         f"# Production infrastructure\n\n- staging: ops@fern.io / {DEMO}",
     )
-    for n, note in enumerate(notes):
-        assert _seeded_level(tmp_path / str(n), note) == "suggestion", note
+    _assert_seeded_levels(tmp_path, notes, "suggestion")
 
 
 def test_a_copy_of_production_and_a_command_named_prod_place_nothing_in_production(
@@ -162,8 +167,7 @@ def test_a_copy_of_production_and_a_command_named_prod_place_nothing_in_producti
         f"Loads a dump of production into docker.\n- db: ops@fern.io / {DEMO}",
         f"Run `./scripts/deploy-prod.sh --dry-run` to compare.\n- db: ops@fern.io / {DEMO}",
     )
-    for n, note in enumerate(quiet):
-        assert _seeded_level(tmp_path / f"q{n}", note) == "suggestion", note
+    _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
     # production named in prose, or a production name on the value's own line, still counts
     live = (
         f"The prod copy is refreshed from production nightly.\n- db: ops@fern.io / {DEMO}",
@@ -177,8 +181,7 @@ def test_a_copy_of_production_and_a_command_named_prod_place_nothing_in_producti
         f"Keep a copy of the prod credentials here:\n- db: ops@fern.io / {DEMO}",
         f"The production copy of settings.yml holds:\n- db: ops@fern.io / {DEMO}",
     )
-    for n, note in enumerate(live):
-        assert _seeded_level(tmp_path / f"l{n}", note) == "problem", note
+    _assert_seeded_levels(tmp_path / "live", live, "problem")
 
 
 def test_production_named_in_another_section_of_a_brief_places_nothing(tmp_path: Path) -> None:
@@ -196,8 +199,7 @@ def test_production_named_in_another_section_of_a_brief_places_nothing(tmp_path:
         f"## Seed\nsecret: key-change-in-production\n- admin ops@fern.io / {DEMO}",
         f"## Seed\nChange it before going to production.\n- admin ops@fern.io / {DEMO}",
     )
-    for n, note in enumerate(quiet):
-        assert _seeded_level(tmp_path / f"q{n}", note) == "suggestion", note
+    _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
     # the value's own section, the opening of a section it sits in, and a note's opening
     # before its first heading do place it
     live = (
@@ -211,8 +213,7 @@ def test_production_named_in_another_section_of_a_brief_places_nothing(tmp_path:
         # a fence line with an info string closes no fence: its `# build` is no heading
         f"## Seed\nDeployed to production.\n```\n```bash\n# build\n```\n- admin ops@fern.io / {DEMO}",
     )
-    for n, note in enumerate(live):
-        assert _seeded_level(tmp_path / f"l{n}", note) == "problem", note
+    _assert_seeded_levels(tmp_path / "live", live, "problem")
     # a later section's opening is not one the value sits in
     later = f"# Seed\n- admin ops@fern.io / {DEMO}\n# Deploy\nRuns in production."
     assert _seeded_level(tmp_path / "later", later) == "suggestion"

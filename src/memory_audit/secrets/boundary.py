@@ -248,8 +248,8 @@ def pieces(name: str) -> list[str]:
     of many words costs pieces in proportion to its words."""
     if "_" not in name:
         return [name]
-    starts = [0] + [i + 1 for i, c in enumerate(name) if c == "_"]
-    ends = [i for i, c in enumerate(name) if c == "_"] + [len(name)]
+    cuts = [i for i, c in enumerate(name) if c == "_"]
+    starts, ends = [0] + [i + 1 for i in cuts], [*cuts, len(name)]
     found = [name]
     for first, start in enumerate(starts):
         for end in ends[first : first + PIECE_JOINS + 1]:
