@@ -820,7 +820,7 @@ case(
 case(
     "backticked-pair",
     [
-        ("- Admin: `admin` / `Xy@mple987#`", "Xy@mple987#"),
+        ("- Admin: `ops.admin` / `Xy@mple987#`", "Xy@mple987#"),
         ("- Ops: `ops.lead` / `Lantern#2207`", "Lantern#2207"),
         ("- Ops: `ops` / `Lantern#22*`", "Lantern#22*"),
     ],
@@ -852,8 +852,18 @@ case(
 )
 case(
     "app-password",
-    [("Gmail app password: abcd efgh ijkl mnop", "abcd efgh ijkl mnop")],
-    ["app password: <16 letters>", "create an app password in the account settings"],
+    [
+        (
+            f"Gmail app password: {(_app0 := ' '.join(rnd(string.ascii_lowercase, 4) for _ in range(4)))}",
+            _app0,
+        )
+    ],
+    [
+        "app password: <16 letters>",
+        "create an app password in the account settings",
+        # the alphabet in a row: a doc's stand-in
+        "Gmail app password: abcd efgh ijkl mnop",
+    ],
 )
 _cs = rnd(ALNUM, 14)
 case(
@@ -1392,8 +1402,8 @@ CASES["backticked-pair"][0].extend(
         ("- Ops: `svc-lantern` / `svc-Lantern#7`", "svc-Lantern#7"),
         # under a credentials heading a family's names and a word given a number are a pair
         ("## Credentials\n- `fern2024-admin` / `fern2024-Falcon`", "fern2024-Falcon"),
-        ("## Credentials\n- `admin` / `Summer=2024`", "Summer=2024"),
-        ("- Ops: `admin` / `Summer=2024`", "Summer=2024"),  # a word and a number, no field
+        ("## Credentials\n- `ops` / `Summer=2024`", "Summer=2024"),
+        ("- Ops: `ops` / `Summer=2024`", "Summer=2024"),  # a word and a number, no field
     ]
 )
 # --- a vendor's token whose prefix is joined by "_" is no snake_case name: its last part is
@@ -2636,5 +2646,77 @@ CASES["database-url-password"][0].extend(
     [
         ("postgresql://fern:Qm7{kLp2}xRzW9@db.fernhill.net/fern", "Qm7{kLp2}xRzW9"),
         ("postgresql://fern:{Qm7kLp2xRzW9}@db.fernhill.net/fern", "{Qm7kLp2xRzW9}"),
+    ]
+)
+# --- an app password (Google's, Apple's: 16 lower case letters, in groups of four or not),
+# named as one on its line; a doc's stand-in runs the alphabet or repeats a letter
+_app, _app2 = rnd(string.ascii_lowercase, 16), rnd(string.ascii_lowercase, 16)
+_app3 = "-".join(rnd(string.ascii_lowercase, 4) for _ in range(4))
+case(
+    "app-password-stated",
+    [
+        (f"Gmail app password: `{_app}`", _app),
+        (f"- **App-specific password (iCloud)**: {_app3}", _app3),
+    ],
+    [
+        "App password: abcdefghijklmnop",
+        "app password: xxxx-xxxx-xxxx-xxxx",
+        "App passwords: responsibilities of the owner",
+        "app password: generated in the Google account",
+    ],
+)
+case(
+    "app-password-noted",
+    [
+        (f"- **Password**: {_app2} (Gmail App Password)", _app2),
+        (f"SMTP_PASSWORD={_app} # an app password, not the account's", _app),
+    ],
+    [
+        "- **Password**: mnopqrstuvwxzbcd (Gmail App Password)",
+        "Password: stored in the keychain (Gmail App Password)",
+    ],
+)
+# --- an administrator's login and password, each in backticks, after a host: a `mixed`
+# password (letters with a digit), where `backticked-pair` asks a `strong` one
+_bmc = "QRT7K2VM"
+case(
+    "admin-backticked-pair",
+    [
+        (f"- **BMC:** `192.168.3.11` (`admin` / `{_bmc}`)", _bmc),
+        (f"router `root`/`{(_root := rnd(ALNUM, 9) + '7')}`", _root),
+        ("- Admin: `admin` / `Xy@mple987#`", "Xy@mple987#"),
+    ],
+    [
+        "- roles: `admin` / `editor` / `viewer`",
+        "- **BMC:** `192.168.3.11` (`admin` / `<password>`)",
+        "`admin` / `password` is the seeded default",
+        "the paths `admin` / `settings` open the panel",
+    ],
+)
+# --- a token given as a section's "value" under a heading that names the token
+_section_value = rnd(HEX, 112)
+case(
+    "section-token-value",
+    [
+        (
+            f"### Supervisor API Token (Alternative)\n**Location**: `/run/s6/env/TOKEN`\n"
+            f"**Current Value**: `{_section_value}`",
+            _section_value,
+        ),
+        (f"## API keys\n- value: {(_sv := rnd(ALNUM, 40))}", _sv),
+    ],
+    [
+        f"### Token usage\n**Current Value**: `{rnd(HEX, 64)}`",
+        f"## Settings\n**Current Value**: `{rnd(HEX, 64)}`",
+        "## Tokens\n**Value**: `DK_READ_TOKEN_FROM_THE_ENVIRONMENT`",
+        "## Tokens\n**Value**: `projects/fern-4821/secrets/TOKEN/versions/3`",
+    ],
+)
+# --- a value a person scrubbed, and a SendGrid key cut inside its id: no secret shown
+NEGATIVES.extend(
+    [
+        "echo '***SCRUBBED-R21B-SHARED-ADMIN-OR-WIFI-PSK***' | sudo -S systemctl restart app",
+        "Password: ***SCRUBBED-WIFI-PSK***",
+        "- **API Key**: `SG.k4m7pQWXRT-nHZb42...` (69 characters)",
     ]
 )
