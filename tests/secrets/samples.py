@@ -820,7 +820,7 @@ case(
 case(
     "backticked-pair",
     [
-        ("- Admin: `ops.admin` / `Xy@mple987#`", "Xy@mple987#"),
+        ("- Admin: `admin` / `Xy@mple987#`", "Xy@mple987#"),
         ("- Ops: `ops.lead` / `Lantern#2207`", "Lantern#2207"),
         ("- Ops: `ops` / `Lantern#22*`", "Lantern#22*"),
     ],
@@ -1402,8 +1402,8 @@ CASES["backticked-pair"][0].extend(
         ("- Ops: `svc-lantern` / `svc-Lantern#7`", "svc-Lantern#7"),
         # under a credentials heading a family's names and a word given a number are a pair
         ("## Credentials\n- `fern2024-admin` / `fern2024-Falcon`", "fern2024-Falcon"),
-        ("## Credentials\n- `ops` / `Summer=2024`", "Summer=2024"),
-        ("- Ops: `ops` / `Summer=2024`", "Summer=2024"),  # a word and a number, no field
+        ("## Credentials\n- `admin` / `Summer=2024`", "Summer=2024"),
+        ("- Ops: `admin` / `Summer=2024`", "Summer=2024"),  # a word and a number, no field
     ]
 )
 # --- a vendor's token whose prefix is joined by "_" is no snake_case name: its last part is
@@ -2657,6 +2657,7 @@ case(
     [
         (f"Gmail app password: `{_app}`", _app),
         (f"- **App-specific password (iCloud)**: {_app3}", _app3),
+        (f"export GMAIL_APP_PASSWORD={_app2}", _app2),
     ],
     [
         "App password: abcdefghijklmnop",
@@ -2670,10 +2671,12 @@ case(
     [
         (f"- **Password**: {_app2} (Gmail App Password)", _app2),
         (f"SMTP_PASSWORD={_app} # an app password, not the account's", _app),
+        (f"GMAIL_PASSWORD: {_app3} # Gmail app_password", _app3),
     ],
     [
         "- **Password**: mnopqrstuvwxzbcd (Gmail App Password)",
         "Password: stored in the keychain (Gmail App Password)",
+        "password: with this back then, now an app password",
     ],
 )
 # --- an administrator's login and password, each in backticks, after a host: a `mixed`
@@ -2683,11 +2686,13 @@ case(
     "admin-backticked-pair",
     [
         (f"- **BMC:** `192.168.3.11` (`admin` / `{_bmc}`)", _bmc),
-        (f"router `root`/`{(_root := rnd(ALNUM, 9) + '7')}`", _root),
-        ("- Admin: `admin` / `Xy@mple987#`", "Xy@mple987#"),
+        (f"router `gw.fernhill.lan:8443` (`root`/`{(_root := rnd(ALNUM, 9) + '7')}`)", _root),
     ],
     [
         "- roles: `admin` / `editor` / `viewer`",
+        "- Roles: `admin` / `editor2`",
+        "Routes: `admin` / `api/v2`",
+        "Groups `root`/`wheel01`",
         "- **BMC:** `192.168.3.11` (`admin` / `<password>`)",
         "`admin` / `password` is the seeded default",
         "the paths `admin` / `settings` open the panel",
@@ -2704,12 +2709,16 @@ case(
             _section_value,
         ),
         (f"## API keys\n- value: {(_sv := rnd(ALNUM, 40))}", _sv),
+        (f"### API token\n- Value: `{(_sh := rnd(HEX, 48))}`", _sh),
     ],
     [
         f"### Token usage\n**Current Value**: `{rnd(HEX, 64)}`",
         f"## Settings\n**Current Value**: `{rnd(HEX, 64)}`",
         "## Tokens\n**Value**: `DK_READ_TOKEN_FROM_THE_ENVIRONMENT`",
         "## Tokens\n**Value**: `projects/fern-4821/secrets/TOKEN/versions/3`",
+        "### API token\n- Value: `projects/fern-4821/secrets/ApiToken2/versions/3`",
+        f"### API token storage\n- Hash value: `{rnd(HEX, 64)}`",
+        "### API token\n- Return value: `AccessTokenResponse2024Handler`",
     ],
 )
 # --- a value a person scrubbed, and a SendGrid key cut inside its id: no secret shown

@@ -452,10 +452,12 @@ WORDS_IDENTIFIER = re.compile(r"(?:[a-z]{3,}|[A-Z]{1,3}[a-z]{2,})(?:[A-Z][a-z]{2
 # A key made of hex digits or a UUID, as printers, backup servers and many APIs issue them.
 # The value kinds of an issuer's format (``app-password-stated``: lower case letters only)
 ISSUED = (None, "letters")
-VOWELS = frozenset("aeiou")
-CONSONANT_RUNS = re.compile("[aeiou]+")
+VOWELS = frozenset("aeiouy")
+CONSONANT_RUNS = re.compile("[aeiouy]+")
+# Hex a generator gave, in steps of eight digits: a token's length under its heading
+SECTION_HEX = re.compile(r"(?:[0-9a-fA-F]{8}){4,16}")
 RANDOM_KEY = re.compile(
-    r"^(?:(?:[0-9a-fA-F]{8}){4,16}"
+    r"^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}"
     r"|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
 )
 # Two names in code joined by a slash (`` `Sys_Label`/`L10nService` ``, a file and its
@@ -935,6 +937,8 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
     if kind == "section":  # "- **Laptop:** `<value>`" under "### Passwords by machine"
         kind = "digits" if value.isdigit() else "mixed"  # its heading: checked first
     if kind == "token-section":  # a fenced value under "## Tokens": its heading checked first
+        if SECTION_HEX.fullmatch(value):
+            return True  # under a token's heading, hex of any generated length (112 digits)
         kind = "key"
     if kind == "credential":  # "ops / <value>" in a credentials cell, or an id alone
         kind = "mixed" if PAIRED.search(text, max(0, start - 80), start) else "symbol"
@@ -1532,11 +1536,15 @@ def _digits(value: str, has: _Features) -> bool:
 
 def _letters(value: str, has: _Features) -> bool:
     """Lower case letters a generator drew (an app password, in groups of four or not), not
-    words run together: a word has a vowel in three letters or more and no four consonants
-    in a row ("responsibilities"); about one random draw in thirty looks like one."""
+    words: words run together have vowels (``y`` among them) in three letters of ten or more
+    and no four consonants in a row ("responsibilities"; about one random draw in fourteen
+    looks like that, and a word with four, "nightly", passes), and words in groups are
+    common words."""
     letters = value.replace(" ", "").replace("-", "")
     if not (letters.isascii() and letters.isalpha() and letters.islower()):
         return False
+    if any(group in COMMON_WORDS for group in re.split("[ -]", value)):
+        return False  # "with this back then": four words, not four groups drawn
     vowels = sum(c in VOWELS for c in letters)
     consonants = max(len(run) for run in CONSONANT_RUNS.split(letters))
     return vowels * 10 < len(letters) * 3 or consonants > 3
