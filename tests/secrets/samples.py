@@ -852,8 +852,18 @@ case(
 )
 case(
     "app-password",
-    [("Gmail app password: abcd efgh ijkl mnop", "abcd efgh ijkl mnop")],
-    ["app password: <16 letters>", "create an app password in the account settings"],
+    [
+        (
+            f"Gmail app password: {(_app0 := ' '.join(rnd(string.ascii_lowercase, 4) for _ in range(4)))}",
+            _app0,
+        )
+    ],
+    [
+        "app password: <16 letters>",
+        "create an app password in the account settings",
+        # the alphabet in a row: a doc's stand-in
+        "Gmail app password: abcd efgh ijkl mnop",
+    ],
 )
 _cs = rnd(ALNUM, 14)
 case(
@@ -2636,5 +2646,86 @@ CASES["database-url-password"][0].extend(
     [
         ("postgresql://fern:Qm7{kLp2}xRzW9@db.fernhill.net/fern", "Qm7{kLp2}xRzW9"),
         ("postgresql://fern:{Qm7kLp2xRzW9}@db.fernhill.net/fern", "{Qm7kLp2xRzW9}"),
+    ]
+)
+# --- an app password (Google's, Apple's: 16 lower case letters, in groups of four or not),
+# named as one on its line; a doc's stand-in runs the alphabet or repeats a letter
+_app, _app2 = rnd(string.ascii_lowercase, 16), rnd(string.ascii_lowercase, 16)
+_app3 = "-".join(rnd(string.ascii_lowercase, 4) for _ in range(4))
+case(
+    "app-password-stated",
+    [
+        (f"Gmail app password: `{_app}`", _app),
+        (f"- **App-specific password (iCloud)**: {_app3}", _app3),
+        (f"export GMAIL_APP_PASSWORD={_app2}", _app2),
+    ],
+    [
+        "App password: abcdefghijklmnop",
+        "app password: xxxx-xxxx-xxxx-xxxx",
+        "App passwords: responsibilities of the owner",
+        "app password: generated in the Google account",
+    ],
+)
+case(
+    "app-password-noted",
+    [
+        (f"- **Password**: {_app2} (Gmail App Password)", _app2),
+        (f"SMTP_PASSWORD={_app} # an app password, not the account's", _app),
+        (f"GMAIL_PASSWORD: {_app3} # Gmail app_password", _app3),
+    ],
+    [
+        "- **Password**: mnopqrstuvwxzbcd (Gmail App Password)",
+        "Password: stored in the keychain (Gmail App Password)",
+        "password: with this back then, now an app password",
+    ],
+)
+# --- an administrator's login and password, each in backticks, after a host: a `mixed`
+# password (letters with a digit), where `backticked-pair` asks a `strong` one
+_bmc = "QRT7K2VM"
+case(
+    "admin-backticked-pair",
+    [
+        (f"- **BMC:** `192.168.3.11` (`admin` / `{_bmc}`)", _bmc),
+        (f"router `gw.fernhill.lan:8443` (`root`/`{(_root := rnd(ALNUM, 9) + '7')}`)", _root),
+    ],
+    [
+        "- roles: `admin` / `editor` / `viewer`",
+        "- Roles: `admin` / `editor2`",
+        "Routes: `admin` / `api/v2`",
+        "Groups `root`/`wheel01`",
+        "- **BMC:** `192.168.3.11` (`admin` / `<password>`)",
+        "`admin` / `password` is the seeded default",
+        "the paths `admin` / `settings` open the panel",
+    ],
+)
+# --- a token given as a section's "value" under a heading that names the token
+_section_value = rnd(HEX, 112)
+case(
+    "section-token-value",
+    [
+        (
+            f"### Supervisor API Token (Alternative)\n**Location**: `/run/s6/env/TOKEN`\n"
+            f"**Current Value**: `{_section_value}`",
+            _section_value,
+        ),
+        (f"## API keys\n- value: {(_sv := rnd(ALNUM, 40))}", _sv),
+        (f"### API token\n- Value: `{(_sh := rnd(HEX, 48))}`", _sh),
+    ],
+    [
+        f"### Token usage\n**Current Value**: `{rnd(HEX, 64)}`",
+        f"## Settings\n**Current Value**: `{rnd(HEX, 64)}`",
+        "## Tokens\n**Value**: `DK_READ_TOKEN_FROM_THE_ENVIRONMENT`",
+        "## Tokens\n**Value**: `projects/fern-4821/secrets/TOKEN/versions/3`",
+        "### API token\n- Value: `projects/fern-4821/secrets/ApiToken2/versions/3`",
+        f"### API token storage\n- Hash value: `{rnd(HEX, 64)}`",
+        "### API token\n- Return value: `AccessTokenResponse2024Handler`",
+    ],
+)
+# --- a value a person scrubbed, and a SendGrid key cut inside its id: no secret shown
+NEGATIVES.extend(
+    [
+        "echo '***SCRUBBED-R21B-SHARED-ADMIN-OR-WIFI-PSK***' | sudo -S systemctl restart app",
+        "Password: ***SCRUBBED-WIFI-PSK***",
+        "- **API Key**: `SG.k4m7pQWXRT-nHZb42...` (69 characters)",
     ]
 )

@@ -69,7 +69,7 @@ SHELL_VARIABLE = re.compile(r"\$(?:[A-Z_][A-Z0-9_]*|[a-z_]+)")
 SECRET_REFERENCE = re.compile(r"@[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+")
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
-    r"|changeme|change[_-]me|redacted|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
+    r"|changeme|change[_-]me|redacted|scrubbed|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
     r"|fill[_-]?(?:in|me)|insert[_-]"
     # the internet's joke password, an example's stand-in: "Password = hunter2-super-secret"
     r"|hunter2"
@@ -111,6 +111,8 @@ MAX_SHOWN_PREFIX = 12
 # the elided key. Known prefixes only: a dashed passphrase is all key.
 VENDOR_HEAD = re.compile(
     r"sk-ant-[a-z]{3,5}\d\d-|sk-(?:proj|svcacct|admin)-|[sr]k_(?:live|test)_|sk-|gh[pousr]_"
+    # SendGrid's ``SG.<key id>.<secret>``: the id is shown in its console, the secret follows
+    r"|SG\.[A-Za-z0-9_-]{0,22}"
     r"|github_pat_|glpat-|xox[abpre]-|npm_|pypi-|hf_|dop_v1_|lin_api_"
 )
 # A header's or a cookie's name, capitalised words joined by hyphens: "X-Auth-Token".
@@ -448,6 +450,12 @@ SEPARATORS = (":", "=", "：", "|")
 # identifier's name where a key would be; a generated key has no run of words
 WORDS_IDENTIFIER = re.compile(r"(?:[a-z]{3,}|[A-Z]{1,3}[a-z]{2,})(?:[A-Z][a-z]{2,}){2,}[0-9]{0,4}")
 # A key made of hex digits or a UUID, as printers, backup servers and many APIs issue them.
+# The value kinds of an issuer's format (``app-password-stated``: lower case letters only)
+ISSUED = (None, "letters")
+VOWELS = frozenset("aeiouy")
+CONSONANT_RUNS = re.compile("[aeiouy]+")
+# Hex a generator gave, in steps of eight digits: a token's length under its heading
+SECTION_HEX = re.compile(r"(?:[0-9a-fA-F]{8}){4,16}")
 RANDOM_KEY = re.compile(
     r"^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}"
     r"|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
@@ -633,14 +641,16 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _opens_no_system(text, start, value)
         or SHELL_VARIABLE.fullmatch(value)
         or SECRET_REFERENCE.fullmatch(value)
+        or _alphabet_run(value)
     )
     if stand_in or rule.allowed(value) or public:
         return False
     least = _least_entropy(rule, text, start, end)
     if not known and rule.entropy is not None and entropy(value) < least:
         return False
-    if not rule.generic and rule.value is None:  # an issuer's format: its shape is proof
-        return not (rule.chosen and _template_default(text, start, end))
+    if not rule.generic and rule.value in ISSUED:  # an issuer's format: its shape is proof
+        issued = _has_shape(rule.value, value)  # letters an issuer drew, not words
+        return issued and not (rule.chosen and _template_default(text, start, end))
     # ``app:challenge:{token}``: a template's fixed part, not a value
     templated = text[end : end + 1] == "{"
     named_hash = _a_named_hash(text, start, value)
@@ -677,6 +687,19 @@ def _placeholder(rule: Rule, value: str) -> bool:
     return any(
         not (issuer and _by_chance(value, found.start(), found.end()))
         for found in PLACEHOLDER.finditer(value)
+    )
+
+
+def _alphabet_run(value: str) -> bool:
+    """Lower case letters only (in groups, ``abcd efgh ijkl mnop``) with four letters of the
+    alphabet in a row: a doc's stand-in for an app password. A random one holds such a
+    run about once in 1,500."""
+    letters = value.replace(" ", "").replace("-", "")
+    if not (letters.isascii() and letters.isalpha() and letters.islower()):
+        return False
+    return any(
+        ord(a) + 1 == ord(b) and ord(b) + 1 == ord(c) and ord(c) + 1 == ord(d)
+        for a, b, c, d in zip(letters, letters[1:], letters[2:], letters[3:], strict=False)
     )
 
 
@@ -914,6 +937,8 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
     if kind == "section":  # "- **Laptop:** `<value>`" under "### Passwords by machine"
         kind = "digits" if value.isdigit() else "mixed"  # its heading: checked first
     if kind == "token-section":  # a fenced value under "## Tokens": its heading checked first
+        if SECTION_HEX.fullmatch(value):
+            return True  # under a token's heading, hex of any generated length (112 digits)
         kind = "key"
     if kind == "credential":  # "ops / <value>" in a credentials cell, or an id alone
         kind = "mixed" if PAIRED.search(text, max(0, start - 80), start) else "symbol"
@@ -1509,6 +1534,22 @@ def _digits(value: str, has: _Features) -> bool:
     return value.isdigit() and len(value) >= MIN_DIGITS
 
 
+def _letters(value: str, has: _Features) -> bool:
+    """Lower case letters a generator drew (an app password, in groups of four or not), not
+    words: words run together have vowels (``y`` among them) in three letters of ten or more
+    and no four consonants in a row ("responsibilities"; about one random draw in fourteen
+    looks like that, and a word with four, "nightly", passes), and words in groups are
+    common words."""
+    letters = value.replace(" ", "").replace("-", "")
+    if not (letters.isascii() and letters.isalpha() and letters.islower()):
+        return False
+    if any(group in COMMON_WORDS for group in re.split("[ -]", value)):
+        return False  # "with this back then": four words, not four groups drawn
+    vowels = sum(c in VOWELS for c in letters)
+    consonants = max(len(run) for run in CONSONANT_RUNS.split(letters))
+    return vowels * 10 < len(letters) * 3 or consonants > 3
+
+
 SHAPES: dict[str, Callable[[str, _Features], bool]] = {
     "mixed": _mixed,
     "strong": _strong,
@@ -1517,6 +1558,7 @@ SHAPES: dict[str, Callable[[str, _Features], bool]] = {
     "any": _any,
     "key": _key,
     "digits": _digits,
+    "letters": _letters,
 }
 
 
