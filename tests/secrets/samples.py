@@ -2729,3 +2729,31 @@ NEGATIVES.extend(
         "- **API Key**: `SG.k4m7pQWXRT-nHZb42...` (69 characters)",
     ]
 )
+# --- keys listed under a heading that names them, a short label and one value a line
+# (in a code block too); labels that name no secret, and values no key's shape, stay out
+_ctx, _tod, _csk = "ctx7sk-" + uuid(), rnd(HEX, 40), "csk-" + rnd(ALNUM, 48)
+case(
+    "section-token-line",
+    [
+        (f"## API Keys Reference\n\n```\nContext7:   {_ctx}\n```", _ctx),
+        (f"## API Keys Reference\n\n```\nTodoist:    {_tod} (SDK only)\n```", _tod),
+        (f"### Tokens\n- **Cerebras**: `{_csk}`", _csk),
+    ],
+    [
+        f"### API token storage\n- Hash value: `{rnd(HEX, 64)}`",
+        f"## API keys\n- Project ID: {uuid()}",
+        f"## Secrets\n- Fingerprint: {rnd(HEX, 40)}",
+        f"## Settings\nTodoist:    {rnd(HEX, 40)}",
+        "## Tokens\nStatus: configured and working fine",
+        "## API keys\n- Config file: src/config/api-keys.production.ts",
+    ],
+)
+# --- a table row's private key, with a remark after it; a source file and line is where
+# a secret is written, not one
+_private = rnd(ALNUM, 21)
+CASES["table-row-key"][0].append(
+    (f"| Private Key | `{_private}` (stored in .env.local) |", _private)
+)
+CASES["table-row-key"][1].append(
+    "| Hardcoded JWT secret | `backend/routes/googleAuth.js:7` | Critical |"
+)

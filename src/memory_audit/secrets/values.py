@@ -454,8 +454,30 @@ WORDS_IDENTIFIER = re.compile(r"(?:[a-z]{3,}|[A-Z]{1,3}[a-z]{2,})(?:[A-Z][a-z]{2
 ISSUED = (None, "letters")
 VOWELS = frozenset("aeiouy")
 CONSONANT_RUNS = re.compile("[aeiouy]+")
-# Hex a generator gave, in steps of eight digits: a token's length under its heading
-SECTION_HEX = re.compile(r"(?:[0-9a-fA-F]{8}){4,16}")
+# A source file and a line in it (``routes/googleAuth.js:7``): where a secret is written,
+# as a table of issues names it, not the secret
+SOURCE_LINE = re.compile(
+    r"[\w./-]+\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kts?|cs|php|swift|c|cc|cpp|h|hpp|sh|sql|ya?ml"
+    r"|toml|json|env|ini|conf|md|vue|svelte|dart|ex|exs)(?::\d+(?:-\d+)?)?"
+)
+# Hex a generator gave, in steps of eight digits, or a UUID, after a vendor's short prefix
+# or none (``ctx7sk-<uuid>``): a key's shape under its heading, whatever its length
+SECTION_KEY = re.compile(
+    r"(?:[a-z][a-z0-9]{1,7}[-_])?(?:(?:[0-9a-fA-F]{8}){4,16}"
+    r"|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"
+)
+# What may stand before a value under a token's heading on its line: nothing (a fenced
+# value), or a short label alone, as a list item or in bold (``- **Cerebras**: ``)
+TOKEN_LINE_LABEL = re.compile(
+    r"[ \t]*(?:(?:[-*+][ \t]+)?(?:\*\*|__)?[A-Za-z][\w .()/-]{0,31}?(?:\*\*|__)?[ \t]*[:=：]"
+    r"(?:\*\*|__)?[ \t]*)?[\"'`]?"
+)
+# A label under a token's heading that names what is no secret: the value is that
+NOT_TOKEN_LABEL = re.compile(
+    r"(?i:\b(?:hash|checksum|digest|sha-?\d*|md5|fingerprint|signature|public|publishable"
+    r"|id|ids|identifier|url|uri|host|user(?:name)?|e-?mail|project|account|path|file|commit"
+    r"|version|example|sample|return|type|format|length|prefix|header|name)\b)"
+)
 RANDOM_KEY = re.compile(
     r"^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}"
     r"|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
@@ -662,6 +684,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _cut_address(value, text, end)
         or _attribute_name(value, text, start, end)
         or ASSET_QUERY.fullmatch(value) is not None
+        or SOURCE_LINE.fullmatch(value) is not None
         or _a_pattern(_code_span_around(text, start, end) or value)
     )
     if (
@@ -937,7 +960,12 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
     if kind == "section":  # "- **Laptop:** `<value>`" under "### Passwords by machine"
         kind = "digits" if value.isdigit() else "mixed"  # its heading: checked first
     if kind == "token-section":  # a fenced value under "## Tokens": its heading checked first
-        if SECTION_HEX.fullmatch(value):
+        line_start = text.rfind("\n", 0, start) + 1
+        if TOKEN_LINE_LABEL.fullmatch(text, line_start, start) is None:
+            return False  # a sentence before the value, not a label alone
+        if NOT_TOKEN_LABEL.search(text, line_start, start) is not None:
+            return False  # "- Hash value: <hex>", "Project ID: <uuid>": named as no secret
+        if SECTION_KEY.fullmatch(value):
             return True  # under a token's heading, hex of any generated length (112 digits)
         kind = "key"
     if kind == "credential":  # "ops / <value>" in a credentials cell, or an id alone
