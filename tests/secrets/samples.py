@@ -2738,6 +2738,10 @@ case(
         (f"## API Keys Reference\n\n```\nContext7:   {_ctx}\n```", _ctx),
         (f"## API Keys Reference\n\n```\nTodoist:    {_tod} (SDK only)\n```", _tod),
         (f"### Tokens\n- **Cerebras**: `{_csk}`", _csk),
+        (
+            f"## API keys\nSonar:   {(_low := 'csk-' + rnd(string.ascii_lowercase + string.digits, 48))}",
+            _low,
+        ),
     ],
     [
         f"### API token storage\n- Hash value: `{rnd(HEX, 64)}`",
@@ -2746,6 +2750,7 @@ case(
         f"## Settings\nTodoist:    {rnd(HEX, 40)}",
         "## Tokens\nStatus: configured and working fine",
         "## API keys\n- Config file: src/config/api-keys.production.ts",
+        "## API keys\nBundle:  productionbundleforthewebsiteandapps",
     ],
 )
 # --- a table row's private key, with a remark after it; a source file and line is where

@@ -472,6 +472,8 @@ TOKEN_LINE_LABEL = re.compile(
     r"[ \t]*(?:(?:[-*+][ \t]+)?(?:\*\*|__)?[A-Za-z][\w .()/-]{0,31}?(?:\*\*|__)?[ \t]*[:=：]"
     r"(?:\*\*|__)?[ \t]*)?[\"'`]?"
 )
+SECTION_PREFIX = re.compile(r"^[a-z][a-z0-9]{1,7}[-_]")
+MIN_DRAWN = 32
 # A label under a token's heading that names what is no secret: the value is that
 NOT_TOKEN_LABEL = re.compile(
     r"(?i:\b(?:hash|checksum|digest|sha-?\d*|md5|fingerprint|signature|public|publishable"
@@ -710,6 +712,22 @@ def _placeholder(rule: Rule, value: str) -> bool:
     return any(
         not (issuer and _by_chance(value, found.start(), found.end()))
         for found in PLACEHOLDER.finditer(value)
+    )
+
+
+def _drawn_lower(value: str) -> bool:
+    """32 lower case letters and digits or more, four of each at least, after a vendor's
+    short prefix or none (``csk-<48>``): a generated key in one case, which the ``key``
+    shape (both cases) does not take."""
+    body = SECTION_PREFIX.sub("", value, count=1)
+    digits = sum(c.isdigit() for c in body)
+    return (
+        len(body) >= MIN_DRAWN
+        and body.isascii()
+        and body.isalnum()
+        and body == body.lower()
+        and digits >= 4
+        and len(body) - digits >= 4
     )
 
 
@@ -965,7 +983,7 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
             return False  # a sentence before the value, not a label alone
         if NOT_TOKEN_LABEL.search(text, line_start, start) is not None:
             return False  # "- Hash value: <hex>", "Project ID: <uuid>": named as no secret
-        if SECTION_KEY.fullmatch(value):
+        if SECTION_KEY.fullmatch(value) or _drawn_lower(value):
             return True  # under a token's heading, hex of any generated length (112 digits)
         kind = "key"
     if kind == "credential":  # "ops / <value>" in a credentials cell, or an id alone
