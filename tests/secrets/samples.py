@@ -2762,3 +2762,11 @@ CASES["table-row-key"][0].append(
 CASES["table-row-key"][1].append(
     "| Hardcoded JWT secret | `backend/routes/googleAuth.js:7` | Critical |"
 )
+# --- a price after a feature named for passwords, and the classic stand-in keys
+NEGATIVES.extend(
+    [
+        "- Password Manager: +$5/month",
+        "GET /api/v1/daily-plans (X-Api-Key: svc-abc123)",
+        "API_KEYS=svc-abc123:1,svc-def456:2",
+    ]
+)

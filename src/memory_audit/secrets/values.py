@@ -69,7 +69,7 @@ SHELL_VARIABLE = re.compile(r"\$(?:[A-Z_][A-Z0-9_]*|[a-z_]+)")
 SECRET_REFERENCE = re.compile(r"@[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+")
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
-    r"|changeme|change[_-]me|redacted|scrubbed|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
+    r"|changeme|change[_-]me|redacted|scrubbed|fake|abc-?123|def-?456|xyz-?789|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
     r"|fill[_-]?(?:in|me)|insert[_-]"
     # the internet's joke password, an example's stand-in: "Password = hunter2-super-secret"
     r"|hunter2"
@@ -454,6 +454,8 @@ WORDS_IDENTIFIER = re.compile(r"(?:[a-z]{3,}|[A-Z]{1,3}[a-z]{2,})(?:[A-Z][a-z]{2
 ISSUED = (None, "letters")
 VOWELS = frozenset("aeiouy")
 CONSONANT_RUNS = re.compile("[aeiouy]+")
+# A price, what a feature named after passwords costs ("Password Manager: +$5/month")
+PRICE = re.compile(r"[+~]?[$€£¥₹]\d[\d.,]*(?:-\d[\d.,]*)?(?:/[A-Za-z]+)?")
 # A source file and a line in it (``routes/googleAuth.js:7``): where a secret is written,
 # as a table of issues names it, not the secret
 SOURCE_LINE = re.compile(
@@ -687,6 +689,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _attribute_name(value, text, start, end)
         or ASSET_QUERY.fullmatch(value) is not None
         or SOURCE_LINE.fullmatch(value) is not None
+        or PRICE.fullmatch(value) is not None
         or _a_pattern(_code_span_around(text, start, end) or value)
     )
     if (
