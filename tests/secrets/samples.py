@@ -2770,3 +2770,5 @@ NEGATIVES.extend(
         "API_KEYS=svc-abc123:1,svc-def456:2",
     ]
 )
+# --- a JWT cut after its header, which every key of its issuer shares: nothing secret shown
+NEGATIVES.append("SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9...")

@@ -113,6 +113,8 @@ VENDOR_HEAD = re.compile(
     r"sk-ant-[a-z]{3,5}\d\d-|sk-(?:proj|svcacct|admin)-|[sr]k_(?:live|test)_|sk-|gh[pousr]_"
     # SendGrid's ``SG.<key id>.<secret>``: the id is shown in its console, the secret follows
     r"|SG\.[A-Za-z0-9_-]{0,22}"
+    # a JWT's header (``eyJhbGciOi...``, the same for every key an issuer signs), no secret
+    r"|eyJ[A-Za-z0-9_-]*\.?"
     r"|github_pat_|glpat-|xox[abpre]-|npm_|pypi-|hf_|dop_v1_|lin_api_"
 )
 # A header's or a cookie's name, capitalised words joined by hyphens: "X-Auth-Token".
