@@ -2729,30 +2729,16 @@ NEGATIVES.extend(
         "- **API Key**: `SG.k4m7pQWXRT-nHZb42...` (69 characters)",
     ]
 )
-# --- keys listed under a heading that names them, a short label and one value a line
-# (in a code block too); labels that name no secret, and values no key's shape, stay out
-_ctx, _tod, _csk = "ctx7sk-" + uuid(), rnd(HEX, 40), "csk-" + rnd(ALNUM, 48)
-case(
-    "section-token-line",
+# --- under a key's heading, a generated key in lower case, and one after a vendor's prefix
+_low = "csk-" + rnd(string.ascii_lowercase + string.digits, 48)
+_ctx = "ctx7sk-" + uuid()
+CASES["fenced-token"][0].extend(
     [
-        (f"## API Keys Reference\n\n```\nContext7:   {_ctx}\n```", _ctx),
-        (f"## API Keys Reference\n\n```\nTodoist:    {_tod} (SDK only)\n```", _tod),
-        (f"### Tokens\n- **Cerebras**: `{_csk}`", _csk),
-        (
-            f"## API keys\nSonar:   {(_low := 'csk-' + rnd(string.ascii_lowercase + string.digits, 48))}",
-            _low,
-        ),
-    ],
-    [
-        f"### API token storage\n- Hash value: `{rnd(HEX, 64)}`",
-        f"## API keys\n- Project ID: {uuid()}",
-        f"## Secrets\n- Fingerprint: {rnd(HEX, 40)}",
-        f"## Settings\nTodoist:    {rnd(HEX, 40)}",
-        "## Tokens\nStatus: configured and working fine",
-        "## API keys\n- Config file: src/config/api-keys.production.ts",
-        "## API keys\nBundle:  productionbundleforthewebsiteandapps",
-    ],
+        (f"## API keys\n```\n{_low}\n```\n", _low),
+        (f"### Tokens\n```\n{_ctx}\n```\n", _ctx),
+    ]
 )
+CASES["fenced-token"][1].append("## API keys\n```\nproductionbundleforthewebsiteandapps\n```\n")
 # --- a table row's private key, with a remark after it; a source file and line is where
 # a secret is written, not one
 _private = rnd(ALNUM, 21)

@@ -152,7 +152,6 @@ def test_a_rule_only_re2_reads_is_kept_and_runs() -> None:
 CONTEXT_KEYWORDS = {
     "bitrix24-webhook-code",
     "section-list-password",  # its keyword is in the heading above the list
-    "section-token-line",  # its keyword is in the heading above the line
     "discord-bot-token",
     "ngrok-authtoken",
     "uptimerobot-api-key",
