@@ -2729,3 +2729,32 @@ NEGATIVES.extend(
         "- **API Key**: `SG.k4m7pQWXRT-nHZb42...` (69 characters)",
     ]
 )
+# --- under a key's heading, a generated key in lower case, and one after a vendor's prefix
+_low = "csk-" + rnd(string.ascii_lowercase + string.digits, 48)
+_ctx = "ctx7sk-" + uuid()
+CASES["fenced-token"][0].extend(
+    [
+        (f"## API keys\n```\n{_low}\n```\n", _low),
+        (f"### Tokens\n```\n{_ctx}\n```\n", _ctx),
+    ]
+)
+CASES["fenced-token"][1].append("## API keys\n```\nproductionbundleforthewebsiteandapps\n```\n")
+# --- a table row's private key, with a remark after it; a source file and line is where
+# a secret is written, not one
+_private = rnd(ALNUM, 21)
+CASES["table-row-key"][0].append(
+    (f"| Private Key | `{_private}` (stored in .env.local) |", _private)
+)
+CASES["table-row-key"][1].append(
+    "| Hardcoded JWT secret | `backend/routes/googleAuth.js:7` | Critical |"
+)
+# --- a price after a feature named for passwords, and the classic stand-in keys
+NEGATIVES.extend(
+    [
+        "- Password Manager: +$5/month",
+        "GET /api/v1/daily-plans (X-Api-Key: svc-abc123)",
+        "API_KEYS=svc-abc123:1,svc-def456:2",
+    ]
+)
+# --- a JWT cut after its header, which every key of its issuer shares: nothing secret shown
+NEGATIVES.append("SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9...")

@@ -69,7 +69,7 @@ SHELL_VARIABLE = re.compile(r"\$(?:[A-Z_][A-Z0-9_]*|[a-z_]+)")
 SECRET_REFERENCE = re.compile(r"@[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+")
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
-    r"|changeme|change[_-]me|redacted|scrubbed|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
+    r"|changeme|change[_-]me|redacted|scrubbed|fake|abc-?123|def-?456|xyz-?789|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
     r"|fill[_-]?(?:in|me)|insert[_-]"
     # the internet's joke password, an example's stand-in: "Password = hunter2-super-secret"
     r"|hunter2"
@@ -113,6 +113,8 @@ VENDOR_HEAD = re.compile(
     r"sk-ant-[a-z]{3,5}\d\d-|sk-(?:proj|svcacct|admin)-|[sr]k_(?:live|test)_|sk-|gh[pousr]_"
     # SendGrid's ``SG.<key id>.<secret>``: the id is shown in its console, the secret follows
     r"|SG\.[A-Za-z0-9_-]{0,22}"
+    # a JWT's header (``eyJhbGciOi...``, the same for every key an issuer signs), no secret
+    r"|eyJ[A-Za-z0-9_-]*\.?"
     r"|github_pat_|glpat-|xox[abpre]-|npm_|pypi-|hf_|dop_v1_|lin_api_"
 )
 # A header's or a cookie's name, capitalised words joined by hyphens: "X-Auth-Token".
@@ -454,8 +456,34 @@ WORDS_IDENTIFIER = re.compile(r"(?:[a-z]{3,}|[A-Z]{1,3}[a-z]{2,})(?:[A-Z][a-z]{2
 ISSUED = (None, "letters")
 VOWELS = frozenset("aeiouy")
 CONSONANT_RUNS = re.compile("[aeiouy]+")
-# Hex a generator gave, in steps of eight digits: a token's length under its heading
-SECTION_HEX = re.compile(r"(?:[0-9a-fA-F]{8}){4,16}")
+# A price, what a feature named after passwords costs ("Password Manager: +$5/month")
+PRICE = re.compile(r"[+~]?[$€£¥₹]\d[\d.,]*(?:-\d[\d.,]*)?(?:/[A-Za-z]+)?")
+# A source file and a line in it (``routes/googleAuth.js:7``): where a secret is written,
+# as a table of issues names it, not the secret
+SOURCE_LINE = re.compile(
+    r"[\w./-]+\.(?:[cm]?[jt]sx?|py|rb|go|rs|java|kts?|cs|php|swift|c|cc|cpp|h|hpp|sh|sql|ya?ml"
+    r"|toml|json|env|ini|conf|md|vue|svelte|dart|ex|exs)(?::\d+(?:-\d+)?)?"
+)
+# Hex a generator gave, in steps of eight digits, or a UUID, after a vendor's short prefix
+# or none (``ctx7sk-<uuid>``): a key's shape under its heading, whatever its length
+SECTION_KEY = re.compile(
+    r"(?:[a-z][a-z0-9]{1,7}[-_])?(?:(?:[0-9a-fA-F]{8}){4,16}"
+    r"|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"
+)
+# What may stand before a value under a token's heading on its line: nothing (a fenced
+# value), or a short label alone, as a list item or in bold (``- **Cerebras**: ``)
+TOKEN_LINE_LABEL = re.compile(
+    r"[ \t]*(?:(?:[-*+][ \t]+)?(?:\*\*|__)?[A-Za-z][\w .()/-]{0,31}?(?:\*\*|__)?[ \t]*[:=：]"
+    r"(?:\*\*|__)?[ \t]*)?[\"'`]?"
+)
+SECTION_PREFIX = re.compile(r"^[a-z][a-z0-9]{1,7}[-_]")
+MIN_DRAWN = 32
+# A label under a token's heading that names what is no secret: the value is that
+NOT_TOKEN_LABEL = re.compile(
+    r"(?i:\b(?:hash|checksum|digest|sha-?\d*|md5|fingerprint|signature|public|publishable"
+    r"|id|ids|identifier|url|uri|host|user(?:name)?|e-?mail|project|account|path|file|commit"
+    r"|version|example|sample|return|type|format|length|prefix|header|name)\b)"
+)
 RANDOM_KEY = re.compile(
     r"^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}"
     r"|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
@@ -662,6 +690,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _cut_address(value, text, end)
         or _attribute_name(value, text, start, end)
         or ASSET_QUERY.fullmatch(value) is not None
+        or SOURCE_LINE.fullmatch(value) is not None
+        or PRICE.fullmatch(value) is not None
         or _a_pattern(_code_span_around(text, start, end) or value)
     )
     if (
@@ -687,6 +717,22 @@ def _placeholder(rule: Rule, value: str) -> bool:
     return any(
         not (issuer and _by_chance(value, found.start(), found.end()))
         for found in PLACEHOLDER.finditer(value)
+    )
+
+
+def _drawn_lower(value: str) -> bool:
+    """32 lower case letters and digits or more, four of each at least, after a vendor's
+    short prefix or none (``csk-<48>``): a generated key in one case, which the ``key``
+    shape (both cases) does not take."""
+    body = SECTION_PREFIX.sub("", value, count=1)
+    digits = sum(c.isdigit() for c in body)
+    return (
+        len(body) >= MIN_DRAWN
+        and body.isascii()
+        and body.isalnum()
+        and body == body.lower()
+        and digits >= 4
+        and len(body) - digits >= 4
     )
 
 
@@ -937,7 +983,12 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
     if kind == "section":  # "- **Laptop:** `<value>`" under "### Passwords by machine"
         kind = "digits" if value.isdigit() else "mixed"  # its heading: checked first
     if kind == "token-section":  # a fenced value under "## Tokens": its heading checked first
-        if SECTION_HEX.fullmatch(value):
+        line_start = text.rfind("\n", 0, start) + 1
+        if TOKEN_LINE_LABEL.fullmatch(text, line_start, start) is None:
+            return False  # a sentence before the value, not a label alone
+        if NOT_TOKEN_LABEL.search(text, line_start, start) is not None:
+            return False  # "- Hash value: <hex>", "Project ID: <uuid>": named as no secret
+        if SECTION_KEY.fullmatch(value) or _drawn_lower(value):
             return True  # under a token's heading, hex of any generated length (112 digits)
         kind = "key"
     if kind == "credential":  # "ops / <value>" in a credentials cell, or an id alone
