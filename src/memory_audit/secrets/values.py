@@ -451,7 +451,6 @@ SEPARATORS = (":", "=", "：", "|")
 # ``verifyStripeSignature2``, ``XHubSignature256``: three words or more and a number, an
 # identifier's name where a key would be; a generated key has no run of words
 WORDS_IDENTIFIER = re.compile(r"(?:[a-z]{3,}|[A-Z]{1,3}[a-z]{2,})(?:[A-Z][a-z]{2,}){2,}[0-9]{0,4}")
-# A key made of hex digits or a UUID, as printers, backup servers and many APIs issue them.
 # The value kinds of an issuer's format (``app-password-stated``: lower case letters only)
 ISSUED = (None, "letters")
 VOWELS = frozenset("aeiouy")
@@ -484,6 +483,7 @@ NOT_TOKEN_LABEL = re.compile(
     r"|id|ids|identifier|url|uri|host|user(?:name)?|e-?mail|project|account|path|file|commit"
     r"|version|example|sample|return|type|format|length|prefix|header|name)\b)"
 )
+# A key made of hex digits or a UUID, as printers, backup servers and many APIs issue them.
 RANDOM_KEY = re.compile(
     r"^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}"
     r"|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$"
@@ -739,7 +739,7 @@ def _drawn_lower(value: str) -> bool:
 def _alphabet_run(value: str) -> bool:
     """Lower case letters only (in groups, ``abcd efgh ijkl mnop``) with four letters of the
     alphabet in a row: a doc's stand-in for an app password. A random one holds such a
-    run about once in 1,500."""
+    run about once in 2,000."""
     letters = value.replace(" ", "").replace("-", "")
     if not (letters.isascii() and letters.isalpha() and letters.islower()):
         return False
