@@ -2758,3 +2758,17 @@ NEGATIVES.extend(
 )
 # --- a JWT cut after its header, which every key of its issuer shares: nothing secret shown
 NEGATIVES.append("SUPABASE_ANON_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9...")
+# --- a weak password holding a stand-in's digits is a password still; a Grafana key
+# (base64 JSON, no dot) shown almost whole is a key; a digest, a client's id, an address,
+# a content id and a key's fingerprint under a secrets heading or label are none
+CASES["password-phrase"][0].extend(
+    [
+        ("- MySQL root password: Abc123456!", "Abc123456!"),
+        ("- Redis password: xyz789redis2024", "xyz789redis2024"),
+    ]
+)
+_grafana = "eyJrIjoiUW03a0xwMnhSelc5VG40VmI4SGozRmQ2IiwibiI6ImNpIiwiaWQiOjF9"
+CASES["generic-assignment"][0].append((f"- GRAFANA_TOKEN: {_grafana}...", _grafana))
+CASES["table-row-key"][1].append(
+    "| Private Key | SHA256:nT7bg6kXq2Lm9Pz4Vr8WcYt1Hs5Jd3Fa0Ue6Ki2SY8 (ed25519) |"
+)

@@ -389,3 +389,14 @@ def test_the_value_classifier_reads_the_russian_names_as_the_rules_do() -> None:
     regex = {rule.name: rule.regex for rule in bundled_rules().rules}
     assert regex["password-backticked"].startswith(NAMED_BEFORE.removesuffix("$"))
     assert regex["password-named-after"].endswith(NAMED_AFTER)
+
+
+def test_a_digest_an_id_an_address_or_a_content_id_under_a_key_heading_is_no_key() -> None:
+    hexes = rnd(HEX, 64)
+    # the heading is read: a bare key under it is found, a named one is not
+    assert found(f"## API tokens\n```\n{hexes}\n```\n") == [("fenced-token", hexes)]
+    assert found(f"## API tokens\n```\nsha256-{hexes}\n```\n") == []
+    assert found(f"## Tokens\n```\nclient-{uuid()}\n```\n") == []
+    assert found("## Secrets\n```\nbc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq\n```\n") == []
+    cid = "bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi"
+    assert found(f"## Secrets\n```\n{cid}\n```\n") == []

@@ -69,7 +69,7 @@ SHELL_VARIABLE = re.compile(r"\$(?:[A-Z_][A-Z0-9_]*|[a-z_]+)")
 SECRET_REFERENCE = re.compile(r"@[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+")
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
-    r"|changeme|change[_-]me|redacted|scrubbed|fake|abc-?123|def-?456|xyz-?789|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
+    r"|changeme|change[_-]me|redacted|scrubbed|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
     r"|fill[_-]?(?:in|me)|insert[_-]"
     # the internet's joke password, an example's stand-in: "Password = hunter2-super-secret"
     r"|hunter2"
@@ -113,8 +113,9 @@ VENDOR_HEAD = re.compile(
     r"sk-ant-[a-z]{3,5}\d\d-|sk-(?:proj|svcacct|admin)-|[sr]k_(?:live|test)_|sk-|gh[pousr]_"
     # SendGrid's ``SG.<key id>.<secret>``: the id is shown in its console, the secret follows
     r"|SG\.[A-Za-z0-9_-]{0,22}"
-    # a JWT's header (``eyJhbGciOi...``, the same for every key an issuer signs), no secret
-    r"|eyJ[A-Za-z0-9_-]*\.?"
+    # a JWT's header (``{"alg"`` or ``{"typ"`` encoded: ``eyJhbGciOi...``), the same for
+    # every key an issuer signs, no secret; a Grafana key (``eyJrIjoi...``) is all key
+    r"|eyJ(?:hbGci|0eXAi)[A-Za-z0-9_-]*\.?"
     r"|github_pat_|glpat-|xox[abpre]-|npm_|pypi-|hf_|dop_v1_|lin_api_"
 )
 # A header's or a cookie's name, capitalised words joined by hyphens: "X-Auth-Token".
@@ -469,20 +470,19 @@ SECTION_KEY = re.compile(
     r"(?:[a-z][a-z0-9]{1,7}[-_])?(?:(?:[0-9a-fA-F]{8}){4,16}"
     r"|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"
 )
-# What may stand before a value under a token's heading on its line: nothing (a fenced
-# value), or a short label alone, as a list item or in bold (``- **Cerebras**: ``)
-TOKEN_LINE_LABEL = re.compile(
-    r"[ \t]*(?:(?:[-*+][ \t]+)?(?:\*\*|__)?[A-Za-z][\w .()/-]{0,31}?(?:\*\*|__)?[ \t]*[:=：]"
-    r"(?:\*\*|__)?[ \t]*)?[\"'`]?"
-)
 SECTION_PREFIX = re.compile(r"^[a-z][a-z0-9]{1,7}[-_]")
-MIN_DRAWN = 32
-# A label under a token's heading that names what is no secret: the value is that
-NOT_TOKEN_LABEL = re.compile(
-    r"(?i:\b(?:hash|checksum|digest|sha-?\d*|md5|fingerprint|signature|public|publishable"
-    r"|id|ids|identifier|url|uri|host|user(?:name)?|e-?mail|project|account|path|file|commit"
-    r"|version|example|sample|return|type|format|length|prefix|header|name)\b)"
+# Prefixes that name a digest or an identifier, not a vendor's key: ``sha256-<hex>``
+NOT_KEY_PREFIX = re.compile(
+    r"(?:sha\d*|md5|crc\d*|hash|digest|client|id|uuid|commit|build|trace|req(?:uest)?)[-_]"
 )
+# Lower case encodings that are public by design: a Bitcoin address, an IPFS content id
+PUBLIC_LOWER = re.compile(r"(?:bc1|tb1|ltc1|bafy|bafk)[a-z0-9]+")
+# Stand-in keys, as a whole value or a whole part of one (``svc-abc123``), in lower case
+STAND_IN_PARTS = frozenset({"abc123", "def456", "xyz789"})
+PART_SPLIT = re.compile(r"[-_:/.,]")
+# An SSH key's fingerprint as ``ssh-keygen -l`` prints it: names a key, is none
+FINGERPRINT = re.compile(r"(?:SHA256|SHA1|MD5):[A-Za-z0-9+/=:]{16,}")
+MIN_DRAWN = 32
 # A key made of hex digits or a UUID, as printers, backup servers and many APIs issue them.
 RANDOM_KEY = re.compile(
     r"^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}"
@@ -670,6 +670,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or SHELL_VARIABLE.fullmatch(value)
         or SECRET_REFERENCE.fullmatch(value)
         or _alphabet_run(value)
+        or not STAND_IN_PARTS.isdisjoint(PART_SPLIT.split(value))
     )
     if stand_in or rule.allowed(value) or public:
         return False
@@ -692,6 +693,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or ASSET_QUERY.fullmatch(value) is not None
         or SOURCE_LINE.fullmatch(value) is not None
         or PRICE.fullmatch(value) is not None
+        or FINGERPRINT.fullmatch(value) is not None
         or _a_pattern(_code_span_around(text, start, end) or value)
     )
     if (
@@ -983,11 +985,8 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
     if kind == "section":  # "- **Laptop:** `<value>`" under "### Passwords by machine"
         kind = "digits" if value.isdigit() else "mixed"  # its heading: checked first
     if kind == "token-section":  # a fenced value under "## Tokens": its heading checked first
-        line_start = text.rfind("\n", 0, start) + 1
-        if TOKEN_LINE_LABEL.fullmatch(text, line_start, start) is None:
-            return False  # a sentence before the value, not a label alone
-        if NOT_TOKEN_LABEL.search(text, line_start, start) is not None:
-            return False  # "- Hash value: <hex>", "Project ID: <uuid>": named as no secret
+        if NOT_KEY_PREFIX.match(value) or PUBLIC_LOWER.fullmatch(value):
+            return False  # a digest, a client's id, an address: named, no key
         if SECTION_KEY.fullmatch(value) or _drawn_lower(value):
             return True  # under a token's heading, hex of any generated length (112 digits)
         kind = "key"
