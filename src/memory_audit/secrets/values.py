@@ -466,11 +466,12 @@ SOURCE_LINE = re.compile(
 )
 # Hex a generator gave, in steps of eight digits, or a UUID, after a vendor's short prefix
 # or none (``ctx7sk-<uuid>``): a key's shape under its heading, whatever its length
+_VENDOR_PREFIX = r"[a-z][a-z0-9]{1,7}[-_]"
 SECTION_KEY = re.compile(
-    r"(?:[a-z][a-z0-9]{1,7}[-_])?(?:(?:[0-9a-fA-F]{8}){4,16}"
+    rf"(?:{_VENDOR_PREFIX})?(?:(?:[0-9a-fA-F]{{8}}){{4,16}}"
     r"|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"
 )
-SECTION_PREFIX = re.compile(r"^[a-z][a-z0-9]{1,7}[-_]")
+SECTION_PREFIX = re.compile(rf"^{_VENDOR_PREFIX}")
 # Prefixes that name a digest or an identifier, not a vendor's key: ``sha256-<hex>``
 NOT_KEY_PREFIX = re.compile(
     r"(?:sha\d*|md5|crc\d*|hash|digest|client|id|uuid|commit|build|trace|req(?:uest)?)[-_]"
@@ -742,13 +743,18 @@ def _alphabet_run(value: str) -> bool:
     """Lower case letters only (in groups, ``abcd efgh ijkl mnop``) with four letters of the
     alphabet in a row: a doc's stand-in for an app password. A random one holds such a
     run about once in 2,000."""
-    letters = value.replace(" ", "").replace("-", "")
-    if not (letters.isascii() and letters.isalpha() and letters.islower()):
-        return False
-    return any(
+    letters = _lower_letters(value)
+    return letters is not None and any(
         ord(a) + 1 == ord(b) and ord(b) + 1 == ord(c) and ord(c) + 1 == ord(d)
         for a, b, c, d in zip(letters, letters[1:], letters[2:], letters[3:], strict=False)
     )
+
+
+def _lower_letters(value: str) -> str | None:
+    """The value's letters without the spaces or hyphens that group them (``abcd efgh``,
+    ``abcd-efgh``) when they are all ASCII lower case letters; None otherwise."""
+    letters = value.replace(" ", "").replace("-", "")
+    return letters if letters.isascii() and letters.isalpha() and letters.islower() else None
 
 
 def _by_chance(value: str, start: int, end: int) -> bool:
@@ -1590,8 +1596,8 @@ def _letters(value: str, has: _Features) -> bool:
     and no four consonants in a row ("responsibilities"; about one random draw in fourteen
     looks like that, and a word with four, "nightly", passes), and words in groups are
     common words."""
-    letters = value.replace(" ", "").replace("-", "")
-    if not (letters.isascii() and letters.isalpha() and letters.islower()):
+    letters = _lower_letters(value)
+    if letters is None:
         return False
     if any(group in COMMON_WORDS for group in re.split("[ -]", value)):
         return False  # "with this back then": four words, not four groups drawn
