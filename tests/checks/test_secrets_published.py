@@ -237,6 +237,36 @@ def test_other_languages_name_production_too(tmp_path: Path) -> None:
     assert _seeded_level(tmp_path / "local", note) == "problem"
 
 
+def test_a_published_value_a_note_binds_to_another_machine_stays_a_problem(
+    tmp_path: Path,
+) -> None:
+    # a LAN server's login an archived plan repeats, a hosted database's password a guide
+    # repeats: the value opens a system others reach, and its publication is a leak too
+    note = f"## Hardware\n\n- **Host:** `192.168.3.10` (gpu-box)\n- **User/Pass:** ops / {DEMO}"
+    [found] = _audit(_project(tmp_path / "lan", {"tools/seed.yml": SEED}, note))
+    assert found.level == "problem"
+    assert found.message.endswith(
+        "; the repository publishes this value in tools/seed.yml too, and the note binds it to"
+        " 192.168.3.10"
+    )
+    assert found.suggestion == (
+        "change it on 192.168.3.10 (tools/seed.yml makes it public), then redact the copies here"
+    )
+    assert DEMO not in repr(found)
+    hosted = (
+        "## Local development\n```bash\nPROJECT_URL=https://qwrtzuiopasdfghj.supabase.co\n"
+        f"DB_PASSWORD={DEMO}\n```"
+    )
+    assert _seeded_level(tmp_path / "hosted", hosted) == "problem"
+    # the developer's machine in the paragraph, or a server in another one: a local default
+    quiet = (
+        f"DB on 192.168.1.20, or localhost:5432 locally\n- db: ops@fern.io / {DEMO}",
+        f"Server: 192.168.3.10\n\nLocal seed: ops@fern.io / {DEMO}",
+        f"Container 172.18.0.3: ops@fern.io / {DEMO}",
+    )
+    _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
+
+
 def test_a_project_root_beside_the_tree_is_searched_too(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "shop")
     repo.commit("seed", {"seed.yml": f"users:\n  - login: demo\n    password: {DEMO}\n"})

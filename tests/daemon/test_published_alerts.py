@@ -46,3 +46,33 @@ def test_a_published_demo_login_raises_no_alert_a_published_token_does(tmp_path:
     options = {"secrets": Options(state_dir=str(tmp_path / "state"))}
     audited = findings(root, "secrets", options=options, location=locate(root))
     assert sorted(f.path for f in audited if not f.is_suggestion) == ["b.md"]
+
+
+def test_a_published_value_on_a_live_system_alerts_as_the_audit_reports_it(
+    tmp_path: Path,
+) -> None:
+    # a published value the note places in production, or binds to another machine than
+    # the developer's, is a problem in the audit: it alerts; a demo login the README hands
+    # out stays a suggestion even in production: no alert
+    repo = Repo(tmp_path / "shop")
+    shown = "Harbor7?quay"  # a second look-alike: the live demo's login
+    readme = f"# Shop\nTry the live demo: owner@shop.demo / {shown}\nops/{DEMO}\n"
+    repo.commit(
+        "seed",
+        {
+            "README.md": readme,
+            "memory/MEMORY.md": index("a.md", "b.md"),
+            "memory/a.md": memory("a", body=f"- Host: 192.168.3.10\n- Login: ops/{DEMO}"),
+            "memory/b.md": memory(
+                "b", body=f"Deployed to production.\n- **Demo login:** owner@shop.demo / {shown}"
+            ),
+        },
+    )
+    root = repo.path / "memory"
+    assert [path for path, _ in _alerted(root, tmp_path)] == ["a.md"]
+    options = {"secrets": Options(state_dir=str(tmp_path / "state"))}
+    audited = findings(root, "secrets", options=options, location=locate(root))
+    assert sorted((f.path, f.level) for f in audited) == [
+        ("a.md", "problem"),
+        ("b.md", "suggestion"),
+    ]

@@ -28,7 +28,8 @@ from memory_audit.model.undecodable import escaped
 from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
 from memory_audit.secrets.boundary import Boundary
-from memory_audit.secrets.published import chosen_values
+from memory_audit.secrets.published import chosen_values, names_a_demo, on_production
+from memory_audit.secrets.remote_host import remote_host
 from memory_audit.secrets.repeats import RULE as REPEAT
 from memory_audit.secrets.retired import retired_marker
 from memory_audit.secrets.scanner import Scanner, SecretMatch, marked
@@ -92,6 +93,11 @@ class FileScan:
     retired: frozenset[str] = frozenset()
     # test or demo passwords by their own words (``demo1234``): suggestions, no alert
     tests: frozenset[str] = frozenset()
+    # chosen values the file places on a live system (in production, on another machine
+    # than the developer's): problems though published, unless a README hands out the demo
+    # login its line names (``demos``), as in the audit (checks/secrets.py)
+    live: frozenset[str] = frozenset()
+    demos: frozenset[str] = frozenset()
 
 
 def scan_file(
@@ -118,6 +124,9 @@ def scan_file(
     if known is not None:
         found += [known.original(result.text, repeat) for repeat in repeats]
     chosen = chosen_values(scanner, found)
+    lines = {m.fingerprint: m.line for m, _ in found if m.fingerprint in chosen}
+    live = frozenset(fp for fp, line in lines.items() if on_a_live_system(result.text, line))
+    demos = frozenset(fp for fp, line in lines.items() if names_a_demo(result.text, line))
     retired = frozenset(
         m.value_fingerprint
         for m in (*matches, *repeats)
@@ -145,6 +154,8 @@ def scan_file(
         repeats=repeats,
         retired=retired,
         tests=tests,
+        live=live,
+        demos=demos,
     )
 
 
@@ -447,3 +458,9 @@ KIND_NAMES = {
     "mass-change": "memory losses",
     "budget": "budget alerts",
 }
+
+
+def on_a_live_system(text: str, line: int) -> bool:
+    """Whether a note places the value on ``line`` on a live system: in production, or on
+    a server that is not the developer's machine (as the audit reads it)."""
+    return on_production(text, line) or remote_host(text, line) is not None

@@ -42,7 +42,7 @@ from memory_audit.journal.tree_values import TreeValues
 from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
 from memory_audit.secrets.loading import RulesUnavailable, masking_scanner, secret_scanner
-from memory_audit.secrets.published import published_in
+from memory_audit.secrets.published import handed_out_by, published_in
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.store.state import State
 from memory_audit.tree.agent_stores import USER_FOLDER
@@ -337,10 +337,19 @@ def _with_published(
     if not values:
         return scans
     try:
-        published = frozenset(published_in(project(), root, values))
+        tracked = published_in(project(), root, values)
     except Exception as exc:  # a bug there: the alerts still go out, as problems
         log.error("looking up the secrets a repository publishes failed: %s", describe(exc))
-        published = frozenset()
+        tracked = {}
+    live = frozenset().union(*(scan.live for scan in scans))
+    demos = frozenset().union(*(scan.demos for scan in scans))
+    # a published value on a live system is a problem in the audit, unless a README hands
+    # out the demo login its line names
+    published = frozenset(
+        key
+        for key, path in tracked.items()
+        if key not in live or (key in demos and handed_out_by(path))
+    )
     return [dataclasses.replace(scan, chosen={}, published=published) for scan in scans]
 
 

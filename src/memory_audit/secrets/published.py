@@ -260,8 +260,16 @@ def handed_out_demo(tracked: str, text: str, line: int) -> bool:
     is no such name) and the file publishing it is a README, which users read. Changing it
     would break the demo its owner offers on purpose; a demo login only a seed file holds
     is not handed out, and stays live in production."""
-    if README.fullmatch(posixpath.basename(tracked)) is None:
-        return False
+    return handed_out_by(tracked) and names_a_demo(text, line)
+
+
+def handed_out_by(tracked: str) -> bool:
+    """Whether the file publishing a value is one users read for a demo's login: a README."""
+    return README.fullmatch(posixpath.basename(tracked)) is not None
+
+
+def names_a_demo(text: str, line: int) -> bool:
+    """Whether ``line`` (1-based) of a note names its value a demo's login."""
     lines = text.split("\n")
     return 0 < line <= len(lines) and DEMO.search(lines[line - 1]) is not None
 

@@ -1,0 +1,78 @@
+"""The server a note binds a published value to: another machine than the developer's (a
+LAN's, the internet's, a hosted database's) in the value's paragraph, and no local one."""
+
+from __future__ import annotations
+
+import pytest
+
+from memory_audit.secrets.remote_host import remote_host
+
+VALUE = "Bluefin42!x"  # a look-alike password
+
+
+def _at_value(text: str) -> str | None:
+    """The host bound to the one line of ``text`` holding :data:`VALUE`."""
+    [line] = [n for n, row in enumerate(text.split("\n"), 1) if VALUE in row]
+    return remote_host(text, line)
+
+
+@pytest.mark.parametrize(
+    ("text", "host"),
+    [
+        # a LAN server's login under its host's line (an SSH login a plan document repeats)
+        (
+            f"## Hardware\n\n- **Host:** `192.168.3.10` (gpu-box)\n- **User/Pass:** `ops` / `{VALUE}`\n",
+            "192.168.3.10",
+        ),
+        # a hosted database's password in the block naming its project
+        (
+            "### Env\n```bash\n# Backend\nPROJECT_URL=https://qwrtzuiopasdfghj.supabase.co\n"
+            f"DB_PASSWORD={VALUE}\n\nAPI_URL=http://localhost:8000\n```\n",
+            "qwrtzuiopasdfghj.supabase.co",
+        ),
+        # a pooler URL carrying the password on its own line
+        (
+            f"postgresql://postgres.ref:{VALUE}@aws-0-eu-west-1.pooler.supabase.com:6543/db",
+            "aws-0-eu-west-1.pooler.supabase.com",
+        ),
+        # a Tailscale address and a public one
+        (f"ssh ops@100.88.12.7 (password {VALUE})", "100.88.12.7"),
+        (f"VPS 5.189.160.21, root / {VALUE}", "5.189.160.21"),
+    ],
+)
+def test_another_machine_in_the_values_paragraph_binds_it(text: str, host: str) -> None:
+    assert _at_value(text) == host
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the developer's own machine named in the paragraph, whatever else it names
+        f"DB at 192.168.1.20 or localhost:5432\npassword: {VALUE}",
+        f"- API: http://api.shop.test\n- Host: 10.0.0.4 (staging.local)\n- pass {VALUE}",
+        # a host in another paragraph, or beyond a heading
+        f"Server: 192.168.3.10\n\nLocal seed login: admin / {VALUE}",
+        f"Server: 192.168.3.10\n## Seeds\nadmin / {VALUE}",
+        # no server's address: loopback, documentation's, the examples' stand-in, a
+        # container network's, a netmask, multicast, a version
+        f"bind 127.0.0.1; admin / {VALUE}",
+        f"e.g. 192.0.2.10 or 203.0.113.5: admin / {VALUE}",
+        f"e.g. 1.2.3.4: admin / {VALUE}",
+        f"db container 172.18.0.3: admin / {VALUE}",
+        f"netmask 255.255.255.0, 0.0.0.0/0: admin / {VALUE}",
+        f"mDNS 224.0.0.251: admin / {VALUE}",
+        f"release v1.2.3.4 (build 4.1.2.1000): admin / {VALUE}",
+        # a hosted service's stand-in host
+        f'SUPABASE_URL="https://test-project.supabase.co"\nSECRET_KEY="{VALUE}"',
+        f"DATABASE_URL=postgres://u:{VALUE}@your-project-ref.neon.tech/db",
+        # a hosted service's name without a host
+        f"Supabase DB password: {VALUE}",
+    ],
+)
+def test_no_other_machine_or_a_local_one_binds_nothing(text: str) -> None:
+    assert _at_value(text) is None
+
+
+def test_a_line_outside_the_note_binds_nothing() -> None:
+    assert remote_host("Host: 192.168.3.10", 0) is None
+    assert remote_host("Host: 192.168.3.10", 2) is None
