@@ -62,6 +62,9 @@ def test_another_machine_in_the_values_paragraph_binds_it(text: str, host: str) 
         f"netmask 255.255.255.0, 0.0.0.0/0: admin / {VALUE}",
         f"mDNS 224.0.0.251: admin / {VALUE}",
         f"release v1.2.3.4 (build 4.1.2.1000): admin / {VALUE}",
+        # a vendor's test mode set in the paragraph: its values are the test mode's
+        f"```\nPAY_PASSPHRASE={VALUE}\nPAY_ENV=sandbox\nAPP_URL=http://192.168.0.168:3001\n```",
+        f"mode: test\nwebhook secret {VALUE} (app on 10.0.0.8)",
         # a hosted service's stand-in host
         f'SUPABASE_URL="https://test-project.supabase.co"\nSECRET_KEY="{VALUE}"',
         f"DATABASE_URL=postgres://u:{VALUE}@your-project-ref.neon.tech/db",

@@ -11,7 +11,9 @@ archived plan repeats, a hosted database's password a guide repeats).
 
 What counts as the note binding the value: its paragraph (the lines around it up to a
 blank line or a heading, a few each way) names such a host, and no local one. A paragraph
-naming ``localhost`` speaks of the developer's machine, whatever else it names.
+naming ``localhost`` speaks of the developer's machine, whatever else it names; one setting
+its environment to a vendor's test mode (``PAYFAST_ENV=sandbox``) holds that test mode's
+values, whatever machine the app runs on.
 """
 
 from __future__ import annotations
@@ -42,6 +44,11 @@ LOCAL = re.compile(
     r"(?i:(?<![\w.-])(?:localhost|host\.docker\.internal)(?![\w-])|\[?::1\]?(?!\w)"
     r"|(?<![\w.-])[a-z0-9-]+\.(?:local|localhost|test)(?![\w.-]))"
 )
+# A paragraph setting its environment to a vendor's test mode (``PAYFAST_ENV=sandbox``,
+# ``mode: test``): its values are that test mode's, whatever machine the app runs on
+TEST_MODE = re.compile(
+    r"(?i:[\w-]*(?:env|mode|environment)[ \t]*[=:][ \t]*[\"']?(?:sandbox|test|testing)(?![\w-]))"
+)
 # Addresses of no server of the note's: documentation's own (RFC 5737) and the stand-in
 # every example uses
 EXAMPLE_ADDRESSES = frozenset({"1.2.3.4"})
@@ -62,7 +69,7 @@ def remote_host(text: str, line: int) -> str | None:
     if not 0 < line <= len(lines):
         return None
     paragraph = "\n".join(lines[slice(*_paragraph(lines, line - 1))])
-    if LOCAL.search(paragraph) is not None:
+    if LOCAL.search(paragraph) is not None or TEST_MODE.search(paragraph) is not None:
         return None
     for found in IPV4.finditer(paragraph):
         if _a_server(found.group()):
