@@ -2772,3 +2772,15 @@ CASES["generic-assignment"][0].append((f"- GRAFANA_TOKEN: {_grafana}...", _grafa
 CASES["table-row-key"][1].append(
     "| Private Key | SHA256:nT7bg6kXq2Lm9Pz4Vr8WcYt1Hs5Jd3Fa0Ue6Ki2SY8 (ed25519) |"
 )
+# --- an npm package's scoped name after a password's label names the library that hashes
+# passwords; a password holding "@" and "/" with capitals or symbols is still one
+CASES["password-label"][1].append("- **Password hashing:** `@node-rs/argon2` (SSR build)")
+CASES["generic-assignment"][1].append("password: @acme/vault-kit@2.1.0")
+CASES["generic-assignment"][0].append(("password: @Xk9#mq2/zz8!", "@Xk9#mq2/zz8!"))
+# --- a credentials list's database, schema or endpoint item names them, no password
+CASES["section-list-password"][1].extend(
+    [
+        "### Credentials\n- **User**: `fernapp`\n- **Database**: `fernapp`",
+        "## Credentials\n- DB: `fern_main`\n- Region: `eu-west-1x`",
+    ]
+)

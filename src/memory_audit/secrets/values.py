@@ -523,6 +523,9 @@ ALGORITHM_PART = re.compile(
     re.I,
 )
 ALGORITHM_SPLIT = re.compile(r"[-_/.+]")
+# An npm package's scoped name (``@node-rs/argon2`` after "Password hashing:"): lower case,
+# as npm requires, and a version may follow
+NPM_PACKAGE = re.compile(r"@[a-z0-9][a-z0-9._~-]*/[a-z0-9][a-z0-9._~-]*(?:@[\w.^~-]+)?$")
 PATH = re.compile(
     r"^(?:~|\.{1,2})?/|^[A-Za-z]:[\\/]|^~|\.(?:pub|pem|key|crt|cer|p12|pfx|jks|kdbx|gpg|asc|age|json"
     r"|ya?ml|toml|ini|cfg|conf|env|txt|md|sh|py|js|ts"
@@ -1009,7 +1012,7 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
 # ``- **User:**``, ``- URL:``): its value is what the label says.
 NOT_SECRET_ITEM = re.compile(
     r"(?i:\b(?:id|ids|identifier|url|uri|link|e-?mail|user(?:name)?|login|account|host(?:name)?"
-    r"|port|name|project))[*_\s]*[:：][*_\s]*`$"
+    r"|port|name|project|database|db|schema|region|endpoint))[*_\s]*[:：][*_\s]*`$"
 )
 
 
@@ -1295,7 +1298,7 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
     counted = COUNTED.fullmatch(value) or ISSUE_KEY.fullmatch(value)
     if counted or any(name.match(value) for name in names):
         return False
-    if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
+    if PATH.search(value) or any(s.match(value) for s in (SSH_KEY_BLOB, REGION, NPM_PACKAGE)):
         return False
     if any(shape.match(value) for shape in (ADDRESS, URL, HOST_PATH, CHAIN_ADDRESS)):
         return False
