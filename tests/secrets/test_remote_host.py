@@ -35,6 +35,16 @@ def _at_value(text: str) -> str | None:
             f"postgresql://postgres.ref:{VALUE}@aws-0-eu-west-1.pooler.supabase.com:6543/db",
             "aws-0-eu-west-1.pooler.supabase.com",
         ),
+        # the base URL of the API the key opens
+        (
+            f"### Gateway\n- Base: `https://edge-api.kestrel-edge.uk`\n- Auth: `X-API-Key: {VALUE}`",
+            "edge-api.kestrel-edge.uk",
+        ),
+        # a project's own sandbox environment on a hosted database is a server of its own
+        (
+            f"postgresql://app:{VALUE}@shop-sandbox-db.c070y.us-east-1.rds.amazonaws.com:5432/x",
+            "shop-sandbox-db.c070y.us-east-1.rds.amazonaws.com",
+        ),
         # a Tailscale address and a public one
         (f"ssh ops@100.88.12.7 (password {VALUE})", "100.88.12.7"),
         (f"VPS 5.189.160.21, root / {VALUE}", "5.189.160.21"),
@@ -65,9 +75,16 @@ def test_another_machine_in_the_values_paragraph_binds_it(text: str, host: str) 
         # a vendor's test mode set in the paragraph: its values are the test mode's
         f"```\nPAY_PASSPHRASE={VALUE}\nPAY_ENV=sandbox\nAPP_URL=http://192.168.0.168:3001\n```",
         f"mode: test\nwebhook secret {VALUE} (app on 10.0.0.8)",
+        f"Passphrase: {VALUE}\nSandbox URL: https://sandbox.fernpay.co.za/eng/process",
+        f"Passphrase: {VALUE}\nhttps://api.sandbox.fernpay.com/v2",
         # a hosted service's stand-in host
         f'SUPABASE_URL="https://test-project.supabase.co"\nSECRET_KEY="{VALUE}"',
         f"DATABASE_URL=postgres://u:{VALUE}@your-project-ref.neon.tech/db",
+        # sites that run no system of the owner's: code hosts, documentation, examples
+        f"See https://github.com/fern/shop#setup\nadmin / {VALUE}",
+        f"Docs: https://docs.fernpay.com/keys\nadmin / {VALUE}",
+        f"POST https://api.example.com/v1\nadmin / {VALUE}",
+        f"Webhook: https://shop.example/hooks\nadmin / {VALUE}",
         # a hosted service's name without a host
         f"Supabase DB password: {VALUE}",
     ],

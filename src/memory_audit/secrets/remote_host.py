@@ -35,6 +35,17 @@ HOSTED = re.compile(
     r"|upstash\.io|aivencloud\.com|cockroachlabs\.cloud|ondigitalocean\.com|timescale\.com"
     r"|redis-cloud\.com|redislabs\.com|ts\.net))(?![\w-]))"
 )
+# A URL's host on the internet (``https://edge-api.<domain>.uk``: the base of the API the
+# value opens), a name ending in a top-level domain of letters
+SITE = re.compile(r"(?i:\b(?:https?|wss?)://((?:[a-z0-9-]+\.)+[a-z]{2,24})(?![\w-]))")
+# Sites that run no system of the owner's: an example's domain, code and package hosts,
+# documentation (``docs.<vendor>.com``), answers
+NO_SYSTEM_SITE = re.compile(
+    r"(?i:(?:^|\.)(?:example\.(?:com|org|net)|[a-z0-9-]+\.(?:example|invalid)"
+    r"|github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org|npmjs\.com|pypi\.org"
+    r"|stackoverflow\.com|wikipedia\.org|google\.com|youtube\.com|medium\.com)$"
+    r"|^(?:docs?|developers?|dev-docs|learn|support|help|www\.w3)\.)"
+)
 # A host whose name says it is a stand-in: ``test-project.supabase.co``, ``your-ref.neon.tech``
 STAND_IN_HOST = re.compile(
     r"(?i:^(?:[\w-]*[-_])?(?:test|example|sample|demo|your|xxx+|placeholder|project-?ref)\b)"
@@ -45,9 +56,12 @@ LOCAL = re.compile(
     r"|(?<![\w.-])[a-z0-9-]+\.(?:local|localhost|test)(?![\w.-]))"
 )
 # A paragraph setting its environment to a vendor's test mode (``PAYFAST_ENV=sandbox``,
-# ``mode: test``): its values are that test mode's, whatever machine the app runs on
+# ``mode: test``), or naming the vendor's sandbox host (``sandbox.<vendor>.co.za``,
+# ``api.sandbox.<vendor>.com``; a project's own ``<app>-sandbox-db`` is a server of its own):
+# its values are that test mode's, whatever machine the app runs on
 TEST_MODE = re.compile(
-    r"(?i:[\w-]*(?:env|mode|environment)[ \t]*[=:][ \t]*[\"']?(?:sandbox|test|testing)(?![\w-]))"
+    r"(?i:[\w-]*(?:env|mode|environment)[ \t]*[=:][ \t]*[\"']?(?:sandbox|test|testing)(?![\w-])"
+    r"|(?<![\w-])sandbox\.[a-z0-9-]+\.)"
 )
 # Addresses of no server of the note's: documentation's own (RFC 5737) and the stand-in
 # every example uses
@@ -77,6 +91,10 @@ def remote_host(text: str, line: int) -> str | None:
     for found in HOSTED.finditer(paragraph):
         if STAND_IN_HOST.match(found.group(1)) is None:
             return found.group(1)
+    for found in SITE.finditer(paragraph):
+        host = found.group(1)
+        if STAND_IN_HOST.match(host) is None and NO_SYSTEM_SITE.search(host) is None:
+            return host
     return None
 
 
