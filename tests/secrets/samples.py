@@ -2784,3 +2784,11 @@ CASES["section-list-password"][1].extend(
         "## Credentials\n- DB: `fern_main`\n- Region: `eu-west-1x`",
     ]
 )
+# --- a secret store's name and version mapped by a deploy command is no value
+CASES["generic-assignment"][1].extend(
+    [
+        "  --set-secrets=FERNPAY_API_KEY=FERNPAY_API_KEY:latest \\",
+        "--set-secrets=DB_PASSWORD=db-password:3,API_KEY=fern-api-key:latest",
+    ]
+)
+CASES["generic-assignment"][0].append(("API_KEY=Kx9mQ2vL7pR4:1", "Kx9mQ2vL7pR4:1"))

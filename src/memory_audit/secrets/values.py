@@ -67,6 +67,13 @@ SHELL_VARIABLE = re.compile(r"\$(?:[A-Z_][A-Z0-9_]*|[a-z_]+)")
 # ``"VITE_SUPABASE_ANON_KEY": "@supabase-anon-key"``: a stored secret's name a host's config
 # refers to (Vercel's ``@name`` references), not its value.
 SECRET_REFERENCE = re.compile(r"@[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+")
+# A secret store's name and version, as ``gcloud run deploy --set-secrets=KEY=<name>:latest``
+# maps one: ``FERN_API_KEY:latest``, ``db-password:3`` (a name with a separator, or any at
+# ``latest``), never the value
+SECRET_VERSION = re.compile(
+    r"(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+):(?:latest|\d{1,4})"
+    r"|[A-Za-z][A-Za-z0-9]*:latest"
+)
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
     r"|changeme|change[_-]me|redacted|scrubbed|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
@@ -673,6 +680,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _opens_no_system(text, start, value)
         or SHELL_VARIABLE.fullmatch(value)
         or SECRET_REFERENCE.fullmatch(value)
+        or SECRET_VERSION.fullmatch(value)
         or _alphabet_run(value)
         or not STAND_IN_PARTS.isdisjoint(PART_SPLIT.split(value))
     )
