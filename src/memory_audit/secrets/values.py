@@ -221,8 +221,12 @@ ARROW_AFTER = re.compile(r"[\"'`”’]?[ \t]*(?:→|->|=>)")
 # How far back a list's heading is looked for: a list of machines or accounts.
 LIST_SECTION_WINDOW = 1500
 LIST_ITEM = re.compile(r"[ \t]*[-*+][ \t]+\S")
-# A cloud region or zone ("account: acme-prod/eu-west-1").
-REGION = re.compile(r"^[a-z]{2,}(?:-[a-z]+)+-?[0-9]{1,2}[a-z]?$")
+# A cloud region or zone ("account: acme-prod/eu-west-1", "us-central1-a"): a continent's or
+# country's code or name first, as the clouds name them; "navada-ec2" is a chosen key
+REGION = re.compile(
+    r"^(?:us|eu|ap|sa|ca|me|af|il|mx|cn|asia|europe|northamerica|southamerica|australia|africa)"
+    r"(?:-[a-z]+)+-?[0-9]{1,2}[a-z]?(?:-[a-z])?$"
+)
 # An issue, a pull request or a page's anchor: "owner/repo#505", "repo#setting-up".
 ISSUE_REFERENCE = re.compile(r"^[a-z][a-z0-9._-]*#[a-z0-9-]+$")
 # ``--color-amber``, ``--no-verify``: a CSS custom property or a command-line flag, a name
