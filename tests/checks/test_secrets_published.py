@@ -265,6 +265,12 @@ def test_a_published_value_a_note_binds_to_another_machine_stays_a_problem(
         f"Container 172.18.0.3: ops@fern.io / {DEMO}",
     )
     _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
+    # a test password by its own words stays a suggestion on a server, as unpublished
+    test = "Demo1234!"
+    seed = f"users:\n  - login: ops\n    password: {test}\n"
+    note = f"- Host: 192.168.3.10\n- Login: ops/{test}"
+    [found] = _audit(_project(tmp_path / "test", {"tools/seed.yml": seed}, note))
+    assert found.level == "suggestion"
 
 
 def test_a_project_root_beside_the_tree_is_searched_too(tmp_path: Path) -> None:

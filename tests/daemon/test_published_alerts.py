@@ -76,3 +76,44 @@ def test_a_published_value_on_a_live_system_alerts_as_the_audit_reports_it(
         ("a.md", "problem"),
         ("b.md", "suggestion"),
     ]
+
+
+def _published_tree(tmp_path: Path, a: str, b: str) -> Path:
+    """A repository whose seed file publishes DEMO, keeping memory ``a.md`` and ``b.md``."""
+    repo = Repo(tmp_path / "shop")
+    repo.commit(
+        "seed",
+        {
+            "tools/seed.yml": f"users:\n  - login: ops\n    password: {DEMO}\n",
+            "memory/MEMORY.md": index("a.md", "b.md"),
+            "memory/a.md": memory("a", body=a),
+            "memory/b.md": memory("b", body=b),
+        },
+    )
+    return repo.path / "memory"
+
+
+def _audited_levels(root: Path, tmp_path: Path) -> list[str]:
+    options = {"secrets": Options(state_dir=str(tmp_path / "state"))}
+    return [f.level for f in findings(root, "secrets", options=options, location=locate(root))]
+
+
+def test_every_place_of_a_published_value_in_a_file_is_read_at_its_own_line(
+    tmp_path: Path,
+) -> None:
+    # the value bound to a server at its first place and written again in a local section:
+    # any place that binds it makes it a problem, in the audit and the alert alike
+    note = f"## GPU box\n- Host: 192.168.3.10\n- Login: ops/{DEMO}\n\n## Local\n- Login: ops/{DEMO}"
+    root = _published_tree(tmp_path / "both", note, "Nothing here.")
+    assert _audited_levels(root, tmp_path / "both") == ["problem"]
+    assert [path for path, _ in _alerted(root, tmp_path / "both")] == ["a.md"]
+
+
+def test_a_repeat_of_a_published_value_is_read_at_its_own_line(tmp_path: Path) -> None:
+    # a bare repeat in another file is read at its own line there, not at the line of the
+    # value's first place: a host on that line number of the other file binds nothing
+    local = f"Dev box on localhost\n- Login: ops/{DEMO}"
+    repeat = f"Notes\n- Host: 192.168.3.10\n\nReset the seed to {DEMO} again"
+    root = _published_tree(tmp_path, local, repeat)
+    assert _audited_levels(root, tmp_path) == ["suggestion"]
+    assert _alerted(root, tmp_path) == []

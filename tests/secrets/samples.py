@@ -2795,3 +2795,5 @@ CASES["generic-assignment"][0].append(("API_KEY=Kx9mQ2vL7pR4:1", "Kx9mQ2vL7pR4:1
 # --- a key a person chose with a word and a short code is no cloud region; regions are
 CASES["generic-assignment"][0].append(("- Auth: `X-API-Key: kestrel-ec2`", "kestrel-ec2"))
 CASES["generic-assignment"][1].extend(["api_key: us-central1-a", "api_key: asia-northeast1"])
+# --- a lower-case password shaped like a scoped package, with no library named, is one
+CASES["generic-assignment"][0].append(("password: @home/pass2024", "@home/pass2024"))

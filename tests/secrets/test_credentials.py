@@ -408,3 +408,8 @@ def test_a_credentials_lists_database_item_names_the_database_not_a_password() -
     assert found(listed) == [("section-list-password", "Kp4ziR9x")]
     assert found("### Credentials\n- **User**: `fernapp`\n- **Database**: `fernapp7`\n") == []
     assert found("## Credentials\n- DB: `fern_main2`\n- Region: `eu-west-1x`\n") == []
+    # a label that ends in such a word names the system whose password the item gives
+    prod = "### Credentials\n- **User**: `fernapp`\n- **Prod DB**: `Tq7wLm2v`\n"
+    assert found(prod) == [("section-list-password", "Tq7wLm2v")]
+    staging = "### Credentials\n- **Staging database**: `Rz8pQn4k`\n"
+    assert found(staging) == [("section-list-password", "Rz8pQn4k")]

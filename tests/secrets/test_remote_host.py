@@ -35,11 +35,16 @@ def _at_value(text: str) -> str | None:
             f"postgresql://postgres.ref:{VALUE}@aws-0-eu-west-1.pooler.supabase.com:6543/db",
             "aws-0-eu-west-1.pooler.supabase.com",
         ),
-        # the base URL of the API the key opens
+        # an API's base URL at an address, a sentence ending after the address
         (
-            f"### Gateway\n- Base: `https://edge-api.kestrel-edge.uk`\n- Auth: `X-API-Key: {VALUE}`",
-            "edge-api.kestrel-edge.uk",
+            f"### Gateway\n- Base: `http://5.189.160.21:9090`\n- Auth: `X-API-Key: {VALUE}`",
+            "5.189.160.21",
         ),
+        (f"VPS at 5.189.160.21. Root / {VALUE}", "5.189.160.21"),
+        # a file named for a sandbox is no vendor's sandbox host
+        (f"- Host: 10.0.0.4\n- sandbox.config.ts holds it\n- admin / {VALUE}", "10.0.0.4"),
+        # a public IPv6 address ending in ::1 is no loopback
+        (f"- Host: 10.0.0.4 (v6 2a01:4f8:c2c::1)\n- admin / {VALUE}", "10.0.0.4"),
         # a project's own sandbox environment on a hosted database is a server of its own
         (
             f"postgresql://app:{VALUE}@shop-sandbox-db.c070y.us-east-1.rds.amazonaws.com:5432/x",
@@ -80,11 +85,23 @@ def test_another_machine_in_the_values_paragraph_binds_it(text: str, host: str) 
         # a hosted service's stand-in host
         f'SUPABASE_URL="https://test-project.supabase.co"\nSECRET_KEY="{VALUE}"',
         f"DATABASE_URL=postgres://u:{VALUE}@your-project-ref.neon.tech/db",
-        # sites that run no system of the owner's: code hosts, documentation, examples
-        f"See https://github.com/fern/shop#setup\nadmin / {VALUE}",
-        f"Docs: https://docs.fernpay.com/keys\nadmin / {VALUE}",
-        f"POST https://api.example.com/v1\nadmin / {VALUE}",
-        f"Webhook: https://shop.example/hooks\nadmin / {VALUE}",
+        # a public site's URL: a third-party API the app calls as often as the site the value
+        # opens; a hosted service's documentation or code host
+        f"```\nPOSTGRES_PASSWORD={VALUE}\nOPENAI_BASE_URL=https://api.openai.com/v1\n```",
+        f"- Frontend: https://shop-fern.vercel.app\n- DB password {VALUE}",
+        f"See https://docs.render.com/deploys\nadmin / {VALUE}",
+        f"Repo: https://dev.azure.com/fern/shop\nadmin / {VALUE}",
+        f"Base https://yourapp.supabase.co\nadmin / {VALUE}",
+        # an address that is no host's: a version, a section, a network, a resolver
+        f"AssemblyVersion 1.0.0.0 and Chrome 120.0.0.1: admin / {VALUE}",
+        f"see section 3.2.1.4; admin / {VALUE}",
+        f"the firewall allows 10.0.0.0/8 and host 10.0.0.0/8; admin / {VALUE}",
+        f"upstream DNS server 1.1.1.1 and 8.8.8.8; admin / {VALUE}",
+        # the developer's machine: a loopback address or a compose service beside a server,
+        # development on the value's line
+        f"App at http://127.0.0.1:8000, VPS 5.189.160.21\nadmin / {VALUE}",
+        f"DATABASE_URL=postgres://app:{VALUE}@db:5432/app\nVPS 5.189.160.21",
+        f"Host: 5.189.160.21\n- Local DB password {VALUE}",
         # a hosted service's name without a host
         f"Supabase DB password: {VALUE}",
     ],

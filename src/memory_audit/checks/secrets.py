@@ -82,10 +82,12 @@ suggestion even then: its owner offers the demo on purpose::
     the live site (README.md makes it public).
 
 A note that binds the value to another machine than the developer's keeps it a problem
-too: its paragraph (the lines around it up to a blank line or a heading) names a LAN's
-address (``192.168.3.10``, Tailscale's ``100.88.12.7``), a public one, or a host of a service
-that hosts databases on the internet (``<ref>.supabase.co``, ``...neon.tech``), and no local
-host (``localhost``, ``*.local``, a container network's ``172.18.0.3``):
+too: its paragraph (the lines around it up to a blank line or a heading) gives a host's
+address (after ``Host:``, ``@`` or ``://``: a LAN's ``192.168.3.10``, Tailscale's
+``100.88.12.7``, a public one) or names a host of a service that hosts databases on the
+internet (``<ref>.supabase.co``, ``...neon.tech``), and no local host (``localhost``,
+``127.0.0.1``, ``*.local``, a compose service's ``@db:5432``); a public site's URL does
+not count (the third-party APIs an app calls), nor does a test password by its own words:
 :mod:`memory_audit.secrets.remote_host`::
 
     hosts.md:6 — possible login and password pair: matched "Bl...x" (pattern: login-pair);
@@ -230,7 +232,13 @@ def _in_texts(
             on_production(texts.get(p.path, ""), p.match.line) for p in places
         ):
             finding = as_published_live(secret_finding(places), tracked)
-        elif tracked is not None and (host := _remote_host_at(places, texts)) is not None:
+        elif (
+            tracked is not None
+            and (host := _remote_host_at(places, texts)) is not None
+            # a test password by its own words is a suggestion wherever it is published or
+            # not (only production keeps it a problem), as the daemon reads it too
+            and _test_password_at(places, texts) is None
+        ):
             finding = as_published_on_host(secret_finding(places), tracked, host)
         else:
             finding = as_published(secret_finding(places), tracked)

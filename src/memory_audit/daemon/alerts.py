@@ -28,8 +28,7 @@ from memory_audit.model.undecodable import escaped
 from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
 from memory_audit.secrets.boundary import Boundary
-from memory_audit.secrets.published import chosen_values, names_a_demo, on_production
-from memory_audit.secrets.remote_host import remote_host
+from memory_audit.secrets.published import chosen_values
 from memory_audit.secrets.repeats import RULE as REPEAT
 from memory_audit.secrets.retired import retired_marker
 from memory_audit.secrets.scanner import Scanner, SecretMatch, marked
@@ -93,11 +92,15 @@ class FileScan:
     retired: frozenset[str] = frozenset()
     # test or demo passwords by their own words (``demo1234``): suggestions, no alert
     tests: frozenset[str] = frozenset()
-    # chosen values the file places on a live system (in production, on another machine
-    # than the developer's): problems though published, unless a README hands out the demo
-    # login its line names (``demos``), as in the audit (checks/secrets.py)
-    live: frozenset[str] = frozenset()
-    demos: frozenset[str] = frozenset()
+    # the lines of this file holding each chosen value (a repeat's own line, keyed by the
+    # match that first found its value), and the file's text: what the batch's lookup reads
+    # to tell a published value the note places on a live system (in production, on
+    # another machine), a problem as in the audit; both dropped after the lookup, never
+    # shown, compared or stored
+    chosen_lines: Mapping[str, tuple[int, ...]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    text: str = field(default="", repr=False, compare=False)
 
 
 def scan_file(
@@ -120,13 +123,16 @@ def scan_file(
     loaded = load_index(result.disk_text) if rel == INDEX_NAME else None
     matches = tuple(scanner.scan(result.text))
     repeats = tuple(known.repeats(result.text, matches)) if known is not None else ()
-    found = [(m, result.text[m.start : m.end]) for m in matches]
+    # each match here with the match that first found its value (itself, or a repeat's
+    # original elsewhere in the tree) and the value
+    here = [(m, (m, result.text[m.start : m.end])) for m in matches]
     if known is not None:
-        found += [known.original(result.text, repeat) for repeat in repeats]
-    chosen = chosen_values(scanner, found)
-    lines = {m.fingerprint: m.line for m, _ in found if m.fingerprint in chosen}
-    live = frozenset(fp for fp, line in lines.items() if on_a_live_system(result.text, line))
-    demos = frozenset(fp for fp, line in lines.items() if names_a_demo(result.text, line))
+        here += [(repeat, known.original(result.text, repeat)) for repeat in repeats]
+    chosen = chosen_values(scanner, [first for _, first in here])
+    chosen_lines: dict[str, tuple[int, ...]] = {}
+    for match, (first, _) in here:
+        if first.fingerprint in chosen:
+            chosen_lines[first.fingerprint] = (*chosen_lines.get(first.fingerprint, ()), match.line)
     retired = frozenset(
         m.value_fingerprint
         for m in (*matches, *repeats)
@@ -154,8 +160,8 @@ def scan_file(
         repeats=repeats,
         retired=retired,
         tests=tests,
-        live=live,
-        demos=demos,
+        chosen_lines=chosen_lines,
+        text=result.text if chosen else "",
     )
 
 
@@ -458,9 +464,3 @@ KIND_NAMES = {
     "mass-change": "memory losses",
     "budget": "budget alerts",
 }
-
-
-def on_a_live_system(text: str, line: int) -> bool:
-    """Whether a note places the value on ``line`` on a live system: in production, or on
-    a server that is not the developer's machine (as the audit reads it)."""
-    return on_production(text, line) or remote_host(text, line) is not None

@@ -10,22 +10,34 @@ held-out judges of the twenty-seventh and twenty-eighth rounds: a GPU server's l
 archived plan repeats, a hosted database's password a guide repeats).
 
 What counts as the note binding the value: its paragraph (the lines around it up to a
-blank line or a heading, a few each way) names such a host, and no local one. A paragraph
-naming ``localhost`` speaks of the developer's machine, whatever else it names; one setting
-its environment to a vendor's test mode (``PAYFAST_ENV=sandbox``) holds that test mode's
-values, whatever machine the app runs on.
+blank line or a heading, a few each way) names such a host, and no local one: an address
+given as a host's (after a label, ``@`` or ``://``), or a host of a service that hosts
+databases. A public site's URL does not count: a paragraph of local settings names the
+third-party APIs the app calls (``OPENAI_BASE_URL=https://api.openai.com/v1``) as often as
+the site the value opens. A paragraph naming ``localhost``, a loopback address or a
+container's service (``@db:5432``) speaks of the developer's machine, whatever else it
+names, as does a value's line naming development; one setting its environment to a
+vendor's test mode (``PAYFAST_ENV=sandbox``) or naming the vendor's sandbox host holds that
+test mode's values, whatever machine the app runs on.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import re
+from functools import lru_cache
 
-from memory_audit.secrets.published import HEADING
+from memory_audit.secrets.published import DEVELOPMENT, HEADING
 
 # Lines read each way from the value's line, within its paragraph.
 REACH = 6
-IPV4 = re.compile(r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w.]|\.\d)")
+# An IPv4 address given as a host's: after a label naming one, ``@`` or ``://`` on its line
+# (``Host: 192.168.3.10``, ``ssh ops@10.0.0.4``, ``http://100.88.12.7:9090``); a version
+# (``AssemblyVersion 1.0.0.0``) or a section's number has none. Not a network's (``/8``).
+IPV4 = re.compile(
+    r"(?i:(?:\b(?:host|hostname|server|ip|address|addr|vps|node|box|machine|ssh|endpoint)"
+    r"\b[^\n]{0,24}?|@|://))(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})(?!\w|\.\d|/\d)"
+)
 # Services that host a project's database or backend on the internet: a host under one of
 # them is reachable by anyone holding the password (a pooler, a hosted Postgres, a cluster).
 HOSTED = re.compile(
@@ -35,37 +47,35 @@ HOSTED = re.compile(
     r"|upstash\.io|aivencloud\.com|cockroachlabs\.cloud|ondigitalocean\.com|timescale\.com"
     r"|redis-cloud\.com|redislabs\.com|ts\.net))(?![\w-]))"
 )
-# A URL's host on the internet (``https://edge-api.<domain>.uk``: the base of the API the
-# value opens), a name ending in a top-level domain of letters
-SITE = re.compile(r"(?i:\b(?:https?|wss?)://((?:[a-z0-9-]+\.)+[a-z]{2,24})(?![\w-]))")
-# Sites that run no system of the owner's: an example's domain, code and package hosts,
-# documentation (``docs.<vendor>.com``), answers
-NO_SYSTEM_SITE = re.compile(
-    r"(?i:(?:^|\.)(?:example\.(?:com|org|net)|[a-z0-9-]+\.(?:example|invalid)"
-    r"|github\.com|githubusercontent\.com|gitlab\.com|bitbucket\.org|npmjs\.com|pypi\.org"
-    r"|stackoverflow\.com|wikipedia\.org|google\.com|youtube\.com|medium\.com)$"
-    r"|^(?:docs?|developers?|dev-docs|learn|support|help|www\.w3)\.)"
-)
-# A host whose name says it is a stand-in: ``test-project.supabase.co``, ``your-ref.neon.tech``
+# Hosts of those services that run no system of the owner's: documentation, a code host
+NO_SYSTEM_HOST = re.compile(r"(?i:^(?:docs?|developers?|learn|support|help|status|dev)\.)")
+# A host whose name says it is a stand-in: ``test-project.supabase.co``, ``your-ref.neon.tech``,
+# ``yourapp.supabase.co``
 STAND_IN_HOST = re.compile(
-    r"(?i:^(?:[\w-]*[-_])?(?:test|example|sample|demo|your|xxx+|placeholder|project-?ref)\b)"
+    r"(?i:^(?:[\w-]*[-_])?(?:(?:test|example|sample|demo|xxx+|placeholder|project-?ref)"
+    r"(?![a-z0-9])|your))"
 )
-# The developer's own machine, or a container beside it
+# The developer's own machine, or a container beside it: ``localhost``, a loopback or
+# unspecified address, Docker's host, ``*.local``, a compose service's host and port
+# (``@db:5432``)
 LOCAL = re.compile(
-    r"(?i:(?<![\w.-])(?:localhost|host\.docker\.internal)(?![\w-])|\[?::1\]?(?!\w)"
-    r"|(?<![\w.-])[a-z0-9-]+\.(?:local|localhost|test)(?![\w.-]))"
+    r"(?i:(?<![\w.-])(?:localhost|host\.docker\.internal)(?![\w-])|(?<![\w:])::1(?![\w:])"
+    r"|(?<![\w.])(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|0\.0\.0\.0)(?![\w.])"
+    r"|(?<![\w.-])[a-z0-9-]+\.(?:local|localhost|test)(?![\w.-])"
+    r"|@[a-z][a-z0-9_-]*:\d{2,5}\b)"
 )
 # A paragraph setting its environment to a vendor's test mode (``PAYFAST_ENV=sandbox``,
-# ``mode: test``), or naming the vendor's sandbox host (``sandbox.<vendor>.co.za``,
-# ``api.sandbox.<vendor>.com``; a project's own ``<app>-sandbox-db`` is a server of its own):
-# its values are that test mode's, whatever machine the app runs on
+# ``mode: test``), or naming the vendor's sandbox host in a URL or as a subdomain
+# (``https://sandbox.<vendor>.co.za``, ``api.sandbox.<vendor>.com``; a project's own
+# ``<app>-sandbox-db`` is a server of its own): its values are that test mode's, whatever
+# machine the app runs on
 TEST_MODE = re.compile(
-    r"(?i:[\w-]*(?:env|mode|environment)[ \t]*[=:][ \t]*[\"']?(?:sandbox|test|testing)(?![\w-])"
-    r"|(?<![\w-])sandbox\.[a-z0-9-]+\.)"
+    r"(?i:(?<![\w-])[\w-]{0,40}(?:env|mode|environment)[ \t]*[=:][ \t]*[\"']?"
+    r"(?:sandbox|test|testing)(?![\w-])"
+    r"|(?:://|@|[a-z0-9]\.)sandbox\.[a-z0-9-]+\.[a-z]{2,})"
 )
-# Addresses of no server of the note's: documentation's own (RFC 5737) and the stand-in
-# every example uses
-EXAMPLE_ADDRESSES = frozenset({"1.2.3.4"})
+# Addresses of no server of the note's: the examples' stand-in, public DNS resolvers
+NOT_SERVERS = frozenset({"1.2.3.4", "1.1.1.1", "1.0.0.1", "8.8.8.8", "8.8.4.4", "9.9.9.9"})
 # Docker's bridge networks take their addresses from 172.16.0.0/12: a container beside the
 # developer's machine, as often as a LAN's server
 CONTAINER_NETWORK = ipaddress.ip_network("172.16.0.0/12")
@@ -78,24 +88,28 @@ OWN_NETWORKS = tuple(
 def remote_host(text: str, line: int) -> str | None:
     """The host the value on ``line`` (1-based) of a note is bound to, when it is another
     machine than the developer's: named in the value's paragraph, with no local host named
-    there. None otherwise."""
-    lines = text.split("\n")
-    if not 0 < line <= len(lines):
+    there and no development named on the value's line. None otherwise."""
+    lines = _lines(text)
+    if not 0 < line <= len(lines) or DEVELOPMENT.search(lines[line - 1]) is not None:
         return None
     paragraph = "\n".join(lines[slice(*_paragraph(lines, line - 1))])
     if LOCAL.search(paragraph) is not None or TEST_MODE.search(paragraph) is not None:
         return None
     for found in IPV4.finditer(paragraph):
-        if _a_server(found.group()):
-            return found.group()
-    for found in HOSTED.finditer(paragraph):
-        if STAND_IN_HOST.match(found.group(1)) is None:
+        if _a_server(found.group(1)):
             return found.group(1)
-    for found in SITE.finditer(paragraph):
+    for found in HOSTED.finditer(paragraph):
         host = found.group(1)
-        if STAND_IN_HOST.match(host) is None and NO_SYSTEM_SITE.search(host) is None:
+        if STAND_IN_HOST.match(host) is None and NO_SYSTEM_HOST.match(host) is None:
             return host
     return None
+
+
+@lru_cache(maxsize=8)
+def _lines(text: str) -> list[str]:
+    """A note's lines, split once for all the places of its values (a string's hash is
+    kept by the string, so the lookup costs nothing after the first)."""
+    return text.split("\n")
 
 
 def _paragraph(lines: list[str], at: int) -> tuple[int, int]:
@@ -116,13 +130,15 @@ def _joined(line: str) -> bool:
 
 def _a_server(address: str) -> bool:
     """An IPv4 address a server may have: a LAN's (10/8, 192.168/16), Tailscale's (100.64/10)
-    or the internet's; not loopback, unspecified, link-local, multicast, a netmask,
-    documentation's
-    (192.0.2/24 ...), the examples' stand-in or a container network's."""
+    or the internet's; not loopback, unspecified, link-local, multicast, a netmask, a
+    network's or broadcast's (``.0``, ``.255``), documentation's (192.0.2/24 ...), the
+    examples' stand-in, a public resolver or a container network's."""
     try:
         ip = ipaddress.IPv4Address(address)
     except ValueError:  # 999.1.1.1: a version or a count, no address
         return False
-    if address in EXAMPLE_ADDRESSES or ip in CONTAINER_NETWORK or ip.is_multicast:
+    if address in NOT_SERVERS or ip in CONTAINER_NETWORK or ip.is_multicast:
+        return False
+    if address.endswith((".0", ".255")):
         return False
     return ip.is_global or any(ip in network for network in OWN_NETWORKS)

@@ -535,8 +535,13 @@ ALGORITHM_PART = re.compile(
 )
 ALGORITHM_SPLIT = re.compile(r"[-_/.+]")
 # An npm package's scoped name (``@node-rs/argon2`` after "Password hashing:"): lower case,
-# as npm requires, and a version may follow
-NPM_PACKAGE = re.compile(r"@[a-z0-9][a-z0-9._~-]*/[a-z0-9][a-z0-9._~-]*(?:@[\w.^~-]+)?$")
+# as npm requires, with a version after it or a word on its line naming a library
+# (``@home/pass2024`` alone after "password:" is a password)
+NPM_PACKAGE = re.compile(r"@[a-z0-9][a-z0-9._~-]*/[a-z0-9][a-z0-9._~-]*(@[\w.^~-]+)?")
+PACKAGE_WORDS = re.compile(
+    r"(?i:hash(?:ing|es|ed)?|librar(?:y|ies)|lib|package|module|dependency|install|import"
+    r"|npm|pnpm|yarn|bun|uses|via)\b"
+)
 PATH = re.compile(
     r"^(?:~|\.{1,2})?/|^[A-Za-z]:[\\/]|^~|\.(?:pub|pem|key|crt|cer|p12|pfx|jks|kdbx|gpg|asc|age|json"
     r"|ya?ml|toml|ini|cfg|conf|env|txt|md|sh|py|js|ts"
@@ -685,6 +690,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or SHELL_VARIABLE.fullmatch(value)
         or SECRET_REFERENCE.fullmatch(value)
         or SECRET_VERSION.fullmatch(value)
+        or _npm_package(text, start, value)
         or _alphabet_run(value)
         or not STAND_IN_PARTS.isdisjoint(PART_SPLIT.split(value))
     )
@@ -1024,7 +1030,13 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
 # ``- **User:**``, ``- URL:``): its value is what the label says.
 NOT_SECRET_ITEM = re.compile(
     r"(?i:\b(?:id|ids|identifier|url|uri|link|e-?mail|user(?:name)?|login|account|host(?:name)?"
-    r"|port|name|project|database|db|schema|region|endpoint))[*_\s]*[:：][*_\s]*`$"
+    r"|port|name|project))[*_\s]*[:：][*_\s]*`$"
+)
+# A credentials list's item labelled only by a field a connection names beside its password
+# (``- **Database**: `<name>```); a label that ends in one names a system whose password
+# it gives (``- **Prod DB**: `<password>```)
+FIELD_ITEM = re.compile(
+    r"(?i:[ \t]*[-*+][ \t]+[*_]*(?:database|db|schema|region|endpoint)[*_\s]*[:：][*_\s]*`$)"
 )
 
 
@@ -1037,6 +1049,8 @@ def _password_section(text: str, start: int) -> bool:
         return False
     if NOT_SECRET_ITEM.search(text, line_start, start) is not None:
         return False  # ``- Google Sheet ID: `...```: the list's other fields are no passwords
+    if FIELD_ITEM.match(text, line_start, start) is not None:
+        return False
     # The nearest heading above, indented by three spaces at most: found with str.rfind
     # (a list of thousands of items asks it once an item).
     floor = max(0, start - LIST_SECTION_WINDOW)
@@ -1250,6 +1264,16 @@ def _repeats_login(text: str, start: int, value: str) -> bool:
     return not (lead.isalnum() or lead in "_-.")
 
 
+def _npm_package(text: str, start: int, value: str) -> bool:
+    """An npm package's scoped name where a value would be: with its version, or on a line
+    that names a library (``**Password hashing:** `@node-rs/argon2```)."""
+    package = NPM_PACKAGE.fullmatch(value)
+    if package is None:
+        return False
+    named = PACKAGE_WORDS.search(_line_at(text, start)[1]) is not None
+    return package.group(1) is not None or named
+
+
 def _opens_no_system(text: str, start: int, value: str) -> bool:
     """An SNMP community that is the protocol's default (``community STRING="public"``),
     which every device ships with, or a meeting link's passcode (``zoom.us/j/<id>?pwd=``):
@@ -1310,7 +1334,7 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
     counted = COUNTED.fullmatch(value) or ISSUE_KEY.fullmatch(value)
     if counted or any(name.match(value) for name in names):
         return False
-    if PATH.search(value) or any(s.match(value) for s in (SSH_KEY_BLOB, REGION, NPM_PACKAGE)):
+    if PATH.search(value) or any(s.match(value) for s in (SSH_KEY_BLOB, REGION)):
         return False
     if any(shape.match(value) for shape in (ADDRESS, URL, HOST_PATH, CHAIN_ADDRESS)):
         return False
