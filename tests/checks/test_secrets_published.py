@@ -219,6 +219,19 @@ def test_production_named_in_another_section_of_a_brief_places_nothing(tmp_path:
     assert _seeded_level(tmp_path / "later", later) == "suggestion"
 
 
+def test_an_indented_shell_comment_opens_no_section(tmp_path: Path) -> None:
+    # commands indented by two spaces under a bold label, their "# terminal 1" comments:
+    # Markdown would read a heading there, the note's author a comment; read as a heading,
+    # it made a far section's production table the opening of every section below it
+    note = (
+        "# Stack\n\n## Payments\n\n**Start order:**\n\n  # terminal 1: api\n  npm run dev\n\n"
+        "| env | mode |\n|---|---|\n| Production (Vercel) | live payments |\n\n### Git LFS\n"
+        "Assets in LFS.\n\n## Testing\n\n### Test users (seed.sql)\n\n"
+        f"| role | email | password |\n|---|---|---|\n| admin | admin@fern.dev | {DEMO} |\n"
+    )
+    assert _seeded_level(tmp_path, note) == "suggestion"
+
+
 def test_other_languages_name_production_too(tmp_path: Path) -> None:
     for n, words in enumerate(
         (

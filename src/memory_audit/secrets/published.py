@@ -241,8 +241,10 @@ README = re.compile(r"(?i:readme(?:\.(?:md|markdown|rst|txt))?)")
 # A Markdown heading, or a line that is one bold run (a heading as notes often write one)
 HEADING = re.compile(r"[ \t]*(?:#{1,6}[ \t]|\*\*[^*\n]+\*\*[ \t]*$)")
 # A Markdown section's heading (its level the run of ``#``), and a code fence's line: a
-# ``# comment`` in a fenced shell block opens no section
-SECTION = re.compile(r"(?m)^ {0,3}(#{1,6})[ \t]")
+# ``# comment`` in a fenced shell block opens no section, nor does one indented by a few
+# spaces under a label (``  # terminal 1``: Markdown's heading, the author's comment; notes
+# indent commands so far more often than headings)
+SECTION = re.compile(r"(?m)^(#{1,6})[ \t]")
 FENCE = re.compile(r"(?m)^[ \t>]*(`{3,}|~{3,})")
 CLAUDE_FOLDER = ".claude"
 # What agents are told to read, as they read memory: a value there leaked there too (a
