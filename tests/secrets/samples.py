@@ -2797,3 +2797,12 @@ CASES["generic-assignment"][0].append(("- Auth: `X-API-Key: kestrel-ec2`", "kest
 CASES["generic-assignment"][1].extend(["api_key: us-central1-a", "api_key: asia-northeast1"])
 # --- a lower-case password shaped like a scoped package, with no library named, is one
 CASES["generic-assignment"][0].append(("password: @home/pass2024", "@home/pass2024"))
+# --- a test's value named for its use (a stand-in's first word, then words and its kind) is
+# a stand-in; a random part in it, or no stand-in first, keeps it a value
+CASES["generic-assignment"][1].append('    WEBHOOK_SECRET: "test-webhook-secret-e2e",  // added')
+CASES["generic-assignment"][0].extend(
+    [
+        ('WEBHOOK_SECRET: "test-Xq7kP2-secret"', "test-Xq7kP2-secret"),
+        ("WEBHOOK_SECRET=fern-webhook-secret-e2e", "fern-webhook-secret-e2e"),
+    ]
+)

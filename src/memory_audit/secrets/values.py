@@ -264,7 +264,7 @@ KIND_WORDS = ("pass", "password", "passwd", "secret", "token", "key", "apikey")
 SELF_NAMED_SPLIT = re.compile(r"[-_]")
 STAND_IN_WORDS = frozenset(
     """dev local test testing my db demo dummy fake sample example some foo bar your secure
-    new old strong super ci jwt insecure unsafe not for production use only""".split()
+    new old strong super ci e2e jwt insecure unsafe not for production use only""".split()
 )
 # A stand-in's first word, then digits (a closing ``!``): ``Test1234!``, ``Demo2024``.
 LEADING_STAND_INS = frozenset({"test", "demo", "dummy", "fake", "sample", "example"})
@@ -1241,10 +1241,18 @@ def _self_named_camel(value: str) -> bool:
 
 
 def _kind_among_stand_ins(parts: list[str]) -> bool:
-    """A kind word among the parts, every other part a stand-in word or a number."""
+    """A kind word among the parts, every other part a stand-in word or a number; or a
+    test's value named for its use, a stand-in's first word, then words and the kind
+    (``test-webhook-secret-e2e``)."""
     kinds = [part for part in parts if part in KIND_WORDS]
     rest = [part for part in parts if part not in KIND_WORDS]
-    return bool(kinds) and all(part in STAND_IN_WORDS or part.isdigit() for part in rest)
+    if not kinds:
+        return False
+    if all(part in STAND_IN_WORDS or part.isdigit() for part in rest):
+        return True
+    return parts[0] in LEADING_STAND_INS and all(
+        part.isalpha() or part.isdigit() or part in STAND_IN_WORDS for part in rest
+    )
 
 
 def _repeats_login(text: str, start: int, value: str) -> bool:
