@@ -2806,3 +2806,21 @@ CASES["generic-assignment"][0].extend(
         ("WEBHOOK_SECRET=fern-webhook-secret-e2e", "fern-webhook-secret-e2e"),
     ]
 )
+# --- code a security guide marks as what not to do: a counter-example's values; a warning
+# to keep a value secret, or a blank line after the mark, keeps it a value
+CASES["camelcase-assignment"][1].extend(
+    [
+        "```js\n// ❌ Never hardcode secrets\nconst dbPassword = 'harbor2023x';\n```",
+        '```ts\n// 错误：硬编码 secret\nconst apiKey = "sk-proj-xxxxx"\nconst dbPassword = "harbor2023x"\n```',
+        '```ts\n// BAD: do not commit\nconst dbPassword = "Hq7!harbor23"\n```',
+    ]
+)
+CASES["camelcase-assignment"][0].extend(
+    [
+        (
+            '```ts\n// never share this password\nconst dbPassword = "Hq7!harbor23"\n```',
+            "Hq7!harbor23",
+        ),
+        ('```ts\n// ❌ wrong\n\nconst dbPassword = "Hq7!harbor23"\n```', "Hq7!harbor23"),
+    ]
+)

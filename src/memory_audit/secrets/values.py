@@ -577,6 +577,18 @@ KEY_BLOB = re.compile(r"^[A-Za-z0-9+/]{40,}")
 PUBLIC_KEY_BEGIN = re.compile(
     r"-----BEGIN (?:RSA |SSH2 |PGP |EC )?PUBLIC KEY(?: BLOCK)?-----|-----BEGIN CERTIFICATE-----"
 )
+# A comment or heading a few lines above a value that marks the code as what not to do, as
+# security guides show it beside the right way (``// ❌ Never hardcode secrets``,
+# ``// 错误：硬编码 secret``, ``# BAD``): its values are a counter-example's
+COUNTER_EXAMPLE = re.compile(
+    r"(?i:❌|🚫|\b(?:wrong|bad|incorrect|anti-?pattern|insecure)\b"
+    r"|\b(?:don'?t|do not|never|avoid)\b[^\n]{0,24}?\b(?:hard-?cod|do this|commit)"
+    r"|错误|錯誤|不要硬编码|禁止|悪い例|잘못)"
+)
+# A line that is a code comment or a heading
+COMMENT_LINE = re.compile(r"[ \t]*(?://|#|--|/\*|\*|<!--|;)")
+# How many lines above a value a counter-example's comment may be, without a blank line
+COUNTER_EXAMPLE_LINES = 4
 EXAMPLE_BEFORE = re.compile(
     r"\b(?:e\.g\.|eg[.:,]|for (?:example|instance)|examples?|samples?|dummy|placeholder|fake"
     r"|something like|such as|por ejemplo|p\. ?ej\.|por exemplo|z\. ?b\.|zum beispiel|beispiel"
@@ -1808,7 +1820,24 @@ def _in_context(text: str, start: int, end: int) -> bool:
         text, max(0, start - PUBLISHED_WINDOW), start
     ):
         return False
-    return not (EXAMPLE_BEFORE.search(before[-NEAR:]) or DISCLAIMER_AFTER.search(after))
+    return not (
+        EXAMPLE_BEFORE.search(before[-NEAR:])
+        or DISCLAIMER_AFTER.search(after)
+        or _counter_example(text, start)
+    )
+
+
+def _counter_example(text: str, start: int) -> bool:
+    """Whether a comment or heading a few lines above the value's line, with no blank line
+    between, marks the code as what not to do (``// ❌ Never hardcode secrets``)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    above = text[max(0, line_start - WINDOW) : line_start].split("\n")[:-1]
+    for line in reversed(above[-COUNTER_EXAMPLE_LINES:]):
+        if not line.strip():
+            return False
+        if COMMENT_LINE.match(line) and COUNTER_EXAMPLE.search(line):
+            return True
+    return False
 
 
 def _labelled_no_secret(before: str, value: str) -> bool:
