@@ -93,7 +93,7 @@ def _published_tree(tmp_path: Path, a: str, b: str) -> Path:
     return repo.path / "memory"
 
 
-def _audited_levels(root: Path, tmp_path: Path) -> list[str]:
+def _audited_levels(root: Path, tmp_path: Path) -> list[str | None]:
     options = {"secrets": Options(state_dir=str(tmp_path / "state"))}
     return [f.level for f in findings(root, "secrets", options=options, location=locate(root))]
 
