@@ -2,11 +2,13 @@
 the note holds is one the repository publishes too, so the scan reads, for each, whether the
 note places it on a live system (daemon/change_alerts.py ``_live``).
 
-.venv/bin/python bench/daemon_published_scan.py [--values N]
+.venv/bin/python bench/daemon_published_scan.py [--values N] [--kilobytes K]
 
-Builds a repository whose memory note lists N passwords under ``## Passwords`` (one a line)
-and whose seed file publishes all of them, commits it, then times one on-change scan of the
-note (``_scan_all``, as the service runs it on a save): the median CPU time of 5 runs (the
+Builds a repository whose memory note lists N passwords under ``## Passwords`` (one a line),
+after K KB of prose with no heading and no word for production (the worst case: every
+reading of a value's place goes through all of it), and whose seed file publishes all of
+them, commits it, then times one on-change scan of the note (``_scan_all``, as the service
+runs it on a save, its size limit raised to the note's): the median CPU time of 5 runs (the
 machine is shared).
 """
 
@@ -29,14 +31,16 @@ from memory_audit.secrets.loading import secret_scanner
 RUNS = 5
 
 
-def build(repo: Path, values: int) -> Path:
-    """The repository and its memory tree: one note of ``values`` passwords, all published."""
+def build(repo: Path, values: int, kilobytes: int) -> Path:
+    """The repository and its memory tree: one note of ``values`` passwords, all published,
+    after ``kilobytes`` KB of prose."""
     tree = repo / "memory"
     tree.mkdir(parents=True)
     passwords = [f"Harb{n:04d}#quay" for n in range(values)]
     (tree / "MEMORY.md").write_text("- [Passwords](a.md) — the lab's logins\n")
     body = "\n".join(f"- **Password:** `{password}`" for password in passwords)
-    note = f"---\nname: a\ndescription: logins\n---\n## Passwords\n{body}\n"
+    prose = "The lab keeps its notes here, one line a fact.\n" * (kilobytes * 1024 // 48)
+    note = f"---\nname: a\ndescription: logins\n---\n{prose}## Passwords\n{body}\n"
     (tree / "a.md").write_text(note)
     (repo / "seed.yml").write_text("".join(f"p: {password}\n" for password in passwords))
     git = ["git", "-C", str(repo), "-c", "user.name=b", "-c", "user.email=b@x"]
@@ -49,18 +53,21 @@ def build(repo: Path, values: int) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--values", type=int, default=1500)
+    parser.add_argument("--kilobytes", type=int, default=0)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        tree = build(Path(folder) / "shop", args.values)
+        tree = build(Path(folder) / "shop", args.values, args.kilobytes)
+        limit = max(1 << 20, (tree / "a.md").stat().st_size + 1)
         scanner = secret_scanner(Options(state_dir=str(Path(folder) / "state")))
         times = []
         for _ in range(RUNS):
             start = time.process_time()
-            scans = _scan_all({tree / "a.md"}, tree, scanner, 1 << 20)
+            scans = _scan_all({tree / "a.md"}, tree, scanner, limit)
             times.append(time.process_time() - start)
         published = len(scans[0].published) if scans else 0
         print(
-            f"{args.values} published values in one note: on-change scan CPU median"
+            f"{args.values} published values in one note after {args.kilobytes} KB:"
+            " on-change scan CPU median"
             f" {statistics.median(times):.3f} s ({published} published, {RUNS} runs)"
         )
 

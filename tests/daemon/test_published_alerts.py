@@ -3,11 +3,14 @@ never notify: the on-change scan raises no alert for it, and alerts exactly the 
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
+
+import pytest
 
 from memory_audit.checks.secrets import Options
 from memory_audit.daemon.alerts import alerts_for
-from memory_audit.daemon.change_alerts import _scan_all
+from memory_audit.daemon.change_alerts import MAX_MATCHES_PER_FILE, _scan_all
 from memory_audit.secrets.loading import secret_scanner
 from memory_audit.store.state import State
 from memory_audit.tree.discovery import locate
@@ -107,6 +110,31 @@ def test_every_place_of_a_published_value_in_a_file_is_read_at_its_own_line(
     root = _published_tree(tmp_path / "both", note, "Nothing here.")
     assert _audited_levels(root, tmp_path / "both") == ["problem"]
     assert [path for path, _ in _alerted(root, tmp_path / "both")] == ["a.md"]
+    # the local place first: the server's place, read second, binds it all the same
+    note = f"## Local\n- Login: ops/{DEMO}\n\n## GPU box\n- Host: 192.168.3.10\n- Login: ops/{DEMO}"
+    root = _published_tree(tmp_path / "second", note, "Nothing here.")
+    assert _audited_levels(root, tmp_path / "second") == ["problem"]
+    assert [path for path, _ in _alerted(root, tmp_path / "second")] == ["a.md"]
+
+
+def test_a_value_two_rules_find_is_decided_once_in_the_alert_as_in_the_audit(
+    tmp_path: Path,
+) -> None:
+    # a password written once after a label in a local section, once as a variable beside its
+    # server: one value, one finding; the server's place makes it a problem whatever rule
+    # found it there
+    note = f"password: {DEMO}\n\n## GPU box\n- Host: 192.168.3.10\n- DB_PASSWORD={DEMO}"
+    root = _published_tree(tmp_path, note, "Nothing here.")
+    assert _audited_levels(root, tmp_path) == ["problem"]
+    assert [path for path, _ in _alerted(root, tmp_path)] == ["a.md"]
+
+
+def test_a_demo_login_only_a_seed_publishes_alerts_on_a_server(tmp_path: Path) -> None:
+    # only a README hands a demo login out: a seed file's demo login on a server is live
+    note = f"- Host: 192.168.3.10\n- **Demo login:** ops/{DEMO}"
+    root = _published_tree(tmp_path, note, "Nothing here.")
+    assert _audited_levels(root, tmp_path) == ["problem"]
+    assert [path for path, _ in _alerted(root, tmp_path)] == ["a.md"]
 
 
 def test_a_repeat_of_a_published_value_is_read_at_its_own_line(tmp_path: Path) -> None:
@@ -117,3 +145,19 @@ def test_a_repeat_of_a_published_value_is_read_at_its_own_line(tmp_path: Path) -
     root = _published_tree(tmp_path, local, repeat)
     assert _audited_levels(root, tmp_path) == ["suggestion"]
     assert _alerted(root, tmp_path) == []
+
+
+def test_the_warning_for_a_file_of_many_secrets_masks_a_secret_in_its_name(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = tmp_path / "memory"
+    root.mkdir()
+    (root / "MEMORY.md").write_text(index(f"key_{GITHUB}.md"))
+    body = "\n".join(f"- **Password:** `Harb{n:04d}#quay`" for n in range(MAX_MATCHES_PER_FILE + 1))
+    (root / f"key_{GITHUB}.md").write_text(memory("k", body=f"## Passwords\n{body}"))
+    scanner = secret_scanner(Options(state_dir=str(tmp_path / "state")))
+    with caplog.at_level(logging.WARNING):
+        [scan] = _scan_all({root / f"key_{GITHUB}.md"}, root, scanner, 1 << 20)
+    assert len(scan.matches) == MAX_MATCHES_PER_FILE
+    assert "possible secrets; the first" in caplog.text
+    assert GITHUB not in caplog.text

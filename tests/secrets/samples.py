@@ -2806,13 +2806,16 @@ CASES["generic-assignment"][0].extend(
         ("WEBHOOK_SECRET=fern-webhook-secret-e2e", "fern-webhook-secret-e2e"),
     ]
 )
-# --- code a security guide marks as what not to do: a counter-example's values; a warning
-# to keep a value secret, or a blank line after the mark, keeps it a value
+# --- code a security guide marks as what not to do, beside the right way: a
+# counter-example's values; a warning over a real file's values (no right way marked), a
+# word in another sense, or a blank line after the mark keeps them values
 CASES["camelcase-assignment"][1].extend(
     [
-        "```js\n// ❌ Never hardcode secrets\nconst dbPassword = 'harbor2023x';\n```",
-        '```ts\n// 错误：硬编码 secret\nconst apiKey = "sk-proj-xxxxx"\nconst dbPassword = "harbor2023x"\n```',
-        '```ts\n// BAD: do not commit\nconst dbPassword = "Hq7!harbor23"\n```',
+        "```js\n// ✅ Use environment variables\nconst dbPassword = process.env.DB_PASSWORD;\n\n"
+        "// ❌ Never hardcode secrets\nconst dbPassword = 'harbor2023x';\n```",
+        '```ts\n// 错误：硬编码 secret\nconst apiKey = "sk-proj-xxxxx"\nconst dbPassword = "harbor2023x"'
+        "\n\n// 正确：环境变量\nconst apiKey = process.env.OPENAI_API_KEY\n```",
+        '```ts\n# BAD: do not commit\nconst dbPassword = "Hq7!harbor23"\n# GOOD\nconst x = env()\n```',
     ]
 )
 CASES["camelcase-assignment"][0].extend(
@@ -2821,6 +2824,26 @@ CASES["camelcase-assignment"][0].extend(
             '```ts\n// never share this password\nconst dbPassword = "Hq7!harbor23"\n```',
             "Hq7!harbor23",
         ),
-        ('```ts\n// ❌ wrong\n\nconst dbPassword = "Hq7!harbor23"\n```', "Hq7!harbor23"),
+        (
+            '```ts\n// ❌ wrong\n\nconst dbPassword = "Hq7!harbor23"\n// ✅ right\n```',
+            "Hq7!harbor23",
+        ),
+        ('```ts\n// BAD: do not commit\nconst dbPassword = "Hq7!harbor23"\n```', "Hq7!harbor23"),
+    ]
+)
+CASES["generic-assignment"][0].append(
+    ("```env\n# DO NOT COMMIT\nDB_PASSWORD=Hq7wharbor23\n```", "Hq7wharbor23")
+)
+CASES["password-phrase"][0].append(
+    ("## Fixing the 502 Bad Gateway\nSSH: root@prod-1\npassword: Hq7w!harbor23", "Hq7w!harbor23")
+)
+# --- the second reader's second pass: passwords the not-value shapes must not take
+CASES["generic-assignment"][0].extend(
+    [
+        ("JWT_SECRET=TestXq7kPm2Secret", "TestXq7kPm2Secret"),
+        ("DB_PASSWORD=demo-harborkestrel-password-2024", "demo-harborkestrel-password-2024"),
+        ("api_key: us-harbor-42", "us-harbor-42"),
+        ("password: Harbor7:latest", "Harbor7:latest"),
+        ("Olivia's password: @fern/kestrel99", "@fern/kestrel99"),
     ]
 )

@@ -50,6 +50,20 @@ def _at_value(text: str) -> str | None:
             f"postgresql://app:{VALUE}@shop-sandbox-db.c070y.us-east-1.rds.amazonaws.com:5432/x",
             "shop-sandbox-db.c070y.us-east-1.rds.amazonaws.com",
         ),
+        # a host in a variable's name or in another language, a label further back
+        (f"```\nDB_HOST=45.76.12.8\nDB_PASSWORD={VALUE}\n```", "45.76.12.8"),
+        (f"gpu1 ansible_host=45.76.12.8 ansible_password={VALUE}", "45.76.12.8"),
+        (f"服务器：45.76.12.8\n密码：{VALUE}", "45.76.12.8"),
+        (f"Server (Hetzner, Falkenstein, CX21): 45.76.12.8\nroot / {VALUE}", "45.76.12.8"),
+        # a path's or a compound's word, a local account, staging: no development machine
+        (f"sshpass -p '{VALUE}' ssh root@45.76.12.8 'uptime' 2>/dev/null", "45.76.12.8"),
+        (f"Host 45.76.12.8\nPGPASSWORD={VALUE} /usr/local/bin/psql -h x", "45.76.12.8"),
+        (f"Host 45.76.12.8\nroot / {VALUE} (Local Administrator)", "45.76.12.8"),
+        (f"Staging server 45.76.12.8: root / {VALUE}", "45.76.12.8"),
+        # a server binding 0.0.0.0, an SSH tunnel's far end, a mail address with a port
+        (f"VPS: 45.76.12.8, app binds 0.0.0.0:3000\nroot / {VALUE}", "45.76.12.8"),
+        (f"ssh -L 5432:localhost:5432 root@45.76.12.8\npassword {VALUE}", "45.76.12.8"),
+        (f"MAIL_FROM=alerts@mailer:25\nHost 45.76.12.8 root / {VALUE}", "45.76.12.8"),
         # a Tailscale address and a public one
         (f"ssh ops@100.88.12.7 (password {VALUE})", "100.88.12.7"),
         (f"VPS 5.189.160.21, root / {VALUE}", "5.189.160.21"),
@@ -97,6 +111,11 @@ def test_another_machine_in_the_values_paragraph_binds_it(text: str, host: str) 
         f"see section 3.2.1.4; admin / {VALUE}",
         f"the firewall allows 10.0.0.0/8 and host 10.0.0.0/8; admin / {VALUE}",
         f"upstream DNS server 1.1.1.1 and 8.8.8.8; admin / {VALUE}",
+        # versions after a label, an app's or a bucket's host
+        f"server version 10.11.6.1\nroot / {VALUE}",
+        f"box: kernel 6.5.0.1\nroot / {VALUE}",
+        f"App: https://fern-shop.herokuapp.com\nadmin / {VALUE}",
+        f"Bucket fern.s3.amazonaws.com\nadmin / {VALUE}",
         # the developer's machine: a loopback address or a compose service beside a server,
         # development on the value's line
         f"App at http://127.0.0.1:8000, VPS 5.189.160.21\nadmin / {VALUE}",

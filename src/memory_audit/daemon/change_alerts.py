@@ -42,7 +42,13 @@ from memory_audit.journal.tree_values import TreeValues
 from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
 from memory_audit.secrets.loading import RulesUnavailable, masking_scanner, secret_scanner
-from memory_audit.secrets.published import handed_out_by, names_a_demo, on_production, published_in
+from memory_audit.secrets.published import (
+    forget_texts,
+    handed_out_by,
+    names_a_demo,
+    on_production,
+    published_in,
+)
 from memory_audit.secrets.remote_host import remote_host
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.store.state import State
@@ -343,27 +349,44 @@ def _with_published(
     published: frozenset[str] = frozenset()
     if values:
         try:
-            tracked = published_in(project(), root, values)
-            published = frozenset(
-                key for key, path in tracked.items() if not _live(scans, key, path)
-            )
+            published = _suggested(scans, values, published_in(project(), root, values))
         except Exception as exc:  # a bug there: the alerts still go out, as problems
             log.error("looking up the secrets a repository publishes failed: %s", describe(exc))
+        finally:
+            forget_texts()
     return [
         dataclasses.replace(scan, chosen={}, chosen_lines={}, text="", published=published)
         for scan in scans
     ]
 
 
-def _live(scans: list[FileScan], key: str, tracked: str) -> bool:
+def _suggested(
+    scans: list[FileScan], values: dict[str, str], tracked: dict[str, str]
+) -> frozenset[str]:
+    """The keys of the published values the audit reports as suggestions, decided per value
+    as the audit decides (one value is one finding, whatever rules found it): all its
+    places, under every rule's key, read together."""
+    keys: dict[str, list[str]] = {}  # value -> its keys
+    for key, value in values.items():
+        keys.setdefault(value, []).append(key)
+    suggested: set[str] = set()
+    for same in keys.values():
+        path = next((tracked[key] for key in same if key in tracked), None)
+        if path is not None and not _live(scans, same, path):
+            suggested.update(key for key in same if key in tracked)
+    return frozenset(suggested)
+
+
+def _live(scans: list[FileScan], keys: list[str], tracked: str) -> bool:
     """Whether the audit keeps a published value a problem (checks/secrets.py): a note places
     it in production or binds it to another machine than the developer's (a test password
     by its own words there excepted, as the scan's ``tests`` keep it quiet anyway), unless
-    a README hands out the demo login a line of it names. Read only for the values the
-    repository publishes, at their lines in the batch's files."""
+    a README hands out the demo login a line of it names. Read at its lines in the batch's
+    files, the first few of each rule's a file."""
     places = [
         (scan.text, line)
         for scan in scans
+        for key in keys
         for line in scan.chosen_lines.get(key, ())[:MAX_LIVE_PLACES]
     ]
     if handed_out_by(tracked) and any(names_a_demo(text, line) for text, line in places):
@@ -379,7 +402,7 @@ def _bounded(scan: FileScan) -> FileScan:
     log.warning(
         "%s: %d possible secrets; the first %d are checked for alerts, "
         "`memory-audit review` lists all",
-        scan.rel,
+        scan.shown_rel or scan.rel,  # a secret in a name masked, as alerts show it
         len(scan.matches),
         MAX_MATCHES_PER_FILE,
     )

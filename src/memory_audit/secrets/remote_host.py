@@ -25,27 +25,42 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from functools import lru_cache
 
-from memory_audit.secrets.published import DEVELOPMENT, HEADING
+from memory_audit.secrets.published import HEADING, note_lines
 
 # Lines read each way from the value's line, within its paragraph.
 REACH = 6
-# An IPv4 address given as a host's: after a label naming one, ``@`` or ``://`` on its line
-# (``Host: 192.168.3.10``, ``ssh ops@10.0.0.4``, ``http://100.88.12.7:9090``); a version
-# (``AssemblyVersion 1.0.0.0``) or a section's number has none. Not a network's (``/8``).
+# An IPv4 address given as a host's: after a label naming one (in a variable's name too:
+# ``DB_HOST=``, ``ansible_host=``; in Chinese, Japanese or Korean), ``@`` or ``://`` on its
+# line (``Host: 192.168.3.10``, ``ssh ops@10.0.0.4``, ``http://100.88.12.7:9090``); a
+# version (``AssemblyVersion 1.0.0.0``, ``server version 10.11.6.1``) or a section's number
+# is none, nor is a network's (``/8``)
 IPV4 = re.compile(
-    r"(?i:(?:\b(?:host|hostname|server|ip|address|addr|vps|node|box|machine|ssh|endpoint)"
-    r"\b[^\n]{0,24}?|@|://))(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})(?!\w|\.\d|/\d)"
+    r"(?i:(?:(?<![a-z0-9])(?:host|hostname|pghost|server|ip|address|addr|vps|node|box|machine"
+    r"|ssh|endpoint)(?![a-z])|服务器|服務器|主机|主機|地址|公网|内网|サーバー?|ホスト|서버|호스트)"
+    r"[^\n]{0,40}?|@|://)"
+    r"(?<![\w.])(?<!version )(?<!kernel )(?<!build )(?<!v)"
+    r"((?:\d{1,3}\.){3}\d{1,3})(?!\w|\.\d|/\d)"
 )
-# Services that host a project's database or backend on the internet: a host under one of
-# them is reachable by anyone holding the password (a pooler, a hosted Postgres, a cluster).
+# Development named on the value's line (``Local DB password ...``, ``dev login``): the
+# developer's machine. A word of a path (``/home/dev/``, ``/usr/local/bin``), a compound
+# (``dev-ops``), a local account (``Local Administrator``), staging or a sandbox (servers of
+# their own on the internet) are none.
+DEVELOPMENT_HERE = re.compile(
+    r"(?i:(?<![\w./@-])(?:dev|development|local(?![ -]?admin)|localhost)(?![\w/-]))"
+    r"|开发|開發|開発|本地|ローカル"
+)
+# Services that host a project's database on the internet, and cloud machines: a host under
+# one of them is reachable by anyone holding the password (a pooler, a hosted Postgres, a
+# cluster, an EC2 machine). An app's or a bucket's host (``*.herokuapp.com``,
+# ``*.s3.amazonaws.com``) is a public site's.
 HOSTED = re.compile(
     r"(?i:(?<![\w.-])((?:[a-z0-9-]+\.)+"
-    r"(?:supabase\.co|supabase\.com|neon\.tech|amazonaws\.com|azure\.com|windows\.net"
-    r"|mongodb\.net|psdb\.cloud|render\.com|railway\.app|rlwy\.net|herokuapp\.com"
-    r"|upstash\.io|aivencloud\.com|cockroachlabs\.cloud|ondigitalocean\.com|timescale\.com"
-    r"|redis-cloud\.com|redislabs\.com|ts\.net))(?![\w-]))"
+    r"(?:supabase\.co|supabase\.com|neon\.tech|(?:rds|cache|redshift|docdb)\.amazonaws\.com"
+    r"|compute(?:-\d)?\.amazonaws\.com|database\.azure\.com|database\.windows\.net"
+    r"|mongodb\.net|psdb\.cloud|render\.com|rlwy\.net|upstash\.io|aivencloud\.com"
+    r"|cockroachlabs\.cloud|db\.ondigitalocean\.com|timescale\.com|redis-cloud\.com"
+    r"|redislabs\.com|ts\.net))(?![\w-]))"
 )
 # Hosts of those services that run no system of the owner's: documentation, a code host
 NO_SYSTEM_HOST = re.compile(r"(?i:^(?:docs?|developers?|learn|support|help|status|dev)\.)")
@@ -55,14 +70,15 @@ STAND_IN_HOST = re.compile(
     r"(?i:^(?:[\w-]*[-_])?(?:(?:test|example|sample|demo|xxx+|placeholder|project-?ref)"
     r"(?![a-z0-9])|your))"
 )
-# The developer's own machine, or a container beside it: ``localhost``, a loopback or
-# unspecified address, Docker's host, ``*.local``, a compose service's host and port
-# (``@db:5432``)
+# The developer's own machine, or a container beside it: ``localhost``, a loopback address,
+# Docker's host, ``*.local``, a URL's unspecified host (``http://0.0.0.0:3000``) or a compose
+# service's (``postgres://app:pw@db:5432``). An SSH tunnel's far end
+# (``-L 5432:localhost:5432``) is the server's own, and a server binding ``0.0.0.0`` a server.
 LOCAL = re.compile(
-    r"(?i:(?<![\w.-])(?:localhost|host\.docker\.internal)(?![\w-])|(?<![\w:])::1(?![\w:])"
-    r"|(?<![\w.])(?:127\.\d{1,3}\.\d{1,3}\.\d{1,3}|0\.0\.0\.0)(?![\w.])"
-    r"|(?<![\w.-])[a-z0-9-]+\.(?:local|localhost|test)(?![\w.-])"
-    r"|@[a-z][a-z0-9_-]*:\d{2,5}\b)"
+    r"(?i:(?<![\w.-])(?<!\d:)(?:localhost|host\.docker\.internal)(?![\w-])"
+    r"|(?<![\w:])::1(?![\w:])|(?<![\w.])(?<!\d:)127\.\d{1,3}\.\d{1,3}\.\d{1,3}(?![\w.])"
+    r"|://0\.0\.0\.0(?![\w.])|(?<![\w.-])[a-z0-9-]+\.(?:local|localhost|test)(?![\w.-])"
+    r"|://[^\s/@]+@[a-z][a-z0-9_-]*:\d{2,5}\b)"
 )
 # A paragraph setting its environment to a vendor's test mode (``PAYFAST_ENV=sandbox``,
 # ``mode: test``), or naming the vendor's sandbox host in a URL or as a subdomain
@@ -89,8 +105,8 @@ def remote_host(text: str, line: int) -> str | None:
     """The host the value on ``line`` (1-based) of a note is bound to, when it is another
     machine than the developer's: named in the value's paragraph, with no local host named
     there and no development named on the value's line. None otherwise."""
-    lines = _lines(text)
-    if not 0 < line <= len(lines) or DEVELOPMENT.search(lines[line - 1]) is not None:
+    lines = note_lines(text)
+    if not 0 < line <= len(lines) or DEVELOPMENT_HERE.search(lines[line - 1]) is not None:
         return None
     paragraph = "\n".join(lines[slice(*_paragraph(lines, line - 1))])
     if LOCAL.search(paragraph) is not None or TEST_MODE.search(paragraph) is not None:
@@ -103,13 +119,6 @@ def remote_host(text: str, line: int) -> str | None:
         if STAND_IN_HOST.match(host) is None and NO_SYSTEM_HOST.match(host) is None:
             return host
     return None
-
-
-@lru_cache(maxsize=8)
-def _lines(text: str) -> list[str]:
-    """A note's lines, split once for all the places of its values (a string's hash is
-    kept by the string, so the lookup costs nothing after the first)."""
-    return text.split("\n")
 
 
 def _paragraph(lines: list[str], at: int) -> tuple[int, int]:

@@ -68,11 +68,10 @@ SHELL_VARIABLE = re.compile(r"\$(?:[A-Z_][A-Z0-9_]*|[a-z_]+)")
 # refers to (Vercel's ``@name`` references), not its value.
 SECRET_REFERENCE = re.compile(r"@[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+")
 # A secret store's name and version, as ``gcloud run deploy --set-secrets=KEY=<name>:latest``
-# maps one: ``FERN_API_KEY:latest``, ``db-password:3`` (a name with a separator, or any at
-# ``latest``), never the value
+# maps one: ``FERN_API_KEY:latest``, ``db-password:3`` (a name with a separator), never the
+# value (``Harbor7:latest``, ``fern-kestrel:2024`` may be passwords)
 SECRET_VERSION = re.compile(
-    r"(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+):(?:latest|\d{1,4})"
-    r"|[A-Za-z][A-Za-z0-9]*:latest"
+    r"(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+):(?:latest|\d{1,3})"
 )
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
@@ -225,7 +224,8 @@ LIST_ITEM = re.compile(r"[ \t]*[-*+][ \t]+\S")
 # country's code or name first, as the clouds name them; "navada-ec2" is a chosen key
 REGION = re.compile(
     r"^(?:us|eu|ap|sa|ca|me|af|il|mx|cn|asia|europe|northamerica|southamerica|australia|africa)"
-    r"(?:-[a-z]+)+-?[0-9]{1,2}[a-z]?(?:-[a-z])?$"
+    r"(?:-(?:north|south|east|west|central|northeast|northwest|southeast|southwest|gov|iso[a-z]?))+"
+    r"-?[0-9]{1,2}[a-z]?(?:-[a-z])?$"
 )
 # An issue, a pull request or a page's anchor: "owner/repo#505", "repo#setting-up".
 ISSUE_REFERENCE = re.compile(r"^[a-z][a-z0-9._-]*#[a-z0-9-]+$")
@@ -265,6 +265,11 @@ SELF_NAMED_SPLIT = re.compile(r"[-_]")
 STAND_IN_WORDS = frozenset(
     """dev local test testing my db demo dummy fake sample example some foo bar your secure
     new old strong super ci e2e jwt insecure unsafe not for production use only""".split()
+)
+# What a test's value is for, in its name (``test-webhook-secret-e2e``, ``test-admin-password``)
+USE_WORDS = frozenset(
+    """webhook signing session api admin app auth client server user db database access refresh
+    encryption cookie csrf integration unit stripe""".split()
 )
 # A stand-in's first word, then digits (a closing ``!``): ``Test1234!``, ``Demo2024``.
 LEADING_STAND_INS = frozenset({"test", "demo", "dummy", "fake", "sample", "example"})
@@ -539,8 +544,8 @@ ALGORITHM_SPLIT = re.compile(r"[-_/.+]")
 # (``@home/pass2024`` alone after "password:" is a password)
 NPM_PACKAGE = re.compile(r"@[a-z0-9][a-z0-9._~-]*/[a-z0-9][a-z0-9._~-]*(@[\w.^~-]+)?")
 PACKAGE_WORDS = re.compile(
-    r"(?i:hash(?:ing|es|ed)?|librar(?:y|ies)|lib|package|module|dependency|install|import"
-    r"|npm|pnpm|yarn|bun|uses|via)\b"
+    r"(?i:\b(?:hash(?:ing|es|ed)?|librar(?:y|ies)|lib|package|module|dependency|install|import"
+    r"|npm|pnpm|yarn|bun)\b)"
 )
 PATH = re.compile(
     r"^(?:~|\.{1,2})?/|^[A-Za-z]:[\\/]|^~|\.(?:pub|pem|key|crt|cer|p12|pfx|jks|kdbx|gpg|asc|age|json"
@@ -577,18 +582,23 @@ KEY_BLOB = re.compile(r"^[A-Za-z0-9+/]{40,}")
 PUBLIC_KEY_BEGIN = re.compile(
     r"-----BEGIN (?:RSA |SSH2 |PGP |EC )?PUBLIC KEY(?: BLOCK)?-----|-----BEGIN CERTIFICATE-----"
 )
-# A comment or heading a few lines above a value that marks the code as what not to do, as
-# security guides show it beside the right way (``// ❌ Never hardcode secrets``,
-# ``// 错误：硬编码 secret``, ``# BAD``): its values are a counter-example's
+# A code comment a few lines above a value that opens by marking the code as what not to
+# do, as security guides show it beside the right way (``// ❌ Never hardcode secrets``,
+# ``// 错误：硬编码 secret``, ``# BAD:``): its values are a counter-example's, when a comment
+# nearby marks the right way too (``// ✅ ...``, ``// 正确：...``, ``# GOOD``). A warning
+# over a real file's values (``# DO NOT COMMIT``, ``# never share``) marks no right way.
 COUNTER_EXAMPLE = re.compile(
-    r"(?i:❌|🚫|\b(?:wrong|bad|incorrect|anti-?pattern|insecure)\b"
-    r"|\b(?:don'?t|do not|never|avoid)\b[^\n]{0,24}?\b(?:hard-?cod|do this|commit)"
-    r"|错误|錯誤|不要硬编码|禁止|悪い例|잘못)"
+    r"[ \t]*(?://+|#+|--|/\*+|<!--)[ \t]*(?i:❌|🚫|✗|✘|bad\b|wrong\b|incorrect\b"
+    r"|don'?t do this|do not do this|never hard-?code|anti-?pattern|错误|錯誤|反例|悪い例|잘못)"
 )
-# A line that is a code comment or a heading
-COMMENT_LINE = re.compile(r"[ \t]*(?://|#|--|/\*|\*|<!--|;)")
-# How many lines above a value a counter-example's comment may be, without a blank line
+RIGHT_WAY = re.compile(
+    r"[ \t]*(?://+|#+|--|/\*+|<!--)[ \t]*(?i:✅|✔|✓|good\b|correct\b|right\b|better\b"
+    r"|do this|正确|正確|正例|良い例|올바른)"
+)
+# How many lines above a value a counter-example's comment may be, without a blank line;
+# how many lines around it the right way's
 COUNTER_EXAMPLE_LINES = 4
+RIGHT_WAY_LINES = 12
 EXAMPLE_BEFORE = re.compile(
     r"\b(?:e\.g\.|eg[.:,]|for (?:example|instance)|examples?|samples?|dummy|placeholder|fake"
     r"|something like|such as|por ejemplo|p\. ?ej\.|por exemplo|z\. ?b\.|zum beispiel|beispiel"
@@ -1263,7 +1273,7 @@ def _kind_among_stand_ins(parts: list[str]) -> bool:
     if all(part in STAND_IN_WORDS or part.isdigit() for part in rest):
         return True
     return parts[0] in LEADING_STAND_INS and all(
-        part.isalpha() or part.isdigit() or part in STAND_IN_WORDS for part in rest
+        part.isdigit() or part in STAND_IN_WORDS or part in USE_WORDS for part in rest
     )
 
 
@@ -1828,16 +1838,26 @@ def _in_context(text: str, start: int, end: int) -> bool:
 
 
 def _counter_example(text: str, start: int) -> bool:
-    """Whether a comment or heading a few lines above the value's line, with no blank line
-    between, marks the code as what not to do (``// ❌ Never hardcode secrets``)."""
+    """Whether a code comment a few lines above the value's line, with no blank line
+    between, opens by marking the code as what not to do, and one nearby marks the right
+    way (``// ❌ Never hardcode secrets`` ... ``// ✅ Use the environment``)."""
     line_start = text.rfind("\n", 0, start) + 1
     above = text[max(0, line_start - WINDOW) : line_start].split("\n")[:-1]
     for line in reversed(above[-COUNTER_EXAMPLE_LINES:]):
         if not line.strip():
             return False
-        if COMMENT_LINE.match(line) and COUNTER_EXAMPLE.search(line):
-            return True
+        if COUNTER_EXAMPLE.match(line):
+            return _right_way_near(text, line_start)
     return False
+
+
+def _right_way_near(text: str, line_start: int) -> bool:
+    """Whether a comment within a few lines of the one starting at ``line_start`` marks the
+    right way."""
+    before = text[max(0, line_start - WINDOW) : line_start].split("\n")[:-1]
+    after = text[line_start : line_start + WINDOW].split("\n")
+    near = [*before[-RIGHT_WAY_LINES:], *after[:RIGHT_WAY_LINES]]
+    return any(RIGHT_WAY.match(line) for line in near)
 
 
 def _labelled_no_secret(before: str, value: str) -> bool:
