@@ -255,15 +255,15 @@ def test_a_published_value_a_note_binds_to_another_machine_stays_a_problem(
 ) -> None:
     # a LAN server's login an archived plan repeats, a hosted database's password a guide
     # repeats: the value opens a system others reach, and its publication is a leak too
-    note = f"## Hardware\n\n- **Host:** `192.168.3.10` (gpu-box)\n- **User/Pass:** ops / {DEMO}"
+    note = f"## Hardware\n\n- **Host:** `192.168.7.21` (gpu-box)\n- **User/Pass:** ops / {DEMO}"
     [found] = _audit(_project(tmp_path / "lan", {"tools/seed.yml": SEED}, note))
     assert found.level == "problem"
     assert found.message.endswith(
         "; the repository publishes this value in tools/seed.yml too, and the note binds it to"
-        " 192.168.3.10"
+        " 192.168.7.21"
     )
     assert found.suggestion == (
-        "change it on 192.168.3.10 (tools/seed.yml makes it public), then redact the copies here"
+        "change it on 192.168.7.21 (tools/seed.yml makes it public), then redact the copies here"
     )
     assert DEMO not in repr(found)
     hosted = (
@@ -274,14 +274,14 @@ def test_a_published_value_a_note_binds_to_another_machine_stays_a_problem(
     # the developer's machine in the paragraph, or a server in another one: a local default
     quiet = (
         f"DB on 192.168.1.20, or localhost:5432 locally\n- db: ops@fern.io / {DEMO}",
-        f"Server: 192.168.3.10\n\nLocal seed: ops@fern.io / {DEMO}",
+        f"Server: 192.168.7.21\n\nLocal seed: ops@fern.io / {DEMO}",
         f"Container 172.18.0.3: ops@fern.io / {DEMO}",
     )
     _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
     # a test password by its own words stays a suggestion on a server, as unpublished
     test = "Demo1234!"
     seed = f"users:\n  - login: ops\n    password: {test}\n"
-    note = f"- Host: 192.168.3.10\n- Login: ops/{test}"
+    note = f"- Host: 192.168.7.21\n- Login: ops/{test}"
     [found] = _audit(_project(tmp_path / "test", {"tools/seed.yml": seed}, note))
     assert found.level == "suggestion"
 

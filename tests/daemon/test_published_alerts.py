@@ -65,7 +65,7 @@ def test_a_published_value_on_a_live_system_alerts_as_the_audit_reports_it(
         {
             "README.md": readme,
             "memory/MEMORY.md": index("a.md", "b.md"),
-            "memory/a.md": memory("a", body=f"- Host: 192.168.3.10\n- Login: ops/{DEMO}"),
+            "memory/a.md": memory("a", body=f"- Host: 192.168.7.21\n- Login: ops/{DEMO}"),
             "memory/b.md": memory(
                 "b", body=f"Deployed to production.\n- **Demo login:** owner@shop.demo / {shown}"
             ),
@@ -106,12 +106,12 @@ def test_every_place_of_a_published_value_in_a_file_is_read_at_its_own_line(
 ) -> None:
     # the value bound to a server at its first place and written again in a local section:
     # any place that binds it makes it a problem, in the audit and the alert alike
-    note = f"## GPU box\n- Host: 192.168.3.10\n- Login: ops/{DEMO}\n\n## Local\n- Login: ops/{DEMO}"
+    note = f"## GPU box\n- Host: 192.168.7.21\n- Login: ops/{DEMO}\n\n## Local\n- Login: ops/{DEMO}"
     root = _published_tree(tmp_path / "both", note, "Nothing here.")
     assert _audited_levels(root, tmp_path / "both") == ["problem"]
     assert [path for path, _ in _alerted(root, tmp_path / "both")] == ["a.md"]
     # the local place first: the server's place, read second, binds it all the same
-    note = f"## Local\n- Login: ops/{DEMO}\n\n## GPU box\n- Host: 192.168.3.10\n- Login: ops/{DEMO}"
+    note = f"## Local\n- Login: ops/{DEMO}\n\n## GPU box\n- Host: 192.168.7.21\n- Login: ops/{DEMO}"
     root = _published_tree(tmp_path / "second", note, "Nothing here.")
     assert _audited_levels(root, tmp_path / "second") == ["problem"]
     assert [path for path, _ in _alerted(root, tmp_path / "second")] == ["a.md"]
@@ -123,7 +123,7 @@ def test_a_value_two_rules_find_is_decided_once_in_the_alert_as_in_the_audit(
     # a password written once after a label in a local section, once as a variable beside its
     # server: one value, one finding; the server's place makes it a problem whatever rule
     # found it there
-    note = f"password: {DEMO}\n\n## GPU box\n- Host: 192.168.3.10\n- DB_PASSWORD={DEMO}"
+    note = f"password: {DEMO}\n\n## GPU box\n- Host: 192.168.7.21\n- DB_PASSWORD={DEMO}"
     root = _published_tree(tmp_path, note, "Nothing here.")
     assert _audited_levels(root, tmp_path) == ["problem"]
     assert [path for path, _ in _alerted(root, tmp_path)] == ["a.md"]
@@ -131,7 +131,7 @@ def test_a_value_two_rules_find_is_decided_once_in_the_alert_as_in_the_audit(
 
 def test_a_demo_login_only_a_seed_publishes_alerts_on_a_server(tmp_path: Path) -> None:
     # only a README hands a demo login out: a seed file's demo login on a server is live
-    note = f"- Host: 192.168.3.10\n- **Demo login:** ops/{DEMO}"
+    note = f"- Host: 192.168.7.21\n- **Demo login:** ops/{DEMO}"
     root = _published_tree(tmp_path, note, "Nothing here.")
     assert _audited_levels(root, tmp_path) == ["problem"]
     assert [path for path, _ in _alerted(root, tmp_path)] == ["a.md"]
@@ -141,7 +141,7 @@ def test_a_repeat_of_a_published_value_is_read_at_its_own_line(tmp_path: Path) -
     # a bare repeat in another file is read at its own line there, not at the line of the
     # value's first place: a host on that line number of the other file binds nothing
     local = f"Dev box on localhost\n- Login: ops/{DEMO}"
-    repeat = f"Notes\n- Host: 192.168.3.10\n\nReset the seed to {DEMO} again"
+    repeat = f"Notes\n- Host: 192.168.7.21\n\nReset the seed to {DEMO} again"
     root = _published_tree(tmp_path, local, repeat)
     assert _audited_levels(root, tmp_path) == ["suggestion"]
     assert _alerted(root, tmp_path) == []

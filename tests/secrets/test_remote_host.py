@@ -21,8 +21,8 @@ def _at_value(text: str) -> str | None:
     [
         # a LAN server's login under its host's line (an SSH login a plan document repeats)
         (
-            f"## Hardware\n\n- **Host:** `192.168.3.10` (gpu-box)\n- **User/Pass:** `ops` / `{VALUE}`\n",
-            "192.168.3.10",
+            f"## Hardware\n\n- **Host:** `192.168.7.21` (gpu-box)\n- **User/Pass:** `ops` / `{VALUE}`\n",
+            "192.168.7.21",
         ),
         # a hosted database's password in the block naming its project
         (
@@ -47,8 +47,8 @@ def _at_value(text: str) -> str | None:
         (f"- Host: 10.0.0.4 (v6 2a01:4f8:c2c::1)\n- admin / {VALUE}", "10.0.0.4"),
         # a project's own sandbox environment on a hosted database is a server of its own
         (
-            f"postgresql://app:{VALUE}@shop-sandbox-db.c070y.us-east-1.rds.amazonaws.com:5432/x",
-            "shop-sandbox-db.c070y.us-east-1.rds.amazonaws.com",
+            f"postgresql://app:{VALUE}@shop-sandbox-db.x4k2q.us-east-1.rds.amazonaws.com:5432/x",
+            "shop-sandbox-db.x4k2q.us-east-1.rds.amazonaws.com",
         ),
         # a host in a variable's name or in another language, a label further back
         (f"```\nDB_HOST=45.76.12.8\nDB_PASSWORD={VALUE}\n```", "45.76.12.8"),
@@ -80,8 +80,8 @@ def test_another_machine_in_the_values_paragraph_binds_it(text: str, host: str) 
         f"DB at 192.168.1.20 or localhost:5432\npassword: {VALUE}",
         f"- API: http://api.shop.test\n- Host: 10.0.0.4 (staging.local)\n- pass {VALUE}",
         # a host in another paragraph, or beyond a heading
-        f"Server: 192.168.3.10\n\nLocal seed login: admin / {VALUE}",
-        f"Server: 192.168.3.10\n## Seeds\nadmin / {VALUE}",
+        f"Server: 192.168.7.21\n\nLocal seed login: admin / {VALUE}",
+        f"Server: 192.168.7.21\n## Seeds\nadmin / {VALUE}",
         # no server's address: loopback, documentation's, the examples' stand-in, a
         # container network's, a netmask, multicast, a version
         f"bind 127.0.0.1; admin / {VALUE}",
@@ -130,5 +130,5 @@ def test_no_other_machine_or_a_local_one_binds_nothing(text: str) -> None:
 
 
 def test_a_line_outside_the_note_binds_nothing() -> None:
-    assert remote_host("Host: 192.168.3.10", 0) is None
-    assert remote_host("Host: 192.168.3.10", 2) is None
+    assert remote_host("Host: 192.168.7.21", 0) is None
+    assert remote_host("Host: 192.168.7.21", 2) is None

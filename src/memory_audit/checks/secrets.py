@@ -83,7 +83,7 @@ suggestion even then: its owner offers the demo on purpose::
 
 A note that binds the value to another machine than the developer's keeps it a problem
 too: its paragraph (the lines around it up to a blank line or a heading) gives a host's
-address (after ``Host:``, ``@`` or ``://``: a LAN's ``192.168.3.10``, Tailscale's
+address (after ``Host:``, ``@`` or ``://``: a LAN's ``192.168.7.21``, Tailscale's
 ``100.88.12.7``, a public one) or names a host of a service that hosts databases on the
 internet (``<ref>.supabase.co``, ``...neon.tech``), and no local host (``localhost``,
 ``127.0.0.1``, ``*.local``, a compose service's ``@db:5432``); a public site's URL does
@@ -92,7 +92,7 @@ not count (the third-party APIs an app calls), nor does a test password by its o
 
     hosts.md:6 — possible login and password pair: matched "Bl...x" (pattern: login-pair);
     the repository publishes this value in docs/plan.md too, and the note binds it to
-    192.168.3.10. Suggest: change it on 192.168.3.10 (docs/plan.md makes it public), then
+    192.168.7.21. Suggest: change it on 192.168.7.21 (docs/plan.md makes it public), then
     redact the copies here
 
 Only a value a person chooses can be published that way: one a generic rule finds by

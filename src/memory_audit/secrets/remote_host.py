@@ -3,7 +3,7 @@
 A value the project's repository publishes is a suggestion because a published password
 is mostly a local default: a compose file's database password, a seed script's login, used
 against ``localhost``. A note that writes the value beside the address of another machine
-says otherwise: an SSH login under ``**Host:** `192.168.3.10```, a database password in the
+says otherwise: an SSH login under ``**Host:** `192.168.7.21```, a database password in the
 block that names its hosted project (``https://<ref>.supabase.co``). That value opens a
 system others can reach, and its publication is one more leak of it, not a default (the
 held-out judges of the twenty-seventh and twenty-eighth rounds: a GPU server's login an
@@ -32,7 +32,7 @@ from memory_audit.secrets.published import HEADING, note_lines
 REACH = 6
 # An IPv4 address given as a host's: after a label naming one (in a variable's name too:
 # ``DB_HOST=``, ``ansible_host=``; in Chinese, Japanese or Korean), ``@`` or ``://`` on its
-# line (``Host: 192.168.3.10``, ``ssh ops@10.0.0.4``, ``http://100.88.12.7:9090``); a
+# line (``Host: 192.168.7.21``, ``ssh ops@10.0.0.4``, ``http://100.88.12.7:9090``); a
 # version (``AssemblyVersion 1.0.0.0``, ``server version 10.11.6.1``) or a section's number
 # is none, nor is a network's (``/8``)
 IPV4 = re.compile(

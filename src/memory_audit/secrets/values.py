@@ -221,7 +221,7 @@ ARROW_AFTER = re.compile(r"[\"'`”’]?[ \t]*(?:→|->|=>)")
 LIST_SECTION_WINDOW = 1500
 LIST_ITEM = re.compile(r"[ \t]*[-*+][ \t]+\S")
 # A cloud region or zone ("account: acme-prod/eu-west-1", "us-central1-a"): a continent's or
-# country's code or name first, as the clouds name them; "navada-ec2" is a chosen key
+# country's code or name first, as the clouds name them; "kestrel-ec2" is a chosen key
 REGION = re.compile(
     r"^(?:us|eu|ap|sa|ca|me|af|il|mx|cn|asia|europe|northamerica|southamerica|australia|africa)"
     r"(?:-(?:north|south|east|west|central|northeast|northwest|southeast|southwest|gov|iso[a-z]?))+"
