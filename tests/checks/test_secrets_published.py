@@ -219,6 +219,19 @@ def test_production_named_in_another_section_of_a_brief_places_nothing(tmp_path:
     assert _seeded_level(tmp_path / "later", later) == "suggestion"
 
 
+def test_an_indented_shell_comment_opens_no_section(tmp_path: Path) -> None:
+    # commands indented by two spaces under a bold label, their "# terminal 1" comments:
+    # Markdown would read a heading there, the note's author a comment; read as a heading,
+    # it made a far section's production table the opening of every section below it
+    note = (
+        "# Stack\n\n## Payments\n\n**Start order:**\n\n  # terminal 1: api\n  npm run dev\n\n"
+        "| env | mode |\n|---|---|\n| Production (Vercel) | live payments |\n\n### Git LFS\n"
+        "Assets in LFS.\n\n## Testing\n\n### Test users (seed.sql)\n\n"
+        f"| role | email | password |\n|---|---|---|\n| admin | admin@fern.dev | {DEMO} |\n"
+    )
+    assert _seeded_level(tmp_path, note) == "suggestion"
+
+
 def test_other_languages_name_production_too(tmp_path: Path) -> None:
     for n, words in enumerate(
         (
@@ -235,6 +248,42 @@ def test_other_languages_name_production_too(tmp_path: Path) -> None:
     # a test user's address at a ``.local`` domain names no development machine
     note = f"# Production DB\n- test user qa@fern.local / {DEMO}"
     assert _seeded_level(tmp_path / "local", note) == "problem"
+
+
+def test_a_published_value_a_note_binds_to_another_machine_stays_a_problem(
+    tmp_path: Path,
+) -> None:
+    # a LAN server's login an archived plan repeats, a hosted database's password a guide
+    # repeats: the value opens a system others reach, and its publication is a leak too
+    note = f"## Hardware\n\n- **Host:** `192.168.7.21` (gpu-box)\n- **User/Pass:** ops / {DEMO}"
+    [found] = _audit(_project(tmp_path / "lan", {"tools/seed.yml": SEED}, note))
+    assert found.level == "problem"
+    assert found.message.endswith(
+        "; the repository publishes this value in tools/seed.yml too, and the note binds it to"
+        " 192.168.7.21"
+    )
+    assert found.suggestion == (
+        "change it on 192.168.7.21 (tools/seed.yml makes it public), then redact the copies here"
+    )
+    assert DEMO not in repr(found)
+    hosted = (
+        "## Local development\n```bash\nPROJECT_URL=https://qwrtzuiopasdfghj.supabase.co\n"
+        f"DB_PASSWORD={DEMO}\n```"
+    )
+    assert _seeded_level(tmp_path / "hosted", hosted) == "problem"
+    # the developer's machine in the paragraph, or a server in another one: a local default
+    quiet = (
+        f"DB on 192.168.1.20, or localhost:5432 locally\n- db: ops@fern.io / {DEMO}",
+        f"Server: 192.168.7.21\n\nLocal seed: ops@fern.io / {DEMO}",
+        f"Container 172.18.0.3: ops@fern.io / {DEMO}",
+    )
+    _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
+    # a test password by its own words stays a suggestion on a server, as unpublished
+    test = "Demo1234!"
+    seed = f"users:\n  - login: ops\n    password: {test}\n"
+    note = f"- Host: 192.168.7.21\n- Login: ops/{test}"
+    [found] = _audit(_project(tmp_path / "test", {"tools/seed.yml": seed}, note))
+    assert found.level == "suggestion"
 
 
 def test_a_project_root_beside_the_tree_is_searched_too(tmp_path: Path) -> None:

@@ -2772,3 +2772,78 @@ CASES["generic-assignment"][0].append((f"- GRAFANA_TOKEN: {_grafana}...", _grafa
 CASES["table-row-key"][1].append(
     "| Private Key | SHA256:nT7bg6kXq2Lm9Pz4Vr8WcYt1Hs5Jd3Fa0Ue6Ki2SY8 (ed25519) |"
 )
+# --- an npm package's scoped name after a password's label names the library that hashes
+# passwords; a password holding "@" and "/" with capitals or symbols is still one
+CASES["password-label"][1].append("- **Password hashing:** `@node-rs/argon2` (SSR build)")
+CASES["generic-assignment"][1].append("password: @acme/vault-kit@2.1.0")
+CASES["generic-assignment"][0].append(("password: @Xk9#mq2/zz8!", "@Xk9#mq2/zz8!"))
+# --- a credentials list's database, schema or endpoint item names them, no password
+CASES["section-list-password"][1].extend(
+    [
+        "### Credentials\n- **User**: `fernapp`\n- **Database**: `fernapp`",
+        "## Credentials\n- DB: `fern_main`\n- Region: `eu-west-1x`",
+    ]
+)
+# --- a secret store's name and version mapped by a deploy command is no value
+CASES["generic-assignment"][1].extend(
+    [
+        "  --set-secrets=FERNPAY_API_KEY=FERNPAY_API_KEY:latest \\",
+        "--set-secrets=DB_PASSWORD=db-password:3,API_KEY=fern-api-key:latest",
+    ]
+)
+CASES["generic-assignment"][0].append(("API_KEY=Kx9mQ2vL7pR4:1", "Kx9mQ2vL7pR4:1"))
+# --- a key a person chose with a word and a short code is no cloud region; regions are
+CASES["generic-assignment"][0].append(("- Auth: `X-API-Key: kestrel-ec2`", "kestrel-ec2"))
+CASES["generic-assignment"][1].extend(["api_key: us-central1-a", "api_key: asia-northeast1"])
+# --- a lower-case password shaped like a scoped package, with no library named, is one
+CASES["generic-assignment"][0].append(("password: @home/pass2024", "@home/pass2024"))
+# --- a test's value named for its use (a stand-in's first word, then words and its kind) is
+# a stand-in; a random part in it, or no stand-in first, keeps it a value
+CASES["generic-assignment"][1].append('    WEBHOOK_SECRET: "test-webhook-secret-e2e",  // added')
+CASES["generic-assignment"][0].extend(
+    [
+        ('WEBHOOK_SECRET: "test-Xq7kP2-secret"', "test-Xq7kP2-secret"),
+        ("WEBHOOK_SECRET=fern-webhook-secret-e2e", "fern-webhook-secret-e2e"),
+    ]
+)
+# --- code a security guide marks as what not to do, beside the right way: a
+# counter-example's values; a warning over a real file's values (no right way marked), a
+# word in another sense, or a blank line after the mark keeps them values
+CASES["camelcase-assignment"][1].extend(
+    [
+        "```js\n// ✅ Use environment variables\nconst dbPassword = process.env.DB_PASSWORD;\n\n"
+        "// ❌ Never hardcode secrets\nconst dbPassword = 'harbor2023x';\n```",
+        '```ts\n// 错误：硬编码 secret\nconst apiKey = "sk-proj-xxxxx"\nconst dbPassword = "harbor2023x"'
+        "\n\n// 正确：环境变量\nconst apiKey = process.env.OPENAI_API_KEY\n```",
+        '```ts\n# BAD: do not commit\nconst dbPassword = "Hq7!harbor23"\n# GOOD\nconst x = env()\n```',
+    ]
+)
+CASES["camelcase-assignment"][0].extend(
+    [
+        (
+            '```ts\n// never share this password\nconst dbPassword = "Hq7!harbor23"\n```',
+            "Hq7!harbor23",
+        ),
+        (
+            '```ts\n// ❌ wrong\n\nconst dbPassword = "Hq7!harbor23"\n// ✅ right\n```',
+            "Hq7!harbor23",
+        ),
+        ('```ts\n// BAD: do not commit\nconst dbPassword = "Hq7!harbor23"\n```', "Hq7!harbor23"),
+    ]
+)
+CASES["generic-assignment"][0].append(
+    ("```env\n# DO NOT COMMIT\nDB_PASSWORD=Hq7wharbor23\n```", "Hq7wharbor23")
+)
+CASES["password-phrase"][0].append(
+    ("## Fixing the 502 Bad Gateway\nSSH: root@prod-1\npassword: Hq7w!harbor23", "Hq7w!harbor23")
+)
+# --- the second reader's second pass: passwords the not-value shapes must not take
+CASES["generic-assignment"][0].extend(
+    [
+        ("JWT_SECRET=TestXq7kPm2Secret", "TestXq7kPm2Secret"),
+        ("DB_PASSWORD=demo-harborkestrel-password-2024", "demo-harborkestrel-password-2024"),
+        ("api_key: us-harbor-42", "us-harbor-42"),
+        ("password: Harbor7:latest", "Harbor7:latest"),
+        ("Olivia's password: @fern/kestrel99", "@fern/kestrel99"),
+    ]
+)

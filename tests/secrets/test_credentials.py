@@ -400,3 +400,16 @@ def test_a_digest_an_id_an_address_or_a_content_id_under_a_key_heading_is_no_key
     assert found("## Secrets\n```\nbc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq\n```\n") == []
     cid = "bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi"
     assert found(f"## Secrets\n```\n{cid}\n```\n") == []
+
+
+def test_a_credentials_lists_database_item_names_the_database_not_a_password() -> None:
+    # the heading is read: a system's password in the list is found, its database is not
+    listed = "### Credentials\n- **User**: `fernapp`\n- **NAS admin**: `Kp4ziR9x`\n"
+    assert found(listed) == [("section-list-password", "Kp4ziR9x")]
+    assert found("### Credentials\n- **User**: `fernapp`\n- **Database**: `fernapp7`\n") == []
+    assert found("## Credentials\n- DB: `fern_main2`\n- Region: `eu-west-1x`\n") == []
+    # a label that ends in such a word names the system whose password the item gives
+    prod = "### Credentials\n- **User**: `fernapp`\n- **Prod DB**: `Tq7wLm2v`\n"
+    assert found(prod) == [("section-list-password", "Tq7wLm2v")]
+    staging = "### Credentials\n- **Staging database**: `Rz8pQn4k`\n"
+    assert found(staging) == [("section-list-password", "Rz8pQn4k")]

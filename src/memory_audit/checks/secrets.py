@@ -81,6 +81,20 @@ suggestion even then: its owner offers the demo on purpose::
     public, mark it as a false positive; if it can do more than a demo should, change it on
     the live site (README.md makes it public).
 
+A note that binds the value to another machine than the developer's keeps it a problem
+too: its paragraph (the lines around it up to a blank line or a heading) gives a host's
+address (after ``Host:``, ``@`` or ``://``: a LAN's ``192.168.7.21``, Tailscale's
+``100.88.12.7``, a public one) or names a host of a service that hosts databases on the
+internet (``<ref>.supabase.co``, ``...neon.tech``), and no local host (``localhost``,
+``127.0.0.1``, ``*.local``, a compose service's ``@db:5432``); a public site's URL does
+not count (the third-party APIs an app calls), nor does a test password by its own words:
+:mod:`memory_audit.secrets.remote_host`::
+
+    hosts.md:6 — possible login and password pair: matched "Bl...x" (pattern: login-pair);
+    the repository publishes this value in docs/plan.md too, and the note binds it to
+    192.168.7.21. Suggest: change it on 192.168.7.21 (docs/plan.md makes it public), then
+    redact the copies here
+
 Only a value a person chooses can be published that way: one a generic rule finds by
 the words around it (a password after a label, in a login pair or a table: the value
 kinds ``mixed``, ``strong``, ``symbol``, ``credential``, ``known``, ``any`` and ``digits``), and a
@@ -92,7 +106,8 @@ digits, a UUID, 16 characters or more mixing cases and digits, with no symbol bu
 and ``_``): a real token committed to the code is a leak, not a demo. The
 repository's files are listed by git and read here, never given a value on a command
 line; links, binaries and files over 1 MB are not read. The daemon's on-change alert
-skips these values too: suggestions never notify.
+skips the published values that are suggestions here (suggestions never notify), and
+alerts for those a note places in production or on another machine.
 
 A value the note itself records as no longer valid is a suggestion too: ``old password:
 ...``, ``... (rotated out)``, ``... — revoked in May``, ``旧密码 ...`` (the words on the
@@ -125,6 +140,7 @@ from memory_audit.secrets.boundary import TreeSecrets, name_secrets, tree_secret
 from memory_audit.secrets.committed import committed_files
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
 from memory_audit.secrets.published import handed_out_demo, on_production, published_secrets
+from memory_audit.secrets.remote_host import remote_host
 from memory_audit.secrets.repeats import repeated_secrets
 from memory_audit.secrets.retired import line_marker, retired_banner
 from memory_audit.secrets.scanner import Scanner, SecretMatch
@@ -216,6 +232,14 @@ def _in_texts(
             on_production(texts.get(p.path, ""), p.match.line) for p in places
         ):
             finding = as_published_live(secret_finding(places), tracked)
+        elif (
+            tracked is not None
+            and (host := _remote_host_at(places, texts)) is not None
+            # a test password by its own words is a suggestion wherever it is published or
+            # not (only production keeps it a problem), as the daemon reads it too
+            and _test_password_at(places, texts) is None
+        ):
+            finding = as_published_on_host(secret_finding(places), tracked, host)
         else:
             finding = as_published(secret_finding(places), tracked)
         if tracked is None:
@@ -232,6 +256,14 @@ def _in_texts(
     for finding, places in problems:
         path = next((p.path for p in places if p.path in committed), None)
         yield as_committed(finding, path, len(places))
+
+
+def _remote_host_at(places: list[Place], texts: dict[str, str]) -> str | None:
+    """The server another than the developer's machine that a note binds the value to, at
+    the first place that names one (:mod:`memory_audit.secrets.remote_host`)."""
+    return next(
+        filter(None, (remote_host(texts.get(p.path, ""), p.match.line) for p in places)), None
+    )
 
 
 def _test_password_at(places: list[Place], texts: dict[str, str]) -> str | None:
@@ -364,6 +396,18 @@ def as_published_live(finding: Finding, tracked: str) -> Finding:
         " and the note places its system in production",
         suggestion=f"change it on the production system ({tracked} makes it public), then"
         " redact the copies here",
+    )
+
+
+def as_published_on_host(finding: Finding, tracked: str, host: str) -> Finding:
+    """A published value a note binds to a server that is not the developer's machine (a
+    LAN's, the internet's, a hosted database's): still a problem, since it opens a system
+    others reach, and the repository's copy is one more place it leaked to."""
+    return replace(
+        finding,
+        message=f"{finding.message}; the repository publishes this value in {tracked} too,"
+        f" and the note binds it to {host}",
+        suggestion=f"change it on {host} ({tracked} makes it public), then redact the copies here",
     )
 
 

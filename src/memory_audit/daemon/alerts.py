@@ -92,6 +92,15 @@ class FileScan:
     retired: frozenset[str] = frozenset()
     # test or demo passwords by their own words (``demo1234``): suggestions, no alert
     tests: frozenset[str] = frozenset()
+    # the lines of this file holding each chosen value (a repeat's own line, keyed by the
+    # match that first found its value), and the file's text: what the batch's lookup reads
+    # to tell a published value the note places on a live system (in production, on
+    # another machine), a problem as in the audit; both dropped after the lookup, never
+    # shown, compared or stored
+    chosen_lines: Mapping[str, tuple[int, ...]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    text: str = field(default="", repr=False, compare=False)
 
 
 def scan_file(
@@ -114,10 +123,16 @@ def scan_file(
     loaded = load_index(result.disk_text) if rel == INDEX_NAME else None
     matches = tuple(scanner.scan(result.text))
     repeats = tuple(known.repeats(result.text, matches)) if known is not None else ()
-    found = [(m, result.text[m.start : m.end]) for m in matches]
+    # each match here with the match that first found its value (itself, or a repeat's
+    # original elsewhere in the tree) and the value
+    here = [(m, (m, result.text[m.start : m.end])) for m in matches]
     if known is not None:
-        found += [known.original(result.text, repeat) for repeat in repeats]
-    chosen = chosen_values(scanner, found)
+        here += [(repeat, known.original(result.text, repeat)) for repeat in repeats]
+    chosen = chosen_values(scanner, [first for _, first in here])
+    chosen_lines: dict[str, tuple[int, ...]] = {}
+    for match, (first, _) in here:
+        if first.fingerprint in chosen:
+            chosen_lines[first.fingerprint] = (*chosen_lines.get(first.fingerprint, ()), match.line)
     retired = frozenset(
         m.value_fingerprint
         for m in (*matches, *repeats)
@@ -145,6 +160,8 @@ def scan_file(
         repeats=repeats,
         retired=retired,
         tests=tests,
+        chosen_lines=chosen_lines,
+        text=result.text if chosen else "",
     )
 
 

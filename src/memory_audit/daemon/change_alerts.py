@@ -42,7 +42,14 @@ from memory_audit.journal.tree_values import TreeValues
 from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
 from memory_audit.secrets.loading import RulesUnavailable, masking_scanner, secret_scanner
-from memory_audit.secrets.published import published_in
+from memory_audit.secrets.published import (
+    forget_texts,
+    handed_out_by,
+    names_a_demo,
+    on_production,
+    published_in,
+)
+from memory_audit.secrets.remote_host import remote_host
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.store.state import State
 from memory_audit.tree.agent_stores import USER_FOLDER
@@ -55,6 +62,10 @@ RESCAN_AFTER_NEW_FOLDER = 1.0
 # a state lookup (and, new, a row): 50,000 of them held it for seconds, and every tree's
 # alerts with it. The weekly audit and review list them all.
 MAX_MATCHES_PER_FILE = 100
+# The places of one published value in one file read to tell whether the note places it on a
+# live system: each reading goes through the note's text, and a value written a thousand
+# times in one note is told by its first few places as well
+MAX_LIVE_PLACES = 4
 
 
 def _ignore(*_: object) -> None:
@@ -331,17 +342,58 @@ def _with_index_loader(
 def _with_published(
     scans: list[FileScan], root: Path, project: Callable[[], Path | None]
 ) -> list[FileScan]:
-    """The scans with the secrets the tree's repository publishes (one lookup a batch, only
-    when a value could be published), and without the values looked up."""
+    """The scans with the secrets the tree's repository publishes and the audit reports as
+    suggestions (one lookup a batch, only when a value could be published), and without the
+    values, lines and texts looked up."""
     values = {key: value for scan in scans for key, value in scan.chosen.items()}
-    if not values:
-        return scans
-    try:
-        published = frozenset(published_in(project(), root, values))
-    except Exception as exc:  # a bug there: the alerts still go out, as problems
-        log.error("looking up the secrets a repository publishes failed: %s", describe(exc))
-        published = frozenset()
-    return [dataclasses.replace(scan, chosen={}, published=published) for scan in scans]
+    published: frozenset[str] = frozenset()
+    if values:
+        try:
+            published = _suggested(scans, values, published_in(project(), root, values))
+        except Exception as exc:  # a bug there: the alerts still go out, as problems
+            log.error("looking up the secrets a repository publishes failed: %s", describe(exc))
+        finally:
+            forget_texts()
+    return [
+        dataclasses.replace(scan, chosen={}, chosen_lines={}, text="", published=published)
+        for scan in scans
+    ]
+
+
+def _suggested(
+    scans: list[FileScan], values: dict[str, str], tracked: dict[str, str]
+) -> frozenset[str]:
+    """The keys of the published values the audit reports as suggestions, decided per value
+    as the audit decides (one value is one finding, whatever rules found it): all its
+    places, under every rule's key, read together."""
+    keys: dict[str, list[str]] = {}  # value -> its keys
+    for key, value in values.items():
+        keys.setdefault(value, []).append(key)
+    suggested: set[str] = set()
+    for same in keys.values():
+        path = next((tracked[key] for key in same if key in tracked), None)
+        if path is not None and not _live(scans, same, path):
+            suggested.update(key for key in same if key in tracked)
+    return frozenset(suggested)
+
+
+def _live(scans: list[FileScan], keys: list[str], tracked: str) -> bool:
+    """Whether the audit keeps a published value a problem (checks/secrets.py): a note places
+    it in production or binds it to another machine than the developer's (a test password
+    by its own words there excepted, as the scan's ``tests`` keep it quiet anyway), unless
+    a README hands out the demo login a line of it names. Read at its lines in the batch's
+    files, the first few of each rule's a file."""
+    places = [
+        (scan.text, line)
+        for scan in scans
+        for key in keys
+        for line in scan.chosen_lines.get(key, ())[:MAX_LIVE_PLACES]
+    ]
+    if handed_out_by(tracked) and any(names_a_demo(text, line) for text, line in places):
+        return False
+    return any(
+        on_production(text, line) or remote_host(text, line) is not None for text, line in places
+    )
 
 
 def _bounded(scan: FileScan) -> FileScan:
@@ -350,11 +402,16 @@ def _bounded(scan: FileScan) -> FileScan:
     log.warning(
         "%s: %d possible secrets; the first %d are checked for alerts, "
         "`memory-audit review` lists all",
-        scan.rel,
+        scan.shown_rel or scan.rel,  # a secret in a name masked, as alerts show it
         len(scan.matches),
         MAX_MATCHES_PER_FILE,
     )
-    return dataclasses.replace(scan, matches=scan.matches[:MAX_MATCHES_PER_FILE])
+    kept = scan.matches[:MAX_MATCHES_PER_FILE]
+    # the values of the matches left out raise no alert: their lines are not read either
+    dropped = {m.fingerprint for m in scan.matches[MAX_MATCHES_PER_FILE:]}
+    dropped -= {m.fingerprint for m in kept}
+    lines = {key: at for key, at in scan.chosen_lines.items() if key not in dropped}
+    return dataclasses.replace(scan, matches=kept, chosen_lines=lines)
 
 
 def _tree_files(root: Path) -> list[Path]:

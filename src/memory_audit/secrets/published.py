@@ -25,13 +25,15 @@ binaries, no large files, a cap on the files and bytes read). Nothing is written
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import os
 import posixpath
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from memory_audit.model.undecodable import escaped
 from memory_audit.regular_files import read_regular_within
@@ -241,8 +243,10 @@ README = re.compile(r"(?i:readme(?:\.(?:md|markdown|rst|txt))?)")
 # A Markdown heading, or a line that is one bold run (a heading as notes often write one)
 HEADING = re.compile(r"[ \t]*(?:#{1,6}[ \t]|\*\*[^*\n]+\*\*[ \t]*$)")
 # A Markdown section's heading (its level the run of ``#``), and a code fence's line: a
-# ``# comment`` in a fenced shell block opens no section
-SECTION = re.compile(r"(?m)^ {0,3}(#{1,6})[ \t]")
+# ``# comment`` in a fenced shell block opens no section, nor does one indented by a few
+# spaces under a label (``  # terminal 1``: Markdown's heading, the author's comment; notes
+# indent commands so far more often than headings)
+SECTION = re.compile(r"(?m)^(#{1,6})[ \t]")
 FENCE = re.compile(r"(?m)^[ \t>]*(`{3,}|~{3,})")
 CLAUDE_FOLDER = ".claude"
 # What agents are told to read, as they read memory: a value there leaked there too (a
@@ -260,8 +264,16 @@ def handed_out_demo(tracked: str, text: str, line: int) -> bool:
     is no such name) and the file publishing it is a README, which users read. Changing it
     would break the demo its owner offers on purpose; a demo login only a seed file holds
     is not handed out, and stays live in production."""
-    if README.fullmatch(posixpath.basename(tracked)) is None:
-        return False
+    return handed_out_by(tracked) and names_a_demo(text, line)
+
+
+def handed_out_by(tracked: str) -> bool:
+    """Whether the file publishing a value is one users read for a demo's login: a README."""
+    return README.fullmatch(posixpath.basename(tracked)) is not None
+
+
+def names_a_demo(text: str, line: int) -> bool:
+    """Whether ``line`` (1-based) of a note names its value a demo's login."""
     lines = text.split("\n")
     return 0 < line <= len(lines) and DEMO.search(lines[line - 1]) is not None
 
@@ -274,17 +286,57 @@ def on_production(text: str, line: int) -> bool:
     before the first heading), and neither the value's line nor the heading it sits under
     names a development machine (a production note's section on the developer's own
     database: ``**Fallback DB (dev machine, local)**``)."""
-    lines = text.split("\n")
+    layout = _layout(text)
+    lines = layout.lines
     at = max(0, min(line, len(lines)) - 1)
-    value_line = (sum(len(above) + 1 for above in lines[:at]), len(lines[at]))
+    value_line = (layout.starts[at], len(lines[at]))
     if not any(
         _places(text, found, value_line)
         for start, end in _reach(text, value_line[0])
-        for found in PRODUCTION.finditer(text, start, end)
+        for found in _namings(layout, start, end)
     ):
         return False
-    heading = next((above for above in reversed(lines[:at]) if HEADING.match(above)), "")
+    heading = next((lines[n] for n in range(at - 1, -1, -1) if HEADING.match(lines[n])), "")
     return DEVELOPMENT.search(lines[at]) is None and DEVELOPMENT.search(heading) is None
+
+
+def _namings(layout: _Layout, start: int, end: int) -> list[re.Match[str]]:
+    """The namings of production that start within ``start:end`` of the note, found once."""
+    first = bisect.bisect_left(layout.production_starts, start)
+    last = bisect.bisect_left(layout.production_starts, end)
+    return layout.production[first:last]
+
+
+class _Layout(NamedTuple):
+    """A note's lines, where each starts, its sections' headings (offset, level), and its
+    namings of production (with where each starts)."""
+
+    lines: list[str]
+    starts: list[int]
+    headings: list[tuple[int, int]]
+    production: list[re.Match[str]]
+    production_starts: list[int]
+
+
+@lru_cache(maxsize=4)
+def _layout(text: str) -> _Layout:
+    """A note's layout, worked out once for all the places of its values (a string keeps
+    its hash, so asking again costs nothing); :func:`forget_texts` drops what is kept."""
+    lines = text.split("\n")
+    starts = list(itertools.accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
+    namings = list(PRODUCTION.finditer(text))
+    return _Layout(lines, starts, _headings(text), namings, [m.start() for m in namings])
+
+
+def note_lines(text: str) -> list[str]:
+    """A note's lines, split once for all the places of its values."""
+    return _layout(text).lines
+
+
+def forget_texts() -> None:
+    """Drop the notes' layouts kept for their values' places: a long-running process (the
+    daemon) keeps no note's text past the batch that read it."""
+    _layout.cache_clear()
 
 
 def _reach(text: str, offset: int) -> list[tuple[int, int]]:
@@ -293,6 +345,21 @@ def _reach(text: str, offset: int) -> list[tuple[int, int]]:
     each section it sits in (``# Production`` over ``## Database``). A long project brief's
     other sections (a configuration example's ``change-in-production`` placeholder, a file
     tree's ``environment.prod.ts``) speak of other things."""
+    headings = _layout(text).headings
+    if not headings:
+        return [(0, len(text))]
+    ends = [start for start, _ in headings[1:]] + [len(text)]
+    spans = [(0, headings[0][0])]
+    inner = 7  # deeper than any heading: the first one above the value is its section's
+    for (start, level), end in reversed(list(zip(headings, ends, strict=True))):
+        if start <= offset and level < inner:
+            spans.append((start, end))
+            inner = level
+    return spans
+
+
+def _headings(text: str) -> list[tuple[int, int]]:
+    """The offsets and levels of a note's section headings, outside code fences."""
     headings: list[tuple[int, int]] = []  # (offset, level), outside code fences
     fence: str | None = None
     for found in re.finditer(r"(?m)^[^\n]*", text):
@@ -309,16 +376,7 @@ def _reach(text: str, offset: int) -> list[tuple[int, int]]:
                 fence = None  # a closing fence holds no info string ("```bash" opens one)
         elif fence is None and (section := SECTION.match(found.group())) is not None:
             headings.append((found.start(), len(section.group(1))))
-    if not headings:
-        return [(0, len(text))]
-    ends = [start for start, _ in headings[1:]] + [len(text)]
-    spans = [(0, headings[0][0])]
-    inner = 7  # deeper than any heading: the first one above the value is its section's
-    for (start, level), end in reversed(list(zip(headings, ends, strict=True))):
-        if start <= offset and level < inner:
-            spans.append((start, end))
-            inner = level
-    return spans
+    return headings
 
 
 def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> bool:

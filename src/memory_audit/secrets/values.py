@@ -67,6 +67,12 @@ SHELL_VARIABLE = re.compile(r"\$(?:[A-Z_][A-Z0-9_]*|[a-z_]+)")
 # ``"VITE_SUPABASE_ANON_KEY": "@supabase-anon-key"``: a stored secret's name a host's config
 # refers to (Vercel's ``@name`` references), not its value.
 SECRET_REFERENCE = re.compile(r"@[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+")
+# A secret store's name and version, as ``gcloud run deploy --set-secrets=KEY=<name>:latest``
+# maps one: ``FERN_API_KEY:latest``, ``db-password:3`` (a name with a separator), never the
+# value (``Harbor7:latest``, ``fern-kestrel:2024`` may be passwords)
+SECRET_VERSION = re.compile(
+    r"(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+):(?:latest|\d{1,3})"
+)
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
     r"|changeme|change[_-]me|redacted|scrubbed|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
@@ -214,8 +220,13 @@ ARROW_AFTER = re.compile(r"[\"'`”’]?[ \t]*(?:→|->|=>)")
 # How far back a list's heading is looked for: a list of machines or accounts.
 LIST_SECTION_WINDOW = 1500
 LIST_ITEM = re.compile(r"[ \t]*[-*+][ \t]+\S")
-# A cloud region or zone ("account: acme-prod/eu-west-1").
-REGION = re.compile(r"^[a-z]{2,}(?:-[a-z]+)+-?[0-9]{1,2}[a-z]?$")
+# A cloud region or zone ("account: acme-prod/eu-west-1", "us-central1-a"): a continent's or
+# country's code or name first, as the clouds name them; "kestrel-ec2" is a chosen key
+REGION = re.compile(
+    r"^(?:us|eu|ap|sa|ca|me|af|il|mx|cn|asia|europe|northamerica|southamerica|australia|africa)"
+    r"(?:-(?:north|south|east|west|central|northeast|northwest|southeast|southwest|gov|iso[a-z]?))+"
+    r"-?[0-9]{1,2}[a-z]?(?:-[a-z])?$"
+)
 # An issue, a pull request or a page's anchor: "owner/repo#505", "repo#setting-up".
 ISSUE_REFERENCE = re.compile(r"^[a-z][a-z0-9._-]*#[a-z0-9-]+$")
 # ``--color-amber``, ``--no-verify``: a CSS custom property or a command-line flag, a name
@@ -253,7 +264,12 @@ KIND_WORDS = ("pass", "password", "passwd", "secret", "token", "key", "apikey")
 SELF_NAMED_SPLIT = re.compile(r"[-_]")
 STAND_IN_WORDS = frozenset(
     """dev local test testing my db demo dummy fake sample example some foo bar your secure
-    new old strong super ci jwt insecure unsafe not for production use only""".split()
+    new old strong super ci e2e jwt insecure unsafe not for production use only""".split()
+)
+# What a test's value is for, in its name (``test-webhook-secret-e2e``, ``test-admin-password``)
+USE_WORDS = frozenset(
+    """webhook signing session api admin app auth client server user db database access refresh
+    encryption cookie csrf integration unit stripe""".split()
 )
 # A stand-in's first word, then digits (a closing ``!``): ``Test1234!``, ``Demo2024``.
 LEADING_STAND_INS = frozenset({"test", "demo", "dummy", "fake", "sample", "example"})
@@ -523,6 +539,14 @@ ALGORITHM_PART = re.compile(
     re.I,
 )
 ALGORITHM_SPLIT = re.compile(r"[-_/.+]")
+# An npm package's scoped name (``@node-rs/argon2`` after "Password hashing:"): lower case,
+# as npm requires, with a version after it or a word on its line naming a library
+# (``@home/pass2024`` alone after "password:" is a password)
+NPM_PACKAGE = re.compile(r"@[a-z0-9][a-z0-9._~-]*/[a-z0-9][a-z0-9._~-]*(@[\w.^~-]+)?")
+PACKAGE_WORDS = re.compile(
+    r"(?i:\b(?:hash(?:ing|es|ed)?|librar(?:y|ies)|lib|package|module|dependency|install|import"
+    r"|npm|pnpm|yarn|bun)\b)"
+)
 PATH = re.compile(
     r"^(?:~|\.{1,2})?/|^[A-Za-z]:[\\/]|^~|\.(?:pub|pem|key|crt|cer|p12|pfx|jks|kdbx|gpg|asc|age|json"
     r"|ya?ml|toml|ini|cfg|conf|env|txt|md|sh|py|js|ts"
@@ -558,6 +582,23 @@ KEY_BLOB = re.compile(r"^[A-Za-z0-9+/]{40,}")
 PUBLIC_KEY_BEGIN = re.compile(
     r"-----BEGIN (?:RSA |SSH2 |PGP |EC )?PUBLIC KEY(?: BLOCK)?-----|-----BEGIN CERTIFICATE-----"
 )
+# A code comment a few lines above a value that opens by marking the code as what not to
+# do, as security guides show it beside the right way (``// ❌ Never hardcode secrets``,
+# ``// 错误：硬编码 secret``, ``# BAD:``): its values are a counter-example's, when a comment
+# nearby marks the right way too (``// ✅ ...``, ``// 正确：...``, ``# GOOD``). A warning
+# over a real file's values (``# DO NOT COMMIT``, ``# never share``) marks no right way.
+COUNTER_EXAMPLE = re.compile(
+    r"[ \t]*(?://+|#+|--|/\*+|<!--)[ \t]*(?i:❌|🚫|✗|✘|bad\b|wrong\b|incorrect\b"
+    r"|don'?t do this|do not do this|never hard-?code|anti-?pattern|错误|錯誤|反例|悪い例|잘못)"
+)
+RIGHT_WAY = re.compile(
+    r"[ \t]*(?://+|#+|--|/\*+|<!--)[ \t]*(?i:✅|✔|✓|good\b|correct\b|right\b|better\b"
+    r"|do this|正确|正確|正例|良い例|올바른)"
+)
+# How many lines above a value a counter-example's comment may be, without a blank line;
+# how many lines around it the right way's
+COUNTER_EXAMPLE_LINES = 4
+RIGHT_WAY_LINES = 12
 EXAMPLE_BEFORE = re.compile(
     r"\b(?:e\.g\.|eg[.:,]|for (?:example|instance)|examples?|samples?|dummy|placeholder|fake"
     r"|something like|such as|por ejemplo|p\. ?ej\.|por exemplo|z\. ?b\.|zum beispiel|beispiel"
@@ -670,6 +711,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _opens_no_system(text, start, value)
         or SHELL_VARIABLE.fullmatch(value)
         or SECRET_REFERENCE.fullmatch(value)
+        or SECRET_VERSION.fullmatch(value)
+        or _npm_package(text, start, value)
         or _alphabet_run(value)
         or not STAND_IN_PARTS.isdisjoint(PART_SPLIT.split(value))
     )
@@ -1011,6 +1054,12 @@ NOT_SECRET_ITEM = re.compile(
     r"(?i:\b(?:id|ids|identifier|url|uri|link|e-?mail|user(?:name)?|login|account|host(?:name)?"
     r"|port|name|project))[*_\s]*[:：][*_\s]*`$"
 )
+# A credentials list's item labelled only by a field a connection names beside its password
+# (``- **Database**: `<name>```); a label that ends in one names a system whose password
+# it gives (``- **Prod DB**: `<password>```)
+FIELD_ITEM = re.compile(
+    r"(?i:[ \t]*[-*+][ \t]+[*_]*(?:database|db|schema|region|endpoint)[*_\s]*[:：][*_\s]*`$)"
+)
 
 
 def _password_section(text: str, start: int) -> bool:
@@ -1022,6 +1071,8 @@ def _password_section(text: str, start: int) -> bool:
         return False
     if NOT_SECRET_ITEM.search(text, line_start, start) is not None:
         return False  # ``- Google Sheet ID: `...```: the list's other fields are no passwords
+    if FIELD_ITEM.match(text, line_start, start) is not None:
+        return False
     # The nearest heading above, indented by three spaces at most: found with str.rfind
     # (a list of thousands of items asks it once an item).
     floor = max(0, start - LIST_SECTION_WINDOW)
@@ -1212,10 +1263,18 @@ def _self_named_camel(value: str) -> bool:
 
 
 def _kind_among_stand_ins(parts: list[str]) -> bool:
-    """A kind word among the parts, every other part a stand-in word or a number."""
+    """A kind word among the parts, every other part a stand-in word or a number; or a
+    test's value named for its use, a stand-in's first word, then words and the kind
+    (``test-webhook-secret-e2e``)."""
     kinds = [part for part in parts if part in KIND_WORDS]
     rest = [part for part in parts if part not in KIND_WORDS]
-    return bool(kinds) and all(part in STAND_IN_WORDS or part.isdigit() for part in rest)
+    if not kinds:
+        return False
+    if all(part in STAND_IN_WORDS or part.isdigit() for part in rest):
+        return True
+    return parts[0] in LEADING_STAND_INS and all(
+        part.isdigit() or part in STAND_IN_WORDS or part in USE_WORDS for part in rest
+    )
 
 
 def _repeats_login(text: str, start: int, value: str) -> bool:
@@ -1233,6 +1292,16 @@ def _repeats_login(text: str, start: int, value: str) -> bool:
         return False
     lead = text[start - size - 2] if start >= size + 2 else " "
     return not (lead.isalnum() or lead in "_-.")
+
+
+def _npm_package(text: str, start: int, value: str) -> bool:
+    """An npm package's scoped name where a value would be: with its version, or on a line
+    that names a library (``**Password hashing:** `@node-rs/argon2```)."""
+    package = NPM_PACKAGE.fullmatch(value)
+    if package is None:
+        return False
+    named = PACKAGE_WORDS.search(_line_at(text, start)[1]) is not None
+    return package.group(1) is not None or named
 
 
 def _opens_no_system(text: str, start: int, value: str) -> bool:
@@ -1295,7 +1364,7 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
     counted = COUNTED.fullmatch(value) or ISSUE_KEY.fullmatch(value)
     if counted or any(name.match(value) for name in names):
         return False
-    if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
+    if PATH.search(value) or any(s.match(value) for s in (SSH_KEY_BLOB, REGION)):
         return False
     if any(shape.match(value) for shape in (ADDRESS, URL, HOST_PATH, CHAIN_ADDRESS)):
         return False
@@ -1761,7 +1830,34 @@ def _in_context(text: str, start: int, end: int) -> bool:
         text, max(0, start - PUBLISHED_WINDOW), start
     ):
         return False
-    return not (EXAMPLE_BEFORE.search(before[-NEAR:]) or DISCLAIMER_AFTER.search(after))
+    return not (
+        EXAMPLE_BEFORE.search(before[-NEAR:])
+        or DISCLAIMER_AFTER.search(after)
+        or _counter_example(text, start)
+    )
+
+
+def _counter_example(text: str, start: int) -> bool:
+    """Whether a code comment a few lines above the value's line, with no blank line
+    between, opens by marking the code as what not to do, and one nearby marks the right
+    way (``// ❌ Never hardcode secrets`` ... ``// ✅ Use the environment``)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    above = text[max(0, line_start - WINDOW) : line_start].split("\n")[:-1]
+    for line in reversed(above[-COUNTER_EXAMPLE_LINES:]):
+        if not line.strip():
+            return False
+        if COUNTER_EXAMPLE.match(line):
+            return _right_way_near(text, line_start)
+    return False
+
+
+def _right_way_near(text: str, line_start: int) -> bool:
+    """Whether a comment within a few lines of the one starting at ``line_start`` marks the
+    right way."""
+    before = text[max(0, line_start - WINDOW) : line_start].split("\n")[:-1]
+    after = text[line_start : line_start + WINDOW].split("\n")
+    near = [*before[-RIGHT_WAY_LINES:], *after[:RIGHT_WAY_LINES]]
+    return any(RIGHT_WAY.match(line) for line in near)
 
 
 def _labelled_no_secret(before: str, value: str) -> bool:
