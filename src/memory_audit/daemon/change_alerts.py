@@ -352,8 +352,9 @@ def _with_published(
             published = _suggested(scans, values, published_in(project(), root, values))
         except Exception as exc:  # a bug there: the alerts still go out, as problems
             log.error("looking up the secrets a repository publishes failed: %s", describe(exc))
-        finally:
-            forget_texts()
+    # the batch's notes read for production (a test password's too, in scan_file) are
+    # forgotten whether or not a value could be published
+    forget_texts()
     return [
         dataclasses.replace(scan, chosen={}, chosen_lines={}, text="", published=published)
         for scan in scans

@@ -274,7 +274,7 @@ def handed_out_by(tracked: str) -> bool:
 
 def names_a_demo(text: str, line: int) -> bool:
     """Whether ``line`` (1-based) of a note names its value a demo's login."""
-    lines = text.split("\n")
+    lines = note_lines(text)
     return 0 < line <= len(lines) and DEMO.search(lines[line - 1]) is not None
 
 

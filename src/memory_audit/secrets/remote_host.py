@@ -39,7 +39,7 @@ IPV4 = re.compile(
     r"(?i:(?:(?<![a-z0-9])(?:host|hostname|pghost|server|ip|address|addr|vps|node|box|machine"
     r"|ssh|endpoint)(?![a-z])|服务器|服務器|主机|主機|地址|公网|内网|サーバー?|ホスト|서버|호스트)"
     r"[^\n]{0,40}?|@|://)"
-    r"(?<![\w.])(?<!version )(?<!kernel )(?<!build )(?<!v)"
+    r"(?<![\w.])(?<!version )(?<!kernel )(?<!build )"
     r"((?:\d{1,3}\.){3}\d{1,3})(?!\w|\.\d|/\d)"
 )
 # Development named on the value's line (``Local DB password ...``, ``dev login``): the

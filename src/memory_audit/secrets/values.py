@@ -1364,7 +1364,7 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
     counted = COUNTED.fullmatch(value) or ISSUE_KEY.fullmatch(value)
     if counted or any(name.match(value) for name in names):
         return False
-    if PATH.search(value) or any(s.match(value) for s in (SSH_KEY_BLOB, REGION)):
+    if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
         return False
     if any(shape.match(value) for shape in (ADDRESS, URL, HOST_PATH, CHAIN_ADDRESS)):
         return False
@@ -1847,16 +1847,15 @@ def _counter_example(text: str, start: int) -> bool:
         if not line.strip():
             return False
         if COUNTER_EXAMPLE.match(line):
-            return _right_way_near(text, line_start)
+            return _right_way_near(text, line_start, above)
     return False
 
 
-def _right_way_near(text: str, line_start: int) -> bool:
-    """Whether a comment within a few lines of the one starting at ``line_start`` marks the
-    right way."""
-    before = text[max(0, line_start - WINDOW) : line_start].split("\n")[:-1]
+def _right_way_near(text: str, line_start: int, above: list[str]) -> bool:
+    """Whether a comment within a few lines of the value's line (starting at ``line_start``,
+    ``above`` the lines before it) marks the right way."""
     after = text[line_start : line_start + WINDOW].split("\n")
-    near = [*before[-RIGHT_WAY_LINES:], *after[:RIGHT_WAY_LINES]]
+    near = [*above[-RIGHT_WAY_LINES:], *after[:RIGHT_WAY_LINES]]
     return any(RIGHT_WAY.match(line) for line in near)
 
 
