@@ -2847,3 +2847,27 @@ CASES["generic-assignment"][0].extend(
         ("Olivia's password: @fern/kestrel99", "@fern/kestrel99"),
     ]
 )
+# --- a credential given as its current value, after a word saying so (a spent round's miss:
+# "(secret, currently: `<value>`)")
+CASES["current-value"] = (
+    [
+        ("- Worker auth: `FERN_WORKER_KEY` (secret, currently: `kestrel-ec2`)", "kestrel-ec2"),
+        ("The webhook signing secret is currently `Qm7xKp2vLr9TnWs4`.", "Qm7xKp2vLr9TnWs4"),
+        (
+            "API token (current value: `f3a9c2d1e8b7a6f5e4d3c2b1a0f9e8d7`)",
+            "f3a9c2d1e8b7a6f5e4d3c2b1a0f9e8d7",
+        ),
+        ("Admin password changed on 2026-03-02, now `Harbor7!x`", "Harbor7!x"),
+        ('The kiosk password is currently "tern4lake"', "tern4lake"),
+    ],
+    [
+        "the API key now lives in `vault/kv2`",
+        "token now `required` for every call",
+        "The secret is currently `${FERN_WEBHOOK_SECRET}`",
+        "Secrets now use the `v2.3.1` format",
+        "Password currently: `********`",
+        "The password is currently `[REDACTED]`",
+        "API key currently `YOUR_API_KEY_1`",
+        "the token is now `Bearer` plus the id",
+    ],
+)
