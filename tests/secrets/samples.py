@@ -2859,6 +2859,11 @@ CASES["current-value"] = (
         ),
         ("Admin password changed on 2026-03-02, now `Harbor7!x`", "Harbor7!x"),
         ('The kiosk password is currently "tern4lake"', "tern4lake"),
+        (
+            "- `UPLOAD_KEY`: upload endpoints (secret, currently: waypoint-uat-2026)",
+            "waypoint-uat-2026",
+        ),
+        ("Kiosk password currently: tern4lake, until the audit", "tern4lake"),
     ],
     [
         "the API key now lives in `vault/kv2`",
@@ -2869,5 +2874,7 @@ CASES["current-value"] = (
         "The password is currently `[REDACTED]`",
         "API key currently `YOUR_API_KEY_1`",
         "the token is now `Bearer` plus the id",
+        "the secret is now 32-bytes long",
+        "API key currently: v2",
     ],
 )
