@@ -2878,3 +2878,8 @@ CASES["current-value"] = (
         "API key currently: v2",
     ],
 )
+# --- the base32 secret TOTP libraries document, in a login helper's example call
+CASES["generic-assignment"][1].append("    totp_secret='JBSWY3DPEHPK3PXP'  # optional")
+CASES["generic-assignment"][0].append(
+    ("    totp_secret='KOR6LU64SET2T7D3RUPHDUSNEXHUPRUA'", "KOR6LU64SET2T7D3RUPHDUSNEXHUPRUA")
+)

@@ -81,6 +81,8 @@ PLACEHOLDER = re.compile(
     r"|hunter2"
     # Telegram's documented bot token, "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"
     r"|ABC-(?:DEF|xxx)"
+    # the base32 secret every TOTP library's documentation uses ("Hello!" and 0xDEADBEEF)
+    r"|JBSWY3DPEHPK3PXP"
     # how to make one, or where it goes: "generate-with-openssl-rand-base64-32", "key-here"
     r"|generate[_-](?:with|using|via|an?|one|me|random|your)|[_-]here\b"
     # what goes there, described: "random-32-char-string"; a word in brackets: "[PASS]"
