@@ -2883,21 +2883,11 @@ CASES["generic-assignment"][1].append("    totp_secret='JBSWY3DPEHPK3PXP'  # opt
 CASES["generic-assignment"][0].append(
     ("    totp_secret='KOR6LU64SET2T7D3RUPHDUSNEXHUPRUA'", "KOR6LU64SET2T7D3RUPHDUSNEXHUPRUA")
 )
-# --- a PIN under its label (the thirty-third round's tuning half: a portal's admin and owner PINs)
-CASES["pin-label"] = (
+# --- a PIN in bold and backticks (the thirty-third round's tuning half: a portal's admin PINs)
+CASES["pin-code"][0].extend(
     [
         ("- **Admin PIN:** `482913` (Fern/admin)", "482913"),
-        ("- **Owner PIN:** `730514` (read-only)", "730514"),
-        ("Door PIN code: 5831", "5831"),
-        ("PIN: 70419 - the kiosk's", "70419"),
-    ],
-    [
-        "- LED pin: 17",
-        "PIN: 12",
-        "GPIO PIN: 4",
-        "The PIN: 4829 is used for the kiosk, call me",
-        "Pin: 18 (GPIO)",
-        "PIN: 2026-03-01",
-        "- **Admin PIN:** `${ADMIN_PIN}`",
-    ],
+        ("- **Owner PIN**: '730514' (read-only)", "730514"),
+    ]
 )
+CASES["pin-code"][1].extend(["- LED pin: 17", "GPIO PIN: 4", "- **Admin PIN:** `${ADMIN_PIN}`"])
