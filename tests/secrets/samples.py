@@ -2888,6 +2888,17 @@ CASES["pin-code"][0].extend(
     [
         ("- **Admin PIN:** `482913` (Fern/admin)", "482913"),
         ("- **Owner PIN**: '730514' (read-only)", "730514"),
+        # a PIN repeats digits, and four of them are a PIN: its label proves the rest
+        ("- **Admin PIN:** `121412` (Fern/admin)", "121412"),
+        ("Door PIN code: 5831", "5831"),
     ]
 )
-CASES["pin-code"][1].extend(["- LED pin: 17", "GPIO PIN: 4", "- **Admin PIN:** `${ADMIN_PIN}`"])
+CASES["pin-code"][1].extend(
+    [
+        "- LED pin: 17",
+        "GPIO PIN: 4",
+        "- **Admin PIN:** `${ADMIN_PIN}`",
+        "SIM PIN: 1111",
+        "pin: 1999",
+    ]
+)

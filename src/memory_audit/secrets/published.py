@@ -54,7 +54,7 @@ except ImportError:  # pragma: no cover - google-re2 is a dependency; a broken w
 # label, in a login pair or a table: chosen by a person, so a seed or demo login fits them as
 # well as a live one. The ``token`` and ``key`` kinds are shaped like generated keys.
 CHOSEN_KINDS = frozenset(
-    {"mixed", "strong", "symbol", "credential", "known", "any", "digits", "section"}
+    {"mixed", "strong", "symbol", "credential", "known", "any", "digits", "pin", "section"}
 )
 # Shorter values occur in unrelated files by chance ("admin1"), as for repeats.
 MIN_LENGTH = 6

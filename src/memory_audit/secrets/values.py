@@ -286,6 +286,7 @@ MIN_DISTINCT = 5
 # (``known``), or its place proves a password of digits only, a test account's ``1111``.
 UNMEASURED = ("known", "digits")
 MIN_DIGITS = 4
+MAX_PIN_DIGITS = 8
 # Eight digits with five distinct ones, one of them three times, have 2.4 bits each.
 DIGITS_ENTROPY = 2.0
 # A password set under its own key (``storePassword=``, ``DB_PASS:``) mixing letters and
@@ -851,8 +852,8 @@ def _least_distinct(rule: Rule, text: str, start: int, end: int) -> int:
     password (``sshpass -p``; a short value in backticks after a password word and ``:``)."""
     if rule.value == "any":
         return MIN_DISTINCT_ANY
-    if rule.value == "section":
-        return MIN_DISTINCT_LABELLED  # a PIN or a short password, as its heading says
+    if rule.value in ("section", "pin"):
+        return MIN_DISTINCT_LABELLED  # a PIN or a short password, as its heading or label says
     if _labelled_digits(rule, text, start, end):
         return MIN_DISTINCT_LABELLED
     if _keyed_digits(rule, text, start, end):
@@ -1661,6 +1662,12 @@ def _digits(value: str, has: _Features) -> bool:
     return value.isdigit() and len(value) >= MIN_DIGITS
 
 
+def _pin(value: str, has: _Features) -> bool:
+    """Four to eight digits, not a year (``pin: 2024`` pins a version or a date)."""
+    year = len(value) == MIN_DIGITS and value[:2] in ("19", "20")
+    return value.isdigit() and MIN_DIGITS <= len(value) <= MAX_PIN_DIGITS and not year
+
+
 def _letters(value: str, has: _Features) -> bool:
     """Lower case letters a generator drew (an app password, in groups of four or not), not
     words: words run together have vowels (``y`` among them) in three letters of ten or more
@@ -1685,6 +1692,7 @@ SHAPES: dict[str, Callable[[str, _Features], bool]] = {
     "any": _any,
     "key": _key,
     "digits": _digits,
+    "pin": _pin,
     "letters": _letters,
 }
 
