@@ -2902,3 +2902,14 @@ CASES["pin-code"][1].extend(
         "pin: 1999",
     ]
 )
+# --- a vendor's prefix and the kind's name in capitals where the token goes (the thirty-third
+# round's tuning half)
+CASES["url-password"][1].extend(
+    [
+        "git push https://fernuser:ghp_TOKEN@github.com/fernuser/blog.git main",
+        "git clone https://fernuser:ghp_LONG_TOKEN@github.com/fernuser/blog.git",
+    ]
+)
+CASES["url-password"][0].append(
+    ("git push https://fernuser:Fern2024_SECRET@github.com/fernuser/blog.git", "Fern2024_SECRET")
+)

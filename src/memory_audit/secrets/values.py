@@ -138,8 +138,13 @@ PASTE_HERE = re.compile(
     r"\b(?:paste|wklej|pega|cole|collez|incolla)\b|\b(?:here|tutaj|aqu[ií]|hier|ici|qui)\b"
     r"|einf(?:ü|ue)gen"
 )
-# A vendor's prefix and x's where the token would be: "ghp_xxx", "sk-proj-XXX".
-VENDOR_PLACEHOLDER = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}[_-](?:x{3,}|X{3,})$")
+# A vendor's prefix and x's where the token would be: "ghp_xxx", "sk-proj-XXX"; or the
+# kind's name in capitals: "ghp_TOKEN", "sk_live_KEY", "ghp_LONG_TOKEN".
+VENDOR_PLACEHOLDER = re.compile(
+    r"^[A-Za-z][A-Za-z0-9_-]{0,15}[_-](?:x{3,}|X{3,})$"
+    r"|^[a-z][a-z0-9]{0,7}(?:[_-][a-z0-9]{1,8})?[_-]"
+    r"(?:[A-Z]+_)?(?:TOKEN|KEY|SECRET|PAT|PASSWORD|VALUE)(?:_[A-Z]+)?$"
+)
 # A member of a module or a constant in code: ``COLORS.ink``, ``theme.palette.primary``.
 DOTTED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*$")
 # (``session?.access_token``: code's optional chaining, where the value comes from)
