@@ -2913,3 +2913,15 @@ CASES["url-password"][1].extend(
 CASES["url-password"][0].append(
     ("git push https://fernuser:Fern2024_SECRET@github.com/fernuser/blog.git", "Fern2024_SECRET")
 )
+# --- a coverage badge's token, made to be pasted into a README, and a hex value's placeholder
+# named where its digits go (the thirty-third round's tuning half)
+CASES["url-query-credential"][1].append(
+    "[![codecov](https://codecov.io/gh/fernuser/fern-ansi/branch/master/graph/badge.svg"
+    "?token=6QkRfWBs7Z)](https://codecov.io/gh/fernuser/fern-ansi)"
+)
+CASES["url-query-credential"][0].append(
+    ('curl "https://api.fernhost.io/v1/upload?token=6QkRfWBs7Z9xLm"', "6QkRfWBs7Z9xLm")
+)
+CASES["generic-assignment"][1].extend(
+    ['    "token": "0xTokenContractAddress"', '  "token": "0xRecipientWalletAddress",']
+)

@@ -401,6 +401,15 @@ CHAT_WEBHOOK_KEY = re.compile(
     r"(?:[^\s&]*(?:&amp;|&))*key=\Z"
 )
 CHAT_WEBHOOK_REACH = 200  # characters before the key: the URL's space name and query
+# A coverage badge's image URL (``codecov.io/gh/<owner>/<repo>/graph/badge.svg?token=``):
+# Codecov makes that token to be pasted into a README; it shows a graph and opens nothing.
+COVERAGE_BADGE = re.compile(
+    r"(?<![\w.-])(?:https?://)?(?i:codecov\.io)/[^\s?]*(?i:badge\.svg|/graphs?/[^\s?]*)"
+    r"\?(?:[^\s&]*(?:&amp;|&))*token=\Z"
+)
+# A placeholder for an address or a hash in hexadecimal, named where its digits go:
+# ``0xTokenContractAddress``, ``0xRecipientAddress``
+HEX_NAMED = re.compile(r"^0x(?:[A-Z][a-z]+){2,}$")
 # A JWT whose payload (base64url JSON) gives a role that is public by design: Supabase's
 # anon key (role "anon") is in every client of the project; its service_role key is not.
 JWT_PAYLOAD = re.compile(r"^eyJ[A-Za-z0-9_-]+\.(eyJ[A-Za-z0-9_-]+)\.[A-Za-z0-9_-]")
@@ -700,11 +709,12 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (WORDS_ONLY.fullmatch(value) and PASTE_HERE.search(value))
     )
     # a key public by design, whatever rule found it: a publishable key, an anon JWT, a
-    # Firebase web app's key, a Chat webhook's shared key
+    # Firebase web app's key, a Chat webhook's shared key, a coverage badge's token
     public = (
         _public_by_design(value)
         or _firebase_web_key(text, start, value)
         or _chat_webhook_key(text, start, value)
+        or COVERAGE_BADGE.search(text, max(0, start - CHAT_WEBHOOK_REACH), start) is not None
     )
     # a format written out, ``https://USER:TOKEN@host``: the password before the host
     words = {value.lower(), _userinfo_password(text, start, value).lower()}
@@ -720,6 +730,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or SHELL_VARIABLE.fullmatch(value)
         or SECRET_REFERENCE.fullmatch(value)
         or SECRET_VERSION.fullmatch(value)
+        or HEX_NAMED.fullmatch(value)
         or _npm_package(text, start, value)
         or _alphabet_run(value)
         or not STAND_IN_PARTS.isdisjoint(PART_SPLIT.split(value))
