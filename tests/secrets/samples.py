@@ -2925,3 +2925,40 @@ CASES["url-query-credential"][0].append(
 CASES["generic-assignment"][1].extend(
     ['    "token": "0xTokenContractAddress"', '  "token": "0xRecipientWalletAddress",']
 )
+# --- a homelab's notes (the thirty-third round's tuning half): a service's login as its list
+# item, a key after a note in brackets, and a person's password whose halves repeat
+CASES["service-login-pair"] = (
+    [
+        ("- Nextcloud admin: fern / Hq!533!Hq! (10+ char policy)", "Hq!533!Hq!"),
+        ("- qBittorrent: fern / Hq!533!Hq", "Hq!533!Hq"),
+    ],
+    [
+        "- Stack: React / Node.js@18",
+        "- Frontend: Vue / Vite@5.0",
+        "- Branch: main / release-2.1!",
+        "- Ratio: web / mobile",
+        "- Mylar3: fern / fern (default from container)",
+    ],
+)
+CASES["key-noted"] = (
+    [
+        (
+            "- NZB key (external): `4e1c9b7a2d5f8e0c3a6b9d2f5e8a1c4b` (changed after a restart)",
+            "4e1c9b7a2d5f8e0c3a6b9d2f5e8a1c4b",
+        ),
+        ("**Access key (prod):** `Zq8Wm3Kx7Lp2Vn5Rt9Bc4Hd`", "Zq8Wm3Kx7Lp2Vn5Rt9Bc4Hd"),
+    ],
+    [
+        "- Idempotency key (per request): `f47ac10b-58cc-4372-a567-0e02b2c3d479`",
+        "- Cache key (per user): `user_profile_settings_v2`",
+        "- SAB key (prod): `${FERN_SAB_KEY}`",
+    ],
+)
+CASES["backticked-pair"][0].append(("- qBittorrent: `fern` / `Hq!533!Hq`", "Hq!533!Hq"))
+CASES["table-password"][0].append(
+    (
+        "| Service | User | Password / Key | Notes |\n|---|---|---|---|\n"
+        "| Nextcloud | fern | Hq!533!Hq! | Auth may be broken |",
+        "Hq!533!Hq!",
+    )
+)

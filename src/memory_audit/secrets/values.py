@@ -298,6 +298,10 @@ DIGITS_ENTROPY = 2.0
 # digits: a person's, judged as the password rules judge one. An eight-character value
 # reaches the key rules' 3.0 only with every character distinct (one repeat: 2.75).
 PASSWORD_KEY_ENTROPY = 2.5
+# The kinds of a person's password, and how long one with a letter, a digit and a symbol
+# must be for its distinct characters alone to judge it
+PASSWORD_KINDS = frozenset({"mixed", "strong", "symbol", "credential"})
+PATTERNED_LENGTH = 8
 # The parts of a name: a branch's, a file's (``NOS_v6.0_develop``, ``release/2026-q3``).
 NAME_PARTS = re.compile(r"[_/-]")
 # a file name and its query, a cache-busting version (``store.js?v=6``): a path, no value
@@ -1006,7 +1010,17 @@ def _least_entropy(rule: Rule, text: str, start: int, end: int) -> float:
         return min(rule.entropy or 0.0, PASSWORD_KEY_ENTROPY)
     if rule.value == "mixed" and EMAIL_LOGIN_BEFORE.search(text, max(0, start - 80), start):
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
+    if rule.value in PASSWORD_KINDS and _patterned_password(value):
+        return min(rule.entropy or 0.0, DIGITS_ENTROPY)
     return rule.entropy or 0.0
+
+
+def _patterned_password(value: str) -> bool:
+    """Eight characters or more with a letter, a digit and a symbol (``Ab!123!Ab``): a
+    person's password, whose halves and initials repeat, so its entropy says little; its
+    distinct characters (``MIN_DISTINCT``) judge it."""
+    has = _Features(value)
+    return len(value) >= PATTERNED_LENGTH and has.letter and has.digit and has.symbol
 
 
 def _password_keyed(text: str, start: int, value: str) -> bool:
