@@ -2938,6 +2938,8 @@ CASES["service-login-pair"] = (
         "- Branch: main / release-2.1!",
         "- Ratio: web / mobile",
         "- Mylar3: fern / fern (default from container)",
+        "  - codec: video/webm;codecs=vp9,opus (Chrome, Firefox)",
+        "  - uses: actions/checkout@b4ffde65f46336ab88eb53be808477a3936bae11",
     ],
 )
 CASES["key-noted"] = (
