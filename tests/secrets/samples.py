@@ -2864,6 +2864,11 @@ CASES["current-value"] = (
             "waypoint-uat-2026",
         ),
         ("Kiosk password currently: tern4lake, until the audit", "tern4lake"),
+        (
+            "- **Gateway :** Token d'authentification défini sur `Orbit-kestrel-harbor-48213`.",
+            "Orbit-kestrel-harbor-48213",
+        ),
+        ("Gateway token set to `orbit-kestrel-harbor-48213`", "orbit-kestrel-harbor-48213"),
     ],
     [
         "the API key now lives in `vault/kv2`",
@@ -2876,6 +2881,10 @@ CASES["current-value"] = (
         "the token is now `Bearer` plus the id",
         "the secret is now 32-bytes long",
         "API key currently: v2",
+        "token expiry set to `3600s`",
+        "API key header set to `X-Api-Key`",
+        "JWT secret set to `process.env.JWT_SECRET`",
+        "token lifetime set to `expires_in_3600`",
     ],
 )
 # --- the base32 secret TOTP libraries document, in a login helper's example call
