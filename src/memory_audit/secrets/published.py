@@ -175,9 +175,11 @@ def _claude_code_folder(tree: Path, repo: Path) -> str | None:
 
 
 MARKDOWN = ".md"
-# Configuration and data files: what a deployment reads, not what a project documents.
+# Configuration and data files: what a deployment reads, not what a project documents; a
+# systemd or Podman unit (a quadlet's ``.container``) runs the deployed service itself.
 CONFIG_SUFFIXES = frozenset(
     {".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".env", ".xml"}
+    | {".service", ".container", ".pod", ".kube", ".volume", ".network"}
 )
 CONFIG_NAMES = frozenset({".env", ".npmrc", ".netrc", ".pgpass", ".pypirc", "credentials"})
 # Names and folders of files that publish defaults on purpose, whatever their format: a
