@@ -2973,3 +2973,33 @@ CASES["table-password"][0].append(
         "Hq!533!Hq!",
     )
 )
+# --- keys listed under an "API Keys" heading, drawn in one case (the thirty-third round's
+# held-out verdicts, not blind after them): a market data API's 16 capitals and digits, 40
+# lower case letters and digits
+CASES["section-list-key"] = (
+    [
+        ("## API Keys\n\n- **Fernquote**：`X7K2M9P4Q8R3T6W1`", "X7K2M9P4Q8R3T6W1"),
+        (
+            "## API Keys\n- **Fernhub**: `c7k2m9p4q8r3t6w1a5b8d2e4f6g9h1j3k5l7n9p2`",
+            "c7k2m9p4q8r3t6w1a5b8d2e4f6g9h1j3k5l7n9p2",
+        ),
+    ],
+    [
+        "## API Keys\n- **Endpoint**：`https://api.fernhost.io/v2/quotes`",
+        "## API Keys\n- **Env var**：`FERN_QUOTE_API_KEY`",
+        "## Build IDs\n- **Release**：`X7K2M9P4Q8R3T6W1`",
+        "## Tokens\n- **Budget**：`128000`",
+    ],
+)
+CASES["table-key"][0].append(
+    (
+        "| 服务 | Key |\n|------|-----|\n| Fernquote | `X7K2M9P4Q8R3T6W1` |",
+        "X7K2M9P4Q8R3T6W1",
+    )
+)
+CASES["generic-assignment"][0].append(
+    (
+        "- Fernshare 授权码：Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2Qu4Iv9Ko3Px6Mb1Tc8Ry5Sw0Ud3Eh",
+        "Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2Qu4Iv9Ko3Px6Mb1Tc8Ry5Sw0Ud3Eh",
+    )
+)

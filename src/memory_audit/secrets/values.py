@@ -521,6 +521,7 @@ PART_SPLIT = re.compile(r"[-_:/.,]")
 # An SSH key's fingerprint as ``ssh-keygen -l`` prints it: names a key, is none
 FINGERPRINT = re.compile(r"(?:SHA256|SHA1|MD5):[A-Za-z0-9+/=:]{16,}")
 MIN_DRAWN = 32
+MIN_DRAWN_UPPER = 16
 # A key made of hex digits or a UUID, as printers, backup servers and many APIs issue them.
 RANDOM_KEY = re.compile(
     r"^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}"
@@ -805,6 +806,21 @@ def _drawn_lower(value: str) -> bool:
     )
 
 
+def _drawn_upper(value: str) -> bool:
+    """16 upper case letters and digits or more, four of each at least (a market data API's
+    ``<16>``): a generated key in capitals, which the ``key`` shape (both cases) does not
+    take."""
+    digits = sum(c.isdigit() for c in value)
+    return (
+        len(value) >= MIN_DRAWN_UPPER
+        and value.isascii()
+        and value.isalnum()
+        and value == value.upper()
+        and digits >= 4
+        and len(value) - digits >= 4
+    )
+
+
 def _alphabet_run(value: str) -> bool:
     """Lower case letters only (in groups, ``abcd efgh ijkl mnop``) with four letters of the
     alphabet in a row: a doc's stand-in for an app password. A random one holds such a
@@ -1069,7 +1085,7 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
     if kind == "token-section":  # a fenced value under "## Tokens": its heading checked first
         if NOT_KEY_PREFIX.match(value) or PUBLIC_LOWER.fullmatch(value):
             return False  # a digest, a client's id, an address: named, no key
-        if SECTION_KEY.fullmatch(value) or _drawn_lower(value):
+        if SECTION_KEY.fullmatch(value) or _drawn_lower(value) or _drawn_upper(value):
             return True  # under a token's heading, hex of any generated length (112 digits)
         kind = "key"
     if kind == "credential":  # "ops / <value>" in a credentials cell, or an id alone
@@ -1683,7 +1699,9 @@ def _any(value: str, has: _Features) -> bool:
 
 def _key(value: str, has: _Features) -> bool:
     mixed = len(value) >= 16 and has.digit and has.cases and not WORDS_IDENTIFIER.fullmatch(value)
-    return bool(RANDOM_KEY.match(value)) or mixed
+    # a generated key in one case: 32 lower case letters and digits, or 16 in capitals
+    drawn = _drawn_lower(value) or _drawn_upper(value)
+    return bool(RANDOM_KEY.match(value)) or mixed or drawn
 
 
 # value kind -> whether a value has its shape (built once: a table of lambdas a hit cost
