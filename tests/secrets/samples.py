@@ -2978,7 +2978,7 @@ CASES["table-password"][0].append(
 # lower case letters and digits
 CASES["section-list-key"] = (
     [
-        ("## API Keys\n\n- **Fernquote**：`X7K2M9P4Q8R3T6W1`", "X7K2M9P4Q8R3T6W1"),
+        ("## API Keys\n\n- **Fernquote**：`X7K2M9PQ4RSTWLNB`", "X7K2M9PQ4RSTWLNB"),
         (
             "## API Keys\n- **Fernhub**: `c7k2m9p4q8r3t6w1a5b8d2e4f6g9h1j3k5l7n9p2`",
             "c7k2m9p4q8r3t6w1a5b8d2e4f6g9h1j3k5l7n9p2",

@@ -807,16 +807,17 @@ def _drawn_lower(value: str) -> bool:
 
 
 def _drawn_upper(value: str) -> bool:
-    """16 upper case letters and digits or more, four of each at least (a market data API's
-    ``<16>``): a generated key in capitals, which the ``key`` shape (both cases) does not
-    take."""
+    """16 upper case letters and digits or more, two digits and four letters at least (a
+    market data API's ``<16>`` holds as few digits as a draw from 36 characters often
+    does): a generated key in capitals, which the ``key`` shape (both cases) does not take;
+    a constant's words (``HTTP2_SERVER_PUSH``) are joined by underscores."""
     digits = sum(c.isdigit() for c in value)
     return (
         len(value) >= MIN_DRAWN_UPPER
         and value.isascii()
         and value.isalnum()
         and value == value.upper()
-        and digits >= 4
+        and digits >= 2
         and len(value) - digits >= 4
     )
 
