@@ -3003,3 +3003,7 @@ CASES["generic-assignment"][0].append(
         "Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2Qu4Iv9Ko3Px6Mb1Tc8Ry5Sw0Ud3Eh",
     )
 )
+# --- a list of sites after a login word is no pair (the thirty-third round's held-out verdicts)
+CASES["login-pair"][1].append(
+    "- Sessions stay logged in to Google/Notion/2fernmarket for the scraper"
+)
