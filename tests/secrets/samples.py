@@ -3005,5 +3005,5 @@ CASES["generic-assignment"][0].append(
 )
 # --- a list of sites after a login word is no pair (the thirty-third round's held-out verdicts)
 CASES["login-pair"][1].append(
-    "- Sessions stay logged in to Google/Notion/2fernmarket for the scraper"
+    "- Sessions persistées : login Google/Notion/2fernmarket restent connectés"
 )
