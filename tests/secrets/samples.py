@@ -3007,3 +3007,15 @@ CASES["generic-assignment"][0].append(
 CASES["login-pair"][1].append(
     "- Sessions persistées : login Google/Notion/2fernmarket restent connectés"
 )
+# --- the thirty-third round's second held-out batch (not blind after its verdicts): a config's
+# dated backup named in an incident's table, a key's fate where its value would be, a reply
+# marked as an example in Chinese, and a Lark app's secret under its PascalCase label
+CASES["table-row-key"][1].append(
+    "| Secret | Location | Status |\n|---|---|---|\n"
+    "| Fern Bot Token | `.fernbot/fernbot.json.backup-20260125` | Not in use |"
+)
+CASES["generic-assignment"][1].append("- Fern API Key: Auto-revoked by the scanner ✅")
+CASES["url-query-credential"][1].append("示例：http://192.168.0.105:18789/?token=aB3xK7mQ")
+CASES["generic-assignment"][0].append(
+    ("- AppSecret: `Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja`", "Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja")
+)

@@ -181,7 +181,16 @@ CONFIG_SUFFIXES = frozenset(
     {".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".env", ".xml"}
     | {".service", ".container", ".pod", ".kube", ".volume", ".network"}
 )
-CONFIG_NAMES = frozenset({".env", ".npmrc", ".netrc", ".pgpass", ".pypirc", "credentials"})
+CONFIG_NAMES = frozenset(
+    {".env", ".npmrc", ".netrc", ".pgpass", ".pypirc", "credentials"}
+    # a shell's start-up files export what the user's sessions use
+    | {".profile", ".bashrc", ".bash_profile", ".zshrc", ".zprofile", ".zshenv", ".envrc"}
+)
+# Lists of paths git or an image builder leaves out: a value there is a path's part
+IGNORE_LISTS = frozenset({".gitignore", ".dockerignore", ".npmignore", ".gcloudignore"})
+# A configuration's backup ("openclaw.json.bak", "app.yaml.bak.1") is the configuration:
+# what it held leaked
+BACKUP_SUFFIX = re.compile(r"(?:\.(?:bak|backup|old|orig)|~|\.\d+)+$")
 # Names and folders of files that publish defaults on purpose, whatever their format: a
 # word of the path (split at anything not a letter or digit) that starts with one of these
 # (``seeders``, ``testdata``, ``unittests``, ``docker-compose``), or is one of the short ones
@@ -437,6 +446,9 @@ def _publishes(path: str) -> bool:
         return False
     if name.endswith(MARKDOWN) and AGENT_FOLDERS.intersection(parts):
         return False  # a skill, an agent's or a command's definition
+    if name in IGNORE_LISTS:
+        return False
+    name = BACKUP_SUFFIX.sub("", name)
     suffix = os.path.splitext(name)[1]
     config = suffix in CONFIG_SUFFIXES or name in CONFIG_NAMES or name.startswith(".env")
     return not config or PUBLISHING_WORDS.search(lowered) is not None

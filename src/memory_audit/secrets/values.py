@@ -414,6 +414,11 @@ COVERAGE_BADGE = re.compile(
 # A placeholder for an address or a hash in hexadecimal, named where its digits go:
 # ``0xTokenContractAddress``, ``0xRecipientAddress``
 HEX_NAMED = re.compile(r"^0x(?:[A-Z][a-z]+){2,}$")
+# What became of a key, said where its value would be: "OpenAI API Key: Auto-revoked"
+STATUS_WORD = re.compile(
+    r"(?i:(?:auto|already|now|since|was|been)[-_ ]?)?"
+    r"(?i:revoked|rotated|expired|disabled|deleted|removed|invalidated|deactivated)"
+)
 # A JWT whose payload (base64url JSON) gives a role that is public by design: Supabase's
 # anon key (role "anon") is in every client of the project; its service_role key is not.
 JWT_PAYLOAD = re.compile(r"^eyJ[A-Za-z0-9_-]+\.(eyJ[A-Za-z0-9_-]+)\.[A-Za-z0-9_-]")
@@ -575,7 +580,9 @@ PATH = re.compile(
     # a file named where a value would be ("login screenshot: screenshot-login.png")
     r"|png|jpe?g|gif|svg|webp|ico|bmp|tiff?|pdf|docx?|xlsx?|pptx?|csv|html?|css|xml|zip|tar"
     r"|gz|tgz|7z|rar|mp[34]|mov|wav|log|lock|sql|db|sqlite|bak|php|rb|go|rs|java|kt|swift"
-    r"|cpp|vue|jsx|tsx|mjs|cjs|ps1|bat|exe|dll|so|apk|ipa|dmg|iso)$",
+    r"|cpp|vue|jsx|tsx|mjs|cjs|ps1|bat|exe|dll|so|apk|ipa|dmg|iso)$"
+    # a configuration's backup, dated or not: "fernbot.json.backup-20260125", "app.env.old"
+    r"|\.(?:json|ya?ml|toml|ini|conf|env)\.(?:bak|backup|old|orig|proposed)\w*(?:[-_.]\d+)?$",
     re.I,
 )
 # An address where a password would be: ``deploy@10.0.0.5``, ``faust@host.example.org``
@@ -624,7 +631,8 @@ RIGHT_WAY_LINES = 12
 EXAMPLE_BEFORE = re.compile(
     r"\b(?:e\.g\.|eg[.:,]|for (?:example|instance)|examples?|samples?|dummy|placeholder|fake"
     r"|something like|such as|por ejemplo|p\. ?ej\.|por exemplo|z\. ?b\.|zum beispiel|beispiel"
-    r"|par exemple|ex\. ?:)|例如|比如|例えば|예를 들어|예시",
+    r"|par exemple|ex\. ?:|suppose|assuming)"
+    r"|例如|比如|示例|范例|範例|假设|假設|假如|例えば|예를 들어|예시",
     re.I,
 )
 DISCLAIMER_AFTER = re.compile(
@@ -736,6 +744,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or SECRET_REFERENCE.fullmatch(value)
         or SECRET_VERSION.fullmatch(value)
         or HEX_NAMED.fullmatch(value)
+        or STATUS_WORD.fullmatch(value)
         or _npm_package(text, start, value)
         or _alphabet_run(value)
         or not STAND_IN_PARTS.isdisjoint(PART_SPLIT.split(value))
