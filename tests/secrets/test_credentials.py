@@ -413,3 +413,17 @@ def test_a_credentials_lists_database_item_names_the_database_not_a_password() -
     assert found(prod) == [("section-list-password", "Tq7wLm2v")]
     staging = "### Credentials\n- **Staging database**: `Rz8pQn4k`\n"
     assert found(staging) == [("section-list-password", "Rz8pQn4k")]
+
+
+def test_a_list_of_keys_is_read_in_a_file_that_also_lists_passwords() -> None:
+    # the password list's rule matches a key's item too: under the keys' heading it takes no
+    # text, so the keys' rule reads it
+    key = "X7K2M9PQ4RSTWLNB"
+    text = (
+        "### Passwords by machine\n- **Laptop:** `Hq7!harbor23`\n\n"
+        f"## API Keys\n- **Fernquote**：`{key}`\n"
+    )
+    assert found(text) == [
+        ("section-list-password", "Hq7!harbor23"),
+        ("section-list-key", key),
+    ]
