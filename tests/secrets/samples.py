@@ -3019,3 +3019,11 @@ CASES["url-query-credential"][1].append("示例：http://192.168.0.105:18789/?to
 CASES["generic-assignment"][0].append(
     ("- AppSecret: `Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja`", "Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja")
 )
+# --- a token's details listed under its heading are no token (round 27's spent trees)
+CASES["section-list-key"][1].extend(
+    [
+        "## Token Details\n- **Created**: September 24, 2025\n"
+        "- **Issuer**: `9a02c3e81f4b7d6a5c0e2f9b8d7a6c54`",
+        "## API Keys\n- **Key ID**: `4e1c9b7a2d5f8e0c3a6b9d2f5e8a1c4b`",
+    ]
+)

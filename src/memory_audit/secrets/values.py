@@ -711,7 +711,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     known = rule.value in UNMEASURED  # a vendor's default, a test account's number
     # a list's value under another heading: asked first, as a long list asks it once an item
     outside = (rule.value == "section" and not _password_section(text, start)) or (
-        rule.value == "token-section" and not _token_section(text, start)
+        rule.value == "token-section"
+        and (not _token_section(text, start) or _token_field(text, start))
     )
     if outside or (not known and len(set(value)) < _least_distinct(rule, text, start, end)):
         return False
@@ -1119,6 +1120,12 @@ NOT_SECRET_ITEM = re.compile(
 FIELD_ITEM = re.compile(
     r"(?i:[ \t]*[-*+][ \t]+[*_]*(?:database|db|schema|region|endpoint)[*_\s]*[:：][*_\s]*`$)"
 )
+# A token's details listed under its heading (``## Token Details`` then ``- **Issuer**:
+# `<hex>```): what the token is, not the token
+TOKEN_FIELD_ITEM = re.compile(
+    r"(?i:\b(?:issuer|iss|created|expir\w*|scopes?|type|fingerprint|version|owner|algorithm"
+    r"|alg|kid|key[ _-]?id))[*_\s]*[:：][*_\s]*`$"
+)
 
 
 def _password_section(text: str, start: int) -> bool:
@@ -1142,6 +1149,16 @@ def _password_section(text: str, start: int) -> bool:
         at = -1  # the text opens with the heading
     end = text.find("\n", at + 1)
     return PASSWORD_SECTION.search(text, at + 1, end if end >= 0 else len(text)) is not None
+
+
+def _token_field(text: str, start: int) -> bool:
+    """Whether the value's list item is labelled by a field beside a token, not the token
+    (``- **Issuer**: `...```, ``- Token ID: `...```, ``- **User**: `...```)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return any(
+        pattern.search(text, line_start, start) is not None
+        for pattern in (TOKEN_FIELD_ITEM, NOT_SECRET_ITEM)
+    ) or (FIELD_ITEM.match(text, line_start, start) is not None)
 
 
 def _token_section(text: str, start: int) -> bool:
