@@ -3022,7 +3022,7 @@ CASES["generic-assignment"][0].append(
 # --- a token's details listed under its heading are no token (round 27's spent trees)
 CASES["section-list-key"][1].extend(
     [
-        "## Token Details\n- **Created**: September 24, 2025\n"
+        "## Access Tokens\n- **Created**: September 24, 2025\n"
         "- **Issuer**: `9a02c3e81f4b7d6a5c0e2f9b8d7a6c54`",
         "## API Keys\n- **Key ID**: `4e1c9b7a2d5f8e0c3a6b9d2f5e8a1c4b`",
     ]
