@@ -2993,8 +2993,8 @@ CASES["section-list-key"] = (
 )
 CASES["table-key"][0].append(
     (
-        "| 服务 | Key |\n|------|-----|\n| Fernquote | `X7K2M9P4Q8R3T6W1` |",
-        "X7K2M9P4Q8R3T6W1",
+        "| 服务 | Key |\n|------|-----|\n| Fernhub | `c7k2m9p4q8r3t6w1a5b8d2e4f6g9h1j3k5l7n9p2` |",
+        "c7k2m9p4q8r3t6w1a5b8d2e4f6g9h1j3k5l7n9p2",
     )
 )
 CASES["generic-assignment"][0].append(
@@ -3026,4 +3026,31 @@ CASES["section-list-key"][1].extend(
         "- **Issuer**: `9a02c3e81f4b7d6a5c0e2f9b8d7a6c54`",
         "## API Keys\n- **Key ID**: `4e1c9b7a2d5f8e0c3a6b9d2f5e8a1c4b`",
     ]
+)
+# --- the second reader's pass: forms the new rules must keep or leave alone
+CASES["login-pair"][0].extend(
+    [("测试账号admin/Kq7#mz2Lp9", "Kq7#mz2Lp9"), ("login=ops/Kq7#mz2Lp9", "Kq7#mz2Lp9")]
+)
+CASES["password-phrase"][0].append(
+    ("Assuming the VPN is up, ssh password: Kq7#mz2Lp9", "Kq7#mz2Lp9")
+)
+CASES["current-value"][1].extend(
+    [
+        "Secret manager currently: aws-sm-v2",
+        "tokens currently: gpt-4o-mini",
+        'Token usage now "12.5k/200k"',
+        'secret rotation set to "every-90d"',
+        "API key header is now `X-Api-Key2`",
+    ]
+)
+CASES["service-login-pair"][1].append("- Step over: F10 / Ctrl+F10")
+CASES["key-noted"][1].extend(
+    [
+        "- GPG key (signing): `3AA5C34371567BD2AA5C3437`",
+        "- S3 key (object): `invoices_2026_03_AcmeCorpQ1`",
+    ]
+)
+CASES["key-label"][1].append('- key: "bc1qw8k3r5t7y9u2i4o6p8a1s3d5f7g9h2j4k6l8m0"')
+CASES["section-list-key"][1].append(
+    "## Secrets rotation\n- Commit: `4e1c9b7a2d5f8e0c3a6b9d2f5e8a1c4b9d2f5e8a`"
 )

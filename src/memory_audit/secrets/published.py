@@ -186,11 +186,12 @@ CONFIG_NAMES = frozenset(
     # a shell's start-up files export what the user's sessions use
     | {".profile", ".bashrc", ".bash_profile", ".zshrc", ".zprofile", ".zshenv", ".envrc"}
 )
-# Lists of paths git or an image builder leaves out: a value there is a path's part
+# Lists of paths git or an image builder leaves out: a value there is part of a path, so
+# such a file does not make the value a published one (it stays what the note says)
 IGNORE_LISTS = frozenset({".gitignore", ".dockerignore", ".npmignore", ".gcloudignore"})
 # A configuration's backup ("openclaw.json.bak", "app.yaml.bak.1") is the configuration:
 # what it held leaked
-BACKUP_SUFFIX = re.compile(r"(?:\.(?:bak|backup|old|orig)|~|\.\d+)+$")
+BACKUP_SUFFIX = re.compile(r"(?:(?:\.(?:bak|backup|old|orig)|~)(?:\.\d+)?)+$")
 # Names and folders of files that publish defaults on purpose, whatever their format: a
 # word of the path (split at anything not a letter or digit) that starts with one of these
 # (``seeders``, ``testdata``, ``unittests``, ``docker-compose``), or is one of the short ones

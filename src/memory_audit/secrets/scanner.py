@@ -241,7 +241,9 @@ class Scanner:
                 if hit is not None:
                     hits.append(hit)
                 elif first is None and self.rules[index].value in SECTION_KINDS:
-                    continue  # a list's item under another heading: the next rule may read it
+                    # a list's item it rejects (under another kind's heading, or a field, a
+                    # placeholder): the next rule may read it
+                    continue
                 reach = _claimed_end(match)
         return hits
 

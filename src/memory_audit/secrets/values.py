@@ -414,6 +414,15 @@ COVERAGE_BADGE = re.compile(
 # A placeholder for an address or a hash in hexadecimal, named where its digits go:
 # ``0xTokenContractAddress``, ``0xRecipientAddress``
 HEX_NAMED = re.compile(r"^0x(?:[A-Z][a-z]+){2,}$")
+# A keyboard shortcut where a value would be ("- Step over: F10 / Ctrl+F10")
+KEY_COMBO = re.compile(r"(?i)\b(?:ctrl|shift|alt|cmd|command|option|opt|fn|meta|super|win)\+")
+# A key named for what it signs, encrypts to or looks up, or noted as public: "GPG key
+# (signing)", "AGE key (public recipient)", "S3 key (object)", "CACHE_KEY (per tenant)"
+NOTED_PUBLIC = re.compile(
+    r"(?i)\b(?:gpg|pgp|ssh|age|ipns|s3|cache|idempotency)[ _-]key\b"
+    r"|\([^)\n]*\b(?:public|fingerprint|signing|recipient|object|id)\b[^)\n]*\)"
+)
+NOTED_REACH = 80
 # What became of a key, said where its value would be: "OpenAI API Key: Auto-revoked"
 STATUS_WORD = re.compile(
     r"(?i:(?:auto|already|now|since|was|been)[-_ ]?)?"
@@ -631,8 +640,7 @@ RIGHT_WAY_LINES = 12
 EXAMPLE_BEFORE = re.compile(
     r"\b(?:e\.g\.|eg[.:,]|for (?:example|instance)|examples?|samples?|dummy|placeholder|fake"
     r"|something like|such as|por ejemplo|p\. ?ej\.|por exemplo|z\. ?b\.|zum beispiel|beispiel"
-    r"|par exemple|ex\. ?:|suppose|assuming)"
-    r"|例如|比如|示例|范例|範例|假设|假設|假如|例えば|예를 들어|예시",
+    r"|par exemple|ex\. ?:)|例如|比如|示例|范例|範例|例えば|예를 들어|예시",
     re.I,
 )
 DISCLAIMER_AFTER = re.compile(
@@ -746,6 +754,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or SECRET_VERSION.fullmatch(value)
         or HEX_NAMED.fullmatch(value)
         or STATUS_WORD.fullmatch(value)
+        or KEY_COMBO.search(value)
+        or _noted_public(text, start)
         or _npm_package(text, start, value)
         or _alphabet_run(value)
         or not STAND_IN_PARTS.isdisjoint(PART_SPLIT.split(value))
@@ -1124,7 +1134,7 @@ FIELD_ITEM = re.compile(
 # `<hex>```): what the token is, not the token
 TOKEN_FIELD_ITEM = re.compile(
     r"(?i:\b(?:issuer|iss|created|expir\w*|scopes?|type|fingerprint|version|owner|algorithm"
-    r"|alg|kid|key[ _-]?id))[*_\s]*[:：][*_\s]*`$"
+    r"|alg|kid|key[ _-]?id|commit|sha\w*|hash|checksum|digest))[*_\s]*[:：][*_\s]*`$"
 )
 
 
@@ -1149,6 +1159,14 @@ def _password_section(text: str, start: int) -> bool:
         at = -1  # the text opens with the heading
     end = text.find("\n", at + 1)
     return PASSWORD_SECTION.search(text, at + 1, end if end >= 0 else len(text)) is not None
+
+
+def _noted_public(text: str, start: int) -> bool:
+    """Whether the value's label, a little before it on its line, names a key for what it
+    signs or looks up, or notes it as public (``GPG key (signing): ...``); read within
+    ``NOTED_REACH`` characters, as a line may hold thousands of values."""
+    line_start = text.rfind("\n", max(0, start - NOTED_REACH), start) + 1
+    return NOTED_PUBLIC.search(text, max(line_start, start - NOTED_REACH), start) is not None
 
 
 def _token_field(text: str, start: int) -> bool:
@@ -1726,8 +1744,12 @@ def _any(value: str, has: _Features) -> bool:
 
 def _key(value: str, has: _Features) -> bool:
     mixed = len(value) >= 16 and has.digit and has.cases and not WORDS_IDENTIFIER.fullmatch(value)
-    # a generated key in one case: 32 lower case letters and digits, or 16 in capitals
-    drawn = _drawn_lower(value) or _drawn_upper(value)
+    # a generated key in lower case (32 letters and digits), not a digest's or an address's
+    drawn = (
+        _drawn_lower(value)
+        and not NOT_KEY_PREFIX.match(value)
+        and not PUBLIC_LOWER.fullmatch(value)
+    )
     return bool(RANDOM_KEY.match(value)) or mixed or drawn
 
 
