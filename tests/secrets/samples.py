@@ -3054,3 +3054,4 @@ CASES["key-label"][1].append('- key: "bc1qw8k3r5t7y9u2i4o6p8a1s3d5f7g9h2j4k6l8m0
 CASES["section-list-key"][1].append(
     "## Secrets rotation\n- Commit: `4e1c9b7a2d5f8e0c3a6b9d2f5e8a1c4b9d2f5e8a`"
 )
+CASES["login-pair"][1].append("query($login:String!, $from:DateTime!, $to:DateTime!) {")
