@@ -330,6 +330,28 @@ def test_a_value_only_in_untracked_or_ignored_files_stays_a_problem(tmp_path: Pa
     assert [f.level for f in _audit(tree)] == ["suggestion"]
 
 
+def test_a_value_in_a_service_unit_is_deployed_not_published(tmp_path: Path) -> None:
+    # a homelab's Podman quadlet runs the service with it (the thirty-third round's tuning half)
+    unit = f"[Container]\nImage=docker.io/fern/reader\nEnvironment=ADMIN_PASSWORD={DEMO}\n"
+    for n, name in enumerate(("quadlets/core/fern-reader.container", "units/fern-reader.service")):
+        tree = _project(tmp_path / str(n), {name: unit}, f"- Reader: `ops` / `{DEMO}`")
+        assert [f.level for f in _audit(tree)] == ["problem"], name
+
+
+def test_an_ignore_list_or_a_config_backup_publishes_nothing(tmp_path: Path) -> None:
+    # the thirty-third round's second held-out batch: a password that is also a folder's name
+    # in .gitignore, a live token in the backup of the config that holds it, a shell's profile
+    files = (
+        (".gitignore", f"node_modules/\nsecrets/{DEMO}/\n"),
+        ("openclaw.json.bak", f'{{"gateway": {{"password": "{DEMO}"}}}}\n'),
+        ("config/openclaw.json.bak.1", f'{{"gateway": {{"password": "{DEMO}"}}}}\n'),
+        (".profile", f"export GATEWAY_PASSWORD={DEMO}\n"),
+    )
+    for n, (name, body) in enumerate(files):
+        tree = _project(tmp_path / str(n), {name: body}, f"- Gateway: `ops` / `{DEMO}`")
+        assert [f.level for f in _audit(tree)] == ["problem"], name
+
+
 def test_a_value_only_in_the_tree_stays_a_problem(tmp_path: Path) -> None:
     tree = _project(tmp_path, {"README.md": "# Shop\n"}, f"The demo login is demo/{DEMO} here.")
     assert [f.level for f in _audit(tree)] == ["problem"]

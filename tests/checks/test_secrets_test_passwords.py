@@ -39,3 +39,9 @@ def test_a_chosen_password_stays_a_problem(tmp_path: Path) -> None:
 def test_a_test_word_password_in_production_stays_a_problem(tmp_path: Path) -> None:
     body = "Production admin login (all password: `Test1234!`) on the prod server.\n"
     assert [level for level, _ in _levels(tmp_path, body)] == ["problem"]
+
+
+def test_a_test_word_password_ending_in_a_keyboard_run_is_a_suggestion(tmp_path: Path) -> None:
+    # a skill's end-to-end example (the thirty-third round's tuning half)
+    body = 'createTestUser({ email: "qa@fernhill.test", password: "Test123!@#" })\n'
+    assert [level for level, _ in _levels(tmp_path, body)] == ["suggestion"]

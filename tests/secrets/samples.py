@@ -2847,3 +2847,211 @@ CASES["generic-assignment"][0].extend(
         ("Olivia's password: @fern/kestrel99", "@fern/kestrel99"),
     ]
 )
+# --- a credential given as its current value, after a word saying so (a spent round's miss:
+# "(secret, currently: `<value>`)")
+CASES["current-value"] = (
+    [
+        ("- Worker auth: `FERN_WORKER_KEY` (secret, currently: `kestrel-ec2`)", "kestrel-ec2"),
+        ("The webhook signing secret is currently `Qm7xKp2vLr9TnWs4`.", "Qm7xKp2vLr9TnWs4"),
+        (
+            "API token (current value: `f3a9c2d1e8b7a6f5e4d3c2b1a0f9e8d7`)",
+            "f3a9c2d1e8b7a6f5e4d3c2b1a0f9e8d7",
+        ),
+        ("Admin password changed on 2026-03-02, now `Harbor7!x`", "Harbor7!x"),
+        ('The kiosk password is currently "tern4lake"', "tern4lake"),
+        (
+            "- `UPLOAD_KEY`: upload endpoints (secret, currently: waypoint-uat-2026)",
+            "waypoint-uat-2026",
+        ),
+        ("Kiosk password currently: tern4lake, until the audit", "tern4lake"),
+        (
+            "- **Gateway :** Token d'authentification défini sur `Orbit-kestrel-harbor-48213`.",
+            "Orbit-kestrel-harbor-48213",
+        ),
+        ("Gateway token set to `orbit-kestrel-harbor-48213`", "orbit-kestrel-harbor-48213"),
+    ],
+    [
+        "the API key now lives in `vault/kv2`",
+        "token now `required` for every call",
+        "The secret is currently `${FERN_WEBHOOK_SECRET}`",
+        "Secrets now use the `v2.3.1` format",
+        "Password currently: `********`",
+        "The password is currently `[REDACTED]`",
+        "API key currently `YOUR_API_KEY_1`",
+        "the token is now `Bearer` plus the id",
+        "the secret is now 32-bytes long",
+        "API key currently: v2",
+        "token expiry set to `3600s`",
+        "API key header set to `X-Api-Key`",
+        "JWT secret set to `process.env.JWT_SECRET`",
+        "token lifetime set to `expires_in_3600`",
+    ],
+)
+# --- the base32 secret TOTP libraries document, in a login helper's example call
+CASES["generic-assignment"][1].append("    totp_secret='JBSWY3DPEHPK3PXP'  # optional")
+CASES["generic-assignment"][0].append(
+    ("    totp_secret='KOR6LU64SET2T7D3RUPHDUSNEXHUPRUA'", "KOR6LU64SET2T7D3RUPHDUSNEXHUPRUA")
+)
+# --- a PIN in bold and backticks (the thirty-third round's tuning half: a portal's admin PINs)
+CASES["pin-code"][0].extend(
+    [
+        ("- **Admin PIN:** `482913` (Fern/admin)", "482913"),
+        ("- **Owner PIN**: '730514' (read-only)", "730514"),
+        # a PIN repeats digits, and four of them are a PIN: its label proves the rest
+        ("- **Admin PIN:** `121412` (Fern/admin)", "121412"),
+        ("Door PIN code: 5831", "5831"),
+    ]
+)
+CASES["pin-code"][1].extend(
+    [
+        "- LED pin: 17",
+        "GPIO PIN: 4",
+        "- **Admin PIN:** `${ADMIN_PIN}`",
+        "SIM PIN: 1111",
+        "pin: 1999",
+    ]
+)
+# --- a vendor's prefix and the kind's name in capitals where the token goes (the thirty-third
+# round's tuning half)
+CASES["url-password"][1].extend(
+    [
+        "git push https://fernuser:ghp_TOKEN@github.com/fernuser/blog.git main",
+        "git clone https://fernuser:ghp_LONG_TOKEN@github.com/fernuser/blog.git",
+    ]
+)
+CASES["url-password"][0].append(
+    ("git push https://fernuser:Fern2024_SECRET@github.com/fernuser/blog.git", "Fern2024_SECRET")
+)
+# --- a coverage badge's token, made to be pasted into a README, and a hex value's placeholder
+# named where its digits go (the thirty-third round's tuning half)
+CASES["url-query-credential"][1].append(
+    "[![codecov](https://codecov.io/gh/fernuser/fern-ansi/branch/master/graph/badge.svg"
+    "?token=6QkRfWBs7Z)](https://codecov.io/gh/fernuser/fern-ansi)"
+)
+CASES["url-query-credential"][0].append(
+    ('curl "https://api.fernhost.io/v1/upload?token=6QkRfWBs7Z9xLm"', "6QkRfWBs7Z9xLm")
+)
+CASES["generic-assignment"][1].extend(
+    ['    "token": "0xTokenContractAddress"', '  "token": "0xRecipientWalletAddress",']
+)
+# --- a homelab's notes (the thirty-third round's tuning half): a service's login as its list
+# item, a key after a note in brackets, and a person's password whose halves repeat
+CASES["service-login-pair"] = (
+    [
+        ("- Nextcloud admin: fern / Hq!533!Hq! (10+ char policy)", "Hq!533!Hq!"),
+        ("- qBittorrent: fern / Hq!533!Hq", "Hq!533!Hq"),
+    ],
+    [
+        "- Stack: React / Node.js@18",
+        "- Frontend: Vue / Vite@5.0",
+        "- Branch: main / release-2.1!",
+        "- Ratio: web / mobile",
+        "- Mylar3: fern / fern (default from container)",
+        "  - codec: video/webm;codecs=vp9,opus (Chrome, Firefox)",
+        "  - uses: actions/checkout@b4ffde65f46336ab88eb53be808477a3936bae11",
+    ],
+)
+CASES["key-noted"] = (
+    [
+        (
+            "- NZB key (external): `4e1c9b7a2d5f8e0c3a6b9d2f5e8a1c4b` (changed after a restart)",
+            "4e1c9b7a2d5f8e0c3a6b9d2f5e8a1c4b",
+        ),
+        ("**Access key (prod):** `Zq8Wm3Kx7Lp2Vn5Rt9Bc4Hd`", "Zq8Wm3Kx7Lp2Vn5Rt9Bc4Hd"),
+    ],
+    [
+        "- Idempotency key (per request): `f47ac10b-58cc-4372-a567-0e02b2c3d479`",
+        "- Cache key (per user): `user_profile_settings_v2`",
+        "- SAB key (prod): `${FERN_SAB_KEY}`",
+    ],
+)
+CASES["backticked-pair"][0].append(("- qBittorrent: `fern` / `Hq!533!Hq`", "Hq!533!Hq"))
+CASES["table-password"][0].append(
+    (
+        "| Service | User | Password / Key | Notes |\n|---|---|---|---|\n"
+        "| Nextcloud | fern | Hq!533!Hq! | Auth may be broken |",
+        "Hq!533!Hq!",
+    )
+)
+# --- keys listed under an "API Keys" heading, drawn in one case (the thirty-third round's
+# held-out verdicts, not blind after them): a market data API's 16 capitals and digits, 40
+# lower case letters and digits
+CASES["section-list-key"] = (
+    [
+        ("## API Keys\n\n- **Fernquote**：`X7K2M9PQ4RSTWLNB`", "X7K2M9PQ4RSTWLNB"),
+        (
+            "## API Keys\n- **Fernhub**: `c7k2m9p4q8r3t6w1a5b8d2e4f6g9h1j3k5l7n9p2`",
+            "c7k2m9p4q8r3t6w1a5b8d2e4f6g9h1j3k5l7n9p2",
+        ),
+    ],
+    [
+        "## API Keys\n- **Endpoint**：`https://api.fernhost.io/v2/quotes`",
+        "## API Keys\n- **Env var**：`FERN_QUOTE_API_KEY`",
+        "## Build IDs\n- **Release**：`X7K2M9P4Q8R3T6W1`",
+        "## Tokens\n- **Budget**：`128000`",
+    ],
+)
+CASES["table-key"][0].append(
+    (
+        "| 服务 | Key |\n|------|-----|\n| Fernhub | `c7k2m9p4q8r3t6w1a5b8d2e4f6g9h1j3k5l7n9p2` |",
+        "c7k2m9p4q8r3t6w1a5b8d2e4f6g9h1j3k5l7n9p2",
+    )
+)
+CASES["generic-assignment"][0].append(
+    (
+        "- Fernshare 授权码：Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2Qu4Iv9Ko3Px6Mb1Tc8Ry5Sw0Ud3Eh",
+        "Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2Qu4Iv9Ko3Px6Mb1Tc8Ry5Sw0Ud3Eh",
+    )
+)
+# --- a list of sites after a login word is no pair (the thirty-third round's held-out verdicts)
+CASES["login-pair"][1].append(
+    "- Sessions persistées : login Google/Notion/2fernmarket restent connectés"
+)
+# --- the thirty-third round's second held-out batch (not blind after its verdicts): a config's
+# dated backup named in an incident's table, a key's fate where its value would be, a reply
+# marked as an example in Chinese, and a Lark app's secret under its PascalCase label
+CASES["table-row-key"][1].append(
+    "| Secret | Location | Status |\n|---|---|---|\n"
+    "| Fern Bot Token | `.fernbot/fernbot.json.backup-20260125` | Not in use |"
+)
+CASES["generic-assignment"][1].append("- Fern API Key: Auto-revoked by the scanner ✅")
+CASES["url-query-credential"][1].append("示例：http://192.168.0.105:18789/?token=aB3xK7mQ")
+CASES["generic-assignment"][0].append(
+    ("- AppSecret: `Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja`", "Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja")
+)
+# --- a token's details listed under its heading are no token (round 27's spent trees)
+CASES["section-list-key"][1].extend(
+    [
+        "## Access Tokens\n- **Created**: September 24, 2025\n"
+        "- **Issuer**: `9a02c3e81f4b7d6a5c0e2f9b8d7a6c54`",
+        "## API Keys\n- **Key ID**: `4e1c9b7a2d5f8e0c3a6b9d2f5e8a1c4b`",
+    ]
+)
+# --- the second reader's pass: forms the new rules must keep or leave alone
+CASES["login-pair"][0].extend(
+    [("测试账号admin/Kq7#mz2Lp9", "Kq7#mz2Lp9"), ("login=ops/Kq7#mz2Lp9", "Kq7#mz2Lp9")]
+)
+CASES["password-phrase"][0].append(
+    ("Assuming the VPN is up, ssh password: Kq7#mz2Lp9", "Kq7#mz2Lp9")
+)
+CASES["current-value"][1].extend(
+    [
+        "Secret manager currently: aws-sm-v2",
+        "tokens currently: gpt-4o-mini",
+        'Token usage now "12.5k/200k"',
+        'secret rotation set to "every-90d"',
+        "API key header is now `X-Api-Key2`",
+    ]
+)
+CASES["service-login-pair"][1].append("- Step over: F10 / Ctrl+F10")
+CASES["key-noted"][1].extend(
+    [
+        "- GPG key (signing): `3AA5C34371567BD2AA5C3437`",
+        "- S3 key (object): `invoices_2026_03_AcmeCorpQ1`",
+    ]
+)
+CASES["key-label"][1].append('- key: "bc1qw8k3r5t7y9u2i4o6p8a1s3d5f7g9h2j4k6l8m0"')
+CASES["section-list-key"][1].append(
+    "## Secrets rotation\n- Commit: `4e1c9b7a2d5f8e0c3a6b9d2f5e8a1c4b9d2f5e8a`"
+)
+CASES["login-pair"][1].append("query($login:String!, $from:DateTime!, $to:DateTime!) {")

@@ -11,7 +11,7 @@ from memory_audit.secrets.redact import redact
 from memory_audit.secrets.rules import bundled_rules
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.secrets.values import NAMED_AFTER, NAMED_BEFORE
-from tests.secrets.samples import ALNUM, HEX, PEM_PUBLIC_KEY, SSH_PUBLIC_KEY, rnd, uuid
+from tests.secrets.samples import ALNUM, CASES, HEX, PEM_PUBLIC_KEY, SSH_PUBLIC_KEY, rnd, uuid
 
 SCANNER = Scanner(bundled_rules(), b"test-salt")
 
@@ -413,3 +413,32 @@ def test_a_credentials_lists_database_item_names_the_database_not_a_password() -
     assert found(prod) == [("section-list-password", "Tq7wLm2v")]
     staging = "### Credentials\n- **Staging database**: `Rz8pQn4k`\n"
     assert found(staging) == [("section-list-password", "Rz8pQn4k")]
+
+
+def test_a_list_of_keys_is_read_in_a_file_that_also_lists_passwords() -> None:
+    # the password list's rule matches a key's item too: under the keys' heading it takes no
+    # text, so the keys' rule reads it
+    key = "X7K2M9PQ4RSTWLNB"
+    text = (
+        "### Passwords by machine\n- **Laptop:** `Hq7!harbor23`\n\n"
+        f"## API Keys\n- **Fernquote**：`{key}`\n"
+    )
+    assert found(text) == [
+        ("section-list-password", "Hq7!harbor23"),
+        ("section-list-key", key),
+    ]
+
+
+@pytest.mark.parametrize("text", CASES["section-list-key"][1])
+def test_a_list_under_a_keys_heading_holds_no_key_where_its_label_says_so(text: str) -> None:
+    # (the samples' own test prefixes each text, which takes its heading away)
+    assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [*CASES["service-login-pair"][1], *CASES["key-noted"][1], *CASES["current-value"][1]],
+)
+def test_a_list_item_or_a_note_that_names_no_credential_is_none(text: str) -> None:
+    # list items read at the start of their own line, as a note has them
+    assert found(text) == []

@@ -152,6 +152,7 @@ def test_a_rule_only_re2_reads_is_kept_and_runs() -> None:
 CONTEXT_KEYWORDS = {
     "bitrix24-webhook-code",
     "section-list-password",  # its keyword is in the heading above the list
+    "section-list-key",  # the same
     "discord-bot-token",
     "ngrok-authtoken",
     "uptimerobot-api-key",

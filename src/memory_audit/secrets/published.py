@@ -54,7 +54,7 @@ except ImportError:  # pragma: no cover - google-re2 is a dependency; a broken w
 # label, in a login pair or a table: chosen by a person, so a seed or demo login fits them as
 # well as a live one. The ``token`` and ``key`` kinds are shaped like generated keys.
 CHOSEN_KINDS = frozenset(
-    {"mixed", "strong", "symbol", "credential", "known", "any", "digits", "section"}
+    {"mixed", "strong", "symbol", "credential", "known", "any", "digits", "pin", "section"}
 )
 # Shorter values occur in unrelated files by chance ("admin1"), as for repeats.
 MIN_LENGTH = 6
@@ -175,11 +175,23 @@ def _claude_code_folder(tree: Path, repo: Path) -> str | None:
 
 
 MARKDOWN = ".md"
-# Configuration and data files: what a deployment reads, not what a project documents.
+# Configuration and data files: what a deployment reads, not what a project documents; a
+# systemd or Podman unit (a quadlet's ``.container``) runs the deployed service itself.
 CONFIG_SUFFIXES = frozenset(
     {".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".env", ".xml"}
+    | {".service", ".container", ".pod", ".kube", ".volume", ".network"}
 )
-CONFIG_NAMES = frozenset({".env", ".npmrc", ".netrc", ".pgpass", ".pypirc", "credentials"})
+CONFIG_NAMES = frozenset(
+    {".env", ".npmrc", ".netrc", ".pgpass", ".pypirc", "credentials"}
+    # a shell's start-up files export what the user's sessions use
+    | {".profile", ".bashrc", ".bash_profile", ".zshrc", ".zprofile", ".zshenv", ".envrc"}
+)
+# Lists of paths git or an image builder leaves out: a value there is part of a path, so
+# such a file does not make the value a published one (it stays what the note says)
+IGNORE_LISTS = frozenset({".gitignore", ".dockerignore", ".npmignore", ".gcloudignore"})
+# A configuration's backup ("openclaw.json.bak", "app.yaml.bak.1") is the configuration:
+# what it held leaked
+BACKUP_SUFFIX = re.compile(r"(?:(?:\.(?:bak|backup|old|orig)|~)(?:\.\d+)?)+$")
 # Names and folders of files that publish defaults on purpose, whatever their format: a
 # word of the path (split at anything not a letter or digit) that starts with one of these
 # (``seeders``, ``testdata``, ``unittests``, ``docker-compose``), or is one of the short ones
@@ -435,6 +447,9 @@ def _publishes(path: str) -> bool:
         return False
     if name.endswith(MARKDOWN) and AGENT_FOLDERS.intersection(parts):
         return False  # a skill, an agent's or a command's definition
+    if name in IGNORE_LISTS:
+        return False
+    name = BACKUP_SUFFIX.sub("", name)
     suffix = os.path.splitext(name)[1]
     config = suffix in CONFIG_SUFFIXES or name in CONFIG_NAMES or name.startswith(".env")
     return not config or PUBLISHING_WORDS.search(lowered) is not None

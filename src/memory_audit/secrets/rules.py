@@ -42,6 +42,7 @@ VALUE_KINDS = (
     "any",
     "key",
     "digits",
+    "pin",
     "letters",
     "section",
     "token-section",

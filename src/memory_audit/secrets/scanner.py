@@ -45,6 +45,10 @@ except ImportError:  # pragma: no cover - google-re2 is a dependency; a broken w
 
 # Sets of keywords found whose rules are kept worked out (a sweep finds some hundreds).
 GROUPS_KEPT = 4096
+# The kinds of rules that read a list's items under a heading of their kind (passwords, API
+# keys): an item under the other kind's heading is no hit of theirs and takes no text, or a
+# list of keys in a file that also names passwords would hide its keys
+SECTION_KINDS = frozenset({"section", "token-section"})
 
 
 @dataclass(frozen=True)
@@ -230,13 +234,17 @@ class Scanner:
         reach = 0  # where the last match that took its text ends
         for start, index, match in sorted(matches, key=lambda m: m[:2]):
             if start >= reach:
-                reach = _claimed_end(match)
                 first = self._first_of_pair(subject, index, match, lines)
                 if first is not None:
                     hits.append(first)
                 hit = self._hit(subject, index, match, lines)
                 if hit is not None:
                     hits.append(hit)
+                elif first is None and self.rules[index].value in SECTION_KINDS:
+                    # a list's item it rejects (under another kind's heading, or a field, a
+                    # placeholder): the next rule may read it
+                    continue
+                reach = _claimed_end(match)
         return hits
 
     def _hit(

@@ -12,10 +12,11 @@ import re
 
 from memory_audit.secrets.published import on_production
 
-# A test word and digits or a symbol or two: ``demo1234``, ``Test1234!``, ``teste123``.
+# A test word and digits or up to three symbols: ``demo1234``, ``Test1234!``, ``teste123``,
+# ``Test123!@#`` (a test's keyboard run).
 TEST_PASSWORD = re.compile(
     r"(?i)(?:test|teste|testing|demo|dev|sample|seed|fixture|prueba|changeit)"
-    r"[-_.@!#]?\d{0,8}[!#@.*]{0,2}"
+    r"[-_.@!#]?\d{0,8}[!#@.*]{0,3}"
 )
 
 

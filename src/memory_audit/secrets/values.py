@@ -81,6 +81,8 @@ PLACEHOLDER = re.compile(
     r"|hunter2"
     # Telegram's documented bot token, "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"
     r"|ABC-(?:DEF|xxx)"
+    # the base32 secret every TOTP library's documentation uses ("Hello!" and 0xDEADBEEF)
+    r"|JBSWY3DPEHPK3PXP"
     # how to make one, or where it goes: "generate-with-openssl-rand-base64-32", "key-here"
     r"|generate[_-](?:with|using|via|an?|one|me|random|your)|[_-]here\b"
     # what goes there, described: "random-32-char-string"; a word in brackets: "[PASS]"
@@ -136,8 +138,13 @@ PASTE_HERE = re.compile(
     r"\b(?:paste|wklej|pega|cole|collez|incolla)\b|\b(?:here|tutaj|aqu[ií]|hier|ici|qui)\b"
     r"|einf(?:ü|ue)gen"
 )
-# A vendor's prefix and x's where the token would be: "ghp_xxx", "sk-proj-XXX".
-VENDOR_PLACEHOLDER = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,15}[_-](?:x{3,}|X{3,})$")
+# A vendor's prefix and x's where the token would be: "ghp_xxx", "sk-proj-XXX"; or the
+# kind's name in capitals: "ghp_TOKEN", "sk_live_KEY", "ghp_LONG_TOKEN".
+VENDOR_PLACEHOLDER = re.compile(
+    r"^[A-Za-z][A-Za-z0-9_-]{0,15}[_-](?:x{3,}|X{3,})$"
+    r"|^[a-z][a-z0-9]{0,7}(?:[_-][a-z0-9]{1,8})?[_-]"
+    r"(?:[A-Z]+_)?(?:TOKEN|KEY|SECRET|PAT|PASSWORD|VALUE)(?:_[A-Z]+)?$"
+)
 # A member of a module or a constant in code: ``COLORS.ink``, ``theme.palette.primary``.
 DOTTED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*$")
 # (``session?.access_token``: code's optional chaining, where the value comes from)
@@ -284,12 +291,17 @@ MIN_DISTINCT = 5
 # (``known``), or its place proves a password of digits only, a test account's ``1111``.
 UNMEASURED = ("known", "digits")
 MIN_DIGITS = 4
+MAX_PIN_DIGITS = 8
 # Eight digits with five distinct ones, one of them three times, have 2.4 bits each.
 DIGITS_ENTROPY = 2.0
 # A password set under its own key (``storePassword=``, ``DB_PASS:``) mixing letters and
 # digits: a person's, judged as the password rules judge one. An eight-character value
 # reaches the key rules' 3.0 only with every character distinct (one repeat: 2.75).
 PASSWORD_KEY_ENTROPY = 2.5
+# The kinds of a person's password, and how long one with a letter, a digit and a symbol
+# must be for its distinct characters alone to judge it
+PASSWORD_KINDS = frozenset({"mixed", "strong", "symbol", "credential"})
+PATTERNED_LENGTH = 8
 # The parts of a name: a branch's, a file's (``NOS_v6.0_develop``, ``release/2026-q3``).
 NAME_PARTS = re.compile(r"[_/-]")
 # a file name and its query, a cache-busting version (``store.js?v=6``): a path, no value
@@ -393,6 +405,29 @@ CHAT_WEBHOOK_KEY = re.compile(
     r"(?:[^\s&]*(?:&amp;|&))*key=\Z"
 )
 CHAT_WEBHOOK_REACH = 200  # characters before the key: the URL's space name and query
+# A coverage badge's image URL (``codecov.io/gh/<owner>/<repo>/graph/badge.svg?token=``):
+# Codecov makes that token to be pasted into a README; it shows a graph and opens nothing.
+COVERAGE_BADGE = re.compile(
+    r"(?<![\w.-])(?:https?://)?(?i:codecov\.io)/[^\s?]*(?i:badge\.svg|/graphs?/[^\s?]*)"
+    r"\?(?:[^\s&]*(?:&amp;|&))*token=\Z"
+)
+# A placeholder for an address or a hash in hexadecimal, named where its digits go:
+# ``0xTokenContractAddress``, ``0xRecipientAddress``
+HEX_NAMED = re.compile(r"^0x(?:[A-Z][a-z]+){2,}$")
+# A keyboard shortcut where a value would be ("- Step over: F10 / Ctrl+F10")
+KEY_COMBO = re.compile(r"(?i)\b(?:ctrl|shift|alt|cmd|command|option|opt|fn|meta|super|win)\+")
+# A key named for what it signs, encrypts to or looks up, or noted as public: "GPG key
+# (signing)", "AGE key (public recipient)", "S3 key (object)", "CACHE_KEY (per tenant)"
+NOTED_PUBLIC = re.compile(
+    r"(?i)\b(?:gpg|pgp|ssh|age|ipns|s3|cache|idempotency)[ _-]key\b"
+    r"|\([^)\n]*\b(?:public|fingerprint|signing|recipient|object|id)\b[^)\n]*\)"
+)
+NOTED_REACH = 80
+# What became of a key, said where its value would be: "OpenAI API Key: Auto-revoked"
+STATUS_WORD = re.compile(
+    r"(?i:(?:auto|already|now|since|was|been)[-_ ]?)?"
+    r"(?i:revoked|rotated|expired|disabled|deleted|removed|invalidated|deactivated)"
+)
 # A JWT whose payload (base64url JSON) gives a role that is public by design: Supabase's
 # anon key (role "anon") is in every client of the project; its service_role key is not.
 JWT_PAYLOAD = re.compile(r"^eyJ[A-Za-z0-9_-]+\.(eyJ[A-Za-z0-9_-]+)\.[A-Za-z0-9_-]")
@@ -500,6 +535,7 @@ PART_SPLIT = re.compile(r"[-_:/.,]")
 # An SSH key's fingerprint as ``ssh-keygen -l`` prints it: names a key, is none
 FINGERPRINT = re.compile(r"(?:SHA256|SHA1|MD5):[A-Za-z0-9+/=:]{16,}")
 MIN_DRAWN = 32
+MIN_DRAWN_UPPER = 16
 # A key made of hex digits or a UUID, as printers, backup servers and many APIs issue them.
 RANDOM_KEY = re.compile(
     r"^(?:[0-9a-fA-F]{32}|[0-9a-fA-F]{40}|[0-9a-fA-F]{64}"
@@ -553,7 +589,9 @@ PATH = re.compile(
     # a file named where a value would be ("login screenshot: screenshot-login.png")
     r"|png|jpe?g|gif|svg|webp|ico|bmp|tiff?|pdf|docx?|xlsx?|pptx?|csv|html?|css|xml|zip|tar"
     r"|gz|tgz|7z|rar|mp[34]|mov|wav|log|lock|sql|db|sqlite|bak|php|rb|go|rs|java|kt|swift"
-    r"|cpp|vue|jsx|tsx|mjs|cjs|ps1|bat|exe|dll|so|apk|ipa|dmg|iso)$",
+    r"|cpp|vue|jsx|tsx|mjs|cjs|ps1|bat|exe|dll|so|apk|ipa|dmg|iso)$"
+    # a configuration's backup, dated or not: "fernbot.json.backup-20260125", "app.env.old"
+    r"|\.(?:json|ya?ml|toml|ini|conf|env)\.(?:bak|backup|old|orig|proposed)\w*(?:[-_.]\d+)?$",
     re.I,
 )
 # An address where a password would be: ``deploy@10.0.0.5``, ``faust@host.example.org``
@@ -602,7 +640,7 @@ RIGHT_WAY_LINES = 12
 EXAMPLE_BEFORE = re.compile(
     r"\b(?:e\.g\.|eg[.:,]|for (?:example|instance)|examples?|samples?|dummy|placeholder|fake"
     r"|something like|such as|por ejemplo|p\. ?ej\.|por exemplo|z\. ?b\.|zum beispiel|beispiel"
-    r"|par exemple|ex\. ?:)|例如|比如|例えば|예를 들어|예시",
+    r"|par exemple|ex\. ?:)|例如|比如|示例|范例|範例|例えば|예를 들어|예시",
     re.I,
 )
 DISCLAIMER_AFTER = re.compile(
@@ -681,7 +719,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     known = rule.value in UNMEASURED  # a vendor's default, a test account's number
     # a list's value under another heading: asked first, as a long list asks it once an item
     outside = (rule.value == "section" and not _password_section(text, start)) or (
-        rule.value == "token-section" and not _token_section(text, start)
+        rule.value == "token-section"
+        and (not _token_section(text, start) or _token_field(text, start))
     )
     if outside or (not known and len(set(value)) < _least_distinct(rule, text, start, end)):
         return False
@@ -692,11 +731,12 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (WORDS_ONLY.fullmatch(value) and PASTE_HERE.search(value))
     )
     # a key public by design, whatever rule found it: a publishable key, an anon JWT, a
-    # Firebase web app's key, a Chat webhook's shared key
+    # Firebase web app's key, a Chat webhook's shared key, a coverage badge's token
     public = (
         _public_by_design(value)
         or _firebase_web_key(text, start, value)
         or _chat_webhook_key(text, start, value)
+        or COVERAGE_BADGE.search(text, max(0, start - CHAT_WEBHOOK_REACH), start) is not None
     )
     # a format written out, ``https://USER:TOKEN@host``: the password before the host
     words = {value.lower(), _userinfo_password(text, start, value).lower()}
@@ -712,6 +752,10 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or SHELL_VARIABLE.fullmatch(value)
         or SECRET_REFERENCE.fullmatch(value)
         or SECRET_VERSION.fullmatch(value)
+        or HEX_NAMED.fullmatch(value)
+        or STATUS_WORD.fullmatch(value)
+        or KEY_COMBO.search(value)
+        or _noted_public(text, start)
         or _npm_package(text, start, value)
         or _alphabet_run(value)
         or not STAND_IN_PARTS.isdisjoint(PART_SPLIT.split(value))
@@ -782,6 +826,22 @@ def _drawn_lower(value: str) -> bool:
     )
 
 
+def _drawn_upper(value: str) -> bool:
+    """16 upper case letters and digits or more, two digits and four letters at least (a
+    market data API's ``<16>`` holds as few digits as a draw from 36 characters often
+    does): a generated key in capitals, which the ``key`` shape (both cases) does not take;
+    a constant's words (``HTTP2_SERVER_PUSH``) are joined by underscores."""
+    digits = sum(c.isdigit() for c in value)
+    return (
+        len(value) >= MIN_DRAWN_UPPER
+        and value.isascii()
+        and value.isalnum()
+        and value == value.upper()
+        and digits >= 2
+        and len(value) - digits >= 4
+    )
+
+
 def _alphabet_run(value: str) -> bool:
     """Lower case letters only (in groups, ``abcd efgh ijkl mnop``) with four letters of the
     alphabet in a row: a doc's stand-in for an app password. A random one holds such a
@@ -849,8 +909,8 @@ def _least_distinct(rule: Rule, text: str, start: int, end: int) -> int:
     password (``sshpass -p``; a short value in backticks after a password word and ``:``)."""
     if rule.value == "any":
         return MIN_DISTINCT_ANY
-    if rule.value == "section":
-        return MIN_DISTINCT_LABELLED  # a PIN or a short password, as its heading says
+    if rule.value in ("section", "pin"):
+        return MIN_DISTINCT_LABELLED  # a PIN or a short password, as its heading or label says
     if _labelled_digits(rule, text, start, end):
         return MIN_DISTINCT_LABELLED
     if _keyed_digits(rule, text, start, end):
@@ -987,7 +1047,17 @@ def _least_entropy(rule: Rule, text: str, start: int, end: int) -> float:
         return min(rule.entropy or 0.0, PASSWORD_KEY_ENTROPY)
     if rule.value == "mixed" and EMAIL_LOGIN_BEFORE.search(text, max(0, start - 80), start):
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
+    if rule.value in PASSWORD_KINDS and _patterned_password(value):
+        return min(rule.entropy or 0.0, DIGITS_ENTROPY)
     return rule.entropy or 0.0
+
+
+def _patterned_password(value: str) -> bool:
+    """Eight characters or more with a letter, a digit and a symbol (``Ab!123!Ab``): a
+    person's password, whose halves and initials repeat, so its entropy says little; its
+    distinct characters (``MIN_DISTINCT``) judge it."""
+    has = _Features(value)
+    return len(value) >= PATTERNED_LENGTH and has.letter and has.digit and has.symbol
 
 
 def _password_keyed(text: str, start: int, value: str) -> bool:
@@ -1036,7 +1106,7 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
     if kind == "token-section":  # a fenced value under "## Tokens": its heading checked first
         if NOT_KEY_PREFIX.match(value) or PUBLIC_LOWER.fullmatch(value):
             return False  # a digest, a client's id, an address: named, no key
-        if SECTION_KEY.fullmatch(value) or _drawn_lower(value):
+        if SECTION_KEY.fullmatch(value) or _drawn_lower(value) or _drawn_upper(value):
             return True  # under a token's heading, hex of any generated length (112 digits)
         kind = "key"
     if kind == "credential":  # "ops / <value>" in a credentials cell, or an id alone
@@ -1059,6 +1129,12 @@ NOT_SECRET_ITEM = re.compile(
 # it gives (``- **Prod DB**: `<password>```)
 FIELD_ITEM = re.compile(
     r"(?i:[ \t]*[-*+][ \t]+[*_]*(?:database|db|schema|region|endpoint)[*_\s]*[:：][*_\s]*`$)"
+)
+# A token's details listed under its heading (``## Token Details`` then ``- **Issuer**:
+# `<hex>```): what the token is, not the token
+TOKEN_FIELD_ITEM = re.compile(
+    r"(?i:\b(?:issuer|iss|created|expir\w*|scopes?|type|fingerprint|version|owner|algorithm"
+    r"|alg|kid|key[ _-]?id|commit|sha\w*|hash|checksum|digest))[*_\s]*[:：][*_\s]*`$"
 )
 
 
@@ -1083,6 +1159,24 @@ def _password_section(text: str, start: int) -> bool:
         at = -1  # the text opens with the heading
     end = text.find("\n", at + 1)
     return PASSWORD_SECTION.search(text, at + 1, end if end >= 0 else len(text)) is not None
+
+
+def _noted_public(text: str, start: int) -> bool:
+    """Whether the value's label, a little before it on its line, names a key for what it
+    signs or looks up, or notes it as public (``GPG key (signing): ...``); read within
+    ``NOTED_REACH`` characters, as a line may hold thousands of values."""
+    line_start = text.rfind("\n", max(0, start - NOTED_REACH), start) + 1
+    return NOTED_PUBLIC.search(text, max(line_start, start - NOTED_REACH), start) is not None
+
+
+def _token_field(text: str, start: int) -> bool:
+    """Whether the value's list item is labelled by a field beside a token, not the token
+    (``- **Issuer**: `...```, ``- Token ID: `...```, ``- **User**: `...```)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return any(
+        pattern.search(text, line_start, start) is not None
+        for pattern in (TOKEN_FIELD_ITEM, NOT_SECRET_ITEM)
+    ) or (FIELD_ITEM.match(text, line_start, start) is not None)
 
 
 def _token_section(text: str, start: int) -> bool:
@@ -1650,13 +1744,25 @@ def _any(value: str, has: _Features) -> bool:
 
 def _key(value: str, has: _Features) -> bool:
     mixed = len(value) >= 16 and has.digit and has.cases and not WORDS_IDENTIFIER.fullmatch(value)
-    return bool(RANDOM_KEY.match(value)) or mixed
+    # a generated key in lower case (32 letters and digits), not a digest's or an address's
+    drawn = (
+        _drawn_lower(value)
+        and not NOT_KEY_PREFIX.match(value)
+        and not PUBLIC_LOWER.fullmatch(value)
+    )
+    return bool(RANDOM_KEY.match(value)) or mixed or drawn
 
 
 # value kind -> whether a value has its shape (built once: a table of lambdas a hit cost
 # a dictionary and six closures)
 def _digits(value: str, has: _Features) -> bool:
     return value.isdigit() and len(value) >= MIN_DIGITS
+
+
+def _pin(value: str, has: _Features) -> bool:
+    """Four to eight digits, not a year (``pin: 2024`` pins a version or a date)."""
+    year = len(value) == MIN_DIGITS and value[:2] in ("19", "20")
+    return value.isdigit() and MIN_DIGITS <= len(value) <= MAX_PIN_DIGITS and not year
 
 
 def _letters(value: str, has: _Features) -> bool:
@@ -1683,6 +1789,7 @@ SHAPES: dict[str, Callable[[str, _Features], bool]] = {
     "any": _any,
     "key": _key,
     "digits": _digits,
+    "pin": _pin,
     "letters": _letters,
 }
 
