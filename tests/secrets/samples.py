@@ -2948,7 +2948,7 @@ CASES["service-login-pair"] = (
         "- Ratio: web / mobile",
         "- Mylar3: fern / fern (default from container)",
         "  - codec: video/webm;codecs=vp9,opus (Chrome, Firefox)",
-        "  - uses: actions/checkout@b4ffde65f46336ab88eb53be808477a3936bae11",
+        "  - uses: actions/checkout@7d2f1c9e4a8b3e6f0c5d9a2b7e4f1c8d3a6b9e2f",
     ],
 )
 CASES["key-noted"] = (
