@@ -1104,7 +1104,7 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
     if kind == "section":  # "- **Laptop:** `<value>`" under "### Passwords by machine"
         kind = "digits" if value.isdigit() else "mixed"  # its heading: checked first
     if kind == "token-section":  # a fenced value under "## Tokens": its heading checked first
-        if NOT_KEY_PREFIX.match(value) or PUBLIC_LOWER.fullmatch(value):
+        if _named_no_key(value):
             return False  # a digest, a client's id, an address: named, no key
         if SECTION_KEY.fullmatch(value) or _drawn_lower(value) or _drawn_upper(value):
             return True  # under a token's heading, hex of any generated length (112 digits)
@@ -1145,10 +1145,8 @@ def _password_section(text: str, start: int) -> bool:
     line_start = text.rfind("\n", 0, start) + 1
     if LIST_ITEM.match(text, line_start, start) is None:
         return False
-    if NOT_SECRET_ITEM.search(text, line_start, start) is not None:
+    if _field_item(text, line_start, start):
         return False  # ``- Google Sheet ID: `...```: the list's other fields are no passwords
-    if FIELD_ITEM.match(text, line_start, start) is not None:
-        return False
     # The nearest heading above, indented by three spaces at most: found with str.rfind
     # (a list of thousands of items asks it once an item).
     floor = max(0, start - LIST_SECTION_WINDOW)
@@ -1169,14 +1167,22 @@ def _noted_public(text: str, start: int) -> bool:
     return NOTED_PUBLIC.search(text, max(line_start, start - NOTED_REACH), start) is not None
 
 
+def _field_item(text: str, line_start: int, start: int) -> bool:
+    """Whether the list item the value ends is labelled by another field of a credentials
+    list (``NOT_SECRET_ITEM``, ``FIELD_ITEM``): an id, a URL, a user, a database."""
+    return (
+        NOT_SECRET_ITEM.search(text, line_start, start) is not None
+        or FIELD_ITEM.match(text, line_start, start) is not None
+    )
+
+
 def _token_field(text: str, start: int) -> bool:
     """Whether the value's list item is labelled by a field beside a token, not the token
     (``- **Issuer**: `...```, ``- Token ID: `...```, ``- **User**: `...```)."""
     line_start = text.rfind("\n", 0, start) + 1
-    return any(
-        pattern.search(text, line_start, start) is not None
-        for pattern in (TOKEN_FIELD_ITEM, NOT_SECRET_ITEM)
-    ) or (FIELD_ITEM.match(text, line_start, start) is not None)
+    return TOKEN_FIELD_ITEM.search(text, line_start, start) is not None or _field_item(
+        text, line_start, start
+    )
 
 
 def _token_section(text: str, start: int) -> bool:
@@ -1745,12 +1751,14 @@ def _any(value: str, has: _Features) -> bool:
 def _key(value: str, has: _Features) -> bool:
     mixed = len(value) >= 16 and has.digit and has.cases and not WORDS_IDENTIFIER.fullmatch(value)
     # a generated key in lower case (32 letters and digits), not a digest's or an address's
-    drawn = (
-        _drawn_lower(value)
-        and not NOT_KEY_PREFIX.match(value)
-        and not PUBLIC_LOWER.fullmatch(value)
-    )
+    drawn = _drawn_lower(value) and not _named_no_key(value)
     return bool(RANDOM_KEY.match(value)) or mixed or drawn
+
+
+def _named_no_key(value: str) -> bool:
+    """A digest's or an identifier's prefix (``sha256-``), or a public lower-case encoding
+    (a Bitcoin address, an IPFS content id): named, so no key whatever its letters."""
+    return bool(NOT_KEY_PREFIX.match(value) or PUBLIC_LOWER.fullmatch(value))
 
 
 # value kind -> whether a value has its shape (built once: a table of lambdas a hit cost
