@@ -3055,3 +3055,77 @@ CASES["section-list-key"][1].append(
     "## Secrets rotation\n- Commit: `4e1c9b7a2d5f8e0c3a6b9d2f5e8a1c4b9d2f5e8a`"
 )
 CASES["login-pair"][1].append("query($login:String!, $from:DateTime!, $to:DateTime!) {")
+# --- a credentials column's cell that names its value first (the thirty-third round's tuning
+# half, the thirty-fourth session): "API: <hex>" under "Password/Key"
+CASES["table-password"][0].append(
+    (
+        "| Service | User | Password/Key | Notes |\n|---|---|---|---|\n"
+        "| Fernarr | — | API: 5c0e2f9b8d7a6c549a02c3e81f4b7d6a | Indexer |",
+        "5c0e2f9b8d7a6c549a02c3e81f4b7d6a",
+    )
+)
+CASES["table-password"][1].append(
+    "| Service | User | Password/Key | Notes |\n|---|---|---|---|\n"
+    "| Fernarr | — | API: see the vault | Indexer |"
+)
+CASES["table-key"][1].append("| Service | Key |\n|---|---|\n| Fernarr | expires: 2026-05-01 |")
+# --- the thirty-third round's tuning half, read in the thirty-fourth session: a schema's
+# type where a password goes; an example reply introduced on the line above
+CASES["password-phrase"][1].append(
+    "input CreateUserInput {\n  email: String!\n  password: String!\n}"
+)
+CASES["url-query-credential"][1].append(
+    "**示例回复（假设 IP 为 192.168.0.105，token 为 aB3xK7mQ）：**\n"
+    "> 你的手机访问地址是：http://192.168.0.105:18789/?token=aB3xK7mQ"
+)
+CASES["url-query-credential"][1].append(
+    "Example reply:\nOpen http://192.168.0.105:18789/?token=aB3xK7mQ on your phone"
+)
+CASES["url-query-credential"][0].append(
+    (
+        "Examples of what we run are in docs.\nOpen http://192.168.0.105:18789/?token=Kq7Xm2Lp9Rt4",
+        "Kq7Xm2Lp9Rt4",
+    )
+)
+CASES["password-phrase"][0].append(("- ops password: Summer!2026", "Summer!2026"))
+# --- the thirty-third round's tuning half, read in the thirty-fourth session: a key alone on
+# its list item under a bare "Key:" label; a key in brackets after its name; a password
+# that names its kind among stand-in words, in Portuguese
+CASES["key-label-bare"] = (
+    [
+        (
+            "2. **Fernsearch API**\n   - Key: BSAq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G\n   - web search on",
+            "BSAq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G",
+        ),
+        (
+            "### Fernapi\n- Key: fernapi-Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2Qu4",
+            "fernapi-Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2Qu4",
+        ),
+    ],
+    [
+        "- Key: user_profile_settings_cache_v2",
+        "- Key: BSAq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G (revoked last week)",
+        "Key: BSAq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G",
+        "- Cache key: Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G",
+        "- Key: ${FERN_SEARCH_API_KEY_VALUE}",
+    ],
+)
+CASES["key-in-brackets"] = (
+    [
+        (
+            "Q0-2：Fernxiang API Key（sk-5c0e2f9b8d7a6c549a02c3e81f4b7d6a）是否为你名下？",
+            "sk-5c0e2f9b8d7a6c549a02c3e81f4b7d6a",
+        ),
+        ("the Fernhub token (`Kq7Xm2Lp9Rt4Vn8Bc3Hd6W`) still works", "Kq7Xm2Lp9Rt4Vn8Bc3Hd6W"),
+    ],
+    [
+        "the API key (FERN_SEARCH_API_KEY) lives in .env",
+        "the token (from the dashboard) expires",
+        "an access token (JWT, RS256) is minted",
+        "secret (sk-...) goes to the vault",
+        "API Key（sk-your-key-here-0000）",
+    ],
+)
+CASES["generic-assignment"][1].extend(
+    ['"password": "senhasegura123",', '"password": "SenhaForte123!",']
+)

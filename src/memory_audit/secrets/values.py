@@ -45,6 +45,7 @@ import functools
 import itertools
 import json
 import re
+import string
 from collections.abc import Callable
 
 from memory_audit.secrets.redact import entropy
@@ -267,11 +268,15 @@ PLACEHOLDER_WORDS = frozenset(
     api_token accesstoken access_token secretkey secret_key""".split()
 )
 # The kinds a stand-in value names itself by (``dev-token-123``, ``dbpass``).
-KIND_WORDS = ("pass", "password", "passwd", "secret", "token", "key", "apikey")
+KIND_WORDS = (
+    *("pass", "password", "passwd", "secret", "token", "key", "apikey"),
+    *("senha", "contrasena", "passwort", "kennwort"),  # a password, in the corpus's languages
+)
 SELF_NAMED_SPLIT = re.compile(r"[-_]")
 STAND_IN_WORDS = frozenset(
     """dev local test testing my db demo dummy fake sample example some foo bar your secure
-    new old strong super ci e2e jwt insecure unsafe not for production use only""".split()
+    new old strong super ci e2e jwt insecure unsafe not for production use only
+    segura seguro forte fuerte sicher stark teste prueba nova nueva neu""".split()
 )
 # What a test's value is for, in its name (``test-webhook-secret-e2e``, ``test-admin-password``)
 USE_WORDS = frozenset(
@@ -423,6 +428,12 @@ NOTED_PUBLIC = re.compile(
     r"|\([^)\n]*\b(?:public|fingerprint|signing|recipient|object|id)\b[^)\n]*\)"
 )
 NOTED_REACH = 80
+# A schema's type where a value would be (GraphQL's ``password: String!``): a scalar or an
+# input's name, made non-null
+SCHEMA_TYPE = re.compile(
+    r"\[?(?:String|Int|Float|Boolean|ID|DateTime|Date|Time|JSON|Upload|UUID|Email|URL"
+    r"|[A-Z]\w*(?:Input|Type|Payload|Enum))!?\]?!"
+)
 # What became of a key, said where its value would be: "OpenAI API Key: Auto-revoked"
 STATUS_WORD = re.compile(
     r"(?i:(?:auto|already|now|since|was|been)[-_ ]?)?"
@@ -754,6 +765,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or SECRET_VERSION.fullmatch(value)
         or HEX_NAMED.fullmatch(value)
         or STATUS_WORD.fullmatch(value)
+        or SCHEMA_TYPE.fullmatch(value)
         or KEY_COMBO.search(value)
         or _noted_public(text, start)
         or _npm_package(text, start, value)
@@ -1261,16 +1273,18 @@ def _self_named(value: str) -> bool:
     """A value that names its own kind among a doc's stand-in words, as examples do:
     ``dev-token-123``, ``local-dev-secret`` (stand-ins, numbers and the kind), ``dbpass``,
     ``mytoken`` (a stand-in run into the kind), ``password123`` (the kind and a number),
-    ``securePassword123`` (camelCase parts). ``fern_password`` names a project: kept."""
+    ``securePassword123`` (camelCase parts), ``senhasegura123`` (Portuguese's kind and
+    stand-in, run in). ``fern_password`` names a project: kept."""
     lowered = value.lower()
     if value != lowered:
         return _self_named_camel(value)
     parts = [part for part in SELF_NAMED_SPLIT.split(lowered) if part]
     if len(parts) == 1:
         word = parts[0]
+        run_in = word.rstrip(string.digits)  # "securepassword123": the kind run into a word
         return any(
-            word.removeprefix(kind) in STAND_IN_WORDS
-            or word.removesuffix(kind) in STAND_IN_WORDS
+            run_in.removeprefix(kind) in STAND_IN_WORDS
+            or run_in.removesuffix(kind) in STAND_IN_WORDS
             or (word.startswith(kind) and word.removeprefix(kind).isdigit())
             for kind in KIND_WORDS
             if kind in word
@@ -1949,7 +1963,20 @@ def _in_context(text: str, start: int, end: int) -> bool:
         EXAMPLE_BEFORE.search(before[-NEAR:])
         or DISCLAIMER_AFTER.search(after)
         or _counter_example(text, start)
+        or _example_introduced(text, start)
     )
+
+
+def _example_introduced(text: str, start: int) -> bool:
+    """Whether the line above the value's introduces an example: it names one and ends
+    with a colon (``**示例回复（假设 token 为 ...）：**``, ``Example reply:``), so the line
+    that follows is the example's."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if line_start == 0:
+        return False
+    above_start = text.rfind("\n", 0, line_start - 1) + 1
+    above = text[above_start : line_start - 1].rstrip(" \t*_`>")
+    return above.endswith((":", "：")) and EXAMPLE_BEFORE.search(above) is not None
 
 
 def _counter_example(text: str, start: int) -> bool:
