@@ -3129,3 +3129,28 @@ CASES["key-in-brackets"] = (
 CASES["generic-assignment"][1].extend(
     ['"password": "senhasegura123",', '"password": "SenhaForte123!",']
 )
+# --- the thirty-fourth session's held-out batch (not blind after its verdicts): the joke
+# password inside a word and a year ("...Hunter2026") is no stand-in; a password named for
+# its account after the word ("Пароль admin: ..."); Telegram's api_hash; instructions in
+# Cyrillic and a comment saying to replace the value are no values
+CASES["password-phrase"][0].extend(
+    [
+        ("- 2FA пароль: KestrelHunter2026", "KestrelHunter2026"),
+        ("- Пароль admin: fernhall2026", "fernhall2026"),
+    ]
+)
+CASES["generic-assignment"][0].append(
+    (
+        "  - api_id: 31559042\n  - api_hash: 5c0e2f9b8d7a6c549a02c3e81f4b7d6a",
+        "5c0e2f9b8d7a6c549a02c3e81f4b7d6a",
+    )
+)
+CASES["generic-assignment"][1].extend(
+    [
+        "SESSION_SECRET=сгенерируйте_случайную_строку_минимум_32_символа",
+        'token: "fernhooks-abc123xyz",  # 替换成你的 token',
+        'token: "fernhooks-Kq7Xm2Lp9",  # replace with your own',
+        "ADMIN_PASSWORD_HASH=$2b$12$Kq7Xm2Lp9Rt4Vn8Bc3Hd6uWz1Yf5Gs0Ja7Ne2Qu4Iv9Ko3Px6Mb1T",
+    ]
+)
+CASES["password-phrase"][1].append("Password = hunter2-super-secret")

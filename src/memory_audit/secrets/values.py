@@ -79,7 +79,7 @@ PLACEHOLDER = re.compile(
     r"|changeme|change[_-]me|redacted|scrubbed|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
     r"|fill[_-]?(?:in|me)|insert[_-]"
     # the internet's joke password, an example's stand-in: "Password = hunter2-super-secret"
-    r"|hunter2"
+    r"|(?<![a-z])hunter2(?!\d)"
     # Telegram's documented bot token, "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"
     r"|ABC-(?:DEF|xxx)"
     # the base32 secret every TOTP library's documentation uses ("Hello!" and 0xDEADBEEF)
@@ -258,7 +258,8 @@ DURATION = re.compile(
 VERSION = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z.]+)?$")
 # ``ADMIN_PASSWORD_HASH=<value>``: a hash's value (bcrypt, sha) is long and in a hash's
 # alphabet; a short plain value there is a password stored in the wrong variable
-HASH_NAMED = re.compile(r"hash[\w-]{0,10}[\"'`]?[ \t]*[:=][ \t]*[\"'`]?$", re.I)
+# Telegram's ``api_hash`` is no digest: the secret half of an app's API credentials.
+HASH_NAMED = re.compile(r"(?<!api_)hash[\w-]{0,10}[\"'`]?[ \t]*[:=][ \t]*[\"'`]?$", re.I)
 HASH_VALUE = re.compile(r"^[$./A-Za-z0-9]{20,}$")
 # Whole values that are placeholders in documentation, whatever the rule.
 PLACEHOLDER_WORDS = frozenset(
@@ -434,6 +435,9 @@ SCHEMA_TYPE = re.compile(
     r"\[?(?:String|Int|Float|Boolean|ID|DateTime|Date|Time|JSON|Upload|UUID|Email|URL"
     r"|[A-Z]\w*(?:Input|Type|Payload|Enum))!?\]?!"
 )
+# Words of a script without Latin letters joined as an identifier's parts, where a value
+# goes: an instruction (``SESSION_SECRET=<"generate a random string" in Russian>``), no value
+NATIVE_WORDS = re.compile(r"[^\W\d_A-Za-z]{2,}(?:[_-](?:[^\W\d_A-Za-z]{2,}|\d+))+")
 # What became of a key, said where its value would be: "OpenAI API Key: Auto-revoked"
 STATUS_WORD = re.compile(
     r"(?i:(?:auto|already|now|since|was|been)[-_ ]?)?"
@@ -655,7 +659,10 @@ EXAMPLE_BEFORE = re.compile(
     re.I,
 )
 DISCLAIMER_AFTER = re.compile(
-    rf"{DISCLAIMER}|\((?:e\.g\.|for example|an example|example|sample)\b", re.I
+    rf"{DISCLAIMER}|\((?:e\.g\.|for example|an example|example|sample)\b"
+    # a comment after it that says to put one's own in its place: "# 替换成你的 token"
+    r"|^[\"'`,]*[ \t]*(?:#|//)[ \t]*(?:replace\b|替换|换成|換成|請替換)",
+    re.I,
 )
 SYMBOLS = frozenset("!@#$%^&*+=?~")
 OPENING_QUOTES = "`'\"(“‘「『["
@@ -766,6 +773,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or HEX_NAMED.fullmatch(value)
         or STATUS_WORD.fullmatch(value)
         or SCHEMA_TYPE.fullmatch(value)
+        or NATIVE_WORDS.fullmatch(value)
         or KEY_COMBO.search(value)
         or _noted_public(text, start)
         or _npm_package(text, start, value)
