@@ -3154,3 +3154,8 @@ CASES["generic-assignment"][1].extend(
     ]
 )
 CASES["password-phrase"][1].append("Password = hunter2-super-secret")
+CASES["bearer-token"][1].append('  -H "Authorization: Bearer fernhooks-abc123xyz" \\')
+# Telegram Desktop's own api_hash, published in its source: the same in every copy
+CASES["generic-assignment"][1].append(
+    "  - api_id: 2040\n  - api_hash: b18441a1ff607e10a989891a5462e627"
+)

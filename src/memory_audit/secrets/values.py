@@ -438,6 +438,13 @@ SCHEMA_TYPE = re.compile(
 # Words of a script without Latin letters joined as an identifier's parts, where a value
 # goes: an instruction (``SESSION_SECRET=<"generate a random string" in Russian>``), no value
 NATIVE_WORDS = re.compile(r"[^\W\d_A-Za-z]{2,}(?:[_-](?:[^\W\d_A-Za-z]{2,}|\d+))+")
+# A name, then the keyboard's stand-ins for a value (``hermes-abc123xyz``, ``app_123abc``)
+STAND_IN_TAIL = re.compile(r"(?i)(?:^|.*[-_.])(?:abc|def|xyz|123|456|789){2,}")
+# App credentials published with a client's source, the same in every copy: Telegram
+# Desktop's and Telegram for Android's api_hash (tdesktop's and Telegram-Android's code)
+PUBLISHED_APP_HASHES = frozenset(
+    {"b18441a1ff607e10a989891a5462e627", "eb06d4abfb49dc3eeb1aeb98ae0f581e"}
+)
 # What became of a key, said where its value would be: "OpenAI API Key: Auto-revoked"
 STATUS_WORD = re.compile(
     r"(?i:(?:auto|already|now|since|was|been)[-_ ]?)?"
@@ -774,6 +781,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or STATUS_WORD.fullmatch(value)
         or SCHEMA_TYPE.fullmatch(value)
         or NATIVE_WORDS.fullmatch(value)
+        or STAND_IN_TAIL.fullmatch(value)
+        or value.lower() in PUBLISHED_APP_HASHES
         or KEY_COMBO.search(value)
         or _noted_public(text, start)
         or _npm_package(text, start, value)
