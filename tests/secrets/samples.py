@@ -3159,3 +3159,11 @@ CASES["bearer-token"][1].append('  -H "Authorization: Bearer fernhooks-abc123xyz
 CASES["generic-assignment"][1].append(
     "  - api_id: 2040\n  - api_hash: b18441a1ff607e10a989891a5462e627"
 )
+# a doc's typed example key, a list API's page cursor, "your" in Chinese (the same batch)
+CASES["generic-assignment"][1].extend(
+    [
+        "- GOOGLE_API_KEY=AIzaSyDOCAbC123dEf456GhI789jKl012-MnO",
+        '  "next_page_token": "eyJwYWdlIjoyMQ=="',
+    ]
+)
+CASES["camelcase-assignment"][1].append('  "appSecret": "你的AppSecret"')

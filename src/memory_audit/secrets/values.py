@@ -77,6 +77,7 @@ SECRET_VERSION = re.compile(
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
     r"|changeme|change[_-]me|redacted|scrubbed|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
+    r"|你的|您的|あなたの"  # "your" in Chinese and Japanese: "你的AppSecret"
     r"|fill[_-]?(?:in|me)|insert[_-]"
     # the internet's joke password, an example's stand-in: "Password = hunter2-super-secret"
     r"|(?<![a-z])hunter2(?!\d)"
@@ -438,6 +439,13 @@ SCHEMA_TYPE = re.compile(
 # Words of a script without Latin letters joined as an identifier's parts, where a value
 # goes: an instruction (``SESSION_SECRET=<"generate a random string" in Russian>``), no value
 NATIVE_WORDS = re.compile(r"[^\W\d_A-Za-z]{2,}(?:[_-](?:[^\W\d_A-Za-z]{2,}|\d+))+")
+# A list API's page cursor: base64 of a small JSON object of these fields
+MAX_CURSOR = 64
+CURSOR_JSON = re.compile(r'\{ ?"(?:page|offset|cursor|start|last_id|after)" ?: ?"?\d')
+# The runs a doc types for a value's letters and digits
+TYPED_RUNS = ("abc", "def", "ghi", "jkl", "mno", "xyz", "123", "456", "789", "012")
+MIN_TYPED_RUNS = 5
+MIN_TYPED_KEY = 24
 # A name, then the keyboard's stand-ins for a value (``hermes-abc123xyz``, ``app_123abc``)
 STAND_IN_TAIL = re.compile(r"(?i)(?:^|.*[-_.])(?:abc|def|xyz|123|456|789){2,}")
 # App credentials published with a client's source, the same in every copy: Telegram
@@ -782,6 +790,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or SCHEMA_TYPE.fullmatch(value)
         or NATIVE_WORDS.fullmatch(value)
         or STAND_IN_TAIL.fullmatch(value)
+        or _keyboard_example(value)
+        or _page_cursor(value)
         or value.lower() in PUBLISHED_APP_HASHES
         or KEY_COMBO.search(value)
         or _noted_public(text, start)
@@ -1054,6 +1064,30 @@ def _public_by_design(value: str) -> bool:
     if not isinstance(claims, dict):
         return False
     return claims.get("role") == PUBLIC_ROLE or claims.get("iss") == LOCAL_DEMO_ISSUER
+
+
+def _page_cursor(value: str) -> bool:
+    """A list API's page cursor (``page_token=eyJwYWdlIjoxfQ==``): base64 of a small JSON
+    object that opens with a page's or an offset's number, no credential (a doc's example
+    may be cut: ``{"page":21``)."""
+    if len(value) > MAX_CURSOR or not value.startswith("eyJ"):
+        return False
+    try:  # binascii.Error and the UTF-8 errors are ValueErrors
+        page = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode()
+    except ValueError:
+        return False
+    return CURSOR_JSON.match(page) is not None
+
+
+def _keyboard_example(value: str) -> bool:
+    """A key typed as a doc's example: five or more of the alphabet's and the digits'
+    runs in it (``AIzaSyDOCAbC123dEf456GhI789jKl012-MnO``); a random key of forty
+    characters holds five such runs far less than once in a billion. A short value is a
+    person's password, weak on purpose or not."""
+    if len(value) < MIN_TYPED_KEY:  # a person's password may be "Abc123456!"
+        return False
+    lowered = value.lower()
+    return sum(run in lowered for run in TYPED_RUNS) >= MIN_TYPED_RUNS
 
 
 def _a_named_hash(text: str, start: int, value: str) -> bool:
