@@ -3167,3 +3167,29 @@ CASES["generic-assignment"][1].extend(
     ]
 )
 CASES["camelcase-assignment"][1].append('  "appSecret": "你的AppSecret"')
+# --- the thirty-fourth session's second held-out batch (not blind after its verdicts): a key
+# under a bold label naming it; a private key's Chinese name
+CASES["key-named-label"] = (
+    [
+        (
+            "- **有效 Key**：`sk-zQ32Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2Qu4`（验证通过）",
+            "sk-zQ32Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2Qu4",
+        ),
+        (
+            "- **Fernpu fallback Key:** `0ead5c0e2f9b8d7a6c549a02c3e81f4b.Kq7Xm2Lp9Rt4Vn8B`",
+            "0ead5c0e2f9b8d7a6c549a02c3e81f4b.Kq7Xm2Lp9Rt4Vn8B",
+        ),
+    ],
+    [
+        "- **Primary Key**: `f47ac10b-58cc-4372-a567-0e02b2c3d479`",
+        "- **Cache Key**: `user_profile_settings_cache_v2`",
+        "- **SSH Key**: `~/.ssh/id_ed25519_fernhost_deploy`",
+        "- **Env Key**: `FERN_SEARCH_API_KEY_VALUE_NAME`",
+    ],
+)
+CASES["generic-assignment"][0].append(
+    (
+        "API私钥: 6de2a9c81f4b7d6a5c0e2f9b8d7a6c549a02c3e81f4b7d6a",
+        "6de2a9c81f4b7d6a5c0e2f9b8d7a6c549a02c3e81f4b7d6a",
+    )
+)

@@ -424,9 +424,12 @@ HEX_NAMED = re.compile(r"^0x(?:[A-Z][a-z]+){2,}$")
 # A keyboard shortcut where a value would be ("- Step over: F10 / Ctrl+F10")
 KEY_COMBO = re.compile(r"(?i)\b(?:ctrl|shift|alt|cmd|command|option|opt|fn|meta|super|win)\+")
 # A key named for what it signs, encrypts to or looks up, or noted as public: "GPG key
-# (signing)", "AGE key (public recipient)", "S3 key (object)", "CACHE_KEY (per tenant)"
+# (signing)", "AGE key (public recipient)", "S3 key (object)", "CACHE_KEY (per tenant)",
+# "**Primary Key**: `...`"
 NOTED_PUBLIC = re.compile(
-    r"(?i)\b(?:gpg|pgp|ssh|age|ipns|s3|cache|idempotency)[ _-]key\b"
+    r"(?i)\b(?:gpg|pgp|ssh|age|ipns|s3|cache|idempotency"
+    # a key that names data: a table's, a partition's, a map's
+    r"|primary|foreign|partition|sort|lookup|routing|row|dedup|index|hash|map)[ _-]key\b"
     r"|\([^)\n]*\b(?:public|fingerprint|signing|recipient|object|id)\b[^)\n]*\)"
 )
 NOTED_REACH = 80
