@@ -3074,13 +3074,8 @@ CASES["table-key"][1].append("| Service | Key |\n|---|---|\n| Fernarr | expires:
 CASES["password-phrase"][1].append(
     "input CreateUserInput {\n  email: String!\n  password: String!\n}"
 )
-CASES["url-query-credential"][1].append(
-    "**示例回复（假设 IP 为 192.168.0.105，token 为 aB3xK7mQ）：**\n"
-    "> 你的手机访问地址是：http://192.168.0.105:18789/?token=aB3xK7mQ"
-)
-CASES["url-query-credential"][1].append(
-    "Example reply:\nOpen http://192.168.0.105:18789/?token=aB3xK7mQ on your phone"
-)
+# (the example reply introduced on the line above: direct tests in test_credentials.py, as
+# the false-positive test's "note: " prefix would take the introduction's start away)
 CASES["url-query-credential"][0].append(
     (
         "Examples of what we run are in docs.\nOpen http://192.168.0.105:18789/?token=Kq7Xm2Lp9Rt4",

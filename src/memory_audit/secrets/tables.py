@@ -45,7 +45,7 @@ PAIR = re.compile(
 )
 # "API: <value>" in a credentials column: the cell names what its value is, then gives it.
 # Only a credential's own words label it, so "expires: 2026-05-01" stays words.
-LABEL = re.compile(r"(?i:api(?:[ _-]?key)?|key|token|secret|hex|pw|pwd|pass(?:word)?)[ \t]*:[ \t]*")
+LABEL = re.compile(r"(?i:api(?:[ _-]?key)?|key|token|secret|pw|pwd|pass(?:word)?)[ \t]*:[ \t]*")
 
 
 def table_cells(text: str, header_regexes: Sequence[str]) -> Iterator[tuple[int, int, int]]:
