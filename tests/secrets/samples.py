@@ -3055,3 +3055,136 @@ CASES["section-list-key"][1].append(
     "## Secrets rotation\n- Commit: `4e1c9b7a2d5f8e0c3a6b9d2f5e8a1c4b9d2f5e8a`"
 )
 CASES["login-pair"][1].append("query($login:String!, $from:DateTime!, $to:DateTime!) {")
+# --- a credentials column's cell that names its value first (the thirty-third round's tuning
+# half, the thirty-fourth session): "API: <hex>" under "Password/Key"
+CASES["table-password"][0].append(
+    (
+        "| Service | User | Password/Key | Notes |\n|---|---|---|---|\n"
+        "| Fernarr | — | API: 5c0e2f9b8d7a6c549a02c3e81f4b7d6a | Indexer |",
+        "5c0e2f9b8d7a6c549a02c3e81f4b7d6a",
+    )
+)
+CASES["table-password"][1].append(
+    "| Service | User | Password/Key | Notes |\n|---|---|---|---|\n"
+    "| Fernarr | — | API: see the vault | Indexer |"
+)
+CASES["table-key"][1].append("| Service | Key |\n|---|---|\n| Fernarr | expires: 2026-05-01 |")
+# --- the thirty-third round's tuning half, read in the thirty-fourth session: a schema's
+# type where a password goes; an example reply introduced on the line above
+CASES["password-phrase"][1].append(
+    "input CreateUserInput {\n  email: String!\n  password: String!\n}"
+)
+# (the example reply introduced on the line above: direct tests in test_credentials.py, as
+# the false-positive test's "note: " prefix would take the introduction's start away)
+CASES["url-query-credential"][0].append(
+    (
+        "Examples of what we run are in docs.\nOpen http://192.168.0.105:18789/?token=Kq7Xm2Lp9Rt4",
+        "Kq7Xm2Lp9Rt4",
+    )
+)
+CASES["password-phrase"][0].append(("- ops password: Summer!2026", "Summer!2026"))
+# --- the thirty-third round's tuning half, read in the thirty-fourth session: a key alone on
+# its list item under a bare "Key:" label; a key in brackets after its name; a password
+# that names its kind among stand-in words, in Portuguese
+CASES["key-label-bare"] = (
+    [
+        (
+            "2. **Fernsearch API**\n   - Key: BSAq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G\n   - web search on",
+            "BSAq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G",
+        ),
+        (
+            "### Fernapi\n- Key: fernapi-Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2Qu4",
+            "fernapi-Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2Qu4",
+        ),
+    ],
+    [
+        "- Key: user_profile_settings_cache_v2",
+        "- Key: BSAq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G (revoked last week)",
+        "Key: BSAq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G",
+        "- Cache key: Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G",
+        "- Key: ${FERN_SEARCH_API_KEY_VALUE}",
+    ],
+)
+CASES["key-in-brackets"] = (
+    [
+        (
+            "Q0-2：Fernxiang API Key（sk-5c0e2f9b8d7a6c549a02c3e81f4b7d6a）是否为你名下？",
+            "sk-5c0e2f9b8d7a6c549a02c3e81f4b7d6a",
+        ),
+        ("the Fernhub token (`Kq7Xm2Lp9Rt4Vn8Bc3Hd6W`) still works", "Kq7Xm2Lp9Rt4Vn8Bc3Hd6W"),
+    ],
+    [
+        "the API key (FERN_SEARCH_API_KEY) lives in .env",
+        "the token (from the dashboard) expires",
+        "an access token (JWT, RS256) is minted",
+        "secret (sk-...) goes to the vault",
+        "API Key（sk-your-key-here-0000）",
+    ],
+)
+CASES["generic-assignment"][1].extend(
+    ['"password": "senhasegura123",', '"password": "SenhaForte123!",']
+)
+# --- the thirty-fourth session's held-out batch (not blind after its verdicts): the joke
+# password inside a word and a year ("...Hunter2026") is no stand-in; a password named for
+# its account after the word ("Пароль admin: ..."); Telegram's api_hash; instructions in
+# Cyrillic and a comment saying to replace the value are no values
+CASES["password-phrase"][0].extend(
+    [
+        ("- 2FA пароль: KestrelHunter2026", "KestrelHunter2026"),
+        ("- Пароль admin: fernhall2026", "fernhall2026"),
+    ]
+)
+CASES["generic-assignment"][0].append(
+    (
+        "  - api_id: 31559042\n  - api_hash: 5c0e2f9b8d7a6c549a02c3e81f4b7d6a",
+        "5c0e2f9b8d7a6c549a02c3e81f4b7d6a",
+    )
+)
+CASES["generic-assignment"][1].extend(
+    [
+        "SESSION_SECRET=сгенерируйте_случайную_строку_минимум_32_символа",
+        'token: "fernhooks-abc123xyz",  # 替换成你的 token',
+        'token: "fernhooks-Kq7Xm2Lp9",  # replace with your own',
+        "ADMIN_PASSWORD_HASH=$2b$12$Kq7Xm2Lp9Rt4Vn8Bc3Hd6uWz1Yf5Gs0Ja7Ne2Qu4Iv9Ko3Px6Mb1T",
+    ]
+)
+CASES["password-phrase"][1].append("Password = hunter2-super-secret")
+CASES["bearer-token"][1].append('  -H "Authorization: Bearer fernhooks-abc123xyz" \\')
+# Telegram Desktop's own api_hash, published in its source: the same in every copy
+CASES["generic-assignment"][1].append(
+    "  - api_id: 2040\n  - api_hash: b18441a1ff607e10a989891a5462e627"
+)
+# a doc's typed example key, a list API's page cursor, "your" in Chinese (the same batch)
+CASES["generic-assignment"][1].extend(
+    [
+        "- GOOGLE_API_KEY=AIzaSyDOCAbC123dEf456GhI789jKl012-MnO",
+        '  "next_page_token": "eyJwYWdlIjoyMQ=="',
+    ]
+)
+CASES["camelcase-assignment"][1].append('  "appSecret": "你的AppSecret"')
+# --- the thirty-fourth session's second held-out batch (not blind after its verdicts): a key
+# under a bold label naming it; a private key's Chinese name
+CASES["key-named-label"] = (
+    [
+        (
+            "- **有效 Key**：`sk-zQ32Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2Qu4`（验证通过）",
+            "sk-zQ32Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2Qu4",
+        ),
+        (
+            "- **Fernpu fallback Key:** `0ead5c0e2f9b8d7a6c549a02c3e81f4b.Kq7Xm2Lp9Rt4Vn8B`",
+            "0ead5c0e2f9b8d7a6c549a02c3e81f4b.Kq7Xm2Lp9Rt4Vn8B",
+        ),
+    ],
+    [
+        "- **Primary Key**: `f47ac10b-58cc-4372-a567-0e02b2c3d479`",
+        "- **Cache Key**: `user_profile_settings_cache_v2`",
+        "- **SSH Key**: `~/.ssh/id_ed25519_fernhost_deploy`",
+        "- **Env Key**: `FERN_SEARCH_API_KEY_VALUE_NAME`",
+    ],
+)
+CASES["generic-assignment"][0].append(
+    (
+        "API私钥: 6de2a9c81f4b7d6a5c0e2f9b8d7a6c549a02c3e81f4b7d6a",
+        "6de2a9c81f4b7d6a5c0e2f9b8d7a6c549a02c3e81f4b7d6a",
+    )
+)

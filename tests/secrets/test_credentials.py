@@ -442,3 +442,48 @@ def test_a_list_under_a_keys_heading_holds_no_key_where_its_label_says_so(text: 
 def test_a_list_item_or_a_note_that_names_no_credential_is_none(text: str) -> None:
     # list items read at the start of their own line, as a note has them
     assert found(text) == []
+
+
+# The thirty-fourth session's second reader: values the session's new rejections must
+# leave found, and non-secrets its new rules must leave alone.
+STILL_FOUND = [
+    "Console login: admin / 123456",  # the commonest password, a vendor's default
+    "root password: Fernhall-123456",  # a name and digits: weak, not a stand-in
+    "users table primary key is id; DB_PASSWORD=Harbor!x9Q2",  # a data key elsewhere
+    "- Row key: user#2026; token: Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G",
+    "Samples DB:\npassword: Harbor!x9-2207",  # "sample" names the system, no example
+    "Example request (works, uses my live key):\n"
+    "curl -H 'x-api-key: Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G' https://api.fern.dev/v1",
+    "API_KEY=Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G  # replace every 90 days",
+    "- Пароль: Зима-2026",  # two Cyrillic parts: a password, no instruction
+    "password: newpass2026",  # a year is the person's own
+    "DB_PASSWORD=superpassword2026",
+    "password: BloodType!",  # no schema's type
+    "- **Cosmos Primary Key**: `Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2Qu4Iv9Ko3Px6Mb1Tc8Ry5==`",
+]
+LEFT_ALONE = [
+    "api_hash: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08  # sha256",
+    "- **Public Key**: `BEl62iUYgUivxIkv69yViEuiBIa40HI0F8Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G`",
+    "- **Site Key**: `6LcKq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2`",
+    "## Release signing (GPG)\n- Key: 3AA5C34371567BD2F19A8E0D5C7B6A4E2F1D0C9B\n- Keyserver: x",
+    "- Key: 7d865e959b2466918c9863afca942d0fb89d7c9ac0c99bafc3749504ded97730",
+    "### Push notifications (VAPID)\n- Key: BEl62iUYgUivxIkv69yViEuiBIa40HI0F8Kq7Xm2Lp9Rt4Vn8",
+    "the token (4096-bit/RSA/PKCS1v15) signs",
+    "db_pass = secret('kv/fern/prod/postgresMain2')",
+    "| Service | Password/Key |\n|---|---|\n| cfg | hex: sha256-of-config-file |",
+    "- **Partition Key**: `tenant_2026_Kq7Xm2Lp9Rt4Vn8`",
+    # an example reply introduced on the line above (the thirty-third round's tuning half)
+    "**示例回复（假设 IP 为 192.168.0.105，token 为 aB3xK7mQ）：**\n"
+    "> 你的手机访问地址是：http://192.168.0.105:18789/?token=aB3xK7mQ",
+    "Example reply:\nOpen http://192.168.0.105:18789/?token=aB3xK7mQ on your phone",
+]
+
+
+@pytest.mark.parametrize("text", STILL_FOUND)
+def test_a_value_the_session_s_rejections_must_not_hide(text: str) -> None:
+    assert found(text), text
+
+
+@pytest.mark.parametrize("text", LEFT_ALONE)
+def test_a_non_secret_the_session_s_rules_must_not_report(text: str) -> None:
+    assert found(text) == []

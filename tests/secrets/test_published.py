@@ -243,3 +243,21 @@ def test_a_folder_of_the_same_name_in_a_path_publishes_nothing(tmp_path: Path) -
     )
     found = published_in(repo.path, repo.path / "memory", {"one": "harbor2207"})
     assert found == {"one": "b/ota.ino"}
+
+
+def test_an_agent_s_transcripts_and_memory_notes_publish_nothing(tmp_path: Path) -> None:
+    # the thirty-fourth session's held-out judges: a session's transcript and another
+    # workspace's daily note repeat a leaked value; they publish no default
+    repo = Repo(tmp_path / "claw")
+    repo.commit(
+        "sessions",
+        {
+            "agents/main/sessions/5f1c.jsonl": f'{{"text": "the password is {DEMO}"}}\n',
+            "main/sessions/0dd2.jsonl.reset.2026-02-26T11-54-44.560Z": '{"k": "Harbor!x9"}\n',
+            "workspaces/alfred/memory/2026-03-26.md": "ops/Lantern#2207\n",
+            "src/memory/seed.py": 'USERS = [("ops", "Tarn9Ridge")]\n',
+        },
+    )
+    values = {"one": DEMO, "two": "Harbor!x9", "three": "Lantern#2207", "four": "Tarn9Ridge"}
+    found = published_in(repo.path, repo.path / "workspace", values)
+    assert found == {"four": "src/memory/seed.py"}

@@ -62,7 +62,9 @@ own, is reported at the first such file (outside every memory tree: a folder hol
 ``MEMORY.md`` is another copy of memory). Only files that publish values on purpose
 count: documents, examples, seeds, tests, compose files and code; a configuration or data
 file (``remote.yaml``, ``key.properties``, ``.env``) and Claude Code's own settings hold
-the values in use, so a value found only there leaked there too and stays a problem::
+the values in use, and an agent's session transcripts (``sessions/<id>.jsonl``) and
+memory notes (a ``memory/`` folder's) record what was said, so a value found only there
+leaked there too and stays a problem::
 
     notes.md:4 — possible login and password pair: matched "Bl...x" (pattern: login-pair);
     the repository publishes this value in README.md. Suggest: if it opens a deployed system

@@ -189,6 +189,12 @@ CONFIG_NAMES = frozenset(
 # Lists of paths git or an image builder leaves out: a value there is part of a path, so
 # such a file does not make the value a published one (it stays what the note says)
 IGNORE_LISTS = frozenset({".gitignore", ".dockerignore", ".npmignore", ".gcloudignore"})
+# An agent's session transcript ("sessions/<id>.jsonl", "<uuid>.jsonl",
+# "<id>.jsonl.reset.<time>"; a fixture's "demo_users.jsonl" publishes) and an
+# agent's memory (a workspace's "memory/" daily notes) record what was said and done, so a
+# value there leaked there too, as in a folder holding a MEMORY.md
+TRANSCRIPT = re.compile(r"\.jsonl\.(?:reset|bak)|^[0-9a-f-]{16,}\.jsonl$")
+MEMORY_FOLDERS = frozenset({"memory", "memories"})
 # A configuration's backup ("openclaw.json.bak", "app.yaml.bak.1") is the configuration:
 # what it held leaked
 BACKUP_SUFFIX = re.compile(r"(?:(?:\.(?:bak|backup|old|orig)|~)(?:\.\d+)?)+$")
@@ -449,6 +455,12 @@ def _publishes(path: str) -> bool:
         return False  # a skill, an agent's or a command's definition
     if name in IGNORE_LISTS:
         return False
+    if (
+        TRANSCRIPT.search(name)
+        or (name.endswith(".jsonl") and "sessions" in parts)
+        or (name.endswith(MARKDOWN) and MEMORY_FOLDERS.intersection(parts))
+    ):
+        return False  # what an agent was told or noted: a leak of the same value, not a default
     name = BACKUP_SUFFIX.sub("", name)
     suffix = os.path.splitext(name)[1]
     config = suffix in CONFIG_SUFFIXES or name in CONFIG_NAMES or name.startswith(".env")

@@ -10,7 +10,8 @@ No word stands next to the value on its row: the column's header says what it is
 table rule's ``regex`` matches a header cell (``password``, ``API key``, ``密码``, ...);
 every cell under a matching header is a candidate, judged by the value classifier like
 any generic rule's value (``-``, ``n/a``, ``***``, ``see vault``, paths and variable names
-are not values). A cell that holds ``user / pass`` gives its last part.
+are not values). A cell that holds ``user / pass`` gives its last part, one that holds
+``API: <value>`` what follows its label.
 
 One pass over the lines of the text: a separator row (``|---|---|``) marks a table, the
 line before it is its header, the lines after it that hold a ``|`` its rows. A table has
@@ -42,6 +43,9 @@ PAIR = re.compile(
     r"(?:[\w.+-]{1,40}@[\w.-]{1,40}|[a-z0-9._@+-]{1,40}|[A-Z][a-z0-9._@+-]{0,39}"
     r"|[A-Z0-9._@+-]{1,40})`?\s?/\s?`?(?=\S)"
 )
+# "API: <value>" in a credentials column: the cell names what its value is, then gives it.
+# Only a credential's own words label it, so "expires: 2026-05-01" stays words.
+LABEL = re.compile(r"(?i:api(?:[ _-]?key)?|key|token|secret|pw|pwd|pass(?:word)?)[ \t]*:[ \t]*")
 
 
 def table_cells(text: str, header_regexes: Sequence[str]) -> Iterator[tuple[int, int, int]]:
@@ -113,13 +117,13 @@ def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 def _value(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """The value in a cell: unwrapped, the last part of ``user / pass``; None when the
-    cell is empty or holds words."""
+    """The value in a cell: unwrapped, the last part of ``user / pass``, what follows
+    ``API:``; None when the cell is empty or holds words."""
     while start < end and text[start] in WRAPPING:
         start += 1
     while end > start and text[end - 1] in WRAPPING:
         end -= 1
-    pair = PAIR.match(text, start, end)
+    pair = LABEL.match(text, start, end) or PAIR.match(text, start, end)
     if pair is not None:
         start = pair.end()
         while start < end and text[start] in WRAPPING:

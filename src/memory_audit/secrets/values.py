@@ -45,6 +45,7 @@ import functools
 import itertools
 import json
 import re
+import string
 from collections.abc import Callable
 
 from memory_audit.secrets.redact import entropy
@@ -76,9 +77,10 @@ SECRET_VERSION = re.compile(
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
     r"|changeme|change[_-]me|redacted|scrubbed|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
+    r"|你的|您的|あなたの"  # "your" in Chinese and Japanese: "你的AppSecret"
     r"|fill[_-]?(?:in|me)|insert[_-]"
     # the internet's joke password, an example's stand-in: "Password = hunter2-super-secret"
-    r"|hunter2"
+    r"|(?<![a-z])hunter2(?!\d)"
     # Telegram's documented bot token, "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"
     r"|ABC-(?:DEF|xxx)"
     # the base32 secret every TOTP library's documentation uses ("Hello!" and 0xDEADBEEF)
@@ -258,6 +260,9 @@ VERSION = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z.]+)?$")
 # ``ADMIN_PASSWORD_HASH=<value>``: a hash's value (bcrypt, sha) is long and in a hash's
 # alphabet; a short plain value there is a password stored in the wrong variable
 HASH_NAMED = re.compile(r"hash[\w-]{0,10}[\"'`]?[ \t]*[:=][ \t]*[\"'`]?$", re.I)
+# Telegram's ``api_hash`` is no digest: the secret half of an app's API credentials, 32 hex
+API_HASH = re.compile(r"api_hash[\"'`]?[ \t]*[:=][ \t]*[\"'`]?$", re.I)
+TELEGRAM_API_HASH = re.compile(r"[0-9a-f]{32}")
 HASH_VALUE = re.compile(r"^[$./A-Za-z0-9]{20,}$")
 # Whole values that are placeholders in documentation, whatever the rule.
 PLACEHOLDER_WORDS = frozenset(
@@ -267,11 +272,16 @@ PLACEHOLDER_WORDS = frozenset(
     api_token accesstoken access_token secretkey secret_key""".split()
 )
 # The kinds a stand-in value names itself by (``dev-token-123``, ``dbpass``).
-KIND_WORDS = ("pass", "password", "passwd", "secret", "token", "key", "apikey")
+COUNT = "123456789"
+KIND_WORDS = (
+    *("pass", "password", "passwd", "secret", "token", "key", "apikey"),
+    *("senha", "contrasena", "passwort", "kennwort"),  # a password, in the corpus's languages
+)
 SELF_NAMED_SPLIT = re.compile(r"[-_]")
 STAND_IN_WORDS = frozenset(
     """dev local test testing my db demo dummy fake sample example some foo bar your secure
-    new old strong super ci e2e jwt insecure unsafe not for production use only""".split()
+    new old strong super ci e2e jwt insecure unsafe not for production use only
+    segura seguro forte fuerte sicher stark teste prueba nova nueva neu""".split()
 )
 # What a test's value is for, in its name (``test-webhook-secret-e2e``, ``test-admin-password``)
 USE_WORDS = frozenset(
@@ -422,7 +432,53 @@ NOTED_PUBLIC = re.compile(
     r"(?i)\b(?:gpg|pgp|ssh|age|ipns|s3|cache|idempotency)[ _-]key\b"
     r"|\([^)\n]*\b(?:public|fingerprint|signing|recipient|object|id)\b[^)\n]*\)"
 )
+# The label right before a value naming a key that is data or public, not a secret
+# ("**Partition Key**: `...`", "- **Public Key**: `...`", "Site key: ..."); "Primary Key"
+# only before a short value (Azure calls its long account keys "primary keys")
+DATA_KEY_LABEL = re.compile(
+    r"(?i)\b(primary|foreign|partition|sort|lookup|row|dedup|index|public|site|anon"
+    r"|publishable|recipient|kms|header)[ _-]key[*_`'\"]*[ \t]*[:=：][*_`'\"]*[ \t]*[*_`'\"]*\Z"
+)
+LONG_PRIMARY = 40
+# A bare "- Key: <value>" names no credential: what the lines above say decides (a GPG
+# key's fingerprint, a VAPID or reCAPTCHA site key are public), and hexadecimal alone is
+# a fingerprint's or a digest's shape as often as a key's
+BARE_KEY_RULE = "key-label-bare"
+BARE_KEY_PUBLIC = re.compile(
+    r"(?i)\b(?:gpg|pgp|signing|fingerprint|vapid|public|recaptcha|site key|keyserver|digest"
+    r"|checksum|sha-?\d+)\b"
+)
+BARE_KEY_CONTEXT = 3  # lines above read
+HEX_ONLY = re.compile(r"[0-9a-fA-F]+")
 NOTED_REACH = 80
+# A schema's type where a value would be (GraphQL's ``password: String!``): a scalar or an
+# input's name, made non-null
+SCHEMA_TYPE = re.compile(
+    r"\[?(?:String|Int|Float|Boolean|ID|DateTime|Date|Time|JSON|Upload|UUID|Email|URL"
+    r"|[A-Z][A-Za-z]*(?:Input|Payload))!?\]?!"
+)
+# Three words or more of a script without Latin letters joined as an identifier's parts
+# (a password may be two, "Зима-2026"), where a value goes: an instruction
+# (``SESSION_SECRET=<"generate a random string" in Russian>``), no value
+NATIVE_WORDS = re.compile(
+    r"[^\W\d_A-Za-z]{2,}(?:_[^\W\d_A-Za-z]{2,}){2,}(?:_(?:[^\W\d_A-Za-z]{2,}|\d+))*"
+)
+# A list API's page cursor: base64 of a small JSON object of these fields
+MAX_CURSOR = 64
+CURSOR_JSON = re.compile(r'\{ ?"(?:page|offset|cursor|start|last_id|after)" ?: ?"?\d')
+# The runs a doc types for a value's letters and digits
+TYPED_RUNS = ("abc", "def", "ghi", "jkl", "mno", "xyz", "123", "456", "789", "012")
+MIN_TYPED_RUNS = 5
+MIN_TYPED_KEY = 24
+# A name, then the keyboard's stand-ins for a value (``hermes-abc123xyz``): three runs or
+# more, letters' and digits' both ("Fern-123456" is a weak password, not a stand-in)
+STAND_IN_TAIL = re.compile(r"(?i)[a-z][\w]*[-_.]((?:abc|def|xyz|123|456|789){3,})")
+LETTER_RUNS = ("abc", "def", "xyz")
+# App credentials published with a client's source, the same in every copy: Telegram
+# Desktop's and Telegram for Android's api_hash (tdesktop's and Telegram-Android's code)
+PUBLISHED_APP_HASHES = frozenset(
+    {"b18441a1ff607e10a989891a5462e627", "eb06d4abfb49dc3eeb1aeb98ae0f581e"}
+)
 # What became of a key, said where its value would be: "OpenAI API Key: Auto-revoked"
 STATUS_WORD = re.compile(
     r"(?i:(?:auto|already|now|since|was|been)[-_ ]?)?"
@@ -643,8 +699,20 @@ EXAMPLE_BEFORE = re.compile(
     r"|par exemple|ex\. ?:)|例如|比如|示例|范例|範例|例えば|예를 들어|예시",
     re.I,
 )
+# A line introducing an example: it opens with the word and is short
+EXAMPLE_INTRODUCTION = re.compile(
+    r"[ \t>*_#-]*(?:e\.g\.|(?i:for example|examples?(?: (?:reply|response|output|answer))?)"
+    r"(?![ \t]*[A-Za-z])"
+    r"|示例|范例|範例|例如|例えば|예시|(?i:por ejemplo|beispiel|par exemple)\b)"
+)
+INTRODUCTION_MAX = 120
 DISCLAIMER_AFTER = re.compile(
-    rf"{DISCLAIMER}|\((?:e\.g\.|for example|an example|example|sample)\b", re.I
+    rf"{DISCLAIMER}|\((?:e\.g\.|for example|an example|example|sample)\b"
+    # a comment after it that says to put one's own in its place: "# 替换成你的 token"
+    r"|^[\"'`,]*[ \t]*(?:#|//)[ \t]*"
+    r"(?:replace (?:it |this |that )?(?:with|by) (?:your|a real|the real)\b"
+    r"|(?:替换|换成|換成|請替換)(?:成|为|為)?(?:你|您)的)",
+    re.I,
 )
 SYMBOLS = frozenset("!@#$%^&*+=?~")
 OPENING_QUOTES = "`'\"(“‘「『["
@@ -754,8 +822,16 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or SECRET_VERSION.fullmatch(value)
         or HEX_NAMED.fullmatch(value)
         or STATUS_WORD.fullmatch(value)
+        or SCHEMA_TYPE.fullmatch(value)
+        or NATIVE_WORDS.fullmatch(value)
+        or _keyboard_tail(value)
+        or _keyboard_example(value)
+        or _page_cursor(value)
+        or value.lower() in PUBLISHED_APP_HASHES
         or KEY_COMBO.search(value)
         or _noted_public(text, start)
+        or (rule.generic and _data_key_label(text, start, value))
+        or (rule.name == BARE_KEY_RULE and _bare_key_doubtful(text, start, value))
         or _npm_package(text, start, value)
         or _alphabet_run(value)
         or not STAND_IN_PARTS.isdisjoint(PART_SPLIT.split(value))
@@ -1027,10 +1103,51 @@ def _public_by_design(value: str) -> bool:
     return claims.get("role") == PUBLIC_ROLE or claims.get("iss") == LOCAL_DEMO_ISSUER
 
 
+def _page_cursor(value: str) -> bool:
+    """A list API's page cursor (``page_token=eyJwYWdlIjoxfQ==``): base64 of a small JSON
+    object that opens with a page's or an offset's number, no credential (a doc's example
+    may be cut: ``{"page":21``)."""
+    if len(value) > MAX_CURSOR or not value.startswith("eyJ"):
+        return False
+    try:  # binascii.Error and the UTF-8 errors are ValueErrors
+        page = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode()
+    except ValueError:
+        return False
+    return CURSOR_JSON.match(page) is not None
+
+
+def _keyboard_tail(value: str) -> bool:
+    """A name, then three of the keyboard's runs, letters' and digits' both, where a value
+    goes (``hermes-abc123xyz``)."""
+    tail = STAND_IN_TAIL.fullmatch(value)
+    if tail is None:
+        return False
+    runs = tail.group(1).lower()
+    letters = sum(runs.count(run) for run in LETTER_RUNS)
+    return 0 < letters < len(runs) // 3
+
+
+def _keyboard_example(value: str) -> bool:
+    """A key typed as a doc's example: five or more of the alphabet's and the digits'
+    runs in it (``AIzaSyDOCAbC123dEf456GhI789jKl012-MnO``); a random key of forty
+    characters holds five such runs far less than once in a billion. A short value is a
+    person's password, weak on purpose or not."""
+    if len(value) < MIN_TYPED_KEY:  # a person's password may be "Abc123456!"
+        return False
+    lowered = value.lower()
+    return sum(run in lowered for run in TYPED_RUNS) >= MIN_TYPED_RUNS
+
+
 def _a_named_hash(text: str, start: int, value: str) -> bool:
     """A hash where its line names one (``PASSWORD_HASH=<bcrypt>``): long, in a hash's
-    alphabet; a short plain value after such a name is a password kept in the wrong place."""
-    return bool(HASH_VALUE.match(value) and HASH_NAMED.search(text, max(0, start - NEAR), start))
+    alphabet; a short plain value after such a name is a password kept in the wrong place.
+    Telegram's ``api_hash: <32 hex>`` is a secret."""
+    if not HASH_VALUE.match(value):
+        return False
+    window = max(0, start - NEAR)
+    if TELEGRAM_API_HASH.fullmatch(value) and API_HASH.search(text, window, start):
+        return False
+    return HASH_NAMED.search(text, window, start) is not None
 
 
 def _least_entropy(rule: Rule, text: str, start: int, end: int) -> float:
@@ -1167,6 +1284,25 @@ def _noted_public(text: str, start: int) -> bool:
     return NOTED_PUBLIC.search(text, max(line_start, start - NOTED_REACH), start) is not None
 
 
+def _data_key_label(text: str, start: int, value: str) -> bool:
+    """Whether the label right before the value names a key that is data or public
+    (``DATA_KEY_LABEL``)."""
+    label = DATA_KEY_LABEL.search(text, max(0, start - NOTED_REACH), start)
+    if label is None:
+        return False
+    return label.group(1).lower() != "primary" or len(value) < LONG_PRIMARY
+
+
+def _bare_key_doubtful(text: str, start: int, value: str) -> bool:
+    """A value under a bare ``Key:`` label that is hexadecimal alone, or whose lines above
+    (its heading, its list's parent) name a public or signing key (``BARE_KEY_PUBLIC``)."""
+    if HEX_ONLY.fullmatch(value):
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    above = text[max(0, line_start - WINDOW) : line_start].split("\n")[-BARE_KEY_CONTEXT - 1 :]
+    return BARE_KEY_PUBLIC.search("\n".join(above)) is not None
+
+
 def _field_item(text: str, line_start: int, start: int) -> bool:
     """Whether the list item the value ends is labelled by another field of a credentials
     list (``NOT_SECRET_ITEM``, ``FIELD_ITEM``): an id, a URL, a user, a database."""
@@ -1257,20 +1393,31 @@ def _elided(rule: Rule, value: str, text: str, end: int) -> bool:
     return len(value) - (head.end() if head else 0) <= MAX_SHOWN_PREFIX
 
 
+def _without_count(word: str) -> str:
+    """The word without a count it ends in (``1``, ``12``, ``123``, ...): a stand-in's
+    number; a year or another number is how a person makes a password their own."""
+    digits = len(word) - len(word.rstrip(string.digits))
+    if digits and word[-digits:] == COUNT[:digits]:
+        return word[:-digits]
+    return word
+
+
 def _self_named(value: str) -> bool:
     """A value that names its own kind among a doc's stand-in words, as examples do:
     ``dev-token-123``, ``local-dev-secret`` (stand-ins, numbers and the kind), ``dbpass``,
     ``mytoken`` (a stand-in run into the kind), ``password123`` (the kind and a number),
-    ``securePassword123`` (camelCase parts). ``fern_password`` names a project: kept."""
+    ``securePassword123`` (camelCase parts), ``senhasegura123`` (Portuguese's kind and
+    stand-in, run in). ``fern_password`` names a project: kept."""
     lowered = value.lower()
     if value != lowered:
         return _self_named_camel(value)
     parts = [part for part in SELF_NAMED_SPLIT.split(lowered) if part]
     if len(parts) == 1:
         word = parts[0]
+        run_in = _without_count(word)  # "securepassword123": the kind run into a word
         return any(
-            word.removeprefix(kind) in STAND_IN_WORDS
-            or word.removesuffix(kind) in STAND_IN_WORDS
+            run_in.removeprefix(kind) in STAND_IN_WORDS
+            or run_in.removesuffix(kind) in STAND_IN_WORDS
             or (word.startswith(kind) and word.removeprefix(kind).isdigit())
             for kind in KIND_WORDS
             if kind in word
@@ -1949,7 +2096,23 @@ def _in_context(text: str, start: int, end: int) -> bool:
         EXAMPLE_BEFORE.search(before[-NEAR:])
         or DISCLAIMER_AFTER.search(after)
         or _counter_example(text, start)
+        or _example_introduced(text, start)
     )
+
+
+def _example_introduced(text: str, start: int) -> bool:
+    """Whether the line above the value's introduces an example: a short line that opens
+    with an example's word and ends with a colon (``**示例回复（假设 token 为 ...）：**``,
+    ``Example reply:``), so the line that follows is the example's."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if line_start == 0:
+        return False
+    reach = max(0, line_start - 1 - INTRODUCTION_MAX)
+    above_start = text.rfind("\n", reach, line_start - 1) + 1
+    if above_start == 0 and reach > 0:
+        return False  # a long line above: no introduction
+    above = text[above_start : line_start - 1].rstrip(" \t\r*_`>")
+    return above.endswith((":", "：")) and EXAMPLE_INTRODUCTION.match(above) is not None
 
 
 def _counter_example(text: str, start: int) -> bool:
