@@ -2103,10 +2103,11 @@ def _in_context(text: str, start: int, end: int) -> bool:
 def _example_introduced(text: str, start: int) -> bool:
     """Whether the line above the value's introduces an example: a short line that opens
     with an example's word and ends with a colon (``**示例回复（假设 token 为 ...）：**``,
-    ``Example reply:``), so the line that follows is the example's."""
-    line_start = text.rfind("\n", 0, start) + 1
+    ``Example reply:``), so the line that follows is the example's. Read near the value
+    only: on a long line of values, each would read the whole line again."""
+    line_start = text.rfind("\n", max(0, start - WINDOW), start) + 1
     if line_start == 0:
-        return False
+        return False  # the first line, or a value far into a long line
     reach = max(0, line_start - 1 - INTRODUCTION_MAX)
     above_start = text.rfind("\n", reach, line_start - 1) + 1
     if above_start == 0 and reach > 0:
