@@ -844,8 +844,6 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _noted_public(text, start)
         or (rule.generic and _data_key_label(text, start, value))
         or (rule.generic and KEY_ID_LABEL.search(text, max(0, start - NEAR), start) is not None)
-        # not an issuer's format: a real token pasted into a doc-like block stays one
-        or ((rule.generic or rule.value not in ISSUED) and _in_an_example_block(text, start, value))
         or (rule.name == BARE_KEY_RULE and _bare_key_doubtful(text, start, value))
         or _npm_package(text, start, value)
         or _alphabet_run(value)
@@ -885,7 +883,14 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         return False
     listed = (not first_of_pair and _listed(text, start, end)) or _paired_names(text, start, value)
     # the shape first: it reads the value only, the context the words around it
-    return not listed and _shaped(rule, text, start, end) and _in_context(text, start, end)
+    # last, as it reads the file's code blocks: an issuer's token returned above, and stays
+    # one in a documentation-like block
+    return (
+        not listed
+        and _shaped(rule, text, start, end)
+        and _in_context(text, start, end)
+        and not _in_an_example_block(text, start, value)
+    )
 
 
 def _placeholder(rule: Rule, value: str) -> bool:
