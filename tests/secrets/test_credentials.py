@@ -460,6 +460,10 @@ STILL_FOUND = [
     "DB_PASSWORD=superpassword2026",
     "password: BloodType!",  # no schema's type
     "- **Cosmos Primary Key**: `Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2Qu4Iv9Ko3Px6Mb1Tc8Ry5==`",
+    # a block with no example's mark, or the mark outside it; an issuer's token in one
+    "```\nDB_PASSWORD=Kestrel!2026x\n```\nmail ops@example.com",
+    "```bash\ncurl -H 'Authorization: token ghp_Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2'"
+    " https://api.example.com\n```",
 ]
 LEFT_ALONE = [
     "api_hash: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08  # sha256",
@@ -476,6 +480,12 @@ LEFT_ALONE = [
     "**示例回复（假设 IP 为 192.168.0.105，token 为 aB3xK7mQ）：**\n"
     "> 你的手机访问地址是：http://192.168.0.105:18789/?token=aB3xK7mQ",
     "Example reply:\nOpen http://192.168.0.105:18789/?token=aB3xK7mQ on your phone",
+    # a vendor's API reference in a skill (the thirty-fifth round's batch, after its verdicts):
+    # an example block names example.com or elides another value; a key's id is no key
+    '```json\n{\n  "primaryEmail": "newuser@example.com",\n  "password": "Kestrel!2026x"\n}\n```',
+    '```json\n{\n  "bot_id": "bot_a1b2c3d4",\n  "api_key": "cck_live_7f3e...",\n'
+    '  "claim_token": "coral-X9K2Lp7"\n}\n```\n> visit https://fern.example/claim?token=coral-X9K2Lp7',
+    '```json\n{\n  "name": "FernTest",\n  "api_key_id": "WJBgv5EKR8y0nn2F8Qfk5w"\n}\n```',
 ]
 
 

@@ -440,6 +440,18 @@ DATA_KEY_LABEL = re.compile(
     r"|publishable|recipient|kms|header)[ _-]key[*_`'\"]*[ \t]*[:=：][*_`'\"]*[ \t]*[*_`'\"]*\Z"
 )
 LONG_PRIMARY = 40
+# A key's or a token's id named where a value goes ("api_key_id": ..., "tokenId": ...): an
+# identifier the service shows, not the secret
+KEY_ID_LABEL = re.compile(
+    r"(?i)(?:api[_-]?key|key|token|secret)[_-]?ids?[\"'`]?[ \t]*[:=][ \t]*[\"'`]?\Z"
+)
+# A code block that is a documentation's example: it names an example's host or address
+# (RFC 2606's example.com) or elides another value ("cck_live_7f3e..."), so its other
+# values are the example's too
+EXAMPLE_BLOCK = re.compile(
+    r"(?i)[@/.]example\.(?:com|org|net)\b|[\"'`][A-Za-z0-9_-]{3,}(?:\.\.\.|…)[\"'`]"
+)
+BLOCK_REACH = 2000  # a block longer than twice this is read near the value only
 # A bare "- Key: <value>" names no credential: what the lines above say decides (a GPG
 # key's fingerprint, a VAPID or reCAPTCHA site key are public), and hexadecimal alone is
 # a fingerprint's or a digest's shape as often as a key's
@@ -831,6 +843,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or KEY_COMBO.search(value)
         or _noted_public(text, start)
         or (rule.generic and _data_key_label(text, start, value))
+        or (rule.generic and KEY_ID_LABEL.search(text, max(0, start - NEAR), start) is not None)
         or (rule.name == BARE_KEY_RULE and _bare_key_doubtful(text, start, value))
         or _npm_package(text, start, value)
         or _alphabet_run(value)
@@ -870,7 +883,14 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         return False
     listed = (not first_of_pair and _listed(text, start, end)) or _paired_names(text, start, value)
     # the shape first: it reads the value only, the context the words around it
-    return not listed and _shaped(rule, text, start, end) and _in_context(text, start, end)
+    # last, as it reads the file's code blocks: an issuer's token returned above, and stays
+    # one in a documentation-like block
+    return (
+        not listed
+        and _shaped(rule, text, start, end)
+        and _in_context(text, start, end)
+        and not _in_an_example_block(text, start, value)
+    )
 
 
 def _placeholder(rule: Rule, value: str) -> bool:
@@ -1282,6 +1302,30 @@ def _noted_public(text: str, start: int) -> bool:
     ``NOTED_REACH`` characters, as a line may hold thousands of values."""
     line_start = text.rfind("\n", max(0, start - NOTED_REACH), start) + 1
     return NOTED_PUBLIC.search(text, max(line_start, start - NOTED_REACH), start) is not None
+
+
+def _in_an_example_block(text: str, start: int, value: str) -> bool:
+    """Whether the value is in a fenced code block that ``EXAMPLE_BLOCK`` marks as a
+    documentation's example (a vendor's API reference shows ``{"email":
+    "newuser@example.com", "password": "..."}``), or the file gives it in one (the same
+    example's value quoted again in a template below it)."""
+    blocks = _example_blocks(text)
+    at = bisect.bisect_right(blocks, (start, len(text)))
+    if at and blocks[at - 1][0] < start < blocks[at - 1][1]:
+        return True
+    return any(text.find(value, opening, closing) >= 0 for opening, closing in blocks)
+
+
+@functools.lru_cache(maxsize=16)
+def _example_blocks(text: str) -> list[tuple[int, int]]:
+    """The spans of the text's fenced code blocks that ``EXAMPLE_BLOCK`` marks, once a
+    text: a file's values all ask. A block longer than ``2 * BLOCK_REACH`` is no example's."""
+    return [
+        (opening, closing)
+        for opening, closing in _fenced(text)
+        if closing - opening <= 2 * BLOCK_REACH
+        and EXAMPLE_BLOCK.search(text, opening, closing) is not None
+    ]
 
 
 def _data_key_label(text: str, start: int, value: str) -> bool:
