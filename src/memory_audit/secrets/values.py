@@ -1308,11 +1308,9 @@ def _in_an_example_block(text: str, start: int, value: str) -> bool:
     """Whether the value is in a fenced code block that ``EXAMPLE_BLOCK`` marks as a
     documentation's example (a vendor's API reference shows ``{"email":
     "newuser@example.com", "password": "..."}``), or the file gives it in one (the same
-    example's value quoted again in a template below it)."""
+    example's value quoted again in a template below it): a value inside such a block is
+    found there by the same search."""
     blocks = _example_blocks(text)
-    at = bisect.bisect_right(blocks, (start, len(text)))
-    if at and blocks[at - 1][0] < start < blocks[at - 1][1]:
-        return True
     return any(text.find(value, opening, closing) >= 0 for opening, closing in blocks)
 
 
