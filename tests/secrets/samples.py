@@ -3188,3 +3188,34 @@ CASES["generic-assignment"][0].append(
         "6de2a9c81f4b7d6a5c0e2f9b8d7a6c549a02c3e81f4b7d6a",
     )
 )
+# --- the thirty-sixth round (workspaces kept at a repository's root, found by January's daily
+# notes): a key pasted, then named in Chinese (tuning half); a key under "<Service> API:" alone
+# on its item, an app's access code (held-out verdicts, not blind after them)
+CASES["key-then-label"] = (
+    [
+        (
+            "Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja_7Ne2Qu4 这个是api key 你需要时就用它",
+            "Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja_7Ne2Qu4",
+        ),
+        ("> zQ32Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1 这就是token，别外传", "zQ32Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1"),
+    ],
+    [
+        "user_profile_settings_cache_v2 这个是key 的名字",
+        "FERN_SEARCH_API_KEY_VALUE_NAME 就是 api key 的变量名",
+        "0123456789abcdef0123456789abcdef 这是key",
+    ],
+)
+CASES["key-label-bare"][0].append(
+    ("- **Fernsearch API:** BSAq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G", "BSAq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G")
+)
+CASES["key-label-bare"][1].extend(
+    [
+        "- API: v2_customer_list_endpoint_name",
+        "- **Fernpay API:** 2023-10-16.acacia",
+        "- api: Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G",
+    ]
+)
+CASES["password-phrase"][0].append(
+    ("   - Access code: `FERNSTUDIO2026` (from `.env.local`)", "FERNSTUDIO2026")
+)
+CASES["password-phrase"][1].append("- Access code: `<from the invite e-mail>`")

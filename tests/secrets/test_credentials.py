@@ -497,3 +497,22 @@ def test_a_value_the_session_s_rejections_must_not_hide(text: str) -> None:
 @pytest.mark.parametrize("text", LEFT_ALONE)
 def test_a_non_secret_the_session_s_rules_must_not_report(text: str) -> None:
     assert found(text) == []
+
+
+def test_a_shell_s_glob_list_of_secret_words_is_no_value() -> None:
+    """``HISTIGNORE`` lists the words whose commands a shell forgets: star-wrapped words
+    where an assignment's value would be; a password holding stars is still one."""
+    assert found('export HISTIGNORE="*password*:*token*:*key*:*secret*:*api*:rm *"') == []
+    assert found("DB_PASSWORD=Fern*Hall*9x2Q") == [("generic-assignment", "Fern*Hall*9x2Q")]
+
+
+def test_a_uuid_key_beside_its_private_key_file_is_the_key_s_id() -> None:
+    """An API that signs with a key pair names the pair by a UUID; the key file named on
+    the lines after it is the secret. Without such a file the UUID is a key as before."""
+    key = "2bc739f7-1c05-4d93-b5cc-12be471a4382"
+    signed = f"### Fernex API\n- API Key: `{key}`\n- Private key saved: `~/keys/fernex.pem`\n"
+    assert found(signed) == []
+    plain = f"### Fernex API\n- API Key: `{key}`\n- Webhook: on\n"
+    assert found(plain) == [("generic-assignment", key)]
+    far = f"- API Key: `{key}`\n- a\n- b\n- Private key saved: `~/keys/fernex.pem`\n"
+    assert found(far) == [("generic-assignment", key)]

@@ -787,6 +787,15 @@ COPULA_ENDINGS = ("は", "는", "은")
 # 4096-bit RSA key before it; an example marker counts only close by.
 WINDOW = 800
 NEAR = 60
+# A glob list where a value would be (``HISTIGNORE="*password*:*token*:*key*"``): words
+# wrapped in stars, patterns of the names a shell should forget, no credential
+STARRED_WORD = re.compile(r"\*[A-Za-z]+\*")
+MIN_GLOB_STARS = 3
+# An API that signs requests with a private key names its key by an id, a UUID
+# (``API Key: <uuid>`` over ``Private key saved: kalshi-key.pem``): the secret is the key file
+KEY_ID_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+PRIVATE_KEY_NAMED = re.compile(r"(?i)\bprivate[ _-]?key\b|\.pem\b")
+SIGNING_KEY_REACH = 2  # lines read after the value's own
 
 
 def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: bool = False) -> bool:
@@ -839,6 +848,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _keyboard_tail(value)
         or _keyboard_example(value)
         or _page_cursor(value)
+        or _glob_list(value)
+        or _key_id_beside_private_key(text, start, value)
         or value.lower() in PUBLISHED_APP_HASHES
         or KEY_COMBO.search(value)
         or _noted_public(text, start)
@@ -1121,6 +1132,28 @@ def _public_by_design(value: str) -> bool:
     if not isinstance(claims, dict):
         return False
     return claims.get("role") == PUBLIC_ROLE or claims.get("iss") == LOCAL_DEMO_ISSUER
+
+
+def _glob_list(value: str) -> bool:
+    """Shell patterns where a value would be: three stars or more, one of them wrapping a
+    word (``token*:*key*:*secret*``, the rest of ``HISTIGNORE="*password*:..."``)."""
+    return value.count("*") >= MIN_GLOB_STARS and STARRED_WORD.search(value) is not None
+
+
+def _key_id_beside_private_key(text: str, start: int, value: str) -> bool:
+    """A UUID given as an API's key with a private key named on its line or the two after
+    it (``Private key saved: <path>.pem``): the id of a key pair whose secret half is the
+    key file, which signs the requests."""
+    if KEY_ID_UUID.fullmatch(value) is None:
+        return False
+    line_end = text.find("\n", start)
+    after_end = line_end
+    for _ in range(SIGNING_KEY_REACH):
+        if after_end == -1:
+            break
+        after_end = text.find("\n", after_end + 1)
+    following = text[start + len(value) : len(text) if after_end == -1 else after_end]
+    return PRIVATE_KEY_NAMED.search(following) is not None
 
 
 def _page_cursor(value: str) -> bool:
