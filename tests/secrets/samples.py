@@ -3219,3 +3219,70 @@ CASES["password-phrase"][0].append(
     ("   - Access code: `FERNSTUDIO2026` (from `.env.local`)", "FERNSTUDIO2026")
 )
 CASES["password-phrase"][1].append("- Access code: `<from the invite e-mail>`")
+# batch 117's verdicts (not blind after them): a wallet's recovery phrase, Neo4j's shell, a
+# calendar's private address, a password alone under a heading naming it, a Zhipu key
+# (dotted, its first part hex that may open with a letter)
+_PHRASE = " ".join(
+    _rng.sample(
+        "abandon ability absorb acoustic adapt badge bamboo banner cabin cactus canal dawn "
+        "decade defy eager early echo fabric faculty fancy galaxy garage gentle habit".split(),
+        12,
+    )
+)
+CASES["wallet-recovery-phrase"] = (
+    [
+        (f"user: seed phrase: {_PHRASE}", _PHRASE),
+        (f"**Generated seed phrase:**\n```\n{_PHRASE}\n```", _PHRASE),
+    ],
+    [
+        "seed phrase: write it down on paper and never share it with anyone online ever",
+        # eleven of the list's words, or thirteen: no phrase's length
+        " ".join(_PHRASE.split()[:11]),
+        f"{_PHRASE} abandon",
+        # the words of a phrase with one outside the list
+        " ".join([*_PHRASE.split()[:11], "fernhall"]),
+    ],
+)
+CASES["google-calendar-private-url"] = (
+    [
+        (
+            "- Family: https://calendar.google.com/calendar/ical/fern%40gmail.com/"
+            f"private-{(_cal := rnd(HEX, 32))}/basic.ics",
+            f"private-{_cal}",
+        ),
+    ],
+    [
+        "https://calendar.google.com/calendar/ical/fern%40gmail.com/public/basic.ics",
+        "https://calendar.google.com/calendar/ical/fern%40gmail.com/private-<token>/basic.ics",
+    ],
+)
+CASES["heading-password-item"] = (
+    [
+        ("### Admin Password\n- `fernhall2026` (stored in Railway env vars)", "fernhall2026"),
+        ("## Wi-Fi password\n\n- `Harbor!x9Q2`", "Harbor!x9Q2"),
+    ],
+    [
+        "### Password hashing\n- `argon2id`",
+        "### Admin Password\n- `$ADMIN_PASSWORD` (stored in Railway env vars)",
+        "### Admin Password\n- `see 1Password`",
+        "### Password\n- `<set on first login>`",
+    ],
+)
+CASES["command-line-password"][0].append(
+    ("cypher-shell -u neo4j -p Fernq8Mmsx2025 'MATCH (n) RETURN count(n)'", "Fernq8Mmsx2025")
+)
+CASES["command-line-password"][1].append("cypher-shell -u neo4j -p $NEO4J_PASSWORD")
+_ZHIPU = f"f{rnd(HEX, 31)}.{rnd(ALNUM, 16)}"
+CASES["generic-assignment"][0].append((f'    "apiKey": "{_ZHIPU}",', _ZHIPU))
+CASES["key-in-brackets"][0].append((f"* 3 agents on primary API key ({_ZHIPU})", _ZHIPU))
+CASES["generic-assignment"][1].extend(
+    ["token: settings.django_secret_key_value", "api_key: config.providers.openai.apiKey"]
+)
+# an introduction right above a fenced value names it a token (round 36, batch 117)
+CASES["fenced-token"][0].append(
+    (
+        f"Want me to change the bind? The token for login is:\n```\n{(_gw := rnd(HEX, 48))}\n```",
+        _gw,
+    )
+)
+CASES["fenced-token"][1].append(f"The build output is:\n```\n{rnd(HEX, 48)}\n```")

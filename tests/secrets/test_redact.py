@@ -31,3 +31,10 @@ def test_a_short_secret_shows_little_of_itself() -> None:
     assert redact("fernq") == "f...q"
     assert redact("fern26") == "f...6"
     assert redact("fern2026") == "fe...6"
+
+
+def test_a_recovery_phrase_shows_no_whole_word() -> None:
+    # a word's first four letters name it in the BIP-39 list: two at each end name none
+    phrase = "abandon ability absorb acoustic adapt badge bamboo banner cabin cactus canal dawn"
+    assert redact(phrase) == "ab...wn"
+    assert not any(word in redact(phrase) for word in phrase.split())

@@ -74,6 +74,8 @@ BINARY_SNIFF = 8000  # git's own test: a NUL byte in the first 8000 bytes
 PATH_SEPARATORS = ("/", "\\")
 # A key in base64, padded or not (an Ed25519 secret key, 88 characters with "=="): no
 # person types 32 characters of it.
+# Hex of any length long enough that no person types it (a secret cut by one digit, 63)
+LONG_HEX = re.compile(r"^(?=[^\s]*[0-9])(?=[^\s]*[a-fA-F])[0-9a-fA-F]{24,}$")
 BASE64_KEY = re.compile(r"^(?=[^\s]*[A-Z])(?=[^\s]*[a-z])(?=[^\s]*[0-9])[A-Za-z0-9+/]{32,}={0,2}$")
 
 
@@ -102,7 +104,7 @@ def _capitalised_word(value: str) -> bool:
 
 
 def _generated(value: str) -> bool:
-    if RANDOM_KEY.match(value) or BASE64_KEY.match(value):
+    if RANDOM_KEY.match(value) or BASE64_KEY.match(value) or LONG_HEX.match(value):
         return True
     cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
     keyish = all(c.isalnum() or c in KEY_CHARACTERS for c in value)

@@ -163,6 +163,9 @@ NOT_A_VALUE = re.compile(
 )
 # A bracket in a value is code's (``bytes(password,``: a call cut at its comma) ...
 BRACKET = re.compile(r"[()\[\]]")
+MNEMONIC_LENGTHS = frozenset({12, 15, 18, 21, 24})
+DRAWN_PART = 16
+DRAWN_MIX = 4
 # ... unless quotes enclose the whole value, which then holds brackets as a generated
 # password does (``q7R]!Lmw``): only brackets that open and close (a call, an index), or
 # one at either end, are code there (see _code_brackets).
@@ -220,6 +223,7 @@ TOKEN_SECTION = re.compile(
     r"|토큰|令牌|トークン|密钥|秘钥|(?i:токен)"
 )
 SECTION_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]")
+FENCE_MARKS = ("```", "~~~")
 # A password word, then a word saying it changed, then the separator, right before a value.
 CHANGE_LABEL = re.compile(
     r"(?:(?i:\b(?:changed|reset|updated))|변경|재설정|초기화|更改|修改|重置)"
@@ -572,7 +576,7 @@ SEPARATORS = (":", "=", "：", "|")
 # identifier's name where a key would be; a generated key has no run of words
 WORDS_IDENTIFIER = re.compile(r"(?:[a-z]{3,}|[A-Z]{1,3}[a-z]{2,})(?:[A-Z][a-z]{2,}){2,}[0-9]{0,4}")
 # The value kinds of an issuer's format (``app-password-stated``: lower case letters only)
-ISSUED = (None, "letters")
+ISSUED = (None, "letters", "mnemonic")
 VOWELS = frozenset("aeiouy")
 CONSONANT_RUNS = re.compile("[aeiouy]+")
 # A price, what a feature named after passwords costs ("Password Manager: +$5/month")
@@ -1403,6 +1407,8 @@ def _token_section(text: str, start: int) -> bool:
     fence around the value). A heading of the same level or lower closes a section:
     ``## Secrets`` then ``## Deploy`` leaves the value under Deploy."""
     floor = text.rfind("\n", 0, max(0, start - SECTION_WINDOW)) + 1
+    if _introduced_as_a_token(text[floor:start].split("\n")):
+        return True
     level = 7  # deeper than any heading: the nearest one is read first
     for line in reversed(text[floor:start].split("\n")):
         heading = SECTION_HEADING.match(line)
@@ -1414,6 +1420,18 @@ def _token_section(text: str, start: int) -> bool:
         if level == 1:
             return False
     return False
+
+
+def _introduced_as_a_token(lines: list[str]) -> bool:
+    """A fenced value whose fence the sentence right above introduces as a token, a key or
+    a secret (``The token for login is:`` then the fence): the last line before the
+    fence's opening, not a heading, ending in a colon."""
+    before = [line.strip() for line in lines[:-1]]  # the value's own line last
+    while before and (not before[-1] or before[-1].startswith(FENCE_MARKS)):
+        before.pop()
+    if not before or before[-1].startswith("#") or not before[-1].endswith((":", "：")):
+        return False
+    return TOKEN_SECTION.search(before[-1]) is not None
 
 
 def _keyed_secret(text: str, start: int) -> bool:
@@ -1677,7 +1695,11 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
     # ``?ownerToken=&ttlSeconds=``: the parameter is empty, the next one follows
     empty = value.startswith("&")
     code = _code_brackets(value) if enclosed else BRACKET.search(value) is not None
-    if NOT_A_VALUE.search(value.rstrip("!")) or code or variable or snake or setting or empty:
+    # ``<32 hex>.<16 letters and digits>`` (Zhipu's keys): dotted as a name is, but a part
+    # an issuer drew is no name's
+    drawn = any(map(_drawn_part, value.split(".")))
+    not_a_value = NOT_A_VALUE.search(value.rstrip("!")) is not None and not drawn
+    if not_a_value or code or variable or snake or setting or empty:
         return False
     names = (
         *(CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR, COLOUR, VERSION, PINNED),
@@ -1698,6 +1720,14 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
     named = any(p[0].isalpha() for p in parts)
     return not (named and all(ALGORITHM_PART.fullmatch(p) for p in parts))
+
+
+def _drawn_part(part: str) -> bool:
+    """A dotted value's part that a generator drew, not a module's or an attribute's name:
+    sixteen characters or more holding four digits and four letters or more."""
+    digits = sum(c.isdigit() for c in part)
+    letters = sum(c.isalpha() for c in part)
+    return len(part) >= DRAWN_PART and digits >= DRAWN_MIX and letters >= DRAWN_MIX
 
 
 def _attribute_name(value: str, text: str, start: int, end: int) -> bool:
@@ -1966,6 +1996,23 @@ def _token(value: str, has: _Features) -> bool:
     return len(value) >= 16 and has.letter and has.digit
 
 
+def _mnemonic(value: str, has: _Features) -> bool:
+    """A wallet's recovery phrase (BIP-39): 12, 15, 18, 21 or 24 words, every one of them
+    the standard's English list's. The list leaves out the words prose cannot do without
+    ("the", "and", "is"), so a sentence of as many words from it is rare; the checksum is
+    not asked, as a phrase typed with a slip is still the wallet's (or another's)."""
+    words = value.split()
+    return len(words) in MNEMONIC_LENGTHS and set(words) <= _bip39_words()
+
+
+@functools.cache
+def _bip39_words() -> frozenset[str]:
+    # imported here: 15 ms, which every audit would pay for the few files holding a phrase
+    from mnemonic import Mnemonic  # noqa: PLC0415
+
+    return frozenset(Mnemonic("english").wordlist)
+
+
 def _any(value: str, has: _Features) -> bool:
     return value.lower() not in COMMON_WORDS
 
@@ -2021,6 +2068,7 @@ SHAPES: dict[str, Callable[[str, _Features], bool]] = {
     "digits": _digits,
     "pin": _pin,
     "letters": _letters,
+    "mnemonic": _mnemonic,
 }
 
 
