@@ -3286,3 +3286,25 @@ CASES["fenced-token"][0].append(
     )
 )
 CASES["fenced-token"][1].append(f"The build output is:\n```\n{rnd(HEX, 48)}\n```")
+# batch 117's false problems (not blind after them): a mint's JSON under a coin's heading, a
+# coin's ticker, a community that names people, a vendor-named placeholder, the digits' and
+# the alphabet's runs; a chosen community, a ticker-like password with no coin named stay
+CASES["section-list-key"][1].append(
+    '## $FERN tokens\n- Protocol: `{"p":"mbc-20","op":"mint","tick":"FERN","amt":"100"}`'
+)
+CASES["generic-assignment"][1].extend(
+    [
+        "**新Token：** FERNPUNK（少数帖子铸造此token，每次1个）",
+        "**New Token:** FERNPUNK (minted once per post, ticker $FERN)",
+        '    api_key="fern0-api-key",',
+        '      token: "1234abcd"',
+    ]
+)
+CASES["password-phrase"][1].extend(
+    [
+        "| Day | Platform | Content Type | Photo |\n|---|---|---|---|\n"
+        "| Wed 2/4 | IG + FB | Community (customer family) | 0Q2A2041 |",
+        "- **Engaged Community:** FernBeau767",
+    ]
+)
+CASES["generic-assignment"][0].append(('      token: "Fern1234abcdQ"', "Fern1234abcdQ"))

@@ -447,6 +447,8 @@ def test_a_list_item_or_a_note_that_names_no_credential_is_none(text: str) -> No
 # The thirty-fourth session's second reader: values the session's new rejections must
 # leave found, and non-secrets its new rules must leave alone.
 STILL_FOUND = [
+    "SNMP community: pr1vCommun!ty",  # a community beside SNMP is a device's password
+    "snmp:\n  community: Fq7x!kLm2q",  # SNMP on the line above
     "Console login: admin / 123456",  # the commonest password, a vendor's default
     "root password: Fernhall-123456",  # a name and digits: weak, not a stand-in
     "users table primary key is id; DB_PASSWORD=Harbor!x9Q2",  # a data key elsewhere

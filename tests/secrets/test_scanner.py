@@ -12,7 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memory_audit.secrets.rules import bundled_rules
-from memory_audit.secrets.scanner import Scanner, SecretMatch, _Subject, _unemphasized
+from memory_audit.secrets.scanner import (
+    SECTION_KINDS,
+    Scanner,
+    SecretMatch,
+    _Subject,
+    _unemphasized,
+)
 from memory_audit.secrets.tables import table_cells
 from memory_audit.secrets.values import markers_before, plausible
 from tests.secrets.samples import CASES, NEGATIVES
@@ -63,11 +69,13 @@ def _original_scan(scanner: Scanner, text: str) -> list[SecretMatch]:
         hits, reach = [], 0
         for start, index, match in sorted(matches, key=lambda m: m[:2]):
             if start >= reach:
-                # the match takes its text up to the whitespace closing its value
-                reach = match.end() - (match.group(0)[-1:] in CLOSING_SPACE)
                 hit = _original_hit(scanner, subject, index, match)
                 if hit is not None:
                     hits.append(hit)
+                elif scanner.rules[index].value in SECTION_KINDS:
+                    continue  # a list's item its rule rejects takes no text from the next
+                # the match takes its text up to the whitespace closing its value
+                reach = match.end() - (match.group(0)[-1:] in CLOSING_SPACE)
         found += [h for h in hits if not any(h.start < m.end and m.start < h.end for m in found)]
     tables = sorted(candidates & scanner._tables)
     cells: dict[tuple[int, int], int] = {}

@@ -164,6 +164,17 @@ NOT_A_VALUE = re.compile(
 # A bracket in a value is code's (``bytes(password,``: a call cut at its comma) ...
 BRACKET = re.compile(r"[()\[\]]")
 MNEMONIC_LENGTHS = frozenset({12, 15, 18, 21, 24})
+# The digits' and the alphabet's first runs, a doc's stand-in token (``token: "1234abcd"``)
+TWO_RUNS = re.compile(r"(?:0?1234\d*abcd[a-z]*|abcd[a-z]*0?1234\d*)", re.I)
+# A name, then an API key's or a token's kind (``api_key="mem0-api-key"``): a placeholder
+# named for the vendor; no issuer draws such a key
+KIND_NAMED = re.compile(
+    r"(?i)[a-z][a-z0-9]{0,15}(?:[-_][a-z0-9]{1,15}){0,2}[-_](?:api[-_]?key|token)"
+)
+# A coin's ticker where a token's value would be (``**新Token：** MOLTPUNK``): capitals alone,
+# on a line that names a coin, a mint or a ticker
+TICKER = re.compile(r"[A-Z]{2,12}")
+TICKER_WORDS = re.compile(r"(?i)ticker|tick\b|mint|coin|crypto|\$[A-Z]{2,}|铸造|代币|币")
 DRAWN_PART = 16
 DRAWN_MIX = 4
 # ... unless quotes enclose the whole value, which then holds brackets as a generated
@@ -343,6 +354,9 @@ COMPARISONS = ("==", "!=")
 COMPARED_WINDOW = 8
 # SNMP's default communities, and a meeting link's passcode parameter.
 SNMP_DEFAULTS = frozenset({"public", "private"})
+COMMUNITY_WORD = re.compile(r"(?i)\bcommunity\b")
+COMMUNITY_STRING = re.compile(r"(?i)\bcommunity[ _-]string")
+SNMP_OR_PASSWORD = re.compile(r"(?i)snmp|pass|pwd|密码")
 MEETING_PASSCODE = re.compile(r"(?i:zoom\.us/\S*[?&]pwd=|meet\.jit\.si/\S*[?&]password=)$")
 # WMI's namespaces under ``root`` (``root/cimv2``) and the words that say one is meant.
 WMI_NAMESPACES = frozenset(
@@ -862,6 +876,9 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.name == BARE_KEY_RULE and _bare_key_doubtful(text, start, value))
         or _npm_package(text, start, value)
         or _alphabet_run(value)
+        or TWO_RUNS.fullmatch(value) is not None
+        or _named_for_its_kind(value)
+        or (rule.generic and TICKER.fullmatch(value) is not None and _ticker_named(text, start))
         or not STAND_IN_PARTS.isdisjoint(PART_SPLIT.split(value))
     )
     if stand_in or rule.allowed(value) or public:
@@ -962,6 +979,16 @@ def _alphabet_run(value: str) -> bool:
         ord(a) + 1 == ord(b) and ord(b) + 1 == ord(c) and ord(c) + 1 == ord(d)
         for a, b, c, d in zip(letters, letters[1:], letters[2:], letters[3:], strict=False)
     )
+
+
+def _named_for_its_kind(value: str) -> bool:
+    """``mem0-api-key``, ``openai_api_key``, ``github-token``: a name and the kind."""
+    return KIND_NAMED.fullmatch(value) is not None
+
+
+def _ticker_named(text: str, start: int) -> bool:
+    """The value's line names a coin or its minting (``新Token：MOLTPUNK（...铸造...）``)."""
+    return TICKER_WORDS.search(_line_at(text, start)[1]) is not None
 
 
 def _lower_letters(value: str) -> str | None:
@@ -1651,7 +1678,23 @@ def _opens_no_system(text: str, start: int, value: str) -> bool:
     before = text[max(0, start - NEAR) : start]
     if value.lower() in SNMP_DEFAULTS and "community" in before.lower():
         return True
-    return MEETING_PASSCODE.search(before) is not None
+    return MEETING_PASSCODE.search(before) is not None or _community_not_snmp(text, start)
+
+
+def _community_not_snmp(text: str, start: int) -> bool:
+    """A value whose only password word on its line is ``community`` (no ``community
+    string``) with no ``SNMP`` on that line or the one above: a column's or a label's
+    community (``| Community (customer family) | <photo id> |``, ``Engaged Community:
+    <handle>``), which names people, not a device's password."""
+    # the word is near the value (as the rules reach it): read back that far first, so a
+    # long line of values is not read again for each of them
+    near = max(0, start - NEAR)
+    prefix = text[text.rfind("\n", near, start) + 1 if "\n" in text[near:start] else near : start]
+    if COMMUNITY_WORD.search(prefix) is None or COMMUNITY_STRING.search(prefix) is not None:
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    above = text.rfind("\n", 0, max(0, line_start - 1)) + 1
+    return SNMP_OR_PASSWORD.search(text[above:start]) is None
 
 
 def _wmi_namespace(text: str, start: int, value: str) -> bool:
@@ -1699,7 +1742,9 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
     # an issuer drew is no name's
     drawn = any(map(_drawn_part, value.split(".")))
     not_a_value = NOT_A_VALUE.search(value.rstrip("!")) is not None and not drawn
-    if not_a_value or code or variable or snake or setting or empty:
+    # ``{"p":"mbc-20","op":"mint"}``: an object's JSON, no key (a key holds no braces)
+    json_object = value.startswith("{") and value.endswith("}")
+    if not_a_value or code or variable or snake or setting or empty or json_object:
         return False
     names = (
         *(CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR, COLOUR, VERSION, PINNED),
