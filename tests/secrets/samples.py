@@ -2501,10 +2501,13 @@ CASES["generic-assignment"][0].append(
         _chat_token,
     )
 )
+# a key of the project's own, elsewhere: the Chat webhooks' shared key is Google's public one,
+# so no tree holds it as a secret (the property test plants every sample in one world)
+_own_key = "AIza" + "".join(random.Random(2505).choices(URLSAFE, k=35))  # the deck's draws kept
 CASES["google-api-key"][0].append(
     (
-        f"Maps key for the chat bot: https://maps.googleapis.com/maps/api/js?key={_chat_key}",
-        _chat_key,
+        f"Maps key for the chat bot: https://maps.googleapis.com/maps/api/js?key={_own_key}",
+        _own_key,
     )
 )
 CASES["url-query-credential"][0].extend(
@@ -2519,12 +2522,12 @@ CASES["url-query-credential"][0].extend(
 CASES["google-api-key"][0].extend(
     [  # another host whose path or query names Chat's: its key is judged as any key
         (
-            f"https://relay.fern.dev/chat.googleapis.com/v1/spaces/X/messages?key={_chat_key}",
-            _chat_key,
+            f"https://relay.fern.dev/chat.googleapis.com/v1/spaces/X/messages?key={_own_key}",
+            _own_key,
         ),
         (
-            f"https://api.fern.dev/?next=chat.googleapis.com/v1/spaces/X/messages?key={_chat_key}",
-            _chat_key,
+            f"https://api.fern.dev/?next=chat.googleapis.com/v1/spaces/X/messages?key={_own_key}",
+            _own_key,
         ),
     ]
 )
@@ -3308,3 +3311,17 @@ CASES["password-phrase"][1].extend(
     ]
 )
 CASES["generic-assignment"][0].append(('      token: "Fern1234abcdQ"', "Fern1234abcdQ"))
+# batch 118's misses (blind at 42da2c5; not blind after): an app key in a header's list, a
+# cookie's auth token
+CASES["generic-assignment"][0].extend(
+    [
+        (
+            "- **Headers**: `Authorization: Bearer {token}` + `appkey: Kq7Xm2Lp9Rt4Vn8Bc3Hd`",
+            "Kq7Xm2Lp9Rt4Vn8Bc3Hd",
+        ),
+        (f"- Auth token cookie: `{(_cookie := rnd(HEX, 40))}`", _cookie),
+    ]
+)
+CASES["generic-assignment"][1].extend(
+    ["- appkey: com.fern.mobile", "- the auth token: expires soon"]
+)
