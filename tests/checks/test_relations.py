@@ -655,3 +655,4 @@ def test_a_file_s_many_unread_passages_are_one_finding_naming_the_first(tree_dir
     assert unread[0].line == first
     assert unread[0].message.startswith(f"line {first}, line {first + 4}, ")
     assert "and 3 more passages" in unread[0].message
+    assert unread[0].level == "suggestion"  # the tool's limit: no owner acts on it

@@ -3325,3 +3325,13 @@ CASES["generic-assignment"][0].extend(
 CASES["generic-assignment"][1].extend(
     ["- appkey: com.fern.mobile", "- the auth token: expires soon"]
 )
+# batch 118's false problems (blind at 42da2c5; not blind after them): a password made of its
+# login and the kind's word, an API reference's query stand-in, a JSON string's escaped line
+# break where an empty value ended
+CASES["password-phrase"][1].append('  username="vault" password="vaultpass"')
+CASES["generic-assignment"][1].extend(
+    [
+        "POST https://api.fern.dev/cgi-bin/media/add?access_token=ACCESS_TOKEN&type=image",
+        '{"text":"ANTHROPIC_API_KEY=\\nFernHighLevel integration token saved"}',
+    ]
+)

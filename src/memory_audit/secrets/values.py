@@ -47,6 +47,7 @@ import json
 import re
 import string
 from collections.abc import Callable
+from typing import Any
 
 from memory_audit.secrets.redact import entropy
 from memory_audit.secrets.rules import Rule
@@ -158,7 +159,12 @@ NOT_A_VALUE = re.compile(
     r"|^(?:WPA[23]?|WEP)(?:[-_ ]|$)"
     r"|^[≥≤≠≈±]"  # a threshold or a bound (``default ≥3 found / ≥1 named``), not a value
     r"|^\*\.[a-z0-9-]"  # a host pattern (``Host for SWAG / *.fern.dev``)
-    r"|(?-i:^[a-z][a-z_-]*\.\*$)",  # keys under a prefix (``i18n pass: menu.*, hud.*``)
+    r"|(?-i:^[a-z][a-z_-]*\.\*$)"  # keys under a prefix (``i18n pass: menu.*, hud.*``)
+    # a JSON string's escaped line break (``KEY=\\nGoHighLevel``: the value was empty)
+    r"|^\\[nrt]"
+    # a variable's name in a URL's query, the next parameter after it (``access_token=
+    # ACCESS_TOKEN&type=image``, an API reference's stand-in)
+    r"|(?-i:^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*&[A-Za-z_]+=)",
     re.I,
 )
 # A bracket in a value is code's (``bytes(password,``: a call cut at its comma) ...
@@ -639,7 +645,10 @@ CODE_FIELD = re.compile(r"[A-Z]{2,}[a-z]\w*|[a-z][a-z0-9]*[A-Z]\w*|[A-Za-z][A-Za
 # A Markdown heading's line (``## Credentials``).
 HEADING_LINE = re.compile(r"(?m)^ {0,3}#{1,6}[ \t][^\n]*")
 # A login given as a connection's parameter (``user=airflow``), its value the group.
-PARAMETER_LOGIN = re.compile(r"\b(?:user(?:name)?|login|uid) ?= ?([\w.@-]{1,64})", re.I)
+PARAMETER_LOGIN = re.compile(r"\b(?:user(?:name)?|login|uid) ?= ?[\"']?([\w.@-]{1,64})", re.I)
+# What a template adds to its login to make the password (``username="vault"
+# password="vaultpass"``): the kind's word or a count, no word a person chose
+LOGIN_SUFFIXES = frozenset({"pass", "password", "passwd", "pwd", "pw", "secret", "123", "1234"})
 # The backticked text before a value and its slash: as long as backticked-pair's login (a
 # model's file name of 41 characters passed the window of 40 and was taken for a login).
 BACKTICKED_BEFORE = re.compile(r"`([^`\s]{1,64})` ?/ ?`$")
@@ -1152,17 +1161,34 @@ def _public_by_design(value: str) -> bool:
     owner to rotate it would be wrong, as a new one is public again."""
     if PUBLISHABLE.match(value):
         return True
+    claims = jwt_claims(value)
+    if claims is None:
+        return False
+    return claims.get("role") == PUBLIC_ROLE or claims.get("iss") == LOCAL_DEMO_ISSUER
+
+
+def jwt_claims(value: str) -> dict[str, Any] | None:
+    """The claims of a JSON Web Token's payload (``eyJ...`` its second part), or None when
+    the value is no token or its payload no JSON object (bounded: ``MAX_PAYLOAD``)."""
     jwt = JWT_PAYLOAD.match(value)
     if jwt is None or len(jwt.group(1)) > MAX_PAYLOAD:
-        return False
+        return None
     payload = jwt.group(1)
     try:  # binascii.Error and the JSON and UTF-8 errors are ValueErrors; deep nesting recurses
         claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
     except (ValueError, RecursionError):
-        return False
-    if not isinstance(claims, dict):
-        return False
-    return claims.get("role") == PUBLIC_ROLE or claims.get("iss") == LOCAL_DEMO_ISSUER
+        return None
+    return claims if isinstance(claims, dict) else None
+
+
+def jwt_expiry(value: str) -> float | None:
+    """When a JSON Web Token expires by its own ``exp`` claim (seconds since the epoch), or
+    None: no token, no such claim, or not a number."""
+    claims = jwt_claims(value)
+    expiry = claims.get("exp") if claims is not None else None
+    if isinstance(expiry, bool) or not isinstance(expiry, int | float):
+        return None
+    return float(expiry)
 
 
 def _glob_list(value: str) -> bool:
@@ -1650,8 +1676,11 @@ def _repeats_login(text: str, start: int, value: str) -> bool:
     secret of the owner's."""
     line_start = text.rfind("\n", 0, start) + 1
     given = list(PARAMETER_LOGIN.finditer(text, max(line_start, start - NEAR), start))
-    if given and given[-1].group(1).lower() == value.lower():
-        return True
+    if given:
+        login, lowered = given[-1].group(1).lower(), value.lower()
+        suffix = lowered.removeprefix(login).lstrip("-_.@")
+        if lowered == login or (lowered.startswith(login) and suffix in LOGIN_SUFFIXES):
+            return True
     size = len(value)
     if start < size + 1 or text[start - 1] != ":":
         return False
