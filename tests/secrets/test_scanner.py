@@ -147,6 +147,24 @@ def test_many_bold_logins_on_one_line_cost_about_what_they_cost_on_lines_of_thei
     assert one_line / own_lines <= 2.4, f"{one_line:.3f} s against {own_lines:.3f} s"
 
 
+@pytest.mark.parametrize(
+    "item",
+    [
+        "api key: 2bc739f7-1c05-4d93-b5cc-12be471a4382 ",  # a key's id beside its key file?
+        "community: Zq7x!kLm2q ",  # a community that names people?
+        "token: FERNHALLQ ok ",  # a coin's ticker?
+    ],
+)
+def test_the_context_of_a_value_is_read_near_it_not_along_its_whole_line(item: str) -> None:
+    """The session's checks read the value's surroundings (its next lines, its label, its
+    line's words) within a bound: one long line of such values read each value's whole line
+    again (30-47 s for 200 KB, a megabyte unfinished in five minutes)."""
+    count = 200_000 // len(item)
+    one_line = _least_scan_seconds(item * count)
+    own_lines = _least_scan_seconds((item + "\n") * count)
+    assert one_line / own_lines <= 3.0, f"{one_line:.3f} s against {own_lines:.3f} s"
+
+
 @pytest.mark.parametrize("line", ['a "b" **c** "d', "****x**", '"""', "", "** ** **"])
 def test_markers_before_counts_as_str_count_does(line: str) -> None:
     text = "first\n" + line + "\nlast"

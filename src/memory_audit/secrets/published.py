@@ -68,14 +68,12 @@ MAX_FILE_BYTES = 1 << 20
 MAX_TOTAL_BYTES = 64 << 20
 INDEX = "MEMORY.md"
 BINARY_SNIFF = 8000  # git's own test: a NUL byte in the first 8000 bytes
-
-
+# Hex of any length long enough that no person types it (a secret cut by one digit, 63)
+LONG_HEX = re.compile(r"^(?=[^\s]*[0-9])(?=[^\s]*[a-fA-F])[0-9a-fA-F]{24,}$")
 # A value between two of these is a folder's name in a path, not the value standing alone.
 PATH_SEPARATORS = ("/", "\\")
 # A key in base64, padded or not (an Ed25519 secret key, 88 characters with "=="): no
 # person types 32 characters of it.
-# Hex of any length long enough that no person types it (a secret cut by one digit, 63)
-LONG_HEX = re.compile(r"^(?=[^\s]*[0-9])(?=[^\s]*[a-fA-F])[0-9a-fA-F]{24,}$")
 BASE64_KEY = re.compile(r"^(?=[^\s]*[A-Z])(?=[^\s]*[a-z])(?=[^\s]*[0-9])[A-Za-z0-9+/]{32,}={0,2}$")
 
 

@@ -171,7 +171,9 @@ NOT_A_VALUE = re.compile(
 BRACKET = re.compile(r"[()\[\]]")
 MNEMONIC_LENGTHS = frozenset({12, 15, 18, 21, 24})
 # The digits' and the alphabet's first runs, a doc's stand-in token (``token: "1234abcd"``)
-TWO_RUNS = re.compile(r"(?:0?1234\d*abcd[a-z]*|abcd[a-z]*0?1234\d*)", re.I)
+TWO_RUNS = re.compile(r"0?1234abcd|abcd0?1234")
+TOKEN_LABEL = re.compile(r"(?i)token|key|secret")
+PASSWORD_LABEL = re.compile(r"(?i)pass|pwd|密码")
 # A name, then an API key's or a token's kind (``api_key="mem0-api-key"``): a placeholder
 # named for the vendor; no issuer draws such a key
 KIND_NAMED = re.compile(
@@ -180,8 +182,11 @@ KIND_NAMED = re.compile(
 # A coin's ticker where a token's value would be (``**新Token：** MOLTPUNK``): capitals alone,
 # on a line that names a coin, a mint or a ticker
 TICKER = re.compile(r"[A-Z]{2,12}")
-TICKER_WORDS = re.compile(r"(?i)ticker|tick\b|mint|coin|crypto|\$[A-Z]{2,}|铸造|代币|币")
+TICKER_WORDS = re.compile(
+    r"(?i:\b(?:ticker|tick|mint(?:ed|ing|s)?|coins?|crypto|memecoin)\b(?![.\w]))|铸造|代币|币"
+)
 DRAWN_PART = 16
+DOTTED_NAME = re.compile(r"(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*")
 DRAWN_MIX = 4
 # ... unless quotes enclose the whole value, which then holds brackets as a generated
 # password does (``q7R]!Lmw``): only brackets that open and close (a call, an index), or
@@ -241,6 +246,11 @@ TOKEN_SECTION = re.compile(
 )
 SECTION_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]")
 FENCE_MARKS = ("```", "~~~")
+# An introduction naming what is made of a token or what names it, not the token
+# (``SHA-256 of the token:``, ``Token fingerprint:``, ``its id:``, ``Public key for ...``)
+NOT_THE_TOKEN = re.compile(
+    r"(?i)\b(?:hash(?:ed)?|sha-?\d*|digest|fingerprint|checksum|commit|id|public|revoked)\b"
+)
 # A password word, then a word saying it changed, then the separator, right before a value.
 CHANGE_LABEL = re.compile(
     r"(?:(?i:\b(?:changed|reset|updated))|변경|재설정|초기화|更改|修改|重置)"
@@ -360,8 +370,12 @@ COMPARISONS = ("==", "!=")
 COMPARED_WINDOW = 8
 # SNMP's default communities, and a meeting link's passcode parameter.
 SNMP_DEFAULTS = frozenset({"public", "private"})
-COMMUNITY_WORD = re.compile(r"(?i)\bcommunity\b")
-COMMUNITY_STRING = re.compile(r"(?i)\bcommunity[ _-]string")
+# ``community`` as the label right before the value, alone (``Community (customer family) |
+# ``, ``Engaged Community:** ``): no ``community string``
+COMMUNITY_LABEL = re.compile(
+    r"(?i)\bcommunity(?:[ \t]*\([^)\n]{0,30}\))?[ \t*_]*(?:[:=：|]|\bis\b|\bwas\b)?[ \t*_`\"']*$"
+)
+COMMUNITY_RULE = "password-phrase"  # the rule whose words hold `community`
 SNMP_OR_PASSWORD = re.compile(r"(?i)snmp|pass|pwd|密码")
 MEETING_PASSCODE = re.compile(r"(?i:zoom\.us/\S*[?&]pwd=|meet\.jit\.si/\S*[?&]password=)$")
 # WMI's namespaces under ``root`` (``root/cimv2``) and the words that say one is meant.
@@ -817,11 +831,16 @@ NEAR = 60
 # A glob list where a value would be (``HISTIGNORE="*password*:*token*:*key*"``): words
 # wrapped in stars, patterns of the names a shell should forget, no credential
 STARRED_WORD = re.compile(r"\*[A-Za-z]+\*")
+GLOB_LIST = re.compile(r"[\w*.-]*\*[\w*.-]*(?::[\w*. -]*){2,}")  # patterns a colon joins
 MIN_GLOB_STARS = 3
 # An API that signs requests with a private key names its key by an id, a UUID
 # (``API Key: <uuid>`` over ``Private key saved: kalshi-key.pem``): the secret is the key file
 KEY_ID_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
-PRIVATE_KEY_NAMED = re.compile(r"(?i)\bprivate[ _-]?key\b|\.pem\b")
+# a private key's file named on a line of its own (``- Private key saved: <path>.pem``)
+PRIVATE_KEY_FILE = re.compile(
+    r"(?i)\bprivate[ _-]?key\b[^\n]{0,40}?(?:[:=：]|\bsaved\b|\bstored\b|\bfile\b|\bpath\b)"
+    r"[^\n]{0,160}?\.(?:pem|key)\b"
+)
 SIGNING_KEY_REACH = 2  # lines read after the value's own
 
 
@@ -865,6 +884,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _repeats_login(text, start, value)
         or _wmi_namespace(text, start, value)
         or _opens_no_system(text, start, value)
+        or (rule.name == COMMUNITY_RULE and _community_not_snmp(text, start))
         or SHELL_VARIABLE.fullmatch(value)
         or SECRET_REFERENCE.fullmatch(value)
         or SECRET_VERSION.fullmatch(value)
@@ -876,7 +896,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _keyboard_example(value)
         or _page_cursor(value)
         or _glob_list(value)
-        or _key_id_beside_private_key(text, start, value)
+        or (rule.generic and _key_id_beside_private_key(text, start, value))
         or value.lower() in PUBLISHED_APP_HASHES
         or KEY_COMBO.search(value)
         or _noted_public(text, start)
@@ -885,9 +905,9 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.name == BARE_KEY_RULE and _bare_key_doubtful(text, start, value))
         or _npm_package(text, start, value)
         or _alphabet_run(value)
-        or TWO_RUNS.fullmatch(value) is not None
+        or _runs_for_a_token(text, start, value)
         or _named_for_its_kind(value)
-        or (rule.generic and TICKER.fullmatch(value) is not None and _ticker_named(text, start))
+        or (rule.generic and _ticker_named(text, start, value))
         or not STAND_IN_PARTS.isdisjoint(PART_SPLIT.split(value))
     )
     if stand_in or rule.allowed(value) or public:
@@ -995,9 +1015,24 @@ def _named_for_its_kind(value: str) -> bool:
     return KIND_NAMED.fullmatch(value) is not None
 
 
-def _ticker_named(text: str, start: int) -> bool:
-    """The value's line names a coin or its minting (``新Token：MOLTPUNK（...铸造...）``)."""
-    return TICKER_WORDS.search(_line_at(text, start)[1]) is not None
+def _ticker_named(text: str, start: int, value: str) -> bool:
+    """The words near the value, on its line, name a coin or its minting
+    (``新Token：MOLTPUNK（...铸造...）``); the value itself, capitals alone, is not read."""
+    if TICKER.fullmatch(value) is None:
+        return False
+    before = text[max(0, start - NEAR) : start].rsplit("\n", 1)[-1]
+    after = text[start + len(value) : start + len(value) + NEAR].split("\n", 1)[0]
+    return TICKER_WORDS.search(before) is not None or TICKER_WORDS.search(after) is not None
+
+
+def _runs_for_a_token(text: str, start: int, value: str) -> bool:
+    """``token: "1234abcd"``: the digits' and the alphabet's first runs, a doc's stand-in
+    for a token or a key (after a label naming one, none naming a password: ``wifi
+    password: abcd1234`` is a weak password still)."""
+    if TWO_RUNS.fullmatch(value.lower()) is None:
+        return False
+    label = text[max(0, start - NEAR) : start].rsplit("\n", 1)[-1]
+    return TOKEN_LABEL.search(label) is not None and PASSWORD_LABEL.search(label) is None
 
 
 def _lower_letters(value: str) -> str | None:
@@ -1194,23 +1229,24 @@ def jwt_expiry(value: str) -> float | None:
 def _glob_list(value: str) -> bool:
     """Shell patterns where a value would be: three stars or more, one of them wrapping a
     word (``token*:*key*:*secret*``, the rest of ``HISTIGNORE="*password*:..."``)."""
-    return value.count("*") >= MIN_GLOB_STARS and STARRED_WORD.search(value) is not None
+    return (
+        value.count("*") >= MIN_GLOB_STARS
+        and STARRED_WORD.search(value) is not None
+        and GLOB_LIST.fullmatch(value) is not None
+    )
 
 
 def _key_id_beside_private_key(text: str, start: int, value: str) -> bool:
-    """A UUID given as an API's key with a private key named on its line or the two after
-    it (``Private key saved: <path>.pem``): the id of a key pair whose secret half is the
-    key file, which signs the requests."""
+    """A UUID given as an API's key with a private key's file named on one of the two lines
+    after it (``- Private key saved: <path>.pem``): the id of a key pair whose secret half
+    is the key file, which signs the requests."""
     if KEY_ID_UUID.fullmatch(value) is None:
         return False
-    line_end = text.find("\n", start)
-    after_end = line_end
-    for _ in range(SIGNING_KEY_REACH):
-        if after_end == -1:
-            break
-        after_end = text.find("\n", after_end + 1)
-    following = text[start + len(value) : len(text) if after_end == -1 else after_end]
-    return PRIVATE_KEY_NAMED.search(following) is not None
+    # the lines after the value's own, read no further than WINDOW (a long line is not
+    # read again for each value on it)
+    window = text[start + len(value) : start + len(value) + WINDOW]
+    following = window.split("\n")[1 : 1 + SIGNING_KEY_REACH]
+    return any(PRIVATE_KEY_FILE.search(line) is not None for line in following)
 
 
 def _page_cursor(value: str) -> bool:
@@ -1484,7 +1520,8 @@ def _introduced_as_a_token(lines: list[str]) -> bool:
         before.pop()
     if not before or before[-1].startswith("#") or not before[-1].endswith((":", "：")):
         return False
-    return TOKEN_SECTION.search(before[-1]) is not None
+    named = TOKEN_SECTION.search(before[-1]) is not None
+    return named and NOT_THE_TOKEN.search(before[-1]) is None
 
 
 def _keyed_secret(text: str, start: int) -> bool:
@@ -1707,23 +1744,20 @@ def _opens_no_system(text: str, start: int, value: str) -> bool:
     before = text[max(0, start - NEAR) : start]
     if value.lower() in SNMP_DEFAULTS and "community" in before.lower():
         return True
-    return MEETING_PASSCODE.search(before) is not None or _community_not_snmp(text, start)
+    return MEETING_PASSCODE.search(before) is not None
 
 
 def _community_not_snmp(text: str, start: int) -> bool:
-    """A value whose only password word on its line is ``community`` (no ``community
-    string``) with no ``SNMP`` on that line or the one above: a column's or a label's
-    community (``| Community (customer family) | <photo id> |``, ``Engaged Community:
-    <handle>``), which names people, not a device's password."""
-    # the word is near the value (as the rules reach it): read back that far first, so a
-    # long line of values is not read again for each of them
-    near = max(0, start - NEAR)
-    prefix = text[text.rfind("\n", near, start) + 1 if "\n" in text[near:start] else near : start]
-    if COMMUNITY_WORD.search(prefix) is None or COMMUNITY_STRING.search(prefix) is not None:
+    """``password-phrase``'s value whose label right before it is ``community`` alone (no
+    ``community string``), with no ``SNMP`` or password word on its line or the one above:
+    a column's or a label's community (``| Community (customer family) | <photo id> |``,
+    ``Engaged Community: <handle>``), which names people, not a device's password."""
+    # read back no further than WINDOW: a long line of values is not read again for each
+    reach = max(0, start - WINDOW)
+    lines = text[reach:start].split("\n")
+    if COMMUNITY_LABEL.search(lines[-1][-NEAR:]) is None:
         return False
-    line_start = text.rfind("\n", 0, start) + 1
-    above = text.rfind("\n", 0, max(0, line_start - 1)) + 1
-    return SNMP_OR_PASSWORD.search(text[above:start]) is None
+    return SNMP_OR_PASSWORD.search("\n".join(lines[-2:])) is None
 
 
 def _wmi_namespace(text: str, start: int, value: str) -> bool:
@@ -1769,10 +1803,11 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
     code = _code_brackets(value) if enclosed else BRACKET.search(value) is not None
     # ``<32 hex>.<16 letters and digits>`` (Zhipu's keys): dotted as a name is, but a part
     # an issuer drew is no name's
-    drawn = any(map(_drawn_part, value.split(".")))
-    not_a_value = NOT_A_VALUE.search(value.rstrip("!")) is not None and not drawn
+    not_a_value = NOT_A_VALUE.search(value.rstrip("!")) is not None and not (
+        DOTTED_NAME.fullmatch(value) is not None and any(map(_drawn_part, value.split(".")))
+    )
     # ``{"p":"mbc-20","op":"mint"}``: an object's JSON, no key (a key holds no braces)
-    json_object = value.startswith("{") and value.endswith("}")
+    json_object = value.startswith("{") and value.endswith("}") and '":' in value
     if not_a_value or code or variable or snake or setting or empty or json_object:
         return False
     names = (
@@ -1798,7 +1833,10 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
 
 def _drawn_part(part: str) -> bool:
     """A dotted value's part that a generator drew, not a module's or an attribute's name:
-    sixteen characters or more holding four digits and four letters or more."""
+    sixteen letters and digits or more (no ``_``, which joins a name's words), four of
+    each at least."""
+    if not (part.isascii() and part.isalnum()):
+        return False
     digits = sum(c.isdigit() for c in part)
     letters = sum(c.isalpha() for c in part)
     return len(part) >= DRAWN_PART and digits >= DRAWN_MIX and letters >= DRAWN_MIX
@@ -2071,12 +2109,17 @@ def _token(value: str, has: _Features) -> bool:
 
 
 def _mnemonic(value: str, has: _Features) -> bool:
-    """A wallet's recovery phrase (BIP-39): 12, 15, 18, 21 or 24 words, every one of them
-    the standard's English list's. The list leaves out the words prose cannot do without
+    """A wallet's recovery phrase (BIP-39): twelve words or more in a row, every one of
+    them the standard's English list's (12 to 24 in a phrase; the rule's run may take the
+    label's words, ``seed phrase``, or a word after it). The list leaves out the words prose cannot do without
     ("the", "and", "is"), so a sentence of as many words from it is rare; the checksum is
     not asked, as a phrase typed with a slip is still the wallet's (or another's)."""
-    words = value.split()
-    return len(words) in MNEMONIC_LENGTHS and set(words) <= _bip39_words()
+    known = _bip39_words()
+    longest = run = 0
+    for word in value.split():  # the rule's run of words may take a neighbour or two
+        run = run + 1 if word in known else 0
+        longest = max(longest, run)
+    return longest >= min(MNEMONIC_LENGTHS)
 
 
 @functools.cache
