@@ -642,3 +642,17 @@ def test_a_type_prefix_joined_by_a_dash_is_a_prefix_too(tree_dir: Path) -> None:
     write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
     found = findings(tree_dir, "relations")
     assert [f.message.split("]]")[0].rpartition("[[")[2] for f in found] == ["or-setup", "guide"]
+
+
+def test_a_file_s_many_unread_passages_are_one_finding_naming_the_first(tree_dir: Path) -> None:
+    # a chat log's dump: many separate lines each too dense in brackets to parse
+    dense = "[" * 60_000
+    body = "".join(f"{dense}\n\nreply {n}\n\n" for n in range(9))
+    write_tree(tree_dir, {"MEMORY.md": index("log.md"), "log.md": memory("log", body=body)})
+    unread = [f for f in findings(tree_dir, "relations") if f.code == "links-not-read"]
+    assert len(unread) == 1
+    first = body.splitlines().index(dense) + 1 + 5  # the frontmatter's five lines first
+    assert unread[0].line == first
+    assert unread[0].message.startswith(f"line {first}, line {first + 4}, ")
+    assert "and 3 more passages" in unread[0].message
+    assert unread[0].level == "suggestion"  # the tool's limit: no owner acts on it

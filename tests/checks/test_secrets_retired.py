@@ -4,6 +4,8 @@ problem (the on-change alert: tests/daemon/test_retired_alerts.py)."""
 
 from __future__ import annotations
 
+import base64
+import json
 from pathlib import Path
 
 from memory_audit.checks.secrets import Options
@@ -81,3 +83,31 @@ def test_a_banner_retiring_the_notes_system_is_named_at_its_own_line(tmp_path: P
     assert (a_path, a_level) == ("a.md", "suggestion")
     assert a_message.endswith('; a.md:6 records it as no longer valid ("retired")')
     assert (b_path, b_level) == ("b.md", "problem")
+
+
+def _jwt(claims: dict[str, object]) -> str:
+    def part(data: dict[str, object]) -> str:
+        return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
+
+    return f"{part({'alg': 'RS256', 'kid': 'fern'})}.{part(claims)}.{'Kq7Xm2Lp9Rt4Vn8Bc3Hd' * 3}"
+
+
+def test_a_token_whose_own_expiry_has_passed_is_a_suggestion_a_live_one_a_problem(
+    tmp_path: Path,
+) -> None:
+    # an access token of an hour pasted in 2001, and one that runs to 2999
+    gone = _jwt({"sub": "fern", "exp": 978_310_800})
+    live = _jwt({"sub": "fern", "exp": 32_503_680_000})
+    tree = _tree(tmp_path, f"access_token: {gone}", f"access_token: {live}")
+    (a_path, a_level, a_message), (b_path, b_level, b_message) = _audit(tree, tmp_path)
+    assert (a_path, a_level) == ("a.md", "suggestion")
+    assert a_message.endswith("; the token expired on 2001-01-01 (its own exp claim)")
+    assert (b_path, b_level) == ("b.md", "problem")
+    assert "expired" not in b_message
+
+
+def test_a_token_with_no_number_for_its_expiry_stays_a_problem(tmp_path: Path) -> None:
+    odd = _jwt({"sub": "fern", "exp": "soon"})
+    flag = _jwt({"sub": "fern", "exp": True})
+    tree = _tree(tmp_path, f"access_token: {odd}", f"access_token: {flag}")
+    assert [level for _, level, _ in _audit(tree, tmp_path)] == ["problem", "problem"]

@@ -2501,10 +2501,13 @@ CASES["generic-assignment"][0].append(
         _chat_token,
     )
 )
+# a key of the project's own, elsewhere: the Chat webhooks' shared key is Google's public one,
+# so no tree holds it as a secret (the property test plants every sample in one world)
+_own_key = "AIza" + "".join(random.Random(2505).choices(URLSAFE, k=35))  # the deck's draws kept
 CASES["google-api-key"][0].append(
     (
-        f"Maps key for the chat bot: https://maps.googleapis.com/maps/api/js?key={_chat_key}",
-        _chat_key,
+        f"Maps key for the chat bot: https://maps.googleapis.com/maps/api/js?key={_own_key}",
+        _own_key,
     )
 )
 CASES["url-query-credential"][0].extend(
@@ -2519,12 +2522,12 @@ CASES["url-query-credential"][0].extend(
 CASES["google-api-key"][0].extend(
     [  # another host whose path or query names Chat's: its key is judged as any key
         (
-            f"https://relay.fern.dev/chat.googleapis.com/v1/spaces/X/messages?key={_chat_key}",
-            _chat_key,
+            f"https://relay.fern.dev/chat.googleapis.com/v1/spaces/X/messages?key={_own_key}",
+            _own_key,
         ),
         (
-            f"https://api.fern.dev/?next=chat.googleapis.com/v1/spaces/X/messages?key={_chat_key}",
-            _chat_key,
+            f"https://api.fern.dev/?next=chat.googleapis.com/v1/spaces/X/messages?key={_own_key}",
+            _own_key,
         ),
     ]
 )
@@ -3187,4 +3190,148 @@ CASES["generic-assignment"][0].append(
         "API私钥: 6de2a9c81f4b7d6a5c0e2f9b8d7a6c549a02c3e81f4b7d6a",
         "6de2a9c81f4b7d6a5c0e2f9b8d7a6c549a02c3e81f4b7d6a",
     )
+)
+# --- the thirty-sixth round (workspaces kept at a repository's root, found by January's daily
+# notes): a key pasted, then named in Chinese (tuning half); a key under "<Service> API:" alone
+# on its item, an app's access code (held-out verdicts, not blind after them)
+CASES["key-then-label"] = (
+    [
+        (
+            "Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja_7Ne2Qu4 这个是api key 你需要时就用它",
+            "Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja_7Ne2Qu4",
+        ),
+        ("> zQ32Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1 这就是token，别外传", "zQ32Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1"),
+    ],
+    [
+        "user_profile_settings_cache_v2 这个是key 的名字",
+        "FERN_SEARCH_API_KEY_VALUE_NAME 就是 api key 的变量名",
+        "0123456789abcdef0123456789abcdef 这是key",
+    ],
+)
+CASES["key-label-bare"][0].append(
+    ("- **Fernsearch API:** BSAq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G", "BSAq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G")
+)
+CASES["key-label-bare"][1].extend(
+    [
+        "- API: v2_customer_list_endpoint_name",
+        "- **Fernpay API:** 2023-10-16.acacia",
+        "- api: Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G",
+    ]
+)
+CASES["password-phrase"][0].append(
+    ("   - Access code: `FERNSTUDIO2026` (from `.env.local`)", "FERNSTUDIO2026")
+)
+CASES["password-phrase"][1].append("- Access code: `<from the invite e-mail>`")
+# batch 117's verdicts (not blind after them): a wallet's recovery phrase, Neo4j's shell, a
+# calendar's private address, a password alone under a heading naming it, a Zhipu key
+# (dotted, its first part hex that may open with a letter)
+_PHRASE = " ".join(
+    _rng.sample(
+        "abandon ability absorb acoustic adapt badge bamboo banner cabin cactus canal dawn "
+        "decade defy eager early echo fabric faculty fancy galaxy garage gentle habit".split(),
+        12,
+    )
+)
+CASES["wallet-recovery-phrase"] = (
+    [
+        (f"user: seed phrase: {_PHRASE}", _PHRASE),
+        (f"**Generated seed phrase:**\n```\n{_PHRASE}\n```", _PHRASE),
+    ],
+    [
+        "seed phrase: write it down on paper and never share it with anyone online ever",
+        # eleven of the list's words, or thirteen: no phrase's length
+        " ".join(_PHRASE.split()[:11]),
+        f"{_PHRASE} abandon",
+        # the words of a phrase with one outside the list
+        " ".join([*_PHRASE.split()[:11], "fernhall"]),
+    ],
+)
+CASES["google-calendar-private-url"] = (
+    [
+        (
+            "- Family: https://calendar.google.com/calendar/ical/fern%40gmail.com/"
+            f"private-{(_cal := rnd(HEX, 32))}/basic.ics",
+            f"private-{_cal}",
+        ),
+    ],
+    [
+        "https://calendar.google.com/calendar/ical/fern%40gmail.com/public/basic.ics",
+        "https://calendar.google.com/calendar/ical/fern%40gmail.com/private-<token>/basic.ics",
+    ],
+)
+CASES["heading-password-item"] = (
+    [
+        ("### Admin Password\n- `fernhall2026` (stored in Railway env vars)", "fernhall2026"),
+        ("## Wi-Fi password\n\n- `Harbor!x9Q2`", "Harbor!x9Q2"),
+    ],
+    [
+        "### Password hashing\n- `argon2id`",
+        "### Admin Password\n- `$ADMIN_PASSWORD` (stored in Railway env vars)",
+        "### Admin Password\n- `see 1Password`",
+        "### Password\n- `<set on first login>`",
+    ],
+)
+CASES["command-line-password"][0].append(
+    ("cypher-shell -u neo4j -p Fernq8Mmsx2025 'MATCH (n) RETURN count(n)'", "Fernq8Mmsx2025")
+)
+CASES["command-line-password"][1].append("cypher-shell -u neo4j -p $NEO4J_PASSWORD")
+_ZHIPU = f"f{rnd(HEX, 31)}.{rnd(ALNUM, 16)}"
+CASES["generic-assignment"][0].append((f'    "apiKey": "{_ZHIPU}",', _ZHIPU))
+CASES["key-in-brackets"][0].append((f"* 3 agents on primary API key ({_ZHIPU})", _ZHIPU))
+CASES["generic-assignment"][1].extend(
+    ["token: settings.django_secret_key_value", "api_key: config.providers.openai.apiKey"]
+)
+# an introduction right above a fenced value names it a token (round 36, batch 117)
+CASES["fenced-token"][0].append(
+    (
+        f"Want me to change the bind? The token for login is:\n```\n{(_gw := rnd(HEX, 48))}\n```",
+        _gw,
+    )
+)
+CASES["fenced-token"][1].append(f"The build output is:\n```\n{rnd(HEX, 48)}\n```")
+# batch 117's false problems (not blind after them): a mint's JSON under a coin's heading, a
+# coin's ticker, a community that names people, a vendor-named placeholder, the digits' and
+# the alphabet's runs; a chosen community, a ticker-like password with no coin named stay
+CASES["section-list-key"][1].append(
+    '## $FERN tokens\n- Protocol: `{"p":"mbc-20","op":"mint","tick":"FERN","amt":"100"}`'
+)
+CASES["generic-assignment"][1].extend(
+    [
+        "**新Token：** FERNPUNK（少数帖子铸造此token，每次1个）",
+        "**New Token:** FERNPUNK (minted once per post, ticker $FERN)",
+        '    api_key="fern0-api-key",',
+        '      token: "1234abcd"',
+    ]
+)
+CASES["password-phrase"][1].extend(
+    [
+        "| Day | Platform | Content Type | Photo |\n|---|---|---|---|\n"
+        "| Wed 2/4 | IG + FB | Community (customer family) | 0Q2A2041 |",
+        "- **Engaged Community:** FernBeau767",
+    ]
+)
+CASES["generic-assignment"][0].append(('      token: "Fern1234abcdQ"', "Fern1234abcdQ"))
+# batch 118's misses (blind at 42da2c5; not blind after): an app key in a header's list, a
+# cookie's auth token
+CASES["generic-assignment"][0].extend(
+    [
+        (
+            "- **Headers**: `Authorization: Bearer {token}` + `appkey: Kq7Xm2Lp9Rt4Vn8Bc3Hd`",
+            "Kq7Xm2Lp9Rt4Vn8Bc3Hd",
+        ),
+        (f"- Auth token cookie: `{(_cookie := rnd(HEX, 40))}`", _cookie),
+    ]
+)
+CASES["generic-assignment"][1].extend(
+    ["- appkey: com.fern.mobile", "- the auth token: expires soon"]
+)
+# batch 118's false problems (blind at 42da2c5; not blind after them): a password made of its
+# login and the kind's word, an API reference's query stand-in, a JSON string's escaped line
+# break where an empty value ended
+CASES["password-phrase"][1].append('  username="vault" password="vaultpass"')
+CASES["generic-assignment"][1].extend(
+    [
+        "POST https://api.fern.dev/cgi-bin/media/add?access_token=ACCESS_TOKEN&type=image",
+        '{"text":"ANTHROPIC_API_KEY=\\nFernHighLevel integration token saved"}',
+    ]
 )

@@ -447,6 +447,22 @@ def test_a_list_item_or_a_note_that_names_no_credential_is_none(text: str) -> No
 # The thirty-fourth session's second reader: values the session's new rejections must
 # leave found, and non-secrets its new rules must leave alone.
 STILL_FOUND = [
+    # the thirty-sixth session's reader: the session's rejections stay in their lane
+    "Community site admin token: ghp_Zq7RkP2mXv9LwT4nB6ydQ8Fern3HallZzQ1",
+    "- Community forum API key = 0e2f9b8d7a6c549a02c3e81f4b7d6c549a02c3e81f4b7d6c549a02c3e81f4b7d",
+    "- Heroku API key: 2bc739f7-1c05-4d93-b5cc-12be471a4382\n- TLS cert: /etc/ssl/fern.pem",
+    "HEROKU_API_KEY=2bc739f7-1c05-4d93-b5cc-12be471a4382  # CI also needs the private key in deploy.pem",
+    "- API Key: `2bc739f7-1c05-4d93-b5cc-12be471a4382` (no private key needed)",
+    "wifi password: abcd1234",
+    "password: *Summer*2024*",
+    "API_KEY=FERNQXZWHALL ./deploy.sh $ENV",
+    "export API_TOKEN=FERNHALLQXZW  # used by mint.sh",
+    'password: "{Q7x!mZ2k}"',
+    "seed phrase abandon ability able about above absent absorb abstract absurd abuse access accident",
+    "Mnemonic: abandon ability able about above absent absorb abstract absurd abuse access accident keep offline",
+    'username="vault" password="vault-Quokka2026"',  # the login, then a word of its own
+    "SNMP community: pr1vCommun!ty",  # a community beside SNMP is a device's password
+    "snmp:\n  community: Fq7x!kLm2q",  # SNMP on the line above
     "Console login: admin / 123456",  # the commonest password, a vendor's default
     "root password: Fernhall-123456",  # a name and digits: weak, not a stand-in
     "users table primary key is id; DB_PASSWORD=Harbor!x9Q2",  # a data key elsewhere
@@ -466,6 +482,15 @@ STILL_FOUND = [
     " https://api.example.com\n```",
 ]
 LEFT_ALONE = [
+    "token: process.env.FERN_TOKEN_20240115",
+    "secret: os.environ.FERN_SECRET_2024Q1",
+    "password: %FERN_DB_PASSWORD_2024%",
+    "wifi password: WPA2-Personal-2024-Fernhall",
+    "SHA-256 of the token (what the DB stores):\n```\n2da60e2f9b8d7a6c549a02c3e81f4b7d6c549a02\n```",
+    "Token fingerprint:\n```\n2da60e2f9b8d7a6c549a02c3e81f4b7d6c549a02c3e81f4b\n```",
+    "2bc739f7-1c05-4d93-b5cc-12be471a4382 这个是key的ID",
+    "req_011CQxZk29LmPq7Xm2Lp9Rt4 就是token消耗最多的请求",
+    "user_01HZX8Kq7Xm2Lp9Rt4Vn8Bc3 就是 token 对应的用户",
     "api_hash: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08  # sha256",
     "- **Public Key**: `BEl62iUYgUivxIkv69yViEuiBIa40HI0F8Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5G`",
     "- **Site Key**: `6LcKq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2`",
@@ -497,3 +522,22 @@ def test_a_value_the_session_s_rejections_must_not_hide(text: str) -> None:
 @pytest.mark.parametrize("text", LEFT_ALONE)
 def test_a_non_secret_the_session_s_rules_must_not_report(text: str) -> None:
     assert found(text) == []
+
+
+def test_a_shell_s_glob_list_of_secret_words_is_no_value() -> None:
+    """``HISTIGNORE`` lists the words whose commands a shell forgets: star-wrapped words
+    where an assignment's value would be; a password holding stars is still one."""
+    assert found('export HISTIGNORE="*password*:*token*:*key*:*secret*:*api*:rm *"') == []
+    assert found("DB_PASSWORD=Fern*Hall*9x2Q") == [("generic-assignment", "Fern*Hall*9x2Q")]
+
+
+def test_a_uuid_key_beside_its_private_key_file_is_the_key_s_id() -> None:
+    """An API that signs with a key pair names the pair by a UUID; the key file named on
+    the lines after it is the secret. Without such a file the UUID is a key as before."""
+    key = "2bc739f7-1c05-4d93-b5cc-12be471a4382"
+    signed = f"### Fernex API\n- API Key: `{key}`\n- Private key saved: `~/keys/fernex.pem`\n"
+    assert found(signed) == []
+    plain = f"### Fernex API\n- API Key: `{key}`\n- Webhook: on\n"
+    assert found(plain) == [("generic-assignment", key)]
+    far = f"- API Key: `{key}`\n- a\n- b\n- Private key saved: `~/keys/fernex.pem`\n"
+    assert found(far) == [("generic-assignment", key)]

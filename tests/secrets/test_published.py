@@ -22,6 +22,9 @@ def test_passwords_people_choose_may_be_published_issuer_formats_never() -> None
     assert not chosen(RULES["table-key"], DEMO)  # the key kind
     assert not chosen(RULES["generic-assignment"], "Zq7RkP2mXv9LwT4nB6yd")  # a generated key
     assert not chosen(RULES["login-pair"], "0f" * 16)  # hex digits
+    # hex of no key's usual length, a client secret cut by a digit: no person typed it
+    assert not chosen(RULES["generic-assignment"], "8b227cf6705e" * 5 + "387")
+    assert chosen(RULES["generic-assignment"], "cafe2026")  # short: a person's word
     # a key in base64 (an Ed25519 secret key), found by its label: generated, not chosen
     assert not chosen(RULES["generic-assignment"], "qN0atVx1pCaF+k3/Zr7wL2mXv9LwT4nB6yd8Gw==")
     assert chosen(RULES["generic-assignment"], "Harbor+Quay/2026")  # short, a person's

@@ -31,3 +31,20 @@ def test_a_short_secret_shows_little_of_itself() -> None:
     assert redact("fernq") == "f...q"
     assert redact("fern26") == "f...6"
     assert redact("fern2026") == "fe...6"
+
+
+def test_a_recovery_phrase_shows_no_whole_word() -> None:
+    # a word's first four letters name it in the BIP-39 list: two at each end name none
+    phrase = "abandon ability absorb acoustic adapt badge bamboo banner cabin cactus canal dawn"
+    assert redact(phrase) == "ab...wn"
+    assert not any(word in redact(phrase) for word in phrase.split())
+
+
+def test_a_recovery_phrase_quoted_back_is_masked_by_the_same_measure() -> None:
+    # review's view of a file masks runs of known secrets: a phrase shows no whole word there
+    from memory_audit.secrets.boundary import Boundary
+
+    phrase = "abandon ability absorb acoustic adapt badge bamboo banner cabin cactus canal dawn"
+    shown = Boundary([phrase]).text(f"7 | {phrase}")
+    assert "ab...wn" in shown
+    assert not any(word in shown for word in phrase.split())

@@ -65,7 +65,9 @@ TABLE: tuple[Dimension, ...] = (
         "Broken relations",
         WARNING,
         hook_priority=50,
-        suggestions=frozenset({"broken-wikilink"}),
+        # links-not-read: 0 of 1 (round 20), 0 of 1 (round 22), 0 of 4 files (round 36: chat
+        # dumps an agent derived from its sessions): the tool's limit, which no owner acts on
+        suggestions=frozenset({"broken-wikilink", "links-not-read"}),
         # broken-link 0 of 1; broken-wikilink near a name: 0 of 2 (links into a notes vault);
         # bad-relation-type 0 of 7 and broken-relation 0 of 4 (a tree's own relation words,
         # a priority tag in the list, a list on one line)

@@ -35,7 +35,8 @@ Whenever the tree has them, whether or not relations are adopted:
   finding listing them; one whole word cut from a name (``[[budget]]`` beside
   ``budget-constraints``) is a name of its own, no cut-short one.
 - ``links-not-read``: a paragraph too long or too dense in ``[`` to parse in
-  bounded time (a 1 MB line of brackets): its links were not checked.
+  bounded time (a 1 MB line of brackets): its links were not checked; one finding a file,
+  naming its first passages.
 
 Links are read as CommonMark reads them: not inside code spans or code blocks.
 
@@ -365,17 +366,27 @@ def _broken_links(tree: MemoryTree, memory: MemoryFile, broken: list[tuple[int, 
 
 
 def _unread_links(memory: MemoryFile) -> Iterator[Finding]:
-    for first, last in memory.links_unread:
-        where = f"line {first}" if first == last else f"lines {first}–{last}"
-        yield make_finding(
-            ID,
-            "links-not-read",
-            memory.path,
-            first,
-            f"{where}: too long or too dense in link syntax to parse; links there were not checked",
-            "split the text into shorter paragraphs, or move bulk data out of memory",
-            key=f"{first}",
-        )
+    """One finding for a file's passages not read, however many: a chat log's dump of
+    hundreds of dense lines is one thing to move out of memory, not hundreds."""
+    spans = list(memory.links_unread)
+    if not spans:
+        return
+    where = ", ".join(
+        f"line {first}" if first == last else f"lines {first}–{last}"
+        for first, last in spans[:SHOWN_LINKS]
+    )
+    if len(spans) > SHOWN_LINKS:
+        where += f" and {len(spans) - SHOWN_LINKS} more passages"
+    yield make_finding(
+        ID,
+        "links-not-read",
+        memory.path,
+        spans[0][0],
+        f"{where}: too long or too dense in link syntax to parse; links there were not checked",
+        "split the text into shorter paragraphs, or move bulk data out of memory",
+        # every passage's first line: a dismissal covers these, a new passage raises it again
+        key="\n".join(str(first) for first, _ in spans),
+    )
 
 
 def _placed_elsewhere(files: Sequence[MemoryFile]) -> frozenset[str]:

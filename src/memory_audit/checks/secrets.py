@@ -123,7 +123,9 @@ must be revoked`` keep the value a problem::
 
 A password whose own words make it a test or demo account's (``demo1234``, ``Test1234!``)
 is a suggestion too, and raises no alert (:mod:`memory_audit.secrets.test_passwords`); on
-a note that places its system in production it stays a problem.
+a note that places its system in production it stays a problem. So is a JSON Web Token
+whose own ``exp`` claim has passed (an access token of an hour, pasted days before): it
+opens nothing now; a refresh token pasted beside it is judged on its own.
 
 Passing: ``sk-...``, ``<your-key>``, ``${GITHUB_TOKEN}``, ``AKIAIOSFODNN7EXAMPLE``,
 UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work``,
@@ -132,8 +134,10 @@ UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work`
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 
 from memory_audit.config.fields import INTERNAL
 from memory_audit.model.dimension import Level
@@ -147,6 +151,7 @@ from memory_audit.secrets.repeats import repeated_secrets
 from memory_audit.secrets.retired import line_marker, retired_banner
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.secrets.test_passwords import a_test_password
+from memory_audit.secrets.values import jwt_expiry
 from memory_audit.tree.snapshot import MemoryTree
 
 ID = "secrets"
@@ -247,6 +252,8 @@ def _in_texts(
         if tracked is None:
             finding = as_retired(finding, _retired_at(places, texts))
         if tracked is None and not finding.is_suggestion:
+            finding = as_expired(finding, _expired(places, texts))
+        if tracked is None and not finding.is_suggestion:
             finding = as_test_password(finding, _test_password_at(places, texts))
         if tracked is None and not finding.is_suggestion:
             problems.append((finding, places))
@@ -276,6 +283,15 @@ def _test_password_at(places: list[Place], texts: dict[str, str]) -> str | None:
         if not a_test_password(texts.get(place.path, ""), match.start, match.end, match.line):
             return None
     return places[0].shown if places else None
+
+
+def _expired(places: list[Place], texts: dict[str, str]) -> float | None:
+    """When a JSON Web Token expired by its own ``exp`` claim, if that is past (an access
+    token of an hour, pasted days before): None for any other value, or one still valid."""
+    place = places[0]
+    value = texts.get(place.path, "")[place.match.start : place.match.end]
+    expiry = jwt_expiry(value)
+    return expiry if expiry is not None and expiry < time.time() else None
 
 
 def _retired_at(places: list[Place], texts: dict[str, str]) -> tuple[str, str] | None:
@@ -426,6 +442,20 @@ def as_test_password(finding: Finding, where: str | None) -> Finding:
         f"{finding.message}; a test or demo account's password by its own words",
         "if it opens only a local or test system, mark it as a false positive; if a"
         " deployed system uses it too, change it there, then redact",
+    )
+
+
+def as_expired(finding: Finding, expiry: float | None) -> Finding:
+    """A token whose own expiry has passed (a JSON Web Token's ``exp``): a suggestion, as
+    it opens nothing now; a refresh token pasted beside it is judged on its own."""
+    if expiry is None:
+        return finding
+    day = datetime.fromtimestamp(expiry, tz=UTC).date().isoformat()
+    return _as_suggestion(
+        finding,
+        f"{finding.message}; the token expired on {day} (its own exp claim)",
+        "redact it anyway (a copy of a token shows where tokens land), and check that no"
+        " refresh token or key that mints new ones was pasted with it",
     )
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
 from memory_audit.model.finding import Finding
+from memory_audit.secrets.redact import PHRASE_WORDS, redact
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.secrets.sweep import scan_all
 from memory_audit.tree.index_file import INDEX_NAME
@@ -130,7 +131,10 @@ class Boundary:
 
 
 def mask(run: str) -> str:
-    """``<first 4>...<last 4>`` of a run of secret text; less of a short one."""
+    """``<first 4>...<last 4>`` of a run of secret text; less of a short one, and of a
+    phrase (a wallet's words: four letters name a word of its list)."""
+    if len(run.split()) >= PHRASE_WORDS:
+        return redact(run)
     if len(run) < 12:
         return f"{run[:2]}...{run[-1:]}"
     return f"{run[:4]}...{run[-4:]}"

@@ -68,8 +68,8 @@ MAX_FILE_BYTES = 1 << 20
 MAX_TOTAL_BYTES = 64 << 20
 INDEX = "MEMORY.md"
 BINARY_SNIFF = 8000  # git's own test: a NUL byte in the first 8000 bytes
-
-
+# Hex of any length long enough that no person types it (a secret cut by one digit, 63)
+LONG_HEX = re.compile(r"^(?=[^\s]*[0-9])(?=[^\s]*[a-fA-F])[0-9a-fA-F]{24,}$")
 # A value between two of these is a folder's name in a path, not the value standing alone.
 PATH_SEPARATORS = ("/", "\\")
 # A key in base64, padded or not (an Ed25519 secret key, 88 characters with "=="): no
@@ -102,7 +102,7 @@ def _capitalised_word(value: str) -> bool:
 
 
 def _generated(value: str) -> bool:
-    if RANDOM_KEY.match(value) or BASE64_KEY.match(value):
+    if RANDOM_KEY.match(value) or BASE64_KEY.match(value) or LONG_HEX.match(value):
         return True
     cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
     keyish = all(c.isalnum() or c in KEY_CHARACTERS for c in value)

@@ -26,9 +26,14 @@ SALT_NAME = "secret-salt"
 # A value this short shows its first character only; one up to PIN_LIKE, one at each end.
 SHORT = 5
 PIN_LIKE = 8
+# A value of this many words is a phrase (a wallet's, twelve words or more): a word's first
+# four letters name it in the list it comes from, so two letters at each end are shown
+PHRASE_WORDS = 12
 
 
 def redact(secret: str) -> str:
+    if len(secret.split()) >= PHRASE_WORDS:  # a recovery phrase: its words are its digits
+        return f"{secret[:2]}...{secret[-2:]}"
     if len(secret) < SHORT:  # "1111", "toor": three characters of four give it away
         return f"{secret[:1]}..."
     if len(secret) < PIN_LIKE:

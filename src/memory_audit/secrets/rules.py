@@ -44,6 +44,7 @@ VALUE_KINDS = (
     "digits",
     "pin",
     "letters",
+    "mnemonic",
     "section",
     "token-section",
 )

@@ -47,6 +47,7 @@ import json
 import re
 import string
 from collections.abc import Callable
+from typing import Any
 
 from memory_audit.secrets.redact import entropy
 from memory_audit.secrets.rules import Rule
@@ -158,11 +159,35 @@ NOT_A_VALUE = re.compile(
     r"|^(?:WPA[23]?|WEP)(?:[-_ ]|$)"
     r"|^[≥≤≠≈±]"  # a threshold or a bound (``default ≥3 found / ≥1 named``), not a value
     r"|^\*\.[a-z0-9-]"  # a host pattern (``Host for SWAG / *.fern.dev``)
-    r"|(?-i:^[a-z][a-z_-]*\.\*$)",  # keys under a prefix (``i18n pass: menu.*, hud.*``)
+    r"|(?-i:^[a-z][a-z_-]*\.\*$)"  # keys under a prefix (``i18n pass: menu.*, hud.*``)
+    # a JSON string's escaped line break (``KEY=\\nGoHighLevel``: the value was empty)
+    r"|^\\[nrt]"
+    # a variable's name in a URL's query, the next parameter after it (``access_token=
+    # ACCESS_TOKEN&type=image``, an API reference's stand-in)
+    r"|(?-i:^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*&[A-Za-z_]+=)",
     re.I,
 )
 # A bracket in a value is code's (``bytes(password,``: a call cut at its comma) ...
 BRACKET = re.compile(r"[()\[\]]")
+MNEMONIC_LENGTHS = frozenset({12, 15, 18, 21, 24})
+# The digits' and the alphabet's first runs, a doc's stand-in token (``token: "1234abcd"``)
+TWO_RUNS = re.compile(r"0?1234abcd|abcd0?1234")
+TOKEN_LABEL = re.compile(r"(?i)token|key|secret")
+PASSWORD_LABEL = re.compile(r"(?i)pass|pwd|密码")
+# A name, then an API key's or a token's kind (``api_key="mem0-api-key"``): a placeholder
+# named for the vendor; no issuer draws such a key
+KIND_NAMED = re.compile(
+    r"(?i)[a-z][a-z0-9]{0,15}(?:[-_][a-z0-9]{1,15}){0,2}[-_](?:api[-_]?key|token)"
+)
+# A coin's ticker where a token's value would be (``**新Token：** MOLTPUNK``): capitals alone,
+# on a line that names a coin, a mint or a ticker
+TICKER = re.compile(r"[A-Z]{2,12}")
+TICKER_WORDS = re.compile(
+    r"(?i:\b(?:ticker|tick|mint(?:ed|ing|s)?|coins?|crypto|memecoin)\b(?![.\w]))|铸造|代币|币"
+)
+DRAWN_PART = 16
+DOTTED_NAME = re.compile(r"(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*")
+DRAWN_MIX = 4
 # ... unless quotes enclose the whole value, which then holds brackets as a generated
 # password does (``q7R]!Lmw``): only brackets that open and close (a call, an index), or
 # one at either end, are code there (see _code_brackets).
@@ -220,6 +245,12 @@ TOKEN_SECTION = re.compile(
     r"|토큰|令牌|トークン|密钥|秘钥|(?i:токен)"
 )
 SECTION_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]")
+FENCE_MARKS = ("```", "~~~")
+# An introduction naming what is made of a token or what names it, not the token
+# (``SHA-256 of the token:``, ``Token fingerprint:``, ``its id:``, ``Public key for ...``)
+NOT_THE_TOKEN = re.compile(
+    r"(?i)\b(?:hash(?:ed)?|sha-?\d*|digest|fingerprint|checksum|commit|id|public|revoked)\b"
+)
 # A password word, then a word saying it changed, then the separator, right before a value.
 CHANGE_LABEL = re.compile(
     r"(?:(?i:\b(?:changed|reset|updated))|변경|재설정|초기화|更改|修改|重置)"
@@ -339,6 +370,13 @@ COMPARISONS = ("==", "!=")
 COMPARED_WINDOW = 8
 # SNMP's default communities, and a meeting link's passcode parameter.
 SNMP_DEFAULTS = frozenset({"public", "private"})
+# ``community`` as the label right before the value, alone (``Community (customer family) |
+# ``, ``Engaged Community:** ``): no ``community string``
+COMMUNITY_LABEL = re.compile(
+    r"(?i)\bcommunity(?:[ \t]*\([^)\n]{0,30}\))?[ \t*_]*(?:[:=：|]|\bis\b|\bwas\b)?[ \t*_`\"']*$"
+)
+COMMUNITY_RULE = "password-phrase"  # the rule whose words hold `community`
+SNMP_OR_PASSWORD = re.compile(r"(?i)snmp|pass|pwd|密码")
 MEETING_PASSCODE = re.compile(r"(?i:zoom\.us/\S*[?&]pwd=|meet\.jit\.si/\S*[?&]password=)$")
 # WMI's namespaces under ``root`` (``root/cimv2``) and the words that say one is meant.
 WMI_NAMESPACES = frozenset(
@@ -572,7 +610,7 @@ SEPARATORS = (":", "=", "：", "|")
 # identifier's name where a key would be; a generated key has no run of words
 WORDS_IDENTIFIER = re.compile(r"(?:[a-z]{3,}|[A-Z]{1,3}[a-z]{2,})(?:[A-Z][a-z]{2,}){2,}[0-9]{0,4}")
 # The value kinds of an issuer's format (``app-password-stated``: lower case letters only)
-ISSUED = (None, "letters")
+ISSUED = (None, "letters", "mnemonic")
 VOWELS = frozenset("aeiouy")
 CONSONANT_RUNS = re.compile("[aeiouy]+")
 # A price, what a feature named after passwords costs ("Password Manager: +$5/month")
@@ -621,7 +659,10 @@ CODE_FIELD = re.compile(r"[A-Z]{2,}[a-z]\w*|[a-z][a-z0-9]*[A-Z]\w*|[A-Za-z][A-Za
 # A Markdown heading's line (``## Credentials``).
 HEADING_LINE = re.compile(r"(?m)^ {0,3}#{1,6}[ \t][^\n]*")
 # A login given as a connection's parameter (``user=airflow``), its value the group.
-PARAMETER_LOGIN = re.compile(r"\b(?:user(?:name)?|login|uid) ?= ?([\w.@-]{1,64})", re.I)
+PARAMETER_LOGIN = re.compile(r"\b(?:user(?:name)?|login|uid) ?= ?[\"']?([\w.@-]{1,64})", re.I)
+# What a template adds to its login to make the password (``username="vault"
+# password="vaultpass"``): the kind's word or a count, no word a person chose
+LOGIN_SUFFIXES = frozenset({"pass", "password", "passwd", "pwd", "pw", "secret", "123", "1234"})
 # The backticked text before a value and its slash: as long as backticked-pair's login (a
 # model's file name of 41 characters passed the window of 40 and was taken for a login).
 BACKTICKED_BEFORE = re.compile(r"`([^`\s]{1,64})` ?/ ?`$")
@@ -787,6 +828,20 @@ COPULA_ENDINGS = ("は", "는", "은")
 # 4096-bit RSA key before it; an example marker counts only close by.
 WINDOW = 800
 NEAR = 60
+# A glob list where a value would be (``HISTIGNORE="*password*:*token*:*key*"``): words
+# wrapped in stars, patterns of the names a shell should forget, no credential
+STARRED_WORD = re.compile(r"\*[A-Za-z]+\*")
+GLOB_LIST = re.compile(r"[\w*.-]*\*[\w*.-]*(?::[\w*. -]*){2,}")  # patterns a colon joins
+MIN_GLOB_STARS = 3
+# An API that signs requests with a private key names its key by an id, a UUID
+# (``API Key: <uuid>`` over ``Private key saved: kalshi-key.pem``): the secret is the key file
+KEY_ID_UUID = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+# a private key's file named on a line of its own (``- Private key saved: <path>.pem``)
+PRIVATE_KEY_FILE = re.compile(
+    r"(?i)\bprivate[ _-]?key\b[^\n]{0,40}?(?:[:=：]|\bsaved\b|\bstored\b|\bfile\b|\bpath\b)"
+    r"[^\n]{0,160}?\.(?:pem|key)\b"
+)
+SIGNING_KEY_REACH = 2  # lines read after the value's own
 
 
 def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: bool = False) -> bool:
@@ -829,6 +884,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _repeats_login(text, start, value)
         or _wmi_namespace(text, start, value)
         or _opens_no_system(text, start, value)
+        or (rule.name == COMMUNITY_RULE and _community_not_snmp(text, start))
         or SHELL_VARIABLE.fullmatch(value)
         or SECRET_REFERENCE.fullmatch(value)
         or SECRET_VERSION.fullmatch(value)
@@ -839,6 +895,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _keyboard_tail(value)
         or _keyboard_example(value)
         or _page_cursor(value)
+        or _glob_list(value)
+        or (rule.generic and _key_id_beside_private_key(text, start, value))
         or value.lower() in PUBLISHED_APP_HASHES
         or KEY_COMBO.search(value)
         or _noted_public(text, start)
@@ -847,6 +905,9 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.name == BARE_KEY_RULE and _bare_key_doubtful(text, start, value))
         or _npm_package(text, start, value)
         or _alphabet_run(value)
+        or _runs_for_a_token(text, start, value)
+        or _named_for_its_kind(value)
+        or (rule.generic and _ticker_named(text, start, value))
         or not STAND_IN_PARTS.isdisjoint(PART_SPLIT.split(value))
     )
     if stand_in or rule.allowed(value) or public:
@@ -947,6 +1008,31 @@ def _alphabet_run(value: str) -> bool:
         ord(a) + 1 == ord(b) and ord(b) + 1 == ord(c) and ord(c) + 1 == ord(d)
         for a, b, c, d in zip(letters, letters[1:], letters[2:], letters[3:], strict=False)
     )
+
+
+def _named_for_its_kind(value: str) -> bool:
+    """``mem0-api-key``, ``openai_api_key``, ``github-token``: a name and the kind."""
+    return KIND_NAMED.fullmatch(value) is not None
+
+
+def _ticker_named(text: str, start: int, value: str) -> bool:
+    """The words near the value, on its line, name a coin or its minting
+    (``新Token：MOLTPUNK（...铸造...）``); the value itself, capitals alone, is not read."""
+    if TICKER.fullmatch(value) is None:
+        return False
+    before = text[max(0, start - NEAR) : start].rsplit("\n", 1)[-1]
+    after = text[start + len(value) : start + len(value) + NEAR].split("\n", 1)[0]
+    return TICKER_WORDS.search(before) is not None or TICKER_WORDS.search(after) is not None
+
+
+def _runs_for_a_token(text: str, start: int, value: str) -> bool:
+    """``token: "1234abcd"``: the digits' and the alphabet's first runs, a doc's stand-in
+    for a token or a key (after a label naming one, none naming a password: ``wifi
+    password: abcd1234`` is a weak password still)."""
+    if TWO_RUNS.fullmatch(value.lower()) is None:
+        return False
+    label = text[max(0, start - NEAR) : start].rsplit("\n", 1)[-1]
+    return TOKEN_LABEL.search(label) is not None and PASSWORD_LABEL.search(label) is None
 
 
 def _lower_letters(value: str) -> str | None:
@@ -1110,17 +1196,57 @@ def _public_by_design(value: str) -> bool:
     owner to rotate it would be wrong, as a new one is public again."""
     if PUBLISHABLE.match(value):
         return True
+    claims = jwt_claims(value)
+    if claims is None:
+        return False
+    return claims.get("role") == PUBLIC_ROLE or claims.get("iss") == LOCAL_DEMO_ISSUER
+
+
+def jwt_claims(value: str) -> dict[str, Any] | None:
+    """The claims of a JSON Web Token's payload (``eyJ...`` its second part), or None when
+    the value is no token or its payload no JSON object (bounded: ``MAX_PAYLOAD``)."""
     jwt = JWT_PAYLOAD.match(value)
     if jwt is None or len(jwt.group(1)) > MAX_PAYLOAD:
-        return False
+        return None
     payload = jwt.group(1)
     try:  # binascii.Error and the JSON and UTF-8 errors are ValueErrors; deep nesting recurses
         claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
     except (ValueError, RecursionError):
+        return None
+    return claims if isinstance(claims, dict) else None
+
+
+def jwt_expiry(value: str) -> float | None:
+    """When a JSON Web Token expires by its own ``exp`` claim (seconds since the epoch), or
+    None: no token, no such claim, or not a number."""
+    claims = jwt_claims(value)
+    expiry = claims.get("exp") if claims is not None else None
+    if isinstance(expiry, bool) or not isinstance(expiry, int | float):
+        return None
+    return float(expiry)
+
+
+def _glob_list(value: str) -> bool:
+    """Shell patterns where a value would be: three stars or more, one of them wrapping a
+    word (``token*:*key*:*secret*``, the rest of ``HISTIGNORE="*password*:..."``)."""
+    return (
+        value.count("*") >= MIN_GLOB_STARS
+        and STARRED_WORD.search(value) is not None
+        and GLOB_LIST.fullmatch(value) is not None
+    )
+
+
+def _key_id_beside_private_key(text: str, start: int, value: str) -> bool:
+    """A UUID given as an API's key with a private key's file named on one of the two lines
+    after it (``- Private key saved: <path>.pem``): the id of a key pair whose secret half
+    is the key file, which signs the requests."""
+    if KEY_ID_UUID.fullmatch(value) is None:
         return False
-    if not isinstance(claims, dict):
-        return False
-    return claims.get("role") == PUBLIC_ROLE or claims.get("iss") == LOCAL_DEMO_ISSUER
+    # the lines after the value's own, read no further than WINDOW (a long line is not
+    # read again for each value on it)
+    window = text[start + len(value) : start + len(value) + WINDOW]
+    following = window.split("\n")[1 : 1 + SIGNING_KEY_REACH]
+    return any(PRIVATE_KEY_FILE.search(line) is not None for line in following)
 
 
 def _page_cursor(value: str) -> bool:
@@ -1370,6 +1496,8 @@ def _token_section(text: str, start: int) -> bool:
     fence around the value). A heading of the same level or lower closes a section:
     ``## Secrets`` then ``## Deploy`` leaves the value under Deploy."""
     floor = text.rfind("\n", 0, max(0, start - SECTION_WINDOW)) + 1
+    if _introduced_as_a_token(text[floor:start].split("\n")):
+        return True
     level = 7  # deeper than any heading: the nearest one is read first
     for line in reversed(text[floor:start].split("\n")):
         heading = SECTION_HEADING.match(line)
@@ -1381,6 +1509,19 @@ def _token_section(text: str, start: int) -> bool:
         if level == 1:
             return False
     return False
+
+
+def _introduced_as_a_token(lines: list[str]) -> bool:
+    """A fenced value whose fence the sentence right above introduces as a token, a key or
+    a secret (``The token for login is:`` then the fence): the last line before the
+    fence's opening, not a heading, ending in a colon."""
+    before = [line.strip() for line in lines[:-1]]  # the value's own line last
+    while before and (not before[-1] or before[-1].startswith(FENCE_MARKS)):
+        before.pop()
+    if not before or before[-1].startswith("#") or not before[-1].endswith((":", "：")):
+        return False
+    named = TOKEN_SECTION.search(before[-1]) is not None
+    return named and NOT_THE_TOKEN.search(before[-1]) is None
 
 
 def _keyed_secret(text: str, start: int) -> bool:
@@ -1572,8 +1713,11 @@ def _repeats_login(text: str, start: int, value: str) -> bool:
     secret of the owner's."""
     line_start = text.rfind("\n", 0, start) + 1
     given = list(PARAMETER_LOGIN.finditer(text, max(line_start, start - NEAR), start))
-    if given and given[-1].group(1).lower() == value.lower():
-        return True
+    if given:
+        login, lowered = given[-1].group(1).lower(), value.lower()
+        suffix = lowered.removeprefix(login).lstrip("-_.@")
+        if lowered == login or (lowered.startswith(login) and suffix in LOGIN_SUFFIXES):
+            return True
     size = len(value)
     if start < size + 1 or text[start - 1] != ":":
         return False
@@ -1601,6 +1745,19 @@ def _opens_no_system(text: str, start: int, value: str) -> bool:
     if value.lower() in SNMP_DEFAULTS and "community" in before.lower():
         return True
     return MEETING_PASSCODE.search(before) is not None
+
+
+def _community_not_snmp(text: str, start: int) -> bool:
+    """``password-phrase``'s value whose label right before it is ``community`` alone (no
+    ``community string``), with no ``SNMP`` or password word on its line or the one above:
+    a column's or a label's community (``| Community (customer family) | <photo id> |``,
+    ``Engaged Community: <handle>``), which names people, not a device's password."""
+    # read back no further than WINDOW: a long line of values is not read again for each
+    reach = max(0, start - WINDOW)
+    lines = text[reach:start].split("\n")
+    if COMMUNITY_LABEL.search(lines[-1][-NEAR:]) is None:
+        return False
+    return SNMP_OR_PASSWORD.search("\n".join(lines[-2:])) is None
 
 
 def _wmi_namespace(text: str, start: int, value: str) -> bool:
@@ -1644,7 +1801,14 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
     # ``?ownerToken=&ttlSeconds=``: the parameter is empty, the next one follows
     empty = value.startswith("&")
     code = _code_brackets(value) if enclosed else BRACKET.search(value) is not None
-    if NOT_A_VALUE.search(value.rstrip("!")) or code or variable or snake or setting or empty:
+    # ``<32 hex>.<16 letters and digits>`` (Zhipu's keys): dotted as a name is, but a part
+    # an issuer drew is no name's
+    not_a_value = NOT_A_VALUE.search(value.rstrip("!")) is not None and not (
+        DOTTED_NAME.fullmatch(value) is not None and any(map(_drawn_part, value.split(".")))
+    )
+    # ``{"p":"mbc-20","op":"mint"}``: an object's JSON, no key (a key holds no braces)
+    json_object = value.startswith("{") and value.endswith("}") and '":' in value
+    if not_a_value or code or variable or snake or setting or empty or json_object:
         return False
     names = (
         *(CAMEL_CASE, KEBAB_CASE, ISSUE_REFERENCE, FLAG_NAME, SELECTOR, COLOUR, VERSION, PINNED),
@@ -1665,6 +1829,17 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
     parts = [p for p in ALGORITHM_SPLIT.split(value) if p]
     named = any(p[0].isalpha() for p in parts)
     return not (named and all(ALGORITHM_PART.fullmatch(p) for p in parts))
+
+
+def _drawn_part(part: str) -> bool:
+    """A dotted value's part that a generator drew, not a module's or an attribute's name:
+    sixteen letters and digits or more (no ``_``, which joins a name's words), four of
+    each at least."""
+    if not (part.isascii() and part.isalnum()):
+        return False
+    digits = sum(c.isdigit() for c in part)
+    letters = sum(c.isalpha() for c in part)
+    return len(part) >= DRAWN_PART and digits >= DRAWN_MIX and letters >= DRAWN_MIX
 
 
 def _attribute_name(value: str, text: str, start: int, end: int) -> bool:
@@ -1933,6 +2108,28 @@ def _token(value: str, has: _Features) -> bool:
     return len(value) >= 16 and has.letter and has.digit
 
 
+def _mnemonic(value: str, has: _Features) -> bool:
+    """A wallet's recovery phrase (BIP-39): twelve words or more in a row, every one of
+    them the standard's English list's (12 to 24 in a phrase; the rule's run may take the
+    label's words, ``seed phrase``, or a word after it). The list leaves out the words prose cannot do without
+    ("the", "and", "is"), so a sentence of as many words from it is rare; the checksum is
+    not asked, as a phrase typed with a slip is still the wallet's (or another's)."""
+    known = _bip39_words()
+    longest = run = 0
+    for word in value.split():  # the rule's run of words may take a neighbour or two
+        run = run + 1 if word in known else 0
+        longest = max(longest, run)
+    return longest >= min(MNEMONIC_LENGTHS)
+
+
+@functools.cache
+def _bip39_words() -> frozenset[str]:
+    # imported here: 15 ms, which every audit would pay for the few files holding a phrase
+    from mnemonic import Mnemonic  # noqa: PLC0415
+
+    return frozenset(Mnemonic("english").wordlist)
+
+
 def _any(value: str, has: _Features) -> bool:
     return value.lower() not in COMMON_WORDS
 
@@ -1988,6 +2185,7 @@ SHAPES: dict[str, Callable[[str, _Features], bool]] = {
     "digits": _digits,
     "pin": _pin,
     "letters": _letters,
+    "mnemonic": _mnemonic,
 }
 
 
