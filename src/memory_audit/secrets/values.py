@@ -160,6 +160,9 @@ NOT_A_VALUE = re.compile(
     r"|^[≥≤≠≈±]"  # a threshold or a bound (``default ≥3 found / ≥1 named``), not a value
     r"|^\*\.[a-z0-9-]"  # a host pattern (``Host for SWAG / *.fern.dev``)
     r"|(?-i:^[a-z][a-z_-]*\.\*$)"  # keys under a prefix (``i18n pass: menu.*, hud.*``)
+    # a command's long option where the value would be (``./pw --session=e2e``: a script
+    # named ``pw``, its flag)
+    r"|^--[a-z]"
     # a JSON string's escaped line break (``KEY=\\nGoHighLevel``: the value was empty)
     r"|^\\[nrt]"
     # a variable's name in a URL's query, the next parameter after it (``access_token=
