@@ -3335,3 +3335,12 @@ CASES["generic-assignment"][1].extend(
         '{"text":"ANTHROPIC_API_KEY=\\nFernHighLevel integration token saved"}',
     ]
 )
+# batch 119 (blind at 8fa3a6f; not blind after): a script named `pw` and its long option
+CASES["password-phrase"][1].append('./pw --session=fernworker-e2e open "$WORKER_URL/?token=$T"')
+# batch 119's misses (not blind after): a key given inside the brackets its label opened
+CASES["generic-assignment"][0].append(
+    (
+        "- **数据源**：Fernquote (API Key: 0e2f9b8d7a6c549a02c3e81f4b7d6c54)",
+        "0e2f9b8d7a6c549a02c3e81f4b7d6c54",
+    )
+)

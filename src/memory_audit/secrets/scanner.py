@@ -294,10 +294,20 @@ class Scanner:
         )
 
 
+CLOSERS = (")", "）")
+OPENER_REACH = 60
+
+
 def _unemphasized(text: str, start: int, end: int) -> tuple[int, int]:
     """A value set in bold (``password: **Test@2031**``, ``__...__``), or ending a bold
     run that opened earlier on its line (``**ops@host / Test@2031**``): the value, without
     the markers, which most rules' value classes take in (a password may hold ``*``)."""
+    if end - start > 1 and text[end - 1] in CLOSERS and "(" not in text[start : end - 1]:
+        # ``Twelvedata (API Key: <key>)``: the bracket the label opened, closed after the
+        # value, is no character of it (read no further back than a label's reach)
+        before = text[max(start - OPENER_REACH, text.rfind("\n", 0, start) + 1) : start]
+        if before.count("(") + before.count("（") > before.count(")") + before.count("）"):
+            return start, end - 1
     for marker in ("***", "**", "__"):  # bold italic first: its ``***`` holds ``**``
         width = len(marker)
         if end - start <= 2 * width or text[end - width : end] != marker:

@@ -160,6 +160,9 @@ NOT_A_VALUE = re.compile(
     r"|^[≥≤≠≈±]"  # a threshold or a bound (``default ≥3 found / ≥1 named``), not a value
     r"|^\*\.[a-z0-9-]"  # a host pattern (``Host for SWAG / *.fern.dev``)
     r"|(?-i:^[a-z][a-z_-]*\.\*$)"  # keys under a prefix (``i18n pass: menu.*, hud.*``)
+    # a command's long option where the value would be (``./pw --session=e2e``: a script
+    # named ``pw``, its flag)
+    r"|^--[a-z]"
     # a JSON string's escaped line break (``KEY=\\nGoHighLevel``: the value was empty)
     r"|^\\[nrt]"
     # a variable's name in a URL's query, the next parameter after it (``access_token=
@@ -2111,9 +2114,10 @@ def _token(value: str, has: _Features) -> bool:
 def _mnemonic(value: str, has: _Features) -> bool:
     """A wallet's recovery phrase (BIP-39): twelve words or more in a row, every one of
     them the standard's English list's (12 to 24 in a phrase; the rule's run may take the
-    label's words, ``seed phrase``, or a word after it). The list leaves out the words prose cannot do without
-    ("the", "and", "is"), so a sentence of as many words from it is rare; the checksum is
-    not asked, as a phrase typed with a slip is still the wallet's (or another's)."""
+    label's words, ``seed phrase``, or a word after it). The list leaves out the words
+    prose cannot do without ("the", "and", "is"), so a sentence of as many words from it
+    is rare; the checksum is not asked, as a phrase typed with a slip is still the
+    wallet's (or another's)."""
     known = _bip39_words()
     longest = run = 0
     for word in value.split():  # the rule's run of words may take a neighbour or two
