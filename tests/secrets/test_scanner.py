@@ -153,6 +153,7 @@ def test_many_bold_logins_on_one_line_cost_about_what_they_cost_on_lines_of_thei
         "api key: 2bc739f7-1c05-4d93-b5cc-12be471a4382 ",  # a key's id beside its key file?
         "community: Zq7x!kLm2q ",  # a community that names people?
         "token: FERNHALLQ ok ",  # a coin's ticker?
+        "(API Key: Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1) ",  # the bracket its label opened?
     ],
 )
 def test_the_context_of_a_value_is_read_near_it_not_along_its_whole_line(item: str) -> None:
@@ -186,3 +187,11 @@ def test_a_separator_like_row_inside_a_table_starts_no_second_table() -> None:
     )
     assert SCANNER.scan(text) == _original_scan(SCANNER, text)
     assert [m.rule for m in SCANNER.scan(text)] == ["table-password"]
+
+
+def test_a_key_in_the_brackets_its_label_opened_is_found_on_a_line_of_many() -> None:
+    """The bracket closed after a value is the label's when the last bracket before the
+    value is still open; read near the value, every one of a long line's keys is found."""
+    item = "(API Key: Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1) "
+    assert len(SCANNER.scan(item * 50)) == 50
+    assert [SCANNER.scan(item)[0].redacted] == ["Kq7X...6Wz1"]

@@ -305,8 +305,11 @@ def _unemphasized(text: str, start: int, end: int) -> tuple[int, int]:
     if end - start > 1 and text[end - 1] in CLOSERS and "(" not in text[start : end - 1]:
         # ``Twelvedata (API Key: <key>)``: the bracket the label opened, closed after the
         # value, is no character of it (read no further back than a label's reach)
-        before = text[max(start - OPENER_REACH, text.rfind("\n", 0, start) + 1) : start]
-        if before.count("(") + before.count("（") > before.count(")") + before.count("）"):
+        reach = max(0, start - OPENER_REACH)
+        line_break = text.rfind("\n", reach, start)
+        before = text[line_break + 1 if line_break >= 0 else reach : start]
+        opened = max(before.rfind("("), before.rfind("（"))
+        if opened > max(before.rfind(")"), before.rfind("）")):  # still open at the value
             return start, end - 1
     for marker in ("***", "**", "__"):  # bold italic first: its ``***`` holds ``**``
         width = len(marker)

@@ -172,7 +172,7 @@ NOT_A_VALUE = re.compile(
 )
 # A bracket in a value is code's (``bytes(password,``: a call cut at its comma) ...
 BRACKET = re.compile(r"[()\[\]]")
-MNEMONIC_LENGTHS = frozenset({12, 15, 18, 21, 24})
+PHRASE_LEAST_WORDS = 12  # a recovery phrase's words: 12, 15, 18, 21 or 24
 # The digits' and the alphabet's first runs, a doc's stand-in token (``token: "1234abcd"``)
 TWO_RUNS = re.compile(r"0?1234abcd|abcd0?1234")
 TOKEN_LABEL = re.compile(r"(?i)token|key|secret")
@@ -2123,7 +2123,7 @@ def _mnemonic(value: str, has: _Features) -> bool:
     for word in value.split():  # the rule's run of words may take a neighbour or two
         run = run + 1 if word in known else 0
         longest = max(longest, run)
-    return longest >= min(MNEMONIC_LENGTHS)
+    return longest >= PHRASE_LEAST_WORDS
 
 
 @functools.cache
