@@ -3344,3 +3344,11 @@ CASES["generic-assignment"][0].append(
         "0e2f9b8d7a6c549a02c3e81f4b7d6c54",
     )
 )
+# batch 120 (blind at 005b05e; not blind after): a SQLAlchemy URL names its driver after a "+"
+CASES["database-url-password"][0].append(
+    (
+        "- **DATABASE_URL**: postgresql+asyncpg://fern:Harb0rQuay7x@db.fern.dev:5432/assets",
+        "Harb0rQuay7x",
+    )
+)
+CASES["database-url-password"][1].append("postgresql+asyncpg://user:${DB_PASSWORD}@db:5432/app")
