@@ -3352,3 +3352,12 @@ CASES["database-url-password"][0].append(
     )
 )
 CASES["database-url-password"][1].append("postgresql+asyncpg://user:${DB_PASSWORD}@db:5432/app")
+# batch 121 (blind at dbd7227; not blind after): Feishu's document tokens, a test's wrong
+# password, a request's id listed under a keys heading
+CASES["generic-assignment"][1].extend(
+    [
+        '  "node_token": "H1ByFernQ7xK2mLr9vNw3Zy8Hc"',
+        "- 创建节点: obj_token=JBOgFernQ7xK2mLr9vNw3Zy8",
+    ]
+)
+CASES["password-phrase"][1].append("   - Password: `WrongPass123`")
