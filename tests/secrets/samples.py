@@ -3361,3 +3361,15 @@ CASES["generic-assignment"][1].extend(
     ]
 )
 CASES["password-phrase"][1].append("   - Password: `WrongPass123`")
+# batch 121's misses (blind at dbd7227; not blind after): an X app's bearer token (22 A's, then
+# its drawn part), a SiliconFlow key (sk- and 48 lower case letters)
+_x_bearer = "A" * 22 + rnd(ALNUM, 40) + "%3D" + rnd(ALNUM, 50)
+CASES["x-bearer-token"] = (
+    [(f"- Working token: `{_x_bearer}`", _x_bearer)],
+    ["- token: `AAAAAAAAAAAAAAAAAAAAAA...`", "AAAAAAAAAAAAAAAAAAAAAA is the padding"],
+)
+_silicon = "sk-" + rnd(string.ascii_lowercase, 48)
+CASES["siliconflow-api-key"] = (
+    [(f'   $env:SILICONFLOW_API_KEY = "{_silicon}"', _silicon)],
+    ["sk-" + "a" * 48, "sk-your-siliconflow-key-goes-here-and-nowhere-else"],
+)
