@@ -3352,3 +3352,24 @@ CASES["database-url-password"][0].append(
     )
 )
 CASES["database-url-password"][1].append("postgresql+asyncpg://user:${DB_PASSWORD}@db:5432/app")
+# batch 121 (blind at dbd7227; not blind after): Feishu's document tokens, a test's wrong
+# password, a request's id listed under a keys heading
+CASES["generic-assignment"][1].extend(
+    [
+        '  "node_token": "H1ByFernQ7xK2mLr9vNw3Zy8Hc"',
+        "- 创建节点: obj_token=JBOgFernQ7xK2mLr9vNw3Zy8",
+    ]
+)
+CASES["password-phrase"][1].append("   - Password: `WrongPass123`")
+# batch 121's misses (blind at dbd7227; not blind after): an X app's bearer token (22 A's, then
+# its drawn part), a SiliconFlow key (sk- and 48 lower case letters)
+_x_bearer = "A" * 22 + rnd(ALNUM, 40) + "%3D" + rnd(ALNUM, 50)
+CASES["x-bearer-token"] = (
+    [(f"- Working token: `{_x_bearer}`", _x_bearer)],
+    ["- token: `AAAAAAAAAAAAAAAAAAAAAA...`", "AAAAAAAAAAAAAAAAAAAAAA is the padding"],
+)
+_silicon = "sk-" + rnd(string.ascii_lowercase, 48)
+CASES["siliconflow-api-key"] = (
+    [(f'   $env:SILICONFLOW_API_KEY = "{_silicon}"', _silicon)],
+    ["sk-" + "a" * 48, "sk-your-siliconflow-key-goes-here-and-nowhere-else"],
+)

@@ -314,7 +314,7 @@ KIND_WORDS = (
 SELF_NAMED_SPLIT = re.compile(r"[-_]")
 STAND_IN_WORDS = frozenset(
     """dev local test testing my db demo dummy fake sample example some foo bar your secure
-    new old strong super ci e2e jwt insecure unsafe not for production use only
+    new old strong super ci e2e jwt insecure unsafe not for production use only wrong invalid
     segura seguro forte fuerte sicher stark teste prueba nova nueva neu""".split()
 )
 # What a test's value is for, in its name (``test-webhook-secret-e2e``, ``test-admin-password``)
@@ -484,7 +484,10 @@ LONG_PRIMARY = 40
 # A key's or a token's id named where a value goes ("api_key_id": ..., "tokenId": ...): an
 # identifier the service shows, not the secret
 KEY_ID_LABEL = re.compile(
-    r"(?i)(?:api[_-]?key|key|token|secret)[_-]?ids?[\"'`]?[ \t]*[:=][ \t]*[\"'`]?\Z"
+    r"(?i)(?:(?:api[_-]?key|key|token|secret)[_-]?ids?"
+    # Feishu's and Lark's documents are named by tokens: ids, no credentials
+    r"|\b(?:node|obj|doc|docx|file|folder|wiki|sheet|space|block|table)[_-]token)"
+    r"[\"'`]?[ \t]*[:=][ \t]*[\"'`]?\Z"
 )
 # A code block that is a documentation's example: it names an example's host or address
 # (RFC 2606's example.com) or elides another value ("cck_live_7f3e..."), so its other
