@@ -1026,9 +1026,15 @@ def _ticker_named(text: str, start: int, value: str) -> bool:
     (``新Token：MOLTPUNK（...铸造...）``); the value itself, capitals alone, is not read."""
     if TICKER.fullmatch(value) is None:
         return False
-    before = text[max(0, start - NEAR) : start].rsplit("\n", 1)[-1]
+    before = _near_on_its_line(text, start)
     after = text[start + len(value) : start + len(value) + NEAR].split("\n", 1)[0]
     return TICKER_WORDS.search(before) is not None or TICKER_WORDS.search(after) is not None
+
+
+def _near_on_its_line(text: str, start: int) -> str:
+    """The text right before a value on its own line, ``NEAR`` characters at most: where
+    its label stands, read without reading a long line back to its start."""
+    return text[max(0, start - NEAR) : start].rsplit("\n", 1)[-1]
 
 
 def _runs_for_a_token(text: str, start: int, value: str) -> bool:
@@ -1037,7 +1043,7 @@ def _runs_for_a_token(text: str, start: int, value: str) -> bool:
     password: abcd1234`` is a weak password still)."""
     if TWO_RUNS.fullmatch(value.lower()) is None:
         return False
-    label = text[max(0, start - NEAR) : start].rsplit("\n", 1)[-1]
+    label = _near_on_its_line(text, start)
     return TOKEN_LABEL.search(label) is not None and PASSWORD_LABEL.search(label) is None
 
 
@@ -1758,11 +1764,10 @@ def _community_not_snmp(text: str, start: int) -> bool:
     ``community string``), with no ``SNMP`` or password word on its line or the one above:
     a column's or a label's community (``| Community (customer family) | <photo id> |``,
     ``Engaged Community: <handle>``), which names people, not a device's password."""
-    # read back no further than WINDOW: a long line of values is not read again for each
-    reach = max(0, start - WINDOW)
-    lines = text[reach:start].split("\n")
-    if COMMUNITY_LABEL.search(lines[-1][-NEAR:]) is None:
+    if COMMUNITY_LABEL.search(_near_on_its_line(text, start)) is None:
         return False
+    # read back no further than WINDOW: a long line of values is not read again for each
+    lines = text[max(0, start - WINDOW) : start].split("\n")
     return SNMP_OR_PASSWORD.search("\n".join(lines[-2:])) is None
 
 
