@@ -399,3 +399,20 @@ def test_a_template_default_for_a_local_database_is_no_finding_published_or_not(
     note = "\n".join([*urls, remote])
     [found] = _audit(_project(tmp_path, files, note))
     assert found.level == "problem"  # the remote one, which the repository does not publish
+
+
+def test_a_login_an_automation_script_hard_codes_stays_a_problem(tmp_path: Path) -> None:
+    # Code publishes a value on purpose only when its path or the value's line (or the one
+    # above) says it is a default, a test's or a demo's: an automation script's real login
+    # leaked there as it leaked into the note (held-out batch 122's Instagram password).
+    note = f"- **Password:** {DEMO}"
+    levels = {
+        "scripts/post_reels.py": ("problem", f'INSTAGRAM_PASSWORD = "{DEMO}"\n'),
+        "scripts/seed_shop.py": ("suggestion", f'INSTAGRAM_PASSWORD = "{DEMO}"\n'),
+        "scripts/login.py": ("suggestion", f'# the demo account\nPASSWORD = "{DEMO}"\n'),
+        "scripts/latest.py": ("problem", f'PASSWORD = "{DEMO}"  # latest\n'),
+        "docs/instagram.txt": ("suggestion", f"password {DEMO}\n"),
+    }
+    for n, (path, (level, text)) in enumerate(levels.items()):
+        [found] = _audit(_project(tmp_path / str(n), {path: text}, note))
+        assert found.level == level, path

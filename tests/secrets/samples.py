@@ -1873,15 +1873,18 @@ CASES["generic-assignment"][0].append(
 )
 # --- a vendor's prefix shown before an ellipsis, or with a few characters of the key: what a
 # doc or an incident note shows of a key, never usable; the whole key before "..." still is
-_full_key = "sk-ant-api03-" + rnd(URLSAFE, 40)
+# (a prefix whose full length no rule knows: all of it may be there)
+_full_key = "sk-" + rnd(URLSAFE, 40)
 CASES["generic-assignment"][1].extend(
     [
         "CLAUDE_CODE_OAUTH_TOKEN=sk-ant-oat01-...",
         'echo "CLAUDE_CODE_OAUTH_TOKEN=sk-ant-oat01-..." >> .env',
         "- `ANTHROPIC_API_KEY=sk-ant-api03-Qm4Tz8Vb...` (the leaked key, rotated)",
+        # 40 of an Anthropic key's 93 drawn characters, then the ellipsis: a cut key
+        "ANTHROPIC_API_KEY=sk-ant-api03-Zup0hEJNjOG2b9l0G1lufXInmfmJCTe1_VV2gDfY...",
     ]
 )
-CASES["generic-assignment"][0].append((f"ANTHROPIC_API_KEY={_full_key}...", _full_key))
+CASES["generic-assignment"][0].append((f"OPENAI_API_KEY={_full_key}...", _full_key))
 # --- Vietnamese puts a password's qualifiers after the word (`mật khẩu chung`, "shared
 # password"): they stand between it and the value in backticks
 case(
@@ -3372,4 +3375,40 @@ _silicon = "sk-" + rnd(string.ascii_lowercase, 48)
 CASES["siliconflow-api-key"] = (
     [(f'   $env:SILICONFLOW_API_KEY = "{_silicon}"', _silicon)],
     ["sk-" + "a" * 48, "sk-your-siliconflow-key-goes-here-and-nowhere-else"],
+)
+# batches 122 and 123 (blind at cd1c70f; not blind after): a bot token in the Bot API's URL
+# (``/bot<token>/``: no word boundary before its digits), a Kimi key pasted alone, a keypair's
+# 64 bytes in brackets; a GitHub token cut by an ellipsis and a sed pattern are no values.
+# Drawn from a deck of their own, so the draws above stay as they were.
+_deck = random.Random(20261205)
+_bot = "".join(_deck.choices(string.digits, k=10)) + ":AA" + "".join(_deck.choices(URLSAFE, k=33))
+CASES["telegram-bot-token"][0].append(
+    (f"Invoke-RestMethod -Uri 'https://api.telegram.org/bot{_bot}/sendMessage' -Method Post", _bot)
+)
+CASES["telegram-bot-token"][1].append("https://api.telegram.org/bot<TOKEN>/sendMessage")
+_kimi = "sk-kimi-" + "".join(_deck.choices(ALNUM, k=64))
+CASES["kimi-api-key"] = (
+    [(f"[Mon 2026-02-23 18:57 GMT+1] replace alt 2 with {_kimi}", _kimi)],
+    ["sk-kimi-" + "a" * 64, "- Alt1 key (kimi-coding-alt1): `sk-kimi-hTtK...Ebz3`"],
+)
+_bytes = "[" + ",".join(str(_deck.randrange(256)) for _ in range(64)) + "]"
+_spaced = "[" + ", ".join(str(_deck.randrange(256)) for _ in range(64)) + "]"
+CASES["keypair-byte-array"] = (
+    [
+        (f"**Secret Key (Array):** `{_bytes}`", _bytes),
+        (f"- keypair: {_spaced}", _spaced),
+    ],
+    [
+        "**Secret Key (Array):** `[" + ",".join(["0"] * 64) + "]`",
+        # a public key's 32 bytes, and bytes no label calls a key
+        "- public key bytes: [" + ",".join(str(_deck.randrange(256)) for _ in range(32)) + "]",
+        "- histogram: [" + ",".join(str(_deck.randrange(256)) for _ in range(64)) + "]",
+    ],
+)
+_cut_pat = "github_pat_11A3FY" + "".join(_deck.choices(ALNUM, k=28))
+CASES["generic-assignment"][1].extend(
+    [
+        f"- 新 token: {_cut_pat}...（已存在 deploy 指令中）",
+        'sed -i "s/OPENAI_API_KEY=.*/OPENAI_API_KEY=\\"$NEW_KEY\\"/" .env',
+    ]
 )

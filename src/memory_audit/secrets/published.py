@@ -2,7 +2,8 @@
 a seed script's test account, a device's documented default password.
 
 Only files that publish values on purpose count: documents, examples, seeds, tests,
-compose files and code. A configuration or data file (``remote.yaml``,
+compose files and code that says so (its path, or the value's line: a test account's
+or a default's). A configuration or data file (``remote.yaml``,
 ``key.properties``, ``.env``, a JSON or TOML file) holds the values a deployment uses,
 and Claude Code's own files (``.claude/``: its permission rules repeat the commands a
 session ran, passwords and all; a copy of ``~/.claude`` whose prompt history and transcripts
@@ -206,6 +207,20 @@ BACKUP_SUFFIX = re.compile(r"(?:(?:\.(?:bak|backup|old|orig)|~)(?:\.\d+)?)+$")
 PUBLISHING_WORDS = re.compile(
     r"(?<![a-z0-9])(?:(?:example|sample|template|demo|seed|fixture|mock|test|unittest|spec"
     r"|development|compose)[a-z0-9]*|dev|docs?)(?![a-z0-9])|\.dist(?![a-z0-9])"
+)
+# Code files: a value a script or a program hard-codes is published on purpose only when
+# the code says it is a default (``PASSWORD = "..."  # local test account``) or its path
+# does (``seed.py``, ``tests/``); an automation script's real login
+# (``INSTAGRAM_PASSWORD = "..."`` in ``scripts/post.py``) leaked there too.
+CODE_SUFFIXES = frozenset(
+    {".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".sh", ".bash", ".zsh", ".ps1"}
+    | {".go", ".rb", ".php", ".java", ".kt", ".rs", ".cs", ".swift", ".pl", ".lua", ".dart"}
+)
+# Words that make a hard-coded value a default, on its line or the line above: a word's
+# start (``testing``, ``defaults``), never its inside (``latest``, ``contest``)
+DEFAULT_WORDS = re.compile(
+    r"(?i)(?<![a-z])(?:test|demo|default|example|sample|dummy|fake|seed|fixture|local|mock"
+    r"|placeholder)"
 )
 # Words a note uses for a production system. A published value in a note that places its
 # system in production is live (a demo login seeded into the production project, the
@@ -499,12 +514,28 @@ def _search(repo: Path, paths: Iterator[str], wanted: dict[str, str]) -> dict[st
         candidates = [value for value in search.occurring(data) if value in keys]
         text = data.decode("utf-8", "replace") if candidates else ""
         for value in candidates:
-            if _stands_alone(text, value):
+            if _stands_alone(text, value) and not _hard_coded(path, text, value):
                 # a name that is not UTF-8 as its escaped bytes, as the engine shows names
                 found.update(dict.fromkeys(keys.pop(value), escaped(path)))
         if not keys or budget <= 0:
             break
     return found
+
+
+def _hard_coded(path: str, text: str, value: str) -> bool:
+    """True when ``path`` is code that names nothing a default (no publishing word in its
+    path) and holds ``value`` on no line that, with the line above it, calls it a default,
+    a test's or a demo's: a real login an automation script hard-codes, no publication."""
+    lowered = path.lower()
+    if os.path.splitext(lowered)[1] not in CODE_SUFFIXES or PUBLISHING_WORDS.search(lowered):
+        return False
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        if value in line:
+            above = lines[number - 1] if number else ""
+            if DEFAULT_WORDS.search(line) or DEFAULT_WORDS.search(above):
+                return False
+    return True
 
 
 class _ValueSearch:

@@ -117,6 +117,9 @@ DESCRIBED = re.compile(
 # reads ``=customer_mcp``), a format's field (``max_tokens=%d``).
 ALTERNATIVES = re.compile(r"[a-z_]+(?:\|[a-z_]+)+")
 ELLIPSES = ("...", "…")
+# A value opening with a regular expression's "any run": ``sed "s/KEY=.*/KEY=$NEW/"``
+# rewrites a setting, and the pattern after ``KEY=`` is no value
+REGEX_ANY_RUN = (".*", ".+")
 MAX_SHOWN_PREFIX = 12
 # A vendor's prefix (``sk-ant-oat01-``, ``ghp_``, ``sk_live_``): what a doc shows before
 # the elided key. Known prefixes only: a dashed passphrase is all key.
@@ -128,6 +131,18 @@ VENDOR_HEAD = re.compile(
     # every key an issuer signs, no secret; a Grafana key (``eyJrIjoi...``) is all key
     r"|eyJ(?:hbGci|0eXAi)[A-Za-z0-9_-]*\.?"
     r"|github_pat_|glpat-|xox[abpre]-|npm_|pypi-|hf_|dop_v1_|lin_api_"
+)
+# The drawn part's full length after a vendor's prefix, where the vendor's own rule knows
+# it: fewer characters before an ellipsis are a cut token, however many are shown
+VENDOR_LENGTHS = (
+    ("github_pat_", 82),
+    *((f"gh{kind}_", 36) for kind in "pousr"),
+    ("sk-ant-", 80),
+    ("glpat-", 20),
+    ("npm_", 36),
+    ("hf_", 34),
+    ("dop_v1_", 64),
+    ("lin_api_", 40),
 )
 # A header's or a cookie's name, capitalised words joined by hyphens: "X-Auth-Token".
 NAME_SHAPED = re.compile(r"[A-Z][A-Za-zÀ-ÿ]*(?:-[A-Z][A-Za-zÀ-ÿ]*)+")
@@ -892,6 +907,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _opens_no_system(text, start, value)
         or (rule.name == COMMUNITY_RULE and _community_not_snmp(text, start))
         or SHELL_VARIABLE.fullmatch(value)
+        or value.startswith(REGEX_ANY_RUN)
         or SECRET_REFERENCE.fullmatch(value)
         or SECRET_VERSION.fullmatch(value)
         or HEX_NAMED.fullmatch(value)
@@ -1580,12 +1596,15 @@ def _no_value(value: str, text: str, start: int) -> bool:
 def _elided(rule: Rule, value: str, text: str, end: int) -> bool:
     """A generic rule's short value shown as a prefix, the rest elided (``token=ab12...``),
     a vendor's prefix not counted (``KEY=sk-ant-api03-Ab12Cd34...``: eight characters of
-    the key, no more than a masked one shows). A vendor's token of its full shape is a
-    secret whatever follows it."""
+    the key, no more than a masked one shows). A vendor's token cut by the ellipsis at any
+    length short of its full one is elided too (``github_pat_11A3<30 more>...``, 40 of its
+    93 characters: the vendor's own rule finds the full shape, whatever follows it)."""
     if not rule.generic or not text.startswith(ELLIPSES, end):
         return False
     head = VENDOR_HEAD.match(value)
-    return len(value) - (head.end() if head else 0) <= MAX_SHOWN_PREFIX
+    shown = len(value) - (head.end() if head else 0)
+    full = next((n for prefix, n in VENDOR_LENGTHS if value.startswith(prefix)), None)
+    return shown <= MAX_SHOWN_PREFIX or (full is not None and shown < full)
 
 
 def _without_count(word: str) -> str:
