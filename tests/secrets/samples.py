@@ -2280,9 +2280,9 @@ CASES["login-pair"][1].append(
 # that, not a password; the list's password items stay ones
 CASES["section-list-password"][1].extend(
     [
-        "## Master Credentials Sheet\n- Google Sheet ID: `17WaQm4hX9zLp2wRt7kVn3Bs8Jd0Fg5Hc6Yx`",
-        "## Credentials\n- **User:** `fernadmin`",
-        "### Passwords\n- NAS URL: `nas.fern.lan`",
+        "\n## Master Credentials Sheet\n- Google Sheet ID: `17WaQm4hX9zLp2wRt7kVn3Bs8Jd0Fg5Hc6Yx`",
+        "\n## Credentials\n- **User:** `fernadmin`",
+        "\n### Passwords\n- NAS URL: `nas.fern.lan`",
     ]
 )
 CASES["section-list-password"][0].append(
@@ -3410,5 +3410,13 @@ CASES["generic-assignment"][1].extend(
     [
         f"- 新 token: {_cut_pat}...（已存在 deploy 指令中）",
         'sed -i "s/OPENAI_API_KEY=.*/OPENAI_API_KEY=\\"$NEW_KEY\\"/" .env',
+    ]
+)
+# batch 120's tree at a9fb2bd (no longer a published value's suggestion): a credentials
+# list's organisation and scope are a hosting account's ids, no passwords
+CASES["section-list-password"][1].extend(
+    [
+        "\n### Credentials Stored\n- `.project-tokens` — Tokens for the host\n"
+        "- Supabase org: `qpexmrtzkvbwlanyhdsc`\n- Vercel scope: `fernhill-projects`",
     ]
 )

@@ -1413,7 +1413,8 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
 # ``- **User:**``, ``- URL:``): its value is what the label says.
 NOT_SECRET_ITEM = re.compile(
     r"(?i:\b(?:id|ids|identifier|url|uri|link|e-?mail|user(?:name)?|login|account|host(?:name)?"
-    r"|port|name|project))[*_\s]*[:：][*_\s]*`$"
+    r"|port|name|project|org|organi[sz]ation|team|scope|workspace|tenant|slug))"
+    r"[*_\s]*[:：][*_\s]*`$"
 )
 # A credentials list's item labelled only by a field a connection names beside its password
 # (``- **Database**: `<name>```); a label that ends in one names a system whose password
