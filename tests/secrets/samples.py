@@ -3420,3 +3420,18 @@ CASES["section-list-password"][1].extend(
         "- Supabase org: `qpexmrtzkvbwlanyhdsc`\n- Vercel scope: `fernhill-projects`",
     ]
 )
+# batch 124 (blind at 8d2c1bd; not blind after): two words between the password word and
+# its colon (the first one, read as a bare-space value and rejected, took the line before)
+_sudo = "Harbor" + "".join(_deck.choices(string.ascii_lowercase, k=5)) + "451"
+CASES["password-label"][0].append((f'- ✅ Sudo password confirmed working: "{_sudo}"', _sudo))
+CASES["password-label"][1].append("- Password hashing algorithm: bcrypt")
+# batch 124's miss (blind at 8d2c1bd; not blind after): a Zapier catch hook, its last part drawn
+_zap = "https://hooks.zapier.com/hooks/catch/" + "".join(_deck.choices(string.digits, k=8)) + "/"
+_zap += "".join(_deck.choices(string.ascii_lowercase + string.digits, k=7))
+CASES["zapier-webhook"] = (
+    [(f"- Zapier email webhook (Chea): {_zap}/", _zap)],
+    [
+        "https://hooks.zapier.com/hooks/catch/123456/abcdef/ is the shape",
+        "hooks.zapier.com/hooks/catch/<id>/<hook>/",
+    ],
+)

@@ -18,6 +18,7 @@ from memory_audit.secrets.scanner import (
     SecretMatch,
     _Subject,
     _unemphasized,
+    label_goes_on,
 )
 from memory_audit.secrets.tables import table_cells
 from memory_audit.secrets.values import markers_before, plausible
@@ -53,6 +54,22 @@ PIECES = st.sampled_from(
 CLOSING_SPACE = (" ", "\t", "\n", "\r", b" ", b"\t", b"\n", b"\r")
 
 
+def _leaves_text(subject: _Subject, scanner: Scanner, index: int, match: Any) -> bool:
+    """A rejected list item, or a generic rule's rejected value that one more word or none
+    and a colon follow (decoded from the text's start)."""
+    if scanner.rules[index].value in SECTION_KINDS:
+        return True
+    end = match.span(scanner.pattern(index).secret)[1]
+    if not scanner.rules[index].generic or end < 0:
+        return False
+    chars = (
+        len(subject.data[:end].decode("utf-8", "surrogatepass"))
+        if isinstance(subject.data, bytes)
+        else end
+    )
+    return label_goes_on(subject.text, chars)
+
+
 def _original_scan(scanner: Scanner, text: str) -> list[SecretMatch]:
     """The scan as first written: each hit's line counted from the text's start, each
     offset decoded from the start, each generic hit compared with every specific one."""
@@ -72,8 +89,8 @@ def _original_scan(scanner: Scanner, text: str) -> list[SecretMatch]:
                 hit = _original_hit(scanner, subject, index, match)
                 if hit is not None:
                     hits.append(hit)
-                elif scanner.rules[index].value in SECTION_KINDS:
-                    continue  # a list's item its rule rejects takes no text from the next
+                elif _leaves_text(subject, scanner, index, match):
+                    continue  # a list's item or a label's word takes no text from the next
                 # the match takes its text up to the whitespace closing its value
                 reach = match.end() - (match.group(0)[-1:] in CLOSING_SPACE)
         found += [h for h in hits if not any(h.start < m.end and m.start < h.end for m in found)]

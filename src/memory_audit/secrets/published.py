@@ -219,7 +219,7 @@ CODE_SUFFIXES = frozenset(
 # Words that make a hard-coded value a default, on its line or the line above: a word's
 # start (``testing``, ``defaults``), never its inside (``latest``, ``contest``)
 DEFAULT_WORDS = re.compile(
-    r"(?i)(?<![a-z])(?:test|demo|default|example|sample|dummy|fake|seed|fixture|local|mock"
+    r"(?i)(?<![a-z])(?:test|demo|default|example|sample|dummy|fake|seed|fixture|mock"
     r"|placeholder)"
 )
 # Words a note uses for a production system. A published value in a note that places its

@@ -49,6 +49,10 @@ GROUPS_KEPT = 4096
 # keys): an item under the other kind's heading is no hit of theirs and takes no text, or a
 # list of keys in a file that also names passwords would hide its keys
 SECTION_KINDS = frozenset({"section", "token-section"})
+# A rejected word that a label goes on after, to its colon (``password confirmed working:
+# "<value>"``: ``confirmed`` read as a bare-space value): no value, so it takes no text
+# from the rule that reads the whole label
+LABEL_GOES_ON = re.compile(r"(?: [^\s:=*`]{2,16})?\*{0,2} ?[:=：]")
 
 
 @dataclass(frozen=True)
@@ -240,12 +244,23 @@ class Scanner:
                 hit = self._hit(subject, index, match, lines)
                 if hit is not None:
                     hits.append(hit)
-                elif first is None and self.rules[index].value in SECTION_KINDS:
+                elif first is None and self._yields(subject, index, match):
                     # a list's item it rejects (under another kind's heading, or a field, a
-                    # placeholder): the next rule may read it
+                    # placeholder), a label's word: the next rule may read it
                     continue
                 reach = _claimed_end(match)
         return hits
+
+    def _yields(self, subject: _Subject, index: int, match: Any) -> bool:
+        """Whether a rejected match leaves its text to the rules after it: a list's item
+        (:data:`SECTION_KINDS`), or a generic rule's value that a label goes on after."""
+        rule = self.rules[index]
+        if rule.value in SECTION_KINDS:
+            return True
+        end = match.span(self.pattern(index).secret)[1]
+        if not rule.generic or end < 0:
+            return False
+        return label_goes_on(subject.text, subject.span((end, end))[1])
 
     def _hit(
         self, subject: _Subject, index: int, match: Any, lines: _LineCounter
@@ -321,6 +336,12 @@ def _unemphasized(text: str, start: int, end: int) -> tuple[int, int]:
         if markers_before(text, line_start, start, marker) % 2:
             return start, end - width
     return start, end
+
+
+def label_goes_on(text: str, end: int) -> bool:
+    """Whether one more word or none, then a colon, follows a rejected value ending at
+    ``end``: the value was a word of its label (:data:`LABEL_GOES_ON`)."""
+    return LABEL_GOES_ON.match(text, end) is not None
 
 
 def _start(match: SecretMatch) -> int:
