@@ -258,3 +258,35 @@ def test_a_description_cut_to_nothing_by_a_comment_is_not_also_empty(tree_dir: P
     assert [(f.code, f.line) for f in found] == [("value-cut-by-comment", 3)]
     assert found[0].fix is not None
     assert found[0].fix["values"] == {"description": "#v11 applied to the sync jobs, 2026-04-08"}
+
+
+def test_links_into_a_missing_folder_are_one_finding_and_a_lone_link_its_own(
+    tree_dir: Path, tmp_path: Path
+) -> None:
+    # A memory repository committed with links into its author's home, cloned on another
+    # machine: one cause (the folder this machine lacks), one finding naming the links.
+    write_tree(
+        tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a"), "notes/x.md": memory("x")}
+    )
+    home = tmp_path / "Users" / "fern" / "clawd"  # never created
+    for name in ("USER.md", "Pedro.md", "notes/copywriter.md", "notes/editor.md"):
+        (tree_dir / name).symlink_to(home / name)
+    [finding] = findings(tree_dir, "frontmatter")
+    assert (finding.code, finding.path, finding.level) == (
+        "dangling-symlink",
+        "Pedro.md",
+        "problem",
+    )
+    # the folder named (a long temporary path may be shortened in the middle), then the links
+    assert finding.message.startswith("4 symlinks point to missing files, all into `")
+    assert "/Users/fern/clawd`: `Pedro.md`, `USER.md`, `notes/copywriter.md`" in finding.message
+    assert set(finding.related) == {"USER.md", "notes/copywriter.md", "notes/editor.md"}
+    assert "/Users/fern/clawd` on this machine" in (finding.suggestion or "")
+    # two links alone: each its own finding, as before
+    for name in ("USER.md", "notes/editor.md"):
+        (tree_dir / name).unlink()
+    found = findings(tree_dir, "frontmatter")
+    assert [(f.code, f.path) for f in found] == [
+        ("dangling-symlink", "Pedro.md"),
+        ("dangling-symlink", "notes/copywriter.md"),
+    ]

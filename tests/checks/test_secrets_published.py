@@ -413,8 +413,30 @@ def test_a_login_an_automation_script_hard_codes_stays_a_problem(tmp_path: Path)
         "scripts/latest.py": ("problem", f'PASSWORD = "{DEMO}"  # latest\n'),
         # a function's default for a server on this machine: the machine's real password
         "tools/vnc_grab.py": ("problem", f"def grab(host='localhost', password='{DEMO}'):\n"),
+        # words that name no default: an identifier's part, a line of code above, a path's
+        # "spec" inside another word; a backup of a script and a script without a suffix
+        "scripts/login_a.py": (
+            "problem",
+            f'client.login("ops", "{DEMO}", timeout=DEFAULT_TIMEOUT)\n',
+        ),
+        "scripts/login_b.py": ("problem", f'TIMEOUT = 30  # default\nPASSWORD = "{DEMO}"\n'),
+        "scripts/special_post.py": ("problem", f'PASSWORD = "{DEMO}"\n'),
+        "scripts/post.py.bak": ("problem", f'PASSWORD = "{DEMO}"\n'),
+        "bin/post": ("problem", f"#!/bin/sh\ncurl -u ops:{DEMO} https://fern.io\n"),
+        "scripts/login_c.py": ("suggestion", f'PASSWORD = "{DEMO}"  # the demo account\n'),
         "docs/instagram.txt": ("suggestion", f"password {DEMO}\n"),
     }
     for n, (path, (level, text)) in enumerate(levels.items()):
         [found] = _audit(_project(tmp_path / str(n), {path: text}, note))
         assert found.level == level, path
+
+
+def test_a_key_an_issuer_prefixes_stays_a_problem_though_a_test_script_holds_it(
+    tmp_path: Path,
+) -> None:
+    # ``sk-sp-`` and 32 lower case hex digits: what an issuer drew, a key wherever it is, even
+    # in a test script that calls the API with it (held-out batch 125's coding-plan key)
+    key = "sk-sp-1f0c9e2a7b4d4c3e8a6f5d2b9c1e7a40"
+    note = f"- apiKey: {key}"
+    [found] = _audit(_project(tmp_path, {"test_bailian_api.py": f'KEY = "{key}"\n'}, note))
+    assert found.level == "problem"

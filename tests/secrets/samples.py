@@ -3389,7 +3389,7 @@ CASES["telegram-bot-token"][1].append("https://api.telegram.org/bot<TOKEN>/sendM
 _kimi = "sk-kimi-" + "".join(_deck.choices(ALNUM, k=64))
 CASES["kimi-api-key"] = (
     [(f"[Mon 2026-02-23 18:57 GMT+1] replace alt 2 with {_kimi}", _kimi)],
-    ["sk-kimi-" + "a" * 64, "- Alt1 key (kimi-coding-alt1): `sk-kimi-hTtK...Ebz3`"],
+    ["sk-kimi-" + "a" * 64, "sk-kimi-" + "0123456789abcdefghijABCDEFGHIJ" * 2 + "xyzw"],
 )
 _bytes = "[" + ",".join(str(_deck.randrange(256)) for _ in range(64)) + "]"
 _spaced = "[" + ", ".join(str(_deck.randrange(256)) for _ in range(64)) + "]"
@@ -3428,10 +3428,68 @@ CASES["password-label"][1].append("- Password hashing algorithm: bcrypt")
 # batch 124's miss (blind at 8d2c1bd; not blind after): a Zapier catch hook, its last part drawn
 _zap = "https://hooks.zapier.com/hooks/catch/" + "".join(_deck.choices(string.digits, k=8)) + "/"
 _zap += "".join(_deck.choices(string.ascii_lowercase + string.digits, k=7))
+_zap_hook = _zap.rsplit("/", 1)[1]
 CASES["zapier-webhook"] = (
-    [(f"- Zapier email webhook (Chea): {_zap}/", _zap)],
     [
-        "https://hooks.zapier.com/hooks/catch/123456/abcdef/ is the shape",
-        "hooks.zapier.com/hooks/catch/<id>/<hook>/",
+        (f"- Zapier email webhook (Chea): {_zap}/", _zap_hook),
+        (f"POST to {_zap.removeprefix('https://')}/ on each signup", _zap_hook),
     ],
+    ["https://hooks.zapier.com/hooks/catch/12345678/aaaaaaa/ is the shape"],
+)
+# round 39's tuning half: a compose file's environment pairs a login with the login and a
+# count (``NEO4J_USER=neo4j`` then ``NEO4J_PASSWORD=neo4j123``): the template's default
+CASES["generic-assignment"][1].extend(
+    [
+        "\n      - POSTGRES_USER=fernclaw\n      - POSTGRES_PASSWORD=fernclaw123",
+        "\nGRAFANA_ADMIN_USER=admin\nGRAFANA_ADMIN_PASSWORD=admin123",
+    ]
+)
+CASES["generic-assignment"][0].append(
+    ("\nDB_USER=fernshop\nDB_PASSWORD=Harb0rQuay7x", "Harb0rQuay7x")
+)
+# batch 125 (blind at bc711d9; not blind after): a Vercel deploy hook's secret part; a Feishu
+# folder's token named in Chinese is its id
+_hook = "".join(_deck.choices(ALNUM, k=10))
+_project = "prj_" + "".join(_deck.choices(ALNUM, k=28))
+CASES["vercel-deploy-hook"] = (
+    [
+        (
+            f"- Vercel deploy hook: `https://api.vercel.com/v1/integrations/deploy/{_project}/{_hook}`",
+            _hook,
+        )
+    ],
+    [
+        "https://api.vercel.com/v1/integrations/deploy/prj_xxx/yyy",
+        "api.vercel.com/v1/integrations/deploy/<project>/<hook>",
+    ],
+)
+CASES["generic-assignment"][1].append("- 文件夹token: SJIPf" + "".join(_deck.choices(ALNUM, k=22)))
+# the second reader of batches 122-125's change: a classic GitHub token shows 30 of its 36
+# drawn characters before an ellipsis (the rest a checksum), an Anthropic key 79 of its 93:
+# leaked, not elided; a site's domain ending in "org" names the site, no organisation; a
+# password's two-word label only when the words say its state; a keypair printed a byte a line
+_ghp30 = "ghp_" + "".join(_deck.choices(ALNUM, k=30))
+_ant79 = "sk-ant-api03-" + "".join(_deck.choices(URLSAFE, k=79))
+CASES["generic-assignment"][0].extend(
+    [(f"GITHUB_TOKEN={_ghp30}...", _ghp30), (f"ANTHROPIC_API_KEY={_ant79}...", _ant79)]
+)
+_wiki = "Xk9#" + "".join(_deck.choices(ALNUM, k=6))
+CASES["section-list-password"][0].append((f"\n## Passwords\n- wikipedia.org: `{_wiki}`", _wiki))
+CASES["password-label"][1].extend(
+    [
+        "- password must contain: Upper+Lower+Digit9",
+        "- password saved to: .env.Production2",
+        "- password hint only: Fav-pet-name-1990",
+        "- Password strength test: Tr0ub4dor&3",
+    ]
+)
+_printed = "[\n" + ",\n".join(f"  {_deck.randrange(256)}" for _ in range(64)) + "\n]"
+CASES["keypair-byte-array"][0].extend(
+    [
+        (f'  "secretKey": {_printed}', _printed),
+        ("- secret key:\n" + _bytes.replace(",", ", "), _bytes.replace(",", ", ")),
+    ]
+)
+CASES["keypair-byte-array"][1].append(
+    "- private key: [" + ",".join(str(300 + n) for n in range(64)) + "]"
 )

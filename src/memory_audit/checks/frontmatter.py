@@ -80,7 +80,12 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from memory_audit.analysis.file_problems import problem_findings
+from memory_audit.analysis.file_problems import (
+    DANGLING,
+    DANGLING_FLOOD,
+    dangling_links_finding,
+    problem_findings,
+)
 from memory_audit.analysis.frontmatter_reading import reading_findings
 from memory_audit.analysis.note_conventions import own_convention
 from memory_audit.analysis.off_schema import (
@@ -176,9 +181,18 @@ class Options:
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
-    for path, problems in sorted(tree.unread.items()):
-        if path != "MEMORY.md" and not path.startswith("sessions/"):
-            yield from problem_findings(ID, path, problems)
+    unread = {
+        path: problems
+        for path, problems in sorted(tree.unread.items())
+        if path != "MEMORY.md" and not path.startswith("sessions/")
+    }
+    dangling = [path for path, found in unread.items() if any(p.code == DANGLING for p in found)]
+    flood = len(dangling) >= DANGLING_FLOOD
+    if flood:
+        yield dangling_links_finding(ID, tree.root, dangling)
+    for path, problems in unread.items():
+        kept = [p for p in problems if not (flood and p.code == DANGLING)]
+        yield from problem_findings(ID, path, kept)
     readable: list[MemoryFile] = []
     textual = _text_blocks(tree.memories)
     if textual:

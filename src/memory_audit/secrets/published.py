@@ -2,8 +2,8 @@
 a seed script's test account, a device's documented default password.
 
 Only files that publish values on purpose count: documents, examples, seeds, tests,
-compose files and code that says so (its path, or the value's line: a test account's
-or a default's). A configuration or data file (``remote.yaml``,
+compose files and code that says so (its path, or a comment on the value's line or
+right above it: a test account's, a default's). A configuration or data file (``remote.yaml``,
 ``key.properties``, ``.env``, a JSON or TOML file) holds the values a deployment uses,
 and Claude Code's own files (``.claude/``: its permission rules repeat the commands a
 session ran, passwords and all; a copy of ``~/.claude`` whose prompt history and transcripts
@@ -41,7 +41,7 @@ from memory_audit.regular_files import read_regular_within
 from memory_audit.secrets.boundary import tree_secrets
 from memory_audit.secrets.rules import Rule
 from memory_audit.secrets.scanner import Scanner, SecretMatch
-from memory_audit.secrets.values import RANDOM_KEY
+from memory_audit.secrets.values import RANDOM_KEY, VENDOR_HEAD
 from memory_audit.sources.git import project_listing
 from memory_audit.tree.slugs import auto_memory_projects
 from memory_audit.tree.snapshot import MemoryTree
@@ -105,6 +105,9 @@ def _capitalised_word(value: str) -> bool:
 def _generated(value: str) -> bool:
     if RANDOM_KEY.match(value) or BASE64_KEY.match(value) or LONG_HEX.match(value):
         return True
+    head = VENDOR_HEAD.match(value)
+    if head is not None and len(value) - head.end() >= GENERATED_LENGTH:
+        return True  # an issuer's prefix, then what it drew (``sk-sp-<32 hex>``): a key
     cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
     keyish = all(c.isalnum() or c in KEY_CHARACTERS for c in value)
     return len(value) >= GENERATED_LENGTH and cases and any(c.isdigit() for c in value) and keyish
@@ -205,23 +208,29 @@ BACKUP_SUFFIX = re.compile(r"(?:(?:\.(?:bak|backup|old|orig)|~)(?:\.\d+)?)+$")
 # whole, or a ``.dist`` copy (``config.php.dist``; a ``dist/`` folder is a build's output).
 # A word inside another word names nothing: ``latest.json``, ``contest.yaml``, ``device``.
 PUBLISHING_WORDS = re.compile(
-    r"(?<![a-z0-9])(?:(?:example|sample|template|demo|seed|fixture|mock|test|unittest|spec"
-    r"|development|compose)[a-z0-9]*|dev|docs?)(?![a-z0-9])|\.dist(?![a-z0-9])"
+    r"(?<![a-z0-9])(?:(?:example|sample|template|demo|seed|fixture|mock|test|unittest"
+    r"|development|compose)[a-z0-9]*|specs?|dev|docs?)(?![a-z0-9])|\.dist(?![a-z0-9])"
 )
 # Code files: a value a script or a program hard-codes is published on purpose only when
-# the code says it is a default (``PASSWORD = "..."  # local test account``) or its path
-# does (``seed.py``, ``tests/``); an automation script's real login
-# (``INSTAGRAM_PASSWORD = "..."`` in ``scripts/post.py``) leaked there too.
+# its path says it is a default (``seed.py``, ``tests/``) or a comment does, on the value's
+# line or a comment line right above it (``PASSWORD = "..."  # local test account``); an
+# automation script's real login (``INSTAGRAM_PASSWORD = "..."`` in ``scripts/post.py``)
+# leaked there too. A script without a suffix is code when it opens with ``#!``.
 CODE_SUFFIXES = frozenset(
     {".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".sh", ".bash", ".zsh", ".ps1"}
-    | {".go", ".rb", ".php", ".java", ".kt", ".rs", ".cs", ".swift", ".pl", ".lua", ".dart"}
+    | {".go", ".rb", ".php", ".java", ".kt", ".kts", ".rs", ".cs", ".swift", ".pl", ".lua"}
+    | {".dart", ".scala", ".vue", ".svelte", ".ipynb", ".c", ".cc", ".cpp", ".h", ".r"}
 )
-# Words that make a hard-coded value a default, on its line or the line above: a word's
-# start (``testing``, ``defaults``), never its inside (``latest``, ``contest``)
+# A comment's words that make a hard-coded value a default: whole words, never a part of
+# one (``DEFAULT_TIMEOUT``, ``testflight``, ``tested``)
 DEFAULT_WORDS = re.compile(
-    r"(?i)(?<![a-z])(?:test|demo|default|example|sample|dummy|fake|seed|fixture|mock"
-    r"|placeholder)"
+    r"(?i)(?<![a-z0-9_])(?:tests?|testing|demo|defaults?|examples?|samples?|dummy|fake|seed"
+    r"|fixtures?|mock|placeholder)(?![a-z0-9_])"
 )
+# Where a comment starts on a code line, and a line that is a comment only
+COMMENT_MARK = re.compile(r"#|//|/\*")
+COMMENT_LINE = re.compile(r"[ \t]*(?:#|//|/\*|\*|<!--)")
+
 # Words a note uses for a production system. A published value in a note that places its
 # system in production is live (a demo login seeded into the production project, the
 # production database's password the compose files repeat): its publication makes it
@@ -523,18 +532,28 @@ def _search(repo: Path, paths: Iterator[str], wanted: dict[str, str]) -> dict[st
 
 
 def _hard_coded(path: str, text: str, value: str) -> bool:
-    """True when ``path`` is code that names nothing a default (no publishing word in its
-    path) and holds ``value`` on no line that, with the line above it, calls it a default,
-    a test's or a demo's: a real login an automation script hard-codes, no publication."""
-    lowered = path.lower()
-    if os.path.splitext(lowered)[1] not in CODE_SUFFIXES or PUBLISHING_WORDS.search(lowered):
+    """True when ``path`` is code whose path names nothing a default (no publishing word)
+    and no comment on a line holding ``value`` (standing alone), or on a comment line
+    right above it, calls it a default, a test's or a demo's: a real login an automation
+    script hard-codes, no publication."""
+    lowered = BACKUP_SUFFIX.sub("", path.lower())
+    code = os.path.splitext(lowered)[1] in CODE_SUFFIXES or (
+        "." not in lowered.rpartition("/")[2] and text.startswith("#!")
+    )
+    if not code or PUBLISHING_WORDS.search(lowered):
         return False
     lines = text.splitlines()
     for number, line in enumerate(lines):
-        if value in line:
-            above = lines[number - 1] if number else ""
-            if DEFAULT_WORDS.search(line) or DEFAULT_WORDS.search(above):
-                return False
+        if not _stands_alone(line, value):
+            continue
+        rest = line.replace(value, " ")
+        mark = COMMENT_MARK.search(rest)
+        comment = rest[mark.start() :] if mark else ""
+        above = lines[number - 1] if number else ""
+        if not COMMENT_LINE.match(above):
+            above = ""
+        if DEFAULT_WORDS.search(comment) or DEFAULT_WORDS.search(above):
+            return False
     return True
 
 

@@ -11,8 +11,10 @@
 3. Each hit passes the value classifier (``secrets/values.py``: placeholders,
    distinct characters, entropy; for generic rules the value's shape and its
    line's words around it). Of overlapping matches the leftmost takes the text,
-   then the earlier rule, as in one alternation of the rules; a generic hit
-   overlapping a specific one is dropped.
+   then the earlier rule, as in one alternation of the rules, even when its value
+   is rejected; but a rejected list item, or a rejected word that a label goes on
+   after to its colon (``password confirmed working:``), leaves the text to the
+   rules after it. A generic hit overlapping a specific one is dropped.
 
 RE2 (``google-re2``) is used when present: linear time, and several times
 faster than ``re``. It runs on the UTF-8 bytes of the text: given a ``str``,
@@ -225,7 +227,8 @@ class Scanner:
     def _group_hits(self, subject: _Subject, rules: frozenset[int]) -> list[SecretMatch]:
         """The hits of these rules as one alternation of them would find them: of overlapping
         matches the leftmost, then the earlier rule, takes the text, even when it is no
-        secret (a phrase's disclaimed alternative, a placeholder): it hides the others."""
+        secret (a phrase's disclaimed alternative, a placeholder): it hides the others,
+        unless it leaves its text to them (:meth:`_yields`)."""
         if not rules:
             return []
         matches = [

@@ -133,7 +133,7 @@ VENDOR_HEAD = re.compile(
     r"|github_pat_|glpat-|xox[abpre]-|npm_|pypi-|hf_|dop_v1_|lin_api_"
 )
 # The drawn part's full length after a vendor's prefix, where the vendor's own rule knows
-# it: fewer characters before an ellipsis are a cut token, however many are shown
+# it: half of it or less before an ellipsis is a cut token
 VENDOR_LENGTHS = (
     ("github_pat_", 82),
     *((f"gh{kind}_", 36) for kind in "pousr"),
@@ -501,7 +501,8 @@ LONG_PRIMARY = 40
 KEY_ID_LABEL = re.compile(
     r"(?i)(?:(?:api[_-]?key|key|token|secret)[_-]?ids?"
     # Feishu's and Lark's documents are named by tokens: ids, no credentials
-    r"|\b(?:node|obj|doc|docx|file|folder|wiki|sheet|space|block|table)[_-]token)"
+    r"|\b(?:node|obj|doc|docx|file|folder|wiki|sheet|space|block|table)[_-]token"
+    r"|(?:文件夹|文件|文档|节点|知识库|表格) ?token)"
     r"[\"'`]?[ \t]*[:=][ \t]*[\"'`]?\Z"
 )
 # A code block that is a documentation's example: it names an example's host or address
@@ -681,6 +682,12 @@ CODE_FIELD = re.compile(r"[A-Z]{2,}[a-z]\w*|[a-z][a-z0-9]*[A-Z]\w*|[A-Za-z][A-Za
 HEADING_LINE = re.compile(r"(?m)^ {0,3}#{1,6}[ \t][^\n]*")
 # A login given as a connection's parameter (``user=airflow``), its value the group.
 PARAMETER_LOGIN = re.compile(r"\b(?:user(?:name)?|login|uid) ?= ?[\"']?([\w.@-]{1,64})", re.I)
+# A login set on the line above, as a compose file's or an .env's environment sets it
+# (``POSTGRES_USER=shop`` then ``POSTGRES_PASSWORD=shop123``): the template's default pair
+LOGIN_ABOVE = re.compile(
+    r"(?:\b|_)(?:user(?:name)?|login)[\"']?[ \t]*[=:][ \t]*[\"']?([\w.@-]{1,64})[\"']?[ \t]*$",
+    re.I,
+)
 # What a template adds to its login to make the password (``username="vault"
 # password="vaultpass"``): the kind's word or a count, no word a person chose
 LOGIN_SUFFIXES = frozenset({"pass", "password", "passwd", "pwd", "pw", "secret", "123", "1234"})
@@ -1410,10 +1417,12 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
 
 
 # A list item's label that names no secret, in a list of credentials (``- Sheet ID:``,
-# ``- **User:**``, ``- URL:``): its value is what the label says.
+# ``- **User:**``, ``- URL:``, a hosting account's ``- Supabase org:``): its value is what
+# the label says. ``org`` and the like as a word of their own, not a domain's ending
+# (``- wikipedia.org:`` names the site a password opens).
 NOT_SECRET_ITEM = re.compile(
     r"(?i:\b(?:id|ids|identifier|url|uri|link|e-?mail|user(?:name)?|login|account|host(?:name)?"
-    r"|port|name|project|org|organi[sz]ation|team|scope|workspace|tenant|slug))"
+    r"|port|name|project)|(?<![\w.-])(?:org|organi[sz]ation|scope|tenant|slug))"
     r"[*_\s]*[:：][*_\s]*`$"
 )
 # A credentials list's item labelled only by a field a connection names beside its password
@@ -1598,14 +1607,15 @@ def _elided(rule: Rule, value: str, text: str, end: int) -> bool:
     """A generic rule's short value shown as a prefix, the rest elided (``token=ab12...``),
     a vendor's prefix not counted (``KEY=sk-ant-api03-Ab12Cd34...``: eight characters of
     the key, no more than a masked one shows). A vendor's token cut by the ellipsis at any
-    length short of its full one is elided too (``github_pat_11A3<30 more>...``, 40 of its
-    93 characters: the vendor's own rule finds the full shape, whatever follows it)."""
+    at most half its drawn part is elided too (``github_pat_11A3<30 more>...``, 34 of its 82
+    drawn characters); more of it than half is the leaked token (a classic GitHub token's
+    30 drawn characters of 36: the rest is a checksum)."""
     if not rule.generic or not text.startswith(ELLIPSES, end):
         return False
     head = VENDOR_HEAD.match(value)
     shown = len(value) - (head.end() if head else 0)
     full = next((n for prefix, n in VENDOR_LENGTHS if value.startswith(prefix)), None)
-    return shown <= MAX_SHOWN_PREFIX or (full is not None and shown < full)
+    return shown <= MAX_SHOWN_PREFIX or (full is not None and 2 * shown <= full)
 
 
 def _without_count(word: str) -> str:
@@ -1741,10 +1751,14 @@ def _kind_among_stand_ins(parts: list[str]) -> bool:
 
 def _repeats_login(text: str, start: int, value: str) -> bool:
     """``-u freqtrade:freqtrade``, ``admin:admin``, ``user=airflow password=airflow``: a
-    password that repeats the login right before it is a service's documented default, no
-    secret of the owner's."""
+    password that repeats the login right before it (on its line, or set on the line above:
+    ``NEO4J_USER=neo4j`` then ``NEO4J_PASSWORD=neo4j123``) is a service's documented
+    default, no secret of the owner's."""
     line_start = text.rfind("\n", 0, start) + 1
     given = list(PARAMETER_LOGIN.finditer(text, max(line_start, start - NEAR), start))
+    if not given and line_start:
+        above = text.rfind("\n", max(0, line_start - 1 - NEAR), line_start - 1) + 1
+        given = list(LOGIN_ABOVE.finditer(text, above, line_start - 1))
     if given:
         login, lowered = given[-1].group(1).lower(), value.lower()
         suffix = lowered.removeprefix(login).lstrip("-_.@")
