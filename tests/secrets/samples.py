@@ -3493,3 +3493,11 @@ CASES["keypair-byte-array"][0].extend(
 CASES["keypair-byte-array"][1].append(
     "- private key: [" + ",".join(str(300 + n) for n in range(64)) + "]"
 )
+# batch 125's verdicts (blind at bc711d9; not blind after): a Firebase web app's key listed
+# under the item naming Firebase (another site's, noted from its pages) is public by design;
+# under an item naming Gemini it is a key
+_fire = "AIza" + "".join(_deck.choices(URLSAFE, k=35))
+CASES["google-api-key"][1].append(
+    f"\n- **认证**: Firebase Authentication\n  - API Key: `{_fire}`\n  - Project: `fern-studio`"
+)
+CASES["google-api-key"][0].append((f"\n- **Gemini**:\n  - API Key: `{_fire}`", _fire))

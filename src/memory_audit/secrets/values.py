@@ -1206,7 +1206,7 @@ def _firebase_web_key(text: str, start: int, value: str) -> bool:
     line_start, line = _line_at(text, start)
     if OTHER_GOOGLE_API.search(line):
         return False
-    if FIREBASE_KEY_LINE.search(line):
+    if FIREBASE_KEY_LINE.search(line) or _under_a_firebase_item(text, line_start, line):
         return True
     if CONFIG_API_KEY.search(line) is None:
         return False
@@ -1216,6 +1216,27 @@ def _firebase_web_key(text: str, start: int, value: str) -> bool:
     opened = FIREBASE_CONFIG.search(text, above, line_start)
     # the value inside the object that opener starts: no brace closes before it
     return opened is not None and "}" not in text[opened.end() : start]
+
+
+def _under_a_firebase_item(text: str, line_start: int, line: str) -> bool:
+    """Whether the value's line is a list item nested under one that names Firebase
+    (``- **认证**: Firebase Authentication`` then ``  - API Key: `AIza...` ``): the key of
+    the web app that item describes, a site's own or another's."""
+    indent = len(line) - len(line.lstrip(" \t"))
+    if not indent or LIST_ITEM.match(line) is None:
+        return False
+    above = line_start
+    for _ in range(FIREBASE_CONFIG_LINES):
+        if above == 0:
+            return False
+        end = above - 1
+        above = text.rfind("\n", 0, end) + 1
+        parent = text[above:end]
+        if parent.strip() and len(parent) - len(parent.lstrip(" \t")) < indent:
+            return FIREBASE_KEY_LINE.search(parent) is not None and not OTHER_GOOGLE_API.search(
+                parent
+            )
+    return False
 
 
 def _chat_webhook_key(text: str, start: int, value: str) -> bool:
