@@ -440,3 +440,23 @@ def test_a_key_an_issuer_prefixes_stays_a_problem_though_a_test_script_holds_it(
     note = f"- apiKey: {key}"
     [found] = _audit(_project(tmp_path, {"test_bailian_api.py": f'KEY = "{key}"\n'}, note))
     assert found.level == "problem"
+
+
+def test_an_agents_note_of_an_account_at_the_root_is_a_leak_a_readme_or_a_demo_note_publishes(
+    tmp_path: Path,
+) -> None:
+    # A note beside the memory folder (an agent's `google-account.md`) holding the password
+    # is another copy of it (held-out batch 126); a README, a guide, a file under docs/ or a
+    # note that calls the value a demo's publishes it.
+    note = f"- **Password:** {DEMO}"
+    levels = {
+        "google-account.md": ("problem", f"- **密码**: {DEMO}\n"),
+        "README.md": ("suggestion", f"Log in with {DEMO}\n"),
+        "SETUP.md": ("suggestion", f"Log in with {DEMO}\n"),
+        "docs/accounts.md": ("suggestion", f"- {DEMO}\n"),
+        "accounts.md": ("suggestion", f"## Demo account\n- {DEMO}\n"),
+        "notes/latest.txt": ("problem", f"password {DEMO}\n"),
+    }
+    for n, (path, (level, text)) in enumerate(levels.items()):
+        [found] = _audit(_project(tmp_path / str(n), {path: text}, note))
+        assert found.level == level, path

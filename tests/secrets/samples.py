@@ -3501,3 +3501,12 @@ CASES["google-api-key"][1].append(
     f"\n- **认证**: Firebase Authentication\n  - API Key: `{_fire}`\n  - Project: `fern-studio`"
 )
 CASES["google-api-key"][0].append((f"\n- **Gemini**:\n  - API Key: `{_fire}`", _fire))
+# batch 126 (blind at 983887b; not blind after): Tavily's development keys with a dashed
+# part; a password that opens with "Your" is a person's unless a template's noun follows
+_tvly_dashed = (
+    "tvly-dev-" + "".join(_deck.choices(ALNUM, k=6)) + "-" + "".join(_deck.choices(ALNUM, k=42))
+)
+CASES["tavily-api-key"][0].append((f"- 配置 Tavily API ({_tvly_dashed})", _tvly_dashed))
+CASES["password-phrase"][0].append(("- **sudo 密码**: Yourmoon2024", "Yourmoon2024"))
+CASES["password-phrase"][1].extend(["- password: YourPassword123", "- password: Yourname123"])
+CASES["generic-assignment"][1].append("token: yourapitoken99Q")

@@ -227,6 +227,15 @@ DEFAULT_WORDS = re.compile(
     r"(?i)(?<![a-z0-9_])(?:tests?|testing|demo|defaults?|examples?|samples?|dummy|fake|seed"
     r"|fixtures?|mock|placeholder)(?![a-z0-9_])"
 )
+# Notes: a Markdown or text file publishes a value when it is a project's README or guide
+# (``README.md``, ``SETUP.md``, ``QUICKSTART.md``), sits under ``docs/`` (a publishing
+# word), or says near the value that it is a default or a demo's; an agent's note of an
+# account at the repository's root (``google-account.md``) leaked it
+NOTE_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst", ".adoc"})
+GUIDE_NAME = re.compile(
+    r"(?:readme|install|setup|quick[-_ ]?start|getting[-_ ]?started|usage|guide|manual|faq"
+    r"|changelog|contributing)"
+)
 # Where a comment starts on a code line, and a line that is a comment only
 COMMENT_MARK = re.compile(r"#|//|/\*")
 COMMENT_LINE = re.compile(r"[ \t]*(?:#|//|/\*|\*|<!--)")
@@ -532,15 +541,18 @@ def _search(repo: Path, paths: Iterator[str], wanted: dict[str, str]) -> dict[st
 
 
 def _hard_coded(path: str, text: str, value: str) -> bool:
-    """True when ``path`` is code whose path names nothing a default (no publishing word)
-    and no comment on a line holding ``value`` (standing alone), or on a comment line
-    right above it, calls it a default, a test's or a demo's: a real login an automation
-    script hard-codes, no publication."""
+    """True when ``path`` is code or a note whose path names nothing a default (no
+    publishing word, no README or guide) and that says nowhere near ``value`` (standing
+    alone) that it is a default, a test's or a demo's: a comment on its line or a comment
+    line right above it, in code; the value's line or the one above it, in a note. A real
+    login an automation script hard-codes, or an agent's note of an account
+    (``google-account.md``), is a leak, no publication."""
     lowered = BACKUP_SUFFIX.sub("", path.lower())
-    code = os.path.splitext(lowered)[1] in CODE_SUFFIXES or (
-        "." not in lowered.rpartition("/")[2] and text.startswith("#!")
-    )
-    if not code or PUBLISHING_WORDS.search(lowered):
+    name = lowered.rpartition("/")[2]
+    suffix = os.path.splitext(name)[1]
+    code = suffix in CODE_SUFFIXES or ("." not in name and text.startswith("#!"))
+    note = suffix in NOTE_SUFFIXES and not GUIDE_NAME.match(name)
+    if not (code or note) or PUBLISHING_WORDS.search(lowered):
         return False
     lines = text.splitlines()
     for number, line in enumerate(lines):
@@ -548,11 +560,11 @@ def _hard_coded(path: str, text: str, value: str) -> bool:
             continue
         rest = line.replace(value, " ")
         mark = COMMENT_MARK.search(rest)
-        comment = rest[mark.start() :] if mark else ""
+        said = rest if note else (rest[mark.start() :] if mark else "")
         above = lines[number - 1] if number else ""
-        if not COMMENT_LINE.match(above):
+        if code and not COMMENT_LINE.match(above):
             above = ""
-        if DEFAULT_WORDS.search(comment) or DEFAULT_WORDS.search(above):
+        if DEFAULT_WORDS.search(said) or DEFAULT_WORDS.search(above):
             return False
     return True
 

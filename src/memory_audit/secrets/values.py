@@ -75,8 +75,22 @@ SECRET_REFERENCE = re.compile(r"@[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+")
 SECRET_VERSION = re.compile(
     r"(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+):(?:latest|\d{1,3})"
 )
+# What a template's "your" names: the kind of value, whose it is or what it opens
+YOUR_WHAT = (
+    "(?:pass|pwd|secret|token|key|api|app|access|client|own|real|actual|user|name|mail|e-?mail"
+    "|domain|host|id|account|bot|db|database|project|org|server|site|web|private|public"
+    "|bearer|auth|code|value|new|long|strong|random|here|workspace|team|tenant|channel|chat"
+    "|phone|number|ip|url|endpoint|bucket|region|sk|pk|service|admin|root|sudo|login|cookie"
+    "|session|refresh|jwt|hook|integration|personal|github|gitlab|openai|anthropic|stripe"
+    "|aws|google|slack|discord|telegram|notion|supabase|vercel|company|instance|cluster"
+    "|dev|prod|test|local|remote|wallet|seed|phrase|device|home|cred|config|env|secure"
+    "|super|generated|unique|custom|sec|tok|pw|p4ss|passw)"
+)
 PLACEHOLDER = re.compile(
-    r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
+    r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|example|sample|dummy|placeholder"
+    # "your" before what goes there ("your-key", "YourPassword123", "yourapitoken"); not a
+    # password that opens with the word ("Yourmoon2024": a person's, as such passwords are)
+    rf"|your(?:[_-]|(?={YOUR_WHAT}))"
     r"|changeme|change[_-]me|redacted|scrubbed|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
     r"|你的|您的|あなたの"  # "your" in Chinese and Japanese: "你的AppSecret"
     r"|fill[_-]?(?:in|me)|insert[_-]"
@@ -350,6 +364,7 @@ MIN_DISTINCT = 5
 # (``known``), or its place proves a password of digits only, a test account's ``1111``.
 UNMEASURED = ("known", "digits")
 MIN_DIGITS = 4
+BYTE_MAX = 255
 MAX_PIN_DIGITS = 8
 # Eight digits with five distinct ones, one of them three times, have 2.4 bits each.
 DIGITS_ENTROPY = 2.0
@@ -632,7 +647,7 @@ SEPARATORS = (":", "=", "：", "|")
 # identifier's name where a key would be; a generated key has no run of words
 WORDS_IDENTIFIER = re.compile(r"(?:[a-z]{3,}|[A-Z]{1,3}[a-z]{2,})(?:[A-Z][a-z]{2,}){2,}[0-9]{0,4}")
 # The value kinds of an issuer's format (``app-password-stated``: lower case letters only)
-ISSUED = (None, "letters", "mnemonic")
+ISSUED = (None, "letters", "mnemonic", "bytes")
 VOWELS = frozenset("aeiouy")
 CONSONANT_RUNS = re.compile("[aeiouy]+")
 # A price, what a feature named after passwords costs ("Password Manager: +$5/month")
@@ -2190,6 +2205,12 @@ def _mnemonic(value: str, has: _Features) -> bool:
 
 
 @functools.cache
+def _bytes(value: str, has: _Features) -> bool:
+    """A key's bytes in brackets (``[119,129,...]``): each number a byte, 0 to 255 (the
+    rule's regex takes any three digits, a smaller automaton than one of 0-255 each)."""
+    return all(int(number) <= BYTE_MAX for number in value.strip("[] \t\n").split(","))
+
+
 def _bip39_words() -> frozenset[str]:
     # imported here: 15 ms, which every audit would pay for the few files holding a phrase
     from mnemonic import Mnemonic  # noqa: PLC0415
@@ -2253,6 +2274,7 @@ SHAPES: dict[str, Callable[[str, _Features], bool]] = {
     "pin": _pin,
     "letters": _letters,
     "mnemonic": _mnemonic,
+    "bytes": _bytes,
 }
 
 
