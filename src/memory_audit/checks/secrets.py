@@ -65,9 +65,9 @@ compose files, and other notes and code whose words near the value (a code comme
 line or right above it) call it a default or a demo's: an automation script's hard-coded
 login or an agent's note of an account (``google-account.md``) leaked there; a
 configuration or data file (``remote.yaml``, ``key.properties``, ``.env``) and Claude
-Code's own settings hold the values in use, and an agent's session transcripts (``sessions/<id>.jsonl``) and
-memory notes (a ``memory/`` folder's) record what was said, so a value found only there
-leaked there too and stays a problem::
+Code's own settings hold the values in use, and an agent's session transcripts
+(``sessions/<id>.jsonl``) and memory notes (a ``memory/`` folder's) record what was said,
+so a value found only there leaked there too and stays a problem::
 
     notes.md:4 — possible login and password pair: matched "Bl...x" (pattern: login-pair);
     the repository publishes this value in README.md. Suggest: if it opens a deployed system
