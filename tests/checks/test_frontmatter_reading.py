@@ -290,3 +290,29 @@ def test_links_into_a_missing_folder_are_one_finding_and_a_lone_link_its_own(
         ("dangling-symlink", "Pedro.md"),
         ("dangling-symlink", "notes/copywriter.md"),
     ]
+
+
+def test_a_flow_mapping_the_retry_quotes_is_one_finding_naming_the_cause_and_quoting_the_rest(
+    tree_dir: Path,
+) -> None:
+    # A description with an unquoted ": " fails strict YAML; Claude Code's retry quotes every
+    # value, so `metadata: { ... }` becomes text. One finding says so, and its fix quotes the
+    # description only (quoting the mapping too would make it text for every parser).
+    skill = (
+        "---\nname: coder\ndescription: Delegate coding. Use when: (1) tests fail\n"
+        'metadata: { "fern": { "requires": { "bins": ["claude"] } } }\n---\nBody.\n'
+    )
+    write_tree(tree_dir, {"MEMORY.md": index("coder.md"), "coder.md": skill})
+    found = [f for f in findings(tree_dir, "frontmatter") if f.code != "missing-field"]
+    [finding] = [f for f in found if f.code in ("invalid-field", "strict-yaml-only")]
+    assert (finding.code, finding.line) == ("invalid-field", 4)
+    assert finding.message.startswith("`metadata` is read as text: strict YAML rejects the block")
+    assert finding.fix == {
+        "action": "quote-values",
+        "path": "coder.md",
+        "values": {"description": "Delegate coding. Use when: (1) tests fail"},
+    }
+    edit = quote_values(Tree.open(tree_dir), finding.fix, [])
+    [change] = edit.changes
+    write_tree(tree_dir, {"coder.md": change.after.text})
+    assert [f.code for f in findings(tree_dir, "frontmatter") if f.code != "missing-field"] == []

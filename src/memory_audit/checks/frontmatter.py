@@ -86,7 +86,7 @@ from memory_audit.analysis.file_problems import (
     dangling_links_finding,
     problem_findings,
 )
-from memory_audit.analysis.frontmatter_reading import reading_findings
+from memory_audit.analysis.frontmatter_reading import flow_quoted, reading_findings
 from memory_audit.analysis.note_conventions import own_convention
 from memory_audit.analysis.off_schema import (
     bare_findings,
@@ -256,7 +256,9 @@ def _fields(
     """The block's fields; a ``type`` of the folder's own convention (``own_types``: the
     layers its own system files by, ``type: procedural``) is its, not a typo."""
     metadata = memory.frontmatter.get("metadata") if memory.frontmatter else None
-    if metadata is not None and not isinstance(metadata, Mapping):
+    # a flow mapping the retry quoted is the reading's finding, with its cause
+    quoted = any(q.key == "metadata" for q in flow_quoted(memory))
+    if metadata is not None and not isinstance(metadata, Mapping) and not quoted:
         yield _field_finding(
             memory,
             "invalid-field",
