@@ -8,7 +8,10 @@ cases, each reported once:
 - read by strict YAML: nothing to say;
 - ``strict-yaml-only`` (low severity): only Claude Code's retry reads it;
   strict parsers (GitHub, most tools) reject it. Every field still counts
-  for the other checks. Fix: quote the values;
+  for the other checks. Fix: quote the values. When the retry also quoted a
+  flow mapping (``metadata: { ... }``), Claude Code reads that as text: one
+  ``invalid-field`` says so and names the value strict YAML tripped on, and its
+  fix quotes that value only;
 - ``unparseable-frontmatter`` (high severity): read by neither, so Claude
   Code sees no frontmatter in this file: no name, description or type.
 
@@ -18,7 +21,9 @@ starts a YAML comment; the rest of the value is lost to Claude Code too) and
 fields below it are lost, and are not reported again as missing).
 
 Read and parse problems come first (a file that cannot be read cannot be
-checked): three or more blocks that YAML reads as one text (``key:value`` lines with no space
+checked); three or more links to missing files are one ``dangling-symlink``
+naming them and the folder their targets share (a memory repository's links into
+its author's home, cloned on another machine); three or more blocks that YAML reads as one text (``key:value`` lines with no space
 after the colon), most of the folder, are the format of what writes them: one
 ``frontmatter-not-mapping`` suggestion, not one error each. Then, per file:
 
