@@ -23,8 +23,9 @@ fields below it are lost, and are not reported again as missing).
 Read and parse problems come first (a file that cannot be read cannot be
 checked); three or more links to missing files are one ``dangling-symlink``
 naming them and the folder their targets share (a memory repository's links into
-its author's home, cloned on another machine); three or more blocks that YAML reads as one text (``key:value`` lines with no space
-after the colon), most of the folder, are the format of what writes them: one
+its author's home, cloned on another machine); three or more blocks that YAML
+reads as one text (``key:value`` lines with no space after the colon), most of the
+folder, are the format of what writes them: one
 ``frontmatter-not-mapping`` suggestion, not one error each. Then, per file:
 
 - ``no-frontmatter``: the file has no ``---`` block at all. One cause is one
