@@ -3510,3 +3510,7 @@ CASES["tavily-api-key"][0].append((f"- 配置 Tavily API ({_tvly_dashed})", _tvl
 CASES["password-phrase"][0].append(("- **sudo 密码**: Yourmoon2024", "Yourmoon2024"))
 CASES["password-phrase"][1].extend(["- password: YourPassword123", "- password: Yourname123"])
 CASES["generic-assignment"][1].append("token: yourapitoken99Q")
+# batch 126's verdict (blind at 983887b; not blind after): a quality check's PASS and its run's id
+CASES["generic-assignment"][1].append(
+    "Verification trail:\n- **Proposal QC PASS:** `93c0ba12-1090-42f6-9952-cb574bb2d9b5`"
+)

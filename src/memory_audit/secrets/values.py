@@ -585,7 +585,10 @@ MAX_PAYLOAD = 8192
 # A test's result where a password's label could be: "PASS:" in capitals, on a line that
 # speaks of a test or of a failure ("smoke test PASS: build42x, FAIL: none").
 TEST_STATUS = re.compile(r"\bPASS\*{0,2} ?[:=：]\*{0,2} ?[\"'`]?$")
-TESTED = re.compile(r"(?i:\btest(?:s|ed|ing)?\b|\bchecks?\b)|\bFAIL(?:ED|S)?\b|✅|❌")
+TESTED = re.compile(
+    r"(?i:\btest(?:s|ed|ing)?\b|\bchecks?\b|\bverif(?:y|ied|ication)\b)|\bFAIL(?:ED|S)?\b"
+    r"|\bQ[AC]\b|✅|❌"
+)
 # "Figma pass:", "second pass:", "review pass:": a pass of work over something (a round
 # of design, review or rendering), no password's label.
 WORK_PASS = re.compile(
