@@ -316,3 +316,24 @@ def test_a_flow_mapping_the_retry_quotes_is_one_finding_naming_the_cause_and_quo
     [change] = edit.changes
     write_tree(tree_dir, {"coder.md": change.after.text})
     assert [f.code for f in findings(tree_dir, "frontmatter") if f.code != "missing-field"] == []
+
+
+def test_links_to_missing_files_name_their_folder_never_a_file_or_a_drawn_name(
+    tree_dir: Path, tmp_path: Path
+) -> None:
+    # the folder the targets share, not the one file they all name; a folder whose name
+    # looks drawn (a token) is not printed: targets outside the tree are never scanned
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a")})
+    target = tmp_path / "home" / "fern" / "hosts.md"
+    for name in ("x.md", "y.md", "z.md"):
+        (tree_dir / name).symlink_to(target)
+    [finding] = findings(tree_dir, "frontmatter")
+    assert "/home/fern`: `x.md`" in finding.message
+    assert "hosts.md" not in finding.message
+    drawn = tmp_path / "q7XkP2mLr9vNw3Zy8HcF" / "notes"
+    for name in ("x.md", "y.md", "z.md"):
+        (tree_dir / name).unlink()
+        (tree_dir / name).symlink_to(drawn / name)
+    [finding] = findings(tree_dir, "frontmatter")
+    assert finding.message == "3 symlinks point to missing files: `x.md`, `y.md`, `z.md`"
+    assert "q7XkP2mLr9vNw3Zy8HcF" not in (finding.suggestion or "")

@@ -424,6 +424,14 @@ def test_a_login_an_automation_script_hard_codes_stays_a_problem(tmp_path: Path)
         "scripts/post.py.bak": ("problem", f'PASSWORD = "{DEMO}"\n'),
         "bin/post": ("problem", f"#!/bin/sh\ncurl -u ops:{DEMO} https://fern.io\n"),
         "scripts/login_c.py": ("suggestion", f'PASSWORD = "{DEMO}"  # the demo account\n'),
+        # a URL's "//" and path are inside a string, no comment; build files and scripts
+        # of other kinds are code too
+        "scripts/db.py": (
+            "problem",
+            f'URI = "mongodb+srv://ops:{DEMO}@c0.fern.mongodb.net/test?retryWrites=true"\n',
+        ),
+        "Makefile": ("problem", f"deploy:\n\tsshpass -p {DEMO} ssh ops@fern.io\n"),
+        "deploy.bat": ("problem", f"net use z: \\\\fern\\share /user:admin {DEMO}\n"),
         "docs/instagram.txt": ("suggestion", f"password {DEMO}\n"),
     }
     for n, (path, (level, text)) in enumerate(levels.items()):
@@ -456,6 +464,9 @@ def test_an_agents_note_of_an_account_at_the_root_is_a_leak_a_readme_or_a_demo_n
         "docs/accounts.md": ("suggestion", f"- {DEMO}\n"),
         "accounts.md": ("suggestion", f"## Demo account\n- {DEMO}\n"),
         "notes/latest.txt": ("problem", f"password {DEMO}\n"),
+        # a name that opens with a guide's word is an agent's note all the same
+        "setup-prod-server.md": ("problem", f"- root: {DEMO}\n"),
+        "logs/run.log": ("problem", f"login ops {DEMO} ok\n"),
     }
     for n, (path, (level, text)) in enumerate(levels.items()):
         [found] = _audit(_project(tmp_path / str(n), {path: text}, note))

@@ -3514,3 +3514,22 @@ CASES["generic-assignment"][1].append("token: yourapitoken99Q")
 CASES["generic-assignment"][1].append(
     "Verification trail:\n- **Proposal QC PASS:** `93c0ba12-1090-42f6-9952-cb574bb2d9b5`"
 )
+# the second reader's second pass: a "your" password whose next letters only start a
+# template's noun, a Feishu token's label with a full-width colon, a login above in a file
+# of CRLF lines, bytes of too few values, a site whose domain ends in "id"
+CASES["password-phrase"][0].append(("- **sudo 密码**: Yourtokyo2024", "Yourtokyo2024"))
+CASES["generic-assignment"][1].extend(
+    [
+        "- 文件夹token：SJIPf" + "".join(_deck.choices(ALNUM, k=22)),
+        "\r\n      - POSTGRES_USER=fernclaw\r\n      - POSTGRES_PASSWORD=fernclaw123\r\n",
+    ]
+)
+CASES["keypair-byte-array"][1].extend(
+    [
+        "- secret key: [" + ", ".join(["17"] * 64) + "]",
+        '"secretKey": [\n' + ",\n".join(["0"] * 64) + "\n]",
+        "- private key: [" + ",".join(["1", "2"] * 32) + "]",
+    ]
+)
+_shop = "Xk9#" + "".join(_deck.choices(ALNUM, k=6))
+CASES["section-list-password"][0].append((f"\n## Passwords\n- fernshop.co.id: `{_shop}`", _shop))

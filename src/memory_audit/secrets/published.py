@@ -2,8 +2,9 @@
 a seed script's test account, a device's documented default password.
 
 Only files that publish values on purpose count: documents, examples, seeds, tests,
-compose files and code that says so (its path, or a comment on the value's line or
-right above it: a test account's, a default's). A configuration or data file (``remote.yaml``,
+compose files, a project's README and guides, and other notes and code that say so (their
+path, or words near the value: a test account's, a default's; an agent's note of an
+account beside its memory publishes nothing). A configuration or data file (``remote.yaml``,
 ``key.properties``, ``.env``, a JSON or TOML file) holds the values a deployment uses,
 and Claude Code's own files (``.claude/``: its permission rules repeat the commands a
 session ran, passwords and all; a copy of ``~/.claude`` whose prompt history and transcripts
@@ -220,7 +221,11 @@ CODE_SUFFIXES = frozenset(
     {".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".sh", ".bash", ".zsh", ".ps1"}
     | {".go", ".rb", ".php", ".java", ".kt", ".kts", ".rs", ".cs", ".swift", ".pl", ".lua"}
     | {".dart", ".scala", ".vue", ".svelte", ".ipynb", ".c", ".cc", ".cpp", ".h", ".r"}
+    | {".bat", ".cmd", ".sql", ".groovy", ".tf", ".gradle"}
 )
+# Build and pipeline files without a suffix: code too (a Dockerfile builds an image whose
+# defaults it publishes, and stays a publishing file)
+CODE_NAMES = frozenset({"makefile", "jenkinsfile", "justfile", "rakefile", "procfile"})
 # A comment's words that make a hard-coded value a default: whole words, never a part of
 # one (``DEFAULT_TIMEOUT``, ``testflight``, ``tested``)
 DEFAULT_WORDS = re.compile(
@@ -231,13 +236,14 @@ DEFAULT_WORDS = re.compile(
 # (``README.md``, ``SETUP.md``, ``QUICKSTART.md``), sits under ``docs/`` (a publishing
 # word), or says near the value that it is a default or a demo's; an agent's note of an
 # account at the repository's root (``google-account.md``) leaked it
-NOTE_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst", ".adoc"})
+NOTE_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst", ".adoc", ".log", ".html", ".csv"})
 GUIDE_NAME = re.compile(
     r"(?:readme|install|setup|quick[-_ ]?start|getting[-_ ]?started|usage|guide|manual|faq"
-    r"|changelog|contributing)"
+    r"|changelog|contributing)(?:\.[a-z0-9]+)+"
 )
-# Where a comment starts on a code line, and a line that is a comment only
-COMMENT_MARK = re.compile(r"#|//|/\*")
+# Where a comment starts on a code line (after a space: ``https://x/test`` and ``pw#1``
+# are inside strings), and a line that is a comment only
+COMMENT_MARK = re.compile(r"(?:^|(?<=[ \t]))(?:#|//|/\*)")
 COMMENT_LINE = re.compile(r"[ \t]*(?:#|//|/\*|\*|<!--)")
 
 # Words a note uses for a production system. A published value in a note that places its
@@ -550,8 +556,10 @@ def _hard_coded(path: str, text: str, value: str) -> bool:
     lowered = BACKUP_SUFFIX.sub("", path.lower())
     name = lowered.rpartition("/")[2]
     suffix = os.path.splitext(name)[1]
-    code = suffix in CODE_SUFFIXES or ("." not in name and text.startswith("#!"))
-    note = suffix in NOTE_SUFFIXES and not GUIDE_NAME.match(name)
+    code = (
+        suffix in CODE_SUFFIXES or name in CODE_NAMES or ("." not in name and text.startswith("#!"))
+    )
+    note = suffix in NOTE_SUFFIXES and not GUIDE_NAME.fullmatch(name)
     if not (code or note) or PUBLISHING_WORDS.search(lowered):
         return False
     lines = text.splitlines()

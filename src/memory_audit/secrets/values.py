@@ -88,9 +88,10 @@ YOUR_WHAT = (
 )
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|example|sample|dummy|placeholder"
-    # "your" before what goes there ("your-key", "YourPassword123", "yourapitoken"); not a
-    # password that opens with the word ("Yourmoon2024": a person's, as such passwords are)
-    rf"|your(?:[_-]|(?={YOUR_WHAT}))"
+    # "your" before what goes there, its nouns running to the word's end ("your-key",
+    # "YourPassword123", "yourapitoken"); not a password that opens with the word
+    # ("Yourmoon2024", "Yourtokyo2024": a person's, as such passwords are)
+    rf"|your(?:[_-]|(?=(?:{YOUR_WHAT})+(?![a-z])))"
     r"|changeme|change[_-]me|redacted|scrubbed|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
     r"|你的|您的|あなたの"  # "your" in Chinese and Japanese: "你的AppSecret"
     r"|fill[_-]?(?:in|me)|insert[_-]"
@@ -365,6 +366,7 @@ MIN_DISTINCT = 5
 UNMEASURED = ("known", "digits")
 MIN_DIGITS = 4
 BYTE_MAX = 255
+MIN_BYTES = 8  # distinct values among a key's 64 bytes (a drawn key has about 50)
 MAX_PIN_DIGITS = 8
 # Eight digits with five distinct ones, one of them three times, have 2.4 bits each.
 DIGITS_ENTROPY = 2.0
@@ -518,7 +520,7 @@ KEY_ID_LABEL = re.compile(
     # Feishu's and Lark's documents are named by tokens: ids, no credentials
     r"|\b(?:node|obj|doc|docx|file|folder|wiki|sheet|space|block|table)[_-]token"
     r"|(?:文件夹|文件|文档|节点|知识库|表格) ?token)"
-    r"[\"'`]?[ \t]*[:=][ \t]*[\"'`]?\Z"
+    r"[\"'`]?[ \t]*[:=：][ \t]*[\"'`]?\Z"
 )
 # A code block that is a documentation's example: it names an example's host or address
 # (RFC 2606's example.com) or elides another value ("cck_live_7f3e..."), so its other
@@ -703,7 +705,7 @@ PARAMETER_LOGIN = re.compile(r"\b(?:user(?:name)?|login|uid) ?= ?[\"']?([\w.@-]{
 # A login set on the line above, as a compose file's or an .env's environment sets it
 # (``POSTGRES_USER=shop`` then ``POSTGRES_PASSWORD=shop123``): the template's default pair
 LOGIN_ABOVE = re.compile(
-    r"(?:\b|_)(?:user(?:name)?|login)[\"']?[ \t]*[=:][ \t]*[\"']?([\w.@-]{1,64})[\"']?[ \t]*$",
+    r"(?:\b|_)(?:user(?:name)?|login)[\"']?[ \t]*[=:][ \t]*[\"']?([\w.@-]{1,64})[\"']?[ \t\r]*$",
     re.I,
 )
 # What a template adds to its login to make the password (``username="vault"
@@ -1457,11 +1459,11 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
 
 # A list item's label that names no secret, in a list of credentials (``- Sheet ID:``,
 # ``- **User:**``, ``- URL:``, a hosting account's ``- Supabase org:``): its value is what
-# the label says. ``org`` and the like as a word of their own, not a domain's ending
-# (``- wikipedia.org:`` names the site a password opens).
+# the label says. Each a word of its own, not a domain's ending (``- wikipedia.org:``,
+# ``- shop.co.id:`` name the site a password opens).
 NOT_SECRET_ITEM = re.compile(
-    r"(?i:\b(?:id|ids|identifier|url|uri|link|e-?mail|user(?:name)?|login|account|host(?:name)?"
-    r"|port|name|project)|(?<![\w.-])(?:org|organi[sz]ation|scope|tenant|slug))"
+    r"(?i:(?<![\w.])(?:id|ids|identifier|url|uri|link|e-?mail|user(?:name)?|login|account"
+    r"|host(?:name)?|port|name|project)|(?<![\w.-])(?:org|organi[sz]ation|scope|tenant|slug))"
     r"[*_\s]*[:：][*_\s]*`$"
 )
 # A credentials list's item labelled only by a field a connection names beside its password
@@ -1645,7 +1647,7 @@ def _no_value(value: str, text: str, start: int) -> bool:
 def _elided(rule: Rule, value: str, text: str, end: int) -> bool:
     """A generic rule's short value shown as a prefix, the rest elided (``token=ab12...``),
     a vendor's prefix not counted (``KEY=sk-ant-api03-Ab12Cd34...``: eight characters of
-    the key, no more than a masked one shows). A vendor's token cut by the ellipsis at any
+    the key, no more than a masked one shows). A vendor's token cut by the ellipsis with
     at most half its drawn part is elided too (``github_pat_11A3<30 more>...``, 34 of its 82
     drawn characters); more of it than half is the leaked token (a classic GitHub token's
     30 drawn characters of 36: the rest is a checksum)."""
@@ -1796,7 +1798,9 @@ def _repeats_login(text: str, start: int, value: str) -> bool:
     line_start = text.rfind("\n", 0, start) + 1
     given = list(PARAMETER_LOGIN.finditer(text, max(line_start, start - NEAR), start))
     if not given and line_start:
-        above = text.rfind("\n", max(0, line_start - 1 - NEAR), line_start - 1) + 1
+        # the line above, as far back as NEAR reaches (a longer line: its end only)
+        floor = max(0, line_start - 1 - NEAR)
+        above = max(text.rfind("\n", floor, line_start - 1) + 1, floor)
         given = list(LOGIN_ABOVE.finditer(text, above, line_start - 1))
     if given:
         login, lowered = given[-1].group(1).lower(), value.lower()
@@ -2207,13 +2211,15 @@ def _mnemonic(value: str, has: _Features) -> bool:
     return longest >= PHRASE_LEAST_WORDS
 
 
-@functools.cache
 def _bytes(value: str, has: _Features) -> bool:
     """A key's bytes in brackets (``[119,129,...]``): each number a byte, 0 to 255 (the
-    rule's regex takes any three digits, a smaller automaton than one of 0-255 each)."""
-    return all(int(number) <= BYTE_MAX for number in value.strip("[] \t\n").split(","))
+    rule's regex takes any three digits, a smaller automaton than one of 0-255 each), and
+    of several values (``[0, 0, ...]``, ``[1, 2, 1, 2, ...]`` are stand-ins)."""
+    numbers = [int(number) for number in value.strip("[] \t\n").split(",")]
+    return all(number <= BYTE_MAX for number in numbers) and len(set(numbers)) >= MIN_BYTES
 
 
+@functools.cache
 def _bip39_words() -> frozenset[str]:
     # imported here: 15 ms, which every audit would pay for the few files holding a phrase
     from mnemonic import Mnemonic  # noqa: PLC0415
