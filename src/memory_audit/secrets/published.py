@@ -235,8 +235,9 @@ DEFAULT_WORDS = re.compile(
 # Notes: a Markdown or text file publishes a value when it is a project's README or guide
 # (``README.md``, ``SETUP.md``, ``QUICKSTART.md``), sits under ``docs/`` (a publishing
 # word), or says near the value that it is a default or a demo's; an agent's note of an
-# account at the repository's root (``google-account.md``) leaked it
-NOTE_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst", ".adoc", ".log", ".html", ".csv"})
+# account at the repository's root (``google-account.md``) leaked it. A site's page
+# (``.html``) is published as it is: a password its script checks is every visitor's.
+NOTE_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst", ".adoc", ".log", ".csv"})
 GUIDE_NAME = re.compile(
     r"(?:readme|install|setup|quick[-_ ]?start|getting[-_ ]?started|usage|guide|manual|faq"
     r"|changelog|contributing)(?:\.[a-z0-9]+)+"
