@@ -434,9 +434,7 @@ def test_a_login_an_automation_script_hard_codes_stays_a_problem(tmp_path: Path)
         "deploy.bat": ("problem", f"net use z: \\\\fern\\share /user:admin {DEMO}\n"),
         "docs/instagram.txt": ("suggestion", f"password {DEMO}\n"),
     }
-    for n, (path, (level, text)) in enumerate(levels.items()):
-        [found] = _audit(_project(tmp_path / str(n), {path: text}, note))
-        assert found.level == level, path
+    _assert_published_levels(tmp_path, note, levels)
 
 
 def test_a_key_an_issuer_prefixes_stays_a_problem_though_a_test_script_holds_it(
@@ -468,6 +466,12 @@ def test_an_agents_note_of_an_account_at_the_root_is_a_leak_a_readme_or_a_demo_n
         "setup-prod-server.md": ("problem", f"- root: {DEMO}\n"),
         "logs/run.log": ("problem", f"login ops {DEMO} ok\n"),
     }
+    _assert_published_levels(tmp_path, note, levels)
+
+
+def _assert_published_levels(where: Path, note: str, levels: dict[str, tuple[str, str]]) -> None:
+    """Each file (path -> level, text), committed alone in a project of its own beside the
+    note, leaves the note's one finding at that level."""
     for n, (path, (level, text)) in enumerate(levels.items()):
-        [found] = _audit(_project(tmp_path / str(n), {path: text}, note))
+        [found] = _audit(_project(where / str(n), {path: text}, note))
         assert found.level == level, path

@@ -96,13 +96,7 @@ def _flows_as_text(dimension: str, memory: MemoryFile, flows: list[QuotedLine]) 
         )
         + " what it is",
         key=flows[0].key,
-        fix={
-            "action": "quote-values",
-            "path": memory.path,
-            "values": {q.key: q.value for q in others},
-        }
-        if others
-        else None,
+        fix=_quote_fix(memory, others),
     )
 
 
@@ -121,14 +115,20 @@ def _strict_only(dimension: str, memory: MemoryFile) -> Finding:
         ("quote the value" + ("s" if len(quoted) > 1 else "") if quoted else "indent with spaces")
         + " so every parser agrees",
         severity="note",
-        fix={
-            "action": "quote-values",
-            "path": memory.path,
-            "values": {q.key: q.value for q in quoted},
-        }
-        if quoted
-        else None,
+        fix=_quote_fix(memory, list(quoted)),
     )
+
+
+def _quote_fix(memory: MemoryFile, quoted: list[QuotedLine]) -> dict[str, object] | None:
+    """The fix writing these values quoted, as Claude Code's retry reads them; none when
+    there are none."""
+    if not quoted:
+        return None
+    return {
+        "action": "quote-values",
+        "path": memory.path,
+        "values": {q.key: q.value for q in quoted},
+    }
 
 
 # The field Claude Code adds to a memory it saves, written before the block's first `---`.
