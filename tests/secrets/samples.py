@@ -3533,3 +3533,13 @@ CASES["keypair-byte-array"][1].extend(
 )
 _shop = "Xk9#" + "".join(_deck.choices(ALNUM, k=6))
 CASES["section-list-password"][0].append((f"\n## Passwords\n- fernshop.co.id: `{_shop}`", _shop))
+# batch 127 (blind at 32ed12b; not blind after): a Chinese mail service's SMTP authorization
+# code, 16 drawn lower case letters after 授权码
+_qq = "".join(_deck.choices("bcdfghjklmnpqrstvwxz", k=16))
+CASES["mail-authorization-code"] = (
+    [
+        (f"**待修复**: QQ邮箱 SMTP 授权码（{_qq}）登录失败", _qq),
+        (f"- QQ邮箱 SMTP 授权码需重新生成（ {_qq} 已失效）", _qq),
+    ],
+    ["- 授权码: abcdefghijklmnop", "- 授权码：informationsheet", "- 授权码（xxxxxxxxxxxxxxxx）"],
+)
