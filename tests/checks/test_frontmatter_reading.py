@@ -258,3 +258,82 @@ def test_a_description_cut_to_nothing_by_a_comment_is_not_also_empty(tree_dir: P
     assert [(f.code, f.line) for f in found] == [("value-cut-by-comment", 3)]
     assert found[0].fix is not None
     assert found[0].fix["values"] == {"description": "#v11 applied to the sync jobs, 2026-04-08"}
+
+
+def test_links_into_a_missing_folder_are_one_finding_and_a_lone_link_its_own(
+    tree_dir: Path, tmp_path: Path
+) -> None:
+    # A memory repository committed with links into its author's home, cloned on another
+    # machine: one cause (the folder this machine lacks), one finding naming the links.
+    write_tree(
+        tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a"), "notes/x.md": memory("x")}
+    )
+    home = tmp_path / "Users" / "fern" / "clawd"  # never created
+    for name in ("USER.md", "Pedro.md", "notes/copywriter.md", "notes/editor.md"):
+        (tree_dir / name).symlink_to(home / name)
+    [finding] = findings(tree_dir, "frontmatter")
+    assert (finding.code, finding.path, finding.level) == (
+        "dangling-symlink",
+        "Pedro.md",
+        "problem",
+    )
+    # the folder named (a long temporary path may be shortened in the middle), then the links
+    assert finding.message.startswith("4 symlinks point to missing files, all into `")
+    assert "/Users/fern/clawd`: `Pedro.md`, `USER.md`, `notes/copywriter.md`" in finding.message
+    assert set(finding.related) == {"USER.md", "notes/copywriter.md", "notes/editor.md"}
+    assert "/Users/fern/clawd` on this machine" in (finding.suggestion or "")
+    # two links alone: each its own finding, as before
+    for name in ("USER.md", "notes/editor.md"):
+        (tree_dir / name).unlink()
+    found = findings(tree_dir, "frontmatter")
+    assert [(f.code, f.path) for f in found] == [
+        ("dangling-symlink", "Pedro.md"),
+        ("dangling-symlink", "notes/copywriter.md"),
+    ]
+
+
+def test_a_flow_mapping_the_retry_quotes_is_one_finding_naming_the_cause_and_quoting_the_rest(
+    tree_dir: Path,
+) -> None:
+    # A description with an unquoted ": " fails strict YAML; Claude Code's retry quotes every
+    # value, so `metadata: { ... }` becomes text. One finding says so, and its fix quotes the
+    # description only (quoting the mapping too would make it text for every parser).
+    skill = (
+        "---\nname: coder\ndescription: Delegate coding. Use when: (1) tests fail\n"
+        'metadata: { "fern": { "requires": { "bins": ["claude"] } } }\n---\nBody.\n'
+    )
+    write_tree(tree_dir, {"MEMORY.md": index("coder.md"), "coder.md": skill})
+    found = [f for f in findings(tree_dir, "frontmatter") if f.code != "missing-field"]
+    [finding] = [f for f in found if f.code in ("invalid-field", "strict-yaml-only")]
+    assert (finding.code, finding.line) == ("invalid-field", 4)
+    assert finding.message.startswith("`metadata` is read as text: strict YAML rejects the block")
+    assert finding.fix == {
+        "action": "quote-values",
+        "path": "coder.md",
+        "values": {"description": "Delegate coding. Use when: (1) tests fail"},
+    }
+    edit = quote_values(Tree.open(tree_dir), finding.fix, [])
+    [change] = edit.changes
+    write_tree(tree_dir, {"coder.md": change.after.text})
+    assert [f.code for f in findings(tree_dir, "frontmatter") if f.code != "missing-field"] == []
+
+
+def test_links_to_missing_files_name_their_folder_never_a_file_or_a_drawn_name(
+    tree_dir: Path, tmp_path: Path
+) -> None:
+    # the folder the targets share, not the one file they all name; a folder whose name
+    # looks drawn (a token) is not printed: targets outside the tree are never scanned
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a")})
+    target = tmp_path / "home" / "fern" / "hosts.md"
+    for name in ("x.md", "y.md", "z.md"):
+        (tree_dir / name).symlink_to(target)
+    [finding] = findings(tree_dir, "frontmatter")
+    assert "/home/fern`: `x.md`" in finding.message
+    assert "hosts.md" not in finding.message
+    drawn = tmp_path / "q7XkP2mLr9vNw3Zy8HcF" / "notes"
+    for name in ("x.md", "y.md", "z.md"):
+        (tree_dir / name).unlink()
+        (tree_dir / name).symlink_to(drawn / name)
+    [finding] = findings(tree_dir, "frontmatter")
+    assert finding.message == "3 symlinks point to missing files: `x.md`, `y.md`, `z.md`"
+    assert "q7XkP2mLr9vNw3Zy8HcF" not in (finding.suggestion or "")

@@ -399,3 +399,79 @@ def test_a_template_default_for_a_local_database_is_no_finding_published_or_not(
     note = "\n".join([*urls, remote])
     [found] = _audit(_project(tmp_path, files, note))
     assert found.level == "problem"  # the remote one, which the repository does not publish
+
+
+def test_a_login_an_automation_script_hard_codes_stays_a_problem(tmp_path: Path) -> None:
+    # Code publishes a value on purpose only when its path or the value's line (or the one
+    # above) says it is a default, a test's or a demo's: an automation script's real login
+    # leaked there as it leaked into the note (held-out batch 122's Instagram password).
+    note = f"- **Password:** {DEMO}"
+    levels = {
+        "scripts/post_reels.py": ("problem", f'INSTAGRAM_PASSWORD = "{DEMO}"\n'),
+        "scripts/seed_shop.py": ("suggestion", f'INSTAGRAM_PASSWORD = "{DEMO}"\n'),
+        "scripts/login.py": ("suggestion", f'# the demo account\nPASSWORD = "{DEMO}"\n'),
+        "scripts/latest.py": ("problem", f'PASSWORD = "{DEMO}"  # latest\n'),
+        # a function's default for a server on this machine: the machine's real password
+        "tools/vnc_grab.py": ("problem", f"def grab(host='localhost', password='{DEMO}'):\n"),
+        # words that name no default: an identifier's part, a line of code above, a path's
+        # "spec" inside another word; a backup of a script and a script without a suffix
+        "scripts/login_a.py": (
+            "problem",
+            f'client.login("ops", "{DEMO}", timeout=DEFAULT_TIMEOUT)\n',
+        ),
+        "scripts/login_b.py": ("problem", f'TIMEOUT = 30  # default\nPASSWORD = "{DEMO}"\n'),
+        "scripts/special_post.py": ("problem", f'PASSWORD = "{DEMO}"\n'),
+        "scripts/post.py.bak": ("problem", f'PASSWORD = "{DEMO}"\n'),
+        "bin/post": ("problem", f"#!/bin/sh\ncurl -u ops:{DEMO} https://fern.io\n"),
+        "scripts/login_c.py": ("suggestion", f'PASSWORD = "{DEMO}"  # the demo account\n'),
+        # a URL's "//" and path are inside a string, no comment; build files and scripts
+        # of other kinds are code too
+        "scripts/db.py": (
+            "problem",
+            f'URI = "mongodb+srv://ops:{DEMO}@c0.fern.mongodb.net/test?retryWrites=true"\n',
+        ),
+        "Makefile": ("problem", f"deploy:\n\tsshpass -p {DEMO} ssh ops@fern.io\n"),
+        "deploy.bat": ("problem", f"net use z: \\\\fern\\share /user:admin {DEMO}\n"),
+        "docs/instagram.txt": ("suggestion", f"password {DEMO}\n"),
+    }
+    _assert_published_levels(tmp_path, note, levels)
+
+
+def test_a_key_an_issuer_prefixes_stays_a_problem_though_a_test_script_holds_it(
+    tmp_path: Path,
+) -> None:
+    # ``sk-sp-`` and 32 lower case hex digits: what an issuer drew, a key wherever it is, even
+    # in a test script that calls the API with it (held-out batch 125's coding-plan key)
+    key = "sk-sp-1f0c9e2a7b4d4c3e8a6f5d2b9c1e7a40"
+    note = f"- apiKey: {key}"
+    [found] = _audit(_project(tmp_path, {"test_bailian_api.py": f'KEY = "{key}"\n'}, note))
+    assert found.level == "problem"
+
+
+def test_an_agents_note_of_an_account_at_the_root_is_a_leak_a_readme_or_a_demo_note_publishes(
+    tmp_path: Path,
+) -> None:
+    # A note beside the memory folder (an agent's `google-account.md`) holding the password
+    # is another copy of it (held-out batch 126); a README, a guide, a file under docs/ or a
+    # note that calls the value a demo's publishes it.
+    note = f"- **Password:** {DEMO}"
+    levels = {
+        "google-account.md": ("problem", f"- **密码**: {DEMO}\n"),
+        "README.md": ("suggestion", f"Log in with {DEMO}\n"),
+        "SETUP.md": ("suggestion", f"Log in with {DEMO}\n"),
+        "docs/accounts.md": ("suggestion", f"- {DEMO}\n"),
+        "accounts.md": ("suggestion", f"## Demo account\n- {DEMO}\n"),
+        "notes/latest.txt": ("problem", f"password {DEMO}\n"),
+        # a name that opens with a guide's word is an agent's note all the same
+        "setup-prod-server.md": ("problem", f"- root: {DEMO}\n"),
+        "logs/run.log": ("problem", f"login ops {DEMO} ok\n"),
+    }
+    _assert_published_levels(tmp_path, note, levels)
+
+
+def _assert_published_levels(where: Path, note: str, levels: dict[str, tuple[str, str]]) -> None:
+    """Each file (path -> level, text), committed alone in a project of its own beside the
+    note, leaves the note's one finding at that level."""
+    for n, (path, (level, text)) in enumerate(levels.items()):
+        [found] = _audit(_project(where / str(n), {path: text}, note))
+        assert found.level == level, path

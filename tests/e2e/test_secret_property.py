@@ -28,7 +28,7 @@ from tests.support.daemon_process import DaemonProcess, Home
 pytestmark = pytest.mark.slow  # one world built for all, in seconds
 
 FORMATS = ("text", "markdown", "json", "html", "sarif", "github")
-TREES = 12
+TREES = 13
 SEED = 20261130
 
 # (text, secret) for every true positive of every rule family.

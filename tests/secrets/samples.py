@@ -1873,15 +1873,18 @@ CASES["generic-assignment"][0].append(
 )
 # --- a vendor's prefix shown before an ellipsis, or with a few characters of the key: what a
 # doc or an incident note shows of a key, never usable; the whole key before "..." still is
-_full_key = "sk-ant-api03-" + rnd(URLSAFE, 40)
+# (a prefix whose full length no rule knows: all of it may be there)
+_full_key = "sk-" + rnd(URLSAFE, 40)
 CASES["generic-assignment"][1].extend(
     [
         "CLAUDE_CODE_OAUTH_TOKEN=sk-ant-oat01-...",
         'echo "CLAUDE_CODE_OAUTH_TOKEN=sk-ant-oat01-..." >> .env',
         "- `ANTHROPIC_API_KEY=sk-ant-api03-Qm4Tz8Vb...` (the leaked key, rotated)",
+        # 40 of an Anthropic key's 93 drawn characters, then the ellipsis: a cut key
+        "ANTHROPIC_API_KEY=sk-ant-api03-Zup0hEJNjOG2b9l0G1lufXInmfmJCTe1_VV2gDfY...",
     ]
 )
-CASES["generic-assignment"][0].append((f"ANTHROPIC_API_KEY={_full_key}...", _full_key))
+CASES["generic-assignment"][0].append((f"OPENAI_API_KEY={_full_key}...", _full_key))
 # --- Vietnamese puts a password's qualifiers after the word (`mật khẩu chung`, "shared
 # password"): they stand between it and the value in backticks
 case(
@@ -2277,9 +2280,9 @@ CASES["login-pair"][1].append(
 # that, not a password; the list's password items stay ones
 CASES["section-list-password"][1].extend(
     [
-        "## Master Credentials Sheet\n- Google Sheet ID: `17WaQm4hX9zLp2wRt7kVn3Bs8Jd0Fg5Hc6Yx`",
-        "## Credentials\n- **User:** `fernadmin`",
-        "### Passwords\n- NAS URL: `nas.fern.lan`",
+        "\n## Master Credentials Sheet\n- Google Sheet ID: `17WaQm4hX9zLp2wRt7kVn3Bs8Jd0Fg5Hc6Yx`",
+        "\n## Credentials\n- **User:** `fernadmin`",
+        "\n### Passwords\n- NAS URL: `nas.fern.lan`",
     ]
 )
 CASES["section-list-password"][0].append(
@@ -3372,4 +3375,171 @@ _silicon = "sk-" + rnd(string.ascii_lowercase, 48)
 CASES["siliconflow-api-key"] = (
     [(f'   $env:SILICONFLOW_API_KEY = "{_silicon}"', _silicon)],
     ["sk-" + "a" * 48, "sk-your-siliconflow-key-goes-here-and-nowhere-else"],
+)
+# batches 122 and 123 (blind at cd1c70f; not blind after): a bot token in the Bot API's URL
+# (``/bot<token>/``: no word boundary before its digits), a Kimi key pasted alone, a keypair's
+# 64 bytes in brackets; a GitHub token cut by an ellipsis and a sed pattern are no values.
+# Drawn from a deck of their own, so the draws above stay as they were.
+_deck = random.Random(20261205)
+_bot = "".join(_deck.choices(string.digits, k=10)) + ":AA" + "".join(_deck.choices(URLSAFE, k=33))
+CASES["telegram-bot-token"][0].append(
+    (f"Invoke-RestMethod -Uri 'https://api.telegram.org/bot{_bot}/sendMessage' -Method Post", _bot)
+)
+CASES["telegram-bot-token"][1].append("https://api.telegram.org/bot<TOKEN>/sendMessage")
+_kimi = "sk-kimi-" + "".join(_deck.choices(ALNUM, k=64))
+CASES["kimi-api-key"] = (
+    [(f"[Mon 2026-02-23 18:57 GMT+1] replace alt 2 with {_kimi}", _kimi)],
+    ["sk-kimi-" + "a" * 64, "sk-kimi-" + "0123456789abcdefghijABCDEFGHIJ" * 2 + "xyzw"],
+)
+_bytes = "[" + ",".join(str(_deck.randrange(256)) for _ in range(64)) + "]"
+_spaced = "[" + ", ".join(str(_deck.randrange(256)) for _ in range(64)) + "]"
+CASES["keypair-byte-array"] = (
+    [
+        (f"**Secret Key (Array):** `{_bytes}`", _bytes),
+        (f"- keypair: {_spaced}", _spaced),
+    ],
+    [
+        "**Secret Key (Array):** `[" + ",".join(["0"] * 64) + "]`",
+        # a public key's 32 bytes, and bytes no label calls a key
+        "- public key bytes: [" + ",".join(str(_deck.randrange(256)) for _ in range(32)) + "]",
+        "- histogram: [" + ",".join(str(_deck.randrange(256)) for _ in range(64)) + "]",
+    ],
+)
+_cut_pat = "github_pat_11A3FY" + "".join(_deck.choices(ALNUM, k=28))
+CASES["generic-assignment"][1].extend(
+    [
+        f"- 新 token: {_cut_pat}...（已存在 deploy 指令中）",
+        'sed -i "s/OPENAI_API_KEY=.*/OPENAI_API_KEY=\\"$NEW_KEY\\"/" .env',
+    ]
+)
+# batch 120's tree at a9fb2bd (no longer a published value's suggestion): a credentials
+# list's organisation and scope are a hosting account's ids, no passwords
+CASES["section-list-password"][1].extend(
+    [
+        "\n### Credentials Stored\n- `.project-tokens` — Tokens for the host\n"
+        "- Supabase org: `qpexmrtzkvbwlanyhdsc`\n- Vercel scope: `fernhill-projects`",
+    ]
+)
+# batch 124 (blind at 8d2c1bd; not blind after): two words between the password word and
+# its colon (the first one, read as a bare-space value and rejected, took the line before)
+_sudo = "Harbor" + "".join(_deck.choices(string.ascii_lowercase, k=5)) + "451"
+CASES["password-label"][0].append((f'- ✅ Sudo password confirmed working: "{_sudo}"', _sudo))
+CASES["password-label"][1].append("- Password hashing algorithm: bcrypt")
+# batch 124's miss (blind at 8d2c1bd; not blind after): a Zapier catch hook, its last part drawn
+_zap = "https://hooks.zapier.com/hooks/catch/" + "".join(_deck.choices(string.digits, k=8)) + "/"
+_zap += "".join(_deck.choices(string.ascii_lowercase + string.digits, k=7))
+_zap_hook = _zap.rsplit("/", 1)[1]
+CASES["zapier-webhook"] = (
+    [
+        (f"- Zapier email webhook (Chea): {_zap}/", _zap_hook),
+        (f"POST to {_zap.removeprefix('https://')}/ on each signup", _zap_hook),
+    ],
+    ["https://hooks.zapier.com/hooks/catch/12345678/aaaaaaa/ is the shape"],
+)
+# round 39's tuning half: a compose file's environment pairs a login with the login and a
+# count (``NEO4J_USER=neo4j`` then ``NEO4J_PASSWORD=neo4j123``): the template's default
+CASES["generic-assignment"][1].extend(
+    [
+        "\n      - POSTGRES_USER=fernclaw\n      - POSTGRES_PASSWORD=fernclaw123",
+        "\nGRAFANA_ADMIN_USER=admin\nGRAFANA_ADMIN_PASSWORD=admin123",
+    ]
+)
+CASES["generic-assignment"][0].append(
+    ("\nDB_USER=fernshop\nDB_PASSWORD=Harb0rQuay7x", "Harb0rQuay7x")
+)
+# batch 125 (blind at bc711d9; not blind after): a Vercel deploy hook's secret part; a Feishu
+# folder's token named in Chinese is its id
+_hook = "".join(_deck.choices(ALNUM, k=10))
+_project = "prj_" + "".join(_deck.choices(ALNUM, k=28))
+CASES["vercel-deploy-hook"] = (
+    [
+        (
+            f"- Vercel deploy hook: `https://api.vercel.com/v1/integrations/deploy/{_project}/{_hook}`",
+            _hook,
+        )
+    ],
+    [
+        "https://api.vercel.com/v1/integrations/deploy/prj_xxx/yyy",
+        "api.vercel.com/v1/integrations/deploy/<project>/<hook>",
+    ],
+)
+CASES["generic-assignment"][1].append("- 文件夹token: SJIPf" + "".join(_deck.choices(ALNUM, k=22)))
+# the second reader of batches 122-125's change: a classic GitHub token shows 30 of its 36
+# drawn characters before an ellipsis (the rest a checksum), an Anthropic key 79 of its 93:
+# leaked, not elided; a site's domain ending in "org" names the site, no organisation; a
+# password's two-word label only when the words say its state; a keypair printed a byte a line
+_ghp30 = "ghp_" + "".join(_deck.choices(ALNUM, k=30))
+_ant79 = "sk-ant-api03-" + "".join(_deck.choices(URLSAFE, k=79))
+CASES["generic-assignment"][0].extend(
+    [(f"GITHUB_TOKEN={_ghp30}...", _ghp30), (f"ANTHROPIC_API_KEY={_ant79}...", _ant79)]
+)
+_wiki = "Xk9#" + "".join(_deck.choices(ALNUM, k=6))
+CASES["section-list-password"][0].append((f"\n## Passwords\n- wikipedia.org: `{_wiki}`", _wiki))
+CASES["password-label"][1].extend(
+    [
+        "- password must contain: Upper+Lower+Digit9",
+        "- password saved to: .env.Production2",
+        "- password hint only: Fav-pet-name-1990",
+        "- Password strength test: Tr0ub4dor&3",
+    ]
+)
+_printed = "[\n" + ",\n".join(f"  {_deck.randrange(256)}" for _ in range(64)) + "\n]"
+CASES["keypair-byte-array"][0].extend(
+    [
+        (f'  "secretKey": {_printed}', _printed),
+        ("- secret key:\n" + _bytes.replace(",", ", "), _bytes.replace(",", ", ")),
+    ]
+)
+CASES["keypair-byte-array"][1].append(
+    "- private key: [" + ",".join(str(300 + n) for n in range(64)) + "]"
+)
+# batch 125's verdicts (blind at bc711d9; not blind after): a Firebase web app's key listed
+# under the item naming Firebase (another site's, noted from its pages) is public by design;
+# under an item naming Gemini it is a key
+_fire = "AIza" + "".join(_deck.choices(URLSAFE, k=35))
+CASES["google-api-key"][1].append(
+    f"\n- **认证**: Firebase Authentication\n  - API Key: `{_fire}`\n  - Project: `fern-studio`"
+)
+CASES["google-api-key"][0].append((f"\n- **Gemini**:\n  - API Key: `{_fire}`", _fire))
+# batch 126 (blind at 983887b; not blind after): Tavily's development keys with a dashed
+# part; a password that opens with "Your" is a person's unless a template's noun follows
+_tvly_dashed = (
+    "tvly-dev-" + "".join(_deck.choices(ALNUM, k=6)) + "-" + "".join(_deck.choices(ALNUM, k=42))
+)
+CASES["tavily-api-key"][0].append((f"- 配置 Tavily API ({_tvly_dashed})", _tvly_dashed))
+CASES["password-phrase"][0].append(("- **sudo 密码**: Yourmoon2024", "Yourmoon2024"))
+CASES["password-phrase"][1].extend(["- password: YourPassword123", "- password: Yourname123"])
+CASES["generic-assignment"][1].append("token: yourapitoken99Q")
+# batch 126's verdict (blind at 983887b; not blind after): a quality check's PASS and its run's id
+CASES["generic-assignment"][1].append(
+    "Verification trail:\n- **Proposal QC PASS:** `93c0ba12-1090-42f6-9952-cb574bb2d9b5`"
+)
+# the second reader's second pass: a "your" password whose next letters only start a
+# template's noun, a Feishu token's label with a full-width colon, a login above in a file
+# of CRLF lines, bytes of too few values, a site whose domain ends in "id"
+CASES["password-phrase"][0].append(("- **sudo 密码**: Yourtokyo2024", "Yourtokyo2024"))
+CASES["generic-assignment"][1].extend(
+    [
+        "- 文件夹token：SJIPf" + "".join(_deck.choices(ALNUM, k=22)),
+        "\r\n      - POSTGRES_USER=fernclaw\r\n      - POSTGRES_PASSWORD=fernclaw123\r\n",
+    ]
+)
+CASES["keypair-byte-array"][1].extend(
+    [
+        "- secret key: [" + ", ".join(["17"] * 64) + "]",
+        '"secretKey": [\n' + ",\n".join(["0"] * 64) + "\n]",
+        "- private key: [" + ",".join(["1", "2"] * 32) + "]",
+    ]
+)
+_shop = "Xk9#" + "".join(_deck.choices(ALNUM, k=6))
+CASES["section-list-password"][0].append((f"\n## Passwords\n- fernshop.co.id: `{_shop}`", _shop))
+# batch 127 (blind at 32ed12b; not blind after): a Chinese mail service's SMTP authorization
+# code, 16 drawn lower case letters after 授权码
+_qq = "".join(_deck.choices("bcdfghjklmnpqrstvwxz", k=16))
+CASES["mail-authorization-code"] = (
+    [
+        (f"**待修复**: QQ邮箱 SMTP 授权码（{_qq}）登录失败", _qq),
+        (f"- QQ邮箱 SMTP 授权码需重新生成（ {_qq} 已失效）", _qq),
+    ],
+    ["- 授权码: abcdefghijklmnop", "- 授权码：informationsheet", "- 授权码（xxxxxxxxxxxxxxxx）"],
 )

@@ -173,7 +173,7 @@ def test_a_repository_at_the_home_folder_is_dotfiles_not_the_project(
 
 def test_a_file_name_that_is_not_utf8_is_named_by_its_escaped_bytes(tmp_path: Path) -> None:
     repo = Repo(tmp_path / "shop")
-    (repo.path / os.fsdecode(b"n\xffo.txt")).write_text(f"{DEMO}\n")
+    (repo.path / os.fsdecode(b"n\xffo.txt")).write_text(f"demo login: {DEMO}\n")
     repo.commit("odd name")
     found = published_in(repo.path, repo.path / "memory", {"one": DEMO})
     assert found == {"one": "n\\xffo.txt"}

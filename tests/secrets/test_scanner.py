@@ -3,6 +3,7 @@ text) is linear in the number of hits, and finds what the quadratic original fou
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import replace
 from typing import Any
@@ -53,6 +54,27 @@ PIECES = st.sampled_from(
 CLOSING_SPACE = (" ", "\t", "\n", "\r", b" ", b"\t", b"\n", b"\r")
 
 
+# The reference's own reading of a label that goes on after a rejected word to its colon:
+# one more word or none, as the scanner's LABEL_GOES_ON means it
+LABEL_GOES_ON = re.compile(r"(?: [^\s:=*`]{2,16})?\*{0,2} ?[:=：]")
+
+
+def _leaves_text(subject: _Subject, scanner: Scanner, index: int, match: Any) -> bool:
+    """A rejected list item, or a generic rule's rejected value that one more word or none
+    and a colon follow (decoded from the text's start)."""
+    if scanner.rules[index].value in SECTION_KINDS:
+        return True
+    end = match.span(scanner.pattern(index).secret)[1]
+    if not scanner.rules[index].generic or end < 0:
+        return False
+    chars = (
+        len(subject.data[:end].decode("utf-8", "surrogatepass"))
+        if isinstance(subject.data, bytes)
+        else end
+    )
+    return LABEL_GOES_ON.match(subject.text, chars) is not None
+
+
 def _original_scan(scanner: Scanner, text: str) -> list[SecretMatch]:
     """The scan as first written: each hit's line counted from the text's start, each
     offset decoded from the start, each generic hit compared with every specific one."""
@@ -72,8 +94,8 @@ def _original_scan(scanner: Scanner, text: str) -> list[SecretMatch]:
                 hit = _original_hit(scanner, subject, index, match)
                 if hit is not None:
                     hits.append(hit)
-                elif scanner.rules[index].value in SECTION_KINDS:
-                    continue  # a list's item its rule rejects takes no text from the next
+                elif _leaves_text(subject, scanner, index, match):
+                    continue  # a list's item or a label's word takes no text from the next
                 # the match takes its text up to the whitespace closing its value
                 reach = match.end() - (match.group(0)[-1:] in CLOSING_SPACE)
         found += [h for h in hits if not any(h.start < m.end and m.start < h.end for m in found)]

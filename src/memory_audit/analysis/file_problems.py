@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 
-from memory_audit.model.finding import Finding, make_finding
+from memory_audit.model.finding import Finding, listed, make_finding
 from memory_audit.tree.memory_file import FileProblem
 
 SUGGESTIONS = {
@@ -53,3 +55,57 @@ def problem_findings(
             judgment=problem.code not in SUGGESTIONS,
             severity=SEVERITIES.get(problem.code),
         )
+
+
+# Links to missing files, from this many on: one cause (a folder the links point into that
+# this machine lacks: a memory repository's links to its author's home, cloned elsewhere),
+# so one finding naming them, not one a link
+DANGLING_FLOOD = 3
+DANGLING = "dangling-symlink"
+DRAWN = 16
+DRAWN_HEX = 24
+
+
+def _drawn(part: str) -> bool:
+    """A name part that may be a generated token: 16 characters or more of letters and
+    digits (with ``-`` and ``_``) mixing both cases and digits, or 24 hex digits."""
+    run = part.replace("-", "").replace("_", "")
+    if len(run) < DRAWN or not run.isalnum():
+        return False
+    if len(run) >= DRAWN_HEX and all(c in "0123456789abcdefABCDEF" for c in run):
+        return True
+    return (
+        any(c.isupper() for c in run)
+        and any(c.islower() for c in run)
+        and any(c.isdigit() for c in run)
+    )
+
+
+def dangling_links_finding(dimension: str, root: Path, paths: Sequence[str]) -> Finding:
+    """One finding for the links of ``paths`` (relative to ``root``) whose targets are
+    missing: the first few named, and the folder all their targets lie in when they share
+    one outside the tree (a link's target is read with ``readlink``, never followed)."""
+    targets = []
+    for path in paths:
+        try:
+            targets.append(os.readlink(root / path))
+        except OSError:  # gone or no longer a link since the walk: named without a target
+            targets.append("")
+    folders = [os.path.dirname(t) for t in targets if os.path.isabs(t)]
+    common = os.path.commonpath(folders) if folders and len(folders) == len(targets) else ""
+    # the folder named only when no part of it looks drawn (a token as a folder's name
+    # would be printed whole: targets outside the tree are never scanned for secrets)
+    shown = common not in ("", os.sep) and not any(map(_drawn, Path(common).parts))
+    into = f", all into `{common}`" if shown else ""
+    return make_finding(
+        dimension,
+        DANGLING,
+        paths[0],
+        None,
+        f"{len(paths)} symlinks point to missing files{into}: {listed(list(paths), 6)}",
+        f"restore {'`' + common + '`' if into else 'their targets'} on this machine, or put"
+        " the files themselves in place of the links; a link to nothing is a memory no"
+        " session can read",
+        key="dangling-symlinks",
+        related=tuple(paths[1:]),
+    )

@@ -19,11 +19,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from memory_audit.model.finding import Finding, make_finding
-from memory_audit.tree.claude_yaml import ReadBy
+from memory_audit.tree.claude_yaml import QuotedLine, ReadBy
 from memory_audit.tree.frontmatter_block import CutShort
 from memory_audit.tree.memory_file import MemoryFile
 
 SHOWN = 60  # characters of memory text quoted in a message
+# A flow mapping's or sequence's first character: what YAML reads as a collection
+FLOW_OPENERS = ("{", "[")
 # The fields whose text is read: Claude Code's (name, description, type; a skill's or an
 # agent's metadata) and those this audit's dimensions read (relations, review dates,
 # scope and relevance, confidence, kinds, dates).
@@ -39,7 +41,8 @@ def reading_findings(dimension: str, memory: MemoryFile) -> Iterator[Finding]:
     # a value a `---` line broke is what strict parsers trip on too: one cause, one finding
     inserted = cut_short is not None and _inserted(memory, cut_short)
     if memory.read.read_by is ReadBy.FALLBACK and not inserted:
-        yield _strict_only(dimension, memory)
+        flows = flow_quoted(memory)
+        yield _flows_as_text(dimension, memory, flows) if flows else _strict_only(dimension, memory)
     for cut in memory.read.comment_cuts:
         read = cut.key in READ_FIELDS
         yield make_finding(
@@ -63,6 +66,40 @@ def reading_findings(dimension: str, memory: MemoryFile) -> Iterator[Finding]:
         yield _cut_short(dimension, memory, cut_short, inserted)
 
 
+def flow_quoted(memory: MemoryFile) -> list[QuotedLine]:
+    """The flow mappings and sequences (``metadata: { ... }``) Claude Code's retry quoted
+    with the values strict YAML tripped on: it reads them as text, not as what they are."""
+    if memory.read.read_by is not ReadBy.FALLBACK:
+        return []
+    return [q for q in memory.read.quoted if q.value.lstrip().startswith(FLOW_OPENERS)]
+
+
+def _flows_as_text(dimension: str, memory: MemoryFile, flows: list[QuotedLine]) -> Finding:
+    """One cause, one finding: strict YAML rejects the block for another value (an unquoted
+    ``: `` in a description), Claude Code's retry quotes every value, and the flow mapping
+    becomes text. The fix quotes the other values only, so the mapping stays one."""
+    others = [q for q in memory.read.quoted if q not in flows]
+    names = ", ".join(f"`{q.key}`" for q in flows)
+    keys = ", ".join(f"`{q.key}`" for q in others)
+    return make_finding(
+        dimension,
+        "invalid-field",
+        memory.path,
+        flows[0].line,
+        f"{names} {'is' if len(flows) == 1 else 'are'} read as text: strict YAML rejects the"
+        f" block ({memory.read.strict_error}), and Claude Code's retry quotes every value,"
+        f" {'this mapping' if len(flows) == 1 else 'these'} too",
+        (
+            f"quote {keys} only, so strict YAML reads the block and {names} stay"
+            if others
+            else "write it as a block of key: value lines, so it stays"
+        )
+        + " what it is",
+        key=flows[0].key,
+        fix=_quote_fix(memory, others),
+    )
+
+
 def _strict_only(dimension: str, memory: MemoryFile) -> Finding:
     quoted = memory.read.quoted
     keys = ", ".join(f"`{q.key}`" for q in quoted)
@@ -78,14 +115,20 @@ def _strict_only(dimension: str, memory: MemoryFile) -> Finding:
         ("quote the value" + ("s" if len(quoted) > 1 else "") if quoted else "indent with spaces")
         + " so every parser agrees",
         severity="note",
-        fix={
-            "action": "quote-values",
-            "path": memory.path,
-            "values": {q.key: q.value for q in quoted},
-        }
-        if quoted
-        else None,
+        fix=_quote_fix(memory, list(quoted)),
     )
+
+
+def _quote_fix(memory: MemoryFile, quoted: list[QuotedLine]) -> dict[str, object] | None:
+    """The fix writing these values quoted, as Claude Code's retry reads them; none when
+    there are none."""
+    if not quoted:
+        return None
+    return {
+        "action": "quote-values",
+        "path": memory.path,
+        "values": {q.key: q.value for q in quoted},
+    }
 
 
 # The field Claude Code adds to a memory it saves, written before the block's first `---`.

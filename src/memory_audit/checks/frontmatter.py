@@ -8,7 +8,10 @@ cases, each reported once:
 - read by strict YAML: nothing to say;
 - ``strict-yaml-only`` (low severity): only Claude Code's retry reads it;
   strict parsers (GitHub, most tools) reject it. Every field still counts
-  for the other checks. Fix: quote the values;
+  for the other checks. Fix: quote the values. When the retry also quoted a
+  flow mapping (``metadata: { ... }``), Claude Code reads that as text: one
+  ``invalid-field`` says so and names the value strict YAML tripped on, and its
+  fix quotes that value only;
 - ``unparseable-frontmatter`` (high severity): read by neither, so Claude
   Code sees no frontmatter in this file: no name, description or type.
 
@@ -18,8 +21,11 @@ starts a YAML comment; the rest of the value is lost to Claude Code too) and
 fields below it are lost, and are not reported again as missing).
 
 Read and parse problems come first (a file that cannot be read cannot be
-checked): three or more blocks that YAML reads as one text (``key:value`` lines with no space
-after the colon), most of the folder, are the format of what writes them: one
+checked); three or more links to missing files are one ``dangling-symlink``
+naming them and the folder their targets share (a memory repository's links into
+its author's home, cloned on another machine); three or more blocks that YAML
+reads as one text (``key:value`` lines with no space after the colon), most of the
+folder, are the format of what writes them: one
 ``frontmatter-not-mapping`` suggestion, not one error each. Then, per file:
 
 - ``no-frontmatter``: the file has no ``---`` block at all. One cause is one
@@ -80,8 +86,13 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from memory_audit.analysis.file_problems import problem_findings
-from memory_audit.analysis.frontmatter_reading import reading_findings
+from memory_audit.analysis.file_problems import (
+    DANGLING,
+    DANGLING_FLOOD,
+    dangling_links_finding,
+    problem_findings,
+)
+from memory_audit.analysis.frontmatter_reading import flow_quoted, reading_findings
 from memory_audit.analysis.note_conventions import own_convention
 from memory_audit.analysis.off_schema import (
     bare_findings,
@@ -176,9 +187,18 @@ class Options:
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
-    for path, problems in sorted(tree.unread.items()):
-        if path != "MEMORY.md" and not path.startswith("sessions/"):
-            yield from problem_findings(ID, path, problems)
+    unread = {
+        path: problems
+        for path, problems in sorted(tree.unread.items())
+        if path != "MEMORY.md" and not path.startswith("sessions/")
+    }
+    dangling = [path for path, found in unread.items() if any(p.code == DANGLING for p in found)]
+    flood = len(dangling) >= DANGLING_FLOOD
+    if flood:
+        yield dangling_links_finding(ID, tree.root, dangling)
+    for path, problems in unread.items():
+        kept = [p for p in problems if not (flood and p.code == DANGLING)]
+        yield from problem_findings(ID, path, kept)
     readable: list[MemoryFile] = []
     textual = _text_blocks(tree.memories)
     if textual:
@@ -242,7 +262,9 @@ def _fields(
     """The block's fields; a ``type`` of the folder's own convention (``own_types``: the
     layers its own system files by, ``type: procedural``) is its, not a typo."""
     metadata = memory.frontmatter.get("metadata") if memory.frontmatter else None
-    if metadata is not None and not isinstance(metadata, Mapping):
+    # a flow mapping the retry quoted is the reading's finding, with its cause
+    quoted = any(q.key == "metadata" for q in flow_quoted(memory))
+    if metadata is not None and not isinstance(metadata, Mapping) and not quoted:
         yield _field_finding(
             memory,
             "invalid-field",

@@ -60,11 +60,14 @@ documented default password. When the tree lies in a git work tree, or its locat
 project is one, a value that a file the repository tracks also holds, as a word of its
 own, is reported at the first such file (outside every memory tree: a folder holding a
 ``MEMORY.md`` is another copy of memory). Only files that publish values on purpose
-count: documents, examples, seeds, tests, compose files and code; a configuration or data
-file (``remote.yaml``, ``key.properties``, ``.env``) and Claude Code's own settings hold
-the values in use, and an agent's session transcripts (``sessions/<id>.jsonl``) and
-memory notes (a ``memory/`` folder's) record what was said, so a value found only there
-leaked there too and stays a problem::
+count: a project's README and guides, files under ``docs/``, examples, seeds, tests,
+compose files, and other notes and code whose words near the value (a code comment on its
+line or right above it) call it a default or a demo's: an automation script's hard-coded
+login or an agent's note of an account (``google-account.md``) leaked there; a
+configuration or data file (``remote.yaml``, ``key.properties``, ``.env``) and Claude
+Code's own settings hold the values in use, and an agent's session transcripts
+(``sessions/<id>.jsonl``) and memory notes (a ``memory/`` folder's) record what was said,
+so a value found only there leaked there too and stays a problem::
 
     notes.md:4 — possible login and password pair: matched "Bl...x" (pattern: login-pair);
     the repository publishes this value in README.md. Suggest: if it opens a deployed system

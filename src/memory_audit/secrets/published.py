@@ -2,7 +2,9 @@
 a seed script's test account, a device's documented default password.
 
 Only files that publish values on purpose count: documents, examples, seeds, tests,
-compose files and code. A configuration or data file (``remote.yaml``,
+compose files, a project's README and guides, and other notes and code that say so (their
+path, or words near the value: a test account's, a default's; an agent's note of an
+account beside its memory publishes nothing). A configuration or data file (``remote.yaml``,
 ``key.properties``, ``.env``, a JSON or TOML file) holds the values a deployment uses,
 and Claude Code's own files (``.claude/``: its permission rules repeat the commands a
 session ran, passwords and all; a copy of ``~/.claude`` whose prompt history and transcripts
@@ -40,7 +42,7 @@ from memory_audit.regular_files import read_regular_within
 from memory_audit.secrets.boundary import tree_secrets
 from memory_audit.secrets.rules import Rule
 from memory_audit.secrets.scanner import Scanner, SecretMatch
-from memory_audit.secrets.values import RANDOM_KEY
+from memory_audit.secrets.values import RANDOM_KEY, VENDOR_HEAD
 from memory_audit.sources.git import project_listing
 from memory_audit.tree.slugs import auto_memory_projects
 from memory_audit.tree.snapshot import MemoryTree
@@ -104,6 +106,9 @@ def _capitalised_word(value: str) -> bool:
 def _generated(value: str) -> bool:
     if RANDOM_KEY.match(value) or BASE64_KEY.match(value) or LONG_HEX.match(value):
         return True
+    head = VENDOR_HEAD.match(value)
+    if head is not None and len(value) - head.end() >= GENERATED_LENGTH:
+        return True  # an issuer's prefix, then what it drew (``sk-sp-<32 hex>``): a key
     cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
     keyish = all(c.isalnum() or c in KEY_CHARACTERS for c in value)
     return len(value) >= GENERATED_LENGTH and cases and any(c.isdigit() for c in value) and keyish
@@ -204,9 +209,44 @@ BACKUP_SUFFIX = re.compile(r"(?:(?:\.(?:bak|backup|old|orig)|~)(?:\.\d+)?)+$")
 # whole, or a ``.dist`` copy (``config.php.dist``; a ``dist/`` folder is a build's output).
 # A word inside another word names nothing: ``latest.json``, ``contest.yaml``, ``device``.
 PUBLISHING_WORDS = re.compile(
-    r"(?<![a-z0-9])(?:(?:example|sample|template|demo|seed|fixture|mock|test|unittest|spec"
-    r"|development|compose)[a-z0-9]*|dev|docs?)(?![a-z0-9])|\.dist(?![a-z0-9])"
+    r"(?<![a-z0-9])(?:(?:example|sample|template|demo|seed|fixture|mock|test|unittest"
+    r"|development|compose)[a-z0-9]*|specs?|dev|docs?)(?![a-z0-9])|\.dist(?![a-z0-9])"
 )
+# Code files: a value a script or a program hard-codes is published on purpose only when
+# its path says it is a default (``seed.py``, ``tests/``) or a comment does, on the value's
+# line or a comment line right above it (``PASSWORD = "..."  # local test account``); an
+# automation script's real login (``INSTAGRAM_PASSWORD = "..."`` in ``scripts/post.py``)
+# leaked there too. A script without a suffix is code when it opens with ``#!``.
+CODE_SUFFIXES = frozenset(
+    {".py", ".js", ".mjs", ".cjs", ".ts", ".tsx", ".jsx", ".sh", ".bash", ".zsh", ".ps1"}
+    | {".go", ".rb", ".php", ".java", ".kt", ".kts", ".rs", ".cs", ".swift", ".pl", ".lua"}
+    | {".dart", ".scala", ".vue", ".svelte", ".ipynb", ".c", ".cc", ".cpp", ".h", ".r"}
+    | {".bat", ".cmd", ".sql", ".groovy", ".tf", ".gradle"}
+)
+# Build and pipeline files without a suffix: code too (a Dockerfile builds an image whose
+# defaults it publishes, and stays a publishing file)
+CODE_NAMES = frozenset({"makefile", "jenkinsfile", "justfile", "rakefile", "procfile"})
+# A comment's words that make a hard-coded value a default: whole words, never a part of
+# one (``DEFAULT_TIMEOUT``, ``testflight``, ``tested``)
+DEFAULT_WORDS = re.compile(
+    r"(?i)(?<![a-z0-9_])(?:tests?|testing|demo|defaults?|examples?|samples?|dummy|fake|seed"
+    r"|fixtures?|mock|placeholder)(?![a-z0-9_])"
+)
+# Notes: a Markdown or text file publishes a value when it is a project's README or guide
+# (``README.md``, ``SETUP.md``, ``QUICKSTART.md``), sits under ``docs/`` (a publishing
+# word), or says near the value that it is a default or a demo's; an agent's note of an
+# account at the repository's root (``google-account.md``) leaked it. A site's page
+# (``.html``) is published as it is: a password its script checks is every visitor's.
+NOTE_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".rst", ".adoc", ".log", ".csv"})
+GUIDE_NAME = re.compile(
+    r"(?:readme|install|setup|quick[-_ ]?start|getting[-_ ]?started|usage|guide|manual|faq"
+    r"|changelog|contributing)(?:\.[a-z0-9]+)+"
+)
+# Where a comment starts on a code line (after a space: ``https://x/test`` and ``pw#1``
+# are inside strings), and a line that is a comment only
+COMMENT_MARK = re.compile(r"(?:^|(?<=[ \t]))(?:#|//|/\*)")
+COMMENT_LINE = re.compile(r"[ \t]*(?:#|//|/\*|\*|<!--)")
+
 # Words a note uses for a production system. A published value in a note that places its
 # system in production is live (a demo login seeded into the production project, the
 # production database's password the compose files repeat): its publication makes it
@@ -499,12 +539,43 @@ def _search(repo: Path, paths: Iterator[str], wanted: dict[str, str]) -> dict[st
         candidates = [value for value in search.occurring(data) if value in keys]
         text = data.decode("utf-8", "replace") if candidates else ""
         for value in candidates:
-            if _stands_alone(text, value):
+            if _stands_alone(text, value) and not _hard_coded(path, text, value):
                 # a name that is not UTF-8 as its escaped bytes, as the engine shows names
                 found.update(dict.fromkeys(keys.pop(value), escaped(path)))
         if not keys or budget <= 0:
             break
     return found
+
+
+def _hard_coded(path: str, text: str, value: str) -> bool:
+    """True when ``path`` is code or a note whose path names nothing a default (no
+    publishing word, no README or guide) and that says nowhere near ``value`` (standing
+    alone) that it is a default, a test's or a demo's: a comment on its line or a comment
+    line right above it, in code; the value's line or the one above it, in a note. A real
+    login an automation script hard-codes, or an agent's note of an account
+    (``google-account.md``), is a leak, no publication."""
+    lowered = BACKUP_SUFFIX.sub("", path.lower())
+    name = lowered.rpartition("/")[2]
+    suffix = os.path.splitext(name)[1]
+    code = (
+        suffix in CODE_SUFFIXES or name in CODE_NAMES or ("." not in name and text.startswith("#!"))
+    )
+    note = suffix in NOTE_SUFFIXES and not GUIDE_NAME.fullmatch(name)
+    if not (code or note) or PUBLISHING_WORDS.search(lowered):
+        return False
+    lines = text.splitlines()
+    for number, line in enumerate(lines):
+        if not _stands_alone(line, value):
+            continue
+        rest = line.replace(value, " ")
+        mark = COMMENT_MARK.search(rest)
+        said = rest if note else (rest[mark.start() :] if mark else "")
+        above = lines[number - 1] if number else ""
+        if code and not COMMENT_LINE.match(above):
+            above = ""
+        if DEFAULT_WORDS.search(said) or DEFAULT_WORDS.search(above):
+            return False
+    return True
 
 
 class _ValueSearch:

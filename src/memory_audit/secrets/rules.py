@@ -45,6 +45,7 @@ VALUE_KINDS = (
     "pin",
     "letters",
     "mnemonic",
+    "bytes",
     "section",
     "token-section",
 )

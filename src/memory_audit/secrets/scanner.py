@@ -11,8 +11,10 @@
 3. Each hit passes the value classifier (``secrets/values.py``: placeholders,
    distinct characters, entropy; for generic rules the value's shape and its
    line's words around it). Of overlapping matches the leftmost takes the text,
-   then the earlier rule, as in one alternation of the rules; a generic hit
-   overlapping a specific one is dropped.
+   then the earlier rule, as in one alternation of the rules, even when its value
+   is rejected; but a rejected list item, or a rejected word that a label goes on
+   after to its colon (``password confirmed working:``), leaves the text to the
+   rules after it. A generic hit overlapping a specific one is dropped.
 
 RE2 (``google-re2``) is used when present: linear time, and several times
 faster than ``re``. It runs on the UTF-8 bytes of the text: given a ``str``,
@@ -49,6 +51,10 @@ GROUPS_KEPT = 4096
 # keys): an item under the other kind's heading is no hit of theirs and takes no text, or a
 # list of keys in a file that also names passwords would hide its keys
 SECTION_KINDS = frozenset({"section", "token-section"})
+# A rejected word that a label goes on after, to its colon (``password confirmed working:
+# "<value>"``: ``confirmed`` read as a bare-space value): no value, so it takes no text
+# from the rule that reads the whole label
+LABEL_GOES_ON = re.compile(r"(?: [^\s:=*`]{2,16})?\*{0,2} ?[:=：]")
 
 
 @dataclass(frozen=True)
@@ -221,7 +227,8 @@ class Scanner:
     def _group_hits(self, subject: _Subject, rules: frozenset[int]) -> list[SecretMatch]:
         """The hits of these rules as one alternation of them would find them: of overlapping
         matches the leftmost, then the earlier rule, takes the text, even when it is no
-        secret (a phrase's disclaimed alternative, a placeholder): it hides the others."""
+        secret (a phrase's disclaimed alternative, a placeholder): it hides the others,
+        unless it leaves its text to them (:meth:`_yields`)."""
         if not rules:
             return []
         matches = [
@@ -240,12 +247,23 @@ class Scanner:
                 hit = self._hit(subject, index, match, lines)
                 if hit is not None:
                     hits.append(hit)
-                elif first is None and self.rules[index].value in SECTION_KINDS:
+                elif first is None and self._yields(subject, index, match):
                     # a list's item it rejects (under another kind's heading, or a field, a
-                    # placeholder): the next rule may read it
+                    # placeholder), a label's word: the next rule may read it
                     continue
                 reach = _claimed_end(match)
         return hits
+
+    def _yields(self, subject: _Subject, index: int, match: Any) -> bool:
+        """Whether a rejected match leaves its text to the rules after it: a list's item
+        (:data:`SECTION_KINDS`), or a generic rule's value that a label goes on after."""
+        rule = self.rules[index]
+        if rule.value in SECTION_KINDS:
+            return True
+        end = match.span(self.pattern(index).secret)[1]
+        if not rule.generic or end < 0:
+            return False
+        return label_goes_on(subject.text, subject.span((end, end))[1])
 
     def _hit(
         self, subject: _Subject, index: int, match: Any, lines: _LineCounter
@@ -321,6 +339,12 @@ def _unemphasized(text: str, start: int, end: int) -> tuple[int, int]:
         if markers_before(text, line_start, start, marker) % 2:
             return start, end - width
     return start, end
+
+
+def label_goes_on(text: str, end: int) -> bool:
+    """Whether one more word or none, then a colon, follows a rejected value ending at
+    ``end``: the value was a word of its label (:data:`LABEL_GOES_ON`)."""
+    return LABEL_GOES_ON.match(text, end) is not None
 
 
 def _start(match: SecretMatch) -> int:

@@ -75,8 +75,23 @@ SECRET_REFERENCE = re.compile(r"@[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+")
 SECRET_VERSION = re.compile(
     r"(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+):(?:latest|\d{1,3})"
 )
+# What a template's "your" names: the kind of value, whose it is or what it opens
+YOUR_WHAT = (
+    "(?:pass|pwd|secret|token|key|api|app|access|client|own|real|actual|user|name|mail|e-?mail"
+    "|domain|host|id|account|bot|db|database|project|org|server|site|web|private|public"
+    "|bearer|auth|code|value|new|long|strong|random|here|workspace|team|tenant|channel|chat"
+    "|phone|number|ip|url|endpoint|bucket|region|sk|pk|service|admin|root|sudo|login|cookie"
+    "|session|refresh|jwt|hook|integration|personal|github|gitlab|openai|anthropic|stripe"
+    "|aws|google|slack|discord|telegram|notion|supabase|vercel|company|instance|cluster"
+    "|dev|prod|test|local|remote|wallet|seed|phrase|device|home|cred|config|env|secure"
+    "|super|generated|unique|custom|sec|tok|pw|p4ss|passw)"
+)
 PLACEHOLDER = re.compile(
-    r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|your[_-]?|example|sample|dummy|placeholder"
+    r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|example|sample|dummy|placeholder"
+    # "your" before what goes there, its nouns running to the word's end ("your-key",
+    # "YourPassword123", "yourapitoken"); not a password that opens with the word
+    # ("Yourmoon2024", "Yourtokyo2024": a person's, as such passwords are)
+    rf"|your(?:[_-]|(?=(?:{YOUR_WHAT})+(?![a-z])))"
     r"|changeme|change[_-]me|redacted|scrubbed|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
     r"|你的|您的|あなたの"  # "your" in Chinese and Japanese: "你的AppSecret"
     r"|fill[_-]?(?:in|me)|insert[_-]"
@@ -117,6 +132,9 @@ DESCRIBED = re.compile(
 # reads ``=customer_mcp``), a format's field (``max_tokens=%d``).
 ALTERNATIVES = re.compile(r"[a-z_]+(?:\|[a-z_]+)+")
 ELLIPSES = ("...", "…")
+# A value opening with a regular expression's "any run": ``sed "s/KEY=.*/KEY=$NEW/"``
+# rewrites a setting, and the pattern after ``KEY=`` is no value
+REGEX_ANY_RUN = (".*", ".+")
 MAX_SHOWN_PREFIX = 12
 # A vendor's prefix (``sk-ant-oat01-``, ``ghp_``, ``sk_live_``): what a doc shows before
 # the elided key. Known prefixes only: a dashed passphrase is all key.
@@ -128,6 +146,18 @@ VENDOR_HEAD = re.compile(
     # every key an issuer signs, no secret; a Grafana key (``eyJrIjoi...``) is all key
     r"|eyJ(?:hbGci|0eXAi)[A-Za-z0-9_-]*\.?"
     r"|github_pat_|glpat-|xox[abpre]-|npm_|pypi-|hf_|dop_v1_|lin_api_"
+)
+# The drawn part's full length after a vendor's prefix, where the vendor's own rule knows
+# it: half of it or less before an ellipsis is a cut token
+VENDOR_LENGTHS = (
+    ("github_pat_", 82),
+    *((f"gh{kind}_", 36) for kind in "pousr"),
+    ("sk-ant-", 80),
+    ("glpat-", 20),
+    ("npm_", 36),
+    ("hf_", 34),
+    ("dop_v1_", 64),
+    ("lin_api_", 40),
 )
 # A header's or a cookie's name, capitalised words joined by hyphens: "X-Auth-Token".
 NAME_SHAPED = re.compile(r"[A-Z][A-Za-zÀ-ÿ]*(?:-[A-Z][A-Za-zÀ-ÿ]*)+")
@@ -335,6 +365,8 @@ MIN_DISTINCT = 5
 # (``known``), or its place proves a password of digits only, a test account's ``1111``.
 UNMEASURED = ("known", "digits")
 MIN_DIGITS = 4
+BYTE_MAX = 255
+MIN_BYTES = 8  # distinct values among a key's 64 bytes (a drawn key has about 50)
 MAX_PIN_DIGITS = 8
 # Eight digits with five distinct ones, one of them three times, have 2.4 bits each.
 DIGITS_ENTROPY = 2.0
@@ -486,8 +518,9 @@ LONG_PRIMARY = 40
 KEY_ID_LABEL = re.compile(
     r"(?i)(?:(?:api[_-]?key|key|token|secret)[_-]?ids?"
     # Feishu's and Lark's documents are named by tokens: ids, no credentials
-    r"|\b(?:node|obj|doc|docx|file|folder|wiki|sheet|space|block|table)[_-]token)"
-    r"[\"'`]?[ \t]*[:=][ \t]*[\"'`]?\Z"
+    r"|\b(?:node|obj|doc|docx|file|folder|wiki|sheet|space|block|table)[_-]token"
+    r"|(?:文件夹|文件|文档|节点|知识库|表格) ?token)"
+    r"[\"'`]?[ \t]*[:=：][ \t]*[\"'`]?\Z"
 )
 # A code block that is a documentation's example: it names an example's host or address
 # (RFC 2606's example.com) or elides another value ("cck_live_7f3e..."), so its other
@@ -554,7 +587,10 @@ MAX_PAYLOAD = 8192
 # A test's result where a password's label could be: "PASS:" in capitals, on a line that
 # speaks of a test or of a failure ("smoke test PASS: build42x, FAIL: none").
 TEST_STATUS = re.compile(r"\bPASS\*{0,2} ?[:=：]\*{0,2} ?[\"'`]?$")
-TESTED = re.compile(r"(?i:\btest(?:s|ed|ing)?\b|\bchecks?\b)|\bFAIL(?:ED|S)?\b|✅|❌")
+TESTED = re.compile(
+    r"(?i:\btest(?:s|ed|ing)?\b|\bchecks?\b|\bverif(?:y|ied|ication)\b)|\bFAIL(?:ED|S)?\b"
+    r"|\bQ[AC]\b|✅|❌"
+)
 # "Figma pass:", "second pass:", "review pass:": a pass of work over something (a round
 # of design, review or rendering), no password's label.
 WORK_PASS = re.compile(
@@ -616,7 +652,7 @@ SEPARATORS = (":", "=", "：", "|")
 # identifier's name where a key would be; a generated key has no run of words
 WORDS_IDENTIFIER = re.compile(r"(?:[a-z]{3,}|[A-Z]{1,3}[a-z]{2,})(?:[A-Z][a-z]{2,}){2,}[0-9]{0,4}")
 # The value kinds of an issuer's format (``app-password-stated``: lower case letters only)
-ISSUED = (None, "letters", "mnemonic")
+ISSUED = (None, "letters", "mnemonic", "bytes")
 VOWELS = frozenset("aeiouy")
 CONSONANT_RUNS = re.compile("[aeiouy]+")
 # A price, what a feature named after passwords costs ("Password Manager: +$5/month")
@@ -666,6 +702,12 @@ CODE_FIELD = re.compile(r"[A-Z]{2,}[a-z]\w*|[a-z][a-z0-9]*[A-Z]\w*|[A-Za-z][A-Za
 HEADING_LINE = re.compile(r"(?m)^ {0,3}#{1,6}[ \t][^\n]*")
 # A login given as a connection's parameter (``user=airflow``), its value the group.
 PARAMETER_LOGIN = re.compile(r"\b(?:user(?:name)?|login|uid) ?= ?[\"']?([\w.@-]{1,64})", re.I)
+# A login set on the line above, as a compose file's or an .env's environment sets it
+# (``POSTGRES_USER=shop`` then ``POSTGRES_PASSWORD=shop123``): the template's default pair
+LOGIN_ABOVE = re.compile(
+    r"(?:\b|_)(?:user(?:name)?|login)[\"']?[ \t]*[=:][ \t]*[\"']?([\w.@-]{1,64})[\"']?[ \t\r]*$",
+    re.I,
+)
 # What a template adds to its login to make the password (``username="vault"
 # password="vaultpass"``): the kind's word or a count, no word a person chose
 LOGIN_SUFFIXES = frozenset({"pass", "password", "passwd", "pwd", "pw", "secret", "123", "1234"})
@@ -892,6 +934,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _opens_no_system(text, start, value)
         or (rule.name == COMMUNITY_RULE and _community_not_snmp(text, start))
         or SHELL_VARIABLE.fullmatch(value)
+        or value.startswith(REGEX_ANY_RUN)
         or SECRET_REFERENCE.fullmatch(value)
         or SECRET_VERSION.fullmatch(value)
         or HEX_NAMED.fullmatch(value)
@@ -1183,7 +1226,7 @@ def _firebase_web_key(text: str, start: int, value: str) -> bool:
     line_start, line = _line_at(text, start)
     if OTHER_GOOGLE_API.search(line):
         return False
-    if FIREBASE_KEY_LINE.search(line):
+    if FIREBASE_KEY_LINE.search(line) or _under_a_firebase_item(text, line_start, line):
         return True
     if CONFIG_API_KEY.search(line) is None:
         return False
@@ -1193,6 +1236,27 @@ def _firebase_web_key(text: str, start: int, value: str) -> bool:
     opened = FIREBASE_CONFIG.search(text, above, line_start)
     # the value inside the object that opener starts: no brace closes before it
     return opened is not None and "}" not in text[opened.end() : start]
+
+
+def _under_a_firebase_item(text: str, line_start: int, line: str) -> bool:
+    """Whether the value's line is a list item nested under one that names Firebase
+    (``- **认证**: Firebase Authentication`` then ``  - API Key: `AIza...` ``): the key of
+    the web app that item describes, a site's own or another's."""
+    indent = len(line) - len(line.lstrip(" \t"))
+    if not indent or LIST_ITEM.match(line) is None:
+        return False
+    above = line_start
+    for _ in range(FIREBASE_CONFIG_LINES):
+        if above == 0:
+            return False
+        end = above - 1
+        above = text.rfind("\n", 0, end) + 1
+        parent = text[above:end]
+        if parent.strip() and len(parent) - len(parent.lstrip(" \t")) < indent:
+            return FIREBASE_KEY_LINE.search(parent) is not None and not OTHER_GOOGLE_API.search(
+                parent
+            )
+    return False
 
 
 def _chat_webhook_key(text: str, start: int, value: str) -> bool:
@@ -1394,10 +1458,13 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
 
 
 # A list item's label that names no secret, in a list of credentials (``- Sheet ID:``,
-# ``- **User:**``, ``- URL:``): its value is what the label says.
+# ``- **User:**``, ``- URL:``, a hosting account's ``- Supabase org:``): its value is what
+# the label says. Each a word of its own, not a domain's ending (``- wikipedia.org:``,
+# ``- shop.co.id:`` name the site a password opens).
 NOT_SECRET_ITEM = re.compile(
-    r"(?i:\b(?:id|ids|identifier|url|uri|link|e-?mail|user(?:name)?|login|account|host(?:name)?"
-    r"|port|name|project))[*_\s]*[:：][*_\s]*`$"
+    r"(?i:(?<![\w.])(?:id|ids|identifier|url|uri|link|e-?mail|user(?:name)?|login|account"
+    r"|host(?:name)?|port|name|project)|(?<![\w.-])(?:org|organi[sz]ation|scope|tenant|slug))"
+    r"[*_\s]*[:：][*_\s]*`$"
 )
 # A credentials list's item labelled only by a field a connection names beside its password
 # (``- **Database**: `<name>```); a label that ends in one names a system whose password
@@ -1580,12 +1647,16 @@ def _no_value(value: str, text: str, start: int) -> bool:
 def _elided(rule: Rule, value: str, text: str, end: int) -> bool:
     """A generic rule's short value shown as a prefix, the rest elided (``token=ab12...``),
     a vendor's prefix not counted (``KEY=sk-ant-api03-Ab12Cd34...``: eight characters of
-    the key, no more than a masked one shows). A vendor's token of its full shape is a
-    secret whatever follows it."""
+    the key, no more than a masked one shows). A vendor's token cut by the ellipsis with
+    at most half its drawn part is elided too (``github_pat_11A3<30 more>...``, 34 of its 82
+    drawn characters); more of it than half is the leaked token (a classic GitHub token's
+    30 drawn characters of 36: the rest is a checksum)."""
     if not rule.generic or not text.startswith(ELLIPSES, end):
         return False
     head = VENDOR_HEAD.match(value)
-    return len(value) - (head.end() if head else 0) <= MAX_SHOWN_PREFIX
+    shown = len(value) - (head.end() if head else 0)
+    full = next((n for prefix, n in VENDOR_LENGTHS if value.startswith(prefix)), None)
+    return shown <= MAX_SHOWN_PREFIX or (full is not None and 2 * shown <= full)
 
 
 def _without_count(word: str) -> str:
@@ -1721,10 +1792,16 @@ def _kind_among_stand_ins(parts: list[str]) -> bool:
 
 def _repeats_login(text: str, start: int, value: str) -> bool:
     """``-u freqtrade:freqtrade``, ``admin:admin``, ``user=airflow password=airflow``: a
-    password that repeats the login right before it is a service's documented default, no
-    secret of the owner's."""
+    password that repeats the login right before it (on its line, or set on the line above:
+    ``NEO4J_USER=neo4j`` then ``NEO4J_PASSWORD=neo4j123``) is a service's documented
+    default, no secret of the owner's."""
     line_start = text.rfind("\n", 0, start) + 1
     given = list(PARAMETER_LOGIN.finditer(text, max(line_start, start - NEAR), start))
+    if not given and line_start:
+        # the line above, as far back as NEAR reaches (a longer line: its end only)
+        floor = max(0, line_start - 1 - NEAR)
+        above = max(text.rfind("\n", floor, line_start - 1) + 1, floor)
+        given = list(LOGIN_ABOVE.finditer(text, above, line_start - 1))
     if given:
         login, lowered = given[-1].group(1).lower(), value.lower()
         suffix = lowered.removeprefix(login).lstrip("-_.@")
@@ -2134,6 +2211,14 @@ def _mnemonic(value: str, has: _Features) -> bool:
     return longest >= PHRASE_LEAST_WORDS
 
 
+def _bytes(value: str, has: _Features) -> bool:
+    """A key's bytes in brackets (``[119,129,...]``): each number a byte, 0 to 255 (the
+    rule's regex takes any three digits, a smaller automaton than one of 0-255 each), and
+    of several values (``[0, 0, ...]``, ``[1, 2, 1, 2, ...]`` are stand-ins)."""
+    numbers = [int(number) for number in value.strip("[] \t\n").split(",")]
+    return all(number <= BYTE_MAX for number in numbers) and len(set(numbers)) >= MIN_BYTES
+
+
 @functools.cache
 def _bip39_words() -> frozenset[str]:
     # imported here: 15 ms, which every audit would pay for the few files holding a phrase
@@ -2198,6 +2283,7 @@ SHAPES: dict[str, Callable[[str, _Features], bool]] = {
     "pin": _pin,
     "letters": _letters,
     "mnemonic": _mnemonic,
+    "bytes": _bytes,
 }
 
 
