@@ -479,6 +479,7 @@ OTHER_GOOGLE_API = re.compile(
     r"|server[ _-]?key|messaging|functions:config|config:set)"
 )
 FIREBASE_CONFIG_LINES = 4
+FIREBASE_ITEM_REACH = 1000  # characters read back for the item a key is listed under
 # A Google Chat webhook's URL (``https://chat.googleapis.com/v1/spaces/<space>/messages?key=
 # AIza...&token=...``): its key is the one API key Google gives every such webhook, public;
 # its token is the secret. The host begins the URL (a path or a query naming it is another
@@ -1246,11 +1247,12 @@ def _under_a_firebase_item(text: str, line_start: int, line: str) -> bool:
     if not indent or LIST_ITEM.match(line) is None:
         return False
     above = line_start
+    floor = max(0, line_start - FIREBASE_ITEM_REACH)  # a long line above: read no further
     for _ in range(FIREBASE_CONFIG_LINES):
-        if above == 0:
+        if above <= floor:
             return False
         end = above - 1
-        above = text.rfind("\n", 0, end) + 1
+        above = max(text.rfind("\n", floor, end) + 1, floor)
         parent = text[above:end]
         if parent.strip() and len(parent) - len(parent.lstrip(" \t")) < indent:
             return FIREBASE_KEY_LINE.search(parent) is not None and not OTHER_GOOGLE_API.search(
