@@ -475,3 +475,12 @@ def _assert_published_levels(where: Path, note: str, levels: dict[str, tuple[str
     for n, (path, (level, text)) in enumerate(levels.items()):
         [found] = _audit(_project(where / str(n), {path: text}, note))
         assert found.level == level, path
+
+
+def test_a_uuid_key_stays_a_problem_though_a_guide_lists_it(tmp_path: Path) -> None:
+    # a provider's key drawn as an upper-case UUID, in the owner's own list of keys under
+    # docs/: a key wherever it is, never a person's chosen (publishable) password
+    key = "R09KA7C2-B4D1-4E6F-9A8B-3C5D7E9F1A2B"
+    note = f'      "apiKey": "{key}",'
+    [found] = _audit(_project(tmp_path, {"docs/guides/API-INFO.md": f"- yunyi: {key}\n"}, note))
+    assert found.level == "problem"

@@ -3543,3 +3543,14 @@ CASES["mail-authorization-code"] = (
     ],
     ["- 授权码: abcdefghijklmnop", "- 授权码：informationsheet", "- 授权码（xxxxxxxxxxxxxxxx）"],
 )
+# batch 128 (blind at 890a460; not blind after): "pass" and a strong value in backticks; a
+# login pair's rule that read the word "password" as the value leaves the line to the rule
+# that reads the password after it
+_dano = "Harbor" + "".join(_deck.choices(string.ascii_letters, k=5)) + "2024!!"
+CASES["pass-backticked"] = (
+    [(f"  - Fern server 172.237.126.222, clawuser pass `{_dano}`", _dano)],
+    ["- pass `--verbose` to the tool", "- pass `app-config.yaml` along", "pass `true` to it"],
+)
+CASES["password-phrase"][0].append(
+    (f"- SSH: `root@172.237.126.222` / password `{_dano}` (in Telegram history)", _dano)
+)

@@ -57,11 +57,12 @@ CLOSING_SPACE = (" ", "\t", "\n", "\r", b" ", b"\t", b"\n", b"\r")
 # The reference's own reading of a label that goes on after a rejected word to its colon:
 # one more word or none, as the scanner's LABEL_GOES_ON means it
 LABEL_GOES_ON = re.compile(r"(?: [^\s:=*`]{2,16})?\*{0,2} ?[:=：]")
+LABEL_WORDS = {"password", "passwd", "pwd", "pass", "passcode", "密码", "口令"}
 
 
 def _leaves_text(subject: _Subject, scanner: Scanner, index: int, match: Any) -> bool:
     """A rejected list item, or a generic rule's rejected value that one more word or none
-    and a colon follow (decoded from the text's start)."""
+    and a colon follow, or that is a password's label word (decoded from the text's start)."""
     if scanner.rules[index].value in SECTION_KINDS:
         return True
     end = match.span(scanner.pattern(index).secret)[1]
@@ -72,7 +73,14 @@ def _leaves_text(subject: _Subject, scanner: Scanner, index: int, match: Any) ->
         if isinstance(subject.data, bytes)
         else end
     )
-    return LABEL_GOES_ON.match(subject.text, chars) is not None
+    begin = match.span(scanner.pattern(index).secret)[0]
+    first = (
+        len(subject.data[:begin].decode("utf-8", "surrogatepass"))
+        if isinstance(subject.data, bytes)
+        else begin
+    )
+    word = subject.text[first:chars].strip("\"'`*").lower()
+    return LABEL_GOES_ON.match(subject.text, chars) is not None or word in LABEL_WORDS
 
 
 def _original_scan(scanner: Scanner, text: str) -> list[SecretMatch]:

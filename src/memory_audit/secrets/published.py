@@ -71,6 +71,10 @@ MAX_TOTAL_BYTES = 64 << 20
 INDEX = "MEMORY.md"
 BINARY_SNIFF = 8000  # git's own test: a NUL byte in the first 8000 bytes
 # Hex of any length long enough that no person types it (a secret cut by one digit, 63)
+# A UUID's shape, of hex or of any letters and digits (a provider's key drawn in its groups)
+UUID = re.compile(
+    r"(?=[^-]*[0-9])[0-9A-Za-z]{8}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{4}-[0-9A-Za-z]{12}"
+)
 LONG_HEX = re.compile(r"^(?=[^\s]*[0-9])(?=[^\s]*[a-fA-F])[0-9a-fA-F]{24,}$")
 # A value between two of these is a folder's name in a path, not the value standing alone.
 PATH_SEPARATORS = ("/", "\\")
@@ -109,6 +113,8 @@ def _generated(value: str) -> bool:
     head = VENDOR_HEAD.match(value)
     if head is not None and len(value) - head.end() >= GENERATED_LENGTH:
         return True  # an issuer's prefix, then what it drew (``sk-sp-<32 hex>``): a key
+    if UUID.fullmatch(value):
+        return True  # a UUID's shape (a provider's key drawn in its groups)
     cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
     keyish = all(c.isalnum() or c in KEY_CHARACTERS for c in value)
     return len(value) >= GENERATED_LENGTH and cases and any(c.isdigit() for c in value) and keyish

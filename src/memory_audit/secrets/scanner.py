@@ -55,6 +55,9 @@ SECTION_KINDS = frozenset({"section", "token-section"})
 # "<value>"``: ``confirmed`` read as a bare-space value): no value, so it takes no text
 # from the rule that reads the whole label
 LABEL_GOES_ON = re.compile(r"(?: [^\s:=*`]{2,16})?\*{0,2} ?[:=：]")
+# A rejected value that is itself a password's label (``root@host / password `<value>```:
+# a login pair's rule read the word as the password): no value, so it takes no text
+LABEL_WORDS = frozenset({"password", "passwd", "pwd", "pass", "passcode", "密码", "口令"})
 
 
 @dataclass(frozen=True)
@@ -256,14 +259,16 @@ class Scanner:
 
     def _yields(self, subject: _Subject, index: int, match: Any) -> bool:
         """Whether a rejected match leaves its text to the rules after it: a list's item
-        (:data:`SECTION_KINDS`), or a generic rule's value that a label goes on after."""
+        (:data:`SECTION_KINDS`), or a generic rule's value that a label goes on after or
+        that is a label's word itself."""
         rule = self.rules[index]
         if rule.value in SECTION_KINDS:
             return True
-        end = match.span(self.pattern(index).secret)[1]
+        start, end = match.span(self.pattern(index).secret)
         if not rule.generic or end < 0:
             return False
-        return label_goes_on(subject.text, subject.span((end, end))[1])
+        start, end = subject.span((start, end))
+        return label_goes_on(subject.text, end) or is_label_word(subject.text[start:end])
 
     def _hit(
         self, subject: _Subject, index: int, match: Any, lines: _LineCounter
@@ -339,6 +344,11 @@ def _unemphasized(text: str, start: int, end: int) -> tuple[int, int]:
         if markers_before(text, line_start, start, marker) % 2:
             return start, end - width
     return start, end
+
+
+def is_label_word(value: str) -> bool:
+    """Whether a rejected value is a password's label word (:data:`LABEL_WORDS`)."""
+    return value.strip("\"'`*").lower() in LABEL_WORDS
 
 
 def label_goes_on(text: str, end: int) -> bool:
