@@ -264,11 +264,18 @@ class Scanner:
         rule = self.rules[index]
         if rule.value in SECTION_KINDS:
             return True
-        start, end = match.span(self.pattern(index).secret)
+        group = self.pattern(index).secret
+        end = match.span(group)[1]
         if not rule.generic or end < 0:
             return False
-        start, end = subject.span((start, end))
-        return label_goes_on(subject.text, end) or is_label_word(subject.text[start:end])
+        # the end only converted to a character offset (spans go forward: going back to the
+        # value's start would decode the text from its start again, at each rejected value)
+        if label_goes_on(subject.text, subject.span((end, end))[1]):
+            return True
+        value = match.group(group)
+        return is_label_word(
+            value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value
+        )
 
     def _hit(
         self, subject: _Subject, index: int, match: Any, lines: _LineCounter
