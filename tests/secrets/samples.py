@@ -3554,3 +3554,12 @@ CASES["pass-backticked"] = (
 CASES["password-phrase"][0].append(
     (f"- SSH: `root@172.237.126.222` / password `{_dano}` (in Telegram history)", _dano)
 )
+# batch 128's last miss (blind at 890a460; not blind after): every label of the table in bold,
+# so no keyword of the row rule's (`secret |`) was in the text
+_app2 = "kkJg" + "".join(_deck.choices(ALNUM, k=28))
+CASES["table-row-key"][0].append(
+    (
+        f"| 项目 | 值 |\n|------|-----|\n| **App ID** | cli_a931e932bcb91bd8 |\n| **App Secret** | {_app2} |",
+        _app2,
+    )
+)
