@@ -507,10 +507,16 @@ def _publishes(path: str) -> bool:
         or (name.endswith(MARKDOWN) and MEMORY_FOLDERS.intersection(parts))
     ):
         return False  # what an agent was told or noted: a leak of the same value, not a default
-    name = BACKUP_SUFFIX.sub("", name)
-    suffix = os.path.splitext(name)[1]
+    name, suffix = _bare_name(name)
     config = suffix in CONFIG_SUFFIXES or name in CONFIG_NAMES or name.startswith(".env")
     return not config or PUBLISHING_WORDS.search(lowered) is not None
+
+
+def _bare_name(name: str) -> tuple[str, str]:
+    """A file's lower-case name without a backup's suffix (``post.py.bak``: ``post.py``,
+    what it holds a copy of), and its suffix."""
+    name = BACKUP_SUFFIX.sub("", name)
+    return name, os.path.splitext(name)[1]
 
 
 def _prominence(path: str) -> tuple[bool, int, str]:
@@ -560,9 +566,8 @@ def _hard_coded(path: str, text: str, value: str) -> bool:
     line right above it, in code; the value's line or the one above it, in a note. A real
     login an automation script hard-codes, or an agent's note of an account
     (``google-account.md``), is a leak, no publication."""
-    lowered = BACKUP_SUFFIX.sub("", path.lower())
-    name = lowered.rpartition("/")[2]
-    suffix = os.path.splitext(name)[1]
+    lowered = path.lower()
+    name, suffix = _bare_name(lowered.rpartition("/")[2])
     code = (
         suffix in CODE_SUFFIXES or name in CODE_NAMES or ("." not in name and text.startswith("#!"))
     )

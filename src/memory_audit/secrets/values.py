@@ -1246,19 +1246,21 @@ def _under_a_firebase_item(text: str, line_start: int, line: str) -> bool:
     indent = len(line) - len(line.lstrip(" \t"))
     if not indent or LIST_ITEM.match(line) is None:
         return False
-    above = line_start
-    floor = max(0, line_start - FIREBASE_ITEM_REACH)  # a long line above: read no further
-    for _ in range(FIREBASE_CONFIG_LINES):
-        if above <= floor:
-            return False
-        end = above - 1
-        above = max(text.rfind("\n", floor, end) + 1, floor)
-        parent = text[above:end]
+    for parent in _lines_above(text, line_start, FIREBASE_ITEM_REACH)[:FIREBASE_CONFIG_LINES]:
         if parent.strip() and len(parent) - len(parent.lstrip(" \t")) < indent:
             return FIREBASE_KEY_LINE.search(parent) is not None and not OTHER_GOOGLE_API.search(
                 parent
             )
     return False
+
+
+def _lines_above(text: str, line_start: int, reach: int) -> list[str]:
+    """The lines before the one that starts at ``line_start``, nearest first, read no
+    further back than ``reach`` characters (the farthest may be a long line's end only):
+    a long line above is not read back to its start for each value below it."""
+    if not line_start:
+        return []
+    return text[max(0, line_start - reach) : line_start - 1].split("\n")[::-1]
 
 
 def _chat_webhook_key(text: str, start: int, value: str) -> bool:
@@ -1801,9 +1803,8 @@ def _repeats_login(text: str, start: int, value: str) -> bool:
     given = list(PARAMETER_LOGIN.finditer(text, max(line_start, start - NEAR), start))
     if not given and line_start:
         # the line above, as far back as NEAR reaches (a longer line: its end only)
-        floor = max(0, line_start - 1 - NEAR)
-        above = max(text.rfind("\n", floor, line_start - 1) + 1, floor)
-        given = list(LOGIN_ABOVE.finditer(text, above, line_start - 1))
+        above = _lines_above(text, line_start, NEAR + 1)[0]
+        given = list(LOGIN_ABOVE.finditer(text, line_start - 1 - len(above), line_start - 1))
     if given:
         login, lowered = given[-1].group(1).lower(), value.lower()
         suffix = lowered.removeprefix(login).lstrip("-_.@")
