@@ -93,10 +93,13 @@ def _a_body(lines: Sequence[str], *, closed: bool = True) -> bool:
     if first is None or HEADING.match(first) is None:
         return False
     text = [line for line in lines if line.strip(JS_SPACE)]
-    keys = (m.group(1) for m in map(KEY_LINE.match, text) if m)
+    keys = [m.group(1) for m in map(KEY_LINE.match, text) if m]
     if any(key in BLOCK_FIELDS for key in keys):
         return False
-    return not closed or any(_prose(line) for line in text)
+    # a heading, then a Markdown list and no key at all (a daily log's entry between two
+    # rules): no block either, though YAML would read the list
+    listed = not keys and any(line.startswith("- ") for line in text)
+    return not closed or listed or any(_prose(line) for line in text)
 
 
 def _prose(line: str) -> bool:
