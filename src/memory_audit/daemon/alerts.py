@@ -32,6 +32,7 @@ from memory_audit.secrets.published import chosen_values
 from memory_audit.secrets.repeats import RULE as REPEAT
 from memory_audit.secrets.retired import retired_marker
 from memory_audit.secrets.scanner import Scanner, SecretMatch, marked
+from memory_audit.secrets.skill_defaults import a_skill_default
 from memory_audit.secrets.test_passwords import a_test_password
 from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
@@ -138,10 +139,12 @@ def scan_file(
         for m in (*matches, *repeats)
         if retired_marker(result.text, m.start, m.end) is not None
     )
+    # test and demo passwords, and a skill's documented defaults: suggestions, no alerts
     tests = frozenset(
         m.value_fingerprint
         for m in (*matches, *repeats)
         if a_test_password(result.text, m.start, m.end, m.line)
+        or a_skill_default(rel, result.text, m.start, m.line) is not None
     )
     # One name a line, without ".md" (as the audit reads names: secrets/boundary.py).
     names = tuple(scanner.scan("\n".join(p.removesuffix(".md") for p in rel.split("/"))))

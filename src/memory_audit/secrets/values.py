@@ -66,6 +66,19 @@ DISCLAIMER = (
 # credential helper's command): its value is elsewhere. Capitals, or lower case without
 # digits: ``$ecret99`` may be a password.
 SHELL_VARIABLE = re.compile(r"\$(?:[A-Z_][A-Z0-9_]*|[a-z_]+)")
+# ``${DB_PASSWORD:?DB_PASSWORD is required}``: a shell's parameter expansion that stops with
+# a message when the variable is unset; the word after ``:?`` is that message, no value
+REQUIRED_EXPANSION = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:\Z")
+# A framework's validation rules where a value would be (Laravel's ``'password' =>
+# 'required|min:8|confirmed'``): rule names joined by ``|``, one of the common ones at least
+VALIDATION_RULE = re.compile(r"[a-z_]+(?::[\w,.-]*)?")
+VALIDATION_NAMES = frozenset(
+    {"required", "nullable", "sometimes", "confirmed", "string", "min", "max", "email", "size"}
+)
+# An AWS ARN's secret name (``arn:aws:secretsmanager:<region>:<account>:secret:<name>``):
+# where the secret is kept, not its value
+SECRET_ARN = re.compile(r"arn:aws[\w-]*:secretsmanager:[^\s\"']*:secret:\Z")
+ARN_REACH = 120
 # ``"VITE_SUPABASE_ANON_KEY": "@supabase-anon-key"``: a stored secret's name a host's config
 # refers to (Vercel's ``@name`` references), not its value.
 SECRET_REFERENCE = re.compile(r"@[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+")
@@ -236,9 +249,10 @@ CREDENTIAL_VARIABLE = re.compile(r"^[A-Z0-9]*(?:PASS|PWD|SECRET|TOKEN|KEY)[A-Z0-
 # words run together in camelCase or PascalCase (a type: "shrink_pass: ShrinkPass").
 SNAKE_CASE = re.compile(r"^_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^_+[a-z][a-z0-9]*$")
 # ... unless it ends as a throwaway password does, its word then three digits or more:
-# "qa_panel_pw_456", "fernops_secure_2026" (where "db_password_2" names a variable,
+# "qa_panel_pw_456", "fernops_secure_2026", "fernshop_admin_2026" (a site's admin password
+# named for the site and its year; where "db_password_2" names a variable,
 # "user_pass_reset2" a route).
-PASSWORD_LIKE = re.compile(r"_(?:pw|pwd|pass|passwd|password|secure|secret)_?[0-9]{3,}$")
+PASSWORD_LIKE = re.compile(r"_(?:pw|pwd|pass|passwd|password|secure|secret|admin|root)_?[0-9]{3,}$")
 # ... or ends in a generated part (see _generated_tail).
 GENERATED_PART = 20
 # Words run together, an acronym among them ("ShaderOGLShading", a lighting pass's class).
@@ -523,6 +537,13 @@ KEY_ID_LABEL = re.compile(
     r"|(?:文件夹|文件|文档|节点|知识库|表格) ?token)"
     r"[\"'`]?[ \t]*[:=：][ \t]*[\"'`]?\Z"
 )
+# A Feishu or Lark document's link: the token after the document's kind is its id (a base's
+# "app token", a wiki node's token), which the document's URL shows to everyone it is shared
+# with; a value the same file links so is that id, no credential.
+DOCUMENT_LINK = re.compile(
+    r"(?i)\b(?:feishu\.cn|feishu\.net|larksuite\.com|larkoffice\.com)/"
+    r"(?:base|wiki|docx|docs|sheets|file|drive/folder|mindnotes|slides)/([A-Za-z0-9]{16,})"
+)
 # A code block that is a documentation's example: it names an example's host or address
 # (RFC 2606's example.com) or elides another value ("cck_live_7f3e..."), so its other
 # values are the example's too
@@ -559,6 +580,7 @@ CURSOR_JSON = re.compile(r'\{ ?"(?:page|offset|cursor|start|last_id|after)" ?: ?
 # The runs a doc types for a value's letters and digits
 TYPED_RUNS = ("abc", "def", "ghi", "jkl", "mno", "xyz", "123", "456", "789", "012")
 MIN_TYPED_RUNS = 5
+MIN_RUNS_ONLY = 4  # "abc123def456"; "abc123" alone is a weak password as often
 MIN_TYPED_KEY = 24
 # A name, then the keyboard's stand-ins for a value (``hermes-abc123xyz``): three runs or
 # more, letters' and digits' both ("Fern-123456" is a weak password, not a stand-in)
@@ -919,6 +941,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     public = (
         _public_by_design(value)
         or _firebase_web_key(text, start, value)
+        or value in _linked_documents(text)
         or _chat_webhook_key(text, start, value)
         or COVERAGE_BADGE.search(text, max(0, start - CHAT_WEBHOOK_REACH), start) is not None
     )
@@ -935,6 +958,9 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _opens_no_system(text, start, value)
         or (rule.name == COMMUNITY_RULE and _community_not_snmp(text, start))
         or SHELL_VARIABLE.fullmatch(value)
+        or (value.startswith("?") and REQUIRED_EXPANSION.search(text, max(0, start - NEAR), start))
+        or _validation_rules(value)
+        or SECRET_ARN.search(text, max(0, start - ARN_REACH), start) is not None
         or value.startswith(REGEX_ANY_RUN)
         or SECRET_REFERENCE.fullmatch(value)
         or SECRET_VERSION.fullmatch(value)
@@ -1263,6 +1289,15 @@ def _lines_above(text: str, line_start: int, reach: int) -> list[str]:
     return text[max(0, line_start - reach) : line_start - 1].split("\n")[::-1]
 
 
+@functools.lru_cache(maxsize=16)
+def _linked_documents(text: str) -> frozenset[str]:
+    """The ids of the Feishu and Lark documents the text links (``DOCUMENT_LINK``), once a
+    text: a file's values all ask."""
+    if "feishu" not in text and "lark" not in text:  # lower case, as hosts are written
+        return frozenset()
+    return frozenset(DOCUMENT_LINK.findall(text))
+
+
 def _chat_webhook_key(text: str, start: int, value: str) -> bool:
     """The ``key=`` of a Google Chat webhook's URL (``CHAT_WEBHOOK_KEY``): public by design,
     as every webhook carries it; the ``token=`` beside it is judged as any value is."""
@@ -1342,6 +1377,17 @@ def _page_cursor(value: str) -> bool:
     return CURSOR_JSON.match(page) is not None
 
 
+def _validation_rules(value: str) -> bool:
+    """``required|min:8|confirmed``: a framework's validation rules (``VALIDATION_RULE``
+    joined by ``|``, one of ``VALIDATION_NAMES`` among them), where a form's password goes."""
+    if "|" not in value:
+        return False
+    rules = value.split("|")
+    return all(VALIDATION_RULE.fullmatch(rule) for rule in rules) and any(
+        rule.split(":", 1)[0] in VALIDATION_NAMES for rule in rules
+    )
+
+
 def _keyboard_tail(value: str) -> bool:
     """A name, then three of the keyboard's runs, letters' and digits' both, where a value
     goes (``hermes-abc123xyz``)."""
@@ -1357,11 +1403,22 @@ def _keyboard_example(value: str) -> bool:
     """A key typed as a doc's example: five or more of the alphabet's and the digits'
     runs in it (``AIzaSyDOCAbC123dEf456GhI789jKl012-MnO``); a random key of forty
     characters holds five such runs far less than once in a billion. A short value is a
-    person's password, weak on purpose or not."""
-    if len(value) < MIN_TYPED_KEY:  # a person's password may be "Abc123456!"
-        return False
+    person's password, weak on purpose or not, unless it is nothing but such runs, letters'
+    and digits' in turn (``abc123def456``, ``abc123def456xyz789``: a doc's token)."""
     lowered = value.lower()
+    if len(value) < MIN_TYPED_KEY:  # a person's password may be "Abc123456!"
+        return _typed_runs_only(lowered)
     return sum(run in lowered for run in TYPED_RUNS) >= MIN_TYPED_RUNS
+
+
+def _typed_runs_only(lowered: str) -> bool:
+    runs = [lowered[at : at + 3] for at in range(0, len(lowered), 3)]
+    return (
+        len(runs) >= MIN_RUNS_ONLY
+        and all(run in TYPED_RUNS for run in runs)
+        and any(run.isalpha() for run in runs)
+        and any(run.isdigit() for run in runs)
+    )
 
 
 def _a_named_hash(text: str, start: int, value: str) -> bool:
