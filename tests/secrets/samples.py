@@ -3598,3 +3598,16 @@ _default = "Kq7" + "".join(_deck.choices(ALNUM, k=9))
 CASES["generic-assignment"][0].append(
     (f"      - DB_PASSWORD=${{DB_PASSWORD:-{_default}}}", _default)
 )
+# batch 130 (round 44's held-out half, blind at a2876bd; not blind after): a Bitable's
+# app_token beside its table's id, the key a local model server takes whatever it is
+_bitable = "".join(_deck.choices(ALNUM, k=27))
+_table = "tbl" + "".join(_deck.choices(ALNUM, k=13))
+CASES["generic-assignment"][1].extend(
+    [
+        f"\n### Bitable target\n- app_token: `{_bitable}`\n- table_id: `{_table}`",
+        f"- 多维表格 App Token：{_bitable}",
+        '  apiKey: "lmstudio"',
+    ]
+)
+_slack_app = "".join(_deck.choices(ALNUM, k=27))
+CASES["generic-assignment"][0].append((f"\n### Slack\n- App Token: `{_slack_app}`", _slack_app))

@@ -348,6 +348,8 @@ PLACEHOLDER_WORDS = frozenset(
     guest postgres mysql required optional none null true false undefined string config settings
     environment variable value hidden masked credentials creds apikey api_key api-key apitoken
     api_token accesstoken access_token secretkey secret_key""".split()
+    # the key a local model server takes whatever it is, as its docs fill it in
+    + "ollama lmstudio lm-studio not-needed sk-no-key-required".split()
 )
 # The kinds a stand-in value names itself by (``dev-token-123``, ``dbpass``).
 COUNT = "123456789"
@@ -544,6 +546,11 @@ DOCUMENT_LINK = re.compile(
     r"(?i)\b(?:feishu\.cn|feishu\.net|larksuite\.com|larkoffice\.com)/"
     r"(?:base|wiki|docx|docs|sheets|file|drive/folder|mindnotes|slides)/([A-Za-z0-9]{16,})"
 )
+# A Feishu Bitable's "app_token" is the base's id, given with its table's (``tbl...``): the
+# label, then a table id or the word on a line near it
+APP_TOKEN_LABEL = re.compile(r"(?i)\bapp[ _]?token[*_`'\"]*[ \t]*[:=：][ \t*_`'\"]*\Z")
+BITABLE_NEAR = re.compile(r"(?i)\btbl[A-Za-z0-9]{10,}|bitable|多维表格")
+BITABLE_REACH = 200  # characters before and after the value: a few list items
 # A code block that is a documentation's example: it names an example's host or address
 # (RFC 2606's example.com) or elides another value ("cck_live_7f3e..."), so its other
 # values are the example's too
@@ -942,6 +949,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         _public_by_design(value)
         or _firebase_web_key(text, start, value)
         or value in _linked_documents(text)
+        or _bitable_app_token(text, start)
         or _chat_webhook_key(text, start, value)
         or COVERAGE_BADGE.search(text, max(0, start - CHAT_WEBHOOK_REACH), start) is not None
     )
@@ -1287,6 +1295,16 @@ def _lines_above(text: str, line_start: int, reach: int) -> list[str]:
     if not line_start:
         return []
     return text[max(0, line_start - reach) : line_start - 1].split("\n")[::-1]
+
+
+def _bitable_app_token(text: str, start: int) -> bool:
+    """``app_token: <id>`` with a Bitable's table id (``table_id: tbl...``) or the word
+    near it: the base's id, which its every link shows, not Feishu's app access token."""
+    line_start = text.rfind("\n", max(0, start - NEAR), start) + 1
+    if APP_TOKEN_LABEL.search(text, max(line_start, start - NEAR), start) is None:
+        return False
+    near = max(0, start - BITABLE_REACH), min(len(text), start + BITABLE_REACH)
+    return BITABLE_NEAR.search(text, *near) is not None
 
 
 @functools.lru_cache(maxsize=16)

@@ -49,6 +49,10 @@ NOT_MEMORY_NAMES = {
     "claude.md": _INSTRUCTIONS,
     "agents.md": _INSTRUCTIONS,
 }
+# A test suite's data, kept broken on purpose (a parser's test of odd frontmatter): a
+# project someone cloned into the folder, not a memory
+FIXTURE_FOLDERS = frozenset({"fixtures", "__fixtures__", "testdata", "test-fixtures"})
+FIXTURE_REASON = "a test suite's fixture, not a memory"
 OPENSSL_SALTED = "U2FsdGVkX1"  # base64 of "Salted__", how openssl enc and transcrypt begin
 BASE64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=")
 # A character neither base64 nor whitespace (re's \s and str.split agree on whitespace).
@@ -95,6 +99,8 @@ def not_memory_reason(path: str, text: str) -> str | None:
     reason = NOT_MEMORY_NAMES.get(path.rsplit("/", 1)[-1].lower())
     if reason is not None:
         return reason
+    if any(part.lower() in FIXTURE_FOLDERS for part in path.split("/")[:-1]):
+        return FIXTURE_REASON
     body = text.strip()
     if body.startswith(OPENSSL_SALTED):
         return "encrypted: openssl / transcrypt"
