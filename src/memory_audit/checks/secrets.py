@@ -128,7 +128,11 @@ A password whose own words make it a test or demo account's (``demo1234``, ``Tes
 is a suggestion too, and raises no alert (:mod:`memory_audit.secrets.test_passwords`); on
 a note that places its system in production it stays a problem. So is a JSON Web Token
 whose own ``exp`` claim has passed (an access token of an hour, pasted days before): it
-opens nothing now; a refresh token pasted beside it is judged on its own.
+opens nothing now; a refresh token pasted beside it is judged on its own. So is a password
+a skill's own documentation gives as its default (a file under ``skills/<name>/``, the
+word ``default`` or ``默认`` on the value's line or the two above it: the skill's local
+page's ``默认密码：...``), which raises no alert either; a copy of it in the user's own
+notes keeps it a problem (:mod:`memory_audit.secrets.skill_defaults`).
 
 Passing: ``sk-...``, ``<your-key>``, ``${GITHUB_TOKEN}``, ``AKIAIOSFODNN7EXAMPLE``,
 UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work``,
