@@ -3611,3 +3611,21 @@ CASES["generic-assignment"][1].extend(
 )
 _slack_app = "".join(_deck.choices(ALNUM, k=27))
 CASES["generic-assignment"][0].append((f"\n### Slack\n- App Token: `{_slack_app}`", _slack_app))
+# batch 131 (round 45's held-out half, blind at 7c2bf13; not blind after): a table's column of
+# wiki nodes' tokens, the nodes' ids
+_nodes = ["".join(_deck.choices(ALNUM, k=27)) for _ in range(2)]
+CASES["table-key"][1].append(
+    "\n| 层级 | 标题 | 节点Token |\n|------|------|-----------|\n"
+    f"| 首页 | 首页 | `{_nodes[0]}` |\n| 年度 | 2026年 | `{_nodes[1]}` |"
+)
+CASES["table-key"][1].append(
+    f"\n| Page | Node token |\n|---|---|\n| Home | `{_nodes[0]}` |\n| 2026 | `{_nodes[1]}` |"
+)
+# batch 131's misses: a server's password ending in "/" after a bare 密码 label
+_slashed = "7" + "".join(_deck.choices(string.ascii_letters, k=6)) + "/"
+CASES["password-phrase"][0].append(
+    (f"SSH 用户：root\nSSH 密码：{_slashed}\nSSH 端口：22", _slashed)
+)
+CASES["password-phrase"][1].extend(
+    ["- password file: secrets/", "- 密码：fern/harbor/", "- password: Harbor/"]
+)
