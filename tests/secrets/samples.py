@@ -3629,3 +3629,12 @@ CASES["password-phrase"][0].append(
 CASES["password-phrase"][1].extend(
     ["- password file: secrets/", "- 密码：fern/harbor/", "- password: Harbor/"]
 )
+# batch 131's verdicts: a key pair's id given again in the environment listed under the
+# private key's file
+_kid = "978f3e51-" + "-".join(
+    "".join(_deck.choices("0123456789abcdef", k=n)) for n in (4, 4, 4, 12)
+)
+CASES["generic-assignment"][1].append(
+    "- Private key file: `/home/fern/.openclaw/credentials/kalshi_private_key.pem`\n"
+    f"- Required env:\n  - `KALSHI_API_KEY={_kid}`"
+)

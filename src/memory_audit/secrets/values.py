@@ -920,6 +920,7 @@ PRIVATE_KEY_FILE = re.compile(
     r"[^\n]{0,160}?\.(?:pem|key)\b"
 )
 SIGNING_KEY_REACH = 2  # lines read after the value's own
+SIGNING_KEY_ABOVE = 3  # and before it
 
 
 def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: bool = False) -> bool:
@@ -1371,15 +1372,18 @@ def _glob_list(value: str) -> bool:
 
 def _key_id_beside_private_key(text: str, start: int, value: str) -> bool:
     """A UUID given as an API's key with a private key's file named on one of the two lines
-    after it (``- Private key saved: <path>.pem``): the id of a key pair whose secret half
-    is the key file, which signs the requests."""
+    after it (``- Private key saved: <path>.pem``) or the three before it (the key's
+    environment listed under its notes): the id of a key pair whose secret half is the key
+    file, which signs the requests."""
     if KEY_ID_UUID.fullmatch(value) is None:
         return False
-    # the lines after the value's own, read no further than WINDOW (a long line is not
+    # the lines around the value's own, read no further than WINDOW (a long line is not
     # read again for each value on it)
     window = text[start + len(value) : start + len(value) + WINDOW]
     following = window.split("\n")[1 : 1 + SIGNING_KEY_REACH]
-    return any(PRIVATE_KEY_FILE.search(line) is not None for line in following)
+    line_start = text.rfind("\n", max(0, start - WINDOW), start) + 1
+    preceding = _lines_above(text, line_start, WINDOW)[:SIGNING_KEY_ABOVE]
+    return any(PRIVATE_KEY_FILE.search(line) is not None for line in (*following, *preceding))
 
 
 def _page_cursor(value: str) -> bool:
