@@ -3638,3 +3638,10 @@ CASES["generic-assignment"][1].append(
     "- Private key file: `/home/fern/.openclaw/credentials/kalshi_private_key.pem`\n"
     f"- Required env:\n  - `KALSHI_API_KEY={_kid}`"
 )
+# batch 131's verdicts: a bold run closed before the sentence's stop is no value's part (a
+# model's name after "the default", a router's default password)
+_router = "Kq7v!" + "".join(_deck.choices(ALNUM, k=6))
+CASES["default-pair"][0].append((f"The router default is **admin/{_router}**.", _router))
+CASES["default-pair"][1].append(
+    "I'm on moonshot/kimi-k2.5, not the default **gemini/gemini-3-flash-preview**."
+)
