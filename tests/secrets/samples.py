@@ -3645,3 +3645,8 @@ CASES["default-pair"][0].append((f"The router default is **admin/{_router}**.", 
 CASES["default-pair"][1].append(
     "I'm on moonshot/kimi-k2.5, not the default **gemini/gemini-3-flash-preview**."
 )
+# batch 131's verdicts: a referral code in a link's query
+CASES["generic-assignment"][1].append(
+    "\n| 标题 | 链接 | 摘要 |\n|------|------|------|\n"
+    "| RunningHub | [官网](https://www.runninghub.cn/?inviteCode=rh-v1382) | AI工作流 |"
+)

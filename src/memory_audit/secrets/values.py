@@ -546,6 +546,12 @@ DOCUMENT_LINK = re.compile(
     r"(?i)\b(?:feishu\.cn|feishu\.net|larksuite\.com|larkoffice\.com)/"
     r"(?:base|wiki|docx|docs|sheets|file|drive/folder|mindnotes|slides)/([A-Za-z0-9]{16,})"
 )
+# A code handed out to be shared: an invitation's, a referral's, a coupon's (a link's
+# ``?inviteCode=rh-v1382``), no one's credential
+SHARED_CODE_LABEL = re.compile(
+    r"(?i)(?:invit(?:e|ation)|referr?al|promo|coupon|affiliate)[ _-]?code"
+    r"[\"'`]?[ \t]*[:=：][ \t]*[\"'`]?\Z"
+)
 # A Feishu Bitable's "app_token" is the base's id, given with its table's (``tbl...``): the
 # label, then a table id or the word on a line near it
 APP_TOKEN_LABEL = re.compile(r"(?i)\bapp[ _]?token[*_`'\"]*[ \t]*[:=：][ \t*_`'\"]*\Z")
@@ -987,6 +993,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _noted_public(text, start)
         or (rule.generic and _data_key_label(text, start, value))
         or (rule.generic and KEY_ID_LABEL.search(text, max(0, start - NEAR), start) is not None)
+        or (rule.generic and SHARED_CODE_LABEL.search(text, max(0, start - NEAR), start))
         or (rule.name == BARE_KEY_RULE and _bare_key_doubtful(text, start, value))
         or _npm_package(text, start, value)
         or _alphabet_run(value)
