@@ -546,11 +546,11 @@ DOCUMENT_LINK = re.compile(
     r"(?i)\b(?:feishu\.cn|feishu\.net|larksuite\.com|larkoffice\.com)/"
     r"(?:base|wiki|docx|docs|sheets|file|drive/folder|mindnotes|slides)/([A-Za-z0-9]{16,})"
 )
-# A code handed out to be shared: an invitation's, a referral's, a coupon's (a link's
-# ``?inviteCode=rh-v1382``), no one's credential
+# A code a link hands out to be shared: an invitation's, a referral's, a coupon's in its
+# query (``?inviteCode=rh-v1382``), no one's credential; an admin's invite code in a
+# settings file (``ADMIN_INVITE_CODE=...``) opens an account, and stays one
 SHARED_CODE_LABEL = re.compile(
-    r"(?i)(?:invit(?:e|ation)|referr?al|promo|coupon|affiliate)[ _-]?code"
-    r"[\"'`]?[ \t]*[:=：][ \t]*[\"'`]?\Z"
+    r"(?i)[?&](?:invit(?:e|ation)|referr?al|promo|coupon|affiliate)[_-]?code=\Z"
 )
 # A Feishu Bitable's "app_token" is the base's id, given with its table's (``tbl...``): the
 # label, then a table id or the word on a line near it
