@@ -3650,3 +3650,17 @@ CASES["generic-assignment"][1].append(
     "\n| 标题 | 链接 | 摘要 |\n|------|------|------|\n"
     "| RunningHub | [官网](https://www.runninghub.cn/?inviteCode=rh-v1382) | AI工作流 |"
 )
+# batch 132 (round 46's held-out half, blind at f6faea3; not blind after): a Brave Search key
+# after words no generic rule reads as its label
+_brave = "BSA" + "".join(_deck.choices(ALNUM + "-_", k=28))
+CASES["brave-search-api-key"] = (
+    [
+        (f"- Brave API key added: `{_brave}`", _brave),
+        (f'  "apiKey": "{_brave}"', _brave),
+    ],
+    [
+        "- BSA membership renewed",
+        "BSAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        "- Brave key: BSAxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    ],
+)
