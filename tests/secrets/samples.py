@@ -3664,3 +3664,15 @@ CASES["brave-search-api-key"] = (
         "- Brave key: BSAxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
     ],
 )
+# batch 132's verdicts: a model's name after a title's "Secret:", a Coinbase key's name
+CASES["generic-assignment"][1].extend(
+    [
+        "**The MoE Secret:** `qwen3-next-80b-a3b` activates only 3B params during inference.",
+        "- CB_API_KEY: organizations/"
+        + "-".join("".join(_deck.choices("0123456789abcdef", k=n)) for n in (8, 4, 4, 4, 12))
+        + "/apiKeys/"
+        + "-".join("".join(_deck.choices("0123456789abcdef", k=n)) for n in (8, 4, 4, 4, 12)),
+    ]
+)
+_phrase = "harbor-" + "".join(_deck.choices(string.ascii_lowercase, k=5)) + "-quay-2026"
+CASES["generic-assignment"][0].append((f"- backup secret: `{_phrase}`", _phrase))

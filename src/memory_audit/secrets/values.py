@@ -552,6 +552,15 @@ DOCUMENT_LINK = re.compile(
 SHARED_CODE_LABEL = re.compile(
     r"(?i)[?&](?:invit(?:e|ation)|referr?al|promo|coupon|affiliate)[_-]?code=\Z"
 )
+# A model's name where a value goes (``**The MoE Secret:** `qwen3-next-80b-a3b` ``): lower
+# case parts joined by hyphens, one of them the model's size in parameters (``80b``, ``a3b``
+# for the active ones, ``1.2b``), which no drawn key or chosen passphrase spells
+MODEL_SIZE = re.compile(r"a?\d+(?:\.\d+)?[bm]")
+MODEL_PART = re.compile(r"[a-z0-9.]+")
+MIN_MODEL_PARTS = 3
+# A Coinbase (CDP) key's name, the organisation's and the key's ids: named with its secret,
+# never the secret (``organizations/<uuid>/apiKeys/<uuid>``)
+CDP_KEY_NAME = re.compile(r"organizations/[0-9a-f-]{36}/apiKeys/[0-9a-f-]{36}")
 # A Feishu Bitable's "app_token" is the base's id, given with its table's (``tbl...``): the
 # label, then a table id or the word on a line near it
 APP_TOKEN_LABEL = re.compile(r"(?i)\bapp[ _]?token[*_`'\"]*[ \t]*[:=：][ \t*_`'\"]*\Z")
@@ -975,6 +984,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or SHELL_VARIABLE.fullmatch(value)
         or (value.startswith("?") and REQUIRED_EXPANSION.search(text, max(0, start - NEAR), start))
         or _validation_rules(value)
+        or _model_name(value)
+        or CDP_KEY_NAME.fullmatch(value) is not None
         or SECRET_ARN.search(text, max(0, start - ARN_REACH), start) is not None
         or value.startswith(REGEX_ANY_RUN)
         or SECRET_REFERENCE.fullmatch(value)
@@ -1404,6 +1415,17 @@ def _page_cursor(value: str) -> bool:
     except ValueError:
         return False
     return CURSOR_JSON.match(page) is not None
+
+
+def _model_name(value: str) -> bool:
+    """``qwen3-next-80b-a3b``: a model's name, one of its hyphenated lower-case parts its
+    size in parameters (``MODEL_SIZE``)."""
+    parts = value.split("-")
+    return (
+        len(parts) >= MIN_MODEL_PARTS
+        and all(MODEL_PART.fullmatch(part) for part in parts)
+        and any(MODEL_SIZE.fullmatch(part) for part in parts)
+    )
 
 
 def _validation_rules(value: str) -> bool:
