@@ -3676,3 +3676,6 @@ CASES["generic-assignment"][1].extend(
 )
 _phrase = "harbor-" + "".join(_deck.choices(string.ascii_lowercase, k=5)) + "-quay-2026"
 CASES["generic-assignment"][0].append((f"- backup secret: `{_phrase}`", _phrase))
+# a UUID whose group reads as a model's size (``123b``) is still a key
+_uuid_b = "9a20bcf1-123b-4c5d-8e9f-" + "".join(_deck.choices("0123456789abcdef", k=12))
+CASES["generic-assignment"][0].append((f"- API key: `{_uuid_b}` (in Bridge .env.local)", _uuid_b))

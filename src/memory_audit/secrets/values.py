@@ -558,6 +558,7 @@ SHARED_CODE_LABEL = re.compile(
 MODEL_SIZE = re.compile(r"a?\d+(?:\.\d+)?[bm]")
 MODEL_PART = re.compile(r"[a-z0-9.]+")
 MIN_MODEL_PARTS = 3
+HEX_DIGITS = frozenset("0123456789abcdef.")
 # A Coinbase (CDP) key's name, the organisation's and the key's ids: named with its secret,
 # never the secret (``organizations/<uuid>/apiKeys/<uuid>``)
 CDP_KEY_NAME = re.compile(r"organizations/[0-9a-f-]{36}/apiKeys/[0-9a-f-]{36}")
@@ -1425,6 +1426,9 @@ def _model_name(value: str) -> bool:
         len(parts) >= MIN_MODEL_PARTS
         and all(MODEL_PART.fullmatch(part) for part in parts)
         and any(MODEL_SIZE.fullmatch(part) for part in parts)
+        # a name's word among them: a UUID's groups are hex digits alone (``7d3b`` reads as
+        # a size too)
+        and any(not HEX_DIGITS.issuperset(part) for part in parts)
     )
 
 
