@@ -3679,3 +3679,7 @@ CASES["generic-assignment"][0].append((f"- backup secret: `{_phrase}`", _phrase)
 # a UUID whose group reads as a model's size (``123b``) is still a key
 _uuid_b = "9a20bcf1-123b-4c5d-8e9f-" + "".join(_deck.choices("0123456789abcdef", k=12))
 CASES["generic-assignment"][0].append((f"- API key: `{_uuid_b}` (in Bridge .env.local)", _uuid_b))
+# the final code on batch 131: a wiki node's parent token in a sync's JSON, beside its space
+CASES["generic-assignment"][1].append(
+    f'  "feishu_sync": {{\n    "space_id": "7616519632920251572",\n    "parent_token": "{_nodes[0]}",'
+)

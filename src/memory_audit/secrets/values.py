@@ -535,7 +535,7 @@ LONG_PRIMARY = 40
 KEY_ID_LABEL = re.compile(
     r"(?i)(?:(?:api[_-]?key|key|token|secret)[_-]?ids?"
     # Feishu's and Lark's documents are named by tokens: ids, no credentials
-    r"|\b(?:node|obj|doc|docx|file|folder|wiki|sheet|space|block|table)[_-]token"
+    r"|\b(?:node|obj|doc|docx|file|folder|wiki|sheet|space|block|table|parent)[_-]token"
     r"|(?:文件夹|文件|文档|节点|知识库|表格) ?token)"
     r"[\"'`]?[ \t]*[:=：][ \t]*[\"'`]?\Z"
 )
