@@ -213,21 +213,3 @@ def test_a_folder_of_agents_stores_named_on_the_command_line_brings_each_store(
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(moved))
     assert stores_in(moved / "agent-memory") == ["reviewer"]
     assert stores_in(tmp_path / "repo" / ".claude") == []
-
-
-def test_an_openclaw_workspace_without_an_index_is_audited_whole(tmp_path: Path) -> None:
-    # the agent loads USER.md and TOOLS.md beside memory/ at every session's start: before
-    # its first MEMORY.md the workspace itself is the tree, not memory/ alone
-    workspace = write_tree(
-        tmp_path / "ws",
-        {"SOUL.md": "# Soul\n", "TOOLS.md": "# Tools\n", "memory/2026-03-09.md": "# Day\n"},
-    )
-    assert discover.tree_for_path(workspace).root == workspace
-    # a project whose files only share a name or two with a workspace's keeps memory/
-    project = write_tree(
-        tmp_path / "app", {"AGENTS.md": "# Agents\n", "TOOLS.md": "# Tools\n", "memory/a.md": "x"}
-    )
-    assert discover.tree_for_path(project).root == project / "memory"
-    # memory/ with an index of its own stays a tree of its own
-    (workspace / "memory/MEMORY.md").write_text("- [Day](2026-03-09.md) — the day\n")
-    assert discover.tree_for_path(workspace).root == workspace / "memory"

@@ -27,7 +27,6 @@ from memory_audit.tree.agent_stores import agent_of, agent_stores, stores_in
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.location import ProjectLocation, is_config_repository
 from memory_audit.tree.slugs import SLUG_LIMIT, slug_matches, slugify, tree_root_for_folder
-from memory_audit.tree.workspace import WORKSPACE_MEMORY, held_in
 
 # Re-exported: slugs live in tree.slugs (light, for the hook); callers know them from here.
 __all__ = ["SLUG_LIMIT", "slug_matches", "slugify"]
@@ -388,14 +387,8 @@ def tree_for_path(path: Path) -> TreeRef:
         or (path / INDEX_NAME).exists()
     ):
         return TreeRef(path, locate(path))
-    if (path / WORKSPACE_MEMORY).is_dir():
-        # An OpenClaw agent's workspace before its first MEMORY.md: the agent loads the
-        # files beside memory/ (USER.md, TOOLS.md) at every session's start, so they are
-        # its memory as much as memory/ is, and a key pasted into one as much a leak (a
-        # memory/ with an index of its own is a tree of its own, as before)
-        if held_in(path) and not (path / WORKSPACE_MEMORY / INDEX_NAME).exists():
-            return TreeRef(path, locate(path))
-        return TreeRef(path / WORKSPACE_MEMORY, locate(path / WORKSPACE_MEMORY))
+    if (path / "memory").is_dir():
+        return TreeRef(path / "memory", locate(path / "memory"))
     by_slug = projects_dir() / slugify(path.resolve()) / "memory"
     if by_slug.is_dir():
         return TreeRef(by_slug, locate(by_slug))
