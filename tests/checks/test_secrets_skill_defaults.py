@@ -4,6 +4,8 @@ a default, or one a note of the user's memory also holds stay problems."""
 
 from __future__ import annotations
 
+import random
+import string
 from pathlib import Path
 
 from memory_audit.checks.secrets import Options
@@ -84,3 +86,41 @@ def test_no_alert_for_a_skill_s_documented_default(tmp_path: Path) -> None:
     state = State(tmp_path / "state")
     alerted = sorted(a.path for s in scans for a in alerts_for(s, state, frozenset()))
     assert alerted == ["skills/other/API.md"]
+
+
+def test_a_key_in_a_skill_s_folder_stays_a_problem_whatever_the_words(tmp_path: Path) -> None:
+    # the second reader's cases: an issuer's token is a key wherever it is, and "default"
+    # that names no account (a model) calls no password the default
+    deck = random.Random(20261205)
+    token = "ghp_" + "".join(deck.choices(string.ascii_letters + string.digits, k=36))
+    found = _found(
+        tmp_path,
+        {
+            "skills/nas/SKILL.md": f"# NAS\n\nUses the default model.\nGITHUB_TOKEN={token}\n",
+            "skills/box/SKILL.md": "# Box\n\nUses the default model.\n- password: Vx7#qLm2Rt9p\n",
+        },
+    )
+    assert {path: level for path, (level, _) in found.items()} == {
+        "skills/nas/SKILL.md": "problem",
+        "skills/box/SKILL.md": "problem",
+    }
+
+
+def test_an_alert_for_a_default_the_file_also_gives_as_a_plain_password(tmp_path: Path) -> None:
+    # the audit asks every place: a value given again under another label is a problem,
+    # and the on-change scan agrees (it alerted for none before)
+    tree = write_tree(
+        tmp_path / "ws",
+        {
+            "SOUL.md": "# Soul\n",
+            "skills/router/SKILL.md": PAGE
+            + "- Default login: admin / Rt7vQ9zWmK2p\n\n## Notes\n\nuses password: Rt7vQ9zWmK2p\n",
+        },
+    )
+    options = {"secrets": Options(state_dir=str(tmp_path / "state"))}
+    assert [str(f.level) for f in findings(tree, "secrets", options=options)] == ["problem"]
+    scanner = secret_scanner(Options(state_dir=str(tmp_path / "state2")))
+    scans = _scan_all({tree / "skills/router/SKILL.md"}, tree, scanner, 1 << 20)
+    state = State(tmp_path / "state2")
+    alerted = [a.path for s in scans for a in alerts_for(s, state, frozenset())]
+    assert alerted == ["skills/router/SKILL.md"]

@@ -142,7 +142,7 @@ UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work`
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
@@ -152,10 +152,16 @@ from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.secrets.boundary import TreeSecrets, name_secrets, tree_secrets, tree_texts
 from memory_audit.secrets.committed import committed_files
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
-from memory_audit.secrets.published import handed_out_demo, on_production, published_secrets
+from memory_audit.secrets.published import (
+    chosen,
+    handed_out_demo,
+    on_production,
+    published_secrets,
+)
 from memory_audit.secrets.remote_host import remote_host
 from memory_audit.secrets.repeats import repeated_secrets
 from memory_audit.secrets.retired import line_marker, retired_banner
+from memory_audit.secrets.rules import Rule
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.secrets.skill_defaults import a_skill_default
 from memory_audit.secrets.test_passwords import a_test_password
@@ -235,6 +241,7 @@ def _in_texts(
 ) -> Iterator[Finding]:
     published = published_secrets(tree, scanner)  # fingerprint -> a tracked file holding it
     texts = dict(tree_texts(tree))
+    rules = {rule.name: rule for rule in scanner.rules}
     problems: list[tuple[Finding, list[Place]]] = []
     for places in by_value.values():
         tracked = next(filter(None, (published.get(p.match.fingerprint) for p in places)), None)
@@ -258,7 +265,7 @@ def _in_texts(
         else:
             finding = as_published(secret_finding(places), tracked)
         if tracked is None:
-            finding = _unpublished(finding, places, texts)
+            finding = _unpublished(finding, places, texts, rules)
         if tracked is None and not finding.is_suggestion:
             problems.append((finding, places))
         else:
@@ -271,7 +278,9 @@ def _in_texts(
         yield as_committed(finding, path, len(places))
 
 
-def _unpublished(finding: Finding, places: list[Place], texts: dict[str, str]) -> Finding:
+def _unpublished(
+    finding: Finding, places: list[Place], texts: dict[str, str], rules: Mapping[str, Rule]
+) -> Finding:
     """A value no file of the repository publishes: a suggestion when the note records it
     as no longer valid, when it expired by its own claim, when its own words make it a test
     password, or when a skill's documentation gives it as the default; the first that
@@ -282,7 +291,7 @@ def _unpublished(finding: Finding, places: list[Place], texts: dict[str, str]) -
     if not finding.is_suggestion:
         finding = as_test_password(finding, _test_password_at(places, texts))
     if not finding.is_suggestion:
-        finding = as_skill_default(finding, _skill_default_at(places, texts))
+        finding = as_skill_default(finding, _skill_default_at(places, texts, rules))
     return finding
 
 
@@ -304,9 +313,17 @@ def _test_password_at(places: list[Place], texts: dict[str, str]) -> str | None:
     return places[0].shown if places else None
 
 
-def _skill_default_at(places: list[Place], texts: dict[str, str]) -> str | None:
+def _skill_default_at(
+    places: list[Place], texts: dict[str, str], rules: Mapping[str, Rule]
+) -> str | None:
     """The skill whose documentation gives the value as its default, at every place it is
-    (one place in the user's own notes keeps it a problem); None otherwise."""
+    (one place in the user's own notes keeps it a problem), when the value is a password a
+    person chose (a key in an issuer's format is a key wherever it is); None otherwise."""
+    first = places[0].match
+    rule = rules.get(first.rule)
+    value = texts.get(places[0].path, "")[first.start : first.end].strip()
+    if rule is None or not chosen(rule, value):
+        return None
     skills = {
         a_skill_default(p.path, texts.get(p.path, ""), p.match.start, p.match.line) for p in places
     }
