@@ -3629,14 +3629,9 @@ CASES["password-phrase"][0].append(
 CASES["password-phrase"][1].extend(
     ["- password file: secrets/", "- 密码：fern/harbor/", "- password: Harbor/"]
 )
-# batch 131's verdicts: a key pair's id given again in the environment listed under the
-# private key's file
+# batch 131's verdicts: a key pair's id, named an id where noted (the sample below)
 _kid = "978f3e51-" + "-".join(
     "".join(_deck.choices("0123456789abcdef", k=n)) for n in (4, 4, 4, 12)
-)
-CASES["generic-assignment"][1].append(
-    "- Private key file: `/home/fern/.openclaw/credentials/kalshi_private_key.pem`\n"
-    f"- Required env:\n  - `KALSHI_API_KEY={_kid}`"
 )
 # batch 131's verdicts: a bold run closed before the sentence's stop is no value's part (a
 # model's name after "the default", a router's default password)
@@ -3683,3 +3678,37 @@ CASES["generic-assignment"][0].append((f"- API key: `{_uuid_b}` (in Bridge .env.
 CASES["generic-assignment"][1].append(
     f'  "feishu_sync": {{\n    "space_id": "7616519632920251572",\n    "parent_token": "{_nodes[0]}",'
 )
+# the second reader's cases (the session's rejections kept from hiding real credentials):
+# an issuer's app token near a Bitable, a column of page access tokens, a UUID key under an
+# SSH key's file, weak passwords of the keyboard's runs; and names ending in _admin_<number>
+# after no password label, a vault app's folder
+_ghs = "ghs_" + "".join(_deck.choices(ALNUM, k=36))
+CASES["github-app-token"][0].append(
+    (f"## Sync job\n- Writes rows to the Feishu bitable\n- GitHub app token: {_ghs}", _ghs)
+)
+_page = "EAAG" + "".join(_deck.choices(ALNUM, k=60))
+CASES["table-key"][0].append(
+    (f"\n| Page | Page Token |\n|---|---|\n| Fern Cafe | {_page} |", _page)
+)
+_monitor = "-".join("".join(_deck.choices("0123456789abcdef", k=n)) for n in (8, 4, 4, 4, 12))
+CASES["generic-assignment"][0].append(
+    (
+        "## Prod box\n- SSH private key: ~/.ssh/prod-web.pem\n- Host: 10.0.0.5\n"
+        f"- Monitoring API key: {_monitor}",
+        _monitor,
+    )
+)
+CASES["password-phrase"][0].extend(
+    [
+        ("wifi password: abc123abc123", "abc123abc123"),
+        ("admin password: Abc123Xyz789", "Abc123Xyz789"),
+    ]
+)
+CASES["generic-assignment"][1].extend(
+    [
+        "- api_key_name: svc_admin_001",
+        "- secret_ref: billing_admin_2024",
+        "- API key id: `" + _kid + "`\n- Required env:\n  - `KALSHI_API_KEY=" + _kid + "`",
+    ]
+)
+CASES["password-phrase"][1].append("- Passwords: 1Password/ (shared vault)")

@@ -171,12 +171,17 @@ def test_a_test_suite_s_fixture_is_no_memory(tree_dir: Path) -> None:
             "a.md": memory("a"),
             "vendor/app/test/config/fixtures/frontmatter.md": broken,
             "notes/fixtures.md": broken,  # a memory named for fixtures is still one
+            # a fan's notes on a club's fixtures: no test folder holds them
+            "football/fixtures/arsenal.md": broken,
+            "app/__fixtures__/broken.md": broken,
         },
     )
     found = report(tree_dir)
+    fixture = "a test suite's fixture, not a memory"
     assert dict(found.not_memories) == {
-        "vendor/app/test/config/fixtures/frontmatter.md": "a test suite's fixture, not a memory"
+        "vendor/app/test/config/fixtures/frontmatter.md": fixture,
+        "app/__fixtures__/broken.md": fixture,
     }
     paths = {f.path for f in found.findings if f.dimension == "frontmatter"}
-    assert "notes/fixtures.md" in paths
-    assert not any("fixtures/" in path for path in paths)
+    assert {"notes/fixtures.md", "football/fixtures/arsenal.md"} <= paths
+    assert not any(path.startswith(("vendor/", "app/")) for path in paths)

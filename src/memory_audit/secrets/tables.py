@@ -39,8 +39,10 @@ WRAPPING = " \t*`'\"“”‘’"
 # Feishu's and Lark's documents, wiki nodes and folders are named by tokens: a column of
 # them holds ids (``| 层级 | 标题 | 节点Token |``), as the same label before a value does
 ID_TOKEN_HEADER = re.compile(
-    r"(?i)\b(?:node|obj|doc|docx|file|folder|wiki|sheet|space|block|table|page|parent)"
-    r"[ _-]?tokens?\b"
+    r"(?i)\b(?:node|obj|parent)[ _-]?tokens?\b"
+    # a Feishu API field's own name (``obj_token``, ``wiki_token``): "Page Token" and "Wiki
+    # Token" in words may head a column of Facebook's or Wiki.js's access tokens
+    r"|\b(?:doc|docx|file|folder|wiki|sheet|space|block|table)[_-]tokens?\b"
     r"|(?:节点|文档|文件夹|文件|知识库|表格|页面) ?token"
 )
 # "admin / <value>" in a credentials column: the password is the last part. A login is a

@@ -249,10 +249,15 @@ CREDENTIAL_VARIABLE = re.compile(r"^[A-Z0-9]*(?:PASS|PWD|SECRET|TOKEN|KEY)[A-Z0-
 # words run together in camelCase or PascalCase (a type: "shrink_pass: ShrinkPass").
 SNAKE_CASE = re.compile(r"^_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^_+[a-z][a-z0-9]*$")
 # ... unless it ends as a throwaway password does, its word then three digits or more:
-# "qa_panel_pw_456", "fernops_secure_2026", "fernshop_admin_2026" (a site's admin password
-# named for the site and its year; where "db_password_2" names a variable,
+# "qa_panel_pw_456", "fernops_secure_2026" (where "db_password_2" names a variable,
 # "user_pass_reset2" a route).
-PASSWORD_LIKE = re.compile(r"_(?:pw|pwd|pass|passwd|password|secure|secret|admin|root)_?[0-9]{3,}$")
+PASSWORD_LIKE = re.compile(r"_(?:pw|pwd|pass|passwd|password|secure|secret)_?[0-9]{3,}$")
+# ... or, after a password's own label (``管理密码: fernshop_admin_2026``), ends as a site's
+# admin password does, named for the site and its year (after ``api_key_name:`` or
+# ``secret_ref:`` such a value names an account or a reference)
+FOLDER_KINDS = ("pass", "secret", "vault", "key", "token", "cred")
+SITE_ADMIN = re.compile(r"_(?:admin|root)_?(?:19|20)[0-9]{2}$")
+PASSWORD_LABEL = re.compile(r"(?i:pass(?:word|wd)?|pwd)|密码|密碼|口令|パスワード|비밀번호|пароль")
 # ... or ends in a generated part (see _generated_tail).
 GENERATED_PART = 20
 # Words run together, an acronym among them ("ShaderOGLShading", a lighting pass's class).
@@ -533,7 +538,7 @@ LONG_PRIMARY = 40
 # A key's or a token's id named where a value goes ("api_key_id": ..., "tokenId": ...): an
 # identifier the service shows, not the secret
 KEY_ID_LABEL = re.compile(
-    r"(?i)(?:(?:api[_-]?key|key|token|secret)[_-]?ids?"
+    r"(?i)(?:(?:api[ _-]?key|key|token|secret)[ _-]?ids?"
     # Feishu's and Lark's documents are named by tokens: ids, no credentials
     r"|\b(?:node|obj|doc|docx|file|folder|wiki|sheet|space|block|table|parent)[_-]token"
     r"|(?:文件夹|文件|文档|节点|知识库|表格) ?token)"
@@ -565,7 +570,8 @@ CDP_KEY_NAME = re.compile(r"organizations/[0-9a-f-]{36}/apiKeys/[0-9a-f-]{36}")
 # A Feishu Bitable's "app_token" is the base's id, given with its table's (``tbl...``): the
 # label, then a table id or the word on a line near it
 APP_TOKEN_LABEL = re.compile(r"(?i)\bapp[ _]?token[*_`'\"]*[ \t]*[:=：][ \t*_`'\"]*\Z")
-BITABLE_NEAR = re.compile(r"(?i)\btbl[A-Za-z0-9]{10,}|bitable|多维表格")
+BITABLE_NEAR = re.compile(r"\btbl[A-Za-z0-9]{10,}|(?i:bitable)|多维表格")
+BITABLE_TOKEN = re.compile(r"[A-Za-z0-9]{20,32}")  # a base's id: letters and digits alone
 BITABLE_REACH = 200  # characters before and after the value: a few list items
 # A code block that is a documentation's example: it names an example's host or address
 # (RFC 2606's example.com) or elides another value ("cck_live_7f3e..."), so its other
@@ -936,7 +942,7 @@ PRIVATE_KEY_FILE = re.compile(
     r"[^\n]{0,160}?\.(?:pem|key)\b"
 )
 SIGNING_KEY_REACH = 2  # lines read after the value's own
-SIGNING_KEY_ABOVE = 3  # and before it
+ID_ELSEWHERE_PLACES = 8  # places of the value read for a key id's label
 
 
 def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: bool = False) -> bool:
@@ -966,7 +972,6 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         _public_by_design(value)
         or _firebase_web_key(text, start, value)
         or value in _linked_documents(text)
-        or _bitable_app_token(text, start)
         or _chat_webhook_key(text, start, value)
         or COVERAGE_BADGE.search(text, max(0, start - CHAT_WEBHOOK_REACH), start) is not None
     )
@@ -986,6 +991,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (value.startswith("?") and REQUIRED_EXPANSION.search(text, max(0, start - NEAR), start))
         or _validation_rules(value)
         or _model_name(value)
+        or _folder_of_its_kind(value)
         or CDP_KEY_NAME.fullmatch(value) is not None
         or SECRET_ARN.search(text, max(0, start - ARN_REACH), start) is not None
         or value.startswith(REGEX_ANY_RUN)
@@ -1006,6 +1012,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.generic and _data_key_label(text, start, value))
         or (rule.generic and KEY_ID_LABEL.search(text, max(0, start - NEAR), start) is not None)
         or (rule.generic and SHARED_CODE_LABEL.search(text, max(0, start - NEAR), start))
+        or (rule.generic and _bitable_app_token(text, start, value))
         or (rule.name == BARE_KEY_RULE and _bare_key_doubtful(text, start, value))
         or _npm_package(text, start, value)
         or _alphabet_run(value)
@@ -1029,7 +1036,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     # quotes hold the value whole, and so do a table cell's pipes
     enclosed = (before in QUOTES and text[end : end + 1] == before) or rule.table
     named = (
-        not _a_value(value, enclosed=enclosed)
+        (not _a_value(value, enclosed=enclosed) and not _site_admin_password(text, start, value))
         or _cut_address(value, text, end)
         or _attribute_name(value, text, start, end)
         or ASSET_QUERY.fullmatch(value) is not None
@@ -1317,9 +1324,12 @@ def _lines_above(text: str, line_start: int, reach: int) -> list[str]:
     return text[max(0, line_start - reach) : line_start - 1].split("\n")[::-1]
 
 
-def _bitable_app_token(text: str, start: int) -> bool:
-    """``app_token: <id>`` with a Bitable's table id (``table_id: tbl...``) or the word
-    near it: the base's id, which its every link shows, not Feishu's app access token."""
+def _bitable_app_token(text: str, start: int, value: str) -> bool:
+    """``app_token: <id>`` in a base token's shape with a Bitable's table id (``table_id:
+    tbl...``) or the word near it: the base's id, which its every link shows, not Feishu's
+    app access token (a vendor's app token, ``ghs_...``, has its own rule and shape)."""
+    if BITABLE_TOKEN.fullmatch(value) is None:
+        return False
     line_start = text.rfind("\n", max(0, start - NEAR), start) + 1
     if APP_TOKEN_LABEL.search(text, max(line_start, start - NEAR), start) is None:
         return False
@@ -1391,18 +1401,32 @@ def _glob_list(value: str) -> bool:
 
 def _key_id_beside_private_key(text: str, start: int, value: str) -> bool:
     """A UUID given as an API's key with a private key's file named on one of the two lines
-    after it (``- Private key saved: <path>.pem``) or the three before it (the key's
-    environment listed under its notes): the id of a key pair whose secret half is the key
-    file, which signs the requests."""
+    after it (``- Private key saved: <path>.pem``), or that the file names a key's id at
+    another place: the id of a key pair whose secret half is the key file, which signs the
+    requests."""
     if KEY_ID_UUID.fullmatch(value) is None:
         return False
-    # the lines around the value's own, read no further than WINDOW (a long line is not
+    # the lines after the value's own, read no further than WINDOW (a long line is not
     # read again for each value on it)
     window = text[start + len(value) : start + len(value) + WINDOW]
     following = window.split("\n")[1 : 1 + SIGNING_KEY_REACH]
-    line_start = text.rfind("\n", max(0, start - WINDOW), start) + 1
-    preceding = _lines_above(text, line_start, WINDOW)[:SIGNING_KEY_ABOVE]
-    return any(PRIVATE_KEY_FILE.search(line) is not None for line in (*following, *preceding))
+    if any(PRIVATE_KEY_FILE.search(line) is not None for line in following):
+        return True
+    return _named_an_id_elsewhere(text, value)
+
+
+def _named_an_id_elsewhere(text: str, value: str) -> bool:
+    """Whether the file gives the same UUID after a key id's label at another place (``API
+    key id: <uuid>``, then ``KALSHI_API_KEY=<uuid>`` in the environment listed below it):
+    one value, named an id where it was noted. Asks the first few places only."""
+    at = text.find(value)
+    for _ in range(ID_ELSEWHERE_PLACES):
+        if at < 0:
+            return False
+        if KEY_ID_LABEL.search(text, max(0, at - NEAR), at) is not None:
+            return True
+        at = text.find(value, at + len(value))
+    return False
 
 
 def _page_cursor(value: str) -> bool:
@@ -1430,6 +1454,22 @@ def _model_name(value: str) -> bool:
         # a size too)
         and any(not HEX_DIGITS.issuperset(part) for part in parts)
     )
+
+
+def _folder_of_its_kind(value: str) -> bool:
+    """``Passwords: 1Password/ (shared vault)``: a folder or an app named for what it
+    keeps, its slash closing it (a password's own trailing slash follows drawn letters)."""
+    stem = value.removesuffix("/").lower()
+    return stem != value.lower() and any(kind in stem for kind in FOLDER_KINDS)
+
+
+def _site_admin_password(text: str, start: int, value: str) -> bool:
+    """``管理密码: fernshop_admin_2026``: a site's admin password named for the site and
+    the year, right after a password's own label (the label's words before the value)."""
+    if SITE_ADMIN.search(value) is None:
+        return False
+    line_start = text.rfind("\n", max(0, start - NEAR), start) + 1
+    return PASSWORD_LABEL.search(text, max(line_start, start - NEAR), start) is not None
 
 
 def _validation_rules(value: str) -> bool:
@@ -1462,14 +1502,20 @@ def _keyboard_example(value: str) -> bool:
     and digits' in turn (``abc123def456``, ``abc123def456xyz789``: a doc's token)."""
     lowered = value.lower()
     if len(value) < MIN_TYPED_KEY:  # a person's password may be "Abc123456!"
-        return _typed_runs_only(lowered)
+        return _typed_runs_only(value)
     return sum(run in lowered for run in TYPED_RUNS) >= MIN_TYPED_RUNS
 
 
-def _typed_runs_only(lowered: str) -> bool:
-    runs = [lowered[at : at + 3] for at in range(0, len(lowered), 3)]
+def _typed_runs_only(value: str) -> bool:
+    """A doc's token typed as the keyboard's runs, letters' and digits' in turn and none
+    twice, in lower case (``abc123def456``); ``abc123abc123`` and ``Abc123Xyz789`` are
+    passwords people choose, weak as they are."""
+    if value != value.lower():
+        return False
+    runs = [value[at : at + 3] for at in range(0, len(value), 3)]
     return (
         len(runs) >= MIN_RUNS_ONLY
+        and len(set(runs)) == len(runs)
         and all(run in TYPED_RUNS for run in runs)
         and any(run.isalpha() for run in runs)
         and any(run.isdigit() for run in runs)
