@@ -3712,3 +3712,17 @@ CASES["generic-assignment"][1].extend(
     ]
 )
 CASES["password-phrase"][1].append("- Passwords: 1Password/ (shared vault)")
+# batch 133 (round 47's held-out half, blind at 0de3aa5; not blind after): a key listed bare
+# under a credentials heading; a table's figures under a header naming tokens
+_pexels = "".join(_deck.choices(ALNUM, k=56))
+CASES["section-list-drawn"] = (
+    [(f"\n## Credentials\n\n- WP: admin\n- Pexels: {_pexels}\n", _pexels)],
+    [
+        f"\n## Deploy\n\n- Pexels: {_pexels}\n",
+        "\n## Credentials\n\n- Project: fern_harbor_quay_project_name_2026\n",
+        "\n## Credentials\n\n- Account ID: " + "".join(_deck.choices("0123456789", k=32)) + "\n",
+    ],
+)
+CASES["table-key"][1].append(
+    "\n| 平台 | 每瓦Token吞吐量 |\n|:---|:---:|\n| Groq LPU加速器 | 25万Token（专用加速器高效率） |"
+)

@@ -557,6 +557,10 @@ DOCUMENT_LINK = re.compile(
 SHARED_CODE_LABEL = re.compile(
     r"(?i)[?&](?:invit(?:e|ation)|referr?al|promo|coupon|affiliate)[_-]?code=\Z"
 )
+# Chinese, Japanese or Korean text, or full-width punctuation: no issuer draws a key from
+# them (``| 每瓦Token吞吐量 |`` over ``25万Token（专用加速器高效率）``: a table's figures)
+WIDE_TEXT = re.compile("[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
+DRAWN_KINDS = frozenset({"key", "token"})
 # A model's name where a value goes (``**The MoE Secret:** `qwen3-next-80b-a3b` ``): lower
 # case parts joined by hyphens, one of them the model's size in parameters (``80b``, ``a3b``
 # for the active ones, ``1.2b``), which no drawn key or chosen passphrase spells
@@ -991,6 +995,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (value.startswith("?") and REQUIRED_EXPANSION.search(text, max(0, start - NEAR), start))
         or _validation_rules(value)
         or _model_name(value)
+        or (rule.value in DRAWN_KINDS and WIDE_TEXT.search(value) is not None)
         or _folder_of_its_kind(value)
         or CDP_KEY_NAME.fullmatch(value) is not None
         or SECRET_ARN.search(text, max(0, start - ARN_REACH), start) is not None
