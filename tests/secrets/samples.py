@@ -3726,3 +3726,12 @@ CASES["section-list-drawn"] = (
 CASES["table-key"][1].append(
     "\n| 平台 | 每瓦Token吞吐量 |\n|:---|:---:|\n| Groq LPU加速器 | 25万Token（专用加速器高效率） |"
 )
+# batch 134 (round 48's held-out half, blind at f74b602; not blind after): a SOCKS proxy's
+# login on curl's command line
+_socks = "only" + "".join(_deck.choices(ALNUM, k=4))
+CASES["command-line-password"][0].append(
+    (
+        f"curl --socks5 38.180.175.70:8049 --proxy-user fernproxy:{_socks} https://ifconfig.me",
+        _socks,
+    )
+)
