@@ -3563,3 +3563,175 @@ CASES["table-row-key"][0].append(
         _app2,
     )
 )
+# batch 129 (round 43's held-out half, blind at f6cbf2b; not blind after): a Feishu base's and
+# a wiki node's token, the same id as the document's link in the file; a doc's token typed as
+# the keyboard's runs; a site's admin password named for the site and the year
+_base = "".join(_deck.choices(ALNUM, k=27))
+_node = "".join(_deck.choices(ALNUM, k=27))
+CASES["generic-assignment"][1].extend(
+    [
+        f"\n- URL：https://fernco.feishu.cn/base/{_base}?table=tblX\n- App Token：`{_base}`",
+        f"- 参数：`space_id: 7615244670410492886, token: {_node}`\n"
+        f"1. 打开知识库：https://fernco.feishu.cn/wiki/{_node}",
+        "BROWSERLESS_TOKEN=abc123def456xyz789",
+        "wss://chrome.fern.io/chromium?token=abc123def456",
+    ]
+)
+_other = "".join(_deck.choices(ALNUM, k=27))
+CASES["generic-assignment"][0].append(
+    (f"\n- URL：https://fernco.feishu.cn/base/{_base}\n- App Secret：`{_other}`", _other)
+)
+CASES["password-phrase"][0].append(("- **管理密码**: fernshop_admin_2026", "fernshop_admin_2026"))
+CASES["password-phrase"][1].append("- password field: user_admin_12")
+# the scope change's findings (batches 116-129 audited as whole workspaces; not blind): a
+# shell expansion's message where a value goes, a framework's validation rules, a secret's
+# name in an AWS ARN
+CASES["generic-assignment"][1].extend(
+    [
+        "      - DB_PASSWORD=${DB_PASSWORD:?DB_PASSWORD is required}",
+        "        'password' => 'nullable|min:8|max:35',",
+        "        'new_password' => 'required|min:8|confirmed',",
+        '"arn:aws:secretsmanager:us-east-2:YOUR_ACCOUNT_ID:secret:fernbot/prod/api_key-*"',
+    ]
+)
+_default = "Kq7" + "".join(_deck.choices(ALNUM, k=9))
+CASES["generic-assignment"][0].append(
+    (f"      - DB_PASSWORD=${{DB_PASSWORD:-{_default}}}", _default)
+)
+# batch 130 (round 44's held-out half, blind at a2876bd; not blind after): a Bitable's
+# app_token beside its table's id, the key a local model server takes whatever it is
+_bitable = "".join(_deck.choices(ALNUM, k=27))
+_table = "tbl" + "".join(_deck.choices(ALNUM, k=13))
+CASES["generic-assignment"][1].extend(
+    [
+        f"\n### Bitable target\n- app_token: `{_bitable}`\n- table_id: `{_table}`",
+        f"- 多维表格 App Token：{_bitable}",
+        '  apiKey: "lmstudio"',
+    ]
+)
+_slack_app = "".join(_deck.choices(ALNUM, k=27))
+CASES["generic-assignment"][0].append((f"\n### Slack\n- App Token: `{_slack_app}`", _slack_app))
+# batch 131 (round 45's held-out half, blind at 7c2bf13; not blind after): a table's column of
+# wiki nodes' tokens, the nodes' ids
+_nodes = ["".join(_deck.choices(ALNUM, k=27)) for _ in range(2)]
+CASES["table-key"][1].append(
+    "\n| 层级 | 标题 | 节点Token |\n|------|------|-----------|\n"
+    f"| 首页 | 首页 | `{_nodes[0]}` |\n| 年度 | 2026年 | `{_nodes[1]}` |"
+)
+CASES["table-key"][1].append(
+    f"\n| Page | Node token |\n|---|---|\n| Home | `{_nodes[0]}` |\n| 2026 | `{_nodes[1]}` |"
+)
+# batch 131's misses: a server's password ending in "/" after a bare 密码 label
+_slashed = "7" + "".join(_deck.choices(string.ascii_letters, k=6)) + "/"
+CASES["password-phrase"][0].append(
+    (f"SSH 用户：root\nSSH 密码：{_slashed}\nSSH 端口：22", _slashed)
+)
+CASES["password-phrase"][1].extend(
+    ["- password file: secrets/", "- 密码：fern/harbor/", "- password: Harbor/"]
+)
+# batch 131's verdicts: a key pair's id, named an id where noted (the sample below)
+_kid = "978f3e51-" + "-".join(
+    "".join(_deck.choices("0123456789abcdef", k=n)) for n in (4, 4, 4, 12)
+)
+# batch 131's verdicts: a bold run closed before the sentence's stop is no value's part (a
+# model's name after "the default", a router's default password)
+_router = "Kq7v!" + "".join(_deck.choices(ALNUM, k=6))
+CASES["default-pair"][0].append((f"The router default is **admin/{_router}**.", _router))
+CASES["default-pair"][1].append(
+    "I'm on moonshot/kimi-k2.5, not the default **gemini/gemini-3-flash-preview**."
+)
+# batch 131's verdicts: a referral code in a link's query
+CASES["generic-assignment"][1].append(
+    "\n| 标题 | 链接 | 摘要 |\n|------|------|------|\n"
+    "| RunningHub | [官网](https://www.runninghub.cn/?inviteCode=rh-v1382) | AI工作流 |"
+)
+# batch 132 (round 46's held-out half, blind at f6faea3; not blind after): a Brave Search key
+# after words no generic rule reads as its label
+_brave = "BSA" + "".join(_deck.choices(ALNUM + "-_", k=28))
+CASES["brave-search-api-key"] = (
+    [
+        (f"- Brave API key added: `{_brave}`", _brave),
+        (f'  "apiKey": "{_brave}"', _brave),
+    ],
+    [
+        "- BSA membership renewed",
+        "BSAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        "- Brave key: BSAxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    ],
+)
+# batch 132's verdicts: a model's name after a title's "Secret:", a Coinbase key's name
+CASES["generic-assignment"][1].extend(
+    [
+        "**The MoE Secret:** `qwen3-next-80b-a3b` activates only 3B params during inference.",
+        "- CB_API_KEY: organizations/"
+        + "-".join("".join(_deck.choices("0123456789abcdef", k=n)) for n in (8, 4, 4, 4, 12))
+        + "/apiKeys/"
+        + "-".join("".join(_deck.choices("0123456789abcdef", k=n)) for n in (8, 4, 4, 4, 12)),
+    ]
+)
+_phrase = "harbor-" + "".join(_deck.choices(string.ascii_lowercase, k=5)) + "-quay-2026"
+CASES["generic-assignment"][0].append((f"- backup secret: `{_phrase}`", _phrase))
+# a UUID whose group reads as a model's size (``123b``) is still a key
+_uuid_b = "9a20bcf1-123b-4c5d-8e9f-" + "".join(_deck.choices("0123456789abcdef", k=12))
+CASES["generic-assignment"][0].append((f"- API key: `{_uuid_b}` (in Bridge .env.local)", _uuid_b))
+# the final code on batch 131: a wiki node's parent token in a sync's JSON, beside its space
+CASES["generic-assignment"][1].append(
+    f'  "feishu_sync": {{\n    "space_id": "7616519632920251572",\n    "parent_token": "{_nodes[0]}",'
+)
+# the second reader's cases (the session's rejections kept from hiding real credentials):
+# an issuer's app token near a Bitable, a column of page access tokens, a UUID key under an
+# SSH key's file, weak passwords of the keyboard's runs; and names ending in _admin_<number>
+# after no password label, a vault app's folder
+_ghs = "ghs_" + "".join(_deck.choices(ALNUM, k=36))
+CASES["github-app-token"][0].append(
+    (f"## Sync job\n- Writes rows to the Feishu bitable\n- GitHub app token: {_ghs}", _ghs)
+)
+_page = "EAAG" + "".join(_deck.choices(ALNUM, k=60))
+CASES["table-key"][0].append(
+    (f"\n| Page | Page Token |\n|---|---|\n| Fern Cafe | {_page} |", _page)
+)
+_monitor = "-".join("".join(_deck.choices("0123456789abcdef", k=n)) for n in (8, 4, 4, 4, 12))
+CASES["generic-assignment"][0].append(
+    (
+        "## Prod box\n- SSH private key: ~/.ssh/prod-web.pem\n- Host: 10.0.0.5\n"
+        f"- Monitoring API key: {_monitor}",
+        _monitor,
+    )
+)
+CASES["password-phrase"][0].extend(
+    [
+        ("wifi password: abc123abc123", "abc123abc123"),
+        ("admin password: Abc123Xyz789", "Abc123Xyz789"),
+    ]
+)
+CASES["generic-assignment"][1].extend(
+    [
+        "- api_key_name: svc_admin_001",
+        "- secret_ref: billing_admin_2024",
+        "- API key id: `" + _kid + "`\n- Required env:\n  - `KALSHI_API_KEY=" + _kid + "`",
+    ]
+)
+CASES["password-phrase"][1].append("- Passwords: 1Password/ (shared vault)")
+# batch 133 (round 47's held-out half, blind at 0de3aa5; not blind after): a key listed bare
+# under a credentials heading; a table's figures under a header naming tokens
+_pexels = "".join(_deck.choices(ALNUM, k=56))
+CASES["section-list-drawn"] = (
+    [(f"\n## Credentials\n\n- WP: admin\n- Pexels: {_pexels}\n", _pexels)],
+    [
+        f"\n## Deploy\n\n- Pexels: {_pexels}\n",
+        "\n## Credentials\n\n- Project: fern_harbor_quay_project_name_2026\n",
+        "\n## Credentials\n\n- Account ID: " + "".join(_deck.choices("0123456789", k=32)) + "\n",
+    ],
+)
+CASES["table-key"][1].append(
+    "\n| 平台 | 每瓦Token吞吐量 |\n|:---|:---:|\n| Groq LPU加速器 | 25万Token（专用加速器高效率） |"
+)
+# batch 134 (round 48's held-out half, blind at f74b602; not blind after): a SOCKS proxy's
+# login on curl's command line
+_socks = "only" + "".join(_deck.choices(ALNUM, k=4))
+CASES["command-line-password"][0].append(
+    (
+        f"curl --socks5 38.180.175.70:8049 --proxy-user fernproxy:{_socks} https://ifconfig.me",
+        _socks,
+    )
+)

@@ -153,6 +153,7 @@ CONTEXT_KEYWORDS = {
     "bitrix24-webhook-code",
     "section-list-password",  # its keyword is in the heading above the list
     "section-list-key",  # the same
+    "section-list-drawn",  # the same
     "wallet-recovery-phrase",  # "seed phrase" names it anywhere in the file, or it is none
     "discord-bot-token",
     "ngrok-authtoken",

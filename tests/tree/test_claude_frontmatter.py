@@ -248,3 +248,13 @@ def test_split_block_a_rule_then_a_heading_is_a_block_cut_where_claude_code_cuts
     assert not keyed.ruled
     # a block of a scalar stays a block (its own finding: not key: value pairs)
     assert split_block(["---", "just text", "---"]).block is not None
+    # a daily log's entry between two rules: a heading, then a list, no key at all
+    entry = ["---", "## 2026-04-24 (3:49 PM)", "- **Post 68 published**", "- link: x", "---"]
+    assert split_block(entry).ruled
+    # a block's fields written as list items stay a block (a list: its own finding)
+    listed = ["---", "# Deploy notes", "- name: deploy", "- description: how", "---"]
+    assert not split_block(listed).ruled
+    # a heading (a comment to YAML) above a key and its list is a block
+    tagged = split_block(["---", "# generated", "tags:", "- a", "---"])
+    assert tagged.block is not None
+    assert not tagged.ruled

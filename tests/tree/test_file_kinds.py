@@ -158,3 +158,30 @@ BASE64_TEXT = st.text(
 @example(base64.encodebytes(os.urandom(200)).decode().replace("\n", "\x1c"))
 def test_the_early_search_for_a_non_base64_character_changes_no_answer(body: str) -> None:
     assert file_kinds._is_base64_block(body) == _base64_block_in_full(body)
+
+
+def test_a_test_suite_s_fixture_is_no_memory(tree_dir: Path) -> None:
+    # a project cloned into a workspace: its parser's test of odd frontmatter is broken on
+    # purpose, and no finding of the frontmatter's is the owner's to act on
+    broken = "---\nname: x\ndescription: a: b: c\n---\nBody.\n"
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md"),
+            "a.md": memory("a"),
+            "vendor/app/test/config/fixtures/frontmatter.md": broken,
+            "notes/fixtures.md": broken,  # a memory named for fixtures is still one
+            # a fan's notes on a club's fixtures: no test folder holds them
+            "football/fixtures/arsenal.md": broken,
+            "app/__fixtures__/broken.md": broken,
+        },
+    )
+    found = report(tree_dir)
+    fixture = "a test suite's fixture, not a memory"
+    assert dict(found.not_memories) == {
+        "vendor/app/test/config/fixtures/frontmatter.md": fixture,
+        "app/__fixtures__/broken.md": fixture,
+    }
+    paths = {f.path for f in found.findings if f.dimension == "frontmatter"}
+    assert {"notes/fixtures.md", "football/fixtures/arsenal.md"} <= paths
+    assert not any(path.startswith(("vendor/", "app/")) for path in paths)

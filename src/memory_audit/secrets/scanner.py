@@ -325,6 +325,7 @@ class Scanner:
 
 
 CLOSERS = (")", "）")
+SENTENCE_STOPS = frozenset(".,;:!?。，；：！？")
 OPENER_REACH = 60
 
 
@@ -343,13 +344,18 @@ def _unemphasized(text: str, start: int, end: int) -> tuple[int, int]:
             return start, end - 1
     for marker in ("***", "**", "__"):  # bold italic first: its ``***`` holds ``**``
         width = len(marker)
-        if end - start <= 2 * width or text[end - width : end] != marker:
+        # the sentence's stop after the bold run (``not the default **a/b**.``)
+        stopped = (
+            text[end - 1 : end] in SENTENCE_STOPS and text[end - 1 - width : end - 1] == marker
+        )
+        stop = end - 1 if stopped else end
+        if stop - start <= 2 * width or text[stop - width : stop] != marker:
             continue
         if text[start : start + width] == marker:
-            return start + width, end - width
+            return start + width, stop - width
         line_start = text.rfind("\n", 0, start) + 1
         if markers_before(text, line_start, start, marker) % 2:
-            return start, end - width
+            return start, stop - width
     return start, end
 
 

@@ -36,6 +36,15 @@ SEPARATOR = compile_fast(r"(?m)^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t
 HEADER_MAX = 40
 # Characters around a value in its cell: emphasis, code and quotes.
 WRAPPING = " \t*`'\"“”‘’"
+# Feishu's and Lark's documents, wiki nodes and folders are named by tokens: a column of
+# them holds ids (``| 层级 | 标题 | 节点Token |``), as the same label before a value does
+ID_TOKEN_HEADER = re.compile(
+    r"(?i)\b(?:node|obj|parent)[ _-]?tokens?\b"
+    # a Feishu API field's own name (``obj_token``, ``wiki_token``): "Page Token" and "Wiki
+    # Token" in words may head a column of Facebook's or Wiki.js's access tokens
+    r"|\b(?:doc|docx|file|folder|wiki|sheet|space|block|table)[_-]tokens?\b"
+    r"|(?:节点|文档|文件夹|文件|知识库|表格|页面) ?token"
+)
 # "admin / <value>" in a credentials column: the password is the last part. A login is a
 # word (``ops``, ``Admin``, ``DBA``, an e-mail): a generated password's first part
 # (``eF7/...``), mixing cases and digits, is none.
@@ -70,8 +79,10 @@ def table_cells(text: str, header_regexes: Sequence[str]) -> Iterator[tuple[int,
 
 
 def _named(headers: list[Any], cell: str) -> int | None:
-    """The number of the first header pattern that names this header cell."""
-    return next((n for n, header in enumerate(headers) if header.search(cell)), None)
+    """The number of the first header pattern that names this header cell; None for a
+    column of documents' tokens, which are their ids (``节点Token``)."""
+    found = next((n for n, header in enumerate(headers) if header.search(cell)), None)
+    return None if found is None or ID_TOKEN_HEADER.search(cell) else found
 
 
 @functools.lru_cache(maxsize=16)

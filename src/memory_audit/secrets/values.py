@@ -66,6 +66,19 @@ DISCLAIMER = (
 # credential helper's command): its value is elsewhere. Capitals, or lower case without
 # digits: ``$ecret99`` may be a password.
 SHELL_VARIABLE = re.compile(r"\$(?:[A-Z_][A-Z0-9_]*|[a-z_]+)")
+# ``${DB_PASSWORD:?DB_PASSWORD is required}``: a shell's parameter expansion that stops with
+# a message when the variable is unset; the word after ``:?`` is that message, no value
+REQUIRED_EXPANSION = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:\Z")
+# A framework's validation rules where a value would be (Laravel's ``'password' =>
+# 'required|min:8|confirmed'``): rule names joined by ``|``, one of the common ones at least
+VALIDATION_RULE = re.compile(r"[a-z_]+(?::[\w,.-]*)?")
+VALIDATION_NAMES = frozenset(
+    {"required", "nullable", "sometimes", "confirmed", "string", "min", "max", "email", "size"}
+)
+# An AWS ARN's secret name (``arn:aws:secretsmanager:<region>:<account>:secret:<name>``):
+# where the secret is kept, not its value
+SECRET_ARN = re.compile(r"arn:aws[\w-]*:secretsmanager:[^\s\"']*:secret:\Z")
+ARN_REACH = 120
 # ``"VITE_SUPABASE_ANON_KEY": "@supabase-anon-key"``: a stored secret's name a host's config
 # refers to (Vercel's ``@name`` references), not its value.
 SECRET_REFERENCE = re.compile(r"@[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+")
@@ -239,6 +252,12 @@ SNAKE_CASE = re.compile(r"^_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^_+[a-z][a-z0-9]*$")
 # "qa_panel_pw_456", "fernops_secure_2026" (where "db_password_2" names a variable,
 # "user_pass_reset2" a route).
 PASSWORD_LIKE = re.compile(r"_(?:pw|pwd|pass|passwd|password|secure|secret)_?[0-9]{3,}$")
+# ... or, after a password's own label (``管理密码: fernshop_admin_2026``), ends as a site's
+# admin password does, named for the site and its year (after ``api_key_name:`` or
+# ``secret_ref:`` such a value names an account or a reference)
+FOLDER_KINDS = ("pass", "secret", "vault", "key", "token", "cred")
+SITE_ADMIN = re.compile(r"_(?:admin|root)_?(?:19|20)[0-9]{2}$")
+PASSWORD_LABEL = re.compile(r"(?i:pass(?:word|wd)?|pwd)|密码|密碼|口令|パスワード|비밀번호|пароль")
 # ... or ends in a generated part (see _generated_tail).
 GENERATED_PART = 20
 # Words run together, an acronym among them ("ShaderOGLShading", a lighting pass's class).
@@ -334,6 +353,8 @@ PLACEHOLDER_WORDS = frozenset(
     guest postgres mysql required optional none null true false undefined string config settings
     environment variable value hidden masked credentials creds apikey api_key api-key apitoken
     api_token accesstoken access_token secretkey secret_key""".split()
+    # the key a local model server takes whatever it is, as its docs fill it in
+    + "ollama lmstudio lm-studio not-needed sk-no-key-required".split()
 )
 # The kinds a stand-in value names itself by (``dev-token-123``, ``dbpass``).
 COUNT = "123456789"
@@ -517,12 +538,45 @@ LONG_PRIMARY = 40
 # A key's or a token's id named where a value goes ("api_key_id": ..., "tokenId": ...): an
 # identifier the service shows, not the secret
 KEY_ID_LABEL = re.compile(
-    r"(?i)(?:(?:api[_-]?key|key|token|secret)[_-]?ids?"
+    r"(?i)(?:(?:api[ _-]?key|key|token|secret)[ _-]?ids?"
     # Feishu's and Lark's documents are named by tokens: ids, no credentials
-    r"|\b(?:node|obj|doc|docx|file|folder|wiki|sheet|space|block|table)[_-]token"
+    r"|\b(?:node|obj|doc|docx|file|folder|wiki|sheet|space|block|table|parent)[_-]token"
     r"|(?:文件夹|文件|文档|节点|知识库|表格) ?token)"
     r"[\"'`]?[ \t]*[:=：][ \t]*[\"'`]?\Z"
 )
+# A Feishu or Lark document's link: the token after the document's kind is its id (a base's
+# "app token", a wiki node's token), which the document's URL shows to everyone it is shared
+# with; a value the same file links so is that id, no credential.
+DOCUMENT_LINK = re.compile(
+    r"(?i)\b(?:feishu\.cn|feishu\.net|larksuite\.com|larkoffice\.com)/"
+    r"(?:base|wiki|docx|docs|sheets|file|drive/folder|mindnotes|slides)/([A-Za-z0-9]{16,})"
+)
+# A code a link hands out to be shared: an invitation's, a referral's, a coupon's in its
+# query (``?inviteCode=rh-v1382``), no one's credential; an admin's invite code in a
+# settings file (``ADMIN_INVITE_CODE=...``) opens an account, and stays one
+SHARED_CODE_LABEL = re.compile(
+    r"(?i)[?&](?:invit(?:e|ation)|referr?al|promo|coupon|affiliate)[_-]?code=\Z"
+)
+# Chinese, Japanese or Korean text, or full-width punctuation: no issuer draws a key from
+# them (``| 每瓦Token吞吐量 |`` over ``25万Token（专用加速器高效率）``: a table's figures)
+WIDE_TEXT = re.compile("[\u3000-\u9fff\uac00-\ud7af\uff00-\uffef]")
+DRAWN_KINDS = frozenset({"key", "token"})
+# A model's name where a value goes (``**The MoE Secret:** `qwen3-next-80b-a3b` ``): lower
+# case parts joined by hyphens, one of them the model's size in parameters (``80b``, ``a3b``
+# for the active ones, ``1.2b``), which no drawn key or chosen passphrase spells
+MODEL_SIZE = re.compile(r"a?\d+(?:\.\d+)?[bm]")
+MODEL_PART = re.compile(r"[a-z0-9.]+")
+MIN_MODEL_PARTS = 3
+HEX_DIGITS = frozenset("0123456789abcdef.")
+# A Coinbase (CDP) key's name, the organisation's and the key's ids: named with its secret,
+# never the secret (``organizations/<uuid>/apiKeys/<uuid>``)
+CDP_KEY_NAME = re.compile(r"organizations/[0-9a-f-]{36}/apiKeys/[0-9a-f-]{36}")
+# A Feishu Bitable's "app_token" is the base's id, given with its table's (``tbl...``): the
+# label, then a table id or the word on a line near it
+APP_TOKEN_LABEL = re.compile(r"(?i)\bapp[ _]?token[*_`'\"]*[ \t]*[:=：][ \t*_`'\"]*\Z")
+BITABLE_NEAR = re.compile(r"\btbl[A-Za-z0-9]{10,}|(?i:bitable)|多维表格")
+BITABLE_TOKEN = re.compile(r"[A-Za-z0-9]{20,32}")  # a base's id: letters and digits alone
+BITABLE_REACH = 200  # characters before and after the value: a few list items
 # A code block that is a documentation's example: it names an example's host or address
 # (RFC 2606's example.com) or elides another value ("cck_live_7f3e..."), so its other
 # values are the example's too
@@ -559,6 +613,7 @@ CURSOR_JSON = re.compile(r'\{ ?"(?:page|offset|cursor|start|last_id|after)" ?: ?
 # The runs a doc types for a value's letters and digits
 TYPED_RUNS = ("abc", "def", "ghi", "jkl", "mno", "xyz", "123", "456", "789", "012")
 MIN_TYPED_RUNS = 5
+MIN_RUNS_ONLY = 4  # "abc123def456"; "abc123" alone is a weak password as often
 MIN_TYPED_KEY = 24
 # A name, then the keyboard's stand-ins for a value (``hermes-abc123xyz``): three runs or
 # more, letters' and digits' both ("Fern-123456" is a weak password, not a stand-in)
@@ -891,6 +946,7 @@ PRIVATE_KEY_FILE = re.compile(
     r"[^\n]{0,160}?\.(?:pem|key)\b"
 )
 SIGNING_KEY_REACH = 2  # lines read after the value's own
+ID_ELSEWHERE_PLACES = 8  # places of the value read for a key id's label
 
 
 def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: bool = False) -> bool:
@@ -919,6 +975,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     public = (
         _public_by_design(value)
         or _firebase_web_key(text, start, value)
+        or value in _linked_documents(text)
         or _chat_webhook_key(text, start, value)
         or COVERAGE_BADGE.search(text, max(0, start - CHAT_WEBHOOK_REACH), start) is not None
     )
@@ -935,6 +992,13 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _opens_no_system(text, start, value)
         or (rule.name == COMMUNITY_RULE and _community_not_snmp(text, start))
         or SHELL_VARIABLE.fullmatch(value)
+        or (value.startswith("?") and REQUIRED_EXPANSION.search(text, max(0, start - NEAR), start))
+        or _validation_rules(value)
+        or _model_name(value)
+        or (rule.value in DRAWN_KINDS and WIDE_TEXT.search(value) is not None)
+        or _folder_of_its_kind(value)
+        or CDP_KEY_NAME.fullmatch(value) is not None
+        or SECRET_ARN.search(text, max(0, start - ARN_REACH), start) is not None
         or value.startswith(REGEX_ANY_RUN)
         or SECRET_REFERENCE.fullmatch(value)
         or SECRET_VERSION.fullmatch(value)
@@ -952,6 +1016,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _noted_public(text, start)
         or (rule.generic and _data_key_label(text, start, value))
         or (rule.generic and KEY_ID_LABEL.search(text, max(0, start - NEAR), start) is not None)
+        or (rule.generic and SHARED_CODE_LABEL.search(text, max(0, start - NEAR), start))
+        or (rule.generic and _bitable_app_token(text, start, value))
         or (rule.name == BARE_KEY_RULE and _bare_key_doubtful(text, start, value))
         or _npm_package(text, start, value)
         or _alphabet_run(value)
@@ -975,7 +1041,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     # quotes hold the value whole, and so do a table cell's pipes
     enclosed = (before in QUOTES and text[end : end + 1] == before) or rule.table
     named = (
-        not _a_value(value, enclosed=enclosed)
+        (not _a_value(value, enclosed=enclosed) and not _site_admin_password(text, start, value))
         or _cut_address(value, text, end)
         or _attribute_name(value, text, start, end)
         or ASSET_QUERY.fullmatch(value) is not None
@@ -1263,6 +1329,28 @@ def _lines_above(text: str, line_start: int, reach: int) -> list[str]:
     return text[max(0, line_start - reach) : line_start - 1].split("\n")[::-1]
 
 
+def _bitable_app_token(text: str, start: int, value: str) -> bool:
+    """``app_token: <id>`` in a base token's shape with a Bitable's table id (``table_id:
+    tbl...``) or the word near it: the base's id, which its every link shows, not Feishu's
+    app access token (a vendor's app token, ``ghs_...``, has its own rule and shape)."""
+    if BITABLE_TOKEN.fullmatch(value) is None:
+        return False
+    line_start = text.rfind("\n", max(0, start - NEAR), start) + 1
+    if APP_TOKEN_LABEL.search(text, max(line_start, start - NEAR), start) is None:
+        return False
+    near = max(0, start - BITABLE_REACH), min(len(text), start + BITABLE_REACH)
+    return BITABLE_NEAR.search(text, *near) is not None
+
+
+@functools.lru_cache(maxsize=16)
+def _linked_documents(text: str) -> frozenset[str]:
+    """The ids of the Feishu and Lark documents the text links (``DOCUMENT_LINK``), once a
+    text: a file's values all ask."""
+    if "feishu" not in text and "lark" not in text:  # lower case, as hosts are written
+        return frozenset()
+    return frozenset(DOCUMENT_LINK.findall(text))
+
+
 def _chat_webhook_key(text: str, start: int, value: str) -> bool:
     """The ``key=`` of a Google Chat webhook's URL (``CHAT_WEBHOOK_KEY``): public by design,
     as every webhook carries it; the ``token=`` beside it is judged as any value is."""
@@ -1318,15 +1406,32 @@ def _glob_list(value: str) -> bool:
 
 def _key_id_beside_private_key(text: str, start: int, value: str) -> bool:
     """A UUID given as an API's key with a private key's file named on one of the two lines
-    after it (``- Private key saved: <path>.pem``): the id of a key pair whose secret half
-    is the key file, which signs the requests."""
+    after it (``- Private key saved: <path>.pem``), or that the file names a key's id at
+    another place: the id of a key pair whose secret half is the key file, which signs the
+    requests."""
     if KEY_ID_UUID.fullmatch(value) is None:
         return False
     # the lines after the value's own, read no further than WINDOW (a long line is not
     # read again for each value on it)
     window = text[start + len(value) : start + len(value) + WINDOW]
     following = window.split("\n")[1 : 1 + SIGNING_KEY_REACH]
-    return any(PRIVATE_KEY_FILE.search(line) is not None for line in following)
+    if any(PRIVATE_KEY_FILE.search(line) is not None for line in following):
+        return True
+    return _named_an_id_elsewhere(text, value)
+
+
+def _named_an_id_elsewhere(text: str, value: str) -> bool:
+    """Whether the file gives the same UUID after a key id's label at another place (``API
+    key id: <uuid>``, then ``KALSHI_API_KEY=<uuid>`` in the environment listed below it):
+    one value, named an id where it was noted. Asks the first few places only."""
+    at = text.find(value)
+    for _ in range(ID_ELSEWHERE_PLACES):
+        if at < 0:
+            return False
+        if KEY_ID_LABEL.search(text, max(0, at - NEAR), at) is not None:
+            return True
+        at = text.find(value, at + len(value))
+    return False
 
 
 def _page_cursor(value: str) -> bool:
@@ -1340,6 +1445,47 @@ def _page_cursor(value: str) -> bool:
     except ValueError:
         return False
     return CURSOR_JSON.match(page) is not None
+
+
+def _model_name(value: str) -> bool:
+    """``qwen3-next-80b-a3b``: a model's name, one of its hyphenated lower-case parts its
+    size in parameters (``MODEL_SIZE``)."""
+    parts = value.split("-")
+    return (
+        len(parts) >= MIN_MODEL_PARTS
+        and all(MODEL_PART.fullmatch(part) for part in parts)
+        and any(MODEL_SIZE.fullmatch(part) for part in parts)
+        # a name's word among them: a UUID's groups are hex digits alone (``7d3b`` reads as
+        # a size too)
+        and any(not HEX_DIGITS.issuperset(part) for part in parts)
+    )
+
+
+def _folder_of_its_kind(value: str) -> bool:
+    """``Passwords: 1Password/ (shared vault)``: a folder or an app named for what it
+    keeps, its slash closing it (a password's own trailing slash follows drawn letters)."""
+    stem = value.removesuffix("/").lower()
+    return stem != value.lower() and any(kind in stem for kind in FOLDER_KINDS)
+
+
+def _site_admin_password(text: str, start: int, value: str) -> bool:
+    """``管理密码: fernshop_admin_2026``: a site's admin password named for the site and
+    the year, right after a password's own label (the label's words before the value)."""
+    if SITE_ADMIN.search(value) is None:
+        return False
+    line_start = text.rfind("\n", max(0, start - NEAR), start) + 1
+    return PASSWORD_LABEL.search(text, max(line_start, start - NEAR), start) is not None
+
+
+def _validation_rules(value: str) -> bool:
+    """``required|min:8|confirmed``: a framework's validation rules (``VALIDATION_RULE``
+    joined by ``|``, one of ``VALIDATION_NAMES`` among them), where a form's password goes."""
+    if "|" not in value:
+        return False
+    rules = value.split("|")
+    return all(VALIDATION_RULE.fullmatch(rule) for rule in rules) and any(
+        rule.split(":", 1)[0] in VALIDATION_NAMES for rule in rules
+    )
 
 
 def _keyboard_tail(value: str) -> bool:
@@ -1357,11 +1503,28 @@ def _keyboard_example(value: str) -> bool:
     """A key typed as a doc's example: five or more of the alphabet's and the digits'
     runs in it (``AIzaSyDOCAbC123dEf456GhI789jKl012-MnO``); a random key of forty
     characters holds five such runs far less than once in a billion. A short value is a
-    person's password, weak on purpose or not."""
-    if len(value) < MIN_TYPED_KEY:  # a person's password may be "Abc123456!"
-        return False
+    person's password, weak on purpose or not, unless it is nothing but such runs, letters'
+    and digits' in turn (``abc123def456``, ``abc123def456xyz789``: a doc's token)."""
     lowered = value.lower()
+    if len(value) < MIN_TYPED_KEY:  # a person's password may be "Abc123456!"
+        return _typed_runs_only(value)
     return sum(run in lowered for run in TYPED_RUNS) >= MIN_TYPED_RUNS
+
+
+def _typed_runs_only(value: str) -> bool:
+    """A doc's token typed as the keyboard's runs, letters' and digits' in turn and none
+    twice, in lower case (``abc123def456``); ``abc123abc123`` and ``Abc123Xyz789`` are
+    passwords people choose, weak as they are."""
+    if value != value.lower():
+        return False
+    runs = [value[at : at + 3] for at in range(0, len(value), 3)]
+    return (
+        len(runs) >= MIN_RUNS_ONLY
+        and len(set(runs)) == len(runs)
+        and all(run in TYPED_RUNS for run in runs)
+        and any(run.isalpha() for run in runs)
+        and any(run.isdigit() for run in runs)
+    )
 
 
 def _a_named_hash(text: str, start: int, value: str) -> bool:

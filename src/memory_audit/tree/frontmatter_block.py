@@ -28,6 +28,9 @@ NESTED_KEY_LINE = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*:")
 HEADING = re.compile(r"#{1,6}[ \t]+\S")
 # The fields whose appearance below a `---` line shows the block was meant to go on.
 BLOCK_FIELDS = frozenset({"name", "description", "type", "metadata"})
+# ``- name: deploy``: a block's field written as a list item (a list, not a mapping: its own
+# finding), not a document's list
+LISTED_FIELD = re.compile(r"-[ \t]+(?:name|description|type|metadata)[ \t]*:")
 # How far below such a line the block's intended end is looked for.
 SPLIT_WINDOW = 12
 
@@ -93,10 +96,17 @@ def _a_body(lines: Sequence[str], *, closed: bool = True) -> bool:
     if first is None or HEADING.match(first) is None:
         return False
     text = [line for line in lines if line.strip(JS_SPACE)]
-    keys = (m.group(1) for m in map(KEY_LINE.match, text) if m)
+    keys = [m.group(1) for m in map(KEY_LINE.match, text) if m]
     if any(key in BLOCK_FIELDS for key in keys):
         return False
-    return not closed or any(_prose(line) for line in text)
+    # a heading, then a Markdown list and no key at all (a daily log's entry between two
+    # rules): no block either, though YAML would read the list
+    listed = (
+        not keys
+        and any(line.startswith("- ") for line in text)
+        and not any(LISTED_FIELD.match(line) for line in text)  # a block's fields as a list
+    )
+    return not closed or listed or any(_prose(line) for line in text)
 
 
 def _prose(line: str) -> bool:
