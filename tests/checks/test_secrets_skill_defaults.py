@@ -70,24 +70,6 @@ def test_a_default_the_user_s_notes_hold_too_stays_a_problem(tmp_path: Path) -> 
     assert [level for level, _ in found.values()] == ["problem"]
 
 
-def test_no_alert_for_a_skill_s_documented_default(tmp_path: Path) -> None:
-    tree = write_tree(
-        tmp_path / "ws",
-        {
-            "SOUL.md": "# Soul\n",
-            "TOOLS.md": "# Tools\n",
-            "skills/stockmon/API.md": PAGE + DEFAULT,
-            "skills/other/API.md": PAGE + CHOSEN,
-        },
-    )
-    scanner = secret_scanner(Options(state_dir=str(tmp_path / "state")))
-    files = {tree / "skills/stockmon/API.md", tree / "skills/other/API.md"}
-    scans = _scan_all(files, tree, scanner, 1 << 20)
-    state = State(tmp_path / "state")
-    alerted = sorted(a.path for s in scans for a in alerts_for(s, state, frozenset()))
-    assert alerted == ["skills/other/API.md"]
-
-
 def test_a_key_in_a_skill_s_folder_stays_a_problem_whatever_the_words(tmp_path: Path) -> None:
     # the second reader's cases: an issuer's token is a key wherever it is, and "default"
     # that names no account (a model) calls no password the default
