@@ -3571,9 +3571,9 @@ _node = "".join(_deck.choices(ALNUM, k=27))
 CASES["generic-assignment"][1].extend(
     [
         f"\n- URL：https://fernco.feishu.cn/base/{_base}?table=tblX\n- App Token：`{_base}`",
-        f"- 参数：`space_id: 7615244670410492886, token: {_node}`\n"
+        f"- 参数：`space_id: 7601234567890123456, token: {_node}`\n"
         f"1. 打开知识库：https://fernco.feishu.cn/wiki/{_node}",
-        "BROWSERLESS_TOKEN=abc123def456xyz789",
+        "FERN_BROWSER_TOKEN=abc123def456xyz789",
         "wss://chrome.fern.io/chromium?token=abc123def456",
     ]
 )
@@ -3604,7 +3604,7 @@ _bitable = "".join(_deck.choices(ALNUM, k=27))
 _table = "tbl" + "".join(_deck.choices(ALNUM, k=13))
 CASES["generic-assignment"][1].extend(
     [
-        f"\n### Bitable target\n- app_token: `{_bitable}`\n- table_id: `{_table}`",
+        f"\n### Sync base\n- app_token: `{_bitable}`\n- table_id: `{_table}`",
         f"- 多维表格 App Token：{_bitable}",
         '  apiKey: "lmstudio"',
     ]
@@ -3637,13 +3637,11 @@ _kid = "978f3e51-" + "-".join(
 # model's name after "the default", a router's default password)
 _router = "Kq7v!" + "".join(_deck.choices(ALNUM, k=6))
 CASES["default-pair"][0].append((f"The router default is **admin/{_router}**.", _router))
-CASES["default-pair"][1].append(
-    "I'm on moonshot/kimi-k2.5, not the default **gemini/gemini-3-flash-preview**."
-)
+CASES["default-pair"][1].append("The cron jobs keep the default **gemini/gemini-3-flash-preview**.")
 # batch 131's verdicts: a referral code in a link's query
 CASES["generic-assignment"][1].append(
     "\n| 标题 | 链接 | 摘要 |\n|------|------|------|\n"
-    "| RunningHub | [官网](https://www.runninghub.cn/?inviteCode=rh-v1382) | AI工作流 |"
+    "| Fernflow | [官网](https://www.fernflow.example/?inviteCode=ff-v2207) | 工作流 |"
 )
 # batch 132 (round 46's held-out half, blind at f6faea3; not blind after): a Brave Search key
 # after words no generic rule reads as its label
@@ -3662,7 +3660,7 @@ CASES["brave-search-api-key"] = (
 # batch 132's verdicts: a model's name after a title's "Secret:", a Coinbase key's name
 CASES["generic-assignment"][1].extend(
     [
-        "**The MoE Secret:** `qwen3-next-80b-a3b` activates only 3B params during inference.",
+        "**The routing secret:** `qwen3-next-80b-a3b` answers most of the cheap queries.",
         "- CB_API_KEY: organizations/"
         + "-".join("".join(_deck.choices("0123456789abcdef", k=n)) for n in (8, 4, 4, 4, 12))
         + "/apiKeys/"
@@ -3676,7 +3674,7 @@ _uuid_b = "9a20bcf1-123b-4c5d-8e9f-" + "".join(_deck.choices("0123456789abcdef",
 CASES["generic-assignment"][0].append((f"- API key: `{_uuid_b}` (in Bridge .env.local)", _uuid_b))
 # the final code on batch 131: a wiki node's parent token in a sync's JSON, beside its space
 CASES["generic-assignment"][1].append(
-    f'  "feishu_sync": {{\n    "space_id": "7616519632920251572",\n    "parent_token": "{_nodes[0]}",'
+    f'  "feishu_sync": {{\n    "space_id": "7609876543210987654",\n    "parent_token": "{_nodes[0]}",'
 )
 # the second reader's cases (the session's rejections kept from hiding real credentials):
 # an issuer's app token near a Bitable, a column of page access tokens, a UUID key under an
@@ -3724,14 +3722,14 @@ CASES["section-list-drawn"] = (
     ],
 )
 CASES["table-key"][1].append(
-    "\n| 平台 | 每瓦Token吞吐量 |\n|:---|:---:|\n| Groq LPU加速器 | 25万Token（专用加速器高效率） |"
+    "\n| 芯片 | 每瓦Token产出 |\n|:---|:---:|\n| 某款加速卡 | 30万Token（能效较高） |"
 )
 # batch 134 (round 48's held-out half, blind at f74b602; not blind after): a SOCKS proxy's
 # login on curl's command line
 _socks = "only" + "".join(_deck.choices(ALNUM, k=4))
 CASES["command-line-password"][0].append(
     (
-        f"curl --socks5 38.180.175.70:8049 --proxy-user fernproxy:{_socks} https://ifconfig.me",
+        f"curl --socks5 203.0.113.7:8049 --proxy-user fernproxy:{_socks} https://ifconfig.me",
         _socks,
     )
 )
