@@ -947,6 +947,7 @@ PRIVATE_KEY_FILE = re.compile(
 )
 SIGNING_KEY_REACH = 2  # lines read after the value's own
 ID_ELSEWHERE_PLACES = 8  # places of the value read for a key id's label
+ID_ELSEWHERE_REACH = 2000  # characters on each side of the value they are looked for in
 
 
 def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: bool = False) -> bool:
@@ -1417,20 +1418,23 @@ def _key_id_beside_private_key(text: str, start: int, value: str) -> bool:
     following = window.split("\n")[1 : 1 + SIGNING_KEY_REACH]
     if any(PRIVATE_KEY_FILE.search(line) is not None for line in following):
         return True
-    return _named_an_id_elsewhere(text, value)
+    return _named_an_id_nearby(text, start, value)
 
 
-def _named_an_id_elsewhere(text: str, value: str) -> bool:
-    """Whether the file gives the same UUID after a key id's label at another place (``API
+def _named_an_id_nearby(text: str, start: int, value: str) -> bool:
+    """Whether the text near the value gives the same UUID after a key id's label (``API
     key id: <uuid>``, then ``KALSHI_API_KEY=<uuid>`` in the environment listed below it):
-    one value, named an id where it was noted. Asks the first few places only."""
-    at = text.find(value)
+    one value, named an id where it was noted. Reads ``ID_ELSEWHERE_REACH`` characters on
+    each side and the first few places only (a file of many keys is not read whole for
+    each)."""
+    low, high = max(0, start - ID_ELSEWHERE_REACH), start + len(value) + ID_ELSEWHERE_REACH
+    at = text.find(value, low, high)
     for _ in range(ID_ELSEWHERE_PLACES):
         if at < 0:
             return False
         if KEY_ID_LABEL.search(text, max(0, at - NEAR), at) is not None:
             return True
-        at = text.find(value, at + len(value))
+        at = text.find(value, at + len(value), high)
     return False
 
 
