@@ -241,7 +241,7 @@ def _in_texts(
 ) -> Iterator[Finding]:
     published = published_secrets(tree, scanner)  # fingerprint -> a tracked file holding it
     texts = dict(tree_texts(tree))
-    rules = {rule.name: rule for rule in scanner.rules}
+    rules = scanner.rules_by_name
     problems: list[tuple[Finding, list[Place]]] = []
     for places in by_value.values():
         tracked = next(filter(None, (published.get(p.match.fingerprint) for p in places)), None)

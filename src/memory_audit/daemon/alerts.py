@@ -169,7 +169,7 @@ def _quiet_values(
     no alert: a test or demo password by its own words, or a person's password a skill's
     documentation gives as its default, at every place the file holds it (the audit asks
     every place in the tree: one place in the user's own notes keeps it a problem)."""
-    rules = {rule.name: rule for rule in scanner.rules}
+    rules = scanner.rules_by_name
     quiet: dict[str, bool] = {}
     for m in matches:
         rule = rules.get(m.rule)

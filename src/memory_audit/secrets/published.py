@@ -132,7 +132,7 @@ def published_secrets(tree: MemoryTree, scanner: Scanner) -> dict[str, str]:
 def chosen_values(scanner: Scanner, matches: Iterable[tuple[SecretMatch, str]]) -> dict[str, str]:
     """Fingerprint -> value of each match (with its text) that is :func:`chosen`, and not a
     recorded false positive (never reported anyway)."""
-    rules = {rule.name: rule for rule in scanner.rules}
+    rules = scanner.rules_by_name
     values: dict[str, str] = {}
     for match, text in matches:
         rule = rules.get(match.rule)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,6 +92,8 @@ def marked(match: SecretMatch, marks: frozenset[str]) -> bool:
 class Scanner:
     def __init__(self, rules: RuleSet, salt: bytes) -> None:
         self.rules = rules.rules
+        # each rule by its name, as a match names the rule that found it
+        self.rules_by_name: Mapping[str, Rule] = {rule.name: rule for rule in self.rules}
         self.false_positives = rules.false_positives
         self._salt = salt
         self._keywords = sorted({k for r in self.rules for k in r.keywords})

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from memory_audit.secrets.published import on_production
+from memory_audit.secrets.values import near_on_its_line
 
 SKILLS_FOLDER = "skills"
 # The words that call a value the default, in the corpus's languages
@@ -29,7 +30,6 @@ ACCOUNT_WORD = re.compile(
     r"(?i)\b(?:account|login|credentials?|password|user)\b|账号|帐号|賬號|帳號|账户|密码|密碼|"
     r"登录|登入|アカウント|パスワード|\bconta\b|\bsenha\b|\bcuenta\b|contraseña"
 )
-LABEL_REACH = 60  # characters before the value on its line: its label
 LINE_REACH = 200  # characters of a line above that are read
 LINES_ABOVE = 2  # a bold label above the value (``**默认账号**:``, then ``- 用户名: admin``)
 
@@ -53,8 +53,7 @@ def a_skill_default(path: str, text: str, start: int, line: int) -> str | None:
     skill = skill_of(path)
     if skill is None:
         return None
-    line_start = text.rfind("\n", max(0, start - LABEL_REACH), start) + 1
-    label = text[max(line_start, start - LABEL_REACH) : start]
+    label = near_on_its_line(text, start)  # its label, read within NEAR characters
     named = DEFAULT_WORD.search(label) is not None or _default_account_above(text, start)
     if not named or on_production(text, line):
         return None

@@ -1137,12 +1137,12 @@ def _ticker_named(text: str, start: int, value: str) -> bool:
     (``新Token：MOLTPUNK（...铸造...）``); the value itself, capitals alone, is not read."""
     if TICKER.fullmatch(value) is None:
         return False
-    before = _near_on_its_line(text, start)
+    before = near_on_its_line(text, start)
     after = text[start + len(value) : start + len(value) + NEAR].split("\n", 1)[0]
     return TICKER_WORDS.search(before) is not None or TICKER_WORDS.search(after) is not None
 
 
-def _near_on_its_line(text: str, start: int) -> str:
+def near_on_its_line(text: str, start: int) -> str:
     """The text right before a value on its own line, ``NEAR`` characters at most: where
     its label stands, read without reading a long line back to its start."""
     return text[max(0, start - NEAR) : start].rsplit("\n", 1)[-1]
@@ -1154,7 +1154,7 @@ def _runs_for_a_token(text: str, start: int, value: str) -> bool:
     password: abcd1234`` is a weak password still)."""
     if TWO_RUNS.fullmatch(value.lower()) is None:
         return False
-    label = _near_on_its_line(text, start)
+    label = near_on_its_line(text, start)
     return TOKEN_LABEL.search(label) is not None and PASSWORD_LABEL.search(label) is None
 
 
@@ -1336,8 +1336,7 @@ def _bitable_app_token(text: str, start: int, value: str) -> bool:
     app access token (a vendor's app token, ``ghs_...``, has its own rule and shape)."""
     if BITABLE_TOKEN.fullmatch(value) is None:
         return False
-    line_start = text.rfind("\n", max(0, start - NEAR), start) + 1
-    if APP_TOKEN_LABEL.search(text, max(line_start, start - NEAR), start) is None:
+    if APP_TOKEN_LABEL.search(near_on_its_line(text, start)) is None:
         return False
     near = max(0, start - BITABLE_REACH), min(len(text), start + BITABLE_REACH)
     return BITABLE_NEAR.search(text, *near) is not None
@@ -1477,8 +1476,7 @@ def _site_admin_password(text: str, start: int, value: str) -> bool:
     the year, right after a password's own label (the label's words before the value)."""
     if SITE_ADMIN.search(value) is None:
         return False
-    line_start = text.rfind("\n", max(0, start - NEAR), start) + 1
-    return PASSWORD_LABEL.search(text, max(line_start, start - NEAR), start) is not None
+    return PASSWORD_LABEL.search(near_on_its_line(text, start)) is not None
 
 
 def _validation_rules(value: str) -> bool:
@@ -2011,7 +2009,7 @@ def _community_not_snmp(text: str, start: int) -> bool:
     ``community string``), with no ``SNMP`` or password word on its line or the one above:
     a column's or a label's community (``| Community (customer family) | <photo id> |``,
     ``Engaged Community: <handle>``), which names people, not a device's password."""
-    if COMMUNITY_LABEL.search(_near_on_its_line(text, start)) is None:
+    if COMMUNITY_LABEL.search(near_on_its_line(text, start)) is None:
         return False
     # read back no further than WINDOW: a long line of values is not read again for each
     lines = text[max(0, start - WINDOW) : start].split("\n")

@@ -30,7 +30,7 @@ HEADING = re.compile(r"#{1,6}[ \t]+\S")
 BLOCK_FIELDS = frozenset({"name", "description", "type", "metadata"})
 # ``- name: deploy``: a block's field written as a list item (a list, not a mapping: its own
 # finding), not a document's list
-LISTED_FIELD = re.compile(r"-[ \t]+(?:name|description|type|metadata)[ \t]*:")
+LISTED_FIELD = re.compile(r"-[ \t]+(?:" + "|".join(sorted(BLOCK_FIELDS)) + r")[ \t]*:")
 # How far below such a line the block's intended end is looked for.
 SPLIT_WINDOW = 12
 
