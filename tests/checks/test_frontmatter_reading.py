@@ -337,3 +337,23 @@ def test_links_to_missing_files_name_their_folder_never_a_file_or_a_drawn_name(
     [finding] = findings(tree_dir, "frontmatter")
     assert finding.message == "3 symlinks point to missing files: `x.md`, `y.md`, `z.md`"
     assert "q7XkP2mLr9vNw3Zy8HcF" not in (finding.suggestion or "")
+
+
+def test_a_link_to_another_machines_absolute_path_of_the_trees_own_file_is_fixed_relatively(
+    tree_dir: Path,
+) -> None:
+    # A workspace committed from Windows: a link made there to the repository's own file by
+    # its absolute path. It dangles here; the fix is a relative link to the tree's file, not
+    # "remove the link or restore its target".
+    write_tree(tree_dir, {"MEMORY.md": index(), "AGENTS.md": "# Agents\n"})
+    (tree_dir / "architecture" / "input").mkdir(parents=True)
+    (tree_dir / "architecture" / "input" / "agents.md").symlink_to("C:/Fernhill/AGENTS.md")
+    (tree_dir / "notes.md").symlink_to("/home/fern/elsewhere/missing.md")
+    found = sorted(findings(tree_dir, "frontmatter"), key=lambda f: f.path)
+    relinked, missing = (f for f in found if f.code == "dangling-symlink")
+    assert relinked.path == "architecture/input/agents.md"
+    assert "name `AGENTS.md` of this tree" in relinked.message
+    assert "`ln -sfn ../../AGENTS.md <this link>`" in (relinked.suggestion or "")
+    # a target that names no file of the tree keeps the general advice
+    assert (missing.path, missing.message) == ("notes.md", "symlink to a missing file")
+    assert missing.suggestion == "remove the link, or restore its target"

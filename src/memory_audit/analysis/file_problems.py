@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from memory_audit.model.finding import Finding, listed, make_finding
+from memory_audit.tree.file_problem import drawn_name_part
 from memory_audit.tree.memory_file import FileProblem
 
 SUGGESTIONS = {
@@ -62,23 +63,6 @@ def problem_findings(
 # so one finding naming them, not one a link
 DANGLING_FLOOD = 3
 DANGLING = "dangling-symlink"
-DRAWN = 16
-DRAWN_HEX = 24
-
-
-def _drawn(part: str) -> bool:
-    """A name part that may be a generated token: 16 characters or more of letters and
-    digits (with ``-`` and ``_``) mixing both cases and digits, or 24 hex digits."""
-    run = part.replace("-", "").replace("_", "")
-    if len(run) < DRAWN or not run.isalnum():
-        return False
-    if len(run) >= DRAWN_HEX and all(c in "0123456789abcdefABCDEF" for c in run):
-        return True
-    return (
-        any(c.isupper() for c in run)
-        and any(c.islower() for c in run)
-        and any(c.isdigit() for c in run)
-    )
 
 
 def dangling_links_finding(dimension: str, root: Path, paths: Sequence[str]) -> Finding:
@@ -95,7 +79,7 @@ def dangling_links_finding(dimension: str, root: Path, paths: Sequence[str]) -> 
     common = os.path.commonpath(folders) if folders and len(folders) == len(targets) else ""
     # the folder named only when no part of it looks drawn (a token as a folder's name
     # would be printed whole: targets outside the tree are never scanned for secrets)
-    shown = common not in ("", os.sep) and not any(map(_drawn, Path(common).parts))
+    shown = common not in ("", os.sep) and not any(map(drawn_name_part, Path(common).parts))
     into = f", all into `{common}`" if shown else ""
     return make_finding(
         dimension,
