@@ -541,9 +541,19 @@ case(
         # words between the name and "is" (é, es, ist...), the value in backticks
         ("- **Senha padrão de todos os usuários de teste é `harbor472`** — conferir", "harbor472"),
         ("the password for every seeded account is `harbor472`.", "harbor472"),
+        # five letters and digits right after the label, no backticks: a report page's gate
+        ("- **Live:** https://fernhill.github.io/q1/ · Password: KWRT4", "KWRT4"),
+        ("- Q1 report LIVE · pw: KWRT4 · review with the team", "KWRT4"),
     ],
     [
         "password: SHA-256",
+        # five letters and digits: an algorithm's name, a repeated character, a sixth
+        # character the rule's entropy judges, no label right before
+        "password: AES256",
+        "password: SHA25",
+        "password: PBKDF2 with a salt",
+        "pw: KKRT4",
+        "password gate KWRT4 added",
         "password: my_db_password_2",
         "Set a temporary password for the new user, e.g. `password: TempPass1!`",
         "password: TempPass1! (example)",
@@ -2033,9 +2043,17 @@ CASES["password-phrase"][0].extend(
         ("Staging admin: ops@kvshop.vn password: **Test@2031**", "Test@2031"),
         ("the deploy password is **Kq7#vLp2wZ** since May", "Kq7#vLp2wZ"),
         ("router password: __Rq8!zT2kLw__", "Rq8!zT2kLw"),
+        # a value ending its sentence: the stop is no part of it
+        ("- Password gate unchanged. Password = Lq2026xw.", "Lq2026xw"),
+        ("the kiosk password is Gr33nHouse7. Ask ops first.", "Gr33nHouse7"),
     ]
 )
 CASES["password-phrase"][1].extend(["password: **required**", "the password is **not** stored"])
+# --- "pass" as a pass over the work, not a password (batch 136: a fix pass's first change)
+CASES["pass-phrase"][0].append(("- wifi pass: Harbor2026x", "Harbor2026x"))
+CASES["pass-phrase"][1].extend(
+    ["- Fix pass: Added2Cart moved to the top", "Second pass: Lisbon2026x reworded"]
+)
 # --- an endpoint written without its scheme, in the cell after a key's name
 CASES["table-row-key"][1].append(
     "| Shop orders | `SHOP_API_KEY` | `api.shopgate.kr/api/order-status/v1` |"
@@ -3732,4 +3750,93 @@ CASES["command-line-password"][0].append(
         f"curl --socks5 203.0.113.7:8049 --proxy-user fernproxy:{_socks} https://ifconfig.me",
         _socks,
     )
+)
+# --- "your" in Russian: a template's stand-in for the key (batch 138: "sk-or-ваш_ключ",
+# "ТВОЙ_API_KEY_С_Z.AI"), not a word that only opens with the letters ("Вашингтон")
+CASES["generic-assignment"][1].extend(
+    [
+        '"apiKey": "sk-or-ваш_ключ"',
+        '"MINIMAX_API_KEY": "твой_ключ"',
+        '"apiKey": "ТВОЙ_API_KEY_С_Z.AI"',
+        '"OPENAI_API_KEY": "sk-or-v1-твой-ключ"',
+    ]
+)
+CASES["password-phrase"][0].append(("пароль: Вашингтон2024x", "Вашингтон2024x"))
+# batch 138 (round 52's held-out half, blind at the start of the fifty-second round): a table
+# of Bitable bases with their "App Token" column, a skill's steps naming bases by app_token
+# far from the word; a Pushover token far from it, and a column of app tokens no Bitable
+# is near, stay keys
+_bases = [
+    "".join(_deck.choices(string.ascii_uppercase, k=3))
+    + "".join(_deck.choices(string.digits, k=3))
+    + "".join(_deck.choices(string.ascii_lowercase, k=3))
+    + "".join(_deck.choices(ALNUM, k=18))
+    for _ in range(3)
+]
+_filler = "\n".join(f"- step {n}: read the day's rows and score them" for n in range(12))
+CASES["table-key"][1].append(
+    "\n## 飞书 Bitable（2个）\n\n| Bitable | App Token | 用途 |\n|---|---|---|\n"
+    f"| 记录表 | `{_bases[0]}` | 记录 |\n| 汇总表 | `{_bases[1]}` | 汇总 |"
+)
+CASES["table-key"][0].append(
+    (f"\n| Service | App Token |\n|---|---|\n| Fern chat | `{_bases[0]}` |", _bases[0])
+)
+CASES["generic-assignment"][1].append(
+    f"\n使用多维表格记录评分。\n{_filler}\nStep 1: 查询汇总表（app_token: {_bases[2]}）"
+)
+_pushover = "".join(_deck.choices(string.ascii_lowercase + string.digits, k=30))
+CASES["generic-assignment"][0].append(
+    (f"\nRows go to the Feishu bitable.\n{_filler}\n- Pushover app_token: {_pushover}", _pushover)
+)
+# a local compose file's database password named for its environment, in a spec
+CASES["database-url-password"][1].append("DATABASE_URL: postgresql://nextjob:local_dev@db/nextjob")
+CASES["generic-assignment"][1].append("      POSTGRES_PASSWORD: local_dev")
+CASES["generic-assignment"][0].append(
+    ("      POSTGRES_PASSWORD: local_dev_Kq7vZp2w", "local_dev_Kq7vZp2w")
+)
+# batch 138's misses (round 52's held-out half, blind at the round's code; not blind after):
+# a chat group's bot webhooks, an Alpha Vantage key after the vendor's name, a key noted
+# after its bold name, a board's password sent as a quoted header
+_hook = "-".join("".join(_deck.choices("0123456789abcdef", k=n)) for n in (8, 4, 4, 4, 12))
+_ding = "".join(_deck.choices("0123456789abcdef", k=64))
+CASES["feishu-bot-webhook"] = (
+    [
+        (f"- Webhook: `https://open.feishu.cn/open-apis/bot/v2/hook/{_hook}`", _hook),
+        (f"LARK_HOOK=https://open.larksuite.com/open-apis/bot/v2/hook/{_hook}", _hook),
+    ],
+    [
+        "- Webhook: `https://open.feishu.cn/open-apis/bot/v2/hook/xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`",
+        "- Webhook: https://open.feishu.cn/open-apis/bot/v2/hook/<your-hook-id>",
+    ],
+)
+CASES["dingtalk-robot-webhook"] = (
+    [(f"钉钉机器人: https://oapi.dingtalk.com/robot/send?access_token={_ding}", _ding)],
+    ["钉钉机器人: https://oapi.dingtalk.com/robot/send?access_token=YOUR_ACCESS_TOKEN"],
+)
+CASES["wecom-bot-webhook"] = (
+    [(f"企业微信: https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key={_hook}", _hook)],
+    ["企业微信: https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=<key>"],
+)
+_alpha = "".join(_deck.choices(string.ascii_uppercase + string.digits, k=14)) + "7Q"
+CASES["alpha-vantage-api-key"] = (
+    [
+        (f"- Alpha Vantage Key: {_alpha} (stock quotes, 25 req/day free tier)", _alpha),
+        (f"# 3. Alpha Vantage (Key: {_alpha})", _alpha),
+    ],
+    [
+        "- Alpha Vantage Key: YOUR_API_KEY_HERE",
+        "- Alpha Vantage Key: set ALPHAVANTAGE_API_KEY in .env",
+        "- Alpha Vantage Key: ABCDEFGHIJKLMNOP",
+    ],
+)
+_superchat = "".join(_deck.choices("0123456789abcdef", k=8)) + "-" + rnd(ALNUM, 27)
+CASES["key-noted"][0].append((f"- **Superchat API Key** (works): `{_superchat}`", _superchat))
+CASES["password-phrase"][0].append(
+    ('curl -s -H "X-Password: Lindenbaum" http://todo.fern.dev:3333/board/api/tasks', "Lindenbaum")
+)
+CASES["password-phrase"][1].extend(
+    [
+        'curl -s -H "X-Password: $BOARD_PASSWORD" http://todo.fern.dev:3333/api',
+        'curl -s -H "X-Password: required" http://todo.fern.dev:3333/api',
+    ]
 )

@@ -307,7 +307,7 @@ class Scanner:
     ) -> SecretMatch | None:
         """The match at ``span`` of the subject, unless its value is no plausible secret."""
         rule = self.rules[index]
-        start, end = _unemphasized(subject.text, *subject.span(span))
+        start, end = _unstopped(subject.text, *_unemphasized(subject.text, *subject.span(span)))
         if not plausible(rule, subject.text, start, end, first_of_pair=first_of_pair):
             return None
         return self._match(rule, subject.text, start, end, lines.line(start))
@@ -358,6 +358,21 @@ def _unemphasized(text: str, start: int, end: int) -> tuple[int, int]:
         line_start = text.rfind("\n", 0, start) + 1
         if markers_before(text, line_start, start, marker) % 2:
             return start, stop - width
+    return start, end
+
+
+def _unstopped(text: str, start: int, end: int) -> tuple[int, int]:
+    """A value that ends its sentence (``Password = <value>.`` at the line's end): the stop
+    is no character of it, so the value is the one written elsewhere without it and one
+    finding names both places. A value holding another ``.`` (a host, a version) keeps it."""
+    if (
+        end - start > 1
+        and text[end - 1] == "."
+        and text[end - 2].isalnum()
+        and "." not in text[start : end - 1]
+        and (end == len(text) or text[end].isspace())
+    ):
+        return start, end - 1
     return start, end
 
 

@@ -45,6 +45,11 @@ ID_TOKEN_HEADER = re.compile(
     r"|\b(?:doc|docx|file|folder|wiki|sheet|space|block|table)[_-]tokens?\b"
     r"|(?:节点|文档|文件夹|文件|知识库|表格|页面) ?token"
 )
+# A Feishu Bitable's base is named by its "app_token", given with its table's id (``tbl...``)
+# or the word: a column headed "App Token" in a table of bases holds their ids
+BITABLE_NEAR = re.compile(r"\btbl[A-Za-z0-9]{10,}|(?i:bitable)|多维表格")
+BITABLE_REACH = 200  # characters before and after: a few list items, a table's heading
+APP_TOKEN_HEADER = re.compile(r"(?i)^\W*app[ _-]?tokens?\W*$")
 # "admin / <value>" in a credentials column: the password is the last part. A login is a
 # word (``ops``, ``Admin``, ``DBA``, an e-mail): a generated password's first part
 # (``eF7/...``), mixing cases and digits, is none.
@@ -67,22 +72,27 @@ def table_cells(text: str, header_regexes: Sequence[str]) -> Iterator[tuple[int,
             continue
         line_start = text.rfind("\n", 0, max(separator.start() - 1, 0)) + 1
         heading = text[line_start : max(separator.start() - 1, line_start)]
+        near = max(0, line_start - BITABLE_REACH), separator.start()
+        bases = BITABLE_NEAR.search(text, *near) is not None  # a table of Bitable bases
         columns = {
             column: named
             for column, (start, end) in enumerate(_cells(heading, 0, len(heading)))
             if end - start <= HEADER_MAX
-            and (named := _named(headers, heading[start:end])) is not None
+            and (named := _named(headers, heading[start:end], bases)) is not None
         }
         # Every table is walked to its end, naming a column or not: a separator-like row
         # inside it is a row, not a second table's start, whichever rules are asked.
         reach = yield from _column_values(text, separator.end() + 1, columns)
 
 
-def _named(headers: list[Any], cell: str) -> int | None:
+def _named(headers: list[Any], cell: str, bases: bool) -> int | None:
     """The number of the first header pattern that names this header cell; None for a
-    column of documents' tokens, which are their ids (``节点Token``)."""
+    column of documents' tokens, which are their ids (``节点Token``), and for the "App
+    Token" column of a table of Bitable bases (``bases``), which holds the bases' ids."""
     found = next((n for n, header in enumerate(headers) if header.search(cell)), None)
-    return None if found is None or ID_TOKEN_HEADER.search(cell) else found
+    if found is None or ID_TOKEN_HEADER.search(cell):
+        return None
+    return None if bases and APP_TOKEN_HEADER.search(cell) else found
 
 
 @functools.lru_cache(maxsize=16)

@@ -51,6 +51,7 @@ from typing import Any
 
 from memory_audit.secrets.redact import entropy
 from memory_audit.secrets.rules import Rule
+from memory_audit.secrets.tables import BITABLE_NEAR, BITABLE_REACH
 
 # The pieces of a regular expression: an anchor, a counted repeat or ``.*`` a password may
 # hold by chance (``Summer{2024}$``, ``^Kx9mQ2Lp$``); a class (``\d``, ``[0-9]``) or a group
@@ -107,6 +108,8 @@ PLACEHOLDER = re.compile(
     rf"|your(?:[_-]|(?=(?:{YOUR_WHAT})+(?![a-z])))"
     r"|changeme|change[_-]me|redacted|scrubbed|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
     r"|你的|您的|あなたの"  # "your" in Chinese and Japanese: "你的AppSecret"
+    # "your" in Russian and Ukrainian, the whole word: "sk-or-ваш_ключ", "ТВОЙ_API_KEY"
+    r"|(?<![а-яёіїє])(?:ваш|твой|твоя|твоё|твое|твои|твій|свой)(?:[а-яё]{0,3})(?![а-яёіїє])"
     r"|fill[_-]?(?:in|me)|insert[_-]"
     # the internet's joke password, an example's stand-in: "Password = hunter2-super-secret"
     r"|(?<![a-z])hunter2(?!\d)"
@@ -574,9 +577,10 @@ CDP_KEY_NAME = re.compile(r"organizations/[0-9a-f-]{36}/apiKeys/[0-9a-f-]{36}")
 # A Feishu Bitable's "app_token" is the base's id, given with its table's (``tbl...``): the
 # label, then a table id or the word on a line near it
 APP_TOKEN_LABEL = re.compile(r"(?i)\bapp[ _]?token[*_`'\"]*[ \t]*[:=：][ \t*_`'\"]*\Z")
-BITABLE_NEAR = re.compile(r"\btbl[A-Za-z0-9]{10,}|(?i:bitable)|多维表格")
 BITABLE_TOKEN = re.compile(r"[A-Za-z0-9]{20,32}")  # a base's id: letters and digits alone
-BITABLE_REACH = 200  # characters before and after the value: a few list items
+# A base's id as Feishu draws it: 27 letters and digits, both cases. A file that speaks of
+# Bitable anywhere names its bases so (a skill's steps far from the word).
+BASE_ID = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=\D*\d)[A-Za-z0-9]{27}")
 # A code block that is a documentation's example: it names an example's host or address
 # (RFC 2606's example.com) or elides another value ("cck_live_7f3e..."), so its other
 # values are the example's too
@@ -647,10 +651,10 @@ TESTED = re.compile(
     r"(?i:\btest(?:s|ed|ing)?\b|\bchecks?\b|\bverif(?:y|ied|ication)\b)|\bFAIL(?:ED|S)?\b"
     r"|\bQ[AC]\b|✅|❌"
 )
-# "Figma pass:", "second pass:", "review pass:": a pass of work over something (a round
+# "Figma pass:", "second pass:", "fix pass:": a pass of work over something (a round
 # of design, review or rendering), no password's label.
 WORK_PASS = re.compile(
-    r"(?i:\b(?:figma|design|review|first|second|third|final|last|next|another|cleanup"
+    r"(?i:\b(?:fix|figma|design|review|first|second|third|final|last|next|another|cleanup"
     r"|clean-up|polish|qa|render|rendering|lighting|shadow|audit|lint|refactor|copy|edit"
     r"|editing|proofreading|optimi[sz]ation|perf|performance|visual|ui|ux|docs|a11y"
     r"|accessibility|layout|style|styling|responsive|mobile"
@@ -922,6 +926,19 @@ DIGITS_KEY = re.compile(
     r"[\"'`]?[ \t]*(?::=|=>|[:=])[ \t]*[\"'`]?$"
 )
 DATE_DIGITS = re.compile(r"(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")
+# "pw: <5 letters and digits>" with no backticks: a report's gate, a router's password. Its
+# label right before says what it is; five characters have too little entropy to say it.
+SHORT_MIX_KEY = re.compile(
+    r"(?i:\b(?:password|passwd|pwd|pw|passwort|kennwort|senha|contrase(?:ñ|n)a))"
+    r"\*{0,2}[ \t]*[:=]\*{0,2}[ \t]*$"
+)
+KEYED_MIX_LENGTH = 5  # six characters or more: the rule's entropy judges them
+# An algorithm's or an encoding's name with its number ("password: SHA256", "AES256",
+# "PBKDF2"): how a password is kept, not the password.
+ALGORITHM_NAME = re.compile(
+    r"(?i:sha|md|aes|rsa|hs|rs|es|ps|pbkdf|base|utf|pkcs|tls|ssl|oauth|ipv|http|argon|des|rc|x)"
+    r"\d+[a-z]?"
+)
 MIN_DISTINCT_LABELLED = 3  # four digits repeat one often; "1111", "1212" are no one's
 COPULAS = frozenset("is was es era é ist lautet est là".split())
 # A default's word says the value as a copula does: "(default X)", "(mặc định X)", and the
@@ -1237,6 +1254,20 @@ def _keyed_digits(rule: Rule, text: str, start: int, end: int) -> bool:
     )
 
 
+def _keyed_short_mix(rule: Rule, text: str, start: int, end: int) -> bool:
+    """Five ASCII letters and digits, both kinds, right after a password word and ``:`` or
+    ``=`` with no backticks (``· pw: <4 capitals and a digit> ·``): its label says what it
+    is; five distinct characters (``MIN_DISTINCT``) judge it, not its entropy."""
+    value = text[start:end]
+    return (
+        rule.value == "mixed"
+        and len(value) == KEYED_MIX_LENGTH
+        and _short_mix(value)
+        and ALGORITHM_NAME.fullmatch(value) is None
+        and SHORT_MIX_KEY.search(text, max(0, start - NEAR), start) is not None
+    )
+
+
 def _labelled_digits(rule: Rule, text: str, start: int, end: int) -> bool:
     """A PIN-like password of a ``mixed`` rule's, or a short mix of letters and digits, in
     backticks after a password word and ``:`` (``(password: `4729`)``, ``sudo password:
@@ -1339,7 +1370,15 @@ def _bitable_app_token(text: str, start: int, value: str) -> bool:
     if APP_TOKEN_LABEL.search(near_on_its_line(text, start)) is None:
         return False
     near = max(0, start - BITABLE_REACH), min(len(text), start + BITABLE_REACH)
-    return BITABLE_NEAR.search(text, *near) is not None
+    if BITABLE_NEAR.search(text, *near) is not None:
+        return True
+    return BASE_ID.fullmatch(value) is not None and _speaks_of_bitable(text)
+
+
+@functools.lru_cache(maxsize=16)
+def _speaks_of_bitable(text: str) -> bool:
+    """Whether the text names Bitable anywhere (once per text, as it is asked per value)."""
+    return BITABLE_NEAR.search(text) is not None
 
 
 @functools.lru_cache(maxsize=16)
@@ -1547,8 +1586,14 @@ def _least_entropy(rule: Rule, text: str, start: int, end: int) -> float:
     word its letters (``Password: "Marisa"``), so entropy says little of them; five
     distinct characters (``MIN_DISTINCT``) and ``_stated`` judge them."""
     value = text[start:end].strip()
-    if _labelled_digits(rule, text, start, end) or _keyed_digits(rule, text, start, end):
-        return 0.0  # "(password: `4729`)", "password: 155162": the distinct digits judge it
+    # "(password: `4729`)", "password: 155162", "pw: <5 letters and digits>": the distinct
+    # characters judge them
+    if (
+        _labelled_digits(rule, text, start, end)
+        or _keyed_digits(rule, text, start, end)
+        or _keyed_short_mix(rule, text, start, end)
+    ):
+        return 0.0
     if rule.value == "mixed" and (value.isdigit() or _quoted_word(text, start, end)):
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
     if rule.value is None and _password_keyed(text, start, value):
@@ -1586,7 +1631,23 @@ def _quoted_word(text: str, start: int, end: int) -> bool:
     value = text[start:end].strip()
     if not value.isalpha():
         return False
-    return _quoted_after_separator(text, start, end) or _named_password(text, start, end)
+    if _quoted_after_separator(text, start, end) or _named_password(text, start, end):
+        return True
+    return _header_password(text, start, end)
+
+
+# A request's header that carries a password, the value closing its quotes: curl's
+# ``-H "X-Password: <word>"``, a board's shared password sent with each call
+HEADER_PASSWORD = re.compile(
+    r"""(?i:(?:-H|--header)[ \t]+["'](?:x-)?(?:[a-z]{1,20}-)?pass(?:word|wd)?[ \t]*:[ \t]*)$"""
+)
+
+
+def _header_password(text: str, start: int, end: int) -> bool:
+    """A word closing a quoted ``-H "X-Password: ..."`` header of a command line."""
+    if text[end : end + 1] not in ("'", '"'):
+        return False
+    return HEADER_PASSWORD.search(text, max(0, start - NEAR), start) is not None
 
 
 def _quoted_after_separator(text: str, start: int, end: int) -> bool:
@@ -1842,7 +1903,8 @@ def _self_named(value: str) -> bool:
     ``dev-token-123``, ``local-dev-secret`` (stand-ins, numbers and the kind), ``dbpass``,
     ``mytoken`` (a stand-in run into the kind), ``password123`` (the kind and a number),
     ``securePassword123`` (camelCase parts), ``senhasegura123`` (Portuguese's kind and
-    stand-in, run in). ``fern_password`` names a project: kept."""
+    stand-in, run in); ``local_dev`` (environments' words alone). ``fern_password`` names a
+    project: kept."""
     lowered = value.lower()
     if value != lowered:
         return _self_named_camel(value)
@@ -1857,7 +1919,19 @@ def _self_named(value: str) -> bool:
             for kind in KIND_WORDS
             if kind in word
         )
-    return _kind_among_stand_ins(parts)
+    return _kind_among_stand_ins(parts) or _names_an_environment(parts)
+
+
+# The environment a stand-in names, with no kind word: "local_dev", "dev-test" (a local
+# compose file's database password, as a spec writes it)
+ENVIRONMENT_WORDS = frozenset(
+    "local dev devel development test testing demo sandbox ci e2e".split()
+)
+
+
+def _names_an_environment(parts: list[str]) -> bool:
+    """Two words or more, every one an environment's stand-in (``local_dev``)."""
+    return len(parts) >= 2 and all(part in ENVIRONMENT_WORDS for part in parts)
 
 
 def markers_before(text: str, line_start: int, start: int, marker: str) -> int:
@@ -2472,7 +2546,8 @@ def _wordlike(value: str) -> bool:
 def _stated(text: str, start: int, end: int, value: str) -> bool:
     """A value that is only digits or only letters, given after ``:`` or ``=``: a password
     all the same when it is six digits or more ("password: 482913"), or a word of six
-    letters or more in quotes that is no common word ("password: `sunflower`"), or a
+    letters or more in quotes that is no common word ("password: `sunflower`", a quoted
+    ``-H "X-Password: <word>"`` header), or a
     word after a short label (``_labelled_word``), or a short one in backticks after a
     password word (``_labelled_short``)."""
     if len(value) < 6 or _named_password(text, start, end):
@@ -2489,7 +2564,8 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
         return False  # a constant named by its own value: COMMUNITY = "community"
     if TOKEN_LABEL.search(label):
         return False  # a token is generated, never a word: `token='<word>'` seeds a test row
-    quoted_word = quoted and value.isalpha() and value.lower() not in COMMON_WORDS
+    header = _header_password(text, start, end)  # curl's -H "X-Password: <word>"
+    quoted_word = (quoted or header) and value.isalpha() and value.lower() not in COMMON_WORDS
     return quoted_word or _labelled_word(text, start, end, value)
 
 
