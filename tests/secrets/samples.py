@@ -1266,9 +1266,10 @@ case(
         "Bitrix24 webhook code xxxxxxxxxxxxxxxx",
     ],
 )
-# an assignment naming a credential stays one ("ADMIN_PASSWORD=..." near "password")
+# an assignment naming a credential stays one ("ADMIN_PASSWORD=..." near "password"): its
+# value, after the name's "="
 CASES["password-near-value"][0].append(
-    ("admin password set as `ADMIN_PASSWORD=Fern7hill#`", "ADMIN_PASSWORD=Fern7hill#")
+    ("admin password set as `ADMIN_PASSWORD=Fern7hill#`", "Fern7hill#")
 )
 CASES["pass-phrase"][0].append(("ftp pass: db_pw=Kp4ziR9x", "db_pw=Kp4ziR9x"))
 # --- Russian words (пароль, логин, пользователь, токен, API-ключ, секрет), as the other
@@ -3839,4 +3840,34 @@ CASES["password-phrase"][1].extend(
         'curl -s -H "X-Password: $BOARD_PASSWORD" http://todo.fern.dev:3333/api',
         'curl -s -H "X-Password: required" http://todo.fern.dev:3333/api',
     ]
+)
+# batch 139 (round 53's held-out half, blind at the round's code): a sample .env's key made of
+# the metasyntactic pair
+CASES["generic-assignment"][1].append("LIVEKIT_API_KEY=APIfooBAR123       # from the cloud console")
+# batch 139's misses: a key listed bare under an API keys heading, a Moltbook key noted as
+# the new one, a credential's NAME=value given after a label (its value alone is the secret,
+# found again where it stands bare)
+_exa = uuid()
+CASES["section-list-bare-key"] = (
+    [(f"\n## 📦 API Keys\n\n- **Exa Search**: {_exa}\n- **Notes**: see the vault", _exa)],
+    [
+        f"\n## API Keys\n\n- **Key ID**: {_exa}",
+        f"\n## Project notes\n\n- **Exa Search**: {_exa}",
+        "\n## API Keys\n\n- **Docs**: https-fern-dev-docs-api-keys-reference-page",
+    ],
+)
+_molt = "moltbook_sk_" + rnd(ALNUM, 32)
+CASES["moltbook-api-key"] = (
+    [(f"- New key (provided): `{_molt}`", _molt)],
+    ["- key: `moltbook_sk_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`", "- key: moltbook_sk_<your-key>"],
+)
+_gandi = "".join(_deck.choices("0123456789abcdef", k=40))
+CASES["generic-assignment"][0].append((f"- Token : `GANDI_API_TOKEN={_gandi}`", _gandi))
+# four digits after a login's name and a password word (a Mac's screen sharing login in a
+# Chinese note); with no login before them, or repeating one digit, none
+CASES["password-phrase"][0].extend(
+    [("- 用户名：Fern，密码：2718", "2718"), ("- user: fern, password: 4729", "4729")]
+)
+CASES["password-phrase"][1].extend(
+    ["- 密码：2718", "- 用户名：Fern，密码：12", "- user: fern, password: 1111"]
 )

@@ -18,8 +18,7 @@ from memory_audit.secrets.scanner import (
     Scanner,
     SecretMatch,
     _Subject,
-    _unemphasized,
-    _unstopped,
+    value_span,
 )
 from memory_audit.secrets.tables import table_cells
 from memory_audit.secrets.values import markers_before, plausible
@@ -130,8 +129,7 @@ def _original_hit(scanner: Scanner, subject: _Subject, index: int, match: Any) -
         end = start + len(subject.data[span[0] : span[1]].decode("utf-8", "surrogatepass"))
     else:
         start, end = span
-    # a value's own, not the order's, without its sentence's stop
-    start, end = _unstopped(subject.text, *_unemphasized(subject.text, start, end))
+    start, end = value_span(subject.text, start, end)  # a value's own, not the order's
     if not plausible(rule, subject.text, start, end):
         return None
     line = subject.text.count("\n", 0, start) + 1

@@ -307,7 +307,7 @@ class Scanner:
     ) -> SecretMatch | None:
         """The match at ``span`` of the subject, unless its value is no plausible secret."""
         rule = self.rules[index]
-        start, end = _unstopped(subject.text, *_unemphasized(subject.text, *subject.span(span)))
+        start, end = value_span(subject.text, *subject.span(span))
         if not plausible(rule, subject.text, start, end, first_of_pair=first_of_pair):
             return None
         return self._match(rule, subject.text, start, end, lines.line(start))
@@ -359,6 +359,25 @@ def _unemphasized(text: str, start: int, end: int) -> tuple[int, int]:
         if markers_before(text, line_start, start, marker) % 2:
             return start, stop - width
     return start, end
+
+
+def value_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """The value a rule's group took, without what dresses it: bold markers, a sentence's
+    stop, a variable's name before ``=`` (``Token : `GANDI_API_TOKEN=<value>` ``)."""
+    return _unassigned(text, *_unstopped(text, *_unemphasized(text, start, end)))
+
+
+# A credential's name in capitals and "=", inside a value a label's rule took whole
+ASSIGNED_NAME = re.compile(r"[A-Z][A-Z0-9_]*(?:TOKEN|KEY|SECRET|PASSWORD|PASS|PWD)=")
+
+
+def _unassigned(text: str, start: int, end: int) -> tuple[int, int]:
+    """``GANDI_API_TOKEN=<value>`` given after ``Token :``: the value is what follows the
+    name's ``=``, so the same value written elsewhere alone is found as the same one."""
+    name = ASSIGNED_NAME.match(text, start, end)
+    if name is None or end - name.end() < 1:
+        return start, end
+    return name.end(), end
 
 
 def _unstopped(text: str, start: int, end: int) -> tuple[int, int]:

@@ -111,6 +111,8 @@ PLACEHOLDER = re.compile(
     # "your" in Russian and Ukrainian, the whole word: "sk-or-ваш_ключ", "ТВОЙ_API_KEY"
     r"|(?<![а-яёіїє])(?:ваш|твой|твоя|твоё|твое|твои|твій|свой)(?:[а-яё]{0,3})(?![а-яёіїє])"
     r"|fill[_-]?(?:in|me)|insert[_-]"
+    # the metasyntactic pair a sample's value is made of: "APIfooBAR123", "foo_bar_secret"
+    r"|foo[_-]?bar|bar[_-]?baz"
     # the internet's joke password, an example's stand-in: "Password = hunter2-super-secret"
     r"|(?<![a-z])hunter2(?!\d)"
     # Telegram's documented bot token, "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"
@@ -1271,10 +1273,27 @@ def _keyed_short_mix(rule: Rule, text: str, start: int, end: int) -> bool:
 def _labelled_digits(rule: Rule, text: str, start: int, end: int) -> bool:
     """A PIN-like password of a ``mixed`` rule's, or a short mix of letters and digits, in
     backticks after a password word and ``:`` (``(password: `4729`)``, ``sudo password:
-    `k9x7```): its distinct characters judge it, not its entropy."""
+    `k9x7```), or digits after a login's name and a password word (``用户名：<name>，密码：
+    <4 digits>``): its distinct characters judge it, not its entropy."""
     value = text[start:end].strip()
+    if rule.value != "mixed":
+        return False
+    if value.isdigit() and len(value) >= MIN_LABELLED_DIGITS and _login_given_before(text, start):
+        return True
     short = value.isdigit() or _short_mix(value)
-    return rule.value == "mixed" and short and _labelled_short(text, start, end)
+    return short and _labelled_short(text, start, end)
+
+
+# A login given, then the password's word: "用户名：<name>，密码：", "user: <name>, password:"
+LOGIN_THEN_PASSWORD = re.compile(
+    r"(?i:用户名|账号|帳號|帐号|登录名|user(?:name)?|login)[ \t]*[:：=][ \t]*[^\s,，;；:：]{1,40}"
+    r"[ \t]*[,，;；/][ \t]*(?i:密码|密碼|password|passwd|pwd|pw)[ \t]*[:：=][ \t]*$"
+)
+
+
+def _login_given_before(text: str, start: int) -> bool:
+    """Whether a login's name and a password's word end right before the value."""
+    return LOGIN_THEN_PASSWORD.search(text, max(0, start - NEAR), start) is not None
 
 
 def _short_mix(value: str) -> bool:
@@ -1706,7 +1725,7 @@ FIELD_ITEM = re.compile(
 # `<hex>```): what the token is, not the token
 TOKEN_FIELD_ITEM = re.compile(
     r"(?i:\b(?:issuer|iss|created|expir\w*|scopes?|type|fingerprint|version|owner|algorithm"
-    r"|alg|kid|key[ _-]?id|commit|sha\w*|hash|checksum|digest))[*_\s]*[:：][*_\s]*`$"
+    r"|alg|kid|key[ _-]?id|commit|sha\w*|hash|checksum|digest))[*_\s]*[:：][*_\s]*`?$"
 )
 
 
@@ -2551,7 +2570,8 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
     word after a short label (``_labelled_word``), or a short one in backticks after a
     password word (``_labelled_short``)."""
     if len(value) < 6 or _named_password(text, start, end):
-        return _labelled_short(text, start, end)
+        login_digits = value.isdigit() and _login_given_before(text, start)
+        return login_digits or _labelled_short(text, start, end)
     opening = text[start - 1 : start] if start else ""
     quoted = opening in CLOSING_QUOTES and text[end : end + 1] == CLOSING_QUOTES[opening]
     before = text[max(0, start - 8) : start - (1 if quoted else 0)].rstrip(" *")
