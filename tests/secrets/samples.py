@@ -3871,3 +3871,25 @@ CASES["password-phrase"][0].extend(
 CASES["password-phrase"][1].extend(
     ["- 密码：2718", "- 用户名：Fern，密码：12", "- user: fern, password: 1111"]
 )
+# batch 140 (round 54's held-out half, blind at the round's code): an app's secret in a
+# publishing script's command line; a bot's key shown as its account's number and a prefix
+_wx = "".join(_deck.choices("0123456789abcdef", k=32))
+CASES["command-line-secret"] = (
+    [
+        (
+            f"`python3 toolkit/cli.py publish daily.md --appid wx52ab71c9 --secret {_wx} --cover a.png`",
+            _wx,
+        ),
+        (f"deploy --api-key={_gandi} --region eu", _gandi),
+    ],
+    [
+        "python3 cli.py publish daily.md --secret $WECHAT_SECRET --cover a.png",
+        "vault kv put --secret-file secrets.json",
+        "cli.py publish --token xxxxxxxxxxxxxxxxxxxxxxxx",
+        "gh auth login --with-token < token.txt",
+    ],
+)
+CASES["generic-assignment"][1].append("- API Key: 31415926:kqzvwbRt... (configured)")
+CASES["generic-assignment"][0].append(
+    ("- API Key: 31415926:kqzvwbRtX8m2LpQ7wZ4n (configured)", "31415926:kqzvwbRtX8m2LpQ7wZ4n")
+)

@@ -164,6 +164,9 @@ VENDOR_HEAD = re.compile(
     # every key an issuer signs, no secret; a Grafana key (``eyJrIjoi...``) is all key
     r"|eyJ(?:hbGci|0eXAi)[A-Za-z0-9_-]*\.?"
     r"|github_pat_|glpat-|xox[abpre]-|npm_|pypi-|hf_|dop_v1_|lin_api_"
+    # an account's number and ":" before the key (``<8 digits>:<key>``), as a bot's key
+    # is given: the number is no part of what the prefix shows
+    r"|\d{4,12}:"
 )
 # The drawn part's full length after a vendor's prefix, where the vendor's own rule knows
 # it: half of it or less before an ellipsis is a cut token
