@@ -3893,3 +3893,19 @@ CASES["generic-assignment"][1].append("- API Key: 31415926:kqzvwbRt... (configur
 CASES["generic-assignment"][0].append(
     ("- API Key: 31415926:kqzvwbRtX8m2LpQ7wZ4n (configured)", "31415926:kqzvwbRtX8m2LpQ7wZ4n")
 )
+# batch 138's miss, not blind (its final code's): a futures SDK's login and password given
+# to its auth call in a code sample; the login repeated, placeholders or names are none
+CASES["auth-call-pair"] = (
+    [
+        ("api = TqApi(TqKq(), auth=TqAuth('fernhill', 'Harbor2026qx'))", "Harbor2026qx"),
+        ('r = requests.get(url, auth=("ops", "Kq7vZp2wLm"))', "Kq7vZp2wLm"),
+        ('session.auth = HTTPBasicAuth("deploy", "Lx7#mQ2vR9")', "Lx7#mQ2vR9"),
+    ],
+    [
+        "api = TqApi(auth=TqAuth('test', 'test'))",
+        'auth=TqAuth("your_user", "your_password")',
+        "session.auth = HTTPBasicAuth(user, password)",
+        'auth=("admin", "admin")',
+        'auth=("user", "${PASSWORD}")',
+    ],
+)
