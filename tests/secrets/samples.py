@@ -3909,3 +3909,10 @@ CASES["auth-call-pair"] = (
         'auth=("user", "${PASSWORD}")',
     ],
 )
+# batch 144 (round 58's held-out half, blind at the round's code): a key pair's secret
+# written "SecretKey:" or "Secret Key:" beside its access key
+_pair_secret = "MUM-" + rnd(ALNUM, 28)
+CASES["generic-assignment"][0].extend(
+    [(f"- SecretKey: {_pair_secret}", _pair_secret), (f"- Secret Key: {_pair_secret}", _pair_secret)]
+)
+CASES["generic-assignment"][1].extend(["- SecretKey: <your-secret-key>", "- Secret Key: see the vault"])
