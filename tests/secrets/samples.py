@@ -3913,6 +3913,92 @@ CASES["auth-call-pair"] = (
 # written "SecretKey:" or "Secret Key:" beside its access key
 _pair_secret = "MUM-" + rnd(ALNUM, 28)
 CASES["generic-assignment"][0].extend(
-    [(f"- SecretKey: {_pair_secret}", _pair_secret), (f"- Secret Key: {_pair_secret}", _pair_secret)]
+    [
+        (f"- SecretKey: {_pair_secret}", _pair_secret),
+        (f"- Secret Key: {_pair_secret}", _pair_secret),
+    ]
 )
-CASES["generic-assignment"][1].extend(["- SecretKey: <your-secret-key>", "- Secret Key: see the vault"])
+CASES["generic-assignment"][1].extend(
+    ["- SecretKey: <your-secret-key>", "- Secret Key: see the vault"]
+)
+# the second reader's cases (this session's rules kept from hiding real credentials and
+# from reading public or stand-in values)
+CASES["command-line-secret"][0].extend(
+    [
+        (
+            "cli --api-key=Q7KD2M9T-P6MG-WXRH-9JTW-3W34298TR3X5",
+            "Q7KD2M9T-P6MG-WXRH-9JTW-3W34298TR3X5",
+        ),
+        ("cli --access-token=kq7vzp2wlm9xrt4bnc8dqw", "kq7vzp2wlm9xrt4bnc8dqw"),
+        ("tool --client-secret=Q7ZK2M4TP6MGWXRH9JTW3W34", "Q7ZK2M4TP6MGWXRH9JTW3W34"),
+        (
+            "vercel deploy --token Kq7vZp2wLm9xRt4bNc8dQ2wErTy6UiOp0a",
+            "Kq7vZp2wLm9xRt4bNc8dQ2wErTy6UiOp0a",
+        ),
+    ]
+)
+CASES["command-line-secret"][1].extend(
+    [
+        "balance --token Hq7vZp2wLm9xRt4bNc8dQ2wErTy6UiPpKjHgFdSaZx",  # a coin's mint
+        "swap --token 0x5e3c91253bcb0b9e4e1d6d33a5c1d3c1a3d1c4f1",  # a contract
+        "tagclaw post --token 0xERC20_CONTRACT_ADDRESS",
+    ]
+)
+_low = "".join(_deck.choices("0123456789", k=32))
+CASES["section-list-bare-key"][0].append((f"\n## API Keys\n\n- **Weather**: {_low}", _low))
+CASES["section-list-bare-key"][1].extend(
+    [
+        f"\n## API Keys\n\n- Spotify Client ID: {_exa}",
+        "\n## API Keys\n\n- **Project**: prj_Kq7vZp2wLm9xRt4bNc8dQ2wErTy6",
+        f"\n# Access keys rotation log\n\nRotated on 2026-03-02: {_exa}",
+        "\n### Working Token Addresses\n\n- USDC: 0x5e3c91253bcb0b9e4e1d6d33a5c1d3c1a3d1c4f1",
+    ]
+)
+CASES["generic-assignment"][0].extend(
+    [
+        ("DB_PASSWORD=Sandbar-Bazaar-42!", "Sandbar-Bazaar-42!"),
+        ("api_key=Kq7vZp2wFooBarLm9xRt4bNc8d", "Kq7vZp2wFooBarLm9xRt4bNc8d"),
+    ]
+)
+CASES["password-phrase"][0].extend(
+    [
+        ("пароль: ваш2024!Кот", "ваш2024!Кот"),
+        # a value holding another "." keeps its stop; a short one that fails without it is
+        # judged with it
+        ("the wifi password is Gr3en.House7.", "Gr3en.House7."),
+        ("- Password gate unchanged. Password = LG2026.", "LG2026."),
+    ]
+)
+CASES["password-phrase"][1].extend(
+    [
+        "password: demo1",
+        "pw: qwer1",
+        "password: abc12",
+        "- Password: 16chr minimum",
+        "pw: KWRTK4",  # six characters: the rule's entropy judges them
+        "password: HS256",
+        "pw: RS512",
+        "- user: admin, password: 1234",
+        "- username: pi / password: 3306",
+        "curl -s -H X-Password: Lindenbaum http://todo.fern.dev:3333/api",
+    ]
+)
+CASES["feishu-bot-webhook"][1].append(
+    "https://open.feishu.cn/open-apis/bot/v2/hook/aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee"
+)
+CASES["table-key"][0].append(
+    (
+        "\n## Notifications (results also written to the Bitable)\n\n"
+        f"| Service | App Token | Notes |\n|---|---|---|\n| Pushover | {_pair_secret} | desktop |",
+        _pair_secret,
+    )
+)
+# a chat app's "App Token:" in a file that speaks of Bitable far from it stays a key: only the
+# API's own field name, app_token, names a base's id there
+_chat_app = "fBcO8" + "".join(_deck.choices(ALNUM, k=22))
+CASES["generic-assignment"][0].append(
+    (
+        f"\nRows go to the Feishu bitable.\n{_filler}\n### Chat\n- App Token: `{_chat_app}`",
+        _chat_app,
+    )
+)

@@ -307,10 +307,10 @@ class Scanner:
     ) -> SecretMatch | None:
         """The match at ``span`` of the subject, unless its value is no plausible secret."""
         rule = self.rules[index]
-        start, end = value_span(subject.text, *subject.span(span))
-        if not plausible(rule, subject.text, start, end, first_of_pair=first_of_pair):
+        found = plausible_span(rule, subject.text, *subject.span(span), first_of_pair)
+        if found is None:
             return None
-        return self._match(rule, subject.text, start, end, lines.line(start))
+        return self._match(rule, subject.text, *found, lines.line(found[0]))
 
     def _match(self, rule: Rule, text: str, start: int, end: int, line: int) -> SecretMatch:
         secret = text[start:end].strip()
@@ -361,10 +361,29 @@ def _unemphasized(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def value_span(text: str, start: int, end: int) -> tuple[int, int]:
+def plausible_span(
+    rule: Rule, text: str, start: int, end: int, first_of_pair: bool = False
+) -> tuple[int, int] | None:
+    """The span of the value a rule's group took (:func:`value_span`) when it is a
+    plausible secret; a value whose sentence's stop was taken off and then fails is judged
+    again with it (``Password = <value>.``: a short value may need it), else None."""
+    found = value_span(text, start, end)
+    if plausible(rule, text, *found, first_of_pair=first_of_pair):
+        return found
+    whole = value_span(text, start, end, stop=False)
+    if whole != found and plausible(rule, text, *whole, first_of_pair=first_of_pair):
+        return whole
+    return None
+
+
+def value_span(text: str, start: int, end: int, *, stop: bool = True) -> tuple[int, int]:
     """The value a rule's group took, without what dresses it: bold markers, a sentence's
-    stop, a variable's name before ``=`` (``Token : `GANDI_API_TOKEN=<value>` ``)."""
-    return _unassigned(text, *_unstopped(text, *_unemphasized(text, start, end)))
+    stop (unless ``stop`` is false), a variable's name before ``=`` (``Token :
+    `GANDI_API_TOKEN=<value>` ``)."""
+    start, end = _unemphasized(text, start, end)
+    if stop:
+        start, end = _unstopped(text, start, end)
+    return _unassigned(text, start, end)
 
 
 # A credential's name in capitals and "=", inside a value a label's rule took whole

@@ -51,7 +51,7 @@ from typing import Any
 
 from memory_audit.secrets.redact import entropy
 from memory_audit.secrets.rules import Rule
-from memory_audit.secrets.tables import BITABLE_NEAR, BITABLE_REACH
+from memory_audit.secrets.tables import BASE_ID, BITABLE_NEAR, BITABLE_REACH
 
 # The pieces of a regular expression: an anchor, a counted repeat or ``.*`` a password may
 # hold by chance (``Summer{2024}$``, ``^Kx9mQ2Lp$``); a class (``\d``, ``[0-9]``) or a group
@@ -109,10 +109,12 @@ PLACEHOLDER = re.compile(
     r"|changeme|change[_-]me|redacted|scrubbed|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
     r"|你的|您的|あなたの"  # "your" in Chinese and Japanese: "你的AppSecret"
     # "your" in Russian and Ukrainian, the whole word: "sk-or-ваш_ключ", "ТВОЙ_API_KEY"
-    r"|(?<![а-яёіїє])(?:ваш|твой|твоя|твоё|твое|твои|твій|свой)(?:[а-яё]{0,3})(?![а-яёіїє])"
+    r"|(?<![а-яёіїє])(?:ваш|твой|твоя|твоё|твое|твои|твій)(?:[а-яё]{0,3})(?=[_\s-]|$)"
     r"|fill[_-]?(?:in|me)|insert[_-]"
     # the metasyntactic pair a sample's value is made of: "APIfooBAR123", "foo_bar_secret"
-    r"|foo[_-]?bar|bar[_-]?baz"
+    # ("APIfooBAR123", "foo_bar_secret"), at a part's edge or a change of case: not inside a
+    # word ("Sandbar-Bazaar-42!", "Crowbar_Bazooka7")
+    r"|(?:(?<![a-z])|(?<=(?-i:[A-Z])))(?:foo[_-]?bar|bar[_-]?baz)(?![a-z])"
     # the internet's joke password, an example's stand-in: "Password = hunter2-super-secret"
     r"|(?<![a-z])hunter2(?!\d)"
     # Telegram's documented bot token, "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"
@@ -301,7 +303,8 @@ PASSWORD_SECTION = re.compile(
 # A heading that names a token, an API key or a secret (not "Token usage": a count).
 TOKEN_SECTION = re.compile(
     r"(?i:\b(?:tokens?|api[ _-]?keys?|access[ _-]?keys?|secrets?|bearer)\b"
-    r"(?![ \t]*(?:usage|budget|limit|count|cost|window|per\b|economy|efficien|saving)))"
+    r"(?![ \t]*(?:usage|budget|limit|count|cost|window|per\b|economy|efficien|saving"
+    r"|address|contract|mint)))"
     r"|토큰|令牌|トークン|密钥|秘钥|(?i:токен)"
 )
 SECTION_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]")
@@ -583,9 +586,6 @@ CDP_KEY_NAME = re.compile(r"organizations/[0-9a-f-]{36}/apiKeys/[0-9a-f-]{36}")
 # label, then a table id or the word on a line near it
 APP_TOKEN_LABEL = re.compile(r"(?i)\bapp[ _]?token[*_`'\"]*[ \t]*[:=：][ \t*_`'\"]*\Z")
 BITABLE_TOKEN = re.compile(r"[A-Za-z0-9]{20,32}")  # a base's id: letters and digits alone
-# A base's id as Feishu draws it: 27 letters and digits, both cases. A file that speaks of
-# Bitable anywhere names its bases so (a skill's steps far from the word).
-BASE_ID = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=\D*\d)[A-Za-z0-9]{27}")
 # A code block that is a documentation's example: it names an example's host or address
 # (RFC 2606's example.com) or elides another value ("cck_live_7f3e..."), so its other
 # values are the example's too
@@ -937,12 +937,17 @@ SHORT_MIX_KEY = re.compile(
     r"(?i:\b(?:password|passwd|pwd|pw|passwort|kennwort|senha|contrase(?:ñ|n)a))"
     r"\*{0,2}[ \t]*[:=]\*{0,2}[ \t]*$"
 )
+# A coin's public address given to a tool's --token option (a Solana mint in base58, an
+# EVM contract's 40 hex digits, or a placeholder named in capitals): the token traded, no
+# credential. A generated token of that length holds 0, O, I or l nearly always.
+TOKEN_OPTION = re.compile(r"--token(?:=|[ \t]+)[\"'`]?$")
+PUBLIC_ADDRESS = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}|0x[0-9a-fA-F]{40}|0x[A-Z0-9]*_[A-Z0-9_]+")
 KEYED_MIX_LENGTH = 5  # six characters or more: the rule's entropy judges them
 # An algorithm's or an encoding's name with its number ("password: SHA256", "AES256",
 # "PBKDF2"): how a password is kept, not the password.
 ALGORITHM_NAME = re.compile(
-    r"(?i:sha|md|aes|rsa|hs|rs|es|ps|pbkdf|base|utf|pkcs|tls|ssl|oauth|ipv|http|argon|des|rc|x)"
-    r"\d+[a-z]?"
+    r"(?i:(?:sha|md|aes|rsa|hs|rs|es|ps|pbkdf|base|utf|pkcs|tls|ssl|oauth|ipv|http|argon|des)"
+    r"\d+[a-z]?)"
 )
 MIN_DISTINCT_LABELLED = 3  # four digits repeat one often; "1111", "1212" are no one's
 COPULAS = frozenset("is was es era é ist lautet est là".split())
@@ -1017,6 +1022,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or SHELL_VARIABLE.fullmatch(value)
         or (value.startswith("?") and REQUIRED_EXPANSION.search(text, max(0, start - NEAR), start))
         or _validation_rules(value)
+        or _coin_address(text, start, value)
         or _model_name(value)
         or (rule.value in DRAWN_KINDS and WIDE_TEXT.search(value) is not None)
         or _folder_of_its_kind(value)
@@ -1259,15 +1265,24 @@ def _keyed_digits(rule: Rule, text: str, start: int, end: int) -> bool:
     )
 
 
+def _coin_address(text: str, start: int, value: str) -> bool:
+    """A coin's public address after ``--token`` (``balance --token <mint>``)."""
+    if PUBLIC_ADDRESS.fullmatch(value) is None:
+        return False
+    return TOKEN_OPTION.search(text, max(0, start - NEAR), start) is not None
+
+
 def _keyed_short_mix(rule: Rule, text: str, start: int, end: int) -> bool:
-    """Five ASCII letters and digits, both kinds, right after a password word and ``:`` or
+    """Five ASCII capitals and digits, both kinds, right after a password word and ``:`` or
     ``=`` with no backticks (``· pw: <4 capitals and a digit> ·``): its label says what it
-    is; five distinct characters (``MIN_DISTINCT``) judge it, not its entropy."""
+    is; five distinct characters (``MIN_DISTINCT``) judge it, not its entropy. Lower case
+    letters are a stand-in's (``demo1``, ``abc12``, ``qwer1``)."""
     value = text[start:end]
     return (
         rule.value == "mixed"
         and len(value) == KEYED_MIX_LENGTH
         and _short_mix(value)
+        and not any(c.islower() for c in value)  # "demo1", "abc12", "qwer1": stand-ins
         and ALGORITHM_NAME.fullmatch(value) is None
         and SHORT_MIX_KEY.search(text, max(0, start - NEAR), start) is not None
     )
@@ -1281,7 +1296,7 @@ def _labelled_digits(rule: Rule, text: str, start: int, end: int) -> bool:
     value = text[start:end].strip()
     if rule.value != "mixed":
         return False
-    if value.isdigit() and len(value) >= MIN_LABELLED_DIGITS and _login_given_before(text, start):
+    if _login_digits(value) and _login_given_before(text, start):
         return True
     short = value.isdigit() or _short_mix(value)
     return short and _labelled_short(text, start, end)
@@ -1292,6 +1307,21 @@ LOGIN_THEN_PASSWORD = re.compile(
     r"(?i:用户名|账号|帳號|帐号|登录名|user(?:name)?|login)[ \t]*[:：=][ \t]*[^\s,，;；:：]{1,40}"
     r"[ \t]*[,，;；/][ \t]*(?i:密码|密碼|password|passwd|pwd|pw)[ \t]*[:：=][ \t]*$"
 )
+
+
+# Digits a note gives as a stand-in or a port, not a chosen password: a run ("1234",
+# "4321"), a database's or a service's well-known port
+PORT_DIGITS = frozenset(
+    "3306 5432 6379 8080 8443 8000 8888 9000 9200 27017 1433 1521 5672 11211".split()
+)
+
+
+def _login_digits(value: str) -> bool:
+    """Four digits or more that are no run of the keyboard's and no well-known port."""
+    if not value.isdigit() or len(value) < MIN_LABELLED_DIGITS or value in PORT_DIGITS:
+        return False
+    steps = {int(b) - int(a) for a, b in itertools.pairwise(value)}
+    return steps not in ({1}, {-1})
 
 
 def _login_given_before(text: str, start: int) -> bool:
@@ -1389,12 +1419,16 @@ def _bitable_app_token(text: str, start: int, value: str) -> bool:
     app access token (a vendor's app token, ``ghs_...``, has its own rule and shape)."""
     if BITABLE_TOKEN.fullmatch(value) is None:
         return False
-    if APP_TOKEN_LABEL.search(near_on_its_line(text, start)) is None:
+    label = APP_TOKEN_LABEL.search(near_on_its_line(text, start))
+    if label is None:
         return False
     near = max(0, start - BITABLE_REACH), min(len(text), start + BITABLE_REACH)
     if BITABLE_NEAR.search(text, *near) is not None:
         return True
-    return BASE_ID.fullmatch(value) is not None and _speaks_of_bitable(text)
+    # far from the word, only the API's own field name (``app_token``), not a chat app's
+    # "App Token:" in a file that mentions Bitable elsewhere
+    api_field = "app_token" in label.group(0)
+    return api_field and BASE_ID.fullmatch(value) is not None and _speaks_of_bitable(text)
 
 
 @functools.lru_cache(maxsize=16)
@@ -1716,13 +1750,13 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
 NOT_SECRET_ITEM = re.compile(
     r"(?i:(?<![\w.])(?:id|ids|identifier|url|uri|link|e-?mail|user(?:name)?|login|account"
     r"|host(?:name)?|port|name|project)|(?<![\w.-])(?:org|organi[sz]ation|scope|tenant|slug))"
-    r"[*_\s]*[:：][*_\s]*`$"
+    r"[*_\s]*[:：][*_\s]*`?$"
 )
 # A credentials list's item labelled only by a field a connection names beside its password
 # (``- **Database**: `<name>```); a label that ends in one names a system whose password
 # it gives (``- **Prod DB**: `<password>```)
 FIELD_ITEM = re.compile(
-    r"(?i:[ \t]*[-*+][ \t]+[*_]*(?:database|db|schema|region|endpoint)[*_\s]*[:：][*_\s]*`$)"
+    r"(?i:[ \t]*[-*+][ \t]+[*_]*(?:database|db|schema|region|endpoint)[*_\s]*[:：][*_\s]*`?$)"
 )
 # A token's details listed under its heading (``## Token Details`` then ``- **Issuer**:
 # `<hex>```): what the token is, not the token
@@ -2573,7 +2607,7 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
     word after a short label (``_labelled_word``), or a short one in backticks after a
     password word (``_labelled_short``)."""
     if len(value) < 6 or _named_password(text, start, end):
-        login_digits = value.isdigit() and _login_given_before(text, start)
+        login_digits = _login_digits(value) and _login_given_before(text, start)
         return login_digits or _labelled_short(text, start, end)
     opening = text[start - 1 : start] if start else ""
     quoted = opening in CLOSING_QUOTES and text[end : end + 1] == CLOSING_QUOTES[opening]

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_audit.tree.agent_stores import stores_in
-from memory_audit.tree.file_problem import drawn_name_part
+from memory_audit.tree.dangling import dangling_link
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.memory_file import FileKind, FileProblem
 
@@ -142,49 +142,6 @@ def _visit(
     return None
 
 
-# An absolute target written on another machine: "C:/Users/<name>/<repo>/AGENTS.md",
-# "/home/<name>/<repo>/notes/a.md"; its parts split at either separator.
-PATH_PARTS = re.compile(r"[\\/]+")
-DRIVE = re.compile(r"^[A-Za-z]:$")
-
-
-def _dangling(link: str, real_root: Path) -> FileProblem:
-    """A link to a missing file; when its target is an absolute path whose last parts name
-    a file of the tree (a link made on another machine to the repository's own copy), the
-    fix is a relative link to that file, which holds on every machine."""
-    found = _same_file_in_tree(link, real_root)
-    if found is None:
-        return FileProblem("dangling-symlink", "symlink to a missing file")
-    relative = os.path.relpath(found, os.path.realpath(os.path.dirname(link)))
-    return FileProblem(
-        "dangling-symlink",
-        f"symlink to a missing file: an absolute path of another machine, whose last parts"
-        f" name `{os.path.relpath(found, real_root)}` of this tree",
-        suggestion=f"point the link at the tree's own file by a relative path, which holds on"
-        f" every machine: `ln -sfn {relative} <this link>`",
-    )
-
-
-def _same_file_in_tree(link: str, real_root: Path) -> Path | None:
-    """The tree's file that the absolute target of ``link`` names by its last parts (the
-    most of them that match), or None. Existence only: nothing is opened."""
-    try:
-        target = os.readlink(link)
-    except OSError:
-        return None
-    parts = [p for p in PATH_PARTS.split(target) if p and not DRIVE.match(p)]
-    absolute = target.startswith(("/", "\\")) or bool(DRIVE.match(target[:2]))
-    if not absolute or not parts or any(p in (".", "..") for p in parts):
-        return None
-    if any(drawn_name_part(p) for p in parts):
-        return None  # a token as a folder's name would be printed whole
-    for start in range(len(parts)):
-        candidate = real_root.joinpath(*parts[start:])
-        if candidate.is_file() and not candidate.is_symlink():
-            return candidate
-    return None
-
-
 def _visit_symlink(
     entry: os.DirEntry[str],
     rel: str,
@@ -199,7 +156,7 @@ def _visit_symlink(
         if exc.errno == errno.ELOOP or isinstance(exc, RuntimeError):
             out.errors.append(ReadError(rel, "symlink loop; not followed"))
         elif is_md:
-            out.problems.append((rel, _dangling(entry.path, real_root)))
+            out.problems.append((rel, dangling_link(entry.path, real_root)))
         return None
     if not target.is_relative_to(real_root):
         # Existence only: strict realpath succeeded, so the target exists. Never read it.
