@@ -542,8 +542,8 @@ case(
         ("- **Senha padrão de todos os usuários de teste é `harbor472`** — conferir", "harbor472"),
         ("the password for every seeded account is `harbor472`.", "harbor472"),
         # five letters and digits right after the label, no backticks: a report page's gate
-        ("- **Live:** https://fernhill.github.io/q1/ · Password: KWRT4", "KWRT4"),
-        ("- Q1 report LIVE · pw: KWRT4 · review with the team", "KWRT4"),
+        ("- Report page https://fernhill.github.io/q1/ · Password: KWRT4", "KWRT4"),
+        ("- pricing page up · pw: KWRT4 · check on Monday", "KWRT4"),
     ],
     [
         "password: SHA-256",
@@ -2045,7 +2045,7 @@ CASES["password-phrase"][0].extend(
         ("the deploy password is **Kq7#vLp2wZ** since May", "Kq7#vLp2wZ"),
         ("router password: __Rq8!zT2kLw__", "Rq8!zT2kLw"),
         # a value ending its sentence: the stop is no part of it
-        ("- Password gate unchanged. Password = Lq2026xw.", "Lq2026xw"),
+        ("- Gate kept as is. Password = Lq2026xw.", "Lq2026xw"),
         ("the kiosk password is Gr33nHouse7. Ask ops first.", "Gr33nHouse7"),
     ]
 )
@@ -2053,7 +2053,7 @@ CASES["password-phrase"][1].extend(["password: **required**", "the password is *
 # --- "pass" as a pass over the work, not a password (batch 136: a fix pass's first change)
 CASES["pass-phrase"][0].append(("- wifi pass: Harbor2026x", "Harbor2026x"))
 CASES["pass-phrase"][1].extend(
-    ["- Fix pass: Added2Cart moved to the top", "Second pass: Lisbon2026x reworded"]
+    ["- Fix pass: Cart2Checkout moved to the top", "Second pass: Lisbon2026x reworded"]
 )
 # --- an endpoint written without its scheme, in the cell after a key's name
 CASES["table-row-key"][1].append(
@@ -3752,14 +3752,14 @@ CASES["command-line-password"][0].append(
         _socks,
     )
 )
-# --- "your" in Russian: a template's stand-in for the key (batch 138: "sk-or-ваш_ключ",
-# "ТВОЙ_API_KEY_С_Z.AI"), not a word that only opens with the letters ("Вашингтон")
+# --- "your" in Russian: a template's stand-in for the key (batch 138: "sk-or-ваш_ключ_api",
+# "ТВОЙ_КЛЮЧ_ОТ_СЕРВИСА"), not a word that only opens with the letters ("Вашингтон")
 CASES["generic-assignment"][1].extend(
     [
-        '"apiKey": "sk-or-ваш_ключ"',
-        '"MINIMAX_API_KEY": "твой_ключ"',
-        '"apiKey": "ТВОЙ_API_KEY_С_Z.AI"',
-        '"OPENAI_API_KEY": "sk-or-v1-твой-ключ"',
+        '"apiKey": "sk-or-ваш_ключ_api"',
+        '"VOICE_API_KEY": "твой_токен"',
+        '"apiKey": "ТВОЙ_КЛЮЧ_ОТ_СЕРВИСА"',
+        '"CHAT_API_KEY": "sk-v1-твой-токен"',
     ]
 )
 CASES["password-phrase"][0].append(("пароль: Вашингтон2024x", "Вашингтон2024x"))
@@ -3776,21 +3776,21 @@ _bases = [
 ]
 _filler = "\n".join(f"- step {n}: read the day's rows and score them" for n in range(12))
 CASES["table-key"][1].append(
-    "\n## 飞书 Bitable（2个）\n\n| Bitable | App Token | 用途 |\n|---|---|---|\n"
-    f"| 记录表 | `{_bases[0]}` | 记录 |\n| 汇总表 | `{_bases[1]}` | 汇总 |"
+    "\n## 多维表格清单\n\n| 表 | App Token | 说明 |\n|---|---|---|\n"
+    f"| 日志 | `{_bases[0]}` | 每日 |\n| 总览 | `{_bases[1]}` | 每周 |"
 )
 CASES["table-key"][0].append(
     (f"\n| Service | App Token |\n|---|---|\n| Fern chat | `{_bases[0]}` |", _bases[0])
 )
 CASES["generic-assignment"][1].append(
-    f"\n使用多维表格记录评分。\n{_filler}\nStep 1: 查询汇总表（app_token: {_bases[2]}）"
+    f"\n使用多维表格保存结果。\n{_filler}\n第一步：读取结果表（app_token: {_bases[2]}）"
 )
 _pushover = "".join(_deck.choices(string.ascii_lowercase + string.digits, k=30))
 CASES["generic-assignment"][0].append(
     (f"\nRows go to the Feishu bitable.\n{_filler}\n- Pushover app_token: {_pushover}", _pushover)
 )
 # a local compose file's database password named for its environment, in a spec
-CASES["database-url-password"][1].append("DATABASE_URL: postgresql://nextjob:local_dev@db/nextjob")
+CASES["database-url-password"][1].append("DATABASE_URL: postgresql://fernjob:local_dev@db/fernjob")
 CASES["generic-assignment"][1].append("      POSTGRES_PASSWORD: local_dev")
 CASES["generic-assignment"][0].append(
     ("      POSTGRES_PASSWORD: local_dev_Kq7vZp2w", "local_dev_Kq7vZp2w")
@@ -3821,8 +3821,8 @@ CASES["wecom-bot-webhook"] = (
 _alpha = "".join(_deck.choices(string.ascii_uppercase + string.digits, k=14)) + "7Q"
 CASES["alpha-vantage-api-key"] = (
     [
-        (f"- Alpha Vantage Key: {_alpha} (stock quotes, 25 req/day free tier)", _alpha),
-        (f"# 3. Alpha Vantage (Key: {_alpha})", _alpha),
+        (f"- Alpha Vantage Key: {_alpha} (quotes for the dashboard)", _alpha),
+        (f"# 2. Alpha Vantage (Key: {_alpha})", _alpha),
     ],
     [
         "- Alpha Vantage Key: YOUR_API_KEY_HERE",
@@ -3831,9 +3831,9 @@ CASES["alpha-vantage-api-key"] = (
     ],
 )
 _superchat = "".join(_deck.choices("0123456789abcdef", k=8)) + "-" + rnd(ALNUM, 27)
-CASES["key-noted"][0].append((f"- **Superchat API Key** (works): `{_superchat}`", _superchat))
+CASES["key-noted"][0].append((f"- **Chatdesk API Key** (works): `{_superchat}`", _superchat))
 CASES["password-phrase"][0].append(
-    ('curl -s -H "X-Password: Lindenbaum" http://todo.fern.dev:3333/board/api/tasks', "Lindenbaum")
+    ('curl -s -H "X-Password: Lindenbaum" http://tasks.fern.dev/api/items', "Lindenbaum")
 )
 CASES["password-phrase"][1].extend(
     [
@@ -3843,13 +3843,13 @@ CASES["password-phrase"][1].extend(
 )
 # batch 139 (round 53's held-out half, blind at the round's code): a sample .env's key made of
 # the metasyntactic pair
-CASES["generic-assignment"][1].append("LIVEKIT_API_KEY=APIfooBAR123       # from the cloud console")
+CASES["generic-assignment"][1].append("ROOMS_API_KEY=APIfooBAR456       # from the cloud console")
 # batch 139's misses: a key listed bare under an API keys heading, a Moltbook key noted as
 # the new one, a credential's NAME=value given after a label (its value alone is the secret,
 # found again where it stands bare)
 _exa = uuid()
 CASES["section-list-bare-key"] = (
-    [(f"\n## 📦 API Keys\n\n- **Exa Search**: {_exa}\n- **Notes**: see the vault", _exa)],
+    [(f"\n## API Keys\n\n- **Search API**: {_exa}\n- **Notes**: see the vault", _exa)],
     [
         f"\n## API Keys\n\n- **Key ID**: {_exa}",
         f"\n## Project notes\n\n- **Exa Search**: {_exa}",
@@ -3858,11 +3858,11 @@ CASES["section-list-bare-key"] = (
 )
 _molt = "moltbook_sk_" + rnd(ALNUM, 32)
 CASES["moltbook-api-key"] = (
-    [(f"- New key (provided): `{_molt}`", _molt)],
+    [(f"- Replacement key: `{_molt}`", _molt)],
     ["- key: `moltbook_sk_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`", "- key: moltbook_sk_<your-key>"],
 )
 _gandi = "".join(_deck.choices("0123456789abcdef", k=40))
-CASES["generic-assignment"][0].append((f"- Token : `GANDI_API_TOKEN={_gandi}`", _gandi))
+CASES["generic-assignment"][0].append((f"- Jeton : `FERNDNS_API_TOKEN={_gandi}`", _gandi))
 # four digits after a login's name and a password word (a Mac's screen sharing login in a
 # Chinese note); with no login before them, or repeating one digit, none
 CASES["password-phrase"][0].extend(
@@ -3877,7 +3877,7 @@ _wx = "".join(_deck.choices("0123456789abcdef", k=32))
 CASES["command-line-secret"] = (
     [
         (
-            f"`python3 toolkit/cli.py publish daily.md --appid wx52ab71c9 --secret {_wx} --cover a.png`",
+            f"`python3 tools/post.py send note.md --appid wx52ab71c9 --secret {_wx} --cover a.png`",
             _wx,
         ),
         (f"deploy --api-key={_gandi} --region eu", _gandi),
@@ -3897,7 +3897,7 @@ CASES["generic-assignment"][0].append(
 # to its auth call in a code sample; the login repeated, placeholders or names are none
 CASES["auth-call-pair"] = (
     [
-        ("api = TqApi(TqKq(), auth=TqAuth('fernhill', 'Harbor2026qx'))", "Harbor2026qx"),
+        ("api = TqApi(auth=TqAuth('fernhill', 'Harbor2026qx'))", "Harbor2026qx"),
         ('r = requests.get(url, auth=("ops", "Kq7vZp2wLm"))', "Kq7vZp2wLm"),
         ('session.auth = HTTPBasicAuth("deploy", "Lx7#mQ2vR9")', "Lx7#mQ2vR9"),
     ],
@@ -3911,7 +3911,7 @@ CASES["auth-call-pair"] = (
 )
 # batch 144 (round 58's held-out half, blind at the round's code): a key pair's secret
 # written "SecretKey:" or "Secret Key:" beside its access key
-_pair_secret = "MUM-" + rnd(ALNUM, 28)
+_pair_secret = "Kx7-" + rnd(ALNUM, 28)
 CASES["generic-assignment"][0].extend(
     [
         (f"- SecretKey: {_pair_secret}", _pair_secret),
@@ -3966,7 +3966,7 @@ CASES["password-phrase"][0].extend(
         # a value holding another "." keeps its stop; a short one that fails without it is
         # judged with it
         ("the wifi password is Gr3en.House7.", "Gr3en.House7."),
-        ("- Password gate unchanged. Password = LG2026.", "LG2026."),
+        ("- Gate kept as is. Password = KT2027.", "KT2027."),
     ]
 )
 CASES["password-phrase"][1].extend(

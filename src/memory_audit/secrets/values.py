@@ -111,9 +111,9 @@ PLACEHOLDER = re.compile(
     # "your" in Russian and Ukrainian, the whole word: "sk-or-ваш_ключ", "ТВОЙ_API_KEY"
     r"|(?<![а-яёіїє])(?:ваш|твой|твоя|твоё|твое|твои|твій)(?:[а-яё]{0,3})(?=[_\s-]|$)"
     r"|fill[_-]?(?:in|me)|insert[_-]"
-    # the metasyntactic pair a sample's value is made of: "APIfooBAR123", "foo_bar_secret"
-    # ("APIfooBAR123", "foo_bar_secret"), at a part's edge or a change of case: not inside a
-    # word ("Sandbar-Bazaar-42!", "Crowbar_Bazooka7")
+    # the metasyntactic pair a sample's value is made of ("APIfooBAR456", "foo_bar_secret"),
+    # at a part's edge or a change of case: not inside a word ("Sandbar-Bazaar-42!",
+    # "Crowbar_Bazooka7")
     r"|(?:(?<![a-z])|(?<=(?-i:[A-Z])))(?:foo[_-]?bar|bar[_-]?baz)(?![a-z])"
     # the internet's joke password, an example's stand-in: "Password = hunter2-super-secret"
     r"|(?<![a-z])hunter2(?!\d)"
