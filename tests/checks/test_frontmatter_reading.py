@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from memory_audit.engine import audit_tree
 from memory_audit.fix.actions import quote_values
 from memory_audit.fix.tree_access import Tree
@@ -337,3 +339,93 @@ def test_links_to_missing_files_name_their_folder_never_a_file_or_a_drawn_name(
     [finding] = findings(tree_dir, "frontmatter")
     assert finding.message == "3 symlinks point to missing files: `x.md`, `y.md`, `z.md`"
     assert "q7XkP2mLr9vNw3Zy8HcF" not in (finding.suggestion or "")
+
+
+def test_a_link_to_another_machines_absolute_path_of_the_trees_own_file_is_fixed_relatively(
+    tree_dir: Path,
+) -> None:
+    # A workspace committed from Windows: a link made there to the repository's own file by
+    # its absolute path. It dangles here; the fix is a relative link to the tree's file, not
+    # "remove the link or restore its target".
+    write_tree(tree_dir, {"MEMORY.md": index(), "AGENTS.md": "# Agents\n"})
+    (tree_dir / "architecture" / "input").mkdir(parents=True)
+    (tree_dir / "architecture" / "input" / "agents.md").symlink_to("C:/Fernhill/AGENTS.md")
+    (tree_dir / "notes.md").symlink_to("/home/fern/elsewhere/missing.md")
+    found = sorted(findings(tree_dir, "frontmatter"), key=lambda f: f.path)
+    relinked, missing = (f for f in found if f.code == "dangling-symlink")
+    assert relinked.path == "architecture/input/agents.md"
+    assert "name `AGENTS.md` of this tree" in relinked.message
+    assert "`ln -sfn ../../AGENTS.md <this link>`" in (relinked.suggestion or "")
+    # a target that names no file of the tree keeps the general advice
+    assert (missing.path, missing.message) == ("notes.md", "symlink to a missing file")
+    assert missing.suggestion == "remove the link, or restore its target"
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "../elsewhere/notes/plan.md",  # relative: it dangles here as anywhere
+        "/home/fern/repo/../repo/notes/plan.md",  # a part that climbs
+        "/home/fern/repo/.hidden/plan.md",  # a hidden part: no memory
+        "/home/fern/vendor/README.md",  # a name every repository has, alone
+        "/home/fern/Kq7vZp2wLm9xRt4bNc8d/notes/plan.md",  # a drawn part: never printed
+        "/home/fern/notes/" + "b" * 300 + ".md",  # no file's name: the probe would fail
+        "/home/fern/repo/.env",  # not a Markdown file
+        "/home/fern/repo/out/plan.md",  # through a folder linked out of the tree
+    ],
+)
+def test_a_dangling_link_is_relinked_only_to_a_markdown_file_inside_the_tree(
+    tree_dir: Path, tmp_path: Path, target: str
+) -> None:
+    outside = tmp_path / "outside"
+    (outside).mkdir()
+    (outside / "plan.md").write_text("# Plan\n")
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index(),
+            "notes/plan.md": memory("plan"),
+            "README.md": "# Readme\n",
+            ".hidden/plan.md": memory("hidden"),
+            "Kq7vZp2wLm9xRt4bNc8d/notes/plan.md": memory("drawn"),
+        },
+    )
+    (tree_dir / ".env").write_text("KEY=1\n")
+    (tree_dir / "out").symlink_to(outside, target_is_directory=True)
+    (tree_dir / "link.md").symlink_to(target)
+    [finding] = [f for f in findings(tree_dir, "frontmatter") if f.code == "dangling-symlink"]
+    assert (finding.path, finding.message) == ("link.md", "symlink to a missing file")
+    assert "ln -sfn" not in (finding.suggestion or "")
+
+
+def test_the_most_parts_that_match_choose_the_file_and_the_command_is_quoted(
+    tree_dir: Path,
+) -> None:
+    # Two files of one name: the target's two last parts tell which; a name with a space or
+    # a command substitution is quoted for the shell the command is pasted into.
+    write_tree(
+        tree_dir,
+        {"MEMORY.md": index(), "plan.md": memory("plan"), "x $(touch y) z/plan.md": memory("p")},
+    )
+    (tree_dir / "a.md").symlink_to("/home/fern/repo/x $(touch y) z/plan.md")
+    [finding] = [f for f in findings(tree_dir, "frontmatter") if f.code == "dangling-symlink"]
+    assert "name `x $(touch y) z/plan.md` of this tree" in finding.message
+    assert "`ln -sfn 'x $(touch y) z/plan.md' <this link>`" in (finding.suggestion or "")
+
+
+def test_links_of_another_machine_flooding_one_finding_keep_their_relative_fix(
+    tree_dir: Path,
+) -> None:
+    # Three links or more are one finding; when each names a file of the tree, its fix is
+    # the relinking, not "restore the folder on this machine".
+    write_tree(
+        tree_dir,
+        {"MEMORY.md": index(), "AGENTS.md": "# Agents\n", "notes/plan.md": memory("plan")},
+    )
+    for name in ("a.md", "b.md"):
+        (tree_dir / name).symlink_to("C:/Fernhill/AGENTS.md")
+    (tree_dir / "c.md").symlink_to("C:/Fernhill/notes/plan.md")
+    [finding] = [f for f in findings(tree_dir, "frontmatter") if f.code == "dangling-symlink"]
+    assert "each is an absolute path of another machine" in finding.message
+    assert "`ln -sfn AGENTS.md a.md`" in (finding.suggestion or "")
+    assert "`ln -sfn notes/plan.md c.md`" in (finding.suggestion or "")

@@ -26,10 +26,19 @@ PLANTED = [secret for positives, _ in CASES.values() for _, secret in positives]
 SHORT = 8
 
 
+# A line number (``"line": 1111``, ``all.md:1111``, ``line 1111``) is a place, not a value:
+# a digits-only secret may be one once the planted file is that long.
+LINE_NUMBER_BEFORE = re.compile(r'(?:"line": ?|\.md:|\bline )$')
+
+
 def leaked(secret: str, output: str) -> bool:
     if len(secret) >= SHORT:
         return secret in output
-    return re.search(rf"(?<![0-9A-Za-z]){re.escape(secret)}(?![0-9A-Za-z])", output) is not None
+    for found in re.finditer(rf"(?<![0-9A-Za-z]){re.escape(secret)}(?![0-9A-Za-z])", output):
+        before = output[max(0, found.start() - 8) : found.start()]
+        if not (secret.isdigit() and LINE_NUMBER_BEFORE.search(before)):
+            return True
+    return False
 
 
 @pytest.mark.slow

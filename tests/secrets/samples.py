@@ -541,9 +541,19 @@ case(
         # words between the name and "is" (é, es, ist...), the value in backticks
         ("- **Senha padrão de todos os usuários de teste é `harbor472`** — conferir", "harbor472"),
         ("the password for every seeded account is `harbor472`.", "harbor472"),
+        # five letters and digits right after the label, no backticks: a report page's gate
+        ("- Report page https://fernhill.github.io/q1/ · Password: KWRT4", "KWRT4"),
+        ("- pricing page up · pw: KWRT4 · check on Monday", "KWRT4"),
     ],
     [
         "password: SHA-256",
+        # five letters and digits: an algorithm's name, a repeated character, a sixth
+        # character the rule's entropy judges, no label right before
+        "password: AES256",
+        "password: SHA25",
+        "password: PBKDF2 with a salt",
+        "pw: KKRT4",
+        "password gate KWRT4 added",
         "password: my_db_password_2",
         "Set a temporary password for the new user, e.g. `password: TempPass1!`",
         "password: TempPass1! (example)",
@@ -1256,9 +1266,10 @@ case(
         "Bitrix24 webhook code xxxxxxxxxxxxxxxx",
     ],
 )
-# an assignment naming a credential stays one ("ADMIN_PASSWORD=..." near "password")
+# an assignment naming a credential stays one ("ADMIN_PASSWORD=..." near "password"): its
+# value, after the name's "="
 CASES["password-near-value"][0].append(
-    ("admin password set as `ADMIN_PASSWORD=Fern7hill#`", "ADMIN_PASSWORD=Fern7hill#")
+    ("admin password set as `ADMIN_PASSWORD=Fern7hill#`", "Fern7hill#")
 )
 CASES["pass-phrase"][0].append(("ftp pass: db_pw=Kp4ziR9x", "db_pw=Kp4ziR9x"))
 # --- Russian words (пароль, логин, пользователь, токен, API-ключ, секрет), as the other
@@ -2033,9 +2044,17 @@ CASES["password-phrase"][0].extend(
         ("Staging admin: ops@kvshop.vn password: **Test@2031**", "Test@2031"),
         ("the deploy password is **Kq7#vLp2wZ** since May", "Kq7#vLp2wZ"),
         ("router password: __Rq8!zT2kLw__", "Rq8!zT2kLw"),
+        # a value ending its sentence: the stop is no part of it
+        ("- Gate kept as is. Password = Lq2026xw.", "Lq2026xw"),
+        ("the kiosk password is Gr33nHouse7. Ask ops first.", "Gr33nHouse7"),
     ]
 )
 CASES["password-phrase"][1].extend(["password: **required**", "the password is **not** stored"])
+# --- "pass" as a pass over the work, not a password (batch 136: a fix pass's first change)
+CASES["pass-phrase"][0].append(("- wifi pass: Harbor2026x", "Harbor2026x"))
+CASES["pass-phrase"][1].extend(
+    ["- Fix pass: Cart2Checkout moved to the top", "Second pass: Lisbon2026x reworded"]
+)
 # --- an endpoint written without its scheme, in the cell after a key's name
 CASES["table-row-key"][1].append(
     "| Shop orders | `SHOP_API_KEY` | `api.shopgate.kr/api/order-status/v1` |"
@@ -3731,5 +3750,255 @@ CASES["command-line-password"][0].append(
     (
         f"curl --socks5 203.0.113.7:8049 --proxy-user fernproxy:{_socks} https://ifconfig.me",
         _socks,
+    )
+)
+# --- "your" in Russian: a template's stand-in for the key (batch 138: "sk-or-ваш_ключ_api",
+# "ТВОЙ_КЛЮЧ_ОТ_СЕРВИСА"), not a word that only opens with the letters ("Вашингтон")
+CASES["generic-assignment"][1].extend(
+    [
+        '"apiKey": "sk-or-ваш_ключ_api"',
+        '"VOICE_API_KEY": "твой_токен"',
+        '"apiKey": "ТВОЙ_КЛЮЧ_ОТ_СЕРВИСА"',
+        '"CHAT_API_KEY": "sk-v1-твой-токен"',
+    ]
+)
+CASES["password-phrase"][0].append(("пароль: Вашингтон2024x", "Вашингтон2024x"))
+# batch 138 (round 52's held-out half, blind at the start of the fifty-second round): a table
+# of Bitable bases with their "App Token" column, a skill's steps naming bases by app_token
+# far from the word; a Pushover token far from it, and a column of app tokens no Bitable
+# is near, stay keys
+_bases = [
+    "".join(_deck.choices(string.ascii_uppercase, k=3))
+    + "".join(_deck.choices(string.digits, k=3))
+    + "".join(_deck.choices(string.ascii_lowercase, k=3))
+    + "".join(_deck.choices(ALNUM, k=18))
+    for _ in range(3)
+]
+_filler = "\n".join(f"- step {n}: read the day's rows and score them" for n in range(12))
+CASES["table-key"][1].append(
+    "\n## 多维表格清单\n\n| 表 | App Token | 说明 |\n|---|---|---|\n"
+    f"| 日志 | `{_bases[0]}` | 每日 |\n| 总览 | `{_bases[1]}` | 每周 |"
+)
+CASES["table-key"][0].append(
+    (f"\n| Service | App Token |\n|---|---|\n| Fern chat | `{_bases[0]}` |", _bases[0])
+)
+CASES["generic-assignment"][1].append(
+    f"\n使用多维表格保存结果。\n{_filler}\n第一步：读取结果表（app_token: {_bases[2]}）"
+)
+_pushover = "".join(_deck.choices(string.ascii_lowercase + string.digits, k=30))
+CASES["generic-assignment"][0].append(
+    (f"\nRows go to the Feishu bitable.\n{_filler}\n- Pushover app_token: {_pushover}", _pushover)
+)
+# a local compose file's database password named for its environment, in a spec
+CASES["database-url-password"][1].append("DATABASE_URL: postgresql://fernjob:local_dev@db/fernjob")
+CASES["generic-assignment"][1].append("      POSTGRES_PASSWORD: local_dev")
+CASES["generic-assignment"][0].append(
+    ("      POSTGRES_PASSWORD: local_dev_Kq7vZp2w", "local_dev_Kq7vZp2w")
+)
+# batch 138's misses (round 52's held-out half, blind at the round's code; not blind after):
+# a chat group's bot webhooks, an Alpha Vantage key after the vendor's name, a key noted
+# after its bold name, a board's password sent as a quoted header
+_hook = "-".join("".join(_deck.choices("0123456789abcdef", k=n)) for n in (8, 4, 4, 4, 12))
+_ding = "".join(_deck.choices("0123456789abcdef", k=64))
+CASES["feishu-bot-webhook"] = (
+    [
+        (f"- Webhook: `https://open.feishu.cn/open-apis/bot/v2/hook/{_hook}`", _hook),
+        (f"LARK_HOOK=https://open.larksuite.com/open-apis/bot/v2/hook/{_hook}", _hook),
+    ],
+    [
+        "- Webhook: `https://open.feishu.cn/open-apis/bot/v2/hook/xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`",
+        "- Webhook: https://open.feishu.cn/open-apis/bot/v2/hook/<your-hook-id>",
+    ],
+)
+CASES["dingtalk-robot-webhook"] = (
+    [(f"钉钉机器人: https://oapi.dingtalk.com/robot/send?access_token={_ding}", _ding)],
+    ["钉钉机器人: https://oapi.dingtalk.com/robot/send?access_token=YOUR_ACCESS_TOKEN"],
+)
+CASES["wecom-bot-webhook"] = (
+    [(f"企业微信: https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key={_hook}", _hook)],
+    ["企业微信: https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=<key>"],
+)
+_alpha = "".join(_deck.choices(string.ascii_uppercase + string.digits, k=14)) + "7Q"
+CASES["alpha-vantage-api-key"] = (
+    [
+        (f"- Alpha Vantage Key: {_alpha} (quotes for the dashboard)", _alpha),
+        (f"# 2. Alpha Vantage (Key: {_alpha})", _alpha),
+    ],
+    [
+        "- Alpha Vantage Key: YOUR_API_KEY_HERE",
+        "- Alpha Vantage Key: set ALPHAVANTAGE_API_KEY in .env",
+        "- Alpha Vantage Key: ABCDEFGHIJKLMNOP",
+    ],
+)
+_superchat = "".join(_deck.choices("0123456789abcdef", k=8)) + "-" + rnd(ALNUM, 27)
+CASES["key-noted"][0].append((f"- **Chatdesk API Key** (works): `{_superchat}`", _superchat))
+CASES["password-phrase"][0].append(
+    ('curl -s -H "X-Password: Lindenbaum" http://tasks.fern.dev/api/items', "Lindenbaum")
+)
+CASES["password-phrase"][1].extend(
+    [
+        'curl -s -H "X-Password: $BOARD_PASSWORD" http://todo.fern.dev:3333/api',
+        'curl -s -H "X-Password: required" http://todo.fern.dev:3333/api',
+    ]
+)
+# batch 139 (round 53's held-out half, blind at the round's code): a sample .env's key made of
+# the metasyntactic pair
+CASES["generic-assignment"][1].append("ROOMS_API_KEY=APIfooBAR456       # from the cloud console")
+# batch 139's misses: a key listed bare under an API keys heading, a Moltbook key noted as
+# the new one, a credential's NAME=value given after a label (its value alone is the secret,
+# found again where it stands bare)
+_exa = uuid()
+CASES["section-list-bare-key"] = (
+    [(f"\n## API Keys\n\n- **Search API**: {_exa}\n- **Notes**: see the vault", _exa)],
+    [
+        f"\n## API Keys\n\n- **Key ID**: {_exa}",
+        f"\n## Project notes\n\n- **Exa Search**: {_exa}",
+        "\n## API Keys\n\n- **Docs**: https-fern-dev-docs-api-keys-reference-page",
+    ],
+)
+_molt = "moltbook_sk_" + rnd(ALNUM, 32)
+CASES["moltbook-api-key"] = (
+    [(f"- Replacement key: `{_molt}`", _molt)],
+    ["- key: `moltbook_sk_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`", "- key: moltbook_sk_<your-key>"],
+)
+_gandi = "".join(_deck.choices("0123456789abcdef", k=40))
+CASES["generic-assignment"][0].append((f"- Jeton : `FERNDNS_API_TOKEN={_gandi}`", _gandi))
+# four digits after a login's name and a password word (a Mac's screen sharing login in a
+# Chinese note); with no login before them, or repeating one digit, none
+CASES["password-phrase"][0].extend(
+    [("- 用户名：Fern，密码：2718", "2718"), ("- user: fern, password: 4729", "4729")]
+)
+CASES["password-phrase"][1].extend(
+    ["- 密码：2718", "- 用户名：Fern，密码：12", "- user: fern, password: 1111"]
+)
+# batch 140 (round 54's held-out half, blind at the round's code): an app's secret in a
+# publishing script's command line; a bot's key shown as its account's number and a prefix
+_wx = "".join(_deck.choices("0123456789abcdef", k=32))
+CASES["command-line-secret"] = (
+    [
+        (
+            f"`python3 tools/post.py send note.md --appid wx52ab71c9 --secret {_wx} --cover a.png`",
+            _wx,
+        ),
+        (f"deploy --api-key={_gandi} --region eu", _gandi),
+    ],
+    [
+        "python3 cli.py publish daily.md --secret $WECHAT_SECRET --cover a.png",
+        "vault kv put --secret-file secrets.json",
+        "cli.py publish --token xxxxxxxxxxxxxxxxxxxxxxxx",
+        "gh auth login --with-token < token.txt",
+    ],
+)
+CASES["generic-assignment"][1].append("- API Key: 31415926:kqzvwbRt... (configured)")
+CASES["generic-assignment"][0].append(
+    ("- API Key: 31415926:kqzvwbRtX8m2LpQ7wZ4n (configured)", "31415926:kqzvwbRtX8m2LpQ7wZ4n")
+)
+# batch 138's miss, not blind (its final code's): a futures SDK's login and password given
+# to its auth call in a code sample; the login repeated, placeholders or names are none
+CASES["auth-call-pair"] = (
+    [
+        ("api = TqApi(auth=TqAuth('fernhill', 'Harbor2026qx'))", "Harbor2026qx"),
+        ('r = requests.get(url, auth=("ops", "Kq7vZp2wLm"))', "Kq7vZp2wLm"),
+        ('session.auth = HTTPBasicAuth("deploy", "Lx7#mQ2vR9")', "Lx7#mQ2vR9"),
+    ],
+    [
+        "api = TqApi(auth=TqAuth('test', 'test'))",
+        'auth=TqAuth("your_user", "your_password")',
+        "session.auth = HTTPBasicAuth(user, password)",
+        'auth=("admin", "admin")',
+        'auth=("user", "${PASSWORD}")',
+    ],
+)
+# batch 144 (round 58's held-out half, blind at the round's code): a key pair's secret
+# written "SecretKey:" or "Secret Key:" beside its access key
+_pair_secret = "Kx7-" + rnd(ALNUM, 28)
+CASES["generic-assignment"][0].extend(
+    [
+        (f"- SecretKey: {_pair_secret}", _pair_secret),
+        (f"- Secret Key: {_pair_secret}", _pair_secret),
+    ]
+)
+CASES["generic-assignment"][1].extend(
+    ["- SecretKey: <your-secret-key>", "- Secret Key: see the vault"]
+)
+# the second reader's cases (this session's rules kept from hiding real credentials and
+# from reading public or stand-in values)
+CASES["command-line-secret"][0].extend(
+    [
+        (
+            "cli --api-key=Q7KD2M9T-P6MG-WXRH-9JTW-3W34298TR3X5",
+            "Q7KD2M9T-P6MG-WXRH-9JTW-3W34298TR3X5",
+        ),
+        ("cli --access-token=kq7vzp2wlm9xrt4bnc8dqw", "kq7vzp2wlm9xrt4bnc8dqw"),
+        ("tool --client-secret=Q7ZK2M4TP6MGWXRH9JTW3W34", "Q7ZK2M4TP6MGWXRH9JTW3W34"),
+        (
+            "vercel deploy --token Kq7vZp2wLm9xRt4bNc8dQ2wErTy6UiOp0a",
+            "Kq7vZp2wLm9xRt4bNc8dQ2wErTy6UiOp0a",
+        ),
+    ]
+)
+CASES["command-line-secret"][1].extend(
+    [
+        "balance --token Hq7vZp2wLm9xRt4bNc8dQ2wErTy6UiPpKjHgFdSaZx",  # a coin's mint
+        "swap --token 0x5e3c91253bcb0b9e4e1d6d33a5c1d3c1a3d1c4f1",  # a contract
+        "tagclaw post --token 0xERC20_CONTRACT_ADDRESS",
+    ]
+)
+_low = "".join(_deck.choices("0123456789", k=32))
+CASES["section-list-bare-key"][0].append((f"\n## API Keys\n\n- **Weather**: {_low}", _low))
+CASES["section-list-bare-key"][1].extend(
+    [
+        f"\n## API Keys\n\n- Spotify Client ID: {_exa}",
+        "\n## API Keys\n\n- **Project**: prj_Kq7vZp2wLm9xRt4bNc8dQ2wErTy6",
+        f"\n# Access keys rotation log\n\nRotated on 2026-03-02: {_exa}",
+        "\n### Working Token Addresses\n\n- USDC: 0x5e3c91253bcb0b9e4e1d6d33a5c1d3c1a3d1c4f1",
+    ]
+)
+CASES["generic-assignment"][0].extend(
+    [
+        ("DB_PASSWORD=Sandbar-Bazaar-42!", "Sandbar-Bazaar-42!"),
+        ("api_key=Kq7vZp2wFooBarLm9xRt4bNc8d", "Kq7vZp2wFooBarLm9xRt4bNc8d"),
+    ]
+)
+CASES["password-phrase"][0].extend(
+    [
+        ("пароль: ваш2024!Кот", "ваш2024!Кот"),
+        # a value holding another "." keeps its stop; a short one that fails without it is
+        # judged with it
+        ("the wifi password is Gr3en.House7.", "Gr3en.House7."),
+        ("- Gate kept as is. Password = KT2027.", "KT2027."),
+    ]
+)
+CASES["password-phrase"][1].extend(
+    [
+        "password: demo1",
+        "pw: qwer1",
+        "password: abc12",
+        "- Password: 16chr minimum",
+        "pw: KWRTK4",  # six characters: the rule's entropy judges them
+        "password: HS256",
+        "pw: RS512",
+        "- user: admin, password: 1234",
+        "- username: pi / password: 3306",
+        "curl -s -H X-Password: Lindenbaum http://todo.fern.dev:3333/api",
+    ]
+)
+CASES["feishu-bot-webhook"][1].append(
+    "https://open.feishu.cn/open-apis/bot/v2/hook/aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee"
+)
+CASES["table-key"][0].append(
+    (
+        "\n## Notifications (results also written to the Bitable)\n\n"
+        f"| Service | App Token | Notes |\n|---|---|---|\n| Pushover | {_pair_secret} | desktop |",
+        _pair_secret,
+    )
+)
+# a chat app's "App Token:" in a file that speaks of Bitable far from it stays a key: only the
+# API's own field name, app_token, names a base's id there
+_chat_app = "fBcO8" + "".join(_deck.choices(ALNUM, k=22))
+CASES["generic-assignment"][0].append(
+    (
+        f"\nRows go to the Feishu bitable.\n{_filler}\n### Chat\n- App Token: `{_chat_app}`",
+        _chat_app,
     )
 )

@@ -154,6 +154,7 @@ CONTEXT_KEYWORDS = {
     "section-list-password",  # its keyword is in the heading above the list
     "section-list-key",  # the same
     "section-list-drawn",  # the same
+    "section-list-bare-key",  # the same
     "wallet-recovery-phrase",  # "seed phrase" names it anywhere in the file, or it is none
     "discord-bot-token",
     "ngrok-authtoken",

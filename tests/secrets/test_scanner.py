@@ -18,7 +18,7 @@ from memory_audit.secrets.scanner import (
     Scanner,
     SecretMatch,
     _Subject,
-    _unemphasized,
+    plausible_span,
 )
 from memory_audit.secrets.tables import table_cells
 from memory_audit.secrets.values import markers_before, plausible
@@ -129,9 +129,10 @@ def _original_hit(scanner: Scanner, subject: _Subject, index: int, match: Any) -
         end = start + len(subject.data[span[0] : span[1]].decode("utf-8", "surrogatepass"))
     else:
         start, end = span
-    start, end = _unemphasized(subject.text, start, end)  # a value's own, not the order's
-    if not plausible(rule, subject.text, start, end):
+    found = plausible_span(rule, subject.text, start, end)  # a value's own, not the order's
+    if found is None:
         return None
+    start, end = found
     line = subject.text.count("\n", 0, start) + 1
     return scanner._match(rule, subject.text, start, end, line)
 

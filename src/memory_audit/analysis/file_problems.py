@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import shlex
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from memory_audit.model.finding import Finding, listed, make_finding
+from memory_audit.tree.dangling import DANGLING, relink_target, same_file_in_tree
+from memory_audit.tree.file_problem import drawn_name_part
 from memory_audit.tree.memory_file import FileProblem
 
 SUGGESTIONS = {
@@ -61,24 +64,6 @@ def problem_findings(
 # this machine lacks: a memory repository's links to its author's home, cloned elsewhere),
 # so one finding naming them, not one a link
 DANGLING_FLOOD = 3
-DANGLING = "dangling-symlink"
-DRAWN = 16
-DRAWN_HEX = 24
-
-
-def _drawn(part: str) -> bool:
-    """A name part that may be a generated token: 16 characters or more of letters and
-    digits (with ``-`` and ``_``) mixing both cases and digits, or 24 hex digits."""
-    run = part.replace("-", "").replace("_", "")
-    if len(run) < DRAWN or not run.isalnum():
-        return False
-    if len(run) >= DRAWN_HEX and all(c in "0123456789abcdefABCDEF" for c in run):
-        return True
-    return (
-        any(c.isupper() for c in run)
-        and any(c.islower() for c in run)
-        and any(c.isdigit() for c in run)
-    )
 
 
 def dangling_links_finding(dimension: str, root: Path, paths: Sequence[str]) -> Finding:
@@ -95,8 +80,22 @@ def dangling_links_finding(dimension: str, root: Path, paths: Sequence[str]) -> 
     common = os.path.commonpath(folders) if folders and len(folders) == len(targets) else ""
     # the folder named only when no part of it looks drawn (a token as a folder's name
     # would be printed whole: targets outside the tree are never scanned for secrets)
-    shown = common not in ("", os.sep) and not any(map(_drawn, Path(common).parts))
+    shown = common not in ("", os.sep) and not any(map(drawn_name_part, Path(common).parts))
     into = f", all into `{common}`" if shown else ""
+    relinks = _relinks(root, paths)
+    if relinks:
+        return make_finding(
+            dimension,
+            DANGLING,
+            paths[0],
+            None,
+            f"{len(paths)} symlinks point to missing files: {listed(list(paths), 6)}; each is"
+            " an absolute path of another machine whose last parts name a file of this tree",
+            "point each at the tree's own file by a relative path, which holds on every"
+            f" machine: {'; '.join(relinks[:3])}{'; ...' if len(relinks) > 3 else ''}",
+            key="dangling-symlinks",
+            related=tuple(paths[1:]),
+        )
     return make_finding(
         dimension,
         DANGLING,
@@ -109,3 +108,17 @@ def dangling_links_finding(dimension: str, root: Path, paths: Sequence[str]) -> 
         key="dangling-symlinks",
         related=tuple(paths[1:]),
     )
+
+
+def _relinks(root: Path, paths: Sequence[str]) -> list[str]:
+    """``ln -sfn <target> <link>`` for each link whose absolute target names a file of the
+    tree (:func:`memory_audit.tree.dangling.same_file_in_tree`); empty unless every one does."""
+    real_root = Path(os.path.realpath(root))
+    commands = []
+    for path in paths:
+        link = str(root / path)
+        found = same_file_in_tree(link, real_root)
+        if found is None:
+            return []
+        commands.append(f"`ln -sfn {relink_target(link, found)} {shlex.quote(path)}`")
+    return commands

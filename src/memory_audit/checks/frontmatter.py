@@ -87,7 +87,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from memory_audit.analysis.file_problems import (
-    DANGLING,
     DANGLING_FLOOD,
     dangling_links_finding,
     problem_findings,
@@ -103,6 +102,7 @@ from memory_audit.analysis.off_schema import (
 )
 from memory_audit.analysis.tree_home import on_this_machine, read_by_instructions
 from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.dangling import DANGLING
 from memory_audit.tree.memory_file import FileKind, MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 

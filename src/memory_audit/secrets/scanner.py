@@ -307,10 +307,10 @@ class Scanner:
     ) -> SecretMatch | None:
         """The match at ``span`` of the subject, unless its value is no plausible secret."""
         rule = self.rules[index]
-        start, end = _unemphasized(subject.text, *subject.span(span))
-        if not plausible(rule, subject.text, start, end, first_of_pair=first_of_pair):
+        found = plausible_span(rule, subject.text, *subject.span(span), first_of_pair)
+        if found is None:
             return None
-        return self._match(rule, subject.text, start, end, lines.line(start))
+        return self._match(rule, subject.text, *found, lines.line(found[0]))
 
     def _match(self, rule: Rule, text: str, start: int, end: int, line: int) -> SecretMatch:
         secret = text[start:end].strip()
@@ -358,6 +358,59 @@ def _unemphasized(text: str, start: int, end: int) -> tuple[int, int]:
         line_start = text.rfind("\n", 0, start) + 1
         if markers_before(text, line_start, start, marker) % 2:
             return start, stop - width
+    return start, end
+
+
+def plausible_span(
+    rule: Rule, text: str, start: int, end: int, first_of_pair: bool = False
+) -> tuple[int, int] | None:
+    """The span of the value a rule's group took (:func:`value_span`) when it is a
+    plausible secret; a value whose sentence's stop was taken off and then fails is judged
+    again with it (``Password = <value>.``: a short value may need it), else None."""
+    found = value_span(text, start, end)
+    if plausible(rule, text, *found, first_of_pair=first_of_pair):
+        return found
+    whole = value_span(text, start, end, stop=False)
+    if whole != found and plausible(rule, text, *whole, first_of_pair=first_of_pair):
+        return whole
+    return None
+
+
+def value_span(text: str, start: int, end: int, *, stop: bool = True) -> tuple[int, int]:
+    """The value a rule's group took, without what dresses it: bold markers, a sentence's
+    stop (unless ``stop`` is false), a variable's name before ``=`` (``Token :
+    `GANDI_API_TOKEN=<value>` ``)."""
+    start, end = _unemphasized(text, start, end)
+    if stop:
+        start, end = _unstopped(text, start, end)
+    return _unassigned(text, start, end)
+
+
+# A credential's name in capitals and "=", inside a value a label's rule took whole
+ASSIGNED_NAME = re.compile(r"[A-Z][A-Z0-9_]*(?:TOKEN|KEY|SECRET|PASSWORD|PASS|PWD)=")
+
+
+def _unassigned(text: str, start: int, end: int) -> tuple[int, int]:
+    """``GANDI_API_TOKEN=<value>`` given after ``Token :``: the value is what follows the
+    name's ``=``, so the same value written elsewhere alone is found as the same one."""
+    name = ASSIGNED_NAME.match(text, start, end)
+    if name is None or end - name.end() < 1:
+        return start, end
+    return name.end(), end
+
+
+def _unstopped(text: str, start: int, end: int) -> tuple[int, int]:
+    """A value that ends its sentence (``Password = <value>.`` at the line's end): the stop
+    is no character of it, so the value is the one written elsewhere without it and one
+    finding names both places. A value holding another ``.`` (a host, a version) keeps it."""
+    if (
+        end - start > 1
+        and text[end - 1] == "."
+        and text[end - 2].isalnum()
+        and "." not in text[start : end - 1]
+        and (end == len(text) or text[end].isspace())
+    ):
+        return start, end - 1
     return start, end
 
 

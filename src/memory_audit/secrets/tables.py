@@ -45,6 +45,13 @@ ID_TOKEN_HEADER = re.compile(
     r"|\b(?:doc|docx|file|folder|wiki|sheet|space|block|table)[_-]tokens?\b"
     r"|(?:节点|文档|文件夹|文件|知识库|表格|页面) ?token"
 )
+# A Feishu Bitable's base is named by its "app_token", given with its table's id (``tbl...``)
+# or the word: a column headed "App Token" in a table of bases holds their ids
+BITABLE_NEAR = re.compile(r"\btbl[A-Za-z0-9]{10,}|(?i:bitable)|多维表格")
+BITABLE_REACH = 200  # characters before and after: a few list items, a table's heading
+APP_TOKEN_HEADER = re.compile(r"(?i)^\W*app[ _-]?tokens?\W*$")
+# A base's id as Feishu draws it: 27 letters and digits, both cases and digits
+BASE_ID = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=\D*\d)[A-Za-z0-9]{27}")
 # "admin / <value>" in a credentials column: the password is the last part. A login is a
 # word (``ops``, ``Admin``, ``DBA``, an e-mail): a generated password's first part
 # (``eF7/...``), mixing cases and digits, is none.
@@ -67,15 +74,19 @@ def table_cells(text: str, header_regexes: Sequence[str]) -> Iterator[tuple[int,
             continue
         line_start = text.rfind("\n", 0, max(separator.start() - 1, 0)) + 1
         heading = text[line_start : max(separator.start() - 1, line_start)]
-        columns = {
-            column: named
-            for column, (start, end) in enumerate(_cells(heading, 0, len(heading)))
-            if end - start <= HEADER_MAX
-            and (named := _named(headers, heading[start:end])) is not None
-        }
+        near = max(0, line_start - BITABLE_REACH), separator.start()
+        bases = BITABLE_NEAR.search(text, *near) is not None  # a table of Bitable bases
+        columns: dict[int, int] = {}
+        base_ids: set[int] = set()  # the "App Token" column of a table of Bitable bases
+        for column, (start, end) in enumerate(_cells(heading, 0, len(heading))):
+            named = _named(headers, heading[start:end]) if end - start <= HEADER_MAX else None
+            if named is not None:
+                columns[column] = named
+                if bases and APP_TOKEN_HEADER.search(heading[start:end]):
+                    base_ids.add(column)
         # Every table is walked to its end, naming a column or not: a separator-like row
         # inside it is a row, not a second table's start, whichever rules are asked.
-        reach = yield from _column_values(text, separator.end() + 1, columns)
+        reach = yield from _column_values(text, separator.end() + 1, columns, base_ids)
 
 
 def _named(headers: list[Any], cell: str) -> int | None:
@@ -91,10 +102,12 @@ def _header_pattern(regex: str) -> Any:
 
 
 def _column_values(
-    text: str, at: int, columns: dict[int, int]
+    text: str, at: int, columns: dict[int, int], base_ids: set[int]
 ) -> Generator[tuple[int, int, int], None, int]:
     """The values in ``columns`` (column -> the header pattern naming it) of the rows from
-    offset ``at`` on, up to the table's end; returns where the table ends."""
+    offset ``at`` on, up to the table's end; returns where the table ends. In ``base_ids``'
+    columns, a value in a Bitable base id's shape is the base's id, no credential; another
+    value there (a chat app's token in a table near the word) is read as any."""
     while at < len(text):
         end = text.find("\n", at)
         end = len(text) if end == -1 else end
@@ -104,7 +117,9 @@ def _column_values(
         for column, named in columns.items():
             if column < len(cells):
                 span = _value(text, *cells[column])
-                if span is not None:
+                if span is not None and not (
+                    column in base_ids and BASE_ID.fullmatch(text, *span) is not None
+                ):
                     yield (*span, named)
         at = end + 1
     return len(text)

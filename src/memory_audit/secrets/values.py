@@ -51,6 +51,7 @@ from typing import Any
 
 from memory_audit.secrets.redact import entropy
 from memory_audit.secrets.rules import Rule
+from memory_audit.secrets.tables import BASE_ID, BITABLE_NEAR, BITABLE_REACH
 
 # The pieces of a regular expression: an anchor, a counted repeat or ``.*`` a password may
 # hold by chance (``Summer{2024}$``, ``^Kx9mQ2Lp$``); a class (``\d``, ``[0-9]``) or a group
@@ -107,7 +108,13 @@ PLACEHOLDER = re.compile(
     rf"|your(?:[_-]|(?=(?:{YOUR_WHAT})+(?![a-z])))"
     r"|changeme|change[_-]me|redacted|scrubbed|fake|0{8,}|12345678|abcdef|replace[_-]?(?:with|me)"
     r"|你的|您的|あなたの"  # "your" in Chinese and Japanese: "你的AppSecret"
+    # "your" in Russian and Ukrainian, the whole word: "sk-or-ваш_ключ", "ТВОЙ_API_KEY"
+    r"|(?<![а-яёіїє])(?:ваш|твой|твоя|твоё|твое|твои|твій)(?:[а-яё]{0,3})(?=[_\s-]|$)"
     r"|fill[_-]?(?:in|me)|insert[_-]"
+    # the metasyntactic pair a sample's value is made of ("APIfooBAR456", "foo_bar_secret"),
+    # at a part's edge or a change of case: not inside a word ("Sandbar-Bazaar-42!",
+    # "Crowbar_Bazooka7")
+    r"|(?:(?<![a-z])|(?<=(?-i:[A-Z])))(?:foo[_-]?bar|bar[_-]?baz)(?![a-z])"
     # the internet's joke password, an example's stand-in: "Password = hunter2-super-secret"
     r"|(?<![a-z])hunter2(?!\d)"
     # Telegram's documented bot token, "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"
@@ -159,6 +166,9 @@ VENDOR_HEAD = re.compile(
     # every key an issuer signs, no secret; a Grafana key (``eyJrIjoi...``) is all key
     r"|eyJ(?:hbGci|0eXAi)[A-Za-z0-9_-]*\.?"
     r"|github_pat_|glpat-|xox[abpre]-|npm_|pypi-|hf_|dop_v1_|lin_api_"
+    # an account's number and ":" before the key (``<8 digits>:<key>``), as a bot's key
+    # is given: the number is no part of what the prefix shows
+    r"|\d{4,12}:"
 )
 # The drawn part's full length after a vendor's prefix, where the vendor's own rule knows
 # it: half of it or less before an ellipsis is a cut token
@@ -293,7 +303,8 @@ PASSWORD_SECTION = re.compile(
 # A heading that names a token, an API key or a secret (not "Token usage": a count).
 TOKEN_SECTION = re.compile(
     r"(?i:\b(?:tokens?|api[ _-]?keys?|access[ _-]?keys?|secrets?|bearer)\b"
-    r"(?![ \t]*(?:usage|budget|limit|count|cost|window|per\b|economy|efficien|saving)))"
+    r"(?![ \t]*(?:usage|budget|limit|count|cost|window|per\b|economy|efficien|saving"
+    r"|address|contract|mint)))"
     r"|토큰|令牌|トークン|密钥|秘钥|(?i:токен)"
 )
 SECTION_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]")
@@ -574,9 +585,7 @@ CDP_KEY_NAME = re.compile(r"organizations/[0-9a-f-]{36}/apiKeys/[0-9a-f-]{36}")
 # A Feishu Bitable's "app_token" is the base's id, given with its table's (``tbl...``): the
 # label, then a table id or the word on a line near it
 APP_TOKEN_LABEL = re.compile(r"(?i)\bapp[ _]?token[*_`'\"]*[ \t]*[:=：][ \t*_`'\"]*\Z")
-BITABLE_NEAR = re.compile(r"\btbl[A-Za-z0-9]{10,}|(?i:bitable)|多维表格")
 BITABLE_TOKEN = re.compile(r"[A-Za-z0-9]{20,32}")  # a base's id: letters and digits alone
-BITABLE_REACH = 200  # characters before and after the value: a few list items
 # A code block that is a documentation's example: it names an example's host or address
 # (RFC 2606's example.com) or elides another value ("cck_live_7f3e..."), so its other
 # values are the example's too
@@ -647,10 +656,10 @@ TESTED = re.compile(
     r"(?i:\btest(?:s|ed|ing)?\b|\bchecks?\b|\bverif(?:y|ied|ication)\b)|\bFAIL(?:ED|S)?\b"
     r"|\bQ[AC]\b|✅|❌"
 )
-# "Figma pass:", "second pass:", "review pass:": a pass of work over something (a round
+# "Figma pass:", "second pass:", "fix pass:": a pass of work over something (a round
 # of design, review or rendering), no password's label.
 WORK_PASS = re.compile(
-    r"(?i:\b(?:figma|design|review|first|second|third|final|last|next|another|cleanup"
+    r"(?i:\b(?:fix|figma|design|review|first|second|third|final|last|next|another|cleanup"
     r"|clean-up|polish|qa|render|rendering|lighting|shadow|audit|lint|refactor|copy|edit"
     r"|editing|proofreading|optimi[sz]ation|perf|performance|visual|ui|ux|docs|a11y"
     r"|accessibility|layout|style|styling|responsive|mobile"
@@ -922,6 +931,24 @@ DIGITS_KEY = re.compile(
     r"[\"'`]?[ \t]*(?::=|=>|[:=])[ \t]*[\"'`]?$"
 )
 DATE_DIGITS = re.compile(r"(?:19|20)\d\d(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])")
+# "pw: <5 letters and digits>" with no backticks: a report's gate, a router's password. Its
+# label right before says what it is; five characters have too little entropy to say it.
+SHORT_MIX_KEY = re.compile(
+    r"(?i:\b(?:password|passwd|pwd|pw|passwort|kennwort|senha|contrase(?:ñ|n)a))"
+    r"\*{0,2}[ \t]*[:=]\*{0,2}[ \t]*$"
+)
+# A coin's public address given to a tool's --token option (a Solana mint in base58, an
+# EVM contract's 40 hex digits, or a placeholder named in capitals): the token traded, no
+# credential. A generated token of that length holds 0, O, I or l nearly always.
+TOKEN_OPTION = re.compile(r"--token(?:=|[ \t]+)[\"'`]?$")
+PUBLIC_ADDRESS = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}|0x[0-9a-fA-F]{40}|0x[A-Z0-9]*_[A-Z0-9_]+")
+KEYED_MIX_LENGTH = 5  # six characters or more: the rule's entropy judges them
+# An algorithm's or an encoding's name with its number ("password: SHA256", "AES256",
+# "PBKDF2"): how a password is kept, not the password.
+ALGORITHM_NAME = re.compile(
+    r"(?i:(?:sha|md|aes|rsa|hs|rs|es|ps|pbkdf|base|utf|pkcs|tls|ssl|oauth|ipv|http|argon|des)"
+    r"\d+[a-z]?)"
+)
 MIN_DISTINCT_LABELLED = 3  # four digits repeat one often; "1111", "1212" are no one's
 COPULAS = frozenset("is was es era é ist lautet est là".split())
 # A default's word says the value as a copula does: "(default X)", "(mặc định X)", and the
@@ -995,6 +1022,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or SHELL_VARIABLE.fullmatch(value)
         or (value.startswith("?") and REQUIRED_EXPANSION.search(text, max(0, start - NEAR), start))
         or _validation_rules(value)
+        or _coin_address(text, start, value)
         or _model_name(value)
         or (rule.value in DRAWN_KINDS and WIDE_TEXT.search(value) is not None)
         or _folder_of_its_kind(value)
@@ -1237,13 +1265,68 @@ def _keyed_digits(rule: Rule, text: str, start: int, end: int) -> bool:
     )
 
 
+def _coin_address(text: str, start: int, value: str) -> bool:
+    """A coin's public address after ``--token`` (``balance --token <mint>``)."""
+    if PUBLIC_ADDRESS.fullmatch(value) is None:
+        return False
+    return TOKEN_OPTION.search(text, max(0, start - NEAR), start) is not None
+
+
+def _keyed_short_mix(rule: Rule, text: str, start: int, end: int) -> bool:
+    """Five ASCII capitals and digits, both kinds, right after a password word and ``:`` or
+    ``=`` with no backticks (``· pw: <4 capitals and a digit> ·``): its label says what it
+    is; five distinct characters (``MIN_DISTINCT``) judge it, not its entropy. Lower case
+    letters are a stand-in's (``demo1``, ``abc12``, ``qwer1``)."""
+    value = text[start:end]
+    return (
+        rule.value == "mixed"
+        and len(value) == KEYED_MIX_LENGTH
+        and _short_mix(value)
+        and not any(c.islower() for c in value)  # "demo1", "abc12", "qwer1": stand-ins
+        and ALGORITHM_NAME.fullmatch(value) is None
+        and SHORT_MIX_KEY.search(text, max(0, start - NEAR), start) is not None
+    )
+
+
 def _labelled_digits(rule: Rule, text: str, start: int, end: int) -> bool:
     """A PIN-like password of a ``mixed`` rule's, or a short mix of letters and digits, in
     backticks after a password word and ``:`` (``(password: `4729`)``, ``sudo password:
-    `k9x7```): its distinct characters judge it, not its entropy."""
+    `k9x7```), or digits after a login's name and a password word (``用户名：<name>，密码：
+    <4 digits>``): its distinct characters judge it, not its entropy."""
     value = text[start:end].strip()
+    if rule.value != "mixed":
+        return False
+    if _login_digits(value) and _login_given_before(text, start):
+        return True
     short = value.isdigit() or _short_mix(value)
-    return rule.value == "mixed" and short and _labelled_short(text, start, end)
+    return short and _labelled_short(text, start, end)
+
+
+# A login given, then the password's word: "用户名：<name>，密码：", "user: <name>, password:"
+LOGIN_THEN_PASSWORD = re.compile(
+    r"(?i:用户名|账号|帳號|帐号|登录名|user(?:name)?|login)[ \t]*[:：=][ \t]*[^\s,，;；:：]{1,40}"
+    r"[ \t]*[,，;；/][ \t]*(?i:密码|密碼|password|passwd|pwd|pw)[ \t]*[:：=][ \t]*$"
+)
+
+
+# Digits a note gives as a stand-in or a port, not a chosen password: a run ("1234",
+# "4321"), a database's or a service's well-known port
+PORT_DIGITS = frozenset(
+    "3306 5432 6379 8080 8443 8000 8888 9000 9200 27017 1433 1521 5672 11211".split()
+)
+
+
+def _login_digits(value: str) -> bool:
+    """Four digits or more that are no run of the keyboard's and no well-known port."""
+    if not value.isdigit() or len(value) < MIN_LABELLED_DIGITS or value in PORT_DIGITS:
+        return False
+    steps = {int(b) - int(a) for a, b in itertools.pairwise(value)}
+    return steps not in ({1}, {-1})
+
+
+def _login_given_before(text: str, start: int) -> bool:
+    """Whether a login's name and a password's word end right before the value."""
+    return LOGIN_THEN_PASSWORD.search(text, max(0, start - NEAR), start) is not None
 
 
 def _short_mix(value: str) -> bool:
@@ -1336,10 +1419,22 @@ def _bitable_app_token(text: str, start: int, value: str) -> bool:
     app access token (a vendor's app token, ``ghs_...``, has its own rule and shape)."""
     if BITABLE_TOKEN.fullmatch(value) is None:
         return False
-    if APP_TOKEN_LABEL.search(near_on_its_line(text, start)) is None:
+    label = APP_TOKEN_LABEL.search(near_on_its_line(text, start))
+    if label is None:
         return False
     near = max(0, start - BITABLE_REACH), min(len(text), start + BITABLE_REACH)
-    return BITABLE_NEAR.search(text, *near) is not None
+    if BITABLE_NEAR.search(text, *near) is not None:
+        return True
+    # far from the word, only the API's own field name (``app_token``), not a chat app's
+    # "App Token:" in a file that mentions Bitable elsewhere
+    api_field = "app_token" in label.group(0)
+    return api_field and BASE_ID.fullmatch(value) is not None and _speaks_of_bitable(text)
+
+
+@functools.lru_cache(maxsize=16)
+def _speaks_of_bitable(text: str) -> bool:
+    """Whether the text names Bitable anywhere (once per text, as it is asked per value)."""
+    return BITABLE_NEAR.search(text) is not None
 
 
 @functools.lru_cache(maxsize=16)
@@ -1547,8 +1642,14 @@ def _least_entropy(rule: Rule, text: str, start: int, end: int) -> float:
     word its letters (``Password: "Marisa"``), so entropy says little of them; five
     distinct characters (``MIN_DISTINCT``) and ``_stated`` judge them."""
     value = text[start:end].strip()
-    if _labelled_digits(rule, text, start, end) or _keyed_digits(rule, text, start, end):
-        return 0.0  # "(password: `4729`)", "password: 155162": the distinct digits judge it
+    # "(password: `4729`)", "password: 155162", "pw: <5 letters and digits>": the distinct
+    # characters judge them
+    if (
+        _labelled_digits(rule, text, start, end)
+        or _keyed_digits(rule, text, start, end)
+        or _keyed_short_mix(rule, text, start, end)
+    ):
+        return 0.0
     if rule.value == "mixed" and (value.isdigit() or _quoted_word(text, start, end)):
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
     if rule.value is None and _password_keyed(text, start, value):
@@ -1586,7 +1687,23 @@ def _quoted_word(text: str, start: int, end: int) -> bool:
     value = text[start:end].strip()
     if not value.isalpha():
         return False
-    return _quoted_after_separator(text, start, end) or _named_password(text, start, end)
+    if _quoted_after_separator(text, start, end) or _named_password(text, start, end):
+        return True
+    return _header_password(text, start, end)
+
+
+# A request's header that carries a password, the value closing its quotes: curl's
+# ``-H "X-Password: <word>"``, a board's shared password sent with each call
+HEADER_PASSWORD = re.compile(
+    r"""(?i:(?:-H|--header)[ \t]+["'](?:x-)?(?:[a-z]{1,20}-)?pass(?:word|wd)?[ \t]*:[ \t]*)$"""
+)
+
+
+def _header_password(text: str, start: int, end: int) -> bool:
+    """A word closing a quoted ``-H "X-Password: ..."`` header of a command line."""
+    if text[end : end + 1] not in ("'", '"'):
+        return False
+    return HEADER_PASSWORD.search(text, max(0, start - NEAR), start) is not None
 
 
 def _quoted_after_separator(text: str, start: int, end: int) -> bool:
@@ -1633,19 +1750,19 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
 NOT_SECRET_ITEM = re.compile(
     r"(?i:(?<![\w.])(?:id|ids|identifier|url|uri|link|e-?mail|user(?:name)?|login|account"
     r"|host(?:name)?|port|name|project)|(?<![\w.-])(?:org|organi[sz]ation|scope|tenant|slug))"
-    r"[*_\s]*[:：][*_\s]*`$"
+    r"[*_\s]*[:：][*_\s]*`?$"
 )
 # A credentials list's item labelled only by a field a connection names beside its password
 # (``- **Database**: `<name>```); a label that ends in one names a system whose password
 # it gives (``- **Prod DB**: `<password>```)
 FIELD_ITEM = re.compile(
-    r"(?i:[ \t]*[-*+][ \t]+[*_]*(?:database|db|schema|region|endpoint)[*_\s]*[:：][*_\s]*`$)"
+    r"(?i:[ \t]*[-*+][ \t]+[*_]*(?:database|db|schema|region|endpoint)[*_\s]*[:：][*_\s]*`?$)"
 )
 # A token's details listed under its heading (``## Token Details`` then ``- **Issuer**:
 # `<hex>```): what the token is, not the token
 TOKEN_FIELD_ITEM = re.compile(
     r"(?i:\b(?:issuer|iss|created|expir\w*|scopes?|type|fingerprint|version|owner|algorithm"
-    r"|alg|kid|key[ _-]?id|commit|sha\w*|hash|checksum|digest))[*_\s]*[:：][*_\s]*`$"
+    r"|alg|kid|key[ _-]?id|commit|sha\w*|hash|checksum|digest))[*_\s]*[:：][*_\s]*`?$"
 )
 
 
@@ -1842,7 +1959,8 @@ def _self_named(value: str) -> bool:
     ``dev-token-123``, ``local-dev-secret`` (stand-ins, numbers and the kind), ``dbpass``,
     ``mytoken`` (a stand-in run into the kind), ``password123`` (the kind and a number),
     ``securePassword123`` (camelCase parts), ``senhasegura123`` (Portuguese's kind and
-    stand-in, run in). ``fern_password`` names a project: kept."""
+    stand-in, run in); ``local_dev`` (environments' words alone). ``fern_password`` names a
+    project: kept."""
     lowered = value.lower()
     if value != lowered:
         return _self_named_camel(value)
@@ -1857,7 +1975,19 @@ def _self_named(value: str) -> bool:
             for kind in KIND_WORDS
             if kind in word
         )
-    return _kind_among_stand_ins(parts)
+    return _kind_among_stand_ins(parts) or _names_an_environment(parts)
+
+
+# The environment a stand-in names, with no kind word: "local_dev", "dev-test" (a local
+# compose file's database password, as a spec writes it)
+ENVIRONMENT_WORDS = frozenset(
+    "local dev devel development test testing demo sandbox ci e2e".split()
+)
+
+
+def _names_an_environment(parts: list[str]) -> bool:
+    """Two words or more, every one an environment's stand-in (``local_dev``)."""
+    return len(parts) >= 2 and all(part in ENVIRONMENT_WORDS for part in parts)
 
 
 def markers_before(text: str, line_start: int, start: int, marker: str) -> int:
@@ -2472,11 +2602,13 @@ def _wordlike(value: str) -> bool:
 def _stated(text: str, start: int, end: int, value: str) -> bool:
     """A value that is only digits or only letters, given after ``:`` or ``=``: a password
     all the same when it is six digits or more ("password: 482913"), or a word of six
-    letters or more in quotes that is no common word ("password: `sunflower`"), or a
+    letters or more in quotes that is no common word ("password: `sunflower`", a quoted
+    ``-H "X-Password: <word>"`` header), or a
     word after a short label (``_labelled_word``), or a short one in backticks after a
     password word (``_labelled_short``)."""
     if len(value) < 6 or _named_password(text, start, end):
-        return _labelled_short(text, start, end)
+        login_digits = _login_digits(value) and _login_given_before(text, start)
+        return login_digits or _labelled_short(text, start, end)
     opening = text[start - 1 : start] if start else ""
     quoted = opening in CLOSING_QUOTES and text[end : end + 1] == CLOSING_QUOTES[opening]
     before = text[max(0, start - 8) : start - (1 if quoted else 0)].rstrip(" *")
@@ -2489,7 +2621,8 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
         return False  # a constant named by its own value: COMMUNITY = "community"
     if TOKEN_LABEL.search(label):
         return False  # a token is generated, never a word: `token='<word>'` seeds a test row
-    quoted_word = quoted and value.isalpha() and value.lower() not in COMMON_WORDS
+    header = _header_password(text, start, end)  # curl's -H "X-Password: <word>"
+    quoted_word = (quoted or header) and value.isalpha() and value.lower() not in COMMON_WORDS
     return quoted_word or _labelled_word(text, start, end, value)
 
 

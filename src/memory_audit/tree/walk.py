@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memory_audit.tree.agent_stores import stores_in
+from memory_audit.tree.dangling import dangling_link
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.memory_file import FileKind, FileProblem
 
@@ -155,7 +156,7 @@ def _visit_symlink(
         if exc.errno == errno.ELOOP or isinstance(exc, RuntimeError):
             out.errors.append(ReadError(rel, "symlink loop; not followed"))
         elif is_md:
-            out.problems.append((rel, FileProblem("dangling-symlink", "symlink to a missing file")))
+            out.problems.append((rel, dangling_link(entry.path, real_root)))
         return None
     if not target.is_relative_to(real_root):
         # Existence only: strict realpath succeeded, so the target exists. Never read it.
