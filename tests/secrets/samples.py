@@ -4002,3 +4002,10 @@ CASES["generic-assignment"][0].append(
         _chat_app,
     )
 )
+# batch 145 (round 59's held-out half, blind at the session's final code; not blind after):
+# a key after Russian "Ключ:" ("key"); a prose word, a name or a variable after it is none
+_kluch = "closr_" + rnd(ALNUM, 40)
+CASES["generic-assignment"][0].append((f"- Ключ: `{_kluch}`", _kluch))
+CASES["generic-assignment"][1].extend(
+    ["Ключ: использовать кэш", "ключ: user_id", "Ключ: OPENAI_API_KEY", "ключ: ~/.ssh/id_rsa"]
+)
