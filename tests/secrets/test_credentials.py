@@ -49,7 +49,9 @@ def test_a_password_with_no_separator_is_found_when_it_looks_like_one() -> None:
 
 
 def test_a_pass_variable_in_a_body_line_is_found() -> None:
-    value = rnd(ALNUM, 19)
+    # a fixed value: a random one drawn from the shared stream, where other tests draw too,
+    # had no digit one time in thirty (a generated password of letters alone is judged so)
+    value = "Kq7vZp2wLm9xRt4bNc8"
     assert found(f"DB_PASS={value}") == [("generic-assignment", value)]
     assert found(f"bypass={value}") == []
 
