@@ -428,3 +428,24 @@ def test_a_stray_nul_byte_in_a_note_leaves_it_text(tree_dir: Path) -> None:
         ("binary-file", "blob.md", None),
         ("invalid-type", "dart.md", 4),
     ]
+
+
+def test_a_text_with_a_legacy_code_page_section_and_stray_nuls_is_damaged_text(
+    tree_dir: Path,
+) -> None:
+    # A note whose section was pasted from an editor in a Polish code page, with two stray
+    # NUL bytes (batch 145's judge): mostly printable ASCII, so damaged text (not-utf8, the
+    # rest still read), not a binary file set aside unread.
+    body = "## Notatki\n" + "Spotkanie w piątek o dziesiątej. " * 100 + "\n"
+    data = (
+        ("---\nname: notes\n---\n" + "Plan for the week.\n" * 20).encode()
+        + body.encode("cp1250")
+        + b"\x00\x00"
+    )
+    write_tree(tree_dir, {"MEMORY.md": index("notes.md"), "notes.md": ""})
+    (tree_dir / "notes.md").write_bytes(data)
+    found = codes(findings(tree_dir, "frontmatter"))
+    assert ("not-utf8", "notes.md") in [(code, path) for code, path, *_ in found]
+    assert "binary-file" not in [code for code, *_ in found]
+    # read, not set aside: its frontmatter is checked too (no description, no type)
+    assert ("missing-field", "notes.md") in [(code, path) for code, path, *_ in found]

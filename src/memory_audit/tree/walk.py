@@ -33,6 +33,8 @@ PACKAGE_FOLDERS = frozenset({"node_modules", "bower_components", "site-packages"
 BINARY_SNIFF = 8192
 # Control bytes no text holds (tab, line feed, form feed, carriage return, escape aside).
 CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
+PRINTABLE = bytes(range(32, 127)) + b"\t\n\r"
+TEXT_SHARE = 10  # a text's bytes beyond printable ASCII: one in ten at most
 GIT_CRYPT_HEADER = b"\x00GITCRYPT\x00"
 ENCRYPTED = "encrypted-file"
 
@@ -287,7 +289,8 @@ def _not_utf8(data: bytes, offset: int, line: int, text: str) -> FileProblem:
 
 def _binary(head: bytes) -> bool:
     """NUL bytes a text does not hold: with other control bytes more than one in a
-    thousand, or beside bytes that are no UTF-8. A note that quotes a NUL (``'\x00'``
+    thousand, or beside bytes that are no UTF-8 in a head less than nine parts in ten
+    printable ASCII. A note that quotes a NUL (``'\x00'``
     written as the byte itself, as an editor or a model may) is text with one stray
     control character, read as text."""
     if b"\x00" not in head:
@@ -298,7 +301,12 @@ def _binary(head: bytes) -> bool:
     try:
         head.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return exc.start < len(head) - 3  # a character cut by the sniff's end is no sign
+        if exc.start >= len(head) - 3:
+            return False  # a character cut by the sniff's end is no sign
+        # a text in a legacy code page with a stray NUL or two (a section pasted from
+        # another editor) is nine parts in ten printable ASCII: damaged text, no binary
+        unprintable = len(head.translate(None, PRINTABLE))
+        return unprintable * TEXT_SHARE > len(head)
     return False
 
 
