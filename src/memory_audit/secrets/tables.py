@@ -74,16 +74,19 @@ def table_cells(text: str, header_regexes: Sequence[str]) -> Iterator[tuple[int,
             continue
         line_start = text.rfind("\n", 0, max(separator.start() - 1, 0)) + 1
         heading = text[line_start : max(separator.start() - 1, line_start)]
-        near = max(0, line_start - BITABLE_REACH), separator.start()
-        bases = BITABLE_NEAR.search(text, *near) is not None  # a table of Bitable bases
         columns: dict[int, int] = {}
-        base_ids: set[int] = set()  # the "App Token" column of a table of Bitable bases
+        app_tokens: set[int] = set()  # columns headed "App Token"
         for column, (start, end) in enumerate(_cells(heading, 0, len(heading))):
             named = _named(headers, heading[start:end]) if end - start <= HEADER_MAX else None
             if named is not None:
                 columns[column] = named
-                if bases and APP_TOKEN_HEADER.search(heading[start:end]):
-                    base_ids.add(column)
+                if APP_TOKEN_HEADER.search(heading[start:end]):
+                    app_tokens.add(column)
+        # a table of Bitable bases holds their ids there; the text above is read only for a
+        # table that has such a column (most have none)
+        near = max(0, line_start - BITABLE_REACH), separator.start()
+        bases = bool(app_tokens) and BITABLE_NEAR.search(text, *near) is not None
+        base_ids = app_tokens if bases else set()
         # Every table is walked to its end, naming a column or not: a separator-like row
         # inside it is a row, not a second table's start, whichever rules are asked.
         reach = yield from _column_values(text, separator.end() + 1, columns, base_ids)
