@@ -16,7 +16,7 @@ from memory_audit.commands.progress import Progress
 from memory_audit.commands.targets import resolve_scope, with_location
 from memory_audit.config import settings as config_module
 from memory_audit.config.settings import Profile
-from memory_audit.engine import audit_refs, names_boundary, select_checks
+from memory_audit.engine import audit_refs, audited_refs, names_boundary, select_checks
 from memory_audit.errors import MemoryAuditError, UsageError
 from memory_audit.model.run import Run
 from memory_audit.report import colour, json_report, renderer, text
@@ -53,8 +53,8 @@ def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
     if scan_transcripts:  # `--transcripts` alone: the session transcripts' secret scan
         return _scan_transcripts(paths, project, config, out)
     scope = resolve_scope(paths, project, config, every=every)
-    refs = with_location(scope.refs, project_root, transcripts)
     selection = select_checks(checks, config.settings.audit.skip)
+    refs = audited_refs(with_location(scope.refs, project_root, transcripts), selection)
     dismissed = read_dismissed(config.state_dir)
     run_ = _audited(refs, config, selection, dismissed)
     if (every or scope.note) and "duplicates" in selection:  # every store: notes they share

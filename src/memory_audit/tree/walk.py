@@ -79,9 +79,10 @@ class ReadResult:
         return self.crlf_text or self.text or ""
 
 
-def list_tree(root: Path) -> Listing:
+def list_tree(root: Path, *, documents: bool = False) -> Listing:
     """Every file of the tree. Folders wait on a list, not on the call stack: 500 nested
-    folders are a tree like any other, not a RecursionError."""
+    folders are a tree like any other, not a RecursionError. ``documents``: the folder's
+    own files alone (a workspace's root, whose folders are trees or no memory)."""
     listing = Listing()
     real_root = Path(os.path.realpath(root))
     visited = {real_root}
@@ -91,7 +92,7 @@ def list_tree(root: Path) -> Listing:
         for entry in _entries(directory, prefix, listing):
             rel = prefix + entry.name
             folder = _visit(entry, rel, real_root, visited, listing)
-            if folder is not None:
+            if folder is not None and not documents:
                 pending.append((folder, rel + "/"))
     # an index kept beside agents' stores is a person's; their files are not its
     _hold_stores_apart(stores_in(root), listing)
