@@ -55,7 +55,9 @@ def cli(home: Home, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def secrets_by_tree(result: subprocess.CompletedProcess[str]) -> dict[tuple[str, bool], list]:
+def secrets_by_tree(
+    result: subprocess.CompletedProcess[str],
+) -> dict[tuple[str, bool], list[tuple[str, int]]]:
     reports = json.loads(result.stdout)["reports"]
     return {
         (r["root"], r["documents"]): sorted(
