@@ -2135,6 +2135,10 @@ CASES["password-phrase"][0].append(("the community string is Fq7x!kLm2", "Fq7x!k
 # a password built on the login (a symbol, a part of digits) stays one
 CASES["backticked-pair"][1].append("在 `develop` / `NOS_v6.0_develop` 上，mainline 同樣")
 CASES["backticked-pair"][0].append(("- Admin: `deploy` / `deploy_2024!`", "deploy_2024!"))
+# a provider and its model named in its own case with a release number is no pair either;
+# a password that only capitalises the login keeps its pair
+CASES["backticked-pair"][1].append("  - provider/model `nimbus` / `Nimbus-X4.2`, usage present")
+CASES["backticked-pair"][0].append(("- Admin: `harbor` / `Harbor-Kq7w`", "Harbor-Kq7w"))
 # --- the tokens of the services a coding assistant's notes name most (AI providers, their
 # tool APIs, deploy platforms): each by its issuer's prefix and shape, pasted bare after
 # the service's name (`- **Perplexity** : `pplx-...``), where no key word stands

@@ -412,6 +412,7 @@ PASSWORD_KINDS = frozenset({"mixed", "strong", "symbol", "credential"})
 PATTERNED_LENGTH = 8
 # The parts of a name: a branch's, a file's (``NOS_v6.0_develop``, ``release/2026-q3``).
 NAME_PARTS = re.compile(r"[_/-]")
+DOTTED_VERSION = re.compile(r"\d\.\d")  # a release's number (``M2.7``), rare in a password
 # a file name and its query, a cache-busting version (``store.js?v=6``): a path, no value
 ASSET_QUERY = re.compile(
     r"[\w.-]+\.(?:m?js|cjs|css|html?|json|png|jpe?g|gif|svg|webp|ico|woff2?|ttf|map|php)"
@@ -2367,6 +2368,9 @@ def _a_variant(first: str, value: str) -> bool:
         return False
     parts = NAME_PARTS.split(value)
     others = [part for part in parts if part != first]
+    if len(others) == len(parts) and DOTTED_VERSION.search(value):
+        # `` `minimax` / `MiniMax-M2.7` ``: a provider and its model, named in its own case
+        others = [part for part in parts if part.lower() != first]
     if len(others) == len(parts) or not others or any(c in SYMBOLS for c in value):
         return False
     return all(any(c.isalpha() for c in part) for part in others)
