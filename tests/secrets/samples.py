@@ -4013,3 +4013,15 @@ CASES["generic-assignment"][0].append((f"- Ключ: `{_kluch}`", _kluch))
 CASES["generic-assignment"][1].extend(
     ["Ключ: использовать кэш", "ключ: user_id", "Ключ: OPENAI_API_KEY", "ключ: ~/.ssh/id_rsa"]
 )
+
+# --- a URL query's next parameter is no part of the value before it: a sample page token
+# then a variable is no credential, a real token keeps its own characters only
+CASES["camelcase-assignment"][1].append(
+    'curl "https://api.fernhub.io/v3/search?q=tea&pageToken=Qb7wXa&key=$MAPS_API_KEY"'
+)
+CASES["generic-assignment"][0].append(
+    (
+        'curl "https://api.fernhub.io/v1/items?accessToken=Zr8Kq2Lm9Xv4Tw7B&page=2"',
+        "Zr8Kq2Lm9Xv4Tw7B",
+    )
+)

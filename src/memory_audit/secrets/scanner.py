@@ -377,13 +377,25 @@ def plausible_span(
 
 
 def value_span(text: str, start: int, end: int, *, stop: bool = True) -> tuple[int, int]:
-    """The value a rule's group took, without what dresses it: bold markers, a sentence's
-    stop (unless ``stop`` is false), a variable's name before ``=`` (``Token :
-    `GANDI_API_TOKEN=<value>` ``)."""
+    """The value a rule's group took, without what dresses it: bold markers, a URL query's
+    next parameter, a sentence's stop (unless ``stop`` is false), a variable's name before
+    ``=`` (``Token : `GANDI_API_TOKEN=<value>` ``)."""
     start, end = _unemphasized(text, start, end)
+    end = _unqueried(text, start, end)
     if stop:
         start, end = _unstopped(text, start, end)
     return _unassigned(text, start, end)
+
+
+# A URL query's next parameter (``&key=``), which a rule that reads to the next space takes
+NEXT_PARAMETER = re.compile(r"&[A-Za-z_][\w.-]{0,40}=")
+
+
+def _unqueried(text: str, start: int, end: int) -> int:
+    """``?pageToken=<value>&key=$API_KEY``: the value ends where the query's next
+    parameter begins (a value's own ``&`` is followed by no name and ``=``)."""
+    following = NEXT_PARAMETER.search(text, start, end)
+    return end if following is None or following.start() == start else following.start()
 
 
 # A credential's name in capitals and "=", inside a value a label's rule took whole
