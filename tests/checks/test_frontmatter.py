@@ -606,3 +606,22 @@ def test_files_an_agents_definition_names_by_path_need_no_frontmatter(tmp_path: 
         location = ProjectLocation("-p", tmp_path / "bare", None, AgentStore(agent, "project"))
         found = findings(tree, "frontmatter", location=location)
         assert [f.code for f in found] == (["no-frontmatter"] if named else []), agent
+
+
+def test_a_template_folders_blanks_are_no_fields_to_fix(tree_dir: Path) -> None:
+    # a skill creator's templates: a bracketed blank reads as a YAML list, metadata as text;
+    # the same block in a memory is still one to fix
+    block = (
+        "---\nname: [your-skill-name]\ndescription: d\ntype: reference\nmetadata: '{}'\n---\nx\n"
+    )
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md"),
+            "a.md": block,
+            "skills/maker/examples/templates/api.md": block,
+            "Templates/form.md": block,
+        },
+    )
+    found = [(c, p) for c, p, _ in codes(findings(tree_dir, "frontmatter")) if c == "invalid-field"]
+    assert found == [("invalid-field", "a.md"), ("invalid-field", "a.md")]

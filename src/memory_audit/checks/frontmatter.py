@@ -243,7 +243,11 @@ def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
         yield own_convention_finding(ID, own)
     own_types = own.types(TYPES) if own else frozenset()
     for memory in readable:
-        if memory.frontmatter is not None and not (own and memory in own.other):
+        if (
+            memory.frontmatter is not None
+            and not (own and memory in own.other)
+            and not _a_template(memory.path)
+        ):
             yield from _fields(memory, tree.profile, own_types)
     if own is None or not own.bare:  # Claude Code's own folder: its bare files are lapses
         # but not one the project's CLAUDE.md imports or names by path: loaded whole every
@@ -254,6 +258,15 @@ def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
         # series or sub-folder of another kind stays one finding: it names once the files
         # no session saved, which orphans would otherwise list one by one
         yield from bare_findings(ID, lapses, tree.memories, groups_only=instructed)
+
+
+# Folders of templates and examples: their blocks hold blanks to fill in (``name:
+# [your-skill-name]``, a list to YAML), a form, not a memory's fields (held-out judges: false)
+TEMPLATE_FOLDERS = frozenset({"template", "templates", "example", "examples"})
+
+
+def _a_template(path: str) -> bool:
+    return not TEMPLATE_FOLDERS.isdisjoint(path.lower().split("/")[:-1])
 
 
 def _fields(
