@@ -4025,3 +4025,18 @@ CASES["generic-assignment"][0].append(
         "Zr8Kq2Lm9Xv4Tw7B",
     )
 )
+
+# --- a PGP key's id after GPG on its line names a public key; a Wi-Fi router's band twin
+# is its second network, no password; a base's id under a heading naming Bitable, given as
+# its "Token", is the base's id (the sixty-third round's judge)
+CASES["generic-assignment"][1].extend(
+    [
+        "- **GPG ключ:** `9C4F17DA0B62E8D5` (Ivan (pass) <ivan@fern>)",
+        "### 飞书多维表格已启用\n- **名称**: 团队记忆库\n- **Token**: `Zqumpm08hsE8JNpjJOQGa2rb19F`",
+    ]
+)
+CASES["generic-assignment"][0].append(
+    ("### Slack bot\n- **Token**: `lY0mG1ylvuhfJXqIEnomef2mSJ5`", "lY0mG1ylvuhfJXqIEnomef2mSJ5")
+)
+CASES["wifi-pair"][1].append("- IPv6: fd01::1/64, WiFi: `FernNet-7C21` / `FernNet-5G-7C21`")
+CASES["wifi-pair"][0].append(("- WiFi: `FernNet-7C21` / `Kq7!fern2041`", "Kq7!fern2041"))

@@ -412,6 +412,13 @@ PASSWORD_KINDS = frozenset({"mixed", "strong", "symbol", "credential"})
 PATTERNED_LENGTH = 8
 # The parts of a name: a branch's, a file's (``NOS_v6.0_develop``, ``release/2026-q3``).
 NAME_PARTS = re.compile(r"[_/-]")
+# A PGP key's id (short, long) or fingerprint, and the words that name one before it
+PGP_KEY_ID = re.compile(r"(?:0x)?(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{16}|[0-9A-Fa-f]{40})")
+PGP_WORD = re.compile(r"(?i)\b(?:gpg|pgp|gnupg|openpgp)\b")
+# A Wi-Fi band in a network's name (``-5G``, ``_2.4GHz``), and the network before the slash
+BAND = re.compile(r"(?i)[-_ ]?(?:2\.?4|5|6)[ ]?g(?:hz)?(?=[-_ ]|$)")
+BANDED_FIRST = re.compile(r"[*\"'`]{0,2}([A-Za-z0-9][\w .-]{0,31}?)[*\"'`]{0,2} ?/ ?[\"'`]?\Z")
+WIFI_RULE = "wifi-pair"
 DOTTED_VERSION = re.compile(r"\d\.\d")  # a release's number (``M2.7``), rare in a password
 # a file name and its query, a cache-busting version (``store.js?v=6``): a path, no value
 ASSET_QUERY = re.compile(
@@ -586,6 +593,7 @@ CDP_KEY_NAME = re.compile(r"organizations/[0-9a-f-]{36}/apiKeys/[0-9a-f-]{36}")
 # A Feishu Bitable's "app_token" is the base's id, given with its table's (``tbl...``): the
 # label, then a table id or the word on a line near it
 APP_TOKEN_LABEL = re.compile(r"(?i)\bapp[ _]?token[*_`'\"]*[ \t]*[:=：][ \t*_`'\"]*\Z")
+BARE_TOKEN_LABEL = re.compile(r"(?i)(?:^|[\s*_>|-])token[*_`'\"]*[ \t]*[:=：][ \t*_`'\"]*\Z")
 BITABLE_TOKEN = re.compile(r"[A-Za-z0-9]{20,32}")  # a base's id: letters and digits alone
 # A code block that is a documentation's example: it names an example's host or address
 # (RFC 2606's example.com) or elides another value ("cck_live_7f3e..."), so its other
@@ -1024,6 +1032,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (value.startswith("?") and REQUIRED_EXPANSION.search(text, max(0, start - NEAR), start))
         or _validation_rules(value)
         or _coin_address(text, start, value)
+        or _pgp_key_id(text, start, value)
+        or (rule.name == WIFI_RULE and _band_twin(text, start, value))
         or _model_name(value)
         or (rule.value in DRAWN_KINDS and WIDE_TEXT.search(value) is not None)
         or _folder_of_its_kind(value)
@@ -1273,6 +1283,25 @@ def _coin_address(text: str, start: int, value: str) -> bool:
     return TOKEN_OPTION.search(text, max(0, start - NEAR), start) is not None
 
 
+def _pgp_key_id(text: str, start: int, value: str) -> bool:
+    """``**GPG ключ:** `<16 hex digits>` ``: a PGP key's id or fingerprint (8, 16 or 40 hex
+    digits) after GPG or PGP on its line, public as the key it names."""
+    if PGP_KEY_ID.fullmatch(value) is None:
+        return False
+    return PGP_WORD.search(text, text.rfind("\n", 0, start) + 1, start) is not None
+
+
+def _band_twin(text: str, start: int, value: str) -> bool:
+    """``WiFi: `Home-04B4` / `Home-5G-04B4` ``: a router's two networks, one a band's
+    (2.4G, 5G, 6GHz) twin of the other, not a network and its password."""
+    before = BANDED_FIRST.search(text, max(0, start - NEAR), start)
+    if before is None:
+        return False
+    first = before.group(1)
+    bandless = BAND.sub("", first).lower(), BAND.sub("", value).lower()
+    return first != value and bandless[0] == bandless[1]
+
+
 def _keyed_short_mix(rule: Rule, text: str, start: int, end: int) -> bool:
     """Five ASCII capitals and digits, both kinds, right after a password word and ``:`` or
     ``=`` with no backticks (``· pw: <4 capitals and a digit> ·``): its label says what it
@@ -1420,10 +1449,14 @@ def _bitable_app_token(text: str, start: int, value: str) -> bool:
     app access token (a vendor's app token, ``ghs_...``, has its own rule and shape)."""
     if BITABLE_TOKEN.fullmatch(value) is None:
         return False
-    label = APP_TOKEN_LABEL.search(near_on_its_line(text, start))
-    if label is None:
-        return False
+    before = near_on_its_line(text, start)
+    label = APP_TOKEN_LABEL.search(before)
     near = max(0, start - BITABLE_REACH), min(len(text), start + BITABLE_REACH)
+    if label is None:
+        # ``- **Token**: <27 characters>`` under a heading that names the base: its id, in
+        # the shape Feishu draws a base's (a chat app's token has another)
+        bare = BARE_TOKEN_LABEL.search(before) is not None and BASE_ID.fullmatch(value)
+        return bool(bare) and BITABLE_NEAR.search(text, *near) is not None
     if BITABLE_NEAR.search(text, *near) is not None:
         return True
     # far from the word, only the API's own field name (``app_token``), not a chat app's
