@@ -4040,3 +4040,11 @@ CASES["generic-assignment"][0].append(
 )
 CASES["wifi-pair"][1].append("- IPv6: fd01::1/64, WiFi: `FernNet-7C21` / `FernNet-5G-7C21`")
 CASES["wifi-pair"][0].append(("- WiFi: `FernNet-7C21` / `Kq7!fern2041`", "Kq7!fern2041"))
+
+# --- a weak password right under its account's login is the account's password
+CASES["password-phrase"][0].append(
+    ("## Access\n- Username: 198304152009011002\n- Password: k1k2k3k4", "k1k2k3k4")
+)
+CASES["password-phrase"][1].append(
+    "## Access\n- Username: 198304152009011002\n- Password: password"
+)

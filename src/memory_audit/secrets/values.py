@@ -1688,11 +1688,25 @@ def _least_entropy(rule: Rule, text: str, start: int, end: int) -> float:
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
     if rule.value is None and _password_keyed(text, start, value):
         return min(rule.entropy or 0.0, PASSWORD_KEY_ENTROPY)
-    if rule.value == "mixed" and EMAIL_LOGIN_BEFORE.search(text, max(0, start - 80), start):
+    # an account's login right before it, or on the line above: the pair says what it is
+    if rule.value == "mixed" and (
+        EMAIL_LOGIN_BEFORE.search(text, max(0, start - 80), start)
+        or _login_on_line_above(text, start)
+    ):
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
     if rule.value in PASSWORD_KINDS and _patterned_password(value):
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
     return rule.entropy or 0.0
+
+
+def _login_on_line_above(text: str, start: int) -> bool:
+    """``- Username: <login>`` on the line right above the password's: the account's pair
+    says what the value is, so a weak password (``k1k2k3k4``) is judged as one."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if not line_start:
+        return False
+    above = _lines_above(text, line_start, NEAR + 1)[0]
+    return LOGIN_ABOVE.search(above) is not None
 
 
 def _patterned_password(value: str) -> bool:
