@@ -4048,3 +4048,9 @@ CASES["password-phrase"][0].append(
 CASES["password-phrase"][1].append(
     "## Access\n- Username: 198304152009011002\n- Password: password"
 )
+
+# --- a check's result and its equation are no password after "PASS"
+CASES["pass-phrase"][1].append("- Balance Sheet PASS: Assets=Rp 812m = Liabilities+Equity")
+CASES["generic-assignment"][1].append(
+    "### 飞书文档\n- **doc_token**：`Vb2kQw7TyLm3Xr9pZs4NcHd8Gfa`\n- **权限**：可写入"
+)

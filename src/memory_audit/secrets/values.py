@@ -561,7 +561,7 @@ KEY_ID_LABEL = re.compile(
     # Feishu's and Lark's documents are named by tokens: ids, no credentials
     r"|\b(?:node|obj|doc|docx|file|folder|wiki|sheet|space|block|table|parent)[_-]token"
     r"|(?:文件夹|文件|文档|节点|知识库|表格) ?token)"
-    r"[\"'`]?[ \t]*[:=：][ \t]*[\"'`]?\Z"
+    r"[\"'`*]{0,3}[ \t]*[:=：][ \t]*[\"'`*]{0,3}\Z"
 )
 # A Feishu or Lark document's link: the token after the document's kind is its id (a base's
 # "app token", a wiki node's token), which the document's URL shows to everyone it is shared
@@ -661,6 +661,8 @@ MAX_PAYLOAD = 8192
 # A test's result where a password's label could be: "PASS:" in capitals, on a line that
 # speaks of a test or of a failure ("smoke test PASS: build42x, FAIL: none").
 TEST_STATUS = re.compile(r"\bPASS\*{0,2} ?[:=：]\*{0,2} ?[\"'`]?$")
+# A check's equation after it: two "=" with something between them on the value's line
+EQUATION = re.compile(r"[^=\n]*=[^=\n]+=")
 TESTED = re.compile(
     r"(?i:\btest(?:s|ed|ing)?\b|\bchecks?\b|\bverif(?:y|ied|ication)\b)|\bFAIL(?:ED|S)?\b"
     r"|\bQ[AC]\b|✅|❌"
@@ -2769,8 +2771,14 @@ def _in_context(text: str, start: int, end: int) -> bool:
     before, after = _around(text, start, end)
     if _ends_a_name(before) or _inside_public_key(before):
         return False
-    if TEST_STATUS.search(before) and TESTED.search(f"{before[-NEAR:]}\n{after}"):
-        return False  # "smoke test PASS: build42x": a test's result, no password's label
+    line_end = text.find("\n", start)
+    if TEST_STATUS.search(before) and (
+        TESTED.search(f"{before[-NEAR:]}\n{after}")
+        or EQUATION.match(text, start, len(text) if line_end < 0 else line_end)
+    ):
+        # "smoke test PASS: build42x", "Balance Sheet PASS: Assets=Rp 9m = Liabilities+...":
+        # a test's or a check's result, no password's label
+        return False
     if _labelled_no_secret(before, text[start:end]):
         return False
     suffix = FILE_SUFFIX.match(after) if after[:1] == "." else None
