@@ -4054,3 +4054,13 @@ CASES["pass-phrase"][1].append("- Balance Sheet PASS: Assets=Rp 812m = Liabiliti
 CASES["generic-assignment"][1].append(
     "### 飞书文档\n- **doc_token**：`Vb2kQw7TyLm3Xr9pZs4NcHd8Gfa`\n- **权限**：可写入"
 )
+
+# --- under a heading of logins, a backticked login and a weaker password (a word and
+# digits) are a pair; account names under any other heading are none
+CASES["backticked-pair"][0].extend(
+    [
+        ("### 8.4 登录凭据\n\n- 管理员：`admin` / `kiln482913`", "kiln482913"),
+        ("## Login credentials\n\n- Staff: `emp_17` / `harbor2931`", "harbor2931"),
+    ]
+)
+CASES["backticked-pair"][1].append("### Roles\n\n- Seeded: `admin` / `editor2`")

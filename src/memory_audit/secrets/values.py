@@ -776,6 +776,12 @@ NUMBER_ASSIGNED = re.compile(r"^([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*)=[0-9]+$
 CODE_FIELD = re.compile(r"[A-Z]{2,}[a-z]\w*|[a-z][a-z0-9]*[A-Z]\w*|[A-Za-z][A-Za-z0-9]*_\w+")
 # A Markdown heading's line (``## Credentials``).
 HEADING_LINE = re.compile(r"(?m)^ {0,3}#{1,6}[ \t][^\n]*")
+PAIR_RULE = "backticked-pair"
+# A password's word, and a heading's words for a list of logins (a credentials section)
+PASSWORD_WORD = re.compile(r"(?i)pass(?:word|wd)?\b|\bpwd\b|密码|密碼|パスワード|비밀번호")
+CREDENTIALS_HEADING = re.compile(
+    r"(?i)cred|log ?ins?\b|passw|密码|密碼|登录|登入|凭据|凭证|账号|ログイン|パスワード|계정"
+)
 # A login given as a connection's parameter (``user=airflow``), its value the group.
 PARAMETER_LOGIN = re.compile(r"\b(?:user(?:name)?|login|uid) ?= ?[\"']?([\w.@-]{1,64})", re.I)
 # A login set on the line above, as a compose file's or an .env's environment sets it
@@ -794,7 +800,9 @@ BACKTICKED_BEFORE = re.compile(r"`([^`\s]{1,64})` ?/ ?`$")
 FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,11}$")
 # Words that make a pair of names a login and its password all the same.
 LOGIN_WORDS = re.compile(
-    r"pass|pwd|\bpw\b|log ?in|\buser|cred|account|secret|密码|账号|パスワード|비밀번호", re.I
+    r"pass|pwd|\bpw\b|log ?in|\buser|cred|account|secret"
+    r"|密码|密碼|账号|帳號|账户|登录|登入|凭据|凭证|管理员|用户名|パスワード|ログイン|비밀번호|계정",
+    re.I,
 )
 CLOSING_QUOTES = {"`": "`", "'": "'", '"': '"', "“": "”", "‘": "’", "「": "」", "『": "』"}
 
@@ -1790,7 +1798,23 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
         kind = "mixed"  # "- 키: `<words>-2031`" under "### 암호화 키"
     if kind == "mixed" and _unseparated(text, start):
         kind = "strong"  # "password Word01!!": with no separator, prose unless it is strong
+    if kind == "strong" and rule.name == PAIR_RULE and _pair_of_credentials(text, start):
+        kind = "mixed"  # "### Login credentials" over "- Admin: `admin` / `<word><digits>`"
     return _has_shape(kind, value) or (kind == "mixed" and _stated(text, start, end, value))
+
+
+def _pair_of_credentials(text: str, start: int) -> bool:
+    """Whether a backticked login and value are a credential's by the words around them:
+    a password's word on the pair's line, or a heading above naming logins or credentials
+    (a person's weaker password, ``<word><digits>``, is one there too)."""
+    login = BACKTICKED_BEFORE.search(text, max(0, start - 72), start)
+    if login is None:
+        return False
+    line_start = text.rfind("\n", 0, login.start()) + 1
+    if PASSWORD_WORD.search(text, line_start, login.start()):
+        return True
+    headings = HEADING_LINE.findall(text, 0, line_start)
+    return bool(headings) and CREDENTIALS_HEADING.search(headings[-1]) is not None
 
 
 # A list item's label that names no secret, in a list of credentials (``- Sheet ID:``,
