@@ -4064,3 +4064,9 @@ CASES["backticked-pair"][0].extend(
     ]
 )
 CASES["backticked-pair"][1].append("### Roles\n\n- Seeded: `admin` / `editor2`")
+
+# --- a chat group's invite link is shared to be joined: its link token is no credential
+CASES["generic-assignment"][1].append(
+    "**加入社区** [飞书](https://applink.feishu.cn/client/chat/chatter/add_by_link"
+    "?link_token=c9f2k417-6b3e-4d81-a05c-7e2d9b81f3a6&qr_code=true) | [X](https://x.com/fern)"
+)

@@ -534,6 +534,8 @@ CHAT_WEBHOOK_REACH = 200  # characters before the key: the URL's space name and 
 COVERAGE_BADGE = re.compile(
     r"(?<![\w.-])(?:https?://)?(?i:codecov\.io)/[^\s?]*(?i:badge\.svg|/graphs?/[^\s?]*)"
     r"\?(?:[^\s&]*(?:&amp;|&))*token=\Z"
+    # a chat group's invite link (Feishu's and Lark's ``add_by_link``): shared to be joined
+    r"|(?i:applink\.(?:feishu\.cn|larksuite\.com))/[^\s?]*add_by_link\?(?:[^\s&]*&)*link_token=\Z"
 )
 # A placeholder for an address or a hash in hexadecimal, named where its digits go:
 # ``0xTokenContractAddress``, ``0xRecipientAddress``
