@@ -4070,3 +4070,11 @@ CASES["generic-assignment"][1].append(
     "**加入社区** [飞书](https://applink.feishu.cn/client/chat/chatter/add_by_link"
     "?link_token=c9f2k417-6b3e-4d81-a05c-7e2d9b81f3a6&qr_code=true) | [X](https://x.com/fern)"
 )
+
+# --- a PIN that runs the keyboard's digits is a default's; a Microsoft access token's first
+# characters before an ellipsis are a prefix of a thousand
+CASES["pin-code"][1].extend(["- IP：`127.0.0.1`\n- 端口：`8081`\n- PIN：`1234`", "pin: 9876"])
+CASES["pin-code"][0].append(("- PIN：`4719`", "4719"))
+CASES["generic-assignment"][1].append(
+    "- Token: EwA7Kq2mZ9xR4tB1wN... (full token sent in chat, expires in an hour)"
+)

@@ -181,6 +181,7 @@ VENDOR_LENGTHS = (
     ("hf_", 34),
     ("dop_v1_", 64),
     ("lin_api_", 40),
+    ("EwA", 1000),  # a Microsoft account's access token: over a thousand characters
 )
 # A header's or a cookie's name, capitalised words joined by hyphens: "X-Auth-Token".
 NAME_SHAPED = re.compile(r"[A-Z][A-Za-zÀ-ÿ]*(?:-[A-Z][A-Za-zÀ-ÿ]*)+")
@@ -1044,6 +1045,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (value.startswith("?") and REQUIRED_EXPANSION.search(text, max(0, start - NEAR), start))
         or _validation_rules(value)
         or _coin_address(text, start, value)
+        or (rule.value == "pin" and _digit_run(value))
         or _pgp_key_id(text, start, value)
         or (rule.name == WIFI_RULE and _band_twin(text, start, value))
         or _model_name(value)
@@ -1356,6 +1358,13 @@ LOGIN_THEN_PASSWORD = re.compile(
 PORT_DIGITS = frozenset(
     "3306 5432 6379 8080 8443 8000 8888 9000 9200 27017 1433 1521 5672 11211".split()
 )
+
+
+def _digit_run(value: str) -> bool:
+    """A run of the keyboard's digits or one digit repeated (``1234``, ``4321``, ``0000``):
+    a default's or a stand-in's PIN, not one a person chose."""
+    steps = {int(b) - int(a) for a, b in itertools.pairwise(value)}
+    return value.isdigit() and steps in ({1}, {-1}, {0})
 
 
 def _login_digits(value: str) -> bool:
