@@ -65,3 +65,11 @@ def test_a_digit_run_the_note_gives_its_test_accounts_is_a_suggestion(tmp_path: 
     assert [level for level, _ in _levels(tmp_path, english)] == ["suggestion"]
     admin = "## 管理员\n- 用户名: `admin`, 密码: `123456`\n"
     assert [level for level, _ in _levels(tmp_path, admin)] == ["problem"]
+
+
+def test_a_seeded_login_at_a_reserved_domain_is_a_suggestion(tmp_path: Path) -> None:
+    # a local app's seeded admin (batch 155's judge): no one can own a .test address
+    body = "- Seeded admin: `admin@fernshop.test` / `Harbor-Kq7w!2` (role: `admin`)\n"
+    assert [level for level, _ in _levels(tmp_path, body)] == ["suggestion"]
+    real = "- Seeded admin: `admin@fernshop.io` / `Harbor-Kq7w!2` (role: `admin`)\n"
+    assert [level for level, _ in _levels(tmp_path, real)] == ["problem"]

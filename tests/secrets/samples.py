@@ -4078,3 +4078,24 @@ CASES["pin-code"][0].append(("- PIN：`4719`", "4719"))
 CASES["generic-assignment"][1].append(
     "- Token: EwA7Kq2mZ9xR4tB1wN... (full token sent in chat, expires in an hour)"
 )
+
+# --- a token copied without its signature, or with a few of its characters before an
+# ellipsis, opens nothing (the whole token, where written, is the finding); a hash named in
+# a bold label's brackets is a hash
+_LOOK_ALIKE_JWT = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJmZXJuLWFnZW50LTE3IiwiZXhhbSI6InE0LWZlcm4iLCJleHAiOjQxMDI0NDQ4MDB9"
+CASES["generic-assignment"][1].extend(
+    [
+        f"- 新Token: {_LOOK_ALIKE_JWT[:76]}",
+        f"- 新Token: {_LOOK_ALIKE_JWT}.v-ABIsgG...",
+    ]
+)
+CASES["jwt"][0].append(
+    (
+        f"- 新Token: {_LOOK_ALIKE_JWT}.v-ABIsgGkMCKNY6UqVKEflgb72t7XIXxeOli2zZYXJQ",
+        f"{_LOOK_ALIKE_JWT}.v-ABIsgGkMCKNY6UqVKEflgb72t7XIXxeOli2zZYXJQ",
+    )
+)
+CASES["password-phrase"][1].append(
+    "- **Backup verification passphrase (SHA-256 hash):** "
+    "b2440b68d469f67b8ff9279e9778dadf6c485b6bd5130ccf902b42f7483b5382"
+)

@@ -28,6 +28,7 @@ TEST_ACCOUNTS = re.compile(
     r"|测试(?:账号|帐号|账户|帳號|用户)|テスト(?:アカウント|ユーザー)|테스트 ?계정"
 )
 HEADING = re.compile(r"(?m)^#{1,6} [^\n]*")
+RESERVED_LOGIN = re.compile(r"@[A-Za-z0-9.-]+\.(?:test|example|invalid|localhost)\b")
 
 
 def a_test_password(text: str, start: int, end: int, line: int) -> bool:
@@ -36,11 +37,21 @@ def a_test_password(text: str, start: int, end: int, line: int) -> bool:
     note that does not place its system in production."""
     value = text[start:end]
     own_words = TEST_PASSWORD.fullmatch(value) is not None
-    if not own_words and not (
-        TRIVIAL_DIGITS.fullmatch(value) and _test_accounts_named(text, start)
+    if not (
+        own_words
+        or (TRIVIAL_DIGITS.fullmatch(value) and _test_accounts_named(text, start))
+        or _reserved_login(text, start)
     ):
         return False
     return not on_production(text, line)
+
+
+def _reserved_login(text: str, start: int) -> bool:
+    """An account at a domain no one can register (``admin@shop.test``, RFC 2606's
+    ``.test``, ``.example``, ``.invalid``, ``.localhost``) given before the value on its
+    line: a local fixture's seeded login, whatever its password."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return RESERVED_LOGIN.search(text, line_start, start) is not None
 
 
 def _test_accounts_named(text: str, start: int) -> bool:

@@ -354,7 +354,9 @@ DURATION = re.compile(
 VERSION = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z.]+)?$")
 # ``ADMIN_PASSWORD_HASH=<value>``: a hash's value (bcrypt, sha) is long and in a hash's
 # alphabet; a short plain value there is a password stored in the wrong variable
-HASH_NAMED = re.compile(r"hash[\w-]{0,10}[\"'`]?[ \t]*[:=][ \t]*[\"'`]?$", re.I)
+HASH_NAMED = re.compile(
+    r"hash[\w-]{0,10}\)?\*{0,2}[\"'`]?[ \t]*[:=：]\*{0,2}[ \t]*[\"'`]?$", re.I
+)  # "**Backup passphrase (SHA-256 hash):**": a bold label, its hash named in brackets
 # Telegram's ``api_hash`` is no digest: the secret half of an app's API credentials, 32 hex
 API_HASH = re.compile(r"api_hash[\"'`]?[ \t]*[:=][ \t]*[\"'`]?$", re.I)
 TELEGRAM_API_HASH = re.compile(r"[0-9a-f]{32}")
@@ -780,6 +782,8 @@ CODE_FIELD = re.compile(r"[A-Z]{2,}[a-z]\w*|[a-z][a-z0-9]*[A-Z]\w*|[A-Za-z][A-Za
 # A Markdown heading's line (``## Credentials``).
 HEADING_LINE = re.compile(r"(?m)^ {0,3}#{1,6}[ \t][^\n]*")
 PAIR_RULE = "backticked-pair"
+JWT_HEAD, JWT_PARTS = "eyJ", 3
+MIN_JWT_SIGNATURE = 16  # an HMAC-SHA256 signature is 43 characters
 # A password's word, and a heading's words for a list of logins (a credentials section)
 PASSWORD_WORD = re.compile(r"(?i)pass(?:word|wd)?\b|\bpwd\b|密码|密碼|パスワード|비밀번호")
 CREDENTIALS_HEADING = re.compile(
@@ -1047,6 +1051,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _coin_address(text, start, value)
         or (rule.value == "pin" and _digit_run(value))
         or _pgp_key_id(text, start, value)
+        or (rule.generic and _jwt_cut(value, text, end))
         or (rule.name == WIFI_RULE and _band_twin(text, start, value))
         or _model_name(value)
         or (rule.value in DRAWN_KINDS and WIDE_TEXT.search(value) is not None)
@@ -1303,6 +1308,19 @@ def _pgp_key_id(text: str, start: int, value: str) -> bool:
     if PGP_KEY_ID.fullmatch(value) is None:
         return False
     return PGP_WORD.search(text, text.rfind("\n", 0, start) + 1, start) is not None
+
+
+def _jwt_cut(value: str, text: str, end: int) -> bool:
+    """A JSON Web Token copied without its signature (``eyJ<header>.eyJ<payload>``, cut
+    in its payload) or with a few characters of it before an ellipsis: no server takes it;
+    the whole token, where it is written, is the finding."""
+    parts = value.split(".")
+    # a header and a payload, both JSON: one part alone is another key's (Grafana's)
+    if len(parts) < 2 or not (parts[0].startswith(JWT_HEAD) and parts[1].startswith(JWT_HEAD)):
+        return False
+    if len(parts) < JWT_PARTS or not parts[2]:
+        return True
+    return text.startswith(ELLIPSES, end) and len(parts[2]) < MIN_JWT_SIGNATURE
 
 
 def _band_twin(text: str, start: int, value: str) -> bool:
