@@ -267,6 +267,34 @@ DAMAGED_UTF8 = (
 )
 
 
+MIXED_GB18030 = (
+    "convert those lines to UTF-8 (`iconv -f gb18030` on them alone) and keep the rest; make"
+    " what wrote them write UTF-8"
+)
+CJK = re.compile("[\u3400-\u9fff]")
+
+
+def _lines_in_gb18030(data: bytes) -> int:
+    """How many lines are no UTF-8 but read whole in GB18030 with Chinese in them, when
+    every line that is no UTF-8 does (sections a tool appended in GBK to a UTF-8 note: seen
+    on a held-out tree, called damage, though nothing was lost); 0 otherwise."""
+    count = 0
+    for raw in data.split(b"\n"):
+        try:
+            raw.decode("utf-8")
+            continue
+        except UnicodeDecodeError:
+            pass
+        try:
+            decoded = raw.decode("gb18030")
+        except UnicodeDecodeError:
+            return 0
+        if CJK.search(decoded) is None:
+            return 0
+        count += 1
+    return count
+
+
 def _not_utf8(data: bytes, offset: int, line: int, text: str) -> FileProblem:
     """Text in another encoding (re-saving it as UTF-8 mends it), or UTF-8 text with
     characters cut short: more characters beyond ASCII read whole than bytes that are no
@@ -281,6 +309,15 @@ def _not_utf8(data: bytes, offset: int, line: int, text: str) -> FileProblem:
     cut_short = len(CUT_SHORT.findall(data)) if whole < damaged else 0
     if whole < damaged and cut_short < damaged:
         return FileProblem("not-utf8", where, line)
+    mixed = _lines_in_gb18030(data) if cut_short < damaged else 0
+    if mixed:
+        return FileProblem(
+            "not-utf8",
+            f"{where}: the file is UTF-8 with {mixed} line(s) in GB18030 (GBK), a Chinese"
+            " code page; they read whole in it",
+            line,
+            MIXED_GB18030,
+        )
     return FileProblem(
         "not-utf8",
         f"{where}: the file is UTF-8 with {damaged} damaged character(s) (bytes lost, as by"
