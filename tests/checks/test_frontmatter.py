@@ -625,3 +625,21 @@ def test_a_template_folders_blanks_are_no_fields_to_fix(tree_dir: Path) -> None:
     )
     found = [(c, p) for c, p, _ in codes(findings(tree_dir, "frontmatter")) if c == "invalid-field"]
     assert found == [("invalid-field", "a.md"), ("invalid-field", "a.md")]
+
+
+def test_another_agents_skills_are_its_loaders_to_read(tree_dir: Path) -> None:
+    # an OpenClaw workspace's skill: `metadata` a JSON string its loader parses, a value
+    # strict YAML trips on (a held-out judge: false); the same block in a memory is one
+    block = (
+        "---\nname: cutter\ndescription: Cuts clips\nhomepage: `https://fern.example`\n"
+        'metadata: {"openclaw": {"emoji": "x"}}\n---\nx\n'
+    )
+    files = {"MEMORY.md": index("a.md"), "a.md": block, "skills/cutter/SKILL.md": block}
+    write_tree(tree_dir, {**files, "SOUL.md": "# Soul\n", "AGENTS.md": "# Agents\n"})
+    paths = {p for c, p, _ in codes(findings(tree_dir, "frontmatter")) if c == "invalid-field"}
+    assert paths == {"a.md"}
+    # in no agent's workspace, a SKILL.md among memories is read as one
+    for name in ("SOUL.md", "AGENTS.md"):
+        (tree_dir / name).unlink()
+    paths = {p for c, p, _ in codes(findings(tree_dir, "frontmatter")) if c == "invalid-field"}
+    assert paths == {"a.md", "skills/cutter/SKILL.md"}
