@@ -4099,3 +4099,8 @@ CASES["password-phrase"][1].append(
     "- **Backup verification passphrase (SHA-256 hash):** "
     "b2440b68d469f67b8ff9279e9778dadf6c485b6bd5130ccf902b42f7483b5382"
 )
+
+# --- a weaker password under a bold "Pass" label in a list of an account's fields
+CASES["generic-assignment"][0].append(
+    ("- **User:** `ftpdata`\n- **Pass:** `k7wmnT4k2`\n- **Port:** 21", "k7wmnT4k2")
+)

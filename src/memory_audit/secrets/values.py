@@ -469,7 +469,9 @@ WMI_WORDS = re.compile(r"(?i:\b(?:wmi|cim|wbem|namespace|get-ciminstance|get-wmi
 EMAIL_LOGIN_BEFORE = re.compile(
     r"[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+[\"'`]? ?/ ?[\"'`]?$"
 )
-PASSWORD_KEY = re.compile(r"(?i:pass(?:word|wd)?|pwd)[\"'`]?[ \t]*(?::=|=>|[:=])[ \t]*[\"'`]?$")
+PASSWORD_KEY = re.compile(  # a bold label too: "- **Pass:** `<value>`"
+    r"(?i:pass(?:word|wd)?|pwd)\*{0,2}[\"'`]?[ \t]*(?::=|=>|[:=：])\*{0,2}[ \t]*[\"'`]?$"
+)
 # A value whose place alone proves it a password (``sshpass -p``) may be short: "hunter".
 MIN_DISTINCT_ANY = 4
 # Words prose puts where a password would be ("password: required", "--password option"):
