@@ -4104,3 +4104,7 @@ CASES["password-phrase"][1].append(
 CASES["generic-assignment"][0].append(
     ("- **User:** `ftpdata`\n- **Pass:** `k7wmnT4k2`\n- **Port:** 21", "k7wmnT4k2")
 )
+
+# --- digits after a password's word right under the account's login are its password
+CASES["password-phrase"][0].append(("Conversa: Tente\nlogin: 20417\nsenha: 59083", "59083"))
+CASES["password-phrase"][1].append("Conversa: Tente\nlogin: 20417\nsenha: 12345")

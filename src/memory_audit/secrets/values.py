@@ -1360,7 +1360,9 @@ def _labelled_digits(rule: Rule, text: str, start: int, end: int) -> bool:
     value = text[start:end].strip()
     if rule.value != "mixed":
         return False
-    if _login_digits(value) and _login_given_before(text, start):
+    if _login_digits(value) and (
+        _login_given_before(text, start) or _login_on_line_above(text, start)
+    ):
         return True
     short = value.isdigit() or _short_mix(value)
     return short and _labelled_short(text, start, end)
@@ -1829,9 +1831,21 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
         kind = "mixed"  # "- 키: `<words>-2031`" under "### 암호화 키"
     if kind == "mixed" and _unseparated(text, start):
         kind = "strong"  # "password Word01!!": with no separator, prose unless it is strong
-    if kind == "strong" and rule.name == PAIR_RULE and _pair_of_credentials(text, start):
-        kind = "mixed"  # "### Login credentials" over "- Admin: `admin` / `<word><digits>`"
+    if _shaped_by_its_pair(rule, kind, text, (start, end), value):
+        return True
     return _has_shape(kind, value) or (kind == "mixed" and _stated(text, start, end, value))
+
+
+def _shaped_by_its_pair(
+    rule: Rule, kind: str | None, text: str, span: tuple[int, int], value: str
+) -> bool:
+    """A weaker value its account's login proves a password: under a heading of logins
+    (``- Admin: `admin` / `<word><digits>` ``, judged as a ``mixed`` one), or digits after
+    a password's word right under ``login: <id>``."""
+    start, end = span
+    if kind == "strong" and rule.name == PAIR_RULE and _pair_of_credentials(text, start):
+        return _has_shape("mixed", value) or _stated(text, start, end, value)
+    return kind == "mixed" and _login_digits(value) and _login_on_line_above(text, start)
 
 
 def _pair_of_credentials(text: str, start: int) -> bool:
