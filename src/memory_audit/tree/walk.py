@@ -275,10 +275,11 @@ CJK = re.compile("[\u3400-\u9fff]")
 
 
 def _lines_in_gb18030(data: bytes) -> int:
-    """How many lines are no UTF-8 but read whole in GB18030 with Chinese in them, when
-    every line that is no UTF-8 does (sections a tool appended in GBK to a UTF-8 note: seen
-    on a held-out tree, called damage, though nothing was lost); 0 otherwise."""
-    count = 0
+    """How many lines are no UTF-8 but read whole in GB18030, when every line that is no
+    UTF-8 does and Chinese is among them (sections a tool appended in GBK to a UTF-8 note,
+    some of punctuation alone: seen on a held-out tree, called damage, though nothing was
+    lost); 0 otherwise."""
+    count, chinese = 0, False
     for raw in data.split(b"\n"):
         try:
             raw.decode("utf-8")
@@ -286,13 +287,12 @@ def _lines_in_gb18030(data: bytes) -> int:
         except UnicodeDecodeError:
             pass
         try:
-            decoded = raw.decode("gb18030")
+            decoded = raw.decode("gb18030")  # strict: Latin-1 text is no GB18030
         except UnicodeDecodeError:
             return 0
-        if CJK.search(decoded) is None:
-            return 0
+        chinese = chinese or CJK.search(decoded) is not None
         count += 1
-    return count
+    return count if chinese else 0
 
 
 def _not_utf8(data: bytes, offset: int, line: int, text: str) -> FileProblem:
