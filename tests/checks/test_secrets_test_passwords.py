@@ -73,3 +73,9 @@ def test_a_seeded_login_at_a_reserved_domain_is_a_suggestion(tmp_path: Path) -> 
     assert [level for level, _ in _levels(tmp_path, body)] == ["suggestion"]
     real = "- Seeded admin: `admin@fernshop.io` / `Harbor-Kq7w!2` (role: `admin`)\n"
     assert [level for level, _ in _levels(tmp_path, real)] == ["problem"]
+
+
+def test_a_random_string_before_a_test_word_is_no_projects_name(tmp_path: Path) -> None:
+    # the second reader's case: drawn characters, then "-dev2024!", stay a problem
+    body = "- Jenkins admin password: `Xk9mQ2vL7p-dev2024!`\n"
+    assert [level for level, _ in _levels(tmp_path, body)] == ["problem"]

@@ -4108,3 +4108,23 @@ CASES["generic-assignment"][0].append(
 # --- digits after a password's word right under the account's login are its password
 CASES["password-phrase"][0].append(("Conversa: Tente\nlogin: 20417\nsenha: 59083", "59083"))
 CASES["password-phrase"][1].append("Conversa: Tente\nlogin: 20417\nsenha: 12345")
+
+# --- the second reader's cases: what the session's not-values must not hide (a SAS
+# token's and a password's own `&x=`, a GPG passphrase, a PASS with a connection's
+# parameters after it, a password built on its login with a dotted part) and what the new
+# words must not read (credits, a bypass)
+_SAS = (
+    "?sv=2022-11-02&ss=bfqt&srt=sco&sp=rwdlacupiytfx&se=2026-12-31T00:00:00Z&spr=https"
+    "&sig=Hb4pN8wQz1Xr6Tm3Kc9Vd2Lf7Ys5Ga0Je%3D"
+)
+CASES["generic-assignment"][0].extend(
+    [(f'AZURE_STORAGE_SAS_TOKEN="{_SAS}"', _SAS), ("DB_PASSWORD=Zq8&tR=4mNx!v", "Zq8&tR=4mNx!v")]
+)
+CASES["password-phrase"][0].append(("- GPG passphrase: `5e1d93ab07c4f628`", "5e1d93ab07c4f628"))
+CASES["pass-phrase"][0].append(
+    ("- MySQL PASS: `Hx7kq2Lm9` (host=10.0.0.5, port=3306)", "Hx7kq2Lm9")
+)
+CASES["backticked-pair"][0].append(("- Grafana: `grafana` / `Grafana-Xk9.4mP`", "Grafana-Xk9.4mP"))
+CASES["backticked-pair"][1].extend(
+    ["### Credits\n\n- Art: `alice` / `sprite2042`", "- Bypass: `cache` / `redis2042`"]
+)

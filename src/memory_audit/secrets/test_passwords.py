@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 
 from memory_audit.secrets.published import on_production
+from memory_audit.secrets.values import heading_above
 
 # A test word and digits or up to three symbols: ``demo1234``, ``Test1234!``, ``teste123``,
 # ``Test123!@#`` (a test's keyboard run); a project's name may lead (``iot-demo-2026``, a
 # demo key an API guide hands out).
 TEST_PASSWORD = re.compile(
-    r"(?i)(?:[a-z0-9]{1,12}[-_])?"
+    r"(?i)(?:(?-i:[a-z]{2,12}(?:-[a-z]{2,12})?)[-_])?"  # a project's name in lower case
     r"(?:test|teste|testing|demo|dev|sample|seed|fixture|prueba|changeit)"
     r"[-_.@!#]?\d{0,8}[!#@.*]{0,3}"
 )
@@ -27,7 +28,6 @@ TEST_ACCOUNTS = re.compile(
     r"(?i)\b(?:test(?:ing)?|demo)[ _-]?(?:accounts?|users?|logins?)\b"
     r"|测试(?:账号|帐号|账户|帳號|用户)|テスト(?:アカウント|ユーザー)|테스트 ?계정"
 )
-HEADING = re.compile(r"(?m)^#{1,6} [^\n]*")
 RESERVED_LOGIN = re.compile(r"@[A-Za-z0-9.-]+\.(?:test|example|invalid|localhost)\b")
 
 
@@ -60,5 +60,5 @@ def _test_accounts_named(text: str, start: int) -> bool:
     line_end = text.find("\n", start)
     if TEST_ACCOUNTS.search(text, line_start, len(text) if line_end < 0 else line_end):
         return True
-    headings = list(HEADING.finditer(text, 0, line_start))
-    return bool(headings) and TEST_ACCOUNTS.search(headings[-1].group(0)) is not None
+    heading = heading_above(text, line_start)
+    return heading is not None and TEST_ACCOUNTS.search(heading) is not None

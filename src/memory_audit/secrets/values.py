@@ -417,12 +417,15 @@ PATTERNED_LENGTH = 8
 NAME_PARTS = re.compile(r"[_/-]")
 # A PGP key's id (short, long) or fingerprint, and the words that name one before it
 PGP_KEY_ID = re.compile(r"(?:0x)?(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{16}|[0-9A-Fa-f]{40})")
-PGP_WORD = re.compile(r"(?i)\b(?:gpg|pgp|gnupg|openpgp)\b")
+PGP_KEY_LABEL = re.compile(
+    r"(?i)\b(?:gpg|pgp|gnupg|openpgp)[ -]?(?:public[ -])?(?:key|ключ|密钥|키)?"
+    r"[ -]?(?:id|fingerprint|指纹)?\**[ \t]*[:=：]\**[ \t]*[`'\"]?\Z"
+)
 # A Wi-Fi band in a network's name (``-5G``, ``_2.4GHz``), and the network before the slash
 BAND = re.compile(r"(?i)[-_ ]?(?:2\.?4|5|6)[ ]?g(?:hz)?(?=[-_ ]|$)")
 BANDED_FIRST = re.compile(r"[*\"'`]{0,2}([A-Za-z0-9][\w .-]{0,31}?)[*\"'`]{0,2} ?/ ?[\"'`]?\Z")
 WIFI_RULE = "wifi-pair"
-DOTTED_VERSION = re.compile(r"\d\.\d")  # a release's number (``M2.7``), rare in a password
+RELEASE = re.compile(r"[A-Za-z]{0,3}\d+(?:\.\d+)+[a-z]?")  # ``M2.7``, ``v6.0``, ``4.1``
 # a file name and its query, a cache-busting version (``store.js?v=6``): a path, no value
 ASSET_QUERY = re.compile(
     r"[\w.-]+\.(?:m?js|cjs|css|html?|json|png|jpe?g|gif|svg|webp|ico|woff2?|ttf|map|php)"
@@ -668,8 +671,9 @@ MAX_PAYLOAD = 8192
 # A test's result where a password's label could be: "PASS:" in capitals, on a line that
 # speaks of a test or of a failure ("smoke test PASS: build42x, FAIL: none").
 TEST_STATUS = re.compile(r"\bPASS\*{0,2} ?[:=：]\*{0,2} ?[\"'`]?$")
-# A check's equation after it: two "=" with something between them on the value's line
-EQUATION = re.compile(r"[^=\n]*=[^=\n]+=")
+# A check's equation, the value its left side: ``Assets=Rp 9m = Liabilities``, the value's
+# own "=" and a second one after it on its line
+EQUATION = re.compile(r"[^=\s]+=[^=\n]+=")
 TESTED = re.compile(
     r"(?i:\btest(?:s|ed|ing)?\b|\bchecks?\b|\bverif(?:y|ied|ication)\b)|\bFAIL(?:ED|S)?\b"
     r"|\bQ[AC]\b|✅|❌"
@@ -787,9 +791,10 @@ PAIR_RULE = "backticked-pair"
 JWT_HEAD, JWT_PARTS = "eyJ", 3
 MIN_JWT_SIGNATURE = 16  # an HMAC-SHA256 signature is 43 characters
 # A password's word, and a heading's words for a list of logins (a credentials section)
-PASSWORD_WORD = re.compile(r"(?i)pass(?:word|wd)?\b|\bpwd\b|密码|密碼|パスワード|비밀번호")
+PASSWORD_WORD = re.compile(r"(?i)\bpass(?:word|wd)?\b|\bpwd\b|密码|密碼|パスワード|비밀번호")
 CREDENTIALS_HEADING = re.compile(
-    r"(?i)cred|log ?ins?\b|passw|密码|密碼|登录|登入|凭据|凭证|账号|ログイン|パスワード|계정"
+    r"(?i)\bcred(?:s|entials?)?\b|\blog ?ins?\b|\bpassw"
+    r"|密码|密碼|登录|登入|凭据|凭证|账号|ログイン|パスワード|계정"
 )
 # A login given as a connection's parameter (``user=airflow``), its value the group.
 PARAMETER_LOGIN = re.compile(r"\b(?:user(?:name)?|login|uid) ?= ?[\"']?([\w.@-]{1,64})", re.I)
@@ -1306,10 +1311,11 @@ def _coin_address(text: str, start: int, value: str) -> bool:
 
 def _pgp_key_id(text: str, start: int, value: str) -> bool:
     """``**GPG ключ:** `<16 hex digits>` ``: a PGP key's id or fingerprint (8, 16 or 40 hex
-    digits) after GPG or PGP on its line, public as the key it names."""
+    digits) whose own label names a GPG or PGP key, public as the key it names; a
+    passphrase or a token labelled after GPG on the line is none."""
     if PGP_KEY_ID.fullmatch(value) is None:
         return False
-    return PGP_WORD.search(text, text.rfind("\n", 0, start) + 1, start) is not None
+    return PGP_KEY_LABEL.search(text, max(0, start - NEAR), start) is not None
 
 
 def _jwt_cut(value: str, text: str, end: int) -> bool:
@@ -1858,8 +1864,23 @@ def _pair_of_credentials(text: str, start: int) -> bool:
     line_start = text.rfind("\n", 0, login.start()) + 1
     if PASSWORD_WORD.search(text, line_start, login.start()):
         return True
-    headings = HEADING_LINE.findall(text, 0, line_start)
-    return bool(headings) and CREDENTIALS_HEADING.search(headings[-1]) is not None
+    heading = heading_above(text, line_start)
+    return heading is not None and CREDENTIALS_HEADING.search(heading) is not None
+
+
+def heading_above(text: str, position: int) -> str | None:
+    """The nearest Markdown heading line that starts before ``position`` (a line's start),
+    found by bisecting the text's headings, listed once a text: asked for each value, a
+    scan of the text before it would cost the square of a long note."""
+    starts, lines = _headings(text)
+    found = bisect.bisect_left(starts, position) - 1
+    return lines[found] if found >= 0 else None
+
+
+@functools.lru_cache(maxsize=16)
+def _headings(text: str) -> tuple[list[int], list[str]]:
+    found = list(HEADING_LINE.finditer(text))
+    return [m.start() for m in found], [m.group(0) for m in found]
 
 
 # A list item's label that names no secret, in a list of credentials (``- Sheet ID:``,
@@ -2486,9 +2507,12 @@ def _a_variant(first: str, value: str) -> bool:
         return False
     parts = NAME_PARTS.split(value)
     others = [part for part in parts if part != first]
-    if len(others) == len(parts) and DOTTED_VERSION.search(value):
-        # `` `minimax` / `MiniMax-M2.7` ``: a provider and its model, named in its own case
-        others = [part for part in parts if part.lower() != first]
+    if len(others) == len(parts):
+        # `` `minimax` / `MiniMax-M2.7` ``: a provider and its model, named in its own case,
+        # its other parts releases alone (``Grafana-Xk9.4mP`` is a password built on it)
+        cased = [part for part in parts if part.lower() != first]
+        if cased and len(cased) < len(parts) and all(RELEASE.fullmatch(p) for p in cased):
+            return True
     if len(others) == len(parts) or not others or any(c in SYMBOLS for c in value):
         return False
     return all(any(c.isalpha() for c in part) for part in others)
@@ -2843,7 +2867,7 @@ def _in_context(text: str, start: int, end: int) -> bool:
     line_end = text.find("\n", start)
     if TEST_STATUS.search(before) and (
         TESTED.search(f"{before[-NEAR:]}\n{after}")
-        or EQUATION.match(text, start, len(text) if line_end < 0 else line_end)
+        or EQUATION.match(text, start, len(text) if line_end < 0 else line_end) is not None
     ):
         # "smoke test PASS: build42x", "Balance Sheet PASS: Assets=Rp 9m = Liabilities+...":
         # a test's or a check's result, no password's label
