@@ -131,8 +131,8 @@ def audit_tree(
         errors=tuple((boundary.path(path), boundary.text(error)) for path, error in errors),
         checks=tuple(selection),
         dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
-        not_memories=()
-        if tree.documents  # all are documents, and each was scanned
+        not_memories=_unscanned_documents(tree, boundary)
+        if tree.documents  # all are documents: what is named is what was not scanned
         else tuple((boundary.path(p), why) for p, why in tree.not_memories.items()),
         agent=_masked_agent(boundary, facts.agent),
         frozen=boundary.text(facts.frozen) if facts.frozen else None,
@@ -141,6 +141,17 @@ def audit_tree(
         documents=tree.documents,
     )
     return escaped_all(report) if undecodable else report
+
+
+def _unscanned_documents(tree: MemoryTree, boundary: Boundary) -> tuple[tuple[str, str], ...]:
+    """A workspace's documents its secret scan could not read (a link out of the
+    workspace, a dangling one, no text): said, never taken for clean (the frontmatter
+    check, which names them in a tree of memories, does not run over documents)."""
+    return tuple(
+        (boundary.path(path), boundary.text(f"{problems[0].message}; not scanned"))
+        for path, problems in sorted(tree.unread.items())
+        if problems
+    )
 
 
 def tree_selection(tree: MemoryTree | TreeRef, selection: Sequence[str]) -> tuple[str, ...]:

@@ -136,6 +136,12 @@ def test_review_redacts_a_documents_secret_and_leaves_the_rest(tmp_path: Path) -
     assert "- token: `" in tools
     assert all(IN_TOOLS not in screen for screen in seen)
     assert {p: p.read_bytes() for p in before} == before  # USER.md still waits its turn
+    # the journal of the documents holds the root's own files, never memory/ or skills/
+    history = cli(home, "history", str(ws))
+    assert history.returncode == 0, history.stderr
+    assert "TOOLS.md" in history.stdout
+    assert "skills/deploy" not in history.stdout
+    assert "memory/2026-04-01.md" not in history.stdout
 
 
 def test_pre_commit_of_a_workspace_document_scans_it(tmp_path: Path) -> None:
@@ -161,3 +167,39 @@ def test_pre_commit_of_a_workspace_document_scans_it(tmp_path: Path) -> None:
     assert IN_TOOLS not in result.stdout
     plain = workspace(tmp_path / "plain", persona=False)
     assert trees_of([str(plain / "TOOLS.md")]) == []
+
+
+def test_the_documents_say_what_they_could_not_scan_and_take_a_linked_workspace(
+    tmp_path: Path,
+) -> None:
+    # the second reader's cases: a TOOLS.md linked out of the workspace was skipped with
+    # "clean"; a workspace reached through a link stopped review; a report in a folder of
+    # the workspace was refused though no tree holds it
+    home, ws = Home(tmp_path / "home"), workspace(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "TOOLS.md").write_text(f"token: {IN_SKILL}\n")
+    (ws / "TOOLS.md").unlink()
+    (ws / "TOOLS.md").symlink_to(outside / "TOOLS.md")
+    result = cli(home, "audit", str(ws), "--check", "secrets", "--format", "json")
+    documents = json.loads(result.stdout)["reports"][1]
+    assert documents["documents"] is True
+    [(path, reason)] = [(n["path"], n["reason"]) for n in documents["not_memories"]]
+    assert path == "TOOLS.md"
+    assert reason.endswith("; not scanned")
+    assert IN_SKILL not in result.stdout
+    text = cli(home, "audit", str(ws), "--check", "secrets").stdout
+    assert "TOOLS.md" in text
+    link = tmp_path / "wslink"
+    link.symlink_to(ws, target_is_directory=True)
+    assert [(r.root, r.documents) for r in trees_for_path(link)] == [
+        (link / "memory", False),
+        (ws, True),
+    ]
+    (ws / "reports").mkdir()
+    kept = cli(home, "audit", str(ws), "-o", str(ws / "reports" / "audit.json"))
+    assert kept.returncode == 1, kept.stderr  # the findings' exit code: written
+    assert (ws / "reports" / "audit.json").is_file()
+    refused = cli(home, "audit", str(ws), "-o", str(ws / "REPORT.md"))
+    assert refused.returncode == 2
+    assert "refusing to write the report inside" in refused.stderr

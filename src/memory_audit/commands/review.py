@@ -57,6 +57,7 @@ from memory_audit.store.reports import ReportStore
 from memory_audit.store.state import State
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.snapshot import MemoryTree
+from memory_audit.tree.workspace import documents_root
 
 # usage runs only to ask whether the store's project moved (orphaned-store, which review
 # can fix): reading transcripts for dead weight again adds nothing a fix needs.
@@ -320,7 +321,10 @@ def _stored(report_file: Path, root: Path) -> tuple[dt.datetime, TreeReport] | N
 
 def _newest_change(root: Path) -> float:
     newest = root.stat().st_mtime
-    for folder, _, files in os.walk(root):
+    documents = documents_root(root)  # a workspace's documents: its root's own files
+    for folder, folders, files in os.walk(root):
+        if documents:
+            folders[:] = []
         for name in files:
             if name.endswith(".md"):
                 try:

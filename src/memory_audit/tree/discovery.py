@@ -380,7 +380,10 @@ def trees_for_path(path: Path) -> list[TreeRef]:
     stores = [tree_for_path(ref.root / name) for name in stores_in(ref.root)]
     named = path.expanduser()
     if ref.root != named and ref.root.parent == named and documents_beside_memory(named):
-        stores.append(TreeRef(named, locate(named), documents=True))
+        # a workspace reached through a link is its folder's (a tree's root is no link:
+        # the guard that writes for review refuses one)
+        real = Path(os.path.realpath(named)) if named.is_symlink() else named
+        stores.append(TreeRef(real, locate(real), documents=True))
     return [ref, *stores]
 
 

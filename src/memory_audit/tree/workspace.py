@@ -10,6 +10,8 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
+from memory_audit.tree.index_file import INDEX_NAME
+
 # The files an OpenClaw (formerly Clawdbot) agent's workspace holds beside its MEMORY.md,
 # which that agent injects into its own prompt at a session's start, trimmed by its own
 # rules: the first four name an agent's persona and are no Claude Code file's names.
@@ -39,3 +41,9 @@ def documents_beside_memory(folder: Path) -> bool:
     and the documents at its root (where tools' keys and accounts are noted) apart, for
     secrets only."""
     return (folder / WORKSPACE_MEMORY).is_dir() and a_workspace(workspace_files_in(folder))
+
+
+def documents_root(folder: Path) -> bool:
+    """Whether ``folder`` is audited as a workspace's documents (no MEMORY.md of its own):
+    its own files alone are that tree's, for the journal and review as for the audit."""
+    return not (folder / INDEX_NAME).exists() and documents_beside_memory(folder)
