@@ -14,6 +14,7 @@ from pathlib import Path
 
 from memory_audit.commands.precommit import trees_of
 from memory_audit.tree.discovery import trees_for_path
+from tests.e2e.test_bad_file_isolation import cli
 from tests.harness import index, memory, write_tree
 from tests.support.daemon_process import Home
 from tests.support.terminal import Terminal
@@ -43,16 +44,6 @@ def workspace(base: Path, *, persona: bool = True) -> Path:
     if persona:
         files["SOUL.md"] = "# Soul\n\nCalm and exact.\n"
     return write_tree(base / "ws", files)
-
-
-def cli(home: Home, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "memory_audit", *args],
-        capture_output=True,
-        text=True,
-        env=home.env(),
-        check=False,
-    )
 
 
 def secrets_by_tree(
