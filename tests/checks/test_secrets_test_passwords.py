@@ -45,3 +45,37 @@ def test_a_test_word_password_ending_in_a_keyboard_run_is_a_suggestion(tmp_path:
     # a skill's end-to-end example (the thirty-third round's tuning half)
     body = 'createTestUser({ email: "qa@fernhill.test", password: "Test123!@#" })\n'
     assert [level for level, _ in _levels(tmp_path, body)] == ["suggestion"]
+
+
+def test_a_demo_key_a_guide_hands_out_under_a_projects_name_is_a_suggestion(
+    tmp_path: Path,
+) -> None:
+    # an integrator's API guide in demo mode (batch 149's judge); a chosen key stays one
+    body = "Other endpoints need the header `x-api-key: kiln-demo-2026` (demo mode).\n"
+    assert [level for level, _ in _levels(tmp_path, body)] == ["suggestion"]
+    chosen = "Other endpoints need the header `x-api-key: kiln-Qz7wK2xR-2026` (demo mode).\n"
+    assert [level for level, _ in _levels(tmp_path, chosen)] == ["problem"]
+
+
+def test_a_digit_run_the_note_gives_its_test_accounts_is_a_suggestion(tmp_path: Path) -> None:
+    # "## 测试账号" over the list (batch 149's judge); the same run for the admin is one
+    tested = "## 测试账号\n- 用户名: `tester1`-`tester5`, 密码: `123456`\n"
+    assert [level for level, _ in _levels(tmp_path, tested)] == ["suggestion"]
+    english = "### Test users\n\n- 用户名: `qa1`, 密码: `123456`\n"
+    assert [level for level, _ in _levels(tmp_path, english)] == ["suggestion"]
+    admin = "## 管理员\n- 用户名: `admin`, 密码: `123456`\n"
+    assert [level for level, _ in _levels(tmp_path, admin)] == ["problem"]
+
+
+def test_a_seeded_login_at_a_reserved_domain_is_a_suggestion(tmp_path: Path) -> None:
+    # a local app's seeded admin (batch 155's judge): no one can own a .test address
+    body = "- Seeded admin: `admin@fernshop.test` / `Harbor-Kq7w!2` (role: `admin`)\n"
+    assert [level for level, _ in _levels(tmp_path, body)] == ["suggestion"]
+    real = "- Seeded admin: `admin@fernshop.io` / `Harbor-Kq7w!2` (role: `admin`)\n"
+    assert [level for level, _ in _levels(tmp_path, real)] == ["problem"]
+
+
+def test_a_random_string_before_a_test_word_is_no_projects_name(tmp_path: Path) -> None:
+    # the second reader's case: drawn characters, then "-dev2024!", stay a problem
+    body = "- Jenkins admin password: `Xk9mQ2vL7p-dev2024!`\n"
+    assert [level for level, _ in _levels(tmp_path, body)] == ["problem"]

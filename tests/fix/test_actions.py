@@ -270,6 +270,19 @@ def test_add_frontmatter_to_a_bare_file(tree_dir: Path) -> None:
     )
 
 
+def test_a_utf16_byte_order_mark_alone_takes_its_frontmatter_in_utf8(tree_dir: Path) -> None:
+    # the audit reads such a file as empty (the second reader: its fix could never apply)
+    write_tree(tree_dir, {"empty.md": b"\xff\xfe" + "\r\n".encode("utf-16-le")})
+    apply(
+        tree_dir,
+        {"action": "add-frontmatter", "path": "empty.md"},
+        ["Notes to come", "project"],
+    )
+    assert (tree_dir / "empty.md").read_bytes() == (
+        b"---\nname: empty\ndescription: Notes to come\ntype: project\n---\n"
+    )
+
+
 def test_demote_relevance(tree_dir: Path) -> None:
     write_tree(
         tree_dir,

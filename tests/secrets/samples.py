@@ -2135,6 +2135,10 @@ CASES["password-phrase"][0].append(("the community string is Fq7x!kLm2", "Fq7x!k
 # a password built on the login (a symbol, a part of digits) stays one
 CASES["backticked-pair"][1].append("在 `develop` / `NOS_v6.0_develop` 上，mainline 同樣")
 CASES["backticked-pair"][0].append(("- Admin: `deploy` / `deploy_2024!`", "deploy_2024!"))
+# a provider and its model named in its own case with a release number is no pair either;
+# a password that only capitalises the login keeps its pair
+CASES["backticked-pair"][1].append("  - provider/model `nimbus` / `Nimbus-X4.2`, usage present")
+CASES["backticked-pair"][0].append(("- Admin: `harbor` / `Harbor-Kq7w`", "Harbor-Kq7w"))
 # --- the tokens of the services a coding assistant's notes name most (AI providers, their
 # tool APIs, deploy platforms): each by its issuer's prefix and shape, pasted bare after
 # the service's name (`- **Perplexity** : `pplx-...``), where no key word stands
@@ -4008,4 +4012,119 @@ _kluch = "closr_" + rnd(ALNUM, 40)
 CASES["generic-assignment"][0].append((f"- Ключ: `{_kluch}`", _kluch))
 CASES["generic-assignment"][1].extend(
     ["Ключ: использовать кэш", "ключ: user_id", "Ключ: OPENAI_API_KEY", "ключ: ~/.ssh/id_rsa"]
+)
+
+# --- a URL query's next parameter is no part of the value before it: a sample page token
+# then a variable is no credential, a real token keeps its own characters only
+CASES["camelcase-assignment"][1].append(
+    'curl "https://api.fernhub.io/v3/search?q=tea&pageToken=Qb7wXa&key=$MAPS_API_KEY"'
+)
+CASES["generic-assignment"][0].append(
+    (
+        'curl "https://api.fernhub.io/v1/items?accessToken=Zr8Kq2Lm9Xv4Tw7B&page=2"',
+        "Zr8Kq2Lm9Xv4Tw7B",
+    )
+)
+
+# --- a PGP key's id after GPG on its line names a public key; a Wi-Fi router's band twin
+# is its second network, no password; a base's id under a heading naming Bitable, given as
+# its "Token", is the base's id (the sixty-third round's judge)
+CASES["generic-assignment"][1].extend(
+    [
+        "- **GPG ключ:** `9C4F17DA0B62E8D5` (Ivan (pass) <ivan@fern>)",
+        "### 飞书多维表格已启用\n- **名称**: 团队记忆库\n- **Token**: `Zqumpm08hsE8JNpjJOQGa2rb19F`",
+    ]
+)
+CASES["generic-assignment"][0].append(
+    ("### Slack bot\n- **Token**: `lY0mG1ylvuhfJXqIEnomef2mSJ5`", "lY0mG1ylvuhfJXqIEnomef2mSJ5")
+)
+CASES["wifi-pair"][1].append("- IPv6: fd01::1/64, WiFi: `FernNet-7C21` / `FernNet-5G-7C21`")
+CASES["wifi-pair"][0].append(("- WiFi: `FernNet-7C21` / `Kq7!fern2041`", "Kq7!fern2041"))
+
+# --- a weak password right under its account's login is the account's password
+CASES["password-phrase"][0].append(
+    ("## Access\n- Username: 198304152009011002\n- Password: k1k2k3k4", "k1k2k3k4")
+)
+CASES["password-phrase"][1].append(
+    "## Access\n- Username: 198304152009011002\n- Password: password"
+)
+
+# --- a check's result and its equation are no password after "PASS"
+CASES["pass-phrase"][1].append("- Balance Sheet PASS: Assets=Rp 812m = Liabilities+Equity")
+CASES["generic-assignment"][1].append(
+    "### 飞书文档\n- **doc_token**：`Vb2kQw7TyLm3Xr9pZs4NcHd8Gfa`\n- **权限**：可写入"
+)
+
+# --- under a heading of logins, a backticked login and a weaker password (a word and
+# digits) are a pair; account names under any other heading are none
+CASES["backticked-pair"][0].extend(
+    [
+        ("### 8.4 登录凭据\n\n- 管理员：`admin` / `kiln482913`", "kiln482913"),
+        ("## Login credentials\n\n- Staff: `emp_17` / `harbor2931`", "harbor2931"),
+    ]
+)
+CASES["backticked-pair"][1].append("### Roles\n\n- Seeded: `admin` / `editor2`")
+
+# --- a chat group's invite link is shared to be joined: its link token is no credential
+CASES["generic-assignment"][1].append(
+    "**加入社区** [飞书](https://applink.feishu.cn/client/chat/chatter/add_by_link"
+    "?link_token=c9f2k417-6b3e-4d81-a05c-7e2d9b81f3a6&qr_code=true) | [X](https://x.com/fern)"
+)
+
+# --- a PIN that runs the keyboard's digits is a default's; a Microsoft access token's first
+# characters before an ellipsis are a prefix of a thousand
+CASES["pin-code"][1].extend(["- IP：`127.0.0.1`\n- 端口：`8081`\n- PIN：`1234`", "pin: 9876"])
+CASES["pin-code"][0].append(("- PIN：`4719`", "4719"))
+CASES["generic-assignment"][1].append(
+    "- Token: EwA7Kq2mZ9xR4tB1wN... (full token sent in chat, expires in an hour)"
+)
+
+# --- a token copied without its signature, or with a few of its characters before an
+# ellipsis, opens nothing (the whole token, where written, is the finding); a hash named in
+# a bold label's brackets is a hash
+_LOOK_ALIKE_JWT = "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJmZXJuLWFnZW50LTE3IiwiZXhhbSI6InE0LWZlcm4iLCJleHAiOjQxMDI0NDQ4MDB9"
+CASES["generic-assignment"][1].extend(
+    [
+        f"- 新Token: {_LOOK_ALIKE_JWT[:76]}",
+        f"- 新Token: {_LOOK_ALIKE_JWT}.v-ABIsgG...",
+    ]
+)
+CASES["jwt"][0].append(
+    (
+        f"- 新Token: {_LOOK_ALIKE_JWT}.v-ABIsgGkMCKNY6UqVKEflgb72t7XIXxeOli2zZYXJQ",
+        f"{_LOOK_ALIKE_JWT}.v-ABIsgGkMCKNY6UqVKEflgb72t7XIXxeOli2zZYXJQ",
+    )
+)
+CASES["password-phrase"][1].append(
+    "- **Backup verification passphrase (SHA-256 hash):** "
+    "b2440b68d469f67b8ff9279e9778dadf6c485b6bd5130ccf902b42f7483b5382"
+)
+
+# --- a weaker password under a bold "Pass" label in a list of an account's fields
+CASES["generic-assignment"][0].append(
+    ("- **User:** `ftpdata`\n- **Pass:** `k7wmnT4k2`\n- **Port:** 21", "k7wmnT4k2")
+)
+
+# --- digits after a password's word right under the account's login are its password
+CASES["password-phrase"][0].append(("Conversa: Tente\nlogin: 20417\nsenha: 59083", "59083"))
+CASES["password-phrase"][1].append("Conversa: Tente\nlogin: 20417\nsenha: 12345")
+
+# --- the second reader's cases: what the session's not-values must not hide (a SAS
+# token's and a password's own `&x=`, a GPG passphrase, a PASS with a connection's
+# parameters after it, a password built on its login with a dotted part) and what the new
+# words must not read (credits, a bypass)
+_SAS = (
+    "?sv=2022-11-02&ss=bfqt&srt=sco&sp=rwdlacupiytfx&se=2026-12-31T00:00:00Z&spr=https"
+    "&sig=Hb4pN8wQz1Xr6Tm3Kc9Vd2Lf7Ys5Ga0Je%3D"
+)
+CASES["generic-assignment"][0].extend(
+    [(f'AZURE_STORAGE_SAS_TOKEN="{_SAS}"', _SAS), ("DB_PASSWORD=Zq8&tR=4mNx!v", "Zq8&tR=4mNx!v")]
+)
+CASES["password-phrase"][0].append(("- GPG passphrase: `5e1d93ab07c4f628`", "5e1d93ab07c4f628"))
+CASES["pass-phrase"][0].append(
+    ("- MySQL PASS: `Hx7kq2Lm9` (host=10.0.0.5, port=3306)", "Hx7kq2Lm9")
+)
+CASES["backticked-pair"][0].append(("- Grafana: `grafana` / `Grafana-Xk9.4mP`", "Grafana-Xk9.4mP"))
+CASES["backticked-pair"][1].extend(
+    ["### Credits\n\n- Art: `alice` / `sprite2042`", "- Bypass: `cache` / `redis2042`"]
 )

@@ -16,9 +16,10 @@ A block read by neither parse is a read problem of the file
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from memory_audit.model.finding import Finding, make_finding
+from memory_audit.tree import bounded_yaml
 from memory_audit.tree.claude_yaml import QuotedLine, ReadBy
 from memory_audit.tree.frontmatter_block import CutShort
 from memory_audit.tree.memory_file import MemoryFile
@@ -36,12 +37,19 @@ READ_FIELDS = frozenset(
 )
 
 
-def reading_findings(dimension: str, memory: MemoryFile) -> Iterator[Finding]:
+def reading_findings(
+    dimension: str, memory: MemoryFile, *, own_loader: bool = False
+) -> Iterator[Finding]:
+    """``own_loader``: another agent's file (its skill) that its own loader reads: a flow
+    mapping that parses alone is that loader's (its ``metadata``), not text by Claude
+    Code's retry; what strict YAML trips on is then all there is to say."""
     cut_short = memory.split.block.cut_short if memory.split.block else None
     # a value a `---` line broke is what strict parsers trip on too: one cause, one finding
     inserted = cut_short is not None and _inserted(memory, cut_short)
     if memory.read.read_by is ReadBy.FALLBACK and not inserted:
         flows = flow_quoted(memory)
+        if own_loader and all(_parses_alone(q.value) for q in flows):
+            flows = []
         yield _flows_as_text(dimension, memory, flows) if flows else _strict_only(dimension, memory)
     for cut in memory.read.comment_cuts:
         read = cut.key in READ_FIELDS
@@ -64,6 +72,15 @@ def reading_findings(dimension: str, memory: MemoryFile) -> Iterator[Finding]:
         )
     if cut_short is not None:
         yield _cut_short(dimension, memory, cut_short, inserted)
+
+
+def _parses_alone(value: str) -> bool:
+    """Whether a flow mapping or sequence is well formed on its own (its braces balanced,
+    its items separated): broken, it is a fault whoever reads it."""
+    try:
+        return isinstance(bounded_yaml.load(value), (Mapping, list))
+    except bounded_yaml.YAMLProblem:
+        return False
 
 
 def flow_quoted(memory: MemoryFile) -> list[QuotedLine]:

@@ -13,6 +13,12 @@ from typing import cast
 
 from memory_audit.tree.discovery import projects_dir, settings_memory_dir
 from memory_audit.tree.snapshot import MemoryTree
+from memory_audit.tree.workspace import (
+    WORKSPACE_MEMORY,
+    a_workspace,
+    held_names,
+    workspace_files_in,
+)
 
 
 def on_this_machine(tree: MemoryTree) -> bool:
@@ -99,14 +105,6 @@ def _agent_scopes(tree: MemoryTree) -> tuple[str, ...]:
     return cast(tuple[str, ...], tree.scratch[key])
 
 
-# The files an OpenClaw (formerly Clawdbot) agent's workspace holds beside its MEMORY.md,
-# which that agent injects into its own prompt at a session's start, trimmed by its own
-# rules: the first four name an agent's persona and are no Claude Code file's names.
-PERSONA_FILES = ("SOUL.md", "IDENTITY.md", "HEARTBEAT.md", "BOOTSTRAP.md")
-WORKSPACE_FILES = (*PERSONA_FILES, "USER.md", "TOOLS.md", "AGENTS.md")
-WORKSPACE_MEMORY = "memory"
-
-
 def other_agent_workspace(tree: MemoryTree) -> str | None:
     """``"an OpenClaw agent's workspace (SOUL.md, IDENTITY.md)"`` when the folder is one:
     its MEMORY.md is loaded by that agent, not cut at auto memory's 200 lines, and its
@@ -114,18 +112,14 @@ def other_agent_workspace(tree: MemoryTree) -> str | None:
     folder under Claude Code's own folder on this machine, which Claude Code loads."""
     if on_this_machine(tree):
         return None
-    held = [name for name in WORKSPACE_FILES if name in tree.present]
-    if _a_workspace(held):
+    held = held_names(tree.present)
+    if a_workspace(held):
         return f"an OpenClaw agent's workspace ({', '.join(held[:3])})"
     if tree.root.name != WORKSPACE_MEMORY:
         return None
     # The workspace's own memory folder (<workspace>/memory/: its daily logs, its notes and,
     # in some, a MEMORY.md of their own), which that agent searches; only names are asked.
-    held = [name for name in WORKSPACE_FILES if os.path.isfile(tree.root.parent / name)]
-    if _a_workspace(held):
+    held = workspace_files_in(tree.root.parent)
+    if a_workspace(held):
         return f"the memory folder of an OpenClaw agent's workspace ({', '.join(held[:3])})"
     return None
-
-
-def _a_workspace(held: list[str]) -> bool:
-    return len(held) >= 2 and any(name in PERSONA_FILES for name in held)

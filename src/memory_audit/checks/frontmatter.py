@@ -100,7 +100,11 @@ from memory_audit.analysis.off_schema import (
     own_convention_finding,
     text_blocks_finding,
 )
-from memory_audit.analysis.tree_home import on_this_machine, read_by_instructions
+from memory_audit.analysis.tree_home import (
+    on_this_machine,
+    other_agent_workspace,
+    read_by_instructions,
+)
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.dangling import DANGLING
 from memory_audit.tree.memory_file import FileKind, MemoryFile
@@ -204,8 +208,9 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     if textual:
         yield text_blocks_finding(ID, textual, len(tree.memories))
     grouped = {m.path for m in textual}
+    skills = _agents_skills(tree)
     for memory in sorted(tree.of_kind(FileKind.MEMORY, FileKind.RECAP), key=lambda m: m.path):
-        yield from reading_findings(ID, memory)
+        yield from reading_findings(ID, memory, own_loader=memory.path in skills)
         if memory.kind is not FileKind.MEMORY:
             continue
         if memory.path not in grouped:
@@ -242,8 +247,14 @@ def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
     if own is not None:
         yield own_convention_finding(ID, own)
     own_types = own.types(TYPES) if own else frozenset()
+    skills = _agents_skills(tree)
     for memory in readable:
-        if memory.frontmatter is not None and not (own and memory in own.other):
+        if (
+            memory.frontmatter is not None
+            and not (own and memory in own.other)
+            and not _a_template(memory.path)
+            and memory.path not in skills
+        ):
             yield from _fields(memory, tree.profile, own_types)
     if own is None or not own.bare:  # Claude Code's own folder: its bare files are lapses
         # but not one the project's CLAUDE.md imports or names by path: loaded whole every
@@ -254,6 +265,26 @@ def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
         # series or sub-folder of another kind stays one finding: it names once the files
         # no session saved, which orphans would otherwise list one by one
         yield from bare_findings(ID, lapses, tree.memories, groups_only=instructed)
+
+
+# Folders of templates and examples: their blocks hold blanks to fill in (``name:
+# [your-skill-name]``, a list to YAML), a form, not a memory's fields (held-out judges: false)
+TEMPLATE_FOLDERS = frozenset({"template", "templates", "example", "examples"})
+SKILL_FILE = "SKILL.md"
+
+
+def _agents_skills(tree: MemoryTree) -> frozenset[str]:
+    """Another agent's skills (``skills/<name>/SKILL.md`` in an OpenClaw workspace): their
+    blocks are that agent's loader's to read (its ``metadata`` a JSON string or a flow
+    mapping), no memory's fields (held-out judges: false); a stray ``---`` or broken
+    braces still break them (judged true)."""
+    if other_agent_workspace(tree) is None:
+        return frozenset()
+    return frozenset(path for path in tree.files if path.rsplit("/", 1)[-1] == SKILL_FILE)
+
+
+def _a_template(path: str) -> bool:
+    return not TEMPLATE_FOLDERS.isdisjoint(path.lower().split("/")[:-1])
 
 
 def _fields(

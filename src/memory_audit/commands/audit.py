@@ -16,7 +16,7 @@ from memory_audit.commands.progress import Progress
 from memory_audit.commands.targets import resolve_scope, with_location
 from memory_audit.config import settings as config_module
 from memory_audit.config.settings import Profile
-from memory_audit.engine import audit_refs, names_boundary, select_checks
+from memory_audit.engine import audit_refs, audited_refs, names_boundary, select_checks
 from memory_audit.errors import MemoryAuditError, UsageError
 from memory_audit.model.run import Run
 from memory_audit.report import colour, json_report, renderer, text
@@ -53,8 +53,8 @@ def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
     if scan_transcripts:  # `--transcripts` alone: the session transcripts' secret scan
         return _scan_transcripts(paths, project, config, out)
     scope = resolve_scope(paths, project, config, every=every)
-    refs = with_location(scope.refs, project_root, transcripts)
     selection = select_checks(checks, config.settings.audit.skip)
+    refs = audited_refs(with_location(scope.refs, project_root, transcripts), selection)
     dismissed = read_dismissed(config.state_dir)
     run_ = _audited(refs, config, selection, dismissed)
     if (every or scope.note) and "duplicates" in selection:  # every store: notes they share
@@ -79,7 +79,7 @@ def run(  # noqa: PLR0913 - one keyword per flag of the CLI table
     if output is None:
         out.write(rendered)
     else:
-        _write_report(output, rendered, [r.root for r in refs])
+        _write_report(output, rendered, refs)
     if output_format == "text" and output is None and out.isatty():
         _offer_service(config, config_path)
     return exit_code(run_)
@@ -158,8 +158,8 @@ def _transcripts(config: config_module.Config, selection: Sequence[str]) -> int 
     return int(getattr(config.check_options("usage"), "sessions", 10))
 
 
-def _write_report(output: Path, rendered: str, roots: Sequence[Path]) -> None:
-    _refuse_inside_trees(output, roots)
+def _write_report(output: Path, rendered: str, refs: Sequence[TreeRef]) -> None:
+    _refuse_inside_trees(output, refs)
     try:
         write_output(output, rendered)
     except OutputRefused as exc:
@@ -211,8 +211,12 @@ def _offer_service(config: config_module.Config, config_path: Path | None) -> No
     )
 
 
-def _refuse_inside_trees(output: Path, roots: Sequence[Path]) -> None:
+def _refuse_inside_trees(output: Path, refs: Sequence[TreeRef]) -> None:
     target = output.absolute().resolve()
-    for root in roots:
-        if target.is_relative_to(root.absolute().resolve()):
-            raise UsageError(f"refusing to write the report inside the memory tree {root}")
+    for ref in refs:
+        root = ref.root.absolute().resolve()
+        # a workspace's documents are its root's own files: a report in a folder of it is
+        # in none of its trees (its memory/ is refused by its own tree)
+        inside = target.parent == root if ref.documents else target.is_relative_to(root)
+        if inside:
+            raise UsageError(f"refusing to write the report inside the memory tree {ref.root}")

@@ -23,6 +23,7 @@ from memory_audit.config import settings as config_module
 from memory_audit.cross_tree import MIN_STORES, shared_note_findings
 from memory_audit.engine import (
     audit_tree,
+    audited_refs,
     load_ref,
     names_boundary,
     redaction_boundary,
@@ -56,6 +57,7 @@ from memory_audit.store.reports import ReportStore
 from memory_audit.store.state import State
 from memory_audit.tree.discovery import TreeRef
 from memory_audit.tree.snapshot import MemoryTree
+from memory_audit.tree.workspace import documents_root
 
 # usage runs only to ask whether the store's project moved (orphaned-store, which review
 # can fix): reading transcripts for dead weight again adds nothing a fix needs.
@@ -79,19 +81,22 @@ def run(
     """Scoped like ``audit``: this project's tree, else each tree in turn."""
     config = config_module.load(config_path, OPTION_TYPES)
     scope = resolve_scope(paths, project, config, every=every)
+    refs = audited_refs(scope.refs, select_checks([], config.settings.audit.skip))
     console = Console(inp, out)
     if scope.note:
         console.say(scope.note)
     state = State(config.state_dir)
-    shared = _SharedNotes(scope.refs if len(scope.refs) >= MIN_STORES else [], config, state)
+    # a workspace's documents are no store: what they share with its memories is no copy
+    stores = [ref for ref in refs if not ref.documents]
+    shared = _SharedNotes(stores if len(stores) >= MIN_STORES else [], config, state)
     # A closed terminal: not killed by the hang-up, the session reads end-of-file at its
     # next question and stops as Ctrl-C does, so what was applied is recorded.
     previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:
-        for number, ref in enumerate(scope.refs, 1):
-            if len(scope.refs) > 1:
+        for number, ref in enumerate(refs, 1):
+            if len(refs) > 1:
                 label = shown_tree(config, ref)(ref.label)
-                console.say(f"\n=== Tree {number} of {len(scope.refs)}: {label} ===")
+                console.say(f"\n=== Tree {number} of {len(refs)}: {label} ===")
             outcome = _review(ref, config, state, console, from_report, shared)
             if outcome.interrupted:
                 return INTERRUPTED
@@ -219,13 +224,15 @@ def _previewing(
     """What a change would make, from an audit of a private copy (fix/preview.py)."""
 
     def audit_copy(root: Path) -> list[Finding]:
-        copy = load_ref(TreeRef(root, ref.location), config)
+        copy = load_ref(TreeRef(root, ref.location, ref.documents), config)
         return list(audit_tree(copy, selection, options).findings)
 
     ensure_private_dir(config.state_dir)
     preview.remove_left_over(config.state_dir, time.time())
     limit = config.settings.audit.max_file_bytes
-    return preview.Preview(ref.root, audit_copy, limit, parent=config.state_dir)
+    return preview.Preview(
+        ref.root, audit_copy, limit, parent=config.state_dir, documents=ref.documents
+    )
 
 
 def _journaling(
@@ -314,7 +321,10 @@ def _stored(report_file: Path, root: Path) -> tuple[dt.datetime, TreeReport] | N
 
 def _newest_change(root: Path) -> float:
     newest = root.stat().st_mtime
-    for folder, _, files in os.walk(root):
+    documents = documents_root(root)  # a workspace's documents: its root's own files
+    for folder, folders, files in os.walk(root):
+        if documents:
+            folders[:] = []
         for name in files:
             if name.endswith(".md"):
                 try:

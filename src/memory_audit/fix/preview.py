@@ -55,9 +55,17 @@ class Preview:
     end of the process)."""
 
     def __init__(
-        self, root: Path, audit: Audit, max_bytes: int, parent: Path | None = None
+        self,
+        root: Path,
+        audit: Audit,
+        max_bytes: int,
+        parent: Path | None = None,
+        *,
+        documents: bool = False,
     ) -> None:
         self.root = root
+        # a workspace's documents: its root's own files alone (its folders are no part)
+        self.documents = documents
         self.audit = audit
         self.max_bytes = max_bytes
         self.parent = parent  # where the copy goes: the user's private state folder
@@ -66,7 +74,7 @@ class Preview:
         self._before: list[Finding] = []
 
     def __call__(self, edit: Edit) -> list[Finding]:
-        stamp = _stamp(self.root)
+        stamp = _stamp(self.root, self.documents)
         folder = self._folder
         if folder is None or stamp != self._stamp:
             folder = self._refresh(stamp)
@@ -82,7 +90,7 @@ class Preview:
         self.close()
         folder = tempfile.TemporaryDirectory(prefix=PREFIX, dir=self.parent)
         copy = Path(folder.name) / self.root.name
-        _copy_tree(self.root, copy, self.max_bytes)
+        _copy_tree(self.root, copy, self.max_bytes, self.documents)
         self._folder, self._stamp, self._before = folder, stamp, self.audit(copy)
         return folder
 
@@ -107,12 +115,12 @@ def _kinds(findings: list[Finding]) -> Counter[tuple[str, str, str]]:
     return Counter((f.dimension, f.code, f.path) for f in findings)
 
 
-def _stamp(source: Path) -> Stamp:
+def _stamp(source: Path, documents: bool = False) -> Stamp:
     """Every entry of the tree as (path, size, modification time): what a change alters."""
     stamp: list[tuple[str, int, int]] = []
     for folder, dirs, files in os.walk(source, followlinks=False):
         rel = Path(folder).relative_to(source)
-        dirs[:] = sorted(d for d in dirs if d != TRASH)
+        dirs[:] = [] if documents else sorted(d for d in dirs if d != TRASH)
         for name in sorted(files):
             try:
                 info = os.lstat(os.path.join(folder, name))
@@ -122,10 +130,10 @@ def _stamp(source: Path) -> Stamp:
     return tuple(stamp)
 
 
-def _copy_tree(source: Path, target: Path, max_bytes: int) -> None:
+def _copy_tree(source: Path, target: Path, max_bytes: int, documents: bool = False) -> None:
     for folder, dirs, files in os.walk(source, followlinks=False):
         rel = Path(folder).relative_to(source)
-        dirs[:] = [d for d in dirs if d != TRASH]
+        dirs[:] = [] if documents else [d for d in dirs if d != TRASH]
         (target / rel).mkdir(mode=0o700, parents=True, exist_ok=True)
         for name in files:
             _copy_one(Path(folder) / name, target / rel / name, max_bytes)

@@ -14,6 +14,17 @@ from pathlib import Path
 from memory_audit.fix.tree_access import Tree
 
 BOM = "\ufeff"
+UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def _empty_utf16(data: bytes) -> bool:
+    """A UTF-16 byte order mark with blank lines at most after it."""
+    if not data.startswith(UTF16_MARKS):
+        return False
+    try:
+        return not data.decode("utf-16").strip()
+    except UnicodeDecodeError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -34,7 +45,9 @@ class TextFile:
 
     @classmethod
     def decode(cls, tree: Tree, rel: str, data: bytes, mode: int) -> TextFile:
-        text = data.decode("utf-8")
+        # a UTF-16 byte order mark and no text is an empty file (the audit reads it so):
+        # what a fix writes into it is UTF-8
+        text = "" if _empty_utf16(data) else data.decode("utf-8")
         bom = text.startswith(BOM)
         text = text.removeprefix(BOM)
         newline = "\r\n" if "\r\n" in text else "\n"

@@ -40,6 +40,7 @@ from memory_audit.journal.tree_values import TreeValues, read_tree_file
 from memory_audit.secrets.repeats import RepeatSearch
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.tree.walk import list_tree
+from memory_audit.tree.workspace import documents_root
 
 TOO_LARGE = "too large, not kept"
 # Who changed ``path`` (tree-relative) at ``when`` (epoch seconds), given what kind of change.
@@ -89,7 +90,8 @@ class TreeFiles:
 def tree_files(root: Path) -> TreeFiles:
     if not os.path.lexists(root):
         return TreeFiles(frozenset())  # the whole tree is gone: every file was deleted
-    listing = list_tree(root)
+    # a workspace's documents: its root's own files (its folders are other trees or none)
+    listing = list_tree(root, documents=documents_root(root))
     files = {c.path for c in listing.candidates}
     if listing.index is not None:
         files.add(listing.index.path)

@@ -47,6 +47,7 @@ class TreeReport:
     frozen: str | None = None  # why Claude Code neither writes nor loads this store
     settings_notes: tuple[str, ...] = ()  # settings that could not be used (defaults were)
     transcripts: TranscriptSpan | None = None  # how far back session transcripts reach
+    documents: bool = False  # a workspace root's documents beside its memory/: secrets only
 
     @property
     def counts(self) -> dict[str, int]:

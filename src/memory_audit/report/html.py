@@ -15,7 +15,7 @@ from collections import defaultdict
 from html import escape
 
 from memory_audit.model.changes import Activity, Changes
-from memory_audit.model.health import SessionUse
+from memory_audit.model.health import Health, SessionUse
 from memory_audit.model.run import Run, TreeReport
 from memory_audit.model.visible import visible
 from memory_audit.report import charts, wording
@@ -228,22 +228,39 @@ def _project(index: int, report: TreeReport, run: Run) -> str:
         f'<p class="muted"><code>{shown(str(report.root))}</code> · '
         f"profile {escape(report.profile)} · {escape(wording.grade_part(report))}</p>",
         _frozen(report),
-        '<div class="card"><table>',
-        f'<tr><th>Memory files</th><td class="num">{h.files}</td><td>{h.total_lines:,} lines; '
-        f"largest: {largest}</td></tr>",
-        _budget_row("Index lines", h.index_lines, LINE_LIMIT, "index lines"),
-        _budget_row("Index characters", h.index_chars, CHAR_LIMIT, "index characters"),
-        _cut_row(h.index_cut_line),
-        f'<tr><th>Review due</th><td class="num">{h.review_due}</td><td></td></tr>',
-        f'<tr><th>Unindexed</th><td class="num">{h.unindexed}</td><td></td></tr>',
-        _sessions_rows(h.sessions),
-        "</table></div>",
+        _documents_card(report) if report.documents else _health_card(h, largest),
         _changes(run.changes.get(str(report.root))),
         _activity(run.activity.get(str(report.root))),
         _findings(report, run),
         "</section>",
     ]
     return "\n".join(p for p in parts if p)
+
+
+def _health_card(h: Health, largest: str) -> str:
+    return "".join(
+        [
+            '<div class="card"><table>',
+            f'<tr><th>Memory files</th><td class="num">{h.files}</td>'
+            f"<td>{h.total_lines:,} lines; largest: {largest}</td></tr>",
+            _budget_row("Index lines", h.index_lines, LINE_LIMIT, "index lines"),
+            _budget_row("Index characters", h.index_chars, CHAR_LIMIT, "index characters"),
+            _cut_row(h.index_cut_line),
+            f'<tr><th>Review due</th><td class="num">{h.review_due}</td><td></td></tr>',
+            f'<tr><th>Unindexed</th><td class="num">{h.unindexed}</td><td></td></tr>',
+            _sessions_rows(h.sessions),
+            "</table></div>",
+        ]
+    )
+
+
+def _documents_card(report: TreeReport) -> str:
+    """A workspace's documents: how many were scanned, and for what (no index, no memories)."""
+    return (
+        '<div class="card"><table><tr><th>Documents</th>'
+        f'<td class="num">{report.memory_files}</td>'
+        f"<td>{escape(wording.files_scanned(report))}</td></tr></table></div>"
+    )
 
 
 def _frozen(report: TreeReport) -> str:

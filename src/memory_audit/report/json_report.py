@@ -93,6 +93,8 @@ def _tree(report: TreeReport, cap: int) -> dict[str, Any]:
         "settings_notes": list(report.settings_notes),
         "grade": report.grade.to_json() if report.grade else None,
         "transcripts": report.transcripts.to_json() if report.transcripts else None,
+        # Additive: a workspace root's documents beside its memory/, audited for secrets only.
+        "documents": report.documents,
     }
 
 
@@ -140,6 +142,7 @@ def _tree_from(data: dict[str, Any]) -> TreeReport:
         frozen=_text_or_none(data.get("frozen")),
         settings_notes=tuple(str(n) for n in data.get("settings_notes") or ()),
         transcripts=TranscriptSpan.from_json(data.get("transcripts")),
+        documents=data.get("documents") is True,
     )
 
 

@@ -27,7 +27,8 @@ def render_tree(report: TreeReport, run: Run) -> str:
         *(f"- {line}" for line in wording.settings_lines(report)),
         f"- Files scanned: {wording.files_scanned(report)}",
         f"- Findings: **{wording.findings_total(report)}**",
-        f"- Health: {wording.health_line(report)}",
+        # a workspace's documents: no index, no memories, nothing health measures
+        *([] if report.documents else [f"- Health: {wording.health_line(report)}"]),
     ]
     if report.health.largest:
         lines.append(f"- Largest: {wording.largest_line(report)}")

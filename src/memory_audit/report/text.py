@@ -126,8 +126,9 @@ def render_tree(
     lines += [
         f"Files scanned: {wording.files_scanned(report)}",
         f"Findings: {wording.findings_total(report)}",
-        f"Health: {wording.health_line(report)}",
     ]
+    if not report.documents:  # no index, no memories: what health measures is not there
+        lines.append(f"Health: {wording.health_line(report)}")
     if report.health.largest:
         lines.append(f"Largest: {wording.largest_line(report)}")
     lines += _dimensions(report, run, paint, suggestions=False)
@@ -145,6 +146,8 @@ def render_tree(
 
 def _title(report: TreeReport) -> str:
     root = wording.display_root(report.root)
+    if report.documents:
+        return wording.tree_name(report)
     return f"{wording.tree_name(report)} — {root}" if report.agent is not None else root
 
 

@@ -28,10 +28,17 @@ def tree_name(report: TreeReport) -> str:
     """How a summary names a tree: its agent, its project's slug, or its folder."""
     if report.agent is not None:
         return visible(report.agent.label)
+    if report.documents:  # beside its memory/ tree, of the same project
+        return f"{display_root(report.root)} {DOCUMENTS_NAME}"
     return report.project or display_root(report.root)
 
 
+DOCUMENTS_NAME = "(documents beside memory/, secrets only)"
+
+
 def files_scanned(report: TreeReport) -> str:
+    if report.documents:
+        return f"{report.memory_files} documents beside memory/ (its own tree); secrets only"
     index = "MEMORY.md" if report.has_index else "no MEMORY.md"
     return f"{report.memory_files} memory files + {report.session_recaps} session-recaps + {index}"
 

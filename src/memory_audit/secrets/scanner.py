@@ -377,13 +377,30 @@ def plausible_span(
 
 
 def value_span(text: str, start: int, end: int, *, stop: bool = True) -> tuple[int, int]:
-    """The value a rule's group took, without what dresses it: bold markers, a sentence's
-    stop (unless ``stop`` is false), a variable's name before ``=`` (``Token :
-    `GANDI_API_TOKEN=<value>` ``)."""
+    """The value a rule's group took, without what dresses it: bold markers, a URL query's
+    next parameter, a sentence's stop (unless ``stop`` is false), a variable's name before
+    ``=`` (``Token : `GANDI_API_TOKEN=<value>` ``)."""
     start, end = _unemphasized(text, start, end)
+    end = _unqueried(text, start, end)
     if stop:
         start, end = _unstopped(text, start, end)
     return _unassigned(text, start, end)
+
+
+# A URL query's next parameter (``&key=``), which a rule that reads to the next space takes,
+# and a value that is a query parameter's own (``?pageToken=``, ``&accessToken=``)
+NEXT_PARAMETER = re.compile(r"&[A-Za-z_][\w.-]{0,40}=")
+QUERY_PARAMETER = re.compile(r"[?&][A-Za-z_][\w.-]{0,40}=\Z")
+
+
+def _unqueried(text: str, start: int, end: int) -> int:
+    """``?pageToken=<value>&key=$API_KEY``: a query parameter's value ends where the
+    query's next parameter begins. Only a parameter's: a SAS token (``sp=r&sig=...``) or a
+    password holding ``&x=`` keeps every character."""
+    if QUERY_PARAMETER.search(text, max(0, start - 42), start) is None:
+        return end
+    following = NEXT_PARAMETER.search(text, start, end)
+    return end if following is None or following.start() == start else following.start()
 
 
 # A credential's name in capitals and "=", inside a value a label's rule took whole

@@ -11,16 +11,54 @@ from __future__ import annotations
 import re
 
 from memory_audit.secrets.published import on_production
+from memory_audit.secrets.values import heading_above
 
 # A test word and digits or up to three symbols: ``demo1234``, ``Test1234!``, ``teste123``,
-# ``Test123!@#`` (a test's keyboard run).
+# ``Test123!@#`` (a test's keyboard run); a project's name may lead (``iot-demo-2026``, a
+# demo key an API guide hands out).
 TEST_PASSWORD = re.compile(
-    r"(?i)(?:test|teste|testing|demo|dev|sample|seed|fixture|prueba|changeit)"
+    r"(?i)(?:(?-i:[a-z]{2,12}(?:-[a-z]{2,12})?)[-_])?"  # a project's name in lower case
+    r"(?:test|teste|testing|demo|dev|sample|seed|fixture|prueba|changeit)"
     r"[-_.@!#]?\d{0,8}[!#@.*]{0,3}"
 )
+# A keyboard's run of digits, or one digit repeated: a test account's password when the
+# note names its accounts as test ones (``## 测试账号`` then ``密码: `123456` ``)
+TRIVIAL_DIGITS = re.compile(r"1234(?:5(?:6(?:78?9?)?)?)?|654321|(\d)\1{5,7}")
+TEST_ACCOUNTS = re.compile(
+    r"(?i)\b(?:test(?:ing)?|demo)[ _-]?(?:accounts?|users?|logins?)\b"
+    r"|测试(?:账号|帐号|账户|帳號|用户)|テスト(?:アカウント|ユーザー)|테스트 ?계정"
+)
+RESERVED_LOGIN = re.compile(r"@[A-Za-z0-9.-]+\.(?:test|example|invalid|localhost)\b")
 
 
 def a_test_password(text: str, start: int, end: int, line: int) -> bool:
     """Whether the value at ``text[start:end]`` (on 1-based ``line``) is a test or demo
-    password by its own words, on a note that does not place its system in production."""
-    return TEST_PASSWORD.fullmatch(text[start:end]) is not None and not on_production(text, line)
+    password by its own words, or a run of digits the note gives its test accounts, on a
+    note that does not place its system in production."""
+    value = text[start:end]
+    own_words = TEST_PASSWORD.fullmatch(value) is not None
+    if not (
+        own_words
+        or (TRIVIAL_DIGITS.fullmatch(value) and _test_accounts_named(text, start))
+        or _reserved_login(text, start)
+    ):
+        return False
+    return not on_production(text, line)
+
+
+def _reserved_login(text: str, start: int) -> bool:
+    """An account at a domain no one can register (``admin@shop.test``, RFC 2606's
+    ``.test``, ``.example``, ``.invalid``, ``.localhost``) given before the value on its
+    line: a local fixture's seeded login, whatever its password."""
+    line_start = text.rfind("\n", 0, start) + 1
+    return RESERVED_LOGIN.search(text, line_start, start) is not None
+
+
+def _test_accounts_named(text: str, start: int) -> bool:
+    """Whether the value's line or the heading it sits under names test accounts."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    if TEST_ACCOUNTS.search(text, line_start, len(text) if line_end < 0 else line_end):
+        return True
+    heading = heading_above(text, line_start)
+    return heading is not None and TEST_ACCOUNTS.search(heading) is not None

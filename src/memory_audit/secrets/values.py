@@ -181,6 +181,7 @@ VENDOR_LENGTHS = (
     ("hf_", 34),
     ("dop_v1_", 64),
     ("lin_api_", 40),
+    ("EwA", 1000),  # a Microsoft account's access token: over a thousand characters
 )
 # A header's or a cookie's name, capitalised words joined by hyphens: "X-Auth-Token".
 NAME_SHAPED = re.compile(r"[A-Z][A-Za-zÀ-ÿ]*(?:-[A-Z][A-Za-zÀ-ÿ]*)+")
@@ -353,7 +354,9 @@ DURATION = re.compile(
 VERSION = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z.]+)?$")
 # ``ADMIN_PASSWORD_HASH=<value>``: a hash's value (bcrypt, sha) is long and in a hash's
 # alphabet; a short plain value there is a password stored in the wrong variable
-HASH_NAMED = re.compile(r"hash[\w-]{0,10}[\"'`]?[ \t]*[:=][ \t]*[\"'`]?$", re.I)
+HASH_NAMED = re.compile(
+    r"hash[\w-]{0,10}\)?\*{0,2}[\"'`]?[ \t]*[:=：]\*{0,2}[ \t]*[\"'`]?$", re.I
+)  # "**Backup passphrase (SHA-256 hash):**": a bold label, its hash named in brackets
 # Telegram's ``api_hash`` is no digest: the secret half of an app's API credentials, 32 hex
 API_HASH = re.compile(r"api_hash[\"'`]?[ \t]*[:=][ \t]*[\"'`]?$", re.I)
 TELEGRAM_API_HASH = re.compile(r"[0-9a-f]{32}")
@@ -412,6 +415,17 @@ PASSWORD_KINDS = frozenset({"mixed", "strong", "symbol", "credential"})
 PATTERNED_LENGTH = 8
 # The parts of a name: a branch's, a file's (``NOS_v6.0_develop``, ``release/2026-q3``).
 NAME_PARTS = re.compile(r"[_/-]")
+# A PGP key's id (short, long) or fingerprint, and the words that name one before it
+PGP_KEY_ID = re.compile(r"(?:0x)?(?:[0-9A-Fa-f]{8}|[0-9A-Fa-f]{16}|[0-9A-Fa-f]{40})")
+PGP_KEY_LABEL = re.compile(
+    r"(?i)\b(?:gpg|pgp|gnupg|openpgp)[ -]?(?:public[ -])?(?:key|ключ|密钥|키)?"
+    r"[ -]?(?:id|fingerprint|指纹)?\**[ \t]*[:=：]\**[ \t]*[`'\"]?\Z"
+)
+# A Wi-Fi band in a network's name (``-5G``, ``_2.4GHz``), and the network before the slash
+BAND = re.compile(r"(?i)[-_ ]?(?:2\.?4|5|6)[ ]?g(?:hz)?(?=[-_ ]|$)")
+BANDED_FIRST = re.compile(r"[*\"'`]{0,2}([A-Za-z0-9][\w .-]{0,31}?)[*\"'`]{0,2} ?/ ?[\"'`]?\Z")
+WIFI_RULE = "wifi-pair"
+RELEASE = re.compile(r"[A-Za-z]{0,3}\d+(?:\.\d+)+[a-z]?")  # ``M2.7``, ``v6.0``, ``4.1``
 # a file name and its query, a cache-busting version (``store.js?v=6``): a path, no value
 ASSET_QUERY = re.compile(
     r"[\w.-]+\.(?:m?js|cjs|css|html?|json|png|jpe?g|gif|svg|webp|ico|woff2?|ttf|map|php)"
@@ -458,7 +472,9 @@ WMI_WORDS = re.compile(r"(?i:\b(?:wmi|cim|wbem|namespace|get-ciminstance|get-wmi
 EMAIL_LOGIN_BEFORE = re.compile(
     r"[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+[\"'`]? ?/ ?[\"'`]?$"
 )
-PASSWORD_KEY = re.compile(r"(?i:pass(?:word|wd)?|pwd)[\"'`]?[ \t]*(?::=|=>|[:=])[ \t]*[\"'`]?$")
+PASSWORD_KEY = re.compile(  # a bold label too: "- **Pass:** `<value>`"
+    r"(?i:pass(?:word|wd)?|pwd)\*{0,2}[\"'`]?[ \t]*(?::=|=>|[:=：])\*{0,2}[ \t]*[\"'`]?$"
+)
 # A value whose place alone proves it a password (``sshpass -p``) may be short: "hunter".
 MIN_DISTINCT_ANY = 4
 # Words prose puts where a password would be ("password: required", "--password option"):
@@ -526,6 +542,8 @@ CHAT_WEBHOOK_REACH = 200  # characters before the key: the URL's space name and 
 COVERAGE_BADGE = re.compile(
     r"(?<![\w.-])(?:https?://)?(?i:codecov\.io)/[^\s?]*(?i:badge\.svg|/graphs?/[^\s?]*)"
     r"\?(?:[^\s&]*(?:&amp;|&))*token=\Z"
+    # a chat group's invite link (Feishu's and Lark's ``add_by_link``): shared to be joined
+    r"|(?i:applink\.(?:feishu\.cn|larksuite\.com))/[^\s?]*add_by_link\?(?:[^\s&]*&)*link_token=\Z"
 )
 # A placeholder for an address or a hash in hexadecimal, named where its digits go:
 # ``0xTokenContractAddress``, ``0xRecipientAddress``
@@ -553,7 +571,7 @@ KEY_ID_LABEL = re.compile(
     # Feishu's and Lark's documents are named by tokens: ids, no credentials
     r"|\b(?:node|obj|doc|docx|file|folder|wiki|sheet|space|block|table|parent)[_-]token"
     r"|(?:文件夹|文件|文档|节点|知识库|表格) ?token)"
-    r"[\"'`]?[ \t]*[:=：][ \t]*[\"'`]?\Z"
+    r"[\"'`*]{0,3}[ \t]*[:=：][ \t]*[\"'`*]{0,3}\Z"
 )
 # A Feishu or Lark document's link: the token after the document's kind is its id (a base's
 # "app token", a wiki node's token), which the document's URL shows to everyone it is shared
@@ -585,6 +603,7 @@ CDP_KEY_NAME = re.compile(r"organizations/[0-9a-f-]{36}/apiKeys/[0-9a-f-]{36}")
 # A Feishu Bitable's "app_token" is the base's id, given with its table's (``tbl...``): the
 # label, then a table id or the word on a line near it
 APP_TOKEN_LABEL = re.compile(r"(?i)\bapp[ _]?token[*_`'\"]*[ \t]*[:=：][ \t*_`'\"]*\Z")
+BARE_TOKEN_LABEL = re.compile(r"(?i)(?:^|[\s*_>|-])token[*_`'\"]*[ \t]*[:=：][ \t*_`'\"]*\Z")
 BITABLE_TOKEN = re.compile(r"[A-Za-z0-9]{20,32}")  # a base's id: letters and digits alone
 # A code block that is a documentation's example: it names an example's host or address
 # (RFC 2606's example.com) or elides another value ("cck_live_7f3e..."), so its other
@@ -652,6 +671,9 @@ MAX_PAYLOAD = 8192
 # A test's result where a password's label could be: "PASS:" in capitals, on a line that
 # speaks of a test or of a failure ("smoke test PASS: build42x, FAIL: none").
 TEST_STATUS = re.compile(r"\bPASS\*{0,2} ?[:=：]\*{0,2} ?[\"'`]?$")
+# A check's equation, the value its left side: ``Assets=Rp 9m = Liabilities``, the value's
+# own "=" and a second one after it on its line
+EQUATION = re.compile(r"[^=\s]+=[^=\n]+=")
 TESTED = re.compile(
     r"(?i:\btest(?:s|ed|ing)?\b|\bchecks?\b|\bverif(?:y|ied|ication)\b)|\bFAIL(?:ED|S)?\b"
     r"|\bQ[AC]\b|✅|❌"
@@ -765,6 +787,15 @@ NUMBER_ASSIGNED = re.compile(r"^([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*)=[0-9]+$
 CODE_FIELD = re.compile(r"[A-Z]{2,}[a-z]\w*|[a-z][a-z0-9]*[A-Z]\w*|[A-Za-z][A-Za-z0-9]*_\w+")
 # A Markdown heading's line (``## Credentials``).
 HEADING_LINE = re.compile(r"(?m)^ {0,3}#{1,6}[ \t][^\n]*")
+PAIR_RULE = "backticked-pair"
+JWT_HEAD, JWT_PARTS = "eyJ", 3
+MIN_JWT_SIGNATURE = 16  # an HMAC-SHA256 signature is 43 characters
+# A password's word, and a heading's words for a list of logins (a credentials section)
+PASSWORD_WORD = re.compile(r"(?i)\bpass(?:word|wd)?\b|\bpwd\b|密码|密碼|パスワード|비밀번호")
+CREDENTIALS_HEADING = re.compile(
+    r"(?i)\bcred(?:s|entials?)?\b|\blog ?ins?\b|\bpassw"
+    r"|密码|密碼|登录|登入|凭据|凭证|账号|ログイン|パスワード|계정"
+)
 # A login given as a connection's parameter (``user=airflow``), its value the group.
 PARAMETER_LOGIN = re.compile(r"\b(?:user(?:name)?|login|uid) ?= ?[\"']?([\w.@-]{1,64})", re.I)
 # A login set on the line above, as a compose file's or an .env's environment sets it
@@ -783,7 +814,9 @@ BACKTICKED_BEFORE = re.compile(r"`([^`\s]{1,64})` ?/ ?`$")
 FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,11}$")
 # Words that make a pair of names a login and its password all the same.
 LOGIN_WORDS = re.compile(
-    r"pass|pwd|\bpw\b|log ?in|\buser|cred|account|secret|密码|账号|パスワード|비밀번호", re.I
+    r"pass|pwd|\bpw\b|log ?in|\buser|cred|account|secret"
+    r"|密码|密碼|账号|帳號|账户|登录|登入|凭据|凭证|管理员|用户名|パスワード|ログイン|비밀번호|계정",
+    re.I,
 )
 CLOSING_QUOTES = {"`": "`", "'": "'", '"': '"', "“": "”", "‘": "’", "「": "」", "『": "』"}
 
@@ -1023,6 +1056,10 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (value.startswith("?") and REQUIRED_EXPANSION.search(text, max(0, start - NEAR), start))
         or _validation_rules(value)
         or _coin_address(text, start, value)
+        or (rule.value == "pin" and _digit_run(value))
+        or _pgp_key_id(text, start, value)
+        or (rule.generic and _jwt_cut(value, text, end))
+        or (rule.name == WIFI_RULE and _band_twin(text, start, value))
         or _model_name(value)
         or (rule.value in DRAWN_KINDS and WIDE_TEXT.search(value) is not None)
         or _folder_of_its_kind(value)
@@ -1272,6 +1309,39 @@ def _coin_address(text: str, start: int, value: str) -> bool:
     return TOKEN_OPTION.search(text, max(0, start - NEAR), start) is not None
 
 
+def _pgp_key_id(text: str, start: int, value: str) -> bool:
+    """``**GPG ключ:** `<16 hex digits>` ``: a PGP key's id or fingerprint (8, 16 or 40 hex
+    digits) whose own label names a GPG or PGP key, public as the key it names; a
+    passphrase or a token labelled after GPG on the line is none."""
+    if PGP_KEY_ID.fullmatch(value) is None:
+        return False
+    return PGP_KEY_LABEL.search(text, max(0, start - NEAR), start) is not None
+
+
+def _jwt_cut(value: str, text: str, end: int) -> bool:
+    """A JSON Web Token copied without its signature (``eyJ<header>.eyJ<payload>``, cut
+    in its payload) or with a few characters of it before an ellipsis: no server takes it;
+    the whole token, where it is written, is the finding."""
+    parts = value.split(".")
+    # a header and a payload, both JSON: one part alone is another key's (Grafana's)
+    if len(parts) < 2 or not (parts[0].startswith(JWT_HEAD) and parts[1].startswith(JWT_HEAD)):
+        return False
+    if len(parts) < JWT_PARTS or not parts[2]:
+        return True
+    return text.startswith(ELLIPSES, end) and len(parts[2]) < MIN_JWT_SIGNATURE
+
+
+def _band_twin(text: str, start: int, value: str) -> bool:
+    """``WiFi: `Home-04B4` / `Home-5G-04B4` ``: a router's two networks, one a band's
+    (2.4G, 5G, 6GHz) twin of the other, not a network and its password."""
+    before = BANDED_FIRST.search(text, max(0, start - NEAR), start)
+    if before is None:
+        return False
+    first = before.group(1)
+    bandless = BAND.sub("", first).lower(), BAND.sub("", value).lower()
+    return first != value and bandless[0] == bandless[1]
+
+
 def _keyed_short_mix(rule: Rule, text: str, start: int, end: int) -> bool:
     """Five ASCII capitals and digits, both kinds, right after a password word and ``:`` or
     ``=`` with no backticks (``· pw: <4 capitals and a digit> ·``): its label says what it
@@ -1296,7 +1366,9 @@ def _labelled_digits(rule: Rule, text: str, start: int, end: int) -> bool:
     value = text[start:end].strip()
     if rule.value != "mixed":
         return False
-    if _login_digits(value) and _login_given_before(text, start):
+    if _login_digits(value) and (
+        _login_given_before(text, start) or _login_on_line_above(text, start)
+    ):
         return True
     short = value.isdigit() or _short_mix(value)
     return short and _labelled_short(text, start, end)
@@ -1314,6 +1386,13 @@ LOGIN_THEN_PASSWORD = re.compile(
 PORT_DIGITS = frozenset(
     "3306 5432 6379 8080 8443 8000 8888 9000 9200 27017 1433 1521 5672 11211".split()
 )
+
+
+def _digit_run(value: str) -> bool:
+    """A run of the keyboard's digits or one digit repeated (``1234``, ``4321``, ``0000``):
+    a default's or a stand-in's PIN, not one a person chose."""
+    steps = {int(b) - int(a) for a, b in itertools.pairwise(value)}
+    return value.isdigit() and steps in ({1}, {-1}, {0})
 
 
 def _login_digits(value: str) -> bool:
@@ -1419,10 +1498,14 @@ def _bitable_app_token(text: str, start: int, value: str) -> bool:
     app access token (a vendor's app token, ``ghs_...``, has its own rule and shape)."""
     if BITABLE_TOKEN.fullmatch(value) is None:
         return False
-    label = APP_TOKEN_LABEL.search(near_on_its_line(text, start))
-    if label is None:
-        return False
+    before = near_on_its_line(text, start)
+    label = APP_TOKEN_LABEL.search(before)
     near = max(0, start - BITABLE_REACH), min(len(text), start + BITABLE_REACH)
+    if label is None:
+        # ``- **Token**: <27 characters>`` under a heading that names the base: its id, in
+        # the shape Feishu draws a base's (a chat app's token has another)
+        bare = BARE_TOKEN_LABEL.search(before) is not None and BASE_ID.fullmatch(value)
+        return bool(bare) and BITABLE_NEAR.search(text, *near) is not None
     if BITABLE_NEAR.search(text, *near) is not None:
         return True
     # far from the word, only the API's own field name (``app_token``), not a chat app's
@@ -1654,11 +1737,25 @@ def _least_entropy(rule: Rule, text: str, start: int, end: int) -> float:
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
     if rule.value is None and _password_keyed(text, start, value):
         return min(rule.entropy or 0.0, PASSWORD_KEY_ENTROPY)
-    if rule.value == "mixed" and EMAIL_LOGIN_BEFORE.search(text, max(0, start - 80), start):
+    # an account's login right before it, or on the line above: the pair says what it is
+    if rule.value == "mixed" and (
+        EMAIL_LOGIN_BEFORE.search(text, max(0, start - 80), start)
+        or _login_on_line_above(text, start)
+    ):
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
     if rule.value in PASSWORD_KINDS and _patterned_password(value):
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
     return rule.entropy or 0.0
+
+
+def _login_on_line_above(text: str, start: int) -> bool:
+    """``- Username: <login>`` on the line right above the password's: the account's pair
+    says what the value is, so a weak password (``k1k2k3k4``) is judged as one."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if not line_start:
+        return False
+    above = _lines_above(text, line_start, NEAR + 1)[0]
+    return LOGIN_ABOVE.search(above) is not None
 
 
 def _patterned_password(value: str) -> bool:
@@ -1740,7 +1837,50 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
         kind = "mixed"  # "- 키: `<words>-2031`" under "### 암호화 키"
     if kind == "mixed" and _unseparated(text, start):
         kind = "strong"  # "password Word01!!": with no separator, prose unless it is strong
+    if _shaped_by_its_pair(rule, kind, text, (start, end), value):
+        return True
     return _has_shape(kind, value) or (kind == "mixed" and _stated(text, start, end, value))
+
+
+def _shaped_by_its_pair(
+    rule: Rule, kind: str | None, text: str, span: tuple[int, int], value: str
+) -> bool:
+    """A weaker value its account's login proves a password: under a heading of logins
+    (``- Admin: `admin` / `<word><digits>` ``, judged as a ``mixed`` one), or digits after
+    a password's word right under ``login: <id>``."""
+    start, end = span
+    if kind == "strong" and rule.name == PAIR_RULE and _pair_of_credentials(text, start):
+        return _has_shape("mixed", value) or _stated(text, start, end, value)
+    return kind == "mixed" and _login_digits(value) and _login_on_line_above(text, start)
+
+
+def _pair_of_credentials(text: str, start: int) -> bool:
+    """Whether a backticked login and value are a credential's by the words around them:
+    a password's word on the pair's line, or a heading above naming logins or credentials
+    (a person's weaker password, ``<word><digits>``, is one there too)."""
+    login = BACKTICKED_BEFORE.search(text, max(0, start - 72), start)
+    if login is None:
+        return False
+    line_start = text.rfind("\n", 0, login.start()) + 1
+    if PASSWORD_WORD.search(text, line_start, login.start()):
+        return True
+    heading = heading_above(text, line_start)
+    return heading is not None and CREDENTIALS_HEADING.search(heading) is not None
+
+
+def heading_above(text: str, position: int) -> str | None:
+    """The nearest Markdown heading line that starts before ``position`` (a line's start),
+    found by bisecting the text's headings, listed once a text: asked for each value, a
+    scan of the text before it would cost the square of a long note."""
+    starts, lines = _headings(text)
+    found = bisect.bisect_left(starts, position) - 1
+    return lines[found] if found >= 0 else None
+
+
+@functools.lru_cache(maxsize=16)
+def _headings(text: str) -> tuple[list[int], list[str]]:
+    found = list(HEADING_LINE.finditer(text))
+    return [m.start() for m in found], [m.group(0) for m in found]
 
 
 # A list item's label that names no secret, in a list of credentials (``- Sheet ID:``,
@@ -2367,6 +2507,12 @@ def _a_variant(first: str, value: str) -> bool:
         return False
     parts = NAME_PARTS.split(value)
     others = [part for part in parts if part != first]
+    if len(others) == len(parts):
+        # `` `minimax` / `MiniMax-M2.7` ``: a provider and its model, named in its own case,
+        # its other parts releases alone (``Grafana-Xk9.4mP`` is a password built on it)
+        cased = [part for part in parts if part.lower() != first]
+        if cased and len(cased) < len(parts) and all(RELEASE.fullmatch(p) for p in cased):
+            return True
     if len(others) == len(parts) or not others or any(c in SYMBOLS for c in value):
         return False
     return all(any(c.isalpha() for c in part) for part in others)
@@ -2718,8 +2864,14 @@ def _in_context(text: str, start: int, end: int) -> bool:
     before, after = _around(text, start, end)
     if _ends_a_name(before) or _inside_public_key(before):
         return False
-    if TEST_STATUS.search(before) and TESTED.search(f"{before[-NEAR:]}\n{after}"):
-        return False  # "smoke test PASS: build42x": a test's result, no password's label
+    line_end = text.find("\n", start)
+    if TEST_STATUS.search(before) and (
+        TESTED.search(f"{before[-NEAR:]}\n{after}")
+        or EQUATION.match(text, start, len(text) if line_end < 0 else line_end) is not None
+    ):
+        # "smoke test PASS: build42x", "Balance Sheet PASS: Assets=Rp 9m = Liabilities+...":
+        # a test's or a check's result, no password's label
+        return False
     if _labelled_no_secret(before, text[start:end]):
         return False
     suffix = FILE_SUFFIX.match(after) if after[:1] == "." else None

@@ -27,6 +27,7 @@ from memory_audit.tree.agent_stores import agent_of, agent_stores, stores_in
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.location import ProjectLocation, is_config_repository
 from memory_audit.tree.slugs import SLUG_LIMIT, slug_matches, slugify, tree_root_for_folder
+from memory_audit.tree.workspace import documents_beside_memory
 
 # Re-exported: slugs live in tree.slugs (light, for the hook); callers know them from here.
 __all__ = ["SLUG_LIMIT", "slug_matches", "slugify"]
@@ -43,11 +44,16 @@ TRASH = ".trash"
 class TreeRef:
     root: Path
     location: ProjectLocation
+    # the documents at an agent's workspace root beside its memory/ (that folder is a tree
+    # of its own): audited for secrets only, the folder's own files alone
+    documents: bool = False
 
     @property
     def label(self) -> str:
         if self.location.agent is not None:
             return self.location.agent.label
+        if self.documents:  # beside its memory/, whose label may be the same project's
+            return f"{self.root} (documents beside memory/)"
         return self.location.slug or str(self.root)
 
 
@@ -367,9 +373,18 @@ def tree_for_folder(folder: Path) -> Path | None:
 
 def trees_for_path(path: Path) -> list[TreeRef]:
     """An explicit argument's trees: :func:`tree_for_path`'s, and when that is a folder of
-    agents' stores, each store too (its files are no part of the folder's own tree)."""
+    agents' stores, each store too (its files are no part of the folder's own tree); when
+    it is an agent's workspace without a MEMORY.md, its root's documents too, for secrets
+    (its ``memory/`` is the tree; TOOLS.md and USER.md are where keys get noted)."""
     ref = tree_for_path(path)
-    return [ref, *(tree_for_path(ref.root / name) for name in stores_in(ref.root))]
+    stores = [tree_for_path(ref.root / name) for name in stores_in(ref.root)]
+    named = path.expanduser()
+    if ref.root != named and ref.root.parent == named and documents_beside_memory(named):
+        # a workspace reached through a link is its folder's (a tree's root is no link:
+        # the guard that writes for review refuses one)
+        real = Path(os.path.realpath(named)) if named.is_symlink() else named
+        stores.append(TreeRef(real, locate(real), documents=True))
+    return [ref, *stores]
 
 
 def tree_for_path(path: Path) -> TreeRef:

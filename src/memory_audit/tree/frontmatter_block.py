@@ -150,6 +150,11 @@ def _cut_inside(lines: Sequence[str], index: int, column: int) -> Block:
     line = lines[index]
     text = "\n".join([*lines[1:index], line[:column]])
     close = _mark_line(lines, index + 1, len(lines))
+    alone = not line[:column].strip(JS_SPACE) and not line[column + len(MARK) :].strip()
+    if close is None and alone:
+        # the closing line itself, indented with the whole file (a note pasted with a code
+        # block's indent): it ends the block where its author meant, nothing is cut
+        return Block(text, 2, index + 2)
     below = lines[index + 1 : close] if close is not None else ()
     key = KEY_LINE.match(line)
     cut = CutShort(

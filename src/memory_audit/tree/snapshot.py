@@ -100,6 +100,7 @@ class MemoryTree:
     index_load: LoadedIndex | None = None  # what of MEMORY.md a session receives
     # what reading MEMORY.md found wrong though it was read (bytes that are no UTF-8)
     index_problems: tuple[FileProblem, ...] = ()
+    documents: bool = False  # a workspace root's own documents, beside its memory/ tree
 
     # ---- views -------------------------------------------------------------
 
@@ -662,11 +663,13 @@ def load_tree(
     now: dt.datetime | None = None,
     candidates: Iterable[Candidate] | None = None,
     recap_globs: Sequence[str] = DEFAULT_RECAP_GLOBS,
+    documents: bool = False,
 ) -> MemoryTree:
     """Read ``root`` into a snapshot. ``candidates`` overrides the listing (tests
-    use it to delete a file between listing and reading)."""
+    use it to delete a file between listing and reading). ``documents``: the folder's own
+    files alone (an agent's workspace root, beside its memory/ tree)."""
     root = Path(os.path.normpath(root.absolute()))
-    listing = list_tree(root)
+    listing = list_tree(root, documents=documents)
     files: dict[str, MemoryFile] = {}
     unread: dict[str, tuple[FileProblem, ...]] = {p: (q,) for p, q in listing.problems}
     skipped: dict[str, str] = {rel + "/": AGENT_STORE_APART for rel in listing.apart}
@@ -707,6 +710,7 @@ def load_tree(
         skipped_files=skipped,
         index_load=index_load,
         index_problems=tuple(index_problems),
+        documents=documents,
     )
 
 

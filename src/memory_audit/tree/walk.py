@@ -79,9 +79,10 @@ class ReadResult:
         return self.crlf_text or self.text or ""
 
 
-def list_tree(root: Path) -> Listing:
+def list_tree(root: Path, *, documents: bool = False) -> Listing:
     """Every file of the tree. Folders wait on a list, not on the call stack: 500 nested
-    folders are a tree like any other, not a RecursionError."""
+    folders are a tree like any other, not a RecursionError. ``documents``: the folder's
+    own files alone (a workspace's root, whose folders are trees or no memory)."""
     listing = Listing()
     real_root = Path(os.path.realpath(root))
     visited = {real_root}
@@ -91,7 +92,7 @@ def list_tree(root: Path) -> Listing:
         for entry in _entries(directory, prefix, listing):
             rel = prefix + entry.name
             folder = _visit(entry, rel, real_root, visited, listing)
-            if folder is not None:
+            if folder is not None and not documents:
                 pending.append((folder, rel + "/"))
     # an index kept beside agents' stores is a person's; their files are not its
     _hold_stores_apart(stores_in(root), listing)
@@ -233,9 +234,11 @@ def _read_up_to(fd: int, size: int) -> bytes:
 def _decode(data: bytes, mtime: float, line_bytes: bool) -> ReadResult:
     size = len(data)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        problem = FileProblem("not-utf8", "file is UTF-16; Claude Code reads and writes UTF-8", 1)
         text = data.decode("utf-16", errors="replace")
-        return _result(text, data, mtime, (problem,), line_bytes)
+        # a byte order mark alone is an empty file (what is wrong is that: orphans says so);
+        # UTF-16 text is unreadable to Claude Code
+        problem = FileProblem("not-utf8", "file is UTF-16; Claude Code reads and writes UTF-8", 1)
+        return _result(text, data, mtime, (problem,) if text.strip() else (), line_bytes)
     if data.startswith(GIT_CRYPT_HEADER):
         problem = FileProblem(ENCRYPTED, "encrypted: git-crypt")
         return ReadResult(None, size, mtime, problems=(problem,))
@@ -264,6 +267,34 @@ DAMAGED_UTF8 = (
 )
 
 
+MIXED_GB18030 = (
+    "convert those lines to UTF-8 (`iconv -f gb18030` on them alone) and keep the rest; make"
+    " what wrote them write UTF-8"
+)
+CJK = re.compile("[\u3400-\u9fff]")
+
+
+def _lines_in_gb18030(data: bytes) -> int:
+    """How many lines are no UTF-8 but read whole in GB18030, when every line that is no
+    UTF-8 does and Chinese is among them (sections a tool appended in GBK to a UTF-8 note,
+    some of punctuation alone: seen on a held-out tree, called damage, though nothing was
+    lost); 0 otherwise."""
+    count, chinese = 0, False
+    for raw in data.split(b"\n"):
+        try:
+            raw.decode("utf-8")
+            continue
+        except UnicodeDecodeError:
+            pass
+        try:
+            decoded = raw.decode("gb18030")  # strict: Latin-1 text is no GB18030
+        except UnicodeDecodeError:
+            return 0
+        chinese = chinese or CJK.search(decoded) is not None
+        count += 1
+    return count if chinese else 0
+
+
 def _not_utf8(data: bytes, offset: int, line: int, text: str) -> FileProblem:
     """Text in another encoding (re-saving it as UTF-8 mends it), or UTF-8 text with
     characters cut short: more characters beyond ASCII read whole than bytes that are no
@@ -278,6 +309,15 @@ def _not_utf8(data: bytes, offset: int, line: int, text: str) -> FileProblem:
     cut_short = len(CUT_SHORT.findall(data)) if whole < damaged else 0
     if whole < damaged and cut_short < damaged:
         return FileProblem("not-utf8", where, line)
+    mixed = _lines_in_gb18030(data) if cut_short < damaged else 0
+    if mixed:
+        return FileProblem(
+            "not-utf8",
+            f"{where}: the file is UTF-8 with {mixed} line(s) in GB18030 (GBK), a Chinese"
+            " code page; they read whole in it",
+            line,
+            MIXED_GB18030,
+        )
     return FileProblem(
         "not-utf8",
         f"{where}: the file is UTF-8 with {damaged} damaged character(s) (bytes lost, as by"
