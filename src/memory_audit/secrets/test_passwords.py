@@ -33,8 +33,9 @@ RESERVED_LOGIN = re.compile(r"@[A-Za-z0-9.-]+\.(?:test|example|invalid|localhost
 
 def a_test_password(text: str, start: int, end: int, line: int) -> bool:
     """Whether the value at ``text[start:end]`` (on 1-based ``line``) is a test or demo
-    password by its own words, or a run of digits the note gives its test accounts, on a
-    note that does not place its system in production."""
+    password by its own words, a run of digits the note gives its test accounts, or the
+    password of a login at a reserved domain, on a note that does not place its system in
+    production."""
     value = text[start:end]
     own_words = TEST_PASSWORD.fullmatch(value) is not None
     if not (
