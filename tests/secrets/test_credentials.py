@@ -174,6 +174,18 @@ def test_a_password_of_digits_that_repeat_is_found_in_a_key_value_table() -> Non
     assert found("| 密码 | 11112222 |\n| password | 20200202 |") == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["user: bob, password: 583921", "user: bob, password: 234567", "login: bob\npassword: 5839217"],
+)
+def test_a_password_of_superscript_digits_reads_like_its_ascii_twin(text: str) -> None:
+    # str.isdigit admits "²", which int() refuses: the steps between digits once raised
+    # there and left the whole tree unaudited
+    superscripts = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+    [(rule, value)] = found(text)
+    assert found(text.translate(superscripts)) == [(rule, value.translate(superscripts))]
+
+
 def test_a_uuid_after_a_secret_word_is_found_and_a_token_id_is_not() -> None:
     secret = uuid()
     assert found(f"PBS token backup@pbs!veeam secret {secret}") == [("uuid-secret", secret)]

@@ -46,6 +46,7 @@ import itertools
 import json
 import re
 import string
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -1388,19 +1389,23 @@ PORT_DIGITS = frozenset(
 )
 
 
+def _digit_steps(value: str) -> set[int]:
+    """The steps between neighbouring digits of an all-digit value. ``str.isdigit`` admits
+    superscripts ("²³⁴⁵"), which ``int`` refuses; ``unicodedata.digit`` reads every one."""
+    return {unicodedata.digit(b) - unicodedata.digit(a) for a, b in itertools.pairwise(value)}
+
+
 def _digit_run(value: str) -> bool:
     """A run of the keyboard's digits or one digit repeated (``1234``, ``4321``, ``0000``):
     a default's or a stand-in's PIN, not one a person chose."""
-    steps = {int(b) - int(a) for a, b in itertools.pairwise(value)}
-    return value.isdigit() and steps in ({1}, {-1}, {0})
+    return value.isdigit() and _digit_steps(value) in ({1}, {-1}, {0})
 
 
 def _login_digits(value: str) -> bool:
     """Four digits or more that are no run of the keyboard's and no well-known port."""
     if not value.isdigit() or len(value) < MIN_LABELLED_DIGITS or value in PORT_DIGITS:
         return False
-    steps = {int(b) - int(a) for a, b in itertools.pairwise(value)}
-    return steps not in ({1}, {-1})
+    return _digit_steps(value) not in ({1}, {-1})
 
 
 def _login_given_before(text: str, start: int) -> bool:
