@@ -2869,10 +2869,8 @@ def _in_context(text: str, start: int, end: int) -> bool:
     before, after = _around(text, start, end)
     if _ends_a_name(before) or _inside_public_key(before):
         return False
-    line_end = text.find("\n", start)
     if TEST_STATUS.search(before) and (
-        TESTED.search(f"{before[-NEAR:]}\n{after}")
-        or EQUATION.match(text, start, len(text) if line_end < 0 else line_end) is not None
+        TESTED.search(f"{before[-NEAR:]}\n{after}") or _an_equation(text, start)
     ):
         # "smoke test PASS: build42x", "Balance Sheet PASS: Assets=Rp 9m = Liabilities+...":
         # a test's or a check's result, no password's label
@@ -2946,6 +2944,14 @@ def _labelled_no_secret(before: str, value: str) -> bool:
         return True
     labels = (DESIGN_TOKEN, WORK_PASS, NO_SECRET_KEY)
     return any(label.search(before, near) for label in labels)
+
+
+def _an_equation(text: str, start: int) -> bool:
+    """Whether the value at ``start`` is an equation's left side on its line (``EQUATION``).
+    Asked only after a test's "PASS:": the search for the line's end runs to the text's end
+    on a long single-line file, once for each value in it."""
+    line_end = text.find("\n", start)
+    return EQUATION.match(text, start, len(text) if line_end < 0 else line_end) is not None
 
 
 def _around(text: str, start: int, end: int) -> tuple[str, str]:
