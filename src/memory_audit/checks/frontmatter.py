@@ -217,7 +217,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             yield from problem_findings(ID, memory.path, memory.problems)
         if memory.frontmatter is not None or not (memory.frontmatter_present or memory.problems):
             readable.append(memory)
-    yield from _schema(tree, readable)
+    yield from _schema(tree, readable, skills)
 
 
 def _text_blocks(memories: list[MemoryFile]) -> list[MemoryFile]:
@@ -231,8 +231,11 @@ def _text_blocks(memories: list[MemoryFile]) -> list[MemoryFile]:
     return only if len(only) >= TEXT_BLOCKS and len(only) * 2 > len(memories) else []
 
 
-def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
-    """Fields file by file, files without frontmatter file by file or by their one cause."""
+def _schema(
+    tree: MemoryTree, readable: list[MemoryFile], skills: frozenset[str]
+) -> Iterator[Finding]:
+    """Fields file by file (not another agent's ``skills``), files without frontmatter file by
+    file or by their one cause."""
     bare = [m for m in readable if not m.frontmatter_present]
     # In Claude Code's own folder, a file off its schema is a lapse of the files it writes,
     # unless blocks of another schema are most of the folder: the owner's own system
@@ -247,7 +250,6 @@ def _schema(tree: MemoryTree, readable: list[MemoryFile]) -> Iterator[Finding]:
     if own is not None:
         yield own_convention_finding(ID, own)
     own_types = own.types(TYPES) if own else frozenset()
-    skills = _agents_skills(tree)
     for memory in readable:
         if (
             memory.frontmatter is not None
