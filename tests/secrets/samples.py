@@ -4128,3 +4128,24 @@ CASES["backticked-pair"][0].append(("- Grafana: `grafana` / `Grafana-Xk9.4mP`", 
 CASES["backticked-pair"][1].extend(
     ["### Credits\n\n- Art: `alice` / `sprite2042`", "- Bypass: `cache` / `redis2042`"]
 )
+
+# --- a message that pastes a site's login page, its user and, on the next line, its password
+case(
+    "login-page-pair",
+    [
+        (
+            "[Fri 2026-04-03 07:55 MDT] this website https://fernroofing.example.org/wp-login.php"
+            "?redirect_to=https%3A%2F%2Ffernroofing.example.org%2Fwp-admin%2F&reauth=1 fernadmin\n"
+            "Kestrel7Harbor!9\nassistant: I can't log in with those credentials.",
+            "Kestrel7Harbor!9",
+        ),
+        ("log in at https://crm.fernhost.io/login ops.fern Q7v!mK2pLx", "Q7v!mK2pLx"),
+    ],
+    [
+        "Open https://grafana.local/login admin\nthen click Explore",
+        "See https://fernhost.io/admin/users list\n```bash",
+        "https://fernhost.io/login user\n<password>",
+        "https://fernhost.io/signin fern\n${FERN_PASSWORD}",
+        "https://fernhost.io/login fern\npassword",
+    ],
+)
