@@ -4149,3 +4149,21 @@ case(
         "https://fernhost.io/login fern\npassword",
     ],
 )
+
+# --- a LAN dashboard's session cookies, copied under their heading
+case(
+    "section-cookie",
+    [
+        (
+            "## Session cookies\n\n```\nsid=tq7rmd3bnjhxo9vub3g6a8epzk\nmd=connect\ninst=adm\n```",
+            "tq7rmd3bnjhxo9vub3g6a8epzk",
+        ),
+        ("### Куки сессии\n\n- `prj=Wm4kq9TzXv2Lr8Bn`", "Wm4kq9TzXv2Lr8Bn"),
+    ],
+    [
+        "## Build\n\n```\nCFLAGS=-O2-march-native-pipe\n```",
+        "## Session cookies\n\n```\nsid=<your-session-id>\n```",
+        "## Cookies\n\n```\nSameSite=Strict\nexpires=Thu-01-Jan-2027\n```",
+        "## Cookie consent\n\nSee the banner.\n\n## Deploy\n\n```\nRELEASE=fern-web-2026-12-01-a\n```",
+    ],
+)

@@ -48,6 +48,7 @@ VALUE_KINDS = (
     "bytes",
     "section",
     "token-section",
+    "cookie-section",
 )
 
 

@@ -50,7 +50,7 @@ GROUPS_KEPT = 4096
 # The kinds of rules that read a list's items under a heading of their kind (passwords, API
 # keys): an item under the other kind's heading is no hit of theirs and takes no text, or a
 # list of keys in a file that also names passwords would hide its keys
-SECTION_KINDS = frozenset({"section", "token-section"})
+SECTION_KINDS = frozenset({"section", "token-section", "cookie-section"})
 # A rejected word that a label goes on after, to its colon (``password confirmed working:
 # "<value>"``: ``confirmed`` read as a bare-space value): no value, so it takes no text
 # from the rule that reads the whole label

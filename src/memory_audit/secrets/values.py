@@ -304,10 +304,10 @@ PASSWORD_SECTION = re.compile(
 )
 # A heading that names a token, an API key or a secret (not "Token usage": a count).
 TOKEN_SECTION = re.compile(
-    r"(?i:\b(?:tokens?|api[ _-]?keys?|access[ _-]?keys?|secrets?|bearer)\b"
+    r"(?i:\b(?:tokens?|api[ _-]?keys?|access[ _-]?keys?|secrets?|bearer|cookies?)\b"
     r"(?![ \t]*(?:usage|budget|limit|count|cost|window|per\b|economy|efficien|saving"
     r"|address|contract|mint)))"
-    r"|토큰|令牌|トークン|密钥|秘钥|(?i:токен)"
+    r"|토큰|令牌|トークン|密钥|秘钥|(?i:токен|куки)"
 )
 SECTION_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]")
 FENCE_MARKS = ("```", "~~~")
@@ -1021,7 +1021,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     known = rule.value in UNMEASURED  # a vendor's default, a test account's number
     # a list's value under another heading: asked first, as a long list asks it once an item
     outside = (rule.value == "section" and not _password_section(text, start)) or (
-        rule.value == "token-section"
+        rule.value in ("token-section", "cookie-section")
         and (not _token_section(text, start) or _token_field(text, start))
     )
     if outside or (not known and len(set(value)) < _least_distinct(rule, text, start, end)):
@@ -1830,6 +1830,8 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
         return _stated(text, start, end, value)
     if kind == "section":  # "- **Laptop:** `<value>`" under "### Passwords by machine"
         kind = "digits" if value.isdigit() else "mixed"  # its heading: checked first
+    if kind == "cookie-section":  # "sid=<value>" under "## Session cookies": heading checked
+        kind = "token"  # a session's id is drawn in one case as often as in two
     if kind == "token-section":  # a fenced value under "## Tokens": its heading checked first
         if _named_no_key(value):
             return False  # a digest, a client's id, an address: named, no key
