@@ -1828,10 +1828,7 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
     if kind is None and _wordlike(value):
         # "For token: computed from the weights": a word, unless quoted after ":" or "="
         return _stated(text, start, end, value)
-    if kind == "section":  # "- **Laptop:** `<value>`" under "### Passwords by machine"
-        kind = "digits" if value.isdigit() else "mixed"  # its heading: checked first
-    if kind == "cookie-section":  # "sid=<value>" under "## Session cookies": heading checked
-        kind = "token"  # a session's id is drawn in one case as often as in two
+    kind = _under_its_heading(kind, value)
     if kind == "token-section":  # a fenced value under "## Tokens": its heading checked first
         if _named_no_key(value):
             return False  # a digest, a client's id, an address: named, no key
@@ -1847,6 +1844,18 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
     if _shaped_by_its_pair(rule, kind, text, (start, end), value):
         return True
     return _has_shape(kind, value) or (kind == "mixed" and _stated(text, start, end, value))
+
+
+def _under_its_heading(kind: str | None, value: str) -> str | None:
+    """The shape a list's value under a heading of its kind asks (the heading is checked
+    first): under "### Passwords by machine", ``- **Laptop:** `<value>` `` is a password's
+    digits or a mixed value; under "## Session cookies", ``sid=<value>`` a token's shape (a
+    session's id is drawn in one case as often as in two)."""
+    if kind == "section":
+        return "digits" if value.isdigit() else "mixed"
+    if kind == "cookie-section":
+        return "token"
+    return kind
 
 
 def _shaped_by_its_pair(
