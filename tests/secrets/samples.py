@@ -4167,3 +4167,29 @@ case(
         "## Cookie consent\n\nSee the banner.\n\n## Deploy\n\n```\nRELEASE=fern-web-2026-12-01-a\n```",
     ],
 )
+
+# --- a name, a Chinese verb and its colon; a note of 48 characters naming where a key is
+CASES["generic-assignment"][0].extend(
+    [
+        (
+            "- MiniMax API Key 已設定：`sk-api-Gq8xW2mLz7Tn4Rb9Kv3Hc6Jd`",
+            "sk-api-Gq8xW2mLz7Tn4Rb9Kv3Hc6Jd",
+        ),
+        (
+            "需要 **token** 才能登录。 Token 是：`9f3c1e7a5b2d8f4c` 我更新一下脚本",
+            "9f3c1e7a5b2d8f4c",
+        ),
+        (
+            "- Effective API key (auto-generated, in .data/.generated): 4e1c9b7a2d5f8e0c3a6b9d2f"
+            " (rotatable in Settings).",
+            "4e1c9b7a2d5f8e0c3a6b9d2f",
+        ),
+    ]
+)
+CASES["generic-assignment"][1].extend(
+    [
+        "- Token 消耗：1,234,567",
+        "- API Key 已設定：`${MINIMAX_API_KEY}`",
+        "- Token 是：<your-token>",
+    ]
+)
