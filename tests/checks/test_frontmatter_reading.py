@@ -446,3 +446,52 @@ def test_links_of_another_machine_flooding_one_finding_keep_their_relative_fix(
     assert "each is an absolute path of another machine" in finding.message
     assert "`ln -sfn AGENTS.md a.md`" in (finding.suggestion or "")
     assert "`ln -sfn notes/plan.md c.md`" in (finding.suggestion or "")
+
+
+def test_an_unreadable_block_names_the_repair_that_makes_it_parse(tree_dir: Path) -> None:
+    # quoting the failing line, the general advice, mends none of these: a value run on at
+    # the margin with items, an item with no space after its dash, a note's section pasted
+    # into the block (its table's `|---|` cutting it too: one cause, one finding)
+    run_on = (
+        "---\nname: publisher\ndescription: 自动发布文章的流程。\n\n使用场景：\n"
+        "- 写完后自动推送\n- 替换链接占位符\n---\nBody.\n"
+    )
+    unspaced = (
+        "---\nname: writer\nmetadata:\n  tags:\n    - review\n    -评测\n    - seo\n---\nB.\n"
+    )
+    pasted = (
+        "---\nname: ads\ndescription: |\n  分层广告。\ntriggers:\n  - layered\n\n"
+        "## Modes (decided 2026-06-08)\n\nTwo modes:\n\n| case | mode |\n|---|---|\n"
+        "| new | B |\ninput:\n  type: object\n---\nBody.\n"
+    )
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("run_on.md", "unspaced.md", "pasted.md"),
+            "run_on.md": run_on,
+            "unspaced.md": unspaced,
+            "pasted.md": pasted,
+        },
+    )
+    found = {(f.path, f.code): f for f in findings(tree_dir, "frontmatter")}
+    assert found["run_on.md", "unparseable-frontmatter"].suggestion == (
+        "write `description` as a block: `description: |` on line 3, its text (to line 7) on"
+        " the lines below, indented two spaces; run on at the margin, YAML reads its lines"
+        " as the block's own"
+    )
+    assert found["unspaced.md", "unparseable-frontmatter"].suggestion == (
+        "put a space after the `-` on line 6: with none, YAML reads the item as the text of"
+        " the line above"
+    )
+    assert (found["pasted.md", "unparseable-frontmatter"].suggestion or "").startswith(
+        "move the Markdown from line 8 (a heading and the text under it) below the block's"
+    )
+    assert ("pasted.md", "frontmatter-cut-short") not in found
+
+
+def test_a_table_rule_in_a_block_that_parses_is_still_its_cut(tree_dir: Path) -> None:
+    # no heading above it, the block read: the `---` is what cuts the fields below
+    cut = "---\nname: t\ndescription: d\nnotes: |\n  |a|b|\n  |---|---|\ntype: project\n---\nB.\n"
+    write_tree(tree_dir, {"MEMORY.md": index("cut.md"), "cut.md": cut})
+    codes_found = {f.code for f in findings(tree_dir, "frontmatter")}
+    assert "frontmatter-cut-short" in codes_found

@@ -22,6 +22,7 @@ from memory_audit.model.finding import Finding, make_finding
 from memory_audit.tree import bounded_yaml
 from memory_audit.tree.claude_yaml import QuotedLine, ReadBy
 from memory_audit.tree.frontmatter_block import CutShort
+from memory_audit.tree.frontmatter_read import markdown_start
 from memory_audit.tree.memory_file import MemoryFile
 
 SHOWN = 60  # characters of memory text quoted in a message
@@ -70,8 +71,19 @@ def reading_findings(
             # look, not a problem
             level=None if read else "suggestion",
         )
-    if cut_short is not None:
+    if cut_short is not None and not _in_pasted_markdown(memory, cut_short):
         yield _cut_short(dimension, memory, cut_short, inserted)
+
+
+def _in_pasted_markdown(memory: MemoryFile, cut: CutShort) -> bool:
+    """A table's ``|---|`` line in a Markdown section pasted into a block no parse reads:
+    one cause, one finding (``unparseable-frontmatter``, whose advice moves the section
+    out, the ``---`` with it); "lost: these fields" would say the rest was read."""
+    block = memory.split.block
+    if block is None or cut.key or memory.read.read_by is not ReadBy.NEITHER:
+        return False
+    start = markdown_start(block.text.split("\n"))
+    return start is not None and block.first_line + start < cut.line
 
 
 def _parses_alone(value: str) -> bool:

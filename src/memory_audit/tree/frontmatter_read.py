@@ -28,6 +28,15 @@ SCALAR_LINE = re.compile(r"[A-Za-z_][\w-]*:[ \t]*(?![|>][-+0-9]*[ \t]*\r?$)\S")
 TOP_KEY = re.compile(r"([A-Za-z_][\w-]*):")
 NOT_PLAIN = frozenset("\"'|>[{&*!")
 NO_FRONTMATTER = "Claude Code sees no frontmatter in this file"
+# A Markdown heading at a line's start: YAML's comment, a pasted section's first line
+MARKDOWN_HEADING = re.compile(r"#{1,6}[ \t]+\S")
+# A top-level key starting its line (a block's next field)
+KEY_START = re.compile(r"[A-Za-z_][\w-]*[ \t]*:(?:[ \t]|\r?$)")
+# ``-评测`` under ``- product-review``: a list item with no space after its dash (not a
+# ``---`` rule, nor a negative number)
+UNSPACED_ITEM = re.compile(r"([ \t]*)-(?=[^\s\d-])")
+# A top-level key and a plain value on its line (no quote, block scalar or flow opener)
+PLAIN_VALUE_LINE = re.compile(r"([A-Za-z_][\w-]*):[ \t]+(?=[^\s\"'|>\[{&*!#])")
 
 
 @dataclass(frozen=True)
@@ -87,7 +96,102 @@ def _neither(parsed: Parsed, text: str, offset: int) -> FileProblem:
     line = parsed.error_line + offset - 1 if parsed.error_line is not None else offset - 1
     where = f" (line {line})" if parsed.error_line is not None else ""
     message = f"{NO_FRONTMATTER}: {parsed.error}{where}, and its retry fails too"
-    return FileProblem("unparseable-frontmatter", message, line, _outdent(text, offset))
+    return FileProblem("unparseable-frontmatter", message, line, _repair(text, offset))
+
+
+def _repair(text: str, offset: int) -> str | None:
+    """The one repair that makes the block parse, named, where its cause has a shape the
+    general advice (quote the failing line) would leave failing: a key pushed in by white
+    space, Markdown pasted into the block, a list item with no space after its dash, a
+    value run on over lines YAML cannot read as its text. Each is tried on the block and
+    named only when the block then parses; None when none does."""
+    for repair in (_outdent, _markdown_inside, _dash_spaced, _as_block_scalar):
+        advice = repair(text, offset)
+        if advice is not None:
+            return advice
+    return None
+
+
+def _parses(lines: list[str]) -> bool:
+    return as_mapping(parse_block("\n".join(lines)).value) is not None
+
+
+def markdown_start(lines: list[str]) -> int | None:
+    """The index of the first Markdown heading at a line's start inside the block (YAML
+    reads it as a comment, and the section's text and tables under it as YAML): a note's
+    section pasted above the block's closing line. None when there is none."""
+    return next((n for n, line in enumerate(lines) if MARKDOWN_HEADING.match(line)), None)
+
+
+def _markdown_inside(text: str, offset: int) -> str | None:
+    lines = text.split("\n")
+    start = markdown_start(lines)
+    if start is None or start == 0:
+        return None
+    end = next((n for n in range(start + 1, len(lines)) if KEY_START.match(lines[n])), len(lines))
+    if not _parses(lines[:start] + lines[end:]):
+        return None
+    return (
+        f"move the Markdown from line {start + offset} (a heading and the text under it) below"
+        " the block's closing `---`: inside the block, YAML reads its text and tables as"
+        " fields"
+    )
+
+
+def _dash_spaced(text: str, offset: int) -> str | None:
+    lines = text.split("\n")
+    places = [n for n, line in enumerate(lines) if _unspaced_item(lines, n)]
+    if not places:
+        return None
+    for n in places:
+        match = UNSPACED_ITEM.match(lines[n])
+        assert match is not None
+        lines[n] = f"{match.group(1)}- {lines[n][match.end() :]}"
+    if not _parses(lines):
+        return None
+    where = ", ".join(f"line {n + offset}" for n in places)
+    return (
+        f"put a space after the `-` on {where}: with none, YAML reads the item as the text of"
+        " the line above"
+    )
+
+
+def _unspaced_item(lines: list[str], n: int) -> bool:
+    """A line that opens as an item does, with no space after its dash, in a list: the
+    line above it is an item at its indentation (``- product-review`` then ``-评测``)."""
+    match = UNSPACED_ITEM.match(lines[n])
+    above = next((line for line in reversed(lines[:n]) if line.strip()), "")
+    return match is not None and above.startswith(f"{match.group(1)}- ")
+
+
+def _as_block_scalar(text: str, offset: int) -> str | None:
+    """A top-level key's plain value whose text runs on over lines that start at the
+    margin (a blank line, then ``- `` items): YAML reads those as the block's own
+    structure. Written as a block scalar (``key: |``, its lines indented), it parses."""
+    lines = text.split("\n")
+    for n, line in enumerate(lines):
+        key = PLAIN_VALUE_LINE.match(line)
+        if key is None:
+            continue
+        end = next((m for m in range(n + 1, len(lines)) if KEY_START.match(lines[m])), len(lines))
+        run_on = lines[n + 1 : end]
+        if not any(part.strip() for part in run_on) or any(
+            part.startswith((" ", "\t")) for part in run_on
+        ):
+            continue
+        value = line[key.end() :]
+        block = [
+            f"{key.group(1)}: |",
+            f"  {value}",
+            *(f"  {part}" if part else "" for part in run_on),
+        ]
+        if _parses(lines[:n] + block + lines[end:]):
+            return (
+                f"write `{key.group(1)}` as a block: `{key.group(1)}: |` on line {n + offset},"
+                f" its text (to line {end - 1 + offset}) on the lines below, indented two"
+                " spaces; run on at the margin, YAML reads its lines as the block's own"
+            )
+    return None
 
 
 def _outdent(text: str, offset: int) -> str | None:
