@@ -4193,3 +4193,29 @@ CASES["generic-assignment"][1].extend(
         "- Token 是：<your-token>",
     ]
 )
+
+# --- what stood where a credential would (the seventy-third round): an SSH key's comment
+# made on a Windows machine, a device flow's one-time code, a garbled token run into
+# another script, two steps of a palette, an agent messaged by name, a keychain's item
+CASES["generic-assignment"][1].extend(
+    [
+        "- `~/.ssh/authorized_keys` 里只有**一条密钥**：`tu@DESKTOP-2KDV0CJ` — 你的",
+        "授权：https://auth.fernhost.cn/device?x=1%3Fuser_code%3Dd7e4a91c5b28f063 授权码：`d7e4a91c5b28f063`",
+        "- GitHub Token: `github_pat_11AXQ7Y2A0b9Kq3Lm8Vn2Rt5Wx7Zc4Fd6Gh1Jk3Lp5Nq7Sv9丈YW8eW_x` (存)",
+    ]
+)
+CASES["generic-assignment"][0].extend(
+    [
+        ("授权码：`d7e4a91c5b28f063` (user_code=other)", "d7e4a91c5b28f063"),
+    ]
+)
+CASES["login-pair"][1].extend(
+    [
+        "- Login card header uses mint-50/mint-100 palette (matches the homepage)",
+        "Agent 不自己 SSH 跑. 走 agent-bus send to:Rowan-K7qv2m type:request 委托.",
+    ]
+)
+CASES["login-pair"][0].append(("- login: mint-50/Mint-7x!q", "Mint-7x!q"))
+CASES["command-line-password"][1].append(
+    '    --password "@keychain:Application Loader:appstoreconnect-user482917" \\'
+)

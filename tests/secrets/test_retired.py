@@ -26,6 +26,7 @@ RETIRED = [
     (f"contraseña del router: {VALUE} (ya no funciona)", "ya no funciona"),
     (f"altes Passwort: {VALUE}", "altes"),
     (f"ancien mot de passe {VALUE}", "ancien"),
+    (f"deprecated API key: {VALUE}", "deprecated"),  # the key is the old one
 ]
 
 LIVE = [
@@ -42,6 +43,8 @@ LIVE = [
     f"{VALUE} unless revoked",
     f"旧金山服务器 {VALUE}",  # a place's name, not an old password
     f"password {VALUE} (unrevoked)",
+    f"API key for the SMS protocol (Deprecated API)：{VALUE}",  # the API is old, not its key
+    f"token for the old endpoint: {VALUE}",
 ]
 
 

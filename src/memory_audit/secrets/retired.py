@@ -130,6 +130,9 @@ BANNER_REACH = 4000
 # password X, new password Y``: Y; ``rotated to Y``).
 LIVE_WORDS = frozenset("new now current currently latest active live to into".split())
 ARROWS = ("->", "=>", "→")
+# An interface a marker may call old, ending the words before a value: ``(Deprecated API):``
+# names the API retired, not the key that calls it (``old API key`` ends in ``key``)
+INTERFACE_WORDS = frozenset("api apis endpoint endpoints protocol sdk version interface".split())
 # The last words before a marker after the value that make it still to happen (``X must be
 # revoked``, ``X if expired``, ``X not revoked``).
 STILL_TO_DO = frozenset(
@@ -228,7 +231,10 @@ def _glued_marker(word: str) -> str | None:
 def _names_this_value(between: list[str]) -> bool:
     """Whether the words between a marker and the value name the value itself: not the
     one in use (``old password X, new password Y``), nor another thing's (``old server's
-    password``), nor past a clause's end."""
+    password``, ``key for the protocol (Deprecated API): X``: the interface is old, its
+    key in use), nor past a clause's end."""
+    if between and between[-1].strip(WORD_EDGES).lower() in INTERFACE_WORDS:
+        return False
     for word in between:
         if word.lower().strip(WORD_EDGES) in LIVE_WORDS or any(a in word for a in ARROWS):
             return False

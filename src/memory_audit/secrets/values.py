@@ -84,6 +84,13 @@ ARN_REACH = 120
 # ``"VITE_SUPABASE_ANON_KEY": "@supabase-anon-key"``: a stored secret's name a host's config
 # refers to (Vercel's ``@name`` references), not its value.
 SECRET_REFERENCE = re.compile(r"@[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+")
+# A password that names where it is kept, as Apple's tools take one (``altool --password
+# "@keychain:<item>"``, ``@env:<VAR>``): the keychain's item, no value
+STORE_REFERENCE = re.compile(r"@(?:keychain|env):")
+# A one-time code an OAuth device flow shows (``user_code=<code>`` in the link to open): it
+# is spent at sign-in
+DEVICE_CODE_LABEL = re.compile(r"user_code(?:=|%3D)", re.I)
+DEVICE_CODE_REACH = 400  # characters on each side of the value its link is looked for in
 # A secret store's name and version, as ``gcloud run deploy --set-secrets=KEY=<name>:latest``
 # maps one: ``FERN_API_KEY:latest``, ``db-password:3`` (a name with a separator), never the
 # value (``Harbor7:latest``, ``fern-kestrel:2024`` may be passwords)
@@ -789,6 +796,13 @@ CODE_FIELD = re.compile(r"[A-Z]{2,}[a-z]\w*|[a-z][a-z0-9]*[A-Z]\w*|[A-Za-z][A-Za
 # A Markdown heading's line (``## Credentials``).
 HEADING_LINE = re.compile(r"(?m)^ {0,3}#{1,6}[ \t][^\n]*")
 PAIR_RULE = "backticked-pair"
+LOGIN_PAIR_RULE = "login-pair"
+# A message's address field right before a value (``send to:<agent>``, ``from:<agent>``): a
+# recipient's name, not a login and its password
+ADDRESSED_TO = re.compile(r"(?i:\b(?:to|from|cc|bcc|reply-to)):$")
+# Two steps of one scale (``mint-50/mint-100``, a palette's; ``gray_100 / gray_900``)
+SCALE_STEP = re.compile(r"([A-Za-z]+)[-_]?\d+")
+SCALE_BEFORE = re.compile(r"(?<![\w-])([A-Za-z]+)[-_]?\d+ ?/ ?$")
 JWT_HEAD, JWT_PARTS = "eyJ", 3
 MIN_JWT_SIGNATURE = 16  # an HMAC-SHA256 signature is 43 characters
 # A password's word, and a heading's words for a list of logins (a credentials section)
@@ -853,7 +867,9 @@ PATH = re.compile(
 # An address where a password would be: ``deploy@10.0.0.5``, ``faust@host.example.org``
 # (an ssh or rsync target after a path, an e-mail): a login and a host, no secret.
 ADDRESS = re.compile(
-    r"^[A-Za-z0-9._%+-]+@(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,})"
+    r"^[A-Za-z0-9._%+-]+@(?:\d{1,3}(?:\.\d{1,3}){3}|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
+    # a Windows machine's own name, as an SSH key made there is commented: ``tu@DESKTOP-<id>``
+    r"|(?:DESKTOP|LAPTOP|WIN)-[A-Z0-9]{4,15})"
     r"(?::\d{1,5})?$"
 )
 # A URL where a value would be (``token_uri='https://oauth2.example.com/token'``): an
@@ -1068,6 +1084,11 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or SECRET_ARN.search(text, max(0, start - ARN_REACH), start) is not None
         or value.startswith(REGEX_ANY_RUN)
         or SECRET_REFERENCE.fullmatch(value)
+        or STORE_REFERENCE.match(value)
+        or _device_code(text, start, value)
+        or (rule.name == LOGIN_PAIR_RULE and _scale_steps(text, start, value))
+        or (rule.name == LOGIN_PAIR_RULE and ADDRESSED_TO.search(text, max(0, start - 8), start))
+        or (rule.generic and _cut_by_text(value, text, end))
         or SECRET_VERSION.fullmatch(value)
         or HEX_NAMED.fullmatch(value)
         or STATUS_WORD.fullmatch(value)
@@ -1856,6 +1877,42 @@ def _under_its_heading(kind: str | None, value: str) -> str | None:
     if kind == "cookie-section":
         return "token"
     return kind
+
+
+def _device_code(text: str, start: int, value: str) -> bool:
+    """A value its line's link gives as an OAuth device flow's ``user_code``: a code shown
+    for one sign-in, spent by it. Read within :data:`DEVICE_CODE_REACH` of the value (a
+    long line of values is not read again for each)."""
+    floor = text.rfind("\n", max(0, start - DEVICE_CODE_REACH), start) + 1
+    ceiling = text.find("\n", start, start + DEVICE_CODE_REACH)
+    window = text[
+        max(floor, start - DEVICE_CODE_REACH) : ceiling
+        if ceiling >= 0
+        else start + DEVICE_CODE_REACH
+    ]
+    return any(
+        window.startswith(value, label.end()) for label in DEVICE_CODE_LABEL.finditer(window)
+    )
+
+
+def _scale_steps(text: str, start: int, value: str) -> bool:
+    """A pair's two halves are steps of one scale (``mint-50/mint-100``): one word, two
+    numbers, as a palette's or a size's names; a login is no step of its password's."""
+    step = SCALE_STEP.fullmatch(value)
+    first = SCALE_BEFORE.search(text, max(0, start - NEAR), start) if step else None
+    return (
+        first is not None and step is not None and first.group(1).lower() == step.group(1).lower()
+    )
+
+
+def _cut_by_text(value: str, text: str, end: int) -> bool:
+    """A vendor's token shorter than its drawn length, run into a letter of another script
+    (``github_pat_<54>丈<rest>``): a garbled copy, no token a server takes."""
+    full = next((n for prefix, n in VENDOR_LENGTHS if value.startswith(prefix)), None)
+    after = text[end : end + 1]
+    head = VENDOR_HEAD.match(value)
+    shown = len(value) - (head.end() if head else 0)
+    return full is not None and after.isalpha() and not after.isascii() and shown < full
 
 
 def _shaped_by_its_pair(
