@@ -4219,3 +4219,12 @@ CASES["login-pair"][0].append(("- login: mint-50/Mint-7x!q", "Mint-7x!q"))
 CASES["command-line-password"][1].append(
     '    --password "@keychain:Application Loader:appstoreconnect-user482917" \\'
 )
+
+# --- a password's short word opening a bracket, the value inside it
+CASES["password-phrase"][0].extend(
+    [
+        ("- MOK enrolled (pw fernhill42), nvidia 580 loads.", "fernhill42"),
+        ("the kiosk (password kestrel2031) restarts nightly", "kestrel2031"),
+    ]
+)
+CASES["password-phrase"][1].extend(["(password reset link sent to ops)", "(pass the 2nd test)"])

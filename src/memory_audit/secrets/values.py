@@ -1005,6 +1005,9 @@ COPULAS = frozenset("is was es era é ist lautet est là".split())
 # "to" of "defaults to X"
 DEFAULT_WORDS = frozenset("default defaults định dinh defecto padrão padrao défaut defaut".split())
 COPULA_ENDINGS = ("は", "는", "은")
+# A password's short word opening a bracket, its value inside (``MOK enrolled (pw <value>)``):
+# a label as much as ``pw:`` is
+BRACKETED_LABELS = frozenset({"(pw", "(pwd", "(passwd", "(pass", "(password"})
 # Characters read on each side of a match, on its own line: enough for the key blob of a
 # 4096-bit RSA key before it; an example marker counts only close by.
 WINDOW = 800
@@ -2919,6 +2922,8 @@ def _unseparated(text: str, start: int) -> bool:
         return False
     words = before.lower().split()
     word = words[-1]
+    if word in BRACKETED_LABELS:  # "(pw <value>)": the bracket sets the label apart
+        return False
     return not _a_default(words) and word not in COPULAS and not word.endswith(COPULA_ENDINGS)
 
 
