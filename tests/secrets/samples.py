@@ -4228,3 +4228,19 @@ CASES["password-phrase"][0].extend(
     ]
 )
 CASES["password-phrase"][1].extend(["(password reset link sent to ops)", "(pass the 2nd test)"])
+
+# --- a token the user pasted as the whole of a message, quoted by a dream's candidate
+_PASTED = rnd(ALNUM, 96) + "/" + rnd(ALNUM, 40) + "="
+case(
+    "pasted-token",
+    [
+        (f"- Candidate: User: {_PASTED}\n  - confidence: 0.58", _PASTED),
+        (f"user: `{_PASTED}`", _PASTED),
+    ],
+    [
+        "- Candidate: User: 4f1c9b7a2d5f8e0c3a6b9d2f5e8a1c4b7d0e3f6a",  # a commit's hash
+        "- Candidate: User: please-rotate-the-staging-keys-before-friday-ok",
+        f"- Candidate: User: {_PASTED} and the other one",
+        "User: ${LINE_CHANNEL_ACCESS_TOKEN_FOR_THE_NOTIFY_BOT_IN_PROD}",
+    ],
+)

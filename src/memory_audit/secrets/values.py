@@ -797,6 +797,7 @@ CODE_FIELD = re.compile(r"[A-Z]{2,}[a-z]\w*|[a-z][a-z0-9]*[A-Z]\w*|[A-Za-z][A-Za
 HEADING_LINE = re.compile(r"(?m)^ {0,3}#{1,6}[ \t][^\n]*")
 PAIR_RULE = "backticked-pair"
 LOGIN_PAIR_RULE = "login-pair"
+PASTED_TOKEN_RULE = "pasted-token"  # noqa: S105 - a rule's name
 # A message's address field right before a value (``send to:<agent>``, ``from:<agent>``): a
 # recipient's name, not a login and its password
 ADDRESSED_TO = re.compile(r"(?i:\b(?:to|from|cc|bcc|reply-to)):$")
@@ -1092,6 +1093,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.name == LOGIN_PAIR_RULE and _scale_steps(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and ADDRESSED_TO.search(text, max(0, start - 8), start))
         or (rule.generic and _cut_by_text(value, text, end))
+        or (rule.name == PASTED_TOKEN_RULE and HEX_ONLY.fullmatch(value) is not None)
         or SECRET_VERSION.fullmatch(value)
         or HEX_NAMED.fullmatch(value)
         or STATUS_WORD.fullmatch(value)
