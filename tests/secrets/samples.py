@@ -4244,3 +4244,15 @@ case(
         "User: ${LINE_CHANNEL_ACCESS_TOKEN_FOR_THE_NOTIFY_BOT_IN_PROD}",
     ],
 )
+
+# --- a token's start shown with the ellipsis inside its quotes: a display, 24 characters at
+# most; more of it is the token
+CASES["generic-assignment"][1].extend(
+    [
+        "   - Channel Access Token: `q7RmvYSIRfUusul3Fhk2...`",
+        "| Channel Access Token | `q7RmvYSIRfUusul3Fhk2…` |",
+    ]
+)
+CASES["generic-assignment"][0].append(
+    ("- token: `q7RmvYSIRfUusul3Fhk2QMicuDGyRb8zc...`", "q7RmvYSIRfUusul3Fhk2QMicuDGyRb8zc")
+)

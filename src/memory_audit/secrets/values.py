@@ -164,6 +164,7 @@ ELLIPSES = ("...", "…")
 # rewrites a setting, and the pattern after ``KEY=`` is no value
 REGEX_ANY_RUN = (".*", ".+")
 MAX_SHOWN_PREFIX = 12
+MAX_SHOWN_QUOTED = 24  # the same, the ellipsis inside the quotes that close the value
 # A vendor's prefix (``sk-ant-oat01-``, ``ghp_``, ``sk_live_``): what a doc shows before
 # the elided key. Known prefixes only: a dashed passphrase is all key.
 VENDOR_HEAD = re.compile(
@@ -2160,7 +2161,12 @@ def _elided(rule: Rule, value: str, text: str, end: int) -> bool:
     head = VENDOR_HEAD.match(value)
     shown = len(value) - (head.end() if head else 0)
     full = next((n for prefix, n in VENDOR_LENGTHS if value.startswith(prefix)), None)
-    return shown <= MAX_SHOWN_PREFIX or (full is not None and 2 * shown <= full)
+    # the ellipsis inside the value's quotes (`` `<20 characters>...` ``): a display of its
+    # start, as a status table shows a token it keeps elsewhere
+    after = end + (3 if text.startswith("...", end) else 1)
+    quoted = text[end - len(value) - 1 : end - len(value)] == text[after : after + 1] != ""
+    most = MAX_SHOWN_QUOTED if quoted and text[after] in QUOTES else MAX_SHOWN_PREFIX
+    return shown <= most or (full is not None and 2 * shown <= full)
 
 
 def _without_count(word: str) -> str:
