@@ -4256,3 +4256,8 @@ CASES["generic-assignment"][1].extend(
 CASES["generic-assignment"][0].append(
     ("- token: `q7RmvYSIRfUusul3Fhk2QMicuDGyRb8zc...`", "q7RmvYSIRfUusul3Fhk2QMicuDGyRb8zc")
 )
+
+# --- a scanner's pattern for a command's options: the options' names, no value
+CASES["password-phrase"][1].append(
+    "ps aux | grep -E '--?password|--?auth-token|api[_-]?key' | grep -v grep"
+)

@@ -90,6 +90,9 @@ STORE_REFERENCE = re.compile(r"@(?:keychain|env):")
 # A one-time code an OAuth device flow shows (``user_code=<code>`` in the link to open): it
 # is spent at sign-in
 DEVICE_CODE_LABEL = re.compile(r"user_code(?:=|%3D)", re.I)
+# A command's option where a password would be (``grep -E '--?password|--?token'``: a
+# scanner's pattern for the flags, ``--token`` alone): the option's name, no value
+OPTION_NAME = re.compile(r"--?\??[A-Za-z][A-Za-z_-]*")
 DEVICE_CODE_REACH = 400  # characters on each side of the value its link is looked for in
 # A secret store's name and version, as ``gcloud run deploy --set-secrets=KEY=<name>:latest``
 # maps one: ``FERN_API_KEY:latest``, ``db-password:3`` (a name with a separator), never the
@@ -1090,6 +1093,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or value.startswith(REGEX_ANY_RUN)
         or SECRET_REFERENCE.fullmatch(value)
         or STORE_REFERENCE.match(value)
+        or OPTION_NAME.fullmatch(value)
         or _device_code(text, start, value)
         or (rule.name == LOGIN_PAIR_RULE and _scale_steps(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and ADDRESSED_TO.search(text, max(0, start - 8), start))
