@@ -458,6 +458,21 @@ def test_a_stray_nul_byte_in_a_note_leaves_it_text(tree_dir: Path) -> None:
     ]
 
 
+def test_a_note_whose_escapes_became_control_bytes_is_text(tree_dir: Path) -> None:
+    # A shell wrote PowerShell's escapes as bytes (`0 a NUL, `b a backspace, `r a carriage
+    # return) into a day's notes: eight in five thousand bytes, more than one in a thousand,
+    # but the rest is UTF-8 text (batch 164's judge): read and checked, not set aside.
+    lines = [
+        f"- check {n}: ticker 298.{n:02d}, diff \x00.0{n}%; zone 296\x08 ok\n" for n in range(4)
+    ]
+    body = "Freshness notes for the week.\n" * 120 + "".join(lines)
+    text = memory("fresh", type="nonsense", body=body)
+    write_tree(tree_dir, {"MEMORY.md": index("fresh.md"), "fresh.md": ""})
+    (tree_dir / "fresh.md").write_bytes(text.encode())
+    assert 8 > len(text.encode()) // 1000
+    assert codes(findings(tree_dir, "frontmatter")) == [("invalid-type", "fresh.md", 4)]
+
+
 def test_a_text_with_a_legacy_code_page_section_and_stray_nuls_is_damaged_text(
     tree_dir: Path,
 ) -> None:

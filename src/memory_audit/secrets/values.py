@@ -87,6 +87,10 @@ SECRET_REFERENCE = re.compile(r"@[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+")
 # A password that names where it is kept, as Apple's tools take one (``altool --password
 # "@keychain:<item>"``, ``@env:<VAR>``): the keychain's item, no value
 STORE_REFERENCE = re.compile(r"@(?:keychain|env):")
+# A Cloudflare account's or zone's id (32 hex digits: its API's keys are 37 hex or 40 drawn
+# characters), the provider and the id's kind named before it on its line
+CLOUDFLARE_ID = re.compile(r"[0-9a-f]{32}")
+CLOUDFLARE_ID_NAMED = re.compile(r"(?i:cloudflare)[^\n]{0,80}?\b(?i:account|zone)\b[^\n]*$")
 # A one-time code an OAuth device flow shows (``user_code=<code>`` in the link to open): it
 # is spent at sign-in
 DEVICE_CODE_LABEL = re.compile(r"user_code(?:=|%3D)", re.I)
@@ -367,8 +371,11 @@ VERSION = re.compile(r"^v?\d+(?:\.\d+){1,3}(?:[-+][0-9A-Za-z.]+)?$")
 # ``ADMIN_PASSWORD_HASH=<value>``: a hash's value (bcrypt, sha) is long and in a hash's
 # alphabet; a short plain value there is a password stored in the wrong variable
 HASH_NAMED = re.compile(
-    r"hash[\w-]{0,10}\)?\*{0,2}[\"'`]?[ \t]*[:=：]\*{0,2}[ \t]*[\"'`]?$", re.I
-)  # "**Backup passphrase (SHA-256 hash):**": a bold label, its hash named in brackets
+    r"(?:hash|哈希|散列|雜湊|杂凑|ハッシュ|해시)[\w-]{0,10}\)?\*{0,2}[\"'`]?[ \t]*[:=：]\*{0,2}"
+    r"[ \t]*[\"'`]?$",
+    re.I,
+)  # "**Backup passphrase (SHA-256 hash):**": a bold label, its hash named in brackets;
+# "**令牌哈希**:" (a token's hash), in the scripts that name one too
 # Telegram's ``api_hash`` is no digest: the secret half of an app's API credentials, 32 hex
 API_HASH = re.compile(r"api_hash[\"'`]?[ \t]*[:=][ \t]*[\"'`]?$", re.I)
 TELEGRAM_API_HASH = re.compile(r"[0-9a-f]{32}")
@@ -1094,6 +1101,10 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or SECRET_REFERENCE.fullmatch(value)
         or STORE_REFERENCE.match(value)
         or OPTION_NAME.fullmatch(value)
+        or (
+            CLOUDFLARE_ID.fullmatch(value) is not None
+            and CLOUDFLARE_ID_NAMED.search(text, max(0, start - NEAR - 60), start) is not None
+        )
         or _device_code(text, start, value)
         or (rule.name == LOGIN_PAIR_RULE and _scale_steps(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and ADDRESSED_TO.search(text, max(0, start - 8), start))

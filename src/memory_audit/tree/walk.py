@@ -35,6 +35,7 @@ BINARY_SNIFF = 8192
 CONTROL_BYTES = bytes(b for b in range(32) if b not in (9, 10, 12, 13, 27))
 PRINTABLE = bytes(range(32, 127)) + b"\t\n\r"
 TEXT_SHARE = 10  # a text's bytes beyond printable ASCII: one in ten at most
+STRAY_SHARE = 100  # a UTF-8 text's stray control bytes: one in a hundred at most
 GIT_CRYPT_HEADER = b"\x00GITCRYPT\x00"
 ENCRYPTED = "encrypted-file"
 
@@ -337,7 +338,9 @@ def _binary(head: bytes) -> bool:
         return False
     controls = len(head) - len(head.translate(None, CONTROL_BYTES))
     if controls > max(1, len(head) // 1000):
-        return True
+        # UTF-8 whose control bytes are a few against its text: escapes a shell turned into
+        # bytes (PowerShell's `` `0 `` in "diff `0.02%"), a text all the same
+        return controls * STRAY_SHARE > len(head) or not _utf8(head)
     try:
         head.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -348,6 +351,15 @@ def _binary(head: bytes) -> bool:
         unprintable = len(head.translate(None, PRINTABLE))
         return unprintable * TEXT_SHARE > len(head)
     return False
+
+
+def _utf8(head: bytes) -> bool:
+    """Whether the head is UTF-8, a character cut by the sniff's end allowed."""
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start >= len(head) - 3
+    return True
 
 
 def _result(
