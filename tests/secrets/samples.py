@@ -4271,5 +4271,5 @@ CASES["generic-assignment"][0].append(
     ("Cloudflare API token: `5a1e9c3b7d2f4a6e8c0b1d3f5a7e9c2b`", "5a1e9c3b7d2f4a6e8c0b1d3f5a7e9c2b")
 )
 CASES["section-list-key"][1].append(
-    "## 令牌验证\n\n**令牌哈希**: `9f2c6a1d9e4b7f3a5c0d2e8b6a4f1c9d9f2c6a1d9e4b7f3a5c0d2e8b6a4f1c9d`\n"
+    "\n## 令牌验证\n\n**令牌哈希**: `9f2c6a1d9e4b7f3a5c0d2e8b6a4f1c9d9f2c6a1d9e4b7f3a5c0d2e8b6a4f1c9d`\n"
 )
