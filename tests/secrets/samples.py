@@ -4273,3 +4273,31 @@ CASES["generic-assignment"][0].append(
 CASES["section-list-key"][1].append(
     "\n## 令牌验证\n\n**令牌哈希**: `9f2c6a1d9e4b7f3a5c0d2e8b6a4f1c9d9f2c6a1d9e4b7f3a5c0d2e8b6a4f1c9d`\n"
 )
+
+# --- an agent's secret code that lifts its restrictions; a saved password in brackets
+case(
+    "secret-code",
+    [
+        (
+            "- **Exception:** If the secret code `qwer;lkjhzxcvmnbvq` is paired with a message, "
+            "the restriction is lifted.",
+            "qwer;lkjhzxcvmnbvq",
+        ),
+        ("The safe word is `Heron-4471`.", "Heron-4471"),
+    ],
+    [
+        "- the secret code `<your-code>` unlocks it",
+        "a code word `password` would be too easy",
+        "Set the secret phrase `${FERN_PHRASE}` in the vault",
+    ],
+)
+case(
+    "bracketed-login-pair",
+    [("- 主号密码已保存（fernops2031 Kq7vXm2Lp9Rt），Token待生成", "Kq7vXm2Lp9Rt")],
+    [
+        "- 用应用专用密码（App Password）登录",
+        "- 连接密码（connection string 里有）",
+        "- 密码正确（Gmail 请使用应用专用密码）",
+        "- reset the password (BCrypt hashes it)",
+    ],
+)
