@@ -119,7 +119,10 @@ case(
     ["sk-proj-...", "sk-...", "sk-proj-" + rnd(URLSAFE, 12)],
 )
 case(
-    "openai-legacy-key", [f"sk-{rnd(ALNUM, 20)}T3BlbkFJ{rnd(ALNUM, 20)}"], ["sk-" + rnd(ALNUM, 48)]
+    "openai-legacy-key",
+    [f"sk-{rnd(ALNUM, 20)}T3BlbkFJ{rnd(ALNUM, 20)}"],
+    # 48 drawn characters without the marker are a gateway's key: sk-drawn-key's
+    ["sk-" + rnd(ALNUM, 40)],
 )
 case(
     "slack-token",
@@ -4301,3 +4304,28 @@ case(
         "- reset the password (BCrypt hashes it)",
     ],
 )
+
+# --- the ninth round of the session (batch 165): an API key named right before its
+# backticks, a gateway's sk- key, a magic word, an access code of a name and a year, a
+# password in a full-width bracket
+_SK48 = "sk-" + rnd(ALNUM, 48)
+case(
+    "api-key-backticked",
+    [("- **WAHA container:** port 3000, API key `fern_q7Xm2k9Lp`", "fern_q7Xm2k9Lp")],
+    ["- set the API key `FERN_API_KEY` in the env", "the API key `<your-key>` goes here"],
+)
+case(
+    "sk-drawn-key",
+    [(f"- 用户在 New API 创建了新 Key：`{_SK48}`", _SK48)],
+    ["sk-" + "x" * 48, "sk-" + "abcdefghijklmnopqrstuvwxyz0123456789abcdefghijkl"],
+)
+CASES["secret-code"][0].append(
+    ('- Magic Word Protection: "heronmarsh" required for access (case-sensitive)', "heronmarsh")
+)
+CASES["password-phrase"][0].extend(
+    [
+        ("- **Dashboard:** fernhost.io (access code: @HERON2031)", "@HERON2031"),
+        ("- Candidate: User: password（Kestrel2031x，經 Telegram 傳過）", "Kestrel2031x"),
+    ]
+)
+CASES["password-phrase"][1].append("password: @MYSECRET")

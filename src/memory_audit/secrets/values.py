@@ -515,10 +515,11 @@ COMMON_WORDS = frozenset(
 # Names of a secret, not the secret (one pattern, one call per value): where a tool reads
 # it from ("--password env:GITHUB_TOKEN", "op://vault/item"), an API token's id
 # ("user@realm!tokenname": Proxmox, PBS), a build service's secret by its name (EAS's
-# "@MY_SECRET_NAME").
+# "@MY_SECRET_NAME"; a name of letters alone, "@MYSECRET"; not "@HERON2031", a name and a
+# year as an access code is made).
 SECRET_NAME = re.compile(
     r"^(?:(?:env|file|fd|stdin|keychain|op|vault|ssm|cmd|exec)[:=]|[\w.-]+@[\w.-]+![\w.-]+$"
-    r"|@(?-i:[A-Z][A-Z0-9_]+)$)",
+    r"|@(?-i:[A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]+)$)",
     re.I,
 )
 # A URL's password that is a password word after a name, or none (``fern_password``,
