@@ -4329,3 +4329,11 @@ CASES["password-phrase"][0].extend(
     ]
 )
 CASES["password-phrase"][1].append("password: @MYSECRET")
+
+# --- a token told apart by its first characters, a jq path where a token's value would be
+CASES["generic-assignment"][1].extend(
+    [
+        "- Working old token: `pit-8c0983be` (created April 20)",
+        "cat ~/.fern/fern.json | jq '.channels | to_entries[] | {name: .key, token: .value.botToken}'",
+    ]
+)

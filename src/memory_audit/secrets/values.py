@@ -91,6 +91,8 @@ STORE_REFERENCE = re.compile(r"@(?:keychain|env):")
 # characters), the provider and the id's kind named before it on its line
 CLOUDFLARE_ID = re.compile(r"[0-9a-f]{32}")
 CLOUDFLARE_ID_NAMED = re.compile(r"(?i:cloudflare)[^\n]{0,80}?\b(?i:account|zone)\b[^\n]*$")
+# A jq or JSON path where a value would be (``{token: .value.botToken}``): a field's name
+JSON_PATH = re.compile(r"\.[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 # A one-time code an OAuth device flow shows (``user_code=<code>`` in the link to open): it
 # is spent at sign-in
 DEVICE_CODE_LABEL = re.compile(r"user_code(?:=|%3D)", re.I)
@@ -197,6 +199,7 @@ VENDOR_LENGTHS = (
     ("hf_", 34),
     ("dop_v1_", 64),
     ("lin_api_", 40),
+    ("pit-", 36),  # a GoHighLevel private integration token: a UUID after its prefix
     ("EwA", 1000),  # a Microsoft account's access token: over a thousand characters
 )
 # A header's or a cookie's name, capitalised words joined by hyphens: "X-Auth-Token".
@@ -1110,6 +1113,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.name == LOGIN_PAIR_RULE and _scale_steps(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and ADDRESSED_TO.search(text, max(0, start - 8), start))
         or (rule.generic and _cut_by_text(value, text, end))
+        or (rule.generic and _short_of_its_vendor(value))
+        or JSON_PATH.fullmatch(value) is not None
         or (rule.name == PASTED_TOKEN_RULE and HEX_ONLY.fullmatch(value) is not None)
         or SECRET_VERSION.fullmatch(value)
         or HEX_NAMED.fullmatch(value)
@@ -1925,6 +1930,16 @@ def _scale_steps(text: str, start: int, value: str) -> bool:
     return (
         first is not None and step is not None and first.group(1).lower() == step.group(1).lower()
     )
+
+
+def _short_of_its_vendor(value: str) -> bool:
+    """A vendor's prefix (one ending in ``_`` or ``-``) and half its drawn length or less,
+    whole (`` `pit-8c0983be` ``, a note telling tokens apart by their first characters): a
+    reference, no token."""
+    for prefix, full in VENDOR_LENGTHS:
+        if prefix.endswith(("_", "-")) and value.startswith(prefix):
+            return 2 * (len(value) - len(prefix)) <= full
+    return False
 
 
 def _cut_by_text(value: str, text: str, end: int) -> bool:
