@@ -160,8 +160,10 @@ def _unspaced_item(lines: list[str], n: int) -> bool:
     """A line that opens as an item does, with no space after its dash, in a list: the
     line above it is an item at its indentation (``- product-review`` then ``-评测``)."""
     match = UNSPACED_ITEM.match(lines[n])
-    above = next((line for line in reversed(lines[:n]) if line.strip()), "")
-    return match is not None and above.startswith(f"{match.group(1)}- ")
+    if match is None:
+        return False
+    above = next((lines[m] for m in range(n - 1, -1, -1) if lines[m].strip()), "")
+    return above.startswith(f"{match.group(1)}- ")
 
 
 def _as_block_scalar(text: str, offset: int) -> str | None:
