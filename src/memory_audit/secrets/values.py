@@ -1932,20 +1932,32 @@ def _scale_steps(text: str, start: int, value: str) -> bool:
     )
 
 
+def _vendor(value: str) -> tuple[str, int] | None:
+    """The vendor's prefix the value starts with and the drawn length its tokens have
+    after it (:data:`VENDOR_LENGTHS`), or None."""
+    return next(((p, n) for p, n in VENDOR_LENGTHS if value.startswith(p)), None)
+
+
+def _vendor_length(value: str) -> int | None:
+    vendor = _vendor(value)
+    return vendor[1] if vendor is not None else None
+
+
 def _short_of_its_vendor(value: str) -> bool:
     """A vendor's prefix (one ending in ``_`` or ``-``) and half its drawn length or less,
     whole (`` `pit-8c0983be` ``, a note telling tokens apart by their first characters): a
     reference, no token."""
-    for prefix, full in VENDOR_LENGTHS:
-        if prefix.endswith(("_", "-")) and value.startswith(prefix):
-            return 2 * (len(value) - len(prefix)) <= full
-    return False
+    vendor = _vendor(value)
+    if vendor is None or not vendor[0].endswith(("_", "-")):
+        return False
+    prefix, full = vendor
+    return 2 * (len(value) - len(prefix)) <= full
 
 
 def _cut_by_text(value: str, text: str, end: int) -> bool:
     """A vendor's token shorter than its drawn length, run into a letter of another script
     (``github_pat_<54>丈<rest>``): a garbled copy, no token a server takes."""
-    full = next((n for prefix, n in VENDOR_LENGTHS if value.startswith(prefix)), None)
+    full = _vendor_length(value)
     after = text[end : end + 1]
     head = VENDOR_HEAD.match(value)
     shown = len(value) - (head.end() if head else 0)
@@ -2191,7 +2203,7 @@ def _elided(rule: Rule, value: str, text: str, end: int) -> bool:
         return False
     head = VENDOR_HEAD.match(value)
     shown = len(value) - (head.end() if head else 0)
-    full = next((n for prefix, n in VENDOR_LENGTHS if value.startswith(prefix)), None)
+    full = _vendor_length(value)
     # the ellipsis inside the value's quotes (`` `<20 characters>...` ``): a display of its
     # start, as a status table shows a token it keeps elsewhere
     after = end + (3 if text.startswith("...", end) else 1)
