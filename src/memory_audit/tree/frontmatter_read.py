@@ -16,7 +16,7 @@ from typing import Any
 from memory_audit.tree.bounded_yaml import MAX_TEXT
 from memory_audit.tree.claude_yaml import Parsed, QuotedLine, ReadBy, as_mapping, parse_block
 from memory_audit.tree.file_problem import FileProblem
-from memory_audit.tree.frontmatter_block import Block
+from memory_audit.tree.frontmatter_block import HEADING, Block
 
 VALUE_LINE = re.compile(r"( *)([A-Za-z_][\w-]*):[ \t]+")
 # ``  description: ...`` under ``name: ...``: a key of Claude Code's schema pushed in by
@@ -28,8 +28,6 @@ SCALAR_LINE = re.compile(r"[A-Za-z_][\w-]*:[ \t]*(?![|>][-+0-9]*[ \t]*\r?$)\S")
 TOP_KEY = re.compile(r"([A-Za-z_][\w-]*):")
 NOT_PLAIN = frozenset("\"'|>[{&*!")
 NO_FRONTMATTER = "Claude Code sees no frontmatter in this file"
-# A Markdown heading at a line's start: YAML's comment, a pasted section's first line
-MARKDOWN_HEADING = re.compile(r"#{1,6}[ \t]+\S")
 # A top-level key starting its line (a block's next field)
 KEY_START = re.compile(r"[A-Za-z_][\w-]*[ \t]*:(?:[ \t]|\r?$)")
 # ``-评测`` under ``- product-review``: a list item with no space after its dash (not a
@@ -120,7 +118,7 @@ def markdown_start(lines: list[str]) -> int | None:
     """The index of the first Markdown heading at a line's start inside the block (YAML
     reads it as a comment, and the section's text and tables under it as YAML): a note's
     section pasted above the block's closing line. None when there is none."""
-    return next((n for n, line in enumerate(lines) if MARKDOWN_HEADING.match(line)), None)
+    return next((n for n, line in enumerate(lines) if HEADING.match(line)), None)
 
 
 def _markdown_inside(text: str, offset: int) -> str | None:
