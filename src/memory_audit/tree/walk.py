@@ -337,12 +337,11 @@ def _binary(head: bytes) -> bool:
     if b"\x00" not in head:
         return False
     controls = len(head) - len(head.translate(None, CONTROL_BYTES))
-    utf8 = _utf8(head)
     if controls > max(1, len(head) // 1000):
         # UTF-8 whose control bytes are a few against its text: escapes a shell turned into
         # bytes (PowerShell's `` `0 `` in "diff `0.02%"), a text all the same
-        return controls * STRAY_SHARE > len(head) or not utf8
-    if utf8:
+        return controls * STRAY_SHARE > len(head) or not _utf8(head)
+    if _utf8(head):
         return False
     # a text in a legacy code page with a stray NUL or two (a section pasted from another
     # editor) is nine parts in ten printable ASCII: damaged text, no binary
