@@ -1910,13 +1910,10 @@ def _device_code(text: str, start: int, value: str) -> bool:
     """A value its line's link gives as an OAuth device flow's ``user_code``: a code shown
     for one sign-in, spent by it. Read within :data:`DEVICE_CODE_REACH` of the value (a
     long line of values is not read again for each)."""
-    floor = text.rfind("\n", max(0, start - DEVICE_CODE_REACH), start) + 1
+    reach = max(0, start - DEVICE_CODE_REACH)
+    floor = text.rfind("\n", reach, start) + 1 or reach
     ceiling = text.find("\n", start, start + DEVICE_CODE_REACH)
-    window = text[
-        max(floor, start - DEVICE_CODE_REACH) : ceiling
-        if ceiling >= 0
-        else start + DEVICE_CODE_REACH
-    ]
+    window = text[floor : ceiling if ceiling >= 0 else start + DEVICE_CODE_REACH]
     return any(
         window.startswith(value, label.end()) for label in DEVICE_CODE_LABEL.finditer(window)
     )
