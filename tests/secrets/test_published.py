@@ -28,6 +28,10 @@ def test_passwords_people_choose_may_be_published_issuer_formats_never() -> None
     # a key in base64 (an Ed25519 secret key), found by its label: generated, not chosen
     assert not chosen(RULES["generic-assignment"], "qN0atVx1pCaF+k3/Zr7wL2mXv9LwT4nB6yd8Gw==")
     assert chosen(RULES["generic-assignment"], "Harbor+Quay/2026")  # short, a person's
+    # a service's prefix, then the hex it drew: a key, found in a test script or not
+    assert not chosen(RULES["generic-assignment"], "mx_eu_" + "7c0e4a19d2b38f56" * 4)
+    assert not chosen(RULES["generic-assignment"], "relayapi_" + "b54a3adc3b8a" * 5)
+    assert chosen(RULES["generic-assignment"], "fern_shop_2026")  # words and a year: a person's
     # a capitalised word is a name too, which a repository holds as the thing it names
     assert not chosen(RULES["password-phrase"], "Marisa")
     assert chosen(RULES["password-phrase"], "sunflower")

@@ -81,6 +81,11 @@ PATH_SEPARATORS = ("/", "\\")
 # A key in base64, padded or not (an Ed25519 secret key, 88 characters with "=="): no
 # person types 32 characters of it.
 BASE64_KEY = re.compile(r"^(?=[^\s]*[A-Z])(?=[^\s]*[a-z])(?=[^\s]*[0-9])[A-Za-z0-9+/]{32,}={0,2}$")
+# A service's own prefix of lower-case words, then hex it drew (``mx_eu_<64 hex>``,
+# ``relayapi_<64 hex>``): a key whatever prefix names it, which no person chose
+PREFIXED_HEX = re.compile(
+    r"^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*[_-](?=[^_-]*[0-9])(?=[^_-]*[a-f])[0-9a-f]{24,}$"
+)
 
 
 def chosen(rule: Rule, value: str) -> bool:
@@ -109,6 +114,8 @@ def _capitalised_word(value: str) -> bool:
 
 def _generated(value: str) -> bool:
     if RANDOM_KEY.match(value) or BASE64_KEY.match(value) or LONG_HEX.match(value):
+        return True
+    if PREFIXED_HEX.match(value):
         return True
     head = VENDOR_HEAD.match(value)
     if head is not None and len(value) - head.end() >= GENERATED_LENGTH:
