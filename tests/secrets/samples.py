@@ -4337,3 +4337,55 @@ CASES["generic-assignment"][1].extend(
         "cat ~/.fern/fern.json | jq '.channels | to_entries[] | {name: .key, token: .value.botToken}'",
     ]
 )
+
+# --- a password given as what it now is, a value named after it, an account's recovery code
+CASES["changed-to-value"] = (
+    [
+        ("- Password was lost → reset to `Wren2031!`", "Wren2031!"),
+        ("- The admin password was changed to `Kx9fen2031` after the audit", "Kx9fen2031"),
+        ("- 后台密码已改为 `heron2031x`", "heron2031x"),
+    ],
+    [
+        "- the password must be changed to `<new password>` on first login",
+        "- Password policy set to `strict` for every account",
+        "- the password was later reset to `<redacted>`",
+    ],
+)
+CASES["value-as-credential"] = (
+    [("- the relay takes `kestrel884` as access code", "kestrel884")],
+    [
+        "- pass `$RELAY_TOKEN` as the token",
+        "- the form sends `{password}` as password",
+        "- use `relay_token` as the token",
+    ],
+)
+CASES["recovery-code"] = (
+    [
+        (
+            "- Backup recovery code (ID: 4e1a7c0d9b2f3e58), code: Q7W2XK9PLM4R8TZ3VN6B",
+            "Q7W2XK9PLM4R8TZ3VN6B",
+        ),
+        ("- GitHub recovery code: `3fa9c-81d2e`", "3fa9c-81d2e"),
+    ],
+    [
+        "- Recovery codes: stored in the team vault",
+        "- recovery code: XXXXX-XXXXX",
+    ],
+)
+# a password named for its place and its year, right after a credential's label; a name's
+# label that goes on, or a reference's, names no password
+CASES["api-key-backticked"][0].append(
+    ("- Relay service on port 8080, API key `wren_fen_2031`", "wren_fen_2031")
+)
+CASES["generic-assignment"][0].extend(
+    [
+        ("- API key: wren_fen_2031 (works)", "wren_fen_2031"),
+        ("  -e RELAY_SECURITY_API_KEY=wren_fen_2031 \\", "wren_fen_2031"),
+    ]
+)
+CASES["generic-assignment"][1].extend(
+    ["api_key_name: fern_main_2031", "secret_ref: vault_prod_2031"]
+)
+CASES["login-pair"][0].append(
+    ("- Postgres on the host, credentials: root / wren_pg_2031", "wren_pg_2031")
+)

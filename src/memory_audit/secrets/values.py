@@ -287,6 +287,14 @@ PASSWORD_LIKE = re.compile(r"_(?:pw|pwd|pass|passwd|password|secure|secret)_?[0-
 # ``secret_ref:`` such a value names an account or a reference)
 FOLDER_KINDS = ("pass", "secret", "vault", "key", "token", "cred")
 SITE_ADMIN = re.compile(r"_(?:admin|root)_?(?:19|20)[0-9]{2}$")
+# ... or ends in a year right after a credential's own label (``API key: fen_relay_2026``,
+# ``RELAY_API_KEY=fen_relay_2026``, ``credentials: root / fen_db_2026``): named for its place
+# and year as a person names a password, where a name's label goes on (``api_key_name:``)
+YEAR_END = re.compile(r"_(?:19|20)[0-9]{2}$")
+LABEL_RIGHT_BEFORE = re.compile(
+    r"(?i:pass(?:word|wd)?|pwd|api[ _-]?key|access[ _-]?(?:key|code)|credentials?|creds)"
+    r"(?:\*\*)?[ \t]*[:=：]?(?:\*\*)?[ \t]*(?:[A-Za-z][\w.@-]* ?/ ?)?[`'\"]?$"
+)
 PASSWORD_LABEL = re.compile(r"(?i:pass(?:word|wd)?|pwd)|密码|密碼|口令|パスワード|비밀번호|пароль")
 # ... or ends in a generated part (see _generated_tail).
 GENERATED_PART = 20
@@ -579,6 +587,7 @@ NOTED_PUBLIC = re.compile(
     r"(?i)\b(?:gpg|pgp|ssh|age|ipns|s3|cache|idempotency)[ _-]key\b"
     r"|\([^)\n]*\b(?:public|fingerprint|signing|recipient|object|id)\b[^)\n]*\)"
 )
+LABEL_AFTER = re.compile(r"\w[ \t]*[:=：]")
 # The label right before a value naming a key that is data or public, not a secret
 # ("**Partition Key**: `...`", "- **Public Key**: `...`", "Site key: ..."); "Primary Key"
 # only before a short value (Azure calls its long account keys "primary keys")
@@ -1156,7 +1165,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     # quotes hold the value whole, and so do a table cell's pipes
     enclosed = (before in QUOTES and text[end : end + 1] == before) or rule.table
     named = (
-        (not _a_value(value, enclosed=enclosed) and not _site_admin_password(text, start, value))
+        (not _a_value(value, enclosed=enclosed) and not _named_for_its_place(text, start, value))
         or _cut_address(value, text, end)
         or _attribute_name(value, text, start, end)
         or ASSET_QUERY.fullmatch(value) is not None
@@ -1702,12 +1711,15 @@ def _folder_of_its_kind(value: str) -> bool:
     return stem != value.lower() and any(kind in stem for kind in FOLDER_KINDS)
 
 
-def _site_admin_password(text: str, start: int, value: str) -> bool:
+def _named_for_its_place(text: str, start: int, value: str) -> bool:
     """``管理密码: fernshop_admin_2026``: a site's admin password named for the site and
-    the year, right after a password's own label (the label's words before the value)."""
-    if SITE_ADMIN.search(value) is None:
+    the year, after a password's own label (the label's words before the value); or any
+    words and a year right after a credential's label (:data:`LABEL_RIGHT_BEFORE`)."""
+    if SITE_ADMIN.search(value) is not None:
+        return PASSWORD_LABEL.search(near_on_its_line(text, start)) is not None
+    if YEAR_END.search(value) is None or SNAKE_CASE.match(value) is None:
         return False
-    return PASSWORD_LABEL.search(near_on_its_line(text, start)) is not None
+    return LABEL_RIGHT_BEFORE.search(near_on_its_line(text, start)) is not None
 
 
 def _validation_rules(value: str) -> bool:
@@ -2051,7 +2063,12 @@ def _noted_public(text: str, start: int) -> bool:
     signs or looks up, or notes it as public (``GPG key (signing): ...``); read within
     ``NOTED_REACH`` characters, as a line may hold thousands of values."""
     line_start = text.rfind("\n", max(0, start - NOTED_REACH), start) + 1
-    return NOTED_PUBLIC.search(text, max(line_start, start - NOTED_REACH), start) is not None
+    return any(
+        # ``Recovery Code (ID: <id>) - Code: <value>``: the bracket notes what the id is,
+        # and a label of the value's own follows it
+        not (noted.group().startswith("(") and LABEL_AFTER.search(text, noted.end(), start))
+        for noted in NOTED_PUBLIC.finditer(text, max(line_start, start - NOTED_REACH), start)
+    )
 
 
 def _in_an_example_block(text: str, start: int, value: str) -> bool:
