@@ -4389,3 +4389,20 @@ CASES["generic-assignment"][1].extend(
 CASES["login-pair"][0].append(
     ("- Postgres on the host, credentials: root / wren_pg_2031", "wren_pg_2031")
 )
+CASES["proxy-user-id"] = (
+    [
+        (
+            "端口： 443 协议： VLESS UUID： 5b1e9c2a-7d4f-4e61-9a3b-c08f1d2e6a47 Flow： xtls-rprx-vision",
+            "5b1e9c2a-7d4f-4e61-9a3b-c08f1d2e6a47",
+        ),
+        (
+            'VMess node, "id": "0c7d2e4f-91ab-4c3d-8e5f-6a7b8c9d0e1f"',
+            "0c7d2e4f-91ab-4c3d-8e5f-6a7b8c9d0e1f",
+        ),
+    ],
+    [
+        "VLESS UUID: xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
+        "VLESS id: <your-uuid>",
+        "request id: 5b1e9c2a-7d4f-4e61-9a3b-c08f1d2e6a47 (no proxy named)",
+    ],
+)
