@@ -4406,3 +4406,16 @@ CASES["proxy-user-id"] = (
         "request id: 5b1e9c2a-7d4f-4e61-9a3b-c08f1d2e6a47 (no proxy named)",
     ],
 )
+CASES["changed-to-value"][0].append(("- 误改了面板的 root 密码，已恢复为 `fen8831q`", "fen8831q"))
+CASES["api-key-bracketed"] = (
+    [
+        (
+            "- **Built-in API key** from fern-data.org (38c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4)",
+            "38c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4",
+        )
+    ],
+    [
+        "- API key rotated (see commit 38c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4)",
+        "- API key in the vault (00000000000000000000000000000000)",
+    ],
+)
