@@ -495,3 +495,44 @@ def test_a_table_rule_in_a_block_that_parses_is_still_its_cut(tree_dir: Path) ->
     write_tree(tree_dir, {"MEMORY.md": index("cut.md"), "cut.md": cut})
     codes_found = {f.code for f in findings(tree_dir, "frontmatter")}
     assert "frontmatter-cut-short" in codes_found
+
+
+def test_a_list_item_opening_with_a_reserved_character_is_quoted_as_an_item(
+    tree_dir: Path,
+) -> None:
+    # `- *.draft.md ...` is an alias to YAML: `key: 'whole value'` fits no list item
+    skill = (
+        "---\nname: research\ndescription: research notes\nglobs:\n"
+        "  - *.draft.md files beside their sources\n  - notes/*.md\n---\nBody.\n"
+    )
+    write_tree(tree_dir, {"MEMORY.md": index("research.md"), "research.md": skill})
+    [finding] = [
+        f for f in findings(tree_dir, "frontmatter") if f.code == "unparseable-frontmatter"
+    ]
+    assert finding.suggestion == (
+        "quote the list item on line 5 whole, as `- '...'` (any ' inside doubled): an item"
+        " opening with `*`, `&`, `!`, `@` or a backtick is no text to YAML"
+    )
+
+
+def test_a_broken_flow_in_a_field_nobody_reads_is_a_suggestion_and_a_template_no_flow(
+    tree_dir: Path,
+) -> None:
+    # another tool's `topics: [a [b], c]`: its own brackets break, no reader here reads it;
+    # a template's `date: {{date}}` is filled in when a note is made from it
+    broken = (
+        "---\nname: week\ndescription: the week's orders and refunds\n"
+        "topics: [orders [project], refunds]\n---\nBody.\n"
+    )
+    template = "---\nname: chat\ndescription: a chat's record\ndate: {{date}}\n---\nBody.\n"
+    write_tree(
+        tree_dir,
+        {"MEMORY.md": index("week.md", "chat.md"), "week.md": broken, "chat.md": template},
+    )
+    found = {(f.path, f.code): f for f in findings(tree_dir, "frontmatter")}
+    week = found["week.md", "invalid-field"]
+    assert week.level == "suggestion"
+    assert week.suggestion == (
+        "its brackets do not parse: quote the whole value, or write its items as a block list"
+    )
+    assert ("chat.md", "invalid-field") not in found

@@ -16,6 +16,7 @@ A block read by neither parse is a read problem of the file
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 
 from memory_audit.model.finding import Finding, make_finding
@@ -26,6 +27,7 @@ from memory_audit.tree.frontmatter_read import markdown_start
 from memory_audit.tree.memory_file import MemoryFile
 
 SHOWN = 60  # characters of memory text quoted in a message
+TEMPLATE_PLACEHOLDER = re.compile(r"\s*\{\{[^{}\n]*\}\}\s*")
 # A flow mapping's or sequence's first character: what YAML reads as a collection
 FLOW_OPENERS = ("{", "[")
 # The fields whose text is read: Claude Code's (name, description, type; a skill's or an
@@ -48,7 +50,9 @@ def reading_findings(
     # a value a `---` line broke is what strict parsers trip on too: one cause, one finding
     inserted = cut_short is not None and _inserted(memory, cut_short)
     if memory.read.read_by is ReadBy.FALLBACK and not inserted:
-        flows = flow_quoted(memory)
+        # a template's placeholder (``date: {{date}}``, filled in when a note is made from
+        # it) is no flow mapping
+        flows = [q for q in flow_quoted(memory) if not TEMPLATE_PLACEHOLDER.fullmatch(q.value)]
         if own_loader and all(_parses_alone(q.value) for q in flows):
             flows = []
         yield _flows_as_text(dimension, memory, flows) if flows else _strict_only(dimension, memory)
@@ -110,6 +114,18 @@ def _flows_as_text(dimension: str, memory: MemoryFile, flows: list[QuotedLine]) 
     others = [q for q in memory.read.quoted if q not in flows]
     names = ", ".join(f"`{q.key}`" for q in flows)
     keys = ", ".join(f"`{q.key}`" for q in others)
+    if others:
+        advice = f"quote {keys} only, so strict YAML reads the block and {names} stay what it is"
+    elif all(_parses_alone(q.value) for q in flows):
+        sequence = flows[0].value.lstrip().startswith("[")
+        advice = (
+            f"write it as a block {'list' if sequence else 'of key: value lines'}, so it"
+            " stays what it is"
+        )
+    else:  # its own brackets are broken (``[a [b], c]``): no reader gets a list from it
+        advice = (
+            "its brackets do not parse: quote the whole value, or write its items as a block list"
+        )
     return make_finding(
         dimension,
         "invalid-field",
@@ -118,14 +134,12 @@ def _flows_as_text(dimension: str, memory: MemoryFile, flows: list[QuotedLine]) 
         f"{names} {'is' if len(flows) == 1 else 'are'} read as text: strict YAML rejects the"
         f" block ({memory.read.strict_error}), and Claude Code's retry quotes every value,"
         f" {'this mapping' if len(flows) == 1 else 'these'} too",
-        (
-            f"quote {keys} only, so strict YAML reads the block and {names} stay"
-            if others
-            else "write it as a block of key: value lines, so it stays"
-        )
-        + " what it is",
+        advice,
         key=flows[0].key,
         fix=_quote_fix(memory, others),
+        # a field no reader here reads (``topics`` of another tool's convention) loses
+        # nothing Claude Code uses: worth a look, not a problem
+        level=None if any(q.key in READ_FIELDS for q in flows) else "suggestion",
     )
 
 

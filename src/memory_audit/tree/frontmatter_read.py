@@ -32,6 +32,8 @@ NO_FRONTMATTER = "Claude Code sees no frontmatter in this file"
 KEY_START = re.compile(r"[A-Za-z_][\w-]*[ \t]*:(?:[ \t]|\r?$)")
 # ``-评测`` under ``- product-review``: a list item with no space after its dash (not a
 # ``---`` rule, nor a negative number)
+# A list item opening with a character YAML reserves for its own syntax
+RESERVED_ITEM = re.compile(r"^([ \t]*)- ([*&!@`].*)$")
 UNSPACED_ITEM = re.compile(r"([ \t]*)-(?=[^\s\d-])")
 # A top-level key and a plain value on its line (no quote, block scalar or flow opener)
 PLAIN_VALUE_LINE = re.compile(r"([A-Za-z_][\w-]*):[ \t]+(?=[^\s\"'|>\[{&*!#])")
@@ -101,9 +103,10 @@ def _repair(text: str, offset: int) -> str | None:
     """The one repair that makes the block parse, named, where its cause has a shape the
     general advice (quote the failing line) would leave failing: a key pushed in by white
     space, Markdown pasted into the block, a list item with no space after its dash, a
-    value run on over lines YAML cannot read as its text. Each is tried on the block and
+    value run on over lines YAML cannot read as its text, a list item opening with a
+    character YAML reserves (``- *.log files``: an alias). Each is tried on the block and
     named only when the block then parses; None when none does."""
-    for repair in (_outdent, _markdown_inside, _dash_spaced, _as_block_scalar):
+    for repair in (_outdent, _markdown_inside, _dash_spaced, _as_block_scalar, _items_quoted):
         advice = repair(text, offset)
         if advice is not None:
             return advice
@@ -162,6 +165,28 @@ def _unspaced_item(lines: list[str], n: int) -> bool:
         return False
     above = next((lines[m] for m in range(n - 1, -1, -1) if lines[m].strip()), "")
     return above.startswith(f"{match.group(1)}- ")
+
+
+def _items_quoted(text: str, offset: int) -> str | None:
+    """List items whose text opens with a character YAML reserves (``*`` an alias, ``&``
+    an anchor, ``!`` a tag, ``@`` and a backtick reserved): quoted whole, the block parses.
+    The general advice, ``key: 'whole value'``, fits no item of a list."""
+    lines = text.split("\n")
+    places = [n for n, line in enumerate(lines) if RESERVED_ITEM.match(line)]
+    if not places:
+        return None
+    for n in places:
+        match = RESERVED_ITEM.match(lines[n])
+        assert match is not None
+        item = match.group(2).rstrip().replace("'", "''")
+        lines[n] = f"{match.group(1)}- '{item}'"
+    if not _parses(lines):
+        return None
+    where = ", ".join(f"line {n + offset}" for n in places)
+    return (
+        f"quote the list item on {where} whole, as `- '...'` (any ' inside doubled): an item"
+        " opening with `*`, `&`, `!`, `@` or a backtick is no text to YAML"
+    )
 
 
 def _as_block_scalar(text: str, offset: int) -> str | None:
