@@ -73,6 +73,11 @@ def test_a_seeded_login_at_a_reserved_domain_is_a_suggestion(tmp_path: Path) -> 
     assert [level for level, _ in _levels(tmp_path, body)] == ["suggestion"]
     real = "- Seeded admin: `admin@fernshop.io` / `Harbor-Kq7w!2` (role: `admin`)\n"
     assert [level for level, _ in _levels(tmp_path, real)] == ["problem"]
+    # a sample's fake account at example.com or test.com (batch 173's judge)
+    sample = """  -d '{"email":"admin@test.com","password":"Harbor1234!"}' | jq -r '.token')\n"""
+    assert [level for level, _ in _levels(tmp_path, sample)] == ["suggestion"]
+    owned = """  -d '{"email":"admin@fernshop.com","password":"Harbor1234!"}' | jq -r '.token')\n"""
+    assert [level for level, _ in _levels(tmp_path, owned)] == ["problem"]
 
 
 def test_a_random_string_before_a_test_word_is_no_projects_name(tmp_path: Path) -> None:

@@ -28,7 +28,14 @@ TEST_ACCOUNTS = re.compile(
     r"(?i)\b(?:test(?:ing)?|demo)[ _-]?(?:accounts?|users?|logins?)\b"
     r"|测试(?:账号|帐号|账户|帳號|用户)|テスト(?:アカウント|ユーザー)|테스트 ?계정"
 )
-RESERVED_LOGIN = re.compile(r"@[A-Za-z0-9.-]+\.(?:test|example|invalid|localhost)\b")
+RESERVED_LOGIN = re.compile(
+    r"@[A-Za-z0-9.-]+\.(?:test|example|invalid|localhost)\b"
+    # RFC 2606's second-level names, and the one every sample code's fake account uses
+    r"|@(?:[A-Za-z0-9-]+\.)*(?:example\.(?:com|org|net)|test\.com)\b"
+)
+# How far back a value's line is read for its login or its accounts' word (a line of many
+# values is not read back to its start for each)
+REACH = 800
 
 
 def a_test_password(text: str, start: int, end: int, line: int) -> bool:
@@ -49,17 +56,21 @@ def a_test_password(text: str, start: int, end: int, line: int) -> bool:
 
 def _reserved_login(text: str, start: int) -> bool:
     """An account at a domain no one can register (``admin@shop.test``, RFC 2606's
-    ``.test``, ``.example``, ``.invalid``, ``.localhost``) given before the value on its
-    line: a local fixture's seeded login, whatever its password."""
-    line_start = text.rfind("\n", 0, start) + 1
+    ``.test``, ``.example``, ``.invalid``, ``.localhost``; ``example.com``) given before
+    the value on its line: a local fixture's seeded login, whatever its password."""
+    reach = max(0, start - REACH)
+    line_start = text.rfind("\n", reach, start) + 1 or reach
     return RESERVED_LOGIN.search(text, line_start, start) is not None
 
 
 def _test_accounts_named(text: str, start: int) -> bool:
     """Whether the value's line or the heading it sits under names test accounts."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", start)
-    if TEST_ACCOUNTS.search(text, line_start, len(text) if line_end < 0 else line_end):
+    reach = max(0, start - REACH)
+    line_start = text.rfind("\n", reach, start) + 1 or reach
+    line_end = text.find("\n", start, start + REACH)
+    if TEST_ACCOUNTS.search(
+        text, line_start, min(len(text), start + REACH) if line_end < 0 else line_end
+    ):
         return True
     heading = heading_above(text, line_start)
     return heading is not None and TEST_ACCOUNTS.search(heading) is not None

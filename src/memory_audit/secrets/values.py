@@ -850,6 +850,8 @@ LOGIN_SUFFIXES = frozenset({"pass", "password", "passwd", "pwd", "pw", "secret",
 # The backticked text before a value and its slash: as long as backticked-pair's login (a
 # model's file name of 41 characters passed the window of 40 and was taken for a login).
 BACKTICKED_BEFORE = re.compile(r"`([^`\s]{1,64})` ?/ ?`$")
+# Suffixes right after a value, up to what ends a word in prose or code
+FILE_SUFFIXES = re.compile(r"(?:\.[A-Za-z][A-Za-z0-9]{0,11})+(?=[`'\")\]\s,;:]|$)")
 # A file's suffix ("gguf", "safetensors"): a file and its variant end with the same one.
 FILE_END = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,11}$")
 # Words that make a pair of names a login and its password all the same.
@@ -1180,9 +1182,14 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or named_hash
         or _compared(text, end)
         or _a_change_noted(text, start, end)
+        or _file_name_goes_on(text, end, value)
     ):
         return False
-    listed = (not first_of_pair and _listed(text, start, end)) or _paired_names(text, start, value)
+    listed = (
+        (not first_of_pair and _listed(text, start, end))
+        or _paired_names(text, start, value)
+        or _enumerated(text, start, end)
+    )
     # the shape first: it reads the value only, the context the words around it
     # last, as it reads the file's code blocks: an issuer's token returned above, and stays
     # one in a documentation-like block
@@ -2576,6 +2583,21 @@ def _short_parts(value: str) -> bool:
         0 < len(part) <= 8 and part.isalnum() and part in (part.lower(), part.upper())
         for part in parts
     )
+
+
+def _file_name_goes_on(text: str, end: int, value: str) -> bool:
+    """The value is a file's name a rule cut at its first dot (``tests/<name>.spec.ts``
+    read as a login and its password): with the suffixes after it, a path's end."""
+    suffixes = FILE_SUFFIXES.match(text, end)
+    return suffixes is not None and PATH.search(value + suffixes.group()) is not None
+
+
+def _enumerated(text: str, start: int, end: int) -> bool:
+    """A value in backticks that an enumeration mark (``、``) joins to another in backticks
+    (`` `umount`、`create` ``: the commands a table's cell lists), before or after it."""
+    if text[start - 1 : start] != "`" or text[end : end + 1] != "`":
+        return False
+    return text.startswith("、`", end + 1) or text[max(0, start - 3) : start - 1] == "`、"
 
 
 def _listed(text: str, start: int, end: int) -> bool:
