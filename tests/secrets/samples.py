@@ -4419,3 +4419,41 @@ CASES["api-key-bracketed"] = (
         "- API key in the vault (00000000000000000000000000000000)",
     ],
 )
+
+# --- a Cloudflare token in its scannable format; a login that is an address or a handle makes
+# a service's pair certain; a user's word in Chinese before its colon; consecutive items
+CASES["cloudflare-api-token"] = (
+    [
+        (
+            "- **Token nuevo** (cfut_"
+            + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0fGh3iJk6lMn9) con Workers",
+            "cfut_" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0fGh3iJk6lMn9",
+        )
+    ],
+    [
+        "- the token starts with `cfut_` and forty characters",
+        "cfat_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+    ],
+)
+CASES["service-address-login-pair"] = (
+    [
+        ("- **Fernmail**: heronledger@fernmail.io / Lanternwood!", "Lanternwood!"),
+        ("- Instagram: fen_ledger_gg / Lanternwood!", "Lanternwood!"),
+        ("- **Admin:** admin@heronledger.es / quay2031", "quay2031"),
+    ],
+    [
+        "- Support: help@heronledger.es / the web form",
+        "- Owners: ana_ops / ben_ops",
+        "- Contact: ana@heronledger.es / ben@heronledger.es",
+    ],
+)
+CASES["login-pair"][0].append(("  - 用戶：heron / Heron@202608", "Heron@202608"))
+CASES["login-pair"][1].append(
+    "bewährten Login-Patterns aus `tests/PROJ-42-routenplanung.spec.ts`). Mit"
+)
+CASES["password-phrase"][1].extend(
+    [
+        "| 验证密码并转发密码 | `umount`、`create`、`stop` |",
+        "| 只验证密码，不转发密码 | `extend`、`format`、`eject` |",
+    ]
+)

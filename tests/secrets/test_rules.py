@@ -357,3 +357,19 @@ def test_a_credential_on_the_next_line_is_not_hidden_by_the_line_break_before_it
     text = "логин/пароль: ops / Kp4-ziR9x\nAdministrator / Wz8!kLm2q2\n"
     found = [(m.rule, m.line) for m in SCANNER.scan(text)]
     assert found == [("user-password-pair", 1), ("account-pair", 2)]
+
+
+def test_a_list_of_service_logins_is_found_item_by_item() -> None:
+    # each item's line break is no longer taken by the item above (every other one was lost)
+    text = (
+        "- Nextcloud admin: fenops / Kx9#fenquay\n"
+        "- Gitea admin: fenops / Qz7!heronmarsh\n"
+        "- Fernmail: ops@heronledger.es / Lanternwood!\n"
+        "- Mattermost: fenops / Lp4$wrenquay\n"
+    )
+    assert [(m.rule, m.line) for m in SCANNER.scan(text)] == [
+        ("service-login-pair", 1),
+        ("service-login-pair", 2),
+        ("service-address-login-pair", 3),
+        ("service-login-pair", 4),
+    ]
