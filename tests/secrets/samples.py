@@ -4457,3 +4457,9 @@ CASES["password-phrase"][1].extend(
         "| 只验证密码，不转发密码 | `extend`、`format`、`eject` |",
     ]
 )
+CASES["password-backticked"][0].append(
+    (
+        "- `/etc/hy/config.yaml`: obfs salamander (пароль `fernhost_marsh_2031`), masquerade",
+        "fernhost_marsh_2031",
+    )
+)

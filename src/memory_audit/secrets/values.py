@@ -292,7 +292,8 @@ SITE_ADMIN = re.compile(r"_(?:admin|root)_?(?:19|20)[0-9]{2}$")
 # and year as a person names a password, where a name's label goes on (``api_key_name:``)
 YEAR_END = re.compile(r"_(?:19|20)[0-9]{2}$")
 LABEL_RIGHT_BEFORE = re.compile(
-    r"(?i:pass(?:word|wd)?|pwd|api[ _-]?key|access[ _-]?(?:key|code)|credentials?|creds)"
+    r"(?:(?i:pass(?:word|wd)?|pwd|api[ _-]?key|access[ _-]?(?:key|code)|credentials?|creds"
+    r"|пароль|passwort|contraseña|senha|mot de passe)|密码|密碼|口令|パスワード|비밀번호)"
     r"(?:\*\*)?[ \t]*[:=：]?(?:\*\*)?[ \t]*(?:[A-Za-z][\w.@-]* ?/ ?)?[`'\"]?$"
 )
 PASSWORD_LABEL = re.compile(r"(?i:pass(?:word|wd)?|pwd)|密码|密碼|口令|パスワード|비밀번호|пароль")
