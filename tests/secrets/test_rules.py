@@ -373,3 +373,9 @@ def test_a_list_of_service_logins_is_found_item_by_item() -> None:
         ("service-address-login-pair", 3),
         ("service-login-pair", 4),
     ]
+
+
+def test_an_item_whose_label_names_the_login_gives_two_logins_not_a_password() -> None:
+    # the account's address and its handle; its password follows on a line of its own
+    text = "- **Username:** heron@fernmail.io / HeronLedger22\n- **Password:** Lantern#Quay31\n"
+    assert [(m.rule, m.line) for m in SCANNER.scan(text)] == [("password-phrase", 2)]

@@ -822,6 +822,13 @@ CODE_FIELD = re.compile(r"[A-Z]{2,}[a-z]\w*|[a-z][a-z0-9]*[A-Z]\w*|[A-Za-z][A-Za
 HEADING_LINE = re.compile(r"(?m)^ {0,3}#{1,6}[ \t][^\n]*")
 PAIR_RULE = "backticked-pair"
 LOGIN_PAIR_RULE = "login-pair"
+# The rules reading a list item's label, then a login and a password after ` / `; a label
+# naming the login itself (``- **Username:** <address> / <handle>``) gives two logins
+SERVICE_PAIR_RULES = frozenset({"service-login-pair", "service-address-login-pair"})
+LOGIN_ITEM_LABEL = re.compile(
+    r"[ \t]*[-*+][ \t]+(?:\*\*)?(?i:user(?:[ _-]?name)?|login|e-?mail|account|handle|id)s?"
+    r"(?:\*\*)?:"
+)
 PASTED_TOKEN_RULE = "pasted-token"  # noqa: S105 - a rule's name
 # A message's address field right before a value (``send to:<agent>``, ``from:<agent>``): a
 # recipient's name, not a login and its password
@@ -1123,6 +1130,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         )
         or _device_code(text, start, value)
         or (rule.name == LOGIN_PAIR_RULE and _scale_steps(text, start, value))
+        or (rule.name in SERVICE_PAIR_RULES and _login_item(text, start))
         or (rule.name == LOGIN_PAIR_RULE and ADDRESSED_TO.search(text, max(0, start - 8), start))
         or (rule.generic and _cut_by_text(value, text, end))
         or (rule.generic and _short_of_its_vendor(value))
@@ -2591,6 +2599,13 @@ def _file_name_goes_on(text: str, end: int, value: str) -> bool:
     read as a login and its password): with the suffixes after it, a path's end."""
     suffixes = FILE_SUFFIXES.match(text, end)
     return suffixes is not None and PATH.search(value + suffixes.group()) is not None
+
+
+def _login_item(text: str, start: int) -> bool:
+    """The list item's label names the login (``- **Username:** <address> / <handle>``):
+    what follows the slash is the account's other name, its password on a line of its own."""
+    line_start = text.rfind("\n", max(0, start - NEAR), start) + 1
+    return LOGIN_ITEM_LABEL.match(text, line_start) is not None
 
 
 def _enumerated(text: str, start: int, end: int) -> bool:
