@@ -4463,3 +4463,18 @@ CASES["password-backticked"][0].append(
         "fernhost_marsh_2031",
     )
 )
+# A command's environment (`PYTHONPATH=src pytest -q`) after "the pass" (a round of work),
+# and an assertion's comparison after a password's word in a test plan's table
+CASES["pass-phrase"][1].extend(
+    [
+        "- Checks for the pass: `PYTHONPATH=src pytest -q` passed with `25 passed`.",
+        "- checks for that pass: `NODE_ENV=test npm run e2e` green",
+    ]
+)
+CASES["password-phrase"][1].extend(
+    [
+        "| pwd 未加密 | 明文密码 | status==ERROR（RCDC_DECRYPT_FAIL） |",
+        "| password empty | no password | result.code!=SUCCESS |",
+    ]
+)
+CASES["pass-phrase"][0].append(("relay pass: `Qv7=tW2xk9`", "Qv7=tW2xk9"))

@@ -68,6 +68,12 @@ DISCLAIMER = (
 # credential helper's command): its value is elsewhere. Capitals, or lower case without
 # digits: ``$ecret99`` may be a password.
 SHELL_VARIABLE = re.compile(r"\$(?:[A-Z_][A-Z0-9_]*|[a-z_]+)")
+# ``PYTHONPATH=src pytest -q``: a command's environment, a variable whose name holds no
+# credential's word (those lose their name first, ``scanner.ASSIGNED_NAME``) set before it
+ENVIRONMENT_SETTING = re.compile(r"[A-Z][A-Z0-9_]{2,}=[^\s=]*")
+# ``status==ERROR``, ``result.code!=SUCCESS``: a test's assertion, which a password holds
+# no more than base64's padding does (at its end only)
+COMPARISON = re.compile(r"[A-Za-z_$][\w.$\[\]]*(?:==|!=)[^=\s]+")
 # ``${DB_PASSWORD:?DB_PASSWORD is required}``: a shell's parameter expansion that stops with
 # a message when the variable is unset; the word after ``:?`` is that message, no value
 REQUIRED_EXPANSION = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:\Z")
@@ -1108,6 +1114,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _opens_no_system(text, start, value)
         or (rule.name == COMMUNITY_RULE and _community_not_snmp(text, start))
         or SHELL_VARIABLE.fullmatch(value)
+        or ENVIRONMENT_SETTING.fullmatch(value)
+        or COMPARISON.fullmatch(value)
         or (value.startswith("?") and REQUIRED_EXPANSION.search(text, max(0, start - NEAR), start))
         or _validation_rules(value)
         or _coin_address(text, start, value)
