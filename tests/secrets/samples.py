@@ -4478,3 +4478,43 @@ CASES["password-phrase"][1].extend(
     ]
 )
 CASES["pass-phrase"][0].append(("relay pass: `Qv7=tW2xk9`", "Qv7=tW2xk9"))
+# Keys alone in a numbered list under a heading that names them, one per account after an arrow
+_numbered = "sk-" + rnd(URLSAFE, 22)
+_numbered_hex = rnd(HEX, 32)
+CASES["section-list-numbered-key"] = (
+    [
+        (
+            f"\n### API Keys (rotate on rate limit):\n1. {_numbered}\n2. (the second expired)",
+            _numbered,
+        ),
+        (f"\n### API Keys:\n1. fern1@heronmail.io → {_numbered_hex}\n", _numbered_hex),
+    ],
+    [
+        "\n### API Keys\n1. ANTHROPIC_API_KEY_SECONDARY\n2. OPENAI_API_KEY",
+        "\n### API Keys\n- rotate-keys-on-rate-limit-errors",
+        "\n### Project notes\n1. " + _numbered,
+        "\n### API Keys\n1. fern → see-the-vault-entry-for-this",
+    ],
+)
+# A password after a note on it: who reset it and where, the store it is in
+CASES["password-noted-value"] = (
+    [
+        ("- **Contraseña reseteada desde consola D1 por Ana: fernal2031", "fernal2031"),
+        ("- La contraseña en DB es heron2031 (confirmado)", "heron2031"),
+        ("- Password of the staging relay: Qv7tW2xk9", "Qv7tW2xk9"),
+    ],
+    [
+        "- La contraseña en DB es obligatoria",
+        "- Password reset email sent to: ana@heronledger.es",
+        "- Password hashing in the DB is bcrypt12 by default",
+        "- password policy for admins: minimum 12 characters",
+        "- The password is required for every login",
+    ],
+)
+# A login's item with its password after the slash, and no item of the password's own
+CASES["service-login-pair"][0].append(
+    (
+        "- **Live URL:** https://heronledger.example/dashboard\n- **Login:** admin / HeronQuay2031!",
+        "HeronQuay2031!",
+    )
+)

@@ -155,6 +155,7 @@ CONTEXT_KEYWORDS = {
     "section-list-key",  # the same
     "section-list-drawn",  # the same
     "section-list-bare-key",  # the same
+    "section-list-numbered-key",  # the same
     "section-cookie",  # the same
     "wallet-recovery-phrase",  # "seed phrase" names it anywhere in the file, or it is none
     "discord-bot-token",

@@ -58,11 +58,13 @@ CLOSING_SPACE = (" ", "\t", "\n", "\r", b" ", b"\t", b"\n", b"\r")
 # one more word or none, as the scanner's LABEL_GOES_ON means it
 LABEL_GOES_ON = re.compile(r"(?: [^\s:=*`]{2,16})?\*{0,2} ?[:=：]")
 LABEL_WORDS = {"password", "passwd", "pwd", "pass", "passcode", "密码", "口令"}
+NOTE_GOES_ON = re.compile(r"[^\n`.;:!?=：|#*]{0,44}?(?:[:：]| (?:es|is|ist|est|é|era|was) )")
 
 
 def _leaves_text(subject: _Subject, scanner: Scanner, index: int, match: Any) -> bool:
     """A rejected list item, or a generic rule's rejected value that one more word or none
-    and a colon follow, or that is a password's label word (decoded from the text's start)."""
+    and a colon follow, or that is a password's label word, or a word a note on the
+    password's value goes on from (decoded from the text's start)."""
     if scanner.rules[index].value in SECTION_KINDS:
         return True
     end = match.span(scanner.pattern(index).secret)[1]
@@ -79,8 +81,10 @@ def _leaves_text(subject: _Subject, scanner: Scanner, index: int, match: Any) ->
         if isinstance(subject.data, bytes)
         else begin
     )
-    word = subject.text[first:chars].strip("\"'`*").lower()
-    return LABEL_GOES_ON.match(subject.text, chars) is not None or word in LABEL_WORDS
+    raw = subject.text[first:chars]
+    word = raw.strip("\"'`*").lower()
+    noted = raw.isalpha() and NOTE_GOES_ON.match(subject.text, chars) is not None
+    return LABEL_GOES_ON.match(subject.text, chars) is not None or word in LABEL_WORDS or noted
 
 
 def _original_scan(scanner: Scanner, text: str) -> list[SecretMatch]:

@@ -58,6 +58,9 @@ LABEL_GOES_ON = re.compile(r"(?: [^\s:=*`]{2,16})?\*{0,2} ?[:=：]")
 # A rejected value that is itself a password's label (``root@host / password `<value>```:
 # a login pair's rule read the word as the password): no value, so it takes no text
 LABEL_WORDS = frozenset({"password", "passwd", "pwd", "pass", "passcode", "密码", "口令"})
+# A rejected word that opens a note on the password, its value after the note's colon or
+# ``es``/``is`` (``Contraseña reseteada desde consola: <value>``): the rules after it read on
+NOTE_GOES_ON = re.compile(r"[^\n`.;:!?=：|#*]{0,44}?(?:[:：]| (?:es|is|ist|est|é|era|was) )")
 
 
 @dataclass(frozen=True)
@@ -275,9 +278,10 @@ class Scanner:
         if label_goes_on(subject.text, subject.span((end, end))[1]):
             return True
         value = match.group(group)
-        return is_label_word(
-            value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value
-        )
+        word = value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value
+        if word.isalpha() and NOTE_GOES_ON.match(subject.text, subject.span((end, end))[1]):
+            return True
+        return is_label_word(word)
 
     def _hit(
         self, subject: _Subject, index: int, match: Any, lines: _LineCounter

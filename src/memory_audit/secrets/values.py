@@ -835,6 +835,12 @@ LOGIN_ITEM_LABEL = re.compile(
     r"[ \t]*[-*+][ \t]+(?:\*\*)?(?i:user(?:[ _-]?name)?|login|e-?mail|account|handle|id)s?"
     r"(?:\*\*)?:"
 )
+# The password's own item on one of the two lines after a login's (``- **Password:** ...``)
+PASSWORD_ITEM_NEXT = re.compile(
+    r"(?:\n[^\n]*)?\n[ \t]*[-*+][ \t]+(?:\*\*)?"
+    r"(?i:pass(?:word)?|passwd|pwd|pw|contrase(?:ñ|n)a|senha|passwort|mot de passe)s?(?:\*\*)?[:：]"
+    r"|(?:\n[^\n]*)?\n[ \t]*[-*+][ \t]+(?:\*\*)?(?:密码|密碼)(?:\*\*)?[:：]"
+)
 PASTED_TOKEN_RULE = "pasted-token"  # noqa: S105 - a rule's name
 # A message's address field right before a value (``send to:<agent>``, ``from:<agent>``): a
 # recipient's name, not a login and its password
@@ -2610,10 +2616,15 @@ def _file_name_goes_on(text: str, end: int, value: str) -> bool:
 
 
 def _login_item(text: str, start: int) -> bool:
-    """The list item's label names the login (``- **Username:** <address> / <handle>``):
-    what follows the slash is the account's other name, its password on a line of its own."""
+    """The list item's label names the login (``- **Username:** <address> / <handle>``)
+    and the password has an item of its own on the next lines: what follows the slash is
+    the account's other name. With no such item (``- **Login:** admin / <value>``) it is
+    the password."""
     line_start = text.rfind("\n", max(0, start - NEAR), start) + 1
-    return LOGIN_ITEM_LABEL.match(text, line_start) is not None
+    if LOGIN_ITEM_LABEL.match(text, line_start) is None:
+        return False
+    end = text.find("\n", start)
+    return end >= 0 and PASSWORD_ITEM_NEXT.match(text, end, end + 4 * NEAR) is not None
 
 
 def _enumerated(text: str, start: int, end: int) -> bool:
