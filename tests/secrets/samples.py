@@ -4518,3 +4518,15 @@ CASES["service-login-pair"][0].append(
         "HeronQuay2031!",
     )
 )
+# A key's label with its adjective after a dash (a status list's item), and the same label
+# before what is no key
+_ollama_like = rnd(HEX, 32) + "." + rnd(ALNUM, 24)
+CASES["key-label"][0].append(
+    (f"2. **Fern Cloud API** — New key: `{_ollama_like}` (old one revoked)", _ollama_like)
+)
+CASES["key-label"][1].extend(
+    [
+        "2. **Fern Cloud API** — New key: `see-the-vault-entry-please`",
+        "- Current key: `FERN_CLOUD_API_KEY_PRIMARY`",
+    ]
+)
