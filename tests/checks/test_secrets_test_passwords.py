@@ -84,3 +84,37 @@ def test_a_random_string_before_a_test_word_is_no_projects_name(tmp_path: Path) 
     # the second reader's case: drawn characters, then "-dev2024!", stay a problem
     body = "- Jenkins admin password: `Xk9mQ2vL7p-dev2024!`\n"
     assert [level for level, _ in _levels(tmp_path, body)] == ["problem"]
+
+
+def test_a_login_sent_to_a_local_address_stays_a_test_one_in_a_note_on_production(
+    tmp_path: Path,
+) -> None:
+    # a skill's check of the local stack in a guide that speaks of production elsewhere
+    # (batch 173's judge): the request's address places the login, not the guide's words
+    curl = (
+        "curl -s -X POST http://localhost:3000/api/auth/login \\\n"
+        """  -d '{"email":"admin@test.com","password":"Harbor1234!"}'\n"""
+    )
+    body = f"# Deploy to production\n\nAfter the production deploy, check the stack:\n\n{curl}"
+    assert [level for level, _ in _levels(tmp_path, body)] == ["suggestion"]
+    remote = curl.replace("http://localhost:3000", "https://fernshop.io")
+    assert [level for level, _ in _levels(tmp_path, body.replace(curl, remote))] == ["problem"]
+
+
+def test_a_sample_login_repeated_in_a_guides_code_stays_a_test_one(tmp_path: Path) -> None:
+    # a skill's guide (batch 173's judge): "production-grade" says how well made, not where
+    # it runs; the sample login sent to the local stack, then as an object's fields and a
+    # browser test's steps, the reserved address on the line before the password
+    guide = (
+        "Production-grade integration with real endpoint testing.\n\n## Check\n\n"
+        "curl -s -X POST http://localhost:3000/api/auth/login \\\n"
+        """  -d '{"email":"admin@test.com","password":"Harbor1234!"}'\n\n"""
+        + "## Integration test\n\n"
+        + "\n".join(f"// step {n}: the suite's setup, line by line" for n in range(12))
+        + "\nbody: JSON.stringify({\n  email: 'admin@test.com',\n  password: 'Harbor1234!',\n})\n"
+        "await page.fill('[name=\"email\"]', 'admin@test.com');\n"
+        "await page.fill('[name=\"password\"]', 'Harbor1234!');\n"
+    )
+    assert [level for level, _ in _levels(tmp_path, guide)] == ["suggestion"]
+    placed = guide.replace("Production-grade integration", "The production integration")
+    assert [level for level, _ in _levels(tmp_path, placed)] == ["problem"]

@@ -33,6 +33,13 @@ RESERVED_LOGIN = re.compile(
     # RFC 2606's second-level names, and the one every sample code's fake account uses
     r"|@(?:[A-Za-z0-9-]+\.)*(?:example\.(?:com|org|net)|test\.com)\b"
 )
+# A local system's address (``http://localhost:3000/api/auth/login`` in the command that
+# sends the value): whatever the note says of production elsewhere, this login is local
+LOCAL_ADDRESS = re.compile(
+    r"(?i)\b(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0)(?::\d{2,5})?\b"
+)
+# How far back the value's command is read for a local address (the lines of one request)
+LOCAL_REACH = 300
 # How far back a value's line is read for its login or its accounts' word (a line of many
 # values is not read back to its start for each)
 REACH = 800
@@ -42,7 +49,7 @@ def a_test_password(text: str, start: int, end: int, line: int) -> bool:
     """Whether the value at ``text[start:end]`` (on 1-based ``line``) is a test or demo
     password by its own words, a run of digits the note gives its test accounts, or the
     password of a login at a reserved domain, on a note that does not place its system in
-    production."""
+    production, or sent to a local address right before it (a fixture's login)."""
     value = text[start:end]
     own_words = TEST_PASSWORD.fullmatch(value) is not None
     if not (
@@ -51,16 +58,25 @@ def a_test_password(text: str, start: int, end: int, line: int) -> bool:
         or _reserved_login(text, start)
     ):
         return False
+    if LOCAL_ADDRESS.search(text, max(0, start - LOCAL_REACH), start) is not None:
+        return True
     return not on_production(text, line)
 
 
 def _reserved_login(text: str, start: int) -> bool:
     """An account at a domain no one can register (``admin@shop.test``, RFC 2606's
     ``.test``, ``.example``, ``.invalid``, ``.localhost``; ``example.com``) given before
-    the value on its line: a local fixture's seeded login, whatever its password."""
+    the value on its line or on the line before (an object's ``email:`` field, a test's
+    ``fill('[name="email"]', ...)`` step): a local fixture's seeded login, whatever its
+    password."""
     reach = max(0, start - REACH)
     line_start = text.rfind("\n", reach, start) + 1 or reach
-    return RESERVED_LOGIN.search(text, line_start, start) is not None
+    if RESERVED_LOGIN.search(text, line_start, start) is not None:
+        return True
+    if line_start <= reach:
+        return False
+    before = text.rfind("\n", reach, line_start - 1) + 1 or reach
+    return RESERVED_LOGIN.search(text, before, line_start) is not None
 
 
 def _test_accounts_named(text: str, start: int) -> bool:
