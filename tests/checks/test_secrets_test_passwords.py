@@ -118,3 +118,19 @@ def test_a_sample_login_repeated_in_a_guides_code_stays_a_test_one(tmp_path: Pat
     assert [level for level, _ in _levels(tmp_path, guide)] == ["suggestion"]
     placed = guide.replace("Production-grade integration", "The production integration")
     assert [level for level, _ in _levels(tmp_path, placed)] == ["problem"]
+
+
+def test_an_address_or_a_local_host_elsewhere_does_not_make_a_password_a_test_one(
+    tmp_path: Path,
+) -> None:
+    # a second reader's cases: a contact address on the line before, a local dev server
+    # named before a production admin's password
+    contact = "- Contact form sends to support@example.com\n- Admin password: `Harbor-Kq7w!2x`\n"
+    assert [level for level, _ in _levels(tmp_path, contact)] == ["problem"]
+    named = (
+        "# Production server\n\nLocal dev runs on http://localhost:3000.\n"
+        "Production admin password: `Test1234!`\n"
+    )
+    assert [level for level, _ in _levels(tmp_path, named)] == ["problem"]
+    nearest = "- `ops@fernshop.io` / `Harbor-Kq7w!2x` (see user@example.com for the form)\n"
+    assert [level for level, _ in _levels(tmp_path, nearest)] == ["problem"]

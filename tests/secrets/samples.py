@@ -4352,7 +4352,7 @@ CASES["changed-to-value"] = (
     ],
 )
 CASES["value-as-credential"] = (
-    [("- the relay takes `kestrel884` as access code", "kestrel884")],
+    [("- the relay takes `kestrel884` as access code\n", "kestrel884")],
     [
         "- pass `$RELAY_TOKEN` as the token",
         "- the form sends `{password}` as password",
@@ -4529,4 +4529,11 @@ CASES["key-label"][1].extend(
         "2. **Fern Cloud API** — New key: `see-the-vault-entry-please`",
         "- Current key: `FERN_CLOUD_API_KEY_PRIMARY`",
     ]
+)
+# A numbered list's recovery code with its id in brackets, then a dash and the code
+CASES["recovery-code"][0].append(
+    (
+        "5. Fernmail Recovery Code (ID: d8c2a91f3b7e4c60) - Code: K4TQ9ZP2XW7LM3RB8NV6",
+        "K4TQ9ZP2XW7LM3RB8NV6",
+    )
 )

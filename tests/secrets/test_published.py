@@ -142,9 +142,15 @@ def test_a_tree_at_the_repositorys_root_is_published_by_its_other_files(tmp_path
             "notes/MEMORY.md": "- [a](a.md)\n",
             "notes/seed.sh": "ops/Lantern#2207\n",
             "infra/docker-compose.yml": f"ADMIN_PASSWORD: {DEMO}\n",
+            # a dreaming pass's corpus of the sessions under the workspace's memory folder
+            # (round 79's tree): the agent's own record, no publication
+            "memory/.dreams/session-corpus/2026-08-04.txt": (
+                "[sessions/5f1c.jsonl#L4] User: run the tests again\n"
+                "[sessions/5f1c.jsonl#L5] User: password (Quay#5150, sent by chat)\n"
+            ),
         },
     )
-    values = {"one": DEMO, "two": "Harbor!x9", "three": "Lantern#2207"}
+    values = {"one": DEMO, "two": "Harbor!x9", "three": "Lantern#2207", "four": "Quay#5150"}
     assert published_in(repo.path, repo.path, values) == {"one": "infra/docker-compose.yml"}
 
 

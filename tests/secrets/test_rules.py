@@ -380,3 +380,52 @@ def test_an_item_whose_label_names_the_login_gives_two_logins_not_a_password() -
     # the account's address and its handle; its password follows on a line of its own
     text = "- **Username:** heron@fernmail.io / HeronLedger22\n- **Password:** Lantern#Quay31\n"
     assert [(m.rule, m.line) for m in SCANNER.scan(text)] == [("password-phrase", 2)]
+
+
+def test_a_login_item_after_a_long_heading_line_still_gives_two_logins() -> None:
+    # the item's line start lies further back than a short window (a second reader's case)
+    login = "firstname.lastname@mail.heronledger-holdings.io"
+    text = f"# notes\n- **Username:** {login} / HeronLedger22\n- **Password:** Lantern#Quay31\n"
+    assert [(m.rule, m.line) for m in SCANNER.scan(text)] == [("password-phrase", 3)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- relay secret: `RELAY_AUTH=Kx9fenQ2wLm3`",
+        "- password: `KEY=Kx9fenQ2wLm3`",
+        "- the password is Abc!=x9Kq2w",
+    ],
+)
+def test_a_secret_set_as_a_variable_or_holding_an_unequal_sign_is_still_found(text: str) -> None:
+    # a command's environment and a test's comparison are no values; these are
+    assert len(SCANNER.scan(text)) == 1
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "- register `fern-bot-2` as the token name in the console",
+        "- use `X-Api-Key2` as the API key header name",
+        "- Recovery codes regenerated; see error code: E4021-AUTHFAIL",
+        "- recovery codes printed. Status code: 429-TooMany",
+        "- API key rotated in commit (" + "4f" * 20 + ")",
+        "- Fixed API key leak (" + "9c" * 20 + ")",
+        "- VMess relay down, trace id: 0c7d2e4f-91ab-4c3d-8e5f-6a7b8c9d0e1f",
+        "- password validator updated to `zxcvbn-v4`",
+        "- Password storage updated to `scrypt-n16`",
+        "- auth_bypass: legacy_flow_2024",
+    ],
+)
+def test_what_a_new_rule_s_words_name_besides_a_credential_is_no_value(text: str) -> None:
+    # a second reader's cases against the rules of rounds 81-100
+    assert SCANNER.scan(text) == []
+
+
+def test_list_rules_read_windows_line_ends() -> None:
+    key = "sk-" + "Kq7vZp2wLm9xRt4bNc8d2A"
+    text = f"### API Keys\r\n1. {key}\r\n\r\n- **Fernmail**: heron@fernmail.io / Lanternwood!\r\n"
+    assert [m.rule for m in SCANNER.scan(text)] == [
+        "section-list-numbered-key",
+        "service-address-login-pair",
+    ]

@@ -517,6 +517,11 @@ def _publishes(path: str) -> bool:
     ):
         return False  # what an agent was told or noted: a leak of the same value, not a default
     name, suffix = _bare_name(name)
+    if MEMORY_FOLDERS.intersection(parts) and suffix not in CODE_SUFFIXES:
+        # noted in another form (a dreaming pass's corpus of sessions,
+        # ``memory/.dreams/session-corpus/<day>.txt``): the same leak; a code module of that
+        # name (``src/memory/seed.py``) may still seed a default
+        return False
     config = suffix in CONFIG_SUFFIXES or name in CONFIG_NAMES or name.startswith(".env")
     return not config or PUBLISHING_WORDS.search(lowered) is not None
 

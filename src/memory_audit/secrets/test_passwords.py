@@ -28,6 +28,11 @@ TEST_ACCOUNTS = re.compile(
     r"(?i)\b(?:test(?:ing)?|demo)[ _-]?(?:accounts?|users?|logins?)\b"
     r"|测试(?:账号|帐号|账户|帳號|用户)|テスト(?:アカウント|ユーザー)|테스트 ?계정"
 )
+# A login's field on the line before a password's (an object's ``email:``, a form's
+# ``[name="email"]``)
+LOGIN_FIELD = re.compile(r"(?i)\b(?:e-?mail|user(?:name)?|login|account)\b")
+# An e-mail address's domain part, as a login is written before its password
+ADDRESS = re.compile(r"@[A-Za-z0-9.-]+\.[A-Za-z]{2,}\b")
 RESERVED_LOGIN = re.compile(
     r"@[A-Za-z0-9.-]+\.(?:test|example|invalid|localhost)\b"
     # RFC 2606's second-level names, and the one every sample code's fake account uses
@@ -35,11 +40,7 @@ RESERVED_LOGIN = re.compile(
 )
 # A local system's address (``http://localhost:3000/api/auth/login`` in the command that
 # sends the value): whatever the note says of production elsewhere, this login is local
-LOCAL_ADDRESS = re.compile(
-    r"(?i)\b(?:https?://)?(?:localhost|127\.0\.0\.1|0\.0\.0\.0)(?::\d{2,5})?\b"
-)
-# How far back the value's command is read for a local address (the lines of one request)
-LOCAL_REACH = 300
+LOCAL_ADDRESS = re.compile(r"(?i)\b(?:https?://)?(?:localhost|127\.0\.0\.1)(?::\d{2,5})?\b")
 # How far back a value's line is read for its login or its accounts' word (a line of many
 # values is not read back to its start for each)
 REACH = 800
@@ -49,7 +50,8 @@ def a_test_password(text: str, start: int, end: int, line: int) -> bool:
     """Whether the value at ``text[start:end]`` (on 1-based ``line``) is a test or demo
     password by its own words, a run of digits the note gives its test accounts, or the
     password of a login at a reserved domain, on a note that does not place its system in
-    production, or sent to a local address right before it (a fixture's login)."""
+    production, or sent to a local address on its line or the line before (a fixture's
+    login)."""
     value = text[start:end]
     own_words = TEST_PASSWORD.fullmatch(value) is not None
     if not (
@@ -58,7 +60,7 @@ def a_test_password(text: str, start: int, end: int, line: int) -> bool:
         or _reserved_login(text, start)
     ):
         return False
-    if LOCAL_ADDRESS.search(text, max(0, start - LOCAL_REACH), start) is not None:
+    if _sent_to_local(text, start):
         return True
     return not on_production(text, line)
 
@@ -69,14 +71,41 @@ def _reserved_login(text: str, start: int) -> bool:
     the value on its line or on the line before (an object's ``email:`` field, a test's
     ``fill('[name="email"]', ...)`` step): a local fixture's seeded login, whatever its
     password."""
-    reach = max(0, start - REACH)
-    line_start = text.rfind("\n", reach, start) + 1 or reach
-    if RESERVED_LOGIN.search(text, line_start, start) is not None:
+    line_start = _line_start(text, start)
+    on_its_line = list(ADDRESS.finditer(text, line_start, start))
+    if on_its_line:  # the nearest address before the value is its login
+        return RESERVED_LOGIN.fullmatch(on_its_line[-1].group()) is not None
+    above = text[_line_start(text, start, lines=2) : line_start]
+    before = list(ADDRESS.finditer(above))
+    # the line before holds the login's own field (``email: '<address>',``)
+    return (
+        bool(before)
+        and LOGIN_FIELD.search(above) is not None
+        and RESERVED_LOGIN.fullmatch(before[-1].group()) is not None
+    )
+
+
+def _sent_to_local(text: str, start: int) -> bool:
+    """A local address on the value's line, or on the line before that the value's line
+    continues (a command's ``\\`` at its end: ``curl ... http://localhost:3000/login \\``)."""
+    line_start = _line_start(text, start)
+    if LOCAL_ADDRESS.search(text, line_start, start) is not None:
         return True
-    if line_start <= reach:
-        return False
-    before = text.rfind("\n", reach, line_start - 1) + 1 or reach
-    return RESERVED_LOGIN.search(text, before, line_start) is not None
+    above = text[_line_start(text, start, lines=2) : line_start].rstrip("\n")
+    return above.endswith("\\") and LOCAL_ADDRESS.search(above) is not None
+
+
+def _line_start(text: str, start: int, lines: int = 1) -> int:
+    """Where the value's line starts (``lines=2``: where the line before it starts), no
+    further back than REACH."""
+    reach = max(0, start - REACH)
+    at = start
+    for n in range(lines):
+        end = at if n == 0 else at - 1  # past the newline that closes the line before
+        if end <= reach:
+            return reach
+        at = text.rfind("\n", reach, end) + 1 or reach
+    return at
 
 
 def _test_accounts_named(text: str, start: int) -> bool:

@@ -69,11 +69,14 @@ DISCLAIMER = (
 # digits: ``$ecret99`` may be a password.
 SHELL_VARIABLE = re.compile(r"\$(?:[A-Z_][A-Z0-9_]*|[a-z_]+)")
 # ``PYTHONPATH=src pytest -q``: a command's environment, a variable whose name holds no
-# credential's word (those lose their name first, ``scanner.ASSIGNED_NAME``) set before it
-ENVIRONMENT_SETTING = re.compile(r"[A-Z][A-Z0-9_]{2,}=[^\s=]*")
-# ``status==ERROR``, ``result.code!=SUCCESS``: a test's assertion, which a password holds
-# no more than base64's padding does (at its end only)
-COMPARISON = re.compile(r"[A-Za-z_$][\w.$\[\]]*(?:==|!=)[^=\s]+")
+# credential's word (those lose their name first, ``scanner.ASSIGNED_NAME``) set to a
+# word, a path or a number before it; ``RELAY_AUTH=Kx9fenQ2wLm3`` sets a secret
+ENVIRONMENT_SETTING = re.compile(r"[A-Z][A-Z0-9_]{2,}=(?:[a-z_./~-]*|\d+)")
+# ``status==ERROR``, ``result.code!=SUCCESS``: a test's assertion of a constant, which a
+# password holds no more than base64's padding does (at its end only)
+COMPARISON = re.compile(
+    r"[A-Za-z_$][\w.$\[\]]*(?:==|!=)(?:[A-Z][A-Z0-9_]*|\d+|true|false|null|None|True|False)"
+)
 # ``${DB_PASSWORD:?DB_PASSWORD is required}``: a shell's parameter expansion that stops with
 # a message when the variable is unset; the word after ``:?`` is that message, no value
 REQUIRED_EXPANSION = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:\Z")
@@ -298,7 +301,8 @@ SITE_ADMIN = re.compile(r"_(?:admin|root)_?(?:19|20)[0-9]{2}$")
 # and year as a person names a password, where a name's label goes on (``api_key_name:``)
 YEAR_END = re.compile(r"_(?:19|20)[0-9]{2}$")
 LABEL_RIGHT_BEFORE = re.compile(
-    r"(?:(?i:pass(?:word|wd)?|pwd|api[ _-]?key|access[ _-]?(?:key|code)|credentials?|creds"
+    r"(?<![A-Za-z])(?:(?i:pass(?:word|wd)?|pwd|api[ _-]?key|access[ _-]?(?:key|code)"
+    r"|credentials?|creds"
     r"|пароль|passwort|contraseña|senha|mot de passe)|密码|密碼|口令|パスワード|비밀번호)"
     r"(?:\*\*)?[ \t]*[:=：]?(?:\*\*)?[ \t]*(?:[A-Za-z][\w.@-]* ?/ ?)?[`'\"]?$"
 )
@@ -835,6 +839,21 @@ LOGIN_ITEM_LABEL = re.compile(
     r"[ \t]*[-*+][ \t]+(?:\*\*)?(?i:user(?:[ _-]?name)?|login|e-?mail|account|handle|id)s?"
     r"(?:\*\*)?:"
 )
+# What a clause names before its value when the value is no credential: a setting of the
+# password's (``password validator updated to `zxcvbn-v4` ``), a change's record of an API
+# key (``API key leak fixed (<commit>)``)
+CLAUSE_NOT_A_VALUE = {
+    "changed-to-value": re.compile(
+        r"(?i)\b(?:polic(?:y|ies)|hash(?:ing|es)?|storage|validator|validation|length|expiry"
+        r"|expiration|field|column|format|rules?|requirements?|algorithm|scheme|manager|hint"
+        r"|complexity|min(?:imum)?|max(?:imum)?)\b"
+    ),
+    "api-key-bracketed": re.compile(
+        r"(?i)\b(?:commit(?:ted)?|fix(?:ed|es)?|leak(?:ed)?|sha\d*|hash|checksum|digest|docs?"
+        r"|revision|rev|pr|merge[ds]?)\b"
+    ),
+}
+CLAUSE_RULES = frozenset(CLAUSE_NOT_A_VALUE)
 # The password's own item on one of the two lines after a login's (``- **Password:** ...``)
 PASSWORD_ITEM_NEXT = re.compile(
     r"(?:\n[^\n]*)?\n[ \t]*[-*+][ \t]+(?:\*\*)?"
@@ -1145,6 +1164,10 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _device_code(text, start, value)
         or (rule.name == LOGIN_PAIR_RULE and _scale_steps(text, start, value))
         or (rule.name in SERVICE_PAIR_RULES and _login_item(text, start))
+        or (
+            rule.name in CLAUSE_RULES
+            and CLAUSE_NOT_A_VALUE[rule.name].search(_line_before(text, start))
+        )
         or (rule.name == LOGIN_PAIR_RULE and ADDRESSED_TO.search(text, max(0, start - 8), start))
         or (rule.generic and _cut_by_text(value, text, end))
         or (rule.generic and _short_of_its_vendor(value))
@@ -2615,13 +2638,21 @@ def _file_name_goes_on(text: str, end: int, value: str) -> bool:
     return suffixes is not None and PATH.search(value + suffixes.group()) is not None
 
 
+def _line_before(text: str, start: int) -> str:
+    """The value's line up to the value (at most :data:`WINDOW` characters of it)."""
+    floor = max(0, start - WINDOW)
+    return text[text.rfind("\n", floor, start) + 1 or floor : start]
+
+
 def _login_item(text: str, start: int) -> bool:
     """The list item's label names the login (``- **Username:** <address> / <handle>``)
     and the password has an item of its own on the next lines: what follows the slash is
     the account's other name. With no such item (``- **Login:** admin / <value>``) it is
     the password."""
-    line_start = text.rfind("\n", max(0, start - NEAR), start) + 1
-    if LOGIN_ITEM_LABEL.match(text, line_start) is None:
+    newline = text.rfind("\n", max(0, start - 4 * NEAR), start)
+    if newline < 0 and start > 4 * NEAR:
+        return False  # a line too long to be a list's item
+    if LOGIN_ITEM_LABEL.match(text, newline + 1) is None:
         return False
     end = text.find("\n", start)
     return end >= 0 and PASSWORD_ITEM_NEXT.match(text, end, end + 4 * NEAR) is not None

@@ -30,10 +30,10 @@ NOT_PLAIN = frozenset("\"'|>[{&*!")
 NO_FRONTMATTER = "Claude Code sees no frontmatter in this file"
 # A top-level key starting its line (a block's next field)
 KEY_START = re.compile(r"[A-Za-z_][\w-]*[ \t]*:(?:[ \t]|\r?$)")
-# ``-评测`` under ``- product-review``: a list item with no space after its dash (not a
-# ``---`` rule, nor a negative number)
 # A list item opening with a character YAML reserves for its own syntax
 RESERVED_ITEM = re.compile(r"^([ \t]*)- ([*&!@`].*)$")
+# ``-评测`` under ``- product-review``: a list item with no space after its dash (not a
+# ``---`` rule, nor a negative number)
 UNSPACED_ITEM = re.compile(r"([ \t]*)-(?=[^\s\d-])")
 # A top-level key and a plain value on its line (no quote, block scalar or flow opener)
 PLAIN_VALUE_LINE = re.compile(r"([A-Za-z_][\w-]*):[ \t]+(?=[^\s\"'|>\[{&*!#])")
