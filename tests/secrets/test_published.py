@@ -274,3 +274,28 @@ def test_an_agent_s_transcripts_and_memory_notes_publish_nothing(tmp_path: Path)
     values = {"one": DEMO, "two": "Harbor!x9", "three": "Lantern#2207", "four": "Tarn9Ridge"}
     found = published_in(repo.path, repo.path / "workspace", values)
     assert found == {"four": "src/memory/seed.py"}
+
+
+def test_a_test_script_that_calls_a_live_service_publishes_nothing(tmp_path: Path) -> None:
+    # round 80's and 93's trees: a person's script checking a live account (a SOC server's
+    # API, a gateway's sign-in) is named for a test; a suite's test in its folder, or a
+    # script calling only the local machine, publishes its fixture
+    repo = Repo(tmp_path / "ops")
+    repo.commit(
+        "scripts",
+        {
+            "src/wazuh_test.py": (
+                'URL = "https://soc.fernhill.com.au:55000"\nPASSWORD = "Quay7Fen!x"\n'
+            ),
+            "test-proxies-v2.js": (
+                "await fetch('https://relay.fernhill.io/login', {pass: 'Moor4Lark!'})\n"
+            ),
+            "tests/test_login.py": 'BASE = "https://staging.fernhill.io"\nPW = "Tarn9Ridge"\n',
+            "test_local.py": 'BASE = "http://localhost:8000"\nPW = "Heron2Vale"\n',
+            "memory/a.md": "notes\n",
+        },
+    )
+    values = {"soc": "Quay7Fen!x", "relay": "Moor4Lark!", "suite": "Tarn9Ridge"}
+    values["local"] = "Heron2Vale"
+    found = published_in(repo.path, repo.path / "memory", values)
+    assert found == {"suite": "tests/test_login.py", "local": "test_local.py"}
