@@ -79,7 +79,9 @@ def test_a_target_changed_between_the_listing_and_the_yes_is_skipped(tmp_path: P
 def test_ctrl_c_in_the_middle_records_what_was_applied_and_leaves_the_rest(
     tmp_path: Path,
 ) -> None:
-    count = 120
+    # enough targets that the interrupt lands while they are written, on a fast machine
+    # too (at 120 a quiet run could write them all before the signal arrived)
+    count = 400
     tree = recaps(tmp_path, count)
     home = tmp_path / "home"
     term = review(home, tree)
