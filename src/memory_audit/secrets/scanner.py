@@ -275,11 +275,12 @@ class Scanner:
             return False
         # the end only converted to a character offset (spans go forward: going back to the
         # value's start would decode the text from its start again, at each rejected value)
-        if label_goes_on(subject.text, subject.span((end, end))[1]):
+        after = subject.span((end, end))[1]
+        if label_goes_on(subject.text, after):
             return True
         value = match.group(group)
         word = value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value
-        if word.isalpha() and NOTE_GOES_ON.match(subject.text, subject.span((end, end))[1]):
+        if word.isalpha() and NOTE_GOES_ON.match(subject.text, after):
             return True
         return is_label_word(word)
 

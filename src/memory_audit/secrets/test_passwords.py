@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from memory_audit.secrets.published import on_production
-from memory_audit.secrets.values import heading_above
+from memory_audit.secrets.values import heading_above, line_start_within
 
 # A test word and digits or up to three symbols: ``demo1234``, ``Test1234!``, ``teste123``,
 # ``Test123!@#`` (a test's keyboard run); a project's name may lead (``iot-demo-2026``, a
@@ -99,19 +99,15 @@ def _line_start(text: str, start: int, lines: int = 1) -> int:
     """Where the value's line starts (``lines=2``: where the line before it starts), no
     further back than REACH."""
     reach = max(0, start - REACH)
-    at = start
-    for n in range(lines):
-        end = at if n == 0 else at - 1  # past the newline that closes the line before
-        if end <= reach:
-            return reach
-        at = text.rfind("\n", reach, end) + 1 or reach
+    at = line_start_within(text, start, REACH)
+    if lines == 2 and at > reach:  # past the newline that closes the line before
+        at = text.rfind("\n", reach, at - 1) + 1 or reach
     return at
 
 
 def _test_accounts_named(text: str, start: int) -> bool:
     """Whether the value's line or the heading it sits under names test accounts."""
-    reach = max(0, start - REACH)
-    line_start = text.rfind("\n", reach, start) + 1 or reach
+    line_start = line_start_within(text, start, REACH)
     line_end = text.find("\n", start, start + REACH)
     if TEST_ACCOUNTS.search(
         text, line_start, min(len(text), start + REACH) if line_end < 0 else line_end

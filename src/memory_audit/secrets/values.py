@@ -1318,6 +1318,13 @@ def _ticker_named(text: str, start: int, value: str) -> bool:
     return TICKER_WORDS.search(before) is not None or TICKER_WORDS.search(after) is not None
 
 
+def line_start_within(text: str, start: int, reach: int) -> int:
+    """Where the line holding ``start`` begins, no further back than ``reach`` characters (a
+    long line of values is not read back to its start for each)."""
+    floor = max(0, start - reach)
+    return text.rfind("\n", floor, start) + 1 or floor
+
+
 def near_on_its_line(text: str, start: int) -> str:
     """The text right before a value on its own line, ``NEAR`` characters at most: where
     its label stands, read without reading a long line back to its start."""
@@ -1975,8 +1982,7 @@ def _device_code(text: str, start: int, value: str) -> bool:
     """A value its line's link gives as an OAuth device flow's ``user_code``: a code shown
     for one sign-in, spent by it. Read within :data:`DEVICE_CODE_REACH` of the value (a
     long line of values is not read again for each)."""
-    reach = max(0, start - DEVICE_CODE_REACH)
-    floor = text.rfind("\n", reach, start) + 1 or reach
+    floor = line_start_within(text, start, DEVICE_CODE_REACH)
     ceiling = text.find("\n", start, start + DEVICE_CODE_REACH)
     window = text[floor : ceiling if ceiling >= 0 else start + DEVICE_CODE_REACH]
     return any(
@@ -2115,12 +2121,12 @@ def _noted_public(text: str, start: int) -> bool:
     """Whether the value's label, a little before it on its line, names a key for what it
     signs or looks up, or notes it as public (``GPG key (signing): ...``); read within
     ``NOTED_REACH`` characters, as a line may hold thousands of values."""
-    line_start = text.rfind("\n", max(0, start - NOTED_REACH), start) + 1
+    line_start = line_start_within(text, start, NOTED_REACH)
     return any(
         # ``Recovery Code (ID: <id>) - Code: <value>``: the bracket notes what the id is,
         # and a label of the value's own follows it
         not (noted.group().startswith("(") and LABEL_AFTER.search(text, noted.end(), start))
-        for noted in NOTED_PUBLIC.finditer(text, max(line_start, start - NOTED_REACH), start)
+        for noted in NOTED_PUBLIC.finditer(text, line_start, start)
     )
 
 
@@ -2640,8 +2646,7 @@ def _file_name_goes_on(text: str, end: int, value: str) -> bool:
 
 def _line_before(text: str, start: int) -> str:
     """The value's line up to the value (at most :data:`WINDOW` characters of it)."""
-    floor = max(0, start - WINDOW)
-    return text[text.rfind("\n", floor, start) + 1 or floor : start]
+    return text[line_start_within(text, start, WINDOW) : start]
 
 
 def _login_item(text: str, start: int) -> bool:
@@ -2721,8 +2726,7 @@ def _paired_names(text: str, start: int, value: str) -> bool:
         first_name = _code_name(login.group(1)) or VARIABLE_NAME.match(login.group(1)) is not None
         if not (first_name and _code_name(_unglobbed(_unassigned(value)))):
             return False
-    floor = max(0, login.start() - NEAR)  # on the pair's line, close before it
-    floor = text.rfind("\n", floor, login.start()) + 1 or floor
+    floor = line_start_within(text, login.start(), NEAR)  # on the pair's line, close before it
     # a login word in the heading over them makes a family's names a login and its password
     heading = named_alike and _login_heading(text, floor)
     return not heading and not LOGIN_WORDS.search(text, floor, login.start())

@@ -9,7 +9,7 @@ Claude Code never sees either.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -139,18 +139,35 @@ def _markdown_inside(text: str, offset: int) -> str | None:
     )
 
 
-def _dash_spaced(text: str, offset: int) -> str | None:
+def _lines_rewritten(
+    text: str,
+    offset: int,
+    select: Callable[[list[str], int], re.Match[str] | None],
+    rewrite: Callable[[re.Match[str]], str],
+) -> str | None:
+    """The block's lines ``select`` matches, each replaced by ``rewrite`` of its match: where
+    they are (``line 4, line 9``) when the block then parses; None when none matches or it
+    still fails."""
     lines = text.split("\n")
-    places = [n for n, line in enumerate(lines) if _unspaced_item(lines, n)]
-    if not places:
+    found = [(n, match) for n in range(len(lines)) if (match := select(lines, n)) is not None]
+    if not found:
         return None
-    for n in places:
-        match = UNSPACED_ITEM.match(lines[n])
-        assert match is not None
-        lines[n] = f"{match.group(1)}- {lines[n][match.end() :]}"
+    for n, match in found:
+        lines[n] = rewrite(match)
     if not _parses(lines):
         return None
-    where = ", ".join(f"line {n + offset}" for n in places)
+    return ", ".join(f"line {n + offset}" for n, _ in found)
+
+
+def _dash_spaced(text: str, offset: int) -> str | None:
+    where = _lines_rewritten(
+        text,
+        offset,
+        lambda lines, n: UNSPACED_ITEM.match(lines[n]) if _unspaced_item(lines, n) else None,
+        lambda match: f"{match.group(1)}- {match.string[match.end() :]}",
+    )
+    if where is None:
+        return None
     return (
         f"put a space after the `-` on {where}: with none, YAML reads the item as the text of"
         " the line above"
@@ -171,22 +188,24 @@ def _items_quoted(text: str, offset: int) -> str | None:
     """List items whose text opens with a character YAML reserves (``*`` an alias, ``&``
     an anchor, ``!`` a tag, ``@`` and a backtick reserved): quoted whole, the block parses.
     The general advice, ``key: 'whole value'``, fits no item of a list."""
-    lines = text.split("\n")
-    places = [n for n, line in enumerate(lines) if RESERVED_ITEM.match(line)]
-    if not places:
+    where = _lines_rewritten(
+        text,
+        offset,
+        lambda lines, n: RESERVED_ITEM.match(lines[n]),
+        _quoted_item,
+    )
+    if where is None:
         return None
-    for n in places:
-        match = RESERVED_ITEM.match(lines[n])
-        assert match is not None
-        item = match.group(2).rstrip().replace("'", "''")
-        lines[n] = f"{match.group(1)}- '{item}'"
-    if not _parses(lines):
-        return None
-    where = ", ".join(f"line {n + offset}" for n in places)
     return (
         f"quote the list item on {where} whole, as `- '...'` (any ' inside doubled): an item"
         " opening with `*`, `&`, `!`, `@` or a backtick is no text to YAML"
     )
+
+
+def _quoted_item(match: re.Match[str]) -> str:
+    """``- *.log files`` as ``- '*.log files'`` (any ' inside doubled)."""
+    item = match.group(2).rstrip().replace("'", "''")
+    return f"{match.group(1)}- '{item}'"
 
 
 def _as_block_scalar(text: str, offset: int) -> str | None:
