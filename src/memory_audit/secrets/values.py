@@ -1192,6 +1192,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.generic and _bitable_app_token(text, start, value))
         or (rule.name == BARE_KEY_RULE and _bare_key_doubtful(text, start, value))
         or _npm_package(text, start, value)
+        or (rule.generic and _code_not_a_value(text, start, end, value))
         or _alphabet_run(value)
         or _runs_for_a_token(text, start, value)
         or _named_for_its_kind(value)
@@ -1488,8 +1489,28 @@ def _labelled_digits(rule: Rule, text: str, start: int, end: int) -> bool:
         _login_given_before(text, start) or _login_on_line_above(text, start)
     ):
         return True
+    if _machine_digits(text, start, end, value):
+        return True
     short = value.isdigit() or _short_mix(value)
     return short and _labelled_short(text, start, end)
+
+
+# A machine's own password right after its word, the value ending its line (``## sudo
+# password: <4 digits>``, held-out batch 187): no year, no port and no run stands there, so
+# four digits are the password, as a PIN is, without backticks
+MACHINE_PASSWORD = re.compile(
+    r"(?i:\b(?:sudo|root|ssh)[ _-]?(?:password|passwd|pwd))\*{0,2}[ \t]*[:=：]\*{0,2}[ \t]*$"
+)
+YEAR_DIGITS = re.compile(r"(?:19|20)\d\d")
+
+
+def _machine_digits(text: str, start: int, end: int, value: str) -> bool:
+    """Four digits or more after ``sudo password:`` (``root``, ``ssh``) ending their line."""
+    if not _login_digits(value) or YEAR_DIGITS.fullmatch(value) or _digit_run(value):
+        return False
+    if WORD_ENDS.match(text, end) is None:
+        return False
+    return MACHINE_PASSWORD.search(text, max(0, start - NEAR), start) is not None
 
 
 # A login given, then the password's word: "用户名：<name>，密码：", "user: <name>, password:"
@@ -1963,6 +1984,8 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
         kind = "strong"  # "password Word01!!": with no separator, prose unless it is strong
     if _shaped_by_its_pair(rule, kind, text, (start, end), value):
         return True
+    if kind == "mixed" and _machine_digits(text, start, end, value):
+        return True  # "sudo password: <4 digits>": its word says what the digits are
     return _has_shape(kind, value) or (kind == "mixed" and _stated(text, start, end, value))
 
 
@@ -2462,6 +2485,38 @@ def _npm_package(text: str, start: int, value: str) -> bool:
         return False
     named = PACKAGE_WORDS.search(_line_at(text, start)[1]) is not None
     return package.group(1) is not None or named
+
+
+# Code where a generic rule's value would be (held-out batch 188's judge): a path of Rust's
+# or C++'s (``associated_token::authority = owner``: the word before ``::`` is no label), a
+# Telegram bot's username (``bot token: @<name>_bot (...)``: Telegram ends every one in
+# "bot"), a pattern's alternation of labels (``grep -E 'pwd=|log=|pass:'``) and a type in a
+# signature's parameter list (``seal(secretKey: Uint8Array, password: string)``)
+BOT_USERNAME = re.compile(r"@[A-Za-z][A-Za-z0-9_]{1,28}[Bb][Oo][Tt]")
+MIN_ALTERNATION_BARS = 2
+# A type's name is words, one of four letters or more: a capital and lower case letters
+# each, a few digits, an acronym (``Uint8Array``, ``SessionToken``, ``HTTPClient``); a drawn
+# value mixes case at random (``Qm4Tz8Vb1Xy7``)
+TYPE_NAME = re.compile(
+    r"(?=.*[A-Z][a-z]{3})(?:[A-Z][a-z]{2,}|[0-9]{1,3}(?![0-9])|[A-Z]{2,5}(?![a-z]))+"
+    r"(?:<[\w, ]*>)?(?:\[\])*"
+)
+PARAMETER_ENDS = frozenset(",)")
+SIGNATURE_REACH = 200
+TYPED_PARAMETER = re.compile(r"[A-Za-z_]\w*\??:[ \t]*\Z")  # "name: ", "name?: "
+
+
+def _code_not_a_value(text: str, start: int, end: int, value: str) -> bool:
+    """A generic rule's value that is code, not a credential: see ``BOT_USERNAME``."""
+    if "::" in value or (value.startswith(":") and text[start - 1 : start] == ":"):
+        return True
+    if BOT_USERNAME.fullmatch(value) or value.count("|") >= MIN_ALTERNATION_BARS:
+        return True
+    if TYPE_NAME.fullmatch(value) is None or text[end : end + 1] not in PARAMETER_ENDS:
+        return False
+    before = text[line_start_within(text, start, SIGNATURE_REACH) : start]
+    typed = TYPED_PARAMETER.search(before) is not None
+    return typed and before.count("(") > before.count(")")
 
 
 def _opens_no_system(text: str, start: int, value: str) -> bool:

