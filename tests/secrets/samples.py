@@ -4595,3 +4595,21 @@ CASES["password-phrase"][1].extend(
         "- sudo password: 5173 attempts were logged",
     ]
 )
+# A keystore's password after keytool's option names, which a note of a release's signing
+# repeats (`storepass=keypass `<value>``); an option's default, a variable or a prompt is none
+CASES["keystore-password"] = (
+    [
+        (
+            "- **Release keystore**, alias `fernq`, storepass=keypass `FernHollowQuay2031`, 10000d",
+            "FernHollowQuay2031",
+        ),
+        ("keytool -genkeypair -storepass Qv7tW2xk9Lm -alias fern", "Qv7tW2xk9Lm"),
+    ],
+    [
+        "keytool -genkey -storepass changeit -keypass changeit",
+        "keytool -storepass $STORE_PASS -keypass $KEY_PASS",
+        "- storepass and keypass must be matching",
+        "- keytool -importkeystore -storepass:env STOREPASS",
+        "- storepass: <your keystore password>",
+    ],
+)
