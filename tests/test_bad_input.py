@@ -479,6 +479,26 @@ def test_a_note_cut_by_a_run_of_nul_bytes_is_read_and_the_zeros_named(tree_dir: 
     assert (secret.path, secret.line) == ("day.md", text[: text.index("- sudo")].count("\n") + 1)
 
 
+def test_zeros_that_cut_a_character_or_lie_past_the_sniff_still_read_as_text(
+    tree_dir: Path,
+) -> None:
+    # The second reader's cases: zeros that cut a Chinese character in two (its lead byte
+    # before them), zeros after the first 8 KB of a long note, and a run between two parts
+    # of a word, read as a space so no value is made up of both
+    line = "笔记：今天完成了部署工作，明天继续。\n"
+    cut = (line * 200).encode()[:3001]  # inside a character of three bytes
+    long = "- a line of notes here\n" * 500
+    write_tree(tree_dir, {"MEMORY.md": index("cut.md", "long.md", "gap.md")})
+    (tree_dir / "cut.md").write_bytes(cut + b"\x00" * 500)
+    (tree_dir / "long.md").write_bytes(long.encode() + b"\x00" * 310)
+    (tree_dir / "gap.md").write_bytes(b"- relay key: Qv7tW2" + b"\x00" * 12 + b"xk9Lm8\n")
+    found = codes(findings(tree_dir, "frontmatter"))
+    assert ("not-utf8", "cut.md", cut.count(b"\n") + 1) in found
+    assert ("not-utf8", "long.md", long.count("\n") + 1) in found
+    assert "binary-file" not in [code for code, *_ in found]
+    assert load_tree(tree_dir).files["gap.md"].text == "- relay key: Qv7tW2 xk9Lm8\n"
+
+
 def test_a_note_whose_escapes_became_control_bytes_is_text(tree_dir: Path) -> None:
     # A shell wrote PowerShell's escapes as bytes (`0 a NUL, `b a backspace, `r a carriage
     # return) into a day's notes: eight in five thousand bytes, more than one in a thousand,

@@ -4613,3 +4613,26 @@ CASES["keystore-password"] = (
         "- storepass: <your keystore password>",
     ],
 )
+# The second reader's cases: a person's password inside a note's parentheses is no type in
+# a signature, nor are a password's own bars an alternation of labels; a URI's scheme or a
+# label before an address after "proxy" is no login
+CASES["password-phrase"][0].extend(
+    [
+        ("- Router admin (user: admin, password: BlueOcean12, 192.168.1.1)", "BlueOcean12"),
+        ("- NAS (password: Dragon123)", "Dragon123"),
+    ]
+)
+CASES["generic-assignment"][0].extend(
+    [
+        ("(api_key: HorseBattery7)", "HorseBattery7"),
+        ("password: Xk9|Qm2|Zr7v", "Xk9|Qm2|Zr7v"),
+    ]
+)
+CASES["proxy-userinfo"][1].extend(
+    [
+        "- SIP proxy: sip:ext4021x@voip.heronledger.io",
+        "- Contact the proxy team via mailto:netops24@corp.heronledger.io",
+        "- Proxy (co-authored-by:alice7@heronledger.io)",
+        "- 代理商 联系 email:sales2024cn@heronledger.com.cn",
+    ]
+)

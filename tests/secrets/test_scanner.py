@@ -230,3 +230,15 @@ def test_a_key_in_the_brackets_its_label_opened_is_found_on_a_line_of_many() -> 
     item = "(API Key: Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1) "
     assert len(SCANNER.scan(item * 50)) == 50
     assert [SCANNER.scan(item)[0].redacted] == ["Kq7X...6Wz1"]
+
+
+def test_a_long_run_of_capitals_after_a_word_costs_what_its_length_does() -> None:
+    """A type's name was matched with a run of capitals that could split every way: a
+    generic value of a word and 48 base32 capitals took 18 s to scan (the second reader's
+    case). Now a run splits one way only: twice the capitals cost about twice the time."""
+    capitals = "UABTOFORVRYBHVWIHQJCWEFGTUPRDXBFIZXPGVR"  # no digit to cut the run
+    small = _least_scan_seconds(f"- OTP_SECRET=Totp{capitals[:18]}x\n" * 50)
+    large = _least_scan_seconds(f"- OTP_SECRET=Totp{capitals[:36]}x\n" * 50)
+    assert large / small <= 3.2, f"{large:.3f} s at 2N against {small:.3f} s at N"
+    [match] = SCANNER.scan("- OTP_SECRET=TotpMT3UABTOFORVRYBHVWIHQJCWEFGTUPRDXBFIZXPGVRx\n")
+    assert match.rule == "generic-assignment"

@@ -1193,6 +1193,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.name == BARE_KEY_RULE and _bare_key_doubtful(text, start, value))
         or _npm_package(text, start, value)
         or (rule.generic and _code_not_a_value(text, start, end, value))
+        or (rule.name == PROXY_RULE and _scheme_as_login(text, start))
         or _alphabet_run(value)
         or _runs_for_a_token(text, start, value)
         or _named_for_its_kind(value)
@@ -2494,29 +2495,77 @@ def _npm_package(text: str, start: int, value: str) -> bool:
 # signature's parameter list (``seal(secretKey: Uint8Array, password: string)``)
 BOT_USERNAME = re.compile(r"@[A-Za-z][A-Za-z0-9_]{1,28}[Bb][Oo][Tt]")
 MIN_ALTERNATION_BARS = 2
+# An alternation's parts are labels a pattern looks for (``pwd=``, ``login:``): two of them
+# at least; a password's own bars (``Xq7|mZ9|kL2#``) join no labels
+ALTERNATION_LABEL = re.compile(r"[\w.-]{1,24}[=:]")
+MIN_ALTERNATION_LABELS = 2
 # A type's name is words, one of four letters or more: a capital and lower case letters
-# each, a few digits, an acronym (``Uint8Array``, ``SessionToken``, ``HTTPClient``); a drawn
-# value mixes case at random (``Qm4Tz8Vb1Xy7``)
+# each, digits inside, an acronym (``Uint8Array``, ``SessionToken``, ``HTTPClient``), and it
+# ends with a letter (a person's password ends with digits: ``Sunshine77``); a drawn value
+# mixes case at random (``Qm4Tz8Vb1Xy7``). An acronym ends where a word or digits begin: a
+# run of capitals splits one way only, in linear time whatever the value.
 TYPE_NAME = re.compile(
-    r"(?=.*[A-Z][a-z]{3})(?:[A-Z][a-z]{2,}|[0-9]{1,3}(?![0-9])|[A-Z]{2,5}(?![a-z]))+"
-    r"(?:<[\w, ]*>)?(?:\[\])*"
+    r"(?=.*[A-Z][a-z]{3})(?:[A-Z][a-z]{2,}|[0-9]{1,3}(?![0-9])|[A-Z]{2,5}(?=[A-Z][a-z]|[0-9]))*"
+    r"(?:[A-Z][a-z]{2,}|[A-Z]{2,5})(?:<[\w, ]*>)?(?:\[\])*"
 )
+MAX_TYPE_NAME = 48
 PARAMETER_ENDS = frozenset(",)")
 SIGNATURE_REACH = 200
 TYPED_PARAMETER = re.compile(r"[A-Za-z_]\w*\??:[ \t]*\Z")  # "name: ", "name?: "
+# What opens a signature: a function's keyword before its parentheses (a note's "(user:
+# admin, password: Sunshine77)" opens none)
+SIGNATURE_OPENS = re.compile(
+    r"\b(?:function|def|fn|func|fun|async|constructor|public|private|protected|static)\b"
+    r"[^()]*\($|=[ \t]*\($"
+)
 
 
 def _code_not_a_value(text: str, start: int, end: int, value: str) -> bool:
     """A generic rule's value that is code, not a credential: see ``BOT_USERNAME``."""
     if "::" in value or (value.startswith(":") and text[start - 1 : start] == ":"):
         return True
-    if BOT_USERNAME.fullmatch(value) or value.count("|") >= MIN_ALTERNATION_BARS:
+    if BOT_USERNAME.fullmatch(value) or _label_alternation(value):
         return True
-    if TYPE_NAME.fullmatch(value) is None or text[end : end + 1] not in PARAMETER_ENDS:
+    if len(value) > MAX_TYPE_NAME or text[end : end + 1] not in PARAMETER_ENDS:
         return False
+    return TYPE_NAME.fullmatch(value) is not None and _typed_in_a_signature(text, start)
+
+
+def _label_alternation(value: str) -> bool:
+    """``pwd=|log=|login=|...``: two labels at least among the parts between bars."""
+    if value.count("|") < MIN_ALTERNATION_BARS:
+        return False
+    labels = sum(ALTERNATION_LABEL.fullmatch(part) is not None for part in value.split("|"))
+    return labels >= MIN_ALTERNATION_LABELS
+
+
+def _typed_in_a_signature(text: str, start: int) -> bool:
+    """The value follows ``name:`` inside the open parentheses of a function's signature."""
     before = text[line_start_within(text, start, SIGNATURE_REACH) : start]
-    typed = TYPED_PARAMETER.search(before) is not None
-    return typed and before.count("(") > before.count(")")
+    if TYPED_PARAMETER.search(before) is None:
+        return False
+    opened = before.rfind("(")
+    return opened > before.rfind(")") and SIGNATURE_OPENS.search(before[: opened + 1]) is not None
+
+
+# ``proxy-userinfo``'s login that is a URI's scheme or a label (``SIP proxy:
+# sip:<ext>@<host>``, ``mailto:<name>@<domain>``, ``co-authored-by:<address>``): an
+# address, no login and password
+PROXY_RULE = "proxy-userinfo"
+SCHEME_LOGINS = frozenset(
+    "mailto sip sips xmpp tel im irc ircs matrix email e-mail mail slack teams skype contact"
+    " git npm acct".split()
+)
+
+
+def _scheme_as_login(text: str, start: int) -> bool:
+    """Whether the word before the ``:`` that precedes the value is a scheme or a label."""
+    colon = start - 1
+    login_start = colon
+    while login_start > 0 and (text[login_start - 1].isalnum() or text[login_start - 1] in "._-"):
+        login_start -= 1
+    login = text[login_start:colon].lower()
+    return login in SCHEME_LOGINS or login.endswith("-by")
 
 
 def _opens_no_system(text: str, start: int, value: str) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import errno
+import itertools
 import os
 import re
 import stat
@@ -243,10 +244,13 @@ def _decode(data: bytes, mtime: float, line_bytes: bool) -> ReadResult:
     if data.startswith(GIT_CRYPT_HEADER):
         problem = FileProblem(ENCRYPTED, "encrypted: git-crypt")
         return ReadResult(None, size, mtime, problems=(problem,))
-    if _binary(data[:BINARY_SNIFF]):
+    binary = _binary(data[:BINARY_SNIFF])
+    # zeros past the sniff too: a long note's last block filled with them
+    if binary or ZERO_PAIR in data:
         zeroed = _zeroed_text(data)
         if zeroed is not None:
             return _result(zeroed[0], data, mtime, (zeroed[1],), line_bytes)
+    if binary:
         problem = FileProblem("binary-file", "binary content in a .md file; not read")
         return ReadResult(None, size, mtime, problems=(problem,))
     try:
@@ -357,7 +361,11 @@ def _binary(head: bytes) -> bool:
 # after its last whole line, held-out batch 187's judge). The text is read without them;
 # removing the file, the advice for a binary one, would lose the notes.
 MAX_NUL_RUNS = 3
+MIN_NUL_RUN = 2  # one NUL alone is a quoted byte or a stray one, read as text (_binary)
 NUL_RUN = re.compile(rb"\x00+")
+ZERO_PAIR = b"\x00\x00"
+UTF8_CONTINUATION, UTF8_LEAD_2, UTF8_LEAD_3, UTF8_LEAD_4 = 0x80, 0xC0, 0xE0, 0xF0
+UTF8_LONGEST = 4
 ZEROED_TEXT = (
     "delete the NUL bytes (`tr -d '\\000' < FILE > FILE.new`, then move FILE.new over FILE) and"
     " check the text around that line against history; restore what is missing"
@@ -365,24 +373,31 @@ ZEROED_TEXT = (
 
 
 def _zeroed_text(data: bytes) -> tuple[str, FileProblem] | None:
-    """The text of UTF-8 ``data`` whose only flaw is a few runs of NUL bytes, and the
-    problem naming them; None for anything else (a binary file, UTF-16 without its mark:
-    a NUL every other byte)."""
-    runs = NUL_RUN.findall(data, 0, len(data))
-    if not runs or len(runs) > MAX_NUL_RUNS:
+    """The text of UTF-8 ``data`` whose only flaw is a few runs of NUL bytes (a character
+    the zeros cut short at either end of a run allowed), and the problem naming them; None
+    for anything else (a binary file, UTF-16 without its mark: a NUL every other byte). A
+    run reads as a space: the words on either side are not joined into one."""
+    runs = list(itertools.islice(NUL_RUN.finditer(data), MAX_NUL_RUNS + 1))
+    if not runs or len(runs) > MAX_NUL_RUNS or any(len(run[0]) < MIN_NUL_RUN for run in runs):
         return None
-    cleaned = data.replace(b"\x00", b"")
-    if cleaned.translate(None, CONTROL_BYTES) != cleaned:
-        return None  # other control bytes too: no text damaged so, a binary file
-    try:
-        text = cleaned.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return None
+    edges = [0, *(edge for run in runs for edge in run.span()), len(data)]
+    texts = []
+    for index in range(0, len(edges), 2):
+        segment = data[edges[index] : edges[index + 1]]
+        if index == 0 and segment.startswith(codecs.BOM_UTF8):
+            segment = segment[len(codecs.BOM_UTF8) :]
+        if segment.translate(None, CONTROL_BYTES) != segment:
+            return None  # other control bytes too: no text damaged so, a binary file
+        text = _decode_cut(segment, head_cut=index > 0, tail_cut=index + 2 < len(edges))
+        if text is None:
+            return None
+        texts.append(text)
+    text = " ".join(texts)
     if not text.strip():
         return None
-    offset = data.index(b"\x00")
+    offset = runs[0].start()
     line = data.count(b"\n", 0, offset) + 1
-    nuls = sum(len(run) for run in runs)
+    nuls = sum(len(run[0]) for run in runs)
     problem = FileProblem(
         "not-utf8",
         f"{nuls} NUL byte(s) in UTF-8 text, the first at offset {offset}: the file was cut"
@@ -391,6 +406,39 @@ def _zeroed_text(data: bytes) -> tuple[str, FileProblem] | None:
         ZEROED_TEXT,
     )
     return text, problem
+
+
+def _decode_cut(segment: bytes, *, head_cut: bool, tail_cut: bool) -> str | None:
+    """``segment`` as UTF-8, where a run of zeros may have cut a character: the
+    continuation bytes it left at the start (``head_cut``) and the lead byte and fewer
+    continuation bytes than it needs at the end (``tail_cut``) read as U+FFFD; None when
+    the rest is no UTF-8."""
+    start = 0
+    if head_cut:
+        while start < min(UTF8_LONGEST - 1, len(segment)) and _continuation(segment[start]):
+            start += 1
+    end = len(segment)
+    if tail_cut:
+        for back in range(1, min(UTF8_LONGEST, end - start) + 1):
+            byte = segment[end - back]
+            if not _continuation(byte):
+                if byte >= UTF8_LEAD_2 and back < _utf8_length(byte):
+                    end -= back  # a lead byte whose character the zeros cut
+                break
+    try:
+        body = segment[start:end].decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    return ("\ufffd" if start else "") + body + ("\ufffd" if end < len(segment) else "")
+
+
+def _continuation(byte: int) -> bool:
+    return UTF8_CONTINUATION <= byte < UTF8_LEAD_2
+
+
+def _utf8_length(lead: int) -> int:
+    """How many bytes the character a lead byte opens takes."""
+    return 2 if lead < UTF8_LEAD_3 else 3 if lead < UTF8_LEAD_4 else UTF8_LONGEST
 
 
 def _utf8(head: bytes) -> bool:
