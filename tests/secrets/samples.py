@@ -4636,3 +4636,38 @@ CASES["proxy-userinfo"][1].extend(
         "- 代理商 联系 email:sales2024cn@heronledger.com.cn",
     ]
 )
+# Round 105's verdicts (batches 196-200). A value that says where the real one is read from
+# (an environment variable) is a stand-in; a bot token's fenced line under an example's
+# introduction is the documentation's format; an SSH key's type name after a key's label is
+# the public key's start; a document's token (Feishu's name for a document's or a folder's
+# id) is no secret; a check's "PASS:" before a measured quantity is no password's label.
+_bot_line = rnd(ALNUM, 24) + "." + rnd(URLSAFE, 6) + "." + rnd(URLSAFE, 38)
+CASES["fenced-token"][0].append(
+    (f"## Your next step: enter the bot token\n```\nDISCORD_BOT_TOKEN={_bot_line}\n```", _bot_line)
+)
+CASES["fenced-token"][1].extend(
+    [
+        f"## Your next step: enter the bot token\n\n**Example format:**\n```\n"
+        f"DISCORD_BOT_TOKEN={rnd(ALNUM, 24)}.{rnd(URLSAFE, 6)}.{rnd(URLSAFE, 38)}\n```",
+        f"## Tokens\nExample value:\n```\n{rnd(HEX, 48)}\n```",
+    ]
+)
+CASES["generic-assignment"][1].extend(
+    [
+        '"apiKey": "will-use-OPENAI_API_KEY-env-var"',
+        "api_key: read-from-env",
+        f"- SSH 密钥：ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{rnd(ALNUM, 43)} agent@local",
+        f"- ssh key: ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQ{rnd(ALNUM, 60)} deploy@ci",
+        f"doc_token: {rnd(ALNUM, 27)}",
+    ]
+)
+CASES["table-row-key"][1].extend(
+    [f"| folder_token | `{rnd(ALNUM, 28)}` |", f"| wiki_node_token | `{rnd(ALNUM, 27)}` |"]
+)
+CASES["pass-phrase"][1].extend(
+    [
+        "- S45 Q-THEORY-BCS-45 PASS: tau*=0.209 (FLATBAND, genuine)",
+        "- AKAMA-DIAKONOV-48 PASS: Mach_max=54.3, analog horizons on T^2",
+        "- GGE-DM-43 degenerate PASS: Omega_DM/Omega_Lambda = 5.4e5 (overshoots by 6 orders)",
+    ]
+)

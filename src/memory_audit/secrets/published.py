@@ -658,14 +658,15 @@ def _small_file(path: Path) -> bytes | None:
 def _stands_alone(text: str, value: str) -> bool:
     """``value`` in ``text`` and not part of a longer word (``demo1234`` in ``demo12345``),
     nor a folder's name in a path (``/Users/<value>/sdk``: an owner's user name that is
-    also the password)."""
+    also the password), nor after ``@`` (a handle, a host)."""
     at = text.find(value)
     while at != -1:
         end = at + len(value)
         before = text[at - 1] if at else " "
         after = text[end] if end < len(text) else " "
         folder = before in PATH_SEPARATORS and after in PATH_SEPARATORS
-        if not (folder or _joins(before, value[0]) or _joins(after, value[-1])):
+        # ``@<value>``: a person's handle or an address's host, no password published
+        if not (folder or before == "@" or _joins(before, value[0]) or _joins(after, value[-1])):
             return True
         at = text.find(value, at + 1)
     return False

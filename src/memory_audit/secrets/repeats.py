@@ -44,6 +44,10 @@ ALTERNATION_LIMIT = 1000
 JOIN = "\0"
 # The text searched in one pass, about: few calls into RE2, and memory that stays in cache.
 BATCH_BYTES = 65_536
+# A line's word for a password or a login: a handle's text there is the password.
+CREDENTIAL_WORD = re.compile(
+    r"(?i:pass|pwd|secret|credential|login|sudo)|密码|密碼|口令|パスワード|비밀번호|пароль"
+)
 # A value starts a text or follows a character that is not part of a word.
 BOUNDARY = re.compile(r"[^\w]")
 
@@ -82,8 +86,19 @@ def _repeats(tree: MemoryTree, scanner: Scanner) -> dict[str, tuple[Repeat, ...]
     search = _Search(first)
     texts = tree_texts(tree)
     rows = _search_all(search, [text for _, text in texts])
+    handles = {
+        value
+        for (_, text), found_here in zip(texts, rows, strict=True)
+        for start, _, value in found_here
+        if _a_mention(text, start)
+    }
     repeats: dict[str, tuple[Repeat, ...]] = {}
-    for (path, text), found_here in zip(texts, rows, strict=True):
+    for (path, text), row in zip(texts, rows, strict=True):
+        found_here = row
+        if handles:
+            found_here = [
+                hit for hit in row if hit[2] not in handles or _credential_line(text, hit[0])
+            ]
         if not found_here:  # most texts
             continue
         taken = sorted((m.start, m.end) for m, _ in found.get(path, ()))
@@ -325,6 +340,24 @@ def _overlaps(taken: list[tuple[int, int]], starts: list[int], start: int, end: 
     """Whether ``start..end`` overlaps one of ``taken`` (sorted, disjoint), by bisection."""
     before = bisect.bisect_left(starts, end) - 1  # the last one starting before it ends
     return before >= 0 and taken[before][1] > start
+
+
+def _a_mention(text: str, start: int) -> bool:
+    """Whether the value at ``start`` is written as a person's handle, ``@<value>`` (not an
+    address's host, ``user@<value>``): a password that is also its owner's user name
+    (``@<value>`` in a chat's log, ``boss(<value>)`` in a table of users) is a name
+    wherever else nothing says it is a password, and redacting it there would erase the
+    name. Only the rules' own places are reported then."""
+    return text[start - 1 : start] == "@" and not text[start - 2 : start - 1].isalnum()
+
+
+def _credential_line(text: str, at: int) -> bool:
+    """Whether the line holding ``at`` names a password or a login (``PostgreSQL 密码
+    <value>``, ``PGPASSWORD=<value>``): there a handle's text is the password."""
+    line_start = text.rfind("\n", 0, at) + 1
+    line_end = text.find("\n", at)
+    line_end = line_end if line_end >= 0 else len(text)
+    return CREDENTIAL_WORD.search(text, line_start, line_end) is not None
 
 
 def _inside_a_word(text: str, start: int, end: int) -> bool:

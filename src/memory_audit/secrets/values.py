@@ -152,6 +152,9 @@ PLACEHOLDER = re.compile(
     # what goes there, described: "random-32-char-string"; a word in brackets: "[PASS]"
     r"|random[_-](?:\d+[_-])?(?:chars?|characters?|bytes?|hex|string|value|secret)\b"
     r"|\[[a-z][a-z _-]{1,20}\]"
+    # where the real one is read from instead: "will-use-OPENAI_API_KEY-env-var", "from-env"
+    r"|(?<![a-z])env[_-]?var(?:iable)?s?(?![a-z])"
+    r"|(?<![a-z])(?:from|use|uses|in|via|see)[_-](?:the[_-])?(?:env|environment)(?![a-z])"
     # a template's field, the whole value: "{password}", "{db_password}" in a format string;
     # lower-case words only, whatever the pattern's case: "{Qm7kLp2xRzW9}" is a value
     r"|(?-i:^\{[a-z]+(?:[_.-][a-z]+){0,5}\}$)"
@@ -717,6 +720,9 @@ TEST_STATUS = re.compile(r"\bPASS\*{0,2} ?[:=：]\*{0,2} ?[\"'`]?$")
 # A check's equation, the value its left side: ``Assets=Rp 9m = Liabilities``, the value's
 # own "=" and a second one after it on its line
 EQUATION = re.compile(r"[^=\s]+=[^=\n]+=")
+# A result's measure, the value its quantity (``PASS: tau*=0.209``, ``PASS: Omega_DM/Omega_L
+# = 5.4e5``): a name, then "=" (or a comparison) and a number
+MEASURE = re.compile(r"[^\s=]+ ?[=≈<>] ?[-+]?\.?\d")
 TESTED = re.compile(
     r"(?i:\btest(?:s|ed|ing)?\b|\bchecks?\b|\bverif(?:y|ied|ication)\b)|\bFAIL(?:ED|S)?\b"
     r"|\bQ[AC]\b|✅|❌"
@@ -749,6 +755,13 @@ NO_SECRET_KEY = re.compile(
     r"(?i:(?:public|site|publishable|idempotency|shortcut|hot|sort|cache|partition|primary"
     r"|foreign|gpg|pgp|ssh|lookup|dedupe?|routing|row|column|index|i18n|translation)[_-]?key)"
     + KEY_LABEL_END
+)
+# A document's token (Feishu's and Lark's name for a document's, folder's or wiki node's
+# id, written in its URL): ``| folder_token | `<id>` |``, ``doc_token: <id>``; an id, no secret.
+DOCUMENT_TOKEN = re.compile(
+    r"(?i:(?<![a-z])(?:folder|doc|docx|document|wiki|node|obj|file|sheet|spreadsheet|space"
+    r"|parent|bitable|drive|mindnote|minute)s?[_-]?token)"
+    r"[*_`\"']{0,3}[ \t]*(?:[:=：]|\|)[ \t]*[*_`\"']{0,3}$"
 )
 # A credential's type, kind or format named where a value would be: ``token_type=bearer``
 # (an OAuth redirect's query), ``key_type: ed25519``; what kind it is, not the credential.
@@ -952,6 +965,12 @@ HOST_GOES_ON = re.compile(r"\.[A-Za-z0-9]")
 FILE_SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,5}(?![\w.])")
 # The base64 blob of an OpenSSH public key always starts with the length of its type name.
 SSH_KEY_BLOB = re.compile(r"^AAAA[A-Za-z0-9+/]{12,}")
+# The type name a public key line opens with (``SSH 密钥：ssh-ed25519 AAAA... user@host``):
+# the key's kind, where a label's value would be.
+SSH_KEY_TYPE = re.compile(
+    r"(?:sk-)?(?:ssh-(?:ed25519|ed448|rsa|dss)|ecdsa-sha2-nistp\d+)(?:-cert-v01)?"
+    r"(?:@openssh\.com)?"
+)
 # The text before a value inside a long run of base64 (a key blob whose start the window cut).
 KEY_BLOB = re.compile(r"^[A-Za-z0-9+/]{40,}")
 # A public key or certificate in PEM, its body on the same line as its BEGIN line.
@@ -983,7 +1002,8 @@ EXAMPLE_BEFORE = re.compile(
 )
 # A line introducing an example: it opens with the word and is short
 EXAMPLE_INTRODUCTION = re.compile(
-    r"[ \t>*_#-]*(?:e\.g\.|(?i:for example|examples?(?: (?:reply|response|output|answer))?)"
+    r"[ \t>*_#-]*(?:e\.g\.|(?i:for example|examples?(?: (?:reply|response|output|answer"
+    r"|format|value|values|usage|entry|line))?)"
     r"(?![ \t]*[A-Za-z])"
     r"|示例|范例|範例|例如|例えば|예시|(?i:por ejemplo|beispiel|par exemple)\b)"
 )
@@ -2647,7 +2667,8 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
     counted = COUNTED.fullmatch(value) or ISSUE_KEY.fullmatch(value)
     if counted or any(name.match(value) for name in names):
         return False
-    if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value):
+    key_type = SSH_KEY_TYPE.fullmatch(value)
+    if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value) or key_type:
         return False
     if any(shape.match(value) for shape in (ADDRESS, URL, HOST_PATH, CHAIN_ADDRESS)):
         return False
@@ -3204,10 +3225,12 @@ def _in_context(text: str, start: int, end: int) -> bool:
     if _ends_a_name(before) or _inside_public_key(before):
         return False
     if TEST_STATUS.search(before) and (
-        TESTED.search(f"{before[-NEAR:]}\n{after}") or _an_equation(text, start)
+        TESTED.search(f"{before[-NEAR:]}\n{after}")
+        or _an_equation(text, start)
+        or MEASURE.match(text, start) is not None
     ):
-        # "smoke test PASS: build42x", "Balance Sheet PASS: Assets=Rp 9m = Liabilities+...":
-        # a test's or a check's result, no password's label
+        # "smoke test PASS: build42x", "Balance Sheet PASS: Assets=Rp 9m = Liabilities+...",
+        # "PASS: tau*=0.209": a test's or a check's result, no password's label
         return False
     if _labelled_no_secret(before, text[start:end]):
         return False
@@ -3240,7 +3263,17 @@ def _example_introduced(text: str, start: int) -> bool:
     above_start = text.rfind("\n", reach, line_start - 1) + 1
     if above_start == 0 and reach > 0:
         return False  # a long line above: no introduction
-    above = text[above_start : line_start - 1].rstrip(" \t\r*_`>")
+    above = text[above_start : line_start - 1]
+    if FENCE_LINE.match(above) and above_start > 0:
+        # the value opens a fenced block: the block's introduction is the line above the fence
+        # (``**Example format:**``, a fence, then ``DISCORD_BOT_TOKEN=<value>``)
+        reach = max(0, above_start - 1 - INTRODUCTION_MAX)
+        fence_start = above_start
+        above_start = text.rfind("\n", reach, fence_start - 1) + 1
+        if above_start == 0 and reach > 0:
+            return False
+        above = text[above_start : fence_start - 1]
+    above = above.rstrip(" \t\r*_`>")
     return above.endswith((":", "：")) and EXAMPLE_INTRODUCTION.match(above) is not None
 
 
@@ -3276,7 +3309,7 @@ def _labelled_no_secret(before: str, value: str) -> bool:
         return True
     if TYPE_NAMED.search(before, near) and TYPE_WORD.match(value):
         return True
-    labels = (DESIGN_TOKEN, WORK_PASS, NO_SECRET_KEY)
+    labels = (DESIGN_TOKEN, WORK_PASS, NO_SECRET_KEY, DOCUMENT_TOKEN)
     return any(label.search(before, near) for label in labels)
 
 
