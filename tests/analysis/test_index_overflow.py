@@ -32,3 +32,39 @@ def test_the_description_names_titles_and_counts_the_rest_under_the_hook_limit()
     lead = "more memories, past MEMORY.md's load limit: "
     assert overflow_description(["A" * 300]) == lead + "1 entry"
     assert overflow_description(["A" * 300, "B"]) == lead + "2 entries"
+
+
+def _section_index(section_lines: int) -> list[str]:
+    """195 entries, then "## Unit test conventions" with ``section_lines`` bullets: the cut
+    at line 201 falls inside that section."""
+    lines = ["# Index"] + [f"- [Note {n}](n{n}.md) — area {n}" for n in range(194)]
+    lines += ["## Unit test conventions", "Key patterns:"]
+    lines += [f"- convention {n}" for n in range(section_lines)]
+    lines += ["- [Testing](testing.md) — how the suite runs"]
+    return lines
+
+
+def test_the_move_takes_the_section_the_cut_falls_in_from_its_heading() -> None:
+    # The cut (line 201) falls under a heading at line 196: moving from line 200 would
+    # leave the heading and "Key patterns:" over nothing, their bullets moved away.
+    lines = _section_index(20)
+    loaded = load_index("\n".join(lines) + "\n")
+    assert loaded.first_hidden == 201
+    fix = overflow_fix(lines, loaded, [(len(lines), "Testing")])
+    assert fix is not None
+    assert fix["first"] == 196
+    assert lines[195] == "## Unit test conventions"
+
+
+def test_a_heading_far_above_the_cut_stays_and_the_move_starts_at_the_cut() -> None:
+    # A section of 40 lines (its heading 29 lines above the cut): only what the cut hides
+    # moves, and the last line seen, whose place the pointer takes (no room for a 201st).
+    lines = ["# Index"] + [f"- [Note {n}](n{n}.md) — area {n}" for n in range(170)]
+    lines += ["## Unit test conventions"] + [f"- convention {n}" for n in range(40)]
+    lines += ["- [Testing](testing.md) — how the suite runs"]
+    loaded = load_index("\n".join(lines) + "\n")
+    fix = overflow_fix(lines, loaded, [(len(lines), "Testing")])
+    assert fix is not None
+    assert loaded.first_hidden == 201
+    assert fix["first"] == 200
+    assert lines[171] == "## Unit test conventions"

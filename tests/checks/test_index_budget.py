@@ -949,3 +949,31 @@ def test_an_agents_own_rules_and_knowledge_stay_in_its_index(tmp_path: Path) -> 
         ("rule-in-index", "MEMORY.md", 5),
         ("inline-content", "MEMORY.md", 10),
     ]
+
+
+def test_an_agents_rules_move_with_their_section_not_left_under_its_heading(
+    tmp_path: Path,
+) -> None:
+    # An agent's index past the cut, a section of notes with a rule between them: the
+    # agent's rules are its own (no finding of their own), so the fix moves the section
+    # whole, the rule with it, instead of leaving the heading over that one line.
+    section = [
+        "## Environment: build notes",
+        "",
+        "The sandbox has no network access, so the production build cannot fetch its fonts.",
+        "",
+        "Use `npx tsc --noEmit` to check the types instead.",
+        "",
+        "If node_modules is missing, run `npm install` first: it works offline from the cache.",
+    ]
+    text = "# Coder memory\n" + entries(60) + "\n".join(section) + "\n\n## More notes\n"
+    text += entries(150, start=60)
+    repo = tmp_path / "repo"
+    store = write_tree(repo / ".claude/agent-memory/coder", {"MEMORY.md": text})
+    agent = ProjectLocation("-repo", repo, None, AgentStore("coder", "project"))
+    heading = text.splitlines().index(section[0]) + 1
+    found = findings(store, "index-budget", location=agent)
+    [inline] = [f for f in found if f.code == "inline-content"]
+    assert inline.message.startswith(f"lines {heading + 2}–{heading + 6}: 3 line(s) of inline")
+    assert inline.fix == {"action": "move-to-topic", "first": heading, "last": heading + 6}
+    assert "rule-in-index" not in {f.code for f in found}

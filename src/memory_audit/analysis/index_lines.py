@@ -281,7 +281,10 @@ def _content(
     entries = _items_with_nested_pointers(index.lines, kinds, pointing)
     kinds = [LineKind.POINTER if n in entries else k for n, k in enumerate(kinds, 1)]
     for number, (text, kind) in enumerate(zip(index.lines, kinds, strict=True), 1):
-        if kind is LineKind.TEXT and _is_rule(text):
+        # an agent's rules are its own conventions (no finding of their own, no other place
+        # to go): content of their section, moved with it, never left under a heading whose
+        # other lines moved away
+        if kind is LineKind.TEXT and shared_rules and _is_rule(text):
             blocks.append(block)
             block = []
             rules.append(number)

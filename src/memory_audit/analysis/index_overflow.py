@@ -10,6 +10,7 @@ when there is room for one more line, else the last visible entries move with th
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from itertools import islice
 
@@ -20,6 +21,10 @@ OVERFLOW_TITLE = "More memories"  # what move-to-topic titles ``OVERFLOW_NAME``
 OVERFLOW_LEAD = "more memories, past MEMORY.md's load limit: "
 DESCRIPTION_CHARS = 140  # under index-budget's default hook limit (150): the pointer's hook
 TRIES = 20  # earlier entries tried for the pointer's place (each try is one load)
+# How far above the cut the heading of the section it falls in may be, for the move to take
+# the section whole (its heading and first lines would stay behind, cut from the rest)
+SECTION_REACH = 15
+SECTION_HEADING = re.compile(r"#{2,6}[ \t]")
 
 
 def overflow_fix(
@@ -62,16 +67,34 @@ def overflow_description(titles: Sequence[str]) -> str:
 
 
 def pointer_place(lines: Sequence[str], first_hidden: int, description: str) -> int:
-    """The 1-based line the pointer replaces: the first hidden line if the index cut there
-    and ended by the pointer loads whole, else the latest line before it that does (an
-    index line, never one inside a block, is what moves with the rest)."""
+    """The 1-based line the pointer replaces: the heading of the section the cut falls in
+    when it is near (the section moves whole), else the first hidden line, if the index cut
+    there and ended by the pointer loads whole; else the latest line before it that does
+    (an index line, never one inside a block, is what moves with the rest)."""
     pointer = f"- [{OVERFLOW_TITLE}]({OVERFLOW_NAME}) — {description}"
     earlier = (n for n in range(first_hidden - 1, 0, -1) if _is_item(lines[n - 1]))
-    candidates = [first_hidden, *islice(earlier, TRIES)]
+    section = _section_start(lines, first_hidden)
+    candidates = [*([section] if section else []), first_hidden, *islice(earlier, TRIES)]
     for start in candidates:
         if not load_index("\n".join([*lines[: start - 1], pointer])).cut:
             return start
     return first_hidden
+
+
+def _section_start(lines: Sequence[str], first_hidden: int) -> int | None:
+    """The heading (``##`` or deeper, never the title) of the section the cut falls in, when
+    it is at most ``SECTION_REACH`` lines above the first hidden line and no fence is
+    between: moving from it keeps the section in one place. None when the cut falls on a
+    heading or far into a section."""
+    if first_hidden > len(lines) or SECTION_HEADING.match(lines[first_hidden - 1].lstrip()):
+        return None
+    for number in range(first_hidden - 1, max(1, first_hidden - SECTION_REACH) - 1, -1):
+        line = lines[number - 1].lstrip()
+        if line.startswith(("```", "~~~")):
+            return None
+        if SECTION_HEADING.match(line):
+            return number if number > 1 else None
+    return None
 
 
 def _is_item(line: str) -> bool:
