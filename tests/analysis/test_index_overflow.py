@@ -68,3 +68,16 @@ def test_a_heading_far_above_the_cut_stays_and_the_move_starts_at_the_cut() -> N
     assert loaded.first_hidden == 201
     assert fix["first"] == 200
     assert lines[171] == "## Unit test conventions"
+
+
+def test_a_list_the_cut_splits_moves_from_its_lead_in() -> None:
+    # A long section (its heading far above), then "**Assignment rules:**" and its items
+    # across line 200: the move starts at the lead-in, which would stand over nothing.
+    lines = ["# Index", "## Operations"] + [f"- [Note {n}](n{n}.md) — area {n}" for n in range(194)]
+    lines += ["", "**Assignment rules:**"] + [f"- rule {n}" for n in range(8)]
+    lines += ["- [Testing](testing.md) — how the suite runs"]
+    loaded = load_index("\n".join(lines) + "\n")
+    assert loaded.first_hidden == 201
+    fix = overflow_fix(lines, loaded, [(len(lines), "Testing")])
+    assert fix is not None
+    assert lines[int(str(fix["first"])) - 1] == "**Assignment rules:**"

@@ -683,7 +683,8 @@ def test_an_item_with_its_pointer_nested_and_a_wrapped_hook_are_entries_not_inli
 
 def test_a_plain_text_index_s_names_and_their_wrapped_hooks_are_pointers(tree_dir: Path) -> None:
     # "Files:" with one name a line and its hook wrapped onto indented lines: the whole list
-    # is the index, none of it content to move; a note at the name's own depth still is.
+    # is the index, its lead-in too, none of it content to move; a note at the name's own
+    # depth still is.
     text = (
         "# Index\n\nFiles:\n"
         "  status.md        — current phase, locked values,\n"
@@ -702,7 +703,6 @@ def test_a_plain_text_index_s_names_and_their_wrapped_hooks_are_pointers(tree_di
     )
     found = findings(tree_dir, "index-budget", "orphans", options=ANY_SIZE)
     assert [f.message for f in found if f.code == "inline-content"] == [
-        "line 3: 1 line(s) of inline content, not pointers",
         "line 8: 1 line(s) of inline content, not pointers",
     ]
     assert [f for f in found if f.code == "orphan-candidate"] == []
@@ -977,3 +977,63 @@ def test_an_agents_rules_move_with_their_section_not_left_under_its_heading(
     assert inline.message.startswith(f"lines {heading + 2}–{heading + 6}: 3 line(s) of inline")
     assert inline.fix == {"action": "move-to-topic", "first": heading, "last": heading + 6}
     assert "rule-in-index" not in {f.code for f in found}
+
+
+def test_the_fix_keeps_ways_to_memories_and_moves_sections_with_their_closing_rule(
+    tree_dir: Path,
+) -> None:
+    # A cut index of notes: a section closed by a rule moves whole (heading, notes, "---");
+    # a sentence naming the only way to a memory stays, and so do a lead-in over pointers
+    # and the points a pointer line introduces ("Key points:"), which moved away would be
+    # stranded from it.
+    text = "\n".join(
+        [
+            "# Team lead memory",
+            "",
+            "## Known bug: the reminder loop",
+            "",
+            *(f"Observation {n}: the reminder keeps firing after compaction." for n in range(90)),
+            "",
+            "---",
+            "",
+            "## Records",
+            "",
+            *(f"Record {n}: a batch finished with its artefacts checked." for n in range(90)),
+            "Batch records are in `batch_records.md`.",
+            "",
+            "## Details",
+            "",
+            "See the topic files in this folder:",
+            "- `fault_tolerance.md` - lost team folders, stopped heartbeats",
+            "",
+            "See `testing.md` for the full patterns. Key points:",
+            "- seed the store with setState, no mocks",
+            "- clean up before each suite too",
+            "",
+        ]
+    )
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": text,
+            **{name: memory(name[:-3]) for name in ("batch_records.md", "fault_tolerance.md")},
+            "testing.md": memory("testing"),
+        },
+    )
+    lines = text.split("\n")
+    fixes = [f.fix for f in findings(tree_dir, "index-budget") if f.code == "inline-content"]
+    spans = [
+        span for fix in fixes if fix for span in fix.get("ranges", [[fix["first"], fix["last"]]])
+    ]
+    moved = {n for first, last in spans for n in range(first, last + 1)}
+    assert len(moved) > 150
+    rule = lines.index("---") + 1
+    assert {3, rule} <= moved  # the first section's heading and its closing rule
+    for kept in (
+        "Batch records are in `batch_records.md`.",
+        "See the topic files in this folder:",
+        "- seed the store with setState, no mocks",
+        "- clean up before each suite too",
+    ):
+        assert lines.index(kept) + 1 not in moved, kept
+    assert lines.index("## Records") + 1 not in moved  # a way to a memory is under it

@@ -4600,7 +4600,7 @@ CASES["password-phrase"][1].extend(
 CASES["keystore-password"] = (
     [
         (
-            "- **Release keystore**, alias `fernq`, storepass=keypass `FernHollowQuay2031`, 10000d",
+            "- **Release keystore**, alias `hollowrel`, storepass=keypass `FernHollowQuay2031`, 10000d",
             "FernHollowQuay2031",
         ),
         ("keytool -genkeypair -storepass Qv7tW2xk9Lm -alias fern", "Qv7tW2xk9Lm"),

@@ -279,7 +279,17 @@ def _content(
     kinds = [LineKind.POINTER if n in wrapped else k for n, k in enumerate(kinds, 1)]
     # an entry written as an item with its pointer nested in it: all of it a pointer's
     entries = _items_with_nested_pointers(index.lines, kinds, pointing)
+    entries |= _introduced_points(index.lines, kinds, pointing)
     kinds = [LineKind.POINTER if n in entries else k for n, k in enumerate(kinds, 1)]
+    # a sentence naming a memory (``**Batch records** in `batch_records.md`.``) is a way to
+    # it, as one that links it is; a lead-in over pointers (``See the topic files:``) is
+    # theirs: neither is knowledge to move out of the index
+    kinds = [
+        LineKind.LINKED_TEXT
+        if kind is LineKind.TEXT and (n in pointing or _leads_in(index.lines, kinds, n))
+        else kind
+        for n, kind in enumerate(kinds, 1)
+    ]
     for number, (text, kind) in enumerate(zip(index.lines, kinds, strict=True), 1):
         # an agent's rules are its own conventions (no finding of their own, no other place
         # to go): content of their section, moved with it, never left under a heading whose
@@ -332,7 +342,8 @@ def _with_heading(
     is all its section holds (to the next heading of its level or above), so the index is
     left with no heading over nothing; then that heading's own parent, the same way. The
     index's title (its first line of text, or any ``#``) stays, and so does a heading that
-    links to or names a file (a way to it the index would lose)."""
+    links to or names a file (a way to it the index would lose). A thematic break that
+    closes the section moves with it."""
     first, last = block[0], block[-1]
     title = next((n for n, kind in enumerate(kinds, 1) if kind is not LineKind.BLANK), 0)
     while True:
@@ -345,19 +356,54 @@ def _with_heading(
         level = _heading_level(heading)
         if level < 2 or any(mark in heading for mark in NAMING_MARKS):
             return first, last
+        closing = last
         for number in range(last + 1, len(lines) + 1):
             kind = kinds[number - 1]
             if kind is LineKind.HEADING and 0 < _heading_level(lines[number - 1]) <= level:
                 break
+            if kind is LineKind.BREAK and closing == last:
+                # the rule that closes the section (``---`` before the next heading) goes
+                # with it: left behind, rules would pile up where sections were
+                closing = number
+                continue
             if kind is not LineKind.BLANK:
                 return first, last
-        first = above
+        first, last = above, closing
 
 
 def _heading_level(text: str) -> int:
     """An ATX heading's level (``## x``: 2); 0 for any other heading."""
     stripped = text.lstrip()
     return len(stripped) - len(stripped.lstrip("#"))
+
+
+def _leads_in(lines: Sequence[str], kinds: Sequence[LineKind], number: int) -> bool:
+    """Whether line ``number`` ends in a colon and the next line that is not blank is a
+    pointer: the sentence introducing a list of entries."""
+    if not lines[number - 1].rstrip().endswith((":", "：")):
+        return False
+    after = next(
+        (n for n in range(number + 1, len(lines) + 1) if kinds[n - 1] is not LineKind.BLANK), 0
+    )
+    return after > 0 and kinds[after - 1] is LineKind.POINTER
+
+
+def _introduced_points(
+    lines: Sequence[str], kinds: Sequence[LineKind], pointing: Collection[int]
+) -> set[int]:
+    """The list right under a line that points at a memory and ends in a colon (``See
+    `testing.md` for full patterns. Key points:`` over ``- ...`` items): the entry's points,
+    as its hook. Moved away, they would leave "Key points:" over nothing."""
+    found: set[int] = set()
+    for start, text in enumerate(lines, 1):
+        pointer = kinds[start - 1] is LineKind.POINTER or start in pointing
+        if not pointer or not text.rstrip().endswith((":", "：")):
+            continue
+        for number in range(start + 1, len(lines) + 1):
+            if kinds[number - 1] is not LineKind.TEXT or not LIST_ITEM.match(lines[number - 1]):
+                break
+            found.add(number)
+    return found
 
 
 def _items_with_nested_pointers(

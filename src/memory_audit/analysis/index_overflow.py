@@ -73,8 +73,10 @@ def pointer_place(lines: Sequence[str], first_hidden: int, description: str) -> 
     (an index line, never one inside a block, is what moves with the rest)."""
     pointer = f"- [{OVERFLOW_TITLE}]({OVERFLOW_NAME}) — {description}"
     earlier = (n for n in range(first_hidden - 1, 0, -1) if _is_item(lines[n - 1]))
-    section = _section_start(lines, first_hidden)
-    candidates = [*([section] if section else []), first_hidden, *islice(earlier, TRIES)]
+    # the section the cut falls in, from its heading, or else its paragraph or list, from
+    # the lead-in over it (``**Rules:**`` then the items the cut splits)
+    whole = _section_start(lines, first_hidden) or _block_start(lines, first_hidden)
+    candidates = [*([whole] if whole else []), first_hidden, *islice(earlier, TRIES)]
     for start in candidates:
         if not load_index("\n".join([*lines[: start - 1], pointer])).cut:
             return start
@@ -94,6 +96,23 @@ def _section_start(lines: Sequence[str], first_hidden: int) -> int | None:
             return None
         if SECTION_HEADING.match(line):
             return number if number > 1 else None
+    return None
+
+
+def _block_start(lines: Sequence[str], first_hidden: int) -> int | None:
+    """The first line of the paragraph or list the cut falls in (the line after the blank
+    line or heading above it), when it is at most ``SECTION_REACH`` lines above the first
+    hidden line and no fence is between; None when the cut falls at a block's start."""
+    if first_hidden > len(lines):
+        return None
+    start = first_hidden
+    for number in range(first_hidden - 1, max(1, first_hidden - SECTION_REACH) - 1, -1):
+        line = lines[number - 1].strip()
+        if not line or SECTION_HEADING.match(line) or line.startswith("#"):
+            return start if 1 < start < first_hidden else None
+        if line.startswith(("```", "~~~")):
+            return None
+        start = number
     return None
 
 

@@ -70,6 +70,7 @@ Passing: 120 lines of ``- [Title](file.md) — hook`` pointers under headings.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -98,6 +99,10 @@ NAMED_ENTRIES = 5  # hidden entries named in the invisible-entry message
 # right at 13,921 and 62,280 characters, false at 3,083 and below; inline content false on
 # all ten, in indexes of 41 to 87 lines).
 HOOKS_COST_CHARS = SMALL_INDEX_CHARS
+
+
+# A Markdown file's name in backticks, a path of the tree's (``batch_records.md``)
+BACKTICKED_MEMORY = re.compile(r"`([^`\s]+\.md)`")
 
 
 @dataclass(frozen=True)
@@ -167,6 +172,7 @@ def _findings(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         tight = load.cut
     named = [pointer for pointer, _ in tree.index_named]
     pointing = {line for lines in tree.index_targets.values() for line in lines}
+    pointing |= _naming_lines(index, tree)
     yield from line_findings(
         ID,
         index,
@@ -181,6 +187,22 @@ def _findings(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         ),
         agent_store=tree.location.agent is not None,
     )
+
+
+def _naming_lines(index: Index, tree: MemoryTree) -> set[int]:
+    """The lines naming in backticks, anywhere, a memory no entry of the index leads to
+    (``**Batch records** in `batch_records.md`.``): the index's only way to it, as a link
+    is; moved out with inline content, the file would drop out of the index. A sentence
+    naming a file an entry points at anyway is still the knowledge it states."""
+    reached = tree.index_targets
+    found: set[int] = set()
+    for number, line in enumerate(index.lines, 1):
+        if "`" not in line or ".md" not in line:
+            continue
+        names = (name.removeprefix("./") for name in BACKTICKED_MEMORY.findall(line))
+        if any(name in tree.files and name not in reached for name in names):
+            found.add(number)
+    return found
 
 
 def _budget(

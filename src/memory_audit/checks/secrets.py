@@ -151,7 +151,7 @@ from memory_audit.model.dimension import Level
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.secrets.boundary import TreeSecrets, name_secrets, tree_secrets, tree_texts
 from memory_audit.secrets.committed import committed_files
-from memory_audit.secrets.document_ids import document_ids
+from memory_audit.secrets.document_ids import in_a_document_link
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
 from memory_audit.secrets.published import (
     chosen,
@@ -379,19 +379,19 @@ def _places_by_value(tree: MemoryTree, scanner: Scanner) -> dict[str, list[Place
     after ``API key:`` and again after ``Bearer``). A value marked as a false positive at
     any of its places, under the value's fingerprint or a rule's, is left out."""
     places: dict[str, list[Place]] = {}
-    found = tree_secrets(tree, scanner)
-    # read only when something was found: most trees hold no secret
-    linked = document_ids(text for _, text in tree_texts(tree)) if found else frozenset()
-    named_documents: set[str] = set()
-    for path, matches in found.items():
-        for match, value in matches:
-            if value.strip() in linked:
-                named_documents.add(match.value_fingerprint)
+    for path, matches in tree_secrets(tree, scanner).items():
+        for match, _ in matches:
             places.setdefault(match.value_fingerprint, []).append(Place(path, match))
+    texts: dict[str, str] = {}
+    named_documents: set[str] = set()  # values the tree links as a document's id
     for path, repeats in repeated_secrets(tree, scanner).items():
         for repeat in repeats:
             value = repeat.match.value_fingerprint
             places.setdefault(value, []).append(Place(path, repeat.match, True))
+            if not texts:
+                texts = dict(tree_texts(tree))
+            if in_a_document_link(texts[path], repeat.match.start):
+                named_documents.add(value)
     return {
         value: _one_a_line(found)
         for value, found in sorted(places.items(), key=lambda item: min(p.order for p in item[1]))

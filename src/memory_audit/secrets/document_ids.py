@@ -5,32 +5,27 @@ that records a sync (``飞书同步：token=<id>``) reads like a credential to a
 same tree links that document, the value is the document's name in its URL: anyone who
 may open the document sees it, and it opens nothing else. Google's document, sheet and
 Drive ids are read the same way.
+
+The link is one of the value's places: the repeat search (:mod:`memory_audit.secrets.repeats`)
+finds every place a tree writes a found value, so only the text right before each place is
+read, never the tree's whole text again.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
-# A document's link, its id the first group that matched. Hosts are a vendor's own, and an
-# id is long (a short path segment is a word: ``/docx/new``).
-DOCUMENT_URL = re.compile(
-    r"(?:feishu\.cn|larksuite\.com|larkoffice\.com|feishu\.net)/"
-    r"(?:docx|docs|wiki|sheets|base|file|mindnotes|slides|drive/folder)/([A-Za-z0-9]{16,})"
-    r"|docs\.google\.com/(?:document|spreadsheets|presentation|forms)/(?:u/\d+/)?d/"
-    r"([A-Za-z0-9_-]{20,})"
-    r"|drive\.google\.com/(?:drive/(?:u/\d+/)?folders|file/d)/([A-Za-z0-9_-]{20,})"
+# A document's link up to its id, ending where the id starts. Hosts are a vendor's own.
+DOCUMENT_LINK = re.compile(
+    r"(?:(?:feishu\.cn|feishu\.net|larksuite\.com|larkoffice\.com)/"
+    r"(?:docx|docs|wiki|sheets|base|file|mindnotes|slides|drive/folder)"
+    r"|docs\.google\.com/(?:document|spreadsheets|presentation|forms)/(?:u/\d+/)?d"
+    r"|drive\.google\.com/(?:drive/(?:u/\d+/)?folders|file/d))/$"
 )
-# Only texts holding one of these are searched (most hold none).
-HOSTS = ("feishu.", "larksuite.", "larkoffice.", "docs.google.", "drive.google.")
+# How far before a place its link may start (``https://<tenant>.feishu.cn/docx/``)
+LINK_REACH = 64
 
 
-def document_ids(texts: Iterable[str]) -> frozenset[str]:
-    """Every id the texts write in a document's link."""
-    ids: set[str] = set()
-    for text in texts:
-        if not any(host in text for host in HOSTS):
-            continue
-        for link in DOCUMENT_URL.finditer(text):
-            ids.add(next(group for group in link.groups() if group))
-    return frozenset(ids)
+def in_a_document_link(text: str, start: int) -> bool:
+    """Whether the value at ``start`` in ``text`` is the id of a document its link names."""
+    return DOCUMENT_LINK.search(text, max(0, start - LINK_REACH), start) is not None

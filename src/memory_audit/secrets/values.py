@@ -836,7 +836,9 @@ RANDOM_KEY = re.compile(
 # variant `` `nav_p5` / `nav_p5_sub` ``): words run together or joined by underscores, one
 # of them three lower case letters at least, and no symbol a password would carry.
 CODE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*$")
-NAME_JOINT = re.compile(r"_|[a-z0-9][A-Z]")
+# where a name's words join: an underscore, a capital after a small letter or a digit, or
+# an acronym's last capital opening the next word (``WNConv1d``, ``HTTPServer``)
+NAME_JOINT = re.compile(r"_|[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
 LOWER_WORD = re.compile(r"[a-z]{3}")
 NUMBER_ASSIGNED = re.compile(r"^([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*)=[0-9]+$")
 # A field named as code names it: led by an acronym (``NRestarts``), camelCase, snake_case.
@@ -2957,7 +2959,8 @@ def _unglobbed(value: str) -> str:
 
 def _code_name(value: str) -> bool:
     """Words joined by underscores or run together in camelCase, digits allowed
-    (``I18nService``, ``nav_p5_1280_sub``); a generated ``Kx9_QpL2_Zr7w`` has no word."""
+    (``I18nService``, ``nav_p5_1280_sub``, ``WNConv1d``); a generated ``Kx9_QpL2_Zr7w`` has
+    no word."""
     return bool(CODE_NAME.match(value) and NAME_JOINT.search(value) and LOWER_WORD.search(value))
 
 
