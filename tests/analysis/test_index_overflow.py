@@ -57,17 +57,32 @@ def test_the_move_takes_the_section_the_cut_falls_in_from_its_heading() -> None:
 
 
 def test_a_heading_far_above_the_cut_stays_and_the_move_starts_at_the_cut() -> None:
-    # A section of 40 lines (its heading 29 lines above the cut): only what the cut hides
+    # A section of 60 lines (its heading 51 lines above the cut): only what the cut hides
     # moves, and the last line seen, whose place the pointer takes (no room for a 201st).
-    lines = ["# Index"] + [f"- [Note {n}](n{n}.md) — area {n}" for n in range(170)]
-    lines += ["## Unit test conventions"] + [f"- convention {n}" for n in range(40)]
+    lines = ["# Index"] + [f"- [Note {n}](n{n}.md) — area {n}" for n in range(148)]
+    lines += ["## Unit test conventions"] + [f"- convention {n}" for n in range(60)]
     lines += ["- [Testing](testing.md) — how the suite runs"]
     loaded = load_index("\n".join(lines) + "\n")
     fix = overflow_fix(lines, loaded, [(len(lines), "Testing")])
     assert fix is not None
     assert loaded.first_hidden == 201
     assert fix["first"] == 200
-    assert lines[171] == "## Unit test conventions"
+    assert lines[149] == "## Unit test conventions"
+
+
+def test_a_code_block_in_the_section_is_no_heading_and_no_stop() -> None:
+    # The section's heading is 30 lines up, a fenced shell script between whose comments
+    # start with "#": the move still starts at the section's heading.
+    lines = ["# Index"] + [f"- [Note {n}](n{n}.md) — area {n}" for n in range(169)]
+    lines += ["## Assignment checks", "Before assigning:", "```bash", "# 1. list the members"]
+    lines += [f"echo member{n}" for n in range(20)] + ["```", ""]
+    lines += [f"- rule {n}" for n in range(10)]
+    lines += ["- [Testing](testing.md) — how the suite runs"]
+    loaded = load_index("\n".join(lines) + "\n")
+    assert loaded.first_hidden == 201
+    fix = overflow_fix(lines, loaded, [(len(lines), "Testing")])
+    assert fix is not None
+    assert lines[int(str(fix["first"])) - 1] == "## Assignment checks"
 
 
 def test_a_list_the_cut_splits_moves_from_its_lead_in() -> None:

@@ -1037,3 +1037,31 @@ def test_the_fix_keeps_ways_to_memories_and_moves_sections_with_their_closing_ru
     ):
         assert lines.index(kept) + 1 not in moved, kept
     assert lines.index("## Records") + 1 not in moved  # a way to a memory is under it
+
+
+def test_one_fix_for_every_block_moves_a_heading_whose_subsections_all_move(
+    tree_dir: Path,
+) -> None:
+    # "## Summary" holds only "### Tasks" and "### Skips", each a block of notes: one fix
+    # moves both, so "## Summary" goes too, instead of standing over nothing.
+    parts = ["# Team lead memory", ""]
+    for section in range(4):
+        parts += [f"## Lesson {section}", ""]
+        parts += [
+            f"Lesson {section} note {n}: the heartbeat is no proof of life." for n in range(40)
+        ]
+        parts += [""]
+    parts += ["## Summary", "", "### Tasks", "", "Assign one model a worker.", ""]
+    parts += ["### Skips", "", "A model without weights is skipped.", ""]
+    parts += ["## Details", "", "- [Faults](fault_tolerance.md) — lost folders", ""]
+    text = "\n".join(parts)
+    write_tree(tree_dir, {"MEMORY.md": text, "fault_tolerance.md": memory("fault_tolerance")})
+    lines = text.split("\n")
+    [inline] = [f for f in findings(tree_dir, "index-budget") if f.code == "inline-content"]
+    assert inline.fix is not None
+    assert "ranges" in inline.fix
+    moved = {n for first, last in inline.fix["ranges"] for n in range(first, last + 1)}
+    for heading in ("## Summary", "### Tasks", "### Skips", "## Lesson 0"):
+        assert lines.index(heading) + 1 in moved, heading
+    assert lines.index("## Details") + 1 not in moved
+    assert lines.index("- [Faults](fault_tolerance.md) — lost folders") + 1 not in moved

@@ -4671,3 +4671,5 @@ CASES["pass-phrase"][1].extend(
         "- GGE-DM-43 degenerate PASS: Omega_DM/Omega_Lambda = 5.4e5 (overshoots by 6 orders)",
     ]
 )
+# two classes of one family in backticks, the first opening with an acronym: no login pair
+CASES["backticked-pair"][1].append("  - `WNConv1d` / `WNConvTranspose1d`")

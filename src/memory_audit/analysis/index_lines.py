@@ -313,6 +313,7 @@ def _content(
     # what the fix moves: a block, with its section's heading when nothing else is under it
     spans = [_with_heading(index.lines, kinds, b) for b in blocks]
     if len(blocks) > GROUPED:
+        spans = _with_emptied_headings(index.lines, kinds, spans)
         yield _inline_grouped(dimension, index, blocks, spans, tight)
     else:
         for one, span in zip(blocks, spans, strict=True):
@@ -369,6 +370,51 @@ def _with_heading(
             if kind is not LineKind.BLANK:
                 return first, last
         first, last = above, closing
+
+
+def _with_emptied_headings(
+    lines: Sequence[str], kinds: Sequence[LineKind], spans: Sequence[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """One fix moving every block: a heading whose whole section moves (its own lines and
+    its subsections', in several blocks) goes with it, then its parent the same way, so no
+    heading is left over nothing (``## Summary`` over ``### Tasks`` and ``### Skips``, all
+    of them moved). Rules that close its parts (``---``) go too; the title stays, and so
+    does a heading that links to or names a file. The spans, merged where they touch."""
+    moved = {number for first, last in spans for number in range(first, last + 1)}
+    title = next((n for n, kind in enumerate(kinds, 1) if kind is not LineKind.BLANK), 0)
+    headings = [
+        n
+        for n, kind in enumerate(kinds, 1)
+        if kind is LineKind.HEADING
+        and n != title
+        and _heading_level(lines[n - 1]) >= 2
+        and not any(mark in lines[n - 1] for mark in NAMING_MARKS)
+    ]
+    changed = True
+    while changed:
+        changed = False
+        for heading in headings:
+            if heading in moved:
+                continue
+            level = _heading_level(lines[heading - 1])
+            end, body = heading, []
+            for number in range(heading + 1, len(lines) + 1):
+                kind = kinds[number - 1]
+                if kind is LineKind.HEADING and 0 < _heading_level(lines[number - 1]) <= level:
+                    break
+                end = number
+                if kind not in (LineKind.BLANK, LineKind.BREAK):
+                    body.append(number)
+            if body and all(number in moved for number in body):
+                moved.update(range(heading, end + 1))
+                changed = True
+    runs: list[tuple[int, int]] = []
+    for number in sorted(moved):
+        if runs and runs[-1][1] == number - 1:
+            runs[-1] = (runs[-1][0], number)
+        else:
+            runs.append((number, number))
+    return runs
 
 
 def _heading_level(text: str) -> int:

@@ -23,7 +23,7 @@ DESCRIPTION_CHARS = 140  # under index-budget's default hook limit (150): the po
 TRIES = 20  # earlier entries tried for the pointer's place (each try is one load)
 # How far above the cut the heading of the section it falls in may be, for the move to take
 # the section whole (its heading and first lines would stay behind, cut from the rest)
-SECTION_REACH = 15
+SECTION_REACH = 40
 SECTION_HEADING = re.compile(r"#{2,6}[ \t]")
 
 
@@ -85,18 +85,34 @@ def pointer_place(lines: Sequence[str], first_hidden: int, description: str) -> 
 
 def _section_start(lines: Sequence[str], first_hidden: int) -> int | None:
     """The heading (``##`` or deeper, never the title) of the section the cut falls in, when
-    it is at most ``SECTION_REACH`` lines above the first hidden line and no fence is
-    between: moving from it keeps the section in one place. None when the cut falls on a
-    heading or far into a section."""
-    if first_hidden > len(lines) or SECTION_HEADING.match(lines[first_hidden - 1].lstrip()):
+    it is at most ``SECTION_REACH`` lines above the first hidden line (a ``#`` line inside
+    a fenced block is code, not a heading): moving from it keeps the section in one place.
+    None when the cut falls on a heading, inside a fenced block, or far into a section."""
+    if first_hidden > len(lines):
+        return None
+    fenced = _fenced_lines(lines, first_hidden)
+    if first_hidden in fenced or SECTION_HEADING.match(lines[first_hidden - 1].lstrip()):
         return None
     for number in range(first_hidden - 1, max(1, first_hidden - SECTION_REACH) - 1, -1):
-        line = lines[number - 1].lstrip()
-        if line.startswith(("```", "~~~")):
-            return None
-        if SECTION_HEADING.match(line):
+        if number not in fenced and SECTION_HEADING.match(lines[number - 1].lstrip()):
             return number if number > 1 else None
     return None
+
+
+def _fenced_lines(lines: Sequence[str], until: int) -> set[int]:
+    """The lines up to ``until`` inside a fenced code block, its fences included."""
+    fenced: set[int] = set()
+    marker = ""
+    for number in range(1, min(until, len(lines)) + 1):
+        line = lines[number - 1].lstrip()
+        if marker:
+            fenced.add(number)
+            if line.startswith(marker):
+                marker = ""
+        elif line.startswith(("```", "~~~")):
+            fenced.add(number)
+            marker = line[:3]
+    return fenced
 
 
 def _block_start(lines: Sequence[str], first_hidden: int) -> int | None:
