@@ -96,3 +96,22 @@ def test_a_list_the_cut_splits_moves_from_its_lead_in() -> None:
     fix = overflow_fix(lines, loaded, [(len(lines), "Testing")])
     assert fix is not None
     assert lines[int(str(fix["first"])) - 1] == "**Assignment rules:**"
+
+
+def test_a_cut_between_blocks_moves_no_visible_section_or_run_of_entries() -> None:
+    # The cut falls on a blank line after "## Tools" and its 29 entries: nothing is split,
+    # so nothing the session sees moves but the last line, whose place the pointer takes.
+    lines = ["# Index"] + [f"- [Note {n}](n{n}.md) — area {n}" for n in range(169)]
+    lines += ["## Tools"] + [f"- [Tool {n}](t{n}.md) — tool {n}" for n in range(29)]
+    lines += ["", "## Later"] + [f"- [Later {n}](l{n}.md) — later {n}" for n in range(10)]
+    loaded = load_index("\n".join(lines) + "\n")
+    assert loaded.first_hidden == 201
+    fix = overflow_fix(lines, loaded, [(len(lines), "Later 9")])
+    assert fix is not None
+    assert fix["first"] == 200
+    # a run of entries after a blank line, with no lead-in over it, is split harmlessly
+    run = ["# Index"] + [f"- [Note {n}](n{n}.md) — area {n}" for n in range(170)]
+    run += [""] + [f"- [Tool {n}](t{n}.md) — tool {n}" for n in range(40)]
+    fix = overflow_fix(run, load_index("\n".join(run) + "\n"), [(len(run), "Tool 39")])
+    assert fix is not None
+    assert fix["first"] == 200

@@ -263,7 +263,7 @@ def test_index_budget_many_long_hooks_are_one_finding_naming_their_lines(tree_di
     assert len(finding.related) == 49
 
 
-def test_index_budget_inline_content_is_a_problem_only_when_the_cut_hides_entries(
+def test_index_budget_inline_content_is_a_suggestion_the_cut_s_problems_are_its_own(
     tree_dir: Path,
 ) -> None:
     preamble = "# Index\n\nThis folder keeps what the sessions learned.\nKept by hand.\n\n"
@@ -275,13 +275,15 @@ def test_index_budget_inline_content_is_a_problem_only_when_the_cut_hides_entrie
     write_tree(tree_dir, {"MEMORY.md": preamble + entries(160)})
     near = {f.code: f.level for f in findings(tree_dir, "index-budget", options=ANY_SIZE)}
     assert near == {"near-budget": "problem", "inline-content": "suggestion"}
-    # past the cut, moving it out brings entries back into view: a problem
+    # past the cut, over-budget and invisible-entry are the problems of that cause; where to
+    # cut a cut index's notes into topic files stays a person's call (its fix judged right
+    # on 3 of 8 held-out agents' stores, rounds 105-106): a suggestion
     write_tree(tree_dir, {"MEMORY.md": preamble + entries(210)})
     over = {f.code: f.level for f in findings(tree_dir, "index-budget", options=ANY_SIZE)}
     assert over == {
         "over-budget": "problem",
         "invisible-entry": "problem",
-        "inline-content": "problem",
+        "inline-content": "suggestion",
     }
 
 

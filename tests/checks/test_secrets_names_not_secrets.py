@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from memory_audit.checks.secrets import Options as SecretsOptions
+from memory_audit.fix.actions import actions
+from memory_audit.fix.tree_access import Tree
 from memory_audit.model.finding import Finding
+from memory_audit.secrets.loading import secret_scanner
+from memory_audit.secrets.repeats import RepeatSearch, repeat_matches, searched_matches
 from memory_audit.tree.discovery import locate
 from tests.harness import findings, index, memory, write_tree
 from tests.secrets.samples import ALNUM, rnd
@@ -87,3 +92,52 @@ def test_a_handle_in_a_document_does_not_publish_the_password(tmp_path: Path) ->
     [found] = findings(tree, "secrets", location=locate(tree))
     assert found.level == "problem"
     assert "publishes" not in found.message
+
+
+def test_the_redaction_leaves_the_handle_where_the_audit_listed_no_place(tree_dir: Path) -> None:
+    body = "\n".join(
+        [
+            f"- 管理员: ops@kestrelmail.cn / {HANDLE}",
+            f"- PostgreSQL 密码 {HANDLE}",
+            f"- @{HANDLE} asked for a status report",
+            f"| boss({HANDLE}) | kce5admao3d77dx |",
+        ]
+    )
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
+    [found] = findings(tree_dir, "secrets")
+    redact = actions(secret_scanner(SecretsOptions()))["redact-secret"]
+    redact.build(Tree.open(tree_dir), dict(found.fix or {}), []).apply()
+    lines = (tree_dir / "a.md").read_text().splitlines()
+    assert HANDLE not in lines[5] + lines[6]  # the two places the audit listed
+    assert lines[7] == f"- @{HANDLE} asked for a status report"
+    assert lines[8] == f"| boss({HANDLE}) | kce5admao3d77dx |"
+
+
+def test_the_change_alert_reports_no_repeat_at_a_handle_or_a_document_link() -> None:
+    scanner = secret_scanner(SecretsOptions())
+    said = f"- 管理员: ops@kestrelmail.cn / {HANDLE}\n- sync: token={DOC_ID}\n"
+    first = searched_matches([(m, said[m.start : m.end]) for m in scanner.scan(said)], scanner)
+    assert set(first) == {HANDLE, DOC_ID}
+    search = RepeatSearch(first, scanner, [])
+    text = (
+        f"- @{HANDLE} asked again\n- https://acme42.feishu.cn/docx/{DOC_ID}\n"
+        f"- PostgreSQL 密码 {HANDLE}\n"
+    )
+    repeats = repeat_matches(text, scanner.scan(text), search, first)
+    assert [(m.line, text.splitlines()[m.line - 1]) for m in repeats] == [
+        (3, f"- PostgreSQL 密码 {HANDLE}")
+    ]
+
+
+def test_a_longer_handle_holding_the_password_makes_it_no_handle(tree_dir: Path) -> None:
+    # "@<value>_bot" is another name: the value's bare copy in a command still repeats it
+    body = "\n".join(
+        [
+            f"- 管理员: ops@kestrelmail.cn / {HANDLE}",
+            f"- alerts go to @{HANDLE}_bot",
+            f"- run: mysqladmin -u ops -h db1 status {HANDLE}",
+        ]
+    )
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
+    [found] = findings(tree_dir, "secrets")
+    assert places(found) == [("a.md", 6), ("a.md", 8)]

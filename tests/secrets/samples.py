@@ -4673,3 +4673,16 @@ CASES["pass-phrase"][1].extend(
 )
 # two classes of one family in backticks, the first opening with an acronym: no login pair
 CASES["backticked-pair"][1].append("  - `WNConv1d` / `WNConvTranspose1d`")
+# The second reader's cases of round 105: a token named for a node, a space or a drive is
+# no document's id; a password opening with an acronym is no class's name; a value holding
+# "=" and a drawn part after "PASS:" is no measure; an example of usage may be the user's
+# real command; a password holding "EnvVar" with digits is no stand-in
+CASES["generic-assignment"][0].extend(
+    [
+        ("K3S_NODE_TOKEN=Qm7kLp2xRzW9vT4nB8cY", "Qm7kLp2xRzW9vT4nB8cY"),
+        ("export GOOGLE_DRIVE_TOKEN=Qm7kLp2xRzW9vT4nB8cZ", "Qm7kLp2xRzW9vT4nB8cZ"),
+    ]
+)
+CASES["password-phrase"][0].append(("Prod DB password: Blue_EnvVar_2024!", "Blue_EnvVar_2024!"))
+CASES["backticked-pair"][0].append(("Staging DB: `app_user` / `NYCsummer24`", "NYCsummer24"))
+CASES["pass-phrase"][0].append(("Staging box: USER: deploy PASS: Qm7k=4LpX2rz", "Qm7k=4LpX2rz"))

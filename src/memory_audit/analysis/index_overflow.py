@@ -87,11 +87,12 @@ def _section_start(lines: Sequence[str], first_hidden: int) -> int | None:
     """The heading (``##`` or deeper, never the title) of the section the cut falls in, when
     it is at most ``SECTION_REACH`` lines above the first hidden line (a ``#`` line inside
     a fenced block is code, not a heading): moving from it keeps the section in one place.
-    None when the cut falls on a heading, inside a fenced block, or far into a section."""
+    None when the cut falls between blocks (a blank line, a rule, a heading), inside a
+    fenced block, or far into a section."""
     if first_hidden > len(lines):
         return None
     fenced = _fenced_lines(lines, first_hidden)
-    if first_hidden in fenced or SECTION_HEADING.match(lines[first_hidden - 1].lstrip()):
+    if first_hidden in fenced or _between_blocks(lines[first_hidden - 1]):
         return None
     for number in range(first_hidden - 1, max(1, first_hidden - SECTION_REACH) - 1, -1):
         if number not in fenced and SECTION_HEADING.match(lines[number - 1].lstrip()):
@@ -116,20 +117,30 @@ def _fenced_lines(lines: Sequence[str], until: int) -> set[int]:
 
 
 def _block_start(lines: Sequence[str], first_hidden: int) -> int | None:
-    """The first line of the paragraph or list the cut falls in (the line after the blank
-    line or heading above it), when it is at most ``SECTION_REACH`` lines above the first
-    hidden line and no fence is between; None when the cut falls at a block's start."""
-    if first_hidden > len(lines):
+    """The lead-in of the list the cut falls in (``**Rules:**``: the first line of the block,
+    after the blank line or heading above it, when it ends in a colon and is no item), at
+    most ``SECTION_REACH`` lines above the first hidden line with no fence between; None
+    when the cut falls between blocks or the block has no lead-in."""
+    if first_hidden > len(lines) or _between_blocks(lines[first_hidden - 1]):
         return None
     start = first_hidden
     for number in range(first_hidden - 1, max(1, first_hidden - SECTION_REACH) - 1, -1):
         line = lines[number - 1].strip()
         if not line or SECTION_HEADING.match(line) or line.startswith("#"):
-            return start if 1 < start < first_hidden else None
+            lead_in = lines[start - 1].strip().rstrip("*_` ")
+            # only a lead-in over the list would be stranded: a run of entries is not
+            leads = lead_in.endswith((":", "：")) and not _is_item(lead_in)
+            return start if leads and 1 < start < first_hidden else None
         if line.startswith(("```", "~~~")):
             return None
         start = number
     return None
+
+
+def _between_blocks(line: str) -> bool:
+    """A cut at a blank line, a rule (``---``) or a heading splits no block."""
+    stripped = line.strip()
+    return not stripped or set(stripped) <= set("-*_ ") or stripped.startswith("#")
 
 
 def _is_item(line: str) -> bool:

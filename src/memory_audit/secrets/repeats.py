@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from memory_audit.secrets.boundary import tree_secrets, tree_texts
+from memory_audit.secrets.document_ids import in_a_document_link
 from memory_audit.secrets.rules import DFA_MEMORY
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.secrets.sweep import map_all
@@ -46,7 +47,8 @@ JOIN = "\0"
 BATCH_BYTES = 65_536
 # A line's word for a password or a login: a handle's text there is the password.
 CREDENTIAL_WORD = re.compile(
-    r"(?i:pass|pwd|secret|credential|login|sudo)|密码|密碼|口令|パスワード|비밀번호|пароль"
+    r"(?i:pass|pwd|secret|credential|login|sudo|auth|token|key|(?<![\w-])-p(?![\w-]))"
+    r"|密码|密碼|口令|账号|帳號|パスワード|비밀번호|пароль"
 )
 # A value starts a text or follows a character that is not part of a word.
 BOUNDARY = re.compile(r"[^\w]")
@@ -89,8 +91,8 @@ def _repeats(tree: MemoryTree, scanner: Scanner) -> dict[str, tuple[Repeat, ...]
     handles = {
         value
         for (_, text), found_here in zip(texts, rows, strict=True)
-        for start, _, value in found_here
-        if _a_mention(text, start)
+        for start, end, value in found_here
+        if a_mention(text, start, end)
     }
     repeats: dict[str, tuple[Repeat, ...]] = {}
     for (path, text), row in zip(texts, rows, strict=True):
@@ -342,13 +344,17 @@ def _overlaps(taken: list[tuple[int, int]], starts: list[int], start: int, end: 
     return before >= 0 and taken[before][1] > start
 
 
-def _a_mention(text: str, start: int) -> bool:
-    """Whether the value at ``start`` is written as a person's handle, ``@<value>`` (not an
-    address's host, ``user@<value>``): a password that is also its owner's user name
-    (``@<value>`` in a chat's log, ``boss(<value>)`` in a table of users) is a name
-    wherever else nothing says it is a password, and redacting it there would erase the
-    name. Only the rules' own places are reported then."""
-    return text[start - 1 : start] == "@" and not text[start - 2 : start - 1].isalnum()
+def a_mention(text: str, start: int, end: int) -> bool:
+    """Whether the value at ``start``..``end`` is written as a person's handle, the whole
+    of ``@<value>`` (not an address's host, ``user@<value>``, nor a longer handle,
+    ``@<value>_bot``; after a letter of a script without spaces, ``联系人@<value>``, a
+    handle still): a password that is also its owner's user name (``@<value>`` in a chat's
+    log, ``boss(<value>)`` in a table of users) is a name wherever else its line names no
+    password or login, and redacting it there would erase the name."""
+    if text[start - 1 : start] != "@" or _inside_a_word(text, start, end):
+        return False
+    before = text[start - 2 : start - 1]
+    return not (before.isascii() and (before.isalnum() or before in "._%+-"))
 
 
 def _credential_line(text: str, at: int) -> bool:
@@ -407,7 +413,8 @@ def repeat_matches(
     repeats = []
     line, counted = 1, 0
     for start, end, value in search.places(text, taken):
-        if value not in first:
+        # as the audit reports them: never a handle's mention, nor a linked document's id
+        if value not in first or a_mention(text, start, end) or in_a_document_link(text, start):
             continue
         line += text.count("\n", counted, start)
         counted = start

@@ -152,9 +152,6 @@ PLACEHOLDER = re.compile(
     # what goes there, described: "random-32-char-string"; a word in brackets: "[PASS]"
     r"|random[_-](?:\d+[_-])?(?:chars?|characters?|bytes?|hex|string|value|secret)\b"
     r"|\[[a-z][a-z _-]{1,20}\]"
-    # where the real one is read from instead: "will-use-OPENAI_API_KEY-env-var", "from-env"
-    r"|(?<![a-z])env[_-]?var(?:iable)?s?(?![a-z])"
-    r"|(?<![a-z])(?:from|use|uses|in|via|see)[_-](?:the[_-])?(?:env|environment)(?![a-z])"
     # a template's field, the whole value: "{password}", "{db_password}" in a format string;
     # lower-case words only, whatever the pattern's case: "{Qm7kLp2xRzW9}" is a value
     r"|(?-i:^\{[a-z]+(?:[_.-][a-z]+){0,5}\}$)"
@@ -722,7 +719,10 @@ TEST_STATUS = re.compile(r"\bPASS\*{0,2} ?[:=：]\*{0,2} ?[\"'`]?$")
 EQUATION = re.compile(r"[^=\s]+=[^=\n]+=")
 # A result's measure, the value its quantity (``PASS: tau*=0.209``, ``PASS: Omega_DM/Omega_L
 # = 5.4e5``): a name, then "=" (or a comparison) and a number
-MEASURE = re.compile(r"[^\s=]+ ?[=≈<>] ?[-+]?\.?\d")
+MEASURE = re.compile(
+    r"[A-Za-z_][\w*^'./()-]* ?[=≈<>] ?[-+]?(?:\d+(?:[.,]\d+)?|\.\d+)(?:e[-+]?\d+)?%?"
+    r"(?=[\s,;)]|$)"
+)
 TESTED = re.compile(
     r"(?i:\btest(?:s|ed|ing)?\b|\bchecks?\b|\bverif(?:y|ied|ication)\b)|\bFAIL(?:ED|S)?\b"
     r"|\bQ[AC]\b|✅|❌"
@@ -759,8 +759,8 @@ NO_SECRET_KEY = re.compile(
 # A document's token (Feishu's and Lark's name for a document's, folder's or wiki node's
 # id, written in its URL): ``| folder_token | `<id>` |``, ``doc_token: <id>``; an id, no secret.
 DOCUMENT_TOKEN = re.compile(
-    r"(?i:(?<![a-z])(?:folder|doc|docx|document|wiki|node|obj|file|sheet|spreadsheet|space"
-    r"|parent|bitable|drive|mindnote|minute)s?[_-]?token)"
+    r"(?i:(?<![A-Za-z0-9_])(?:folder|docx?|document|wiki(?:[_-]?node)?|obj|sheet|spreadsheet"
+    r"|bitable|mindnote)[_-]?token)"
     r"[*_`\"']{0,3}[ \t]*(?:[:=：]|\|)[ \t]*[*_`\"']{0,3}$"
 )
 # A credential's type, kind or format named where a value would be: ``token_type=bearer``
@@ -836,9 +836,10 @@ RANDOM_KEY = re.compile(
 # variant `` `nav_p5` / `nav_p5_sub` ``): words run together or joined by underscores, one
 # of them three lower case letters at least, and no symbol a password would carry.
 CODE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*$")
-# where a name's words join: an underscore, a capital after a small letter or a digit, or
-# an acronym's last capital opening the next word (``WNConv1d``, ``HTTPServer``)
-NAME_JOINT = re.compile(r"_|[a-z0-9][A-Z]|[A-Z][A-Z][a-z]")
+NAME_JOINT = re.compile(r"_|[a-z0-9][A-Z]")
+# A capitalised word a class's name inserts into its family's (``WNConv1d``,
+# ``WNConvTranspose1d``)
+CLASS_WORDS = re.compile(r"(?:[A-Z][a-z]+)+")
 LOWER_WORD = re.compile(r"[a-z]{3}")
 NUMBER_ASSIGNED = re.compile(r"^([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*)=[0-9]+$")
 # A field named as code names it: led by an acronym (``NRestarts``), camelCase, snake_case.
@@ -1005,11 +1006,16 @@ EXAMPLE_BEFORE = re.compile(
 # A line introducing an example: it opens with the word and is short
 EXAMPLE_INTRODUCTION = re.compile(
     r"[ \t>*_#-]*(?:e\.g\.|(?i:for example|examples?(?: (?:reply|response|output|answer"
-    r"|format|value|values|usage|entry|line))?)"
+    r"|format))?)"
     r"(?![ \t]*[A-Za-z])"
     r"|示例|范例|範例|例如|例えば|예시|(?i:por ejemplo|beispiel|par exemple)\b)"
 )
 INTRODUCTION_MAX = 120
+# A line introducing a fenced block as a format's example (``**Example format:**``): what the
+# block holds stands for a value; an example of usage may be the user's real command.
+EXAMPLE_FORMAT = re.compile(
+    r"[ \t>*_#-]*(?i:(?:example|sample) format|format example)|示例格式|格式示例"
+)
 DISCLAIMER_AFTER = re.compile(
     rf"{DISCLAIMER}|\((?:e\.g\.|for example|an example|example|sample)\b"
     # a comment after it that says to put one's own in its place: "# 替换成你的 token"
@@ -1271,12 +1277,23 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     )
 
 
+# Where the real one is read from instead, in a value of words alone (no digit, no symbol
+# but joins): "will-use-OPENAI_API_KEY-env-var", "read-from-env"; "Blue_EnvVar_2024!" is one.
+ENV_STAND_IN = re.compile(
+    r"(?i)(?<![a-z])env[_-]?var(?:iable)?s?(?![a-z])"
+    r"|(?<![a-z])(?:from|use|uses|in|via|see)[_-](?:the[_-])?(?:env|environment)(?![a-z])"
+)
+ENV_WORDS = re.compile(r"[A-Za-z]+(?:[_-][A-Za-z]+)+")
+
+
 def _placeholder(rule: Rule, value: str) -> bool:
     """A stand-in's word or mark (:data:`PLACEHOLDER`), save the word an issuer's random
     token holds by chance: in a specific rule's fixed format, letters in mixed case with
     letters or digits on both sides (``ghp_OHFaKElW...`` holds "FaKE"; about one GitHub
     token in three thousand holds one of the words) are the token's. ``ghp_FAKE...``,
     ``...thisisafaketoken...`` (one case) stay stand-ins."""
+    if ENV_WORDS.fullmatch(value) and ENV_STAND_IN.search(value):
+        return True
     issuer = not rule.generic and rule.value is None and not rule.chosen
     return any(
         not (issuer and _by_chance(value, found.start(), found.end()))
@@ -2847,6 +2864,7 @@ def _paired_names(text: str, start: int, value: str) -> bool:
     named_alike = (
         _siblings(login.group(1), value)
         or _suffix_siblings(login.group(1), value)
+        or _class_family(login.group(1), value)
         or _code_field(value)
     )
     if not named_alike:
@@ -2857,6 +2875,30 @@ def _paired_names(text: str, start: int, value: str) -> bool:
     # a login word in the heading over them makes a family's names a login and its password
     heading = named_alike and _login_heading(text, floor)
     return not heading and not LOGIN_WORDS.search(text, floor, login.start())
+
+
+def _class_family(first: str, value: str) -> bool:
+    """Two classes' names of one family, capitalised, one the other with a capitalised word
+    inserted before their common end (``WNConv1d`` / ``WNConvTranspose1d``): a login and its
+    password share no such parts (``admin`` / ``admin123`` is lower case)."""
+    if not (first[:1].isupper() and value[:1].isupper()) or first == value:
+        return False
+    short, long = sorted((first, value), key=len)
+    prefix = _common_start(short, long)
+    suffix = _common_start(short[::-1], long[::-1])
+    if prefix < 4 or prefix + suffix < len(short):
+        return False
+    suffix = min(suffix, len(short) - prefix)
+    inserted = long[prefix : len(long) - suffix]
+    return CLASS_WORDS.fullmatch(inserted) is not None
+
+
+def _common_start(one: str, other: str) -> int:
+    """How many characters the two texts start with alike."""
+    return next(
+        (n for n, (a, b) in enumerate(zip(one, other, strict=False)) if a != b),
+        min(len(one), len(other)),
+    )
 
 
 def _a_variant(first: str, value: str) -> bool:
@@ -2959,8 +3001,7 @@ def _unglobbed(value: str) -> str:
 
 def _code_name(value: str) -> bool:
     """Words joined by underscores or run together in camelCase, digits allowed
-    (``I18nService``, ``nav_p5_1280_sub``, ``WNConv1d``); a generated ``Kx9_QpL2_Zr7w`` has
-    no word."""
+    (``I18nService``, ``nav_p5_1280_sub``); a generated ``Kx9_QpL2_Zr7w`` has no word."""
     return bool(CODE_NAME.match(value) and NAME_JOINT.search(value) and LOWER_WORD.search(value))
 
 
@@ -3267,7 +3308,8 @@ def _example_introduced(text: str, start: int) -> bool:
     if above_start == 0 and reach > 0:
         return False  # a long line above: no introduction
     above = text[above_start : line_start - 1]
-    if FENCE_LINE.match(above) and above_start > 0:
+    fenced = FENCE_LINE.match(above) is not None
+    if fenced and above_start > 0:
         # the value opens a fenced block: the block's introduction is the line above the fence
         # (``**Example format:**``, a fence, then ``DISCORD_BOT_TOKEN=<value>``)
         reach = max(0, above_start - 1 - INTRODUCTION_MAX)
@@ -3277,6 +3319,8 @@ def _example_introduced(text: str, start: int) -> bool:
             return False
         above = text[above_start : fence_start - 1]
     above = above.rstrip(" \t\r*_`>")
+    if fenced:  # a fence's line, not the value's: only a format's example stands for one
+        return above.endswith((":", "：")) and EXAMPLE_FORMAT.match(above) is not None
     return above.endswith((":", "：")) and EXAMPLE_INTRODUCTION.match(above) is not None
 
 
