@@ -94,7 +94,9 @@ def test_a_handle_in_a_document_does_not_publish_the_password(tmp_path: Path) ->
     assert "publishes" not in found.message
 
 
-def test_the_redaction_leaves_the_handle_where_the_audit_listed_no_place(tree_dir: Path) -> None:
+def test_the_redaction_leaves_the_handle_and_every_other_copy_redacted(tree_dir: Path) -> None:
+    # The @handle is the name and stays; every other copy goes, listed or not (a copy left
+    # would drop out of the report once the rules' own places are redacted).
     body = "\n".join(
         [
             f"- 管理员: ops@kestrelmail.cn / {HANDLE}",
@@ -103,14 +105,23 @@ def test_the_redaction_leaves_the_handle_where_the_audit_listed_no_place(tree_di
             f"| boss({HANDLE}) | kce5admao3d77dx |",
         ]
     )
-    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
+    other = f"- ftp ops / {HANDLE}"
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", body=body),
+            "b.md": memory("b", body=other),
+        },
+    )
     [found] = findings(tree_dir, "secrets")
     redact = actions(secret_scanner(SecretsOptions()))["redact-secret"]
     redact.build(Tree.open(tree_dir), dict(found.fix or {}), []).apply()
     lines = (tree_dir / "a.md").read_text().splitlines()
-    assert HANDLE not in lines[5] + lines[6]  # the two places the audit listed
+    assert HANDLE not in lines[5] + lines[6] + lines[8]
     assert lines[7] == f"- @{HANDLE} asked for a status report"
-    assert lines[8] == f"| boss({HANDLE}) | kce5admao3d77dx |"
+    assert HANDLE not in (tree_dir / "b.md").read_text()
+    assert findings(tree_dir, "secrets") == []
 
 
 def test_the_change_alert_reports_no_repeat_at_a_handle_or_a_document_link() -> None:
@@ -141,3 +152,18 @@ def test_a_longer_handle_holding_the_password_makes_it_no_handle(tree_dir: Path)
     write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
     [found] = findings(tree_dir, "secrets")
     assert places(found) == [("a.md", 6), ("a.md", 8)]
+
+
+def test_a_handle_s_line_with_a_word_holding_key_or_auth_is_no_credential_line(
+    tree_dir: Path,
+) -> None:
+    body = "\n".join(
+        [
+            f"- 管理员: ops@kestrelmail.cn / {HANDLE}",
+            f"- {HANDLE} is the author of the keynote deck",
+            f"- @{HANDLE} owns the tokenizer work",
+        ]
+    )
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
+    [found] = findings(tree_dir, "secrets")
+    assert places(found) == [("a.md", 6)]

@@ -377,24 +377,10 @@ def redact_secret(scanner: Scanner) -> Callable[[Tree, Fix, list[str]], Edit]:
         # (``repeated-credential``), go in the same decision, or they would drop out of the
         # report unredacted.
         secrets = {files[p].text[m.start : m.end]: m.rule for p in files for m in found[p]}
-        # a value that is also someone's @handle repeats only where the audit listed it
-        # (lines naming a password or a login): elsewhere it is the name, left as it is
-        handle = any(
-            _a_handle(memory.text, secret) for memory in files.values() for secret in secrets
-        )
-        listed = _listed_lines(fix) if handle else None
         changes = {
             path: FileChange(memory, memory.with_text(redacted))
             for path, memory in files.items()
-            if (
-                redacted := _redacted_all(
-                    memory.text,
-                    found[path],
-                    secrets,
-                    None if listed is None else listed.get(path, set()),
-                )
-            )
-            != memory.text
+            if (redacted := _redacted_all(memory.text, found[path], secrets)) != memory.text
         }
         first = next(m for matches in found.values() for m in matches)
         others = len(changes.keys() - {rel})
@@ -413,38 +399,13 @@ def _the_value(match: SecretMatch, fix: Fix) -> bool:
     return match.value_fingerprint == fix.get("value") or match.fingerprint == fix["fingerprint"]
 
 
-def _redacted_all(
-    text: str,
-    matches: list[SecretMatch],
-    secrets: dict[str, str],
-    lines: set[int] | None = None,
-) -> str:
-    """``text`` with the rules' matches of the value redacted, then its repeats (only on
-    ``lines`` when given)."""
+def _redacted_all(text: str, matches: list[SecretMatch], secrets: dict[str, str]) -> str:
+    """``text`` with the rules' matches of the value redacted, then its repeats."""
     for match in sorted(matches, key=lambda m: m.start, reverse=True):
         text = text[: match.start] + f"<REDACTED:{match.rule}>" + text[match.end :]
     for secret, rule in secrets.items():
-        text = _redacted(text, secret, rule, lines)
+        text = _redacted(text, secret, rule)
     return text
-
-
-def _a_handle(text: str, secret: str) -> bool:
-    """Whether ``text`` writes ``secret`` as someone's handle, ``@<secret>``."""
-    at = text.find("@" + secret)
-    while at >= 0:
-        if a_mention(text, at + 1, at + 1 + len(secret)):
-            return True
-        at = text.find("@" + secret, at + 1)
-    return False
-
-
-def _listed_lines(fix: Fix) -> dict[str, set[int]]:
-    """Path -> the lines the finding listed as the value's places."""
-    listed: dict[str, set[int]] = {}
-    for place in fix.get("places") or ({"path": fix["path"], "line": fix.get("line")},):
-        if isinstance(place.get("line"), int):
-            listed.setdefault(str(place["path"]), set()).add(place["line"])
-    return listed
 
 
 def _secret_files(fix: Fix) -> list[str]:
@@ -455,12 +416,14 @@ def _secret_files(fix: Fix) -> list[str]:
     return list(dict.fromkeys([str(fix["path"]), *places, *sorted(also)]))
 
 
-def _redacted(text: str, secret: str, rule: str, lines: set[int] | None = None) -> str:
-    """``text`` with each place that repeats ``secret`` as the audit reports one redacted:
-    never a shorter value inside a word ("rust" in "trust"), a host or a file name; only
-    on ``lines`` (1-based) when given."""
+def _redacted(text: str, secret: str, rule: str) -> str:
+    """``text`` with each place that repeats ``secret`` redacted: never a shorter value
+    inside a word ("rust" in "trust"), a host or a file name, nor someone's handle that is
+    the password's text too (``@<secret>``: the name, which the audit does not list).
+    Every other copy goes, listed or not: a copy left would drop out of the report with
+    the rules' own places redacted."""
     for start, end in reversed(standalone_places(text, secret)):
-        if lines is not None and text.count("\n", 0, start) + 1 not in lines:
+        if a_mention(text, start, end):
             continue
         text = text[:start] + f"<REDACTED:{rule}>" + text[end:]
     return text

@@ -47,9 +47,12 @@ JOIN = "\0"
 BATCH_BYTES = 65_536
 # A line's word for a password or a login: a handle's text there is the password.
 CREDENTIAL_WORD = re.compile(
-    r"(?i:pass|pwd|secret|credential|login|sudo|auth|token|key|(?<![\w-])-p(?![\w-]))"
+    r"(?i:pass(?:word|wd|phrase)?s?\b|\bpwd\b|\bsecrets?\b|\bcredentials?\b|\blogin\b"
+    r"|\bsudo\b|\bauth\b|\btokens?\b|\bkeys?\b|(?<![\w-])-p(?![\w-]))"
     r"|密码|密碼|口令|账号|帳號|パスワード|비밀번호|пароль"
 )
+# A value's place as a pair's or a setting's second part: after "/", ":" or "=".
+PAIRED_BEFORE = re.compile(r"[/:=：][ \t]?$")
 # A value starts a text or follows a character that is not part of a word.
 BOUNDARY = re.compile(r"[^\w]")
 
@@ -96,11 +99,7 @@ def _repeats(tree: MemoryTree, scanner: Scanner) -> dict[str, tuple[Repeat, ...]
     }
     repeats: dict[str, tuple[Repeat, ...]] = {}
     for (path, text), row in zip(texts, rows, strict=True):
-        found_here = row
-        if handles:
-            found_here = [
-                hit for hit in row if hit[2] not in handles or _credential_line(text, hit[0])
-            ]
+        found_here = _not_names(text, row, handles) if handles else row
         if not found_here:  # most texts
             continue
         taken = sorted((m.start, m.end) for m, _ in found.get(path, ()))
@@ -357,6 +356,26 @@ def a_mention(text: str, start: int, end: int) -> bool:
     return not (before.isascii() and (before.isalnum() or before in "._%+-"))
 
 
+def _not_names(
+    text: str, hits: list[tuple[int, int, str]], handles: set[str] | frozenset[str]
+) -> list[tuple[int, int, str]]:
+    """The hits that are no name: never a handle's mention (``@<value>``), and a handle's
+    value elsewhere only on a line naming a password or a login, or as a pair's or a
+    setting's second part (``ftp ops / <value>``, ``pass=<value>``)."""
+    return [
+        (start, end, value)
+        for start, end, value in hits
+        if value not in handles
+        or (
+            not a_mention(text, start, end)
+            and (
+                _credential_line(text, start)
+                or PAIRED_BEFORE.search(text, max(0, start - 3), start)
+            )
+        )
+    ]
+
+
 def _credential_line(text: str, at: int) -> bool:
     """Whether the line holding ``at`` names a password or a login (``PostgreSQL 密码
     <value>``, ``PGPASSWORD=<value>``): there a handle's text is the password."""
@@ -410,11 +429,16 @@ def repeat_matches(
     ``search``, as the audit reports them: each as the match that first found its value
     (``first``), with rule :data:`RULE`, at its own line and span."""
     taken = sorted((match.start, match.end) for match in matches)
+    places = search.places(text, taken)
+    # as the audit reports them, by what this text shows: a value it writes as a handle
+    # repeats only on lines naming a password or a login; one it links as a document's id
+    # is no secret here
+    handles = {value for start, end, value in places if a_mention(text, start, end)}
+    linked = {value for start, _, value in places if in_a_document_link(text, start)}
     repeats = []
     line, counted = 1, 0
-    for start, end, value in search.places(text, taken):
-        # as the audit reports them: never a handle's mention, nor a linked document's id
-        if value not in first or a_mention(text, start, end) or in_a_document_link(text, start):
+    for start, end, value in _not_names(text, places, handles):
+        if value not in first or value in linked:
             continue
         line += text.count("\n", counted, start)
         counted = start

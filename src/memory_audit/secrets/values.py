@@ -2879,8 +2879,9 @@ def _paired_names(text: str, start: int, value: str) -> bool:
 
 def _class_family(first: str, value: str) -> bool:
     """Two classes' names of one family, capitalised, one the other with a capitalised word
-    inserted before their common end (``WNConv1d`` / ``WNConvTranspose1d``): a login and its
-    password share no such parts (``admin`` / ``admin123`` is lower case)."""
+    inserted before their common end, which holds a letter (``WNConv1d`` /
+    ``WNConvTranspose1d``): a login and its password share no such parts (``admin`` /
+    ``admin123`` is lower case; ``Deploy2024`` / ``DeployProd2024`` ends in a year)."""
     if not (first[:1].isupper() and value[:1].isupper()) or first == value:
         return False
     short, long = sorted((first, value), key=len)
@@ -2889,6 +2890,9 @@ def _class_family(first: str, value: str) -> bool:
     if prefix < 4 or prefix + suffix < len(short):
         return False
     suffix = min(suffix, len(short) - prefix)
+    ending = short[len(short) - suffix :]
+    if not any(c.isalpha() for c in ending):
+        return False  # ``Deploy2024`` / ``DeployProd2024``: a login's word and a year
     inserted = long[prefix : len(long) - suffix]
     return CLASS_WORDS.fullmatch(inserted) is not None
 
