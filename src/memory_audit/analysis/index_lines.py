@@ -264,8 +264,9 @@ def _content(
     """Rules and inline content in the index. Inline content is a suggestion, past the cut
     too (``tight``: there every line of it costs room a pointer needs, and ``over-budget``
     and ``invisible-entry`` are the problems of that cause; the fix that moves a cut index's
-    notes out by sections was judged right on 3 of 8 held-out agent stores, rounds 105-106:
-    where to cut sections whose headings hold pointers is a person's call); below that, a
+    notes out by sections was right in 3 of 6 blind verdicts on held-out agent stores,
+    rounds 105-106, and after its mends still wrong on 2 of their 3 indexes for both
+    judges: where to cut sections whose headings hold pointers is a person's call); below that, a
     preamble, a legend or conventions kept on purpose are a matter of taste (near the limit
     the check's ``near-budget`` says so once), and none at all in a small
     index (``inline`` false: judged false on every index of a few kilobytes, the tuning

@@ -349,7 +349,8 @@ def a_mention(text: str, start: int, end: int) -> bool:
     ``@<value>_bot``; after a letter of a script without spaces, ``联系人@<value>``, a
     handle still): a password that is also its owner's user name (``@<value>`` in a chat's
     log, ``boss(<value>)`` in a table of users) is a name wherever else its line names no
-    password or login, and redacting it there would erase the name."""
+    password or login and no pair holds it (:func:`_not_names`): redacting it there would
+    erase the name."""
     if text[start - 1 : start] != "@" or _inside_a_word(text, start, end):
         return False
     before = text[start - 2 : start - 1]
