@@ -276,8 +276,8 @@ def test_index_budget_inline_content_is_a_suggestion_the_cut_s_problems_are_its_
     near = {f.code: f.level for f in findings(tree_dir, "index-budget", options=ANY_SIZE)}
     assert near == {"near-budget": "problem", "inline-content": "suggestion"}
     # past the cut, over-budget and invisible-entry are the problems of that cause; where to
-    # cut a cut index's notes into topic files stays a person's call (its fix judged right
-    # on 3 of 8 held-out agents' stores, rounds 105-106): a suggestion
+    # cut a cut index's notes into topic files stays a person's call (its fix right in 3 of
+    # 6 blind verdicts on held-out agents' stores, rounds 105-106): a suggestion
     write_tree(tree_dir, {"MEMORY.md": preamble + entries(210)})
     over = {f.code: f.level for f in findings(tree_dir, "index-budget", options=ANY_SIZE)}
     assert over == {

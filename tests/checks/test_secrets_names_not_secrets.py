@@ -10,7 +10,6 @@ from memory_audit.fix.actions import actions
 from memory_audit.fix.tree_access import Tree
 from memory_audit.model.finding import Finding
 from memory_audit.secrets.loading import secret_scanner
-from memory_audit.secrets.repeats import RepeatSearch, repeat_matches, searched_matches
 from memory_audit.tree.discovery import locate
 from tests.harness import findings, index, memory, write_tree
 from tests.secrets.samples import ALNUM, rnd
@@ -122,22 +121,6 @@ def test_the_redaction_leaves_the_handle_and_every_other_copy_redacted(tree_dir:
     assert lines[7] == f"- @{HANDLE} asked for a status report"
     assert HANDLE not in (tree_dir / "b.md").read_text()
     assert findings(tree_dir, "secrets") == []
-
-
-def test_the_change_alert_reports_no_repeat_at_a_handle_or_a_document_link() -> None:
-    scanner = secret_scanner(SecretsOptions())
-    said = f"- 管理员: ops@kestrelmail.cn / {HANDLE}\n- sync: token={DOC_ID}\n"
-    first = searched_matches([(m, said[m.start : m.end]) for m in scanner.scan(said)], scanner)
-    assert set(first) == {HANDLE, DOC_ID}
-    search = RepeatSearch(first, scanner, [])
-    text = (
-        f"- @{HANDLE} asked again\n- https://acme42.feishu.cn/docx/{DOC_ID}\n"
-        f"- PostgreSQL 密码 {HANDLE}\n"
-    )
-    repeats = repeat_matches(text, scanner.scan(text), search, first)
-    assert [(m.line, text.splitlines()[m.line - 1]) for m in repeats] == [
-        (3, f"- PostgreSQL 密码 {HANDLE}")
-    ]
 
 
 def test_a_longer_handle_holding_the_password_makes_it_no_handle(tree_dir: Path) -> None:

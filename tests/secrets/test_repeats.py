@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import pytest
 
+from memory_audit.checks.secrets import Options as SecretsOptions
+from memory_audit.secrets.loading import secret_scanner
 from memory_audit.secrets.repeats import (
     ALTERNATION_LIMIT,
     BATCH_BYTES,
     FIND_LIMIT,
     JOIN,
+    RepeatSearch,
     _Search,
+    repeat_matches,
+    searched_matches,
 )
 from memory_audit.secrets.sweep import map_all
 
@@ -86,3 +91,23 @@ def test_many_values_sharing_their_start_give_the_longest_at_each_place() -> Non
             expected.append((start, start + len(longest), longest))
     assert search.hits(text) == expected
     assert len(expected) == 7
+
+
+HANDLE = "kestrel8841"  # a look-alike: one person's chat handle and database password
+DOC_ID = "Qm7kLp2xRzW9vT4nB8cYaaa12"  # a Feishu document's token, a look-alike
+
+
+def test_the_change_alert_reports_no_repeat_at_a_handle_or_a_document_link() -> None:
+    scanner = secret_scanner(SecretsOptions())
+    said = f"- 管理员: ops@kestrelmail.cn / {HANDLE}\n- sync: token={DOC_ID}\n"
+    first = searched_matches([(m, said[m.start : m.end]) for m in scanner.scan(said)], scanner)
+    assert set(first) == {HANDLE, DOC_ID}
+    search = RepeatSearch(first, scanner, [])
+    text = (
+        f"- @{HANDLE} asked again\n- https://acme42.feishu.cn/docx/{DOC_ID}\n"
+        f"- PostgreSQL 密码 {HANDLE}\n"
+    )
+    repeats = repeat_matches(text, scanner.scan(text), search, first)
+    assert [(m.line, text.splitlines()[m.line - 1]) for m in repeats] == [
+        (3, f"- PostgreSQL 密码 {HANDLE}")
+    ]
