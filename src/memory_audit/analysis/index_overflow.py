@@ -11,10 +11,11 @@ when there is room for one more line, else the last visible entries move with th
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from itertools import islice
 
 from memory_audit.tree.load_budget import LoadedIndex, load_index
+from memory_audit.tree.markdown import parse_markdown
 
 OVERFLOW_NAME = "more-memories.md"
 OVERFLOW_TITLE = "More memories"  # what move-to-topic titles ``OVERFLOW_NAME``
@@ -28,7 +29,10 @@ SECTION_HEADING = re.compile(r"#{2,6}[ \t]")
 
 
 def overflow_fix(
-    lines: Sequence[str], loaded: LoadedIndex, hidden: Sequence[tuple[int, str]]
+    lines: Sequence[str],
+    loaded: LoadedIndex,
+    hidden: Sequence[tuple[int, str]],
+    code: Collection[int] | None = None,
 ) -> dict[str, object] | None:
     """``move-to-topic`` for every line from the pointer's place to the last non-blank line,
     ``lines`` listing the hidden entries' line numbers (``hidden``: line and title); None
@@ -39,7 +43,9 @@ def overflow_fix(
     while last > loaded.first_hidden and not lines[last - 1].strip():
         last -= 1
     description = overflow_description([title for _, title in hidden])
-    start = pointer_place(lines, loaded.first_hidden, description)
+    if code is None:  # the index's parsed code lines, when the caller has none at hand
+        code = parse_markdown(lines).code_lines
+    start = pointer_place(lines, loaded.first_hidden, description, code)
     return {
         "action": "move-to-topic",
         "first": start,
@@ -66,7 +72,9 @@ def overflow_description(titles: Sequence[str]) -> str:
     return OVERFLOW_LEAD + (listed or f"{rest} {'entry' if rest == 1 else 'entries'}")
 
 
-def pointer_place(lines: Sequence[str], first_hidden: int, description: str) -> int:
+def pointer_place(
+    lines: Sequence[str], first_hidden: int, description: str, code: Collection[int] = ()
+) -> int:
     """The 1-based line the pointer replaces: the heading of the section the cut falls in
     when it is near (the section moves whole), else the first hidden line, if the index cut
     there and ended by the pointer loads whole; else the latest line before it that does
@@ -75,7 +83,7 @@ def pointer_place(lines: Sequence[str], first_hidden: int, description: str) -> 
     earlier = (n for n in range(first_hidden - 1, 0, -1) if _is_item(lines[n - 1]))
     # the section the cut falls in, from its heading, or else its paragraph or list, from
     # the lead-in over it (``**Rules:**`` then the items the cut splits)
-    whole = _section_start(lines, first_hidden) or _block_start(lines, first_hidden)
+    whole = _section_start(lines, first_hidden, code) or _block_start(lines, first_hidden)
     candidates = [*([whole] if whole else []), first_hidden, *islice(earlier, TRIES)]
     for start in candidates:
         if not load_index("\n".join([*lines[: start - 1], pointer])).cut:
@@ -83,37 +91,22 @@ def pointer_place(lines: Sequence[str], first_hidden: int, description: str) -> 
     return first_hidden
 
 
-def _section_start(lines: Sequence[str], first_hidden: int) -> int | None:
+def _section_start(lines: Sequence[str], first_hidden: int, code: Collection[int]) -> int | None:
     """The heading (``##`` or deeper, never the title) of the section the cut falls in, when
-    it is at most ``SECTION_REACH`` lines above the first hidden line (a ``#`` line inside
-    a fenced block is code, not a heading): moving from it keeps the section in one place.
-    None when the cut falls between blocks (a blank line, a rule, a heading), inside a
-    fenced block, or far into a section."""
-    if first_hidden > len(lines):
-        return None
-    fenced = _fenced_lines(lines, first_hidden)
-    if first_hidden in fenced or _between_blocks(lines[first_hidden - 1]):
+    it is at most ``SECTION_REACH`` lines above the first hidden line (a ``#`` line among
+    the ``code`` lines is code, not a heading): moving from it keeps the section in one
+    place. None when the cut falls between blocks (a blank line, a rule, a heading), inside
+    code, or far into a section."""
+    if (
+        first_hidden > len(lines)
+        or first_hidden in code
+        or _between_blocks(lines[first_hidden - 1])
+    ):
         return None
     for number in range(first_hidden - 1, max(1, first_hidden - SECTION_REACH) - 1, -1):
-        if number not in fenced and SECTION_HEADING.match(lines[number - 1].lstrip()):
+        if number not in code and SECTION_HEADING.match(lines[number - 1].lstrip()):
             return number if number > 1 else None
     return None
-
-
-def _fenced_lines(lines: Sequence[str], until: int) -> set[int]:
-    """The lines up to ``until`` inside a fenced code block, its fences included."""
-    fenced: set[int] = set()
-    marker = ""
-    for number in range(1, min(until, len(lines)) + 1):
-        line = lines[number - 1].lstrip()
-        if marker:
-            fenced.add(number)
-            if line.startswith(marker):
-                marker = ""
-        elif line.startswith(("```", "~~~")):
-            fenced.add(number)
-            marker = line[:3]
-    return fenced
 
 
 def _block_start(lines: Sequence[str], first_hidden: int) -> int | None:
@@ -126,7 +119,7 @@ def _block_start(lines: Sequence[str], first_hidden: int) -> int | None:
     start = first_hidden
     for number in range(first_hidden - 1, max(1, first_hidden - SECTION_REACH) - 1, -1):
         line = lines[number - 1].strip()
-        if not line or SECTION_HEADING.match(line) or line.startswith("#"):
+        if not line or line.startswith("#"):
             lead_in = lines[start - 1].strip().rstrip("*_` ")
             # only a lead-in over the list would be stranded: a run of entries is not
             leads = lead_in.endswith((":", "：")) and not _is_item(lead_in)

@@ -323,7 +323,9 @@ def _invisible(
         " the index",
         key="invisible-entries",
         related=tuple(dict.fromkeys(related)),
-        fix=overflow_fix(index.lines, loaded, [(e.line, e.title) for e in hidden]),
+        fix=overflow_fix(
+            index.lines, loaded, [(e.line, e.title) for e in hidden], index.markdown.code_lines
+        ),
     )
 
 
