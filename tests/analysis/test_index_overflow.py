@@ -34,6 +34,15 @@ def test_the_description_names_titles_and_counts_the_rest_under_the_hook_limit()
     assert overflow_description(["A" * 300, "B"]) == lead + "2 entries"
 
 
+def _overflow(lines: list[str], title: str = "Testing") -> tuple[int | None, int]:
+    """The first hidden line of the index ``lines``, and the line its one overflow fix's
+    pointer takes (the last line's entry hidden, titled ``title``)."""
+    loaded = load_index("\n".join(lines) + "\n")
+    fix = overflow_fix(lines, loaded, [(len(lines), title)])
+    assert fix is not None
+    return loaded.first_hidden, int(str(fix["first"]))
+
+
 def _section_index(section_lines: int) -> list[str]:
     """195 entries, then "## Unit test conventions" with ``section_lines`` bullets: the cut
     at line 201 falls inside that section."""
@@ -48,11 +57,7 @@ def test_the_move_takes_the_section_the_cut_falls_in_from_its_heading() -> None:
     # The cut (line 201) falls under a heading at line 196: moving from line 200 would
     # leave the heading and "Key patterns:" over nothing, their bullets moved away.
     lines = _section_index(20)
-    loaded = load_index("\n".join(lines) + "\n")
-    assert loaded.first_hidden == 201
-    fix = overflow_fix(lines, loaded, [(len(lines), "Testing")])
-    assert fix is not None
-    assert fix["first"] == 196
+    assert _overflow(lines) == (201, 196)
     assert lines[195] == "## Unit test conventions"
 
 
@@ -62,11 +67,7 @@ def test_a_heading_far_above_the_cut_stays_and_the_move_starts_at_the_cut() -> N
     lines = ["# Index"] + [f"- [Note {n}](n{n}.md) — area {n}" for n in range(148)]
     lines += ["## Unit test conventions"] + [f"- convention {n}" for n in range(60)]
     lines += ["- [Testing](testing.md) — how the suite runs"]
-    loaded = load_index("\n".join(lines) + "\n")
-    fix = overflow_fix(lines, loaded, [(len(lines), "Testing")])
-    assert fix is not None
-    assert loaded.first_hidden == 201
-    assert fix["first"] == 200
+    assert _overflow(lines) == (201, 200)
     assert lines[149] == "## Unit test conventions"
 
 
@@ -78,11 +79,9 @@ def test_a_code_block_in_the_section_is_no_heading_and_no_stop() -> None:
     lines += [f"echo member{n}" for n in range(20)] + ["```", ""]
     lines += [f"- rule {n}" for n in range(10)]
     lines += ["- [Testing](testing.md) — how the suite runs"]
-    loaded = load_index("\n".join(lines) + "\n")
-    assert loaded.first_hidden == 201
-    fix = overflow_fix(lines, loaded, [(len(lines), "Testing")])
-    assert fix is not None
-    assert lines[int(str(fix["first"])) - 1] == "## Assignment checks"
+    first_hidden, start = _overflow(lines)
+    assert first_hidden == 201
+    assert lines[start - 1] == "## Assignment checks"
 
 
 def test_a_list_the_cut_splits_moves_from_its_lead_in() -> None:
@@ -91,11 +90,9 @@ def test_a_list_the_cut_splits_moves_from_its_lead_in() -> None:
     lines = ["# Index", "## Operations"] + [f"- [Note {n}](n{n}.md) — area {n}" for n in range(194)]
     lines += ["", "**Assignment rules:**"] + [f"- rule {n}" for n in range(8)]
     lines += ["- [Testing](testing.md) — how the suite runs"]
-    loaded = load_index("\n".join(lines) + "\n")
-    assert loaded.first_hidden == 201
-    fix = overflow_fix(lines, loaded, [(len(lines), "Testing")])
-    assert fix is not None
-    assert lines[int(str(fix["first"])) - 1] == "**Assignment rules:**"
+    first_hidden, start = _overflow(lines)
+    assert first_hidden == 201
+    assert lines[start - 1] == "**Assignment rules:**"
 
 
 def test_a_cut_between_blocks_moves_no_visible_section_or_run_of_entries() -> None:
@@ -104,14 +101,8 @@ def test_a_cut_between_blocks_moves_no_visible_section_or_run_of_entries() -> No
     lines = ["# Index"] + [f"- [Note {n}](n{n}.md) — area {n}" for n in range(169)]
     lines += ["## Tools"] + [f"- [Tool {n}](t{n}.md) — tool {n}" for n in range(29)]
     lines += ["", "## Later"] + [f"- [Later {n}](l{n}.md) — later {n}" for n in range(10)]
-    loaded = load_index("\n".join(lines) + "\n")
-    assert loaded.first_hidden == 201
-    fix = overflow_fix(lines, loaded, [(len(lines), "Later 9")])
-    assert fix is not None
-    assert fix["first"] == 200
+    assert _overflow(lines, "Later 9") == (201, 200)
     # a run of entries after a blank line, with no lead-in over it, is split harmlessly
     run = ["# Index"] + [f"- [Note {n}](n{n}.md) — area {n}" for n in range(170)]
     run += [""] + [f"- [Tool {n}](t{n}.md) — tool {n}" for n in range(40)]
-    fix = overflow_fix(run, load_index("\n".join(run) + "\n"), [(len(run), "Tool 39")])
-    assert fix is not None
-    assert fix["first"] == 200
+    assert _overflow(run, "Tool 39")[1] == 200

@@ -20,6 +20,15 @@ SYNC = f"- 03-28 飞书同步：苏轼版，token={DOC_ID}（用了临时脚本�
 HANDLE = "kestrel8841"  # a look-alike: one person's chat handle and database password
 
 
+def one_note_places(tree_dir: Path, *lines: str) -> list[tuple[str, int]]:
+    """The places of the one secrets finding of a tree whose one note holds ``lines``."""
+    body = "\n".join(lines)
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
+    [found] = findings(tree_dir, "secrets")
+    assert HANDLE not in repr(found)
+    return places(found)
+
+
 def places(finding: Finding) -> list[tuple[str, int]]:
     fix = finding.fix or {}
     listed = fix.get("places") or [{"path": finding.path, "line": finding.line}]
@@ -49,31 +58,24 @@ def test_the_same_token_with_no_document_link_stays_a_finding(tree_dir: Path) ->
 def test_a_password_that_is_also_a_handle_is_redacted_only_where_a_line_names_it(
     tree_dir: Path,
 ) -> None:
-    body = "\n".join(
-        [
-            f"- 管理员: ops@kestrelmail.cn / {HANDLE}",  # the rule's own place
-            f"- PostgreSQL 密码 {HANDLE}",  # a credential's line: the password again
-            f"- @{HANDLE} asked for a status report",  # the handle
-            f"| boss({HANDLE}) | kce5admao3d77dx |",  # the same person in a table of users
-            f"- channel members: haodaer + {HANDLE} only",
-        ]
+    found = one_note_places(
+        tree_dir,
+        f"- 管理员: ops@kestrelmail.cn / {HANDLE}",  # the rule's own place
+        f"- PostgreSQL 密码 {HANDLE}",  # a credential's line: the password again
+        f"- @{HANDLE} asked for a status report",  # the handle
+        f"| boss({HANDLE}) | kce5admao3d77dx |",  # the same person in a table of users
+        f"- channel members: haodaer + {HANDLE} only",
     )
-    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
-    [found] = findings(tree_dir, "secrets")
-    assert places(found) == [("a.md", 6), ("a.md", 7)]
-    assert HANDLE not in repr(found)
+    assert found == [("a.md", 6), ("a.md", 7)]
 
 
 def test_a_password_with_no_handle_is_redacted_everywhere_it_stands(tree_dir: Path) -> None:
-    body = "\n".join(
-        [
-            f"- 管理员: ops@kestrelmail.cn / {HANDLE}",
-            f"| boss({HANDLE}) | kce5admao3d77dx |",
-        ]
+    found = one_note_places(
+        tree_dir,
+        f"- 管理员: ops@kestrelmail.cn / {HANDLE}",
+        f"| boss({HANDLE}) | kce5admao3d77dx |",
     )
-    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
-    [found] = findings(tree_dir, "secrets")
-    assert places(found) == [("a.md", 6), ("a.md", 7)]
+    assert found == [("a.md", 6), ("a.md", 7)]
 
 
 def test_a_handle_in_a_document_does_not_publish_the_password(tmp_path: Path) -> None:
@@ -125,28 +127,22 @@ def test_the_redaction_leaves_the_handle_and_every_other_copy_redacted(tree_dir:
 
 def test_a_longer_handle_holding_the_password_makes_it_no_handle(tree_dir: Path) -> None:
     # "@<value>_bot" is another name: the value's bare copy in a command still repeats it
-    body = "\n".join(
-        [
-            f"- 管理员: ops@kestrelmail.cn / {HANDLE}",
-            f"- alerts go to @{HANDLE}_bot",
-            f"- run: mysqladmin -u ops -h db1 status {HANDLE}",
-        ]
+    found = one_note_places(
+        tree_dir,
+        f"- 管理员: ops@kestrelmail.cn / {HANDLE}",
+        f"- alerts go to @{HANDLE}_bot",
+        f"- run: mysqladmin -u ops -h db1 status {HANDLE}",
     )
-    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
-    [found] = findings(tree_dir, "secrets")
-    assert places(found) == [("a.md", 6), ("a.md", 8)]
+    assert found == [("a.md", 6), ("a.md", 8)]
 
 
 def test_a_handle_s_line_with_a_word_holding_key_or_auth_is_no_credential_line(
     tree_dir: Path,
 ) -> None:
-    body = "\n".join(
-        [
-            f"- 管理员: ops@kestrelmail.cn / {HANDLE}",
-            f"- {HANDLE} is the author of the keynote deck",
-            f"- @{HANDLE} owns the tokenizer work",
-        ]
+    found = one_note_places(
+        tree_dir,
+        f"- 管理员: ops@kestrelmail.cn / {HANDLE}",
+        f"- {HANDLE} is the author of the keynote deck",
+        f"- @{HANDLE} owns the tokenizer work",
     )
-    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
-    [found] = findings(tree_dir, "secrets")
-    assert places(found) == [("a.md", 6)]
+    assert found == [("a.md", 6)]
