@@ -4686,6 +4686,14 @@ CASES["generic-assignment"][0].extend(
 CASES["password-phrase"][0].append(("Prod DB password: Blue_EnvVar_2024!", "Blue_EnvVar_2024!"))
 CASES["backticked-pair"][0].append(("Staging DB: `app_user` / `NYCsummer24`", "NYCsummer24"))
 CASES["pass-phrase"][0].append(("Staging box: USER: deploy PASS: Qm7k=4LpX2rz", "Qm7k=4LpX2rz"))
+# a login's name before "PASS:" makes it a password's label, whatever the value's shape:
+# a season and a year after "=" are no measure then
+CASES["pass-phrase"][0].extend(
+    [
+        ("Staging box: USER: deploy PASS: Summer=2024", "Summer=2024"),
+        ("ftp login: ops pass: Winter=2025!", "Winter=2025!"),
+    ]
+)
 # a login's word and a year, then the same with a word inserted: a pair, no class family
 CASES["backticked-pair"][0].append(
     ("- Staging DB: `Deploy2024` / `DeployProd2024`", "DeployProd2024")

@@ -723,6 +723,9 @@ MEASURE = re.compile(
     r"[A-Za-z_][\w*^'./()-]* ?[=≈<>] ?[-+]?(?:\d+(?:[.,]\d+)?|\.\d+)(?:e[-+]?\d+)?%?"
     r"(?=[\s,;)]|$)"
 )
+# "USER: deploy PASS: ...": a login's name before the label makes "PASS:" a password's,
+# whatever the value's shape ("Summer=2024" is no measure there)
+LOGIN_BEFORE = re.compile(r"(?i:\b(?:user(?:name)?|login)\*{0,2} ?[:=：]\*{0,2} ?\S)")
 TESTED = re.compile(
     r"(?i:\btest(?:s|ed|ing)?\b|\bchecks?\b|\bverif(?:y|ied|ication)\b)|\bFAIL(?:ED|S)?\b"
     r"|\bQ[AC]\b|✅|❌"
@@ -3272,7 +3275,7 @@ def _in_context(text: str, start: int, end: int) -> bool:
     before, after = _around(text, start, end)
     if _ends_a_name(before) or _inside_public_key(before):
         return False
-    if TEST_STATUS.search(before) and (
+    if TEST_STATUS.search(before) and not LOGIN_BEFORE.search(before) and (
         TESTED.search(f"{before[-NEAR:]}\n{after}")
         or _an_equation(text, start)
         or MEASURE.match(text, start) is not None
