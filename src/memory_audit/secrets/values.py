@@ -3275,10 +3275,14 @@ def _in_context(text: str, start: int, end: int) -> bool:
     before, after = _around(text, start, end)
     if _ends_a_name(before) or _inside_public_key(before):
         return False
-    if TEST_STATUS.search(before) and not LOGIN_BEFORE.search(before) and (
-        TESTED.search(f"{before[-NEAR:]}\n{after}")
-        or _an_equation(text, start)
-        or MEASURE.match(text, start) is not None
+    if (
+        TEST_STATUS.search(before)
+        and not LOGIN_BEFORE.search(before)
+        and (
+            TESTED.search(f"{before[-NEAR:]}\n{after}")
+            or _an_equation(text, start)
+            or MEASURE.match(text, start) is not None
+        )
     ):
         # "smoke test PASS: build42x", "Balance Sheet PASS: Assets=Rp 9m = Liabilities+...",
         # "PASS: tau*=0.209": a test's or a check's result, no password's label
