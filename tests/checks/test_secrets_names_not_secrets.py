@@ -48,6 +48,23 @@ def test_a_token_the_tree_links_as_a_document_is_its_id(tree_dir: Path) -> None:
     assert findings(tree_dir, "secrets") == []
 
 
+def test_a_design_file_key_the_note_links_is_its_id(tree_dir: Path) -> None:
+    # Figma's file key is the file's name in its URL, written again under a bold label
+    key = rnd(ALNUM, 22)
+    body = f"- **URL**: https://www.figma.com/design/{key}/Main-Design\n- **File key**: `{key}`"
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
+    assert findings(tree_dir, "secrets") == []
+
+
+def test_a_design_key_with_no_link_stays_a_finding(tree_dir: Path) -> None:
+    key = rnd(ALNUM, 22)
+    body = f"- **URL**: https://www.figma.com/design/{rnd(ALNUM, 22)}/Main\n- **File key**: `{key}`"
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
+    [found] = findings(tree_dir, "secrets")
+    assert (found.code, found.line) == ("possible-secret", 7)
+    assert key not in repr(found)
+
+
 def test_the_same_token_with_no_document_link_stays_a_finding(tree_dir: Path) -> None:
     write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=SYNC)})
     [found] = findings(tree_dir, "secrets")

@@ -4,7 +4,8 @@ Feishu and Lark call a document's id its *token* (``feishu.cn/docx/<token>``), s
 that records a sync (``飞书同步：token=<id>``) reads like a credential to a rule. When the
 same tree links that document, the value is the document's name in its URL: anyone who
 may open the document sees it, and it opens nothing else. Google's document, sheet and
-Drive ids are read the same way.
+Drive ids are read the same way, and so is a Figma file's key (``figma.com/design/<key>/``),
+which a design note writes again under a label ("File key").
 
 The link is one of the value's places: the repeat search (:mod:`memory_audit.secrets.repeats`)
 finds every place a tree writes a found value, so only the text right before each place is
@@ -20,7 +21,8 @@ DOCUMENT_LINK = re.compile(
     r"(?:(?:feishu\.cn|feishu\.net|larksuite\.com|larkoffice\.com)/"
     r"(?:docx|docs|wiki|sheets|base|file|mindnotes|slides|drive/folder)"
     r"|docs\.google\.com/(?:document|spreadsheets|presentation|forms)/(?:u/\d+/)?d"
-    r"|drive\.google\.com/(?:drive/(?:u/\d+/)?folders|file/d))/$"
+    r"|drive\.google\.com/(?:drive/(?:u/\d+/)?folders|file/d)"
+    r"|figma\.com/(?:file|design|proto|board|slides|deck))/$"
 )
 # How far before a place its link may start (``https://<tenant>.feishu.cn/docx/``)
 LINK_REACH = 64
