@@ -184,6 +184,19 @@ def test_a_copy_of_production_and_a_command_named_prod_place_nothing_in_producti
     _assert_seeded_levels(tmp_path / "live", live, "problem")
 
 
+def test_a_mode_the_code_runs_in_places_nothing_in_production(tmp_path: Path) -> None:
+    # an end-to-end suite's note (round 109's judges): a rate limit "only active in
+    # `NODE_ENV=production`" names a mode the code checks, not where the database runs
+    quiet = (
+        f"- db: ops@fern.io / {DEMO}\n\nRate limiting: only active in `NODE_ENV=production`.",
+        f"- db: ops@fern.io / {DEMO}\n\nMails are sent when RAILS_ENV = production only.",
+    )
+    _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
+    # the mode set for the value's own system, on its line, places it
+    live = (f"- db (`APP_ENV=production`): ops@fern.io / {DEMO}",)
+    _assert_seeded_levels(tmp_path / "live", live, "problem")
+
+
 def test_production_named_in_another_section_of_a_brief_places_nothing(tmp_path: Path) -> None:
     # a project brief's seed section: "production" only in its configuration example's
     # placeholder and in a file tree, in other sections; a ``# comment`` in a fenced block

@@ -80,6 +80,15 @@ def test_a_seeded_login_at_a_reserved_domain_is_a_suggestion(tmp_path: Path) -> 
     assert [level for level, _ in _levels(tmp_path, owned)] == ["problem"]
 
 
+def test_a_login_at_a_local_test_domain_is_a_suggestion(tmp_path: Path) -> None:
+    # an end-to-end suite's seeded users (round 109's judges): a ".local" name that says
+    # it is a test's; a device's login on the LAN (".local" alone) stays a problem
+    body = "- Admin: `admin@e2etest.local` / `Harbor-Kq7w!2`, role `admin`\n"
+    assert [level for level, _ in _levels(tmp_path, body)] == ["suggestion"]
+    device = "- Admin: `admin@nas.local` / `Harbor-Kq7w!2`, role `admin`\n"
+    assert [level for level, _ in _levels(tmp_path, device)] == ["problem"]
+
+
 def test_a_random_string_before_a_test_word_is_no_projects_name(tmp_path: Path) -> None:
     # the second reader's case: drawn characters, then "-dev2024!", stay a problem
     body = "- Jenkins admin password: `Xk9mQ2vL7p-dev2024!`\n"

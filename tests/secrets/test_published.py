@@ -299,3 +299,37 @@ def test_a_test_script_that_calls_a_live_service_publishes_nothing(tmp_path: Pat
     values["local"] = "Heron2Vale"
     found = published_in(repo.path, repo.path / "memory", values)
     assert found == {"suite": "tests/test_login.py", "local": "test_local.py"}
+
+
+def test_a_short_password_is_published_in_a_urls_user_information(tmp_path: Path) -> None:
+    # Five characters as a word of their own match too much (MIN_LENGTH); the same five
+    # between a URL's ":" and "@" are that URL's password: a local test database's default
+    # an example environment file hands out
+    repo = Repo(tmp_path / "desk")
+    repo.commit(
+        "seed",
+        {
+            "server/.env.example": 'DATABASE_URL="postgresql://postgres:Kq7x1@localhost:5432/desk"\n',
+            "docs/notes.md": "the Wq9z2 release and the Lp4m8 tag\n",
+            "memory/a.md": "postgresql://postgres:Kq7x1@localhost:5432/desk_test\n",
+        },
+    )
+    values = {"db": "Kq7x1", "bare": "Wq9z2", "none": "Zz8y7"}
+    found = published_in(repo.path, repo.path / "memory", values)
+    assert found == {"db": "server/.env.example"}
+
+
+def test_an_end_to_end_suites_helpers_publish_their_logins(tmp_path: Path) -> None:
+    # round 109's repository: the suite's users as constants in e2e/helpers/auth.ts; the
+    # same constants in a service's own module publish nothing
+    repo = Repo(tmp_path / "desk")
+    repo.commit(
+        "seed",
+        {
+            "e2e/helpers/auth.ts": f'export const ADMIN = {{ password: "{DEMO}" }};\n',
+            "src/lib/auth.ts": 'export const ADMIN = { password: "Harbor!x9" };\n',
+            "memory/a.md": f"admin / {DEMO}, ops / Harbor!x9\n",
+        },
+    )
+    found = published_in(repo.path, repo.path / "memory", {"one": DEMO, "two": "Harbor!x9"})
+    assert found == {"one": "e2e/helpers/auth.ts"}

@@ -60,6 +60,8 @@ CHOSEN_KINDS = frozenset(
 )
 # Shorter values occur in unrelated files by chance ("admin1"), as for repeats.
 MIN_LENGTH = 6
+# Shorter values are looked up only as a URL's password (:func:`_needle`)
+SHORT_MIN = 4
 # A generated key's shape, whatever rule found it: 16 characters or more mixing cases and
 # digits, and nothing else than a key's joining characters (a person's password puts in
 # symbols: "Harb0r#Quay2026!", a key generator mostly letters and digits).
@@ -156,7 +158,7 @@ def published_in(folder: Path | None, tree: Path, values: Mapping[str, str]) -> 
     and that holds that key's value as a word of its own; when the tree is the repository's
     root, outside its Markdown. Empty when there is no repository git will read, when it is
     bare or the home folder (dotfiles), or when no value is long enough."""
-    wanted = {key: value.strip() for key, value in values.items()}
+    wanted = {key: _needle(value.strip()) for key, value in values.items()}
     wanted = {key: value for key, value in wanted.items() if len(value) >= MIN_LENGTH}
     if folder is None or not wanted:
         return {}
@@ -171,6 +173,16 @@ def published_in(folder: Path | None, tree: Path, values: Mapping[str, str]) -> 
     if own is not None:
         paths = (path for path in paths if not path.startswith(own + "/"))
     return _search(root, paths, wanted)
+
+
+def _needle(value: str) -> str:
+    """What a file must hold to publish ``value``: the value as a word of its own, or a
+    value shorter than :data:`MIN_LENGTH` (which as a word would match too much) as a URL's
+    password, between its user's ``:`` and its host's ``@`` (``postgres:Kq7x1@localhost``:
+    a local database's default an example environment file hands out)."""
+    if SHORT_MIN <= len(value) < MIN_LENGTH:
+        return f":{value}@"
+    return value
 
 
 def _claude_code_folder(tree: Path, repo: Path) -> str | None:
@@ -219,11 +231,13 @@ BACKUP_SUFFIX = re.compile(r"(?:(?:\.(?:bak|backup|old|orig)|~)(?:\.\d+)?)+$")
 # Names and folders of files that publish defaults on purpose, whatever their format: a
 # word of the path (split at anything not a letter or digit) that starts with one of these
 # (``seeders``, ``testdata``, ``unittests``, ``docker-compose``), or is one of the short ones
-# whole, or a ``.dist`` copy (``config.php.dist``; a ``dist/`` folder is a build's output).
+# whole (an end-to-end suite's ``e2e/`` and ``cypress/`` too), or a ``.dist`` copy
+# (``config.php.dist``; a ``dist/`` folder is a build's output).
 # A word inside another word names nothing: ``latest.json``, ``contest.yaml``, ``device``.
 PUBLISHING_WORDS = re.compile(
     r"(?<![a-z0-9])(?:(?:example|sample|template|demo|seed|fixture|mock|test|unittest"
-    r"|development|compose)[a-z0-9]*|specs?|dev|docs?)(?![a-z0-9])|\.dist(?![a-z0-9])"
+    r"|development|compose)[a-z0-9]*|specs?|dev|docs?|e2e|cypress)(?![a-z0-9])"
+    r"|\.dist(?![a-z0-9])"
 )
 # Code files: a value a script or a program hard-codes is published on purpose only when
 # its path says it is a default (``seed.py``, ``tests/``) or a comment does, on the value's
@@ -297,6 +311,10 @@ SETTINGS_AFTER = re.compile(
     r"(?i:[ \t]*(?:\.env|credentials?|secrets?|keys?|passwords?|tokens?|config\w*|settings"
     r"|env(?:ironment)? (?:file|variables?))\b)"
 )
+# A mode the code runs in, set by an environment variable (``NODE_ENV=production``,
+# ``RAILS_ENV = production``): what a setting checks ("rate limiting only active in ..."),
+# no place, unless it stands on the value's own line
+MODE_SETTING = re.compile(r"\b[A-Z][A-Z0-9_]*ENV(?:IRONMENT)?[ \t]*={1,3}[ \t]*[\"']?\Z")
 # A code span that is a command or a path (``make sync-prod``, ``./deploy-prod.sh``, a
 # space or a slash in it): a name of what it runs, no place; a lone word in one
 # (``fern-prod``, ``db.prod.io``) is a host's or a system's name
@@ -455,7 +473,8 @@ def _headings(text: str) -> list[tuple[int, int]]:
 def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> bool:
     """Whether one naming of production places the note's system there: not denied ("never
     deployed to production"), not a copy's source ("the prod copy"; a copy of production's
-    settings is production's), and not in a command or path in a code span elsewhere
+    settings is production's), not a mode an environment variable sets elsewhere
+    (``NODE_ENV=production``), and not in a command or path in a code span elsewhere
     (`make sync-prod`, `./deploy-prod.sh`: what it runs, not a place; on the value's own
     line, `PROD_DB`, and a lone name elsewhere, `fern-prod`, name the value's system)."""
     start, end = found.span()
@@ -469,6 +488,8 @@ def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> boo
     line_start, length = value_line
     if line_start <= start <= line_start + length:
         return True
+    if MODE_SETTING.search(text[max(0, start - 40) : start]) is not None:
+        return False
     opened = text.rfind("\n", 0, start) + 1
     closes = text.find("\n", end)
     line = text[opened : closes if closes >= 0 else len(text)]

@@ -37,6 +37,9 @@ RESERVED_LOGIN = re.compile(
     r"@[A-Za-z0-9.-]+\.(?:test|example|invalid|localhost)\b"
     # RFC 2606's second-level names, and the one every sample code's fake account uses
     r"|@(?:[A-Za-z0-9-]+\.)*(?:example\.(?:com|org|net)|test\.com)\b"
+    # a multicast-DNS name a test's own ("e2etest.local", "qa-test.local"); a device on the
+    # LAN ("nas.local") may be a real one
+    r"|@(?:[A-Za-z0-9-]+\.)*[A-Za-z0-9-]*(?i:test|e2e|fixture)[A-Za-z0-9-]*\.local\b"
 )
 # A local system's address (``http://localhost:3000/api/auth/login`` in the command that
 # sends the value): whatever the note says of production elsewhere, this login is local
