@@ -2674,6 +2674,17 @@ CASES["database-url-password"][1].extend(
         "postgresql://{user}:{db_password}@db.fernhill.net/fern",
     ]
 )
+# A URL's place proves a short password one (round 110's held-out store: a local
+# database's four digits copied from its .env); one or two characters repeated are none
+CASES["database-url-password"][0].extend(
+    [
+        ("postgresql://postgres:4855@localhost:5432/tickets", "4855"),
+        ("mysql://root:9371@127.0.0.1:3306/shop", "9371"),
+    ]
+)
+CASES["database-url-password"][1].extend(
+    ["postgresql://postgres:1111@localhost:5432/tickets", "mysql://root:abab@127.0.0.1/shop"]
+)
 CASES["database-url-password"][0].extend(
     [
         ("postgresql://fern:Qm7{kLp2}xRzW9@db.fernhill.net/fern", "Qm7{kLp2}xRzW9"),

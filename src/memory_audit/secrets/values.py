@@ -1096,6 +1096,9 @@ ALGORITHM_NAME = re.compile(
     r"(?i:(?:sha|md|aes|rsa|hs|rs|es|ps|pbkdf|base|utf|pkcs|tls|ssl|oauth|ipv|http|argon|des)"
     r"\d+[a-z]?)"
 )
+# A URL's user information (``scheme://user:<value>@host``) holds a password, whatever its
+# length: a short one there is judged as a labelled one is
+URL_PASSWORD_RULES = frozenset({"database-url-password", "url-password"})
 MIN_DISTINCT_LABELLED = 3  # four digits repeat one often; "1111", "1212" are no one's
 COPULAS = frozenset("is was es era é ist lautet est là".split())
 # A default's word says the value as a copula does: "(default X)", "(mặc định X)", and the
@@ -1438,9 +1441,12 @@ def _a_pattern(value: str) -> bool:
 
 def _least_distinct(rule: Rule, text: str, start: int, end: int) -> int:
     """How many distinct characters the value needs: fewer where its place proves it a
-    password (``sshpass -p``; a short value in backticks after a password word and ``:``)."""
+    password (``sshpass -p``; a short value in backticks after a password word and ``:``;
+    a URL's user information)."""
     if rule.value == "any":
         return MIN_DISTINCT_ANY
+    if rule.name in URL_PASSWORD_RULES:  # "postgres:<4 digits>@localhost": its place says
+        return MIN_DISTINCT_LABELLED
     if rule.value in ("section", "pin"):
         return MIN_DISTINCT_LABELLED  # a PIN or a short password, as its heading or label says
     if _labelled_digits(rule, text, start, end):
