@@ -192,8 +192,17 @@ def test_a_mode_the_code_runs_in_places_nothing_in_production(tmp_path: Path) ->
         f"- db: ops@fern.io / {DEMO}\n\nMails are sent when RAILS_ENV = production only.",
     )
     _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
+    # advice for a production the note's system is not in (round 110's judges)
+    advice = (
+        f"- db: ops@fern.io / {DEMO}\n\nFor production, restrict the DB user and use a vault.",
+        f"- db: ops@fern.io / {DEMO}\n\nfor production use a secret manager instead.",
+    )
+    _assert_seeded_levels(tmp_path / "advice", advice, "suggestion")
     # the mode set for the value's own system, on its line, places it
-    live = (f"- db (`APP_ENV=production`): ops@fern.io / {DEMO}",)
+    live = (
+        f"- db (`APP_ENV=production`): ops@fern.io / {DEMO}",
+        f"- db: ops@fern.io / {DEMO}\n\nFor production, the same login opens the admin.",
+    )
     _assert_seeded_levels(tmp_path / "live", live, "problem")
 
 

@@ -315,6 +315,13 @@ SETTINGS_AFTER = re.compile(
 # ``RAILS_ENV = production``): what a setting checks ("rate limiting only active in ..."),
 # no place, unless it stands on the value's own line
 MODE_SETTING = re.compile(r"\b[A-Z][A-Z0-9_]*ENV(?:IRONMENT)?[ \t]*={1,3}[ \t]*[\"']?\Z")
+# Advice for a production to come ("For production, restrict the DB user ...", "for
+# production use a secret manager"): what to do there, said of a system not there
+ADVICE_BEFORE = re.compile(r"(?i:\bfor (?:a |the )?\Z)")
+ADVICE_AFTER = re.compile(
+    r"(?i:[,:]?[ \t]+(?:use|restrict|set|rotate|enable|disable|switch|generate|store|move"
+    r"|consider|replace|change|require|add|make|keep|create|prefer|avoid)\b)"
+)
 # A code span that is a command or a path (``make sync-prod``, ``./deploy-prod.sh``, a
 # space or a slash in it): a name of what it runs, no place; a lone word in one
 # (``fern-prod``, ``db.prod.io``) is a host's or a system's name
@@ -474,7 +481,8 @@ def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> boo
     """Whether one naming of production places the note's system there: not denied ("never
     deployed to production"), not a copy's source ("the prod copy"; a copy of production's
     settings is production's), not a mode an environment variable sets elsewhere
-    (``NODE_ENV=production``), and not in a command or path in a code span elsewhere
+    (``NODE_ENV=production``), not advice for a production to come ("For production,
+    restrict ..."), and not in a command or path in a code span elsewhere
     (`make sync-prod`, `./deploy-prod.sh`: what it runs, not a place; on the value's own
     line, `PROD_DB`, and a lone name elsewhere, `fern-prod`, name the value's system)."""
     start, end = found.span()
@@ -488,7 +496,7 @@ def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> boo
     line_start, length = value_line
     if line_start <= start <= line_start + length:
         return True
-    if MODE_SETTING.search(text[max(0, start - 40) : start]) is not None:
+    if _a_mode_or_advice(text, start, end):
         return False
     opened = text.rfind("\n", 0, start) + 1
     closes = text.find("\n", end)
@@ -497,6 +505,16 @@ def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> boo
         span.start() <= start - opened < span.end() and COMMAND.search(span.group())
         for span in CODE_SPAN.finditer(line)
     )
+
+
+def _a_mode_or_advice(text: str, start: int, end: int) -> bool:
+    """Production at ``text[start:end]`` as a mode an environment variable sets
+    (``NODE_ENV=production``) or in advice for a production to come ("For production,
+    restrict ...")."""
+    if MODE_SETTING.search(text[max(0, start - 40) : start]) is not None:
+        return True
+    advice = ADVICE_BEFORE.search(text[max(0, start - 12) : start]) is not None
+    return advice and ADVICE_AFTER.match(text, end) is not None
 
 
 def _outside(listing: str, repo: Path, tree: Path) -> Iterator[str]:
