@@ -195,13 +195,25 @@ def test_a_mode_the_code_runs_in_places_nothing_in_production(tmp_path: Path) ->
     # advice for a production the note's system is not in (round 110's judges)
     advice = (
         f"- db: ops@fern.io / {DEMO}\n\nFor production, restrict the DB user and use a vault.",
-        f"- db: ops@fern.io / {DEMO}\n\nfor production use a secret manager instead.",
+        f"- db: ops@fern.io / {DEMO}\n\n- For the production, rotate it and use a vault.",
     )
     _assert_seeded_levels(tmp_path / "advice", advice, "suggestion")
-    # the mode set for the value's own system, on its line, places it
+    # the mode set for the value's own system, on its line, or as its environment (a
+    # listing, a command run against it), places it; so does production as the value's use
+    # (the second reader's cases)
     live = (
         f"- db (`APP_ENV=production`): ops@fern.io / {DEMO}",
         f"- db: ops@fern.io / {DEMO}\n\nFor production, the same login opens the admin.",
+        f"## Live server .env\n\n```\nAPP_ENV=production\nDB_PASSWORD={DEMO}\n```",
+        f"Ran RAILS_ENV=production bin/rails db:seed on the VPS.\n\n- admin: ops@fern.io / {DEMO}",
+        f"ASPNETCORE_ENVIRONMENT=Production on the box.\n\n- admin: ops@fern.io / {DEMO}",
+        f"## Credentials for production use only\n\n- db: ops@fern.io / {DEMO}",
+        f"These accounts are for production use.\n\n- db: ops@fern.io / {DEMO}",
+        f"For production, use these credentials:\n\n- db: ops@fern.io / {DEMO}",
+        f"For production: use the ops login below.\n\n- db: ops@fern.io / {DEMO}",
+        f"For prod, set DB_PASSWORD on the server to:\n\n- db: ops@fern.io / {DEMO}",
+        f"Keys for the production set of servers:\n\n- db: ops@fern.io / {DEMO}",
+        f"The ops database is for production, set up by Ana.\n\n- db: ops@fern.io / {DEMO}",
     )
     _assert_seeded_levels(tmp_path / "live", live, "problem")
 

@@ -85,8 +85,11 @@ def test_a_login_at_a_local_test_domain_is_a_suggestion(tmp_path: Path) -> None:
     # it is a test's; a device's login on the LAN (".local" alone) stays a problem
     body = "- Admin: `admin@e2etest.local` / `Harbor-Kq7w!2`, role `admin`\n"
     assert [level for level, _ in _levels(tmp_path, body)] == ["suggestion"]
-    device = "- Admin: `admin@nas.local` / `Harbor-Kq7w!2`, role `admin`\n"
-    assert [level for level, _ in _levels(tmp_path, device)] == ["problem"]
+    for name in ("nas", "pentest", "latest", "contest", "testo"):  # no test's own name
+        device = f"- Admin: `admin@{name}.local` / `Harbor-Kq7w!2`, role `admin`\n"
+        assert [level for level, _ in _levels(tmp_path / name, device)] == ["problem"], name
+    qa = "- Admin: `admin@qa-test.local` / `Harbor-Kq7w!2`, role `admin`\n"
+    assert [level for level, _ in _levels(tmp_path / "qa", qa)] == ["suggestion"]
 
 
 def test_a_random_string_before_a_test_word_is_no_projects_name(tmp_path: Path) -> None:

@@ -148,3 +148,35 @@ def test_the_alert_skips_the_files_the_audit_never_reads(tmp_path: Path) -> None
     ):
         assert relative_in_tree(root / skipped, root) is None, skipped
     assert relative_in_tree(root / "skills/x/notes.md", root) == "skills/x/notes.md"
+
+
+def test_a_document_id_its_own_note_links_neither_alerts_nor_is_reported(
+    tmp_path: Path,
+) -> None:
+    # a design note's Figma key and a Google document's id, each written again under a
+    # label beside its link (round 108's held-out store; the second reader's split): the
+    # scanner drops them, so the audit and the change alert agree; an unlinked key stays
+    key, doc = "Qm7kLpX2rzW9aB3cD4eF5g", "1Qm7kLpX2rzW9aB3cD4eF5gH6jK8mN0pR"
+    body = (
+        f"- **URL**: https://www.figma.com/design/{key}/Main-Design\n- **File key**: `{key}`\n"
+        f"- Spec: https://docs.google.com/document/d/{doc}/edit\n- **Doc token**: `{doc}`\n"
+    )
+    root = write_tree(
+        tmp_path / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)}
+    )
+    options = Options(state_dir=str(tmp_path / "state"))
+    scanner = secret_scanner(options)
+    state = State(tmp_path / "state")
+
+    def alerted() -> list[str]:
+        scan = scan_file(root / "a.md", root, scanner, 1 << 20)
+        assert scan is not None
+        return [a.text for a in alerts_for(scan, state, scanner.false_positives)]
+
+    assert findings(root, "secrets", options={"secrets": options}) == []
+    assert alerted() == []
+    other = body.replace(f"design/{key}/", "design/Zz9yXw8vUt7sRq6pOn5mLk/")
+    (root / "a.md").write_text(memory("a", body=other))
+    [found] = findings(root, "secrets", options={"secrets": options})
+    assert found.line == 7
+    assert [text.split(" ", 1)[0] for text in alerted()] == ["a.md:7"]

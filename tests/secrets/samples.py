@@ -2683,8 +2683,16 @@ CASES["database-url-password"][0].extend(
     ]
 )
 CASES["database-url-password"][1].extend(
-    ["postgresql://postgres:1111@localhost:5432/tickets", "mysql://root:abab@127.0.0.1/shop"]
+    [
+        "postgresql://postgres:1111@localhost:5432/tickets",
+        "mysql://root:abab@127.0.0.1/shop",
+        # longer, of few characters: a placeholder's shape, in a URL as after a label
+        "postgresql://app:abcabc@localhost/app",
+        "postgresql://app:rootroot@localhost/app",
+    ]
 )
+CASES["url-password"][0].append(("git clone https://ops:4855@git.fernhill.net/r.git", "4855"))
+CASES["url-password"][1].append("git clone https://ops:passpass@git.fernhill.net/r.git")
 CASES["database-url-password"][0].extend(
     [
         ("postgresql://fern:Qm7{kLp2}xRzW9@db.fernhill.net/fern", "Qm7{kLp2}xRzW9"),
@@ -4702,7 +4710,15 @@ CASES["pass-phrase"][0].append(("Staging box: USER: deploy PASS: Qm7k=4LpX2rz", 
 CASES["pass-phrase"][0].extend(
     [
         ("Staging box: USER: deploy PASS: Summer=2024", "Summer=2024"),
-        ("ftp login: ops pass: Winter=2025!", "Winter=2025!"),
+        ("Staging box: login: `deploy`, PASS: Summer=2024", "Summer=2024"),
+    ]
+)
+# a login named earlier on the line than the test's result is no pair with it
+CASES["pass-phrase"][1].extend(
+    [
+        "- E2E login: ok, smoke test PASS: build42x",
+        "- Test user: qa1 verified; Balance Sheet PASS: Assets=Rp9m = Liabilities+Equity",
+        "Login: tested on CI. Result PASS: tau*=0.209",
     ]
 )
 # a login's word and a year, then the same with a word inserted: a pair, no class family

@@ -321,15 +321,32 @@ def test_a_short_password_is_published_in_a_urls_user_information(tmp_path: Path
 
 def test_an_end_to_end_suites_helpers_publish_their_logins(tmp_path: Path) -> None:
     # round 109's repository: the suite's users as constants in e2e/helpers/auth.ts; the
-    # same constants in a service's own module publish nothing
+    # same constants in a service's own module publish nothing, nor does a spec that logs
+    # into the live site, an encryption's "e2e" folder or Cypress's own secrets file
     repo = Repo(tmp_path / "desk")
+    live = 'await page.goto("https://app.fernhill.io/login");\nawait page.fill("#pw", "Lantern#2207");\n'
     repo.commit(
         "seed",
         {
             "e2e/helpers/auth.ts": f'export const ADMIN = {{ password: "{DEMO}" }};\n',
             "src/lib/auth.ts": 'export const ADMIN = { password: "Harbor!x9" };\n',
+            "e2e/login.spec.ts": live,
+            "src/crypto/e2e/keys.ts": 'export const PASSPHRASE = "Tarn9Ridge";\n',
+            "cypress.env.json": '{"password": "Quay7Harbor"}\n',
             "memory/a.md": f"admin / {DEMO}, ops / Harbor!x9\n",
         },
     )
-    found = published_in(repo.path, repo.path / "memory", {"one": DEMO, "two": "Harbor!x9"})
+    values = {"one": DEMO, "two": "Harbor!x9", "live": "Lantern#2207", "key": "Tarn9Ridge"}
+    values["env"] = "Quay7Harbor"
+    found = published_in(repo.path, repo.path / "memory", values)
     assert found == {"one": "e2e/helpers/auth.ts"}
+
+
+def test_a_short_value_after_another_scheme_is_no_urls_password(tmp_path: Path) -> None:
+    # the second reader's case: "mailto:<value>@" in a README holds an address, no password
+    repo = Repo(tmp_path / "desk")
+    repo.commit(
+        "seed",
+        {"README.md": "Contact mailto:Kq7x1@fernhill.io\n", "memory/a.md": "router `Kq7x1`\n"},
+    )
+    assert published_in(repo.path, repo.path / "memory", {"one": "Kq7x1"}) == {}

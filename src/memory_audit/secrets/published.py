@@ -19,7 +19,8 @@ suggestion. Only values a person chooses can be published that way (:func:`chose
 a value in an issuer's format is a secret wherever it is.
 
 :func:`published_in` answers for all of a tree's values at once: which file the
-repository tracks (outside the tree) holds each one, as a word of its own. Values are
+repository tracks (outside the tree) holds each one, as a word of its own (a short one
+as a URL's password). Values are
 never passed to a process (another user can read a command line): git only lists the
 tracked files, and they are read here, within bounds (regular files only, no links, no
 binaries, no large files, a cap on the files and bytes read). Nothing is written.
@@ -155,11 +156,13 @@ def chosen_values(scanner: Scanner, matches: Iterable[tuple[SecretMatch, str]]) 
 def published_in(folder: Path | None, tree: Path, values: Mapping[str, str]) -> dict[str, str]:
     """Key -> the first file (its path relative to the repository; READMEs and other files
     near the root first) that the repository at ``folder`` tracks outside every memory tree
-    and that holds that key's value as a word of its own; when the tree is the repository's
-    root, outside its Markdown. Empty when there is no repository git will read, when it is
-    bare or the home folder (dotfiles), or when no value is long enough."""
+    and that holds that key's value as a word of its own (a value under six characters: as
+    a URL's password, :func:`_needle`); when the tree is the repository's root, outside its
+    Markdown. Empty when there is no repository git will read, when it is
+    bare or the home folder (dotfiles), or when no value is long enough (four characters)."""
     wanted = {key: _needle(value.strip()) for key, value in values.items()}
     wanted = {key: value for key, value in wanted.items() if len(value) >= MIN_LENGTH}
+    in_urls = frozenset(value for key, value in wanted.items() if value != values[key].strip())
     if folder is None or not wanted:
         return {}
     found = project_listing(folder)
@@ -172,7 +175,7 @@ def published_in(folder: Path | None, tree: Path, values: Mapping[str, str]) -> 
     paths = _outside(listing, root, tree)
     if own is not None:
         paths = (path for path in paths if not path.startswith(own + "/"))
-    return _search(root, paths, wanted)
+    return _search(root, paths, wanted, in_urls)
 
 
 def _needle(value: str) -> str:
@@ -231,14 +234,17 @@ BACKUP_SUFFIX = re.compile(r"(?:(?:\.(?:bak|backup|old|orig)|~)(?:\.\d+)?)+$")
 # Names and folders of files that publish defaults on purpose, whatever their format: a
 # word of the path (split at anything not a letter or digit) that starts with one of these
 # (``seeders``, ``testdata``, ``unittests``, ``docker-compose``), or is one of the short ones
-# whole (an end-to-end suite's ``e2e/`` and ``cypress/`` too), or a ``.dist`` copy
-# (``config.php.dist``; a ``dist/`` folder is a build's output).
+# whole, or a ``.dist`` copy (``config.php.dist``; a ``dist/`` folder is a build's output).
 # A word inside another word names nothing: ``latest.json``, ``contest.yaml``, ``device``.
 PUBLISHING_WORDS = re.compile(
     r"(?<![a-z0-9])(?:(?:example|sample|template|demo|seed|fixture|mock|test|unittest"
-    r"|development|compose)[a-z0-9]*|specs?|dev|docs?|e2e|cypress)(?![a-z0-9])"
-    r"|\.dist(?![a-z0-9])"
+    r"|development|compose)[a-z0-9]*|specs?|dev|docs?)(?![a-z0-9])|\.dist(?![a-z0-9])"
 )
+# An end-to-end suite's folder at the repository's root (``e2e/helpers/auth.ts``): its code
+# publishes the suite's fixtures as a folder of tests does, unless it logs into a service on
+# the network (:func:`_live_script`). Not "e2e" deeper in a path (``src/crypto/e2e/``: an
+# encryption's), nor its configuration (``e2e/.env``)
+SUITE_FOLDER = re.compile(r"e2e/")
 # Code files: a value a script or a program hard-codes is published on purpose only when
 # its path says it is a default (``seed.py``, ``tests/``) or a comment does, on the value's
 # line or a comment line right above it (``PASSWORD = "..."  # local test account``); an
@@ -311,17 +317,28 @@ SETTINGS_AFTER = re.compile(
     r"(?i:[ \t]*(?:\.env|credentials?|secrets?|keys?|passwords?|tokens?|config\w*|settings"
     r"|env(?:ironment)? (?:file|variables?))\b)"
 )
-# A mode the code runs in, set by an environment variable (``NODE_ENV=production``,
-# ``RAILS_ENV = production``): what a setting checks ("rate limiting only active in ..."),
-# no place, unless it stands on the value's own line
-MODE_SETTING = re.compile(r"\b[A-Z][A-Z0-9_]*ENV(?:IRONMENT)?[ \t]*={1,3}[ \t]*[\"']?\Z")
-# Advice for a production to come ("For production, restrict the DB user ...", "for
-# production use a secret manager"): what to do there, said of a system not there
-ADVICE_BEFORE = re.compile(r"(?i:\bfor (?:a |the )?\Z)")
-ADVICE_AFTER = re.compile(
-    r"(?i:[,:]?[ \t]+(?:use|restrict|set|rotate|enable|disable|switch|generate|store|move"
-    r"|consider|replace|change|require|add|make|keep|create|prefer|avoid)\b)"
+# A mode the code checks, named as a condition (``only active in `NODE_ENV=production```,
+# ``when RAILS_ENV = production``, ``NODE_ENV === 'production'``): what a setting does, no
+# place. The same variable set in a listing or before a command (``APP_ENV=production``
+# over the live server's values, ``RAILS_ENV=production rails db:seed``) names where the
+# value's system runs, and places it.
+MODE_CONDITION = re.compile(
+    r"(?:(?i:\b(?:when|if|unless|while|only(?:[ \t]+\w+){0,2}[ \t]+in))[ \t]+`?"
+    r"[A-Z][A-Z0-9_]*ENV(?:IRONMENT)?[ \t]*={1,3}"
+    r"|\b[A-Z][A-Z0-9_]*ENV(?:IRONMENT)?[ \t]*(?:===?|!==?))[ \t]*[\"'`]?\Z"
 )
+# Advice for a production to come, a sentence of its own opening "For production," and an
+# imperative ("For production, restrict the DB user ..."): what to do there, said of a
+# system not there yet. Not "for production use" (the value's use), nor a line that
+# introduces what follows ("For production, use these credentials:").
+ADVICE_BEFORE = re.compile(r"(?:^[ \t]*(?:[-*>][ \t]+)?|[.!?][ \t]+)For[ \t]+(?:the[ \t]+)?\Z")
+ADVICE_AFTER = re.compile(
+    r",[ \t]+(?:use\b(?![ \t]+(?:these|this|those|them|it|the[ \t]+(?:same|following)|below)\b)"
+    r"|(?:restrict|rotate|enable|disable|switch|generate|store|move|consider|replace|change"
+    r"|require|prefer|avoid)\b)"
+)
+# How far back a line is read for the advice's opening
+NEAR_LINE = 200
 # A code span that is a command or a path (``make sync-prod``, ``./deploy-prod.sh``, a
 # space or a slash in it): a name of what it runs, no place; a lone word in one
 # (``fern-prod``, ``db.prod.io``) is a host's or a system's name
@@ -379,7 +396,8 @@ def names_a_demo(text: str, line: int) -> bool:
 def on_production(text: str, line: int) -> bool:
     """Whether a note places the system of the value on ``line`` (1-based) in production: the
     note names production (:data:`PRODUCTION`, each naming read by :func:`_places`: not
-    denied, not a copy's source, not a command's name) where it speaks of the value's
+    denied, not a copy's source, not a command's name, not a mode the code checks nor advice
+    for a production to come) where it speaks of the value's
     system (:func:`_reach`: the value's section, the sections it sits in, and what comes
     before the first heading), and neither the value's line nor the heading it sits under
     names a development machine (a production note's section on the developer's own
@@ -480,8 +498,8 @@ def _headings(text: str) -> list[tuple[int, int]]:
 def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> bool:
     """Whether one naming of production places the note's system there: not denied ("never
     deployed to production"), not a copy's source ("the prod copy"; a copy of production's
-    settings is production's), not a mode an environment variable sets elsewhere
-    (``NODE_ENV=production``), not advice for a production to come ("For production,
+    settings is production's), not a mode the code checks elsewhere ("only active in
+    ``NODE_ENV=production``"), not advice for a production to come ("For production,
     restrict ..."), and not in a command or path in a code span elsewhere
     (`make sync-prod`, `./deploy-prod.sh`: what it runs, not a place; on the value's own
     line, `PROD_DB`, and a lone name elsewhere, `fern-prod`, name the value's system)."""
@@ -508,13 +526,17 @@ def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> boo
 
 
 def _a_mode_or_advice(text: str, start: int, end: int) -> bool:
-    """Production at ``text[start:end]`` as a mode an environment variable sets
-    (``NODE_ENV=production``) or in advice for a production to come ("For production,
+    """Production at ``text[start:end]`` as a mode the code checks (``only active in
+    `NODE_ENV=production```) or in advice for a production to come ("For production,
     restrict ...")."""
-    if MODE_SETTING.search(text[max(0, start - 40) : start]) is not None:
+    if MODE_CONDITION.search(text[max(0, start - 60) : start]) is not None:
         return True
-    advice = ADVICE_BEFORE.search(text[max(0, start - 12) : start]) is not None
-    return advice and ADVICE_AFTER.match(text, end) is not None
+    line_start = text.rfind("\n", max(0, start - NEAR_LINE), start) + 1
+    if ADVICE_BEFORE.search(text[line_start:start]) is None:
+        return False
+    line_end = text.find("\n", end)
+    said = text[end : line_end if line_end >= 0 else len(text)]
+    return ADVICE_AFTER.match(said) is not None and not said.rstrip().endswith(":")
 
 
 def _outside(listing: str, repo: Path, tree: Path) -> Iterator[str]:
@@ -589,7 +611,11 @@ def _in_a_tree(path: str, trees: set[str]) -> bool:
     return any(folder in trees for folder in folders)
 
 
-def _search(repo: Path, paths: Iterator[str], wanted: dict[str, str]) -> dict[str, str]:
+def _search(
+    repo: Path, paths: Iterator[str], wanted: dict[str, str], in_urls: frozenset[str]
+) -> dict[str, str]:
+    """Key -> the first of ``paths`` that holds its value (``wanted``) standing alone, not
+    hard-coded; a value of ``in_urls`` (a short one's ``:<value>@``) only in a URL."""
     keys: dict[str, list[str]] = {}  # value -> its keys (two rules may find one value)
     for key, value in wanted.items():
         keys.setdefault(value, []).append(key)
@@ -604,12 +630,19 @@ def _search(repo: Path, paths: Iterator[str], wanted: dict[str, str]) -> dict[st
         candidates = [value for value in search.occurring(data) if value in keys]
         text = data.decode("utf-8", "replace") if candidates else ""
         for value in candidates:
+            if value in in_urls and not _in_a_url(text, value):
+                continue  # "mailto:<value>@": no URL's password
             if _stands_alone(text, value) and not _hard_coded(path, text, value):
                 # a name that is not UTF-8 as its escaped bytes, as the engine shows names
                 found.update(dict.fromkeys(keys.pop(value), escaped(path)))
         if not keys or budget <= 0:
             break
     return found
+
+
+def _in_a_url(text: str, needle: str) -> bool:
+    """``needle`` (``:<value>@``) after a URL's scheme and user (``postgres://app:<value>@``)."""
+    return re.search(r"://[^\s/@:]*" + re.escape(needle), text) is not None
 
 
 def _hard_coded(path: str, text: str, value: str) -> bool:
@@ -628,7 +661,8 @@ def _hard_coded(path: str, text: str, value: str) -> bool:
     note = suffix in NOTE_SUFFIXES and not GUIDE_NAME.fullmatch(name)
     if not (code or note):
         return False
-    if PUBLISHING_WORDS.search(lowered) and not (code and _live_script(lowered, text)):
+    publishing = PUBLISHING_WORDS.search(lowered) or SUITE_FOLDER.match(lowered)
+    if publishing and not (code and _live_script(lowered, text)):
         return False
     lines = text.splitlines()
     for number, line in enumerate(lines):

@@ -37,9 +37,11 @@ RESERVED_LOGIN = re.compile(
     r"@[A-Za-z0-9.-]+\.(?:test|example|invalid|localhost)\b"
     # RFC 2606's second-level names, and the one every sample code's fake account uses
     r"|@(?:[A-Za-z0-9-]+\.)*(?:example\.(?:com|org|net)|test\.com)\b"
-    # a multicast-DNS name a test's own ("e2etest.local", "qa-test.local"); a device on the
-    # LAN ("nas.local") may be a real one
-    r"|@(?:[A-Za-z0-9-]+\.)*[A-Za-z0-9-]*(?i:test|e2e|fixture)[A-Za-z0-9-]*\.local\b"
+    # a multicast-DNS name a test's own, the whole name before ".local" ("e2etest.local",
+    # "qa-test.local"); a device on the LAN ("nas.local"), a directory's domain or a word
+    # holding "test" ("pentest.local", "latest.local") may be a real one
+    r"|@(?:[A-Za-z0-9-]+\.)*(?:[A-Za-z0-9]+-)?(?i:e2e-?tests?|e2e|tests?|testing|fixtures?)"
+    r"\.local\b"
 )
 # A local system's address (``http://localhost:3000/api/auth/login`` in the command that
 # sends the value): whatever the note says of production elsewhere, this login is local
@@ -70,7 +72,8 @@ def a_test_password(text: str, start: int, end: int, line: int) -> bool:
 
 def _reserved_login(text: str, start: int) -> bool:
     """An account at a domain no one can register (``admin@shop.test``, RFC 2606's
-    ``.test``, ``.example``, ``.invalid``, ``.localhost``; ``example.com``) given before
+    ``.test``, ``.example``, ``.invalid``, ``.localhost``; ``example.com``) or at a test's
+    own multicast-DNS name (``admin@e2etest.local``) given before
     the value on its line or on the line before (an object's ``email:`` field, a test's
     ``fill('[name="email"]', ...)`` step): a local fixture's seeded login, whatever its
     password."""

@@ -50,6 +50,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
+from memory_audit.secrets.document_ids import linked_ids
 from memory_audit.secrets.redact import entropy
 from memory_audit.secrets.rules import Rule
 from memory_audit.secrets.tables import BASE_ID, BITABLE_NEAR, BITABLE_REACH
@@ -616,13 +617,6 @@ KEY_ID_LABEL = re.compile(
     r"|(?:文件夹|文件|文档|节点|知识库|表格) ?token)"
     r"[\"'`*]{0,3}[ \t]*[:=：][ \t]*[\"'`*]{0,3}\Z"
 )
-# A Feishu or Lark document's link: the token after the document's kind is its id (a base's
-# "app token", a wiki node's token), which the document's URL shows to everyone it is shared
-# with; a value the same file links so is that id, no credential.
-DOCUMENT_LINK = re.compile(
-    r"(?i)\b(?:feishu\.cn|feishu\.net|larksuite\.com|larkoffice\.com)/"
-    r"(?:base|wiki|docx|docs|sheets|file|drive/folder|mindnotes|slides)/([A-Za-z0-9]{16,})"
-)
 # A code a link hands out to be shared: an invitation's, a referral's, a coupon's in its
 # query (``?inviteCode=rh-v1382``), no one's credential; an admin's invite code in a
 # settings file (``ADMIN_INVITE_CODE=...``) opens an account, and stays one
@@ -723,9 +717,13 @@ MEASURE = re.compile(
     r"[A-Za-z_][\w*^'./()-]* ?[=≈<>] ?[-+]?(?:\d+(?:[.,]\d+)?|\.\d+)(?:e[-+]?\d+)?%?"
     r"(?=[\s,;)]|$)"
 )
-# "USER: deploy PASS: ...": a login's name before the label makes "PASS:" a password's,
-# whatever the value's shape ("Summer=2024" is no measure there)
-LOGIN_BEFORE = re.compile(r"(?i:\b(?:user(?:name)?|login)\*{0,2} ?[:=：]\*{0,2} ?\S)")
+# "USER: deploy PASS: ...": a login's name right before the label makes "PASS:" a
+# password's, whatever the value's shape ("Summer=2024" is no measure there); a login
+# named earlier on the line ("E2E login: ok, smoke test PASS: ...") makes nothing
+LOGIN_BEFORE = re.compile(
+    r"(?i:\b(?:user(?:name)?|login))\*{0,2} ?[:=：]\*{0,2} ?[`'\"]?[^\s`'\"]+[`'\"]?[ \t,;|/]+"
+    r"PASS\*{0,2} ?[:=：]\*{0,2} ?[\"'`]?\Z"
+)
 TESTED = re.compile(
     r"(?i:\btest(?:s|ed|ing)?\b|\bchecks?\b|\bverif(?:y|ied|ication)\b)|\bFAIL(?:ED|S)?\b"
     r"|\bQ[AC]\b|✅|❌"
@@ -1096,9 +1094,11 @@ ALGORITHM_NAME = re.compile(
     r"(?i:(?:sha|md|aes|rsa|hs|rs|es|ps|pbkdf|base|utf|pkcs|tls|ssl|oauth|ipv|http|argon|des)"
     r"\d+[a-z]?)"
 )
-# A URL's user information (``scheme://user:<value>@host``) holds a password, whatever its
-# length: a short one there is judged as a labelled one is
+# A URL's user information (``scheme://user:<value>@host``) holds a password: a short one
+# there (under six characters) is judged as a labelled one is; a longer one of few
+# characters (``abcabc``, ``rootroot``) is a placeholder's shape, as anywhere
 URL_PASSWORD_RULES = frozenset({"database-url-password", "url-password"})
+SHORT_URL_PASSWORD = 6
 MIN_DISTINCT_LABELLED = 3  # four digits repeat one often; "1111", "1212" are no one's
 COPULAS = frozenset("is was es era é ist lautet est là".split())
 # A default's word says the value as a copula does: "(default X)", "(mặc định X)", and the
@@ -1156,7 +1156,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     public = (
         _public_by_design(value)
         or _firebase_web_key(text, start, value)
-        or value in _linked_documents(text)
+        or value in linked_ids(text)
         or _chat_webhook_key(text, start, value)
         or COVERAGE_BADGE.search(text, max(0, start - CHAT_WEBHOOK_REACH), start) is not None
     )
@@ -1445,8 +1445,8 @@ def _least_distinct(rule: Rule, text: str, start: int, end: int) -> int:
     a URL's user information)."""
     if rule.value == "any":
         return MIN_DISTINCT_ANY
-    if rule.name in URL_PASSWORD_RULES:  # "postgres:<4 digits>@localhost": its place says
-        return MIN_DISTINCT_LABELLED
+    if rule.name in URL_PASSWORD_RULES and end - start < SHORT_URL_PASSWORD:
+        return MIN_DISTINCT_LABELLED  # "postgres:<4 digits>@localhost": its place says
     if rule.value in ("section", "pin"):
         return MIN_DISTINCT_LABELLED  # a PIN or a short password, as its heading or label says
     if _labelled_digits(rule, text, start, end):
@@ -1710,15 +1710,6 @@ def _bitable_app_token(text: str, start: int, value: str) -> bool:
 def _speaks_of_bitable(text: str) -> bool:
     """Whether the text names Bitable anywhere (once per text, as it is asked per value)."""
     return BITABLE_NEAR.search(text) is not None
-
-
-@functools.lru_cache(maxsize=16)
-def _linked_documents(text: str) -> frozenset[str]:
-    """The ids of the Feishu and Lark documents the text links (``DOCUMENT_LINK``), once a
-    text: a file's values all ask."""
-    if "feishu" not in text and "lark" not in text:  # lower case, as hosts are written
-        return frozenset()
-    return frozenset(DOCUMENT_LINK.findall(text))
 
 
 def _chat_webhook_key(text: str, start: int, value: str) -> bool:
