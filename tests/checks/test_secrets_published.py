@@ -189,7 +189,7 @@ def test_a_mode_the_code_runs_in_places_nothing_in_production(tmp_path: Path) ->
     # `NODE_ENV=production`" names a mode the code checks, not where the database runs
     quiet = (
         f"- db: ops@fern.io / {DEMO}\n\nRate limiting: only active in `NODE_ENV=production`.",
-        f"- db: ops@fern.io / {DEMO}\n\nMails are sent when RAILS_ENV = production only.",
+        f"- db: ops@fern.io / {DEMO}\n\nMails go out only if `RAILS_ENV == 'production'`.",
     )
     _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
     # advice for a production the note's system is not in (round 110's judges)
@@ -214,6 +214,11 @@ def test_a_mode_the_code_runs_in_places_nothing_in_production(tmp_path: Path) ->
         f"For prod, set DB_PASSWORD on the server to:\n\n- db: ops@fern.io / {DEMO}",
         f"Keys for the production set of servers:\n\n- db: ops@fern.io / {DEMO}",
         f"The ops database is for production, set up by Ana.\n\n- db: ops@fern.io / {DEMO}",
+        # the second reader's second pass
+        f"For production, use the ops login below.\n\n- db: ops@fern.io / {DEMO}",
+        f"The only box running in APP_ENV=production is fern-1.\n\n- db: ops@fern.io / {DEMO}",
+        f"When RAILS_ENV=production was enabled we seeded it.\n\n- db: ops@fern.io / {DEMO}",
+        f"While APP_ENV=production is set on fern-1:\n\n- db: ops@fern.io / {DEMO}",
     )
     _assert_seeded_levels(tmp_path / "live", live, "problem")
 

@@ -28,7 +28,9 @@ from tests.support.daemon_process import DaemonProcess, Home
 pytestmark = pytest.mark.slow  # one world built for all, in seconds
 
 FORMATS = ("text", "markdown", "json", "html", "sarif", "github")
-TREES = 13
+# Enough trees that the draws plant more distinct secrets than there are rule families
+# (204 for 182 at this seed; 13 trees fell one short once the samples grew)
+TREES = 15
 SEED = 20261130
 
 # (text, secret) for every true positive of every rule family.

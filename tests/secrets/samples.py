@@ -4719,6 +4719,7 @@ CASES["pass-phrase"][1].extend(
         "- E2E login: ok, smoke test PASS: build42x",
         "- Test user: qa1 verified; Balance Sheet PASS: Assets=Rp9m = Liabilities+Equity",
         "Login: tested on CI. Result PASS: tau*=0.209",
+        "- Login: ✅ PASS: build42x",
     ]
 )
 # a login's word and a year, then the same with a word inserted: a pair, no class family

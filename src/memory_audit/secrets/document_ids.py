@@ -20,9 +20,9 @@ import functools
 import re
 
 # A document's link up to its id. Hosts are a vendor's own, whole (``notfigma.com`` is not
-# Figma's).
+# Figma's), in lower case as links are written (and as :data:`HOST_WORDS` looks for them).
 _LINK = (
-    r"(?i:(?<![A-Za-z0-9-])"
+    r"(?:(?<![A-Za-z0-9-])"
     r"(?:(?:feishu\.cn|feishu\.net|larksuite\.com|larkoffice\.com)/"
     r"(?:docx|docs|wiki|sheets|base|file|mindnotes|slides|drive/folder)"
     r"|docs\.google\.com/(?:document|spreadsheets|presentation|forms)/(?:u/\d+/)?d"

@@ -317,14 +317,14 @@ SETTINGS_AFTER = re.compile(
     r"(?i:[ \t]*(?:\.env|credentials?|secrets?|keys?|passwords?|tokens?|config\w*|settings"
     r"|env(?:ironment)? (?:file|variables?))\b)"
 )
-# A mode the code checks, named as a condition (``only active in `NODE_ENV=production```,
-# ``when RAILS_ENV = production``, ``NODE_ENV === 'production'``): what a setting does, no
-# place. The same variable set in a listing or before a command (``APP_ENV=production``
-# over the live server's values, ``RAILS_ENV=production rails db:seed``) names where the
-# value's system runs, and places it.
+# A mode the code checks, named as a condition of a feature (``only active in
+# `NODE_ENV=production```, ``NODE_ENV === 'production'``): what a setting does, no place. The
+# same variable set in a listing or before a command (``APP_ENV=production`` over the live
+# server's values, ``RAILS_ENV=production rails db:seed``) names where the value's system
+# runs, and places it.
 MODE_CONDITION = re.compile(
-    r"(?:(?i:\b(?:when|if|unless|while|only(?:[ \t]+\w+){0,2}[ \t]+in))[ \t]+`?"
-    r"[A-Z][A-Z0-9_]*ENV(?:IRONMENT)?[ \t]*={1,3}"
+    r"(?:(?i:\bonly[ \t]+(?:active|enabled|applied|used|runs?|checked|on)[ \t]+"
+    r"(?:in|when|if|under|with))[ \t]+`?[A-Z][A-Z0-9_]*ENV(?:IRONMENT)?[ \t]*={1,3}"
     r"|\b[A-Z][A-Z0-9_]*ENV(?:IRONMENT)?[ \t]*(?:===?|!==?))[ \t]*[\"'`]?\Z"
 )
 # Advice for a production to come, a sentence of its own opening "For production," and an
@@ -333,10 +333,12 @@ MODE_CONDITION = re.compile(
 # introduces what follows ("For production, use these credentials:").
 ADVICE_BEFORE = re.compile(r"(?:^[ \t]*(?:[-*>][ \t]+)?|[.!?][ \t]+)For[ \t]+(?:the[ \t]+)?\Z")
 ADVICE_AFTER = re.compile(
-    r",[ \t]+(?:use\b(?![ \t]+(?:these|this|those|them|it|the[ \t]+(?:same|following)|below)\b)"
-    r"|(?:restrict|rotate|enable|disable|switch|generate|store|move|consider|replace|change"
-    r"|require|prefer|avoid)\b)"
+    r",[ \t]+(?:use|restrict|rotate|enable|disable|switch|generate|store|move|consider|replace"
+    r"|change|require|prefer|avoid)\b"
 )
+# ... unless the sentence points at what the note gives ("use the ops login below", "use
+# these credentials:")
+POINTS_AT = re.compile(r"(?i:\b(?:below|following|these|this|here|above)\b)|:[ \t]*\Z")
 # How far back a line is read for the advice's opening
 NEAR_LINE = 200
 # A code span that is a command or a path (``make sync-prod``, ``./deploy-prod.sh``, a
@@ -528,15 +530,17 @@ def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> boo
 def _a_mode_or_advice(text: str, start: int, end: int) -> bool:
     """Production at ``text[start:end]`` as a mode the code checks (``only active in
     `NODE_ENV=production```) or in advice for a production to come ("For production,
-    restrict ...")."""
+    restrict ..."), read on its line (no further back than :data:`NEAR_LINE`)."""
     if MODE_CONDITION.search(text[max(0, start - 60) : start]) is not None:
         return True
-    line_start = text.rfind("\n", max(0, start - NEAR_LINE), start) + 1
-    if ADVICE_BEFORE.search(text[line_start:start]) is None:
+    opened = text.rfind("\n", max(0, start - NEAR_LINE), start)
+    if opened < 0 and start > NEAR_LINE:
+        return False  # a line too long to read back to its start
+    if ADVICE_BEFORE.search(text[opened + 1 : start]) is None:
         return False
-    line_end = text.find("\n", end)
-    said = text[end : line_end if line_end >= 0 else len(text)]
-    return ADVICE_AFTER.match(said) is not None and not said.rstrip().endswith(":")
+    closes = text.find("\n", end, end + NEAR_LINE)
+    said = text[end : closes if closes >= 0 else end + NEAR_LINE]
+    return ADVICE_AFTER.match(said) is not None and POINTS_AT.search(said) is None
 
 
 def _outside(listing: str, repo: Path, tree: Path) -> Iterator[str]:
@@ -646,11 +650,11 @@ def _in_a_url(text: str, needle: str) -> bool:
 
 
 def _hard_coded(path: str, text: str, value: str) -> bool:
-    """True when ``path`` is code or a note whose path names nothing a default (no
-    publishing word, no README or guide) and that says nowhere near ``value`` (standing
-    alone) that it is a default, a test's or a demo's: a comment on its line or a comment
-    line right above it, in code; the value's line or the one above it, in a note. A real
-    login an automation script hard-codes, or an agent's note of an account
+    """True when ``path`` is code or a note whose path names nothing a default (no publishing
+    word, no README or guide, not in a root ``e2e/`` suite) and that says nowhere near
+    ``value`` (standing alone) that it is a default, a test's or a demo's: a comment on its
+    line or a comment line right above it, in code; the value's line or the one above it, in
+    a note. A real login an automation script hard-codes, or an agent's note of an account
     (``google-account.md``), is a leak, no publication; so is a test script's outside any
     folder of tests that calls a service on the network (:func:`_live_script`)."""
     lowered = path.lower()
@@ -690,7 +694,8 @@ LOCAL_HOST = re.compile(
 
 def _live_script(path: str, text: str) -> bool:
     """A script named for a test (``test-proxies-v2.js``, ``scripts/test_wazuh.py``) in no
-    folder of tests, examples or docs, that calls a service on the network: a person's
+    folder of tests, examples or docs (a root ``e2e/`` suite's specs are read so too), that
+    calls a service on the network: a person's
     check of a live account, whose login it leaked, not a suite's published fixture."""
     folders = path.rpartition("/")[0]
     if PUBLISHING_WORDS.search(folders):

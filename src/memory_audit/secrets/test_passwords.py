@@ -54,9 +54,9 @@ REACH = 800
 def a_test_password(text: str, start: int, end: int, line: int) -> bool:
     """Whether the value at ``text[start:end]`` (on 1-based ``line``) is a test or demo
     password by its own words, a run of digits the note gives its test accounts, or the
-    password of a login at a reserved domain, on a note that does not place its system in
-    production, or sent to a local address on its line or the line before (a fixture's
-    login)."""
+    password of a login at a reserved domain or a test's own ``.local`` name, on a note that
+    does not place its system in production, or sent to a local address on its line or the
+    line before (a fixture's login)."""
     value = text[start:end]
     own_words = TEST_PASSWORD.fullmatch(value) is not None
     if not (

@@ -721,7 +721,10 @@ MEASURE = re.compile(
 # password's, whatever the value's shape ("Summer=2024" is no measure there); a login
 # named earlier on the line ("E2E login: ok, smoke test PASS: ...") makes nothing
 LOGIN_BEFORE = re.compile(
-    r"(?i:\b(?:user(?:name)?|login))\*{0,2} ?[:=：]\*{0,2} ?[`'\"]?[^\s`'\"]+[`'\"]?[ \t,;|/]+"
+    r"(?i:\b(?:user(?:name)?|login))\*{0,2} ?[:=：]\*{0,2} ?[`'\"]?"
+    # the login's name: a word, no check's status ("Login: ✅ PASS:", "login: ok, PASS:")
+    r"(?!(?i:ok|okay|passed|passes|fail(?:ed|s)?|works?|yes|no|done|n/a)\b)"
+    r"[^\s`'\"]*[A-Za-z0-9][^\s`'\"]*[`'\"]?[ \t,;|/]+"
     r"PASS\*{0,2} ?[:=：]\*{0,2} ?[\"'`]?\Z"
 )
 TESTED = re.compile(
@@ -1442,7 +1445,7 @@ def _a_pattern(value: str) -> bool:
 def _least_distinct(rule: Rule, text: str, start: int, end: int) -> int:
     """How many distinct characters the value needs: fewer where its place proves it a
     password (``sshpass -p``; a short value in backticks after a password word and ``:``;
-    a URL's user information)."""
+    a URL's user information, under six characters)."""
     if rule.value == "any":
         return MIN_DISTINCT_ANY
     if rule.name in URL_PASSWORD_RULES and end - start < SHORT_URL_PASSWORD:
