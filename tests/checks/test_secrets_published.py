@@ -219,6 +219,10 @@ def test_a_mode_the_code_runs_in_places_nothing_in_production(tmp_path: Path) ->
         f"The only box running in APP_ENV=production is fern-1.\n\n- db: ops@fern.io / {DEMO}",
         f"When RAILS_ENV=production was enabled we seeded it.\n\n- db: ops@fern.io / {DEMO}",
         f"While APP_ENV=production is set on fern-1:\n\n- db: ops@fern.io / {DEMO}",
+        # the third pass
+        f"For production, use the ops login.\n\n- db: ops@fern.io / {DEMO}",
+        f"This login is only used in APP_ENV=production.\n\n- db: ops@fern.io / {DEMO}",
+        f"The ops box is only on with APP_ENV=production.\n\n- db: ops@fern.io / {DEMO}",
     )
     _assert_seeded_levels(tmp_path / "live", live, "problem")
 

@@ -4711,6 +4711,7 @@ CASES["pass-phrase"][0].extend(
     [
         ("Staging box: USER: deploy PASS: Summer=2024", "Summer=2024"),
         ("Staging box: login: `deploy`, PASS: Summer=2024", "Summer=2024"),
+        ("SMTP user: no-reply@fernhill.io PASS: Summer=2024", "Summer=2024"),
     ]
 )
 # a login named earlier on the line than the test's result is no pair with it

@@ -323,8 +323,8 @@ SETTINGS_AFTER = re.compile(
 # server's values, ``RAILS_ENV=production rails db:seed``) names where the value's system
 # runs, and places it.
 MODE_CONDITION = re.compile(
-    r"(?:(?i:\bonly[ \t]+(?:active|enabled|applied|used|runs?|checked|on)[ \t]+"
-    r"(?:in|when|if|under|with))[ \t]+`?[A-Z][A-Z0-9_]*ENV(?:IRONMENT)?[ \t]*={1,3}"
+    r"(?:(?i:\bonly[ \t]+(?:active|enabled|applied|checked)[ \t]+(?:in|when|if|under))"
+    r"[ \t]+`?[A-Z][A-Z0-9_]*ENV(?:IRONMENT)?[ \t]*={1,3}"
     r"|\b[A-Z][A-Z0-9_]*ENV(?:IRONMENT)?[ \t]*(?:===?|!==?))[ \t]*[\"'`]?\Z"
 )
 # Advice for a production to come, a sentence of its own opening "For production," and an
@@ -333,11 +333,11 @@ MODE_CONDITION = re.compile(
 # introduces what follows ("For production, use these credentials:").
 ADVICE_BEFORE = re.compile(r"(?:^[ \t]*(?:[-*>][ \t]+)?|[.!?][ \t]+)For[ \t]+(?:the[ \t]+)?\Z")
 ADVICE_AFTER = re.compile(
-    r",[ \t]+(?:use|restrict|rotate|enable|disable|switch|generate|store|move|consider|replace"
+    r",[ \t]+(?:restrict|rotate|enable|disable|switch|generate|store|move|consider|replace"
     r"|change|require|prefer|avoid)\b"
 )
-# ... unless the sentence points at what the note gives ("use the ops login below", "use
-# these credentials:")
+# ... unless the sentence points at what the note gives ("rotate these below:"). "Use" is
+# no advice's verb here: "For production, use the ops login" gives the login
 POINTS_AT = re.compile(r"(?i:\b(?:below|following|these|this|here|above)\b)|:[ \t]*\Z")
 # How far back a line is read for the advice's opening
 NEAR_LINE = 200

@@ -722,9 +722,10 @@ MEASURE = re.compile(
 # named earlier on the line ("E2E login: ok, smoke test PASS: ...") makes nothing
 LOGIN_BEFORE = re.compile(
     r"(?i:\b(?:user(?:name)?|login))\*{0,2} ?[:=：]\*{0,2} ?[`'\"]?"
-    # the login's name: a word, no check's status ("Login: ✅ PASS:", "login: ok, PASS:")
-    r"(?!(?i:ok|okay|passed|passes|fail(?:ed|s)?|works?|yes|no|done|n/a)\b)"
-    r"[^\s`'\"]*[A-Za-z0-9][^\s`'\"]*[`'\"]?[ \t,;|/]+"
+    # the login's name: a word holding a letter or digit, not a check's status as the whole
+    # name ("Login: ✅ PASS:", "login: ok, PASS:"; "user: no-reply@... PASS:" is a name)
+    r"(?!(?i:ok|okay|passed|passes|fail(?:ed|s)?|works?|yes|no|done|n/a)[`'\"]?[ \t,;|/])"
+    r"(?=[^\s`'\"]*[A-Za-z0-9])[^\s`'\"]+[`'\"]?[ \t,;|/]+"
     r"PASS\*{0,2} ?[:=：]\*{0,2} ?[\"'`]?\Z"
 )
 TESTED = re.compile(
