@@ -70,7 +70,9 @@ def test_a_digit_run_the_note_gives_its_test_accounts_is_a_suggestion(tmp_path: 
 def test_a_seeded_login_at_a_reserved_domain_is_a_suggestion(tmp_path: Path) -> None:
     # a local app's seeded admin (batch 155's judge): no one can own a .test address
     body = "- Seeded admin: `admin@fernshop.test` / `Harbor-Kq7w!2` (role: `admin`)\n"
-    assert [level for level, _ in _levels(tmp_path, body)] == ["suggestion"]
+    # the reason is the login's domain, not the password's words (it has none)
+    reason = "a test account's login at a reserved or test-only domain"
+    assert _levels(tmp_path, body) == [("suggestion", reason)]
     real = "- Seeded admin: `admin@fernshop.io` / `Harbor-Kq7w!2` (role: `admin`)\n"
     assert [level for level, _ in _levels(tmp_path, real)] == ["problem"]
     # a sample's fake account at example.com or test.com (batch 173's judge)
@@ -84,7 +86,8 @@ def test_a_login_at_a_local_test_domain_is_a_suggestion(tmp_path: Path) -> None:
     # an end-to-end suite's seeded users (round 109's judges): a ".local" name that says
     # it is a test's; a device's login on the LAN (".local" alone) stays a problem
     body = "- Admin: `admin@e2etest.local` / `Harbor-Kq7w!2`, role `admin`\n"
-    assert [level for level, _ in _levels(tmp_path, body)] == ["suggestion"]
+    reason = "a test account's login at a reserved or test-only domain"
+    assert _levels(tmp_path, body) == [("suggestion", reason)]
     for name in ("nas", "pentest", "latest", "contest", "testo"):  # no test's own name
         device = f"- Admin: `admin@{name}.local` / `Harbor-Kq7w!2`, role `admin`\n"
         assert [level for level, _ in _levels(tmp_path / name, device)] == ["problem"], name

@@ -165,7 +165,7 @@ from memory_audit.secrets.retired import line_marker, retired_banner
 from memory_audit.secrets.rules import Rule
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.secrets.skill_defaults import a_skill_default
-from memory_audit.secrets.test_passwords import a_test_password
+from memory_audit.secrets.test_passwords import test_password_reason
 from memory_audit.secrets.values import jwt_expiry
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -305,13 +305,18 @@ def _remote_host_at(places: list[Place], texts: dict[str, str]) -> str | None:
 
 
 def _test_password_at(places: list[Place], texts: dict[str, str]) -> str | None:
-    """Where the value is a test or demo password by its own words (``demo1234``), at
-    every place it is, on no note that places its system in production; None otherwise."""
+    """Why the value is a test or demo account's password (its own words, ``demo1234``;
+    its login's test domain), at every place it is, on no note that places its system in
+    production: the first place's reason; None otherwise."""
+    reasons = []
     for place in places:
         match = place.match
-        if not a_test_password(texts.get(place.path, ""), match.start, match.end, match.line):
+        text = texts.get(place.path, "")
+        reason = test_password_reason(text, match.start, match.end, match.line)
+        if reason is None:
             return None
-    return places[0].shown if places else None
+        reasons.append(reason)
+    return reasons[0] if reasons else None
 
 
 def _skill_default_at(
@@ -482,17 +487,18 @@ def as_published_on_host(finding: Finding, tracked: str, host: str) -> Finding:
     )
 
 
-def as_test_password(finding: Finding, where: str | None) -> Finding:
+def as_test_password(finding: Finding, reason: str | None) -> Finding:
     """A password whose own words make it a test or demo account's (``demo1234``,
     ``Test1234!``: the held-out judges called such values of local fixtures not worth
-    acting on wherever they met them): a suggestion; only its owner knows whether a
+    acting on wherever they met them), or whose login is at a reserved or test-only domain
+    (``admin@shop.test``), a suggestion, its ``reason`` said; only its owner knows whether a
     deployed system shares it. A note that places its system in production keeps it a
     problem."""
-    if where is None:
+    if reason is None:
         return finding
     return _as_suggestion(
         finding,
-        f"{finding.message}; a test or demo account's password by its own words",
+        f"{finding.message}; {reason}",
         "if it opens only a local or test system, mark it as a false positive; if a"
         " deployed system uses it too, change it there, then redact",
     )

@@ -46,6 +46,8 @@ RESERVED_LOGIN = re.compile(
 # A local system's address (``http://localhost:3000/api/auth/login`` in the command that
 # sends the value): whatever the note says of production elsewhere, this login is local
 LOCAL_ADDRESS = re.compile(r"(?i)\b(?:https?://)?(?:localhost|127\.0\.0\.1)(?::\d{2,5})?\b")
+# The reason a password's own words give
+OWN_WORDS = "a test or demo account's password by its own words"
 # How far back a value's line is read for its login or its accounts' word (a line of many
 # values is not read back to its start for each)
 REACH = 800
@@ -53,21 +55,28 @@ REACH = 800
 
 def a_test_password(text: str, start: int, end: int, line: int) -> bool:
     """Whether the value at ``text[start:end]`` (on 1-based ``line``) is a test or demo
-    password by its own words, a run of digits the note gives its test accounts, or the
-    password of a login at a reserved domain or a test's own ``.local`` name, on a note that
-    does not place its system in production, or sent to a local address on its line or the
-    line before (a fixture's login)."""
+    account's password: :func:`test_password_reason` gives a reason."""
+    return test_password_reason(text, start, end, line) is not None
+
+
+def test_password_reason(text: str, start: int, end: int, line: int) -> str | None:
+    """Why the value at ``text[start:end]`` (on 1-based ``line``) is a test or demo
+    account's password (its own words, a run of digits the note gives its test accounts, or
+    its login's domain, reserved or a test's own ``.local`` name), on a note that does not
+    place its system in production or sent to a local address on its line or the line
+    before (a fixture's login); None when it is not one."""
     value = text[start:end]
-    own_words = TEST_PASSWORD.fullmatch(value) is not None
-    if not (
-        own_words
-        or (TRIVIAL_DIGITS.fullmatch(value) and _test_accounts_named(text, start))
-        or _reserved_login(text, start)
-    ):
-        return False
-    if _sent_to_local(text, start):
-        return True
-    return not on_production(text, line)
+    if TEST_PASSWORD.fullmatch(value) is not None:
+        reason = OWN_WORDS
+    elif TRIVIAL_DIGITS.fullmatch(value) and _test_accounts_named(text, start):
+        reason = "a run of digits the note gives its test accounts"
+    elif _reserved_login(text, start):
+        reason = "a test account's login at a reserved or test-only domain"
+    else:
+        return None
+    if _sent_to_local(text, start) or not on_production(text, line):
+        return reason
+    return None
 
 
 def _reserved_login(text: str, start: int) -> bool:
