@@ -308,15 +308,15 @@ def _test_password_at(places: list[Place], texts: dict[str, str]) -> str | None:
     """Why the value is a test or demo account's password (its own words, ``demo1234``;
     its login's test domain), at every place it is, on no note that places its system in
     production: the first place's reason; None otherwise."""
-    reasons = []
+    first = None
     for place in places:
         match = place.match
         text = texts.get(place.path, "")
         reason = test_password_reason(text, match.start, match.end, match.line)
         if reason is None:
             return None
-        reasons.append(reason)
-    return reasons[0] if reasons else None
+        first = first or reason
+    return first
 
 
 def _skill_default_at(
