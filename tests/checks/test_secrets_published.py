@@ -227,6 +227,24 @@ def test_a_mode_the_code_runs_in_places_nothing_in_production(tmp_path: Path) ->
     _assert_seeded_levels(tmp_path / "live", live, "problem")
 
 
+def test_production_as_a_case_that_may_come_places_nothing(tmp_path: Path) -> None:
+    # a security review's warning about a fallback in the code (round 113's judges): "any
+    # prod deploy that forgets an env var" is a case that may come, no system there
+    quiet = (
+        f"- C-1 ships defaults (ADMIN_PASSWORD={DEMO}). Any prod deploy that forgets an env"
+        " var boots with it.",
+        f"- db: ops@fern.io / {DEMO}\n\nAny production server running this build is open.",
+    )
+    _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
+    # a production named as one, or "any" of something else, still places it
+    live = (
+        f"- C-1 ships defaults (ADMIN_PASSWORD={DEMO}). The prod deploy boots with it.",
+        f"- db: ops@fern.io / {DEMO}\n\nProd has it; any deploy that forgets it fails.",
+        f"- db: ops@fern.io / {DEMO}\n\nDo any prod checks before noon.",
+    )
+    _assert_seeded_levels(tmp_path / "live", live, "problem")
+
+
 def test_production_named_in_another_section_of_a_brief_places_nothing(tmp_path: Path) -> None:
     # a project brief's seed section: "production" only in its configuration example's
     # placeholder and in a file tree, in other sections; a ``# comment`` in a fenced block

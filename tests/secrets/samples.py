@@ -4727,3 +4727,15 @@ CASES["pass-phrase"][1].extend(
 CASES["backticked-pair"][0].append(
     ("- Staging DB: `Deploy2024` / `DeployProd2024`", "DeployProd2024")
 )
+
+# --- a CSS utility class after a Tailwind variant: a layout, no login and password
+CASES["login-pair"][1].extend(
+    [
+        "- `templates/tx_form.html` — amount+date in `sm:grid-cols-2` grid; account+category"
+        " in a second `sm:grid-cols-2` grid",
+        "account card: `md:hover:bg-sky-500` on hover",
+    ]
+)
+CASES["login-pair"][0].extend(
+    [("account sm:Kp4-ziR9x", "Kp4-ziR9x"), ("login ops:fern-hill-42", "fern-hill-42")]
+)

@@ -305,6 +305,13 @@ DENIED = re.compile(
     r"|\bchange[-_](?:in|for|before)[-_]$"
     r"|\bbefore (?:going|moving|deploying)(?: (?:to|into))?(?: the)? $)"
 )
+# "Any prod deploy that forgets an env var boots with the default": production as a case
+# that may come, no system there (a review's warning about a fallback in the code)
+ANY_BEFORE = re.compile(r"(?i:\bany[ \t]+$)")
+ANY_AFTER = re.compile(
+    r"(?i:[ \t-]+(?:deploy(?:ment)?s?|builds?|releases?|instances?|environments?|servers?"
+    r"|systems?|hosts?|box(?:es)?)\b)"
+)
 # "a prod copy", "the production dump", "a snapshot of prod": where a local copy's data came
 # from, not where its system runs (a reviewer's notes on the local stack holding that copy).
 # A copy of production's settings or credentials ("a copy of the prod .env", "the
@@ -499,14 +506,18 @@ def _headings(text: str) -> list[tuple[int, int]]:
 
 def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> bool:
     """Whether one naming of production places the note's system there: not denied ("never
-    deployed to production"), not a copy's source ("the prod copy"; a copy of production's
+    deployed to production"), not a case that may come ("any prod deploy that ..."), not a
+    copy's source ("the prod copy"; a copy of production's
     settings is production's), not a mode the code checks elsewhere ("only active in
     ``NODE_ENV=production``"), not advice for a production to come ("For production,
     restrict ..."), and not in a command or path in a code span elsewhere
     (`make sync-prod`, `./deploy-prod.sh`: what it runs, not a place; on the value's own
     line, `PROD_DB`, and a lone name elsewhere, `fern-prod`, name the value's system)."""
     start, end = found.span()
-    if DENIED.search(text, max(0, start - 40), start) is not None:
+    denied = DENIED.search(text, max(0, start - 40), start) is not None
+    if denied or (
+        ANY_BEFORE.search(text, max(0, start - 40), start) and ANY_AFTER.match(text, end)
+    ):
         return False
     if COPY_AFTER.match(text, end) is not None:
         return False

@@ -888,6 +888,17 @@ ADDRESSED_TO = re.compile(r"(?i:\b(?:to|from|cc|bcc|reply-to)):$")
 # Two steps of one scale (``mint-50/mint-100``, a palette's; ``gray_100 / gray_900``)
 SCALE_STEP = re.compile(r"([A-Za-z]+)[-_]?\d+")
 SCALE_BEFORE = re.compile(r"(?<![\w-])([A-Za-z]+)[-_]?\d+ ?/ ?$")
+# A CSS utility class behind a Tailwind variant (``account+category in `sm:grid-cols-2```,
+# ``md:hover:bg-blue-500``): the variant reads as a login and the class as its password.
+# The class is lower case, words and numbers joined by ``-`` (an arbitrary value in
+# brackets last); a password of that shape after such a login is left to a label's rules.
+UTILITY_VARIANT_BEFORE = re.compile(
+    r"(?<![\w-])(?:sm|md|lg|x{1,3}l|[2-9]xl|max-(?:sm|md|lg|x{1,3}l)|hover|focus|focus-within"
+    r"|focus-visible|active|visited|disabled|checked|dark|print|first|last|odd|even"
+    r"|motion-safe|motion-reduce|placeholder|before|after|(?:group|peer)(?:-[a-z]+)?)"
+    r"(?::[a-z][a-z-]*)*:$"
+)
+UTILITY_CLASS = re.compile(r"-?[a-z][a-z0-9]*(?:-(?:[a-z0-9.]+|\[[^\]\s]+\]))+")
 JWT_HEAD, JWT_PARTS = "eyJ", 3
 MIN_JWT_SIGNATURE = 16  # an HMAC-SHA256 signature is 43 characters
 # A password's word, and a heading's words for a list of logins (a credentials section)
@@ -1201,6 +1212,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         )
         or _device_code(text, start, value)
         or (rule.name == LOGIN_PAIR_RULE and _scale_steps(text, start, value))
+        or (rule.name == LOGIN_PAIR_RULE and _utility_class(text, start, value))
         or (rule.name in SERVICE_PAIR_RULES and _login_item(text, start))
         or (
             rule.name in CLAUSE_RULES
@@ -2064,6 +2076,15 @@ def _scale_steps(text: str, start: int, value: str) -> bool:
     first = SCALE_BEFORE.search(text, max(0, start - NEAR), start) if step else None
     return (
         first is not None and step is not None and first.group(1).lower() == step.group(1).lower()
+    )
+
+
+def _utility_class(text: str, start: int, value: str) -> bool:
+    """A CSS utility class after a Tailwind variant (``sm:grid-cols-2``): a layout, no login
+    and password."""
+    return (
+        UTILITY_CLASS.fullmatch(value) is not None
+        and UTILITY_VARIANT_BEFORE.search(text, max(0, start - NEAR), start) is not None
     )
 
 
