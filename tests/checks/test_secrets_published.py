@@ -227,13 +227,16 @@ def test_a_mode_the_code_runs_in_places_nothing_in_production(tmp_path: Path) ->
     _assert_seeded_levels(tmp_path / "live", live, "problem")
 
 
-def test_production_as_a_case_that_may_come_places_nothing(tmp_path: Path) -> None:
+def test_production_as_a_case_or_a_stage_to_come_places_nothing(tmp_path: Path) -> None:
     # a security review's warning about a fallback in the code (round 113's judges): "any
     # prod deploy that forgets an env var" is a case that may come, no system there
     quiet = (
         f"- C-1 ships defaults (ADMIN_PASSWORD={DEMO}). Any prod deploy that forgets an env"
         " var boots with it.",
         f"- db: ops@fern.io / {DEMO}\n\nAny production server running this build is open.",
+        # and a stage to reach: "before production." (the same review's advice)
+        f"- db: ops@fern.io / {DEMO}\n\nAuth endpoints must get a limiter before production.",
+        f"- db: ops@fern.io / {DEMO}\n\nRotate it before the prod launch.",
     )
     _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
     # a production named as one, or "any" of something else, still places it
@@ -241,6 +244,7 @@ def test_production_as_a_case_that_may_come_places_nothing(tmp_path: Path) -> No
         f"- C-1 ships defaults (ADMIN_PASSWORD={DEMO}). The prod deploy boots with it.",
         f"- db: ops@fern.io / {DEMO}\n\nProd has it; any deploy that forgets it fails.",
         f"- db: ops@fern.io / {DEMO}\n\nDo any prod checks before noon.",
+        f"- admin: ops@fern.io / {DEMO}\n\nSeeded before production went live; still there.",
     )
     _assert_seeded_levels(tmp_path / "live", live, "problem")
 

@@ -308,6 +308,13 @@ DENIED = re.compile(
 # "Any prod deploy that forgets an env var boots with the default": production as a case
 # that may come, no system there (a review's warning about a fallback in the code)
 ANY_BEFORE = re.compile(r"(?i:\bany[ \t]+$)")
+# "auth endpoints must get a limiter before production.", "before the prod launch": what
+# to do while it is not there yet; not "before production went live" (it is there now)
+BEFORE = re.compile(r"(?i:\bbefore[ \t]+(?:the[ \t]+)?$)")
+BEFORE_ENDS = re.compile(
+    r"(?i:[ \t]*(?:[.;:,!)]|$)|[ \t-]+(?:deploy\w*|launch\w*|releases?|rollouts?|use\b|go-?live))",
+    re.MULTILINE,
+)
 ANY_AFTER = re.compile(
     r"(?i:[ \t-]+(?:deploy(?:ment)?s?|builds?|releases?|instances?|environments?|servers?"
     r"|systems?|hosts?|box(?:es)?)\b)"
@@ -514,10 +521,7 @@ def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> boo
     (`make sync-prod`, `./deploy-prod.sh`: what it runs, not a place; on the value's own
     line, `PROD_DB`, and a lone name elsewhere, `fern-prod`, name the value's system)."""
     start, end = found.span()
-    denied = DENIED.search(text, max(0, start - 40), start) is not None
-    if denied or (
-        ANY_BEFORE.search(text, max(0, start - 40), start) and ANY_AFTER.match(text, end)
-    ):
+    if _to_come(text, start, end):
         return False
     if COPY_AFTER.match(text, end) is not None:
         return False
@@ -536,6 +540,17 @@ def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> boo
         span.start() <= start - opened < span.end() and COMMAND.search(span.group())
         for span in CODE_SPAN.finditer(line)
     )
+
+
+def _to_come(text: str, start: int, end: int) -> bool:
+    """Production at ``text[start:end]`` denied ("never deployed to production"), or a case
+    or a stage that may come: "any prod deploy that ...", "... before production."."""
+    back = max(0, start - 40)
+    if DENIED.search(text, back, start) is not None:
+        return True
+    if ANY_BEFORE.search(text, back, start) is not None and ANY_AFTER.match(text, end):
+        return True
+    return BEFORE.search(text, back, start) is not None and BEFORE_ENDS.match(text, end) is not None
 
 
 def _a_mode_or_advice(text: str, start: int, end: int) -> bool:
