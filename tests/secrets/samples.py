@@ -4739,3 +4739,25 @@ CASES["login-pair"][1].extend(
 CASES["login-pair"][0].extend(
     [("account sm:Kp4-ziR9x", "Kp4-ziR9x"), ("login ops:fern-hill-42", "fern-hill-42")]
 )
+
+# --- a database's passwords listed per environment (round 114's miss)
+case(
+    "password-per-environment",
+    [
+        (
+            "- application.yml had plaintext DB passwords (dev: fern2024, local: postgres)",
+            "fern2024",
+        ),
+        ("- DB password (prod: Fk29xq7w, staging: Lm38zr5v)", "Fk29xq7w"),
+        ("- Postgres password (prod = Fk29xq7w)", "Fk29xq7w"),
+    ],
+    [
+        "- password (dev: see .env)",
+        "- password (dev: `.env.local`)",
+        "- passwords per env (local: postgres)",
+        "- password (prod: ${DB_PASSWORD})",
+        "- password (prod: <your-password>)",
+        "- password length (dev: 8, prod: 16)",
+        "- reset the password (dev: run make reset-pw)",
+    ],
+)
