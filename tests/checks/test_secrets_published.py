@@ -229,22 +229,31 @@ def test_a_mode_the_code_runs_in_places_nothing_in_production(tmp_path: Path) ->
 
 def test_production_as_a_case_or_a_stage_to_come_places_nothing(tmp_path: Path) -> None:
     # a security review's warning about a fallback in the code (round 113's judges): "any
-    # prod deploy that forgets an env var" is a case that may come, no system there
+    # prod deploy that forgets an env var" is a case that may come, no system there; so is
+    # a stage the review tells its reader to reach ("must ... before production.")
     quiet = (
         f"- C-1 ships defaults (ADMIN_PASSWORD={DEMO}). Any prod deploy that forgets an env"
         " var boots with it.",
-        f"- db: ops@fern.io / {DEMO}\n\nAny production server running this build is open.",
-        # and a stage to reach: "before production." (the same review's advice)
+        f"- db: ops@fern.io / {DEMO}\n\nAny production server that runs this build is open.",
         f"- db: ops@fern.io / {DEMO}\n\nAuth endpoints must get a limiter before production.",
         f"- db: ops@fern.io / {DEMO}\n\nRotate it before the prod launch.",
     )
     _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
-    # a production named as one, or "any" of something else, still places it
+    # a production named as one, "any" of something else, the real fleet ("any prod host"),
+    # and what was done before production went live (it is there now) still place it (the
+    # second reader's cases too)
     live = (
         f"- C-1 ships defaults (ADMIN_PASSWORD={DEMO}). The prod deploy boots with it.",
         f"- db: ops@fern.io / {DEMO}\n\nProd has it; any deploy that forgets it fails.",
         f"- db: ops@fern.io / {DEMO}\n\nDo any prod checks before noon.",
         f"- admin: ops@fern.io / {DEMO}\n\nSeeded before production went live; still there.",
+        f"- db: ops@fern.io / {DEMO}\n\nAny production server running this build is open.",
+        f"- db: ops@fern.io / {DEMO}\n\nSSH into any prod host with the same login.",
+        f"- any prod box: ops@fern.io / {DEMO}",
+        f"- admin: ops@fern.io / {DEMO}\n\nSeeded before the production launch; still there.",
+        f"- admin: ops@fern.io / {DEMO}\n\nSeeded two weeks before production\nwent live.",
+        f"- admin: ops@fern.io / {DEMO}\n\nThe WAF sits before prod.fern.io and keeps it.",
+        f"- admin: ops@fern.io / {DEMO}\n\nAlso valid on any prod-hosts in the inventory.",
     )
     _assert_seeded_levels(tmp_path / "live", live, "problem")
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from memory_audit.tree.discovery import slugify
-from tests.harness import write_tree
+from tests.harness import index, memory, write_tree
 from tests.secrets.samples import CASES
 from tests.support.daemon_process import DaemonProcess, Home
 
@@ -133,6 +133,20 @@ class Planter:
         return write_tree(root, {"MEMORY.md": self.index(stems), **files, **named})
 
 
+def family_notes(planter: Planter) -> dict[str, str]:
+    """A tree of one note a rule family, a sample of its own value as the rule's tests write
+    it (one value is one finding, reported under one rule: ``4821`` is two families')."""
+    stems = [f"family-{n}" for n in range(len(CASES))]
+    notes = {"MEMORY.md": index(*(f"{stem}.md" for stem in stems))}
+    taken: set[str] = set()
+    for stem, (positives, _) in zip(stems, CASES.values(), strict=True):
+        text, secret = next((p for p in positives if p[1] not in taken), positives[0])
+        taken.add(secret)
+        notes[f"{stem}.md"] = memory(stem, body=f"Noted during setup:\n  {text}\nthat was all.")
+        planter.planted.append(secret)
+    return notes
+
+
 SHORT = 6
 
 
@@ -166,6 +180,12 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[Planter, dict[str, 
         (project / "src").mkdir(parents=True)
         planter.tree(home.projects / slugify(project) / "memory")
         projects.append(project)
+    # and one note a family, each sample where its rule's own tests find it: every family
+    # is then found (so quoted, redacted) somewhere, whatever field the draws put it in
+    families = base / "work" / "families"
+    (families / "src").mkdir(parents=True)
+    write_tree(home.projects / slugify(families) / "memory", family_notes(planter))
+    projects.append(families)
     outputs: dict[str, str] = {}
     for fmt in FORMATS:
         outputs[f"audit {fmt}"] = cli(home, "audit", "--format", fmt)
@@ -188,6 +208,10 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[Planter, dict[str, 
 def test_secrets_were_planted_in_every_family(world: tuple[Planter, dict[str, str]]) -> None:
     planter, outputs = world
     assert sorted(set(CASES) - planter.families) == []
+    # and every family's rule found one (a value nothing finds is never quoted: its "no
+    # leak" would prove nothing)
+    found = set(re.findall(r"\(pattern: ([a-z0-9-]+)\)", outputs["audit json"]))
+    assert sorted(set(CASES) - found) == []
     assert "possible-secret" in outputs["audit json"]
     assert any("finding(s) pending" in v for k, v in outputs.items() if k.startswith("hook"))
 

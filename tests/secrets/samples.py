@@ -4761,3 +4761,14 @@ case(
         "- reset the password (dev: run make reset-pw)",
     ],
 )
+# ... but a lower-case passphrase after a login named like a variant has no utility's root
+# (the second reader's cases), and more variants' classes are layouts too
+CASES["login-pair"][0].extend(
+    [
+        ("login md:fern-hill-42", "fern-hill-42"),
+        ("credentials: peer-review:tiger-lily-99", "tiger-lily-99"),
+    ]
+)
+CASES["login-pair"][1].extend(
+    ["account tabs: `aria-selected:bg-sky-500`", "account form: `invalid:border-pink-500`"]
+)

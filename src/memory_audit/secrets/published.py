@@ -306,19 +306,28 @@ DENIED = re.compile(
     r"|\bbefore (?:going|moving|deploying)(?: (?:to|into))?(?: the)? $)"
 )
 # "Any prod deploy that forgets an env var boots with the default": production as a case
-# that may come, no system there (a review's warning about a fallback in the code)
-ANY_BEFORE = re.compile(r"(?i:\bany[ \t]+$)")
-# "auth endpoints must get a limiter before production.", "before the prod launch": what
-# to do while it is not there yet; not "before production went live" (it is there now)
-BEFORE = re.compile(r"(?i:\bbefore[ \t]+(?:the[ \t]+)?$)")
-BEFORE_ENDS = re.compile(
-    r"(?i:[ \t]*(?:[.;:,!)]|$)|[ \t-]+(?:deploy\w*|launch\w*|releases?|rollouts?|use\b|go-?live))",
-    re.MULTILINE,
-)
+# that may come, no system there (a review's warning about a fallback in the code). The
+# clause after the noun says so: "any prod host" alone names the real fleet.
+ANY_BEFORE = re.compile(r"(?i:\bany[ \t]+\Z)")
 ANY_AFTER = re.compile(
-    r"(?i:[ \t-]+(?:deploy(?:ment)?s?|builds?|releases?|instances?|environments?|servers?"
-    r"|systems?|hosts?|box(?:es)?)\b)"
+    r"(?i:[ \t]+(?:deploy(?:ment)?s?|builds?|releases?|instances?|environments?|servers?"
+    r"|systems?|hosts?|box(?:es)?)[ \t]+(?:that|which|where|without|missing|lacking)\b)"
 )
+# "auth endpoints must get a limiter before production.", "Rotate it before the prod
+# launch": what to do while it is not there yet, a modal or an imperative earlier in the
+# sentence; not what was done before it ("Seeded before the production launch; still
+# there.", "before production went live": it is there now)
+BEFORE = re.compile(r"(?i:\bbefore[ \t]+(?:the[ \t]+)?\Z)")
+BEFORE_ENDS = re.compile(
+    r"(?i:[ \t]*(?:[.;:,!)](?!\w)|\Z)"
+    r"|[ \t]+(?:deploy\w*|launch\w*|releases?|rollouts?|use\b|go-?live))"
+)
+TO_DO = re.compile(
+    r"(?i:\b(?:must|should|needs?|has[ \t]+to|have[ \t]+to|todo|to-do|rotate|change|replace"
+    r"|remove|add|fix)\b)"
+)
+# How far back a sentence is read for its modal or imperative
+SENTENCE_REACH = 200
 # "a prod copy", "the production dump", "a snapshot of prod": where a local copy's data came
 # from, not where its system runs (a reviewer's notes on the local stack holding that copy).
 # A copy of production's settings or credentials ("a copy of the prod .env", "the
@@ -448,6 +457,8 @@ class _Layout(NamedTuple):
     headings: list[tuple[int, int]]
     production: list[re.Match[str]]
     production_starts: list[int]
+    # each naming's verdict (:func:`_naming_verdict`) by where it starts, once asked
+    verdicts: dict[int, tuple[bool, bool]]
 
 
 @lru_cache(maxsize=4)
@@ -457,7 +468,7 @@ def _layout(text: str) -> _Layout:
     lines = text.split("\n")
     starts = list(itertools.accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
     namings = list(PRODUCTION.finditer(text))
-    return _Layout(lines, starts, _headings(text), namings, [m.start() for m in namings])
+    return _Layout(lines, starts, _headings(text), namings, [m.start() for m in namings], {})
 
 
 def note_lines(text: str) -> list[str]:
@@ -519,38 +530,56 @@ def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> boo
     ``NODE_ENV=production``"), not advice for a production to come ("For production,
     restrict ..."), and not in a command or path in a code span elsewhere
     (`make sync-prod`, `./deploy-prod.sh`: what it runs, not a place; on the value's own
-    line, `PROD_DB`, and a lone name elsewhere, `fern-prod`, name the value's system)."""
-    start, end = found.span()
-    if _to_come(text, start, end):
-        return False
-    if COPY_AFTER.match(text, end) is not None:
-        return False
-    before = COPY_BEFORE.search(text, max(0, start - 40), start)
-    if before is not None and SETTINGS_AFTER.match(text, end) is None:
+    line, `PROD_DB`, and a lone name elsewhere, `fern-prod`, name the value's system).
+    What does not depend on the value's line is read once a naming (a note of many values
+    asks each naming again for each of them)."""
+    verdicts = _layout(text).verdicts
+    start = found.start()
+    verdict = verdicts.get(start)
+    if verdict is None:
+        verdict = verdicts[start] = _naming_verdict(text, found)
+    exempt, off_its_line = verdict
+    if exempt:
         return False
     line_start, length = value_line
-    if line_start <= start <= line_start + length:
-        return True
+    return line_start <= start <= line_start + length or off_its_line
+
+
+def _naming_verdict(text: str, found: re.Match[str]) -> tuple[bool, bool]:
+    """Of one naming of production: whether it places nothing wherever the value is (denied,
+    to come, a copy's source), and whether it places the value's system when the value is
+    on another line (no mode, no advice, no command)."""
+    start, end = found.span()
+    if _to_come(text, start, end) or COPY_AFTER.match(text, end) is not None:
+        return True, False
+    before = COPY_BEFORE.search(text, max(0, start - 40), start)
+    if before is not None and SETTINGS_AFTER.match(text, end) is None:
+        return True, False
     if _a_mode_or_advice(text, start, end):
-        return False
+        return False, False
     opened = text.rfind("\n", 0, start) + 1
     closes = text.find("\n", end)
     line = text[opened : closes if closes >= 0 else len(text)]
-    return not any(
+    command = any(
         span.start() <= start - opened < span.end() and COMMAND.search(span.group())
         for span in CODE_SPAN.finditer(line)
     )
+    return False, not command
 
 
 def _to_come(text: str, start: int, end: int) -> bool:
     """Production at ``text[start:end]`` denied ("never deployed to production"), or a case
-    or a stage that may come: "any prod deploy that ...", "... before production."."""
+    or a stage that may come: "any prod deploy that ...", "... must ... before production."."""
     back = max(0, start - 40)
     if DENIED.search(text, back, start) is not None:
         return True
     if ANY_BEFORE.search(text, back, start) is not None and ANY_AFTER.match(text, end):
         return True
-    return BEFORE.search(text, back, start) is not None and BEFORE_ENDS.match(text, end) is not None
+    if BEFORE.search(text, back, start) is None or BEFORE_ENDS.match(text, end) is None:
+        return False
+    reach = max(0, start - SENTENCE_REACH)
+    opened = max(text.rfind(".", reach, start), text.rfind("\n", reach, start))
+    return TO_DO.search(text, opened + 1, start) is not None
 
 
 def _a_mode_or_advice(text: str, start: int, end: int) -> bool:

@@ -890,15 +890,29 @@ SCALE_STEP = re.compile(r"([A-Za-z]+)[-_]?\d+")
 SCALE_BEFORE = re.compile(r"(?<![\w-])([A-Za-z]+)[-_]?\d+ ?/ ?$")
 # A CSS utility class behind a Tailwind variant (``account+category in `sm:grid-cols-2```,
 # ``md:hover:bg-blue-500``): the variant reads as a login and the class as its password.
-# The class is lower case, words and numbers joined by ``-`` (an arbitrary value in
-# brackets last); a password of that shape after such a login is left to a label's rules.
+# The class opens with a utility's root and goes on in words and numbers joined by ``-`` (an
+# arbitrary value in brackets last): a lower-case passphrase after a login named like a
+# variant (``login md:fern-hill-42``) has no such root, and stays a pair.
 UTILITY_VARIANT_BEFORE = re.compile(
     r"(?<![\w-])(?:sm|md|lg|x{1,3}l|[2-9]xl|max-(?:sm|md|lg|x{1,3}l)|hover|focus|focus-within"
-    r"|focus-visible|active|visited|disabled|checked|dark|print|first|last|odd|even"
-    r"|motion-safe|motion-reduce|placeholder|before|after|(?:group|peer)(?:-[a-z]+)?)"
+    r"|focus-visible|active|visited|disabled|enabled|checked|indeterminate|required|optional"
+    r"|invalid|read-only|in-range|out-of-range|autofill|open|inert|empty|target|only"
+    r"|dark|print|landscape|portrait|starting|contrast-more|contrast-less|rtl|ltr"
+    r"|first|last|odd|even|first-letter|first-line|selection|marker|backdrop|file"
+    r"|motion-safe|motion-reduce|placeholder|before|after|aria-[a-z]+(?:-[a-z]+)*"
+    r"|(?:group|peer)(?:-(?:hover|focus|focus-within|focus-visible|active|checked|disabled"
+    r"|invalid|required|open))?)"
     r"(?::[a-z][a-z-]*)*:$"
 )
-UTILITY_CLASS = re.compile(r"-?[a-z][a-z0-9]*(?:-(?:[a-z0-9.]+|\[[^\]\s]+\]))+")
+UTILITY_CLASS = re.compile(
+    r"-?(?:bg|text|grid|flex|col|row|gap|space|[pm][xytrbes]?|[wh]|size|min|max|border|ring"
+    r"|shadow|rounded|opacity|font|leading|tracking|items|justify|content|self|place|order|z"
+    r"|top|left|right|bottom|inset|translate|scale|rotate|skew|origin|transition|duration"
+    r"|ease|delay|animate|cursor|outline|divide|from|via|to|fill|stroke|object|overflow"
+    r"|decoration|aspect|columns|basis|grow|shrink|list|line|whitespace|break|blur|backdrop"
+    r"|drop|accent|caret|scroll|snap|touch|will|sr|underline|container)"
+    r"(?:-(?:[a-z0-9.]+|\[[^\]\s]+\]))+"
+)
 JWT_HEAD, JWT_PARTS = "eyJ", 3
 MIN_JWT_SIGNATURE = 16  # an HMAC-SHA256 signature is 43 characters
 # A password's word, and a heading's words for a list of logins (a credentials section)
