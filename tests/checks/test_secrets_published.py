@@ -234,7 +234,9 @@ def test_production_as_a_case_or_a_stage_to_come_places_nothing(tmp_path: Path) 
     quiet = (
         f"- C-1 ships defaults (ADMIN_PASSWORD={DEMO}). Any prod deploy that forgets an env"
         " var boots with it.",
-        f"- db: ops@fern.io / {DEMO}\n\nAny production server that runs this build is open.",
+        f"- db: ops@fern.io / {DEMO}\n\nAny production server that runs this build would be open.",
+        f"- db: ops@fern.io / {DEMO}\n\nAny prod box without DB_PASSWORD set boots with it.",
+        f"- db: ops@fern.io / {DEMO}\n\n- [ ] TODO: rotate it before prod.",
         f"- db: ops@fern.io / {DEMO}\n\nAuth endpoints must get a limiter before production.",
         f"- db: ops@fern.io / {DEMO}\n\nRotate it before the prod launch.",
     )
@@ -254,6 +256,14 @@ def test_production_as_a_case_or_a_stage_to_come_places_nothing(tmp_path: Path) 
         f"- admin: ops@fern.io / {DEMO}\n\nSeeded two weeks before production\nwent live.",
         f"- admin: ops@fern.io / {DEMO}\n\nThe WAF sits before prod.fern.io and keeps it.",
         f"- admin: ops@fern.io / {DEMO}\n\nAlso valid on any prod-hosts in the inventory.",
+        # the second reader's second pass: the fleet a clause describes, a modal's other
+        # senses, a modal in the sentence before, a clause past the sentence's reach
+        f"- db: ops@fern.io / {DEMO}\n\nAny production server that runs this build is open.",
+        f"- db: ops@fern.io / {DEMO}\n\nWorks on any prod host that has the agent installed.",
+        f"- admin: ops@fern.io / {DEMO}\n\nThe fix landed before production; still live.",
+        f"- admin: ops@fern.io / {DEMO}\n\nSeeded (the must-have script) before production.",
+        f"- admin: ops@fern.io / {DEMO}\n\nQ: should we rotate it? Seeded before production.",
+        f"Must rotate. - admin: ops@fern.io / {DEMO} {'word ' * 50}seeded before production.",
     )
     _assert_seeded_levels(tmp_path / "live", live, "problem")
 

@@ -4759,8 +4759,13 @@ case(
         "- password (prod: <your-password>)",
         "- password length (dev: 8, prod: 16)",
         "- reset the password (dev: run make reset-pw)",
+        # a setting of the password's, not one (the second reader's)
+        "- password encryption (prod: scram-sha-256)",
+        "- password hasher (prod: argon2-cffi)",
     ],
 )
+# ... and the value a password's word gives before the bracket stays password-phrase's
+CASES["password-phrase"][0].append(("wifi password is Hq53xLm8 (local: guest1)", "Hq53xLm8"))
 # ... but a lower-case passphrase after a login named like a variant has no utility's root
 # (the second reader's cases), and more variants' classes are layouts too
 CASES["login-pair"][0].extend(
@@ -4770,5 +4775,9 @@ CASES["login-pair"][0].extend(
     ]
 )
 CASES["login-pair"][1].extend(
-    ["account tabs: `aria-selected:bg-sky-500`", "account form: `invalid:border-pink-500`"]
+    [
+        "account tabs: `aria-selected:bg-sky-500`",
+        "account form: `invalid:border-pink-500`",
+        "account avatar: `md:brightness-50` when idle",
+    ]
 )

@@ -307,25 +307,33 @@ DENIED = re.compile(
 )
 # "Any prod deploy that forgets an env var boots with the default": production as a case
 # that may come, no system there (a review's warning about a fallback in the code). The
-# clause after the noun says so: "any prod host" alone names the real fleet.
+# clause after the noun says so, one of absence or failure or with "would", "could",
+# "might": "any prod host" alone, or "that has the agent installed", names the real fleet.
 ANY_BEFORE = re.compile(r"(?i:\bany[ \t]+\Z)")
 ANY_AFTER = re.compile(
     r"(?i:[ \t]+(?:deploy(?:ment)?s?|builds?|releases?|instances?|environments?|servers?"
-    r"|systems?|hosts?|box(?:es)?)[ \t]+(?:that|which|where|without|missing|lacking)\b)"
+    r"|systems?|hosts?|box(?:es)?)[ \t]+(?:(?:that|which|where)[ \t]+(?:forgets?|lacks?|misses"
+    r"|skips?|omits?|fails?|doesn't|does[ \t]+not|has[ \t]+no|is[ \t]+missing|isn't|[^.;\n]{0,80}?"
+    r"\b(?:would|could|might)\b)|without|missing|lacking)\b)"
 )
 # "auth endpoints must get a limiter before production.", "Rotate it before the prod
-# launch": what to do while it is not there yet, a modal or an imperative earlier in the
-# sentence; not what was done before it ("Seeded before the production launch; still
-# there.", "before production went live": it is there now)
+# launch": what to do while it is not there yet, a modal in the clause (a whole word, not
+# "must-have") or an imperative opening it (after a list's mark, "TODO:", "please"); not
+# what was done before it ("Seeded before the production launch; still there.", "The fix
+# landed before production", "before production went live": it is there now). The clause
+# opens after the last `.`, `!`, `?`, `;` or `:` and a space, or a line's start.
 BEFORE = re.compile(r"(?i:\bbefore[ \t]+(?:the[ \t]+)?\Z)")
 BEFORE_ENDS = re.compile(
     r"(?i:[ \t]*(?:[.;:,!)](?!\w)|\Z)"
     r"|[ \t]+(?:deploy\w*|launch\w*|releases?|rollouts?|use\b|go-?live))"
 )
 TO_DO = re.compile(
-    r"(?i:\b(?:must|should|needs?|has[ \t]+to|have[ \t]+to|todo|to-do|rotate|change|replace"
-    r"|remove|add|fix)\b)"
+    r"(?i:(?<![\w-])(?:must|should|needs?[ \t]+(?:to\b|\w+ing\b)|has[ \t]+to|have[ \t]+to"
+    r"|todo|to-do)(?![\w-])"
+    r"|\A[ \t]*(?:[-*][ \t]+(?:\[[ xX]\][ \t]+)?)?(?:(?:todo|to-do)[ \t]*:?[ \t]*)?"
+    r"(?:please[ \t]+)?(?:rotate|change|replace|remove|add|fix)(?![\w-]))"
 )
+CLAUSE_END = re.compile(r"[.!?;:](?=\s)|\n")
 # How far back a sentence is read for its modal or imperative
 SENTENCE_REACH = 200
 # "a prod copy", "the production dump", "a snapshot of prod": where a local copy's data came
@@ -578,8 +586,9 @@ def _to_come(text: str, start: int, end: int) -> bool:
     if BEFORE.search(text, back, start) is None or BEFORE_ENDS.match(text, end) is None:
         return False
     reach = max(0, start - SENTENCE_REACH)
-    opened = max(text.rfind(".", reach, start), text.rfind("\n", reach, start))
-    return TO_DO.search(text, opened + 1, start) is not None
+    ends = [m.end() for m in CLAUSE_END.finditer(text, reach, start)]
+    clause = text[ends[-1] if ends else reach : start]
+    return TO_DO.search(clause) is not None
 
 
 def _a_mode_or_advice(text: str, start: int, end: int) -> bool:

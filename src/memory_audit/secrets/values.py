@@ -910,7 +910,8 @@ UTILITY_CLASS = re.compile(
     r"|top|left|right|bottom|inset|translate|scale|rotate|skew|origin|transition|duration"
     r"|ease|delay|animate|cursor|outline|divide|from|via|to|fill|stroke|object|overflow"
     r"|decoration|aspect|columns|basis|grow|shrink|list|line|whitespace|break|blur|backdrop"
-    r"|drop|accent|caret|scroll|snap|touch|will|sr|underline|container)"
+    r"|drop|accent|caret|scroll|snap|touch|will|sr|underline|container|brightness|contrast|hue"
+    r"|saturate|invert|grayscale|sepia|indent|start|end|perspective)"
     r"(?:-(?:[a-z0-9.]+|\[[^\]\s]+\]))+"
 )
 JWT_HEAD, JWT_PARTS = "eyJ", 3
