@@ -237,6 +237,7 @@ def test_production_as_a_case_or_a_stage_to_come_places_nothing(tmp_path: Path) 
         f"- db: ops@fern.io / {DEMO}\n\nAny production server that runs this build would be open.",
         f"- db: ops@fern.io / {DEMO}\n\nAny prod box without DB_PASSWORD set boots with it.",
         f"- db: ops@fern.io / {DEMO}\n\n- [ ] TODO: rotate it before prod.",
+        f"- db: ops@fern.io / {DEMO}\n\nYou must rotate ops@fern.io before production.",
         f"- db: ops@fern.io / {DEMO}\n\nAuth endpoints must get a limiter before production.",
         f"- db: ops@fern.io / {DEMO}\n\nRotate it before the prod launch.",
     )
@@ -264,6 +265,10 @@ def test_production_as_a_case_or_a_stage_to_come_places_nothing(tmp_path: Path) 
         f"- admin: ops@fern.io / {DEMO}\n\nSeeded (the must-have script) before production.",
         f"- admin: ops@fern.io / {DEMO}\n\nQ: should we rotate it? Seeded before production.",
         f"Must rotate. - admin: ops@fern.io / {DEMO} {'word ' * 50}seeded before production.",
+        # the third pass: "needs" without "to", a person's modal, a noun opening the clause
+        f"- admin: ops@fern.io / {DEMO}\n\nNobody needs it, but it was seeded before production.",
+        f"- db: ops@fern.io / {DEMO}\n\nIt opens any prod server where you might need root.",
+        f"- admin: ops@fern.io / {DEMO}\n\nFix deployed before prod release; admin still live.",
     )
     _assert_seeded_levels(tmp_path / "live", live, "problem")
 

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.slow  # one world built for all, in seconds
 
 FORMATS = ("text", "markdown", "json", "html", "sarif", "github")
 # Trees enough that every rule family is planted in a field (12 trees plant all 183 at this
-# seed); more are built while one is left out, up to MORE_TREES
+# seed); more are built while one is left out, up to TREES + MORE_TREES in all
 TREES = 15
 MORE_TREES = 10
 SEED = 20261130
@@ -141,6 +141,7 @@ def family_notes(planter: Planter) -> dict[str, str]:
     notes = {"MEMORY.md": index(*(f"{stem}.md" for stem in stems))}
     taken: set[str] = set()
     for stem, (positives, _) in zip(stems, CASES.values(), strict=True):
+        assert positives, "every rule family has a true positive sample"
         text, secret = next((p for p in positives if p[1] not in taken), positives[0])
         taken.add(secret)
         notes[f"{stem}.md"] = memory(stem, body=f"Noted during setup:\n  {text}\nthat was all.")

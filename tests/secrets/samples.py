@@ -4772,6 +4772,7 @@ CASES["login-pair"][0].extend(
     [
         ("login md:fern-hill-42", "fern-hill-42"),
         ("credentials: peer-review:tiger-lily-99", "tiger-lily-99"),
+        ("login md:start-over-42", "start-over-42"),
     ]
 )
 CASES["login-pair"][1].extend(

@@ -308,17 +308,20 @@ DENIED = re.compile(
 # "Any prod deploy that forgets an env var boots with the default": production as a case
 # that may come, no system there (a review's warning about a fallback in the code). The
 # clause after the noun says so, one of absence or failure or with "would", "could",
-# "might": "any prod host" alone, or "that has the agent installed", names the real fleet.
+# "might" of its own (not a person's: "where you might need root"): "any prod host" alone,
+# or "that has the agent installed", names the real fleet.
 ANY_BEFORE = re.compile(r"(?i:\bany[ \t]+\Z)")
 ANY_AFTER = re.compile(
     r"(?i:[ \t]+(?:deploy(?:ment)?s?|builds?|releases?|instances?|environments?|servers?"
     r"|systems?|hosts?|box(?:es)?)[ \t]+(?:(?:that|which|where)[ \t]+(?:forgets?|lacks?|misses"
-    r"|skips?|omits?|fails?|doesn't|does[ \t]+not|has[ \t]+no|is[ \t]+missing|isn't|[^.;\n]{0,80}?"
-    r"\b(?:would|could|might)\b)|without|missing|lacking)\b)"
+    r"|skips?|omits?|fails?|doesn't|does[ \t]+not|has[ \t]+no|is[ \t]+missing|isn't"
+    r"|[^.;:,!?()\n]{0,80}?(?<!you )(?<!we )(?<!they )(?<!\bi )(?<!one )\b(?:would|could|might)\b)"
+    r"|without|missing|lacking)\b)"
 )
 # "auth endpoints must get a limiter before production.", "Rotate it before the prod
 # launch": what to do while it is not there yet, a modal in the clause (a whole word, not
-# "must-have") or an imperative opening it (after a list's mark, "TODO:", "please"); not
+# "must-have", "needs nothing") or an imperative opening it (after a list's mark, "TODO:",
+# "please"; not a noun, "Fix deployed ...", nor a word cut at the clause's reach); not
 # what was done before it ("Seeded before the production launch; still there.", "The fix
 # landed before production", "before production went live": it is there now). The clause
 # opens after the last `.`, `!`, `?`, `;` or `:` and a space, or a line's start.
@@ -327,11 +330,14 @@ BEFORE_ENDS = re.compile(
     r"(?i:[ \t]*(?:[.;:,!)](?!\w)|\Z)"
     r"|[ \t]+(?:deploy\w*|launch\w*|releases?|rollouts?|use\b|go-?live))"
 )
-TO_DO = re.compile(
-    r"(?i:(?<![\w-])(?:must|should|needs?[ \t]+(?:to\b|\w+ing\b)|has[ \t]+to|have[ \t]+to"
-    r"|todo|to-do)(?![\w-])"
-    r"|\A[ \t]*(?:[-*][ \t]+(?:\[[ xX]\][ \t]+)?)?(?:(?:todo|to-do)[ \t]*:?[ \t]*)?"
-    r"(?:please[ \t]+)?(?:rotate|change|replace|remove|add|fix)(?![\w-]))"
+MODAL = re.compile(
+    r"(?i:(?<![\w-])(?:must|should|needs?[ \t]+(?:to\b|(?!\w*thing\b)\w+ing\b)|has[ \t]+to"
+    r"|have[ \t]+to|todo|to-do)(?![\w-]))"
+)
+IMPERATIVE = re.compile(
+    r"(?i:[ \t]*(?:[-*][ \t]+(?:\[[ xX]\][ \t]+)?)?(?:(?:todo|to-do)[ \t]*:?[ \t]*)?"
+    r"(?:please[ \t]+)?(?:rotate|change|replace|remove|add|fix)(?![\w-])"
+    r"(?![ \t]+(?:was|is|were|are|went|landed|shipped|happened|merged|deployed|seeded|log)\b))"
 )
 CLAUSE_END = re.compile(r"[.!?;:](?=\s)|\n")
 # How far back a sentence is read for its modal or imperative
@@ -587,8 +593,11 @@ def _to_come(text: str, start: int, end: int) -> bool:
         return False
     reach = max(0, start - SENTENCE_REACH)
     ends = [m.end() for m in CLAUSE_END.finditer(text, reach, start)]
-    clause = text[ends[-1] if ends else reach : start]
-    return TO_DO.search(clause) is not None
+    opened = ends[-1] if ends else reach
+    if MODAL.search(text, opened, start) is not None:
+        return True
+    # an imperative opens a clause: only where one is known to open (not mid-sentence)
+    return (bool(ends) or reach == 0) and IMPERATIVE.match(text, opened, start) is not None
 
 
 def _a_mode_or_advice(text: str, start: int, end: int) -> bool:

@@ -910,9 +910,12 @@ UTILITY_CLASS = re.compile(
     r"|top|left|right|bottom|inset|translate|scale|rotate|skew|origin|transition|duration"
     r"|ease|delay|animate|cursor|outline|divide|from|via|to|fill|stroke|object|overflow"
     r"|decoration|aspect|columns|basis|grow|shrink|list|line|whitespace|break|blur|backdrop"
-    r"|drop|accent|caret|scroll|snap|touch|will|sr|underline|container|brightness|contrast|hue"
-    r"|saturate|invert|grayscale|sepia|indent|start|end|perspective)"
+    r"|drop|accent|caret|scroll|snap|touch|will|sr|underline|container)"
     r"(?:-(?:[a-z0-9.]+|\[[^\]\s]+\]))+"
+    # the filter and logical utilities take a number or a bracket only (``start-0``, not a
+    # passphrase ``start-over-42``)
+    r"|-?(?:brightness|contrast|hue-rotate|saturate|invert|grayscale|sepia|indent|start|end"
+    r"|perspective)(?:-(?:[0-9.]+|px|full|auto|none|\[[^\]\s]+\]))?"
 )
 JWT_HEAD, JWT_PARTS = "eyJ", 3
 MIN_JWT_SIGNATURE = 16  # an HMAC-SHA256 signature is 43 characters
