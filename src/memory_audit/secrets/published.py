@@ -539,10 +539,10 @@ def _headings(text: str) -> list[tuple[int, int]]:
 def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> bool:
     """Whether one naming of production places the note's system there: not denied ("never
     deployed to production"), not a case that may come ("any prod deploy that ..."), not a
-    copy's source ("the prod copy"; a copy of production's
-    settings is production's), not a mode the code checks elsewhere ("only active in
-    ``NODE_ENV=production``"), not advice for a production to come ("For production,
-    restrict ..."), and not in a command or path in a code span elsewhere
+    copy's source ("the prod copy"; a copy of production's settings is production's), not
+    a mode the code checks elsewhere ("only active in ``NODE_ENV=production``"), not
+    advice for a production to come ("For production, restrict ..."), and not in a command
+    or path in a code span elsewhere
     (`make sync-prod`, `./deploy-prod.sh`: what it runs, not a place; on the value's own
     line, `PROD_DB`, and a lone name elsewhere, `fern-prod`, name the value's system).
     What does not depend on the value's line is read once a naming (a note of many values
