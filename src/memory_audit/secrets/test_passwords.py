@@ -46,8 +46,6 @@ RESERVED_LOGIN = re.compile(
 # A local system's address (``http://localhost:3000/api/auth/login`` in the command that
 # sends the value): whatever the note says of production elsewhere, this login is local
 LOCAL_ADDRESS = re.compile(r"(?i)\b(?:https?://)?(?:localhost|127\.0\.0\.1)(?::\d{2,5})?\b")
-# The reason a password's own words give
-OWN_WORDS = "a test or demo account's password by its own words"
 # How far back a value's line is read for its login or its accounts' word (a line of many
 # values is not read back to its start for each)
 REACH = 800
@@ -67,7 +65,7 @@ def test_password_reason(text: str, start: int, end: int, line: int) -> str | No
     before (a fixture's login); None when it is not one."""
     value = text[start:end]
     if TEST_PASSWORD.fullmatch(value) is not None:
-        reason = OWN_WORDS
+        reason = "a test or demo account's password by its own words"
     elif TRIVIAL_DIGITS.fullmatch(value) and _test_accounts_named(text, start):
         reason = "a run of digits the note gives its test accounts"
     elif _reserved_login(text, start):
