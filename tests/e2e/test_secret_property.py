@@ -69,14 +69,12 @@ class Planter:
         # over until the deck runs out: every family is planted once enough slots are
         # filled, whatever the luck of the draw (a deck of samples left 66 families out).
         deck = self._decks.setdefault(id(pool), [])
-        while True:
-            if not deck:
-                deck.extend(self.rng.sample(sorted(_families(pool)), len(_families(pool))))
-                family = deck.pop()
-                break
-            family = deck.pop()
-            if family not in self.families:
-                break
+        while deck and deck[-1] in self.families:
+            deck.pop()
+        if not deck:
+            families = sorted(_families(pool))
+            deck.extend(self.rng.sample(families, len(families)))
+        family = deck.pop()
         text, secret = self.rng.choice([s for s in pool if FAMILY[s] == family])
         self.planted.append(secret)
         self.families.add(family)
@@ -136,7 +134,8 @@ class Planter:
 
 def family_notes(planter: Planter) -> dict[str, str]:
     """A tree of one note a rule family, a sample of its own value as the rule's tests write
-    it (one value is one finding, reported under one rule: ``4821`` is two families')."""
+    it (one value is one finding, reported under one rule: ``4821`` is two families'); the
+    values are recorded as the planter's."""
     stems = [f"family-{n}" for n in range(len(CASES))]
     notes = {"MEMORY.md": index(*(f"{stem}.md" for stem in stems))}
     taken: set[str] = set()
