@@ -2,8 +2,8 @@
 
 .venv/bin/python bench/run.py [hook secrets audit ...]   (no name: all of them)
 
-``hook``, ``secrets``, ``audit``, ``service``, ``slow-tree`` and ``transcript-follow``
-measure whole processes, as
+``hook``, ``secrets``, ``audit``, ``service``, ``slow-tree``, ``transcript-follow`` and
+``transcript-alert`` measure whole processes, as
 users feel them; ``duplicates`` and ``transcripts`` time one part in-process. ``secrets``
 installs gitleaks and detect-secrets into a venv of their own (build/bench-venv) on first use.
 """
@@ -257,6 +257,11 @@ def bench_transcript_follow(work: Path) -> None:
     transcript_follow.bench(work, 60.0, 1_000_000)
 
 
+def bench_transcript_alert(work: Path) -> None:
+    """Alert latency of a token pasted into a session, 30 sessions."""
+    transcript_follow.bench_latency(work, 30)
+
+
 def bench_slow_tree(work: Path) -> None:
     """Alert latency of a tree while another tree's file takes seconds to scan."""
     service.bench_latency_beside_slow_tree(work, 40)
@@ -272,6 +277,7 @@ BENCHMARKS: dict[str, Callable[[Path], None]] = {
     "service": bench_service,
     "slow-tree": bench_slow_tree,
     "transcript-follow": bench_transcript_follow,
+    "transcript-alert": bench_transcript_alert,
     "pathological": bench_pathological,
     "restatements": bench_restatements,
 }

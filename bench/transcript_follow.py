@@ -1,11 +1,15 @@
 """Following a session transcript: a real daemon while a simulated session writes 1 MB/s.
 
-    .venv/bin/python bench/transcript_follow.py [--seconds 60] [--rate 1000000]
+    .venv/bin/python bench/transcript_follow.py [--seconds 60] [--rate 1000000] [--alerts 30]
 
 The session appends records shaped like Claude Code's (user turns and tool results of
 prose from the Zipf vocabulary, one in 200 holding a token) every 50 ms. Measured: the
 daemon's CPU (user + system, from /proc) while the session writes, less its CPU over as
 long idle just before, as a share of one core; and how many of the planted tokens alerted.
+
+``--alerts N`` measures the alert's latency instead: N sessions, one after another, each
+appending one record that holds a token; seconds from the append to the Notify call
+reaching the notification server (debounce 0.2 s, coalescing 0.5 s).
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from tests.support.daemon_process import Home, wait_for
 from tests.support.session_bus import session_bus
 
 from bench.corpus import words
-from bench.service import cpu_seconds, start
+from bench.service import cpu_seconds, spread, start
 
 TICK = 0.05
 TABLES = ("alerts", "pending_alerts")
@@ -36,7 +40,7 @@ PLANT_EVERY = 20  # ticks
 SESSION = "0b5e7a1c-2222-4333-8444-555566667777"
 
 
-def record(text: str, number: int) -> str:
+def record(text: str, number: int, session: str = SESSION) -> str:
     content: list[dict[str, str]] = (
         [{"type": "text", "text": text}]
         if number % 3
@@ -45,7 +49,7 @@ def record(text: str, number: int) -> str:
     return json.dumps(
         {
             "type": "user",
-            "sessionId": SESSION,
+            "sessionId": session,
             "uuid": f"{number:08x}-0000-4000-8000-000000000000",
             "timestamp": "2026-12-01T16:04:00.000Z",
             "cwd": "/home/dev/app",
@@ -114,6 +118,36 @@ def bench(work: Path, seconds: float, rate: int) -> None:
     )
 
 
+def bench_latency(work: Path, alerts: int) -> None:
+    """Seconds from a session's append of a token to its notification, session by session
+    (a session alerts once for a value, so each measure has a session of its own)."""
+    home = Home(work / "transcript-latency")
+    write_tree(home.projects / "-app" / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")})
+    latencies = []
+    with session_bus(work / "bus-transcript-latency") as bus:
+        home.bus_address = bus.address
+        daemon, _, _ = start(home)
+        try:
+            assert bus.wait_for(1, timeout=300)  # the baseline run
+            for number in range(alerts):
+                session = f"{number:08x}-3333-4444-8555-666677778888"
+                transcript = home.projects / "-app" / f"{session}.jsonl"
+                transcript.write_text(record("hello", 0, session) + "\n", encoding="utf-8")
+                time.sleep(1.0)  # the new transcript is followed
+                before = len(bus.notifications())
+                with transcript.open("a", encoding="utf-8") as handle:
+                    handle.write(record(f"use ghp_{rnd(ALNUM, 36)}", 1, session) + "\n")
+                written = time.time()
+                found = bus.wait_for(before + 1, timeout=60)
+                latencies.append(float(str(found[-1]["time"])) - written)
+        finally:
+            daemon.stop()
+    print(
+        f"a token appended to a session's transcript, to its notification, {alerts} sessions: "
+        f"{spread(latencies)}"
+    )
+
+
 def _alerted(home: Home) -> int:
     """Alerts raised for the session, sent or waiting (the log sums up past 20 a minute)."""
     with contextlib.closing(sqlite3.connect(home.state / "state.db")) as db:
@@ -125,9 +159,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--rate", type=int, default=1_000_000, help="bytes a second")
+    parser.add_argument("--alerts", type=int, default=0, help="measure latency instead")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="memory-audit-bench-") as work:
-        bench(Path(work), args.seconds, args.rate)
+        if args.alerts:
+            bench_latency(Path(work), args.alerts)
+        else:
+            bench(Path(work), args.seconds, args.rate)
 
 
 if __name__ == "__main__":

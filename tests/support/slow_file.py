@@ -14,21 +14,27 @@ from pathlib import Path
 SLOW_HITS = 50_000
 
 
-def slow_index(variant: int = 0) -> str:
-    return f"# Index é {variant}\n" + ("ghp_" + "x" * 36 + "\n") * SLOW_HITS
+def slow_index(variant: int = 0, tail: str = "", hits: int = SLOW_HITS) -> str:
+    """The slow text, then ``tail`` (a secret there alerts only once a scan of it ends)."""
+    return f"# Index é {variant}\n" + ("ghp_" + "x" * 36 + "\n") * hits + tail
 
 
 @contextmanager
-def rewritten(path: Path, interval: float = 0.3) -> Iterator[None]:
-    """``path`` rewritten every ``interval`` seconds, on a thread, while the block runs."""
+def rewritten(
+    path: Path, interval: float = 0.3, tail: str = "", hits: int = SLOW_HITS
+) -> Iterator[None]:
+    """``path`` rewritten every ``interval`` seconds, on a thread, while the block runs
+    (first at once)."""
     stop = threading.Event()
-    texts = [slow_index(0), slow_index(1)]
+    texts = [slow_index(0, tail, hits), slow_index(1, tail, hits)]
 
     def rewrite() -> None:
         turn = 0
-        while not stop.wait(interval):
+        while True:
             path.write_text(texts[turn % 2])
             turn += 1
+            if stop.wait(interval):
+                return
 
     writer = threading.Thread(target=rewrite, daemon=True)
     writer.start()
