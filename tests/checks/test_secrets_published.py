@@ -138,6 +138,8 @@ def test_a_published_value_a_note_places_in_production_stays_a_problem(tmp_path:
     quiet_words = (
         *("the Prodigy products page", "reproduce it with the seed", "a non-production copy"),
         *("never deployed to production", "Kafka 消息生产者 test", "непрод стенд"),
+        # code that is not a test's (batch 215): "production code" runs nowhere of its own
+        *("created by the real production code path", "prod code only"),
     )
     for n, words in enumerate(quiet_words):
         note = f"{words}: ops@fern.io / {DEMO}"

@@ -178,6 +178,8 @@ DESCRIBED = re.compile(
 # (``token_use=user|customer``), a comparison's right side (``token_use==customer_mcp``
 # reads ``=customer_mcp``), a format's field (``max_tokens=%d``).
 ALTERNATIVES = re.compile(r"[a-z_]+(?:\|[a-z_]+)+")
+# ... and how many times a thing was done, a word and its count (``cancel/finalize×9``)
+TIMES_DONE = re.compile(r"[A-Za-z][A-Za-z-]*[×✕]\d{1,4}")
 ELLIPSES = ("...", "…")
 # A value opening with a regular expression's "any run": ``sed "s/KEY=.*/KEY=$NEW/"``
 # rewrites a setting, and the pattern after ``KEY=`` is no value
@@ -317,6 +319,12 @@ CAMEL_CASE = re.compile(r"^[A-Za-z][a-z]+(?:[A-Z][a-z]+|[A-Z]{2,}(?=[A-Z][a-z]|$
 # before it); unless the name says it holds a credential ("ADMIN_PASSWORD=...", "db_pw=").
 ASSIGNMENT = re.compile(r"^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]{3,})=[^=\s]")
 CREDENTIAL_NAME = re.compile(r"(?i:pass|pw|secret|token|key|auth)")
+# ... the setting's name says so by a part that opens or closes with the word ("db_pw",
+# "auth_token", "apikey"), not by the word inside one ("swagger_ui_oauth2_redirect_url")
+SETTING_CREDENTIAL = re.compile(
+    r"(?i:(?:^|_)(?:pass|pw|secret|token|key|auth)|(?:pass|pw|pwd|passwd|password|secret"
+    r"|token|key)(?:_|$))"
+)
 # A label, not a value: what a rule took ends in ":" ("clave: `fernStyleInjected: true`").
 LABEL_END = (":", "：")
 # A label in kebab-case ("token_type = 'quoted-string'"); four words or more may be a
@@ -424,13 +432,17 @@ STAND_IN_WORDS = frozenset(
     new old strong super ci e2e jwt insecure unsafe not for production use only wrong invalid
     segura seguro forte fuerte sicher stark teste prueba nova nueva neu""".split()
 )
-# What a test's value is for, in its name (``test-webhook-secret-e2e``, ``test-admin-password``)
+# What a test's value is for, in its name (``test-webhook-secret-e2e``, ``test-admin-password``,
+# ``test-agent-password-12345``)
 USE_WORDS = frozenset(
     """webhook signing session api admin app auth client server user db database access refresh
-    encryption cookie csrf integration unit stripe""".split()
+    encryption cookie csrf integration unit stripe agent worker seed""".split()
 )
 # A stand-in's first word, then digits (a closing ``!``): ``Test1234!``, ``Demo2024``.
 LEADING_STAND_INS = frozenset({"test", "demo", "dummy", "fake", "sample", "example"})
+# ... and the first word of a value named for its use, the stage it is used in too
+# (``dev-webhook-secret-1234``, ``e2e-admin-pass-123``)
+LEADING_STAGES = LEADING_STAND_INS | {"dev", "local", "e2e", "ci"}
 # A line opening or closing a fenced code block, in a list or a quote too: its marker.
 FENCE_LINE = re.compile(r"^[ \t>]*(`{3,}|~{3,})", re.M)
 # camelCase parts of a stand-in run into its kind (``securePassword123``)
@@ -2363,11 +2375,14 @@ def _no_value(value: str, text: str, start: int) -> bool:
     """What prose gives a claim, a field or a label where a value would be: its
     alternatives, a comparison's right side (``==`` read from its second ``=``), a format's
     field, bold text (``this pass: **...**``), a header's or a cookie's own name in code
-    (``X-Auth-Token``, ``XSRF-TOKEN``)."""
+    (``X-Auth-Token``, ``XSRF-TOKEN``), a count (``finalize×9``)."""
     if value.startswith("=") and text[start - 1 : start] == "=":
         return True
     return value.startswith(("**", "__")) or bool(
-        ALTERNATIVES.fullmatch(value) or FORMAT_FIELD.search(value) or NAME_SHAPED.fullmatch(value)
+        ALTERNATIVES.fullmatch(value)
+        or FORMAT_FIELD.search(value)
+        or NAME_SHAPED.fullmatch(value)
+        or TIMES_DONE.fullmatch(value)
     )
 
 
@@ -2522,15 +2537,15 @@ def _self_named_camel(value: str) -> bool:
 
 def _kind_among_stand_ins(parts: list[str]) -> bool:
     """A kind word among the parts, every other part a stand-in word or a number; or a
-    test's value named for its use, a stand-in's first word, then words and the kind
-    (``test-webhook-secret-e2e``)."""
+    test's value named for its use, a stand-in's or a stage's first word, then words and
+    the kind (``test-webhook-secret-e2e``, ``dev-webhook-secret-1234``)."""
     kinds = [part for part in parts if part in KIND_WORDS]
     rest = [part for part in parts if part not in KIND_WORDS]
     if not kinds:
         return False
     if all(part in STAND_IN_WORDS or part.isdigit() for part in rest):
         return True
-    return parts[0] in LEADING_STAND_INS and all(
+    return parts[0] in LEADING_STAGES and all(
         part.isdigit() or part in STAND_IN_WORDS or part in USE_WORDS for part in rest
     )
 
@@ -2799,7 +2814,7 @@ def _compared(text: str, end: int) -> bool:
 def _a_setting(value: str) -> bool:
     """``to_loc=HARBOR``: a name that holds no credential, ``=`` and its value."""
     name = ASSIGNMENT.match(value)
-    return name is not None and not CREDENTIAL_NAME.search(value.split("=", 1)[0])
+    return name is not None and not SETTING_CREDENTIAL.search(value.split("=", 1)[0])
 
 
 def _a_name(part: str) -> bool:
