@@ -4809,3 +4809,26 @@ CASES["password-phrase"][0].extend(
         ("- password: `local-harbor-pass-2031`", "local-harbor-pass-2031"),
     ]
 )
+# batch 216's miss (tuning half, first look at 532e077): a security review stating a
+# session-signing secret in backticks ("However the secret is `...` and should be rotated");
+# a bare key of a program's (a cache's, a map's), a variable's name, code, a stand-in or a
+# short value is none
+_stated = "Uq" + rnd(ALNUM + "+/", 41) + "="
+_stated_token = rnd(ALNUM, 20) + "_" + rnd(ALNUM, 19)
+case(
+    "secret-stated",
+    [
+        (f"However the secret is `{_stated}` and should be rotated.", _stated),
+        (f"- the bot token was `{_stated_token}` until Monday", _stated_token),
+        (f"Our Stripe API key is still `sk_{_stated_token}`, rotate it.", f"sk_{_stated_token}"),
+    ],
+    [
+        "the cache key is `user:42:profile:v3:abcdef12345`",
+        "the secret is `process.env.BETTER_AUTH_SECRET` at runtime",
+        "the secret is `NEXT_PUBLIC_SUPABASE_ANON_KEY_VALUE`",
+        "the token is `<paste-your-token-here-please>`",
+        "the token is `ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`",
+        "the secret is `short-one`",
+        "the API key is `your-api-key-goes-right-here-123`",
+    ],
+)
