@@ -4832,3 +4832,24 @@ case(
         "the API key is `your-api-key-goes-right-here-123`",
     ],
 )
+# batch 217's false positives (tuning half, first look at 1a3a7ec): a password's word in
+# another language where the password goes (``sshpass -p "пароль"``); how a token is kept,
+# said of it ("URL-encoded in .env"); Spanish "clave" after a noun is "key" the adjective
+# ("Contacto clave: **<a person>**"), no credential's label
+NEGATIVES.extend(
+    [
+        'sshpass -p "пароль" ssh root@10.20.30.40 "uptime"',
+        "mysql -u root -p'contraseña' fern_db",
+        "- **Bearer token**: URL-encoded in .env, works as-is with curl",
+        "- API key: base64-encoded in the vault, never in git",
+        '- Contacto clave: **Alfredo "Beto" Ibáñez — Director** (hibanez@fernco.mx)',
+        "Punto clave: Implementación gradual por etapas",
+    ]
+)
+# ... while "clave" as the label itself, or a key given base64 after it, stays a value
+CASES["generic-assignment"][0].extend(
+    [
+        ("- Clave: `Fq8mZ2xLw9Kp`", "Fq8mZ2xLw9Kp"),
+        ("la clave API: Zq7Lm3Xp9Rt2Wk", "Zq7Lm3Xp9Rt2Wk"),
+    ]
+)

@@ -171,7 +171,10 @@ TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2})?")
 DESCRIBED = re.compile(
     r"(?:[a-z]+[_-])*(?:token|key|secret|password|pass)[_-](?:string|value)"
     # its length, described (``Password: 16-char App Password generated under ...``)
-    r"|\d+[ _-]?(?:chars?|characters?|digits?|letters?|bytes?|words?)",
+    r"|\d+[ _-]?(?:chars?|characters?|digits?|letters?|bytes?|words?)"
+    # how it is kept or made (``Bearer token: URL-encoded in .env``, ``base64-encoded``)
+    r"|[a-z0-9]{2,12}-(?:encoded|encrypted|hashed|signed|generated|provided|issued|scoped"
+    r"|managed|based)",
     re.I,
 )
 # What a value is when it is no value: the alternatives a claim or a field takes
@@ -419,6 +422,10 @@ PLACEHOLDER_WORDS = frozenset(
     api_token accesstoken access_token secretkey secret_key""".split()
     # the key a local model server takes whatever it is, as its docs fill it in
     + "ollama lmstudio lm-studio not-needed sk-no-key-required".split()
+    # a password's or a key's word in another language where the value goes
+    # (``sshpass -p "пароль"``, ``-p'contraseña'``)
+    + "пароль contraseña contrasena senha passwort kennwort mdp clave secreto".split()
+    + "токен ключ секрет 密码 密碼 口令 パスワード 비밀번호 비번".split()
 )
 # The kinds a stand-in value names itself by (``dev-token-123``, ``dbpass``).
 COUNT = "123456789"
@@ -884,6 +891,14 @@ CLAUSE_NOT_A_VALUE = {
     "api-key-bracketed": re.compile(
         r"(?i)\b(?:commit(?:ted)?|fix(?:ed|es)?|leak(?:ed)?|sha\d*|hash|checksum|digest|docs?"
         r"|revision|rev|pr|merge[ds]?)\b"
+    ),
+    # Spanish "clave" after a noun is "key" the adjective, right before the value
+    # ("Contacto clave: **<a person>**", "punto clave:"), no credential's label
+    "generic-assignment": re.compile(
+        r"(?i)\b(?:contactos?|puntos?|datos?|palabras?|personas?|piezas?|factor(?:es)?|temas?"
+        r"|ideas?|momentos?|clientes?|socios?|roles?|fechas?|elementos?|aspectos?|mensajes?"
+        r"|preguntas?|hitos?|conceptos?|m[eé]tricas?|actores?|decisi[oó]n(?:es)?|resultados?"
+        r"|hallazgos?|lecciones?|pasos?|riesgos?|objetivos?)[ \t]+clave\b[^\w\n]{0,6}$"
     ),
 }
 CLAUSE_RULES = frozenset(CLAUSE_NOT_A_VALUE)
