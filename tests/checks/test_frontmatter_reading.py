@@ -536,3 +536,22 @@ def test_a_broken_flow_in_a_field_nobody_reads_is_a_suggestion_and_a_template_no
         "its brackets do not parse: quote the whole value, or write its items as a block list"
     )
     assert ("chat.md", "invalid-field") not in found
+
+
+def test_a_repair_is_offered_only_when_the_repaired_block_parses(tree_dir: Path) -> None:
+    # held-out batch 218's judges: a description run on over lines at the margin (one of
+    # them an alias's `*`), then a line with a full-width colon (``version： 1.1.1``) that
+    # no YAML reads as a key: written as a block, the description parses, the block still
+    # does not. A failed parse read as an empty block had passed the check. The colon is
+    # the cause: written `:`, Claude Code's retry reads the block. (A block repair that
+    # parses is still named: test_an_unreadable_block_names_the_repair_that_makes_it_parse.)
+    run_on = (
+        "---\nname: charts\ndescription: Draw charts of many kinds.\n"
+        "Output: * Default path: charts/{kind}/.\nPlain Text Input: Describe a chart.\n"
+        "version： 1.0.2\n---\nBody.\n"
+    )
+    write_tree(tree_dir, {"MEMORY.md": index("run_on.md"), "run_on.md": run_on})
+    [found] = [f for f in findings(tree_dir, "frontmatter") if f.code == "unparseable-frontmatter"]
+    assert found.suggestion == (
+        "write `:` for the full-width `：` on line 6: YAML reads no key at a full-width colon"
+    )

@@ -35,6 +35,9 @@ RESERVED_ITEM = re.compile(r"^([ \t]*)- ([*&!@`].*)$")
 # ``-评测`` under ``- product-review``: a list item with no space after its dash (not a
 # ``---`` rule, nor a negative number)
 UNSPACED_ITEM = re.compile(r"([ \t]*)-(?=[^\s\d-])")
+# A key written with a full-width colon (``version： 1.1.1``, an input method's): YAML
+# reads no key there, and a line of text at the margin after a mapping fails the block
+FULL_WIDTH_KEY = re.compile(r"([A-Za-z_][\w-]*)[ \t]*：[ \t]*")
 # A top-level key and a plain value on its line (no quote, block scalar or flow opener)
 PLAIN_VALUE_LINE = re.compile(r"([A-Za-z_][\w-]*):[ \t]+(?=[^\s\"'|>\[{&*!#])")
 
@@ -104,9 +107,13 @@ def _repair(text: str, offset: int) -> str | None:
     general advice (quote the failing line) would leave failing: a key pushed in by white
     space, Markdown pasted into the block, a list item with no space after its dash, a
     value run on over lines YAML cannot read as its text, a list item opening with a
-    character YAML reserves (``- *.log files``: an alias). Each is tried on the block and
-    named only when the block then parses; None when none does."""
-    for repair in (_outdent, _markdown_inside, _dash_spaced, _as_block_scalar, _items_quoted):
+    character YAML reserves (``- *.log files``: an alias), a key's full-width colon. Each is
+    tried on the block and named only when the block then parses; None when none does."""
+    repairs = (
+        *(_outdent, _markdown_inside, _dash_spaced, _full_width_colon, _as_block_scalar),
+        _items_quoted,
+    )
+    for repair in repairs:
         advice = repair(text, offset)
         if advice is not None:
             return advice
@@ -114,7 +121,10 @@ def _repair(text: str, offset: int) -> str | None:
 
 
 def _parses(lines: list[str]) -> bool:
-    return as_mapping(parse_block("\n".join(lines)).value) is not None
+    """The block, rewritten, is one Claude Code reads: a mapping, or empty. A block neither
+    of its parses reads has no value either, and is no empty one."""
+    parsed = parse_block("\n".join(lines))
+    return parsed.read_by is not ReadBy.NEITHER and as_mapping(parsed.value) is not None
 
 
 def markdown_start(lines: list[str]) -> int | None:
@@ -172,6 +182,18 @@ def _dash_spaced(text: str, offset: int) -> str | None:
         f"put a space after the `-` on {where}: with none, YAML reads the item as the text of"
         " the line above"
     )
+
+
+def _full_width_colon(text: str, offset: int) -> str | None:
+    where = _lines_rewritten(
+        text,
+        offset,
+        lambda lines, n: FULL_WIDTH_KEY.match(lines[n]),
+        lambda match: f"{match.group(1)}: {match.string[match.end() :]}",
+    )
+    if where is None:
+        return None
+    return f"write `:` for the full-width `：` on {where}: YAML reads no key at a full-width colon"
 
 
 def _unspaced_item(lines: list[str], n: int) -> bool:
@@ -253,7 +275,7 @@ def _outdent(text: str, offset: int) -> str | None:
         if key is not None and above is not None:
             places.append(f"`{key.group(1)}:` on line {number + offset}")
             lines[number] = line.lstrip(" \t")
-    if not places or as_mapping(parse_block("\n".join(lines)).value) is None:
+    if not places or not _parses(lines):
         return None
     where = ", ".join(places)
     return (
