@@ -142,6 +142,12 @@ class Daemon:
         switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
         try:
+            return await self._serve(lock, loop)
+        finally:
+            sys.setswitchinterval(switch_interval)
+
+    async def _serve(self, lock: InstanceLock, loop: asyncio.AbstractEventLoop) -> int:
+        try:
             self._clean_after_crash()
             self._install_signals(loop)
             self.changes.start()
@@ -162,7 +168,6 @@ class Daemon:
         finally:
             self._shutdown()
             lock.release()
-            sys.setswitchinterval(switch_interval)
         log.info("memory-audit daemon stopped")
         return 0
 
