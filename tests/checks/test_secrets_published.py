@@ -146,6 +146,20 @@ def test_a_published_value_a_note_places_in_production_stays_a_problem(tmp_path:
         assert _seeded_level(tmp_path / str(n), note) == "suggestion", words
 
 
+def test_a_production_system_named_after_code_is_still_production(tmp_path: Path) -> None:
+    # the second reader's cases: only the code itself ("production code path", "prod code
+    # only") runs nowhere; a server, a box or a portal of it is a production system
+    notes = tuple(
+        f"{words}: ops@fern.io / {DEMO}"
+        for words in (
+            "the production code server",
+            "prod code deploy box",
+            "the production code signing portal",
+        )
+    )
+    _assert_seeded_levels(tmp_path, notes, "problem")
+
+
 def test_a_development_machine_in_a_production_note_is_no_production(tmp_path: Path) -> None:
     # a production infrastructure note's section on the developer's own database: the
     # heading (or the value's line) names a development machine, so it stays a suggestion

@@ -4853,3 +4853,56 @@ CASES["generic-assignment"][0].extend(
         ("la clave API: Zq7Lm3Xp9Rt2Wk", "Zq7Lm3Xp9Rt2Wk"),
     ]
 )
+# ... the second reader's cases: a setting whose name holds a credential's word at its end
+# (Redis's `masterauth`), a stage's value with a drawn run of digits, and a value with
+# digits after Spanish "palabra clave" or "datos clave" stay values
+CASES["password-phrase"][0].append(
+    ("- Redis replica password: `masterauth=Zq7Lm3Xp9Rt2Wk8Y`", "masterauth=Zq7Lm3Xp9Rt2Wk8Y")
+)
+CASES["generic-assignment"][0].extend(
+    [
+        (
+            "- `WEBHOOK_SECRET=dev-webhook-secret-58203948571029384756` must be set",
+            "dev-webhook-secret-58203948571029384756",
+        ),
+        ("- Usuario: jperez / Palabra clave: Zq7Lm3Xp9Rt2Wk", "Zq7Lm3Xp9Rt2Wk"),
+        ("- Datos clave: Zq7Lm3Xp9Rt2Wk", "Zq7Lm3Xp9Rt2Wk"),
+    ]
+)
+# ... and the second reader's forms of secret-stated: after a variable's name, in any case,
+# in bold, "was still"; a coin's address after a bare "token", a key said to be public and
+# Google's documented reCAPTCHA test secret are none
+_stated2 = rnd(ALNUM, 40)
+CASES["secret-stated"][0].extend(
+    [
+        (f"JWT_SECRET is `{_stated2}`", _stated2),
+        (f"The Secret Is `{_stated2}`", _stated2),
+        (f"the **secret** is `{_stated2}`", _stated2),
+        (f"the secret was still `{_stated2}` after the move", _stated2),
+        (f"The site's secret key is `{_stated2}`", _stated2),
+    ]
+)
+CASES["secret-stated"][1].extend(
+    [
+        "- The Solana token is `7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU`",
+        "The token is `0x6b175474e89094c44da98b954eedeac495271d0f` (the stablecoin's contract)",
+        "The reCAPTCHA secret key is `6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe` in tests",
+        "The search-only API key is `4f1c2a9e8b7d6c5e4f3a2b1c0d9e8f7a`",
+        "The publishable key is `Zq7Lm3Xp9Rt2Wk8YqA5nB3vC1xD7`",
+    ]
+)
+# held-out batch 218's false positives (blind at 54b51eb; not blind after): a model's id
+# under its maker's name in a providers' table; what a secret's value should be, described
+# in capitals ("LONG_RANDOM_SECRET_32+CHARS"); a format line naming an account file's fields
+CASES["table-row-key"][1].extend(
+    [
+        "| **nim** | API Key | moonshotai/kimi-k2.5-instruct | ✅ Fallback |",
+        "| **modal** | API Key | zai-org/GLM-5-FP8-turbo | ✅ Fallback |",
+    ]
+)
+CASES["generic-assignment"][1].extend(
+    [
+        "FERN_SIGNING_SECRET=LONG_RANDOM_SECRET_32+CHARS",
+        "Format: username:password:recovery_email:recovery_password:2FA_secret",
+    ]
+)

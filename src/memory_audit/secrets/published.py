@@ -286,12 +286,13 @@ COMMENT_LINE = re.compile(r"[ \t]*(?:#|//|/\*|\*|<!--)")
 # worse, not a demo's. A word of its own: "prod" in "product" or "produce" names nothing,
 # nor does "non-production", "pre-prod", a Kafka producer (生产者) or productivity (生产力),
 # nor a quality ("production-grade", "production-ready": how well made, not where it runs),
-# nor code that is not a test's ("the real production code path", "prod code");
+# nor code that is not a test's ("the real production code path", "prod code only"; "the
+# production code server" names one);
 # "fern-prod", "PROD_DB" and "prod-db" do.
 PRODUCTION = re.compile(
     r"(?i:(?<![A-Za-z0-9])(?<!non-)(?<!pre-)(?<!un-)"
     r"(?:production|prod|producci[oó]n|produ[cç][aã]o|produktion)(?![A-Za-z0-9])"
-    r"(?![- ](?:grade|ready|quality|level|code)\b))"
+    r"(?![- ](?:grade|ready|quality|level)\b)(?![- ]code(?:[- ]?paths?|[ \t]+only)\b))"
     r"|生产(?![者力])|生產(?![者力])|本番|운영 ?(?:환경|서버)"
     r"|(?i:(?<![а-яё])(?:продакшн|прод)(?![а-яё]))"
 )

@@ -151,7 +151,9 @@ PLACEHOLDER = re.compile(
     # how to make one, or where it goes: "generate-with-openssl-rand-base64-32", "key-here"
     r"|generate[_-](?:with|using|via|an?|one|me|random|your)|[_-]here\b"
     # what goes there, described: "random-32-char-string"; a word in brackets: "[PASS]"
-    r"|random[_-](?:\d+[_-])?(?:chars?|characters?|bytes?|hex|string|value|secret)\b"
+    r"|random[_-](?:\d+[_-])?(?:chars?|characters?|bytes?|hex|string|value|secret)(?![a-z])"
+    # its length, a floor (``LONG_RANDOM_SECRET_32+CHARS``)
+    r"|\d+\+[_-]?(?:chars?|characters?|bytes?)(?![a-z])"
     r"|\[[a-z][a-z _-]{1,20}\]"
     # a template's field, the whole value: "{password}", "{db_password}" in a format string;
     # lower-case words only, whatever the pattern's case: "{Qm7kLp2xRzW9}" is a value
@@ -181,6 +183,22 @@ DESCRIBED = re.compile(
 # (``token_use=user|customer``), a comparison's right side (``token_use==customer_mcp``
 # reads ``=customer_mcp``), a format's field (``max_tokens=%d``).
 ALTERNATIVES = re.compile(r"[a-z_]+(?:\|[a-z_]+)+")
+# ... the fields a format line names, joined as the file joins them
+# (``recovery_email:recovery_password:2FA_secret``)
+# (pieces in one case each: ``Zq7_Lm3Xp9`` mixes them, a password's)
+FIELD_NAME = r"(?:[a-z0-9]+|[A-Z0-9]+)(?:_(?:[a-z0-9]+|[A-Z0-9]+))+"
+FIELD_NAMES = re.compile(rf"{FIELD_NAME}(?::{FIELD_NAME})+")
+FIELD_WORD = re.compile(
+    r"(?i)(?:^|[_:])(?:e?mail|password|passwd|secret|user(?:name)?|token|key|2fa)(?=$|[_:])"
+)
+# ... a model's id under its maker's name (``moonshotai/kimi-k2.5``, ``zai-org/GLM-5-FP8``)
+MODEL_MAKER = re.compile(
+    r"(?i:moonshotai|zai-org|z-ai|thudm|meta-llama|mistralai|deepseek-ai|deepseek|qwen"
+    r"|openai|anthropic|google|nvidia|microsoft|x-ai|minimax|minimaxai|01-ai|bigcode|tiiuae"
+    r"|stabilityai|black-forest-labs|nousresearch|cohere|cohereforai|amazon|baidu|tencent"
+    r"|bytedance|ibm-granite|allenai|huggingfaceh4|mlx-community|unsloth|xai-org)"
+    r"/[A-Za-z0-9][A-Za-z0-9._-]{1,80}"
+)
 # ... and how many times a thing was done, a word and its count (``cancel/finalize×9``)
 TIMES_DONE = re.compile(r"[A-Za-z][A-Za-z-]*[×✕]\d{1,4}")
 ELLIPSES = ("...", "…")
@@ -322,12 +340,9 @@ CAMEL_CASE = re.compile(r"^[A-Za-z][a-z]+(?:[A-Z][a-z]+|[A-Z]{2,}(?=[A-Z][a-z]|$
 # before it); unless the name says it holds a credential ("ADMIN_PASSWORD=...", "db_pw=").
 ASSIGNMENT = re.compile(r"^(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]{3,})=[^=\s]")
 CREDENTIAL_NAME = re.compile(r"(?i:pass|pw|secret|token|key|auth)")
-# ... the setting's name says so by a part that opens or closes with the word ("db_pw",
-# "auth_token", "apikey"), not by the word inside one ("swagger_ui_oauth2_redirect_url")
-SETTING_CREDENTIAL = re.compile(
-    r"(?i:(?:^|_)(?:pass|pw|secret|token|key|auth)|(?:pass|pw|pwd|passwd|password|secret"
-    r"|token|key)(?:_|$))"
-)
+# ... OAuth's name is no credential's word of its own ("swagger_ui_oauth2_redirect_url"
+# names a redirect; "oauth_token", "masterauth" still name credentials)
+OAUTH_WORD = re.compile(r"(?i:oauth\d*)")
 # A label, not a value: what a rule took ends in ":" ("clave: `fernStyleInjected: true`").
 LABEL_END = (":", "：")
 # A label in kebab-case ("token_type = 'quoted-string'"); four words or more may be a
@@ -450,6 +465,8 @@ LEADING_STAND_INS = frozenset({"test", "demo", "dummy", "fake", "sample", "examp
 # ... and the first word of a value named for its use, the stage it is used in too
 # (``dev-webhook-secret-1234``, ``e2e-admin-pass-123``)
 LEADING_STAGES = LEADING_STAND_INS | {"dev", "local", "e2e", "ci"}
+# ... its number a fixture's (``-1234``, ``-2024``), not a drawn run (``-58203948571029``)
+MAX_FIXTURE_DIGITS = 6
 # A line opening or closing a fenced code block, in a list or a quote too: its marker.
 FENCE_LINE = re.compile(r"^[ \t>]*(`{3,}|~{3,})", re.M)
 # camelCase parts of a stand-in run into its kind (``securePassword123``)
@@ -892,16 +909,32 @@ CLAUSE_NOT_A_VALUE = {
         r"(?i)\b(?:commit(?:ted)?|fix(?:ed|es)?|leak(?:ed)?|sha\d*|hash|checksum|digest|docs?"
         r"|revision|rev|pr|merge[ds]?)\b"
     ),
-    # Spanish "clave" after a noun is "key" the adjective, right before the value
-    # ("Contacto clave: **<a person>**", "punto clave:"), no credential's label
-    "generic-assignment": re.compile(
-        r"(?i)\b(?:contactos?|puntos?|datos?|palabras?|personas?|piezas?|factor(?:es)?|temas?"
-        r"|ideas?|momentos?|clientes?|socios?|roles?|fechas?|elementos?|aspectos?|mensajes?"
-        r"|preguntas?|hitos?|conceptos?|m[eé]tricas?|actores?|decisi[oó]n(?:es)?|resultados?"
-        r"|hallazgos?|lecciones?|pasos?|riesgos?|objetivos?)[ \t]+clave\b[^\w\n]{0,6}$"
-    ),
 }
 CLAUSE_RULES = frozenset(CLAUSE_NOT_A_VALUE)
+# Spanish "clave" right after a noun is "key" the adjective ("Contacto clave: **<a
+# person>**", "Punto clave: <a step>"), no credential's label, when what follows holds no
+# digit (a name, a phrase); "Palabra clave" and "Datos clave" may be a password's label
+KEY_ADJECTIVE = re.compile(
+    r"(?i)\b(?:contactos?|puntos?|personas?|piezas?|factor(?:es)?|temas?|ideas?|momentos?"
+    r"|clientes?|socios?|roles?|fechas?|elementos?|aspectos?|mensajes?|preguntas?|hitos?"
+    r"|conceptos?|m[eé]tricas?|actores?|decisi[oó]n(?:es)?|resultados?|hallazgos?"
+    r"|lecciones?|pasos?|riesgos?|objetivos?)[ \t]+clave\b[^\w\n]{0,6}$"
+)
+GENERIC_ASSIGNMENT_RULE = "generic-assignment"
+# A value a note states (``secret-stated``) that is public: a coin's address after a bare
+# "token" (crypto notes' word for a coin: ``The token is `<mint>` ``), or a key said to be
+# public (``search-only``, ``publishable``, a site key), or Google's documented reCAPTCHA
+# test keys, which every test suite may use
+STATED_RULE = "secret-stated"
+BARE_TOKEN_STATED = re.compile(
+    r"(?i)(?:^|[^\w-])token\*{0,2}[ \t]+(?:is|was)[ \t]+(?:(?:still|now)[ \t]+)?`$"
+)
+PUBLIC_KEY_STATED = re.compile(
+    r"(?i)\b(?:public|publishable|search[ -]only|anon|site[ _-]key)\b[^\n`]{0,30}`$"
+)
+RECAPTCHA_TEST_KEYS = frozenset(
+    {"6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI", "6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe"}
+)
 # The password's own item on one of the two lines after a login's (``- **Password:** ...``)
 PASSWORD_ITEM_NEXT = re.compile(
     r"(?:\n[^\n]*)?\n[ \t]*[-*+][ \t]+(?:\*\*)?"
@@ -1264,6 +1297,12 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
             and CLAUSE_NOT_A_VALUE[rule.name].search(_line_before(text, start))
         )
         or (rule.name == LOGIN_PAIR_RULE and ADDRESSED_TO.search(text, max(0, start - 8), start))
+        or (
+            rule.name == GENERIC_ASSIGNMENT_RULE
+            and not any(c.isdigit() for c in value)
+            and KEY_ADJECTIVE.search(_line_before(text, start)) is not None
+        )
+        or (rule.name == STATED_RULE and _stated_public(text, start, value))
         or (rule.generic and _cut_by_text(value, text, end))
         or (rule.generic and _short_of_its_vendor(value))
         or JSON_PATH.fullmatch(value) is not None
@@ -1529,6 +1568,14 @@ def _keyed_digits(rule: Rule, text: str, start: int, end: int) -> bool:
         and not DATE_DIGITS.fullmatch(value)
         and DIGITS_KEY.search(text, max(0, start - NEAR), start) is not None
     )
+
+
+def _stated_public(text: str, start: int, value: str) -> bool:
+    """A stated value that is public (:data:`PUBLIC_KEY_STATED`)."""
+    before = _line_before(text, start)
+    if PUBLIC_ADDRESS.fullmatch(value) and BARE_TOKEN_STATED.search(before):
+        return True
+    return value in RECAPTCHA_TEST_KEYS or PUBLIC_KEY_STATED.search(before) is not None
 
 
 def _coin_address(text: str, start: int, value: str) -> bool:
@@ -2390,7 +2437,8 @@ def _no_value(value: str, text: str, start: int) -> bool:
     """What prose gives a claim, a field or a label where a value would be: its
     alternatives, a comparison's right side (``==`` read from its second ``=``), a format's
     field, bold text (``this pass: **...**``), a header's or a cookie's own name in code
-    (``X-Auth-Token``, ``XSRF-TOKEN``), a count (``finalize×9``)."""
+    (``X-Auth-Token``, ``XSRF-TOKEN``), a count (``finalize×9``), a format's field names, a
+    model's id under its maker's name."""
     if value.startswith("=") and text[start - 1 : start] == "=":
         return True
     return value.startswith(("**", "__")) or bool(
@@ -2398,6 +2446,8 @@ def _no_value(value: str, text: str, start: int) -> bool:
         or FORMAT_FIELD.search(value)
         or NAME_SHAPED.fullmatch(value)
         or TIMES_DONE.fullmatch(value)
+        or (FIELD_NAMES.fullmatch(value) and FIELD_WORD.search(value))
+        or MODEL_MAKER.fullmatch(value)
     )
 
 
@@ -2561,7 +2611,10 @@ def _kind_among_stand_ins(parts: list[str]) -> bool:
     if all(part in STAND_IN_WORDS or part.isdigit() for part in rest):
         return True
     return parts[0] in LEADING_STAGES and all(
-        part.isdigit() or part in STAND_IN_WORDS or part in USE_WORDS for part in rest
+        (part.isdigit() and len(part) <= MAX_FIXTURE_DIGITS)
+        or part in STAND_IN_WORDS
+        or part in USE_WORDS
+        for part in rest
     )
 
 
@@ -2829,7 +2882,8 @@ def _compared(text: str, end: int) -> bool:
 def _a_setting(value: str) -> bool:
     """``to_loc=HARBOR``: a name that holds no credential, ``=`` and its value."""
     name = ASSIGNMENT.match(value)
-    return name is not None and not SETTING_CREDENTIAL.search(value.split("=", 1)[0])
+    setting = OAUTH_WORD.sub("", value.split("=", 1)[0])
+    return name is not None and not CREDENTIAL_NAME.search(setting)
 
 
 def _a_name(part: str) -> bool:
