@@ -4906,3 +4906,19 @@ CASES["generic-assignment"][1].extend(
         "Format: username:password:recovery_email:recovery_password:2FA_secret",
     ]
 )
+# held-out batch 218's recall misses (not blind after): a generated password of letters
+# only, both cases changing every few letters, in a table's password column (nine to
+# fifteen letters; sixteen were a generated password anywhere); a column of words or
+# names run together stays none
+_cell = "xQTvaBmRdK"
+CASES["table-password"][0].append(
+    (
+        "| # | Login | Reddit Password | Email |\n|---|---|---|---|\n"
+        f"| 1 | fern_owl | {_cell} | owl@fernmail.io |",
+        _cell,
+    )
+)
+CASES["table-password"][1].append(
+    "| # | Login | Password | Note |\n|---|---|---|---|\n"
+    "| 1 | fern_owl | OpenSesame | see the vault |"
+)

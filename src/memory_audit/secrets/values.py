@@ -2132,8 +2132,13 @@ def _shaped(rule: Rule, text: str, start: int, end: int) -> bool:
         kind = "strong"  # "password Word01!!": with no separator, prose unless it is strong
     if _shaped_by_its_pair(rule, kind, text, (start, end), value):
         return True
-    if kind == "mixed" and _machine_digits(text, start, end, value):
-        return True  # "sudo password: <4 digits>": its word says what the digits are
+    if kind == "mixed" and (
+        # "sudo password: <4 digits>": its word says what the digits are
+        _machine_digits(text, start, end, value)
+        # a generated password of letters only, in a password column
+        or (rule.table and _random_letters(value, TABLE_LETTERS))
+    ):
+        return True
     return _has_shape(kind, value) or (kind == "mixed" and _stated(text, start, end, value))
 
 
@@ -3136,6 +3141,11 @@ def _code_name(value: str) -> bool:
     return bool(CODE_NAME.match(value) and NAME_JOINT.search(value) and LOWER_WORD.search(value))
 
 
+# The fewest letters a generated password of letters only has in a password column
+# (``xTGaaBaCD``: its column says what it is; elsewhere sixteen)
+TABLE_LETTERS = 8
+
+
 def _has_shape(kind: str | None, value: str) -> bool:
     shape = SHAPES.get(kind or "")
     return shape(value, _Features(value)) if shape is not None else True
@@ -3264,10 +3274,11 @@ SHAPES: dict[str, Callable[[str, _Features], bool]] = {
 }
 
 
-def _random_letters(value: str) -> bool:
-    """Sixteen letters or more whose case changes at every few letters: a generator's
-    output, not words run together (``MemoryAuditReport``) or shouted (``READ_ME``)."""
-    if len(value) < 16 or not value.isalpha() or CAMEL_CASE.match(value):
+def _random_letters(value: str, least: int = 16) -> bool:
+    """Sixteen letters or more (``least``) whose case changes at every few letters: a
+    generator's output, not words run together (``MemoryAuditReport``) or shouted
+    (``READ_ME``)."""
+    if len(value) < least or not value.isalpha() or CAMEL_CASE.match(value):
         return False
     changes = sum(a.isupper() != b.isupper() for a, b in itertools.pairwise(value))
     return changes >= len(value) // 3
