@@ -147,6 +147,7 @@ class Daemon:
             sys.setswitchinterval(switch_interval)
 
     async def _serve(self, lock: InstanceLock, loop: asyncio.AbstractEventLoop) -> int:
+        """The daemon's life while it holds ``lock``: start, wait to be stopped, shut down."""
         try:
             self._clean_after_crash()
             self._install_signals(loop)
