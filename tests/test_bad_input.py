@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import subprocess
@@ -175,6 +176,34 @@ def test_a_legacy_code_page_before_a_question_mark_is_no_damage(tree_dir: Path) 
     found = {f.path: f for f in findings(tree_dir, "frontmatter") if f.code == "not-utf8"}
     assert found["a.md"].suggestion == "re-save the file as UTF-8"
     assert found["b.md"].suggestion == "re-save the file as UTF-8"
+
+
+def test_bytes_that_are_no_text_in_any_encoding_are_not_told_to_be_re_saved(
+    tree_dir: Path,
+) -> None:
+    # a day's notes a tool wrote out as hex and then decoded as base64 (a held-out tree, four
+    # files: "re-save as UTF-8" would keep the garble); notes in code pages whose text is
+    # mostly bytes beyond ASCII (Russian in cp1251, Japanese in Shift-JIS) are text
+    day = "# 2026-06-17\n\n- Deployed the relay; the nightly backup now runs at 02:00.\n" * 6
+    hexed = day.encode().hex()
+    garbled = base64.b64decode(hexed[: len(hexed) // 4 * 4])
+    russian = "Заметки о развёртывании: сначала резервная копия базы, потом обновление.\n" * 6
+    japanese = "デプロイの前にデータベースをバックアップすること。夜間の処理は二時に動く。\n" * 6
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "b.md", "c.md"),
+            "a.md": garbled,
+            "b.md": russian.encode("cp1251"),
+            "c.md": japanese.encode("shift_jis"),
+        },
+    )
+    found = {f.path: f for f in findings(tree_dir, "frontmatter") if f.code == "not-utf8"}
+    assert found["a.md"].suggestion is not None
+    assert found["a.md"].suggestion.startswith("restore the file from history")
+    assert "read as text in no encoding" in found["a.md"].message
+    assert found["b.md"].suggestion == "re-save the file as UTF-8"
+    assert found["c.md"].suggestion == "re-save the file as UTF-8"
 
 
 def test_the_bad_byte_is_named_at_its_place_in_a_file_with_a_byte_order_mark(

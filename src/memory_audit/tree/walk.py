@@ -276,6 +276,40 @@ DAMAGED_UTF8 = (
 )
 
 
+GARBLED = (
+    "restore the file from history or from what wrote it (a text a tool decoded wrongly is"
+    " recovered by undoing that decoding); re-saving it as UTF-8 would keep the garble"
+)
+# Code pages whose text is mostly bytes beyond ASCII: Chinese, Japanese and Korean ones,
+# each strict (a byte sequence they do not define fails)
+WIDE_CODE_PAGES = ("gb18030", "big5", "shift_jis", "euc-kr")
+HIGH_BYTES = re.compile(rb"[\x80-\xff]")
+# The bytes a single-byte code page gives symbols and other scripts' letters, not its own
+# letters (cp1251's Cyrillic and cp1252's accented letters are 0xC0-0xFF): few in a text
+SYMBOL_BYTES = re.compile(rb"[\x80-\xbf]")
+SYMBOL_SHARE = 4  # a quarter of the bytes beyond ASCII: no letters of any code page
+
+
+def _garbled(data: bytes) -> bool:
+    """Bytes that are no text in any encoding: more beyond ASCII than within it (a text in a
+    Latin code page is mostly ASCII), read by no wide code page, and a quarter of them or
+    more in the range a single-byte code page keeps for symbols (a held-out tree's daily
+    notes, Markdown a tool had turned into hex and then decoded as base64: "re-save as
+    UTF-8" would keep the garble)."""
+    high = len(HIGH_BYTES.findall(data))
+    if high * 2 <= len(data):
+        return False
+    if len(SYMBOL_BYTES.findall(data)) * SYMBOL_SHARE < high:
+        return False
+    for code_page in WIDE_CODE_PAGES:
+        try:
+            data.decode(code_page)
+        except UnicodeDecodeError:
+            continue
+        return False
+    return True
+
+
 MIXED_GB18030 = (
     "convert those lines to UTF-8 (`iconv -f gb18030` on them alone) and keep the rest; make"
     " what wrote them write UTF-8"
@@ -317,6 +351,14 @@ def _not_utf8(data: bytes, offset: int, line: int, text: str) -> FileProblem:
     # ASCII (a single one); in cp1251 or cp1252 text a letter pair before a "?" is chance
     cut_short = len(CUT_SHORT.findall(data)) if whole < damaged else 0
     if whole < damaged and cut_short < damaged:
+        if _garbled(data):
+            return FileProblem(
+                "not-utf8",
+                f"{where}: its bytes read as text in no encoding (most are beyond ASCII and"
+                " fit no code page's letters, as when a tool decoded the text wrongly)",
+                line,
+                GARBLED,
+            )
         return FileProblem("not-utf8", where, line)
     mixed = _lines_in_gb18030(data) if cut_short < damaged else 0
     if mixed:
