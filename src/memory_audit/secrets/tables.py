@@ -39,7 +39,7 @@ WRAPPING = " \t*`'\"“”‘’"
 # Feishu's and Lark's documents, wiki nodes and folders are named by tokens: a column of
 # them holds ids (``| 层级 | 标题 | 节点Token |``), as the same label before a value does
 ID_TOKEN_HEADER = re.compile(
-    r"(?i)\b(?:node|obj|parent)[ _-]?tokens?\b"
+    r"(?i)(?:\b|_)(?:node|obj|parent)[ _-]?tokens?\b"
     # a Feishu API field's own name (``obj_token``, ``wiki_token``): "Page Token" and "Wiki
     # Token" in words may head a column of Facebook's or Wiki.js's access tokens
     r"|\b(?:doc|docx|file|folder|wiki|sheet|space|block|table)[_-]tokens?\b"

@@ -368,7 +368,8 @@ PASSWORD_SECTION = re.compile(
 )
 # A heading that names a token, an API key or a secret (not "Token usage": a count).
 TOKEN_SECTION = re.compile(
-    r"(?i:\b(?:tokens?|api[ _-]?keys?|access[ _-]?keys?|secrets?|bearer|cookies?)\b"
+    r"(?i:\b(?:tokens?|api[ _-]?keys?|access[ _-]?keys?|(?:api[ _-]?)?encryption[ _-]?keys?"
+    r"|secrets?|bearer|cookies?)\b"
     r"(?![ \t]*(?:usage|budget|limit|count|cost|window|per\b|economy|efficien|saving"
     r"|address|contract|mint)))"
     r"|토큰|令牌|トークン|密钥|秘钥|(?i:токен|куки)"
@@ -388,7 +389,13 @@ CHANGE_LABEL = re.compile(
 ARROW_AFTER = re.compile(r"[\"'`”’]?[ \t]*(?:→|->|=>)")
 # How far back a list's heading is looked for: a list of machines or accounts.
 LIST_SECTION_WINDOW = 1500
+# Six digits and their dot: fewer is a measure's or a version's number (``2.5``, ``10.15``)
+DOTTED_DIGITS = 6
 LIST_ITEM = re.compile(r"[ \t]*[-*+][ \t]+\S")
+# A line that labels the list under it, bold or not, ending in its colon: ``**Credentials:**``
+LEAD_IN_LABEL = re.compile(
+    r"[ \t]*(?:\*\*|__)?[^\n*_:：]{1,40}(?:\*\*|__)?[:：](?:\*\*|__)?[ \t]*\r?"
+)
 # A cloud region or zone ("account: acme-prod/eu-west-1", "us-central1-a"): a continent's or
 # country's code or name first, as the clouds name them; "kestrel-ec2" is a chosen key
 REGION = re.compile(
@@ -441,6 +448,8 @@ PLACEHOLDER_WORDS = frozenset(
     # (``sshpass -p "пароль"``, ``-p'contraseña'``)
     + "пароль contraseña contrasena senha passwort kennwort mdp clave secreto".split()
     + "токен ключ секрет 密码 密碼 口令 パスワード 비밀번호 비번".split()
+    # a verdict on a password where one would go ("das Passwort ist falsch!!!")
+    + "falsch richtig korrekt wrong incorrect correct invalid faux incorrecto errada".split()
 )
 # The kinds a stand-in value names itself by (``dev-token-123``, ``dbpass``).
 COUNT = "123456789"
@@ -449,6 +458,10 @@ KIND_WORDS = (
     *("senha", "contrasena", "passwort", "kennwort"),  # a password, in the corpus's languages
 )
 SELF_NAMED_SPLIT = re.compile(r"[-_]")
+# A stand-in run together of three words at least (``mysecretpass``), each of at most ten
+# letters (``production``)
+RUN_IN_WORDS = 3
+LONGEST_RUN_IN_WORD = 10
 STAND_IN_WORDS = frozenset(
     """dev local test testing my db demo dummy fake sample example some foo bar your secure
     new old strong super ci e2e jwt insecure unsafe not for production use only wrong invalid
@@ -640,14 +653,19 @@ LABEL_AFTER = re.compile(r"\w[ \t]*[:=：]")
 # ("**Partition Key**: `...`", "- **Public Key**: `...`", "Site key: ..."); "Primary Key"
 # only before a short value (Azure calls its long account keys "primary keys")
 DATA_KEY_LABEL = re.compile(
-    r"(?i)\b(primary|foreign|partition|sort|lookup|row|dedup|index|public|site|anon"
-    r"|publishable|recipient|kms|header)[ _-]key[*_`'\"]*[ \t]*[:=：][*_`'\"]*[ \t]*[*_`'\"]*\Z"
+    r"(?i)(?:\b|_)(primary|foreign|partition|sort|lookup|row|dedup|index|public|site|anon"
+    r"|publishable|recipient|kms|header|content[ _-]api)[ _-]key"
+    r"[*_`'\"]*[ \t]*[:=：][*_`'\"]*[ \t]*[*_`'\"]*\Z"
 )
+# Ghost's Content API key: 26 hex digits, read-only access to published posts, which Ghost
+# says is safe in a browser (its Admin API key is an id, a colon and a 64-digit secret)
+GHOST_CONTENT_KEY = re.compile(r"[0-9a-f]{26}")
 LONG_PRIMARY = 40
 # A key's or a token's id named where a value goes ("api_key_id": ..., "tokenId": ...): an
 # identifier the service shows, not the secret
 KEY_ID_LABEL = re.compile(
-    r"(?i)(?:(?:api[ _-]?key|key|token|secret)[ _-]?ids?"
+    # ``token_pair_b_id``: a name's middle words between the kind and its id
+    r"(?i)(?:(?:api[ _-]?key|key|token|secret)(?:[ _-]?|(?:_[a-z0-9]+){1,3}_)ids?"
     # Feishu's and Lark's documents are named by tokens: ids, no credentials
     r"|\b(?:node|obj|doc|docx|file|folder|wiki|sheet|space|block|table|parent)[_-]token"
     r"|(?:文件夹|文件|文档|节点|知识库|表格) ?token)"
@@ -878,6 +896,11 @@ RANDOM_KEY = re.compile(
 # of them three lower case letters at least, and no symbol a password would carry.
 CODE_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)*$")
 NAME_JOINT = re.compile(r"_|[a-z0-9][A-Z]")
+# The words a model's name ends in to name its tier (``-mini``, ``-pro``)
+MODEL_TIERS = frozenset(
+    "mini nano micro pro max turbo lite plus flash preview latest instruct chat fast large small"
+    " medium thinking high low ultra".split()
+)
 # A capitalised word a class's name inserts into its family's (``WNConv1d``,
 # ``WNConvTranspose1d``)
 CLASS_WORDS = re.compile(r"(?:[A-Z][a-z]+)+")
@@ -899,12 +922,15 @@ LOGIN_ITEM_LABEL = re.compile(
 # What a clause names before its value when the value is no credential: a setting of the
 # password's (``password validator updated to `zxcvbn-v4` ``), a change's record of an API
 # key (``API key leak fixed (<commit>)``)
+# A password's setting named in the clause: what changed is the setting, not the password
+PASSWORD_SETTING_WORDS = re.compile(
+    r"(?i)\b(?:polic(?:y|ies)|hash(?:ing|es)?|storage|validator|validation|length|expiry"
+    r"|expiration|field|column|format|rules?|requirements?|algorithm|scheme|manager|hint"
+    r"|complexity|min(?:imum)?|max(?:imum)?)\b"
+)
 CLAUSE_NOT_A_VALUE = {
-    "changed-to-value": re.compile(
-        r"(?i)\b(?:polic(?:y|ies)|hash(?:ing|es)?|storage|validator|validation|length|expiry"
-        r"|expiration|field|column|format|rules?|requirements?|algorithm|scheme|manager|hint"
-        r"|complexity|min(?:imum)?|max(?:imum)?)\b"
-    ),
+    "changed-to-value": PASSWORD_SETTING_WORDS,
+    "corrected-in-brackets": PASSWORD_SETTING_WORDS,
     "api-key-bracketed": re.compile(
         r"(?i)\b(?:commit(?:ted)?|fix(?:ed|es)?|leak(?:ed)?|sha\d*|hash|checksum|digest|docs?"
         r"|revision|rev|pr|merge[ds]?)\b"
@@ -1034,7 +1060,9 @@ PATH = re.compile(
     r"|gz|tgz|7z|rar|mp[34]|mov|wav|log|lock|sql|db|sqlite|bak|php|rb|go|rs|java|kt|swift"
     r"|cpp|vue|jsx|tsx|mjs|cjs|ps1|bat|exe|dll|so|apk|ipa|dmg|iso)$"
     # a configuration's backup, dated or not: "fernbot.json.backup-20260125", "app.env.old"
-    r"|\.(?:json|ya?ml|toml|ini|conf|env)\.(?:bak|backup|old|orig|proposed)\w*(?:[-_.]\d+)?$",
+    r"|\.(?:json|ya?ml|toml|ini|conf|env)\.(?:bak|backup|old|orig|proposed)\w*(?:[-_.]\d+)?$"
+    # a file named for the secret it keeps ("GitHub token: data/credentials/fern.token")
+    r"|\.(?:token|secret|creds?|credentials|p8|keystore|netrc|pgpass)$",
     re.I,
 )
 # An address where a password would be: ``deploy@10.0.0.5``, ``faust@host.example.org``
@@ -1255,7 +1283,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or COVERAGE_BADGE.search(text, max(0, start - CHAT_WEBHOOK_REACH), start) is not None
     )
     # a format written out, ``https://USER:TOKEN@host``: the password before the host
-    words = {value.lower(), _userinfo_password(text, start, value).lower()}
+    lowered = value.lower()
+    words = {lowered, lowered.rstrip("!?."), _userinfo_password(text, start, value).lower()}
     stand_in = (
         placeholder
         or _no_value(value, text, start)
@@ -2291,6 +2320,8 @@ def _password_section(text: str, start: int) -> bool:
         return False
     if _field_item(text, line_start, start):
         return False  # ``- Google Sheet ID: `...```: the list's other fields are no passwords
+    if _list_lead_in_names_passwords(text, line_start):
+        return True
     # The nearest heading above, indented by three spaces at most: found with str.rfind
     # (a list of thousands of items asks it once an item).
     floor = max(0, start - LIST_SECTION_WINDOW)
@@ -2301,6 +2332,27 @@ def _password_section(text: str, start: int) -> bool:
         at = -1  # the text opens with the heading
     end = text.find("\n", at + 1)
     return PASSWORD_SECTION.search(text, at + 1, end if end >= 0 else len(text)) is not None
+
+
+def _list_lead_in_names_passwords(text: str, line_start: int) -> bool:
+    """Whether the line that opens the value's list is a label of its own ending in a colon
+    that names passwords (``**Credentials:**`` then ``- Sudo: `<digits>` ``), as a heading
+    would: the first line above the list's items (blank lines passed over) read within
+    ``LIST_SECTION_WINDOW``."""
+    floor = max(0, line_start - LIST_SECTION_WINDOW)
+    end = line_start - 1  # the newline that ends the line above
+    while end >= floor and end > 0:
+        begin = text.rfind("\n", floor, end) + 1
+        if begin == 0 and floor:
+            return False  # the window ends inside the list: too long a list to read up
+        line = text[begin:end]
+        if line.strip() and LIST_ITEM.match(line) is None:
+            return (
+                LEAD_IN_LABEL.fullmatch(line) is not None
+                and PASSWORD_SECTION.search(line) is not None
+            )
+        end = begin - 1
+    return False
 
 
 def _noted_public(text: str, start: int) -> bool:
@@ -2344,7 +2396,10 @@ def _data_key_label(text: str, start: int, value: str) -> bool:
     label = DATA_KEY_LABEL.search(text, max(0, start - NOTED_REACH), start)
     if label is None:
         return False
-    return label.group(1).lower() != "primary" or len(value) < LONG_PRIMARY
+    named = label.group(1).lower()
+    if named.startswith("content"):  # another vendor's content key may be a secret
+        return GHOST_CONTENT_KEY.fullmatch(value) is not None
+    return named != "primary" or len(value) < LONG_PRIMARY
 
 
 def _bare_key_doubtful(text: str, start: int, value: str) -> bool:
@@ -2500,7 +2555,7 @@ def _self_named(value: str) -> bool:
     if len(parts) == 1:
         word = parts[0]
         run_in = _without_count(word)  # "securepassword123": the kind run into a word
-        return any(
+        return _run_in_stand_ins(run_in) or any(
             run_in.removeprefix(kind) in STAND_IN_WORDS
             or run_in.removesuffix(kind) in STAND_IN_WORDS
             or (word.startswith(kind) and word.removeprefix(kind).isdigit())
@@ -2508,6 +2563,25 @@ def _self_named(value: str) -> bool:
             if kind in word
         )
     return _kind_among_stand_ins(parts) or _names_an_environment(parts)
+
+
+def _run_in_stand_ins(word: str) -> bool:
+    """``mysecretpass``: stand-in words and kinds run together, a kind among them, three
+    words or more (two are :func:`_self_named`'s own test): a doc's made-up value."""
+    # best[n]: how word[:n] splits into those words, best first (a kind among them, then the
+    # most words); None where it does not split
+    best: list[tuple[bool, int] | None] = [None] * (len(word) + 1)
+    best[0] = (False, 0)
+    for end in range(1, len(word) + 1):
+        for begin in range(max(0, end - LONGEST_RUN_IN_WORD), end):
+            before, part = best[begin], word[begin:end]
+            if before is None or (part not in STAND_IN_WORDS and part not in KIND_WORDS):
+                continue
+            split, current = (before[0] or part in KIND_WORDS, before[1] + 1), best[end]
+            if current is None or split > current:
+                best[end] = split
+    last = best[-1]
+    return last is not None and last[0] and last[1] >= RUN_IN_WORDS
 
 
 # The environment a stand-in names, with no kind word: "local_dev", "dev-test" (a local
@@ -2816,7 +2890,9 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
         *(RESOURCE_NAME, TIMESTAMP, DURATION),
     )
     counted = COUNTED.fullmatch(value) or ISSUE_KEY.fullmatch(value)
-    if counted or any(name.match(value) for name in names):
+    # ``3.1415926``: a version's shape, but a version of six digits after one dot is none
+    dotted = _dotted_digits(value)
+    if counted or any(name.match(value) for name in names if name is not VERSION or not dotted):
         return False
     key_type = SSH_KEY_TYPE.fullmatch(value)
     if PATH.search(value) or SSH_KEY_BLOB.match(value) or REGION.match(value) or key_type:
@@ -2988,7 +3064,8 @@ def _paired_names(text: str, start: int, value: str) -> bool:
         return True
     # `` `gpt-5-sol@xhigh`/`gpt-5-sol@low` ``: one name's variants, not a login and its password
     first, at, _ = login.group(1).partition("@")
-    if (at and value.startswith(first + "@")) or _a_variant(login.group(1), value):
+    one_name = at and value.startswith(first + "@")
+    if one_name or _a_variant(login.group(1), value) or _model_tier(login.group(1), value):
         return True
     # one family's names (`` `X-A-Usage` / `X-A-Remain` ``); a field in code given a number
     # (`` `active`/`NRestarts=0` ``, a service's state and its count) is a setting beside
@@ -3036,6 +3113,14 @@ def _common_start(one: str, other: str) -> int:
         (n for n, (a, b) in enumerate(zip(one, other, strict=False)) if a != b),
         min(len(one), len(other)),
     )
+
+
+def _model_tier(first: str, value: str) -> bool:
+    """`` `FernAPI-4o` / `FernAPI-4o-mini` ``: a model's alias and its smaller or larger tier,
+    the one the other and a tier's word, not a login and a password built on it."""
+    short, long = sorted((first, value), key=len)
+    tier = long.removeprefix(short)
+    return tier != long and tier[:1] in ("-", "_") and tier[1:].lower() in MODEL_TIERS
 
 
 def _a_variant(first: str, value: str) -> bool:
@@ -3305,7 +3390,7 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
     before = text[max(0, start - 8) : start - (1 if quoted else 0)].rstrip(" *")
     if not before.endswith(SEPARATORS):
         return False
-    if value.isdigit():
+    if value.isdigit() or _dotted_digits(value):
         return True
     label = _label(text, start)
     if value.lower() in label.lower():
@@ -3315,6 +3400,14 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
     header = _header_password(text, start, end)  # curl's -H "X-Password: <word>"
     quoted_word = (quoted or header) and value.isalpha() and value.lower() not in COMMON_WORDS
     return quoted_word or _labelled_word(text, start, end, value)
+
+
+def _dotted_digits(value: str) -> bool:
+    """Six digits or more with one dot among them (``3.1415926``): a number a person chose
+    for a password, as six digits alone are; a version (``1.2.3``) or an address has more
+    dots."""
+    whole, dot, fraction = value.partition(".")
+    return bool(dot) and whole.isdigit() and fraction.isdigit() and len(value) > DOTTED_DIGITS
 
 
 def _label(text: str, start: int) -> str:
