@@ -182,28 +182,41 @@ def test_bytes_that_are_no_text_in_any_encoding_are_not_told_to_be_re_saved(
     tree_dir: Path,
 ) -> None:
     # a day's notes a tool wrote out as hex and then decoded as base64 (a held-out tree, four
-    # files: "re-save as UTF-8" would keep the garble); notes in code pages whose text is
-    # mostly bytes beyond ASCII (Russian in cp1251, Japanese in Shift-JIS) are text
+    # files: "re-save as UTF-8" would keep the garble; ASCII so garbled reads as cp1251's
+    # letters, capitals and small alike); notes in code pages whose text is mostly bytes
+    # beyond ASCII (Windows' and DOS's single-byte ones, Shift-JIS) are text
     day = "# 2026-06-17\n\n- Deployed the relay; the nightly backup now runs at 02:00.\n" * 6
     hexed = day.encode().hex()
     garbled = base64.b64decode(hexed[: len(hexed) // 4 * 4])
     russian = "Заметки о развёртывании: сначала резервная копия базы, потом обновление.\n" * 6
-    japanese = "デプロイの前にデータベースをバックアップすること。夜間の処理は二時に動く。\n" * 6
-    write_tree(
-        tree_dir,
-        {
-            "MEMORY.md": index("a.md", "b.md", "c.md"),
-            "a.md": garbled,
-            "b.md": russian.encode("cp1251"),
-            "c.md": japanese.encode("shift_jis"),
-        },
+    texts = {
+        "ru.md": russian.encode("cp1251"),
+        "ru-dos.md": russian.encode("cp866"),
+        "ja.md": ("デプロイの前にデータベースをバックアップすること。\n" * 6).encode("shift_jis"),
+        "th.md": ("บันทึกการติดตั้ง: สำรองฐานข้อมูลก่อนแล้วจึงอัปเดตระบบ\n" * 6).encode("cp874"),
+        "el.md": ("Σημειώσεις εγκατάστασης: πρώτα αντίγραφο της βάσης.\n" * 6).encode("cp1253"),
+        "he.md": ("הערות התקנה: קודם גיבוי של מסד הנתונים ואז עדכון\n" * 6).encode("cp862"),
+        "ar.md": ("ملاحظات التثبيت: أولاً نسخة احتياطية من قاعدة البيانات\n" * 6).encode("cp1256"),
+        # UTF-8 lines, GBK lines, and a line of both (seen on a regression tree): text
+        "zh.md": NOTES_ZH.encode()
+        + ("## 企业AI实际应用（2026年1月）\n- AI不是颠覆，是减负；技术SEO+结构化内容\n" * 8).encode(
+            "gbk"
+        )
+        + "- 更新：".encode()
+        + "三个必须重视AI SEO的理由".encode("gbk"),
+    }
+    write_tree(tree_dir, {"MEMORY.md": index("a.md", *texts), "a.md": garbled, **texts})
+    # the seven texts are one finding (one cause past the flood's floor), the garble its own
+    garble, resave = sorted(
+        (f for f in findings(tree_dir, "frontmatter") if f.code == "not-utf8"),
+        key=lambda f: f.path != "a.md",
     )
-    found = {f.path: f for f in findings(tree_dir, "frontmatter") if f.code == "not-utf8"}
-    assert found["a.md"].suggestion is not None
-    assert found["a.md"].suggestion.startswith("restore the file from history")
-    assert "read as text in no encoding" in found["a.md"].message
-    assert found["b.md"].suggestion == "re-save the file as UTF-8"
-    assert found["c.md"].suggestion == "re-save the file as UTF-8"
+    assert garble.path == "a.md"
+    assert garble.suggestion is not None
+    assert garble.suggestion.startswith("restore the file from history")
+    assert "read as text in no encoding" in garble.message
+    assert resave.suggestion == "re-save the file as UTF-8"
+    assert {resave.path, *resave.related} == set(texts)
 
 
 def test_the_bad_byte_is_named_at_its_place_in_a_file_with_a_byte_order_mark(

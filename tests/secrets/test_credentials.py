@@ -568,3 +568,12 @@ def test_a_bot_token_is_one_finding_whole_and_its_secret_part_alone_is_one_too()
     assert found(f"- New bot token: @Heronledger_bot ({secret})") == [
         ("telegram-bot-token-secret", secret)
     ]
+
+
+def test_tokens_on_consecutive_lines_under_their_heading_are_each_found() -> None:
+    # the first line's match must not take the newline the second one starts after; a
+    # token with a space after its backtick is one too
+    first, second = rnd(HEX, 32), rnd(HEX, 32)
+    text = f"## Surge tokens\n`{first}`\n`{second}` \nthat was all.\n"
+    found = [(m.rule, m.line) for m in SCANNER.scan(text)]
+    assert found == [("section-token-alone", 2), ("section-token-alone", 3)]

@@ -366,6 +366,20 @@ PASSWORD_SECTION = re.compile(
     r"|senhas)(?!\s*(?:polic|rule|reset|requirement|hash|manag|length|rotation|change))"
     r"|密码|密碼|パスワード|비밀번호"
 )
+# ... and one naming passwords themselves: a list of logins or credentials may hold users,
+# a list of passwords holds passwords, bare or not
+PASSWORDS_NAMED = re.compile(
+    r"(?i:\bpass(?:words|wds|phrases)\b|passwörter|contraseñas|senhas)"
+    r"(?!\s*(?:polic|rule|reset|requirement|hash|manag|length|rotation|change))"
+    r"|密码|密碼|パスワード|비밀번호"
+)
+# A list item's label naming a setting of the passwords, not one (``- Policy: ...``)
+PASSWORD_SETTING_ITEM = re.compile(
+    r"(?i)\b(?:polic(?:y|ies)|charset|characters|format|rotation|count|length|rules?|expiry"
+    r"|expiration|hint|manager|vault|storage|stored|location|complexity|min(?:imum)?"
+    r"|max(?:imum)?|algorithm|hash(?:ing)?)\b[^:：\n]{0,20}[:：]"
+)
+SECTION_PASSWORD_RULE = "section-list-password"  # noqa: S105 - a rule's name
 # A heading that names a token, an API key or a secret (not "Token usage": a count).
 TOKEN_SECTION = re.compile(
     r"(?i:\b(?:tokens?|api[ _-]?keys?|access[ _-]?keys?|(?:api[ _-]?)?encryption[ _-]?keys?"
@@ -931,6 +945,12 @@ PASSWORD_SETTING_WORDS = re.compile(
 CLAUSE_NOT_A_VALUE = {
     "changed-to-value": PASSWORD_SETTING_WORDS,
     "corrected-in-brackets": PASSWORD_SETTING_WORDS,
+    # ``login('anonymous', 'guest@')``: FTP's anonymous login takes an address by custom;
+    # ``auth.login('google', 'redirect')``: a provider and a flow, no account's password
+    "login-call": re.compile(
+        r"(?i)\blogin\([ \t]*['\"](?:anonymous|ftp|guest|google|github|gitlab|sso|oauth2?|saml"
+        r"|oidc|okta|azure|microsoft|apple|facebook|twitter|provider)['\"][ \t]*,[ \t]*['\"]$"
+    ),
     "api-key-bracketed": re.compile(
         r"(?i)\b(?:commit(?:ted)?|fix(?:ed|es)?|leak(?:ed)?|sha\d*|hash|checksum|digest|docs?"
         r"|revision|rev|pr|merge[ds]?)\b"
@@ -947,13 +967,25 @@ KEY_ADJECTIVE = re.compile(
     r"|lecciones?|pasos?|riesgos?|objetivos?)[ \t]+clave\b[^\w\n]{0,6}$"
 )
 GENERIC_ASSIGNMENT_RULE = "generic-assignment"
+# A password given in brackets where a note corrects it (``corrected-in-brackets``): not a
+# commit's hash (``password reset fixed (e3b0c442)``) nor words and numbers joined in lower
+# case (``rotated (every-90-days)``), which a note's brackets hold as often
+CORRECTED_RULE = "corrected-in-brackets"
+CORRECTED_NOT_A_PASSWORD = re.compile(r"[0-9a-f]{7,40}|[a-z0-9]+(?:-[a-z0-9]+)+")
+# "pass" and a value with no separator (``this new pass <value>``): a symbol in the value,
+# as a compiler's pass is named in words and a number (``new pass Mem2RegPass``)
+PASS_PHRASE_RULE = "pass-phrase"  # noqa: S105 - a rule's name
+# A property list's key naming a public key (``FERN_PUBLIC_KEY``): no secret
+PLIST_RULE = "plist-key-value"
+PLIST_KEY_NAME = re.compile(r"<key>([^<>\n]{1,80})</key>[ \t]*\r?\n?[ \t]*<string>$")
 # A value a note states (``secret-stated``) that is public: a key said to be public
 # (``search-only``, ``publishable``, a site key), or Google's documented reCAPTCHA test
 # keys, which every test suite may use (a coin's address after a bare "token" is
 # :func:`_coin_address`'s)
 STATED_RULE = "secret-stated"
 PUBLIC_KEY_STATED = re.compile(
-    r"(?i)\b(?:public|publishable|search[ -]only|anon|site[ _-]key)\b[^\n`]{0,30}`$"
+    # a GPG or PGP key's fingerprint, stated, is public as the key is
+    r"(?i)\b(?:public|publishable|search[ -]only|anon|site[ _-]key|gpg|pgp|gnupg)\b[^\n`]{0,30}`?$"
 )
 RECAPTCHA_TEST_KEYS = frozenset(
     {"6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI", "6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe"}
@@ -1261,7 +1293,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     value = text[start:end].strip()
     known = rule.value in UNMEASURED  # a vendor's default, a test account's number
     # a list's value under another heading: asked first, as a long list asks it once an item
-    outside = (rule.value == "section" and not _password_section(text, start)) or (
+    bare = rule.name == SECTION_PASSWORD_RULE and text[start - 1 : start] != "`"
+    outside = (rule.value == "section" and not _password_section(text, start, bare=bare)) or (
         rule.value in ("token-section", "cookie-section")
         and (not _token_section(text, start) or _token_field(text, start))
     )
@@ -1333,6 +1366,9 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
             and KEY_ADJECTIVE.search(_line_before(text, start)) is not None
         )
         or (rule.name == STATED_RULE and _stated_public(text, start, value))
+        or (rule.name == CORRECTED_RULE and CORRECTED_NOT_A_PASSWORD.fullmatch(value) is not None)
+        or (rule.name == PASS_PHRASE_RULE and _pass_unseparated_plain(text, start, value))
+        or (rule.name == PLIST_RULE and _plist_public(text, start))
         or (rule.generic and _cut_by_text(value, text, end))
         or (rule.generic and _short_of_its_vendor(value))
         or JSON_PATH.fullmatch(value) is not None
@@ -1379,7 +1415,10 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     # quotes hold the value whole, and so do a table cell's pipes
     enclosed = (before in QUOTES and text[end : end + 1] == before) or rule.table
     named = (
-        (not _a_value(value, enclosed=enclosed) and not _named_for_its_place(text, start, value))
+        (
+            not _a_value(value, enclosed=enclosed, dotted=_password_digits(text, start, value))
+            and not _named_for_its_place(text, start, value)
+        )
         or _cut_address(value, text, end)
         or _attribute_name(value, text, start, end)
         or ASSET_QUERY.fullmatch(value) is not None
@@ -1598,6 +1637,21 @@ def _keyed_digits(rule: Rule, text: str, start: int, end: int) -> bool:
         and not DATE_DIGITS.fullmatch(value)
         and DIGITS_KEY.search(text, max(0, start - NEAR), start) is not None
     )
+
+
+def _pass_unseparated_plain(text: str, start: int, value: str) -> bool:
+    """``new pass Mem2RegPass``: "pass" right before a value with no separator, the value
+    holding no symbol (a compiler pass's or a word's name)."""
+    before = text[max(0, start - 8) : start].lower()
+    if not before.rstrip(" \t").endswith("pass") or not before.endswith((" ", "\t")):
+        return False
+    return not any(c in SYMBOLS for c in value)
+
+
+def _plist_public(text: str, start: int) -> bool:
+    """A property list's ``<key>`` naming a public key (``FERN_PUBLIC_KEY``)."""
+    key = PLIST_KEY_NAME.search(text, max(0, start - 120), start)
+    return key is not None and "PUBLIC" in key.group(1).upper()
 
 
 def _stated_public(text: str, start: int, value: str) -> bool:
@@ -2311,16 +2365,21 @@ TOKEN_FIELD_ITEM = re.compile(
 )
 
 
-def _password_section(text: str, start: int) -> bool:
+def _password_section(text: str, start: int, *, bare: bool = False) -> bool:
     """Whether the value ends a list item (``- **Laptop:** `<value>```) under a heading
     that names passwords (``### Passwords by machine``, ``## 密码``): the items of its list
-    are what it names."""
+    are what it names. A value not in backticks (``- Plantoa: <value> (older)``) only under
+    a heading or a label naming passwords themselves, not credentials or logins (a list of
+    logins is one of users), and never after a label naming a setting of theirs."""
     line_start = text.rfind("\n", 0, start) + 1
     if LIST_ITEM.match(text, line_start, start) is None:
         return False
     if _field_item(text, line_start, start):
         return False  # ``- Google Sheet ID: `...```: the list's other fields are no passwords
-    if _list_lead_in_names_passwords(text, line_start):
+    if bare and PASSWORD_SETTING_ITEM.search(text, line_start, start) is not None:
+        return False  # ``- Policy: NIST-800-63B``: what the passwords follow, not one
+    section = PASSWORDS_NAMED if bare else PASSWORD_SECTION
+    if _list_lead_in_names_passwords(text, line_start, section):
         return True
     # The nearest heading above, indented by three spaces at most: found with str.rfind
     # (a list of thousands of items asks it once an item).
@@ -2331,10 +2390,10 @@ def _password_section(text: str, start: int) -> bool:
             return False
         at = -1  # the text opens with the heading
     end = text.find("\n", at + 1)
-    return PASSWORD_SECTION.search(text, at + 1, end if end >= 0 else len(text)) is not None
+    return section.search(text, at + 1, end if end >= 0 else len(text)) is not None
 
 
-def _list_lead_in_names_passwords(text: str, line_start: int) -> bool:
+def _list_lead_in_names_passwords(text: str, line_start: int, section: re.Pattern[str]) -> bool:
     """Whether the line that opens the value's list is a label of its own ending in a colon
     that names passwords (``**Credentials:**`` then ``- Sudo: `<digits>` ``), as a heading
     would: the first line above the list's items (blank lines passed over) read within
@@ -2347,10 +2406,7 @@ def _list_lead_in_names_passwords(text: str, line_start: int) -> bool:
             return False  # the window ends inside the list: too long a list to read up
         line = text[begin:end]
         if line.strip() and LIST_ITEM.match(line) is None:
-            return (
-                LEAD_IN_LABEL.fullmatch(line) is not None
-                and PASSWORD_SECTION.search(line) is not None
-            )
+            return LEAD_IN_LABEL.fullmatch(line) is not None and section.search(line) is not None
         end = begin - 1
     return False
 
@@ -2864,7 +2920,7 @@ def _code_brackets(value: str) -> bool:
     )
 
 
-def _a_value(value: str, *, enclosed: bool = False) -> bool:
+def _a_value(value: str, *, enclosed: bool = False, dotted: bool = False) -> bool:
     """Not a name (of a variable, a file, an algorithm) where a value would be;
     ``enclosed``: quotes or backticks hold the whole value."""
     snake = (SNAKE_CASE.match(value) or _short_parts(value)) and not (
@@ -2890,8 +2946,8 @@ def _a_value(value: str, *, enclosed: bool = False) -> bool:
         *(RESOURCE_NAME, TIMESTAMP, DURATION),
     )
     counted = COUNTED.fullmatch(value) or ISSUE_KEY.fullmatch(value)
-    # ``3.1415926``: a version's shape, but a version of six digits after one dot is none
-    dotted = _dotted_digits(value)
+    # ``密码: 3.1415926`` (``dotted``: a password's label before it): a version's shape,
+    # but a version of six digits after one dot is none
     if counted or any(name.match(value) for name in names if name is not VERSION or not dotted):
         return False
     key_type = SSH_KEY_TYPE.fullmatch(value)
@@ -3391,7 +3447,8 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
     if not before.endswith(SEPARATORS):
         return False
     if value.isdigit() or _dotted_digits(value):
-        return True
+        # ``密码: 3.1415926``; ``token_ratio = 0.7523481`` is a number
+        return value.isdigit() or _password_digits(text, start, value)
     label = _label(text, start)
     if value.lower() in label.lower():
         return False  # a constant named by its own value: COMMUNITY = "community"
@@ -3400,6 +3457,11 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
     header = _header_password(text, start, end)  # curl's -H "X-Password: <word>"
     quoted_word = (quoted or header) and value.isalpha() and value.lower() not in COMMON_WORDS
     return quoted_word or _labelled_word(text, start, end, value)
+
+
+def _password_digits(text: str, start: int, value: str) -> bool:
+    """Digits around one dot (:func:`_dotted_digits`) after a password's label."""
+    return _dotted_digits(value) and PASSWORD_LABEL.search(_label(text, start)) is not None
 
 
 def _dotted_digits(value: str) -> bool:

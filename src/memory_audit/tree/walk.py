@@ -19,6 +19,7 @@ import itertools
 import os
 import re
 import stat
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -283,31 +284,59 @@ GARBLED = (
 # Code pages whose text is mostly bytes beyond ASCII: Chinese, Japanese and Korean ones,
 # each strict (a byte sequence they do not define fails)
 WIDE_CODE_PAGES = ("gb18030", "big5", "shift_jis", "euc-kr")
+# Single-byte code pages of scripts written mostly beyond ASCII (Windows' and DOS's): a text
+# in one of them reads as that script's letters, nearly every byte beyond ASCII a letter
+LETTER_CODE_PAGES = (
+    *("cp1250", "cp1251", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258"),
+    *("cp874", "cp866", "cp737", "cp862", "cp864", "koi8_r", "koi8_u", "latin_1"),
+)
+ASCII_END = 0x7F
 HIGH_BYTES = re.compile(rb"[\x80-\xff]")
-# The bytes a single-byte code page gives symbols and other scripts' letters, not its own
-# letters (cp1251's Cyrillic and cp1252's accented letters are 0xC0-0xFF): few in a text
-SYMBOL_BYTES = re.compile(rb"[\x80-\xbf]")
-SYMBOL_SHARE = 4  # a quarter of the bytes beyond ASCII: no letters of any code page
+LETTER_SHARE = 0.9  # of a text's characters beyond ASCII: letters and their marks
+CAPITALS_SHARE = 0.2  # of its cased letters beyond ASCII: capitals (a heading's, a name's)
 
 
 def _garbled(data: bytes) -> bool:
-    """Bytes that are no text in any encoding: more beyond ASCII than within it (a text in a
-    Latin code page is mostly ASCII), read by no wide code page, and a quarter of them or
-    more in the range a single-byte code page keeps for symbols (a held-out tree's daily
-    notes, Markdown a tool had turned into hex and then decoded as base64: "re-save as
-    UTF-8" would keep the garble)."""
-    high = len(HIGH_BYTES.findall(data))
-    if high * 2 <= len(data):
+    """Bytes that are no text in any encoding, read on the lines that are no UTF-8 (a note
+    may hold UTF-8 lines beside them): more of their bytes beyond ASCII than within it (a
+    text in a Latin code page is mostly ASCII), not every line read by one wide code page,
+    and in every single-byte code page of a script written beyond ASCII a tenth of what they
+    read as or more no letter, or a fifth of the cased letters or more capitals (a held-out
+    tree's daily notes, Markdown a tool had turned into hex and then decoded as base64:
+    "re-save as UTF-8" would keep the garble)."""
+    lines = [raw for raw in data.split(b"\n") if not _decodes(raw, "utf-8")]
+    bad = b"\n".join(lines)
+    if len(HIGH_BYTES.findall(bad)) * 2 <= len(bad):
         return False
-    if len(SYMBOL_BYTES.findall(data)) * SYMBOL_SHARE < high:
+    if any(all(_decodes(raw, code_page) for raw in lines) for code_page in WIDE_CODE_PAGES):
         return False
-    for code_page in WIDE_CODE_PAGES:
-        try:
-            data.decode(code_page)
-        except UnicodeDecodeError:
-            continue
+    return not any(_reads_as_letters(bad, code_page) for code_page in LETTER_CODE_PAGES)
+
+
+def _decodes(data: bytes, code_page: str) -> bool:
+    try:
+        data.decode(code_page)
+    except UnicodeDecodeError:
         return False
     return True
+
+
+def _reads_as_letters(data: bytes, code_page: str) -> bool:
+    """Whether ``data`` decodes in ``code_page`` with nearly every character beyond ASCII a
+    letter or a letter's mark (Thai's vowels are marks)."""
+    try:
+        text = data.decode(code_page)
+    except UnicodeDecodeError:
+        return False
+    beyond = [c for c in text if ord(c) > ASCII_END]
+    letters = sum(unicodedata.category(c)[0] in "LM" for c in beyond)
+    if letters < LETTER_SHARE * len(beyond):
+        return False
+    # a cased script's text is mostly lower case; bytes no one wrote read as capitals and
+    # small letters alike (ASCII hexed and decoded as base64 reads as cp1251's letters, a
+    # third of them capitals)
+    capitals = sum(c.isupper() for c in beyond)
+    return capitals <= CAPITALS_SHARE * sum(c.islower() or c.isupper() for c in beyond)
 
 
 MIXED_GB18030 = (
@@ -355,7 +384,7 @@ def _not_utf8(data: bytes, offset: int, line: int, text: str) -> FileProblem:
             return FileProblem(
                 "not-utf8",
                 f"{where}: its bytes read as text in no encoding (most are beyond ASCII and"
-                " fit no code page's letters, as when a tool decoded the text wrongly)",
+                " read as no script's letters, as when a tool decoded the text wrongly)",
                 line,
                 GARBLED,
             )
