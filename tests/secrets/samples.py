@@ -4960,9 +4960,7 @@ CASES["section-list-password"][1].extend(
         "\n**Credentials:**\n- **User:** `fernadmin`",
         "\n**Deploy steps:**\n- build: `20260419`",
         "\n**Credentials:**\nKept in the vault, see below.\n- build: `20260419`",
-        # a bare value only under passwords themselves, never a setting of theirs
-        "\n## Passwords\n- Policy: NIST-800-63B",
-        "\nPasswords:\n\n- Charset: a-zA-Z0-9",
+        # no bare value under logins or credentials: a list of users, a vault's names
         "\n### Failed logins\n\n- Count: 1432",
         "\n## Logins\n\n- AWS: sso-admin2",
         "\n**Credentials:**\n- Vault: Fern-Prod\n- Rotation: 2026-Q3",
@@ -5020,16 +5018,23 @@ CASES["section-token-alone"] = (
         f"## Build\n`{_surge}`\n",
         "## Tokens\n`FERN_DEPLOY_TOKEN_FOR_CI_RUNS`\n",
         "## Token usage\n`1234567890abcdef1234567890abcdef`\n",
+        f"## Tokens\nthe old one, `{rnd(HEX, 32)}`\n",
     ],
 )
-CASES["section-list-password"][0].append(
-    ("### Passwörter:\n- Plantoa: Fernhaus2025! (älteres)", "Fernhaus2025!")
-)
-CASES["section-list-password"][1].extend(
+CASES["section-list-bare-password"] = (
+    [
+        ("### Passwörter:\n- Plantoa: Fernhaus2025! (älteres)", "Fernhaus2025!"),
+        ("## Passwords\n- NAS admin: Kp4ziR9x", "Kp4ziR9x"),
+    ],
     [
         "\n### Passwords\n- Router: stored in the vault (since May)",
         "\n## Notes\n- build: a1b2c3d4 (old)",
-    ]
+        # a bare value only under passwords themselves, never a setting of theirs
+        "\n## Passwords\n- Policy: NIST-800-63B",
+        "\nPasswords:\n\n- Charset: a-zA-Z0-9",
+        "\n## Passwords\n- Rotation: every-90-days",
+        "\n## Credentials and passwords\n- Format: KEY=VALUE",
+    ],
 )
 _esp = base64.b64encode(bytes(_rng.randrange(256) for _ in range(32))).decode()
 CASES["fenced-token"][0].append(

@@ -152,6 +152,7 @@ def test_a_rule_only_re2_reads_is_kept_and_runs() -> None:
 CONTEXT_KEYWORDS = {
     "bitrix24-webhook-code",
     "section-list-password",  # its keyword is in the heading above the list
+    "section-list-bare-password",  # the same
     "section-list-key",  # the same
     "section-list-drawn",  # the same
     "section-list-bare-key",  # the same

@@ -379,7 +379,7 @@ PASSWORD_SETTING_ITEM = re.compile(
     r"|expiration|hint|manager|vault|storage|stored|location|complexity|min(?:imum)?"
     r"|max(?:imum)?|algorithm|hash(?:ing)?)\b[^:：\n]{0,20}[:：]"
 )
-SECTION_PASSWORD_RULE = "section-list-password"  # noqa: S105 - a rule's name
+BARE_PASSWORD_RULE = "section-list-bare-password"  # noqa: S105 - a rule's name
 # A heading that names a token, an API key or a secret (not "Token usage": a count).
 TOKEN_SECTION = re.compile(
     r"(?i:\b(?:tokens?|api[ _-]?keys?|access[ _-]?keys?|(?:api[ _-]?)?encryption[ _-]?keys?"
@@ -977,6 +977,8 @@ CORRECTED_NOT_A_PASSWORD = re.compile(r"[0-9a-f]{7,40}|[a-z0-9]+(?:-[a-z0-9]+)+"
 PASS_PHRASE_RULE = "pass-phrase"  # noqa: S105 - a rule's name
 # A property list's key naming a public key (``FERN_PUBLIC_KEY``): no secret
 PLIST_RULE = "plist-key-value"
+# A token alone in backticks on its line under its heading
+TOKEN_ALONE_RULE = "section-token-alone"  # noqa: S105 - a rule's name
 PLIST_KEY_NAME = re.compile(r"<key>([^<>\n]{1,80})</key>[ \t]*\r?\n?[ \t]*<string>$")
 # A value a note states (``secret-stated``) that is public: a key said to be public
 # (``search-only``, ``publishable``, a site key), or Google's documented reCAPTCHA test
@@ -1293,7 +1295,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     value = text[start:end].strip()
     known = rule.value in UNMEASURED  # a vendor's default, a test account's number
     # a list's value under another heading: asked first, as a long list asks it once an item
-    bare = rule.name == SECTION_PASSWORD_RULE and text[start - 1 : start] != "`"
+    bare = rule.name == BARE_PASSWORD_RULE
     outside = (rule.value == "section" and not _password_section(text, start, bare=bare)) or (
         rule.value in ("token-section", "cookie-section")
         and (not _token_section(text, start) or _token_field(text, start))
@@ -1369,6 +1371,11 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.name == CORRECTED_RULE and CORRECTED_NOT_A_PASSWORD.fullmatch(value) is not None)
         or (rule.name == PASS_PHRASE_RULE and _pass_unseparated_plain(text, start, value))
         or (rule.name == PLIST_RULE and _plist_public(text, start))
+        # the regex opens with the backtick (a literal RE2 skips to): alone on its line
+        or (
+            rule.name == TOKEN_ALONE_RULE
+            and text[line_start_within(text, start, NEAR) : start - 1].strip() != ""
+        )
         or (rule.generic and _cut_by_text(value, text, end))
         or (rule.generic and _short_of_its_vendor(value))
         or JSON_PATH.fullmatch(value) is not None
