@@ -933,15 +933,15 @@ LOGIN_ITEM_LABEL = re.compile(
     r"[ \t]*[-*+][ \t]+(?:\*\*)?(?i:user(?:[ _-]?name)?|login|e-?mail|account|handle|id)s?"
     r"(?:\*\*)?:"
 )
-# What a clause names before its value when the value is no credential: a setting of the
-# password's (``password validator updated to `zxcvbn-v4` ``), a change's record of an API
-# key (``API key leak fixed (<commit>)``)
 # A password's setting named in the clause: what changed is the setting, not the password
 PASSWORD_SETTING_WORDS = re.compile(
     r"(?i)\b(?:polic(?:y|ies)|hash(?:ing|es)?|storage|validator|validation|length|expiry"
     r"|expiration|field|column|format|rules?|requirements?|algorithm|scheme|manager|hint"
     r"|complexity|min(?:imum)?|max(?:imum)?)\b"
 )
+# What a clause names before its value when the value is no credential: a setting of the
+# password's (``password validator updated to `zxcvbn-v4` ``), a change's record of an API
+# key (``API key leak fixed (<commit>)``), a login call's provider
 CLAUSE_NOT_A_VALUE = {
     "changed-to-value": PASSWORD_SETTING_WORDS,
     "corrected-in-brackets": PASSWORD_SETTING_WORDS,
@@ -3453,8 +3453,9 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
     before = text[max(0, start - 8) : start - (1 if quoted else 0)].rstrip(" *")
     if not before.endswith(SEPARATORS):
         return False
+    # ``密码: 3.1415926``: digits around a dot after a password's label; ``token_ratio =
+    # 0.7523481`` is a number
     if value.isdigit() or _dotted_digits(value):
-        # ``密码: 3.1415926``; ``token_ratio = 0.7523481`` is a number
         return value.isdigit() or _password_digits(text, start, value)
     label = _label(text, start)
     if value.lower() in label.lower():
