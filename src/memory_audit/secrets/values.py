@@ -361,18 +361,15 @@ SECRET_SECTION = re.compile(
 SECTION_WINDOW = 400
 # A heading that names passwords (not "Password policy" or "Password reset": the words
 # after it name a rule or a flow, not the passwords themselves).
+_PASSWORDS_WORDS = r"\bpass(?:words|wds|phrases)\b|passwörter|contraseñas|senhas"
+_NOT_A_SETTING_AFTER = r"(?!\s*(?:polic|rule|reset|requirement|hash|manag|length|rotation|change))"
+_PASSWORDS_CJK = r"|密码|密碼|パスワード|비밀번호"
 PASSWORD_SECTION = re.compile(
-    r"(?i:\bpass(?:words|wds|phrases)\b|\bcredentials\b|\blogins\b|passwörter|contraseñas"
-    r"|senhas)(?!\s*(?:polic|rule|reset|requirement|hash|manag|length|rotation|change))"
-    r"|密码|密碼|パスワード|비밀번호"
+    rf"(?i:{_PASSWORDS_WORDS}|\bcredentials\b|\blogins\b){_NOT_A_SETTING_AFTER}{_PASSWORDS_CJK}"
 )
 # ... and one naming passwords themselves: a list of logins or credentials may hold users,
 # a list of passwords holds passwords, bare or not
-PASSWORDS_NAMED = re.compile(
-    r"(?i:\bpass(?:words|wds|phrases)\b|passwörter|contraseñas|senhas)"
-    r"(?!\s*(?:polic|rule|reset|requirement|hash|manag|length|rotation|change))"
-    r"|密码|密碼|パスワード|비밀번호"
-)
+PASSWORDS_NAMED = re.compile(rf"(?i:{_PASSWORDS_WORDS}){_NOT_A_SETTING_AFTER}{_PASSWORDS_CJK}")
 # A list item's label naming a setting of the passwords, not one (``- Policy: ...``)
 PASSWORD_SETTING_ITEM = re.compile(
     r"(?i)\b(?:polic(?:y|ies)|charset|characters|format|rotation|count|length|rules?|expiry"

@@ -304,29 +304,29 @@ def _garbled(data: bytes) -> bool:
     read as or more no letter, or a fifth of the cased letters or more capitals (a held-out
     tree's daily notes, Markdown a tool had turned into hex and then decoded as base64:
     "re-save as UTF-8" would keep the garble)."""
-    lines = [raw for raw in data.split(b"\n") if not _decodes(raw, "utf-8")]
+    lines = [raw for raw in data.split(b"\n") if _decoded(raw, "utf-8") is None]
     bad = b"\n".join(lines)
     if len(HIGH_BYTES.findall(bad)) * 2 <= len(bad):
         return False
-    if any(all(_decodes(raw, code_page) for raw in lines) for code_page in WIDE_CODE_PAGES):
+    wide = (all(_decoded(raw, page) is not None for raw in lines) for page in WIDE_CODE_PAGES)
+    if any(wide):
         return False
     return not any(_reads_as_letters(bad, code_page) for code_page in LETTER_CODE_PAGES)
 
 
-def _decodes(data: bytes, code_page: str) -> bool:
+def _decoded(data: bytes, code_page: str) -> str | None:
+    """``data`` read in ``code_page``, strictly; None when it holds bytes the page lacks."""
     try:
-        data.decode(code_page)
+        return data.decode(code_page)
     except UnicodeDecodeError:
-        return False
-    return True
+        return None
 
 
 def _reads_as_letters(data: bytes, code_page: str) -> bool:
     """Whether ``data`` decodes in ``code_page`` with nearly every character beyond ASCII a
     letter or a letter's mark (Thai's vowels are marks)."""
-    try:
-        text = data.decode(code_page)
-    except UnicodeDecodeError:
+    text = _decoded(data, code_page)
+    if text is None:
         return False
     beyond = [c for c in text if ord(c) > ASCII_END]
     letters = sum(unicodedata.category(c)[0] in "LM" for c in beyond)
@@ -353,14 +353,10 @@ def _lines_in_gb18030(data: bytes) -> int:
     lost); 0 otherwise."""
     count, chinese = 0, False
     for raw in data.split(b"\n"):
-        try:
-            raw.decode("utf-8")
+        if _decoded(raw, "utf-8") is not None:
             continue
-        except UnicodeDecodeError:
-            pass
-        try:
-            decoded = raw.decode("gb18030")  # strict: Latin-1 text is no GB18030
-        except UnicodeDecodeError:
+        decoded = _decoded(raw, "gb18030")  # strict: Latin-1 text is no GB18030
+        if decoded is None:
             return 0
         chinese = chinese or CJK.search(decoded) is not None
         count += 1
