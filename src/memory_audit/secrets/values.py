@@ -282,7 +282,6 @@ PHRASE_LEAST_WORDS = 12  # a recovery phrase's words: 12, 15, 18, 21 or 24
 # The digits' and the alphabet's first runs, a doc's stand-in token (``token: "1234abcd"``)
 TWO_RUNS = re.compile(r"0?1234abcd|abcd0?1234")
 TOKEN_LABEL = re.compile(r"(?i)token|key|secret")
-PASSWORD_LABEL = re.compile(r"(?i)pass|pwd|密码")
 # A name, then an API key's or a token's kind (``api_key="mem0-api-key"``): a placeholder
 # named for the vendor; no issuer draws such a key
 KIND_NAMED = re.compile(
