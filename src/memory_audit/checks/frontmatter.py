@@ -285,8 +285,15 @@ def _agents_skills(tree: MemoryTree) -> frozenset[str]:
     return frozenset(path for path in tree.files if path.rsplit("/", 1)[-1] == SKILL_FILE)
 
 
+# ... and a file named as one (``SKILL-TEMPLATE.md``, ``handoff_template.md``)
+TEMPLATE_NAME = re.compile(r"(?:^|[-_.])templates?(?:[-_.]|$)")
+
+
 def _a_template(path: str) -> bool:
-    return not TEMPLATE_FOLDERS.isdisjoint(path.lower().split("/")[:-1])
+    # a folder named to sort first (``_templates``) is a folder of templates still
+    *folders, name = path.lower().split("/")
+    named = TEMPLATE_NAME.search(name.removesuffix(".md")) is not None
+    return named or not TEMPLATE_FOLDERS.isdisjoint(f.lstrip("_.") for f in folders)
 
 
 def _fields(
