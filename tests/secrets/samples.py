@@ -3159,8 +3159,8 @@ CASES["key-label-bare"] = (
 CASES["key-in-brackets"] = (
     [
         (
-            "Q0-2：Fernxiang API Key（sk-5c0e2f9b8d7a6c549a02c3e81f4b7d6a）是否为你名下？",
-            "sk-5c0e2f9b8d7a6c549a02c3e81f4b7d6a",
+            "Q0-2：Fernxiang API Key（sk-5c0E2f9b8D7a6c549A02c3e81f4b7d6a）是否为你名下？",
+            "sk-5c0E2f9b8D7a6c549A02c3e81f4b7d6a",
         ),
         ("the Fernhub token (`Kq7Xm2Lp9Rt4Vn8Bc3Hd6W`) still works", "Kq7Xm2Lp9Rt4Vn8Bc3Hd6W"),
     ],
@@ -5127,3 +5127,69 @@ CASES["ssh-destination-password"] = (
     ],
 )
 CASES["generic-assignment"][1].extend(["token_ratio = 0.7523481", "- token_budget_usd: 12.345678"])
+# --- round 121 (batches 221-222, a tuning half's first look): a key of sk- and 32 hex digits
+# after its vendor's name, a fal.ai key's id:secret pair, a password after its word and the
+# system's name; and what was none: "tests pass" before a command, a comparison with ===, a
+# dev server's HMR token, a hash function named in camelCase, the hash of the commonest
+# password, a connection's password followed by full-width brackets
+_r121 = random.Random(20261206)
+_sk_hex = "sk-" + "".join(_r121.choices(HEX, k=32))
+CASES["sk-hex-key"] = (
+    [
+        (f"- 用户提供 FernSeek key: `{_sk_hex}`", _sk_hex),
+        (f"export FERN_KEY={_sk_hex}", _sk_hex),
+        # a key of this shape in brackets is this rule's, not key-in-brackets' (a vendor's
+        # format is proof of its own)
+        (f"Q0-2：Fernxiang API Key（{_sk_hex}）是否为你名下？", _sk_hex),
+    ],
+    [
+        "sk-" + "0" * 32,
+        "sk-0123456789abcdef0123456789abcdef",
+        "sk-" + "a" * 16 + "b" * 16,
+    ],
+)
+_fal = f"{uuid()}:{''.join(_r121.choices(HEX, k=32))}"
+CASES["fal-api-key"] = (
+    [
+        (f"- **fal.ai key**: `{_fal}`", _fal),
+        (f"FAL_KEY={_fal}", _fal),
+    ],
+    [
+        "- **fal.ai key**: `00000000-0000-0000-0000-000000000000:" + "0" * 32 + "`",
+        "- fal.ai key: `" + uuid() + ":" + "0123456789abcdef" * 2 + "`",
+    ],
+)
+CASES["password-near-value"][0].append(
+    ("- Пароль Synology `@90+Fernhall` — был в чате, нужно сменить!", "@90+Fernhall")
+)
+CASES["pass-phrase"][1].extend(
+    [
+        "- [ ] All security tests pass: `python3 test_fern.py`",
+        "- lint and unit checks pass: `npm9 run ci`",
+    ]
+)
+CASES["login-pair"][1].append(
+    "| 改 | `src/views/Login.vue` | 调 fetchMe / `code===200` → `ok===true && code===0` |"
+)
+CASES["url-query-credential"][1].append(
+    "[ws] opened ws://localhost:5182/?token=Qm7xKp2Lw9Zt          ← vite HMR"
+)
+CASES["password-phrase"][1].append("| 修改当前密码 | sha256Hex 旧 + 新 + 确认 | bcrypt 存新 |")
+CASES["generic-assignment"][1].append(
+    '$body = \'{"username":"fern_admin","password":"e10adc3949ba59abbe56e057f20f883e"}\''
+)
+CASES["parameter-password"][0].append(
+    ("- **DB**：host=127.0.0.1, user=fern, password=Kp4ziR9xw（app-prod.yml:80）。", "Kp4ziR9xw")
+)
+CASES["password-phrase"][1].append("- 初始密码：Kp4ziR9x（示例，按实际填写）")
+CASES["password-adjacent-cjk"] = (
+    [
+        ("- ✅ 登录信息：租户FernFlow，账号test，密码fern2031", "fern2031"),
+        ("服务器 root 密码Kp4ziR9x!，别外传", "Kp4ziR9x!"),
+    ],
+    [
+        "- 密码sha256Hex后传输",
+        "- 密码123456abc（示例）",
+        "- 密码DB_PASSWORD_2在 .env 里",
+    ],
+)

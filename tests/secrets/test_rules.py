@@ -163,6 +163,7 @@ CONTEXT_KEYWORDS = {
     "ngrok-authtoken",
     "uptimerobot-api-key",
     "wordpress-application-password",
+    "fal-api-key",  # its id and secret carry no prefix: "fal" names the key near it
 }
 
 

@@ -58,7 +58,9 @@ CLOSING_SPACE = (" ", "\t", "\n", "\r", b" ", b"\t", b"\n", b"\r")
 # one more word or none, as the scanner's LABEL_GOES_ON means it
 LABEL_GOES_ON = re.compile(r"(?: [^\s:=*`]{2,16})?\*{0,2} ?[:=：]")
 LABEL_WORDS = {"password", "passwd", "pwd", "pass", "passcode", "密码", "口令"}
-NOTE_GOES_ON = re.compile(r"[^\n`.;:!?=：|#*]{0,44}?(?:[:：]| (?:es|is|ist|est|é|era|was) )")
+NOTE_GOES_ON = re.compile(
+    r"[^\n`.;:!?=：|#*]{0,44}?(?:[:：]| (?:es|is|ist|est|é|era|was) )|[ \t]+`(?=[^`\s]+`)"
+)
 
 
 def _leaves_text(subject: _Subject, scanner: Scanner, index: int, match: Any) -> bool:

@@ -60,7 +60,10 @@ LABEL_GOES_ON = re.compile(r"(?: [^\s:=*`]{2,16})?\*{0,2} ?[:=：]")
 LABEL_WORDS = frozenset({"password", "passwd", "pwd", "pass", "passcode", "密码", "口令"})
 # A rejected word that opens a note on the password, its value after the note's colon or
 # ``es``/``is`` (``Contraseña reseteada desde consola: <value>``): the rules after it read on
-NOTE_GOES_ON = re.compile(r"[^\n`.;:!?=：|#*]{0,44}?(?:[:：]| (?:es|is|ist|est|é|era|was) )")
+# ... or the system's name, its value in backticks right after (``Пароль Synology `<value>```)
+NOTE_GOES_ON = re.compile(
+    r"[^\n`.;:!?=：|#*]{0,44}?(?:[:：]| (?:es|is|ist|est|é|era|was) )|[ \t]+`(?=[^`\s]+`)"
+)
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from __future__ import annotations
 import base64
 import bisect
 import functools
+import hashlib
 import itertools
 import json
 import re
@@ -76,7 +77,7 @@ ENVIRONMENT_SETTING = re.compile(r"[A-Z][A-Z0-9_]{2,}=(?:[a-z_./~-]*|\d+)")
 # ``status==ERROR``, ``result.code!=SUCCESS``: a test's assertion of a constant, which a
 # password holds no more than base64's padding does (at its end only)
 COMPARISON = re.compile(
-    r"[A-Za-z_$][\w.$\[\]]*(?:==|!=)(?:[A-Z][A-Z0-9_]*|\d+|true|false|null|None|True|False)"
+    r"[A-Za-z_$][\w.$\[\]]*(?:===?|!==?)(?:[A-Z][A-Z0-9_]*|\d+|true|false|null|None|True|False)"
 )
 # ``${DB_PASSWORD:?DB_PASSWORD is required}``: a shell's parameter expansion that stops with
 # a message when the variable is unset; the word after ``:?`` is that message, no value
@@ -753,6 +754,16 @@ LETTER_RUNS = ("abc", "def", "xyz")
 PUBLISHED_APP_HASHES = frozenset(
     {"b18441a1ff607e10a989891a5462e627", "eb06d4abfb49dc3eeb1aeb98ae0f581e"}
 )
+# The hashes of the commonest passwords (``"password":"e10adc39..."``, MD5's of ``123456``):
+# a test's or a doc's stand-in, which every cracking list holds
+COMMON_PASSWORD_HASHES = frozenset(
+    hashlib.new(name, word.encode(), usedforsecurity=False).hexdigest()
+    for name in ("md5", "sha1", "sha256")
+    for word in (
+        *("123456", "12345678", "123456789", "1234567890", "111111", "000000"),
+        *("password", "admin", "admin123", "qwerty", "abc123", "test", "root"),
+    )
+)
 # What became of a key, said where its value would be: "OpenAI API Key: Auto-revoked"
 STATUS_WORD = re.compile(
     r"(?i:(?:auto|already|now|since|was|been)[-_ ]?)?"
@@ -951,8 +962,21 @@ CLAUSE_NOT_A_VALUE = {
         r"(?i)\b(?:commit(?:ted)?|fix(?:ed|es)?|leak(?:ed)?|sha\d*|hash|checksum|digest|docs?"
         r"|revision|rev|pr|merge[ds]?)\b"
     ),
+    # ``All security tests pass: `python3 test.py```: "pass" the verb, a check's outcome,
+    # then the command that runs it
+    "pass-phrase": re.compile(
+        r"(?i)\b(?:tests?|checks?|specs?|suites?|builds?|lint|ci|all|must|should|will)"
+        r"[ \t]+pass[ \t]*[:=：][ \t]*[`'\"]?$"
+    ),
 }
 CLAUSE_RULES = frozenset(CLAUSE_NOT_A_VALUE)
+# ``ws://localhost:5182/?token=<value> ← vite HMR``: a dev server's socket on this machine,
+# its token drawn anew when the server starts (the line names the server), whichever rule
+# reads it
+LOOPBACK_SOCKET_TOKEN = re.compile(
+    r"(?i)\bwss?://(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?/?[^\s?]*\?(?:[^\s&]*&)*token=$"
+)
+DEV_SERVER = re.compile(r"(?i)\b(?:vite|hmr)\b")
 # Spanish "clave" right after a noun is "key" the adjective ("Contacto clave: **<a
 # person>**", "Punto clave: <a step>"), no credential's label, when what follows holds no
 # digit (a name, a phrase); "Palabra clave" and "Datos clave" may be a password's label
@@ -1073,7 +1097,8 @@ ALGORITHM_PART = re.compile(
     r"|[0-9]+",
     re.I,
 )
-ALGORITHM_SPLIT = re.compile(r"[-_/.+]")
+# ... and where camelCase joins them (``sha256Hex``, a function's name)
+ALGORITHM_SPLIT = re.compile(r"[-_/.+]|(?<=[a-z0-9])(?=[A-Z])")
 # An npm package's scoped name (``@node-rs/argon2`` after "Password hashing:"): lower case,
 # as npm requires, with a version after it or a word on its line naming a library
 # (``@home/pass2024`` alone after "password:" is a password)
@@ -1167,6 +1192,7 @@ EXAMPLE_FORMAT = re.compile(
 )
 DISCLAIMER_AFTER = re.compile(
     rf"{DISCLAIMER}|\((?:e\.g\.|for example|an example|example|sample)\b"
+    r"|[（(][ \t]*(?:示例|范例|範例|样例|樣例|例如|比如)"
     # a comment after it that says to put one's own in its place: "# 替换成你的 token"
     r"|^[\"'`,]*[ \t]*(?:#|//)[ \t]*"
     r"(?:replace (?:it |this |that )?(?:with|by) (?:your|a real|the real)\b"
@@ -1366,6 +1392,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.name == STATED_RULE and _stated_public(text, start, value))
         or (rule.name == CORRECTED_RULE and CORRECTED_NOT_A_PASSWORD.fullmatch(value) is not None)
         or (rule.name == PASS_PHRASE_RULE and _pass_unseparated_plain(text, start, value))
+        or _dev_server_token(text, start)
         or (rule.name == PLIST_RULE and _plist_public(text, start))
         # the regex opens with the backtick (a literal RE2 skips to): alone on its line
         or (
@@ -1387,6 +1414,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _glob_list(value)
         or (rule.generic and _key_id_beside_private_key(text, start, value))
         or value.lower() in PUBLISHED_APP_HASHES
+        or value.lower() in COMMON_PASSWORD_HASHES
         or KEY_COMBO.search(value)
         or _noted_public(text, start)
         or (rule.generic and _data_key_label(text, start, value))
@@ -3054,6 +3082,15 @@ def _file_name_goes_on(text: str, end: int, value: str) -> bool:
     read as a login and its password): with the suffixes after it, a path's end."""
     suffixes = FILE_SUFFIXES.match(text, end)
     return suffixes is not None and PATH.search(value + suffixes.group()) is not None
+
+
+def _dev_server_token(text: str, start: int) -> bool:
+    """A token in the query of a socket on this machine's loopback, on a line that names a
+    dev server (:data:`LOOPBACK_SOCKET_TOKEN`)."""
+    if LOOPBACK_SOCKET_TOKEN.search(_line_before(text, start)) is None:
+        return False
+    end = text.find("\n", start)
+    return DEV_SERVER.search(text, start, len(text) if end < 0 else end) is not None
 
 
 def _line_before(text: str, start: int) -> str:
