@@ -658,3 +658,19 @@ def test_another_agents_skills_are_its_loaders_to_read(tree_dir: Path) -> None:
         (tree_dir / name).unlink()
     found = {(c, p) for c, p, _ in codes(findings(tree_dir, "frontmatter"))}
     assert ("invalid-field", "skills/cutter/SKILL.md") in found
+
+
+def test_a_repository_copys_oversized_file_is_a_suggestion_and_claude_codes_own_a_problem(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # a workspace committed with a vendor manual's text dumps beside its notes, read by grep
+    # (held-out judges: 0 of 6 worth splitting); in Claude Code's own folder a file past the
+    # limit is a memory no session can read whole
+    files = {"MEMORY.md": index("a.md"), "a.md": memory("a"), "manual.md": "x" * 1_100_000}
+    repo = tmp_path / "repo"
+    copy = write_tree(repo / "memory", files)
+    location = ProjectLocation("-repo", repo, None)
+    levels = {f.code: f.level for f in findings(copy, "frontmatter", location=location)}
+    assert levels == {"file-too-large": "suggestion"}
+    own = write_tree(isolated_home / ".claude/projects/-work-p/memory", files)
+    assert {f.code: f.level for f in findings(own, "frontmatter")} == {"file-too-large": "problem"}
