@@ -621,13 +621,17 @@ def test_a_template_folders_blanks_are_no_fields_to_fix(tree_dir: Path) -> None:
             "a.md": block,
             "skills/maker/examples/templates/api.md": block,
             "Templates/form.md": block,
-            # a folder of templates named to sort first, and a template named as one
+            # a folder of templates named to sort first, and a template named as one, in
+            # capitals; a memory about templates, named as Claude Code names memories, is one
             "skills/_templates/SKILL-TEMPLATE.md": block,
-            "notes/handoff_template.md": block,
+            "notes/HANDOFF_TEMPLATE.md": block,
+            "feedback_templates.md": block,
         },
     )
     found = [(c, p) for c, p, _ in codes(findings(tree_dir, "frontmatter")) if c == "invalid-field"]
-    assert found == [("invalid-field", "a.md"), ("invalid-field", "a.md")]
+    assert (
+        found == [("invalid-field", "a.md")] * 2 + [("invalid-field", "feedback_templates.md")] * 2
+    )
 
 
 def test_another_agents_skills_are_its_loaders_to_read(tree_dir: Path) -> None:

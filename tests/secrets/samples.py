@@ -5165,31 +5165,75 @@ CASES["password-near-value"][0].append(
 CASES["pass-phrase"][1].extend(
     [
         "- [ ] All security tests pass: `python3 test_fern.py`",
-        "- lint and unit checks pass: `npm9 run ci`",
+        "- unit checks pass: `python3 -m fern.check`",
+    ]
+)
+# ... "test pass" and "CI pass" name a test account's and a CI's password
+CASES["pass-phrase"][0].extend(
+    [
+        ("- Test user: fern / test pass: Kp4ziR9x2", "Kp4ziR9x2"),
+        ("- CI pass: Kp4ziR9x2", "Kp4ziR9x2"),
     ]
 )
 CASES["login-pair"][1].append(
     "| 改 | `src/views/Login.vue` | 调 fetchMe / `code===200` → `ok===true && code===0` |"
 )
-CASES["url-query-credential"][1].append(
-    "[ws] opened ws://localhost:5182/?token=Qm7xKp2Lw9Zt          ← vite HMR"
+CASES["url-query-credential"][1].extend(
+    [
+        "[ws] opened ws://localhost:5182/?token=Qm7xKp2Lw9Zt          ← vite HMR",
+        "- vite HMR socket: ws://localhost:5182/?token=Qm7xKp2Lw9Zt",
+    ]
+)
+# ... a gateway's long token on the same loopback, whatever else the line names
+_gw = "".join(_r121.choices(HEX, k=48))
+CASES["url-query-credential"][0].append(
+    (f"- ws://localhost:18789/?token={_gw} (OpenClaw gateway; UI via vite)", _gw)
 )
 CASES["password-phrase"][1].append("| 修改当前密码 | sha256Hex 旧 + 新 + 确认 | bcrypt 存新 |")
+# ... a password of words and digits that happen to name a cipher's parts is one still
+CASES["password-phrase"][0].extend(
+    [("root password: Curve88Base", "Curve88Base"), ("admin password: Hex2024Poly", "Hex2024Poly")]
+)
 CASES["generic-assignment"][1].append(
     '$body = \'{"username":"fern_admin","password":"e10adc3949ba59abbe56e057f20f883e"}\''
 )
-CASES["parameter-password"][0].append(
-    ("- **DB**：host=127.0.0.1, user=fern, password=Kp4ziR9xw（app-prod.yml:80）。", "Kp4ziR9xw")
+# ... but the hash of a site's weak password, which the scanner finds written plain, is the
+# credential a client that hashes sends
+CASES["generic-assignment"][0].append(
+    (
+        '$body = \'{"username":"fern","password":"0192023a7bbd73250516f069df18b500"}\'',
+        "0192023a7bbd73250516f069df18b500",
+    )
+)
+CASES["parameter-password"][0].extend(
+    [
+        (
+            "- **DB**：host=127.0.0.1, user=fern, password=Kp4ziR9xw（app-prod.yml:80）。",
+            "Kp4ziR9xw",
+        ),
+        ("- user=fern password=Kp4ziR9xw生产库", "Kp4ziR9xw"),
+        ("- user=fern password=Kp4ziR9xw“旧”", "Kp4ziR9xw"),
+    ]
 )
 CASES["password-phrase"][1].append("- 初始密码：Kp4ziR9x（示例，按实际填写）")
+# ... and "密码=" after the account's name is password-phrase's, the value without its "="
+CASES["password-phrase"][0].append(
+    ("**登录信息**: 租户=FernFlow, 账号=test, 密码=fern2031", "fern2031")
+)
+# ... "for instance" in the bracket says where the password is used
+CASES["password-phrase"][0].append(("- 密码：Kp4ziR9x（例如 ssh 登录时用）", "Kp4ziR9x"))
 CASES["password-adjacent-cjk"] = (
     [
         ("- ✅ 登录信息：租户FernFlow，账号test，密码fern2031", "fern2031"),
         ("服务器 root 密码Kp4ziR9x!，别外传", "Kp4ziR9x!"),
     ],
     [
-        "- 密码sha256Hex后传输",
-        "- 密码123456abc（示例）",
-        "- 密码DB_PASSWORD_2在 .env 里",
+        "- 账号fern，密码sha256Hex后传输",
+        "- 账号fern，密码123456abc（示例）",
+        "- 账号fern，密码DB_PASSWORD_2在 .env 里",
+        # a list of weak passwords a policy forbids, and prose naming no account
+        "- 管理员密码ABC123等弱口令要禁止",
+        "- 修复密码CVE-2024-3094相关问题",
+        "- 动态口令OTP123456",
     ],
 )

@@ -285,15 +285,16 @@ def _agents_skills(tree: MemoryTree) -> frozenset[str]:
     return frozenset(path for path in tree.files if path.rsplit("/", 1)[-1] == SKILL_FILE)
 
 
-# ... and a file named as one (``SKILL-TEMPLATE.md``, ``handoff_template.md``)
-TEMPLATE_NAME = re.compile(r"(?:^|[-_.])templates?(?:[-_.]|$)")
+# ... and a file named as one in capitals (``SKILL-TEMPLATE.md``); ``feedback_templates.md``
+# is a memory about templates, named as Claude Code names memories
+TEMPLATE_NAME = re.compile(r"(?:^|[-_.])TEMPLATES?(?:[-_.]|$)")
 
 
 def _a_template(path: str) -> bool:
     # a folder named to sort first (``_templates``) is a folder of templates still
-    *folders, name = path.lower().split("/")
+    *folders, name = path.split("/")
     named = TEMPLATE_NAME.search(name.removesuffix(".md")) is not None
-    return named or not TEMPLATE_FOLDERS.isdisjoint(f.lstrip("_.") for f in folders)
+    return named or not TEMPLATE_FOLDERS.isdisjoint(f.lower().lstrip("_.") for f in folders)
 
 
 def _fields(

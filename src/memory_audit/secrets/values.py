@@ -755,13 +755,16 @@ PUBLISHED_APP_HASHES = frozenset(
     {"b18441a1ff607e10a989891a5462e627", "eb06d4abfb49dc3eeb1aeb98ae0f581e"}
 )
 # The hashes of the commonest passwords (``"password":"e10adc39..."``, MD5's of ``123456``):
-# a test's or a doc's stand-in, which every cracking list holds
+# a test's or a doc's stand-in, which every cracking list holds. Only words that are stand-ins
+# written plain too, and ``123456``, whose MD5 is the fixture of countless login tests (a
+# site's ``admin123`` is a weak password, and its hash, sent by a client that hashes, the
+# credential itself)
 COMMON_PASSWORD_HASHES = frozenset(
     hashlib.new(name, word.encode(), usedforsecurity=False).hexdigest()
     for name in ("md5", "sha1", "sha256")
     for word in (
         *("123456", "12345678", "123456789", "1234567890", "111111", "000000"),
-        *("password", "admin", "admin123", "qwerty", "abc123", "test", "root"),
+        *("password", "admin", "qwerty", "abc123", "test", "root"),
     )
 )
 # What became of a key, said where its value would be: "OpenAI API Key: Auto-revoked"
@@ -964,9 +967,9 @@ CLAUSE_NOT_A_VALUE = {
     ),
     # ``All security tests pass: `python3 test.py```: "pass" the verb, a check's outcome,
     # then the command that runs it
+    # (plural: "test pass:" and "CI pass:" name a test account's or a CI's password)
     "pass-phrase": re.compile(
-        r"(?i)\b(?:tests?|checks?|specs?|suites?|builds?|lint|ci|all|must|should|will)"
-        r"[ \t]+pass[ \t]*[:=：][ \t]*[`'\"]?$"
+        r"(?i)\b(?:tests|checks|specs|suites|builds)[ \t]+pass[ \t]*[:=：][ \t]*[`'\"]?$"
     ),
 }
 CLAUSE_RULES = frozenset(CLAUSE_NOT_A_VALUE)
@@ -977,6 +980,7 @@ LOOPBACK_SOCKET_TOKEN = re.compile(
     r"(?i)\bwss?://(?:localhost|127\.0\.0\.1|\[::1\])(?::\d+)?/?[^\s?]*\?(?:[^\s&]*&)*token=$"
 )
 DEV_SERVER = re.compile(r"(?i)\b(?:vite|hmr)\b")
+DEV_SERVER_TOKEN_MAX = 16  # Vite's: 9 random bytes in base64url, 12 characters
 # Spanish "clave" right after a noun is "key" the adjective ("Contacto clave: **<a
 # person>**", "Punto clave: <a step>"), no credential's label, when what follows holds no
 # digit (a name, a phrase); "Palabra clave" and "Datos clave" may be a password's label
@@ -1097,8 +1101,12 @@ ALGORITHM_PART = re.compile(
     r"|[0-9]+",
     re.I,
 )
-# ... and where camelCase joins them (``sha256Hex``, a function's name)
-ALGORITHM_SPLIT = re.compile(r"[-_/.+]|(?<=[a-z0-9])(?=[A-Z])")
+ALGORITHM_SPLIT = re.compile(r"[-_/.+]")
+# A hash function's name in code (``sha256Hex``, ``md5Base64``): a digest's name and its
+# digits in lower case, then what it returns in camelCase (``Hex2024Poly`` is a password)
+HASH_FUNCTION = re.compile(
+    r"(?:sha|md|crc|blake|xxh|keccak|ripemd|murmur)[0-9]{1,3}(?:[A-Z][a-z0-9]+){1,3}"
+)
 # An npm package's scoped name (``@node-rs/argon2`` after "Password hashing:"): lower case,
 # as npm requires, with a version after it or a word on its line naming a library
 # (``@home/pass2024`` alone after "password:" is a password)
@@ -1192,7 +1200,9 @@ EXAMPLE_FORMAT = re.compile(
 )
 DISCLAIMER_AFTER = re.compile(
     rf"{DISCLAIMER}|\((?:e\.g\.|for example|an example|example|sample)\b"
-    r"|[（(][ \t]*(?:示例|范例|範例|样例|樣例|例如|比如)"
+    # (``（示例）``, ``（示例，按实际填写）``: the word alone in its bracket or its clause;
+    # ``（例如 ssh 登录时用）`` says where the value is used)
+    r"|[（(][ \t]*(?:示例|范例|範例|样例|樣例)[ \t]*[，,、;；:：)）]"
     # a comment after it that says to put one's own in its place: "# 替换成你的 token"
     r"|^[\"'`,]*[ \t]*(?:#|//)[ \t]*"
     r"(?:replace (?:it |this |that )?(?:with|by) (?:your|a real|the real)\b"
@@ -1392,7 +1402,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.name == STATED_RULE and _stated_public(text, start, value))
         or (rule.name == CORRECTED_RULE and CORRECTED_NOT_A_PASSWORD.fullmatch(value) is not None)
         or (rule.name == PASS_PHRASE_RULE and _pass_unseparated_plain(text, start, value))
-        or _dev_server_token(text, start)
+        or _dev_server_token(text, start, value)
         or (rule.name == PLIST_RULE and _plist_public(text, start))
         # the regex opens with the backtick (a literal RE2 skips to): alone on its line
         or (
@@ -1415,6 +1425,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.generic and _key_id_beside_private_key(text, start, value))
         or value.lower() in PUBLISHED_APP_HASHES
         or value.lower() in COMMON_PASSWORD_HASHES
+        or HASH_FUNCTION.fullmatch(value)
         or KEY_COMBO.search(value)
         or _noted_public(text, start)
         or (rule.generic and _data_key_label(text, start, value))
@@ -3084,13 +3095,17 @@ def _file_name_goes_on(text: str, end: int, value: str) -> bool:
     return suffixes is not None and PATH.search(value + suffixes.group()) is not None
 
 
-def _dev_server_token(text: str, start: int) -> bool:
+def _dev_server_token(text: str, start: int, value: str) -> bool:
     """A token in the query of a socket on this machine's loopback, on a line that names a
-    dev server (:data:`LOOPBACK_SOCKET_TOKEN`)."""
+    dev server (:data:`LOOPBACK_SOCKET_TOKEN`), as short as Vite draws its socket's token (a
+    gateway's token on the same loopback is long)."""
+    if len(value) > DEV_SERVER_TOKEN_MAX:
+        return False
     if LOOPBACK_SOCKET_TOKEN.search(_line_before(text, start)) is None:
         return False
+    first = line_start_within(text, start, WINDOW)
     end = text.find("\n", start)
-    return DEV_SERVER.search(text, start, len(text) if end < 0 else end) is not None
+    return DEV_SERVER.search(text, first, len(text) if end < 0 else end) is not None
 
 
 def _line_before(text: str, start: int) -> str:
