@@ -62,6 +62,28 @@ def test_binary_file_named_md(tree_dir: Path) -> None:
     assert codes(findings(tree_dir, "frontmatter")) == [("binary-file", "blob.md", None)]
 
 
+def test_a_document_or_an_image_saved_as_md_is_told_to_be_converted_or_renamed(
+    tree_dir: Path,
+) -> None:
+    # a workspace's Word files named .md: restoring "its text from a backup" finds none
+    docx = (
+        b"PK\x03\x04\x14\x00\x06\x00" + b"\x00" * 22 + b"[Content_Types].xml" + b"word/document.xml"
+    )
+    files = {
+        "MEMORY.md": index("vision.md", "logo.md", "blob.md"),
+        "vision.md": docx,
+        "logo.md": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+        "blob.md": bytes(range(256)),
+    }
+    write_tree(tree_dir, files)
+    found = {f.path: f for f in findings(tree_dir, "frontmatter") if f.code == "binary-file"}
+    assert "a Word document" in found["vision.md"].message
+    assert "convert it to Markdown" in (found["vision.md"].suggestion or "")
+    assert "rename it to .docx" in (found["vision.md"].suggestion or "")
+    assert (found["logo.md"].suggestion or "").startswith("rename it to .png")
+    assert found["blob.md"].suggestion == "remove the file or restore its text from a backup"
+
+
 def test_huge_file_is_reported_not_read(tree_dir: Path) -> None:
     write_tree(tree_dir, {"MEMORY.md": index("huge.md")})
     with (tree_dir / "huge.md").open("wb") as handle:

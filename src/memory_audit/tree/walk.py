@@ -234,6 +234,52 @@ def _read_up_to(fd: int, size: int) -> bytes:
     return b"".join(parts)
 
 
+# Formats a .md name may hide, by their first bytes: a document or an image saved under a
+# note's name is converted or renamed, not restored (a workspace's Word files named .md)
+OFFICE_PARTS = (
+    (b"word/", "a Word document", "docx"),
+    (b"xl/", "an Excel workbook", "xlsx"),
+    (b"ppt/", "a PowerPoint deck", "pptx"),
+)
+SIGNATURES = (
+    (b"%PDF-", "a PDF", "pdf"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG image", "png"),
+    (b"\xff\xd8\xff", "a JPEG image", "jpg"),
+    (b"GIF8", "a GIF image", "gif"),
+)
+ZIP_MAGIC = b"PK\x03\x04"
+CONVERTED = frozenset({"docx", "xlsx", "pptx", "pdf"})
+
+
+def _container(data: bytes) -> tuple[str, str] | None:
+    """What a binary file named .md is, when its first bytes say so: a kind and the name's
+    right ending. An Office file is a zip whose entries name their part (``word/...``)."""
+    if data.startswith(ZIP_MAGIC):
+        for part, kind, ending in OFFICE_PARTS:
+            if part in data:
+                return kind, ending
+        return "a zip archive", "zip"
+    return next(
+        ((kind, ending) for magic, kind, ending in SIGNATURES if data.startswith(magic)), None
+    )
+
+
+def _binary_problem(data: bytes) -> FileProblem:
+    found = _container(data)
+    if found is None:
+        return FileProblem("binary-file", "binary content in a .md file; not read")
+    kind, ending = found
+    if ending in CONVERTED:
+        advice = (
+            f"convert it to Markdown (e.g. `pandoc -t gfm`) so a session can read it, or rename"
+            f" it to .{ending} and link it from a note"
+        )
+    else:
+        advice = f"rename it to .{ending} and link it from a note"
+    message = f"binary content in a .md file: {kind} saved under a note's name; not read"
+    return FileProblem("binary-file", message, suggestion=advice)
+
+
 def _decode(data: bytes, mtime: float, line_bytes: bool) -> ReadResult:
     size = len(data)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -253,8 +299,7 @@ def _decode(data: bytes, mtime: float, line_bytes: bool) -> ReadResult:
         if zeroed is not None:
             return _result(zeroed[0], data, mtime, (zeroed[1],), line_bytes)
     if binary:
-        problem = FileProblem("binary-file", "binary content in a .md file; not read")
-        return ReadResult(None, size, mtime, problems=(problem,))
+        return ReadResult(None, size, mtime, problems=(_binary_problem(data),))
     try:
         text = data.decode("utf-8-sig")
         problems: tuple[FileProblem, ...] = ()
