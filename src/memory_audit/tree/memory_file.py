@@ -340,6 +340,18 @@ def _relations(
     return tuple(relations), True
 
 
+def _names_its_own_target(item: Mapping[Any, Any]) -> bool:
+    """A typed entry that names its target under a key of its own schema (a content
+    package's ``{type: related, targetId: <id>}``): a value beside the type."""
+    return any(
+        key != "type"
+        and isinstance(value, (str, int))
+        and not isinstance(value, bool)  # a flag beside the type names nothing
+        and str(value).strip()
+        for key, value in item.items()
+    )
+
+
 def _relation_pairs(raw: Any) -> Iterator[tuple[str, str | None]]:
     """Accept the shapes seen in the wild: a list of {type, target} mappings,
     a list of {type: target} pairs, a mapping of type -> target(s), or bare targets."""
@@ -351,6 +363,8 @@ def _relation_pairs(raw: Any) -> Iterator[tuple[str, str | None]]:
     for item in raw if isinstance(raw, list) else [raw]:
         if isinstance(item, Mapping) and "type" in item:
             target = next((item[k] for k in RELATION_TARGET_KEYS if k in item), None)
+            if target is None and _names_its_own_target(item):
+                continue  # another schema's entry (``targetId: <id>``): not ours to judge
             yield str(item["type"]), _target_text(target)
         elif isinstance(item, Mapping):
             yield from _relation_pairs(item)
