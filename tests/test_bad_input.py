@@ -84,6 +84,28 @@ def test_a_document_or_an_image_saved_as_md_is_told_to_be_converted_or_renamed(
     assert found["blob.md"].suggestion == "remove the file or restore its text from a backup"
 
 
+def test_many_word_documents_named_md_are_one_finding(tree_dir: Path) -> None:
+    # one cause (a workspace's documents saved under notes' names): one finding naming them,
+    # with the conversion's advice; a lone binary of another kind keeps its own
+    docx = (
+        b"PK\x03\x04\x14\x00\x06\x00" + b"\x00" * 22 + b"[Content_Types].xml" + b"word/document.xml"
+    )
+    names = [f"spec_{n:02}.md" for n in range(5)]
+    files: dict[str, str | bytes] = {"MEMORY.md": index(*names, "blob.md")}
+    files.update({name: docx for name in names})
+    files["blob.md"] = bytes(range(256))
+    write_tree(tree_dir, files)
+    found = [f for f in findings(tree_dir, "frontmatter") if f.code == "binary-file"]
+    assert {(f.path, f.related) for f in found} == {
+        ("spec_00.md", tuple(names[1:])),
+        ("blob.md", ()),
+    }
+    assert len(found) == 2
+    [docs] = [f for f in found if f.path == "spec_00.md"]
+    assert docs.message.startswith("5 .md files hold binary content (a Word document")
+    assert "convert it to Markdown" in (docs.suggestion or "")
+
+
 def test_huge_file_is_reported_not_read(tree_dir: Path) -> None:
     write_tree(tree_dir, {"MEMORY.md": index("huge.md")})
     with (tree_dir / "huge.md").open("wb") as handle:

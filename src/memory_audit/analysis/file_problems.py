@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from memory_audit.model.finding import Finding, listed, make_finding
@@ -58,6 +58,43 @@ def problem_findings(
             judgment=problem.code not in SUGGESTIONS,
             severity=SEVERITIES.get(problem.code),
         )
+
+
+# Files that are one kind of binary (a workspace's Word documents named .md), from this many
+# on: one cause, so one finding naming them, not one a file
+BINARY_FLOOD = 3
+BINARY = "binary-file"
+
+
+def binary_floods(
+    dimension: str, unread: Mapping[str, Sequence[FileProblem]]
+) -> tuple[list[Finding], frozenset[str]]:
+    """One finding for each kind of binary content that ``BINARY_FLOOD`` files or more share
+    (the same message: the same kind), and the paths those findings cover."""
+    kinds: dict[tuple[str, str | None], list[str]] = {}
+    for path, problems in unread.items():
+        for problem in problems:
+            if problem.code == BINARY:
+                kinds.setdefault((problem.message, problem.suggestion), []).append(path)
+    found, covered = [], set()
+    for (message, suggestion), paths in kinds.items():
+        if len(paths) < BINARY_FLOOD:
+            continue
+        what = message.removeprefix("binary content in a .md file").lstrip(":; ")
+        found.append(
+            make_finding(
+                dimension,
+                BINARY,
+                paths[0],
+                None,
+                f"{len(paths)} .md files hold binary content ({what}): {listed(paths, 6)}",
+                suggestion or SUGGESTIONS[BINARY],
+                key=f"{BINARY}s:{message}",
+                related=tuple(paths[1:]),
+            )
+        )
+        covered.update(paths)
+    return found, frozenset(covered)
 
 
 # Links to missing files, from this many on: one cause (a folder the links point into that

@@ -87,7 +87,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from memory_audit.analysis.file_problems import (
+    BINARY,
     DANGLING_FLOOD,
+    binary_floods,
     dangling_links_finding,
     problem_findings,
 )
@@ -200,8 +202,14 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     flood = len(dangling) >= DANGLING_FLOOD
     if flood:
         yield dangling_links_finding(ID, tree.root, dangling)
+    floods, binary = binary_floods(ID, unread)
+    yield from floods
     for path, problems in unread.items():
-        kept = [p for p in problems if not (flood and p.code == DANGLING)]
+        kept = [
+            p
+            for p in problems
+            if not (flood and p.code == DANGLING) and not (path in binary and p.code == BINARY)
+        ]
         yield from problem_findings(ID, path, kept)
     readable: list[MemoryFile] = []
     textual = _text_blocks(tree.memories)
