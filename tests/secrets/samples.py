@@ -5237,3 +5237,42 @@ CASES["password-adjacent-cjk"] = (
         "- 动态口令OTP123456",
     ],
 )
+# --- round 122 (batches 223-224, a tuning half's first look): a doc's bot secret named for
+# what it is and the keyboard's runs after a bot's number; providers' model ids; a Chinese
+# placeholder; "--pass flags"; a share link's xsec_token; settings, a user agent's product,
+# a shell's default path, an arrow's step and a series' names where a password would be
+CASES["generic-assignment"][1].extend(
+    [
+        '      clientSecret: "secret-of-bot-1",',
+        "看看 https://www.fernbook.com/explore/66aa?xsec_token=CBmf3GPTsQ9xLm2Kp4ziR9xWq7Zt1rE=&type=normal",
+        "**7/7 tests pass:** no-session→302 login · valid→identity set",
+        'KEY="${FERNDB_KEY:-$HOME/.ssh/ferndb_ed25519}"',
+        'fix constant `_OAUTH_TOKEN_USER_AGENT = "axios/1.7.9"` count = 0.',
+    ]
+)
+CASES["camelcase-assignment"][1].append('          botToken: "12345689:abc-xyz",')
+CASES["table-row-key"][1].append(
+    "| Provider | Id | Auth env | Example model |\n|---|---|---|---|\n"
+    "| Fernbras | `fernbras` | `FERNBRAS_API_KEY` | `fernbras/zai-glm-4.7` |"
+)
+CASES["quoted-name-value"][1].append(
+    "SECRET_KEY = os.environ.get('SECRET_KEY', '这里写一个固定随机串')"
+)
+CASES["command-line-password"][1].append("- scripts/purge.js with --dry-run and --pass flags")
+CASES["backticked-pair"][1].extend(
+    [
+        "(+ optional `activity`/`activityType:4`); working-animation",
+        "- Data model: `Workbench.dbo.V15Users` / `V15Sessions` (store TOKEN HASH)",
+    ]
+)
+CASES["password-near-value"][1].append(
+    "the unrotated gmail app password, and `ZUserID=9` session binding."
+)
+CASES["login-pair"][1].append(
+    "Running-dry now segment-scoped (Commercial=account grain, HOA/Muni=per-property)"
+)
+# ... while a key with "/" and no "-" or "." (base64's) in a model's column is one still, and
+# a password beside its account a series' name does not hide
+_b64_slash = "".join(_r121.choices(ALNUM, k=14)) + "/" + "".join(_r121.choices(ALNUM, k=14))
+CASES["table-row-key"][0].append((f"| Fernbras | API key | `{_b64_slash}` |", _b64_slash))
+CASES["login-pair"][0].append(("- login: `FernAdmin` / `FernAdmin2031!`", "FernAdmin2031!"))

@@ -202,6 +202,23 @@ MODEL_MAKER = re.compile(
 )
 # ... and how many times a thing was done, a word and its count (``cancel/finalize×9``)
 TIMES_DONE = re.compile(r"[A-Za-z][A-Za-z-]*[×✕]\d{1,4}")
+# ... a model's id under the provider that routes it (``fernbras/zai-glm-4.7``,
+# ``deepinfra/deepseek-ai/DeepSeek-V3.2``): a provider's lower-case name, then the model's
+# words with a hyphen or a dot (base64, whose alphabet holds "/", holds neither)
+PROVIDER_MODEL = re.compile(r"[a-z][a-z0-9-]{1,30}(?:/[A-Za-z0-9][A-Za-z0-9._-]{0,80}){1,2}")
+MODEL_WORDS = re.compile(r"/[^/]*[A-Za-z]{3}[^/]*$")
+# ... a setting and its small number or its words (``activityType:4``, ``ZUserID=9``,
+# ``Muni=per-property``), its name letters alone and no credential's: a number after a name
+# in camelCase or with "_" (``Summer=2024`` is a password, and so is ``<drawn>:1``)
+SETTING_VALUE = re.compile(
+    r"(?P<name>[A-Za-z_.]*(?:[a-z][A-Z]|[_.])[A-Za-z_.]*)[:=][0-9]{1,3}"
+    r"|(?P<word>[A-Za-z]+)[:=][a-z]+(?:-[a-z]+)+"
+)
+# ... a step in words and where it leads (``no-session→302``): prose's arrow (a value's own
+# arrow may follow it: ``<key>→revoked``)
+ARROW_STEP = re.compile(r"[a-z]+(?:-[a-z]+)*[→←⇒⇐↔⟶]")
+# ... a product and its version, as a user agent names a client (``axios/1.7.9``)
+PRODUCT_VERSION = re.compile(r"[A-Za-z][A-Za-z0-9._-]*/v?[0-9]+(?:\.[0-9]+){1,3}")
 ELLIPSES = ("...", "…")
 # A value opening with a regular expression's "any run": ``sed "s/KEY=.*/KEY=$NEW/"``
 # rewrites a setting, and the pattern after ``KEY=`` is no value
@@ -593,7 +610,7 @@ COMMON_WORDS = frozenset(
     again first later manager vault keychain bitwarden lastpass dashlane keepass onepassword
     authentication authorization credentials secret secrets unchanged elsewhere temporary
     configured inherited passwordless omitted interactive nopassword through redacted
-    withheld""".split()
+    withheld flags arguments parameters params fields prompts""".split()
 )
 # Names of a secret, not the secret (one pattern, one call per value): where a tool reads
 # it from ("--password env:GITHUB_TOKEN", "op://vault/item"), an API token's id
@@ -905,6 +922,14 @@ NOT_KEY_PREFIX = re.compile(
 PUBLIC_LOWER = re.compile(r"(?:bc1|tb1|ltc1|bafy|bafk)[a-z0-9]+")
 # Stand-in keys, as a whole value or a whole part of one (``svc-abc123``), in lower case
 STAND_IN_PARTS = frozenset({"abc123", "def456", "xyz789"})
+# A doc's stand-in made of the keyboard's letter runs and digits alone (``12345689:abc-xyz``,
+# a bot token's place in a config example)
+KEYBOARD_LETTERS = frozenset({"abc", "abcd", "abcdef", "def", "xyz", "xxx", "qwe", "qwerty"})
+# A placeholder named for what goes there, in words and a number (``secret-of-bot-1``,
+# ``your-api-key-2``): three lower-case words at least, one of them a credential's kind
+DESCRIBED_KIND = re.compile(r"[a-z]+(?:-[a-z]+){2,}(?:-[0-9]{1,3})?")
+# ... or in Chinese (``这里写一个固定随机串``: "write a fixed random string here")
+CJK_PLACEHOLDER = re.compile(r"这里|此处|填写|填入|替换|换成|你的|您的|随机串|随机字符串")
 PART_SPLIT = re.compile(r"[-_:/.,]")
 # An SSH key's fingerprint as ``ssh-keygen -l`` prints it: names a key, is none
 FINGERPRINT = re.compile(r"(?:SHA256|SHA1|MD5):[A-Za-z0-9+/=:]{16,}")
@@ -936,6 +961,16 @@ CODE_FIELD = re.compile(r"[A-Z]{2,}[a-z]\w*|[a-z][a-z0-9]*[A-Z]\w*|[A-Za-z][A-Za
 HEADING_LINE = re.compile(r"(?m)^ {0,3}#{1,6}[ \t][^\n]*")
 PAIR_RULE = "backticked-pair"
 LOGIN_PAIR_RULE = "login-pair"
+# Two names of one series where a pair would be (:func:`_series_pair`): the login right
+# before the slash or colon, in backticks or not; names of letters, digits, "-" and "_"
+SERIES_RULES = frozenset({"login-pair", "backticked-pair"})
+SERIES_LOGIN = re.compile(r"([A-Za-z][\w.-]*)[`'\"]?[ \t]*[/:][ \t]*[`'\"]?$")
+SERIES_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+SERIES_PREFIX = 3
+# A shell's default for an unset variable opens so (``${NAME:`` then ``-<default>``)
+SHELL_DEFAULT_OPEN = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:$")
+# A share link's signature (Xiaohongshu's ``xsec_token=``): made to be shared, no credential
+SHARE_TOKEN = "xsec_token="  # noqa: S105 - a parameter's name
 # The rules reading a list item's label, then a login and a password after ` / `; a label
 # naming the login itself (``- **Username:** <address> / <handle>``) gives two logins
 SERVICE_PAIR_RULES = frozenset({"service-login-pair", "service-address-login-pair"})
@@ -1441,6 +1476,12 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _named_for_its_kind(value)
         or (rule.generic and _ticker_named(text, start, value))
         or not STAND_IN_PARTS.isdisjoint(PART_SPLIT.split(value))
+        or _keyboard_letters(value)
+        or _described_kind(value)
+        or CJK_PLACEHOLDER.search(value) is not None
+        or text.endswith(SHARE_TOKEN, max(0, start - len(SHARE_TOKEN)), start)
+        or _shell_default_path(text, start, value)
+        or (rule.name in SERIES_RULES and _series_pair(text, start, value))
     )
     if stand_in or rule.allowed(value) or public:
         return False
@@ -1558,6 +1599,55 @@ def _alphabet_run(value: str) -> bool:
     return letters is not None and any(
         ord(a) + 1 == ord(b) and ord(b) + 1 == ord(c) and ord(c) + 1 == ord(d)
         for a, b, c, d in zip(letters, letters[1:], letters[2:], letters[3:], strict=False)
+    )
+
+
+def _keyboard_letters(value: str) -> bool:
+    """Digits and the keyboard's letter runs alone, a letter run among them
+    (:data:`KEYBOARD_LETTERS`)."""
+    parts = [p for p in PART_SPLIT.split(value.lower()) if p]
+    letters = [p for p in parts if not p.isdigit()]
+    return bool(letters) and len(parts) > 1 and all(p in KEYBOARD_LETTERS for p in letters)
+
+
+def _described_kind(value: str) -> bool:
+    """A placeholder that names its kind in words (:data:`DESCRIBED_KIND`)."""
+    if DESCRIBED_KIND.fullmatch(value) is None:
+        return False
+    return any(word in KIND_WORDS for word in value.split("-"))
+
+
+def _shell_default_path(text: str, start: int, value: str) -> bool:
+    """``${FERN_KEY:-$HOME/.ssh/fern_ed25519}``: a shell's default for an unset variable,
+    read from ``-`` on, that is a path or another variable (where the key is, not the key)."""
+    if (
+        not value.startswith("-")
+        or SHELL_DEFAULT_OPEN.search(text, max(0, start - NEAR), start) is None
+    ):
+        return False
+    rest = value[1:]
+    return rest.startswith(("$", "~", "/")) or "/" in rest
+
+
+def _series_pair(text: str, start: int, value: str) -> bool:
+    """``V15Users` / `V15Sessions``, ``W-FRONT-FLASH / W-FRONT-04-C``: two names of one
+    series where a login and its password would be, a prefix of three characters at least
+    shared, each going on in capitals or digits; a password holds a symbol besides."""
+    before = SERIES_LOGIN.search(_line_before(text, start))
+    if before is None or SERIES_NAME.fullmatch(value) is None:
+        return False
+    login = before.group(1).rsplit(".", 1)[-1]
+    pairs = zip(login, value, strict=False)  # as far as the shorter goes
+    shared = "".join(a for a, _ in itertools.takewhile(lambda p: p[0] == p[1], pairs))
+    rests = (login[len(shared) :], value[len(shared) :])
+    if len(shared) < SERIES_PREFIX or not all(rests):
+        return False
+    # each goes on with a letter in it (``Deploy2024`` / ``DeployProd2024``: a name and a year,
+    # a password)
+    if not all(any(c.isalpha() for c in rest) for rest in rests):
+        return False
+    return all(rest[0].isupper() or rest[0].isdigit() for rest in rests) and (
+        shared[-1] in "-_" or not shared[-1].isupper() or rests[0][0].isdigit()
     )
 
 
@@ -2607,7 +2697,26 @@ def _no_value(value: str, text: str, start: int) -> bool:
         or TIMES_DONE.fullmatch(value)
         or (FIELD_NAMES.fullmatch(value) and FIELD_WORD.search(value))
         or MODEL_MAKER.fullmatch(value)
+        or (PROVIDER_MODEL.fullmatch(value) and _model_words(value))
+        or _setting_value(value)
+        or ARROW_STEP.match(value) is not None
+        or PRODUCT_VERSION.fullmatch(value)
     )
+
+
+def _model_words(value: str) -> bool:
+    """A routed model's id (:data:`PROVIDER_MODEL`): after the provider, a hyphen or a dot
+    and a word of three letters at least."""
+    model = value.split("/", 1)[1]
+    return ("-" in model or "." in model) and MODEL_WORDS.search(value) is not None
+
+
+def _setting_value(value: str) -> bool:
+    """A setting and its value (:data:`SETTING_VALUE`), named for no credential."""
+    found = SETTING_VALUE.fullmatch(value)
+    if found is None:
+        return False
+    return CREDENTIAL_NAME.search(found.group("name") or found.group("word")) is None
 
 
 def _elided(rule: Rule, value: str, text: str, end: int) -> bool:
