@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import base64
+import io
 import json
 import os
 import subprocess
 import sys
 import tracemalloc
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -62,13 +64,19 @@ def test_binary_file_named_md(tree_dir: Path) -> None:
     assert codes(findings(tree_dir, "frontmatter")) == [("binary-file", "blob.md", None)]
 
 
+def _zipped(*names: str) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name in names:
+            archive.writestr(name, "<x/>")
+    return buffer.getvalue()
+
+
 def test_a_document_or_an_image_saved_as_md_is_told_to_be_converted_or_renamed(
     tree_dir: Path,
 ) -> None:
     # a workspace's Word files named .md: restoring "its text from a backup" finds none
-    docx = (
-        b"PK\x03\x04\x14\x00\x06\x00" + b"\x00" * 22 + b"[Content_Types].xml" + b"word/document.xml"
-    )
+    docx = _zipped("[Content_Types].xml", "word/document.xml")
     files = {
         "MEMORY.md": index("vision.md", "logo.md", "blob.md"),
         "vision.md": docx,
@@ -84,12 +92,20 @@ def test_a_document_or_an_image_saved_as_md_is_told_to_be_converted_or_renamed(
     assert found["blob.md"].suggestion == "remove the file or restore its text from a backup"
 
 
+def test_a_zip_whose_entries_only_hold_an_office_folders_name_deeper_is_a_zip(
+    tree_dir: Path,
+) -> None:
+    archive = _zipped("src/password/reset.py", "assets/pixl/logo.png")
+    write_tree(tree_dir, {"MEMORY.md": index("bundle.md"), "bundle.md": archive})
+    [found] = [f for f in findings(tree_dir, "frontmatter") if f.code == "binary-file"]
+    assert "a zip archive" in found.message
+    assert (found.suggestion or "").startswith("rename it to .zip")
+
+
 def test_many_word_documents_named_md_are_one_finding(tree_dir: Path) -> None:
     # one cause (a workspace's documents saved under notes' names): one finding naming them,
     # with the conversion's advice; a lone binary of another kind keeps its own
-    docx = (
-        b"PK\x03\x04\x14\x00\x06\x00" + b"\x00" * 22 + b"[Content_Types].xml" + b"word/document.xml"
-    )
+    docx = _zipped("[Content_Types].xml", "word/document.xml")
     names = [f"spec_{n:02}.md" for n in range(5)]
     files: dict[str, str | bytes] = {"MEMORY.md": index(*names, "blob.md")}
     files.update({name: docx for name in names})

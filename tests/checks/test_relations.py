@@ -666,8 +666,13 @@ def test_a_relation_entry_of_another_schema_is_no_malformed_one(tree_dir: Path) 
         {
             "a.md": memory("a", relations="[{type: related, targetId: aiming.ghost_ball}]"),
             "b.md": memory("b", relations="[{type: related}]"),
+            # a note or a misspelt key beside the type names no target
+            "c.md": memory("c", relations="[{type: related, note: 'see a'}]"),
+            "d.md": memory("d", relations="[{type: related, taget: a.md}]"),
         },
     )
     assert [(c, p) for c, p, _ in found if c == "malformed-relation"] == [
-        ("malformed-relation", "b.md")
+        ("malformed-relation", "b.md"),
+        ("malformed-relation", "c.md"),
+        ("malformed-relation", "d.md"),
     ]

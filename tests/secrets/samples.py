@@ -5253,7 +5253,7 @@ CASES["generic-assignment"][1].extend(
 CASES["camelcase-assignment"][1].append('          botToken: "12345689:abc-xyz",')
 CASES["table-row-key"][1].append(
     "| Provider | Id | Auth env | Example model |\n|---|---|---|---|\n"
-    "| Fernbras | `fernbras` | `FERNBRAS_API_KEY` | `fernbras/zai-glm-4.7` |"
+    "| Fernbras | `fernbras` | `FERNBRAS_API_KEY` | `together/fern-glm-4.7` |"
 )
 CASES["quoted-name-value"][1].append(
     "SECRET_KEY = os.environ.get('SECRET_KEY', '这里写一个固定随机串')"
@@ -5276,3 +5276,22 @@ CASES["login-pair"][1].append(
 _b64_slash = "".join(_r121.choices(ALNUM, k=14)) + "/" + "".join(_r121.choices(ALNUM, k=14))
 CASES["table-row-key"][0].append((f"| Fernbras | API key | `{_b64_slash}` |", _b64_slash))
 CASES["login-pair"][0].append(("- login: `FernAdmin` / `FernAdmin2031!`", "FernAdmin2031!"))
+# ... and what those rejections must leave found (the second reader's cases): weak passwords
+# of the keyboard's runs, passphrases naming their kind, pairs sharing a word, a value with a
+# slash, a version's shape or a setting's shape right after a password's label, a key as a
+# shell's default
+CASES["password-phrase"][0].extend(
+    [
+        ("password: Qwerty-2024", "Qwerty-2024"),
+        ("passphrase: mountain-pass-river-12", "mountain-pass-river-12"),
+    ]
+)
+CASES["login-pair"][0].append(("- login: `ServiceUser` / `ServicePass123`", "ServicePass123"))
+CASES["generic-assignment"][0].extend(
+    [
+        ('secret = "prod/Kp4ziR9x-Wq7Zt1rE"', "prod/Kp4ziR9x-Wq7Zt1rE"),
+        ('KEY="${FERNDB_KEY:-Kp4ziR9x/Qw7Zt1rE}"', "-Kp4ziR9x/Qw7Zt1rE"),
+        ("password: node/18.2.0", "node/18.2.0"),
+        ("password: dbUser:7", "dbUser:7"),
+    ]
+)

@@ -80,14 +80,15 @@ def binary_floods(
     for (message, suggestion), paths in kinds.items():
         if len(paths) < BINARY_FLOOD:
             continue
-        what = message.removeprefix("binary content in a .md file").lstrip(":; ")
+        kind = message.removeprefix("binary content in a .md file").removesuffix("; not read")
+        what = f" ({kind.lstrip(': ')})" if kind else ""
         found.append(
             make_finding(
                 dimension,
                 BINARY,
                 paths[0],
                 None,
-                f"{len(paths)} .md files hold binary content ({what}): {listed(paths, 6)}",
+                f"{len(paths)} .md files hold binary content{what}: {listed(paths, 6)}; not read",
                 suggestion or SUGGESTIONS[BINARY],
                 key=f"{BINARY}s:{message}",
                 related=tuple(paths[1:]),

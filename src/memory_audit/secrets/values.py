@@ -202,10 +202,18 @@ MODEL_MAKER = re.compile(
 )
 # ... and how many times a thing was done, a word and its count (``cancel/finalize×9``)
 TIMES_DONE = re.compile(r"[A-Za-z][A-Za-z-]*[×✕]\d{1,4}")
-# ... a model's id under the provider that routes it (``fernbras/zai-glm-4.7``,
-# ``deepinfra/deepseek-ai/DeepSeek-V3.2``): a provider's lower-case name, then the model's
-# words with a hyphen or a dot (base64, whose alphabet holds "/", holds neither)
-PROVIDER_MODEL = re.compile(r"[a-z][a-z0-9-]{1,30}(?:/[A-Za-z0-9][A-Za-z0-9._-]{0,80}){1,2}")
+# ... a model's id under the provider that routes it (``cerebras/zai-glm-4.7``,
+# ``deepinfra/deepseek-ai/DeepSeek-V3.2``): a provider's name, then the model's words with a
+# hyphen or a dot (``prod/<drawn>-<drawn>`` names no provider)
+PROVIDER_MODEL = re.compile(
+    r"(?:openrouter|together|togetherai|deepinfra|fireworks|groq|cerebras|nvidia|nim|moonshot"
+    r"|qianfan|stepfun|xiaomi|vercel-ai-gateway|bedrock|vertex|azure|ollama|lmstudio"
+    r"|siliconflow|dashscope|volcengine|byteplus|ark|doubao|minimax|zai|zhipu|mistral"
+    r"|anthropic|openai|google|gemini|deepseek|xai|perplexity|huggingface|hf|replicate|novita"
+    r"|hyperbolic|sambanova|cloudflare|cloudflare-ai-gateway|baseten|nebius|chutes|kimi"
+    r"|github-copilot|copilot|litellm|requesty|venice|synthetic|kilocode|opencode)"
+    r"(?:/[A-Za-z0-9][A-Za-z0-9._:-]{0,80}){1,2}"
+)
 MODEL_WORDS = re.compile(r"/[^/]*[A-Za-z]{3}[^/]*$")
 # ... a setting and its small number or its words (``activityType:4``, ``ZUserID=9``,
 # ``Muni=per-property``), its name letters alone and no credential's: a number after a name
@@ -922,12 +930,15 @@ NOT_KEY_PREFIX = re.compile(
 PUBLIC_LOWER = re.compile(r"(?:bc1|tb1|ltc1|bafy|bafk)[a-z0-9]+")
 # Stand-in keys, as a whole value or a whole part of one (``svc-abc123``), in lower case
 STAND_IN_PARTS = frozenset({"abc123", "def456", "xyz789"})
-# A doc's stand-in made of the keyboard's letter runs and digits alone (``12345689:abc-xyz``,
-# a bot token's place in a config example)
+# A doc's stand-in for a bot's token: its number, then the keyboard's letter runs alone in
+# lower case (``12345689:abc-xyz``); ``Qwerty-2024`` is a weak password, no stand-in
+BOT_TOKEN_STAND_IN = re.compile(r"[0-9]{6,}:(?P<runs>[a-z]+(?:[-_][a-z]+)*)")
 KEYBOARD_LETTERS = frozenset({"abc", "abcd", "abcdef", "def", "xyz", "xxx", "qwe", "qwerty"})
 # A placeholder named for what goes there, in words and a number (``secret-of-bot-1``,
-# ``your-api-key-2``): three lower-case words at least, one of them a credential's kind
+# ``your-api-key-2``): three lower-case words at least, one of them a credential's kind and
+# one a word that describes (a passphrase's words name things: ``mountain-pass-river-12``)
 DESCRIBED_KIND = re.compile(r"[a-z]+(?:-[a-z]+){2,}(?:-[0-9]{1,3})?")
+DESCRIBING_WORDS = frozenset({"of", "your", "my", "for", "the", "here", "a", "an", "goes"})
 # ... or in Chinese (``这里写一个固定随机串``: "write a fixed random string here")
 CJK_PLACEHOLDER = re.compile(r"这里|此处|填写|填入|替换|换成|你的|您的|随机串|随机字符串")
 PART_SPLIT = re.compile(r"[-_:/.,]")
@@ -1603,30 +1614,31 @@ def _alphabet_run(value: str) -> bool:
 
 
 def _keyboard_letters(value: str) -> bool:
-    """Digits and the keyboard's letter runs alone, a letter run among them
-    (:data:`KEYBOARD_LETTERS`)."""
-    parts = [p for p in PART_SPLIT.split(value.lower()) if p]
-    letters = [p for p in parts if not p.isdigit()]
-    return bool(letters) and len(parts) > 1 and all(p in KEYBOARD_LETTERS for p in letters)
+    """A bot token's stand-in (:data:`BOT_TOKEN_STAND_IN`): its letters the keyboard's runs."""
+    found = BOT_TOKEN_STAND_IN.fullmatch(value)
+    if found is None:
+        return False
+    return all(run in KEYBOARD_LETTERS for run in re.split(r"[-_]", found.group("runs")))
 
 
 def _described_kind(value: str) -> bool:
     """A placeholder that names its kind in words (:data:`DESCRIBED_KIND`)."""
     if DESCRIBED_KIND.fullmatch(value) is None:
         return False
-    return any(word in KIND_WORDS for word in value.split("-"))
+    words = set(value.split("-"))
+    return not words.isdisjoint(KIND_WORDS) and not words.isdisjoint(DESCRIBING_WORDS)
 
 
 def _shell_default_path(text: str, start: int, value: str) -> bool:
     """``${FERN_KEY:-$HOME/.ssh/fern_ed25519}``: a shell's default for an unset variable,
-    read from ``-`` on, that is a path or another variable (where the key is, not the key)."""
+    read from ``-`` on, that opens as a path or another variable does (where the key is, not
+    the key; a default with a slash inside may be a base64 key)."""
     if (
         not value.startswith("-")
         or SHELL_DEFAULT_OPEN.search(text, max(0, start - NEAR), start) is None
     ):
         return False
-    rest = value[1:]
-    return rest.startswith(("$", "~", "/")) or "/" in rest
+    return value[1:].startswith(("$", "~", "/", "./", "../"))
 
 
 def _series_pair(text: str, start: int, value: str) -> bool:
@@ -1642,13 +1654,12 @@ def _series_pair(text: str, start: int, value: str) -> bool:
     rests = (login[len(shared) :], value[len(shared) :])
     if len(shared) < SERIES_PREFIX or not all(rests):
         return False
-    # each goes on with a letter in it (``Deploy2024`` / ``DeployProd2024``: a name and a year,
-    # a password)
-    if not all(any(c.isalpha() for c in rest) for rest in rests):
+    # a series' mark shared (a digit, "-" or "_": ``V15``, ``W-FRONT-``), or two words going
+    # on alone (``Users``, ``Sessions``); ``ServiceUser`` / ``ServicePass123`` is a pair
+    marked = any(c.isdigit() or c in "-_" for c in shared)
+    if not (marked or all(rest.isalpha() for rest in rests)):
         return False
-    return all(rest[0].isupper() or rest[0].isdigit() for rest in rests) and (
-        shared[-1] in "-_" or not shared[-1].isupper() or rests[0][0].isdigit()
-    )
+    return all(rest[0].isupper() or rest[0].isdigit() for rest in rests)
 
 
 def _named_for_its_kind(value: str) -> bool:
@@ -2698,9 +2709,12 @@ def _no_value(value: str, text: str, start: int) -> bool:
         or (FIELD_NAMES.fullmatch(value) and FIELD_WORD.search(value))
         or MODEL_MAKER.fullmatch(value)
         or (PROVIDER_MODEL.fullmatch(value) and _model_words(value))
-        or _setting_value(value)
         or ARROW_STEP.match(value) is not None
-        or PRODUCT_VERSION.fullmatch(value)
+        or (
+            (_setting_value(value) or PRODUCT_VERSION.fullmatch(value))
+            # right after a password's or a key's label the shape is the value's own
+            and LABEL_RIGHT_BEFORE.search(near_on_its_line(text, start)) is None
+        )
     )
 
 

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 __all__ = ["FileKind", "FileProblem", "MemoryFile", "Relation", "parse_memory_file", "tags"]
 
 RELATION_TARGET_KEYS = ("target", "path", "to", "file")
+# Another schema's id of its target (``targetId``, ``target_id``, ``noteId``, ``uuid``)
+OWN_ID_KEY = re.compile(r"[a-z]+Id|[a-z]+_id|uuid|slug")
 RECAP_TYPE = "session-recap"
 # Where a note without a description says what it is about: its first heading, this near
 # the top, cut to a hook's length
@@ -341,10 +343,12 @@ def _relations(
 
 
 def _names_its_own_target(item: Mapping[Any, Any]) -> bool:
-    """A typed entry that names its target under a key of its own schema (a content
-    package's ``{type: related, targetId: <id>}``): a value beside the type."""
+    """A typed entry that names its target by an id of its own schema (a content package's
+    ``{type: related, targetId: <id>}``); a note or a misspelt key beside the type is no
+    target's name, and stays a malformed entry."""
     return any(
-        key != "type"
+        isinstance(key, str)
+        and OWN_ID_KEY.fullmatch(key) is not None
         and isinstance(value, (str, int))
         and not isinstance(value, bool)  # a flag beside the type names nothing
         and str(value).strip()

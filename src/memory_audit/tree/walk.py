@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import codecs
 import errno
+import io
 import itertools
 import os
 import re
 import stat
 import unicodedata
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -237,9 +239,9 @@ def _read_up_to(fd: int, size: int) -> bytes:
 # Formats a .md name may hide, by their first bytes: a document or an image saved under a
 # note's name is converted or renamed, not restored (a workspace's Word files named .md)
 OFFICE_PARTS = (
-    (b"word/", "a Word document", "docx"),
-    (b"xl/", "an Excel workbook", "xlsx"),
-    (b"ppt/", "a PowerPoint deck", "pptx"),
+    ("word/", "a Word document", "docx"),
+    ("xl/", "an Excel workbook", "xlsx"),
+    ("ppt/", "a PowerPoint deck", "pptx"),
 )
 SIGNATURES = (
     (b"%PDF-", "a PDF", "pdf"),
@@ -255,13 +257,24 @@ def _container(data: bytes) -> tuple[str, str] | None:
     """What a binary file named .md is, when its first bytes say so: a kind and the name's
     right ending. An Office file is a zip whose entries name their part (``word/...``)."""
     if data.startswith(ZIP_MAGIC):
+        names = _zip_names(data)
         for part, kind, ending in OFFICE_PARTS:
-            if part in data:
+            if any(name.startswith(part) for name in names):
                 return kind, ending
         return "a zip archive", "zip"
     return next(
         ((kind, ending) for magic, kind, ending in SIGNATURES if data.startswith(magic)), None
     )
+
+
+def _zip_names(data: bytes) -> list[str]:
+    """The entries' names a zip's directory lists (none when it cannot be read: a zip cut
+    short is named a zip still)."""
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            return archive.namelist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError):
+        return []
 
 
 def _binary_problem(data: bytes) -> FileProblem:
