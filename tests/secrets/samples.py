@@ -5295,3 +5295,17 @@ CASES["generic-assignment"][0].extend(
         ("password: dbUser:7", "dbUser:7"),
     ]
 )
+# ... and keys pasted alone or in their service's URL: DashScope's coding plan (`sk-sp-`), a
+# Zhipu key (32 hex digits, a dot, 16 more), a Bark push key
+_sk_sp = "sk-sp-" + "".join(_r121.choices(HEX, k=32))
+CASES["sk-hex-key"][0].append((f"> {_sk_sp}", _sk_sp))
+_zhipu = "".join(_r121.choices(HEX, k=32)) + "." + "".join(_r121.choices(ALNUM, k=16))
+CASES["zhipu-api-key"] = (
+    [(f"> GLM 的 key：{_zhipu}", _zhipu), (f"ZHIPU_API_KEY={_zhipu}", _zhipu)],
+    ["> GLM key: " + "0" * 32 + "." + "A" * 16],
+)
+_bark = "".join(_r121.choices(ALNUM, k=22))
+CASES["bark-device-key"] = (
+    [(f'        "https://api.day.app/{_bark}/Fern%20done",', _bark)],
+    ['        "https://api.day.app/' + "x" * 22 + '/Fern%20done",'],
+)

@@ -164,6 +164,7 @@ CONTEXT_KEYWORDS = {
     "uptimerobot-api-key",
     "wordpress-application-password",
     "fal-api-key",  # its id and secret carry no prefix: "fal" names the key near it
+    "zhipu-api-key",  # the same: "zhipu" or "glm" names it near it
 }
 
 
