@@ -1643,8 +1643,9 @@ def _shell_default_path(text: str, start: int, value: str) -> bool:
 
 def _series_pair(text: str, start: int, value: str) -> bool:
     """``V15Users` / `V15Sessions``, ``W-FRONT-FLASH / W-FRONT-04-C``: two names of one
-    series where a login and its password would be, a prefix of three characters at least
-    shared, each going on in capitals or digits; a password holds a symbol besides."""
+    series where a login and its password would be: a prefix of three characters at least
+    shared, each going on in capitals or digits, names of letters, digits, "-" and "_"
+    alone (a symbol makes the second a password)."""
     before = SERIES_LOGIN.search(_line_before(text, start))
     if before is None or SERIES_NAME.fullmatch(value) is None:
         return False
