@@ -77,7 +77,7 @@ def test_a_document_or_an_image_saved_as_md_is_told_to_be_converted_or_renamed(
 ) -> None:
     # a workspace's Word files named .md: restoring "its text from a backup" finds none
     docx = _zipped("[Content_Types].xml", "word/document.xml")
-    files = {
+    files: dict[str, str | bytes] = {
         "MEMORY.md": index("vision.md", "logo.md", "blob.md"),
         "vision.md": docx,
         "logo.md": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
