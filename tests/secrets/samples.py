@@ -5309,3 +5309,11 @@ CASES["bark-device-key"] = (
     [(f'        "https://api.day.app/{_bark}/Fern%20done",', _bark)],
     ['        "https://api.day.app/' + "x" * 22 + '/Fern%20done",'],
 )
+# ... a second webhook code, its own value: the webhook URL's sample holds the first, and one
+# value is one finding, under one rule (the end-to-end test plants a family's sample of its own)
+_b24_own = (
+    "".join(_r121.choices(string.ascii_lowercase, k=8))
+    + "".join(_r121.choices(string.digits, k=2))
+    + "".join(_r121.choices(string.ascii_lowercase, k=6))
+)
+CASES["bitrix24-webhook-code"][0].append((f"Битрикс24: код вебхука {_b24_own}", _b24_own))
