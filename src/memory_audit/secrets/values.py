@@ -79,9 +79,10 @@ ENVIRONMENT_SETTING = re.compile(r"[A-Z][A-Z0-9_]{2,}=(?:[a-z_./~-]*|\d+)")
 COMPARISON = re.compile(
     r"[A-Za-z_$][\w.$\[\]]*(?:===?|!==?)(?:[A-Z][A-Z0-9_]*|\d+|true|false|null|None|True|False)"
 )
-# ``${DB_PASSWORD:?DB_PASSWORD is required}``: a shell's parameter expansion that stops with
-# a message when the variable is unset; the word after ``:?`` is that message, no value
-REQUIRED_EXPANSION = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:\Z")
+# A shell's parameter expansion opening right before a value (``${NAME:``): after ``:?`` a
+# message it stops with when the variable is unset (``${DB_PASSWORD:?DB_PASSWORD is
+# required}``), no value; after ``:-`` the default it takes (:func:`_shell_default_path`)
+EXPANSION_OPEN = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:\Z")
 # A framework's validation rules where a value would be (Laravel's ``'password' =>
 # 'required|min:8|confirmed'``): rule names joined by ``|``, one of the common ones at least
 VALIDATION_RULE = re.compile(r"[a-z_]+(?::[\w,.-]*)?")
@@ -978,8 +979,6 @@ SERIES_RULES = frozenset({"login-pair", "backticked-pair"})
 SERIES_LOGIN = re.compile(r"([A-Za-z][\w.-]*)[`'\"]?[ \t]*[/:][ \t]*[`'\"]?$")
 SERIES_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
 SERIES_PREFIX = 3
-# A shell's default for an unset variable opens so (``${NAME:`` then ``-<default>``)
-SHELL_DEFAULT_OPEN = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:$")
 # A share link's signature (Xiaohongshu's ``xsec_token=``): made to be shared, no credential
 SHARE_TOKEN = "xsec_token="  # noqa: S105 - a parameter's name
 # The rules reading a list item's label, then a login and a password after ` / `; a label
@@ -1411,7 +1410,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or SHELL_VARIABLE.fullmatch(value)
         or ENVIRONMENT_SETTING.fullmatch(value)
         or COMPARISON.fullmatch(value)
-        or (value.startswith("?") and REQUIRED_EXPANSION.search(text, max(0, start - NEAR), start))
+        or (value.startswith("?") and EXPANSION_OPEN.search(text, max(0, start - NEAR), start))
         or _validation_rules(value)
         or _coin_address(text, start, value)
         or (rule.value == "pin" and _digit_run(value))
@@ -1635,7 +1634,7 @@ def _shell_default_path(text: str, start: int, value: str) -> bool:
     the key; a default with a slash inside may be a base64 key)."""
     if (
         not value.startswith("-")
-        or SHELL_DEFAULT_OPEN.search(text, max(0, start - NEAR), start) is None
+        or EXPANSION_OPEN.search(text, max(0, start - NEAR), start) is None
     ):
         return False
     return value[1:].startswith(("$", "~", "/", "./", "../"))
@@ -3225,9 +3224,9 @@ def _dev_server_token(text: str, start: int, value: str) -> bool:
     gateway's token on the same loopback is long)."""
     if len(value) > DEV_SERVER_TOKEN_MAX:
         return False
-    if LOOPBACK_SOCKET_TOKEN.search(_line_before(text, start)) is None:
+    first = line_start_within(text, start, WINDOW)  # the line's start, as _line_before's
+    if LOOPBACK_SOCKET_TOKEN.search(text[first:start]) is None:
         return False
-    first = line_start_within(text, start, WINDOW)
     end = text.find("\n", start)
     return DEV_SERVER.search(text, first, len(text) if end < 0 else end) is not None
 
