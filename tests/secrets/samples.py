@@ -2905,8 +2905,8 @@ CASES["current-value"] = (
         ("- Worker auth: `FERN_WORKER_KEY` (secret, currently: `kestrel-ec2`)", "kestrel-ec2"),
         ("The webhook signing secret is currently `Qm7xKp2vLr9TnWs4`.", "Qm7xKp2vLr9TnWs4"),
         (
-            "API token (current value: `f3a9c2d1e8b7a6f5e4d3c2b1a0f9e8d7`)",
-            "f3a9c2d1e8b7a6f5e4d3c2b1a0f9e8d7",
+            "API token (current value: `21f4fd0fe28f26acf316dbb5933d2c7b`)",
+            "21f4fd0fe28f26acf316dbb5933d2c7b",
         ),
         ("Admin password changed on 2026-03-02, now `Harbor7!x`", "Harbor7!x"),
         ('The kiosk password is currently "tern4lake"', "tern4lake"),
@@ -4415,8 +4415,8 @@ CASES["proxy-user-id"] = (
             "5b1e9c2a-7d4f-4e61-9a3b-c08f1d2e6a47",
         ),
         (
-            'VMess node, "id": "0c7d2e4f-91ab-4c3d-8e5f-6a7b8c9d0e1f"',
-            "0c7d2e4f-91ab-4c3d-8e5f-6a7b8c9d0e1f",
+            'VMess node, "id": "5443c447-d334-4f8a-a390-69c16d26d6bd"',
+            "5443c447-d334-4f8a-a390-69c16d26d6bd",
         ),
     ],
     [
@@ -4429,12 +4429,12 @@ CASES["changed-to-value"][0].append(("- 误改了面板的 root 密码，已恢�
 CASES["api-key-bracketed"] = (
     [
         (
-            "- **Built-in API key** from fern-data.org (38c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4)",
-            "38c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4",
+            "- **Built-in API key** from fern-data.org (8f5928cdc33d5857a41dfa89f0875ee0)",
+            "8f5928cdc33d5857a41dfa89f0875ee0",
         )
     ],
     [
-        "- API key rotated (see commit 38c0d1e2f3a4b5c6d7e8f9a0b1c2d3e4)",
+        "- API key rotated (see commit 8f5928cdc33d5857a41dfa89f0875ee0)",
         "- API key in the vault (00000000000000000000000000000000)",
     ],
 )
@@ -5317,3 +5317,34 @@ _b24_own = (
     + "".join(_r121.choices(string.ascii_lowercase, k=6))
 )
 CASES["bitrix24-webhook-code"][0].append((f"Битрикс24: код вебхука {_b24_own}", _b24_own))
+# --- round 123: stand-in keys a model or a doc made up (hex whose digit-and-letter pairs count
+# up or down in step; a vendor's prefix on the keyboard's runs; words only, "demo" among them),
+# a password given as an example in a bracket opening with 如 ("such as")
+CASES["sk-hex-key"][1].extend(
+    [
+        "   - `sk-7e2c9a1b5d3f4e6a5b4c3d2e1f0a9b8c`",
+        "   - `sk-0c9f1e3a5b7d2c4e6a7b8c9d0e1f2a3b`",
+    ]
+)
+CASES["generic-assignment"][1].extend(
+    [
+        '}, headers={"X-API-Key": "sk-fernhub-demo-key-002"})',
+        '    "好的，这是你的 API Key: sk-abc123def456ghi789..."',
+    ]
+)
+CASES["password-near-value"][1].append("4. 设置密码（如 `Fern456!@#`）")
+# ... while a key whose pairs step a short while is drawn, a word-made value with no example's
+# word is a value, and a secret's name may take "generated" or 有效 ("valid") before its colon
+CASES["sk-hex-key"][0].append(
+    ("   - `sk-5e1a2b3c4d9f7e06b8d2c4a6e8f01357`", "sk-5e1a2b3c4d9f7e06b8d2c4a6e8f01357")
+)
+_cron = "".join(_r121.choices(URLSAFE, k=43))
+_ark = uuid()
+CASES["generic-assignment"][0].extend(
+    [
+        (f"  - CRON_SECRET generated: `{_cron}`", _cron),
+        (f"   - API Key 有效：{_ark}", _ark),
+        ('api_key = "fernhub-gateway-key-002"', "fernhub-gateway-key-002"),
+    ]
+)
+CASES["password-phrase"][0].append(("4. 如果密码 `Fern456!@#x` 失效，重置", "Fern456!@#x"))

@@ -414,7 +414,7 @@ def test_a_secret_set_as_a_variable_or_holding_an_unequal_sign_is_still_found(te
         "- recovery codes printed. Status code: 429-TooMany",
         "- API key rotated in commit (" + "4f" * 20 + ")",
         "- Fixed API key leak (" + "9c" * 20 + ")",
-        "- VMess relay down, trace id: 0c7d2e4f-91ab-4c3d-8e5f-6a7b8c9d0e1f",
+        "- VMess relay down, trace id: 5443c447-d334-4f8a-a390-69c16d26d6bd",
         "- password validator updated to `zxcvbn-v4`",
         "- Password storage updated to `scrypt-n16`",
         "- auth_bypass: legacy_flow_2024",

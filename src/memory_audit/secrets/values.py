@@ -512,6 +512,9 @@ USE_WORDS = frozenset(
 )
 # A stand-in's first word, then digits (a closing ``!``): ``Test1234!``, ``Demo2024``.
 LEADING_STAND_INS = frozenset({"test", "demo", "dummy", "fake", "sample", "example"})
+# The words that make a value of words an example's wherever they stand (not "test": a test
+# system's key is a key)
+EXAMPLE_WORDS = LEADING_STAND_INS - {"test"} | {"placeholder"}
 # ... and the first word of a value named for its use, the stage it is used in too
 # (``dev-webhook-secret-1234``, ``e2e-admin-pass-123``)
 LEADING_STAGES = LEADING_STAND_INS | {"dev", "local", "e2e", "ci"}
@@ -771,6 +774,9 @@ TYPED_RUNS = ("abc", "def", "ghi", "jkl", "mno", "xyz", "123", "456", "789", "01
 MIN_TYPED_RUNS = 5
 MIN_RUNS_ONLY = 4  # "abc123def456"; "abc123" alone is a weak password as often
 MIN_TYPED_KEY = 24
+# A vendor's prefix on a typed stand-in ("sk-", "pk_")
+VENDOR_PREFIX = re.compile(r"[a-z]{2,4}[-_]")
+MIN_STEPPED_PAIRS = 5
 # A name, then the keyboard's stand-ins for a value (``hermes-abc123xyz``): three runs or
 # more, letters' and digits' both ("Fern-123456" is a weak password, not a stand-in)
 STAND_IN_TAIL = re.compile(r"(?i)[a-z][\w]*[-_.]((?:abc|def|xyz|123|456|789){3,})")
@@ -1230,6 +1236,9 @@ EXAMPLE_BEFORE = re.compile(
     r"|par exemple|ex\. ?:)|例如|比如|示例|范例|範例|例えば|예를 들어|예시",
     re.I,
 )
+# A bracket opening with 如 ("such as") right before the value: "设置密码（如 `<value>`）"; 如 alone
+# elsewhere is "if" or "as" (如果, 如下)
+EXAMPLE_BRACKET_BEFORE = re.compile(r"[（(][ \t]*如[ \t]*[:：]?[ \t]*[`'\"“‘]?$")
 # A line introducing an example: it opens with the word and is short
 EXAMPLE_INTRODUCTION = re.compile(
     r"[ \t>*_#-]*(?:e\.g\.|(?i:for example|examples?(?: (?:reply|response|output|answer"
@@ -2208,8 +2217,36 @@ def _keyboard_example(value: str) -> bool:
     and digits' in turn (``abc123def456``, ``abc123def456xyz789``: a doc's token)."""
     lowered = value.lower()
     if len(value) < MIN_TYPED_KEY:  # a person's password may be "Abc123456!"
-        return _typed_runs_only(value)
-    return sum(run in lowered for run in TYPED_RUNS) >= MIN_TYPED_RUNS
+        prefix = VENDOR_PREFIX.match(value)  # "sk-abc123def456ghi789": a vendor's prefix first
+        return _typed_runs_only(value) or (
+            prefix is not None and _typed_runs_only(value[prefix.end() :])
+        )
+    return sum(run in lowered for run in TYPED_RUNS) >= MIN_TYPED_RUNS or _stepped_pairs(lowered)
+
+
+def _stepped_pairs(lowered: str) -> bool:
+    """A key a model or a doc made up in hex: a run of digit-and-letter pairs that count
+    up or down in step (``6a5b4c3d2e1f``, ``6a7b8c9d0e1f2a3b``). Drawn hex holds
+    :data:`MIN_STEPPED_PAIRS` such pairs in a row far less than once in a million keys."""
+    run, step = 1, None
+    for at in range(0, len(lowered) - 3):
+        digit, letter = lowered[at], lowered[at + 1]
+        following = lowered[at + 2 : at + 4]
+        if not (digit.isdigit() and "a" <= letter <= "f" and len(following) == 2):
+            continue
+        if not (following[0].isdigit() and "a" <= following[1] <= "f"):
+            run, step = 1, None
+            continue
+        pair_step = ((int(following[0]) - int(digit)) % 10, (ord(following[1]) - ord(letter)) % 6)
+        if pair_step[0] in (1, 9) and pair_step[1] in (1, 5) and step in (pair_step, None):
+            # the first step of a run fixes its directions; later pairs keep them
+            step = pair_step
+            run += 1
+            if run >= MIN_STEPPED_PAIRS:
+                return True
+        else:
+            run, step = 1, None
+    return False
 
 
 def _typed_runs_only(value: str) -> bool:
@@ -2910,6 +2947,14 @@ def _kind_among_stand_ins(parts: list[str]) -> bool:
     if not kinds:
         return False
     if all(part in STAND_IN_WORDS or part.isdigit() for part in rest):
+        return True
+    if any(part in EXAMPLE_WORDS for part in rest) and all(
+        (part.isalpha() and len(part) <= LONGEST_RUN_IN_WORD)
+        or (part.isdigit() and len(part) <= MAX_FIXTURE_DIGITS)
+        for part in rest
+    ):
+        # "sk-gateway-demo-key-001": words only, a product's name among them, and one that
+        # says the value is an example's
         return True
     return parts[0] in LEADING_STAGES and all(
         (part.isdigit() and len(part) <= MAX_FIXTURE_DIGITS)
@@ -3770,6 +3815,7 @@ def _in_context(text: str, start: int, end: int) -> bool:
         return False
     return not (
         EXAMPLE_BEFORE.search(before[-NEAR:])
+        or EXAMPLE_BRACKET_BEFORE.search(before[-NEAR:])
         or DISCLAIMER_AFTER.search(after)
         or _counter_example(text, start)
         or _example_introduced(text, start)
