@@ -5348,3 +5348,14 @@ CASES["generic-assignment"][0].extend(
     ]
 )
 CASES["password-phrase"][0].append(("4. 如果密码 `Fern456!@#x` 失效，重置", "Fern456!@#x"))
+# ... a password after its system's name and the login it is for, and digits after a login and
+# "pass" (its label in backticks or quotes)
+CASES["password-backticked"][0].extend(
+    [
+        ("- **TOOLS.md**: Пароль SSH root@10.20.30.40 — `48213`", "48213"),
+        ("Пароль SSH fern@10.20.30.41 — `kR7vX2qM9tW4`", "kR7vX2qM9tW4"),
+    ]
+)
+CASES["pass-phrase"][0].append(
+    ("- Сервер: `10.20.30.40`, user: `root`, pass: `48213` (SSH)", "48213")
+)

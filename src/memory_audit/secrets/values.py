@@ -1288,9 +1288,11 @@ SHORT_VALUE_LABEL = (
 # stands between ("пароль хранится в `.env`"), nor a preposition before the value ("пароль
 # из `<app>`"): the value would be where the password is, not the password.
 _NOUN = r"(?:[а-яё]{3,}[аеуиыо]|[а-яё]{2,}[а-рт-яё]я|[А-ЯЁ]{2,8}|[A-Za-z][\w.@-]{1,30})"
+# ... and after a system's name, the login it is for (``Пароль SSH root@<host> — `<value>` ``)
+_DESTINATION = r"(?: [\w.-]{1,32}@[\w.-]{1,64})?"
 NAMED_BEFORE = (
     r"(?i:пароль|пароля|паролем|паролю)\*{0,2}(?: (?:от|для|к|на|у) [^\s`|:=*]{1,40}"
-    rf"(?: {_NOUN})?| {_NOUN})?\*{{0,2}}(?: [—–-]{{1,2}})? `$"
+    rf"(?: {_NOUN})?| {_NOUN}{_DESTINATION})?\*{{0,2}}(?: [—–-]{{1,2}})? `$"
 )
 NAMED_WINDOW = 120
 # The other way round: the value in backticks, then a dash, "это" or a parenthesis, the
@@ -1909,7 +1911,7 @@ def _machine_digits(text: str, start: int, end: int, value: str) -> bool:
 # A login given, then the password's word: "用户名：<name>，密码：", "user: <name>, password:"
 LOGIN_THEN_PASSWORD = re.compile(
     r"(?i:用户名|账号|帳號|帐号|登录名|user(?:name)?|login)[ \t]*[:：=][ \t]*[^\s,，;；:：]{1,40}"
-    r"[ \t]*[,，;；/][ \t]*(?i:密码|密碼|password|passwd|pwd|pw)[ \t]*[:：=][ \t]*$"
+    r"[ \t]*[,，;；/][ \t]*(?i:密码|密碼|password|passwd|pwd|pw|pass)[ \t]*[:：=][ \t]*[\"'`]?$"
 )
 
 
