@@ -391,6 +391,21 @@ def test_unclosed_frontmatter(tree_dir: Path) -> None:
     assert codes(findings(tree_dir, "frontmatter")) == [("unclosed-frontmatter", "a.md", 1)]
 
 
+def test_a_rule_over_a_bold_title_with_no_closing_mark_is_no_frontmatter(tree_dir: Path) -> None:
+    # a run report that opens with a Markdown rule, then its bold title and prose: advice to
+    # add a closing --- would make its title and first lines a block; a block's own field
+    # under the bold line is still an unclosed block
+    report = (
+        "---\n**Fern collector - 2026-05-12 12:03 PM**\n\nDone in 15.8s\n\n### Stats\n- 5 saved\n"
+    )
+    keyed = "---\n**draft**\nname: a\ndescription: b\n"
+    write_tree(tree_dir, {"MEMORY.md": index("r.md", "k.md"), "r.md": report, "k.md": keyed})
+    unclosed = [
+        c for c in codes(findings(tree_dir, "frontmatter")) if c[0] == "unclosed-frontmatter"
+    ]
+    assert unclosed == [("unclosed-frontmatter", "k.md", 1)]
+
+
 def test_symlink_loop_is_an_error_entry_and_the_audit_goes_on(tree_dir: Path) -> None:
     write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": memory("a")})
     (tree_dir / "loop.md").symlink_to(tree_dir / "loop.md")

@@ -5359,3 +5359,16 @@ CASES["password-backticked"][0].extend(
 CASES["pass-phrase"][0].append(
     ("- Сервер: `10.20.30.40`, user: `root`, pass: `48213` (SSH)", "48213")
 )
+# ... and names that are no secrets under a token's or a key's label: a MultiversX token's
+# ticker, an app's slug path, a key's SHA256 fingerprint
+CASES["generic-assignment"][1].extend(
+    [
+        "- FERN Token: `FERN-4c1a9e`",
+        "API key: fk2mqz/fernhill_test",
+    ]
+)
+CASES["login-pair"][1].append(
+    "- **SSH 密钥**: `fern-desktop`（SHA256:Qm7xKp2vR9tYw4sLz8nB3cF6hJ1dG5aE0uI2oP7kXyZ）"
+)
+# ... while a ticker's shape with more hex, and a slash in a password, stay values
+CASES["generic-assignment"][0].append(("token: FERN-1f2e3d4c5b6a7980", "FERN-1f2e3d4c5b6a7980"))

@@ -680,6 +680,13 @@ COVERAGE_BADGE = re.compile(
 # A placeholder for an address or a hash in hexadecimal, named where its digits go:
 # ``0xTokenContractAddress``, ``0xRecipientAddress``
 HEX_NAMED = re.compile(r"^0x(?:[A-Z][a-z]+){2,}$")
+# Names that are no secrets, whatever label stands before them: a MultiversX (ESDT) token's
+# identifier, its ticker and six hex digits (``COLS Token: `COLS-9d91b7` ``); an app's path
+# of an organisation's slug and the app's words (LogRocket's ``vn4kxj/fern_test``)
+TOKEN_TICKER = re.compile(r"[A-Z][A-Z0-9]{2,9}-[0-9a-f]{6}")
+APP_SLUG = re.compile(r"[a-z0-9]{3,12}/[a-z]+(?:[_-][a-z]+)+")
+# A key's fingerprint: its digest's name and a colon right before (``SHA256:<43 base64>``)
+FINGERPRINT_BEFORE = re.compile(r"(?i:sha256|sha1|md5):$")
 # A keyboard shortcut where a value would be ("- Step over: F10 / Ctrl+F10")
 KEY_COMBO = re.compile(r"(?i)\b(?:ctrl|shift|alt|cmd|command|option|opt|fn|meta|super|win)\+")
 # A key named for what it signs, encrypts to or looks up, or noted as public: "GPG key
@@ -1471,6 +1478,9 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.name == PASTED_TOKEN_RULE and HEX_ONLY.fullmatch(value) is not None)
         or SECRET_VERSION.fullmatch(value)
         or HEX_NAMED.fullmatch(value)
+        or TOKEN_TICKER.fullmatch(value)
+        or APP_SLUG.fullmatch(value)
+        or FINGERPRINT_BEFORE.search(text, max(0, start - 7), start) is not None
         or STATUS_WORD.fullmatch(value)
         or SCHEMA_TYPE.fullmatch(value)
         or NATIVE_WORDS.fullmatch(value)

@@ -26,6 +26,7 @@ JS_SPACE = (
 KEY_LINE = re.compile(r"^([A-Za-z_][\w-]*)\s*:")
 NESTED_KEY_LINE = re.compile(r"^\s*([A-Za-z_][\w-]*)\s*:")
 HEADING = re.compile(r"#{1,6}[ \t]+\S")
+BOLD_LINE = re.compile(r"\*\*[^*\n]+\*\*")  # a line that is bold text and nothing else
 # The fields whose appearance below a `---` line shows the block was meant to go on.
 BLOCK_FIELDS = frozenset({"name", "description", "type", "metadata"})
 # ``- name: deploy``: a block's field written as a list item (a list, not a mapping: its own
@@ -93,7 +94,13 @@ def _a_body(lines: Sequence[str], *, closed: bool = True) -> bool:
     first text says the same."""
     # the first line with text decides most files (``name: ...``): asked before the rest
     first = next((line for line in lines if line.strip(JS_SPACE)), None)
-    if first is None or HEADING.match(first) is None:
+    if first is None:
+        return False
+    # with no closing mark, a bold line first is a title as much (``**Run report - <date>**``)
+    titled = HEADING.match(first) is not None or (
+        not closed and BOLD_LINE.fullmatch(first.strip(JS_SPACE)) is not None
+    )
+    if not titled:
         return False
     text = [line for line in lines if line.strip(JS_SPACE)]
     keys = [m.group(1) for m in map(KEY_LINE.match, text) if m]
