@@ -27,6 +27,7 @@ RETIRED = [
     (f"altes Passwort: {VALUE}", "altes"),
     (f"ancien mot de passe {VALUE}", "ancien"),
     (f"deprecated API key: {VALUE}", "deprecated"),  # the key is the old one
+    (f"- 隧道 token: `{VALUE}`（已废弃）", "已废弃"),
 ]
 
 LIVE = [
@@ -45,6 +46,8 @@ LIVE = [
     f"password {VALUE} (unrevoked)",
     f"API key for the SMS protocol (Deprecated API)：{VALUE}",  # the API is old, not its key
     f"token for the old endpoint: {VALUE}",
+    f"- ngrok authtoken: `{VALUE}`（已废弃，改用 cloudflared）",  # the tool dropped, not its key
+    f"- 隧道 token: `{VALUE}`（已停用，改为 frp）",
 ]
 
 

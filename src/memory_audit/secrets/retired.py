@@ -109,6 +109,11 @@ AFTER_PHRASES = (
     "폐기됨",
     "만료됨",
 )
+# Words that say a thing was dropped, not that its key was revoked, when what follows names
+# what it was dropped for (``ngrok authtoken: X（已废弃，改用 cloudflared）``): the key still
+# opens the account
+DROPPED_PHRASES = frozenset({"已废弃", "已廢棄", "已停用"})
+SWITCHED_TO = ("改用", "换用", "換用", "改为", "改為", "改成")
 # A banner opening a note: it tags the note as kept for history (``[LEGACY]``, archived,
 # for reference only), names its system retired, as whole words (not "unretired"), and
 # names nothing live (not "v1 retired, v2 live"; not "how to shut down the cluster").
@@ -264,6 +269,10 @@ def _marker_after(after: str) -> str | None:
     last = gap.replace("(", " ").split()[-2:]
     if any(word.strip(WORD_EDGES) in STILL_TO_DO for word in last):
         return None
+    if phrase in DROPPED_PHRASES and lowered[at + len(phrase) :].lstrip(" ,，、;；").startswith(
+        SWITCHED_TO
+    ):
+        return None  # the tool dropped for another, its key never revoked
     return phrase
 
 

@@ -696,6 +696,9 @@ NOTED_PUBLIC = re.compile(
     r"|\([^)\n]*\b(?:public|fingerprint|signing|recipient|object|id)\b[^)\n]*\)"
 )
 LABEL_AFTER = re.compile(r"\w[ \t]*[:=：]")
+PASSWORD_AFTER_NOTE = re.compile(
+    r"(?i:\bpass(?:word|phrase|wd)?\b|\bpwd\b)|密码|密碼|口令|パスワード"
+)
 # The label right before a value naming a key that is data or public, not a secret
 # ("**Partition Key**: `...`", "- **Public Key**: `...`", "Site key: ..."); "Primary Key"
 # only before a short value (Azure calls its long account keys "primary keys")
@@ -2610,8 +2613,10 @@ def _noted_public(text: str, start: int) -> bool:
     line_start = line_start_within(text, start, NOTED_REACH)
     return any(
         # ``Recovery Code (ID: <id>) - Code: <value>``: the bracket notes what the id is,
-        # and a label of the value's own follows it
+        # and a label of the value's own follows it; ``SSH key passphrase: <value>``: the
+        # secret that guards the key
         not (noted.group().startswith("(") and LABEL_AFTER.search(text, noted.end(), start))
+        and PASSWORD_AFTER_NOTE.search(text, noted.end(), start) is None
         for noted in NOTED_PUBLIC.finditer(text, line_start, start)
     )
 
