@@ -5391,3 +5391,42 @@ _passphrase = "".join(_r121.choices(ALNUM, k=27))
 CASES["password-phrase"][0].append(
     (f"The VPS SSH key had a passphrase (`{_passphrase}`). I decrypted it.", _passphrase)
 )
+# --- the second reader's mends (rounds 123-124): a digit outside ASCII in a long value; a demo
+# system's password, a password or a code shaped as a ticker or a slug, an HMAC key after its
+# algorithm's name stay values; a test run's "pass" count, a key named for what it is for, a
+# Tailscale key's start cut by an ellipsis and a secret's described shape are none
+CASES["generic-assignment"][0].extend(
+    [
+        ("token: Kx9mQ2vR7tLp4Wz8Nc3a²b1c", "Kx9mQ2vR7tLp4Wz8Nc3a²b1c"),
+        ("WIFI_PASSWORD=GUEST-7c2e9a", "GUEST-7c2e9a"),
+        ("invite_code: FERN-8c2d1a", "FERN-8c2d1a"),
+        ("password: kitty7/purple-monkey", "kitty7/purple-monkey"),
+        ("Signing secret for HMAC-SHA256:Kx9mQ2vR7tLp4Wz8Nc3Hs6Jd", "Kx9mQ2vR7tLp4Wz8Nc3Hs6Jd"),
+    ]
+)
+CASES["password-phrase"][0].extend(
+    [
+        ("Demo account: demo@fernshop.io, password: FernshopDemoPass2931", "FernshopDemoPass2931"),
+        ("staging demo site password: harbor-demo-secret-482913", "harbor-demo-secret-482913"),
+    ]
+)
+CASES["password-named-after"][0].append(
+    ("- `kR7vX2qM9tW4` — пароль SSH root@10.20.30.41", "kR7vX2qM9tW4")
+)
+_ts_cut = f"tskey-auth-{_ts_id}-{_ts_secret[:18]}"
+CASES["tailscale-key"][0].append((f"Key: {_ts_cut}Qz. Done", f"{_ts_cut}Qz"))
+CASES["tailscale-key"][1].extend(
+    [f"Auth key in 1Password (`{_ts_cut}...`)", f"Auth key: {_ts_cut}… (rest in vault)"]
+)
+CASES["sk-hex-key"][1].append("   - `sk-3e9d6a5b4c5d6e7f8a1c0b2d7e4f9a8c`")  # falls, then rises
+NEGATIVES.extend(
+    [
+        "- e2e login: ok, pass: 1523, fail: 2",
+        "- Tests login: 12/12, pass: 2841",
+        "superuser: on, pass: 4096",
+        "- GPG key used by pass: `3AA5C34371567BD2`",
+        "- IDEMPOTENCY_KEY for password reset: `9f3a2c7e1b4d8a6f`",
+        "Secret generated: 48-byte-base64",
+        "secret: 32-char-random",
+    ]
+)

@@ -28,6 +28,10 @@ RETIRED = [
     (f"ancien mot de passe {VALUE}", "ancien"),
     (f"deprecated API key: {VALUE}", "deprecated"),  # the key is the old one
     (f"- 隧道 token: `{VALUE}`（已废弃）", "已废弃"),
+    (f"- 隧道 token: `{VALUE}`（已廢棄）", "已廢棄"),
+    (f"API key: `{VALUE}`（已停用，改为新 key）", "已停用"),  # a rotation, not a tool dropped
+    (f"- token: `{VALUE}`（已停用，改用新 token）", "已停用"),
+    (f"- ngrok authtoken: `{VALUE}`（已废弃，改用 cloudflared，token 已撤销）", "已撤销"),
 ]
 
 LIVE = [
@@ -47,7 +51,7 @@ LIVE = [
     f"API key for the SMS protocol (Deprecated API)：{VALUE}",  # the API is old, not its key
     f"token for the old endpoint: {VALUE}",
     f"- ngrok authtoken: `{VALUE}`（已废弃，改用 cloudflared）",  # the tool dropped, not its key
-    f"- 隧道 token: `{VALUE}`（已停用，改为 frp）",
+    f"- 隧道 token: `{VALUE}`（已停用，换用 frp）",
 ]
 
 

@@ -12,6 +12,7 @@ import re2
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from memory_audit.secrets import values
 from memory_audit.secrets.rules import Rule, bundled_rules, bytes_pattern, json_block, parse_rules
 from memory_audit.secrets.scanner import Scanner
 from tests.secrets.samples import CASES, NEGATIVES, RUSSIAN_PASSWORDS
@@ -432,3 +433,14 @@ def test_list_rules_read_windows_line_ends() -> None:
         "section-list-numbered-key",
         "service-address-login-pair",
     ]
+
+
+def test_the_russian_rules_and_the_classifier_share_the_login_after_a_systems_name() -> None:
+    # the rules (config/secret-patterns.md) and the short value's label test (values.py) read
+    # ``Пароль SSH root@<host> — `<value>` `` alike: one copy changed alone would make the rule
+    # find what the classifier then judges with no label, or the other way round
+    rules = {rule.name: rule.regex for rule in bundled_rules().rules}
+    for name in ("password-backticked", "password-named-after"):
+        assert values._DESTINATION in rules[name], name
+    assert values._DESTINATION in values.NAMED_BEFORE
+    assert values._DESTINATION in values.NAMED_AFTER

@@ -101,6 +101,7 @@ AFTER_PHRASES = (
     "已撤銷",
     "已吊销",
     "已废弃",
+    "已廢棄",
     "已停用",
     "已更换",
     "已过期",
@@ -113,7 +114,10 @@ AFTER_PHRASES = (
 # what it was dropped for (``ngrok authtoken: X（已废弃，改用 cloudflared）``): the key still
 # opens the account
 DROPPED_PHRASES = frozenset({"已废弃", "已廢棄", "已停用"})
-SWITCHED_TO = ("改用", "换用", "換用", "改为", "改為", "改成")
+SWITCHED_TO = ("改用", "换用", "換用")  # "use ... instead" (改为, "changed to", is a rotation's)
+# What the switch names, read this far: a credential's word there makes it a new key
+DROPPED_NAME_REACH = 12
+NEW_CREDENTIAL = ("key", "token", "secret", "password", "密钥", "密鑰", "令牌", "密码", "密碼")
 # A banner opening a note: it tags the note as kept for history (``[LEGACY]``, archived,
 # for reference only), names its system retired, as whole words (not "unretired"), and
 # names nothing live (not "v1 retired, v2 live"; not "how to shut down the cluster").
@@ -254,7 +258,10 @@ def _marker_after(after: str) -> str | None:
     best: tuple[int, str] | None = None
     for phrase in AFTER_PHRASES:
         at = lowered.find(phrase)
-        while at >= 0 and not _standalone(lowered, at, at + len(phrase)):
+        while at >= 0 and not (
+            _standalone(lowered, at, at + len(phrase))
+            and not _dropped_for_another(lowered, at, phrase)
+        ):
             at = lowered.find(phrase, at + 1)
         if at >= 0 and (best is None or at < best[0]):
             best = (at, phrase)
@@ -269,11 +276,20 @@ def _marker_after(after: str) -> str | None:
     last = gap.replace("(", " ").split()[-2:]
     if any(word.strip(WORD_EDGES) in STILL_TO_DO for word in last):
         return None
-    if phrase in DROPPED_PHRASES and lowered[at + len(phrase) :].lstrip(" ,，、;；").startswith(
-        SWITCHED_TO
-    ):
-        return None  # the tool dropped for another, its key never revoked
     return phrase
+
+
+def _dropped_for_another(lowered: str, at: int, phrase: str) -> bool:
+    """``X（已废弃，改用 cloudflared）``: the tool dropped for another one, its key never
+    revoked; not ``（已停用，改用新 key）``, a key replaced by a new one."""
+    if phrase not in DROPPED_PHRASES:
+        return False
+    rest = lowered[at + len(phrase) :].lstrip(" ,，、;；")
+    switch = next((word for word in SWITCHED_TO if rest.startswith(word)), None)
+    if switch is None:
+        return False
+    named = rest[len(switch) :].lstrip()[:DROPPED_NAME_REACH]
+    return not named.startswith(("新", "`", "new")) and not any(w in named for w in NEW_CREDENTIAL)
 
 
 def _standalone(text: str, start: int, end: int) -> bool:

@@ -175,7 +175,9 @@ TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2})?")
 DESCRIBED = re.compile(
     r"(?:[a-z]+[_-])*(?:token|key|secret|password|pass)[_-](?:string|value)"
     # its length, described (``Password: 16-char App Password generated under ...``)
-    r"|\d+[ _-]?(?:chars?|characters?|digits?|letters?|bytes?|words?)"
+    r"|\d+[ _-]?(?:chars?|characters?|digits?|letters?|bytes?|bits?|words?)"
+    # ... and its kind after it (``48-byte-base64``, ``32-char-random``, ``64-char-hex``)
+    r"(?:-(?:base64(?:url)?|hex|random|alnum|alphanumeric|ascii|string|urlsafe)){0,2}"
     # how it is kept or made (``Bearer token: URL-encoded in .env``, ``base64-encoded``)
     r"|[a-z0-9]{2,12}-(?:encoded|encrypted|hashed|signed|generated|provided|issued|scoped"
     r"|managed|based)",
@@ -515,6 +517,7 @@ LEADING_STAND_INS = frozenset({"test", "demo", "dummy", "fake", "sample", "examp
 # The words that make a value of words an example's wherever they stand (not "test": a test
 # system's key is a key)
 EXAMPLE_WORDS = LEADING_STAND_INS - {"test"} | {"placeholder"}
+MAX_FIXTURE_COUNT = 3  # "-001": an example's count; "-2931" may be a year or a chosen number
 # ... and the first word of a value named for its use, the stage it is used in too
 # (``dev-webhook-secret-1234``, ``e2e-admin-pass-123``)
 LEADING_STAGES = LEADING_STAND_INS | {"dev", "local", "e2e", "ci"}
@@ -683,10 +686,21 @@ HEX_NAMED = re.compile(r"^0x(?:[A-Z][a-z]+){2,}$")
 # Names that are no secrets, whatever label stands before them: a MultiversX (ESDT) token's
 # identifier, its ticker and six hex digits (``COLS Token: `COLS-9d91b7` ``); an app's path
 # of an organisation's slug and the app's words (LogRocket's ``vn4kxj/fern_test``)
-TOKEN_TICKER = re.compile(r"[A-Z][A-Z0-9]{2,9}-[0-9a-f]{6}")
+TOKEN_TICKER = re.compile(r"([A-Z][A-Z0-9]{2,9})-[0-9a-f]{6}")
 APP_SLUG = re.compile(r"[a-z0-9]{3,12}/[a-z]+(?:[_-][a-z]+)+")
-# A key's fingerprint: its digest's name and a colon right before (``SHA256:<43 base64>``)
-FINGERPRINT_BEFORE = re.compile(r"(?i:sha256|sha1|md5):$")
+# ... the labels they come under: a token's (the ticker named before it too) and a key's or an
+# app id's; never a password's
+TOKEN_WORD = re.compile(r"(?i:\btokens?\b|\besdt\b)")
+APP_KEY_LABEL = re.compile(r"(?i:\bapi[ _-]?key|\bapp[ _-]?id|\bkey)\b")
+PASSWORD_WORD = re.compile(
+    r"(?i:\bpass(?:word|phrase|wd)?\b|\bpwd\b|\bcode\b)|密码|密碼|口令|パスワード|пароль"
+)
+# A key's fingerprint: its digest's name and a colon right before, the digest's shape
+# (``SHA256:<43 base64>``, ``MD5:<16 hex pairs>``); an HMAC key after ``HMAC-SHA256:`` is a key
+FINGERPRINT_BEFORE = re.compile(r"(?<![\w-])(?i:sha256|sha1|md5):$")
+FINGERPRINT_VALUE = re.compile(
+    r"[A-Za-z0-9+/]{27}=?|[A-Za-z0-9+/]{43}=?|(?:[0-9a-fA-F]{2}:){15}[0-9a-fA-F]{2}"
+)
 # A keyboard shortcut where a value would be ("- Step over: F10 / Ctrl+F10")
 KEY_COMBO = re.compile(r"(?i)\b(?:ctrl|shift|alt|cmd|command|option|opt|fn|meta|super|win)\+")
 # A key named for what it signs, encrypts to or looks up, or noted as public: "GPG key
@@ -696,8 +710,11 @@ NOTED_PUBLIC = re.compile(
     r"|\([^)\n]*\b(?:public|fingerprint|signing|recipient|object|id)\b[^)\n]*\)"
 )
 LABEL_AFTER = re.compile(r"\w[ \t]*[:=：]")
+# ... unless a password's word is the value's own label (``SSH key passphrase: <value>``,
+# ``had a passphrase (`<value>`)``); not a word saying what the key is for (``GPG key used by
+# pass: <id>``, ``IDEMPOTENCY_KEY for password reset: <hex>``)
 PASSWORD_AFTER_NOTE = re.compile(
-    r"(?i:\bpass(?:word|phrase|wd)?\b|\bpwd\b)|密码|密碼|口令|パスワード"
+    r"(?:(?i:passphrase|password|passwd|pwd)|密码|密碼|口令|パスワード)\W{0,4}$"
 )
 # The label right before a value naming a key that is data or public, not a secret
 # ("**Partition Key**: `...`", "- **Public Key**: `...`", "Site key: ..."); "Primary Key"
@@ -1312,7 +1329,7 @@ NAMED_WINDOW = 120
 # ``(пароль из env)``), nor a login before a password's label (``— пароль `<value>` ``).
 NAMED_AFTER = (
     r"` ?(?:[—–-]{1,2} (?:это )?|\(|это )(?i:пароль)(?: (?:от|для|к|на|у) [^\s`|:=*]{1,40}"
-    rf"(?: {_NOUN})?| {_NOUN})?[ \t]*(?:[),.;!][^`\n]*)?(?:\r?\n|$)"
+    rf"(?: {_NOUN})?| {_NOUN}{_DESTINATION})?[ \t]*(?:[),.;!][^`\n]*)?(?:\r?\n|$)"
 )
 # After the value's closing backtick: ")" at most, then the end of its line or list item.
 VALUE_ENDS = re.compile(r"`\)?(?:[ \t]*[,;|]|\.?[ \t]*(?:\r?\n|$))")
@@ -1481,9 +1498,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.name == PASTED_TOKEN_RULE and HEX_ONLY.fullmatch(value) is not None)
         or SECRET_VERSION.fullmatch(value)
         or HEX_NAMED.fullmatch(value)
-        or TOKEN_TICKER.fullmatch(value)
-        or APP_SLUG.fullmatch(value)
-        or FINGERPRINT_BEFORE.search(text, max(0, start - 7), start) is not None
+        or _named_not_secret(text, start, value)
         or STATUS_WORD.fullmatch(value)
         or SCHEMA_TYPE.fullmatch(value)
         or NATIVE_WORDS.fullmatch(value)
@@ -1923,7 +1938,10 @@ def _machine_digits(text: str, start: int, end: int, value: str) -> bool:
 
 # A login given, then the password's word: "用户名：<name>，密码：", "user: <name>, password:"
 LOGIN_THEN_PASSWORD = re.compile(
-    r"(?i:用户名|账号|帳號|帐号|登录名|user(?:name)?|login)[ \t]*[:：=][ \t]*[^\s,，;；:：]{1,40}"
+    r"(?:用户名|账号|帳號|帐号|登录名|(?<![A-Za-z])(?i:user(?:name)?|login))[ \t]*[:：=][ \t]*"
+    # a login, not a check's status or a count (``e2e login: ok, pass: 1523``)
+    r"(?!(?:(?i:ok|on|off|yes|no|true|false|none|passed|failed)|\d+(?:/\d+)?)[ \t]*[,，;；/])"
+    r"[^\s,，;；:：]{1,40}"
     r"[ \t]*[,，;；/][ \t]*(?i:密码|密碼|password|passwd|pwd|pw|pass)[ \t]*[:：=][ \t]*[\"'`]?$"
 )
 
@@ -2213,6 +2231,22 @@ def _validation_rules(value: str) -> bool:
     )
 
 
+def _named_not_secret(text: str, start: int, value: str) -> bool:
+    """A name its label says is no secret: a token's ticker under a token's label that names
+    it (``COLS Token: `COLS-9d91b7` ``), an app's slug path under a key's or an app id's label
+    (LogRocket's ``API key: <org>/<app>``), a key's fingerprint after its digest's name. Never
+    under a password's label: ``WIFI_PASSWORD=GUEST-7c2e9a`` is the password."""
+    before = text[max(0, start - NEAR) : start]
+    if PASSWORD_WORD.search(before):
+        return False
+    ticker = TOKEN_TICKER.fullmatch(value)
+    if ticker is not None and ticker.group(1) in before and TOKEN_WORD.search(before):
+        return True
+    if APP_SLUG.fullmatch(value) and APP_KEY_LABEL.search(before):
+        return True
+    return bool(FINGERPRINT_BEFORE.search(before) and FINGERPRINT_VALUE.fullmatch(value))
+
+
 def _keyboard_tail(value: str) -> bool:
     """A name, then three of the keyboard's runs, letters' and digits' both, where a value
     goes (``hermes-abc123xyz``)."""
@@ -2247,20 +2281,23 @@ def _stepped_pairs(lowered: str) -> bool:
     for at in range(0, len(lowered) - 3):
         digit, letter = lowered[at], lowered[at + 1]
         following = lowered[at + 2 : at + 4]
-        if not (digit.isdigit() and "a" <= letter <= "f" and len(following) == 2):
+        # ASCII digits only: "²" is a digit to str.isdigit, not to int
+        if not ("0" <= digit <= "9" and "a" <= letter <= "f" and len(following) == 2):
             continue
-        if not (following[0].isdigit() and "a" <= following[1] <= "f"):
+        if not ("0" <= following[0] <= "9" and "a" <= following[1] <= "f"):
             run, step = 1, None
             continue
         pair_step = ((int(following[0]) - int(digit)) % 10, (ord(following[1]) - ord(letter)) % 6)
-        if pair_step[0] in (1, 9) and pair_step[1] in (1, 5) and step in (pair_step, None):
+        if pair_step[0] not in (1, 9) or pair_step[1] not in (1, 5):
+            run, step = 1, None
+        elif step in (pair_step, None):
             # the first step of a run fixes its directions; later pairs keep them
             step = pair_step
             run += 1
             if run >= MIN_STEPPED_PAIRS:
                 return True
         else:
-            run, step = 1, None
+            run, step = 2, pair_step  # a turn: this step opens the next run
     return False
 
 
@@ -2616,7 +2653,7 @@ def _noted_public(text: str, start: int) -> bool:
         # and a label of the value's own follows it; ``SSH key passphrase: <value>``: the
         # secret that guards the key
         not (noted.group().startswith("(") and LABEL_AFTER.search(text, noted.end(), start))
-        and PASSWORD_AFTER_NOTE.search(text, noted.end(), start) is None
+        and PASSWORD_AFTER_NOTE.search(text[noted.end() : start]) is None
         for noted in NOTED_PUBLIC.finditer(text, line_start, start)
     )
 
@@ -2837,7 +2874,23 @@ def _self_named(value: str) -> bool:
             for kind in KIND_WORDS
             if kind in word
         )
-    return _kind_among_stand_ins(parts) or _names_an_environment(parts)
+    return _kind_among_stand_ins(parts) or _names_an_environment(parts) or _example_of_words(parts)
+
+
+def _example_of_words(parts: list[str]) -> bool:
+    """``sk-gateway-demo-key-001``: words joined by ``-`` or ``_``, the kind's among them and
+    one that says the value is an example's, and a fixture's count at most (three digits): a
+    doc's made-up key. A drawn part or a longer number (``harbor-demo-secret-482913``) is
+    someone's password for a demo system, which is a password still."""
+    return (
+        any(part in KIND_WORDS for part in parts)
+        and any(part in EXAMPLE_WORDS for part in parts)
+        and all(
+            (part.isalpha() and len(part) <= LONGEST_RUN_IN_WORD)
+            or (part.isdigit() and len(part) <= MAX_FIXTURE_COUNT)
+            for part in parts
+        )
+    )
 
 
 def _run_in_stand_ins(word: str) -> bool:
@@ -2964,14 +3017,6 @@ def _kind_among_stand_ins(parts: list[str]) -> bool:
     if not kinds:
         return False
     if all(part in STAND_IN_WORDS or part.isdigit() for part in rest):
-        return True
-    if any(part in EXAMPLE_WORDS for part in rest) and all(
-        (part.isalpha() and len(part) <= LONGEST_RUN_IN_WORD)
-        or (part.isdigit() and len(part) <= MAX_FIXTURE_DIGITS)
-        for part in rest
-    ):
-        # "sk-gateway-demo-key-001": words only, a product's name among them, and one that
-        # says the value is an example's
         return True
     return parts[0] in LEADING_STAGES and all(
         (part.isdigit() and len(part) <= MAX_FIXTURE_DIGITS)
