@@ -683,13 +683,14 @@ COVERAGE_BADGE = re.compile(
 # A placeholder for an address or a hash in hexadecimal, named where its digits go:
 # ``0xTokenContractAddress``, ``0xRecipientAddress``
 HEX_NAMED = re.compile(r"^0x(?:[A-Z][a-z]+){2,}$")
-# Names that are no secrets, whatever label stands before them: a MultiversX (ESDT) token's
-# identifier, its ticker and six hex digits (``COLS Token: `COLS-9d91b7` ``); an app's path
-# of an organisation's slug and the app's words (LogRocket's ``vn4kxj/fern_test``)
+# Names that are no secrets under the labels that name them (``_named_not_secret``): a
+# MultiversX (ESDT) token's identifier, its ticker and six hex digits (``COLS Token:
+# `COLS-9d91b7` ``); an app's path of an organisation's slug and the app's words (LogRocket's
+# ``vn4kxj/fern_test``)
 TOKEN_TICKER = re.compile(r"([A-Z][A-Z0-9]{2,9})-[0-9a-f]{6}")
 APP_SLUG = re.compile(r"[a-z0-9]{3,12}/[a-z]+(?:[_-][a-z]+)+")
 # ... the labels they come under: a token's (the ticker named before it too) and a key's or an
-# app id's; never a password's
+# app id's; never a password's or a code's (``WIFI_PASSWORD=GUEST-7c2e9a``, ``invite_code:``)
 TOKEN_WORD = re.compile(r"(?i:\btokens?\b|\besdt\b)")
 APP_KEY_LABEL = re.compile(r"(?i:\bapi[ _-]?key|\bapp[ _-]?id|\bkey)\b")
 PASSWORD_WORD = re.compile(
