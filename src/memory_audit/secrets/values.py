@@ -689,6 +689,14 @@ HEX_NAMED = re.compile(r"^0x(?:[A-Z][a-z]+){2,}$")
 # ``vn4kxj/fern_test``)
 TOKEN_TICKER = re.compile(r"([A-Z][A-Z0-9]{2,9})-[0-9a-f]{6}")
 APP_SLUG = re.compile(r"[a-z0-9]{3,12}/[a-z]+(?:[_-][a-z]+)+")
+# A project's versioned name after its owner's, where a pair's password would be
+# (``Liberty-Emporium / echo-v1``: a repository, not a login and its password)
+VERSIONED_NAME = re.compile(r"[a-z]+(?:[-_][a-z]+)*[-_]v\d{1,2}")
+# ... and two public wherever they stand: a pump.fun token's mint, base58 ending in "pump"
+# (``## Token: <mint>``; a drawn key ends so once in eleven million), and a Tailscale key's id
+# alone, its secret part cut or starred (``tskey-api-<id>CNTRL...``, ``tskey-api-<id>CNTRL-*``)
+PUMP_MINT = re.compile(r"[1-9A-HJ-NP-Za-km-z]{28,40}pump")
+TAILSCALE_KEY_ID = re.compile(r"tskey-[a-z]+-[A-Za-z0-9]{4,40}CNTRL(?:-\**)?")
 # ... the labels they come under: a token's (the ticker named before it too) and a key's or an
 # app id's; never a password's or a code's (``WIFI_PASSWORD=GUEST-7c2e9a``, ``invite_code:``)
 TOKEN_WORD = re.compile(r"(?i:\btokens?\b|\besdt\b)")
@@ -1471,6 +1479,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         )
         or _device_code(text, start, value)
         or (rule.name == LOGIN_PAIR_RULE and _scale_steps(text, start, value))
+        or (rule.name == LOGIN_PAIR_RULE and VERSIONED_NAME.fullmatch(value) is not None)
         or (rule.name == LOGIN_PAIR_RULE and _utility_class(text, start, value))
         or (rule.name in SERVICE_PAIR_RULES and _login_item(text, start))
         or (
@@ -2233,10 +2242,13 @@ def _validation_rules(value: str) -> bool:
 
 
 def _named_not_secret(text: str, start: int, value: str) -> bool:
-    """A name its label says is no secret: a token's ticker under a token's label that names
-    it (``COLS Token: `COLS-9d91b7` ``), an app's slug path under a key's or an app id's label
-    (LogRocket's ``API key: <org>/<app>``), a key's fingerprint after its digest's name. Never
-    under a password's label: ``WIFI_PASSWORD=GUEST-7c2e9a`` is the password."""
+    """A name that is no secret: a pump.fun mint and a Tailscale key's id alone, wherever
+    they stand; a token's ticker under a token's label that names it (``COLS Token:
+    `COLS-9d91b7` ``), an app's slug path under a key's or an app id's label (LogRocket's
+    ``API key: <org>/<app>``), a key's fingerprint after its digest's name, never under a
+    password's label (``WIFI_PASSWORD=GUEST-7c2e9a`` is the password)."""
+    if PUMP_MINT.fullmatch(value) or TAILSCALE_KEY_ID.fullmatch(value):
+        return True  # public wherever they stand
     before = text[max(0, start - NEAR) : start]
     if PASSWORD_WORD.search(before):
         return False
