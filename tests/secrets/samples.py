@@ -5457,3 +5457,22 @@ CASES["agentmail-api-key"] = (
 _lm_key = "sk-lm-" + "".join(_r121.choices(ALNUM, k=8)) + ":" + "".join(_r121.choices(ALNUM, k=20))
 CASES["generic-assignment"][0].append((f"- LM Studio API key active: `{_lm_key}`", _lm_key))
 NEGATIVES.extend(["API key active: true", "- token active: 2026-05-01"])
+# ... the second reader's mends of round 125: a login's versioned password stays one (only an
+# owner's name in capitals before it makes a repository), Composio's organisation key, a name
+# in code, a placeholder and a cut start after `ak_`, a status after `active`
+CASES["login-pair"][0].append(("ssh login: admin / welcome-v2", "welcome-v2"))
+_oak = "oak_" + "".join(_r121.choices(ALNUM, k=22))
+CASES["composio-api-key"][0].extend(
+    [
+        (f"- Composio: `{_oak}` (org)", _oak),
+        (f"Composio key ends a sentence: {_composio}.", _composio),
+    ]
+)
+CASES["composio-api-key"][1].extend(
+    [
+        "Composio helper: def ak_computeHashForTheUserSession2(x):",
+        "Composio key: ak_YourComposioApiKeyHere123",
+        f"Composio key: {_composio[:23]}... (truncated)",
+    ]
+)
+NEGATIVES.extend(["- API key active: since-2026-05-01", "- Deploy token active: deploy-token-2"])

@@ -689,12 +689,21 @@ HEX_NAMED = re.compile(r"^0x(?:[A-Z][a-z]+){2,}$")
 # ``vn4kxj/fern_test``)
 TOKEN_TICKER = re.compile(r"([A-Z][A-Z0-9]{2,9})-[0-9a-f]{6}")
 APP_SLUG = re.compile(r"[a-z0-9]{3,12}/[a-z]+(?:[_-][a-z]+)+")
-# A project's versioned name after its owner's, where a pair's password would be
-# (``Liberty-Emporium / echo-v1``: a repository, not a login and its password)
+# A project's versioned name after its owner's name in capitals, where a pair's password
+# would be (``Liberty-Emporium / echo-v1``: a repository, not a login and its password;
+# ``admin / welcome-v2`` is a login's password)
 VERSIONED_NAME = re.compile(r"[a-z]+(?:[-_][a-z]+)*[-_]v\d{1,2}")
-# ... and two public wherever they stand: a pump.fun token's mint, base58 ending in "pump"
-# (``## Token: <mint>``; a drawn key ends so once in eleven million), and a Tailscale key's id
-# alone, its secret part cut or starred (``tskey-api-<id>CNTRL...``, ``tskey-api-<id>CNTRL-*``)
+OWNER_BEFORE = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\** ?/ ?\**$")
+# Composio's keys (``ak_``, ``oak_``): words run together after the prefix are a name in code
+COMPOSIO_RULE = "composio-api-key"
+# "<key> active: <value>" is often a status line: only a key's shape is a key there (mixed
+# case and a digit, or 32 hex digits and more), not ``since-2026-05-01`` or ``deploy-token-2``
+ACTIVE_LABEL = re.compile(r"(?i:\bactive)\*{0,2}[ \t]*[:=：]\*{0,2}[ \t]*[\"'`]?$")
+LONG_HEX = re.compile(r"[0-9a-fA-F]{32,}")
+# ... and two public wherever they stand, a password's label before them or not: a pump.fun
+# token's mint, base58 ending in "pump" (``## Token: <mint>``; a drawn key ends so once in
+# eleven million, and no one chooses such a password), and a Tailscale key's id alone, its
+# secret part cut or starred (``tskey-api-<id>CNTRL...``, ``tskey-api-<id>CNTRL-*``)
 PUMP_MINT = re.compile(r"[1-9A-HJ-NP-Za-km-z]{28,40}pump")
 TAILSCALE_KEY_ID = re.compile(r"tskey-[a-z]+-[A-Za-z0-9]{4,40}CNTRL(?:-\**)?")
 # ... the labels they come under: a token's (the ticker named before it too) and a key's or an
@@ -1479,7 +1488,9 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         )
         or _device_code(text, start, value)
         or (rule.name == LOGIN_PAIR_RULE and _scale_steps(text, start, value))
-        or (rule.name == LOGIN_PAIR_RULE and VERSIONED_NAME.fullmatch(value) is not None)
+        or (rule.name == LOGIN_PAIR_RULE and _a_repository_pair(text, start, value))
+        or (rule.name == COMPOSIO_RULE and WORDS_IDENTIFIER.fullmatch(value.partition("_")[2]))
+        or (rule.name == GENERIC_ASSIGNMENT_RULE and _an_active_status(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and _utility_class(text, start, value))
         or (rule.name in SERVICE_PAIR_RULES and _login_item(text, start))
         or (
@@ -2258,6 +2269,27 @@ def _named_not_secret(text: str, start: int, value: str) -> bool:
     if APP_SLUG.fullmatch(value) and APP_KEY_LABEL.search(before):
         return True
     return bool(FINGERPRINT_BEFORE.search(before) and FINGERPRINT_VALUE.fullmatch(value))
+
+
+def _a_repository_pair(text: str, start: int, value: str) -> bool:
+    """``Liberty-Emporium / echo-v1``: an owner's name in capitals, a slash and a project's
+    versioned name, a repository where a login-pair rule looks for a password."""
+    if VERSIONED_NAME.fullmatch(value) is None:
+        return False
+    return OWNER_BEFORE.search(text[max(0, start - NEAR) : start]) is not None
+
+
+def _an_active_status(text: str, start: int, value: str) -> bool:
+    """``API key active: since-2026-05-01``: after ``active``, a value without a key's shape
+    (mixed case and a digit, or a long hex run) is the key's status or name."""
+    if ACTIVE_LABEL.search(text, max(0, start - NEAR), start) is None:
+        return False
+    shaped = (
+        any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+        and any(c.isdigit() for c in value)
+    )
+    return not (shaped or LONG_HEX.search(value))
 
 
 def _keyboard_tail(value: str) -> bool:
