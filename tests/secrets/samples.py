@@ -5208,11 +5208,11 @@ CASES["generic-assignment"][0].append(
 CASES["parameter-password"][0].extend(
     [
         (
-            "- **DB**：host=127.0.0.1, user=fern, password=Kp4ziR9xw（app-prod.yml:80）。",
-            "Kp4ziR9xw",
+            "- **DB**：host=127.0.0.1, user=fern, password=Hv3nQ8zPw（app-prod.yml:80）。",
+            "Hv3nQ8zPw",
         ),
-        ("- user=fern password=Kp4ziR9xw生产库", "Kp4ziR9xw"),
-        ("- user=fern password=Kp4ziR9xw“旧”", "Kp4ziR9xw"),
+        ("- user=fern password=Hv3nQ8zPw生产库", "Hv3nQ8zPw"),
+        ("- user=fern password=Hv3nQ8zPw“旧”", "Hv3nQ8zPw"),
     ]
 )
 CASES["password-phrase"][1].append("- 初始密码：Kp4ziR9x（示例，按实际填写）")

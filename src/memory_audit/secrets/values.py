@@ -689,17 +689,6 @@ HEX_NAMED = re.compile(r"^0x(?:[A-Z][a-z]+){2,}$")
 # ``vn4kxj/fern_test``)
 TOKEN_TICKER = re.compile(r"([A-Z][A-Z0-9]{2,9})-[0-9a-f]{6}")
 APP_SLUG = re.compile(r"[a-z0-9]{3,12}/[a-z]+(?:[_-][a-z]+)+")
-# A project's versioned name after its owner's name in capitals, where a pair's password
-# would be (``Liberty-Emporium / echo-v1``: a repository, not a login and its password;
-# ``admin / welcome-v2`` is a login's password)
-VERSIONED_NAME = re.compile(r"[a-z]+(?:[-_][a-z]+)*[-_]v\d{1,2}")
-OWNER_BEFORE = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\** ?/ ?\**$")
-# Composio's keys (``ak_``, ``oak_``): words run together after the prefix are a name in code
-COMPOSIO_RULE = "composio-api-key"
-# "<key> active: <value>" is often a status line: only a key's shape is a key there (mixed
-# case and a digit, or 32 hex digits and more), not ``since-2026-05-01`` or ``deploy-token-2``
-ACTIVE_LABEL = re.compile(r"(?i:\bactive)\*{0,2}[ \t]*[:=：]\*{0,2}[ \t]*[\"'`]?$")
-LONG_HEX = re.compile(r"[0-9a-fA-F]{32,}")
 # ... and two public wherever they stand, a password's label before them or not: a pump.fun
 # token's mint, base58 ending in "pump" (``## Token: <mint>``; a drawn key ends so once in
 # eleven million, and no one chooses such a password), and a Tailscale key's id alone, its
@@ -719,6 +708,17 @@ FINGERPRINT_BEFORE = re.compile(r"(?<![\w-])(?i:sha256|sha1|md5):$")
 FINGERPRINT_VALUE = re.compile(
     r"[A-Za-z0-9+/]{27}=?|[A-Za-z0-9+/]{43}=?|(?:[0-9a-fA-F]{2}:){15}[0-9a-fA-F]{2}"
 )
+# A project's versioned name after its owner's name in capitals, where a pair's password
+# would be (``Liberty-Emporium / echo-v1``: a repository, not a login and its password;
+# ``admin / welcome-v2`` is a login's password)
+VERSIONED_NAME = re.compile(r"[a-z]+(?:[-_][a-z]+)*[-_]v\d{1,2}")
+OWNER_BEFORE = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\** ?/ ?\**$")
+# Composio's keys (``ak_``, ``oak_``): words run together after the prefix are a name in code
+COMPOSIO_RULE = "composio-api-key"
+# "<key> active: <value>" is often a status line: only a key's shape is a key there (mixed
+# case and a digit, or 32 hex digits and more), not ``since-2026-05-01`` or ``deploy-token-2``
+ACTIVE_LABEL = re.compile(r"(?i:\bactive)\*{0,2}[ \t]*[:=：]\*{0,2}[ \t]*[\"'`]?$")
+LONG_HEX = re.compile(r"[0-9a-fA-F]{32,}")
 # A keyboard shortcut where a value would be ("- Step over: F10 / Ctrl+F10")
 KEY_COMBO = re.compile(r"(?i)\b(?:ctrl|shift|alt|cmd|command|option|opt|fn|meta|super|win)\+")
 # A key named for what it signs, encrypts to or looks up, or noted as public: "GPG key
