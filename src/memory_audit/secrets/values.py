@@ -283,8 +283,6 @@ VENDOR_PLACEHOLDER = re.compile(
     r"|^[a-z][a-z0-9]{0,7}(?:[_-][a-z0-9]{1,8})?[_-]"
     r"(?:[A-Z]+_)?(?:TOKEN|KEY|SECRET|PAT|PASSWORD|VALUE)(?:_[A-Z]+)?$"
 )
-# A member of a module or a constant in code: ``COLORS.ink``, ``theme.palette.primary``.
-DOTTED_NAME = re.compile(r"^(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*$")
 # (``session?.access_token``: code's optional chaining, where the value comes from)
 # (``role→28P01``: a word, then an arrow to what came of it, an error's code here; a
 # password rotated, ``<old>→<new>``, is still two passwords)
@@ -310,7 +308,6 @@ BRACKET = re.compile(r"[()\[\]]")
 PHRASE_LEAST_WORDS = 12  # a recovery phrase's words: 12, 15, 18, 21 or 24
 # The digits' and the alphabet's first runs, a doc's stand-in token (``token: "1234abcd"``)
 TWO_RUNS = re.compile(r"0?1234abcd|abcd0?1234")
-TOKEN_LABEL = re.compile(r"(?i)token|key|secret")
 # A name, then an API key's or a token's kind (``api_key="mem0-api-key"``): a placeholder
 # named for the vendor; no issuer draws such a key
 KIND_NAMED = re.compile(
@@ -323,6 +320,7 @@ TICKER_WORDS = re.compile(
     r"(?i:\b(?:ticker|tick|mint(?:ed|ing|s)?|coins?|crypto|memecoin)\b(?![.\w]))|铸造|代币|币"
 )
 DRAWN_PART = 16
+# A member of a module or a constant in code: ``COLORS.ink``, ``theme.palette.primary``.
 DOTTED_NAME = re.compile(r"(?:[A-Za-z_]\w*\.)+[A-Za-z_]\w*")
 DRAWN_MIX = 4
 # ... unless quotes enclose the whole value, which then holds brackets as a generated
@@ -696,12 +694,9 @@ APP_SLUG = re.compile(r"[a-z0-9]{3,12}/[a-z]+(?:[_-][a-z]+)+")
 PUMP_MINT = re.compile(r"[1-9A-HJ-NP-Za-km-z]{28,40}pump")
 TAILSCALE_KEY_ID = re.compile(r"tskey-[a-z]+-[A-Za-z0-9]{4,40}CNTRL(?:-\**)?")
 # ... the labels they come under: a token's (the ticker named before it too) and a key's or an
-# app id's; never a password's or a code's (``WIFI_PASSWORD=GUEST-7c2e9a``, ``invite_code:``)
+# app id's; never after a password's word (``PASSWORD_WORD``, below)
 TOKEN_WORD = re.compile(r"(?i:\btokens?\b|\besdt\b)")
 APP_KEY_LABEL = re.compile(r"(?i:\bapi[ _-]?key|\bapp[ _-]?id|\bkey)\b")
-PASSWORD_WORD = re.compile(
-    r"(?i:\bpass(?:word|phrase|wd)?\b|\bpwd\b|\bcode\b)|密码|密碼|口令|パスワード|пароль"
-)
 # A key's fingerprint: its digest's name and a colon right before, the digest's shape
 # (``SHA256:<43 base64>``, ``MD5:<16 hex pairs>``); an HMAC key after ``HMAC-SHA256:`` is a key
 FINGERPRINT_BEFORE = re.compile(r"(?<![\w-])(?i:sha256|sha1|md5):$")
@@ -2284,12 +2279,8 @@ def _an_active_status(text: str, start: int, value: str) -> bool:
     (mixed case and a digit, or a long hex run) is the key's status or name."""
     if ACTIVE_LABEL.search(text, max(0, start - NEAR), start) is None:
         return False
-    shaped = (
-        any(c.isupper() for c in value)
-        and any(c.islower() for c in value)
-        and any(c.isdigit() for c in value)
-    )
-    return not (shaped or LONG_HEX.search(value))
+    has = _Features(value)
+    return not ((has.cases and has.digit) or LONG_HEX.search(value))
 
 
 def _keyboard_tail(value: str) -> bool:
@@ -3920,9 +3911,10 @@ def _in_context(text: str, start: int, end: int) -> bool:
         text, max(0, start - PUBLISHED_WINDOW), start
     ):
         return False
+    near = before[-NEAR:]
     return not (
-        EXAMPLE_BEFORE.search(before[-NEAR:])
-        or EXAMPLE_BRACKET_BEFORE.search(before[-NEAR:])
+        EXAMPLE_BEFORE.search(near)
+        or EXAMPLE_BRACKET_BEFORE.search(near)
         or DISCLAIMER_AFTER.search(after)
         or _counter_example(text, start)
         or _example_introduced(text, start)
