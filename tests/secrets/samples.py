@@ -5476,3 +5476,20 @@ CASES["composio-api-key"][1].extend(
     ]
 )
 NEGATIVES.extend(["- API key active: since-2026-05-01", "- Deploy token active: deploy-token-2"])
+# --- round 124's miss (a tuning half): a token given as a bare hex run in a sentence, after
+# Chinese text or English; an address after `0x` and a digest named between are none
+_hex_run = "".join(_r121.choices(HEX, k=56))
+_hex_key = "".join(_r121.choices(HEX, k=32))
+CASES["token-hex-run"] = (
+    [
+        (f"- 用户提供新的 Fern MCP 配置（含新token {_hex_run}），助手验证可调用", _hex_run),
+        (f"- the new token {_hex_run} works for the daily feed", _hex_run),
+        (f"Fern API key {_hex_key} (from the dashboard)", _hex_key),
+    ],
+    [
+        "The token 0x6b175474e89094c44da98b954eedeac495271d0f is the stablecoin",
+        "token sha256 " + "".join(_r121.choices(HEX, k=64)),
+        "token " + "0" * 40,
+        "mytoken " + "".join(_r121.choices(HEX, k=40)),
+    ],
+)
