@@ -555,3 +555,20 @@ def test_a_repair_is_offered_only_when_the_repaired_block_parses(tree_dir: Path)
     assert found.suggestion == (
         "write `:` for the full-width `：` on line 6: YAML reads no key at a full-width colon"
     )
+
+
+def test_a_description_opening_with_a_bracketed_tag_is_text_strict_yaml_alone_rejects(
+    tree_dir: Path,
+) -> None:
+    # round 126 (a tuning half's first look): a subagent's session notes whose description
+    # opens with `[Subagent Context]` and goes on in words; the retry reads it as written,
+    # so it is no collection read as text, only a value strict parsers reject
+    tagged = (
+        "---\nname: session-1\ndescription: [Worker Context] You run as a helper; report back"
+        " when done.\ntype: project\n---\nBody.\n"
+    )
+    write_tree(tree_dir, {"MEMORY.md": index("session-1.md"), "session-1.md": tagged})
+    found = {f.code: f for f in findings(tree_dir, "frontmatter")}
+    assert "invalid-field" not in found
+    assert found["strict-yaml-only"].level == "suggestion"
+    assert "`description`" in found["strict-yaml-only"].message

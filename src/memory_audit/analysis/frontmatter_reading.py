@@ -104,7 +104,27 @@ def flow_quoted(memory: MemoryFile) -> list[QuotedLine]:
     with the values strict YAML tripped on: it reads them as text, not as what they are."""
     if memory.read.read_by is not ReadBy.FALLBACK:
         return []
-    return [q for q in memory.read.quoted if q.value.lstrip().startswith(FLOW_OPENERS)]
+    return [
+        q
+        for q in memory.read.quoted
+        if q.value.lstrip().startswith(FLOW_OPENERS) and not _tagged_text(q.value)
+    ]
+
+
+def _tagged_text(value: str) -> bool:
+    """Text that opens with a bracketed tag (``[Subagent Context] You are ...``, ``[WIP]
+    fix the login``): the brackets close and words go on after them, so no collection
+    was meant; read as text by the retry, it is read as written (``strict-yaml-only``)."""
+    text = value.strip()
+    opener = text[0]
+    closer = "]" if opener == "[" else "}"
+    depth = 0
+    for at, char in enumerate(text):
+        depth += (char == opener) - (char == closer)
+        if depth == 0:
+            rest = text[at + 1 :].lstrip()
+            return bool(rest) and not rest.startswith(("#", ","))
+    return False
 
 
 def _flows_as_text(dimension: str, memory: MemoryFile, flows: list[QuotedLine]) -> Finding:
