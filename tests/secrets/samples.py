@@ -5493,3 +5493,65 @@ CASES["token-hex-run"] = (
         "mytoken " + "".join(_r121.choices(HEX, k=40)),
     ],
 )
+# --- round 126 (a tuning half's first look at 2dc57de): a nested list of passwords under the
+# item that names them; a password "changed to" or "is now" a bare value; a Composio
+# consumer key (`ck_`); a Google app password in quotes in another language's prose; a
+# Chinese status before a value in brackets
+_wz1 = "Fern-Idx#" + "".join(_r121.choices(HEX, k=10))
+_wz2 = "Fern-Api#" + "".join(_r121.choices(HEX, k=10))
+CASES["section-list-bare-password"][0].extend(
+    [
+        (f"- Changed all default passwords:\n    - Indexer admin: {_wz1}\n", _wz1),
+        (
+            f"- Changed all default passwords:\n    - Indexer: in the vault\n    - API: {_wz2}\n",
+            _wz2,
+        ),
+    ]
+)
+CASES["section-list-bare-password"][1].extend(
+    [
+        # the item it hangs from names no passwords, or it is a setting of theirs
+        f"- Changed all default settings:\n    - Indexer admin: {_wz1}\n",
+        "- Changed all default passwords:\n    - Policy: NIST-800-63B\n",
+    ]
+)
+_changed = "Fern" + "".join(_r121.choices(ALNUM, k=6)) + "7q"
+CASES["password-phrase"][0].extend(
+    [
+        (f"- admin password changed to {_changed} after the audit", _changed),
+        (f"- the kiosk password is now {_changed}", _changed),
+        (f"- portal password set to {_changed}", _changed),
+    ]
+)
+NEGATIVES.extend(
+    [
+        "- password changed to expire in 90 days",
+        "- password hashing changed to argon2id",
+        "- the password is now required on every login",
+    ]
+)
+_ck = "ck_" + "".join(_r121.choices(ALNUM, k=2)) + "_" + "".join(_r121.choices(ALNUM, k=17))
+CASES["composio-api-key"][0].append(
+    (f"### Composio plugin\n- Installed with consumer key {_ck}\n", _ck)
+)
+CASES["composio-api-key"][1].append("Composio helper: ck_session_key_for_the_user_id")
+_gapp = " ".join("".join(_r121.choices("bcdfghjklmnpqrstvwxz", k=4)) for _ in range(4))
+CASES["google-app-password-quoted"] = (
+    [
+        (f'# Google-inloggning\nJag använde koden "{_gapp}" för att logga in', _gapp),
+        (f"Gmail: the code `{_gapp}` from the security page", _gapp),
+    ],
+    [
+        'Google: "have some time left"',
+        'Google: "fern moss leaf root"',
+        f"Google code {_gapp} without quotes",
+    ],
+)
+_smtp = "".join(_r121.choices(string.ascii_uppercase, k=16))
+CASES["generic-assignment"][0].extend(
+    [
+        (f"- SMTP授权码：已配置（{_smtp}）", _smtp),
+        (f"- API Key：已配置（{_smtp}）", _smtp),
+    ]
+)
+CASES["generic-assignment"][1].append("- API Key：已配置（见 .env）")

@@ -153,6 +153,7 @@ def test_a_rule_only_re2_reads_is_kept_and_runs() -> None:
 CONTEXT_KEYWORDS = {
     "bitrix24-webhook-code",
     "composio-api-key",  # its keyword, the vendor's name, is elsewhere in the file
+    "google-app-password-quoted",  # the same: Google or Gmail named anywhere in the file
     "section-list-password",  # its keyword is in the heading above the list
     "section-list-bare-password",  # the same
     "section-list-key",  # the same

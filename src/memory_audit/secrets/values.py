@@ -708,8 +708,10 @@ FINGERPRINT_VALUE = re.compile(
 # ``admin / welcome-v2`` is a login's password)
 VERSIONED_NAME = re.compile(r"[a-z]+(?:[-_][a-z]+)*[-_]v\d{1,2}")
 OWNER_BEFORE = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\** ?/ ?\**$")
-# Composio's keys (``ak_``, ``oak_``): words run together after the prefix are a name in code
+# Composio's keys (``ak_``, ``oak_``, a consumer's ``ck_``): words run together after the
+# prefix, or lower-case words joined by ``_`` or ``-``, are a name in code
 COMPOSIO_RULE = "composio-api-key"
+JOINED_LOWER_WORDS = re.compile(r"[a-z0-9]+(?:[_-][a-z0-9]+)+")
 # "<key> active: <value>" is often a status line: only a key's shape is a key there (mixed
 # case and a digit, or 32 hex digits and more), not ``since-2026-05-01`` or ``deploy-token-2``
 ACTIVE_LABEL = re.compile(r"(?i:\bactive)\*{0,2}[ \t]*[:=：]\*{0,2}[ \t]*[\"'`]?$")
@@ -1484,7 +1486,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _device_code(text, start, value)
         or (rule.name == LOGIN_PAIR_RULE and _scale_steps(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and _a_repository_pair(text, start, value))
-        or (rule.name == COMPOSIO_RULE and WORDS_IDENTIFIER.fullmatch(value.partition("_")[2]))
+        or (rule.name == COMPOSIO_RULE and _composio_name(value))
         or (rule.name == GENERIC_ASSIGNMENT_RULE and _an_active_status(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and _utility_class(text, start, value))
         or (rule.name in SERVICE_PAIR_RULES and _login_item(text, start))
@@ -2665,18 +2667,33 @@ def _list_lead_in_names_passwords(text: str, line_start: int, section: re.Patter
     """Whether the line that opens the value's list is a label of its own ending in a colon
     that names passwords (``**Credentials:**`` then ``- Sudo: `<digits>` ``), as a heading
     would: the first line above the list's items (blank lines passed over) read within
-    ``LIST_SECTION_WINDOW``."""
+    ``LIST_SECTION_WINDOW``; or, for a nested list, the item it hangs from (``- Changed all
+    default passwords:`` then ``  - Indexer admin: <value>``)."""
     floor = max(0, line_start - LIST_SECTION_WINDOW)
+    own = LIST_ITEM.match(text, line_start)
+    indent = own.end() - 1 - line_start if own else 0  # where its bullet's text starts
     end = line_start - 1  # the newline that ends the line above
     while end >= floor and end > 0:
         begin = text.rfind("\n", floor, end) + 1
         if begin == 0 and floor:
             return False  # the window ends inside the list: too long a list to read up
         line = text[begin:end]
-        if line.strip() and LIST_ITEM.match(line) is None:
+        item = LIST_ITEM.match(line)
+        if line.strip() and item is None:
             return LEAD_IN_LABEL.fullmatch(line) is not None and section.search(line) is not None
+        if item is not None and len(line) - len(line.lstrip(" \t")) < indent - 2:
+            # the item this list hangs from, its bullet and the spaces after it dropped
+            label = line[item.end() - 1 :]
+            return LEAD_IN_LABEL.fullmatch(label) is not None and section.search(label) is not None
         end = begin - 1
     return False
+
+
+def _composio_name(value: str) -> bool:
+    """A name in code after a Composio key's prefix, not a key: ``ak_verifyTheUserSession2``,
+    ``ck_session_key_for_the_user``."""
+    rest = value.partition("_")[2]
+    return bool(WORDS_IDENTIFIER.fullmatch(rest) or JOINED_LOWER_WORDS.fullmatch(rest))
 
 
 def _noted_public(text: str, start: int) -> bool:
