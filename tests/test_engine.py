@@ -270,6 +270,30 @@ def test_a_repository_copy_s_codes_measured_mostly_wrong_there_are_suggestions(
         }
 
 
+def test_a_link_out_of_a_repository_s_copy_is_a_suggestion_and_a_live_folder_s_a_problem(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # round 126: a copy's `shared` links to the repository's own shared folder, where the
+    # files are meant to stay; the audit reads nothing outside the tree either way
+    files = {"MEMORY.md": "# Index\n- [A](a.md) — a\n", "a.md": memory("a")}
+    repo = tmp_path / "repo"
+    write_tree(repo / "shared", {"team.md": memory("team")})
+    copy = write_tree(repo / "memory", files)
+    (copy / "shared").symlink_to("../shared")
+    live = write_tree(isolated_home / ".claude/projects/-work-p/memory", files)
+    (live / "shared").symlink_to(repo / "shared")
+
+    def linked(tree: Path, location: ProjectLocation | None) -> list[Finding]:
+        found = report(tree, "frontmatter", location=location).findings
+        return [f for f in found if f.code == "symlink-outside-tree"]
+
+    [in_copy] = linked(copy, ProjectLocation("-repo", repo, None))
+    [in_live] = linked(live, None)
+    assert (in_copy.level, in_live.level) == ("suggestion", "problem")
+    assert in_copy.suggestion is not None
+    assert in_copy.suggestion.startswith("audit the link's target on its own")
+
+
 def test_a_dotfiles_repository_s_copy_of_memory_is_a_copy(
     tmp_path: Path, isolated_home: Path
 ) -> None:

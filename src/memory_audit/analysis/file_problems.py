@@ -21,7 +21,9 @@ SUGGESTIONS = {
     "not-utf8": "re-save the file as UTF-8",
     "binary-file": "remove the file or restore its text from a backup",
     "file-too-large": "split the file into topic files; memory files are read whole into context",
-    "symlink-outside-tree": "copy the file into the tree, or remove the link",
+    "symlink-outside-tree": "audit the link's target on its own (`memory-audit audit <target>`):"
+    " this audit reads nothing outside the tree; copy the files in only if the link is not"
+    " meant to share them",
     "dangling-symlink": "remove the link, or restore its target",
     "not-regular-file": "remove it; only regular .md files are memories",
 }

@@ -55,9 +55,11 @@ TABLE: tuple[Dimension, ...] = (
         hook_priority=40,
         suggestions=frozenset({"strict-yaml-only"}),
         # 13 of 25, 11 of 19, 1 of 2, 7 of 8; file-too-large 0 of 6 (a vendor manual's text
-        # dumps a workspace greps, kept beside its notes)
+        # dumps a workspace greps, kept beside its notes); symlink-outside-tree 0 of 1 (round
+        # 126: a link to the repository's shared folder, which the files are meant to stay in)
         copy_suggestions=frozenset(
             {"no-frontmatter", "missing-field", "empty-field", "invalid-type", "file-too-large"}
+            | {"symlink-outside-tree"}
         ),
         leading=UNREADABLE,
     ),
