@@ -678,3 +678,18 @@ def test_a_repository_copys_oversized_file_is_a_suggestion_and_claude_codes_own_
     assert levels == {"file-too-large": "suggestion"}
     own = write_tree(isolated_home / ".claude/projects/-work-p/memory", files)
     assert {f.code: f.level for f in findings(own, "frontmatter")} == {"file-too-large": "problem"}
+
+
+def test_a_block_of_one_line_of_prose_is_a_description_or_no_frontmatter(tree_dir: Path) -> None:
+    # round 127 (a tuning half): a commit's message between the `---` lines of a note;
+    # turning it into key: value lines says nothing of what it is
+    write_tree(tree_dir, {"a.md": "---\nupdate notes with the pricing decision\n---\nBody.\n"})
+    [finding] = findings(tree_dir, "frontmatter")
+    assert finding.code == "frontmatter-not-mapping"
+    assert finding.suggestion is not None
+    assert finding.suggestion.startswith("it holds one line of text and no fields")
+    # a field written without YAML's space keeps the general advice
+    lapse = tree_dir.parent / "lapse"
+    write_tree(lapse, {"a.md": "---\nname:odd\n---\nBody.\n"})
+    [odd] = findings(lapse, "frontmatter")
+    assert odd.suggestion == "rewrite the frontmatter as key: value lines"

@@ -572,3 +572,17 @@ def test_a_description_opening_with_a_bracketed_tag_is_text_strict_yaml_alone_re
     assert "invalid-field" not in found
     assert found["strict-yaml-only"].level == "suggestion"
     assert "`description`" in found["strict-yaml-only"].message
+
+
+def test_a_flow_mapping_with_a_bracket_in_a_quoted_item_is_still_a_collection(
+    tree_dir: Path,
+) -> None:
+    # the second reader's: `{"closer": "}", ...}` closes at its quoted brace only to a
+    # count of brackets; it parses alone, so it is the mapping the retry reads as text
+    mapping = (
+        '---\nname: m\ndescription: notes: the week\nmetadata: {"closer": "}", "team": "core"}\n'
+        "---\nBody.\n"
+    )
+    write_tree(tree_dir, {"MEMORY.md": index("m.md"), "m.md": mapping})
+    found = {f.code: f for f in findings(tree_dir, "frontmatter")}
+    assert "`metadata` is read as text" in found["invalid-field"].message

@@ -149,3 +149,23 @@ def test_an_address_or_a_local_host_elsewhere_does_not_make_a_password_a_test_on
     assert [level for level, _ in _levels(tmp_path, named)] == ["problem"]
     nearest = "- `ops@fernshop.io` / `Harbor-Kq7w!2x` (see user@example.com for the form)\n"
     assert [level for level, _ in _levels(tmp_path, nearest)] == ["problem"]
+
+
+def test_a_seed_line_s_role_word_password_and_a_default_digit_run_are_suggestions(
+    tmp_path: Path,
+) -> None:
+    # round 127's false problems (a tuning half): a local app's seed login with its role's
+    # word for a password, and `123456` under a heading naming defaults; a chosen password
+    # on a seed line, and the same run under an administrator's heading, stay problems
+    seeded = "- Seed: admin@fernventory.com / admin123\n"
+    assert _levels(tmp_path, seeded) == [
+        ("suggestion", "the app's seeded account, its role's word for a password")
+    ]
+    chosen = "- Seed: admin@fernventory.com / Harbor-Kq7w!2\n"
+    assert [level for level, _ in _levels(tmp_path, chosen)] == ["problem"]
+    defaults = "## 默认信息\n- 密码：`123456`\n"
+    assert _levels(tmp_path, defaults) == [
+        ("suggestion", "a run of digits the note gives as a default")
+    ]
+    admin = "## 管理员信息\n- 密码：`123456`\n"
+    assert [level for level, _ in _levels(tmp_path, admin)] == ["problem"]

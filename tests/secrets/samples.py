@@ -5555,3 +5555,75 @@ CASES["generic-assignment"][0].extend(
     ]
 )
 CASES["generic-assignment"][1].append("- API Key：已配置（见 .env）")
+# ... the second reader's mends of round 126: a Composio consumer key of lower-case parts and
+# digits stays one, names in capitals are none; a Google app password needs a code's or a
+# password's word on its line (a quoted list of tools is none) and may stand in 「」; "was
+# changed to", "has been reset to" and "Changed To" read as "changed to", a described setting
+# after them does not; a list whose bullets have three spaces after them is one level; a
+# token in backticks, not its digest nor a cut start; a note in brackets after 已配置
+_ck_lower = "ck_" + "".join(_r121.choices(string.ascii_lowercase + string.digits, k=6)) + "_"
+_ck_lower += "".join(_r121.choices(string.digits, k=4)) + "x9q7m4p2r8t6w1"
+CASES["composio-api-key"][0].append((f"Composio consumer key {_ck_lower}", _ck_lower))
+CASES["composio-api-key"][1].extend(
+    ["Composio ck_CONSUMER_KEY_FOR_USER_ID", "Composio ck_Session_Handler_For_User"]
+)
+CASES["google-app-password-quoted"][0].append((f"gmail のコード「{_gapp}」を入力", _gapp))
+CASES["google-app-password-quoted"][1].extend(
+    ['Google Cloud Run tools: "node yarn pnpm deno"', 'Google: "http sftp smtp imap"']
+)
+CASES["password-phrase"][0].extend(
+    [
+        (f"- the admin password was changed to {_changed} yesterday", _changed),
+        (f"- admin password has been reset to {_changed}", _changed),
+        (f"- Admin Password Changed To {_changed}", _changed),
+    ]
+)
+NEGATIVES.extend(
+    [
+        "- password is now 2FA-enforced",
+        "- password changed to Argon2id-v19",
+        "-   Old passwords:\n-   Indexer: Fern-Idx#9b2e4c7a1d\n",
+        "sha256 of the token " + "".join(_r121.choices(HEX, k=64)),
+        "the token " + "".join(_r121.choices(HEX, k=40)) + "... (cut)",
+        "- Token：已配置（gh-cli-v2.40）",
+        "- API Key：已配置（read-only-v2）",
+    ]
+)
+CASES["section-list-bare-password"][0].append(
+    (f"- Changed all default passwords:\n\t- Indexer admin: {_wz1}\n", _wz1)
+)
+CASES["token-hex-run"][0].append((f"the new token `{_hex_run}` works", _hex_run))
+# --- round 127 (a tuning half's first look at 2e1693e): a database URL with no user before
+# its password (Redis's `redis://:<password>@host`); a password of two parts of letters and
+# digits around one dot after a password's label or on `sshpass -p` (an attribute's name
+# has words); Supadata's and Follow Up Boss's keys
+_redis = "".join(_r121.choices(ALNUM, k=14))
+CASES["database-url-password"][0].append(
+    (f"    - CELERY_BROKER_URL=redis://:{_redis}@cache.fern.example:6379/1", _redis)
+)
+_dot = "".join(_r121.choices(ALNUM, k=3)) + "482." + "".join(_r121.choices(ALNUM, k=3)) + "951"
+CASES["password-phrase"][0].append((f"**密码**: {_dot}", _dot))
+CASES["command-line-password"][0].append(
+    (f"sshpass -p '{_dot}' ssh -N -D 1080 -f root@10.2.3.4", _dot)
+)
+NEGATIVES.extend(["password: utf8.v2", "password: config.apiKey", "sshpass -p 'self.pw'"])
+_sd = "sd_" + "".join(_r121.choices(HEX, k=32))
+CASES["supadata-api-key"] = (
+    [(f"- **Supadata**: key recovered from notes: `{_sd}`.", _sd)],
+    ["sd_card mounted at /media/" + "".join(_r121.choices(HEX, k=32)) + "x"],
+)
+_fka = "fka_" + "".join(_r121.choices(ALNUM, k=34))
+CASES["follow-up-boss-api-key"] = (
+    [(f"3. **FUB API key** — added `{_fka}` to Vercel", _fka)],
+    ["FUB key `fka_" + "".join(_r121.choices(ALNUM, k=12)) + "...` (cut)"],
+)
+# ... round 127's false problem: a coin's mint under a label that is "Token" alone; under
+# "API Token" the same shape stays a token
+_mint = "".join(_r121.choices("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", k=44))
+NEGATIVES.append(f"**Event:** the fourth call tonight\n**Token:** `{_mint}`")
+CASES["generic-assignment"][0].append((f"- API Token: {_mint}", _mint))
+# ... and a bot's token of 32 base58-shaped characters under the same bare label stays one
+_qq_token = "".join(
+    _r121.choices("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", k=32)
+)
+CASES["generic-assignment"][0].append((f"token：{_qq_token} 你帮我把代码写好", _qq_token))

@@ -114,8 +114,11 @@ def flow_quoted(memory: MemoryFile) -> list[QuotedLine]:
 def _tagged_text(value: str) -> bool:
     """Text that opens with a bracketed tag (``[Subagent Context] You are ...``, ``[WIP]
     fix the login``): the brackets close and words go on after them, so no collection
-    was meant; read as text by the retry, it is read as written (``strict-yaml-only``)."""
+    was meant; read as text by the retry, it is read as written (``strict-yaml-only``). A
+    collection that parses alone is one, whatever brackets its quoted items hold."""
     text = value.strip()
+    if not text or _parses_alone(text):
+        return False
     opener = text[0]
     closer = "]" if opener == "[" else "}"
     depth = 0

@@ -28,6 +28,19 @@ TEST_ACCOUNTS = re.compile(
     r"(?i)\b(?:test(?:ing)?|demo)[ _-]?(?:accounts?|users?|logins?)\b"
     r"|测试(?:账号|帐号|账户|帳號|用户)|テスト(?:アカウント|ユーザー)|테스트 ?계정"
 )
+# A line that gives the app's seeded account (``- Seed: admin@<app>.com / <value>``): the
+# seed data's login, as a fixture's is
+SEEDED = re.compile(
+    r"(?i)\bseed(?:ed)?(?:[ _-]?(?:data|users?|accounts?|logins?|admin))?\**[ \t]*[:：]"
+)
+# A role's word and digits for a password (``admin123``): the seed's, where a seed is named;
+# a seeded admin with a chosen password (``Harbor-Kq7w!2``) is someone's
+ROLE_PASSWORD = re.compile(
+    r"(?i)(?:admin|administrator|user|root|guest|owner|manager|staff)[-_.@!#]?\d{0,6}[!#@.*]{0,3}"
+)
+# A heading or a line naming defaults (``## 默认信息`` then ``- 密码：`123456` ``): a run of
+# digits there is a product's or a template's default, as it is a test account's
+DEFAULTS_NAMED = re.compile(r"(?i)\bdefaults?\b|默认|默認|預設|デフォルト|기본값")
 # A login's field on the line before a password's (an object's ``email:``, a form's
 # ``[name="email"]``)
 LOGIN_FIELD = re.compile(r"(?i)\b(?:e-?mail|user(?:name)?|login|account)\b")
@@ -68,6 +81,10 @@ def test_password_reason(text: str, start: int, end: int, line: int) -> str | No
         reason = "a test or demo account's password by its own words"
     elif TRIVIAL_DIGITS.fullmatch(value) and _test_accounts_named(text, start):
         reason = "a run of digits the note gives its test accounts"
+    elif TRIVIAL_DIGITS.fullmatch(value) and _named_near(DEFAULTS_NAMED, text, start):
+        reason = "a run of digits the note gives as a default"
+    elif ROLE_PASSWORD.fullmatch(value) and SEEDED.search(text, _line_start(text, start), start):
+        reason = "the app's seeded account, its role's word for a password"
     elif _reserved_login(text, start):
         reason = "a test account's login at a reserved or test-only domain"
     else:
@@ -120,11 +137,14 @@ def _line_start(text: str, start: int, lines: int = 1) -> int:
 
 def _test_accounts_named(text: str, start: int) -> bool:
     """Whether the value's line or the heading it sits under names test accounts."""
+    return _named_near(TEST_ACCOUNTS, text, start)
+
+
+def _named_near(words: re.Pattern[str], text: str, start: int) -> bool:
+    """Whether the value's line or the heading it sits under holds one of ``words``."""
     line_start = line_start_within(text, start, REACH)
     line_end = text.find("\n", start, start + REACH)
-    if TEST_ACCOUNTS.search(
-        text, line_start, min(len(text), start + REACH) if line_end < 0 else line_end
-    ):
+    if words.search(text, line_start, min(len(text), start + REACH) if line_end < 0 else line_end):
         return True
     heading = heading_above(text, line_start)
-    return heading is not None and TEST_ACCOUNTS.search(heading) is not None
+    return heading is not None and words.search(heading) is not None

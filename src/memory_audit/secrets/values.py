@@ -709,11 +709,25 @@ FINGERPRINT_VALUE = re.compile(
 VERSIONED_NAME = re.compile(r"[a-z]+(?:[-_][a-z]+)*[-_]v\d{1,2}")
 OWNER_BEFORE = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\** ?/ ?\**$")
 # Composio's keys (``ak_``, ``oak_``, a consumer's ``ck_``): words run together after the
-# prefix, or lower-case words joined by ``_`` or ``-``, are a name in code
+# prefix, or words joined by ``_`` or ``-`` (each of two letters or more, in one case or
+# capitalised), are a name in code; a drawn key's parts mix case and digits
 COMPOSIO_RULE = "composio-api-key"
-JOINED_LOWER_WORDS = re.compile(r"[a-z0-9]+(?:[_-][a-z0-9]+)+")
+COMMAND_LINE_RULE = "command-line-password"
+DOTTED_PARTS = 2  # a password of two parts around one dot; a version or a path has more
+MIN_DOTTED_PART = 4  # ``utf8.v2``: a name and a version, no password's half
+# A password's bare value after "changed to" or "is now", and the words-and-a-version shape
+# that describes a setting there instead (``2FA-enforced``, ``Argon2id-v19``)
+CHANGED_TO_BARE = re.compile(r"(?i)\b(?:to|now)[ \t]+$")
+HYPHENATED = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+")
+DESCRIPTOR_PART = re.compile(r"[a-z]{4,}|v\d+(?:\.\d+)*")
+JOINED_WORDS = re.compile(
+    r"(?:[a-z]{2,}|[A-Z]{2,}|[A-Z][a-z]+)(?:[_-](?:[a-z]{2,}|[A-Z]{2,}|[A-Z][a-z]+))+"
+)
 # "<key> active: <value>" is often a status line: only a key's shape is a key there (mixed
 # case and a digit, or 32 hex digits and more), not ``since-2026-05-01`` or ``deploy-token-2``
+# ``授权码：已配置（<value>）``: a status, "configured", then the value in brackets
+CONFIGURED_BRACKET = re.compile(r"已(?:配置|设置|設定|更新|保存)[ \t]*[（(][\"'`]?$")
+MIN_CAPITALS = 12
 ACTIVE_LABEL = re.compile(r"(?i:\bactive)\*{0,2}[ \t]*[:=：]\*{0,2}[ \t]*[\"'`]?$")
 LONG_HEX = re.compile(r"[0-9a-fA-F]{32,}")
 # A keyboard shortcut where a value would be ("- Step over: F10 / Ctrl+F10")
@@ -1048,6 +1062,11 @@ PASSWORD_SETTING_WORDS = re.compile(
 CLAUSE_NOT_A_VALUE = {
     "changed-to-value": PASSWORD_SETTING_WORDS,
     "corrected-in-brackets": PASSWORD_SETTING_WORDS,
+    # ``sha256 of the token <hex>``: the run is the token's digest, not the token
+    "token-hex-run": re.compile(
+        r"(?i)\b(?:sha-?\d*|md5|hash(?:ed)?|digest|checksum|fingerprint|hmac)\b(?: of)?"
+        r"(?: the| a| an)?[ \t]+(?:token|api[ _-]?key)[ \t]+`?$"
+    ),
     # ``login('anonymous', 'guest@')``: FTP's anonymous login takes an address by custom;
     # ``auth.login('google', 'redirect')``: a provider and a flow, no account's password
     "login-call": re.compile(
@@ -1372,6 +1391,13 @@ TOKEN_OPTION = re.compile(
     r"--token(?:=|[ \t]+)[\"'`]?$"
     r"|(?i:(?:^|[^\w-])token\*{0,2}[ \t]+(?:is|was)[ \t]+(?:(?:still|now)[ \t]+)?)`$"
 )
+# A line whose whole label is "Token" and a Solana account's address (``**Token:** `<mint>` ``
+# in a trade's notes): 43 or 44 characters of base58, as 32 bytes are written; a bot's
+# token of 32 such characters is a token
+TOKEN_LINE_LABEL = re.compile(
+    r"(?m:^)[ \t]*(?:[-*+][ \t]+)?\*{0,2}(?i:token)\*{0,2}[ \t]*[:：]\*{0,2}[ \t]*`?$"
+)
+SOLANA_ACCOUNT = re.compile(r"[1-9A-HJ-NP-Za-km-z]{43,44}")
 PUBLIC_ADDRESS = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}|0x[0-9a-fA-F]{40}|0x[A-Z0-9]*_[A-Z0-9_]+")
 KEYED_MIX_LENGTH = 5  # six characters or more: the rule's entropy judges them
 # An algorithm's or an encoding's name with its number ("password: SHA256", "AES256",
@@ -1487,7 +1513,9 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.name == LOGIN_PAIR_RULE and _scale_steps(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and _a_repository_pair(text, start, value))
         or (rule.name == COMPOSIO_RULE and _composio_name(value))
+        or (rule.name == COMMUNITY_RULE and _status_after_change(text, start, value))
         or (rule.name == GENERIC_ASSIGNMENT_RULE and _an_active_status(text, start, value))
+        or (rule.name == GENERIC_ASSIGNMENT_RULE and _a_configured_note(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and _utility_class(text, start, value))
         or (rule.name in SERVICE_PAIR_RULES and _login_item(text, start))
         or (
@@ -1566,7 +1594,9 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     enclosed = (before in QUOTES and text[end : end + 1] == before) or rule.table
     named = (
         (
-            not _a_value(value, enclosed=enclosed, dotted=_password_digits(text, start, value))
+            not _a_value(
+                value, enclosed=enclosed, dotted=_password_dotted(rule, text, start, value)
+            )
             and not _named_for_its_place(text, start, value)
         )
         or _cut_address(value, text, end)
@@ -1863,10 +1893,14 @@ def _stated_public(text: str, start: int, value: str) -> bool:
 
 def _coin_address(text: str, start: int, value: str) -> bool:
     """A coin's public address after ``--token`` (``balance --token <mint>``) or a bare
-    "token is" (:data:`TOKEN_OPTION`)."""
+    "token is" (:data:`TOKEN_OPTION`), or a Solana account's under a label that is "Token"
+    alone (:data:`TOKEN_LINE_LABEL`)."""
     if PUBLIC_ADDRESS.fullmatch(value) is None:
         return False
-    return TOKEN_OPTION.search(text, max(0, start - NEAR), start) is not None
+    if TOKEN_OPTION.search(text, max(0, start - NEAR), start) is not None:
+        return True
+    labelled = TOKEN_LINE_LABEL.search(text, max(0, start - NEAR), start) is not None
+    return labelled and SOLANA_ACCOUNT.fullmatch(value) is not None
 
 
 def _pgp_key_id(text: str, start: int, value: str) -> bool:
@@ -2285,6 +2319,17 @@ def _an_active_status(text: str, start: int, value: str) -> bool:
     return not ((has.cases and has.digit) or LONG_HEX.search(value))
 
 
+def _a_configured_note(text: str, start: int, value: str) -> bool:
+    """``Token：已配置（gh-cli-v2.40）``: in brackets after "configured", what is not a
+    drawn value (mixed case and a digit, a long hex run, random letters, or capitals as a
+    mail host's authorisation code has them) is a note on the setting."""
+    if CONFIGURED_BRACKET.search(text, max(0, start - NEAR), start) is None:
+        return False
+    has = _Features(value)
+    drawn = (has.cases and has.digit) or LONG_HEX.search(value) or _random_letters(value)
+    return not (drawn or (value.isalpha() and value.isupper() and len(value) >= MIN_CAPITALS))
+
+
 def _keyboard_tail(value: str) -> bool:
     """A name, then three of the keyboard's runs, letters' and digits' both, where a value
     goes (``hermes-abc123xyz``)."""
@@ -2670,8 +2715,8 @@ def _list_lead_in_names_passwords(text: str, line_start: int, section: re.Patter
     ``LIST_SECTION_WINDOW``; or, for a nested list, the item it hangs from (``- Changed all
     default passwords:`` then ``  - Indexer admin: <value>``)."""
     floor = max(0, line_start - LIST_SECTION_WINDOW)
-    own = LIST_ITEM.match(text, line_start)
-    indent = own.end() - 1 - line_start if own else 0  # where its bullet's text starts
+    own_end = text.find("\n", line_start)
+    indent = _bullet_column(text[line_start : own_end if own_end >= 0 else len(text)])
     end = line_start - 1  # the newline that ends the line above
     while end >= floor and end > 0:
         begin = text.rfind("\n", floor, end) + 1
@@ -2681,7 +2726,7 @@ def _list_lead_in_names_passwords(text: str, line_start: int, section: re.Patter
         item = LIST_ITEM.match(line)
         if line.strip() and item is None:
             return LEAD_IN_LABEL.fullmatch(line) is not None and section.search(line) is not None
-        if item is not None and len(line) - len(line.lstrip(" \t")) < indent - 2:
+        if item is not None and _bullet_column(line) < indent:
             # the item this list hangs from, its bullet and the spaces after it dropped
             label = line[item.end() - 1 :]
             return LEAD_IN_LABEL.fullmatch(label) is not None and section.search(label) is not None
@@ -2689,11 +2734,30 @@ def _list_lead_in_names_passwords(text: str, line_start: int, section: re.Patter
     return False
 
 
+def _status_after_change(text: str, start: int, value: str) -> bool:
+    """``password is now 2FA-enforced``, ``password changed to Argon2id-v19``: after ``to``
+    or ``now`` with no quotes, words joined by ``-`` with a lower-case word or a version
+    among them describe what the password became, no value of it."""
+    if CHANGED_TO_BARE.search(text, max(0, start - NEAR), start) is None:
+        return False
+    if HYPHENATED.fullmatch(value) is None:
+        return False
+    return any(DESCRIPTOR_PART.fullmatch(part) for part in value.split("-"))
+
+
 def _composio_name(value: str) -> bool:
     """A name in code after a Composio key's prefix, not a key: ``ak_verifyTheUserSession2``,
-    ``ck_session_key_for_the_user``."""
+    ``ck_session_key_for_the_user``, ``ck_Session_Handler``."""
     rest = value.partition("_")[2]
-    return bool(WORDS_IDENTIFIER.fullmatch(rest) or JOINED_LOWER_WORDS.fullmatch(rest))
+    return bool(WORDS_IDENTIFIER.fullmatch(rest) or JOINED_WORDS.fullmatch(rest))
+
+
+def _bullet_column(line: str) -> int:
+    """Where a list item's bullet stands, a tab counted as four spaces: a nested list's
+    bullets stand right of the item it hangs from (``-   item``, three spaces after the
+    bullet, is one level still)."""
+    lead = line[: len(line) - len(line.lstrip(" \t"))]
+    return len(lead.expandtabs(4))
 
 
 def _noted_public(text: str, start: int) -> bool:
@@ -3259,8 +3323,10 @@ def _a_value(value: str, *, enclosed: bool = False, dotted: bool = False) -> boo
     code = _code_brackets(value) if enclosed else BRACKET.search(value) is not None
     # ``<32 hex>.<16 letters and digits>`` (Zhipu's keys): dotted as a name is, but a part
     # an issuer drew is no name's
+    # ``dotted``: a password's label before it, so ``Kpx482.Mvt951`` is one, no attribute
     not_a_value = NOT_A_VALUE.search(value.rstrip("!")) is not None and not (
-        DOTTED_NAME.fullmatch(value) is not None and any(map(_drawn_part, value.split(".")))
+        DOTTED_NAME.fullmatch(value) is not None
+        and (dotted or any(map(_drawn_part, value.split("."))))
     )
     # ``{"p":"mbc-20","op":"mint"}``: an object's JSON, no key (a key holds no braces)
     json_object = value.startswith("{") and value.endswith("}") and '":' in value
@@ -3796,6 +3862,23 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
     header = _header_password(text, start, end)  # curl's -H "X-Password: <word>"
     quoted_word = (quoted or header) and value.isalpha() and value.lower() not in COMMON_WORDS
     return quoted_word or _labelled_word(text, start, end, value)
+
+
+def _password_dotted(rule: Rule, text: str, start: int, value: str) -> bool:
+    """A password's value with one dot: digits around it (:func:`_password_digits`), or two
+    parts of letters and digits each (``Kpx482.Mvt951``), after a password's label or on a
+    command line's password flag (``sshpass -p '<value>'``); an attribute's name has words."""
+    if _password_digits(text, start, value):
+        return True
+    parts = value.split(".")
+    mixed = len(parts) == DOTTED_PARTS and all(
+        len(part) >= MIN_DOTTED_PART
+        and any(c.isdigit() for c in part)
+        and any(c.isalpha() for c in part)
+        for part in parts
+    )
+    labelled = rule.name == COMMAND_LINE_RULE or PASSWORD_LABEL.search(_label(text, start))
+    return mixed and bool(labelled)
 
 
 def _password_digits(text: str, start: int, value: str) -> bool:

@@ -284,9 +284,24 @@ def _outdent(text: str, offset: int) -> str | None:
     )
 
 
+# ``name:odd``: a field written without the space YAML needs, no line of prose
+KEY_WITHOUT_SPACE = re.compile(r"[A-Za-z_][\w-]*:\S")
+
+
 def _not_mapping(value: Any) -> FileProblem:
     kind = "a list" if isinstance(value, list) else f"a {type(value).__name__} scalar"
-    return FileProblem("frontmatter-not-mapping", f"frontmatter is {kind}, not key: value pairs", 1)
+    message = f"frontmatter is {kind}, not key: value pairs"
+    line = value.strip() if isinstance(value, str) else ""
+    if line and "\n" not in line and KEY_WITHOUT_SPACE.match(line) is None:
+        # one line of prose between the `---` lines (a commit's message, a title): no
+        # fields were meant, so it is a description or no frontmatter at all
+        advice = (
+            "it holds one line of text and no fields: make it `description: '<that line>'`"
+            " beside `name:` and `type:`, or delete the two `---` lines if no frontmatter was"
+            " meant"
+        )
+        return FileProblem("frontmatter-not-mapping", message, 1, advice)
+    return FileProblem("frontmatter-not-mapping", message, 1)
 
 
 def comment_cuts(text: str, fields: Mapping[str, Any], offset: int) -> list[CommentCut]:
