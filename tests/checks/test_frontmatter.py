@@ -687,9 +687,20 @@ def test_a_block_of_one_line_of_prose_is_a_description_or_no_frontmatter(tree_di
     [finding] = findings(tree_dir, "frontmatter")
     assert finding.code == "frontmatter-not-mapping"
     assert finding.suggestion is not None
-    assert finding.suggestion.startswith("it holds one line of text and no fields")
+    assert finding.suggestion.startswith("it holds text and no fields")
     # a field written without YAML's space keeps the general advice
     lapse = tree_dir.parent / "lapse"
     write_tree(lapse, {"a.md": "---\nname:odd\n---\nBody.\n"})
     [odd] = findings(lapse, "frontmatter")
     assert odd.suggestion == "rewrite the frontmatter as key: value lines"
+
+
+def test_a_field_miswritten_with_an_equals_sign_or_a_wide_colon_keeps_the_general_advice(
+    tree_dir: Path,
+) -> None:
+    # the second reader's: `name=odd` and `name：odd` are fields written wrong, no prose
+    for n, line in enumerate(("name=odd", "name：odd")):
+        tree = tree_dir.parent / f"odd{n}"
+        write_tree(tree, {"a.md": f"---\n{line}\n---\nBody.\n"})
+        [odd] = findings(tree, "frontmatter")
+        assert odd.suggestion == "rewrite the frontmatter as key: value lines"

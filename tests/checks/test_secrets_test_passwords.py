@@ -169,3 +169,15 @@ def test_a_seed_line_s_role_word_password_and_a_default_digit_run_are_suggestion
     ]
     admin = "## 管理员信息\n- 密码：`123456`\n"
     assert [level for level, _ in _levels(tmp_path, admin)] == ["problem"]
+
+
+def test_a_default_named_only_in_passing_keeps_a_digit_run_a_problem(tmp_path: Path) -> None:
+    # the second reader's: "default" said of something else, or negated, names no default
+    negated = "## 管理员\n- 密码：`123456` (not the default)\n"
+    assert [level for level, _ in _levels(tmp_path, negated)] == ["problem"]
+    region = "## Server (default region eu-west)\n- password: `123456`\n"
+    assert [level for level, _ in _levels(tmp_path, region)] == ["problem"]
+    labelled = "- default password: `123456`\n"
+    drawer = "- Default asset drawer password: `1234` (you can change this later)\n"
+    assert [level for level, _ in _levels(tmp_path, drawer)] == ["suggestion"]
+    assert [level for level, _ in _levels(tmp_path, labelled)] == ["suggestion"]

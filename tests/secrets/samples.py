@@ -5601,7 +5601,9 @@ _redis = "".join(_r121.choices(ALNUM, k=14))
 CASES["database-url-password"][0].append(
     (f"    - CELERY_BROKER_URL=redis://:{_redis}@cache.fern.example:6379/1", _redis)
 )
-_dot = "".join(_r121.choices(ALNUM, k=3)) + "482." + "".join(_r121.choices(ALNUM, k=3)) + "951"
+_dot = (
+    "K" + "".join(_r121.choices(ALNUM, k=2)) + "482.M" + "".join(_r121.choices(ALNUM, k=2)) + "951"
+)
 CASES["password-phrase"][0].append((f"**密码**: {_dot}", _dot))
 CASES["command-line-password"][0].append(
     (f"sshpass -p '{_dot}' ssh -N -D 1080 -f root@10.2.3.4", _dot)
@@ -5627,3 +5629,21 @@ _qq_token = "".join(
     _r121.choices("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", k=32)
 )
 CASES["generic-assignment"][0].append((f"token：{_qq_token} 你帮我把代码写好", _qq_token))
+# ... the second reader's mends of round 127's changes: another secret before a quoted app
+# password keeps its finding; a chosen password with a word in it stays one after "changed
+# to", a setting's word does not; a value after 已配置 that is no note stays one; an HMAC
+# token stays one; an attribute in lower case is no dotted password; a name in code after
+# `fka_`; a port after an empty user
+CASES["password-phrase"][0].append(("- password changed to Harbor-quay-7731", "Harbor-quay-7731"))
+_cfg_secret = "".join(_r121.choices(string.ascii_lowercase + string.digits, k=24))
+CASES["generic-assignment"][0].append((f"- App Secret：已配置（{_cfg_secret}）", _cfg_secret))
+CASES["token-hex-run"][0].append((f"HMAC token {_hex_run}", _hex_run))
+NEGATIVES.extend(
+    [
+        "password: base64.b64decode",
+        "password: utf8mb4.utf8mb4",
+        "- password was changed to SHA512crypt-hashed",
+        "postgres://:5432@db.fern.example/app",
+    ]
+)
+CASES["follow-up-boss-api-key"][1].append("fka_PreviouslyKnownAsCompanyNameField")

@@ -244,3 +244,12 @@ def test_a_long_run_of_capitals_after_a_word_costs_what_its_length_does() -> Non
     assert large / small <= 3.2, f"{large:.3f} s at 2N against {small:.3f} s at N"
     [match] = SCANNER.scan("- OTP_SECRET=TotpMT3UABTOFORVRYBHVWIHQJCWEFGTUPRDXBFIZXPGVRx\n")
     assert match.rule == "generic-assignment"
+
+
+def test_a_quoted_app_password_leaves_the_password_before_it_on_its_line() -> None:
+    # the second reader's (round 127): the app password's lead word was once part of its
+    # match, which then took the text of the password before it
+    password = "Kq7w-Xm2R#t9pLz"
+    line = f'- Gmail: login ops@gmail.com, password {password}, app "tqwz rmvk lbxe pnsy"\n'
+    rules = [m.rule for m in SCANNER.scan(line)]
+    assert rules == ["password-phrase", "google-app-password-quoted"]

@@ -40,7 +40,11 @@ ROLE_PASSWORD = re.compile(
 )
 # A heading or a line naming defaults (``## 默认信息`` then ``- 密码：`123456` ``): a run of
 # digits there is a product's or a template's default, as it is a test account's
-DEFAULTS_NAMED = re.compile(r"(?i)\bdefaults?\b|默认|默認|預設|デフォルト|기본값")
+DEFAULTS_NAMED = re.compile(
+    r"(?i)^#{1,6}[ \t]*(?:defaults?\b|默认|默認|預設|デフォルト|기본)"
+    r"|(?i:\bdefault\b[\w -]{0,30}?\b(?:password|pass|pin|passcode|login|credentials?)\b)"
+    r"|默认(?:密码|口令|账号|登录)"
+)
 # A login's field on the line before a password's (an object's ``email:``, a form's
 # ``[name="email"]``)
 LOGIN_FIELD = re.compile(r"(?i)\b(?:e-?mail|user(?:name)?|login|account)\b")

@@ -712,6 +712,16 @@ OWNER_BEFORE = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\** ?/ ?\**$")
 # prefix, or words joined by ``_`` or ``-`` (each of two letters or more, in one case or
 # capitalised), are a name in code; a drawn key's parts mix case and digits
 COMPOSIO_RULE = "composio-api-key"
+# A Google app password in quotes is one after a code's, a login's or a mail's word on its
+# line (``Använd koden "<value>"``), not a list of four tools in quotes
+GOOGLE_QUOTED_RULE = "google-app-password-quoted"
+GOOGLE_LEAD = re.compile(
+    r"(?i:kod|code|c(?:ó|o)digo|login|logga|inlogg|anmeld|\bapp\b|gmail|smtp|secret|credential)"
+    r"|コード|验证码|授权码"
+)
+# the rules of a vendor's prefix that code's names take too (``fka_`` is "formerly known as")
+PREFIXED_KEY_RULES = frozenset({COMPOSIO_RULE, "follow-up-boss-api-key"})
+CAPITALISED_WORDS = re.compile(r"(?:[A-Z][a-z]+){3,}")
 COMMAND_LINE_RULE = "command-line-password"
 DOTTED_PARTS = 2  # a password of two parts around one dot; a version or a path has more
 MIN_DOTTED_PART = 4  # ``utf8.v2``: a name and a version, no password's half
@@ -719,7 +729,10 @@ MIN_DOTTED_PART = 4  # ``utf8.v2``: a name and a version, no password's half
 # that describes a setting there instead (``2FA-enforced``, ``Argon2id-v19``)
 CHANGED_TO_BARE = re.compile(r"(?i)\b(?:to|now)[ \t]+$")
 HYPHENATED = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+")
-DESCRIPTOR_PART = re.compile(r"[a-z]{4,}|v\d+(?:\.\d+)*")
+DESCRIPTOR_PART = re.compile(
+    r"(?i)enforced|required|enabled|disabled|protected|only|based|less|free|hashed|encrypted"
+    r"|salted|argon2(?:id|i|d)?|bcrypt|scrypt|pbkdf2|sha\d+(?:crypt)?|md5(?:crypt)?"
+)
 JOINED_WORDS = re.compile(
     r"(?:[a-z]{2,}|[A-Z]{2,}|[A-Z][a-z]+)(?:[_-](?:[a-z]{2,}|[A-Z]{2,}|[A-Z][a-z]+))+"
 )
@@ -727,7 +740,7 @@ JOINED_WORDS = re.compile(
 # case and a digit, or 32 hex digits and more), not ``since-2026-05-01`` or ``deploy-token-2``
 # ``授权码：已配置（<value>）``: a status, "configured", then the value in brackets
 CONFIGURED_BRACKET = re.compile(r"已(?:配置|设置|設定|更新|保存)[ \t]*[（(][\"'`]?$")
-MIN_CAPITALS = 12
+CONFIGURED_NOTE = re.compile(r"(?:[a-z]{2,}|v\d+(?:\.\d+)*)(?:-(?:[a-z]{2,}|v\d+(?:\.\d+)*))+")
 ACTIVE_LABEL = re.compile(r"(?i:\bactive)\*{0,2}[ \t]*[:=：]\*{0,2}[ \t]*[\"'`]?$")
 LONG_HEX = re.compile(r"[0-9a-fA-F]{32,}")
 # A keyboard shortcut where a value would be ("- Step over: F10 / Ctrl+F10")
@@ -1064,7 +1077,7 @@ CLAUSE_NOT_A_VALUE = {
     "corrected-in-brackets": PASSWORD_SETTING_WORDS,
     # ``sha256 of the token <hex>``: the run is the token's digest, not the token
     "token-hex-run": re.compile(
-        r"(?i)\b(?:sha-?\d*|md5|hash(?:ed)?|digest|checksum|fingerprint|hmac)\b(?: of)?"
+        r"(?i)\b(?:sha-?\d*|md5|hash(?:ed)?|digest|checksum|fingerprint)\b(?: of)?"
         r"(?: the| a| an)?[ \t]+(?:token|api[ _-]?key)[ \t]+`?$"
     ),
     # ``login('anonymous', 'guest@')``: FTP's anonymous login takes an address by custom;
@@ -1398,6 +1411,12 @@ TOKEN_LINE_LABEL = re.compile(
     r"(?m:^)[ \t]*(?:[-*+][ \t]+)?\*{0,2}(?i:token)\*{0,2}[ \t]*[:：]\*{0,2}[ \t]*`?$"
 )
 SOLANA_ACCOUNT = re.compile(r"[1-9A-HJ-NP-Za-km-z]{43,44}")
+# ... in a trade's notes: a coin's words a little before it
+COIN_WORDS = re.compile(
+    r"(?i)\b(?:solana|sol|mint|pump(?:\.fun)?|dex|swap|coins?|memecoin|raydium|jupiter|birdeye"
+    r"|dexscreener|alpha|call|ca|market ?cap|mcap|buy|sell|trade)\b"
+)
+COIN_REACH = 300
 PUBLIC_ADDRESS = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}|0x[0-9a-fA-F]{40}|0x[A-Z0-9]*_[A-Z0-9_]+")
 KEYED_MIX_LENGTH = 5  # six characters or more: the rule's entropy judges them
 # An algorithm's or an encoding's name with its number ("password: SHA256", "AES256",
@@ -1483,6 +1502,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or words & PLACEHOLDER_WORDS
         or (_self_named(value) and not _test_account_in_prose(value, text, start))
         or _repeats_login(text, start, value)
+        or (value.isdigit() and text[max(0, start - 3) : start] == "//:")  # ``postgres://:5432@``
         or _wmi_namespace(text, start, value)
         or _opens_no_system(text, start, value)
         or (rule.name == COMMUNITY_RULE and _community_not_snmp(text, start))
@@ -1512,7 +1532,11 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _device_code(text, start, value)
         or (rule.name == LOGIN_PAIR_RULE and _scale_steps(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and _a_repository_pair(text, start, value))
-        or (rule.name == COMPOSIO_RULE and _composio_name(value))
+        or (rule.name in PREFIXED_KEY_RULES and _composio_name(value))
+        or (
+            rule.name == GOOGLE_QUOTED_RULE
+            and GOOGLE_LEAD.search(_line_before(text, start)) is None
+        )
         or (rule.name == COMMUNITY_RULE and _status_after_change(text, start, value))
         or (rule.name == GENERIC_ASSIGNMENT_RULE and _an_active_status(text, start, value))
         or (rule.name == GENERIC_ASSIGNMENT_RULE and _a_configured_note(text, start, value))
@@ -1900,7 +1924,8 @@ def _coin_address(text: str, start: int, value: str) -> bool:
     if TOKEN_OPTION.search(text, max(0, start - NEAR), start) is not None:
         return True
     labelled = TOKEN_LINE_LABEL.search(text, max(0, start - NEAR), start) is not None
-    return labelled and SOLANA_ACCOUNT.fullmatch(value) is not None
+    coin = COIN_WORDS.search(text, max(0, start - COIN_REACH), start) is not None
+    return labelled and coin and SOLANA_ACCOUNT.fullmatch(value) is not None
 
 
 def _pgp_key_id(text: str, start: int, value: str) -> bool:
@@ -2320,14 +2345,11 @@ def _an_active_status(text: str, start: int, value: str) -> bool:
 
 
 def _a_configured_note(text: str, start: int, value: str) -> bool:
-    """``Token：已配置（gh-cli-v2.40）``: in brackets after "configured", what is not a
-    drawn value (mixed case and a digit, a long hex run, random letters, or capitals as a
-    mail host's authorisation code has them) is a note on the setting."""
+    """``Token：已配置（gh-cli-v2.40）``: in brackets after "configured", lower-case words and
+    versions joined by ``-`` (``read-only-v2``) are a note on the setting, not its value."""
     if CONFIGURED_BRACKET.search(text, max(0, start - NEAR), start) is None:
         return False
-    has = _Features(value)
-    drawn = (has.cases and has.digit) or LONG_HEX.search(value) or _random_letters(value)
-    return not (drawn or (value.isalpha() and value.isupper() and len(value) >= MIN_CAPITALS))
+    return CONFIGURED_NOTE.fullmatch(value) is not None
 
 
 def _keyboard_tail(value: str) -> bool:
@@ -2736,8 +2758,9 @@ def _list_lead_in_names_passwords(text: str, line_start: int, section: re.Patter
 
 def _status_after_change(text: str, start: int, value: str) -> bool:
     """``password is now 2FA-enforced``, ``password changed to Argon2id-v19``: after ``to``
-    or ``now`` with no quotes, words joined by ``-`` with a lower-case word or a version
-    among them describe what the password became, no value of it."""
+    or ``now`` with no quotes, words joined by ``-`` with a setting's word among them (a
+    state, a hash's name) describe what the password became, no value of it; a chosen
+    ``Harbor-quay-7731`` has none."""
     if CHANGED_TO_BARE.search(text, max(0, start - NEAR), start) is None:
         return False
     if HYPHENATED.fullmatch(value) is None:
@@ -2749,7 +2772,11 @@ def _composio_name(value: str) -> bool:
     """A name in code after a Composio key's prefix, not a key: ``ak_verifyTheUserSession2``,
     ``ck_session_key_for_the_user``, ``ck_Session_Handler``."""
     rest = value.partition("_")[2]
-    return bool(WORDS_IDENTIFIER.fullmatch(rest) or JOINED_WORDS.fullmatch(rest))
+    return bool(
+        WORDS_IDENTIFIER.fullmatch(rest)
+        or JOINED_WORDS.fullmatch(rest)
+        or CAPITALISED_WORDS.fullmatch(rest)
+    )
 
 
 def _bullet_column(line: str) -> int:
@@ -3866,15 +3893,16 @@ def _stated(text: str, start: int, end: int, value: str) -> bool:
 
 def _password_dotted(rule: Rule, text: str, start: int, value: str) -> bool:
     """A password's value with one dot: digits around it (:func:`_password_digits`), or two
-    parts of letters and digits each (``Kpx482.Mvt951``), after a password's label or on a
-    command line's password flag (``sshpass -p '<value>'``); an attribute's name has words."""
+    parts of a capital, letters and digits each (``Kpx482.Mvt951``), after a password's label
+    or on a command line's password flag (``sshpass -p '<value>'``); an attribute's name has
+    words in lower case (``base64.b64decode``)."""
     if _password_digits(text, start, value):
         return True
     parts = value.split(".")
     mixed = len(parts) == DOTTED_PARTS and all(
         len(part) >= MIN_DOTTED_PART
         and any(c.isdigit() for c in part)
-        and any(c.isalpha() for c in part)
+        and any(c.isupper() for c in part)
         for part in parts
     )
     labelled = rule.name == COMMAND_LINE_RULE or PASSWORD_LABEL.search(_label(text, start))

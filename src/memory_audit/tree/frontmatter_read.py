@@ -285,7 +285,7 @@ def _outdent(text: str, offset: int) -> str | None:
 
 
 # ``name:odd``: a field written without the space YAML needs, no line of prose
-KEY_WITHOUT_SPACE = re.compile(r"[A-Za-z_][\w-]*:\S")
+KEY_WITHOUT_SPACE = re.compile(r"[A-Za-z_][\w-]*[ \t]*(?::\S|[=：])")
 
 
 def _not_mapping(value: Any) -> FileProblem:
@@ -296,7 +296,7 @@ def _not_mapping(value: Any) -> FileProblem:
         # one line of prose between the `---` lines (a commit's message, a title): no
         # fields were meant, so it is a description or no frontmatter at all
         advice = (
-            "it holds one line of text and no fields: make it `description: '<that line>'`"
+            "it holds text and no fields: make that text the quoted value of `description:`"
             " beside `name:` and `type:`, or delete the two `---` lines if no frontmatter was"
             " meant"
         )
