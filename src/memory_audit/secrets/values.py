@@ -725,8 +725,8 @@ CAPITALISED_WORDS = re.compile(r"(?:[A-Z][a-z]+){3,}")
 COMMAND_LINE_RULE = "command-line-password"
 DOTTED_PARTS = 2  # a password of two parts around one dot; a version or a path has more
 MIN_DOTTED_PART = 4  # ``utf8.v2``: a name and a version, no password's half
-# A password's bare value after "changed to" or "is now", and the words-and-a-version shape
-# that describes a setting there instead (``2FA-enforced``, ``Argon2id-v19``)
+# A password's bare value after "changed to" or "is now", and the words joined by ``-`` with
+# a setting's word among them that describe it there instead (``2FA-enforced``, ``Argon2id-v19``)
 CHANGED_TO_BARE = re.compile(r"(?i)\b(?:to|now)[ \t]+$")
 HYPHENATED = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+")
 DESCRIPTOR_PART = re.compile(
