@@ -83,7 +83,7 @@ def test_password_reason(text: str, start: int, end: int, line: int) -> str | No
     value = text[start:end]
     if TEST_PASSWORD.fullmatch(value) is not None:
         reason = "a test or demo account's password by its own words"
-    elif TRIVIAL_DIGITS.fullmatch(value) and _test_accounts_named(text, start):
+    elif TRIVIAL_DIGITS.fullmatch(value) and _named_near(TEST_ACCOUNTS, text, start):
         reason = "a run of digits the note gives its test accounts"
     elif TRIVIAL_DIGITS.fullmatch(value) and _named_near(DEFAULTS_NAMED, text, start):
         reason = "a run of digits the note gives as a default"
@@ -137,11 +137,6 @@ def _line_start(text: str, start: int, lines: int = 1) -> int:
     if lines == 2 and at > reach:  # past the newline that closes the line before
         at = text.rfind("\n", reach, at - 1) + 1 or reach
     return at
-
-
-def _test_accounts_named(text: str, start: int) -> bool:
-    """Whether the value's line or the heading it sits under names test accounts."""
-    return _named_near(TEST_ACCOUNTS, text, start)
 
 
 def _named_near(words: re.Pattern[str], text: str, start: int) -> bool:

@@ -708,10 +708,16 @@ FINGERPRINT_VALUE = re.compile(
 # ``admin / welcome-v2`` is a login's password)
 VERSIONED_NAME = re.compile(r"[a-z]+(?:[-_][a-z]+)*[-_]v\d{1,2}")
 OWNER_BEFORE = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)+\** ?/ ?\**$")
-# Composio's keys (``ak_``, ``oak_``, a consumer's ``ck_``): words run together after the
-# prefix, or words joined by ``_`` or ``-`` (each of two letters or more, in one case or
-# capitalised), are a name in code; a drawn key's parts mix case and digits
+# Composio's keys (``ak_``, ``oak_``, a consumer's ``ck_``) and Follow Up Boss's (``fka_`` is
+# "formerly known as" too): words run together after the prefix, or words joined by ``_`` or
+# ``-`` (each of two letters or more, in one case or capitalised), are a name in code; a drawn
+# key's parts mix case and digits
 COMPOSIO_RULE = "composio-api-key"
+PREFIXED_KEY_RULES = frozenset({COMPOSIO_RULE, "follow-up-boss-api-key"})
+JOINED_WORDS = re.compile(
+    r"(?:[a-z]{2,}|[A-Z]{2,}|[A-Z][a-z]+)(?:[_-](?:[a-z]{2,}|[A-Z]{2,}|[A-Z][a-z]+))+"
+)
+CAPITALISED_WORDS = re.compile(r"(?:[A-Z][a-z]+){3,}")
 # A Google app password in quotes is one after a code's, a login's or a mail's word on its
 # line (``Använd koden "<value>"``), not a list of four tools in quotes
 GOOGLE_QUOTED_RULE = "google-app-password-quoted"
@@ -719,9 +725,8 @@ GOOGLE_LEAD = re.compile(
     r"(?i:kod|code|c(?:ó|o)digo|login|logga|inlogg|anmeld|\bapp\b|gmail|smtp|secret|credential)"
     r"|コード|验证码|授权码"
 )
-# the rules of a vendor's prefix that code's names take too (``fka_`` is "formerly known as")
-PREFIXED_KEY_RULES = frozenset({COMPOSIO_RULE, "follow-up-boss-api-key"})
-CAPITALISED_WORDS = re.compile(r"(?:[A-Z][a-z]+){3,}")
+# A password of two parts around one dot (``Kpx482.Mvt951``) after its label or on a command
+# line's password flag, where a dotted name would be an attribute
 COMMAND_LINE_RULE = "command-line-password"
 DOTTED_PARTS = 2  # a password of two parts around one dot; a version or a path has more
 MIN_DOTTED_PART = 4  # ``utf8.v2``: a name and a version, no password's half
@@ -733,14 +738,11 @@ DESCRIPTOR_PART = re.compile(
     r"(?i)enforced|required|enabled|disabled|protected|only|based|less|free|hashed|encrypted"
     r"|salted|argon2(?:id|i|d)?|bcrypt|scrypt|pbkdf2|sha\d+(?:crypt)?|md5(?:crypt)?"
 )
-JOINED_WORDS = re.compile(
-    r"(?:[a-z]{2,}|[A-Z]{2,}|[A-Z][a-z]+)(?:[_-](?:[a-z]{2,}|[A-Z]{2,}|[A-Z][a-z]+))+"
-)
-# "<key> active: <value>" is often a status line: only a key's shape is a key there (mixed
-# case and a digit, or 32 hex digits and more), not ``since-2026-05-01`` or ``deploy-token-2``
 # ``授权码：已配置（<value>）``: a status, "configured", then the value in brackets
 CONFIGURED_BRACKET = re.compile(r"已(?:配置|设置|設定|更新|保存)[ \t]*[（(][\"'`]?$")
 CONFIGURED_NOTE = re.compile(r"(?:[a-z]{2,}|v\d+(?:\.\d+)*)(?:-(?:[a-z]{2,}|v\d+(?:\.\d+)*))+")
+# "<key> active: <value>" is often a status line: only a key's shape is a key there (mixed
+# case and a digit, or 32 hex digits and more), not ``since-2026-05-01`` or ``deploy-token-2``
 ACTIVE_LABEL = re.compile(r"(?i:\bactive)\*{0,2}[ \t]*[:=：]\*{0,2}[ \t]*[\"'`]?$")
 LONG_HEX = re.compile(r"[0-9a-fA-F]{32,}")
 # A keyboard shortcut where a value would be ("- Step over: F10 / Ctrl+F10")
@@ -1532,7 +1534,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _device_code(text, start, value)
         or (rule.name == LOGIN_PAIR_RULE and _scale_steps(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and _a_repository_pair(text, start, value))
-        or (rule.name in PREFIXED_KEY_RULES and _composio_name(value))
+        or (rule.name in PREFIXED_KEY_RULES and _name_after_prefix(value))
         or (
             rule.name == GOOGLE_QUOTED_RULE
             and GOOGLE_LEAD.search(_line_before(text, start)) is None
@@ -2768,9 +2770,9 @@ def _status_after_change(text: str, start: int, value: str) -> bool:
     return any(DESCRIPTOR_PART.fullmatch(part) for part in value.split("-"))
 
 
-def _composio_name(value: str) -> bool:
-    """A name in code after a Composio key's prefix, not a key: ``ak_verifyTheUserSession2``,
-    ``ck_session_key_for_the_user``, ``ck_Session_Handler``."""
+def _name_after_prefix(value: str) -> bool:
+    """A name in code after a vendor key's prefix, not a key: ``ak_verifyTheUserSession2``,
+    ``ck_session_key_for_the_user``, ``ck_Session_Handler``, ``fka_PreviouslyKnownAsName``."""
     rest = value.partition("_")[2]
     return bool(
         WORDS_IDENTIFIER.fullmatch(rest)
