@@ -17,9 +17,15 @@ import itertools
 import json
 import random
 import string
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+# run as a script (``bench/generate.py --files 10000``): the repository's root on the path
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.support.github_tokens import github_token
 
 WORDS = [
     w for w in (Path(__file__).with_name("words.txt").read_text().split("\n")) if w and w[0] != "#"
@@ -162,8 +168,14 @@ def _uuid(rng: random.Random) -> str:
 
 # family -> (line around the token, token maker). Fake values in each vendor's documented format.
 SECRETS: dict[str, tuple[str, Maker]] = {
-    "github-pat": ("The deploy bot pushes with {t}.", lambda r: "ghp_" + _r(r, ALNUM, 36)),
-    "github-oauth": ("OAuth token from the app: {t}", lambda r: "gho_" + _r(r, ALNUM, 36)),
+    "github-pat": (
+        "The deploy bot pushes with {t}.",
+        lambda r: github_token("ghp_", _r(r, ALNUM, 36)),
+    ),
+    "github-oauth": (
+        "OAuth token from the app: {t}",
+        lambda r: github_token("gho_", _r(r, ALNUM, 36)),
+    ),
     "github-fine-grained": (
         "GH_TOKEN={t}",
         lambda r: "github_pat_" + _r(r, ALNUM, 22) + "_" + _r(r, ALNUM, 59),

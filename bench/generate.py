@@ -8,7 +8,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 from pathlib import Path
+
+# run as a script (``bench/generate.py --files 10000``): the repository's root on the path
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tests.support.github_tokens import github_token
 
 TYPES = ("user", "feedback", "project", "reference")
 TOPICS = (
@@ -154,7 +160,7 @@ def secret_corpus(out: Path, files: int = 2000, size: int = 4096, seed: int = 11
         while sum(len(line) + 1 for line in lines) < size:
             lines.append(paragraph(rng, rng.randint(8, 20)))
         if number % 50 == 0:
-            token = "ghp_" + "".join(rng.choice(alphabet) for _ in range(36))
+            token = github_token("ghp_", "".join(rng.choice(alphabet) for _ in range(36)))
             planted.append(token)
             lines.insert(rng.randrange(len(lines)), f"The deploy bot uses {token} for pushes.")
         (out / f"note_{number:05d}.md").write_text(

@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import ALNUM, rnd
 from tests.support.daemon_process import DaemonProcess, Home, wait_for
+from tests.support.github_tokens import github_token
 from tests.support.session_bus import SessionBus, session_bus
 from tests.support.slow_file import rewritten, slow_index
 
@@ -178,7 +179,7 @@ def secret_latencies(bus: SessionBus, tree: Path, alerts: int) -> list[float]:
     for number in range(alerts):
         before = len(bus.notifications())
         path = tree / f"note_{number:03}.md"
-        path.write_text(memory(f"n{number}", body=f"token ghp_{rnd(ALNUM, 36)}"))
+        path.write_text(memory(f"n{number}", body=f"token {github_token('ghp_', rnd(ALNUM, 36))}"))
         written = time.time()
         found = bus.wait_for(before + 1, timeout=60)
         latencies.append(float(str(found[-1]["time"])) - written)

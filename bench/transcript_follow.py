@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import ALNUM, rnd
 from tests.support.daemon_process import Home, wait_for
+from tests.support.github_tokens import github_token
 from tests.support.session_bus import session_bus
 
 from bench.corpus import words
@@ -68,7 +69,7 @@ def session_lines(rate: int, seconds: float, seed: int = 7) -> list[list[str]]:
         while size < rate * TICK:
             text = " ".join(words(rng, rng.randint(40, 400)))
             if not lines and tick % PLANT_EVERY == 0:  # one token a second
-                text += f" export GITHUB_TOKEN=ghp_{rnd(ALNUM, 36)}"
+                text += f" export GITHUB_TOKEN={github_token('ghp_', rnd(ALNUM, 36))}"
             line = record(text, len(lines))
             lines.append(line)
             size += len(line) + 1
@@ -136,7 +137,9 @@ def bench_latency(work: Path, alerts: int) -> None:
                 time.sleep(1.0)  # the new transcript is followed
                 before = len(bus.notifications())
                 with transcript.open("a", encoding="utf-8") as handle:
-                    handle.write(record(f"use ghp_{rnd(ALNUM, 36)}", 1, session) + "\n")
+                    handle.write(
+                        record(f"use {github_token('ghp_', rnd(ALNUM, 36))}", 1, session) + "\n"
+                    )
                 written = time.time()
                 found = bus.wait_for(before + 1, timeout=60)
                 latencies.append(float(str(found[-1]["time"])) - written)

@@ -71,7 +71,7 @@ def loaded_checks(*arguments: str) -> list[str]:
 
 
 def test_a_secrets_only_audit_imports_the_secrets_check_alone(tmp_path: Path) -> None:
-    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u"
+    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD0Hd861oaE7u"
     root = write_tree(
         tmp_path / "memory",
         {"MEMORY.md": index("a"), "a.md": memory("a", body=f"the CI token is {token}")},

@@ -73,7 +73,7 @@ def test_the_frozen_reason_repeats_nothing_from_outside_the_tree(tmp_path: Path)
     # The agent file is outside the tree: neither its `memory:` value (here a pasted
     # token) nor its name reaches the report; a store named by a token is masked there
     # as the tree's path is.
-    token = "ghp_" + "Zq7RkP2mXv9LwT4nB6yd8Gw3Hc5Js1Ua0Ef7"
+    token = "ghp_" + "Zq7RkP2mXv9LwT4nB6yd8Gw3H2Gh394M0Ef7"
     repo = tmp_path / "repo"
     root = write_tree(repo / ".claude/agent-memory" / token, {"MEMORY.md": "- [A](a.md) — a\n"})
     location = ProjectLocation("-repo", repo, None, AgentStore(token, "project"))

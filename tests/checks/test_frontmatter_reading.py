@@ -176,7 +176,7 @@ def test_frontmatter_bad_input_is_a_finding_or_a_clear_skip(tree_dir: Path) -> N
 
 
 def test_secrets_only_run_never_parses_frontmatter(tree_dir: Path) -> None:
-    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u"
+    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD0Hd861oaE7u"
     files = {"a.md": COLON, "b.md": memory("b", body=f"token {token}"), "c.md": memory("c")}
     write_tree(tree_dir, {"MEMORY.md": index("a.md", "b.md"), **files})
     tree = load(tree_dir)

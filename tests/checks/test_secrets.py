@@ -108,8 +108,8 @@ def test_names_paths_public_keys_and_examples_are_not_reported(tree_dir: Path) -
 
 
 def test_a_secret_in_a_file_or_folder_name_is_a_finding_shown_masked(tree_dir: Path) -> None:
-    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u"
-    folder = token[:-1] + "Q"
+    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD0Hd861oaE7u"
+    folder = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD1CvqB46aE7Q"  # another token, its sum right
     write_tree(
         tree_dir,
         {
@@ -121,15 +121,15 @@ def test_a_secret_in_a_file_or_folder_name_is_a_finding_shown_masked(tree_dir: P
     )
     found = findings(tree_dir, "secrets")
     assert codes(found) == [
-        ("secret-in-name", "ghp_...aE7Q", None),
         ("secret-in-name", "ghp_...aE7u.md", None),
+        ("secret-in-name", "ghp_...aE7Q", None),
     ]
     assert all(token not in repr(f) and folder not in repr(f) for f in found)
-    assert found[1].message == (
+    assert found[0].message == (
         'the name holds a possible GitHub personal access token: "ghp_R8mQ...aE7u" '
         "(pattern: github-pat)"
     )
-    assert found[1].suggestion == "rename it (and revoke the secret if it is real)"
+    assert found[0].suggestion == "rename it (and revoke the secret if it is real)"
 
 
 def test_links_to_a_file_named_by_a_secret_go_with_the_name_never_redacted(
@@ -137,7 +137,7 @@ def test_links_to_a_file_named_by_a_secret_go_with_the_name_never_redacted(
 ) -> None:
     # Redacting the link's text would break the link and leave the name: renaming the
     # file (and those links) is the fix, so the links are the name finding's to update.
-    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u"
+    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD0Hd861oaE7u"
     write_tree(
         tree_dir,
         {

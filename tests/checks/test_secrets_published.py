@@ -589,3 +589,14 @@ def test_a_uuid_key_stays_a_problem_though_a_guide_lists_it(tmp_path: Path) -> N
     note = f'      "apiKey": "{key}",'
     [found] = _audit(_project(tmp_path, {"docs/guides/API-INFO.md": f"- yunyi: {key}\n"}, note))
     assert found.level == "problem"
+
+
+def test_a_value_in_a_committed_credentials_file_leaked_there_too(tmp_path: Path) -> None:
+    # round 129's tuning half: a site's login kept in a `.credentials` file at the root, its
+    # password in a QA note; a file named for the secrets it holds publishes no default
+    for n, name in enumerate((".credentials", "ops/.secrets", "credentials", ".secrets/db")):
+        stored = f"email=matt@fern.io\npassword={DEMO}\n"
+        tree = _project(tmp_path / str(n), {name: stored}, f"**Password tried:** {DEMO}")
+        assert [f.level for f in _audit(tree)] == ["problem"], name
+    tree = _project(tmp_path / "seed", {"tools/seed.yml": SEED}, f"**Password tried:** {DEMO}")
+    assert [f.level for f in _audit(tree)] == ["suggestion"]

@@ -14,6 +14,7 @@ from memory_audit.daemon.change_alerts import _scan_all
 from memory_audit.secrets.loading import secret_scanner
 from memory_audit.store.state import State
 from tests.harness import findings, write_tree
+from tests.support.github_tokens import github_token
 
 PAGE = "# Stock monitor\n\n- **Base URL**: `http://localhost:5000/api`\n"
 DEFAULT = "- **Auth**: login required (默认密码：fernstock2024)\n"
@@ -74,7 +75,7 @@ def test_a_key_in_a_skill_s_folder_stays_a_problem_whatever_the_words(tmp_path: 
     # the second reader's cases: an issuer's token is a key wherever it is, and "default"
     # that names no account (a model) calls no password the default
     deck = random.Random(20261205)
-    token = "ghp_" + "".join(deck.choices(string.ascii_letters + string.digits, k=36))
+    token = github_token("ghp_", "".join(deck.choices(string.ascii_letters + string.digits, k=36)))
     found = _found(
         tmp_path,
         {

@@ -132,7 +132,7 @@ def test_a_scan_failing_on_one_changed_file_still_scans_the_others(
 def test_a_secret_alert_names_a_file_whose_name_holds_a_secret_masked(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    named = "ghp_" + "Zq8mR2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7"
+    named = "ghp_" + "Zq8mR2vX7kL4nP9sT1wY6zB3c0EcJz282aE7"
     tree, settings = watched_tree(tmp_path, caplog)
 
     async def scenario() -> None:
@@ -155,7 +155,7 @@ def test_a_secret_alert_names_a_file_whose_name_holds_a_secret_masked(
 def test_a_file_named_by_a_secret_alerts_once_with_the_name_masked(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    named = "ghp_" + "Wq8mR2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7"
+    named = "ghp_" + "Wq8mR2vX7kL4nP9sT1wY6zB3c0NkyH1q2aE7"
     tree, settings = watched_tree(tmp_path, caplog)
 
     async def scenario() -> int:

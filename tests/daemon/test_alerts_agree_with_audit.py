@@ -109,7 +109,7 @@ def test_a_value_marked_false_positive_alerts_for_no_file_name_holding_it(
 ) -> None:
     # review saves the value's fingerprint: the audit then reports the name no more, and
     # the on-change alert must not either (it once looked only for the rule's fingerprint)
-    token = "ghp_" + "Vq7Lm2Xc9Rt4Bn8Kd3Wz6Hs1Pf5Jy0Ga2Ue9"  # a look-alike
+    token = "ghp_" + "Vq7Lm2Xc9Rt4Bn8Kd3Wz6Hs1P0aThf1Y2Ue9"  # a look-alike
     root = write_tree(
         tmp_path / "memory",
         {"a.md": memory("a", body=f"ci token: {token}"), f"{token}.md": memory("b")},

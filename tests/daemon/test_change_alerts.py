@@ -11,6 +11,7 @@ from memory_audit.daemon.change_alerts import MAX_MATCHES_PER_FILE
 from memory_audit.daemon.service import Daemon
 from tests.harness import memory
 from tests.secrets.samples import ALNUM, rnd
+from tests.support.github_tokens import github_token
 from tests.support.in_process_daemon import watched_tree
 from tests.support.waiting import wait_until
 
@@ -20,7 +21,7 @@ def test_a_file_full_of_secrets_alerts_a_bounded_number_at_a_time(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     tree, settings = watched_tree(tmp_path, caplog)
-    tokens = "".join(f"key {n}: ghp_{rnd(ALNUM, 36)}\n" for n in range(300))
+    tokens = "".join(f"key {n}: {github_token('ghp_', rnd(ALNUM, 36))}\n" for n in range(300))
 
     async def scenario() -> int:
         daemon = Daemon(None, settings)

@@ -11,6 +11,7 @@ from tests.harness import index, memory, write_tree
 from tests.install.test_service_command import cli
 from tests.secrets.samples import ALNUM, rnd
 from tests.support.daemon_process import DaemonProcess, Home, wait_for
+from tests.support.github_tokens import github_token
 from tests.support.session_bus import session_bus
 
 
@@ -34,7 +35,7 @@ def test_an_alert_raised_with_no_server_arrives_after_a_restart_once_one_is_ther
     tree = write_tree(
         home.projects / "-app" / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")}
     )
-    token = "ghp_" + rnd(ALNUM, 36)
+    token = github_token("ghp_", rnd(ALNUM, 36))
     with session_bus(tmp_path / "bus", server=False) as bus:
         home.bus_address = bus.address
         config = home.config(retry=0.5)

@@ -16,6 +16,7 @@ from tests.harness import memory
 from tests.install.test_service_command import cli
 from tests.secrets.samples import ALNUM, rnd
 from tests.support.daemon_process import DaemonProcess, Home, wait_for
+from tests.support.github_tokens import github_token
 from tests.support.session_bus import session_bus
 from tests.support.terminal import Terminal
 
@@ -45,7 +46,7 @@ def test_agent_stores_of_each_scope_are_audited_watched_alerted_and_restored(
         "project": repo.path / ".claude/agent-memory/release-helper",
         "local": repo.path / ".claude/agent-memory-local/release-helper",
     }
-    tokens = {scope: "ghp_" + rnd(ALNUM, 36) for scope in stores}
+    tokens = {scope: github_token("ghp_", rnd(ALNUM, 36)) for scope in stores}
     lost = stores["local"] / "a.md"
     original = lost.read_bytes()
     with session_bus(tmp_path / "bus") as bus:

@@ -14,11 +14,12 @@ import pytest
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import ALNUM, rnd
 from tests.support.daemon_process import DaemonProcess, Home, wait_for
+from tests.support.github_tokens import github_token
 from tests.support.session_bus import session_bus
 
 
 def token() -> str:
-    return "ghp_" + rnd(ALNUM, 36)
+    return github_token("ghp_", rnd(ALNUM, 36))
 
 
 def secret_alerts(notifications: list[dict[str, object]]) -> list[dict[str, object]]:

@@ -19,6 +19,7 @@ from tests.e2e.test_daemon_under_load import audit_children, hold, log_text, pat
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import ALNUM, rnd
 from tests.support.daemon_process import DaemonProcess, Home, wait_for
+from tests.support.github_tokens import github_token
 from tests.support.session_bus import SessionBus, session_bus
 from tests.support.slow_file import SLOW_HITS, rewritten, slow_index
 
@@ -68,10 +69,12 @@ def test_a_secret_alerts_before_another_trees_slow_scan_ends(tmp_path: Path) -> 
             # The slow file now ends in a secret of its own: its alert comes when a scan of
             # it ends, seconds after it starts. The other tree's secret, written once that
             # scan is under way, must not wait for it.
-            tail = f"key ghp_{rnd(ALNUM, 36)}\n"
+            tail = f"key {github_token('ghp_', rnd(ALNUM, 36))}\n"
             with rewritten(slow / "MEMORY.md", tail=tail, hits=SLOWER_HITS):
                 time.sleep(1)  # past the debounce: the slow tree's scan is under way
-                (fast / "leak.md").write_text(memory("leak", body=f"key ghp_{rnd(ALNUM, 36)}"))
+                (fast / "leak.md").write_text(
+                    memory("leak", body=f"key {github_token('ghp_', rnd(ALNUM, 36))}")
+                )
                 assert wait_for(lambda: notified_about(bus, "leak.md") != [], timeout=30)
                 assert wait_for(lambda: notified_about(bus, SLOW_SECRET) != [], timeout=60)
         finally:
@@ -154,7 +157,9 @@ def test_a_reload_from_a_fifo_is_refused_and_the_daemon_alerts_on(tmp_path: Path
             os.mkfifo(config)  # opened for reading, it blocks until someone writes
             daemon.signal(signal.SIGHUP)
             assert wait_for(lambda: "configuration reload failed" in log_text(home))
-            (tree / "leak.md").write_text(memory("leak", body=f"key ghp_{rnd(ALNUM, 36)}"))
+            (tree / "leak.md").write_text(
+                memory("leak", body=f"key {github_token('ghp_', rnd(ALNUM, 36))}")
+            )
             assert wait_for(lambda: notified_about(bus, "leak.md") != [])
             status = subprocess.run(
                 [sys.executable, "-m", "memory_audit", "status", "--config", str(config)],

@@ -14,6 +14,7 @@ import pytest
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import ALNUM, rnd
 from tests.support.daemon_process import DaemonProcess, Home, wait_for
+from tests.support.github_tokens import github_token
 from tests.support.session_bus import SessionBus, session_bus
 
 SESSION = "5f0c2a9e-1111-4222-8333-444455556666"
@@ -21,7 +22,7 @@ TWO_GB = 2 * 1024**3
 
 
 def token() -> str:
-    return "ghp_" + rnd(ALNUM, 36)
+    return github_token("ghp_", rnd(ALNUM, 36))
 
 
 def record(text: str) -> str:

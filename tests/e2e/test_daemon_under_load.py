@@ -14,6 +14,7 @@ import pytest
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import ALNUM, rnd
 from tests.support.daemon_process import DaemonProcess, Home, wait_for
+from tests.support.github_tokens import github_token
 from tests.support.session_bus import session_bus
 
 BIG_FILES = 16  # ~0.5 s of audit each on these machines: several seconds in all
@@ -71,7 +72,7 @@ def test_alerts_pings_and_sigterm_are_not_held_up_by_a_long_audit(tmp_path: Path
     small = write_tree(
         home.projects / "-small" / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")}
     )
-    token = "ghp_" + rnd(ALNUM, 36)
+    token = github_token("ghp_", rnd(ALNUM, 36))
     with session_bus(tmp_path / "bus") as bus:
         home.bus_address = bus.address
         daemon = DaemonProcess(home, home.config()).start()

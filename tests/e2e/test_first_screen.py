@@ -16,6 +16,7 @@ from tests.e2e.test_cli import cli
 from tests.e2e.test_review import env_for
 from tests.harness import index, memory, write_tree
 from tests.secrets.samples import ALNUM, rnd
+from tests.support.github_tokens import github_token
 from tests.support.terminal import Terminal
 
 SECRET_STYLE = "\033[1;97;41m"
@@ -34,7 +35,7 @@ def two_projects(home: Path, tmp_path: Path) -> tuple[Path, Path]:
 
 
 def _token_line() -> str:
-    return f"The sandbox token is ghp_{rnd(ALNUM, 36)} for now."
+    return f"The sandbox token is {github_token('ghp_', rnd(ALNUM, 36))} for now."
 
 
 @pytest.mark.slow

@@ -13,7 +13,7 @@ from memory_audit.model.run import Run
 from memory_audit.report import renderer
 from tests.harness import NOW, memory, report, write_tree
 
-TOKEN = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u"
+TOKEN = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD0Hd861oaE7u"
 
 
 def loaded(*args: str) -> subprocess.CompletedProcess[str]:

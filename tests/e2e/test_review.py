@@ -195,7 +195,7 @@ def test_review_manual_fix_opens_the_editor_at_the_line(tmp_path: Path) -> None:
 def test_review_edit_of_a_masked_name_acts_on_the_real_file(tmp_path: Path) -> None:
     """A file named by a token is shown masked; Edit's default (the masked line) still
     links the real file once applied, and the token is never on screen."""
-    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u"
+    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD0Hd861oaE7u"
     tree = write_tree(
         tmp_path / "memory",
         {

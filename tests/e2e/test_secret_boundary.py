@@ -23,6 +23,7 @@ import pytest
 from memory_audit.tree.discovery import slugify
 from tests.harness import memory, write_tree
 from tests.support.daemon_process import DaemonProcess, Home
+from tests.support.github_tokens import github_token
 from tests.support.terminal import Terminal
 
 pytestmark = pytest.mark.slow  # one world built for all, in seconds
@@ -33,7 +34,7 @@ ALNUM = string.ascii_letters + string.digits
 
 
 def _token() -> str:
-    return "ghp_" + "".join(_rng.choice(ALNUM) for _ in range(36))
+    return github_token("ghp_", "".join(_rng.choice(ALNUM) for _ in range(36)))
 
 
 def _pem_line() -> str:

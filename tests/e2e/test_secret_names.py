@@ -28,6 +28,7 @@ from memory_audit.tree.discovery import slugify
 from tests.e2e.test_secret_boundary import ALNUM, FORMATS, review_screen
 from tests.harness import index, memory, write_tree
 from tests.support.daemon_process import DaemonProcess, Home, wait_for
+from tests.support.github_tokens import github_token
 from tests.support.terminal import Terminal
 
 pytestmark = pytest.mark.slow  # one world built for all, in seconds
@@ -36,7 +37,7 @@ _rng = random.Random(1201)
 
 
 def _token() -> str:
-    return "ghp_" + "".join(_rng.choice(ALNUM) for _ in range(36))
+    return github_token("ghp_", "".join(_rng.choice(ALNUM) for _ in range(36)))
 
 
 def _slack() -> str:

@@ -14,7 +14,7 @@ from tests.e2e.test_cli import cli
 from tests.harness import digest
 from tests.support.terminal import Terminal
 
-TOKEN = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u"
+TOKEN = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD0Hd861oaE7u"
 
 
 def record(text: str, at: str = "2026-11-20T14:05:09.123Z") -> str:

@@ -17,6 +17,7 @@ from memory_audit.tree.discovery import trees_for_path
 from tests.e2e.test_bad_file_isolation import cli
 from tests.harness import index, memory, write_tree
 from tests.support.daemon_process import Home
+from tests.support.github_tokens import github_token
 from tests.support.terminal import Terminal
 
 _rng = random.Random(1205)
@@ -24,7 +25,7 @@ ALNUM = string.ascii_letters + string.digits
 
 
 def _token() -> str:
-    return "ghp_" + "".join(_rng.choice(ALNUM) for _ in range(36))
+    return github_token("ghp_", "".join(_rng.choice(ALNUM) for _ in range(36)))
 
 
 IN_TOOLS, IN_USER, IN_NOTE, IN_SKILL = _token(), _token(), _token(), _token()

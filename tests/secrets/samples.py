@@ -9,6 +9,8 @@ import json
 import random
 import string
 
+from tests.support.github_tokens import github_token
+
 _rng = random.Random(20261130)
 ALNUM = string.ascii_letters + string.digits
 URLSAFE = ALNUM + "_-"
@@ -91,11 +93,17 @@ case(
     ],
 )
 case(
-    "github-pat", ["ghp_" + rnd(ALNUM, 36)], ["ghp_...", "ghp_" + "x" * 36, "ghp_" + rnd(ALNUM, 20)]
+    "github-pat",
+    [github_token("ghp_", rnd(ALNUM, 36))],
+    ["ghp_...", "ghp_" + "x" * 36, "ghp_" + rnd(ALNUM, 20)],
 )
-case("github-oauth-token", ["gho_" + rnd(ALNUM, 36)], ["gho_" + rnd(ALNUM, 35), "gho_<token>"])
-case("github-user-token", ["ghu_" + rnd(ALNUM, 36)], ["ghu_" + rnd(ALNUM, 12)])
-case("github-app-token", ["ghs_" + rnd(ALNUM, 36)], ["ghs_" + "0" * 36])
+case(
+    "github-oauth-token",
+    [github_token("gho_", rnd(ALNUM, 36))],
+    ["gho_" + rnd(ALNUM, 35), "gho_<token>"],
+)
+case("github-user-token", [github_token("ghu_", rnd(ALNUM, 36))], ["ghu_" + rnd(ALNUM, 12)])
+case("github-app-token", [github_token("ghs_", rnd(ALNUM, 36))], ["ghs_" + "0" * 36])
 case("github-refresh-token", ["ghr_" + rnd(ALNUM, 76)], ["ghr_" + rnd(ALNUM, 10)])
 case(
     "github-fine-grained-pat",
@@ -1794,19 +1802,48 @@ CASES["generic-assignment"][1].extend(
 # and a header's or cookie's own name as the value, are no secrets
 CASES["github-pat"][0].append(
     (
-        "export GITHUB_TOKEN=ghp_pLIix6MEOLeMa61EqJomTEI1JEzO3joOj37H...",
-        "ghp_pLIix6MEOLeMa61EqJomTEI1JEzO3joOj37H",
+        "export GITHUB_TOKEN=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...",
+        "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",
     )
 )
+# A GitHub token's last six characters are the CRC32 of the thirty before them: one typed
+# by hand as an example (drawn whole, or an issued one with two characters changed) was
+# never issued, whatever rule finds it. One slip, in the sum or before it, is a copy of a
+# real token: a leak still. (Their own stream: the samples after these draw as before.)
+_summed = random.Random(20261208)
+
+
+def _slip(token: str, place: int) -> str:
+    place %= len(token)
+    return token[:place] + ("A" if token[place] != "A" else "B") + token[place + 1 :]
+
+
+for _kind, _rule in (
+    ("ghp_", "github-pat"),
+    ("gho_", "github-oauth-token"),
+    ("ghu_", "github-user-token"),
+    ("ghs_", "github-app-token"),
+):
+    _issued = github_token(_kind, "".join(_summed.choices(ALNUM, k=36)))
+    _made_up = _kind + "".join(_summed.choices(ALNUM, k=36))
+    CASES[_rule][0].extend(
+        [
+            (f"GITHUB_TOKEN={_issued}", _issued),
+            (f"token {_slip(_issued, -1)}", _slip(_issued, -1)),
+            (f"token {_slip(_issued, 12)}", _slip(_issued, 12)),
+        ]
+    )
+    CASES[_rule][1].extend([_made_up, f"GITHUB_TOKEN={_slip(_slip(_issued, 12), -1)}"])
+    CASES["generic-assignment"][1].append(f"token: {_made_up}")
 # "_" joins words without a word boundary: a token glued to a name is the token still
-_GLUED_PAT = "ghp_" + rnd(ALNUM, 36)
+_GLUED_PAT = github_token("ghp_", rnd(ALNUM, 36))
 CASES["github-pat"][0].append((f"push with TOKEN_{_GLUED_PAT} #ci", _GLUED_PAT))
 _GLUED_GITLAB = "glpat-" + rnd(URLSAFE.replace("_", ""), 20)
 CASES["gitlab-pat"][0].append((f"export CI_{_GLUED_GITLAB}", _GLUED_GITLAB))
 # A random token holds a stand-in's word by chance, in mixed case between its letters: the
 # token's still; the word in one case, or at the token's start, is a stand-in's
 for _word in ("FaKE", "yOuR", "SaMPle", "dUMmy"):
-    _chance = "ghp_" + rnd(ALNUM, 6) + "q" + _word + "q" + rnd(ALNUM, 28 - len(_word))
+    _chance = github_token("ghp_", rnd(ALNUM, 6) + "q" + _word + "q" + rnd(ALNUM, 28 - len(_word)))
     CASES["github-pat"][0].append((f"token: {_chance}", _chance))
 CASES["github-pat"][1].extend(
     [
@@ -3725,7 +3762,7 @@ CASES["generic-assignment"][1].append(
 # an issuer's app token near a Bitable, a column of page access tokens, a UUID key under an
 # SSH key's file, weak passwords of the keyboard's runs; and names ending in _admin_<number>
 # after no password label, a vault app's folder
-_ghs = "ghs_" + "".join(_deck.choices(ALNUM, k=36))
+_ghs = github_token("ghs_", "".join(_deck.choices(ALNUM, k=36)))
 CASES["github-app-token"][0].append(
     (f"## Sync job\n- Writes rows to the Feishu bitable\n- GitHub app token: {_ghs}", _ghs)
 )
@@ -5647,3 +5684,87 @@ NEGATIVES.extend(
     ]
 )
 CASES["follow-up-boss-api-key"][1].append("fka_PreviouslyKnownAsCompanyNameField")
+# Round 129 (a tuning half's first look): a Matrix homeserver's access tokens listed by
+# agent; a ClickUp personal token; a Feishu app's secret right after its id; a key in Czech
+# ("API klíč"); a weaker password after a list item's credential label; and no value: a key
+# cut at a group's end before its ellipsis, a run's output path after "pass", handles after
+# Spanish "clave" (key people)
+_r129 = random.Random(20261209)
+_matrix = (
+    "syt_"
+    + base64.urlsafe_b64encode(b"fern-pm").decode().rstrip("=")
+    + "_"
+    + "".join(_r129.choices(ALNUM, k=20))
+    + "_"
+    + "".join(_r129.choices(ALNUM, k=6))
+)
+CASES["matrix-access-token"] = (
+    [(f"- **Fern PM**: `@fern-pm:fern.example`, token `{_matrix}`, device `QKXWTRZBLM`", _matrix)],
+    ["syt_" + "".join(_r129.choices(ALNUM, k=10)) + "...", "the syt_ prefix marks Synapse tokens"],
+)
+_clickup = (
+    "pk_"
+    + "".join(_r129.choices(string.digits, k=9))
+    + "_"
+    + "".join(_r129.choices(string.ascii_uppercase + string.digits, k=32))
+)
+CASES["clickup-api-token"] = (
+    [(f"- API key saved: `{_clickup}`", _clickup)],
+    [
+        # Stripe's publishable key is public by design, and a cut token is no token
+        "pk_live_" + "".join(_r129.choices(ALNUM, k=24)),
+        "pk_" + "".join(_r129.choices(string.digits, k=9)) + "_ABCD...",
+    ],
+)
+_lark_id = "cli_" + "".join(_r129.choices(HEX, k=16))
+_lark_secret = "".join(_r129.choices(ALNUM, k=32))
+CASES["feishu-app-secret-pair"] = (
+    [
+        (f"- 提供飞书应用凭证：{_lark_id} / {_lark_secret}", _lark_secret),
+        (f"App: `{_lark_id}`, `{_lark_secret}`", _lark_secret),
+    ],
+    [f"- 应用 {_lark_id} / 见文档", f"App ID: {_lark_id}"],
+)
+_czech_key = "".join(_r129.choices(HEX, k=64))
+CASES["generic-assignment"][0].append((f"- **API klíč:** `{_czech_key}`", _czech_key))
+CASES["service-login-pair"][0].extend(
+    [
+        ("- Password: admin / fernmarket2024", "fernmarket2024"),
+        ("- Auth: admin / fernmarket2024", "fernmarket2024"),
+        ("- **Login:** ops / Kestrel2024", "Kestrel2024"),
+    ]
+)
+NEGATIVES.extend(
+    [
+        # no credential's label: a word and digits is no password after any name
+        "- Region: eu / fernmarket2024",
+        "- API key: fx-api-3e9a41c7-... (stored in .env)",
+        "- Run produced a strict pass: `output/fern-design/bottle-only/nocturne-02/20260223-180701`",
+        "- Gente clave: @FernLukas (co-founder, 16.5K), @fern (135K), @fernLabs_ (43K)",
+    ]
+)
+_sk_kind = "sk-cp-" + "".join(_r129.choices(URLSAFE, k=120))
+CASES["sk-kind-key"] = (
+    [(f'      "key": "{_sk_kind}"', _sk_kind)],
+    ["sk-cp-" + "".join(_r129.choices(URLSAFE, k=12)) + "...", "the sk-api- keys go in .env"],
+)
+# ... the second reader's mends of round 129's changes: a person's password of slashes is
+# no path; "Auth" and "Login" name a scheme or a provider before other names; a quoted key
+# cut at a group's end is a display; handles under a password's word are passwords; tokens
+# joined to a name by "_"
+CASES["generic-assignment"][0].append(("password: 7hq2/k9xz/4mpw", "7hq2/k9xz/4mpw"))
+CASES["generic-assignment"][0].append(("DB_PASSWORD=q8v/2kz/9xm4w", "q8v/2kz/9xm4w"))
+NEGATIVES.extend(
+    [
+        "- Login: user / version2",
+        "- Auth: oauth / google2024",
+        "- Auth: NextAuth / nextauth5",
+        "- Login: Google / Microsoft365",
+        "- API key: `fx-api-3e9a41c7d5e8f1a2-...` (kept in the vault)",
+    ]
+)
+CASES["password-phrase"][0].append(
+    ("passwords: @Kestrel2024x (admin), @Fern_99xq (guest)", "@Kestrel2024x")
+)
+CASES["matrix-access-token"][0].append((f"MATRIX_{_matrix}", _matrix))
+CASES["sk-kind-key"][0].append((f"export MINIMAX_{_sk_kind}", _sk_kind))

@@ -492,7 +492,7 @@ STILL_FOUND = [
     "- **Cosmos Primary Key**: `Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2Qu4Iv9Ko3Px6Mb1Tc8Ry5==`",
     # a block with no example's mark, or the mark outside it; an issuer's token in one
     "```\nDB_PASSWORD=Kestrel!2026x\n```\nmail ops@example.com",
-    "```bash\ncurl -H 'Authorization: token ghp_Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0Ja7Ne2'"
+    "```bash\ncurl -H 'Authorization: token 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'"
     " https://api.example.com\n```",
 ]
 LEFT_ALONE = [

@@ -93,7 +93,7 @@ def test_a_small_sweep_or_a_threaded_process_does_not_fork() -> None:
 def test_a_secrets_only_audit_loads_no_markdown_parser(tmp_path: Path) -> None:
     # What --check secrets costs is what it reads: a process that parsed MEMORY.md or a
     # note's Markdown would have imported markdown-it.
-    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u"
+    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD0Hd861oaE7u"
     tree = tmp_path / "memory"
     write_tree(tree, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=f"[x](b.md) {token}")})
     code = (

@@ -16,6 +16,7 @@ from memory_audit.secrets.transcript_tail import (
     read_appended,
 )
 from tests.secrets.samples import ALNUM, rnd
+from tests.support.github_tokens import github_token
 
 
 def scanner(tmp_path: Path) -> Scanner:
@@ -23,7 +24,7 @@ def scanner(tmp_path: Path) -> Scanner:
 
 
 def token() -> str:
-    return "ghp_" + rnd(ALNUM, 36)
+    return github_token("ghp_", rnd(ALNUM, 36))
 
 
 def line(text: str) -> bytes:

@@ -112,7 +112,7 @@ def test_a_file_a_tool_says_it_generates_is_no_memory(tree_dir: Path) -> None:
 
 
 def test_readme_is_still_scanned_for_secrets(tree_dir: Path) -> None:
-    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u"
+    token = "ghp_" + "R8mQ2vX7kL4nP9sT1wY6zB3cD0Hd861oaE7u"
     write_tree(tree_dir, {"MEMORY.md": index(), "README.md": f"# Notes\n\ntoken {token}\n"})
     assert [f.path for f in findings(tree_dir, "secrets")] == ["README.md"]
 

@@ -22,7 +22,7 @@ fingerprint; matches recorded as false positives are not reported again.
 
 Failing::
 
-    notes.md:  the CI token is ghp_R8mQ2vX7kL4nP9sT1wY6zB3cD5fG0hJ2aE7u
+    notes.md:  the CI token is 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
 
     notes.md:1 — possible GitHub personal access token: matched "ghp_R8mQ...aE7u"
     (pattern: github-pat). Suggest: review and redact, or mark as false positive.

@@ -5,13 +5,13 @@ Only files that publish values on purpose count: documents, examples, seeds, tes
 compose files, a project's README and guides, and other notes and code that say so (their
 path, or words near the value: a test account's, a default's; an agent's note of an
 account beside its memory publishes nothing). A configuration or data file (``remote.yaml``,
-``key.properties``, ``.env``, a JSON or TOML file) holds the values a deployment uses,
-and Claude Code's own files (``.claude/``: its permission rules repeat the commands a
-session ran, passwords and all; a copy of ``~/.claude`` whose prompt history and transcripts
-repeat what a session was told) and agents' instructions (``CLAUDE.md``, ``AGENTS.md``, a
-skill's ``SKILL.md``, Markdown under ``skills/``, ``agents/``, ``commands/``, ``prompts/`` or
-``rules/``: read as memory is) are no publication either: a value found only there
-leaked there too, and stays a problem.
+``key.properties``, ``.env``, ``.credentials``, a JSON or TOML file) holds the values a
+deployment uses, and Claude Code's own files (``.claude/``: its permission rules repeat the
+commands a session ran, passwords and all; a copy of ``~/.claude`` whose prompt history and
+transcripts repeat what a session was told) and agents' instructions (``CLAUDE.md``,
+``AGENTS.md``, a skill's ``SKILL.md``, Markdown under ``skills/``, ``agents/``,
+``commands/``, ``prompts/`` or ``rules/``: read as memory is) are no publication either: a
+value found only there leaked there too, and stays a problem.
 
 Such a value is in the repository by design (or, if it is live, it leaked there first):
 redacting the memory's copy changes nothing, so the ``secrets`` check makes it a
@@ -215,10 +215,12 @@ CONFIG_SUFFIXES = frozenset(
     | {".service", ".container", ".pod", ".kube", ".volume", ".network"}
 )
 CONFIG_NAMES = frozenset(
-    {".env", ".npmrc", ".netrc", ".pgpass", ".pypirc", "credentials"}
+    {".env", ".npmrc", ".netrc", ".pgpass", ".pypirc", "credentials", ".credentials"}
+    | {"secrets", ".secrets", ".secret"}
     # a shell's start-up files export what the user's sessions use
     | {".profile", ".bashrc", ".bash_profile", ".zshrc", ".zprofile", ".zshenv", ".envrc"}
 )
+SECRETS_FOLDERS = frozenset({".secrets", "secrets", ".credentials"})
 # Lists of paths git or an image builder leaves out: a value there is part of a path, so
 # such a file does not make the value a published one (it stays what the note says)
 IGNORE_LISTS = frozenset({".gitignore", ".dockerignore", ".npmignore", ".gcloudignore"})
@@ -662,7 +664,12 @@ def _publishes(path: str) -> bool:
         # ``memory/.dreams/session-corpus/<day>.txt``): the same leak; a code module of that
         # name (``src/memory/seed.py``) may still seed a default
         return False
-    config = suffix in CONFIG_SUFFIXES or name in CONFIG_NAMES or name.startswith(".env")
+    config = (
+        suffix in CONFIG_SUFFIXES
+        or name in CONFIG_NAMES
+        or name.startswith(".env")
+        or SECRETS_FOLDERS.intersection(parts)  # ``.secrets/db_password``: one file a secret
+    )
     return not config or PUBLISHING_WORDS.search(lowered) is not None
 
 

@@ -48,6 +48,7 @@ import json
 import re
 import string
 import unicodedata
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -236,6 +237,9 @@ ELLIPSES = ("...", "…")
 REGEX_ANY_RUN = (".*", ".+")
 MAX_SHOWN_PREFIX = 12
 MAX_SHOWN_QUOTED = 24  # the same, the ellipsis inside the quotes that close the value
+# Lower-case words joined by "-" or "_" at a value's start (``rh-api-``): a vendor's prefix
+# no table here names
+WORD_GROUPS_HEAD = re.compile(r"(?:[a-z]{1,8}[-_]){1,3}")
 # A vendor's prefix (``sk-ant-oat01-``, ``ghp_``, ``sk_live_``): what a doc shows before
 # the elided key. Known prefixes only: a dashed passphrase is all key.
 VENDOR_HEAD = re.compile(
@@ -1061,6 +1065,17 @@ SHARE_TOKEN = "xsec_token="  # noqa: S105 - a parameter's name
 # The rules reading a list item's label, then a login and a password after ` / `; a label
 # naming the login itself (``- **Username:** <address> / <handle>``) gives two logins
 SERVICE_PAIR_RULES = frozenset({"service-login-pair", "service-address-login-pair"})
+# A list item's label that names the pair a credential (``- Password: admin / <value>``,
+# ``- **Auth:**``, ``- **Login:**``): after it a person's weaker password (a word and digits)
+# is one, as it is after ``password:`` itself
+CREDENTIAL_ITEM_LABEL = re.compile(
+    r"[ \t]*[-*+][ \t]+(?:\*\*)?(?:(?i:pass(?:word|wd)?|passwort|creds?|credentials?"
+    r"|zugangsdaten)(?:\*\*)?:"
+    # "Auth" and "Login" name a scheme or a provider as often ("- Auth: oauth / google2024"):
+    # a credential's only before an administrator's account
+    r"|(?i:auth|log ?in)(?:\*\*)?:(?:\*\*)?[ \t]+"
+    r"`?(?i:admin|administrator|root|ops|sa|postgres)`? /)"
+)
 LOGIN_ITEM_LABEL = re.compile(
     r"[ \t]*[-*+][ \t]+(?:\*\*)?(?i:user(?:[ _-]?name)?|login|e-?mail|account|handle|id)s?"
     r"(?:\*\*)?:"
@@ -1252,7 +1267,11 @@ PATH = re.compile(
     # a configuration's backup, dated or not: "fernbot.json.backup-20260125", "app.env.old"
     r"|\.(?:json|ya?ml|toml|ini|conf|env)\.(?:bak|backup|old|orig|proposed)\w*(?:[-_.]\d+)?$"
     # a file named for the secret it keeps ("GitHub token: data/credentials/fern.token")
-    r"|\.(?:token|secret|creds?|credentials|p8|keystore|netrc|pgpass)$",
+    r"|\.(?:token|secret|creds?|credentials|p8|keystore|netrc|pgpass)$"
+    # a relative path of four lower-case parts or more, a word of four letters among them
+    # ("output/fern-run/bottle/20260223-1807"): a person's password of slashes has fewer
+    # parts ("7hq2/k9xz/4mpw"), and drawn keys mix cases wherever they hold a slash
+    r"|^(?-i:(?=[^/]*(?:/[^/]*)*?[a-z]{4})[a-z0-9][a-z0-9._-]*(?:/[a-z0-9][a-z0-9._-]*){3,})$",
     re.I,
 )
 # An address where a password would be: ``deploy@10.0.0.5``, ``faust@host.example.org``
@@ -1514,6 +1533,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (value.startswith("?") and EXPANSION_OPEN.search(text, max(0, start - NEAR), start))
         or _validation_rules(value)
         or _coin_address(text, start, value)
+        or _handles_listed(text, start, end, value)
         or (rule.value == "pin" and _digit_run(value))
         or _pgp_key_id(text, start, value)
         or (rule.generic and _jwt_cut(value, text, end))
@@ -1566,6 +1586,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         )
         or (rule.generic and _cut_by_text(value, text, end))
         or (rule.generic and _short_of_its_vendor(value))
+        or _github_sum_fails(value)
         or JSON_PATH.fullmatch(value) is not None
         or (rule.name == PASTED_TOKEN_RULE and HEX_ONLY.fullmatch(value) is not None)
         or SECRET_VERSION.fullmatch(value)
@@ -2619,6 +2640,24 @@ def _vendor_length(value: str) -> int | None:
     return vendor[1] if vendor is not None else None
 
 
+# A social account's handle, and another after a comma on its line: a list of people
+# (``Gente clave: @<handle> (co-founder), @<handle>``: "key people"), no password
+HANDLE = re.compile(r"@[A-Za-z0-9_]{2,30}")
+HANDLE_GOES_ON = re.compile(r"[^\n]{0,80}?[,，、;] ?@[A-Za-z0-9_]{2,30}\b")
+# ... unless a password's word, one or many, labels them
+HANDLES_NOT_PASSWORDS = re.compile(
+    r"(?i)\bpass(?:word|wd)?s?\b|\bpwds?\b|密码|密碼|パスワード|비밀번호"
+)
+
+
+def _handles_listed(text: str, start: int, end: int, value: str) -> bool:
+    return (
+        HANDLE.fullmatch(value) is not None
+        and HANDLE_GOES_ON.match(text, end) is not None
+        and HANDLES_NOT_PASSWORDS.search(_line_before(text, start)) is None
+    )
+
+
 def _short_of_its_vendor(value: str) -> bool:
     """A vendor's prefix (one ending in ``_`` or ``-``) and half its drawn length or less,
     whole (`` `pit-8c0983be` ``, a note telling tokens apart by their first characters): a
@@ -2628,6 +2667,51 @@ def _short_of_its_vendor(value: str) -> bool:
         return False
     prefix, full = vendor
     return 2 * (len(value) - len(prefix)) <= full
+
+
+# GitHub's 36-character tokens since 2021 (``ghp_``, ``gho_``, ``ghu_``, ``ghs_``): 30 drawn
+# characters and six that are their CRC32 in base62, so a made-up token in a note fails the
+# sum (refresh tokens, ``ghr_``, and the long installation tokens are other shapes)
+GITHUB_SUMMED = re.compile(r"gh[pous]_([A-Za-z0-9]{30})([A-Za-z0-9]{6})")
+BASE62 = string.digits + string.ascii_uppercase + string.ascii_lowercase
+
+
+def base62(number: int, width: int) -> str:
+    """``number`` in base62 (digits, then capitals, then small letters), padded with zeros
+    to ``width``: the form of a GitHub token's checksum."""
+    digits = ""
+    while number:
+        number, digit = divmod(number, 62)
+        digits = BASE62[digit] + digits
+    return digits.rjust(width, "0")
+
+
+def _github_sum_fails(value: str) -> bool:
+    """A GitHub token whose last six characters are not the CRC32 of the thirty before
+    them, nor one character away from it: typed by hand as an example, never issued (GitHub
+    checks the sum before it looks a token up). A copy with one slip is a leak still."""
+    summed = GITHUB_SUMMED.fullmatch(value)
+    if summed is None:
+        return False
+    body, checksum = summed.groups()
+    computed = base62(zlib.crc32(body.encode("ascii")), 6)
+    if computed == checksum:
+        return False
+    if sum(a != b for a, b in zip(computed, checksum, strict=True)) == 1:
+        return False  # a slip in the sum: the thirty characters before it are the secret
+    # a slip in the drawn part: one character changed back gives the sum. Asked only of a
+    # sum a CRC32 can be (a made-up one mostly is not: its first character past "4"); then
+    # 1,830 tries, which a made-up token passes by chance about once in two million
+    target = functools.reduce(lambda number, digit: number * 62 + BASE62.index(digit), checksum, 0)
+    if target >= 1 << 32:
+        return True
+    for place, drawn in enumerate(body):
+        head = zlib.crc32(body[:place].encode("ascii"))
+        tail = body[place + 1 :].encode("ascii")
+        for other in BASE62:
+            if other != drawn and zlib.crc32(tail, zlib.crc32(other.encode(), head)) == target:
+                return False
+    return True
 
 
 def _cut_by_text(value: str, text: str, end: int) -> bool:
@@ -2644,9 +2728,13 @@ def _shaped_by_its_pair(
     rule: Rule, kind: str | None, text: str, span: tuple[int, int], value: str
 ) -> bool:
     """A weaker value its account's login proves a password: under a heading of logins
-    (``- Admin: `admin` / `<word><digits>` ``, judged as a ``mixed`` one), or digits after
-    a password's word right under ``login: <id>``."""
+    (``- Admin: `admin` / `<word><digits>` ``, judged as a ``mixed`` one), after a list
+    item's label naming a credential, or digits after a password's word right under
+    ``login: <id>``."""
     start, end = span
+    if kind == "symbol" and rule.name in SERVICE_PAIR_RULES:
+        label = CREDENTIAL_ITEM_LABEL.match(text, line_start_within(text, start, NEAR))
+        return label is not None and _has_shape("mixed", value)  # "- Auth: admin / <word>2024"
     if kind == "strong" and rule.name == PAIR_RULE and _pair_of_credentials(text, start):
         return _has_shape("mixed", value) or _stated(text, start, end, value)
     return kind == "mixed" and _login_digits(value) and _login_on_line_above(text, start)
@@ -2980,12 +3068,18 @@ def _elided(rule: Rule, value: str, text: str, end: int) -> bool:
     if not rule.generic or not text.startswith(ELLIPSES, end):
         return False
     head = VENDOR_HEAD.match(value)
+    whole = len(value)
+    if head is None and value.endswith(("-", "_")):
+        # cut at the end of a group (``rh-api-ddd988d5-...``): an unknown vendor's words
+        # before the drawn part, and the joiner after it, are not what is shown of it
+        head = WORD_GROUPS_HEAD.match(value[:-1])
+        value = value[:-1]
     shown = len(value) - (head.end() if head else 0)
     full = _vendor_length(value)
     # the ellipsis inside the value's quotes (`` `<20 characters>...` ``): a display of its
     # start, as a status table shows a token it keeps elsewhere
     after = end + (3 if text.startswith("...", end) else 1)
-    quoted = text[end - len(value) - 1 : end - len(value)] == text[after : after + 1] != ""
+    quoted = text[end - whole - 1 : end - whole] == text[after : after + 1] != ""
     most = MAX_SHOWN_QUOTED if quoted and text[after] in QUOTES else MAX_SHOWN_PREFIX
     return shown <= most or (full is not None and 2 * shown <= full)
 
