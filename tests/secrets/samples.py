@@ -5768,3 +5768,43 @@ CASES["password-phrase"][0].append(
 )
 CASES["matrix-access-token"][0].append((f"MATRIX_{_matrix}", _matrix))
 CASES["sk-kind-key"][0].append((f"export MINIMAX_{_sk_kind}", _sk_kind))
+# Round 130 (a tuning half's first look): a password opening with "&" (no empty query
+# parameter), one holding a bracket no other closes, a CJK password's word in full-width
+# brackets after a URL, and a login and password encoded for Basic auth
+_amp = "&" + "".join(_r129.choices(ALNUM, k=8)) + "*f&M&8" + "".join(_r129.choices(ALNUM, k=8))
+CASES["pass-phrase"][0].append((f"- Pass: `{_amp}`", _amp))
+CASES["generic-assignment"][0].append(("**Pass:** k@wr?Efa7[_Q38D2", "k@wr?Efa7[_Q38D2"))
+CASES["password-phrase"][0].append(
+    ("- 访问：http://10.1.2.3:2084/（密码 fernfarm2026）", "fernfarm2026")
+)
+_basic = "".join(_r129.choices(ALNUM, k=24))
+CASES["basic-auth-encoded"] = (
+    [
+        (
+            f'$cred = [Convert]::ToBase64String([Text.Encoding]::ASCII.GetBytes("fern:{_basic}"))',
+            _basic,
+        ),
+        (f"headers = {{'Authorization': 'Basic ' + btoa('ops:{_basic}')}}", _basic),
+    ],
+    ['btoa("user:password")', 'GetBytes("fern:$env:FERN_PASSWORD")', 'btoa("a:b")'],
+)
+NEGATIVES.extend(
+    [
+        "password = bytes(password, 'utf-8')",
+        "password: hash(Secret_2024x)",
+        "（密码 见 1Password）",
+    ]
+)
+# ... and round 130's false problems: a state described in a compound word, a project's
+# ref in a list of passwords, Feishu documents' "tokens" (ids)
+NEGATIVES.extend(
+    [
+        "- Fern token: Auto-refreshing perfectly (18:41 refresh successful)",
+        "## Passwords\n- DB: `Kx9!fern-2026`\n- Supabase project ref: `qrtfernaaidthbdtxief`",
+        "   - 文档令牌: `" + "".join(_r129.choices(ALNUM, k=27)) + "`",
+        "   - 对象令牌: `" + "".join(_r129.choices(ALNUM, k=27)) + "`",
+    ]
+)
+CASES["generic-assignment"][0].append(
+    ("- 访问令牌: `Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0`", "Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0")
+)

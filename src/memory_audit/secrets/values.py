@@ -71,6 +71,8 @@ DISCLAIMER = (
 # credential helper's command): its value is elsewhere. Capitals, or lower case without
 # digits: ``$ecret99`` may be a password.
 SHELL_VARIABLE = re.compile(r"\$(?:[A-Z_][A-Z0-9_]*|[a-z_]+)")
+# The next query parameter where an empty one's value would be: ``?ownerToken=&ttlSeconds=``
+EMPTY_PARAMETER = re.compile(r"&[A-Za-z_][\w.-]*(?:=|$)")
 # ``PYTHONPATH=src pytest -q``: a command's environment, a variable whose name holds no
 # credential's word (those lose their name first, ``scanner.ASSIGNED_NAME``) set to a
 # word, a path or a number before it; ``RELAY_AUTH=Kx9fenQ2wLm3`` sets a secret
@@ -879,6 +881,14 @@ STATUS_WORD = re.compile(
     r"(?i:(?:auto|already|now|since|was|been)[-_ ]?)?"
     r"(?i:revoked|rotated|expired|disabled|deleted|removed|invalidated|deactivated)"
 )
+# A word of two parts, and prose after it: a state described ("Schwab token:
+# Auto-refreshing perfectly"), no password
+COMPOUND_WORD = re.compile(r"[A-Z][a-z]{2,}-[a-z]{3,}")
+PROSE_GOES_ON = re.compile(r" [a-z]{3,}\b")
+# A document's, a node's or a space's "token" in Feishu's words (文档令牌, 对象令牌): its id
+DOCUMENT_TOKEN_LABEL = re.compile(
+    r"(?:文档|文件|对象|节点|節點|表格|空间|知识库|多维表格|云文档|wiki)令牌[*_\s]*[:：][*_\s]*`?$"
+)
 # A JWT whose payload (base64url JSON) gives a role that is public by design: Supabase's
 # anon key (role "anon") is in every client of the project; its service_role key is not.
 JWT_PAYLOAD = re.compile(r"^eyJ[A-Za-z0-9_-]+\.(eyJ[A-Za-z0-9_-]+)\.[A-Za-z0-9_-]")
@@ -1459,7 +1469,11 @@ DEFAULT_WORDS = frozenset("default defaults định dinh defecto padrão padrao 
 COPULA_ENDINGS = ("は", "는", "은")
 # A password's short word opening a bracket, its value inside (``MOK enrolled (pw <value>)``):
 # a label as much as ``pw:`` is
-BRACKETED_LABELS = frozenset({"(pw", "(pwd", "(passwd", "(pass", "(password"})
+BRACKETED_LABELS = (
+    *("(pw", "(pwd", "(passwd", "(pass", "(password"),
+    # full-width brackets around a CJK password's word, right after a URL: "/（密码 <value>）"
+    *("（密码", "(密码", "（密碼", "(密碼", "（口令", "(口令", "（パスワード", "（비밀번호"),
+)
 # Characters read on each side of a match, on its own line: enough for the key blob of a
 # 4096-bit RSA key before it; an example marker counts only close by.
 WINDOW = 800
@@ -1593,6 +1607,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or HEX_NAMED.fullmatch(value)
         or _named_not_secret(text, start, value)
         or STATUS_WORD.fullmatch(value)
+        or (COMPOUND_WORD.fullmatch(value) and PROSE_GOES_ON.match(text, end) is not None)
+        or (rule.generic and DOCUMENT_TOKEN_LABEL.search(_line_before(text, start)) is not None)
         or SCHEMA_TYPE.fullmatch(value)
         or NATIVE_WORDS.fullmatch(value)
         or _keyboard_tail(value)
@@ -2775,7 +2791,7 @@ def _headings(text: str) -> tuple[list[int], list[str]]:
 # ``- shop.co.id:`` name the site a password opens).
 NOT_SECRET_ITEM = re.compile(
     r"(?i:(?<![\w.])(?:id|ids|identifier|url|uri|link|e-?mail|user(?:name)?|login|account"
-    r"|host(?:name)?|port|name|project)|(?<![\w.-])(?:org|organi[sz]ation|scope|tenant|slug))"
+    r"|host(?:name)?|port|name|project|ref)|(?<![\w.-])(?:org|organi[sz]ation|scope|tenant|slug))"
     r"[*_\s]*[:：][*_\s]*`?$"
 )
 # A credentials list's item labelled only by a field a connection names beside its password
@@ -3432,6 +3448,18 @@ def _code_brackets(value: str) -> bool:
     )
 
 
+def _unenclosed_code(value: str) -> bool:
+    """A bracket in a value no quotes hold: code's (``bytes(password``), unless the value
+    mixes both cases, digits and another symbol around a bracket no other closes, as a
+    generated password does (``d@ml?Ofa9[_C44D1``)."""
+    if BRACKET.search(value) is None:
+        return False
+    if _code_brackets(value):
+        return True
+    has = _Features(BRACKET.sub("", value))
+    return not (len(value) >= 10 and has.cases and has.digit and has.symbol)
+
+
 def _a_value(value: str, *, enclosed: bool = False, dotted: bool = False) -> bool:
     """Not a name (of a variable, a file, an algorithm) where a value would be;
     ``enclosed``: quotes or backticks hold the whole value."""
@@ -3441,9 +3469,10 @@ def _a_value(value: str, *, enclosed: bool = False, dotted: bool = False) -> boo
     setting = value.endswith(LABEL_END) or _a_setting(value)  # "key:", "to_loc=X"
     # ``process.env.API_TOKEN!``: TypeScript's non-null mark after a name is no value's
     variable = VARIABLE_NAME.match(value) or CREDENTIAL_VARIABLE.match(value)
-    # ``?ownerToken=&ttlSeconds=``: the parameter is empty, the next one follows
-    empty = value.startswith("&")
-    code = _code_brackets(value) if enclosed else BRACKET.search(value) is not None
+    # ``?ownerToken=&ttlSeconds=``: the parameter is empty, the next one follows (a password
+    # may open with "&" too: ``&dGFb*f&M&8f...``)
+    empty = EMPTY_PARAMETER.match(value) is not None
+    code = _code_brackets(value) if enclosed else _unenclosed_code(value)
     # ``<32 hex>.<16 letters and digits>`` (Zhipu's keys): dotted as a name is, but a part
     # an issuer drew is no name's
     # ``dotted``: a password's label before it, so ``Kpx482.Mvt951`` is one, no attribute
@@ -4092,7 +4121,7 @@ def _unseparated(text: str, start: int) -> bool:
         return False
     words = before.lower().split()
     word = words[-1]
-    if word in BRACKETED_LABELS:  # "(pw <value>)": the bracket sets the label apart
+    if word.endswith(BRACKETED_LABELS):  # "(pw <value>)": the bracket sets the label apart
         return False
     return not _a_default(words) and word not in COPULAS and not word.endswith(COPULA_ENDINGS)
 
