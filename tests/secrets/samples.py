@@ -5800,11 +5800,41 @@ NEGATIVES.extend(
 NEGATIVES.extend(
     [
         "- Fern token: Auto-refreshing perfectly (18:41 refresh successful)",
-        "## Passwords\n- DB: `Kx9!fern-2026`\n- Supabase project ref: `qrtfernaaidthbdtxief`",
+        "- Supabase project ref: `qrtfernaaidthbdtxief`",
         "   - 文档令牌: `" + "".join(_r129.choices(ALNUM, k=27)) + "`",
         "   - 对象令牌: `" + "".join(_r129.choices(ALNUM, k=27)) + "`",
     ]
 )
 CASES["generic-assignment"][0].append(
     ("- 访问令牌: `Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0`", "Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yf5Gs0")
+)
+# ... the second reader's mends of round 130's changes: a compound word is a state's only
+# after a label and as a participle (a password on a command line stays one); a call cut at
+# its comma is code; Basic auth's encoding only where a line names a credential, never of a
+# template; a file's upload token and an access token under a document's label are tokens;
+# an empty parameter is "&name=" only; a CJK password's word in half-width brackets too,
+# an English one only at a word's start
+CASES["command-line-password"][0].extend(
+    [
+        ("sshpass -p Secret-garden ssh ops@10.0.0.5", "Secret-garden"),
+        ("PGPASSWORD=Secret-garden psql -h db", "Secret-garden"),
+    ]
+)
+CASES["pass-phrase"][0].append(("- Pass: `&Kx9fenQ2wLm3`", "&Kx9fenQ2wLm3"))
+CASES["password-phrase"][0].append(
+    ("- 访问：http://10.1.2.3:2084/(パスワード fernfarm2026)", "fernfarm2026")
+)
+_upload = "".join(_r129.choices(ALNUM, k=30))
+CASES["generic-assignment"][0].append((f"- 上传文件令牌: `{_upload}`", _upload))
+_tenant = "t-g1043" + "".join(_r129.choices(string.ascii_uppercase + string.digits, k=32))
+CASES["generic-assignment"][0].append((f"- 文档令牌: {_tenant}", _tenant))
+NEGATIVES.extend(
+    [
+        "token = SHA256(Key+nonce, 32)",
+        "secret = getSecret(Name1!, region)",
+        'const id = btoa("Product:gid123abc9X")',
+        'auth = btoa("admin:#{password}")',
+        "see docs(password policy2026)",
+        "https://x.io/a?apikey=&page%5Bsize%5D=10",
+    ]
 )

@@ -577,3 +577,16 @@ def test_tokens_on_consecutive_lines_under_their_heading_are_each_found() -> Non
     text = f"## Surge tokens\n`{first}`\n`{second}` \nthat was all.\n"
     found = [(m.rule, m.line) for m in SCANNER.scan(text)]
     assert found == [("section-token-alone", 2), ("section-token-alone", 3)]
+
+
+def test_a_project_ref_in_a_list_of_passwords_is_an_id_and_the_passwords_stay() -> None:
+    # round 130 (a tuning half): a Supabase project's ref (20 lower-case letters) listed under
+    # a heading of passwords; under a `ref` label a value of another shape is still read
+    # (the second reader of the change: `- Stripe ref: <a live key>`)
+    heading = "## Passwords\n- Admin panel: `Kx9!fernpanel-2026`\n"
+    listed = ("section-list-password", "Kx9!fernpanel-2026")
+    assert found(heading + "- Supabase project ref: `qrtfernaaidthbdtxief`") == [listed]
+    assert found(heading + "- Supabase ref: `Kq7Xm2Lp9Rt4Vn8Bc3Hd6W`") == [
+        listed,
+        ("section-list-password", "Kq7Xm2Lp9Rt4Vn8Bc3Hd6W"),
+    ]

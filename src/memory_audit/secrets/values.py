@@ -72,7 +72,7 @@ DISCLAIMER = (
 # digits: ``$ecret99`` may be a password.
 SHELL_VARIABLE = re.compile(r"\$(?:[A-Z_][A-Z0-9_]*|[a-z_]+)")
 # The next query parameter where an empty one's value would be: ``?ownerToken=&ttlSeconds=``
-EMPTY_PARAMETER = re.compile(r"&[A-Za-z_][\w.-]*(?:=|$)")
+EMPTY_PARAMETER = re.compile(r"&[A-Za-z_][\w.%-]*=")
 # ``PYTHONPATH=src pytest -q``: a command's environment, a variable whose name holds no
 # credential's word (those lose their name first, ``scanner.ASSIGNED_NAME``) set to a
 # word, a path or a number before it; ``RELAY_AUTH=Kx9fenQ2wLm3`` sets a secret
@@ -881,14 +881,21 @@ STATUS_WORD = re.compile(
     r"(?i:(?:auto|already|now|since|was|been)[-_ ]?)?"
     r"(?i:revoked|rotated|expired|disabled|deleted|removed|invalidated|deactivated)"
 )
-# A word of two parts, and prose after it: a state described ("Schwab token:
-# Auto-refreshing perfectly"), no password
-COMPOUND_WORD = re.compile(r"[A-Z][a-z]{2,}-[a-z]{3,}")
+# A state's word of two parts after a label's colon, and prose after it ("Schwab token:
+# Auto-refreshing perfectly", "Self-hosted since"): a participle, no password
+# ("Secret-garden" on a command line is one)
+COMPOUND_STATE = re.compile(r"[A-Z][a-z]{2,}-[a-z]{2,}(?:ing|ed)")
 PROSE_GOES_ON = re.compile(r" [a-z]{3,}\b")
-# A document's, a node's or a space's "token" in Feishu's words (文档令牌, 对象令牌): its id
+# A document's, an object's, a node's or a space's "token" in Feishu's words (文档令牌,
+# 对象令牌, 知识库令牌): its id. A file's (文件令牌) may be an upload's credential, and an
+# access token (``t-``, ``u-``) is one whatever its label
 DOCUMENT_TOKEN_LABEL = re.compile(
-    r"(?:文档|文件|对象|节点|節點|表格|空间|知识库|多维表格|云文档|wiki)令牌[*_\s]*[:：][*_\s]*`?$"
+    r"(?:文档|对象|节点|節點|表格|空间|知识库|(?i:wiki))令牌[*_\s]*[:：=][*_\s]*`?$"
 )
+ACCESS_TOKEN_HEAD = re.compile(r"[tu]-")
+# A Supabase project's ref (20 lower-case letters) under a label naming a ref
+PROJECT_REF = re.compile(r"[a-z]{20}")
+PROJECT_REF_LABEL = re.compile(r"(?i)\bref[*_\s]*[:：][*_\s]*`?$")
 # A JWT whose payload (base64url JSON) gives a role that is public by design: Supabase's
 # anon key (role "anon") is in every client of the project; its service_role key is not.
 JWT_PAYLOAD = re.compile(r"^eyJ[A-Za-z0-9_-]+\.(eyJ[A-Za-z0-9_-]+)\.[A-Za-z0-9_-]")
@@ -1143,6 +1150,10 @@ KEY_ADJECTIVE = re.compile(
     r"|lecciones?|pasos?|riesgos?|objetivos?)[ \t]+clave\b[^\w\n]{0,6}$"
 )
 GENERIC_ASSIGNMENT_RULE = "generic-assignment"
+# A login and password encoded for HTTP Basic auth: only on a line naming the header, Basic
+# auth, a credential or a login; a page cursor or an id is encoded the same way
+BASIC_AUTH_RULE = "basic-auth-encoded"
+BASIC_AUTH_CONTEXT = re.compile(r"(?i)basic|authori[sz]|cred|auth|passw|login|user")
 # A password given in brackets where a note corrects it (``corrected-in-brackets``): not a
 # commit's hash (``password reset fixed (e3b0c442)``) nor words and numbers joined in lower
 # case (``rotated (every-90-days)``), which a note's brackets hold as often
@@ -1469,11 +1480,11 @@ DEFAULT_WORDS = frozenset("default defaults định dinh defecto padrão padrao 
 COPULA_ENDINGS = ("は", "는", "은")
 # A password's short word opening a bracket, its value inside (``MOK enrolled (pw <value>)``):
 # a label as much as ``pw:`` is
-BRACKETED_LABELS = (
-    *("(pw", "(pwd", "(passwd", "(pass", "(password"),
-    # full-width brackets around a CJK password's word, right after a URL: "/（密码 <value>）"
-    *("（密码", "(密码", "（密碼", "(密碼", "（口令", "(口令", "（パスワード", "（비밀번호"),
-)
+BRACKETED_LABELS = frozenset({"(pw", "(pwd", "(passwd", "(pass", "(password"})
+# ... and a CJK password's word in brackets, run into what is before it (a URL's end:
+# "…:2084/（密码 <value>）")
+CJK_PASSWORD_WORDS = ("密码", "密碼", "口令", "パスワード", "비밀번호")
+CJK_BRACKETED_LABELS = tuple(f"{bracket}{word}" for bracket in "（(" for word in CJK_PASSWORD_WORDS)
 # Characters read on each side of a match, on its own line: enough for the key blob of a
 # 4096-bit RSA key before it; an example marker counts only close by.
 WINDOW = 800
@@ -1607,8 +1618,17 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or HEX_NAMED.fullmatch(value)
         or _named_not_secret(text, start, value)
         or STATUS_WORD.fullmatch(value)
-        or (COMPOUND_WORD.fullmatch(value) and PROSE_GOES_ON.match(text, end) is not None)
-        or (rule.generic and DOCUMENT_TOKEN_LABEL.search(_line_before(text, start)) is not None)
+        or (
+            rule.name == GENERIC_ASSIGNMENT_RULE
+            and COMPOUND_STATE.fullmatch(value)
+            and PROSE_GOES_ON.match(text, end) is not None
+        )
+        or (rule.generic and _document_token(text, start, value))
+        or (
+            rule.name == BASIC_AUTH_RULE
+            and BASIC_AUTH_CONTEXT.search(_line_before(text, start)) is None
+        )
+        or (PROJECT_REF.fullmatch(value) and PROJECT_REF_LABEL.search(_line_before(text, start)))
         or SCHEMA_TYPE.fullmatch(value)
         or NATIVE_WORDS.fullmatch(value)
         or _keyboard_tail(value)
@@ -2666,6 +2686,13 @@ HANDLES_NOT_PASSWORDS = re.compile(
 )
 
 
+def _document_token(text: str, start: int, value: str) -> bool:
+    return (
+        DOCUMENT_TOKEN_LABEL.search(_line_before(text, start)) is not None
+        and ACCESS_TOKEN_HEAD.match(value) is None
+    )
+
+
 def _handles_listed(text: str, start: int, end: int, value: str) -> bool:
     return (
         HANDLE.fullmatch(value) is not None
@@ -2791,7 +2818,7 @@ def _headings(text: str) -> tuple[list[int], list[str]]:
 # ``- shop.co.id:`` name the site a password opens).
 NOT_SECRET_ITEM = re.compile(
     r"(?i:(?<![\w.])(?:id|ids|identifier|url|uri|link|e-?mail|user(?:name)?|login|account"
-    r"|host(?:name)?|port|name|project|ref)|(?<![\w.-])(?:org|organi[sz]ation|scope|tenant|slug))"
+    r"|host(?:name)?|port|name|project)|(?<![\w.-])(?:org|organi[sz]ation|scope|tenant|slug))"
     r"[*_\s]*[:：][*_\s]*`?$"
 )
 # A credentials list's item labelled only by a field a connection names beside its password
@@ -3448,14 +3475,17 @@ def _code_brackets(value: str) -> bool:
     )
 
 
+CALL_OPENS = re.compile(r"\w\(")
+
+
 def _unenclosed_code(value: str) -> bool:
     """A bracket in a value no quotes hold: code's (``bytes(password``), unless the value
     mixes both cases, digits and another symbol around a bracket no other closes, as a
     generated password does (``d@ml?Ofa9[_C44D1``)."""
     if BRACKET.search(value) is None:
         return False
-    if _code_brackets(value):
-        return True
+    if _code_brackets(value) or CALL_OPENS.search(value):
+        return True  # a call (``SHA256(Key+nonce``, cut at its comma)
     has = _Features(BRACKET.sub("", value))
     return not (len(value) >= 10 and has.cases and has.digit and has.symbol)
 
@@ -4121,8 +4151,8 @@ def _unseparated(text: str, start: int) -> bool:
         return False
     words = before.lower().split()
     word = words[-1]
-    if word.endswith(BRACKETED_LABELS):  # "(pw <value>)": the bracket sets the label apart
-        return False
+    if word in BRACKETED_LABELS or word.endswith(CJK_BRACKETED_LABELS):
+        return False  # "(pw <value>)": the bracket sets the label apart
     return not _a_default(words) and word not in COPULAS and not word.endswith(COPULA_ENDINGS)
 
 
