@@ -2719,7 +2719,7 @@ GITHUB_SUMMED = re.compile(r"gh[pous]_([A-Za-z0-9]{30})([A-Za-z0-9]{6})")
 BASE62 = string.digits + string.ascii_uppercase + string.ascii_lowercase
 
 
-def base62(number: int, width: int) -> str:
+def _base62(number: int, width: int) -> str:
     """``number`` in base62 (digits, then capitals, then small letters), padded with zeros
     to ``width``: the form of a GitHub token's checksum."""
     digits = ""
@@ -2737,7 +2737,7 @@ def _github_sum_fails(value: str) -> bool:
     if summed is None:
         return False
     body, checksum = summed.groups()
-    computed = base62(zlib.crc32(body.encode("ascii")), 6)
+    computed = _base62(zlib.crc32(body.encode("ascii")), 6)
     if computed == checksum:
         return False
     if sum(a != b for a, b in zip(computed, checksum, strict=True)) == 1:
