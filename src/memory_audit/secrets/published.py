@@ -214,13 +214,15 @@ CONFIG_SUFFIXES = frozenset(
     {".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".properties", ".env", ".xml"}
     | {".service", ".container", ".pod", ".kube", ".volume", ".network"}
 )
+# Names of a store of secrets, as a file or as a folder of one file a secret
+# (``.secrets/db_password``)
+SECRET_STORES = frozenset({".credentials", ".secrets", "secrets"})
 CONFIG_NAMES = frozenset(
-    {".env", ".npmrc", ".netrc", ".pgpass", ".pypirc", "credentials", ".credentials"}
-    | {"secrets", ".secrets", ".secret"}
+    {".env", ".npmrc", ".netrc", ".pgpass", ".pypirc", "credentials", ".secret"}
+    | SECRET_STORES
     # a shell's start-up files export what the user's sessions use
     | {".profile", ".bashrc", ".bash_profile", ".zshrc", ".zprofile", ".zshenv", ".envrc"}
 )
-SECRETS_FOLDERS = frozenset({".secrets", "secrets", ".credentials"})
 # Lists of paths git or an image builder leaves out: a value there is part of a path, so
 # such a file does not make the value a published one (it stays what the note says)
 IGNORE_LISTS = frozenset({".gitignore", ".dockerignore", ".npmignore", ".gcloudignore"})
@@ -668,7 +670,7 @@ def _publishes(path: str) -> bool:
         suffix in CONFIG_SUFFIXES
         or name in CONFIG_NAMES
         or name.startswith(".env")
-        or SECRETS_FOLDERS.intersection(parts)  # ``.secrets/db_password``: one file a secret
+        or SECRET_STORES.intersection(parts)
     )
     return not config or PUBLISHING_WORDS.search(lowered) is not None
 

@@ -1153,7 +1153,7 @@ GENERIC_ASSIGNMENT_RULE = "generic-assignment"
 # A login and password encoded for HTTP Basic auth: only on a line naming the header, Basic
 # auth, a credential or a login; a page cursor or an id is encoded the same way
 BASIC_AUTH_RULE = "basic-auth-encoded"
-BASIC_AUTH_CONTEXT = re.compile(r"(?i)basic|authori[sz]|cred|auth|passw|login|user")
+BASIC_AUTH_CONTEXT = re.compile(r"(?i)basic|auth|cred|passw|login|user")  # auth: Authorization
 # A password given in brackets where a note corrects it (``corrected-in-brackets``): not a
 # commit's hash (``password reset fixed (e3b0c442)``) nor words and numbers joined in lower
 # case (``rotated (every-90-days)``), which a note's brackets hold as often
