@@ -227,3 +227,26 @@ def test_the_alerter_stamps_alerts_with_its_clock(tmp_path: Path) -> None:
     with sqlite3.connect(tmp_path / "state" / "state.db") as db:
         [(sent_at,)] = db.execute("SELECT sent_at FROM alerts").fetchall()
     assert sent_at.startswith("2026-11-25T14:00")
+
+
+def test_a_fire_queued_before_the_scheduler_stopped_reads_no_closed_state(tmp_path: Path) -> None:
+    """The daemon's shutdown closes the state right after the scheduler stops: a due check
+    spawned and not yet run, or a fire APScheduler had already queued, must not read it
+    then (a fresh-clone CI saw `Cannot operate on a closed database` at a daemon's stop)."""
+    a_tree(tmp_path)
+    config = configured(tmp_path)
+    state = State(config.state_dir)
+
+    async def scenario() -> list[BaseException]:
+        audits = scheduler(config, state, Clock(WEDNESDAY))
+        audits.start()
+        await audits._fire()  # a due check spawned: it runs at the loop's next turn
+        queued = audits._fire()  # a fire the scheduler had queued
+        audits.stop()
+        state.close()
+        await queued
+        others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        results = await asyncio.gather(*others, return_exceptions=True)
+        return [r for r in results if isinstance(r, Exception)]
+
+    assert asyncio.run(scenario()) == []

@@ -80,6 +80,7 @@ class WeeklyAudits:
         self._retry_at: dt.datetime | None = None
         self._running: asyncio.Task[object] | None = None
         self._background = Background()
+        self._stopped = False
 
     def start(self) -> None:
         """Inside the running loop (APScheduler's asyncio scheduler takes it then)."""
@@ -98,10 +99,14 @@ class WeeklyAudits:
 
     async def _fire(self) -> None:
         """A job's fire: the due check runs beside the scheduler, so a long audit never
-        counts as a job instance still running (the next fire is not skipped)."""
-        self._background.spawn(self.weekly())
+        counts as a job instance still running (the next fire is not skipped). A fire the
+        scheduler queued before it stopped runs nothing: the state it reads is closed next."""
+        if not self._stopped:
+            self._background.spawn(self.weekly())
 
     def stop(self) -> None:
+        self._stopped = True
+        self._background.cancel()  # a due check spawned and not yet run
         if self.scheduler is not None and self.scheduler.running:
             self.scheduler.shutdown(wait=False)
         self.scheduler = None
