@@ -200,6 +200,22 @@ def test_a_copy_of_production_and_a_command_named_prod_place_nothing_in_producti
     _assert_seeded_levels(tmp_path / "live", live, "problem")
 
 
+def test_production_said_to_be_left_untouched_places_nothing_there(tmp_path: Path) -> None:
+    # round 132's tuning half: a suite's users seeded through the admin API, "prod realm
+    # export UNTOUCHED": production is what was not changed, the values are the local
+    # stack's; production changed, or untouched only far along its clause, still counts
+    quiet = (
+        f"- e2e: ops@fern.io / {DEMO}, seeded via the admin API; prod realm export UNTOUCHED.",
+        f"- db: ops@fern.io / {DEMO}\n\nThe production database is left alone.",
+    )
+    _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
+    live = (
+        f"- admin: ops@fern.io / {DEMO} on the production server; the old box untouched.",
+        f"- db: ops@fern.io / {DEMO}\n\nProduction runs this since May; the old box is untouched.",
+    )
+    _assert_seeded_levels(tmp_path / "live", live, "problem")
+
+
 def test_a_mode_the_code_runs_in_places_nothing_in_production(tmp_path: Path) -> None:
     # an end-to-end suite's note (round 109's judges): a rate limit "only active in
     # `NODE_ENV=production`" names a mode the code checks, not where the database runs

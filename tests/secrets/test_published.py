@@ -342,6 +342,25 @@ def test_an_end_to_end_suites_helpers_publish_their_logins(tmp_path: Path) -> No
     assert found == {"one": "e2e/helpers/auth.ts"}
 
 
+def test_an_apps_own_suite_deeper_in_a_monorepo_publishes_its_logins(tmp_path: Path) -> None:
+    # round 132's tuning half: a web app's suite under its own folder (its specs beside the
+    # users' constants) publishes them as a root suite does; an "e2e" folder with no spec in
+    # it (an encryption's keys) publishes nothing
+    repo = Repo(tmp_path / "desk")
+    repo.commit(
+        "seed",
+        {
+            "src/Fern.Web/e2e/users.ts": "export const E2E_PASSWORD = 'Fern!Passw0rd';\n",
+            "src/Fern.Web/e2e/auth.spec.ts": "import { E2E_PASSWORD } from './users';\n",
+            "src/crypto/e2e/keys.ts": 'export const PASSPHRASE = "Tarn9Ridge";\n',
+            "memory/a.md": "seeded users, fixed pw `Fern!Passw0rd`; passphrase Tarn9Ridge\n",
+        },
+    )
+    values = {"suite": "Fern!Passw0rd", "key": "Tarn9Ridge"}
+    found = published_in(repo.path, repo.path / "memory", values)
+    assert found == {"suite": "src/Fern.Web/e2e/users.ts"}
+
+
 def test_a_short_value_after_another_scheme_is_no_urls_password(tmp_path: Path) -> None:
     # the second reader's case: "mailto:<value>@" in a README holds an address, no password
     repo = Repo(tmp_path / "desk")

@@ -172,10 +172,22 @@ def published_in(folder: Path | None, tree: Path, values: Mapping[str, str]) -> 
     own = _claude_code_folder(tree, root)
     if own == ".":  # a synced ~/.claude: every file in it is Claude Code's own
         return {}
+    suites = _suite_folders(listing)
     paths = _outside(listing, root, tree)
     if own is not None:
         paths = (path for path in paths if not path.startswith(own + "/"))
-    return _search(root, paths, wanted, in_urls)
+    return _search(root, paths, wanted, in_urls, suites)
+
+
+def _suite_folders(listing: str) -> frozenset[str]:
+    """The ``e2e/`` folders below the root (lower-cased, with their slash) that hold a test
+    runner's spec file: an app's end-to-end suite in a monorepo."""
+    suites = set()
+    for path in listing.lower().split("\0"):
+        folder = DEEP_SUITE.match(path)
+        if folder and folder.end() > len("e2e/") and SPEC_NAME.fullmatch(path.rpartition("/")[2]):
+            suites.add(path[: folder.end()])
+    return frozenset(suites)
 
 
 def _needle(value: str) -> str:
@@ -249,6 +261,11 @@ PUBLISHING_WORDS = re.compile(
 # the network (:func:`_live_script`). Not "e2e" deeper in a path (``src/crypto/e2e/``: an
 # encryption's), nor its configuration (``e2e/.env``)
 SUITE_FOLDER = re.compile(r"e2e/")
+# ... and an app's own suite deeper in a monorepo (``src/Web/e2e/users.ts``) when that
+# folder holds a runner's specs (``login.spec.ts``, ``auth.test.js``): an encryption's
+# ``src/crypto/e2e/`` holds none
+DEEP_SUITE = re.compile(r"(?:^|.*/)e2e/")
+SPEC_NAME = re.compile(r"[^/]+[._-](?:spec|test)\.[a-z0-9]+")
 # Code files: a value a script or a program hard-codes is published on purpose only when
 # its path says it is a default (``seed.py``, ``tests/``) or a comment does, on the value's
 # line or a comment line right above it (``PASSWORD = "..."  # local test account``); an
@@ -354,6 +371,12 @@ SENTENCE_REACH = 200
 # production copy of settings.yml") is production's.
 COPY_AFTER = re.compile(
     r"(?i:[ _-]?(?:cop(?:y|ies)|clone|dump|snapshot|mirror)(?![A-Za-z])(?![ \t]+of\b))"
+)
+# "prod realm export UNTOUCHED", "production left alone": the note says production was
+# not changed, so its values are another system's (the local stack seeded beside it)
+UNTOUCHED_AFTER = re.compile(
+    r"(?i:[\w .-]{0,30}?(?<![\w-])(?:untouched|unchanged|unaffected|left (?:alone|as is)"
+    r"|not touched)(?![\w-]))"
 )
 COPY_BEFORE = re.compile(r"(?i:\b(?:cop(?:y|ies)|clone|dump|snapshot|mirror)s? of (?:the )?$)")
 SETTINGS_AFTER = re.compile(
@@ -572,6 +595,8 @@ def _naming_verdict(text: str, found: re.Match[str]) -> tuple[bool, bool]:
     start, end = found.span()
     if _to_come(text, start, end) or COPY_AFTER.match(text, end) is not None:
         return True, False
+    if UNTOUCHED_AFTER.match(text, end) is not None:
+        return True, False
     before = COPY_BEFORE.search(text, max(0, start - 40), start)
     if before is not None and SETTINGS_AFTER.match(text, end) is None:
         return True, False
@@ -700,7 +725,11 @@ def _in_a_tree(path: str, trees: set[str]) -> bool:
 
 
 def _search(
-    repo: Path, paths: Iterator[str], wanted: dict[str, str], in_urls: frozenset[str]
+    repo: Path,
+    paths: Iterator[str],
+    wanted: dict[str, str],
+    in_urls: frozenset[str],
+    suites: frozenset[str] = frozenset(),
 ) -> dict[str, str]:
     """Key -> the first of ``paths`` that holds its value (``wanted``) standing alone, not
     hard-coded; a value of ``in_urls`` (a short one's ``:<value>@``) only in a URL."""
@@ -720,7 +749,7 @@ def _search(
         for value in candidates:
             if value in in_urls and not _in_a_url(text, value):
                 continue  # "mailto:<value>@": no URL's password
-            if _stands_alone(text, value) and not _hard_coded(path, text, value):
+            if _stands_alone(text, value) and not _hard_coded(path, text, value, suites):
                 # a name that is not UTF-8 as its escaped bytes, as the engine shows names
                 found.update(dict.fromkeys(keys.pop(value), escaped(path)))
         if not keys or budget <= 0:
@@ -733,7 +762,7 @@ def _in_a_url(text: str, needle: str) -> bool:
     return re.search(r"://[^\s/@:]*" + re.escape(needle), text) is not None
 
 
-def _hard_coded(path: str, text: str, value: str) -> bool:
+def _hard_coded(path: str, text: str, value: str, suites: frozenset[str] = frozenset()) -> bool:
     """True when ``path`` is code or a note whose path names nothing a default (no publishing
     word, no README or guide, not in a root ``e2e/`` suite) and that says nowhere near
     ``value`` (standing alone) that it is a default, a test's or a demo's: a comment on its
@@ -749,7 +778,8 @@ def _hard_coded(path: str, text: str, value: str) -> bool:
     note = suffix in NOTE_SUFFIXES and not GUIDE_NAME.fullmatch(name)
     if not (code or note):
         return False
-    publishing = PUBLISHING_WORDS.search(lowered) or SUITE_FOLDER.match(lowered)
+    suite = SUITE_FOLDER.match(lowered) or any(map(lowered.startswith, suites))
+    publishing = PUBLISHING_WORDS.search(lowered) or suite
     if publishing and not (code and _live_script(lowered, text)):
         return False
     lines = text.splitlines()
