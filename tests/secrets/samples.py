@@ -5838,3 +5838,37 @@ NEGATIVES.extend(
         "https://x.io/a?apikey=&page%5Bsize%5D=10",
     ]
 )
+# Round 132's tuning half: a term of prose in CJK quotes after a camelCase key is the
+# key's meaning ("the write credential"), not its value; a password in such quotes is one
+CASES["camelcase-assignment"][1].append(
+    "**模型**：分享码=「读凭证」；ownerToken=「写凭证」（16B 随机 hex 只存本地 store）"
+)
+# ... and a password that opens with "$": letters of both cases and digits, then a symbol
+# (round 129's miss); a variable in its place stays none
+CASES["password-phrase"][0].append(("- Password: `$Kx9mQ2!wLp`", "$Kx9mQ2!wLp"))
+NEGATIVES.extend(
+    [
+        "- Password: `$userId2`",
+        "- pass: `$env:DB_PASS!`",
+        "- password: $HOME/.pw",
+        "- password: ${DB_PASSWORD}",
+    ]
+)
+# ... a dashboard's access link (round 130's miss): a drawn key in a URL's "?key="
+case(
+    "url-query-key",
+    [
+        (
+            "- Dashboard: https://stats.fern.dev/d/main?key=Yh7Kp2Lm9Qx4Rt6WzB3n",
+            "Yh7Kp2Lm9Qx4Rt6WzB3n",
+        ),
+        ("https://feeds.fern.dev/rss?lang=en&key=q8WzL3kP9mX2vR7tY4", "q8WzL3kP9mX2vR7tY4"),
+    ],
+    [
+        "https://api.fern.dev/items?sort=asc&key=createdAtTimestamp",
+        "https://cdn.fern.dev/get?key=uploads/2024/05/a.png",
+        "https://api.fern.dev/v1/feed?key=YOUR_API_KEY_HERE",
+        "https://fern.dev/cache?key=user_profile_settings_v2",
+        'curl "https://api.fern.dev/x?key=$FERN_KEY"',
+    ],
+)

@@ -293,8 +293,12 @@ VENDOR_PLACEHOLDER = re.compile(
 # (``role→28P01``: a word, then an arrow to what came of it, an error's code here; a
 # password rotated, ``<old>→<new>``, is still two passwords)
 # (``WPA3-Personal``: a Wi-Fi network's security mode, said where its password could be)
+# (``$HOME``, ``$env:API_KEY``, ``${TOKEN}``: a variable where the value would be; a
+# password may open with "$" too, ``$Kx9mQ2!wLp``: letters of both cases and digits, then
+# a symbol no variable's name holds)
 NOT_A_VALUE = re.compile(
-    r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$|^\$|^%|^os\.|^env\.|\w\?\.\w|^[a-z_]+[→⇒←]"
+    r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$"
+    r"|^\$(?!(?=\w*[A-Z])(?=\w*[a-z])(?=\w*[0-9])\w+[!@#%^&*+?~])|^%|^os\.|^env\.|\w\?\.\w|^[a-z_]+[→⇒←]"
     r"|^(?:WPA[23]?|WEP)(?:[-_ ]|$)"
     r"|^[≥≤≠≈±]"  # a threshold or a bound (``default ≥3 found / ≥1 named``), not a value
     r"|^\*\.[a-z0-9-]"  # a host pattern (``Host for SWAG / *.fern.dev``)
@@ -1040,6 +1044,10 @@ DESCRIBED_KIND = re.compile(r"[a-z]+(?:-[a-z]+){2,}(?:-[0-9]{1,3})?")
 DESCRIBING_WORDS = frozenset({"of", "your", "my", "for", "the", "here", "a", "an", "goes"})
 # ... or in Chinese (``这里写一个固定随机串``: "write a fixed random string here")
 CJK_PLACEHOLDER = re.compile(r"这里|此处|填写|填入|替换|换成|你的|您的|随机串|随机字符串")
+# ... or a term of prose in CJK quotes (``ownerToken=「写凭证」``: "the write credential"):
+# the quote opens on a word of the language, where a quoted password opens on its own
+# letters
+CJK_QUOTED_TERM = re.compile(r"[「『【〈《〔（][\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 PART_SPLIT = re.compile(r"[-_:/.,]")
 # An SSH key's fingerprint as ``ssh-keygen -l`` prints it: names a key, is none
 FINGERPRINT = re.compile(r"(?:SHA256|SHA1|MD5):[A-Za-z0-9+/=:]{16,}")
@@ -1657,6 +1665,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _keyboard_letters(value)
         or _described_kind(value)
         or CJK_PLACEHOLDER.search(value) is not None
+        or (rule.generic and CJK_QUOTED_TERM.match(value) is not None)
         or text.endswith(SHARE_TOKEN, max(0, start - len(SHARE_TOKEN)), start)
         or _shell_default_path(text, start, value)
         or (rule.name in SERIES_RULES and _series_pair(text, start, value))
