@@ -5872,3 +5872,40 @@ case(
         'curl "https://api.fern.dev/x?key=$FERN_KEY"',
     ],
 )
+# Round 134 (after its first look): a Xiaomi MiMo key beside its endpoint; not the same
+# shape elsewhere, nor a placeholder
+_MIMO = "tp-" + rnd(string.ascii_lowercase + string.digits, 48)
+case(
+    "xiaomi-mimo-key",
+    [(f"1. 模型对接信息 {_MIMO} https://token-plan-cn.xiaomimimo.com/v1", _MIMO)],
+    [
+        "MiMo key: tp-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        "MiMo: tp-short123",
+    ],
+)
+# ... Solana accounts (a program's id, a lookup table, a partner's wallet: 32 bytes in
+# base58) under labels that name nothing secret are public keys; a keypair's 64 bytes, or a
+# label naming a secret, stay secrets
+_SOLANA_ID = "7kx9Gm2RtVnQpW4cLz8DhJb3YfKsA6eUoMiN5rTq1Xw"
+NEGATIVES.extend(
+    [
+        f"- **Fee Share V2**: `{_SOLANA_ID}`",
+        f"- **Hardcode partner key**: `{_SOLANA_ID}`",
+        f"- **Always use the public LUT**: `{_SOLANA_ID}`",
+    ]
+)
+CASES["generic-assignment"][0].append((f"- API token: `{_SOLANA_ID}`", _SOLANA_ID))
+CASES["section-list-key"][0].append((f"## API Keys\n\n- **Fern RPC**: `{_SOLANA_ID}`", _SOLANA_ID))
+CASES["section-list-key"][1].append(
+    f"### 5. Program IDs (If Token Creation)\n\n## Tokens\n\n- **Fee Share V2**: `{_SOLANA_ID}`"
+)
+# ... Stripe's key of today cut by an ellipsis after 17 of its 99 characters: the prefix a
+# document shows, no key
+NEGATIVES.append("STRIPE_SECRET_KEY=sk_live_51Q7kPz2FaMYuwxTq...")
+# (more than half of it shown is the key, whichever rule reads it)
+CASES["stripe-live-key"][0].append(
+    (
+        "STRIPE_SECRET_KEY=sk_live_51Q7kPz2FaMYuwxTqLp9Xv3Rn8Kd2Wm7Hb4Jc6Fs1Gt5Yz0Na9Qe3Ur...",
+        "sk_live_51Q7kPz2FaMYuwxTqLp9Xv3Rn8Kd2Wm7Hb4Jc6Fs1Gt5Yz0Na9Qe3Ur",
+    )
+)

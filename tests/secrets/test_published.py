@@ -361,6 +361,25 @@ def test_an_apps_own_suite_deeper_in_a_monorepo_publishes_its_logins(tmp_path: P
     assert found == {"suite": "src/Fern.Web/e2e/users.ts"}
 
 
+def test_a_schemas_migration_publishes_the_accounts_it_seeds(tmp_path: Path) -> None:
+    # round 134 (after its first look): a migration inserts the first admin with its
+    # password, as a seed file does; the same value in the app's own code does not
+    repo = Repo(tmp_path / "desk")
+    repo.commit(
+        "seed",
+        {
+            "database/migrations/001_initial_schema.sql": (
+                "INSERT INTO users VALUES ('admin', crypt('FernAdmin2025!', gen_salt('bf')));\n"
+            ),
+            "src/admin.ts": "export const FALLBACK = 'HarborGate2025!';\n",
+            "memory/a.md": "Migration 001 seeds admin `FernAdmin2025!`; fallback `HarborGate2025!`\n",
+        },
+    )
+    values = {"seeded": "FernAdmin2025!", "code": "HarborGate2025!"}
+    found = published_in(repo.path, repo.path / "memory", values)
+    assert found == {"seeded": "database/migrations/001_initial_schema.sql"}
+
+
 def test_a_short_value_after_another_scheme_is_no_urls_password(tmp_path: Path) -> None:
     # the second reader's case: "mailto:<value>@" in a README holds an address, no password
     repo = Repo(tmp_path / "desk")

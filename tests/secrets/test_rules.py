@@ -168,6 +168,7 @@ CONTEXT_KEYWORDS = {
     "wordpress-application-password",
     "fal-api-key",  # its id and secret carry no prefix: "fal" names the key near it
     "zhipu-api-key",  # the same: "zhipu" or "glm" names it near it
+    "xiaomi-mimo-key",  # the same: "mimo" names it near it
 }
 
 

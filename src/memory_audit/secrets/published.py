@@ -249,12 +249,13 @@ MEMORY_FOLDERS = frozenset({"memory", "memories"})
 BACKUP_SUFFIX = re.compile(r"(?:(?:\.(?:bak|backup|old|orig)|~)(?:\.\d+)?)+$")
 # Names and folders of files that publish defaults on purpose, whatever their format: a
 # word of the path (split at anything not a letter or digit) that starts with one of these
-# (``seeders``, ``testdata``, ``unittests``, ``docker-compose``), or is one of the short ones
+# (``seeders``, ``testdata``, ``unittests``, ``docker-compose``; a schema's ``migrations``,
+# which seed an application's first accounts as a seed file does), or is one of the short ones
 # whole, or a ``.dist`` copy (``config.php.dist``; a ``dist/`` folder is a build's output).
 # A word inside another word names nothing: ``latest.json``, ``contest.yaml``, ``device``.
 PUBLISHING_WORDS = re.compile(
     r"(?<![a-z0-9])(?:(?:example|sample|template|demo|seed|fixture|mock|test|unittest"
-    r"|development|compose)[a-z0-9]*|specs?|dev|docs?)(?![a-z0-9])|\.dist(?![a-z0-9])"
+    r"|development|compose|migration)[a-z0-9]*|specs?|dev|docs?)(?![a-z0-9])|\.dist(?![a-z0-9])"
 )
 # An end-to-end suite's folder at the repository's root (``e2e/helpers/auth.ts``): its code
 # publishes the suite's fixtures as a folder of tests does, unless it logs into a service on

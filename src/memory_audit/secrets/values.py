@@ -268,6 +268,8 @@ VENDOR_LENGTHS = (
     ("dop_v1_", 64),
     ("lin_api_", 40),
     ("pit-", 36),  # a GoHighLevel private integration token: a UUID after its prefix
+    # Stripe's keys of today: ``sk_live_51`` and 97 more (the old ones held 24 in all)
+    *((f"{kind}_{mode}_51", 97) for kind in ("sk", "rk") for mode in ("live", "test")),
     ("EwA", 1000),  # a Microsoft account's access token: over a thousand characters
 )
 # A header's or a cookie's name, capitalised words joined by hyphens: "X-Auth-Token".
@@ -1467,6 +1469,20 @@ COIN_WORDS = re.compile(
     r"|dexscreener|alpha|call|ca|market ?cap|mcap|buy|sell|trade)\b"
 )
 COIN_REACH = 300
+BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+SOLANA_KEY_BYTES = 32
+SOLANA_HEADING_REACH = 2000
+# ... and a heading's (not "token" alone: crypto notes' word for a coin, "Token Creation")
+SECRET_HEADING_WORDS = re.compile(
+    r"(?i:secret|private|api[ _-]?(?:keys?|tokens?)|access[ _-]?(?:keys?|tokens?)|credential"
+    r"|passw|私钥|密钥|秘钥)"
+)
+# A label's words that make a Solana-sized value a secret still (``Secret key:``,
+# ``API token:``, ``私钥``)
+SECRET_LABEL_WORDS = re.compile(
+    r"(?i:secret|private|priv\b|api|token|passw|passphrase|seed|mnemonic|auth|bearer|access"
+    r"|cred|私钥|密钥|秘密|令牌)"
+)
 PUBLIC_ADDRESS = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}|0x[0-9a-fA-F]{40}|0x[A-Z0-9]*_[A-Z0-9_]+")
 KEYED_MIX_LENGTH = 5  # six characters or more: the rule's entropy judges them
 # An algorithm's or an encoding's name with its number ("password: SHA256", "AES256",
@@ -1566,6 +1582,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (value.startswith("?") and EXPANSION_OPEN.search(text, max(0, start - NEAR), start))
         or _validation_rules(value)
         or _coin_address(text, start, value)
+        or (rule.generic and _solana_public_key(text, start, value))
         or _handles_listed(text, start, end, value)
         or (rule.value == "pin" and _digit_run(value))
         or _pgp_key_id(text, start, value)
@@ -1994,6 +2011,31 @@ def _coin_address(text: str, start: int, value: str) -> bool:
     labelled = TOKEN_LINE_LABEL.search(text, max(0, start - NEAR), start) is not None
     coin = COIN_WORDS.search(text, max(0, start - COIN_REACH), start) is not None
     return labelled and coin and SOLANA_ACCOUNT.fullmatch(value) is not None
+
+
+def _solana_public_key(text: str, start: int, value: str) -> bool:
+    """A Solana account's address (a program's id, a lookup table, a wallet), 43 or 44
+    characters of base58 that decode to 32 bytes, where its line's label says nothing
+    secret (``- **Fee Share V2**: `<id>` ``, ``**Hardcode partner key**: `<address>` ``): a
+    public key. A keypair's secret is 64 bytes (87 or 88 characters); a drawn key of that
+    length holds 0, O, I or l nearly always, and a label that names a secret, a token or an
+    API key keeps the value one."""
+    if SOLANA_ACCOUNT.fullmatch(value) is None or _base58_bytes(value) != SOLANA_KEY_BYTES:
+        return False
+    label = text[line_start_within(text, start, NEAR) : start]
+    if SECRET_LABEL_WORDS.search(label) is not None:
+        return False
+    # the heading over it names secrets (``## API Keys``): a key, whatever its label
+    headings = HEADING_LINE.findall(text, max(0, start - SOLANA_HEADING_REACH), start)
+    return not headings or SECRET_HEADING_WORDS.search(headings[-1]) is None
+
+
+def _base58_bytes(value: str) -> int:
+    """How many bytes a base58 string decodes to (its leading ``1``s are zero bytes)."""
+    number = 0
+    for char in value:
+        number = number * 58 + BASE58_ALPHABET.index(char)
+    return len(value) - len(value.lstrip("1")) + (number.bit_length() + 7) // 8
 
 
 def _pgp_key_id(text: str, start: int, value: str) -> bool:
