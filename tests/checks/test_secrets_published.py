@@ -206,12 +206,18 @@ def test_production_said_to_be_left_untouched_places_nothing_there(tmp_path: Pat
     # stack's; production changed, or untouched only far along its clause, still counts
     quiet = (
         f"- e2e: ops@fern.io / {DEMO}, seeded via the admin API; prod realm export UNTOUCHED.",
-        f"- db: ops@fern.io / {DEMO}\n\nThe production database is left alone.",
+        f"- db: ops@fern.io / {DEMO}\n\nThe production DB left alone; this is the local stack.",
     )
     _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
+    # production's value unchanged, or production itself, is still production (the second
+    # reader's cases)
     live = (
         f"- admin: ops@fern.io / {DEMO} on the production server; the old box untouched.",
         f"- db: ops@fern.io / {DEMO}\n\nProduction runs this since May; the old box is untouched.",
+        f"- admin: ops@fern.io / {DEMO} (production password unchanged since 2023)",
+        f"- admin: ops@fern.io / {DEMO}. Production unchanged: it still uses this login.",
+        f"- admin: ops@fern.io / {DEMO} on the production server and the legacy box untouched",
+        f"- admin: ops@fern.io / {DEMO}\n\nThe production DB unchanged, still this login.",
     )
     _assert_seeded_levels(tmp_path / "live", live, "problem")
 

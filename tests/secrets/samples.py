@@ -5843,6 +5843,12 @@ NEGATIVES.extend(
 CASES["camelcase-assignment"][1].append(
     "**模型**：分享码=「读凭证」；ownerToken=「写凭证」（16B 随机 hex 只存本地 store）"
 )
+CASES["camelcase-assignment"][0].extend(
+    [
+        ("dbPassword=【生产】Fern#2024x", "【生产】Fern#2024x"),
+        ("adminPassword=【管理员Fern2024】", "【管理员Fern2024】"),
+    ]
+)
 # ... and a password that opens with "$": letters of both cases and digits, then a symbol
 # (round 129's miss); a variable in its place stays none
 CASES["password-phrase"][0].append(("- Password: `$Kx9mQ2!wLp`", "$Kx9mQ2!wLp"))
@@ -5852,6 +5858,10 @@ NEGATIVES.extend(
         "- pass: `$env:DB_PASS!`",
         "- password: $HOME/.pw",
         "- password: ${DB_PASSWORD}",
+        "- Password: `$DbPass1+$Salt`",
+        "password: $AdminPass1?",
+        "- password: `$AppPass1?:$Fallback`",
+        "PASSWORD=$DbPass2&&echo ok",
     ]
 )
 # ... a dashboard's access link (round 130's miss): a drawn key in a URL's "?key="
@@ -5870,6 +5880,10 @@ case(
         "https://api.fern.dev/v1/feed?key=YOUR_API_KEY_HERE",
         "https://fern.dev/cache?key=user_profile_settings_v2",
         'curl "https://api.fern.dev/x?key=$FERN_KEY"',
+        "https://console.fern.dev/storage?key=daily-backup-2024-05-17",
+        "https://fern.dev/admin/flags?key=new-checkout-flow-2024q3",
+        "https://api.fern.dev/list?limit=50&key=eyJsYXN0SWQiOiJhYmMxMjMifQ",
+        "https://api.fern.dev/list?key=MjAyNC0wNS0xN1QxMjowMDowMFo",
     ],
 )
 # Round 134 (after its first look): a Xiaomi MiMo key beside its endpoint; not the same
@@ -5889,16 +5903,25 @@ case(
 _SOLANA_ID = "7kx9Gm2RtVnQpW4cLz8DhJb3YfKsA6eUoMiN5rTq1Xw"
 NEGATIVES.extend(
     [
-        f"- **Fee Share V2**: `{_SOLANA_ID}`",
-        f"- **Hardcode partner key**: `{_SOLANA_ID}`",
+        f"- **Fee wallet address**: `{_SOLANA_ID}`",
         f"- **Always use the public LUT**: `{_SOLANA_ID}`",
     ]
 )
-CASES["generic-assignment"][0].append((f"- API token: `{_SOLANA_ID}`", _SOLANA_ID))
-CASES["section-list-key"][0].append((f"## API Keys\n\n- **Fern RPC**: `{_SOLANA_ID}`", _SOLANA_ID))
 CASES["section-list-key"][1].append(
-    f"### 5. Program IDs (If Token Creation)\n\n## Tokens\n\n- **Fee Share V2**: `{_SOLANA_ID}`"
+    f"## Tokens\n\n### 5. Program ID Configuration\n\n- **Fee Share V2**: `{_SOLANA_ID}`"
 )
+CASES["section-list-key"][0].append((f"## API Keys\n\n- **Fern RPC**: `{_SOLANA_ID}`", _SOLANA_ID))
+# ... while a label naming a key, a token or a password keeps it a secret, under any
+# heading (the second reader's cases): one drawn key in eighteen is base58 of 32 bytes
+CASES["generic-assignment"][0].extend(
+    [
+        (f"- API token: `{_SOLANA_ID}`", _SOLANA_ID),
+        (f"HELIUS_KEY={_SOLANA_ID}", _SOLANA_ID),
+        (f"SOLANA_PRIV_KEY={_SOLANA_ID}", _SOLANA_ID),
+    ]
+)
+CASES["key-named-label"][0].append((f"**Helius key**: `{_SOLANA_ID}`", _SOLANA_ID))
+CASES["password-phrase"][0].append((f"pwd: {_SOLANA_ID}", _SOLANA_ID))
 # ... Stripe's key of today cut by an ellipsis after 17 of its 99 characters: the prefix a
 # document shows, no key
 NEGATIVES.append("STRIPE_SECRET_KEY=sk_live_51Q7kPz2FaMYuwxTq...")

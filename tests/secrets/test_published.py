@@ -343,16 +343,18 @@ def test_an_end_to_end_suites_helpers_publish_their_logins(tmp_path: Path) -> No
 
 
 def test_an_apps_own_suite_deeper_in_a_monorepo_publishes_its_logins(tmp_path: Path) -> None:
-    # round 132's tuning half: a web app's suite under its own folder (its specs beside the
-    # users' constants) publishes them as a root suite does; an "e2e" folder with no spec in
-    # it (an encryption's keys) publishes nothing
+    # round 132's tuning half: a web app's suite under its own folder, beside its runner's
+    # configuration, publishes its users' constants as a root suite does; an "e2e" folder
+    # with no runner beside it (an encryption's keys and their unit test) publishes nothing
     repo = Repo(tmp_path / "desk")
     repo.commit(
         "seed",
         {
             "src/Fern.Web/e2e/users.ts": "export const E2E_PASSWORD = 'Fern!Passw0rd';\n",
             "src/Fern.Web/e2e/auth.spec.ts": "import { E2E_PASSWORD } from './users';\n",
+            "src/Fern.Web/playwright.config.ts": "export default { testDir: './e2e' };\n",
             "src/crypto/e2e/keys.ts": 'export const PASSPHRASE = "Tarn9Ridge";\n',
+            "src/crypto/e2e/keys.test.ts": "import { PASSPHRASE } from './keys';\n",
             "memory/a.md": "seeded users, fixed pw `Fern!Passw0rd`; passphrase Tarn9Ridge\n",
         },
     )
@@ -361,23 +363,21 @@ def test_an_apps_own_suite_deeper_in_a_monorepo_publishes_its_logins(tmp_path: P
     assert found == {"suite": "src/Fern.Web/e2e/users.ts"}
 
 
-def test_a_schemas_migration_publishes_the_accounts_it_seeds(tmp_path: Path) -> None:
-    # round 134 (after its first look): a migration inserts the first admin with its
-    # password, as a seed file does; the same value in the app's own code does not
+def test_a_migration_publishes_no_credential_it_holds(tmp_path: Path) -> None:
+    # the second reader's case against round 134's first tuning: a migration, a migration's
+    # script or plan may hold the real database's credentials, so none of them publishes a
+    # value as a seed file does
     repo = Repo(tmp_path / "desk")
     repo.commit(
         "seed",
         {
-            "database/migrations/001_initial_schema.sql": (
-                "INSERT INTO users VALUES ('admin', crypt('FernAdmin2025!', gen_salt('bf')));\n"
-            ),
-            "src/admin.ts": "export const FALLBACK = 'HarborGate2025!';\n",
-            "memory/a.md": "Migration 001 seeds admin `FernAdmin2025!`; fallback `HarborGate2025!`\n",
+            "db/migrations/2024_05_grant.sql": "CREATE USER reporting WITH PASSWORD 'Quay7Harbor!x';\n",
+            "scripts/migration/copy_users.py": 'PROD_DB_PASSWORD = "Lantern#2207"\n',
+            "memory/a.md": "reporting / `Quay7Harbor!x`; prod db `Lantern#2207`\n",
         },
     )
-    values = {"seeded": "FernAdmin2025!", "code": "HarborGate2025!"}
-    found = published_in(repo.path, repo.path / "memory", values)
-    assert found == {"seeded": "database/migrations/001_initial_schema.sql"}
+    values = {"grant": "Quay7Harbor!x", "script": "Lantern#2207"}
+    assert published_in(repo.path, repo.path / "memory", values) == {}
 
 
 def test_a_short_value_after_another_scheme_is_no_urls_password(tmp_path: Path) -> None:

@@ -179,15 +179,12 @@ def published_in(folder: Path | None, tree: Path, values: Mapping[str, str]) -> 
     return _search(root, paths, wanted, in_urls, suites)
 
 
-def _suite_folders(listing: str) -> frozenset[str]:
-    """The ``e2e/`` folders below the root (lower-cased, with their slash) that hold a test
-    runner's spec file: an app's end-to-end suite in a monorepo."""
-    suites = set()
-    for path in listing.lower().split("\0"):
-        folder = DEEP_SUITE.match(path)
-        if folder and folder.end() > len("e2e/") and SPEC_NAME.fullmatch(path.rpartition("/")[2]):
-            suites.add(path[: folder.end()])
-    return frozenset(suites)
+def _suite_folders(listing: str) -> tuple[str, ...]:
+    """The ``e2e/`` folders below the root (lower-cased, with their slash) beside an
+    end-to-end runner's configuration: an app's own suite in a monorepo."""
+    paths = listing.lower().split("\0")
+    apps = {found.group(1) or found.group(2) for found in map(E2E_RUNNER.fullmatch, paths) if found}
+    return tuple(sorted(app + "e2e/" for app in apps))
 
 
 def _needle(value: str) -> str:
@@ -249,24 +246,21 @@ MEMORY_FOLDERS = frozenset({"memory", "memories"})
 BACKUP_SUFFIX = re.compile(r"(?:(?:\.(?:bak|backup|old|orig)|~)(?:\.\d+)?)+$")
 # Names and folders of files that publish defaults on purpose, whatever their format: a
 # word of the path (split at anything not a letter or digit) that starts with one of these
-# (``seeders``, ``testdata``, ``unittests``, ``docker-compose``; a schema's ``migrations``,
-# which seed an application's first accounts as a seed file does), or is one of the short ones
+# (``seeders``, ``testdata``, ``unittests``, ``docker-compose``), or is one of the short ones
 # whole, or a ``.dist`` copy (``config.php.dist``; a ``dist/`` folder is a build's output).
 # A word inside another word names nothing: ``latest.json``, ``contest.yaml``, ``device``.
 PUBLISHING_WORDS = re.compile(
     r"(?<![a-z0-9])(?:(?:example|sample|template|demo|seed|fixture|mock|test|unittest"
-    r"|development|compose|migration)[a-z0-9]*|specs?|dev|docs?)(?![a-z0-9])|\.dist(?![a-z0-9])"
+    r"|development|compose)[a-z0-9]*|specs?|dev|docs?)(?![a-z0-9])|\.dist(?![a-z0-9])"
 )
-# An end-to-end suite's folder at the repository's root (``e2e/helpers/auth.ts``): its code
-# publishes the suite's fixtures as a folder of tests does, unless it logs into a service on
-# the network (:func:`_live_script`). Not "e2e" deeper in a path (``src/crypto/e2e/``: an
-# encryption's), nor its configuration (``e2e/.env``)
+# An end-to-end suite's folder at the repository's root (``e2e/helpers/auth.ts``), or an
+# app's own deeper in a monorepo beside its runner's configuration (``src/Web/e2e/users.ts``
+# beside ``src/Web/playwright.config.ts``): its code publishes the suite's fixtures as a
+# folder of tests does, unless it logs into a service on the network (:func:`_live_script`).
+# Not "e2e" deeper in a path with no runner beside it (``src/crypto/e2e/``: an
+# encryption's, whatever unit tests it holds), nor its configuration (``e2e/.env``)
 SUITE_FOLDER = re.compile(r"e2e/")
-# ... and an app's own suite deeper in a monorepo (``src/Web/e2e/users.ts``) when that
-# folder holds a runner's specs (``login.spec.ts``, ``auth.test.js``): an encryption's
-# ``src/crypto/e2e/`` holds none
-DEEP_SUITE = re.compile(r"(?:^|.*/)e2e/")
-SPEC_NAME = re.compile(r"[^/]+[._-](?:spec|test)\.[a-z0-9]+")
+E2E_RUNNER = re.compile(r"(.+/)(?:playwright|cypress)\.config\.[a-z]+|(.+/)wdio\.conf\.[a-z]+")
 # Code files: a value a script or a program hard-codes is published on purpose only when
 # its path says it is a default (``seed.py``, ``tests/``) or a comment does, on the value's
 # line or a comment line right above it (``PASSWORD = "..."  # local test account``); an
@@ -373,11 +367,14 @@ SENTENCE_REACH = 200
 COPY_AFTER = re.compile(
     r"(?i:[ _-]?(?:cop(?:y|ies)|clone|dump|snapshot|mirror)(?![A-Za-z])(?![ \t]+of\b))"
 )
-# "prod realm export UNTOUCHED", "production left alone": the note says production was
-# not changed, so its values are another system's (the local stack seeded beside it)
+# "prod realm export UNTOUCHED", "the production DB left alone": production's data or
+# settings named as what was not changed, so the values are another system's (the local
+# stack seeded beside it); not "production password unchanged since 2023" (its value,
+# still in use), nor "Production unchanged: it still uses this login"
 UNTOUCHED_AFTER = re.compile(
-    r"(?i:[\w .-]{0,30}?(?<![\w-])(?:untouched|unchanged|unaffected|left (?:alone|as is)"
-    r"|not touched)(?![\w-]))"
+    r"(?i:[ \t]+(?:(?:realm|export|dump|data|db|database|snapshot|backup|config)[ \t]+){1,3}"
+    r"(?:untouched|unchanged|unaffected|left alone|left as is|not touched)(?![\w-])"
+    r"(?![ \t]*(?:since|:|,?[ \t]*(?:it[ \t]+)?still)))"
 )
 COPY_BEFORE = re.compile(r"(?i:\b(?:cop(?:y|ies)|clone|dump|snapshot|mirror)s? of (?:the )?$)")
 SETTINGS_AFTER = re.compile(
@@ -730,7 +727,7 @@ def _search(
     paths: Iterator[str],
     wanted: dict[str, str],
     in_urls: frozenset[str],
-    suites: frozenset[str] = frozenset(),
+    suites: tuple[str, ...],
 ) -> dict[str, str]:
     """Key -> the first of ``paths`` that holds its value (``wanted``) standing alone, not
     hard-coded; a value of ``in_urls`` (a short one's ``:<value>@``) only in a URL."""
@@ -763,9 +760,10 @@ def _in_a_url(text: str, needle: str) -> bool:
     return re.search(r"://[^\s/@:]*" + re.escape(needle), text) is not None
 
 
-def _hard_coded(path: str, text: str, value: str, suites: frozenset[str] = frozenset()) -> bool:
+def _hard_coded(path: str, text: str, value: str, suites: tuple[str, ...]) -> bool:
     """True when ``path`` is code or a note whose path names nothing a default (no publishing
-    word, no README or guide, not in a root ``e2e/`` suite) and that says nowhere near
+    word, no README or guide, not in an ``e2e/`` suite: the root's, or one of ``suites``)
+    and that says nowhere near
     ``value`` (standing alone) that it is a default, a test's or a demo's: a comment on its
     line or a comment line right above it, in code; the value's line or the one above it, in
     a note. A real login an automation script hard-codes, or an agent's note of an account
@@ -779,7 +777,7 @@ def _hard_coded(path: str, text: str, value: str, suites: frozenset[str] = froze
     note = suffix in NOTE_SUFFIXES and not GUIDE_NAME.fullmatch(name)
     if not (code or note):
         return False
-    suite = SUITE_FOLDER.match(lowered) or any(map(lowered.startswith, suites))
+    suite = SUITE_FOLDER.match(lowered) or lowered.startswith(suites)
     publishing = PUBLISHING_WORDS.search(lowered) or suite
     if publishing and not (code and _live_script(lowered, text)):
         return False
@@ -809,7 +807,7 @@ LOCAL_HOST = re.compile(
 
 def _live_script(path: str, text: str) -> bool:
     """A script named for a test (``test-proxies-v2.js``, ``scripts/test_wazuh.py``) in no
-    folder of tests, examples or docs (a root ``e2e/`` suite's specs are read so too), that
+    folder of tests, examples or docs (an ``e2e/`` suite's specs are read so too), that
     calls a service on the network: a person's
     check of a live account, whose login it leaked, not a suite's published fixture."""
     folders = path.rpartition("/")[0]

@@ -268,8 +268,9 @@ VENDOR_LENGTHS = (
     ("dop_v1_", 64),
     ("lin_api_", 40),
     ("pit-", 36),  # a GoHighLevel private integration token: a UUID after its prefix
-    # Stripe's keys of today: ``sk_live_51`` and 97 more (the old ones held 24 in all)
-    *((f"{kind}_{mode}_51", 97) for kind in ("sk", "rk") for mode in ("live", "test")),
+    # Stripe's keys of today: 99 characters after ``sk_live_``, ``51`` first (the old
+    # ones held 24); what is shown is counted after ``sk_live_`` too (:data:`VENDOR_HEAD`)
+    *((f"{kind}_{mode}_51", 99) for kind in ("sk", "rk") for mode in ("live", "test")),
     ("EwA", 1000),  # a Microsoft account's access token: over a thousand characters
 )
 # A header's or a cookie's name, capitalised words joined by hyphens: "X-Auth-Token".
@@ -297,10 +298,13 @@ VENDOR_PLACEHOLDER = re.compile(
 # (``WPA3-Personal``: a Wi-Fi network's security mode, said where its password could be)
 # (``$HOME``, ``$env:API_KEY``, ``${TOKEN}``: a variable where the value would be; a
 # password may open with "$" too, ``$Kx9mQ2!wLp``: letters of both cases and digits, then
-# a symbol no variable's name holds)
+# one of the symbols a password holds, no second variable, no operator before a name and
+# no ``?``, ``*`` or ``&`` at its end, as an expression has: ``$DbPass1+$Salt``,
+# ``$AppPass1?:$Fallback``)
 NOT_A_VALUE = re.compile(
     r"^(?:[A-Za-z_][\w]*\.)+[A-Za-z_]\w*$"
-    r"|^\$(?!(?=\w*[A-Z])(?=\w*[a-z])(?=\w*[0-9])\w+[!@#%^&*+?~])|^%|^os\.|^env\.|\w\?\.\w|^[a-z_]+[→⇒←]"
+    r"|^\$(?!(?![^$]*\$)(?!.*[?*&]$)(?!.*[+*&?:][A-Za-z_])"
+    r"(?=\w*[A-Z])(?=\w*[a-z])(?=\w*[0-9])\w+[!@#%^&*+?~])|^%|^os\.|^env\.|\w\?\.\w|^[a-z_]+[→⇒←]"
     r"|^(?:WPA[23]?|WEP)(?:[-_ ]|$)"
     r"|^[≥≤≠≈±]"  # a threshold or a bound (``default ≥3 found / ≥1 named``), not a value
     r"|^\*\.[a-z0-9-]"  # a host pattern (``Host for SWAG / *.fern.dev``)
@@ -851,6 +855,7 @@ NATIVE_WORDS = re.compile(
 )
 # A list API's page cursor: base64 of a small JSON object of these fields
 MAX_CURSOR = 64
+URL_KEY_RULE = "url-query-key"
 CURSOR_JSON = re.compile(r'\{ ?"(?:page|offset|cursor|start|last_id|after)" ?: ?"?\d')
 # The runs a doc types for a value's letters and digits
 TYPED_RUNS = ("abc", "def", "ghi", "jkl", "mno", "xyz", "123", "456", "789", "012")
@@ -1046,10 +1051,13 @@ DESCRIBED_KIND = re.compile(r"[a-z]+(?:-[a-z]+){2,}(?:-[0-9]{1,3})?")
 DESCRIBING_WORDS = frozenset({"of", "your", "my", "for", "the", "here", "a", "an", "goes"})
 # ... or in Chinese (``这里写一个固定随机串``: "write a fixed random string here")
 CJK_PLACEHOLDER = re.compile(r"这里|此处|填写|填入|替换|换成|你的|您的|随机串|随机字符串")
-# ... or a term of prose in CJK quotes (``ownerToken=「写凭证」``: "the write credential"):
-# the quote opens on a word of the language, where a quoted password opens on its own
-# letters
-CJK_QUOTED_TERM = re.compile(r"[「『【〈《〔（][\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# ... or a term of prose in CJK quotes (``ownerToken=「写凭证」（16B 随机 hex）``: "the write
+# credential", then what it is): a closed bracket of the language's words, then nothing or
+# another bracket; a password after a bracketed note (``【生产】Fern#2024x``) or with
+# digits inside the bracket (``「天王盖地虎2024」``) stays one
+CJK_QUOTED_TERM = re.compile(
+    r"[「『【〈《〔（][\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]+[」』】〉》〕）](?:[「『【〈《〔（(]|$)"
+)
 PART_SPLIT = re.compile(r"[-_:/.,]")
 # An SSH key's fingerprint as ``ssh-keygen -l`` prints it: names a key, is none
 FINGERPRINT = re.compile(r"(?:SHA256|SHA1|MD5):[A-Za-z0-9+/=:]{16,}")
@@ -1472,16 +1480,17 @@ COIN_REACH = 300
 BASE58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 SOLANA_KEY_BYTES = 32
 SOLANA_HEADING_REACH = 2000
-# ... and a heading's (not "token" alone: crypto notes' word for a coin, "Token Creation")
-SECRET_HEADING_WORDS = re.compile(
-    r"(?i:secret|private|api[ _-]?(?:keys?|tokens?)|access[ _-]?(?:keys?|tokens?)|credential"
-    r"|passw|私钥|密钥|秘钥)"
-)
 # A label's words that make a Solana-sized value a secret still (``Secret key:``,
-# ``API token:``, ``私钥``)
+# ``HELIUS_KEY=``, ``pwd:``, ``私钥``), once a public key's own words are taken out
 SECRET_LABEL_WORDS = re.compile(
-    r"(?i:secret|private|priv\b|api|token|passw|passphrase|seed|mnemonic|auth|bearer|access"
-    r"|cred|私钥|密钥|秘密|令牌)"
+    r"(?i:secret|private|priv(?![a-z])|api|token|key|pass|pwd|(?<![a-z])pw(?![a-z])|seed"
+    r"|mnemonic|auth|bearer|access|cred|私钥|密钥|秘钥|秘密|令牌|密码|密碼|パスワード|비밀번호)"
+)
+PUBLIC_KEY_WORDS = re.compile(r"(?i:pub(?:lic)?[ _-]?key|pubkey)")
+# ... and the words that name it public: an address, a program, a mint, a lookup table
+PUBLIC_ACCOUNT_WORDS = re.compile(
+    r"(?i:(?<![a-z])(?:pub(?:lic)?[ _-]?key|pubkey|address(?:es)?|programs?(?:[ _-]?ids?)?"
+    r"|mints?|luts?|lookup[ _-]?tables?|wallets?|contracts?|pdas?)(?![a-z]))"
 )
 PUBLIC_ADDRESS = re.compile(r"[1-9A-HJ-NP-Za-km-z]{32,44}|0x[0-9a-fA-F]{40}|0x[A-Z0-9]*_[A-Z0-9_]+")
 KEYED_MIX_LENGTH = 5  # six characters or more: the rule's entropy judges them
@@ -1683,6 +1692,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _described_kind(value)
         or CJK_PLACEHOLDER.search(value) is not None
         or (rule.generic and CJK_QUOTED_TERM.match(value) is not None)
+        or (rule.name == URL_KEY_RULE and _base64_of_text(value))
         or text.endswith(SHARE_TOKEN, max(0, start - len(SHARE_TOKEN)), start)
         or _shell_default_path(text, start, value)
         or (rule.name in SERIES_RULES and _series_pair(text, start, value))
@@ -2015,19 +2025,23 @@ def _coin_address(text: str, start: int, value: str) -> bool:
 
 def _solana_public_key(text: str, start: int, value: str) -> bool:
     """A Solana account's address (a program's id, a lookup table, a wallet), 43 or 44
-    characters of base58 that decode to 32 bytes, where its line's label says nothing
-    secret (``- **Fee Share V2**: `<id>` ``, ``**Hardcode partner key**: `<address>` ``): a
-    public key. A keypair's secret is 64 bytes (87 or 88 characters); a drawn key of that
-    length holds 0, O, I or l nearly always, and a label that names a secret, a token or an
-    API key keeps the value one."""
+    characters of base58 that decode to 32 bytes, that its line's label names as an address,
+    a public key, a program, a mint, a lookup table, a wallet or a contract (``**Always use
+    the public LUT**: `<address>` ``), or that sits under a heading naming programs or
+    addresses with a label naming nothing secret (``### Program ID Configuration`` over
+    ``- **Fee Share V2**: `<id>` ``): a public key. A keypair's secret is 64 bytes (87 or 88
+    characters); a label that names a key, a token, a password or a secret
+    (``HELIUS_KEY=``, ``pwd:``) keeps the value one, as one drawn 43-character key in
+    eighteen happens to be base58 of 32 bytes."""
     if SOLANA_ACCOUNT.fullmatch(value) is None or _base58_bytes(value) != SOLANA_KEY_BYTES:
         return False
     label = text[line_start_within(text, start, NEAR) : start]
-    if SECRET_LABEL_WORDS.search(label) is not None:
+    if SECRET_LABEL_WORDS.search(PUBLIC_KEY_WORDS.sub(" ", label)) is not None:
         return False
-    # the heading over it names secrets (``## API Keys``): a key, whatever its label
+    if PUBLIC_ACCOUNT_WORDS.search(label) is not None:
+        return True
     headings = HEADING_LINE.findall(text, max(0, start - SOLANA_HEADING_REACH), start)
-    return not headings or SECRET_HEADING_WORDS.search(headings[-1]) is None
+    return bool(headings) and PUBLIC_ACCOUNT_WORDS.search(headings[-1]) is not None
 
 
 def _base58_bytes(value: str) -> int:
@@ -2360,6 +2374,16 @@ def _named_an_id_nearby(text: str, start: int, value: str) -> bool:
             return True
         at = text.find(value, at + len(value), high)
     return False
+
+
+def _base64_of_text(value: str) -> bool:
+    """``key=eyJsYXN0SWQiOiJhYmMxMjMifQ``, ``key=MjAyNC0wNS0xN1QxMjowMDowMFo``: base64 of
+    printable text (a cursor's JSON, a timestamp), where a drawn key decodes to bytes."""
+    try:  # binascii.Error and the UTF-8 errors are ValueErrors
+        decoded = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode("ascii")
+    except ValueError:
+        return False
+    return decoded.isprintable()
 
 
 def _page_cursor(value: str) -> bool:
