@@ -5932,3 +5932,9 @@ CASES["stripe-live-key"][0].append(
         "sk_live_51Q7kPz2FaMYuwxTqLp9Xv3Rn8Kd2Wm7Hb4Jc6Fs1Gt5Yz0Na9Qe3Ur",
     )
 )
+# Round 133's tuning half: a proxy's drawn letters after 密码, its login given before it
+# with "/" (a password of letters only, proved by the pair); words and runs stay none
+CASES["password-phrase"][0].append(
+    ("- 住宅IP: 203.0.113.7:443 (SOCKS5)，用户名 QWfTbnRkLzPa / 密码 kXJNwqRTzh", "kXJNwqRTzh")
+)
+NEGATIVES.extend(["user ops / password: PowerPoint", "用户名 admin / 密码 abcdefghij"])

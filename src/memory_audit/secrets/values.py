@@ -1100,6 +1100,12 @@ SHARE_TOKEN = "xsec_token="  # noqa: S105 - a parameter's name
 # The rules reading a list item's label, then a login and a password after ` / `; a label
 # naming the login itself (``- **Username:** <address> / <handle>``) gives two logins
 SERVICE_PAIR_RULES = frozenset({"service-login-pair", "service-address-login-pair"})
+# A login's word and the login, "/", then a password's word right before the value
+# (``用户名 <login> / 密码 ``, ``user <login> / password: ``)
+LOGIN_THEN_PASSWORD_WORD = re.compile(
+    r"(?i:(?:用户名|用戶名|账号|帳號|user(?:name)?|login)[ \t]*[:：]?[ \t]*[^\s/]{2,40}[ \t]*/[ \t]*"
+    r"(?:密码|密碼|password|passwd|pass|pwd)[ \t]*[:：]?[ \t]*)$"
+)
 # A list item's label that names the pair a credential (``- Password: admin / <value>``,
 # ``- **Auth:**``, ``- **Login:**``): after it a person's weaker password (a word and digits)
 # is one, as it is after ``password:`` itself
@@ -2855,6 +2861,12 @@ def _shaped_by_its_pair(
         return label is not None and _has_shape("mixed", value)  # "- Auth: admin / <word>2024"
     if kind == "strong" and rule.name == PAIR_RULE and _pair_of_credentials(text, start):
         return _has_shape("mixed", value) or _stated(text, start, end, value)
+    drawn = _random_letters(value, TABLE_LETTERS)
+    if kind in ("mixed", "strong") and rule.name == COMMUNITY_RULE and drawn:
+        # ``用户名 <login> / 密码 <value>``: a proxy's drawn letters, its login given before it
+        # (with no separator after the password's word too: the login's "/" is one)
+        line = text[line_start_within(text, start, NEAR) : start]
+        return LOGIN_THEN_PASSWORD_WORD.search(line) is not None
     return kind == "mixed" and _login_digits(value) and _login_on_line_above(text, start)
 
 
