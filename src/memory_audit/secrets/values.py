@@ -1103,8 +1103,8 @@ SERVICE_PAIR_RULES = frozenset({"service-login-pair", "service-address-login-pai
 # A login's word and the login, "/", then a password's word right before the value
 # (``用户名 <login> / 密码 ``, ``user <login> / password: ``)
 LOGIN_THEN_PASSWORD_WORD = re.compile(
-    r"(?i:(?:用户名|用戶名|账号|帳號|user(?:name)?|login)[ \t]*[:：]?[ \t]*[^\s/]{2,40}[ \t]*/[ \t]*"
-    r"(?:密码|密碼|password|passwd|pass|pwd)[ \t]*[:：]?[ \t]*)$"
+    r"(?i:(?:用户名|用戶名|账号|帳號|user(?:name)?|login)[ \t]*[:：]?[ \t]*[^\s/]{2,40}"
+    r"[ \t]*/[ \t]*(?:密码|密碼|password|passwd|pass|pwd)[ \t]*[:：]?[ \t]*)$"
 )
 # A list item's label that names the pair a credential (``- Password: admin / <value>``,
 # ``- **Auth:**``, ``- **Login:**``): after it a person's weaker password (a word and digits)
