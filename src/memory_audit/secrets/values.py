@@ -605,6 +605,7 @@ COMMUNITY_LABEL = re.compile(
     r"(?i)\bcommunity(?:[ \t]*\([^)\n]{0,30}\))?[ \t*_]*(?:[:=：|]|\bis\b|\bwas\b)?[ \t*_`\"']*$"
 )
 COMMUNITY_RULE = "password-phrase"  # the rule whose words hold `community`
+PASSWORD_PHRASE_RULE = "password-phrase"  # noqa: S105 - a rule's name
 SNMP_OR_PASSWORD = re.compile(r"(?i)snmp|pass|pwd|密码")
 MEETING_PASSCODE = re.compile(r"(?i:zoom\.us/\S*[?&]pwd=|meet\.jit\.si/\S*[?&]password=)$")
 # WMI's namespaces under ``root`` (``root/cimv2``) and the words that say one is meant.
@@ -855,8 +856,9 @@ NATIVE_WORDS = re.compile(
 )
 # A list API's page cursor: base64 of a small JSON object of these fields
 MAX_CURSOR = 64
-URL_KEY_RULE = "url-query-key"
 CURSOR_JSON = re.compile(r'\{ ?"(?:page|offset|cursor|start|last_id|after)" ?: ?"?\d')
+# The rule reading a URL's ``?key=``: base64 of text there is a cursor's or a date's
+URL_KEY_RULE = "url-query-key"
 # The runs a doc types for a value's letters and digits
 TYPED_RUNS = ("abc", "def", "ghi", "jkl", "mno", "xyz", "123", "456", "789", "012")
 MIN_TYPED_RUNS = 5
@@ -2861,8 +2863,8 @@ def _shaped_by_its_pair(
         return label is not None and _has_shape("mixed", value)  # "- Auth: admin / <word>2024"
     if kind == "strong" and rule.name == PAIR_RULE and _pair_of_credentials(text, start):
         return _has_shape("mixed", value) or _stated(text, start, end, value)
-    drawn = _random_letters(value, TABLE_LETTERS)
-    if kind in ("mixed", "strong") and rule.name == COMMUNITY_RULE and drawn:
+    phrase = kind in ("mixed", "strong") and rule.name == PASSWORD_PHRASE_RULE
+    if phrase and _random_letters(value, TABLE_LETTERS):
         # ``用户名 <login> / 密码 <value>``: a proxy's drawn letters, its login given before it
         # (with no separator after the password's word too: the login's "/" is one)
         line = text[line_start_within(text, start, NEAR) : start]
