@@ -1102,12 +1102,6 @@ SHARE_TOKEN = "xsec_token="  # noqa: S105 - a parameter's name
 # The rules reading a list item's label, then a login and a password after ` / `; a label
 # naming the login itself (``- **Username:** <address> / <handle>``) gives two logins
 SERVICE_PAIR_RULES = frozenset({"service-login-pair", "service-address-login-pair"})
-# A login's word and the login, "/", then a password's word right before the value
-# (``用户名 <login> / 密码 ``, ``user <login> / password: ``)
-LOGIN_THEN_PASSWORD_WORD = re.compile(
-    r"(?i:(?:用户名|用戶名|账号|帳號|user(?:name)?|login)[ \t]*[:：]?[ \t]*[^\s/]{2,40}"
-    r"[ \t]*/[ \t]*(?:密码|密碼|password|passwd|pass|pwd)[ \t]*[:：]?[ \t]*)$"
-)
 # A list item's label that names the pair a credential (``- Password: admin / <value>``,
 # ``- **Auth:**``, ``- **Login:**``): after it a person's weaker password (a word and digits)
 # is one, as it is after ``password:`` itself
@@ -2043,13 +2037,14 @@ def _solana_public_key(text: str, start: int, value: str) -> bool:
     eighteen happens to be base58 of 32 bytes."""
     if SOLANA_ACCOUNT.fullmatch(value) is None or _base58_bytes(value) != SOLANA_KEY_BYTES:
         return False
-    label = text[line_start_within(text, start, NEAR) : start]
+    line_start = line_start_within(text, start, NEAR)
+    label = text[line_start:start]
     if SECRET_LABEL_WORDS.search(PUBLIC_KEY_WORDS.sub(" ", label)) is not None:
         return False
     if PUBLIC_ACCOUNT_WORDS.search(label) is not None:
         return True
-    headings = HEADING_LINE.findall(text, max(0, start - SOLANA_HEADING_REACH), start)
-    return bool(headings) and PUBLIC_ACCOUNT_WORDS.search(headings[-1]) is not None
+    heading = heading_above(text, line_start, SOLANA_HEADING_REACH)
+    return heading is not None and PUBLIC_ACCOUNT_WORDS.search(heading) is not None
 
 
 def _base58_bytes(value: str) -> int:
@@ -2152,6 +2147,13 @@ LOGIN_THEN_PASSWORD = re.compile(
     r"(?!(?:(?i:ok|on|off|yes|no|true|false|none|passed|failed)|\d+(?:/\d+)?)[ \t]*[,，;；/])"
     r"[^\s,，;；:：]{1,40}"
     r"[ \t]*[,，;；/][ \t]*(?i:密码|密碼|password|passwd|pwd|pw|pass)[ \t]*[:：=][ \t]*[\"'`]?$"
+)
+# ... and its looser twin for a drawn password of letters (:func:`_shaped_by_its_pair`):
+# the colons may go, the two joined by "/" (``用户名 <login> / 密码 ``, ``user <login> /
+# password: ``)
+LOGIN_THEN_PASSWORD_WORD = re.compile(
+    r"(?i:(?:用户名|用戶名|账号|帳號|user(?:name)?|login)[ \t]*[:：]?[ \t]*[^\s/]{2,40}"
+    r"[ \t]*/[ \t]*(?:密码|密碼|password|passwd|pass|pwd)[ \t]*[:：]?[ \t]*)$"
 )
 
 
@@ -2317,6 +2319,12 @@ def _public_by_design(value: str) -> bool:
     return claims.get("role") == PUBLIC_ROLE or claims.get("iss") == LOCAL_DEMO_ISSUER
 
 
+def _unpadded_base64url(value: str) -> bytes:
+    """The bytes of base64url written without its padding (a JWT's parts, a cursor);
+    a ValueError (``binascii.Error``) when it is none."""
+    return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+
+
 def jwt_claims(value: str) -> dict[str, Any] | None:
     """The claims of a JSON Web Token's payload (``eyJ...`` its second part), or None when
     the value is no token or its payload no JSON object (bounded: ``MAX_PAYLOAD``)."""
@@ -2325,7 +2333,7 @@ def jwt_claims(value: str) -> dict[str, Any] | None:
         return None
     payload = jwt.group(1)
     try:  # binascii.Error and the JSON and UTF-8 errors are ValueErrors; deep nesting recurses
-        claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+        claims = json.loads(_unpadded_base64url(payload))
     except (ValueError, RecursionError):
         return None
     return claims if isinstance(claims, dict) else None
@@ -2388,7 +2396,7 @@ def _base64_of_text(value: str) -> bool:
     """``key=eyJsYXN0SWQiOiJhYmMxMjMifQ``, ``key=MjAyNC0wNS0xN1QxMjowMDowMFo``: base64 of
     printable text (a cursor's JSON, a timestamp), where a drawn key decodes to bytes."""
     try:  # binascii.Error and the UTF-8 errors are ValueErrors
-        decoded = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode("ascii")
+        decoded = _unpadded_base64url(value).decode("ascii")
     except ValueError:
         return False
     return decoded.isprintable()
@@ -2401,7 +2409,7 @@ def _page_cursor(value: str) -> bool:
     if len(value) > MAX_CURSOR or not value.startswith("eyJ"):
         return False
     try:  # binascii.Error and the UTF-8 errors are ValueErrors
-        page = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode()
+        page = _unpadded_base64url(value).decode()
     except ValueError:
         return False
     return CURSOR_JSON.match(page) is not None
@@ -2867,8 +2875,7 @@ def _shaped_by_its_pair(
     if phrase and _random_letters(value, TABLE_LETTERS):
         # ``用户名 <login> / 密码 <value>``: a proxy's drawn letters, its login given before it
         # (with no separator after the password's word too: the login's "/" is one)
-        line = text[line_start_within(text, start, NEAR) : start]
-        return LOGIN_THEN_PASSWORD_WORD.search(line) is not None
+        return LOGIN_THEN_PASSWORD_WORD.search(text, max(0, start - NEAR), start) is not None
     return kind == "mixed" and _login_digits(value) and _login_on_line_above(text, start)
 
 
@@ -2886,13 +2893,16 @@ def _pair_of_credentials(text: str, start: int) -> bool:
     return heading is not None and CREDENTIALS_HEADING.search(heading) is not None
 
 
-def heading_above(text: str, position: int) -> str | None:
+def heading_above(text: str, position: int, reach: int | None = None) -> str | None:
     """The nearest Markdown heading line that starts before ``position`` (a line's start),
-    found by bisecting the text's headings, listed once a text: asked for each value, a
-    scan of the text before it would cost the square of a long note."""
+    no further back than ``reach`` characters when given, found by bisecting the text's
+    headings, listed once a text: asked for each value, a scan of the text before it would
+    cost the square of a long note."""
     starts, lines = _headings(text)
     found = bisect.bisect_left(starts, position) - 1
-    return lines[found] if found >= 0 else None
+    if found < 0 or (reach is not None and starts[found] < position - reach):
+        return None
+    return lines[found]
 
 
 @functools.lru_cache(maxsize=16)
