@@ -198,11 +198,12 @@ def test_with_no_index_at_all_the_missing_index_is_the_one_finding(tree_dir: Pat
     }
 
 
-def test_a_note_without_a_description_is_indexed_by_its_first_heading(tree_dir: Path) -> None:
+def test_a_note_without_a_description_is_indexed_by_its_first_heading(isolated_home: Path) -> None:
     # No frontmatter: the new index's line says what the note is about from its heading,
-    # not a bare link a session learns nothing from.
-    write_tree(
-        tree_dir,
+    # not a bare link a session learns nothing from. (In Claude Code's own folder: a folder
+    # elsewhere with no index and no block is another program's, given no index advice.)
+    tree_dir = write_tree(
+        isolated_home / ".claude/projects/-work-k8s/memory",
         {"mm.md": "# K8s commands at a glance\n\n## Pods\n```bash\nkubectl get pods\n```\n"},
     )
     [missing] = report(tree_dir, "orphans", "index-drift").findings

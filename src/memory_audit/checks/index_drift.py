@@ -6,7 +6,10 @@ Reports, for the index at the root of the tree:
   folder above holds one (a copied memory folder), it says so: Claude Code reads
   the index only inside the memory folder (``orphans`` then judges nothing). For
   a folder outside Claude Code's own (a repository keeping a copy with its index
-  one level up, its own layout) that is a suggestion: such a copy is not loaded;
+  one level up, its own layout) that is a suggestion: such a copy is not loaded.
+  Outside Claude Code's own folders, a folder with no MEMORY.md and no frontmatter
+  block in any file (no agent's store) is another program's notes: skipped, not
+  reported (Claude Code writes both with its first memory);
 - ``broken-index-link``: an index line links a file that does not exist. Not
   links: a template placeholder (``{module}_project.md``, ``<name>.md``,
   ``[your-name].md``); and in a
@@ -83,7 +86,11 @@ from memory_audit.analysis.outside_links import (
     resolves_where_written,
 )
 from memory_audit.analysis.routing_files import routed_from
-from memory_audit.analysis.tree_home import on_this_machine, repository_copy
+from memory_audit.analysis.tree_home import (
+    on_this_machine,
+    repository_copy,
+    written_by_another_program,
+)
 from memory_audit.analysis.wikilinks import as_wikilink, near_name, wikilink_resolves
 from memory_audit.model.finding import Finding, Skip, listed_at, make_finding
 from memory_audit.sources.git import (
@@ -126,7 +133,10 @@ class Options:
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     if tree.index is None:
         there = os.path.lexists(tree.root / INDEX_NAME)  # a folder, a dangling link, ...
-        if there or tree.memories or tree.unread or tree.errors or tree.index_above:
+        foreign = written_by_another_program(tree)
+        if foreign is not None:
+            yield Skip(ID, foreign)
+        elif there or tree.memories or tree.unread or tree.errors or tree.index_above:
             yield _missing_index(tree)
         # else an empty store: Claude Code writes MEMORY.md with the first memory
         return

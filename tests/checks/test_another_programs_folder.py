@@ -1,0 +1,84 @@
+"""A folder no Claude Code session wrote: no MEMORY.md and no frontmatter in any file.
+
+Claude Code writes MEMORY.md with its first memory and a frontmatter block in every topic
+file. A repository's ``memory/`` with neither is another program's notes (an agent's
+workspace, an app's own store, a coding assistant's context): index and frontmatter advice
+is wrong there (held-out judges: ``missing-index`` and ``no-frontmatter`` false in every
+such folder of round 135), while what it holds is still read for secrets.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_audit.model.stores import AgentStore
+from memory_audit.tree.snapshot import ProjectLocation
+from tests.harness import memory, report, write_tree
+
+# An agent's notes as another program writes them: a title, prose, no block.
+NOTES = {
+    "projects.md": "# projects.md - active projects\n\n- billing export: waiting on review\n",
+    "decisions.md": "# decisions.md - decision log\n\n2026-03-02: keep SQLite for the queue\n",
+    "goals.md": "# goals.md - long-term goals\n\n1. ship the dashboard\n",
+}
+PASSWORD = "Vq7#tLm2Rz9!"
+FOREIGN = "no MEMORY.md and none of its"
+INDEX_AND_BLOCKS = ("missing-index", "no-frontmatter")
+
+
+def _codes(root: Path, location: ProjectLocation | None = None) -> list[str]:
+    found = report(root, "index-drift", "frontmatter", "secrets", location=location)
+    return sorted(f.code for f in found.findings)
+
+
+def test_a_repositorys_folder_with_no_index_and_no_block_gets_no_index_or_block_advice(
+    tmp_path: Path,
+) -> None:
+    repo = tmp_path / "repo"
+    notes = {**NOTES, "tools.md": f"# tools.md\n\nsudo password: `{PASSWORD}`\n"}
+    tree = write_tree(repo / "memory", notes)
+    location = ProjectLocation("-repo", repo)
+    result = report(tree, "index-drift", "frontmatter", "secrets", location=location)
+    assert [f.code for f in result.findings] == ["possible-secret"]  # still read for secrets
+    reasons = [s.reason for s in result.skipped if FOREIGN in s.reason]
+    assert {s.dimension for s in result.skipped if FOREIGN in s.reason} == {
+        "index-drift",
+        "frontmatter",
+    }
+    assert "none of its 4 files has frontmatter" in reasons[0]
+
+
+def test_the_same_folder_indexed_one_folder_up_gets_no_move_the_index_advice(
+    tmp_path: Path,
+) -> None:
+    # <workspace>/AGENTS.md + MEMORY.md + memory/: the root MEMORY.md is that agent's own
+    # long-term memory, read where it is; "move ../MEMORY.md into this folder" would break it
+    repo = tmp_path / "workspace"
+    write_tree(repo, {"AGENTS.md": "Read MEMORY.md at start.\n", "MEMORY.md": "# Memory\n"})
+    tree = write_tree(repo / "memory", NOTES)
+    assert _codes(tree, ProjectLocation("-workspace", repo)) == []
+    # audited alone (no project located), the same
+    assert _codes(tree) == []
+
+
+def test_one_block_or_an_index_keeps_the_folder_claude_codes(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    location = ProjectLocation("-repo", repo)
+    one_block = write_tree(repo / "a" / "memory", {**NOTES, "user.md": memory("user")})
+    assert "missing-index" in _codes(one_block, location)
+    indexed = write_tree(
+        repo / "b" / "memory", {**NOTES, "MEMORY.md": "- [Projects](projects.md) — active\n"}
+    )
+    assert "no-frontmatter" in _codes(indexed, location)
+
+
+def test_claude_codes_own_folder_and_an_agents_store_keep_both_findings(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    own = write_tree(isolated_home / ".claude/projects/-work-app/memory", NOTES)
+    assert set(INDEX_AND_BLOCKS) <= set(_codes(own))
+    # an agent's store: Claude Code loads its MEMORY.md at each of the agent's starts
+    repo = tmp_path / "repo"
+    store = write_tree(repo / ".claude/agent-memory/reviewer", NOTES)
+    location = ProjectLocation("-repo", repo, None, AgentStore("reviewer", "project"))
+    assert "missing-index" in _codes(store, location)
