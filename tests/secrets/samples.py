@@ -5938,3 +5938,14 @@ CASES["password-phrase"][0].append(
     ("- 住宅IP: 203.0.113.7:443 (SOCKS5)，用户名 QWfTbnRkLzPa / 密码 kXJNwqRTzh", "kXJNwqRTzh")
 )
 NEGATIVES.extend(["user ops / password: PowerPoint", "用户名 admin / 密码 abcdefghij"])
+# Round 135 (held-out, after its first look): an app token's shape written with the names of
+# its parts (``APP_ID|APP_SECRET``, ``CLIENT_ID:CLIENT_SECRET``) is where the values go; an
+# app token of real parts stays one
+NEGATIVES.extend(
+    [
+        "Equivalente API: `POST /{APP_ID}/subscriptions` com `access_token=APP_ID|APP_SECRET`",
+        "token=CLIENT_ID:CLIENT_SECRET (base64 for the Basic header)",
+    ]
+)
+_APP_TOKEN = "1642907716893221|" + rnd(HEX, 32)
+CASES["generic-assignment"][0].append((f"access_token={_APP_TOKEN}", _APP_TOKEN))

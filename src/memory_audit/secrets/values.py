@@ -350,6 +350,9 @@ VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 # ... or one word in capitals naming a credential, as a tool's variable is ("пароль
 # `PGPASSWORD`", "`SSHPASS`"): where the password is read from.
 CREDENTIAL_VARIABLE = re.compile(r"^[A-Z0-9]*(?:PASS|PWD|SECRET|TOKEN|KEY)[A-Z0-9]*$")
+# ... or such names joined as a token joins its parts (Meta's app token, ``APP_ID|APP_SECRET``):
+# the token's shape, written where its values go
+JOINED_PARTS = "|"
 # An identifier in code or a key file's name: lower case words joined by underscores, or
 # words run together in camelCase or PascalCase (a type: "shrink_pass: ShrinkPass").
 SNAKE_CASE = re.compile(r"^_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^_+[a-z][a-z0-9]*$")
@@ -3589,6 +3592,11 @@ def _unenclosed_code(value: str) -> bool:
     return not (len(value) >= 10 and has.cases and has.digit and has.symbol)
 
 
+def _a_variable(value: str) -> bool:
+    """An environment variable's name (:data:`VARIABLE_NAME`, :data:`CREDENTIAL_VARIABLE`)."""
+    return VARIABLE_NAME.match(value) is not None or CREDENTIAL_VARIABLE.match(value) is not None
+
+
 def _a_value(value: str, *, enclosed: bool = False, dotted: bool = False) -> bool:
     """Not a name (of a variable, a file, an algorithm) where a value would be;
     ``enclosed``: quotes or backticks hold the whole value."""
@@ -3597,7 +3605,9 @@ def _a_value(value: str, *, enclosed: bool = False, dotted: bool = False) -> boo
     )
     setting = value.endswith(LABEL_END) or _a_setting(value)  # "key:", "to_loc=X"
     # ``process.env.API_TOKEN!``: TypeScript's non-null mark after a name is no value's
-    variable = VARIABLE_NAME.match(value) or CREDENTIAL_VARIABLE.match(value)
+    variable = _a_variable(value) or (
+        JOINED_PARTS in value and all(map(_a_variable, value.split(JOINED_PARTS)))
+    )
     # ``?ownerToken=&ttlSeconds=``: the parameter is empty, the next one follows (a password
     # may open with "&" too: ``&dGFb*f&M&8f...``)
     empty = EMPTY_PARAMETER.match(value) is not None
