@@ -5949,3 +5949,15 @@ NEGATIVES.extend(
 )
 _APP_TOKEN = "1642907716893221|" + rnd(HEX, 32)
 CASES["generic-assignment"][0].append((f"access_token={_APP_TOKEN}", _APP_TOKEN))
+# Round 136 (held-out, after its first look): a run's verdict ("ALL PASS: <what passed>") is
+# no password's label; a planner's fields in braces after an account's word
+# (``{uid:P-0316-08, status:planned}``) are a mapping's entries, no login and password
+NEGATIVES.extend(
+    [
+        "- [11:15] Q141: dual_signal_mock.py ALL PASS: dual+acoustic detector at 91%",
+        "- [P] 14:10-15:30 实验室 AI 帳號共享方案文件 {uid:P-0316-08, status:planned, fixed:false}",
+        "- [P] 09:00 shared account plan {uid:P-0412-03}",
+    ]
+)
+CASES["login-pair"][0].append(("帳號 ops:Kx9mP2-q7, status: active", "Kx9mP2-q7"))
+CASES["pass-phrase"][0].append(("all staging pass: dual+acoustic9", "dual+acoustic9"))

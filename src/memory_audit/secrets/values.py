@@ -1150,8 +1150,9 @@ CLAUSE_NOT_A_VALUE = {
     # ``All security tests pass: `python3 test.py```: "pass" the verb, a check's outcome,
     # then the command that runs it
     # (plural: "test pass:" and "CI pass:" name a test account's or a CI's password)
+    # ... and a run's verdict (``ALL PASS: dual+acoustic detector at 91%``)
     "pass-phrase": re.compile(
-        r"(?i)\b(?:tests|checks|specs|suites|builds)[ \t]+pass[ \t]*[:=：][ \t]*[`'\"]?$"
+        r"(?i)\b(?:all|tests|checks|specs|suites|builds)[ \t]+pass[ \t]*[:=：][ \t]*[`'\"]?$"
     ),
 }
 CLAUSE_RULES = frozenset(CLAUSE_NOT_A_VALUE)
@@ -1627,6 +1628,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.name == GENERIC_ASSIGNMENT_RULE and _an_active_status(text, start, value))
         or (rule.name == GENERIC_ASSIGNMENT_RULE and _a_configured_note(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and _utility_class(text, start, value))
+        or (rule.name == LOGIN_PAIR_RULE and _flow_mapping_entry(text, start, end))
         or (rule.name in SERVICE_PAIR_RULES and _login_item(text, start))
         or (
             rule.name in CLAUSE_RULES
@@ -2747,6 +2749,22 @@ def _scale_steps(text: str, start: int, value: str) -> bool:
     first = SCALE_BEFORE.search(text, max(0, start - NEAR), start) if step else None
     return (
         first is not None and step is not None and first.group(1).lower() == step.group(1).lower()
+    )
+
+
+# A flow mapping's key right before the value (``{uid:`` or ``, uid:``), and after the value
+# the next entry's key or the closing brace
+FLOW_KEY_BEFORE = re.compile(r"[{,][ \t]*[A-Za-z_][\w-]*:$")
+FLOW_NEXT = re.compile(r"[ \t]*(?:,[ \t]*[A-Za-z_][\w-]*[ \t]*:|\})")
+
+
+def _flow_mapping_entry(text: str, start: int, end: int) -> bool:
+    """A flow mapping's entry (``{uid:P-0316-08, status:planned}``: a planner's fields in
+    braces after an account's word): a key and its value, another entry or the closing brace
+    after it, no login and password."""
+    return (
+        FLOW_KEY_BEFORE.search(text, max(0, start - NEAR), start) is not None
+        and FLOW_NEXT.match(text, end) is not None
     )
 
 
