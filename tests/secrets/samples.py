@@ -5961,3 +5961,12 @@ NEGATIVES.extend(
 )
 CASES["login-pair"][0].append(("帳號 ops:Kx9mP2-q7, status: active", "Kx9mP2-q7"))
 CASES["pass-phrase"][0].append(("all staging pass: dual+acoustic9", "dual+acoustic9"))
+# Round 137 (held-out, after its first look): a coin's address named so by the comment right
+# above its assignment (``// <Name> Token Address``) is public, whatever its variable's name;
+# a comment naming an API token keeps the value a secret
+_FERN_ADDRESS = "7mq2vxk9pd3rw8nzt4hc6ybj5sfg2le1uao9dkx3wq"
+NEGATIVES.append(f'// Fernwood Token Address\nconst FERNWOOD_TOKEN = "{_FERN_ADDRESS}";')
+NEGATIVES.append(f'# the mint address of the reward coin\nREWARD_TOKEN = "{_FERN_ADDRESS}"')
+CASES["generic-assignment"][0].append(
+    (f'// Fernwood API token\nconst FERNWOOD_TOKEN = "{_FERN_ADDRESS}";', _FERN_ADDRESS)
+)

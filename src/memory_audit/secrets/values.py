@@ -1477,6 +1477,17 @@ TOKEN_LINE_LABEL = re.compile(
     r"(?m:^)[ \t]*(?:[-*+][ \t]+)?\*{0,2}(?i:token)\*{0,2}[ \t]*[:：]\*{0,2}[ \t]*`?$"
 )
 SOLANA_ACCOUNT = re.compile(r"[1-9A-HJ-NP-Za-km-z]{43,44}")
+# A code comment right above a value's line naming it a coin's or a contract's address
+# (``// <Name> Token Address`` over ``const <NAME>_TOKEN = "..."``, ``# the mint address of
+# the reward coin``): crypto code calls a coin a token, and an address is public ...
+ADDRESS_COMMENT = re.compile(
+    r"[ \t]*(?://|#|--|/?\*)[^\n]*\b(?i:token|contract|mint|program|wallet|coin)[ \t]+"
+    r"(?i:address)\b[^\n]*$"
+)
+# ... unless the value's own label names a secret beyond the token (``PRIVATE_KEY``, ``API``)
+ADDRESS_LABEL_SECRET = re.compile(
+    r"(?i:secret|private|priv(?![a-z])|api|key|pass|pwd|seed|mnemonic|auth|bearer|cred)"
+)
 # ... in a trade's notes: a coin's words a little before it
 COIN_WORDS = re.compile(
     r"(?i)\b(?:solana|sol|mint|pump(?:\.fun)?|dex|swap|coins?|memecoin|raydium|jupiter|birdeye"
@@ -1597,6 +1608,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (value.startswith("?") and EXPANSION_OPEN.search(text, max(0, start - NEAR), start))
         or _validation_rules(value)
         or _coin_address(text, start, value)
+        or (rule.generic and _address_named_above(text, start))
         or (rule.generic and _solana_public_key(text, start, value))
         or _handles_listed(text, start, end, value)
         or (rule.value == "pin" and _digit_run(value))
@@ -2028,6 +2040,19 @@ def _coin_address(text: str, start: int, value: str) -> bool:
     labelled = TOKEN_LINE_LABEL.search(text, max(0, start - NEAR), start) is not None
     coin = COIN_WORDS.search(text, max(0, start - COIN_REACH), start) is not None
     return labelled and coin and SOLANA_ACCOUNT.fullmatch(value) is not None
+
+
+def _address_named_above(text: str, start: int) -> bool:
+    """The code comment right above the value's line names it a coin's or a contract's
+    address (:data:`ADDRESS_COMMENT`), and its own label names no secret beyond the token a
+    coin is called (:data:`ADDRESS_LABEL_SECRET`): a public address."""
+    line_start = line_start_within(text, start, NEAR)
+    if line_start == 0 or text[line_start - 1] != "\n":
+        return False
+    above = text.rfind("\n", max(0, line_start - 1 - WINDOW), line_start - 1) + 1
+    if ADDRESS_COMMENT.match(text, above, line_start - 1) is None:
+        return False
+    return ADDRESS_LABEL_SECRET.search(text, line_start, start) is None
 
 
 def _solana_public_key(text: str, start: int, value: str) -> bool:
