@@ -9,6 +9,7 @@ such folder of round 135), while what it holds is still read for secrets.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from memory_audit.model.stores import AgentStore
@@ -82,3 +83,49 @@ def test_claude_codes_own_folder_and_an_agents_store_keep_both_findings(
     store = write_tree(repo / ".claude/agent-memory/reviewer", NOTES)
     location = ProjectLocation("-repo", repo, None, AgentStore("reviewer", "project"))
     assert "missing-index" in _codes(store, location)
+
+
+def test_a_folder_claude_code_writes_or_may_have_written_keeps_both_findings(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    repo = tmp_path / "repo"
+    location = ProjectLocation("-repo", repo)
+    # the folder the project's local settings move its auto memory to: Claude Code's own
+    moved = write_tree(repo / "notes" / "memory", NOTES)
+    write_tree(
+        repo / ".claude",
+        {"settings.local.json": json.dumps({"autoMemoryDirectory": str(moved.resolve())})},
+    )
+    assert set(INDEX_AND_BLOCKS) <= set(_codes(moved, location))
+    # a copy laid out as Claude Code's store (another machine's, kept in a repository)
+    copy = write_tree(repo / "backup" / "projects" / "-work-app" / "memory", NOTES)
+    assert set(INDEX_AND_BLOCKS) <= set(_codes(copy, location))
+    # a block in any file (a team note) or a file that could not be read: not all bare
+    team = write_tree(repo / "c" / "memory", {**NOTES, "team/rules.md": memory("rules")})
+    assert "missing-index" in _codes(team, location)
+    big = memory("big", body="x" * (1 << 20))  # past the size read: its block is unknown
+    unread = write_tree(repo / "d" / "memory", {**NOTES, "big.md": big})
+    assert "missing-index" in _codes(unread, location)
+
+
+def test_a_folder_whose_index_is_there_in_any_form_is_not_skipped(tmp_path: Path) -> None:
+    # MEMORY.md under another case, unreadable, or a folder: the index's own findings
+    repo = tmp_path / "repo"
+    location = ProjectLocation("-repo", repo)
+    lower = write_tree(repo / "a" / "memory", {**NOTES, "memory.md": "- [P](projects.md)\n"})
+    assert "missing-index" in _codes(lower, location)
+    binary = write_tree(repo / "b" / "memory", {**NOTES, "MEMORY.md": b"\xff\xfe\x00"})
+    assert {"not-utf8", "no-frontmatter"} <= set(_codes(binary, location))
+    folder = write_tree(repo / "c" / "memory", NOTES)
+    (folder / "MEMORY.md").mkdir()
+    assert "missing-index" in _codes(folder, location)
+
+
+def test_the_skip_says_why_in_words_for_one_file(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    tree = write_tree(repo / "memory", {"goals.md": NOTES["goals.md"]})
+    result = report(tree, "index-drift", "orphans", location=ProjectLocation("-repo", repo))
+    assert result.findings == ()
+    reasons = {s.dimension: s.reason for s in result.skipped}
+    assert reasons["index-drift"].startswith("no MEMORY.md and its one file has frontmatter")
+    assert reasons["orphans"] == "there is no MEMORY.md, so nothing is reachable"

@@ -168,6 +168,18 @@ def test_a_note_of_one_day_written_before_the_deletion_is_history(tmp_path: Path
     ]
 
 
+def test_a_file_named_for_a_version_or_a_plan_is_no_days_note(tmp_path: Path) -> None:
+    # A version's stamp or a plan cut on a day still claims what it names (as a dated
+    # heading that is a version's stamp does); a day no calendar has names no day
+    repo, _ = scripts_repo(tmp_path / "p")
+    ran = "Ran `scripts/deploy.sh`."
+    names = ["runbook-v2026.05.01.md", "release-plan-v5-2026-05-01.md", "plan_2026-05-01.md"]
+    names.append("2026-02-31.md")
+    tree = write_tree(tmp_path / "memory", {n: memory(n[:8], body=ran) for n in names})
+    found = codes(findings(tree, "stale-refs", location=at(repo.path)))
+    assert sorted(found) == sorted(("deleted-file-reference", n, BODY_START) for n in names)
+
+
 def test_a_memory_citing_the_deleting_commit_records_the_deletion(tmp_path: Path) -> None:
     repo, gone = scripts_repo(tmp_path / "p")
     recorded = f"Commit {gone[:7]} tidied the release flow.\n\nIt used `scripts/deploy.sh`."

@@ -5970,3 +5970,33 @@ NEGATIVES.append(f'# the mint address of the reward coin\nREWARD_TOKEN = "{_FERN
 CASES["generic-assignment"][0].append(
     (f'// Fernwood API token\nconst FERNWOOD_TOKEN = "{_FERN_ADDRESS}";', _FERN_ADDRESS)
 )
+# The second reader's cases for this session's exemptions: what they must not hide. A note's
+# bold label or list item is no code comment; a private key or a secret named by its own label,
+# or one of no address's shape, stays a secret under an address's comment; "all pass:" in
+# lower case is one password for several accounts; a map of logins to passwords in braces
+# holds no id
+_WALLET = "0x52908400098527886E0F7030069857D2E4169EE7"
+_PRIVATE_HEX = rnd(HEX, 64)
+_DRAWN_32 = rnd(ALNUM, 32)
+CASES["password-phrase"][0].append(
+    (f"**Wallet address**: {_WALLET}\n**密码**: Qw7!rTz9kLp", "Qw7!rTz9kLp")
+)
+CASES["generic-assignment"][0].extend(
+    [
+        (f"* Wallet address: {_WALLET}\n* 私钥: {_PRIVATE_HEX}", _PRIVATE_HEX),
+        (
+            f'// treasury wallet address\nconst TREASURY_PRIVATE_KEY = "{_PRIVATE_HEX}";',
+            _PRIVATE_HEX,
+        ),
+        (f'// treasury wallet address\nconst TREASURY_SECRET = "{_DRAWN_32}";', _DRAWN_32),
+    ]
+)
+CASES["pass-phrase"][0].append(
+    ("test users alice, bob, carol - all pass: Qw7!rTz9kLp", "Qw7!rTz9kLp")
+)
+CASES["login-pair"][0].extend(
+    [
+        ("- logins: {root:Kx9#mP2q7, deploy:Vb4!nR8s3}", "Kx9#mP2q7"),
+        ("帳號 {ops:Kx9mP2-q7x, status:active}", "Kx9mP2-q7x"),
+    ]
+)

@@ -8,6 +8,7 @@ path reference into a verdict or a "not checked here" count.
 
 from __future__ import annotations
 
+import datetime
 import os
 import re
 from collections.abc import Callable, Sequence
@@ -50,6 +51,11 @@ from memory_audit.tree.markdown import Document
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
+# What a dated file name says when the file is no day's note: a version's stamp or a document
+# cut on that day (a plan, a release, a spec), which still claims what it names
+VERSIONED_NAME = re.compile(
+    r"(?i)(?:^|[-_. ])(?:v[0-9]|(?:plans?|releases?|specs?|versions?|roadmap|design)(?=$|[-_. ]))"
+)
 TRANSIENT_ROOTS = ("tmp", "dev", "proc", "sys", "run", "mnt", "media", "var/tmp", "private/tmp")
 NO_HISTORY = "paths checked for existence only"
 CLAUDE_HOME_WRITTEN = "~/.claude"  # Claude Code's folder as memories write it
@@ -281,15 +287,21 @@ def _drop_agreeing(
 
 def note_day(path: str) -> str | None:
     """``2026-05-01`` for a note named for its day (``2026-05-01.md``, ``c-20260501-0915.md``,
-    ``standup_2026.05.01.md``): the date its file name holds, or None."""
-    match = DATE_IN_NAME.search(path.rpartition("/")[2])
-    if match is None:
+    ``standup_2026.05.01.md``): the date its file name holds, or None. Not a version's stamp
+    (``runbook-v2026.05.01.md``, ``release-plan-v5-2026-05-01.md``, a plan or a spec named
+    for the day it was cut: it still claims what it names), nor a day no calendar has."""
+    name = path.rpartition("/")[2].removesuffix(".md")
+    match = DATE_IN_NAME.search(name)
+    if match is None or VERSIONED_NAME.search(DATE_IN_NAME.sub(" ", name)) is not None:
+        return None
+    if match.start() > 0 and name[match.start() - 1] in "vV":
         return None
     digits = re.sub(r"[-_.]", "", match.group())
-    year, month, day = digits[:4], digits[4:6], digits[6:]
-    if not (1 <= int(month) <= 12 and 1 <= int(day) <= 31):
+    try:
+        day = datetime.date(int(digits[:4]), int(digits[4:6]), int(digits[6:]))
+    except ValueError:
         return None
-    return f"{year}-{month}-{day}"
+    return day.isoformat()
 
 
 def _cited_commits(text: str) -> set[str]:

@@ -13,6 +13,7 @@ from typing import cast
 
 from memory_audit.tree.discovery import projects_dir, settings_memory_dir
 from memory_audit.tree.index_file import INDEX_NAME
+from memory_audit.tree.memory_file import FileKind
 from memory_audit.tree.snapshot import MemoryTree
 from memory_audit.tree.workspace import (
     WORKSPACE_MEMORY,
@@ -47,23 +48,51 @@ def repository_copy(tree: MemoryTree) -> bool:
 
 def written_by_another_program(tree: MemoryTree) -> str | None:
     """Why a folder is no Claude Code memory, when it has neither a MEMORY.md (here or in
-    any case) nor a frontmatter block in any of its memories: Claude Code writes the index
+    any case) nor a frontmatter block in any of its files: Claude Code writes the index
     with its first memory and a block in every topic file, so such a folder is another
     program's notes (an agent's workspace, an app's own store), whose index and blocks are
     that program's business (held-out judges: index and frontmatter advice false in every
-    such folder). Never under Claude Code's own folders, nor an agent's store or a copy of
-    the user's memory in a configuration repository: those Claude Code wrote. None otherwise."""
+    such folder). Never a folder Claude Code wrote or loads: under its own folders on this
+    machine, the one a project's settings name (``autoMemoryDirectory``), a copy laid out
+    as its store (``projects/<slug>/memory``), an agent's store, a copy of the user's memory
+    in a configuration repository; nor one with a file that could not be read (its block is
+    unknown). None otherwise."""
     if on_this_machine(tree) or tree.location.agent is not None or config_repository_copy(tree):
         return None
-    if any(name.lower() == INDEX_NAME.lower() for name in tree.present):
+    if any(name.lower() == INDEX_NAME.lower() for name in tree.present) or tree.unread:
         return None  # the index, unreadable or under another case, is Claude Code's name
-    memories = tree.memories
-    if not memories or any(m.frontmatter_present for m in memories):
+    # memories, session recaps and team notes: a README's block (another tool's page) is
+    # none of Claude Code's
+    files = tree.of_kind(FileKind.MEMORY, FileKind.RECAP, FileKind.TEAM)
+    if not tree.memories or any(f.frontmatter_present for f in files):
         return None
+    if _a_store_copy(tree) or _named_by_project_settings(tree):
+        return None
+    count = len(files)
+    which = "its one file has" if count == 1 else f"none of its {count} files has"
     return (
-        f"no MEMORY.md and none of its {len(memories)} files has frontmatter: not a folder"
-        " Claude Code writes, so its index and frontmatter are not checked"
+        f"no MEMORY.md and {which} frontmatter: not a folder Claude Code writes, so its index"
+        " and frontmatter are not checked"
     )
+
+
+def _a_store_copy(tree: MemoryTree) -> bool:
+    """Laid out as Claude Code's store (``.../projects/<slug>/memory``): a copy of one, from
+    this machine or another."""
+    parts = tree.root.parts
+    return len(parts) >= 3 and parts[-1] == "memory" and parts[-3] == "projects"
+
+
+def _named_by_project_settings(tree: MemoryTree) -> bool:
+    """The folder the project's own settings move its auto memory to (``autoMemoryDirectory``
+    in ``.claude/settings.local.json``): Claude Code writes and loads it there."""
+    project = tree.location.project_path
+    if project is None:
+        return False
+    from memory_audit.tree import claude_settings  # settings are read only for such a folder
+
+    folder = claude_settings.resolve(project).memory_directory
+    return folder is not None and os.path.realpath(folder) == os.path.realpath(tree.root)
 
 
 def read_by_instructions(tree: MemoryTree) -> bool:

@@ -33,7 +33,8 @@ folder, are the format of what writes them: one
   Claude Code did not write); a dated series a tool writes (three or more
   ``name-<date>.md``, none with a block); a sub-folder of documents of another kind
   (``specs/``: none with a block, while the rest of the tree has them). Outside
-  Claude Code's own folders, such a folder with no MEMORY.md either (no agent's store)
+  Claude Code's own folders, a folder of any size whose files hold no block and that
+  has no MEMORY.md either (no agent's store, nor the folder a project's settings name)
   is another program's notes: skipped, not reported. A file the
   project's CLAUDE.md imports (``@.claude/memory/plan.md``) or names by path (in an agent's
   store, also its agent's definition: ``Load `napkin.md` from your memory``) needs none:

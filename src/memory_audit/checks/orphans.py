@@ -59,6 +59,7 @@ from dataclasses import dataclass
 
 from memory_audit.analysis.dated_series import SERIES_MINIMUM, series_key
 from memory_audit.analysis.off_schema import UNSAVED, folder_without_blocks
+from memory_audit.analysis.tree_home import written_by_another_program
 from memory_audit.model.finding import Finding, Skip, listed, make_finding
 from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.index_file import INDEX_NAME
@@ -86,7 +87,9 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         yield Skip(ID, "the index is the MEMORY.md one folder up; what it reaches is not judged")
         return
     if tree.index is None:
-        yield Skip(ID, "there is no MEMORY.md, so nothing is reachable (`missing-index`)")
+        foreign = written_by_another_program(tree)  # index-drift says why, and reports nothing
+        cause = "" if foreign is not None else " (`missing-index`)"
+        yield Skip(ID, f"there is no MEMORY.md, so nothing is reachable{cause}")
         return
     unreached = [
         m for m in sorted(tree.memories, key=lambda m: m.path) if m.path not in tree.reachable

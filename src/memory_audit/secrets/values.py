@@ -1150,9 +1150,11 @@ CLAUSE_NOT_A_VALUE = {
     # ``All security tests pass: `python3 test.py```: "pass" the verb, a check's outcome,
     # then the command that runs it
     # (plural: "test pass:" and "CI pass:" name a test account's or a CI's password)
-    # ... and a run's verdict (``ALL PASS: dual+acoustic detector at 91%``)
+    # ... and a run's verdict in capitals (``ALL PASS: dual+acoustic detector at 91%``;
+    # "test users a, b, c - all pass: <value>" is one password for three accounts)
     "pass-phrase": re.compile(
-        r"(?i)\b(?:all|tests|checks|specs|suites|builds)[ \t]+pass[ \t]*[:=：][ \t]*[`'\"]?$"
+        r"(?:\bALL[ \t]+PASS|(?i:\b(?:tests|checks|specs|suites|builds)[ \t]+pass))"
+        r"[ \t]*[:=：][ \t]*[`'\"]?$"
     ),
 }
 CLAUSE_RULES = frozenset(CLAUSE_NOT_A_VALUE)
@@ -1479,15 +1481,18 @@ TOKEN_LINE_LABEL = re.compile(
 SOLANA_ACCOUNT = re.compile(r"[1-9A-HJ-NP-Za-km-z]{43,44}")
 # A code comment right above a value's line naming it a coin's or a contract's address
 # (``// <Name> Token Address`` over ``const <NAME>_TOKEN = "..."``, ``# the mint address of
-# the reward coin``): crypto code calls a coin a token, and an address is public ...
+# the reward coin``): crypto code calls a coin a token, and an address is public. A code
+# comment only (``//``, ``/*``, ``#`` and a space but no heading's ``##``), never a note's
+# bold label or list item ...
 ADDRESS_COMMENT = re.compile(
-    r"[ \t]*(?://|#|--|/?\*)[^\n]*\b(?i:token|contract|mint|program|wallet|coin)[ \t]+"
-    r"(?i:address)\b[^\n]*$"
+    r"[ \t]*(?://|/\*|#(?![#!])[ \t])[^\n]*\b(?i:token|contract|mint|program|wallet|coin)"
+    r"[ \t]+(?i:address)\b[^\n]*$"
 )
-# ... unless the value's own label names a secret beyond the token (``PRIVATE_KEY``, ``API``)
-ADDRESS_LABEL_SECRET = re.compile(
-    r"(?i:secret|private|priv(?![a-z])|api|key|pass|pwd|seed|mnemonic|auth|bearer|cred)"
-)
+# ... over a value of an address's shape (an EVM address's 40 hex digits, or 32 to 44 letters
+# and digits as a base58 account is written), whose own label names no secret once the
+# token a coin is called is taken out (:data:`SECRET_LABEL_WORDS`)
+ADDRESS_SHAPE = re.compile(r"0x[0-9a-fA-F]{40}|[A-Za-z0-9]{32,44}")
+COIN_TOKEN_WORD = re.compile(r"(?i:token)")
 # ... in a trade's notes: a coin's words a little before it
 COIN_WORDS = re.compile(
     r"(?i)\b(?:solana|sol|mint|pump(?:\.fun)?|dex|swap|coins?|memecoin|raydium|jupiter|birdeye"
@@ -1501,7 +1506,8 @@ SOLANA_HEADING_REACH = 2000
 # ``HELIUS_KEY=``, ``pwd:``, ``私钥``), once a public key's own words are taken out
 SECRET_LABEL_WORDS = re.compile(
     r"(?i:secret|private|priv(?![a-z])|api|token|key|pass|pwd|(?<![a-z])pw(?![a-z])|seed"
-    r"|mnemonic|auth|bearer|access|cred|私钥|密钥|秘钥|秘密|令牌|密码|密碼|パスワード|비밀번호)"
+    r"|mnemonic|auth|bearer|access|cred|session|refresh|私钥|密钥|秘钥|秘密|令牌|密码|密碼"
+    r"|パスワード|비밀번호|пароль|ключ)"
 )
 PUBLIC_KEY_WORDS = re.compile(r"(?i:pub(?:lic)?[ _-]?key|pubkey)")
 # ... and the words that name it public: an address, a program, a mint, a lookup table
@@ -1608,7 +1614,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (value.startswith("?") and EXPANSION_OPEN.search(text, max(0, start - NEAR), start))
         or _validation_rules(value)
         or _coin_address(text, start, value)
-        or (rule.generic and _address_named_above(text, start))
+        or (rule.generic and _address_named_above(text, start, value))
         or (rule.generic and _solana_public_key(text, start, value))
         or _handles_listed(text, start, end, value)
         or (rule.value == "pin" and _digit_run(value))
@@ -2042,17 +2048,20 @@ def _coin_address(text: str, start: int, value: str) -> bool:
     return labelled and coin and SOLANA_ACCOUNT.fullmatch(value) is not None
 
 
-def _address_named_above(text: str, start: int) -> bool:
+def _address_named_above(text: str, start: int, value: str) -> bool:
     """The code comment right above the value's line names it a coin's or a contract's
-    address (:data:`ADDRESS_COMMENT`), and its own label names no secret beyond the token a
-    coin is called (:data:`ADDRESS_LABEL_SECRET`): a public address."""
+    address (:data:`ADDRESS_COMMENT`), the value has an address's shape and its own label
+    names no secret beyond the token a coin is called: a public address."""
+    if ADDRESS_SHAPE.fullmatch(value) is None:
+        return False
     line_start = line_start_within(text, start, NEAR)
     if line_start == 0 or text[line_start - 1] != "\n":
         return False
     above = text.rfind("\n", max(0, line_start - 1 - WINDOW), line_start - 1) + 1
     if ADDRESS_COMMENT.match(text, above, line_start - 1) is None:
         return False
-    return ADDRESS_LABEL_SECRET.search(text, line_start, start) is None
+    label = COIN_TOKEN_WORD.sub(" ", text[line_start:start])
+    return SECRET_LABEL_WORDS.search(label) is None
 
 
 def _solana_public_key(text: str, start: int, value: str) -> bool:
@@ -2781,14 +2790,18 @@ def _scale_steps(text: str, start: int, value: str) -> bool:
 # the next entry's key or the closing brace
 FLOW_KEY_BEFORE = re.compile(r"[{,][ \t]*[A-Za-z_][\w-]*:$")
 FLOW_NEXT = re.compile(r"[ \t]*(?:,[ \t]*[A-Za-z_][\w-]*[ \t]*:|\})")
+# ... whose value is an id's numbered parts (``P-0316-08``, ``T-12-3``): a map of logins to
+# passwords in braces (``{root:<value>, deploy:<value>}``) stays a pair
+NUMBERED_ID = re.compile(r"[A-Za-z]{0,4}-?[0-9]{2,}(?:[-_][0-9]+)+")
 
 
 def _flow_mapping_entry(text: str, start: int, end: int) -> bool:
-    """A flow mapping's entry (``{uid:P-0316-08, status:planned}``: a planner's fields in
-    braces after an account's word): a key and its value, another entry or the closing brace
-    after it, no login and password."""
+    """A flow mapping's entry whose value is an id (``{uid:P-0316-08, status:planned}``: a
+    planner's fields in braces after an account's word): a key and its value, another entry
+    or the closing brace after it, no login and password."""
     return (
-        FLOW_KEY_BEFORE.search(text, max(0, start - NEAR), start) is not None
+        NUMBERED_ID.fullmatch(text, start, end) is not None
+        and FLOW_KEY_BEFORE.search(text, max(0, start - NEAR), start) is not None
         and FLOW_NEXT.match(text, end) is not None
     )
 
