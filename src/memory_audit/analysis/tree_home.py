@@ -56,7 +56,14 @@ def written_by_another_program(tree: MemoryTree) -> str | None:
     machine, the one a project's settings name (``autoMemoryDirectory``), a copy laid out
     as its store (``projects/<slug>/memory``), an agent's store, a copy of the user's memory
     in a configuration repository; nor one with a file that could not be read (its block is
-    unknown). None otherwise."""
+    unknown). None otherwise. Read once a tree: index-drift, frontmatter and orphans ask."""
+    key = ("written-by-another-program",)
+    if key not in tree.scratch:
+        tree.scratch[key] = _another_programs_reason(tree)
+    return cast(str | None, tree.scratch[key])
+
+
+def _another_programs_reason(tree: MemoryTree) -> str | None:
     if on_this_machine(tree) or tree.location.agent is not None or config_repository_copy(tree):
         return None
     if any(name.lower() == INDEX_NAME.lower() for name in tree.present) or tree.unread:

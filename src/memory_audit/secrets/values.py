@@ -2057,8 +2057,7 @@ def _address_named_above(text: str, start: int, value: str) -> bool:
     line_start = line_start_within(text, start, NEAR)
     if line_start == 0 or text[line_start - 1] != "\n":
         return False
-    above = text.rfind("\n", max(0, line_start - 1 - WINDOW), line_start - 1) + 1
-    if ADDRESS_COMMENT.match(text, above, line_start - 1) is None:
+    if ADDRESS_COMMENT.match(_lines_above(text, line_start, WINDOW + 1)[0]) is None:
         return False
     label = COIN_TOKEN_WORD.sub(" ", text[line_start:start])
     return SECRET_LABEL_WORDS.search(label) is None
