@@ -6000,3 +6000,49 @@ CASES["login-pair"][0].extend(
         ("帳號 {ops:Kx9mP2-q7x, status:active}", "Kx9mP2-q7x"),
     ]
 )
+# Round 138's tuning half: an importer's mapping row, its parts joined by "|", names where a
+# secret's file is read (``option_json|secret:<name>.json|option_name``): a file's name and an
+# option's, no value; a secret of drawn characters after "secret:" stays one, "|" in it or not
+NEGATIVES.extend(
+    [
+        "- Active importer mapping is `backupkit_settings_json|secret:backupkit-settings-acme"
+        "-plugin-stack.json|backup_options`.",
+        "  - `option_json|secret:acme-config-helper-settings.json|acme_helper_settings`",
+    ]
+)
+CASES["generic-assignment"][0].extend(
+    [
+        ("webhook_secret: Kq7vT2xWm9pL4zR8|backup_options", "Kq7vT2xWm9pL4zR8|backup_options"),
+        ("APP_TOTP_SECRET=FGKQEDPPWSXGRETLCY23Z33MEQ53NQJF", "FGKQEDPPWSXGRETLCY23Z33MEQ53NQJF"),
+    ]
+)
+# Round 138's held-out half (after its first look): a simulated deploy's stand-in for a coin's
+# address, ``0x`` then words in capitals (``0xSimulatedTokenAddress9003``), is no hex and no
+# key; a token drawn after ``0x`` (no run of words) stays one
+NEGATIVES.extend(
+    [
+        "- native token: 0xSimulatedTokenAddress9003 ($FERN)",
+        "the deploy returned token: 0xMockContractAddress",
+    ]
+)
+CASES["generic-assignment"][0].append(
+    ("deploy token: 0xKq7vT2xWm9pL4zR8sN3bY6", "0xKq7vT2xWm9pL4zR8sN3bY6")
+)
+# Round 138's tuning half: a table of a platform's brands whose columns are headed by its API's
+# own field names, run together in camelCase (``clientId | clientKey | authorId``): the
+# ``clientKey`` column holds keys; ``authorId`` and ``publicKeyId`` hold ids, a ``sortKey`` or
+# ``primaryKey`` column a database's names
+_BRANDS = "| key | name | clientId | clientKey | authorId |\n|---|---|---|---|---|\n"
+CASES["table-key"][0].extend(
+    [
+        (_BRANDS + f"| fern | Fern | fern_1538003 | {(_ck := rnd(ALNUM, 32))} | {uuid()} |", _ck),
+        (_BRANDS + f"| kest | Kest | kest_324984 | {(_ck_uuid := uuid())} | {uuid()} |", _ck_uuid),
+    ]
+)
+CASES["table-key"][1].extend(
+    [
+        "| table | sortKey | partitionKey |\n|---|---|---|\n| orders | created_at | customer_id |",
+        "| column | primaryKey |\n|---|---|\n| order_id | true |",
+        f"| name | authorId |\n|---|---|\n| fern | {uuid()} |",
+    ]
+)

@@ -151,6 +151,9 @@ PLACEHOLDER = re.compile(
     r"|(?<![a-z])hunter2(?!\d)"
     # Telegram's documented bot token, "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"
     r"|ABC-(?:DEF|xxx)"
+    # a stand-in for a coin's address or a hex key, ``0x`` then words in capitals, one letter
+    # no hex digit is (``0xSimulatedTokenAddress9003``, ``0xMockContractAddress``): no hex
+    r"|(?-i:0x(?=[A-Fa-f]*[G-Zg-z])(?:[A-Z][a-z]+){2,})"
     # the base32 secret every TOTP library's documentation uses ("Hello!" and 0xDEADBEEF)
     r"|JBSWY3DPEHPK3PXP"
     # how to make one, or where it goes: "generate-with-openssl-rand-base64-32", "key-here"
@@ -351,7 +354,8 @@ VARIABLE_NAME = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")
 # `PGPASSWORD`", "`SSHPASS`"): where the password is read from.
 CREDENTIAL_VARIABLE = re.compile(r"^[A-Z0-9]*(?:PASS|PWD|SECRET|TOKEN|KEY)[A-Z0-9]*$")
 # ... or such names joined as a token joins its parts (Meta's app token, ``APP_ID|APP_SECRET``):
-# the token's shape, written where its values go
+# the token's shape, written where its values go; or a mapping's row joined so, of names and a
+# file's (``settings_json|secret:<name>.json|option_name``): where a secret is read from
 JOINED_PARTS = "|"
 # An identifier in code or a key file's name: lower case words joined by underscores, or
 # words run together in camelCase or PascalCase (a type: "shrink_pass: ShrinkPass").
@@ -3652,6 +3656,12 @@ def _a_variable(value: str) -> bool:
     return VARIABLE_NAME.match(value) is not None or CREDENTIAL_VARIABLE.match(value) is not None
 
 
+def _a_joined_name(part: str) -> bool:
+    """A part of a ``|``-joined value that names, as a token's parts or a mapping's row do: a
+    variable, an identifier in snake_case or a file's name (``<name>.json``)."""
+    return _a_variable(part) or SNAKE_CASE.match(part) is not None or PATH.search(part) is not None
+
+
 def _a_value(value: str, *, enclosed: bool = False, dotted: bool = False) -> bool:
     """Not a name (of a variable, a file, an algorithm) where a value would be;
     ``enclosed``: quotes or backticks hold the whole value."""
@@ -3661,7 +3671,7 @@ def _a_value(value: str, *, enclosed: bool = False, dotted: bool = False) -> boo
     setting = value.endswith(LABEL_END) or _a_setting(value)  # "key:", "to_loc=X"
     # ``process.env.API_TOKEN!``: TypeScript's non-null mark after a name is no value's
     variable = _a_variable(value) or (
-        JOINED_PARTS in value and all(map(_a_variable, value.split(JOINED_PARTS)))
+        JOINED_PARTS in value and all(map(_a_joined_name, value.split(JOINED_PARTS)))
     )
     # ``?ownerToken=&ttlSeconds=``: the parameter is empty, the next one follows (a password
     # may open with "&" too: ``&dGFb*f&M&8f...``)
