@@ -22,7 +22,9 @@ Stale means the project once had it, and each finding says why:
   "fixed in") that no branch or tag of the project reaches, unless the line
   names another repository ("frontend-app commit …"); the message says whether the
   object is still in the repository (rebased or squashed away) or was never in this
-  clone (a rewritten history, or another repository's commit). A suggestion: on
+  clone (a rewritten history, or another repository's commit). A hash the project
+  lacks is looked up in its checked-out submodules, whose commits are its own work; while
+  one is not checked out, such a hash is skipped with the count. A suggestion: on
   unseen trees most such hashes were another repository's, or a rewrite the memory
   itself records.
 - ``outdated-reference``: an id matching a configured ``design_docs`` pattern
@@ -73,7 +75,14 @@ from memory_audit.model.finding import Finding, Skip, listed_at, make_finding
 from memory_audit.regular_files import read_regular
 from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.loading import ScannerConfig, masking_scanner
-from memory_audit.sources.git import GitUnavailable, look_up_objects, reachable
+from memory_audit.sources.git import (
+    GitUnavailable,
+    Repository,
+    checked_out_submodule,
+    look_up_objects,
+    reachable,
+    submodule_paths,
+)
 from memory_audit.sources.git_history import Removal
 from memory_audit.tree.snapshot import MemoryTree
 
@@ -344,12 +353,49 @@ def _commits(project: Project, sources: list[Source]) -> Iterator[Finding | Skip
     foreign = _foreign_files(refs, answers.commits)
     for path, count in sorted(foreign.items()):
         yield Skip(ID, f"{count} commit reference(s) in {path} not checked — {NOT_THIS_PROJECTS}")
+    absent = {r.text for _, r in refs} - answers.commits.keys() - answers.other_objects.keys()
+    try:
+        submodules_have, not_checked_out = _submodule_commits(project.repository, absent)
+    except GitUnavailable:
+        submodules_have, not_checked_out = set(), []
+    unverifiable = 0
     for source, ref in refs:
         if ref.text in answers.other_objects or source.path in foreign:
             continue
         full = answers.commits.get(ref.text)
+        if full is None and ref.text in submodules_have:
+            continue  # a submodule's commit: the project's, kept in its own repository
+        if full is None and not_checked_out:
+            unverifiable += 1
+            continue
         if full is None or full not in live:
             yield _stale_commit(source, ref, present=full is not None)
+    if unverifiable:
+        shown = ", ".join(not_checked_out[:SHOWN]) + (
+            ", ..." if len(not_checked_out) > SHOWN else ""
+        )
+        yield Skip(
+            ID,
+            f"{unverifiable} commit reference(s) not checked — not in this repository, and"
+            f" its submodules {shown} are not checked out (their commits?)",
+        )
+
+
+def _submodule_commits(repository: Repository, hashes: set[str]) -> tuple[set[str], list[str]]:
+    """Which of ``hashes`` name commits of the project's checked-out submodules, and the
+    submodules that are not checked out (whose commits no lookup here can tell from a
+    rewrite): a superproject's memories cite its submodules' commits as its own."""
+    found: set[str] = set()
+    not_checked_out: list[str] = []
+    if not hashes:
+        return found, not_checked_out
+    for relative in submodule_paths(repository):
+        submodule = checked_out_submodule(repository, relative)
+        if submodule is None:
+            not_checked_out.append(relative)
+        elif hashes - found:
+            found.update(look_up_objects(submodule, hashes - found).commits)
+    return found, not_checked_out
 
 
 def _foreign_files(

@@ -1,7 +1,8 @@
 """Running git read-only: the repository a folder is in, and which commits it has.
 
-Read-only by construction: only ``rev-parse``, ``log``, ``ls-tree``, ``rev-list``
-and ``cat-file`` run, optional locks are off, hooks and fsmonitor are disabled,
+Read-only by construction: only ``rev-parse``, ``log``, ``ls-tree``, ``ls-files``,
+``rev-list``, ``cat-file``, ``check-ignore`` and ``config --get-regexp`` (reading a
+remote's URL, or ``.gitmodules``) run, optional locks are off, hooks and fsmonitor are disabled,
 and git's own ``safe.directory`` refusal is respected (such a repository counts
 as not located).
 
@@ -152,3 +153,34 @@ def ignored(repo: Repository, paths: Iterable[str]) -> set[str]:
     stdin = "".join(f"{p}\0" for p in wanted)
     out = run_git(repo.path, "check-ignore", "-z", "--stdin", "--no-index", stdin=stdin, ok=(0, 1))
     return {p for p in out.split("\0") if p}
+
+
+# ---- submodules ------------------------------------------------------------------------
+
+
+def submodule_paths(repo: Repository) -> list[str]:
+    """The folders ``.gitmodules`` gives the repository's submodules, relative to its root
+    (none without the file, or in a bare repository)."""
+    if repo.bare or not (repo.path / ".gitmodules").is_file():
+        return []
+    try:
+        output = run_git(
+            repo.path, "config", "-f", ".gitmodules", "--get-regexp", r"^submodule\..*\.path$"
+        )
+    except GitUnavailable:
+        return []  # no key matches (git exits 1), or the file is no configuration
+    return [line.split(" ", 1)[1] for line in output.splitlines() if " " in line]
+
+
+def checked_out_submodule(repo: Repository, relative: str) -> Repository | None:
+    """The submodule at ``relative`` as a repository of its own, when it is checked out
+    inside ``repo``'s folder; None for an empty folder (a clone made without
+    ``--recurse-submodules``), a missing one, or a path that leads out of the project."""
+    folder = (repo.path / relative).resolve()
+    if not folder.is_relative_to(repo.path) or not (folder / ".git").exists():
+        return None
+    try:
+        submodule = open_repository(folder)
+    except GitUnavailable:
+        return None
+    return submodule if submodule.path == folder and not submodule.shallow else None
