@@ -355,14 +355,28 @@ def _commits(project: Project, sources: list[Source]) -> Iterator[Finding | Skip
         yield Skip(ID, f"{count} commit reference(s) in {path} not checked — {NOT_THIS_PROJECTS}")
     absent = {r.text for _, r in refs} - answers.commits.keys() - answers.other_objects.keys()
     try:
-        submodules_have, not_checked_out = _submodule_commits(project.repository, absent)
+        submodules = _submodule_commits(project.repository, absent)
     except GitUnavailable:
-        submodules_have, not_checked_out = set(), []
+        submodules = (set(), [])
+    checked = [(s, r) for s, r in refs if r.text not in answers.other_objects]
+    yield from _stale_commits(
+        [(s, r) for s, r in checked if s.path not in foreign], answers.commits, live, submodules
+    )
+
+
+def _stale_commits(
+    refs: list[tuple[Source, Reference]],
+    present: Mapping[str, str],
+    live: set[str],
+    submodules: tuple[set[str], list[str]],
+) -> Iterator[Finding | Skip]:
+    """The references to commits no branch reaches (``present``: the full hash of each the
+    repository has), past the commits of the checked-out submodules; one skip counts those
+    that the submodules not checked out may hold."""
+    submodules_have, not_checked_out = submodules
     unverifiable = 0
     for source, ref in refs:
-        if ref.text in answers.other_objects or source.path in foreign:
-            continue
-        full = answers.commits.get(ref.text)
+        full = present.get(ref.text)
         if full is None and ref.text in submodules_have:
             continue  # a submodule's commit: the project's, kept in its own repository
         if full is None and not_checked_out:
@@ -371,13 +385,12 @@ def _commits(project: Project, sources: list[Source]) -> Iterator[Finding | Skip
         if full is None or full not in live:
             yield _stale_commit(source, ref, present=full is not None)
     if unverifiable:
-        shown = ", ".join(not_checked_out[:SHOWN]) + (
-            ", ..." if len(not_checked_out) > SHOWN else ""
-        )
+        more = ", ..." if len(not_checked_out) > SHOWN else ""
         yield Skip(
             ID,
             f"{unverifiable} commit reference(s) not checked — not in this repository, and"
-            f" its submodules {shown} are not checked out (their commits?)",
+            f" its submodules {', '.join(not_checked_out[:SHOWN])}{more} are not checked out"
+            " (their commits?)",
         )
 
 
