@@ -416,3 +416,47 @@ def test_stubs_sharing_one_word_are_no_duplicates(tree_dir: Path) -> None:
     write_tree(tree_dir, {"MEMORY.md": index(*files), **files})
     found = findings(tree_dir, "duplicates")
     assert [(f.path, f.related) for f in found] == [("release.md", ("deploy.md",))]
+
+
+def test_notes_opening_with_tables_of_one_layout_are_not_alike_by_it(tree_dir: Path) -> None:
+    # daily notes without frontmatter, each opening with a table of what it made that day:
+    # the separator row is the same in every note, the header in two; the rows differ
+    separator = "|------|------|------|"
+    header = "| 文档 | 大小 | 内容 |"
+    days = {
+        "2026-02-03.md": [
+            "| Fernwood_roadmap.md | 6.4 KB | 网络芯片路线图 |",
+            "| Kestrel_roadmap.md | 7.6 KB | 存储路线图 |",
+        ],
+        "2026-02-03_afternoon_report.md": [
+            "| `Substrate_Market.md` | 14.9 KB | 综合分析报告 |",
+            "| `Substrate_Reference.md` | 5.0 KB | 速查手册 |",
+        ],
+        "2026-02-04.md": ["| Tern_notes.md | 2.1 KB | 学习笔记 |"],
+    }
+    files = {
+        name: f"# {name.removesuffix('.md')}\n\n## 今日完成\n\n"
+        + "\n".join(
+            [header if name != "2026-02-04.md" else "| 文件 | 大小 | 说明 |", separator, *rows]
+        )
+        + "\n"
+        for name, rows in days.items()
+    }
+    write_tree(tree_dir, files)
+    assert findings(tree_dir, "duplicates") == []
+
+
+def test_notes_opening_with_the_same_table_rows_are_still_duplicates(tree_dir: Path) -> None:
+    table = (
+        "| host | role | port |\n|------|------|------|\n"
+        "| fern-db-1 | primary Postgres for billing | 5433 |\n"
+        "| fern-db-2 | streaming replica in the second zone | 5433 |\n"
+    )
+    files = {
+        "db_hosts.md": f"# DB hosts\n\n{table}",
+        "database_servers.md": f"# Database servers\n\n{table}",
+        "other.md": "# Other\n\n| a | b | c |\n|------|------|------|\n| x | y | z |\n",
+    }
+    write_tree(tree_dir, files)
+    [finding] = findings(tree_dir, "duplicates")
+    assert "`database_servers.md`, `db_hosts.md`" in finding.message

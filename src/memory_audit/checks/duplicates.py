@@ -74,6 +74,9 @@ BOILERPLATE_FILES = 3  # a line in this many memories is a template, not a fact
 # twin in another language share what they name (a path, an address)
 MIN_SHARED = 3
 BOILERPLATE_LENGTH = 12  # shorter lines ("## Why", "---") are structure, kept either way
+# ... as is a table's separator row, however wide: left out, it would end the paragraph at
+# the table's header, and notes whose tables share a header would be alike by it alone
+TABLE_SEPARATOR = re.compile(r"^\|?(?:\s*:?-+:?\s*\|)+\s*:?-*:?\s*$")
 DISTINGUISHING = re.compile(
     r"not to be confused|do(?:n't| not) confuse|different from|differs from|distinct from|"
     r"unlike\b|not the same as|separate from|\bvs\.?\s|\bversus\b|"
@@ -154,7 +157,11 @@ def boilerplate(memories: Sequence[MemoryFile]) -> frozenset[str]:
         start = memory.body_start - 1  # the opening lines alone, not a copy of the body
         lines = {line.strip() for line in memory.lines[start : start + OPENING_LINES]}
         lines.add(memory.description.strip())
-        seen.update(line for line in lines if len(line) >= BOILERPLATE_LENGTH)
+        seen.update(
+            line
+            for line in lines
+            if len(line) >= BOILERPLATE_LENGTH and not TABLE_SEPARATOR.match(line)
+        )
     return frozenset(line for line, files in seen.items() if files >= BOILERPLATE_FILES)
 
 
