@@ -388,3 +388,24 @@ def test_a_short_value_after_another_scheme_is_no_urls_password(tmp_path: Path) 
         {"README.md": "Contact mailto:Kq7x1@fernhill.io\n", "memory/a.md": "router `Kq7x1`\n"},
     )
     assert published_in(repo.path, repo.path / "memory", {"one": "Kq7x1"}) == {}
+
+
+def test_a_report_of_hard_coded_defaults_removed_publishes_nothing(tmp_path: Path) -> None:
+    # round 138's tuning half: a QA report's table of fixes records that the code's defaults
+    # were a real database login ("Hardcoded DB credentials ... Removed ... defaults"): the
+    # value leaked there, no default was published; a note calling it a demo's default does
+    repo = Repo(tmp_path / "desk")
+    repo.commit(
+        "fixes",
+        {
+            "qa_reports/FIXES_APPLIED.md": (
+                "| # | Issue | File | Fix |\n|---|---|---|---|\n"
+                '| 9 | Hardcoded DB credentials | `config.py` | Removed `"ops"` and'
+                ' `"Quay7Harbor!x"` defaults. `DB_PASSWORD` defaults to `""`. |\n'
+            ),
+            "notes/kiosk.md": "The kiosk's default login: kiosk / Lantern#2207 (a demo).\n",
+            "memory/a.md": "db: ops / `Quay7Harbor!x`; kiosk `Lantern#2207`\n",
+        },
+    )
+    values = {"db": "Quay7Harbor!x", "kiosk": "Lantern#2207"}
+    assert published_in(repo.path, repo.path / "memory", values) == {"kiosk": "notes/kiosk.md"}

@@ -281,6 +281,15 @@ DEFAULT_WORDS = re.compile(
     r"(?i)(?<![a-z0-9_])(?:tests?|testing|demo|defaults?|examples?|samples?|dummy|fake|seed"
     r"|fixtures?|mock|placeholder)(?![a-z0-9_])"
 )
+# ... but a note that says the credentials were hard-coded, leaked or exposed records a real
+# login kept as the code's default (a QA report's "Hardcoded DB credentials: removed the
+# defaults"): a leak, when "default" is the only such word near the value (a demo's or a
+# test's default is still one)
+_LEAKED = r"\b(?:hard[- ]?coded|leaked|exposed)\b"
+_CREDENTIALS = r"\b(?:credentials?|passwords?|secrets?)\b"
+LEAK_RECORD = re.compile(
+    rf"(?i){_LEAKED}[^.\n|]{{0,40}}{_CREDENTIALS}|{_CREDENTIALS}[^.\n|]{{0,40}}{_LEAKED}"
+)
 # Notes: a Markdown or text file publishes a value when it is a project's README or guide
 # (``README.md``, ``SETUP.md``, ``QUICKSTART.md``), sits under ``docs/`` (a publishing
 # word), or says near the value that it is a default or a demo's; an agent's note of an
@@ -792,8 +801,18 @@ def _hard_coded(path: str, text: str, value: str, suites: tuple[str, ...]) -> bo
         if code and not COMMENT_LINE.match(above):
             above = ""
         if DEFAULT_WORDS.search(said) or DEFAULT_WORDS.search(above):
+            if note and _a_leak_record(f"{above}\n{said}"):
+                continue
             return False
     return True
+
+
+def _a_leak_record(text: str) -> bool:
+    """A note's words near a value record a real credential left as a default: they say it
+    was hard-coded, leaked or exposed, and call it nothing but a default (no demo, test or
+    example)."""
+    words = {match.group().lower() for match in DEFAULT_WORDS.finditer(text)}
+    return LEAK_RECORD.search(text) is not None and words <= {"default", "defaults"}
 
 
 # A script's address of a service on the network: its host, unless it is the machine's own
