@@ -104,3 +104,36 @@ def test_a_submodule_path_leading_out_of_the_project_is_not_read(tmp_path: Path)
         "1 commit reference(s) not checked — not in this repository, and its submodules"
         " ../engine are not checked out (their commits?)"
     ]
+
+
+def test_a_secret_in_a_submodules_path_is_masked_in_the_skip(tmp_path: Path) -> None:
+    # the engine's boundary is made of the tree; a name from the project's own files (here
+    # .gitmodules) is masked by the check itself
+    project, engine_commit, own = superproject(tmp_path)
+    key = "sk-or-v1-" + "7c0e4a19d2b38f56" * 4
+    (project.path / ".gitmodules").write_text(
+        f'[submodule "keys"]\n\tpath = vendor/{key}\n\turl = ../keys\n'
+    )
+    body = BODY.format(engine=engine_commit[:10], own=own[:10])
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    result = report(tree, "stale-refs", location=at(project.path))
+    [reason] = [s.reason for s in result.skipped]
+    assert key not in reason
+    assert reason.endswith("vendor/sk-o...8f56 are not checked out (their commits?)")
+
+
+def test_a_file_renamed_to_a_secrets_name_never_shows_it(tmp_path: Path) -> None:
+    key = "sk-or-v1-" + "7c0e4a19d2b38f56" * 4
+    project = Repo(tmp_path / "p")
+    project.commit("first", {"scripts/deploy.sh": "echo deploy\n", "README.md": "app\n"})
+    project.move("park the script", "scripts/deploy.sh", f"keys/{key}.sh")
+    body = "Deploys run `scripts/deploy.sh`."
+    tree = write_tree(tmp_path / "memory", {"a.md": memory("a", body=body)})
+    result = report(tree, "stale-refs", location=at(project.path))
+    shown = [f"{f.message} {f.suggestion} {f.fix}" for f in result.findings]
+    shown += [s.reason for s in result.skipped]
+    assert shown
+    assert not any(key in text for text in shown)
+    [found] = result.findings
+    assert "`keys/sk-o...8f56.sh`" in found.message
+    assert found.fix is None  # an edit would write the key into the memory

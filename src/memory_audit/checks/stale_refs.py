@@ -55,6 +55,7 @@ Passing: the same memory after the change, citing the current script and a commi
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping
@@ -90,6 +91,7 @@ ID = "stale-refs"
 GROUPED = 3  # more deleted (or missing) files than this in one memory: one finding for it
 SHOWN = 8  # names and lines shown in a grouped finding's message
 DOC_READ_LIMIT = 4 * 1024 * 1024
+CODE_SPAN = re.compile(r"`([^`\n]+)`")  # a name a finding shows, as its messages quote them
 # When no commit the tree cites is in the project, the tree cites another repository's
 # history (global memory kept in a dotfiles repository): none of them is evidence here.
 NOT_THIS_PROJECTS = "none of them is in this project's history (another repository's commits?)"
@@ -136,6 +138,39 @@ def _names_without_secrets(state_dir: str | None) -> Callable[[list[str]], bool]
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
+    yield from _names_masked(list(_check(tree, options)), options.state_dir)
+
+
+def _names_masked(items: list[Finding | Skip], state_dir: str | None) -> Iterator[Finding | Skip]:
+    """The findings with a secret in a name they show masked: names come from the project's
+    history and folders too (a file renamed to ``keys/<token>.sh``, a submodule's path), which
+    the engine's boundary, made of the tree, does not know. Such a finding offers no edit:
+    it would write the name, the secret with it, into the memory (or a masked name)."""
+    shown = [s.reason for s in items if isinstance(s, Skip)]
+    for item in items:
+        if isinstance(item, Finding):
+            shown += CODE_SPAN.findall(f"{item.message}\n{item.suggestion or ''}")
+    boundary = (
+        Boundary.for_names(masking_scanner(ScannerConfig(state_dir=state_dir)), shown)
+        if shown
+        else Boundary(())
+    )
+    if not boundary:
+        yield from items
+        return
+    for item in items:
+        if isinstance(item, Skip):
+            yield dataclasses.replace(item, reason=boundary.text(item.reason))
+            continue
+        message = boundary.text(item.message)
+        suggestion = None if item.suggestion is None else boundary.text(item.suggestion)
+        if message == item.message and suggestion == item.suggestion:
+            yield item
+        else:
+            yield dataclasses.replace(item, message=message, suggestion=suggestion, fix=None)
+
+
+def _check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     sources = scanned_sources(tree)
     project = locate(
         tree,
