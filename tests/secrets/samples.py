@@ -6046,3 +6046,30 @@ CASES["table-key"][1].extend(
         f"| name | authorId |\n|---|---|\n| fern | {uuid()} |",
     ]
 )
+# The second reader's cases for round 138's exemptions: a stand-in's "0x" is the whole value's
+# start, never a run inside a drawn token; a "|"-joined part keeps a single value's checks (a
+# throwaway password's shape, a value with a key file's suffix); a camelCase header names a key
+# by its own first word, not one inside another (``robotKey``), and not an id's (``userKey``)
+_PAT_0X = "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"
+CASES["generic-assignment"][0].extend(
+    [
+        ("api_key = Lr8mQ2vN0xKqWmT9sZ4bY6cP", "Lr8mQ2vN0xKqWmT9sZ4bY6cP"),
+        (
+            "webhook_secret: qa_panel_pw_456|fernops_secure_2026",
+            "qa_panel_pw_456|fernops_secure_2026",
+        ),
+        (
+            "webhook_secret: Kq7vT2xWm9pL4zR8.key|backup_options",
+            "Kq7vT2xWm9pL4zR8.key|backup_options",
+        ),
+    ]
+)
+CASES["table-key"][1].extend(
+    [
+        "| username | displayName | userKey |\n|---|---|---|\n"
+        "| fern | Fern | 8a7f808a6b1c1b2d016b1c1c2e4f0000 |",
+        "| robot | robotKey | firmware |\n|---|---|---|\n| r2 | R2x9Kq7vT4mW8pLz | 1.2 |",
+        f"| account | accountKey |\n|---|---|\n| ops | {uuid()} |",
+    ]
+)
+CASES["github-pat"][0].append((f"GitHub token for CI: {_PAT_0X}", _PAT_0X))

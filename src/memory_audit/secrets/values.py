@@ -153,7 +153,8 @@ PLACEHOLDER = re.compile(
     r"|ABC-(?:DEF|xxx)"
     # a stand-in for a coin's address or a hex key, ``0x`` then words in capitals, one letter
     # no hex digit is (``0xSimulatedTokenAddress9003``, ``0xMockContractAddress``): no hex
-    r"|(?-i:0x(?=[A-Fa-f]*[G-Zg-z])(?:[A-Z][a-z]+){2,})"
+    # the whole value, never a run inside a drawn token (``ghp_...0xKqWm...``)
+    r"|(?-i:^0x(?=[A-Fa-f]*[G-Zg-z])(?:[A-Z][a-z]+){2,}\d*$)"
     # the base32 secret every TOTP library's documentation uses ("Hello!" and 0xDEADBEEF)
     r"|JBSWY3DPEHPK3PXP"
     # how to make one, or where it goes: "generate-with-openssl-rand-base64-32", "key-here"
@@ -357,6 +358,9 @@ CREDENTIAL_VARIABLE = re.compile(r"^[A-Z0-9]*(?:PASS|PWD|SECRET|TOKEN|KEY)[A-Z0-
 # the token's shape, written where its values go; or a mapping's row joined so, of names and a
 # file's (``settings_json|secret:<name>.json|option_name``): where a secret is read from
 JOINED_PARTS = "|"
+JOINED_FILE = re.compile(
+    r"(?:[a-z]+:)?[a-z0-9]+(?:[-_.][a-z0-9]+)*\.(?:json|ya?ml|toml|env|ini|conf|cfg|properties)"
+)
 # An identifier in code or a key file's name: lower case words joined by underscores, or
 # words run together in camelCase or PascalCase (a type: "shrink_pass: ShrinkPass").
 SNAKE_CASE = re.compile(r"^_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+$|^_+[a-z][a-z0-9]*$")
@@ -3658,8 +3662,13 @@ def _a_variable(value: str) -> bool:
 
 def _a_joined_name(part: str) -> bool:
     """A part of a ``|``-joined value that names, as a token's parts or a mapping's row do: a
-    variable, an identifier in snake_case or a file's name (``<name>.json``)."""
-    return _a_variable(part) or SNAKE_CASE.match(part) is not None or PATH.search(part) is not None
+    variable, an identifier in snake_case that no password's shape ends (``qa_panel_pw_456``,
+    ``fern_relay_2026`` stay values), or a configuration file's name in lower case
+    (``secret:<name>.json``; ``Kq7vT2xWm9pL4zR8.key`` is a value with a suffix)."""
+    if _a_variable(part) or JOINED_FILE.fullmatch(part):
+        return True
+    snake = SNAKE_CASE.match(part) or _short_parts(part)
+    return bool(snake) and not (PASSWORD_LIKE.search(part) or _generated_tail(part))
 
 
 def _a_value(value: str, *, enclosed: bool = False, dotted: bool = False) -> bool:
