@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from memory_audit.secrets import values
 from memory_audit.secrets.rules import Rule, bundled_rules, bytes_pattern, json_block, parse_rules
 from memory_audit.secrets.scanner import Scanner
-from tests.secrets.samples import CASES, NEGATIVES, RUSSIAN_PASSWORDS
+from tests.secrets.samples import CASES, ID_KEY_COLUMNS, NEGATIVES, RUSSIAN_PASSWORDS
 
 RULES = bundled_rules()
 SCANNER = Scanner(RULES, b"test-salt")
@@ -54,6 +54,11 @@ def test_rule_ignores_its_false_positives(rule: str) -> None:
 
 def test_negative_list_gives_zero_hits_across_all_rules() -> None:
     assert SCANNER.scan("\n".join(NEGATIVES)) == []
+
+
+@pytest.mark.parametrize("table", ID_KEY_COLUMNS)
+def test_a_camel_case_column_of_ids_holds_no_keys(table: str) -> None:
+    assert SCANNER.scan(table) == []
 
 
 def test_an_environment_variable_name_is_where_a_secret_lives_not_a_secret() -> None:
