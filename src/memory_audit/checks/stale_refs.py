@@ -392,58 +392,74 @@ def _commits(project: Project, sources: list[Source]) -> Iterator[Finding | Skip
     try:
         submodules = _submodule_commits(project.repository, absent)
     except GitUnavailable:
-        submodules = (set(), [])
+        submodules = _Submodules()
     checked = [(s, r) for s, r in refs if r.text not in answers.other_objects]
     yield from _stale_commits(
         [(s, r) for s, r in checked if s.path not in foreign], answers.commits, live, submodules
     )
 
 
+@dataclass
+class _Submodules:
+    """What the project's submodules say of the hashes it lacks: those a submodule's branch
+    or tag reaches, those a submodule has but no longer reaches (rebased away there), and
+    the submodules not checked out (whose commits no lookup here can tell from a rewrite)."""
+
+    live: set[str] = field(default_factory=set)
+    unreachable: set[str] = field(default_factory=set)
+    not_checked_out: list[str] = field(default_factory=list)
+
+
 def _stale_commits(
     refs: list[tuple[Source, Reference]],
     present: Mapping[str, str],
     live: set[str],
-    submodules: tuple[set[str], list[str]],
+    submodules: _Submodules,
 ) -> Iterator[Finding | Skip]:
     """The references to commits no branch reaches (``present``: the full hash of each the
-    repository has), past the commits of the checked-out submodules; one skip counts those
-    that the submodules not checked out may hold."""
-    submodules_have, not_checked_out = submodules
+    repository has), past the live commits of the checked-out submodules; one skip counts
+    those that the submodules not checked out may hold."""
     unverifiable = 0
     for source, ref in refs:
         full = present.get(ref.text)
-        if full is None and ref.text in submodules_have:
+        if full is None and ref.text in submodules.live:
             continue  # a submodule's commit: the project's, kept in its own repository
-        if full is None and not_checked_out:
+        if full is None and ref.text in submodules.unreachable:
+            yield _stale_commit(source, ref, present=True)  # rebased away in the submodule
+            continue
+        if full is None and submodules.not_checked_out:
             unverifiable += 1
             continue
         if full is None or full not in live:
             yield _stale_commit(source, ref, present=full is not None)
     if unverifiable:
-        more = ", ..." if len(not_checked_out) > SHOWN else ""
+        names = submodules.not_checked_out
+        more = ", ..." if len(names) > SHOWN else ""
         yield Skip(
             ID,
             f"{unverifiable} commit reference(s) not checked — not in this repository, and"
-            f" its submodules {', '.join(not_checked_out[:SHOWN])}{more} are not checked out"
+            f" its submodules {', '.join(names[:SHOWN])}{more} are not checked out"
             " (their commits?)",
         )
 
 
-def _submodule_commits(repository: Repository, hashes: set[str]) -> tuple[set[str], list[str]]:
-    """Which of ``hashes`` name commits of the project's checked-out submodules, and the
-    submodules that are not checked out (whose commits no lookup here can tell from a
-    rewrite): a superproject's memories cite its submodules' commits as its own."""
-    found: set[str] = set()
-    not_checked_out: list[str] = []
+def _submodule_commits(repository: Repository, hashes: set[str]) -> _Submodules:
+    """What the project's submodules say of ``hashes``: a superproject's memories cite its
+    submodules' commits as its own."""
+    found = _Submodules()
     if not hashes:
-        return found, not_checked_out
+        return found
     for relative in submodule_paths(repository):
         submodule = checked_out_submodule(repository, relative)
+        left = hashes - found.live - found.unreachable
         if submodule is None:
-            not_checked_out.append(relative)
-        elif hashes - found:
-            found.update(look_up_objects(submodule, hashes - found).commits)
-    return found, not_checked_out
+            found.not_checked_out.append(relative)
+        elif left:
+            commits = look_up_objects(submodule, left).commits
+            reached = reachable(submodule, commits.values())
+            for asked, full in commits.items():
+                (found.live if full in reached else found.unreachable).add(asked)
+    return found
 
 
 def _foreign_files(

@@ -19,7 +19,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 TIMEOUT_SECONDS = 60
-SAFE_OPTIONS = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null")
+# No hook, no file-system monitor, and no transport: a partial clone's lookup of an object it
+# lacks would fetch it from its promisor remote, running the command its configuration names
+SAFE_OPTIONS = (
+    *("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"),
+    *("-c", "protocol.allow=never"),
+)
 
 
 class GitUnavailable(Exception):
@@ -44,7 +49,13 @@ def git_binary() -> str:
 
 
 def git_env() -> dict[str, str]:
-    return {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C"}
+    return {
+        **os.environ,
+        "GIT_OPTIONAL_LOCKS": "0",
+        "GIT_TERMINAL_PROMPT": "0",
+        "GIT_NO_LAZY_FETCH": "1",  # a partial clone's missing object is missing, never fetched
+        "LC_ALL": "C",
+    }
 
 
 def run_git(repo: Path, *args: str, stdin: str | None = None, ok: tuple[int, ...] = (0,)) -> str:
@@ -159,8 +170,10 @@ def ignored(repo: Repository, paths: Iterable[str]) -> set[str]:
 
 
 def submodule_paths(repo: Repository) -> list[str]:
-    """The folders ``.gitmodules`` gives the repository's submodules, relative to its root
-    (none without the file, or in a bare repository)."""
+    """The folders of the repository's submodules, relative to its root: the paths
+    ``.gitmodules`` names that the index records as submodules (gitlinks). A stale entry, a
+    path that is a file, or one that leads out of the project is none (none without the
+    file, or in a bare repository)."""
     if repo.bare or not (repo.path / ".gitmodules").is_file():
         return []
     try:
@@ -169,18 +182,41 @@ def submodule_paths(repo: Repository) -> list[str]:
         )
     except GitUnavailable:
         return []  # no key matches (git exits 1), or the file is no configuration
-    return [line.split(" ", 1)[1] for line in output.splitlines() if " " in line]
+    named = [line.split(" ", 1)[1].strip().rstrip("/") for line in output.splitlines()]
+    inside = [p for p in named if p and not p.startswith("/") and ".." not in p.split("/")]
+    if not inside:
+        return []
+    try:
+        listed = run_git(
+            repo.path, "ls-files", "-s", "-z", "--", *(f":(literal){p}" for p in inside)
+        )
+    except GitUnavailable:
+        return []
+    gitlinks = {
+        entry.split("\t", 1)[1] for entry in listed.split("\0") if entry.startswith("160000 ")
+    }
+    return [p for p in inside if p in gitlinks]
 
 
 def checked_out_submodule(repo: Repository, relative: str) -> Repository | None:
     """The submodule at ``relative`` as a repository of its own, when it is checked out
-    inside ``repo``'s folder; None for an empty folder (a clone made without
-    ``--recurse-submodules``), a missing one, or a path that leads out of the project."""
-    folder = (repo.path / relative).resolve()
-    if not folder.is_relative_to(repo.path) or not (folder / ".git").exists():
-        return None
+    inside ``repo``'s folder with its git directory among the project's (under its git
+    directory's ``modules/``, or in the submodule's folder); None for an empty folder (a clone
+    made without ``--recurse-submodules``), one that cannot be read, a path that leads out of
+    the project, or a ``.git`` file that points elsewhere."""
+    try:
+        folder = (repo.path / relative).resolve()
+        if not folder.is_relative_to(repo.path) or not (folder / ".git").exists():
+            return None
+    except (OSError, RuntimeError, ValueError):
+        return None  # a link loop, a name too long, a folder that cannot be entered
     try:
         submodule = open_repository(folder)
-    except GitUnavailable:
+        own = Path(run_git(folder, "rev-parse", "--absolute-git-dir").strip()).resolve()
+        common = run_git(repo.path, "rev-parse", "--path-format=absolute", "--git-common-dir")
+        modules = Path(common.strip()).resolve() / "modules"
+    except (GitUnavailable, OSError, RuntimeError):
         return None
-    return submodule if submodule.path == folder and not submodule.shallow else None
+    if submodule.path != folder or submodule.shallow:
+        return None
+    return submodule if own.is_relative_to(modules) or own.is_relative_to(folder) else None
