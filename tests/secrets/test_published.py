@@ -3,6 +3,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from memory_audit.secrets.published import MAX_FILE_BYTES, chosen, published_in
 from memory_audit.secrets.rules import bundled_rules
 from tests.support.git_repo import Repo
@@ -409,3 +411,35 @@ def test_a_report_of_hard_coded_defaults_removed_publishes_nothing(tmp_path: Pat
     )
     values = {"db": "Quay7Harbor!x", "kiosk": "Lantern#2207"}
     assert published_in(repo.path, repo.path / "memory", values) == {"kiosk": "notes/kiosk.md"}
+
+
+LEAK_RECORDS = {
+    "a test's word after the value": "| 9 | Hardcoded DB credentials | `config.py` | Removed"
+    ' `"Quay7Harbor!x"` default; added a test for the unset variable |\n',
+    "leak as a noun": 'Credential leak in config.py: removed the `"Quay7Harbor!x"` default.\n',
+    "committed": 'The DB password was committed to config.py: removed the `"Quay7Harbor!x"` default.\n',
+    "a login": 'Hardcoded DB login in config.py: removed the `"Quay7Harbor!x"` default.\n',
+    "under its heading": '## Hardcoded DB credentials\n\nIn config.py:\n- removed the `"Quay7Harbor!x"` default\n',
+}
+
+
+@pytest.mark.parametrize("case", sorted(LEAK_RECORDS))
+def test_a_leak_record_however_worded_publishes_nothing(tmp_path: Path, case: str) -> None:
+    # the second reader's cases: each records the code's default as a real login that leaked
+    repo = Repo(tmp_path / "desk")
+    repo.commit("fixes", {"qa/FIXES.md": LEAK_RECORDS[case], "memory/a.md": "db `Quay7Harbor!x`\n"})
+    assert published_in(repo.path, repo.path / "memory", {"db": "Quay7Harbor!x"}) == {}
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "The kiosk's default login is `Quay7Harbor!x`; no real secrets are exposed by it.\n",
+        "Hardcoded credentials: the demo default `Quay7Harbor!x` for the kiosk.\n",
+    ],
+)
+def test_a_denied_leak_or_a_demos_default_is_still_published(tmp_path: Path, note: str) -> None:
+    repo = Repo(tmp_path / "desk")
+    repo.commit("kiosk", {"qa/KIOSK.md": note, "memory/a.md": "kiosk `Quay7Harbor!x`\n"})
+    found = published_in(repo.path, repo.path / "memory", {"kiosk": "Quay7Harbor!x"})
+    assert found == {"kiosk": "qa/KIOSK.md"}

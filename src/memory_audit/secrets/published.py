@@ -281,15 +281,19 @@ DEFAULT_WORDS = re.compile(
     r"(?i)(?<![a-z0-9_])(?:tests?|testing|demo|defaults?|examples?|samples?|dummy|fake|seed"
     r"|fixtures?|mock|placeholder)(?![a-z0-9_])"
 )
-# ... but a note that says the credentials were hard-coded, leaked or exposed records a real
-# login kept as the code's default (a QA report's "Hardcoded DB credentials: removed the
-# defaults"): a leak, when "default" is the only such word near the value (a demo's or a
-# test's default is still one)
-_LEAKED = r"\b(?:hard[- ]?coded|leaked|exposed)\b"
-_CREDENTIALS = r"\b(?:credentials?|passwords?|secrets?)\b"
+# ... but a note that says the credentials were hard-coded, leaked, exposed or committed
+# records a real login kept as the code's default (a QA report's "Hardcoded DB credentials:
+# removed the defaults", under such a heading or on the value's line or the one above): a
+# leak, unless the words deny it ("no real secrets are exposed") or a demo's, a test's or an
+# example's word qualifies the value right before it (a demo's default is still published)
+_LEAKED = r"\b(?:hard[- ]?coded|leak(?:ed|s)?|exposed|committed|plain[- ]?text)\b"
+_CREDENTIALS = r"\b(?:credentials?|passwords?|secrets?|logins?|creds|api[ _-]?keys?|tokens?)\b"
 LEAK_RECORD = re.compile(
     rf"(?i){_LEAKED}[^.\n|]{{0,40}}{_CREDENTIALS}|{_CREDENTIALS}[^.\n|]{{0,40}}{_LEAKED}"
 )
+LEAK_DENIED = re.compile(r"(?i)\b(?:no|not|never|nothing|without|none)\b[^.\n|]{0,24}\Z")
+QUALIFIER_REACH = 40  # characters before the value read for a demo's or a test's word
+HEADING_REACH = 50  # lines above a value read for its section's heading
 # Notes: a Markdown or text file publishes a value when it is a project's README or guide
 # (``README.md``, ``SETUP.md``, ``QUICKSTART.md``), sits under ``docs/`` (a publishing
 # word), or says near the value that it is a default or a demo's; an agent's note of an
@@ -801,18 +805,35 @@ def _hard_coded(path: str, text: str, value: str, suites: tuple[str, ...]) -> bo
         if code and not COMMENT_LINE.match(above):
             above = ""
         if DEFAULT_WORDS.search(said) or DEFAULT_WORDS.search(above):
-            if note and _a_leak_record(f"{above}\n{said}"):
+            if note and _a_leak_record(lines, number, value):
                 continue
             return False
     return True
 
 
-def _a_leak_record(text: str) -> bool:
-    """A note's words near a value record a real credential left as a default: they say it
-    was hard-coded, leaked or exposed, and call it nothing but a default (no demo, test or
-    example)."""
-    words = {match.group().lower() for match in DEFAULT_WORDS.finditer(text)}
-    return LEAK_RECORD.search(text) is not None and words <= {"default", "defaults"}
+def _a_leak_record(lines: list[str], number: int, value: str) -> bool:
+    """The note records a real credential left as a default: the value's line, the one above
+    or the nearest heading above say it was hard-coded, leaked, exposed or committed (and do
+    not deny it), and no demo's, test's or example's word qualifies the value right before it
+    ("default" alone does not: the code's default was the real login)."""
+    line = lines[number]
+    context = "\n".join((_heading_above(lines, number), lines[number - 1] if number else "", line))
+    recorded = any(
+        LEAK_DENIED.search(context, 0, match.start()) is None
+        for match in LEAK_RECORD.finditer(context)
+    )
+    if not recorded:
+        return False
+    at = line.find(value)
+    before = line[max(0, at - QUALIFIER_REACH) : max(at, 0)]
+    words = {match.group().lower() for match in DEFAULT_WORDS.finditer(before)}
+    return words <= {"default", "defaults"}
+
+
+def _heading_above(lines: list[str], number: int) -> str:
+    """The nearest Markdown heading above line ``number`` (none: empty)."""
+    reach = range(number - 1, max(number - HEADING_REACH, 0) - 1, -1)
+    return next((lines[n] for n in reach if HEADING.match(lines[n])), "")
 
 
 # A script's address of a service on the network: its host, unless it is the machine's own
