@@ -4,7 +4,9 @@ a seed script's test account, a device's documented default password.
 Only files that publish values on purpose count: documents, examples, seeds, tests,
 compose files, a project's README and guides, and other notes and code that say so (their
 path, or words near the value: a test account's, a default's; an agent's note of an
-account beside its memory publishes nothing). A configuration or data file (``remote.yaml``,
+account beside its memory publishes nothing; nor does a note that records the value as a
+credential hard-coded, leaked or committed, a QA report's "Hardcoded DB credentials: removed
+the defaults"). A configuration or data file (``remote.yaml``,
 ``key.properties``, ``.env``, ``.credentials``, a JSON or TOML file) holds the values a
 deployment uses, and Claude Code's own files (``.claude/``: its permission rules repeat the
 commands a session ran, passwords and all; a copy of ``~/.claude`` whose prompt history and
