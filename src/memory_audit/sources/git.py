@@ -1,9 +1,10 @@
 """Running git read-only: the repository a folder is in, and which commits it has.
 
-Read-only by construction: only ``rev-parse``, ``log``, ``ls-tree``, ``ls-files``,
-``rev-list``, ``cat-file``, ``check-ignore`` and ``config --get-regexp`` (reading a
-remote's URL, or ``.gitmodules``) run, optional locks are off, hooks and fsmonitor are disabled,
-and git's own ``safe.directory`` refusal is respected (such a repository counts
+Read-only by construction: only ``rev-parse``, ``log``, ``show -s``, ``ls-tree``,
+``ls-files``, ``rev-list``, ``cat-file``, ``check-ignore`` and ``config --get-regexp``
+(reading a remote's URL, or ``.gitmodules``) run; optional locks are off, hooks and
+fsmonitor are disabled, no transport may run (a partial clone never fetches a missing
+object), and git's own ``safe.directory`` refusal is respected (such a repository counts
 as not located).
 
 The history query itself is in :mod:`memory_audit.sources.git_history`.
