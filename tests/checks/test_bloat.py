@@ -354,6 +354,21 @@ def test_bloat_long_file(tree_dir: Path) -> None:
     assert found == [("long-file", "long.md", None)]
 
 
+def test_bloat_an_archived_long_note_is_a_record_not_a_long_file(tree_dir: Path) -> None:
+    # round 138's held-out half (after its first look): a log's archive of long notes, which
+    # no session loads and none would compress; the living note of the same length is found
+    body = "\n".join(f"{LONG_LINE} {i}" for i in range(130))
+    found = audit(
+        tree_dir,
+        {
+            "archive/2026/03/handoff.md": memory("handoff", body=body),
+            "deprecated/old-plan.md": memory("old-plan", body=body),
+            "current.md": memory("current", body=body),
+        },
+    )
+    assert found == [("long-file", "current.md", None)]
+
+
 def test_bloat_a_long_list_of_short_lines_is_no_long_file(tree_dir: Path) -> None:
     # 150 lines of a checklist, 2 KB: read at a glance, nothing to compress; as many lines
     # of prose past 8 KB are

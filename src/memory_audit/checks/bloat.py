@@ -33,8 +33,9 @@ Uncompressed bodies and size:
   between Latin words lists names, ``Media3+SurfaceView+Ktor``). Paths, URLs,
   identifiers and code spans count as one word and are never shorthand;
 - ``long-file``: more than ``max_lines`` lines and more than ``long_bytes`` bytes (a long
-  list of short lines reads in a glance); more than ten such files in one tree are one
-  finding listing them, the longest first.
+  list of short lines reads in a glance), outside an archive folder (``archive/``: records no
+  session loads); more than ten such files in one tree are one finding listing them, the
+  longest first.
 
 Failing::
 
@@ -425,10 +426,14 @@ def _terse(
 def _long_files(tree: MemoryTree, options: Options) -> Iterator[Finding]:
     """One finding a long file; more than ``FLOOD`` of them (a tree that keeps long notes
     as its way) one finding listing them."""
+    # an archived memory (``archive/``, ``deprecated/``) is a record no session loads: its
+    # length costs no recall, and compressing it would rewrite history
     long = [
         m
         for m in sorted(tree.memories, key=lambda m: m.path)
-        if m.line_count > options.max_lines and len(m.text.encode()) > options.long_bytes
+        if m.line_count > options.max_lines
+        and len(m.text.encode()) > options.long_bytes
+        and not in_archive(m.path)
     ]
     if len(long) <= FLOOD:
         for memory in long:
