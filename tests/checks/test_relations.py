@@ -303,6 +303,26 @@ def test_a_lower_case_name_with_a_number_is_a_note_not_a_ticket(
     assert "PROJ-42" not in found[0].message
 
 
+def test_a_chat_gateways_reply_directive_is_no_wikilink(
+    tmp_path: Path, isolated_home: Path
+) -> None:
+    # round 140's held-out half (after its first look): a saved chat session keeps the
+    # assistant's reply tags as it sent them ([[reply_to_current]], [[reply_to:<id>]],
+    # [[audio_as_voice]], [[tts:...]]): directives to the chat gateway, no note's name; a
+    # note's name the memory links and no memory holds stays broken
+    tree = tmp_path / "memory"
+    body = (
+        "assistant: [[reply_to_current]] Done, the card went out.\n"
+        "assistant: [[reply_to:message-7]] [[audio_as_voice]] [[tts:provider=mock]] Sure.\n"
+        "See [[reply-guide]] for the house style.\n"
+    )
+    write_tree(tree, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)})
+    found = findings(tree, "relations")
+    assert [f.code for f in found] == ["broken-wikilink"]
+    assert "[[reply-guide]]" in found[0].message
+    assert "reply_to" not in found[0].message
+
+
 def test_wikilinks_to_the_projects_other_stores_resolve(
     tmp_path: Path, isolated_home: Path
 ) -> None:
@@ -589,12 +609,12 @@ def test_a_wikilink_that_ends_where_a_memory_s_name_has_a_word_is_a_name_of_its_
 def test_one_unresolved_wikilink_on_many_lines_is_one_finding_in_the_singular(
     tree_dir: Path,
 ) -> None:
-    # A chat log's reply tag, [[reply_to_current]], on every message: one name, one finding
-    body = "".join(f"[[reply_to_current]] message {n}\n" for n in range(5))
+    # A log that names one missing note on every entry: one name, one finding
+    body = "".join(f"[[handoff-notes]] entry {n}\n" for n in range(5))
     write_tree(tree_dir, {"MEMORY.md": index("log.md"), "log.md": memory("log", body=body)})
     (found,) = findings(tree_dir, "relations")
     assert found.message == (
-        "wikilink [[reply_to_current]] matches no memory's name, file name or title"
+        "wikilink [[handoff-notes]] matches no memory's name, file name or title"
         " (lines 6, 7, 8, 9, 10)"
     )
 

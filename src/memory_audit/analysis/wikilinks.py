@@ -1,8 +1,8 @@
 """What a ``[[wikilink]]`` resolves to, for every check that reads one (index and bodies).
 
 A memory of this tree first (by its name, or by its path: ``[[categories/decisions]]``);
-then a ticket reference or a route folder's segment (``[[...slug]]``), which are no links at
-all; then
+then a ticket reference, a route folder's segment (``[[...slug]]``) or a chat gateway's reply
+directive (``[[reply_to_current]]``), which are no links at all; then
 anything else Claude Code may mean by the name (:mod:`memory_audit.sources.claude_names`:
 skills, agents, commands, notes above the tree, CLAUDE.md headings, other stores).
 """
@@ -23,6 +23,9 @@ TICKET = re.compile(
 )
 # [[...slug]]: a route folder's name (Next.js' optional catch-all segment), not a note
 ROUTE_SEGMENT = re.compile(r"\.\.\.[\w-]+")
+# [[reply_to_current]], [[reply_to:<id>]], [[audio_as_voice]], [[tts:...]]: a chat gateway's
+# reply directives (OpenClaw's), which a saved session keeps in the assistant's text
+CHAT_DIRECTIVE = re.compile(r"reply_to_current|reply_to\s*:\s*\S+|audio_as_voice|/?tts:.*", re.I)
 NEAR_MINIMUM = 6  # shorter names match too much as prefixes
 ELISION = "\u2026"
 INDEX_KEY = name_key(INDEX_NAME)
@@ -33,7 +36,8 @@ def wikilink_resolves(tree: MemoryTree, target: str, source: str) -> bool:
         return True
     if name_key(target) == INDEX_KEY and INDEX_NAME in tree.present:
         return True  # [[MEMORY]]: the index itself
-    if TICKET.fullmatch(target.strip()) or ROUTE_SEGMENT.fullmatch(target.strip()):
+    bare = target.strip()
+    if TICKET.fullmatch(bare) or ROUTE_SEGMENT.fullmatch(bare) or CHAT_DIRECTIVE.fullmatch(bare):
         return True
     return name_key(target.split("|", 1)[0].split("#", 1)[0]) in _outside(tree)
 

@@ -25,8 +25,10 @@ Whenever the tree has them, whether or not relations are adopted:
   the tree (``[[CLAUDE]]``, a vault's ``[[anti-patterns]]``), a CLAUDE.md heading, a
   memory of another store on this machine, or one of the project's own other stores (its
   agents', a memory folder its repository tracks); ``[[MEMORY]]`` is the index; a ticket
-  (``[[#12]]``, ``[[PROJ-42]]``) is no link. A name the link cuts short or runs past is
-  offered ("did you mean"), unless the name is elided on purpose (``[[project_...]]``).
+  (``[[#12]]``, ``[[PROJ-42]]``) and a chat gateway's reply directive a saved session keeps
+  (``[[reply_to_current]]``, ``[[audio_as_voice]]``) are no links. A name the link cuts
+  short or runs past is offered ("did you mean"), unless the name is elided on purpose
+  (``[[project_...]]``).
   Claude Code tolerates links to notes not yet written; one the text marks as such
   (``[[skill-library]] (not yet written)``) is no finding, nor one it places in the user's
   own store (``[[x]] in user memory``, ``See user auto-memory [[x]]``), in any of the tree's
