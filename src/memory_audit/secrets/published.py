@@ -493,7 +493,7 @@ def on_production(text: str, line: int) -> bool:
         for found in _namings(layout, start, end)
     ):
         return False
-    heading = next((lines[n] for n in range(at - 1, -1, -1) if HEADING.match(lines[n])), "")
+    heading = _heading_above(lines, at, reach=at)
     return DEVELOPMENT.search(lines[at]) is None and DEVELOPMENT.search(heading) is None
 
 
@@ -832,10 +832,10 @@ def _a_leak_record(lines: list[str], number: int, value: str) -> bool:
     return words <= {"default", "defaults"}
 
 
-def _heading_above(lines: list[str], number: int) -> str:
-    """The nearest Markdown heading above line ``number`` (none: empty)."""
-    reach = range(number - 1, max(number - HEADING_REACH, 0) - 1, -1)
-    return next((lines[n] for n in reach if HEADING.match(lines[n])), "")
+def _heading_above(lines: list[str], number: int, reach: int = HEADING_REACH) -> str:
+    """The nearest heading within ``reach`` lines above line ``number`` (none: empty)."""
+    above = range(number - 1, max(number - reach, 0) - 1, -1)
+    return next((lines[n] for n in above if HEADING.match(lines[n])), "")
 
 
 # A script's address of a service on the network: its host, unless it is the machine's own

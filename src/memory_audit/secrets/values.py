@@ -3665,18 +3665,20 @@ def _a_joined_name(part: str) -> bool:
     variable, an identifier in snake_case that no password's shape ends (``qa_panel_pw_456``,
     ``fern_relay_2026`` stay values), or a configuration file's name in lower case
     (``secret:<name>.json``; ``Kq7vT2xWm9pL4zR8.key`` is a value with a suffix)."""
-    if _a_variable(part) or JOINED_FILE.fullmatch(part):
-        return True
-    snake = SNAKE_CASE.match(part) or _short_parts(part)
-    return bool(snake) and not (PASSWORD_LIKE.search(part) or _generated_tail(part))
+    return _a_variable(part) or JOINED_FILE.fullmatch(part) is not None or _a_snake_name(part)
+
+
+def _a_snake_name(value: str) -> bool:
+    """An identifier in snake_case (or short parts joined by ``_``) that no password's shape
+    ends (``qa_panel_pw_456``, ``fern_relay_2026`` are values)."""
+    snake = SNAKE_CASE.match(value) or _short_parts(value)
+    return bool(snake) and not (PASSWORD_LIKE.search(value) or _generated_tail(value))
 
 
 def _a_value(value: str, *, enclosed: bool = False, dotted: bool = False) -> bool:
     """Not a name (of a variable, a file, an algorithm) where a value would be;
     ``enclosed``: quotes or backticks hold the whole value."""
-    snake = (SNAKE_CASE.match(value) or _short_parts(value)) and not (
-        PASSWORD_LIKE.search(value) or _generated_tail(value)
-    )
+    snake = _a_snake_name(value)
     setting = value.endswith(LABEL_END) or _a_setting(value)  # "key:", "to_loc=X"
     # ``process.env.API_TOKEN!``: TypeScript's non-null mark after a name is no value's
     variable = _a_variable(value) or (
