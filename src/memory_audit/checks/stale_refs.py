@@ -79,10 +79,9 @@ from memory_audit.secrets.loading import ScannerConfig, masking_scanner
 from memory_audit.sources.git import (
     GitUnavailable,
     Repository,
-    checked_out_submodule,
+    checked_out_submodules,
     look_up_objects,
     reachable,
-    submodule_paths,
 )
 from memory_audit.sources.git_history import Removal
 from memory_audit.tree.snapshot import MemoryTree
@@ -449,16 +448,15 @@ def _submodule_commits(repository: Repository, hashes: set[str]) -> _Submodules:
     found = _Submodules()
     if not hashes:
         return found
-    for relative in submodule_paths(repository):
-        submodule = checked_out_submodule(repository, relative)
+    checked_out, found.not_checked_out = checked_out_submodules(repository)
+    for submodule in checked_out:
         left = hashes - found.live - found.unreachable
-        if submodule is None:
-            found.not_checked_out.append(relative)
-        elif left:
-            commits = look_up_objects(submodule, left).commits
-            reached = reachable(submodule, commits.values())
-            for asked, full in commits.items():
-                (found.live if full in reached else found.unreachable).add(asked)
+        if not left:
+            break
+        commits = look_up_objects(submodule, left).commits
+        reached = reachable(submodule, commits.values())
+        for asked, full in commits.items():
+            (found.live if full in reached else found.unreachable).add(asked)
     return found
 
 

@@ -199,23 +199,53 @@ def submodule_paths(repo: Repository) -> list[str]:
     return [p for p in inside if p in gitlinks]
 
 
-def checked_out_submodule(repo: Repository, relative: str) -> Repository | None:
-    """The submodule at ``relative`` as a repository of its own, when it is checked out
-    inside ``repo``'s folder with its git directory among the project's (under its git
-    directory's ``modules/``, or in the submodule's folder); None for an empty folder (a clone
-    made without ``--recurse-submodules``), one that cannot be read, a path that leads out of
-    the project, or a ``.git`` file that points elsewhere."""
+def checked_out_submodules(repo: Repository) -> tuple[list[Repository], list[str]]:
+    """The project's submodules (:func:`submodule_paths`) as repositories of their own, those
+    checked out inside ``repo``'s folder with their git directory among the project's (under
+    its git directory's ``modules/``, or in the submodule's folder); and the paths of the
+    others: an empty folder (a clone made without ``--recurse-submodules``), one that cannot
+    be read, a path that leads out of the project, or a ``.git`` file that points elsewhere."""
+    checked_out: list[Repository] = []
+    not_checked_out: list[str] = []
+    modules: Path | None = None  # the project's own, read once and only if needed
+    for relative in submodule_paths(repo):
+        folder = _submodule_folder(repo, relative)
+        if folder is not None and modules is None:
+            modules = _modules_folder(repo)
+        found = _own_repository(folder, modules) if folder and modules else None
+        if found is None:
+            not_checked_out.append(relative)
+        else:
+            checked_out.append(found)
+    return checked_out, not_checked_out
+
+
+def _submodule_folder(repo: Repository, relative: str) -> Path | None:
+    """The folder at ``relative`` when it lies inside the project and holds a ``.git``."""
     try:
         folder = (repo.path / relative).resolve()
-        if not folder.is_relative_to(repo.path) or not (folder / ".git").exists():
-            return None
+        if folder.is_relative_to(repo.path) and (folder / ".git").exists():
+            return folder
     except (OSError, RuntimeError, ValueError):
-        return None  # a link loop, a name too long, a folder that cannot be entered
+        pass  # a link loop, a name too long, a folder that cannot be entered
+    return None
+
+
+def _modules_folder(repo: Repository) -> Path | None:
+    """Where the project keeps its submodules' git directories (``<git dir>/modules``)."""
+    try:
+        common = run_git(repo.path, "rev-parse", "--path-format=absolute", "--git-common-dir")
+        return Path(common.strip()).resolve() / "modules"
+    except (GitUnavailable, OSError, RuntimeError):
+        return None
+
+
+def _own_repository(folder: Path, modules: Path) -> Repository | None:
+    """The repository ``folder`` is the root of, complete, with its git directory under
+    ``modules`` or inside ``folder``; None otherwise."""
     try:
         submodule = open_repository(folder)
         own = Path(run_git(folder, "rev-parse", "--absolute-git-dir").strip()).resolve()
-        common = run_git(repo.path, "rev-parse", "--path-format=absolute", "--git-common-dir")
-        modules = Path(common.strip()).resolve() / "modules"
     except (GitUnavailable, OSError, RuntimeError):
         return None
     if submodule.path != folder or submodule.shallow:
