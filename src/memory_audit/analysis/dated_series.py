@@ -3,15 +3,23 @@
 ``status-2026-04-14.md``, ``status-2026-04-20.md``, … are one series: a weekly
 checkpoint a scheduled task writes and a reader finds by name, or a log kept one
 note a day. ``duplicates`` compares a series' notes as one; ``orphans`` judges it once.
+A note named for its day (``note_day``) records that day: ``stale-refs`` reads the paths
+it names as they were then, and ``duplicates`` never pairs two such records.
 """
 
 from __future__ import annotations
 
+import datetime
 import re
 
 # A file name is short and bounded: the look-arounds cost nothing here.
 DATE_IN_NAME = re.compile(r"(?<!\d)(?:19|20)\d\d[-_.]?[01]\d[-_.]?[0-3]\d(?!\d)")
 SERIES_MINIMUM = 3  # two dated notes may be a coincidence; three are a habit
+# What a dated file name says when the file is no day's note: a version's stamp or a document
+# cut on that day (a plan, a release, a spec), which still claims what it names
+VERSIONED_NAME = re.compile(
+    r"(?i)(?:^|[-_. ])(?:v[0-9]|(?:plans?|releases?|specs?|versions?|roadmap|design)(?=$|[-_. ]))"
+)
 
 
 def series_key(path: str) -> str | None:
@@ -24,3 +32,22 @@ def series_key(path: str) -> str | None:
 def shown(key: str) -> str:
     """A series key as a reader writes it: ``notes/status-<date>.md``."""
     return key.lstrip("/").replace("#", "<date>") + ".md"
+
+
+def note_day(path: str) -> str | None:
+    """``2026-05-01`` for a note named for its day (``2026-05-01.md``, ``c-20260501-0915.md``,
+    ``standup_2026.05.01.md``): the date its file name holds, or None. Not a version's stamp
+    (``runbook-v2026.05.01.md``, ``release-plan-v5-2026-05-01.md``, a plan or a spec named
+    for the day it was cut: it still claims what it names), nor a day no calendar has."""
+    name = path.rpartition("/")[2].removesuffix(".md")
+    match = DATE_IN_NAME.search(name)
+    if match is None or VERSIONED_NAME.search(DATE_IN_NAME.sub(" ", name)) is not None:
+        return None
+    if match.start() > 0 and name[match.start() - 1] in "vV":
+        return None
+    digits = re.sub(r"[-_.]", "", match.group())
+    try:
+        day = datetime.date(int(digits[:4]), int(digits[4:6]), int(digits[6:]))
+    except ValueError:
+        return None
+    return day.isoformat()

@@ -8,14 +8,13 @@ path reference into a verdict or a "not checked here" count.
 
 from __future__ import annotations
 
-import datetime
 import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memory_audit.analysis.dated_series import DATE_IN_NAME
+from memory_audit.analysis.dated_series import note_day
 from memory_audit.analysis.project_paths import (
     EXISTS,
     NOT_A_CLAIM,
@@ -51,11 +50,6 @@ from memory_audit.tree.markdown import Document
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
 
-# What a dated file name says when the file is no day's note: a version's stamp or a document
-# cut on that day (a plan, a release, a spec), which still claims what it names
-VERSIONED_NAME = re.compile(
-    r"(?i)(?:^|[-_. ])(?:v[0-9]|(?:plans?|releases?|specs?|versions?|roadmap|design)(?=$|[-_. ]))"
-)
 TRANSIENT_ROOTS = ("tmp", "dev", "proc", "sys", "run", "mnt", "media", "var/tmp", "private/tmp")
 NO_HISTORY = "paths checked for existence only"
 CLAUDE_HOME_WRITTEN = "~/.claude"  # Claude Code's folder as memories write it
@@ -229,18 +223,18 @@ def _drop_archived(
     found: list[tuple[Source, Reference, Verdict]],
 ) -> tuple[list[tuple[Source, Reference, Verdict]], list[str]]:
     """An archived memory (``_archive/``) records work whose files the project may since
-    have deleted on purpose: its deleted paths are its history, not claims (a skip). A
-    renamed path still leads a reader to the file, and its fix rewrites it: kept."""
+    have deleted or moved on purpose: its paths are its history, not claims (a skip). No
+    session loads it, so rewriting a moved path there helps no one: on unseen trees every
+    such rename was judged a record of where the file was (a compaction moving notes from
+    ``inbox/`` to ``archive/``, and the archived notes naming each other's old places)."""
     kept = [
         item
         for item in found
-        if not (
-            in_archive(item[0].path) and item[2].status is Status.REMOVED and not item[2].renamed_to
-        )
+        if not (in_archive(item[0].path) and item[2].status is Status.REMOVED)
     ]
     dropped = len(found) - len(kept)
     return kept, [
-        f"{dropped} deleted path(s) in archived memories: their history"
+        f"{dropped} deleted or moved path(s) in archived memories: their history"
     ] if dropped else []
 
 
@@ -254,8 +248,10 @@ def _drop_agreeing(
     after `x.py` is deleted; an entry dated after it claims a file already gone), the same
     for a whole note named for its day (a daily log, a briefing: ``2026-05-01.md``), or any
     mention in a memory that cites the removing commit itself (it knows of the deletion).
-    A renamed path stays: its new place still leads the note's reader on, and the fix
-    rewrites it (as in an archived memory)."""
+    A renamed path in a note named for a day on or before the move is history too (a
+    day's briefing listing its outputs, a compaction's record of what it moved): on unseen
+    trees every such rename was judged a record, never a claim worth rewriting. In any
+    other note a renamed path stays: its new place leads the note's reader on."""
     if not stale:
         return stale
     lines = source.lines  # cut from the memory's text on each read: read once
@@ -276,32 +272,13 @@ def _drop_agreeing(
         if item[2].renamed_to is None and RECORDS_HISTORY.search(line) is not None:
             continue  # a deleted file where a lesson was first seen: history, not a claim
         if removal is not None:
-            if day is not None and day <= removal.date and item[2].renamed_to is None:
-                continue  # a note of one day before the deletion: the file was there then
+            if day is not None and day <= removal.date:
+                continue  # a note of one day before the deletion or move: it was there then
             cited = _cited_commits(text) if cited is None else cited
             if removal.commit[:7] in cited or _recorded(line, dates.get(ref.line), removal):
                 continue
         kept.append(item)
     return kept
-
-
-def note_day(path: str) -> str | None:
-    """``2026-05-01`` for a note named for its day (``2026-05-01.md``, ``c-20260501-0915.md``,
-    ``standup_2026.05.01.md``): the date its file name holds, or None. Not a version's stamp
-    (``runbook-v2026.05.01.md``, ``release-plan-v5-2026-05-01.md``, a plan or a spec named
-    for the day it was cut: it still claims what it names), nor a day no calendar has."""
-    name = path.rpartition("/")[2].removesuffix(".md")
-    match = DATE_IN_NAME.search(name)
-    if match is None or VERSIONED_NAME.search(DATE_IN_NAME.sub(" ", name)) is not None:
-        return None
-    if match.start() > 0 and name[match.start() - 1] in "vV":
-        return None
-    digits = re.sub(r"[-_.]", "", match.group())
-    try:
-        day = datetime.date(int(digits[:4]), int(digits[4:6]), int(digits[6:]))
-    except ValueError:
-        return None
-    return day.isoformat()
 
 
 def _cited_commits(text: str) -> set[str]:
