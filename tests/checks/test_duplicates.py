@@ -373,6 +373,53 @@ def test_a_dated_series_is_one_finding_that_suggests_superseding(tree_dir: Path)
     assert [f.code for f in found if f.code == "possible-duplicate"] == ["possible-duplicate"]
 
 
+def test_two_days_records_that_tell_alike_are_no_pair(tree_dir: Path) -> None:
+    # A day's briefing embeds that day's news digest; two timestamped handoffs of one work
+    # stream open alike. Each records its day's event (held-out judges: every such pair
+    # false, merging a log's entries loses its history). Two undated notes saying the same
+    # are still a pair, and so is a day's note with an undated note repeating it.
+    digest = "Funding round for the harbour sensor network closes Friday; the grant portal needs the budget sheet."
+    handoff = "Handed the flight search tool to the second agent; it must pass the sandbox orders test first."
+    write_tree(
+        tree_dir,
+        {
+            "briefings/2026-03-19.md": memory("briefing 19", body=digest),
+            "news/2026-03-19.md": memory("news 19", body=digest),
+            "log/20260512-220000-handed-search-tool.md": memory("handoff 22", body=handoff),
+            "log/20260512-230000-search-tool-green.md": memory("green 23", body=handoff),
+            "grants.md": memory("grants", body=RULE),
+            "grants_copy.md": memory("grants copy", body=NEAR),
+            "handoffs.md": memory("handoffs", body=handoff.replace("Handed", "We handed")),
+        },
+    )
+    found = findings(tree_dir, "duplicates")
+    assert sorted(sorted((f.path, *f.related)) for f in found) == [
+        ["grants.md", "grants_copy.md"],
+        [
+            "handoffs.md",
+            "log/20260512-220000-handed-search-tool.md",
+            "log/20260512-230000-search-tool-green.md",
+        ],
+    ]
+
+
+def test_archived_memories_are_not_compared(tree_dir: Path) -> None:
+    # archive/ keeps notes no session loads, for their history (review's archive action
+    # moves them there): a note archived beside its live successor is the point, no finding
+    write_tree(
+        tree_dir,
+        {
+            "archive/2026/05/testing.md": memory("testing old", body=RULE),
+            "testing.md": memory("testing", body=NEAR),
+            "deploy.md": memory("deploy", body=OTHER),
+        },
+    )
+    assert findings(tree_dir, "duplicates") == []
+    write_tree(tree_dir, {"testing_rule.md": memory("testing rule", body=RULE)})
+    found = findings(tree_dir, "duplicates")
+    assert [sorted((f.path, *f.related)) for f in found] == [["testing.md", "testing_rule.md"]]
+
+
 def test_the_survivor_is_the_newer_file_but_not_by_a_checkout_s_milliseconds(
     tree_dir: Path,
 ) -> None:

@@ -21,7 +21,11 @@ are left out before comparing. A memory that names the other to set itself apart
 ("not to be confused with `server_staging`") is its sibling, not its duplicate.
 Notes of one dated series (``status-2026-04-14.md``, ``status-2026-04-20.md``)
 that repeat each other are one ``dated-series`` finding that suggests marking the
-older ones superseded by the newest, never pairs.
+older ones superseded by the newest, never pairs. Two notes each named for a day of
+another series (a day's briefing and that day's news digest, two timestamped handoffs)
+are records of their days, never a pair: on unseen trees every such pair was judged two
+events told alike, never one claim. Archived memories (``archive/``) are records no
+session loads: not compared.
 
 In the ``governed`` profile two memories are compared only when their
 ``scope`` sets share a tag (the governed schema's rule). Memories already linked by
@@ -47,6 +51,7 @@ from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 
+from memory_audit.analysis.dated_series import note_day
 from memory_audit.analysis.dated_series import series_key as dated_series_key
 from memory_audit.analysis.similarity import (
     Vectors,
@@ -56,6 +61,7 @@ from memory_audit.analysis.similarity import (
     vectors,
 )
 from memory_audit.model.finding import Finding, Skip, make_finding
+from memory_audit.tree.file_kinds import in_archive
 from memory_audit.tree.markdown import first_paragraph
 from memory_audit.tree.memory_file import MemoryFile
 from memory_audit.tree.snapshot import MemoryTree
@@ -100,15 +106,18 @@ class Options:
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
-    memories = sorted(tree.memories, key=lambda m: m.path)
+    memories = sorted((m for m in tree.memories if not in_archive(m.path)), key=lambda m: m.path)
     shared = boilerplate(memories)
     texts = [summary_text(m, shared) for m in memories]
     found = vectors(texts)
     series = [series_key(m) for m in memories]
+    days = [note_day(m.path) for m in memories]
     edges: list[tuple[float, int, int]] = []
     in_series: dict[str, list[float]] = {}
     for left, right, score in similar_pairs(found, options.threshold):
         key = series[left] if series[left] == series[right] else None  # one series: its key
+        if key is None and days[left] is not None and days[right] is not None:
+            continue  # two days' records (a briefing and its news digest): events, no claim
         # a series' notes link the ones before them ("Previous: [[status-…-04-14]]"): the
         # links make no siblings of them, the series is what the finding is about
         if not comparable(tree, memories[left], memories[right], links_part=key is None):
