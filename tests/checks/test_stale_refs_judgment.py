@@ -547,7 +547,7 @@ def test_an_archived_memory_s_deleted_and_moved_paths_are_history(tmp_path: Path
         },
     )
     result = report(tree, "stale-refs", location=at(repo.path))
-    assert codes(result.findings) == [
+    assert codes(list(result.findings)) == [
         ("deleted-file-reference", "live.md", BODY_START),
         ("renamed-file-reference", "live.md", BODY_START),
     ]
