@@ -363,10 +363,14 @@ def test_bloat_an_archived_long_note_is_a_record_not_a_long_file(tree_dir: Path)
         {
             "archive/2026/03/handoff.md": memory("handoff", body=body),
             "deprecated/old-plan.md": memory("old-plan", body=body),
+            # a topic's own archive, deeper in the tree (round 137's judges: "file sits in
+            # tasks/deprecated/, an archive kept for history")
+            "tasks/Deprecated/task-list.md": memory("task-list", body=body),
             "current.md": memory("current", body=body),
+            "deprecated-flags.md": memory("deprecated-flags", body=body),
         },
     )
-    assert found == [("long-file", "current.md", None)]
+    assert found == [("long-file", "current.md", None), ("long-file", "deprecated-flags.md", None)]
 
 
 def test_bloat_a_long_list_of_short_lines_is_no_long_file(tree_dir: Path) -> None:

@@ -221,12 +221,13 @@ def test_memories_in_an_archive_folder_are_kept_out_of_the_index_on_purpose(
             "a.md": memory("a"),
             "retired/2026-05-27-prune/old_rule.md": memory("old-rule"),
             "archive/old_plan.md": memory("old-plan"),
+            "notes/archive/2026/old_note.md": memory("old-note"),
             "notes/loose.md": memory("loose"),
         },
     )
     result = report(tree_dir, "orphans")
     assert codes(list(result.findings)) == [("orphan-candidate", "notes/loose.md", None)]
-    assert "2 memories in archive folders, kept out of the index: not judged" in [
+    assert "3 memories in archive folders, kept out of the index: not judged" in [
         s.reason for s in result.skipped
     ]
 

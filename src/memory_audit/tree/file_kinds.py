@@ -36,7 +36,9 @@ ARCHIVE_FOLDERS = ("archive", "archived", "_archive", "retired", "deprecated", "
 
 
 def in_archive(path: str) -> bool:
-    return path.split("/", 1)[0] in ARCHIVE_FOLDERS and "/" in path
+    """In an archive folder at any depth: a tree that files notes by topic keeps each
+    topic's retired notes beside it (``tasks/deprecated/``, ``research/archive/``)."""
+    return any(part.lower() in ARCHIVE_FOLDERS for part in path.split("/")[:-1])
 
 
 # `*_session_*` with a year in it: `project_session_2026-03-15.md` is a recap, while
