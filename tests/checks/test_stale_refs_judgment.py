@@ -526,6 +526,32 @@ def test_a_lesson_written_in_the_commit_that_deleted_the_file_records_it(tmp_pat
     ]
 
 
+def test_a_note_reporting_its_writer_s_act_before_the_deletion_records_it(tmp_path: Path) -> None:
+    # An agent's cycle journal (``cycles/66.md``, named for no day) opens its lines with what
+    # it did: "- created `docs/why.html`". The project had the note before it deleted the
+    # page, so the page was there when it was made (round 138's judges: false, a journal's
+    # history). The same line in a note added after the deletion claims a page already gone,
+    # and a living note that says a page is "built but hardcoded" still claims it.
+    repo = Repo(tmp_path / "site")
+    repo.commit("pages", {"docs/why.html": "w\n", "docs/posts.js": "p\n", "index.html": "i\n"})
+    did = "- created `docs/why.html` - a guide for forkers"
+    status = "| Blog | Built but hardcoded in `docs/posts.js` |"
+    repo.commit(
+        "cycle 66",
+        {
+            ".claude/memory/cycles/66.md": memory("cycle 66", body=did),
+            ".claude/memory/project.md": memory("project", body=status),
+        },
+    )
+    repo.remove("drop the old pages", "docs/why.html", "docs/posts.js")
+    repo.commit("cycle 90", {".claude/memory/cycles/90.md": memory("cycle 90", body=did)})
+    tree = repo.path / ".claude" / "memory"
+    assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
+        ("deleted-file-reference", "cycles/90.md", BODY_START),
+        ("deleted-file-reference", "project.md", BODY_START),
+    ]
+
+
 def test_an_archived_memory_s_deleted_and_moved_paths_are_history(tmp_path: Path) -> None:
     # A memory moved to _archive/ records an investigation whose scripts the project later
     # deleted or moved on purpose: its pointers to them are history, and no session loads

@@ -54,6 +54,16 @@ TRANSIENT_ROOTS = ("tmp", "dev", "proc", "sys", "run", "mnt", "media", "var/tmp"
 NO_HISTORY = "paths checked for existence only"
 CLAUDE_HOME_WRITTEN = "~/.claude"  # Claude Code's folder as memories write it
 HEX_RUN = re.compile(r"[0-9a-f]{7,}")
+# A line that opens by reporting what its writer did, in the past tense ("- created
+# `docs/why.html`", "Updated `docs/network.html` to pull live data"): in a note the project
+# had before the path's removal, the act was done while the path existed, as a cycle's
+# journal records it. Only the English past tense: Chinese 创建 or 添加 opening a numbered
+# step is as often an instruction ("1. 在 `apps/` 下创建应用目录"), which still claims the path
+REPORTS_AN_ACT = re.compile(
+    r"(?i)\s*(?:[-*+]|\d+[.)])?\s*(?:\*\*)?(?:created|added|wrote|built|generated|"
+    r"implemented|updated|edited|modified|changed|fixed|refactored|drafted|documented|set up|"
+    r"saved|committed|made|introduced|extracted|wired|shipped|deployed|published)\b"
+)
 # A deleting commit's subject that says its files moved on to another home: they live on
 # there, and a memory citing them is not stale for it.
 MOVED_OUT = re.compile(
@@ -178,7 +188,9 @@ def check_paths(
             verdict = _verdict(tree, project, ref.text, here, local, unchecked)
             if verdict.status not in (Status.EXISTS, Status.NOT_A_CLAIM):
                 stale.append((source, ref, verdict))
-        found += _drop_agreeing(source, _drop_written_with(project_history, folder, source, stale))
+        stale = _drop_written_with(project_history, folder, source, stale)
+        written = _written_on(project_history, folder, source) if stale else None
+        found += _drop_agreeing(source, stale, written)
     found, archived = _drop_archived(found)
     found, moved = _drop_moved_out(project, _drop_ignored(project, found))
     return found, archived + _skips(unchecked) + moved
@@ -238,8 +250,16 @@ def _drop_archived(
     ] if dropped else []
 
 
+def _written_on(project_history: History | None, folder: str | None, source: Source) -> str | None:
+    """The day the project's history added the memory, or None."""
+    if project_history is None or folder is None:
+        return None
+    added = project_history.added_by(folder + source.path)
+    return added.date if added is not None else None
+
+
 def _drop_agreeing(
-    source: Source, stale: list[tuple[Source, Reference, Verdict]]
+    source: Source, stale: list[tuple[Source, Reference, Verdict]], written: str | None = None
 ) -> list[tuple[Source, Reference, Verdict]]:
     """What a stale path's memory records rather than claims: a sentence that says the
     path is absent or not to be used (``SAYS_ABSENT``), a section whose heading records a
@@ -247,7 +267,9 @@ def _drop_agreeing(
     dated log written on or before the removal ("2026-05-01: created `x.py`" stays true
     after `x.py` is deleted; an entry dated after it claims a file already gone), the same
     for a whole note named for its day (a daily log, a briefing: ``2026-05-01.md``), or any
-    mention in a memory that cites the removing commit itself (it knows of the deletion).
+    mention in a memory that cites the removing commit itself (it knows of the deletion),
+    and a line that reports its writer's act ("- created `x.html`") in a memory the
+    project had before the removal (``written``: the day its history added the memory).
     A renamed path in a note named for a day on or before the move is history too (a
     day's briefing listing its outputs, a compaction's record of what it moved): on unseen
     trees every such rename was judged a record, never a claim worth rewriting. In any
@@ -277,6 +299,8 @@ def _drop_agreeing(
             cited = _cited_commits(text) if cited is None else cited
             if removal.commit[:7] in cited or _recorded(line, dates.get(ref.line), removal):
                 continue
+            if written is not None and written <= removal.date and REPORTS_AN_ACT.match(line):
+                continue  # "- created `docs/why.html`" in a note written before its deletion
         kept.append(item)
     return kept
 

@@ -37,7 +37,9 @@ deleted (or lists such a line introduces) are not; nor is a path whose sentence
 says it is absent, empty or not to be used. A removed path is history, not a
 claim, in an entry of a dated log written on or before the removal (a line that
 starts with its date, or one under a dated heading that says what was done), and
-in a memory that cites the removing commit. A removed or moved path is history in a
+in a memory that cites the removing commit, or on a line that reports its writer's act
+("- created `docs/why.html`") in a memory the project had before the removal. A removed
+or moved path is history in a
 note named for a day on or before it (a daily log, a briefing: ``2026-05-01.md``) and
 in an archived memory (counted under ``skipped``). The history is one ``git
 log`` for the whole tree, cached by HEAD. ``~/`` and absolute paths are checked
