@@ -552,6 +552,27 @@ def test_a_note_reporting_its_writer_s_act_before_the_deletion_records_it(tmp_pa
     ]
 
 
+def test_a_day_s_record_the_moving_commit_added_records_the_move(tmp_path: Path) -> None:
+    # A compaction moves its inbox notes to archive/ and, in the same commit, writes its
+    # record naming their old places; the record is named for its UTC day, the commit for
+    # the committer's local one, a day earlier (round 138: seven such records, judged
+    # false). A project note that commit added still claims the old place.
+    repo = Repo(tmp_path / "log")
+    repo.commit("note", {"memory/inbox/handoff.md": memory("handoff", body="Handed over.")})
+    old = "Source entries: `memory/inbox/handoff.md`."
+    repo.write(
+        {
+            "memory/compactions/20260504-052525.md": memory("compaction", body=old),
+            "memory/state.md": memory("state", body=old),
+        }
+    )
+    repo.move("compact", "memory/inbox/handoff.md", "memory/archive/handoff.md")  # day 3
+    tree = repo.path / "memory"
+    assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
+        ("renamed-file-reference", "state.md", BODY_START),
+    ]
+
+
 def test_an_archived_memory_s_deleted_and_moved_paths_are_history(tmp_path: Path) -> None:
     # A memory moved to _archive/ records an investigation whose scripts the project later
     # deleted or moved on purpose: its pointers to them are history, and no session loads

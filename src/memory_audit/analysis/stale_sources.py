@@ -217,11 +217,15 @@ def _drop_written_with(
 ) -> list[tuple[Source, Reference, Verdict]]:
     """A lesson (a ``feedback`` memory) the removing commit itself added cites that
     removal as its incident (the agent that deleted the file wrote the lesson in the same
-    commit): not stale. A ``project`` memory written in that commit still claims the
-    project's state, and a file it names that the commit removed is stale from the start."""
+    commit): not stale. So does a note named for its day that the commit added: the
+    record of what the commit did (a compaction that moved its notes to ``archive/`` and
+    wrote down their old places; its name's day may be the commit's next, in UTC). A
+    ``project`` memory written in that commit still claims the project's state, and a file
+    it names that the commit removed is stale from the start."""
     if not stale or folder is None or project_history is None:
         return stale
-    if source.memory is None or source.memory.type != "feedback":
+    lesson = source.memory is not None and source.memory.type == "feedback"
+    if not lesson and note_day(source.path) is None:
         return stale
     added = project_history.added_by(folder + source.path)
     if added is None:
