@@ -373,6 +373,45 @@ def test_a_dated_series_is_one_finding_that_suggests_superseding(tree_dir: Path)
     assert [f.code for f in found if f.code == "possible-duplicate"] == ["possible-duplicate"]
 
 
+def test_a_log_whose_entries_now_and_then_tell_alike_is_no_series_to_supersede(
+    tree_dir: Path,
+) -> None:
+    # An agent's cycle journal, a note every few hours (``c-20260309-0945.md``): two runs of
+    # one task read alike, the other entries are other work. Its entries are events, none
+    # superseding another (round 136's judges: five such "series", one per time slot, all
+    # false). Snapshots stamped with a time that each restate the state are still a series.
+    topics = [
+        "Read the attention-sink paper and noted the probe layers it uses for audio tokens.",
+        "Drafted the gap matrix for the submission: three baselines missing a speech eval.",
+        "Ran the merge sweep on the dev set; the word error rate fell two points at layer nine.",
+        "Planned the next reading block on sparse autoencoders for the encoder stack.",
+    ]
+    repeat = "Built the gate visualiser and checked the twelve patched layers against the log."
+    files = {
+        f"cycles/c-202603{day:02d}-{slot}.md": memory(f"cycle {day} {slot}", body=body)
+        for day, slot, body in [
+            (9, "0945", topics[0]),
+            (9, "1345", repeat),
+            (10, "0945", topics[1]),
+            (11, "2215", topics[2]),
+            (12, "1345", repeat.replace("Built", "Rebuilt")),
+            (12, "2215", topics[3]),
+        ]
+    }
+    snapshot = "Status snapshot: three services up, the queue drained, disk at 41 percent."
+    for day in ("14", "20", "21"):
+        files[f"status/status-202604{day}-0930.md"] = memory(f"status {day}", body=snapshot)
+    write_tree(tree_dir, files)
+    found = findings(tree_dir, "duplicates")
+    assert [(f.code, f.path, f.related) for f in found] == [
+        (
+            "dated-series",
+            "status/status-20260421-0930.md",
+            ("status/status-20260414-0930.md", "status/status-20260420-0930.md"),
+        )
+    ]
+
+
 def test_two_days_records_that_tell_alike_are_no_pair(tree_dir: Path) -> None:
     # A day's briefing embeds that day's news digest; two timestamped handoffs of one work
     # stream open alike. Each records its day's event (held-out judges: every such pair

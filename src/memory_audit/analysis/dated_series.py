@@ -14,6 +14,10 @@ import re
 
 # A file name is short and bounded: the look-arounds cost nothing here.
 DATE_IN_NAME = re.compile(r"(?<!\d)(?:19|20)\d\d[-_.]?[01]\d[-_.]?[0-3]\d(?!\d)")
+# ... and the time of day a stamp may carry after it (``c-20260309-0945``,
+# ``20260703T053138Z``): part of the stamp, not of the series' name, or a cycle log kept
+# every few hours would be a series per time slot
+STAMP_IN_NAME = re.compile(DATE_IN_NAME.pattern + r"(?:[-_T.]?[0-2]\d[0-5]\d(?:[0-5]\d)?Z?(?!\d))?")
 SERIES_MINIMUM = 3  # two dated notes may be a coincidence; three are a habit
 # What a dated file name says when the file is no day's note: a version's stamp or a document
 # cut on that day (a plan, a release, a spec), which still claims what it names
@@ -23,9 +27,10 @@ VERSIONED_NAME = re.compile(
 
 
 def series_key(path: str) -> str | None:
-    """``notes/status-#.md`` for ``notes/status-2026-04-14.md``: its series, or None."""
+    """``notes/status-#.md`` for ``notes/status-2026-04-14.md`` (and for
+    ``notes/status-20260414-0930.md``): its series, or None."""
     folder, _, name = path.rpartition("/")
-    key, dated = DATE_IN_NAME.subn("#", name.removesuffix(".md"))
+    key, dated = STAMP_IN_NAME.subn("#", name.removesuffix(".md"))
     return f"{folder}/{key}" if dated and key.strip("#-_ ") else None
 
 

@@ -19,9 +19,10 @@ Lines and descriptions that three or more memories share word for word are a
 template (a "moved out of CLAUDE.md" banner, a status block), not a claim: they
 are left out before comparing. A memory that names the other to set itself apart
 ("not to be confused with `server_staging`") is its sibling, not its duplicate.
-Notes of one dated series (``status-2026-04-14.md``, ``status-2026-04-20.md``)
-that repeat each other are one ``dated-series`` finding that suggests marking the
-older ones superseded by the newest, never pairs. Two notes each named for a day of
+Notes of one dated series (``status-2026-04-14.md``, ``status-2026-04-20.md``; a time
+of day in the stamp is part of it) are never pairs: when at least half of them repeat
+the one before, they are one ``dated-series`` finding that suggests marking the older
+ones superseded by the newest. Two notes each named for a day of
 another series (a day's briefing and that day's news digest, two timestamped handoffs)
 are records of their days, never a pair: on unseen trees every such pair was judged two
 events told alike, never one claim. Archived memories (``archive/``) are records no
@@ -50,6 +51,7 @@ import re
 from collections import Counter
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from memory_audit.analysis.dated_series import note_day
 from memory_audit.analysis.dated_series import series_key as dated_series_key
@@ -113,7 +115,7 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     series = [series_key(m) for m in memories]
     days = [note_day(m.path) for m in memories]
     edges: list[tuple[float, int, int]] = []
-    in_series: dict[str, list[float]] = {}
+    in_series: dict[str, tuple[list[float], set[tuple[int, int]]]] = {}
     for left, right, score in similar_pairs(found, options.threshold):
         key = series[left] if series[left] == series[right] else None  # one series: its key
         if key is None and days[left] is not None and days[right] is not None:
@@ -125,7 +127,9 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         if not _a_claim_shared(found.weighted[left].keys() & found.weighted[right].keys()):
             continue  # stubs ("Scaffolded"), a template's fields: alike, but no claim shared
         if key is not None:
-            in_series.setdefault(key, []).append(score)  # a series, not a pair
+            scores, alike = in_series.setdefault(key, ([], set()))  # a series, not a pair
+            scores.append(score)
+            alike.add((min(left, right), max(left, right)))
         else:
             edges.append((score, left, right))
     yield from _series_findings(memories, series, in_series)
@@ -192,12 +196,20 @@ def series_key(memory: MemoryFile) -> str | None:
 def _series_findings(
     memories: Sequence[MemoryFile],
     series: Sequence[str | None],
-    similar: dict[str, list[float]],
+    similar: dict[str, tuple[list[float], set[tuple[int, int]]]],
 ) -> Iterator[Finding]:
-    for key, scores in sorted(similar.items()):
-        members = sorted(
-            (m for m, k in zip(memories, series, strict=True) if k == key), key=lambda m: m.path
+    """One finding a series whose notes mostly repeat the one before: a status snapshot
+    restates the state each time. A log whose entries now and then tell alike (a cycle
+    journal's runs of one task, its template's lines) is a record of events, none
+    superseding another (held-out judges: eleven such series, all false)."""
+    for key, (scores, alike) in sorted(similar.items()):
+        numbers = sorted(
+            (n for n, k in enumerate(series) if k == key), key=lambda n: memories[n].path
         )
+        repeated = sum((min(a, b), max(a, b)) in alike for a, b in pairwise(numbers))
+        if repeated * 2 < len(numbers) - 1:
+            continue
+        members = [memories[n] for n in numbers]
         newest, older = members[-1], members[:-1]
         listed = ", ".join(f"`{m.path}`" for m in older[:SHOWN_MEMBERS])
         more = f" and {len(older) - SHOWN_MEMBERS} more" if len(older) > SHOWN_MEMBERS else ""
