@@ -412,6 +412,33 @@ def test_a_log_whose_entries_now_and_then_tell_alike_is_no_series_to_supersede(
     ]
 
 
+def test_a_journal_of_numbered_cycles_is_a_series_not_pairs(tree_dir: Path) -> None:
+    # An agent writes ``cycles/<n>.md`` each cycle; quiet cycles read alike ("balance
+    # unchanged, waiting on replies"). Each records its cycle (round 138's judges: 14 such
+    # pairs over two agents' journals, all false). Two numbered notes are no series: a pair
+    # of them saying the same thing is still found, and so is an archived copy's live twin
+    # only when another live note repeats it (``entities-archive/`` is an archive).
+    quiet = "Checked the treasury: balance unchanged, still waiting on replies from the registry."
+    work = [
+        "Shipped the network page and opened an issue with the registry maintainers.",
+        "Wrote the forking guide and linked it from the navigation bar.",
+        "Reviewed three new agents' registrations; two were spam and got blocked.",
+    ]
+    files = {f"cycles/{n}.md": memory(f"cycle {n}", body=work[n % 3]) for n in (1, 2, 3)}
+    files |= {f"cycles/{n}.md": memory(f"cycle {n}", body=quiet) for n in (4, 9)}
+    # days' notes end in a number too, and stay days' records, never pairs
+    files |= {f"daily/2026-03-{d}.md": memory(f"day {d}", body=quiet) for d in (25, 26, 27)}
+    files |= {
+        "phase-1.md": memory("phase 1", body=RULE),
+        "phase-2.md": memory("phase 2", body=NEAR),
+        "entities-archive/deploy.md": memory("deploy old", body=OTHER),
+        "entities/deploy.md": memory("deploy", body=OTHER.replace("Deploys go", "Deploys now go")),
+    }
+    write_tree(tree_dir, files)
+    found = findings(tree_dir, "duplicates")
+    assert [sorted((f.path, *f.related)) for f in found] == [["phase-1.md", "phase-2.md"]]
+
+
 def test_two_days_records_that_tell_alike_are_no_pair(tree_dir: Path) -> None:
     # A day's briefing embeds that day's news digest; two timestamped handoffs of one work
     # stream open alike. Each records its day's event (held-out judges: every such pair

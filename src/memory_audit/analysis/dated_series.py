@@ -34,6 +34,23 @@ def series_key(path: str) -> str | None:
     return f"{folder}/{key}" if dated and key.strip("#-_ ") else None
 
 
+# A name that ends in a number a series counts on (``cycles/66.md``, ``network-health-004.md``):
+# an agent's journal of numbered cycles, numbered reports. Not a number inside the name
+# (``P001-smith.md`` is a person, ``ch-0002.patch.md`` a chapter's patch)
+NUMBERED_NAME = re.compile(r"(?:|.*[-_ ])(\d{1,6})")
+
+
+def numbered_key(path: str) -> tuple[str, int] | None:
+    """``cycles/#`` and 66 for ``cycles/66.md``: the numbered series a note may be of (a
+    dated name is of a dated series or a day's note, whose day ends in a number too)."""
+    folder, _, name = path.rpartition("/")
+    stem = name.removesuffix(".md")
+    match = NUMBERED_NAME.fullmatch(stem)
+    if match is None or DATE_IN_NAME.search(stem) is not None:
+        return None
+    return f"{folder}/{stem[: match.start(1)]}#", int(match.group(1))
+
+
 def shown(key: str) -> str:
     """A series key as a reader writes it: ``notes/status-<date>.md``."""
     return key.lstrip("/").replace("#", "<date>") + ".md"

@@ -22,10 +22,12 @@ are left out before comparing. A memory that names the other to set itself apart
 Notes of one dated series (``status-2026-04-14.md``, ``status-2026-04-20.md``; a time
 of day in the stamp is part of it) are never pairs: when at least half of them repeat
 the one before, they are one ``dated-series`` finding that suggests marking the older
-ones superseded by the newest. Two notes each named for a day of
-another series (a day's briefing and that day's news digest, two timestamped handoffs)
-are records of their days, never a pair: on unseen trees every such pair was judged two
-events told alike, never one claim. Archived memories (``archive/``) are records no
+ones superseded by the newest. An agent's journal of numbered entries
+(``cycles/66.md``, three or more) is such a series too, whose alike entries are copies
+only when most repeat the one before. Two records, each a note named for a day or a
+journal's entry (a day's briefing and that day's news digest, two timestamped handoffs),
+are never a pair: on unseen trees every such pair was judged two events told alike,
+never one claim. Archived memories (``archive/``, ``entities-archive/``) are records no
 session loads: not compared.
 
 In the ``governed`` profile two memories are compared only when their
@@ -53,7 +55,7 @@ from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 
-from memory_audit.analysis.dated_series import note_day
+from memory_audit.analysis.dated_series import SERIES_MINIMUM, note_day, numbered_key
 from memory_audit.analysis.dated_series import series_key as dated_series_key
 from memory_audit.analysis.similarity import (
     Vectors,
@@ -75,6 +77,7 @@ OPENING_LINES = 60  # the first paragraph starts near the top; long bodies are n
 SHOWN_MEMBERS = 6
 SHOWN_WORDS = 5
 SHOWN_WORD_LENGTH = 40  # longer shared words are left out whole, never cut
+NUMBERED = "numbered:"  # a numbered series' key, apart from the dated ones
 BOILERPLATE_FILES = 3  # a line in this many memories is a template, not a fact
 # Two memories that share one or two words state no same claim, however alike their vectors
 # (stubs whose whole text is "Scaffolded", fields of a template: judged false on the tuning
@@ -112,14 +115,18 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     shared = boilerplate(memories)
     texts = [summary_text(m, shared) for m in memories]
     found = vectors(texts)
-    series = [series_key(m) for m in memories]
-    days = [note_day(m.path) for m in memories]
+    series, places = series_keys(memories)
+    # a day's note or a numbered journal's entry: a record of its day or cycle
+    records = [
+        note_day(m.path) is not None or (key or "").startswith(NUMBERED)
+        for m, key in zip(memories, series, strict=True)
+    ]
     edges: list[tuple[float, int, int]] = []
-    in_series: dict[str, tuple[list[float], set[tuple[int, int]]]] = {}
+    in_series: dict[str, dict[tuple[int, int], float]] = {}
     for left, right, score in similar_pairs(found, options.threshold):
         key = series[left] if series[left] == series[right] else None  # one series: its key
-        if key is None and days[left] is not None and days[right] is not None:
-            continue  # two days' records (a briefing and its news digest): events, no claim
+        if key is None and records[left] and records[right]:
+            continue  # two records (a briefing and its day's news digest): events, no claim
         # a series' notes link the ones before them ("Previous: [[status-…-04-14]]"): the
         # links make no siblings of them, the series is what the finding is about
         if not comparable(tree, memories[left], memories[right], links_part=key is None):
@@ -127,12 +134,23 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         if not _a_claim_shared(found.weighted[left].keys() & found.weighted[right].keys()):
             continue  # stubs ("Scaffolded"), a template's fields: alike, but no claim shared
         if key is not None:
-            scores, alike = in_series.setdefault(key, ([], set()))  # a series, not a pair
-            scores.append(score)
-            alike.add((min(left, right), max(left, right)))
+            in_series.setdefault(key, {})[min(left, right), max(left, right)] = score
         else:
             edges.append((score, left, right))
-    yield from _series_findings(memories, series, in_series)
+    dated = {}
+    for key, alike in in_series.items():
+        numbers = sorted(
+            (n for n, k in enumerate(series) if k == key),
+            key=lambda n: (places[n], memories[n].path),
+        )
+        if not _repeats(numbers, alike):
+            continue  # a log's entries, now and then alike: records of events
+        if key.startswith(NUMBERED):
+            # copies numbered one after another (``copy_1.md``, ``copy_2.md``): duplicates
+            edges.extend((score, left, right) for (left, right), score in alike.items())
+        else:
+            dated[key] = ([memories[n] for n in numbers], list(alike.values()))
+    yield from _series_findings(dated)
     yield from _clusters(tree, memories, (found, texts), edges)
 
 
@@ -193,23 +211,37 @@ def series_key(memory: MemoryFile) -> str | None:
     return dated_series_key(memory.path)
 
 
-def _series_findings(
-    memories: Sequence[MemoryFile],
-    series: Sequence[str | None],
-    similar: dict[str, tuple[list[float], set[tuple[int, int]]]],
-) -> Iterator[Finding]:
-    """One finding a series whose notes mostly repeat the one before: a status snapshot
-    restates the state each time. A log whose entries now and then tell alike (a cycle
-    journal's runs of one task, its template's lines) is a record of events, none
-    superseding another (held-out judges: eleven such series, all false)."""
-    for key, (scores, alike) in sorted(similar.items()):
-        numbers = sorted(
-            (n for n, k in enumerate(series) if k == key), key=lambda n: memories[n].path
-        )
-        repeated = sum((min(a, b), max(a, b)) in alike for a, b in pairwise(numbers))
-        if repeated * 2 < len(numbers) - 1:
-            continue
-        members = [memories[n] for n in numbers]
+def series_keys(memories: Sequence[MemoryFile]) -> tuple[list[str | None], list[int]]:
+    """Each memory's series (dated, else numbered: ``cycles/#`` for ``cycles/66.md`` when
+    the folder holds three or more such notes) and its place in it. A numbered journal's
+    entries are records of their cycles, as a dated log's are: judged as a series, never
+    pairs (round 138: an agent's cycle journals, 14 pairs, all judged false)."""
+    numbered = [numbered_key(m.path) for m in memories]
+    counts = Counter(found[0] for found in numbered if found is not None)
+    keys: list[str | None] = []
+    places: list[int] = []
+    for memory, found in zip(memories, numbered, strict=True):
+        dated = series_key(memory)
+        if dated is None and found is not None and counts[found[0]] >= SERIES_MINIMUM:
+            keys.append(NUMBERED + found[0])
+            places.append(found[1])
+        else:
+            keys.append(dated)
+            places.append(0)  # dated names sort by their path
+    return keys, places
+
+
+def _repeats(numbers: Sequence[int], alike: Collection[tuple[int, int]]) -> bool:
+    """Most of a series' notes repeat the one before: a status snapshot restates the state
+    each time. A log whose entries now and then tell alike (a cycle journal's runs of one
+    task, its template's lines) is a record of events, none superseding another (held-out
+    judges: eleven dated and two numbered such series, all false)."""
+    repeated = sum((min(a, b), max(a, b)) in alike for a, b in pairwise(numbers))
+    return repeated * 2 >= len(numbers) - 1
+
+
+def _series_findings(series: dict[str, tuple[list[MemoryFile], list[float]]]) -> Iterator[Finding]:
+    for key, (members, scores) in sorted(series.items()):
         newest, older = members[-1], members[:-1]
         listed = ", ".join(f"`{m.path}`" for m in older[:SHOWN_MEMBERS])
         more = f" and {len(older) - SHOWN_MEMBERS} more" if len(older) > SHOWN_MEMBERS else ""
