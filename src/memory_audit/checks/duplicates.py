@@ -101,6 +101,11 @@ SAME_NOTE = re.compile(
 )
 
 
+# A short field of a template's metadata block: a bold label and a value of a few words
+FIELD_LINE = re.compile(
+    r"\s*(?:[-*+]\s+)?\*\*[^*\n]{1,40}?(?:\*\*\s*[:：]|[:：]\s*\*\*)\s*[^\s|][^\n]{0,40}"
+)
+HEADING_LINE = re.compile(r" {0,3}#{1,6}(?:\s|$)")
 COPY_WORDS_BEFORE = 48  # characters before a link read for what it calls the other
 NOT_BEFORE = re.compile(r"(?i)(?:\b(?:not|never|no)|n't)\s+(?:(?:a|an|the|just)\s+)?$")
 
@@ -202,7 +207,11 @@ def summary_text(memory: MemoryFile, shared: frozenset[str] = frozenset()) -> st
     it: three copies of one note are still three copies."""
     name = memory.name.replace("_", " ").replace("-", " ")
     description = "" if memory.description.strip() in shared else memory.description
-    first = opening(memory.body_lines, memory, shared) or opening(memory.body_lines, memory)
+    first = (
+        opening(memory.body_lines, memory, shared)
+        or opening(memory.body_lines, memory)
+        or opening(memory.body_lines, memory, skip_fields=False)  # a note of fields alone
+    )
     return f"{name}\n{description}\n{first}"
 
 
@@ -261,9 +270,14 @@ def _series_findings(series: dict[str, tuple[list[MemoryFile], list[float]]]) ->
 
 
 def opening(
-    lines: Sequence[str], memory: MemoryFile | None = None, shared: frozenset[str] = frozenset()
+    lines: Sequence[str],
+    memory: MemoryFile | None = None,
+    shared: frozenset[str] = frozenset(),
+    *,
+    skip_fields: bool = True,
 ) -> str:
-    """The first prose paragraph: banners (HTML comments, block quotes) and headings skipped.
+    """The first prose paragraph: banners (HTML comments, block quotes), headings and
+    blocks of short fields (``skip_fields``) skipped.
 
     Many trees open every note with the same banner ("Reconstructed from git
     history", "update this file before use"); two notes that share only it are
@@ -272,7 +286,13 @@ def opening(
     """
     head = lines[:OPENING_LINES]
     templated = bool(shared) and any(line.strip() in shared for line in head)
-    if memory is not None and not templated and not ANY_BANNER.search("\n".join(head)):
+    fields = _field_blocks(head) if skip_fields else set()
+    if (
+        memory is not None
+        and not templated
+        and not fields
+        and not ANY_BANNER.search("\n".join(head))
+    ):
         # No banner, no comment: the body's own parse. Whether a line with text is
         # code never depends on the lines after it, so the head reads the same either way
         # (only blank lines at its very end may differ, and they end the paragraph anyway).
@@ -281,10 +301,29 @@ def opening(
         return first_paragraph(head, memory.body_start, memory.markdown)
     # A left-out line becomes a blank one, so the paragraphs around it stay apart.
     kept = [
-        "" if BANNER.match(text) or text.strip() in shared else text
-        for text in _outside_comments(head)
+        "" if number in fields or BANNER.match(text) or text.strip() in shared else text
+        for number, text in enumerate(_outside_comments(head))
     ]
     return first_paragraph(kept)
+
+
+def _field_blocks(head: Sequence[str]) -> set[int]:
+    """The lines of blocks of two or more short fields (``**Pattern Type**: Engineering``
+    over ``**Status**: Confirmed``): a template's metadata, not what the note says. Notes of
+    one catalogue open with the same such block, and read as their first paragraph they
+    were "100% alike" (held-out judges: patterns, anti-patterns, guidelines; all false)."""
+    if not any("**" in text for text in head):
+        return set()
+    found: set[int] = set()
+    run: list[int] = []
+    for number, text in enumerate([*head, ""]):  # a blank line at the end closes the last run
+        if text.strip() and not HEADING_LINE.match(text):
+            run.append(number)
+            continue
+        if len(run) >= 2 and all(FIELD_LINE.fullmatch(head[n]) for n in run):
+            found.update(run)
+        run = []
+    return found
 
 
 def _outside_comments(lines: Sequence[str]) -> Iterator[str]:
