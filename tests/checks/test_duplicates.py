@@ -515,6 +515,23 @@ def test_archived_memories_are_not_compared(tree_dir: Path) -> None:
     assert [sorted((f.path, *f.related)) for f in found] == [["testing.md", "testing_rule.md"]]
 
 
+def test_a_day_s_record_is_never_the_survivor_over_a_topic_note(tree_dir: Path) -> None:
+    # A cycle's log restates the spec it worked from; the log is indexed and newer, but
+    # merging the spec into a day's record would lose the spec (a third judge, round 136)
+    spec = "Whisper scaling task: the fraction of heads that gate audio grows with model size."
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("cycles/c-20260323-1245.md"),
+            "specs/q155-scaling.md": memory("q155", body=spec),
+            "cycles/c-20260323-1245.md": memory("cycle", body=spec.replace("grows", "rises")),
+        },
+    )
+    os.utime(tree_dir / "specs/q155-scaling.md", (1_780_000_000.0, 1_780_000_000.0))
+    [finding] = findings(tree_dir, "duplicates")
+    assert "suggested survivor `specs/q155-scaling.md`" in finding.message
+
+
 def test_the_survivor_is_the_newer_file_but_not_by_a_checkout_s_milliseconds(
     tree_dir: Path,
 ) -> None:
