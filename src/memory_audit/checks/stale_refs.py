@@ -36,7 +36,8 @@ examples, generated folders and lines that say a thing was renamed, moved or
 deleted (or lists such a line introduces) are not; nor is a path whose sentence
 says it is absent, empty or not to be used. A removed path is history, not a
 claim, in an entry of a dated log written on or before the removal (a line that
-starts with its date, or one under a dated heading that says what was done), and
+starts with its date, or one under a dated heading that says what was done, itself or
+in the line that opens its list: "Files changed:"), in a pasted diffstat, and
 in a memory that cites the removing commit, or on a line that reports its writer's act
 ("- created `docs/why.html`") in a memory the project had before the removal. A removed
 or moved path is history in a
