@@ -416,8 +416,7 @@ def test_a_journal_of_numbered_cycles_is_a_series_not_pairs(tree_dir: Path) -> N
     # An agent writes ``cycles/<n>.md`` each cycle; quiet cycles read alike ("balance
     # unchanged, waiting on replies"). Each records its cycle (round 138's judges: 14 such
     # pairs over two agents' journals, all false). Two numbered notes are no series: a pair
-    # of them saying the same thing is still found, and so is an archived copy's live twin
-    # only when another live note repeats it (``entities-archive/`` is an archive).
+    # of them saying the same thing is still found; an archived copy is not compared.
     quiet = "Checked the treasury: balance unchanged, still waiting on replies from the registry."
     work = [
         "Shipped the network page and opened an issue with the registry maintainers.",
@@ -431,7 +430,7 @@ def test_a_journal_of_numbered_cycles_is_a_series_not_pairs(tree_dir: Path) -> N
     files |= {
         "phase-1.md": memory("phase 1", body=RULE),
         "phase-2.md": memory("phase 2", body=NEAR),
-        "entities-archive/deploy.md": memory("deploy old", body=OTHER),
+        "entities/archive/deploy.md": memory("deploy old", body=OTHER),
         "entities/deploy.md": memory("deploy", body=OTHER.replace("Deploys go", "Deploys now go")),
     }
     write_tree(tree_dir, files)
@@ -466,6 +465,52 @@ def test_a_catalogue_s_metadata_block_is_not_what_its_notes_say(tree_dir: Path) 
         ["patterns/evidence-first.md", "patterns/real-database.md"],
         ["people/manager.md", "people/robin.md"],
     ]
+
+
+def test_a_journal_s_repeating_entries_are_copies_unless_they_link_each_other(
+    tree_dir: Path,
+) -> None:
+    # Entries that repeat the one before are copies, in the journal's own order (10 after
+    # 9, not after 1); entries that link the one before are a chain of siblings. Numbered
+    # parts of one topic (rule-1, rule-2, rule-3) are no journal: any two alike are a pair.
+    files = {f"cycles/{n}.md": memory(f"cycle {n}", body=RULE) for n in (9, 10, 11)}
+    files |= {"cycles/1.md": memory("cycle 1", body=OTHER), "cycles/2.md": memory("c2", body=NEAR)}
+    files |= {
+        f"chain/{n}.md": memory(f"chain {n}", body=f"{OTHER}\n\nPrevious: [[{n - 1}]]")
+        for n in (2, 3, 4)
+    }
+    files |= {
+        "rule-1.md": memory(
+            "rule 1",
+            body="Releases are tagged from main only after the smoke suite passes on staging.",
+        ),
+        "rule-2.md": memory("rule 2", body="Cache keys expire after an hour; never cache tokens."),
+        "rule-3.md": memory(
+            "rule 3",
+            body="Releases are always tagged from main, and only after the smoke suite passes on staging.",
+        ),
+    }
+    write_tree(tree_dir, files)
+    found = findings(tree_dir, "duplicates")
+    assert sorted(sorted((f.path, *f.related)) for f in found) == [
+        ["cycles/10.md", "cycles/11.md", "cycles/2.md", "cycles/9.md"],
+        ["rule-1.md", "rule-3.md"],
+    ]
+
+
+def test_a_template_line_an_archived_note_shares_is_still_a_template(tree_dir: Path) -> None:
+    # the banner opens two live notes and one archived one: three notes, a template
+    write_tree(
+        tree_dir,
+        {
+            "deploy.md": memory("deploy", body=f"{TEMPLATE}\n\n{OTHER}"),
+            "tests.md": memory("tests", body=f"{TEMPLATE}\n\n{RULE}"),
+            "archive/old.md": memory(
+                "old", body=f"{TEMPLATE}\n\nThe old wiki moved to the docs site."
+            ),
+        },
+    )
+    assert findings(tree_dir, "duplicates") == []
 
 
 def test_two_days_records_that_tell_alike_are_no_pair(tree_dir: Path) -> None:

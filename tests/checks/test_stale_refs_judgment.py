@@ -553,10 +553,18 @@ def test_a_note_reporting_its_writer_s_act_before_the_deletion_records_it(tmp_pa
     # page, so the page was there when it was made (round 138's judges: false, a journal's
     # history). The same line in a note added after the deletion claims a page already gone,
     # and a living note that says a page is "built but hardcoded" still claims it.
+    # Nor is a participle before a claim an act ("Generated pages live in ..."), and a
+    # moved file's new place still leads on.
     repo = Repo(tmp_path / "site")
-    repo.commit("pages", {"docs/why.html": "w\n", "docs/posts.js": "p\n", "index.html": "i\n"})
-    did = "- created `docs/why.html` - a guide for forkers"
-    status = "| Blog | Built but hardcoded in `docs/posts.js` |"
+    repo.commit(
+        "pages",
+        {"docs/why.html": "w\n", "docs/posts.js": "p\n", "docs/a.html": "a\n", "i.html": "i\n"},
+    )
+    did = "- created `docs/why.html` - a guide for forkers\n- updated docs/a.html to pull live data"
+    status = (
+        "- Built but hardcoded in `docs/posts.js`\nGenerated pages live in `docs/why.html`.\n"
+        "Updated weekly by cron: `docs/posts.js`"
+    )
     repo.commit(
         "cycle 66",
         {
@@ -565,11 +573,16 @@ def test_a_note_reporting_its_writer_s_act_before_the_deletion_records_it(tmp_pa
         },
     )
     repo.remove("drop the old pages", "docs/why.html", "docs/posts.js")
+    repo.move("move a page", "docs/a.html", "site/a.html")
     repo.commit("cycle 90", {".claude/memory/cycles/90.md": memory("cycle 90", body=did)})
     tree = repo.path / ".claude" / "memory"
-    assert codes(findings(tree, "stale-refs", location=at(repo.path))) == [
+    assert sorted(codes(findings(tree, "stale-refs", location=at(repo.path)))) == [
         ("deleted-file-reference", "cycles/90.md", BODY_START),
         ("deleted-file-reference", "project.md", BODY_START),
+        ("deleted-file-reference", "project.md", BODY_START + 1),
+        ("deleted-file-reference", "project.md", BODY_START + 2),
+        ("renamed-file-reference", "cycles/66.md", BODY_START + 1),
+        ("renamed-file-reference", "cycles/90.md", BODY_START + 1),
     ]
 
 

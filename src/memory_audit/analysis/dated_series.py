@@ -15,9 +15,14 @@ import re
 # A file name is short and bounded: the look-arounds cost nothing here.
 DATE_IN_NAME = re.compile(r"(?<!\d)(?:19|20)\d\d[-_.]?[01]\d[-_.]?[0-3]\d(?!\d)")
 # ... and the time of day a stamp may carry after it (``c-20260309-0945``,
-# ``20260703T053138Z``): part of the stamp, not of the series' name, or a cycle log kept
-# every few hours would be a series per time slot
-STAMP_IN_NAME = re.compile(DATE_IN_NAME.pattern + r"(?:[-_T.]?[0-2]\d[0-5]\d(?:[0-5]\d)?Z?(?!\d))?")
+# ``20260703T053138Z``) or the day's count (``2026-05-01-2``): part of the stamp, not of the
+# series' name, or a log kept every few hours would be a series per time slot. Never the
+# start of a second date (``week-2026-05-04-2026-05-10``: its ``-2026`` is no time)
+STAMP_IN_NAME = re.compile(
+    DATE_IN_NAME.pattern
+    + r"(?:[-_T.]?(?:[01]\d|2[0-4])[0-5]\d(?:[0-5]\d)?Z?(?!\d)(?![-_.]?[01]\d[-_.]?[0-3]\d(?!\d))"
+    + r"|[-_.]\d{1,2}(?!\d))?"
+)
 SERIES_MINIMUM = 3  # two dated notes may be a coincidence; three are a habit
 # What a dated file name says when the file is no day's note: a version's stamp or a document
 # cut on that day (a plan, a release, a spec), which still claims what it names
@@ -34,10 +39,14 @@ def series_key(path: str) -> str | None:
     return f"{folder}/{key}" if dated and key.strip("#-_ ") else None
 
 
-# A name that ends in a number a series counts on (``cycles/66.md``, ``network-health-004.md``):
-# an agent's journal of numbered cycles, numbered reports. Not a number inside the name
-# (``P001-smith.md`` is a person, ``ch-0002.patch.md`` a chapter's patch)
-NUMBERED_NAME = re.compile(r"(?:|.*[-_ ])(\d{1,6})")
+# A name that is a journal's entry number (``cycles/66.md``), a zero-padded report number
+# (``network-health-004.md``) or a number after a journal's word (``cycle-12.md``): an
+# agent's numbered cycles and reports. Not ``rule-1.md`` or ``part-2.md``, numbered parts of
+# one topic, nor a number inside the name (``P001-smith.md`` is a person)
+NUMBERED_NAME = re.compile(
+    r"(?i)(?:|.*[-_ ](?=0\d{2})|(?:.*[-_ ])?(?:cycles?|sessions?|runs?|entry|entries|iterations?|"
+    r"rounds?|days?|logs?|reports?|episodes?|heartbeats?|ticks?|turns?)[-_ ]?)(\d{1,6})"
+)
 
 
 def numbered_key(path: str) -> tuple[str, int] | None:

@@ -69,7 +69,10 @@ INTRODUCER_REACH = 60  # lines above a list item searched for the line that open
 REPORTS_AN_ACT = re.compile(
     r"(?i)\s*(?:[-*+]|\d+[.)])?\s*(?:\*\*)?(?:created|added|wrote|built|generated|"
     r"implemented|updated|edited|modified|changed|fixed|refactored|drafted|documented|set up|"
-    r"saved|committed|made|introduced|extracted|wired|shipped|deployed|published)\b"
+    r"saved|committed|made|introduced|extracted|wired|shipped|deployed|published)(?:\*\*)?"
+    # ... whose object is the path itself ("created `x`", "updated docs/x.html"): not an
+    # adjective before a claim ("Generated pages live in `x`", "Updated weekly: `x`")
+    r"\s+(?:(?:the|a|an|new)\s+)?(?:`|\[|[\w.-]+/|[\w-]+\.\w{1,5}\b)"
 )
 # A deleting commit's subject that says its files moved on to another home: they live on
 # there, and a memory citing them is not stale for it.
@@ -226,9 +229,9 @@ def _drop_written_with(
     removal as its incident (the agent that deleted the file wrote the lesson in the same
     commit): not stale. So does a note named for its day that the commit added: the
     record of what the commit did (a compaction that moved its notes to ``archive/`` and
-    wrote down their old places; its name's day may be the commit's next, in UTC). A
-    ``project`` memory written in that commit still claims the project's state, and a file
-    it names that the commit removed is stale from the start."""
+    wrote down their old places; its name's day may be the commit's next, in UTC). Any
+    other memory written in that commit (a ``project`` note) still claims the project's
+    state, and a file it names that the commit removed is stale from the start."""
     if not stale or folder is None or project_history is None:
         return stale
     lesson = source.memory is not None and source.memory.type == "feedback"
@@ -312,7 +315,12 @@ def _drop_agreeing(
             said = line if says_done(line) else _introducing(lines, ref.line - source.first_line)
             if removal.commit[:7] in cited or _recorded(said, dates.get(ref.line), removal):
                 continue
-            if written is not None and written <= removal.date and REPORTS_AN_ACT.match(line):
+            if (
+                written is not None
+                and written <= removal.date
+                and item[2].renamed_to is None
+                and REPORTS_AN_ACT.match(line)
+            ):
                 continue  # "- created `docs/why.html`" in a note written before its deletion
         kept.append(item)
     return kept

@@ -24,11 +24,12 @@ of day in the stamp is part of it) are never pairs: when at least half of them r
 the one before, they are one ``dated-series`` finding that suggests marking the older
 ones superseded by the newest. An agent's journal of numbered entries
 (``cycles/66.md``, three or more) is such a series too, whose alike entries are copies
-only when most repeat the one before. Two records, each a note named for a day or a
-journal's entry (a day's briefing and that day's news digest, two timestamped handoffs),
-are never a pair: on unseen trees every such pair was judged two events told alike,
-never one claim. Archived memories (``archive/``, ``entities-archive/``) are records no
-session loads: not compared.
+only when at least half repeat the one before. Two records, each a note named for a day
+or a journal's entry (a day's briefing and that day's news digest, two timestamped
+handoffs), are never paired with each other (an undated note repeating both still is):
+on unseen trees every such pair was judged two events told alike, never one claim.
+Archived memories (``archive/``, ``tasks/deprecated/``) are records no session loads:
+not compared, though a template they share still counts as one.
 
 In the ``governed`` profile two memories are compared only when their
 ``scope`` sets share a tag (the governed schema's rule). Memories already linked by
@@ -116,8 +117,9 @@ class Options:
 
 
 def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
-    memories = sorted((m for m in tree.memories if not in_archive(m.path)), key=lambda m: m.path)
-    shared = boilerplate(memories)
+    every = sorted(tree.memories, key=lambda m: m.path)
+    shared = boilerplate(every)  # an archived note still shows what the tree's template is
+    memories = [m for m in every if not in_archive(m.path)]
     texts = [summary_text(m, shared) for m in memories]
     found = vectors(texts)
     series, places = series_keys(memories)
@@ -134,7 +136,9 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             continue  # two records (a briefing and its day's news digest): events, no claim
         # a series' notes link the ones before them ("Previous: [[status-…-04-14]]"): the
         # links make no siblings of them, the series is what the finding is about
-        if not comparable(tree, memories[left], memories[right], links_part=key is None):
+        # (a numbered journal's entries that repeat are paired below: linked, they are siblings)
+        links_part = key is None or key.startswith(NUMBERED)
+        if not comparable(tree, memories[left], memories[right], links_part=links_part):
             continue
         if not _a_claim_shared(found.weighted[left].keys() & found.weighted[right].keys()):
             continue  # stubs ("Scaffolded"), a template's fields: alike, but no claim shared
@@ -241,8 +245,8 @@ def series_keys(memories: Sequence[MemoryFile]) -> tuple[list[str | None], list[
 
 
 def _repeats(numbers: Sequence[int], alike: Collection[tuple[int, int]]) -> bool:
-    """Most of a series' notes repeat the one before: a status snapshot restates the state
-    each time. A log whose entries now and then tell alike (a cycle journal's runs of one
+    """At least half of a series' notes repeat the one before: a status snapshot restates
+    the state each time. A log whose entries now and then tell alike (a cycle journal's runs of one
     task, its template's lines) is a record of events, none superseding another (held-out
     judges: eleven dated and two numbered such series, all false)."""
     repeated = sum((min(a, b), max(a, b)) in alike for a, b in pairwise(numbers))
@@ -422,7 +426,7 @@ def survivor(tree: MemoryTree, members: Sequence[MemoryFile]) -> MemoryFile:
     return min(
         members,
         key=lambda m: (
-            note_day(m.path) is not None,
+            note_day(m.path) is not None or numbered_key(m.path) is not None,
             -tree.references_to(m.path),
             m.path not in tree.index_targets,
             m.mtime < newest - SAME_TIME,

@@ -41,8 +41,9 @@ in the line that opens its list: "Files changed:"), in a pasted diffstat, and
 in a memory that cites the removing commit, or on a line that reports its writer's act
 ("- created `docs/why.html`") in a memory the project had before the removal. A removed
 or moved path is history in a
-note named for a day on or before it (a daily log, a briefing: ``2026-05-01.md``) and
-in an archived memory (counted under ``skipped``). The history is one ``git
+note named for a day on or before it (a daily log, a briefing: ``2026-05-01.md``) or
+added by the removing commit itself (a compaction's record of what it moved), and in an
+archived memory (counted under ``skipped``). The history is one ``git
 log`` for the whole tree, cached by HEAD. ``~/`` and absolute paths are checked
 only for a Claude Code tree on this machine. MEMORY.md is scanned; session
 recaps (stale by nature) are not. What

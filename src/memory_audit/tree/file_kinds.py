@@ -32,17 +32,21 @@ from memory_audit.tree.memory_file import FileKind
 # Where a tree keeps memories it no longer loads but keeps for their history (review's
 # archive action moves them there): finished work there is the point, not a finding, and
 # so is their absence from the index. The first is the one review creates.
-ARCHIVE_FOLDERS = ("archive", "archived", "_archive", "retired", "deprecated", "attic")
-ARCHIVE_SUFFIXES = ("-archive", "_archive", "-archived", "_archived")  # ``entities-archive/``
+ARCHIVE_FOLDERS = (
+    "archive",
+    "archived",
+    "_archive",
+    "archives",
+    "retired",
+    "deprecated",
+    "attic",
+)
 
 
 def in_archive(path: str) -> bool:
     """In an archive folder at any depth: a tree that files notes by topic keeps each
     topic's retired notes beside it (``tasks/deprecated/``, ``research/archive/``)."""
-    return any(
-        part.lower() in ARCHIVE_FOLDERS or part.lower().endswith(ARCHIVE_SUFFIXES)
-        for part in path.split("/")[:-1]
-    )
+    return any(part.lower() in ARCHIVE_FOLDERS for part in path.split("/")[:-1])
 
 
 # `*_session_*` with a year in it: `project_session_2026-03-15.md` is a recap, while
