@@ -34,7 +34,9 @@ def test_series_key(path: str, key: str | None) -> None:
     ("path", "found"),
     [
         ("cycles/66.md", ("cycles/#", 66)),
-        ("analysis/network-health-004.md", ("analysis/network-health-#", 4)),
+        ("analysis/health-report-004.md", ("analysis/health-report-#", 4)),
+        ("decisions/adr-004.md", None),
+        ("notes/note_00042.md", None),
         ("journal/cycle-12.md", ("journal/cycle-#", 12)),
         ("sessions/Session_7.md", ("sessions/Session_#", 7)),
         # numbered parts of one topic, a person's id, a date: no journal's entries

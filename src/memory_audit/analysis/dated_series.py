@@ -39,13 +39,13 @@ def series_key(path: str) -> str | None:
     return f"{folder}/{key}" if dated and key.strip("#-_ ") else None
 
 
-# A name that is a journal's entry number (``cycles/66.md``), a zero-padded report number
-# (``network-health-004.md``) or a number after a journal's word (``cycle-12.md``): an
-# agent's numbered cycles and reports. Not ``rule-1.md`` or ``part-2.md``, numbered parts of
-# one topic, nor a number inside the name (``P001-smith.md`` is a person)
+# A name that is a journal's entry number (``cycles/66.md``) or a number after a journal's
+# word (``cycle-12.md``): an agent's numbered cycles and reports. Not ``rule-1.md``,
+# ``part-2.md`` or ``adr-004.md``, numbered parts or decisions of their own (a synthetic
+# tree's ``note_00042.md`` too), nor a number inside the name (``P001-smith.md``)
 NUMBERED_NAME = re.compile(
-    r"(?i)(?:|.*[-_ ](?=0\d{2})|(?:.*[-_ ])?(?:cycles?|sessions?|runs?|entry|entries|iterations?|"
-    r"rounds?|days?|logs?|reports?|episodes?|heartbeats?|ticks?|turns?)[-_ ]?)(\d{1,6})"
+    r"(?i)(?:|(?:.*[-_ ])?(?:cycles?|sessions?|runs?|entry|entries|iterations?|rounds?|days?|"
+    r"logs?|reports?|episodes?|heartbeats?|ticks?|turns?)[-_ ]?)(\d{1,6})"
 )
 
 
