@@ -198,9 +198,9 @@ def check_paths(
             verdict = _verdict(tree, project, ref.text, here, local, unchecked)
             if verdict.status not in (Status.EXISTS, Status.NOT_A_CLAIM):
                 stale.append((source, ref, verdict))
-        stale = _drop_written_with(project_history, folder, source, stale)
-        written = _written_on(project_history, folder, source) if stale else None
-        found += _drop_agreeing(source, stale, written)
+        added = _added_by(project_history, folder, source) if stale else None
+        stale = _drop_written_with(added, source, stale)
+        found += _drop_agreeing(source, stale, added.date if added is not None else None)
     found, archived = _drop_archived(found)
     found, moved = _drop_moved_out(project, _drop_ignored(project, found))
     return found, archived + _skips(unchecked) + moved
@@ -219,11 +219,18 @@ def _folder_in_project(tree: MemoryTree, project: Project) -> str | None:
     return "" if folder == "." else f"{folder}/"
 
 
+def _added_by(
+    project_history: History | None, folder: str | None, source: Source
+) -> Removal | None:
+    """The commit that added the memory to the project's history (its day is when the
+    memory was written), or None: the tree lives outside the project, or no history."""
+    if project_history is None or folder is None:
+        return None
+    return project_history.added_by(folder + source.path)
+
+
 def _drop_written_with(
-    project_history: History | None,
-    folder: str | None,
-    source: Source,
-    stale: list[tuple[Source, Reference, Verdict]],
+    added: Removal | None, source: Source, stale: list[tuple[Source, Reference, Verdict]]
 ) -> list[tuple[Source, Reference, Verdict]]:
     """A lesson (a ``feedback`` memory) the removing commit itself added cites that
     removal as its incident (the agent that deleted the file wrote the lesson in the same
@@ -232,13 +239,10 @@ def _drop_written_with(
     wrote down their old places; its name's day may be the commit's next, in UTC). Any
     other memory written in that commit (a ``project`` note) still claims the project's
     state, and a file it names that the commit removed is stale from the start."""
-    if not stale or folder is None or project_history is None:
+    if not stale or added is None:
         return stale
     lesson = source.memory is not None and source.memory.type == "feedback"
     if not lesson and note_day(source.path) is None:
-        return stale
-    added = project_history.added_by(folder + source.path)
-    if added is None:
         return stale
     return [
         item for item in stale if item[2].removal is None or item[2].removal.commit != added.commit
@@ -262,14 +266,6 @@ def _drop_archived(
     return kept, [
         f"{dropped} deleted or moved path(s) in archived memories: their history"
     ] if dropped else []
-
-
-def _written_on(project_history: History | None, folder: str | None, source: Source) -> str | None:
-    """The day the project's history added the memory, or None."""
-    if project_history is None or folder is None:
-        return None
-    added = project_history.added_by(folder + source.path)
-    return added.date if added is not None else None
 
 
 def _drop_agreeing(
@@ -312,8 +308,10 @@ def _drop_agreeing(
             if day is not None and day <= removal.date:
                 continue  # a note of one day before the deletion or move: it was there then
             cited = _cited_commits(text) if cited is None else cited
-            said = line if says_done(line) else _introducing(lines, ref.line - source.first_line)
-            if removal.commit[:7] in cited or _recorded(said, dates.get(ref.line), removal):
+            number = ref.line - source.first_line
+            if removal.commit[:7] in cited or _recorded(
+                lines, number, dates.get(ref.line), removal
+            ):
                 continue
             if (
                 written is not None
@@ -359,13 +357,17 @@ def _introducing(lines: Sequence[str], number: int) -> str:
     return ""
 
 
-def _recorded(text: str, dated: tuple[str, bool] | None, removal: Removal) -> bool:
-    """The line is an entry of a dated log, dated on or before the removal: one that starts
-    with its date, or one under a dated heading that says what was done (a dated heading
-    may also be a version's stamp: "## Plan v5 (2026-04-16)" over paths it still cites)."""
+def _recorded(
+    lines: Sequence[str], number: int, dated: tuple[str, bool] | None, removal: Removal
+) -> bool:
+    """``lines[number]`` is an entry of a dated log, dated on or before the removal: one
+    that starts with its date, or one under a dated heading that says what was done, itself
+    or in the line that opens its list ("Files changed:" over a commit's files; a dated
+    heading may also be a version's stamp: "## Plan v5 (2026-04-16)" over paths it still
+    cites)."""
     if dated is None or dated[0] > removal.date:
         return False
-    return dated[1] or says_done(text)
+    return dated[1] or says_done(lines[number]) or says_done(_introducing(lines, number))
 
 
 def _verdict(

@@ -146,21 +146,37 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             in_series.setdefault(key, {})[min(left, right), max(left, right)] = score
         else:
             edges.append((score, left, right))
+    dated, copies = _judge_series(memories, (series, places), in_series)
+    edges.extend(copies)
+    yield from _series_findings(dated)
+    yield from _clusters(tree, memories, (found, texts), edges)
+
+
+def _judge_series(
+    memories: Sequence[MemoryFile],
+    keyed: tuple[Sequence[str | None], Sequence[int]],
+    in_series: dict[str, dict[tuple[int, int], float]],
+) -> tuple[dict[str, tuple[list[MemoryFile], list[float]]], list[tuple[float, int, int]]]:
+    """The dated series to report (their notes in order, their scores), and the pairs of
+    numbered entries that are copies; a series whose notes only now and then repeat the one
+    before is a log's records of events, neither."""
+    series, places = keyed
+    members: dict[str, list[int]] = {}  # each series' notes, gathered in one pass
+    for number, key in enumerate(series):
+        if key in in_series:
+            members.setdefault(key, []).append(number)
     dated = {}
+    copies: list[tuple[float, int, int]] = []
     for key, alike in in_series.items():
-        numbers = sorted(
-            (n for n, k in enumerate(series) if k == key),
-            key=lambda n: (places[n], memories[n].path),
-        )
+        numbers = sorted(members[key], key=lambda n: (places[n], memories[n].path))
         if not _repeats(numbers, alike):
             continue  # a log's entries, now and then alike: records of events
         if key.startswith(NUMBERED):
             # copies numbered one after another (``copy_1.md``, ``copy_2.md``): duplicates
-            edges.extend((score, left, right) for (left, right), score in alike.items())
+            copies.extend((score, left, right) for (left, right), score in alike.items())
         else:
             dated[key] = ([memories[n] for n in numbers], list(alike.values()))
-    yield from _series_findings(dated)
-    yield from _clusters(tree, memories, (found, texts), edges)
+    return dated, copies
 
 
 def _a_claim_shared(shared: Collection[str]) -> bool:
