@@ -48,6 +48,7 @@ from memory_audit.tree.walk import DAMAGED_UTF8
 
 # What the engine knows of a dimension is declared on it (model.dimension), never its id.
 TEXT_ONLY = frozenset(d.id for d in DIMENSIONS if d.text_only)
+OTHER_READERS = frozenset(d.id for d in DIMENSIONS if d.reads_other_files)
 SESSION_DIMENSIONS = frozenset(d.id for d in DIMENSIONS if Need.TRANSCRIPTS in d.needs)
 
 
@@ -123,6 +124,7 @@ def audit_tree(
         memory_files=len(tree.files) if tree.documents else _count(tree, FileKind.MEMORY, parsed),
         session_recaps=_count(tree, FileKind.RECAP, parsed),
         has_index=tree.index is not None,
+        other_files=len(tree.other_texts) if OTHER_READERS & set(selection) else 0,
         health=dataclasses.replace(
             health, largest=tuple((boundary.path(p), n) for p, n in health.largest)
         ),

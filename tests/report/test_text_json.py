@@ -80,7 +80,7 @@ def test_json_report_lists_every_finding_and_round_trips(tree_dir: Path) -> None
     assert dt.datetime.fromisoformat(data["generated_at"]).utcoffset() is not None
     [tree] = data["reports"]
     assert tree["root"] == str(tree_dir)
-    assert tree["files_scanned"] == {"memory": 4, "session_recaps": 0, "index": True}
+    assert tree["files_scanned"] == {"memory": 4, "session_recaps": 0, "index": True, "other": 0}
     assert len(tree["findings"]) == 5
     assert tree["counts"] == {"index-drift": 1, "frontmatter": 4}
     assert tree["not_shown"] == {"frontmatter": 2}

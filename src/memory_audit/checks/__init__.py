@@ -121,6 +121,7 @@ TABLE: tuple[Dimension, ...] = (
         ERROR,
         hook_priority=10,
         text_only=True,
+        reads_other_files=True,
         roles=frozenset({Role.SECRET_RULES}),
     ),
     Dimension("bloat", "Bloat", NOTE, hook_priority=140, suggestions=EVERY),

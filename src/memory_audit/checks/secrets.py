@@ -188,6 +188,13 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
     except RulesUnavailable as exc:
         yield Skip(ID, str(exc), whole=True)  # no rules, no scan: never a clean result
         return
+    if tree.others_too_large:  # said, never a silent gap in the scan
+        limit = tree.other_max_bytes // (1024 * 1024)
+        yield Skip(
+            ID,
+            f"{tree.others_too_large} file(s) that are no Markdown were over {limit} MB"
+            " and not scanned",
+        )
     names = name_secrets(tree, scanner)
     by_name = _name_references(tree, names, _places_by_value(tree, scanner))
     yield from _in_texts(tree, scanner, by_name.texts)

@@ -37,6 +37,7 @@ from memory_audit.secrets.test_passwords import a_test_password
 from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex, load_index
+from memory_audit.tree.snapshot import OTHER_MAX_BYTES
 from memory_audit.tree.walk import IGNORED_TOP_LEVEL, PACKAGE_FOLDERS, read_text
 
 log = logging.getLogger("memory_audit.daemon")
@@ -53,20 +54,30 @@ class Alert:
 
 
 def relative_in_tree(path: Path, root: Path) -> str | None:
-    """The tree path of a changed file, or None when it is not something we scan."""
+    """The tree path of a changed file, or None when it is not something we scan: a file
+    the audit reads, a memory or one that is no Markdown (whose text the secret rules read
+    alone, as the audit does)."""
     try:
         rel = path.relative_to(root).as_posix()
     except ValueError:
         return None
     parts = rel.split("/")
     if (
-        not rel.endswith(".md")
-        or any(p.startswith(".") for p in parts)
+        any(p.startswith(".") for p in parts)
         or parts[0] in IGNORED_TOP_LEVEL
         or any(p in PACKAGE_FOLDERS for p in parts[:-1])
     ):
         return None
     return rel
+
+
+def _limit(rel: str, max_bytes: int) -> int:
+    """The size read of a changed file: the index whole, a file that is no Markdown (read for
+    secrets alone) up to the audit's limit on one (``OTHER_MAX_BYTES``), a memory up to
+    ``max_bytes``."""
+    if rel == INDEX_NAME:
+        return 64 * 1024 * 1024
+    return max_bytes if rel.endswith(".md") else max(max_bytes, OTHER_MAX_BYTES)
 
 
 @dataclass(frozen=True)
@@ -118,7 +129,7 @@ def scan_file(
     rel = relative_in_tree(path, root)
     if rel is None:
         return None
-    result = read_text(path, max_bytes if rel != INDEX_NAME else 64 * 1024 * 1024)
+    result = read_text(path, _limit(rel, max_bytes))
     if result.text is None:
         return None
     loaded = load_index(result.disk_text) if rel == INDEX_NAME else None

@@ -418,7 +418,7 @@ def _bounded(scan: FileScan) -> FileScan:
 def _tree_files(root: Path) -> list[Path]:
     """Every file the audit reads, listed safely (no symlink loops, nothing outside)."""
     listing = list_tree(root)
-    files = [root / c.path for c in listing.candidates]
+    files = [root / c.path for c in (*listing.candidates, *listing.others)]
     if listing.index is not None:
         files.append(root / listing.index.path)
     return files

@@ -63,6 +63,8 @@ class Dimension:
     copy_suggestions: frozenset[str] = field(default_factory=frozenset)
     # Reads file text only: a run of such dimensions alone never parses frontmatter.
     text_only: bool = False
+    # Reads the text of the tree's files that are no Markdown too (a raw log, a saved config).
+    reads_other_files: bool = False
     # Codes that make the rest of the dimension's findings moot: they come first within it.
     leading: frozenset[str] = field(default_factory=frozenset)
     roles: frozenset[Role] = field(default_factory=frozenset)

@@ -48,6 +48,7 @@ class TreeReport:
     settings_notes: tuple[str, ...] = ()  # settings that could not be used (defaults were)
     transcripts: TranscriptSpan | None = None  # how far back session transcripts reach
     documents: bool = False  # a workspace root's documents beside its memory/: secrets only
+    other_files: int = 0  # files that are no Markdown, read for secrets alone
 
     @property
     def counts(self) -> dict[str, int]:

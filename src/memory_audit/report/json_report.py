@@ -74,6 +74,8 @@ def _tree(report: TreeReport, cap: int) -> dict[str, Any]:
             "memory": report.memory_files,
             "session_recaps": report.session_recaps,
             "index": report.has_index,
+            # Additive: files that are no Markdown, read by the secret rules alone.
+            "other": report.other_files,
         },
         "health": report.health.to_json(),
         "findings": [f.to_json() for f in report.findings],
@@ -127,6 +129,7 @@ def _tree_from(data: dict[str, Any]) -> TreeReport:
         memory_files=int(scanned.get("memory", 0)),
         session_recaps=int(scanned.get("session_recaps", 0)),
         has_index=bool(scanned.get("index", False)),
+        other_files=int(scanned.get("other", 0)),
         health=Health.from_json(data.get("health", {})),
         findings=tuple(Finding.from_json(f) for f in data.get("findings", [])),
         skipped=tuple(

@@ -40,7 +40,11 @@ def files_scanned(report: TreeReport) -> str:
     if report.documents:
         return f"{report.memory_files} documents beside memory/ (its own tree); secrets only"
     index = "MEMORY.md" if report.has_index else "no MEMORY.md"
-    return f"{report.memory_files} memory files + {report.session_recaps} session-recaps + {index}"
+    recaps = report.session_recaps
+    scanned = f"{report.memory_files} memory files + {recaps} session-recaps + {index}"
+    if report.other_files:
+        scanned += f" + {report.other_files} other file(s), for secrets only"
+    return scanned
 
 
 def health_line(report: TreeReport) -> str:

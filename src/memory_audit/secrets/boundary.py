@@ -162,13 +162,14 @@ def tree_secrets(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
 
 def tree_texts(tree: MemoryTree) -> list[tuple[str, str]]:
     """Tree path -> the text the secret rules read (a file's frontmatter and body, the
-    index's lines), sorted by path; built once per snapshot (a file's text is joined from
-    its parts at each ask)."""
+    index's lines, the text of a file that is no Markdown), sorted by path; built once per
+    snapshot (a file's text is joined from its parts at each ask)."""
     key = ("secret-texts",)
     if key not in tree.scratch:
         texts = [(m.path, m.joined) for m in tree.files.values()]
         if tree.index is not None:
             texts.append((INDEX_NAME, "\n".join(tree.index.lines)))
+        texts.extend(tree.other_texts.items())
         tree.scratch[key] = sorted(texts)
     return cast(list[tuple[str, str]], tree.scratch[key])
 

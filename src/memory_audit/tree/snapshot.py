@@ -58,6 +58,10 @@ DEFAULT_MAX_FILE_BYTES = 1024 * 1024
 # The index gets a larger cap: every structural check depends on it, and a runaway
 # index is drift to report, not a file to skip.
 INDEX_MAX_BYTES = 16 * 1024 * 1024
+# A file that is no Markdown is read for secrets alone: the limit on a memory (read whole
+# into a session's context) is no limit on it. A program's raw chat log passes 1 MB in a day,
+# and a token pasted into it is there all the same.
+OTHER_MAX_BYTES = 16 * 1024 * 1024
 AGENT_STORE_APART = "an agent's memory store: audited as a tree of its own"
 PROFILES = ("auto", "claude-code", "governed")
 GOVERNED_MARKERS = ("scope", "relevance")
@@ -101,6 +105,11 @@ class MemoryTree:
     # what reading MEMORY.md found wrong though it was read (bytes that are no UTF-8)
     index_problems: tuple[FileProblem, ...] = ()
     documents: bool = False  # a workspace root's own documents, beside its memory/ tree
+    # the text of files that are no Markdown (a raw chat log, a config), read for secrets
+    # alone: path -> text; and how many such files were over their limit, not read
+    other_texts: Mapping[str, str] = field(default_factory=dict)
+    others_too_large: int = 0
+    other_max_bytes: int = OTHER_MAX_BYTES
 
     # ---- views -------------------------------------------------------------
 
@@ -689,6 +698,8 @@ def load_tree(
                 )
         except Exception as exc:  # a reader's bug: this file's error entry, not the tree's
             errors.append(ReadError(candidate.path, unreadable(exc)))
+    other_limit = max(max_file_bytes, OTHER_MAX_BYTES)
+    other_texts, too_large = _read_others(listing.others, other_limit, errors)
     index_problems: list[FileProblem] = []
     try:
         index, index_load = _read_index(
@@ -711,7 +722,32 @@ def load_tree(
         index_load=index_load,
         index_problems=tuple(index_problems),
         documents=documents,
+        other_texts=other_texts,
+        others_too_large=too_large,
+        other_max_bytes=other_limit,
     )
+
+
+def _read_others(
+    others: Sequence[Candidate], max_file_bytes: int, errors: list[ReadError]
+) -> tuple[dict[str, str], int]:
+    """The text of each file that is no Markdown, for the secret rules alone, and the count
+    of those over the size limit. A binary file (an image, a database) is no text and is
+    left out without a word, as is one that cannot be opened: it is no memory, and the
+    audit reports on memories."""
+    texts: dict[str, str] = {}
+    too_large = 0
+    for candidate in others:
+        try:
+            result = read_text(candidate.source, max_file_bytes)
+        except Exception as exc:  # a reader's bug: this file's error entry, not the tree's
+            errors.append(ReadError(candidate.path, unreadable(exc)))
+            continue
+        if result.text is not None:
+            texts[candidate.path] = result.text
+        elif any(problem.code == "file-too-large" for problem in result.problems):
+            too_large += 1
+    return texts, too_large
 
 
 def unreadable(exc: Exception) -> str:

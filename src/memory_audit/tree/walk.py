@@ -66,6 +66,9 @@ class Listing:
     errors: list[ReadError] = field(default_factory=list)
     # Agents' stores inside a folder of agents' stores: trees of their own, audited apart.
     apart: list[str] = field(default_factory=list)
+    # Files that are no Markdown (a raw chat log, a saved config): no memories, but read for
+    # secrets alone, as a credential pasted into one sits beside the memories all the same.
+    others: list[Candidate] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -102,6 +105,9 @@ def list_tree(root: Path, *, documents: bool = False) -> Listing:
     # an index kept beside agents' stores is a person's; their files are not its
     _hold_stores_apart(stores_in(root), listing)
     listing.candidates.sort(key=lambda c: c.path)
+    if documents:  # a workspace root's own files beside its notes are the project's
+        listing.others = []
+    listing.others.sort(key=lambda c: c.path)
     return listing
 
 
@@ -114,6 +120,7 @@ def _hold_stores_apart(apart: list[str], listing: Listing) -> None:
     inside = tuple(rel + "/" for rel in apart)
     listing.apart = apart
     listing.candidates = [c for c in listing.candidates if not c.path.startswith(inside)]
+    listing.others = [c for c in listing.others if not c.path.startswith(inside)]
     listing.problems = [(p, q) for p, q in listing.problems if not p.startswith(inside)]
     listing.errors = [e for e in listing.errors if not e.path.startswith(inside)]
 
@@ -147,6 +154,8 @@ def _visit(
         return Path(entry.path)
     if is_md:
         _add_file(Path(entry.path), rel, out)
+    else:
+        out.others.append(Candidate(rel, Path(entry.path), kind_of(rel)))
     return None
 
 
@@ -178,6 +187,8 @@ def _visit_symlink(
             return target
     elif is_md:
         _add_file(target, rel, out)
+    else:
+        out.others.append(Candidate(rel, target, kind_of(rel)))
     return None
 
 

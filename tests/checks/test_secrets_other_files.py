@@ -1,0 +1,204 @@
+"""Files that are no Markdown, read for secrets alone.
+
+Programs that share a memory folder keep their own files in it: a chat gateway's raw log
+(``.jsonl``), an agent's registration saved as JSON (its API key and claim URL), a note in
+``.txt``. None is a memory, but a credential pasted into one sits beside the memories all the
+same, in the same commits; gitleaks reads them, and so does the ``secrets`` check now. No
+other check reads them. Look-alike values throughout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memory_audit.checks.secrets import Options as SecretsOptions
+from memory_audit.daemon.alerts import alerts_for, relative_in_tree, scan_file
+from memory_audit.fix.actions import actions
+from memory_audit.fix.tree_access import Tree
+from memory_audit.secrets.loading import secret_scanner
+from memory_audit.store.state import State
+from tests.harness import findings, index, load, memory, report, write_tree
+from tests.secrets.samples import CASES
+
+TOKEN = CASES["github-pat"][0][0][0]  # a GitHub token's look-alike, its checksum right
+AGENT_KEY = "quillpost_sk_" + "Tz4Hx8Mb2Rk6Vn0Pq3Ws7Yd1Ga5"
+LOG = (
+    '{"role":"user","text":"deploy with this"}\n'
+    f'{{"role":"user","text":"the CI token is {TOKEN}, use it for the runner"}}\n'
+    '{"role":"assistant","text":"Done."}\n'
+)
+REGISTRATION = json.dumps(
+    {"agent": {"name": "scout", "api_key": AGENT_KEY}, "status": "pending_claim"}, indent=2
+)
+
+
+def _tree(root: Path, extra: dict[str, str | bytes]) -> Path:
+    files: dict[str, str | bytes] = {
+        "MEMORY.md": index("deploy.md"),
+        "deploy.md": memory("deploy", body="Deploys go through the runner."),
+    }
+    return write_tree(root, files | extra)
+
+
+def test_a_token_in_a_raw_chat_log_is_found_at_its_line(tree_dir: Path) -> None:
+    _tree(tree_dir, {"raw/chat-2026-11-02.jsonl": LOG})
+    [finding] = findings(tree_dir, "secrets")
+    assert (finding.code, finding.path, finding.line) == (
+        "possible-secret",
+        "raw/chat-2026-11-02.jsonl",
+        2,
+    )
+    assert not finding.is_suggestion
+    assert TOKEN not in finding.message
+
+
+def test_an_agents_saved_registration_holding_its_key_is_found(tree_dir: Path) -> None:
+    _tree(tree_dir, {"quillpost.json": REGISTRATION})
+    [finding] = findings(tree_dir, "secrets")
+    assert (finding.path, finding.line) == ("quillpost.json", 4)
+
+
+def test_no_other_check_reads_a_file_that_is_no_markdown(tree_dir: Path) -> None:
+    # not an orphan, no frontmatter to miss, no long file, no duplicate of anything
+    _tree(tree_dir, {"raw/chat.jsonl": LOG * 200, "raw/chat-copy.jsonl": LOG * 200})
+    found = findings(tree_dir)
+    assert {f.dimension for f in found} == {"secrets"}
+    assert {f.path for f in found} == {"raw/chat-copy.jsonl"}  # one value, one finding
+
+
+def test_the_report_counts_the_files_read_for_secrets(tree_dir: Path) -> None:
+    _tree(tree_dir, {"raw/chat.jsonl": LOG, "notes.txt": "nothing here\n"})
+    assert report(tree_dir, "secrets").other_files == 2
+    # read for the secret rules alone: without them, nothing else was read
+    assert report(tree_dir, "orphans").other_files == 0
+
+
+def test_binary_files_are_left_out(tree_dir: Path) -> None:
+    image = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8 + TOKEN.encode() + b"\x00" * 64
+    _tree(tree_dir, {"diagram.png": image})
+    assert load(tree_dir).other_texts == {}
+    assert findings(tree_dir, "secrets") == []
+
+
+def test_a_log_past_a_memorys_size_limit_is_still_read(tree_dir: Path) -> None:
+    # a chat gateway's day of raw log passes 1 MB, the limit on a memory read whole into a
+    # session; the log is read for secrets alone, and the token on its last line is found
+    filler = '{"role":"assistant","text":"%s"}\n' % ("status ok " * 60)
+    log = filler * 2500 + LOG
+    assert len(log.encode()) > 1024 * 1024
+    _tree(tree_dir, {"raw/telegram/2026-11-02.jsonl": log})
+    [finding] = findings(tree_dir, "secrets")
+    assert (finding.path, finding.line) == ("raw/telegram/2026-11-02.jsonl", 2502)
+
+
+def test_a_text_file_over_its_limit_is_counted_as_not_scanned(tree_dir: Path) -> None:
+    _tree(tree_dir, {"raw/huge.jsonl": LOG * 140_000})  # about 17 MB, over the 16 MB limit
+    found = report(tree_dir, "secrets")
+    assert found.findings == ()
+    [skip] = found.skipped
+    assert skip.dimension == "secrets"
+    assert not skip.whole
+    assert skip.reason == "1 file(s) that are no Markdown were over 16 MB and not scanned"
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        ".cache/chat.jsonl",  # a hidden folder
+        "tools/node_modules/pkg/chat.jsonl",  # a package manager's
+        "logs/chat.jsonl",  # the top-level logs the audit never reads
+    ],
+)
+def test_the_folders_the_audit_never_reads_stay_unread(tree_dir: Path, where: str) -> None:
+    _tree(tree_dir, {where: LOG})
+    assert load(tree_dir).other_texts == {}
+    assert findings(tree_dir, "secrets") == []
+
+
+def test_a_symlink_to_a_file_outside_the_tree_is_not_read(tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere" / "chat.jsonl"
+    outside.parent.mkdir()
+    outside.write_text(LOG)
+    root = _tree(tmp_path / "memory", {})
+    (root / "chat.jsonl").symlink_to(outside)
+    assert load(root).other_texts == {}
+    assert findings(root, "secrets") == []
+
+
+def test_a_value_in_a_note_and_a_saved_config_is_one_finding_redacted_in_both(
+    tree_dir: Path,
+) -> None:
+    _tree(
+        tree_dir,
+        {
+            "agent.md": memory("agent", body=f"Quillpost key: {AGENT_KEY}"),
+            "quillpost.json": REGISTRATION,
+        },
+    )
+    [finding] = findings(tree_dir, "secrets")
+    assert finding.fix is not None
+    assert sorted(str(p["path"]) for p in finding.fix["places"]) == ["agent.md", "quillpost.json"]
+    redact = actions(secret_scanner(SecretsOptions()))["redact-secret"]
+    redact.build(Tree.open(tree_dir), dict(finding.fix), []).apply()
+    saved = (tree_dir / "quillpost.json").read_text()
+    assert AGENT_KEY not in saved
+    assert AGENT_KEY not in (tree_dir / "agent.md").read_text()
+    # the redaction keeps the program's file what it was: JSON, the key's place marked
+    assert json.loads(saved)["agent"]["api_key"].startswith("<REDACTED:")
+    assert findings(tree_dir, "secrets") == []
+
+
+def test_no_output_holds_the_value(tree_dir: Path, isolated_home: Path) -> None:
+    _tree(tree_dir, {"raw/chat.jsonl": LOG, "quillpost.json": REGISTRATION})
+    for fmt in ("text", "json", "markdown", "sarif"):
+        done = subprocess.run(
+            [sys.executable, "-m", "memory_audit", "audit", str(tree_dir), "--format", fmt],
+            capture_output=True,
+            text=True,
+            env=os.environ | {"HOME": str(isolated_home), "NO_COLOR": "1"},
+            check=False,
+        )
+        assert done.returncode == 1, done.stderr
+        assert "raw/chat.jsonl" in done.stdout
+        assert "quillpost.json" in done.stdout
+        for value in (TOKEN, AGENT_KEY):
+            assert value not in done.stdout + done.stderr
+    done = subprocess.run(
+        [sys.executable, "-m", "memory_audit", "audit", str(tree_dir), "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=os.environ | {"HOME": str(isolated_home)},
+        check=False,
+    )
+    assert json.loads(done.stdout)["reports"][0]["files_scanned"]["other"] == 2
+
+
+def test_the_change_alert_reads_them_as_the_audit_does(tree_dir: Path, tmp_path: Path) -> None:
+    _tree(tree_dir, {"raw/chat.jsonl": LOG})
+    assert relative_in_tree(tree_dir / "raw/chat.jsonl", tree_dir) == "raw/chat.jsonl"
+    assert relative_in_tree(tree_dir / ".cache/chat.jsonl", tree_dir) is None
+    [finding] = findings(tree_dir, "secrets")
+    scanner = secret_scanner(SecretsOptions())
+    scan = scan_file(tree_dir / "raw/chat.jsonl", tree_dir, scanner, 1 << 20)
+    assert scan is not None
+    state = State(tmp_path / "state")
+    [alert] = alerts_for(scan, state, frozenset())
+    state.close()
+    assert alert.path == "raw/chat.jsonl"
+    assert alert.text.startswith(f"raw/chat.jsonl:{finding.line} ")
+    assert TOKEN not in alert.text
+    # read up to the audit's limit on such a file, not a memory's (a day's log past 1 MB)
+    filler = '{"role":"assistant","text":"%s"}\n' % ("status ok " * 60)
+    (tree_dir / "raw/long.jsonl").write_text(filler * 2500 + LOG)
+    long = scan_file(tree_dir / "raw/long.jsonl", tree_dir, scanner, 1 << 20)
+    assert long is not None
+    assert [m.line for m in long.matches] == [2502]
+    # a binary file raises nothing
+    (tree_dir / "diagram.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)
+    assert scan_file(tree_dir / "diagram.png", tree_dir, scanner, 1 << 20) is None
