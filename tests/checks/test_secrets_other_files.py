@@ -21,6 +21,7 @@ from memory_audit.checks.secrets import Options as SecretsOptions
 from memory_audit.daemon.alerts import alerts_for, relative_in_tree, scan_file
 from memory_audit.fix.actions import actions
 from memory_audit.fix.tree_access import Tree
+from memory_audit.secrets.file_text import rules_text
 from memory_audit.secrets.loading import secret_scanner
 from memory_audit.store.state import State
 from tests.harness import findings, index, load, memory, report, write_tree
@@ -56,6 +57,32 @@ def test_a_token_in_a_raw_chat_log_is_found_at_its_line(tree_dir: Path) -> None:
     )
     assert not finding.is_suggestion
     assert TOKEN not in finding.message
+
+
+def test_a_token_after_a_string_escape_in_a_json_log_is_found_and_redacted(
+    tree_dir: Path,
+) -> None:
+    # a gateway's record: the message text is a JSON string, and the token follows its
+    # "\n\n" escapes (read as is, an "n" runs into it and no word starts at "ghp_")
+    record = json.dumps({"text": f"metadata:\n```json\n{{}}\n```\n\n{TOKEN} my github token"})
+    assert f"\\n{TOKEN}" in record
+    _tree(tree_dir, {"raw/telegram/2026-11-02.jsonl": '{"text":"hi"}\n' + record + "\n"})
+    [finding] = findings(tree_dir, "secrets")
+    assert (finding.path, finding.line) == ("raw/telegram/2026-11-02.jsonl", 2)
+    assert finding.fix is not None
+    redact = actions(secret_scanner(SecretsOptions()))["redact-secret"]
+    redact.build(Tree.open(tree_dir), dict(finding.fix), []).apply()
+    saved = (tree_dir / "raw/telegram/2026-11-02.jsonl").read_text().splitlines()
+    assert json.loads(saved[1])["text"].endswith("\n\n<REDACTED:github-pat> my github token")
+    assert findings(tree_dir, "secrets") == []
+
+
+def test_a_memory_is_read_as_written_and_an_escaped_backslash_is_no_escape() -> None:
+    text = f"a\\n{TOKEN}\\n\\\\n\\tb"  # the escapes as a JSON file holds them
+    assert rules_text("notes.md", text) == text
+    blanked = rules_text("log.jsonl", text)
+    assert len(blanked) == len(text)
+    assert blanked == f"a  {TOKEN}  \\\\n  b"
 
 
 def test_an_agents_saved_registration_holding_its_key_is_found(tree_dir: Path) -> None:

@@ -28,6 +28,7 @@ from memory_audit.model.undecodable import escaped
 from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
 from memory_audit.secrets.boundary import Boundary
+from memory_audit.secrets.file_text import rules_text
 from memory_audit.secrets.published import chosen, chosen_values
 from memory_audit.secrets.repeats import RULE as REPEAT
 from memory_audit.secrets.retired import retired_marker
@@ -133,7 +134,7 @@ def scan_file(
     if result.text is None:
         return None
     loaded = load_index(result.disk_text) if rel == INDEX_NAME else None
-    matches = tuple(scanner.scan(result.text))
+    matches = tuple(scanner.scan(rules_text(rel, result.text)))
     repeats = tuple(known.repeats(result.text, matches)) if known is not None else ()
     # each match here with the match that first found its value (itself, or a repeat's
     # original elsewhere in the tree) and the value

@@ -31,6 +31,7 @@ from memory_audit.fix.text_file import TextFile, new_file
 from memory_audit.fix.todo_note import capture_todo_note
 from memory_audit.fix.todo_note import description as todo_description
 from memory_audit.fix.tree_access import Tree
+from memory_audit.secrets.file_text import rules_text
 from memory_audit.secrets.repeats import a_mention, standalone_places
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.tree.index_file import INDEX_LIMITS, INDEX_NAME, LIST_ITEM
@@ -368,7 +369,7 @@ def redact_secret(scanner: Scanner) -> Callable[[Tree, Fix, list[str]], Edit]:
         read = {path: _read_if_present(tree, path) for path in _secret_files(fix)}
         files = {path: memory for path, memory in read.items() if memory is not None}
         found = {
-            path: [m for m in scanner.scan(memory.text) if _the_value(m, fix)]
+            path: [m for m in scanner.scan(rules_text(path, memory.text)) if _the_value(m, fix)]
             for path, memory in files.items()
         }
         if not any(found.values()):

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
 from memory_audit.model.finding import Finding
+from memory_audit.secrets.file_text import rules_text
 from memory_audit.secrets.redact import PHRASE_WORDS, redact
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.secrets.sweep import scan_all
@@ -177,7 +178,7 @@ def tree_texts(tree: MemoryTree) -> list[tuple[str, str]]:
 def _scan_tree(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
     texts = tree_texts(tree)
     # Many files at once, on two cores when it pays.
-    found = scan_all(scanner, [text for _, text in texts])
+    found = scan_all(scanner, [rules_text(path, text) for path, text in texts])
     return {
         path: tuple((m, text[m.start : m.end]) for m in matches)
         for (path, text), matches in zip(texts, found, strict=True)

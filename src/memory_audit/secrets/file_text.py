@@ -1,0 +1,28 @@
+"""What the secret rules read of a file's text.
+
+A memory is read as written. A file that is no Markdown (a chat gateway's raw log, a saved
+JSON config) holds its text in string literals, whose escapes run into the value after
+them: ``"...\\n\\nghp_<token> my github token"`` puts an ``n`` before the token, and a rule
+that wants the token to start a word sees none. In such a file the letter escapes
+(``\\n``, ``\\r``, ``\\t``, ``\\b``, ``\\f``) read as two spaces, so every position, line
+and value stays where the file has it (the fix redacts the file's own text at them).
+"""
+
+from __future__ import annotations
+
+import re
+
+# An escaped backslash is kept whole, so "\\\\n" (a backslash, then the letter) is no escape.
+ESCAPE = re.compile(r"\\[\\nrtbf]")
+
+
+def rules_text(path: str, text: str) -> str:
+    """``text`` as the rules read it: as is for a Markdown file, a string literal's letter
+    escapes blanked for any other (the same length, line for line)."""
+    if path.endswith(".md") or "\\" not in text:
+        return text
+    return ESCAPE.sub(_blank, text)
+
+
+def _blank(found: re.Match[str]) -> str:
+    return found[0] if found[0] == "\\\\" else "  "
