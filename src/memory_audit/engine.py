@@ -109,6 +109,7 @@ def audit_tree(
         str(tree.root),
         str(tree.location.project_path or ""),
         *tree.present,
+        *tree.other_texts,
         facts.frozen or "",
     )
     undecodable = not all(encodes(name) for name in (*names, *(path for path, _ in errors)))

@@ -137,7 +137,7 @@ def test_a_text_file_over_its_limit_is_counted_as_not_scanned(tree_dir: Path) ->
 @pytest.mark.parametrize(
     "where",
     [
-        ".cache/chat.jsonl",  # a hidden folder
+        ".git/logs/chat.jsonl",  # a repository's database
         "tools/node_modules/pkg/chat.jsonl",  # a package manager's
         "logs/chat.jsonl",  # the top-level logs the audit never reads
     ],
@@ -209,7 +209,8 @@ def test_no_output_holds_the_value(tree_dir: Path, isolated_home: Path) -> None:
 def test_the_change_alert_reads_them_as_the_audit_does(tree_dir: Path, tmp_path: Path) -> None:
     _tree(tree_dir, {"raw/chat.jsonl": LOG})
     assert relative_in_tree(tree_dir / "raw/chat.jsonl", tree_dir) == "raw/chat.jsonl"
-    assert relative_in_tree(tree_dir / ".cache/chat.jsonl", tree_dir) is None
+    assert relative_in_tree(tree_dir / ".dreams/chat.jsonl", tree_dir) == ".dreams/chat.jsonl"
+    assert relative_in_tree(tree_dir / ".git/logs/HEAD", tree_dir) is None
     [finding] = findings(tree_dir, "secrets")
     scanner = secret_scanner(SecretsOptions())
     scan = scan_file(tree_dir / "raw/chat.jsonl", tree_dir, scanner, 1 << 20)
@@ -229,3 +230,49 @@ def test_the_change_alert_reads_them_as_the_audit_does(tree_dir: Path, tmp_path:
     # a binary file raises nothing
     (tree_dir / "diagram.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 8)
     assert scan_file(tree_dir / "diagram.png", tree_dir, scanner, 1 << 20) is None
+
+
+def test_a_hidden_folder_a_memory_system_keeps_is_read_for_secrets(tree_dir: Path) -> None:
+    # a dreaming memory's own store keeps what sessions said verbatim, a key among it;
+    # a repository's database is no such place, nor is a symlink in a hidden folder
+    recall = json.dumps({"entries": [{"snippet": f"the token is {TOKEN}, it works"}]})
+    _tree(
+        tree_dir,
+        {
+            ".dreams/short-term-recall.json": recall,
+            ".dreams/corpus/2026-11-02.txt": f"hi\nthe token is {TOKEN}\n",
+            ".git/COMMIT_EDITMSG": f"add {TOKEN}\n",
+            ".state.json": '{"last": 3}',
+        },
+    )
+    (tree_dir / ".dreams/linked.md").symlink_to(tree_dir / ".git/COMMIT_EDITMSG")
+    tree = load(tree_dir)
+    assert set(tree.other_texts) == {
+        ".dreams/short-term-recall.json",
+        ".dreams/corpus/2026-11-02.txt",
+        ".state.json",
+    }
+    # no memory, no orphan, no name a link resolves to
+    assert not any(path.startswith(".") for path in (*tree.files, *tree.present))
+    [finding] = findings(tree_dir)
+    assert finding.dimension == "secrets"
+    assert {str(p["path"]) for p in finding.fix["places"]} == {
+        ".dreams/short-term-recall.json",
+        ".dreams/corpus/2026-11-02.txt",
+    }
+
+
+def test_a_secret_in_a_hidden_files_name_is_masked_where_a_finding_names_it(
+    tree_dir: Path, isolated_home: Path
+) -> None:
+    _tree(tree_dir, {f".cache-{TOKEN}/chat.jsonl": LOG})
+    done = subprocess.run(
+        [sys.executable, "-m", "memory_audit", "audit", str(tree_dir), "--format", "json"],
+        capture_output=True,
+        text=True,
+        env=os.environ | {"HOME": str(isolated_home)},
+        check=False,
+    )
+    assert done.returncode == 1, done.stderr
+    assert TOKEN not in done.stdout + done.stderr
+    assert "chat.jsonl" in done.stdout

@@ -136,20 +136,21 @@ def test_a_value_marked_false_positive_alerts_for_no_file_name_holding_it(
 
 
 def test_the_alert_skips_the_files_the_audit_never_reads(tmp_path: Path) -> None:
-    # the same folders the audit's walk leaves out: hidden ones, a package manager's at any
-    # depth, the top-level logs; a note of the tree's is scanned
+    # the same folders the audit's walk leaves out: a repository's database, a package
+    # manager's at any depth, the top-level logs; a note of the tree's is scanned
     root = tmp_path / "memory"
     for skipped in (
         "skills/x/plugin/node_modules/openai/CHANGELOG.md",
         "tools/__pycache__/notes.md",
-        ".obsidian/notes.md",
+        ".git/COMMIT_EDITMSG",
         "logs/today.md",
-        ".obsidian/workspace.json",
+        "notes/.git/config",
     ):
         assert relative_in_tree(root / skipped, root) is None, skipped
     assert relative_in_tree(root / "skills/x/notes.md", root) == "skills/x/notes.md"
-    # a file that is no Markdown is read for secrets, as the audit does
+    # a file that is no memory is read for secrets, as the audit does: no Markdown, hidden
     assert relative_in_tree(root / "notes.txt", root) == "notes.txt"
+    assert relative_in_tree(root / ".obsidian/notes.md", root) == ".obsidian/notes.md"
 
 
 def test_a_document_id_its_own_note_links_neither_alerts_nor_is_reported(

@@ -3924,6 +3924,15 @@ CASES["moltbook-api-key"] = (
     [(f"- Replacement key: `{_molt}`", _molt)],
     ["- key: `moltbook_sk_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx`", "- key: moltbook_sk_<your-key>"],
 )
+_claim = "moltbook_claim_" + rnd(URLSAFE, 32)
+CASES["moltbook-claim-token"] = (
+    [(f'  "claim_url": "https://www.moltbook.com/claim/{_claim}",', _claim)],
+    [
+        '  "claim_url": "https://www.moltbook.com/claim/moltbook_claim_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"',
+        "- open https://www.moltbook.com/claim/{claim_token} to claim the agent",
+        "- the claim link holds moltbook_claim_<token> until a human claims it",
+    ],
+)
 _gandi = "".join(_deck.choices("0123456789abcdef", k=40))
 CASES["generic-assignment"][0].append((f"- Jeton : `FERNDNS_API_TOKEN={_gandi}`", _gandi))
 # four digits after a login's name and a password word (a Mac's screen sharing login in a

@@ -39,7 +39,7 @@ from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex, load_index
 from memory_audit.tree.snapshot import OTHER_MAX_BYTES
-from memory_audit.tree.walk import IGNORED_TOP_LEVEL, PACKAGE_FOLDERS, read_text
+from memory_audit.tree.walk import IGNORED_TOP_LEVEL, PACKAGE_FOLDERS, UNREAD_HIDDEN, read_text
 
 log = logging.getLogger("memory_audit.daemon")
 SHOWN_LINES = 3
@@ -56,15 +56,15 @@ class Alert:
 
 def relative_in_tree(path: Path, root: Path) -> str | None:
     """The tree path of a changed file, or None when it is not something we scan: a file
-    the audit reads, a memory or one that is no Markdown (whose text the secret rules read
-    alone, as the audit does)."""
+    the audit reads, a memory or one that is no memory (no Markdown, or hidden: the secret
+    rules read its text alone, as the audit does)."""
     try:
         rel = path.relative_to(root).as_posix()
     except ValueError:
         return None
     parts = rel.split("/")
     if (
-        any(p.startswith(".") for p in parts)
+        any(p in UNREAD_HIDDEN for p in parts)
         or parts[0] in IGNORED_TOP_LEVEL
         or any(p in PACKAGE_FOLDERS for p in parts[:-1])
     ):

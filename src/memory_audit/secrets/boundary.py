@@ -217,7 +217,14 @@ def name_secrets(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
 
 
 def _scan_names(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
-    paths = sorted(tree.present | set(tree.files) | set(tree.unread) | set(tree.skipped_files))
+    # a hidden file read for secrets is named by a finding on it: its name is text too
+    paths = sorted(
+        tree.present
+        | set(tree.files)
+        | set(tree.unread)
+        | set(tree.skipped_files)
+        | set(tree.other_texts)
+    )
     # Without ".md": a rule that takes the rest of a word ("password is x1!.md") would take
     # the suffix too, and the secret without it (a title made of the name) would not match.
     # one name (or one piece of it) a line: a match's line says whose name it is

@@ -31,6 +31,10 @@ from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.memory_file import FileKind, FileProblem
 
 IGNORED_TOP_LEVEL = frozenset({"logs", "agents"})
+# Hidden files and folders are no memories, but their text is read for secrets (a memory
+# system's own store, ``.dreams/``, keeps what sessions said verbatim); a repository's
+# database is not.
+UNREAD_HIDDEN = frozenset({".git"})
 # A package manager's folders, at any depth: other people's code and documents (a skill's
 # plugin installs its node_modules beside a workspace's notes), never memories.
 PACKAGE_FOLDERS = frozenset({"node_modules", "bower_components", "site-packages", "__pycache__"})
@@ -99,6 +103,10 @@ def list_tree(root: Path, *, documents: bool = False) -> Listing:
         directory, prefix = pending.pop()
         for entry in _entries(directory, prefix, listing):
             rel = prefix + entry.name
+            if entry.name.startswith("."):
+                if not documents:
+                    _add_hidden(entry, rel, listing)
+                continue
             folder = _visit(entry, rel, real_root, visited, listing)
             if folder is not None and not documents:
                 pending.append((folder, rel + "/"))
@@ -135,11 +143,34 @@ def _entries(directory: Path, prefix: str, out: Listing) -> list[os.DirEntry[str
         e
         for e in entries
         if not (
-            e.name.startswith(".")
+            e.name in UNREAD_HIDDEN
             or (not prefix and e.name in IGNORED_TOP_LEVEL)
             or (e.name in PACKAGE_FOLDERS and e.is_dir())
         )
     ]
+
+
+def _add_hidden(entry: os.DirEntry[str], rel: str, out: Listing) -> None:
+    """A hidden file, or every file under a hidden folder, for the secret rules alone: no
+    memory, no name a link resolves to, and no symlink followed (a hidden folder is no
+    place a memory lives). A folder that cannot be listed is left out without a word."""
+    pending = [(entry, rel)]
+    while pending:
+        item, path = pending.pop()
+        try:
+            if item.is_symlink():
+                continue
+            if item.is_dir(follow_symlinks=False):
+                with os.scandir(item.path) as inside:
+                    pending += [
+                        (e, f"{path}/{e.name}")
+                        for e in inside
+                        if e.name not in UNREAD_HIDDEN and e.name not in PACKAGE_FOLDERS
+                    ]
+            elif item.is_file(follow_symlinks=False):
+                out.others.append(Candidate(path, Path(item.path), FileKind.MEMORY))
+        except OSError:
+            continue
 
 
 def _visit(
