@@ -276,3 +276,20 @@ def test_a_secret_in_a_hidden_files_name_is_masked_where_a_finding_names_it(
     assert done.returncode == 1, done.stderr
     assert TOKEN not in done.stdout + done.stderr
     assert "chat.jsonl" in done.stdout
+
+
+def test_a_value_a_memory_holds_is_shown_at_the_memory_before_another_files_copy(
+    tree_dir: Path,
+) -> None:
+    # ".dreams/" sorts before "deploy.md": the finding still opens on the note
+    _tree(
+        tree_dir,
+        {
+            "deploy.md": memory("deploy", body=f"CI: the token is {TOKEN}"),
+            ".dreams/recall.json": json.dumps({"snippet": f"the token is {TOKEN}"}),
+        },
+    )
+    [finding] = findings(tree_dir, "secrets")
+    assert finding.path == "deploy.md"
+    assert finding.fix is not None
+    assert [str(p["path"]) for p in finding.fix["places"]] == ["deploy.md", ".dreams/recall.json"]

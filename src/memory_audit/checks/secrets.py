@@ -374,11 +374,14 @@ class Place:
     path: str
     match: SecretMatch
     repeated: bool = False
+    other: bool = False  # in a file that is no memory (a raw log, a hidden store)
 
     @property
-    def order(self) -> tuple[bool, str, int]:
-        # the first place a rule matched, by path then line; a repeat only after them all
-        return (self.repeated, self.path, self.match.line)
+    def order(self) -> tuple[bool, bool, str, int]:
+        # the first place a rule matched, by path then line, a memory's before another
+        # file's (a dreaming store's copy of a note's key is not where to look first); a
+        # repeat only after them all
+        return (self.repeated, self.other, self.path, self.match.line)
 
     @property
     def shown(self) -> str:
@@ -393,13 +396,15 @@ def _places_by_value(tree: MemoryTree, scanner: Scanner) -> dict[str, list[Place
     places: dict[str, list[Place]] = {}
     for path, matches in tree_secrets(tree, scanner).items():
         for match, _ in matches:
-            places.setdefault(match.value_fingerprint, []).append(Place(path, match))
+            other = path in tree.other_texts
+            places.setdefault(match.value_fingerprint, []).append(Place(path, match, False, other))
     texts: dict[str, str] = {}
     named_documents: set[str] = set()  # values the tree links as a document's id
     for path, repeats in repeated_secrets(tree, scanner).items():
         for repeat in repeats:
             value = repeat.match.value_fingerprint
-            places.setdefault(value, []).append(Place(path, repeat.match, True))
+            other = path in tree.other_texts
+            places.setdefault(value, []).append(Place(path, repeat.match, True, other))
             if not texts:
                 texts = dict(tree_texts(tree))
             if in_a_document_link(texts[path], repeat.match.start):
