@@ -256,16 +256,18 @@ def test_a_hidden_folder_a_memory_system_keeps_is_read_for_secrets(tree_dir: Pat
     assert not any(path.startswith(".") for path in (*tree.files, *tree.present))
     [finding] = findings(tree_dir)
     assert finding.dimension == "secrets"
+    assert finding.fix is not None
     assert {str(p["path"]) for p in finding.fix["places"]} == {
         ".dreams/short-term-recall.json",
         ".dreams/corpus/2026-11-02.txt",
     }
 
 
-def test_a_secret_in_a_hidden_files_name_is_masked_where_a_finding_names_it(
+def test_a_secret_in_a_hidden_folders_name_is_masked_and_found(
     tree_dir: Path, isolated_home: Path
 ) -> None:
-    _tree(tree_dir, {f".cache-{TOKEN}/chat.jsonl": LOG})
+    # the folder is listed nowhere else (no memory lives there): its name is read all the same
+    _tree(tree_dir, {f".cache-{TOKEN}/chat.jsonl": '{"text":"hi"}\n'})
     done = subprocess.run(
         [sys.executable, "-m", "memory_audit", "audit", str(tree_dir), "--format", "json"],
         capture_output=True,
@@ -275,7 +277,8 @@ def test_a_secret_in_a_hidden_files_name_is_masked_where_a_finding_names_it(
     )
     assert done.returncode == 1, done.stderr
     assert TOKEN not in done.stdout + done.stderr
-    assert "chat.jsonl" in done.stdout
+    found = json.loads(done.stdout)["reports"][0]["findings"]
+    assert [f["code"] for f in found] == ["secret-in-name"]
 
 
 def test_a_value_a_memory_holds_is_shown_at_the_memory_before_another_files_copy(

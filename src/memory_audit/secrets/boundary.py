@@ -217,13 +217,14 @@ def name_secrets(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
 
 
 def _scan_names(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
-    # a hidden file read for secrets is named by a finding on it: its name is text too
+    # a hidden file read for secrets is named by a finding on it: its name, and its hidden
+    # folders' (listed nowhere else), are text too
     paths = sorted(
         tree.present
         | set(tree.files)
         | set(tree.unread)
         | set(tree.skipped_files)
-        | set(tree.other_texts)
+        | {folder for path in tree.other_texts for folder in _with_folders(path)}
     )
     # Without ".md": a rule that takes the rest of a word ("password is x1!.md") would take
     # the suffix too, and the secret without it (a title made of the name) would not match.
@@ -238,6 +239,12 @@ def _scan_names(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
         if not scanner.dismissed(match) and value not in (v for _, v in found.get(path, ())):
             found.setdefault(path, []).append((match, value))
     return {path: tuple(matches) for path, matches in found.items()}
+
+
+def _with_folders(path: str) -> list[str]:
+    """``a/b/c.txt`` -> ``a``, ``a/b``, ``a/b/c.txt``."""
+    parts = path.split("/")
+    return ["/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
 def _name_texts(paths: Iterable[str]) -> list[str]:
