@@ -24,6 +24,7 @@ from memory_audit.fix.tree_access import Tree
 from memory_audit.secrets.file_text import rules_text
 from memory_audit.secrets.loading import secret_scanner
 from memory_audit.store.state import State
+from memory_audit.tree import snapshot
 from tests.harness import findings, index, load, memory, report, write_tree
 from tests.secrets.samples import CASES
 
@@ -131,7 +132,22 @@ def test_a_text_file_over_its_limit_is_counted_as_not_scanned(tree_dir: Path) ->
     [skip] = found.skipped
     assert skip.dimension == "secrets"
     assert not skip.whole
-    assert skip.reason == "1 file(s) that are no Markdown were over 16 MB and not scanned"
+    assert skip.reason == (
+        "1 file(s) that are no memories were not scanned: over 16 MB, or past 64 MB of such"
+        " files in all"
+    )
+
+
+def test_past_the_total_read_the_rest_is_counted_as_not_scanned(
+    tree_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the snapshot holds their text while the checks run: a year of logs is read up to a
+    # total, the files past it counted (in path order: the log of a later day is the one left)
+    monkeypatch.setattr(snapshot, "OTHER_TOTAL_BYTES", 3 * len(LOG))
+    _tree(tree_dir, {f"raw/2026-11-0{day}.jsonl": LOG for day in range(1, 5)})
+    tree = load(tree_dir)
+    assert sorted(tree.other_texts) == [f"raw/2026-11-0{day}.jsonl" for day in (1, 2, 3)]
+    assert tree.others_too_large == 1
 
 
 @pytest.mark.parametrize(

@@ -167,7 +167,7 @@ from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.secrets.skill_defaults import a_skill_default
 from memory_audit.secrets.test_passwords import test_password_reason
 from memory_audit.secrets.values import jwt_expiry
-from memory_audit.tree.snapshot import MemoryTree
+from memory_audit.tree.snapshot import OTHER_TOTAL_BYTES, MemoryTree
 
 ID = "secrets"
 # Other places a finding names in its message; the fix and JSON list them all.
@@ -192,8 +192,8 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         limit = tree.other_max_bytes // (1024 * 1024)
         yield Skip(
             ID,
-            f"{tree.others_too_large} file(s) that are no Markdown were over {limit} MB"
-            " and not scanned",
+            f"{tree.others_too_large} file(s) that are no memories were not scanned: over"
+            f" {limit} MB, or past {OTHER_TOTAL_BYTES // (1024 * 1024)} MB of such files in all",
         )
     names = name_secrets(tree, scanner)
     by_name = _name_references(tree, names, _places_by_value(tree, scanner))

@@ -62,6 +62,9 @@ INDEX_MAX_BYTES = 16 * 1024 * 1024
 # into a session's context) is no limit on it. A program's raw chat log passes 1 MB in a day,
 # and a token pasted into it is there all the same.
 OTHER_MAX_BYTES = 16 * 1024 * 1024
+# ... and all of them together up to this much (the snapshot holds their text while the
+# checks run: a folder of a year's logs must not hold the weekly run's memory hostage).
+OTHER_TOTAL_BYTES = 64 * 1024 * 1024
 AGENT_STORE_APART = "an agent's memory store: audited as a tree of its own"
 PROFILES = ("auto", "claude-code", "governed")
 GOVERNED_MARKERS = ("scope", "relevance")
@@ -732,17 +735,26 @@ def _read_others(
     others: Sequence[Candidate], max_file_bytes: int, errors: list[ReadError]
 ) -> tuple[dict[str, str], int]:
     """The text of each file that is no Markdown, for the secret rules alone, and the count
-    of those over the size limit. A binary file (an image, a database) is no text and is
-    left out without a word, as is one that cannot be opened: it is no memory, and the
-    audit reports on memories."""
+    of those over the size limit or past the total (:data:`OTHER_TOTAL_BYTES`). A binary
+    file (an image, a database) is no text and is left out without a word, as is one that
+    cannot be opened: it is no memory, and the audit reports on memories."""
     texts: dict[str, str] = {}
     too_large = 0
+    total = 0
     for candidate in others:
+        try:
+            size = os.stat(candidate.source, follow_symlinks=False).st_size
+        except OSError:
+            continue  # gone since the listing, or not to be opened: nothing to read
+        if total + min(size, max_file_bytes + 1) > OTHER_TOTAL_BYTES:
+            too_large += 1
+            continue
         try:
             result = read_text(candidate.source, max_file_bytes)
         except Exception as exc:  # a reader's bug: this file's error entry, not the tree's
             errors.append(ReadError(candidate.path, unreadable(exc)))
             continue
+        total += result.size if result.text is not None else 0
         if result.text is not None:
             texts[candidate.path] = result.text
         elif any(problem.code == "file-too-large" for problem in result.problems):
