@@ -21,6 +21,7 @@ from memory_audit.checks.secrets import Options as SecretsOptions
 from memory_audit.daemon.alerts import alerts_for, relative_in_tree, scan_file
 from memory_audit.fix.actions import actions
 from memory_audit.fix.tree_access import Tree
+from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.file_text import rules_text
 from memory_audit.secrets.loading import secret_scanner
 from memory_audit.store.state import State
@@ -312,3 +313,18 @@ def test_a_value_a_memory_holds_is_shown_at_the_memory_before_another_files_copy
     assert finding.path == "deploy.md"
     assert finding.fix is not None
     assert [str(p["path"]) for p in finding.fix["places"]] == ["deploy.md", ".dreams/recall.json"]
+
+
+def test_the_review_screen_masks_a_token_after_a_string_escape(tree_dir: Path) -> None:
+    # review shows the file's lines and the fix's diff masked by the boundary of their text:
+    # it must find the token the rules found after "\n\n", or the diff echoes it whole
+    record = json.dumps({"text": f"setup:\n\n{TOKEN} my github token"})
+    _tree(tree_dir, {"raw/chat.jsonl": record + "\n"})
+    [finding] = findings(tree_dir, "secrets")
+    assert finding.fix is not None
+    redact = actions(secret_scanner(SecretsOptions()))["redact-secret"]
+    edit = redact.build(Tree.open(tree_dir), dict(finding.fix), [])
+    diff = edit.diff()
+    assert TOKEN in diff  # the raw diff holds it, on its "-" line
+    boundary = Boundary.for_text(secret_scanner(SecretsOptions()), record)
+    assert TOKEN not in boundary.text(diff)

@@ -19,6 +19,10 @@ from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.scanner import Scanner
 
 VIEW_LIMIT = 1024 * 1024  # view detail reads at most this much of a file
+# A line longer than this (a raw log's record, a minified config) is shown around what
+# matters: its change, else its first secret, else its start.
+LONG_LINE = 240
+BEFORE, AFTER = 80, 160
 PREVIEW_SHOWN = 5  # new findings a preview names (then their count)
 # The findings a change would make (fix/preview.py).
 Preview = Callable[[Edit], list[Finding]]
@@ -66,9 +70,12 @@ class ReviewScreen:
         # whole file, so a private key's body lines are masked too.
         boundary = Boundary.for_text(self.scanner, "\n".join(lines))
         middle = (finding.line or 1) - 1
+        if middle >= len(lines):
+            self.console.say(f"  (line {middle + 1} is past the first {VIEW_LIMIT // 1024:,} KB)")
         for number in range(max(0, middle - 6), min(len(lines), middle + 7)):
             mark = ">" if number == middle else " "
-            self.console.say(f"  {mark}{number + 1:5} | {visible(boundary.text(lines[number]))}")
+            shown = visible(cut(boundary, lines[number]))
+            self.console.say(f"  {mark}{number + 1:5} | {shown}")
 
     def numbered(self, lines: list[tuple[int, str]]) -> None:
         """Numbered lines of a file (to pick some to remove), masked as a whole."""
@@ -79,9 +86,15 @@ class ReviewScreen:
     def redacted_diff(self, change: Edit) -> str:
         texts = [c.after.text for c in change.changes]
         texts += [c.before.text for c in change.changes if c.before is not None]
-        diff = change.diff()
+        lines = change.diff().split("\n")
         boundary = Boundary.for_text(self.scanner, "\n\n".join(texts)) | self.names
-        return visible_lines(boundary.text(diff))
+        shown = []
+        for number, line in enumerate(lines):
+            # a changed line and its new text: both around where they differ
+            pair = _pair(lines, number)
+            at = _common_prefix(pair[0][1:], pair[1][1:]) if pair is not None else None
+            shown.append(line[:1] + cut(boundary, line[1:], at))  # the sign kept
+        return visible_lines("\n".join(shown))
 
     def paged(self, text: str) -> None:
         shown = batch.pages(text)
@@ -110,3 +123,47 @@ class ReviewScreen:
         for found in made[:PREVIEW_SHOWN]:
             self.console.say(f"    {wording.location(found)} — {visible(found.message)}")
         self.console.say("  Edit gives it another value; or apply it and decide that next.")
+
+
+def _pair(lines: list[str], number: int) -> tuple[str, str] | None:
+    """A diff's removed line and the added line after it, as they differ (each without its
+    sign), when ``number`` is one of the two."""
+    line = lines[number]
+    if line.startswith("-") and not line.startswith("---"):
+        after = lines[number + 1] if number + 1 < len(lines) else ""
+        if after.startswith("+") and not after.startswith("+++"):
+            return line, after
+    if line.startswith("+") and not line.startswith("+++") and number > 0:
+        before = lines[number - 1]
+        if before.startswith("-") and not before.startswith("---"):
+            return before, line
+    return None
+
+
+def _common_prefix(one: str, other: str) -> int:
+    """How many first characters two texts share."""
+    for i, (a, b) in enumerate(zip(one, other, strict=False)):
+        if a != b:
+            return i
+    return min(len(one), len(other))
+
+
+def cut(boundary: Boundary, line: str, at: int | None = None) -> str:
+    """``line`` masked; a long one shown around ``at`` (else its first secret, else its
+    start), with what was left out counted. The window is cut from the line as written and
+    widened to hold every secret it touches whole before masking: a secret cut in two would
+    leave its halves unrecognised, and so unmasked."""
+    if len(line) <= LONG_LINE:
+        return boundary.text(line)
+    spans = boundary.spans(line)
+    if at is None:
+        at = spans[0][0] if spans else 0
+    start, end = max(0, at - BEFORE), min(len(line), at + AFTER)
+    for first, last in spans:
+        if first < start < last:
+            start = first
+        if first < end < last:
+            end = last
+    head = f"…({start:,} characters) " if start else ""
+    tail = f" …({len(line) - end:,} characters)" if end < len(line) else ""
+    return head + boundary.text(line[start:end]) + tail

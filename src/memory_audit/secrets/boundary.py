@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, cast
 
 from memory_audit.model.finding import Finding
-from memory_audit.secrets.file_text import rules_text
+from memory_audit.secrets.file_text import escapes_blanked, rules_text
 from memory_audit.secrets.redact import PHRASE_WORDS, redact
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.secrets.sweep import scan_all
@@ -56,8 +56,16 @@ class Boundary:
 
     @classmethod
     def for_text(cls, scanner: Scanner, text: str) -> Boundary:
-        """The boundary of one text (a file shown in ``review``, a diff of it)."""
-        return cls(secret_values(scanner, text))
+        """The boundary of one text (a file shown in ``review``, a diff of it): its secrets
+        as written, and as the rules read a file that is no Markdown (a token after a JSON
+        string's ``\\n``), whichever file it comes from: masking more is never wrong."""
+        found = secret_values(scanner, text)
+        blanked = escapes_blanked(text)
+        if blanked != text:
+            found += [
+                text[m.start : m.end] for m in scanner.scan(blanked) if not scanner.dismissed(m)
+            ]
+        return cls(found)
 
     @classmethod
     def for_names(cls, scanner: Scanner, names: Iterable[str]) -> Boundary:
@@ -114,6 +122,10 @@ class Boundary:
             masked = self.text(path)
             shown[masked] = None if shown.get(masked, path) != path else path
         return {masked: path for masked, path in shown.items() if path is not None}
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """Where ``text`` holds secret text, in order: what :meth:`text` masks."""
+        return self._spans(text) if self and text else []
 
     def __or__(self, other: Boundary) -> Boundary:
         return Boundary((*self._values, *other._values))

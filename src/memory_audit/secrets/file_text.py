@@ -19,9 +19,14 @@ ESCAPE = re.compile(r"\\[\\nrtbf]")
 def rules_text(path: str, text: str) -> str:
     """``text`` as the rules read it: as is for a Markdown file, a string literal's letter
     escapes blanked for any other (the same length, line for line)."""
-    if path.endswith(".md") or "\\" not in text:
+    if path.endswith(".md"):
         return text
-    return ESCAPE.sub(_blank, text)
+    return escapes_blanked(text)
+
+
+def escapes_blanked(text: str) -> str:
+    """``text`` with a string literal's letter escapes read as two blanks."""
+    return ESCAPE.sub(_blank, text) if "\\" in text else text
 
 
 def _blank(found: re.Match[str]) -> str:
