@@ -13,17 +13,24 @@ import json
 import os
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
 
 from memory_audit.checks.secrets import Options as SecretsOptions
 from memory_audit.daemon.alerts import alerts_for, relative_in_tree, scan_file
+from memory_audit.daemon.known_secrets import known_secrets
+from memory_audit.engine import audit_tree
 from memory_audit.fix.actions import actions
 from memory_audit.fix.tree_access import Tree
+from memory_audit.journal.index import Actor
+from memory_audit.journal.recorder import Recorder
+from memory_audit.journal.store import Journal
+from memory_audit.journal.tree_values import TreeValues
 from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.file_text import rules_text
-from memory_audit.secrets.loading import secret_scanner
+from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from memory_audit.store.state import State
 from memory_audit.tree import snapshot
 from tests.harness import findings, index, load, memory, report, write_tree
@@ -328,3 +335,146 @@ def test_the_review_screen_masks_a_token_after_a_string_escape(tree_dir: Path) -
     assert TOKEN in diff  # the raw diff holds it, on its "-" line
     boundary = Boundary.for_text(secret_scanner(SecretsOptions()), record)
     assert TOKEN not in boundary.text(diff)
+
+
+# ---- the second reader's cases ---------------------------------------------------------
+
+PASSWORD = "Harbor" + "07" + "!!q"  # a look-alike
+
+
+def test_the_journal_masks_in_a_note_a_value_only_a_raw_log_names_as_a_password(
+    tree_dir: Path, tmp_path: Path
+) -> None:
+    # the rules find the password in the log; the note holds it bare (a repeat): the kept
+    # version of the note must not hold it, as the audit lists the note as one of its places
+    _tree(
+        tree_dir,
+        {
+            "b.md": memory("b", body=f"- nas {PASSWORD} on the mgmt port"),
+            "raw/chat.jsonl": json.dumps({"text": f"the wifi password is {PASSWORD}"}) + "\n",
+        },
+    )
+    [finding] = findings(tree_dir, "secrets")
+    assert finding.fix is not None
+    assert {str(p["path"]) for p in finding.fix["places"]} == {"raw/chat.jsonl", "b.md"}
+    journal = Journal(tmp_path / "state")
+    scanner = secret_scanner(ScannerConfig(state_dir=str(tmp_path / "state")))
+    recorder = Recorder(journal.index, journal.blobs, scanner, 1 << 20)
+    kept = recorder.reconcile(tree_dir, 1.0, lambda *_: Actor("outside"))
+    assert "b.md" in {version.path for version in kept}
+    stored = b"".join(
+        zlib.decompress(p.read_bytes()) for p in journal.blobs.folder.rglob("*") if p.is_file()
+    )
+    assert b"mgmt port" in stored  # the note was kept
+    assert PASSWORD.encode() not in stored
+    # and the change alert of the note raises the repeat, as the audit reports it
+    known = known_secrets(TreeValues(1 << 20), tree_dir, set(), scanner)
+    scan = scan_file(tree_dir / "b.md", tree_dir, scanner, 1 << 20, known=known)
+    assert scan is not None
+    assert [m.line for m in scan.repeats] == [6]
+
+
+def test_a_copy_after_a_string_escape_is_a_place_and_is_redacted(tree_dir: Path) -> None:
+    log = (
+        json.dumps({"text": f"the wifi password is {PASSWORD}"})
+        + "\n"
+        + json.dumps({"text": f"log in to the nas with:\n{PASSWORD}"})
+        + "\n"
+    )
+    _tree(tree_dir, {"raw/chat.jsonl": log})
+    [finding] = findings(tree_dir, "secrets")
+    assert finding.fix is not None
+    assert [p["line"] for p in finding.fix["places"]] == [1, 2]
+    redact = actions(secret_scanner(SecretsOptions()))["redact-secret"]
+    redact.build(Tree.open(tree_dir), dict(finding.fix), []).apply()
+    saved = (tree_dir / "raw/chat.jsonl").read_text()
+    assert PASSWORD not in saved
+    assert [json.loads(line)["text"][-8:] for line in saved.splitlines()] == [
+        "ase-phrase>"[-8:],
+        "ase-phrase>"[-8:],
+    ]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "machine api.fernhill.net login bot password {value}",  # the value ends the string
+        'run curl "https://api.fernhill.net/v1?token={value}" to check',  # in escaped quotes
+    ],
+)
+def test_redacting_a_json_logs_value_keeps_each_line_json(tree_dir: Path, message: str) -> None:
+    value = "46Kq7vT2xWm9pL4zR8JT"
+    _tree(tree_dir, {"raw/chat.jsonl": json.dumps({"text": message.format(value=value)}) + "\n"})
+    [finding] = findings(tree_dir, "secrets")
+    assert finding.fix is not None
+    redact = actions(secret_scanner(SecretsOptions()))["redact-secret"]
+    redact.build(Tree.open(tree_dir), dict(finding.fix), []).apply()
+    [line] = (tree_dir / "raw/chat.jsonl").read_text().splitlines()
+    text = json.loads(line)["text"]  # still JSON
+    assert value not in text
+    assert "<REDACTED:" in text
+
+
+def test_a_value_quoted_in_a_note_and_in_a_json_log_is_one_finding(tree_dir: Path) -> None:
+    value = "6QmZ4kLpX2rzW9aB3cLm"
+    command = f'upload with curl "https://files.fernhill.net/put?token={value}"'
+    _tree(
+        tree_dir,
+        {
+            "upload.md": memory("upload", body=command),
+            "raw/chat.jsonl": json.dumps({"text": command}) + "\n",
+        },
+    )
+    [finding] = findings(tree_dir, "secrets")
+    assert finding.fix is not None
+    assert [str(p["path"]) for p in finding.fix["places"]] == ["upload.md", "raw/chat.jsonl"]
+
+
+def test_the_change_alert_reads_no_file_the_walk_would_not(tmp_path: Path) -> None:
+    # a folder linked out of the tree, and a hidden folder that is a link: the audit's walk
+    # reads neither (it follows no link out of the tree, and none at all in hidden folders)
+    root = _tree(tmp_path / "memory", {})
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "ssh.txt").write_text(f"deploy token {TOKEN}\n")
+    (outside / "notes.md").write_text(f"token {TOKEN}\n")
+    (root / "shared").symlink_to(outside)
+    (root / ".private").symlink_to(outside)
+    inside = root / "kept"
+    inside.mkdir()
+    (inside / "log.txt").write_text(f"deploy token {TOKEN}\n")
+    (root / ".cache").mkdir()
+    (root / ".cache/linked").symlink_to(inside)
+    scanner = secret_scanner(SecretsOptions())
+    for path in ("shared/ssh.txt", "shared/notes.md", ".private/ssh.txt", ".cache/linked/log.txt"):
+        assert scan_file(root / path, root, scanner, 1 << 20) is None, path
+    assert set(load(root).other_texts) == {"kept/log.txt"}
+    scan = scan_file(root / "kept/log.txt", root, scanner, 1 << 20)
+    assert scan is not None
+    assert len(scan.matches) == 1
+
+
+def test_a_hidden_note_is_read_by_the_alert_as_far_as_by_the_audit(tree_dir: Path) -> None:
+    # a dreaming store's day note past a memory's 1 MB: a file read for secrets alone
+    filler = "- status ok, nothing to report today\n" * 40_000
+    _tree(tree_dir, {".dreams/2026-11-02.md": filler + f"the token is {TOKEN}\n"})
+    [finding] = findings(tree_dir, "secrets")
+    assert finding.line == 40_001
+    scan = scan_file(
+        tree_dir / ".dreams/2026-11-02.md", tree_dir, secret_scanner(SecretsOptions()), 1 << 20
+    )
+    assert scan is not None
+    assert [m.line for m in scan.matches] == [40_001]
+
+
+def test_a_tree_loaded_reads_no_other_file_until_asked(tree_dir: Path) -> None:
+    # review's and --all's cross-store pass load every store at once to compare their
+    # notes: none of them holds a store's logs for it
+    _tree(tree_dir, {"raw/chat.jsonl": LOG})
+    tree = load(tree_dir)
+    assert not tree.not_memories
+    assert "_others_read" not in vars(tree)
+    # the audit's secret boundary asks, whatever checks run: a value the log holds is
+    # masked wherever another check would quote it
+    audit_tree(tree, ("orphans",))
+    assert set(tree.other_texts) == {"raw/chat.jsonl"}

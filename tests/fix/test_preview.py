@@ -8,12 +8,15 @@ import time
 from pathlib import Path
 
 from memory_audit.checks import REGISTRY
+from memory_audit.checks.secrets import Options as SecretsOptions
 from memory_audit.engine import audit_tree
 from memory_audit.fix import preview
-from memory_audit.fix.actions import set_field
+from memory_audit.fix.actions import actions, set_field
 from memory_audit.fix.tree_access import Tree
 from memory_audit.model.finding import Finding
+from memory_audit.secrets.loading import secret_scanner
 from tests.harness import digest, index, load, memory, write_tree
+from tests.secrets.samples import CASES
 
 
 def audit(root: Path) -> list[Finding]:
@@ -70,3 +73,29 @@ def test_a_copy_a_killed_review_left_is_removed_and_a_live_one_kept(tmp_path: Pa
     preview.remove_left_over(tmp_path, time.time())
     assert not left.exists()
     assert (live / "memory/a.md").exists()
+
+
+def test_a_log_past_a_memorys_limit_is_copied_as_far_as_the_audit_reads_it(
+    tmp_path: Path,
+) -> None:
+    # redacting the first of a raw log's tokens must not read as "new findings" for the
+    # tokens past 1 MB that a copy cut at a memory's limit would lose, then find again
+    first, later, last = (text for text, _ in CASES["github-pat"][0][:3])
+    filler = '{"role":"assistant","text":"%s"}\n' % ("status ok " * 60)
+    log = f'{{"text":"token {first}"}}\n' + filler * 2500
+    log += f'{{"text":"later {later} here"}}\n{{"text":"and {last} too"}}\n'
+    root = write_tree(
+        tmp_path / "memory",
+        {"MEMORY.md": index("a.md"), "a.md": memory("a"), "raw/chat.jsonl": log},
+    )
+    found = [f for f in audit(root) if f.dimension == "secrets"]
+    assert sorted(f.line or 0 for f in found) == [1, 2502, 2503]
+    state = tmp_path / "state"
+    state.mkdir(mode=0o700)
+    with_copy = preview.Preview(root, audit, 1 << 20, parent=state)
+    scanner = secret_scanner(SecretsOptions())
+    [at_first] = [f for f in found if f.line == 1]
+    assert at_first.fix is not None
+    edit = actions(scanner)["redact-secret"].build(Tree.open(root), dict(at_first.fix), [])
+    assert with_copy(edit) == []
+    with_copy.close()

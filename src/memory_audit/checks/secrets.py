@@ -195,6 +195,8 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
             f"{tree.others_too_large} file(s) that are no memories were not scanned: over"
             f" {limit} MB, or past {OTHER_TOTAL_BYTES // (1024 * 1024)} MB of such files in all",
         )
+    if tree.others_unreadable:
+        yield Skip(ID, f"{tree.others_unreadable} file(s) that are no memories could not be read")
     names = name_secrets(tree, scanner)
     by_name = _name_references(tree, names, _places_by_value(tree, scanner))
     yield from _in_texts(tree, scanner, by_name.texts)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import os
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -39,7 +40,13 @@ from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex, load_index
 from memory_audit.tree.snapshot import OTHER_MAX_BYTES
-from memory_audit.tree.walk import IGNORED_TOP_LEVEL, PACKAGE_FOLDERS, UNREAD_HIDDEN, read_text
+from memory_audit.tree.walk import (
+    IGNORED_TOP_LEVEL,
+    PACKAGE_FOLDERS,
+    UNREAD_HIDDEN,
+    read_as_other,
+    read_text,
+)
 
 log = logging.getLogger("memory_audit.daemon")
 SHOWN_LINES = 3
@@ -73,12 +80,26 @@ def relative_in_tree(path: Path, root: Path) -> str | None:
 
 
 def _limit(rel: str, max_bytes: int) -> int:
-    """The size read of a changed file: the index whole, a file that is no Markdown (read for
+    """The size read of a changed file: the index whole, a file that is no memory (read for
     secrets alone) up to the audit's limit on one (``OTHER_MAX_BYTES``), a memory up to
     ``max_bytes``."""
     if rel == INDEX_NAME:
         return 64 * 1024 * 1024
-    return max_bytes if rel.endswith(".md") else max(max_bytes, OTHER_MAX_BYTES)
+    return max(max_bytes, OTHER_MAX_BYTES) if read_as_other(rel) else max_bytes
+
+
+def _outside_the_walk(path: Path, root: Path, rel: str) -> bool:
+    """Whether the audit's walk would not read this file: its real place is outside the
+    tree (through a symlinked folder), or a hidden folder on its way is a symlink (the walk
+    follows none there)."""
+    real_root = os.path.realpath(root)
+    if not os.path.realpath(path).startswith(real_root + os.sep):
+        return True
+    parts = rel.split("/")[:-1]
+    hidden = next((i for i, part in enumerate(parts) if part.startswith(".")), None)
+    return hidden is not None and any(
+        os.path.islink(os.path.join(root, *parts[: i + 1])) for i in range(hidden, len(parts))
+    )
 
 
 @dataclass(frozen=True)
@@ -128,19 +149,22 @@ def scan_file(
     the caller scans many files of one tree (it is the same for all of them); ``known``:
     the secrets the tree holds, whose bare repeats in the file alert too."""
     rel = relative_in_tree(path, root)
-    if rel is None:
+    if rel is None or _outside_the_walk(path, root, rel):
         return None
     result = read_text(path, _limit(rel, max_bytes))
     if result.text is None:
         return None
     loaded = load_index(result.disk_text) if rel == INDEX_NAME else None
-    matches = tuple(scanner.scan(rules_text(rel, result.text)))
-    repeats = tuple(known.repeats(result.text, matches)) if known is not None else ()
+    # the text as the rules read it (a string's escapes blanked in a file that is no
+    # Markdown: the same places), as the audit reads it
+    text = rules_text(rel, result.text)
+    matches = tuple(scanner.scan(text))
+    repeats = tuple(known.repeats(text, matches)) if known is not None else ()
     # each match here with the match that first found its value (itself, or a repeat's
     # original elsewhere in the tree) and the value
-    here = [(m, (m, result.text[m.start : m.end])) for m in matches]
+    here = [(m, (m, text[m.start : m.end])) for m in matches]
     if known is not None:
-        here += [(repeat, known.original(result.text, repeat)) for repeat in repeats]
+        here += [(repeat, known.original(text, repeat)) for repeat in repeats]
     chosen = chosen_values(scanner, [first for _, first in here])
     chosen_lines: dict[str, tuple[int, ...]] = {}
     for match, (first, _) in here:
@@ -149,9 +173,9 @@ def scan_file(
     retired = frozenset(
         m.value_fingerprint
         for m in (*matches, *repeats)
-        if retired_marker(result.text, m.start, m.end) is not None
+        if retired_marker(text, m.start, m.end) is not None
     )
-    tests = _quiet_values(scanner, rel, result.text, (*matches, *repeats))
+    tests = _quiet_values(scanner, rel, text, (*matches, *repeats))
     # One name a line, without ".md" (as the audit reads names: secrets/boundary.py).
     names = tuple(scanner.scan("\n".join(p.removesuffix(".md") for p in rel.split("/"))))
     # A name that is not UTF-8 is shown (and keyed, and stored) as its escaped bytes.
@@ -170,7 +194,7 @@ def scan_file(
         retired=retired,
         tests=tests,
         chosen_lines=chosen_lines,
-        text=result.text if chosen else "",
+        text=text if chosen else "",
     )
 
 

@@ -46,7 +46,7 @@ def known_secrets(
     """The tree's secrets now (``changed``: its files to read again whatever their size and
     time), or None when it holds none to search for."""
     listing = tree_files(root)
-    search = values.search(root, listing.present, listing.names, scanner, changed)
+    search = values.search(root, listing.with_values, listing.names, scanner, changed)
     if not search:
         return None
     return KnownSecrets(search, values.first_matches(root, search.values))

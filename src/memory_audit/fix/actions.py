@@ -368,8 +368,9 @@ def redact_secret(scanner: Scanner) -> Callable[[Tree, Fix, list[str]], Edit]:
         rel = str(fix["path"])
         read = {path: _read_if_present(tree, path) for path in _secret_files(fix)}
         files = {path: memory for path, memory in read.items() if memory is not None}
+        as_read = {path: rules_text(path, memory.text) for path, memory in files.items()}
         found = {
-            path: [m for m in scanner.scan(rules_text(path, memory.text)) if _the_value(m, fix)]
+            path: [m for m in scanner.scan(as_read[path]) if _the_value(m, fix)]
             for path, memory in files.items()
         }
         if not any(found.values()):
@@ -377,11 +378,12 @@ def redact_secret(scanner: Scanner) -> Callable[[Tree, Fix, list[str]], Edit]:
         # The value's text, wherever a rule matched it: its repeats, where no rule sees it
         # (``repeated-credential``), go in the same decision, or they would drop out of the
         # report unredacted.
-        secrets = {files[p].text[m.start : m.end]: m.rule for p in files for m in found[p]}
+        secrets = {as_read[p][m.start : m.end]: m.rule for p in files for m in found[p]}
         changes = {
             path: FileChange(memory, memory.with_text(redacted))
             for path, memory in files.items()
-            if (redacted := _redacted_all(memory.text, found[path], secrets)) != memory.text
+            if (redacted := _redacted_all(memory.text, as_read[path], found[path], secrets))
+            != memory.text
         }
         first = next(m for matches in found.values() for m in matches)
         others = len(changes.keys() - {rel})
@@ -400,12 +402,15 @@ def _the_value(match: SecretMatch, fix: Fix) -> bool:
     return match.value_fingerprint == fix.get("value") or match.fingerprint == fix["fingerprint"]
 
 
-def _redacted_all(text: str, matches: list[SecretMatch], secrets: dict[str, str]) -> str:
-    """``text`` with the rules' matches of the value redacted, then its repeats."""
+def _redacted_all(text: str, read: str, matches: list[SecretMatch], secrets: dict[str, str]) -> str:
+    """``text`` with the rules' matches of the value redacted, then its repeats; ``read``:
+    the text as the rules read it (:func:`rules_text`: a string's escapes blanked, the same
+    places), where the places are looked for."""
     for match in sorted(matches, key=lambda m: m.start, reverse=True):
         text = text[: match.start] + f"<REDACTED:{match.rule}>" + text[match.end :]
+        read = read[: match.start] + f"<REDACTED:{match.rule}>" + read[match.end :]
     for secret, rule in secrets.items():
-        text = _redacted(text, secret, rule)
+        text, read = _redacted(text, read, secret, rule)
     return text
 
 
@@ -417,17 +422,18 @@ def _secret_files(fix: Fix) -> list[str]:
     return list(dict.fromkeys([str(fix["path"]), *places, *sorted(also)]))
 
 
-def _redacted(text: str, secret: str, rule: str) -> str:
+def _redacted(text: str, read: str, secret: str, rule: str) -> tuple[str, str]:
     """``text`` with each place that repeats ``secret`` redacted: never a shorter value
     inside a word ("rust" in "trust"), a host or a file name, nor someone's handle that is
     the password's text too (``@<secret>``: the name, which the audit does not list).
     Every other copy goes, listed or not: a copy left would drop out of the report with
     the rules' own places redacted."""
-    for start, end in reversed(standalone_places(text, secret)):
-        if a_mention(text, start, end):
+    for start, end in reversed(standalone_places(read, secret)):
+        if a_mention(read, start, end):
             continue
         text = text[:start] + f"<REDACTED:{rule}>" + text[end:]
-    return text
+        read = read[:start] + f"<REDACTED:{rule}>" + read[end:]
+    return text, read
 
 
 def actions(scanner: Scanner) -> dict[str, Action]:

@@ -25,6 +25,8 @@ from pathlib import Path
 from memory_audit.fix.edits import Edit
 from memory_audit.model.finding import Finding
 from memory_audit.tree.discovery import TRASH
+from memory_audit.tree.snapshot import OTHER_MAX_BYTES
+from memory_audit.tree.walk import read_as_other
 
 Audit = Callable[[Path], list[Finding]]  # the findings of a tree at this path
 Stamp = tuple[tuple[str, int, int], ...]
@@ -136,7 +138,11 @@ def _copy_tree(source: Path, target: Path, max_bytes: int, documents: bool = Fal
         dirs[:] = [] if documents else [d for d in dirs if d != TRASH]
         (target / rel).mkdir(mode=0o700, parents=True, exist_ok=True)
         for name in files:
-            _copy_one(Path(folder) / name, target / rel / name, max_bytes)
+            # a file that is no memory is read by the audit up to its own, larger limit: a
+            # copy cut at a memory's would hold less than the audit of the tree read
+            other = read_as_other((rel / name).as_posix())
+            limit = max(max_bytes, OTHER_MAX_BYTES) if other else max_bytes
+            _copy_one(Path(folder) / name, target / rel / name, limit)
 
 
 def _copy_one(path: Path, to: Path, max_bytes: int) -> None:

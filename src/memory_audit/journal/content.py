@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memory_audit.secrets.file_text import rules_text
 from memory_audit.secrets.redact import redact
 from memory_audit.secrets.repeats import RepeatSearch, searched_matches
 from memory_audit.secrets.scanner import Scanner, SecretMatch
@@ -82,13 +83,14 @@ def masked_bytes(data: bytes, scanner: Scanner, repeats: RepeatSearch | None = N
     return mask(data, scanner, repeats).data
 
 
-def secret_matches(data: bytes, scanner: Scanner) -> dict[str, SecretMatch]:
+def secret_matches(data: bytes, scanner: Scanner, rel: str = "") -> dict[str, SecretMatch]:
     """The values a repeat search looks for that the rules find in ``data``, read every
     way :func:`mask` reads it (a value in a UTF-16 file is searched for everywhere too),
-    each with the first match that found it."""
+    each with the first match that found it; ``rel``: the file's tree path, whose kind says
+    how the rules read its text (:func:`rules_text`)."""
     found: dict[str, SecretMatch] = {}
     for reading in readings(data):
-        text = _text(data, reading)
+        text = rules_text(rel, _text(data, reading)) if rel else _text(data, reading)
         matches = ((m, text[m.start : m.end]) for m in scanner.scan(text))
         found = searched_matches(matches, scanner) | found  # the earlier reading's first
     return found

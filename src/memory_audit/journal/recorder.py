@@ -80,6 +80,14 @@ class TreeFiles:
     unreadable: tuple[str, ...] = ()
     unstorable: tuple[str, ...] = ()  # names that are not UTF-8: the index cannot hold them
     names: frozenset[str] = frozenset()  # every path in the tree, memory file or not
+    # files that are no memories (a raw log, a hidden store): never kept, but the secret
+    # values they hold are masked in every kept version, as the audit finds them there
+    others: frozenset[str] = frozenset()
+
+    @property
+    def with_values(self) -> frozenset[str]:
+        """Every file whose secret values the journal masks."""
+        return self.present | self.others
 
     def unknown(self, rel: str) -> bool:
         return any(
@@ -98,14 +106,15 @@ def tree_files(root: Path) -> TreeFiles:
     storable = frozenset(p for p in files if _storable(p))
     unreadable = tuple(e.path for e in listing.errors)
     names = frozenset(files | listing.present)
-    return TreeFiles(storable, unreadable, tuple(sorted(files - storable)), names)
+    others = frozenset(c.path for c in listing.others)
+    return TreeFiles(storable, unreadable, tuple(sorted(files - storable)), names, others)
 
 
 def repeat_search(root: Path, scanner: Scanner, max_bytes: int) -> RepeatSearch:
     """The tree's repeat search as it is now, read once (``restore`` masks a file's current
     text as the journal would keep it, to show it and compare it with a version)."""
     listing = tree_files(root)
-    return TreeValues(max_bytes).search(root, listing.present, listing.names, scanner)
+    return TreeValues(max_bytes).search(root, listing.with_values, listing.names, scanner)
 
 
 def masked_history(
@@ -219,7 +228,7 @@ class Recorder:
     ) -> RepeatSearch:
         """The secret values of the whole tree, whose repeats are masked in every file."""
         return self.values.search(
-            root, listing.present, listing.names, self.scanner, set(changed or ())
+            root, listing.with_values, listing.names, self.scanner, set(changed or ())
         )
 
     def _version_of(

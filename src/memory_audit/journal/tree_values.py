@@ -24,6 +24,8 @@ from memory_audit.journal.content import secret_matches
 from memory_audit.regular_files import open_regular
 from memory_audit.secrets.repeats import RepeatSearch
 from memory_audit.secrets.scanner import Scanner, SecretMatch
+from memory_audit.tree.snapshot import OTHER_MAX_BYTES
+from memory_audit.tree.walk import read_as_other
 
 
 @dataclass(frozen=True)
@@ -128,15 +130,17 @@ class TreeValues:
         # a string path: a Path built for each of a tree's files cost more than its lstat
         if entry is not None and not changed and _same(os.path.join(root, rel), entry):
             return entry
-        seen = read_tree_file(root, rel, self.max_bytes)
-        return _Known(seen.size, seen.mtime_ns, _file_values(seen, scanner))
+        # a file that is no memory is read as far as the audit reads it for secrets
+        limit = max(self.max_bytes, OTHER_MAX_BYTES) if read_as_other(rel) else self.max_bytes
+        seen = read_tree_file(root, rel, limit)
+        return _Known(seen.size, seen.mtime_ns, _file_values(seen, scanner, rel))
 
 
-def _file_values(seen: OnDisk, scanner: Scanner) -> Mapping[str, SecretMatch]:
+def _file_values(seen: OnDisk, scanner: Scanner, rel: str) -> Mapping[str, SecretMatch]:
     if seen.data is None:
         return {}
     try:
-        return secret_matches(seen.data, scanner)
+        return secret_matches(seen.data, scanner, rel)
     except Exception:  # a bug on one file's text: the same scan leaves that file unrecorded,
         return {}  # and the tree's other files are still recorded and masked
 

@@ -175,14 +175,16 @@ def tree_secrets(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
 
 def tree_texts(tree: MemoryTree) -> list[tuple[str, str]]:
     """Tree path -> the text the secret rules read (a file's frontmatter and body, the
-    index's lines, the text of a file that is no Markdown), sorted by path; built once per
-    snapshot (a file's text is joined from its parts at each ask)."""
+    index's lines, the text of a file that is no Markdown as :func:`rules_text` reads it),
+    sorted by path; built once per snapshot (a file's text is joined from its parts at each
+    ask). Every search for a secret's places reads these, so a value the rules found after
+    a string's escape is found again there."""
     key = ("secret-texts",)
     if key not in tree.scratch:
         texts = [(m.path, m.joined) for m in tree.files.values()]
         if tree.index is not None:
             texts.append((INDEX_NAME, "\n".join(tree.index.lines)))
-        texts.extend(tree.other_texts.items())
+        texts.extend((path, rules_text(path, text)) for path, text in tree.other_texts.items())
         tree.scratch[key] = sorted(texts)
     return cast(list[tuple[str, str]], tree.scratch[key])
 
@@ -190,7 +192,7 @@ def tree_texts(tree: MemoryTree) -> list[tuple[str, str]]:
 def _scan_tree(tree: MemoryTree, scanner: Scanner) -> TreeSecrets:
     texts = tree_texts(tree)
     # Many files at once, on two cores when it pays.
-    found = scan_all(scanner, [rules_text(path, text) for path, text in texts])
+    found = scan_all(scanner, [text for _, text in texts])
     return {
         path: tuple((m, text[m.start : m.end]) for m in matches)
         for (path, text), matches in zip(texts, found, strict=True)

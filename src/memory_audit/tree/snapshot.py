@@ -108,10 +108,9 @@ class MemoryTree:
     # what reading MEMORY.md found wrong though it was read (bytes that are no UTF-8)
     index_problems: tuple[FileProblem, ...] = ()
     documents: bool = False  # a workspace root's own documents, beside its memory/ tree
-    # the text of files that are no Markdown (a raw chat log, a config), read for secrets
-    # alone: path -> text; and how many such files were over their limit, not read
-    other_texts: Mapping[str, str] = field(default_factory=dict)
-    others_too_large: int = 0
+    # files that are no memories (a raw chat log, a config, a hidden store), whose text the
+    # secret rules alone read: listed here, read only when asked (:attr:`other_texts`)
+    other_files: tuple[Candidate, ...] = ()
     other_max_bytes: int = OTHER_MAX_BYTES
 
     # ---- views -------------------------------------------------------------
@@ -132,6 +131,24 @@ class MemoryTree:
                 reason = INDEX_CASE_REASON
             found[memory.path] = reason or ""
         return dict(sorted(found.items()))
+
+    @cached_property
+    def _others_read(self) -> OthersRead:
+        return read_others(self.other_files, self.other_max_bytes)
+
+    @property
+    def other_texts(self) -> Mapping[str, str]:
+        """Path -> the text of each file that is no memory, read on the first ask: a run
+        whose checks read none of them (all but ``secrets``) holds none in memory."""
+        return self._others_read.texts
+
+    @property
+    def others_too_large(self) -> int:
+        return self._others_read.too_large
+
+    @property
+    def others_unreadable(self) -> int:
+        return self._others_read.unreadable
 
     def of_kind(self, *kinds: FileKind) -> list[MemoryFile]:
         return [f for f in self.files.values() if f.kind in kinds]
@@ -701,8 +718,6 @@ def load_tree(
                 )
         except Exception as exc:  # a reader's bug: this file's error entry, not the tree's
             errors.append(ReadError(candidate.path, unreadable(exc)))
-    other_limit = max(max_file_bytes, OTHER_MAX_BYTES)
-    other_texts, too_large = _read_others(listing.others, other_limit, errors)
     index_problems: list[FileProblem] = []
     try:
         index, index_load = _read_index(
@@ -725,41 +740,49 @@ def load_tree(
         index_load=index_load,
         index_problems=tuple(index_problems),
         documents=documents,
-        other_texts=other_texts,
-        others_too_large=too_large,
-        other_max_bytes=other_limit,
+        other_files=tuple(listing.others),
+        other_max_bytes=max(max_file_bytes, OTHER_MAX_BYTES),
     )
 
 
-def _read_others(
-    others: Sequence[Candidate], max_file_bytes: int, errors: list[ReadError]
-) -> tuple[dict[str, str], int]:
-    """The text of each file that is no Markdown, for the secret rules alone, and the count
-    of those over the size limit or past the total (:data:`OTHER_TOTAL_BYTES`). A binary
-    file (an image, a database) is no text and is left out without a word, as is one that
-    cannot be opened: it is no memory, and the audit reports on memories."""
+@dataclass(frozen=True)
+class OthersRead:
+    texts: dict[str, str]
+    too_large: int  # over the limit on one, or past the total
+    unreadable: int  # could not be opened or read (a locked file, a folder gone)
+
+
+def read_others(others: Sequence[Candidate], max_file_bytes: int) -> OthersRead:
+    """The text of each file that is no memory, for the secret rules alone, and the counts
+    of those over the size limit or past the total (:data:`OTHER_TOTAL_BYTES`), and of those
+    that could not be read. A binary file (an image, a database) is no text and is left out
+    without a word: it is no memory, and holds no text a rule reads."""
     texts: dict[str, str] = {}
-    too_large = 0
-    total = 0
+    too_large = unreadable = total = 0
     for candidate in others:
         try:
             size = os.stat(candidate.source, follow_symlinks=False).st_size
+        except FileNotFoundError:
+            continue  # gone since the listing: nothing to read
         except OSError:
-            continue  # gone since the listing, or not to be opened: nothing to read
+            unreadable += 1
+            continue
         if total + min(size, max_file_bytes + 1) > OTHER_TOTAL_BYTES:
             too_large += 1
             continue
         try:
             result = read_text(candidate.source, max_file_bytes)
-        except Exception as exc:  # a reader's bug: this file's error entry, not the tree's
-            errors.append(ReadError(candidate.path, unreadable(exc)))
+        except Exception:  # a reader's bug on a file that is no memory: counted, not read
+            unreadable += 1
             continue
-        total += result.size if result.text is not None else 0
         if result.text is not None:
+            total += result.size
             texts[candidate.path] = result.text
         elif any(problem.code == "file-too-large" for problem in result.problems):
             too_large += 1
-    return texts, too_large
+        elif result.error is not None:
+            unreadable += 1
+    return OthersRead(texts, too_large, unreadable)
 
 
 def unreadable(exc: Exception) -> str:

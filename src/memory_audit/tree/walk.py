@@ -150,6 +150,11 @@ def _entries(directory: Path, prefix: str, out: Listing) -> list[os.DirEntry[str
     ]
 
 
+def read_as_other(rel: str) -> bool:
+    """A tree path whose text only the secret rules read: no Markdown, or hidden."""
+    return not rel.endswith(".md") or any(part.startswith(".") for part in rel.split("/"))
+
+
 def _add_hidden(entry: os.DirEntry[str], rel: str, out: Listing) -> None:
     """A hidden file, or every file under a hidden folder, for the secret rules alone: no
     memory, no name a link resolves to, and no symlink followed (a hidden folder is no
