@@ -33,6 +33,7 @@ from memory_audit.secrets.file_text import rules_text
 from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from memory_audit.store.state import State
 from memory_audit.tree import snapshot
+from memory_audit.tree.walk import binary_at_start
 from tests.harness import findings, index, load, memory, report, write_tree
 from tests.secrets.samples import CASES
 
@@ -478,3 +479,17 @@ def test_a_tree_loaded_reads_no_other_file_until_asked(tree_dir: Path) -> None:
     # masked wherever another check would quote it
     audit_tree(tree, ("orphans",))
     assert set(tree.other_texts) == {"raw/chat.jsonl"}
+
+
+def test_a_binary_file_is_told_by_its_first_bytes(tmp_path: Path) -> None:
+    # a database or an image among the logs is left unread, not read whole to be sniffed
+    database = tmp_path / "state.sqlite3"
+    database.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 64 + TOKEN.encode())
+    text = tmp_path / "notes.txt"
+    text.write_text(f"the token is {TOKEN}\n" * 1000)
+    wide = tmp_path / "wide.txt"
+    wide.write_bytes("the token is here\n".encode("utf-16"))
+    assert binary_at_start(database)
+    assert not binary_at_start(text)
+    assert not binary_at_start(wide)  # UTF-16 text holds NULs, and is text
+    assert not binary_at_start(tmp_path)  # no regular file: the read says what it is

@@ -44,6 +44,7 @@ from memory_audit.tree.walk import (
     IGNORED_TOP_LEVEL,
     PACKAGE_FOLDERS,
     UNREAD_HIDDEN,
+    binary_at_start,
     read_as_other,
     read_text,
 )
@@ -150,6 +151,8 @@ def scan_file(
     the secrets the tree holds, whose bare repeats in the file alert too."""
     rel = relative_in_tree(path, root)
     if rel is None or _outside_the_walk(path, root, rel):
+        return None
+    if read_as_other(rel) and binary_at_start(path):  # an image, a database: never read whole
         return None
     result = read_text(path, _limit(rel, max_bytes))
     if result.text is None:

@@ -43,10 +43,12 @@ from memory_audit.tree.outside_readers import (
     tree_path_by_suffix,
 )
 from memory_audit.tree.walk import (
+    BINARY_SNIFF,
     ENCRYPTED,
     Candidate,
     ReadError,
     ReadResult,
+    binary_at_start,
     list_tree,
     read_text,
 )
@@ -771,6 +773,8 @@ def read_others(others: Sequence[Candidate], max_file_bytes: int) -> OthersRead:
             too_large += 1
             continue
         try:
+            if size > BINARY_SNIFF and binary_at_start(candidate.source):
+                continue
             result = read_text(candidate.source, max_file_bytes)
         except Exception:  # a reader's bug on a file that is no memory: counted, not read
             unreadable += 1

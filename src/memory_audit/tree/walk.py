@@ -273,6 +273,24 @@ def read_text(source: Path, max_bytes: int, *, line_bytes: bool = False) -> Read
     return _decode(data, info.st_mtime, line_bytes)
 
 
+def binary_at_start(source: Path) -> bool:
+    """Whether a file's first bytes are no text (an image, a database): a file read for
+    secrets alone is then left unread, not read whole (up to 16 MB) to be sniffed after."""
+    try:
+        fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False  # the read itself says what is wrong
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return False
+        head = os.read(fd, BINARY_SNIFF)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return not head.startswith((b"\xff\xfe", b"\xfe\xff")) and _binary(head)
+
+
 def _read_up_to(fd: int, size: int) -> bytes:
     """``size`` bytes or up to the end, with plain reads: no buffered file object for each of
     thousands of small files (a file grown since fstat is read to ``size``, as before)."""
