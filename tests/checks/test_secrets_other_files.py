@@ -10,9 +10,6 @@ other check reads them. Look-alike values throughout.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import zlib
 from pathlib import Path
 
@@ -21,7 +18,6 @@ import pytest
 from memory_audit.checks.secrets import Options as SecretsOptions
 from memory_audit.daemon.alerts import alerts_for, relative_in_tree, scan_file
 from memory_audit.daemon.known_secrets import known_secrets
-from memory_audit.engine import audit_tree
 from memory_audit.fix.actions import actions
 from memory_audit.fix.tree_access import Tree
 from memory_audit.journal.index import Actor
@@ -29,11 +25,8 @@ from memory_audit.journal.recorder import Recorder
 from memory_audit.journal.store import Journal
 from memory_audit.journal.tree_values import TreeValues
 from memory_audit.secrets.boundary import Boundary
-from memory_audit.secrets.file_text import rules_text
 from memory_audit.secrets.loading import ScannerConfig, secret_scanner
 from memory_audit.store.state import State
-from memory_audit.tree import snapshot
-from memory_audit.tree.walk import binary_at_start
 from tests.harness import findings, index, load, memory, report, write_tree
 from tests.secrets.samples import CASES
 
@@ -85,14 +78,6 @@ def test_a_token_after_a_string_escape_in_a_json_log_is_found_and_redacted(
     saved = (tree_dir / "raw/telegram/2026-11-02.jsonl").read_text().splitlines()
     assert json.loads(saved[1])["text"].endswith("\n\n<REDACTED:github-pat> my github token")
     assert findings(tree_dir, "secrets") == []
-
-
-def test_a_memory_is_read_as_written_and_an_escaped_backslash_is_no_escape() -> None:
-    text = f"a\\n{TOKEN}\\n\\\\n\\tb"  # the escapes as a JSON file holds them
-    assert rules_text("notes.md", text) == text
-    blanked = rules_text("log.jsonl", text)
-    assert len(blanked) == len(text)
-    assert blanked == f"a  {TOKEN}  \\\\n  b"
 
 
 def test_an_agents_saved_registration_holding_its_key_is_found(tree_dir: Path) -> None:
@@ -147,18 +132,6 @@ def test_a_text_file_over_its_limit_is_counted_as_not_scanned(tree_dir: Path) ->
     )
 
 
-def test_past_the_total_read_the_rest_is_counted_as_not_scanned(
-    tree_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # the snapshot holds their text while the checks run: a year of logs is read up to a
-    # total, the files past it counted (in path order: the log of a later day is the one left)
-    monkeypatch.setattr(snapshot, "OTHER_TOTAL_BYTES", 3 * len(LOG))
-    _tree(tree_dir, {f"raw/2026-11-0{day}.jsonl": LOG for day in range(1, 5)})
-    tree = load(tree_dir)
-    assert sorted(tree.other_texts) == [f"raw/2026-11-0{day}.jsonl" for day in (1, 2, 3)]
-    assert tree.others_too_large == 1
-
-
 @pytest.mark.parametrize(
     "where",
     [
@@ -204,31 +177,6 @@ def test_a_value_in_a_note_and_a_saved_config_is_one_finding_redacted_in_both(
     # the redaction keeps the program's file what it was: JSON, the key's place marked
     assert json.loads(saved)["agent"]["api_key"].startswith("<REDACTED:")
     assert findings(tree_dir, "secrets") == []
-
-
-def test_no_output_holds_the_value(tree_dir: Path, isolated_home: Path) -> None:
-    _tree(tree_dir, {"raw/chat.jsonl": LOG, "quillpost.json": REGISTRATION})
-    for fmt in ("text", "json", "markdown", "sarif"):
-        done = subprocess.run(
-            [sys.executable, "-m", "memory_audit", "audit", str(tree_dir), "--format", fmt],
-            capture_output=True,
-            text=True,
-            env=os.environ | {"HOME": str(isolated_home), "NO_COLOR": "1"},
-            check=False,
-        )
-        assert done.returncode == 1, done.stderr
-        assert "raw/chat.jsonl" in done.stdout
-        assert "quillpost.json" in done.stdout
-        for value in (TOKEN, AGENT_KEY):
-            assert value not in done.stdout + done.stderr
-    done = subprocess.run(
-        [sys.executable, "-m", "memory_audit", "audit", str(tree_dir), "--format", "json"],
-        capture_output=True,
-        text=True,
-        env=os.environ | {"HOME": str(isolated_home)},
-        check=False,
-    )
-    assert json.loads(done.stdout)["reports"][0]["files_scanned"]["other"] == 2
 
 
 def test_the_change_alert_reads_them_as_the_audit_does(tree_dir: Path, tmp_path: Path) -> None:
@@ -286,24 +234,6 @@ def test_a_hidden_folder_a_memory_system_keeps_is_read_for_secrets(tree_dir: Pat
         ".dreams/short-term-recall.json",
         ".dreams/corpus/2026-11-02.txt",
     }
-
-
-def test_a_secret_in_a_hidden_folders_name_is_masked_and_found(
-    tree_dir: Path, isolated_home: Path
-) -> None:
-    # the folder is listed nowhere else (no memory lives there): its name is read all the same
-    _tree(tree_dir, {f".cache-{TOKEN}/chat.jsonl": '{"text":"hi"}\n'})
-    done = subprocess.run(
-        [sys.executable, "-m", "memory_audit", "audit", str(tree_dir), "--format", "json"],
-        capture_output=True,
-        text=True,
-        env=os.environ | {"HOME": str(isolated_home)},
-        check=False,
-    )
-    assert done.returncode == 1, done.stderr
-    assert TOKEN not in done.stdout + done.stderr
-    found = json.loads(done.stdout)["reports"][0]["findings"]
-    assert [f["code"] for f in found] == ["secret-in-name"]
 
 
 def test_a_value_a_memory_holds_is_shown_at_the_memory_before_another_files_copy(
@@ -431,30 +361,6 @@ def test_a_value_quoted_in_a_note_and_in_a_json_log_is_one_finding(tree_dir: Pat
     assert [str(p["path"]) for p in finding.fix["places"]] == ["upload.md", "raw/chat.jsonl"]
 
 
-def test_the_change_alert_reads_no_file_the_walk_would_not(tmp_path: Path) -> None:
-    # a folder linked out of the tree, and a hidden folder that is a link: the audit's walk
-    # reads neither (it follows no link out of the tree, and none at all in hidden folders)
-    root = _tree(tmp_path / "memory", {})
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    (outside / "ssh.txt").write_text(f"deploy token {TOKEN}\n")
-    (outside / "notes.md").write_text(f"token {TOKEN}\n")
-    (root / "shared").symlink_to(outside)
-    (root / ".private").symlink_to(outside)
-    inside = root / "kept"
-    inside.mkdir()
-    (inside / "log.txt").write_text(f"deploy token {TOKEN}\n")
-    (root / ".cache").mkdir()
-    (root / ".cache/linked").symlink_to(inside)
-    scanner = secret_scanner(SecretsOptions())
-    for path in ("shared/ssh.txt", "shared/notes.md", ".private/ssh.txt", ".cache/linked/log.txt"):
-        assert scan_file(root / path, root, scanner, 1 << 20) is None, path
-    assert set(load(root).other_texts) == {"kept/log.txt"}
-    scan = scan_file(root / "kept/log.txt", root, scanner, 1 << 20)
-    assert scan is not None
-    assert len(scan.matches) == 1
-
-
 def test_a_hidden_note_is_read_by_the_alert_as_far_as_by_the_audit(tree_dir: Path) -> None:
     # a dreaming store's day note past a memory's 1 MB: a file read for secrets alone
     filler = "- status ok, nothing to report today\n" * 40_000
@@ -466,30 +372,3 @@ def test_a_hidden_note_is_read_by_the_alert_as_far_as_by_the_audit(tree_dir: Pat
     )
     assert scan is not None
     assert [m.line for m in scan.matches] == [40_001]
-
-
-def test_a_tree_loaded_reads_no_other_file_until_asked(tree_dir: Path) -> None:
-    # review's and --all's cross-store pass load every store at once to compare their
-    # notes: none of them holds a store's logs for it
-    _tree(tree_dir, {"raw/chat.jsonl": LOG})
-    tree = load(tree_dir)
-    assert not tree.not_memories
-    assert "_others_read" not in vars(tree)
-    # the audit's secret boundary asks, whatever checks run: a value the log holds is
-    # masked wherever another check would quote it
-    audit_tree(tree, ("orphans",))
-    assert set(tree.other_texts) == {"raw/chat.jsonl"}
-
-
-def test_a_binary_file_is_told_by_its_first_bytes(tmp_path: Path) -> None:
-    # a database or an image among the logs is left unread, not read whole to be sniffed
-    database = tmp_path / "state.sqlite3"
-    database.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 64 + TOKEN.encode())
-    text = tmp_path / "notes.txt"
-    text.write_text(f"the token is {TOKEN}\n" * 1000)
-    wide = tmp_path / "wide.txt"
-    wide.write_bytes("the token is here\n".encode("utf-16"))
-    assert binary_at_start(database)
-    assert not binary_at_start(text)
-    assert not binary_at_start(wide)  # UTF-16 text holds NULs, and is text
-    assert not binary_at_start(tmp_path)  # no regular file: the read says what it is
