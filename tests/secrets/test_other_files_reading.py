@@ -13,10 +13,13 @@ from pathlib import Path
 import pytest
 
 from memory_audit.checks.secrets import Options as SecretsOptions
-from memory_audit.daemon.alerts import scan_file
+from memory_audit.daemon.alerts import Alert, alerts_for, scan_file
+from memory_audit.daemon.change_alerts import MAX_MATCHES_PER_FILE, _scan_all
+from memory_audit.daemon.clock import local_now
 from memory_audit.engine import audit_tree
 from memory_audit.secrets.file_text import rules_text
 from memory_audit.secrets.loading import secret_scanner
+from memory_audit.store.state import State
 from memory_audit.tree import snapshot
 from memory_audit.tree.walk import binary_at_start
 from tests.checks.test_secrets_other_files import AGENT_KEY, LOG, REGISTRATION, TOKEN, _tree
@@ -135,3 +138,32 @@ def test_a_binary_file_is_told_by_its_first_bytes(tmp_path: Path) -> None:
     assert not binary_at_start(text)
     assert not binary_at_start(wide)  # UTF-16 text holds NULs, and is text
     assert not binary_at_start(tmp_path)  # no regular file: the read says what it is
+
+
+def test_a_token_appended_to_a_log_full_of_alerted_secrets_alerts(
+    tree_dir: Path, tmp_path: Path
+) -> None:
+    # a busy ops chat: 101 commands with a password each, all alerted; the alert checks a
+    # file's first and last matches, and a log grows at its end
+    lines = [
+        json.dumps({"role": "user", "text": f"run: mysql -u root -pQx{i:03d}Zr7!v db{i}"})
+        for i in range(101)
+    ]
+    _tree(tree_dir, {"raw/ops.jsonl": "\n".join(lines) + "\n"})
+    scanner = secret_scanner(SecretsOptions())
+    state = State(tmp_path / "state")
+
+    def alerts() -> list[Alert]:
+        found: list[Alert] = []
+        for scan in _scan_all({tree_dir / "raw/ops.jsonl"}, tree_dir, scanner, 1 << 20):
+            found += alerts_for(scan, state, frozenset())
+        return found
+
+    first = alerts()
+    assert len(first) == MAX_MATCHES_PER_FILE
+    state.record_alerts([(a.key, a.kind, a.root, a.path) for a in first], local_now())
+    with (tree_dir / "raw/ops.jsonl").open("a") as log:
+        log.write(json.dumps({"role": "user", "text": f"new CI token {TOKEN}"}) + "\n")
+    [appended] = [a for a in alerts() if a.key not in {b.key for b in first}]
+    state.close()
+    assert appended.text.startswith("raw/ops.jsonl:102 ")

@@ -400,16 +400,20 @@ def _live(scans: list[FileScan], keys: list[str], tracked: str) -> bool:
 def _bounded(scan: FileScan) -> FileScan:
     if len(scan.matches) <= MAX_MATCHES_PER_FILE:
         return scan
+    head = MAX_MATCHES_PER_FILE // 2
+    tail = MAX_MATCHES_PER_FILE - head
     log.warning(
-        "%s: %d possible secrets; the first %d are checked for alerts, "
+        "%s: %d possible secrets; the first %d and the last %d are checked for alerts, "
         "`memory-audit review` lists all",
         scan.shown_rel or scan.rel,  # a secret in a name masked, as alerts show it
         len(scan.matches),
-        MAX_MATCHES_PER_FILE,
+        head,
+        tail,
     )
-    kept = scan.matches[:MAX_MATCHES_PER_FILE]
+    # the last ones too: a log grows at its end, and what was pasted last is there
+    kept = scan.matches[:head] + scan.matches[-tail:]
     # the values of the matches left out raise no alert: their lines are not read either
-    dropped = {m.fingerprint for m in scan.matches[MAX_MATCHES_PER_FILE:]}
+    dropped = {m.fingerprint for m in scan.matches[head:-tail]}
     dropped -= {m.fingerprint for m in kept}
     lines = {key: at for key, at in scan.chosen_lines.items() if key not in dropped}
     return dataclasses.replace(scan, matches=kept, chosen_lines=lines)
