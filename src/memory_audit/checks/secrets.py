@@ -1,4 +1,7 @@
-"""Possible secrets: credentials pasted into memory files, the index, recaps or ``team/``.
+"""Possible secrets: credentials pasted into memories, the index, recaps, or other files.
+
+The tree's files that are no memories (a raw chat log, a saved JSON config, a hidden store
+such as ``.dreams/``; never ``.git/``) are read for secrets alone.
 
 Every file's text (frontmatter values and body) is scanned with the rules of
 ``config/secret-patterns.md`` (or ``patterns:``, a file in the same format):

@@ -70,8 +70,9 @@ class Listing:
     errors: list[ReadError] = field(default_factory=list)
     # Agents' stores inside a folder of agents' stores: trees of their own, audited apart.
     apart: list[str] = field(default_factory=list)
-    # Files that are no Markdown (a raw chat log, a saved config): no memories, but read for
-    # secrets alone, as a credential pasted into one sits beside the memories all the same.
+    # Files that are no Markdown (a raw chat log, a saved config) or hidden (``.dreams/``): no
+    # memories, but read for secrets alone, as a credential pasted into one sits beside the
+    # memories all the same.
     others: list[Candidate] = field(default_factory=list)
 
 
