@@ -39,7 +39,7 @@ from memory_audit.secrets.test_passwords import a_test_password
 from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex, load_index
-from memory_audit.tree.snapshot import OTHER_MAX_BYTES
+from memory_audit.tree.snapshot import read_limit
 from memory_audit.tree.walk import (
     IGNORED_TOP_LEVEL,
     PACKAGE_FOLDERS,
@@ -81,12 +81,8 @@ def relative_in_tree(path: Path, root: Path) -> str | None:
 
 
 def _limit(rel: str, max_bytes: int) -> int:
-    """The size read of a changed file: the index whole, a file that is no memory (read for
-    secrets alone) up to the audit's limit on one (``OTHER_MAX_BYTES``), a memory up to
-    ``max_bytes``."""
-    if rel == INDEX_NAME:
-        return 64 * 1024 * 1024
-    return max(max_bytes, OTHER_MAX_BYTES) if read_as_other(rel) else max_bytes
+    """The size read of a changed file: the index whole, any other as the audit reads it."""
+    return 64 * 1024 * 1024 if rel == INDEX_NAME else read_limit(rel, max_bytes)
 
 
 def _outside_the_walk(path: Path, root: Path, rel: str) -> bool:

@@ -25,8 +25,7 @@ from pathlib import Path
 from memory_audit.fix.edits import Edit
 from memory_audit.model.finding import Finding
 from memory_audit.tree.discovery import TRASH
-from memory_audit.tree.snapshot import OTHER_MAX_BYTES
-from memory_audit.tree.walk import read_as_other
+from memory_audit.tree.snapshot import read_limit
 
 Audit = Callable[[Path], list[Finding]]  # the findings of a tree at this path
 Stamp = tuple[tuple[str, int, int], ...]
@@ -140,8 +139,7 @@ def _copy_tree(source: Path, target: Path, max_bytes: int, documents: bool = Fal
         for name in files:
             # a file that is no memory is read by the audit up to its own, larger limit: a
             # copy cut at a memory's would hold less than the audit of the tree read
-            other = read_as_other((rel / name).as_posix())
-            limit = max(max_bytes, OTHER_MAX_BYTES) if other else max_bytes
+            limit = read_limit((rel / name).as_posix(), max_bytes)
             _copy_one(Path(folder) / name, target / rel / name, limit)
 
 

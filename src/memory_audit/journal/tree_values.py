@@ -24,8 +24,7 @@ from memory_audit.journal.content import secret_matches
 from memory_audit.regular_files import open_regular
 from memory_audit.secrets.repeats import RepeatSearch
 from memory_audit.secrets.scanner import Scanner, SecretMatch
-from memory_audit.tree.snapshot import OTHER_MAX_BYTES
-from memory_audit.tree.walk import read_as_other
+from memory_audit.tree.snapshot import read_limit
 
 
 @dataclass(frozen=True)
@@ -131,8 +130,7 @@ class TreeValues:
         if entry is not None and not changed and _same(os.path.join(root, rel), entry):
             return entry
         # a file that is no memory is read as far as the audit reads it for secrets
-        limit = max(self.max_bytes, OTHER_MAX_BYTES) if read_as_other(rel) else self.max_bytes
-        seen = read_tree_file(root, rel, limit)
+        seen = read_tree_file(root, rel, read_limit(rel, self.max_bytes))
         return _Known(seen.size, seen.mtime_ns, _file_values(seen, scanner, rel))
 
 

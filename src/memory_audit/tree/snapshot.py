@@ -50,6 +50,7 @@ from memory_audit.tree.walk import (
     ReadResult,
     binary_at_start,
     list_tree,
+    read_as_other,
     read_text,
 )
 from memory_audit.tree.wikilinks import find_wikilinks
@@ -140,8 +141,9 @@ class MemoryTree:
 
     @property
     def other_texts(self) -> Mapping[str, str]:
-        """Path -> the text of each file that is no memory, read on the first ask: a run
-        whose checks read none of them (all but ``secrets``) holds none in memory."""
+        """Path -> the text of each file that is no memory, read on the first ask: a tree
+        loaded only to be compared (review's cross-store pass) holds none in memory; an
+        audit asks, for its secret boundary, whatever checks run."""
         return self._others_read.texts
 
     @property
@@ -745,6 +747,13 @@ def load_tree(
         other_files=tuple(listing.others),
         other_max_bytes=max(max_file_bytes, OTHER_MAX_BYTES),
     )
+
+
+def read_limit(rel: str, max_file_bytes: int) -> int:
+    """How far a tree file is read: a memory up to ``max_file_bytes`` (a session reads it
+    whole), a file read for secrets alone (:func:`read_as_other`) up to
+    :data:`OTHER_MAX_BYTES`, or further when ``max_file_bytes`` is larger."""
+    return max(max_file_bytes, OTHER_MAX_BYTES) if read_as_other(rel) else max_file_bytes
 
 
 @dataclass(frozen=True)

@@ -174,7 +174,7 @@ def _add_hidden(entry: os.DirEntry[str], rel: str, out: Listing) -> None:
                         if e.name not in UNREAD_HIDDEN and e.name not in PACKAGE_FOLDERS
                     ]
             elif item.is_file(follow_symlinks=False):
-                out.others.append(Candidate(path, Path(item.path), FileKind.MEMORY))
+                out.others.append(Candidate(path, Path(item.path), kind_of(path)))
         except OSError:
             continue
 
