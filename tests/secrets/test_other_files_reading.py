@@ -46,29 +46,28 @@ def test_past_the_total_read_the_rest_is_counted_as_not_scanned(
     assert tree.others_too_large == 1
 
 
+def _audit(tree_dir: Path, home: Path, output_format: str) -> subprocess.CompletedProcess[str]:
+    """The CLI's audit of the tree, a process of its own, as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "memory_audit", "audit", str(tree_dir), "--format", output_format],
+        capture_output=True,
+        text=True,
+        env=os.environ | {"HOME": str(home), "NO_COLOR": "1"},
+        check=False,
+    )
+
+
 def test_no_output_holds_the_value(tree_dir: Path, isolated_home: Path) -> None:
     _tree(tree_dir, {"raw/chat.jsonl": LOG, "quillpost.json": REGISTRATION})
     for fmt in ("text", "json", "markdown", "sarif"):
-        done = subprocess.run(
-            [sys.executable, "-m", "memory_audit", "audit", str(tree_dir), "--format", fmt],
-            capture_output=True,
-            text=True,
-            env=os.environ | {"HOME": str(isolated_home), "NO_COLOR": "1"},
-            check=False,
-        )
+        done = _audit(tree_dir, isolated_home, fmt)
         assert done.returncode == 1, done.stderr
         assert "raw/chat.jsonl" in done.stdout
         assert "quillpost.json" in done.stdout
         for value in (TOKEN, AGENT_KEY):
             assert value not in done.stdout + done.stderr
-    done = subprocess.run(
-        [sys.executable, "-m", "memory_audit", "audit", str(tree_dir), "--format", "json"],
-        capture_output=True,
-        text=True,
-        env=os.environ | {"HOME": str(isolated_home)},
-        check=False,
-    )
-    assert json.loads(done.stdout)["reports"][0]["files_scanned"]["other"] == 2
+        if fmt == "json":
+            assert json.loads(done.stdout)["reports"][0]["files_scanned"]["other"] == 2
 
 
 def test_a_secret_in_a_hidden_folders_name_is_masked_and_found(
@@ -76,13 +75,7 @@ def test_a_secret_in_a_hidden_folders_name_is_masked_and_found(
 ) -> None:
     # the folder is listed nowhere else (no memory lives there): its name is read all the same
     _tree(tree_dir, {f".cache-{TOKEN}/chat.jsonl": '{"text":"hi"}\n'})
-    done = subprocess.run(
-        [sys.executable, "-m", "memory_audit", "audit", str(tree_dir), "--format", "json"],
-        capture_output=True,
-        text=True,
-        env=os.environ | {"HOME": str(isolated_home)},
-        check=False,
-    )
+    done = _audit(tree_dir, isolated_home, "json")
     assert done.returncode == 1, done.stderr
     assert TOKEN not in done.stdout + done.stderr
     found = json.loads(done.stdout)["reports"][0]["findings"]
