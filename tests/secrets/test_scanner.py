@@ -184,6 +184,29 @@ def test_many_bold_logins_on_one_line_cost_about_what_they_cost_on_lines_of_thei
     assert one_line / own_lines <= 2.4, f"{one_line:.3f} s against {own_lines:.3f} s"
 
 
+def test_a_family_of_names_is_a_login_pair_under_the_nearest_heading_only() -> None:
+    """Two names of one family are a login and its password under a heading naming
+    credentials, and are names again under the next heading that does not."""
+    text = (
+        "## Credentials\n- `fern2024-admin` / `fern2024-Falcon`\n\n"
+        "## Layers\n\n- `fern2031-admin` / `fern2031-Falcon`\n"
+        "### Logins\n- `fern2040-admin` / `fern2040-Falcon`\n"
+    )
+    found = [(m.line, text[m.start : m.end]) for m in SCANNER.scan(text)]
+    assert found == [(2, "fern2024-Falcon"), (8, "fern2040-Falcon")]
+
+
+def test_pairs_of_names_after_a_long_text_cost_what_they_cost_alone() -> None:
+    """The heading over each pair of names was searched for from the text's start: a
+    log of many such pairs took time in the square of its length (a 16 MB log a minute).
+    Now a text's headings are found once; 420 KB of notes before the pairs add little."""
+    notes = "# Notes\n" + "The build runs on the shared runner every night, cache kept.\n" * 7000
+    pairs = "## Credentials\n" + "- login `WNConv1d` / `WNConvTranspose1d`\n" * 1500
+    apart = _least_scan_seconds(notes) + _least_scan_seconds(pairs)
+    together = _least_scan_seconds(notes + pairs)
+    assert together <= 2 * apart, f"{together:.3f} s against {apart:.3f} s apart"
+
+
 @pytest.mark.parametrize(
     "item",
     [

@@ -4013,13 +4013,23 @@ def _code_field(value: str) -> bool:
 
 
 def _login_heading(text: str, before: int) -> bool:
-    """Whether the nearest Markdown heading above ``before`` names a login or credentials."""
-    heading = HEADING_LINE.search(text, 0, before) if before else None
-    last = None
-    while heading is not None:
-        last = heading
-        heading = HEADING_LINE.search(text, heading.end(), before)
-    return last is not None and LOGIN_WORDS.search(last.group(0)) is not None
+    """Whether the nearest Markdown heading above ``before`` names a login or credentials
+    (as far as it goes before ``before``, when that falls on the heading's own line)."""
+    starts = _heading_starts(text)
+    at = bisect.bisect_left(starts, before) - 1
+    while at >= 0:
+        heading = HEADING_LINE.match(text, starts[at], before)
+        if heading is not None:
+            return LOGIN_WORDS.search(heading.group(0)) is not None
+        at -= 1  # ``before`` falls inside this heading's marker: the one above is nearest
+    return False
+
+
+@functools.lru_cache(maxsize=4)
+def _heading_starts(text: str) -> list[int]:
+    """Where a text's Markdown headings start, in order. Once a text: searching it from
+    its start for each pair of names was quadratic on a long log holding many pairs."""
+    return [heading.start() for heading in HEADING_LINE.finditer(text)]
 
 
 def _unassigned(value: str) -> str:
