@@ -51,7 +51,9 @@ def session_alerts(bus: SessionBus) -> list[dict[str, object]]:
 
 
 @contextmanager
-def running_daemon(tmp_path: Path) -> Iterator[tuple[Home, SessionBus, Path]]:
+def running_daemon(
+    tmp_path: Path, debounce: float = 0.2
+) -> Iterator[tuple[Home, SessionBus, Path]]:
     """A daemon with one clean project; yields once its first audit is done."""
     home = Home(tmp_path / "home")
     tree = write_tree(
@@ -59,7 +61,7 @@ def running_daemon(tmp_path: Path) -> Iterator[tuple[Home, SessionBus, Path]]:
     )
     with session_bus(tmp_path / "bus") as bus:
         home.bus_address = bus.address
-        daemon = DaemonProcess(home, home.config(coalesce=0.1)).start()
+        daemon = DaemonProcess(home, home.config(debounce, coalesce=0.1)).start()
         try:
             assert daemon.wait_message("READY=1")
             assert wait_for(lambda: logged(home, "weekly audit:"))
@@ -132,6 +134,27 @@ def test_a_secret_that_alerted_from_memory_first_does_not_alert_again_from_a_ses
     assert pasted[:8] in str(alert["body"])
     assert saved[:8] not in str(alert["body"])
     assert len(bus.notifications()) == before + 2
+
+
+@pytest.mark.slow
+def test_a_chat_log_in_the_memory_folder_alerts_as_the_tree_s_file_not_as_a_session(
+    tmp_path: Path,
+) -> None:
+    """A ``.jsonl`` under ``projects/<slug>/memory/`` is a file of the memory tree: its
+    secret alerts as the tree's (the audit's place and remedy), not as a session's."""
+    pasted = token()
+    # the shipped debounce (2 s): a session's transcript is read sooner than that
+    with running_daemon(tmp_path, debounce=2.0) as (_, bus, tree):
+        before = len(bus.notifications())
+        (tree / "raw").mkdir()
+        append(tree / "raw" / "chat.jsonl", record(f"the bot token: {pasted}") + "\n")
+        assert wait_for(lambda: len(bus.notifications()) > before, timeout=15)
+        time.sleep(1.0)  # a second alert for it would have arrived by now
+    [alert] = bus.notifications()[before:]
+    assert alert["summary"] == "memory-audit: 1 possible secret in 1 file"
+    assert "raw/chat.jsonl" in str(alert["body"])
+    assert "sent to the model provider" not in str(alert["body"])
+    assert pasted not in str(alert["body"])
 
 
 @pytest.mark.slow

@@ -45,7 +45,7 @@ from memory_audit.daemon.worker_thread import in_daemon_thread
 from memory_audit.errors import describe
 from memory_audit.secrets.loading import RulesUnavailable
 from memory_audit.secrets.scanner import Scanner, marked
-from memory_audit.secrets.transcript_scan import transcript_files
+from memory_audit.secrets.transcript_scan import in_a_memory_tree, transcript_files
 from memory_audit.secrets.transcript_tail import Found, Offset, Tail, end_of, read_appended
 from memory_audit.store.state import State
 from memory_audit.tree.discovery import projects_dir
@@ -69,7 +69,7 @@ class _Events(FileSystemEventHandler):
             return
         for raw in (event.src_path, getattr(event, "dest_path", "")):
             text = os.fsdecode(raw) if raw else ""
-            if text.endswith(SUFFIX):
+            if text.endswith(SUFFIX) and not in_a_memory_tree(Path(text)):
                 self.loop.call_soon_threadsafe(self.deliver, Path(text))
 
 
