@@ -28,7 +28,7 @@ from memory_audit.checks import DIMENSIONS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import service, transcript_follow
+from bench import memory_log_follow, service, transcript_follow
 from bench.corpus import secret_corpus
 from bench.generate import PROJECT, generate, restatements, transcript_corpus
 from bench.process import bench_audit_process, compile_bytecode, isolated_env, timed_runs
@@ -262,6 +262,13 @@ def bench_transcript_alert(work: Path) -> None:
     transcript_follow.bench_latency(work, 30)
 
 
+def bench_memory_log(work: Path) -> None:
+    """The daemon's CPU while a 4 MB chat log in a memory tree gets a record every 3 s and
+    every second, and the latency of a token in it."""
+    memory_log_follow.bench(work / "every-3-s", 4.0, 3.0, 60.0)
+    memory_log_follow.bench(work / "every-second", 4.0, 1.0, 60.0)
+
+
 def bench_slow_tree(work: Path) -> None:
     """Alert latency of a tree while another tree's file takes seconds to scan."""
     service.bench_latency_beside_slow_tree(work, 40)
@@ -278,6 +285,7 @@ BENCHMARKS: dict[str, Callable[[Path], None]] = {
     "slow-tree": bench_slow_tree,
     "transcript-follow": bench_transcript_follow,
     "transcript-alert": bench_transcript_alert,
+    "memory-log": bench_memory_log,
     "pathological": bench_pathological,
     "restatements": bench_restatements,
 }

@@ -50,6 +50,46 @@ def test_many_writes_to_one_file_fire_once_after_the_quiet_period(tmp_path: Path
     assert asyncio.run(scenario()) == [tree / "sub/a.md"]
 
 
+@pytest.mark.slow
+def test_a_file_written_without_pause_still_fires_every_five_quiet_periods(
+    tmp_path: Path,
+) -> None:
+    """A log that gets a record every 0.1 s is never quiet for the 0.2 s debounce: it fired
+    only once writing stopped (a token appended to a chat log alerted half a minute late).
+    It now fires at the latest five quiet periods (1 s) after its first unfired write."""
+    tree = tmp_path / "memory"
+    tree.mkdir()
+    log = tree / "chat.jsonl"
+
+    async def scenario() -> tuple[list[float], float]:
+        fired: list[float] = []
+        loop = asyncio.get_running_loop()
+        watcher = TreeWatcher(
+            loop, 0.2, "auto", 0.2, lambda _: fired.append(loop.time()), lambda: None
+        )
+        watcher.start()
+        watcher.update([tree], [])
+        try:
+            began = loop.time()
+            with log.open("a") as handle:
+                while loop.time() - began < 3.5:
+                    handle.write("{}\n")
+                    handle.flush()
+                    await asyncio.sleep(0.1)
+            stopped = loop.time()
+            await asyncio.sleep(0.6)
+        finally:
+            watcher.stop()
+        return [at - began for at in fired], stopped - began
+
+    fired, stopped = asyncio.run(scenario())
+    while_writing = [at for at in fired if at < stopped]
+    assert len(while_writing) >= 2, fired  # about one a second
+    gaps = [later - earlier for earlier, later in zip(while_writing, fired[1:], strict=False)]
+    assert max(gaps) <= 1.5, fired
+    assert fired[-1] > stopped  # and once more, its last write's quiet period over
+
+
 def test_atomic_save_by_rename_fires_for_the_destination(tmp_path: Path) -> None:
     tree = tmp_path / "memory"
     tree.mkdir()

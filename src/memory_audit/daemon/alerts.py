@@ -30,6 +30,7 @@ from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
 from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.file_text import rules_text
+from memory_audit.secrets.grown_files import GrownFiles
 from memory_audit.secrets.published import chosen, chosen_values
 from memory_audit.secrets.repeats import RULE as REPEAT
 from memory_audit.secrets.retired import retired_marker
@@ -141,10 +142,13 @@ def scan_file(
     max_bytes: int,
     shown_root: str | None = None,
     known: KnownSecrets | None = None,
+    *,
+    grown: GrownFiles | None = None,
 ) -> FileScan | None:
     """One changed file's possible secrets; ``shown_root``: the tree as alerts show it, when
     the caller scans many files of one tree (it is the same for all of them); ``known``:
-    the secrets the tree holds, whose bare repeats in the file alert too."""
+    the secrets the tree holds, whose bare repeats in the file alert too; ``grown``: what
+    the caller read of its files before (a log that only grew is read where it grew)."""
     rel = relative_in_tree(path, root)
     if rel is None or _outside_the_walk(path, root, rel):
         return None
@@ -155,8 +159,11 @@ def scan_file(
         return None
     loaded = load_index(result.disk_text) if rel == INDEX_NAME else None
     # the text as the rules read it (a string's escapes blanked in a file that is no
-    # Markdown: the same places), as the audit reads it
-    text = rules_text(rel, result.text)
+    # Markdown: the same places), as the audit reads it; of a log, what it appended
+    if grown is not None and read_as_other(rel):
+        text = grown.rules_text(str(path), rel, result.text, scanner)
+    else:
+        text = rules_text(rel, result.text)
     matches = tuple(scanner.scan(text))
     repeats = tuple(known.repeats(text, matches)) if known is not None else ()
     # each match here with the match that first found its value (itself, or a repeat's

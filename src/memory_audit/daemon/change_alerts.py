@@ -41,6 +41,7 @@ from memory_audit.errors import describe
 from memory_audit.journal.tree_values import TreeValues
 from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
+from memory_audit.secrets.grown_files import GrownFiles
 from memory_audit.secrets.loading import RulesUnavailable, masking_scanner, secret_scanner
 from memory_audit.secrets.published import (
     forget_texts,
@@ -112,6 +113,7 @@ class ChangeWatcher:
         # whatever their size and time. The start sweep's files are read only when they
         # differ from what the journal read (a scan of every file, not two).
         self._named: set[Path] = set()
+        self._grown = GrownFiles()  # what the scans read of each log: the next reads its growth
         self.watcher: TreeWatcher | None = None
         self.scans = TreeQueues(self._scan_tree, spawn)
         self._rescan_handle: asyncio.TimerHandle | None = None
@@ -237,7 +239,7 @@ class ChangeWatcher:
             scanner = scanner_of(self.config)
             limit = self.config.settings.audit.max_file_bytes
             values = self.values() or self._own_values
-            scan = partial(_scan_all, batch, root, scanner, limit, values, named)
+            scan = partial(_scan_all, batch, root, scanner, limit, values, named, grown=self._grown)
             scans = await in_daemon_thread(scan)
             self._raise_alerts(scans, scanner)
         except RulesUnavailable as exc:
@@ -281,9 +283,12 @@ def _scan_all(
     limit: int,
     values: TreeValues | None = None,
     read_again: set[Path] | None = None,
+    *,
+    grown: GrownFiles | None = None,
 ) -> list[FileScan]:
     """The batch's scans; ``values``: the tree's secret values kept between batches (else
-    read from the whole tree), those of ``read_again`` (else of every path) read again."""
+    read from the whole tree), those of ``read_again`` (else of every path) read again;
+    ``grown``: what earlier batches read of each file (a log is read where it grew)."""
     scans = []
     shown_root = shown_path(scanner, str(root))  # one tree a batch: masked once
     known = _known(
@@ -291,7 +296,7 @@ def _scan_all(
     )
     for path in sorted(paths):
         try:
-            scan = scan_file(path, root, scanner, limit, shown_root, known)
+            scan = scan_file(path, root, scanner, limit, shown_root, known, grown=grown)
         except OSError:
             continue
         except Exception as exc:  # a bug on one file: the batch's other files still alert

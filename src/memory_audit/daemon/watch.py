@@ -6,7 +6,9 @@
 - events arrive on watchdog's thread and are passed to the loop with
   ``call_soon_threadsafe``; atomic saves arrive as ``moved`` events, so both
   ``src_path`` and ``dest_path`` are handed over;
-- each path is debounced: it fires once, ``debounce`` seconds after its last event;
+- each path is debounced: it fires once, ``debounce`` seconds after its last event, and
+  at the latest :data:`MAX_WAIT_DEBOUNCES` debounces after its first unfired one (a log
+  written every second is never quiet that long, and its secret must still alert);
 - at the inotify limit watchdog raises for a tree's root (ENOSPC/EMFILE) but
   silently skips sub-folders; both are detected (the second by counting the
   folders it actually watches) and the tree is watched by polling instead,
@@ -35,27 +37,39 @@ from memory_audit.tree.walk import watches_needed
 log = logging.getLogger("memory_audit.daemon")
 LIMIT_ERRORS = (errno.ENOSPC, errno.EMFILE)
 NATIVE = {"linux": "inotify", "darwin": "fsevents"}.get(sys.platform, "native")
+MAX_WAIT_DEBOUNCES = 5  # a path written without pause fires every five debounces (10 s)
 
 
 class Debouncer:
-    """Calls ``fire(path)`` once per path, after ``delay`` seconds without events for it."""
+    """Calls ``fire(path)`` once per path, after ``delay`` seconds without events for it, or
+    ``max_wait`` seconds after its first event since it last fired, whichever comes first."""
 
     def __init__(
-        self, loop: asyncio.AbstractEventLoop, delay: float, fire: Callable[[Path], None]
+        self,
+        loop: asyncio.AbstractEventLoop,
+        delay: float,
+        fire: Callable[[Path], None],
+        max_wait: float | None = None,
     ) -> None:
         self.loop = loop
         self.delay = delay
+        self.max_wait = MAX_WAIT_DEBOUNCES * delay if max_wait is None else max_wait
         self.fire = fire
         self._timers: dict[Path, asyncio.TimerHandle] = {}
+        self._first: dict[Path, float] = {}  # loop time of a path's first unfired event
 
     def touch(self, path: Path) -> None:
         timer = self._timers.pop(path, None)
         if timer is not None:
             timer.cancel()
-        self._timers[path] = self.loop.call_later(self.delay, self._fire, path)
+        now = self.loop.time()
+        first = self._first.setdefault(path, now)
+        when = min(now + self.delay, first + max(self.delay, self.max_wait))
+        self._timers[path] = self.loop.call_at(when, self._fire, path)
 
     def _fire(self, path: Path) -> None:
         self._timers.pop(path, None)
+        self._first.pop(path, None)
         self.fire(path)
 
     @property
@@ -66,6 +80,7 @@ class Debouncer:
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
+        self._first.clear()
 
 
 class _Handler(FileSystemEventHandler):

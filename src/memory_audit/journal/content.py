@@ -91,9 +91,21 @@ def secret_matches(data: bytes, scanner: Scanner, rel: str = "") -> dict[str, Se
     found: dict[str, SecretMatch] = {}
     for reading in readings(data):
         text = rules_text(rel, _text(data, reading)) if rel else _text(data, reading)
-        matches = ((m, text[m.start : m.end]) for m in scanner.scan(text))
-        found = searched_matches(matches, scanner) | found  # the earlier reading's first
+        found = text_secret_matches(text, scanner) | found  # the earlier reading's first
     return found
+
+
+def text_secret_matches(text: str, scanner: Scanner) -> dict[str, SecretMatch]:
+    """The values a repeat search looks for that the rules find in ``text`` (as the rules
+    read it), each with the first match that found it."""
+    return searched_matches(((m, text[m.start : m.end]) for m in scanner.scan(text)), scanner)
+
+
+def utf8_text(data: bytes) -> str | None:
+    """The text of ``data`` when UTF-8 (or ASCII) is its one reading (no byte-order mark, no
+    NUL that a UTF-16 reading could hold), as :func:`secret_matches` reads it; else None."""
+    [*others, reading] = readings(data)
+    return None if others or reading.codec != "utf-8" else _text(data, reading)
 
 
 def _text(data: bytes, reading: Reading) -> str:

@@ -7,9 +7,11 @@ the journal masks both the same way. The values of a tree are the union of what 
 of its files yields, and a daemon records on every change: each file's values are kept
 by ``(size, mtime_ns)`` and read again only when those differ (or the file is named as
 changed), so a change reads the changed files, and only a tree's first recording reads
-every file. The values live in this process only, never on disk. The daemon's on-change
-alert asks the same (one instance, shared with its journal): a file that repeats a value
-the tree already holds alerts, as the audit reports it, without a scan of the tree.
+every file; a file that is no memory and only grew (a chat log) is read where it grew
+(:mod:`memory_audit.secrets.grown_files`). The values live in this process only, never on
+disk. The daemon's on-change alert asks the same (one instance, shared with its journal):
+a file that repeats a value the tree already holds alerts, as the audit reports it,
+without a scan of the tree.
 """
 
 from __future__ import annotations
@@ -20,11 +22,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory_audit.journal.content import secret_matches
+from memory_audit.journal.content import secret_matches, text_secret_matches, utf8_text
 from memory_audit.regular_files import open_regular
+from memory_audit.secrets.grown_files import Seen, rules_text_from, window
 from memory_audit.secrets.repeats import RepeatSearch
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.tree.snapshot import read_limit
+from memory_audit.tree.walk import read_as_other
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,9 @@ class _Known:
     size: int
     mtime_ns: int
     values: Mapping[str, SecretMatch]  # each value, with the first match that found it
+    # of a file that is no memory (a log): what was read of it, so that the next read of
+    # a file that only grew reads its new part (:mod:`memory_audit.secrets.grown_files`)
+    seen: Seen | None = None
 
 
 class TreeValues:
@@ -131,7 +138,23 @@ class TreeValues:
             return entry
         # a file that is no memory is read as far as the audit reads it for secrets
         seen = read_tree_file(root, rel, read_limit(rel, self.max_bytes))
-        return _Known(seen.size, seen.mtime_ns, _file_values(seen, scanner, rel))
+        text = utf8_text(seen.data) if seen.data is not None and read_as_other(rel) else None
+        if text is None:
+            return _Known(seen.size, seen.mtime_ns, _file_values(seen, scanner, rel))
+        return _grown(seen, text, entry, scanner, rel)
+
+
+def _grown(seen: OnDisk, text: str, entry: _Known | None, scanner: Scanner, rel: str) -> _Known:
+    """A file that is no memory, read where it grew since ``entry`` was read (a log gets a
+    record at a time): its values are those read before and those of its new part."""
+    start, now = window(text, entry.seen if entry is not None else None, scanner)
+    try:
+        found = text_secret_matches(rules_text_from(rel, text, start), scanner)
+    except Exception:  # a bug on one file's text: as _file_values, the file unrecorded
+        return _Known(seen.size, seen.mtime_ns, {})
+    if start and entry is not None:  # what was read before keeps its first match
+        found = {**found, **entry.values}
+    return _Known(seen.size, seen.mtime_ns, found, now)
 
 
 def _file_values(seen: OnDisk, scanner: Scanner, rel: str) -> Mapping[str, SecretMatch]:

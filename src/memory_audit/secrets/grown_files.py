@@ -1,0 +1,95 @@
+"""A file that is no memory, read for secrets again only where it grew.
+
+A chat gateway's raw log under ``memory/`` grows by a record at a time, and the service
+scanned it whole at each change: a 4 MB log that gets a record every few seconds kept a
+quarter of a core busy. Where a file only grew since this reader last read it (its text
+then is the start of its text now), the rules read its new part, from the start of a line
+:data:`CONTEXT` characters before the old end (what the rules read around a value), with
+every line before it left blank: line numbers stay the file's. What was read before is
+not read again: its secrets were alerted for, or kept, at that read.
+
+A file rewritten, truncated or replaced, read with other rules, or not seen yet by this
+reader is read whole. Memories (Markdown, read whole by a session, their headings and
+fences far from a value) are always read whole, and so is every file the audit reads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from memory_audit.secrets.file_text import rules_text
+from memory_audit.secrets.scanner import Scanner
+
+CONTEXT = 16 * 1024  # characters before the old end a new part's reading starts from
+MAX_FILES = 512  # files remembered per reader; the least recently read is forgotten
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What a reader read of a file's text: how long it was, its digest, and the rules."""
+
+    length: int
+    digest: bytes
+    scanner: Scanner
+
+
+def window(raw: str, last: Seen | None, scanner: Scanner) -> tuple[int, Seen]:
+    """Where the rules start reading ``raw`` (0: the whole text; ``len(raw)``: nothing is
+    new), and what is seen now. Only a text whose start is ``last``'s text, read with the
+    same rules, is read from later than its start."""
+    digest = hashlib.blake2b(digest_size=16)
+    if last is not None and last.scanner is scanner and len(raw) >= last.length:
+        digest.update(_utf8(raw[: last.length]))
+        if digest.digest() == last.digest:
+            digest.update(_utf8(raw[last.length :]))
+            seen = Seen(len(raw), digest.digest(), scanner)
+            if len(raw) == last.length:
+                return len(raw), seen
+            return line_start(raw, max(0, last.length - CONTEXT)), seen
+        digest = hashlib.blake2b(digest_size=16)
+    digest.update(_utf8(raw))
+    return 0, Seen(len(raw), digest.digest(), scanner)
+
+
+def line_start(text: str, at: int) -> int:
+    return text.rfind("\n", 0, at) + 1
+
+
+def rules_text_from(path: str, raw: str, start: int) -> str:
+    """``raw`` as the rules read it (:func:`rules_text`) from ``start``, a line's start, the
+    lines before it blank: a match's line is its line in the file."""
+    if start == 0:
+        return rules_text(path, raw)
+    return "\n" * raw.count("\n", 0, start) + rules_text(path, raw[start:])
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogatepass")
+
+
+class GrownFiles:
+    """One reader's memory of the files it read (a path -> what it saw), so its next read
+    of a file that only grew reads the new part. Safe to share between threads."""
+
+    def __init__(self) -> None:
+        self._seen: OrderedDict[str, Seen] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def rules_text(self, key: str, path: str, raw: str, scanner: Scanner) -> str:
+        """The text the rules read of ``raw``, the file at ``key`` (``path``: its tree
+        path, whose kind says how it is read): its new part only when it grew."""
+        with self._lock:
+            last = self._seen.pop(key, None)
+        start, seen = window(raw, last, scanner)
+        with self._lock:
+            self._seen[key] = seen
+            while len(self._seen) > MAX_FILES:
+                self._seen.popitem(last=False)
+        return rules_text_from(path, raw, start)
+
+    def forget(self, key: str) -> None:
+        with self._lock:
+            self._seen.pop(key, None)

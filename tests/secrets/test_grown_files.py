@@ -1,0 +1,149 @@
+"""A log in a memory tree read again where it grew, by the on-change alert and the journal."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+from memory_audit.daemon.alerts import scan_file
+from memory_audit.journal.tree_values import TreeValues
+from memory_audit.secrets.file_text import rules_text
+from memory_audit.secrets.grown_files import CONTEXT, GrownFiles, window
+from memory_audit.secrets.loading import secret_scanner
+from memory_audit.secrets.scanner import Scanner
+from tests.harness import index, memory, write_tree
+from tests.secrets.samples import ALNUM, rnd
+from tests.support.github_tokens import github_token
+
+SCANNER = secret_scanner(None)
+LOG = "raw/chat.jsonl"
+
+
+def record(number: int, text: str = "") -> str:
+    words = text or f"message {number}: the build on the shared runner passed again"
+    return json.dumps({"update_id": number, "from": {"id": 42}, "text": words}) + "\n"
+
+
+def token() -> str:
+    return github_token("ghp_", rnd(ALNUM, 36))
+
+
+def log_text(first: str, records: int = 3000) -> str:
+    """A chat log of about 300 KB whose third record holds ``first``."""
+    lines = [record(n) for n in range(records)]
+    lines[2] = record(2, f"the bot token is {first}\nkeep it")
+    return "".join(lines)
+
+
+class Recording:
+    """The real scanner, with the length of each text it was given (its blank lines, which
+    keep line numbers, left out)."""
+
+    def __init__(self, scanner: Scanner) -> None:
+        self.scanner = scanner
+        self.read: list[int] = []
+
+    def scan(self, text: str) -> Any:
+        self.read.append(len(text.lstrip("\n")))
+        return self.scanner.scan(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.scanner, name)
+
+
+def found(text: str) -> list[tuple[int, str]]:
+    return [(m.line, text[m.start : m.end]) for m in SCANNER.scan(text)]
+
+
+def test_what_a_log_appended_is_read_with_its_lines_and_nothing_before_is_read_again() -> None:
+    first, second = token(), token()
+    raw = log_text(first)
+    grown = GrownFiles()
+    assert found(grown.rules_text("/t/" + LOG, LOG, raw, SCANNER)) == [(3, first)]
+    raw += record(3000, f"and the new one: {second}")
+    text = grown.rules_text("/t/" + LOG, LOG, raw, SCANNER)
+    # the line the whole file gives it, and only the new part (with what came just before)
+    assert found(text) == [(3001, second)]
+    assert found(rules_text(LOG, raw)) == [(3, first), (3001, second)]
+    assert len(text.lstrip("\n")) <= CONTEXT + 200
+    # read again unchanged: nothing is new
+    assert found(grown.rules_text("/t/" + LOG, LOG, raw, SCANNER)) == []
+
+
+def test_a_log_rewritten_truncated_or_read_with_other_rules_is_read_whole() -> None:
+    first, second = token(), token()
+    raw = log_text(first) + record(3000, f"then {second}")
+    rewritten = raw.replace("message 7:", "message 8:", 1)  # the same length, one byte apart
+    for changed in (rewritten, raw[: len(raw) // 2] + record(1, f"then {second}")):
+        grown = GrownFiles()
+        grown.rules_text("/t/" + LOG, LOG, raw, SCANNER)
+        assert [
+            value for _, value in found(grown.rules_text("/t/" + LOG, LOG, changed, SCANNER))
+        ] == [
+            first,
+            second,
+        ]
+    # other rules (a reloaded patterns file): what was read before was judged by the old ones
+    other = copy.copy(SCANNER)
+    start, _ = window(raw + record(3001), window(raw, None, SCANNER)[1], other)
+    assert start == 0
+
+
+def test_a_log_grown_by_less_than_the_context_is_read_from_a_line_start(tmp_path: Path) -> None:
+    raw = "".join(record(n) for n in range(100))  # 8 KB: all of it within the context
+    grown = GrownFiles()
+    grown.rules_text("/t/" + LOG, LOG, raw, SCANNER)
+    value = token()
+    text = grown.rules_text("/t/" + LOG, LOG, raw + record(100, value), SCANNER)
+    assert found(text) == [(101, value)]
+    assert text == rules_text(LOG, raw + record(100, value))  # read whole, line for line
+
+
+def test_the_journal_keeps_the_values_read_before_and_reads_only_the_growth(
+    tmp_path: Path,
+) -> None:
+    # passwords: a repeat search looks for a value no rule finds on its own
+    first, second = "Tq7#mWx2Lp9v", "Fern-Hall-2031!"
+    tree = write_tree(tmp_path / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")})
+    (tree / "raw").mkdir()
+    (tree / LOG).write_text(log_text(f"nothing; db password: {first}"))
+    recording = Recording(SCANNER)
+    values = TreeValues(1 << 20)
+    files = {"MEMORY.md", "a.md", LOG}
+    assert first in values.search(tree, files, files, recording, changed={LOG}).values  # type: ignore[arg-type]
+    whole = max(recording.read)
+    with (tree / LOG).open("a") as handle:
+        handle.write(record(3000, f"the new db password: {second}"))
+    recording.read.clear()
+    search = values.search(tree, files, files, recording, changed={LOG})  # type: ignore[arg-type]
+    assert {first, second} <= set(search.values)  # the value far above is still masked
+    assert recording.read
+    assert max(recording.read) <= CONTEXT + 200 < whole
+
+
+def test_the_alert_reads_only_what_a_log_appended_and_alerts_for_it_at_its_line(
+    tmp_path: Path,
+) -> None:
+    first, second = token(), token()
+    tree = write_tree(tmp_path / "memory", {"MEMORY.md": index("a.md"), "a.md": memory("a")})
+    (tree / "raw").mkdir()
+    (tree / LOG).write_text(log_text(first))
+    recording = Recording(SCANNER)
+    grown = GrownFiles()
+    before = scan_file(tree / LOG, tree, recording, 1 << 20, grown=grown)  # type: ignore[arg-type]
+    assert before is not None
+    assert [m.line for m in before.matches] == [3]
+    with (tree / LOG).open("a") as handle:
+        handle.write(record(3000, f"now {second}"))
+    recording.read.clear()
+    after = scan_file(tree / LOG, tree, recording, 1 << 20, grown=grown)  # type: ignore[arg-type]
+    assert after is not None
+    assert [(m.line, m.redacted[:6]) for m in after.matches] == [(3001, second[:4] + second[4:6])]
+    assert max(recording.read) <= CONTEXT + 200
+    # a memory is always read whole: its headings and fences may be far above a value
+    (tree / "a.md").write_text(memory("a", body=f"token {second}"))
+    recording.read.clear()
+    scan_file(tree / "a.md", tree, recording, 1 << 20, grown=grown)  # type: ignore[arg-type]
+    assert recording.read[0] == len((tree / "a.md").read_text())
