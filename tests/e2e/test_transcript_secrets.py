@@ -67,15 +67,21 @@ def test_transcripts_without_secrets_exit_0(isolated_home: Path) -> None:
 
 def test_a_log_kept_in_a_memory_folder_is_no_session_transcript(isolated_home: Path) -> None:
     """A chat log an agent keeps under the project's memory folder is a file of the memory
-    tree (the secrets check reads it there), never a session sent to the model provider."""
+    tree (the secrets check reads it there), never a session sent to the model provider:
+    however the folder is named (``~/.claude`` a link to the user's dotfiles, the tree
+    named by its real path)."""
+    real = isolated_home / "dotfiles" / "claude"
+    real.mkdir(parents=True)
+    (isolated_home / ".claude").symlink_to(real)
     session(isolated_home, "-work-app", "7f3c2a", [record("hello")])
-    log = isolated_home / ".claude/projects/-work-app/memory/raw"
+    log = real / "projects/-work-app/memory/raw"
     log.mkdir(parents=True)
     (log / "chat.jsonl").write_text(record(f"use {TOKEN} for the CI") + "\n")
-    result = cli("audit", "--transcripts")
-    assert result.returncode == 0
-    assert result.stdout.splitlines()[0].startswith("Scanned 1 session transcripts (")
-    assert "sent to the model provider" not in result.stdout
+    for named in ([], [str(log.parent)]):
+        result = cli("audit", *named, "--transcripts")
+        assert result.returncode == 0, named
+        assert result.stdout.splitlines()[0].startswith("Scanned 1 session transcripts (")
+        assert "sent to the model provider" not in result.stdout
 
 
 def test_transcripts_dir_still_names_the_usage_folder(isolated_home: Path, tmp_path: Path) -> None:

@@ -57,19 +57,27 @@ def found(text: str) -> list[tuple[int, str]]:
     return [(m.line, text[m.start : m.end]) for m in SCANNER.scan(text)]
 
 
+def read(grown: GrownFiles, raw: str, path: str = LOG) -> str:
+    """What the rules read of ``raw`` now, the read kept (its alerts raised)."""
+    text, seen = grown.read("/t/" + path, path, raw, SCANNER)
+    grown.keep("/t/" + path, seen)
+    return text
+
+
 def test_what_a_log_appended_is_read_with_its_lines_and_nothing_before_is_read_again() -> None:
     first, second = token(), token()
     raw = log_text(first)
     grown = GrownFiles()
-    assert found(grown.rules_text("/t/" + LOG, LOG, raw, SCANNER)) == [(3, first)]
+    assert found(read(grown, raw)) == [(3, first)]
     raw += record(3000, f"and the new one: {second}")
-    text = grown.rules_text("/t/" + LOG, LOG, raw, SCANNER)
+    text = read(grown, raw)
     # the line the whole file gives it, and only the new part (with what came just before)
     assert found(text) == [(3001, second)]
     assert found(rules_text(LOG, raw)) == [(3, first), (3001, second)]
     assert len(text.lstrip("\n")) <= CONTEXT + 200
+    assert text.lstrip("\n")[0] == "{"  # from a record's start, never inside one
     # read again unchanged: nothing is new
-    assert found(grown.rules_text("/t/" + LOG, LOG, raw, SCANNER)) == []
+    assert found(read(grown, raw)) == []
 
 
 def test_a_log_rewritten_truncated_or_read_with_other_rules_is_read_whole() -> None:
@@ -78,25 +86,23 @@ def test_a_log_rewritten_truncated_or_read_with_other_rules_is_read_whole() -> N
     rewritten = raw.replace("message 7:", "message 8:", 1)  # the same length, one byte apart
     for changed in (rewritten, raw[: len(raw) // 2] + record(1, f"then {second}")):
         grown = GrownFiles()
-        grown.rules_text("/t/" + LOG, LOG, raw, SCANNER)
-        assert [
-            value for _, value in found(grown.rules_text("/t/" + LOG, LOG, changed, SCANNER))
-        ] == [
+        read(grown, raw)
+        assert [value for _, value in found(read(grown, changed))] == [
             first,
             second,
         ]
     # other rules (a reloaded patterns file): what was read before was judged by the old ones
     other = copy.copy(SCANNER)
-    start, _ = window(raw + record(3001), window(raw, None, SCANNER)[1], other)
+    start, _ = window(LOG, raw + record(3001), window(LOG, raw, None, SCANNER)[1], other)
     assert start == 0
 
 
 def test_a_log_grown_by_less_than_the_context_is_read_from_a_line_start(tmp_path: Path) -> None:
     raw = "".join(record(n) for n in range(100))  # 8 KB: all of it within the context
     grown = GrownFiles()
-    grown.rules_text("/t/" + LOG, LOG, raw, SCANNER)
+    read(grown, raw)
     value = token()
-    text = grown.rules_text("/t/" + LOG, LOG, raw + record(100, value), SCANNER)
+    text = read(grown, raw + record(100, value))
     assert found(text) == [(101, value)]
     assert text == rules_text(LOG, raw + record(100, value))  # read whole, line for line
 
@@ -134,7 +140,9 @@ def test_the_alert_reads_only_what_a_log_appended_and_alerts_for_it_at_its_line(
     grown = GrownFiles()
     before = scan_file(tree / LOG, tree, recording, 1 << 20, grown=grown)  # type: ignore[arg-type]
     assert before is not None
+    assert before.read is not None
     assert [m.line for m in before.matches] == [3]
+    grown.keep(*before.read)  # its alerts raised
     with (tree / LOG).open("a") as handle:
         handle.write(record(3000, f"now {second}"))
     recording.read.clear()
@@ -147,3 +155,50 @@ def test_the_alert_reads_only_what_a_log_appended_and_alerts_for_it_at_its_line(
     recording.read.clear()
     scan_file(tree / "a.md", tree, recording, 1 << 20, grown=grown)  # type: ignore[arg-type]
     assert recording.read[0] == len((tree / "a.md").read_text())
+
+
+def test_a_read_not_kept_leaves_the_next_read_where_the_last_kept_one_ended() -> None:
+    """A batch whose alerts were lost (the state could not be written) is read again with
+    the next change: the growth it read is not skipped."""
+    first, second = token(), token()
+    raw = log_text(token())
+    grown = GrownFiles()
+    read(grown, raw)
+    lost = raw + "".join(record(n) for n in range(3000, 3400)) + record(3400, first)
+    grown.read("/t/" + LOG, LOG, lost, SCANNER)  # its alerts never raised: not kept
+    text = read(grown, lost + record(3401, second))
+    assert found(text) == [(3401, first), (3402, second)]
+
+
+def test_a_log_holding_lines_that_are_no_records_is_read_whole(tmp_path: Path) -> None:
+    """The heading a value sits under, a table's header or an open fence may lie far above
+    it: in a file whose lines are not all JSON records (a text log, a hidden note, a JSON
+    Lines file with a Markdown line), every read is whole, so a row appended under a header
+    16 KB above is still a password's (what the audit reports too)."""
+    table = "| host | user | password |\n|---|---|---|\n"
+    rows = "".join(f"| db{n} | app | `-` |\n" for n in range(1500))
+    heading = "## Credentials\n" + "".join(record(n) for n in range(400))
+    cases = [
+        ("notes/hosts.txt", table + rows, "| db9999 | admin | `eF7/sU5;rU3]Pt5` |\n"),
+        (".drafts/hosts.md", table + rows, "| db9999 | admin | `eF7/sU5;rU3]Pt5` |\n"),
+        (LOG, heading, "- `fern2031-admin` / `fern2031-Falcon`\n"),
+    ]
+    for rel, text, appended in cases:
+        tree = write_tree(
+            tmp_path / rel.replace("/", "_"), {"MEMORY.md": index(), "a.md": memory("a")}
+        )
+        (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tree / rel).write_text(text)
+        grown = GrownFiles()
+        earlier = scan_file(tree / rel, tree, SCANNER, 1 << 20, grown=grown)
+        assert earlier is not None
+        assert earlier.read is not None
+        grown.keep(*earlier.read)
+        with (tree / rel).open("a") as handle:
+            handle.write(appended)
+        whole = scan_file(tree / rel, tree, SCANNER, 1 << 20)
+        grew = scan_file(tree / rel, tree, SCANNER, 1 << 20, grown=grown)
+        assert whole is not None
+        assert grew is not None
+        assert [m.line for m in whole.matches] == [text.count("\n") + 1], rel
+        assert [m.redacted for m in grew.matches] == [m.redacted for m in whole.matches], rel

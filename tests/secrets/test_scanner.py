@@ -21,7 +21,7 @@ from memory_audit.secrets.scanner import (
     plausible_span,
 )
 from memory_audit.secrets.tables import table_cells
-from memory_audit.secrets.values import markers_before, plausible
+from memory_audit.secrets.values import _login_heading, markers_before, plausible
 from tests.secrets.samples import CASES, NEGATIVES
 
 SCANNER = Scanner(bundled_rules(), b"test-salt")
@@ -194,6 +194,18 @@ def test_a_family_of_names_is_a_login_pair_under_the_nearest_heading_only() -> N
     )
     found = [(m.line, text[m.start : m.end]) for m in SCANNER.scan(text)]
     assert found == [(2, "fern2024-Falcon"), (8, "fern2040-Falcon")]
+
+
+def test_the_heading_over_a_place_is_the_nearest_one_that_ends_before_it() -> None:
+    """A place on a heading's own line reads the heading as far as the place; a place
+    inside a heading's marker (``#|#``) has the heading above it as its nearest."""
+    text = "## Logins\nsome line\n## Build steps\n"
+    build = text.index("## Build")
+    assert _login_heading(text, text.index("some"))
+    assert _login_heading(text, build + 1)  # inside "##": the logins heading is nearest
+    assert not _login_heading(text, build + 4)  # "## B": a heading of its own
+    assert not _login_heading(text, 0)
+    assert not _login_heading("no heading\n## Logins", 3)
 
 
 def test_pairs_of_names_after_a_long_text_cost_what_they_cost_alone() -> None:

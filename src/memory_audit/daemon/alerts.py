@@ -30,7 +30,7 @@ from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
 from memory_audit.secrets.boundary import Boundary
 from memory_audit.secrets.file_text import rules_text
-from memory_audit.secrets.grown_files import GrownFiles
+from memory_audit.secrets.grown_files import GrownFiles, Seen
 from memory_audit.secrets.published import chosen, chosen_values
 from memory_audit.secrets.repeats import RULE as REPEAT
 from memory_audit.secrets.retired import retired_marker
@@ -133,6 +133,9 @@ class FileScan:
         default_factory=dict, repr=False, compare=False
     )
     text: str = field(default="", repr=False, compare=False)
+    # of a file read through a GrownFiles: its key and what was read, kept by the caller
+    # once the scan's alerts are raised (a batch lost is read again with the next change)
+    read: tuple[str, Seen] | None = field(default=None, repr=False, compare=False)
 
 
 def scan_file(
@@ -160,8 +163,10 @@ def scan_file(
     loaded = load_index(result.disk_text) if rel == INDEX_NAME else None
     # the text as the rules read it (a string's escapes blanked in a file that is no
     # Markdown: the same places), as the audit reads it; of a log, what it appended
+    read: tuple[str, Seen] | None = None
     if grown is not None and read_as_other(rel):
-        text = grown.rules_text(str(path), rel, result.text, scanner)
+        text, seen = grown.read(str(path), rel, result.text, scanner)
+        read = (str(path), seen)
     else:
         text = rules_text(rel, result.text)
     matches = tuple(scanner.scan(text))
@@ -201,6 +206,7 @@ def scan_file(
         tests=tests,
         chosen_lines=chosen_lines,
         text=text if chosen else "",
+        read=read,
     )
 
 

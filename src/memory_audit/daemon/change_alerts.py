@@ -242,6 +242,9 @@ class ChangeWatcher:
             scan = partial(_scan_all, batch, root, scanner, limit, values, named, grown=self._grown)
             scans = await in_daemon_thread(scan)
             self._raise_alerts(scans, scanner)
+            for done in scans:  # what was read is not read again: its alerts are raised
+                if done.read is not None:
+                    self._grown.keep(*done.read)
         except RulesUnavailable as exc:
             log.error("secret alerts paused: %s", exc)
             self._named |= named

@@ -69,7 +69,7 @@ class _Events(FileSystemEventHandler):
             return
         for raw in (event.src_path, getattr(event, "dest_path", "")):
             text = os.fsdecode(raw) if raw else ""
-            if text.endswith(SUFFIX) and not in_a_memory_tree(Path(text)):
+            if text.endswith(SUFFIX) and not in_a_memory_tree(Path(text), projects_dir()):
                 self.loop.call_soon_threadsafe(self.deliver, Path(text))
 
 

@@ -1,21 +1,26 @@
-"""A file that is no memory, read for secrets again only where it grew.
+"""A chat log in a memory tree, read for secrets again only where it grew.
 
 A chat gateway's raw log under ``memory/`` grows by a record at a time, and the service
 scanned it whole at each change: a 4 MB log that gets a record every few seconds kept a
-quarter of a core busy. Where a file only grew since this reader last read it (its text
-then is the start of its text now), the rules read its new part, from the start of a line
-:data:`CONTEXT` characters before the old end (what the rules read around a value), with
-every line before it left blank: line numbers stay the file's. What was read before is
-not read again: its secrets were alerted for, or kept, at that read.
+quarter of a core busy. Where a JSON Lines file (``.jsonl``, ``.ndjson``) only grew since
+this reader last read it (its text then is the start of its text now), the rules read its
+new part, from the start of a line :data:`CONTEXT` characters before the old end (what the
+rules read around a value), with every line before it left blank: line numbers stay the
+file's. What was read before is not read again: its secrets were alerted for, or kept, at
+that read.
 
-A file rewritten, truncated or replaced, read with other rules, or not seen yet by this
-reader is read whole. Memories (Markdown, read whole by a session, their headings and
-fences far from a value) are always read whole, and so is every file the audit reads.
+The rules read some context from anywhere above a value: the heading it sits under, a
+table's header row, an open code fence. A line that is one JSON record (it starts with
+``{`` or ``[``) holds none of them, so only a file whose every line is a record is read
+from its growth. Any other file (a Markdown note, a text log, a JSON document), a file
+rewritten, truncated or replaced, one read with other rules or not seen yet by this
+reader, is read whole; so is every file the audit reads.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -25,33 +30,45 @@ from memory_audit.secrets.scanner import Scanner
 
 CONTEXT = 16 * 1024  # characters before the old end a new part's reading starts from
 MAX_FILES = 512  # files remembered per reader; the least recently read is forgotten
+JSON_LINES = (".jsonl", ".ndjson")
+# a line whose first character that is not blank opens no JSON record: Markdown or prose
+NOT_A_RECORD = re.compile(r"(?m)^[ \t]*[^\s{\[]")
 
 
 @dataclass(frozen=True)
 class Seen:
-    """What a reader read of a file's text: how long it was, its digest, and the rules."""
+    """What a reader read of a file's text: how long it was, its digest, the rules, and
+    whether each of its lines was a JSON record."""
 
     length: int
     digest: bytes
     scanner: Scanner
+    records: bool
 
 
-def window(raw: str, last: Seen | None, scanner: Scanner) -> tuple[int, Seen]:
-    """Where the rules start reading ``raw`` (0: the whole text; ``len(raw)``: nothing is
-    new), and what is seen now. Only a text whose start is ``last``'s text, read with the
-    same rules, is read from later than its start."""
+def window(path: str, raw: str, last: Seen | None, scanner: Scanner) -> tuple[int, Seen]:
+    """Where the rules start reading ``raw``, the text of the file at tree path ``path``
+    (0: the whole text; ``len(raw)``: nothing is new), and what is seen now. Only a JSON
+    Lines text of records alone, whose start is ``last``'s text read with the same rules,
+    is read from later than its start."""
     digest = hashlib.blake2b(digest_size=16)
-    if last is not None and last.scanner is scanner and len(raw) >= last.length:
+    grew = last is not None and last.scanner is scanner and len(raw) >= last.length
+    if last is not None and grew:
         digest.update(_utf8(raw[: last.length]))
         if digest.digest() == last.digest:
             digest.update(_utf8(raw[last.length :]))
-            seen = Seen(len(raw), digest.digest(), scanner)
+            new = line_start(raw, last.length)
+            records = last.records and NOT_A_RECORD.search(raw, new) is None
+            seen = Seen(len(raw), digest.digest(), scanner, records)
+            if not records:
+                return 0, seen
             if len(raw) == last.length:
                 return len(raw), seen
             return line_start(raw, max(0, last.length - CONTEXT)), seen
         digest = hashlib.blake2b(digest_size=16)
     digest.update(_utf8(raw))
-    return 0, Seen(len(raw), digest.digest(), scanner)
+    records = path.endswith(JSON_LINES) and NOT_A_RECORD.search(raw) is None
+    return 0, Seen(len(raw), digest.digest(), scanner, records)
 
 
 def line_start(text: str, at: int) -> int:
@@ -72,24 +89,24 @@ def _utf8(text: str) -> bytes:
 
 class GrownFiles:
     """One reader's memory of the files it read (a path -> what it saw), so its next read
-    of a file that only grew reads the new part. Safe to share between threads."""
+    of a log that only grew reads the new part. Safe to share between threads."""
 
     def __init__(self) -> None:
         self._seen: OrderedDict[str, Seen] = OrderedDict()
         self._lock = threading.Lock()
 
-    def rules_text(self, key: str, path: str, raw: str, scanner: Scanner) -> str:
+    def read(self, key: str, path: str, raw: str, scanner: Scanner) -> tuple[str, Seen]:
         """The text the rules read of ``raw``, the file at ``key`` (``path``: its tree
-        path, whose kind says how it is read): its new part only when it grew."""
+        path), and what it sees; it is the reader's next start only once :meth:`keep` is
+        told (when what the read found was acted on: alerts raised)."""
         with self._lock:
-            last = self._seen.pop(key, None)
-        start, seen = window(raw, last, scanner)
+            last = self._seen.get(key)
+        start, seen = window(path, raw, last, scanner)
+        return rules_text_from(path, raw, start), seen
+
+    def keep(self, key: str, seen: Seen) -> None:
         with self._lock:
+            self._seen.pop(key, None)
             self._seen[key] = seen
             while len(self._seen) > MAX_FILES:
                 self._seen.popitem(last=False)
-        return rules_text_from(path, raw, start)
-
-    def forget(self, key: str) -> None:
-        with self._lock:
-            self._seen.pop(key, None)

@@ -23,7 +23,6 @@ from typing import Any
 from memory_audit.regular_files import open_regular
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.sources.transcripts import MAX_NODES, timestamp, whole_lines
-from memory_audit.tree.discovery import projects_dir
 
 MAX_DEPTH = 64
 MEMORY_FOLDER = "memory"  # a project's memory tree: ``projects/<slug>/memory/``
@@ -58,22 +57,24 @@ def transcript_files(folders: Iterable[Path]) -> list[Path]:
             found.update(
                 p
                 for p in folder.rglob("*.jsonl")
-                if not in_a_memory_tree(p) and p.is_file() and not p.is_symlink()
+                if not in_a_memory_tree(p, folder) and p.is_file() and not p.is_symlink()
             )
         except OSError:
             continue
     return sorted(found)
 
 
-def in_a_memory_tree(path: Path) -> bool:
-    """Whether ``path`` lies in a project's memory folder: a ``.jsonl`` there is the tree's
-    file (a chat log an agent keeps), which the secrets check reads with the tree, not a
-    session's transcript (nothing there was sent to the model provider with a session)."""
+def in_a_memory_tree(path: Path, folder: Path) -> bool:
+    """Whether ``path``, found in ``folder`` (the projects folder or one project's), lies in
+    a project's memory folder: a ``.jsonl`` there is the tree's file (a chat log an agent
+    keeps), which the secrets check reads with the tree, not a session's transcript
+    (nothing there was sent to the model provider with a session). A session's own
+    folders are named by its id, never ``memory``."""
     try:
-        parts = path.relative_to(projects_dir()).parts
+        parts = path.relative_to(folder).parts
     except ValueError:
         return False
-    return len(parts) > 2 and parts[1] == MEMORY_FOLDER
+    return MEMORY_FOLDER in parts[:2] and len(parts) > parts.index(MEMORY_FOLDER) + 1
 
 
 def scan_transcripts(
