@@ -8,7 +8,6 @@ from pathlib import Path
 
 from memory_audit.checks.secrets import Options
 from tests.harness import findings, index, memory, write_tree
-from tests.support.github_tokens import github_token
 
 
 def _levels(tmp_path: Path, body: str) -> list[tuple[str, str]]:
@@ -182,40 +181,3 @@ def test_a_default_named_only_in_passing_keeps_a_digit_run_a_problem(tmp_path: P
     drawer = "- Default asset drawer password: `1234` (you can change this later)\n"
     assert [level for level, _ in _levels(tmp_path, drawer)] == ["suggestion"]
     assert [level for level, _ in _levels(tmp_path, labelled)] == ["suggestion"]
-
-
-LAB_NOTE = """# Offensive notes
-
-## Patterns
-### TryHackMe
-(what the practice boxes taught)
-
-## Credentials That Have Worked
-- 2026-04-04 | 10.48.201.17 | Recovered app creds: Fernhall:q7w8kh4ck5r
-"""
-
-
-def test_a_practice_lab_machine_s_login_is_a_suggestion(tmp_path: Path) -> None:
-    """A CTF machine's logins (a training platform's box, reached at a private address
-    through its VPN) are the same for every player and published in its walkthroughs: the
-    held-out judges of a history's removed lines called one no owner's secret."""
-    [(level, said)] = _levels(tmp_path, LAB_NOTE)
-    assert level == "suggestion"
-    assert said == "a practice lab machine's login, published in its walkthroughs"
-    # the platform named on the value's line is enough, whatever address
-    named = "- HTB box Cascade: admin creds Fernhall:q7w8kh4ck5r\n"
-    assert [level for level, _ in _levels(tmp_path / "named", named)] == ["suggestion"]
-
-
-def test_a_login_at_a_private_address_is_no_lab_s_unless_the_note_names_a_lab(
-    tmp_path: Path,
-) -> None:
-    """The same line in a note about the user's own network (a NAS at home, a client's
-    server) is a password to act on; so is a key in an issuer's format in a lab note (a
-    GitHub token pasted for a CTF tool is the user's own)."""
-    own = LAB_NOTE.replace("### TryHackMe", "### Home network")
-    assert [level for level, _ in _levels(tmp_path, own)] == ["problem"]
-    token = github_token("ghp_", "Kq7wX2mZ9pL4tR8vN3cB6hJ1dF5gS0")
-    key = LAB_NOTE + f"- 2026-04-05 | 10.48.201.17 | GitHub token for the exploit kit: {token}\n"
-    levels = sorted(level for level, _ in _levels(tmp_path / "key", key))
-    assert levels == ["problem", "suggestion"]  # the token, and the lab's login

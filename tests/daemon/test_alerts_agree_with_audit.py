@@ -183,30 +183,3 @@ def test_a_document_id_its_own_note_links_neither_alerts_nor_is_reported(
     [found] = findings(root, "secrets", options={"secrets": options})
     assert found.line == 7
     assert [text.split(" ", 1)[0] for text in alerted()] == ["a.md:7"]
-
-
-def test_a_practice_lab_machine_s_login_raises_no_alert_as_the_audit_suggests_it(
-    tmp_path: Path,
-) -> None:
-    """A CTF machine's login (a lab note, a private address through the platform's VPN) is a
-    suggestion in the audit, so no alert; the same login in a note on the user's own
-    network alerts, as the audit's problem."""
-    lab = (
-        "### TryHackMe\n(what the boxes taught)\n\n## Credentials That Have Worked\n"
-        "- 2026-04-04 | 10.48.201.17 | Recovered app creds: Fernhall:q7w8kh4ck5r\n"
-    )
-    options = Options(state_dir=str(tmp_path / "state"))
-    scanner = secret_scanner(options)
-    for name, body, alerts in (
-        ("lab", lab, 0),
-        ("own", lab.replace("TryHackMe", "Home network"), 1),
-    ):
-        root = write_tree(
-            tmp_path / name, {"MEMORY.md": index("a.md"), "a.md": memory("a", body=body)}
-        )
-        [found] = findings(root, "secrets", options={"secrets": options})
-        assert str(found.level) == ("suggestion" if alerts == 0 else "problem")
-        scan = scan_file(root / "a.md", root, scanner, 1 << 20)
-        assert scan is not None
-        state = State(tmp_path / f"state-{name}")
-        assert len(alerts_for(scan, state, scanner.false_positives)) == alerts, name

@@ -171,7 +171,7 @@ from memory_audit.secrets.retired import line_marker, retired_banner
 from memory_audit.secrets.rules import Rule
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.secrets.skill_defaults import a_skill_default
-from memory_audit.secrets.test_passwords import lab_login_reason, test_password_reason
+from memory_audit.secrets.test_passwords import test_password_reason
 from memory_audit.secrets.values import jwt_expiry
 from memory_audit.tree.snapshot import OTHER_TOTAL_BYTES, MemoryTree
 
@@ -308,8 +308,6 @@ def _unpublished(
         finding = as_test_password(finding, _test_password_at(places, texts))
     if not finding.is_suggestion:
         finding = as_skill_default(finding, _skill_default_at(places, texts, rules))
-    if not finding.is_suggestion:
-        finding = as_test_password(finding, _lab_login_at(places, texts, rules))
     return finding
 
 
@@ -330,25 +328,6 @@ def _test_password_at(places: list[Place], texts: dict[str, str]) -> str | None:
         match = place.match
         text = texts.get(place.path, "")
         reason = test_password_reason(text, match.start, match.end, match.line)
-        if reason is None:
-            return None
-        first = first or reason
-    return first
-
-
-def _lab_login_at(
-    places: list[Place], texts: dict[str, str], rules: Mapping[str, Rule]
-) -> str | None:
-    """Why the value is a practice lab machine's login (a CTF's), at every place it is, when
-    it is a password a person chose; None otherwise."""
-    first = None
-    for place in places:
-        match = place.match
-        text = texts.get(place.path, "")
-        rule = rules.get(match.rule)
-        if rule is None or not chosen(rule, text[match.start : match.end].strip()):
-            return None
-        reason = lab_login_reason(text, match.start)
         if reason is None:
             return None
         first = first or reason

@@ -36,7 +36,7 @@ from memory_audit.secrets.repeats import RULE as REPEAT
 from memory_audit.secrets.retired import retired_marker
 from memory_audit.secrets.scanner import Scanner, SecretMatch, marked
 from memory_audit.secrets.skill_defaults import a_skill_default
-from memory_audit.secrets.test_passwords import a_test_password, lab_login_reason
+from memory_audit.secrets.test_passwords import a_test_password
 from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex, load_index
@@ -215,17 +215,16 @@ def _quiet_values(
 ) -> frozenset[str]:
     """The values that are suggestions in the audit by their places in this file, so raise
     no alert: a test or demo password by its own words, or a person's password a skill's
-    documentation gives as its default or a practice lab machine's login, at every place
-    the file holds it (the audit asks every place in the tree: one place in the user's own
-    notes keeps it a problem)."""
+    documentation gives as its default, at every place the file holds it (the audit asks
+    every place in the tree: one place in the user's own notes keeps it a problem)."""
     rules = scanner.rules_by_name
     quiet: dict[str, bool] = {}
     for m in matches:
         rule = rules.get(m.rule)
-        person_s = rule is not None and chosen(rule, text[m.start : m.end].strip())
-        default = person_s and (
-            a_skill_default(rel, text, m.start, m.line) is not None
-            or lab_login_reason(text, m.start) is not None
+        default = (
+            rule is not None
+            and chosen(rule, text[m.start : m.end].strip())
+            and a_skill_default(rel, text, m.start, m.line) is not None
         )
         here = a_test_password(text, m.start, m.end, m.line) or default
         quiet[m.value_fingerprint] = quiet.get(m.value_fingerprint, True) and here

@@ -1,6 +1,5 @@
 """Passwords whose own words make them a test or demo account's (``demo1234``,
-``Test1234!``), and a practice lab machine's logins (a CTF's, published in its
-walkthroughs): suggestions in the audit, and no on-change alert (suggestions never notify).
+``Test1234!``): suggestions in the audit, and no on-change alert (suggestions never notify).
 
 The held-out judges called such values of local fixtures and development databases not
 worth acting on wherever they met them; a note that places the value's system in production
@@ -9,7 +8,6 @@ keeps it a problem, and a chosen password with more to it (``Demo-Kq7x!``) is no
 
 from __future__ import annotations
 
-import functools
 import re
 
 from memory_audit.secrets.published import on_production
@@ -46,16 +44,6 @@ DEFAULTS_NAMED = re.compile(
     r"(?i)^#{1,6}[ \t]*(?:defaults?\b|默认|默認|預設|デフォルト|기본)"
     r"|(?i:\bdefault\b[\w -]{0,30}?\b(?:password|pass|pin|passcode|login|credentials?)\b)"
     r"|默认(?:密码|口令|账号|登录)"
-)
-# A practice lab's platform (a capture-the-flag or training site's machines): a machine's
-# logins are the same for every player and published in its walkthroughs
-LAB_PLATFORM = re.compile(
-    r"(?i)\b(?:try ?hack ?me|hack ?the ?box|vulnhub|picoctf|overthewire|proving grounds"
-    r"|(?-i:THM|HTB|CTF)s?)\b"
-)
-# A private network's address (``10.10.11.42``), where a lab's machines answer through its VPN
-PRIVATE_ADDRESS = re.compile(
-    r"\b(?:10\.\d{1,3}|172\.(?:1[6-9]|2\d|3[01])|192\.168)\.\d{1,3}\.\d{1,3}\b"
 )
 # A login's field on the line before a password's (an object's ``email:``, a form's
 # ``[name="email"]``)
@@ -108,25 +96,6 @@ def test_password_reason(text: str, start: int, end: int, line: int) -> str | No
     if _sent_to_local(text, start) or not on_production(text, line):
         return reason
     return None
-
-
-def lab_login_reason(text: str, start: int) -> str | None:
-    """Why the value at ``text[start:]`` is a practice lab machine's login: its line or the
-    heading it sits under names a lab platform (TryHackMe, Hack The Box, a CTF), or the note
-    names one and the value's line gives a private address (a lab machine's, through the
-    platform's VPN). For a password a person chose: a key in an issuer's format is a key
-    wherever it is noted (the caller asks)."""
-    if _named_near(LAB_PLATFORM, text, start) or (
-        PRIVATE_ADDRESS.search(text, _line_start(text, start), start) is not None
-        and _names_a_lab(text)
-    ):
-        return "a practice lab machine's login, published in its walkthroughs"
-    return None
-
-
-@functools.lru_cache(maxsize=4)
-def _names_a_lab(text: str) -> bool:
-    return LAB_PLATFORM.search(text) is not None
 
 
 def _reserved_login(text: str, start: int) -> bool:
