@@ -135,10 +135,7 @@ opens nothing now; a refresh token pasted beside it is judged on its own. So is 
 a skill's own documentation gives as its default (a file under ``skills/<name>/``, the
 word ``default`` or ``默认`` on the value's line or the two above it: the skill's local
 page's ``默认密码：...``), which raises no alert either; a copy of it in the user's own
-notes keeps it a problem (:mod:`memory_audit.secrets.skill_defaults`). So is a practice lab
-machine's login, a password a person chose on a line or under a heading naming TryHackMe,
-Hack The Box, VulnHub or a CTF (or at a private address, ``10.10.11.42``, in a note naming
-one): the same for every player and published in the machine's walkthroughs.
+notes keeps it a problem (:mod:`memory_audit.secrets.skill_defaults`).
 
 Passing: ``sk-...``, ``<your-key>``, ``${GITHUB_TOKEN}``, ``AKIAIOSFODNN7EXAMPLE``,
 UUIDs, commit hashes, ``ssh-rsa AAAA...`` public keys, ``~/.ssh/id_ed25519_work``,
