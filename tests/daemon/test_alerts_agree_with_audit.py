@@ -183,3 +183,35 @@ def test_a_document_id_its_own_note_links_neither_alerts_nor_is_reported(
     [found] = findings(root, "secrets", options={"secrets": options})
     assert found.line == 7
     assert [text.split(" ", 1)[0] for text in alerted()] == ["a.md:7"]
+
+
+def test_a_value_quiet_for_a_different_reason_at_each_place_alerts_as_the_audit_reports_it(
+    tmp_path: Path,
+) -> None:
+    """A skill's page that gives a value as a seeded test login at one place and as its
+    default at another: the audit needs one reason at every place (neither holds), so it is
+    a problem; the alert took any reason at each place and stayed quiet."""
+    body = (
+        "## Seed\n- Seeded admin: `admin@fernshop.test` / `Harbor-Kq7w!2`\n\n"
+        "## Setup\n- Default password: Harbor-Kq7w!2\n"
+    )
+    root = write_tree(
+        tmp_path / "memory",
+        {"MEMORY.md": index("a.md"), "a.md": memory("a"), "skills/pentest/SKILL.md": body},
+    )
+    options = Options(state_dir=str(tmp_path / "state"))
+    scanner = secret_scanner(options)
+    [found] = findings(root, "secrets", options={"secrets": options})
+    assert (found.path, str(found.level)) == ("skills/pentest/SKILL.md", "problem")
+    scan = scan_file(root / "skills/pentest/SKILL.md", root, scanner, 1 << 20)
+    assert scan is not None
+    alerts = alerts_for(scan, State(tmp_path / "alerts"), scanner.false_positives)
+    assert [a.text.split(" ", 1)[0] for a in alerts] == ["skills/pentest/SKILL.md:2"]
+    # one reason at both places (a seeded test login twice): a suggestion, and no alert
+    both = body.replace("Default password:", "Seeded admin `ops@fernshop.test` /")
+    (root / "skills/pentest/SKILL.md").write_text(both)
+    levels = [str(f.level) for f in findings(root, "secrets", options={"secrets": options})]
+    assert levels == ["suggestion"]
+    scan = scan_file(root / "skills/pentest/SKILL.md", root, scanner, 1 << 20)
+    assert scan is not None
+    assert alerts_for(scan, State(tmp_path / "quiet"), scanner.false_positives) == []

@@ -216,9 +216,12 @@ def _quiet_values(
     """The values that are suggestions in the audit by their places in this file, so raise
     no alert: a test or demo password by its own words, or a person's password a skill's
     documentation gives as its default, at every place the file holds it (the audit asks
-    every place in the tree: one place in the user's own notes keeps it a problem)."""
+    every place in the tree: one place in the user's own notes keeps it a problem). One
+    reason at every place, as the audit asks: a test login at one place and a skill's
+    default at another is neither, and a problem."""
     rules = scanner.rules_by_name
-    quiet: dict[str, bool] = {}
+    tests: dict[str, bool] = {}
+    defaults: dict[str, bool] = {}
     for m in matches:
         rule = rules.get(m.rule)
         default = (
@@ -226,9 +229,10 @@ def _quiet_values(
             and chosen(rule, text[m.start : m.end].strip())
             and a_skill_default(rel, text, m.start, m.line) is not None
         )
-        here = a_test_password(text, m.start, m.end, m.line) or default
-        quiet[m.value_fingerprint] = quiet.get(m.value_fingerprint, True) and here
-    return frozenset(fingerprint for fingerprint, yes in quiet.items() if yes)
+        test = a_test_password(text, m.start, m.end, m.line)
+        tests[m.value_fingerprint] = tests.get(m.value_fingerprint, True) and test
+        defaults[m.value_fingerprint] = defaults.get(m.value_fingerprint, True) and default
+    return frozenset(value for value, test in tests.items() if test or defaults[value])
 
 
 def shown_path(scanner: Scanner, path: str) -> str:
