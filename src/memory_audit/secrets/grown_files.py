@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -42,7 +43,8 @@ class Seen:
 
     length: int
     digest: bytes
-    scanner: Scanner
+    # the rules it was read with, not kept alive by it (a reload's old rules are let go)
+    scanner: weakref.ref[Scanner]
     records: bool
 
 
@@ -52,14 +54,14 @@ def window(path: str, raw: str, last: Seen | None, scanner: Scanner) -> tuple[in
     Lines text of records alone, whose start is ``last``'s text read with the same rules,
     is read from later than its start."""
     digest = hashlib.blake2b(digest_size=16)
-    grew = last is not None and last.scanner is scanner and len(raw) >= last.length
+    grew = last is not None and last.scanner() is scanner and len(raw) >= last.length
     if last is not None and grew:
         digest.update(_utf8(raw[: last.length]))
         if digest.digest() == last.digest:
             digest.update(_utf8(raw[last.length :]))
             new = line_start(raw, last.length)
             records = last.records and NOT_A_RECORD.search(raw, new) is None
-            seen = Seen(len(raw), digest.digest(), scanner, records)
+            seen = Seen(len(raw), digest.digest(), weakref.ref(scanner), records)
             if not records:
                 return 0, seen
             if len(raw) == last.length:
@@ -68,7 +70,7 @@ def window(path: str, raw: str, last: Seen | None, scanner: Scanner) -> tuple[in
         digest = hashlib.blake2b(digest_size=16)
     digest.update(_utf8(raw))
     records = path.endswith(JSON_LINES) and NOT_A_RECORD.search(raw) is None
-    return 0, Seen(len(raw), digest.digest(), scanner, records)
+    return 0, Seen(len(raw), digest.digest(), weakref.ref(scanner), records)
 
 
 def line_start(text: str, at: int) -> int:
