@@ -31,7 +31,7 @@ from tests.support.github_tokens import github_token
 from tests.support.session_bus import session_bus
 
 from bench.corpus import words
-from bench.service import cpu_seconds, unit_watchdog_usec
+from bench.service import cpu_seconds, idle_cpu, unit_watchdog_usec
 
 CONFIG = """\
 watch: {debounce_seconds: 2.0}
@@ -82,10 +82,7 @@ def bench(work: Path, initial_mb: float, interval: float, seconds: float) -> Non
             assert bus.wait_for(1, timeout=300)  # the baseline run's notification
             assert daemon.process is not None
             pid = daemon.process.pid
-            time.sleep(10)  # the journal's baseline settles
-            before = cpu_seconds(pid)
-            time.sleep(seconds)
-            idle = cpu_seconds(pid) - before
+            idle = idle_cpu(pid, seconds, settle=10)
             notified = len(bus.notifications())
             written_at = 0.0
             before = cpu_seconds(pid)

@@ -57,6 +57,15 @@ def cpu_seconds(pid: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def idle_cpu(pid: int, seconds: float, settle: float) -> float:
+    """The daemon's CPU seconds over ``seconds`` of idling, once ``settle`` seconds passed
+    (the journal's baseline runs first): what a measure of work subtracts."""
+    time.sleep(settle)
+    before = cpu_seconds(pid)
+    time.sleep(seconds)
+    return cpu_seconds(pid) - before
+
+
 def fifty_trees(home: Home) -> None:
     for number in range(50):
         generate(home.projects / f"-home-dev-project-{number:02}" / "memory", 200, seed=number)

@@ -33,7 +33,7 @@ from tests.support.github_tokens import github_token
 from tests.support.session_bus import session_bus
 
 from bench.corpus import words
-from bench.service import cpu_seconds, spread, start
+from bench.service import cpu_seconds, idle_cpu, spread, start
 
 TICK = 0.05
 TABLES = ("alerts", "pending_alerts")
@@ -90,10 +90,7 @@ def bench(work: Path, seconds: float, rate: int) -> None:
             assert bus.wait_for(1, timeout=300)  # the baseline run
             assert daemon.process is not None
             pid = daemon.process.pid
-            time.sleep(5)  # the journal's baseline settles
-            before = cpu_seconds(pid)
-            time.sleep(seconds)
-            idle = cpu_seconds(pid) - before
+            idle = idle_cpu(pid, seconds, settle=5)
             written = 0
             before = cpu_seconds(pid)
             began = time.monotonic()
