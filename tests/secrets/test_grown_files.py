@@ -93,7 +93,7 @@ def test_a_log_rewritten_truncated_or_read_with_other_rules_is_read_whole() -> N
         ]
     # other rules (a reloaded patterns file): what was read before was judged by the old ones
     other = copy.copy(SCANNER)
-    start, _ = window(LOG, raw + record(3001), window(LOG, raw, None, SCANNER)[1], other)
+    start, _, _ = window(LOG, raw + record(3001), window(LOG, raw, None, SCANNER)[2], other)
     assert start == 0
 
 
@@ -202,3 +202,17 @@ def test_a_log_holding_lines_that_are_no_records_is_read_whole(tmp_path: Path) -
         assert grew is not None
         assert [m.line for m in whole.matches] == [text.count("\n") + 1], rel
         assert [m.redacted for m in grew.matches] == [m.redacted for m in whole.matches], rel
+
+
+def test_a_record_still_being_written_waits_for_its_newline() -> None:
+    """A log written without pause is read mid-write: half a password appended (``Tq7#mW``
+    of ``Tq7#mWx2Lp9vRz``, a password's shape of its own) is no value to alert for, and the
+    whole one is read once its record's newline comes."""
+    value = "Tq7#mWx2Lp9vRz"
+    raw = log_text(token())
+    grown = GrownFiles()
+    read(grown, raw)
+    line = record(3000, f"the new db password: {value} for the replica")
+    cut = line.index(value) + 6
+    assert found(read(grown, raw + line[:cut])) == []
+    assert found(read(grown, raw + line)) == [(3001, value)]

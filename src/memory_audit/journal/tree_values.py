@@ -147,9 +147,9 @@ class TreeValues:
 def _grown(seen: OnDisk, text: str, entry: _Known | None, scanner: Scanner, rel: str) -> _Known:
     """A file that is no memory, read where it grew since ``entry`` was read (a log gets a
     record at a time): its values are those read before and those of its new part."""
-    start, now = window(rel, text, entry.seen if entry is not None else None, scanner)
+    start, end, now = window(rel, text, entry.seen if entry is not None else None, scanner)
     try:
-        found = text_secret_matches(rules_text_from(rel, text, start), scanner)
+        found = text_secret_matches(rules_text_from(rel, text, start, end), scanner)
     except Exception:  # a bug on one file's text: as _file_values, the file unrecorded
         return _Known(seen.size, seen.mtime_ns, {})
     if start and entry is not None:  # what was read before keeps its first match

@@ -48,41 +48,44 @@ class Seen:
     records: bool
 
 
-def window(path: str, raw: str, last: Seen | None, scanner: Scanner) -> tuple[int, Seen]:
-    """Where the rules start reading ``raw``, the text of the file at tree path ``path``
-    (0: the whole text; ``len(raw)``: nothing is new), and what is seen now. Only a JSON
-    Lines text of records alone, whose start is ``last``'s text read with the same rules,
-    is read from later than its start."""
+def window(path: str, raw: str, last: Seen | None, scanner: Scanner) -> tuple[int, int, Seen]:
+    """What the rules read of ``raw``, the text of the file at tree path ``path``:
+    ``raw[start:end]`` (the whole text, or nothing new when ``start == end``), and what is
+    seen now. Only a JSON Lines text of records alone, whose start is ``last``'s text read
+    with the same rules, is read from later than its start, and up to its last whole line:
+    a record still being written (a token half appended) waits for its newline."""
     digest = hashlib.blake2b(digest_size=16)
     grew = last is not None and last.scanner() is scanner and len(raw) >= last.length
     if last is not None and grew:
         digest.update(_utf8(raw[: last.length]))
         if digest.digest() == last.digest:
-            digest.update(_utf8(raw[last.length :]))
-            new = line_start(raw, last.length)
-            records = last.records and NOT_A_RECORD.search(raw, new) is None
-            seen = Seen(len(raw), digest.digest(), weakref.ref(scanner), records)
-            if not records:
-                return 0, seen
-            if len(raw) == last.length:
-                return len(raw), seen
-            return line_start(raw, max(0, last.length - CONTEXT)), seen
+            whole = raw.rfind("\n") + 1  # the end of the last whole line
+            if whole <= last.length:  # nothing new but a record still being written
+                return last.length, last.length, last
+            records = (
+                last.records
+                and NOT_A_RECORD.search(raw, line_start(raw, last.length), whole) is None
+            )
+            if records:
+                digest.update(_utf8(raw[last.length : whole]))
+                seen = Seen(whole, digest.digest(), weakref.ref(scanner), records)
+                return line_start(raw, max(0, last.length - CONTEXT)), whole, seen
         digest = hashlib.blake2b(digest_size=16)
     digest.update(_utf8(raw))
     records = path.endswith(JSON_LINES) and NOT_A_RECORD.search(raw) is None
-    return 0, Seen(len(raw), digest.digest(), weakref.ref(scanner), records)
+    return 0, len(raw), Seen(len(raw), digest.digest(), weakref.ref(scanner), records)
 
 
 def line_start(text: str, at: int) -> int:
     return text.rfind("\n", 0, at) + 1
 
 
-def rules_text_from(path: str, raw: str, start: int) -> str:
-    """``raw`` as the rules read it (:func:`rules_text`) from ``start``, a line's start, the
-    lines before it blank: a match's line is its line in the file."""
-    if start == 0:
+def rules_text_from(path: str, raw: str, start: int, end: int) -> str:
+    """``raw[start:end]`` as the rules read it (:func:`rules_text`), ``start`` a line's
+    start, the lines before it blank: a match's line is its line in the file."""
+    if start == 0 and end == len(raw):
         return rules_text(path, raw)
-    return "\n" * raw.count("\n", 0, start) + rules_text(path, raw[start:])
+    return "\n" * raw.count("\n", 0, start) + rules_text(path, raw[start:end])
 
 
 def _utf8(text: str) -> bytes:
@@ -103,8 +106,8 @@ class GrownFiles:
         told (when what the read found was acted on: alerts raised)."""
         with self._lock:
             last = self._seen.get(key)
-        start, seen = window(path, raw, last, scanner)
-        return rules_text_from(path, raw, start), seen
+        start, end, seen = window(path, raw, last, scanner)
+        return rules_text_from(path, raw, start, end), seen
 
     def keep(self, key: str, seen: Seen) -> None:
         with self._lock:
