@@ -745,15 +745,21 @@ def load_tree(
         index_problems=tuple(index_problems),
         documents=documents,
         other_files=tuple(listing.others),
-        other_max_bytes=max(max_file_bytes, OTHER_MAX_BYTES),
+        other_max_bytes=other_limit(max_file_bytes),
     )
 
 
 def read_limit(rel: str, max_file_bytes: int) -> int:
     """How far a tree file is read: a memory up to ``max_file_bytes`` (a session reads it
-    whole), a file read for secrets alone (:func:`read_as_other`) up to
-    :data:`OTHER_MAX_BYTES`, or further when ``max_file_bytes`` is larger."""
-    return max(max_file_bytes, OTHER_MAX_BYTES) if read_as_other(rel) else max_file_bytes
+    whole), a file read for secrets alone (:func:`read_as_other`) up to :func:`other_limit`."""
+    return other_limit(max_file_bytes) if read_as_other(rel) else max_file_bytes
+
+
+def other_limit(max_file_bytes: int) -> int:
+    """How far a file read for secrets alone is read: :data:`OTHER_MAX_BYTES`, or further
+    when a memory's limit (``max_file_bytes``) is larger. The audit, the daemon, the journal
+    and review's preview all read such a file this far."""
+    return max(max_file_bytes, OTHER_MAX_BYTES)
 
 
 @dataclass(frozen=True)
