@@ -407,8 +407,7 @@ def _redacted_all(text: str, read: str, matches: list[SecretMatch], secrets: dic
     the text as the rules read it (:func:`rules_text`: a string's escapes blanked, the same
     places), where the places are looked for."""
     for match in sorted(matches, key=lambda m: m.start, reverse=True):
-        text = text[: match.start] + f"<REDACTED:{match.rule}>" + text[match.end :]
-        read = read[: match.start] + f"<REDACTED:{match.rule}>" + read[match.end :]
+        text, read = _redacted_at(text, read, match.start, match.end, match.rule)
     for secret, rule in secrets.items():
         text, read = _redacted(text, read, secret, rule)
     return text
@@ -431,9 +430,15 @@ def _redacted(text: str, read: str, secret: str, rule: str) -> tuple[str, str]:
     for start, end in reversed(standalone_places(read, secret)):
         if a_mention(read, start, end):
             continue
-        text = text[:start] + f"<REDACTED:{rule}>" + text[end:]
-        read = read[:start] + f"<REDACTED:{rule}>" + read[end:]
+        text, read = _redacted_at(text, read, start, end, rule)
     return text, read
+
+
+def _redacted_at(text: str, read: str, start: int, end: int, rule: str) -> tuple[str, str]:
+    """``text`` and the same text as the rules read it, each with ``start:end`` redacted:
+    both keep the same places for the redactions after this one."""
+    mark = f"<REDACTED:{rule}>"
+    return text[:start] + mark + text[end:], read[:start] + mark + read[end:]
 
 
 def actions(scanner: Scanner) -> dict[str, Action]:
