@@ -12,6 +12,7 @@ from memory_audit.secrets.rules import bundled_rules
 from memory_audit.secrets.scanner import Scanner
 from memory_audit.secrets.values import NAMED_AFTER, NAMED_BEFORE
 from tests.secrets.samples import ALNUM, CASES, HEX, PEM_PUBLIC_KEY, SSH_PUBLIC_KEY, rnd, uuid
+from tests.support.github_tokens import github_token
 
 SCANNER = Scanner(bundled_rules(), b"test-salt")
 
@@ -590,3 +591,70 @@ def test_a_project_ref_in_a_list_of_passwords_is_an_id_and_the_passwords_stay() 
         listed,
         ("section-list-password", "Kq7Xm2Lp9Rt4Vn8Bc3Hd6W"),
     ]
+
+
+# Round 142, the removed text of earlier held-out repositories, read blind: the kinds its
+# judges found, changed after that first look (look-alikes, not the trees' text).
+
+
+def test_a_github_token_with_digits_run_onto_its_end_is_the_token() -> None:
+    # the issued token passes GitHub's checksum; the digits after it are the note's slip.
+    # A drawn run of the same length that fails the sum stays no token
+    token = github_token("ghp_", rnd(ALNUM, 36))
+    assert found(f"- push with PAT `{token}20260422`") == [("github-pat", token)]
+    assert found(f"- push with PAT `ghp_{rnd(ALNUM, 36)}20260422`") == []
+
+
+def test_a_key_whose_drawn_part_holds_an_underscore_is_a_key_not_a_dotted_name() -> None:
+    # a Google key of the ``AQ.`` form: the dot is no attribute's, the part after it drawn
+    key = f"AQ.Ab8{rnd(ALNUM, 30)}4_{rnd(ALNUM, 12)}"
+    assert found(f"- Stitch API key: `{key}`") == [("generic-assignment", key)]
+    assert found("- config key: `settings.api_key_name`") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a value that says what it must be (its kind and its length), not a value
+        "JWT_SECRET=production-jwt-secret-64-chars-minimum",
+        "ENCRYPTION_KEY=production-encryption-key-32-chars",
+        "SESSION_SECRET=staging_session_secret_at_least_32_characters",
+        # a compose file's password run together of environment words and a count
+        "DATABASE_URL=postgresql://fern_user:localdev123@postgres:5432/fern",
+        # a security log shows a token's first characters and says the rest is elsewhere
+        "- Google Refresh Token: 1//01cwyxKfo4-Q3... (full token exposed)",
+        "- Strava Client Secret: ec781d245ddf798... (full secret exposed)",
+        "- Kalshi API Key: 9591266d-4e66-48... (full key exposed)",
+        # a function's name ending in the kind's word, in a table of endpoints
+        "| `6ijcy6` | `/api/functions/verify-tv-token` | `fern-uds-v3-production-verify-tv-token` |",
+        # a count before the keyword: how many keys, not a key
+        "- **1 API key**: Single-model pass-through (no cross-examination)",
+        "- 2 tokens: Primary-and-fallback rotation",
+        # a test word repeated to fill a secret's length, on a preview link on purpose
+        "- Bypass secret (`kavishtest123kavishtest123kavish`) allows public access",
+    ],
+)
+def test_round_142s_false_kinds_are_no_secrets(text: str) -> None:
+    assert found(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # a password of environment words with a year or a drawn part is someone's own
+        ("DATABASE_URL=postgresql://fern:localdev2024@db.fern.io:5432/fern", "localdev2024"),
+        # a key's name words with a drawn run after them are a key
+        (
+            "JWT_SECRET=production-jwt-secret-Xk93Lq7Rm2Vb8Tn4",
+            "production-jwt-secret-Xk93Lq7Rm2Vb8Tn4",
+        ),
+        # the start of a token shown longer than a masked one would be is most of it
+        (f"- Strava Client Secret: {'e7c81d245ddf798a9b0c1'}... (old)", "e7c81d245ddf798a9b0c1"),
+        # a digit before the keyword that counts nothing (a version's)
+        ("- v2 API key: `Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1`", "Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1"),
+        # a repeated chunk with no test word is left to the rules
+        ("- Bypass secret (`Xk9vQ2mLXk9vQ2mLXk9vQ2mL`) on the preview", "Xk9vQ2mLXk9vQ2mLXk9vQ2mL"),
+    ],
+)
+def test_the_values_near_round_142s_false_kinds_are_still_found(text: str, secret: str) -> None:
+    assert [value for _, value in found(text)] == [secret]

@@ -241,7 +241,15 @@ ELLIPSES = ("...", "…")
 # A value opening with a regular expression's "any run": ``sed "s/KEY=.*/KEY=$NEW/"``
 # rewrites a setting, and the pattern after ``KEY=`` is no value
 REGEX_ANY_RUN = (".*", ".+")
-MAX_SHOWN_PREFIX = 12
+# A security log shows a token's first sixteen characters (``1//01cw<9 more>-Q3...``, a
+# refresh token of a hundred): half of a 32-character key at most, none of a longer one
+MAX_SHOWN_PREFIX = 16
+# A count before the keyword (``**1 API key**: single-model mode``, ``2 tokens: ...``): how
+# many, then what that number of them gives, not a key
+COUNTED_KEYWORD = re.compile(
+    r"(?i)(?:^|[\s*_(|>-])[0-9]{1,3}[ \t]+(?:api[ _-]?keys?|keys?|tokens?|secrets?|passwords?)"
+    r"(?:\*\*?|__?)?[ \t]*[:=：](?:\*\*?|__?)?[ \t]*[`'\"]?$"
+)
 MAX_SHOWN_QUOTED = 24  # the same, the ellipsis inside the quotes that close the value
 # Lower-case words joined by "-" or "_" at a value's start (``rh-api-``): a vendor's prefix
 # no table here names
@@ -522,6 +530,11 @@ KIND_WORDS = (
     *("senha", "contrasena", "passwort", "kennwort"),  # a password, in the corpus's languages
 )
 SELF_NAMED_SPLIT = re.compile(r"[-_]")
+VERSION_PART = re.compile(r"v[0-9]{1,2}")
+MIN_REPEATED_PIECE = 4
+TEST_FILL_WORDS = ("test", "demo", "example", "sample", "dummy", "fake")
+# A length a template's value states (``-64-chars-minimum``, ``_at_least_32_characters``)
+LENGTH_WORDS = frozenset("char chars characters bytes bits digits long length min minimum".split())
 # A stand-in run together of three words at least (``mysecretpass``), each of at most ten
 # letters (``production``)
 RUN_IN_WORDS = 3
@@ -1612,6 +1625,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or words & PLACEHOLDER_WORDS
         or (_self_named(value) and not _test_account_in_prose(value, text, start))
         or _repeats_login(text, start, value)
+        or _test_word_repeated(value)
         or (value.isdigit() and text[max(0, start - 3) : start] == "//:")  # ``postgres://:5432@``
         or _wmi_namespace(text, start, value)
         or _opens_no_system(text, start, value)
@@ -1653,6 +1667,10 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.name == COMMUNITY_RULE and _status_after_change(text, start, value))
         or (rule.name == GENERIC_ASSIGNMENT_RULE and _an_active_status(text, start, value))
         or (rule.name == GENERIC_ASSIGNMENT_RULE and _a_configured_note(text, start, value))
+        or (
+            rule.name == GENERIC_ASSIGNMENT_RULE
+            and COUNTED_KEYWORD.search(_line_before(text, start)) is not None
+        )
         or (rule.name == LOGIN_PAIR_RULE and _utility_class(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and _flow_mapping_entry(text, start, end))
         or (rule.name in SERVICE_PAIR_RULES and _login_item(text, start))
@@ -3315,14 +3333,38 @@ def _self_named(value: str) -> bool:
     if len(parts) == 1:
         word = parts[0]
         run_in = _without_count(word)  # "securepassword123": the kind run into a word
-        return _run_in_stand_ins(run_in) or any(
-            run_in.removeprefix(kind) in STAND_IN_WORDS
-            or run_in.removesuffix(kind) in STAND_IN_WORDS
-            or (word.startswith(kind) and word.removeprefix(kind).isdigit())
-            for kind in KIND_WORDS
-            if kind in word
+        return (
+            _run_in_stand_ins(run_in)
+            or _run_in_environments(run_in)
+            or any(
+                run_in.removeprefix(kind) in STAND_IN_WORDS
+                or run_in.removesuffix(kind) in STAND_IN_WORDS
+                or (word.startswith(kind) and word.removeprefix(kind).isdigit())
+                for kind in KIND_WORDS
+                if kind in word
+            )
         )
-    return _kind_among_stand_ins(parts) or _names_an_environment(parts) or _example_of_words(parts)
+    return (
+        _kind_among_stand_ins(parts)
+        or _names_an_environment(parts)
+        or _example_of_words(parts)
+        or _describes_its_length(parts)
+    )
+
+
+def _describes_its_length(parts: list[str]) -> bool:
+    """``production-jwt-secret-64-chars-minimum``: words joined by ``-`` or ``_``, the kind's
+    among them and a unit of length, numbers of three digits at most: what the value must
+    be, as a template says it, not a value (a drawn part, ``-Xk93Lq7R``, is one)."""
+    return (
+        any(part in KIND_WORDS for part in parts)
+        and any(part in LENGTH_WORDS for part in parts)
+        and all(
+            (part.isalpha() and len(part) <= LONGEST_RUN_IN_WORD)
+            or (part.isdigit() and len(part) <= MAX_FIXTURE_COUNT)
+            for part in parts
+        )
+    )
 
 
 def _example_of_words(parts: list[str]) -> bool:
@@ -3365,6 +3407,29 @@ def _run_in_stand_ins(word: str) -> bool:
 ENVIRONMENT_WORDS = frozenset(
     "local dev devel development test testing demo sandbox ci e2e".split()
 )
+
+
+def _test_word_repeated(value: str) -> bool:
+    """``<name>test123<name>test123<name>``: a piece holding a test's word, typed again and
+    again to fill a secret's length (a preview link's bypass value), which no generator
+    draws and no one keeps as a password."""
+    lowered = value.lower()
+    for period in range(MIN_REPEATED_PIECE, len(value) // 2 + 1):
+        piece = lowered[:period]
+        if (piece * (len(value) // period + 1)).startswith(lowered):
+            return any(word in piece for word in TEST_FILL_WORDS)
+    return False
+
+
+def _run_in_environments(word: str) -> bool:
+    """``localdev`` (its count taken off): two environments' words run together or more,
+    nothing else, as :func:`_names_an_environment`'s parts are joined."""
+    # ends[n]: word[:n] splits into those words (at least one before n)
+    ends = {0}
+    for end in range(1, len(word) + 1):
+        if any(begin in ends and word[begin:end] in ENVIRONMENT_WORDS for begin in range(end)):
+            ends.add(end)
+    return bool(word) and len(word) in ends and word not in ENVIRONMENT_WORDS
 
 
 def _names_an_environment(parts: list[str]) -> bool:
@@ -3725,8 +3790,11 @@ def _a_value(value: str, *, enclosed: bool = False, dotted: bool = False) -> boo
 
 def _drawn_part(part: str) -> bool:
     """A dotted value's part that a generator drew, not a module's or an attribute's name:
-    sixteen letters and digits or more (no ``_``, which joins a name's words), four of
-    each at least."""
+    sixteen letters and digits or more, four of each at least. ``_`` joins a name's words,
+    so a part holding one is drawn only when a piece between them is
+    (``AQ.Ab8<30 drawn>_<12 drawn>``, a Google key; ``api_key_name`` is no such piece)."""
+    if "_" in part:
+        return any(_drawn_part(piece) for piece in part.split("_"))
     if not (part.isascii() and part.isalnum()):
         return False
     digits = sum(c.isdigit() for c in part)
@@ -3761,9 +3829,12 @@ def _key_path(value: str) -> bool:
     word: where a secret is kept (``mail-mcp.app_password``, a keychain item or a config
     key), not the secret."""
     parts = KEY_PATH_SPLIT.split(value)
+    # a version among the words (``fern-api-v3-production-verify-tv-token``, a function's
+    # name in a table of endpoints) is a name's part too
+    words = [part for part in parts if VERSION_PART.fullmatch(part) is None]
     return (
-        len(parts) >= 2  # a word and what it keys
-        and all(len(part) >= 2 and part.isalpha() and part.islower() for part in parts)
+        len(words) >= 2  # a word and what it keys
+        and all(len(part) >= 2 and part.isalpha() and part.islower() for part in words)
         and not CREDENTIAL_PARTS.isdisjoint(parts)
     )
 
