@@ -377,6 +377,30 @@ def test_other_languages_name_production_too(tmp_path: Path) -> None:
     assert _seeded_level(tmp_path / "local", note) == "problem"
 
 
+def test_a_setting_for_dev_and_another_for_prod_places_no_other_line_in_production(
+    tmp_path: Path,
+) -> None:
+    # round 143 (first look): a status list gives a cooldown "for dev" and "for prod" in
+    # one item, and the seeded test accounts' password two items below; and a value the
+    # line itself calls the dev default, in Russian (look-alikes)
+    quiet = (
+        f"## Status\n- `cooldownHours: 0.003` (10 s for dev, change to 24 for prod)\n"
+        f"- test users tester1/2/3: ops@fern.io / {DEMO}",
+        f"## Статус\n- `cooldownHours: 0.003` (10 сек для dev, менять на 24 для prod)\n"
+        f"- тестовые пользователи: ops@fern.io / {DEMO}",
+        f"- Контейнер whisper: ops@fern.io / {DEMO} (дев-дефолт), прод=large на GPU",
+    )
+    _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
+    # production named without such a contrast, or both environments sharing the value,
+    # still places it
+    live = (
+        f"## Status\n- cooldown is 24 h in prod\n- admin: ops@fern.io / {DEMO}",
+        f"## Status\n- dev and prod share it (for dev, and for prod)\n- admin: ops@fern.io / {DEMO}",
+        f"- Контейнер: ops@fern.io / {DEMO}, прод сервер",
+    )
+    _assert_seeded_levels(tmp_path / "live", live, "problem")
+
+
 def test_a_published_value_a_note_binds_to_another_machine_stays_a_problem(
     tmp_path: Path,
 ) -> None:

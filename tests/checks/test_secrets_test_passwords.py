@@ -181,3 +181,49 @@ def test_a_default_named_only_in_passing_keeps_a_digit_run_a_problem(tmp_path: P
     drawer = "- Default asset drawer password: `1234` (you can change this later)\n"
     assert [level for level, _ in _levels(tmp_path, drawer)] == ["suggestion"]
     assert [level for level, _ in _levels(tmp_path, labelled)] == ["suggestion"]
+
+
+def test_a_login_to_a_local_test_instance_at_a_loopback_address_is_a_suggestion(
+    tmp_path: Path,
+) -> None:
+    # round 143 (first look): a Docker test instance's admin login under its heading, the
+    # section's address localhost; a local API server's key under "(Local)" (look-alikes)
+    docker = (
+        "## Docker test instance\n\nSpun up with `docker compose up -d`.\n"
+        "- URL: http://localhost:5001\n- Admin credentials: username=`admin`, password=`fernpass7`\n"
+    )
+    [(level, said)] = _levels(tmp_path / "docker", docker)
+    assert (level, said) == (
+        "suggestion",
+        "a login to a local test instance, at a loopback address only",
+    )
+    local = (
+        "### Development Environment (Local)\n- **Server**: http://127.0.0.1:8001\n"
+        "- **Local API Key**: `Rq5IVGj44mXk2Lp9Tn8Wc3Vb7Hd1SIbA`\n"
+    )
+    assert [level for level, _ in _levels(tmp_path / "local", local)] == ["suggestion"]
+
+
+def test_a_service_s_key_or_a_remote_address_in_a_local_section_stays_a_problem(
+    tmp_path: Path,
+) -> None:
+    # the same sections holding what opens more than the local server
+    remote = (
+        "## Docker test instance\n- URL: http://localhost:5001\n- Backups: https://fern.io/b\n"
+        "- Admin credentials: username=`admin`, password=`fernpass7`\n"
+    )
+    vendor = (
+        "## Local dev environment\n- URL: http://localhost:3000\n"
+        "- Local OpenAI key: `sk-proj-Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yq5Tn8Wc3Vb7Hd1Rq5I`\n"
+    )
+    service = (
+        "## Local dev environment\n- URL: http://localhost:3000\n"
+        "- MAILGUN_API_KEY: `3f2a9c7e1b4d8f6a0c5e2b9d7f1a3c8e`\n"
+    )
+    production = (
+        "## Production server\n- URL: http://localhost:5001\n"
+        "- Admin credentials: username=`admin`, password=`fernpass7`\n"
+    )
+    for name, body in [("remote", remote), ("vendor", vendor), ("service", service)]:
+        assert [level for level, _ in _levels(tmp_path / name, body)] == ["problem"], name
+    assert [level for level, _ in _levels(tmp_path / "production", production)] == ["problem"]

@@ -658,3 +658,31 @@ def test_round_142s_false_kinds_are_no_secrets(text: str) -> None:
 )
 def test_the_values_near_round_142s_false_kinds_are_still_found(text: str, secret: str) -> None:
     assert [value for _, value in found(text)] == [secret]
+
+
+# Round 143 (the removed text of 500 more held-out repositories, blind): kinds changed after
+# that first look.
+
+
+def test_a_paddle_client_side_token_is_public_by_design_and_its_api_key_is_not() -> None:
+    # Paddle.js is given the client-side token in every page ("safe to publish"); an API key
+    # of Paddle's is a secret
+    token = "live_" + rnd(HEX, 27)
+    assert found(f"Client token: {token}") == []
+    assert found(f"Client token: test_{rnd(HEX, 27)}") == []
+    key = rnd(ALNUM, 40)
+    assert found(f"Paddle API key: {key}") == [("generic-assignment", key)]
+
+
+def test_the_secret_of_a_google_cli_s_public_oauth_client_is_no_secret() -> None:
+    # a note's script refreshes the Firebase CLI's stored token with the client the CLI
+    # ships in its source; the user's own client's secret stays one
+    cli = "563584335869-" + rnd("abcdefghijklmnopqrstuvwxyz0123456789", 32)
+    secret = rnd(ALNUM, 24)
+    line = (
+        "const data = 'grant_type=refresh_token&refresh_token=' + rt + "
+        f"'&client_id={cli}.apps.googleusercontent.com&client_secret={secret}';"
+    )
+    assert found(line) == []
+    own = "881234567890-" + rnd("abcdefghijklmnopqrstuvwxyz0123456789", 32)
+    assert [value for _, value in found(line.replace(cli, own))] == [secret]

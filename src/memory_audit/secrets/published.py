@@ -425,11 +425,18 @@ NEAR_LINE = 200
 # (``fern-prod``, ``db.prod.io``) is a host's or a system's name
 CODE_SPAN = re.compile(r"`[^`\n]*`")  # paired left to right, as Markdown pairs them
 COMMAND = re.compile(r"[ /]")
+# "(10 s for dev, change to 24 for prod)", "для dev ..., для prod": two environments'
+# values of one setting, production's after development's in the clause
+CONTRASTED = re.compile(
+    r"(?i:\b(?:for|для|para|für|pour)[ \t]+(?:dev|development|local|дев|разработки)\b"
+    r"[^\n;.()]{0,80},[^\n;.()]{0,60}\b(?:for|для|para|für|pour)[ \t]+\Z)"
+)
+CONTRAST_REACH = 160
 # Words for a development machine, read on a value's line and its heading. Not "test": a
 # test account on the live site is live; nor a domain's part (``qa@shop.local``).
 DEVELOPMENT = re.compile(
     r"(?i:(?<![\w.@-])(?:dev|development|local|localhost|staging|sandbox)(?!\w))"
-    r"|开发|開發|開発|本地|ローカル|(?i:локальн)"
+    r"|开发|開發|開発|本地|ローカル|(?i:локальн|(?<![а-яё])дев(?![а-яё])|разработк)"
 )
 # A demo named on a value's line, and the file that hands a demo login out to its users.
 DEMO = re.compile(
@@ -601,6 +608,13 @@ def _places(text: str, found: re.Match[str], value_line: tuple[int, int]) -> boo
     return line_start <= start <= line_start + length or off_its_line
 
 
+def _contrasted(text: str, start: int) -> bool:
+    """A setting's value for development, then another for production, in one clause
+    ("10 s for dev, change to 24 for prod"): production names where a setting goes, not the
+    system of a value on another line."""
+    return CONTRASTED.search(text, max(0, start - CONTRAST_REACH), start) is not None
+
+
 def _naming_verdict(text: str, found: re.Match[str]) -> tuple[bool, bool]:
     """Of one naming of production: whether it places nothing wherever the value is (denied,
     to come, a copy's source), and whether it places the value's system when the value is
@@ -613,7 +627,7 @@ def _naming_verdict(text: str, found: re.Match[str]) -> tuple[bool, bool]:
     before = COPY_BEFORE.search(text, max(0, start - 40), start)
     if before is not None and SETTINGS_AFTER.match(text, end) is None:
         return True, False
-    if _a_mode_or_advice(text, start, end):
+    if _a_mode_or_advice(text, start, end) or _contrasted(text, start):
         return False, False
     opened = text.rfind("\n", 0, start) + 1
     closes = text.find("\n", end)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from memory_audit.secrets.published import on_production
-from memory_audit.secrets.values import heading_above, line_start_within
+from memory_audit.secrets.values import heading_above, line_start_within, vendor_prefixed
 
 # A test word and digits or up to three symbols: ``demo1234``, ``Test1234!``, ``teste123``,
 # ``Test123!@#`` (a test's keyboard run); a project's name may lead (``iot-demo-2026``, a
@@ -63,6 +63,18 @@ RESERVED_LOGIN = re.compile(
 # A local system's address (``http://localhost:3000/api/auth/login`` in the command that
 # sends the value): whatever the note says of production elsewhere, this login is local
 LOCAL_ADDRESS = re.compile(r"(?i)\b(?:https?://)?(?:localhost|127\.0\.0\.1)(?::\d{2,5})?\b")
+# A heading naming a local test instance or a local environment
+LOCAL_INSTANCE = re.compile(
+    r"(?i)\b(?:(?:local|docker|test)\b[\w -]{0,20}\b(?:instance|container|server|stack"
+    r"|environment|env|setup)|(?:development|dev)[ \t]+environment[ \t]*\((?:local|localhost)\))"
+)
+# A value's label that names a login or the local system
+LOCAL_LABEL = re.compile(
+    r"(?i)\b(?:admin|login|credentials?|password|passwd|user(?:name)?|local)\b"
+)
+# An address in the section that is no loopback one
+OTHER_ADDRESS = re.compile(r"(?i)\bhttps?://(?!localhost\b|127\.0\.0\.1\b|0\.0\.0\.0\b)")
+SECTION_REACH = 2000
 # How far back a value's line is read for its login or its accounts' word (a line of many
 # values is not read back to its start for each)
 REACH = 800
@@ -91,11 +103,32 @@ def test_password_reason(text: str, start: int, end: int, line: int) -> str | No
         reason = "the app's seeded account, its role's word for a password"
     elif _reserved_login(text, start):
         reason = "a test account's login at a reserved or test-only domain"
+    elif _local_instance_login(text, start, value):
+        reason = "a login to a local test instance, at a loopback address only"
     else:
         return None
     if _sent_to_local(text, start) or not on_production(text, line):
         return reason
     return None
+
+
+def _local_instance_login(text: str, start: int, value: str) -> bool:
+    """A login or key of a server on the developer's own machine: under a heading naming a
+    local, Docker or test instance or a local environment (``## Docker test instance``,
+    ``### Development Environment (Local)``), in a section whose only addresses are loopback
+    ones (``http://localhost:5001``), on a line naming a login or the local system (``Admin
+    credentials: ...``, ``Local API Key: ...``). An issuer's token there (``sk-...``), or a
+    key a line names for another service (``MAILGUN_API_KEY``), opens more than that server."""
+    if vendor_prefixed(value):
+        return False
+    line_start = line_start_within(text, start, REACH)
+    if LOCAL_LABEL.search(text, line_start, start) is None:
+        return False
+    heading = heading_above(text, line_start, reach=SECTION_REACH)
+    if heading is None or LOCAL_INSTANCE.search(heading) is None:
+        return False
+    section = text[text.rfind(heading, 0, line_start) : line_start]
+    return LOCAL_ADDRESS.search(section) is not None and OTHER_ADDRESS.search(section) is None
 
 
 def _reserved_login(text: str, start: int) -> bool:

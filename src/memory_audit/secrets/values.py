@@ -687,7 +687,19 @@ LOCAL_HOST = re.compile(
 # their documented prefixes: a publishable key (Stripe's and Clerk's "pk_live_"/"pk_test_",
 # Supabase's "sb_publishable_"), a PostHog project key ("phc_"), a Mapbox public token
 # ("pk.eyJ..."). Their secret counterparts ("sk_live_", "sb_secret_", "phx_", "sk.") are not.
-PUBLISHABLE = re.compile(r"^(?:pk_(?:live|test)_|sb_publishable_|phc_|pk\.eyJ)")
+# The OAuth clients Google's command-line tools embed (the Firebase CLI, gcloud and its
+# application-default login), by their client ids' project numbers: installed apps whose
+# secrets are in the tools' open source
+PUBLIC_CLI_CLIENT_ID = re.compile(
+    r"\b(?:563584335869|32555940559|764086051850)-[a-z0-9]{32}\.apps\.googleusercontent\.com"
+)
+CLIENT_SECRET_LABEL = re.compile(r"(?i)client[_-]?secret[\"']?[ \t]*[:=][ \t]*[\"'`]?\Z")
+PUBLIC_CLIENT_REACH = 300
+# ... and Paddle's client-side token (``live_`` or ``test_`` and 27 hex digits), which
+# Paddle.js is given in every page's script: "safe to publish", Paddle's documentation says
+PUBLISHABLE = re.compile(
+    r"^(?:pk_(?:live|test)_|sb_publishable_|phc_|pk\.eyJ|(?:live|test)_[0-9a-f]{27}$)"
+)
 # A Firebase web app's API key: Google's key format, named for Firebase on its line, or the
 # ``apiKey`` of a web app's config object opened on the lines just before. It identifies
 # the project to Google and ships in every client of the app (Firebase's security rules
@@ -1614,6 +1626,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or value in linked_ids(text)
         or _chat_webhook_key(text, start, value)
         or COVERAGE_BADGE.search(text, max(0, start - CHAT_WEBHOOK_REACH), start) is not None
+        or _public_cli_client(text, start)
     )
     # a format written out, ``https://USER:TOKEN@host``: the password before the host
     lowered = value.lower()
@@ -2372,6 +2385,16 @@ def _chat_webhook_key(text: str, start: int, value: str) -> bool:
     )
 
 
+def _public_cli_client(text: str, start: int) -> bool:
+    """The client secret of an OAuth client that Google's command-line tools ship in their
+    source (the Firebase CLI's, gcloud's): an installed app's, which Google makes public; a
+    note's script refreshes the CLI's stored token with it. Known by its client id, named
+    just before; the refresh token itself, and the user's own client, stay secrets."""
+    if CLIENT_SECRET_LABEL.search(_line_before(text, start)) is None:
+        return False
+    return PUBLIC_CLI_CLIENT_ID.search(text, max(0, start - PUBLIC_CLIENT_REACH), start) is not None
+
+
 def _public_by_design(value: str) -> bool:
     """A key its issuer makes to be public (``PUBLISHABLE``, ``JWT_PAYLOAD``): telling its
     owner to rotate it would be wrong, as a new one is public again."""
@@ -2844,6 +2867,12 @@ def _vendor(value: str) -> tuple[str, int] | None:
     """The vendor's prefix the value starts with and the drawn length its tokens have
     after it (:data:`VENDOR_LENGTHS`), or None."""
     return next(((p, n) for p, n in VENDOR_LENGTHS if value.startswith(p)), None)
+
+
+def vendor_prefixed(value: str) -> bool:
+    """Whether the value opens with an issuer's prefix (``sk-``, ``ghp_``, ...): a token of
+    a service, whatever machine the note runs it on."""
+    return _vendor(value) is not None or VENDOR_HEAD.match(value) is not None
 
 
 def _vendor_length(value: str) -> int | None:
