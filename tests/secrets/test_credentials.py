@@ -686,3 +686,20 @@ def test_the_secret_of_a_google_cli_s_public_oauth_client_is_no_secret() -> None
     assert found(line) == []
     own = "881234567890-" + rnd("abcdefghijklmnopqrstuvwxyz0123456789", 32)
     assert [value for _, value in found(line.replace(cli, own))] == [secret]
+
+
+def test_a_key_said_to_be_provided_with_a_note_in_brackets_is_found() -> None:
+    # round 143's hunters: "<service> API key provided (stored in chat; avoid reprinting):"
+    key = "fnwy_k_" + rnd(ALNUM, 32)
+    assert found(f"- Fernway API key provided: {key}") == [("generic-assignment", key)]
+    said = f"- Fernway API key provided (stored in chat; avoid reprinting): {key}"
+    assert found(said) == [("generic-assignment", key)]
+    assert found("- API key provided (see the vault): yes") == []
+
+
+def test_a_panel_login_that_opens_with_a_digit_is_a_login() -> None:
+    # round 143's hunters: a server panel's drawn user name and its password after 账号
+    assert found("- 面板账号：62bbf148 / 938274ab7cd9") == [("login-pair", "938274ab7cd9")]
+    assert found("- QQ账号: 123456789 / fern8824x") == [("login-pair", "fern8824x")]
+    # a count or a year after the login word is no login
+    assert found("- 账号: 2024 / 2025") == []
