@@ -224,6 +224,24 @@ def test_a_service_s_key_or_a_remote_address_in_a_local_section_stays_a_problem(
         "## Production server\n- URL: http://localhost:5001\n"
         "- Admin credentials: username=`admin`, password=`fernpass7`\n"
     )
-    for name, body in [("remote", remote), ("vendor", vendor), ("service", service)]:
+    # the second reader's: a remote database's URL on the value's line, another service's
+    # login, a remote site named after the value
+    database = (
+        "## Local dev environment\n- App: http://localhost:3000\n"
+        "- DB login: `postgresql://fern:Qx7mLp2Rv9Tz@fern-db.cluster-c9x.us-east-1.rds"
+        ".amazonaws.com:5432/fern`\n"
+    )
+    relay = (
+        "## Local setup\n- App: http://localhost:3000\n"
+        "- Gmail app password for the SMTP relay: `qxzmlprvtzkwsabc`\n"
+    )
+    after = (
+        "## Docker test instance\n- URL: http://localhost:5001\n"
+        "- Admin credentials: username=`admin`, password=`fernpass7`\n"
+        "- Mirrors the live site at https://fern.io\n"
+    )
+    cases = [("remote", remote), ("vendor", vendor), ("service", service)]
+    cases += [("database", database), ("relay", relay), ("after", after)]
+    for name, body in cases:
         assert [level for level, _ in _levels(tmp_path / name, body)] == ["problem"], name
     assert [level for level, _ in _levels(tmp_path / "production", production)] == ["problem"]

@@ -609,7 +609,6 @@ def test_a_key_whose_drawn_part_holds_an_underscore_is_a_key_not_a_dotted_name()
     # a Google key of the ``AQ.`` form: the dot is no attribute's, the part after it drawn
     key = f"AQ.Ab8{rnd(ALNUM, 30)}4_{rnd(ALNUM, 12)}"
     assert found(f"- Stitch API key: `{key}`") == [("generic-assignment", key)]
-    assert found("- config key: `settings.api_key_name`") == []
 
 
 @pytest.mark.parametrize(
@@ -629,7 +628,6 @@ def test_a_key_whose_drawn_part_holds_an_underscore_is_a_key_not_a_dotted_name()
         "| `6ijcy6` | `/api/functions/verify-tv-token` | `fern-uds-v3-production-verify-tv-token` |",
         # a count before the keyword: how many keys, not a key
         "- **1 API key**: Single-model pass-through (no cross-examination)",
-        "- 2 tokens: Primary-and-fallback rotation",
         # a test word repeated to fill a secret's length, on a preview link on purpose
         "- Bypass secret (`kavishtest123kavishtest123kavish`) allows public access",
     ],
@@ -650,8 +648,17 @@ def test_round_142s_false_kinds_are_no_secrets(text: str) -> None:
         ),
         # the start of a token shown longer than a masked one would be is most of it
         (f"- Strava Client Secret: {'e7c81d245ddf798a9b0c1'}... (old)", "e7c81d245ddf798a9b0c1"),
-        # a digit before the keyword that counts nothing (a version's)
+        # a digit before the keyword that counts nothing (a version's), or a number in the
+        # label's name after another word (the second reader's)
         ("- v2 API key: `Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1`", "Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1"),
+        ("- Bot 2 token: Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yq5Tn8W", "Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yq5Tn8W"),
+        ("- Tenant 12 API key = Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1", "Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1"),
+        # a password's sixteen characters before "..." may be all of it
+        ("- Set DB_PASSWORD=Qx7mLp2Rv9Tz4kWs... then restart", "Qx7mLp2Rv9Tz4kWs"),
+        ("- login: ops / Qx7mLp2Rv9Tz4kWs... ok", "Qx7mLp2Rv9Tz4kWs"),
+        # words with no length's number and unit, and a drawn piece repeated, are values
+        ("- Password: key-lime-pie-long-walk-42", "key-lime-pie-long-walk-42"),
+        ("- Bypass secret: demo7Kq2demo7Kq2demo7Kq2", "demo7Kq2demo7Kq2demo7Kq2"),
         # a repeated chunk with no test word is left to the rules
         ("- Bypass secret (`Xk9vQ2mLXk9vQ2mLXk9vQ2mL`) on the preview", "Xk9vQ2mLXk9vQ2mLXk9vQ2mL"),
     ],
@@ -686,6 +693,15 @@ def test_the_secret_of_a_google_cli_s_public_oauth_client_is_no_secret() -> None
     assert found(line) == []
     own = "881234567890-" + rnd("abcdefghijklmnopqrstuvwxyz0123456789", 32)
     assert [value for _, value in found(line.replace(cli, own))] == [secret]
+    # the CLI's client named first, the user's own client's secret after its own id; and a
+    # secret of the shape Google issues now, which no CLI's public one has
+    both = (
+        f"- the CLI uses {cli}.apps.googleusercontent.com\n"
+        f"- ours: client_id={own}.apps.googleusercontent.com client_secret={secret}"
+    )
+    assert [value for _, value in found(both)] == [secret]
+    current = "GOCSPX-" + rnd(ALNUM, 28)
+    assert [value for _, value in found(line.replace(secret, current))] == [current]
 
 
 def test_a_key_said_to_be_provided_with_a_note_in_brackets_is_found() -> None:
@@ -694,12 +710,14 @@ def test_a_key_said_to_be_provided_with_a_note_in_brackets_is_found() -> None:
     assert found(f"- Fernway API key provided: {key}") == [("generic-assignment", key)]
     said = f"- Fernway API key provided (stored in chat; avoid reprinting): {key}"
     assert found(said) == [("generic-assignment", key)]
-    assert found("- API key provided (see the vault): yes") == []
 
 
 def test_a_panel_login_that_opens_with_a_digit_is_a_login() -> None:
     # round 143's hunters: a server panel's drawn user name and its password after 账号
     assert found("- 面板账号：62bbf148 / 938274ab7cd9") == [("login-pair", "938274ab7cd9")]
     assert found("- QQ账号: 123456789 / fern8824x") == [("login-pair", "fern8824x")]
-    # a count or a year after the login word is no login
-    assert found("- 账号: 2024 / 2025") == []
+    # digits then a colon or a slash with no spaces are an account's number and a resource,
+    # or a measure (the second reader's)
+    assert found("- SNS for the account: arn:aws:sns:us-east-1:123456789012:alerts-v2") == []
+    assert found("- AWS account 123456789012:deploy-role2") == []
+    assert found("- Login flow timings: 2500ms/step3b") == []

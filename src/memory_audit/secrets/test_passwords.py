@@ -68,12 +68,23 @@ LOCAL_INSTANCE = re.compile(
     r"(?i)\b(?:(?:local|docker|test)\b[\w -]{0,20}\b(?:instance|container|server|stack"
     r"|environment|env|setup)|(?:development|dev)[ \t]+environment[ \t]*\((?:local|localhost)\))"
 )
-# A value's label that names a login or the local system
+# A value's label, from its line's start, that names the instance's own login or key and
+# nothing else (``- Admin credentials: ...``, ``- **Local API Key**: ...``); a label
+# naming another service (``Gmail app password``, ``DB login``, ``Local AWS credentials``)
+# is that service's
 LOCAL_LABEL = re.compile(
-    r"(?i)\b(?:admin|login|credentials?|password|passwd|user(?:name)?|local)\b"
+    r"(?i)[ \t]*(?:[-*+][ \t]+)?(?:\*\*)?"
+    r"(?:local[ \t]+(?:api[ _-]?key|admin|login|password|credentials?|token)"
+    r"|admin(?:istrator)?|root|login|credentials?|password|passwd|user(?:name)?)\b"
 )
-# An address in the section that is no loopback one
-OTHER_ADDRESS = re.compile(r"(?i)\bhttps?://(?!localhost\b|127\.0\.0\.1\b|0\.0\.0\.0\b)")
+# An address in the section that is no loopback one: a URL of any scheme (a database's, a
+# site's) or a host after an ``@``
+OTHER_ADDRESS = re.compile(
+    r"(?i)\b[a-z][a-z0-9+.-]*://(?![^/\s@]*@)(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0)\b)"
+    r"|\b[a-z][a-z0-9+.-]*://[^/\s@]*@(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0)\b)"
+    r"|@(?!(?:localhost|127\.0\.0\.1)\b)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b"
+)
+NEXT_HEADING = re.compile(r"(?m)^#{1,6}[ \t]")
 SECTION_REACH = 2000
 # How far back a value's line is read for its login or its accounts' word (a line of many
 # values is not read back to its start for each)
@@ -122,12 +133,14 @@ def _local_instance_login(text: str, start: int, value: str) -> bool:
     if vendor_prefixed(value):
         return False
     line_start = line_start_within(text, start, REACH)
-    if LOCAL_LABEL.search(text, line_start, start) is None:
+    if LOCAL_LABEL.match(text, line_start, start) is None:
         return False
     heading = heading_above(text, line_start, reach=SECTION_REACH)
     if heading is None or LOCAL_INSTANCE.search(heading) is None:
         return False
-    section = text[text.rfind(heading, 0, line_start) : line_start]
+    opened = text.rfind(heading, 0, line_start)
+    closed = NEXT_HEADING.search(text, line_start + 1, opened + SECTION_REACH)
+    section = text[opened : closed.start() if closed else min(len(text), opened + SECTION_REACH)]
     return LOCAL_ADDRESS.search(section) is not None and OTHER_ADDRESS.search(section) is None
 
 

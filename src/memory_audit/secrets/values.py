@@ -241,13 +241,19 @@ ELLIPSES = ("...", "…")
 # A value opening with a regular expression's "any run": ``sed "s/KEY=.*/KEY=$NEW/"``
 # rewrites a setting, and the pattern after ``KEY=`` is no value
 REGEX_ANY_RUN = (".*", ".+")
-# A security log shows a token's first sixteen characters (``1//01cw<9 more>-Q3...``, a
-# refresh token of a hundred): half of a 32-character key at most, none of a longer one
-MAX_SHOWN_PREFIX = 16
+MAX_SHOWN_PREFIX = 12
+# A security log shows a key's or a token's first sixteen characters (``1//01cw<9
+# more>-Q3...``, a refresh token of a hundred): half of a 32-character key at most. Not
+# after a password's word, where sixteen characters may be the whole password.
+MAX_SHOWN_KEY_PREFIX = 16
+SHOWN_PASSWORD_LABEL = re.compile(
+    r"(?i)pass|pwd|密码|密碼|парол|contrase|senha|passwort|mot de passe|/"
+)
 # A count before the keyword (``**1 API key**: single-model mode``, ``2 tokens: ...``): how
 # many, then what that number of them gives, not a key
 COUNTED_KEYWORD = re.compile(
-    r"(?i)(?:^|[\s*_(|>-])[0-9]{1,3}[ \t]+(?:api[ _-]?keys?|keys?|tokens?|secrets?|passwords?)"
+    r"(?i)\A[ \t]*(?:[-*+>][ \t]+)?(?:\*\*|__)?[0-9]{1,3}[ \t]+"
+    r"(?:api[ _-]?keys?|keys?|tokens?|secrets?|passwords?)"
     r"(?:\*\*?|__?)?[ \t]*[:=：](?:\*\*?|__?)?[ \t]*[`'\"]?$"
 )
 MAX_SHOWN_QUOTED = 24  # the same, the ellipsis inside the quotes that close the value
@@ -532,9 +538,10 @@ KIND_WORDS = (
 SELF_NAMED_SPLIT = re.compile(r"[-_]")
 VERSION_PART = re.compile(r"v[0-9]{1,2}")
 MIN_REPEATED_PIECE = 4
-TEST_FILL_WORDS = ("test", "demo", "example", "sample", "dummy", "fake")
-# A length a template's value states (``-64-chars-minimum``, ``_at_least_32_characters``)
-LENGTH_WORDS = frozenset("char chars characters bytes bits digits long length min minimum".split())
+# a name's letters, a test's word and a count: ``nikunjtest123`` (``demo7Kq2`` is drawn)
+TEST_FILL_PIECE = re.compile(r"[a-z]*(?:test|demo|example|sample|dummy|fake)[0-9]{0,4}")
+# A length's unit, after the number a template's value states (``-64-chars-minimum``)
+LENGTH_UNITS = frozenset("char chars characters bytes bits digits".split())
 # A stand-in run together of three words at least (``mysecretpass``), each of at most ten
 # letters (``production``)
 RUN_IN_WORDS = 3
@@ -693,6 +700,9 @@ LOCAL_HOST = re.compile(
 PUBLIC_CLI_CLIENT_ID = re.compile(
     r"\b(?:563584335869|32555940559|764086051850)-[a-z0-9]{32}\.apps\.googleusercontent\.com"
 )
+# Any Google OAuth client id: the nearest one before a secret is the secret's client
+GOOGLE_CLIENT_ID = re.compile(r"\b[0-9]{6,}-[a-z0-9]{32}\.apps\.googleusercontent\.com")
+CURRENT_CLIENT_SECRET = "GOCSPX-"  # noqa: S105 (a prefix, no secret)
 CLIENT_SECRET_LABEL = re.compile(r"(?i)client[_-]?secret[\"']?[ \t]*[:=][ \t]*[\"'`]?\Z")
 PUBLIC_CLIENT_REACH = 300
 # ... and Paddle's client-side token (``live_`` or ``test_`` and 27 hex digits), which
@@ -2390,9 +2400,12 @@ def _public_cli_client(text: str, start: int) -> bool:
     source (the Firebase CLI's, gcloud's): an installed app's, which Google makes public; a
     note's script refreshes the CLI's stored token with it. Known by its client id, named
     just before; the refresh token itself, and the user's own client, stay secrets."""
+    if text.startswith(CURRENT_CLIENT_SECRET, start):
+        return False  # Google's secrets since 2021 open so; the CLIs' older ones do not
     if CLIENT_SECRET_LABEL.search(_line_before(text, start)) is None:
         return False
-    return PUBLIC_CLI_CLIENT_ID.search(text, max(0, start - PUBLIC_CLIENT_REACH), start) is not None
+    ids = list(GOOGLE_CLIENT_ID.finditer(text, max(0, start - PUBLIC_CLIENT_REACH), start))
+    return bool(ids) and PUBLIC_CLI_CLIENT_ID.fullmatch(ids[-1].group()) is not None
 
 
 def _public_by_design(value: str) -> bool:
@@ -3336,6 +3349,9 @@ def _elided(rule: Rule, value: str, text: str, end: int) -> bool:
     after = end + (3 if text.startswith("...", end) else 1)
     quoted = text[end - whole - 1 : end - whole] == text[after : after + 1] != ""
     most = MAX_SHOWN_QUOTED if quoted and text[after] in QUOTES else MAX_SHOWN_PREFIX
+    label = _line_before(text, end - whole)
+    if most == MAX_SHOWN_PREFIX and SHOWN_PASSWORD_LABEL.search(label) is None:
+        most = MAX_SHOWN_KEY_PREFIX  # a key's or a token's start: a password's may be all of it
     return shown <= most or (full is not None and 2 * shown <= full)
 
 
@@ -3383,11 +3399,12 @@ def _self_named(value: str) -> bool:
 
 def _describes_its_length(parts: list[str]) -> bool:
     """``production-jwt-secret-64-chars-minimum``: words joined by ``-`` or ``_``, the kind's
-    among them and a unit of length, numbers of three digits at most: what the value must
-    be, as a template says it, not a value (a drawn part, ``-Xk93Lq7R``, is one)."""
+    among them and a length (a number, then its unit), numbers of three digits at most: what
+    the value must be, as a template says it, not a value (a drawn part, ``-Xk93Lq7R``, is
+    one; ``long-secret-tide-owl-731`` states no length)."""
     return (
         any(part in KIND_WORDS for part in parts)
-        and any(part in LENGTH_WORDS for part in parts)
+        and any(a.isdigit() and b in LENGTH_UNITS for a, b in itertools.pairwise(parts))
         and all(
             (part.isalpha() and len(part) <= LONGEST_RUN_IN_WORD)
             or (part.isdigit() and len(part) <= MAX_FIXTURE_COUNT)
@@ -3436,6 +3453,7 @@ def _run_in_stand_ins(word: str) -> bool:
 ENVIRONMENT_WORDS = frozenset(
     "local dev devel development test testing demo sandbox ci e2e".split()
 )
+LONGEST_ENVIRONMENT_WORD = max(map(len, ENVIRONMENT_WORDS))
 
 
 def _test_word_repeated(value: str) -> bool:
@@ -3446,7 +3464,7 @@ def _test_word_repeated(value: str) -> bool:
     for period in range(MIN_REPEATED_PIECE, len(value) // 2 + 1):
         piece = lowered[:period]
         if (piece * (len(value) // period + 1)).startswith(lowered):
-            return any(word in piece for word in TEST_FILL_WORDS)
+            return TEST_FILL_PIECE.fullmatch(piece) is not None
     return False
 
 
@@ -3456,7 +3474,8 @@ def _run_in_environments(word: str) -> bool:
     # ends[n]: word[:n] splits into those words (at least one before n)
     ends = {0}
     for end in range(1, len(word) + 1):
-        if any(begin in ends and word[begin:end] in ENVIRONMENT_WORDS for begin in range(end)):
+        reach = range(max(0, end - LONGEST_ENVIRONMENT_WORD), end)
+        if any(begin in ends and word[begin:end] in ENVIRONMENT_WORDS for begin in reach):
             ends.add(end)
     return bool(word) and len(word) in ends and word not in ENVIRONMENT_WORDS
 
