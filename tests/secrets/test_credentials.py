@@ -721,3 +721,12 @@ def test_a_panel_login_that_opens_with_a_digit_is_a_login() -> None:
     assert found("- SNS for the account: arn:aws:sns:us-east-1:123456789012:alerts-v2") == []
     assert found("- AWS account 123456789012:deploy-role2") == []
     assert found("- Login flow timings: 2500ms/step3b") == []
+
+
+def test_a_server_s_root_password_after_ssh_is_judged_by_its_pair_not_its_entropy() -> None:
+    # round 143's hunters: a person's server password repeats its digits, below the generic
+    # rules' entropy; "SSH: root /" says what it is. Another login, or no SSH, keeps the floor
+    text = "- SSH: root / fnq060606.（注意有点号）"
+    assert found(text) == [("login-pair", "fnq060606")]
+    assert found(text.replace("root", "deploy")) == []
+    assert found(text.replace("SSH", "Server")) == []

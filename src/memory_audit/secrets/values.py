@@ -649,6 +649,12 @@ WMI_WORDS = re.compile(r"(?i:\b(?:wmi|cim|wbem|namespace|get-ciminstance|get-wmi
 # A password right after an e-mail login and a slash (``tester@shop.io / Testtest1``): the
 # pair says what it is, and a test account's password repeats its letters (its distinct
 # characters, ``MIN_DISTINCT``, still judge it), so the digits' entropy is asked of it.
+# A server's system account after SSH on its line (``- SSH: root / <value>``): the pair
+# says what it is, and a server's password a person chose repeats its digits
+SERVER_LOGIN_BEFORE = re.compile(
+    r"(?i)\bssh\b[^\n]{0,30}?(?<![\w.-])(?:root|admin|administrator|ubuntu|ec2-user|debian)"
+    r"[\"'`]? ?/ ?[\"'`]?$"
+)
 EMAIL_LOGIN_BEFORE = re.compile(
     r"[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+[\"'`]? ?/ ?[\"'`]?$"
 )
@@ -2705,6 +2711,7 @@ def _least_entropy(rule: Rule, text: str, start: int, end: int) -> float:
     # an account's login right before it, or on the line above: the pair says what it is
     if rule.value == "mixed" and (
         EMAIL_LOGIN_BEFORE.search(text, max(0, start - 80), start)
+        or SERVER_LOGIN_BEFORE.search(text, max(0, start - 80), start)
         or _login_on_line_above(text, start)
     ):
         return min(rule.entropy or 0.0, DIGITS_ENTROPY)
