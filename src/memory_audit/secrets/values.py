@@ -538,6 +538,7 @@ KIND_WORDS = (
 SELF_NAMED_SPLIT = re.compile(r"[-_]")
 VERSION_PART = re.compile(r"v[0-9]{1,2}")
 MIN_REPEATED_PIECE = 4
+MAX_REPEATED_PIECE = 32  # a name, a test word and a count; and the loop stays short
 # a name's letters, a test's word and a count: ``nikunjtest123`` (``demo7Kq2`` is drawn)
 TEST_FILL_PIECE = re.compile(r"[a-z]*(?:test|demo|example|sample|dummy|fake)[0-9]{0,4}")
 # A length's unit, after the number a template's value states (``-64-chars-minimum``)
@@ -649,14 +650,14 @@ WMI_WORDS = re.compile(r"(?i:\b(?:wmi|cim|wbem|namespace|get-ciminstance|get-wmi
 # A password right after an e-mail login and a slash (``tester@shop.io / Testtest1``): the
 # pair says what it is, and a test account's password repeats its letters (its distinct
 # characters, ``MIN_DISTINCT``, still judge it), so the digits' entropy is asked of it.
+EMAIL_LOGIN_BEFORE = re.compile(
+    r"[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+[\"'`]? ?/ ?[\"'`]?$"
+)
 # A server's system account after SSH on its line (``- SSH: root / <value>``): the pair
 # says what it is, and a server's password a person chose repeats its digits
 SERVER_LOGIN_BEFORE = re.compile(
     r"(?i)\bssh\b[^\n]{0,30}?(?<![\w.-])(?:root|admin|administrator|ubuntu|ec2-user|debian)"
     r"[\"'`]? ?/ ?[\"'`]?$"
-)
-EMAIL_LOGIN_BEFORE = re.compile(
-    r"[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9-]{1,63}(?:\.[A-Za-z0-9-]{1,63})+[\"'`]? ?/ ?[\"'`]?$"
 )
 PASSWORD_KEY = re.compile(  # a bold label too: "- **Pass:** `<value>`"
     r"(?i:pass(?:word|wd)?|pwd)\*{0,2}[\"'`]?[ \t]*(?::=|=>|[:=：])\*{0,2}[ \t]*[\"'`]?$"
@@ -3468,7 +3469,7 @@ def _test_word_repeated(value: str) -> bool:
     again to fill a secret's length (a preview link's bypass value), which no generator
     draws and no one keeps as a password."""
     lowered = value.lower()
-    for period in range(MIN_REPEATED_PIECE, len(value) // 2 + 1):
+    for period in range(MIN_REPEATED_PIECE, min(len(value) // 2, MAX_REPEATED_PIECE) + 1):
         piece = lowered[:period]
         if (piece * (len(value) // period + 1)).startswith(lowered):
             return TEST_FILL_PIECE.fullmatch(piece) is not None
