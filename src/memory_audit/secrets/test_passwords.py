@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from memory_audit.secrets.published import on_production
+from memory_audit.secrets.published import SECTION, on_production
 from memory_audit.secrets.values import heading_above, line_start_within, vendor_prefixed
 
 # A test word and digits or up to three symbols: ``demo1234``, ``Test1234!``, ``teste123``,
@@ -84,7 +84,6 @@ OTHER_ADDRESS = re.compile(
     r"|\b[a-z][a-z0-9+.-]*://[^/\s@]*@(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0)\b)"
     r"|@(?!(?:localhost|127\.0\.0\.1)\b)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b"
 )
-NEXT_HEADING = re.compile(r"(?m)^#{1,6}[ \t]")
 SECTION_REACH = 2000
 # How far back a value's line is read for its login or its accounts' word (a line of many
 # values is not read back to its start for each)
@@ -139,7 +138,7 @@ def _local_instance_login(text: str, start: int, value: str) -> bool:
     if heading is None or LOCAL_INSTANCE.search(heading) is None:
         return False
     opened = text.rfind(heading, 0, line_start)
-    closed = NEXT_HEADING.search(text, line_start + 1, opened + SECTION_REACH)
+    closed = SECTION.search(text, line_start + 1, opened + SECTION_REACH)
     section = text[opened : closed.start() if closed else min(len(text), opened + SECTION_REACH)]
     return LOCAL_ADDRESS.search(section) is not None and OTHER_ADDRESS.search(section) is None
 
