@@ -245,3 +245,48 @@ def test_a_service_s_key_or_a_remote_address_in_a_local_section_stays_a_problem(
     for name, body in cases:
         assert [level for level, _ in _levels(tmp_path / name, body)] == ["problem"], name
     assert [level for level, _ in _levels(tmp_path / "production", production)] == ["problem"]
+
+
+# Round 143's after-look: a local dev server's key, labelled under one heading and sent to
+# 127.0.0.1 in commands under others; a seeded customer's link tokens on localhost
+# (round 142). Look-alikes.
+LOCAL_KEY = "Qm7RvT2xK9pLw4Zc8Hn3Fb6Yd1Sj5Ge0"
+LOCAL_SERVER = (
+    "## Environments\n\n### Development (Local)\n- **Server**: http://127.0.0.1:8001\n"
+    f"- **Local API Key**: `{LOCAL_KEY}`\n\n### Local example requests\n\n```bash\n"
+    f'curl -X GET "http://127.0.0.1:8001/health" \\\n  -H "X-API-Key: {LOCAL_KEY}"\n```\n'
+)
+
+
+def test_a_key_sent_only_to_a_server_on_this_machine_is_a_suggestion(tmp_path: Path) -> None:
+    [(level, said)] = _levels(tmp_path, LOCAL_SERVER)
+    assert (level, said) == (
+        "suggestion",
+        "used only with a server on this machine, at a loopback address",
+    )
+    links = (
+        "#### One token per customer\n```\nTOKEN: 9c41d0e7a2b85f36c1d4e9a07b3f28c6\n\n"
+        "Orders:\nhttp://localhost:3000/orders?token=9c41d0e7a2b85f36c1d4e9a07b3f28c6\n```\n"
+    )
+    assert [level for level, _ in _levels(tmp_path / "links", links)] == ["suggestion"]
+
+
+def test_a_local_key_that_a_remote_server_or_an_issuer_takes_stays_a_problem(
+    tmp_path: Path,
+) -> None:
+    # the same key sent to a deployed server too; a key in a local section never sent
+    # there (another service's, for all the note says); an issuer's token sent to a local
+    # proxy opens its issuer's service
+    deployed = LOCAL_SERVER + (
+        f'\n### Staging\n\n```bash\ncurl https://fern-api.fly.dev/health -H "X-API-Key: {LOCAL_KEY}"\n```\n'
+    )
+    labelled = (
+        "### Development (Local)\n- **Server**: http://127.0.0.1:8001\n"
+        f"- **API Key**: `{LOCAL_KEY}`\n"
+    )
+    issuer = (
+        "### Local proxy\n```bash\ncurl http://localhost:4000/v1/models \\\n"
+        '  -H "Authorization: Bearer sk-proj-Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yq5Tn8Wc3Vb7Hd1Rq5I"\n```\n'
+    )
+    for name, body in (("deployed", deployed), ("labelled", labelled), ("issuer", issuer)):
+        assert [level for level, _ in _levels(tmp_path / name, body)] == ["problem"], name

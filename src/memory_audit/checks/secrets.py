@@ -168,7 +168,7 @@ from memory_audit.secrets.retired import line_marker, retired_banner
 from memory_audit.secrets.rules import Rule
 from memory_audit.secrets.scanner import Scanner, SecretMatch
 from memory_audit.secrets.skill_defaults import a_skill_default
-from memory_audit.secrets.test_passwords import test_password_reason
+from memory_audit.secrets.test_passwords import LOCAL_ONLY, local_only, test_password_reason
 from memory_audit.secrets.values import jwt_expiry
 from memory_audit.tree.snapshot import OTHER_TOTAL_BYTES, MemoryTree
 
@@ -303,6 +303,8 @@ def _unpublished(
         finding = as_expired(finding, _expired(places, texts))
     if not finding.is_suggestion:
         finding = as_test_password(finding, _test_password_at(places, texts))
+    if not finding.is_suggestion and _local_only_at(places, texts):
+        finding = as_test_password(finding, LOCAL_ONLY)
     if not finding.is_suggestion:
         finding = as_skill_default(finding, _skill_default_at(places, texts, rules))
     return finding
@@ -329,6 +331,14 @@ def _test_password_at(places: list[Place], texts: dict[str, str]) -> str | None:
             return None
         first = first or reason
     return first
+
+
+def _local_only_at(places: list[Place], texts: dict[str, str]) -> bool:
+    """Whether the value is used only with a server on the developer's own machine, at
+    every place it is (:func:`memory_audit.secrets.test_passwords.local_only`)."""
+    first = places[0].match
+    value = texts.get(places[0].path, "")[first.start : first.end].strip()
+    return local_only(value, ((texts.get(p.path, ""), p.match.start) for p in places))
 
 
 def _skill_default_at(

@@ -36,7 +36,7 @@ from memory_audit.secrets.repeats import RULE as REPEAT
 from memory_audit.secrets.retired import retired_marker
 from memory_audit.secrets.scanner import Scanner, SecretMatch, marked
 from memory_audit.secrets.skill_defaults import a_skill_default
-from memory_audit.secrets.test_passwords import a_test_password
+from memory_audit.secrets.test_passwords import a_test_password, local_only
 from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex, load_index
@@ -215,13 +215,16 @@ def _quiet_values(
 ) -> frozenset[str]:
     """The values that are suggestions in the audit by their places in this file, so raise
     no alert: a test or demo password by its own words, or a person's password a skill's
-    documentation gives as its default, at every place the file holds it (the audit asks
-    every place in the tree: one place in the user's own notes keeps it a problem). One
+    documentation gives as its default, or a key used only with a server on this machine,
+    at every place the file holds it (the audit asks every place in the tree: one place in
+    the user's own notes keeps it a problem). One
     reason at every place, as the audit asks: a test login at one place and a skill's
     default at another is neither, and a problem."""
     rules = scanner.rules_by_name
     tests: dict[str, bool] = {}
     defaults: dict[str, bool] = {}
+    starts: dict[str, list[int]] = {}  # a value's places, to ask whether all are local
+    values: dict[str, str] = {}
     for m in matches:
         rule = rules.get(m.rule)
         default = (
@@ -232,7 +235,15 @@ def _quiet_values(
         test = a_test_password(text, m.start, m.end, m.line)
         tests[m.value_fingerprint] = tests.get(m.value_fingerprint, True) and test
         defaults[m.value_fingerprint] = defaults.get(m.value_fingerprint, True) and default
-    return frozenset(value for value, test in tests.items() if test or defaults[value])
+        starts.setdefault(m.value_fingerprint, []).append(m.start)
+        values.setdefault(m.value_fingerprint, text[m.start : m.end].strip())
+    return frozenset(
+        value
+        for value, test in tests.items()
+        if test
+        or defaults[value]
+        or local_only(values[value], ((text, start) for start in starts[value]))
+    )
 
 
 def shown_path(scanner: Scanner, path: str) -> str:

@@ -9,6 +9,7 @@ keeps it a problem, and a chosen password with more to it (``Demo-Kq7x!``) is no
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from memory_audit.secrets.published import SECTION, on_production
 from memory_audit.secrets.values import heading_above, line_start_within, vendor_prefixed
@@ -85,6 +86,8 @@ OTHER_ADDRESS = re.compile(
     r"|@(?!(?:localhost|127\.0\.0\.1)\b)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b"
 )
 SECTION_REACH = 2000
+# Why a value used only with a server on the developer's machine is a suggestion
+LOCAL_ONLY = "used only with a server on this machine, at a loopback address"
 # How far back a value's line is read for its login or its accounts' word (a line of many
 # values is not read back to its start for each)
 REACH = 800
@@ -137,9 +140,40 @@ def _local_instance_login(text: str, start: int, value: str) -> bool:
     heading = heading_above(text, line_start, reach=SECTION_REACH)
     if heading is None or LOCAL_INSTANCE.search(heading) is None:
         return False
+    return _loopback_only(_section(text, line_start, heading))
+
+
+def local_only(value: str, spots: Iterable[tuple[str, int]]) -> bool:
+    """Whether a value is used only with a server on the developer's own machine: each of
+    its places (a text and where the value starts in it) lies in a section whose only
+    addresses are loopback ones, and one place sends it there (``curl
+    http://127.0.0.1:8001/test -H "X-API-Key: <value>"``, a link's
+    ``http://localhost:3000/orders?token=<value>``). Such a key or token opens that local
+    server and nothing else (the held-out judges of rounds 142 and 143: a local dev
+    server's API key, a seeded customer's link token on ``localhost``). An issuer's token
+    (``sk-...``) opens its issuer's service wherever it is sent."""
+    if vendor_prefixed(value):
+        return False
+    sent = False
+    for text, start in spots:
+        line_start = line_start_within(text, start, REACH)
+        heading = heading_above(text, line_start, reach=SECTION_REACH)
+        if heading is None or not _loopback_only(_section(text, line_start, heading)):
+            return False
+        sent = sent or _sent_to_local(text, start)
+    return sent
+
+
+def _section(text: str, line_start: int, heading: str) -> str:
+    """The text of the section a line lies in: from its heading (found within
+    SECTION_REACH above it) to the next heading, at most SECTION_REACH characters."""
     opened = text.rfind(heading, 0, line_start)
     closed = SECTION.search(text, line_start + 1, opened + SECTION_REACH)
-    section = text[opened : closed.start() if closed else min(len(text), opened + SECTION_REACH)]
+    return text[opened : closed.start() if closed else min(len(text), opened + SECTION_REACH)]
+
+
+def _loopback_only(section: str) -> bool:
+    """A section naming a loopback address and no other address."""
     return LOCAL_ADDRESS.search(section) is not None and OTHER_ADDRESS.search(section) is None
 
 
