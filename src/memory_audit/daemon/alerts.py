@@ -82,8 +82,9 @@ def relative_in_tree(path: Path, root: Path) -> str | None:
 
 
 def _limit(rel: str, max_bytes: int) -> int:
-    """The size read of a changed file: the index whole, any other as the audit reads it."""
-    return 64 * 1024 * 1024 if rel == INDEX_NAME else read_limit(rel, max_bytes)
+    """The size read of a changed file: the index whole, any other as far as the audit
+    reads it for secrets (a memory too large to read whole as one too)."""
+    return 64 * 1024 * 1024 if rel == INDEX_NAME else read_limit(max_bytes)
 
 
 def _outside_the_walk(path: Path, root: Path, rel: str) -> bool:

@@ -137,9 +137,9 @@ def _copy_tree(source: Path, target: Path, max_bytes: int, documents: bool = Fal
         dirs[:] = [] if documents else [d for d in dirs if d != TRASH]
         (target / rel).mkdir(mode=0o700, parents=True, exist_ok=True)
         for name in files:
-            # a file that is no memory is read by the audit up to its own, larger limit: a
-            # copy cut at a memory's would hold less than the audit of the tree read
-            limit = read_limit((rel / name).as_posix(), max_bytes)
+            # the audit reads every file for secrets up to the limit of a file that is no
+            # memory: a copy cut at a memory's would hold less than the audit of the tree read
+            limit = read_limit(max_bytes)
             _copy_one(Path(folder) / name, target / rel / name, limit)
 
 

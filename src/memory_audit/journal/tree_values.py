@@ -136,8 +136,9 @@ class TreeValues:
         # a string path: a Path built for each of a tree's files cost more than its lstat
         if entry is not None and not changed and _same(os.path.join(root, rel), entry):
             return entry
-        # a file that is no memory is read as far as the audit reads it for secrets
-        seen = read_tree_file(root, rel, read_limit(rel, self.max_bytes))
+        # a file is read as far as the audit reads it for secrets (a memory too large to
+        # read whole too)
+        seen = read_tree_file(root, rel, read_limit(self.max_bytes))
         text = utf8_text(seen.data) if seen.data is not None and read_as_other(rel) else None
         if text is None:
             return _Known(seen.size, seen.mtime_ns, _file_values(seen, scanner, rel))

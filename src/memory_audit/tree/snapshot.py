@@ -50,7 +50,6 @@ from memory_audit.tree.walk import (
     ReadResult,
     binary_at_start,
     list_tree,
-    read_as_other,
     read_text,
 )
 from memory_audit.tree.wikilinks import find_wikilinks
@@ -707,6 +706,9 @@ def load_tree(
     unread: dict[str, tuple[FileProblem, ...]] = {p: (q,) for p, q in listing.problems}
     skipped: dict[str, str] = {rel + "/": AGENT_STORE_APART for rel in listing.apart}
     errors = list(listing.errors)
+    # memories too large to read whole (a month's chat log kept as one note): read for
+    # secrets alone, as a file that is no memory is; a key pasted into one is there all the same
+    oversize: list[Candidate] = []
     for candidate in listing.candidates if candidates is None else candidates:
         try:
             result = read_text(candidate.source, max_file_bytes)
@@ -716,6 +718,8 @@ def load_tree(
                 skipped[candidate.path] = result.problems[0].message
             elif result.text is None:
                 unread[candidate.path] = result.problems
+                if any(problem.code == "file-too-large" for problem in result.problems):
+                    oversize.append(candidate)
             else:
                 files[candidate.path] = _memory_file(
                     candidate, result, recap_globs, listing.index is not None
@@ -744,15 +748,17 @@ def load_tree(
         index_load=index_load,
         index_problems=tuple(index_problems),
         documents=documents,
-        other_files=tuple(listing.others),
+        other_files=(*listing.others, *oversize),
         other_max_bytes=other_limit(max_file_bytes),
     )
 
 
-def read_limit(rel: str, max_file_bytes: int) -> int:
-    """How far a tree file is read: a memory up to ``max_file_bytes`` (a session reads it
-    whole), a file read for secrets alone (:func:`read_as_other`) up to :func:`other_limit`."""
-    return other_limit(max_file_bytes) if read_as_other(rel) else max_file_bytes
+def read_limit(max_file_bytes: int) -> int:
+    """How far a tree file is read for its secrets (the daemon's scan of a changed file, the
+    journal's values, review's private copy): as far as the audit reads a file for secrets
+    alone (:func:`other_limit`). A memory past ``max_file_bytes`` is not read whole as a
+    memory (a session reads it whole: split it), but its secrets are read all the same."""
+    return other_limit(max_file_bytes)
 
 
 def other_limit(max_file_bytes: int) -> int:
