@@ -6082,3 +6082,9 @@ ID_KEY_COLUMNS = [
     f"| account | accountKey |\n|---|---|\n| ops | {uuid()} |",
 ]
 CASES["github-pat"][0].append((f"GitHub token for CI: {_PAT_0X}", _PAT_0X))
+# Round 144's miss: AgentMail's key scoped to one inbox, a scope's word after the region
+_agentmail_inbox = "am_us_inbox_" + "".join(_r129.choices(HEX, k=64))
+CASES["agentmail-api-key"][0].append(
+    (f"- **API Key obtained:** {_agentmail_inbox}", _agentmail_inbox)
+)
+CASES["agentmail-api-key"][1].append("- AgentMail inbox key: `am_us_inbox_" + "0" * 64 + "`")
