@@ -401,6 +401,25 @@ def test_a_setting_for_dev_and_another_for_prod_places_no_other_line_in_producti
     _assert_seeded_levels(tmp_path / "live", live, "problem")
 
 
+def test_advice_to_change_a_default_in_production_places_nothing_there(tmp_path: Path) -> None:
+    # round 144 (first look): a README's default accounts under "change the default password
+    # in production" in Chinese; in Japanese and Korean too (look-alikes)
+    quiet = (
+        f"### 默认账户\n| 用户名 | 密码 |\n|---|---|\n| ops@fern.io | {DEMO} |\n\n"
+        "> ⚠️ 生产环境请务必修改默认密码。",
+        f"- 初期アカウント: ops@fern.io / {DEMO}\n- 本番環境では必ず変更してください",
+        f"- 기본 계정: ops@fern.io / {DEMO}\n- 운영 환경에서는 반드시 변경하세요",
+    )
+    _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
+    # a change made there, or the production system's own login, still places it
+    live = (
+        f"- 生产环境密码已修改: ops@fern.io / {DEMO}",
+        f"- 生产环境账户: ops@fern.io / {DEMO}（请勿修改）",
+        f"- 生产环境请勿修改: ops@fern.io / {DEMO}",
+    )
+    _assert_seeded_levels(tmp_path / "live", live, "problem")
+
+
 def test_a_published_value_a_note_binds_to_another_machine_stays_a_problem(
     tmp_path: Path,
 ) -> None:

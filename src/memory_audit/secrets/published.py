@@ -338,6 +338,15 @@ DENIED = re.compile(
     r"|\bchange[-_](?:in|for|before)[-_]$"
     r"|\bbefore (?:going|moving|deploying)(?: (?:to|into))?(?: the)? $)"
 )
+# "生产环境请务必修改默认密码", "本番環境では必ず変更してください", "운영 환경에서는 반드시 변경":
+# advice in Chinese, Japanese or Korean to change a default once in production (a modal,
+# then the verb to change), said of a system not there yet; not "生产环境已修改" (a change
+# made there), nor "生产环境请勿修改" (do not change it there)
+CJK_ADVICE_AFTER = re.compile(
+    r"(?:环境|環境|[ \t]?환경)?(?:中|下|时|時|上|では|에서는?)?[ \t]*[,，、]?[ \t]*"
+    r"(?:请|請|务必|務必|必须|必須|一定要|需要|应当|應當|应该|應該|必ず|반드시)(?![勿不别別])"
+    r"[^\n。！!]{0,6}?(?:修改|更改|更换|更換|替换|替換|変更|変え|변경|교체)"
+)
 # "Any prod deploy that forgets an env var boots with the default": production as a case
 # that may come, no system there (a review's warning about a fallback in the code). The
 # clause after the noun says so, one of absence or failure or with "would", "could",
@@ -644,6 +653,8 @@ def _to_come(text: str, start: int, end: int) -> bool:
     or a stage that may come: "any prod deploy that ...", "... must ... before production."."""
     back = max(0, start - 40)
     if DENIED.search(text, back, start) is not None:
+        return True
+    if CJK_ADVICE_AFTER.match(text, end) is not None:
         return True
     if ANY_BEFORE.search(text, back, start) is not None and ANY_AFTER.match(text, end):
         return True
