@@ -269,6 +269,10 @@ def test_a_key_sent_only_to_a_server_on_this_machine_is_a_suggestion(tmp_path: P
         "Orders:\nhttp://localhost:3000/orders?token=9c41d0e7a2b85f36c1d4e9a07b3f28c6\n```\n"
     )
     assert [level for level, _ in _levels(tmp_path / "links", links)] == ["suggestion"]
+    # round 144 (first look): a skill's rules restate the local task API's key under a
+    # heading that names no address
+    restated = LOCAL_SERVER + f"\n## Important rules\n- Always send `X-API-Key: {LOCAL_KEY}`\n"
+    assert [level for level, _ in _levels(tmp_path / "restated", restated)] == ["suggestion"]
 
 
 def test_a_local_key_that_a_remote_server_or_an_issuer_takes_stays_a_problem(
@@ -288,5 +292,8 @@ def test_a_local_key_that_a_remote_server_or_an_issuer_takes_stays_a_problem(
         "### Local proxy\n```bash\ncurl http://localhost:4000/v1/models \\\n"
         '  -H "Authorization: Bearer sk-proj-Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yq5Tn8Wc3Vb7Hd1Rq5I"\n```\n'
     )
-    for name, body in (("deployed", deployed), ("labelled", labelled), ("issuer", issuer)):
+    # "localhost" said of where users are is no address the value is sent to
+    word = f"## Seeded users\nAll on localhost, password: `{LOCAL_KEY}`\n"
+    cases = [("deployed", deployed), ("labelled", labelled), ("issuer", issuer), ("word", word)]
+    for name, body in cases:
         assert [level for level, _ in _levels(tmp_path / name, body)] == ["problem"], name

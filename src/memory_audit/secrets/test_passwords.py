@@ -64,6 +64,11 @@ RESERVED_LOGIN = re.compile(
 # A local system's address (``http://localhost:3000/api/auth/login`` in the command that
 # sends the value): whatever the note says of production elsewhere, this login is local
 LOCAL_ADDRESS = re.compile(r"(?i)\b(?:https?://)?(?:localhost|127\.0\.0\.1)(?::\d{2,5})?\b")
+# ... written as an address a request goes to (a scheme or a port): "Seeded users on
+# localhost" says where the users are, not that the value is sent there
+LOCAL_URL = re.compile(
+    r"(?i)(?:\bhttps?://(?:localhost|127\.0\.0\.1)|\b(?:localhost|127\.0\.0\.1):\d{2,5})\b"
+)
 # A heading naming a local test instance or a local environment
 LOCAL_INSTANCE = re.compile(
     r"(?i)\b(?:(?:local|docker|test)\b[\w -]{0,20}\b(?:instance|container|server|stack"
@@ -144,30 +149,37 @@ def _local_instance_login(text: str, start: int, value: str) -> bool:
 
 
 def local_only(value: str, spots: Iterable[tuple[str, int]]) -> bool:
-    """Whether a value is used only with a server on the developer's own machine: each of
-    its places (a text and where the value starts in it) lies in a section whose only
-    addresses are loopback ones, and one place sends it there (``curl
+    """Whether a value is used only with a server on the developer's own machine: one of its
+    places (a text and where the value starts in it) sends it to a loopback address (``curl
     http://127.0.0.1:8001/test -H "X-API-Key: <value>"``, a link's
-    ``http://localhost:3000/orders?token=<value>``). Such a key or token opens that local
-    server and nothing else (the held-out judges of rounds 142 and 143: a local dev
-    server's API key, a seeded customer's link token on ``localhost``). An issuer's token
-    (``sk-...``) opens its issuer's service wherever it is sent."""
+    ``http://localhost:3000/orders?token=<value>``), and no place lies in a section naming
+    another address (a skill's rules restating the key name none). Such a key or token opens
+    that local server and nothing else (the held-out judges of rounds 142 to 144: a local
+    dev server's API key, a seeded customer's link token on ``localhost``, a local task
+    API's key). An issuer's token (``sk-...``) opens its issuer's service wherever it is
+    sent."""
     if vendor_prefixed(value):
         return False
     sent = False
     for text, start in spots:
         line_start = line_start_within(text, start, REACH)
-        heading = heading_above(text, line_start, reach=SECTION_REACH)
-        if heading is None or not _loopback_only(_section(text, line_start, heading)):
+        if OTHER_ADDRESS.search(_section(text, line_start)) is not None:
             return False
-        sent = sent or _sent_to_local(text, start)
+        sent = sent or _sent_to_local(text, start, LOCAL_URL)
     return sent
 
 
-def _section(text: str, line_start: int, heading: str) -> str:
+def _section(text: str, line_start: int, heading: str | None = None) -> str:
     """The text of the section a line lies in: from its heading (found within
-    SECTION_REACH above it) to the next heading, at most SECTION_REACH characters."""
-    opened = text.rfind(heading, 0, line_start)
+    SECTION_REACH above it; with none, SECTION_REACH characters above the line) to the
+    next heading, at most SECTION_REACH characters past the heading."""
+    if heading is None:
+        heading = heading_above(text, line_start, reach=SECTION_REACH)
+    opened = (
+        text.rfind(heading, 0, line_start)
+        if heading is not None
+        else max(0, line_start - SECTION_REACH)
+    )
     closed = SECTION.search(text, line_start + 1, opened + SECTION_REACH)
     return text[opened : closed.start() if closed else min(len(text), opened + SECTION_REACH)]
 
@@ -198,14 +210,14 @@ def _reserved_login(text: str, start: int) -> bool:
     )
 
 
-def _sent_to_local(text: str, start: int) -> bool:
+def _sent_to_local(text: str, start: int, address: re.Pattern[str] = LOCAL_ADDRESS) -> bool:
     """A local address on the value's line, or on the line before that the value's line
     continues (a command's ``\\`` at its end: ``curl ... http://localhost:3000/login \\``)."""
     line_start = _line_start(text, start)
-    if LOCAL_ADDRESS.search(text, line_start, start) is not None:
+    if address.search(text, line_start, start) is not None:
         return True
     above = text[_line_start(text, start, lines=2) : line_start].rstrip("\n")
-    return above.endswith("\\") and LOCAL_ADDRESS.search(above) is not None
+    return above.endswith("\\") and address.search(above) is not None
 
 
 def _line_start(text: str, start: int, lines: int = 1) -> int:
