@@ -411,11 +411,19 @@ def test_advice_to_change_a_default_in_production_places_nothing_there(tmp_path:
         f"- 기본 계정: ops@fern.io / {DEMO}\n- 운영 환경에서는 반드시 변경하세요",
     )
     _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
+    # ... and production named as the system the value is kept out of (round 144)
+    kept_out = (
+        f"The dev login `ops@fern.io / {DEMO}` is a committed placeholder.\n"
+        "Production runs against a real IdP and never uses this login.",
+        f"- dev login: ops@fern.io / {DEMO}; prod doesn't use the dev login",
+    )
+    _assert_seeded_levels(tmp_path / "kept_out", kept_out, "suggestion")
     # a change made there, or the production system's own login, still places it
     live = (
         f"- 生产环境密码已修改: ops@fern.io / {DEMO}",
         f"- 生产环境账户: ops@fern.io / {DEMO}（请勿修改）",
         f"- 生产环境请勿修改: ops@fern.io / {DEMO}",
+        f"- prod login: ops@fern.io / {DEMO} (never used it anywhere else)",
     )
     _assert_seeded_levels(tmp_path / "live", live, "problem")
 

@@ -347,6 +347,14 @@ CJK_ADVICE_AFTER = re.compile(
     r"(?:请|請|务必|務必|必须|必須|一定要|需要|应当|應當|应该|應該|必ず|반드시)(?![勿不别別])"
     r"[^\n。！!]{0,6}?(?:修改|更改|更换|更換|替换|替換|変更|変え|변경|교체)"
 )
+# "Production runs against a real IdP and never uses this", "prod does not use the dev
+# secret": production named as the system the value is kept out of, in the clause that
+# names it
+NOT_USED_AFTER = re.compile(
+    r"(?i:[^.;:!?\n]{0,100}?(?:\bnever|\bnot|n't)[ \t]+(?:uses?|used|sees?|gets?|receives?"
+    r"|contains?|holds?|ships?|falls?[ \t]+back[ \t]+to)[ \t]+(?:this|these|that|those|it"
+    r"|them|the[ \t]+(?:dev|default|placeholder|same))\b)"
+)
 # "Any prod deploy that forgets an env var boots with the default": production as a case
 # that may come, no system there (a review's warning about a fallback in the code). The
 # clause after the noun says so, one of absence or failure or with "would", "could",
@@ -654,7 +662,7 @@ def _to_come(text: str, start: int, end: int) -> bool:
     back = max(0, start - 40)
     if DENIED.search(text, back, start) is not None:
         return True
-    if CJK_ADVICE_AFTER.match(text, end) is not None:
+    if CJK_ADVICE_AFTER.match(text, end) is not None or NOT_USED_AFTER.match(text, end):
         return True
     if ANY_BEFORE.search(text, back, start) is not None and ANY_AFTER.match(text, end):
         return True
