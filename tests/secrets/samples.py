@@ -6088,3 +6088,20 @@ CASES["agentmail-api-key"][0].append(
     (f"- **API Key obtained:** {_agentmail_inbox}", _agentmail_inbox)
 )
 CASES["agentmail-api-key"][1].append("- AgentMail inbox key: `am_us_inbox_" + "0" * 64 + "`")
+# Round 144's miss: a PEM key in a JSON string (its line breaks ``\\n`` escapes) and one a chat
+# log's line cut before its END line; a cut example of a few characters is none
+_pem_body = [rnd(ALNUM + "+/", 64) for _ in range(3)]
+_pem_json = "-----BEGIN PRIVATE KEY-----\\n" + "\\n".join(_pem_body) + "\\n-----END"
+_pem_cut = "-----BEGIN EC PRIVATE KEY-----\\n" + "\\n".join(_pem_body[:2])
+CASES["private-key"][0].extend(
+    [
+        (
+            f'{{"type": "service_account", "private_key": "{_pem_json} PRIVATE KEY-----\\n"}}',
+            _pem_json,
+        ),
+        (f"Coinbase api secret:{_pem_cut}", _pem_cut),
+    ]
+)
+CASES["private-key"][1].append(
+    "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC...\\n-----END"
+)
