@@ -6105,3 +6105,9 @@ CASES["private-key"][0].extend(
 CASES["private-key"][1].append(
     "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC...\\n-----END"
 )
+# ... and a chat's "Your gateway token is: <value>"; after "is", only a key's shape
+_gateway = rnd(HEX, 48)
+CASES["generic-assignment"][0].append(
+    (f"[Nico] Found it. Your gateway token is: {_gateway} Paste that into the UI.", _gateway)
+)
+NEGATIVES.extend(["The deploy token is: rotated-weekly-v2", "Your API key is: since-2026-05-01"])

@@ -811,9 +811,10 @@ DESCRIPTOR_PART = re.compile(
 # ``授权码：已配置（<value>）``: a status, "configured", then the value in brackets
 CONFIGURED_BRACKET = re.compile(r"已(?:配置|设置|設定|更新|保存)[ \t]*[（(][\"'`]?$")
 CONFIGURED_NOTE = re.compile(r"(?:[a-z]{2,}|v\d+(?:\.\d+)*)(?:-(?:[a-z]{2,}|v\d+(?:\.\d+)*))+")
-# "<key> active: <value>" is often a status line: only a key's shape is a key there (mixed
-# case and a digit, or 32 hex digits and more), not ``since-2026-05-01`` or ``deploy-token-2``
-ACTIVE_LABEL = re.compile(r"(?i:\bactive)\*{0,2}[ \t]*[:=：]\*{0,2}[ \t]*[\"'`]?$")
+# "<key> active: <value>" is often a status line, "<key> is: <value>" a sentence saying
+# what it is: only a key's shape is a key there (mixed case and a digit, or 32 hex digits
+# and more), not ``since-2026-05-01`` or ``rotated-weekly-v2``
+ACTIVE_LABEL = re.compile(r"(?i:\b(?:active|is))\*{0,2}[ \t]*[:=：]\*{0,2}[ \t]*[\"'`]?$")
 LONG_HEX = re.compile(r"[0-9a-fA-F]{32,}")
 # A keyboard shortcut where a value would be ("- Step over: F10 / Ctrl+F10")
 KEY_COMBO = re.compile(r"(?i)\b(?:ctrl|shift|alt|cmd|command|option|opt|fn|meta|super|win)\+")
