@@ -6111,3 +6111,17 @@ CASES["generic-assignment"][0].append(
     (f"[Nico] Found it. Your gateway token is: {_gateway} Paste that into the UI.", _gateway)
 )
 NEGATIVES.extend(["The deploy token is: rotated-weekly-v2", "Your API key is: since-2026-05-01"])
+# ... and a password the words after it name (round 144's miss: the account's password in a
+# rule the owner gave the agent); not a value a sentence names anything else
+_named_after = "Qx7$" + rnd(ALNUM, 6) + "@w9!"
+CASES["password-called-after"] = (
+    [
+        (f'Never use "{_named_after}" for SMTP/IMAP as it\'s the account password.', _named_after),
+        (f"`{_named_after}` is my gmail password", _named_after),
+    ],
+    [
+        '"fern-deploy-key" is the name of the key, not the password',
+        '"hunter2" is the example password everyone quotes',
+        "`$SMTP_PASS` is the account password",
+    ],
+)
