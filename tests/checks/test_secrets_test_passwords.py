@@ -292,8 +292,12 @@ def test_a_local_key_that_a_remote_server_or_an_issuer_takes_stays_a_problem(
         "### Local proxy\n```bash\ncurl http://localhost:4000/v1/models \\\n"
         '  -H "Authorization: Bearer sk-proj-Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yq5Tn8Wc3Vb7Hd1Rq5I"\n```\n'
     )
+    # a password a person chose, beside a local app's address (round 142's judges: right;
+    # people use one on more systems than the app)
+    chosen = "## Apps running\n- Fern Ground: localhost:3000 (password: Harborfern2025)\n"
     # "localhost" said of where users are is no address the value is sent to
     word = f"## Seeded users\nAll on localhost, password: `{LOCAL_KEY}`\n"
     cases = [("deployed", deployed), ("labelled", labelled), ("issuer", issuer), ("word", word)]
+    cases.append(("chosen", chosen))
     for name, body in cases:
         assert [level for level, _ in _levels(tmp_path / name, body)] == ["problem"], name

@@ -71,19 +71,22 @@ def test_no_alert_for_a_test_account_s_password_by_its_own_words(tmp_path: Path)
 
 def test_no_alert_for_a_key_sent_only_to_a_server_on_this_machine(tmp_path: Path) -> None:
     # a local dev server's key, sent to 127.0.0.1 only, is a suggestion in the audit: no
-    # alert; the same key sent to a deployed server too alerts (look-alikes)
+    # alert; the same key sent to a deployed server too alerts, as does a chosen password
+    # beside a local app's address (look-alikes)
     key = "Qm7RvT2xK9pLw4Zc8Hn3Fb6Yd1Sj5Ge0"
     local = (
         "### Local dev server\n\n```bash\ncurl http://127.0.0.1:8001/health \\\n"
         f'  -H "X-API-Key: {key}"\n```\n'
     )
     deployed = local.replace("127.0.0.1:8001", "fern-api.fly.dev")
+    # a password a person chose, beside a local app's address, alerts too
+    chosen = f"\n## Apps\n- Fern Ground: http://localhost:3000 (password: `{NEW}`)\n"
     tree = write_tree(
         tmp_path / "memory",
         {
             "MEMORY.md": index("a.md", "b.md"),
             "a.md": memory("a", body=local),
-            "b.md": memory("b", body=deployed.replace(key, key[::-1])),
+            "b.md": memory("b", body=deployed.replace(key, key[::-1]) + chosen),
         },
     )
-    assert _alerted(tree, tmp_path) == ["b.md"]
+    assert _alerted(tree, tmp_path) == ["b.md", "b.md"]

@@ -303,7 +303,7 @@ def _unpublished(
         finding = as_expired(finding, _expired(places, texts))
     if not finding.is_suggestion:
         finding = as_test_password(finding, _test_password_at(places, texts))
-    if not finding.is_suggestion and _local_only_at(places, texts):
+    if not finding.is_suggestion and _local_only_at(places, texts, rules):
         finding = as_test_password(finding, LOCAL_ONLY)
     if not finding.is_suggestion:
         finding = as_skill_default(finding, _skill_default_at(places, texts, rules))
@@ -333,11 +333,16 @@ def _test_password_at(places: list[Place], texts: dict[str, str]) -> str | None:
     return first
 
 
-def _local_only_at(places: list[Place], texts: dict[str, str]) -> bool:
-    """Whether the value is used only with a server on the developer's own machine, at
-    every place it is (:func:`memory_audit.secrets.test_passwords.local_only`)."""
+def _local_only_at(places: list[Place], texts: dict[str, str], rules: Mapping[str, Rule]) -> bool:
+    """Whether the value is a key or a token (no password a person chose: people use one
+    on more systems than the local app it is written beside) used only with a server on the
+    developer's own machine, at every place it is
+    (:func:`memory_audit.secrets.test_passwords.local_only`)."""
     first = places[0].match
+    rule = rules.get(first.rule)
     value = texts.get(places[0].path, "")[first.start : first.end].strip()
+    if rule is None or chosen(rule, value):
+        return False
     return local_only(value, ((texts.get(p.path, ""), p.match.start) for p in places))
 
 

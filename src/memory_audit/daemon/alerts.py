@@ -237,13 +237,14 @@ def _quiet_values(
         tests[m.value_fingerprint] = tests.get(m.value_fingerprint, True) and test
         defaults[m.value_fingerprint] = defaults.get(m.value_fingerprint, True) and default
         starts.setdefault(m.value_fingerprint, []).append(m.start)
-        values.setdefault(m.value_fingerprint, text[m.start : m.end].strip())
+        if rule is not None and not chosen(rule, text[m.start : m.end].strip()):
+            values.setdefault(m.value_fingerprint, text[m.start : m.end].strip())
     return frozenset(
         value
         for value, test in tests.items()
         if test
         or defaults[value]
-        or local_only(values[value], ((text, start) for start in starts[value]))
+        or (value in values and local_only(values[value], ((text, s) for s in starts[value])))
     )
 
 
