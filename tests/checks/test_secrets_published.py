@@ -413,9 +413,9 @@ def test_advice_to_change_a_default_in_production_places_nothing_there(tmp_path:
     _assert_seeded_levels(tmp_path / "quiet", quiet, "suggestion")
     # ... and production named as the system the value is kept out of (round 144)
     kept_out = (
-        f"The dev login `ops@fern.io / {DEMO}` is a committed placeholder.\n"
-        "Production runs against a real IdP and never uses this login.",
-        f"- dev login: ops@fern.io / {DEMO}; prod doesn't use the dev login",
+        f"The login `ops@fern.io / {DEMO}` is a committed placeholder.\n"
+        "Production runs `authn.mode` against a real IdP and never uses this\nlogin.",
+        f"- login: ops@fern.io / {DEMO}; prod doesn't use the default login",
     )
     _assert_seeded_levels(tmp_path / "kept_out", kept_out, "suggestion")
     # a change made there, or the production system's own login, still places it

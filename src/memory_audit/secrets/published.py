@@ -349,10 +349,11 @@ CJK_ADVICE_AFTER = re.compile(
 )
 # "Production runs against a real IdP and never uses this", "prod does not use the dev
 # secret": production named as the system the value is kept out of, in the clause that
-# names it
+# names it (a dot or a colon inside a name, ``authn.mode``, ends no clause)
 NOT_USED_AFTER = re.compile(
-    r"(?i:[^.;:!?\n]{0,100}?(?:\bnever|\bnot|n't)[ \t]+(?:uses?|used|sees?|gets?|receives?"
-    r"|contains?|holds?|ships?|falls?[ \t]+back[ \t]+to)[ \t]+(?:this|these|that|those|it"
+    r"(?i:(?:[^.;:!?\n]|[.:](?=\w)){0,100}?(?:\bnever|\bnot|n't)[ \t]+"
+    r"(?:uses?|used|sees?|gets?|receives?|contains?|holds?|ships?|falls?[ \t]+back[ \t]+to)"
+    r"[ \t]+(?:this|these|that|those|it"
     r"|them|the[ \t]+(?:dev|default|placeholder|same))\b)"
 )
 # "Any prod deploy that forgets an env var boots with the default": production as a case
