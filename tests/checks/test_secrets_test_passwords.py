@@ -273,6 +273,10 @@ def test_a_key_sent_only_to_a_server_on_this_machine_is_a_suggestion(tmp_path: P
     # heading that names no address
     restated = LOCAL_SERVER + f"\n## Important rules\n- Always send `X-API-Key: {LOCAL_KEY}`\n"
     assert [level for level, _ in _levels(tmp_path / "restated", restated)] == ["suggestion"]
+    # round 144: a dashboard's token cut at the line's end (a run of hex digits is no
+    # password a person chose)
+    cut = "### Dashboard\n- Open http://127.0.0.1:18789/ #token =9c41d0e7a2b85f3\n"
+    assert [level for level, _ in _levels(tmp_path / "cut", cut)] == ["suggestion"]
 
 
 def test_a_local_key_that_a_remote_server_or_an_issuer_takes_stays_a_problem(

@@ -341,9 +341,8 @@ def _local_only_at(places: list[Place], texts: dict[str, str], rules: Mapping[st
     first = places[0].match
     rule = rules.get(first.rule)
     value = texts.get(places[0].path, "")[first.start : first.end].strip()
-    if rule is None or chosen(rule, value):
-        return False
-    return local_only(value, ((texts.get(p.path, ""), p.match.start) for p in places))
+    spots = ((texts.get(p.path, ""), p.match.start) for p in places)
+    return rule is not None and local_only(rule, value, spots)
 
 
 def _skill_default_at(

@@ -34,6 +34,7 @@ from memory_audit.secrets.grown_files import GrownFiles, Seen
 from memory_audit.secrets.published import chosen, chosen_values
 from memory_audit.secrets.repeats import RULE as REPEAT
 from memory_audit.secrets.retired import retired_marker
+from memory_audit.secrets.rules import Rule
 from memory_audit.secrets.scanner import Scanner, SecretMatch, marked
 from memory_audit.secrets.skill_defaults import a_skill_default
 from memory_audit.secrets.test_passwords import a_test_password, local_only
@@ -225,7 +226,7 @@ def _quiet_values(
     tests: dict[str, bool] = {}
     defaults: dict[str, bool] = {}
     starts: dict[str, list[int]] = {}  # a value's places, to ask whether all are local
-    values: dict[str, str] = {}
+    found: dict[str, tuple[Rule, str]] = {}  # a value's rule and text, for local_only
     for m in matches:
         rule = rules.get(m.rule)
         default = (
@@ -237,14 +238,14 @@ def _quiet_values(
         tests[m.value_fingerprint] = tests.get(m.value_fingerprint, True) and test
         defaults[m.value_fingerprint] = defaults.get(m.value_fingerprint, True) and default
         starts.setdefault(m.value_fingerprint, []).append(m.start)
-        if rule is not None and not chosen(rule, text[m.start : m.end].strip()):
-            values.setdefault(m.value_fingerprint, text[m.start : m.end].strip())
+        if rule is not None:
+            found.setdefault(m.value_fingerprint, (rule, text[m.start : m.end].strip()))
     return frozenset(
         value
         for value, test in tests.items()
         if test
         or defaults[value]
-        or (value in values and local_only(values[value], ((text, s) for s in starts[value])))
+        or (value in found and local_only(*found[value], ((text, s) for s in starts[value])))
     )
 
 

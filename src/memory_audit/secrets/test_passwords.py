@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from memory_audit.secrets.published import SECTION, on_production
+from memory_audit.secrets.published import SECTION, chosen, on_production
+from memory_audit.secrets.rules import Rule
 from memory_audit.secrets.values import heading_above, line_start_within, vendor_prefixed
 
 # A test word and digits or up to three symbols: ``demo1234``, ``Test1234!``, ``teste123``,
@@ -91,6 +92,8 @@ OTHER_ADDRESS = re.compile(
     r"|@(?!(?:localhost|127\.0\.0\.1)\b)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b"
 )
 SECTION_REACH = 2000
+# A run of hex digits: a token or a key (or its cut end), never a password a person chose
+HEX_RUN = re.compile(r"[0-9a-fA-F]{12,}")
 # Why a value used only with a server on the developer's machine is a suggestion
 LOCAL_ONLY = "used only with a server on this machine, at a loopback address"
 # How far back a value's line is read for its login or its accounts' word (a line of many
@@ -148,7 +151,7 @@ def _local_instance_login(text: str, start: int, value: str) -> bool:
     return _loopback_only(_section(text, line_start, heading))
 
 
-def local_only(value: str, spots: Iterable[tuple[str, int]]) -> bool:
+def local_only(rule: Rule, value: str, spots: Iterable[tuple[str, int]]) -> bool:
     """Whether a value is used only with a server on the developer's own machine: one of its
     places (a text and where the value starts in it) sends it to a loopback address (``curl
     http://127.0.0.1:8001/test -H "X-API-Key: <value>"``, a link's
@@ -157,8 +160,9 @@ def local_only(value: str, spots: Iterable[tuple[str, int]]) -> bool:
     that local server and nothing else (the held-out judges of rounds 142 to 144: a local
     dev server's API key, a seeded customer's link token on ``localhost``, a local task
     API's key). An issuer's token (``sk-...``) opens its issuer's service wherever it is
-    sent."""
-    if vendor_prefixed(value):
+    sent, and a password a person chose (:func:`chosen`; a run of hex digits, a token's
+    cut end, is none) is used on more systems than the local app it is written beside."""
+    if vendor_prefixed(value) or (chosen(rule, value) and HEX_RUN.fullmatch(value) is None):
         return False
     sent = False
     for text, start in spots:
