@@ -6125,3 +6125,13 @@ CASES["password-called-after"] = (
         "`$SMTP_PASS` is the account password",
     ],
 )
+# Round 144's false kinds after its first look (a chat's export of a terminal and a page):
+# sudo's prompt and the shell's after it, a quote escaped as an entity, "your key" in German
+NEGATIVES.extend(
+    [
+        "Du: tim@srv1432586:~$ sudo ls [sudo] password for tim: tim@srv1432586:~$ ls",
+        "[sudo] password for clawbot: clawbot@srv1432586:~$ cp a b",
+        "Gmail SMTP with App Passwords - that&apos;s simpler for a server",
+        "API Key eintragen: echo TAVILY_API_KEY=dein_key_hier >> ~/.env",
+    ]
+)

@@ -143,6 +143,10 @@ PLACEHOLDER = re.compile(
     # "your" in Russian and Ukrainian, the whole word: "sk-or-ваш_ключ", "ТВОЙ_API_KEY"
     r"|(?<![а-яёіїє])(?:ваш|твой|твоя|твоё|твое|твои|твій)(?:[а-яё]{0,3})(?=[_\s-]|$)"
     r"|fill[_-]?(?:in|me)|insert[_-]"
+    # "your" in German, French, Spanish and Portuguese before what goes there ("dein_key_hier",
+    # "votre-cle-api", "tu_clave", "sua_senha")
+    rf"|(?<![a-z])(?:dein|deine|ihr|ihre|votre|ton|ta|tu|su|seu|sua)[_-](?:{YOUR_WHAT}"
+    r"|schl(?:ü|ue)ssel|passwort|cl(?:é|e)|clave|chave|senha|contrase(?:ñ|n)a|mot)"
     # the metasyntactic pair a sample's value is made of ("APIfooBAR456", "foo_bar_secret"),
     # at a part's edge or a change of case: not inside a word ("Sandbar-Bazaar-42!",
     # "Crowbar_Bazooka7")
@@ -811,6 +815,11 @@ DESCRIPTOR_PART = re.compile(
 # ``授权码：已配置（<value>）``: a status, "configured", then the value in brackets
 CONFIGURED_BRACKET = re.compile(r"已(?:配置|设置|設定|更新|保存)[ \t]*[（(][\"'`]?$")
 CONFIGURED_NOTE = re.compile(r"(?:[a-z]{2,}|v\d+(?:\.\d+)*)(?:-(?:[a-z]{2,}|v\d+(?:\.\d+)*))+")
+# A shell's prompt (``tim@srv1432586:~$``, ``root@box:/srv#``), sudo's own prompt before a
+# value, and a quote escaped as an HTML entity (its ";" may end the value: the rules stop there)
+SHELL_PROMPT = re.compile(r"[\w.-]+@[\w.-]+:[~/][^\s]*[$#]")
+SUDO_PROMPT = re.compile(r"\[sudo\] password for [\w.-]+:[ \t]*$")
+ESCAPED_QUOTE = re.compile(r"&(?:quot|apos|#0*3[49]|#x0*2[27])(?:;|$)", re.I)
 # "<key> active: <value>" is often a status line, "<key> is: <value>" a sentence saying
 # what it is: only a key's shape is a key there (mixed case and a digit, or 32 hex digits
 # and more), not ``since-2026-05-01`` or ``rotated-weekly-v2``
@@ -1662,6 +1671,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _opens_no_system(text, start, value)
         or (rule.name == COMMUNITY_RULE and _community_not_snmp(text, start))
         or SHELL_VARIABLE.fullmatch(value)
+        or _a_prompt_or_escaped_text(text, start, value)
         or ENVIRONMENT_SETTING.fullmatch(value)
         or COMPARISON.fullmatch(value)
         or (value.startswith("?") and EXPANSION_OPEN.search(text, max(0, start - NEAR), start))
@@ -2591,6 +2601,16 @@ def _a_repository_pair(text: str, start: int, value: str) -> bool:
     if VERSIONED_NAME.fullmatch(value) is None:
         return False
     return OWNER_BEFORE.search(text[max(0, start - NEAR) : start]) is not None
+
+
+def _a_prompt_or_escaped_text(text: str, start: int, value: str) -> bool:
+    """A terminal's text where a password would be: the shell's prompt (``tim@srv:~$``), or
+    anything after sudo's own prompt (``[sudo] password for tim:``, which echoes nothing);
+    or text holding an escaped quote (``that&apos;s``, ``&quot;``: a page's export of a
+    chat, its quotes as entities), where the rules' values end at a quote."""
+    if SHELL_PROMPT.fullmatch(value) or ESCAPED_QUOTE.search(value):
+        return True
+    return SUDO_PROMPT.search(text, max(0, start - NEAR), start) is not None
 
 
 def _an_active_status(text: str, start: int, value: str) -> bool:
