@@ -303,5 +303,28 @@ def test_a_local_key_that_a_remote_server_or_an_issuer_takes_stays_a_problem(
     word = f"## Seeded users\nAll on localhost, password: `{LOCAL_KEY}`\n"
     cases = [("deployed", deployed), ("labelled", labelled), ("issuer", issuer), ("word", word)]
     cases.append(("chosen", chosen))
+    # the second reader's: an issuer's key no prefix list names (Groq's), sent to a local
+    # proxy; a remote server after a heading-less log longer than a section's reach; a
+    # production note, a tunnel, a service's redirect to a local callback, a staging host
+    # named localhost.<domain>; digits a person chose
+    groq = "gsk_" + "Kq7Xm2Lp9Rt4Vn8Bc3Hd6Wz1Yq5Tn8Wc3Vb7Hd1Rq5I8mZp2sLe"
+    proxy = (
+        "### LiteLLM proxy\n```bash\ncurl http://localhost:4000/v1/models \\\n"
+        f'  -H "Authorization: Bearer {groq}"\n```\n'
+    )
+    sent = f'curl http://127.0.0.1:8001/health -H "X-API-Key: {LOCAL_KEY}"\n'
+    far = "- 10:02 build green\n" * 150 + sent + sent.replace("127.0.0.1:8001", "fern-api.fly.dev")
+    production = "## Production\n" + sent
+    tunnel = "### Admin API\n`kubectl -n ops port-forward svc/admin-api 8080:80`\n" + sent.replace(
+        "127.0.0.1:8001", "localhost:8080"
+    )
+    callback = (
+        "### Sign-in\nRedirected to "
+        f"http://localhost:8888/callback?access_token={LOCAL_KEY} after consent\n"
+    )
+    staging = sent.replace("http://127.0.0.1:8001", "https://localhost.fern-staging.com")
+    digits = "## Apps running\n- Fern Ground: http://localhost:3000 (password: 482913571204)\n"
+    cases += [("proxy", proxy), ("far", far), ("production", production), ("tunnel", tunnel)]
+    cases += [("callback", callback), ("staging", staging), ("digits", digits)]
     for name, body in cases:
         assert [level for level, _ in _levels(tmp_path / name, body)] == ["problem"], name

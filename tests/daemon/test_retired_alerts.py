@@ -11,7 +11,7 @@ from memory_audit.daemon.alerts import alerts_for
 from memory_audit.daemon.change_alerts import _scan_all
 from memory_audit.secrets.loading import secret_scanner
 from memory_audit.store.state import State
-from tests.harness import index, memory, write_tree
+from tests.harness import findings, index, memory, write_tree
 
 OLD = "Harbor-Kite-2291!"  # look-alikes
 NEW = "Quill%Marsh-7743"
@@ -90,3 +90,25 @@ def test_no_alert_for_a_key_sent_only_to_a_server_on_this_machine(tmp_path: Path
         },
     )
     assert _alerted(tree, tmp_path) == ["b.md", "b.md"]
+
+
+def test_a_key_sent_to_this_machine_only_from_another_file_alerts(tmp_path: Path) -> None:
+    # the second reader's: the audit reads every file, the alert one; a file that only
+    # restates the key, never sending it to 127.0.0.1 itself, is a problem in both
+    key = "Qm7RvT2xK9pLw4Zc8Hn3Fb6Yd1Sj5Ge0"
+    local = (
+        "### Local dev server\n\n```bash\ncurl http://127.0.0.1:8001/health \\\n"
+        f'  -H "X-API-Key: {key}"\n```\n'
+    )
+    tree = write_tree(
+        tmp_path / "memory",
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": memory("a", body=local),
+            "b.md": memory("b", body=f"## Rules\n- Always send `X-API-Key: {key}`\n"),
+        },
+    )
+    assert _alerted(tree, tmp_path) == ["b.md"]
+    options = {"secrets": Options(state_dir=str(tmp_path / "state"))}
+    [found] = findings(tree, "secrets", options=options)
+    assert str(found.level) == "problem"

@@ -6135,3 +6135,11 @@ NEGATIVES.extend(
         "API Key eintragen: echo TAVILY_API_KEY=dein_key_hier >> ~/.env",
     ]
 )
+# The second reader's: a password's label saying what its value is ("The wifi password is:
+# <value>") stays the password rules' (the key rules' "is:" takes only a key's shape)
+CASES["password-label"][0].extend(
+    [
+        ("- The wifi password is: kq7x!mz2w", "kq7x!mz2w"),
+        ("- The root passwd is: S3cr3t!!", "S3cr3t!!"),
+    ]
+)

@@ -341,7 +341,7 @@ def _local_only_at(places: list[Place], texts: dict[str, str], rules: Mapping[st
     first = places[0].match
     rule = rules.get(first.rule)
     value = texts.get(places[0].path, "")[first.start : first.end].strip()
-    spots = ((texts.get(p.path, ""), p.match.start) for p in places)
+    spots = ((texts.get(p.path, ""), p.match.start, p.match.line) for p in places)
     return rule is not None and local_only(rule, value, spots)
 
 

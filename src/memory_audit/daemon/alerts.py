@@ -225,7 +225,7 @@ def _quiet_values(
     rules = scanner.rules_by_name
     tests: dict[str, bool] = {}
     defaults: dict[str, bool] = {}
-    starts: dict[str, list[int]] = {}  # a value's places, to ask whether all are local
+    starts: dict[str, list[tuple[int, int]]] = {}  # a value's places, to ask whether all are local
     found: dict[str, tuple[Rule, str]] = {}  # a value's rule and text, for local_only
     for m in matches:
         rule = rules.get(m.rule)
@@ -237,7 +237,7 @@ def _quiet_values(
         test = a_test_password(text, m.start, m.end, m.line)
         tests[m.value_fingerprint] = tests.get(m.value_fingerprint, True) and test
         defaults[m.value_fingerprint] = defaults.get(m.value_fingerprint, True) and default
-        starts.setdefault(m.value_fingerprint, []).append(m.start)
+        starts.setdefault(m.value_fingerprint, []).append((m.start, m.line))
         if rule is not None:
             found.setdefault(m.value_fingerprint, (rule, text[m.start : m.end].strip()))
     return frozenset(
@@ -245,7 +245,7 @@ def _quiet_values(
         for value, test in tests.items()
         if test
         or defaults[value]
-        or (value in found and local_only(*found[value], ((text, s) for s in starts[value])))
+        or (value in found and local_only(*found[value], ((text, *s) for s in starts[value])))
     )
 
 

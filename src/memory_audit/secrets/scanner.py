@@ -57,6 +57,7 @@ SECTION_KINDS = frozenset({"section", "token-section", "cookie-section"})
 LABEL_GOES_ON = re.compile(r"(?: [^\s:=*`]{2,16})?\*{0,2} ?[:=：]")
 # A rejected value that is itself a password's label (``root@host / password `<value>```:
 # a login pair's rule read the word as the password): no value, so it takes no text
+IS_LABEL = re.compile(r"(?i:\bis)\*{0,2}[ \t]*[:=：]\*{0,2}[ \t]*[\"'`]?$")
 LABEL_WORDS = frozenset({"password", "passwd", "pwd", "pass", "passcode", "密码", "口令"})
 # A rejected word that opens a note on the password, its value after the note's colon or
 # ``es``/``is`` (``Contraseña reseteada desde consola: <value>``): the rules after it read on
@@ -285,7 +286,12 @@ class Scanner:
         word = value.decode("utf-8", "surrogatepass") if isinstance(value, bytes) else value
         if word.isalpha() and NOTE_GOES_ON.match(subject.text, after):
             return True
-        return is_label_word(word)
+        # a label saying what its value is (``The wifi password is: <value>``): a rule
+        # reading keys' names after it took no key's shape there, a password's rule may
+        label = match.group(0)[: match.start(group) - match.start(0)]
+        if isinstance(label, bytes):
+            label = label.decode("utf-8", "surrogatepass")
+        return is_label_word(word) or IS_LABEL.search(label) is not None
 
     def _hit(
         self, subject: _Subject, index: int, match: Any, lines: _LineCounter

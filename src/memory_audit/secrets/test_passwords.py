@@ -68,8 +68,13 @@ LOCAL_ADDRESS = re.compile(r"(?i)\b(?:https?://)?(?:localhost|127\.0\.0\.1)(?::\
 # ... written as an address a request goes to (a scheme or a port): "Seeded users on
 # localhost" says where the users are, not that the value is sent there
 LOCAL_URL = re.compile(
-    r"(?i)(?:\bhttps?://(?:localhost|127\.0\.0\.1)|\b(?:localhost|127\.0\.0\.1):\d{2,5})\b"
+    r"(?i)(?:\bhttps?://(?:localhost|127\.0\.0\.1)(?![\w.-])|\b(?:localhost|127\.0\.0\.1):\d{2,5}\b)"
 )
+# A loopback address that is a tunnel's near end (``kubectl port-forward``, ``ssh -L
+# 9000:<host>:443``): the server is the far end's; and a service's redirect to a local
+# callback (``http://localhost:8888/callback?access_token=...``): the token is the service's
+TUNNEL = re.compile(r"(?i)\bport-forward\b|(?:^|\s)-[LR][ \t]*\d{2,5}:")
+CALLBACK = re.compile(r"(?i)callback|redirect|oauth")
 # A heading naming a local test instance or a local environment
 LOCAL_INSTANCE = re.compile(
     r"(?i)\b(?:(?:local|docker|test)\b[\w -]{0,20}\b(?:instance|container|server|stack"
@@ -87,13 +92,13 @@ LOCAL_LABEL = re.compile(
 # An address in the section that is no loopback one: a URL of any scheme (a database's, a
 # site's) or a host after an ``@``
 OTHER_ADDRESS = re.compile(
-    r"(?i)\b[a-z][a-z0-9+.-]*://(?![^/\s@]*@)(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0)\b)"
-    r"|\b[a-z][a-z0-9+.-]*://[^/\s@]*@(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0)\b)"
-    r"|@(?!(?:localhost|127\.0\.0\.1)\b)[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b"
+    r"(?i)\b[a-z][a-z0-9+.-]*://(?![^/\s@]*@)(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0)(?![\w.-]))"
+    r"|\b[a-z][a-z0-9+.-]*://[^/\s@]*@(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0)(?![\w.-]))"
+    r"|@(?!(?:localhost|127\.0\.0\.1)(?![\w.-]))[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}\b"
 )
 SECTION_REACH = 2000
 # A run of hex digits: a token or a key (or its cut end), never a password a person chose
-HEX_RUN = re.compile(r"[0-9a-fA-F]{12,}")
+HEX_RUN = re.compile(r"(?=[0-9a-fA-F]*[a-fA-F])(?=[0-9a-fA-F]*\d)[0-9a-fA-F]{12,}")
 # Why a value used only with a server on the developer's machine is a suggestion
 LOCAL_ONLY = "used only with a server on this machine, at a loopback address"
 # How far back a value's line is read for its login or its accounts' word (a line of many
@@ -151,32 +156,41 @@ def _local_instance_login(text: str, start: int, value: str) -> bool:
     return _loopback_only(_section(text, line_start, heading))
 
 
-def local_only(rule: Rule, value: str, spots: Iterable[tuple[str, int]]) -> bool:
-    """Whether a value is used only with a server on the developer's own machine: one of its
-    places (a text and where the value starts in it) sends it to a loopback address (``curl
-    http://127.0.0.1:8001/test -H "X-API-Key: <value>"``, a link's
-    ``http://localhost:3000/orders?token=<value>``), and no place lies in a section naming
-    another address (a skill's rules restating the key name none). Such a key or token opens
-    that local server and nothing else (the held-out judges of rounds 142 to 144: a local
-    dev server's API key, a seeded customer's link token on ``localhost``, a local task
-    API's key). An issuer's token (``sk-...``) opens its issuer's service wherever it is
-    sent, and a password a person chose (:func:`chosen`; a run of hex digits, a token's
-    cut end, is none) is used on more systems than the local app it is written beside."""
-    if vendor_prefixed(value) or (chosen(rule, value) and HEX_RUN.fullmatch(value) is None):
+def local_only(rule: Rule, value: str, spots: Iterable[tuple[str, int, int]]) -> bool:
+    """Whether a value is used only with a server on the developer's own machine: in each
+    text that holds it, one of its places (a text, where the value starts in it and its
+    line) sends it to a loopback address (``curl http://127.0.0.1:8001/test -H "X-API-Key:
+    <value>"``, a link's ``http://localhost:3000/orders?token=<value>``), and no place lies
+    in a section naming another address, a tunnel or production (a skill's rules restating
+    the key name none). Such a key or token opens that local server and nothing else (the
+    held-out judges of rounds 142 to 144: a local dev server's API key, a seeded customer's
+    link token on ``localhost``, a local task API's key). A value found by its words only
+    (a generic rule's, a URL query's): an issuer's format (``sk-...``, ``gsk_...``, a private
+    key) opens its issuer's service wherever it is sent, and a password a person chose
+    (:func:`chosen`; a run of hex digits, a token's cut end, is none) is used on more systems
+    than the local app it is written beside. Sent in each text, so the on-change alert,
+    which reads one file, agrees with the audit."""
+    if not (rule.generic or rule.value is not None) or vendor_prefixed(value):
         return False
-    sent = False
-    for text, start in spots:
+    if chosen(rule, value) and HEX_RUN.fullmatch(value) is None:
+        return False
+    sent: dict[str, bool] = {}
+    for text, start, line in spots:
         line_start = line_start_within(text, start, REACH)
-        if OTHER_ADDRESS.search(_section(text, line_start)) is not None:
+        section = _section(text, line_start)
+        if OTHER_ADDRESS.search(section) or TUNNEL.search(section) or on_production(text, line):
             return False
-        sent = sent or _sent_to_local(text, start, LOCAL_URL)
-    return sent
+        here = _sent_to_local(text, start, LOCAL_URL)
+        if here and CALLBACK.search(text, line_start, start):
+            return False
+        sent[text] = sent.get(text, False) or here
+    return bool(sent) and all(sent.values())
 
 
 def _section(text: str, line_start: int, heading: str | None = None) -> str:
     """The text of the section a line lies in: from its heading (found within
     SECTION_REACH above it; with none, SECTION_REACH characters above the line) to the
-    next heading, at most SECTION_REACH characters past the heading."""
+    next heading, at most SECTION_REACH characters past the line."""
     if heading is None:
         heading = heading_above(text, line_start, reach=SECTION_REACH)
     opened = (
@@ -184,8 +198,8 @@ def _section(text: str, line_start: int, heading: str | None = None) -> str:
         if heading is not None
         else max(0, line_start - SECTION_REACH)
     )
-    closed = SECTION.search(text, line_start + 1, opened + SECTION_REACH)
-    return text[opened : closed.start() if closed else min(len(text), opened + SECTION_REACH)]
+    closed = SECTION.search(text, line_start + 1, line_start + SECTION_REACH)
+    return text[opened : closed.start() if closed else min(len(text), line_start + SECTION_REACH)]
 
 
 def _loopback_only(section: str) -> bool:
