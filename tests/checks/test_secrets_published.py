@@ -424,6 +424,15 @@ def test_advice_to_change_a_default_in_production_places_nothing_there(tmp_path:
         f"- 生产环境账户: ops@fern.io / {DEMO}（请勿修改）",
         f"- 生产环境请勿修改: ops@fern.io / {DEMO}",
         f"- prod login: ops@fern.io / {DEMO} (never used it anywhere else)",
+        # the second reader's: "do not change", changed *to* what follows, and another
+        # system's clause after a comma or in brackets
+        f"- 生产环境请一定不要修改此账户: ops@fern.io / {DEMO}",
+        f"- 生产环境请千万别修改: ops@fern.io / {DEMO}",
+        f"- 운영 환경에서는 반드시 변경하지 마세요: ops@fern.io / {DEMO}",
+        f"- 本番環境では必ず変更しないこと: ops@fern.io / {DEMO}",
+        f"- 生产环境必须更换为以下账户: ops@fern.io / {DEMO}",
+        f"- Production admin, the mobile app never uses it: ops@fern.io / {DEMO}",
+        f"- Production login (the CI runner never uses this): ops@fern.io / {DEMO}",
     )
     _assert_seeded_levels(tmp_path / "live", live, "problem")
 

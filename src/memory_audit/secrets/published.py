@@ -341,17 +341,20 @@ DENIED = re.compile(
 # "生产环境请务必修改默认密码", "本番環境では必ず変更してください", "운영 환경에서는 반드시 변경":
 # advice in Chinese, Japanese or Korean to change a default once in production (a modal,
 # then the verb to change), said of a system not there yet; not "生产环境已修改" (a change
-# made there), nor "生产环境请勿修改" (do not change it there)
+# made there), nor "生产环境请勿修改", "一定不要", "변경하지 마세요" (do not change it there), nor
+# "必须更换为以下账户" (changed to the account that follows: production's)
 CJK_ADVICE_AFTER = re.compile(
     r"(?:环境|環境|[ \t]?환경)?(?:中|下|时|時|上|では|에서는?)?[ \t]*[,，、]?[ \t]*"
-    r"(?:请|請|务必|務必|必须|必須|一定要|需要|应当|應當|应该|應該|必ず|반드시)(?![勿不别別])"
-    r"[^\n。！!]{0,6}?(?:修改|更改|更换|更換|替换|替換|変更|変え|변경|교체)"
+    r"(?:请|請|务必|務必|必须|必須|一定要|需要|应当|應當|应该|應該|必ず|반드시)"
+    r"[^\n。！!勿不别別没沒千]{0,6}?(?:修改|更改|更换|更換|替换|替換|変更|変え|변경|교체)"
+    r"(?!为|為|成|到|하지|しな|せず)"
 )
 # "Production runs against a real IdP and never uses this", "prod does not use the dev
 # secret": production named as the system the value is kept out of, in the clause that
-# names it (a dot or a colon inside a name, ``authn.mode``, ends no clause)
+# names it (a dot or a colon inside a name, ``authn.mode``, ends no clause; a comma or a
+# bracket does: "Production admin, the mobile app never uses it" says so of another system)
 NOT_USED_AFTER = re.compile(
-    r"(?i:(?:[^.;:!?\n]|[.:](?=\w)){0,100}?(?:\bnever|\bnot|n't)[ \t]+"
+    r"(?i:(?:[^.;:!?\n,()\[\]]|[.:](?=\w)){0,100}?(?:\bnever|\bnot|n't)[ \t]+"
     r"(?:uses?|used|sees?|gets?|receives?|contains?|holds?|ships?|falls?[ \t]+back[ \t]+to)"
     r"[ \t]+(?:this|these|that|those|it"
     r"|them|the[ \t]+(?:dev|default|placeholder|same))\b)"
