@@ -6120,7 +6120,9 @@ CASES["password-called-after"] = (
         (f"`{_named_after}` is my gmail password", _named_after),
     ],
     [
-        '"fern-deploy-key" is the name of the key, not the password',
+        '"KeePassXC2" is my password manager',
+        '"min-length-12" is our password policy',
+        'We use "Bitwarden2" (it is our password manager)',
         '"hunter2" is the example password everyone quotes',
         "`$SMTP_PASS` is the account password",
     ],
@@ -6141,5 +6143,18 @@ CASES["password-label"][0].extend(
     [
         ("- The wifi password is: kq7x!mz2w", "kq7x!mz2w"),
         ("- The root passwd is: S3cr3t!!", "S3cr3t!!"),
+    ]
+)
+# ... and the second reader's: a curly apostrophe; a PEM block cut in its usual layout, or
+# escaped twice, and no prose word after a cut block
+CASES["password-called-after"][0].append(
+    (f"Never use `{_named_after}` for IMAP as it’s the account password", _named_after)
+)
+_pem_lines = "-----BEGIN RSA PRIVATE KEY-----\n" + "\n".join(_pem_body[:2])
+_pem_twice = "-----BEGIN PRIVATE KEY-----\\\\n" + "\\\\n".join(_pem_body) + "\\\\n-----END"
+CASES["private-key"][0].extend(
+    [
+        (f"{_pem_lines}\nnotes then", _pem_lines),
+        (f'"{{\\"private_key\\": \\"{_pem_twice} PRIVATE KEY-----\\\\n\\"}}"', _pem_twice),
     ]
 )
