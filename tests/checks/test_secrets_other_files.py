@@ -127,8 +127,8 @@ def test_a_text_file_over_its_limit_is_counted_as_not_scanned(tree_dir: Path) ->
     assert skip.dimension == "secrets"
     assert not skip.whole
     assert skip.reason == (
-        "1 file(s) that are no memories were not scanned: over 16 MB, or past 64 MB of such"
-        " files in all"
+        "1 file(s) read for secrets alone (no memories, or memories too large to read whole)"
+        " were not scanned: over 16 MB, or past 64 MB of such files in all"
     )
 
 

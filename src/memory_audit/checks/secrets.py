@@ -195,8 +195,9 @@ def check(tree: MemoryTree, options: Options) -> Iterator[Finding | Skip]:
         limit = tree.other_max_bytes // (1024 * 1024)
         yield Skip(
             ID,
-            f"{tree.others_too_large} file(s) that are no memories were not scanned: over"
-            f" {limit} MB, or past {OTHER_TOTAL_BYTES // (1024 * 1024)} MB of such files in all",
+            f"{tree.others_too_large} file(s) read for secrets alone (no memories, or memories"
+            f" too large to read whole) were not scanned: over {limit} MB, or past"
+            f" {OTHER_TOTAL_BYTES // (1024 * 1024)} MB of such files in all",
         )
     if tree.others_unreadable:
         yield Skip(ID, f"{tree.others_unreadable} file(s) that are no memories could not be read")
