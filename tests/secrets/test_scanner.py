@@ -58,6 +58,8 @@ CLOSING_SPACE = (" ", "\t", "\n", "\r", b" ", b"\t", b"\n", b"\r")
 # one more word or none, as the scanner's LABEL_GOES_ON means it
 LABEL_GOES_ON = re.compile(r"(?: [^\s:=*`]{2,16})?\*{0,2} ?[:=：]")
 LABEL_WORDS = {"password", "passwd", "pwd", "pass", "passcode", "密码", "口令"}
+# ... and of a label saying what its value is, ending "is:" before the value
+IS_LABEL = re.compile(r"(?i:\bis)\*{0,2}[ \t]*[:=：]\*{0,2}[ \t]*[\"'`]?$")
 NOTE_GOES_ON = re.compile(
     r"[^\n`.;:!?=：|#*]{0,44}?(?:[:：]| (?:es|is|ist|est|é|era|was) )|[ \t]+`(?=[^`\s]+`)"
 )
@@ -66,7 +68,8 @@ NOTE_GOES_ON = re.compile(
 def _leaves_text(subject: _Subject, scanner: Scanner, index: int, match: Any) -> bool:
     """A rejected list item, or a generic rule's rejected value that one more word or none
     and a colon follow, or that is a password's label word, or a word a note on the
-    password's value goes on from (decoded from the text's start)."""
+    password's value goes on from, or whose label ends "is:" (decoded from the text's
+    start)."""
     if scanner.rules[index].value in SECTION_KINDS:
         return True
     end = match.span(scanner.pattern(index).secret)[1]
@@ -86,7 +89,16 @@ def _leaves_text(subject: _Subject, scanner: Scanner, index: int, match: Any) ->
     raw = subject.text[first:chars]
     word = raw.strip("\"'`*").lower()
     noted = raw.isalpha() and NOTE_GOES_ON.match(subject.text, chars) is not None
-    return LABEL_GOES_ON.match(subject.text, chars) is not None or word in LABEL_WORDS or noted
+    opened = match.span(0)[0]
+    label_start = (
+        len(subject.data[:opened].decode("utf-8", "surrogatepass"))
+        if isinstance(subject.data, bytes)
+        else opened
+    )
+    said = IS_LABEL.search(subject.text[label_start:first]) is not None
+    return (
+        LABEL_GOES_ON.match(subject.text, chars) is not None or word in LABEL_WORDS or noted or said
+    )
 
 
 def _original_scan(scanner: Scanner, text: str) -> list[SecretMatch]:

@@ -816,10 +816,11 @@ DESCRIPTOR_PART = re.compile(
 CONFIGURED_BRACKET = re.compile(r"已(?:配置|设置|設定|更新|保存)[ \t]*[（(][\"'`]?$")
 CONFIGURED_NOTE = re.compile(r"(?:[a-z]{2,}|v\d+(?:\.\d+)*)(?:-(?:[a-z]{2,}|v\d+(?:\.\d+)*))+")
 # A shell's prompt (``tim@srv1432586:~$``, ``root@box:/srv#``), sudo's own prompt before a
-# value, and a quote escaped as an HTML entity (its ";" may end the value: the rules stop there)
+# value, and a quote escaped as an HTML entity inside a word (``that&apos;s``; its ";" may end
+# the value, the rules stop there); at a value's end (``<key>&quot``) it closes the value
 SHELL_PROMPT = re.compile(r"[\w.-]+@[\w.-]+:[~/][^\s]*[$#]")
 SUDO_PROMPT = re.compile(r"\[sudo\] password for [\w.-]+:[ \t]*$")
-ESCAPED_QUOTE = re.compile(r"&(?:quot|apos|#0*3[49]|#x0*2[27])(?:;|$)", re.I)
+ESCAPED_QUOTE = re.compile(r"&(?:quot|apos|#0*3[49]|#x0*2[27]);?(?=[A-Za-z])", re.I)
 # "<key> active: <value>" is often a status line, "<key> is: <value>" a sentence saying
 # what it is: only a key's shape is a key there (mixed case and a digit, or 32 hex digits
 # and more), not ``since-2026-05-01`` or ``rotated-weekly-v2``
@@ -2606,9 +2607,10 @@ def _a_repository_pair(text: str, start: int, value: str) -> bool:
 def _a_prompt_or_escaped_text(text: str, start: int, value: str) -> bool:
     """A terminal's text where a password would be: the shell's prompt (``tim@srv:~$``), or
     anything after sudo's own prompt (``[sudo] password for tim:``, which echoes nothing);
-    or text holding an escaped quote (``that&apos;s``, ``&quot;``: a page's export of a
-    chat, its quotes as entities), where the rules' values end at a quote."""
-    if SHELL_PROMPT.fullmatch(value) or ESCAPED_QUOTE.search(value):
+    or a word holding an escaped quote (``that&apos;s``: a page's export of a chat, its
+    quotes as entities), where the rules' values end at a quote."""
+    # the value with the two characters after it: its ";" may have ended the value
+    if SHELL_PROMPT.fullmatch(value) or ESCAPED_QUOTE.search(text, start, start + len(value) + 2):
         return True
     return SUDO_PROMPT.search(text, max(0, start - NEAR), start) is not None
 
