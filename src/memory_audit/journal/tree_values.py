@@ -136,9 +136,11 @@ class TreeValues:
         # a string path: a Path built for each of a tree's files cost more than its lstat
         if entry is not None and not changed and _same(os.path.join(root, rel), entry):
             return entry
-        # a file is read as far as the audit reads it for secrets (a memory too large to
-        # read whole too)
-        seen = read_tree_file(root, rel, read_limit(self.max_bytes))
+        # a file that is no memory is read as far as the audit reads it for secrets; a memory
+        # no further than the journal keeps one (a memory past that is not kept, and reading
+        # a large one again at each rewrite held the daemon's other alerts back)
+        limit = read_limit(self.max_bytes) if read_as_other(rel) else self.max_bytes
+        seen = read_tree_file(root, rel, limit)
         text = utf8_text(seen.data) if seen.data is not None and read_as_other(rel) else None
         if text is None:
             return _Known(seen.size, seen.mtime_ns, _file_values(seen, scanner, rel))

@@ -754,10 +754,11 @@ def load_tree(
 
 
 def read_limit(max_file_bytes: int) -> int:
-    """How far a tree file is read for its secrets (the daemon's scan of a changed file, the
-    journal's values, review's private copy): as far as the audit reads a file for secrets
-    alone (:func:`other_limit`). A memory past ``max_file_bytes`` is not read whole as a
-    memory (a session reads it whole: split it), but its secrets are read all the same."""
+    """How far a tree file is read for its secrets (the daemon's scan of a changed file,
+    review's private copy, the journal's values of a file that is no memory): as far as the
+    audit reads a file for secrets alone (:func:`other_limit`). A memory past
+    ``max_file_bytes`` is not read whole as a memory (a session reads it whole: split it),
+    but its secrets are read all the same."""
     return other_limit(max_file_bytes)
 
 
