@@ -1,7 +1,8 @@
 """Possible secrets: credentials pasted into memories, the index, recaps, or other files.
 
 The tree's files that are no memories (a raw chat log, a saved JSON config, a hidden store
-such as ``.dreams/``; never ``.git/``) are read for secrets alone.
+such as ``.dreams/``; never ``.git/``) are read for secrets alone, as is a memory too large
+to read whole (reported as such; a month's chat log kept as one note).
 
 Every file's text (frontmatter values and body) is scanned with the rules of
 ``config/secret-patterns.md`` (or ``patterns:``, a file in the same format):
