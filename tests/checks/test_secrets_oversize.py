@@ -1,17 +1,13 @@
 """A memory too large to read whole (a month's chat log kept as one note) is reported as
 such, and its secrets are read all the same, by the audit and by the on-change alert: a key
 pasted into it is there whatever its size (round 144: a 3.4 MB monthly log whose keys and
-passwords no finding named)."""
+passwords no finding named). The on-change alert's reading: tests/daemon/test_oversize_alerts.py."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from memory_audit.checks.secrets import Options
-from memory_audit.daemon.alerts import alerts_for
-from memory_audit.daemon.change_alerts import _scan_all
-from memory_audit.secrets.loading import secret_scanner
-from memory_audit.store.state import State
 from tests.harness import codes, findings, index, memory, write_tree
 
 KEY = "Qm7RvT2xK9pLw4Zc8Hn3Fb6Yd1Sj5Ge0"  # a look-alike
@@ -39,11 +35,3 @@ def test_a_secret_in_a_memory_too_large_to_read_whole_is_found(tmp_path: Path) -
     [secret] = [f for f in found if f.code == "possible-secret"]
     assert (secret.path, secret.line, str(secret.level)) == ("log.md", line, "problem")
     assert KEY not in secret.message
-
-
-def test_the_on_change_alert_reads_a_memory_too_large_to_read_whole(tmp_path: Path) -> None:
-    tree = _log_tree(tmp_path)
-    scanner = secret_scanner(Options(state_dir=str(tmp_path / "state")))
-    scans = _scan_all({tree / "log.md"}, tree, scanner, 1 << 20)
-    state = State(tmp_path / "state")
-    assert [a.path for s in scans for a in alerts_for(s, state, frozenset())] == ["log.md"]
