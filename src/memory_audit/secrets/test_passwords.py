@@ -4,6 +4,8 @@
 The held-out judges called such values of local fixtures and development databases not
 worth acting on wherever they met them; a note that places the value's system in production
 keeps it a problem, and a chosen password with more to it (``Demo-Kq7x!``) is no test word's.
+So are, by where they are used, a local test instance's login and a key sent only to a server
+on the developer's own machine (:func:`local_only`).
 """
 
 from __future__ import annotations
