@@ -41,7 +41,7 @@ from memory_audit.secrets.test_passwords import a_test_password, local_only
 from memory_audit.store.state import State
 from memory_audit.tree.index_file import INDEX_NAME
 from memory_audit.tree.load_budget import CHAR_LIMIT, LINE_LIMIT, LoadedIndex, load_index
-from memory_audit.tree.snapshot import read_limit
+from memory_audit.tree.snapshot import other_limit
 from memory_audit.tree.walk import (
     IGNORED_TOP_LEVEL,
     PACKAGE_FOLDERS,
@@ -85,7 +85,7 @@ def relative_in_tree(path: Path, root: Path) -> str | None:
 def _limit(rel: str, max_bytes: int) -> int:
     """The size read of a changed file: the index whole, any other as far as the audit
     reads it for secrets (a memory too large to read whole as one too)."""
-    return 64 * 1024 * 1024 if rel == INDEX_NAME else read_limit(max_bytes)
+    return 64 * 1024 * 1024 if rel == INDEX_NAME else other_limit(max_bytes)
 
 
 def _outside_the_walk(path: Path, root: Path, rel: str) -> bool:

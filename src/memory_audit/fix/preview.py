@@ -25,7 +25,7 @@ from pathlib import Path
 from memory_audit.fix.edits import Edit
 from memory_audit.model.finding import Finding
 from memory_audit.tree.discovery import TRASH
-from memory_audit.tree.snapshot import read_limit
+from memory_audit.tree.snapshot import other_limit
 
 Audit = Callable[[Path], list[Finding]]  # the findings of a tree at this path
 Stamp = tuple[tuple[str, int, int], ...]
@@ -139,7 +139,7 @@ def _copy_tree(source: Path, target: Path, max_bytes: int, documents: bool = Fal
         for name in files:
             # the audit reads every file for secrets up to the limit of a file that is no
             # memory: a copy cut at a memory's would hold less than the audit of the tree read
-            limit = read_limit(max_bytes)
+            limit = other_limit(max_bytes)
             _copy_one(Path(folder) / name, target / rel / name, limit)
 
 

@@ -139,8 +139,7 @@ class TreeValues:
         # a file that is no memory is read as far as the audit reads it for secrets; a memory
         # no further than the journal keeps one (a memory past that is not kept, and reading
         # a large one again at each rewrite held the daemon's other alerts back)
-        limit = read_limit(self.max_bytes) if read_as_other(rel) else self.max_bytes
-        seen = read_tree_file(root, rel, limit)
+        seen = read_tree_file(root, rel, read_limit(rel, self.max_bytes))
         text = utf8_text(seen.data) if seen.data is not None and read_as_other(rel) else None
         if text is None:
             return _Known(seen.size, seen.mtime_ns, _file_values(seen, scanner, rel))

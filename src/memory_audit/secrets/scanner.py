@@ -55,9 +55,11 @@ SECTION_KINDS = frozenset({"section", "token-section", "cookie-section"})
 # "<value>"``: ``confirmed`` read as a bare-space value): no value, so it takes no text
 # from the rule that reads the whole label
 LABEL_GOES_ON = re.compile(r"(?: [^\s:=*`]{2,16})?\*{0,2} ?[:=：]")
+# A label ending "is:" before a rejected value (``The wifi password is: <value>``): a key
+# rule's, which takes only a key's shape there, leaves the text to the password rules
+IS_LABEL = re.compile(r"(?i:\bis)\*{0,2}[ \t]*[:=：]\*{0,2}[ \t]*[\"'`]?$")
 # A rejected value that is itself a password's label (``root@host / password `<value>```:
 # a login pair's rule read the word as the password): no value, so it takes no text
-IS_LABEL = re.compile(r"(?i:\bis)\*{0,2}[ \t]*[:=：]\*{0,2}[ \t]*[\"'`]?$")
 LABEL_WORDS = frozenset({"password", "passwd", "pwd", "pass", "passcode", "密码", "口令"})
 # A rejected word that opens a note on the password, its value after the note's colon or
 # ``es``/``is`` (``Contraseña reseteada desde consola: <value>``): the rules after it read on

@@ -50,6 +50,7 @@ from memory_audit.tree.walk import (
     ReadResult,
     binary_at_start,
     list_tree,
+    read_as_other,
     read_text,
 )
 from memory_audit.tree.wikilinks import find_wikilinks
@@ -753,13 +754,13 @@ def load_tree(
     )
 
 
-def read_limit(max_file_bytes: int) -> int:
-    """How far a tree file is read for its secrets (the daemon's scan of a changed file,
-    review's private copy, the journal's values of a file that is no memory): as far as the
-    audit reads a file for secrets alone (:func:`other_limit`). A memory past
-    ``max_file_bytes`` is not read whole as a memory (a session reads it whole: split it),
-    but its secrets are read all the same."""
-    return other_limit(max_file_bytes)
+def read_limit(rel: str, max_file_bytes: int) -> int:
+    """How far a tree file is read as kept: a memory up to ``max_file_bytes`` (a session
+    reads it whole), a file read for secrets alone (:func:`read_as_other`) up to
+    :func:`other_limit`. A file read for its secrets only (the daemon's scan of a changed
+    file, review's private copy) is read to :func:`other_limit` whatever it is: a memory
+    past ``max_file_bytes`` is not read as a memory, but its secrets are read all the same."""
+    return other_limit(max_file_bytes) if read_as_other(rel) else max_file_bytes
 
 
 def other_limit(max_file_bytes: int) -> int:
