@@ -6137,6 +6137,28 @@ NEGATIVES.extend(
         "API Key eintragen: echo TAVILY_API_KEY=dein_key_hier >> ~/.env",
     ]
 )
+# Round 144's misses after its first look: a chat exported from a web page writes its quotes
+# as entities (``&quot;token&quot;: &quot;<value>&quot;``)
+_exported_token = rnd(HEX, 48)
+_exported_key = rnd(ALNUM, 40)
+CASES["generic-assignment"][0].extend(
+    [
+        (
+            f"Du: &quot;auth&quot;: {{ &quot;mode&quot;: &quot;token&quot;, &quot;token&quot;: "
+            f"&quot;{_exported_token}&quot; }}, &quot;tailscale&quot;: {{ }}",
+            _exported_token,
+        ),
+        (f"config: {{&#39;api_key&#39;: &#39;{_exported_key}&#39;}}", _exported_key),
+    ]
+)
+# ... and, once read, a German guide's example password: "my secure password" and a number
+NEGATIVES.extend(
+    [
+        "Schritt 1: tippe: export DEV_AGENT_PASSWORD=&quot;MeinSicheresPasswort123&quot;",
+        'export DB_PASSWORD="DeinSicheresPasswort2024"',
+        "export ADMIN_PASSWORD='MeinPasswort123'",
+    ]
+)
 # The second reader's: a password's label saying what its value is ("The wifi password is:
 # <value>") stays the password rules' (the key rules' "is:" takes only a key's shape)
 CASES["password-label"][0].extend(

@@ -28,6 +28,7 @@ look-around, scoped flags).
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -156,7 +157,18 @@ class Scanner:
         return marked(match, self.false_positives)
 
     def scan(self, text: str) -> list[SecretMatch]:
-        """Every possible secret in ``text``, false positives included (callers decide)."""
+        """Every possible secret in ``text``, false positives included (callers decide).
+
+        A text whose quotes are HTML entities (a chat exported from a web page:
+        ``&quot;token&quot;: &quot;<value>&quot;``) is read with its quotes, as the rules
+        know them; the matches' offsets are the text's own."""
+        if "&" in text:
+            unescaped = _UnescapedQuotes.of(text)
+            if unescaped is not None:
+                return [unescaped.shifted(match) for match in self._scan(unescaped.text)]
+        return self._scan(text)
+
+    def _scan(self, text: str) -> list[SecretMatch]:
         subject = _Subject(text, bytes_engine=self._bytes)
         groups = self._candidate_groups(subject)
         if groups is None:  # most texts of a sweep: no keyword, no rule that always runs
@@ -488,6 +500,51 @@ class _LineCounter:
         self._line += self._text.count("\n", self._offset, offset)
         self._offset = offset
         return self._line
+
+
+# A quote written as an HTML entity, with its semicolon (one without it stays the text's: the
+# value classifier reads ``<value>&quot`` and ``that&apos;s``)
+QUOTE_ENTITY = re.compile(r"&(?:quot|apos|#0*3[49]|#x0*2[27]);", re.IGNORECASE)
+
+
+class _UnescapedQuotes:
+    """A text with its entity-written quotes as quotes, and offsets back to the text."""
+
+    def __init__(self, text: str, at: list[int], shifts: list[int]) -> None:
+        self.text = text
+        self._at = at  # where each quote is in the unescaped text
+        self._shifts = shifts  # how much longer the text is up to and with each quote
+
+    @classmethod
+    def of(cls, text: str) -> _UnescapedQuotes | None:
+        parts: list[str] = []
+        at: list[int] = []
+        shifts: list[int] = []
+        done = shift = 0
+        for found in QUOTE_ENTITY.finditer(text):
+            parts.append(text[done : found.start()])
+            at.append(found.start() - shift)
+            shift += len(found.group()) - 1
+            shifts.append(shift)
+            parts.append("'" if _SINGLE_QUOTE.search(found.group()) else '"')
+            done = found.end()
+        if not at:
+            return None
+        parts.append(text[done:])
+        return cls("".join(parts), at, shifts)
+
+    def offset(self, offset: int) -> int:
+        """The text's offset of an unescaped text's: a quote's is its entity's start."""
+        before = bisect.bisect_left(self._at, offset)  # the quotes before the offset
+        return offset + (self._shifts[before - 1] if before else 0)
+
+    def shifted(self, match: SecretMatch) -> SecretMatch:
+        return dataclasses.replace(
+            match, start=self.offset(match.start), end=self.offset(match.end)
+        )
+
+
+_SINGLE_QUOTE = re.compile(r"apos|39|27", re.IGNORECASE)
 
 
 class _Subject:

@@ -554,7 +554,8 @@ LONGEST_RUN_IN_WORD = 10
 STAND_IN_WORDS = frozenset(
     """dev local test testing my db demo dummy fake sample example some foo bar your secure
     new old strong super ci e2e jwt insecure unsafe not for production use only wrong invalid
-    segura seguro forte fuerte sicher stark teste prueba nova nueva neu""".split()
+    segura seguro forte fuerte sicher stark teste prueba nova nueva neu
+    mein meine dein deine sichere sicheres sicheren starkes neues mon mi meu minha""".split()
 )
 # What a test's value is for, in its name (``test-webhook-secret-e2e``, ``test-admin-password``,
 # ``test-agent-password-12345``)
