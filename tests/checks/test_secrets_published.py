@@ -146,6 +146,32 @@ def test_a_published_value_a_note_places_in_production_stays_a_problem(tmp_path:
         assert _seeded_level(tmp_path / str(n), note) == "suggestion", words
 
 
+def test_an_index_entry_is_placed_in_production_by_its_own_line_only(tmp_path: Path) -> None:
+    # round 145: another entry of the index ("Backend pinned to dev; staging/prod refusing
+    # stubs") placed the test accounts' published password of the entry below in production
+    def level(where: Path, entry: str) -> str:
+        lines = (
+            "- [Backend pinned to dev](a.md) — staging/prod refusing stubs",
+            f"- [Test accounts](b.md) — {entry}",
+        )
+        repo = Repo(where / "shop")
+        repo.commit(
+            "seed",
+            {
+                "tools/seed.yml": SEED,
+                "memory/MEMORY.md": "\n".join(lines) + "\n",
+                "memory/a.md": memory("a", body="Backend pinned to dev.\n"),
+                "memory/b.md": memory("b", body="Accounts in the seed file.\n"),
+            },
+        )
+        [found] = _audit(repo.path / "memory")
+        assert found.path == "MEMORY.md"
+        return found.level
+
+    assert level(tmp_path / "other", f"all `ops@fern.io` / `{DEMO}`") == "suggestion"
+    assert level(tmp_path / "own", f"`ops@fern.io` / `{DEMO}` on prod") == "problem"
+
+
 def test_a_production_system_named_after_code_is_still_production(tmp_path: Path) -> None:
     # the second reader's cases: only the code itself ("production code path", "prod code
     # only") runs nowhere; a server, a box or a portal of it is a production system

@@ -6159,6 +6159,20 @@ NEGATIVES.extend(
         "export ADMIN_PASSWORD='MeinPasswort123'",
     ]
 )
+# Round 145's false kinds after its first look: "pass" the verb before two linters' names, a
+# filter's mask, a stand-in's words in leet, and the kind and a count closed by "!"
+NEGATIVES.extend(
+    [
+        "    - Linter checks pass (`golangci-lint`, `eslint`, `ruff`/`flake8`).",
+        "        replacement: 'PASSWORD=***FILTERED***',",
+        'token: "[MASKED]"',
+        '  "password": "MyStr0ng!Pass"',
+        "db password: password123!",
+        '  "password": "P@ssw0rd123"',
+    ]
+)
+CASES["backticked-pair"][0].append(("- Staging pass `deploy` / `Tr4il-mix9`", "Tr4il-mix9"))
+CASES["generic-assignment"][0].append(('  "password": "Sunsh1ne!Pass"', "Sunsh1ne!Pass"))
 # The second reader's: a password's label saying what its value is ("The wifi password is:
 # <value>") stays the password rules' (the key rules' "is:" takes only a key's shape)
 CASES["password-label"][0].extend(

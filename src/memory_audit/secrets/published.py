@@ -502,6 +502,10 @@ def names_a_demo(text: str, line: int) -> bool:
     return 0 < line <= len(lines) and DEMO.search(lines[line - 1]) is not None
 
 
+# A memory index's entry: a list item that opens with a link to a Markdown file
+INDEX_ENTRY = re.compile(r"[ \t]*[-*+][ \t]+(?:\*\*)?\[[^\]\n]+\]\([^)\s]+\.md\)")
+
+
 def on_production(text: str, line: int) -> bool:
     """Whether a note places the system of the value on ``line`` (1-based) in production: the
     note names production (:data:`PRODUCTION`, each naming read by :func:`_places`: not
@@ -515,9 +519,16 @@ def on_production(text: str, line: int) -> bool:
     lines = layout.lines
     at = max(0, min(line, len(lines)) - 1)
     value_line = (layout.starts[at], len(lines[at]))
+    # an index's entry (``- [Title](file.md) — hook``) speaks of its own memory only: the
+    # entries around it, however many name production, are other memories'
+    reach = (
+        [(value_line[0], value_line[0] + value_line[1])]
+        if INDEX_ENTRY.match(lines[at])
+        else _reach(text, value_line[0])
+    )
     if not any(
         _places(text, found, value_line)
-        for start, end in _reach(text, value_line[0])
+        for start, end in reach
         for found in _namings(layout, start, end)
     ):
         return False

@@ -173,7 +173,9 @@ PLACEHOLDER = re.compile(
     r"|(?-i:^\{[a-z]+(?:[_.-][a-z]+){0,5}\}$)"
     # the whole text of a phrase rule's disclaimed alternative (a user's rules file may
     # still carry one): "password=x1 is the joke"
-    rf"|{DISCLAIMER}",
+    rf"|{DISCLAIMER}"
+    # what a filter writes where the value was, the whole value: "***FILTERED***", "[MASKED]"
+    r"|^[*\[(<_-]*(?:filtered|masked|hidden|omitted|removed|censored|withheld)[*\])>_-]*$",
     re.I,
 )
 # A resource's name or a list of settings, a lower-case word then ":" (``arn:aws:...``,
@@ -576,6 +578,11 @@ LEADING_STAGES = LEADING_STAND_INS | {"dev", "local", "e2e", "ci"}
 MAX_FIXTURE_DIGITS = 6
 # A line opening or closing a fenced code block, in a list or a quote too: its marker.
 FENCE_LINE = re.compile(r"^[ \t>]*(`{3,}|~{3,})", re.M)
+# A digit or symbol written for a letter inside a word (``Str0ng``, ``P@ss``), and a symbol
+# joining two words (``Strong!Pass``)
+LEET = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
+LEET_INSIDE = re.compile(r"(?<=[A-Za-z])[013457@$](?=[a-z])")
+WORD_JOINING_SYMBOL = re.compile(r"(?<=[a-z])[!#._-](?=[A-Z])")
 # camelCase parts of a stand-in run into its kind (``securePassword123``)
 CAMEL_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 # A word, one symbol and a number: ``Test@2031``, ``Hanoi#123``.
@@ -1313,6 +1320,12 @@ JWT_HEAD, JWT_PARTS = "eyJ", 3
 MIN_JWT_SIGNATURE = 16  # an HMAC-SHA256 signature is 43 characters
 # A password's word, and a heading's words for a list of logins (a credentials section)
 PASSWORD_WORD = re.compile(r"(?i)\bpass(?:word|wd)?\b|\bpwd\b|密码|密碼|パスワード|비밀번호")
+# ... on a backticked pair's line: not "pass" the verb ("Linter checks pass (`ruff`/`flake8`)",
+# "must pass")
+PAIR_PASSWORD_WORD = re.compile(
+    r"(?i)\bpass(?:word|wd)\b|\bpwd\b|密码|密碼|パスワード|비밀번호"
+    r"|(?<!s )(?<!must )(?<!should )(?<!will )(?<!to )(?<!and )\bpass\b(?![ \t]*\()"
+)
 CREDENTIALS_HEADING = re.compile(
     r"(?i)\bcred(?:s|entials?)?\b|\blog ?ins?\b|\bpassw"
     r"|密码|密碼|登录|登入|凭据|凭证|账号|ログイン|パスワード|계정"
@@ -3045,7 +3058,7 @@ def _pair_of_credentials(text: str, start: int) -> bool:
     if login is None:
         return False
     line_start = text.rfind("\n", 0, login.start()) + 1
-    if PASSWORD_WORD.search(text, line_start, login.start()):
+    if PAIR_PASSWORD_WORD.search(text, line_start, login.start()):
         return True
     heading = heading_above(text, line_start)
     return heading is not None and CREDENTIALS_HEADING.search(heading) is not None
@@ -3406,6 +3419,7 @@ def _self_named(value: str) -> bool:
     lowered = value.lower()
     if value != lowered:
         return _self_named_camel(value)
+    lowered = lowered.removesuffix("!")  # "password123!": the closing "!" a rule asks for
     parts = [part for part in SELF_NAMED_SPLIT.split(lowered) if part]
     if len(parts) == 1:
         word = parts[0]
@@ -3595,10 +3609,19 @@ def _self_named_camel(value: str) -> bool:
     core = value.removesuffix("!")
     if _leading_stand_in(core):
         return True
-    if WORD_SYMBOL_NUMBER.fullmatch(core) or not core.isascii() or not core.isalnum():
+    if WORD_SYMBOL_NUMBER.fullmatch(core) or not core.isascii():
         return False
+    if not core.isalnum():
+        # a stand-in's words in leet, one symbol joining two (``MyStr0ng!Pass``)
+        core = WORD_JOINING_SYMBOL.sub("", LEET_INSIDE.sub(_unleet, core))
+        if not core.isalnum():
+            return False
     parts = [part.lower() for part in CAMEL_PARTS.findall(core)]
     return "".join(parts) == core.lower() and _kind_among_stand_ins(parts)
+
+
+def _unleet(found: re.Match[str]) -> str:
+    return LEET[found.group()]
 
 
 def _kind_among_stand_ins(parts: list[str]) -> bool:
