@@ -170,6 +170,21 @@ def test_an_index_entry_is_placed_in_production_by_its_own_line_only(tmp_path: P
 
     assert level(tmp_path / "other", f"all `ops@fern.io` / `{DEMO}`") == "suggestion"
     assert level(tmp_path / "own", f"`ops@fern.io` / `{DEMO}` on prod") == "problem"
+    # the second reader's: the entry's heading and the index's opening still speak of it
+    for n, above in enumerate(("## Production\n", "All of these run the live production shop.\n")):
+        repo = Repo(tmp_path / f"above{n}" / "shop")
+        entries = f"- [Backend](a.md) — api\n- [Test accounts](b.md) — `ops@fern.io` / `{DEMO}`\n"
+        repo.commit(
+            "seed",
+            {
+                "tools/seed.yml": SEED,
+                "memory/MEMORY.md": above + entries,
+                "memory/a.md": memory("a", body="Backend.\n"),
+                "memory/b.md": memory("b", body="Accounts in the seed file.\n"),
+            },
+        )
+        [found] = _audit(repo.path / "memory")
+        assert found.level == "problem", above
 
 
 def test_a_production_system_named_after_code_is_still_production(tmp_path: Path) -> None:

@@ -6171,7 +6171,15 @@ NEGATIVES.extend(
         '  "password": "P@ssw0rd123"',
     ]
 )
-CASES["backticked-pair"][0].append(("- Staging pass `deploy` / `Tr4il-mix9`", "Tr4il-mix9"))
+CASES["backticked-pair"][0].extend(
+    [
+        ("- Staging pass `deploy` / `Tr4il-mix9`", "Tr4il-mix9"),
+        # the second reader's: "pass" the noun after a name ending in "s", or before brackets
+        ("- NAS pass `deploy` / `fernhill42`", "fernhill42"),
+        ("- Grafana pass (user / pw): `deploy` / `fernhill42`", "fernhill42"),
+    ]
+)
+CASES["password-phrase"][0].append(("wifi password: monkey123", "monkey123"))
 CASES["generic-assignment"][0].append(('  "password": "Sunsh1ne!Pass"', "Sunsh1ne!Pass"))
 # The second reader's: a password's label saying what its value is ("The wifi password is:
 # <value>") stays the password rules' (the key rules' "is:" takes only a key's shape)

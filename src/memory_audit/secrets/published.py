@@ -35,7 +35,7 @@ import itertools
 import os
 import posixpath
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -519,21 +519,29 @@ def on_production(text: str, line: int) -> bool:
     lines = layout.lines
     at = max(0, min(line, len(lines)) - 1)
     value_line = (layout.starts[at], len(lines[at]))
-    # an index's entry (``- [Title](file.md) — hook``) speaks of its own memory only: the
-    # entries around it, however many name production, are other memories'
-    reach = (
-        [(value_line[0], value_line[0] + value_line[1])]
-        if INDEX_ENTRY.match(lines[at])
-        else _reach(text, value_line[0])
-    )
+    # an index's entry (``- [Title](file.md) — hook``) speaks of its own memory: the entries
+    # around it, however many name production, are other memories' (its headings and the
+    # opening above still speak of it)
+    others = _other_entries(layout, at) if INDEX_ENTRY.match(lines[at]) else None
     if not any(
         _places(text, found, value_line)
-        for start, end in reach
+        for start, end in _reach(text, value_line[0])
         for found in _namings(layout, start, end)
+        if others is None or not others(found.start())
     ):
         return False
     heading = _heading_above(lines, at, reach=at)
     return DEVELOPMENT.search(lines[at]) is None and DEVELOPMENT.search(heading) is None
+
+
+def _other_entries(layout: _Layout, at: int) -> Callable[[int], bool]:
+    """Whether an offset of the note sits on an index entry's line other than line ``at``."""
+
+    def on_other_entry(offset: int) -> bool:
+        line = bisect.bisect_right(layout.starts, offset) - 1
+        return line != at and INDEX_ENTRY.match(layout.lines[line]) is not None
+
+    return on_other_entry
 
 
 def _namings(layout: _Layout, start: int, end: int) -> list[re.Match[str]]:

@@ -160,8 +160,9 @@ class Scanner:
         """Every possible secret in ``text``, false positives included (callers decide).
 
         A text whose quotes are HTML entities (a chat exported from a web page:
-        ``&quot;token&quot;: &quot;<value>&quot;``) is read with its quotes, as the rules
-        know them; the matches' offsets are the text's own."""
+        ``&quot;token&quot;: &quot;<value>&quot;``, a value's ``&`` as ``&amp;``) is read
+        with its characters, as the rules know them; the matches' offsets are the text's own
+        (a value holding an entity spans it as written, its fingerprint is of the character)."""
         if "&" in text:
             unescaped = _UnescapedQuotes.of(text)
             if unescaped is not None:
@@ -503,12 +504,17 @@ class _LineCounter:
 
 
 # A quote written as an HTML entity, with its semicolon (one without it stays the text's: the
-# value classifier reads ``<value>&quot`` and ``that&apos;s``)
-QUOTE_ENTITY = re.compile(r"&(?:quot|apos|#0*3[49]|#x0*2[27]);", re.IGNORECASE)
+# value classifier reads ``<value>&quot`` and ``that&apos;s``), and the entities a page's
+# export writes inside a value (``&amp;``, ``&lt;``, ``&gt;``)
+QUOTE_ENTITY = re.compile(
+    r"&(?:quot|apos|#0*3[49]|#x0*2[27]|amp|#0*38|#x0*26|lt|#0*60|#x0*3c|gt|#0*62|#x0*3e);",
+    re.IGNORECASE,
+)
 
 
 class _UnescapedQuotes:
-    """A text with its entity-written quotes as quotes, and offsets back to the text."""
+    """A text with its entity-written quotes (and ``&``, ``<``, ``>``) as characters, and
+    offsets back to the text."""
 
     def __init__(self, text: str, at: list[int], shifts: list[int]) -> None:
         self.text = text
@@ -526,7 +532,7 @@ class _UnescapedQuotes:
             at.append(found.start() - shift)
             shift += len(found.group()) - 1
             shifts.append(shift)
-            parts.append("'" if _SINGLE_QUOTE.search(found.group()) else '"')
+            parts.append(_character(found.group()))
             done = found.end()
         if not at:
             return None
@@ -544,7 +550,17 @@ class _UnescapedQuotes:
         )
 
 
-_SINGLE_QUOTE = re.compile(r"apos|39|27", re.IGNORECASE)
+def _character(entity: str) -> str:
+    """The character an entity of :data:`QUOTE_ENTITY` writes."""
+    name = entity[1:-1].lower()
+    if name.startswith("#x"):
+        return chr(int(name[2:], 16))
+    if name.startswith("#"):
+        return chr(int(name[1:]))
+    return NAMED_ENTITIES[name]
+
+
+NAMED_ENTITIES = {"quot": '"', "apos": "'", "amp": "&", "lt": "<", "gt": ">"}
 
 
 class _Subject:

@@ -557,7 +557,7 @@ STAND_IN_WORDS = frozenset(
     """dev local test testing my db demo dummy fake sample example some foo bar your secure
     new old strong super ci e2e jwt insecure unsafe not for production use only wrong invalid
     segura seguro forte fuerte sicher stark teste prueba nova nueva neu
-    mein meine dein deine sichere sicheres sicheren starkes neues mon mi meu minha""".split()
+    mein meine dein deine sichere sicheres sicheren starkes neues minha""".split()
 )
 # What a test's value is for, in its name (``test-webhook-secret-e2e``, ``test-admin-password``,
 # ``test-agent-password-12345``)
@@ -1320,11 +1320,12 @@ JWT_HEAD, JWT_PARTS = "eyJ", 3
 MIN_JWT_SIGNATURE = 16  # an HMAC-SHA256 signature is 43 characters
 # A password's word, and a heading's words for a list of logins (a credentials section)
 PASSWORD_WORD = re.compile(r"(?i)\bpass(?:word|wd)?\b|\bpwd\b|密码|密碼|パスワード|비밀번호")
-# ... on a backticked pair's line: not "pass" the verb ("Linter checks pass (`ruff`/`flake8`)",
-# "must pass")
+# ... on a backticked pair's line: not "pass" the verb after what passes or a modal ("Linter
+# checks pass (`ruff`/`flake8`)", "must pass"); "NAS pass", "user and pass" are the noun
 PAIR_PASSWORD_WORD = re.compile(
     r"(?i)\bpass(?:word|wd)\b|\bpwd\b|密码|密碼|パスワード|비밀번호"
-    r"|(?<!s )(?<!must )(?<!should )(?<!will )(?<!to )(?<!and )\bpass\b(?![ \t]*\()"
+    r"|(?<!checks )(?<!tests )(?<!lints )(?<!builds )(?<!specs )(?<!must )(?<!should )"
+    r"(?<!will )(?<!to )\bpass\b"
 )
 CREDENTIALS_HEADING = re.compile(
     r"(?i)\bcred(?:s|entials?)?\b|\blog ?ins?\b|\bpassw"
