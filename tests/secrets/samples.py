@@ -1008,6 +1008,44 @@ case(
         "bearer: abcdefghijklmnopqrstuv",
     ],
 )
+# Round 144's misses after its first look: an API that takes its key as the Authorization
+# header's whole value (a page's export of a chat: its quotes as entities)
+_authorized = uuid()
+_token_hex = rnd(HEX, 40)
+case(
+    "authorization-header",
+    [
+        (f'curl -s "https://api.leonardo.ai/" -H "Authorization: {_authorized}"', _authorized),
+        (
+            f"curl -X POST &quot;https://api.leonardo.ai/v1/generations&quot; -H "
+            f"&quot;Authorization: {_authorized}&quot; -d &apos;{{}}&apos;",
+            _authorized,
+        ),
+        (f'headers = {{"Authorization": "{_authorized}"}}', _authorized),
+        (f"Authorization: Token {_token_hex}", _token_hex),
+    ],
+    [
+        'curl -H "Authorization: $LEONARDO_API_KEY" https://api.leonardo.ai/',
+        "the Authorization: header carries the key",
+        'headers = {"Authorization": f"Bearer {token}"}',
+        'curl -H "Authorization: YOUR_API_KEY_HERE" https://api.example.com/',
+        "Authorization: <your-api-key>",
+        'headers: {"Authorization": "${{ secrets.API_TOKEN }}"}',
+    ],
+)
+# Round 145's miss after its first look: a dashboard's login after the word "user"
+_user_pair = rnd(ALNUM, 16)
+case(
+    "user-login-pair",
+    [(f"- URL: http://10.1.2.3:3335, user dano / {_user_pair} (temp, to rotate)", _user_pair)],
+    [
+        "- run the service as user alice / group staff",
+        "- user www-data / www-data owns the folder",
+        "- user admin / Password123 in the example",
+        "- the user / group pair of the socket",
+        "- user ${DB_USER} / ${DB_PASSWORD}",
+    ],
+)
 case(
     "key-label",
     [

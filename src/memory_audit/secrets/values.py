@@ -583,6 +583,21 @@ FENCE_LINE = re.compile(r"^[ \t>]*(`{3,}|~{3,})", re.M)
 LEET = {"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "@": "a", "$": "s"}
 LEET_INSIDE = re.compile(r"(?<=[A-Za-z])[013457@$](?=[a-z])")
 WORD_JOINING_SYMBOL = re.compile(r"(?<=[a-z])[!#._-](?=[A-Z])")
+# A login and its slash right before a password (``aaron_vercel` / ``), in backticks or not
+NAMED_LOGIN_BEFORE = re.compile(
+    r"(?:^|[\s(`*:])`?([A-Za-z][\w.+-]{2,40}(?:@[\w-]+(?:\.[\w-]+)+)?)`?[ \t]*/[ \t]*`?$"
+)
+EXAMPLE_ADDRESS = re.compile(
+    r"@(?:[\w-]+\.)*(?:example|test|demo|sample|localhost|invalid)(?:\.|$)"
+)
+# The logins a sample gives (and the words that make one a sample's: ``demo_user``)
+SAMPLE_LOGINS = frozenset(
+    "admin administrator root user username usuario login guest operator superuser sa postgres"
+    " mysql ubuntu pi".split()
+)
+SAMPLE_LOGIN_WORDS = (
+    *("test", "demo", "example", "sample", "dummy", "fake", "your", "foo", "john", "jane"),
+)
 # camelCase parts of a stand-in run into its kind (``securePassword123``)
 CAMEL_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 # A word, one symbol and a number: ``Test@2031``, ``Hanoi#123``.
@@ -3556,9 +3571,11 @@ def _marker_ends(text: str, line_start: int, marker: str) -> list[int]:
 def _test_account_in_prose(value: str, text: str, start: int) -> bool:
     """A stand-in word and a number (``Test@2031``, ``Demo2024!``) that a note gives as a
     password, in its prose (bare or in backticks): a test account's on the system the
-    note is about, which anyone reading it can log in with. In code (a quoted string, a
-    fenced block: a test's request body) it is the fixture's stand-in."""
-    if not _leading_stand_in(value.removesuffix("!")):
+    note is about, which anyone reading it can log in with; so is the kind and a number
+    (``Password1234``) after a named account's login and its slash (``Usuario de prueba:
+    `aaron_vercel` / `<value>```), not a sample's (``user`` / ``Password123``). In code (a
+    quoted string, a fenced block: a test's request body) it is the fixture's stand-in."""
+    if not _leading_stand_in(value.removesuffix("!")) and not _after_a_named_login(text, start):
         return False
     line_start = text.rfind("\n", 0, start) + 1
     if text[start - 1 : start] in ('"', "'") or markers_before(text, line_start, start, '"') % 2:
@@ -3585,6 +3602,19 @@ def _fenced(text: str) -> list[tuple[int, int]]:
     if opened is not None:
         spans.append((opened[0], len(text)))
     return spans
+
+
+def _after_a_named_login(text: str, start: int) -> bool:
+    """Whether a named account's login and a slash come right before ``start`` on its line:
+    an address at a domain no example has, or a name no sample gives (``aaron_vercel``;
+    not ``admin``, ``user``, ``test``)."""
+    found = NAMED_LOGIN_BEFORE.search(text, max(0, start - NEAR), start)
+    if found is None:
+        return False
+    login = found.group(1).lower()
+    if "@" in login:
+        return EXAMPLE_ADDRESS.search(login) is None
+    return login not in SAMPLE_LOGINS and not any(word in login for word in SAMPLE_LOGIN_WORDS)
 
 
 def _leading_stand_in(core: str) -> bool:
