@@ -1031,15 +1031,26 @@ case(
         'curl -H "Authorization: YOUR_API_KEY_HERE" https://api.example.com/',
         "Authorization: <your-api-key>",
         'headers: {"Authorization": "${{ secrets.API_TOKEN }}"}',
+        # the second reader's: a scheme with its parameters, a label's hyphenated words
+        "Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/iam/aws4_request",
+        "- Authorization: JWT-based-RBAC-v2",
+        "authorization: next-auth-v5-middleware",
     ],
 )
 # Round 145's miss after its first look: a dashboard's login after the word "user"
 _user_pair = rnd(ALNUM, 16)
 case(
     "user-login-pair",
-    [(f"- URL: http://10.1.2.3:3335, user dano / {_user_pair} (temp, to rotate)", _user_pair)],
+    [
+        (f"- URL: http://10.1.2.3:3335, user dano / {_user_pair} (temp, to rotate)", _user_pair),
+        (f"- URL: http://10.1.2.3:3335, user: dano / {_user_pair}", _user_pair),
+    ],
     [
         "- run the service as user alice / group staff",
+        # the second reader's: "user" the noun before a word with a digit
+        "- Handles user auth / OAuth2 via Google",
+        "- user alice / tenant-7 and user service / auth-service-v2",
+        "- Compare user v1 / v2-beta APIs",
         "- user www-data / www-data owns the folder",
         "- user admin / Password123 in the example",
         "- the user / group pair of the socket",
@@ -6219,6 +6230,27 @@ CASES["backticked-pair"][0].extend(
 )
 CASES["password-phrase"][0].append(("wifi password: monkey123", "monkey123"))
 CASES["generic-assignment"][0].append(('  "password": "Sunsh1ne!Pass"', "Sunsh1ne!Pass"))
+# Round 145's misses after its first look: the kind and a number given for a named account
+# (a test user on the deployed app), where a sample's login or address gives a stand-in
+CASES["login-pair"][0].append(
+    ("- Usuario de prueba: `aaron_vercel` / `Password1234`", "Password1234")
+)
+CASES["email-password-pair"][0].append(
+    ("- `ops@fernhill.io` / `password123!` for the board", "password123!")
+)
+NEGATIVES.extend(
+    [
+        "- Login: `user` / `Password123`",
+        "- login jane.doe@example.com / Password123",
+        "- test user `demo_user` / `Password123`",
+        "- account `admin` / `Password123!` (the sample's)",
+        # the second reader's: only the kind and a number, after a login no sample gives
+        "- Usuario de prueba: `aaron_vercel` / `MyStr0ng!Pass`",
+        "Demo users: `alice` / `Password123`, `bob` / `Password123`",
+        "- `john.smith@company.com` / `Password123`",
+        "- `admin1` / `Password123`",
+    ]
+)
 # The second reader's: a password's label saying what its value is ("The wifi password is:
 # <value>") stays the password rules' (the key rules' "is:" takes only a key's shape)
 CASES["password-label"][0].extend(

@@ -588,15 +588,15 @@ NAMED_LOGIN_BEFORE = re.compile(
     r"(?:^|[\s(`*:])`?([A-Za-z][\w.+-]{2,40}(?:@[\w-]+(?:\.[\w-]+)+)?)`?[ \t]*/[ \t]*`?$"
 )
 EXAMPLE_ADDRESS = re.compile(
-    r"@(?:[\w-]+\.)*(?:example|test|demo|sample|localhost|invalid)(?:\.|$)"
+    r"@(?:[\w-]+\.)*(?:example|test|demo|sample|localhost|invalid|company|mycompany"
+    r"|yourcompany|domain|yourdomain|mydomain|acme)(?:\.|$)"
 )
-# The logins a sample gives (and the words that make one a sample's: ``demo_user``)
-SAMPLE_LOGINS = frozenset(
-    "admin administrator root user username usuario login guest operator superuser sa postgres"
-    " mysql ubuntu pi".split()
-)
+# The words of the logins a sample gives (``admin1``, ``demo_user``, ``alice``, ``jdoe``)
 SAMPLE_LOGIN_WORDS = (
-    *("test", "demo", "example", "sample", "dummy", "fake", "your", "foo", "john", "jane"),
+    *("admin", "user", "root", "login", "guest", "operator", "test", "demo", "example"),
+    *("sample", "dummy", "fake", "your", "foo", "john", "jane", "doe", "smith", "alice", "bob"),
+    *("charlie", "someone", "viewer", "editor", "customer", "usuario", "postgres", "mysql"),
+    *("ubuntu", "name"),
 )
 # camelCase parts of a stand-in run into its kind (``securePassword123``)
 CAMEL_PARTS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
@@ -1178,6 +1178,16 @@ CODE_FIELD = re.compile(r"[A-Z]{2,}[a-z]\w*|[a-z][a-z0-9]*[A-Z]\w*|[A-Za-z][A-Za
 HEADING_LINE = re.compile(r"(?m)^ {0,3}#{1,6}[ \t][^\n]*")
 PAIR_RULE = "backticked-pair"
 LOGIN_PAIR_RULE = "login-pair"
+# "user" is a common noun ("user auth / OAuth2", "user alice / group2"): after it, only a
+# password drawn of both cases and digits, ten characters at least, is one
+USER_PAIR_RULE = "user-login-pair"
+USER_PAIR_LENGTH = 10
+# An Authorization header's value that is its scheme, parameters after it
+# (``AWS4-HMAC-SHA256 Credential=...``), or a label's words joined by hyphens
+# (``Authorization: JWT-based-RBAC-v2``)
+AUTHORIZATION_RULE = "authorization-header"
+SCHEME_PARAMETERS = re.compile(r"[ \t]+[A-Za-z][\w-]*=")
+LABEL_PART = re.compile(r"[A-Za-z]+[0-9]*|v?[0-9]{1,3}")
 # Two names of one series where a pair would be (:func:`_series_pair`): the login right
 # before the slash or colon, in backticks or not; names of letters, digits, "-" and "_"
 SERIES_RULES = frozenset({"login-pair", "backticked-pair"})
@@ -1731,6 +1741,8 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _device_code(text, start, value)
         or (rule.name == LOGIN_PAIR_RULE and _scale_steps(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and _a_repository_pair(text, start, value))
+        or (rule.name == USER_PAIR_RULE and not _drawn_mixed(value))
+        or (rule.name == AUTHORIZATION_RULE and _a_scheme_or_label(text, end, value))
         or (rule.name in PREFIXED_KEY_RULES and _name_after_prefix(value))
         or (
             rule.name == GOOGLE_QUOTED_RULE
@@ -3575,7 +3587,9 @@ def _test_account_in_prose(value: str, text: str, start: int) -> bool:
     (``Password1234``) after a named account's login and its slash (``Usuario de prueba:
     `aaron_vercel` / `<value>```), not a sample's (``user`` / ``Password123``). In code (a
     quoted string, a fenced block: a test's request body) it is the fixture's stand-in."""
-    if not _leading_stand_in(value.removesuffix("!")) and not _after_a_named_login(text, start):
+    if not _leading_stand_in(value.removesuffix("!")) and not _after_a_named_login(
+        text, start, value
+    ):
         return False
     line_start = text.rfind("\n", 0, start) + 1
     if text[start - 1 : start] in ('"', "'") or markers_before(text, line_start, start, '"') % 2:
@@ -3604,17 +3618,47 @@ def _fenced(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _after_a_named_login(text: str, start: int) -> bool:
-    """Whether a named account's login and a slash come right before ``start`` on its line:
-    an address at a domain no example has, or a name no sample gives (``aaron_vercel``;
-    not ``admin``, ``user``, ``test``)."""
+def _drawn_mixed(value: str) -> bool:
+    return (
+        len(value) >= USER_PAIR_LENGTH
+        and any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+        and any(c.isdigit() for c in value)
+    )
+
+
+def _a_scheme_or_label(text: str, end: int, value: str) -> bool:
+    if SCHEME_PARAMETERS.match(text, end):
+        return True
+    parts = re.split(r"[-_]", value)
+    return len(parts) > 1 and all(LABEL_PART.fullmatch(part) for part in parts)
+
+
+def _kind_and_count(value: str) -> bool:
+    """``Password1234``, ``password123!``: the kind's word, then a number."""
+    parts = CAMEL_PARTS.findall(value.removesuffix("!"))
+    return (
+        "".join(parts) == value.removesuffix("!")
+        and len(parts) == 2  # a word and a number
+        and parts[0].lower() in KIND_WORDS
+        and parts[1].isdigit()
+    )
+
+
+def _after_a_named_login(text: str, start: int, value: str) -> bool:
+    """Whether the kind and a number (``Password1234``) come right after a named account's
+    login and a slash on its line: an address whose name and domain no sample gives, or a
+    name no sample gives (``aaron_vercel``; not ``admin1``, ``alice``, ``test_user``)."""
+    if not _kind_and_count(value):
+        return False
     found = NAMED_LOGIN_BEFORE.search(text, max(0, start - NEAR), start)
     if found is None:
         return False
     login = found.group(1).lower()
-    if "@" in login:
-        return EXAMPLE_ADDRESS.search(login) is None
-    return login not in SAMPLE_LOGINS and not any(word in login for word in SAMPLE_LOGIN_WORDS)
+    name, _, domain = login.partition("@")
+    if domain and EXAMPLE_ADDRESS.search("@" + domain) is not None:
+        return False
+    return not any(word in name for word in SAMPLE_LOGIN_WORDS)
 
 
 def _leading_stand_in(core: str) -> bool:
