@@ -149,7 +149,7 @@ def test_a_published_value_a_note_places_in_production_stays_a_problem(tmp_path:
 def test_an_index_entry_is_placed_in_production_by_its_own_line_only(tmp_path: Path) -> None:
     # round 145: another entry of the index ("Backend pinned to dev; staging/prod refusing
     # stubs") placed the test accounts' published password of the entry below in production
-    def level(where: Path, entry: str) -> str:
+    def level(where: Path, entry: str) -> str | None:
         lines = (
             "- [Backend pinned to dev](a.md) — staging/prod refusing stubs",
             f"- [Test accounts](b.md) — {entry}",
