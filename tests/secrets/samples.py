@@ -1023,6 +1023,13 @@ case(
         ),
         (f'headers = {{"Authorization": "{_authorized}"}}', _authorized),
         (f"Authorization: Token {_token_hex}", _token_hex),
+        # the second reader's near forms: a bold label, a code's assignment, an id and its secret
+        (f"**Authorization:** {_bearer}", _bearer),
+        (f'headers["Authorization"] = "{_bearer}"', _bearer),
+        (
+            f'curl -H "Authorization: Key {_authorized}:{_token_hex}" https://queue.run.dev/x',
+            f"{_authorized}:{_token_hex}",
+        ),
     ],
     [
         'curl -H "Authorization: $LEONARDO_API_KEY" https://api.leonardo.ai/',
@@ -1035,6 +1042,7 @@ case(
         "Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20150830/us-east-1/iam/aws4_request",
         "- Authorization: JWT-based-RBAC-v2",
         "authorization: next-auth-v5-middleware",
+        "Authorization: https://auth.fernhill.dev/oauth/authorize",
     ],
 )
 # Round 145's miss after its first look: a dashboard's login after the word "user"
