@@ -149,17 +149,13 @@ def test_a_published_value_a_note_places_in_production_stays_a_problem(tmp_path:
 def test_an_index_entry_is_placed_in_production_by_its_own_line_only(tmp_path: Path) -> None:
     # round 145: another entry of the index ("Backend pinned to dev; staging/prod refusing
     # stubs") placed the test accounts' published password of the entry below in production
-    def level(where: Path, entry: str) -> str | None:
-        lines = (
-            "- [Backend pinned to dev](a.md) — staging/prod refusing stubs",
-            f"- [Test accounts](b.md) — {entry}",
-        )
+    def level(where: Path, index_text: str) -> str | None:
         repo = Repo(where / "shop")
         repo.commit(
             "seed",
             {
                 "tools/seed.yml": SEED,
-                "memory/MEMORY.md": "\n".join(lines) + "\n",
+                "memory/MEMORY.md": index_text,
                 "memory/a.md": memory("a", body="Backend pinned to dev.\n"),
                 "memory/b.md": memory("b", body="Accounts in the seed file.\n"),
             },
@@ -168,23 +164,15 @@ def test_an_index_entry_is_placed_in_production_by_its_own_line_only(tmp_path: P
         assert found.path == "MEMORY.md"
         return found.level
 
-    assert level(tmp_path / "other", f"all `ops@fern.io` / `{DEMO}`") == "suggestion"
-    assert level(tmp_path / "own", f"`ops@fern.io` / `{DEMO}` on prod") == "problem"
+    backend = "- [Backend pinned to dev](a.md) — staging/prod refusing stubs\n"
+    accounts = f"- [Test accounts](b.md) — all `ops@fern.io` / `{DEMO}`\n"
+    assert level(tmp_path / "other", backend + accounts) == "suggestion"
+    own = f"- [Test accounts](b.md) — `ops@fern.io` / `{DEMO}` on prod\n"
+    assert level(tmp_path / "own", backend + own) == "problem"
     # the second reader's: the entry's heading and the index's opening still speak of it
+    entries = "- [Backend](a.md) — api\n" + accounts
     for n, above in enumerate(("## Production\n", "All of these run the live production shop.\n")):
-        repo = Repo(tmp_path / f"above{n}" / "shop")
-        entries = f"- [Backend](a.md) — api\n- [Test accounts](b.md) — `ops@fern.io` / `{DEMO}`\n"
-        repo.commit(
-            "seed",
-            {
-                "tools/seed.yml": SEED,
-                "memory/MEMORY.md": above + entries,
-                "memory/a.md": memory("a", body="Backend.\n"),
-                "memory/b.md": memory("b", body="Accounts in the seed file.\n"),
-            },
-        )
-        [found] = _audit(repo.path / "memory")
-        assert found.level == "problem", above
+        assert level(tmp_path / f"above{n}", above + entries) == "problem", above
 
 
 def test_a_production_system_named_after_code_is_still_production(tmp_path: Path) -> None:

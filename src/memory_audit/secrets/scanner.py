@@ -164,7 +164,7 @@ class Scanner:
         with its characters, as the rules know them; the matches' offsets are the text's own
         (a value holding an entity spans it as written, its fingerprint is of the character)."""
         if "&" in text:
-            unescaped = _UnescapedQuotes.of(text)
+            unescaped = _UnescapedEntities.of(text)
             if unescaped is not None:
                 return [unescaped.shifted(match) for match in self._scan(unescaped.text)]
         return self._scan(text)
@@ -506,28 +506,28 @@ class _LineCounter:
 # A quote written as an HTML entity, with its semicolon (one without it stays the text's: the
 # value classifier reads ``<value>&quot`` and ``that&apos;s``), and the entities a page's
 # export writes inside a value (``&amp;``, ``&lt;``, ``&gt;``)
-QUOTE_ENTITY = re.compile(
+ESCAPING_ENTITY = re.compile(
     r"&(?:quot|apos|#0*3[49]|#x0*2[27]|amp|#0*38|#x0*26|lt|#0*60|#x0*3c|gt|#0*62|#x0*3e);",
     re.IGNORECASE,
 )
 
 
-class _UnescapedQuotes:
+class _UnescapedEntities:
     """A text with its entity-written quotes (and ``&``, ``<``, ``>``) as characters, and
     offsets back to the text."""
 
     def __init__(self, text: str, at: list[int], shifts: list[int]) -> None:
         self.text = text
-        self._at = at  # where each quote is in the unescaped text
-        self._shifts = shifts  # how much longer the text is up to and with each quote
+        self._at = at  # where each entity's character is in the unescaped text
+        self._shifts = shifts  # how much longer the text is up to and with each entity
 
     @classmethod
-    def of(cls, text: str) -> _UnescapedQuotes | None:
+    def of(cls, text: str) -> _UnescapedEntities | None:
         parts: list[str] = []
         at: list[int] = []
         shifts: list[int] = []
         done = shift = 0
-        for found in QUOTE_ENTITY.finditer(text):
+        for found in ESCAPING_ENTITY.finditer(text):
             parts.append(text[done : found.start()])
             at.append(found.start() - shift)
             shift += len(found.group()) - 1
@@ -540,8 +540,8 @@ class _UnescapedQuotes:
         return cls("".join(parts), at, shifts)
 
     def offset(self, offset: int) -> int:
-        """The text's offset of an unescaped text's: a quote's is its entity's start."""
-        before = bisect.bisect_left(self._at, offset)  # the quotes before the offset
+        """The text's offset of an unescaped text's: a character's is its entity's start."""
+        before = bisect.bisect_left(self._at, offset)  # the entities before the offset
         return offset + (self._shifts[before - 1] if before else 0)
 
     def shifted(self, match: SecretMatch) -> SecretMatch:
@@ -551,7 +551,7 @@ class _UnescapedQuotes:
 
 
 def _character(entity: str) -> str:
-    """The character an entity of :data:`QUOTE_ENTITY` writes."""
+    """The character an entity of :data:`ESCAPING_ENTITY` writes."""
     name = entity[1:-1].lower()
     if name.startswith("#x"):
         return chr(int(name[2:], 16))

@@ -1344,11 +1344,12 @@ UTILITY_CLASS = re.compile(
 JWT_HEAD, JWT_PARTS = "eyJ", 3
 MIN_JWT_SIGNATURE = 16  # an HMAC-SHA256 signature is 43 characters
 # A password's word, and a heading's words for a list of logins (a credentials section)
-PASSWORD_WORD = re.compile(r"(?i)\bpass(?:word|wd)?\b|\bpwd\b|密码|密碼|パスワード|비밀번호")
+_PASSWORD_WORDS = r"\bpass(?:word|wd)\b|\bpwd\b|密码|密碼|パスワード|비밀번호"  # noqa: S105 - words, no value
+PASSWORD_WORD = re.compile(rf"(?i){_PASSWORD_WORDS}|\bpass\b")
 # ... on a backticked pair's line: not "pass" the verb after what passes or a modal ("Linter
 # checks pass (`ruff`/`flake8`)", "must pass"); "NAS pass", "user and pass" are the noun
 PAIR_PASSWORD_WORD = re.compile(
-    r"(?i)\bpass(?:word|wd)\b|\bpwd\b|密码|密碼|パスワード|비밀번호"
+    rf"(?i){_PASSWORD_WORDS}"
     r"|(?<!checks )(?<!tests )(?<!lints )(?<!builds )(?<!specs )(?<!must )(?<!should )"
     r"(?<!will )(?<!to )\bpass\b"
 )
@@ -3619,26 +3620,23 @@ def _fenced(text: str) -> list[tuple[int, int]]:
 
 
 def _drawn_mixed(value: str) -> bool:
-    return (
-        len(value) >= USER_PAIR_LENGTH
-        and any(c.isupper() for c in value)
-        and any(c.islower() for c in value)
-        and any(c.isdigit() for c in value)
-    )
+    has = _Features(value)
+    return len(value) >= USER_PAIR_LENGTH and has.cases and has.digit
 
 
 def _a_scheme_or_label(text: str, end: int, value: str) -> bool:
     if SCHEME_PARAMETERS.match(text, end):
         return True
-    parts = re.split(r"[-_]", value)
+    parts = SELF_NAMED_SPLIT.split(value)
     return len(parts) > 1 and all(LABEL_PART.fullmatch(part) for part in parts)
 
 
 def _kind_and_count(value: str) -> bool:
     """``Password1234``, ``password123!``: the kind's word, then a number."""
-    parts = CAMEL_PARTS.findall(value.removesuffix("!"))
+    core = value.removesuffix("!")
+    parts = CAMEL_PARTS.findall(core)
     return (
-        "".join(parts) == value.removesuffix("!")
+        "".join(parts) == core
         and len(parts) == 2  # a word and a number
         and parts[0].lower() in KIND_WORDS
         and parts[1].isdigit()
@@ -3655,9 +3653,9 @@ def _after_a_named_login(text: str, start: int, value: str) -> bool:
     if found is None:
         return False
     login = found.group(1).lower()
-    name, _, domain = login.partition("@")
-    if domain and EXAMPLE_ADDRESS.search("@" + domain) is not None:
+    if EXAMPLE_ADDRESS.search(login) is not None:
         return False
+    name = login.partition("@")[0]
     return not any(word in name for word in SAMPLE_LOGIN_WORDS)
 
 
