@@ -108,6 +108,40 @@ def test_a_demo_login_the_readme_hands_out_stays_a_suggestion_in_production(
         assert kept.level == "problem", words
 
 
+def test_a_published_login_its_line_labels_a_test_account_s_stays_a_suggestion_in_production(
+    tmp_path: Path,
+) -> None:
+    # round 145's false problems (judged after the look): a test account's login that the
+    # repository's seed or tests publish, in a note that speaks of production elsewhere
+    # (look-alikes); a production line or heading, or a line naming no test account, keeps
+    # it a problem
+    opening = "The app was promoted to production on Vercel last week.\n\n## Accounts\n"
+    cases = (
+        "- **ops test account:** `ops@fern.io` / `{v}`",
+        "- ✅ Usuario de prueba: `ops_vercel` / `{v}`",
+        "- 测试账号：ops / {v}",
+    )
+    for n, line in enumerate(cases):
+        note = opening + line.format(v=DEMO)
+        [found] = _audit(_project(tmp_path / str(n), {"tools/seed.yml": SEED}, note))
+        assert found.level == "suggestion", line
+        assert found.message.endswith(
+            "; the repository publishes this test account's login in tools/seed.yml"
+        ), line
+        assert str(found.suggestion).startswith(
+            "if the test account exists only on local or test systems, mark it as a false"
+        )
+    kept = (
+        opening + f"- **production test account:** `ops@fern.io` / `{DEMO}`",
+        "## Production\n" + f"- **ops test account:** `ops@fern.io` / `{DEMO}`",
+        opening + f"- **ops account:** `ops@fern.io` / `{DEMO}` (tested today)",
+    )
+    for n, note in enumerate(kept):
+        [live] = _audit(_project(tmp_path / f"kept{n}", {"tools/seed.yml": SEED}, note))
+        assert live.level == "problem", note
+        assert "the note places its system in production" in live.message
+
+
 def test_a_value_repeated_in_agents_instructions_stays_a_problem(tmp_path: Path) -> None:
     # a scraper's login in its CLAUDE.md, a tenant's password in a skill: agents read these
     # as they read memory, so the value leaked there too; a README's stays a publication
@@ -165,9 +199,11 @@ def test_an_index_entry_is_placed_in_production_by_its_own_line_only(tmp_path: P
         return found.level
 
     backend = "- [Backend pinned to dev](a.md) — staging/prod refusing stubs\n"
-    accounts = f"- [Test accounts](b.md) — all `ops@fern.io` / `{DEMO}`\n"
+    # (an operator's accounts: a test account's label would keep it a suggestion unless its
+    # own line or heading names production)
+    accounts = f"- [Ops accounts](b.md) — all `ops@fern.io` / `{DEMO}`\n"
     assert level(tmp_path / "other", backend + accounts) == "suggestion"
-    own = f"- [Test accounts](b.md) — `ops@fern.io` / `{DEMO}` on prod\n"
+    own = f"- [Ops accounts](b.md) — `ops@fern.io` / `{DEMO}` on prod\n"
     assert level(tmp_path / "own", backend + own) == "problem"
     # the second reader's: the entry's heading and the index's opening still speak of it
     entries = "- [Backend](a.md) — api\n" + accounts

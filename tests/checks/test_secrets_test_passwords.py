@@ -171,6 +171,17 @@ def test_a_seed_line_s_role_word_password_and_a_default_digit_run_are_suggestion
     assert [level for level, _ in _levels(tmp_path, admin)] == ["problem"]
 
 
+def test_a_thing_s_default_password_between_its_words_is_a_default(tmp_path: Path) -> None:
+    # round 145 (first look): "默认侧边栏密码" (the sidebar's default password), a word
+    # between "default" and "password"; a default named past the clause keeps it a problem
+    between = "### 注意事项\n- 默认侧边栏密码：`1234`（建议改强密码）\n"
+    assert _levels(tmp_path, between) == [
+        ("suggestion", "a run of digits the note gives as a default")
+    ]
+    apart = "## 管理员\n- 默认语言，管理员密码：`123456`\n"
+    assert [level for level, _ in _levels(tmp_path, apart)] == ["problem"]
+
+
 def test_a_default_named_only_in_passing_keeps_a_digit_run_a_problem(tmp_path: Path) -> None:
     # the second reader's: "default" said of something else, or negated, names no default
     negated = "## 管理员\n- 密码：`123456` (not the default)\n"

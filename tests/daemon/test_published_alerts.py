@@ -101,6 +101,24 @@ def _audited_levels(root: Path, tmp_path: Path) -> list[str | None]:
     return [f.level for f in findings(root, "secrets", options=options, location=locate(root))]
 
 
+def test_a_published_test_account_s_login_raises_no_alert_in_a_production_note(
+    tmp_path: Path,
+) -> None:
+    # the audit's suggestion, the alert's silence: a line labelling the login a test
+    # account's, in a note that speaks of production elsewhere; an operator's line alerts
+    opening = "Promoted to production last week.\n\n## Accounts\n"
+    root = _published_tree(
+        tmp_path, opening + f"- **ops test account:** ops / {DEMO}", "Nothing here."
+    )
+    assert _alerted(root, tmp_path) == []
+    assert _audited_levels(root, tmp_path) == ["suggestion"]
+    live = _published_tree(
+        tmp_path / "live", opening + f"- **ops account:** ops / {DEMO}", "Nothing here."
+    )
+    assert [path for path, _ in _alerted(live, tmp_path / "live")] == ["a.md"]
+    assert _audited_levels(live, tmp_path / "live") == ["problem"]
+
+
 def test_every_place_of_a_published_value_in_a_file_is_read_at_its_own_line(
     tmp_path: Path,
 ) -> None:

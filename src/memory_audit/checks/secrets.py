@@ -81,9 +81,12 @@ so a value found only there leaked there too and stays a problem::
 A note that places the value's system in production (``production``, ``prod``,
 ``produção``, ``生产``, ``本番`` ...) keeps it a problem: a demo login seeded into the
 production project, or the production database's password a compose file repeats, is
-live, and its publication one more place to change it for. A demo login the README hands
-out (the value's line names a demo, and the file publishing it is a README) stays a
-suggestion even then: its owner offers the demo on purpose::
+live, and its publication one more place to change it for. A login whose own line labels
+it a test, seed or development account's (``**admin test account:** ...``, ``Usuario de
+prueba: ...``), and neither that line nor its heading names production, stays a suggestion
+even then: the repository's tests or seeds hand it to everyone. So does a demo login the
+README hands out (the value's line names a demo, and the file publishing it is a README):
+its owner offers the demo on purpose::
 
     notes.md:6 — possible login and password pair: matched "Bl...x" (pattern: login-pair);
     README.md hands this demo login out. Suggest: if the demo account is meant to be
@@ -160,6 +163,7 @@ from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
 from memory_audit.secrets.published import (
     chosen,
     handed_out_demo,
+    labelled_test_account,
     on_production,
     published_secrets,
 )
@@ -265,6 +269,10 @@ def _in_texts(
             handed_out_demo(tracked, texts.get(p.path, ""), p.match.line) for p in places
         ):
             finding = as_handed_out_demo(secret_finding(places), tracked)
+        elif tracked is not None and any(
+            labelled_test_account(texts.get(p.path, ""), p.match.line) for p in places
+        ):
+            finding = as_published_test_account(secret_finding(places), tracked)
         elif tracked is not None and any(
             on_production(texts.get(p.path, ""), p.match.line) for p in places
         ):
@@ -493,6 +501,19 @@ def as_handed_out_demo(finding: Finding, tracked: str) -> Finding:
         "if the demo account is meant to be public, mark it as a false positive;"
         f" if it can do more than a demo should, change it on the live site ({tracked}"
         " makes it public)",
+    )
+
+
+def as_published_test_account(finding: Finding, tracked: str) -> Finding:
+    """A published value whose line labels it a test or seed account's login: a suggestion
+    even in a note that speaks of production elsewhere, as the repository's tests or seeds
+    hand it to everyone; only its owner knows whether a deployed system has the account."""
+    return _as_suggestion(
+        finding,
+        f"{finding.message}; the repository publishes this test account's login in {tracked}",
+        "if the test account exists only on local or test systems, mark it as a false"
+        f" positive; if a deployed system has it too, change it there ({tracked} makes it"
+        " public)",
     )
 
 

@@ -502,6 +502,34 @@ def names_a_demo(text: str, line: int) -> bool:
     return 0 < line <= len(lines) and DEMO.search(lines[line - 1]) is not None
 
 
+# A test, seed or development account named on a value's line (``**admin test account:**``,
+# ``Usuario de prueba:``, ``测试账号``): the note's own label for a fixture's login. Not
+# "test" alone ("tested the login") nor a test of an account ("account test"); nor a demo's
+# login, which a live site may offer (:func:`handed_out_demo`).
+TEST_ACCOUNT = re.compile(
+    r"(?i:(?<![\w.@-])(?:test(?:ing)?|dev|seed(?:ed)?|fixture|qa)[ _-]?"
+    r"(?:accounts?|users?|logins?|credentials?)(?!\w))"
+    r"|(?i:(?<!\w)(?:usuari[oa]s?|usuári[oa]s?|cuentas?|contas?|comptes?|utilisat(?:eur|rice)s?)"
+    r"[ \t]+de[ \t]+(?:prueba|pruebas|teste|testes|test)(?!\w))"
+    r"|(?i:(?<!\w)test(?:benutzer|konto|zugang|nutzer)(?!\w))"
+    r"|测试(?:账号|帐号|账户|帳號|用户)|測試(?:帳號|帳戶|用戶)"
+    r"|テスト(?:アカウント|ユーザー)|테스트 ?계정"
+)
+
+
+def labelled_test_account(text: str, line: int) -> bool:
+    """Whether ``line`` (1-based) of a note labels its value a test, seed or development
+    account's login, and neither that line nor the heading it sits under names production.
+    Once the repository publishes the value too (its tests, seeds or guides), the held-out
+    judges called such a login a fixture's, not worth acting on, even in a note that speaks
+    of production elsewhere: a production account's line or section says so."""
+    lines = note_lines(text)
+    if not 0 < line <= len(lines) or TEST_ACCOUNT.search(lines[line - 1]) is None:
+        return False
+    heading = _heading_above(lines, line - 1, reach=line - 1)
+    return PRODUCTION.search(lines[line - 1]) is None and PRODUCTION.search(heading) is None
+
+
 # A memory index's entry: a list item that opens with a link to a Markdown file
 INDEX_ENTRY = re.compile(r"[ \t]*[-*+][ \t]+(?:\*\*)?\[[^\]\n]+\]\([^)\s]+\.md\)")
 

@@ -47,7 +47,8 @@ ROLE_PASSWORD = re.compile(
 DEFAULTS_NAMED = re.compile(
     r"(?i)^#{1,6}[ \t]*(?:defaults?\b|默认|默認|預設|デフォルト|기본)"
     r"|(?i:\bdefault\b[\w -]{0,30}?\b(?:password|pass|pin|passcode|login|credentials?)\b)"
-    r"|默认(?:密码|口令|账号|登录)"
+    # a thing's default password (默认侧边栏密码: "the sidebar's default password")
+    r"|默认[^\s：:，,。；;`]{0,6}?(?:密码|口令|账号|登录)"
 )
 # A login's field on the line before a password's (an object's ``email:``, a form's
 # ``[name="email"]``)
