@@ -108,38 +108,96 @@ def test_a_demo_login_the_readme_hands_out_stays_a_suggestion_in_production(
         assert kept.level == "problem", words
 
 
+def _labelled_level(where: Path, note: str) -> str | None:
+    """The level of the one finding of ``note``, whose value (``DEMO``) a seed file
+    publishes, with the message's words on production checked against the level."""
+    [found] = _audit(_project(where, {"tools/seed.yml": SEED}, note))
+    if found.level == "suggestion":
+        assert found.message.endswith(
+            "; the repository publishes this test account's login in tools/seed.yml"
+        ), note
+        assert str(found.suggestion).startswith(
+            "if the test account exists only on local or test systems, mark it as a false"
+        )
+    return found.level
+
+
+PROMOTED = "The app was promoted to production on Vercel last week.\n\n## Accounts\n"
+
+
 def test_a_published_login_its_line_labels_a_test_account_s_stays_a_suggestion_in_production(
     tmp_path: Path,
 ) -> None:
     # round 145's false problems (judged after the look): a test account's login that the
     # repository's seed or tests publish, in a note that speaks of production elsewhere
-    # (look-alikes); a production line or heading, or a line naming no test account, keeps
-    # it a problem
-    opening = "The app was promoted to production on Vercel last week.\n\n## Accounts\n"
-    cases = (
-        "- **ops test account:** `ops@fern.io` / `{v}`",
-        "- ✅ Usuario de prueba: `ops_vercel` / `{v}`",
-        "- 测试账号：ops / {v}",
+    # (look-alikes), labelled in the languages of the corpus
+    labels = (
+        "- **ops test account:**",
+        "- ✅ Usuario de prueba:",
+        "- 测试账号：",
+        "- Testkonto:",
+        "- conta de teste:",
+        "- compte de test :",
+        "- テストアカウント：",
+        "- 테스트 계정:",
     )
-    for n, line in enumerate(cases):
-        note = opening + line.format(v=DEMO)
-        [found] = _audit(_project(tmp_path / str(n), {"tools/seed.yml": SEED}, note))
-        assert found.level == "suggestion", line
-        assert found.message.endswith(
-            "; the repository publishes this test account's login in tools/seed.yml"
-        ), line
-        assert str(found.suggestion).startswith(
-            "if the test account exists only on local or test systems, mark it as a false"
-        )
-    kept = (
-        opening + f"- **production test account:** `ops@fern.io` / `{DEMO}`",
-        "## Production\n" + f"- **ops test account:** `ops@fern.io` / `{DEMO}`",
-        opening + f"- **ops account:** `ops@fern.io` / `{DEMO}` (tested today)",
+    for n, label in enumerate(labels):
+        note = PROMOTED + f"{label} `ops@fern.io` / `{DEMO}`"
+        assert _labelled_level(tmp_path / str(n), note) == "suggestion", label
+
+
+def test_a_test_account_s_line_or_headings_naming_production_or_a_live_system_keep_it_a_problem(
+    tmp_path: Path,
+) -> None:
+    # its own line, its section's heading, a section's it sits in (the second reader's
+    # "# Production" over "## Accounts"), a bold line over it; a live system's words
+    login = f"`ops@fern.io` / `{DEMO}`"
+    notes = (
+        PROMOTED + f"- **production test account:** {login}",
+        f"## Production\n- **ops test account:** {login}",
+        f"# Production\n\nDeployed weekly.\n\n## Accounts\n- **ops test account:** {login}",
+        f"## Production\n\n**Admin**\n- test account: {login}",
+        PROMOTED + f"- live test account: {login}",
+        PROMOTED + f"- PRD test user: {login}",
+        PROMOTED + f"- prod2 test account: {login}",
+        "项目已上线生产。\n\n## 线上账号\n" + f"- 测试账号：{login}",
     )
-    for n, note in enumerate(kept):
-        [live] = _audit(_project(tmp_path / f"kept{n}", {"tools/seed.yml": SEED}, note))
-        assert live.level == "problem", note
-        assert "the note places its system in production" in live.message
+    for n, note in enumerate(notes):
+        assert _labelled_level(tmp_path / str(n), note) == "problem", note
+
+
+def test_words_that_name_no_test_account_s_label_keep_a_production_login_a_problem(
+    tmp_path: Path,
+) -> None:
+    # the second reader's: "test" as a verb, a real service's trial account, a contest's
+    # users (コンテスト, 콘테스트), "tested the user" (已测试用户), no label at all
+    login = f"`ops@fern.io` / `{DEMO}`"
+    lines = (
+        f"- test login with {login} on the shop",
+        f"- cuenta de prueba de AWS: {login}",
+        f"- コンテストユーザー: {login}",
+        f"- 콘테스트 계정: {login}",
+        f"- 已测试用户登录：{login}",
+        f"- **ops account:** {login} (tested today)",
+    )
+    for n, line in enumerate(lines):
+        assert _labelled_level(tmp_path / str(n), PROMOTED + line) == "problem", line
+
+
+def test_a_labelled_test_account_stays_a_problem_on_a_server_or_beside_a_production_place(
+    tmp_path: Path,
+) -> None:
+    # the label answers production named elsewhere in its note, nothing more: a test
+    # account on a server the note names is that server's (the second reader's), and the
+    # same value on another line that names production is a production login
+    hosted = PROMOTED + f"- test user for https://abcd.supabase.co: `ops@fern.io` / `{DEMO}`"
+    [found] = _audit(_project(tmp_path / "host", {"tools/seed.yml": SEED}, hosted))
+    assert found.level == "problem"
+    assert "the note binds it to abcd.supabase.co" in found.message
+    both = (
+        PROMOTED + f"- test user: `ops@fern.io` / `{DEMO}`\n- prod admin password is also `{DEMO}`"
+    )
+    assert _labelled_level(tmp_path / "both", both) == "problem"
 
 
 def test_a_value_repeated_in_agents_instructions_stays_a_problem(tmp_path: Path) -> None:
@@ -199,16 +257,20 @@ def test_an_index_entry_is_placed_in_production_by_its_own_line_only(tmp_path: P
         return found.level
 
     backend = "- [Backend pinned to dev](a.md) — staging/prod refusing stubs\n"
-    # (an operator's accounts: a test account's label would keep it a suggestion unless its
-    # own line or heading names production)
-    accounts = f"- [Ops accounts](b.md) — all `ops@fern.io` / `{DEMO}`\n"
-    assert level(tmp_path / "other", backend + accounts) == "suggestion"
-    own = f"- [Ops accounts](b.md) — `ops@fern.io` / `{DEMO}` on prod\n"
-    assert level(tmp_path / "own", backend + own) == "problem"
-    # the second reader's: the entry's heading and the index's opening still speak of it
-    entries = "- [Backend](a.md) — api\n" + accounts
-    for n, above in enumerate(("## Production\n", "All of these run the live production shop.\n")):
-        assert level(tmp_path / f"above{n}", above + entries) == "problem", above
+    for title in ("Test accounts", "Ops accounts"):
+        accounts = f"- [{title}](b.md) — all `ops@fern.io` / `{DEMO}`\n"
+        assert level(tmp_path / f"other-{title}", backend + accounts) == "suggestion"
+        own = f"- [{title}](b.md) — `ops@fern.io` / `{DEMO}` on prod\n"
+        assert level(tmp_path / f"own-{title}", backend + own) == "problem"
+        # the second reader's: the entry's heading and the index's opening still speak of it
+        entries = "- [Backend](a.md) — api\n" + accounts
+        heading = level(tmp_path / f"heading-{title}", "## Production\n" + entries)
+        assert heading == "problem", title
+        # ... but the opening, as any text of the note outside the entry's line and
+        # headings, does not reach an entry whose title labels a test account's login
+        opening = "All of these run the live production shop.\n"
+        expected = "suggestion" if title == "Test accounts" else "problem"
+        assert level(tmp_path / f"opening-{title}", opening + entries) == expected, title
 
 
 def test_a_production_system_named_after_code_is_still_production(tmp_path: Path) -> None:

@@ -178,8 +178,21 @@ def test_a_thing_s_default_password_between_its_words_is_a_default(tmp_path: Pat
     assert _levels(tmp_path, between) == [
         ("suggestion", "a run of digits the note gives as a default")
     ]
-    apart = "## 管理员\n- 默认语言，管理员密码：`123456`\n"
-    assert [level for level, _ in _levels(tmp_path, apart)] == ["problem"]
+    backend = "- 默认后台密码：`123456`\n"
+    assert _levels(tmp_path, backend) == [
+        ("suggestion", "a run of digits the note gives as a default")
+    ]
+    # the second reader's: "default" said of something else on the line (a login's redirect,
+    # a setting turned on), negated, or starting another item, names no default password
+    others = (
+        "## 管理员\n- 管理员密码：`123456`（默认开启双重登录）\n",
+        "## 管理员\n- 管理员密码：`123456`，默认跳转登录页\n",
+        "## 服务器\n- 默认禁止root登录；root密码：`123456`\n",
+        "## 服务器\n- 默认端口和数据库密码：`123456`\n",
+        "## 服务器\n- 默认不是这个密码，现在的密码：`123456`\n",
+    )
+    for n, note in enumerate(others):
+        assert [level for level, _ in _levels(tmp_path / str(n), note)] == ["problem"], note
 
 
 def test_a_default_named_only_in_passing_keeps_a_digit_run_a_problem(tmp_path: Path) -> None:

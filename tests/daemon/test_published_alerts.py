@@ -117,6 +117,23 @@ def test_a_published_test_account_s_login_raises_no_alert_in_a_production_note(
     )
     assert [path for path, _ in _alerted(live, tmp_path / "live")] == ["a.md"]
     assert _audited_levels(live, tmp_path / "live") == ["problem"]
+    # the second reader's: the label answers production named elsewhere only; a server the
+    # note binds the login to, or another note's production heading over the same value,
+    # alert as the audit reports them
+    hosted = _published_tree(
+        tmp_path / "hosted",
+        opening + f"- **ops test account:** ops / {DEMO} on https://abcd.supabase.co",
+        "Nothing here.",
+    )
+    assert [path for path, _ in _alerted(hosted, tmp_path / "hosted")] == ["a.md"]
+    assert _audited_levels(hosted, tmp_path / "hosted") == ["problem"]
+    both = _published_tree(
+        tmp_path / "both",
+        opening + f"- **ops test account:** ops / {DEMO}",
+        f"# Production\n- **ops admin:** ops / {DEMO}",
+    )
+    assert [path for path, _ in _alerted(both, tmp_path / "both")] == ["a.md", "b.md"]
+    assert _audited_levels(both, tmp_path / "both") == ["problem"]
 
 
 def test_every_place_of_a_published_value_in_a_file_is_read_at_its_own_line(

@@ -81,12 +81,13 @@ so a value found only there leaked there too and stays a problem::
 A note that places the value's system in production (``production``, ``prod``,
 ``produção``, ``生产``, ``本番`` ...) keeps it a problem: a demo login seeded into the
 production project, or the production database's password a compose file repeats, is
-live, and its publication one more place to change it for. A login whose own line labels
-it a test, seed or development account's (``**admin test account:** ...``, ``Usuario de
-prueba: ...``), and neither that line nor its heading names production, stays a suggestion
-even then: the repository's tests or seeds hand it to everyone. So does a demo login the
-README hands out (the value's line names a demo, and the file publishing it is a README):
-its owner offers the demo on purpose::
+live, and its publication one more place to change it for. Production named elsewhere in
+the note does not reach a login whose own line labels it a test, seed or development
+account's (``**admin test account:** ...``, ``Usuario de prueba: ...``): only that line and
+the headings it sits under can place it in production (or a live system: ``live``,
+``PRD``, 线上), as the repository's tests or seeds hand it to everyone. A demo login the
+README hands out (the value's line names a demo, and the file publishing it is a README)
+stays a suggestion even in production: its owner offers the demo on purpose::
 
     notes.md:6 — possible login and password pair: matched "Bl...x" (pattern: login-pair);
     README.md hands this demo login out. Suggest: if the demo account is meant to be
@@ -269,13 +270,7 @@ def _in_texts(
             handed_out_demo(tracked, texts.get(p.path, ""), p.match.line) for p in places
         ):
             finding = as_handed_out_demo(secret_finding(places), tracked)
-        elif tracked is not None and any(
-            labelled_test_account(texts.get(p.path, ""), p.match.line) for p in places
-        ):
-            finding = as_published_test_account(secret_finding(places), tracked)
-        elif tracked is not None and any(
-            on_production(texts.get(p.path, ""), p.match.line) for p in places
-        ):
+        elif tracked is not None and any(_live_place(p, texts) for p in places):
             finding = as_published_live(secret_finding(places), tracked)
         elif (
             tracked is not None
@@ -285,6 +280,10 @@ def _in_texts(
             and _test_password_at(places, texts) is None
         ):
             finding = as_published_on_host(secret_finding(places), tracked, host)
+        elif tracked is not None and any(
+            labelled_test_account(texts.get(p.path, ""), p.match.line) for p in places
+        ):
+            finding = as_published_test_account(secret_finding(places), tracked)
         else:
             finding = as_published(secret_finding(places), tracked)
         if tracked is None:
@@ -318,6 +317,16 @@ def _unpublished(
     if not finding.is_suggestion:
         finding = as_skill_default(finding, _skill_default_at(places, texts, rules))
     return finding
+
+
+def _live_place(place: Place, texts: dict[str, str]) -> bool:
+    """Whether a note places the value's system in production at ``place``, and the
+    place's own line does not label it a test account's with no production or live system
+    named on that line or its headings (:func:`labelled_test_account`: a published test
+    account's login, in a note speaking of production elsewhere, is a fixture's)."""
+    text = texts.get(place.path, "")
+    line = place.match.line
+    return on_production(text, line) and not labelled_test_account(text, line)
 
 
 def _remote_host_at(places: list[Place], texts: dict[str, str]) -> str | None:

@@ -391,8 +391,9 @@ def _live(scans: list[FileScan], keys: list[str], tracked: str) -> bool:
     """Whether the audit keeps a published value a problem (checks/secrets.py): a note places
     it in production or binds it to another machine than the developer's (a test password
     by its own words there excepted, as the scan's ``tests`` keep it quiet anyway), unless
-    a README hands out the demo login a line of it names, or a line of it labels the value
-    a test account's login. Read at its lines in the batch's
+    a README hands out the demo login a line of it names. A place whose line labels the
+    value a test account's, with no production named on that line or its headings, is not
+    placed in production by the rest of its note. Read at its lines in the batch's
     files, the first few of each rule's a file."""
     places = [
         (scan.text, line)
@@ -402,10 +403,10 @@ def _live(scans: list[FileScan], keys: list[str], tracked: str) -> bool:
     ]
     if handed_out_by(tracked) and any(names_a_demo(text, line) for text, line in places):
         return False
-    if any(labelled_test_account(text, line) for text, line in places):
-        return False
     return any(
-        on_production(text, line) or remote_host(text, line) is not None for text, line in places
+        (on_production(text, line) and not labelled_test_account(text, line))
+        or remote_host(text, line) is not None
+        for text, line in places
     )
 
 

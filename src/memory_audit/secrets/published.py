@@ -502,32 +502,59 @@ def names_a_demo(text: str, line: int) -> bool:
     return 0 < line <= len(lines) and DEMO.search(lines[line - 1]) is not None
 
 
-# A test, seed or development account named on a value's line (``**admin test account:**``,
-# ``Usuario de prueba:``, ``测试账号``): the note's own label for a fixture's login. Not
-# "test" alone ("tested the login") nor a test of an account ("account test"); nor a demo's
-# login, which a live site may offer (:func:`handed_out_demo`).
+# A test, seed or development account named as a value's label (``**admin test account:**``,
+# ``Usuario de prueba:``, ``- [Test accounts](tests.md)``, ``测试账号：``): the note's own
+# name for a fixture's login, closed by a colon or a link title's bracket. Not "test" as a
+# verb ("test login with ..."), nor a word holding it (``test user-agent``, ``contest user``,
+# コンテスト, 콘테스트, 已测试用户: "tested the user"), nor a real service's trial account
+# (``cuenta de prueba de AWS``); nor a demo's login, which a live site may offer
+# (:func:`handed_out_demo`).
 TEST_ACCOUNT = re.compile(
-    r"(?i:(?<![\w.@-])(?:test(?:ing)?|dev|seed(?:ed)?|fixture|qa)[ _-]?"
-    r"(?:accounts?|users?|logins?|credentials?)(?!\w))"
+    r"(?:(?i:(?<![\w.@-])(?:test|dev|seed(?:ed)?|fixture|qa)[ _-]?"
+    r"(?:accounts?|users?|logins?|credentials?)(?![\w-]))"
     r"|(?i:(?<!\w)(?:usuari[oa]s?|usuári[oa]s?|cuentas?|contas?|comptes?|utilisat(?:eur|rice)s?)"
-    r"[ \t]+de[ \t]+(?:prueba|pruebas|teste|testes|test)(?!\w))"
+    r"[ \t]+de[ \t]+(?:prueba|pruebas|teste|testes|test)(?!\w)(?![ \t]+d[eoa]s?[ \t]))"
     r"|(?i:(?<!\w)test(?:benutzer|konto|zugang|nutzer)(?!\w))"
-    r"|测试(?:账号|帐号|账户|帳號|用户)|測試(?:帳號|帳戶|用戶)"
-    r"|テスト(?:アカウント|ユーザー)|테스트 ?계정"
+    r"|(?<![已未被在])(?:测试(?:账号|帐号|账户|帳號|用户)|測試(?:帳號|帳戶|用戶))"
+    r"|(?<!コン)テスト(?:アカウント|ユーザー)|(?<!콘)테스트 ?계정)"
+    r"(?=[^\n:：\]]{0,30}[:：\]])"
+)
+# Words for a live system a test account's own label or headings may use beside production's
+# (``live test account``, ``PRD``, ``prod2``, 线上, 正式环境, 운영, 상용): there the label's "test"
+# names an account on the live system
+LIVE = re.compile(
+    r"(?i:(?<![\w-])(?:live|prd|prod\d+|produktiv\w*)(?![\w-]))"
+    r"|线上|線上|正式(?:环境|環境|服|站)|운영|상용"
 )
 
 
 def labelled_test_account(text: str, line: int) -> bool:
     """Whether ``line`` (1-based) of a note labels its value a test, seed or development
-    account's login, and neither that line nor the heading it sits under names production.
-    Once the repository publishes the value too (its tests, seeds or guides), the held-out
-    judges called such a login a fixture's, not worth acting on, even in a note that speaks
-    of production elsewhere: a production account's line or section says so."""
-    lines = note_lines(text)
+    account's login, and neither that line nor a heading it sits under (its section's, each
+    section's it sits in, a bold line's over it) names production or a live system. Once
+    the repository publishes the value too (its tests, seeds or guides), the held-out judges
+    called such a login a fixture's, not worth acting on, even in a note that speaks of
+    production elsewhere (rounds 142-145: ``Usuario de prueba: ...`` in an index whose status
+    lines say the app runs in production); a production account's line or section says so."""
+    layout = _layout(text)
+    lines = layout.lines
     if not 0 < line <= len(lines) or TEST_ACCOUNT.search(lines[line - 1]) is None:
         return False
-    heading = _heading_above(lines, line - 1, reach=line - 1)
-    return PRODUCTION.search(lines[line - 1]) is None and PRODUCTION.search(heading) is None
+    at = line - 1
+    value_line = (layout.starts[at], len(lines[at]))
+    spans = [(layout.starts[at], layout.starts[at] + len(lines[at]))]
+    for start, _ in _reach(text, value_line[0])[1:]:  # the sections' headings, not their text
+        spans.append((start, start + len(lines[bisect.bisect_right(layout.starts, start) - 1])))
+    bold = _heading_above(lines, at, reach=at)
+    if bold:
+        number = next(n for n in range(at - 1, -1, -1) if lines[n] == bold)
+        spans.append((layout.starts[number], layout.starts[number] + len(bold)))
+    for start, end in spans:
+        if LIVE.search(text, start, end) or any(
+            _places(text, found, value_line) for found in _namings(layout, start, end)
+        ):
+            return False
+    return True
 
 
 # A memory index's entry: a list item that opens with a link to a Markdown file

@@ -47,8 +47,12 @@ ROLE_PASSWORD = re.compile(
 DEFAULTS_NAMED = re.compile(
     r"(?i)^#{1,6}[ \t]*(?:defaults?\b|默认|默認|預設|デフォルト|기본)"
     r"|(?i:\bdefault\b[\w -]{0,30}?\b(?:password|pass|pin|passcode|login|credentials?)\b)"
-    # a thing's default password (默认侧边栏密码: "the sidebar's default password")
-    r"|默认[^\s：:，,。；;`]{0,6}?(?:密码|口令|账号|登录)"
+    # a thing's default password (默认侧边栏密码: "the sidebar's default password"): a few
+    # characters of a noun between, none that negates, acts or starts another item
+    # (默认不是, 默认禁止root登录；root密码, 默认端口和数据库密码)
+    r"|默认(?:密码|口令|账号|登录)"
+    r"|默[认認](?:(?![不非未禁开開关關跳端和及与與]|[后後](?!台))[\u4e00-\u9fff]){1,5}?的?"
+    r"(?:密[码碼]|口令)"
 )
 # A login's field on the line before a password's (an object's ``email:``, a form's
 # ``[name="email"]``)
