@@ -51,8 +51,9 @@ DEFAULTS_NAMED = re.compile(
     # characters of a noun between, none that negates, acts or starts another item
     # (默认不是, 默认禁止root登录；root密码, 默认端口和数据库密码)
     r"|默认(?:密码|口令|账号|登录)"
-    r"|默[认認](?:(?![不非未禁开開关關跳端和及与與]|[后後](?!台))[\u4e00-\u9fff]){1,5}?的?"
-    r"(?:密[码碼]|口令)"
+    # (case-sensitive: a CJK range under IGNORECASE costs its compile a case table)
+    r"|(?-i:默[认認](?:(?![不非未禁开開关關跳端和及与與]|[后後](?!台))[\u4e00-\u9fff]){1,5}?的?"
+    r"(?:密[码碼]|口令))"
 )
 # A login's field on the line before a password's (an object's ``email:``, a form's
 # ``[name="email"]``)
