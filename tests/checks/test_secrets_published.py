@@ -161,9 +161,31 @@ def test_a_test_account_s_line_or_headings_naming_production_or_a_live_system_ke
         PROMOTED + f"- PRD test user: {login}",
         PROMOTED + f"- prod2 test account: {login}",
         "项目已上线生产。\n\n## 线上账号\n" + f"- 测试账号：{login}",
+        # a second reader's (session 64): a live system's hyphenated and other languages'
+        # words, and production named only by a bold list item the line is nested in, or by
+        # a bold line above the nearest one
+        PROMOTED + f"- **test account (PRD-EU):** {login}",
+        PROMOTED + f"- **test account (prod2-eu):** {login}",
+        PROMOTED + f"- test account on live-db: {login}",
+        PROMOTED + f"- Testkonto (Livesystem): {login}",
+        PROMOTED + f"- 테스트 계정(실서버): {login}",
+        PROMOTED + f"- 测试账号（现网环境）：{login}",
+        f"## Accounts\n- **Production**\n  - **ops test account:** {login}",
+        f"## Accounts\n\n**Production**\n\n**Logins**\n- **ops test account:** {login}",
     )
     for n, note in enumerate(notes):
         assert _labelled_level(tmp_path / str(n), note) == "problem", note
+
+
+def test_production_named_only_by_a_bold_line_over_a_test_account_keeps_it_a_problem(
+    tmp_path: Path,
+) -> None:
+    # no heading names production: only the bold line over the label does; the same note
+    # with that bold line naming nothing leaves the published test login a suggestion
+    login = f"`ops@fern.io` / `{DEMO}`"
+    note = "Promoted to production last week.\n\n## Accounts\n\n**{}**\n- test account: " + login
+    assert _labelled_level(tmp_path / "prod", note.format("Production logins")) == "problem"
+    assert _labelled_level(tmp_path / "other", note.format("Shop logins")) == "suggestion"
 
 
 def test_words_that_name_no_test_account_s_label_keep_a_production_login_a_problem(
@@ -179,6 +201,18 @@ def test_words_that_name_no_test_account_s_label_keep_a_production_login_a_probl
         f"- 콘테스트 계정: {login}",
         f"- 已测试用户登录：{login}",
         f"- **ops account:** {login} (tested today)",
+        # a second reader's (session 64): a label denied, one after the value or in a link
+        # after it, a colon in the value or a time after "test login", a trial account by
+        # other words
+        f"- **ops account (not a test account):** {login}",
+        f"- not a test account: {login}",
+        f"- Admin: {login} (test users: see seed.yml)",
+        f"- Admin {login}, see [test users](seed.md)",
+        f"- test login with ops:{DEMO} on the shop",
+        f"- test login at 10:30 with {login}",
+        f"- cuenta de prueba del servicio AWS: {login}",
+        f"- cuenta de prueba en AWS: {login}",
+        f"- compte de test AWS : {login}",
     )
     for n, line in enumerate(lines):
         assert _labelled_level(tmp_path / str(n), PROMOTED + line) == "problem", line
@@ -190,7 +224,7 @@ def test_a_labelled_test_account_stays_a_problem_on_a_server_or_beside_a_product
     # the label answers production named elsewhere in its note, nothing more: a test
     # account on a server the note names is that server's (the second reader's), and the
     # same value on another line that names production is a production login
-    hosted = PROMOTED + f"- test user for https://abcd.supabase.co: `ops@fern.io` / `{DEMO}`"
+    hosted = PROMOTED + f"- test user: `ops@fern.io` / `{DEMO}` on https://abcd.supabase.co"
     [found] = _audit(_project(tmp_path / "host", {"tools/seed.yml": SEED}, hosted))
     assert found.level == "problem"
     assert "the note binds it to abcd.supabase.co" in found.message

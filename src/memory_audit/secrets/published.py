@@ -509,23 +509,42 @@ def names_a_demo(text: str, line: int) -> bool:
 # コンテスト, 콘테스트, 已测试用户: "tested the user"), nor a real service's trial account
 # (``cuenta de prueba de AWS``); nor a demo's login, which a live site may offer
 # (:func:`handed_out_demo`).
-TEST_ACCOUNT = re.compile(
+TEST_ACCOUNT_WORDS = (
     r"(?:(?i:(?<![\w.@-])(?:test|dev|seed(?:ed)?|fixture|qa)[ _-]?"
     r"(?:accounts?|users?|logins?|credentials?)(?![\w-]))"
     r"|(?i:(?<!\w)(?:usuari[oa]s?|usuári[oa]s?|cuentas?|contas?|comptes?|utilisat(?:eur|rice)s?)"
-    r"[ \t]+de[ \t]+(?:prueba|pruebas|teste|testes|test)(?!\w)(?![ \t]+d[eoa]s?[ \t]))"
+    r"[ \t]+de[ \t]+(?:prueba|pruebas|teste|testes|test)(?!\w))"
     r"|(?i:(?<!\w)test(?:benutzer|konto|zugang|nutzer)(?!\w))"
     r"|(?<![已未被在])(?:测试(?:账号|帐号|账户|帳號|用户)|測試(?:帳號|帳戶|用戶))"
     r"|(?<!コン)テスト(?:アカウント|ユーザー)|(?<!콘)테스트 ?계정)"
-    r"(?=[^\n:：\]]{0,30}[:：\]])"
+)
+# The label opens its line (after a list's marker, a bold run's or a link title's opening
+# and a few words of its own: ``ops``, ``Shop's``) and closes at once, a parenthetical
+# between (``(staging)``): a label later on the line (``ops / ... (test users: see
+# seed.yml)``), one in another's parenthetical (``ops account (not a test account):``) or a
+# verb's object before a colon (``test login with ops:...``, a trial account ``de prueba en
+# AWS:``) labels nothing
+TEST_ACCOUNT = re.compile(
+    r"[ \t>]*(?:(?:[-*+]|\d{1,3}[.)])[ \t]+)?(?:\*\*|__)?\[?"
+    r"(?P<before>[^\n:：/=@`|\[\]()（）<>]{0,30}?)"
+    + TEST_ACCOUNT_WORDS
+    + r"(?:[ \t]*[(（][^()（）\n]{0,40}[)）])?[ \t]*(?:\*\*|__)?[ \t]*[:：\]]"
+)
+# Words before a label that deny it (``not a test account:``, ``kein Testkonto:``, 非测试账号)
+DENIED_LABEL = re.compile(
+    r"(?i:(?<!\w)(?:not|no|non|never|nicht|kein\w*|pas|ni|não|nao|sin|sans|without|ohne)(?!\w))"
+    r"|非|不是|并非|並非|아닌|ではない"
 )
 # Words for a live system a test account's own label or headings may use beside production's
-# (``live test account``, ``PRD``, ``prod2``, 线上, 正式环境, 운영, 상용): there the label's "test"
-# names an account on the live system
+# (``live test account``, ``PRD``, ``prod2``, 线上, 正式环境, 운영, 상용, ``PRD-EU``,
+# ``live-db``, ``Livesystem``, 现网, 실서버): there the label's "test" names an account on the
+# live system
 LIVE = re.compile(
-    r"(?i:(?<![\w-])(?:live|prd|prod\d+|produktiv\w*)(?![\w-]))"
-    r"|线上|線上|正式(?:环境|環境|服|站)|운영|상용"
+    r"(?i:(?<![A-Za-z0-9])(?:live|prd|prod\d+|produktiv\w*|live-?system\w*)(?![A-Za-z0-9]))"
+    r"|线上|線上|现网|現網|正式(?:环境|環境|服|站)|운영|상용|실서버|라이브 ?서버"
 )
+# A list item's marker and indentation, to find the items a line is nested in
+LIST_ITEM = re.compile(r"([ \t]*)(?:[-*+]|\d{1,3}[.)])[ \t]")
 
 
 def labelled_test_account(text: str, line: int) -> bool:
@@ -538,23 +557,44 @@ def labelled_test_account(text: str, line: int) -> bool:
     lines say the app runs in production); a production account's line or section says so."""
     layout = _layout(text)
     lines = layout.lines
-    if not 0 < line <= len(lines) or TEST_ACCOUNT.search(lines[line - 1]) is None:
+    if not 0 < line <= len(lines):
+        return False
+    label = TEST_ACCOUNT.match(lines[line - 1])
+    if label is None or DENIED_LABEL.search(label.group("before")):
         return False
     at = line - 1
     value_line = (layout.starts[at], len(lines[at]))
     spans = [(layout.starts[at], layout.starts[at] + len(lines[at]))]
     for start, _ in _reach(text, value_line[0])[1:]:  # the sections' headings, not their text
         spans.append((start, start + len(lines[bisect.bisect_right(layout.starts, start) - 1])))
-    bold = _heading_above(lines, at, reach=at)
-    if bold:
-        number = next(n for n in range(at - 1, -1, -1) if lines[n] == bold)
-        spans.append((layout.starts[number], layout.starts[number] + len(bold)))
+    spans.extend((layout.starts[n], layout.starts[n] + len(lines[n])) for n in _over(lines, at))
     for start, end in spans:
         if LIVE.search(text, start, end) or any(
             _places(text, found, value_line) for found in _namings(layout, start, end)
         ):
             return False
     return True
+
+
+def _over(lines: list[str], at: int) -> list[int]:
+    """The lines that head line ``at`` (0-based) within its section: every bold line over it
+    (``**Production**``, then ``**Accounts**``: both name its place, the nearer no more than
+    the farther) and every list item it is nested in (``- **Production**`` over an indented
+    ``- **ops test account:** ...``)."""
+    heads: list[int] = []
+    item = LIST_ITEM.match(lines[at])
+    indent = len(item.group(1).expandtabs(4)) if item else len(lines[at]) - len(lines[at].lstrip())
+    for n in range(at - 1, -1, -1):
+        text = lines[n]
+        if SECTION.match(text):
+            break
+        parent = LIST_ITEM.match(text)
+        if parent and len(parent.group(1).expandtabs(4)) < indent:
+            heads.append(n)
+            indent = len(parent.group(1).expandtabs(4))
+        elif HEADING.match(text):
+            heads.append(n)
+    return heads
 
 
 # A memory index's entry: a list item that opens with a link to a Markdown file
