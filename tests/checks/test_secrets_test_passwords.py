@@ -171,6 +171,23 @@ def test_a_seed_line_s_role_word_password_and_a_default_digit_run_are_suggestion
     assert [level for level, _ in _levels(tmp_path, admin)] == ["problem"]
 
 
+def test_the_code_s_fallback_of_a_role_s_word_is_a_suggestion(tmp_path: Path) -> None:
+    # round 147's first look (a tuning half): a note quoting the code's fallback for an unset
+    # variable, a role's word for a password; a chosen password as the fallback, or a role's
+    # word given as the variable's value itself, stay problems
+    reason = "the code's fallback when its variable is unset, its role's word for a password"
+    fallbacks = (
+        "- `ADMIN_PASS=os.environ.get('ADMIN_PASSWORD','admin123')` (default is admin123)\n",
+        "- `DB_PASS=os.getenv('DB_PASSWORD','admin123')` in settings.py\n",
+    )
+    for n, body in enumerate(fallbacks):
+        assert _levels(tmp_path / str(n), body) == [("suggestion", reason)], body
+    chosen = "- `ADMIN_PASS=os.environ.get('ADMIN_PASSWORD','Harbor-Kq7w!2')`\n"
+    assert [level for level, _ in _levels(tmp_path / "chosen", chosen)] == ["problem"]
+    given = "- `ADMIN_PASSWORD=admin123` on the shop's server\n"
+    assert [level for level, _ in _levels(tmp_path / "given", given)] == ["problem"]
+
+
 def test_a_thing_s_default_password_between_its_words_is_a_default(tmp_path: Path) -> None:
     # round 145 (first look): "默认侧边栏密码" (the sidebar's default password), a word
     # between "default" and "password"; a default named past the clause keeps it a problem
@@ -190,6 +207,15 @@ def test_a_thing_s_default_password_between_its_words_is_a_default(tmp_path: Pat
         "## 服务器\n- 默认禁止root登录；root密码：`123456`\n",
         "## 服务器\n- 默认端口和数据库密码：`123456`\n",
         "## 服务器\n- 默认不是这个密码，现在的密码：`123456`\n",
+        # a second reader's (session 64): no password, a requirement, a setting turned on,
+        # or a default already changed
+        "## 服务器\n- 默认没有密码，root密码：`123456`\n",
+        "## 服务器\n- 默认无须密码，root密码：`123456`\n",
+        "## 服务器\n- 默认要求修改密码；root密码：`123456`\n",
+        "## 服务器\n- 默认启用密码登录，root密码：`123456`\n",
+        "## 服务器\n- 已修改默认管理员密码，新密码：`123456`\n",
+        "## 服务器\n- root密码：`123456`（默认设置的密码已改）\n",
+        "## 服务器\n- root密码：`123456`（默认密码已修改）\n",
     )
     for n, note in enumerate(others):
         assert [level for level, _ in _levels(tmp_path / str(n), note)] == ["problem"], note

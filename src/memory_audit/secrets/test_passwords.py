@@ -42,6 +42,21 @@ SEEDED = re.compile(
 ROLE_PASSWORD = re.compile(
     r"(?i)(?:admin|administrator|user|root|guest|owner|manager|staff)[-_.@!#]?\d{0,6}[!#@.*]{0,3}"
 )
+# A default said to be changed already (已修改默认密码, 默认密码已改, 默认的密码改过了): what
+# follows is the new value; "建议修改" (advice to change it) leaves the default in place
+CHANGED = r"(?:已经?(?:修改|更改|改|换|換|更换|更換)|(?:修改|更改|改|换|換)(?:过|過|了))"
+NOT_CHANGED = r"(?<!已修改)(?<!已更改)(?<!已改)(?<!已换)(?<!已換)"
+NOT_CHANGED_AFTER = r"(?![^\n，。；,;]{0,12}?" + CHANGED + ")"
+# The code's fallback for a variable left unset, the value its default
+# (``os.environ.get('ADMIN_PASSWORD','admin123')``, ``getenv("PASS", "admin")``,
+# ``process.env.ADMIN_PASS || 'admin123'``, ``${ADMIN_PASS:-admin123}``): a role's word for a
+# password there is the code's placeholder, as a seed's is
+CODE_FALLBACK = re.compile(
+    r"(?:\b(?:environ\.get|getenv|env\.get|ENV\.fetch)[ \t]*\([ \t]*['\"][A-Za-z_][\w]*['\"]"
+    r"[ \t]*,[ \t]*|\bprocess\.env\.[A-Za-z_]\w*[ \t]*(?:\|\||\?\?)[ \t]*"
+    r"|\$\{[A-Za-z_]\w*:?-)['\"`]?\Z"
+)
+FALLBACK_REACH = 120
 # A heading or a line naming defaults (``## 默认信息`` then ``- 密码：`123456` ``): a run of
 # digits there is a product's or a template's default, as it is a test account's
 DEFAULTS_NAMED = re.compile(
@@ -49,11 +64,18 @@ DEFAULTS_NAMED = re.compile(
     r"|(?i:\bdefault\b[\w -]{0,30}?\b(?:password|pass|pin|passcode|login|credentials?)\b)"
     # a thing's default password (默认侧边栏密码: "the sidebar's default password"): a few
     # characters of a noun between, none that negates, acts or starts another item
-    # (默认不是, 默认禁止root登录；root密码, 默认端口和数据库密码)
-    r"|默认(?:密码|口令|账号|登录)"
+    # (默认不是, 默认没有密码, 默认禁止root登录；root密码, 默认要求修改密码, 默认启用密码登录,
+    # 默认端口和数据库密码), and no default already changed (已修改默认..., 默认...已改)
+    + r"|"
+    + NOT_CHANGED
+    + r"默认(?:密码|口令|账号|登录)"
+    + NOT_CHANGED_AFTER
     # (case-sensitive: a CJK range under IGNORECASE costs its compile a case table)
-    r"|(?-i:默[认認](?:(?![不非未禁开開关關跳端和及与與]|[后後](?!台))[\u4e00-\u9fff]){1,5}?的?"
-    r"(?:密[码碼]|口令))"
+    + r"|(?-i:"
+    + NOT_CHANGED
+    + r"默[认認]"
+    + r"(?:(?![不非未禁开開关關跳端和及与與没沒无無要需须須改修启啟用设設]|[后後](?!台))"
+    r"[\u4e00-\u9fff]){1,5}?的?(?:密[码碼]|口令)" + NOT_CHANGED_AFTER + ")"
 )
 # A login's field on the line before a password's (an object's ``email:``, a form's
 # ``[name="email"]``)
@@ -135,6 +157,10 @@ def test_password_reason(text: str, start: int, end: int, line: int) -> str | No
         reason = "a run of digits the note gives as a default"
     elif ROLE_PASSWORD.fullmatch(value) and SEEDED.search(text, _line_start(text, start), start):
         reason = "the app's seeded account, its role's word for a password"
+    elif ROLE_PASSWORD.fullmatch(value) and CODE_FALLBACK.search(
+        text, max(_line_start(text, start), start - FALLBACK_REACH), start
+    ):
+        reason = "the code's fallback when its variable is unset, its role's word for a password"
     elif _reserved_login(text, start):
         reason = "a test account's login at a reserved or test-only domain"
     elif _local_instance_login(text, start, value):
