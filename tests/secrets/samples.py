@@ -23,6 +23,15 @@ def rnd(alphabet: str, length: int) -> str:
     return "".join(_rng.choice(alphabet) for _ in range(length))
 
 
+# Draws of their own for samples added later: a new sample that drew from ``_rng`` would
+# change every draw after it, and a later rule's sample with them
+_later_rng = random.Random(20261207)
+
+
+def _own(alphabet: str, length: int) -> str:
+    return "".join(_later_rng.choice(alphabet) for _ in range(length))
+
+
 def _b64url(data: dict[str, object]) -> str:
     return base64.urlsafe_b64encode(json.dumps(data).encode()).decode().rstrip("=")
 
@@ -1673,6 +1682,14 @@ CASES["pass-phrase"][0].append(("nas pass: Harbor01x", "Harbor01x"))
 CASES["database-url-password"][1].append(
     "- URL format: `postgresql://postgres.[ID]:[PASS]@db.host:5432/app`"
 )
+# a Kubernetes manifest's expansion of variables set elsewhere (round 147's first look), and
+# a shell's command substitution, stand for the password
+CASES["database-url-password"][1].extend(
+    [
+        '          value: "mysql://$(DB_USER):$(DB_PASSWORD)@$(DB_HOST):3306/$(DB_NAME)"',
+        'DATABASE_URL="postgres://app:$(cat /run/secrets/db)@db:5432/app"',
+    ]
+)
 CASES["generic-assignment"][1].extend(
     [
         "JWT_SECRET=random-32-char-string",
@@ -2442,6 +2459,26 @@ CASES["key-label"][0].append(
     )
 )
 CASES["key-label"][1].extend(["- Private: `true`", "- Private: `yes, only the owner`"])
+# --- a key given after its API's name with no colon of its own (round 147's first look: a
+# sports-odds API's key in a note's list of APIs); a variable's or a file's name, a cache's
+# key or an API named without the word "key" is none
+CASES["api-service-key"] = (
+    [
+        (
+            f"- **The Weather API**: key `{(_api_hex := _own(HEX, 32))}` (20k credits, was 500)",
+            _api_hex,
+        ),
+        (f"Maps API — new key '{(_api_mixed := 'Kq7' + _own(ALNUM, 27))}'", _api_mixed),
+    ],
+    [
+        "- **Maps API**: key `MAPS_API_KEY` in `.env`",
+        "- **SportScore (RapidAPI)**: key in `.env`",
+        "- REST API: key `user:42:profile` caches the profile",
+        f"- API: key `{_own(HEX, 12)}`",
+        "- Odds API: key `see 1Password, item Odds API`",
+        f"- **Weather API**: `{_own(HEX, 32)}` is the request's trace id",
+    ],
+)
 # --- a signing secret described in several words before its `:` (a payment webhook's HMAC
 # secret, in Spanish); an algorithm, a secret's name or a plain word is no key
 CASES["secret-phrase-key"] = (
@@ -2722,6 +2759,13 @@ case(
     [
         (f"## 토큰\n\n### Read-only (Level 1)\n```\n{_fenced}\n```\n", _fenced),
         (f"### API keys\n```text\n{(_hex := rnd(HEX, 40))}\n```\n", _hex),
+        # a CMS's full-access API token, 256 hex digits, under the list item introducing it
+        # (round 147's first look)
+        (
+            "## Token update\nUpdated the CMS API token everywhere:\n- New token value:\n"
+            f"  ```\n  {(_cms := _own(HEX, 256))}\n  ```\n",
+            _cms,
+        ),
     ],
     [
         f"## Token usage\n```\n{rnd(ALNUM, 32)}\n```\n",

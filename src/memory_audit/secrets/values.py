@@ -134,6 +134,9 @@ YOUR_WHAT = (
 )
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|example|sample|dummy|placeholder"
+    # a Kubernetes manifest's or a Makefile's ``$(DB_PASSWORD)``, a shell's ``$(cat key)``: an
+    # expansion of what is set elsewhere
+    r"|\$\([A-Za-z_]"
     # "your" before what goes there, its nouns running to the word's end ("your-key",
     # "YourPassword123", "yourapitoken"); not a password that opens with the word
     # ("Yourmoon2024", "Yourtokyo2024": a person's, as such passwords are)
@@ -1117,7 +1120,7 @@ SOURCE_LINE = re.compile(
 # or none (``ctx7sk-<uuid>``): a key's shape under its heading, whatever its length
 _VENDOR_PREFIX = r"[a-z][a-z0-9]{1,7}[-_]"
 SECTION_KEY = re.compile(
-    rf"(?:{_VENDOR_PREFIX})?(?:(?:[0-9a-fA-F]{{8}}){{4,16}}"
+    rf"(?:{_VENDOR_PREFIX})?(?:(?:[0-9a-fA-F]{{8}}){{4,32}}"
     r"|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"
 )
 SECTION_PREFIX = re.compile(rf"^{_VENDOR_PREFIX}")
