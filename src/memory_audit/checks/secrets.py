@@ -160,6 +160,7 @@ from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.secrets.boundary import TreeSecrets, name_secrets, tree_secrets, tree_texts
 from memory_audit.secrets.committed import committed_files
 from memory_audit.secrets.document_ids import in_a_document_link
+from memory_audit.secrets.fetched_pages import fetched_page_host
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
 from memory_audit.secrets.published import (
     chosen,
@@ -316,7 +317,17 @@ def _unpublished(
         finding = as_test_password(finding, LOCAL_ONLY)
     if not finding.is_suggestion:
         finding = as_skill_default(finding, _skill_default_at(places, texts, rules))
+    if not finding.is_suggestion:
+        finding = as_fetched_page(finding, _fetched_page_at(places, texts))
     return finding
+
+
+def _fetched_page_at(places: list[Place], texts: dict[str, str]) -> str | None:
+    """The site whose page, as an agent's web fetch recorded it, holds the value at every
+    place it is (one place elsewhere in the user's notes keeps it a problem): the first
+    place's site; None otherwise (:mod:`memory_audit.secrets.fetched_pages`)."""
+    hosts = [fetched_page_host(texts.get(p.path, ""), p.match.start) for p in places]
+    return hosts[0] if all(hosts) else None
 
 
 def _live_place(place: Place, texts: dict[str, str]) -> bool:
@@ -578,6 +589,21 @@ def as_skill_default(finding: Finding, skill: str | None) -> Finding:
         f"{finding.message}; the documentation of the skill {skill} gives it as its default",
         f"if your copy of {skill} still uses its default, change it there; if not, mark it"
         " as a false positive",
+    )
+
+
+def as_fetched_page(finding: Finding, host: str | None) -> Finding:
+    """A value in the text of a page an agent fetched from ``host``: the site's (a browser
+    key its pages embed, a map tile's token), a suggestion, as only the user knows whether
+    the site is theirs."""
+    if host is None:
+        return finding
+    return _as_suggestion(
+        finding,
+        f"{finding.message}; it is in the text of a page fetched from {host} (a web fetch's"
+        " record)",
+        f"if {host} is not your site, its key is the site's: mark it as a false positive; if"
+        " it is yours, change the key there, then redact",
     )
 
 

@@ -29,6 +29,7 @@ from memory_audit.model.undecodable import escaped
 from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
 from memory_audit.secrets.boundary import Boundary
+from memory_audit.secrets.fetched_pages import fetched_page_host
 from memory_audit.secrets.file_text import rules_text
 from memory_audit.secrets.grown_files import GrownFiles, Seen
 from memory_audit.secrets.published import chosen, chosen_values
@@ -216,7 +217,8 @@ def _quiet_values(
     scanner: Scanner, rel: str, text: str, matches: Sequence[SecretMatch]
 ) -> frozenset[str]:
     """The values that are suggestions in the audit by their places in this file, so raise
-    no alert: a test or demo password by its own words, or a person's password a skill's
+    no alert: a test or demo password by its own words, a value in a page an agent's web
+    fetch recorded, or a person's password a skill's
     documentation gives as its default, or a key used only with a server on this machine,
     at every place the file holds it (the audit asks every place in the tree: one place in
     the user's own notes keeps it a problem). One
@@ -235,6 +237,8 @@ def _quiet_values(
             and a_skill_default(rel, text, m.start, m.line) is not None
         )
         test = a_test_password(text, m.start, m.end, m.line)
+        # a page's text an agent's web fetch recorded: the site's value, as the audit reads it
+        test = test or fetched_page_host(text, m.start) is not None
         tests[m.value_fingerprint] = tests.get(m.value_fingerprint, True) and test
         defaults[m.value_fingerprint] = defaults.get(m.value_fingerprint, True) and default
         starts.setdefault(m.value_fingerprint, []).append((m.start, m.line))
