@@ -68,3 +68,45 @@ def test_a_key_in_the_fetch_s_request_or_in_the_user_s_notes_stays_a_problem(
     # no fetch's record on the line (a JSON without the fetch's address and status)
     plain = f'{{"name": "maps", "text": "key={KEY}"}}'
     assert [level for level, _ in _levels(tmp_path / "plain", {"history.md": plain})] == ["problem"]
+
+
+def _asked_record() -> str:
+    return _record(f"https://maps.example.co/api?key={KEY}", "Map rendered.")
+
+
+def test_only_a_value_inside_the_page_s_own_text_is_the_site_s(tmp_path: Path) -> None:
+    # a second reader's (session 64): each of these held the user's key outside a fetched
+    # page's text, or on a page of the user's own, and read as the site's
+    two = _record("https://docs.example.co/", "hello") + " " + _asked_record()
+    headers = (
+        '{"url": "https://api.fernshop.example/v1", "finalUrl": "https://api.fernshop.example/v1",'
+        f' "status": 200, "text": "ok", "requestHeaders": {{"X-Api-Key": "{KEY}"}}}}'
+    )
+    config = (
+        f'{{"url": "https://hooks.fernshop.example/in", "status": "enabled", "content": "{KEY}"}}'
+    )
+    local = _record("http://localhost:8080/admin/settings", f"Maps key: {KEY}")
+    private = _record("http://192.168.1.20/admin", f"Maps key: {KEY}")
+    for n, line in enumerate((two, headers, config, local, private)):
+        levels = [level for level, _ in _levels(tmp_path / str(n), {"history.md": line})]
+        assert levels == ["problem"], line
+        assert _alerted(tmp_path / f"alert{n}", memory("a", body=line)) == ["a.md"], line
+    # an issuer's token on a fetched page opens an account, whosever the page is
+    token = CASES["github-pat"][0][0][0]
+    settings = _record("https://admin.fernshop.example/settings/tokens", f"Your token: {token}")
+    assert [level for level, _ in _levels(tmp_path / "token", {"history.md": settings})] == [
+        "problem"
+    ]
+
+
+def test_the_alert_asks_one_reason_at_every_place_of_the_value_as_the_audit_does(
+    tmp_path: Path,
+) -> None:
+    # a second reader's (session 64): a seed's password at one place (a test password's
+    # reason) and a fetched page's text at another (the site's) is neither in the audit, a
+    # problem; the daemon read both as a test password's and raised nothing
+    page = _record("https://docs.fernshop.example/setup", "Log in with password: Admin2024!")
+    body = f"- Seed: `ops@shop.io` / `Admin2024!`\n\n{page}\n"
+    [(level, _)] = _levels(tmp_path / "audit", {"a.md": body})
+    assert level == "problem"
+    assert _alerted(tmp_path / "alert", memory("a", body=body)) == ["a.md"]

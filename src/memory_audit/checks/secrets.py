@@ -160,7 +160,7 @@ from memory_audit.model.finding import Finding, Skip, make_finding
 from memory_audit.secrets.boundary import TreeSecrets, name_secrets, tree_secrets, tree_texts
 from memory_audit.secrets.committed import committed_files
 from memory_audit.secrets.document_ids import in_a_document_link
-from memory_audit.secrets.fetched_pages import fetched_page_host
+from memory_audit.secrets.fetched_pages import fetched_page_host, page_kind
 from memory_audit.secrets.loading import RulesUnavailable, secret_scanner
 from memory_audit.secrets.published import (
     chosen,
@@ -318,14 +318,19 @@ def _unpublished(
     if not finding.is_suggestion:
         finding = as_skill_default(finding, _skill_default_at(places, texts, rules))
     if not finding.is_suggestion:
-        finding = as_fetched_page(finding, _fetched_page_at(places, texts))
+        finding = as_fetched_page(finding, _fetched_page_at(places, texts, rules))
     return finding
 
 
-def _fetched_page_at(places: list[Place], texts: dict[str, str]) -> str | None:
+def _fetched_page_at(
+    places: list[Place], texts: dict[str, str], rules: Mapping[str, Rule]
+) -> str | None:
     """The site whose page, as an agent's web fetch recorded it, holds the value at every
-    place it is (one place elsewhere in the user's notes keeps it a problem): the first
-    place's site; None otherwise (:mod:`memory_audit.secrets.fetched_pages`)."""
+    place it is (one place elsewhere in the user's notes keeps it a problem), when the value
+    is of a kind a site's pages hold (:func:`memory_audit.secrets.fetched_pages.page_kind`):
+    the first place's site; None otherwise."""
+    if not page_kind(rules.get(places[0].match.rule)):
+        return None
     hosts = [fetched_page_host(texts.get(p.path, ""), p.match.start) for p in places]
     return hosts[0] if all(hosts) else None
 

@@ -29,7 +29,7 @@ from memory_audit.model.undecodable import escaped
 from memory_audit.model.visible import visible
 from memory_audit.notify import Notifier
 from memory_audit.secrets.boundary import Boundary
-from memory_audit.secrets.fetched_pages import fetched_page_host
+from memory_audit.secrets.fetched_pages import fetched_page_host, page_kind
 from memory_audit.secrets.file_text import rules_text
 from memory_audit.secrets.grown_files import GrownFiles, Seen
 from memory_audit.secrets.published import chosen, chosen_values
@@ -227,6 +227,7 @@ def _quiet_values(
     rules = scanner.rules_by_name
     tests: dict[str, bool] = {}
     defaults: dict[str, bool] = {}
+    pages: dict[str, bool] = {}
     starts: dict[str, list[tuple[int, int]]] = {}  # a value's places, to ask whether all are local
     found: dict[str, tuple[Rule, str]] = {}  # a value's rule and text, for local_only
     for m in matches:
@@ -238,9 +239,10 @@ def _quiet_values(
         )
         test = a_test_password(text, m.start, m.end, m.line)
         # a page's text an agent's web fetch recorded: the site's value, as the audit reads it
-        test = test or fetched_page_host(text, m.start) is not None
+        page = page_kind(rule) and fetched_page_host(text, m.start) is not None
         tests[m.value_fingerprint] = tests.get(m.value_fingerprint, True) and test
         defaults[m.value_fingerprint] = defaults.get(m.value_fingerprint, True) and default
+        pages[m.value_fingerprint] = pages.get(m.value_fingerprint, True) and page
         starts.setdefault(m.value_fingerprint, []).append((m.start, m.line))
         if rule is not None:
             found.setdefault(m.value_fingerprint, (rule, text[m.start : m.end].strip()))
@@ -249,6 +251,7 @@ def _quiet_values(
         for value, test in tests.items()
         if test
         or defaults[value]
+        or pages[value]
         or (value in found and local_only(*found[value], ((text, *s) for s in starts[value])))
     )
 
