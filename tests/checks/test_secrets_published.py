@@ -172,6 +172,7 @@ def test_a_test_account_s_line_or_headings_naming_production_or_a_live_system_ke
         PROMOTED + f"- 测试账号（现网环境）：{login}",
         f"## Accounts\n- **Production**\n  - **ops test account:** {login}",
         f"## Accounts\n\n**Production**\n\n**Logins**\n- **ops test account:** {login}",
+        f"## Accounts\n> - **Production**\n>   - test account: {login}",
     )
     for n, note in enumerate(notes):
         assert _labelled_level(tmp_path / str(n), note) == "problem", note

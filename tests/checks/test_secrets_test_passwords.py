@@ -195,6 +195,12 @@ def test_a_thing_s_default_password_between_its_words_is_a_default(tmp_path: Pat
     assert _levels(tmp_path, between) == [
         ("suggestion", "a run of digits the note gives as a default")
     ]
+    # a second reader's (session 64): a user's or a device's default password, whose words
+    # hold 用 and 设 without 启用 or 设置
+    for n, body in enumerate(("- 默认用户密码：`123456`\n", "- 默认设备密码：`123456`\n")):
+        assert _levels(tmp_path / f"thing{n}", body) == [
+            ("suggestion", "a run of digits the note gives as a default")
+        ], body
     backend = "- 默认后台密码：`123456`\n"
     assert _levels(tmp_path, backend) == [
         ("suggestion", "a run of digits the note gives as a default")

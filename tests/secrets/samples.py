@@ -1687,6 +1687,7 @@ CASES["database-url-password"][1].append(
 CASES["database-url-password"][1].extend(
     [
         '          value: "mysql://$(DB_USER):$(DB_PASSWORD)@$(DB_HOST):3306/$(DB_NAME)"',
+        # (a password holding "$(" is a password: see generic-assignment's samples)
         'DATABASE_URL="postgres://app:$(cat /run/secrets/db)@db:5432/app"',
     ]
 )
@@ -2472,6 +2473,11 @@ CASES["api-service-key"] = (
     ],
     [
         "- **Maps API**: key `MAPS_API_KEY` in `.env`",
+        # a second reader's (session 64): names with underscores, a table's index or a setting
+        "- DynamoDB API: key `customerId_orderDate_GSI1`",
+        "- Redis API: key `rateLimit_userId_windowSec60`",
+        "- Feature API: key `enableNewCheckout_EU2024`",
+        "Uses the Firebase API – key `RemoteConfig_minVersion_iOS17`",
         "- **SportScore (RapidAPI)**: key in `.env`",
         "- REST API: key `user:42:profile` caches the profile",
         f"- API: key `{_own(HEX, 12)}`",
@@ -6324,3 +6330,5 @@ CASES["private-key"][0].extend(
         (f'"{{\\"private_key\\": \\"{_pem_twice} PRIVATE KEY-----\\\\n\\"}}"', _pem_twice),
     ]
 )
+# a second reader's (session 64): "$(" inside a password is none of an expansion's
+CASES["password-quoted-symbols"][0].append(('DB_PASSWORD="Kq7w$(Zr9!mT2x"', "Kq7w$(Zr9!mT2x"))

@@ -544,7 +544,7 @@ LIVE = re.compile(
     r"|线上|線上|现网|現網|正式(?:环境|環境|服|站)|운영|상용|실서버|라이브 ?서버"
 )
 # A list item's marker and indentation, to find the items a line is nested in
-LIST_ITEM = re.compile(r"([ \t]*)(?:[-*+]|\d{1,3}[.)])[ \t]")
+LIST_ITEM = re.compile(r"(?:[ \t]*>)*([ \t]*)(?:[-*+]|\d{1,3}[.)])[ \t]")  # in a quote too
 
 
 def labelled_test_account(text: str, line: int) -> bool:

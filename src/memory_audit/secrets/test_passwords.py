@@ -74,7 +74,8 @@ DEFAULTS_NAMED = re.compile(
     + r"|(?-i:"
     + NOT_CHANGED
     + r"默[认認]"
-    + r"(?:(?![不非未禁开開关關跳端和及与與没沒无無要需须須改修启啟用设設]|[后後](?!台))"
+    + r"(?:(?![不非未禁开開关關跳端和及与與没沒无無要需须須改修]|启用|啟用|设置|設置|设定|設定"
+    r"|[后後](?!台))"
     r"[\u4e00-\u9fff]){1,5}?的?(?:密[码碼]|口令)" + NOT_CHANGED_AFTER + ")"
 )
 # A login's field on the line before a password's (an object's ``email:``, a form's

@@ -134,9 +134,9 @@ YOUR_WHAT = (
 )
 PLACEHOLDER = re.compile(
     r"x{4,}|X{4,}|\.\.\.|…|\*{3,}|<[^>]*>|\$\{|\{\{|%\(|example|sample|dummy|placeholder"
-    # a Kubernetes manifest's or a Makefile's ``$(DB_PASSWORD)``, a shell's ``$(cat key)``: an
-    # expansion of what is set elsewhere
-    r"|\$\([A-Za-z_]"
+    # a Kubernetes manifest's or a Makefile's ``$(DB_PASSWORD)``, the whole value: an
+    # expansion of what is set elsewhere (``Kq7w$(Zr9!mT2x`` is a password holding the marks)
+    r"|^\$\([A-Za-z_][A-Za-z0-9_]*\)$"
     # "your" before what goes there, its nouns running to the word's end ("your-key",
     # "YourPassword123", "yourapitoken"); not a password that opens with the word
     # ("Yourmoon2024", "Yourtokyo2024": a person's, as such passwords are)
