@@ -6332,3 +6332,15 @@ CASES["private-key"][0].extend(
 )
 # a second reader's (session 64): "$(" inside a password is none of an expansion's
 CASES["password-quoted-symbols"][0].append(('DB_PASSWORD="Kq7w$(Zr9!mT2x"', "Kq7w$(Zr9!mT2x"))
+# a device's or a record's id in capitals in a list of credentials (round 147's first look:
+# a robot vacuum's BLID above its password); a service's key under the same heading stays one
+CASES["section-list-drawn"][1].extend(
+    [
+        f"\n## Roomba credentials\n- IP: 192.168.1.50\n- BLID: {_own('0123456789ABCDEF', 32)}\n",
+        f"\n## Credentials\n- GUID: {_own('0123456789abcdef', 32)}\n",
+        f"\n## Credentials\n- Serial number: {_own('0123456789ABCDEF', 32)}\n",
+    ]
+)
+CASES["section-list-drawn"][0].append(
+    (f"## Roomba credentials\n- Cloud: {(_cloud := _own(ALNUM, 40))}\n", _cloud)
+)

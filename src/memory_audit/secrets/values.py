@@ -3119,8 +3119,12 @@ def _headings(text: str) -> tuple[list[int], list[str]]:
 # the label says. Each a word of its own, not a domain's ending (``- wikipedia.org:``,
 # ``- shop.co.id:`` name the site a password opens).
 NOT_SECRET_ITEM = re.compile(
-    r"(?i:(?<![\w.])(?:id|ids|identifier|url|uri|link|e-?mail|user(?:name)?|login|account"
-    r"|host(?:name)?|port|name|project)|(?<![\w.-])(?:org|organi[sz]ation|scope|tenant|slug))"
+    r"(?:(?i:(?<![\w.])(?:id|ids|identifier|url|uri|link|e-?mail|user(?:name)?|login|account"
+    r"|host(?:name)?|port|name|project|serial(?:[ _-]?(?:number|no))?)"
+    r"|(?<![\w.-])(?:org|organi[sz]ation|scope|tenant|slug))"
+    # a device's or a record's id in capitals (``- BLID:``, ``- GUID:``: a robot vacuum's id,
+    # its login beside a password item of its own; round 147's first look)
+    r"|(?<![\w.])[A-Z]{1,4}ID)"
     r"[*_\s]*[:：][*_\s]*`?$"
 )
 # A credentials list's item labelled only by a field a connection names beside its password
