@@ -3984,8 +3984,11 @@ CASES["dingtalk-robot-webhook"] = (
     [(f"钉钉机器人: https://oapi.dingtalk.com/robot/send?access_token={_ding}", _ding)],
     ["钉钉机器人: https://oapi.dingtalk.com/robot/send?access_token=YOUR_ACCESS_TOKEN"],
 )
+_wecom = "-".join("".join(_deck.choices("0123456789abcdef", k=n)) for n in (8, 4, 4, 4, 12))
 CASES["wecom-bot-webhook"] = (
-    [(f"企业微信: https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key={_hook}", _hook)],
+    # a key of its own: one value in two families is one finding, named by the rule of
+    # whichever place comes first in a tree
+    [(f"企业微信: https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key={_wecom}", _wecom)],
     ["企业微信: https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=<key>"],
 )
 _alpha = "".join(_deck.choices(string.ascii_uppercase + string.digits, k=14)) + "7Q"
