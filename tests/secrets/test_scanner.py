@@ -191,7 +191,15 @@ def test_an_ampersand_written_as_an_entity_is_part_of_the_value_it_is_in() -> No
     assert plain.value_fingerprint == match.value_fingerprint
 
 
-@given(st.sampled_from(POSITIVES))
+# The samples written plainly: one a page's export already wrote with entities (``&quot;``),
+# escaped again, would be written twice, which no export does (hypothesis drew it at random:
+# the test failed on some runs, not on the code)
+PLAIN_POSITIVES = [
+    text for text in POSITIVES if re.search(r"&(?:quot|amp|#39|lt|gt);", text) is None
+]
+
+
+@given(st.sampled_from(PLAIN_POSITIVES))
 @settings(max_examples=60, deadline=None)
 def test_a_sample_with_its_quotes_written_as_entities_is_found_as_written_plainly(
     text: str,
