@@ -166,7 +166,7 @@ from memory_audit.secrets.published import (
     chosen,
     handed_out_demo,
     labelled_test_account,
-    on_production,
+    live_place,
     published_secrets,
 )
 from memory_audit.secrets.remote_host import remote_host
@@ -336,13 +336,9 @@ def _fetched_page_at(
 
 
 def _live_place(place: Place, texts: dict[str, str]) -> bool:
-    """Whether a note places the value's system in production at ``place``, and the
-    place's own line does not label it a test account's with no production or live system
-    named on that line or its headings (:func:`labelled_test_account`: a published test
-    account's login, in a note speaking of production elsewhere, is a fixture's)."""
-    text = texts.get(place.path, "")
-    line = place.match.line
-    return on_production(text, line) and not labelled_test_account(text, line)
+    """Whether the note at ``place`` places the value's system in production
+    (:func:`memory_audit.secrets.published.live_place`)."""
+    return live_place(texts.get(place.path, ""), place.match.line)
 
 
 def _remote_host_at(places: list[Place], texts: dict[str, str]) -> str | None:

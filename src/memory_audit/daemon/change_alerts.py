@@ -46,9 +46,8 @@ from memory_audit.secrets.loading import RulesUnavailable, masking_scanner, secr
 from memory_audit.secrets.published import (
     forget_texts,
     handed_out_by,
-    labelled_test_account,
+    live_place,
     names_a_demo,
-    on_production,
     published_in,
 )
 from memory_audit.secrets.remote_host import remote_host
@@ -404,9 +403,7 @@ def _live(scans: list[FileScan], keys: list[str], tracked: str) -> bool:
     if handed_out_by(tracked) and any(names_a_demo(text, line) for text, line in places):
         return False
     return any(
-        (on_production(text, line) and not labelled_test_account(text, line))
-        or remote_host(text, line) is not None
-        for text, line in places
+        live_place(text, line) or remote_host(text, line) is not None for text, line in places
     )
 
 

@@ -576,6 +576,15 @@ def labelled_test_account(text: str, line: int) -> bool:
     return True
 
 
+def live_place(text: str, line: int) -> bool:
+    """Whether a note places the system of the value on ``line`` (1-based) in production
+    (:func:`on_production`) and the line does not label it a test account's with no
+    production or live system named there or in its headings (:func:`labelled_test_account`:
+    a published test account's login, in a note speaking of production elsewhere, is a
+    fixture's). The audit and the on-change alert both ask it of a published value."""
+    return on_production(text, line) and not labelled_test_account(text, line)
+
+
 def _over(lines: list[str], at: int) -> list[int]:
     """The lines that head line ``at`` (0-based) within its section: every bold line over it
     (``**Production**``, then ``**Accounts**``: both name its place, the nearer no more than
@@ -589,9 +598,10 @@ def _over(lines: list[str], at: int) -> list[int]:
         if SECTION.match(text):
             break
         parent = LIST_ITEM.match(text)
-        if parent and len(parent.group(1).expandtabs(4)) < indent:
+        depth = len(parent.group(1).expandtabs(4)) if parent else indent
+        if depth < indent:
             heads.append(n)
-            indent = len(parent.group(1).expandtabs(4))
+            indent = depth
         elif HEADING.match(text):
             heads.append(n)
     return heads

@@ -159,7 +159,7 @@ def test_password_reason(text: str, start: int, end: int, line: int) -> str | No
     elif ROLE_PASSWORD.fullmatch(value) and SEEDED.search(text, _line_start(text, start), start):
         reason = "the app's seeded account, its role's word for a password"
     elif ROLE_PASSWORD.fullmatch(value) and CODE_FALLBACK.search(
-        text, max(_line_start(text, start), start - FALLBACK_REACH), start
+        text, line_start_within(text, start, FALLBACK_REACH), start
     ):
         reason = "the code's fallback when its variable is unset, its role's word for a password"
     elif _reserved_login(text, start):
