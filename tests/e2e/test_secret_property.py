@@ -15,6 +15,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -138,10 +139,16 @@ def family_notes(planter: Planter) -> dict[str, str]:
     values are recorded as the planter's."""
     stems = [f"family-{n}" for n in range(len(CASES))]
     notes = {"MEMORY.md": index(*(f"{stem}.md" for stem in stems))}
+    # a value two families' samples hold would be one finding, named after whichever of
+    # its places the run reads first: each note holds a value of its family's alone
+    holders = Counter(
+        secret for positives, _ in CASES.values() for secret in {s for _, s in positives}
+    )
     taken: set[str] = set()
     for stem, (positives, _) in zip(stems, CASES.values(), strict=True):
-        assert positives, "every rule family has a true positive sample"
-        text, secret = next((p for p in positives if p[1] not in taken), positives[0])
+        own = [p for p in positives if holders[p[1]] == 1 and p[1] not in taken]
+        assert own, "every rule family has a true positive sample of a value of its own"
+        text, secret = own[0]
         taken.add(secret)
         notes[f"{stem}.md"] = memory(stem, body=f"Noted during setup:\n  {text}\nthat was all.")
         planter.planted.append(secret)

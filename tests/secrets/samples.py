@@ -6347,3 +6347,22 @@ CASES["section-list-drawn"][1].extend(
 CASES["section-list-drawn"][0].append(
     (f"## Roomba credentials\n- Cloud: {(_cloud := _own(ALNUM, 40))}\n", _cloud)
 )
+# a value of its own for each family whose every sample shares its value with another family:
+# the property test's note of a family holds a value no other family's sample holds, so a
+# planted twin elsewhere cannot name that one finding after the other family's rule
+_piped = "kelp" + _own(string.ascii_lowercase, 5) + _own(string.digits, 2)
+CASES["piped-password"][0].append((f"echo '{_piped}' | sudo -S systemctl restart caddy", _piped))
+_b24_own = (
+    _own(string.ascii_lowercase, 8) + _own(string.digits, 2) + _own(string.ascii_lowercase, 6)
+)
+CASES["bitrix24-webhook-url"][0].append(
+    (f"B24_WEBHOOK=https://tidewater.bitrix24.de/rest/7/{_b24_own}/", _b24_own)
+)
+_app_own = _own(string.ascii_lowercase, 16)
+CASES["app-password-noted"][0].append(
+    (f"- **Password**: {_app_own} (Gmail App Password)", _app_own)
+)
+_pass_own = "Tidal" + _own(string.ascii_letters, 5) + "2025!!"
+CASES["pass-backticked"][0].append(
+    (f"  - Kelp server 172.237.126.40, deployer pass `{_pass_own}`", _pass_own)
+)
