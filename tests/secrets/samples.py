@@ -6366,3 +6366,92 @@ _pass_own = "Tidal" + _own(string.ascii_letters, 5) + "2025!!"
 CASES["pass-backticked"][0].append(
     (f"  - Kelp server 172.237.126.40, deployer pass `{_pass_own}`", _pass_own)
 )
+# round 148's first look (blind at e9b7cc5; tuning half, so not blind after): "密码" as the
+# password's placeholder in a URL's user part is no password, and the host after its "@"
+# none either; a temporary password given "like" one an admin would set is an example; a
+# transaction's hash listed under a crypto token's heading is public
+CASES["password-adjacent-cjk"][1].append(
+    'DATABASE_URL="postgresql://webnote_user:密码@localhost:5432/webnote"'
+)
+CASES["section-list-bare-key"][1].extend(
+    [
+        f"\n## $KELP Token - DEPLOYED\n- **Contract:** 0x{_own(HEX, 40)}\n"
+        f"- **TX:** 0x{_own(HEX, 64)}\n- **Supply:** 1,000,000 KELP\n\n## Vault\n"
+        "- the relay's API key is in the vault\n",
+        f"\n## API tokens\n- Transaction hash: 0x{_own(HEX, 64)}\n",
+        f"\n## Tokens\n- txid: {_own(HEX, 64)}\n",
+    ]
+)
+CASES["section-list-bare-key"][0].append(
+    (f"## API tokens\n- Relay: {(_relay_tok := _own(ALNUM, 40))}\n", _relay_tok)
+)
+CASES["password-near-value"][1].extend(
+    [
+        "Admins often set an initial temporary password like `Welcome1!` when onboarding a user",
+        "weak passwords like `Summer2024!` are rejected by the policy",
+    ]
+)
+CASES["password-near-value"][0].append(
+    ("the kiosk password, which looks like `Kelp7!ridge`, opens the admin menu", "Kelp7!ridge")
+)
+# ... and missed there: a social account's handle, a parenthetical after it, and the
+# service named in two names ("X/Twitter")
+_handle_pw = "KelpX" + _own(string.digits, 2) + "*" + _own(string.ascii_letters, 5)
+CASES["service-login-pair"][0].append(
+    (f"- **X/Twitter:** @KelpAgent (or similar) / {_handle_pw}", _handle_pw)
+)
+CASES["service-login-pair"][1].extend(
+    [
+        "- **Read/Write:** @reader (default) / writer-role",
+        "- **Docs/API:** @kelp (see wiki) / docs/api/index.md",
+    ]
+)
+# ... and a password said to be shared with someone before its colon
+_shared_pw = (
+    _own(string.ascii_lowercase, 3) + _own(ALNUM, 9) + "@" + _own(string.ascii_lowercase, 3)
+)
+CASES["password-phrase"][0].extend(
+    [
+        (f"- **DB password shared** with Fern: {_shared_pw} (psql to db.example.co)", _shared_pw),
+        (f"- the wifi password was sent to Kai: {(_sent_pw := _own(ALNUM, 12))}", _sent_pw),
+    ]
+)
+CASES["password-phrase"][1].extend(
+    [
+        "- **DB password shared** with Fern: see the vault entry",
+        "- password shared with the team: rotate-quarterly",
+    ]
+)
+# ... and a bearer token named as one before its value in backticks
+_vault_tok = "kelp-vault-" + _own(string.digits, 4) + "-" + _own(string.ascii_lowercase, 3)
+CASES["bearer-token"][0].append((f"- **Security:** Bearer token `{_vault_tok}`", _vault_tok))
+CASES["bearer-token"][1].extend(
+    [
+        "- **Security:** Bearer token `authentication-required`",
+        "- Bearer token authentication_middleware checks it",
+        "- Bearer token `$AGENTMEMORY_TOKEN`",
+    ]
+)
+# ... and a keyring's numeric password set for the command it prefixes
+_keyring = _own("2357", 1) + _own("0689", 1) + _own("1479", 1) + _own("5038", 1)  # no run
+CASES["env-password-digits"] = (
+    [
+        (f"  - `KELP_KEYRING_PASSWORD={_keyring} kelp mail search 'is:unread'`", _keyring),
+        (f"export VAULT_PASSCODE={_keyring}", _keyring),
+    ],
+    [
+        "KELP_KEYRING_PASSWORD=1234 kelp mail search",
+        "KELP_KEYRING_PASSWORD=2024 kelp mail search",
+        "PASSWORD=4821 kelp mail search",
+        "MIN_PASSWORD_LENGTH=12 and PASSWORD_MAX=4821",
+        "KELP_PASSWORD=${KEYRING_PIN} kelp mail search",
+    ],
+)
+# ... and a branch's head before "this pass": a commit's short hash
+CASES["pass-phrase"][1].extend(
+    [
+        "- Branch head before this pass: `1ed3aacc6`",
+        "- commit for this pass: 3d8b12191",
+    ]
+)
+CASES["pass-phrase"][0].append(("- wifi pass: 3d8b12f91e (the router's)", "3d8b12f91e"))

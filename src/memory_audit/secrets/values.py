@@ -1480,7 +1480,11 @@ RIGHT_WAY_LINES = 12
 EXAMPLE_BEFORE = re.compile(
     r"\b(?:e\.g\.|eg[.:,]|for (?:example|instance)|examples?|samples?|dummy|placeholder|fake"
     r"|something like|such as|por ejemplo|p\. ?ej\.|por exemplo|z\. ?b\.|zum beispiel|beispiel"
-    r"|par exemple|ex\. ?:)|例如|比如|示例|范例|範例|例えば|예를 들어|예시",
+    r"|par exemple|ex\. ?:"
+    # "a temporary password like `<value>`": one of its kind, not the one in use (which a
+    # note says "looks like")
+    r"|(?:password|passphrase|passcode|pin|secret|token|key)s?[ \t]+like[ \t]*[`'\"“‘]?$)"
+    r"|例如|比如|示例|范例|範例|例えば|예를 들어|예시",
     re.I,
 )
 # A bracket opening with 如 ("such as") right before the value: "设置密码（如 `<value>`）"; 如 alone
@@ -1727,6 +1731,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _handles_listed(text, start, end, value)
         or (rule.value == "pin" and _digit_run(value))
         or _pgp_key_id(text, start, value)
+        or (rule.generic and _short_commit(text, start, value))
         or (rule.generic and _jwt_cut(value, text, end))
         or (rule.name == WIFI_RULE and _band_twin(text, start, value))
         or _model_name(value)
@@ -2338,6 +2343,20 @@ def _login_digits(value: str) -> bool:
 def _login_given_before(text: str, start: int) -> bool:
     """Whether a login's name and a password's word end right before the value."""
     return LOGIN_THEN_PASSWORD.search(text, max(0, start - NEAR), start) is not None
+
+
+# A git word before a short hash on its line (``Branch head before this pass: `1ed3aacc6```):
+# the value is a commit's abbreviated hash, whatever word a rule read as a password's
+GIT_WORD_BEFORE = re.compile(r"(?i:\b(?:head|commit|sha|rev|revision|branch)\b)[^\n]{0,40}$")
+SHORT_HASH = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,12}")
+
+
+def _short_commit(text: str, start: int, value: str) -> bool:
+    """Whether the value is a commit's short hash a git word names on its line."""
+    if SHORT_HASH.fullmatch(value) is None:
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    return GIT_WORD_BEFORE.search(text, max(line_start, start - NEAR), start) is not None
 
 
 def _short_mix(value: str) -> bool:
@@ -3134,10 +3153,13 @@ FIELD_ITEM = re.compile(
     r"(?i:[ \t]*[-*+][ \t]+[*_]*(?:database|db|schema|region|endpoint)[*_\s]*[:：][*_\s]*`?$)"
 )
 # A token's details listed under its heading (``## Token Details`` then ``- **Issuer**:
-# `<hex>```): what the token is, not the token
+# `<hex>```): what the token is, not the token; and a crypto token's deployment under
+# ``## $<TICKER> Token`` (``- **TX:** 0x<hex>``, its contract): public records of a chain
 TOKEN_FIELD_ITEM = re.compile(
     r"(?i:\b(?:issuer|iss|created|expir\w*|scopes?|type|fingerprint|version|owner|algorithm"
-    r"|alg|kid|key[ _-]?id|commit|sha\w*|hash|checksum|digest))[*_\s]*[:：][*_\s]*`?$"
+    r"|alg|kid|key[ _-]?id|commit|sha\w*|hash|checksum|digest"
+    r"|tx(?:[ _-]?(?:hash|id))?|txid|transaction(?:[ _-]?(?:hash|id))?|contract(?:[ _-]?address)?"
+    r"))[*_\s]*[:：][*_\s]*`?$"
 )
 
 
