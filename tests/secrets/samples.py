@@ -6380,7 +6380,11 @@ CASES["section-list-bare-key"][1].extend(
         "- the relay's API key is in the vault\n",
         f"\n## API tokens\n- Transaction hash: 0x{_own(HEX, 64)}\n",
         f"\n## Tokens\n- txid: {_own(HEX, 64)}\n",
+        f"\n## $KELP Token\n- **Tx:** 0x{_own(HEX, 64)}\n\nthe API key is in the vault\n",
     ]
+)
+CASES["section-list-bare-key"][0].append(
+    (f"## API keys\n- Relay key for TX: {(_for_tx := _own(ALNUM, 36))}\n", _for_tx)
 )
 CASES["section-list-bare-key"][0].append(
     (f"## API tokens\n- Relay: {(_relay_tok := _own(ALNUM, 40))}\n", _relay_tok)
@@ -6400,11 +6404,16 @@ _handle_pw = "KelpX" + _own(string.digits, 2) + "*" + _own(string.ascii_letters,
 CASES["service-login-pair"][0].append(
     (f"- **X/Twitter:** @KelpAgent (or similar) / {_handle_pw}", _handle_pw)
 )
+# (each on a line of its own: the rule reads list items, which "note: " before them is not)
 CASES["service-login-pair"][1].extend(
     [
-        "- **Read/Write:** @reader (default) / writer-role",
-        "- **Docs/API:** @kelp (see wiki) / docs/api/index.md",
+        "\n- **Twitter/Discord:** @KelpAgent / KelpAgent#4821",
+        "\n- **X/Discord:** @KelpAgent / FernBot#0427",
+        "\n- **Owners/Reviewers:** @kelp (backend) / @fern-ops#2",
     ]
+)
+CASES["service-login-pair"][0].append(
+    (f"- **Gmail/Workspace:** kelp.ops / {(_two := 'Kelp#' + _own(ALNUM, 8))}", _two)
 )
 # ... and a password said to be shared with someone before its colon
 _shared_pw = (
@@ -6418,8 +6427,10 @@ CASES["password-phrase"][0].extend(
 )
 CASES["password-phrase"][1].extend(
     [
-        "- **DB password shared** with Fern: see the vault entry",
-        "- password shared with the team: rotate-quarterly",
+        "- password shared with Kai: 14Mar2026 over Signal",
+        "- Password shared with the team: via-1password",
+        "- password has been sent to Kai: Signal-msg-4821",
+        "- password sent to client: on-2026-03-14",
     ]
 )
 # ... and a bearer token named as one before its value in backticks
@@ -6427,9 +6438,8 @@ _vault_tok = "kelp-vault-" + _own(string.digits, 4) + "-" + _own(string.ascii_lo
 CASES["bearer-token"][0].append((f"- **Security:** Bearer token `{_vault_tok}`", _vault_tok))
 CASES["bearer-token"][1].extend(
     [
-        "- **Security:** Bearer token `authentication-required`",
-        "- Bearer token authentication_middleware checks it",
-        "- Bearer token `$AGENTMEMORY_TOKEN`",
+        "- Bearer token auto-refreshes-every-15min",
+        "- Bearer token stored-in-keychain-v2",
     ]
 )
 # ... and a keyring's numeric password set for the command it prefixes
@@ -6444,6 +6454,8 @@ CASES["env-password-digits"] = (
         "KELP_KEYRING_PASSWORD=2024 kelp mail search",
         "PASSWORD=4821 kelp mail search",
         "MIN_PASSWORD_LENGTH=12 and PASSWORD_MAX=4821",
+        "MIN_PASSWORD=8 MAX_PASSWORD=1024 ./configure",
+        "TTL_PASSWORD=3600 seconds",
         "KELP_PASSWORD=${KEYRING_PIN} kelp mail search",
     ],
 )
@@ -6455,3 +6467,51 @@ CASES["pass-phrase"][1].extend(
     ]
 )
 CASES["pass-phrase"][0].append(("- wifi pass: 3d8b12f91e (the router's)", "3d8b12f91e"))
+# a second reader's (session 65): passwords drawn as short hex (``openssl rand -hex 5``) after
+# a git word that names no commit, a password's word between, or another clause
+
+
+def _hex_password(length: int) -> str:
+    """Hex digits as ``openssl rand -hex`` draws them, opening with a letter, seven distinct
+    at least (fewer is below the rules' entropy, a draw's bad luck rather than a case)."""
+    while True:
+        drawn = _own("abcdef", 1) + _own("0123456789abcdef", length - 1)
+        if len(set(drawn)) >= 7 and any(c.isdigit() for c in drawn):
+            return drawn
+
+
+CASES["password-phrase"][0].extend(
+    [
+        (f"- Staging branch DB password: {(_hex5 := _hex_password(10))}", _hex5),
+        (f"- Head office NAS admin password: {(_hex4 := _hex_password(8))}", _hex4),
+    ]
+)
+CASES["pass-phrase"][0].extend(
+    [
+        (f"- sha check off; wifi pass: {(_hex6 := _hex_password(10))}", _hex6),
+        (f"- Head office wifi pass: {(_hex7 := _hex_password(9))}", _hex7),
+    ]
+)
+CASES["password-near-value"][0].extend(
+    [
+        (
+            f"- Prod DB uses the same password like `{(_like := 'Kelp7!' + _own(ALNUM, 6))}` for both",
+            _like,
+        ),
+        (
+            f"Set the router admin password like `{(_like2 := 'Fern#' + _own(ALNUM, 6))}` after the reset.",
+            _like2,
+        ),
+    ]
+)
+CASES["password-adjacent-cjk"][0].extend(
+    [
+        (f"服务器 root 密码{(_at_pw := '@Kelp' + _own(string.digits, 4) + '!')}", _at_pw),
+        (f"账号admin，密码{(_at_pw2 := '@' + _own(ALNUM, 9))}", _at_pw2),
+    ]
+)
+CASES["env-password-digits"][0].extend(
+    [
+        (f"export FERN_PASSWORD={(_semi := '4829')}; fern login", _semi),
+    ]
+)

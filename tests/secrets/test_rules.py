@@ -452,3 +452,10 @@ def test_the_russian_rules_and_the_classifier_share_the_login_after_a_systems_na
         assert values._DESTINATION in rules[name], name
     assert values._DESTINATION in values.NAMED_BEFORE
     assert values._DESTINATION in values.NAMED_AFTER
+
+
+def test_numeric_passwords_chained_before_one_command_are_each_found() -> None:
+    # each assignment's closing space is the next one's opening: neither may take it whole
+    matches = SCANNER.scan("KELP_KEYRING_PASSWORD=9182 VAULT_PASSCODE=7351 kelp sync\n")
+    assert [(m.rule, m.end - m.start) for m in matches] == [("env-password-digits", 4)] * 2
+    assert [m.start for m in matches] == [22, 42]

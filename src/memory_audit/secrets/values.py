@@ -1481,9 +1481,10 @@ EXAMPLE_BEFORE = re.compile(
     r"\b(?:e\.g\.|eg[.:,]|for (?:example|instance)|examples?|samples?|dummy|placeholder|fake"
     r"|something like|such as|por ejemplo|p\. ?ej\.|por exemplo|z\. ?b\.|zum beispiel|beispiel"
     r"|par exemple|ex\. ?:"
-    # "a temporary password like `<value>`": one of its kind, not the one in use (which a
-    # note says "looks like")
-    r"|(?:password|passphrase|passcode|pin|secret|token|key)s?[ \t]+like[ \t]*[`'\"“‘]?$)"
+    # "a temporary password like `<value>`", "passwords like `<value>`": one of a kind, not
+    # the one in use ("the same password like `<value>`" says "as" in some English)
+    r"|(?:\b(?:a|an|some|any)\b[^\n`.;:]{0,40}?(?:password|passphrase|passcode|pin|secret|token|key)"
+    r"|(?:password|passphrase|passcode|pin|secret|token|key)s)[ \t]+like[ \t]*[`'\"“‘]?$)"
     r"|例如|比如|示例|范例|範例|例えば|예를 들어|예시",
     re.I,
 )
@@ -1731,7 +1732,10 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _handles_listed(text, start, end, value)
         or (rule.value == "pin" and _digit_run(value))
         or _pgp_key_id(text, start, value)
-        or (rule.generic and _short_commit(text, start, value))
+        or (rule.name == PASS_PHRASE_RULE and _short_commit(text, start, value))
+        or (value.startswith("@") and URL_PASSWORD_WORD.search(text, max(0, start - NEAR), start))
+        or (rule.name == PASSWORD_PHRASE_RULE and _how_it_was_shared(text, start, value))
+        or (rule.name == ENV_DIGITS_RULE and _password_setting_name(text, start))
         or (rule.generic and _jwt_cut(value, text, end))
         or (rule.name == WIFI_RULE and _band_twin(text, start, value))
         or _model_name(value)
@@ -1767,6 +1771,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.name == LOGIN_PAIR_RULE and _utility_class(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and _flow_mapping_entry(text, start, end))
         or (rule.name in SERVICE_PAIR_RULES and _login_item(text, start))
+        or (rule.name in SERVICE_PAIR_RULES and _second_service_handle(text, start, value))
         or (
             rule.name in CLAUSE_RULES
             and CLAUSE_NOT_A_VALUE[rule.name].search(_line_before(text, start))
@@ -2345,14 +2350,60 @@ def _login_given_before(text: str, start: int) -> bool:
     return LOGIN_THEN_PASSWORD.search(text, max(0, start - NEAR), start) is not None
 
 
-# A git word before a short hash on its line (``Branch head before this pass: `1ed3aacc6```):
-# the value is a commit's abbreviated hash, whatever word a rule read as a password's
-GIT_WORD_BEFORE = re.compile(r"(?i:\b(?:head|commit|sha|rev|revision|branch)\b)[^\n]{0,40}$")
+# A git word, then "pass" as a run of work, in one clause before a short hash (``Branch head
+# before this pass: `1ed3aacc6```): a commit's abbreviated hash, not "pass" for a password.
+# No password's word between (``Head office NAS pass:``, ``wifi pass:``), no clause's end
+# (``sha check off; wifi pass: ...``): ``openssl rand -hex 5`` draws passwords of this shape.
+GIT_WORD_BEFORE = re.compile(
+    r"(?i:\b(?:head|commit|sha|revision)\b"
+    r"(?:(?!\b(?:wifi|wi-fi|password|pwd|login|admin|root|ssh|sudo|vpn|nas|server|db)\b)[^\n;.!?/])*"
+    r"\bpass[ \t]*[:=][*_ \t]*`?)$"
+)
 SHORT_HASH = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,12}")
 
 
+# A URL's user part holding a password's word for its password (``postgresql://app:密码@host``):
+# what follows the word is the URL's host
+URL_PASSWORD_WORD = re.compile(r"://[^\s/@:]*:(?:密码|密碼|口令|(?i:password|passwd|pass))$")
+
+
+# After "password shared with <name>:" a note gives when or how as often as the value:
+# a date (``14Mar2026``, ``2026-03-14``), a channel or a way joined by hyphens
+# (``via-1password``, ``Signal-msg-4821``, ``on-2026-03-14``)
+SHARED_WITH = re.compile(
+    r"(?i:\b(?:shared|sent|given)\*{0,2} (?:with|to) [^:：\n]{1,40}[:：]\*{0,2}[ \t]*)$"
+)
+WHEN_OR_HOW = re.compile(
+    r"(?i:\d{1,2}[ -]?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*[ -]?\d{2,4}"
+    r"|\d{4}-\d{2}-\d{2}|(?:via|on|over|by|in|through)[-_]\S+"
+    r"|(?:signal|telegram|whatsapp|slack|email|e-mail|sms|discord|1password|bitwarden)[-_]\S*)"
+)
+
+
+def _how_it_was_shared(text: str, start: int, value: str) -> bool:
+    """Whether the value after "password shared with <name>:" says when or how."""
+    return WHEN_OR_HOW.fullmatch(value) is not None and (
+        SHARED_WITH.search(text, max(0, start - NEAR), start) is not None
+    )
+
+
+ENV_DIGITS_RULE = "env-password-digits"  # a rule's name
+# A variable's name setting something about passwords, not one (``MIN_PASSWORD=8``,
+# ``MAX_PASSWORD=1024``, ``TTL_PASSWORD=3600``): a word of the name before the value's "="
+PASSWORD_SETTING_NAME = re.compile(
+    r"(?:\b|_)(?:MIN|MAX|LEN|LENGTH|TTL|TIMEOUT|EXPIRY|EXPIRES|AGE|RETRIES|ATTEMPTS|ROUNDS"
+    r"|COST|SIZE|HISTORY|DAYS|PORT)_"
+)
+
+
+def _password_setting_name(text: str, start: int) -> bool:
+    """Whether the variable the digits are given to names a setting about passwords."""
+    name_start = max(text.rfind(" ", 0, start), text.rfind("\n", 0, start), start - NEAR) + 1
+    return PASSWORD_SETTING_NAME.search(text, name_start, start) is not None
+
+
 def _short_commit(text: str, start: int, value: str) -> bool:
-    """Whether the value is a commit's short hash a git word names on its line."""
+    """Whether the value is a commit's short hash after a git word and "pass" (a run's)."""
     if SHORT_HASH.fullmatch(value) is None:
         return False
     line_start = text.rfind("\n", 0, start) + 1
@@ -3153,14 +3204,19 @@ FIELD_ITEM = re.compile(
     r"(?i:[ \t]*[-*+][ \t]+[*_]*(?:database|db|schema|region|endpoint)[*_\s]*[:：][*_\s]*`?$)"
 )
 # A token's details listed under its heading (``## Token Details`` then ``- **Issuer**:
-# `<hex>```): what the token is, not the token; and a crypto token's deployment under
-# ``## $<TICKER> Token`` (``- **TX:** 0x<hex>``, its contract): public records of a chain
+# `<hex>```): what the token is, not the token
 TOKEN_FIELD_ITEM = re.compile(
     r"(?i:\b(?:issuer|iss|created|expir\w*|scopes?|type|fingerprint|version|owner|algorithm"
-    r"|alg|kid|key[ _-]?id|commit|sha\w*|hash|checksum|digest"
-    r"|tx(?:[ _-]?(?:hash|id))?|txid|transaction(?:[ _-]?(?:hash|id))?|contract(?:[ _-]?address)?"
-    r"))[*_\s]*[:：][*_\s]*`?$"
+    r"|alg|kid|key[ _-]?id|commit|sha\w*|hash|checksum|digest))[*_\s]*[:：][*_\s]*`?$"
 )
+# A crypto token's deployment listed under ``## $<TICKER> Token``: an item labelled only as
+# its transaction (``- **TX:** 0x<64 hex>``) holding hex is the chain's public record; a key
+# labelled "... for TX" is a key
+CHAIN_RECORD_ITEM = re.compile(
+    r"[ \t]*[-*+][ \t]+[*_]*(?i:tx(?:[ _-]?(?:hash|id))?|txid|transaction(?:[ _-]?(?:hash|id))?)"
+    r"[*_\s]*[:：][*_\s]*`?$"
+)
+CHAIN_HEX = re.compile(r"(?:0x)?[0-9a-fA-F]{32,}(?![\w-])")
 
 
 def _password_section(text: str, start: int, *, bare: bool = False) -> bool:
@@ -3320,6 +3376,8 @@ def _token_field(text: str, start: int) -> bool:
     """Whether the value's list item is labelled by a field beside a token, not the token
     (``- **Issuer**: `...```, ``- Token ID: `...```, ``- **User**: `...```)."""
     line_start = text.rfind("\n", 0, start) + 1
+    if CHAIN_HEX.match(text, start) and CHAIN_RECORD_ITEM.match(text, line_start, start):
+        return True
     return TOKEN_FIELD_ITEM.search(text, line_start, start) is not None or _field_item(
         text, line_start, start
     )
@@ -4103,6 +4161,20 @@ def _dev_server_token(text: str, start: int, value: str) -> bool:
 def _line_before(text: str, start: int) -> str:
     """The value's line up to the value (at most :data:`WINDOW` characters of it)."""
     return text[line_start_within(text, start, WINDOW) : start]
+
+
+# Two services named in the label (``- **Twitter/Discord:** @<handle> / <name>#<4 digits>``):
+# the slash then gives the second service's handle or a Discord tag, not a password
+TWO_SERVICES_LABEL = re.compile(r"[ \t]*[-*+][ \t]+(?:\*\*)?[A-Za-z][\w()-]*/[A-Za-z]")
+HANDLE_OR_TAG = re.compile(r"@[\w.-]+(?:#\d+)?|[A-Za-z][\w.]{1,31}#\d{4}")
+
+
+def _second_service_handle(text: str, start: int, value: str) -> bool:
+    """Whether the value is a handle or a tag after a label naming two services."""
+    if HANDLE_OR_TAG.fullmatch(value) is None:
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    return TWO_SERVICES_LABEL.match(text, line_start, start) is not None
 
 
 def _login_item(text: str, start: int) -> bool:
