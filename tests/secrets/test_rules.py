@@ -50,6 +50,9 @@ def test_rule_finds_its_true_positives(rule: str) -> None:
 def test_rule_ignores_its_false_positives(rule: str) -> None:
     for text in CASES[rule][1]:
         assert [m.rule for m in SCANNER.scan(f"note: {text}\n")] == [], text
+        # and opening a line: a heading or a list item the sample starts with is one only
+        # there (after "note: " no rule reading headings or items could find it)
+        assert [m.rule for m in SCANNER.scan(f"note:\n{text}\n")] == [], text
 
 
 def test_negative_list_gives_zero_hits_across_all_rules() -> None:

@@ -1423,7 +1423,11 @@ PATH = re.compile(
     # a relative path of four lower-case parts or more, a word of four letters among them
     # ("output/fern-run/bottle/20260223-1807"): a person's password of slashes has fewer
     # parts ("7hq2/k9xz/4mpw"), and drawn keys mix cases wherever they hold a slash
-    r"|^(?-i:(?=[^/]*(?:/[^/]*)*?[a-z]{4})[a-z0-9][a-z0-9._-]*(?:/[a-z0-9][a-z0-9._-]*){3,})$",
+    r"|^(?-i:(?=[^/]*(?:/[^/]*)*?[a-z]{4})[a-z0-9][a-z0-9._-]*(?:/[a-z0-9][a-z0-9._-]*){3,})$"
+    # a cloud's resource name (``projects/<id>/secrets/DB_PASSWORD/versions/3``): where a
+    # secret manager keeps the value, not the value
+    r"|^projects/[a-z0-9][\w.-]*/(?:secrets|locations|keyRings|cryptoKeys|serviceAccounts"
+    r"|topics|subscriptions|instances|databases)/",
     re.I,
 )
 # An address where a password would be: ``deploy@10.0.0.5``, ``faust@host.example.org``
@@ -1494,15 +1498,17 @@ EXAMPLE_BRACKET_BEFORE = re.compile(r"[（(][ \t]*如[ \t]*[:：]?[ \t]*[`'\"“
 # A line introducing an example: it opens with the word and is short
 EXAMPLE_INTRODUCTION = re.compile(
     r"[ \t>*_#-]*(?:e\.g\.|(?i:for example|examples?(?: (?:reply|response|output|answer"
-    r"|format))?)"
+    r"|format|value|token|key))?)"
     r"(?![ \t]*[A-Za-z])"
     r"|示例|范例|範例|例如|例えば|예시|(?i:por ejemplo|beispiel|par exemple)\b)"
 )
 INTRODUCTION_MAX = 120
-# A line introducing a fenced block as a format's example (``**Example format:**``): what the
-# block holds stands for a value; an example of usage may be the user's real command.
+# A line introducing a fenced block as a format's or a value's example (``**Example
+# format:**``, ``Example value:``): what the block holds stands for a value; an example of
+# usage may be the user's real command.
 EXAMPLE_FORMAT = re.compile(
-    r"[ \t>*_#-]*(?i:(?:example|sample) format|format example)|示例格式|格式示例"
+    r"[ \t>*_#-]*(?i:(?:example|sample) (?:format|value|token|key)|format example)"
+    r"|示例格式|格式示例"
 )
 DISCLAIMER_AFTER = re.compile(
     rf"{DISCLAIMER}|\((?:e\.g\.|for example|an example|example|sample)\b"
