@@ -44,10 +44,16 @@ def leaked(secret: str, output: str) -> bool:
 @pytest.mark.slow
 def test_no_planted_secret_escapes_into_any_output(tmp_path: Path) -> None:
     # a neutral label (a rule's name, "command-line-password: ...", is a keyword of its own);
-    # a table on lines of its own
+    # a table on lines of its own; a list item an item of its own, nested under its case (after
+    # "case 12:" on its line, "- **X/Twitter:** ..." would be no item)
     texts = [text for positives, _ in CASES.values() for text, _ in positives]
     body = "\n".join(
-        f"- case {n}: {text}" if "\n" not in text else f"\n{text}\n" for n, text in enumerate(texts)
+        f"\n{text}\n"
+        if "\n" in text
+        else f"- case {n}:\n  {text}"
+        if text.lstrip().startswith(("- ", "* "))
+        else f"- case {n}: {text}"
+        for n, text in enumerate(texts)
     )
     tree = write_tree(
         tmp_path / "memory", {"MEMORY.md": index("all.md"), "all.md": memory("all", body=body)}

@@ -6515,3 +6515,62 @@ CASES["env-password-digits"][0].extend(
         (f"export FERN_PASSWORD={(_semi := '4829')}; fern login", _semi),
     ]
 )
+# the second reader of those mends (session 65): a login before the two services' slash
+# gives a password, whatever its shape; "Bearer token" unquoted before a drawn token; a
+# "pass" no run's word names after a git word; a password named for the channel; a line
+# that only opens with "Example key"; an article of another noun; a setting's name read
+# across ";"; a value before "." or ")"; a label's TX before a drawn key
+CASES["service-login-pair"][0].extend(
+    [
+        (f"- **MySQL/MariaDB:** root / {(_maria := 'Kelp_db#' + _own(string.digits, 4))}", _maria),
+        (f"- **Proxmox/PVE:** root / {(_pve := '@Fern' + _own(ALNUM, 6))}", _pve),
+    ]
+)
+CASES["bearer-token"][0].append(
+    (f"- **API auth:** Bearer token {(_bt := _own(ALNUM, 24))}", _bt),
+)
+CASES["pass-phrase"][0].extend(
+    [
+        (f"- Head office guest pass: {(_hex8 := _hex_password(10))}", _hex8),
+        (f"- commit done, guest pass: {(_hex9 := _hex_password(10))}", _hex9),
+    ]
+)
+CASES["password-phrase"][0].extend(
+    [
+        (f"- password shared with Kai: {(_chan := 'Slack-Fern#' + _own(string.digits, 4))}", _chan),
+        (
+            f"- Wifi password shared with guests: {(_chan2 := 'Signal-Kelp-' + _own(string.digits, 4))}",
+            _chan2,
+        ),
+    ]
+)
+CASES["command-line-secret"][0].append(
+    (
+        "Example key rotation (ran 2026-03-14):\n```\n"
+        f"kelp keys set --api-key {(_rot := _own(ALNUM, 32))}\n```",
+        _rot,
+    )
+)
+CASES["password-near-value"][0].append(
+    (
+        "Created a user for Kai and set the password like "
+        f"`{(_like3 := 'Fern#' + _own(ALNUM, 6))}` after the reset.",
+        _like3,
+    )
+)
+CASES["env-password-digits"][0].extend(
+    [
+        (f"MIN_LEN=8;KELP_PASSWORD={(_after_min := '4829')} kelp sync", _after_min),
+        (f"Use KEYRING_PASSWORD={(_dot := '7351')}.", _dot),
+        (f"(VAULT_PASSCODE={(_paren := '9182')})", _paren),
+        (f"AGE_PASSWORD={(_age := '6053')} age -d backup.age", _age),
+    ]
+)
+CASES["section-list-bare-key"][0].append(
+    (f"## API tokens\n- TX: {(_tx_key := _own(ALNUM, 36))}\n", _tx_key)
+)
+CASES["section-list-bare-key"][1].append(
+    f"\n## Tokens\n- Transaction ID: 0x{_own(HEX, 64)}\n\nthe API key is in the vault\n"
+)
+CASES["generic-assignment"][1].append(f"\nExample key:\napi_key={_own(ALNUM, 27)}")
+CASES["section-token-alone"][1].append(f"\n## API tokens\nExample token:\n`{_own(ALNUM, 27)}`")

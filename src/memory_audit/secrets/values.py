@@ -1487,7 +1487,8 @@ EXAMPLE_BEFORE = re.compile(
     r"|par exemple|ex\. ?:"
     # "a temporary password like `<value>`", "passwords like `<value>`": one of a kind, not
     # the one in use ("the same password like `<value>`" says "as" in some English)
-    r"|(?:\b(?:a|an|some|any)\b[^\n`.;:]{0,40}?(?:password|passphrase|passcode|pin|secret|token|key)"
+    r"|(?:\b(?:a|an|some|any)(?:[ \t]+[\w-]+){0,3}?[ \t]+"
+    r"(?:password|passphrase|passcode|pin|secret|token|key)"
     r"|(?:password|passphrase|passcode|pin|secret|token|key)s)[ \t]+like[ \t]*[`'\"“‘]?$)"
     r"|例如|比如|示例|范例|範例|例えば|예를 들어|예시",
     re.I,
@@ -1507,8 +1508,8 @@ INTRODUCTION_MAX = 120
 # format:**``, ``Example value:``): what the block holds stands for a value; an example of
 # usage may be the user's real command.
 EXAMPLE_FORMAT = re.compile(
-    r"[ \t>*_#-]*(?i:(?:example|sample) (?:format|value|token|key)|format example)"
-    r"|示例格式|格式示例"
+    r"[ \t>*_#-]*(?:(?i:(?:example|sample) format|format example)"
+    r"|(?i:(?:example|sample) (?:value|token|key))[ \t*_]*[:：]$|示例格式|格式示例)"
 )
 DISCLAIMER_AFTER = re.compile(
     rf"{DISCLAIMER}|\((?:e\.g\.|for example|an example|example|sample)\b"
@@ -1742,6 +1743,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (value.startswith("@") and URL_PASSWORD_WORD.search(text, max(0, start - NEAR), start))
         or (rule.name == PASSWORD_PHRASE_RULE and _how_it_was_shared(text, start, value))
         or (rule.name == ENV_DIGITS_RULE and _password_setting_name(text, start))
+        or (rule.name == BEARER_RULE and _bearer_token_prose(text, start, value))
         or (rule.generic and _jwt_cut(value, text, end))
         or (rule.name == WIFI_RULE and _band_twin(text, start, value))
         or _model_name(value)
@@ -2356,21 +2358,20 @@ def _login_given_before(text: str, start: int) -> bool:
     return LOGIN_THEN_PASSWORD.search(text, max(0, start - NEAR), start) is not None
 
 
-# A git word, then "pass" as a run of work, in one clause before a short hash (``Branch head
-# before this pass: `1ed3aacc6```): a commit's abbreviated hash, not "pass" for a password.
-# No password's word between (``Head office NAS pass:``, ``wifi pass:``), no clause's end
-# (``sha check off; wifi pass: ...``): ``openssl rand -hex 5`` draws passwords of this shape.
+# A git word, then "pass" as a run of work (``this pass``, ``the last pass``) in one clause
+# before a short hash (``Branch head before this pass: `1ed3aacc6```): a commit's abbreviated
+# hash. Any other "pass" (``Head office guest pass:``, ``commit done, wifi pass:``) is a
+# password's word: ``openssl rand -hex 5`` draws passwords of this shape.
 GIT_WORD_BEFORE = re.compile(
-    r"(?i:\b(?:head|commit|sha|revision)\b"
-    r"(?:(?!\b(?:wifi|wi-fi|password|pwd|login|admin|root|ssh|sudo|vpn|nas|server|db)\b)[^\n;.!?/])*"
-    r"\bpass[ \t]*[:=][*_ \t]*`?)$"
+    r"(?i:\b(?:head|commit|sha|revision)\b[^\n;,.!?/]*"
+    r"\b(?:this|that|last|next|each|every|first|second|final|previous) pass[ \t]*[:=][*_ \t]*`?)$"
 )
 SHORT_HASH = re.compile(r"(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,12}")
 
 
 # A URL's user part holding a password's word for its password (``postgresql://app:密码@host``):
 # what follows the word is the URL's host
-URL_PASSWORD_WORD = re.compile(r"://[^\s/@:]*:(?:密码|密碼|口令|(?i:password|passwd|pass))$")
+URL_PASSWORD_WORD = re.compile(r"://[^\s/@:]*:(?:密码|密碼|口令)$")
 
 
 # After "password shared with <name>:" a note gives when or how as often as the value:
@@ -2381,9 +2382,11 @@ SHARED_WITH = re.compile(
 )
 WHEN_OR_HOW = re.compile(
     r"(?i:\d{1,2}[ -]?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*[ -]?\d{2,4}"
-    r"|\d{4}-\d{2}-\d{2}|(?:via|on|over|by|in|through)[-_]\S+"
-    r"|(?:signal|telegram|whatsapp|slack|email|e-mail|sms|discord|1password|bitwarden)[-_]\S*)"
+    r"|(?:via|on|over|by|in|through|signal|telegram|whatsapp|slack|email|e-mail|sms|discord"
+    r"|1password|bitwarden)[-_](?-i:[a-z0-9-]*))"
 )
+# (a tail of lower-case words and numbers only: ``Slack-Fern#2026`` is a password named
+# for the channel)
 
 
 def _how_it_was_shared(text: str, start: int, value: str) -> bool:
@@ -2393,19 +2396,36 @@ def _how_it_was_shared(text: str, start: int, value: str) -> bool:
     )
 
 
+BEARER_RULE = "bearer-token"  # a rule's name
+# "Bearer token" and, unquoted, lower-case words and numbers joined by hyphens: what the token
+# does (``Bearer token auto-refreshes-every-15min``); quoted, a token of words is one
+BEARER_TOKEN_UNQUOTED = re.compile(r"(?i:\bbearer[ \t]+token[ \t]*[:=]?[ \t]*)$")
+KEBAB_WORDS = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+){2,}")
+
+
+def _bearer_token_prose(text: str, start: int, value: str) -> bool:
+    """Whether unquoted words joined by hyphens follow "Bearer token"."""
+    return (
+        KEBAB_WORDS.fullmatch(value) is not None
+        and sum(part.isalpha() and len(part) >= 3 for part in value.split("-")) >= 2
+        and BEARER_TOKEN_UNQUOTED.search(text, max(0, start - NEAR), start) is not None
+    )
+
+
 ENV_DIGITS_RULE = "env-password-digits"  # a rule's name
 # A variable's name setting something about passwords, not one (``MIN_PASSWORD=8``,
 # ``MAX_PASSWORD=1024``, ``TTL_PASSWORD=3600``): a word of the name before the value's "="
 PASSWORD_SETTING_NAME = re.compile(
-    r"(?:\b|_)(?:MIN|MAX|LEN|LENGTH|TTL|TIMEOUT|EXPIRY|EXPIRES|AGE|RETRIES|ATTEMPTS|ROUNDS"
-    r"|COST|SIZE|HISTORY|DAYS|PORT)_"
+    r"(?:^|_)(?:MIN|MAX|LEN|LENGTH|TTL|TIMEOUT|EXPIRY|EXPIRES|RETRIES|ATTEMPTS|ROUNDS"
+    r"|COST|SIZE|HISTORY|DAYS)_"
 )
+VARIABLE_BEFORE = re.compile(r"[A-Z0-9_]+=$")
 
 
 def _password_setting_name(text: str, start: int) -> bool:
     """Whether the variable the digits are given to names a setting about passwords."""
-    name_start = max(text.rfind(" ", 0, start), text.rfind("\n", 0, start), start - NEAR) + 1
-    return PASSWORD_SETTING_NAME.search(text, name_start, start) is not None
+    name = VARIABLE_BEFORE.search(text, max(0, start - NEAR), start)
+    return name is not None and PASSWORD_SETTING_NAME.search(name.group(0)) is not None
 
 
 def _short_commit(text: str, start: int, value: str) -> bool:
@@ -4170,13 +4190,17 @@ def _line_before(text: str, start: int) -> str:
 
 
 # Two services named in the label (``- **Twitter/Discord:** @<handle> / <name>#<4 digits>``):
-# the slash then gives the second service's handle or a Discord tag, not a password
-TWO_SERVICES_LABEL = re.compile(r"[ \t]*[-*+][ \t]+(?:\*\*)?[A-Za-z][\w()-]*/[A-Za-z]")
+# after a handle, the slash gives the second service's handle or a Discord tag, not a
+# password; after a login (``- **MySQL/MariaDB:** root / <word>#<digits>``) it is one
+TWO_SERVICES_LABEL = re.compile(
+    r"[ \t]*[-*+][ \t]+(?:\*\*)?[A-Za-z][\w()-]*/[A-Za-z][^:\n]*[:：][*_ \t]*"
+    r"@[\w.-]+(?:[ \t]+\([^()\n]{1,24}\))?[ \t]+/[ \t]+$"
+)
 HANDLE_OR_TAG = re.compile(r"@[\w.-]+(?:#\d+)?|[A-Za-z][\w.]{1,31}#\d{4}")
 
 
 def _second_service_handle(text: str, start: int, value: str) -> bool:
-    """Whether the value is a handle or a tag after a label naming two services."""
+    """Whether the value is a handle or a tag after a handle and a label naming two services."""
     if HANDLE_OR_TAG.fullmatch(value) is None:
         return False
     line_start = text.rfind("\n", 0, start) + 1
