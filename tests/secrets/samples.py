@@ -6574,3 +6574,14 @@ CASES["section-list-bare-key"][1].append(
 )
 CASES["generic-assignment"][1].append(f"\nExample key:\napi_key={_own(ALNUM, 27)}")
 CASES["section-token-alone"][1].append(f"\n## API tokens\nExample token:\n`{_own(ALNUM, 27)}`")
+# round 148's last batch (blind at 04fef2c; not blind after): a drawn base64 password holds
+# a slash; a path or a MIME type after the login's slash is still none
+_b64pw = _own(string.ascii_uppercase, 1) + "+" + _own(ALNUM, 3) + "/" + _own(ALNUM, 5) + "1+xV"
+CASES["service-login-pair"][0].append((f"- Auth: clawd / {_b64pw}", _b64pw))
+CASES["service-login-pair"][1].extend(
+    [
+        "\n- Upload: video / video/webm;codecs=vp9",
+        "\n- Deploy: ops / actions/checkout+v4",
+        "\n- Backups: kelp / srv/backups/Kelp2026+",
+    ]
+)

@@ -1780,6 +1780,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.name == LOGIN_PAIR_RULE and _flow_mapping_entry(text, start, end))
         or (rule.name in SERVICE_PAIR_RULES and _login_item(text, start))
         or (rule.name in SERVICE_PAIR_RULES and _second_service_handle(text, start, value))
+        or (rule.name in SERVICE_PAIR_RULES and "/" in value and not _drawn_base64(value))
         or (
             rule.name in CLAUSE_RULES
             and CLAUSE_NOT_A_VALUE[rule.name].search(_line_before(text, start))
@@ -4197,6 +4198,18 @@ TWO_SERVICES_LABEL = re.compile(
     r"@[\w.-]+(?:[ \t]+\([^()\n]{1,24}\))?[ \t]+/[ \t]+$"
 )
 HANDLE_OR_TAG = re.compile(r"@[\w.-]+(?:#\d+)?|[A-Za-z][\w.]{1,31}#\d{4}")
+
+
+DRAWN_BASE64 = re.compile(r"(?=.*[A-Z])(?=.*[a-z])(?=.*\d)(?=.*[+=])[A-Za-z0-9+/]+={0,2}")
+
+
+def _drawn_base64(value: str) -> bool:
+    """Base64 a generator drew (``openssl rand -base64 12``): both cases, a digit and a ``+``
+    or its padding, no folder's lower-case name between its slashes (``srv/backups/...``);
+    a slash in any other value is a path's or a pair's."""
+    return DRAWN_BASE64.fullmatch(value) is not None and not any(
+        len(part) >= 3 and part.isalpha() and part.islower() for part in value.split("/")[:-1]
+    )
 
 
 def _second_service_handle(text: str, start: int, value: str) -> bool:
