@@ -2401,13 +2401,13 @@ BEARER_RULE = "bearer-token"  # a rule's name
 # "Bearer token" and, unquoted, lower-case words and numbers joined by hyphens: what the token
 # does (``Bearer token auto-refreshes-every-15min``); quoted, a token of words is one
 BEARER_TOKEN_UNQUOTED = re.compile(r"(?i:\bbearer[ \t]+token[ \t]*[:=]?[ \t]*)$")
-KEBAB_WORDS = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+){2,}")
+BEARER_PROSE_WORDS = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+){2,}")
 
 
 def _bearer_token_prose(text: str, start: int, value: str) -> bool:
     """Whether unquoted words joined by hyphens follow "Bearer token"."""
     return (
-        KEBAB_WORDS.fullmatch(value) is not None
+        BEARER_PROSE_WORDS.fullmatch(value) is not None
         and sum(part.isalpha() and len(part) >= 3 for part in value.split("-")) >= 2
         and BEARER_TOKEN_UNQUOTED.search(text, max(0, start - NEAR), start) is not None
     )
