@@ -6585,3 +6585,18 @@ CASES["service-login-pair"][1].extend(
         "\n- Backups: kelp / srv/backups/Kelp2026+",
     ]
 )
+# a hunter's likely value of round 148 (tuning half, not blind): the Bitwarden CLI's session
+# key, given to BW_SESSION or after a session's label in a note on the vault
+_bw = base64.b64encode(bytes(_later_rng.randrange(256) for _ in range(64))).decode()
+CASES["bitwarden-session-key"] = (
+    [
+        (f"export BW_SESSION={_bw}", _bw),
+        (f"## Bitwarden Access\nUnlock: bw unlock --raw\nCurrent Session (~1 week): {_bw}", _bw),
+    ],
+    [
+        "export BW_SESSION=$(bw unlock --raw)",
+        f"## Bitwarden Access\nlogo: data:image/png;base64,{_bw[:40]}",
+        f"## Bitwarden\nsession id: {_bw[:86]}",
+        "BW_SESSION=<your session key>",
+    ],
+)
