@@ -2376,8 +2376,8 @@ URL_PASSWORD_WORD = re.compile(r"://[^\s/@:]*:(?:密码|密碼|口令)$")
 
 
 # After "password shared with <name>:" a note gives when or how as often as the value:
-# a date (``14Mar2026``, ``2026-03-14``), a channel or a way joined by hyphens
-# (``via-1password``, ``Signal-msg-4821``, ``on-2026-03-14``)
+# a date (``14Mar2026``), a channel or a way joined by hyphens (``via-1password``,
+# ``Signal-msg-4821``, ``on-2026-03-14``)
 SHARED_WITH = re.compile(
     r"(?i:\b(?:shared|sent|given)\*{0,2} (?:with|to) [^:：\n]{1,40}[:：]\*{0,2}[ \t]*)$"
 )
