@@ -2376,8 +2376,9 @@ URL_PASSWORD_WORD = re.compile(r"://[^\s/@:]*:(?:密码|密碼|口令)$")
 
 
 # After "password shared with <name>:" a note gives when or how as often as the value:
-# a date (``14Mar2026``), a channel or a way joined by hyphens (``via-1password``,
-# ``Signal-msg-4821``, ``on-2026-03-14``)
+# a date (``14Mar2026``), a channel or a way joined by hyphens, its tail lower-case words
+# and numbers (``via-1password``, ``Signal-msg-4821``, ``on-2026-03-14``; ``Slack-Fern#2026``
+# is a password named for the channel)
 SHARED_WITH = re.compile(
     r"(?i:\b(?:shared|sent|given)\*{0,2} (?:with|to) [^:：\n]{1,40}[:：]\*{0,2}[ \t]*)$"
 )
@@ -2386,8 +2387,6 @@ WHEN_OR_HOW = re.compile(
     r"|(?:via|on|over|by|in|through|signal|telegram|whatsapp|slack|email|e-mail|sms|discord"
     r"|1password|bitwarden)[-_](?-i:[a-z0-9-]*))"
 )
-# (a tail of lower-case words and numbers only: ``Slack-Fern#2026`` is a password named
-# for the channel)
 
 
 def _how_it_was_shared(text: str, start: int, value: str) -> bool:
@@ -2433,8 +2432,7 @@ def _short_commit(text: str, start: int, value: str) -> bool:
     """Whether the value is a commit's short hash after a git word and "pass" (a run's)."""
     if SHORT_HASH.fullmatch(value) is None:
         return False
-    line_start = text.rfind("\n", 0, start) + 1
-    return GIT_WORD_BEFORE.search(text, max(line_start, start - NEAR), start) is not None
+    return GIT_WORD_BEFORE.search(text, line_start_within(text, start, NEAR), start) is not None
 
 
 def _short_mix(value: str) -> bool:
