@@ -6600,3 +6600,11 @@ CASES["bitwarden-session-key"] = (
         "BW_SESSION=<your session key>",
     ],
 )
+# a key labelled by what it is for, that thing a token's field (``for TX hash``), is the key
+CASES["section-list-bare-key"][0].append(
+    (f"## API keys\n- Relay key for TX hash: {(_for_tx_hash := _own(ALNUM, 36))}\n", _for_tx_hash)
+)
+# ... but a key's hash, named in brackets after what the key is for, is no key
+CASES["section-list-bare-key"][1].append(
+    f"## API keys\n- Backup key for the vault (hash): {_own(ALNUM, 36)}\n"
+)

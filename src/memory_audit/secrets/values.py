@@ -2852,7 +2852,10 @@ def _a_named_hash(text: str, start: int, value: str) -> bool:
     window = max(0, start - NEAR)
     if TELEGRAM_API_HASH.fullmatch(value) and API_HASH.search(text, window, start):
         return False
-    return HASH_NAMED.search(text, window, start) is not None
+    named = HASH_NAMED.search(text, window, start)
+    return named is not None and not _key_for(
+        text, line_start_within(text, start, NEAR), named.start()
+    )
 
 
 def _least_entropy(rule: Rule, text: str, start: int, end: int) -> float:
@@ -3234,6 +3237,9 @@ TOKEN_FIELD_ITEM = re.compile(
     r"(?i:\b(?:issuer|iss|created|expir\w*|scopes?|type|fingerprint|version|owner|algorithm"
     r"|alg|kid|key[ _-]?id|commit|sha\w*|hash|checksum|digest))[*_\s]*[:：][*_\s]*`?$"
 )
+# A label naming a key for something (``- Relay key for TX hash:``): the field it names is
+# what the key is for, so the value is the key
+KEY_FOR = re.compile(r"(?i:\b(?:key|token|secret|password)s?\s+for\b)")
 # A crypto token's deployment listed under ``## $<TICKER> Token``: an item labelled only as
 # its transaction (``- **TX:** 0x<64 hex>``) holding hex is the chain's public record; a key
 # labelled "... for TX" is a key
@@ -3403,9 +3409,18 @@ def _token_field(text: str, start: int) -> bool:
     line_start = text.rfind("\n", 0, start) + 1
     if CHAIN_HEX.match(text, start) and CHAIN_RECORD_ITEM.match(text, line_start, start):
         return True
-    return TOKEN_FIELD_ITEM.search(text, line_start, start) is not None or _field_item(
-        text, line_start, start
-    )
+    field = TOKEN_FIELD_ITEM.search(text, line_start, start)
+    if field is not None and not _key_for(text, line_start, field.start()):
+        return True
+    return _field_item(text, line_start, start)
+
+
+def _key_for(text: str, line_start: int, label_end: int) -> bool:
+    """Whether the label names a key for the field that ends it (``Relay key for TX hash:``):
+    the value is then the key. A field in brackets is the key's own (``Backup key for the
+    vault (hash):``: its digest)."""
+    named = KEY_FOR.search(text, line_start, label_end)
+    return named is not None and "(" not in text[named.end() : label_end]
 
 
 def _token_section(text: str, start: int) -> bool:
