@@ -52,6 +52,8 @@ LIVE = [
     f"token for the old endpoint: {VALUE}",
     f"- ngrok authtoken: `{VALUE}`（已废弃，改用 cloudflared）",  # the tool dropped, not its key
     f"- 隧道 token: `{VALUE}`（已停用，换用 frp）",
+    f"- Auth Token: {VALUE} (updated — old one was expired)",  # the old one expired
+    f"token {VALUE} (new — the previous token was revoked)",
 ]
 
 

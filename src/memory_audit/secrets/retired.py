@@ -148,6 +148,9 @@ STILL_TO_DO = frozenset(
     "to should must will shall need needs please if when unless not never once until and or"
     " be get".split()
 )
+# Words after the value naming another value as the one retired (``X (updated — old one was
+# expired)``): X replaced it and is the one in use
+OTHER_VALUE_WORDS = frozenset("old previous prior former earlier original updated".split())
 # What may stand between a label and its value: ``old password: `X` ``, ``old password is X``.
 LABEL_ENDS = frozenset(":=：*_\"'` \t")
 LABEL_VERBS = frozenset(("is", "was", "were"))
@@ -273,6 +276,9 @@ def _marker_after(after: str) -> str | None:
         return None
     if "," in gap.strip(" ,"):
         return None  # past another item: ``X, token Y revoked``
+    words = [word.strip(WORD_EDGES) for word in gap.replace("(", " ").split()]
+    if any(word in OTHER_VALUE_WORDS or word in LIVE_WORDS for word in words):
+        return None  # ``X (new; old one revoked)``: another value's record
     last = gap.replace("(", " ").split()[-2:]
     if any(word.strip(WORD_EDGES) in STILL_TO_DO for word in last):
         return None
