@@ -6608,3 +6608,58 @@ CASES["section-list-bare-key"][0].append(
 CASES["section-list-bare-key"][1].append(
     f"## API keys\n- Backup key for the vault (hash): {_own(ALNUM, 36)}\n"
 )
+# round 149's first look (tuning half): a hex private key under a spaced "Private key"
+# label, a key pasted after a service's "API :" in a chat, a Pixabay key; an API error's
+# request id after "credentials," is no login pair; a plural label's sentence no key
+CASES["generic-assignment"][0].append(
+    (
+        f"- Nostr keypair generated\n- Private key: {(_nostr := _own(HEX, 64))}\n",
+        _nostr,
+    )
+)
+CASES["generic-assignment"][1].extend(
+    [
+        "- Private key saved: deploy_ed25519.pem",
+        "- Private key: stored in the team vault",
+        "- API keys: Dual-key period with automatic failover",
+        "Passwords: Argon-hashed before storage",
+    ]
+)
+CASES["service-api-prose"] = (
+    [
+        (
+            f"- Candidate: User: Pexels API : {(_pexels := _own(ALNUM, 56))} thanks",
+            _pexels,
+        ),
+        (f"the Weatherstack API: `{(_ws_key := _own(ALNUM, 32))}` for the dashboard", _ws_key),
+    ],
+    [
+        "REST API: /v1/users/list_all_things",
+        "Stripe API: 2024-06-20.acacia-preview",
+        "The Graph API: getUserProfileByIdentifier handles it",
+        f"Notion API: {_own(HEX, 32)} (the page id)",
+        "## Signing keys\nWebhook API: whsecPublicVerificationKey2026 is the public half",
+        "Pexels API : <your key here>",
+    ],
+)
+CASES["pixabay-api-key"] = (
+    [
+        (f"Pixabay API : {(_pix := _own(string.digits, 8) + '-' + _own(HEX, 25))}", _pix),
+        (
+            f'curl "https://pixabay.com/api/?key={(_pix2 := _own(string.digits, 8) + "-" + _own(HEX, 25))}&q=kelp"',
+            _pix2,
+        ),
+    ],
+    [
+        f"Pixabay image id {_own(string.digits, 8)}-{_own(HEX, 24)}",
+        "Pixabay API key: 12345678-xxxxxxxxxxxxxxxxxxxxxxxxx",
+        "pixabay.com/api/?key=YOUR_API_KEY",
+    ],
+)
+CASES["login-pair"][1].extend(
+    [
+        "Output: Failed to authenticate. API Error: 401 type:error,message:Invalid authentication"
+        f" credentials,request_id:req_011C{_own(ALNUM, 20)}",
+        f"login failed, traceId:{_own(ALNUM, 24)}",
+    ]
+)

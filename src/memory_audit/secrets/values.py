@@ -925,6 +925,7 @@ BLOCK_REACH = 2000  # a block longer than twice this is read near the value only
 # key's fingerprint, a VAPID or reCAPTCHA site key are public), and hexadecimal alone is
 # a fingerprint's or a digest's shape as often as a key's
 BARE_KEY_RULE = "key-label-bare"
+BARE_KEY_RULES = frozenset({BARE_KEY_RULE, "service-api-prose"})
 BARE_KEY_PUBLIC = re.compile(
     r"(?i)\b(?:gpg|pgp|signing|fingerprint|vapid|public|recaptcha|site key|keyserver|digest"
     r"|checksum|sha-?\d+)\b"
@@ -989,6 +990,11 @@ STATUS_WORD = re.compile(
 # ("Secret-garden" on a command line is one)
 COMPOUND_STATE = re.compile(r"[A-Z][a-z]{2,}-[a-z]{2,}(?:ing|ed)")
 PROSE_GOES_ON = re.compile(r" [a-z]{3,}\b")
+# A plural label (``- API keys: Dual-key period with automatic failover``) introduces what is
+# said of the keys; a value of letters then prose is its sentence's first word
+PLURAL_LABEL = re.compile(
+    r"(?i:\b(?:keys|tokens|passwords|secrets|credentials))\*{0,2}[ \t]*[:：=]\*{0,2}[ \t]*$"
+)
 # A document's, an object's, a node's or a space's "token" in Feishu's words (文档令牌,
 # 对象令牌, 知识库令牌): its id. A file's (文件令牌) may be an upload's credential, and an
 # access token (``t-``, ``u-``) is one whatever its label
@@ -1778,6 +1784,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         )
         or (rule.name == LOGIN_PAIR_RULE and _utility_class(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and _flow_mapping_entry(text, start, end))
+        or (rule.name == LOGIN_PAIR_RULE and ID_FIELD_BEFORE.search(text, max(0, start - NEAR), start))
         or (rule.name in SERVICE_PAIR_RULES and _login_item(text, start))
         or (rule.name in SERVICE_PAIR_RULES and _second_service_handle(text, start, value))
         or (rule.name in SERVICE_PAIR_RULES and "/" in value and not _drawn_base64(value))
@@ -1815,6 +1822,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
             and COMPOUND_STATE.fullmatch(value)
             and PROSE_GOES_ON.match(text, end) is not None
         )
+        or (rule.name == GENERIC_ASSIGNMENT_RULE and _plural_label_prose(text, start, end, value))
         or (rule.generic and _document_token(text, start, value))
         or (
             rule.name == BASIC_AUTH_RULE
@@ -1837,7 +1845,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.generic and KEY_ID_LABEL.search(text, max(0, start - NEAR), start) is not None)
         or (rule.generic and SHARED_CODE_LABEL.search(text, max(0, start - NEAR), start))
         or (rule.generic and _bitable_app_token(text, start, value))
-        or (rule.name == BARE_KEY_RULE and _bare_key_doubtful(text, start, value))
+        or (rule.name in BARE_KEY_RULES and _bare_key_doubtful(text, start, value))
         or _npm_package(text, start, value)
         or (rule.generic and _code_not_a_value(text, start, end, value))
         or (rule.name == PROXY_RULE and _scheme_as_login(text, start))
@@ -3029,6 +3037,22 @@ FLOW_NEXT = re.compile(r"[ \t]*(?:,[ \t]*[A-Za-z_][\w-]*[ \t]*:|\})")
 # ... whose value is an id's numbered parts (``P-0316-08``, ``T-12-3``): a map of logins to
 # passwords in braces (``{root:<value>, deploy:<value>}``) stays a pair
 NUMBERED_ID = re.compile(r"[A-Za-z]{0,4}-?[0-9]{2,}(?:[-_][0-9]+)+")
+
+
+# An id's field as the "login" of a pair (``Invalid authentication credentials,request_id:
+# req_<24>``, an API error's fields run together): the value is the id of a request, a trace
+# or a message, not a password
+ID_FIELD_BEFORE = re.compile(r"(?:\b[a-z]+_ids?|[a-z]+Ids?)[\"']?[ \t]*:[ \t]*[\"']?$")
+
+
+def _plural_label_prose(text: str, start: int, end: int, value: str) -> bool:
+    """A sentence after a plural label (``API keys: Dual-key period with failover``): a
+    value of letters and hyphens, then prose; a key or a password is no such word."""
+    return (
+        value.replace("-", "").isalpha()
+        and PROSE_GOES_ON.match(text, end) is not None
+        and PLURAL_LABEL.search(_line_before(text, start)) is not None
+    )
 
 
 def _flow_mapping_entry(text: str, start: int, end: int) -> bool:
