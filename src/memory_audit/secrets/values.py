@@ -1784,7 +1784,10 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         )
         or (rule.name == LOGIN_PAIR_RULE and _utility_class(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and _flow_mapping_entry(text, start, end))
-        or (rule.name == LOGIN_PAIR_RULE and ID_FIELD_BEFORE.search(text, max(0, start - NEAR), start))
+        or (
+            rule.name == LOGIN_PAIR_RULE
+            and ID_FIELD_BEFORE.search(text, max(0, start - NEAR), start)
+        )
         or (rule.name in SERVICE_PAIR_RULES and _login_item(text, start))
         or (rule.name in SERVICE_PAIR_RULES and _second_service_handle(text, start, value))
         or (rule.name in SERVICE_PAIR_RULES and "/" in value and not _drawn_base64(value))
