@@ -6611,49 +6611,66 @@ CASES["section-list-bare-key"][1].append(
 # round 149's first look (tuning half): a hex private key under a spaced "Private key"
 # label, a key pasted after a service's "API :" in a chat, a Pixabay key; an API error's
 # request id after "credentials," is no login pair; a plural label's sentence no key
-CASES["generic-assignment"][0].append(
-    (
-        f"- Nostr keypair generated\n- Private key: {(_nostr := _own(HEX, 64))}\n",
-        _nostr,
-    )
+CASES["generic-assignment"][0].extend(
+    [
+        (f"- Nostr keypair generated\n- Private key: {(_nostr := _own(HEX, 64))}\n", _nostr),
+        (f"- Wallet private key: 0x{(_eth_pk := _own(HEX, 64))}", "0x" + _eth_pk),
+        (f"- Private key: {(_b58_pk := _own(ALNUM, 88))}", _b58_pk),
+        # a key of letters alone after a plural label, prose after it, is still a key
+        (
+            f"API keys: {(_letters_key := _own(string.ascii_letters, 24))} for production",
+            _letters_key,
+        ),
+    ]
 )
 CASES["generic-assignment"][1].extend(
     [
-        "- Private key saved: deploy_ed25519.pem",
-        "- Private key: stored in the team vault",
         "- API keys: Dual-key period with automatic failover",
-        "Passwords: Argon-hashed before storage",
+        # "Private key:" in words names what the key is, where it is, or whose title it bears
+        "- Private key: 3b:4f:8a:1c:9e:2d:7f:60:55:aa:bc:de:f0:12:34:56",
+        "- Private key: Bitwarden/Infra/Kelp-Signing-Key",
+        "- Private key: fernhill-deploy-2024",
+        "- Deploy private key: fernhill-deploy-2024 (the deploy key's title)",
+        "- Private key: PEM-encoded-PKCS8",
+        f"- Private key: age1{_own('qpzry9x8gf2tvdw0s3jn54khce6mua7l', 58)}",
     ]
 )
 CASES["service-api-prose"] = (
     [
-        (
-            f"- Candidate: User: Pexels API : {(_pexels := _own(ALNUM, 56))} thanks",
-            _pexels,
-        ),
+        (f"- Candidate: User: Pexels API : {(_pexels := _own(ALNUM, 56))} thanks", _pexels),
         (f"the Weatherstack API: `{(_ws_key := _own(ALNUM, 32))}` for the dashboard", _ws_key),
+        (f"Thanks! **Pexels API** : {(_pexels_bold := _own(ALNUM, 56))} works now", _pexels_bold),
+        (f"Pexels API ：{(_pexels_wide := _own(ALNUM, 56))} works now", _pexels_wide),
     ],
     [
-        "REST API: /v1/users/list_all_things",
-        "Stripe API: 2024-06-20.acacia-preview",
         "The Graph API: getUserProfileByIdentifier handles it",
         f"Notion API: {_own(HEX, 32)} (the page id)",
-        "## Signing keys\nWebhook API: whsecPublicVerificationKey2026 is the public half",
-        "Pexels API : <your key here>",
+        f"## Signing keys\nWebhook API: {_own(ALNUM, 40)} is the public half",
+        # a JWT's header before its first dot, an anon key's
+        f"Supabase API: eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJyb2xlIjoiYW5vbiJ9.{_own(ALNUM, 32)}",
+        f"Our VAPID public key (Push API: {_own(ALNUM, 40)}) goes in the client",
+        "GitHub API: ZmVybmhpbGwgcmVhZG1lIGNvbnRlbnQgaGVyZQ (base64 of the file)",
+        f"Stripe API: price_1{_own(ALNUM, 23)} (monthly plan)",
+        f"Anthropic API: req_011C{_own(ALNUM, 20)} returned 529",
+        f"Sheets API: 1{_own(ALNUM, 43)} is the tracker sheet",
+        f"ElevenLabs API: {_own(ALNUM, 20)} (Rachel voice)",
+        f"YouTube Data API: UC{_own(URLSAFE, 22)}",
+        f"Etherscan API: 0x{_own(HEX, 64)}",
+        "Linear API: LIN-1234-fix-login-redirect-bug",
     ],
 )
 CASES["pixabay-api-key"] = (
     [
         (f"Pixabay API : {(_pix := _own(string.digits, 8) + '-' + _own(HEX, 25))}", _pix),
         (
-            f'curl "https://pixabay.com/api/?key={(_pix2 := _own(string.digits, 8) + "-" + _own(HEX, 25))}&q=kelp"',
+            f"curl 'https://pixabay.com/api/?key="
+            f"{(_pix2 := _own(string.digits, 8) + '-' + _own(HEX, 25))}&q=kelp'",
             _pix2,
         ),
     ],
     [
-        f"Pixabay image id {_own(string.digits, 8)}-{_own(HEX, 24)}",
-        "Pixabay API key: 12345678-xxxxxxxxxxxxxxxxxxxxxxxxx",
-        "pixabay.com/api/?key=YOUR_API_KEY",
+        "Pixabay API: 00000000-0000000000000000000000000",
+        "pixabay.com/api/?key=12345678-aaaaaaaaaaaaaaaaaaaaaaaaa",
     ],
 )
 CASES["login-pair"][1].extend(
@@ -6661,5 +6678,22 @@ CASES["login-pair"][1].extend(
         "Output: Failed to authenticate. API Error: 401 type:error,message:Invalid authentication"
         f" credentials,request_id:req_011C{_own(ALNUM, 20)}",
         f"login failed, traceId:{_own(ALNUM, 24)}",
+        f"login failed, X-Request-Id:{_own(ALNUM, 24)}",
+    ]
+)
+# ... an id's field before a password's marks gives the password
+CASES["login-pair"][0].append(("creds: app_id:Fern-Kelp-2024!", "Fern-Kelp-2024!"))
+# a password's hash after "Password for <whom>" and a clause's mark; a key's own fields
+CASES["password-noted-value"][1].extend(
+    [
+        f"- Password for admin, hash: {_own(ALNUM, 43)}",
+        f"- Password for admin SHA-256 hash: {_own(ALNUM, 43)}",
+    ]
+)
+CASES["section-list-bare-key"][1].extend(
+    [
+        f"## API keys\n- Key for the vault, its checksum: {_own(ALNUM, 32)}\n",
+        f"## API tokens\n- Token for CI, version: {_own(ALNUM, 32)}\n",
+        f"## API tokens\n- Token for the airdrop — tx hash: {_own(ALNUM, 32)}\n",
     ]
 )

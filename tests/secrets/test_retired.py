@@ -32,6 +32,12 @@ RETIRED = [
     (f"API key: `{VALUE}`（已停用，改为新 key）", "已停用"),  # a rotation, not a tool dropped
     (f"- token: `{VALUE}`（已停用，改用新 token）", "已停用"),
     (f"- ngrok authtoken: `{VALUE}`（已废弃，改用 cloudflared，token 已撤销）", "已撤销"),
+    # the value's own record, with no other value's verb between (not another's retirement)
+    (f"- API key: `{VALUE}` (now revoked)", "revoked"),
+    (f"- token `{VALUE}` (currently revoked)", "revoked"),
+    (f"- Token: `{VALUE}` (old one — revoked)", "revoked"),
+    (f"- `{VALUE}` (previous token — revoked in March)", "revoked"),
+    (f"- password `{VALUE}` (original — was changed)", "was changed"),
 ]
 
 LIVE = [

@@ -6,7 +6,8 @@ its owner can tell whether that is still true (a value written down as rotated i
 a user would least expect to work). The words are read on the value's own line, right
 before it (the marker, then at most three words naming the credential) or right after it
 (a few words, then the marker), so that neither the new value of ``old password X, new
-password Y`` nor ``X must be revoked`` (still live: it is still to do) counts. A date after
+password Y`` nor ``X must be revoked`` (still live: it is still to do) nor ``X (updated — old
+one was expired)`` (another value's record) counts. A date after
 ``rotated`` alone says when the value was set, not that it is gone, so ``rotated`` needs
 ``out``, ``away`` or a past tense (``was rotated``, ``has been rotated``).
 
@@ -148,9 +149,13 @@ STILL_TO_DO = frozenset(
     "to should must will shall need needs please if when unless not never once until and or"
     " be get".split()
 )
-# Words after the value naming another value as the one retired (``X (updated — old one was
-# expired)``): X replaced it and is the one in use
-OTHER_VALUE_WORDS = frozenset("old previous prior former earlier original updated".split())
+# Between the value and its marker, a first word calling the value the new one (``X (updated
+# — old one was expired)``), or a word naming another, older value that a verb then says was
+# retired (``X (the previous token was revoked)``): the value replaced it and is the one in
+# use. ``X (old one — revoked)``, ``X (now revoked)``: no verb of another's, the value's own.
+NEW_VALUE_WORDS = frozenset("new updated current latest replacement".split())
+OLDER_VALUE_WORDS = frozenset("old previous prior former earlier original".split())
+ANOTHER_VERBS = frozenset("was were has have had got is".split())
 # What may stand between a label and its value: ``old password: `X` ``, ``old password is X``.
 LABEL_ENDS = frozenset(":=：*_\"'` \t")
 LABEL_VERBS = frozenset(("is", "was", "were"))
@@ -256,7 +261,8 @@ def _names_this_value(between: list[str]) -> bool:
 
 
 def _marker_after(after: str) -> str | None:
-    """``` (rotated out)``, `` — revoked``: a few words with no digit, then the marker."""
+    """``` (rotated out)``, `` — revoked``: a few words with no digit, then the marker; not
+    when those words make it another value's (``(updated — old one was expired)``)."""
     lowered = " ".join(after.lower().split())
     best: tuple[int, str] | None = None
     for phrase in AFTER_PHRASES:
@@ -276,13 +282,23 @@ def _marker_after(after: str) -> str | None:
         return None
     if "," in gap.strip(" ,"):
         return None  # past another item: ``X, token Y revoked``
-    words = [word.strip(WORD_EDGES) for word in gap.replace("(", " ").split()]
-    if any(word in OTHER_VALUE_WORDS or word in LIVE_WORDS for word in words):
-        return None  # ``X (new; old one revoked)``: another value's record
+    if _another_values_record(gap):
+        return None
     last = gap.replace("(", " ").split()[-2:]
     if any(word.strip(WORD_EDGES) in STILL_TO_DO for word in last):
         return None
     return phrase
+
+
+def _another_values_record(gap: str) -> bool:
+    """Whether the words between the value and its marker make the marker another value's:
+    ``X (updated — old one was expired)``, ``X (new — the previous token was revoked)``."""
+    words = [word.strip(WORD_EDGES) for word in gap.replace("(", " ").split()]
+    words = [word for word in words if word]
+    if words and words[0] in NEW_VALUE_WORDS:
+        return True
+    older = next((n for n, word in enumerate(words) if word in OLDER_VALUE_WORDS), None)
+    return older is not None and any(word in ANOTHER_VERBS for word in words[older + 1 :])
 
 
 def _dropped_for_another(lowered: str, at: int, phrase: str) -> bool:

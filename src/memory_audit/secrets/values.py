@@ -925,7 +925,21 @@ BLOCK_REACH = 2000  # a block longer than twice this is read near the value only
 # key's fingerprint, a VAPID or reCAPTCHA site key are public), and hexadecimal alone is
 # a fingerprint's or a digest's shape as often as a key's
 BARE_KEY_RULE = "key-label-bare"
-BARE_KEY_RULES = frozenset({BARE_KEY_RULE, "service-api-prose"})
+API_PROSE_RULE = "service-api-prose"
+BARE_KEY_RULES = frozenset({BARE_KEY_RULE, API_PROSE_RULE})
+# An API's object named by its id after the API's label in prose: a lower-case kind and
+# ``_`` or ``-`` (Stripe's ``price_``, ``evt_``, OpenAI's ``asst_``, ``org-``, a request's
+# ``req_``), a YouTube channel's or playlist's id, an IPFS CID, a Google place's id
+API_OBJECT_ID = re.compile(
+    r"[a-z]{2,6}[_-][A-Za-z0-9_-]+|UC[\w-]{22}|PL[\w-]{16,32}|Qm[1-9A-HJ-NP-Za-km-z]{44}|ChIJ[\w-]+"
+)
+# ... or a slug of words (``LIN-1234-fix-login-redirect-bug``, an issue's branch)
+API_SLUG_WORDS = re.compile(r"(?:^|-)[a-z]{3,}-[a-z]{3,}(?:-|$)")
+# ... or one the words after it name (``<id> is the tracker sheet``, ``<id> (Rachel voice)``)
+API_ID_NAMED_AFTER = re.compile(
+    r"[^\n]{0,24}?\b(?i:ids?|uids?|file|sheet|doc|document|channel|playlist|page|voice|hash"
+    r"|plan|model|project|workspace|org|account|address|tx)\b"
+)
 BARE_KEY_PUBLIC = re.compile(
     r"(?i)\b(?:gpg|pgp|signing|fingerprint|vapid|public|recaptcha|site key|keyserver|digest"
     r"|checksum|sha-?\d+)\b"
@@ -990,11 +1004,17 @@ STATUS_WORD = re.compile(
 # ("Secret-garden" on a command line is one)
 COMPOUND_STATE = re.compile(r"[A-Z][a-z]{2,}-[a-z]{2,}(?:ing|ed)")
 PROSE_GOES_ON = re.compile(r" [a-z]{3,}\b")
-# A plural label (``- API keys: Dual-key period with automatic failover``) introduces what is
-# said of the keys; a value of letters then prose is its sentence's first word
-PLURAL_LABEL = re.compile(
-    r"(?i:\b(?:keys|tokens|passwords|secrets|credentials))\*{0,2}[ \t]*[:：=]\*{0,2}[ \t]*$"
-)
+# ``Private key:`` in words, its label's end right before the value
+PRIVATE_KEY_WORDS = re.compile(r"(?i:\bprivate key)\*{0,2}[ \t]*[:：=]\*{0,2}[ \t]*[\"'`]?$")
+# A key drawn in both cases with digits (base58, base62): no word's separators
+DRAWN_MIXED_KEY = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=\D*\d)[A-Za-z0-9]+")
+AGE_RECIPIENT = "age1"  # an age public key, a recipient's; its secret opens AGE-SECRET-KEY-1
+# A plural label (``- API keys: Dual-key period with automatic failover``; the plural
+# generic-assignment reads) introduces what is said of the keys; a word then prose is its
+# sentence's first word
+PLURAL_LABEL = re.compile(r"(?i:\bapi[ _-]?keys)\*{0,2}[ \t]*[:：=]\*{0,2}[ \t]*$")
+# ... words, each lower case after a capital at most (a drawn key's letters mix cases)
+PLURAL_LABEL_WORDS = re.compile(r"[A-Z]?[a-z]+(?:-[A-Z]?[a-z]+)*")
 # A document's, an object's, a node's or a space's "token" in Feishu's words (文档令牌,
 # 对象令牌, 知识库令牌): its id. A file's (文件令牌) may be an upload's credential, and an
 # access token (``t-``, ``u-``) is one whatever its label
@@ -1187,8 +1207,12 @@ CODE_FIELD = re.compile(r"[A-Z]{2,}[a-z]\w*|[a-z][a-z0-9]*[A-Z]\w*|[A-Za-z][A-Za
 HEADING_LINE = re.compile(r"(?m)^ {0,3}#{1,6}[ \t][^\n]*")
 PAIR_RULE = "backticked-pair"
 LOGIN_PAIR_RULE = "login-pair"
-# "user" is a common noun ("user auth / OAuth2", "user alice / group2"): after it, only a
-# password drawn of both cases and digits, ten characters at least, is one
+# An id's field as the "login" of a pair (``Invalid authentication credentials,request_id:
+# req_<24>``, an API error's fields run together): the value is the id of a request, a trace
+# or a message, not a password
+ID_FIELD_BEFORE = re.compile(r"(?:\b(?i:[a-z]+[_-]ids?)|[a-z]+Ids?)[\"']?[ \t]*:[ \t]*[\"']?$")
+# ... an id's characters only: a password's marks (``app_id:Fern-Secret-2024!``) make it one
+ID_SHAPE = re.compile(r"[A-Za-z0-9_-]{8,}")
 USER_PAIR_RULE = "user-login-pair"
 USER_PAIR_LENGTH = 10
 # An Authorization header's value that is its scheme, parameters after it
@@ -1777,6 +1801,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         )
         or (rule.name == COMMUNITY_RULE and _status_after_change(text, start, value))
         or (rule.name == GENERIC_ASSIGNMENT_RULE and _an_active_status(text, start, value))
+        or (rule.name == GENERIC_ASSIGNMENT_RULE and _private_key_named(text, start, value))
         or (rule.name == GENERIC_ASSIGNMENT_RULE and _a_configured_note(text, start, value))
         or (
             rule.name == GENERIC_ASSIGNMENT_RULE
@@ -1784,10 +1809,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         )
         or (rule.name == LOGIN_PAIR_RULE and _utility_class(text, start, value))
         or (rule.name == LOGIN_PAIR_RULE and _flow_mapping_entry(text, start, end))
-        or (
-            rule.name == LOGIN_PAIR_RULE
-            and ID_FIELD_BEFORE.search(text, max(0, start - NEAR), start)
-        )
+        or (rule.name == LOGIN_PAIR_RULE and _an_id_field(text, start, value))
         or (rule.name in SERVICE_PAIR_RULES and _login_item(text, start))
         or (rule.name in SERVICE_PAIR_RULES and _second_service_handle(text, start, value))
         or (rule.name in SERVICE_PAIR_RULES and "/" in value and not _drawn_base64(value))
@@ -1849,6 +1871,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or (rule.generic and SHARED_CODE_LABEL.search(text, max(0, start - NEAR), start))
         or (rule.generic and _bitable_app_token(text, start, value))
         or (rule.name in BARE_KEY_RULES and _bare_key_doubtful(text, start, value))
+        or (rule.name == API_PROSE_RULE and _api_prose_doubtful(text, start, end, value))
         or _npm_package(text, start, value)
         or (rule.generic and _code_not_a_value(text, start, end, value))
         or (rule.name == PROXY_RULE and _scheme_as_login(text, start))
@@ -3042,19 +3065,43 @@ FLOW_NEXT = re.compile(r"[ \t]*(?:,[ \t]*[A-Za-z_][\w-]*[ \t]*:|\})")
 NUMBERED_ID = re.compile(r"[A-Za-z]{0,4}-?[0-9]{2,}(?:[-_][0-9]+)+")
 
 
-# An id's field as the "login" of a pair (``Invalid authentication credentials,request_id:
-# req_<24>``, an API error's fields run together): the value is the id of a request, a trace
-# or a message, not a password
-ID_FIELD_BEFORE = re.compile(r"(?:\b[a-z]+_ids?|[a-z]+Ids?)[\"']?[ \t]*:[ \t]*[\"']?$")
+def _private_key_named(text: str, start: int, value: str) -> bool:
+    """A value after ``Private key:`` in words (not ``private_key:``, a setting's name) that
+    is no drawn key: a fingerprint, a curve's or a file's name, a vault's path, a title
+    (``fernhill-deploy-2024``), an age public recipient (``age1...``). A key written out is
+    hex, base64, base58 or bech32 drawn by a generator."""
+    if PRIVATE_KEY_WORDS.search(_line_before(text, start)) is None:
+        return False
+    body = value.removeprefix("0x")
+    drawn = (
+        (HEX_ONLY.fullmatch(body) is not None and len(body) >= MIN_DRAWN)
+        or _drawn_base64(value)
+        or _drawn_lower(value)
+        or (DRAWN_MIXED_KEY.fullmatch(value) is not None and len(value) >= MIN_DRAWN)
+    )
+    return not drawn or value.startswith(AGE_RECIPIENT)
 
 
 def _plural_label_prose(text: str, start: int, end: int, value: str) -> bool:
     """A sentence after a plural label (``API keys: Dual-key period with failover``): a
     value of letters and hyphens, then prose; a key or a password is no such word."""
     return (
-        value.replace("-", "").isalpha()
+        PLURAL_LABEL_WORDS.fullmatch(value) is not None
         and PROSE_GOES_ON.match(text, end) is not None
         and PLURAL_LABEL.search(_line_before(text, start)) is not None
+    )
+
+
+# "user" is a common noun ("user auth / OAuth2", "user alice / group2"): after it, only a
+# password drawn of both cases and digits, ten characters at least, is one
+
+
+def _an_id_field(text: str, start: int, value: str) -> bool:
+    """The "login" of a pair that is an id's field (``credentials,request_id:req_<24>``, an
+    API error's fields run together), its value an id's characters: no password."""
+    return (
+        ID_SHAPE.fullmatch(value) is not None
+        and ID_FIELD_BEFORE.search(text, max(0, start - NEAR), start) is not None
     )
 
 
@@ -3266,7 +3313,10 @@ TOKEN_FIELD_ITEM = re.compile(
 )
 # A label naming a key for something (``- Relay key for TX hash:``): the field it names is
 # what the key is for, so the value is the key
-KEY_FOR = re.compile(r"(?i:\b(?:key|token|secret|password)s?\s+for\b)")
+KEY_FOR = re.compile(r"(?i:\b(?:key|token|secret)s?[ \t]+for\b)")
+# ... the field its own when a clause's mark stands between (``Key for the vault, its
+# checksum:``, ``Token for the airdrop — tx hash:``, ``(hash)``)
+KEY_FOR_BREAK = re.compile(r"[(\[（,;—–]| - |(?i:\bits\b)")
 # A crypto token's deployment listed under ``## $<TICKER> Token``: an item labelled only as
 # its transaction (``- **TX:** 0x<64 hex>``) holding hex is the chain's public record; a key
 # labelled "... for TX" is a key
@@ -3414,11 +3464,25 @@ def _data_key_label(text: str, start: int, value: str) -> bool:
 def _bare_key_doubtful(text: str, start: int, value: str) -> bool:
     """A value under a bare ``Key:`` label that is hexadecimal alone, or whose lines above
     (its heading, its list's parent) name a public or signing key (``BARE_KEY_PUBLIC``)."""
-    if HEX_ONLY.fullmatch(value):
+    if HEX_ONLY.fullmatch(value.removeprefix("0x")):
         return True
     line_start = text.rfind("\n", 0, start) + 1
     above = text[max(0, line_start - WINDOW) : line_start].split("\n")[-BARE_KEY_CONTEXT - 1 :]
     return BARE_KEY_PUBLIC.search("\n".join(above)) is not None
+
+
+def _api_prose_doubtful(text: str, start: int, end: int, value: str) -> bool:
+    """A value after a service's ``API:`` in prose that its own line names public or signing
+    (``VAPID public key for the Push API: <key>``), that is base64 of text, or that is an
+    object's id (``Stripe API: price_<...> (monthly plan)``, ``Sheets API: <id> is the
+    tracker sheet``): a bare label's line holds nothing but its key, prose holds more."""
+    return (
+        BARE_KEY_PUBLIC.search(_line_before(text, start)) is not None
+        or _base64_of_text(value)
+        or API_OBJECT_ID.fullmatch(value) is not None
+        or API_SLUG_WORDS.search(value) is not None
+        or API_ID_NAMED_AFTER.match(text, end) is not None
+    )
 
 
 def _field_item(text: str, line_start: int, start: int) -> bool:
@@ -3444,10 +3508,10 @@ def _token_field(text: str, start: int) -> bool:
 
 def _key_for(text: str, line_start: int, label_end: int) -> bool:
     """Whether the label names a key for the field that ends it (``Relay key for TX hash:``):
-    the value is then the key. A field in brackets is the key's own (``Backup key for the
-    vault (hash):``: its digest)."""
+    the value is then the key. A field past a clause's mark is the key's own (``Backup key
+    for the vault (hash):``, ``Key for the vault, its checksum:``: its digest)."""
     named = KEY_FOR.search(text, line_start, label_end)
-    return named is not None and "(" not in text[named.end() : label_end]
+    return named is not None and KEY_FOR_BREAK.search(text, named.end(), label_end) is None
 
 
 def _token_section(text: str, start: int) -> bool:
