@@ -6697,3 +6697,13 @@ CASES["section-list-bare-key"][1].extend(
         f"## API tokens\n- Token for the airdrop — tx hash: {_own(ALNUM, 32)}\n",
     ]
 )
+# a role-less JWT a note gives as a project's anon key is public, and so is the same token
+# pasted again under a service-role label; under that label alone it is a secret
+_roleless = _signed({"iat": 1761538517, "exp": 1893456000, "iss": "kelp-panel"})
+CASES["jwt"][1].extend(
+    [
+        f"NEXT_PUBLIC_SUPABASE_ANON_KEY={_roleless}\nSUPABASE_SERVICE_ROLE_KEY={_roleless}",
+        f"- ANON_KEY: {_roleless}\n- SERVICE_ROLE_KEY: {_roleless}",
+    ]
+)
+CASES["jwt"][0].append((f"- SERVICE_ROLE_KEY: {_roleless}", _roleless))

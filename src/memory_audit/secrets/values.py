@@ -1029,6 +1029,10 @@ PROJECT_REF_LABEL = re.compile(r"(?i)\bref[*_\s]*[:：][*_\s]*`?$")
 # anon key (role "anon") is in every client of the project; its service_role key is not.
 JWT_PAYLOAD = re.compile(r"^eyJ[A-Za-z0-9_-]+\.(eyJ[A-Za-z0-9_-]+)\.[A-Za-z0-9_-]")
 PUBLIC_ROLE = "anon"
+# A label giving a project's anon key, its value right after it
+ANON_LABEL = re.compile(
+    r"(?i:\banon(?:ymous)?[ _-]?key|_ANON_KEY)[\"'`*]*[ \t]*[:=：][ \t]*[\"'`]?$"
+)
 # The keys every local Supabase (`supabase start`) prints, the same on every machine and in
 # Supabase's own documentation, service_role too: issued by "supabase-demo".
 LOCAL_DEMO_ISSUER = "supabase-demo"
@@ -1741,6 +1745,7 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
         or _chat_webhook_key(text, start, value)
         or COVERAGE_BADGE.search(text, max(0, start - CHAT_WEBHOOK_REACH), start) is not None
         or _public_cli_client(text, start)
+        or _anon_labelled_jwt(text, value)
     )
     # a format written out, ``https://USER:TOKEN@host``: the password before the host
     lowered = value.lower()
@@ -2611,6 +2616,24 @@ def _public_by_design(value: str) -> bool:
     if claims is None:
         return False
     return claims.get("role") == PUBLIC_ROLE or claims.get("iss") == LOCAL_DEMO_ISSUER
+
+
+def _anon_labelled_jwt(text: str, value: str) -> bool:
+    """A JWT with no role of its own that the note gives as a project's anon key at one of
+    its places (``NEXT_PUBLIC_SUPABASE_ANON_KEY=<jwt>``, ``- ANON_KEY: <jwt>``): that key is
+    in every client of the project, so the same token pasted again under a service-role
+    label is public too. A token giving a role is judged by it (``_public_by_design``)."""
+    if not value.startswith("eyJ"):
+        return False
+    claims = jwt_claims(value)
+    if claims is None or "role" in claims:
+        return False
+    at = text.find(value)
+    while at >= 0:
+        if ANON_LABEL.search(_line_before(text, at)) is not None:
+            return True
+        at = text.find(value, at + len(value))
+    return False
 
 
 def _unpadded_base64url(value: str) -> bytes:
