@@ -6707,3 +6707,62 @@ CASES["jwt"][1].extend(
     ]
 )
 CASES["jwt"][0].append((f"- SERVICE_ROLE_KEY: {_roleless}", _roleless))
+# round 149's held-out population's tuning half (never-seen trees, split by sha256 of
+# "split149:" and the name): keys and passwords as its notes give them
+_UPPER_DIGITS = string.ascii_uppercase + string.digits
+CASES["slack-webhook-path"] = (
+    [
+        (
+            f"- Webhook: {(_slack_path := 'T0' + _own(_UPPER_DIGITS, 9) + '/B0' + _own(_UPPER_DIGITS, 9) + '/' + _own(ALNUM, 24))}",
+            _slack_path,
+        )
+    ],
+    [
+        "- Webhook: T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        "slack webhook: see T-shirt/Banner/designs in the drive",
+    ],
+)
+CASES["zhipu-api-key"][0].append(
+    (
+        f"这是智谱模型的API Key{(_zhipu_glued := _own(HEX, 32) + '.' + _own(ALNUM, 16))}",
+        _zhipu_glued,
+    )
+)
+CASES["command-line-secret"][0].append(
+    (
+        "bash <(curl -fsSL https://static.kelp-tools.cn/bot-doctor.sh) --bot-token "
+        f"{(_bot_pair := _own(ALNUM, 32) + ':' + _own(ALNUM, 32))}",
+        _bot_pair,
+    )
+)
+CASES["command-line-secret"][1].append("run it with --bot-token $BOT_TOKEN:$BOT_SECRET")
+CASES["key-named-label"][0].append(
+    (f"- TMDB key：`{(_tmdb := _own(HEX, 32))}`（已隔离存储于 `config/secrets/tmdb.json`）", _tmdb)
+)
+CASES["key-named-label"][1].append(f"- 缓存 key：`{_own(HEX, 32)}`")
+CASES["key-then-label"][0].append(
+    (f"彭煜: {(_mem0 := _own(_UPPER_DIGITS, 40))}这是mem0的API Key", _mem0)
+)
+CASES["key-then-label"][1].append(f"{_own(_UPPER_DIGITS, 40)}这是mem0的用户 id")
+CASES["password-adjacent-cjk"][0].append(
+    ("我已经提供了邮箱fern@kelpmail.cn,注册密码6677Kelp&", "6677Kelp&")
+)
+CASES["password-adjacent-cjk"][1].append("注册密码等信息请看 vault")
+CASES["generic-assignment"][0].extend(
+    [
+        (
+            f"- 成功更新Kelp的Ark模型API KEY为{(_ark := '-'.join(_own(HEX, n) for n in (8, 4, 4, 4, 12)))}",
+            _ark,
+        ),
+        (f"- API key kie.ai: `{(_kie := _own(HEX, 32))}` (valid, bisa connect)", _kie),
+    ]
+)
+CASES["generic-assignment"][1].extend(
+    ["- API key rotation.policy: quarterly", "token为空时跳过这一步"]
+)
+CASES["key-in-brackets"][0].append(
+    (
+        f"Provider Kelp API key valid (`{(_valid_key := _own(ALNUM, 40))}`) — test berhasil",
+        _valid_key,
+    )
+)

@@ -4663,7 +4663,9 @@ def _key(value: str, has: _Features) -> bool:
     mixed = len(value) >= 16 and has.digit and has.cases and not WORDS_IDENTIFIER.fullmatch(value)
     # a generated key in lower case (32 letters and digits), not a digest's or an address's
     drawn = _drawn_lower(value) and not _named_no_key(value)
-    return bool(RANDOM_KEY.match(value)) or mixed or drawn
+    # ... or in capitals (``<40 capitals and digits>这是mem0的API Key``: Mem0's, Alpha
+    # Vantage's keys); a constant's words are joined by underscores, no drawn run
+    return bool(RANDOM_KEY.match(value)) or mixed or drawn or _drawn_upper(value)
 
 
 def _named_no_key(value: str) -> bool:
