@@ -203,6 +203,48 @@ def test_lines_appended_in_gbk_to_a_utf8_note_are_told_apart_from_damage(tree_di
     assert found.suggestion.startswith("convert those lines to UTF-8")
 
 
+def test_lines_appended_in_cp1252_to_a_utf8_note_are_told_apart_from_damage(
+    tree_dir: Path,
+) -> None:
+    # a Windows tool appended a section in its code page (0x97 an em dash, 0xfc "ü"): a
+    # held-out judge: nothing was lost, the advice to restore from history was wrong
+    note = "---\nname: a\ndescription: d\ntype: project\n---\nDeploy \u2192 staging first.\n"
+    appended = "## Evening \u2014 Kelp f\xfcr M\xfcnchen\nAll checks passed \u2014 ship it.\n"
+    write_tree(
+        tree_dir,
+        {
+            "MEMORY.md": index("a.md", "b.md"),
+            "a.md": note.encode() + appended.encode("cp1252"),
+            # the same bytes where the file holds no UTF-8 beyond ASCII: one code page,
+            # which re-saving mends
+            "b.md": note.replace("\u2192", "->").encode() + appended.encode("cp1252"),
+        },
+    )
+    found = {f.path: f for f in findings(tree_dir, "frontmatter") if f.code == "not-utf8"}
+    assert found["a.md"].line == 7
+    assert found["a.md"].message.endswith(
+        "the file is UTF-8 with 2 line(s) in Windows-1252 (cp1252), a Western code page;"
+        " they read whole in it"
+    )
+    assert found["a.md"].suggestion is not None
+    assert found["a.md"].suggestion.startswith("convert those lines to UTF-8 (`iconv -f cp1252`")
+    assert found["b.md"].suggestion == "re-save the file as UTF-8"
+
+
+def test_utf8_damage_leaving_symbols_is_no_cp1252_section(tree_dir: Path) -> None:
+    # a character's lead byte lost, its continuation bytes left (read in cp1252 as "\u20ac\u201d",
+    # no Western text's letters): damage, not a section in another code page
+    note = "---\nname: a\ndescription: d\ntype: project\n---\nDeploy \u2192 staging.\n"
+    lost = "Ship it \u2014 now.\n".encode().replace("\u2014".encode(), "\u2014".encode()[1:])
+    write_tree(tree_dir, {"MEMORY.md": index("a.md"), "a.md": note.encode() + lost})
+    # ... and a dash's last byte alone after a space reads as a closing quote: damage too
+    cut = "Summary: \u2014 canonical list updated.\n".encode().replace(b"\xe2\x80\x94", b"\x94")
+    write_tree(tree_dir, {"MEMORY.md": index("a.md", "b.md"), "b.md": note.encode() + cut})
+    found = {f.path: f for f in findings(tree_dir, "frontmatter") if f.code == "not-utf8"}
+    assert "Windows-1252" not in found["a.md"].message
+    assert "Windows-1252" not in found["b.md"].message
+
+
 def test_one_character_cut_short_is_damage_and_a_latin_1_question_is_not(tree_dir: Path) -> None:
     # its only character beyond ASCII cut short, a "?" in its last byte's place: still damage;
     # "café?" in Latin-1 is a byte of another encoding before a question mark

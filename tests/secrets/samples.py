@@ -6735,19 +6735,15 @@ CASES["command-line-secret"][0].append(
         _bot_pair,
     )
 )
-CASES["command-line-secret"][1].append("run it with --bot-token $BOT_TOKEN:$BOT_SECRET")
 CASES["key-named-label"][0].append(
     (f"- TMDB key：`{(_tmdb := _own(HEX, 32))}`（已隔离存储于 `config/secrets/tmdb.json`）", _tmdb)
 )
-CASES["key-named-label"][1].append(f"- 缓存 key：`{_own(HEX, 32)}`")
 CASES["key-then-label"][0].append(
     (f"彭煜: {(_mem0 := _own(_UPPER_DIGITS, 40))}这是mem0的API Key", _mem0)
 )
-CASES["key-then-label"][1].append(f"{_own(_UPPER_DIGITS, 40)}这是mem0的用户 id")
 CASES["password-adjacent-cjk"][0].append(
     ("我已经提供了邮箱fern@kelpmail.cn,注册密码6677Kelp&", "6677Kelp&")
 )
-CASES["password-adjacent-cjk"][1].append("注册密码等信息请看 vault")
 CASES["generic-assignment"][0].extend(
     [
         (
@@ -6758,11 +6754,83 @@ CASES["generic-assignment"][0].extend(
     ]
 )
 CASES["generic-assignment"][1].extend(
-    ["- API key rotation.policy: quarterly", "token为空时跳过这一步"]
+    ["- API key loader.py: loadApiKeyFromEnv2", "- token cache.db: TokenCache2024v2"]
 )
 CASES["key-in-brackets"][0].append(
     (
         f"Provider Kelp API key valid (`{(_valid_key := _own(ALNUM, 40))}`) — test berhasil",
         _valid_key,
     )
+)
+# the second reader's look-alikes of 062fb82: keys drawn in capitals only when long and no
+# address, IBAN, GPG key id or numbered id; a state word only before a backticked key; data
+# keys before a full-width colon; spaced Chinese labels; a webhook's path after "slack"
+CASES["generic-assignment"][0].append(
+    (f"API key api.kie.ai: {(_kie_sub := _own(HEX, 32))}", _kie_sub)
+)
+CASES["table-key"][1].extend(
+    [
+        "| Maintainer | Key | Expires |\n|---|---|---|\n| kelp-release | 3AA5C34371567BD2 | 2027-01-01 |",
+        "| Item | Key |\n|---|---|\n| IBAN | GB29NWBK60161331926819 |",
+        "| Wallet | Public key |\n|---|---|\n| treasury | G"
+        + _own("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 55)
+        + " |",
+    ]
+)
+CASES["key-named-label"][1].extend(
+    [
+        "- Algorand key：`" + _own("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 58) + "`",
+        "- **Order Key:** `ORD20240517A00123XYZKELP2026FERNHILL`",
+        "- localStorage key：`kelpAuthTokenV2Storage`",
+        "- Feature flag key：`enableNewCheckout2024V2`",
+    ]
+)
+CASES["key-in-brackets"][0].extend(
+    [
+        (f"API key valid（`{(_valid_wide := _own(ALNUM, 24))}`）", _valid_wide),
+        (f"API key OK(`{(_valid_ok := _own(ALNUM, 24))}`)", _valid_ok),
+    ]
+)
+CASES["key-in-brackets"][1].extend(
+    [
+        "- Token works (X-RateLimit-Remaining:4999)",
+        "- Vercel token OK (teamId:team_Zq8Lm3Rt9Vx2Kp7W)",
+    ]
+)
+CASES["key-then-label"][0].extend(
+    [
+        (f"{(_mem0_spaced := _own(_UPPER_DIGITS, 40))}这是 mem0 的 API Key", _mem0_spaced),
+        (f"{(_mem0_bare := _own(_UPPER_DIGITS, 40))}这是mem0 API Key", _mem0_bare),
+    ]
+)
+CASES["slack-webhook-path"][0].extend(
+    [
+        (
+            "- Webhook: /services/"
+            + (
+                _slack_services := "T0"
+                + _own(_UPPER_DIGITS, 9)
+                + "/B0"
+                + _own(_UPPER_DIGITS, 9)
+                + "/"
+                + _own(ALNUM, 24)
+            ),
+            _slack_services,
+        ),
+        (
+            "- Slack: "
+            + (
+                _slack_bare := "T0"
+                + _own(_UPPER_DIGITS, 9)
+                + "/B0"
+                + _own(_UPPER_DIGITS, 9)
+                + "/"
+                + _own(ALNUM, 24)
+            ),
+            _slack_bare,
+        ),
+    ]
+)
+CASES["password-adjacent-cjk"][0].append(
+    ("email kelp@kelpmail.cn 密码Kx9mP2vQ7wLz", "Kx9mP2vQ7wLz")
 )

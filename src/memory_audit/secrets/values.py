@@ -872,7 +872,8 @@ PASSWORD_AFTER_NOTE = re.compile(
 # only before a short value (Azure calls its long account keys "primary keys")
 DATA_KEY_LABEL = re.compile(
     r"(?i)(?:\b|_)(primary|foreign|partition|sort|lookup|row|dedup|index|public|site|anon"
-    r"|publishable|recipient|kms|header|content[ _-]api)[ _-]key"
+    r"|publishable|recipient|kms|header|content[ _-]api|storage|localstorage|registry|flag"
+    r"|feature|translation|i18n|event|request|order|idempotency|cache)[ _-]key"
     r"[*_`'\"]*[ \t]*[:=：][*_`'\"]*[ \t]*[*_`'\"]*\Z"
 )
 # Ghost's Content API key: 26 hex digits, read-only access to published posts, which Ghost
@@ -4620,6 +4621,12 @@ def _symbol(value: str, has: _Features) -> bool:
     return len(value) >= 6 and has.letter and has.digit and has.symbol
 
 
+# Identifiers in capitals a key's label may hold: a Stellar or an Algorand address (base32),
+# an IBAN (a country, two check digits, the account)
+UPPER_ID = re.compile(r"G[A-Z2-7]{55}|[A-Z2-7]{58}|[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}")
+DIGIT_RUN = re.compile(r"[0-9]{6}")
+
+
 def _token(value: str, has: _Features) -> bool:
     return len(value) >= 16 and has.letter and has.digit
 
@@ -4663,9 +4670,20 @@ def _key(value: str, has: _Features) -> bool:
     mixed = len(value) >= 16 and has.digit and has.cases and not WORDS_IDENTIFIER.fullmatch(value)
     # a generated key in lower case (32 letters and digits), not a digest's or an address's
     drawn = _drawn_lower(value) and not _named_no_key(value)
-    # ... or in capitals (``<40 capitals and digits>这是mem0的API Key``: Mem0's, Alpha
-    # Vantage's keys); a constant's words are joined by underscores, no drawn run
-    return bool(RANDOM_KEY.match(value)) or mixed or drawn or _drawn_upper(value)
+    # ... or in capitals, long (``<40 capitals and digits>这是mem0的API Key``): not hex alone
+    # (a GPG key's id), a chain's address in base32 (Stellar's, Algorand's), an IBAN, nor a
+    # run of six digits or more (an order's or a ticket's number, a date)
+    return bool(RANDOM_KEY.match(value)) or mixed or drawn or _drawn_upper_key(value)
+
+
+def _drawn_upper_key(value: str) -> bool:
+    return (
+        len(value) >= MIN_DRAWN
+        and _drawn_upper(value)
+        and HEX_ONLY.fullmatch(value) is None
+        and UPPER_ID.fullmatch(value) is None
+        and DIGIT_RUN.search(value) is None
+    )
 
 
 def _named_no_key(value: str) -> bool:

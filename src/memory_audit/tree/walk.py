@@ -487,6 +487,56 @@ def _lines_in_gb18030(data: bytes) -> int:
     return count if chinese else 0
 
 
+MIXED_CP1252 = (
+    "convert those lines to UTF-8 (`iconv -f cp1252` on them alone) and keep the rest; make"
+    " what wrote them write UTF-8 (Windows PowerShell 5 writes its code page by default)"
+)
+# What Western text in Windows-1252 holds beyond ASCII: accented letters and a few marks of
+# typography (quotes, dashes, an ellipsis, a euro, a degree). The bytes a damaged UTF-8
+# character leaves read as other symbols (``â€``, ``Ã``, a lone continuation byte's ``ˆ``)
+CP1252_MARKS = frozenset("‘’“”–—…•€™°«» ")
+CLOSING_QUOTES = frozenset("\u2019\u201d")
+LATIN_TEXT_SHARE = 4  # bytes of a Western line per byte beyond ASCII, at least
+
+
+def _lines_in_cp1252(data: bytes) -> int:
+    """How many lines are no UTF-8 but read in Windows-1252 as Western text (each character
+    beyond ASCII a lower-case accented letter, a capital one starting a word, or a mark of
+    typography; most of the line ASCII), when the file's other lines hold UTF-8 beyond
+    ASCII: sections a Windows tool appended in its code page to a UTF-8 note (seen on a
+    held-out tree: PowerShell's ``Add-Content`` writing em dashes as 0x97, called damage,
+    though nothing was lost); 0 otherwise, and for a file all in one code page, which
+    re-saving mends."""
+    count, utf8_beyond = 0, False
+    for raw in data.split(b"\n"):
+        if _decoded(raw, "utf-8") is not None:
+            utf8_beyond = utf8_beyond or not raw.isascii()
+            continue
+        decoded = _decoded(raw, "cp1252")
+        beyond = len(HIGH_BYTES.findall(raw))
+        if decoded is None or beyond * LATIN_TEXT_SHARE > len(raw):
+            return 0
+        if not all(_western(decoded, at) for at, c in enumerate(decoded) if ord(c) > ASCII_END):
+            return 0
+        count += 1
+    return count if utf8_beyond else 0
+
+
+def _western(text: str, at: int) -> bool:
+    """Whether ``text[at]`` is as Western text has it: a mark of typography after ASCII, a
+    lower-case letter, or a capital opening a word or after one (``Ärger``, ``ÉTÉ``)."""
+    char = text[at]
+    if char in CP1252_MARKS:
+        # two in a row are a damaged character's continuation bytes (``€”``: a dash's
+        # bytes after its lead byte was lost), no typography; so is a closing quote after
+        # a space (``Summary: \x94 canonical``: a dash's last byte, its first two lost)
+        before = text[at - 1] if at else " "
+        return ord(before) <= ASCII_END and not (char in CLOSING_QUOTES and before.isspace())
+    if not char.isalpha():
+        return False
+    return char.islower() or at == 0 or not text[at - 1].islower()
+
+
 def _not_utf8(data: bytes, offset: int, line: int, text: str) -> FileProblem:
     """Text in another encoding (re-saving it as UTF-8 mends it), or UTF-8 text with
     characters cut short: more characters beyond ASCII read whole than bytes that are no
@@ -494,6 +544,15 @@ def _not_utf8(data: bytes, offset: int, line: int, text: str) -> FileProblem:
     byte with ``?`` (seen on a held-out tree: 76 files, each "re-save as UTF-8" advice wrong,
     since no encoding brings the lost bytes back)."""
     where = f"invalid UTF-8 byte 0x{data[offset]:02x} at offset {offset}"
+    western = 0 if CUT_SHORT.search(data) else _lines_in_cp1252(data)
+    if western and not _lines_in_gb18030(data):
+        return FileProblem(
+            "not-utf8",
+            f"{where}: the file is UTF-8 with {western} line(s) in Windows-1252 (cp1252), a"
+            " Western code page; they read whole in it",
+            line,
+            MIXED_CP1252,
+        )
     damaged = text.count("\ufffd")
     whole = len(text) - len(text.encode("ascii", "ignore")) - damaged
     # every bad spot cut short so: damage too, though the text has few characters beyond
