@@ -492,8 +492,9 @@ MIXED_CP1252 = (
     " what wrote them write UTF-8 (Windows PowerShell 5 writes its code page by default)"
 )
 # What Western text in Windows-1252 holds beyond ASCII: accented letters and a few marks of
-# typography (quotes, dashes, an ellipsis, a euro, a degree). The bytes a damaged UTF-8
-# character leaves read as other symbols (``â€``, ``Ã``, a lone continuation byte's ``ˆ``)
+# typography (quotes, dashes, an ellipsis, a euro, a degree, a no-break space). The bytes a
+# damaged UTF-8 character leaves read as other symbols (``â€``, ``Ã``, a lone continuation
+# byte's ``ˆ``)
 CP1252_MARKS = frozenset("‘’“”–—…•€™°«» ")
 CLOSING_QUOTES = frozenset("\u2019\u201d")
 LATIN_TEXT_SHARE = 4  # bytes of a Western line per byte beyond ASCII, at least
