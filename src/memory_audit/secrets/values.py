@@ -1007,8 +1007,6 @@ COMPOUND_STATE = re.compile(r"[A-Z][a-z]{2,}-[a-z]{2,}(?:ing|ed)")
 PROSE_GOES_ON = re.compile(r" [a-z]{3,}\b")
 # ``Private key:`` in words, its label's end right before the value
 PRIVATE_KEY_WORDS = re.compile(r"(?i:\bprivate key)\*{0,2}[ \t]*[:：=]\*{0,2}[ \t]*[\"'`]?$")
-# A key drawn in both cases with digits (base58, base62): no word's separators
-DRAWN_MIXED_KEY = re.compile(r"(?=[^a-z]*[a-z])(?=[^A-Z]*[A-Z])(?=\D*\d)[A-Za-z0-9]+")
 AGE_RECIPIENT = "age1"  # an age public key, a recipient's; its secret opens AGE-SECRET-KEY-1
 # A plural label (``- API keys: Dual-key period with automatic failover``; the plural
 # generic-assignment reads) introduces what is said of the keys; a word then prose is its
@@ -1218,6 +1216,8 @@ LOGIN_PAIR_RULE = "login-pair"
 ID_FIELD_BEFORE = re.compile(r"(?:\b(?i:[a-z]+[_-]ids?)|[a-z]+Ids?)[\"']?[ \t]*:[ \t]*[\"']?$")
 # ... an id's characters only: a password's marks (``app_id:Fern-Secret-2024!``) make it one
 ID_SHAPE = re.compile(r"[A-Za-z0-9_-]{8,}")
+# "user" is a common noun ("user auth / OAuth2", "user alice / group2"): after it, only a
+# password drawn of both cases and digits, ten characters at least, is one
 USER_PAIR_RULE = "user-login-pair"
 USER_PAIR_LENGTH = 10
 # An Authorization header's value that is its scheme, parameters after it
@@ -1740,13 +1740,12 @@ def plausible(rule: Rule, text: str, start: int, end: int, *, first_of_pair: boo
     # a key public by design, whatever rule found it: a publishable key, an anon JWT, a
     # Firebase web app's key, a Chat webhook's shared key, a coverage badge's token
     public = (
-        _public_by_design(value)
+        _public_by_design(text, value)
         or _firebase_web_key(text, start, value)
         or value in linked_ids(text)
         or _chat_webhook_key(text, start, value)
         or COVERAGE_BADGE.search(text, max(0, start - CHAT_WEBHOOK_REACH), start) is not None
         or _public_cli_client(text, start)
-        or _anon_labelled_jwt(text, value)
     )
     # a format written out, ``https://USER:TOKEN@host``: the password before the host
     lowered = value.lower()
@@ -2608,27 +2607,24 @@ def _public_cli_client(text: str, start: int) -> bool:
     return bool(ids) and PUBLIC_CLI_CLIENT_ID.fullmatch(ids[-1].group()) is not None
 
 
-def _public_by_design(value: str) -> bool:
+def _public_by_design(text: str, value: str) -> bool:
     """A key its issuer makes to be public (``PUBLISHABLE``, ``JWT_PAYLOAD``): telling its
-    owner to rotate it would be wrong, as a new one is public again."""
+    owner to rotate it would be wrong, as a new one is public again. A JWT with no role of
+    its own is public when the note gives it as a project's anon key at one of its places
+    (``NEXT_PUBLIC_SUPABASE_ANON_KEY=<jwt>``, ``- ANON_KEY: <jwt>``): that key is in every
+    client of the project, so the same token pasted again under a service-role label is too."""
     if PUBLISHABLE.match(value):
         return True
     claims = jwt_claims(value)
     if claims is None:
         return False
-    return claims.get("role") == PUBLIC_ROLE or claims.get("iss") == LOCAL_DEMO_ISSUER
+    if claims.get("role") == PUBLIC_ROLE or claims.get("iss") == LOCAL_DEMO_ISSUER:
+        return True
+    return "role" not in claims and _labelled_anon_somewhere(text, value)
 
 
-def _anon_labelled_jwt(text: str, value: str) -> bool:
-    """A JWT with no role of its own that the note gives as a project's anon key at one of
-    its places (``NEXT_PUBLIC_SUPABASE_ANON_KEY=<jwt>``, ``- ANON_KEY: <jwt>``): that key is
-    in every client of the project, so the same token pasted again under a service-role
-    label is public too. A token giving a role is judged by it (``_public_by_design``)."""
-    if not value.startswith("eyJ"):
-        return False
-    claims = jwt_claims(value)
-    if claims is None or "role" in claims:
-        return False
+def _labelled_anon_somewhere(text: str, value: str) -> bool:
+    """Whether one of the value's places in ``text`` follows an anon key's label."""
     at = text.find(value)
     while at >= 0:
         if ANON_LABEL.search(_line_before(text, at)) is not None:
@@ -3101,7 +3097,8 @@ def _private_key_named(text: str, start: int, value: str) -> bool:
         (HEX_ONLY.fullmatch(body) is not None and len(body) >= MIN_DRAWN)
         or _drawn_base64(value)
         or _drawn_lower(value)
-        or (DRAWN_MIXED_KEY.fullmatch(value) is not None and len(value) >= MIN_DRAWN)
+        # base58 or base62: both cases and digits, no word's separators
+        or (len(value) >= MIN_DRAWN and value.isascii() and value.isalnum() and _drawn_mixed(value))
     )
     return not drawn or value.startswith(AGE_RECIPIENT)
 
@@ -3114,10 +3111,6 @@ def _plural_label_prose(text: str, start: int, end: int, value: str) -> bool:
         and PROSE_GOES_ON.match(text, end) is not None
         and PLURAL_LABEL.search(_line_before(text, start)) is not None
     )
-
-
-# "user" is a common noun ("user auth / OAuth2", "user alice / group2"): after it, only a
-# password drawn of both cases and digits, ten characters at least, is one
 
 
 def _an_id_field(text: str, start: int, value: str) -> bool:
